@@ -1,0 +1,36 @@
+// Envelope result codes and HTTP headers of the API conventions (DESIGN.md section 2): fixed, other checks rely on them.
+export const Result = {
+  OK: 0,
+  INVALID: -10,
+  NOT_FOUND: -11,
+  CONFLICT: -12,
+  FORBIDDEN: -13,
+  /** HTTP 401: credentials missing or wrong (the body code is informative; clients act on the status) */
+  UNAUTHORIZED: -14,
+  DEVICE_OFFLINE: -30,
+  DEVICE_BUSY: -31,
+  DEVICE_TIMEOUT: -32,
+  BILLING_EXPIRED: -40,
+  UNEXPECTED: -99,
+} as const;
+
+export const Header = {
+  tenantId: 'x-tenant-id',
+  tenantToken: 'x-tenant-token',
+  accountId: 'x-account-id',
+  accountToken: 'x-account-token',
+  appDomain: 'x-app-domain',
+  credentialsId: 'x-credentials-id',
+  credentialsSecret: 'x-credentials-secret',
+} as const;
+
+/** System navigation keys a role can grant (DESIGN.md section 3). */
+export const SYS_NAVS = [
+  '_dashboard_manage_',
+  '_device_manage_',
+  '_device_list_',
+  '_role_manage_',
+  '_user_manage_',
+  '_task_list_',
+] as const;
+export type SysNav = (typeof SYS_NAVS)[number];

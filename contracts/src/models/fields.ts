@@ -1,0 +1,36 @@
+// Field rules of the spec's validation sections, written once: the server validates with them, the web's forms too.
+import { z } from 'zod';
+import { T } from '../text/id.js';
+
+/** A required trimmed-free string with the spec's length bounds and the catalogue's messages. */
+export function text(min: number, max?: number) {
+  let s = z.string({ error: T.common.required }).min(1, T.common.required);
+  if (min > 1) s = s.min(min, T.common.min(min));
+  if (max !== undefined) s = s.max(max, T.common.max(max));
+  return s;
+}
+
+/** An optional string: absent, or at most `max` characters (empty allowed). */
+export function optionalText(max: number) {
+  return z.string().max(max, T.common.max(max)).optional();
+}
+
+export const username = text(4, 16);
+export const personName = text(4, 16);
+export const lastName = optionalText(16);
+export const email = text(4, 254).pipe(z.email(T.common.invalidEmail));
+export const password = text(4, 128);
+
+/** Domain of an application: lowercase letter first, then lowercase letters, digits or underscore, ≤ 64. */
+export const appDomain = z
+  .string({ error: T.common.required })
+  .min(1, T.common.required)
+  .max(64, T.common.max(64))
+  .regex(/^[a-z]/, T.application.domainStart)
+  .regex(/^[A-Za-z0-9_]*$/, T.application.domainChars)
+  .regex(/^[a-z][a-z0-9_]*$/, T.application.domainStart);
+
+export const appName = text(4, 128);
+
+/** Integer ids travel as numbers in JSON and as strings in paths and query strings. */
+export const id = z.coerce.number({ error: T.common.required }).int().positive();

@@ -1,0 +1,82 @@
+// The composition root: builds Sentra from its parts and never listens on import. main.ts and the tests call it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from './platform/config.js';
+import { createLogger, type Logger } from './platform/log.js';
+import { findUp, openDb } from './platform/db/sqlite.js';
+import { createHttpApp } from './platform/http/server.js';
+import * as schema from './schema.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { appsRoutes } from './modules/apps/apps.routes.js';
+
+export interface SentraApp {
+  config: Config;
+  log: Logger;
+  db: ReturnType<typeof openDb<typeof schema>>;
+  server: http.Server;
+  /** starts HTTP (and the broker); resolves with the bound ports */
+  listen(): Promise<{ port: number; url: string }>;
+  /** graceful: stop accepting, drain, close broker, bus and database */
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  log?: Logger;
+  now?: () => number;
+}
+
+function defaultWebDist(): string | undefined {
+  try {
+    const dir = path.join(findUp('web', import.meta.url), 'dist');
+    return fs.existsSync(dir) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<SentraApp> {
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+  const db = dbHandle.db;
+
+  const auth = createAuthService(db, { now: opts.now });
+  const routes = [...authRoutes(auth), ...appsRoutes(db)];
+
+  const httpApp = createHttpApp({
+    routes,
+    authenticate: auth.authenticate,
+    log,
+    checkOutput: process.env.NODE_ENV !== 'production',
+    webDist: config.WEB_DIST ?? defaultWebDist(),
+  });
+  const server = http.createServer(httpApp);
+
+  let closed = false;
+  return {
+    config,
+    log,
+    db: dbHandle,
+    server,
+    async listen() {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.PORT, config.HOST, () => resolve());
+      });
+      const port = (server.address() as AddressInfo).port;
+      return { port, url: `http://${config.HOST}:${port}` };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      });
+      dbHandle.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Entry point: read the configuration, build the app, listen, and shut down gracefully on SIGINT/SIGTERM.
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './platform/config.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig(process.env, { DEMO: process.env.SENTRA_DEFAULT_DEMO === 'on' ? 'on' : 'off' });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await buildApp(config);
+  const { url } = await app.listen();
+  app.log.info(`Sentra console at ${url}/admin/login`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+void main();

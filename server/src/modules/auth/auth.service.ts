@@ -1,0 +1,162 @@
+// Sign-in, registration, sessions and the authenticator every mounted call goes through.
+import type { Request } from 'express';
+import { and, eq } from 'drizzle-orm';
+import { Header, T, type CallDef } from '@sentra/contracts';
+import type { Db } from '../../db.js';
+import { hashPassword, hashToken, newToken, verifyPassword } from '../../platform/crypto.js';
+import { ApiError, billingExpired, fail, forbidden, invalid, notFound, unauthorized } from '../../platform/http/errors.js';
+import type { AppScope, Caller } from '../../platform/http/mount.js';
+import { sessions, tenants } from './auth.table.js';
+import { applications } from '../apps/apps.table.js';
+import { accounts } from '../users/users.table.js';
+
+/** What a member's role grants; the roles domain provides it, none by default. */
+export type GrantsOf = (roleId: number | null, appId: number) => Caller['grants'];
+
+/** Extra ways to authenticate a request (API credentials); returns null when the request does not use it. */
+export type ExtraAuthenticator = (req: Request, def: CallDef, app: AppScope | null) => Caller | null;
+
+const DEFAULT_BILLING_DAYS = 365;
+
+export interface AuthServiceOptions {
+  grantsOf?: GrantsOf;
+  extraAuthenticators?: ExtraAuthenticator[];
+  now?: () => number;
+}
+
+export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
+  const now = opts.now ?? Date.now;
+  const grantsOf: GrantsOf = opts.grantsOf ?? (() => ({ navs: new Set(), permissions: {} }));
+  const extra = opts.extraAuthenticators ?? [];
+
+  function appByDomain(domain: string): AppScope | undefined {
+    return db
+      .select({ id: applications.id, tenantId: applications.tenantId, domain: applications.domain, name: applications.name, timezone: applications.timezone })
+      .from(applications)
+      .where(eq(applications.domain, domain))
+      .get();
+  }
+
+  function startSession(kind: 'tenant' | 'member', principalId: number): string {
+    const token = newToken();
+    db.insert(sessions).values({ tokenHash: hashToken(token), kind, principalId, createdAt: now() }).run();
+    return token;
+  }
+
+  function sessionOf(kind: 'tenant' | 'member', idHeader: string | undefined, token: string | undefined) {
+    const principalId = Number(idHeader);
+    if (!token || !Number.isSafeInteger(principalId)) return undefined;
+    const tokenHash = hashToken(token);
+    const row = db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).get();
+    if (!row || row.kind !== kind || row.principalId !== principalId) return undefined;
+    return { principalId, tokenHash };
+  }
+
+  function billingOf(tenantId: number): number {
+    return db.select({ b: tenants.billingExpiresAt }).from(tenants).where(eq(tenants.id, tenantId)).get()?.b ?? 0;
+  }
+
+  /** Resolves and checks the caller of `def`: 401 wrong/missing credentials, 402 billing, 404 foreign application. */
+  function authenticate(req: Request, def: CallDef): Caller | null {
+    if (def.audience === 'public') return null;
+    const domain = req.get(Header.appDomain) || undefined;
+    const wantsApp = def.audience === 'member' || (def.audience === 'session' && domain !== undefined);
+    if (def.audience === 'member' && !domain) throw invalid(`Header ${Header.appDomain} wajib diisi`);
+    const app = wantsApp && domain ? appByDomain(domain) : undefined;
+
+    const tenantSession = sessionOf('tenant', req.get(Header.tenantId), req.get(Header.tenantToken));
+    if (tenantSession) {
+      const tenantId = tenantSession.principalId;
+      if (billingOf(tenantId) < now()) throw billingExpired(true);
+      if (wantsApp && (!app || app.tenantId !== tenantId)) throw notFound();
+      return { kind: 'tenant', tenantId, app, sessionHash: tenantSession.tokenHash };
+    }
+    if (req.get(Header.tenantId) || req.get(Header.tenantToken)) throw unauthorized();
+
+    const memberSession = sessionOf('member', req.get(Header.accountId), req.get(Header.accountToken));
+    if (memberSession) {
+      const account = db
+        .select({ id: accounts.id, appId: accounts.appId, roleId: accounts.roleId })
+        .from(accounts)
+        .where(eq(accounts.id, memberSession.principalId))
+        .get();
+      if (!account) throw unauthorized();
+      if (wantsApp && !app) throw notFound();
+      if (app && app.id !== account.appId) throw unauthorized();
+      const scope = app ?? db.select({ id: applications.id, tenantId: applications.tenantId, domain: applications.domain, name: applications.name, timezone: applications.timezone }).from(applications).where(eq(applications.id, account.appId)).get();
+      if (!scope) throw unauthorized();
+      if (def.audience === 'tenant') throw forbidden();
+      if (billingOf(scope.tenantId) < now()) throw billingExpired(false);
+      return { kind: 'member', tenantId: scope.tenantId, accountId: account.id, app: scope, grants: grantsOf(account.roleId, scope.id), sessionHash: memberSession.tokenHash };
+    }
+    if (req.get(Header.accountId) || req.get(Header.accountToken)) throw unauthorized();
+
+    for (const authenticator of extra) {
+      const caller = authenticator(req, def, app ?? null);
+      if (caller) {
+        if (def.audience === 'tenant') throw forbidden();
+        if (billingOf(caller.tenantId) < now()) throw billingExpired(false);
+        return caller;
+      }
+    }
+    throw unauthorized();
+  }
+
+  async function register(input: { username: string; first: string; last?: string; email: string; pass: string; tenant_name: string }) {
+    if (db.select({ id: tenants.id }).from(tenants).where(eq(tenants.username, input.username)).get()) throw fail(-4, T.registration.usernameTaken);
+    if (db.select({ id: tenants.id }).from(tenants).where(eq(tenants.email, input.email)).get()) throw fail(-5, T.registration.emailTaken);
+    const passHash = await hashPassword(input.pass);
+    try {
+      const row = db
+        .insert(tenants)
+        .values({
+          username: input.username,
+          first: input.first,
+          last: input.last || null,
+          email: input.email,
+          passHash,
+          tenantName: input.tenant_name,
+          billingExpiresAt: now() + DEFAULT_BILLING_DAYS * 86_400_000,
+          createdAt: now(),
+        })
+        .returning({ id: tenants.id })
+        .get();
+      return { id: row.id };
+    } catch (err) {
+      // two registrations racing for the same name: the unique index decides
+      if (String(err).includes('tenants.email')) throw fail(-5, T.registration.emailTaken);
+      if (String(err).includes('UNIQUE')) throw fail(-4, T.registration.usernameTaken);
+      throw err;
+    }
+  }
+
+  async function tenantLogin(input: { input: string; pass: string }) {
+    const tenant = db.select().from(tenants).where(eq(tenants.username, input.input)).get();
+    if (!tenant) throw fail(-1, T.login.unknownUsername);
+    if (!(await verifyPassword(input.pass, tenant.passHash))) throw fail(-2, T.login.wrongPassword);
+    return { id: tenant.id, token: startSession('tenant', tenant.id), name: tenant.first };
+  }
+
+  async function appLogin(domain: string | undefined, input: { input: string; pass: string }) {
+    const app = domain ? appByDomain(domain) : undefined;
+    if (!app) throw new ApiError(-14, T.login.appNotRegistered, 401);
+    const account = db.select().from(accounts).where(and(eq(accounts.appId, app.id), eq(accounts.username, input.input))).get();
+    if (!account) throw fail(-1, T.login.unknownUsername);
+    if (!(await verifyPassword(input.pass, account.passHash))) throw fail(-2, T.login.wrongPassword);
+    return { id: account.id, token: startSession('member', account.id), name: account.first };
+  }
+
+  function logout(caller: Caller) {
+    if (caller.sessionHash) db.delete(sessions).where(eq(sessions.tokenHash, caller.sessionHash)).run();
+    return {};
+  }
+
+  /** Ends every session of an application account (password change, removal). */
+  function endMemberSessions(accountId: number) {
+    db.delete(sessions).where(and(eq(sessions.kind, 'member'), eq(sessions.principalId, accountId))).run();
+  }
+
+  return { authenticate, register, tenantLogin, appLogin, logout, endMemberSessions, appByDomain };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,60 @@
+// The Express application around the mounted contract routes: JSON parsing, the OpenAPI document, unknown API paths,
+// the built web console with its single-page fallback, and the one error handler.
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { OPENAPI_PATH, Result, T, openApiDocument } from '@sentra/contracts';
+import { ApiError, invalid, notFound } from './errors.js';
+import { mountRoutes, sendError, type BoundRoute, type MountOptions } from './mount.js';
+
+export interface HttpOptions extends MountOptions {
+  routes: BoundRoute[];
+  /** directory of the built web console, served when it exists */
+  webDist?: string;
+  /** extra Express handlers mounted before the API (health, metrics) */
+  extend?: (app: express.Express) => void;
+}
+
+const API_PREFIXES = ['/service/', '/fetch/'];
+
+export function createHttpApp(opts: HttpOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(express.json({ limit: '2mb' }));
+
+  const openapi = openApiDocument();
+  app.get(OPENAPI_PATH, (_req, res) => {
+    res.json(openapi);
+  });
+  opts.extend?.(app);
+
+  const api = express.Router();
+  mountRoutes(api, opts.routes, opts);
+  app.use(api);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (API_PREFIXES.some((p) => req.path.startsWith(p))) return sendError(res, notFound(`Tidak ada panggilan ${req.method} ${req.path}`));
+    next();
+  });
+
+  const index = opts.webDist ? path.join(opts.webDist, 'index.html') : undefined;
+  if (opts.webDist && index && fs.existsSync(index)) {
+    app.use(express.static(opts.webDist, { index: false, maxAge: '1h' }));
+    app.get(/.*/, (_req, res) => {
+      res.setHeader('cache-control', 'no-cache');
+      res.sendFile(index);
+    });
+  }
+
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    if (err instanceof ApiError) return sendError(res, err);
+    if (e?.type === 'entity.parse.failed') return sendError(res, invalid('Body bukan JSON yang valid'));
+    if (e?.type === 'entity.too.large') return sendError(res, invalid('Body terlalu besar'));
+    if (e?.status && e.status >= 400 && e.status < 500) return sendError(res, new ApiError(Result.INVALID, T.common.invalidInput, e.status));
+    opts.log.error('unhandled HTTP error', err);
+    sendError(res, new ApiError(Result.UNEXPECTED, T.common.unexpected, 500));
+  });
+  return app;
+}

@@ -1,0 +1,4 @@
+// Every table of every domain, for drizzle's typed queries and drizzle-kit's migration generator.
+export * from './modules/auth/auth.table.js';
+export * from './modules/apps/apps.table.js';
+export * from './modules/users/users.table.js';

@@ -1,0 +1,12 @@
+// One vitest run covers every workspace: unit tests beside the code, integration tests under server/test.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['contracts/src/**/*.test.ts', 'server/src/**/*.test.ts', 'server/test/**/*.test.ts', 'simulator/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    environmentMatchGlobs: [['web/src/**/*.test.tsx', 'jsdom']],
+    pool: 'forks',
+    testTimeout: 20000,
+    hookTimeout: 30000,
+  },
+});
