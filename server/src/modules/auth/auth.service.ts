@@ -13,8 +13,11 @@ import { accounts } from '../users/users.table.js';
 /** What a member's role grants; the roles domain provides it, none by default. */
 export type GrantsOf = (roleId: number | null, appId: number) => Caller['grants'];
 
+/** Reads one request header (HTTP request, or a socket.io handshake's `auth` mapped to header names). */
+export type HeaderReader = (name: string) => string | undefined;
+
 /** Extra ways to authenticate a request (API credentials); returns null when the request does not use it. */
-export type ExtraAuthenticator = (req: Request, def: CallDef, app: AppScope | null) => Caller | null;
+export type ExtraAuthenticator = (header: HeaderReader, def: Pick<CallDef, 'audience' | 'access'>, app: AppScope | null) => Caller | null;
 
 const DEFAULT_BILLING_DAYS = 365;
 
@@ -58,22 +61,27 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
 
   /** Resolves and checks the caller of `def`: 401 wrong/missing credentials, 402 billing, 404 foreign application. */
   function authenticate(req: Request, def: CallDef): Caller | null {
+    return resolveCaller((name) => req.get(name) || undefined, def);
+  }
+
+  /** The same check from any header source (socket.io handshakes use it). */
+  function resolveCaller(header: HeaderReader, def: Pick<CallDef, 'audience' | 'access'>): Caller | null {
     if (def.audience === 'public') return null;
-    const domain = req.get(Header.appDomain) || undefined;
+    const domain = header(Header.appDomain) || undefined;
     const wantsApp = def.audience === 'member' || (def.audience === 'session' && domain !== undefined);
     if (def.audience === 'member' && !domain) throw invalid(`Header ${Header.appDomain} wajib diisi`);
     const app = wantsApp && domain ? appByDomain(domain) : undefined;
 
-    const tenantSession = sessionOf('tenant', req.get(Header.tenantId), req.get(Header.tenantToken));
+    const tenantSession = sessionOf('tenant', header(Header.tenantId), header(Header.tenantToken));
     if (tenantSession) {
       const tenantId = tenantSession.principalId;
       if (billingOf(tenantId) < now()) throw billingExpired(true);
       if (wantsApp && (!app || app.tenantId !== tenantId)) throw notFound();
       return { kind: 'tenant', tenantId, app, sessionHash: tenantSession.tokenHash };
     }
-    if (req.get(Header.tenantId) || req.get(Header.tenantToken)) throw unauthorized();
+    if (header(Header.tenantId) || header(Header.tenantToken)) throw unauthorized();
 
-    const memberSession = sessionOf('member', req.get(Header.accountId), req.get(Header.accountToken));
+    const memberSession = sessionOf('member', header(Header.accountId), header(Header.accountToken));
     if (memberSession) {
       const account = db
         .select({ id: accounts.id, appId: accounts.appId, roleId: accounts.roleId })
@@ -89,10 +97,10 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
       if (billingOf(scope.tenantId) < now()) throw billingExpired(false);
       return { kind: 'member', tenantId: scope.tenantId, accountId: account.id, app: scope, grants: grantsOf(account.roleId, scope.id), sessionHash: memberSession.tokenHash };
     }
-    if (req.get(Header.accountId) || req.get(Header.accountToken)) throw unauthorized();
+    if (header(Header.accountId) || header(Header.accountToken)) throw unauthorized();
 
     for (const authenticator of extra) {
-      const caller = authenticator(req, def, app ?? null);
+      const caller = authenticator(header, def, app ?? null);
       if (caller) {
         if (def.audience === 'tenant') throw forbidden();
         if (billingOf(caller.tenantId) < now()) throw billingExpired(false);
@@ -156,7 +164,7 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     db.delete(sessions).where(and(eq(sessions.kind, 'member'), eq(sessions.principalId, accountId))).run();
   }
 
-  return { authenticate, register, tenantLogin, appLogin, logout, endMemberSessions, appByDomain };
+  return { authenticate, resolveCaller, register, tenantLogin, appLogin, logout, endMemberSessions, appByDomain };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,26 @@
+// A bounded HTTP load generator (autocannon) against loopback targets, reporting requests/s and latency percentiles.
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(opts: { url: string; headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST'; body?: string }): Promise<LoadResult> {
+  if (!/^http:\/\/127\.0\.0\.1:/.test(opts.url)) throw new Error('load targets loopback only');
+  const r = await autocannon({
+    url: opts.url,
+    headers: opts.headers,
+    method: opts.method ?? 'GET',
+    body: opts.body,
+    duration: opts.seconds ?? 5,
+    connections: opts.connections ?? 32,
+    pipelining: 1,
+  });
+  const lat = r.latency as unknown as Record<string, number>;
+  return { rps: Math.round(r.requests.average), p50_ms: lat.p50, p95_ms: lat.p97_5 ?? lat.p95 ?? lat.p99, p99_ms: lat.p99, errors: r.errors, non2xx: r.non2xx };
+}

@@ -1,0 +1,39 @@
+// What the embedded MQTT broker asks of the domains: who a client is, and what it may publish and subscribe.
+// The platform knows no device families; authorities (devices, credentials for LoRa network servers, ...) do.
+
+/** An authenticated MQTT client; opaque to the broker except for `key`, a stable identity used for kicking. */
+export interface MqttIdentity {
+  /** e.g. 'device:42', 'gateway:ZL123', 'ns:7' */
+  key: string;
+  appId?: number;
+  [extra: string]: unknown;
+}
+
+export interface BrokerAuthority {
+  /** null when this authority does not know the client; the next authority is asked */
+  authenticate(clientId: string, username: string | undefined, password: Buffer | undefined): Promise<MqttIdentity | null> | MqttIdentity | null;
+  /** asked only for identities this authority issued */
+  authorizePublish(identity: MqttIdentity, topic: string): boolean;
+  authorizeSubscribe(identity: MqttIdentity, topic: string): boolean;
+}
+
+export interface BrokerEvents {
+  connected: (identity: MqttIdentity, clientId: string) => void;
+  disconnected: (identity: MqttIdentity, clientId: string) => void;
+  /** an authorised publish from a client (not from the gateway itself) */
+  message: (identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2) => void;
+}
+
+export interface Broker {
+  /** authorities are asked in order; with none, every client is refused (anonymous clients are always refused) */
+  addAuthority(authority: BrokerAuthority): void;
+  on<E extends keyof BrokerEvents>(event: E, listener: BrokerEvents[E]): void;
+  /** publish from the gateway to devices (commands, downlinks) */
+  publish(topic: string, payload: Buffer | string, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  /** disconnects every client whose identity matches (removed or disabled device) */
+  disconnect(match: (identity: MqttIdentity) => boolean): number;
+  /** identities connected now */
+  connected(): MqttIdentity[];
+  /** TCP port actually bound (MQTT_PORT, or the ephemeral one when 0) */
+  readonly port: number;
+}
