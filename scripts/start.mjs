@@ -1,0 +1,42 @@
+// `npm start`: build what is stale (web console, gateway bundle), then run the gateway with the demo on by default.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** newest modification time under `dirs` (files only), 0 when none */
+function newest(dirs) {
+  let max = 0;
+  const walk = (p) => {
+    if (!fs.existsSync(p)) return;
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      if (path.basename(p) === 'node_modules' || path.basename(p) === 'dist') return;
+      for (const e of fs.readdirSync(p)) walk(path.join(p, e));
+    } else max = Math.max(max, st.mtimeMs);
+  };
+  dirs.forEach((d) => walk(path.join(root, d)));
+  return max;
+}
+
+const mtime = (f) => (fs.existsSync(path.join(root, f)) ? fs.statSync(path.join(root, f)).mtimeMs : 0);
+
+function buildIfStale(label, output, sources, workspace) {
+  if (mtime(output) > newest(sources)) return;
+  console.log(`sentra: building ${label}...`);
+  const r = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+buildIfStale('web console', 'web/dist/index.html', ['web/src', 'web/index.html', 'web/vite.config.ts', 'contracts/src'], 'web');
+buildIfStale('gateway', 'server/dist/main.js', ['server/src', 'contracts/src', 'server/build.mjs'], 'server');
+
+const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, SENTRA_DEFAULT_DEMO: 'on', NODE_ENV: process.env.NODE_ENV ?? 'production' },
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code) => process.exit(code ?? 0));
