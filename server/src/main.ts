@@ -1,6 +1,7 @@
 // Entry point: read the configuration, build the app, listen, and shut down gracefully on SIGINT/SIGTERM.
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './platform/config.js';
+import { DEMO, seedDemo } from './modules/demo/demo.seed.js';
 
 async function main() {
   let config;
@@ -14,8 +15,12 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
+  const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
   const { url } = await app.listen();
   app.log.info(`Sentra console at ${url}/admin/login`);
+  if (demo) {
+    app.log.info(`Demo sign-in: tenant "${DEMO.username}" / "${DEMO.password}"${demo.created ? ' (created now)' : ''}; application ${url}/admin/${DEMO.domain}`);
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
