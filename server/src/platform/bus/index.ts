@@ -1,0 +1,12 @@
+// Picks the bus the configuration asks for: in-process for one gateway, NATS when several share the work.
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { createMemoryBus } from './memory.js';
+import { createNatsBus } from './nats.js';
+import type { Bus } from './types.js';
+
+export * from './types.js';
+
+export async function createBus(config: Pick<Config, 'BUS' | 'NATS_URL'>, log: Logger): Promise<Bus> {
+  return config.BUS === 'nats' ? createNatsBus({ url: config.NATS_URL }, log) : createMemoryBus(log);
+}

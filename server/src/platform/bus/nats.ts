@@ -1,0 +1,120 @@
+// The bus over NATS for scale-out mode: several gateway processes share one subject space. JSON on the wire, so any
+// NATS client (`nats sub 'tele.>'`) can watch the traffic; a failing responder answers with a header, not a payload.
+import { connect, Empty, ErrorCode, headers, type Msg, type NatsConnection, type NatsError } from 'nats';
+import type { Logger } from '../log.js';
+import { assertPublishSubject, assertSubscribeSubject } from './subjects.js';
+import {
+  BusClosedError, BusNoRespondersError, BusRemoteError, BusTimeoutError, DEFAULT_REQUEST_TIMEOUT_MS,
+  type Bus, type BusMessage, type BusSubscription, type SubscribeOptions,
+} from './types.js';
+
+const ERROR_HEADER = 'Sentra-Error';
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const encode = (data: unknown): Uint8Array => (data === undefined ? Empty : encoder.encode(JSON.stringify(data)));
+
+function decode(bytes: Uint8Array): unknown {
+  if (!bytes.length) return undefined;
+  const text = decoder.decode(bytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // published by a foreign client; hand it over as text rather than dropping it
+  }
+}
+
+export interface NatsBusOptions {
+  url: string;
+  name?: string;
+}
+
+export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<Bus> {
+  const nc: NatsConnection = await connect({
+    servers: opts.url.split(','),
+    name: opts.name ?? 'sentra-gateway',
+    // a restarting NATS must not take the gateway down: keep reconnecting and buffer meanwhile
+    maxReconnectAttempts: -1,
+    waitOnFirstConnect: true,
+  });
+  log.info(`bus connected to NATS ${nc.getServer()}`);
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'error') log.warn(`NATS ${s.type}`, s.data);
+      else if (s.type === 'reconnect') log.info(`NATS reconnected to ${s.data}`);
+    }
+  })().catch(() => undefined);
+
+  let closed = false;
+
+  function respond(m: Msg, value: unknown) {
+    if (m.reply && value !== undefined) m.respond(encode(value));
+  }
+
+  function failed(m: Msg, err: unknown) {
+    log.error(`bus handler failed on ${m.subject}`, err);
+    if (!m.reply || nc.isClosed()) return;
+    const h = headers();
+    h.set(ERROR_HEADER, (err instanceof Error ? err.message : String(err)).slice(0, 500).replace(/[\r\n]/g, ' '));
+    m.respond(Empty, { headers: h });
+  }
+
+  return {
+    kind: 'nats',
+    publish(subject, data) {
+      assertPublishSubject(subject);
+      if (closed) return log.debug(`bus closed: dropped a message on ${subject}`);
+      nc.publish(subject, encode(data));
+    },
+    subscribe<T>(subject: string, handler: (msg: BusMessage<T>) => unknown, so: SubscribeOptions = {}): BusSubscription {
+      assertSubscribeSubject(subject);
+      if (closed) return { unsubscribe() {} };
+      const sub = nc.subscribe(subject, {
+        queue: so.queue,
+        callback: (err: NatsError | null, m: Msg) => {
+          if (err) return log.error(`bus subscription ${subject} failed`, err);
+          const msg: BusMessage<T> = { subject: m.subject, data: decode(m.data) as T };
+          if (m.reply) msg.reply = m.reply;
+          try {
+            const result = handler(msg);
+            if (result instanceof Promise) result.then((v) => respond(m, v), (e) => failed(m, e));
+            else respond(m, result);
+          } catch (e) {
+            failed(m, e);
+          }
+        },
+      });
+      return {
+        unsubscribe() {
+          if (!sub.isClosed() && !nc.isClosed()) sub.unsubscribe();
+        },
+      };
+    },
+    async request<R>(subject: string, data: unknown, ro: { timeoutMs?: number } = {}): Promise<R> {
+      assertPublishSubject(subject);
+      if (closed) throw new BusClosedError();
+      let m: Msg;
+      try {
+        m = await nc.request(subject, encode(data), { timeout: ro.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
+      } catch (err) {
+        const code = (err as NatsError).code;
+        if (code === ErrorCode.NoResponders) throw new BusNoRespondersError(subject);
+        if (code === ErrorCode.Timeout) throw new BusTimeoutError(subject);
+        if (code === ErrorCode.ConnectionClosed || code === ErrorCode.ConnectionDraining) throw new BusClosedError();
+        throw err;
+      }
+      const remoteError = m.headers?.get(ERROR_HEADER);
+      if (remoteError) throw new BusRemoteError(subject, remoteError);
+      return decode(m.data) as R;
+    },
+    async flush() {
+      if (!nc.isClosed()) await nc.flush();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      // drain: subscriptions finish what they received, then published messages reach the server, then it closes
+      if (!nc.isClosed()) await nc.drain().catch((err) => log.warn('NATS drain failed', err));
+    },
+  };
+}

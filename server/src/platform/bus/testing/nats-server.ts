@@ -1,0 +1,66 @@
+// Test support: starts a real nats-server on a free loopback port and stops it, for the bus contract suite and the
+// scale-out tests. Never imported by the gateway itself.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+export const hasNatsServer = spawnSync('nats-server', ['--version'], { stdio: 'ignore' }).status === 0;
+
+export interface NatsServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ port, host: '127.0.0.1' });
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** Starts nats-server and resolves once it accepts connections (at most ~5 s). */
+export async function startNatsServer(): Promise<NatsServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (exited) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+    });
+  for (let i = 0; i < 100; i++) {
+    if (exited) throw new Error('nats-server exited during start');
+    if (await canConnect(port)) return { url: `nats://127.0.0.1:${port}`, port, stop };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop();
+  throw new Error('nats-server did not start within 5 s');
+}
+
+/** Polls `check` until it passes (at most `ms`), for asynchronous deliveries. */
+export async function eventually(check: () => void, ms = 2000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return check();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
