@@ -11,6 +11,15 @@ import * as schema from './schema.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
+import { createRolesService } from './modules/roles/roles.service.js';
+import { rolesRoutes } from './modules/roles/roles.routes.js';
+import { navsRoutes } from './modules/dashboards/navs.routes.js';
+import { createSecretBox, loadSecretKey } from './modules/credentials/secret-box.js';
+import { createCredentialsService } from './modules/credentials/credentials.service.js';
+import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
+import { createUsersService } from './modules/users/users.service.js';
+import { createRefreshTokenService } from './modules/users/refresh-token.service.js';
+import { refreshTokenRoutes, usersRoutes } from './modules/users/users.routes.js';
 
 export interface SentraApp {
   config: Config;
@@ -42,8 +51,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const db = dbHandle.db;
 
-  const auth = createAuthService(db, { now: opts.now });
-  const routes = [...authRoutes(auth), ...appsRoutes(db)];
+  const secretBox = createSecretBox(loadSecretKey(config.DATA_DIR));
+  const rolesService = createRolesService(db, { now: opts.now });
+  const credentialsService = createCredentialsService(db, secretBox, { now: opts.now });
+  const auth = createAuthService(db, { now: opts.now, grantsOf: rolesService.grantsOf, extraAuthenticators: [credentialsService.authenticator] });
+  const usersService = createUsersService(db, rolesService, auth, { now: opts.now });
+  const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
+  const routes = [
+    ...authRoutes(auth),
+    ...appsRoutes(db, rolesService.menuNavs),
+    ...credentialsRoutes(credentialsService),
+    ...usersRoutes(usersService),
+    ...refreshTokenRoutes(refreshTokens),
+    ...rolesRoutes(rolesService),
+    ...navsRoutes(db),
+  ];
 
   const httpApp = createHttpApp({
     routes,

@@ -1,5 +1,5 @@
 // Builders for the principals most integration tests need: a registered, signed-in tenant and its application.
-import { appsContract, authContract } from '@sentra/contracts';
+import { appsContract, authContract, rolesContract, usersContract, type SysNav } from '@sentra/contracts';
 import { call } from './harness.js';
 
 let seq = 0;
@@ -21,4 +21,40 @@ export async function tenantWithApp(base: string) {
   const add = await call(base, appsContract.add, { name: `Aplikasi ${domain}`, domain }, { tenant: t.tenant });
   if (add.body.response_result !== 0) throw new Error(`add app failed: ${JSON.stringify(add.body)}`);
   return { ...t, domain, appId: add.body.data.id as number };
+}
+
+/**
+ * An application user of `owner`'s application whose role grants `sys_navs` and `permissions` (and dashboards
+ * `navs`), created through the real role and user calls and signed in through the real application sign-in.
+ */
+export async function memberWithRole(
+  base: string,
+  owner: { tenant: { id: number; token: string }; domain: string },
+  grants: { sys_navs?: readonly SysNav[]; permissions?: Record<string, unknown>; navs?: number[]; descendant?: boolean } = {},
+) {
+  const auth = { tenant: owner.tenant, domain: owner.domain };
+  const role = await call(base, rolesContract.add, {
+    name: unique('role'),
+    sys_navs: [...(grants.sys_navs ?? [])],
+    permissions: grants.permissions ?? {},
+    navs: grants.navs ?? [],
+    descendant: grants.descendant ?? false,
+  }, auth);
+  if (role.body.response_result !== 0) throw new Error(`role add failed: ${JSON.stringify(role.body)}`);
+  const username = unique('usr');
+  const pass = 'sandi1234';
+  const user = await call(base, usersContract.add, {
+    username, first: 'Rina', email: `${username}@contoh.id`, pass, passv: pass, role_id: role.body.data.id, email_verification: false,
+  }, auth);
+  if (user.body.response_result !== 0) throw new Error(`user add failed: ${JSON.stringify(user.body)}`);
+  const login = await call(base, authContract.appLogin, { input: username, pass }, { domain: owner.domain });
+  if (login.body.response_result !== 0) throw new Error(`app login failed: ${JSON.stringify(login.body)}`);
+  return {
+    member: { id: login.body.id as number, token: login.body.token as string },
+    domain: owner.domain,
+    roleId: role.body.data.id as number,
+    userId: user.body.data.id as number,
+    username,
+    pass,
+  };
 }

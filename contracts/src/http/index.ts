@@ -1,11 +1,20 @@
 // The route table: every documented call, once. Add a domain's contract here and the server mounts it.
 import { authContract } from './auth.js';
 import { appsContract } from './apps.js';
+import { credentialsContract } from './credentials.js';
+import { refreshTokenContract, usersContract } from './users.js';
+import { rolesContract } from './roles.js';
+import { navsContract } from './navs.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
   auth: authContract,
   apps: appsContract,
+  credentials: credentialsContract,
+  users: usersContract,
+  refreshToken: refreshTokenContract,
+  roles: rolesContract,
+  navs: navsContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -13,3 +22,4 @@ export function allCalls(): CallDef[] {
 }
 
 export { authContract, appsContract };
+export { credentialsContract, usersContract, refreshTokenContract, rolesContract, navsContract };

@@ -164,7 +164,7 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     db.delete(sessions).where(and(eq(sessions.kind, 'member'), eq(sessions.principalId, accountId))).run();
   }
 
-  return { authenticate, resolveCaller, register, tenantLogin, appLogin, logout, endMemberSessions, appByDomain };
+  return { authenticate, resolveCaller, register, tenantLogin, appLogin, logout, endMemberSessions, appByDomain, startSession };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
