@@ -1,0 +1,213 @@
+// The embedded MQTT broker with real MQTT.js clients: authentication by authorities, topic authorisation, garbage on
+// the wire, MQTT over WebSocket on the HTTP port, and kicking clients.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { startGateway, type Running } from './harness.js';
+import { createBroker } from '../src/platform/mqtt/broker.js';
+import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
+import { createLogger } from '../src/platform/log.js';
+import { eventually } from '../src/platform/bus/testing/nats-server.js';
+
+type Attempt = { client: MqttClient; code?: undefined } | { client?: undefined; code: number | string };
+
+/** Connects once (no reconnect) and answers the client, or the CONNACK refusal code. */
+function attempt(url: string, opts: IClientOptions = {}): Promise<Attempt> {
+  return new Promise((resolve) => {
+    const client = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 3000, ...opts });
+    client.once('connect', () => resolve({ client }));
+    client.once('error', (err) => {
+      client.end(true);
+      resolve({ code: (err as { code?: number }).code ?? err.message });
+    });
+    client.once('close', () => resolve({ code: 'closed' }));
+  });
+}
+
+async function connected(url: string, opts: IClientOptions): Promise<MqttClient> {
+  const a = await attempt(url, opts);
+  if (!a.client) throw new Error(`refused: ${a.code}`);
+  return a.client;
+}
+
+/** Devices `dev<N>` may use topics under d/<N>/ only; `boom` makes the authority throw. */
+const devices: BrokerAuthority = {
+  authenticate(_clientId, username, password) {
+    if (username === 'boom') throw new Error('authority database unreachable');
+    const m = /^dev(\d+)$/.exec(username ?? '');
+    return m && password?.toString() === 'rahasia' ? { key: `device:${m[1]}`, appId: 1 } : null;
+  },
+  authorizePublish: (id, topic) => topic.startsWith(`d/${id.key.slice(7)}/`),
+  authorizeSubscribe: (id, topic) => topic.startsWith(`d/${id.key.slice(7)}/`),
+};
+/** A watcher (like a LoRa network server integration) known by a second authority, allowed to watch every device. */
+const watchers: BrokerAuthority = {
+  authenticate: (_c, username) => (username === 'watcher' ? { key: 'ns:1' } : null),
+  authorizePublish: () => false,
+  authorizeSubscribe: (_id, topic) => topic.startsWith('d/'),
+};
+
+describe('MQTT broker', () => {
+  let gw: Running;
+  let url: string;
+  const events: string[] = [];
+  const messages: Array<{ key: string; topic: string; payload: string }> = [];
+  const open: MqttClient[] = [];
+  const track = (c: MqttClient) => (open.push(c), c);
+
+  beforeAll(async () => {
+    gw = await startGateway();
+    url = `mqtt://127.0.0.1:${gw.mqttPort}`;
+    gw.app.broker.addAuthority(devices);
+    gw.app.broker.addAuthority(watchers);
+    gw.app.broker.on('connected', (id) => void events.push(`+${id.key}`));
+    gw.app.broker.on('disconnected', (id) => void events.push(`-${id.key}`));
+    gw.app.broker.on('message', (id, topic, payload) => void messages.push({ key: id.key, topic, payload: payload.toString() }));
+  });
+  afterAll(async () => {
+    for (const c of open) c.end(true);
+    await gw.stop();
+  });
+
+  it('listens on an ephemeral TCP port and exposes it', () => {
+    expect(gw.mqttPort).toBeGreaterThan(0);
+    expect(gw.app.broker.port).toBe(gw.mqttPort);
+  });
+
+  it('accepts a client an authority knows and announces it', async () => {
+    const c = track(await connected(url, { username: 'dev1', password: 'rahasia', clientId: 'dev1-a' }));
+    expect(c.connected).toBe(true);
+    await eventually(() => expect(events).toContain('+device:1'));
+    expect(gw.app.broker.connected().map((i) => i.key)).toContain('device:1');
+  });
+
+  it('refuses anonymous clients with CONNACK 5 (not authorised)', async () => {
+    expect((await attempt(url, { clientId: 'anon' })).code).toBe(5);
+  });
+
+  it('refuses a client no authority knows, and a wrong password, with CONNACK 5', async () => {
+    expect((await attempt(url, { username: 'stranger', password: 'x' })).code).toBe(5);
+    expect((await attempt(url, { username: 'dev1', password: 'salah' })).code).toBe(5);
+  });
+
+  it('refuses with CONNACK 3 when an authority throws, and keeps serving', async () => {
+    expect((await attempt(url, { username: 'boom', password: 'x' })).code).toBe(3);
+    const c = track(await connected(url, { username: 'dev9', password: 'rahasia' }));
+    expect(c.connected).toBe(true);
+  });
+
+  it('delivers an authorised publish and reports it as a message of the publishing identity', async () => {
+    const watcher = track(await connected(url, { username: 'watcher', clientId: 'watcher-1' }));
+    const got: string[] = [];
+    watcher.on('message', (topic, payload) => got.push(`${topic} ${payload}`));
+    await watcher.subscribeAsync('d/#');
+    const dev = track(await connected(url, { username: 'dev2', password: 'rahasia' }));
+    await dev.publishAsync('d/2/data', '{"t":21}', { qos: 1 });
+    await eventually(() => expect(got).toEqual(['d/2/data {"t":21}']));
+    expect(messages).toContainEqual({ key: 'device:2', topic: 'd/2/data', payload: '{"t":21}' });
+  });
+
+  it('does not deliver a publish outside the identity, and closes that connection', async () => {
+    const watcher = track(await connected(url, { username: 'watcher', clientId: 'watcher-2' }));
+    const got: string[] = [];
+    watcher.on('message', (topic) => got.push(topic));
+    await watcher.subscribeAsync('d/#');
+    const dev = track(await connected(url, { username: 'dev3', password: 'rahasia' }));
+    const closed = new Promise((r) => dev.once('close', r));
+    dev.publish('d/4/data', 'menyusup', { qos: 0 });
+    await closed;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual([]);
+    expect(messages.some((m) => m.topic === 'd/4/data')).toBe(false);
+  });
+
+  it('answers SUBACK 128 for a subscription outside the identity and keeps the connection', async () => {
+    const dev = track(await connected(url, { username: 'dev5', password: 'rahasia' }));
+    // MQTT.js reports any 128 as an error that carries the SUBACK
+    const suback = await dev.subscribeAsync(['d/5/cmd', 'd/6/cmd', '$SYS/#']).then(
+      (granted) => granted.map((g) => g.qos),
+      (err: { packet?: { granted?: number[] } }) => err.packet?.granted,
+    );
+    expect(suback).toEqual([0, 128, 128]);
+    expect(dev.connected).toBe(true);
+  });
+
+  it('asks the authority that issued the identity (the watcher may subscribe where devices may not)', async () => {
+    const watcher = track(await connected(url, { username: 'watcher', clientId: 'watcher-3' }));
+    expect((await watcher.subscribeAsync('d/77/data')).map((g) => g.qos)).toEqual([0]);
+  });
+
+  it('publishes from the gateway to devices without reporting it as a device message', async () => {
+    const dev = track(await connected(url, { username: 'dev7', password: 'rahasia' }));
+    const got: string[] = [];
+    dev.on('message', (topic, payload) => got.push(`${topic} ${payload}`));
+    await dev.subscribeAsync('d/7/cmd');
+    await gw.app.broker.publish('d/7/cmd', JSON.stringify({ id: 'c1' }), { qos: 1 });
+    await eventually(() => expect(got).toEqual(['d/7/cmd {"id":"c1"}']));
+    expect(messages.some((m) => m.topic === 'd/7/cmd')).toBe(false);
+  });
+
+  it('survives garbage bytes on the TCP port', async () => {
+    for (const garbage of [Buffer.from('GET / HTTP/1.1\r\n\r\n'), Buffer.from([0x10, 0xff, 0xff, 0xff, 0xff, 0x7f]), Buffer.from([0x30, 0x02, 0x00, 0x05])]) {
+      const sock = net.connect({ host: '127.0.0.1', port: gw.mqttPort });
+      sock.on('error', () => undefined);
+      await new Promise((r) => sock.once('connect', r));
+      sock.write(garbage);
+      await new Promise((r) => {
+        sock.once('close', r);
+        setTimeout(() => (sock.destroy(), r(null)), 1000);
+      });
+    }
+    const c = track(await connected(url, { username: 'dev8', password: 'rahasia' }));
+    expect(c.connected).toBe(true);
+  });
+
+  it('serves MQTT over WebSocket at /mqtt on the HTTP port', async () => {
+    const wsUrl = `${gw.url.replace('http', 'ws')}/mqtt`;
+    expect((await attempt(wsUrl, {})).code).toBe(5);
+    const dev = track(await connected(wsUrl, { username: 'dev10', password: 'rahasia' }));
+    const got: string[] = [];
+    dev.on('message', (topic, payload) => got.push(`${topic} ${payload}`));
+    await dev.subscribeAsync('d/10/#');
+    await dev.publishAsync('d/10/data', 'lewat-ws', { qos: 1 });
+    await eventually(() => expect(got).toEqual(['d/10/data lewat-ws']));
+    expect(messages).toContainEqual({ key: 'device:10', topic: 'd/10/data', payload: 'lewat-ws' });
+  });
+
+  it('kicks every client matching disconnect(match) and announces it', async () => {
+    const a = track(await connected(url, { username: 'dev11', password: 'rahasia', clientId: 'dev11-a' }));
+    const b = track(await connected(`${gw.url.replace('http', 'ws')}/mqtt`, { username: 'dev11', password: 'rahasia', clientId: 'dev11-b' }));
+    const other = track(await connected(url, { username: 'dev12', password: 'rahasia' }));
+    const closed = Promise.all([a, b].map((c) => new Promise((r) => c.once('close', r))));
+    expect(gw.app.broker.disconnect((id: MqttIdentity) => id.key === 'device:11')).toBe(2);
+    await closed;
+    await eventually(() => expect(events.filter((e) => e === '-device:11').length).toBe(2));
+    expect(other.connected).toBe(true);
+  });
+});
+
+describe('MQTT broker without authorities', () => {
+  it('refuses every client with CONNACK 5', async () => {
+    const broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
+    const port = await broker.listen();
+    try {
+      expect((await attempt(`mqtt://127.0.0.1:${port}`, { username: 'dev1', password: 'rahasia' })).code).toBe(5);
+    } finally {
+      await broker.close();
+    }
+  });
+
+  it('refuses anonymous clients even when an authority accepts anyone', async () => {
+    const broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
+    broker.addAuthority({ authenticate: () => ({ key: 'anyone' }), authorizePublish: () => true, authorizeSubscribe: () => true });
+    const port = await broker.listen();
+    try {
+      expect((await attempt(`mqtt://127.0.0.1:${port}`)).code).toBe(5);
+      const ok = await attempt(`mqtt://127.0.0.1:${port}`, { username: 'someone' });
+      expect(ok.client?.connected).toBe(true);
+      ok.client?.end(true);
+    } finally {
+      await broker.close();
+    }
+  });
+});
