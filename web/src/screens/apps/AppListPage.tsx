@@ -1,0 +1,70 @@
+// The tenant's application list (/admin/apps, spec 01 section 2): one card per application with its name and
+// description, 4 per row above 996 px wide, else 2; a card opens the application by its domain.
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { Avatar, Box, Button, Card, CardActionArea, CardContent, Stack, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { contracts, T, type OutputOf } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+
+type AppSummary = OutputOf<typeof contracts.apps.list>['data'][number];
+
+export function AppListPage() {
+  const navigate = useNavigate();
+  const [apps, setApps] = useState<AppSummary[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    void api.call(contracts.apps.list).then((r) => {
+      if (!live) return;
+      if (isOk(r)) setApps(r.body.data);
+      else {
+        setApps([]);
+        if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  return (
+    <Box sx={{ position: 'relative', minHeight: 200 }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+        <Box>
+          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.application.listTitle}</Typography>
+          <Typography color="text.secondary">{T.application.listSubtitle}</Typography>
+        </Box>
+        <Button component={RouterLink} to="/admin/apps/add" variant="contained" startIcon={<AddIcon />}>{T.appForm.add}</Button>
+      </Stack>
+      {apps && apps.length === 0 && <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{T.appForm.empty}</Typography>}
+      <Box
+        data-testid="app-cards"
+        sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', '@media (min-width: 997px)': { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))' } }}
+      >
+        {apps?.map((a) => (
+          <Card key={a.id} variant="outlined" data-testid="app-card">
+            <CardActionArea onClick={() => navigate(`/admin/${a.domain}`)} sx={{ height: '100%' }}>
+              <CardContent>
+                <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1.5 }}>
+                  <Avatar sx={{ bgcolor: 'primary.main' }}>{a.name.charAt(0).toUpperCase()}</Avatar>
+                  <Box sx={{ minWidth: 0 }}>
+                    <Typography variant="subtitle1" sx={{ fontWeight: 700 }} noWrap>{a.name}</Typography>
+                    <Typography variant="caption" color="text.secondary" noWrap component="p">{a.domain}</Typography>
+                  </Box>
+                </Stack>
+                <Typography variant="body2" color="text.secondary" sx={{ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden', minHeight: '4.3em' }}>
+                  {a.description || T.appForm.noDescription}
+                </Typography>
+              </CardContent>
+            </CardActionArea>
+          </Card>
+        ))}
+      </Box>
+      <LoadingOverlay open={apps === null} />
+    </Box>
+  );
+}

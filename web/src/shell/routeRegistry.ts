@@ -1,0 +1,86 @@
+// The screens inside an application, keyed by the spec's route keys (spec 01 section 2 "Route conventions").
+// A domain adds its screens here, in one place: replace its `notBuilt(...)` lines by the entries of its own
+// `screens/<area>/routes.ts`. The shells derive every route, title and application-user grant from this list.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { T, type SysNav } from '@sentra/contracts';
+
+export interface ScreenProps {
+  /** the spec's route key this screen is mounted under */
+  routeKey: string;
+}
+
+export interface ScreenRoute {
+  /** the spec's route key; `{name}` segments are route parameters (`_role_edit_/{id}`) */
+  key: string;
+  /** the top bar's page title */
+  title: string;
+  /** system navigation keys that grant it to an application user (any of); empty = tenants only */
+  grantedBy: readonly SysNav[];
+  screen: LazyExoticComponent<ComponentType<ScreenProps>>;
+}
+
+/** The route separator of the spec's keys. */
+export const ROUTE_SEPARATOR = '/';
+
+const NotBuilt = lazy(() => import('../screens/common/NotBuiltPage.js').then((m) => ({ default: m.NotBuiltPage })));
+const About = lazy(() => import('../screens/about/AboutPage.js').then((m) => ({ default: m.AboutPage })));
+
+/** A destination whose screen belongs to a later issue: routed, titled, and clearly labelled as not built yet. */
+const notBuilt = (key: string, title: string, grantedBy: readonly SysNav[] = []): ScreenRoute => ({ key, title, grantedBy, screen: NotBuilt });
+
+const DASHBOARDS: readonly SysNav[] = ['_dashboard_manage_'];
+const ROLES: readonly SysNav[] = ['_role_manage_'];
+const USERS: readonly SysNav[] = ['_user_manage_', '_role_manage_'];
+const DEVICES: readonly SysNav[] = ['_device_manage_', '_device_list_'];
+const TASKS: readonly SysNav[] = ['_task_list_'];
+
+export const screenRoutes: readonly ScreenRoute[] = [
+  // dashboards (spec 02)
+  notBuilt('_dashboard_list_', T.nav.dashboard, DASHBOARDS),
+  notBuilt('_dashboard_add_', T.nav.dashboard, DASHBOARDS),
+  notBuilt('_dashboard_edit_/{id}', T.nav.dashboard, DASHBOARDS),
+  notBuilt('_dashboard_conf_/{path}', T.nav.dashboard, DASHBOARDS),
+  // roles (spec 01)
+  notBuilt('_role_list_', T.nav.role, ROLES),
+  notBuilt('_role_add_info_', T.nav.role, ROLES),
+  notBuilt('_role_add_access_', T.nav.role, ROLES),
+  notBuilt('_role_add_sort_', T.nav.role, ROLES),
+  notBuilt('_role_edit_/{id}', T.nav.role, ROLES),
+  notBuilt('_role_edit_sort_/{id}', T.nav.role, ROLES),
+  // users (spec 01)
+  notBuilt('_user_list_', T.nav.users, USERS),
+  notBuilt('_user_add_', T.nav.users, USERS),
+  notBuilt('_user_edit_/{id}', T.nav.users, USERS),
+  notBuilt('@user/password/{id}', T.nav.users, USERS),
+  // devices, tags, rules, tasks (spec 03)
+  notBuilt('_device_list_', T.nav.devices, DEVICES),
+  notBuilt('_tag_list_', T.nav.tags),
+  notBuilt('_tag_add_', T.nav.tags),
+  notBuilt('_rule_list_', T.nav.rules),
+  notBuilt('_rule_add_', T.nav.rules),
+  notBuilt('_task_list_', T.nav.tasks, TASKS),
+  // credentials (spec 01)
+  notBuilt('@credentials', T.nav.credentials),
+  notBuilt('@credentials/create', T.nav.credentials),
+  notBuilt('@credentials/update/{id}', T.nav.credentials),
+  // application info
+  { key: '@about', title: T.about.title, grantedBy: [], screen: About },
+];
+
+/** The screen of a custom navigation entry (a dashboard granted to a role, spec 02). */
+export const customNavScreen: LazyExoticComponent<ComponentType<ScreenProps>> = NotBuilt;
+
+/** React Router path of a route key: `_role_edit_/{id}` → `_role_edit_/:id`. */
+export const routePath = (key: string) => key.replace(/\{(\w+)\}/g, ':$1');
+
+/** Address of a route key inside an application area (`/admin/{domain}` or `/{domain}`). */
+export function routeTo(base: string, key: string, params: Record<string, string | number> = {}): string {
+  const filled = key.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
+  return `${base}${ROUTE_SEPARATOR}${filled}`;
+}
+
+/** The routes an application user's role grants (a tenant gets every route). */
+export function grantedRoutes(routes: readonly ScreenRoute[], navsRoot: readonly string[] | 'all'): ScreenRoute[] {
+  if (navsRoot === 'all') return [...routes];
+  return routes.filter((r) => r.grantedBy.some((n) => navsRoot.includes(n)));
+}
