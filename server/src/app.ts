@@ -7,6 +7,10 @@ import type { Config } from './platform/config.js';
 import { createLogger, type Logger } from './platform/log.js';
 import { findUp, openDb } from './platform/db/sqlite.js';
 import { createHttpApp } from './platform/http/server.js';
+import { createBus, type Bus } from './platform/bus/index.js';
+import { createBroker, type EmbeddedBroker } from './platform/mqtt/broker.js';
+import { createRealtime } from './platform/realtime/realtime.js';
+import type { Realtime } from './platform/realtime/types.js';
 import * as schema from './schema.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -26,9 +30,12 @@ export interface SentraApp {
   log: Logger;
   db: ReturnType<typeof openDb<typeof schema>>;
   server: http.Server;
+  bus: Bus;
+  broker: EmbeddedBroker;
+  realtime: Realtime;
   /** starts HTTP (and the broker); resolves with the bound ports */
-  listen(): Promise<{ port: number; url: string }>;
-  /** graceful: stop accepting, drain, close broker, bus and database */
+  listen(): Promise<{ port: number; url: string; mqttPort: number }>;
+  /** graceful: stop accepting, drain, close broker, bus and database; idempotent */
   close(): Promise<void>;
 }
 
@@ -50,6 +57,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const db = dbHandle.db;
+  const bus = await createBus(config, log);
+  const broker = createBroker({ host: config.HOST, port: config.MQTT_PORT, log });
 
   const secretBox = createSecretBox(loadSecretKey(config.DATA_DIR));
   const rolesService = createRolesService(db, { now: opts.now });
@@ -75,30 +84,44 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     webDist: config.WEB_DIST ?? defaultWebDist(),
   });
   const server = http.createServer(httpApp);
+  broker.attachWebSocket(server, '/mqtt');
+  const realtime = createRealtime({ server, bus, log, authenticate: (h) => auth.resolveCaller(h, { audience: 'session' }) });
 
-  let closed = false;
+  let closing: Promise<void> | undefined;
   return {
     config,
     log,
     db: dbHandle,
     server,
+    bus,
+    broker,
+    realtime,
     async listen() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.PORT, config.HOST, () => resolve());
       });
       const port = (server.address() as AddressInfo).port;
-      return { port, url: `http://${config.HOST}:${port}` };
+      const mqttPort = await broker.listen();
+      return { port, url: `http://${config.HOST}:${port}`, mqttPort };
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 2000).unref();
-      });
-      dbHandle.close();
+    close() {
+      closing ??= (async () => {
+        // stop accepting first; long-lived sockets (socket.io, MQTT) are then closed so the HTTP close can complete
+        const httpClosed = new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 2000).unref();
+        });
+        await realtime.close();
+        await broker.close();
+        await httpClosed;
+        // what devices sent before the broker closed is still on the bus: deliver it before the database goes
+        await bus.flush().catch((err) => log.warn('bus flush failed during shutdown', err));
+        await bus.close();
+        dbHandle.close();
+      })();
+      return closing;
     },
   };
 }

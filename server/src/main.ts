@@ -16,8 +16,9 @@ async function main() {
   }
   const app = await buildApp(config);
   const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
-  const { url } = await app.listen();
+  const { url, mqttPort } = await app.listen();
   app.log.info(`Sentra console at ${url}/admin/login`);
+  app.log.info(`MQTT broker on ${app.config.HOST}:${mqttPort} (TCP) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`);
   if (demo) {
     app.log.info(`Demo sign-in: tenant "${DEMO.username}" / "${DEMO.password}"${demo.created ? ' (created now)' : ''}; application ${url}/admin/${DEMO.domain}`);
   }

@@ -10,6 +10,8 @@ import { createLogger } from '../src/platform/log.js';
 export interface Running {
   app: SentraApp;
   url: string;
+  /** the broker's ephemeral MQTT TCP port */
+  mqttPort: number;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -18,10 +20,11 @@ export async function startGateway(env: Record<string, string> = {}, opts: Build
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-test-'));
   const config = loadConfig({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env });
   const app = await buildApp(config, { log: createLogger('error'), ...opts });
-  const { url } = await app.listen();
+  const { url, mqttPort } = await app.listen();
   return {
     app,
     url,
+    mqttPort,
     dataDir,
     async stop() {
       await app.close();
