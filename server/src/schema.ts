@@ -5,6 +5,3 @@ export * from './modules/users/users.table.js';
 export * from './modules/dashboards/dashboards.table.js';
 export * from './modules/roles/roles.table.js';
 export * from './modules/credentials/credentials.table.js';
-export * from './modules/lora/lora.table.js';
-export * from './modules/tags/tags.table.js';
-export * from './modules/devices/devices.table.js';
