@@ -5,3 +5,5 @@ export * from './modules/users/users.table.js';
 export * from './modules/dashboards/dashboards.table.js';
 export * from './modules/roles/roles.table.js';
 export * from './modules/credentials/credentials.table.js';
+export * from './modules/telemetry/telemetry.table.js';
+export * from './modules/states/states.table.js';

@@ -1,0 +1,102 @@
+// Device states (spec "Daftar Kondisi"): the current value per key with initial_ts (since when) and latest_ts (last
+// report), and the history as value periods. Written inside the telemetry writer's transaction; read by the state calls.
+import type Database from 'better-sqlite3';
+
+/** A state as reported: `value` is JSON text, null when the device reported null (the state is "Inactive"). */
+export interface StateChange {
+  key: string;
+  value: string | null;
+  ts: number;
+}
+
+export interface StateRow {
+  key: string;
+  value: unknown;
+  is_null: boolean;
+  initial_ts: number;
+  latest_ts: number;
+}
+
+interface Row {
+  key: string;
+  value: string | null;
+  initial_ts: number;
+  latest_ts: number;
+}
+
+const toRow = (r: Row): StateRow => ({ key: r.key, value: r.value === null ? null : JSON.parse(r.value), is_null: r.value === null, initial_ts: r.initial_ts, latest_ts: r.latest_ts });
+
+export function createStatesStore(sqlite: Database.Database) {
+  const current = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_states WHERE device_id = ? AND key = ?');
+  const insertCurrent = sqlite.prepare('INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)');
+  const touchCurrent = sqlite.prepare('UPDATE device_states SET latest_ts = ? WHERE device_id = ? AND key = ?');
+  const changeCurrent = sqlite.prepare('UPDATE device_states SET value = ?, initial_ts = ?, latest_ts = ? WHERE device_id = ? AND key = ?');
+  const openPeriod = sqlite.prepare(
+    'INSERT INTO device_state_history (device_id, key, initial_ts, value, latest_ts) VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_id, key, initial_ts) DO UPDATE SET value = excluded.value, latest_ts = excluded.latest_ts',
+  );
+  const extendPeriod = sqlite.prepare('UPDATE device_state_history SET latest_ts = ? WHERE device_id = ? AND key = ? AND initial_ts = ?');
+  const list = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_states WHERE app_id = ? AND device_id = ? ORDER BY key');
+  const newest = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? ORDER BY initial_ts DESC LIMIT ?');
+  const inRange = sqlite.prepare(
+    'SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? AND initial_ts >= ? AND initial_ts <= ? ORDER BY initial_ts LIMIT ?',
+  );
+  const before = sqlite.prepare(
+    'SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? AND initial_ts < ? ORDER BY initial_ts DESC LIMIT 1',
+  );
+  const owns = sqlite.prepare('SELECT 1 FROM device_states WHERE app_id = ? AND device_id = ? AND key = ?').pluck();
+  const removeCurrent = sqlite.prepare('DELETE FROM device_states WHERE device_id = ? AND key = ?');
+  const removeHistory = sqlite.prepare('DELETE FROM device_state_history WHERE device_id = ? AND key = ?');
+  const ownsDevice = sqlite.prepare('SELECT 1 FROM device_states WHERE app_id = ? AND device_id = ? LIMIT 1').pluck();
+
+  return {
+    /** Applies reports in order (caller holds a transaction); answers those that changed something (not stale). */
+    apply(appId: number, deviceId: number, changes: readonly StateChange[]): StateChange[] {
+      const applied: StateChange[] = [];
+      for (const c of changes) {
+        const cur = current.get(deviceId, c.key) as Row | undefined;
+        if (!cur) {
+          insertCurrent.run(deviceId, appId, c.key, c.value, c.ts, c.ts);
+          openPeriod.run(deviceId, c.key, c.ts, c.value, c.ts);
+        } else if (c.ts < cur.latest_ts) {
+          continue; // an older report arriving late does not override what is known
+        } else if (cur.value === c.value) {
+          touchCurrent.run(c.ts, deviceId, c.key);
+          extendPeriod.run(c.ts, deviceId, c.key, cur.initial_ts);
+        } else {
+          changeCurrent.run(c.value, c.ts, c.ts, deviceId, c.key);
+          openPeriod.run(deviceId, c.key, c.ts, c.value, c.ts);
+        }
+        applied.push(c);
+      }
+      return applied;
+    },
+    /** current states of a device of the application, by key */
+    list(appId: number, deviceId: number): StateRow[] {
+      return (list.all(appId, deviceId) as Row[]).map(toRow);
+    },
+    /** the newest `n` value periods of a state, newest first; empty for another application's device */
+    newest(appId: number, deviceId: number, key: string, n: number): StateRow[] {
+      if (!ownsDevice.get(appId, deviceId)) return [];
+      return (newest.all(deviceId, key, Math.max(1, Math.min(n, 5000))) as Row[]).map(toRow);
+    },
+    /** value periods overlapping [start, end], oldest first */
+    periodic(appId: number, deviceId: number, key: string, start: number, end: number, limit = 5000): StateRow[] {
+      if (!ownsDevice.get(appId, deviceId)) return [];
+      const rows = inRange.all(deviceId, key, start, end, limit) as Row[];
+      const earlier = before.get(deviceId, key, start) as Row | undefined;
+      if (earlier && earlier.latest_ts >= start) rows.unshift(earlier);
+      return rows.slice(0, limit).map(toRow);
+    },
+    /** deletes a state and its history ("Konfirmasi Hapus State"); false when the application has no such state */
+    remove(appId: number, deviceId: number, key: string): boolean {
+      if (!owns.get(appId, deviceId, key)) return false;
+      sqlite.transaction(() => {
+        removeCurrent.run(deviceId, key);
+        removeHistory.run(deviceId, key);
+      })();
+      return true;
+    },
+  };
+}
+
+export type StatesStore = ReturnType<typeof createStatesStore>;

@@ -1,0 +1,119 @@
+// What a family adapter receives (the device behind an MQTT identity) and what it answers: points and state changes
+// in the product's own terms, or a typed reason for dropping the message. Adapters are pure functions.
+import type { MqttIdentity } from '../../../platform/mqtt/types.js';
+import type { Datatype } from '../datatypes.js';
+import type { LoraDecoder } from './lora.decoder.js';
+
+/** How a family speaks on the wire (DESIGN.md section 4). */
+export type WireProtocol = 'generic' | 'tasmota' | 'lora' | 'gateway';
+
+/** Device family code (DESIGN.md section 3) → wire protocol; Emma (11) and Imou (12) are cloud integrations, not MQTT. */
+export const WIRE_OF_CATEGORY: Readonly<Record<number, WireProtocol>> = {
+  1: 'generic', // Dummy
+  2: 'generic', // Sentra end device
+  3: 'lora',
+  4: 'gateway', // ZLAN
+  5: 'gateway', // USR-IOT
+  6: 'gateway', // Bivocom
+  7: 'gateway', // Friendcom
+  8: 'generic', // MQTT
+  9: 'tasmota',
+  10: 'gateway', // Sentra gateways
+};
+
+/** The device a message belongs to, as the device registry knows it (cached there: resolved on every message). */
+export interface DeviceContext {
+  deviceId: number;
+  appId: number;
+  /** family code, DESIGN.md section 3 */
+  category: number;
+  /** Tasmota `%topic%` */
+  tasmotaTopic?: string;
+  /** LoRa DevEUI (hex, any case) */
+  devEui?: string;
+  /** serial gateway UID */
+  uid?: string;
+  /** decodes a LoRa uplink's raw `data` when the network server sent no decoded `object` */
+  loraDecoder?: LoraDecoder;
+  /** a disabled device's messages are dropped (counted as `disabled`) */
+  disabled?: boolean;
+  /** datatype declared by the device's sensor configuration; undefined → inferred from the JSON value */
+  declaredDatatype?(sensor: string, configtype: string, param: string, subparam: string): Datatype | undefined;
+}
+
+/**
+ * Implemented by the device registry. `topic` is absent for connect/disconnect events: answer the device when the
+ * identity is one device, null when it is not (a LoRa network server speaks for many devices).
+ */
+export interface DeviceResolver {
+  resolveDevice(identity: MqttIdentity, topic?: string): DeviceContext | null;
+}
+
+export interface RawPoint {
+  sensor: string;
+  configtype: string;
+  param: string;
+  /** '' when the param has no subparams */
+  subparam: string;
+  datatype: Datatype;
+  value: unknown;
+}
+
+export interface RawState {
+  key: string;
+  /** any JSON value; null makes the state "Inactive" */
+  value: unknown;
+}
+
+export interface AdapterOutput {
+  points: RawPoint[];
+  states: RawState[];
+  /** true/false when the message itself says so (Tasmota LWT); absent otherwise */
+  online?: boolean;
+  /** the time the device (or network server) states for the message, epoch ms; absent → receive time */
+  ts?: number;
+}
+
+export type RejectReason =
+  | 'unknown_device'
+  | 'disabled'
+  | 'too_large'
+  | 'not_json'
+  | 'bad_shape'
+  | 'bad_value'
+  | 'topic_mismatch'
+  | 'unknown_topic'
+  | 'decoder_error'
+  | 'datatype_mismatch'
+  | 'series_limit'
+  | 'closed';
+
+export type AdapterResult = { ok: true; out: AdapterOutput } | { ok: false; reason: RejectReason; detail?: string };
+
+export const reject = (reason: RejectReason, detail?: string): AdapterResult => ({ ok: false, reason, detail });
+export const accept = (out: AdapterOutput): AdapterResult => ({ ok: true, out });
+export const NOTHING: AdapterResult = { ok: true, out: { points: [], states: [] } };
+
+/** Names of sensors, configtypes, params, subparams and state keys: 1 to 64 characters. */
+export const MAX_NAME = 64;
+export const validName = (s: string): boolean => s.length > 0 && s.length <= MAX_NAME;
+
+export function parseJson(payload: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(payload.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A device-stated time: epoch ms, epoch seconds (below 1e11) or an ISO-8601 string with a zone. */
+export function parseDeviceTime(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return Math.round(v < 1e11 ? v * 1000 : v);
+  if (typeof v === 'string' && /(Z|[+-]\d\d:?\d\d)$/.test(v)) {
+    const ms = Date.parse(v);
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+  return undefined;
+}
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -1,0 +1,249 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findUp, openDb } from '../../platform/db/sqlite.js';
+import { createMemoryBus } from '../../platform/bus/memory.js';
+import { createLogger } from '../../platform/log.js';
+import * as schema from '../../schema.js';
+import type { MqttIdentity } from '../../platform/mqtt/types.js';
+import type { DeviceContext, DeviceResolver } from './adapters/index.js';
+import { createTelemetryPipeline, type TelemetryPipelineOptions } from './pipeline.js';
+import { createTelemetryReads } from './reads.js';
+
+const log = createLogger('silent');
+const T0 = Date.UTC(2024, 0, 1, 16, 58); // 23:58 in Jakarta: rollups cross a minute, an hour and a local day
+
+/** devices 1..9 of app 1 (MQTT family), device 50 of app 2 (Tasmota, topic plug50); identity key `device:<id>` */
+const resolver: DeviceResolver = {
+  resolveDevice(identity: MqttIdentity): DeviceContext | null {
+    const id = Number(identity.key.split(':')[1]);
+    if (id >= 1 && id <= 9) return { deviceId: id, appId: 1, category: 8 };
+    if (id === 50) return { deviceId: 50, appId: 2, category: 9, tasmotaTopic: 'plug50' };
+    return null;
+  },
+};
+const dev = (id: number): MqttIdentity => ({ key: `device:${id}` });
+const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+
+let cleanup: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+  cleanup = [];
+});
+
+function setup(extra: Partial<TelemetryPipelineOptions> = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-tele-'))) {
+  const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+  const bus = createMemoryBus(log);
+  let clock = T0;
+  const pipeline = createTelemetryPipeline({ sqlite: handle.sqlite, bus, log, resolver, now: () => clock, rollupFlushMs: 50, ...extra });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await pipeline.close();
+    await bus.close();
+    handle.close();
+  };
+  cleanup.push(async () => {
+    await close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return { pipeline, sqlite: handle.sqlite, dir, close, tick: (ms: number) => (clock += ms), at: (ts: number) => (clock = ts) };
+}
+
+/** deterministic pseudo-random values */
+function rng(seed: number) {
+  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+describe('telemetry pipeline', () => {
+  it('commits many device messages in few transactions and stores every point with its datatype', async () => {
+    const { pipeline, sqlite } = setup();
+    for (let i = 0; i < 300; i++) {
+      const outcome = pipeline.ingest(dev((i % 9) + 1), `d/${(i % 9) + 1}/data`, json({ _ts: T0 + i * 1000, env: { data: { t: i, on: i % 2 === 0, label: `x${i}`, pos: { lat: -6.2, lng: 106.8 } } } }), 1);
+      expect(outcome).toBe('queued');
+    }
+    await pipeline.flush();
+    expect(sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get()).toBe(300 * 5);
+    const m = pipeline.metrics() as Record<string, number>;
+    expect(m.stored_points).toBe(1500);
+    expect(m.batches).toBeLessThan(10);
+    const s = pipeline.reads.findSeries(1, 1, { sensor: 'env', configtype: 'data', param: 'on' })!;
+    expect(s.datatype).toBe('boolean');
+    expect(pipeline.reads.latestN(s, 2)).toEqual([{ ts: T0 + 297_000, value: false }, { ts: T0 + 288_000, value: true }]);
+    const lat = pipeline.reads.findSeries(1, 1, { sensor: 'env', configtype: 'data', param: 'pos', subparam: 'lat' })!;
+    expect(pipeline.reads.range(lat, T0, T0 + 9_000)).toEqual([{ ts: T0, value: -6.2 }, { ts: T0 + 9_000, value: -6.2 }]);
+    // another application never finds the series
+    expect(pipeline.reads.findSeries(2, 1, { sensor: 'env', configtype: 'data', param: 'on' })).toBeNull();
+    expect(pipeline.reads.latestOfDevice(2, 1)).toEqual([]);
+  });
+
+  it('keeps rollups equal to a recomputation from the raw points, out-of-order and duplicate points included', async () => {
+    const { pipeline, sqlite, close, dir, at } = setup();
+    at(T0 + 3 * 3_600_000); // the points are device-stated times of the last three hours
+    const rand = rng(7);
+    const sent: Array<[number, number]> = [];
+    for (let i = 0; i < 400; i++) {
+      // 400 points over ~2 hours 13 minutes, shuffled within ±3 minutes, 20 of them sent twice (QoS 1 redelivery)
+      const ts = T0 + i * 20_000 + Math.floor((rand() - 0.5) * 360_000);
+      const v = Math.round(rand() * 1000) / 10;
+      sent.push([ts, v]);
+      pipeline.ingest(dev(2), 'd/2/data', json({ _ts: ts, meter: { data: { kw: v } } }), 1);
+      if (i % 20 === 0) pipeline.ingest(dev(2), 'd/2/data', json({ _ts: ts, meter: { data: { kw: v } } }), 1);
+      if (i % 37 === 0) await pipeline.flush();
+    }
+    await pipeline.flush();
+    const series = pipeline.reads.findSeries(1, 2, { sensor: 'meter', configtype: 'data', param: 'kw' })!;
+    const recompute = (size: number, offset = 0) =>
+      sqlite
+        .prepare(
+          `SELECT ((ts + ${offset}) / ${size}) * ${size} - ${offset} AS ts, count(*) AS count, sum(num) AS sum, min(num) AS min, max(num) AS max,
+           (SELECT num FROM telemetry_points q WHERE q.series_id = p.series_id AND ((q.ts + ${offset}) / ${size}) = ((p.ts + ${offset}) / ${size}) ORDER BY ts LIMIT 1) AS first,
+           (SELECT num FROM telemetry_points q WHERE q.series_id = p.series_id AND ((q.ts + ${offset}) / ${size}) = ((p.ts + ${offset}) / ${size}) ORDER BY ts DESC LIMIT 1) AS last
+           FROM telemetry_points p WHERE series_id = ? GROUP BY (ts + ${offset}) / ${size} ORDER BY 1`,
+        )
+        .all(series.id) as Array<Record<string, number>>;
+    const strip = (rows: Array<Record<string, number>>) => rows.map((r) => ({ ts: r.ts, count: r.count, sum: Math.round(r.sum * 1000) / 1000, min: r.min, max: r.max, first: r.first, last: r.last }));
+    const range = { start: T0 - 3_600_000, end: T0 + 4 * 3_600_000 };
+    // read while deltas are still pending (overlay), then after they are merged
+    expect(strip(pipeline.reads.rollups(series, { bucket: 'minute', ...range }) as never)).toEqual(strip(recompute(60_000)));
+    expect(strip(pipeline.reads.rollups(series, { bucket: 'hour', ...range }) as never)).toEqual(strip(recompute(3_600_000)));
+    const days = pipeline.reads.rollups(series, { bucket: 'day', ...range, timeZone: 'Asia/Jakarta' });
+    expect(strip(days as never)).toEqual(strip(recompute(86_400_000, 7 * 3_600_000)));
+    expect(days.map((d) => d.ts)).toEqual([Date.UTC(2023, 11, 31, 17), Date.UTC(2024, 0, 1, 17)]);
+    expect(days.reduce((n, d) => n + d.count, 0)).toBe(400);
+    expect((pipeline.metrics() as Record<string, number>).duplicate_points).toBe(20);
+    const hours = strip(recompute(3_600_000));
+    const minutes = strip(recompute(60_000));
+    await close();
+    // after a clean close every delta is on disk: a reader without the live overlay sees the same rollups
+    const reopened = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+    cleanup.push(() => reopened.close());
+    const cold = createTelemetryReads(reopened.sqlite);
+    expect(strip(cold.rollups(series, { bucket: 'hour', ...range }) as never)).toEqual(hours);
+    expect(strip(cold.rollups(series, { bucket: 'minute', ...range }) as never)).toEqual(minutes);
+  });
+
+  it('keeps the latest-value cache equal to what is stored', async () => {
+    const { pipeline, sqlite } = setup();
+    for (let i = 0; i < 50; i++) pipeline.ingest(dev(3), 'd/3/data', json({ _ts: T0 + ((i * 7919) % 50) * 1000, s: { data: { a: i, b: `v${i}` } } }), 0);
+    await pipeline.flush();
+    const cached = pipeline.reads.latestOfDevice(1, 3);
+    const fromDisk = createTelemetryReads(sqlite).latestOfDevice(1, 3);
+    expect(cached).toEqual(fromDisk);
+    expect(cached.map((c) => [c.param, c.ts, c.data_exist])).toEqual([['a', T0 + 49_000, true], ['b', T0 + 49_000, true]]);
+  });
+
+  it('stamps receive-time points of one series a millisecond apart, never dropping one', async () => {
+    const { pipeline } = setup();
+    for (let i = 0; i < 5; i++) pipeline.ingest(dev(4), 'd/4/data', json({ s: { data: { n: i } } }));
+    await pipeline.flush();
+    const s = pipeline.reads.findSeries(1, 4, { sensor: 's', configtype: 'data', param: 'n' })!;
+    expect(pipeline.reads.range(s, T0, T0 + 10)).toEqual([0, 1, 2, 3, 4].map((i) => ({ ts: T0 + i, value: i })));
+  });
+
+  it('commits everything queued when closed, even inside the batch window', async () => {
+    const { pipeline, close, dir } = setup({ flushIntervalMs: 60_000 });
+    for (let i = 0; i < 100; i++) pipeline.ingest(dev(5), 'd/5/data', json({ _ts: T0 + i, s: { data: { n: i } } }), 1);
+    pipeline.ingest(dev(5), 'd/5/state', json({ mode: 'auto' }), 1);
+    await close();
+    expect(pipeline.ingest(dev(5), 'd/5/data', json({ s: { data: { n: 1 } } }))).toBe('closed');
+    const reopened = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+    cleanup.push(() => reopened.close());
+    expect(reopened.sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get()).toBe(100);
+    expect(reopened.sqlite.prepare('SELECT sum("count") FROM telemetry_rollup_hour').pluck().get()).toBe(100);
+    expect(reopened.sqlite.prepare('SELECT value FROM device_states WHERE device_id = 5').pluck().get()).toBe('"auto"');
+  });
+
+  it('drops and counts malformed messages per device without throwing', async () => {
+    const { pipeline, sqlite } = setup({ maxPayloadBytes: 1024 });
+    expect(pipeline.ingest(dev(6), 'd/6/data', Buffer.from('not json'))).toBe('not_json');
+    expect(pipeline.ingest(dev(6), 'd/6/data', json({ s: { data: 'flat' } }))).toBe('bad_shape');
+    expect(pipeline.ingest(dev(6), 'd/6/data', Buffer.alloc(2048, 123))).toBe('too_large');
+    expect(pipeline.ingest(dev(77), 'd/77/data', json({ s: { data: { n: 1 } } }))).toBe('unknown_device');
+    expect(pipeline.ingest(dev(6), 'd/6/data', json({ s: { data: { n: 1 } } }))).toBe('queued');
+    // the series is a number now: a string for it is dropped, the other point of the message kept
+    expect(pipeline.ingest(dev(6), 'd/6/data', json({ s: { data: { n: 'satu', m: 2 } } }))).toBe('queued');
+    await pipeline.flush();
+    expect(sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get()).toBe(2);
+    expect(pipeline.rejectsOf(6)).toMatchObject({ count: 4, last_reason: 'datatype_mismatch' });
+    const m = pipeline.metrics() as { rejected: Record<string, number>; rejected_messages: number };
+    expect(m.rejected).toEqual({ not_json: 1, bad_shape: 1, too_large: 1, unknown_device: 1, datatype_mismatch: 1 });
+    expect(m.rejected_messages).toBe(4);
+  });
+
+  it('stores states with initial and latest time and their history as value periods', async () => {
+    const { pipeline, tick } = setup();
+    const t = T0;
+    pipeline.ingest(dev(50), 'stat/plug50/RESULT', json({ POWER: 'ON' }));
+    tick(1000);
+    pipeline.ingest(dev(50), 'tele/plug50/STATE', json({ Time: 'x', UptimeSec: 10, POWER: 'ON' }));
+    tick(1000);
+    pipeline.ingest(dev(50), 'stat/plug50/POWER', Buffer.from('OFF'));
+    tick(1000);
+    pipeline.ingest(dev(50), 'stat/plug50/RESULT', json({ Alarm: null }));
+    await pipeline.flush();
+    expect(pipeline.states.list(2, 50)).toEqual([
+      { key: 'Alarm', value: null, is_null: true, initial_ts: t + 3000, latest_ts: t + 3000 },
+      { key: 'POWER', value: 'OFF', is_null: false, initial_ts: t + 2000, latest_ts: t + 2000 },
+    ]);
+    expect(pipeline.states.newest(2, 50, 'POWER', 10)).toEqual([
+      { key: 'POWER', value: 'OFF', is_null: false, initial_ts: t + 2000, latest_ts: t + 2000 },
+      { key: 'POWER', value: 'ON', is_null: false, initial_ts: t, latest_ts: t + 1000 },
+    ]);
+    expect(pipeline.states.periodic(2, 50, 'POWER', t + 500, t + 5000).map((r) => r.value)).toEqual(['ON', 'OFF']);
+    expect(pipeline.states.list(1, 50)).toEqual([]);
+    expect(pipeline.states.remove(1, 50, 'POWER')).toBe(false);
+    expect(pipeline.states.remove(2, 50, 'POWER')).toBe(true);
+    expect(pipeline.states.newest(2, 50, 'POWER', 10)).toEqual([]);
+  });
+
+  it('tracks online and offline from connect, disconnect, LWT, messages and silence', async () => {
+    const { pipeline, tick } = setup({ silenceTimeoutMs: 4000 });
+    const events: string[] = [];
+    pipeline.onDeviceSeen((e) => events.push(`on ${e.deviceId} ${e.reason}`));
+    pipeline.onDeviceOffline((e) => events.push(`off ${e.deviceId} ${e.reason}`));
+    pipeline.connected(dev(50));
+    pipeline.ingest(dev(50), 'tele/plug50/LWT', Buffer.from('Offline'));
+    pipeline.ingest(dev(50), 'tele/plug50/LWT', Buffer.from('Online'));
+    pipeline.disconnected(dev(50));
+    pipeline.ingest(dev(7), 'd/7/data', json({ s: { data: { n: 1 } } }));
+    pipeline.ingest(dev(7), 'd/7/data', json({ s: { data: { n: 2 } } }));
+    expect(pipeline.isOnline(7)).toBe(true);
+    tick(5000);
+    await new Promise((r) => setTimeout(r, 1100)); // the sweep runs every max(1 s, timeout / 4)
+    expect(events).toEqual(['on 50 connect', 'off 50 lwt', 'on 50 lwt', 'off 50 disconnect', 'on 7 message', 'off 7 silence']);
+    expect(pipeline.isOnline(7)).toBe(false);
+  });
+
+  it('bounds the queue: QoS 0 is shed oldest first, acknowledged QoS 1 is kept up to the hard bound', async () => {
+    const { pipeline, sqlite } = setup({ maxQueuedPoints: 10, hardMaxQueuedPoints: 15, flushIntervalMs: 60_000, maxBatchPoints: 1000 });
+    for (let i = 0; i < 8; i++) pipeline.ingest(dev(8), 'd/8/data', json({ _ts: T0 + i, q0: { data: { n: i } } }), 0);
+    for (let i = 0; i < 16; i++) pipeline.ingest(dev(8), 'd/8/data', json({ _ts: T0 + i, q1: { data: { n: i } } }), 1);
+    await new Promise((r) => setImmediate(r)); // the in-process bus delivers on the next turn
+    const m = pipeline.metrics() as Record<string, number>;
+    expect(m.shed_qos0_points).toBe(8);
+    expect(m.refused_points).toBe(1);
+    expect(m.queued_points).toBe(15);
+    await pipeline.flush();
+    const q1 = pipeline.reads.findSeries(1, 8, { sensor: 'q1', configtype: 'data', param: 'n' })!;
+    expect(pipeline.reads.range(q1, T0, T0 + 100).map((p) => p.value)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get()).toBe(15);
+  });
+
+  it('hands committed messages to subscribers with only what was stored', async () => {
+    const { pipeline } = setup();
+    const got: Array<{ deviceId: number; points: number; states: number }> = [];
+    pipeline.subscribe((b) => got.push({ deviceId: b.deviceId, points: b.points.length, states: b.states.length }));
+    pipeline.subscribe(() => {
+      throw new Error('a broken listener does not stop the others');
+    });
+    pipeline.ingest(dev(9), 'd/9/data', json({ _ts: T0, s: { data: { a: 1, b: 2 } } }), 1);
+    pipeline.ingest(dev(9), 'd/9/data', json({ _ts: T0, s: { data: { a: 1, c: 3 } } }), 1); // a is a redelivery
+    pipeline.ingest(dev(9), 'd/9/state', json({ mode: 'eco' }), 1);
+    await pipeline.flush();
+    expect(got).toEqual([{ deviceId: 9, points: 2, states: 0 }, { deviceId: 9, points: 1, states: 0 }, { deviceId: 9, points: 0, states: 1 }]);
+    expect(pipeline.series(pipeline.reads.findSeries(1, 9, { sensor: 's', configtype: 'data', param: 'c' })!.id)?.latest?.num).toBe(3);
+  });
+});

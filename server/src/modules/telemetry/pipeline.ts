@@ -1,0 +1,284 @@
+// The ingest pipeline: broker message → device (resolver) → family adapter → series → bus `tele.<app>.<device>` →
+// batching writer (points, states, rollups, latest values) → committed listeners (live fan-out, rules). Also tracks
+// online/offline and counts every dropped message per device. Nothing here throws at the broker.
+import type Database from 'better-sqlite3';
+import type { Bus, BusSubscription } from '../../platform/bus/types.js';
+import type { Logger } from '../../platform/log.js';
+import type { Broker, MqttIdentity } from '../../platform/mqtt/types.js';
+import { createStatesStore, type StateChange, type StatesStore } from '../states/states.store.js';
+import { adaptMessage, MAX_PAYLOAD_BYTES, validName, type DeviceResolver, type RejectReason } from './adapters/index.js';
+import { encodeValue } from './datatypes.js';
+import { createPresenceTracker, type DeviceOffline, type DeviceSeen } from './presence.js';
+import { createTelemetryReads, type TelemetryReads } from './reads.js';
+import { createRollupKeeper } from './rollups.js';
+import { createSeriesRegistry, type SeriesInfo } from './series.js';
+import { ensureClusteredLayout } from './storage.js';
+import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
+
+export interface TelemetryPipelineOptions {
+  sqlite: Database.Database;
+  log: Logger;
+  /** when given, normalised messages travel on `tele.<app>.<device>` and the writer consumes them (queue group) */
+  bus?: Bus;
+  resolver?: DeviceResolver | null;
+  now?: () => number;
+  maxPayloadBytes?: number;
+  /** longest a point waits before its transaction (default 10 ms) */
+  flushIntervalMs?: number;
+  /** a transaction starts at once when this many points wait (default 20,000) */
+  maxBatchPoints?: number;
+  /** queue bound beyond which QoS 0 is shed (default 200,000 points ≈ 3 s of the target rate, ~30 MB) */
+  maxQueuedPoints?: number;
+  /** bound for acknowledged QoS 1 messages (default 2 × maxQueuedPoints) */
+  hardMaxQueuedPoints?: number;
+  /** how often rollup deltas are merged into the rollup tables (default 1,000 ms) */
+  rollupFlushMs?: number;
+  /** a connection-less device (LoRa) is offline after this silence (default 15 min) */
+  silenceTimeoutMs?: number;
+  /** a device cannot create more series than this (default 1,000) */
+  maxSeriesPerDevice?: number;
+  /** device-stated times further in the future than this fall back to the receive time (default 5 min) */
+  futureToleranceMs?: number;
+  /** device-stated times older than this fall back to the receive time (default 400 days) */
+  maxAgeMs?: number;
+}
+
+export type IngestOutcome = 'queued' | 'ignored' | RejectReason;
+
+export interface DeviceRejects {
+  count: number;
+  last_reason: RejectReason;
+  last_ts: number;
+}
+
+export interface TelemetryPipeline {
+  /** listens to the broker's connected/disconnected/message events */
+  attachBroker(broker: Pick<Broker, 'on'>): void;
+  /** the device registry's resolver; null → no device is known and nothing is ingested */
+  useResolver(resolver: DeviceResolver | null): void;
+  /** one MQTT message from an authorised client; synchronous, so a QoS 1 message is queued before its PUBACK is sent */
+  ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos?: 0 | 1 | 2): IngestOutcome;
+  connected(identity: MqttIdentity): void;
+  disconnected(identity: MqttIdentity): void;
+  /** committed messages (only what was stored), for live fan-out and rules; returns the unsubscribe */
+  subscribe(listener: (batch: CommittedTelemetry) => void): () => void;
+  /** a device came online (connect, LWT Online, first message after being offline) */
+  onDeviceSeen(cb: (e: DeviceSeen) => void): () => void;
+  onDeviceOffline(cb: (e: DeviceOffline) => void): () => void;
+  isOnline(deviceId: number): boolean;
+  /** series by id (sensor, configtype, param, subparam, datatype, latest) for listeners */
+  series(id: number): SeriesInfo | undefined;
+  reads: TelemetryReads;
+  states: StatesStore;
+  metrics(): Record<string, unknown>;
+  /** rejected messages of one device */
+  rejectsOf(deviceId: number): DeviceRejects | undefined;
+  /** commits everything queued so far */
+  flush(): Promise<void>;
+  /** stops ingesting, commits everything queued and every rollup delta; idempotent */
+  close(): Promise<void>;
+}
+
+const MAX_TRACKED_DEVICES = 10_000;
+
+export function createTelemetryPipeline(opts: TelemetryPipelineOptions): TelemetryPipeline {
+  const { sqlite, log, bus } = opts;
+  const now = opts.now ?? Date.now;
+  const maxPayload = opts.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
+  const futureTolerance = opts.futureToleranceMs ?? 5 * 60_000;
+  const maxAge = opts.maxAgeMs ?? 400 * 86_400_000;
+  let resolver = opts.resolver ?? null;
+  let closed = false;
+
+  ensureClusteredLayout(sqlite, log);
+  const series = createSeriesRegistry(sqlite, { maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000, now });
+  const rollups = createRollupKeeper(sqlite);
+  const states = createStatesStore(sqlite);
+  const listeners = new Set<(b: CommittedTelemetry) => void>();
+  const seenListeners = new Set<(e: DeviceSeen) => void>();
+  const offlineListeners = new Set<(e: DeviceOffline) => void>();
+
+  function call<T>(set: Set<(v: T) => void>, v: T, what: string) {
+    for (const fn of set) {
+      try {
+        fn(v);
+      } catch (err) {
+        log.error(`telemetry ${what} listener failed`, err);
+      }
+    }
+  }
+
+  const maxQueued = opts.maxQueuedPoints ?? 200_000;
+  const writer = createTelemetryWriter({
+    sqlite,
+    series,
+    rollups,
+    states,
+    log,
+    now,
+    flushIntervalMs: opts.flushIntervalMs ?? 10,
+    maxBatchPoints: opts.maxBatchPoints ?? 20_000,
+    maxQueuedPoints: maxQueued,
+    hardMaxQueuedPoints: opts.hardMaxQueuedPoints ?? maxQueued * 2,
+    rollupFlushMs: opts.rollupFlushMs ?? 1000,
+    onCommit(batches) {
+      if (listeners.size) for (const b of batches) call(listeners, b, 'subscribe');
+    },
+  });
+  const presence = createPresenceTracker({
+    now,
+    silenceTimeoutMs: opts.silenceTimeoutMs ?? 15 * 60_000,
+    onSeen: (e) => call(seenListeners, e, 'device seen'),
+    onOffline: (e) => call(offlineListeners, e, 'device offline'),
+  });
+  const sweepEvery = Math.min(60_000, Math.max(1000, Math.floor((opts.silenceTimeoutMs ?? 15 * 60_000) / 4))); // offline within 1.25 × the timeout
+  const sweeper = setInterval(() => presence.sweep(), sweepEvery);
+  sweeper.unref();
+
+  const counters = { received_messages: 0, queued_messages: 0, ignored_messages: 0, rejected_messages: 0, rejected_points: 0, clock_fallbacks: 0, refused_messages: 0 };
+  const rejected: Partial<Record<RejectReason, number>> = {};
+  const byDevice = new Map<number, DeviceRejects>();
+
+  function countReject(reason: RejectReason, deviceId: number | undefined, points = 0): RejectReason {
+    rejected[reason] = (rejected[reason] ?? 0) + 1;
+    if (points) counters.rejected_points += points;
+    else counters.rejected_messages++;
+    if (deviceId === undefined) return reason;
+    let r = byDevice.get(deviceId);
+    if (!r) {
+      if (byDevice.size >= MAX_TRACKED_DEVICES) byDevice.delete(byDevice.keys().next().value!);
+      byDevice.set(deviceId, (r = { count: 0, last_reason: reason, last_ts: 0 }));
+    }
+    r.count++;
+    r.last_reason = reason;
+    r.last_ts = now();
+    return reason;
+  }
+
+  function enqueue(m: TelemetryMessage) {
+    if (writer.enqueue(m) === 'refused') {
+      counters.refused_messages++;
+      if (counters.refused_messages % 1000 === 1) log.warn(`telemetry writer behind: ${writer.queuedPoints} points queued, messages refused`);
+    }
+  }
+  let subscription: BusSubscription | undefined;
+  if (bus) subscription = bus.subscribe<TelemetryMessage>('tele.>', (msg) => enqueue(msg.data), { queue: 'telemetry-writer' });
+
+  function resolve(identity: MqttIdentity, topic?: string) {
+    if (!resolver) return null;
+    try {
+      return resolver.resolveDevice(identity, topic);
+    } catch (err) {
+      log.error('device resolver failed', err);
+      return null;
+    }
+  }
+
+  function ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2 = 0): IngestOutcome {
+    counters.received_messages++;
+    if (closed) return countReject('closed', undefined);
+    const ctx = resolve(identity, topic);
+    if (!ctx) return countReject('unknown_device', undefined);
+    if (ctx.disabled) return countReject('disabled', ctx.deviceId);
+    const res = adaptMessage(ctx, topic, payload, maxPayload);
+    if (!res.ok) return countReject(res.reason, ctx.deviceId);
+    const out = res.out;
+    const receivedAt = now();
+    if (out.online !== undefined) presence.lwt(ctx.deviceId, ctx.appId, out.online);
+    else presence.heard(ctx.deviceId, ctx.appId, receivedAt);
+    let stated = out.ts;
+    if (stated !== undefined && (stated > receivedAt + futureTolerance || stated < receivedAt - maxAge)) {
+      counters.clock_fallbacks++;
+      stated = undefined;
+    }
+    const points: TelemetryPoint[] = [];
+    for (const raw of out.points) {
+      const s = series.resolve(ctx.appId, ctx.deviceId, raw, raw.datatype);
+      if (typeof s === 'string') {
+        countReject(s, ctx.deviceId, 1);
+        continue;
+      }
+      const enc = encodeValue(s.datatype, raw.value);
+      if (!enc) {
+        countReject('bad_value', ctx.deviceId, 1);
+        continue;
+      }
+      // receive-time points of one series never share a millisecond (the key is (series, ts))
+      const ts = stated ?? Math.max(receivedAt, s.lastStampedTs + 1);
+      if (ts > s.lastStampedTs) s.lastStampedTs = ts;
+      points.push({ seriesId: s.id, ts, num: enc.num, text: enc.text });
+    }
+    const stateChanges: StateChange[] = [];
+    for (const st of out.states) {
+      if (!validName(st.key)) continue;
+      stateChanges.push({ key: st.key, value: st.value === null || st.value === undefined ? null : JSON.stringify(st.value), ts: stated ?? receivedAt });
+    }
+    if (points.length === 0 && stateChanges.length === 0) {
+      counters.ignored_messages++;
+      return 'ignored';
+    }
+    const m: TelemetryMessage = { appId: ctx.appId, deviceId: ctx.deviceId, qos, receivedAt, points, states: stateChanges };
+    counters.queued_messages++;
+    if (bus) bus.publish(`tele.${ctx.appId}.${ctx.deviceId}`, m);
+    else enqueue(m);
+    return 'queued';
+  }
+
+  const reads = createTelemetryReads(sqlite, { series, rollups });
+  const on = <T>(set: Set<T>, fn: T) => (set.add(fn), () => void set.delete(fn));
+
+  return {
+    attachBroker(broker) {
+      broker.on('message', (identity, topic, payload, qos) => void ingest(identity, topic, payload, qos));
+      broker.on('connected', (identity) => this.connected(identity));
+      broker.on('disconnected', (identity) => this.disconnected(identity));
+    },
+    useResolver(r) {
+      resolver = r;
+    },
+    ingest,
+    connected(identity) {
+      const ctx = resolve(identity);
+      if (ctx && !closed) presence.connected(ctx.deviceId, ctx.appId);
+    },
+    disconnected(identity) {
+      const ctx = resolve(identity);
+      if (ctx && !closed) presence.disconnected(ctx.deviceId, ctx.appId);
+    },
+    subscribe: (listener) => on(listeners, listener),
+    onDeviceSeen: (cb) => on(seenListeners, cb),
+    onDeviceOffline: (cb) => on(offlineListeners, cb),
+    isOnline: (deviceId) => presence.isOnline(deviceId),
+    series: (id) => series.byId(id),
+    reads,
+    states,
+    rejectsOf: (deviceId) => byDevice.get(deviceId),
+    metrics() {
+      return {
+        ...counters,
+        rejected: { ...rejected },
+        rejected_by_device: Object.fromEntries(byDevice),
+        ...writer.stats,
+        queued_points: writer.queuedPoints,
+        pressured: writer.pressured,
+        online_devices: presence.onlineCount(),
+        series_cached: series.size,
+        pending_rollup_buckets: rollups.pendingBuckets,
+      };
+    },
+    async flush() {
+      if (bus) await bus.flush();
+      writer.flush();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      // messages already published on an in-process bus are delivered before the writer closes
+      if (bus) await bus.flush().catch((err) => log.error('bus flush failed', err));
+      await new Promise((r) => setImmediate(r));
+      subscription?.unsubscribe();
+      writer.close();
+    },
+  };
+}

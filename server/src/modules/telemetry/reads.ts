@@ -1,0 +1,158 @@
+// Reads for the data screens and card queries: a device's series with latest values, latest-N, ranges and rollups.
+// Every read is an index seek on a clustered key: (device_id, ...) for series, (series_id, ts) for points and rollups.
+import type Database from 'better-sqlite3';
+import { decodeValue, type Datatype } from './datatypes.js';
+import { BUCKET_MS, mergeBucket, ROLLUP_TABLE, type RollupBucket, type RollupKeeper, type RollupLevel } from './rollups.js';
+import type { SeriesRegistry } from './series.js';
+
+/** A series found through its application: pass only these to the point reads (that is the tenant filter). */
+export interface SeriesView {
+  id: number;
+  deviceId: number;
+  sensor: string;
+  configtype: string;
+  param: string;
+  subparam: string;
+  datatype: Datatype;
+}
+
+export interface PointView {
+  ts: number;
+  value: unknown;
+}
+
+export interface LatestView extends SeriesView {
+  ts: number | null;
+  value: unknown;
+  data_exist: boolean;
+}
+
+export interface BucketView {
+  /** bucket start, epoch ms */
+  ts: number;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  avg: number;
+  first: number;
+  last: number;
+}
+
+export type BucketSize = 'minute' | 'hour' | 'day';
+
+export const MAX_RANGE_POINTS = 100_000;
+
+interface SeriesRow {
+  id: number;
+  device_id: number;
+  sensor: string;
+  configtype: string;
+  param: string;
+  subparam: string;
+  datatype: Datatype;
+}
+const view = (r: SeriesRow): SeriesView => ({ id: r.id, deviceId: r.device_id, sensor: r.sensor, configtype: r.configtype, param: r.param, subparam: r.subparam, datatype: r.datatype });
+
+/** Offset of `timeZone` from UTC at `ts`, in ms (Intl, so DST zones work). */
+export function zoneOffsetMs(ts: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(ts);
+  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  const local = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return local - (ts - (((ts % 1000) + 1000) % 1000));
+}
+
+/** Start of the local day containing `ts`. */
+export function startOfDay(ts: number, timeZone: string): number {
+  const off = zoneOffsetMs(ts, timeZone);
+  const localMidnight = Math.floor((ts + off) / 86_400_000) * 86_400_000;
+  return localMidnight - zoneOffsetMs(localMidnight - off, timeZone);
+}
+
+export function createTelemetryReads(sqlite: Database.Database, live: { series?: SeriesRegistry; rollups?: RollupKeeper } = {}) {
+  const COLS = 'id, device_id, sensor, configtype, param, subparam, datatype';
+  const seriesOfDevice = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE app_id = ? AND device_id = ? ORDER BY sensor, configtype, param, subparam`);
+  const findSeries = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`);
+  const lastPoint = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? ORDER BY ts DESC LIMIT 1');
+  const latestN = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? ORDER BY ts DESC LIMIT ?').raw();
+  const range = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts LIMIT ?').raw();
+  const rollupRange = {
+    minute: sqlite.prepare(`SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.minute} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).raw(),
+    hour: sqlite.prepare(`SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.hour} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).raw(),
+  };
+
+  const points = (s: SeriesView, rows: unknown[][]): PointView[] => rows.map((r) => ({ ts: r[0] as number, value: decodeValue(s.datatype, r[1] as number | null, r[2] as string | null) }));
+
+  /** stored buckets of [start, end) with the not-yet-flushed deltas folded in, in time order */
+  function buckets(level: RollupLevel, seriesId: number, start: number, end: number): RollupBucket[] {
+    const rows = rollupRange[level].all(seriesId, start, end) as number[][];
+    const out: RollupBucket[] = rows.map((r) => ({ bucketTs: r[0], count: r[1], sum: r[2], min: r[3], max: r[4], first: r[5], firstTs: r[6], last: r[7], lastTs: r[8] }));
+    const pending = live.rollups?.pendingOf(level, seriesId, start, end) ?? [];
+    if (pending.length === 0) return out;
+    for (const p of pending) {
+      const hit = out.find((b) => b.bucketTs === p.bucketTs);
+      if (hit) mergeBucket(hit, p);
+      else out.push(p);
+    }
+    return out.sort((a, b) => a.bucketTs - b.bucketTs);
+  }
+
+  const toView = (b: RollupBucket, ts = b.bucketTs): BucketView => ({ ts, count: b.count, sum: b.sum, min: b.min, max: b.max, avg: b.sum / b.count, first: b.first, last: b.last });
+
+  return {
+    seriesOfDevice(appId: number, deviceId: number): SeriesView[] {
+      return (seriesOfDevice.all(appId, deviceId) as SeriesRow[]).map(view);
+    },
+    findSeries(appId: number, deviceId: number, key: { sensor: string; configtype: string; param: string; subparam?: string }): SeriesView | null {
+      const row = findSeries.get(deviceId, key.sensor, key.configtype, key.param, key.subparam ?? '', appId) as SeriesRow | undefined;
+      return row ? view(row) : null;
+    },
+    /** every series of the device with its latest value (memory first, else one seek per series) */
+    latestOfDevice(appId: number, deviceId: number): LatestView[] {
+      return (seriesOfDevice.all(appId, deviceId) as SeriesRow[]).map((r) => {
+        const s = view(r);
+        const cached = live.series?.byId(s.id)?.latest;
+        const last = cached ?? (lastPoint.get(s.id) as { ts: number; num: number | null; text: string | null } | undefined) ?? null;
+        return { ...s, ts: last?.ts ?? null, value: last ? decodeValue(s.datatype, last.num, last.text) : null, data_exist: last !== null };
+      });
+    },
+    /** the newest `n` points, newest first */
+    latestN(series: SeriesView, n: number): PointView[] {
+      return points(series, latestN.all(series.id, Math.max(1, Math.min(Math.floor(n), MAX_RANGE_POINTS))) as unknown[][]);
+    },
+    /** points with start ≤ ts ≤ end, oldest first, at most `limit` */
+    range(series: SeriesView, start: number, end: number, limit = 10_000): PointView[] {
+      return points(series, range.all(series.id, start, end, Math.max(1, Math.min(Math.floor(limit), MAX_RANGE_POINTS))) as unknown[][]);
+    },
+    /**
+     * Aggregates per bucket over [start, end): minute and hour straight from their rollups, day from the hour rollups
+     * grouped by local day of `timeZone` (from minute rollups when the zone's offset is not whole hours).
+     */
+    rollups(series: SeriesView, opts: { bucket: BucketSize; start: number; end: number; timeZone?: string }): BucketView[] {
+      const { start, end } = opts;
+      if (opts.bucket !== 'day') {
+        const size = BUCKET_MS[opts.bucket];
+        return buckets(opts.bucket, series.id, start - (((start % size) + size) % size), end).map((b) => toView(b));
+      }
+      const tz = opts.timeZone ?? 'Asia/Jakarta';
+      const first = startOfDay(start, tz);
+      const level: RollupLevel = zoneOffsetMs(first, tz) % BUCKET_MS.hour === 0 ? 'hour' : 'minute';
+      const days: BucketView[] = [];
+      let day: RollupBucket | undefined;
+      let dayStart = first;
+      let nextDay = startOfDay(first + 36 * 3_600_000, tz);
+      for (const b of buckets(level, series.id, first, end)) {
+        while (b.bucketTs >= nextDay) {
+          if (day) days.push(toView(day, dayStart)), (day = undefined);
+          dayStart = nextDay;
+          nextDay = startOfDay(nextDay + 36 * 3_600_000, tz);
+        }
+        day = day ? mergeBucket(day, b) : { ...b };
+      }
+      if (day) days.push(toView(day, dayStart));
+      return days;
+    },
+  };
+}
+
+export type TelemetryReads = ReturnType<typeof createTelemetryReads>;

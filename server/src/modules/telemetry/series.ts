@@ -1,0 +1,121 @@
+// Series: one per (device, sensor, configtype, param, subparam), created on first sight, cached in memory with its
+// latest stored value (the latest-value cache; on disk the latest value is the last row of the series' clustered range).
+import type Database from 'better-sqlite3';
+import type { Datatype } from './datatypes.js';
+
+export interface LatestValue {
+  ts: number;
+  num: number | null;
+  text: string | null;
+}
+
+export interface SeriesInfo {
+  readonly id: number;
+  readonly appId: number;
+  readonly deviceId: number;
+  readonly sensor: string;
+  readonly configtype: string;
+  readonly param: string;
+  readonly subparam: string;
+  readonly datatype: Datatype;
+  /** latest stored point (committed), null when the series has none yet */
+  latest: LatestValue | null;
+  /** the last timestamp given to a receive-time point, so two messages in one millisecond never collide */
+  lastStampedTs: number;
+}
+
+export interface SeriesKey {
+  sensor: string;
+  configtype: string;
+  param: string;
+  subparam: string;
+}
+
+interface SeriesRow {
+  id: number;
+  app_id: number;
+  device_id: number;
+  sensor: string;
+  configtype: string;
+  param: string;
+  subparam: string;
+  datatype: Datatype;
+}
+
+const keyOf = (deviceId: number, k: SeriesKey) => `${deviceId}\u001f${k.sensor}\u001f${k.configtype}\u001f${k.param}\u001f${k.subparam}`;
+
+export type SeriesResolution = SeriesInfo | 'datatype_mismatch' | 'series_limit';
+
+export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSeriesPerDevice: number; now: () => number }) {
+  const byKey = new Map<string, SeriesInfo>();
+  const byId = new Map<number, SeriesInfo>();
+  const perDevice = new Map<number, number>();
+  const COLS = 'id, app_id, device_id, sensor, configtype, param, subparam, datatype';
+  const findByKey = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ?`);
+  const findById = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE id = ?`);
+  const countOfDevice = sqlite.prepare('SELECT count(*) AS n FROM telemetry_series WHERE device_id = ?').pluck();
+  const insert = sqlite.prepare(
+    `INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLS}`,
+  );
+  const lastPoint = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? ORDER BY ts DESC LIMIT 1');
+
+  function remember(row: SeriesRow): SeriesInfo {
+    const latest = (lastPoint.get(row.id) as LatestValue | undefined) ?? null;
+    const info: SeriesInfo = {
+      id: row.id,
+      appId: row.app_id,
+      deviceId: row.device_id,
+      sensor: row.sensor,
+      configtype: row.configtype,
+      param: row.param,
+      subparam: row.subparam,
+      datatype: row.datatype,
+      latest,
+      lastStampedTs: latest?.ts ?? 0,
+    };
+    byKey.set(keyOf(info.deviceId, info), info);
+    byId.set(info.id, info);
+    return info;
+  }
+
+  return {
+    /** the series of a point, created on first sight; a datatype differing from the series' own is refused */
+    resolve(appId: number, deviceId: number, key: SeriesKey, datatype: Datatype): SeriesResolution {
+      let info = byKey.get(keyOf(deviceId, key));
+      if (!info) {
+        const row = findByKey.get(deviceId, key.sensor, key.configtype, key.param, key.subparam) as SeriesRow | undefined;
+        if (row) info = remember(row);
+        else {
+          let count = perDevice.get(deviceId);
+          if (count === undefined) count = countOfDevice.get(deviceId) as number;
+          if (count >= opts.maxSeriesPerDevice) {
+            perDevice.set(deviceId, count);
+            return 'series_limit';
+          }
+          perDevice.set(deviceId, count + 1);
+          info = remember(insert.get(appId, deviceId, key.sensor, key.configtype, key.param, key.subparam, datatype, opts.now()) as SeriesRow);
+        }
+      }
+      return info.datatype === datatype ? info : 'datatype_mismatch';
+    },
+    byId(id: number): SeriesInfo | undefined {
+      const hit = byId.get(id);
+      if (hit) return hit;
+      const row = findById.get(id) as SeriesRow | undefined;
+      return row ? remember(row) : undefined;
+    },
+    /** drops a device's series from memory (the device was removed) */
+    forgetDevice(deviceId: number): void {
+      for (const [k, info] of byKey) if (info.deviceId === deviceId) {
+        byKey.delete(k);
+        byId.delete(info.id);
+      }
+      perDevice.delete(deviceId);
+    },
+    get size() {
+      return byId.size;
+    },
+  };
+}
+
+export type SeriesRegistry = ReturnType<typeof createSeriesRegistry>;

@@ -1,0 +1,54 @@
+// Telemetry storage: one series per (device, sensor, configtype, param, subparam), points clustered by (series, ts),
+// and per-minute / per-hour rollups kept at ingest. Points and rollups are WITHOUT ROWID tables: drizzle-kit cannot
+// declare that, so `ensureClusteredLayout` (storage.ts) rebuilds them once right after the generated migration.
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const telemetrySeries = sqliteTable(
+  'telemetry_series',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    appId: integer('app_id').notNull(),
+    deviceId: integer('device_id').notNull(),
+    sensor: text('sensor').notNull(),
+    configtype: text('configtype').notNull(),
+    param: text('param').notNull(),
+    /** '' when the param has no subparams (NULL would defeat the unique key) */
+    subparam: text('subparam').notNull().default(''),
+    /** number, boolean, datetime, string, object, uobject, image, mobject, surveillance, array (spec section 3) */
+    datatype: text('datatype').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('telemetry_series_key').on(t.deviceId, t.sensor, t.configtype, t.param, t.subparam),
+    index('telemetry_series_app').on(t.appId, t.deviceId),
+  ],
+);
+
+/** `num` holds number, boolean (0/1) and datetime (epoch ms); `text` holds string and image as is, the rest as JSON. */
+export const telemetryPoints = sqliteTable(
+  'telemetry_points',
+  {
+    seriesId: integer('series_id').notNull(),
+    ts: integer('ts').notNull(),
+    num: real('num'),
+    text: text('text'),
+  },
+  (t) => [primaryKey({ columns: [t.seriesId, t.ts] })],
+);
+
+const rollupColumns = () => ({
+  seriesId: integer('series_id').notNull(),
+  /** start of the bucket, epoch ms (UTC minute / UTC hour) */
+  bucketTs: integer('bucket_ts').notNull(),
+  count: integer('count').notNull(),
+  sum: real('sum').notNull(),
+  min: real('min').notNull(),
+  max: real('max').notNull(),
+  first: real('first').notNull(),
+  firstTs: integer('first_ts').notNull(),
+  last: real('last').notNull(),
+  lastTs: integer('last_ts').notNull(),
+});
+
+export const telemetryRollupMinute = sqliteTable('telemetry_rollup_minute', rollupColumns(), (t) => [primaryKey({ columns: [t.seriesId, t.bucketTs] })]);
+export const telemetryRollupHour = sqliteTable('telemetry_rollup_hour', rollupColumns(), (t) => [primaryKey({ columns: [t.seriesId, t.bucketTs] })]);
