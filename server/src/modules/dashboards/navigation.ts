@@ -67,7 +67,7 @@ export function navFlat(items: NavItem[]): NavItem[] {
 function ancestors(item: NavItem, byId: Map<number, NavItem>): number[] {
   const out: number[] = [];
   let parent = item.parent;
-  while (parent !== null && !out.includes(parent)) {
+  while (parent !== null && parent !== item.id && !out.includes(parent)) {
     out.push(parent);
     parent = byId.get(parent)?.parent ?? null;
   }
