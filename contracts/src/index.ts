@@ -11,5 +11,7 @@ export * from './http/navs.js';
 export * from './models/fields.js';
 export * from './models/nav.js';
 export * from './models/access.js';
+export * from './models/dashboard/index.js';
+export * from './catalogue/index.js';
 export * from './text/id.js';
 export * from './openapi.js';

@@ -1,0 +1,73 @@
+// Business constants and limits of dashboards (spec 02 section 9; section 5 for refresh, decimals and keys).
+export const DASHBOARD_VERSION = '2';
+
+/** "Refresh minimum 500 ms; 0 means auto; the default in the forms is 0." */
+export const REFRESH_MIN_MS = 500;
+export const REFRESH_AUTO = 0;
+/** "Default auto refresh for a dashboard is 1000 ms times the component count if there are more than 5 components." */
+export function defaultDashboardRefresh(componentCount: number): number {
+  return componentCount > 5 ? 1000 * componentCount : 0;
+}
+
+/** "Decimals 0 to 5, default 2 (also in tooltips)." */
+export const DECIMALS_MIN = 0;
+export const DECIMALS_MAX = 5;
+export const DECIMALS_DEFAULT = 2;
+
+export const COMPONENT_KEY_MAX = 30;
+/** "A name pattern allows a letter first, then up to 29 letters, digits, underscores or spaces"; keys have no spaces. */
+export const COMPONENT_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,29}$/;
+
+/** Subparam labels: a lowercase letter, then up to 15 letters, digits, underscores or spaces. */
+export const SUBPARAM_LABEL_MAX = 16;
+export const SUBPARAM_LABEL_PATTERN = /^[a-z][A-Za-z0-9_ ]{0,15}$/;
+/** "Tags are added with Tab or Enter." */
+export const SUBPARAM_LABEL_ADD_KEYS = ['Tab', 'Enter'] as const;
+
+/** Command cards. */
+export const TEXT_COMMAND_MAX_LENGTH = 30;
+export const NUMBER_COMMAND_MIN = 0;
+export const NUMBER_COMMAND_MAX = 100;
+export const COMMAND_DATE_FORMAT = 'DD-MM-YYYY HH:mm:ss';
+/** "Width w: 2 maps to 6 columns, 4 to 12 columns, otherwise 3." */
+export function commandCardColumns(w: number): 3 | 6 | 12 {
+  return w === 2 ? 6 : w === 4 ? 12 : 3;
+}
+
+/** Grid (section 9 "Grid"). */
+export const GRID_BREAKPOINTS = { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 0 } as const;
+export const VIEW_GRID_COLUMNS = { lg: 4, md: 4, sm: 4, xs: 4, xxs: 4 } as const;
+export const EDIT_GRID_COLUMNS = { lg: 4, md: 4, sm: 2, xs: 2, xxs: 1 } as const;
+export const SAVED_BREAKPOINTS = ['md', 'lg'] as const;
+export const LAYOUT_SAVE_MIN_WIDTH = 996;
+export const GRID_ROW_HEIGHT = 60;
+export const GRID_MARGIN = 36;
+/** "Card height = 60*h + 36*(h-1) - 2." */
+export function cardPixelHeight(h: number): number {
+  return GRID_ROW_HEIGHT * h + GRID_MARGIN * (h - 1) - 2;
+}
+
+/** Display (section 9 "Display"). */
+export const DEFAULT_CARD_LOCALE = 'id-ID';
+export const DEFAULT_CARD_MIN = 0;
+export const DEFAULT_CARD_MAX = 1_000_000;
+export const NUMBER_ABBREVIATIONS = [
+  { at: 1e12, suffix: 'T' },
+  { at: 1e9, suffix: 'B' },
+  { at: 1e6, suffix: 'M' },
+  { at: 1e3, suffix: 'k' },
+] as const;
+export const CHART_PALETTE_SIZE = 7;
+export const FUEL_FILL_ALERT_LITRES = 300;
+export const FUEL_PRODUCTS = ['Premium', 'Pertamax', 'Pertalite', 'Biosolar', 'Pertamax Turbo'] as const;
+export const DATE_FORMATS = [
+  'HH:mm:ss',
+  'HH:mm',
+  'HH:mm:ss, DD MMM YY',
+  'HH:mm, DD MMM YY',
+  'DD MMM',
+  'DD MMM YY',
+  'MMMM',
+  'MMMM YYYY',
+  'YYYY',
+] as const;
