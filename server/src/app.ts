@@ -24,6 +24,7 @@ import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createRefreshTokenService } from './modules/users/refresh-token.service.js';
 import { refreshTokenRoutes, usersRoutes } from './modules/users/users.routes.js';
+import { createDevicesDomain } from './modules/devices/devices.module.js';
 
 export interface SentraApp {
   config: Config;
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const auth = createAuthService(db, { now: opts.now, grantsOf: rolesService.grantsOf, extraAuthenticators: [credentialsService.authenticator] });
   const usersService = createUsersService(db, rolesService, auth, { now: opts.now });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
+  const devicesDomain = createDevicesDomain({ db, broker, config, log, now: opts.now });
   const routes = [
     ...authRoutes(auth),
     ...appsRoutes(db, rolesService.menuNavs),
@@ -74,6 +76,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...refreshTokenRoutes(refreshTokens),
     ...rolesRoutes(rolesService),
     ...navsRoutes(db),
+    ...devicesDomain.routes,
   ];
 
   const httpApp = createHttpApp({
@@ -119,6 +122,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         // what devices sent before the broker closed is still on the bus: deliver it before the database goes
         await bus.flush().catch((err) => log.warn('bus flush failed during shutdown', err));
         await bus.close();
+        devicesDomain.close();
         dbHandle.close();
       })();
       return closing;

@@ -7,3 +7,6 @@ export * from './modules/roles/roles.table.js';
 export * from './modules/credentials/credentials.table.js';
 export * from './modules/telemetry/telemetry.table.js';
 export * from './modules/states/states.table.js';
+export * from './modules/lora/lora.table.js';
+export * from './modules/tags/tags.table.js';
+export * from './modules/devices/devices.table.js';

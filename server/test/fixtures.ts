@@ -58,3 +58,45 @@ export async function memberWithRole(
     pass,
   };
 }
+
+// ---- devices (device registry issue) ----
+
+/** Adds a device of a family (its first device type unless `variant` is given) and answers the device. */
+export async function addDevice(
+  base: string,
+  auth: { tenant: { id: number; token: string }; domain: string } | { member: { id: number; token: string }; domain: string },
+  family: import('@sentra/contracts').DeviceFamilyKey,
+  fields: Record<string, unknown> = {},
+  variant?: string,
+) {
+  const { deviceFamilyCalls } = await import('@sentra/contracts');
+  const calls = deviceFamilyCalls[family];
+  const def = calls.adds[variant ?? calls.family.variants[0]!.key]!;
+  const r = await call(base, def, { serial_number: unique('SN-'), name: unique('Alat '), ...fields }, auth);
+  if (r.body.response_result !== 0) throw new Error(`add ${family} failed: ${JSON.stringify(r.body)}`);
+  return r.body.data as Record<string, any> & { id: number };
+}
+
+/** One MQTT.js connection attempt without reconnects: the client, or the refusal (CONNACK code or 'closed'). */
+export async function mqttAttempt(port: number, opts: import('mqtt').IClientOptions) {
+  const { default: mqtt } = await import('mqtt');
+  return new Promise<{ client: import('mqtt').MqttClient; code?: undefined } | { client?: undefined; code: number | string }>((resolve) => {
+    const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 3000, ...opts });
+    client.once('connect', () => resolve({ client }));
+    client.once('error', (err) => {
+      client.end(true);
+      resolve({ code: (err as { code?: number }).code ?? err.message });
+    });
+    client.once('close', () => resolve({ code: 'closed' }));
+  });
+}
+
+/** Polls `check` every 20 ms until it holds or `ms` passes. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 3000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return check();
+}

@@ -5,6 +5,9 @@ import { credentialsContract } from './credentials.js';
 import { refreshTokenContract, usersContract } from './users.js';
 import { rolesContract } from './roles.js';
 import { navsContract } from './navs.js';
+import { deviceFamilyContract, devicesContract } from './devices.js';
+import { tagsContract } from './tags.js';
+import { loraContract } from './lora.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
@@ -15,6 +18,10 @@ export const contracts = {
   refreshToken: refreshTokenContract,
   roles: rolesContract,
   navs: navsContract,
+  devices: devicesContract,
+  deviceFamilies: deviceFamilyContract,
+  tags: tagsContract,
+  lora: loraContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -23,3 +30,4 @@ export function allCalls(): CallDef[] {
 
 export { authContract, appsContract };
 export { credentialsContract, usersContract, refreshTokenContract, rolesContract, navsContract };
+export { devicesContract, deviceFamilyContract, tagsContract, loraContract };

@@ -1,0 +1,70 @@
+// The device broker authority without a broker: who each credential is, and that every identity keeps to its topics.
+import { describe, expect, it } from 'vitest';
+import { createDeviceAuthority, isUnder, topicRules, type DeviceIdentity } from './devices.broker.js';
+import type { DeviceRow } from './families.js';
+
+const row = (over: Partial<DeviceRow>): DeviceRow => ({ id: 1, appId: 7, disabled: false, tokenId: null, uid: null, topic: null, brokerUsername: null, brokerPassword: null, ...over }) as DeviceRow;
+const rows = [
+  row({ id: 1, brokerUsername: 'mqtt_a', brokerPassword: 'rahasia' }),
+  row({ id: 2, brokerUsername: 'tasmota_b', brokerPassword: 'sandi', topic: 'sentra_b' }),
+  row({ id: 3, uid: 'ZL-01' }),
+  row({ id: 4, uid: 'ZL-OFF', disabled: true }),
+  row({ id: 5, tokenId: 9 }),
+];
+const token = 'a'.repeat(64);
+const authority = createDeviceAuthority(
+  {
+    byBrokerUsername: (u) => rows.find((r) => r.brokerUsername === u),
+    byUid: (u) => rows.find((r) => r.uid === u),
+    byToken: (t) => rows.find((r) => r.tokenId === t),
+  },
+  { tokenByValue: (t) => (t === token ? { id: 9, appId: 7, tokenHash: '', createdAt: 0, connectedAt: 1 } : undefined) },
+  (id, secret) => (id === 'ns' && secret === 'pair' ? { appId: 7, credentialsRowId: 3 } : null),
+);
+const auth = (clientId: string, username?: string, password?: string) => authority.authenticate(clientId, username, password === undefined ? undefined : Buffer.from(password)) as DeviceIdentity | null;
+
+describe('device authority', () => {
+  it('knows MQTT and Tasmota devices by username and password only', () => {
+    expect(auth('c', 'mqtt_a', 'rahasia')).toMatchObject({ key: 'device:1', role: 'device', deviceId: 1, appId: 7 });
+    expect(auth('c', 'mqtt_a', 'salah')).toBeNull();
+    expect(auth('c', 'mqtt_a')).toBeNull();
+    expect(auth('c', 'tasmota_b', 'sandi')).toMatchObject({ role: 'tasmota', topic: 'sentra_b' });
+  });
+  it('knows token devices by their token, gateways by UID as username and client id, network servers by their pair', () => {
+    expect(auth('x', token)).toMatchObject({ role: 'token', tokenId: 9, deviceId: 5 });
+    expect(auth('ZL-01', 'ZL-01')).toMatchObject({ role: 'gateway', deviceId: 3, uid: 'ZL-01' });
+    expect(auth('ZL-NEW', 'ZL-NEW')).toMatchObject({ role: 'unclaimedGateway', uid: 'ZL-NEW' });
+    expect(auth('other', 'ZL-NEW')).toBeNull();
+    expect(auth('ZL-OFF', 'ZL-OFF')).toBeNull();
+    expect(auth('x', 'ns', 'pair')).toMatchObject({ role: 'networkServer', appId: 7 });
+    expect(auth('x', 'ns', 'bukan')).toBeNull();
+    expect(auth('x', undefined)).toBeNull();
+  });
+  it('keeps every identity to its own topics', () => {
+    const device = topicRules({ key: 'device:1', role: 'device', deviceId: 1 });
+    expect(device.publish('d/1/data')).toBe(true);
+    expect(device.publish('d/2/data')).toBe(false);
+    expect(device.subscribe('d/1/#')).toBe(true);
+    expect(device.subscribe('d/+/cmd')).toBe(false);
+    expect(device.subscribe('#')).toBe(false);
+    const tasmota = topicRules({ key: 'device:2', role: 'tasmota', deviceId: 2, topic: 'sentra_b' });
+    expect(tasmota.publish('tele/sentra_b/SENSOR')).toBe(true);
+    expect(tasmota.publish('stat/sentra_b/RESULT')).toBe(true);
+    expect(tasmota.publish('cmnd/sentra_b/POWER')).toBe(false);
+    expect(tasmota.subscribe('cmnd/sentra_b/#')).toBe(true);
+    expect(tasmota.subscribe('cmnd/+/#')).toBe(false);
+    const unclaimed = topicRules({ key: 'gateway:X', role: 'unclaimedGateway', uid: 'X' });
+    expect(unclaimed.publish('gw/X/up')).toBe(true);
+    expect(unclaimed.publish('gw/X/down')).toBe(false);
+    expect(unclaimed.subscribe('gw/X/#')).toBe(false);
+    expect(topicRules({ key: 'device:3', role: 'gateway', uid: 'X', deviceId: 3 }).subscribe('gw/X/down')).toBe(true);
+    expect(topicRules({ key: 'ns:3', role: 'networkServer', appId: 7 }).publish('application/7/device/0102030405060708/event/up')).toBe(true);
+    expect(topicRules({ key: 'ns:3', role: 'networkServer', appId: 7 }).publish('application/8/device/0102030405060708/event/up')).toBe(false);
+    expect(topicRules({ key: 'token:1', role: 'token', tokenId: 1 }).publish('d/undefined/data')).toBe(false);
+  });
+  it('treats wildcards in the identity levels as foreign', () => {
+    expect(isUnder('d/1/x', 'd', '1')).toBe(true);
+    expect(isUnder('d/1', 'd', '1')).toBe(false);
+    expect(isUnder('d/#', 'd', '1')).toBe(false);
+  });
+});

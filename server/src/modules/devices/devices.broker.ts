@@ -1,0 +1,198 @@
+// Devices on the embedded broker (DESIGN.md section 4): who a client is (its credentials, token, UID or the
+// application's network-server pair), which topics it may use (only its own), and what its traffic tells the
+// registry (presence, activation evidence). Telemetry itself is another module's.
+import { timingSafeEqual } from 'node:crypto';
+import { gatewayUid } from '@sentra/contracts';
+import type { Broker, BrokerAuthority, MqttIdentity } from '../../platform/mqtt/types.js';
+import type { Logger } from '../../platform/log.js';
+import { TOKEN_PATTERN, type Activation } from './activation.js';
+import type { DeviceRow } from './families.js';
+import type { DeviceService } from './devices.service.js';
+
+export type DeviceRole =
+  /** MQTT and Sentra end devices: d/<id>/... */
+  | 'device'
+  /** a Sentra end device signed in with its token; `deviceId` once it has been added */
+  | 'token'
+  /** Tasmota: tele|stat/<topic>/... out, cmnd/<topic>/... in */
+  | 'tasmota'
+  /** a registered serial gateway: gw/<uid>/... */
+  | 'gateway'
+  /** a serial gateway nobody has added yet: only gw/<uid>/up, so the UID check can hear it */
+  | 'unclaimedGateway'
+  /** a LoRa network-server integration signed in with an application's credentials pair: application/<appId>/... */
+  | 'networkServer';
+
+export interface DeviceIdentity extends MqttIdentity {
+  role: DeviceRole;
+  deviceId?: number;
+  tokenId?: number;
+  uid?: string;
+  topic?: string;
+}
+
+/** The application a (credentials_id, secret) pair belongs to; the credentials module answers. */
+export type NetworkServerSignIn = (credentialsId: string, secret: string) => { appId: number; credentialsRowId: number } | null;
+
+/** A filter or topic strictly below `prefix`, with no wildcard in the prefix levels. */
+export function isUnder(topic: string, ...prefix: string[]): boolean {
+  const levels = topic.split('/');
+  return levels.length > prefix.length && prefix.every((p, i) => levels[i] === p);
+}
+
+export interface TopicRules {
+  publish(topic: string): boolean;
+  subscribe(filter: string): boolean;
+}
+
+const nothing: TopicRules = { publish: () => false, subscribe: () => false };
+const own = (...prefix: string[]): TopicRules => ({ publish: (t) => isUnder(t, ...prefix), subscribe: (f) => isUnder(f, ...prefix) });
+
+/** What an identity may publish and subscribe: only under its own identity. */
+export function topicRules(identity: DeviceIdentity): TopicRules {
+  switch (identity.role) {
+    case 'device':
+    case 'token':
+      return identity.deviceId === undefined ? nothing : own('d', String(identity.deviceId));
+    case 'tasmota': {
+      const t = identity.topic!;
+      return {
+        publish: (topic) => isUnder(topic, 'tele', t) || isUnder(topic, 'stat', t),
+        subscribe: (f) => isUnder(f, 'cmnd', t) || isUnder(f, 'tele', t) || isUnder(f, 'stat', t),
+      };
+    }
+    case 'gateway':
+      return own('gw', identity.uid!);
+    case 'unclaimedGateway':
+      return { publish: (topic) => topic === `gw/${identity.uid}/up`, subscribe: () => false };
+    case 'networkServer':
+      return own('application', String(identity.appId));
+    default:
+      return nothing;
+  }
+}
+
+const sameSecret = (given: Buffer, stored: string | null) => {
+  if (!stored) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+type Registry = Pick<DeviceService, 'byBrokerUsername' | 'byUid' | 'byToken'>;
+
+export function createDeviceAuthority(registry: Registry, activation: Pick<Activation, 'tokenByValue'>, networkServer?: NetworkServerSignIn): BrokerAuthority {
+  /** a token device added after it connected: its identity learns the device id on its next publish */
+  function resolved(identity: DeviceIdentity): DeviceIdentity {
+    if (identity.role === 'token' && identity.deviceId === undefined) {
+      const device = registry.byToken(identity.tokenId!);
+      if (device && !device.disabled) identity.deviceId = device.id;
+    }
+    return identity;
+  }
+
+  return {
+    authenticate(clientId, username, password): DeviceIdentity | null {
+      if (!username) return null;
+      if (TOKEN_PATTERN.test(username)) {
+        const token = activation.tokenByValue(username);
+        if (token) {
+          const device = registry.byToken(token.id);
+          if (device?.disabled) return null;
+          return { key: `token:${token.id}`, appId: token.appId, role: 'token', tokenId: token.id, deviceId: device?.id };
+        }
+      }
+      const byName = registry.byBrokerUsername(username);
+      if (byName) {
+        if (byName.disabled || !password || !sameSecret(password, byName.brokerPassword)) return null;
+        return byName.topic
+          ? { key: `device:${byName.id}`, appId: byName.appId, role: 'tasmota', deviceId: byName.id, topic: byName.topic }
+          : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };
+      }
+      if (password && networkServer) {
+        const ns = networkServer(username, password.toString());
+        if (ns) return { key: `ns:${ns.credentialsRowId}`, appId: ns.appId, role: 'networkServer' };
+      }
+      if (clientId === username && gatewayUid.safeParse(username).success) {
+        const gateway = registry.byUid(username);
+        if (gateway) return gateway.disabled ? null : { key: `device:${gateway.id}`, appId: gateway.appId, role: 'gateway', deviceId: gateway.id, uid: username };
+        return { key: `gateway:${username}`, role: 'unclaimedGateway', uid: username };
+      }
+      return null;
+    },
+    authorizePublish: (identity, topic) => topicRules(resolved(identity as DeviceIdentity)).publish(topic),
+    authorizeSubscribe: (identity, filter) => topicRules(resolved(identity as DeviceIdentity)).subscribe(filter),
+  };
+}
+
+/** Whether a connected identity is (or speaks for) this device: kicked when the device is removed or disabled. */
+export const belongsTo = (row: Pick<DeviceRow, 'id' | 'tokenId' | 'uid'>) => (identity: MqttIdentity) => {
+  const i = identity as DeviceIdentity;
+  return i.deviceId === row.id || (row.tokenId !== null && i.tokenId === row.tokenId) || (row.uid !== null && i.uid === row.uid);
+};
+
+const LORA_UPLINK = /^application\/(\d+)\/device\/([0-9A-Fa-f]{16})\/event\/up$/;
+/** LoRa devices are heard only through their network server: silent this long, they count as offline. */
+export const LORA_SILENCE_MS = 15 * 60_000;
+
+/**
+ * Registers the authority and listens to the broker: activation evidence (token connected, UID heard), presence
+ * (connect, disconnect, Tasmota LWT, any message, LoRa uplinks with a silence time-out), and kicks on remove/disable.
+ */
+export function attachDevicesToBroker(broker: Broker, devices: DeviceService, activation: Activation, opts: { log: Logger; networkServer?: NetworkServerSignIn; now?: () => number; loraCategory: number }) {
+  const now = opts.now ?? Date.now;
+  broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer));
+
+  const deviceOf = (identity: MqttIdentity) => {
+    const i = identity as DeviceIdentity;
+    if (i.role === 'token' && i.deviceId === undefined) {
+      const device = devices.byToken(i.tokenId!);
+      if (device && !device.disabled) i.deviceId = device.id;
+    }
+    return i.role === 'unclaimedGateway' || i.role === 'networkServer' ? undefined : i.deviceId;
+  };
+
+  broker.on('connected', (identity) => {
+    const i = identity as DeviceIdentity;
+    if (i.role === 'token') activation.tokenConnected(i.tokenId!, now());
+    const id = deviceOf(i);
+    if (id !== undefined) devices.setOnline(id, true, now());
+  });
+  broker.on('disconnected', (identity) => {
+    const id = deviceOf(identity);
+    // the same device may hold a second connection (a reconnect racing the old socket's close)
+    if (id !== undefined && !broker.connected().some((other) => (other as DeviceIdentity).deviceId === id)) devices.setOnline(id, false, now());
+  });
+  broker.on('message', (identity, topic, payload) => {
+    const i = identity as DeviceIdentity;
+    const ts = now();
+    if ((i.role === 'gateway' || i.role === 'unclaimedGateway') && topic === `gw/${i.uid}/up`) activation.heard(i.uid!, ts);
+    if (i.role === 'networkServer') {
+      const m = LORA_UPLINK.exec(topic);
+      const device = m && Number(m[1]) === i.appId ? devices.byDevEui(i.appId!, m[2]!.toUpperCase()) : undefined;
+      if (device && !device.disabled) devices.seen(device.id, ts);
+      return;
+    }
+    const id = deviceOf(i);
+    if (id === undefined) return;
+    if (i.role === 'tasmota' && topic === `tele/${i.topic}/LWT`) return devices.setOnline(id, payload.toString().trim() !== 'Offline', ts);
+    devices.seen(id, ts);
+  });
+
+  devices.on('removed', (row) => broker.disconnect(belongsTo(row)));
+  devices.on('disabled', (row) => broker.disconnect(belongsTo(row)));
+  // a gateway heard while unclaimed reconnects as the registered device, with its gw/<uid>/... rights
+  devices.on('added', (row) => {
+    if (row.uid) broker.disconnect((i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === row.uid);
+  });
+
+  const sweep = setInterval(() => {
+    try {
+      devices.expireSilent([opts.loraCategory], LORA_SILENCE_MS, now());
+    } catch (err) {
+      opts.log.error('device silence sweep failed', err);
+    }
+  }, 60_000);
+  sweep.unref();
+  return { close: () => clearInterval(sweep) };
+}

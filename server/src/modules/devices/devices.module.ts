@@ -1,0 +1,42 @@
+// Composes the devices domain with its neighbours (tags, LoRa servers, the broker): what app.ts mounts and closes.
+import { familyByKey } from '@sentra/contracts';
+import type { Db } from '../../db.js';
+import type { Config } from '../../platform/config.js';
+import type { Logger } from '../../platform/log.js';
+import type { Broker } from '../../platform/mqtt/types.js';
+import { createLoraService } from '../lora/lora.service.js';
+import { loraRoutes } from '../lora/lora.routes.js';
+import { loraNetworkServerSignIn } from '../lora/network-server-auth.js';
+import { createTagsService } from '../tags/tags.service.js';
+import { tagsRoutes } from '../tags/tags.routes.js';
+import { createActivation } from './activation.js';
+import { simulatedEmmaCloud, simulatedImouCloud, type EmmaPluginCloud, type ImouCloud } from './cloud.js';
+import { attachDevicesToBroker } from './devices.broker.js';
+import { devicesRoutes } from './devices.routes.js';
+import { createDeviceService } from './devices.service.js';
+
+export interface DevicesDomainDeps {
+  db: Db;
+  broker: Broker;
+  config: Config;
+  log: Logger;
+  now?: () => number;
+  emma?: EmmaPluginCloud;
+  imou?: ImouCloud;
+}
+
+export function createDevicesDomain({ db, broker, config, log, now = Date.now, emma = simulatedEmmaCloud, imou = simulatedImouCloud }: DevicesDomainDeps) {
+  const tags = createTagsService(db, { now });
+  const lora = createLoraService(db, { now });
+  const activation = createActivation(db, now);
+  const devices = createDeviceService(db, { tags, lora, activation, emma, imou, now, brokerUrl: () => `mqtt://${config.HOST}:${broker.port || config.MQTT_PORT}` });
+  const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), loraCategory: familyByKey('lora')!.category });
+  return {
+    tags,
+    lora,
+    devices,
+    activation,
+    routes: [...devicesRoutes({ db, devices, activation, emma, now }), ...tagsRoutes(tags), ...loraRoutes(lora)],
+    close: () => onBroker.close(),
+  };
+}

@@ -1,0 +1,60 @@
+// Device calls: the common ones, and every family's add/remove/sensors/get/check mounted by one loop over the table.
+import { T, deviceFamilyCalls, devicesContract, type CallDef } from '@sentra/contracts';
+import type { Db } from '../../db.js';
+import { fail, notFound } from '../../platform/http/errors.js';
+import { implement, type BoundRoute, type CallContext, type Handler } from '../../platform/http/mount.js';
+import { DeviceCode } from '@sentra/contracts';
+import type { Activation } from './activation.js';
+import type { EmmaPluginCloud } from './cloud.js';
+import type { DeviceService } from './devices.service.js';
+import { createDummyDashboard } from './dummy-dashboard.js';
+
+export interface DeviceRouteDeps {
+  db: Db;
+  devices: DeviceService;
+  activation: Activation;
+  emma: EmmaPluginCloud;
+  now?: () => number;
+}
+
+type Ctx = CallContext<CallDef> & { input: Record<string, any> };
+const route = (def: CallDef, fn: (ctx: Ctx) => unknown): BoundRoute => ({ def, handler: fn as Handler<CallDef> });
+
+export function devicesRoutes({ db, devices, activation, emma, now = Date.now }: DeviceRouteDeps): BoundRoute[] {
+  const common = implement(devicesContract, {
+    filter: ({ caller, input }) => devices.filter(caller.app!.id, input),
+    get: ({ caller, input }) => ({ data: devices.get(caller.app!.id, input.id) }),
+    edit: ({ caller, input }) => ({ data: devices.edit(caller.app!.id, input) }),
+    tokenGenerate: ({ caller }) => ({ credentials_token: activation.generateToken(caller.app!.id) }),
+    tokenCheck: ({ caller, input }) => {
+      const token = activation.connectedToken(caller.app!.id, input.token);
+      if (!token) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverNotConnected);
+      return { connected_ts: token.connectedAt! };
+    },
+    emmaPlugins: ({ caller }) => ({ plugins: emma.applications(caller.app!.id) }),
+    dummyDashboard: ({ caller, input }) => {
+      const device = devices.get(caller.app!.id, input.device_id);
+      if (device.category !== deviceFamilyCalls.dummy.family.category) throw notFound();
+      return { data: createDummyDashboard(db, caller.app!.id, device, input.name, now()) };
+    },
+  });
+
+  const perFamily = Object.values(deviceFamilyCalls).flatMap(({ family, adds, remove, sensors, get, check }) => [
+    ...family.variants.map((variant) => route(adds[variant.key]!, ({ caller, input }) => ({ data: devices.add(caller!.app!.id, family, variant, input) }))),
+    route(remove, ({ caller, input }) => devices.remove(caller!.app!.id, family, input.id)),
+    route(sensors, ({ caller, input }) => ({ data: devices.editSensors(caller!.app!.id, family, input.id, input.sensors) })),
+    route(get, ({ caller, input }) => ({ data: devices.getFamily(caller!.app!.id, family, input.id) })),
+    ...(check
+      ? [
+          route(check, ({ input }) => {
+            const uid = String(input.dev_uid || input.token);
+            if (devices.byUid(uid)) throw fail(-12, T.devices.serverUidTaken);
+            const heard = activation.lastHeard(uid);
+            if (heard === undefined) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverUidNotHeard);
+            return { dev_uid: uid, heard_ts: heard };
+          }),
+        ]
+      : []),
+  ]);
+  return [...common, ...perFamily];
+}

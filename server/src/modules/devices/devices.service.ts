@@ -1,0 +1,243 @@
+// The device registry: add (through the family's activation behaviour), get, edit, remove, the filtered list, and
+// presence (online, last_online_ts, last_offline_ts) as the broker reports it. Knows no broker: it announces changes.
+import { and, count, desc, eq, inArray, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { T, type DeviceFamily, type DeviceSummary, type DeviceTags, type DeviceVariant } from '@sentra/contracts';
+import type { Db } from '../../db.js';
+import { conflict, notFound } from '../../platform/http/errors.js';
+import type { TagsService } from '../tags/tags.service.js';
+import { devices } from './devices.table.js';
+import { familyBehaviours, type DeviceRow, type FamilyDeps } from './families.js';
+
+export interface DeviceFilter {
+  search?: string;
+  status?: ('on' | 'off')[];
+  category?: number;
+  type?: string;
+  page: number;
+  size: number;
+}
+
+type Listener = (row: DeviceRow) => void;
+/** last_online_ts is rewritten at most this often while a device keeps talking */
+const SEEN_WRITE_MS = 10_000;
+
+const parse = (text: string, fallback: unknown) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
+};
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+// drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
+const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
+
+export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tags: TagsService; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  const behaviours = familyBehaviours({ ...deps, db });
+  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>() };
+  const lastSeenWrite = new Map<number, number>();
+  ensureSearchIndex(db);
+
+  const announce = (event: keyof typeof listeners, row: DeviceRow) => listeners[event].forEach((fn) => fn(row));
+
+  function summary(r: DeviceRow): DeviceSummary {
+    return {
+      id: r.id,
+      name: r.name,
+      label: r.label ?? r.name,
+      serial_number: r.serialNumber,
+      category: r.category,
+      category_text: r.categoryText,
+      deviceType: r.deviceType,
+      firmware_version: r.firmwareVersion,
+      online: r.online,
+      last_online_ts: r.lastOnlineTs,
+      last_offline_ts: r.lastOfflineTs,
+      disabled: r.disabled,
+      tags: parse(r.tags, {}) as DeviceTags,
+      description: r.description,
+      latitude: r.latitude,
+      longitude: r.longitude,
+      created_at: r.createdAt,
+    };
+  }
+  const full = (r: DeviceRow) => ({ ...summary(r), sensors: parse(r.sensors, {}) });
+
+  /** The application's device (of the family, when given); anything else is 404. */
+  function rowOf(appId: number, id: number, family?: DeviceFamily): DeviceRow {
+    const row = db.select().from(devices).where(and(eq(devices.appId, appId), eq(devices.id, id))).get();
+    if (!row || (family && row.category !== family.category)) throw notFound();
+    return row;
+  }
+
+  function familyInfo(row: DeviceRow, family: DeviceFamily) {
+    return { ...full(row), ...behaviours[family.activation].info(row, family, parse(row.details, {}) as Record<string, unknown>) };
+  }
+
+  function add(appId: number, family: DeviceFamily, variant: DeviceVariant, input: Record<string, any>) {
+    if (db.select({ id: devices.id }).from(devices).where(and(eq(devices.appId, appId), eq(devices.serialNumber, input.serial_number))).get()) {
+      throw conflict(T.devices.serverSerialTaken);
+    }
+    const tags = input.tags ? deps.tags.normalise(appId, input.tags) : {};
+    const prepared = behaviours[family.activation].prepare(appId, family, input);
+    const ts = now();
+    const row = db
+      .insert(devices)
+      .values({
+        appId,
+        category: family.category,
+        categoryText: family.categoryText,
+        deviceType: variant.deviceType,
+        name: input.name,
+        serialNumber: input.serial_number,
+        description: input.description || null,
+        latitude: input.latitude ?? null,
+        longitude: input.longitude ?? null,
+        sensors: JSON.stringify(input.sensors ?? {}),
+        tags: JSON.stringify(tags),
+        ...prepared.columns,
+        details: JSON.stringify(prepared.details),
+        createdAt: ts,
+        updatedAt: ts,
+      })
+      .returning()
+      .get();
+    announce('added', row);
+    return familyInfo(row, family);
+  }
+
+  function remove(appId: number, family: DeviceFamily, id: number) {
+    const row = rowOf(appId, id, family);
+    db.delete(devices).where(eq(devices.id, id)).run();
+    if (row.tokenId) deps.activation.removeToken(row.tokenId);
+    lastSeenWrite.delete(id);
+    announce('removed', row);
+    return {};
+  }
+
+  function editSensors(appId: number, family: DeviceFamily, id: number, sensors: unknown) {
+    rowOf(appId, id, family);
+    return full(db.update(devices).set({ sensors: JSON.stringify(sensors), updatedAt: now() }).where(eq(devices.id, id)).returning().get());
+  }
+
+  function edit(appId: number, input: { id: number; name?: string; description?: string | null; latitude?: number | null; longitude?: number | null; label?: string; tags?: DeviceTags; disabled?: boolean }) {
+    const before = rowOf(appId, input.id);
+    const set: Partial<DeviceRow> = { updatedAt: now() };
+    if (input.name !== undefined) set.name = input.name;
+    if (input.description !== undefined) set.description = input.description || null;
+    if (input.latitude !== undefined) set.latitude = input.latitude;
+    if (input.longitude !== undefined) set.longitude = input.longitude;
+    if (input.label !== undefined) set.label = input.label || null;
+    if (input.tags !== undefined) set.tags = JSON.stringify(deps.tags.normalise(appId, input.tags));
+    if (input.disabled !== undefined) set.disabled = input.disabled;
+    if (input.disabled) Object.assign(set, { online: false, lastOfflineTs: before.online ? now() : before.lastOfflineTs });
+    const row = db.update(devices).set(set).where(eq(devices.id, input.id)).returning().get();
+    if (input.disabled && !before.disabled) announce('disabled', row);
+    return full(row);
+  }
+
+  /** Name and serial substrings through the trigram index (3+ characters), shorter ones as prefixes; digits also match the id. */
+  function searchCondition(search: string): SQL {
+    const byId = /^\d{1,15}$/.test(search) ? [eq(devices.id, Number(search))] : [];
+    if (search.length >= 3) {
+      const phrase = `"${search.replace(/"/g, '""')}"`;
+      return or(sql`${devices.id} in (select rowid from devices_search where devices_search match ${phrase})`, ...byId)!;
+    }
+    const prefix = `${escapeLike(search)}%`;
+    return or(like(devices.name, prefix), like(devices.serialNumber, prefix), ...byId)!;
+  }
+
+  function filter(appId: number, q: DeviceFilter) {
+    const status = [...new Set(q.status ?? [])];
+    const where = and(
+      eq(devices.appId, appId),
+      status.length === 1 ? eq(devices.online, status[0] === 'on') : undefined,
+      q.category !== undefined ? eq(devices.category, q.category) : undefined,
+      q.type ? eq(devices.deviceType, q.type) : undefined,
+      q.search ? searchCondition(q.search) : undefined,
+    );
+    const total = db.select({ n: count() }).from(devices).where(where).get()?.n ?? 0;
+    const rows = db.select().from(devices).where(where).orderBy(desc(devices.id)).limit(q.size).offset(q.page * q.size).all();
+    return { devices: rows.map(summary), total, page: q.page, size: q.size };
+  }
+
+  // ---- presence, as the broker reports it ----
+
+  function setOnline(id: number, online: boolean, ts = now()) {
+    const set = online ? { online: true, lastOnlineTs: ts } : { online: false, lastOfflineTs: ts };
+    db.update(devices).set(set).where(and(eq(devices.id, id), eq(devices.disabled, false))).run();
+    if (online) lastSeenWrite.set(id, ts);
+  }
+
+  /** A message from the device: online, and last_online_ts moves (throttled). */
+  function seen(id: number, ts = now()) {
+    const last = lastSeenWrite.get(id);
+    if (last !== undefined && ts - last < SEEN_WRITE_MS) return;
+    setOnline(id, true, ts);
+  }
+
+  /** Devices heard only through messages (LoRa) go offline after this silence. */
+  function expireSilent(categories: number[], silenceMs: number, ts = now()) {
+    const stale = db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(and(eq(devices.online, true), inArray(devices.category, categories), lt(devices.lastOnlineTs, ts - silenceMs)))
+      .all();
+    for (const { id } of stale) setOnline(id, false, ts);
+    return stale.length;
+  }
+
+  // ---- identity lookups for the broker authority ----
+  const byBrokerUsername = (username: string) => db.select().from(devices).where(eq(devices.brokerUsername, username)).get();
+  const byUid = (uid: string) => db.select().from(devices).where(eq(devices.uid, uid)).get();
+  const byToken = (tokenId: number) => db.select().from(devices).where(eq(devices.tokenId, tokenId)).get();
+  const byDevEui = (appId: number, devEui: string) => db.select().from(devices).where(and(eq(devices.appId, appId), eq(devices.devEui, devEui))).get();
+
+  return {
+    add,
+    remove,
+    edit,
+    editSensors,
+    filter,
+    get: (appId: number, id: number) => full(rowOf(appId, id)),
+    getFamily: (appId: number, family: DeviceFamily, id: number) => familyInfo(rowOf(appId, id, family), family),
+    rowOf,
+    setOnline,
+    seen,
+    expireSilent,
+    byBrokerUsername,
+    byUid,
+    byToken,
+    byDevEui,
+    on(event: keyof typeof listeners, fn: Listener) {
+      listeners[event].add(fn);
+    },
+  };
+}
+
+export type DeviceService = ReturnType<typeof createDeviceService>;
+
+/**
+ * The trigram full-text index over name and serial number, kept by triggers: substring search stays an index probe
+ * with 10,000 devices. Virtual tables are outside drizzle's schema, so it is created here, idempotently.
+ */
+function ensureSearchIndex(db: Db) {
+  const exists = db.get(sql`select 1 as x from sqlite_master where type = 'table' and name = 'devices_search'`);
+  if (exists) return;
+  const statements = [
+    `create virtual table devices_search using fts5(name, serial_number, content='devices', content_rowid='id', tokenize='trigram')`,
+    `create trigger devices_search_ai after insert on devices begin
+      insert into devices_search(rowid, name, serial_number) values (new.id, new.name, new.serial_number);
+    end`,
+    `create trigger devices_search_ad after delete on devices begin
+      insert into devices_search(devices_search, rowid, name, serial_number) values ('delete', old.id, old.name, old.serial_number);
+    end`,
+    `create trigger devices_search_au after update of name, serial_number on devices begin
+      insert into devices_search(devices_search, rowid, name, serial_number) values ('delete', old.id, old.name, old.serial_number);
+      insert into devices_search(rowid, name, serial_number) values (new.id, new.name, new.serial_number);
+    end`,
+    `insert into devices_search(devices_search) values ('rebuild')`,
+  ];
+  db.transaction((tx) => statements.forEach((s) => tx.run(sql.raw(s))));
+}

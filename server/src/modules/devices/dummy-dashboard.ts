@@ -1,0 +1,84 @@
+// "Generate Dashboard" for a dummy device (application/nav/add/dum): a version "2" dashboard with one LATEST
+// single-value card per sensor parameter found in the device's sensor configuration.
+import { and, eq, isNull, max } from 'drizzle-orm';
+import type { Db } from '../../db.js';
+import { dashboards } from '../dashboards/dashboards.table.js';
+
+const MAX_CARDS = 60;
+const CARD = { w: 3, h: 2, perRow: 4 };
+
+export interface SensorParam {
+  sensor: string;
+  configtype: string;
+  param: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The parameters of a sensor configuration: `{ sensor: { configtype: { param: ... } } }` (the d/<id>/data shape), or
+ * an array of `{ sensor, configtype, param }` rows.
+ */
+export function sensorParams(sensors: unknown): SensorParam[] {
+  const out: SensorParam[] = [];
+  if (Array.isArray(sensors)) {
+    for (const s of sensors) {
+      if (isObject(s) && typeof s.sensor === 'string' && typeof s.param === 'string') {
+        out.push({ sensor: s.sensor, configtype: typeof s.configtype === 'string' ? s.configtype : 'data', param: s.param });
+      }
+    }
+  } else if (isObject(sensors)) {
+    for (const [sensor, configs] of Object.entries(sensors)) {
+      if (!isObject(configs)) continue;
+      for (const [configtype, params] of Object.entries(configs)) {
+        if (!isObject(params)) continue;
+        for (const param of Object.keys(params)) out.push({ sensor, configtype, param });
+      }
+    }
+  }
+  return out.slice(0, MAX_CARDS);
+}
+
+/** conf_dashboard of spec 02 section 3: a title card when the device has no parameters yet. */
+export function dummyDashboardConf(device: { id: number; name: string }, params: SensorParam[]) {
+  const cards = params.length
+    ? params.map((p, i) => ({
+        key: `card_${i + 1}`,
+        cat: 'SINGLE_VALUE_CARD',
+        x: (i % CARD.perRow) * CARD.w,
+        y: Math.floor(i / CARD.perRow) * CARD.h,
+        w: CARD.w,
+        h: CARD.h,
+        config: { refresh: 0 },
+        var: {},
+        model: { value: { query: 'LATEST', queryType: 'device_id', device_id: device.id, sensor: p.sensor, config: p.configtype, param: p.param, param_label: p.param } },
+        view: { type: 'CUSTOM', title: `${p.sensor} ${p.param}`, unit: '', decimal: 2 },
+      }))
+    : [{ key: 'card_1', cat: 'TITLE', x: 0, y: 0, w: 12, h: 1, config: { refresh: 0 }, var: {}, model: {}, view: { title: device.name } }];
+  return {
+    type: 'normal',
+    custom_url: '',
+    version: '2',
+    view: { decimal: 2 },
+    config: { refresh: 0 },
+    var: {},
+    dashboard: Object.fromEntries(cards.map((c) => [c.key, c])),
+  };
+}
+
+/** Inserts the dashboard as a root navigation item with a path unique in the application. */
+export function createDummyDashboard(db: Db, appId: number, device: { id: number; name: string; sensors: unknown }, label: string, now: number) {
+  const base = `dum_${device.id}`;
+  let path = base;
+  for (let n = 2; db.select({ id: dashboards.id }).from(dashboards).where(and(eq(dashboards.appId, appId), eq(dashboards.path, path))).get(); n++) {
+    if (n > 1000) throw new Error('no free dashboard path');
+    path = `${base}_${n}`;
+  }
+  const sort = (db.select({ s: max(dashboards.sort) }).from(dashboards).where(and(eq(dashboards.appId, appId), isNull(dashboards.parentId))).get()?.s ?? -1) + 1;
+  const conf = dummyDashboardConf(device, sensorParams(device.sensors));
+  return db
+    .insert(dashboards)
+    .values({ appId, label, path, parentId: null, sort, confDashboard: JSON.stringify(conf), createdAt: now })
+    .returning({ id: dashboards.id, label: dashboards.label, path: dashboards.path })
+    .get();
+}
