@@ -1,6 +1,6 @@
 // Sign-in, registration, sessions and the authenticator every mounted call goes through.
 import type { Request } from 'express';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { Header, T, type CallDef } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../platform/crypto.js';
@@ -32,12 +32,20 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   const grantsOf: GrantsOf = opts.grantsOf ?? (() => ({ navs: new Set(), permissions: {} }));
   const extra = opts.extraAuthenticators ?? [];
 
+  // every authenticated request runs these: prepared once, not rebuilt per call
+  const sessionByHash = db.select().from(sessions).where(eq(sessions.tokenHash, sql.placeholder('h'))).prepare();
+  const billingById = db.select({ b: tenants.billingExpiresAt }).from(tenants).where(eq(tenants.id, sql.placeholder('id'))).prepare();
+  const appScope = { id: applications.id, tenantId: applications.tenantId, domain: applications.domain, name: applications.name, timezone: applications.timezone };
+  const appScopeByDomain = db.select(appScope).from(applications).where(eq(applications.domain, sql.placeholder('d'))).prepare();
+  const appScopeById = db.select(appScope).from(applications).where(eq(applications.id, sql.placeholder('id'))).prepare();
+  const accountById = db
+    .select({ id: accounts.id, appId: accounts.appId, roleId: accounts.roleId })
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder('id')))
+    .prepare();
+
   function appByDomain(domain: string): AppScope | undefined {
-    return db
-      .select({ id: applications.id, tenantId: applications.tenantId, domain: applications.domain, name: applications.name, timezone: applications.timezone })
-      .from(applications)
-      .where(eq(applications.domain, domain))
-      .get();
+    return appScopeByDomain.get({ d: domain });
   }
 
   function startSession(kind: 'tenant' | 'member', principalId: number): string {
@@ -50,13 +58,13 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     const principalId = Number(idHeader);
     if (!token || !Number.isSafeInteger(principalId)) return undefined;
     const tokenHash = hashToken(token);
-    const row = db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).get();
+    const row = sessionByHash.get({ h: tokenHash });
     if (!row || row.kind !== kind || row.principalId !== principalId) return undefined;
     return { principalId, tokenHash };
   }
 
   function billingOf(tenantId: number): number {
-    return db.select({ b: tenants.billingExpiresAt }).from(tenants).where(eq(tenants.id, tenantId)).get()?.b ?? 0;
+    return billingById.get({ id: tenantId })?.b ?? 0;
   }
 
   /** Resolves and checks the caller of `def`: 401 wrong/missing credentials, 402 billing, 404 foreign application. */
@@ -83,15 +91,11 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
 
     const memberSession = sessionOf('member', header(Header.accountId), header(Header.accountToken));
     if (memberSession) {
-      const account = db
-        .select({ id: accounts.id, appId: accounts.appId, roleId: accounts.roleId })
-        .from(accounts)
-        .where(eq(accounts.id, memberSession.principalId))
-        .get();
+      const account = accountById.get({ id: memberSession.principalId });
       if (!account) throw unauthorized();
       if (wantsApp && !app) throw notFound();
       if (app && app.id !== account.appId) throw unauthorized();
-      const scope = app ?? db.select({ id: applications.id, tenantId: applications.tenantId, domain: applications.domain, name: applications.name, timezone: applications.timezone }).from(applications).where(eq(applications.id, account.appId)).get();
+      const scope = app ?? appScopeById.get({ id: account.appId });
       if (!scope) throw unauthorized();
       if (def.audience === 'tenant') throw forbidden();
       if (billingOf(scope.tenantId) < now()) throw billingExpired(false);

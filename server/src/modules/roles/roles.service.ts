@@ -69,13 +69,16 @@ export function createRolesService(db: Db, opts: { now?: () => number } = {}) {
   }
 
   /** The grants of a role of `appId` (none for no role, or a role of another application). */
+  // read on every member call: prepared once
+  const grantsRow = db
+    .select({ sysNavs: roles.sysNavs, permissions: roles.permissions })
+    .from(roles)
+    .where(and(eq(roles.id, sql.placeholder('roleId')), eq(roles.appId, sql.placeholder('appId'))))
+    .prepare();
+
   function grantsOf(roleId: number | null, appId: number): Grants {
     if (roleId === null) return { navs: new Set(), permissions: {} };
-    const row = db
-      .select({ sysNavs: roles.sysNavs, permissions: roles.permissions })
-      .from(roles)
-      .where(and(eq(roles.id, roleId), eq(roles.appId, appId)))
-      .get();
+    const row = grantsRow.get({ roleId, appId });
     if (!row) return { navs: new Set(), permissions: {} };
     return { navs: expandNavs(sysNavsOf(row.sysNavs)), permissions: permissionsOf(row.permissions) };
   }
