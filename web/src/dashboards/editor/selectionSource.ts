@@ -1,0 +1,61 @@
+// What the query editor and the device variable choose from: the trees of `nav/device/devices` (device → sensor →
+// config → param → subparam) and `nav/device/sensors` (the same beneath a sensor), the device labels and the tags.
+import { NO_SUBPARAM, subparamsOf, type DeviceTree, type SensorTree } from '@sentra/contracts';
+
+export interface SelectionSource {
+  devices: DeviceTree;
+  devices_label: Record<string, string>;
+  /** sensors without a device: the tree of list and map card queries (`device_no_id`) */
+  sensors: SensorTree;
+  tags: string[];
+}
+export const EMPTY_SOURCE: SelectionSource = { devices: {}, devices_label: {}, sensors: {}, tags: [] };
+
+export interface Option {
+  value: string;
+  label: string;
+}
+const plain = (keys: string[]): Option[] => keys.map((value) => ({ value, label: value }));
+
+/** The path chosen so far; `device_id` undefined walks the sensors tree. */
+export interface SelectionPath {
+  device_id?: string;
+  sensor?: string;
+  config?: string;
+  param?: string;
+}
+
+function sensorTree(source: SelectionSource, withDevice: boolean, device_id?: string): SensorTree | undefined {
+  if (!withDevice) return source.sensors;
+  return device_id === undefined ? undefined : source.devices[device_id];
+}
+
+export function deviceOptions(source: SelectionSource): Option[] {
+  return Object.keys(source.devices).map((value) => ({ value, label: source.devices_label[value] ?? value }));
+}
+
+export function sensorOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
+  return plain(Object.keys(sensorTree(source, withDevice, path.device_id) ?? {}));
+}
+
+export function configOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
+  if (path.sensor === undefined) return [];
+  return plain(Object.keys(sensorTree(source, withDevice, path.device_id)?.[path.sensor] ?? {}));
+}
+
+export function paramOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
+  if (path.sensor === undefined || path.config === undefined) return [];
+  return plain(Object.keys(sensorTree(source, withDevice, path.device_id)?.[path.sensor]?.[path.config] ?? {}));
+}
+
+/** The chosen param's subparams: [] when it is a leaf ("has no children"). */
+export function subparamsOfPath(source: SelectionSource, withDevice: boolean, path: SelectionPath): string[] {
+  if (path.sensor === undefined || path.config === undefined || path.param === undefined) return [];
+  return subparamsOf(sensorTree(source, withDevice, path.device_id)?.[path.sensor]?.[path.config]?.[path.param]);
+}
+
+/** The single Sub Param selector: the '_no_subparam_' placeholder first, then the subparams. */
+export function subparamOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
+  const subparams = subparamsOfPath(source, withDevice, path);
+  return subparams.length === 0 ? [] : [{ value: NO_SUBPARAM, label: NO_SUBPARAM }, ...plain(subparams)];
+}
