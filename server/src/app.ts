@@ -12,6 +12,7 @@ import { createBroker, type EmbeddedBroker } from './platform/mqtt/broker.js';
 import { createRealtime } from './platform/realtime/realtime.js';
 import type { Realtime } from './platform/realtime/types.js';
 import * as schema from './schema.js';
+import { createTelemetryPipeline, type TelemetryPipeline } from './modules/telemetry/pipeline.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
@@ -34,6 +35,8 @@ export interface SentraApp {
   bus: Bus;
   broker: EmbeddedBroker;
   realtime: Realtime;
+  /** MQTT telemetry → points, states, rollups; the device registry installs its resolver with `useResolver` */
+  telemetry: TelemetryPipeline;
   /** starts HTTP (and the broker); resolves with the bound ports */
   listen(): Promise<{ port: number; url: string; mqttPort: number }>;
   /** graceful: stop accepting, drain, close broker, bus and database; idempotent */
@@ -60,6 +63,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const db = dbHandle.db;
   const bus = await createBus(config, log);
   const broker = createBroker({ host: config.HOST, port: config.MQTT_PORT, log });
+  // no resolver until the device registry provides one: no device is known, nothing is ingested
+  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now });
+  telemetry.attachBroker(broker);
 
   const secretBox = createSecretBox(loadSecretKey(config.DATA_DIR));
   const rolesService = createRolesService(db, { now: opts.now });
@@ -99,6 +105,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bus,
     broker,
     realtime,
+    telemetry,
     async listen() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -121,6 +128,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         await httpClosed;
         // what devices sent before the broker closed is still on the bus: deliver it before the database goes
         await bus.flush().catch((err) => log.warn('bus flush failed during shutdown', err));
+        await telemetry.close();
         await bus.close();
         devicesDomain.close();
         dbHandle.close();

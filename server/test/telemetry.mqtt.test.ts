@@ -1,0 +1,64 @@
+// A real MQTT.js client publishes through the gateway's real broker into stored, queryable rows.
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
+import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
+import { startGateway, type Running } from './harness.js';
+
+// a test-only authority: username `tele-<id>` is device <id> of application 9001, publishing under d/<id>/ only (the
+// client id differs from the username: the device registry reads username = client id as a serial gateway's UID)
+const authority: BrokerAuthority = {
+  authenticate: (_clientId, username) => (username?.startsWith('tele-') ? { key: `tele:${username.slice(5)}`, appId: 9001 } : null),
+  authorizePublish: (identity, topic) => topic.startsWith(`d/${identity.key.slice(5)}/`),
+  authorizeSubscribe: () => false,
+};
+const resolver: DeviceResolver = {
+  resolveDevice: (identity: MqttIdentity) => (identity.key.startsWith('tele:') ? { deviceId: Number(identity.key.slice(5)), appId: 9001, category: 8 } : null),
+};
+
+let gw: Running;
+beforeAll(async () => {
+  gw = await startGateway();
+  gw.app.broker.addAuthority(authority);
+  gw.app.telemetry.useResolver(resolver);
+});
+afterAll(async () => {
+  await gw?.stop();
+});
+
+async function until(check: () => boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  return check();
+}
+
+describe('telemetry over MQTT', () => {
+  it('stores what a device publishes with QoS 0 and QoS 1 and marks it online, then offline when it leaves', async () => {
+    const seen: number[] = [];
+    const gone: number[] = [];
+    gw.app.telemetry.onDeviceSeen((e) => seen.push(e.deviceId));
+    gw.app.telemetry.onDeviceOffline((e) => gone.push(e.deviceId));
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.app.broker.port}`, { username: 'tele-4242', clientId: 'client-4242', reconnectPeriod: 0 });
+    const base = Date.now() - 60_000;
+    try {
+      for (let i = 0; i < 20; i++) await client.publishAsync('d/4242/data', JSON.stringify({ _ts: base + i * 1000, env: { data: { temperature: 20 + i, door: i % 2 === 0 } } }), { qos: 1 });
+      await client.publishAsync('d/4242/data', JSON.stringify({ env: { data: { humidity: 55 } } }), { qos: 0 });
+      await client.publishAsync('d/4242/state', JSON.stringify({ mode: 'auto', alarm: null }), { qos: 1 });
+      await client.publishAsync('d/4242/data', 'bukan json', { qos: 1 });
+      const reads = gw.app.telemetry.reads;
+      expect(await until(() => reads.findSeries(9001, 4242, { sensor: 'env', configtype: 'data', param: 'humidity' }) !== null && reads.latestOfDevice(9001, 4242).every((l) => l.data_exist))).toBe(true);
+      await gw.app.telemetry.flush();
+      const temperature = reads.findSeries(9001, 4242, { sensor: 'env', configtype: 'data', param: 'temperature' })!;
+      expect(reads.latestN(temperature, 3).map((p) => p.value)).toEqual([39, 38, 37]);
+      expect(reads.rollups(temperature, { bucket: 'hour', start: base - 3_600_000, end: base + 3_600_000 }).reduce((n, b) => n + b.count, 0)).toBe(20);
+      expect(await until(() => gw.app.telemetry.states.list(9001, 4242).length === 2)).toBe(true);
+      expect(gw.app.telemetry.states.list(9001, 4242).map((s) => [s.key, s.value, s.is_null])).toEqual([['alarm', null, true], ['mode', 'auto', false]]);
+      expect(gw.app.telemetry.rejectsOf(4242)).toMatchObject({ count: 1, last_reason: 'not_json' });
+      expect(gw.app.telemetry.isOnline(4242)).toBe(true);
+      expect(seen).toContain(4242);
+    } finally {
+      await client.endAsync();
+    }
+    expect(await until(() => gone.includes(4242))).toBe(true);
+  });
+});
