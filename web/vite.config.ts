@@ -19,5 +19,15 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     chunkSizeWarningLimit: 700,
+    rollupOptions: {
+      output: {
+        // the framework changes rarely: its own long-cached chunks; MUI parts stay with the screens that use them
+        manualChunks(id) {
+          if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return 'react';
+          if (/node_modules\/(zod|xstate|@xstate)\//.test(id)) return 'state';
+          return undefined;
+        },
+      },
+    },
   },
 });

@@ -114,6 +114,7 @@ describe('session machine', () => {
     await waitFor(actor, (s) => s.matches('idle'));
     expect(logout).toHaveBeenCalledWith({ principal: tenant, session: { id: 9, token: 'abc', name: undefined } });
     expect(actor.getSnapshot().context.session).toBeNull();
+    expect(actor.getSnapshot().context.loggedOut).toBe(true);
   });
 
   it('still signs out locally when the logout call fails', async () => {

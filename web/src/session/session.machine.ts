@@ -24,10 +24,13 @@ export interface SessionContext {
   error: string | null;
   /** the application sign-in answered 401: its domain is not registered on the platform */
   notRegistered: boolean;
+  /** the principal signed out on purpose (guards then go to the sign-in without redirectURL) */
+  loggedOut: boolean;
 }
 
 export type SessionEvent =
   | { type: 'SUBMIT'; username: string; password: string }
+  /** the sign-in form has shown the last outcome (failure message, logout) */
   | { type: 'DISMISS' }
   | { type: 'LOGOUT' }
   /** a call answered 401: the stored session is no longer valid */
@@ -56,6 +59,7 @@ export const sessionMachine = setup({
     clearStored: ({ context }) => context.store.clear(context.principal),
     dropSession: assign({ session: null }),
     resetFailure: assign({ error: null, notRegistered: false }),
+    forgetLogout: assign({ loggedOut: false }),
   },
 }).createMachine({
   id: 'session',
@@ -65,10 +69,13 @@ export const sessionMachine = setup({
     session: input.store.read(input.principal),
     error: null,
     notRegistered: false,
+    loggedOut: false,
   }),
   initial: 'restoring',
   on: {
     SYNC: { target: '.restoring', actions: 'reload' },
+    // a sign-in form is showing: the previous outcome is read
+    DISMISS: { actions: ['resetFailure', 'forgetLogout'] },
   },
   states: {
     restoring: {
@@ -78,7 +85,7 @@ export const sessionMachine = setup({
       on: { SUBMIT: 'submitting' },
     },
     submitting: {
-      entry: 'resetFailure',
+      entry: ['resetFailure', assign({ loggedOut: false })],
       invoke: {
         src: 'login',
         input: ({ context, event }) => {
@@ -108,14 +115,14 @@ export const sessionMachine = setup({
     },
     failure: {
       entry: emit(({ context }) => ({ type: 'notice', level: context.notRegistered ? 'warning' : 'error', message: context.error ?? T.login.failed }) as SessionNotice),
-      on: { SUBMIT: 'submitting', DISMISS: { target: 'idle', actions: 'resetFailure' } },
+      on: { SUBMIT: 'submitting', DISMISS: { target: 'idle', actions: ['resetFailure', 'forgetLogout'] } },
     },
     authenticated: {
       on: { LOGOUT: 'loggingOut', EXPIRED: 'expired' },
     },
     loggingOut: {
       // storage is cleared at once so no later call uses the session; the server is told with the old credentials
-      entry: 'clearStored',
+      entry: ['clearStored', assign({ loggedOut: true })],
       invoke: {
         src: 'logout',
         input: ({ context }) => ({ principal: context.principal, session: context.session }),

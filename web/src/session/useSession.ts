@@ -9,11 +9,13 @@ export function useSession(principal: Principal) {
   const session = useSelector(actor, (s) => s.context.session);
   const error = useSelector(actor, (s) => s.context.error);
   const notRegistered = useSelector(actor, (s) => s.context.notRegistered);
+  const loggedOut = useSelector(actor, (s) => s.context.loggedOut);
   return {
     state,
     session,
     error,
     notRegistered,
+    loggedOut,
     authenticated: state === 'authenticated',
     busy: state === 'submitting',
     send: actor.send,

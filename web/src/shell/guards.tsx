@@ -18,8 +18,9 @@ export function safeRedirect(search: string): string | undefined {
 }
 
 export function RequireSession({ principal, children }: { principal: Principal; children: ReactNode }) {
-  const { authenticated } = useSession(principal);
+  const { authenticated, loggedOut } = useSession(principal);
   const location = useLocation();
+  if (!authenticated && loggedOut) return <Navigate to={loginPathFor(principal)} replace />;
   if (!authenticated) return <Navigate to={loginWithRedirect(principal, location.pathname + location.search)} replace />;
   return <>{children}</>;
 }

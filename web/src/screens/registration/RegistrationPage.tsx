@@ -70,7 +70,7 @@ export function RegistrationPage() {
       <Box component="form" noValidate onSubmit={submit} sx={{ position: 'relative' }}>
         <Stack spacing={0.5}>
           {field('username')}
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+          <Box sx={{ display: 'grid', columnGap: 2, rowGap: 0.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
             {field('first')}
             {field('last')}
           </Box>

@@ -18,6 +18,7 @@ function AppSignIn({ domain }: { domain: string }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
+  useEffect(() => send({ type: 'DISMISS' }), [send]);
 
   useEffect(() => {
     if (state === 'failure' && notRegistered) {

@@ -1,6 +1,6 @@
 // Tenant sign-in (/admin/login, spec 01 section 2): 'As Tenant' signs in with username and password; 'As User' opens
 // an application's own sign-in (/{appname}/login) in a new window.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link as RouterLink, Navigate, useLocation } from 'react-router';
 import { Box, Button, Link, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import { appDomain, T } from '@sentra/contracts';
@@ -57,9 +57,10 @@ function UserForm() {
 }
 
 export function TenantSignInPage() {
-  const { authenticated } = useSession(TENANT);
+  const { authenticated, send } = useSession(TENANT);
   const { search } = useLocation();
   const [tab, setTab] = useState(0);
+  useEffect(() => send({ type: 'DISMISS' }), [send]);
   if (authenticated) return <Navigate to={safeRedirect(search) ?? '/admin/apps'} replace />;
   return (
     <SignInFrame>

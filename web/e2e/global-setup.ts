@@ -1,0 +1,87 @@
+// Starts the built gateway (node server/dist/main.js) on a free loopback port with a throw-away DATA_DIR, waits until
+// it answers, and hands its address to the workers through process.env. The returned function is the teardown.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const OPENAPI = '/service/web/openapi.json';
+const READY_TIMEOUT_MS = 30_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const res = await fetch(url + OPENAPI, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`gateway did not answer ${OPENAPI} within ${READY_TIMEOUT_MS} ms:\n${output()}`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const force = setTimeout(() => child.kill('SIGKILL'), 8000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const main = path.join(ROOT, 'server/dist/main.js');
+  for (const built of [main, path.join(ROOT, 'web/dist/index.html')]) {
+    if (!fs.existsSync(built)) throw new Error(`${path.relative(ROOT, built)} is missing: run npm run build first`);
+  }
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-e2e-'));
+  let output = '';
+  const child = spawn(process.execPath, [main], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (b: Buffer) => {
+    output = (output + b.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(url, child, () => output);
+  } catch (err) {
+    await stop(child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  process.env.SENTRA_E2E_URL = url;
+
+  return async () => {
+    await stop(child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (output.trim()) console.log(`gateway output (last lines):\n${output.split('\n').slice(-30).join('\n')}`);
+  };
+}
