@@ -6,15 +6,15 @@ import { createSessionStore, memoryStorage, TENANT_ID_KEY, TENANT_TOKEN_KEY, typ
 
 const tenant: Principal = { kind: 'tenant' };
 
-function start(opts: { storage?: Storage; principal?: Principal; login?: (r: LoginRequest) => Promise<LoginOutcome>; logout?: () => Promise<void> } = {}) {
+function start(opts: { storage?: Storage; principal?: Principal; login?: (r: LoginRequest) => Promise<LoginOutcome>; logout?: (input: unknown) => Promise<void> } = {}) {
   const storage = opts.storage ?? memoryStorage();
   const store = createSessionStore(storage);
   const login = vi.fn(opts.login ?? (async () => ({ ok: true, session: { id: 5, token: 'tok', name: 'Budi' } }) as LoginOutcome));
-  const logout = vi.fn(opts.logout ?? (async () => undefined));
+  const logout = vi.fn(opts.logout ?? (async (_input: unknown) => undefined));
   const machine = sessionMachine.provide({
     actors: {
       login: fromPromise<LoginOutcome, LoginRequest>(({ input }) => login(input)),
-      logout: fromPromise(async ({ input }) => logout(input as never)),
+      logout: fromPromise(async ({ input }) => logout(input)),
     },
   });
   const actor = createActor(machine, { input: { principal: opts.principal ?? tenant, store } });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { T } from '@sentra/contracts';
+import { T, type NavEntry } from '@sentra/contracts';
 import { firstEntry, flattenEntries, memberMenu, tenantMenu } from './menus.js';
 import { grantedRoutes, routePath, routeTo, screenRoutes } from './routeRegistry.js';
 
-const nav = (id: number, path: string, label: string, children: ReturnType<typeof nav>[] = []) => ({ id, path, label, children });
+const nav = (id: number, path: string, label: string, children: NavEntry[] = []): NavEntry => ({ id, path, label, children });
 
 describe('tenant menu', () => {
   it("lists the spec's entries in order with their route keys", () => {
@@ -43,7 +43,8 @@ describe('application-user menu', () => {
   });
   it('grants only the routes of the granted keys', () => {
     const keys = grantedRoutes(screenRoutes, ['_device_list_']).map((r) => r.key);
-    expect(keys).toEqual(['_device_list_']);
+    // plus the principal's own refresh token page, which every principal has
+    expect(keys).toEqual(['_device_list_', '@token']);
     const roleKeys = grantedRoutes(screenRoutes, ['_role_manage_']).map((r) => r.key);
     expect(roleKeys).toContain('_user_edit_/{id}');
     expect(roleKeys).not.toContain('@credentials');
