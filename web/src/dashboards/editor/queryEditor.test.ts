@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { T, type QueryKind, type QueryType } from '@sentra/contracts';
+import { T, type QueryEntityInput, type QueryKind, type QueryType } from '@sentra/contracts';
 import {
   initialQueryEditor,
   queryEditorFrom,
@@ -213,7 +213,7 @@ describe('query editor validation', () => {
 
 describe('editing a stored query', () => {
   it('prefills every field and reports the same query', () => {
-    const stored = { query: 'AVG', queryType: 'graph', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'voltage', subparam: ['r', 't'], subparam_label: ['fasa r', 'fasa t'] } as const;
+    const stored: QueryEntityInput = { query: 'AVG', queryType: 'graph', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'voltage', subparam: ['r', 't'], subparam_label: ['fasa r', 'fasa t'] };
     const state = queryEditorFrom(stored, 'chart', undefined, TEST_SOURCE);
     expect(queryData(state)).toEqual(stored);
   });
