@@ -36,6 +36,11 @@ describe('POST /service/web/application/add', () => {
     const r = await call(gw.url, appsContract.add, { name: 'Pabrik Dua', domain: a.domain }, { tenant: b.tenant });
     expect(r.body).toMatchObject({ response_result: -3, message: T.application.domainTaken });
   });
+  it.each(['admin', 'pages', 'expire', 'apps', 'login', 'registration', 'applications'])('answers -3 for %s, a path of the console itself', async (domain) => {
+    const t = await tenantSession(gw.url);
+    const r = await call(gw.url, appsContract.add, { name: 'Pabrik Satu', domain }, { tenant: t.tenant });
+    expect(r.body).toMatchObject({ response_result: -3, message: T.application.domainTaken });
+  });
   it.each([
     ['name shorter than 4', { name: 'abc' }],
     ['name longer than 128', { name: 'a'.repeat(129) }],

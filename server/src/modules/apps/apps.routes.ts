@@ -14,6 +14,12 @@ const info = {
   created_time: applications.createdAt,
 };
 
+/**
+ * Domains the console's own paths use (root: /admin, /pages, /expire and the old redirected paths; under /admin:
+ * login, registration, apps). An application there could never be opened, so they count as taken.
+ */
+export const RESERVED_DOMAINS: ReadonlySet<string> = new Set(['admin', 'pages', 'expire', 'app', 'apps', 'lora_gates', 'application', 'applications', 'login', 'registration']);
+
 /** Dashboard navigation of the menu; the dashboards and roles domains provide it. */
 export type MenuNavs = (caller: Caller) => import('@sentra/contracts').NavEntry[];
 
@@ -28,7 +34,7 @@ export const appsRoutes = (db: Db, menuNavs: MenuNavs = () => []) =>
         .all(),
     }),
     add: ({ input, caller }) => {
-      if (db.select({ id: applications.id }).from(applications).where(eq(applications.domain, input.domain)).get()) {
+      if (RESERVED_DOMAINS.has(input.domain) || db.select({ id: applications.id }).from(applications).where(eq(applications.domain, input.domain)).get()) {
         throw fail(-3, T.application.domainTaken);
       }
       const row = db
