@@ -1,0 +1,7 @@
+// The wire formats of every family (DESIGN.md section 4), one module each.
+export * from './types.js';
+export * from './generic.js';
+export * from './tasmota.js';
+export * from './lora.js';
+export * from './gateway.js';
+export * from './faults.js';
