@@ -31,7 +31,7 @@ export interface TelemetryPipelineOptions {
   maxQueuedPoints?: number;
   /** bound for acknowledged QoS 1 messages (default 2 × maxQueuedPoints) */
   hardMaxQueuedPoints?: number;
-  /** how often rollup deltas are merged into the rollup tables (default 1,000 ms) */
+  /** how often rollup deltas are merged into the rollup tables (default 5,000 ms: at 15,000 series ~6,000 upserts/s) */
   rollupFlushMs?: number;
   /** a connection-less device (LoRa) is offline after this silence (default 15 min) */
   silenceTimeoutMs?: number;
@@ -120,7 +120,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     maxBatchPoints: opts.maxBatchPoints ?? 20_000,
     maxQueuedPoints: maxQueued,
     hardMaxQueuedPoints: opts.hardMaxQueuedPoints ?? maxQueued * 2,
-    rollupFlushMs: opts.rollupFlushMs ?? 1000,
+    rollupFlushMs: opts.rollupFlushMs ?? 5000,
     onCommit(batches) {
       if (listeners.size) for (const b of batches) call(listeners, b, 'subscribe');
     },

@@ -81,7 +81,13 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
     hour: sqlite.prepare(`SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.hour} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).raw(),
   };
 
-  const points = (s: SeriesView, rows: unknown[][]): PointView[] => rows.map((r) => ({ ts: r[0] as number, value: decodeValue(s.datatype, r[1] as number | null, r[2] as string | null) }));
+  function points(s: SeriesView, rows: unknown[][]): PointView[] {
+    const out = new Array<PointView>(rows.length);
+    // numbers are most points and need no decoding
+    if (s.datatype === 'number') for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i][0] as number, value: rows[i][1] };
+    else for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i][0] as number, value: decodeValue(s.datatype, rows[i][1] as number | null, rows[i][2] as string | null) };
+    return out;
+  }
 
   /** stored buckets of [start, end) with the not-yet-flushed deltas folded in, in time order */
   function buckets(level: RollupLevel, seriesId: number, start: number, end: number): RollupBucket[] {

@@ -103,15 +103,22 @@ export function createTelemetryWriter(o: WriterOptions) {
 
   const weight = (m: TelemetryMessage) => m.points.length + m.states.length;
 
+  let timerDue = 0;
   function schedule() {
     if (closed || immediate) return;
     if (queuedPoints >= o.maxBatchPoints) {
       if (timer) clearTimeout(timer), (timer = undefined);
       immediate = setImmediate(runFlush);
-    } else if (!timer && (queuedPoints > 0 || o.rollups.hasPending)) {
-      // with no traffic left, the last rollup deltas still reach the disk within rollupFlushMs
-      timer = setTimeout(runFlush, queuedPoints > 0 ? o.flushIntervalMs : o.rollupFlushMs);
+      return;
     }
+    // points wait at most flushIntervalMs; with none queued, the last rollup deltas still reach the disk in rollupFlushMs
+    const delay = queuedPoints > 0 ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
+    if (delay < 0) return;
+    const due = performance.now() + delay;
+    if (timer && timerDue <= due) return;
+    if (timer) clearTimeout(timer);
+    timerDue = due;
+    timer = setTimeout(runFlush, delay);
   }
 
   function runFlush() {

@@ -1,0 +1,154 @@
+// Ingest benchmark (DESIGN.md section 7): a separate process holds one MQTT connection per device and publishes 3-point
+// messages at a controlled rate into the real gateway (broker → adapters → bus → batching writer → SQLite). Reports
+// stored points/s, publish→stored latency (send time embedded in the payload, measured when its batch commits), RSS per
+// idle connection, and latest-N / one-day range reads on a table seeded with up to 10 million points.
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createLogger } from '../src/platform/log.js';
+import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
+import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
+import type { CommittedTelemetry } from '../src/modules/telemetry/writer.js';
+import { seedAndRead } from './ingest/reads.js';
+import type { Bench } from './run.js';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 5000);
+const POINTS_PER_S = Number(process.env.BENCH_POINTS_PER_S ?? 66_000); // offered: 10 % above the 60,000 target
+const PHASE_S = Number(process.env.BENCH_PHASE_S ?? 15);
+const WARMUP_S = 3;
+const BENCH_APP = 1;
+
+/** bench-only broker authority: username `bench-<n>` is device n, publishing under d/<n>/ only */
+const authority: BrokerAuthority = {
+  authenticate: (_clientId, username) => (username?.startsWith('bench-') ? { key: `bench:${username.slice(6)}`, appId: BENCH_APP } : null),
+  authorizePublish: (identity, topic) => topic.startsWith(`d/${identity.key.slice(6)}/`),
+  authorizeSubscribe: () => false,
+};
+const resolver: DeviceResolver = {
+  resolveDevice: (identity: MqttIdentity) => (identity.key.startsWith('bench:') ? { deviceId: Number(identity.key.slice(6)), appId: BENCH_APP, category: 8 } : null),
+};
+
+function gcNow(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+function percentile(samples: Float64Array, n: number, p: number): number {
+  if (n === 0) return NaN;
+  const sorted = samples.slice(0, n).sort();
+  return sorted[Math.min(n - 1, Math.floor((p / 100) * n))];
+}
+
+function ask<T>(child: ChildProcess, msg: unknown, answer: string, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`fleet did not answer ${answer} in ${timeoutMs} ms`)), timeoutMs);
+    const on = (m: { cmd: string }) => {
+      if (m.cmd !== answer) return;
+      clearTimeout(timer);
+      child.off('message', on);
+      resolve(m as T);
+    };
+    child.on('message', on);
+    child.send(msg as object);
+  });
+}
+
+export const ingestBench: Bench = {
+  name: 'ingest',
+  async run() {
+    const gc = gcNow();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-ingest-'));
+    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error' }), { log: createLogger('error') });
+    await app.listen();
+    app.broker.addAuthority(authority);
+    app.telemetry.useResolver(resolver);
+
+    // publish → stored latency of every message, from the `sent_at` point, when its batch commits
+    const samples = new Float64Array(4_000_000);
+    let sampleCount = 0;
+    let sampling = false;
+    const sentAtSeries = new Set<number>();
+    app.telemetry.subscribe((b: CommittedTelemetry) => {
+      if (!sampling) return;
+      for (const p of b.points) {
+        if (!sentAtSeries.has(p.seriesId)) {
+          if (app.telemetry.series(p.seriesId)?.param !== 'sent_at') continue;
+          sentAtSeries.add(p.seriesId);
+        }
+        if (sampleCount < samples.length && p.num !== null) samples[sampleCount++] = b.committedAt - p.num;
+      }
+    });
+
+    const fleet = fork(fileURLToPath(new URL('./ingest/devices.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const figures: Record<string, number | string> = { devices: DEVICES, offered_points_per_s: POINTS_PER_S, phase_s: PHASE_S };
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      gc();
+      const rssBefore = process.memoryUsage().rss;
+      const conn = await ask<{ connected: number; failed: number }>(fleet, { cmd: 'connect', port: app.broker.port, devices: DEVICES, concurrency: 100 }, 'connected', 120_000);
+      await new Promise((r) => setTimeout(r, 2000));
+      gc();
+      const rssIdle = process.memoryUsage().rss;
+      figures.connected_devices = conn.connected;
+      figures.connect_failures = conn.failed;
+      figures.idle_rss_per_device_kb = Math.round(((rssIdle - rssBefore) / 1024 / Math.max(1, conn.connected)) * 10) / 10;
+
+      for (const qos of [0, 1] as const) {
+        const m0 = app.telemetry.metrics() as Record<string, number>;
+        sampleCount = 0;
+        sampling = false;
+        const ran = ask<{ sent: number; errors: number; seconds: number }>(fleet, { cmd: 'run', qos, messagesPerSecond: POINTS_PER_S / 3, seconds: PHASE_S }, 'ran', (PHASE_S + 60) * 1000);
+        await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
+        sampling = true;
+        const w0 = app.telemetry.metrics() as Record<string, number>;
+        const t0 = performance.now();
+        await new Promise((r) => setTimeout(r, (PHASE_S - WARMUP_S - 1) * 1000));
+        const w1 = app.telemetry.metrics() as Record<string, number>;
+        const windowS = (performance.now() - t0) / 1000;
+        const sent = await ran;
+        sampling = false;
+        // drain: every accepted message stored (bounded wait)
+        const drainStart = performance.now();
+        for (let i = 0; i < 600; i++) {
+          const m = app.telemetry.metrics() as Record<string, number>;
+          if (m.queued_points === 0 && m.queued_messages - m0.queued_messages >= sent.sent - sent.errors - 50) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await app.telemetry.flush();
+        const drainMs = performance.now() - drainStart;
+        const m1 = app.telemetry.metrics() as Record<string, number>;
+        const rows = app.db.sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get() as number;
+        const k = `qos${qos}_`;
+        figures[`${k}sent_messages`] = sent.sent;
+        figures[`${k}offered_points_per_s`] = Math.round((sent.sent * 3) / sent.seconds);
+        figures[`${k}stored_points_per_s`] = Math.round((w1.stored_points - w0.stored_points) / windowS);
+        figures[`${k}p50_ms`] = percentile(samples, sampleCount, 50);
+        figures[`${k}p99_ms`] = percentile(samples, sampleCount, 99);
+        figures[`${k}max_ms`] = percentile(samples, sampleCount, 100);
+        figures[`${k}stored_rows_total`] = rows;
+        figures[`${k}lost_points`] = sent.sent * 3 - (m1.stored_points - m0.stored_points);
+        figures[`${k}shed_or_refused_points`] = m1.shed_qos0_points + m1.refused_points - m0.shed_qos0_points - m0.refused_points;
+        figures[`${k}drain_ms`] = Math.round(drainMs);
+        figures[`${k}max_batch_ms`] = m1.max_batch_ms;
+        figures[`${k}max_queued_points`] = m1.max_queued_points;
+        figures[`${k}batches_per_s`] = Math.round((w1.batches - w0.batches) / windowS);
+      }
+      figures.rss_after_load_mb = Math.round(process.memoryUsage().rss / 1048576);
+    } finally {
+      const exited = new Promise((r) => fleet.once('exit', r));
+      if (fleet.connected) fleet.send({ cmd: 'quit' });
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      if (fleet.exitCode === null) fleet.kill('SIGKILL');
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    Object.assign(figures, await seedAndRead({ targetPoints: Number(process.env.BENCH_READ_POINTS ?? 10_000_000), seedBudgetMs: 60_000 }));
+    return figures;
+  },
+};
