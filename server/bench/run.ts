@@ -2,6 +2,7 @@
 // A benchmark is a module exporting `bench: Bench`; add yours to BENCHES. Benchmarks measure, they never fail a build.
 import { httpBench } from './http.bench.js';
 import { devicesBench } from './devices.bench.js';
+import { ingestBench } from './ingest.bench.js';
 
 export interface Bench {
   name: string;
@@ -9,7 +10,7 @@ export interface Bench {
   run(): Promise<Record<string, number | string>>;
 }
 
-const BENCHES: Bench[] = [httpBench, devicesBench];
+const BENCHES: Bench[] = [httpBench, devicesBench, ingestBench];
 
 async function main() {
   const only = process.argv.slice(2);
