@@ -33,6 +33,12 @@ describe('conf_dashboard version "2"', () => {
     ]);
   });
 
+  it('rejects a custom URL that is not http(s), and takes an empty one as none on a normal dashboard', () => {
+    expect(rejection(ConfDashboard, dashboardWith({ type: 'custom_url', custom_url: 'javascript:alert(1)' }))[0].path).toBe('custom_url');
+    expect(ConfDashboard.safeParse(dashboardWith({ custom_url: '' })).success).toBe(true);
+    expect(rejection(ConfDashboard, dashboardWith({ type: 'custom_url', custom_url: '' }))[0].path).toBe('custom_url');
+  });
+
   it('rejects unknown top-level fields', () => {
     expect(rejection(ConfDashboard, dashboardWith({ dashbaord: {} }))[0].path).toBe('');
   });

@@ -15,7 +15,8 @@ export const ConfDashboard = z
     version: z.literal(DASHBOARD_VERSION, { error: T.common.invalidInput }),
     /** absent means normal */
     type: z.enum(DASHBOARD_KINDS, { error: T.common.invalidInput }).optional(),
-    custom_url: z.url({ protocol: /^https?$/, error: T.common.invalidInput }).optional(),
+    /** '' stands for none (normal dashboards) */
+    custom_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })], { error: T.common.invalidInput }).optional(),
     view: z.looseObject({ decimal: Decimals.optional() }).optional(),
     config: z.strictObject({ refresh: RefreshRate }, { error: t.form.refreshRequired }),
     var: VariableMap.optional(),
