@@ -1,11 +1,14 @@
 // "Generate Dashboard" for a dummy device (application/nav/add/dum): a version "2" dashboard with one LATEST
 // single-value card per sensor parameter found in the device's sensor configuration.
 import { and, eq, isNull, max } from 'drizzle-orm';
+import { CARD_TYPES, GRID_COLUMNS, storedHeight, type ConfDashboardInput } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { dashboards } from '../dashboards/dashboards.table.js';
 
 const MAX_CARDS = 60;
-const CARD = { w: 3, h: 2, perRow: 4 };
+/** smallest single-value card, in stored units (heights are halved on save), laid out on the 4-column grid */
+const CARD = { w: CARD_TYPES.SINGLE_VALUE_CARD.size.minW, h: storedHeight('SINGLE_VALUE_CARD', CARD_TYPES.SINGLE_VALUE_CARD.size.minH) };
+const PER_ROW = Math.floor(GRID_COLUMNS / CARD.w);
 
 export interface SensorParam {
   sensor: string;
@@ -40,21 +43,21 @@ export function sensorParams(sensors: unknown): SensorParam[] {
 }
 
 /** conf_dashboard of spec 02 section 3: a title card when the device has no parameters yet. */
-export function dummyDashboardConf(device: { id: number; name: string }, params: SensorParam[]) {
+export function dummyDashboardConf(device: { id: number; name: string }, params: SensorParam[]): ConfDashboardInput {
   const cards = params.length
     ? params.map((p, i) => ({
         key: `card_${i + 1}`,
         cat: 'SINGLE_VALUE_CARD',
-        x: (i % CARD.perRow) * CARD.w,
-        y: Math.floor(i / CARD.perRow) * CARD.h,
+        x: (i % PER_ROW) * CARD.w,
+        y: Math.floor(i / PER_ROW) * CARD.h,
         w: CARD.w,
         h: CARD.h,
         config: { refresh: 0 },
         var: {},
-        model: { value: { query: 'LATEST', queryType: 'device_id', device_id: device.id, sensor: p.sensor, config: p.configtype, param: p.param, param_label: p.param } },
+        model: { value: { query: 'LATEST', queryType: 'device', device_id: device.id, sensor: p.sensor, config: p.configtype, param: p.param, param_label: p.param } },
         view: { type: 'CUSTOM', title: `${p.sensor} ${p.param}`, unit: '', decimal: 2 },
       }))
-    : [{ key: 'card_1', cat: 'TITLE', x: 0, y: 0, w: 12, h: 1, config: { refresh: 0 }, var: {}, model: {}, view: { title: device.name } }];
+    : [{ key: 'card_1', cat: 'TITLE', x: 0, y: 0, w: GRID_COLUMNS, h: 1, config: { refresh: 0 }, var: {}, model: {}, view: { title: device.name } }];
   return {
     type: 'normal',
     custom_url: '',
