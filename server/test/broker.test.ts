@@ -90,6 +90,20 @@ describe('MQTT broker', () => {
     expect((await attempt(url, { username: 'dev1', password: 'salah' })).code).toBe(5);
   });
 
+  it("refuses a client that takes another identity's client id, and lets the same identity take its own over", async () => {
+    const victim = track(await connected(url, { username: 'dev2', password: 'rahasia', clientId: 'shared-id' }));
+    expect((await attempt(url, { username: 'dev3', password: 'rahasia', clientId: 'shared-id' })).code).toBe(5);
+    expect(victim.connected).toBe(true);
+    const again = track(await connected(url, { username: 'dev2', password: 'rahasia', clientId: 'shared-id' }));
+    expect(again.connected).toBe(true);
+    await eventually(() => expect(victim.connected).toBe(false));
+    again.end(true);
+    await eventually(() => expect(gw.app.broker.connected().map((i) => i.key)).not.toContain('device:2'));
+    // once the id is free, anyone known may use it
+    const later = track(await connected(url, { username: 'dev3', password: 'rahasia', clientId: 'shared-id' }));
+    expect(later.connected).toBe(true);
+  });
+
   it('refuses with CONNACK 3 when an authority throws, and keeps serving', async () => {
     expect((await attempt(url, { username: 'boom', password: 'x' })).code).toBe(3);
     const c = track(await connected(url, { username: 'dev9', password: 'rahasia' }));

@@ -52,6 +52,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   });
   const authorities: BrokerAuthority[] = [];
   const sessions = new WeakMap<Client, Session>();
+  /** client id → identity key of the connected client: MQTT lets a new CONNECT with the same id take the session
+   * over, which must stay a right of the same identity, never a way for one device to kick another */
+  const clientOwners = new Map<string, string>();
   const listeners: { [E in keyof BrokerEvents]: Set<BrokerEvents[E]> } = { connected: new Set(), disconnected: new Set(), message: new Set() };
   const endpoints: WebSocketEndpoint[] = [];
   const tcp = net.createServer((socket) => aedes.handle(socket));
@@ -78,7 +81,11 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         log.error(`MQTT authority failed for client ${client.id}`, err);
         return refusal(SERVER_UNAVAILABLE, 'authentication unavailable');
       }
-      if (identity) return { identity, authority, announced: false };
+      if (identity) {
+        const owner = clientOwners.get(client.id);
+        if (owner !== undefined && owner !== identity.key) return refusal(NOT_AUTHORIZED, 'client id in use by another identity');
+        return { identity, authority, announced: false };
+      }
     }
     return refusal(NOT_AUTHORIZED, 'unknown client');
   }
@@ -118,10 +125,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     const session = sessions.get(client);
     if (!session) return;
     session.announced = true;
+    clientOwners.set(client.id, session.identity.key);
     emit('connected', session.identity, client.id);
   });
   aedes.on('clientDisconnect', (client) => {
     const session = sessions.get(client);
+    // aedes unregisters before this event; on a takeover the new client registers (and claims the id) right after
+    if (session && !aedes.clients[client.id]) clientOwners.delete(client.id);
     if (session?.announced) emit('disconnected', session.identity, client.id);
   });
   aedes.on('publish', (packet, client) => {
