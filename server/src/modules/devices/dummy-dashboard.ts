@@ -1,7 +1,7 @@
 // "Generate Dashboard" for a dummy device (application/nav/add/dum): a version "2" dashboard with one LATEST
 // single-value card per sensor parameter found in the device's sensor configuration.
 import { and, eq, isNull, max } from 'drizzle-orm';
-import { CARD_TYPES, GRID_COLUMNS, storedHeight, type ConfDashboardInput } from '@sentra/contracts';
+import { CARD_TYPES, GRID_COLUMNS, storedHeight, type ComponentInput, type ConfDashboardInput } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { dashboards } from '../dashboards/dashboards.table.js';
 
@@ -44,7 +44,7 @@ export function sensorParams(sensors: unknown): SensorParam[] {
 
 /** conf_dashboard of spec 02 section 3: a title card when the device has no parameters yet. */
 export function dummyDashboardConf(device: { id: number; name: string }, params: SensorParam[]): ConfDashboardInput {
-  const cards = params.length
+  const cards: ComponentInput[] = params.length
     ? params.map((p, i) => ({
         key: `card_${i + 1}`,
         cat: 'SINGLE_VALUE_CARD',

@@ -131,7 +131,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   aedes.on('clientDisconnect', (client) => {
     const session = sessions.get(client);
     // aedes unregisters before this event; on a takeover the new client registers (and claims the id) right after
-    if (session && !aedes.clients[client.id]) clientOwners.delete(client.id);
+    if (session && !(aedes as unknown as { clients: Record<string, Client> }).clients[client.id]) clientOwners.delete(client.id);
     if (session?.announced) emit('disconnected', session.identity, client.id);
   });
   aedes.on('publish', (packet, client) => {
