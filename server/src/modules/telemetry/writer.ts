@@ -133,8 +133,11 @@ export function createTelemetryWriter(o: WriterOptions) {
     if (queuedPoints === 0 && o.now() - lastRollupFlush < o.rollupFlushMs) return 0;
     const messages: TelemetryMessage[] = [];
     let taken = 0;
+    // behind (a turn of the event loop queued more than a batch): take up to three batches in one transaction, so the
+    // writer catches up instead of committing one batch per turn while ingest fills the queue
+    const limit = o.maxBatchPoints * 3;
     for (const q of [qos1, qos0]) {
-      while (q.length > 0 && taken < o.maxBatchPoints) {
+      while (q.length > 0 && taken < limit) {
         const m = q.shift()!;
         messages.push(m);
         taken += weight(m);
