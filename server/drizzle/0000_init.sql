@@ -66,11 +66,13 @@ CREATE TABLE `dashboards` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`app_id` integer NOT NULL,
 	`label` text NOT NULL,
+	`description` text DEFAULT '' NOT NULL,
 	`path` text NOT NULL,
 	`parent_id` integer,
 	`sort` integer DEFAULT 0 NOT NULL,
 	`conf_dashboard` text DEFAULT '{}' NOT NULL,
 	`created_at` integer NOT NULL,
+	`updated_at` integer,
 	FOREIGN KEY (`app_id`) REFERENCES `applications`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

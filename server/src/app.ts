@@ -19,6 +19,8 @@ import { appsRoutes } from './modules/apps/apps.routes.js';
 import { createRolesService } from './modules/roles/roles.service.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { navsRoutes } from './modules/dashboards/navs.routes.js';
+import { createDashboardsService } from './modules/dashboards/dashboards.service.js';
+import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { createSecretBox, loadSecretKey } from './modules/credentials/secret-box.js';
 import { createCredentialsService } from './modules/credentials/credentials.service.js';
 import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
@@ -73,6 +75,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const auth = createAuthService(db, { now: opts.now, grantsOf: rolesService.grantsOf, extraAuthenticators: [credentialsService.authenticator] });
   const usersService = createUsersService(db, rolesService, auth, { now: opts.now });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
+  const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now });
   const devicesDomain = createDevicesDomain({ db, broker, config, log, now: opts.now });
   const routes = [
     ...authRoutes(auth),
@@ -82,6 +85,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...refreshTokenRoutes(refreshTokens),
     ...rolesRoutes(rolesService),
     ...navsRoutes(db),
+    ...dashboardsRoutes(db, dashboardsService),
     ...devicesDomain.routes,
   ];
 

@@ -5,9 +5,13 @@ import { credentialsContract } from './credentials.js';
 import { refreshTokenContract, usersContract } from './users.js';
 import { rolesContract } from './roles.js';
 import { navsContract } from './navs.js';
+import { dashboardsContract } from './dashboards.js';
 import { deviceFamilyContract, devicesContract } from './devices.js';
 import { tagsContract } from './tags.js';
 import { loraContract } from './lora.js';
+import { deviceDataContract } from './device-data.js';
+import { statesContract } from './states.js';
+import { commandsContract } from './commands.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
@@ -18,10 +22,14 @@ export const contracts = {
   refreshToken: refreshTokenContract,
   roles: rolesContract,
   navs: navsContract,
+  dashboards: dashboardsContract,
   devices: devicesContract,
   deviceFamilies: deviceFamilyContract,
   tags: tagsContract,
   lora: loraContract,
+  deviceData: deviceDataContract,
+  states: statesContract,
+  commands: commandsContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -29,5 +37,6 @@ export function allCalls(): CallDef[] {
 }
 
 export { authContract, appsContract };
-export { credentialsContract, usersContract, refreshTokenContract, rolesContract, navsContract };
+export { credentialsContract, usersContract, refreshTokenContract, rolesContract, navsContract, dashboardsContract };
 export { devicesContract, deviceFamilyContract, tagsContract, loraContract };
+export { deviceDataContract, statesContract, commandsContract };

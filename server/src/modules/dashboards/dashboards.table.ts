@@ -1,5 +1,4 @@
 // Dashboards: an application's pages, and at the same time its navigation items (a role grants them as menu entries).
-// Minimal for the access issue; the dashboards issue extends it.
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { applications } from '../apps/apps.table.js';
 
@@ -11,14 +10,17 @@ export const dashboards = sqliteTable(
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
     label: text('label').notNull(),
+    /** "Deskripsi Dasboard" */
+    description: text('description').notNull().default(''),
     /** unique per application; the route segment of the dashboard */
     path: text('path').notNull(),
-    /** the parent navigation item; null for a root (no foreign key: the dashboards issue decides deletion) */
+    /** the parent navigation item; null for a root. Removing a parent moves its children up (dashboards.service) */
     parentId: integer('parent_id'),
     sort: integer('sort').notNull().default(0),
     /** layout and cards, JSON text */
     confDashboard: text('conf_dashboard').notNull().default('{}'),
     createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at'),
   },
   (t) => [uniqueIndex('dashboards_app_path').on(t.appId, t.path), index('dashboards_app_parent').on(t.appId, t.parentId)],
 );

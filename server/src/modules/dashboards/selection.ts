@@ -1,0 +1,160 @@
+// What the card editor chooses from (spec 02 section 3 "Data shape for selection"): the application's devices as
+// device → sensor → config → param → subparam, built from each device's declared sensors and the series telemetry
+// has actually stored, their labels, and the tags a query may filter by.
+import { asc, eq } from 'drizzle-orm';
+import type { DeviceTree, SensorTree } from '@sentra/contracts';
+import type { Db } from '../../db.js';
+import { devices } from '../devices/devices.table.js';
+import { tagCategories, tagDefinitions } from '../tags/tags.table.js';
+import { telemetrySeries } from '../telemetry/telemetry.table.js';
+
+/** Config types a device accepts writes on: what `config=true` keeps (command cards). */
+export const WRITABLE_CONFIG_TYPES: readonly string[] = ['config', 'command'];
+
+export interface SelectionFilter {
+  config?: boolean;
+  /** `prefix:value`, or a bare value of any category */
+  tags?: string[];
+}
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const child = (parent: Obj, key: string): Obj => {
+  const existing = parent[key];
+  if (isObject(existing)) return existing;
+  const created: Obj = {};
+  parent[key] = created;
+  return created;
+};
+
+/** Adds one series to a sensor tree: a param is a leaf (its datatype) or an object of subparams. */
+function put(tree: Obj, sensor: string, config: string, param: string, subparam: string, leaf: unknown): void {
+  const params = child(child(tree, sensor), config);
+  if (!subparam) {
+    if (!isObject(params[param])) params[param] = leaf;
+    return;
+  }
+  const subs = child(params, param);
+  if (!(subparam in subs)) subs[subparam] = leaf;
+}
+
+/** A declared leaf: its datatype when it names one, else null (the editor needs the keys, not sample values). */
+const declaredLeaf = (v: unknown) => (typeof v === 'string' ? v : null);
+
+/** The declared sensors: `{ sensor: { config: { param: leaf | { subparam: leaf } } } }` or `[{ sensor, configtype, param, subparam? }]`. */
+function addDeclared(tree: Obj, sensors: unknown): void {
+  if (Array.isArray(sensors)) {
+    for (const s of sensors) {
+      if (!isObject(s) || typeof s.sensor !== 'string' || typeof s.param !== 'string') continue;
+      const config = typeof s.configtype === 'string' ? s.configtype : 'data';
+      put(tree, s.sensor, config, s.param, typeof s.subparam === 'string' ? s.subparam : '', declaredLeaf(s.datatype));
+    }
+    return;
+  }
+  if (!isObject(sensors)) return;
+  for (const [sensor, configs] of Object.entries(sensors)) {
+    if (!isObject(configs)) continue;
+    for (const [config, params] of Object.entries(configs)) {
+      if (!isObject(params)) continue;
+      for (const [param, value] of Object.entries(params)) {
+        if (isObject(value) && Object.keys(value).length > 0) {
+          for (const [subparam, leaf] of Object.entries(value)) put(tree, sensor, config, param, subparam, declaredLeaf(leaf));
+        } else put(tree, sensor, config, param, '', declaredLeaf(value));
+      }
+    }
+  }
+}
+
+function keepConfigTypes(tree: Obj, allowed: readonly string[]): void {
+  for (const [sensor, configs] of Object.entries(tree)) {
+    const kept = Object.fromEntries(Object.entries(configs as Obj).filter(([c]) => allowed.includes(c)));
+    if (Object.keys(kept).length) tree[sensor] = kept;
+    else delete tree[sensor];
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Does a device's tag map carry one of `wanted` (`prefix:value`, or a bare value in any category)? */
+function hasAnyTag(tagsText: string, wanted: readonly string[]): boolean {
+  const tags = parseJson(tagsText);
+  if (!isObject(tags)) return false;
+  for (const [prefix, values] of Object.entries(tags)) {
+    if (!Array.isArray(values)) continue;
+    for (const value of values) if (wanted.includes(`${prefix}:${String(value)}`) || wanted.includes(String(value))) return true;
+  }
+  return false;
+}
+
+function deepMerge(into: Obj, from: Obj): void {
+  for (const [k, v] of Object.entries(from)) {
+    if (isObject(v)) deepMerge(child(into, k), v);
+    else if (!isObject(into[k])) into[k] = v;
+  }
+}
+
+export function createSelection(db: Db) {
+  function deviceTrees(appId: number, filter: SelectionFilter) {
+    const rows = db
+      .select({ id: devices.id, name: devices.name, label: devices.label, sensors: devices.sensors, tags: devices.tags })
+      .from(devices)
+      .where(eq(devices.appId, appId))
+      .orderBy(asc(devices.id))
+      .all()
+      .filter((d) => !filter.tags?.length || hasAnyTag(d.tags, filter.tags));
+    const trees = new Map<number, Obj>(rows.map((d) => [d.id, {}]));
+    for (const d of rows) addDeclared(trees.get(d.id)!, parseJson(d.sensors));
+    const series = db
+      .select({ deviceId: telemetrySeries.deviceId, sensor: telemetrySeries.sensor, configtype: telemetrySeries.configtype, param: telemetrySeries.param, subparam: telemetrySeries.subparam, datatype: telemetrySeries.datatype })
+      .from(telemetrySeries)
+      .where(eq(telemetrySeries.appId, appId))
+      .all();
+    for (const s of series) {
+      const tree = trees.get(s.deviceId);
+      if (tree) put(tree, s.sensor, s.configtype, s.param, s.subparam, s.datatype);
+    }
+    if (filter.config) for (const tree of trees.values()) keepConfigTypes(tree, WRITABLE_CONFIG_TYPES);
+    return { rows, trees };
+  }
+
+  return {
+    devices(appId: number, filter: SelectionFilter): { devices: DeviceTree; devices_label: Record<string, string> } {
+      const { rows, trees } = deviceTrees(appId, filter);
+      return {
+        devices: Object.fromEntries(rows.map((d) => [String(d.id), trees.get(d.id) as SensorTree])),
+        devices_label: Object.fromEntries(rows.map((d) => [String(d.id), d.label || d.name])),
+      };
+    },
+
+    /** The same devices' sensors merged, without the device level (list and map card queries). */
+    sensors(appId: number, filter: SelectionFilter): { sensors: SensorTree } {
+      const merged: Obj = {};
+      for (const tree of deviceTrees(appId, filter).trees.values()) deepMerge(merged, tree);
+      return { sensors: merged as SensorTree };
+    },
+
+    /** Every selection option and every value devices carry, as `prefix:value`, sorted. */
+    tags(appId: number): { tags: string[] } {
+      const out = new Set<string>();
+      const options = db
+        .select({ prefix: tagCategories.prefix, value: tagDefinitions.nameLc })
+        .from(tagDefinitions)
+        .innerJoin(tagCategories, eq(tagDefinitions.categoryId, tagCategories.id))
+        .where(eq(tagCategories.appId, appId))
+        .all();
+      for (const o of options) out.add(`${o.prefix}:${o.value}`);
+      for (const d of db.select({ tags: devices.tags }).from(devices).where(eq(devices.appId, appId)).all()) {
+        const tags = parseJson(d.tags);
+        if (!isObject(tags)) continue;
+        for (const [prefix, values] of Object.entries(tags)) if (Array.isArray(values)) for (const v of values) out.add(`${prefix}:${String(v)}`);
+      }
+      return { tags: [...out].sort() };
+    },
+  };
+}
