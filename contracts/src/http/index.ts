@@ -9,9 +9,6 @@ import { dashboardsContract } from './dashboards.js';
 import { deviceFamilyContract, devicesContract } from './devices.js';
 import { tagsContract } from './tags.js';
 import { loraContract } from './lora.js';
-import { deviceDataContract } from './device-data.js';
-import { statesContract } from './states.js';
-import { commandsContract } from './commands.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
@@ -27,9 +24,6 @@ export const contracts = {
   deviceFamilies: deviceFamilyContract,
   tags: tagsContract,
   lora: loraContract,
-  deviceData: deviceDataContract,
-  states: statesContract,
-  commands: commandsContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -39,4 +33,3 @@ export function allCalls(): CallDef[] {
 export { authContract, appsContract };
 export { credentialsContract, usersContract, refreshTokenContract, rolesContract, navsContract, dashboardsContract };
 export { devicesContract, deviceFamilyContract, tagsContract, loraContract };
-export { deviceDataContract, statesContract, commandsContract };
