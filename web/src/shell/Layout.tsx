@@ -29,8 +29,10 @@ export interface LayoutProps {
   /** shown under the logo: the application, when inside one */
   caption?: string;
   userName?: string;
-  /** the API entry of the access menu (hidden for application users) */
+  /** the API entry of the access menu: an external document (the OpenAPI document outside applications) */
   apiHref?: string;
+  /** the API entry as a console route (the Refresh Token page inside an application); wins over apiHref */
+  apiRoute?: string;
   onLogout(): void;
   children: ReactNode;
 }
@@ -85,7 +87,7 @@ function useFullScreen(): [boolean, () => void] {
   return [full, toggle];
 }
 
-export function Layout({ menu, title, logo, caption, userName, apiHref, onLogout, children }: LayoutProps) {
+export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute, onLogout, children }: LayoutProps) {
   const overlay = useMediaQuery(`(max-width:${OVERLAY_MAX_WIDTH}px)`, { noSsr: true });
   const [open, setOpen] = useState(!overlay);
   const [full, toggleFull] = useFullScreen();
@@ -141,7 +143,11 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, onLogout
           </Tooltip>
           <Menu anchorEl={accessAnchor} open={accessAnchor !== null} onClose={() => setAccessAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
             {userName && <MenuItem disabled>{userName}</MenuItem>}
-            {apiHref && (
+            {apiRoute ? (
+              <MenuItem component={Link} to={apiRoute} onClick={() => { setAccessAnchor(null); closeIfOverlay(); }}>
+                {T.shell.api}
+              </MenuItem>
+            ) : apiHref && (
               <MenuItem component="a" href={apiHref} target="_blank" rel="noopener" onClick={() => setAccessAnchor(null)}>
                 {T.shell.api}
               </MenuItem>

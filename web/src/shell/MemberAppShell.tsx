@@ -6,7 +6,8 @@ import { Alert, Box, Button, Typography } from '@mui/material';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
 import { Layout } from './Layout.js';
 import { firstEntry, flattenEntries, memberMenu } from './menus.js';
-import { grantedRoutes, screenRoutes } from './routeRegistry.js';
+import { grantedRoutes, routeTo, screenRoutes } from './routeRegistry.js';
+import { TOKEN_ROUTE_KEY } from '../screens/token/routes.js';
 import { AppRoutes, usePageTitle } from './AppRoutes.js';
 import { RequireSession } from './guards.js';
 import { useLogout } from './useLogout.js';
@@ -53,7 +54,7 @@ function MemberArea({ domain }: { domain: string }) {
   }
   if (!menu) return <PageLoading />;
   return (
-    <Layout menu={model} title={title} logo={{ to: base, title: menu.app_name }} caption={menu.app_name} userName={session?.name} onLogout={logout}>
+    <Layout menu={model} title={title} logo={{ to: base, title: menu.app_name }} caption={menu.app_name} userName={session?.name} apiRoute={routeTo(base, TOKEN_ROUTE_KEY)} onLogout={logout}>
       <AppRoutes
         base={base}
         routes={routes}

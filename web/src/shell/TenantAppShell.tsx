@@ -1,6 +1,6 @@
 // A tenant working inside one of its applications (/admin/{domain}/...): the fixed tenant menu and every route.
 import { useParams } from 'react-router';
-import { OPENAPI_PATH, T } from '@sentra/contracts';
+import { T } from '@sentra/contracts';
 import { Layout } from './Layout.js';
 import { tenantMenu } from './menus.js';
 import { screenRoutes, routeTo } from './routeRegistry.js';
@@ -9,6 +9,7 @@ import { useLogout } from './useLogout.js';
 import { TENANT, useSession } from '../session/useSession.js';
 import { DOMAIN_PATTERN } from '../api/area.js';
 import { NotFoundPage } from '../screens/common/NotFoundPage.js';
+import { TOKEN_ROUTE_KEY } from '../screens/token/routes.js';
 import { useAppInfo } from '../screens/about/useAppInfo.js';
 
 export function TenantAppShell() {
@@ -26,7 +27,7 @@ export function TenantAppShell() {
       logo={{ to: '/admin/apps', title: T.application.tenantLogoTitle }}
       caption={info.data?.name ?? domain}
       userName={session?.name}
-      apiHref={OPENAPI_PATH}
+      apiRoute={routeTo(base, TOKEN_ROUTE_KEY)}
       onLogout={logout}
     >
       <AppRoutes base={base} routes={screenRoutes} home={routeTo(base, '_dashboard_list_')} />

@@ -3,6 +3,10 @@
 // `screens/<area>/routes.ts`. The shells derive every route, title and application-user grant from this list.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { T, type SysNav } from '@sentra/contracts';
+import { roleRoutes } from '../screens/roles/routes.js';
+import { userRoutes } from '../screens/users/routes.js';
+import { credentialsRoutes } from '../screens/credentials/routes.js';
+import { tokenRoutes } from '../screens/token/routes.js';
 
 export interface ScreenProps {
   /** the spec's route key this screen is mounted under */
@@ -14,8 +18,9 @@ export interface ScreenRoute {
   key: string;
   /** the top bar's page title */
   title: string;
-  /** system navigation keys that grant it to an application user (any of); empty = tenants only */
-  grantedBy: readonly SysNav[];
+  /** system navigation keys that grant it to an application user (any of); empty = tenants only; 'everyone' = every
+   * signed-in principal (their own things, such as the refresh token) */
+  grantedBy: readonly SysNav[] | 'everyone';
   screen: LazyExoticComponent<ComponentType<ScreenProps>>;
 }
 
@@ -29,8 +34,6 @@ const About = lazy(() => import('../screens/about/AboutPage.js').then((m) => ({ 
 const notBuilt = (key: string, title: string, grantedBy: readonly SysNav[] = []): ScreenRoute => ({ key, title, grantedBy, screen: NotBuilt });
 
 const DASHBOARDS: readonly SysNav[] = ['_dashboard_manage_'];
-const ROLES: readonly SysNav[] = ['_role_manage_'];
-const USERS: readonly SysNav[] = ['_user_manage_', '_role_manage_'];
 const DEVICES: readonly SysNav[] = ['_device_manage_', '_device_list_'];
 const TASKS: readonly SysNav[] = ['_task_list_'];
 
@@ -41,17 +44,9 @@ export const screenRoutes: readonly ScreenRoute[] = [
   notBuilt('_dashboard_edit_/{id}', T.nav.dashboard, DASHBOARDS),
   notBuilt('_dashboard_conf_/{path}', T.nav.dashboard, DASHBOARDS),
   // roles (spec 01)
-  notBuilt('_role_list_', T.nav.role, ROLES),
-  notBuilt('_role_add_info_', T.nav.role, ROLES),
-  notBuilt('_role_add_access_', T.nav.role, ROLES),
-  notBuilt('_role_add_sort_', T.nav.role, ROLES),
-  notBuilt('_role_edit_/{id}', T.nav.role, ROLES),
-  notBuilt('_role_edit_sort_/{id}', T.nav.role, ROLES),
+  ...roleRoutes,
   // users (spec 01)
-  notBuilt('_user_list_', T.nav.users, USERS),
-  notBuilt('_user_add_', T.nav.users, USERS),
-  notBuilt('_user_edit_/{id}', T.nav.users, USERS),
-  notBuilt('@user/password/{id}', T.nav.users, USERS),
+  ...userRoutes,
   // devices, tags, rules, tasks (spec 03)
   notBuilt('_device_list_', T.nav.devices, DEVICES),
   notBuilt('_tag_list_', T.nav.tags),
@@ -60,11 +55,11 @@ export const screenRoutes: readonly ScreenRoute[] = [
   notBuilt('_rule_add_', T.nav.rules),
   notBuilt('_task_list_', T.nav.tasks, TASKS),
   // credentials (spec 01)
-  notBuilt('@credentials', T.nav.credentials),
-  notBuilt('@credentials/create', T.nav.credentials),
-  notBuilt('@credentials/update/{id}', T.nav.credentials),
+  ...credentialsRoutes,
   // application info
   { key: '@about', title: T.about.title, grantedBy: [], screen: About },
+  // the principal's own refresh token (the top bar's API entry)
+  ...tokenRoutes,
 ];
 
 /** The screen of a custom navigation entry (a dashboard granted to a role, spec 02). */
@@ -82,5 +77,5 @@ export function routeTo(base: string, key: string, params: Record<string, string
 /** The routes an application user's role grants (a tenant gets every route). */
 export function grantedRoutes(routes: readonly ScreenRoute[], navsRoot: readonly string[] | 'all'): ScreenRoute[] {
   if (navsRoot === 'all') return [...routes];
-  return routes.filter((r) => r.grantedBy.some((n) => navsRoot.includes(n)));
+  return routes.filter((r) => r.grantedBy === 'everyone' || r.grantedBy.some((n) => navsRoot.includes(n)));
 }

@@ -1,0 +1,149 @@
+// Credentials (@credentials, spec 01 sections 2 "Credentials", 4, 8): one card per pair with its category text, id and
+// secret; the card menu copies the id or the secret, regenerates the secret (after a warning), edits or deletes.
+import { useCallback, useEffect, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { Box, Button, Card, CardContent, Chip, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import AutorenewIcon from '@mui/icons-material/Autorenew';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/Delete';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import { contracts, T, type OutputOf } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { copyText } from '../../ui/clipboard.js';
+import { useAppArea } from '../../ui/useAppArea.js';
+import { maskSecret } from './secret.js';
+
+type CredentialsPair = OutputOf<typeof contracts.credentials.list>['data'][number];
+
+async function copyWithNotice(text: string, done: string) {
+  if (await copyText(text)) notices.success(done);
+  else notices.error(T.common.copyFailed);
+}
+
+function SecretLine({ secret }: { secret: string }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+      <Typography variant="body2" data-testid="credentials-secret" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', flex: 1, minWidth: 0 }}>
+        {shown ? secret : maskSecret(secret)}
+      </Typography>
+      <Tooltip title={shown ? T.credentials.hideSecret : T.credentials.showSecret}>
+        <IconButton size="small" aria-label={shown ? T.credentials.hideSecret : T.credentials.showSecret} onClick={() => setShown((s) => !s)}>
+          {shown ? <VisibilityOff fontSize="small" /> : <Visibility fontSize="small" />}
+        </IconButton>
+      </Tooltip>
+    </Stack>
+  );
+}
+
+export function CredentialsListPage() {
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const [items, setItems] = useState<CredentialsPair[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; pair: CredentialsPair } | null>(null);
+
+  const load = useCallback(async () => {
+    const r = await api.call(contracts.credentials.list);
+    if (isOk(r)) setItems(r.body.data);
+    else {
+      setItems((prev) => prev ?? []);
+      if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const regenerate = async (pair: CredentialsPair) => {
+    if (!(await confirm({ title: T.credentials.regenerateSecret, message: T.credentials.regenerateConfirm }))) return;
+    setBusy(true);
+    const r = await api.call(contracts.credentials.regenerateSecret, { id: pair.id });
+    setBusy(false);
+    if (isOk(r)) {
+      notices.success(T.credentials.generateSuccess);
+      setItems((list) => list?.map((c) => (c.id === pair.id ? r.body.data : c)) ?? null);
+    } else notices.error(failureMessage(r, { fallback: T.credentials.generateFailed }));
+  };
+
+  const remove = async (pair: CredentialsPair) => {
+    if (!(await confirm({ message: T.credentials.deleteConfirm(pair.credentials_id) }))) return;
+    setBusy(true);
+    const r = await api.call(contracts.credentials.delete, { id: pair.id });
+    if (isOk(r)) {
+      notices.success(T.credentials.deleteSuccess);
+      await load();
+    } else notices.error(failureMessage(r, { fallback: T.credentials.deleteFailed }));
+    setBusy(false);
+  };
+
+  const act = (what: (pair: CredentialsPair) => unknown) => () => {
+    const pair = menu?.pair;
+    setMenu(null);
+    if (pair) void what(pair);
+  };
+
+  return (
+    <Box sx={{ position: 'relative', minHeight: 200 }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+        <Box>
+          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.credentials.title}</Typography>
+          <Typography color="text.secondary">{T.credentials.listSubtitle}</Typography>
+        </Box>
+        <Button component={RouterLink} to={area.to('@credentials/create')} variant="contained" startIcon={<AddIcon />}>{T.credentials.createButton}</Button>
+      </Stack>
+      {items?.length === 0 && <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{T.credentials.empty}</Typography>}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))' }}>
+        {items?.map((c) => (
+          <Card key={c.id} variant="outlined" data-testid="credentials-card">
+            <CardContent>
+              <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
+                <Chip label={c.category_text} color="primary" size="small" data-testid="credentials-category" />
+                <IconButton aria-label={T.credentials.cardMenu} onClick={(e) => setMenu({ anchor: e.currentTarget, pair: c })} size="small">
+                  <MoreVertIcon />
+                </IconButton>
+              </Stack>
+              <Typography variant="caption" color="text.secondary">{T.credentials.credentialsId}</Typography>
+              <Typography variant="subtitle1" data-testid="credentials-id" sx={{ fontFamily: 'monospace', fontWeight: 700, wordBreak: 'break-all', mb: 1 }}>{c.credentials_id}</Typography>
+              <Typography variant="caption" color="text.secondary">{T.credentials.credentialsSecret}</Typography>
+              <SecretLine key={c.credentials_secret} secret={c.credentials_secret} />
+            </CardContent>
+          </Card>
+        ))}
+      </Box>
+      <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
+        <MenuItem onClick={act((p) => copyWithNotice(p.credentials_id, T.credentials.idCopied))}>
+          <ListItemIcon><ContentCopyIcon fontSize="small" /></ListItemIcon>
+          <ListItemText>{T.credentials.copyId}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={act((p) => copyWithNotice(p.credentials_secret, T.credentials.secretCopied))}>
+          <ListItemIcon><ContentCopyIcon fontSize="small" /></ListItemIcon>
+          <ListItemText>{T.credentials.copySecret}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={act(regenerate)}>
+          <ListItemIcon><AutorenewIcon fontSize="small" /></ListItemIcon>
+          <ListItemText>{T.credentials.regenerateSecret}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={act((p) => navigate(area.to('@credentials/update/{id}', { id: p.id })))}>
+          <ListItemIcon><EditIcon fontSize="small" /></ListItemIcon>
+          <ListItemText>{T.credentials.edit}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={act(remove)}>
+          <ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon>
+          <ListItemText>{T.credentials.delete}</ListItemText>
+        </MenuItem>
+      </Menu>
+      <LoadingOverlay open={items === null || busy} />
+    </Box>
+  );
+}

@@ -1,0 +1,96 @@
+// Refresh Token (@token, the top bar's API entry; spec 01 sections 2, 4, 8): shows the signed-in principal's refresh
+// token of this application, copies it, and regenerates it after a confirmation (the previous token stops at once);
+// a regenerated token is copied to the clipboard with 'Refresh token telah di-copy ke clipboard.'.
+import { useEffect, useState } from 'react';
+import { Alert, Box, Button, Card, CardContent, IconButton, InputAdornment, Link, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import AutorenewIcon from '@mui/icons-material/Autorenew';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import { contracts, OPENAPI_PATH, T } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { copyText } from '../../ui/clipboard.js';
+import { useAppArea } from '../../ui/useAppArea.js';
+
+async function copyToken(token: string) {
+  if (await copyText(token)) notices.success(T.refreshToken.copied);
+  else notices.error(T.common.copyFailed);
+}
+
+export function RefreshTokenPage() {
+  const { isTenant } = useAppArea();
+  const confirm = useConfirm();
+  const [token, setToken] = useState<string | null>(null);
+  const [busy, setBusy] = useState(true);
+  const [shown, setShown] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    void api.call(contracts.refreshToken.get).then((r) => {
+      if (!live) return;
+      setBusy(false);
+      if (isOk(r)) setToken(r.body.refresh_token);
+      else if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const regenerate = async () => {
+    if (!(await confirm({ title: T.refreshToken.regenerate, message: T.refreshToken.regenerateConfirm }))) return;
+    setBusy(true);
+    const r = await api.call(contracts.refreshToken.gen, {});
+    setBusy(false);
+    if (!isOk(r)) return notices.error(failureMessage(r, { fallback: T.refreshToken.generateFailed }));
+    setToken(r.body.refresh_token);
+    await copyToken(r.body.refresh_token);
+  };
+
+  const label = shown ? T.refreshToken.hide : T.refreshToken.show;
+  return (
+    <Card sx={{ position: 'relative', maxWidth: 880 }}>
+      <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }}>{T.refreshToken.title}</Typography>
+        <Typography color="text.secondary" sx={{ mb: 3 }}>{T.refreshToken.subtitle}</Typography>
+        <Alert severity="warning" sx={{ mb: 3 }}>{isTenant ? T.refreshToken.warningTenant : T.refreshToken.warningMember}</Alert>
+        <TextField
+          name="refresh_token"
+          label={T.refreshToken.title}
+          value={token ?? ''}
+          type={shown ? 'text' : 'password'}
+          fullWidth
+          slotProps={{
+            input: {
+              readOnly: true,
+              sx: { fontFamily: 'monospace' },
+              endAdornment: (
+                <InputAdornment position="end">
+                  <Tooltip title={label}>
+                    <IconButton aria-label={label} onClick={() => setShown((s) => !s)} edge="end">
+                      {shown ? <VisibilityOff /> : <Visibility />}
+                    </IconButton>
+                  </Tooltip>
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+          <Button startIcon={<ContentCopyIcon />} onClick={() => token && void copyToken(token)} disabled={busy || !token}>{T.refreshToken.copy}</Button>
+          <Button variant="contained" color="warning" startIcon={<AutorenewIcon />} onClick={() => void regenerate()} disabled={busy}>{T.refreshToken.regenerate}</Button>
+        </Stack>
+        <Box sx={{ mt: 4 }}>
+          <Typography variant="body2" color="text.secondary">{T.refreshToken.exchangeHelp(contracts.refreshToken.exchange.path)}</Typography>
+          <Link href={OPENAPI_PATH} target="_blank" rel="noopener" variant="body2">{T.refreshToken.apiDocs}</Link>
+        </Box>
+      </CardContent>
+      <LoadingOverlay open={busy} />
+    </Card>
+  );
+}

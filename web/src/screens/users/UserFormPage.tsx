@@ -1,0 +1,150 @@
+// Add a user ('Tambah Pengguna', _user_add_) and edit one ('Ubah Pengguna', _user_edit_/{id}), spec 01 sections 2, 5,
+// 8: the contract's field rules in the browser, the role picked from the role list, the username read-only on edit,
+// the avatar a local preview. Adding is blocked while the application has no role.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { AddUserInput, contracts, EditUserInput, T, type OutputOf } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk, resultCode } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
+import { fieldErrorsOf, fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { PasswordField } from '../../ui/PasswordField.js';
+import { useAppArea } from '../../ui/useAppArea.js';
+import type { ScreenProps } from '../../shell/routeRegistry.js';
+import { AvatarPicker } from './AvatarPicker.js';
+
+type Role = OutputOf<typeof contracts.roles.list>['data'][number];
+type Field = 'username' | 'first' | 'last' | 'email' | 'pass' | 'passv' | 'role_id';
+
+const EMPTY: Record<Field, string> = { username: '', first: '', last: '', email: '', pass: '', passv: '', role_id: '' };
+/** where a -3 / -4 answer of add or edit belongs */
+const FIELD_OF_CODE: Record<number, Field> = { [-3]: 'username', [-4]: 'email' };
+
+export function UserFormPage({ routeKey }: ScreenProps) {
+  const editing = routeKey.startsWith('_user_edit_');
+  const { id = '' } = useParams();
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const [values, setValues] = useState(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [roles, setRoles] = useState<Role[] | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [saving, setSaving] = useState(false);
+  const busy = loading || saving;
+  const toList = () => navigate(area.to('_user_list_'));
+
+  useEffect(() => {
+    let live = true;
+    const loads = [api.call(contracts.roles.list, {}), editing ? api.call(contracts.users.get, { id: Number(id) }) : Promise.resolve(null)] as const;
+    void Promise.all(loads).then(([rolesAnswer, userAnswer]) => {
+      if (!live) return;
+      setLoading(false);
+      if (isOk(rolesAnswer)) setRoles(rolesAnswer.body.data);
+      else {
+        setRoles([]);
+        if (rolesAnswer.code !== 401 && rolesAnswer.code !== 402) notices.error(failureMessage(rolesAnswer, { fallback: T.shell.loadFailed }));
+      }
+      if (!userAnswer) return;
+      if (isOk(userAnswer)) {
+        const u = userAnswer.body.data;
+        setValues({ ...EMPTY, username: u.username, first: u.first, last: u.last ?? '', email: u.email, role_id: u.role_id === null ? '' : String(u.role_id) });
+      } else if (userAnswer.code !== 401 && userAnswer.code !== 402) {
+        notices.error(failureMessage(userAnswer, { fallback: T.shell.loadFailed }));
+        navigate(area.to('_user_list_'), { replace: true });
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [editing, id, area, navigate]);
+
+  const noRole = !editing && roles !== null && roles.length === 0;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (noRole) return notices.warning(T.users.noRole);
+    const roleId = values.role_id === '' ? undefined : Number(values.role_id);
+    const person = { first: values.first.trim(), last: values.last.trim(), email: values.email.trim(), role_id: roleId };
+    const parsed = editing
+      ? EditUserInput.safeParse({ id: Number(id), ...person })
+      : AddUserInput.safeParse({ username: values.username.trim(), ...person, pass: values.pass, passv: values.passv, email_verification: false });
+    if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
+    setErrors({});
+    setSaving(true);
+    const r = editing
+      ? await api.call(contracts.users.edit, parsed.data as typeof EditUserInput._output)
+      : await api.call(contracts.users.add, parsed.data as typeof AddUserInput._output);
+    setSaving(false);
+    if (isOk(r)) {
+      notices.success(editing ? T.users.editSuccess : T.users.addSuccess);
+      toList();
+      return;
+    }
+    const fieldErrors = fieldErrorsOfEnvelope(r.body);
+    const code = r.code === 400 ? resultCode(r) : undefined;
+    const field = code !== undefined ? FIELD_OF_CODE[code] : undefined;
+    if (field) fieldErrors[field] = code === -3 ? T.users.usernameTaken : T.users.emailTaken;
+    setErrors(fieldErrors);
+    // add names -3 / -4 (and -12 no role) in its notice; edit says 'Edit User Gagal' (the field shows why)
+    notices.error(editing ? failureMessage(r, { fallback: T.users.editFailed }) : failureMessage(r, { byCode: contracts.users.add.errors, fallback: T.users.addFailed }));
+  };
+
+  const field = (name: Field, label: string, extra: Partial<React.ComponentProps<typeof TextField>> = {}) => ({
+    name,
+    label,
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    error: !!errors[name],
+    helperText: errors[name] ?? ' ',
+    fullWidth: true,
+    disabled: busy,
+    ...extra,
+  });
+
+  return (
+    <Card sx={{ position: 'relative', maxWidth: 1000 }}>
+      <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>{editing ? T.users.editTitle : T.users.addTitle}</Typography>
+        {noRole && <Alert severity="warning" sx={{ mb: 3 }} data-testid="no-role">{T.users.noRole}</Alert>}
+        <Box component="form" noValidate onSubmit={submit} sx={{ display: 'grid', gap: 4, gridTemplateColumns: '1fr', '@media (min-width: 768px)': { gridTemplateColumns: '200px 1fr' } }}>
+          <AvatarPicker initial={values.first || values.username} disabled={busy} />
+          <Box>
+            <Stack spacing={0.5}>
+              <TextField
+                {...field('username', T.users.username, { required: true, autoFocus: !editing })}
+                helperText={errors.username ?? (editing ? T.credentials.readOnly : ' ')}
+                slotProps={{ input: { readOnly: editing }, htmlInput: { maxLength: 16 } }}
+              />
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                <TextField {...field('first', T.users.first, { required: true })} slotProps={{ htmlInput: { maxLength: 16 } }} />
+                <TextField {...field('last', T.users.last)} slotProps={{ htmlInput: { maxLength: 16 } }} />
+              </Stack>
+              <TextField {...field('email', T.users.email, { required: true, type: 'email' })} />
+              {!editing && (
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                  <PasswordField {...field('pass', T.users.pass, { required: true, autoComplete: 'new-password' })} />
+                  <PasswordField {...field('passv', T.users.passv, { required: true, autoComplete: 'new-password' })} />
+                </Stack>
+              )}
+              <TextField {...field('role_id', T.users.role, { required: true, select: true })} disabled={busy || noRole}>
+                {(roles ?? []).map((r) => (
+                  <MenuItem key={r.id} value={String(r.id)}>{r.name}</MenuItem>
+                ))}
+                {/* the current role while the list loads, so the select never shows an unknown value */}
+                {roles === null && values.role_id && <MenuItem value={values.role_id}>{values.role_id}</MenuItem>}
+              </TextField>
+            </Stack>
+            <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
+              <Button onClick={toList} disabled={saving}>{T.common.cancel}</Button>
+              <Button type="submit" variant="contained" disabled={busy || noRole}>{T.common.save}</Button>
+            </Stack>
+          </Box>
+        </Box>
+      </CardContent>
+      <LoadingOverlay open={busy} />
+    </Card>
+  );
+}

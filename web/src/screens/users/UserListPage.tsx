@@ -1,0 +1,139 @@
+// User list (_user_list_, spec 01 section 2 "Users"): 'List of User' / 'Manage user', one 200 px card per account
+// with username, full name and role name, 2 per row up to 996 px, 3 up to 1200 px, else 4. A card offers Kelola
+// (then Info or Password) and Hapus; the list is reloaded after a delete.
+import { useCallback, useEffect, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { Avatar, Box, Button, Card, CardActionArea, CardContent, Chip, ListItemIcon, ListItemText, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import SettingsIcon from '@mui/icons-material/Settings';
+import DeleteIcon from '@mui/icons-material/Delete';
+import InfoIcon from '@mui/icons-material/Info';
+import KeyIcon from '@mui/icons-material/Key';
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import { contracts, T, type OutputOf } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { useAppArea } from '../../ui/useAppArea.js';
+import { fullName } from './names.js';
+
+type UserAccount = OutputOf<typeof contracts.users.list>['data'][number];
+
+export const USER_CARD_HEIGHT = 200;
+
+export function UserListPage() {
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const [users, setUsers] = useState<UserAccount[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; user: UserAccount; level: 'root' | 'manage' } | null>(null);
+
+  const load = useCallback(async () => {
+    const r = await api.call(contracts.users.list);
+    if (isOk(r)) setUsers(r.body.data);
+    else {
+      setUsers((prev) => prev ?? []);
+      if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const remove = async (user: UserAccount) => {
+    if (!(await confirm({ message: T.users.deleteConfirm(user.username) }))) return;
+    setBusy(true);
+    const r = await api.call(contracts.users.remove, { id: user.id });
+    if (isOk(r)) {
+      notices.success(T.users.deleteSuccess);
+      await load();
+    } else notices.error(failureMessage(r, { fallback: T.users.deleteFailed }));
+    setBusy(false);
+  };
+
+  const close = () => setMenu(null);
+  const go = (key: string) => () => {
+    if (menu) navigate(area.to(key, { id: menu.user.id }));
+    close();
+  };
+
+  return (
+    <Box sx={{ position: 'relative', minHeight: 200 }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+        <Box>
+          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.users.listTitle}</Typography>
+          <Typography color="text.secondary">{T.users.listSubtitle}</Typography>
+        </Box>
+        <Button component={RouterLink} to={area.to('_user_add_')} variant="contained" startIcon={<AddIcon />}>{T.users.createButton}</Button>
+      </Stack>
+      {users?.length === 0 && <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{T.users.empty}</Typography>}
+      <Box
+        data-testid="user-cards"
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+          '@media (min-width: 997px)': { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' },
+          '@media (min-width: 1200px)': { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))' },
+        }}
+      >
+        {users?.map((u) => (
+          <Card key={u.id} variant="outlined" data-testid="user-card" sx={{ height: USER_CARD_HEIGHT }}>
+            <CardActionArea
+              onClick={(e) => setMenu({ anchor: e.currentTarget, user: u, level: 'root' })}
+              aria-label={T.users.cardMenu(u.username)}
+              aria-haspopup="menu"
+              sx={{ height: '100%' }}
+            >
+              <CardContent sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', textAlign: 'center', gap: 0.5 }}>
+                <Avatar sx={{ bgcolor: 'primary.main', width: 56, height: 56, mb: 1 }}>{u.first.charAt(0).toUpperCase()}</Avatar>
+                <Typography variant="subtitle1" sx={{ fontWeight: 700, maxWidth: '100%' }} noWrap>{u.username}</Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ maxWidth: '100%' }} noWrap>{fullName(u)}</Typography>
+                <Chip size="small" label={u.role_name ?? T.users.noRoleName} variant={u.role_name ? 'filled' : 'outlined'} />
+              </CardContent>
+            </CardActionArea>
+          </Card>
+        ))}
+      </Box>
+      <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={close}>
+        {menu?.level === 'manage'
+          ? [
+              <MenuItem key="back" onClick={() => setMenu({ ...menu, level: 'root' })} dense>
+                <ListItemIcon><ChevronLeftIcon fontSize="small" /></ListItemIcon>
+                <ListItemText>{T.users.manage}</ListItemText>
+              </MenuItem>,
+              <MenuItem key="info" onClick={go('_user_edit_/{id}')}>
+                <ListItemIcon><InfoIcon fontSize="small" /></ListItemIcon>
+                <ListItemText>{T.users.info}</ListItemText>
+              </MenuItem>,
+              <MenuItem key="password" onClick={go('@user/password/{id}')}>
+                <ListItemIcon><KeyIcon fontSize="small" /></ListItemIcon>
+                <ListItemText>{T.users.password}</ListItemText>
+              </MenuItem>,
+            ]
+          : [
+              <MenuItem key="manage" onClick={() => menu && setMenu({ ...menu, level: 'manage' })}>
+                <ListItemIcon><SettingsIcon fontSize="small" /></ListItemIcon>
+                <ListItemText>{T.users.manage}</ListItemText>
+              </MenuItem>,
+              <MenuItem
+                key="delete"
+                onClick={() => {
+                  const user = menu?.user;
+                  close();
+                  if (user) void remove(user);
+                }}
+              >
+                <ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon>
+                <ListItemText>{T.users.delete}</ListItemText>
+              </MenuItem>,
+            ]}
+      </Menu>
+      <LoadingOverlay open={users === null || busy} />
+    </Box>
+  );
+}
