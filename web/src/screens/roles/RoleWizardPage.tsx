@@ -10,7 +10,7 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { WIZARD_STEPS, type RoleWizardContext, type WizardStep } from './roleWizard.machine.js';
-import { claimWizard, obtainWizard, releaseWizard, type HeldWizard } from './wizardStore.js';
+import { obtainWizard, releaseWizard, type HeldWizard } from './wizardStore.js';
 import { RoleInfoStep } from './RoleInfoStep.js';
 import { RoleAccessStep } from './RoleAccessStep.js';
 import { RoleSortStep } from './RoleSortStep.js';
@@ -44,10 +44,10 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
   const key = mode === 'add' ? 'add' : `edit:${roleId}`;
 
   const held = useMemo(
-    () => obtainWizard(key, carried, mode === 'add' ? { mode: 'add' } : { mode: 'edit', roleId, start: routeStep }),
+    () => obtainWizard(key, carried, location.key, mode === 'add' ? { mode: 'add' } : { mode: 'edit', roleId, start: routeStep }),
     // a new wizard only for another role or another visit; the step follows the machine
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [key, carried],
+    [key, carried, location.key],
   );
   const snapshot = useSelector(held.actor, (s) => s);
   const ctx: RoleWizardContext = snapshot.context;
@@ -78,10 +78,9 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
     }
     const now = stepOf(s);
     const wanted = now ? routes[now] : routeKey;
-    if (wanted === routeKey && carried === held.id) return claimWizard(held);
+    if (wanted === routeKey && carried === held.id) return;
     const forward = carried === held.id && now !== null && stepIndex(now) > stepIndex(routeStep);
     const to = wanted === routeKey ? location.pathname + location.search : area.to(wanted, { id: roleId });
-    claimWizard(held);
     navigate(to, { replace: !forward, state: { roleWizard: held.id } });
   }, [snapshot, held, carried, routeKey, routeStep, routes, roleId, area, navigate, location.pathname, location.search]);
 
