@@ -20,8 +20,9 @@ const SENSOR_NAMES: Record<string, { name: string; params: Record<string, string
   env: { name: 'BME280', params: { temperature: 'Temperature', humidity: 'Humidity', pressure: 'Pressure' } },
 };
 
-export function tasmotaSensor(topic: string, reading: Reading, t: number): Frame {
-  const body: Record<string, unknown> = { Time: tasmotaTime(t) };
+/** The SENSOR body without Time: sensors by their Tasmota names, and the unit settings a BME280 build adds. */
+export function tasmotaSensorBody(reading: Reading): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
   for (const sensor in reading.data) {
     const rename = SENSOR_NAMES[sensor];
     const out: Record<string, unknown> = {};
@@ -35,7 +36,11 @@ export function tasmotaSensor(topic: string, reading: Reading, t: number): Frame
     body[rename ? rename.name : sensor] = out;
     if (rename?.name === 'BME280') Object.assign(body, { PressureUnit: 'hPa', TempUnit: 'C' });
   }
-  return { topic: tasmotaTopics(topic).sensor, payload: JSON.stringify(body) };
+  return body;
+}
+
+export function tasmotaSensor(topic: string, reading: Reading, t: number): Frame {
+  return { topic: tasmotaTopics(topic).sensor, payload: JSON.stringify({ Time: tasmotaTime(t), ...tasmotaSensorBody(reading) }) };
 }
 
 export function tasmotaState(topic: string, s: { t: number; power: 'ON' | 'OFF'; uptimeSec: number; rssi: number }): Frame {

