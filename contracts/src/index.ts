@@ -12,6 +12,7 @@ export * from './http/dashboards.js';
 export * from './http/devices.js';
 export * from './http/tags.js';
 export * from './http/lora.js';
+export * from './http/cards.js';
 export * from './models/fields.js';
 export * from './models/device.js';
 export * from './models/deviceFamilies.js';

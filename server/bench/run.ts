@@ -3,6 +3,7 @@
 import { httpBench } from './http.bench.js';
 import { devicesBench } from './devices.bench.js';
 import { ingestBench } from './ingest.bench.js';
+import { ingestCpuBench } from './ingest/micro.js';
 
 export interface Bench {
   name: string;
@@ -10,11 +11,13 @@ export interface Bench {
   run(): Promise<Record<string, number | string>>;
 }
 
-const BENCHES: Bench[] = [httpBench, devicesBench, ingestBench];
+const BENCHES: Bench[] = [httpBench, devicesBench, ingestCpuBench, ingestBench];
 
 async function main() {
   const only = process.argv.slice(2);
-  const figures: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, at: new Date().toISOString() };
+  const os = await import('node:os');
+  // figures taken on a busy machine mean little: the load average is part of the report
+  const figures: Record<string, unknown> = { machine: { cpus: os.cpus().length, node: process.version, load_average_at_start: os.loadavg().map((l) => Math.round(l * 10) / 10) }, at: new Date().toISOString() };
   for (const b of BENCHES) {
     if (only.length && !only.includes(b.name)) continue;
     const started = Date.now();

@@ -28,6 +28,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import { createRefreshTokenService } from './modules/users/refresh-token.service.js';
 import { refreshTokenRoutes, usersRoutes } from './modules/users/users.routes.js';
 import { createDevicesDomain } from './modules/devices/devices.module.js';
+import { createCardsDomain } from './modules/cards/cards.module.js';
 
 export interface SentraApp {
   config: Config;
@@ -77,6 +78,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
   const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now });
   const devicesDomain = createDevicesDomain({ db, broker, config, log, now: opts.now });
+  // card queries and live push; `/fetch/web/p` joins once the command path provides sendCommand
+  const cardsDomain = createCardsDomain({ sqlite: dbHandle.sqlite, telemetry, broker, log, devices: devicesDomain.devices, now: opts.now });
   const routes = [
     ...authRoutes(auth),
     ...appsRoutes(db, rolesService.menuNavs),
@@ -87,6 +90,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...navsRoutes(db),
     ...dashboardsRoutes(db, dashboardsService),
     ...devicesDomain.routes,
+    ...cardsDomain.routes,
   ];
 
   const httpApp = createHttpApp({
@@ -99,6 +103,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const server = http.createServer(httpApp);
   broker.attachWebSocket(server, '/mqtt');
   const realtime = createRealtime({ server, bus, log, authenticate: (h) => auth.resolveCaller(h, { audience: 'session' }) });
+  cardsDomain.attachRealtime(realtime);
 
   let closing: Promise<void> | undefined;
   return {
@@ -127,6 +132,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           server.closeIdleConnections();
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
+        cardsDomain.close();
         await realtime.close();
         await broker.close();
         await httpClosed;

@@ -9,6 +9,7 @@ import { dashboardsContract } from './dashboards.js';
 import { deviceFamilyContract, devicesContract } from './devices.js';
 import { tagsContract } from './tags.js';
 import { loraContract } from './lora.js';
+import { cardsContract } from './cards.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
@@ -24,6 +25,7 @@ export const contracts = {
   deviceFamilies: deviceFamilyContract,
   tags: tagsContract,
   lora: loraContract,
+  cards: cardsContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -33,3 +35,4 @@ export function allCalls(): CallDef[] {
 export { authContract, appsContract };
 export { credentialsContract, usersContract, refreshTokenContract, rolesContract, navsContract, dashboardsContract };
 export { devicesContract, deviceFamilyContract, tagsContract, loraContract };
+export { cardsContract };

@@ -611,4 +611,19 @@ export const T = {
       openInTab: 'Buka di tab baru',
     },
   },
+  // ---- card query engine (server only, not in the spec): why a card could not be evaluated ----
+  cards: {
+    expressionInvalid: (detail: string) => `Ekspresi tidak valid: ${detail}`,
+    unknownVariable: (name: string) => `Variabel {${name}} tidak dikenal`,
+    notANumber: (what: string) => `${what} bukan angka`,
+    deviceNotFound: 'Perangkat tidak ditemukan',
+    noQuery: 'Komponen ini tidak memiliki query',
+    invalidComponent: 'Konfigurasi komponen tidak valid',
+    tooManyBuckets: (n: number) => `Rentang terlalu besar untuk interval ini (maksimal ${n} titik)`,
+    unknownFilter: 'Filter tidak dikenal',
+    variableCycle: (name: string) => `Variabel {${name}} merujuk dirinya sendiri`,
+    notCommandCard: 'Komponen ini bukan kartu perintah',
+    noTarget: 'Perangkat tujuan perintah tidak ditentukan',
+    noMatchingDevice: 'Tidak ada perangkat yang cocok dengan penanda',
+  },
 } as const;

@@ -42,12 +42,20 @@ interface SeriesRow {
   datatype: Datatype;
 }
 
-const keyOf = (deviceId: number, k: SeriesKey) => `${deviceId}\u001f${k.sensor}\u001f${k.configtype}\u001f${k.param}\u001f${k.subparam}`;
+/** device → sensor → configtype → param → subparam → series: looked up for every point, so no key string is built */
+type SeriesTree = Map<number, Map<string, Map<string, Map<string, Map<string, SeriesInfo>>>>>;
+
+function child<K, V>(m: Map<K, V>, k: K, make: () => V): V {
+  let v = m.get(k);
+  if (v === undefined) m.set(k, (v = make()));
+  return v;
+}
 
 export type SeriesResolution = SeriesInfo | 'datatype_mismatch' | 'series_limit';
 
 export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSeriesPerDevice: number; now: () => number }) {
-  const byKey = new Map<string, SeriesInfo>();
+  const tree: SeriesTree = new Map();
+  const lookup = (deviceId: number, k: SeriesKey) => tree.get(deviceId)?.get(k.sensor)?.get(k.configtype)?.get(k.param)?.get(k.subparam);
   const byId = new Map<number, SeriesInfo>();
   const perDevice = new Map<number, number>();
   const COLS = 'id, app_id, device_id, sensor, configtype, param, subparam, datatype';
@@ -73,7 +81,8 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
       latest,
       lastStampedTs: latest?.ts ?? 0,
     };
-    byKey.set(keyOf(info.deviceId, info), info);
+    const params = child(child(child(tree, info.deviceId, () => new Map()), info.sensor, () => new Map()), info.configtype, () => new Map());
+    child(params, info.param, () => new Map()).set(info.subparam, info);
     byId.set(info.id, info);
     return info;
   }
@@ -81,7 +90,7 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
   return {
     /** the series of a point, created on first sight; a datatype differing from the series' own is refused */
     resolve(appId: number, deviceId: number, key: SeriesKey, datatype: Datatype): SeriesResolution {
-      let info = byKey.get(keyOf(deviceId, key));
+      let info = lookup(deviceId, key);
       if (!info) {
         const row = findByKey.get(deviceId, key.sensor, key.configtype, key.param, key.subparam) as SeriesRow | undefined;
         if (row) info = remember(row);
@@ -106,10 +115,8 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
     },
     /** drops a device's series from memory (the device was removed) */
     forgetDevice(deviceId: number): void {
-      for (const [k, info] of byKey) if (info.deviceId === deviceId) {
-        byKey.delete(k);
-        byId.delete(info.id);
-      }
+      for (const [id, info] of byId) if (info.deviceId === deviceId) byId.delete(id);
+      tree.delete(deviceId);
       perDevice.delete(deviceId);
     },
     get size() {

@@ -1,12 +1,30 @@
 // Generic MQTT, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<deviceId>/data` and `d/<deviceId>/state`.
 // An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
 import { z } from 'zod';
-import { accept, isPlainObject, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
+import { accept, isPlainObject, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
 import { pointsOfParams } from './tree.js';
 
 const name = z.string().min(1).max(MAX_NAME);
 const sensorName = name.refine((s) => s[0] !== '_', 'names starting with _ are reserved');
-const dataSchema = z.record(sensorName, z.record(name, z.record(name, z.unknown()))).refine((o) => Object.keys(o).length > 0, 'no sensor');
+
+/**
+ * `{ sensor: { configtype: { ... } } }`, checked by hand: this runs for every data message and a schema library costs a
+ * tenth of the ingest budget here. Param and subparam names are checked by the walk that makes the points.
+ */
+function dataShapeError(body: Record<string, unknown>): string | undefined {
+  let sensors = 0;
+  for (const sensor in body) {
+    sensors++;
+    if (!validName(sensor) || sensor[0] === '_') return `invalid sensor name ${JSON.stringify(sensor.slice(0, MAX_NAME))}`;
+    const configs = body[sensor];
+    if (!isPlainObject(configs)) return `${sensor}: expected an object`;
+    for (const configtype in configs) {
+      if (!validName(configtype)) return `${sensor}: invalid configtype name`;
+      if (!isPlainObject(configs[configtype])) return `${sensor}.${configtype}: expected an object`;
+    }
+  }
+  return sensors === 0 ? 'no sensor' : undefined;
+}
 const stateSchema = z.record(sensorName, z.unknown()).refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= 256, '1 to 256 keys');
 
 /** `d/<id>/<kind>` split once; the id must be the device's own. */
@@ -32,11 +50,12 @@ export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer)
     const states: RawState[] = Object.entries(parsed.data).map(([key, value]) => ({ key, value: value ?? null }));
     return accept({ points: [], states, ts });
   }
-  const parsed = dataSchema.safeParse(body);
-  if (!parsed.success) return reject('bad_shape', parsed.error.issues[0]?.message);
+  const shapeError = dataShapeError(body);
+  if (shapeError) return reject('bad_shape', shapeError);
+  const data = body as Record<string, Record<string, Record<string, unknown>>>;
   const points: RawPoint[] = [];
-  for (const sensor in parsed.data) {
-    const configtypes = parsed.data[sensor];
+  for (const sensor in data) {
+    const configtypes = data[sensor];
     for (const configtype in configtypes) {
       if (!pointsOfParams(ctx, sensor, configtype, configtypes[configtype], points)) return reject('bad_shape', 'name');
     }

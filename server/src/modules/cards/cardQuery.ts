@@ -1,0 +1,353 @@
+// Evaluates a query entity (spec 02 section 3 "Query entity") inside a card's context: which series or devices it
+// names, over which window, through which function. Four shapes come out: one value (single-value, title, status),
+// a chart (graph), one value per device (list and map cards), three values (three-phase). Every series or device
+// read is recorded in `deps` (the live index keys of cards.live.ts), so a push recomputes exactly the cards it touches.
+import { T, type QueryEntity } from '@sentra/contracts';
+import { decodeValue } from '../telemetry/datatypes.js';
+import type { DeviceDirectory, DeviceFacts } from './deviceDirectory.js';
+import { ExpressionError, type ExprValue } from './expression.js';
+import { FilterError, type CardWindow } from './filters.js';
+import { bucketAggregates, isAggregate, valuesAggregate, type AggregateFn } from './functions/aggregates.js';
+import { evaluateCondition, isCondition } from './functions/conditions.js';
+import { deviceCount, deviceInfo, isDeviceInfo } from './functions/deviceInfo.js';
+import { levelFor, type SeriesReads, type SeriesRef } from './seriesReads.js';
+
+/** Why a card could not be evaluated: shown on the card (`success: false, alert`), never a 500. */
+export class CardError extends Error {}
+
+/** list and map cards evaluate at most this many devices (`devices` still lists every match) */
+export const MAX_LIST_DEVICES = 1000;
+const MAX_VARIABLE_DEPTH = 8;
+
+export interface EngineSources {
+  reads: SeriesReads;
+  directory: DeviceDirectory;
+}
+
+/** Live index keys: `d:<device>|<sensor>|<config>|<param>`, `a:<app>|<sensor>|<config>|<param>`, `dev:<device>`, `app:<app>`. */
+export const depKey = {
+  param: (deviceId: number, sensor: string, config: string, param: string) => `d:${deviceId}|${sensor}|${config}|${param}`,
+  anyDevice: (appId: number, sensor: string, config: string, param: string) => `a:${appId}|${sensor}|${config}|${param}`,
+  device: (deviceId: number) => `dev:${deviceId}`,
+  app: (appId: number) => `app:${appId}`,
+};
+
+export interface EvalContext {
+  src: EngineSources;
+  appId: number;
+  tz: string;
+  now: number;
+  decimals: number;
+  /** the card's window; throws FilterError for a filter it cannot use */
+  window(): CardWindow;
+  /** the component's tags (list and map cards read their devices) */
+  tags?: string[];
+  vars: VariableScope;
+  deps: Set<string>;
+}
+
+export interface Scalar {
+  value: unknown;
+  time: number | null;
+}
+export interface Chart {
+  keys: string[];
+  rows: Record<string, unknown>[];
+}
+
+type Query = QueryEntity;
+const wrap = <T>(fn: () => T): T => {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ExpressionError || err instanceof FilterError) throw new CardError(err.message);
+    throw err;
+  }
+};
+
+// ---- variables ----
+
+/**
+ * The variables an expression sees: request overrides (dropdown selections), then the component's, then the
+ * dashboard's. Values resolve on first use: a device variable is its series' latest value, a function variable its
+ * query's value, a conditional object its expression's value.
+ */
+export class VariableScope {
+  private resolved = new Map<string, ExprValue>();
+  private resolving = new Set<string>();
+  ctx!: EvalContext;
+  constructor(private readonly layers: readonly (Record<string, unknown> | undefined)[]) {}
+
+  raw(name: string): unknown {
+    for (const layer of this.layers) if (layer && Object.prototype.hasOwnProperty.call(layer, name)) return layer[name];
+    return undefined;
+  }
+
+  lookup = (name: string): ExprValue | undefined => {
+    if (this.resolved.has(name)) return this.resolved.get(name);
+    const raw = this.raw(name);
+    if (raw === undefined) return undefined;
+    if (this.resolving.has(name) || this.resolving.size >= MAX_VARIABLE_DEPTH) throw new CardError(T.cards.variableCycle(name));
+    this.resolving.add(name);
+    try {
+      const v = this.resolve(raw);
+      this.resolved.set(name, v);
+      return v;
+    } finally {
+      this.resolving.delete(name);
+    }
+  };
+
+  private resolve(raw: unknown): ExprValue {
+    if (raw === null || typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') return raw;
+    if (Array.isArray(raw)) return JSON.stringify(raw);
+    const v = raw as Record<string, unknown>;
+    switch (v._varType) {
+      case 'device': {
+        const q = { query: 'LATEST', queryType: 'device', device_id: v.device_id, sensor: v.sensor, config: v.config, param: v.param } as Query;
+        return asExprValue(scalarQuery(q, this.ctx).value);
+      }
+      case 'func':
+        return asExprValue(scalarQuery(v as unknown as Query, this.ctx).value);
+      case 'filter':
+        return typeof v.name === 'string' ? v.name : null;
+      default:
+        if ((v.queryType === 'condition' || v.queryType === 'condition_bool') && typeof v.condition === 'string') {
+          const fn = v.queryType === 'condition_bool' ? 'IFELSE' : 'BOOL';
+          return wrap(() => evaluateCondition(fn, v as never, this.lookup, this.ctx.decimals));
+        }
+        return JSON.stringify(v);
+    }
+  }
+}
+
+const asExprValue = (v: unknown): ExprValue =>
+  v === undefined ? null : v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? v : JSON.stringify(v);
+
+// ---- devices and series ----
+
+/** The device a query names: an id, a numeric string, or `{variable}` of a device variable (a dropdown selector). */
+export function deviceIdOf(q: Query, ctx: EvalContext): number {
+  let id: unknown = q.device_id;
+  if (typeof id === 'string') {
+    const m = /^\{(.+)\}$/.exec(id.trim());
+    const variable = m ? ctx.vars.raw(m[1]!) : undefined;
+    if (m) id = variable && typeof variable === 'object' ? (variable as { device_id?: unknown }).device_id : variable;
+    if (typeof id === 'string' && /^\d+$/.test(id)) id = Number(id);
+  }
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new CardError(T.cards.deviceNotFound);
+  return id;
+}
+
+function oneDevice(q: Query, ctx: EvalContext): DeviceFacts {
+  const id = deviceIdOf(q, ctx);
+  ctx.deps.add(depKey.device(id));
+  const d = ctx.src.directory.device(ctx.appId, id);
+  if (!d) throw new CardError(T.cards.deviceNotFound);
+  return d;
+}
+
+/** A series that does not exist yet is fine (no data), a device that is not the application's is not. */
+function requireDevice(ctx: EvalContext, deviceId: number): void {
+  if (!ctx.src.directory.device(ctx.appId, deviceId)) throw new CardError(T.cards.deviceNotFound);
+}
+
+interface LabelledSeries {
+  label: string;
+  subparam: string;
+  series: SeriesRef | null;
+  /** one of the subparams of a param chosen whole */
+  whole?: true;
+}
+
+/** The series a query reads on one device: its subparam(s), or every subparam of a param chosen whole. */
+export function seriesOf(q: Query, ctx: EvalContext, deviceId: number, forChart: boolean): LabelledSeries[] {
+  const { sensor = '', config = '', param = '' } = q;
+  const r = ctx.src.reads;
+  const one = (sub: string, label: string): LabelledSeries => ({ label, subparam: sub, series: r.series(ctx.appId, deviceId, sensor, config, param, sub) });
+  const checked = (list: LabelledSeries[]) => {
+    if (list.some((l) => !l.series)) requireDevice(ctx, deviceId);
+    return list;
+  };
+  if (Array.isArray(q.subparam)) return checked(q.subparam.map((sub, i) => one(sub, q.subparam_label?.[i] ?? sub)));
+  if (typeof q.subparam === 'string' && q.subparam !== '') return checked([one(q.subparam, q.param_label || q.subparam)]);
+  const plain = one('', q.param_label || param);
+  if (plain.series) return [plain];
+  const subs = r.seriesOfParam(ctx.appId, deviceId, sensor, config, param).filter((s) => s.subparam !== '');
+  if (subs.length === 0) {
+    requireDevice(ctx, deviceId);
+    return [plain];
+  }
+  return subs.map((s) => ({ label: forChart && q.param_label ? `${q.param_label} ${s.subparam}` : s.subparam, subparam: s.subparam, series: s, whole: true as const }));
+}
+
+function latestOf(s: SeriesRef | null, ctx: EvalContext): Scalar {
+  if (!s) return { value: null, time: null };
+  const p = ctx.src.reads.latest(s);
+  return p ? { value: decodeValue(s.datatype, p.num, p.text), time: p.ts } : { value: null, time: null };
+}
+
+function aggregateOf(fn: AggregateFn, s: SeriesRef | null, ctx: EvalContext): Scalar {
+  const w = wrap(() => ctx.window());
+  if (w.type === 'REALTIME') {
+    if (!s) return { value: fn === 'COUNT' ? 0 : null, time: null };
+    const rows = ctx.src.reads.latestN(s, w.ndata);
+    const values = rows.filter((p) => p[1] !== null).map((p) => p[1]!);
+    return { value: valuesAggregate(fn, values), time: rows.length ? rows[rows.length - 1]![0] : null };
+  }
+  if (!s) return { value: fn === 'COUNT' ? 0 : null, time: null };
+  const r = ctx.src.reads;
+  const bounds = [w.start, w.end];
+  const pieces = r.pieces(s, w.start, w.end, 'hour');
+  const usage = fn === 'USAGE' ? { baseline: r.pointBefore(s, w.start)?.v ?? null, expand: (p: Parameters<typeof r.expand>[1]) => r.expand(s, p) } : undefined;
+  const value = bucketAggregates(fn, pieces, bounds, usage)[0] ?? null;
+  const last = pieces.length ? pieces[pieces.length - 1]!.lastTs : null;
+  return { value, time: last === null ? null : Math.min(last, w.end - 1) };
+}
+
+/** A series value through a data or aggregate function. */
+function seriesValue(fn: string, s: SeriesRef | null, ctx: EvalContext): Scalar {
+  if (fn === 'LATEST') return latestOf(s, ctx);
+  if (isAggregate(fn)) return aggregateOf(fn, s, ctx);
+  throw new CardError(T.dashboards.component.queryNotOffered);
+}
+
+/** One value per labelled series; a param read whole answers an object of its subparams. */
+function valueOfSeries(fn: string, list: LabelledSeries[], ctx: EvalContext): Scalar {
+  if (list.length === 1 && !list[0]!.whole) return seriesValue(fn, list[0]!.series, ctx);
+  const value: Record<string, unknown> = {};
+  let time: number | null = null;
+  for (const l of list) {
+    const v = seriesValue(fn, l.series, ctx);
+    value[l.label] = v.value;
+    if (v.time !== null && (time === null || v.time > time)) time = v.time;
+  }
+  return { value, time };
+}
+
+// ---- the four shapes ----
+
+/** One value: single-value, title and command status lines, variables. */
+export function scalarQuery(q: Query, ctx: EvalContext): Scalar {
+  const fn = q.query ?? 'LATEST';
+  switch (q.queryType) {
+    case 'device':
+    case 'graph':
+    case 'three_phase': {
+      const deviceId = deviceIdOf(q, ctx);
+      ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
+      return valueOfSeries(fn, seriesOf(q, ctx, deviceId, false), ctx);
+    }
+    case 'device_id': {
+      const d = oneDevice(q, ctx);
+      if (isDeviceInfo(fn)) return { value: deviceInfo(fn, d), time: fn === 'ONLINE' ? d.lastOnlineTs : null };
+      if (fn === 'LATEST_UPDATE') return { value: ctx.src.reads.newestOfDevice(ctx.appId, d.id), time: null };
+      throw new CardError(T.dashboards.component.queryNotOffered);
+    }
+    case 'tags': {
+      ctx.deps.add(depKey.app(ctx.appId));
+      const devices = ctx.src.directory.matching(ctx.appId, q.tags);
+      if (fn !== 'TOTAL_DEVICE' && fn !== 'APP_ONLINE') throw new CardError(T.dashboards.component.queryNotOffered);
+      return { value: deviceCount(fn, devices), time: ctx.now };
+    }
+    case 'condition':
+    case 'condition_bool': {
+      if (!isCondition(fn)) throw new CardError(T.dashboards.component.queryNotOffered);
+      return { value: wrap(() => evaluateCondition(fn, q, ctx.vars.lookup, ctx.decimals)), time: ctx.now };
+    }
+    case 'device_no_id':
+    case 'none': {
+      // a list/map query read as one value: the first device of the card's tags
+      const rows = perDeviceQuery(q, ctx);
+      const first = rows.rows[0];
+      return first ? { value: first.value, time: first.time } : { value: null, time: null };
+    }
+  }
+}
+
+/** A chart: one row per bucket (or per point for REALTIME), one key per series label. */
+export function chartQuery(q: Query, ctx: EvalContext): Chart {
+  const fn = q.query ?? 'AVG';
+  if (q.queryType === 'condition' || q.queryType === 'condition_bool') {
+    const v = scalarQuery(q, ctx);
+    return { keys: ['value'], rows: [{ ts: ctx.now, value: v.value }] };
+  }
+  if (q.queryType !== 'graph' && q.queryType !== 'device' && q.queryType !== 'three_phase') throw new CardError(T.dashboards.component.queryNotOffered);
+  if (!isAggregate(fn)) throw new CardError(T.dashboards.component.queryNotOffered);
+  const deviceId = deviceIdOf(q, ctx);
+  ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
+  const list = seriesOf(q, ctx, deviceId, true);
+  const keys = list.map((l) => l.label);
+  const w = wrap(() => ctx.window());
+  const r = ctx.src.reads;
+  if (w.type === 'REALTIME') {
+    // the last N points of each series, rows merged by time
+    const byTs = new Map<number, Record<string, unknown>>();
+    for (const l of list) {
+      if (!l.series) continue;
+      for (const [ts, num, text] of r.latestN(l.series, w.ndata)) {
+        let row = byTs.get(ts);
+        if (!row) byTs.set(ts, (row = { ts }));
+        row[l.label] = decodeValue(l.series.datatype, num, text);
+      }
+    }
+    return { keys, rows: [...byTs.values()].sort((a, b) => (a.ts as number) - (b.ts as number)) };
+  }
+  const level = levelFor(w.boundaries);
+  const n = w.boundaries.length - 1;
+  const rows: Record<string, unknown>[] = new Array(n);
+  for (let i = 0; i < n; i++) rows[i] = { ts: w.boundaries[i] };
+  for (const l of list) {
+    const s = l.series;
+    const values: (number | null)[] = s
+      ? bucketAggregates(fn, r.pieces(s, w.start, w.end, level), w.boundaries, fn === 'USAGE' ? { baseline: r.pointBefore(s, w.start)?.v ?? null, expand: (p) => r.expand(s, p) } : undefined)
+      : new Array(n).fill(fn === 'COUNT' ? 0 : null);
+    for (let i = 0; i < n; i++) rows[i]![l.label] = values[i];
+  }
+  return { keys, rows };
+}
+
+export interface DeviceRow extends Scalar {
+  device: DeviceFacts;
+}
+
+/** One value per device of the card's tags (list and map cards): device_no_id reads a series, none a device fact. */
+export function perDeviceQuery(q: Query, ctx: EvalContext, devices?: DeviceFacts[]): { rows: DeviceRow[]; total: number } {
+  const fn = q.query ?? 'LATEST';
+  const all = devices ?? ctx.src.directory.matching(ctx.appId, ctx.tags);
+  ctx.deps.add(depKey.app(ctx.appId));
+  const list = all.length > MAX_LIST_DEVICES ? all.slice(0, MAX_LIST_DEVICES) : all;
+  const rows: DeviceRow[] = new Array(list.length);
+  if (q.queryType === 'device_no_id') {
+    ctx.deps.add(depKey.anyDevice(ctx.appId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i]!;
+      rows[i] = { device: d, ...valueOfSeries(fn, seriesOf(q, ctx, d.id, false), ctx) };
+    }
+  } else if (q.queryType === 'none') {
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i]!;
+      if (isDeviceInfo(fn)) rows[i] = { device: d, value: deviceInfo(fn, d), time: null };
+      else if (fn === 'LATEST_UPDATE') rows[i] = { device: d, value: ctx.src.reads.newestOfDevice(ctx.appId, d.id), time: null };
+      else throw new CardError(T.dashboards.component.queryNotOffered);
+    }
+  } else {
+    const v = scalarQuery(q, ctx);
+    for (let i = 0; i < list.length; i++) rows[i] = { device: list[i]!, ...v };
+  }
+  return { rows, total: all.length };
+}
+
+/** Three-phase: the latest of the three subparams (Data 1, 2, 3). */
+export function threePhaseQuery(q: Query, ctx: EvalContext): Scalar[] {
+  const deviceId = deviceIdOf(q, ctx);
+  ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
+  const subs = Array.isArray(q.subparam) ? q.subparam : [];
+  return [0, 1, 2].map((i) => {
+    const sub = subs[i];
+    if (sub === undefined) return { value: null, time: null };
+    const s = ctx.src.reads.series(ctx.appId, deviceId, q.sensor ?? '', q.config ?? '', q.param ?? '', sub);
+    if (!s) requireDevice(ctx, deviceId);
+    return seriesValue(q.query ?? 'LATEST', s, ctx);
+  });
+}

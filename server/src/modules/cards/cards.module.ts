@@ -1,0 +1,137 @@
+// Composes the card query engine: the sources it reads (series, rollups, devices, dashboards), the evaluation the GET,
+// the CSV and the live push share, and the listeners that feed the live index (committed points, presence, device
+// registry changes). What app.ts mounts and closes.
+import type Database from 'better-sqlite3';
+import type { CardFilterQuery } from '@sentra/contracts';
+import type { Caller } from '../../platform/http/mount.js';
+import type { Logger } from '../../platform/log.js';
+import type { Broker } from '../../platform/mqtt/types.js';
+import type { Realtime } from '../../platform/realtime/types.js';
+import type { TelemetryPipeline } from '../telemetry/pipeline.js';
+import { evaluateCard, type CardResult } from './cardData.js';
+import { CardError, depKey, type EngineSources } from './cardQuery.js';
+import { createCardsLive, type CardsLive } from './cards.live.js';
+import { cardsRoutes, type CardCommandSender } from './cards.routes.js';
+import { createDashboardSource, type DashboardSource, type DashboardView } from './dashboardSource.js';
+import { createDeviceDirectory } from './deviceDirectory.js';
+import { createSeriesReads } from './seriesReads.js';
+
+export interface CardEngine {
+  src: EngineSources;
+  source: DashboardSource;
+  sqlite: Database.Database;
+  /** evaluates one card of a dashboard the caller may view (the GET) */
+  evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): CardResult;
+  /** evaluates a card of a stored dashboard without an access check (rooms already joined); null when it is gone */
+  evaluateStored(appId: number, tz: string, dashboardId: number, key: string, query: CardFilterQuery, now: number): CardResult | null;
+}
+
+export function createCardEngine(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series'>, opts: { now?: () => number; directoryTtlMs?: number } = {}): CardEngine {
+  const now = opts.now ?? Date.now;
+  const src: EngineSources = { reads: createSeriesReads(sqlite, telemetry), directory: createDeviceDirectory(sqlite, { ttlMs: opts.directoryTtlMs, now }) };
+  const source = createDashboardSource(sqlite, { now });
+
+  function run(appId: number, tz: string, view: DashboardView, key: string, query: CardFilterQuery, at: number): CardResult {
+    let component;
+    try {
+      component = source.component(view, key);
+    } catch (err) {
+      if (err instanceof CardError) return { data: { key, cat: 'UNKNOWN', success: false, alert: err.message }, deps: new Set() };
+      throw err;
+    }
+    return evaluateCard(src, { component, conf: view.conf, appId, tz, now: at, query });
+  }
+
+  return {
+    src,
+    source,
+    sqlite,
+    evaluate(caller, view, key, query, at = now()) {
+      return run(caller.app!.id, caller.app!.timezone, view, key, query, at);
+    },
+    evaluateStored(appId, tz, dashboardId, key, query, at) {
+      const view = source.load(appId, dashboardId);
+      if (!view || !(view.conf.dashboard?.[key] || view.broken.has(key))) return null;
+      return run(appId, tz, view, key, query, at);
+    },
+  };
+}
+
+export interface CardsDomainDeps {
+  sqlite: Database.Database;
+  telemetry: TelemetryPipeline;
+  broker: Pick<Broker, 'on'>;
+  log: Logger;
+  /** the device registry's change events (added, removed, disabled) */
+  devices?: { on(event: 'added' | 'removed' | 'disabled', fn: (row: { id: number; appId: number }) => void): void };
+  /** the command path (commands module); without it `/fetch/web/p` is not mounted */
+  sendCommand?: CardCommandSender;
+  now?: () => number;
+}
+
+/**
+ * The card calls now (they are mounted before the HTTP server exists), the live push once socket.io is there
+ * (`attachRealtime`): the commit, presence and registry listeners feed its index.
+ */
+export function createCardsDomain(deps: CardsDomainDeps) {
+  const engine = createCardEngine(deps.sqlite, deps.telemetry, { now: deps.now });
+  const presenceOf = deps.sqlite.prepare('SELECT app_id, online, last_online_ts FROM devices WHERE id = ?');
+  let live: CardsLive | undefined;
+  const offs: (() => void)[] = [];
+
+  function attachRealtime(realtime: Realtime): CardsLive {
+    if (live) return live;
+    const l = (live = createCardsLive({ realtime, engine, log: deps.log, now: deps.now }));
+    // committed points → the cards reading their param, on this device or on any device of the application
+    offs.push(
+      deps.telemetry.subscribe((batch) => {
+        if (!l.watching) return;
+        const keys = new Set<string>();
+        for (const p of batch.points) {
+          const s = deps.telemetry.series(p.seriesId);
+          if (!s) continue;
+          keys.add(depKey.param(s.deviceId, s.sensor, s.configtype, s.param));
+          keys.add(depKey.anyDevice(s.appId, s.sensor, s.configtype, s.param));
+        }
+        l.pointsCommitted(keys);
+      }),
+    );
+    // presence: the device registry writes the row first (its broker listeners were registered before these)
+    const presence = (deviceId: number | undefined) => {
+      if (deviceId === undefined || !live) return;
+      const row = presenceOf.get(deviceId) as { app_id: number; online: number; last_online_ts: number | null } | undefined;
+      if (!row) return;
+      engine.src.directory.presence(deviceId, row.online === 1, row.last_online_ts ?? 0);
+      live.deviceChanged(row.app_id, deviceId);
+    };
+    const deviceOfIdentity = (identity: Record<string, unknown>) => (typeof identity.deviceId === 'number' ? identity.deviceId : undefined);
+    deps.broker.on('connected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
+    deps.broker.on('disconnected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
+    offs.push(deps.telemetry.onDeviceSeen((e) => setImmediate(() => presence(e.deviceId))));
+    offs.push(deps.telemetry.onDeviceOffline((e) => setImmediate(() => presence(e.deviceId))));
+    return l;
+  }
+
+  const changed = (row: { id: number; appId: number }) => {
+    engine.src.directory.invalidate(row.appId);
+    live?.deviceChanged(row.appId, row.id);
+  };
+  deps.devices?.on('added', changed);
+  deps.devices?.on('removed', changed);
+  deps.devices?.on('disabled', changed);
+
+  return {
+    engine,
+    get live() {
+      return live;
+    },
+    attachRealtime,
+    routes: cardsRoutes({ engine, sendCommand: deps.sendCommand }),
+    close() {
+      for (const off of offs.splice(0)) off();
+      live?.close();
+    },
+  };
+}
+
+export type CardsDomain = ReturnType<typeof createCardsDomain>;

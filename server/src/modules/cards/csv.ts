@@ -1,0 +1,145 @@
+// A card's data as CSV (`/fetch/web/file/csv/card/...`): every raw point of the series the card reads in its window,
+// streamed in chunks read by key (series, ts > last) so no statement stays open between writes and a slow client
+// only slows its own download. One column per series (time, ts, then the series labels); list and map cards, whose
+// series are one per device, are written long (time, ts, device_id, label, series, value).
+import type { Response } from 'express';
+import type Database from 'better-sqlite3';
+import type { QueryEntity } from '@sentra/contracts';
+import { decodeValue } from '../telemetry/datatypes.js';
+import { MAX_LIST_DEVICES, deviceIdOf, seriesOf, type EvalContext } from './cardQuery.js';
+import { zoneOffset } from './filters.js';
+import type { SeriesRef } from './seriesReads.js';
+
+const CHUNK = 5000;
+const FLUSH_BYTES = 64 * 1024;
+/** rows one download writes at most */
+export const MAX_CSV_ROWS = 2_000_000;
+
+export interface CsvColumn {
+  label: string;
+  series: SeriesRef;
+  deviceId: number;
+  deviceLabel: string;
+}
+
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Local ISO time with the zone's offset (what a spreadsheet shows the user). */
+export function localIso(ts: number, tz: string): string {
+  const off = zoneOffset(ts, tz);
+  const local = new Date(ts + off).toISOString().slice(0, 23);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off) / 60_000;
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** Reads one series forward in chunks. */
+class Cursor {
+  private rows: [number, number | null, string | null][] = [];
+  private i = 0;
+  private last: number;
+  private done = false;
+  constructor(
+    private readonly stmt: Database.Statement,
+    readonly col: CsvColumn,
+    start: number,
+    private readonly end: number,
+  ) {
+    this.last = start - 1;
+  }
+  peek(): [number, number | null, string | null] | undefined {
+    if (this.i < this.rows.length) return this.rows[this.i];
+    if (this.done) return undefined;
+    this.rows = this.stmt.all(this.col.series.id, this.last, this.end, CHUNK) as [number, number | null, string | null][];
+    this.i = 0;
+    if (this.rows.length < CHUNK) this.done = true;
+    if (this.rows.length) this.last = this.rows[this.rows.length - 1]![0];
+    return this.rows[0];
+  }
+  next(): void {
+    this.i++;
+  }
+}
+
+async function write(res: Response, text: string): Promise<void> {
+  if (res.write(text)) return;
+  await new Promise<void>((resolve, reject) => {
+    const done = () => (res.off('drain', done), res.off('close', closed), resolve());
+    const closed = () => (res.off('drain', done), reject(new Error('client left')));
+    res.once('drain', done);
+    res.once('close', closed);
+  });
+}
+
+export async function streamCsv(opts: { res: Response; sqlite: Database.Database; columns: CsvColumn[]; start: number; end: number; tz: string; long: boolean; filename: string }) {
+  const { res, columns, tz } = opts;
+  // a statement of its own: the shared ones must never be left mid-iteration
+  const stmt = opts.sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts > ? AND ts < ? ORDER BY ts LIMIT ?').raw();
+  res.status(200);
+  res.setHeader('content-type', 'text/csv; charset=utf-8');
+  res.setHeader('content-disposition', `attachment; filename="${opts.filename}"`);
+  let buf = opts.long ? 'time,ts,device_id,label,series,value\n' : `time,ts,${columns.map((c) => csvCell(c.label)).join(',')}\n`;
+  let rows = 0;
+  const cursors = columns.map((c) => new Cursor(stmt, c, opts.start, opts.end));
+  try {
+    if (opts.long) {
+      for (const cur of cursors) {
+        for (let p = cur.peek(); p && rows < MAX_CSV_ROWS; cur.next(), p = cur.peek(), rows++) {
+          const c = cur.col;
+          buf += `${localIso(p[0], tz)},${p[0]},${c.deviceId},${csvCell(c.deviceLabel)},${csvCell(c.label)},${csvCell(decodeValue(c.series.datatype, p[1], p[2]))}\n`;
+          if (buf.length > FLUSH_BYTES) await write(res, buf), (buf = '');
+        }
+      }
+    } else {
+      // merge by time: one line per instant, a cell per series that has a point then
+      while (rows < MAX_CSV_ROWS) {
+        let ts = Infinity;
+        for (const cur of cursors) {
+          const p = cur.peek();
+          if (p && p[0] < ts) ts = p[0];
+        }
+        if (ts === Infinity) break;
+        let line = `${localIso(ts, tz)},${ts}`;
+        for (const cur of cursors) {
+          const p = cur.peek();
+          if (p && p[0] === ts) {
+            line += `,${csvCell(decodeValue(cur.col.series.datatype, p[1], p[2]))}`;
+            cur.next();
+          } else line += ',';
+        }
+        buf += `${line}\n`;
+        rows++;
+        if (buf.length > FLUSH_BYTES) await write(res, buf), (buf = '');
+      }
+    }
+    if (buf) await write(res, buf);
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
+
+/** The series a card's queries read, as CSV columns. */
+export function csvColumns(queries: QueryEntity[], ctx: EvalContext): { columns: CsvColumn[]; long: boolean } {
+  const series = (q: QueryEntity, deviceId: number) => seriesOf(q, ctx, deviceId, true);
+  const columns: CsvColumn[] = [];
+  let long = false;
+  for (const q of queries) {
+    if (q.queryType === 'device_no_id') {
+      long = true;
+      for (const d of ctx.src.directory.matching(ctx.appId, ctx.tags).slice(0, MAX_LIST_DEVICES))
+        for (const l of series(q, d.id)) if (l.series) columns.push({ label: l.label, series: l.series, deviceId: d.id, deviceLabel: d.label });
+    } else if (q.queryType === 'device' || q.queryType === 'graph' || q.queryType === 'three_phase') {
+      const id = deviceIdOf(q, ctx);
+      const d = ctx.src.directory.device(ctx.appId, id);
+      if (!d) continue;
+      for (const l of series(q, id)) if (l.series) columns.push({ label: l.label, series: l.series, deviceId: id, deviceLabel: d.label });
+    }
+  }
+  if (columns.length > 16) long = true;
+  return { columns, long };
+}

@@ -1,0 +1,116 @@
+// The dashboards the card calls read: the stored conf_dashboard of the caller's application, validated with the
+// contracts schema and kept parsed while its text is unchanged, and who may view it (a tenant; a member holding
+// `_dashboard_manage_` or having the dashboard in their role's menu).
+import type Database from 'better-sqlite3';
+import { Component, ConfDashboard, T } from '@sentra/contracts';
+import { forbidden, notFound } from '../../platform/http/errors.js';
+import type { Caller } from '../../platform/http/mount.js';
+import { CardError } from './cardQuery.js';
+
+export interface DashboardView {
+  id: number;
+  appId: number;
+  conf: ConfDashboard;
+  /** components that fail the schema on their own (the rest of the dashboard still works) */
+  broken: Set<string>;
+}
+
+interface Cached {
+  text: string;
+  view: DashboardView;
+}
+
+const MENU_TTL_MS = 2000;
+
+export function createDashboardSource(sqlite: Database.Database, opts: { now?: () => number } = {}) {
+  const now = opts.now ?? Date.now;
+  const byId = sqlite.prepare('SELECT conf_dashboard FROM dashboards WHERE id = ? AND app_id = ?').pluck();
+  const roleOf = sqlite.prepare('SELECT role_id FROM accounts WHERE id = ?').pluck();
+  const roleRow = sqlite.prepare('SELECT descendant FROM roles WHERE id = ? AND app_id = ?').pluck();
+  const roleNavs = sqlite.prepare('SELECT dashboard_id FROM role_navs WHERE role_id = ?').pluck();
+  const parents = sqlite.prepare('SELECT id, parent_id FROM dashboards WHERE app_id = ?').raw();
+  const cache = new Map<number, Cached>();
+  const menus = new Map<string, { at: number; ids: Set<number> }>();
+
+  function parse(id: number, appId: number, text: string): DashboardView {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      raw = {};
+    }
+    const whole = ConfDashboard.safeParse(raw);
+    if (whole.success) return { id, appId, conf: whole.data, broken: new Set() };
+    // keep every component that is valid on its own: one broken card does not blank the dashboard
+    const r = (raw ?? {}) as Record<string, unknown>;
+    const dashboard: Record<string, Component> = {};
+    const broken = new Set<string>();
+    for (const [key, c] of Object.entries((r.dashboard as Record<string, unknown>) ?? {})) {
+      const p = Component.safeParse(c);
+      if (p.success) dashboard[key] = p.data;
+      else broken.add(key);
+    }
+    const conf = { version: '2', config: { refresh: 0 }, ...(r.view ? { view: r.view } : {}), var: {}, dashboard } as ConfDashboard;
+    return { id, appId, conf, broken };
+  }
+
+  /** Dashboards a member's role opens (descendants included when the role says so), cached briefly. */
+  function menuOf(caller: Caller, appId: number): Set<number> {
+    const key = `${appId}:${caller.accountId}`;
+    const hit = menus.get(key);
+    if (hit && now() - hit.at < MENU_TTL_MS) return hit.ids;
+    const ids = new Set<number>();
+    const roleId = caller.accountId !== undefined ? (roleOf.get(caller.accountId) as number | null | undefined) : undefined;
+    if (roleId !== undefined && roleId !== null) {
+      const descendant = roleRow.get(roleId, appId) as number | undefined;
+      if (descendant !== undefined) {
+        for (const id of roleNavs.all(roleId) as number[]) ids.add(id);
+        if (descendant === 1) {
+          const children = new Map<number, number[]>();
+          for (const [id, parent] of parents.all(appId) as [number, number | null][]) {
+            if (parent === null) continue;
+            children.set(parent, [...(children.get(parent) ?? []), id]);
+          }
+          const stack = [...ids];
+          while (stack.length) for (const child of children.get(stack.pop()!) ?? []) if (!ids.has(child)) ids.add(child), stack.push(child);
+        }
+      }
+    }
+    if (menus.size > 10_000) menus.clear();
+    menus.set(key, { at: now(), ids });
+    return ids;
+  }
+
+  /** the dashboard of the application as stored now (no access check: live recomputes of a room already joined) */
+  function load(appId: number, id: number): DashboardView | null {
+    const text = byId.get(id, appId) as string | undefined;
+    if (text === undefined) return null;
+    const hit = cache.get(id);
+    if (hit && hit.text === text && hit.view.appId === appId) return hit.view;
+    const view = parse(id, appId, text);
+    if (cache.size > 2000) cache.clear();
+    cache.set(id, { text, view });
+    return view;
+  }
+
+  return {
+    load,
+    /** The caller's dashboard; another application's (or an unknown) id is 404, a dashboard outside a member's role 403. */
+    dashboard(caller: Caller, id: number): DashboardView {
+      const appId = caller.app?.id;
+      if (appId === undefined) throw notFound();
+      const view = load(appId, id);
+      if (!view) throw notFound();
+      if (caller.kind !== 'tenant' && !caller.grants?.navs.has('_dashboard_manage_') && !menuOf(caller, appId).has(id)) throw forbidden();
+      return view;
+    },
+    component(view: DashboardView, key: string): Component {
+      const c = view.conf.dashboard?.[key];
+      if (c) return c;
+      if (view.broken.has(key)) throw new CardError(T.cards.invalidComponent);
+      throw notFound();
+    },
+  };
+}
+
+export type DashboardSource = ReturnType<typeof createDashboardSource>;

@@ -1,0 +1,96 @@
+// The aggregate functions of a window, per bucket: AVG, COUNT, MAX, MIN, SUM, USAGE, SAMPLE, LAST. They fold pieces
+// (rollup buckets or raw points, in time order; see seriesReads.ts) so a month of hourly rollups is 720 rows, not
+// 2.6 million points. An empty bucket is null, except COUNT (0).
+import type { Piece } from '../seriesReads.js';
+
+export const AGGREGATES = ['AVG', 'COUNT', 'MAX', 'MIN', 'SUM', 'USAGE', 'SAMPLE', 'LAST'] as const;
+export type AggregateFn = (typeof AGGREGATES)[number];
+export const isAggregate = (q: string): q is AggregateFn => (AGGREGATES as readonly string[]).includes(q);
+
+export interface UsageContext {
+  /** the counter's value just before the window (its baseline); null when the window holds its first point */
+  baseline: number | null;
+  /** raw points of a rollup piece whose counter is not monotone inside (it was reset there) */
+  expand(p: Piece): Piece[];
+}
+
+/**
+ * One value per bucket [boundaries[i], boundaries[i+1]).
+ * USAGE is the increase of a cumulative counter: the sum of every step between consecutive points, where a step down
+ * is a reset and counts the new value (the counter restarted from zero), as Prometheus' increase() does. A rollup
+ * bucket is taken whole when it is monotone (its first is its min and its last its max), else its raw points decide.
+ */
+export function bucketAggregates(fn: AggregateFn, pieces: readonly Piece[], boundaries: readonly number[], usage?: UsageContext): (number | null)[] {
+  const n = boundaries.length - 1;
+  const count = new Array<number>(n).fill(0);
+  const acc = new Array<number | null>(n).fill(null);
+  let b = 0;
+  let prev = usage?.baseline ?? null;
+
+  const step = (p: Piece, i: number) => {
+    let inc = 0;
+    if (prev !== null) inc += p.first >= prev ? p.first - prev : p.first;
+    inc += p.last - p.first;
+    prev = p.last;
+    acc[i] = (acc[i] ?? 0) + inc;
+  };
+
+  for (const p of pieces) {
+    while (b < n - 1 && p.from >= boundaries[b + 1]!) b++;
+    if (p.from < boundaries[0]! || p.from >= boundaries[n]!) continue;
+    count[b] += p.count;
+    const cur = acc[b];
+    switch (fn) {
+      case 'COUNT':
+        break;
+      case 'SUM':
+      case 'AVG':
+        acc[b] = (cur ?? 0) + p.sum;
+        break;
+      case 'MIN':
+        acc[b] = cur === null || p.min < cur ? p.min : cur;
+        break;
+      case 'MAX':
+        acc[b] = cur === null || p.max > cur ? p.max : cur;
+        break;
+      case 'SAMPLE':
+        if (cur === null) acc[b] = p.first;
+        break;
+      case 'LAST':
+        acc[b] = p.last;
+        break;
+      case 'USAGE':
+        if (p.count === 1 || (p.first === p.min && p.last === p.max)) step(p, b);
+        else for (const q of usage!.expand(p)) step(q, b);
+        break;
+    }
+  }
+  if (fn === 'COUNT') return count;
+  if (fn === 'AVG') return acc.map((s, i) => (s === null || count[i] === 0 ? null : s / count[i]!));
+  return acc.map((v, i) => (count[i] === 0 ? null : v));
+}
+
+/** The same functions over bare values in time order (REALTIME windows: the last N points). */
+export function valuesAggregate(fn: AggregateFn, values: readonly number[]): number | null {
+  if (fn === 'COUNT') return values.length;
+  if (values.length === 0) return null;
+  switch (fn) {
+    case 'SUM':
+      return values.reduce((a, v) => a + v, 0);
+    case 'AVG':
+      return values.reduce((a, v) => a + v, 0) / values.length;
+    case 'MIN':
+      return Math.min(...values);
+    case 'MAX':
+      return Math.max(...values);
+    case 'SAMPLE':
+      return values[0]!;
+    case 'LAST':
+      return values[values.length - 1]!;
+    case 'USAGE': {
+      let inc = 0;
+      for (let i = 1; i < values.length; i++) inc += values[i]! >= values[i - 1]! ? values[i]! - values[i - 1]! : values[i]!;
+      return inc;
+    }
+  }
+}

@@ -1,0 +1,157 @@
+// Reads the card engine needs beyond the telemetry read service: series lookup by key inside an application (cached),
+// raw points of [start, end) as bare numbers, the point just before an instant (a counter's baseline), and the window
+// decomposed into pieces: hour rollups where whole hours fit, minute rollups at the edges, raw points for the rest.
+// Prepared statements on the telemetry tables; the rollups come through the telemetry reads, which overlay the deltas
+// not yet merged, so an aggregate is exact the moment its points are stored.
+import type Database from 'better-sqlite3';
+import type { TelemetryPipeline } from '../telemetry/pipeline.js';
+import type { Datatype } from '../telemetry/datatypes.js';
+
+export interface SeriesRef {
+  id: number;
+  deviceId: number;
+  sensor: string;
+  configtype: string;
+  param: string;
+  subparam: string;
+  datatype: Datatype;
+}
+
+/** Aggregates of a stretch of a series: one rollup bucket, or one raw point (count 1). `to` is exclusive. */
+export interface Piece {
+  from: number;
+  to: number;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  first: number;
+  last: number;
+  /** the newest point time inside (rollups: the bucket end − 1 when unknown) */
+  lastTs: number;
+}
+
+export type Level = 'hour' | 'minute' | 'raw';
+const SIZE = { hour: 3_600_000, minute: 60_000 } as const;
+const FINER: Record<Level, Level> = { hour: 'minute', minute: 'raw', raw: 'raw' };
+/** raw points a single read may return; a window needing more is summarised by its rollups instead */
+export const MAX_RAW_POINTS = 200_000;
+
+const SERIES_COLS = 'id, device_id AS deviceId, sensor, configtype, param, subparam, datatype';
+
+export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series'>) {
+  const byKey = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`);
+  const ofParam = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND app_id = ? ORDER BY subparam`);
+  const ofDevice = sqlite.prepare('SELECT id FROM telemetry_series WHERE app_id = ? AND device_id = ?').pluck();
+  const raw = sqlite.prepare('SELECT ts, num FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT ?').raw();
+  const rawText = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT ?').raw();
+  const before = sqlite.prepare('SELECT ts, num FROM telemetry_points WHERE series_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1').raw();
+  const latestN = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? ORDER BY ts DESC LIMIT ?').raw();
+
+  // series never change identity; only hits are cached (a series appears when its first point arrives)
+  const cache = new Map<string, SeriesRef>();
+  const remember = (k: string, s: SeriesRef) => {
+    if (cache.size > 200_000) cache.clear();
+    cache.set(k, s);
+    return s;
+  };
+
+  function series(appId: number, deviceId: number, sensor: string, configtype: string, param: string, subparam = ''): SeriesRef | null {
+    const k = `${appId}\u001f${deviceId}\u001f${sensor}\u001f${configtype}\u001f${param}\u001f${subparam}`;
+    const hit = cache.get(k);
+    if (hit) return hit;
+    const row = byKey.get(deviceId, sensor, configtype, param, subparam, appId) as SeriesRef | undefined;
+    return row ? remember(k, row) : null;
+  }
+
+  function rawPieces(s: SeriesRef, start: number, end: number, out: Piece[]) {
+    if (end <= start) return;
+    const rows = raw.all(s.id, start, end, MAX_RAW_POINTS) as [number, number | null][];
+    for (const [ts, v] of rows) {
+      if (v === null) continue;
+      out.push({ from: ts, to: ts + 1, count: 1, sum: v, min: v, max: v, first: v, last: v, lastTs: ts });
+    }
+  }
+
+  function rollupPieces(s: SeriesRef, level: 'hour' | 'minute', start: number, end: number, out: Piece[]) {
+    const size = SIZE[level];
+    for (const b of telemetry.reads.rollups(s, { bucket: level, start, end })) {
+      if (b.count === 0) continue;
+      out.push({ from: b.ts, to: b.ts + size, count: b.count, sum: b.sum, min: b.min, max: b.max, first: b.first, last: b.last, lastTs: b.ts + size - 1 });
+    }
+  }
+
+  /** [start, end) as pieces in time order: `level` rollups where they fit whole, finer ones at the edges. */
+  function pieces(s: SeriesRef, start: number, end: number, level: Level, out: Piece[] = []): Piece[] {
+    if (end <= start) return out;
+    if (level === 'raw') {
+      rawPieces(s, start, end, out);
+      return out;
+    }
+    const size = SIZE[level];
+    const a = Math.ceil(start / size) * size;
+    const b = Math.floor(end / size) * size;
+    if (a >= b) return pieces(s, start, end, FINER[level], out);
+    pieces(s, start, a, FINER[level], out);
+    rollupPieces(s, level, a, b, out);
+    pieces(s, b, end, FINER[level], out);
+    return out;
+  }
+
+  return {
+    series,
+    /** the subparam series of a param (the whole param chosen without a subparam) */
+    seriesOfParam(appId: number, deviceId: number, sensor: string, configtype: string, param: string): SeriesRef[] {
+      return ofParam.all(deviceId, sensor, configtype, param, appId) as SeriesRef[];
+    },
+    /** the newest point time of any series of the device (LATEST_UPDATE), null when it never sent data */
+    newestOfDevice(appId: number, deviceId: number): number | null {
+      let newest: number | null = null;
+      for (const id of ofDevice.all(appId, deviceId) as number[]) {
+        const ts = telemetry.series(id)?.latest?.ts;
+        if (ts !== undefined && (newest === null || ts > newest)) newest = ts;
+      }
+      return newest;
+    },
+    /** the latest stored point (the telemetry latest-value cache) */
+    latest(s: SeriesRef): { ts: number; num: number | null; text: string | null } | null {
+      return telemetry.series(s.id)?.latest ?? null;
+    },
+    latestN(s: SeriesRef, n: number): [number, number | null, string | null][] {
+      return (latestN.all(s.id, n) as [number, number | null, string | null][]).reverse();
+    },
+    pieces,
+    /** raw points in [start, end) as [ts, num, text] rows, oldest first */
+    rawRows(s: SeriesRef, start: number, end: number, limit = MAX_RAW_POINTS) {
+      return rawText.all(s.id, start, end, limit) as [number, number | null, string | null][];
+    },
+    /** iterates raw points in [start, end) (CSV) */
+    iterate(s: SeriesRef, start: number, end: number) {
+      return rawText.iterate(s.id, start, end, Number.MAX_SAFE_INTEGER) as IterableIterator<[number, number | null, string | null]>;
+    },
+    /** the last numeric point before `ts` */
+    pointBefore(s: SeriesRef, ts: number): { ts: number; v: number } | null {
+      const row = before.get(s.id, ts) as [number, number | null] | undefined;
+      return row && row[1] !== null ? { ts: row[0], v: row[1] } : null;
+    },
+    /** raw points of one piece (a rollup bucket whose counter is not monotone) */
+    expand(s: SeriesRef, p: Piece): Piece[] {
+      const out: Piece[] = [];
+      rawPieces(s, p.from, p.to, out);
+      return out;
+    },
+  };
+}
+
+export type SeriesReads = ReturnType<typeof createSeriesReads>;
+
+/** The coarsest rollup level every interior bucket edge is aligned to (edges of the window decompose finer). */
+export function levelFor(boundaries: readonly number[]): Level {
+  let level: Level = 'hour';
+  for (let i = 1; i < boundaries.length - 1; i++) {
+    const b = boundaries[i]!;
+    if (level === 'hour' && b % SIZE.hour !== 0) level = 'minute';
+    if (level === 'minute' && b % SIZE.minute !== 0) return 'raw';
+  }
+  return level;
+}
