@@ -278,4 +278,13 @@ CREATE TABLE `device_states` (
 	PRIMARY KEY(`device_id`, `key`)
 );
 --> statement-breakpoint
-CREATE INDEX `device_states_app` ON `device_states` (`app_id`,`device_id`);
+CREATE INDEX `device_states_app` ON `device_states` (`app_id`,`device_id`);--> statement-breakpoint
+CREATE TABLE `sensor_settings` (
+	`device_id` integer NOT NULL,
+	`key` text NOT NULL,
+	`policies` text DEFAULT '{}' NOT NULL,
+	`tags` text DEFAULT '{}' NOT NULL,
+	`updated_at` integer NOT NULL,
+	PRIMARY KEY(`device_id`, `key`),
+	FOREIGN KEY (`device_id`) REFERENCES `devices`(`id`) ON UPDATE no action ON DELETE cascade
+);

@@ -28,6 +28,13 @@ import { createUsersService } from './modules/users/users.service.js';
 import { createRefreshTokenService } from './modules/users/refresh-token.service.js';
 import { refreshTokenRoutes, usersRoutes } from './modules/users/users.routes.js';
 import { createDevicesDomain } from './modules/devices/devices.module.js';
+import { createTelemetryResolver } from './modules/devices/telemetry-resolver.js';
+import { createDeviceDataService } from './modules/telemetry/device-data.service.js';
+import { telemetryRoutes } from './modules/telemetry/telemetry.routes.js';
+import { attachLiveChannels } from './modules/telemetry/live.channels.js';
+import { statesRoutes } from './modules/states/states.routes.js';
+import { createCommands, type Commands } from './modules/commands/commands.service.js';
+import { commandsRoutes } from './modules/commands/commands.routes.js';
 import { createCardsDomain } from './modules/cards/cards.module.js';
 
 export interface SentraApp {
@@ -40,6 +47,8 @@ export interface SentraApp {
   realtime: Realtime;
   /** MQTT telemetry → points, states, rollups; the device registry installs its resolver with `useResolver` */
   telemetry: TelemetryPipeline;
+  /** device commands (`sendCommand`): the configuration call and the command cards */
+  commands: Commands;
   /** starts HTTP (and the broker); resolves with the bound ports */
   listen(): Promise<{ port: number; url: string; mqttPort: number }>;
   /** graceful: stop accepting, drain, close broker, bus and database; idempotent */
@@ -49,6 +58,8 @@ export interface SentraApp {
 export interface BuildOptions {
   log?: Logger;
   now?: () => number;
+  /** how long a command waits for the device's reply (default 55 s, inside the 60 s call) */
+  commandTimeoutMs?: number;
 }
 
 function defaultWebDist(): string | undefined {
@@ -78,6 +89,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
   const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now });
   const devicesDomain = createDevicesDomain({ db, broker, config, log, now: opts.now });
+  // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions.md)
+  const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now });
+  telemetry.useResolver(resolver);
+  const commands = createCommands({ bus, broker, devices: devicesDomain.devices, resolver, log, now: opts.now, waitMs: opts.commandTimeoutMs });
   // card queries and live push; `/fetch/web/p` joins once the command path provides sendCommand
   const cardsDomain = createCardsDomain({ sqlite: dbHandle.sqlite, telemetry, broker, log, devices: devicesDomain.devices, now: opts.now });
   const routes = [
@@ -90,6 +105,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...navsRoutes(db),
     ...dashboardsRoutes(db, dashboardsService),
     ...devicesDomain.routes,
+    ...telemetryRoutes({ db, devices: devicesDomain.devices, tags: devicesDomain.tags, data: createDeviceDataService(dbHandle.sqlite, telemetry.reads), now: opts.now }),
+    ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states }),
+    ...commandsRoutes({ devices: devicesDomain.devices, commands }),
     ...cardsDomain.routes,
   ];
 
@@ -103,6 +121,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const server = http.createServer(httpApp);
   broker.attachWebSocket(server, '/mqtt');
   const realtime = createRealtime({ server, bus, log, authenticate: (h) => auth.resolveCaller(h, { audience: 'session' }) });
+  attachLiveChannels({ realtime, telemetry, devices: devicesDomain.devices, bus });
   cardsDomain.attachRealtime(realtime);
 
   let closing: Promise<void> | undefined;
@@ -115,6 +134,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     broker,
     realtime,
     telemetry,
+    commands,
     async listen() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -136,6 +156,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         await realtime.close();
         await broker.close();
         await httpClosed;
+        commands.close();
         // what devices sent before the broker closed is still on the bus: deliver it before the database goes
         await bus.flush().catch((err) => log.warn('bus flush failed during shutdown', err));
         await telemetry.close();

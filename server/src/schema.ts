@@ -10,3 +10,4 @@ export * from './modules/states/states.table.js';
 export * from './modules/lora/lora.table.js';
 export * from './modules/tags/tags.table.js';
 export * from './modules/devices/devices.table.js';
+export * from './modules/telemetry/sensor-settings.table.js';

@@ -9,6 +9,9 @@ import { dashboardsContract } from './dashboards.js';
 import { deviceFamilyContract, devicesContract } from './devices.js';
 import { tagsContract } from './tags.js';
 import { loraContract } from './lora.js';
+import { deviceDataContract } from './device-data.js';
+import { statesContract } from './states.js';
+import { commandsContract } from './commands.js';
 import { cardsContract } from './cards.js';
 import type { CallDef } from './define.js';
 
@@ -25,6 +28,9 @@ export const contracts = {
   deviceFamilies: deviceFamilyContract,
   tags: tagsContract,
   lora: loraContract,
+  deviceData: deviceDataContract,
+  states: statesContract,
+  commands: commandsContract,
   cards: cardsContract,
 } as const;
 
@@ -35,4 +41,5 @@ export function allCalls(): CallDef[] {
 export { authContract, appsContract };
 export { credentialsContract, usersContract, refreshTokenContract, rolesContract, navsContract, dashboardsContract };
 export { devicesContract, deviceFamilyContract, tagsContract, loraContract };
+export { deviceDataContract, statesContract, commandsContract };
 export { cardsContract };

@@ -35,7 +35,8 @@ const like = (column: AnyColumn, pattern: string) => sql`${column} like ${patter
 export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tags: TagsService; now?: () => number }) {
   const now = deps.now ?? Date.now;
   const behaviours = familyBehaviours({ ...deps, db });
-  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>() };
+  // status: online ↔ offline transitions (live device list)
+  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>(), status: new Set<Listener>() };
   const lastSeenWrite = new Map<number, number>();
   ensureSearchIndex(db);
 
@@ -166,8 +167,10 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 
   function setOnline(id: number, online: boolean, ts = now()) {
     const set = online ? { online: true, lastOnlineTs: ts } : { online: false, lastOfflineTs: ts };
-    db.update(devices).set(set).where(and(eq(devices.id, id), eq(devices.disabled, false))).run();
+    const before = db.select({ online: devices.online }).from(devices).where(eq(devices.id, id)).get();
+    const row = db.update(devices).set(set).where(and(eq(devices.id, id), eq(devices.disabled, false))).returning().get();
     if (online) lastSeenWrite.set(id, ts);
+    if (row && before && before.online !== online) announce('status', row);
   }
 
   /** A message from the device: online, and last_online_ts moves (throttled). */

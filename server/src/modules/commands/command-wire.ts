@@ -1,0 +1,104 @@
+// How a command reaches each device family on the wire, and how its reply is recognised (DESIGN.md section 4):
+//   generic MQTT, Sentra, Dummy: d/<id>/cmd {id, sensor, configtype, param, value} → d/<id>/cmd/res {id, ok, code?}
+//   Tasmota: cmnd/<topic>/<param> with the value as text → stat/<topic>/RESULT {"<Param>": ...} (case-insensitive)
+//   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, object}
+//                         → application/<app>/device/<devEui>/event/ack {queueItemId: id, acknowledged}
+//   serial gateways: gw/<uid>/down {id, node, register, value, sensor, configtype, param} → gw/<uid>/res {id, ok, code?}
+import { WIRE_OF_CATEGORY, type WireProtocol } from '../telemetry/adapters/index.js';
+import type { DeviceRow } from '../devices/families.js';
+
+export interface CommandBody {
+  sensor: string;
+  configtype: string;
+  param: string;
+  value: unknown;
+}
+
+export interface Outbound {
+  topic: string;
+  payload: string;
+}
+
+/** what a reply says: accepted or refused (with the device's own code), plus the device's answer as sent */
+export interface ReplyVerdict {
+  ok: boolean;
+  code?: number | string;
+  reply: unknown;
+}
+
+/** The fPort LoRa configuration downlinks use (the device profile's codec encodes `object`). */
+export const LORA_COMMAND_FPORT = 10;
+
+export const wireOf = (row: Pick<DeviceRow, 'category'>): WireProtocol | undefined => WIRE_OF_CATEGORY[row.category];
+
+const json = (payload: Buffer): unknown => {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+};
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Tasmota takes a command's value as text: ON/OFF for booleans, JSON for structures. */
+export const tasmotaValue = (v: unknown) => (v === true ? 'ON' : v === false ? 'OFF' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The message that carries command `id` to the device, or null when its family takes no commands. */
+export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody): Outbound | null {
+  switch (wireOf(row)) {
+    case 'generic':
+      return { topic: `d/${row.id}/cmd`, payload: JSON.stringify({ id, sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value }) };
+    case 'tasmota':
+      if (!row.topic || !/^[A-Za-z0-9_]+$/.test(cmd.param)) return null;
+      return { topic: `cmnd/${row.topic}/${cmd.param}`, payload: tasmotaValue(cmd.value) };
+    case 'lora': {
+      if (!row.devEui) return null;
+      const devEui = row.devEui.toLowerCase();
+      const body = { id, devEui, confirmed: true, fPort: LORA_COMMAND_FPORT, object: { sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value } };
+      return { topic: `application/${row.appId}/device/${devEui}/command/down`, payload: JSON.stringify(body) };
+    }
+    case 'gateway': {
+      if (!row.uid) return null;
+      const node = /^node(\d{1,3})$/.exec(cmd.sensor);
+      const body = { id, node: node ? Number(node[1]) : null, register: cmd.param, value: cmd.value, sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param };
+      return { topic: `gw/${row.uid}/down`, payload: JSON.stringify(body) };
+    }
+    default:
+      return null;
+  }
+}
+
+/** `{id, ok, code?}` of the generic and gateway replies */
+function idReply(payload: Buffer, id: string): ReplyVerdict | undefined {
+  const body = json(payload);
+  if (!isObject(body) || body.id !== id) return undefined;
+  const code = typeof body.code === 'number' || typeof body.code === 'string' ? body.code : undefined;
+  return { ok: body.ok === true, code, reply: body };
+}
+
+/** The verdict when `topic`/`payload` answers the pending command `id` to `row`; undefined when it does not. */
+export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer): ReplyVerdict | undefined {
+  switch (wireOf(row)) {
+    case 'generic':
+      return topic === `d/${row.id}/cmd/res` ? idReply(payload, id) : undefined;
+    case 'gateway':
+      return row.uid && topic === `gw/${row.uid}/res` ? idReply(payload, id) : undefined;
+    case 'tasmota': {
+      if (topic !== `stat/${row.topic}/RESULT`) return undefined;
+      const body = json(payload);
+      if (!isObject(body)) return undefined;
+      // an unknown command or a bad value: Tasmota answers {"Command":"Unknown"} / {"Command":"Error"}
+      if (typeof body.Command === 'string' && /^(Unknown|Error)$/i.test(body.Command)) return { ok: false, code: body.Command, reply: body };
+      const wanted = cmd.param.toLowerCase();
+      return Object.keys(body).some((k) => k.toLowerCase() === wanted) ? { ok: true, reply: body } : undefined;
+    }
+    case 'lora': {
+      if (!row.devEui || topic.toLowerCase() !== `application/${row.appId}/device/${row.devEui.toLowerCase()}/event/ack`) return undefined;
+      const body = json(payload);
+      if (!isObject(body) || body.queueItemId !== id) return undefined;
+      return { ok: body.acknowledged === true, reply: body };
+    }
+    default:
+      return undefined;
+  }
+}

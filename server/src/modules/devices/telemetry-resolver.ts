@@ -1,0 +1,119 @@
+// The device registry's answer to the telemetry pipeline's question "whose message is this?": an MQTT identity (and
+// topic) → the device's context (id, application, family, Tasmota topic, LoRa DevEUI and decoder, gateway UID, declared
+// datatypes). Resolved on every message, so rows are cached briefly; removal and disabling evict at once.
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db.js';
+import type { MqttIdentity } from '../../platform/mqtt/types.js';
+import type { DeviceContext, DeviceResolver } from '../telemetry/adapters/index.js';
+import { parseSensorConfig } from '../telemetry/sensor-config.js';
+import type { DeviceIdentity } from './devices.broker.js';
+import type { DeviceService } from './devices.service.js';
+import { devices } from './devices.table.js';
+import type { DeviceRow } from './families.js';
+
+/** A sensor-configuration edit or an enable reaches ingest within this time; remove and disable at once. */
+export const RESOLVER_CACHE_MS = 5000;
+const MAX_CACHED = 50_000;
+const LORA_TOPIC = /^application\/(\d+)\/device\/([0-9A-Fa-f]{16})\//;
+
+interface Cached {
+  ctx: DeviceContext | null;
+  at: number;
+}
+
+export interface TelemetryResolver extends DeviceResolver {
+  /** drops what is cached about a device (the registry's events call it) */
+  forget(deviceId: number): void;
+}
+
+export function createTelemetryResolver(db: Db, registry: Pick<DeviceService, 'on' | 'byToken'>, opts: { now?: () => number } = {}): TelemetryResolver {
+  const now = opts.now ?? Date.now;
+  const byId = new Map<number, Cached>();
+  /** `<appId>:<DEVEUI>` → device id (null: no such device) */
+  const byEui = new Map<string, { id: number | null; at: number }>();
+  const loadRow = (id: number): DeviceRow | undefined => db.select().from(devices).where(eq(devices.id, id)).get();
+  const loadEui = (appId: number, devEui: string) => db.select({ id: devices.id }).from(devices).where(and(eq(devices.appId, appId), eq(devices.devEui, devEui))).get();
+
+  function contextOf(row: DeviceRow): DeviceContext {
+    const config = parseSensorConfig(row.sensors);
+    return {
+      deviceId: row.id,
+      appId: row.appId,
+      category: row.category,
+      tasmotaTopic: row.topic ?? undefined,
+      devEui: row.devEui ?? undefined,
+      uid: row.uid ?? undefined,
+      loraDecoder: config.decoder,
+      disabled: row.disabled,
+      declaredDatatype: config.params.length ? config.datatypeOf : undefined,
+    };
+  }
+
+  function remember<V>(map: Map<string | number, V>, key: string | number, value: V) {
+    if (map.size >= MAX_CACHED) map.delete(map.keys().next().value!);
+    map.set(key, value);
+  }
+
+  function device(id: number): DeviceContext | null {
+    const hit = byId.get(id);
+    const t = now();
+    if (hit && t - hit.at < RESOLVER_CACHE_MS) return hit.ctx;
+    const row = loadRow(id);
+    const ctx = row ? contextOf(row) : null;
+    remember(byId as Map<string | number, Cached>, id, { ctx, at: t });
+    return ctx;
+  }
+
+  function loraDevice(appId: number, topic: string): DeviceContext | null {
+    const m = LORA_TOPIC.exec(topic);
+    if (!m || Number(m[1]) !== appId) return null;
+    const key = `${appId}:${m[2]!.toUpperCase()}`;
+    const t = now();
+    let hit = byEui.get(key);
+    if (!hit || t - hit.at >= RESOLVER_CACHE_MS) {
+      hit = { id: loadEui(appId, m[2]!.toUpperCase())?.id ?? null, at: t };
+      remember(byEui as Map<string | number, { id: number | null; at: number }>, key, hit);
+    }
+    if (hit.id === null) return null;
+    const ctx = device(hit.id);
+    return ctx && ctx.appId === appId ? ctx : null;
+  }
+
+  const forget = (id: number) => {
+    byId.delete(id);
+    for (const [k, v] of byEui) if (v.id === id) byEui.delete(k);
+  };
+  registry.on('removed', (row) => forget(row.id));
+  registry.on('disabled', (row) => forget(row.id));
+  // a LoRa device added after its DevEUI was looked up (and found missing) is known at once
+  registry.on('added', (row) => {
+    if (row.devEui) byEui.delete(`${row.appId}:${row.devEui.toUpperCase()}`);
+  });
+
+  return {
+    forget,
+    resolveDevice(identity: MqttIdentity, topic?: string): DeviceContext | null {
+      const i = identity as DeviceIdentity;
+      switch (i.role) {
+        case 'device':
+        case 'tasmota':
+        case 'gateway':
+          return i.deviceId === undefined ? null : device(i.deviceId);
+        case 'token': {
+          // a Sentra end device that connected with its token before it was added
+          if (i.deviceId === undefined) {
+            const row = registry.byToken(i.tokenId!);
+            if (!row || row.disabled) return null;
+            i.deviceId = row.id;
+          }
+          return device(i.deviceId);
+        }
+        case 'networkServer':
+          // the network server speaks for many devices: only a topic names one
+          return topic && i.appId !== undefined ? loraDevice(i.appId, topic) : null;
+        default:
+          return null;
+      }
+    },
+  };
+}

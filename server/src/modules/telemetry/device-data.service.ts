@@ -1,0 +1,178 @@
+// The data screens' reads (spec 03 section 2.5): latest values per series and per param, a param's newest N and time
+// range (subparams folded into one object per timestamp), and CSV rows streamed in chunks. The device is checked by
+// the caller (registry rowOf → 404); series are always looked up through the application (the tenant filter).
+import type Database from 'better-sqlite3';
+import type { DeviceDataRow, LatestPoint, SensorDataRow } from '@sentra/contracts';
+import { decodeValue, type Datatype } from './datatypes.js';
+import type { SeriesView, TelemetryReads } from './reads.js';
+import { parseSensorConfig } from './sensor-config.js';
+
+export interface ParamKey {
+  sensor: string;
+  configtype: string;
+  param: string;
+  /** one subparam only; absent → the whole param */
+  subparam?: string;
+}
+
+/** One reading of a param: a value (or an object of subparam values) at a time. */
+interface Reading {
+  ts: number;
+  value: unknown;
+}
+
+const QUALITY_GOOD = 'good';
+const CSV_CHUNK = 2000;
+
+export function createDeviceDataService(sqlite: Database.Database, reads: TelemetryReads) {
+  const newestInRange = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?').raw();
+
+  /** the series of a param: the param itself, or its subparams (or the one asked for) */
+  function seriesOf(appId: number, deviceId: number, k: ParamKey): SeriesView[] {
+    if (k.subparam !== undefined) {
+      const one = reads.findSeries(appId, deviceId, k);
+      return one ? [one] : [];
+    }
+    const whole = reads.findSeries(appId, deviceId, { ...k, subparam: '' });
+    if (whole) return [whole];
+    return reads.seriesOfDevice(appId, deviceId).filter((s) => s.sensor === k.sensor && s.configtype === k.configtype && s.param === k.param && s.subparam !== '');
+  }
+
+  /** readings from per-series points: one series → its values; several → `{subparam: value}` per timestamp */
+  /** one series answered as plain values: the param itself, or the one subparam asked for */
+  const scalar = (series: SeriesView[], k: ParamKey) => series.length === 1 && (series[0]!.subparam === '' || k.subparam !== undefined);
+
+  function fold(series: SeriesView[], points: { ts: number; value: unknown }[][], newestFirst: boolean, limit: number, asScalar: boolean): Reading[] {
+    if (asScalar) return points[0]!.slice(0, limit);
+    const byTs = new Map<number, Record<string, unknown>>();
+    series.forEach((s, i) => {
+      for (const p of points[i]!) {
+        let o = byTs.get(p.ts);
+        if (!o) byTs.set(p.ts, (o = {}));
+        o[s.subparam] = p.value;
+      }
+    });
+    const out = [...byTs].map(([ts, value]) => ({ ts, value }));
+    out.sort((a, b) => (newestFirst ? b.ts - a.ts : a.ts - b.ts));
+    return out.slice(0, limit);
+  }
+
+  const datatypeOf = (series: SeriesView[], asScalar: boolean): Datatype => (asScalar ? series[0]!.datatype : 'object');
+
+  const toRows = (k: ParamKey, dt: Datatype, readings: Reading[]): SensorDataRow[] =>
+    readings.map((r) => ({ dt, value: r.value, quality: QUALITY_GOOD, timestamp: r.ts, sensor: k.sensor, configtype: k.configtype, param: k.param }));
+
+  return {
+    /** every stored series' latest value, newest first */
+    latest(appId: number, deviceId: number): LatestPoint[] {
+      return reads
+        .latestOfDevice(appId, deviceId)
+        .filter((l) => l.data_exist && l.ts !== null)
+        .map((l) => ({ sensor: l.sensor, configtype: l.configtype, param: l.param, subparam: l.subparam, datatype: l.datatype, value: l.value, ts: l.ts! }))
+        .sort((a, b) => b.ts - a.ts);
+    },
+
+    /** one row per sensor/configtype/param: stored ones with their latest value, then declared ones without data */
+    list(appId: number, deviceId: number, sensors: unknown): DeviceDataRow[] {
+      const config = parseSensorConfig(sensors);
+      const rows = new Map<string, DeviceDataRow>();
+      for (const l of reads.latestOfDevice(appId, deviceId)) {
+        const key = `${l.sensor}\u001f${l.configtype}\u001f${l.param}`;
+        let row = rows.get(key);
+        if (l.subparam === '') {
+          rows.set(key, { sensor: l.sensor, configtype: l.configtype, param: l.param, datatype: l.datatype, subparam_datatypes: row?.subparam_datatypes ?? {}, value: l.value, ts: l.ts, data_exist: l.data_exist });
+          continue;
+        }
+        if (!row) rows.set(key, (row = { sensor: l.sensor, configtype: l.configtype, param: l.param, datatype: 'object', subparam_datatypes: {}, value: {}, ts: null, data_exist: false }));
+        row.subparam_datatypes[l.subparam] = l.datatype;
+        if (l.data_exist) {
+          if (row.value === null || typeof row.value !== 'object') row.value = {};
+          (row.value as Record<string, unknown>)[l.subparam] = l.value;
+          row.data_exist = true;
+          row.ts = Math.max(row.ts ?? 0, l.ts ?? 0);
+        }
+      }
+      for (const p of config.params) {
+        const key = `${p.sensor}\u001f${p.configtype}\u001f${p.param}`;
+        const row = rows.get(key);
+        if (row) {
+          // the configuration's word wins for the datatype the console edits with
+          if (p.datatype && Object.keys(row.subparam_datatypes).length === 0) row.datatype = p.datatype;
+          continue;
+        }
+        const subs = Object.keys(p.subparams).length > 0;
+        rows.set(key, { sensor: p.sensor, configtype: p.configtype, param: p.param, datatype: p.datatype ?? (subs ? 'object' : 'string'), subparam_datatypes: { ...p.subparams }, value: null, ts: null, data_exist: false });
+      }
+      return [...rows.values()];
+    },
+
+    /** the newest n readings, newest first */
+    newest(appId: number, deviceId: number, k: ParamKey, n: number): SensorDataRow[] {
+      const series = seriesOf(appId, deviceId, k);
+      if (!series.length) return [];
+      const one = scalar(series, k);
+      return toRows(k, datatypeOf(series, one), fold(series, series.map((s) => reads.latestN(s, n)), true, n, one));
+    },
+
+    /** readings with start ≤ ts ≤ end, newest first, at most `limit` (the newest ones) */
+    range(appId: number, deviceId: number, k: ParamKey, start: number, end: number, limit: number): { rows: SensorDataRow[]; truncated: boolean } {
+      const series = seriesOf(appId, deviceId, k);
+      if (!series.length) return { rows: [], truncated: false };
+      const points = series.map((s) =>
+        (newestInRange.all(s.id, start, end, limit + 1) as [number, number | null, string | null][]).map(([ts, num, text]) => ({ ts, value: decodeValue(s.datatype, num, text) })),
+      );
+      const one = scalar(series, k);
+      const readings = fold(series, points, true, limit + 1, one);
+      return { rows: toRows(k, datatypeOf(series, one), readings.slice(0, limit)), truncated: readings.length > limit || points.some((p) => p.length > limit) };
+    },
+
+    /**
+     * CSV rows oldest first, one per stored point (several subparams: ordered by time, then subparam), read in chunks
+     * so a long range never holds the database or the memory: `each` receives a chunk and may wait (back-pressure).
+     */
+    async csvRange(appId: number, deviceId: number, k: ParamKey, start: number, end: number, each: (chunk: CsvPoint[]) => Promise<void> | void): Promise<number> {
+      const series = seriesOf(appId, deviceId, k);
+      const cursors = series.map((s) => ({ s, from: start, buf: [] as { ts: number; value: unknown }[], done: false }));
+      const refill = (c: (typeof cursors)[number]) => {
+        if (c.buf.length || c.done) return;
+        c.buf = reads.range(c.s, c.from, end, CSV_CHUNK);
+        if (c.buf.length < CSV_CHUNK) c.done = true;
+        if (c.buf.length) c.from = c.buf[c.buf.length - 1]!.ts + 1;
+      };
+      let total = 0;
+      for (;;) {
+        const chunk: CsvPoint[] = [];
+        while (chunk.length < CSV_CHUNK) {
+          cursors.forEach(refill);
+          let next: (typeof cursors)[number] | undefined;
+          for (const c of cursors) if (c.buf.length && (!next || c.buf[0]!.ts < next.buf[0]!.ts)) next = c;
+          if (!next) break;
+          const p = next.buf.shift()!;
+          chunk.push({ ts: p.ts, subparam: next.s.subparam, datatype: next.s.datatype, value: p.value });
+        }
+        if (!chunk.length) return total;
+        total += chunk.length;
+        await each(chunk);
+      }
+    },
+
+    /** the newest n readings as CSV points, oldest first */
+    csvLatest(appId: number, deviceId: number, k: ParamKey, n: number): CsvPoint[] {
+      const series = seriesOf(appId, deviceId, k);
+      const all: CsvPoint[] = [];
+      for (const s of series) for (const p of reads.latestN(s, n)) all.push({ ts: p.ts, subparam: s.subparam, datatype: s.datatype, value: p.value });
+      // n readings = the n newest distinct timestamps
+      const keep = new Set([...new Set(all.map((p) => p.ts))].sort((a, b) => b - a).slice(0, n));
+      return all.filter((p) => keep.has(p.ts)).sort((a, b) => a.ts - b.ts || a.subparam.localeCompare(b.subparam));
+    },
+  };
+}
+
+export interface CsvPoint {
+  ts: number;
+  subparam: string;
+  datatype: Datatype;
+  value: unknown;
+}
+
+export type DeviceDataService = ReturnType<typeof createDeviceDataService>;

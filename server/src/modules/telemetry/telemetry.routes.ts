@@ -1,0 +1,130 @@
+// Device data calls (contracts/src/http/device-data.ts): latest values, latest-N, ranges, CSV downloads, and each
+// sensor row's policies and tags. Every call first finds the device in the caller's application (else 404).
+import { once } from 'node:events';
+import type { Response } from 'express';
+import { and, eq } from 'drizzle-orm';
+import { RANGE_POINTS_MAX, deviceDataContract, type DataDevice, type DeviceTags } from '@sentra/contracts';
+import type { Db } from '../../db.js';
+import { implement, type BoundRoute } from '../../platform/http/mount.js';
+import type { DeviceService } from '../devices/devices.service.js';
+import type { DeviceRow } from '../devices/families.js';
+import type { TagsService } from '../tags/tags.service.js';
+import { attachment, CSV_HEADER, csvFileName, csvRows } from './csv.js';
+import type { DeviceDataService } from './device-data.service.js';
+import { sensorSettings } from './sensor-settings.table.js';
+
+export interface TelemetryRouteDeps {
+  db: Db;
+  devices: Pick<DeviceService, 'rowOf'>;
+  tags: Pick<TagsService, 'normalise'>;
+  data: DeviceDataService;
+  now?: () => number;
+}
+
+export const dataDeviceOf = (r: DeviceRow): DataDevice => ({
+  id: r.id,
+  name: r.name,
+  label: r.label ?? r.name,
+  serial_number: r.serialNumber,
+  category: r.category,
+  category_text: r.categoryText,
+  online: r.online,
+  last_online_ts: r.lastOnlineTs,
+  last_offline_ts: r.lastOfflineTs,
+});
+
+const parse = (text: string, fallback: unknown) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
+};
+
+/** writes a chunk, waiting while the client's socket is full; false once the client went away */
+async function write(res: Response, text: string): Promise<boolean> {
+  if (res.destroyed || res.writableEnded) return false;
+  if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  return !res.destroyed;
+}
+
+function startCsv(res: Response, fileName: string) {
+  res.status(200);
+  res.setHeader('content-type', 'text/csv; charset=utf-8');
+  res.setHeader('content-disposition', attachment(fileName));
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('x-content-type-options', 'nosniff');
+}
+
+export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: TelemetryRouteDeps): BoundRoute[] {
+  const settingsOf = (deviceId: number, key: string) =>
+    db.select().from(sensorSettings).where(and(eq(sensorSettings.deviceId, deviceId), eq(sensorSettings.key, key))).get();
+  const saveSettings = (deviceId: number, key: string, set: { policies?: string; tags?: string }) =>
+    db
+      .insert(sensorSettings)
+      .values({ deviceId, key, ...set, updatedAt: now() })
+      .onConflictDoUpdate({ target: [sensorSettings.deviceId, sensorSettings.key], set: { ...set, updatedAt: now() } })
+      .returning()
+      .get();
+
+  return implement(deviceDataContract, {
+    latest: ({ caller, input }) => {
+      const row = devices.rowOf(caller.app!.id, input.id);
+      return { device: dataDeviceOf(row), data: data.latest(row.appId, row.id) };
+    },
+    list: ({ caller, input }) => {
+      const row = devices.rowOf(caller.app!.id, input.id);
+      return { device: dataDeviceOf(row), data: data.list(row.appId, row.id, row.sensors) };
+    },
+    periodic: ({ caller, input }) => {
+      const row = devices.rowOf(caller.app!.id, input.id);
+      const { rows, truncated } = data.range(row.appId, row.id, input, input.start, input.end, RANGE_POINTS_MAX);
+      return { data: rows, truncated };
+    },
+    ndata: ({ caller, input }) => {
+      const row = devices.rowOf(caller.app!.id, input.id);
+      return { data: data.newest(row.appId, row.id, input, input.ndata) };
+    },
+    csvPeriod: async ({ caller, input, res }) => {
+      const app = caller.app!;
+      const row = devices.rowOf(app.id, input.id);
+      startCsv(res, csvFileName(row, input, now(), app.timezone));
+      if (await write(res, CSV_HEADER)) {
+        await data.csvRange(row.appId, row.id, input, input.start, input.end, async (chunk) => {
+          if (!(await write(res, csvRows(chunk, input, app.timezone)))) throw new Error('client went away');
+        }).catch(() => undefined);
+      }
+      res.end();
+      return null;
+    },
+    csvLatest: async ({ caller, input, res }) => {
+      const app = caller.app!;
+      const row = devices.rowOf(app.id, input.id);
+      const points = data.csvLatest(row.appId, row.id, input, input.ndata);
+      startCsv(res, csvFileName(row, input, now(), app.timezone));
+      res.end(CSV_HEADER + csvRows(points, input, app.timezone));
+      return null;
+    },
+    policyGet: ({ caller, input }) => {
+      const row = devices.rowOf(caller.app!.id, input.device_id);
+      const s = settingsOf(row.id, input.key);
+      return { policies: s ? parse(s.policies, {}) : {}, device_id: row.id, key: input.key };
+    },
+    policyEdit: ({ caller, input }) => {
+      const row = devices.rowOf(caller.app!.id, input.device_id);
+      const s = saveSettings(row.id, input.key, { policies: JSON.stringify(input.policies) });
+      return { policies: parse(s.policies, {}), device_id: row.id, key: input.key };
+    },
+    tagsGet: ({ caller, input }) => {
+      const row = devices.rowOf(caller.app!.id, input.device_id);
+      const s = settingsOf(row.id, input.key);
+      return { tags: (s ? parse(s.tags, {}) : {}) as DeviceTags, device_id: row.id, key: input.key };
+    },
+    tagsEdit: ({ caller, input }) => {
+      const row = devices.rowOf(caller.app!.id, input.device_id);
+      const normalised = tags.normalise(row.appId, input.tags);
+      const s = saveSettings(row.id, input.key, { tags: JSON.stringify(normalised) });
+      return { tags: parse(s.tags, {}) as DeviceTags, device_id: row.id, key: input.key };
+    },
+  });
+}
