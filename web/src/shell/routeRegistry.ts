@@ -3,6 +3,7 @@
 // `screens/<area>/routes.ts`. The shells derive every route, title and application-user grant from this list.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { T, type SysNav } from '@sentra/contracts';
+import { DashboardNavScreen, dashboardRoutes } from '../screens/dashboards/routes.js';
 import { roleRoutes } from '../screens/roles/routes.js';
 import { userRoutes } from '../screens/users/routes.js';
 import { credentialsRoutes } from '../screens/credentials/routes.js';
@@ -33,16 +34,12 @@ const About = lazy(() => import('../screens/about/AboutPage.js').then((m) => ({ 
 /** A destination whose screen belongs to a later issue: routed, titled, and clearly labelled as not built yet. */
 const notBuilt = (key: string, title: string, grantedBy: readonly SysNav[] = []): ScreenRoute => ({ key, title, grantedBy, screen: NotBuilt });
 
-const DASHBOARDS: readonly SysNav[] = ['_dashboard_manage_'];
 const DEVICES: readonly SysNav[] = ['_device_manage_', '_device_list_'];
 const TASKS: readonly SysNav[] = ['_task_list_'];
 
 export const screenRoutes: readonly ScreenRoute[] = [
   // dashboards (spec 02)
-  notBuilt('_dashboard_list_', T.nav.dashboard, DASHBOARDS),
-  notBuilt('_dashboard_add_', T.nav.dashboard, DASHBOARDS),
-  notBuilt('_dashboard_edit_/{id}', T.nav.dashboard, DASHBOARDS),
-  notBuilt('_dashboard_conf_/{path}', T.nav.dashboard, DASHBOARDS),
+  ...dashboardRoutes,
   // roles (spec 01)
   ...roleRoutes,
   // users (spec 01)
@@ -63,7 +60,7 @@ export const screenRoutes: readonly ScreenRoute[] = [
 ];
 
 /** The screen of a custom navigation entry (a dashboard granted to a role, spec 02). */
-export const customNavScreen: LazyExoticComponent<ComponentType<ScreenProps>> = NotBuilt;
+export const customNavScreen: LazyExoticComponent<ComponentType<ScreenProps>> = DashboardNavScreen;
 
 /** React Router path of a route key: `_role_edit_/{id}` → `_role_edit_/:id`. */
 export const routePath = (key: string) => key.replace(/\{(\w+)\}/g, ':$1');

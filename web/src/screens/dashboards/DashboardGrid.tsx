@@ -1,0 +1,88 @@
+// The card grid of a dashboard (spec 02 section 9 "Grid"): breakpoints lg 1200, md 996, sm 768, xs 480, xxs 0; row
+// height 60, margin 36; 4 columns everywhere in the view (static), lg 4 md 4 sm 2 xs 2 xxs 1 in the edit layout,
+// where cards drag and resize only at md and lg. Cards draw their title, type and a labelled placeholder body.
+import { useMemo, type ReactNode } from 'react';
+import { Responsive, WidthProvider, type Layout, type Layouts } from 'react-grid-layout';
+import 'react-grid-layout/css/styles.css';
+import 'react-resizable/css/styles.css';
+import { Box, Chip, Paper, Stack, Typography } from '@mui/material';
+import { EDIT_GRID_COLUMNS, GRID_BREAKPOINTS, GRID_MARGIN, GRID_ROW_HEIGHT, T, VIEW_GRID_COLUMNS, cardPixelHeight } from '@sentra/contracts';
+import { canArrange, gridItemOf, type Breakpoint, type GridLayouts, type StoredComponent } from './gridLayout.js';
+
+const ResponsiveGrid = WidthProvider(Responsive);
+
+/** Elements inside a card that must not start a drag (menus, buttons). */
+export const NO_DRAG = 'sentra-no-drag';
+
+export interface DashboardGridProps {
+  components: readonly StoredComponent[];
+  mode: 'view' | 'edit';
+  /** edit mode: the controlled layouts per breakpoint */
+  layouts?: GridLayouts;
+  breakpoint?: Breakpoint;
+  onLayoutsChange?(layouts: GridLayouts): void;
+  onBreakpointChange?(bp: Breakpoint): void;
+  /** edit mode: the card's action button */
+  actions?(c: StoredComponent): ReactNode;
+}
+
+function DashboardCard({ c, h, actions }: { c: StoredComponent; h: number; actions?: ReactNode }) {
+  const title = typeof c.view?.title === 'string' && c.view.title ? c.view.title : c.key;
+  return (
+    <Paper
+      variant="outlined"
+      data-testid="dashboard-card"
+      data-key={c.key}
+      sx={{ height: cardPixelHeight(h), display: 'flex', flexDirection: 'column', overflow: 'hidden', borderRadius: 2 }}
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1.5, pt: 1, pb: 0.5, minWidth: 0 }}>
+        <Typography variant="subtitle2" noWrap sx={{ fontWeight: 700, flex: 1, minWidth: 0 }} title={title}>{title}</Typography>
+        <Chip size="small" variant="outlined" label={c.cat || '?'} sx={{ fontFamily: 'monospace', fontSize: 11, maxWidth: '55%' }} />
+        {actions}
+      </Stack>
+      <Box
+        data-testid="card-placeholder"
+        sx={{ flex: 1, m: 1, mt: 0.5, minHeight: 0, border: 1, borderStyle: 'dashed', borderColor: 'divider', borderRadius: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'action.hover', overflow: 'hidden' }}
+      >
+        <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'center', px: 1 }}>{T.dashboards.screens.cardPlaceholder}</Typography>
+      </Box>
+    </Paper>
+  );
+}
+
+export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', onLayoutsChange, onBreakpointChange, actions }: DashboardGridProps) {
+  const edit = mode === 'edit';
+  const viewLayouts = useMemo<GridLayouts>(() => {
+    const items = components.map((c) => gridItemOf(c, { static: true }));
+    return { lg: items, md: items, sm: items, xs: items, xxs: items };
+  }, [components]);
+  const shown = edit ? (layouts ?? {}) : viewLayouts;
+  const heights = new Map((shown[breakpoint] ?? shown.lg ?? []).map((i) => [i.i, i.h]));
+  const arrange = edit && canArrange(breakpoint);
+
+  return (
+    <Box data-testid={edit ? 'dashboard-grid-edit' : 'dashboard-grid'} data-breakpoint={breakpoint} data-arrange={arrange ? 'on' : 'off'} sx={{ mx: { xs: -2, sm: -3 } }}>
+      <ResponsiveGrid
+        breakpoints={GRID_BREAKPOINTS}
+        cols={edit ? EDIT_GRID_COLUMNS : VIEW_GRID_COLUMNS}
+        rowHeight={GRID_ROW_HEIGHT}
+        margin={[GRID_MARGIN, GRID_MARGIN]}
+        layouts={shown as Layouts}
+        isDraggable={arrange}
+        isResizable={arrange}
+        draggableCancel={`.${NO_DRAG}`}
+        compactType="vertical"
+        onBreakpointChange={(bp) => onBreakpointChange?.(bp as Breakpoint)}
+        onLayoutChange={(_current: Layout[], all: Layouts) => {
+          if (edit) onLayoutsChange?.(all as GridLayouts);
+        }}
+      >
+        {components.map((c) => (
+          <div key={c.key} data-grid-key={c.key}>
+            <DashboardCard c={c} h={heights.get(c.key) ?? gridItemOf(c).h} actions={edit ? actions?.(c) : undefined} />
+          </div>
+        ))}
+      </ResponsiveGrid>
+    </Box>
+  );
+}

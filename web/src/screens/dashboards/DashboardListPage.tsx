@@ -1,0 +1,121 @@
+// Dashboard list (_dashboard_list_, spec 02 section 2): one card per dashboard with label, path and parent path; a
+// click opens it; the card menu edits (_dashboard_conf_/{path}) or deletes after confirmation; 'Create Dashboard'.
+import { useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { Box, Button, Card, CardActionArea, CardContent, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/Delete';
+import DashboardIcon from '@mui/icons-material/SpaceDashboard';
+import { contracts, T, type OutputOf } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { useAppArea } from '../../ui/useAppArea.js';
+import { ROUTES, reportLoadFailure, useLoad } from './dashboardCalls.js';
+
+const s = T.dashboards.screens;
+type NavItem = OutputOf<typeof contracts.navs.list>['navs'][number];
+type Item = NavItem;
+
+/** Where the list forwards to at once: "after saving or deleting it returns to the dashboard list, then the config view". */
+export interface ListForward {
+  then?: string;
+}
+
+export function DashboardListPage() {
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const confirm = useConfirm();
+  const forward = (location.state as ListForward | null)?.then;
+  const [busy, setBusy] = useState(false);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; item: Item } | null>(null);
+
+  useEffect(() => {
+    if (forward) navigate(forward, { replace: true });
+  }, [forward, navigate]);
+
+  const { state, busy: loading, reload } = useLoad(async () => {
+    const r = await api.call(contracts.navs.list);
+    if (isOk(r)) return { status: 'ready' as const, data: r.body.navs };
+    reportLoadFailure(r);
+    return { status: 'ready' as const, data: [] as Item[] };
+  }, []);
+  const items = state.status === 'ready' ? state.data : null;
+  const pathOf = useMemo(() => new Map((items ?? []).map((i) => [i.id, i.path])), [items]);
+
+  const remove = async (item: Item) => {
+    if (!(await confirm({ message: T.dashboards.confirm.removeDashboard }))) return;
+    setBusy(true);
+    const r = await api.call(contracts.dashboards.remove, { id: item.id });
+    setBusy(false);
+    if (isOk(r)) {
+      notices.success(T.dashboards.notify.removeSuccess);
+      await reload();
+    } else notices.error(failureMessage(r, { fallback: T.dashboards.notify.removeFailed }));
+  };
+
+  const act = (what: (item: Item) => unknown) => () => {
+    const item = menu?.item;
+    setMenu(null);
+    if (item) void what(item);
+  };
+
+  if (forward) return null;
+  return (
+    <Box sx={{ position: 'relative', minHeight: 200 }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+        <Box>
+          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{s.listTitle}</Typography>
+          <Typography color="text.secondary">{s.listSubtitle}</Typography>
+        </Box>
+        <Button component={RouterLink} to={area.to(ROUTES.add)} variant="contained" startIcon={<AddIcon />}>{s.createButton}</Button>
+      </Stack>
+      {items?.length === 0 && <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{s.empty}</Typography>}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
+        {items?.map((item) => (
+          <Card key={item.id} variant="outlined" data-testid="dashboard-list-card" sx={{ position: 'relative' }}>
+            <CardActionArea onClick={() => navigate(area.to(ROUTES.view, { id: item.id }))} sx={{ height: '100%' }}>
+              <CardContent sx={{ pr: 6 }}>
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
+                  <DashboardIcon color="primary" fontSize="small" />
+                  <Typography variant="subtitle1" sx={{ fontWeight: 700 }} noWrap data-testid="dashboard-label">{item.label}</Typography>
+                </Stack>
+                <Typography variant="caption" color="text.secondary" component="div">{s.path}</Typography>
+                <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', mb: 1 }} data-testid="dashboard-path">/{item.path}</Typography>
+                <Typography variant="caption" color="text.secondary" component="div">{s.parentPath}</Typography>
+                <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} data-testid="dashboard-parent">
+                  {item.parent !== null && pathOf.has(item.parent) ? `/${pathOf.get(item.parent)}` : s.noParent}
+                </Typography>
+              </CardContent>
+            </CardActionArea>
+            <IconButton
+              aria-label={s.cardMenu(item.label)}
+              size="small"
+              onClick={(e) => setMenu({ anchor: e.currentTarget, item })}
+              sx={{ position: 'absolute', top: 8, right: 8 }}
+            >
+              <MoreVertIcon />
+            </IconButton>
+          </Card>
+        ))}
+      </Box>
+      <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
+        <MenuItem onClick={act((i) => navigate(area.to(ROUTES.conf, { path: i.path })))}>
+          <ListItemIcon><EditIcon fontSize="small" /></ListItemIcon>
+          <ListItemText>{s.edit}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={act(remove)}>
+          <ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon>
+          <ListItemText>{s.remove}</ListItemText>
+        </MenuItem>
+      </Menu>
+      <LoadingOverlay open={loading || busy} />
+    </Box>
+  );
+}

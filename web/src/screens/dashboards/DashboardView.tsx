@@ -1,0 +1,93 @@
+// The dashboard view (spec 02 section 2 "Dashboard view"): a header with refresh and the time filter, then either the
+// custom URL page in a frame or the static grid of cards.
+import { useMemo, useState } from 'react';
+import { Alert, Box, Button, IconButton, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { T, type DashboardRecord } from '@sentra/contracts';
+import { DashboardGrid } from './DashboardGrid.js';
+import { componentsOf } from './gridLayout.js';
+import { defaultViewFilter, filterVariables, type ViewFilter } from './viewFilter.js';
+
+const s = T.dashboards.screens;
+
+/** `datetime-local` text of an epoch time, in the browser's zone. */
+const localInput = (ms: number) => {
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 16);
+};
+
+function FilterBar({ vars, filter, onChange }: { vars: unknown; filter: ViewFilter; onChange(f: ViewFilter): void }) {
+  const filters = useMemo(() => filterVariables(vars), [vars]);
+  if (filters.length > 0) {
+    return (
+      <TextField
+        select
+        size="small"
+        label={s.filter}
+        value={filter.kind === 'filter' ? filter.key : ''}
+        onChange={(e) => {
+          const f = filters.find((x) => x.id === e.target.value);
+          if (f) onChange({ kind: 'filter', key: f.id, name: f.name });
+        }}
+        sx={{ minWidth: 200 }}
+        slotProps={{ htmlInput: { 'data-testid': 'view-filter' } }}
+      >
+        {filters.map((f) => (
+          <MenuItem key={f.id} value={f.id}>{f.name}</MenuItem>
+        ))}
+      </TextField>
+    );
+  }
+  if (filter.kind !== 'range') return null;
+  const set = (field: 'start' | 'end') => (e: React.ChangeEvent<HTMLInputElement>) => {
+    const ms = new Date(e.target.value).getTime();
+    if (Number.isFinite(ms)) onChange({ ...filter, [field]: ms });
+  };
+  return (
+    <Stack direction="row" spacing={1}>
+      <TextField type="datetime-local" size="small" label={s.rangeStart} value={localInput(filter.start)} onChange={set('start')} slotProps={{ inputLabel: { shrink: true } }} />
+      <TextField type="datetime-local" size="small" label={s.rangeEnd} value={localInput(filter.end)} onChange={set('end')} slotProps={{ inputLabel: { shrink: true } }} />
+    </Stack>
+  );
+}
+
+export function DashboardView({ dashboard, onRefresh }: { dashboard: DashboardRecord; onRefresh(): void }) {
+  const conf = dashboard.conf_dashboard as Record<string, unknown>;
+  const components = useMemo(() => componentsOf(conf), [conf]);
+  const [filter, setFilter] = useState<ViewFilter>(() => defaultViewFilter(conf.var, Date.now()));
+  const customUrl = conf.type === 'custom_url' && typeof conf.custom_url === 'string' && conf.custom_url ? conf.custom_url : undefined;
+
+  return (
+    <Box data-testid="dashboard-view" data-filter={filter.kind === 'filter' ? filter.key : 'range'}>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2, justifyContent: 'space-between', alignItems: { md: 'center' } }}>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }} noWrap>{dashboard.label}</Typography>
+          {dashboard.desc && <Typography color="text.secondary" variant="body2">{dashboard.desc}</Typography>}
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          {!customUrl && <FilterBar vars={conf.var} filter={filter} onChange={setFilter} />}
+          {customUrl && (
+            <Button href={customUrl} target="_blank" rel="noopener noreferrer" startIcon={<OpenInNewIcon />}>{s.openInTab}</Button>
+          )}
+          <Tooltip title={s.refresh}>
+            <IconButton aria-label={s.refresh} onClick={onRefresh}><RefreshIcon /></IconButton>
+          </Tooltip>
+        </Stack>
+      </Stack>
+      {customUrl ? (
+        <Box
+          component="iframe"
+          title={dashboard.label}
+          src={customUrl}
+          data-testid="dashboard-frame"
+          sx={{ width: '100%', height: 'calc(100vh - 200px)', minHeight: 400, border: 1, borderColor: 'divider', borderRadius: 2, bgcolor: 'background.paper' }}
+        />
+      ) : components.length === 0 ? (
+        <Alert severity="info" variant="outlined">{s.emptyDashboard}</Alert>
+      ) : (
+        <DashboardGrid components={components} mode="view" />
+      )}
+    </Box>
+  );
+}

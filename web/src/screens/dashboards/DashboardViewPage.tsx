@@ -1,0 +1,61 @@
+// The dashboard view by id (_dashboard_view_/{id}, opened from the list), and a granted dashboard opened from an
+// application user's menu (`/{domain}/{path}`: the id comes from the menu the role gives).
+import { useParams } from 'react-router';
+import { Alert, Box } from '@mui/material';
+import { contracts, T } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import type { ScreenProps } from '../../shell/routeRegistry.js';
+import { DashboardView } from './DashboardView.js';
+import { dashboardById, reportLoadFailure, useLoad, type LoadState } from './dashboardCalls.js';
+import type { DashboardRecord, NavEntry } from '@sentra/contracts';
+
+function ViewById({ id }: { id: number | undefined }) {
+  const { state, busy, reload } = useLoad<DashboardRecord>(
+    async () => (id === undefined ? { status: 'failed', notFound: true } : dashboardById(id, contracts.dashboards.view)),
+    [id],
+  );
+  return (
+    <Box sx={{ position: 'relative', minHeight: 240 }}>
+      {state.status === 'ready' && <DashboardView key={state.data.id} dashboard={state.data} onRefresh={() => void reload()} />}
+      {state.status === 'failed' && state.notFound && <Alert severity="warning">{T.dashboards.screens.dashboardNotFound}</Alert>}
+      <LoadingOverlay open={busy} />
+    </Box>
+  );
+}
+
+export function DashboardViewPage() {
+  const { id = '' } = useParams();
+  const n = Number(id);
+  return <ViewById id={Number.isInteger(n) && n > 0 ? n : undefined} />;
+}
+
+const findByPath = (entries: readonly NavEntry[], path: string): NavEntry | undefined => {
+  for (const e of entries) {
+    if (e.path === path) return e;
+    const inner = findByPath(e.children, path);
+    if (inner) return inner;
+  }
+  return undefined;
+};
+
+/** `customNavScreen`: routeKey is the dashboard's path. */
+export function DashboardNavPage({ routeKey }: ScreenProps) {
+  const { state } = useLoad<number>(async (): Promise<LoadState<number>> => {
+    const r = await api.call(contracts.apps.menu);
+    if (!isOk(r)) {
+      reportLoadFailure(r);
+      return { status: 'failed', notFound: false };
+    }
+    const entry = findByPath(r.body.navs, routeKey);
+    return entry ? { status: 'ready', data: entry.id } : { status: 'failed', notFound: true };
+  }, [routeKey]);
+  if (state.status === 'ready') return <ViewById id={state.data} />;
+  if (state.status === 'failed' && state.notFound) return <Alert severity="warning">{T.dashboards.screens.dashboardNotFound}</Alert>;
+  return (
+    <Box sx={{ position: 'relative', minHeight: 240 }}>
+      <LoadingOverlay open={state.status === 'loading'} />
+    </Box>
+  );
+}
