@@ -35,7 +35,7 @@ import { attachLiveChannels } from './modules/telemetry/live.channels.js';
 import { statesRoutes } from './modules/states/states.routes.js';
 import { createCommands, type Commands } from './modules/commands/commands.service.js';
 import { commandsRoutes } from './modules/commands/commands.routes.js';
-import { createCardsDomain } from './modules/cards/cards.module.js';
+import { createCardsDomain, type CardsDomain } from './modules/cards/cards.module.js';
 
 export interface SentraApp {
   config: Config;
@@ -49,6 +49,8 @@ export interface SentraApp {
   telemetry: TelemetryPipeline;
   /** device commands (`sendCommand`): the configuration call and the command cards */
   commands: Commands;
+  /** card query engine and live push (`/fetch/web/g`, `/fetch/web/p`, card CSV, socket.io channel `dashboard`) */
+  cards: CardsDomain;
   /** starts HTTP (and the broker); resolves with the bound ports */
   listen(): Promise<{ port: number; url: string; mqttPort: number }>;
   /** graceful: stop accepting, drain, close broker, bus and database; idempotent */
@@ -93,8 +95,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now });
   telemetry.useResolver(resolver);
   const commands = createCommands({ bus, broker, devices: devicesDomain.devices, resolver, log, now: opts.now, waitMs: opts.commandTimeoutMs });
-  // card queries and live push; `/fetch/web/p` joins once the command path provides sendCommand
-  const cardsDomain = createCardsDomain({ sqlite: dbHandle.sqlite, telemetry, broker, log, devices: devicesDomain.devices, now: opts.now });
+  // card queries, live push and command cards (through the command path's sendCommand)
+  const cardsDomain = createCardsDomain({
+    sqlite: dbHandle.sqlite,
+    telemetry,
+    broker,
+    log,
+    devices: devicesDomain.devices,
+    sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }), { ok: true }),
+    now: opts.now,
+  });
   const routes = [
     ...authRoutes(auth),
     ...appsRoutes(db, rolesService.menuNavs),
@@ -135,6 +145,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     realtime,
     telemetry,
     commands,
+    cards: cardsDomain,
     async listen() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
