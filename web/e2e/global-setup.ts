@@ -1,5 +1,6 @@
 // Starts the built gateway (node server/dist/main.js) on a free loopback port with a throw-away DATA_DIR, waits until
-// it answers, and hands its address to the workers through process.env. The returned function is the teardown.
+// it answers, and hands its address (and the MQTT broker's TCP port, for device specs) to the workers through
+// process.env. The returned function is the teardown.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -56,11 +57,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     if (!fs.existsSync(built)) throw new Error(`${path.relative(ROOT, built)} is missing: run npm run build first`);
   }
   const port = await freePort();
+  let mqttPort = await freePort();
+  while (mqttPort === port) mqttPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-e2e-'));
   let output = '';
   const child = spawn(process.execPath, [main], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    env: { ...process.env, PORT: String(port), MQTT_PORT: String(mqttPort), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (b: Buffer) => {
@@ -78,6 +81,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw err;
   }
   process.env.SENTRA_E2E_URL = url;
+  process.env.SENTRA_E2E_MQTT_PORT = String(mqttPort);
 
   return async () => {
     await stop(child);

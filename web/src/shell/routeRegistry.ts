@@ -8,6 +8,9 @@ import { roleRoutes } from '../screens/roles/routes.js';
 import { userRoutes } from '../screens/users/routes.js';
 import { credentialsRoutes } from '../screens/credentials/routes.js';
 import { tokenRoutes } from '../screens/token/routes.js';
+import { deviceDataKeys, deviceRoutes } from '../screens/devices/routes.js';
+import { tagRoutes } from '../screens/tags/routes.js';
+import { loraRoutes } from '../screens/lora/routes.js';
 
 export interface ScreenProps {
   /** the spec's route key this screen is mounted under */
@@ -45,9 +48,11 @@ export const screenRoutes: readonly ScreenRoute[] = [
   // users (spec 01)
   ...userRoutes,
   // devices, tags, rules, tasks (spec 03)
-  notBuilt('_device_list_', T.nav.devices, DEVICES),
-  notBuilt('_tag_list_', T.nav.tags),
-  notBuilt('_tag_add_', T.nav.tags),
+  ...deviceRoutes,
+  // the device data and state screens of the telemetry issue (spec 03 sections 2.5, 2.6)
+  ...deviceDataKeys.map((key) => notBuilt(key, T.nav.devices, DEVICES)),
+  ...tagRoutes,
+  ...loraRoutes,
   notBuilt('_rule_list_', T.nav.rules),
   notBuilt('_rule_add_', T.nav.rules),
   notBuilt('_task_list_', T.nav.tasks, TASKS),

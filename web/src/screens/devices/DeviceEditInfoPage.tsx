@@ -1,0 +1,88 @@
+// "Edit Device" (spec 03 section 2.7): serial number (read-only), name, description, latitude, longitude; Batal, Simpan.
+// Checked with the contract's rules before sending; "Edit Perangkat Sukses" returns to the list, a failure stays.
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { z } from 'zod';
+import { T, DEVICE_DESCRIPTION_MAX, deviceDescription, deviceName, latitude, longitude } from '@sentra/contracts';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { useAppArea } from '../../ui/useAppArea.js';
+import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
+import { DeviceRoute } from './deviceRoutes.js';
+import { editDevice, DeviceCallError } from './deviceCalls.js';
+import { useDevice } from './useDevice.js';
+
+interface InfoForm {
+  name: string;
+  description: string;
+  latitude: string;
+  longitude: string;
+}
+
+const optionalNumber = <S extends z.ZodType>(s: S) => z.union([z.literal(''), s]);
+const schema = z.object({ name: deviceName, description: deviceDescription, latitude: optionalNumber(latitude), longitude: optionalNumber(longitude) });
+
+export function validateEditInfo(form: InfoForm): FieldErrors {
+  const r = schema.safeParse({ ...form, latitude: form.latitude.trim(), longitude: form.longitude.trim() });
+  return r.success ? {} : fieldErrorsOf(r.error);
+}
+
+export function DeviceEditInfoPage() {
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const { id, device, loading } = useDevice();
+  const [form, setForm] = useState<InfoForm>({ name: '', description: '', latitude: '', longitude: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (device) setForm({ name: device.name, description: device.description ?? '', latitude: device.latitude?.toString() ?? '', longitude: device.longitude?.toString() ?? '' });
+  }, [device]);
+
+  const set = (field: keyof InfoForm) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    setForm((f) => ({ ...f, [field]: e.target.value }));
+    setErrors(({ [field]: _gone, ...rest }) => rest);
+  };
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const problems = validateEditInfo(form);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    setBusy(true);
+    try {
+      await editDevice({ id, name: form.name.trim(), description: form.description, latitude: form.latitude.trim(), longitude: form.longitude.trim() });
+      notices.success(T.devices.editSuccess);
+      navigate(area.to(DeviceRoute.list));
+    } catch (err) {
+      if (err instanceof DeviceCallError) setErrors(err.fieldErrors);
+      notices.error(err instanceof DeviceCallError ? err.message : T.devices.editFailed);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box sx={{ maxWidth: 640 }}>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{T.devices.editTitle}</Typography>
+      <Card variant="outlined" sx={{ position: 'relative' }}>
+        <CardContent component="form" noValidate onSubmit={submit}>
+          <Stack spacing={2}>
+            <TextField label={T.devices.serialNumber} value={device?.serial_number ?? ''} slotProps={{ htmlInput: { readOnly: true } }} helperText={T.credentials.readOnly} />
+            <TextField label={T.devices.name} value={form.name} required disabled={busy} onChange={set('name')} error={Boolean(errors.name)} helperText={errors.name} />
+            <TextField label={T.devices.description} value={form.description} disabled={busy} multiline minRows={2} onChange={set('description')} error={Boolean(errors.description)} helperText={errors.description ?? `${form.description.length}/${DEVICE_DESCRIPTION_MAX}`} />
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              <TextField label={T.devices.latitude} value={form.latitude} disabled={busy} onChange={set('latitude')} error={Boolean(errors.latitude)} helperText={errors.latitude} fullWidth slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
+              <TextField label={T.devices.longitude} value={form.longitude} disabled={busy} onChange={set('longitude')} error={Boolean(errors.longitude)} helperText={errors.longitude} fullWidth slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
+            </Stack>
+          </Stack>
+          <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
+            <Button onClick={() => navigate(area.to(DeviceRoute.list))} disabled={busy}>{T.common.cancel}</Button>
+            <Button type="submit" variant="contained" disabled={busy || !device}>{T.common.save}</Button>
+          </Stack>
+        </CardContent>
+        <LoadingOverlay open={loading || busy} />
+      </Card>
+    </Box>
+  );
+}

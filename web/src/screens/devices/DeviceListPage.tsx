@@ -1,0 +1,319 @@
+// "Perangkat" (spec 03 section 2.1): the application's devices with search, status and type filters, tag chips, the row
+// menu, the bulk bar "Tindakan", paging kept in session storage, the floating "Alat Baru" button, delete with
+// "Konfirmasi Hapus Perangkat" and "Tambah Dashboard" for dummy devices.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import {
+  Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, InputLabel, ListItemText, Menu, MenuItem, OutlinedInput, Paper, Select, Stack, Table, TableBody,
+  TableCell, TableContainer, TableHead, TablePagination, TableRow, Toolbar, Tooltip, Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import BlockIcon from '@mui/icons-material/Block';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import { DEVICE_PAGE_SIZES, T, deviceTypes, type DeviceSummary, type TagCategory } from '@sentra/contracts';
+import { useAppArea } from '../../ui/useAppArea.js';
+import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { SearchBox } from '../../ui/SearchBox.js';
+import { EmptyState } from '../../ui/EmptyState.js';
+import { lastPage, paginationLabels } from '../../ui/pagination.js';
+import { NARROW_MAX } from '../../ui/theme.js';
+import { generateDashboard, listDevices, loadTagCategories, removeDevice, DeviceCallError } from './deviceCalls.js';
+import { readPaging, splitTags, writePaging, type Paging } from './listState.js';
+import { tagDisplay } from './tagValues.js';
+import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
+import { ControlDialog, DashboardDialog } from './DeviceListDialogs.js';
+import { DeviceRoute } from './deviceRoutes.js';
+
+type Status = 'on' | 'off';
+const STATUS_LABEL: Record<Status, string> = { on: T.devices.online, off: T.devices.offline };
+const TYPE_LABEL = Object.fromEntries(deviceTypes.map((t) => [t.deviceType, t.label]));
+
+const errorOf = (e: unknown, fallback: string) => (e instanceof DeviceCallError && e.message ? e.message : fallback);
+
+export function DeviceListPage() {
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const [paging, setPagingState] = useState<Paging>(() => readPaging(area.domain));
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<Status[]>([]);
+  const [type, setType] = useState('');
+  const [rows, setRows] = useState<DeviceSummary[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [categories, setCategories] = useState<TagCategory[]>([]);
+  const [checked, setChecked] = useState<Map<number, DeviceSummary>>(new Map());
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; device: DeviceSummary } | null>(null);
+  const [bulkAnchor, setBulkAnchor] = useState<HTMLElement | null>(null);
+  const [control, setControl] = useState<string | null>(null);
+  const [dashboardFor, setDashboardFor] = useState<DeviceSummary | null>(null);
+
+  const setPaging = useCallback(
+    (p: Paging) => {
+      setPagingState(p);
+      writePaging(area.domain, p);
+    },
+    [area.domain],
+  );
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      const r = await listDevices({ search: search || undefined, status: status.length ? status.join(',') : undefined, type: type || undefined, page: paging.page, size: paging.size });
+      // the page is past the end (devices removed elsewhere, a stored page): show the last page instead
+      if (r.devices.length === 0 && r.total > 0 && paging.page > lastPage(r.total, paging.size)) {
+        setPaging({ ...paging, page: lastPage(r.total, paging.size) });
+        return;
+      }
+      setRows(r.devices);
+      setTotal(r.total);
+    } catch {
+      // a failed fetch stops the indicator and shows nothing else (spec 03 section 4)
+      setRows((prev) => prev ?? []);
+    } finally {
+      setLoading(false);
+    }
+  }, [search, status, type, paging, setPaging]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    loadTagCategories().then(setCategories, () => setCategories([]));
+  }, []);
+
+  const filtered = Boolean(search || status.length || type);
+  const applyFilter = (f: () => void) => {
+    f();
+    setChecked(new Map());
+    if (paging.page !== 0) setPaging({ ...paging, page: 0 });
+  };
+
+  const remove = async (d: DeviceSummary) => {
+    if (!(await confirm({ title: T.devices.removeConfirmTitle, message: T.devices.removeConfirm(d.name, d.serial_number) }))) return;
+    setBusy(true);
+    try {
+      await removeDevice(d);
+      notices.success(T.devices.removeSuccess);
+      setChecked((prev) => {
+        const next = new Map(prev);
+        next.delete(d.id);
+        return next;
+      });
+      await load();
+    } catch (e) {
+      notices.error(errorOf(e, T.devices.removeFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onAction = (a: RowAction, d: DeviceSummary) => {
+    if (a.kind === 'go') navigate(area.to(a.key, a.params));
+    else if (a.kind === 'dashboard') setDashboardFor(d);
+    else void remove(d);
+  };
+
+  const makeDashboard = async (name: string) => {
+    if (!dashboardFor) return;
+    setBusy(true);
+    try {
+      await generateDashboard(name, dashboardFor.id);
+      notices.success(T.devices.dashboardSuccess);
+      setDashboardFor(null);
+      navigate(area.to('_dashboard_list_'));
+    } catch (e) {
+      notices.error(errorOf(e, T.devices.dashboardFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const pageIds = rows?.map((r) => r.id) ?? [];
+  const allChecked = pageIds.length > 0 && pageIds.every((id) => checked.has(id));
+  const someChecked = pageIds.some((id) => checked.has(id));
+  const toggleAll = () =>
+    setChecked((prev) => {
+      const next = new Map(prev);
+      if (allChecked) pageIds.forEach((id) => next.delete(id));
+      else rows?.forEach((r) => next.set(r.id, r));
+      return next;
+    });
+  const toggle = (d: DeviceSummary) =>
+    setChecked((prev) => {
+      const next = new Map(prev);
+      if (next.has(d.id)) next.delete(d.id);
+      else next.set(d.id, d);
+      return next;
+    });
+
+  const bulk = (action: 'remove' | 'reboot' | 'command') => {
+    setBulkAnchor(null);
+    if (action === 'remove') notices.info(T.devices.removeNotAvailable);
+    else setControl(action === 'reboot' ? T.devices.bulkReboot : T.devices.bulkCommand);
+  };
+
+  const typeOptions = useMemo(() => deviceTypes, []);
+
+  return (
+    <Box sx={{ position: 'relative', pb: 10 }}>
+      <Box sx={{ mb: 2 }}>
+        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.devices.title}</Typography>
+        <Typography color="text.secondary">{T.devices.subtitle}</Typography>
+      </Box>
+
+      <Box
+        data-testid="device-filters"
+        sx={{ display: 'flex', gap: 1.5, mb: 2, flexDirection: 'column', alignItems: 'stretch', [`@media (min-width: ${NARROW_MAX}px)`]: { flexDirection: 'row', alignItems: 'center' } }}
+      >
+        <SearchBox placeholder={T.devices.search} buttonLabel={T.devices.searchButton} onSearch={(s) => applyFilter(() => setSearch(s))} width={340} />
+        <FormControl size="small" sx={{ minWidth: 180 }}>
+          <Select
+            multiple
+            displayEmpty
+            value={status}
+            input={<OutlinedInput />}
+            inputProps={{ 'aria-label': T.devices.statusFilter }}
+            onChange={(e) => applyFilter(() => setStatus((typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as Status[]))}
+            renderValue={(v) => (v.length === 0 ? T.devices.allStatus : v.map((s) => STATUS_LABEL[s]).join(', '))}
+          >
+            {(['on', 'off'] as const).map((s) => (
+              <MenuItem key={s} value={s}>
+                <Checkbox size="small" checked={status.includes(s)} />
+                <ListItemText primary={STATUS_LABEL[s]} />
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+        <FormControl size="small" sx={{ minWidth: 220 }}>
+          <Select displayEmpty value={type} inputProps={{ 'aria-label': T.devices.typeFilter }} onChange={(e) => applyFilter(() => setType(e.target.value))}>
+            <MenuItem value="">{T.devices.allTypes}</MenuItem>
+            {typeOptions.map((t) => (
+              <MenuItem key={t.deviceType} value={t.deviceType}>{t.label}</MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+      </Box>
+
+      <Paper variant="outlined" sx={{ position: 'relative', minHeight: 240 }}>
+        {checked.size > 0 && (
+          <Toolbar data-testid="bulk-bar" sx={{ bgcolor: 'primary.50', backgroundColor: 'rgba(13,71,161,0.08)', gap: 2 }}>
+            <Typography sx={{ flex: 1 }}>{T.devices.bulkSelected(checked.size)}</Typography>
+            <Button variant="contained" endIcon={<ArrowDropDownIcon />} onClick={(e) => setBulkAnchor(e.currentTarget)}>{T.devices.bulkActions}</Button>
+            <Menu anchorEl={bulkAnchor} open={Boolean(bulkAnchor)} onClose={() => setBulkAnchor(null)}>
+              <MenuItem onClick={() => bulk('remove')}>{T.devices.bulkRemove}</MenuItem>
+              <MenuItem onClick={() => bulk('reboot')}>{T.devices.bulkReboot}</MenuItem>
+              <MenuItem onClick={() => bulk('command')}>{T.devices.bulkCommand}</MenuItem>
+            </Menu>
+          </Toolbar>
+        )}
+        {rows && rows.length === 0 && !loading ? (
+          filtered ? <EmptyState title={T.devices.notFound} hint={T.devices.notFoundHint} /> : <EmptyState title={T.devices.empty} hint={T.devices.emptyHint} />
+        ) : (
+          <TableContainer>
+            <Table size="small" aria-label={T.devices.title}>
+              <TableHead>
+                <TableRow>
+                  <TableCell padding="checkbox">
+                    <Checkbox checked={allChecked} indeterminate={someChecked && !allChecked} onChange={toggleAll} slotProps={{ input: { 'aria-label': T.devices.selectAll } }} />
+                  </TableCell>
+                  <TableCell>{T.devices.colDevice}</TableCell>
+                  <TableCell>{T.devices.colStatus}</TableCell>
+                  <TableCell>{T.devices.colSerial}</TableCell>
+                  <TableCell>{T.devices.colTags}</TableCell>
+                  <TableCell align="right">{T.devices.colActions}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows?.map((d) => (
+                  <TableRow key={d.id} hover data-testid="device-row" selected={checked.has(d.id)}>
+                    <TableCell padding="checkbox">
+                      <Checkbox checked={checked.has(d.id)} onChange={() => toggle(d)} slotProps={{ input: { 'aria-label': T.devices.selectRow(d.name) } }} />
+                    </TableCell>
+                    <TableCell>
+                      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                        <Typography sx={{ fontWeight: 600 }}>{d.name}</Typography>
+                        {d.disabled && (
+                          <Tooltip title={T.devices.disabled}>
+                            <BlockIcon fontSize="small" color="error" aria-label={T.devices.disabled} />
+                          </Tooltip>
+                        )}
+                      </Stack>
+                      <Typography variant="body2" color="text.secondary">{`${TYPE_LABEL[d.deviceType] ?? d.deviceType} · #${d.id}`}</Typography>
+                    </TableCell>
+                    <TableCell>
+                      <Chip size="small" label={d.online ? T.devices.online : T.devices.offline} color={d.online ? 'success' : 'default'} variant={d.online ? 'filled' : 'outlined'} />
+                    </TableCell>
+                    <TableCell sx={{ fontFamily: 'monospace' }}>{d.serial_number}</TableCell>
+                    <TableCell>
+                      <TagChips device={d} categories={categories} />
+                    </TableCell>
+                    <TableCell align="right">
+                      <IconButton aria-label={T.devices.rowMenu(d.name)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, device: d })}>
+                        <MoreVertIcon />
+                      </IconButton>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+        <TablePagination
+          component="div"
+          count={total}
+          page={Math.min(paging.page, lastPage(total, paging.size))}
+          rowsPerPage={paging.size}
+          rowsPerPageOptions={[...DEVICE_PAGE_SIZES]}
+          onPageChange={(_, page) => setPaging({ ...paging, page })}
+          onRowsPerPageChange={(e) => setPaging({ page: 0, size: Number(e.target.value) })}
+          {...paginationLabels}
+        />
+        <LoadingOverlay open={loading || busy} />
+      </Paper>
+
+      <Tooltip title={T.devices.newDeviceTooltip}>
+        <Fab color="primary" variant="extended" onClick={() => navigate(area.to(DeviceRoute.add))} sx={{ position: 'fixed', right: 32, bottom: 32 }} aria-label={T.devices.newDevice}>
+          <AddIcon sx={{ mr: 1 }} />
+          {T.devices.newDevice}
+        </Fab>
+      </Tooltip>
+
+      <DeviceRowMenu anchor={menu?.anchor ?? null} device={menu?.device ?? null} hasTagCategories={categories.length > 0} onClose={() => setMenu(null)} onAction={onAction} />
+      <ControlDialog
+        open={control !== null}
+        action={control ?? ''}
+        devices={[...checked.values()]}
+        onClose={() => setControl(null)}
+        onSend={() => {
+          notices.info(T.devices.controlNotAvailable);
+          setControl(null);
+        }}
+      />
+      <DashboardDialog device={dashboardFor} busy={busy} onClose={() => setDashboardFor(null)} onSubmit={(name) => void makeDashboard(name)} />
+    </Box>
+  );
+}
+
+/** About 6 tag chips, the rest behind "+N" (its tooltip lists them). */
+function TagChips({ device, categories }: { device: DeviceSummary; categories: readonly TagCategory[] }) {
+  const all = Object.entries(device.tags).flatMap(([prefix, values]) => values.map((v) => ({ key: `${prefix}:${v}`, label: tagDisplay(categories, prefix, v) })));
+  const { shown, rest } = splitTags(all);
+  return (
+    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="device-tags">
+      {shown.map((t) => (
+        <Chip key={t.key} size="small" label={t.label} />
+      ))}
+      {rest.length > 0 && (
+        <Tooltip title={rest.map((t) => t.label).join(', ')}>
+          <Chip size="small" color="primary" variant="outlined" label={T.devices.moreTags(rest.length)} />
+        </Tooltip>
+      )}
+    </Stack>
+  );
+}

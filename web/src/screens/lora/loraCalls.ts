@@ -1,0 +1,28 @@
+// The LoRa server calls of the LoRa screens (spec 03 section 2.11; add/edit are ours), as values or a DeviceCallError.
+import { T, contracts, type InputOf, type LoraServer } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { callFailure } from '../devices/deviceCalls.js';
+
+export async function listLoraServers(input: InputOf<typeof contracts.lora.list>): Promise<{ servers: LoraServer[]; total: number }> {
+  const r = await api.call(contracts.lora.list, input);
+  if (!isOk(r)) throw callFailure(r, contracts.lora.list, T.shell.loadFailed);
+  return { servers: r.body.data, total: r.body.total };
+}
+
+export async function getLoraServer(id: number): Promise<LoraServer> {
+  const r = await api.call(contracts.lora.get, { id });
+  if (!isOk(r)) throw callFailure(r, contracts.lora.get, T.shell.loadFailed);
+  return r.body.data;
+}
+
+export async function saveLoraServer(input: { id?: number; mac: string; name: string; server: string }): Promise<LoraServer> {
+  const def = input.id ? contracts.lora.edit : contracts.lora.add;
+  const r = await api.call(def, input as InputOf<typeof contracts.lora.edit>);
+  if (!isOk(r)) {
+    const err = callFailure(r, def, input.id ? T.lora.editFailed : T.lora.addFailed);
+    if (err.code === -12) err.fieldErrors.mac = T.lora.serverMacTaken;
+    throw err;
+  }
+  return r.body.data;
+}
