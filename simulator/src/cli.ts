@@ -1,2 +1,115 @@
-// `npm run sim`: the simulated device fleet. Not built yet (issue "The simulated device fleet"); says so plainly.
-console.log('sentra sim: not yet — the simulated fleet arrives with the simulator issue. Arguments received:', process.argv.slice(2).join(' ') || '(none)');
+// `npm run sim -- --devices N --rate R --profile <name|mix> --duration S --seed X`: runs the simulated fleet against a
+// running gateway. Progress on stderr (when a terminal), one JSON summary on stdout at the end.
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { deviceFamilies } from '@sentra/contracts';
+import { PROFILE_NAMES } from './profiles/index.js';
+import { createFleet, DEFAULTS, type FleetSnapshot } from './fleet/run.js';
+
+const USAGE = `npm run sim -- [options]
+  --devices N        devices to simulate (default ${DEFAULTS.devices}, at most 20000)
+  --rate R           messages per second per device (default ${DEFAULTS.rate})
+  --profile P        ${PROFILE_NAMES.join(' | ')} | mix (default mix)
+  --family F         ${deviceFamilies.map((f) => f.key).join(' | ')} | mix (default mix)
+  --duration S       seconds, 0 = until Ctrl-C (default 0)
+  --seed X           same seed, same fleet and same values (default ${DEFAULTS.seed})
+  --faults [P]       malformed frames with probability P per message (default 0.01 when given), offline spells
+  --url URL          gateway base URL (default ${DEFAULTS.url})
+  --mqtt URL         broker (default ${DEFAULTS.mqtt}); --ws uses MQTT over WebSocket at <url>/mqtt
+  --username --password   tenant sign-in (default the demo tenant ${DEFAULTS.username}/${DEFAULTS.password})
+  --domain D         application domain, created when missing (default ${DEFAULTS.domain})
+  --ramp N           new connections per second (default ${DEFAULTS.ramp})`;
+
+const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
+const Args = z.object({
+  devices: num(1, 20_000).int().default(DEFAULTS.devices),
+  rate: num(0.001, 100).default(DEFAULTS.rate),
+  profile: z.enum([...PROFILE_NAMES, 'mix']).default('mix'),
+  family: z.enum([...(deviceFamilies.map((f) => f.key) as [string, ...string[]]), 'mix']).default('mix'),
+  duration: num(0, 7 * 86_400).default(0),
+  seed: z.string().min(1).max(64).default(String(DEFAULTS.seed)),
+  faults: z.union([z.literal(true).transform(() => 0.01), num(0, 0.5)]).default(0),
+  url: z.url({ protocol: /^https?$/ }).default(DEFAULTS.url),
+  mqtt: z.url({ protocol: /^(mqtt|mqtts|ws|wss)$/ }).optional(),
+  ws: z.boolean().default(false),
+  username: z.string().min(1).default(DEFAULTS.username),
+  password: z.string().min(1).default(DEFAULTS.password),
+  domain: z.string().min(1).max(64).default(DEFAULTS.domain),
+  ramp: num(1, 5000).default(DEFAULTS.ramp),
+  concurrency: num(1, 64).int().default(DEFAULTS.concurrency),
+  help: z.boolean().default(false),
+});
+
+function parse(argv: string[]) {
+  // `--faults` may stand alone or take a value
+  const i = argv.indexOf('--faults');
+  if (i >= 0 && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'))) argv = [...argv.slice(0, i + 1), 'true', ...argv.slice(i + 1)];
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      devices: { type: 'string' },
+      rate: { type: 'string' },
+      profile: { type: 'string' },
+      family: { type: 'string' },
+      duration: { type: 'string' },
+      seed: { type: 'string' },
+      faults: { type: 'string' },
+      url: { type: 'string' },
+      mqtt: { type: 'string' },
+      ws: { type: 'boolean' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      domain: { type: 'string' },
+      ramp: { type: 'string' },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  return Args.parse({ ...values, faults: values.faults === 'true' ? true : values.faults });
+}
+
+function progressLine(s: FleetSnapshot): string {
+  return `sentra sim  ${s.phase.padEnd(11)} registered ${s.registered}/${s.planned}  connected ${s.connected}  ${s.msgsPerSec.toFixed(1)} msg/s  sent ${s.messages}  errors ${s.errors}`;
+}
+
+async function main() {
+  let args: z.infer<typeof Args>;
+  try {
+    args = parse(process.argv.slice(2));
+  } catch (err) {
+    const message = err instanceof z.ZodError ? err.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n') : (err as Error).message;
+    console.error(`${message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const mqttUrl = args.mqtt ?? (args.ws ? `${args.url.replace(/^http/, 'ws').replace(/\/$/, '')}/mqtt` : DEFAULTS.mqtt);
+  const fleet = createFleet({ ...args, family: args.family as never, mqtt: mqttUrl });
+  const tty = process.stderr.isTTY;
+  const progress = setInterval(() => {
+    const line = progressLine(fleet.stats());
+    if (tty) process.stderr.write(`\r${line}\x1b[K`);
+  }, 500);
+  const onSignal = () => void fleet.stop();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await fleet.start();
+  } catch (err) {
+    clearInterval(progress);
+    await fleet.stop();
+    console.error(`\nsentra sim: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  if (!tty) console.error(progressLine(fleet.stats()));
+  const summary = await fleet.done;
+  clearInterval(progress);
+  if (tty) process.stderr.write('\n');
+  console.log(JSON.stringify({ app: fleet.app, options: { ...args, password: undefined, mqtt: mqttUrl }, summary }, null, 2));
+  process.exit(summary.registered === 0 ? 1 : 0);
+}
+
+void main();

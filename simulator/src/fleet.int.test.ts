@@ -10,10 +10,12 @@ import { MIX } from './fleet/plan.js';
 import { runFleet, type FleetHandle } from './fleet/run.js';
 import type { GenericDevice } from './fleet/devices.js';
 import { flatten } from './wire/index.js';
+import { demoDashboards, installDemoDashboards } from './demo.js';
 
 let gw: Running;
 let fleet: FleetHandle;
 let bridged = false;
+let tenant: { username: string; pass: string };
 
 /**
  * Stand-in for the registry's telemetry resolver while the gateway does not install one (app.ts creates the pipeline
@@ -47,6 +49,7 @@ async function until(check: () => boolean, ms = 8000) {
 beforeAll(async () => {
   gw = await startGateway();
   const t = await tenantSession(gw.url);
+  tenant = t;
   // the pipeline answers unknown_device for every message when nobody installed a resolver
   const probe = gw.app.telemetry.metrics() as { rejected: Record<string, number> };
   fleet = await runFleet({
@@ -164,5 +167,13 @@ describe('the fleet on a real gateway', () => {
     await gw.app.broker.publish(`${base}/command/down`, JSON.stringify({ id: 'q1', devEui: node.plan.devEui, confirmed: true, fPort: 10, object: { param: 'interval', value: 300 } }), { qos: 1 });
     expect(await until(() => seen.includes('event/ack'))).toBe(true);
     expect(seen).toContain('event/txack');
+  });
+
+  it('installs the ready-made demo dashboards through the dashboards add call, once', async () => {
+    const dashboards = demoDashboards(fleet.devices, 'integration');
+    expect(dashboards.length).toBe(6);
+    const gateway = { url: gw.url, username: tenant.username, password: tenant.pass, domain: fleet.app!.domain };
+    expect(await installDemoDashboards(gateway, dashboards)).toEqual({ added: dashboards.map((d) => d.label), kept: [] });
+    expect((await installDemoDashboards(gateway, dashboards)).kept.length).toBe(6);
   });
 });

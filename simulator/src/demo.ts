@@ -1,0 +1,218 @@
+// What the demo of `npm start` needs from the simulator: the fleet it runs (a few hundred mixed devices in the demo
+// tenant's application) and its ready-made dashboards (energy, fuel station, laundry, environment, structure, fleet
+// map) as conf_dashboard v2 documents naming the registered devices' ids. The gateway's demo seed stores them.
+import { ConfDashboard, dashboardsContract, navsContract, type ComponentInput, type ConfDashboardInput } from '@sentra/contracts';
+import { RestClient } from './fleet/rest.js';
+import { PROFILES, Simulation, type ProfileName, type Reading } from './profiles/index.js';
+import { DEFAULTS, type FleetOptions } from './fleet/run.js';
+import type { DevicePlan } from './fleet/plan.js';
+
+/** The demo fleet: 300 devices of every family, one message per device every 10 s (30 msg/s in all). */
+export const DEMO_FLEET = { devices: 300, rate: 0.1, profile: 'mix', family: 'mix', seed: 'demo', faults: 0, duration: 0 } as const;
+
+export function demoFleetOptions(gateway: { url: string; mqtt: string; username?: string; password?: string; domain?: string }): FleetOptions {
+  return { ...DEFAULTS, ...DEMO_FLEET, ...gateway, username: gateway.username ?? DEFAULTS.username, password: gateway.password ?? DEFAULTS.password, domain: gateway.domain ?? DEFAULTS.domain, appName: 'Demo Sentra' };
+}
+
+export interface DemoDashboard {
+  label: string;
+  path: string;
+  desc: string;
+  conf_dashboard: ConfDashboardInput;
+}
+
+/** A registered device as the dashboards need it: its plan and the gateway's id. */
+export interface DemoDevice {
+  plan: Pick<DevicePlan, 'index' | 'family' | 'profile' | 'name'>;
+  id: number;
+}
+
+const today = { default: { name: 'Hari ini', range: 'TODAY', period: 'hour' as const, interval: 1 } };
+const lastHour = { default: { name: '1 jam terakhir', range: 'LAST_HOUR', range_param: 1, period: 'minute' as const, interval: 5 } };
+
+const dashboard = (components: ComponentInput[]): ConfDashboardInput => ({
+  version: '2',
+  type: 'normal',
+  view: { decimal: 2 },
+  config: { refresh: 0 },
+  dashboard: Object.fromEntries(components.map((c) => [c.key, c])),
+});
+
+const title = (key: string, text: string, y: number): ComponentInput => ({ key, cat: 'TITLE', x: 0, y, w: 4, h: 1, view: { title: text } });
+
+/** subparam keys of a param as the device reports them */
+function subparams(seed: string | number, d: DemoDevice, sensor: string, configtype: string, param: string): string[] {
+  const r: Reading = new Simulation(PROFILES[d.plan.profile as ProfileName], seed, d.plan.index, 0).reading();
+  const v = r.data[sensor]?.[configtype]?.[param];
+  return v !== null && typeof v === 'object' ? Object.keys(v) : [];
+}
+
+const label = (s: string) => s.toLowerCase().slice(0, 16);
+
+/**
+ * The ready-made dashboards for the demo fleet, each built around the first device of its kind (generic MQTT devices:
+ * their series keep readable names). A kind missing from the fleet leaves its dashboard out.
+ */
+export function demoDashboards(devices: readonly DemoDevice[], seed: string | number = DEMO_FLEET.seed): DemoDashboard[] {
+  const first = (family: string, profile: ProfileName) => devices.find((d) => d.plan.family === family && d.plan.profile === profile);
+  const out: DemoDashboard[] = [];
+
+  const meter = first('mqtt', 'meter');
+  if (meter) {
+    const s = { device_id: meter.id, sensor: 'pm', config: 'meter' };
+    out.push({
+      label: 'Energi',
+      path: 'energi',
+      desc: `Panel tiga fasa ${meter.plan.name}: tegangan, arus, daya dan pemakaian kWh`,
+      conf_dashboard: dashboard([
+        title('judul', `Energi — ${meter.plan.name}`, 0),
+        { key: 'tegangan', cat: 'THREE_PHASE_CARD', x: 0, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'three_phase', ...s, param: 'voltage', subparam: ['r', 's', 't'] } }, view: { title: 'Tegangan', unit: 'V', decimal: 1 } },
+        { key: 'arus', cat: 'THREE_PHASE_CARD', x: 1, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'three_phase', ...s, param: 'current', subparam: ['r', 's', 't'] } }, view: { title: 'Arus', unit: 'A' } },
+        { key: 'daya', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'power', subparam: 'total' } }, view: { type: 'KW', title: 'Daya total', unit: 'kW' } },
+        { key: 'kwh_hari_ini', cat: 'SINGLE_VALUE_CARD', x: 3, y: 1, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...s, param: 'energy' }, filter: today }, view: { type: 'KWH', title: 'Pemakaian hari ini', unit: 'kWh' } },
+        { key: 'cos_phi', cat: 'SINGLE_VALUE_CARD', x: 2, y: 2, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'pf', subparam: 'r' } }, view: { type: 'CUSTOM', title: 'Faktor daya R', unit: '' } },
+        { key: 'frekuensi', cat: 'SINGLE_VALUE_CARD', x: 3, y: 2, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'frequency' } }, view: { type: 'CUSTOM', title: 'Frekuensi', unit: 'Hz' } },
+        { key: 'daya_fasa', cat: 'LINE_CHART_CARD', x: 0, y: 3, w: 4, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...s, param: 'power', subparam: ['r', 's', 't'], subparam_label: ['fasa r', 'fasa s', 'fasa t'] }, filter: today }, view: { title: 'Daya per fasa', graph_unit: 'kW', ylabel: 'kW' } },
+        { key: 'pemakaian', cat: 'BAR_CHART_CARD', x: 0, y: 5, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...s, param: 'energy' }, filter: today }, view: { title: 'kWh per jam', graph_unit: 'kWh' } },
+        { key: 'semua_panel', cat: 'LIST_CARD', x: 2, y: 5, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power', subparam: 'total' }, tags: [] }, view: { title: 'Daya semua panel', unit: 'kW' } },
+      ]),
+    });
+  }
+
+  const fuel = first('mqtt', 'fuel');
+  if (fuel) {
+    const products = subparams(seed, fuel, 'tank', 'data', 'volume');
+    const labels = products.map(label);
+    const tank = { device_id: fuel.id, sensor: 'tank', config: 'data' };
+    out.push({
+      label: 'SPBU',
+      path: 'spbu',
+      desc: `Stasiun ${fuel.plan.name}: sisa BBM per tangki, pengisian (isi di bawah 300 L ditandai), totalizer per shift`,
+      conf_dashboard: dashboard([
+        title('judul', `SPBU — ${fuel.plan.name}`, 0),
+        { key: 'sisa_bbm', cat: 'LINE_MONITORING_CHART_CARD', x: 0, y: 1, w: 4, h: 2, model: { value: { query: 'LAST', queryType: 'graph', ...tank, param: 'volume', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Sisa BBM per tangki', graph_unit: 'L', ylabel: 'Liter' } },
+        { key: 'pengisian', cat: 'BAR_MONITORING_CHART_CARD', x: 0, y: 3, w: 2, h: 2, model: { value: { query: 'SUM', queryType: 'graph', ...tank, param: 'fill', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Pengisian tangki', graph_unit: 'L', reference_line_value: 300, reference_line_label: 'Batas isi 300 L' } },
+        { key: 'total_shift', cat: 'BAR_CHART_CARD', x: 2, y: 3, w: 2, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: fuel.id, sensor: 'pump', config: 'data', param: 'shift_total', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Total penjualan per shift', graph_unit: 'L', is_stack: true } },
+        ...products.slice(0, 4).map((p, i): ComponentInput => ({ key: `level_${i + 1}`, cat: 'SINGLE_VALUE_CARD', x: i, y: 5, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...tank, param: 'level', subparam: p } }, view: { type: 'PERCENTAGE', title: `Level ${p}`, unit: '%', decimal: 1 } })),
+        { key: 'semua_spbu', cat: 'LIST_CARD', x: 0, y: 6, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'tank', config: 'data', param: 'volume', subparam: 'Pertalite' }, tags: [] }, view: { title: 'Sisa Pertalite semua SPBU', unit: 'L' } },
+      ]),
+    });
+  }
+
+  const laundry = first('mqtt', 'laundry');
+  if (laundry) {
+    const washers = subparams(seed, laundry, 'washer', 'data', 'power');
+    const dryers = subparams(seed, laundry, 'dryer', 'data', 'power');
+    const m = (sensor: string) => ({ device_id: laundry.id, sensor, config: 'data' });
+    out.push({
+      label: 'Laundry',
+      path: 'laundry',
+      desc: `Outlet ${laundry.plan.name}: mesin cuci dan pengering nyala/mati, jumlah pemakaian, transaksi vending`,
+      conf_dashboard: dashboard([
+        title('judul', `Laundry — ${laundry.plan.name}`, 0),
+        { key: 'transaksi', cat: 'SINGLE_VALUE_CARD', x: 0, y: 1, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'transactions' }, filter: today }, view: { type: 'CUSTOM', title: 'Transaksi hari ini', unit: 'x', decimal: 0 } },
+        { key: 'penjualan', cat: 'SINGLE_VALUE_CARD', x: 1, y: 1, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'sales' }, filter: today }, view: { type: 'RUPIAH', title: 'Penjualan hari ini', unit: 'Rp', unit_front: true, decimal: 0 } },
+        { key: 'mesin_jalan', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...m('vending'), param: 'running' } }, view: { type: 'CUSTOM', title: 'Mesin berjalan', unit: 'unit', decimal: 0 } },
+        { key: 'cuci_nyala', cat: 'PIE_CHART_CARD', x: 0, y: 2, w: 2, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...m('washer'), param: 'power', subparam: washers, subparam_label: washers }, filter: today }, view: { title: 'Mesin cuci nyala (%)' } },
+        { key: 'kering_nyala', cat: 'PIE_CHART_CARD', x: 2, y: 2, w: 2, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...m('dryer'), param: 'power', subparam: dryers, subparam_label: dryers }, filter: today }, view: { title: 'Pengering nyala (%)' } },
+        { key: 'pemakaian_cuci', cat: 'BAR_CHART_CARD', x: 0, y: 4, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...m('washer'), param: 'usage', subparam: washers, subparam_label: washers }, filter: today }, view: { title: 'Pemakaian mesin cuci', graph_unit: 'siklus' } },
+        { key: 'pemakaian_kering', cat: 'BAR_CHART_CARD', x: 2, y: 4, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...m('dryer'), param: 'usage', subparam: dryers, subparam_label: dryers }, filter: today }, view: { title: 'Pemakaian pengering', graph_unit: 'siklus' } },
+        { key: 'mulai_cuci', cat: 'BUTTON_CARD', x: 0, y: 6, w: 1, h: 1, model: { config: { device_id: laundry.id, sensor: 'washer', config: 'data', param: 'start', default_value: washers[0] } }, view: { title: `Mulai ${washers[0]}`, button_label: 'Kirim' } },
+      ]),
+    });
+  }
+
+  const env = first('mqtt', 'environment');
+  if (env) {
+    const e = { device_id: env.id, sensor: 'env', config: 'data' };
+    out.push({
+      label: 'Lingkungan',
+      path: 'lingkungan',
+      desc: `Sensor ${env.plan.name} dan node LoRa: suhu, kelembapan, tekanan udara`,
+      conf_dashboard: dashboard([
+        title('judul', `Lingkungan — ${env.plan.name}`, 0),
+        { key: 'suhu', cat: 'SINGLE_VALUE_CARD', x: 0, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'temperature' } }, view: { type: 'TEMP_CELCIUS', title: 'Suhu', unit: '°C', decimal: 1 } },
+        { key: 'kelembapan', cat: 'SINGLE_VALUE_CARD', x: 1, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'humidity' } }, view: { type: 'HUMIDITY', title: 'Kelembapan', unit: '%', decimal: 0 } },
+        { key: 'tekanan', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'pressure' } }, view: { type: 'PRESSURE_AIR', title: 'Tekanan udara', unit: 'hPa', decimal: 1 } },
+        { key: 'suhu_maks', cat: 'SINGLE_VALUE_CARD', x: 3, y: 1, w: 1, h: 1, model: { value: { query: 'MAX', queryType: 'device', ...e, param: 'temperature' }, filter: today }, view: { type: 'TEMP_CELCIUS', title: 'Suhu maks. hari ini', unit: '°C', decimal: 1 } },
+        { key: 'tren_suhu', cat: 'LINE_CHART_CARD', x: 0, y: 2, w: 4, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...e, param: 'temperature', param_label: 'suhu' }, filter: lastHour }, view: { title: 'Suhu satu jam terakhir', graph_unit: '°C' } },
+        { key: 'node_lora', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'lora', config: 'data', param: 'temperature' }, tags: [] }, view: { title: 'Suhu node LoRa', unit: '°C' } },
+      ]),
+    });
+  }
+
+  const bridge = first('sentraEnd', 'structural');
+  if (bridge) {
+    const gauges = subparams(seed, bridge, 'strain', 'data', 'microstrain');
+    const cracks = subparams(seed, bridge, 'crack', 'data', 'width');
+    out.push({
+      label: 'Struktur',
+      path: 'struktur',
+      desc: `Monitor jembatan ${bridge.plan.name}: regangan dan lebar retak`,
+      conf_dashboard: dashboard([
+        title('judul', `Struktur — ${bridge.plan.name}`, 0),
+        { key: 'regangan', cat: 'STRAIN_CARD', x: 0, y: 1, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device', device_id: bridge.id, sensor: 'strain', config: 'data', param: 'microstrain', subparam: gauges[0] } }, view: { title: 'Regangan', unit: 'µε', strain_labels: gauges, strain_curves: gauges.map(() => 'linear'), strain_colors: ['#1976d2', '#2e7d32', '#ed6c02'] } },
+        { key: 'retak', cat: 'CRACK_CARD', x: 2, y: 1, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device', device_id: bridge.id, sensor: 'crack', config: 'data', param: 'width', subparam: cracks[0] } }, view: { title: 'Lebar retak', unit: 'mm', crack_labels: cracks, crack_lengths: cracks.map(() => 100), crack_colors: ['#d32f2f', '#7b1fa2'] } },
+        { key: 'tren_regangan', cat: 'LINE_CHART_CARD', x: 0, y: 3, w: 4, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: bridge.id, sensor: 'strain', config: 'data', param: 'microstrain', subparam: gauges, subparam_label: gauges }, filter: lastHour }, view: { title: 'Regangan maksimum', graph_unit: 'µε' } },
+      ]),
+    });
+  }
+
+  const tracker = first('mqtt', 'gps');
+  if (tracker) {
+    const g = { device_id: tracker.id, sensor: 'gps', config: 'data' };
+    out.push({
+      label: 'Peta Armada',
+      path: 'peta_armada',
+      desc: 'Posisi dan kecepatan armada pengiriman di Jakarta',
+      conf_dashboard: dashboard([
+        title('judul', 'Peta Armada', 0),
+        {
+          key: 'peta',
+          cat: 'MAP_CARD',
+          x: 0,
+          y: 1,
+          w: 3,
+          h: 2,
+          model: { latitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'latitude' }, longitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'longitude' }, tags: [] },
+          view: { title: 'Armada' },
+        },
+        { key: 'koordinat', cat: 'COORDINATE_CARD', x: 3, y: 1, w: 1, h: 2, model: { latitude: { query: 'LATEST', queryType: 'device', ...g, param: 'latitude' }, longitude: { query: 'LATEST', queryType: 'device', ...g, param: 'longitude' } }, view: { title: tracker.plan.name, decimal: 5 } },
+        { key: 'kecepatan', cat: 'SINGLE_VALUE_CARD', x: 0, y: 3, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'speed' } }, view: { type: 'CUSTOM', title: 'Kecepatan', unit: 'km/j', decimal: 0 } },
+        { key: 'jarak_hari_ini', cat: 'SINGLE_VALUE_CARD', x: 1, y: 3, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...g, param: 'odometer' }, filter: today }, view: { type: 'CUSTOM', title: 'Jarak hari ini', unit: 'km', decimal: 1 } },
+        { key: 'semua_armada', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'speed' }, tags: [] }, view: { title: 'Kecepatan armada', unit: 'km/j' } },
+      ]),
+    });
+  }
+  return out;
+}
+
+/** Checks every demo dashboard against the conf_dashboard schema the gateway validates with; answers the problems. */
+export function demoDashboardProblems(dashboards: readonly DemoDashboard[]): string[] {
+  return dashboards.flatMap((d) => {
+    const r = ConfDashboard.safeParse(d.conf_dashboard);
+    return r.success ? [] : r.error.issues.map((i) => `${d.path}: ${i.path.join('.')} ${i.message}`);
+  });
+}
+
+/**
+ * Adds the demo dashboards the application does not have yet (matched by label) through the dashboards' add call,
+ * as a person would in the console. For the gateway's demo seed when it runs the fleet in-process.
+ */
+export async function installDemoDashboards(gateway: { url: string; username: string; password: string; domain: string }, dashboards: readonly DemoDashboard[]): Promise<{ added: string[]; kept: string[] }> {
+  const rest = new RestClient(gateway.url);
+  await rest.signIn(gateway.username, gateway.password);
+  rest.domain = gateway.domain;
+  const have = new Set((await rest.call(navsContract.list, {})).navs.map((n) => n.label));
+  const added: string[] = [];
+  const kept: string[] = [];
+  for (const d of dashboards) {
+    if (have.has(d.label)) {
+      kept.push(d.label);
+      continue;
+    }
+    await rest.call(dashboardsContract.add, { label: d.label, desc: d.desc, conf_dashboard: d.conf_dashboard });
+    added.push(d.label);
+  }
+  return { added, kept };
+}
