@@ -8,7 +8,9 @@ import { roleRoutes } from '../screens/roles/routes.js';
 import { userRoutes } from '../screens/users/routes.js';
 import { credentialsRoutes } from '../screens/credentials/routes.js';
 import { tokenRoutes } from '../screens/token/routes.js';
-import { deviceDataKeys, deviceRoutes } from '../screens/devices/routes.js';
+import { deviceRoutes } from '../screens/devices/routes.js';
+import { deviceDataRoutes } from '../screens/device-data/routes.js';
+import { deviceStateRoutes } from '../screens/device-states/routes.js';
 import { tagRoutes } from '../screens/tags/routes.js';
 import { loraRoutes } from '../screens/lora/routes.js';
 
@@ -50,7 +52,8 @@ export const screenRoutes: readonly ScreenRoute[] = [
   // devices, tags, rules, tasks (spec 03)
   ...deviceRoutes,
   // the device data and state screens of the telemetry issue (spec 03 sections 2.5, 2.6)
-  ...deviceDataKeys.map((key) => notBuilt(key, T.nav.devices, DEVICES)),
+  ...deviceDataRoutes,
+  ...deviceStateRoutes,
   ...tagRoutes,
   ...loraRoutes,
   notBuilt('_rule_list_', T.nav.rules),

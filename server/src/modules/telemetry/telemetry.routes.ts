@@ -88,7 +88,7 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
     csvPeriod: async ({ caller, input, res }) => {
       const app = caller.app!;
       const row = devices.rowOf(app.id, input.id);
-      startCsv(res, csvFileName(row, input, now(), app.timezone));
+      startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), app.timezone));
       if (await write(res, CSV_HEADER)) {
         await data.csvRange(row.appId, row.id, input, input.start, input.end, async (chunk) => {
           if (!(await write(res, csvRows(chunk, input, app.timezone)))) throw new Error('client went away');
@@ -101,7 +101,7 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
       const app = caller.app!;
       const row = devices.rowOf(app.id, input.id);
       const points = data.csvLatest(row.appId, row.id, input, input.ndata);
-      startCsv(res, csvFileName(row, input, now(), app.timezone));
+      startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), app.timezone));
       res.end(CSV_HEADER + csvRows(points, input, app.timezone));
       return null;
     },

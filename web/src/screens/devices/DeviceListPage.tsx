@@ -26,6 +26,7 @@ import { tagDisplay } from './tagValues.js';
 import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
 import { ControlDialog, DashboardDialog } from './DeviceListDialogs.js';
 import { DeviceRoute } from './deviceRoutes.js';
+import { useLiveDeviceStatus, withDeviceStatus } from '../../live/deviceStatus.js';
 
 type Status = 'on' | 'off';
 const STATUS_LABEL: Record<Status, string> = { on: T.devices.online, off: T.devices.offline };
@@ -42,6 +43,7 @@ export function DeviceListPage() {
   const [status, setStatus] = useState<Status[]>([]);
   const [type, setType] = useState('');
   const [rows, setRows] = useState<DeviceSummary[] | null>(null);
+  useLiveDeviceStatus((changes) => setRows((prev) => withDeviceStatus(prev, changes)));
   const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(true);
   const [busy, setBusy] = useState(false);

@@ -1,0 +1,26 @@
+// Live Nyala/Mati of the device list: `useLiveDeviceStatus(apply)` listens to the application's `devices` channel;
+// `withDeviceStatus` merges one change into a list of rows.
+import { useLiveEvent } from './useLive.js';
+
+export interface DeviceStatusEvent {
+  id: number;
+  online: boolean;
+  last_online_ts: number | null;
+  last_offline_ts: number | null;
+}
+
+export function withDeviceStatus<R extends { id: number; online: boolean }>(rows: R[] | null, changes: readonly DeviceStatusEvent[]): R[] | null {
+  if (!rows) return rows;
+  let out = rows;
+  for (const c of changes) {
+    const i = out.findIndex((r) => r.id === c.id);
+    if (i < 0) continue;
+    if (out === rows) out = [...rows];
+    out[i] = { ...out[i]!, online: c.online, last_online_ts: c.last_online_ts, last_offline_ts: c.last_offline_ts };
+  }
+  return out;
+}
+
+export function useLiveDeviceStatus(apply: (changes: DeviceStatusEvent[]) => void): void {
+  useLiveEvent<DeviceStatusEvent>('devices', {}, 'device.status', apply);
+}

@@ -1,0 +1,105 @@
+// "Ubah Konfigurasi" (spec 03 sections 2.5, 5, 8): a number input, a boolean toggle, a text input or a JSON form by
+// the row's datatype; an empty value is "Input error"; a number is sent as a number. While the device answers the
+// info "Konfigurasi sedang dikirim. Mohon tunggu" shows; then "Konfigurasi berhasil" or "Konfigurasi gagal".
+import { useState } from 'react';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Switch, TextField, Typography } from '@mui/material';
+import { COMMAND_ERRORS, contracts, T, type DeviceDataRow } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
+import { notices } from '../../ui/snackbar/notices.js';
+
+export type ValueEditor = 'number' | 'boolean' | 'text' | 'json';
+
+export function editorOf(datatype: string): ValueEditor {
+  if (datatype === 'number') return 'number';
+  if (datatype === 'boolean') return 'boolean';
+  if (datatype === 'string' || datatype === 'datetime' || datatype === 'image') return 'text';
+  return 'json';
+}
+
+/** the value to send, or the message to show (spec section 5) */
+export function parseConfigValue(editor: ValueEditor, text: string, checked: boolean): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (editor === 'boolean') return { ok: true, value: checked };
+  if (!text.trim()) return { ok: false, message: T.deviceData.inputError };
+  if (editor === 'number') {
+    const n = Number(text);
+    return Number.isFinite(n) ? { ok: true, value: n } : { ok: false, message: T.deviceData.inputError };
+  }
+  if (editor === 'json') {
+    try {
+      const v: unknown = JSON.parse(text);
+      if (v !== null && typeof v === 'object') return { ok: true, value: v };
+    } catch {
+      // below
+    }
+    return { ok: false, message: T.devices.sensorsJson };
+  }
+  return { ok: true, value: text };
+}
+
+const initialText = (row: DeviceDataRow, editor: ValueEditor) =>
+  row.value === null || row.value === undefined ? '' : editor === 'json' ? JSON.stringify(row.value, null, 2) : editor === 'boolean' ? '' : String(row.value);
+
+export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: number; row: DeviceDataRow; onClose: () => void; onSent?: (value: unknown) => void }) {
+  const editor = editorOf(row.datatype);
+  const [text, setText] = useState(() => initialText(row, editor));
+  const [checked, setChecked] = useState(row.value === true);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+
+  const send = async () => {
+    const parsed = parseConfigValue(editor, text, checked);
+    if (!parsed.ok) return setError(parsed.message);
+    if (editor === 'json') setText(JSON.stringify(parsed.value, null, 2));
+    setError(null);
+    setResult(null);
+    setSending(true);
+    notices.info(T.deviceData.configSending);
+    const r = await api.call(contracts.commands.configure, { id: deviceId, sensor: row.sensor, configtype: row.configtype, param: row.param, value: parsed.value as never });
+    setSending(false);
+    if (isOk(r)) {
+      notices.success(T.deviceData.configSuccess);
+      setResult({ ok: true, message: T.deviceData.configSuccess });
+      onSent?.(parsed.value);
+    } else {
+      const reason = failureMessage(r, { byCode: COMMAND_ERRORS, fallback: '' });
+      notices.error(T.deviceData.configFailed);
+      setResult({ ok: false, message: reason ? `${T.deviceData.configFailed}: ${reason}` : T.deviceData.configFailed });
+    }
+  };
+
+  return (
+    <Dialog open onClose={sending ? undefined : onClose} fullWidth maxWidth="sm">
+      <DialogTitle>{T.deviceData.configTitle}</DialogTitle>
+      <DialogContent>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{T.deviceData.configInfo(row.sensor, row.configtype, row.param, row.datatype)}</Typography>
+        {editor === 'boolean' ? (
+          <FormControlLabel control={<Switch checked={checked} onChange={(e) => setChecked(e.target.checked)} disabled={sending} />} label={row.param} />
+        ) : (
+          <TextField
+            autoFocus
+            fullWidth
+            label={T.deviceData.value}
+            value={text}
+            disabled={sending}
+            onChange={(e) => (setText(e.target.value), setError(null))}
+            error={Boolean(error)}
+            helperText={error ?? ' '}
+            multiline={editor === 'json'}
+            minRows={editor === 'json' ? 6 : undefined}
+            type={editor === 'number' ? 'number' : 'text'}
+            slotProps={{ htmlInput: editor === 'json' ? { style: { fontFamily: 'monospace' } } : { step: 'any' } }}
+          />
+        )}
+        {sending && <Alert severity="info" sx={{ mt: 1 }}>{T.deviceData.configSending}</Alert>}
+        {result && <Alert severity={result.ok ? 'success' : 'error'} sx={{ mt: 1 }}>{result.message}</Alert>}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={sending}>{T.common.cancel}</Button>
+        <Button variant="contained" onClick={() => void send()} disabled={sending}>{T.deviceData.send}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

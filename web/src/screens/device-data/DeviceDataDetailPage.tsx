@@ -1,0 +1,174 @@
+// "Daftar Sensor" (spec 03 section 2.5 "Data detail page"): one row per sensor/configtype/param — sensor, configtype,
+// param, datatype, subparam, value ("{...}" opens the tree viewer), last updated, action — paged 100/150/200, values
+// updated live from the device's MQTT messages. Row menu: Lihat Data, Konfigurasi (not for measured `data` rows, which
+// a device reports and cannot be set), Download, Policy, Penanda.
+import { useCallback, useEffect, useState } from 'react';
+import { Box, Button, Chip, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import TuneIcon from '@mui/icons-material/Tune';
+import DownloadIcon from '@mui/icons-material/Download';
+import PolicyIcon from '@mui/icons-material/Policy';
+import LocalOfferIcon from '@mui/icons-material/LocalOffer';
+import { contracts, sensorKeyOf, T, type DataDevice, type DeviceDataRow } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { paginationLabels } from '../../ui/pagination.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
+import { ConfigDialog } from './ConfigDialog.js';
+import { DataDialog } from './DataDialog.js';
+import { ConfigTypeIcon } from './DeviceDataAllPage.js';
+import { DownloadDialog } from './DownloadDialog.js';
+import { downloadParamCsv } from './download.js';
+import { formatTs, formatValue, isStructured } from './format.js';
+import { PolicyDialog } from './PolicyDialog.js';
+import { SensorTagsDialog } from './SensorTagsDialog.js';
+import { TreeDialog } from './TreeDialog.js';
+import { useDeviceId } from './useDeviceId.js';
+
+const SIZES = [100, 150, 200];
+const rowKey = (r: { sensor: string; configtype: string; param: string }) => `${r.sensor}\u001f${r.configtype}\u001f${r.param}`;
+/** config types a device reports and cannot be set (the spec leaves the list open) */
+export const canConfigure = (r: DeviceDataRow) => r.configtype !== 'data';
+
+type Open = { kind: 'data' | 'config' | 'download' | 'policy' | 'tags' | 'tree'; row: DeviceDataRow };
+
+/** applies live points: a param's value (or one of its subparams) and time; an unseen param becomes a new row */
+export function mergeRows(rows: DeviceDataRow[], events: readonly DeviceDataEvent[]): DeviceDataRow[] {
+  const out = [...rows];
+  const index = new Map(out.map((r, i) => [rowKey(r), i]));
+  for (const e of events) for (const p of e.data) {
+    const k = rowKey(p);
+    let i = index.get(k);
+    if (i === undefined) {
+      out.push({ sensor: p.sensor, configtype: p.configtype, param: p.param, datatype: p.subparam ? 'object' : p.datatype, subparam_datatypes: {}, value: p.subparam ? {} : null, ts: null, data_exist: false });
+      index.set(k, (i = out.length - 1));
+    }
+    const r = out[i]!;
+    if (r.ts !== null && p.ts < r.ts) continue;
+    if (p.subparam) {
+      const value = isStructured(r.value) && !Array.isArray(r.value) ? { ...(r.value as Record<string, unknown>) } : {};
+      value[p.subparam] = p.value;
+      out[i] = { ...r, value, subparam_datatypes: { ...r.subparam_datatypes, [p.subparam]: p.datatype }, ts: p.ts, data_exist: true };
+    } else out[i] = { ...r, value: p.value, ts: p.ts, data_exist: true };
+  }
+  return out;
+}
+
+export function DeviceDataDetailPage() {
+  const id = useDeviceId();
+  const [device, setDevice] = useState<DataDevice | null>(null);
+  const [rows, setRows] = useState<DeviceDataRow[] | null>(null);
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(100);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; row: DeviceDataRow } | null>(null);
+  const [open, setOpen] = useState<Open | null>(null);
+
+  const load = useCallback(async () => {
+    if (!id) return setRows([]);
+    const r = await api.call(contracts.deviceData.list, { id });
+    if (isOk(r)) {
+      setDevice(r.body.device);
+      setRows(r.body.data);
+    } else setRows([]);
+  }, [id]);
+  useEffect(() => void load(), [load]);
+  useLiveDeviceData(id, (events) => setRows((prev) => (prev ? mergeRows(prev, events.filter((e) => e.device_id === id)) : prev)));
+
+  const pick = (kind: Open['kind']) => () => {
+    if (!menu) return;
+    const row = menu.row;
+    setMenu(null);
+    if ((kind === 'data' || kind === 'download') && !row.data_exist) return void notices.warning(T.deviceData.noData);
+    setOpen({ kind, row });
+  };
+  const close = () => setOpen(null);
+  const shown = rows?.slice(page * size, page * size + size) ?? [];
+  const subparamsOf = (r: DeviceDataRow) => Object.keys(r.subparam_datatypes).join(', ') || '-';
+
+  return (
+    <Box sx={{ position: 'relative', minHeight: 200 }}>
+      <Box sx={{ mb: 2 }}>
+        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.deviceData.detailTitle}</Typography>
+        {device && (
+          <Typography color="text.secondary">
+            {device.label} · {device.serial_number} <Chip size="small" sx={{ ml: 1 }} color={device.online ? 'success' : 'default'} label={device.online ? T.deviceData.on : T.deviceData.off} />
+          </Typography>
+        )}
+      </Box>
+      <TableContainer component={Paper} variant="outlined">
+        <Table size="small" aria-label={T.deviceData.detailTitle}>
+          <TableHead>
+            <TableRow>
+              {[T.deviceData.colSensor, T.deviceData.colConfigtype, T.deviceData.colParam, T.deviceData.colDatatype, T.deviceData.colSubparam, T.deviceData.colValue, T.deviceData.colLastUpdated].map((h) => <TableCell key={h}>{h}</TableCell>)}
+              <TableCell align="right">{T.deviceData.colAction}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {shown.map((r) => (
+              <TableRow key={rowKey(r)} hover data-testid="sensor-row" data-param={r.param}>
+                <TableCell>{r.sensor}</TableCell>
+                <TableCell><ConfigTypeIcon configtype={r.configtype} />{r.configtype}</TableCell>
+                <TableCell sx={{ fontWeight: 600 }}>{r.param}</TableCell>
+                <TableCell>{r.datatype}</TableCell>
+                <TableCell>{subparamsOf(r)}</TableCell>
+                <TableCell data-testid="sensor-value" sx={{ fontFamily: 'monospace', maxWidth: 280, overflowWrap: 'anywhere' }}>
+                  {isStructured(r.value) ? (
+                    <Button size="small" variant="outlined" onClick={() => setOpen({ kind: 'tree', row: r })} sx={{ fontFamily: 'monospace', minWidth: 0 }}>{T.deviceData.objectValue}</Button>
+                  ) : (
+                    formatValue(r.value)
+                  )}
+                </TableCell>
+                <TableCell title={r.ts === null ? '' : String(r.ts)}>{formatTs(r.ts)}</TableCell>
+                <TableCell align="right">
+                  <IconButton size="small" aria-label={T.deviceData.rowMenu(r.param)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, row: r })}>
+                    <MoreVertIcon fontSize="small" />
+                  </IconButton>
+                </TableCell>
+              </TableRow>
+            ))}
+            {rows?.length === 0 && (
+              <TableRow><TableCell colSpan={8} sx={{ textAlign: 'center', py: 5, color: 'text.secondary' }}>{T.deviceData.empty}</TableCell></TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={rows?.length ?? 0}
+        page={Math.min(page, Math.max(0, Math.ceil((rows?.length ?? 0) / size) - 1))}
+        rowsPerPage={size}
+        rowsPerPageOptions={SIZES}
+        onPageChange={(_, p) => setPage(p)}
+        onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))}
+        {...paginationLabels}
+      />
+      <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
+        <MenuItem onClick={pick('data')}><ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.viewData}</ListItemText></MenuItem>
+        {menu && canConfigure(menu.row) && <MenuItem onClick={pick('config')}><ListItemIcon><TuneIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.config}</ListItemText></MenuItem>}
+        <MenuItem onClick={pick('download')}><ListItemIcon><DownloadIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.download}</ListItemText></MenuItem>
+        <MenuItem onClick={pick('policy')}><ListItemIcon><PolicyIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.policy}</ListItemText></MenuItem>
+        <MenuItem onClick={pick('tags')}><ListItemIcon><LocalOfferIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.tags}</ListItemText></MenuItem>
+      </Menu>
+      {id && open?.kind === 'data' && <DataDialog series={{ deviceId: id, ...open.row }} onClose={close} />}
+      {id && open?.kind === 'config' && <ConfigDialog deviceId={id} row={open.row} onClose={close} />}
+      {id && open?.kind === 'policy' && <PolicyDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />}
+      {id && open?.kind === 'tags' && <SensorTagsDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />}
+      {open?.kind === 'tree' && <TreeDialog title={`${open.row.sensor} / ${open.row.configtype} / ${open.row.param}`} value={open.row.value} onClose={close} />}
+      {id && open?.kind === 'download' && (
+        <DownloadDialog
+          title={`${T.deviceData.downloadTitle}: ${open.row.param}`}
+          onClose={close}
+          onDownload={(choice) => {
+            const row = open.row;
+            close();
+            void downloadParamCsv({ id, label: device?.label ?? '' }, row, choice);
+          }}
+        />
+      )}
+      <LoadingOverlay open={rows === null} />
+    </Box>
+  );
+}

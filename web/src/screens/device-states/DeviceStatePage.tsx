@@ -1,0 +1,174 @@
+// "Daftar Kondisi" (spec 03 section 2.6): key, value, active (Inactive when null), initial time, latest time (raw
+// timestamps in tooltips), action; paged 100/150/200 with "Baris terlihat:" / "x-y dari n". The row menu opens on
+// hover: Lihat State, Download, Hapus ("Konfirmasi Hapus State"). New reports arrive live.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Tooltip, Typography } from '@mui/material';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import DownloadIcon from '@mui/icons-material/Download';
+import DeleteIcon from '@mui/icons-material/Delete';
+import { contracts, T, type StateRow } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
+import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { paginationLabels } from '../../ui/pagination.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
+import { DownloadDialog, type DownloadChoice } from '../device-data/DownloadDialog.js';
+import { downloadFileName, formatTs, formatValue, saveText } from '../device-data/format.js';
+import { useDeviceId } from '../device-data/useDeviceId.js';
+import { ActiveChip } from './ActiveChip.js';
+import { StateDialog } from './StateDialog.js';
+import { stateCsv } from './stateCsv.js';
+
+const SIZES = [100, 150, 200];
+
+/** live state reports: a changed value restarts initial_ts, a repeated one moves latest_ts */
+export function mergeStates(rows: StateRow[], events: readonly DeviceDataEvent[]): StateRow[] {
+  const map = new Map(rows.map((r) => [r.key, r]));
+  for (const e of events) for (const s of e.states) {
+    const old = map.get(s.key);
+    if (old && s.ts < old.latest_ts) continue;
+    const same = old && JSON.stringify(old.value) === JSON.stringify(s.value);
+    map.set(s.key, { key: s.key, value: s.value, is_null: s.is_null, initial_ts: same ? old.initial_ts : s.ts, latest_ts: s.ts });
+  }
+  return [...map.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export function DeviceStatePage() {
+  const id = useDeviceId();
+  const confirm = useConfirm();
+  const [label, setLabel] = useState('');
+  const [rows, setRows] = useState<StateRow[] | null>(null);
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(100);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; row: StateRow } | null>(null);
+  const [open, setOpen] = useState<{ kind: 'view' | 'download'; row: StateRow } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const load = useCallback(async () => {
+    if (!id) return setRows([]);
+    const r = await api.call(contracts.states.list, { device_id: id });
+    if (isOk(r)) {
+      setLabel(r.body.device_label);
+      setRows(r.body.states);
+    } else setRows([]);
+  }, [id]);
+  useEffect(() => void load(), [load]);
+  useLiveDeviceData(id, (events) => setRows((prev) => (prev ? mergeStates(prev, events.filter((e) => e.device_id === id && e.states.length)) : prev)));
+
+  const remove = async (row: StateRow) => {
+    if (!id || !(await confirm({ title: T.deviceStates.removeConfirmTitle, message: T.deviceStates.removeQuestion(row.key) }))) return;
+    setBusy(true);
+    const r = await api.call(contracts.states.remove, { device_id: id, key: row.key });
+    setBusy(false);
+    if (isOk(r)) {
+      notices.success(T.deviceStates.removeSuccess);
+      await load();
+    } else notices.error(failureMessage(r, { fallback: T.deviceStates.removeFailed }));
+  };
+
+  const download = async (row: StateRow, choice: DownloadChoice) => {
+    if (!id) return;
+    notices.info(T.deviceData.downloading);
+    const r =
+      choice.kind === 'time'
+        ? await api.call(contracts.states.periodic, { device_id: id, key: row.key, start: choice.start, end: choice.end })
+        : await api.call(contracts.states.newest, { device_id: id, key: row.key, n: choice.n });
+    if (!isOk(r)) return void notices.error(T.deviceData.downloadFailed);
+    const data = [...r.body.state_data].sort((a, b) => a.initial_ts - b.initial_ts);
+    saveText(downloadFileName(label, id, ['state', row.key]), stateCsv(data));
+  };
+
+  const openMenu = (anchor: HTMLElement, row: StateRow) => {
+    clearTimeout(closeTimer.current);
+    setMenu({ anchor, row });
+  };
+  const pick = (kind: 'view' | 'download' | 'remove') => () => {
+    const row = menu?.row;
+    setMenu(null);
+    if (!row) return;
+    if (kind === 'remove') void remove(row);
+    else setOpen({ kind, row });
+  };
+  const shown = rows?.slice(page * size, page * size + size) ?? [];
+  const ts = (v: number) => <Tooltip title={String(v)}><span>{formatTs(v)}</span></Tooltip>;
+
+  return (
+    <Box sx={{ position: 'relative', minHeight: 200 }}>
+      <Box sx={{ mb: 2 }}>
+        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.deviceStates.title}</Typography>
+        <Typography color="text.secondary">{label}</Typography>
+      </Box>
+      <TableContainer component={Paper} variant="outlined">
+        <Table size="small" aria-label={T.deviceStates.title}>
+          <TableHead>
+            <TableRow>
+              {[T.deviceStates.colKey, T.deviceStates.colValue, T.deviceStates.colActive, T.deviceStates.colInitial, T.deviceStates.colLatest].map((h) => <TableCell key={h}>{h}</TableCell>)}
+              <TableCell align="right">{T.deviceStates.colAction}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {shown.map((r) => (
+              <TableRow key={r.key} hover data-testid="state-row">
+                <TableCell sx={{ fontWeight: 600 }}>{r.key}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{formatValue(r.value)}</TableCell>
+                <TableCell><ActiveChip isNull={r.is_null} /></TableCell>
+                <TableCell>{ts(r.initial_ts)}</TableCell>
+                <TableCell>{ts(r.latest_ts)}</TableCell>
+                <TableCell align="right">
+                  <IconButton
+                    size="small"
+                    aria-label={T.deviceData.rowMenu(r.key)}
+                    aria-haspopup="menu"
+                    onMouseEnter={(e) => openMenu(e.currentTarget, r)}
+                    onClick={(e) => openMenu(e.currentTarget, r)}
+                  >
+                    <MoreVertIcon fontSize="small" />
+                  </IconButton>
+                </TableCell>
+              </TableRow>
+            ))}
+            {rows?.length === 0 && <TableRow><TableCell colSpan={6} sx={{ textAlign: 'center', py: 5, color: 'text.secondary' }}>{T.deviceStates.empty}</TableCell></TableRow>}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={rows?.length ?? 0}
+        page={Math.min(page, Math.max(0, Math.ceil((rows?.length ?? 0) / size) - 1))}
+        rowsPerPage={size}
+        rowsPerPageOptions={SIZES}
+        onPageChange={(_, p) => setPage(p)}
+        onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))}
+        {...paginationLabels}
+      />
+      <Menu
+        anchorEl={menu?.anchor}
+        open={menu !== null}
+        onClose={() => setMenu(null)}
+        slotProps={{ list: { onMouseLeave: () => (closeTimer.current = setTimeout(() => setMenu(null), 300)), onMouseEnter: () => clearTimeout(closeTimer.current) } }}
+      >
+        <MenuItem onClick={pick('view')}><ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceStates.view}</ListItemText></MenuItem>
+        <MenuItem onClick={pick('download')}><ListItemIcon><DownloadIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceStates.download}</ListItemText></MenuItem>
+        <MenuItem onClick={pick('remove')}><ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon><ListItemText>{T.deviceStates.remove}</ListItemText></MenuItem>
+      </Menu>
+      {id && open?.kind === 'view' && <StateDialog deviceId={id} stateKey={open.row.key} onClose={() => setOpen(null)} />}
+      {id && open?.kind === 'download' && (
+        <DownloadDialog
+          title={`${T.deviceStates.download}: ${open.row.key}`}
+          onClose={() => setOpen(null)}
+          onDownload={(choice) => {
+            const row = open.row;
+            setOpen(null);
+            void download(row, choice);
+          }}
+        />
+      )}
+      <LoadingOverlay open={rows === null || busy} />
+    </Box>
+  );
+}
