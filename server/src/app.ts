@@ -36,6 +36,7 @@ import { statesRoutes } from './modules/states/states.routes.js';
 import { createCommands, type Commands } from './modules/commands/commands.service.js';
 import { commandsRoutes } from './modules/commands/commands.routes.js';
 import { createCardsDomain, type CardsDomain } from './modules/cards/cards.module.js';
+import { webserviceRoutes } from './modules/webservice/webservice.routes.js';
 
 export interface SentraApp {
   config: Config;
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states }),
     ...commandsRoutes({ devices: devicesDomain.devices, commands }),
     ...cardsDomain.routes,
+    ...webserviceRoutes({ source: cardsDomain.engine.source }),
   ];
 
   const httpApp = createHttpApp({

@@ -13,6 +13,7 @@ import { deviceDataContract } from './device-data.js';
 import { statesContract } from './states.js';
 import { commandsContract } from './commands.js';
 import { cardsContract } from './cards.js';
+import { webserviceContract } from './webservice.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
@@ -32,6 +33,7 @@ export const contracts = {
   states: statesContract,
   commands: commandsContract,
   cards: cardsContract,
+  webservice: webserviceContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -42,4 +44,5 @@ export { authContract, appsContract };
 export { credentialsContract, usersContract, refreshTokenContract, rolesContract, navsContract, dashboardsContract };
 export { devicesContract, deviceFamilyContract, tagsContract, loraContract };
 export { deviceDataContract, statesContract, commandsContract };
-export { cardsContract };
+export { cardsContract, webserviceContract };
+export { WEBSERVICE_LIMITS, WebserviceCode, WebserviceAnswer } from './webservice.js';

@@ -24,6 +24,8 @@ export interface DashboardGridProps {
   onBreakpointChange?(bp: Breakpoint): void;
   /** edit mode: the card's action button */
   actions?(c: StoredComponent): ReactNode;
+  /** view mode: draws the card (the card registry's live view, web/src/cards); without it, a placeholder */
+  renderCard?(c: StoredComponent, h: number): ReactNode;
 }
 
 function DashboardCard({ c, h, actions }: { c: StoredComponent; h: number; actions?: ReactNode }) {
@@ -50,7 +52,7 @@ function DashboardCard({ c, h, actions }: { c: StoredComponent; h: number; actio
   );
 }
 
-export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', onLayoutsChange, onBreakpointChange, actions }: DashboardGridProps) {
+export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', onLayoutsChange, onBreakpointChange, actions, renderCard }: DashboardGridProps) {
   const edit = mode === 'edit';
   const viewLayouts = useMemo<GridLayouts>(() => {
     const items = components.map((c) => gridItemOf(c, { static: true }));
@@ -79,7 +81,7 @@ export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', on
       >
         {components.map((c) => (
           <div key={c.key} data-grid-key={c.key}>
-            <DashboardCard c={c} h={heights.get(c.key) ?? gridItemOf(c).h} actions={edit ? actions?.(c) : undefined} />
+            {!edit && renderCard ? renderCard(c, heights.get(c.key) ?? gridItemOf(c).h) : <DashboardCard c={c} h={heights.get(c.key) ?? gridItemOf(c).h} actions={edit ? actions?.(c) : undefined} />}
           </div>
         ))}
       </ResponsiveGrid>

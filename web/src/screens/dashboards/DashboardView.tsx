@@ -6,6 +6,7 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { T, type DashboardRecord } from '@sentra/contracts';
 import { DashboardGrid } from './DashboardGrid.js';
+import { LiveDashboard, liveCardRenderer } from '../../cards/index.js';
 import { componentsOf } from './gridLayout.js';
 import { defaultViewFilter, filterVariables, type ViewFilter } from './viewFilter.js';
 
@@ -86,7 +87,9 @@ export function DashboardView({ dashboard, onRefresh }: { dashboard: DashboardRe
       ) : components.length === 0 ? (
         <Alert severity="info" variant="outlined">{s.emptyDashboard}</Alert>
       ) : (
-        <DashboardGrid components={components} mode="view" />
+        <LiveDashboard dashboardId={dashboard.id} filter={filter} components={components} globals={conf.var as Record<string, unknown> | undefined} decimals={(conf.view as { decimal?: number } | undefined)?.decimal}>
+          <DashboardGrid components={components} mode="view" renderCard={liveCardRenderer(dashboard.id)} />
+        </LiveDashboard>
       )}
     </Box>
   );

@@ -1,0 +1,80 @@
+// One card of the dashboard view: its frame (title, the filter it shows), and its body drawn by the registry's view
+// with the card's live data. Whatever goes wrong inside (unknown type, bad configuration, a failed query, a view
+// that throws) is shown on this card only.
+import { Suspense, memo, useMemo } from 'react';
+import { Box, CircularProgress, Paper, Stack, Typography } from '@mui/material';
+import { T, cardPixelHeight } from '@sentra/contracts';
+import { CardErrorBoundary, CardProblem } from './common/CardErrorBoundary.js';
+import type { CardComponent, CardDefinition } from './common/definition.js';
+import { useCardData, useLiveDashboard } from './common/LiveDashboard.js';
+import { cardDefinition } from './registry.js';
+
+const HEADER_PX = 34;
+
+export function cardTitle(c: CardComponent, def?: CardDefinition): string {
+  const own = c.view?.title;
+  if (typeof own === 'string' && own.trim() !== '') return own;
+  const fallback = def?.defaults.title;
+  return typeof fallback === 'string' && fallback ? fallback : c.key;
+}
+
+function Loading() {
+  return (
+    <Box data-testid="card-loading" sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center' }} aria-label={T.cardViews.loading}>
+      <CircularProgress size={20} />
+    </Box>
+  );
+}
+
+function CardBody({ component, def, dashboardId, bodyHeight }: { component: CardComponent; def: CardDefinition; dashboardId: number; bodyHeight: number }) {
+  const live = useLiveDashboard();
+  const { state } = useCardData(dashboardId, component.key, def.live);
+  const parsed = useMemo(() => def.config.safeParse({ ...def.defaults, ...(component.view ?? {}) }), [def, component.view]);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return <CardProblem message={T.cards.invalidComponent} detail={issue ? `view.${issue.path.join('.')}: ${issue.message}` : undefined} />;
+  }
+  const data = state?.data;
+  // a control card keeps its controls when its status query fails (it shows the reason on its status line)
+  if (data && data.success === false && def.category !== 'control' && def.category !== 'controlVariant') {
+    return <CardProblem message={data.alert ?? T.cardViews.cardError} />;
+  }
+  if (def.live && !state) return <Loading />;
+  const View = def.view;
+  return <View component={component} view={parsed.data} data={data} state={state} dashboardId={dashboardId} height={bodyHeight} decimals={live?.decimals} />;
+}
+
+/** The card in the view grid: `h` is its height in grid rows (as laid out, doubled from storage). */
+export const CardSurface = memo(function CardSurface({ component, h, dashboardId }: { component: CardComponent; h: number; dashboardId: number }) {
+  const def = cardDefinition(component.cat);
+  const height = cardPixelHeight(h);
+  const framed = def?.chrome !== 'bare';
+  const bodyHeight = Math.max(0, height - (framed ? HEADER_PX : 0) - 2);
+  const title = cardTitle(component, def);
+  return (
+    <Paper
+      variant="outlined"
+      data-testid="dashboard-card"
+      data-key={component.key}
+      data-cat={component.cat}
+      sx={{ height, display: 'flex', flexDirection: 'column', overflow: 'hidden', borderRadius: 2 }}
+    >
+      {framed && (
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1.5, height: HEADER_PX, flexShrink: 0, minWidth: 0 }}>
+          <Typography variant="subtitle2" noWrap sx={{ fontWeight: 700, flex: 1, minWidth: 0 }} title={title} data-testid="card-title">{title}</Typography>
+        </Stack>
+      )}
+      <Box sx={{ flex: 1, minHeight: 0, position: 'relative', px: framed ? 1.5 : 0, pb: framed ? 1 : 0 }} data-testid="card-body">
+        <CardErrorBoundary cardKey={component.key}>
+          {!def ? (
+            <CardProblem message={T.cardViews.unknownType(component.cat || '?')} />
+          ) : (
+            <Suspense fallback={<Loading />}>
+              <CardBody component={component} def={def} dashboardId={dashboardId} bodyHeight={bodyHeight - (framed ? 8 : 0)} />
+            </Suspense>
+          )}
+        </CardErrorBoundary>
+      </Box>
+    </Paper>
+  );
+});

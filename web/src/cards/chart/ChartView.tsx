@@ -1,0 +1,132 @@
+// The Plotly chart cards (line, area, bar, pie; monitoring and smart variants). A full frame redraws with
+// Plotly.react; REALTIME appends extend the traces (Plotly.extendTraces, keeping N data) without redrawing from
+// scratch. Plotly's own hover label is off: the card draws the tooltip of its kind (generic, fuel, shift, laundry).
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Box, Stack, Typography } from '@mui/material';
+import { T, type CardTypeCode } from '@sentra/contracts';
+import type { CardViewProps } from '../common/definition.js';
+import { ChartTooltip } from '../common/ChartTooltip.js';
+import { MAX_CHART_ROWS } from '../common/cardFeed.js';
+import { formatCardNumber, withUnit } from '../common/format.js';
+import type { TooltipModel } from '../common/tooltips.js';
+import { useElementSize } from '../common/useElementSize.js';
+import { tooltipForRow, tooltipForSlice } from './hover.js';
+import { PLOTLY_LOCALE, plotly } from './plotly.js';
+import { buildFigure, extension, seriesSummary, xOf, type ChartView as ChartViewFields, type PlotFigure, type Row } from './series.js';
+
+type Variant = 'plain' | 'monitoring' | 'smart';
+
+const variantOf = (cat: string): Variant => (cat.includes('MONITORING') ? 'monitoring' : cat === 'LINE_SMART_CHART_CARD' ? 'smart' : 'plain');
+
+function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure; rows: Row[]; view: ChartViewFields; decimals?: number; variant: Variant }) {
+  const summary = seriesSummary(rows, fig.keys);
+  const fmt = (n: number | undefined) => (n === undefined ? T.cardViews.noValue : withUnit(formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }), view.graph_unit ?? '', false));
+  return (
+    <Stack direction="row" spacing={2} sx={{ overflowX: 'auto', flexShrink: 0, pb: 0.5 }} data-testid="chart-summary">
+      {fig.keys.map((k, i) => (
+        <Box key={k} sx={{ minWidth: 0 }}>
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+            <Box sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: fig.colors[i] }} />
+            <Typography variant="caption" color="text.secondary" noWrap>{view.labels?.[k] ?? k}</Typography>
+          </Stack>
+          {variant === 'monitoring' ? (
+            <Typography sx={{ fontWeight: 700, fontSize: 18, fontVariantNumeric: 'tabular-nums' }} noWrap data-testid="chart-last">{fmt(summary[k]?.last)}</Typography>
+          ) : (
+            <Typography variant="caption" sx={{ fontVariantNumeric: 'tabular-nums' }} noWrap>
+              min {fmt(summary[k]?.min)} · avg {fmt(summary[k]?.avg)} · max {fmt(summary[k]?.max)}
+            </Typography>
+          )}
+        </Box>
+      ))}
+    </Stack>
+  );
+}
+
+export default function ChartView({ component, view, data, state, decimals }: CardViewProps<ChartViewFields>) {
+  const cat = component.cat as CardTypeCode;
+  const variant = variantOf(cat);
+  const host = useRef<HTMLDivElement>(null);
+  const { ref: box, width, height } = useElementSize();
+  const viewKey = JSON.stringify(view);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const fig = useMemo(() => buildFigure(cat, data, view), [cat, state?.frame, viewKey, data?.chart_keys?.join('|')]);
+  const drawn = useRef<{ frame: number; seq: number; fig: PlotFigure; size: string } | null>(null);
+  const [tip, setTip] = useState<{ model: TooltipModel; x: number; y: number } | null>(null);
+  const rows = ((data?.chart_data as Row[] | undefined) ?? []) as Row[];
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const figRef = useRef(fig);
+  figRef.current = fig;
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el || width <= 0 || height <= 0) return;
+    const P = plotly();
+    const size = `${Math.round(width)}x${Math.round(height)}`;
+    const prev = drawn.current;
+    const frame = state?.frame ?? 0;
+    const seq = state?.seq ?? 0;
+    const appended = prev && prev.frame === frame && prev.size === size && prev.fig === fig && seq > prev.seq && view.tooltip !== 'fuel' ? state!.appends.filter((a) => a.seq > prev.seq) : null;
+    const complete = appended && appended.length === seq - prev!.seq;
+    const ext = complete ? extension(appended!.flatMap((a) => a.rows), fig) : null;
+    if (ext) {
+      const keep = Math.min(MAX_CHART_ROWS, data?.window?.ndata ?? MAX_CHART_ROWS);
+      void P.extendTraces(el, { x: ext.x, y: ext.y } as never, ext.indices, keep);
+    } else {
+      // a new frame, a new size, or appends we missed: redraw from the card's full (bounded) rows
+      const full = buildFigure(cat, data, view);
+      figRef.current = full;
+      void P.react(el, full.traces as never, { ...full.layout, width, height } as never, { displayModeBar: false, responsive: false, locale: PLOTLY_LOCALE, staticPlot: false } as never).then(() => attachHover(el));
+    }
+    drawn.current = { frame, seq, fig, size };
+  });
+
+  const hoverRef = useRef({ data, view, decimals });
+  hoverRef.current = { data, view, decimals };
+  const attached = useRef(false);
+  /** Plotly's hover events, bound once after the first draw; they read the latest data through refs. */
+  const attachHover = (el: HTMLDivElement & { on?: (ev: string, fn: (e: unknown) => void) => void }) => {
+    if (attached.current || !el.on) return;
+    attached.current = true;
+    el.on('plotly_hover', (e: unknown) => {
+      const ev = e as { points?: { x?: unknown; pointNumber?: number; data?: { type?: string } }[]; event?: MouseEvent };
+      const pt = ev.points?.[0];
+      if (!pt) return;
+      const rect = el.getBoundingClientRect();
+      const x = (ev.event?.clientX ?? rect.left) - rect.left;
+      const y = (ev.event?.clientY ?? rect.top) - rect.top;
+      const f = figRef.current;
+      const { data: d, view: v, decimals: dec } = hoverRef.current;
+      let model: TooltipModel | undefined;
+      if (pt.data?.type === 'pie') model = tooltipForSlice(d, pt.pointNumber ?? 0, f, v, dec);
+      else {
+        const row = rowsRef.current.find((r) => typeof r.ts === 'number' && xOf(r.ts) === pt.x);
+        if (row) model = tooltipForRow(row, f, v, dec);
+      }
+      if (model) setTip({ model, x, y });
+    });
+    el.on('plotly_unhover', () => setTip(null));
+  };
+
+  useEffect(() => {
+    const el = host.current;
+    return () => {
+      if (el) plotly().purge(el);
+    };
+  }, []);
+
+  return (
+    <Box sx={{ height: '100%', display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+      {(variant !== 'plain' || view.with_summary) && fig.keys.length > 0 && CHART_NOT_PIE(cat) && <SummaryStrip fig={fig} rows={rows} view={view} decimals={decimals} variant={variant === 'plain' ? 'smart' : variant} />}
+      <Box ref={box} sx={{ flex: 1, minHeight: 0, position: 'relative' }} onMouseLeave={() => setTip(null)}>
+        <div ref={host} data-testid="chart" data-points={rows.length} data-series={fig.keys.length} style={{ position: 'absolute', inset: 0 }} />
+        {rows.length === 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', pointerEvents: 'none' }}>{T.cardViews.noData}</Typography>
+        )}
+        {tip && <ChartTooltip model={tip.model} x={tip.x} y={tip.y} boundsWidth={width} />}
+      </Box>
+    </Box>
+  );
+}
+
+const CHART_NOT_PIE = (cat: string) => !cat.startsWith('PIE_');

@@ -1,0 +1,31 @@
+// The chart card types: Plotly views (one lazy chunk with Plotly) for line, area, bar and pie with their monitoring
+// and smart variants, and the text chart without a chart library. View options are ComponentView's plus the
+// tooltip kind (`tooltip`: generic, fuel, fuel_shift, laundry_usage, vending), `fill_key`, `labels` and
+// `totalizer_offsets`.
+import { lazy } from 'react';
+import { z } from 'zod';
+import type { CardTypeCode } from '@sentra/contracts';
+import { defineCard, viewSchema } from '../common/definition.js';
+import { TOOLTIP_KINDS } from '../common/tooltips.js';
+
+export const chartViewSchema = viewSchema({
+  tooltip: z.enum(TOOLTIP_KINDS).optional(),
+  fill_key: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  totalizer_offsets: z.record(z.string(), z.number()).optional(),
+});
+
+const plotView = lazy(() => import('./ChartView.js'));
+const chart = (type: CardTypeCode, label: string) => defineCard(type, { label, config: chartViewSchema, size: { w: 2, h: 4 }, view: plotView });
+
+export const chartCard = chart('CHART_CARD', 'Chart');
+export const lineChartCard = chart('LINE_CHART_CARD', 'Line chart');
+export const lineMonitoringChartCard = chart('LINE_MONITORING_CHART_CARD', 'Line monitoring chart');
+export const lineSmartChartCard = chart('LINE_SMART_CHART_CARD', 'Line smart chart');
+export const areaChartCard = chart('AREA_CHART_CARD', 'Area chart');
+export const areaMonitoringChartCard = chart('AREA_MONITORING_CHART_CARD', 'Area monitoring chart');
+export const barChartCard = chart('BAR_CHART_CARD', 'Bar chart');
+export const barMonitoringChartCard = chart('BAR_MONITORING_CHART_CARD', 'Bar monitoring chart');
+export const pieChartCard = chart('PIE_CHART_CARD', 'Pie chart');
+export const pieMonitoringChartCard = chart('PIE_MONITORING_CHART_CARD', 'Pie monitoring chart');
+export const textChartCard = defineCard('TEXT_CHART_CARD', { label: 'Text chart', config: chartViewSchema, size: { w: 2, h: 4 }, view: lazy(() => import('./TextChartView.js')) });

@@ -1,0 +1,35 @@
+// The tooltip of a hovered chart row (or pie slice), by the card's tooltip kind.
+import type { CardData } from '@sentra/contracts';
+import { fuelFillKey, fuelShiftTooltip, fuelTooltip, genericTooltip, laundryUsageTooltip, vendingTooltip, type TooltipModel, type TooltipSeries } from '../common/tooltips.js';
+import type { ChartView, PlotFigure, Row } from './series.js';
+
+export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number): TooltipModel {
+  const ts = typeof row.ts === 'number' ? row.ts : Date.now();
+  const ctx = { ts, dateFormat: fig.formats.tooltip, decimals: view.decimal ?? decimals, locale: view.locale, unit: view.graph_unit, fullNumber: view.full_number };
+  const series: TooltipSeries[] = fig.keys.map((k, i) => ({ key: k, label: view.labels?.[k] ?? k, value: row[k], color: fig.colors[i] }));
+  switch (view.tooltip) {
+    case 'fuel': {
+      const fill = fuelFillKey(fig.keys, view.fill_key);
+      const tank = fig.keys.find((k) => k !== fill);
+      return fuelTooltip(ctx, tank ? row[tank] : undefined, fill ? row[fill] : undefined, { remaining: tank ? fig.colors[fig.keys.indexOf(tank)] : undefined, fill: fill ? fig.colors[fig.keys.indexOf(fill)] : undefined });
+    }
+    case 'fuel_shift':
+      return fuelShiftTooltip(ctx, series, view.totalizer_offsets);
+    case 'laundry_usage':
+      return laundryUsageTooltip(ctx, series);
+    case 'vending':
+      return vendingTooltip(ctx, series);
+    default:
+      return genericTooltip(ctx, series, view.with_summary === true);
+  }
+}
+
+/** A pie slice: the slice's value and share of the whole. */
+export function tooltipForSlice(data: CardData | undefined, index: number, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number): TooltipModel {
+  const rows = (data?.chart_data as Row[] | undefined) ?? [];
+  const ts = typeof data?.time === 'number' ? data.time : Date.now();
+  const ctx = { ts, dateFormat: fig.formats.tooltip, decimals: view.decimal ?? decimals, locale: view.locale, unit: view.graph_unit, fullNumber: view.full_number };
+  const r = rows[index];
+  const series: TooltipSeries[] = r ? [{ key: String(r.key), label: view.labels?.[String(r.key)] ?? String(r.key), value: r.value, color: fig.colors[index] }] : [];
+  return genericTooltip(ctx, series, false);
+}

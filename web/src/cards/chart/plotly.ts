@@ -1,0 +1,35 @@
+// Plotly, only inside the chart chunk (never in the initial bundle), with the Indonesian month and day names so
+// axis labels read like the rest of the card (section 9 date formats in id-ID).
+import Plotly from 'plotly.js-dist-min';
+import { DEFAULT_CARD_LOCALE } from '@sentra/contracts';
+
+function names(locale: string, opts: Intl.DateTimeFormatOptions, n: number, at: (i: number) => Date): string[] {
+  const f = new Intl.DateTimeFormat(locale, opts);
+  return Array.from({ length: n }, (_, i) => f.format(at(i)).replace('.', ''));
+}
+
+let registered = false;
+export const PLOTLY_LOCALE = 'id';
+
+export function plotly(): typeof Plotly {
+  if (!registered) {
+    registered = true;
+    const month = (i: number) => new Date(2024, i, 15);
+    const day = (i: number) => new Date(2024, 8, 1 + i); // 1 Sep 2024 is a Sunday
+    Plotly.register({
+      moduleType: 'locale',
+      name: PLOTLY_LOCALE,
+      dictionary: {},
+      format: {
+        days: names(DEFAULT_CARD_LOCALE, { weekday: 'long' }, 7, day),
+        shortDays: names(DEFAULT_CARD_LOCALE, { weekday: 'short' }, 7, day),
+        months: names(DEFAULT_CARD_LOCALE, { month: 'long' }, 12, month),
+        shortMonths: names(DEFAULT_CARD_LOCALE, { month: 'short' }, 12, month),
+        decimal: ',',
+        thousands: '.',
+        date: '%d/%m/%Y',
+      },
+    } as never);
+  }
+  return Plotly;
+}

@@ -1,0 +1,221 @@
+// A chart card as Plotly data, without Plotly: traces per card type (line, area, bar, pie; monitoring and smart
+// variants), the view options (xlabel, ylabel, is_stack, has_dot, is_dashed, graph_unit, graph_colors, graph_from_zero,
+// y-axis min/max 'auto' unless numeric, reference line value and label, color_dot) and the fuel warning dots.
+// Times are local wall-clock strings, so the axis shows the browser's time like every other card.
+import type { CardData, CardTypeCode } from '@sentra/contracts';
+import { chartDateFormats, formatDate, pickFormat } from '../common/dates.js';
+import { asNumber } from '../common/format.js';
+import { seriesColors, WARNING_RED } from '../common/palette.js';
+import { fuelFillKey, isSuspiciousFill, type TooltipKind } from '../common/tooltips.js';
+
+export type ChartStyle = 'line' | 'area' | 'bar' | 'pie';
+
+export const CHART_STYLE: Partial<Record<CardTypeCode, ChartStyle>> = {
+  CHART_CARD: 'line',
+  LINE_CHART_CARD: 'line',
+  LINE_MONITORING_CHART_CARD: 'line',
+  LINE_SMART_CHART_CARD: 'line',
+  AREA_CHART_CARD: 'area',
+  AREA_MONITORING_CHART_CARD: 'area',
+  BAR_CHART_CARD: 'bar',
+  BAR_MONITORING_CHART_CARD: 'bar',
+  PIE_CHART_CARD: 'pie',
+  PIE_MONITORING_CHART_CARD: 'pie',
+};
+
+export interface ChartView {
+  xlabel?: string;
+  ylabel?: string;
+  is_stack?: boolean;
+  has_dot?: boolean;
+  is_dashed?: boolean;
+  graph_unit?: string;
+  graph_colors?: string[];
+  graph_from_zero?: boolean;
+  graph_yaxis_min?: number | 'auto';
+  graph_yaxis_max?: number | 'auto';
+  reference_line_value?: number;
+  reference_line_label?: string;
+  with_summary?: boolean;
+  color_dot?: string;
+  date_format?: string;
+  locale?: string;
+  decimal?: number;
+  full_number?: boolean;
+  tooltip?: TooltipKind;
+  fill_key?: string;
+  /** display names of the series keys */
+  labels?: Record<string, string>;
+  totalizer_offsets?: Record<string, number>;
+}
+
+export type Row = Record<string, unknown>;
+
+/** moment-style tokens → d3 time format (Plotly axes). */
+export function d3Format(pattern: string): string {
+  return pattern.replace(/YYYY|YY|MMMM|MMM|MM|DD|HH|mm|ss/g, (t) => ({ YYYY: '%Y', YY: '%y', MMMM: '%B', MMM: '%b', MM: '%m', DD: '%d', HH: '%H', mm: '%M', ss: '%S' })[t]!);
+}
+
+/** The x value of a row: local wall time text with milliseconds (Plotly reads it as local time). */
+export const xOf = (ts: number) => formatDate(ts, 'YYYY-MM-DD HH:mm:ss') + '.' + String(((ts % 1000) + 1000) % 1000).padStart(3, '0');
+
+export function seriesKeys(data: CardData | undefined): string[] {
+  if (Array.isArray(data?.chart_keys) && data!.chart_keys.length > 0) return data!.chart_keys;
+  const first = (data?.chart_data as Row[] | undefined)?.[0];
+  return first ? Object.keys(first).filter((k) => k !== 'ts' && k !== 'key' && k !== 'value') : [];
+}
+
+const axisBound = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PlotTrace = Record<string, any>;
+
+export interface PlotFigure {
+  traces: PlotTrace[];
+  /** trace index of each series key (for extendTraces) */
+  traceOf: Record<string, number>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  layout: Record<string, any>;
+  keys: string[];
+  colors: string[];
+  formats: { axis: string; tooltip: string };
+}
+
+/** Fuel charts: the suspicious fills as red dots on the tank line. */
+export function warningPoints(rows: readonly Row[], keys: readonly string[], view: ChartView): { x: string[]; y: number[]; ts: number[] } {
+  const out = { x: [] as string[], y: [] as number[], ts: [] as number[] };
+  if (view.tooltip !== 'fuel') return out;
+  const fill = fuelFillKey(keys, view.fill_key);
+  const tank = keys.find((k) => k !== fill);
+  if (!fill) return out;
+  for (const r of rows) {
+    if (!isSuspiciousFill(r[fill])) continue;
+    const y = asNumber(tank ? r[tank] : r[fill]);
+    if (y === undefined || typeof r.ts !== 'number') continue;
+    out.x.push(xOf(r.ts));
+    out.y.push(y);
+    out.ts.push(r.ts);
+  }
+  return out;
+}
+
+export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view: ChartView): PlotFigure {
+  const style = CHART_STYLE[cat] ?? 'line';
+  const rows = ((data?.chart_data as Row[] | undefined) ?? []).filter((r) => r && typeof r === 'object');
+  const keys = style === 'pie' ? rows.map((r) => String(r.key)) : seriesKeys(data);
+  const colors = seriesColors(view.graph_colors, keys.length);
+  const label = (k: string) => view.labels?.[k] ?? k;
+  const firstTs = typeof rows[0]?.ts === 'number' ? (rows[0]!.ts as number) : undefined;
+  const lastTs = typeof rows.at(-1)?.ts === 'number' ? (rows.at(-1)!.ts as number) : undefined;
+  const chosen = chartDateFormats(data?.window, firstTs, lastTs);
+  const formats = { axis: pickFormat(view.date_format, chosen.axis), tooltip: chosen.tooltip };
+  const traceOf: Record<string, number> = {};
+  const traces: PlotTrace[] = [];
+
+  if (style === 'pie') {
+    traces.push({
+      type: 'pie',
+      labels: keys.map(label),
+      values: rows.map((r) => asNumber(r.value) ?? 0),
+      marker: { colors },
+      hole: 0.45,
+      sort: false,
+      textinfo: 'percent',
+      hoverinfo: 'none',
+    });
+    return { traces, traceOf, layout: baseLayout(view, style, formats.axis), keys, colors, formats };
+  }
+
+  const x = rows.map((r) => (typeof r.ts === 'number' ? xOf(r.ts) : ''));
+  keys.forEach((k, i) => {
+    traceOf[k] = traces.length;
+    const y = rows.map((r) => asNumber(r[k]) ?? null);
+    const common = { name: label(k), x, y, hoverinfo: 'none', marker: { color: view.has_dot && view.color_dot ? view.color_dot : colors[i] } };
+    if (style === 'bar') traces.push({ ...common, type: 'bar' });
+    else
+      traces.push({
+        ...common,
+        type: 'scatter',
+        mode: view.has_dot ? 'lines+markers' : 'lines',
+        line: { color: colors[i], width: 2, dash: view.is_dashed ? 'dash' : 'solid', shape: 'linear' },
+        connectgaps: false,
+        ...(style === 'area' ? (view.is_stack ? { stackgroup: 'one' } : { fill: i === 0 ? 'tozeroy' : 'tonexty' }) : view.is_stack ? { stackgroup: 'one', fill: 'none' } : {}),
+      });
+  });
+  const warn = warningPoints(rows, keys, view);
+  if (view.tooltip === 'fuel') {
+    traces.push({ type: 'scatter', mode: 'markers', name: 'warning', x: warn.x, y: warn.y, hoverinfo: 'none', showlegend: false, marker: { color: WARNING_RED, size: 11, line: { color: '#ffffff', width: 2 } } });
+  }
+  return { traces, traceOf, layout: baseLayout(view, style, formats.axis), keys, colors, formats };
+}
+
+function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
+  const min = axisBound(view.graph_yaxis_min);
+  const max = axisBound(view.graph_yaxis_max);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const layout: Record<string, any> = {
+    autosize: true,
+    margin: { l: 48, r: 12, t: 8, b: 36 },
+    paper_bgcolor: 'rgba(0,0,0,0)',
+    plot_bgcolor: 'rgba(0,0,0,0)',
+    font: { family: 'Roboto, Helvetica, Arial, sans-serif', size: 11, color: '#424242' },
+    showlegend: true,
+    legend: { orientation: 'h', x: 0, y: 1.02, yanchor: 'bottom', font: { size: 10 } },
+    hovermode: style === 'pie' ? 'closest' : 'x',
+    dragmode: false,
+  };
+  if (style === 'pie') {
+    layout.margin = { l: 8, r: 8, t: 8, b: 8 };
+    layout.legend = { orientation: 'v', font: { size: 10 } };
+    return layout;
+  }
+  layout.barmode = view.is_stack ? 'stack' : 'group';
+  layout.xaxis = { type: 'date', tickformat: d3Format(axisFormat), title: view.xlabel ? { text: view.xlabel, standoff: 4 } : undefined, showgrid: false, automargin: true };
+  layout.yaxis = {
+    title: view.ylabel ? { text: view.ylabel, standoff: 4 } : undefined,
+    ticksuffix: view.graph_unit ? ` ${view.graph_unit}` : undefined,
+    rangemode: view.graph_from_zero ? 'tozero' : 'normal',
+    autorange: min === undefined && max === undefined ? true : min === undefined ? 'min' : max === undefined ? 'max' : false,
+    range: min !== undefined || max !== undefined ? [min ?? null, max ?? null] : undefined,
+    gridcolor: '#eeeeee',
+    automargin: true,
+    separatethousands: true,
+  };
+  const ref = axisBound(view.reference_line_value);
+  if (ref !== undefined) {
+    layout.shapes = [{ type: 'line', xref: 'paper', x0: 0, x1: 1, y0: ref, y1: ref, line: { color: WARNING_RED, width: 1.5, dash: 'dot' } }];
+    if (view.reference_line_label) layout.annotations = [{ xref: 'paper', x: 1, xanchor: 'right', y: ref, yanchor: 'bottom', text: view.reference_line_label, showarrow: false, font: { color: WARNING_RED, size: 10 } }];
+  }
+  return layout;
+}
+
+/** Rows appended to a REALTIME chart as extendTraces input, or null when they bring a series the chart lacks. */
+export function extension(rows: readonly Row[], fig: Pick<PlotFigure, 'keys' | 'traceOf'>): { x: string[][]; y: (number | null)[][]; indices: number[] } | null {
+  for (const r of rows) for (const k of Object.keys(r)) if (k !== 'ts' && !(k in fig.traceOf)) return null;
+  const x = fig.keys.map(() => rows.map((r) => xOf(Number(r.ts))));
+  const y = fig.keys.map((k) => rows.map((r) => asNumber(r[k]) ?? null));
+  return { x, y, indices: fig.keys.map((k) => fig.traceOf[k]!) };
+}
+
+/** Per series: the latest value and min/avg/max over the shown rows (monitoring and smart charts, text chart). */
+export function seriesSummary(rows: readonly Row[], keys: readonly string[]): Record<string, { last?: number; lastTs?: number; min?: number; max?: number; avg?: number }> {
+  const out: Record<string, { last?: number; lastTs?: number; min?: number; max?: number; avg?: number }> = {};
+  for (const k of keys) {
+    let n = 0;
+    let sum = 0;
+    const s: { last?: number; lastTs?: number; min?: number; max?: number; avg?: number } = {};
+    for (const r of rows) {
+      const v = asNumber(r[k]);
+      if (v === undefined) continue;
+      n++;
+      sum += v;
+      s.last = v;
+      s.lastTs = typeof r.ts === 'number' ? r.ts : s.lastTs;
+      s.min = s.min === undefined ? v : Math.min(s.min, v);
+      s.max = s.max === undefined ? v : Math.max(s.max, v);
+    }
+    if (n) s.avg = sum / n;
+    out[k] = s;
+  }
+  return out;
+}

@@ -1,0 +1,182 @@
+// Render tests of the control cards: what they show and what they send (the API is replaced by a recorder).
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { Result, T, type CardTypeCode } from '@sentra/contracts';
+import { notices } from '../ui/snackbar/notices.js';
+import { renderCard, stubLayout } from './cards.test-kit.js';
+
+const api = vi.hoisted(() => ({ calls: [] as { path: string; input: any; opts?: any }[], answer: (_path: string): any => ({ code: 200, body: { response_result: 0, message: 'ok' }, headers: {}, text: 'OK' }) }));
+vi.mock('../api/client.js', () => ({
+  api: {
+    call: async (def: { path: string }, input: any, opts?: any) => {
+      api.calls.push({ path: def.path, input, opts });
+      return api.answer(def.path);
+    },
+    request: async () => ({ code: 200, body: null, headers: {}, text: 'OK' }),
+  },
+}));
+
+const c = T.dashboards.commands;
+beforeAll(() => stubLayout());
+beforeEach(() => {
+  api.calls.length = 0;
+  api.answer = () => ({ code: 200, body: { response_result: 0, message: c.success }, headers: {}, text: 'OK' });
+  for (const n of notices.snapshot()) notices.dismiss(n.id);
+});
+afterEach(cleanup);
+
+const sent = () => api.calls.filter((x) => x.path === '/fetch/web/p/{dashboardId}/{componentKey}').map((x) => x.input);
+const messages = () => notices.snapshot().map((n) => n.message);
+
+describe.each([['BUTTON_CARD'], ['BUTTON_TAGS_CARD'], ['BUTTON_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
+  it("shows its status line and the 'Kirim' button, and sends its id", async () => {
+    renderCard(cat, { key: 'pompa', w: 1, data: { primary: 'ON', devices: cat.includes('TAGS') ? [1, 2, 3] : undefined } });
+    const button = await screen.findByTestId('command-send');
+    expect(button.textContent).toBe(c.send);
+    expect(screen.getByTestId('command-status').textContent).toBe('ON');
+    fireEvent.click(button);
+    if (cat.includes('TAGS')) {
+      expect(screen.getByText(T.cardViews.devicesTargeted(3))).toBeTruthy();
+      fireEvent.click(await screen.findByTestId('command-confirm'));
+    }
+    await vi.waitFor(() => expect(sent()).toEqual([{ dashboardId: 1, componentKey: 'pompa' }]));
+    await vi.waitFor(() => expect(screen.getByTestId('command-status').textContent).toBe(c.success));
+    expect(messages()).toContain(c.success);
+  });
+});
+
+describe.each([
+  [Result.DEVICE_OFFLINE, 'Kirim perintah gagal (perangkat sedang offline)'],
+  [Result.DEVICE_BUSY, 'Kirim perintah gagal (perangkat sibuk)'],
+  [Result.DEVICE_TIMEOUT, 'Kirim perintah gagal (timeout)'],
+])('a command answered %s', (code, text) => {
+  it(`shows '${text}'`, async () => {
+    api.answer = () => ({ code: 400, body: { response_result: code, message: text }, headers: {}, text: 'Bad Request' });
+    renderCard('BUTTON_CARD', { data: {} });
+    fireEvent.click(await screen.findByTestId('command-send'));
+    await vi.waitFor(() => expect(screen.getByTestId('command-status').textContent).toBe(text));
+    expect(messages()).toContain(text);
+  });
+});
+
+describe.each([['INPUT_NUMBER_CARD'], ['INPUT_NUMBER_TAGS_CARD'], ['INPUT_NUMBER_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
+  it('sends the id and a value between min 0 and max 100', async () => {
+    renderCard(cat, { data: {} });
+    const input = (await screen.findByTestId('command-input')) as HTMLInputElement;
+    expect([input.min, input.max, input.value]).toEqual(['0', '100', '0']);
+    fireEvent.change(input, { target: { value: '150' } });
+    expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(input, { target: { value: '42.5' } });
+    fireEvent.click(screen.getByTestId('command-send'));
+    if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
+    await vi.waitFor(() => expect(sent()).toEqual([{ dashboardId: 1, componentKey: 'card1', value: 42.5 }]));
+  });
+});
+
+describe.each([['INPUT_TEXT_CARD'], ['INPUT_TEXT_TAGS_CARD'], ['INPUT_TEXT_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
+  it('limits the text to 30 characters and sends it', async () => {
+    renderCard(cat, { data: {} });
+    const input = (await screen.findByTestId('command-input')) as HTMLInputElement;
+    expect(input.maxLength).toBe(30);
+    fireEvent.change(input, { target: { value: 'x'.repeat(40) } });
+    expect(input.value).toHaveLength(30);
+    fireEvent.click(screen.getByTestId('command-send'));
+    if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
+    await vi.waitFor(() => expect(sent()[0]?.value).toBe('x'.repeat(30)));
+  });
+});
+
+describe.each([['INPUT_TOGGLE_CARD'], ['INPUT_TOGGLE_TAGS_CARD'], ['INPUT_TOGGLE_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
+  it("shows the device's state and sends the flipped value", async () => {
+    renderCard(cat, { data: { status: 'OFF' } });
+    const toggle = await screen.findByTestId('command-toggle');
+    expect(toggle.getAttribute('data-checked')).toBe('false');
+    expect(screen.getByTestId('toggle-state').textContent).toBe(T.cardViews.off);
+    fireEvent.click(toggle.querySelector('input')!);
+    if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
+    await vi.waitFor(() => expect(sent()[0]?.value).toBe(true));
+  });
+});
+
+describe('INPUT_DATE_CARD', () => {
+  it("shows 'DD MMM YYYY', refuses dates before yesterday and sends 'DD-MM-YYYY HH:mm:ss'", async () => {
+    renderCard('INPUT_DATE_CARD', { data: {} });
+    const input = (await screen.findByTestId('command-input')) as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '2020-01-01T10:00' } });
+    expect(screen.getByText(T.cardViews.dateTooEarly)).toBeTruthy();
+    expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
+    const next = new Date(Date.now() + 3 * 86400_000);
+    const local = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}T09:30`;
+    fireEvent.change(input, { target: { value: local } });
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'Mei', 'Jun', 'Jul', 'Agu', 'Sep', 'Okt', 'Nov', 'Des'];
+    expect(screen.getByText(`${String(next.getDate()).padStart(2, '0')} ${months[next.getMonth()]} ${next.getFullYear()} 09:30`)).toBeTruthy();
+    fireEvent.click(screen.getByTestId('command-send'));
+    await vi.waitFor(() => expect(sent()[0]?.value).toBe(`${String(next.getDate()).padStart(2, '0')}-${String(next.getMonth() + 1).padStart(2, '0')}-${next.getFullYear()} 09:30:00`));
+  });
+});
+
+describe('INPUT_DATE_RANGE_CARD', () => {
+  it('starts with about two days from now and sends start and end', async () => {
+    renderCard('INPUT_DATE_RANGE_CARD', { data: {} });
+    const start = new Date((await screen.findByTestId('command-start') as HTMLInputElement).value).getTime();
+    const end = new Date((screen.getByTestId('command-end') as HTMLInputElement).value).getTime();
+    expect(Math.round((end - start) / 3600_000)).toBe(48);
+    fireEvent.click(screen.getByTestId('command-send'));
+    await vi.waitFor(() => expect(sent()[0]?.value).toMatchObject({ start: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/), end: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/) }));
+  });
+});
+
+describe('DOWNLOAD_DATA_CARD', () => {
+  it("says 'Download sedang dilakukan' and reads the card's CSV for 120 s at most", async () => {
+    api.answer = () => ({ code: 200, body: 'ts,value\n', headers: {}, text: 'OK' });
+    const created: string[] = [];
+    URL.createObjectURL = () => (created.push('blob'), 'blob:x');
+    URL.revokeObjectURL = () => undefined;
+    renderCard('DOWNLOAD_DATA_CARD', { key: 'unduh', w: 1, model: { value: { query: 'AVG', queryType: 'graph' } } });
+    const button = await screen.findByTestId('download-send');
+    await act(async () => fireEvent.click(button));
+    expect(messages()).toContain(c.downloading);
+    await vi.waitFor(() => expect(created).toHaveLength(1));
+    expect(api.calls[0]).toMatchObject({ path: '/fetch/web/file/csv/card/{dashboardId}/{componentKey}', input: { dashboardId: 1, componentKey: 'unduh' }, opts: { responseType: 'text' } });
+  });
+
+  it('names the file Chart_ or Data_ plus the key and a timestamp', async () => {
+    const { csvFileName } = await import('./download/DownloadView.js');
+    const at = new Date(2024, 5, 7, 8, 9, 10).getTime();
+    expect(csvFileName('energi', { value: { queryType: 'graph' } }, at)).toBe('Chart_energi_20240607_080910.csv');
+    expect(csvFileName('energi', { value: { queryType: 'device' } }, at)).toBe('Data_energi_20240607_080910.csv');
+  });
+});
+
+describe('UPLOAD_CSV_CARD', () => {
+  it("asks for one device first: 'Harus memilih satu perangkat yang akan dikonfigurasi'", async () => {
+    renderCard('UPLOAD_CSV_CARD', { view: { devices: [3, 4] } });
+    fireEvent.click(await screen.findByTestId('upload-send'));
+    expect(messages()).toContain('Harus memilih satu perangkat yang akan dikonfigurasi');
+  });
+
+  it('reads sensor, config, param and value rows', async () => {
+    const { parseConfigCsv } = await import('./upload/csvRows.js');
+    expect(parseConfigCsv('sensor,config,param,value\nrelay,setting,interval,30\nrelay,setting,mode,"auto"\n')).toEqual([
+      { sensor: 'relay', configtype: 'setting', param: 'interval', value: 30 },
+      { sensor: 'relay', configtype: 'setting', param: 'mode', value: 'auto' },
+    ]);
+    expect(parseConfigCsv('a,b\n1,2')).toBeNull();
+  });
+});
+
+describe.each([['WEBSERVICE'], ['WEBSERVICE_FETCH']] as [CardTypeCode][])('%s', (cat) => {
+  it("prints what the gateway fetched from the card's endpoint", async () => {
+    api.answer = () => ({ code: 200, body: { response_result: 0, status: 200, content_type: 'application/json', data: { suhu: 21.5, status: 'ok' }, fetched_at: Date.now() }, headers: {}, text: 'OK' });
+    renderCard(cat, { key: 'cuaca' });
+    const fields = await screen.findByTestId('webservice-fields');
+    expect(fields.textContent).toBe('suhu21,50statusok');
+    expect(api.calls[0]).toMatchObject({ path: '/fetch/web/ws/{dashboardId}/{componentKey}', input: { dashboardId: 1, componentKey: 'cuaca' } });
+  });
+
+  it('shows why an endpoint was refused', async () => {
+    api.answer = () => ({ code: 400, body: { response_result: -50, message: T.cardViews.webserviceNotAllowed }, headers: {}, text: 'Bad Request' });
+    renderCard(cat, { key: 'cuaca' });
+    expect(await screen.findByText(T.cardViews.webserviceNotAllowed)).toBeTruthy();
+  });
+});

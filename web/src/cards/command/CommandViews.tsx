@@ -1,0 +1,155 @@
+// The command card views: button, number, text, toggle, date and date range (plain, _TAGS_ and _CUSTOM_ variants
+// share them). Each drives its own command machine through useCommand; tag cards confirm first (many devices).
+import { useState } from 'react';
+import { Button, Stack, Switch, TextField, Typography } from '@mui/material';
+import { T, type CardData } from '@sentra/contracts';
+import type { CardViewProps } from '../common/definition.js';
+import { formatDate } from '../common/dates.js';
+import { useCommand } from '../common/useCommand.js';
+import { CommandShell, type CommandViewFields } from './CommandShell.js';
+import { checkNumber, dateAllowed, dateCommand, DEFAULT_RANGE_MS, DAY_MS, fromLocalInput, isOn, numberBounds, rangeCommand, textMax, toggleValue, toLocalInput } from './commandValues.js';
+
+type Props = CardViewProps<CommandViewFields>;
+const c = T.dashboards.commands;
+
+const isTags = (cat: string) => cat.includes('_TAGS_');
+function useCardCommand(p: Props) {
+  return useCommand(p.dashboardId, p.component.key, { confirm: isTags(p.component.cat) });
+}
+const titleOf = (p: Props, fallback: string) => (p.view.title && p.view.title.trim() ? p.view.title : fallback);
+const sendLabel = (view: CommandViewFields) => (view.button_label && view.button_label.trim() ? view.button_label : c.send);
+
+function Shell({ p, command, confirmText, icon, children }: { p: Props; command: ReturnType<typeof useCommand>; confirmText: string; icon: string; children: React.ReactNode }) {
+  return (
+    <CommandShell data={p.data as CardData | undefined} view={p.view} w={p.component.w} decimals={p.decimals} command={command} confirmText={confirmText} fallbackIcon={icon}>
+      {children}
+    </CommandShell>
+  );
+}
+
+export function ButtonView(p: Props) {
+  const command = useCardCommand(p);
+  return (
+    <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.buttonTitle))} icon="button">
+      <Button fullWidth variant="contained" disabled={command.busy} onClick={() => command.send({})} data-testid="command-send">
+        {sendLabel(p.view)}
+      </Button>
+    </Shell>
+  );
+}
+
+export function NumberView(p: Props) {
+  const command = useCardCommand(p);
+  const { min, max } = numberBounds(p.view);
+  const [text, setText] = useState(() => (p.view.default_value !== undefined ? String(p.view.default_value) : String(min)));
+  const checked = checkNumber(text, p.view);
+  return (
+    <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="send">
+      <Stack direction="row" spacing={1}>
+        <TextField size="small" type="number" value={text} onChange={(e) => setText(e.target.value)} error={!!checked.error} title={checked.error} slotProps={{ htmlInput: { min, max, 'data-testid': 'command-input', 'aria-label': titleOf(p, c.inputTitle) } }} sx={{ flex: 1, minWidth: 0 }} />
+        <Button variant="contained" disabled={command.busy || checked.value === undefined} onClick={() => command.send({ value: checked.value })} data-testid="command-send">
+          {sendLabel(p.view)}
+        </Button>
+      </Stack>
+    </Shell>
+  );
+}
+
+export function TextView(p: Props) {
+  const command = useCardCommand(p);
+  const max = textMax(p.view);
+  const [text, setText] = useState(() => (typeof p.view.default_value === 'string' ? p.view.default_value : ''));
+  return (
+    <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="send">
+      <Stack direction="row" spacing={1}>
+        <TextField size="small" value={text} onChange={(e) => setText(e.target.value.slice(0, max))} title={T.cardViews.textMax(max)} slotProps={{ htmlInput: { maxLength: max, 'data-testid': 'command-input', 'aria-label': titleOf(p, c.inputTitle) } }} sx={{ flex: 1, minWidth: 0 }} />
+        <Button variant="contained" disabled={command.busy || text.trim() === ''} onClick={() => command.send({ value: text })} data-testid="command-send">
+          {sendLabel(p.view)}
+        </Button>
+      </Stack>
+    </Shell>
+  );
+}
+
+export function ToggleView(p: Props) {
+  const command = useCardCommand(p);
+  const reported = isOn(p.data?.status ?? p.data?.value, p.view.on_value);
+  // while a command is on its way the switch shows the requested state; afterwards the device's report wins
+  const [requested, setRequested] = useState<boolean | undefined>();
+  const shown = command.busy && requested !== undefined ? requested : reported;
+  return (
+    <Shell p={p} command={command} confirmText={T.cardViews.confirmToggle(!shown ? T.cardViews.on : T.cardViews.off)} icon="toggle">
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Switch
+          checked={shown}
+          disabled={command.busy}
+          onChange={() => {
+            const next = !shown;
+            setRequested(next);
+            command.send({ value: toggleValue(next, p.view) });
+          }}
+          slotProps={{ input: { 'aria-label': titleOf(p, c.buttonTitle), role: 'switch' } as never }}
+          data-testid="command-toggle"
+          data-checked={shown ? 'true' : 'false'}
+        />
+        <Typography variant="body2" sx={{ fontWeight: 700 }} data-testid="toggle-state">{shown ? T.cardViews.on : T.cardViews.off}</Typography>
+      </Stack>
+    </Shell>
+  );
+}
+
+const dateLabel = (ms: number, view: CommandViewFields) => formatDate(ms, `${view.date_format || 'DD MMM YYYY'} ${view.time_format || 'HH:mm'}`, view.locale);
+
+export function DateView(p: Props) {
+  const command = useCardCommand(p);
+  const [ms, setMs] = useState(() => Date.now());
+  const now = Date.now();
+  const ok = dateAllowed(ms, now);
+  return (
+    <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="date">
+      <Stack direction="row" spacing={1}>
+        <TextField
+          size="small"
+          type="datetime-local"
+          value={toLocalInput(ms)}
+          onChange={(e) => setMs(fromLocalInput(e.target.value))}
+          error={!ok}
+          helperText={ok ? dateLabel(ms, p.view) : T.cardViews.dateTooEarly}
+          slotProps={{ htmlInput: { min: toLocalInput(now - DAY_MS + 60_000), 'data-testid': 'command-input', 'aria-label': titleOf(p, c.inputTitle) } }}
+          sx={{ flex: 1, minWidth: 0 }}
+        />
+        <Button variant="contained" disabled={command.busy || !ok} onClick={() => command.send({ value: dateCommand(ms) })} data-testid="command-send" sx={{ alignSelf: 'flex-start' }}>
+          {sendLabel(p.view)}
+        </Button>
+      </Stack>
+    </Shell>
+  );
+}
+
+export function DateRangeView(p: Props) {
+  const command = useCardCommand(p);
+  const [range, setRange] = useState(() => {
+    const start = Date.now();
+    return { start, end: start + DEFAULT_RANGE_MS };
+  });
+  const now = Date.now();
+  const ok = dateAllowed(range.start, now) && range.end > range.start;
+  return (
+    <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="date">
+      <Stack spacing={0.75}>
+        <Stack direction="row" spacing={1}>
+          <TextField size="small" type="datetime-local" label={T.cardViews.dateStart} value={toLocalInput(range.start)} onChange={(e) => setRange((r) => ({ ...r, start: fromLocalInput(e.target.value) }))} slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: toLocalInput(now - DAY_MS + 60_000), 'data-testid': 'command-start' } }} sx={{ flex: 1, minWidth: 0 }} />
+          <TextField size="small" type="datetime-local" label={T.cardViews.dateEnd} value={toLocalInput(range.end)} onChange={(e) => setRange((r) => ({ ...r, end: fromLocalInput(e.target.value) }))} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'command-end' } }} sx={{ flex: 1, minWidth: 0 }} />
+        </Stack>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography variant="caption" color={ok ? 'text.secondary' : 'error'} sx={{ flex: 1 }} noWrap>
+            {ok ? `${dateLabel(range.start, p.view)} – ${dateLabel(range.end, p.view)}` : range.end <= range.start ? T.cardViews.rangeInvalid : T.cardViews.dateTooEarly}
+          </Typography>
+          <Button variant="contained" disabled={command.busy || !ok} onClick={() => command.send({ value: rangeCommand(range.start, range.end) })} data-testid="command-send">
+            {sendLabel(p.view)}
+          </Button>
+        </Stack>
+      </Stack>
+    </Shell>
+  );
+}

@@ -1,0 +1,37 @@
+// The command card types (spec 02 sections 2, 3, 4): each its own definition; plain, _TAGS_ (every device of the
+// card's tags, confirmed first) and _CUSTOM_ variants share a view. Defaults: title 'Tombol perintah' (buttons,
+// toggles) or 'Kirim perintah' (inputs), button label 'Kirim', number 0–100, text max 30.
+import { lazy } from 'react';
+import { NUMBER_COMMAND_MAX, NUMBER_COMMAND_MIN, T, TEXT_COMMAND_MAX_LENGTH, type CardTypeCode } from '@sentra/contracts';
+import { defineCard } from '../common/definition.js';
+
+type ViewName = 'ButtonView' | 'NumberView' | 'TextView' | 'ToggleView' | 'DateView' | 'DateRangeView';
+const views = new Map<ViewName, ReturnType<typeof lazy>>();
+const view = (name: ViewName) => {
+  if (!views.has(name)) views.set(name, lazy(() => import('./CommandViews.js').then((m) => ({ default: m[name] }))));
+  return views.get(name)!;
+};
+
+const c = T.dashboards.commands;
+const BUTTON = { title: c.buttonTitle, button_label: c.send };
+const NUMBER = { title: c.inputTitle, button_label: c.send, min: NUMBER_COMMAND_MIN, max: NUMBER_COMMAND_MAX };
+const TEXT = { title: c.inputTitle, button_label: c.send, max: TEXT_COMMAND_MAX_LENGTH };
+const TOGGLE = { title: c.buttonTitle };
+const DATE = { title: c.inputTitle, button_label: c.send, locale: 'id-ID', date_format: 'DD MMM YYYY', time_format: 'HH:mm' };
+
+const command = (type: CardTypeCode, label: string, name: ViewName, defaults: Record<string, unknown>, size = { w: 1, h: 2 }) => defineCard(type, { label, defaults, size, view: view(name) });
+
+export const buttonCard = command('BUTTON_CARD', 'Button', 'ButtonView', BUTTON);
+export const buttonTagsCard = command('BUTTON_TAGS_CARD', 'Button (tags)', 'ButtonView', BUTTON);
+export const buttonCustomCard = command('BUTTON_CUSTOM_CARD', 'Button (custom)', 'ButtonView', BUTTON);
+export const inputNumberCard = command('INPUT_NUMBER_CARD', 'Number input', 'NumberView', NUMBER);
+export const inputNumberTagsCard = command('INPUT_NUMBER_TAGS_CARD', 'Number input (tags)', 'NumberView', NUMBER);
+export const inputNumberCustomCard = command('INPUT_NUMBER_CUSTOM_CARD', 'Number input (custom)', 'NumberView', NUMBER);
+export const inputTextCard = command('INPUT_TEXT_CARD', 'Text input', 'TextView', TEXT);
+export const inputTextTagsCard = command('INPUT_TEXT_TAGS_CARD', 'Text input (tags)', 'TextView', TEXT);
+export const inputTextCustomCard = command('INPUT_TEXT_CUSTOM_CARD', 'Text input (custom)', 'TextView', TEXT);
+export const inputToggleCard = command('INPUT_TOGGLE_CARD', 'Toggle', 'ToggleView', TOGGLE);
+export const inputToggleTagsCard = command('INPUT_TOGGLE_TAGS_CARD', 'Toggle (tags)', 'ToggleView', TOGGLE);
+export const inputToggleCustomCard = command('INPUT_TOGGLE_CUSTOM_CARD', 'Toggle (custom)', 'ToggleView', TOGGLE);
+export const inputDateCard = command('INPUT_DATE_CARD', 'Date', 'DateView', DATE);
+export const inputDateRangeCard = command('INPUT_DATE_RANGE_CARD', 'Date range', 'DateRangeView', DATE, { w: 2, h: 2 });

@@ -1,0 +1,138 @@
+// The live context of one dashboard view: which feed each card reads (the dashboard's filter; cards affected by a
+// dropdown selector read a second feed carrying the selected variables), the dashboard decimals, and the variables
+// set by selectors. `useCardData(dashboardId, componentKey)` is how a card gets its data.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { contracts, type CardSubscribeParams } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import type { ViewFilter } from '../../screens/dashboards/viewFilter.js';
+import { FeedHub, type CardFeed, type CardState, type FeedStatus } from './cardFeed.js';
+import { liveTransport } from './liveSocket.js';
+
+export interface LiveDashboardValue {
+  dashboardId: number;
+  hub: FeedHub;
+  base: CardSubscribeParams;
+  /** the feed of the cards affected by selected variables (undefined while nothing is selected) */
+  selected?: { params: CardSubscribeParams; keys: ReadonlySet<string> };
+  variables: Readonly<Record<string, unknown>>;
+  /** the dashboard's stored global variables (conf_dashboard.var) */
+  globals?: Readonly<Record<string, unknown>>;
+  setVariable(key: string, value: unknown, setter?: string): void;
+  decimals?: number;
+  /** fallback polling interval when the live channel is refused (ms) */
+  pollMs: number;
+}
+
+const defaultHub = new FeedHub(liveTransport);
+const LiveDashboardContext = createContext<LiveDashboardValue | null>(null);
+
+export function filterParams(filter: ViewFilter | undefined): Omit<CardSubscribeParams, 'dashboard_id'> {
+  if (!filter) return {};
+  return filter.kind === 'filter' ? { filter: filter.key } : { type: 'CUSTOM', start: filter.start, end: filter.end };
+}
+
+interface AffectableComponent {
+  key: string;
+  model?: { affected_by?: unknown };
+}
+
+/** The cards a variable change re-queries: those listing the variable (or the selector setting it) in `affected_by`. */
+export function affectedCards(components: readonly AffectableComponent[], changed: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const c of components) {
+    const by = c.model?.affected_by;
+    if (Array.isArray(by) && by.some((k) => changed.has(String(k)))) out.add(c.key);
+  }
+  return out;
+}
+
+export function LiveDashboard(props: {
+  dashboardId: number;
+  filter?: ViewFilter;
+  components: readonly AffectableComponent[];
+  decimals?: number;
+  refreshMs?: number;
+  globals?: Record<string, unknown>;
+  hub?: FeedHub;
+  children: ReactNode;
+}) {
+  const { dashboardId, filter, components, decimals } = props;
+  const hub = props.hub ?? defaultHub;
+  const [variables, setVariables] = useState<Record<string, unknown>>({});
+  // the selectors that set each variable count as changed too (a card may name the selector's key)
+  const [setters, setSetters] = useState<Record<string, string>>({});
+  const base = useMemo<CardSubscribeParams>(() => ({ dashboard_id: dashboardId, ...filterParams(filter) }) as CardSubscribeParams, [dashboardId, filter]);
+  const setVariable = useCallback((key: string, value: unknown, setter?: string) => {
+    setVariables((v) => ({ ...v, [key]: value }));
+    if (setter) setSetters((s) => ({ ...s, [key]: setter }));
+  }, []);
+  const selected = useMemo(() => {
+    const names = Object.keys(variables);
+    if (names.length === 0) return undefined;
+    const changed = new Set([...names, ...names.map((n) => setters[n]).filter((s): s is string => !!s)]);
+    const keys = affectedCards(components, changed);
+    if (keys.size === 0) return undefined;
+    return { params: { ...base, vars: variables, keys: [...keys].sort() } as CardSubscribeParams, keys };
+  }, [variables, setters, components, base]);
+  const value = useMemo<LiveDashboardValue>(
+    () => ({ dashboardId, hub, base, selected, variables, globals: props.globals, setVariable, decimals, pollMs: Math.max(5000, props.refreshMs ?? 0) }),
+    [dashboardId, hub, base, selected, variables, props.globals, setVariable, decimals, props.refreshMs],
+  );
+  return <LiveDashboardContext.Provider value={value}>{props.children}</LiveDashboardContext.Provider>;
+}
+
+export function useLiveDashboard(): LiveDashboardValue | null {
+  return useContext(LiveDashboardContext);
+}
+
+const noop = () => () => undefined;
+
+export interface CardDataResult {
+  state?: CardState;
+  status: FeedStatus | 'idle';
+}
+
+/**
+ * A card's live data: the shared feed of its dashboard channel (one subscription for all cards), updated once per
+ * animation frame. When the live channel is refused, the card's GET is polled instead (first paint still works).
+ */
+export function useCardData(dashboardId: number, componentKey: string, enabled = true): CardDataResult {
+  const ctx = useLiveDashboard();
+  const params = ctx && enabled && ctx.dashboardId === dashboardId ? (ctx.selected?.keys.has(componentKey) ? ctx.selected.params : ctx.base) : undefined;
+  const sig = params ? FeedHub.signature(params) : '';
+  const [feed, setFeed] = useState<CardFeed>();
+  useEffect(() => {
+    if (!ctx || !params) return setFeed(undefined);
+    const f = ctx.hub.acquire(params);
+    setFeed(f);
+    return () => ctx.hub.release(f);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ctx?.hub, sig]);
+  const state = useSyncExternalStore(
+    useMemo(() => (feed ? (cb: () => void) => feed.listen(componentKey, cb) : noop), [feed, componentKey]),
+    () => feed?.get(componentKey),
+  );
+  const status = useSyncExternalStore(
+    useMemo(() => (feed ? (cb: () => void) => feed.listenStatus(cb) : noop), [feed]),
+    () => feed?.status ?? 'idle',
+  );
+  // fallback: the channel was refused (no socket, a proxy without WebSocket): poll the card's GET
+  const pollMs = ctx?.pollMs ?? 10_000;
+  useEffect(() => {
+    if (!feed || status !== 'failed') return;
+    let live = true;
+    const load = async () => {
+      const { dashboard_id, keys: _keys, vars, ...filter } = feed.params;
+      const r = await api.call(contracts.cards.get, { dashboardId: dashboard_id, componentKey, ...filter, ...(vars ? { vars: JSON.stringify(vars) } : {}) } as never);
+      if (live && isOk(r)) feed.receive(componentKey, 'full', r.body as never);
+    };
+    void load();
+    const timer = setInterval(() => void load(), pollMs);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [feed, status, componentKey, pollMs]);
+  return { state, status: feed ? status : 'idle' };
+}

@@ -1,0 +1,128 @@
+// Chart tooltips (spec 02 section 2 "Chart tooltips", section 9 "Display") as data: a title (the time), rows, an
+// optional total and an alert. Pure builders, so every tooltip is unit-tested; ChartTooltip.tsx draws any of them.
+import { DEFAULT_CARD_LOCALE, FUEL_FILL_ALERT_LITRES, T } from '@sentra/contracts';
+import { formatDate } from './dates.js';
+import { asNumber, formatCardNumber, formatPercent, withUnit } from './format.js';
+
+export interface TooltipRow {
+  label: string;
+  value: string;
+  color?: string;
+  /** drawn with the red warning dot */
+  warning?: boolean;
+}
+export interface TooltipModel {
+  title: string;
+  rows: TooltipRow[];
+  total?: string;
+  alert?: string;
+}
+
+/** Which tooltip a chart card shows (`view.tooltip`; generic when absent). */
+export const TOOLTIP_KINDS = ['generic', 'fuel', 'fuel_shift', 'laundry_usage', 'vending'] as const;
+export type TooltipKind = (typeof TOOLTIP_KINDS)[number];
+
+export interface TooltipSeries {
+  key: string;
+  label?: string;
+  value: unknown;
+  color?: string;
+}
+
+export interface TooltipContext {
+  ts: number;
+  dateFormat: string;
+  decimals?: number;
+  locale?: string;
+  unit?: string;
+  fullNumber?: boolean;
+}
+
+const title = (c: TooltipContext) => formatDate(c.ts, c.dateFormat, c.locale || DEFAULT_CARD_LOCALE);
+const num = (v: unknown, c: TooltipContext, full = c.fullNumber) => {
+  const n = asNumber(v);
+  return n === undefined ? (v === null || v === undefined ? T.cardViews.noValue : String(v)) : formatCardNumber(n, { decimals: c.decimals, fullNumber: full, locale: c.locale });
+};
+
+/** Generic: "time label, series values with unit, optional total". */
+export function genericTooltip(c: TooltipContext, series: readonly TooltipSeries[], withTotal = false): TooltipModel {
+  const rows = series.map((s) => ({ label: s.label ?? s.key, value: withUnit(num(s.value, c), c.unit ?? '', false), color: s.color }));
+  const model: TooltipModel = { title: title(c), rows };
+  if (withTotal) {
+    const values = series.map((s) => asNumber(s.value)).filter((v): v is number => v !== undefined);
+    model.total = withUnit(formatCardNumber(values.reduce((a, v) => a + v, 0), { decimals: c.decimals, fullNumber: c.fullNumber, locale: c.locale }), c.unit ?? '', false);
+  }
+  return model;
+}
+
+/** "Fuel-fill alert: when tank fill is below 300 L and non-zero". */
+export const isSuspiciousFill = (fill: unknown): boolean => {
+  const n = asNumber(fill);
+  return n !== undefined && n > 0 && n < FUEL_FILL_ALERT_LITRES;
+};
+
+const litres = (v: unknown, c: TooltipContext) => (asNumber(v) === undefined ? T.cardViews.noValue : T.cardViews.litres(num(v, c, true)));
+
+/** Fuel station: time, remaining fuel in L, tank fill in L, and the fraud hint for a small fill. */
+export function fuelTooltip(c: TooltipContext, remaining: unknown, fill: unknown, colors: { remaining?: string; fill?: string } = {}): TooltipModel {
+  const suspicious = isSuspiciousFill(fill);
+  const model: TooltipModel = {
+    title: title(c),
+    rows: [
+      { label: T.cardViews.tank, value: litres(remaining, c), color: colors.remaining },
+      { label: T.cardViews.fill, value: litres(fill, c), color: suspicious ? undefined : colors.fill, warning: suspicious },
+    ],
+  };
+  if (suspicious) model.alert = T.dashboards.tooltips.fraudHint;
+  return model;
+}
+
+/** Which series of a fuel chart is the tank fill: `view.fill_key`, else the key that names a fill. */
+export function fuelFillKey(keys: readonly string[], own?: unknown): string | undefined {
+  if (typeof own === 'string' && keys.includes(own)) return own;
+  return keys.find((k) => /fill|isi|refuel|delivery/i.test(k));
+}
+
+/**
+ * Fuel shift totals: litres sold per product in the shift, each plus its totalizer offset when the card sets one
+ * (`view.totalizer_offsets`), and the shift's total.
+ */
+export function fuelShiftTooltip(c: TooltipContext, series: readonly TooltipSeries[], offsets: Record<string, number> = {}): TooltipModel {
+  let sum = 0;
+  const rows = series.map((s) => {
+    const n = asNumber(s.value);
+    const v = n === undefined ? undefined : n + (offsets[s.label ?? s.key] ?? offsets[s.key] ?? 0);
+    if (v !== undefined) sum += v;
+    return { label: s.label ?? s.key, value: v === undefined ? T.cardViews.noValue : T.cardViews.litres(num(v, c, true)), color: s.color };
+  });
+  return { title: title(c), rows, total: T.cardViews.litres(num(sum, c, true)) };
+}
+
+/** Laundry usage count: how many times each machine ran in the bucket. */
+export function laundryUsageTooltip(c: TooltipContext, series: readonly TooltipSeries[]): TooltipModel {
+  const rows = series.map((s) => {
+    const n = asNumber(s.value);
+    return { label: s.label ?? s.key, value: n === undefined ? T.cardViews.noValue : T.cardViews.usageTimes(formatCardNumber(n, { decimals: 0, fullNumber: true, locale: c.locale })), color: s.color };
+  });
+  const total = rows.length > 1 ? series.reduce((a, s) => a + (asNumber(s.value) ?? 0), 0) : undefined;
+  return { title: `${title(c)} · ${T.cardViews.usageCount}`, rows, total: total === undefined ? undefined : T.cardViews.usageTimes(formatCardNumber(total, { decimals: 0, fullNumber: true, locale: c.locale })) };
+}
+
+/**
+ * Laundry/dryer on/off vending: each series is a machine's duty ratio (share of the bucket it was on, 0..1, what a
+ * boolean AVG gives); the tooltip shows on and off as percentages with 0 or 2 decimals.
+ */
+export function vendingTooltip(c: TooltipContext, series: readonly TooltipSeries[]): TooltipModel {
+  const rows: TooltipRow[] = [];
+  for (const s of series) {
+    const ratio = asNumber(s.value);
+    const name = s.label ?? s.key;
+    if (ratio === undefined) {
+      rows.push({ label: name, value: T.cardViews.noValue, color: s.color });
+      continue;
+    }
+    const on = Math.min(1, Math.max(0, ratio));
+    rows.push({ label: name, value: `${T.cardViews.vendingOn} ${formatPercent(on, c.locale)} · ${T.cardViews.vendingOff} ${formatPercent(1 - on, c.locale)}`, color: s.color });
+  }
+  return { title: title(c), rows };
+}

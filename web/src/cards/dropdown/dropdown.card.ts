@@ -1,0 +1,11 @@
+// DROPDOWN_SELECTOR: sets a dashboard variable; cards listing it in affected_by are re-queried.
+import { lazy } from 'react';
+import { defineCard } from '../common/definition.js';
+
+export const dropdownCard = defineCard('DROPDOWN_SELECTOR', {
+  label: 'Dropdown selector',
+  size: { w: 2, h: 1 },
+  live: false,
+  chrome: 'bare',
+  view: lazy(() => import('./DropdownView.js')),
+});

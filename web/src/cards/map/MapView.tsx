@@ -1,0 +1,100 @@
+// MAP_CARD with Leaflet (loaded with this chunk only): device markers from map_marker (green online, grey offline, or
+// the card's color_dot), their label and value as a tooltip, a track from coord_data. `map_type: 'image'` draws the
+// model's image_url (a floor plan) as the whole map, latitude/longitude read as percent of its height/width. The
+// base tiles come from VITE_MAP_TILE_URL; without one (or with the tile server unreachable) markers stay on a
+// plain ground, fitted to their bounds, so the card is useful offline.
+import { useEffect, useRef, useState } from 'react';
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import { Box, Typography } from '@mui/material';
+import { T } from '@sentra/contracts';
+import type { CardViewProps } from '../common/definition.js';
+import { formatValue } from '../common/format.js';
+import { OK_GREEN } from '../common/palette.js';
+import { markersOf, tileUrl, trackOf } from './markers.js';
+
+interface MapViewFields {
+  color_dot?: string;
+  unit?: string;
+  decimal?: number;
+}
+
+const OFFLINE_GREY = '#9e9e9e';
+
+export default function MapView({ component, view, data, decimals, height }: CardViewProps<MapViewFields>) {
+  const host = useRef<HTMLDivElement>(null);
+  const map = useRef<L.Map | null>(null);
+  const layer = useRef<L.LayerGroup | null>(null);
+  const fitted = useRef(false);
+  const [tilesFailed, setTilesFailed] = useState(false);
+  const model = (component.model ?? {}) as { map_type?: string; image_url?: string };
+  const floorPlan = model.map_type === 'image' && typeof model.image_url === 'string' && model.image_url !== '';
+
+  useEffect(() => {
+    if (!host.current) return;
+    const m = L.map(host.current, { crs: floorPlan ? L.CRS.Simple : L.CRS.EPSG3857, zoomControl: true, attributionControl: false, minZoom: floorPlan ? -2 : 1 });
+    map.current = m;
+    if (floorPlan) {
+      L.imageOverlay(model.image_url!, [[0, 0], [100, 100]]).addTo(m);
+      m.fitBounds([[0, 0], [100, 100]]);
+    } else {
+      const url = tileUrl(import.meta.env as Record<string, unknown>);
+      if (url) L.tileLayer(url, { maxZoom: 19 }).on('tileerror', () => setTilesFailed(true)).addTo(m);
+      m.setView([-2.5, 118], 4);
+    }
+    layer.current = L.layerGroup().addTo(m);
+    return () => {
+      m.remove();
+      map.current = null;
+      fitted.current = false;
+    };
+  }, [floorPlan, model.image_url]);
+
+  useEffect(() => {
+    map.current?.invalidateSize();
+  }, [height]);
+
+  const markers = markersOf(data);
+  const track = trackOf(data);
+  useEffect(() => {
+    const m = map.current;
+    const g = layer.current;
+    if (!m || !g) return;
+    g.clearLayers();
+    const points: L.LatLngExpression[] = [];
+    if (track.length > 1) {
+      L.polyline(track, { color: view.color_dot || '#1565c0', weight: 3, opacity: 0.7 }).addTo(g);
+      points.push(...track);
+    }
+    for (const mk of markers) {
+      const color = view.color_dot || (mk.online === false ? OFFLINE_GREY : OK_GREEN);
+      const value = mk.value !== undefined ? formatValue(mk.value, { unit: view.unit, decimal: view.decimal }, decimals) : undefined;
+      const text = value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label;
+      L.circleMarker([mk.lat, mk.lon], { radius: 8, color: '#ffffff', weight: 2, fillColor: color, fillOpacity: 0.95 })
+        .bindTooltip(text, { direction: 'top', offset: [0, -8] })
+        .bindPopup(`<b>${escapeHtml(mk.label)}</b><br/>${escapeHtml(mk.online === false ? T.cardViews.offline : mk.online ? T.cardViews.online : '')}${value ? `<br/>${escapeHtml(value)}` : ''}`)
+        .addTo(g);
+      points.push([mk.lat, mk.lon]);
+    }
+    if (!fitted.current && points.length > 0 && !floorPlan) {
+      fitted.current = true;
+      m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: 15 });
+    }
+  });
+
+  return (
+    <Box sx={{ position: 'relative', height: '100%', minHeight: 80 }}>
+      <Box ref={host} data-testid="map" data-markers={markers.length} sx={{ position: 'absolute', inset: 0, borderRadius: 1, overflow: 'hidden', bgcolor: '#e8eef3', '& .leaflet-container': { bgcolor: '#e8eef3' } }} />
+      {markers.length === 0 && track.length === 0 && (
+        <Typography variant="caption" color="text.secondary" sx={{ position: 'absolute', left: 8, bottom: 6, zIndex: 500, bgcolor: 'background.paper', px: 0.5, borderRadius: 0.5 }}>{T.cardViews.mapNoMarkers}</Typography>
+      )}
+      {tilesFailed && (
+        <Typography variant="caption" color="text.secondary" sx={{ position: 'absolute', right: 8, bottom: 6, zIndex: 500, bgcolor: 'background.paper', px: 0.5, borderRadius: 0.5 }}>{T.cardViews.mapOfflineTiles}</Typography>
+      )}
+    </Box>
+  );
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+}

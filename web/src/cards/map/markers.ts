@@ -1,0 +1,39 @@
+// The markers of a map card from its live data (map_marker; coord_data as a track), pure so it is tested without Leaflet.
+import type { CardData } from '@sentra/contracts';
+import { asNumber } from '../common/format.js';
+
+export interface MapMarker {
+  id: string;
+  label: string;
+  lat: number;
+  lon: number;
+  online?: boolean;
+  value?: unknown;
+  status?: unknown;
+}
+
+export function markersOf(data: CardData | undefined): MapMarker[] {
+  const out: MapMarker[] = [];
+  for (const [i, m] of (data?.map_marker ?? []).entries()) {
+    const lat = asNumber(m.latitude ?? m.lat);
+    const lon = asNumber(m.longitude ?? m.lon ?? m.lng);
+    if (lat === undefined || lon === undefined || Math.abs(lat) > 90 || Math.abs(lon) > 180) continue;
+    out.push({ id: String(m.device_id ?? i), label: String(m.label ?? m.device_id ?? i + 1), lat, lon, online: typeof m.online === 'boolean' ? m.online : undefined, value: m.value, status: m.status });
+  }
+  return out;
+}
+
+/** A GPS track from coord_data (x = longitude, y = latitude), oldest first. */
+export function trackOf(data: CardData | undefined): [number, number][] {
+  return (data?.coord_data ?? []).flatMap((p) => {
+    const lon = asNumber(p.x);
+    const lat = asNumber(p.y);
+    return lat === undefined || lon === undefined ? [] : [[lat, lon] as [number, number]];
+  });
+}
+
+/** Where a map without a tile server takes its base: the build's VITE_MAP_TILE_URL, else none (markers on a plain ground). */
+export function tileUrl(env: Record<string, unknown>): string | undefined {
+  const url = env.VITE_MAP_TILE_URL;
+  return typeof url === 'string' && /^https?:\/\/|^\//.test(url) ? url : undefined;
+}

@@ -1,0 +1,24 @@
+// SINGLE_VALUE_CARD: one reading, formatted with the card's unit subtype (spec 02 section 3 "Category subtypes"),
+// decimals and k/M/B/T abbreviation, its icon and when it was read.
+import { Box, Stack } from '@mui/material';
+import type { CardViewProps } from '../common/definition.js';
+import { formatValue, type UnitView } from '../common/format.js';
+import { CardIcon } from '../common/icons.js';
+import { UpdatedAt } from '../common/UpdatedAt.js';
+import { useElementSize } from '../common/useElementSize.js';
+import { ValueText } from '../common/ValueText.js';
+
+export default function SingleValueView({ view, data, decimals, height }: CardViewProps<UnitView & { pict?: string; locale?: string }>) {
+  const { ref, width } = useElementSize();
+  const text = formatValue(data?.value, view, decimals);
+  const iconSize = Math.min(40, Math.max(20, height * 0.3));
+  return (
+    <Stack ref={ref} direction="row" spacing={1.5} sx={{ height: '100%', alignItems: 'center', minWidth: 0 }}>
+      <CardIcon pict={view.pict} fallback={view.type ?? 'CUSTOM'} size={iconSize} />
+      <Box sx={{ minWidth: 0, flex: 1 }}>
+        <ValueText text={text} width={Math.max(0, width - iconSize - 12)} height={height * 0.8} />
+        <UpdatedAt time={data?.time} locale={view.locale} />
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,76 @@
+// The card in the view grid: live data through the dashboard's feed, and errors kept on the card they belong to.
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { CARD_LIVE, T } from '@sentra/contracts';
+import { CardSurface } from './CardSurface.js';
+import { FeedHub, type LiveTransport } from './common/cardFeed.js';
+import type { CardComponent } from './common/definition.js';
+import { LiveDashboard } from './common/LiveDashboard.js';
+import { stubLayout } from './cards.test-kit.js';
+
+beforeAll(() => stubLayout());
+afterEach(cleanup);
+
+function liveTransport() {
+  let handler: ((p: unknown) => void) | undefined;
+  const t: LiveTransport & { push(key: string, data: Record<string, unknown>): void; subscriptions: number } = {
+    subscriptions: 0,
+    subscribe: async () => (t.subscriptions++, 'room1'),
+    unsubscribe: () => undefined,
+    on: (event, fn) => {
+      if (event === CARD_LIVE.event) handler = fn;
+      return () => undefined;
+    },
+    onReconnect: () => () => undefined,
+    push: (key, data) => handler?.({ room: 'room1', dashboard_id: 9, key, mode: 'full', data: { key, cat: 'X', success: true, ...data } }),
+  };
+  return t;
+}
+
+const card = (key: string, cat: string, extra: Partial<CardComponent> = {}): CardComponent => ({ key, cat, x: 0, y: 0, w: 1, h: 1, ...extra });
+const cardEl = (key: string) => screen.getAllByTestId('dashboard-card').find((e) => e.getAttribute('data-key') === key)!;
+
+describe('<CardSurface> in a live dashboard', () => {
+  it('draws every card from one shared subscription, and an error stays on its card', async () => {
+    const t = liveTransport();
+    const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });
+    const cards = [
+      card('ok', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT', title: 'Tegangan' } }),
+      card('badconf', 'SINGLE_VALUE_CARD', { view: { type: 'NOPE' } }),
+      card('badquery', 'SINGLE_VALUE_CARD'),
+      card('throws', 'SINGLE_VALUE_CARD'),
+      card('unknown', 'NO_SUCH_CARD'),
+      card('judul', 'TITLE', { view: { title: 'Panel Utama' } }),
+    ];
+    render(
+      <LiveDashboard dashboardId={9} components={cards} hub={hub}>
+        {cards.map((c) => (
+          <CardSurface key={c.key} component={c} h={2} dashboardId={9} />
+        ))}
+      </LiveDashboard>,
+    );
+    await vi.waitFor(() => expect(t.subscriptions).toBe(1));
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await act(async () => {
+      t.push('ok', { value: 229.5 });
+      t.push('badquery', { success: false, alert: T.cards.deviceNotFound });
+      t.push('throws', { value: { toJSON() { throw new Error('nilai rusak'); } } });
+      t.push('judul', {});
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    await vi.waitFor(() => expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('229,50 V'), { timeout: 8000 });
+    expect(within(cardEl('ok')).getByTestId('card-title').textContent).toBe('Tegangan');
+    expect(within(cardEl('badconf')).getByTestId('card-error').textContent).toContain(T.cards.invalidComponent);
+    expect(within(cardEl('badquery')).getByTestId('card-error').textContent).toContain(T.cards.deviceNotFound);
+    await vi.waitFor(() => expect(within(cardEl('throws')).getByTestId('card-error').textContent).toContain('nilai rusak'));
+    expect(within(cardEl('unknown')).getByTestId('card-error').textContent).toContain(T.cardViews.unknownType('NO_SUCH_CARD'));
+    expect(within(cardEl('judul')).getByText('Panel Utama')).toBeTruthy();
+
+    // the healthy card keeps living
+    await act(async () => {
+      t.push('ok', { value: 231 });
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('231,00 V');
+  });
+});

@@ -1,0 +1,12 @@
+// TITLE: a one-row heading (default text 'Title'); its optional query reads a device fact.
+import { lazy } from 'react';
+import { T } from '@sentra/contracts';
+import { defineCard } from '../common/definition.js';
+
+export const titleCard = defineCard('TITLE', {
+  label: 'Title',
+  defaults: { title: T.dashboards.component.titleDefault },
+  size: { w: 4, h: 1 },
+  chrome: 'bare',
+  view: lazy(() => import('./TitleView.js')),
+});
