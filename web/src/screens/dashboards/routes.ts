@@ -1,10 +1,11 @@
 // The dashboard screens inside an application (spec 02 section 2): list, add, edit, the edit-layout view with its
 // component routes, the view by id, and the view of a dashboard granted as a custom menu entry (customNavScreen).
-// The component editor ({path}/add, {path}/edit/{componentKey}) is another screen's: routed here, not built yet.
+// The component editor ({path}/add, {path}/edit/{componentKey}) lives in editor/ and is listed here.
 import { lazy } from 'react';
 import { T, type SysNav } from '@sentra/contracts';
 import type { ScreenRoute } from '../../shell/routeRegistry.js';
 import { ROUTES } from './routeKeys.js';
+import { componentEditorRoutes } from './editor/routes.js';
 
 const MANAGE: readonly SysNav[] = ['_dashboard_manage_'];
 
@@ -13,7 +14,6 @@ const Form = lazy(() => import('./DashboardFormPage.js').then((m) => ({ default:
 const LayoutView = lazy(() => import('./DashboardLayoutPage.js').then((m) => ({ default: m.DashboardLayoutPage })));
 const View = lazy(() => import('./DashboardViewPage.js').then((m) => ({ default: m.DashboardViewPage })));
 const Manual = lazy(() => import('./ManualComponentPage.js').then((m) => ({ default: m.ManualComponentPage })));
-const NotBuilt = lazy(() => import('../common/NotBuiltPage.js').then((m) => ({ default: m.NotBuiltPage })));
 
 /** The view of a dashboard opened from an application user's menu (`/{domain}/{path}`). */
 export const DashboardNavScreen = lazy(() => import('./DashboardViewPage.js').then((m) => ({ default: m.DashboardNavPage })));
@@ -26,7 +26,6 @@ export const dashboardRoutes: readonly ScreenRoute[] = [
   { key: ROUTES.view, title: T.nav.dashboard, grantedBy: MANAGE, screen: View },
   { key: ROUTES.manualAdd, title: T.nav.dashboard, grantedBy: MANAGE, screen: Manual },
   { key: ROUTES.manualEdit, title: T.nav.dashboard, grantedBy: MANAGE, screen: Manual },
-  // the component editor (drawn on web/src/dashboards/editor by its engineer): replace these two lines
-  { key: ROUTES.componentAdd, title: T.nav.dashboard, grantedBy: MANAGE, screen: NotBuilt },
-  { key: ROUTES.componentEdit, title: T.nav.dashboard, grantedBy: MANAGE, screen: NotBuilt },
+  // the component editor (screens/dashboards/editor): {path}/add and {path}/edit/{componentKey}
+  ...componentEditorRoutes,
 ];

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { CARD_TYPE_CODES, ComponentView, T } from '@sentra/contracts';
+import { initialView, VIEW_FIELDS, viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from './viewFields.js';
+
+const schemaFields = Object.keys(ComponentView.shape).filter((k) => k !== 'decimal' && k !== 'type');
+
+describe('Visualisasi fields per card type', () => {
+  it('lists fields for every card type code, each once', () => {
+    expect(Object.keys(VIEW_FIELDS).sort()).toEqual([...CARD_TYPE_CODES].sort());
+    for (const cat of CARD_TYPE_CODES) {
+      const names = viewFieldsOf(cat).map((s) => s.name);
+      expect(new Set(names).size, cat).toBe(names.length);
+    }
+  });
+  it('only offers fields of the stored view schema, and offers every view field of section 3 somewhere', () => {
+    const offered = new Set(CARD_TYPE_CODES.flatMap((cat) => viewFieldsOf(cat).map((s) => s.name as string)));
+    for (const name of offered) expect(schemaFields).toContain(name);
+    expect([...offered].sort()).toEqual([...schemaFields].sort());
+  });
+  it.each(CARD_TYPE_CODES)('gives %s a view the schema accepts, from its initial values', (cat) => {
+    expect(ComponentView.safeParse(initialView(cat)).success).toBe(true);
+  });
+  it("starts the title card with 'Title' and command cards with 'Tombol perintah' / 'Kirim perintah' and 'Kirim'", () => {
+    expect(initialView('TITLE')).toEqual({ title: 'Title' });
+    expect(initialView('BUTTON_CARD')).toEqual({ title: T.dashboards.commands.buttonTitle, button_label: 'Kirim' });
+    expect(initialView('INPUT_NUMBER_CARD')).toMatchObject({ title: 'Kirim perintah', min: 0, max: 100 });
+    expect(initialView('INPUT_TEXT_CARD')).toMatchObject({ max: 30 });
+  });
+  it('gives line charts the graph fields', () => {
+    expect(viewFieldsOf('LINE_CHART_CARD').map((s) => s.name)).toEqual(
+      expect.arrayContaining(['xlabel', 'ylabel', 'is_stack', 'has_dot', 'graph_colors', 'graph_yaxis_min', 'graph_yaxis_max', 'reference_line_value', 'with_summary', 'is_dashed']),
+    );
+  });
+});
+
+describe('Visualisasi values', () => {
+  const specs = viewFieldsOf('LINE_CHART_CARD');
+  it('round-trips a stored view and keeps fields the form does not own', () => {
+    const stored = { decimal: 3, title: 'Daya', graph_colors: ['#ff0000'], is_stack: true, graph_yaxis_min: 0, graph_yaxis_max: 'auto', extra: 1 };
+    expect(viewFromForm(specs, viewFormValues(specs, stored), stored)).toEqual({ ...stored, locale: 'id-ID' });
+  });
+  it("falls back to 'auto' for a y-axis bound that is not numeric", () => {
+    const values = { ...viewFormValues(specs, {}), graph_yaxis_min: 'abc', graph_yaxis_max: '12' };
+    expect(viewFromForm(specs, values, {})).toMatchObject({ graph_yaxis_min: 'auto', graph_yaxis_max: 12 });
+  });
+  it('removes an emptied field and refuses a number that is not one', () => {
+    const values = { ...viewFormValues(specs, { title: 'x' }), title: '', reference_line_value: '1,5x' };
+    expect(viewFromForm(specs, values, { title: 'x' })).not.toHaveProperty('title');
+    expect(viewFieldErrors(specs, values)).toEqual({ reference_line_value: T.dashboards.view.notNumber });
+  });
+  it('reads comma-separated lists', () => {
+    const crack = viewFieldsOf('CRACK_CARD');
+    const view = viewFromForm(crack, { ...viewFormValues(crack, {}), crack_labels: 'a, b', crack_lengths: '1, 2.5' }, {});
+    expect(view).toMatchObject({ crack_labels: ['a', 'b'], crack_lengths: [1, 2.5] });
+  });
+});

@@ -1,0 +1,512 @@
+// Add component (editor) `_dashboard_conf_/{path}/add` and Edit component (editor)
+// `_dashboard_conf_/{path}/edit/{componentKey}` (spec 02 section 2): the headless componentEditor drawn — key,
+// refresh, decimals, category and type selectors ('Semua variabel akan di hapus!'), Penanda, position and size, the
+// queries of the card type, local variables, Visualisasi — and the save of the whole conf_dashboard (id and
+// conf_dashboard), confirmed for an edited card or an existing key.
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Divider,
+  MenuItem,
+  Stack,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
+import PaletteIcon from '@mui/icons-material/Palette';
+import {
+  CHART_SUBTYPES,
+  CONTROL_SUBTYPES,
+  EDITOR_CATEGORIES,
+  LIST_SUBTYPES,
+  QUERY_FUNCTIONS,
+  SINGLE_VALUE_SUBTYPES,
+  T,
+  type ConfDashboardInput,
+  type ComponentInput,
+  type ControlMode,
+  type DashboardRecord,
+  type EditorCategory,
+  type QueryEntityInput,
+  type UnitCode,
+  type VariableValue,
+} from '@sentra/contracts';
+import {
+  cardTypeOf,
+  componentEditorFrom,
+  componentEditorReducer,
+  firstError,
+  newComponentEditor,
+  noDataByTags,
+  queryOf,
+  querySlots,
+  saveQuestion,
+  sizeHelp,
+  type ComponentEditorEvent,
+  type ComponentEditorState,
+  type QuerySlot,
+} from '../../../dashboards/editor/componentEditor.js';
+import { deviceOptions, EMPTY_SOURCE, type SelectionSource } from '../../../dashboards/editor/selectionSource.js';
+import { LoadingOverlay } from '../../../ui/LoadingOverlay.js';
+import { useConfirm } from '../../../ui/ConfirmDialog.js';
+import { notices } from '../../../ui/snackbar/notices.js';
+import { useAppArea } from '../../../ui/useAppArea.js';
+import type { ScreenProps } from '../../../shell/routeRegistry.js';
+import { handledGlobally, loadSource, saveConf } from './editorCalls.js';
+import { dashboardByPath } from '../dashboardCalls.js';
+import { QueryEditorDialog } from './QueryEditorDialog.js';
+import { VisualisasiDialog } from './VisualisasiDialog.js';
+import { VariableButtons } from './VariableButtons.js';
+import { COMPONENT_ADD_ROUTE, COMPONENT_EDIT_ROUTE, DASHBOARD_CONF_ROUTE } from './routeKeys.js';
+
+const t = T.dashboards;
+const e = t.editor;
+
+type Loaded = { record: DashboardRecord; conf: ConfDashboardInput; state: ComponentEditorState | undefined };
+
+export function ComponentEditorPage({ routeKey }: ScreenProps) {
+  const editing = routeKey === COMPONENT_EDIT_ROUTE;
+  const { path = '', componentKey = '' } = useParams();
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loadError, setLoadError] = useState<string>();
+  const [state, setState] = useState<ComponentEditorState>();
+  const [globals, setGlobals] = useState<Record<string, VariableValue>>({});
+  const [source, setSource] = useState<SelectionSource>(EMPTY_SOURCE);
+  const [querying, setQuerying] = useState<QuerySlot>();
+  const [visualising, setVisualising] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const toConf = useCallback((p: string) => navigate(area.to(DASHBOARD_CONF_ROUTE, { path: p })), [area, navigate]);
+
+  const send = useCallback((event: ComponentEditorEvent) => setState((s) => s && componentEditorReducer(s, event)), []);
+
+  useEffect(() => {
+    let live = true;
+    void dashboardByPath(path).then((r) => {
+      if (!live) return;
+      if (r.status !== 'ready') {
+        if (r.status === 'failed' && r.notFound) setLoadError(e.dashboardNotFound);
+        return;
+      }
+      const conf = r.data.conf_dashboard as ConfDashboardInput;
+      const existing = (conf.dashboard ?? {}) as Record<string, ComponentInput>;
+      let initial: ComponentEditorState | undefined = newComponentEditor({ existing });
+      if (editing) {
+        const component = existing[componentKey];
+        if (!component) {
+          setLoadError(e.componentNotFound);
+          return;
+        }
+        initial = componentEditorFrom(component, existing);
+      }
+      setLoaded({ record: r.data, conf, state: initial });
+      setState(initial);
+      setGlobals({ ...((conf.var ?? {}) as Record<string, VariableValue>) });
+    });
+    return () => {
+      live = false;
+    };
+  }, [path, componentKey, editing]);
+
+  // the trees follow the card's tags: 'Tidak ada data berdasarkan penanda!' when they select nothing
+  const tagKey = state?.tags.join('\n') ?? '';
+  useEffect(() => {
+    if (!loaded) return;
+    let live = true;
+    void loadSource({ tags: tagKey ? tagKey.split('\n') : [] }).then((s) => live && setSource(s));
+    return () => {
+      live = false;
+    };
+  }, [loaded, tagKey]);
+
+  // the 'Semua variabel akan di hapus!' confirmation of a category or type change
+  const pending = state?.pending;
+  useEffect(() => {
+    if (!pending) return;
+    void confirm({ title: t.confirm.clearVariables, message: e.clearVariablesQuestion }).then((yes) =>
+      send({ type: yes ? 'confirmChoice' : 'cancelChoice' }),
+    );
+  }, [pending, confirm, send]);
+
+  // a save waits for its confirmation (edited card, existing key), then stores the whole conf_dashboard
+  const submit = state?.submit;
+  useEffect(() => {
+    if (!state || !loaded) return;
+    if (submit === 'confirm') {
+      const question = saveQuestion(state)!;
+      void confirm(question).then((yes) => send({ type: yes ? 'confirmSave' : 'cancelSave' }));
+      return;
+    }
+    if (submit !== 'ready' || !state.component) return;
+    const component = state.component;
+    send({ type: 'saved' });
+    const conf: ConfDashboardInput = {
+      ...loaded.conf,
+      var: globals,
+      dashboard: { ...(loaded.conf.dashboard ?? {}), [component.key]: component },
+    };
+    setSaving(true);
+    void saveConf(loaded.record.id, conf).then((r) => {
+      setSaving(false);
+      if (r.ok) {
+        notices.success(t.notify.editSuccess);
+        toConf(r.path || loaded.record.path);
+      } else if (!handledGlobally(r.result)) notices.error(r.message);
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [submit]);
+
+  const save = () => {
+    if (!state) return;
+    const next = componentEditorReducer(state, { type: 'save' });
+    setState(next);
+    const message = firstError(next);
+    if (message) notices.warning(message);
+  };
+
+  if (loadError)
+    return (
+      <Card sx={{ maxWidth: 1000 }}>
+        <CardContent>
+          <Alert severity="error">{loadError}</Alert>
+          <Button sx={{ mt: 2 }} onClick={() => navigate(-1)}>
+            {T.common.back}
+          </Button>
+        </CardContent>
+      </Card>
+    );
+
+  if (loaded && !state)
+    return (
+      <Card sx={{ maxWidth: 1000 }}>
+        <CardContent>
+          <Alert severity="info">{e.manualOnly}</Alert>
+          <Button sx={{ mt: 2 }} onClick={() => toConf(path)}>
+            {T.common.back}
+          </Button>
+        </CardContent>
+      </Card>
+    );
+
+  const cat = state ? cardTypeOf(state) : undefined;
+  const busy = !state || saving;
+  const err = state?.errors ?? {};
+  const emptyByTags = state ? noDataByTags(state.tags, source) : undefined;
+
+  return (
+    <Card sx={{ position: 'relative', maxWidth: 1100 }}>
+      <LoadingOverlay open={busy} />
+      <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }}>
+          {editing ? e.editTitle : e.addTitle}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 3 }}>
+          {loaded?.record.label}
+        </Typography>
+        {state && (
+          <Stack spacing={3}>
+            <Section>
+              <Box sx={grid(3)}>
+                <TextField
+                  label={e.key}
+                  required
+                  size="small"
+                  value={state.key}
+                  error={!!err.key}
+                  helperText={err.key ?? (editing ? T.credentials.readOnly : ' ')}
+                  onChange={(ev) => send({ type: 'changeKey', key: ev.target.value })}
+                  slotProps={{ input: { readOnly: editing }, htmlInput: { maxLength: 30 } }}
+                />
+                <TextField
+                  label={e.refresh}
+                  required
+                  size="small"
+                  type="number"
+                  value={state.refresh}
+                  error={!!err.refresh}
+                  helperText={err.refresh ?? t.form.refreshHelper}
+                  onChange={(ev) => send({ type: 'changeRefresh', refresh: ev.target.value })}
+                  slotProps={{ htmlInput: { min: 0, step: 100 } }}
+                />
+                <TextField
+                  label={e.decimals}
+                  size="small"
+                  type="number"
+                  value={state.decimal}
+                  error={!!err.decimal}
+                  helperText={err.decimal ?? ' '}
+                  onChange={(ev) => send({ type: 'changeDecimal', decimal: ev.target.value })}
+                  slotProps={{ htmlInput: { min: 0, max: 5, step: 1 } }}
+                />
+              </Box>
+            </Section>
+
+            <Section title={e.category}>
+              <TypeSelectors state={state} send={send} error={err.category} />
+            </Section>
+
+            <Section title={e.tags}>
+              <Autocomplete
+                multiple
+                size="small"
+                options={source.tags}
+                value={state.tags}
+                onChange={(_, tags) => send({ type: 'changeTags', tags })}
+                renderInput={(params) => <TextField {...params} label={e.tags} />}
+              />
+              {emptyByTags && (
+                <Alert severity="warning" sx={{ mt: 1 }}>
+                  {emptyByTags}
+                </Alert>
+              )}
+            </Section>
+
+            <Section title={`${e.position} · ${e.size}`}>
+              <Box sx={grid(4)}>
+                {(['x', 'y', 'w', 'h'] as const).map((field) => {
+                  const group = field === 'x' || field === 'y' ? 'position' : 'size';
+                  const help = group === 'size' ? sizeHelp(cat) : undefined;
+                  return (
+                    <TextField
+                      key={field}
+                      label={e[field]}
+                      required
+                      size="small"
+                      type="number"
+                      value={state.position[field]}
+                      error={!!err[group]}
+                      helperText={(field === 'x' || field === 'w' ? err[group] : undefined) ?? help ?? ' '}
+                      onChange={(ev) => send({ type: 'changePosition', position: { [field]: ev.target.value } })}
+                      slotProps={{ htmlInput: { min: field === 'w' || field === 'h' ? 1 : 0, step: 1 } }}
+                    />
+                  );
+                })}
+              </Box>
+            </Section>
+
+            {cat && querySlots(cat).length > 0 && (
+              <Section title={T.dashboards.query.query}>
+                <Stack spacing={1.5} divider={<Divider flexItem />}>
+                  {querySlots(cat).map((slot) => (
+                    <QueryRow
+                      key={slot.role}
+                      slot={slot}
+                      query={queryOf(state, slot.role)}
+                      source={source}
+                      error={err[`model.${slot.role}`]}
+                      onEdit={() => setQuerying(slot)}
+                      onClear={() => send({ type: 'setQuery', role: slot.role, query: undefined })}
+                    />
+                  ))}
+                </Stack>
+                {err.model && (
+                  <Typography color="error" variant="body2" sx={{ mt: 1 }}>
+                    {err.model}
+                  </Typography>
+                )}
+              </Section>
+            )}
+
+            <Typography variant="body2" color="text.secondary">
+              {e.localVariables(Object.keys(state.vars).length)} · {e.viewSet(Object.keys(state.view).length)}
+            </Typography>
+
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+              <VariableButtons
+                scope="local"
+                global={globals}
+                local={state.vars}
+                loadSource={() => loadSource({ tags: state.tags })}
+                onSave={(key, value) => send({ type: 'setVariable', key, value })}
+                onRemove={(scope, key) => {
+                  if (scope === 'local') send({ type: 'removeVariable', key });
+                  else setGlobals(({ [key]: _removed, ...rest }) => rest);
+                }}
+              />
+              <Button variant="outlined" startIcon={<PaletteIcon />} disabled={!cat} onClick={() => setVisualising(true)}>
+                {t.variables.visualization}
+              </Button>
+              <Box sx={{ flexGrow: 1 }} />
+              <Button onClick={() => toConf(path)}>{T.common.cancel}</Button>
+              <Button variant="contained" onClick={save} disabled={busy}>
+                {T.common.save}
+              </Button>
+            </Stack>
+          </Stack>
+        )}
+      </CardContent>
+      {state && querying && (
+        <QueryEditorDialog
+          title={`${T.dashboards.query.query} · ${e.roles[querying.role]}`}
+          slot={querying}
+          initial={queryOf(state, querying.role)}
+          tags={state.tags}
+          onClose={() => setQuerying(undefined)}
+          onSave={(query) => {
+            send({ type: 'setQuery', role: querying.role, query });
+            setQuerying(undefined);
+          }}
+        />
+      )}
+      {state && cat && visualising && (
+        <VisualisasiDialog
+          cat={cat}
+          view={state.view}
+          devices={deviceOptions(source)}
+          onClose={() => setVisualising(false)}
+          onSave={(view) => {
+            send({ type: 'setView', view });
+            setVisualising(false);
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+const grid = (columns: number) => ({
+  display: 'grid',
+  gap: 2,
+  gridTemplateColumns: { xs: '1fr', sm: `repeat(${Math.min(columns, 2)}, 1fr)`, md: `repeat(${columns}, 1fr)` },
+});
+
+function Section({ title, children }: { title?: string; children: ReactNode }) {
+  return (
+    <Box component="section">
+      {title && (
+        <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1.5, textTransform: 'uppercase', letterSpacing: 0.5 }}>
+          {title}
+        </Typography>
+      )}
+      {children}
+    </Box>
+  );
+}
+
+/** Category, then the type selector its category has: unit, list type, chart type, control type and Manual/By All/Tags. */
+function TypeSelectors({ state, send, error }: { state: ComponentEditorState; send(e: ComponentEditorEvent): void; error?: string }) {
+  const { category, subtype, unit, controlMode } = state.choice;
+  const subtypes =
+    category === 'List' ? LIST_SUBTYPES.map((s) => s.label) : category === 'Chart' ? CHART_SUBTYPES.map((s) => s.label) : category === 'Control' ? CONTROL_SUBTYPES.map((s) => s.label) : [];
+  return (
+    <Box sx={grid(3)}>
+      <TextField
+        select
+        label={e.category}
+        required
+        size="small"
+        value={category ?? ''}
+        error={!!error}
+        helperText={error ?? ' '}
+        onChange={(ev) => send({ type: 'chooseCategory', category: ev.target.value as EditorCategory })}
+      >
+        {EDITOR_CATEGORIES.map((c) => (
+          <MenuItem key={c} value={c}>
+            {c}
+          </MenuItem>
+        ))}
+      </TextField>
+      {category === 'Single Value' && (
+        <TextField select label={e.unit} size="small" value={unit ?? ''} helperText=" " onChange={(ev) => send({ type: 'chooseUnit', unit: ev.target.value as UnitCode })}>
+          {SINGLE_VALUE_SUBTYPES.map((s) => (
+            <MenuItem key={s.unit} value={s.unit}>
+              {s.label}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      {subtypes.length > 0 && (
+        <TextField
+          select
+          label={e.subtype}
+          required
+          size="small"
+          value={subtype ?? ''}
+          helperText=" "
+          onChange={(ev) => send({ type: 'chooseSubtype', subtype: ev.target.value })}
+        >
+          {subtypes.map((s) => (
+            <MenuItem key={s} value={s}>
+              {s}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      {category === 'Control' && (
+        <Box>
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            color="primary"
+            value={controlMode ?? null}
+            aria-label={e.controlMode}
+            onChange={(_, mode: ControlMode | null) => mode && send({ type: 'chooseControlMode', controlMode: mode })}
+          >
+            <ToggleButton value="manual">{e.manual}</ToggleButton>
+            <ToggleButton value="byTags">{e.byTags}</ToggleButton>
+          </ToggleButtonGroup>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+/** One query of the card: its role, what it reads, and the buttons opening the query editor. */
+function QueryRow(props: {
+  slot: QuerySlot;
+  query: QueryEntityInput | undefined;
+  source: SelectionSource;
+  error?: string;
+  onEdit(): void;
+  onClear(): void;
+}) {
+  const { slot, query, source, error } = props;
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }} data-testid={`query-row-${slot.role}`}>
+      <Box sx={{ minWidth: 160 }}>
+        <Typography sx={{ fontWeight: 600 }}>
+          {e.roles[slot.role]} {!slot.required && <Typography component="span" variant="caption" color="text.secondary">{e.optional}</Typography>}
+        </Typography>
+      </Box>
+      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+        <Typography variant="body2" sx={{ fontFamily: query ? 'monospace' : undefined }} color={query ? 'text.primary' : 'text.secondary'}>
+          {query ? describeQuery(query, source) : e.noQuery}
+        </Typography>
+        {error && (
+          <Typography variant="body2" color="error">
+            {error}
+          </Typography>
+        )}
+      </Box>
+      <Stack direction="row" spacing={1}>
+        {query && (
+          <Button size="small" color="inherit" onClick={props.onClear}>
+            {e.clearQuery}
+          </Button>
+        )}
+        <Button size="small" variant="outlined" onClick={props.onEdit} aria-label={`${e.setQuery} ${e.roles[slot.role]}`}>
+          {e.setQuery}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}
+
+/** "LATEST · Panel A / pm / meter / voltage / r": the function, then the chosen path or expression. */
+function describeQuery(query: QueryEntityInput, source: SelectionSource): string {
+  const device = query.device_id === undefined ? undefined : (source.devices_label[String(query.device_id)] ?? String(query.device_id));
+  const sub = Array.isArray(query.subparam) ? query.subparam.join(', ') : query.subparam;
+  const path = [device, query.sensor, query.config, query.param, sub].filter((p) => p !== undefined && p !== '').join(' / ');
+  const detail = query.condition ?? (query.tags ? query.tags.join(', ') : path);
+  const fn = query.query ? QUERY_FUNCTIONS[query.query] : query.queryType;
+  return [fn, detail].filter(Boolean).join(' · ');
+}

@@ -1,0 +1,40 @@
+// The 'Visualisasi' dialog: the chosen card type's view fields (viewFields.ts) drawn by ViewFieldsForm; Simpan writes
+// them into the component's view, Batal leaves it as it was.
+import { useState } from 'react';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { T, type CardTypeCode } from '@sentra/contracts';
+import { viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from '../../../dashboards/editor/viewFields.js';
+import type { Option } from '../../../dashboards/editor/selectionSource.js';
+import { ViewFieldsForm } from './ViewFieldsForm.js';
+
+export interface VisualisasiDialogProps {
+  cat: CardTypeCode;
+  view: Record<string, unknown>;
+  devices?: readonly Option[];
+  onSave(view: Record<string, unknown>): void;
+  onClose(): void;
+}
+
+/** Mounted while open: each opening starts from the component's view. */
+export function VisualisasiDialog({ cat, view, devices, onSave, onClose }: VisualisasiDialogProps) {
+  const specs = viewFieldsOf(cat);
+  const [values, setValues] = useState(() => viewFormValues(specs, view));
+  const errors = viewFieldErrors(specs, values);
+  const invalid = Object.keys(errors).length > 0;
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="visualisasi-title">
+      <DialogTitle id="visualisasi-title">
+        {T.dashboards.variables.visualization} · {cat}
+      </DialogTitle>
+      <DialogContent>
+        <ViewFieldsForm specs={specs} values={values} errors={errors} devices={devices} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{T.common.cancel}</Button>
+        <Button variant="contained" disabled={invalid} onClick={() => onSave(viewFromForm(specs, values, view))}>
+          {T.common.save}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
