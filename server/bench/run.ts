@@ -4,6 +4,7 @@ import { httpBench } from './http.bench.js';
 import { devicesBench } from './devices.bench.js';
 import { ingestBench } from './ingest.bench.js';
 import { ingestCpuBench } from './ingest/micro.js';
+import { cardsBench } from './cards.bench.js';
 
 export interface Bench {
   name: string;
@@ -11,7 +12,7 @@ export interface Bench {
   run(): Promise<Record<string, number | string>>;
 }
 
-const BENCHES: Bench[] = [httpBench, devicesBench, ingestCpuBench, ingestBench];
+const BENCHES: Bench[] = [httpBench, devicesBench, ingestCpuBench, ingestBench, cardsBench];
 
 async function main() {
   const only = process.argv.slice(2);

@@ -40,6 +40,8 @@ export interface LiveStats {
   index_keys: number;
   computed: number;
   pushed: number;
+  /** time spent evaluating and emitting */
+  busy_ms: number;
 }
 
 export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; log: Logger; coalesceMs?: number; now?: () => number }) {
@@ -52,7 +54,7 @@ export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; 
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let closed = false;
-  const stats = { computed: 0, pushed: 0 };
+  const stats = { computed: 0, pushed: 0, busy_ms: 0 };
 
   function roomName(appId: number, p: CardSubscribeParams): string {
     const { dashboard_id, keys, ...filter } = p;
@@ -132,11 +134,13 @@ export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; 
       dirty.delete(card);
       card.dirty = false;
       if (!rooms.has(card.room.name)) continue;
+      const t0 = performance.now();
       try {
         push(card);
       } catch (err) {
         log.error('card live update failed', err);
       }
+      stats.busy_ms += performance.now() - t0;
     }
     schedule();
   }
