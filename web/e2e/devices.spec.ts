@@ -242,6 +242,9 @@ test.describe.serial('device registry', () => {
     dummy.name = 'Pompa Utama';
     await expect(row(dummy.name)).toBeVisible();
 
+    // an identical notice is not repeated while one is shown: let it close first
+    await expect(notice(page, T.devices.editSuccess)).toBeHidden({ timeout: 10_000 });
+
     // tag values: keep the free tags, drop the location
     await row(dummy.name).getByRole('button', { name: T.devices.rowMenu(dummy.name) }).click();
     await page.getByRole('menuitem', { name: T.devices.menuTags }).click();
@@ -261,6 +264,8 @@ test.describe.serial('device registry', () => {
     await expect(notice(page, T.devices.editSuccess)).toBeVisible();
     await expect(row(dummy.name).getByTestId('device-tags')).toContainText('air');
     await expect(row(dummy.name).getByTestId('device-tags')).not.toContainText('Lokasi');
+
+    await expect(notice(page, T.devices.editSuccess)).toBeHidden({ timeout: 10_000 });
 
     // no category at all: the confirmation, then empty tags
     await row(dummy.name).getByRole('button', { name: T.devices.rowMenu(dummy.name) }).click();
