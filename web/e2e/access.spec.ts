@@ -106,9 +106,9 @@ test.describe.serial('a tenant from registration to logout', () => {
 
   test('a menu destination not built yet says so', async () => {
     await page.getByRole('button', { name: T.shell.toggleMenu }).click();
-    await page.getByTestId('side-menu').getByRole('link', { name: T.nav.tags }).click();
+    await page.getByTestId('side-menu').getByRole('link', { name: T.nav.rules }).click();
     await expect(page.getByText(T.shell.notBuiltTitle)).toBeVisible();
-    await expect(page.getByTestId('page-title')).toHaveText(T.nav.tags);
+    await expect(page.getByTestId('page-title')).toHaveText(T.nav.rules);
   });
 
   test('logs out and lands on the sign-in; the session is gone', async () => {

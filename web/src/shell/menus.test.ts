@@ -42,9 +42,16 @@ describe('application-user menu', () => {
     expect(firstEntry(memberMenu('/k', { navs: [], navs_root: [] }))).toBeUndefined();
   });
   it('grants only the routes of the granted keys', () => {
-    const keys = grantedRoutes(screenRoutes, ['_device_list_']).map((r) => r.key);
-    // plus the principal's own refresh token page, which every principal has
-    expect(keys).toEqual(['_device_list_', '@token']);
+    const granted = grantedRoutes(screenRoutes, ['_device_list_']);
+    const keys = granted.map((r) => r.key);
+    // the device reading screens, plus the principal's own refresh token page, which every principal has
+    expect(keys).toContain('_device_list_');
+    expect(keys).toContain('@token');
+    for (const r of granted) expect(r.key === '@token' || r.grantedBy.includes('_device_list_')).toBe(true);
+    // the wizard and the edit screens need _device_manage_
+    const manageOnly = grantedRoutes(screenRoutes, ['_device_manage_']).filter((r) => !keys.includes(r.key));
+    expect(manageOnly.length).toBeGreaterThan(0);
+    expect(keys.some((k) => k.startsWith('_role_') || k.startsWith('_user_') || k.startsWith('_dashboard_'))).toBe(false);
     const roleKeys = grantedRoutes(screenRoutes, ['_role_manage_']).map((r) => r.key);
     expect(roleKeys).toContain('_user_edit_/{id}');
     expect(roleKeys).not.toContain('@credentials');
