@@ -16,6 +16,7 @@ import { api } from '../api/client.js';
 import { isOk } from '../api/request.js';
 import { DOMAIN_PATTERN } from '../api/area.js';
 import { PageLoading } from '../ui/PageLoading.js';
+import { GrantsProvider } from './grants.js';
 
 type RoleMenu = OutputOf<typeof contracts.apps.menu>;
 
@@ -42,6 +43,7 @@ function MemberArea({ domain }: { domain: string }) {
   const base = `/${domain}`;
   const model = useMemo(() => (menu ? memberMenu(base, menu) : { main: [], system: [] }), [base, menu]);
   const routes = useMemo(() => (menu ? grantedRoutes(screenRoutes, menu.navs_root) : []), [menu]);
+  const routeKeys = useMemo(() => new Set(routes.map((r) => r.key)), [routes]);
   const custom = useMemo(() => flattenEntries(model.main).filter((e) => e.icon === 'custom'), [model]);
   const title = usePageTitle(base, routes, custom, menu?.app_name ?? domain);
 
@@ -55,13 +57,15 @@ function MemberArea({ domain }: { domain: string }) {
   if (!menu) return <PageLoading />;
   return (
     <Layout menu={model} title={title} logo={{ to: base, title: menu.app_name }} caption={menu.app_name} userName={session?.name} apiRoute={routeTo(base, TOKEN_ROUTE_KEY)} onLogout={logout}>
-      <AppRoutes
-        base={base}
-        routes={routes}
-        custom={custom}
-        home={firstEntry(model)?.to}
-        empty={<Typography color="text.secondary" sx={{ p: 2 }}>{T.shell.noMenu}</Typography>}
-      />
+      <GrantsProvider keys={routeKeys}>
+        <AppRoutes
+          base={base}
+          routes={routes}
+          custom={custom}
+          home={firstEntry(model)?.to}
+          empty={<Typography color="text.secondary" sx={{ p: 2 }}>{T.shell.noMenu}</Typography>}
+        />
+      </GrantsProvider>
     </Layout>
   );
 }

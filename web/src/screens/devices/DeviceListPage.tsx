@@ -7,6 +7,7 @@ import {
   Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, InputLabel, ListItemText, Menu, MenuItem, OutlinedInput, Paper, Select, Stack, Table, TableBody,
   TableCell, TableContainer, TableHead, TablePagination, TableRow, Toolbar, Tooltip, Typography,
 } from '@mui/material';
+import { useCanReach } from '../../shell/grants.js';
 import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import BlockIcon from '@mui/icons-material/Block';
@@ -37,6 +38,7 @@ const errorOf = (e: unknown, fallback: string) => (e instanceof DeviceCallError 
 export function DeviceListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
+  const canReach = useCanReach();
   const confirm = useConfirm();
   const [paging, setPagingState] = useState<Paging>(() => readPaging(area.domain));
   const [search, setSearch] = useState('');
@@ -279,12 +281,14 @@ export function DeviceListPage() {
         <LoadingOverlay open={loading || busy} />
       </Paper>
 
-      <Tooltip title={T.devices.newDeviceTooltip}>
-        <Fab color="primary" variant="extended" onClick={() => navigate(area.to(DeviceRoute.add))} sx={{ position: 'fixed', right: 32, bottom: 32 }} aria-label={T.devices.newDevice}>
-          <AddIcon sx={{ mr: 1 }} />
-          {T.devices.newDevice}
-        </Fab>
-      </Tooltip>
+      {canReach(DeviceRoute.add) && (
+        <Tooltip title={T.devices.newDeviceTooltip}>
+          <Fab color="primary" variant="extended" onClick={() => navigate(area.to(DeviceRoute.add))} sx={{ position: 'fixed', right: 32, bottom: 32 }} aria-label={T.devices.newDevice}>
+            <AddIcon sx={{ mr: 1 }} />
+            {T.devices.newDevice}
+          </Fab>
+        </Tooltip>
+      )}
 
       <DeviceRowMenu anchor={menu?.anchor ?? null} device={menu?.device ?? null} hasTagCategories={categories.length > 0} onClose={() => setMenu(null)} onAction={onAction} />
       <ControlDialog

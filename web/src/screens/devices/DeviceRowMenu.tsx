@@ -1,6 +1,7 @@
 // A device row's "Aksi" menu (spec 03 section 2.1): Dashboard, Semua Data, Daftar Sensor, Daftar Kondisi, Edit Info,
 // the entry of the device's family (its info screen), Konfigurasi, Penanda (only when tag categories exist), Hapus.
 import { ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
+import { useCanReach } from '../../shell/grants.js';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import TableChartIcon from '@mui/icons-material/TableChart';
 import SensorsIcon from '@mui/icons-material/Sensors';
@@ -15,12 +16,14 @@ import { DeviceRoute, infoRouteOf } from './deviceRoutes.js';
 
 export type RowAction = { kind: 'go'; key: string; params: Record<string, string | number> } | { kind: 'dashboard' } | { kind: 'remove' };
 
-export function rowMenuEntries(device: DeviceSummary, hasTagCategories: boolean) {
+/** Entries whose screen (or, for Hapus, whose write) the principal may not reach are left out: a list-only role reads. */
+export function rowMenuEntries(device: DeviceSummary, hasTagCategories: boolean, canReach: (routeKey: string) => boolean = () => true) {
   const id = device.id;
   const family = familyByCategory(device.category);
   const info = infoRouteOf(device.category, id);
   const go = (key: string, params: Record<string, string | number> = { id }): RowAction => ({ kind: 'go', key, params });
-  return [
+  const canWrite = canReach(DeviceRoute.editInfo);
+  const entries = [
     { key: 'dashboard', label: T.devices.menuDashboard, icon: <DashboardIcon fontSize="small" />, action: family?.key === 'dummy' ? ({ kind: 'dashboard' } as RowAction) : go('_dashboard_list_', {}) },
     { key: 'data', label: T.devices.menuDataAll, icon: <TableChartIcon fontSize="small" />, action: go(DeviceRoute.dataAll) },
     { key: 'detail', label: T.devices.menuDataDetail, icon: <SensorsIcon fontSize="small" />, action: go(DeviceRoute.dataDetail) },
@@ -31,13 +34,15 @@ export function rowMenuEntries(device: DeviceSummary, hasTagCategories: boolean)
     ...(hasTagCategories ? [{ key: 'tags', label: T.devices.menuTags, icon: <LocalOfferIcon fontSize="small" />, action: go(DeviceRoute.editTags) }] : []),
     { key: 'remove', label: T.devices.menuRemove, icon: <DeleteIcon fontSize="small" color="error" />, action: { kind: 'remove' } as RowAction },
   ];
+  return entries.filter((e) => (e.action.kind === 'go' ? canReach(e.action.key) : e.action.kind === 'remove' ? canWrite : canReach('_dashboard_list_')));
 }
 
 export function DeviceRowMenu({ anchor, device, hasTagCategories, onClose, onAction }: { anchor: HTMLElement | null; device: DeviceSummary | null; hasTagCategories: boolean; onClose(): void; onAction(a: RowAction, d: DeviceSummary): void }) {
+  const canReach = useCanReach();
   return (
     <Menu anchorEl={anchor} open={Boolean(anchor && device)} onClose={onClose}>
       {device &&
-        rowMenuEntries(device, hasTagCategories).map((e) => (
+        rowMenuEntries(device, hasTagCategories, canReach).map((e) => (
           <MenuItem
             key={e.key}
             onClick={() => {
