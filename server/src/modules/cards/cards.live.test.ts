@@ -1,0 +1,79 @@
+// The live index without sockets: a fake socket.io platform and engine. Only cards reading a touched key are
+// recomputed, at most once per 100 ms each, and a room nobody watches is forgotten with its index entries.
+import { describe, expect, it } from 'vitest';
+import { CARD_LIVE, type CardPush } from '@sentra/contracts';
+import type { Realtime, RealtimeChannel } from '../../platform/realtime/types.js';
+import { createLogger } from '../../platform/log.js';
+import { createCardsLive } from './cards.live.js';
+import type { CardEngine } from './cards.module.js';
+
+function setup() {
+  const pushes: CardPush[] = [];
+  let channel: RealtimeChannel | undefined;
+  let emptied: ((room: string) => void) | undefined;
+  const realtime = {
+    channel: (_name: string, def: RealtimeChannel) => void (channel = def),
+    emit: (_room: string, _event: string, payload: unknown) => void pushes.push(payload as CardPush),
+    onRoomEmpty: (fn: (room: string) => void) => ((emptied = fn), () => undefined),
+  } as unknown as Realtime;
+  let value = 0;
+  const computed: string[] = [];
+  const engine = {
+    source: { dashboard: () => ({ id: 7, appId: 1, conf: { dashboard: { a: {}, b: {} } }, broken: new Set() }) },
+    evaluateStored: (_app: number, _tz: string, _id: number, key: string) => {
+      computed.push(key);
+      return { data: { key, cat: 'SINGLE_VALUE_CARD', success: true, value: ++value }, deps: new Set([key === 'a' ? 'd:1|pm|meter|power' : 'dev:2']) };
+    },
+  } as unknown as CardEngine;
+  const live = createCardsLive({ realtime, engine, log: createLogger('error') });
+  const caller = { kind: 'tenant' as const, tenantId: 1, app: { id: 1, tenantId: 1, domain: 'x', name: 'x', timezone: 'Asia/Jakarta' } };
+  return { live, pushes, computed, join: () => channel!.join(caller, { dashboard_id: 7 }) as string, empty: (room: string) => emptied!(room) };
+}
+
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+describe('card live index', () => {
+  it('sends every card once after subscribe, then recomputes only the cards reading a touched key', async () => {
+    const t = setup();
+    const room = t.join();
+    await tick(5);
+    expect(t.pushes.map((p) => [p.key, p.mode, p.room])).toEqual([['a', 'full', room], ['b', 'full', room]]);
+    await tick(110);
+    t.live.pointsCommitted(['d:1|pm|meter|power', 'd:9|pm|meter|power']);
+    await tick(5);
+    expect(t.computed).toEqual(['a', 'b', 'a']);
+    t.live.deviceChanged(1, 2);
+    await tick(5);
+    expect(t.computed.at(-1)).toBe('b');
+  });
+
+  it(`coalesces a burst into at most one update per card per ${CARD_LIVE.coalesceMs} ms`, async () => {
+    const t = setup();
+    t.join();
+    await tick(5);
+    const before = t.computed.length;
+    for (let i = 0; i < 20; i++) {
+      t.live.pointsCommitted(['d:1|pm|meter|power']);
+      await tick(5);
+    }
+    // 100 ms of touches: the first right away (or at the end of the first frame's 100 ms), the rest coalesced
+    await tick(CARD_LIVE.coalesceMs + 20);
+    const updates = t.computed.slice(before);
+    expect(updates.length).toBeGreaterThanOrEqual(1);
+    expect(updates.length).toBeLessThanOrEqual(2);
+    expect(t.pushes.at(-1)!.data.value).toBe(t.computed.length);
+  });
+
+  it('forgets a room and its index entries when its last viewer leaves', async () => {
+    const t = setup();
+    const room = t.join();
+    await tick(5);
+    expect(t.live.stats()).toMatchObject({ rooms: 1, cards: 2, index_keys: 2 });
+    t.empty(room);
+    expect(t.live.stats()).toMatchObject({ rooms: 0, cards: 0, index_keys: 0 });
+    const n = t.computed.length;
+    t.live.pointsCommitted(['d:1|pm|meter|power']);
+    await tick(5);
+    expect(t.computed.length).toBe(n);
+  });
+});
