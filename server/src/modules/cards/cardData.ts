@@ -175,7 +175,8 @@ function fill(data: CardData, c: Component, ctx: EvalContext): void {
     return;
   }
   if (info.group === 'control' || info.group === 'controlVariant') return fillCommand(data, c, value, status, ctx);
-  if (!value) throw new CardError(T.cards.noQuery);
+  // a title or picture card with only its view has nothing to evaluate
+  if (!value) return;
   const v = scalarQuery(value, ctx);
   data.value = v.value;
   data.time = v.time;

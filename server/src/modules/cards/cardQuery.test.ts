@@ -149,6 +149,9 @@ describe('device info and presence (queryType device_id and tags)', () => {
     expect(info('LABEL', dev2)).toBe('Meter B');
     expect(info('ONLINE', dev2)).toBe(false);
   });
+  it('a title card with only its text answers success without a value', () => {
+    expect(evaluate({ cat: 'TITLE', w: 4, h: 1, view: { title: 'Gedung A' } })).toEqual({ key: 'k', cat: 'TITLE', success: true });
+  });
   it('the title card reads DEVICE_ID', () => {
     expect(evaluate({ cat: 'TITLE', w: 4, h: 1, model: { value: { query: 'DEVICE_ID', queryType: 'device_id', device_id: dev1 } } }).value).toBe(dev1);
   });
@@ -237,6 +240,10 @@ describe('list and map cards (queryType device_no_id and none)', () => {
       { device_id: dev2, label: 'Meter B', value: 7, time: at(9, 45) },
     ]);
     expect(d.devices).toEqual([dev1, dev2]);
+  });
+  it('a device without the series has no value in its row', () => {
+    const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'env', config: 'data', param: 'temp' });
+    expect(d.table_data!.map((r) => r.value)).toEqual([3, null]);
   });
   it.each([
     ['AVG', [30, 7]],
