@@ -56,7 +56,7 @@ export function filterOf(component: Component, conf: ConfDashboard, q: CardFilte
 }
 
 /** Request overrides of variables: plain values, or device selections (as a device dropdown stores them). */
-function overrides(vars: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function overrides(vars: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!vars) return undefined;
   const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(vars).slice(0, 50)) {

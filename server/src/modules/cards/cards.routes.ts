@@ -3,7 +3,7 @@
 import { CARD_TYPES, QueryEntity, Result, T, cardsContract, type CardFilterQuery, type Component } from '@sentra/contracts';
 import { ApiError, fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { BoundRoute, Caller, Handler } from '../../platform/http/mount.js';
-import { filterOf } from './cardData.js';
+import { filterOf, overrides } from './cardData.js';
 import { CardError, VariableScope, type EvalContext } from './cardQuery.js';
 import type { CardEngine } from './cards.module.js';
 import { csvColumns, streamCsv } from './csv.js';
@@ -81,7 +81,7 @@ function componentOf(engine: CardEngine, view: Parameters<CardEngine['source']['
 }
 
 function contextOf(engine: CardEngine, appId: number, tz: string, component: Component, conf: Parameters<typeof filterOf>[1], q: CardFilterQuery): EvalContext {
-  const vars = new VariableScope([q.vars, component.var as Record<string, unknown> | undefined, conf.var as Record<string, unknown> | undefined]);
+  const vars = new VariableScope([overrides(q.vars), component.var as Record<string, unknown> | undefined, conf.var as Record<string, unknown> | undefined]);
   const ctx: EvalContext = {
     src: engine.src,
     appId,
