@@ -89,9 +89,11 @@ export function DashboardListPage() {
                 <Typography variant="caption" color="text.secondary" component="div">{s.path}</Typography>
                 <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', mb: 1 }} data-testid="dashboard-path">/{item.path}</Typography>
                 <Typography variant="caption" color="text.secondary" component="div">{s.parentPath}</Typography>
-                <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} data-testid="dashboard-parent">
-                  {item.parent !== null && pathOf.has(item.parent) ? `/${pathOf.get(item.parent)}` : s.noParent}
-                </Typography>
+                {item.parent !== null && pathOf.has(item.parent) ? (
+                  <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} data-testid="dashboard-parent">{`/${pathOf.get(item.parent)}`}</Typography>
+                ) : (
+                  <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }} data-testid="dashboard-parent">{s.noParent}</Typography>
+                )}
               </CardContent>
             </CardActionArea>
             <IconButton
