@@ -36,7 +36,8 @@ function CardBody({ component, def, dashboardId, bodyHeight }: { component: Card
   }
   const data = state?.data;
   // a control card keeps its controls when its status query fails (it shows the reason on its status line)
-  if (data && data.success === false && def.category !== 'control' && def.category !== 'controlVariant') {
+  // a title's query is optional: without one it is just its text
+  if (data && data.success === false && def.category !== 'control' && def.category !== 'controlVariant' && def.type !== 'TITLE') {
     return <CardProblem message={data.alert ?? T.cardViews.cardError} />;
   }
   if (def.live && !state) return <Loading />;

@@ -46,3 +46,8 @@ export function closeLive(): void {
   current?.socket.close();
   current = null;
 }
+
+/** the shared socket itself, for live layers that route pushes by the room they joined (the dashboard card feeds) */
+export function liveSocket(): Socket | null {
+  return liveHub() ? current!.socket : null;
+}

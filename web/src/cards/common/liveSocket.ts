@@ -1,42 +1,14 @@
-// The socket.io connection the card feeds share: one per principal and application (the REST session headers go in
-// the handshake's `auth`, as the gateway's realtime platform expects), reconnecting on its own. Until the console
-// has a shared live client for every screen (web/src/live), the cards own this one; it implements LiveTransport.
-import { io, type Socket } from 'socket.io-client';
-import { Header } from '@sentra/contracts';
-import { areaOf } from '../../api/area.js';
-import { sessionStore } from '../../session/storage.js';
+// The card feeds' transport over the console's one shared socket (web/src/live/socket.ts: one connection per principal
+// and application, authenticated with the REST session headers). The feeds subscribe themselves because they route
+// pushes by the room the server answered (several feeds of one dashboard, e.g. selected variables, share the event).
+import { liveSocket } from '../../live/socket.js';
 import type { LiveTransport } from './cardFeed.js';
-
-const sockets = new Map<string, Socket>();
-
-function authOf(): { key: string; auth: Record<string, string> } | null {
-  const area = areaOf(window.location.pathname);
-  if (!area.domain) return null;
-  const creds = area.isTenant ? sessionStore.read({ kind: 'tenant' }) : sessionStore.read({ kind: 'member', domain: area.domain });
-  if (!creds) return null;
-  const auth: Record<string, string> = { [Header.appDomain]: area.domain };
-  auth[area.isTenant ? Header.tenantId : Header.accountId] = String(creds.id);
-  auth[area.isTenant ? Header.tenantToken : Header.accountToken] = creds.token;
-  return { key: `${area.isTenant ? 't' : 'm'}:${area.domain}:${creds.id}`, auth };
-}
-
-function socketOf(): Socket | null {
-  const who = authOf();
-  if (!who) return null;
-  let s = sockets.get(who.key);
-  if (!s) {
-    const base = import.meta.env.VITE_FETCH_BASE || undefined;
-    s = base ? io(base, { auth: who.auth, transports: ['websocket'] }) : io({ auth: who.auth, transports: ['websocket'] });
-    sockets.set(who.key, s);
-  }
-  return s;
-}
 
 const ACK_TIMEOUT_MS = 10_000;
 
 /** The transport of the current page's principal; subscribing without a session fails like a 401. */
 export function liveTransport(): LiveTransport {
-  const socket = socketOf();
+  const socket = liveSocket();
   if (!socket) {
     return {
       subscribe: () => Promise.reject({ response_result: -14, message: 'unauthorized' }),
