@@ -38,5 +38,31 @@ const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main
   stdio: 'inherit',
   env: { ...process.env, SENTRA_DEFAULT_DEMO: 'on', NODE_ENV: process.env.NODE_ENV ?? 'production' },
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+
+// the live demo: a simulated fleet of a few hundred devices and the ready-made dashboards, in its own process
+let fleet;
+if ((process.env.DEMO ?? 'on') !== 'off') {
+  const host = process.env.HOST || '127.0.0.1';
+  const target = host === '0.0.0.0' ? '127.0.0.1' : host;
+  fleet = spawn(process.execPath, ['--import', 'tsx', 'simulator/src/demo-run.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      SENTRA_URL: `http://${target}:${process.env.PORT || 8080}`,
+      SENTRA_MQTT: `mqtt://${target}:${process.env.MQTT_PORT || 1883}`,
+    },
+  });
+  fleet.on('exit', (code) => code && console.error(`sentra: the demo fleet stopped (${code}); the console keeps running`));
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    fleet?.kill(sig);
+    child.kill(sig);
+  });
+}
+child.on('exit', (code) => {
+  fleet?.kill('SIGTERM');
+  process.exit(code ?? 0);
+});
