@@ -11,14 +11,23 @@ const q = T.dashboards.query;
 const v = T.dashboards.variables;
 const SHOTS = '.tmp/screens';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** The MUI select labelled `label` (its accessible name is the label followed by the chosen value). */
-const select = (scope: Page | ReturnType<Page['locator']>, label: string) =>
-  scope.getByRole('combobox', { name: new RegExp(`^${escape(label)}(\\s|$)`) });
+type Scope = Page | ReturnType<Page['locator']>;
+
+/**
+ * The MUI select whose label reads `label` (the required asterisk aside). Its accessible name is the label followed by
+ * the chosen value, so it is found through the label's id, which the select's aria-labelledby names first.
+ */
+async function select(scope: Scope, label: string) {
+  const labelId = await scope
+    .locator('label')
+    .evaluateAll((els, wanted) => els.find((el) => (el.textContent ?? '').replace(/[\s\u2009*]+$/, '').trim() === wanted)?.id, label);
+  expect(labelId, `a select labelled ${label}`).toBeTruthy();
+  return scope.locator(`[role="combobox"][aria-labelledby^="${labelId} "]`);
+}
 
 /** Picks `option` in the MUI select labelled `label` (inside `scope`, default the page). */
-async function pick(page: Page, label: string, option: string, scope = page.locator('body')) {
-  await select(scope, label).click();
+async function pick(page: Page, label: string, option: string, scope: Scope = page) {
+  await (await select(scope, label)).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
@@ -80,7 +89,7 @@ test.describe.serial('the component editor', () => {
     // the query editor: Query under its group headings, then the dependent selectors
     await page.getByRole('button', { name: `${e.setQuery} ${e.roles.value}` }).click();
     const dialog = page.getByRole('dialog');
-    await select(dialog, q.query).click();
+    await (await select(dialog, q.query)).click();
     for (const heading of Object.values(q.groups)) await expect(page.getByRole('listbox').getByText(heading, { exact: true })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/editor-query-options.png` });
     await page.getByRole('option', { name: 'LATEST', exact: true }).click();
@@ -178,5 +187,93 @@ test.describe.serial('the component editor', () => {
     await page.getByRole('button', { name: T.common.save, exact: true }).click();
     await expect(page.getByTestId('query-row-latitude').getByText(T.dashboards.component.latitudeRequired)).toBeVisible();
     await expect(page.getByTestId('query-row-longitude').getByText(T.dashboards.component.longitudeRequired)).toBeVisible();
+  });
+  test('adds a line chart: Subparam multi-select, Subparam Label tags (Tab or Enter) with the messages in order', async () => {
+    await page.goto(`/admin/${t.domain}/_dashboard_conf_/${path}/add`);
+    await page.getByRole('textbox', { name: e.key }).fill('tegangan');
+    await pick(page, e.category, 'Chart');
+    await pick(page, e.subtype, 'Line');
+    await page.getByRole('button', { name: `${e.setQuery} ${e.roles.value}` }).click();
+    const dialog = page.getByRole('dialog');
+    await pick(page, q.query, 'AVG', dialog);
+    await pick(page, q.device, 'Panel A', dialog);
+    await pick(page, q.sensor, 'pm', dialog);
+    await pick(page, q.config, 'meter', dialog);
+    await pick(page, q.param, 'voltage', dialog);
+    await (await select(dialog, q.subparams)).click();
+    await page.getByRole('option', { name: 'r', exact: true }).click();
+    await page.getByRole('option', { name: 's', exact: true }).click();
+    await page.keyboard.press('Escape');
+    const label = dialog.getByTestId('subparam-label-input');
+    await label.fill('1fasa');
+    await label.press('Enter');
+    await expect(dialog.getByText(q.labelDigitStart)).toBeVisible();
+    await label.fill('Fasa');
+    await label.press('Enter');
+    await expect(dialog.getByText(q.labelCapitalStart)).toBeVisible();
+    await label.fill('fasa r');
+    await label.press('Enter');
+    await label.fill('fasa r');
+    await label.press('Tab');
+    await expect(dialog.getByText(q.labelTooltip).first()).toBeVisible();
+    await expect(dialog.getByRole('button', { name: T.common.save })).toBeDisabled();
+    await label.fill('fasa s');
+    await label.press('Tab');
+    await expect(label).toBeDisabled();
+    await page.screenshot({ path: `${SHOTS}/editor-query-subparams.png` });
+    await dialog.getByRole('button', { name: T.common.save }).click();
+
+    await page.getByRole('button', { name: v.visualization }).click();
+    const vis = page.getByRole('dialog');
+    await expect(vis.getByRole('textbox', { name: T.dashboards.view.graph_yaxis_min })).toBeVisible();
+    await vis.getByRole('button', { name: T.dashboards.view.addColor }).click();
+    await vis.getByRole('textbox', { name: T.dashboards.view.graph_yaxis_max }).fill('250');
+    await page.screenshot({ path: `${SHOTS}/editor-visualisasi-chart.png` });
+    await vis.getByRole('button', { name: T.common.save }).click();
+    await page.getByRole('button', { name: T.common.save, exact: true }).click();
+    await expect(page.getByTestId('notice').filter({ hasText: T.dashboards.notify.editSuccess })).toBeVisible();
+    const conf = await storedConf();
+    expect(conf.dashboard.tegangan).toMatchObject({
+      cat: 'LINE_CHART_CARD',
+      w: 2,
+      h: 2,
+      model: { value: { query: 'AVG', queryType: 'graph', subparam: ['r', 's'], subparam_label: ['fasa r', 'fasa s'] } },
+      view: { graph_colors: ['#1976d2'], graph_yaxis_max: 250, graph_yaxis_min: 'auto' },
+    });
+  });
+
+  test('adds a global filter variable through the dashboard form: the periodic options follow the range', async () => {
+    await page.goto(`/admin/${t.domain}/_dashboard_edit_/${dashboardId}`);
+    await page.getByRole('button', { name: v.addButton }).click();
+    const add = page.getByRole('dialog', { name: v.addTitle });
+    const f = T.dashboards.variableForm;
+    await pick(page, f.type, 'Filter', add);
+    await add.getByRole('textbox', { name: f.key }).fill('jam_ini');
+    await pick(page, f.filterType, 'PERIODIC', add);
+    await expect(add.getByText(T.dashboards.variables.labelRequired)).toBeVisible();
+    await add.getByRole('textbox', { name: f.label }).fill('Satu jam');
+    await pick(page, f.range, 'LAST_HOUR', add);
+    await pick(page, f.rangeParam, '1', add);
+    await (await select(add, f.period)).click();
+    await expect(page.getByRole('option')).toHaveText(['minute']);
+    await page.getByRole('option', { name: 'minute' }).click();
+    await (await select(add, f.interval)).click();
+    await expect(page.getByRole('option')).toHaveText(['1', '5', '10', '15']);
+    await page.getByRole('option', { name: '5', exact: true }).click();
+    await page.screenshot({ path: `${SHOTS}/editor-variable-filter.png` });
+    await add.getByRole('button', { name: T.common.save }).click();
+    await expect(add).toBeHidden();
+    await page.getByRole('button', { name: T.common.save, exact: true }).click();
+    await expect(page.getByTestId('notice').filter({ hasText: T.dashboards.notify.editSuccess })).toBeVisible();
+    expect((await storedConf()).var.jam_ini).toEqual({
+      _varType: 'filter',
+      id: 'jam_ini',
+      name: 'Satu jam',
+      type: 'PERIODIC',
+      range: 'LAST_HOUR',
+      range_param: 1,
+      period: 'minute',
+      interval: 5,
+    });
   });
 });

@@ -139,6 +139,13 @@ describe('variable validation', () => {
   it(`rejects a function key without the func_ prefix: "${v.funcPrefix}"`, () => {
     expect(keyError(dialog([type('func'), key('total')]))).toBe(v.funcPrefix);
   });
+  it('gives a function key its live help (at least 6 characters) and refuses a bare func_', () => {
+    const state = dialog([type('func'), key('func_')]);
+    expect(keyHelp(state)).toBe(v.funcHelp);
+    expect(keyError(state)).toBe(v.funcHelp);
+    expect(keyError(dialog([type('func'), key('func_a')]))).toBeUndefined();
+    expect(keyHelp(dialog([type('str')]))).toBeUndefined();
+  });
   it(`rejects an empty filter label: "${v.labelRequired}"`, () => {
     const state = dialog([type('filter'), key('live'), { type: 'chooseFilterType', filterType: 'REALTIME' }, { type: 'changeNdata', ndata: '10' }]);
     expect(dialogErrors(state).name).toBe(v.labelRequired);

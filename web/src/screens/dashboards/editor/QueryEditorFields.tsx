@@ -10,6 +10,7 @@ import {
   Chip,
   FormControl,
   FormHelperText,
+  InputAdornment,
   InputLabel,
   ListItemText,
   ListSubheader,
@@ -22,6 +23,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import { SUBPARAM_LABEL_ADD_KEYS, T, type QueryFunction } from '@sentra/contracts';
 import { labelsFull, queryEditorReducer, type QueryEditorEvent, type QueryEditorState, type ResultType } from '../../../dashboards/editor/queryEditor.js';
 import {
@@ -286,20 +288,29 @@ function SubparamLabels({ state, send }: { state: QueryEditorState; send(e: Quer
   const count = `${state.subparam_label.length}/${state.subparams.length}`;
   return (
     <Box>
-      <Tooltip title={q.labelTooltip} placement="top-start">
-        <TextField
-          size="small"
-          fullWidth
-          label={`${q.subparamLabel} (${count})`}
-          value={text}
-          disabled={full}
-          error={!!state.labelError}
-          helperText={state.labelError ?? q.labelTooltip}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKeyDown}
-          slotProps={{ htmlInput: { 'data-testid': 'subparam-label-input' } }}
-        />
-      </Tooltip>
+      <TextField
+        size="small"
+        fullWidth
+        label={`${q.subparamLabel} (${count})`}
+        value={text}
+        disabled={full}
+        error={!!state.labelError}
+        helperText={state.labelError ?? q.labelTooltip}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        slotProps={{
+          htmlInput: { 'data-testid': 'subparam-label-input' },
+          input: {
+            endAdornment: (
+              <InputAdornment position="end">
+                <Tooltip title={q.labelTooltip}>
+                  <InfoOutlinedIcon fontSize="small" color="action" />
+                </Tooltip>
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
       <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap', rowGap: 1 }}>
         {state.subparam_label.map((label, index) => (
           <Chip key={label} size="small" label={`${state.subparams[index] ?? ''}: ${label}`} onDelete={() => send({ type: 'removeSubparamLabel', index })} />

@@ -273,6 +273,8 @@ function DeviceFields({ state, send }: VariableAddDialogProps) {
 function FilterFields({ state, send, errors }: VariableAddDialogProps & { errors: Record<string, string> }) {
   const fl = state.filter;
   const shown = filterFields(fl);
+  // a choice not made yet is no error (Simpan waits for it); a made one the range does not allow is
+  const chosenError = (field: 'range' | 'range_param' | 'period' | 'interval') => (fl[field] === undefined ? undefined : errors[field]);
   return (
     <>
       <TextField
@@ -311,7 +313,7 @@ function FilterFields({ state, send, errors }: VariableAddDialogProps & { errors
           label={f.range}
           required
           value={fl.range}
-          error={errors.range}
+          error={chosenError('range')}
           options={rangeChoices() as { value: PeriodicRangeCode; label: string }[]}
           onChange={(range: PeriodicRangeCode) => send({ type: 'chooseRange', range })}
         />
@@ -321,7 +323,7 @@ function FilterFields({ state, send, errors }: VariableAddDialogProps & { errors
           label={f.rangeParam}
           required
           value={fl.range_param}
-          error={errors.range_param}
+          error={chosenError('range_param')}
           options={plain(rangeParamChoices(fl))}
           onChange={(range_param: number) => send({ type: 'chooseRangeParam', range_param })}
         />
@@ -330,7 +332,7 @@ function FilterFields({ state, send, errors }: VariableAddDialogProps & { errors
         <Choice
           label={f.period}
           value={fl.period}
-          error={errors.period}
+          error={chosenError('period')}
           options={plain(periodChoices(fl))}
           onChange={(period: string) => send({ type: 'choosePeriod', period })}
         />
@@ -340,7 +342,7 @@ function FilterFields({ state, send, errors }: VariableAddDialogProps & { errors
           label={f.interval}
           required
           value={fl.interval}
-          error={errors.interval}
+          error={chosenError('interval')}
           options={plain(intervalChoices(fl))}
           onChange={(interval: number) => send({ type: 'chooseInterval', interval })}
         />
