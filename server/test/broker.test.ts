@@ -104,6 +104,19 @@ describe('MQTT broker', () => {
     expect(later.connected).toBe(true);
   });
 
+  it('stops reading device sockets while paused and delivers what waited once resumed', async () => {
+    const c = track(await connected(url, { username: 'dev8', password: 'rahasia', clientId: 'dev8-pause' }));
+    await eventually(() => expect(events).toContain('+device:8'));
+    gw.app.broker.setReadPaused(true);
+    expect(gw.app.broker.readPaused).toBe(true);
+    c.publish('d/8/data', 'while paused');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(messages.some((m) => m.payload === 'while paused')).toBe(false);
+    expect(c.connected).toBe(true);
+    gw.app.broker.setReadPaused(false);
+    await eventually(() => expect(messages.some((m) => m.key === 'device:8' && m.payload === 'while paused')).toBe(true));
+  });
+
   it('refuses with CONNACK 3 when an authority throws, and keeps serving', async () => {
     expect((await attempt(url, { username: 'boom', password: 'x' })).code).toBe(3);
     const c = track(await connected(url, { username: 'dev9', password: 'rahasia' }));

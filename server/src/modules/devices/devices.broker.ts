@@ -152,16 +152,24 @@ export function attachDevicesToBroker(broker: Broker, devices: DeviceService, ac
     return i.role === 'unclaimedGateway' || i.role === 'networkServer' ? undefined : i.deviceId;
   };
 
+  // the same device may hold a second connection for a moment (a reconnect racing the old socket's close): it is
+  // offline only when its last connection closes. Counted here, not by scanning every connection on each disconnect.
+  const connections = new Map<number, number>();
   broker.on('connected', (identity) => {
     const i = identity as DeviceIdentity;
     if (i.role === 'token') activation.tokenConnected(i.tokenId!, now());
     const id = deviceOf(i);
-    if (id !== undefined) devices.setOnline(id, true, now());
+    if (id === undefined) return;
+    connections.set(id, (connections.get(id) ?? 0) + 1);
+    devices.setOnline(id, true, now());
   });
   broker.on('disconnected', (identity) => {
     const id = deviceOf(identity);
-    // the same device may hold a second connection (a reconnect racing the old socket's close)
-    if (id !== undefined && !broker.connected().some((other) => (other as DeviceIdentity).deviceId === id)) devices.setOnline(id, false, now());
+    if (id === undefined) return;
+    const left = (connections.get(id) ?? 1) - 1;
+    if (left > 0) return void connections.set(id, left);
+    connections.delete(id);
+    devices.setOnline(id, false, now());
   });
   broker.on('message', (identity, topic, payload) => {
     const i = identity as DeviceIdentity;

@@ -247,3 +247,18 @@ describe('telemetry pipeline', () => {
     expect(pipeline.series(pipeline.reads.findSeries(1, 9, { sensor: 's', configtype: 'data', param: 'c' })!.id)?.latest?.num).toBe(3);
   });
 });
+
+describe('telemetry backpressure', () => {
+  it("pauses the broker's reads while the writer is behind and resumes them once it caught up", async () => {
+    const { pipeline } = setup({ maxQueuedPoints: 400, flushIntervalMs: 20 });
+    const calls: boolean[] = [];
+    pipeline.attachBroker({ on: () => undefined, setReadPaused: (p: boolean) => void calls.push(p) });
+    // one synchronous burst: the writer has no turn, the queue passes half its bound (200 points)
+    for (let i = 0; i < 120; i++) pipeline.ingest(dev(1 + (i % 9)), `d/${1 + (i % 9)}/data`, json({ s: { c: { a: i, b: i, c: i } } }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls).toEqual([true]);
+    for (let i = 0; i < 100 && calls.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(calls).toEqual([true, false]);
+    expect(pipeline.metrics()).toMatchObject({ read_pauses: 1, reads_paused: false });
+  });
+});

@@ -52,8 +52,8 @@ export interface DeviceRejects {
 }
 
 export interface TelemetryPipeline {
-  /** listens to the broker's connected/disconnected/message events */
-  attachBroker(broker: Pick<Broker, 'on'>): void;
+  /** listens to the broker's connected/disconnected/message events, and pauses its reads while the writer is behind */
+  attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused'>>): void;
   /** the device registry's resolver; null → no device is known and nothing is ingested */
   useResolver(resolver: DeviceResolver | null): void;
   /** one MQTT message from an authorised client; synchronous, so a QoS 1 message is queued before its PUBACK is sent */
@@ -135,7 +135,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const sweeper = setInterval(() => presence.sweep(), sweepEvery);
   sweeper.unref();
 
-  const counters = { received_messages: 0, queued_messages: 0, ignored_messages: 0, rejected_messages: 0, rejected_points: 0, clock_fallbacks: 0, refused_messages: 0 };
+  const counters = { read_pauses: 0, received_messages: 0, queued_messages: 0, ignored_messages: 0, rejected_messages: 0, rejected_points: 0, clock_fallbacks: 0, refused_messages: 0 };
   const rejected: Partial<Record<RejectReason, number>> = {};
   const byDevice = new Map<number, DeviceRejects>();
 
@@ -155,11 +155,31 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     return reason;
   }
 
+  // Backpressure: past the high-water mark the broker stops reading from device sockets (TCP pushes back on the
+  // devices), and reads resume once the writer has caught up below the low-water mark. Shedding (QoS 0 beyond the
+  // queue bound) is then the last resort, and the event loop keeps time for HTTP and socket.io.
+  const highWater = Math.floor(maxQueued / 2);
+  const lowWater = Math.floor(maxQueued / 8);
+  let pausable: Pick<Broker, 'setReadPaused'> | undefined;
+  let resumeCheck: NodeJS.Timeout | undefined;
+  function relievePressure() {
+    if (!pausable || resumeCheck || writer.queuedPoints <= highWater) return;
+    pausable.setReadPaused(true);
+    counters.read_pauses++;
+    resumeCheck = setInterval(() => {
+      if (writer.queuedPoints > lowWater && !closed) return;
+      clearInterval(resumeCheck);
+      resumeCheck = undefined;
+      pausable?.setReadPaused(false);
+    }, 5);
+  }
+
   function enqueue(m: TelemetryMessage) {
     if (writer.enqueue(m) === 'refused') {
       counters.refused_messages++;
       if (counters.refused_messages % 1000 === 1) log.warn(`telemetry writer behind: ${writer.queuedPoints} points queued, messages refused`);
     }
+    relievePressure();
   }
   let subscription: BusSubscription | undefined;
   if (bus) subscription = bus.subscribe<TelemetryMessage>('tele.>', (msg) => enqueue(msg.data), { queue: 'telemetry-writer' });
@@ -229,6 +249,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
 
   return {
     attachBroker(broker) {
+      if (broker.setReadPaused) pausable = broker as Pick<Broker, 'setReadPaused'>;
       broker.on('message', (identity, topic, payload, qos) => void ingest(identity, topic, payload, qos));
       broker.on('connected', (identity) => this.connected(identity));
       broker.on('disconnected', (identity) => this.disconnected(identity));
@@ -261,6 +282,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         ...writer.stats,
         queued_points: writer.queuedPoints,
         pressured: writer.pressured,
+        reads_paused: resumeCheck !== undefined,
         online_devices: presence.onlineCount(),
         series_cached: series.size,
         pending_rollup_buckets: rollups.pendingBuckets,
@@ -274,6 +296,9 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       if (closed) return;
       closed = true;
       clearInterval(sweeper);
+      if (resumeCheck) clearInterval(resumeCheck);
+      resumeCheck = undefined;
+      pausable?.setReadPaused(false);
       // messages already published on an in-process bus are delivered before the writer closes
       if (bus) await bus.flush().catch((err) => log.error('bus flush failed', err));
       await new Promise((r) => setImmediate(r));

@@ -59,6 +59,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const endpoints: WebSocketEndpoint[] = [];
   const tcp = net.createServer((socket) => aedes.handle(socket));
   let closing: Promise<void> | undefined;
+  let readPaused = false;
 
   function emit<E extends keyof BrokerEvents>(event: E, ...args: Parameters<BrokerEvents[E]>) {
     for (const fn of listeners[event]) {
@@ -126,6 +127,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     if (!session) return;
     session.announced = true;
     clientOwners.set(client.id, session.identity.key);
+    if (readPaused) (client as unknown as { _paused: boolean })._paused = true;
     emit('connected', session.identity, client.id);
   });
   aedes.on('clientDisconnect', (client) => {
@@ -181,6 +183,19 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         }
       }
       return count;
+    },
+    setReadPaused(paused: boolean) {
+      if (paused === readPaused) return;
+      readPaused = paused;
+      // aedes' read loop checks this flag before each read; a resumed client must be kicked to read what waited
+      for (const client of clients()) {
+        const c = client as unknown as { _paused: boolean; _nextBatch?: () => void };
+        c._paused = paused;
+        if (!paused) c._nextBatch?.();
+      }
+    },
+    get readPaused() {
+      return readPaused;
     },
     connected() {
       return clients().flatMap((c) => {

@@ -34,6 +34,12 @@ export interface Broker {
   disconnect(match: (identity: MqttIdentity) => boolean): number;
   /** identities connected now */
   connected(): MqttIdentity[];
+  /**
+   * Stops (true) or resumes (false) reading from every client connection: TCP backpressure towards the devices while
+   * the gateway's writer is behind, instead of memory growing and the event loop drowning. Sockets stay open.
+   */
+  setReadPaused(paused: boolean): void;
+  readonly readPaused: boolean;
   /** TCP port actually bound (MQTT_PORT, or the ephemeral one when 0) */
   readonly port: number;
 }
