@@ -69,3 +69,6 @@ export async function addUser(request: APIRequestContext, t: TenantApp, roleId: 
   expect((await res.json()).response_result).toBe(0);
   return { username, pass };
 }
+
+/** The role form's name field (the list's search box, 'Cari berdasarkan nama role', also contains the words). */
+export const roleNameField = (page: Page) => page.getByRole('textbox', { name: new RegExp(`^${T.roles.name}`) });

@@ -4,7 +4,7 @@
 // cannot be deleted while the user holds it; edit, password change, user delete, and finally the role delete.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { notice, T, unique } from './helpers.js';
-import { confirmYes, openAsTenant, openSideMenu, tenantWithApp, type TenantApp } from './access-fixtures.js';
+import { confirmYes, openAsTenant, openSideMenu, tenantWithApp, roleNameField, type TenantApp } from './access-fixtures.js';
 
 test.describe.serial('roles and users of an application', () => {
   let page: Page;
@@ -49,11 +49,11 @@ test.describe.serial('roles and users of an application', () => {
     await page.getByRole('button', { name: T.common.save }).click();
     await expect(page.getByText(T.common.required)).toBeVisible();
     await expect(page.getByText(T.roles.invalidPermissions)).toBeVisible();
-    await page.getByLabel(T.roles.name).fill('teknisi lapangan');
+    await roleNameField(page).fill('teknisi lapangan');
     await page.getByRole('button', { name: T.common.save }).click();
     await expect(page.getByText(T.roles.namePattern)).toBeVisible();
 
-    await page.getByLabel(T.roles.name).fill(roleName);
+    await roleNameField(page).fill(roleName);
     await page.getByLabel(T.roles.description).fill('Teknisi lapangan');
     await page.getByLabel(T.roles.permissions).fill('{"task_manage": true}');
     await page.getByRole('combobox', { name: T.roles.sysNavs }).click();
@@ -72,7 +72,8 @@ test.describe.serial('roles and users of an application', () => {
 
   test('answers -12 "Nama role sudah terpakai" for the same name in another case', async () => {
     await page.getByRole('button', { name: T.roles.newRole }).click();
-    await page.getByLabel(T.roles.name).fill(roleName.toUpperCase());
+    await expect(page.getByRole('heading', { name: T.roles.addTitle })).toBeVisible();
+    await roleNameField(page).fill(roleName.toUpperCase());
     await page.getByRole('button', { name: T.common.save }).click();
     await expect(notice(page, T.roles.addFailed)).toBeVisible();
     await expect(page.getByText(T.roles.nameTaken)).toBeVisible();
@@ -143,6 +144,7 @@ test.describe.serial('roles and users of an application', () => {
 
   test('answers -3 "Username sudah terpakai" for a taken username', async () => {
     await page.getByRole('link', { name: T.users.createButton }).click();
+    await expect(page.getByRole('heading', { name: T.users.addTitle })).toBeVisible();
     await page.getByLabel(T.users.username).fill(username);
     await page.getByLabel(T.users.first).fill('Rudi');
     await page.getByLabel(T.users.email).fill(`lain${username}@contoh.id`);
@@ -194,7 +196,7 @@ test.describe.serial('roles and users of an application', () => {
     await roleCard().getByRole('button', { name: T.roles.editInfo }).click();
     await expect(page).toHaveURL(new RegExp(`/_role_edit_/\\d+$`));
     await expect(page.getByRole('heading', { name: T.roles.editTitle })).toBeVisible();
-    await expect(page.getByLabel(T.roles.name)).toHaveValue(roleName);
+    await expect(roleNameField(page)).toHaveValue(roleName);
     await page.getByRole('combobox', { name: T.roles.sysNavs }).click();
     await expect(page.getByRole('option', { name: T.roles.sysNavLabels._device_list_ })).toHaveAttribute('aria-selected', 'true');
     await page.getByRole('option', { name: T.roles.sysNavLabels._user_manage_ }).click();

@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { contracts } from '@sentra/contracts';
 import { notice, signIn, T, unique } from './helpers.js';
-import { addDashboard, addUser, openSideMenu, tenantHeaders, tenantWithApp, type TenantApp } from './access-fixtures.js';
+import { addDashboard, addUser, openSideMenu, tenantHeaders, tenantWithApp, roleNameField, type TenantApp } from './access-fixtures.js';
 
 test.describe.serial('the role wizard with navigation items', () => {
   let page: Page;
@@ -34,9 +34,10 @@ test.describe.serial('the role wizard with navigation items', () => {
     await expect(page).toHaveURL(/\/admin\/apps$/);
     await page.goto(`/admin/${owner.domain}/_role_list_`);
     await page.getByRole('button', { name: T.roles.newRole }).click();
+    await expect(page.getByRole('heading', { name: T.roles.addTitle })).toBeVisible();
 
     // info: navigation items exist, so the button reads Berikutnya
-    await page.getByLabel(T.roles.name).fill(roleName);
+    await roleNameField(page).fill(roleName);
     await page.getByRole('combobox', { name: T.roles.sysNavs }).click();
     await page.getByRole('option', { name: T.roles.sysNavLabels._device_list_ }).click();
     await page.keyboard.press('Escape');
@@ -49,7 +50,7 @@ test.describe.serial('the role wizard with navigation items', () => {
     // the browser's back button returns to info with what was entered, and forward through the wizard again
     await page.goBack();
     await expect(page).toHaveURL(/_role_add_info_$/);
-    await expect(page.getByLabel(T.roles.name)).toHaveValue(roleName);
+    await expect(roleNameField(page)).toHaveValue(roleName);
     await page.getByRole('button', { name: T.common.next }).click();
     await expect(page).toHaveURL(/_role_add_access_$/);
     await expect(navCheckbox('Listrik')).toBeChecked();

@@ -2,6 +2,7 @@
 // 8: the contract's field rules in the browser, the role picked from the role list, the username read-only on edit,
 // the avatar a local preview. Adding is blocked while the application has no role.
 import { useEffect, useState, type FormEvent } from 'react';
+import { z } from 'zod';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { AddUserInput, contracts, EditUserInput, T, type OutputOf } from '@sentra/contracts';
@@ -68,15 +69,21 @@ export function UserFormPage({ routeKey }: ScreenProps) {
     if (noRole) return notices.warning(T.users.noRole);
     const roleId = values.role_id === '' ? undefined : Number(values.role_id);
     const person = { first: values.first.trim(), last: values.last.trim(), email: values.email.trim(), role_id: roleId };
-    const parsed = editing
-      ? EditUserInput.safeParse({ id: Number(id), ...person })
-      : AddUserInput.safeParse({ username: values.username.trim(), ...person, pass: values.pass, passv: values.passv, email_verification: false });
-    if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
-    setErrors({});
+    const send = async () => {
+      if (editing) {
+        const parsed = EditUserInput.safeParse({ id: Number(id), ...person });
+        return parsed.success ? api.call(contracts.users.edit, parsed.data) : parsed.error;
+      }
+      const parsed = AddUserInput.safeParse({ username: values.username.trim(), ...person, pass: values.pass, passv: values.passv, email_verification: false });
+      return parsed.success ? api.call(contracts.users.add, parsed.data) : parsed.error;
+    };
     setSaving(true);
-    const r = editing
-      ? await api.call(contracts.users.edit, parsed.data as typeof EditUserInput._output)
-      : await api.call(contracts.users.add, parsed.data as typeof AddUserInput._output);
+    const r = await send();
+    if (r instanceof z.ZodError) {
+      setSaving(false);
+      return setErrors(fieldErrorsOf(r));
+    }
+    setErrors({});
     setSaving(false);
     if (isOk(r)) {
       notices.success(editing ? T.users.editSuccess : T.users.addSuccess);
