@@ -205,7 +205,7 @@ describe('POST application/nav/add/dum (Generate Dashboard)', () => {
   it('creates a version "2" dashboard with one LATEST card per sensor parameter', async () => {
     const d = await addDevice(gw.url, auth, 'dummy', { sensors: { suhu: { data: { celsius: 0, kelembapan: 0 } } } });
     const r = await call(gw.url, devicesContract.dummyDashboard, { name: 'Dashboard Suhu', device_id: d.id }, auth);
-    expect(r.body).toMatchObject({ response_result: 0, data: { label: 'Dashboard Suhu', path: `dum_${d.id}` } });
+    expect(r.body).toMatchObject({ response_result: 0, data: { label: 'Dashboard Suhu', path: 'dashboard-suhu' } });
     const row = gw.app.db.sqlite.prepare('select conf_dashboard from dashboards where id = ?').get(r.body.data.id) as { conf_dashboard: string };
     const conf = JSON.parse(row.conf_dashboard);
     expect(conf.version).toBe('2');
@@ -213,7 +213,8 @@ describe('POST application/nav/add/dum (Generate Dashboard)', () => {
       ['SINGLE_VALUE_CARD', 'LATEST', 'celsius'],
       ['SINGLE_VALUE_CARD', 'LATEST', 'kelembapan'],
     ]);
-    expect((await call(gw.url, devicesContract.dummyDashboard, { name: 'Lagi', device_id: d.id }, auth)).body.data.path).toBe(`dum_${d.id}_2`);
+    // paths follow every dashboard's rule: from the label, unique, never with an underscore (a menu's system keys)
+    expect((await call(gw.url, devicesContract.dummyDashboard, { name: 'Dashboard Suhu', device_id: d.id }, auth)).body.data.path).toBe('dashboard-suhu-2');
   });
   it('answers 404 for a device that is not a dummy', async () => {
     const d = await addDevice(gw.url, auth, 'mqtt');

@@ -4,6 +4,7 @@ import { and, eq, isNull, max } from 'drizzle-orm';
 import { CARD_TYPES, GRID_COLUMNS, storedHeight, type ComponentInput, type ConfDashboardInput } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { dashboards } from '../dashboards/dashboards.table.js';
+import { uniquePath } from '../dashboards/paths.js';
 
 const MAX_CARDS = 60;
 /** smallest single-value card, in stored units (heights are halved on save), laid out on the 4-column grid */
@@ -69,14 +70,10 @@ export function dummyDashboardConf(device: { id: number; name: string }, params:
   };
 }
 
-/** Inserts the dashboard as a root navigation item with a path unique in the application. */
+/** Inserts the dashboard as a root navigation item with a path derived from its label, unique in the application. */
 export function createDummyDashboard(db: Db, appId: number, device: { id: number; name: string; sensors: unknown }, label: string, now: number) {
-  const base = `dum_${device.id}`;
-  let path = base;
-  for (let n = 2; db.select({ id: dashboards.id }).from(dashboards).where(and(eq(dashboards.appId, appId), eq(dashboards.path, path))).get(); n++) {
-    if (n > 1000) throw new Error('no free dashboard path');
-    path = `${base}_${n}`;
-  }
+  // the same path rule as every dashboard: from the label, no underscore (menus read those as system keys), unique
+  const path = uniquePath(label, (p) => db.select({ id: dashboards.id }).from(dashboards).where(and(eq(dashboards.appId, appId), eq(dashboards.path, p))).get() !== undefined);
   const sort = (db.select({ s: max(dashboards.sort) }).from(dashboards).where(and(eq(dashboards.appId, appId), isNull(dashboards.parentId))).get()?.s ?? -1) + 1;
   const conf = dummyDashboardConf(device, sensorParams(device.sensors));
   return db
