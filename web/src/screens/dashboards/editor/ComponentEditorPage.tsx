@@ -13,29 +13,16 @@ import {
   Card,
   CardContent,
   Divider,
-  MenuItem,
   Stack,
   TextField,
-  ToggleButton,
-  ToggleButtonGroup,
   Typography,
 } from '@mui/material';
 import PaletteIcon from '@mui/icons-material/Palette';
 import {
-  CHART_SUBTYPES,
-  CONTROL_SUBTYPES,
-  EDITOR_CATEGORIES,
-  LIST_SUBTYPES,
-  QUERY_FUNCTIONS,
-  SINGLE_VALUE_SUBTYPES,
   T,
   type ConfDashboardInput,
   type ComponentInput,
-  type ControlMode,
   type DashboardRecord,
-  type EditorCategory,
-  type QueryEntityInput,
-  type UnitCode,
   type VariableValue,
 } from '@sentra/contracts';
 import {
@@ -64,7 +51,10 @@ import { dashboardByPath } from '../dashboardCalls.js';
 import { QueryEditorDialog } from './QueryEditorDialog.js';
 import { VisualisasiDialog } from './VisualisasiDialog.js';
 import { VariableButtons } from './VariableButtons.js';
-import { COMPONENT_ADD_ROUTE, COMPONENT_EDIT_ROUTE, DASHBOARD_CONF_ROUTE } from './routeKeys.js';
+import { TypeSelectors } from './TypeSelectors.js';
+import { QueryRow } from './QueryRow.js';
+import { formGrid } from './formGrid.js';
+import { COMPONENT_EDIT_ROUTE, DASHBOARD_CONF_ROUTE } from './routeKeys.js';
 
 const t = T.dashboards;
 const e = t.editor;
@@ -162,7 +152,7 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
         toConf(r.path || loaded.record.path);
       } else if (!handledGlobally(r.result)) notices.error(r.message);
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // keyed on `submit` alone: the state read here is this render's, and a save must run once per confirmation
   }, [submit]);
 
   const save = () => {
@@ -215,7 +205,7 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
         {state && (
           <Stack spacing={3}>
             <Section>
-              <Box sx={grid(3)}>
+              <Box sx={formGrid(3)}>
                 <TextField
                   label={e.key}
                   required
@@ -271,7 +261,7 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
             </Section>
 
             <Section title={`${e.position} · ${e.size}`}>
-              <Box sx={grid(4)}>
+              <Box sx={formGrid(4)}>
                 {(['x', 'y', 'w', 'h'] as const).map((field) => {
                   const group = field === 'x' || field === 'y' ? 'position' : 'size';
                   const help = group === 'size' ? sizeHelp(cat) : undefined;
@@ -373,11 +363,6 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
   );
 }
 
-const grid = (columns: number) => ({
-  display: 'grid',
-  gap: 2,
-  gridTemplateColumns: { xs: '1fr', sm: `repeat(${Math.min(columns, 2)}, 1fr)`, md: `repeat(${columns}, 1fr)` },
-});
 
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   return (
@@ -390,123 +375,4 @@ function Section({ title, children }: { title?: string; children: ReactNode }) {
       {children}
     </Box>
   );
-}
-
-/** Category, then the type selector its category has: unit, list type, chart type, control type and Manual/By All/Tags. */
-function TypeSelectors({ state, send, error }: { state: ComponentEditorState; send(e: ComponentEditorEvent): void; error?: string }) {
-  const { category, subtype, unit, controlMode } = state.choice;
-  const subtypes =
-    category === 'List' ? LIST_SUBTYPES.map((s) => s.label) : category === 'Chart' ? CHART_SUBTYPES.map((s) => s.label) : category === 'Control' ? CONTROL_SUBTYPES.map((s) => s.label) : [];
-  return (
-    <Box sx={grid(3)}>
-      <TextField
-        select
-        label={e.category}
-        required
-        size="small"
-        value={category ?? ''}
-        error={!!error}
-        helperText={error ?? ' '}
-        onChange={(ev) => send({ type: 'chooseCategory', category: ev.target.value as EditorCategory })}
-      >
-        {EDITOR_CATEGORIES.map((c) => (
-          <MenuItem key={c} value={c}>
-            {c}
-          </MenuItem>
-        ))}
-      </TextField>
-      {category === 'Single Value' && (
-        <TextField select label={e.unit} size="small" value={unit ?? ''} helperText=" " onChange={(ev) => send({ type: 'chooseUnit', unit: ev.target.value as UnitCode })}>
-          {SINGLE_VALUE_SUBTYPES.map((s) => (
-            <MenuItem key={s.unit} value={s.unit}>
-              {s.label}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-      {subtypes.length > 0 && (
-        <TextField
-          select
-          label={e.subtype}
-          required
-          size="small"
-          value={subtype ?? ''}
-          helperText=" "
-          onChange={(ev) => send({ type: 'chooseSubtype', subtype: ev.target.value })}
-        >
-          {subtypes.map((s) => (
-            <MenuItem key={s} value={s}>
-              {s}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-      {category === 'Control' && (
-        <Box>
-          <ToggleButtonGroup
-            exclusive
-            size="small"
-            color="primary"
-            value={controlMode ?? null}
-            aria-label={e.controlMode}
-            onChange={(_, mode: ControlMode | null) => mode && send({ type: 'chooseControlMode', controlMode: mode })}
-          >
-            <ToggleButton value="manual">{e.manual}</ToggleButton>
-            <ToggleButton value="byTags">{e.byTags}</ToggleButton>
-          </ToggleButtonGroup>
-        </Box>
-      )}
-    </Box>
-  );
-}
-
-/** One query of the card: its role, what it reads, and the buttons opening the query editor. */
-function QueryRow(props: {
-  slot: QuerySlot;
-  query: QueryEntityInput | undefined;
-  source: SelectionSource;
-  error?: string;
-  onEdit(): void;
-  onClear(): void;
-}) {
-  const { slot, query, source, error } = props;
-  return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }} data-testid={`query-row-${slot.role}`}>
-      <Box sx={{ minWidth: 160 }}>
-        <Typography sx={{ fontWeight: 600 }}>
-          {e.roles[slot.role]} {!slot.required && <Typography component="span" variant="caption" color="text.secondary">{e.optional}</Typography>}
-        </Typography>
-      </Box>
-      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-        <Typography variant="body2" sx={{ fontFamily: query ? 'monospace' : undefined }} color={query ? 'text.primary' : 'text.secondary'}>
-          {query ? describeQuery(query, source) : e.noQuery}
-        </Typography>
-        {error && (
-          <Typography variant="body2" color="error">
-            {error}
-          </Typography>
-        )}
-      </Box>
-      <Stack direction="row" spacing={1}>
-        {query && (
-          <Button size="small" color="inherit" onClick={props.onClear}>
-            {e.clearQuery}
-          </Button>
-        )}
-        <Button size="small" variant="outlined" onClick={props.onEdit} aria-label={`${e.setQuery} ${e.roles[slot.role]}`}>
-          {e.setQuery}
-        </Button>
-      </Stack>
-    </Stack>
-  );
-}
-
-/** "LATEST · Panel A / pm / meter / voltage / r": the function, then the chosen path or expression. */
-function describeQuery(query: QueryEntityInput, source: SelectionSource): string {
-  const device = query.device_id === undefined ? undefined : (source.devices_label[String(query.device_id)] ?? String(query.device_id));
-  const sub = Array.isArray(query.subparam) ? query.subparam.join(', ') : query.subparam;
-  const path = [device, query.sensor, query.config, query.param, sub].filter((p) => p !== undefined && p !== '').join(' / ');
-  const detail = query.condition ?? (query.tags ? query.tags.join(', ') : path);
-  const fn = query.query ? QUERY_FUNCTIONS[query.query] : query.queryType;
-  return [fn, detail].filter(Boolean).join(' · ');
 }
