@@ -71,11 +71,18 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  let stopping = false;
+  // a gateway dying in the middle of the run must say so at once, with its last words, not only at teardown
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`e2e gateway exited unexpectedly (code ${code}, signal ${signal}); last output:\n${output.split('\n').slice(-40).join('\n')}`);
+  });
 
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(url, child, () => output);
   } catch (err) {
+    stopping = true;
     await stop(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw err;
@@ -84,6 +91,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.SENTRA_E2E_MQTT_PORT = String(mqttPort);
 
   return async () => {
+    stopping = true;
     await stop(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (output.trim()) console.log(`gateway output (last lines):\n${output.split('\n').slice(-30).join('\n')}`);
