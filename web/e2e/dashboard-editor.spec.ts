@@ -276,4 +276,33 @@ test.describe.serial('the component editor', () => {
       interval: 5,
     });
   });
+  test('adds an If/else card: Condition with its example, the Number/String toggle clearing True and False', async () => {
+    await page.goto(`/admin/${t.domain}/_dashboard_conf_/${path}/add`);
+    await page.getByRole('textbox', { name: e.key }).fill('status_panel');
+    await pick(page, e.category, 'Single Value');
+    await page.getByRole('button', { name: `${e.setQuery} ${e.roles.value}` }).click();
+    const dialog = page.getByRole('dialog');
+    await pick(page, q.query, 'If/else', dialog);
+    await expect(dialog.getByText(`${e.example}: ${q.conditionHint}`)).toBeVisible();
+    await dialog.getByRole('textbox', { name: q.condition }).fill('{var_a} * 2 > {var_b}');
+    await dialog.getByRole('spinbutton', { name: q.trueValue }).fill('1');
+    await dialog.getByRole('spinbutton', { name: q.falseValue }).fill('0');
+    await expect(dialog.getByRole('button', { name: T.common.save })).toBeEnabled();
+    await dialog.getByRole('button', { name: q.string, exact: true }).click();
+    await expect(dialog.getByRole('textbox', { name: q.trueValue })).toHaveValue('');
+    await expect(dialog.getByRole('button', { name: T.common.save })).toBeDisabled();
+    await dialog.getByRole('textbox', { name: q.trueValue }).fill('Normal');
+    await dialog.getByRole('textbox', { name: q.falseValue }).fill('Alarm');
+    await page.screenshot({ path: `${SHOTS}/editor-query-condition.png` });
+    await dialog.getByRole('button', { name: T.common.save }).click();
+    await page.getByRole('button', { name: T.common.save, exact: true }).click();
+    await expect(page.getByTestId('notice').filter({ hasText: T.dashboards.notify.editSuccess })).toBeVisible();
+    expect((await storedConf()).dashboard.status_panel.model.value).toEqual({
+      query: 'IFELSE',
+      queryType: 'condition_bool',
+      condition: '{var_a} * 2 > {var_b}',
+      true_condition: 'Normal',
+      false_condition: 'Alarm',
+    });
+  });
 });

@@ -166,6 +166,7 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
       case 'resultType':
         return (
           <ToggleButtonGroup
+            sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
             key={field}
             exclusive
             size="small"

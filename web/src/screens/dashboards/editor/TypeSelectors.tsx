@@ -70,6 +70,7 @@ export function TypeSelectors({ state, send, error }: { state: ComponentEditorSt
       {category === 'Control' && (
         <Box>
           <ToggleButtonGroup
+            sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
             exclusive
             size="small"
             color="primary"

@@ -180,6 +180,7 @@ function ObjectFields({ state, send, errors, text }: VariableAddDialogProps & { 
   return (
     <>
       <ToggleButtonGroup
+        sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
         exclusive
         size="small"
         color="primary"
