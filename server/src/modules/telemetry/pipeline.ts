@@ -123,8 +123,25 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     rollupFlushMs: opts.rollupFlushMs ?? 5000,
     onCommit(batches) {
       if (listeners.size) for (const b of batches) call(listeners, b, 'subscribe');
+      // scale-out: the other gateway processes' viewers (live cards, device data) hear what this one stored
+      if (shareCommits) for (const b of batches) bus!.publish(`stored.${b.appId}.${b.deviceId}`, { origin, batch: b });
     },
   });
+
+  // With NATS, each message is stored by one gateway of the writer queue group; every other gateway learns of the
+  // commit on `stored.<app>.<device>` and serves its own listeners, its latest-value cache kept current the same way.
+  const shareCommits = bus?.kind === 'nats';
+  const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const storedSubscription = shareCommits
+    ? bus!.subscribe<{ origin: string; batch: CommittedTelemetry }>('stored.>', ({ data }) => {
+        if (data.origin === origin || closed) return;
+        for (const p of data.batch.points) {
+          const s = series.byId(p.seriesId);
+          if (s && (!s.latest || p.ts >= s.latest.ts)) s.latest = { ts: p.ts, num: p.num, text: p.text };
+        }
+        if (listeners.size) call(listeners, data.batch, 'subscribe');
+      })
+    : undefined;
   const presence = createPresenceTracker({
     now,
     silenceTimeoutMs: opts.silenceTimeoutMs ?? 15 * 60_000,
@@ -304,6 +321,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       await new Promise((r) => setImmediate(r));
       subscription?.unsubscribe();
       writer.close();
+      storedSubscription?.unsubscribe();
     },
   };
 }
