@@ -4,8 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
-  Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, InputLabel, ListItemText, Menu, MenuItem, OutlinedInput, Paper, Select, Stack, Table, TableBody,
-  TableCell, TableContainer, TableHead, TablePagination, TableRow, Toolbar, Tooltip, Typography,
+  Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, ListItemText, Menu, MenuItem, OutlinedInput, Select, Stack, TableCell, TableRow, Toolbar, Tooltip, Typography,
 } from '@mui/material';
 import { useCanReach } from '../../shell/grants.js';
 import AddIcon from '@mui/icons-material/Add';
@@ -16,10 +15,8 @@ import { DEVICE_PAGE_SIZES, T, deviceTypes, type DeviceSummary, type TagCategory
 import { useAppArea } from '../../ui/useAppArea.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { notices } from '../../ui/snackbar/notices.js';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { SearchBox } from '../../ui/SearchBox.js';
-import { EmptyState } from '../../ui/EmptyState.js';
-import { lastPage, paginationLabels } from '../../ui/pagination.js';
+import { ListHeading, PagedTable, usePagedRows } from '../../ui/PagedTable.js';
 import { NARROW_MAX } from '../../ui/theme.js';
 import { generateDashboard, listDevices, loadTagCategories, removeDevice, DeviceCallError } from './deviceCalls.js';
 import { readPaging, splitTags, writePaging, type Paging } from './listState.js';
@@ -44,10 +41,6 @@ export function DeviceListPage() {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<Status[]>([]);
   const [type, setType] = useState('');
-  const [rows, setRows] = useState<DeviceSummary[] | null>(null);
-  useLiveDeviceStatus((changes) => setRows((prev) => withDeviceStatus(prev, changes)));
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
   const [busy, setBusy] = useState(false);
   const [categories, setCategories] = useState<TagCategory[]>([]);
   const [checked, setChecked] = useState<Map<number, DeviceSummary>>(new Map());
@@ -64,28 +57,18 @@ export function DeviceListPage() {
     [area.domain],
   );
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      const r = await listDevices({ search: search || undefined, status: status.length ? status.join(',') : undefined, type: type || undefined, page: paging.page, size: paging.size });
-      // the page is past the end (devices removed elsewhere, a stored page): show the last page instead
-      if (r.devices.length === 0 && r.total > 0 && paging.page > lastPage(r.total, paging.size)) {
-        setPaging({ ...paging, page: lastPage(r.total, paging.size) });
-        return;
-      }
-      setRows(r.devices);
-      setTotal(r.total);
-    } catch {
-      // a failed fetch stops the indicator and shows nothing else (spec 03 section 4)
-      setRows((prev) => prev ?? []);
-    } finally {
-      setLoading(false);
-    }
-  }, [search, status, type, paging, setPaging]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const fetchPage = useCallback(
+    () =>
+      listDevices({ search: search || undefined, status: status.length ? status.join(',') : undefined, type: type || undefined, page: paging.page, size: paging.size }).then((r) => ({
+        rows: r.devices,
+        total: r.total,
+      })),
+    [search, status, type, paging],
+  );
+  // the page is past the end (devices removed elsewhere, a stored page): show the last page instead
+  const goToPage = useCallback((page: number) => setPaging({ ...paging, page }), [paging, setPaging]);
+  const { rows, setRows, total, loading, load } = usePagedRows(fetchPage, { page: paging.page, size: paging.size, goTo: goToPage });
+  useLiveDeviceStatus((changes) => setRows((prev) => withDeviceStatus(prev, changes)));
 
   useEffect(() => {
     loadTagCategories().then(setCategories, () => setCategories([]));
@@ -166,10 +149,7 @@ export function DeviceListPage() {
 
   return (
     <Box sx={{ position: 'relative', pb: 10 }}>
-      <Box sx={{ mb: 2 }}>
-        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.devices.title}</Typography>
-        <Typography color="text.secondary">{T.devices.subtitle}</Typography>
-      </Box>
+      <ListHeading title={T.devices.title} subtitle={T.devices.subtitle} />
 
       <Box
         data-testid="device-filters"
@@ -204,82 +184,71 @@ export function DeviceListPage() {
         </FormControl>
       </Box>
 
-      <Paper variant="outlined" sx={{ position: 'relative', minHeight: 240 }}>
-        {checked.size > 0 && (
-          <Toolbar data-testid="bulk-bar" sx={{ bgcolor: 'primary.50', backgroundColor: 'rgba(13,71,161,0.08)', gap: 2 }}>
-            <Typography sx={{ flex: 1 }}>{T.devices.bulkSelected(checked.size)}</Typography>
-            <Button variant="contained" endIcon={<ArrowDropDownIcon />} onClick={(e) => setBulkAnchor(e.currentTarget)}>{T.devices.bulkActions}</Button>
-            <Menu anchorEl={bulkAnchor} open={Boolean(bulkAnchor)} onClose={() => setBulkAnchor(null)}>
-              <MenuItem onClick={() => bulk('remove')}>{T.devices.bulkRemove}</MenuItem>
-              <MenuItem onClick={() => bulk('reboot')}>{T.devices.bulkReboot}</MenuItem>
-              <MenuItem onClick={() => bulk('command')}>{T.devices.bulkCommand}</MenuItem>
-            </Menu>
-          </Toolbar>
-        )}
-        {rows && rows.length === 0 && !loading ? (
-          filtered ? <EmptyState title={T.devices.notFound} hint={T.devices.notFoundHint} /> : <EmptyState title={T.devices.empty} hint={T.devices.emptyHint} />
-        ) : (
-          <TableContainer>
-            <Table size="small" aria-label={T.devices.title}>
-              <TableHead>
-                <TableRow>
-                  <TableCell padding="checkbox">
-                    <Checkbox checked={allChecked} indeterminate={someChecked && !allChecked} onChange={toggleAll} slotProps={{ input: { 'aria-label': T.devices.selectAll } }} />
-                  </TableCell>
-                  <TableCell>{T.devices.colDevice}</TableCell>
-                  <TableCell>{T.devices.colStatus}</TableCell>
-                  <TableCell>{T.devices.colSerial}</TableCell>
-                  <TableCell>{T.devices.colTags}</TableCell>
-                  <TableCell align="right">{T.devices.colActions}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows?.map((d) => (
-                  <TableRow key={d.id} hover data-testid="device-row" selected={checked.has(d.id)}>
-                    <TableCell padding="checkbox">
-                      <Checkbox checked={checked.has(d.id)} onChange={() => toggle(d)} slotProps={{ input: { 'aria-label': T.devices.selectRow(d.name) } }} />
-                    </TableCell>
-                    <TableCell>
-                      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-                        <Typography sx={{ fontWeight: 600 }}>{d.name}</Typography>
-                        {d.disabled && (
-                          <Tooltip title={T.devices.disabled}>
-                            <BlockIcon fontSize="small" color="error" aria-label={T.devices.disabled} />
-                          </Tooltip>
-                        )}
-                      </Stack>
-                      <Typography variant="body2" color="text.secondary">{`${TYPE_LABEL[d.deviceType] ?? d.deviceType} · #${d.id}`}</Typography>
-                    </TableCell>
-                    <TableCell>
-                      <Chip size="small" label={d.online ? T.devices.online : T.devices.offline} color={d.online ? 'success' : 'default'} variant={d.online ? 'filled' : 'outlined'} />
-                    </TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace' }}>{d.serial_number}</TableCell>
-                    <TableCell>
-                      <TagChips device={d} categories={categories} />
-                    </TableCell>
-                    <TableCell align="right">
-                      <IconButton aria-label={T.devices.rowMenu(d.name)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, device: d })}>
-                        <MoreVertIcon />
-                      </IconButton>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
-        <TablePagination
-          component="div"
-          count={total}
-          page={Math.min(paging.page, lastPage(total, paging.size))}
-          rowsPerPage={paging.size}
-          rowsPerPageOptions={[...DEVICE_PAGE_SIZES]}
-          onPageChange={(_, page) => setPaging({ ...paging, page })}
-          onRowsPerPageChange={(e) => setPaging({ page: 0, size: Number(e.target.value) })}
-          {...paginationLabels}
-        />
-        <LoadingOverlay open={loading || busy} />
-      </Paper>
+      <PagedTable
+        label={T.devices.title}
+        minHeight={240}
+        rowCount={rows?.length ?? null}
+        loading={loading}
+        busy={busy}
+        empty={filtered ? { title: T.devices.notFound, hint: T.devices.notFoundHint } : { title: T.devices.empty, hint: T.devices.emptyHint }}
+        pager={{ total, paging, sizes: DEVICE_PAGE_SIZES, onPaging: setPaging }}
+        top={
+          checked.size > 0 && (
+            <Toolbar data-testid="bulk-bar" sx={{ bgcolor: 'primary.50', backgroundColor: 'rgba(13,71,161,0.08)', gap: 2 }}>
+              <Typography sx={{ flex: 1 }}>{T.devices.bulkSelected(checked.size)}</Typography>
+              <Button variant="contained" endIcon={<ArrowDropDownIcon />} onClick={(e) => setBulkAnchor(e.currentTarget)}>{T.devices.bulkActions}</Button>
+              <Menu anchorEl={bulkAnchor} open={Boolean(bulkAnchor)} onClose={() => setBulkAnchor(null)}>
+                <MenuItem onClick={() => bulk('remove')}>{T.devices.bulkRemove}</MenuItem>
+                <MenuItem onClick={() => bulk('reboot')}>{T.devices.bulkReboot}</MenuItem>
+                <MenuItem onClick={() => bulk('command')}>{T.devices.bulkCommand}</MenuItem>
+              </Menu>
+            </Toolbar>
+          )
+        }
+        head={
+          <>
+            <TableCell padding="checkbox">
+              <Checkbox checked={allChecked} indeterminate={someChecked && !allChecked} onChange={toggleAll} slotProps={{ input: { 'aria-label': T.devices.selectAll } }} />
+            </TableCell>
+            <TableCell>{T.devices.colDevice}</TableCell>
+            <TableCell>{T.devices.colStatus}</TableCell>
+            <TableCell>{T.devices.colSerial}</TableCell>
+            <TableCell>{T.devices.colTags}</TableCell>
+            <TableCell align="right">{T.devices.colActions}</TableCell>
+          </>
+        }
+      >
+        {rows?.map((d) => (
+          <TableRow key={d.id} hover data-testid="device-row" selected={checked.has(d.id)}>
+            <TableCell padding="checkbox">
+              <Checkbox checked={checked.has(d.id)} onChange={() => toggle(d)} slotProps={{ input: { 'aria-label': T.devices.selectRow(d.name) } }} />
+            </TableCell>
+            <TableCell>
+              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                <Typography sx={{ fontWeight: 600 }}>{d.name}</Typography>
+                {d.disabled && (
+                  <Tooltip title={T.devices.disabled}>
+                    <BlockIcon fontSize="small" color="error" aria-label={T.devices.disabled} />
+                  </Tooltip>
+                )}
+              </Stack>
+              <Typography variant="body2" color="text.secondary">{`${TYPE_LABEL[d.deviceType] ?? d.deviceType} · #${d.id}`}</Typography>
+            </TableCell>
+            <TableCell>
+              <Chip size="small" label={d.online ? T.devices.online : T.devices.offline} color={d.online ? 'success' : 'default'} variant={d.online ? 'filled' : 'outlined'} />
+            </TableCell>
+            <TableCell sx={{ fontFamily: 'monospace' }}>{d.serial_number}</TableCell>
+            <TableCell>
+              <TagChips device={d} categories={categories} />
+            </TableCell>
+            <TableCell align="right">
+              <IconButton aria-label={T.devices.rowMenu(d.name)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, device: d })}>
+                <MoreVertIcon />
+              </IconButton>
+            </TableCell>
+          </TableRow>
+        ))}
+      </PagedTable>
 
       {canReach(DeviceRoute.add) && (
         <Tooltip title={T.devices.newDeviceTooltip}>
