@@ -28,6 +28,22 @@ export function TablePager({ total, paging, sizes, onPaging }: { total: number; 
   );
 }
 
+/** The page state of a table paged in the browser over all its rows: the rows on the current page and the pager's props. */
+export function useClientPaging<Row>(rows: readonly Row[] | null, initialSize: number) {
+  const [paging, setPaging] = useState<Paging>({ page: 0, size: initialSize });
+  const shown = rows?.slice(paging.page * paging.size, paging.page * paging.size + paging.size) ?? [];
+  return { shown, pager: { total: rows?.length ?? 0, paging, onPaging: setPaging } };
+}
+
+/** The one row a table shows when it has no rows (tables whose empty state stays inside the table). */
+export function TableEmptyRow({ colSpan, text, py = 5 }: { colSpan: number; text: string; py?: number }) {
+  return (
+    <TableRow>
+      <TableCell colSpan={colSpan} sx={{ textAlign: 'center', py, color: 'text.secondary' }}>{text}</TableCell>
+    </TableRow>
+  );
+}
+
 /** A list screen's title, subtitle and its main action (a "... Baru" button) on the right. */
 export function ListHeading({ title, subtitle, action }: { title: string; subtitle: string; action?: ReactNode }) {
   return (

@@ -1,7 +1,7 @@
 // "Semua Data" (spec 03 section 2.5 "Data page"): every series' latest value — Waktu Update, Konfigurasi (an icon by
 // config type: config, command, data) and Nilai — newest first, paged 25/50/100, updated live as values arrive.
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Chip, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Tooltip, Typography } from '@mui/material';
+import { Box, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip } from '@mui/material';
 import TuneIcon from '@mui/icons-material/Tune';
 import TerminalIcon from '@mui/icons-material/Terminal';
 import ShowChartIcon from '@mui/icons-material/ShowChart';
@@ -9,10 +9,11 @@ import { contracts, T, type DataDevice, type LatestPoint } from '@sentra/contrac
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { paginationLabels } from '../../ui/pagination.js';
+import { TableEmptyRow, TablePager, useClientPaging } from '../../ui/PagedTable.js';
 import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
 import { formatTs, formatValue } from './format.js';
 import { useDeviceId } from './useDeviceId.js';
+import { DeviceHeading } from './shared/DeviceHeading.js';
 
 const SIZES = [25, 50, 100];
 const keyOf = (p: LatestPoint) => `${p.sensor}\u001f${p.configtype}\u001f${p.param}\u001f${p.subparam}`;
@@ -36,8 +37,6 @@ export function DeviceDataAllPage() {
   const id = useDeviceId();
   const [device, setDevice] = useState<DataDevice | null>(null);
   const [rows, setRows] = useState<LatestPoint[] | null>(null);
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(25);
 
   const load = useCallback(async () => {
     if (!id) return setRows([]);
@@ -50,17 +49,10 @@ export function DeviceDataAllPage() {
   useEffect(() => void load(), [load]);
   useLiveDeviceData(id, (events) => setRows((prev) => (prev ? mergeLatest(prev, events.filter((e) => e.device_id === id)) : prev)));
 
-  const shown = rows?.slice(page * size, page * size + size) ?? [];
+  const { shown, pager } = useClientPaging(rows, 25);
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Box sx={{ mb: 2 }}>
-        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.deviceData.allTitle}</Typography>
-        {device && (
-          <Typography color="text.secondary">
-            {device.label} · {device.serial_number} <Chip size="small" sx={{ ml: 1 }} color={device.online ? 'success' : 'default'} label={device.online ? T.deviceData.on : T.deviceData.off} />
-          </Typography>
-        )}
-      </Box>
+      <DeviceHeading title={T.deviceData.allTitle} device={device} />
       <TableContainer component={Paper} variant="outlined">
         <Table size="small" aria-label={T.deviceData.allTitle}>
           <TableHead>
@@ -81,22 +73,11 @@ export function DeviceDataAllPage() {
                 <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{formatValue(p.value)}</TableCell>
               </TableRow>
             ))}
-            {rows?.length === 0 && (
-              <TableRow><TableCell colSpan={3} sx={{ textAlign: 'center', py: 5, color: 'text.secondary' }}>{T.deviceData.empty}</TableCell></TableRow>
-            )}
+            {rows?.length === 0 && <TableEmptyRow colSpan={3} text={T.deviceData.empty} />}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={rows?.length ?? 0}
-        page={Math.min(page, Math.max(0, Math.ceil((rows?.length ?? 0) / size) - 1))}
-        rowsPerPage={size}
-        rowsPerPageOptions={SIZES}
-        onPageChange={(_, p) => setPage(p)}
-        onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))}
-        {...paginationLabels}
-      />
+      <TablePager {...pager} sizes={SIZES} />
       <LoadingOverlay open={rows === null} />
     </Box>
   );

@@ -3,7 +3,7 @@
 // updated live from the device's MQTT messages. Row menu: Lihat Data, Konfigurasi (not for measured `data` rows, which
 // a device reports and cannot be set), Download, Policy, Penanda.
 import { useCallback, useEffect, useState } from 'react';
-import { Box, Button, Chip, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import { Box, Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import TuneIcon from '@mui/icons-material/Tune';
@@ -14,7 +14,7 @@ import { contracts, sensorKeyOf, T, type DataDevice, type DeviceDataRow } from '
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { paginationLabels } from '../../ui/pagination.js';
+import { TableEmptyRow, TablePager, useClientPaging } from '../../ui/PagedTable.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
 import { ConfigDialog } from './ConfigDialog.js';
@@ -27,6 +27,7 @@ import { PolicyDialog } from './PolicyDialog.js';
 import { SensorTagsDialog } from './SensorTagsDialog.js';
 import { TreeDialog } from './TreeDialog.js';
 import { useDeviceId } from './useDeviceId.js';
+import { DeviceHeading } from './shared/DeviceHeading.js';
 
 const SIZES = [100, 150, 200];
 const rowKey = (r: { sensor: string; configtype: string; param: string }) => `${r.sensor}\u001f${r.configtype}\u001f${r.param}`;
@@ -61,8 +62,6 @@ export function DeviceDataDetailPage() {
   const id = useDeviceId();
   const [device, setDevice] = useState<DataDevice | null>(null);
   const [rows, setRows] = useState<DeviceDataRow[] | null>(null);
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(100);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; row: DeviceDataRow } | null>(null);
   const [open, setOpen] = useState<Open | null>(null);
 
@@ -85,19 +84,12 @@ export function DeviceDataDetailPage() {
     setOpen({ kind, row });
   };
   const close = () => setOpen(null);
-  const shown = rows?.slice(page * size, page * size + size) ?? [];
+  const { shown, pager } = useClientPaging(rows, 100);
   const subparamsOf = (r: DeviceDataRow) => Object.keys(r.subparam_datatypes).join(', ') || '-';
 
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Box sx={{ mb: 2 }}>
-        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.deviceData.detailTitle}</Typography>
-        {device && (
-          <Typography color="text.secondary">
-            {device.label} · {device.serial_number} <Chip size="small" sx={{ ml: 1 }} color={device.online ? 'success' : 'default'} label={device.online ? T.deviceData.on : T.deviceData.off} />
-          </Typography>
-        )}
-      </Box>
+      <DeviceHeading title={T.deviceData.detailTitle} device={device} />
       <TableContainer component={Paper} variant="outlined">
         <Table size="small" aria-label={T.deviceData.detailTitle}>
           <TableHead>
@@ -129,22 +121,11 @@ export function DeviceDataDetailPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {rows?.length === 0 && (
-              <TableRow><TableCell colSpan={8} sx={{ textAlign: 'center', py: 5, color: 'text.secondary' }}>{T.deviceData.empty}</TableCell></TableRow>
-            )}
+            {rows?.length === 0 && <TableEmptyRow colSpan={8} text={T.deviceData.empty} />}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={rows?.length ?? 0}
-        page={Math.min(page, Math.max(0, Math.ceil((rows?.length ?? 0) / size) - 1))}
-        rowsPerPage={size}
-        rowsPerPageOptions={SIZES}
-        onPageChange={(_, p) => setPage(p)}
-        onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))}
-        {...paginationLabels}
-      />
+      <TablePager {...pager} sizes={SIZES} />
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
         <MenuItem onClick={pick('data')}><ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.viewData}</ListItemText></MenuItem>
         {menu && canConfigure(menu.row) && <MenuItem onClick={pick('config')}><ListItemIcon><TuneIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.config}</ListItemText></MenuItem>}

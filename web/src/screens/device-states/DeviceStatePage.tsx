@@ -2,7 +2,7 @@
 // timestamps in tooltips), action; paged 100/150/200 with "Baris terlihat:" / "x-y dari n". The row menu opens on
 // hover: Lihat State, Download, Hapus ("Konfirmasi Hapus State"). New reports arrive live.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -13,7 +13,7 @@ import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { paginationLabels } from '../../ui/pagination.js';
+import { TableEmptyRow, TablePager, useClientPaging } from '../../ui/PagedTable.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
 import { DownloadDialog, type DownloadChoice } from '../device-data/DownloadDialog.js';
@@ -42,8 +42,6 @@ export function DeviceStatePage() {
   const confirm = useConfirm();
   const [label, setLabel] = useState('');
   const [rows, setRows] = useState<StateRow[] | null>(null);
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(100);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; row: StateRow } | null>(null);
   const [open, setOpen] = useState<{ kind: 'view' | 'download'; row: StateRow } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -94,7 +92,7 @@ export function DeviceStatePage() {
     if (kind === 'remove') void remove(row);
     else setOpen({ kind, row });
   };
-  const shown = rows?.slice(page * size, page * size + size) ?? [];
+  const { shown, pager } = useClientPaging(rows, 100);
   const ts = (v: number) => <Tooltip title={String(v)}><span>{formatTs(v)}</span></Tooltip>;
 
   return (
@@ -132,20 +130,11 @@ export function DeviceStatePage() {
                 </TableCell>
               </TableRow>
             ))}
-            {rows?.length === 0 && <TableRow><TableCell colSpan={6} sx={{ textAlign: 'center', py: 5, color: 'text.secondary' }}>{T.deviceStates.empty}</TableCell></TableRow>}
+            {rows?.length === 0 && <TableEmptyRow colSpan={6} text={T.deviceStates.empty} />}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={rows?.length ?? 0}
-        page={Math.min(page, Math.max(0, Math.ceil((rows?.length ?? 0) / size) - 1))}
-        rowsPerPage={size}
-        rowsPerPageOptions={SIZES}
-        onPageChange={(_, p) => setPage(p)}
-        onRowsPerPageChange={(e) => (setSize(Number(e.target.value)), setPage(0))}
-        {...paginationLabels}
-      />
+      <TablePager {...pager} sizes={SIZES} />
       <Menu
         anchorEl={menu?.anchor}
         open={menu !== null}

@@ -1,32 +1,26 @@
 // "Lihat State" (spec 03 section 2.6): a state's history with tabs Nilai Terakhir (25/50/100) and Waktu (the last 24
 // hours by default); columns key, value, active, initial, latest.
 import { useEffect, useState } from 'react';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField } from '@mui/material';
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { contracts, T, type StateRow } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
-import { formatTs, formatValue, fromInputValue, toInputValue } from '../device-data/format.js';
+import { TableEmptyRow } from '../../ui/PagedTable.js';
+import { formatTs, formatValue } from '../device-data/format.js';
+import { historyRequest, HistoryRangeFields, useHistoryRange } from '../device-data/shared/HistoryRange.js';
 import { ActiveChip } from './ActiveChip.js';
 
-const SIZES = [25, 50, 100] as const;
-
 export function StateDialog({ deviceId, stateKey, onClose }: { deviceId: number; stateKey: string; onClose: () => void }) {
-  const [tab, setTab] = useState<'latest' | 'time'>('latest');
-  const [n, setN] = useState(25);
-  const [start, setStart] = useState(() => toInputValue(Date.now() - 86_400_000));
-  const [end, setEnd] = useState(() => toInputValue(Date.now()));
+  const range = useHistoryRange();
+  const { tab, n, start, end } = range;
   const [rows, setRows] = useState<StateRow[] | null>(null);
 
   useEffect(() => {
     let live = true;
-    const from = fromInputValue(start);
-    const to = fromInputValue(end);
-    const req =
-      tab === 'latest'
-        ? api.call(contracts.states.newest, { device_id: deviceId, key: stateKey, n })
-        : from !== null && to !== null
-          ? api.call(contracts.states.periodic, { device_id: deviceId, key: stateKey, start: Math.min(from, to), end: Math.max(from, to) })
-          : null;
+    const req = historyRequest({ tab, n, start, end }, {
+      latest: (count) => api.call(contracts.states.newest, { device_id: deviceId, key: stateKey, n: count }),
+      time: (from, to) => api.call(contracts.states.periodic, { device_id: deviceId, key: stateKey, start: Math.min(from, to), end: Math.max(from, to) }),
+    });
     if (!req) return void setRows([]);
     void req.then((r) => live && setRows(isOk(r) ? r.body.state_data : []));
     return () => {
@@ -38,22 +32,7 @@ export function StateDialog({ deviceId, stateKey, onClose }: { deviceId: number;
     <Dialog open onClose={onClose} fullWidth maxWidth="md">
       <DialogTitle>{T.deviceStates.dialogTitle}: {stateKey}</DialogTitle>
       <DialogContent>
-        <Tabs value={tab} onChange={(_, v) => setTab(v)} sx={{ mb: 2 }}>
-          <Tab value="latest" label={T.deviceData.latestTab} />
-          <Tab value="time" label={T.deviceData.timeTab} />
-        </Tabs>
-        <Stack direction="row" spacing={2} sx={{ mb: 2 }}>
-          {tab === 'latest' ? (
-            <TextField select size="small" label={T.deviceData.latestCount} value={n} onChange={(e) => setN(Number(e.target.value))} sx={{ width: 160 }}>
-              {SIZES.map((s) => <MenuItem key={s} value={s}>{s}</MenuItem>)}
-            </TextField>
-          ) : (
-            <>
-              <TextField size="small" type="datetime-local" label={T.deviceData.start} value={start} onChange={(e) => setStart(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }} />
-              <TextField size="small" type="datetime-local" label={T.deviceData.end} value={end} onChange={(e) => setEnd(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }} />
-            </>
-          )}
-        </Stack>
+        <HistoryRangeFields range={range} />
         <Box sx={{ maxHeight: 480, overflow: 'auto' }}>
           <Table size="small" stickyHeader>
             <TableHead>
@@ -71,7 +50,7 @@ export function StateDialog({ deviceId, stateKey, onClose }: { deviceId: number;
                   <TableCell title={String(r.latest_ts)}>{formatTs(r.latest_ts)}</TableCell>
                 </TableRow>
               ))}
-              {rows?.length === 0 && <TableRow><TableCell colSpan={5} sx={{ textAlign: 'center', py: 3, color: 'text.secondary' }}>{T.deviceData.noData}</TableCell></TableRow>}
+              {rows?.length === 0 && <TableEmptyRow colSpan={5} text={T.deviceData.noData} py={3} />}
             </TableBody>
           </Table>
         </Box>
