@@ -1,0 +1,57 @@
+// The shared list scaffolding: the empty state in place of the table, the pager's labels and clamp, the browser-side
+// paging, and the server page load with its past-the-end jump.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { TableCell, TableRow } from '@mui/material';
+import { T } from '@sentra/contracts';
+import { PagedTable, useClientPaging, usePagedRows } from './PagedTable.js';
+
+afterEach(cleanup);
+
+const pager = (total: number, page = 0) => ({ total, paging: { page, size: 10 }, sizes: [5, 10, 25], onPaging: () => {} });
+
+describe('PagedTable', () => {
+  it('shows the empty state instead of the table when a loaded page has no rows', () => {
+    render(<PagedTable label="Daftar" head={<TableCell>Nama</TableCell>} rowCount={0} loading={false} empty={{ title: 'Oopss...', hint: 'kosong' }} pager={pager(0)}>{null}</PagedTable>);
+    expect(screen.getByTestId('empty-state').textContent).toContain('Oopss...');
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+  it('shows the table with its label, header and rows, and the pager clamped to the last page', () => {
+    render(
+      <PagedTable label="Daftar" head={<TableCell>Nama</TableCell>} rowCount={1} loading={false} empty={{ title: 'Oopss...' }} pager={pager(12, 5)}>
+        <TableRow><TableCell>satu</TableCell></TableRow>
+      </PagedTable>,
+    );
+    expect(screen.getByRole('table', { name: 'Daftar' })).toBeTruthy();
+    expect(screen.getByText(T.table.displayedRows(11, 12, 12))).toBeTruthy();
+    expect(screen.getByText(T.table.rowsPerPage)).toBeTruthy();
+  });
+});
+
+describe('useClientPaging', () => {
+  it('slices the rows of the current page and starts again at page 0 for a new size', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => i);
+    const { result } = renderHook(() => useClientPaging(rows, 25));
+    expect(result.current.shown).toHaveLength(25);
+    act(() => result.current.pager.onPaging({ page: 1, size: 25 }));
+    expect(result.current.shown).toEqual([25, 26, 27, 28, 29]);
+    expect(result.current.pager.total).toBe(30);
+  });
+});
+
+describe('usePagedRows', () => {
+  it('keeps the rows it had when a fetch fails, an empty list when it had none', async () => {
+    const fetchPage = async () => Promise.reject(new Error('down'));
+    const { result } = renderHook(() => usePagedRows(fetchPage));
+    await waitFor(() => expect(result.current.loading).toBe(false));
+    expect(result.current.rows).toEqual([]);
+  });
+  it('goes to the last page instead of showing a page past the end', async () => {
+    const goTo = vi.fn();
+    const fetchPage = async () => ({ rows: [], total: 12 });
+    const { result } = renderHook(() => usePagedRows(fetchPage, { page: 4, size: 10, goTo }));
+    await waitFor(() => expect(result.current.loading).toBe(false));
+    expect(goTo).toHaveBeenCalledWith(1);
+    expect(result.current.rows).toBeNull();
+  });
+});
