@@ -2,10 +2,10 @@
 // Checked with the contract's rules before sending; "Edit Perangkat Sukses" returns to the list, a failure stays.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { Box, Stack, TextField, Typography } from '@mui/material';
 import { z } from 'zod';
 import { T, DEVICE_DESCRIPTION_MAX, deviceDescription, deviceName, latitude, longitude } from '@sentra/contracts';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { FormCard } from '../../ui/FormCard.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
@@ -65,24 +65,17 @@ export function DeviceEditInfoPage() {
   return (
     <Box sx={{ maxWidth: 640 }}>
       <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{T.devices.editTitle}</Typography>
-      <Card variant="outlined" sx={{ position: 'relative' }}>
-        <CardContent component="form" noValidate onSubmit={submit}>
-          <Stack spacing={2}>
-            <TextField label={T.devices.serialNumber} value={device?.serial_number ?? ''} slotProps={{ htmlInput: { readOnly: true } }} helperText={T.credentials.readOnly} />
-            <TextField label={T.devices.name} value={form.name} required disabled={busy} onChange={set('name')} error={Boolean(errors.name)} helperText={errors.name} />
-            <TextField label={T.devices.description} value={form.description} disabled={busy} multiline minRows={2} onChange={set('description')} error={Boolean(errors.description)} helperText={errors.description ?? `${form.description.length}/${DEVICE_DESCRIPTION_MAX}`} />
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField label={T.devices.latitude} value={form.latitude} disabled={busy} onChange={set('latitude')} error={Boolean(errors.latitude)} helperText={errors.latitude} fullWidth slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
-              <TextField label={T.devices.longitude} value={form.longitude} disabled={busy} onChange={set('longitude')} error={Boolean(errors.longitude)} helperText={errors.longitude} fullWidth slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
-            </Stack>
+      <FormCard onSubmit={submit} onCancel={() => navigate(area.to(DeviceRoute.list))} busy={busy} loading={loading} canSave={Boolean(device)}>
+        <Stack spacing={2}>
+          <TextField label={T.devices.serialNumber} value={device?.serial_number ?? ''} slotProps={{ htmlInput: { readOnly: true } }} helperText={T.credentials.readOnly} />
+          <TextField label={T.devices.name} value={form.name} required disabled={busy} onChange={set('name')} error={Boolean(errors.name)} helperText={errors.name} />
+          <TextField label={T.devices.description} value={form.description} disabled={busy} multiline minRows={2} onChange={set('description')} error={Boolean(errors.description)} helperText={errors.description ?? `${form.description.length}/${DEVICE_DESCRIPTION_MAX}`} />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField label={T.devices.latitude} value={form.latitude} disabled={busy} onChange={set('latitude')} error={Boolean(errors.latitude)} helperText={errors.latitude} fullWidth slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
+            <TextField label={T.devices.longitude} value={form.longitude} disabled={busy} onChange={set('longitude')} error={Boolean(errors.longitude)} helperText={errors.longitude} fullWidth slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
           </Stack>
-          <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => navigate(area.to(DeviceRoute.list))} disabled={busy}>{T.common.cancel}</Button>
-            <Button type="submit" variant="contained" disabled={busy || !device}>{T.common.save}</Button>
-          </Stack>
-        </CardContent>
-        <LoadingOverlay open={loading || busy} />
-      </Card>
+        </Stack>
+      </FormCard>
     </Box>
   );
 }

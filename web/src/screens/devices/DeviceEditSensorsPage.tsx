@@ -3,9 +3,9 @@
 // Saved through the device family's own edit/sensors call.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { Box, TextField, Typography } from '@mui/material';
 import { T } from '@sentra/contracts';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { FormCard } from '../../ui/FormCard.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { DeviceRoute } from './deviceRoutes.js';
@@ -57,31 +57,24 @@ export function DeviceEditSensorsPage() {
     <Box sx={{ maxWidth: 760 }}>
       <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.devices.editSensorsTitle}</Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>{T.devices.editSensorsSubtitle}</Typography>
-      <Card variant="outlined" sx={{ position: 'relative' }}>
-        <CardContent component="form" noValidate onSubmit={submit}>
-          <TextField
-            label={T.devices.sensors}
-            value={text}
-            multiline
-            minRows={12}
-            fullWidth
-            disabled={busy || !device}
-            error={Boolean(error)}
-            helperText={error ?? T.devices.sensorsHelp}
-            onChange={(e) => {
-              setText(e.target.value);
-              setError(undefined);
-            }}
-            onBlur={format}
-            slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
-          />
-          <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => navigate(area.to(DeviceRoute.list))} disabled={busy}>{T.common.cancel}</Button>
-            <Button type="submit" variant="contained" disabled={busy || !device}>{T.common.save}</Button>
-          </Stack>
-        </CardContent>
-        <LoadingOverlay open={loading || busy} />
-      </Card>
+      <FormCard onSubmit={submit} onCancel={() => navigate(area.to(DeviceRoute.list))} busy={busy} loading={loading} canSave={Boolean(device)}>
+        <TextField
+          label={T.devices.sensors}
+          value={text}
+          multiline
+          minRows={12}
+          fullWidth
+          disabled={busy || !device}
+          error={Boolean(error)}
+          helperText={error ?? T.devices.sensorsHelp}
+          onChange={(e) => {
+            setText(e.target.value);
+            setError(undefined);
+          }}
+          onBlur={format}
+          slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
+        />
+      </FormCard>
     </Box>
   );
 }
