@@ -1,4 +1,5 @@
 // Form helpers shared by the screens: zod issues (client side) and the envelope's errors (server side) per field.
+import type { ChangeEvent, Dispatch, SetStateAction } from 'react';
 import type { z } from 'zod';
 
 export type FieldErrors = Record<string, string>;
@@ -22,4 +23,25 @@ export function fieldErrorsOfEnvelope(body: unknown): FieldErrors {
     if (field && !(field in out)) out[field] = e.message;
   }
   return out;
+}
+
+/**
+ * A text field bound to one of a form's string values: value, change, its error (a blank helper line keeps the
+ * field's height when there is none), full width, disabled while the form is busy.
+ */
+export function boundField<V extends Record<string, string>>(
+  form: { values: V; setValues: Dispatch<SetStateAction<V>>; errors: FieldErrors; busy: boolean },
+  name: keyof V & string,
+  label: string,
+) {
+  return {
+    name,
+    label,
+    value: form.values[name],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => form.setValues((v) => ({ ...v, [name]: e.target.value })),
+    error: !!form.errors[name],
+    helperText: form.errors[name] ?? ' ',
+    fullWidth: true,
+    disabled: form.busy,
+  };
 }

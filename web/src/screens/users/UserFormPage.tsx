@@ -9,7 +9,7 @@ import { AddUserInput, contracts, EditUserInput, T, type OutputOf } from '@sentr
 import { api } from '../../api/client.js';
 import { isOk, resultCode } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
-import { fieldErrorsOf, fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
+import { boundField, fieldErrorsOf, fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { PasswordField } from '../../ui/PasswordField.js';
@@ -100,14 +100,7 @@ export function UserFormPage({ routeKey }: ScreenProps) {
   };
 
   const field = (name: Field, label: string, extra: Partial<React.ComponentProps<typeof TextField>> = {}) => ({
-    name,
-    label,
-    value: values[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
-    error: !!errors[name],
-    helperText: errors[name] ?? ' ',
-    fullWidth: true,
-    disabled: busy,
+    ...boundField({ values, setValues, errors, busy }, name, label),
     ...extra,
   });
 

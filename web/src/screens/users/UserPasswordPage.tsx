@@ -7,7 +7,7 @@ import { ChangePasswordInput, contracts, T } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
-import { fieldErrorsOf, fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
+import { boundField, fieldErrorsOf, fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { PasswordField } from '../../ui/PasswordField.js';
@@ -64,15 +64,8 @@ export function UserPasswordPage() {
   };
 
   const field = (name: 'passn' | 'passv', label: string) => ({
-    name,
-    label,
-    value: values[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
-    error: !!errors[name],
-    helperText: errors[name] ?? ' ',
-    fullWidth: true,
+    ...boundField({ values, setValues, errors, busy }, name, label),
     required: true,
-    disabled: busy,
     autoComplete: 'new-password',
   });
 
