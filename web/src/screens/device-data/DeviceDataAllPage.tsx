@@ -1,19 +1,17 @@
 // "Semua Data" (spec 03 section 2.5 "Data page"): every series' latest value — Waktu Update, Konfigurasi (an icon by
 // config type: config, command, data) and Nilai — newest first, paged 25/50/100, updated live as values arrive.
-import { useCallback, useEffect, useState } from 'react';
 import { Box, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip } from '@mui/material';
 import TuneIcon from '@mui/icons-material/Tune';
 import TerminalIcon from '@mui/icons-material/Terminal';
 import ShowChartIcon from '@mui/icons-material/ShowChart';
-import { contracts, T, type DataDevice, type LatestPoint } from '@sentra/contracts';
+import { contracts, T, type LatestPoint } from '@sentra/contracts';
 import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { TableEmptyRow, TablePager, useClientPaging } from '../../ui/PagedTable.js';
-import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
+import type { DeviceDataEvent } from '../../live/deviceData.js';
 import { formatTs, formatValue } from './format.js';
-import { useDeviceId } from './useDeviceId.js';
 import { DeviceHeading } from './shared/DeviceHeading.js';
+import { useDeviceRows } from './shared/useDeviceRows.js';
 
 const SIZES = [25, 50, 100];
 const keyOf = (p: LatestPoint) => `${p.sensor}\u001f${p.configtype}\u001f${p.param}\u001f${p.subparam}`;
@@ -33,21 +31,10 @@ export function mergeLatest(rows: LatestPoint[], events: readonly DeviceDataEven
   return [...map.values()].sort((a, b) => b.ts - a.ts);
 }
 
-export function DeviceDataAllPage() {
-  const id = useDeviceId();
-  const [device, setDevice] = useState<DataDevice | null>(null);
-  const [rows, setRows] = useState<LatestPoint[] | null>(null);
+const fetchLatest = (id: number) => api.call(contracts.deviceData.latest, { id });
 
-  const load = useCallback(async () => {
-    if (!id) return setRows([]);
-    const r = await api.call(contracts.deviceData.latest, { id });
-    if (isOk(r)) {
-      setDevice(r.body.device);
-      setRows(r.body.data);
-    } else setRows([]);
-  }, [id]);
-  useEffect(() => void load(), [load]);
-  useLiveDeviceData(id, (events) => setRows((prev) => (prev ? mergeLatest(prev, events.filter((e) => e.device_id === id)) : prev)));
+export function DeviceDataAllPage() {
+  const { device, rows } = useDeviceRows(fetchLatest, mergeLatest);
 
   const { shown, pager } = useClientPaging(rows, 25);
   return (

@@ -2,7 +2,7 @@
 // param, datatype, subparam, value ("{...}" opens the tree viewer), last updated, action — paged 100/150/200, values
 // updated live from the device's MQTT messages. Row menu: Lihat Data, Konfigurasi (not for measured `data` rows, which
 // a device reports and cannot be set), Download, Policy, Penanda.
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Box, Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
@@ -10,13 +10,12 @@ import TuneIcon from '@mui/icons-material/Tune';
 import DownloadIcon from '@mui/icons-material/Download';
 import PolicyIcon from '@mui/icons-material/Policy';
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
-import { contracts, sensorKeyOf, T, type DataDevice, type DeviceDataRow } from '@sentra/contracts';
+import { contracts, sensorKeyOf, T, type DeviceDataRow } from '@sentra/contracts';
 import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { TableEmptyRow, TablePager, useClientPaging } from '../../ui/PagedTable.js';
 import { notices } from '../../ui/snackbar/notices.js';
-import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
+import type { DeviceDataEvent } from '../../live/deviceData.js';
 import { ConfigDialog } from './ConfigDialog.js';
 import { DataDialog } from './DataDialog.js';
 import { ConfigTypeIcon } from './DeviceDataAllPage.js';
@@ -26,8 +25,8 @@ import { formatTs, formatValue, isStructured } from './format.js';
 import { PolicyDialog } from './PolicyDialog.js';
 import { SensorTagsDialog } from './SensorTagsDialog.js';
 import { TreeDialog } from './TreeDialog.js';
-import { useDeviceId } from './useDeviceId.js';
 import { DeviceHeading } from './shared/DeviceHeading.js';
+import { useDeviceRows } from './shared/useDeviceRows.js';
 
 const SIZES = [100, 150, 200];
 const rowKey = (r: { sensor: string; configtype: string; param: string }) => `${r.sensor}\u001f${r.configtype}\u001f${r.param}`;
@@ -58,23 +57,12 @@ export function mergeRows(rows: DeviceDataRow[], events: readonly DeviceDataEven
   return out;
 }
 
+const fetchList = (id: number) => api.call(contracts.deviceData.list, { id });
+
 export function DeviceDataDetailPage() {
-  const id = useDeviceId();
-  const [device, setDevice] = useState<DataDevice | null>(null);
-  const [rows, setRows] = useState<DeviceDataRow[] | null>(null);
+  const { id, device, rows } = useDeviceRows(fetchList, mergeRows);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; row: DeviceDataRow } | null>(null);
   const [open, setOpen] = useState<Open | null>(null);
-
-  const load = useCallback(async () => {
-    if (!id) return setRows([]);
-    const r = await api.call(contracts.deviceData.list, { id });
-    if (isOk(r)) {
-      setDevice(r.body.device);
-      setRows(r.body.data);
-    } else setRows([]);
-  }, [id]);
-  useEffect(() => void load(), [load]);
-  useLiveDeviceData(id, (events) => setRows((prev) => (prev ? mergeRows(prev, events.filter((e) => e.device_id === id)) : prev)));
 
   const pick = (kind: Open['kind']) => () => {
     if (!menu) return;

@@ -1,0 +1,28 @@
+// The rows of a device's data screen: loaded once for the device in the address (its label and status beside them),
+// an empty list when there is no device or the call fails, then kept current by the device's live messages.
+import { useCallback, useEffect, useState } from 'react';
+import type { DataDevice } from '@sentra/contracts';
+import { isOk } from '../../../api/request.js';
+import { useLiveDeviceData, type DeviceDataEvent } from '../../../live/deviceData.js';
+import { useDeviceId } from '../useDeviceId.js';
+
+type DeviceRowsAnswer<Row> = Parameters<typeof isOk<{ device: DataDevice; data: Row[] }>>[0];
+
+/** `fetchRows` is a module-level function (a new one each render would load again each render). */
+export function useDeviceRows<Row>(fetchRows: (id: number) => Promise<DeviceRowsAnswer<Row>>, merge: (rows: Row[], events: readonly DeviceDataEvent[]) => Row[]) {
+  const id = useDeviceId();
+  const [device, setDevice] = useState<DataDevice | null>(null);
+  const [rows, setRows] = useState<Row[] | null>(null);
+
+  const load = useCallback(async () => {
+    if (!id) return setRows([]);
+    const r = await fetchRows(id);
+    if (isOk(r)) {
+      setDevice(r.body.device);
+      setRows(r.body.data);
+    } else setRows([]);
+  }, [id, fetchRows]);
+  useEffect(() => void load(), [load]);
+  useLiveDeviceData(id, (events) => setRows((prev) => (prev ? merge(prev, events.filter((e) => e.device_id === id)) : prev)));
+  return { id, device, rows };
+}
