@@ -44,6 +44,32 @@ export function TableEmptyRow({ colSpan, text, py = 5 }: { colSpan: number; text
   );
 }
 
+/** A table paged in the browser over all its rows: outlined, its one empty row when there are no rows, the pager under it. */
+export function BrowserPagedTable({ label, head, children, emptyRow, pager }: {
+  label: string;
+  head: ReactNode;
+  children: ReactNode;
+  emptyRow: { colSpan: number; text: string } | null;
+  pager: { total: number; paging: Paging; sizes: readonly number[]; onPaging(p: Paging): void };
+}) {
+  return (
+    <>
+      <TableContainer component={Paper} variant="outlined">
+        <Table size="small" aria-label={label}>
+          <TableHead>
+            <TableRow>{head}</TableRow>
+          </TableHead>
+          <TableBody>
+            {children}
+            {emptyRow && <TableEmptyRow {...emptyRow} />}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePager {...pager} />
+    </>
+  );
+}
+
 /** A list screen's title, subtitle and its main action (a "... Baru" button) on the right. */
 export function ListHeading({ title, subtitle, action }: { title: string; subtitle: string; action?: ReactNode }) {
   return (

@@ -1,13 +1,13 @@
 // "Semua Data" (spec 03 section 2.5 "Data page"): every series' latest value — Waktu Update, Konfigurasi (an icon by
 // config type: config, command, data) and Nilai — newest first, paged 25/50/100, updated live as values arrive.
-import { Box, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip } from '@mui/material';
+import { Box, TableCell, TableRow, Tooltip } from '@mui/material';
 import TuneIcon from '@mui/icons-material/Tune';
 import TerminalIcon from '@mui/icons-material/Terminal';
 import ShowChartIcon from '@mui/icons-material/ShowChart';
 import { contracts, T, type LatestPoint } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { TableEmptyRow, TablePager, useClientPaging } from '../../ui/PagedTable.js';
+import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
 import type { DeviceDataEvent } from '../../live/deviceData.js';
 import { formatTs, formatValue } from './format.js';
 import { DeviceHeading } from './shared/DeviceHeading.js';
@@ -40,31 +40,29 @@ export function DeviceDataAllPage() {
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
       <DeviceHeading title={T.deviceData.allTitle} device={device} />
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={T.deviceData.allTitle}>
-          <TableHead>
-            <TableRow>
-              <TableCell sx={{ width: 200 }}>{T.deviceData.updatedAt}</TableCell>
-              <TableCell sx={{ width: 320 }}>{T.deviceData.config}</TableCell>
-              <TableCell>{T.deviceData.value}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {shown.map((p) => (
-              <TableRow key={keyOf(p)} hover data-testid="data-row">
-                <TableCell title={String(p.ts)}>{formatTs(p.ts)}</TableCell>
-                <TableCell>
-                  <ConfigTypeIcon configtype={p.configtype} />
-                  {[p.sensor, p.configtype, p.param, p.subparam].filter(Boolean).join(' / ')}
-                </TableCell>
-                <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{formatValue(p.value)}</TableCell>
-              </TableRow>
-            ))}
-            {rows?.length === 0 && <TableEmptyRow colSpan={3} text={T.deviceData.empty} />}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <TablePager {...pager} sizes={SIZES} />
+      <BrowserPagedTable
+        label={T.deviceData.allTitle}
+        pager={{ ...pager, sizes: SIZES }}
+        emptyRow={rows?.length === 0 ? { colSpan: 3, text: T.deviceData.empty } : null}
+        head={
+          <>
+            <TableCell sx={{ width: 200 }}>{T.deviceData.updatedAt}</TableCell>
+            <TableCell sx={{ width: 320 }}>{T.deviceData.config}</TableCell>
+            <TableCell>{T.deviceData.value}</TableCell>
+          </>
+        }
+      >
+        {shown.map((p) => (
+          <TableRow key={keyOf(p)} hover data-testid="data-row">
+            <TableCell title={String(p.ts)}>{formatTs(p.ts)}</TableCell>
+            <TableCell>
+              <ConfigTypeIcon configtype={p.configtype} />
+              {[p.sensor, p.configtype, p.param, p.subparam].filter(Boolean).join(' / ')}
+            </TableCell>
+            <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{formatValue(p.value)}</TableCell>
+          </TableRow>
+        ))}
+      </BrowserPagedTable>
       <LoadingOverlay open={rows === null} />
     </Box>
   );

@@ -3,7 +3,7 @@
 // updated live from the device's MQTT messages. Row menu: Lihat Data, Konfigurasi (not for measured `data` rows, which
 // a device reports and cannot be set), Download, Policy, Penanda.
 import { useState } from 'react';
-import { Box, Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
+import { Box, Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import TuneIcon from '@mui/icons-material/Tune';
@@ -13,7 +13,7 @@ import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import { contracts, sensorKeyOf, T, type DeviceDataRow } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { TableEmptyRow, TablePager, useClientPaging } from '../../ui/PagedTable.js';
+import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import type { DeviceDataEvent } from '../../live/deviceData.js';
 import { ConfigDialog } from './ConfigDialog.js';
@@ -78,42 +78,40 @@ export function DeviceDataDetailPage() {
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
       <DeviceHeading title={T.deviceData.detailTitle} device={device} />
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={T.deviceData.detailTitle}>
-          <TableHead>
-            <TableRow>
-              {[T.deviceData.colSensor, T.deviceData.colConfigtype, T.deviceData.colParam, T.deviceData.colDatatype, T.deviceData.colSubparam, T.deviceData.colValue, T.deviceData.colLastUpdated].map((h) => <TableCell key={h}>{h}</TableCell>)}
-              <TableCell align="right">{T.deviceData.colAction}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {shown.map((r) => (
-              <TableRow key={rowKey(r)} hover data-testid="sensor-row" data-param={r.param}>
-                <TableCell>{r.sensor}</TableCell>
-                <TableCell><ConfigTypeIcon configtype={r.configtype} />{r.configtype}</TableCell>
-                <TableCell sx={{ fontWeight: 600 }}>{r.param}</TableCell>
-                <TableCell>{r.datatype}</TableCell>
-                <TableCell>{subparamsOf(r)}</TableCell>
-                <TableCell data-testid="sensor-value" sx={{ fontFamily: 'monospace', maxWidth: 280, overflowWrap: 'anywhere' }}>
-                  {isStructured(r.value) ? (
-                    <Button size="small" variant="outlined" onClick={() => setOpen({ kind: 'tree', row: r })} sx={{ fontFamily: 'monospace', minWidth: 0 }}>{T.deviceData.objectValue}</Button>
-                  ) : (
-                    formatValue(r.value)
-                  )}
-                </TableCell>
-                <TableCell title={r.ts === null ? '' : String(r.ts)}>{formatTs(r.ts)}</TableCell>
-                <TableCell align="right">
-                  <IconButton size="small" aria-label={T.deviceData.rowMenu(r.param)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, row: r })}>
-                    <MoreVertIcon fontSize="small" />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            ))}
-            {rows?.length === 0 && <TableEmptyRow colSpan={8} text={T.deviceData.empty} />}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <TablePager {...pager} sizes={SIZES} />
+      <BrowserPagedTable
+        label={T.deviceData.detailTitle}
+        pager={{ ...pager, sizes: SIZES }}
+        emptyRow={rows?.length === 0 ? { colSpan: 8, text: T.deviceData.empty } : null}
+        head={
+          <>
+            {[T.deviceData.colSensor, T.deviceData.colConfigtype, T.deviceData.colParam, T.deviceData.colDatatype, T.deviceData.colSubparam, T.deviceData.colValue, T.deviceData.colLastUpdated].map((h) => <TableCell key={h}>{h}</TableCell>)}
+            <TableCell align="right">{T.deviceData.colAction}</TableCell>
+          </>
+        }
+      >
+        {shown.map((r) => (
+          <TableRow key={rowKey(r)} hover data-testid="sensor-row" data-param={r.param}>
+            <TableCell>{r.sensor}</TableCell>
+            <TableCell><ConfigTypeIcon configtype={r.configtype} />{r.configtype}</TableCell>
+            <TableCell sx={{ fontWeight: 600 }}>{r.param}</TableCell>
+            <TableCell>{r.datatype}</TableCell>
+            <TableCell>{subparamsOf(r)}</TableCell>
+            <TableCell data-testid="sensor-value" sx={{ fontFamily: 'monospace', maxWidth: 280, overflowWrap: 'anywhere' }}>
+              {isStructured(r.value) ? (
+                <Button size="small" variant="outlined" onClick={() => setOpen({ kind: 'tree', row: r })} sx={{ fontFamily: 'monospace', minWidth: 0 }}>{T.deviceData.objectValue}</Button>
+              ) : (
+                formatValue(r.value)
+              )}
+            </TableCell>
+            <TableCell title={r.ts === null ? '' : String(r.ts)}>{formatTs(r.ts)}</TableCell>
+            <TableCell align="right">
+              <IconButton size="small" aria-label={T.deviceData.rowMenu(r.param)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, row: r })}>
+                <MoreVertIcon fontSize="small" />
+              </IconButton>
+            </TableCell>
+          </TableRow>
+        ))}
+      </BrowserPagedTable>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
         <MenuItem onClick={pick('data')}><ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.viewData}</ListItemText></MenuItem>
         {menu && canConfigure(menu.row) && <MenuItem onClick={pick('config')}><ListItemIcon><TuneIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.config}</ListItemText></MenuItem>}

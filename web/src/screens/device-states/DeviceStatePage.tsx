@@ -2,7 +2,7 @@
 // timestamps in tooltips), action; paged 100/150/200 with "Baris terlihat:" / "x-y dari n". The row menu opens on
 // hover: Lihat State, Download, Hapus ("Konfirmasi Hapus State"). New reports arrive live.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -13,7 +13,7 @@ import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
-import { TableEmptyRow, TablePager, useClientPaging } from '../../ui/PagedTable.js';
+import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
 import { DownloadDialog, type DownloadChoice } from '../device-data/DownloadDialog.js';
@@ -101,40 +101,38 @@ export function DeviceStatePage() {
         <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.deviceStates.title}</Typography>
         <Typography color="text.secondary">{label}</Typography>
       </Box>
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={T.deviceStates.title}>
-          <TableHead>
-            <TableRow>
-              {[T.deviceStates.colKey, T.deviceStates.colValue, T.deviceStates.colActive, T.deviceStates.colInitial, T.deviceStates.colLatest].map((h) => <TableCell key={h}>{h}</TableCell>)}
-              <TableCell align="right">{T.deviceStates.colAction}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {shown.map((r) => (
-              <TableRow key={r.key} hover data-testid="state-row">
-                <TableCell sx={{ fontWeight: 600 }}>{r.key}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{formatValue(r.value)}</TableCell>
-                <TableCell><ActiveChip isNull={r.is_null} /></TableCell>
-                <TableCell>{ts(r.initial_ts)}</TableCell>
-                <TableCell>{ts(r.latest_ts)}</TableCell>
-                <TableCell align="right">
-                  <IconButton
-                    size="small"
-                    aria-label={T.deviceData.rowMenu(r.key)}
-                    aria-haspopup="menu"
-                    onMouseEnter={(e) => openMenu(e.currentTarget, r)}
-                    onClick={(e) => openMenu(e.currentTarget, r)}
-                  >
-                    <MoreVertIcon fontSize="small" />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            ))}
-            {rows?.length === 0 && <TableEmptyRow colSpan={6} text={T.deviceStates.empty} />}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <TablePager {...pager} sizes={SIZES} />
+      <BrowserPagedTable
+        label={T.deviceStates.title}
+        pager={{ ...pager, sizes: SIZES }}
+        emptyRow={rows?.length === 0 ? { colSpan: 6, text: T.deviceStates.empty } : null}
+        head={
+          <>
+            {[T.deviceStates.colKey, T.deviceStates.colValue, T.deviceStates.colActive, T.deviceStates.colInitial, T.deviceStates.colLatest].map((h) => <TableCell key={h}>{h}</TableCell>)}
+            <TableCell align="right">{T.deviceStates.colAction}</TableCell>
+          </>
+        }
+      >
+        {shown.map((r) => (
+          <TableRow key={r.key} hover data-testid="state-row">
+            <TableCell sx={{ fontWeight: 600 }}>{r.key}</TableCell>
+            <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{formatValue(r.value)}</TableCell>
+            <TableCell><ActiveChip isNull={r.is_null} /></TableCell>
+            <TableCell>{ts(r.initial_ts)}</TableCell>
+            <TableCell>{ts(r.latest_ts)}</TableCell>
+            <TableCell align="right">
+              <IconButton
+                size="small"
+                aria-label={T.deviceData.rowMenu(r.key)}
+                aria-haspopup="menu"
+                onMouseEnter={(e) => openMenu(e.currentTarget, r)}
+                onClick={(e) => openMenu(e.currentTarget, r)}
+              >
+                <MoreVertIcon fontSize="small" />
+              </IconButton>
+            </TableCell>
+          </TableRow>
+        ))}
+      </BrowserPagedTable>
       <Menu
         anchorEl={menu?.anchor}
         open={menu !== null}
