@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { T } from '../text/id.js';
 import { defineCall } from './define.js';
 import { DEVICE_READ, DEVICE_WRITE } from './devices.js';
-import { id } from '../models/fields.js';
+import { id, jsonDocument } from '../models/fields.js';
 import { deviceTags } from '../models/device.js';
 
 /** Datatypes of spec 03 section 3. */
@@ -92,17 +92,7 @@ export const SensorDataRow = z.object({
 });
 export type SensorDataRow = z.infer<typeof SensorDataRow>;
 
-const policiesJson = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: T.devices.policyJson }).transform((v, ctx) => {
-  if (typeof v !== 'string') return v;
-  try {
-    const parsed: unknown = JSON.parse(v);
-    if (parsed !== null && typeof parsed === 'object') return parsed as Record<string, unknown> | unknown[];
-  } catch {
-    // reported below
-  }
-  ctx.addIssue({ code: 'custom', message: T.devices.policyJson });
-  return z.NEVER;
-});
+const policiesJson = jsonDocument(T.devices.policyJson);
 
 /** A sensor row's key: opaque to the server; the console sends `<sensor>.<configtype>.<param>`. */
 export const sensorKey = z.string().min(1).max(200);

@@ -1,4 +1,5 @@
 // The device entity and its field rules (spec 03 sections 3 and 5): the server validates with them, the web's forms too.
+import { jsonDocument } from './fields.js';
 import { z } from 'zod';
 import { T } from '../text/id.js';
 
@@ -25,17 +26,7 @@ export const gatewayUid = required(T.devices.uidRequired)
  * Sensor configuration: a JSON object or array, sent as JSON text (the wizard's "Konfigurasi" field) or as JSON.
  * Stored and answered as JSON.
  */
-export const sensorsJson = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: T.devices.sensorsJson }).transform((v, ctx) => {
-  if (typeof v !== 'string') return v;
-  try {
-    const parsed: unknown = JSON.parse(v);
-    if (parsed !== null && typeof parsed === 'object') return parsed as Record<string, unknown> | unknown[];
-  } catch {
-    /* reported below */
-  }
-  ctx.addIssue({ code: 'custom', message: T.devices.sensorsJson });
-  return z.NEVER;
-});
+export const sensorsJson = jsonDocument(T.devices.sensorsJson);
 
 /** Device tags: tag category prefix → values (each category's type decides what values it takes; the server checks). */
 export const deviceTags = z.record(z.string().min(1).max(32), z.array(z.string().max(64)).max(16));

@@ -34,3 +34,21 @@ export const appName = text(4, 128);
 
 /** Integer ids travel as numbers in JSON and as strings in paths and query strings. */
 export const id = z.coerce.number({ error: T.common.required }).int().positive();
+
+/**
+ * A JSON object or array, sent as JSON text (a form's text area) or as JSON; parsed either way. Anything else, and
+ * text that is not a JSON object or array, fails with `message` (the spec's "... harus dalam bentuk JSON yang benar").
+ */
+export function jsonDocument(message: string) {
+  return z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: message }).transform((v, ctx) => {
+    if (typeof v !== 'string') return v;
+    try {
+      const parsed: unknown = JSON.parse(v);
+      if (parsed !== null && typeof parsed === 'object') return parsed as Record<string, unknown> | unknown[];
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+}
