@@ -1,7 +1,7 @@
 // What the demo of `npm start` needs from the simulator: the fleet it runs (a few hundred mixed devices in the demo
 // tenant's application) and its ready-made dashboards (energy, fuel station, laundry, environment, structure, fleet
 // map) as conf_dashboard v2 documents naming the registered devices' ids. The gateway's demo seed stores them.
-import { ConfDashboard, dashboardsContract, navsContract, type ComponentInput, type ConfDashboardInput } from '@sentra/contracts';
+import { ConfDashboard, UNSCALED_HEIGHT_CARDS, dashboardsContract, navsContract, type CardTypeCode, type ComponentInput, type ConfDashboardInput } from '@sentra/contracts';
 import { RestClient } from './fleet/rest.js';
 import { PROFILES, Simulation, type ProfileName, type Reading } from './profiles/index.js';
 import { DEFAULTS, type FleetOptions } from './fleet/run.js';
@@ -30,12 +30,19 @@ export interface DemoDevice {
 const today = { default: { name: 'Hari ini', range: 'TODAY', period: 'hour' as const, interval: 1 } };
 const lastHour = { default: { name: '1 jam terakhir', range: 'LAST_HOUR', range_param: 1, period: 'minute' as const, interval: 5 } };
 
+/**
+ * The layouts below are written in card rows under a title row: a card of height 1 spans one card row. The grid keeps
+ * `y` in grid rows while heights are stored halved (doubled on load, titles excepted), so one card row is two grid rows
+ * and the title takes the first: card row r starts at grid row 1 + 2(r − 1).
+ */
+const gridRow = (c: ComponentInput): number => (c.y === 0 || UNSCALED_HEIGHT_CARDS.includes(c.cat as CardTypeCode) ? c.y : 1 + 2 * (c.y - 1));
+
 const dashboard = (components: ComponentInput[]): ConfDashboardInput => ({
   version: '2',
   type: 'normal',
   view: { decimal: 2 },
   config: { refresh: 0 },
-  dashboard: Object.fromEntries(components.map((c) => [c.key, c])),
+  dashboard: Object.fromEntries(components.map((c) => [c.key, { ...c, y: gridRow(c) }])),
 });
 
 const title = (key: string, text: string, y: number): ComponentInput => ({ key, cat: 'TITLE', x: 0, y, w: 4, h: 1, view: { title: text } });
