@@ -11,11 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import express from 'express';
 import { appsContract, authContract, dashboardsContract, Header } from '@sentra/contracts';
 import { buildApp, type SentraApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
+import { askChild } from './child.js';
+import { load } from './load.js';
 import { createLogger } from '../src/platform/log.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
 import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
@@ -82,33 +83,6 @@ async function bareExpress(): Promise<{ url: string; close: () => void }> {
   const server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
-
-async function cannon(url: string, paths: string[], headers: Record<string, string>, opts: { seconds: number; rate?: number; connections?: number }) {
-  const r = await autocannon({
-    url,
-    headers,
-    duration: opts.seconds,
-    connections: opts.connections ?? 32,
-    overallRate: opts.rate,
-    requests: paths.map((p) => ({ method: 'GET' as const, path: p })),
-  });
-  const lat = r.latency as unknown as Record<string, number>;
-  return { rps: Math.round(r.requests.average), p50_ms: lat.p50, p97_5_ms: lat.p97_5, p99_ms: lat.p99, errors: r.errors, non2xx: r.non2xx };
-}
-
-function ask<T>(child: ChildProcess, msg: unknown, answer: string, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child did not answer ${answer} in ${timeoutMs} ms`)), timeoutMs);
-    const on = (m: { cmd: string }) => {
-      if (m.cmd !== answer) return;
-      clearTimeout(timer);
-      child.off('message', on);
-      resolve(m as T);
-    };
-    child.on('message', on);
-    child.send(msg as object);
-  });
 }
 
 export const cardsBench: Bench = {
@@ -217,7 +191,7 @@ export const cardsBench: Bench = {
 
       // ---- HTTP: latency at a constant 3,000 requests/s per query kind, then the sustained mixed rate ----
       for (const kind of ['latest', 'hourly', 'daily'] as const) {
-        const r = await cannon(url, paths[kind], headers, { seconds: 5, rate: 3000, connections: 16 });
+        const r = await load({ url: url, paths: paths[kind], headers: headers, seconds: 5, rate: 3000, connections: 16 });
         figures[`${kind}_http_at_3000rps_p50_ms`] = r.p50_ms;
         figures[`${kind}_http_at_3000rps_p97_5_ms`] = r.p97_5_ms;
         figures[`${kind}_http_at_3000rps_p99_ms`] = r.p99_ms;
@@ -225,11 +199,11 @@ export const cardsBench: Bench = {
         figures[`${kind}_http_errors`] = r.errors + r.non2xx;
       }
       const bare = await bareExpress();
-      const bareLoad = await cannon(bare.url, ['/json'], {}, { seconds: 6 });
+      const bareLoad = await load({ url: bare.url, paths: ['/json'], headers: {}, seconds: 6 });
       bare.close();
       const mixedPaths = [...paths.latest, ...paths.hourly.slice(0, 10), ...paths.daily.slice(0, 10)];
-      const mixed = await cannon(url, mixedPaths, headers, { seconds: 8 });
-      const latestOnly = await cannon(url, paths.latest, headers, { seconds: 6 });
+      const mixed = await load({ url: url, paths: mixedPaths, headers: headers, seconds: 8 });
+      const latestOnly = await load({ url: url, paths: paths.latest, headers: headers, seconds: 6 });
       figures.bare_express_rps = bareLoad.rps;
       figures.mixed_cards_rps = mixed.rps;
       figures.mixed_cards_p97_5_ms = mixed.p97_5_ms;
@@ -265,9 +239,9 @@ export const cardsBench: Bench = {
       const fleet = fork(path.join(here, 'ingest/devices.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       const viewers = fork(path.join(here, 'cards/viewers.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(fleet, viewers);
-      const conn = await ask<{ connected: number; failed: number }>(fleet, { cmd: 'connect', port: app.broker.port, devices: LIVE_DEVICES, concurrency: 100 }, 'connected', 120_000);
+      const conn = await askChild<{ connected: number; failed: number }>(fleet, { cmd: 'connect', port: app.broker.port, devices: LIVE_DEVICES, concurrency: 100 }, 'connected', 120_000);
       figures.live_devices_connected = conn.connected;
-      const v = await ask<{ ready: number; subscribed: number; error?: string }>(viewers, { cmd: 'start', url, auth: headers, dashboards: liveIds, viewers: LIVE_VIEWERS }, 'started', 60_000);
+      const v = await askChild<{ ready: number; subscribed: number; error?: string }>(viewers, { cmd: 'start', url, auth: headers, dashboards: liveIds, viewers: LIVE_VIEWERS }, 'started', 60_000);
       if (v.error) throw new Error(v.error);
       figures.live_viewers = v.ready;
       figures.live_subscribed = v.subscribed;
@@ -279,14 +253,14 @@ export const cardsBench: Bench = {
         if (typeof v === 'number' && serverLag.length < 1_000_000) serverLag.push(Date.now() - v);
         emit(room, event, payload);
       };
-      const ran = ask<{ sent: number; errors: number }>(fleet, { cmd: 'run', qos: 0, messagesPerSecond: LIVE_DEVICES, seconds: LIVE_S }, 'ran', (LIVE_S + 60) * 1000);
+      const ran = askChild<{ sent: number; errors: number }>(fleet, { cmd: 'run', qos: 0, messagesPerSecond: LIVE_DEVICES, seconds: LIVE_S }, 'ran', (LIVE_S + 60) * 1000);
       await new Promise((r) => setTimeout(r, 4000));
-      await ask(viewers, { cmd: 'measure' }, 'measuring', 5000);
+      await askChild(viewers, { cmd: 'measure' }, 'measuring', 5000);
       serverLag.length = 0;
       const s0 = app.cards.live!.stats();
       await new Promise((r) => setTimeout(r, (LIVE_S - 6) * 1000));
       const s1 = app.cards.live!.stats();
-      const report = await ask<Record<string, number>>(viewers, { cmd: 'report' }, 'reported', 10_000);
+      const report = await askChild<Record<string, number>>(viewers, { cmd: 'report' }, 'reported', 10_000);
       const sent = await ran;
       figures.live_messages_sent = sent.sent;
       const tm = app.telemetry.metrics() as Record<string, unknown>;

@@ -2,7 +2,7 @@
 // messages at a controlled rate into the real gateway (broker → adapters → bus → batching writer → SQLite). Reports
 // stored points/s, publish→stored latency (send time embedded in the payload, measured when its batch commits), RSS per
 // idle connection, and latest-N / one-day range reads on a table seeded with up to 10 million points.
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
+import { askChild } from './child.js';
 import { createLogger } from '../src/platform/log.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
 import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
@@ -45,20 +46,6 @@ function percentile(samples: Float64Array, n: number, p: number): number {
   return sorted[Math.min(n - 1, Math.floor((p / 100) * n))];
 }
 
-function ask<T>(child: ChildProcess, msg: unknown, answer: string, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`fleet did not answer ${answer} in ${timeoutMs} ms`)), timeoutMs);
-    const on = (m: { cmd: string }) => {
-      if (m.cmd !== answer) return;
-      clearTimeout(timer);
-      child.off('message', on);
-      resolve(m as T);
-    };
-    child.on('message', on);
-    child.send(msg as object);
-  });
-}
-
 export const ingestBench: Bench = {
   name: 'ingest',
   async run() {
@@ -91,7 +78,7 @@ export const ingestBench: Bench = {
       await new Promise((r) => setTimeout(r, 500));
       gc();
       const rssBefore = process.memoryUsage().rss;
-      const conn = await ask<{ connected: number; failed: number }>(fleet, { cmd: 'connect', port: app.broker.port, devices: DEVICES, concurrency: 100 }, 'connected', 120_000);
+      const conn = await askChild<{ connected: number; failed: number }>(fleet, { cmd: 'connect', port: app.broker.port, devices: DEVICES, concurrency: 100 }, 'connected', 120_000);
       await new Promise((r) => setTimeout(r, 2000));
       gc();
       const rssIdle = process.memoryUsage().rss;
@@ -103,7 +90,7 @@ export const ingestBench: Bench = {
         const m0 = app.telemetry.metrics() as Record<string, number>;
         sampleCount = 0;
         sampling = false;
-        const ran = ask<{ sent: number; errors: number; seconds: number }>(fleet, { cmd: 'run', qos, messagesPerSecond: POINTS_PER_S / 3, seconds: PHASE_S }, 'ran', (PHASE_S + 60) * 1000);
+        const ran = askChild<{ sent: number; errors: number; seconds: number }>(fleet, { cmd: 'run', qos, messagesPerSecond: POINTS_PER_S / 3, seconds: PHASE_S }, 'ran', (PHASE_S + 60) * 1000);
         await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
         sampling = true;
         const w0 = app.telemetry.metrics() as Record<string, number>;

@@ -5,12 +5,17 @@ export interface LoadResult {
   rps: number;
   p50_ms: number;
   p95_ms: number;
+  p97_5_ms: number;
   p99_ms: number;
   errors: number;
   non2xx: number;
 }
 
-export async function load(opts: { url: string; headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST'; body?: string }): Promise<LoadResult> {
+/**
+ * `paths` spreads the requests round-robin over several GET paths of `url`; `rate` holds a constant arrival rate
+ * (requests/s over all connections) instead of as fast as the server answers.
+ */
+export async function load(opts: { url: string; headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST'; body?: string; paths?: string[]; rate?: number }): Promise<LoadResult> {
   if (!/^http:\/\/127\.0\.0\.1:/.test(opts.url)) throw new Error('load targets loopback only');
   const r = await autocannon({
     url: opts.url,
@@ -20,7 +25,9 @@ export async function load(opts: { url: string; headers?: Record<string, string>
     duration: opts.seconds ?? 5,
     connections: opts.connections ?? 32,
     pipelining: 1,
+    overallRate: opts.rate,
+    requests: opts.paths?.map((path) => ({ method: 'GET' as const, path })),
   });
   const lat = r.latency as unknown as Record<string, number>;
-  return { rps: Math.round(r.requests.average), p50_ms: lat.p50, p95_ms: lat.p97_5 ?? lat.p95 ?? lat.p99, p99_ms: lat.p99, errors: r.errors, non2xx: r.non2xx };
+  return { rps: Math.round(r.requests.average), p50_ms: lat.p50, p95_ms: lat.p97_5 ?? lat.p95 ?? lat.p99, p97_5_ms: lat.p97_5, p99_ms: lat.p99, errors: r.errors, non2xx: r.non2xx };
 }
