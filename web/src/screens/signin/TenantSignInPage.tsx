@@ -6,33 +6,12 @@ import { Box, Button, Link, Stack, Tab, Tabs, TextField, Typography } from '@mui
 import { appDomain, T } from '@sentra/contracts';
 import { TENANT, useSession } from '../../session/useSession.js';
 import { safeRedirect } from '../../shell/guards.js';
-import { PasswordField } from '../../ui/PasswordField.js';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { SignInFrame } from './SignInFrame.js';
+import { SignInForm } from './SignInForm.js';
 
 function TenantForm() {
   const { busy, send } = useSession(TENANT);
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [touched, setTouched] = useState(false);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (!username || !password) return;
-    send({ type: 'SUBMIT', username: username.trim(), password });
-  };
-  return (
-    <Box component="form" noValidate onSubmit={submit} sx={{ position: 'relative' }}>
-      <Stack spacing={2}>
-        <TextField name="username" label={T.login.username} value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" autoFocus fullWidth
-          error={touched && !username} helperText={touched && !username ? T.common.required : ' '} disabled={busy} />
-        <PasswordField name="password" label={T.login.password} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" fullWidth
-          error={touched && !password} helperText={touched && !password ? T.common.required : ' '} disabled={busy} />
-        <Button type="submit" variant="contained" size="large" disabled={busy}>{T.login.login}</Button>
-      </Stack>
-      <LoadingOverlay open={busy} />
-    </Box>
-  );
+  return <SignInForm busy={busy} submitLabel={T.login.login} onSubmit={(username, password) => send({ type: 'SUBMIT', username, password })} />;
 }
 
 function UserForm() {
