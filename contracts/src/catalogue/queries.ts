@@ -159,3 +159,11 @@ export const EXPRESSION_FIELD: Partial<Record<QueryFunction, 'output' | 'conditi
 
 /** The subparam placeholder: "means no subparam and removes it". */
 export const NO_SUBPARAM = '_no_subparam_';
+
+/**
+ * Device states in a card query (not in the spec, docs/card-queries.md "Device states"): the sensor `_state_` names
+ * the device's current states instead of a telemetry series, the param is the state key (Tasmota's `POWER`), config
+ * is `state`. A placeholder in the spec's own style (`_no_subparam_`), so the editor's cascade picks it unchanged.
+ */
+export const STATE_SENSOR = '_state_';
+export const STATE_CONFIG = 'state';

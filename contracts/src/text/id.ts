@@ -688,6 +688,8 @@ export const T = {
       // not in the spec: the example hints of the format and math expressions (the spec names them, not their words)
       formatHint: 'Suhu {var_a} °C, kelembapan {var_b} %',
       mathHint: '({var_a} + {var_b}) / 2',
+      // not in the spec: the device states' entry of the Sensor selector (docs/card-queries.md "Device states")
+      stateSensor: 'Kondisi perangkat',
       conditionRequired: 'Condition tidak boleh kosong',
       trueRequired: 'True condition tidak boleh kosong',
       falseRequired: 'False condition tidak boleh kosong',
@@ -993,6 +995,7 @@ export const T = {
     notCommandCard: 'Komponen ini bukan kartu perintah',
     noTarget: 'Perangkat tujuan perintah tidak ditentukan',
     noMatchingDevice: 'Tidak ada perangkat yang cocok dengan penanda',
+    stateLatestOnly: 'Kondisi perangkat hanya dapat dibaca dengan LATEST',
   },
   // ---- card views (web, spec 02 sections 2, 3, 4, 8, 9): what cards print beyond the spec's own words ----
   cardViews: {

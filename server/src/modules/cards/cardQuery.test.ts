@@ -1,14 +1,14 @@
 // Every query function × query type on a dataset with known values: the exact answer, empty windows, counter resets,
 // missing devices, another application's device, tags matching none, and expressions that fail on the card.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Component, ConfDashboard, T, type CardFilterQuery } from '@sentra/contracts';
+import { Component, ConfDashboard, STATE_CONFIG, STATE_SENSOR, T, type CardFilterQuery } from '@sentra/contracts';
 import { findUp, openDb } from '../../platform/db/sqlite.js';
 import { createLogger } from '../../platform/log.js';
 import * as schema from '../../schema.js';
 import { createTelemetryPipeline, type TelemetryPipeline } from '../telemetry/pipeline.js';
 import { evaluateCard } from './cardData.js';
 import { createCardEngine, type CardEngine } from './cards.module.js';
-import { seedDevice, seedPoints, seedSeries } from './testing/seed.js';
+import { seedDevice, seedPoints, seedSeries, seedState } from './testing/seed.js';
 
 const TZ = 'Asia/Jakarta';
 const MIDNIGHT = Date.UTC(2024, 2, 14, 17); // 15 March 2024 00:00 in Jakarta (UTC+7)
@@ -51,6 +51,11 @@ beforeAll(() => {
     for (let d = 29; d >= 0; d--) for (let q = 0; q < 4; q++) daily.push([MIDNIGHT - d * 24 * H + q * 6 * H, 30 - d]);
     series(dev1, 'env', 'data', 'level', daily);
     series(foreign, 'pm', 'meter', 'power', [[at(9), 999]], '', 2);
+    // device states: a Tasmota plug's POWER on each device, an object state, another application's device
+    seedState(sqlite, { appId: 1, deviceId: dev1, key: 'POWER', value: 'ON', since: at(9), ts: at(10, 30) });
+    seedState(sqlite, { appId: 1, deviceId: dev2, key: 'POWER', value: 'OFF', since: at(8), ts: at(9, 45) });
+    seedState(sqlite, { appId: 1, deviceId: dev1, key: 'last_vend', value: { machine: 'w1', amount: 10000 }, since: at(10), ts: at(10) });
+    seedState(sqlite, { appId: 2, deviceId: foreign, key: 'POWER', value: 'ON', since: at(9), ts: at(9) });
   })();
 });
 afterAll(async () => {
@@ -317,5 +322,51 @@ describe('condition functions (queryType condition and condition_bool)', () => {
   it('a request variable override replaces the dashboard variable (a dropdown selection)', () => {
     const d = evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query: 'MATH', queryType: 'condition', condition: '{var_b} * 2' } } }, { vars: { var_b: 21 } });
     expect(d.value).toBe(42);
+  });
+});
+
+describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
+  const state = (key: string, extra: Record<string, unknown> = {}, device: number = dev1) => ({ query: 'LATEST', queryType: 'device', device_id: device, sensor: STATE_SENSOR, config: STATE_CONFIG, param: key, ...extra });
+  const full = (component: Record<string, unknown>, query: CardFilterQuery = {}) =>
+    evaluateCard(engine.src, { component: Component.parse({ key: 'k', x: 0, y: 0, ...component }), conf: dash(), appId: 1, tz: TZ, now: NOW, query });
+  it("LATEST answers the state's value and the time it was last reported, and depends on that state", () => {
+    const r = full({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: state('POWER') } });
+    expect(r.data).toMatchObject({ success: true, value: 'ON', time: at(10, 30), primary: 'ON' });
+    expect([...r.deps]).toEqual([`s:${dev1}|POWER`]);
+  });
+  it('a subparam picks one field of an object state', () => {
+    expect(single(state('last_vend', { subparam: 'amount' })).value).toBe(10000);
+    expect(single(state('last_vend')).value).toEqual({ machine: 'w1', amount: 10000 });
+    expect(single(state('last_vend', { subparam: 'tidak_ada' })).value).toBeNull();
+  });
+  it(`a state never reported answers null; a missing or another application's device "${T.cards.deviceNotFound}"`, () => {
+    expect(single(state('Dimmer'))).toMatchObject({ success: true, value: null });
+    expect(single(state('POWER', {}, 99999))).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
+    expect(single(state('POWER', {}, foreign))).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
+  });
+  it(`an aggregate or a chart of a state is "${T.cards.stateLatestOnly}" on the card`, () => {
+    expect(single(state('POWER', { query: 'AVG' }))).toMatchObject({ success: false, alert: T.cards.stateLatestOnly });
+    const chart = evaluate({ cat: 'LINE_CHART_CARD', w: 2, h: 2, model: { value: state('POWER', { queryType: 'graph', query: 'LAST' }), filter: today } });
+    expect(chart).toMatchObject({ success: false, alert: T.cards.stateLatestOnly });
+  });
+  it('BOOL and IFELSE read a state through a device variable', () => {
+    const conf = dash({ plug: { _varType: 'device', device_id: dev1, sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' } });
+    const cond = (value: Record<string, unknown>) => evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value } }, {}, conf).value;
+    expect(cond({ query: 'BOOL', queryType: 'condition', condition: "{plug} == 'ON'" })).toBe(true);
+    expect(cond({ query: 'IFELSE', queryType: 'condition_bool', condition: "{plug} == 'OFF'", true_condition: 'Mati', false_condition: 'Nyala sejak 09:00' })).toBe('Nyala sejak 09:00');
+  });
+  it('a list card reads the state of every device (queryType device_no_id), depending on that state anywhere', () => {
+    const r = full({ cat: 'LIST_CARD', w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' }, tags: [] } });
+    expect(r.data.table_data).toEqual([
+      { device_id: dev1, label: 'Panel A', value: 'ON', time: at(10, 30) },
+      { device_id: dev2, label: 'Meter B', value: 'OFF', time: at(9, 45) },
+    ]);
+    expect(r.deps.has('sa:1|POWER')).toBe(true);
+  });
+  it("a toggle card's status line and switch read the plug's POWER, and the target is the same state", () => {
+    const target = { device_id: dev1, sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' };
+    const r = full({ cat: 'INPUT_TOGGLE_CARD', w: 1, h: 1, model: { status: state('POWER'), config: target } });
+    expect(r.data).toMatchObject({ success: true, status: 'ON', value: 'ON', primary: 'ON', enable: true, time: at(10, 30) });
+    expect(r.deps).toEqual(new Set([`dev:${dev1}`, `s:${dev1}|POWER`]));
   });
 });

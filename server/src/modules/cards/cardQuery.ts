@@ -2,7 +2,8 @@
 // names, over which window, through which function. Four shapes come out: one value (single-value, title, status),
 // a chart (graph), one value per device (list and map cards), three values (three-phase). Every series or device
 // read is recorded in `deps` (the live index keys of cards.live.ts), so a push recomputes exactly the cards it touches.
-import { T, type QueryEntity } from '@sentra/contracts';
+// A query whose sensor is STATE_SENSOR reads a device state (Tasmota's POWER) instead of a series.
+import { NO_SUBPARAM, STATE_SENSOR, T, type QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
 import type { DeviceDirectory, DeviceFacts } from './deviceDirectory.js';
 import { ExpressionError, type ExprValue } from './expression.js';
@@ -11,6 +12,7 @@ import { bucketAggregates, isAggregate, valuesAggregate, type AggregateFn } from
 import { evaluateCondition, isCondition } from './functions/conditions.js';
 import { deviceCount, deviceInfo, isDeviceInfo } from './functions/deviceInfo.js';
 import { levelFor, type SeriesReads, type SeriesRef } from './seriesReads.js';
+import type { StateReads } from './stateReads.js';
 
 /** Why a card could not be evaluated: shown on the card (`success: false, alert`), never a 500. */
 export class CardError extends Error {}
@@ -22,12 +24,19 @@ const MAX_VARIABLE_DEPTH = 8;
 export interface EngineSources {
   reads: SeriesReads;
   directory: DeviceDirectory;
+  states: StateReads;
 }
 
-/** Live index keys: `d:<device>|<sensor>|<config>|<param>`, `a:<app>|<sensor>|<config>|<param>`, `dev:<device>`, `app:<app>`. */
+/**
+ * Live index keys: `d:<device>|<sensor>|<config>|<param>`, `a:<app>|<sensor>|<config>|<param>`, `s:<device>|<state>`,
+ * `sa:<app>|<state>`, `dev:<device>`, `app:<app>`.
+ */
 export const depKey = {
   param: (deviceId: number, sensor: string, config: string, param: string) => `d:${deviceId}|${sensor}|${config}|${param}`,
   anyDevice: (appId: number, sensor: string, config: string, param: string) => `a:${appId}|${sensor}|${config}|${param}`,
+  /** a device state (its key), on one device or on any device of the application */
+  state: (deviceId: number, key: string) => `s:${deviceId}|${key}`,
+  anyState: (appId: number, key: string) => `sa:${appId}|${key}`,
   device: (deviceId: number) => `dev:${deviceId}`,
   app: (appId: number) => `app:${appId}`,
 };
@@ -181,6 +190,29 @@ export function seriesOf(q: Query, ctx: EvalContext, deviceId: number, forChart:
   return subs.map((s) => ({ label: forChart && q.param_label ? `${q.param_label} ${s.subparam}` : s.subparam, subparam: s.subparam, series: s, whole: true as const }));
 }
 
+// ---- device states ----
+
+/** The query names a device state (param = the state's key), not a telemetry series. */
+export const isStateQuery = (q: Pick<Query, 'sensor'>): boolean => q.sensor === STATE_SENSOR;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A device state through LATEST (states are values, not series: nothing to aggregate): its value and the time it was
+ * last reported; a subparam picks one field of an object value. `known`: the device is one of the directory's.
+ */
+function stateValue(fn: string, q: Query, ctx: EvalContext, deviceId: number, subparam?: string, known = false): Scalar {
+  if (fn !== 'LATEST') throw new CardError(T.cards.stateLatestOnly);
+  const s = ctx.src.states.current(ctx.appId, deviceId, q.param ?? '');
+  if (!s) {
+    if (!known) requireDevice(ctx, deviceId);
+    return { value: null, time: null };
+  }
+  const sub = subparam ?? (typeof q.subparam === 'string' ? q.subparam : '');
+  if (sub === '' || sub === NO_SUBPARAM) return { value: s.value, time: s.ts };
+  return { value: isRecord(s.value) && Object.prototype.hasOwnProperty.call(s.value, sub) ? s.value[sub] : null, time: s.ts };
+}
+
 function latestOf(s: SeriesRef | null, ctx: EvalContext): Scalar {
   if (!s) return { value: null, time: null };
   const p = ctx.src.reads.latest(s);
@@ -235,6 +267,10 @@ export function scalarQuery(q: Query, ctx: EvalContext): Scalar {
     case 'graph':
     case 'three_phase': {
       const deviceId = deviceIdOf(q, ctx);
+      if (isStateQuery(q)) {
+        ctx.deps.add(depKey.state(deviceId, q.param ?? ''));
+        return stateValue(fn, q, ctx, deviceId);
+      }
       ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
       return valueOfSeries(fn, seriesOf(q, ctx, deviceId, false), ctx);
     }
@@ -273,6 +309,7 @@ export function chartQuery(q: Query, ctx: EvalContext): Chart {
     return { keys: ['value'], rows: [{ ts: ctx.now, value: v.value }] };
   }
   if (q.queryType !== 'graph' && q.queryType !== 'device' && q.queryType !== 'three_phase') throw new CardError(T.dashboards.component.queryNotOffered);
+  if (isStateQuery(q)) throw new CardError(T.cards.stateLatestOnly);
   if (!isAggregate(fn)) throw new CardError(T.dashboards.component.queryNotOffered);
   const deviceId = deviceIdOf(q, ctx);
   ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
@@ -318,7 +355,10 @@ export function perDeviceQuery(q: Query, ctx: EvalContext, devices?: DeviceFacts
   ctx.deps.add(depKey.app(ctx.appId));
   const list = all.length > MAX_LIST_DEVICES ? all.slice(0, MAX_LIST_DEVICES) : all;
   const rows: DeviceRow[] = new Array(list.length);
-  if (q.queryType === 'device_no_id') {
+  if (q.queryType === 'device_no_id' && isStateQuery(q)) {
+    ctx.deps.add(depKey.anyState(ctx.appId, q.param ?? ''));
+    for (let i = 0; i < list.length; i++) rows[i] = { device: list[i]!, ...stateValue(fn, q, ctx, list[i]!.id, undefined, true) };
+  } else if (q.queryType === 'device_no_id') {
     ctx.deps.add(depKey.anyDevice(ctx.appId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
     for (let i = 0; i < list.length; i++) {
       const d = list[i]!;
@@ -341,8 +381,13 @@ export function perDeviceQuery(q: Query, ctx: EvalContext, devices?: DeviceFacts
 /** Three-phase: the latest of the three subparams (Data 1, 2, 3). */
 export function threePhaseQuery(q: Query, ctx: EvalContext): Scalar[] {
   const deviceId = deviceIdOf(q, ctx);
-  ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
   const subs = Array.isArray(q.subparam) ? q.subparam : [];
+  if (isStateQuery(q)) {
+    // a state whose value is an object: Data 1-3 are three of its fields
+    ctx.deps.add(depKey.state(deviceId, q.param ?? ''));
+    return [0, 1, 2].map((i) => (subs[i] === undefined ? { value: null, time: null } : stateValue(q.query ?? 'LATEST', q, ctx, deviceId, subs[i])));
+  }
+  ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
   return [0, 1, 2].map((i) => {
     const sub = subs[i];
     if (sub === undefined) return { value: null, time: null };

@@ -15,6 +15,7 @@ import { cardsRoutes, type CardCommandSender } from './cards.routes.js';
 import { createDashboardSource, type DashboardSource, type DashboardView } from './dashboardSource.js';
 import { createDeviceDirectory } from './deviceDirectory.js';
 import { createSeriesReads } from './seriesReads.js';
+import { createStateReads } from './stateReads.js';
 
 export interface CardEngine {
   src: EngineSources;
@@ -28,7 +29,11 @@ export interface CardEngine {
 
 export function createCardEngine(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series'>, opts: { now?: () => number; directoryTtlMs?: number } = {}): CardEngine {
   const now = opts.now ?? Date.now;
-  const src: EngineSources = { reads: createSeriesReads(sqlite, telemetry), directory: createDeviceDirectory(sqlite, { ttlMs: opts.directoryTtlMs, now }) };
+  const src: EngineSources = {
+    reads: createSeriesReads(sqlite, telemetry),
+    directory: createDeviceDirectory(sqlite, { ttlMs: opts.directoryTtlMs, now }),
+    states: createStateReads(sqlite),
+  };
   const source = createDashboardSource(sqlite, { now });
 
   function run(appId: number, tz: string, view: DashboardView, key: string, query: CardFilterQuery, at: number): CardResult {
@@ -82,7 +87,8 @@ export function createCardsDomain(deps: CardsDomainDeps) {
   function attachRealtime(realtime: Realtime): CardsLive {
     if (live) return live;
     const l = (live = createCardsLive({ realtime, engine, log: deps.log, now: deps.now }));
-    // committed points → the cards reading their param, on this device or on any device of the application
+    // committed points → the cards reading their param, on this device or on any device of the application;
+    // committed states → the cards reading that state key (a query with sensor STATE_SENSOR)
     offs.push(
       deps.telemetry.subscribe((batch) => {
         if (!l.watching) return;
@@ -92,6 +98,10 @@ export function createCardsDomain(deps: CardsDomainDeps) {
           if (!s) continue;
           keys.add(depKey.param(s.deviceId, s.sensor, s.configtype, s.param));
           keys.add(depKey.anyDevice(s.appId, s.sensor, s.configtype, s.param));
+        }
+        for (const st of batch.states) {
+          keys.add(depKey.state(batch.deviceId, st.key));
+          keys.add(depKey.anyState(batch.appId, st.key));
         }
         l.pointsCommitted(keys);
       }),

@@ -73,3 +73,10 @@ export function seedPoints(sqlite: Database.Database, seriesId: number, points: 
     for (const b of levels[level].values()) up.run(seriesId, b.bucketTs, b.count, b.sum, b.min, b.max, b.first, b.firstTs, b.last, b.lastTs);
   }
 }
+
+/** A device's current state as the telemetry writer leaves it (`value` is stored as JSON text). */
+export function seedState(sqlite: Database.Database, s: { appId: number; deviceId: number; key: string; value: unknown; since: number; ts: number }): void {
+  sqlite
+    .prepare('INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(s.deviceId, s.appId, s.key, s.value === null ? null : JSON.stringify(s.value), s.since, s.ts);
+}
