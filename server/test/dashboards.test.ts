@@ -1,7 +1,7 @@
 // Spec 02 section 7, the dashboard calls: validation with the conf_dashboard v2 schema (-10 with the error's path),
 // paths from labels, parents, components, the selection trees, viewing, and who may do what (401, 403, 404).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardsContract, navsContract, rolesContract, tagsContract, T } from '@sentra/contracts';
+import { STATE_CONFIG, STATE_SENSOR, dashboardsContract, navsContract, rolesContract, tagsContract, T } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { addDevice, memberWithRole, tenantWithApp } from './fixtures.js';
 
@@ -162,10 +162,11 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
       tags: { lokasi: ['gudang'] },
     });
     const pump = await addDevice(gw.url, auth, 'dummy', { name: 'Pompa', sensors: [{ sensor: 'relay', configtype: 'command', param: 'out' }] });
-    // a series telemetry stored without the device declaring it
+    // a series telemetry stored without the device declaring it, and a state the pump reported
     gw.app.db.sqlite
       .prepare('INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(o.appId, meter.id, 'env', 'data', 'temp', '', 'number', Date.now());
+    gw.app.db.sqlite.prepare('INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)').run(pump.id, o.appId, 'POWER', '"ON"', 1, 1);
 
     const all = await call(gw.url, dashboardsContract.devices, {}, auth);
     expect(all.body.devices).toEqual({
@@ -173,12 +174,13 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
         pm: { data: { voltage: { r: 'number', s: 'number' }, energy: 'number' }, config: { interval: 'number' } },
         env: { data: { temp: 'number' } },
       },
-      [pump.id]: { relay: { command: { out: null } } },
+      [pump.id]: { relay: { command: { out: null } }, [STATE_SENSOR]: { [STATE_CONFIG]: { POWER: null } } },
     });
     expect(all.body.devices_label).toEqual({ [meter.id]: 'Meter', [pump.id]: 'Pompa' });
 
     const config = await call(gw.url, dashboardsContract.devices, { config: 'true' }, auth);
-    expect(config.body.devices).toEqual({ [meter.id]: { pm: { config: { interval: 'number' } } }, [pump.id]: { relay: { command: { out: null } } } });
+    // a device state is a command target too (a toggle switches the POWER it shows)
+    expect(config.body.devices).toEqual({ [meter.id]: { pm: { config: { interval: 'number' } } }, [pump.id]: { relay: { command: { out: null } }, [STATE_SENSOR]: { [STATE_CONFIG]: { POWER: null } } } });
 
     const tagged = await call(gw.url, dashboardsContract.devices, { tags: 'lokasi:gudang' }, auth);
     expect(Object.keys(tagged.body.devices)).toEqual([String(meter.id)]);
@@ -186,7 +188,7 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
     expect((await call(gw.url, dashboardsContract.devices, { tags: 'lokasi:kantor' }, auth)).body.devices).toEqual({});
 
     const sensors = await call(gw.url, dashboardsContract.sensors, {}, auth);
-    expect(Object.keys(sensors.body.sensors).sort()).toEqual(['env', 'pm', 'relay']);
+    expect(Object.keys(sensors.body.sensors).sort()).toEqual([STATE_SENSOR, 'env', 'pm', 'relay'].sort());
     expect((await call(gw.url, dashboardsContract.tags, {}, auth)).body.tags).toEqual(['lokasi:gudang']);
 
     // another application sees none of it

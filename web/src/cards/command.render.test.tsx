@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { Result, T, type CardTypeCode } from '@sentra/contracts';
 import { notices } from '../ui/snackbar/notices.js';
-import { renderCard, stubLayout } from './cards.test-kit.js';
+import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
 
 const api = vi.hoisted(() => ({ calls: [] as { path: string; input: any; opts?: any }[], answer: (_path: string): any => ({ code: 200, body: { response_result: 0, message: 'ok' }, headers: {}, text: 'OK' }) }));
 vi.mock('../api/client.js', () => ({
@@ -95,6 +95,24 @@ describe.each([['INPUT_TOGGLE_CARD'], ['INPUT_TOGGLE_TAGS_CARD'], ['INPUT_TOGGLE
     fireEvent.click(toggle.querySelector('input')!);
     if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
     await vi.waitFor(() => expect(sent()[0]?.value).toBe(true));
+  });
+});
+
+describe('INPUT_TOGGLE_CARD on a Tasmota plug (status: the POWER state)', () => {
+  it('keeps the requested state after success until the plug reports, then shows what it reports', async () => {
+    const view = renderCard('INPUT_TOGGLE_CARD', { data: { status: 'OFF', primary: 'OFF' } });
+    const toggle = await screen.findByTestId('command-toggle');
+    fireEvent.click(toggle.querySelector('input')!);
+    await vi.waitFor(() => expect(screen.getByTestId('command-status').textContent).toBe(c.success));
+    // the call answered before the state's push: no flicker back to OFF
+    expect(toggle.getAttribute('data-checked')).toBe('true');
+    expect(screen.getByTestId('toggle-state').textContent).toBe(T.cardViews.on);
+    view.rerender(cardElement('INPUT_TOGGLE_CARD', { data: { status: 'ON', primary: 'ON' } }));
+    expect(toggle.getAttribute('data-checked')).toBe('true');
+    // a later report wins (the plug was switched off at the wall)
+    view.rerender(cardElement('INPUT_TOGGLE_CARD', { data: { status: 'OFF', primary: 'OFF' } }));
+    expect(toggle.getAttribute('data-checked')).toBe('false');
+    expect(screen.getByTestId('toggle-state').textContent).toBe(T.cardViews.off);
   });
 });
 

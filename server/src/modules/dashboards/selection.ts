@@ -1,10 +1,12 @@
 // What the card editor chooses from (spec 02 section 3 "Data shape for selection"): the application's devices as
 // device → sensor → config → param → subparam, built from each device's declared sensors and the series telemetry
-// has actually stored, their labels, and the tags a query may filter by.
+// has actually stored, their labels, and the tags a query may filter by. A device's states (Tasmota's POWER) appear
+// under the sensor STATE_SENSOR / config STATE_CONFIG, one param per state key (docs/card-queries.md "Device states").
 import { asc, eq } from 'drizzle-orm';
-import type { DeviceTree, SensorTree } from '@sentra/contracts';
+import { STATE_CONFIG, STATE_SENSOR, type DeviceTree, type SensorTree } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { devices } from '../devices/devices.table.js';
+import { deviceStates } from '../states/states.table.js';
 import { tagCategories, tagDefinitions } from '../tags/tags.table.js';
 import { telemetrySeries } from '../telemetry/telemetry.table.js';
 
@@ -65,8 +67,10 @@ function addDeclared(tree: Obj, sensors: unknown): void {
   }
 }
 
+/** A command target must be writable; a device state is (Tasmota's POWER, Dimmer ... are states and commands both). */
 function keepConfigTypes(tree: Obj, allowed: readonly string[]): void {
   for (const [sensor, configs] of Object.entries(tree)) {
+    if (sensor === STATE_SENSOR) continue;
     const kept = Object.fromEntries(Object.entries(configs as Obj).filter(([c]) => allowed.includes(c)));
     if (Object.keys(kept).length) tree[sensor] = kept;
     else delete tree[sensor];
@@ -118,6 +122,11 @@ export function createSelection(db: Db) {
     for (const s of series) {
       const tree = trees.get(s.deviceId);
       if (tree) put(tree, s.sensor, s.configtype, s.param, s.subparam, s.datatype);
+    }
+    const states = db.select({ deviceId: deviceStates.deviceId, key: deviceStates.key }).from(deviceStates).where(eq(deviceStates.appId, appId)).all();
+    for (const st of states) {
+      const tree = trees.get(st.deviceId);
+      if (tree) put(tree, STATE_SENSOR, STATE_CONFIG, st.key, '', null);
     }
     if (filter.config) for (const tree of trees.values()) keepConfigTypes(tree, WRITABLE_CONFIG_TYPES);
     return { rows, trees };

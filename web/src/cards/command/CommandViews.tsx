@@ -74,9 +74,15 @@ export function TextView(p: Props) {
 export function ToggleView(p: Props) {
   const command = useCardCommand(p);
   const reported = isOn(p.data?.status ?? p.data?.value, p.view.on_value);
-  // while a command is on its way the switch shows the requested state; afterwards the device's report wins
+  // The switch shows the requested state while the command is on its way and, once it succeeded, until the device's
+  // next report arrives (a Tasmota plug's RESULT answers the call a moment before the state's push): no flicker back.
   const [requested, setRequested] = useState<boolean | undefined>();
-  const shown = command.busy && requested !== undefined ? requested : reported;
+  // the card's data at the moment of success, kept while the success lasts (set during render: no frame in between)
+  const [atSuccess, setAtSuccess] = useState<{ data: unknown } | undefined>();
+  if (command.succeeded && !atSuccess) setAtSuccess({ data: p.data });
+  if (!command.succeeded && atSuccess) setAtSuccess(undefined);
+  const awaitingReport = command.succeeded && (!atSuccess || p.data === atSuccess.data);
+  const shown = requested !== undefined && (command.busy || awaitingReport) ? requested : reported;
   return (
     <Shell p={p} command={command} confirmText={T.cardViews.confirmToggle(!shown ? T.cardViews.on : T.cardViews.off)} icon="toggle">
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { T, type QueryEntityInput, type QueryKind, type QueryType } from '@sentra/contracts';
+import { STATE_CONFIG, STATE_SENSOR, T, type QueryEntityInput, type QueryKind, type QueryType } from '@sentra/contracts';
 import {
   initialQueryEditor,
   queryEditorFrom,
@@ -65,6 +65,16 @@ describe('dependent selectors', () => {
     const state = editor('single', [latest, ...path('voltage')]);
     expect(fieldOptions(state, 'sensor').map((o) => o.value)).toEqual(['pm', 'env']);
     expect(fieldOptions(state, 'param').map((o) => o.value)).toEqual(['voltage', 'current', 'energy']);
+  });
+  it("offer a device's states as the sensor 'Kondisi perangkat', its keys as params (a toggle's POWER)", () => {
+    const source = { ...TEST_SOURCE, devices: { ...TEST_SOURCE.devices, plug: { ENERGY: { data: { Power: 'number' } }, [STATE_SENSOR]: { [STATE_CONFIG]: { POWER: null } } } } };
+    const events: QueryEditorEvent[] = [latest, { type: 'chooseDevice', device_id: 'plug' }];
+    const state = events.reduce(queryEditorReducer, queryEditorReducer(initialQueryEditor('single'), { type: 'sourceLoaded', source }));
+    expect(fieldOptions(state, 'sensor')).toEqual([{ value: 'ENERGY', label: 'ENERGY' }, { value: STATE_SENSOR, label: q.stateSensor }]);
+    const chosen = [{ type: 'chooseSensor', sensor: STATE_SENSOR }, { type: 'chooseConfig', config: STATE_CONFIG }, { type: 'chooseParam', param: 'POWER' }] as QueryEditorEvent[];
+    const done = chosen.reduce(queryEditorReducer, state);
+    expect(canSubmit(done)).toBe(true);
+    expect(queryData(done)).toEqual({ query: 'LATEST', queryType: 'device', device_id: 'plug', sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' });
   });
   it('name no device for list and map cards: the sensors tree', () => {
     const state = editor('list', [latest, { type: 'chooseSensor', sensor: 'pm' }, { type: 'chooseConfig', config: 'meter' }, { type: 'chooseParam', param: 'energy' }]);

@@ -1,6 +1,6 @@
 // What the query editor and the device variable choose from: the trees of `nav/device/devices` (device → sensor →
 // config → param → subparam) and `nav/device/sensors` (the same beneath a sensor), the device labels and the tags.
-import { NO_SUBPARAM, subparamsOf, type DeviceTree, type SensorTree } from '@sentra/contracts';
+import { NO_SUBPARAM, STATE_SENSOR, T, subparamsOf, type DeviceTree, type SensorTree } from '@sentra/contracts';
 
 export interface SelectionSource {
   devices: DeviceTree;
@@ -34,8 +34,11 @@ export function deviceOptions(source: SelectionSource): Option[] {
   return Object.keys(source.devices).map((value) => ({ value, label: source.devices_label[value] ?? value }));
 }
 
+/** The sensors; a device's states (the STATE_SENSOR entry the server adds) are offered by name, last. */
 export function sensorOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
-  return plain(Object.keys(sensorTree(source, withDevice, path.device_id) ?? {}));
+  const keys = Object.keys(sensorTree(source, withDevice, path.device_id) ?? {});
+  const sensors = plain(keys.filter((k) => k !== STATE_SENSOR));
+  return keys.includes(STATE_SENSOR) ? [...sensors, { value: STATE_SENSOR, label: T.dashboards.query.stateSensor }] : sensors;
 }
 
 export function configOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
