@@ -18,7 +18,8 @@ const USAGE = `npm run sim -- [options]
   --mqtt URL         broker (default ${DEFAULTS.mqtt}); --ws uses MQTT over WebSocket at <url>/mqtt
   --username --password   tenant sign-in (default the demo tenant ${DEFAULTS.username}/${DEFAULTS.password})
   --domain D         application domain, created when missing (default ${DEFAULTS.domain})
-  --ramp N           new connections per second (default ${DEFAULTS.ramp})`;
+  --ramp N           new connections per second (default ${DEFAULTS.ramp})
+  --speed X          simulated time per real time (default 1; 60 = an hour of sales and laundry cycles a minute)`;
 
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
 const Args = z.object({
@@ -37,6 +38,7 @@ const Args = z.object({
   domain: z.string().min(1).max(64).default(DEFAULTS.domain),
   ramp: num(1, 5000).default(DEFAULTS.ramp),
   concurrency: num(1, 64).int().default(DEFAULTS.concurrency),
+  speed: num(0.01, 3600).default(1),
   help: z.boolean().default(false),
 });
 
@@ -63,6 +65,7 @@ function parse(argv: string[]) {
       domain: { type: 'string' },
       ramp: { type: 'string' },
       concurrency: { type: 'string' },
+      speed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

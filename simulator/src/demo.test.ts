@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gridHeight, type CardTypeCode } from '@sentra/contracts';
+import { STATE_CONFIG, STATE_SENSOR, gridHeight, type CardTypeCode, type ComponentInput } from '@sentra/contracts';
 import { DEMO_FLEET, demoDashboardProblems, demoDashboards } from './demo.js';
 import { planFleet } from './fleet/plan.js';
 
@@ -31,6 +31,32 @@ describe('the demo', () => {
         }
       }
     }
+  });
+
+  const cards = (path: string) => Object.values(dashboards.find((d) => d.path === path)!.conf_dashboard.dashboard ?? {}) as ComponentInput[];
+
+  it("draws one tank chart per product with the fuel tooltip: the product's volume and fill in one graph query", () => {
+    const tanks = cards('spbu').filter((c) => c.view?.tooltip === 'fuel');
+    expect(tanks.length).toBeGreaterThanOrEqual(3);
+    for (const c of tanks) {
+      expect(c.model?.value).toMatchObject({ queryType: 'graph', sensor: 'tank', config: 'data', subparam: ['volume', 'fill'], subparam_label: ['sisa_bbm', 'pengisian'] });
+      expect(c.view).toMatchObject({ fill_key: 'pengisian', graph_unit: 'L' });
+    }
+    expect(tanks.map((c) => (c.model?.value as { param: string }).param)).toEqual(expect.arrayContaining(['Pertalite', 'Pertamax', 'Biosolar']));
+  });
+
+  it("switches the Tasmota plugs with toggle cards reading and writing their POWER state", () => {
+    for (const [path, key] of [['laundry', 'mesin_tasmota'], ['lingkungan', 'kipas']] as const) {
+      const toggle = cards(path).find((c) => c.key === key)!;
+      const power = { sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' };
+      expect(toggle).toMatchObject({ cat: 'INPUT_TOGGLE_CARD', model: { status: { query: 'LATEST', queryType: 'device', ...power }, config: power } });
+      const plug = devices.find((d) => d.id === (toggle.model?.config as { device_id: number }).device_id)!;
+      expect(plug.plan.family).toBe('tasmota');
+    }
+  });
+
+  it("starts a washer with the laundry's button: the card's value names the machine", () => {
+    expect(cards('laundry').find((c) => c.key === 'mulai_cuci')!.model?.config).toMatchObject({ param: 'start', value: 'w1' });
   });
 
   it('names the registered devices by id', () => {

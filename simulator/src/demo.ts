@@ -1,7 +1,17 @@
 // What the demo of `npm start` needs from the simulator: the fleet it runs (a few hundred mixed devices in the demo
 // tenant's application) and its ready-made dashboards (energy, fuel station, laundry, environment, structure, fleet
 // map) as conf_dashboard v2 documents naming the registered devices' ids. The gateway's demo seed stores them.
-import { ConfDashboard, UNSCALED_HEIGHT_CARDS, dashboardsContract, navsContract, type CardTypeCode, type ComponentInput, type ConfDashboardInput } from '@sentra/contracts';
+import {
+  ConfDashboard,
+  STATE_CONFIG,
+  STATE_SENSOR,
+  UNSCALED_HEIGHT_CARDS,
+  dashboardsContract,
+  navsContract,
+  type CardTypeCode,
+  type ComponentInput,
+  type ConfDashboardInput,
+} from '@sentra/contracts';
 import { RestClient } from './fleet/rest.js';
 import { PROFILES, Simulation, type ProfileName, type Reading } from './profiles/index.js';
 import { DEFAULTS, type FleetOptions } from './fleet/run.js';
@@ -47,11 +57,21 @@ const dashboard = (components: ComponentInput[]): ConfDashboardInput => ({
 
 const title = (key: string, text: string, y: number): ComponentInput => ({ key, cat: 'TITLE', x: 0, y, w: 4, h: 1, view: { title: text } });
 
+const firstReading = (seed: string | number, d: DemoDevice): Reading => new Simulation(PROFILES[d.plan.profile as ProfileName], seed, d.plan.index, 0).reading();
+
 /** subparam keys of a param as the device reports them */
 function subparams(seed: string | number, d: DemoDevice, sensor: string, configtype: string, param: string): string[] {
-  const r: Reading = new Simulation(PROFILES[d.plan.profile as ProfileName], seed, d.plan.index, 0).reading();
-  const v = r.data[sensor]?.[configtype]?.[param];
+  const v = firstReading(seed, d).data[sensor]?.[configtype]?.[param];
   return v !== null && typeof v === 'object' ? Object.keys(v) : [];
+}
+
+/** param keys of a sensor's configtype as the device reports them (a fuel station's products) */
+const params = (seed: string | number, d: DemoDevice, sensor: string, configtype: string): string[] => Object.keys(firstReading(seed, d).data[sensor]?.[configtype] ?? {});
+
+/** A toggle card on a Tasmota plug: its status line and its switch are the plug's POWER state (docs/card-queries.md). */
+function powerToggle(key: string, plug: DemoDevice, title: string, x: number, y: number): ComponentInput {
+  const power = { device_id: plug.id, sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' };
+  return { key, cat: 'INPUT_TOGGLE_CARD', x, y, w: 1, h: 1, model: { status: { query: 'LATEST', queryType: 'device', ...power }, config: power }, view: { title } };
 }
 
 const label = (s: string) => s.toLowerCase().slice(0, 16);
@@ -88,25 +108,41 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
 
   const fuel = first('mqtt', 'fuel');
   if (fuel) {
-    const products = subparams(seed, fuel, 'tank', 'data', 'volume');
+    // one param per product with subparams volume, fill, level (profiles/fuel.ts): one tank chart per product reads its
+    // remaining litres and fill in one graph query, what the fuel tooltip shows (fill 0 < x < 300 L: the fraud hint).
+    // MAX per hour: the fullest the tank was and the largest delivery in it, so a small fill is never hidden by the
+    // zero fills after it.
+    const products = params(seed, fuel, 'tank', 'data');
     const labels = products.map(label);
     const tank = { device_id: fuel.id, sensor: 'tank', config: 'data' };
+    const charts: Omit<ComponentInput, 'x' | 'y'>[] = [
+      ...products.map((p, i) => ({
+        key: `tangki_${i + 1}`,
+        cat: 'LINE_MONITORING_CHART_CARD' as const,
+        w: 2,
+        h: 2,
+        model: { value: { query: 'MAX' as const, queryType: 'graph' as const, ...tank, param: p, subparam: ['volume', 'fill'], subparam_label: ['sisa_bbm', 'pengisian'] }, filter: today },
+        view: { title: `Tangki ${p}`, graph_unit: 'L', ylabel: 'Liter', tooltip: 'fuel', fill_key: 'pengisian' },
+      })),
+      { key: 'total_shift', cat: 'BAR_CHART_CARD', w: 2, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: fuel.id, sensor: 'pump', config: 'data', param: 'shift_total', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Total penjualan per shift', graph_unit: 'L', is_stack: true, tooltip: 'fuel_shift' } },
+    ];
+    // two charts a row under the title, then the levels and the list
+    const below = 1 + 2 * Math.ceil(charts.length / 2);
     out.push({
       label: 'SPBU',
       path: 'spbu',
-      desc: `Stasiun ${fuel.plan.name}: sisa BBM per tangki, pengisian (isi di bawah 300 L ditandai), totalizer per shift`,
+      desc: `Stasiun ${fuel.plan.name}: sisa BBM dan pengisian per tangki (isi di bawah 300 L ditandai), totalizer per shift`,
       conf_dashboard: dashboard([
         title('judul', `SPBU — ${fuel.plan.name}`, 0),
-        { key: 'sisa_bbm', cat: 'LINE_MONITORING_CHART_CARD', x: 0, y: 1, w: 4, h: 2, model: { value: { query: 'LAST', queryType: 'graph', ...tank, param: 'volume', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Sisa BBM per tangki', graph_unit: 'L', ylabel: 'Liter' } },
-        { key: 'pengisian', cat: 'BAR_MONITORING_CHART_CARD', x: 0, y: 3, w: 2, h: 2, model: { value: { query: 'SUM', queryType: 'graph', ...tank, param: 'fill', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Pengisian tangki', graph_unit: 'L', reference_line_value: 300, reference_line_label: 'Batas isi 300 L' } },
-        { key: 'total_shift', cat: 'BAR_CHART_CARD', x: 2, y: 3, w: 2, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: fuel.id, sensor: 'pump', config: 'data', param: 'shift_total', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Total penjualan per shift', graph_unit: 'L', is_stack: true, tooltip: 'fuel_shift' } },
-        ...products.slice(0, 4).map((p, i): ComponentInput => ({ key: `level_${i + 1}`, cat: 'SINGLE_VALUE_CARD', x: i, y: 5, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...tank, param: 'level', subparam: p } }, view: { type: 'PERCENTAGE', title: `Level ${p}`, unit: '%', decimal: 1 } })),
-        { key: 'semua_spbu', cat: 'LIST_CARD', x: 0, y: 6, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'tank', config: 'data', param: 'volume', subparam: 'Pertalite' }, tags: [] }, view: { title: 'Sisa Pertalite semua SPBU', unit: 'L' } },
+        ...charts.map((c, i): ComponentInput => ({ ...c, x: (i % 2) * 2, y: 1 + 2 * Math.floor(i / 2) })),
+        ...products.slice(0, 4).map((p, i): ComponentInput => ({ key: `level_${i + 1}`, cat: 'SINGLE_VALUE_CARD', x: i, y: below, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...tank, param: p, subparam: 'level' } }, view: { type: 'PERCENTAGE', title: `Level ${p}`, unit: '%', decimal: 1 } })),
+        { key: 'semua_spbu', cat: 'LIST_CARD', x: 0, y: below + 1, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'tank', config: 'data', param: 'Pertalite', subparam: 'volume' }, tags: [] }, view: { title: 'Sisa Pertalite semua SPBU', unit: 'L' } },
       ]),
     });
   }
 
   const laundry = first('mqtt', 'laundry');
+  const machinePlug = first('tasmota', 'plug');
   if (laundry) {
     const washers = subparams(seed, laundry, 'washer', 'data', 'power');
     const dryers = subparams(seed, laundry, 'dryer', 'data', 'power');
@@ -124,12 +160,20 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         { key: 'kering_nyala', cat: 'PIE_CHART_CARD', x: 2, y: 2, w: 2, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...m('dryer'), param: 'power', subparam: dryers, subparam_label: dryers }, filter: today }, view: { title: 'Pengering nyala (%)' } },
         { key: 'pemakaian_cuci', cat: 'BAR_CHART_CARD', x: 0, y: 4, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...m('washer'), param: 'usage', subparam: washers, subparam_label: washers }, filter: today }, view: { title: 'Pemakaian mesin cuci', graph_unit: 'siklus', tooltip: 'laundry_usage' } },
         { key: 'pemakaian_kering', cat: 'BAR_CHART_CARD', x: 2, y: 4, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...m('dryer'), param: 'usage', subparam: dryers, subparam_label: dryers }, filter: today }, view: { title: 'Pemakaian pengering', graph_unit: 'siklus', tooltip: 'laundry_usage' } },
-        { key: 'mulai_cuci', cat: 'BUTTON_CARD', x: 0, y: 6, w: 1, h: 1, model: { config: { device_id: laundry.id, sensor: 'washer', config: 'data', param: 'start', default_value: washers[0] } }, view: { title: `Mulai ${washers[0]}`, button_label: 'Kirim' } },
+        // the button sends the card's configured value: the machine to start
+        { key: 'mulai_cuci', cat: 'BUTTON_CARD', x: 0, y: 6, w: 1, h: 1, model: { config: { device_id: laundry.id, sensor: 'washer', config: 'data', param: 'start', value: washers[0] } }, view: { title: `Mulai ${washers[0]}`, button_label: 'Kirim' } },
+        ...(machinePlug
+          ? [
+              powerToggle('mesin_tasmota', machinePlug, `Mesin ${machinePlug.plan.name}`, 1, 6),
+              { key: 'daya_mesin', cat: 'SINGLE_VALUE_CARD', x: 2, y: 6, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: machinePlug.id, sensor: 'ENERGY', config: 'data', param: 'Power' } }, view: { type: 'WATT', title: 'Daya mesin', unit: 'W', decimal: 0 } } satisfies ComponentInput,
+            ]
+          : []),
       ]),
     });
   }
 
   const env = first('mqtt', 'environment');
+  const envPlug = first('tasmota', 'environment');
   if (env) {
     const e = { device_id: env.id, sensor: 'env', config: 'data' };
     out.push({
@@ -144,6 +188,13 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         { key: 'suhu_maks', cat: 'SINGLE_VALUE_CARD', x: 3, y: 1, w: 1, h: 1, model: { value: { query: 'MAX', queryType: 'device', ...e, param: 'temperature' }, filter: today }, view: { type: 'TEMP_CELCIUS', title: 'Suhu maks. hari ini', unit: '°C', decimal: 1 } },
         { key: 'tren_suhu', cat: 'LINE_CHART_CARD', x: 0, y: 2, w: 4, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...e, param: 'temperature', param_label: 'suhu' }, filter: lastHour }, view: { title: 'Suhu satu jam terakhir', graph_unit: '°C' } },
         { key: 'node_lora', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'lora', config: 'data', param: 'temperature' }, tags: [] }, view: { title: 'Suhu node LoRa', unit: '°C' } },
+        // a Tasmota plug with a BME280 switching the server room's fan: its POWER and its own temperature
+        ...(envPlug
+          ? [
+              powerToggle('kipas', envPlug, 'Kipas ruang server', 0, 6),
+              { key: 'suhu_kipas', cat: 'SINGLE_VALUE_CARD', x: 1, y: 6, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: envPlug.id, sensor: 'BME280', config: 'data', param: 'Temperature' } }, view: { type: 'TEMP_CELCIUS', title: 'Suhu ruang server', unit: '°C', decimal: 1 } } satisfies ComponentInput,
+            ]
+          : []),
       ]),
     });
   }
@@ -204,22 +255,29 @@ export function demoDashboardProblems(dashboards: readonly DemoDashboard[]): str
 
 /**
  * Adds the demo dashboards the application does not have yet (matched by label) through the dashboards' add call,
- * as a person would in the console. For the gateway's demo seed when it runs the fleet in-process.
+ * as a person would in the console. For the gateway's demo seed when it runs the fleet in-process. Answers the labels
+ * added and kept, and every demo dashboard's id by path.
  */
-export async function installDemoDashboards(gateway: { url: string; username: string; password: string; domain: string }, dashboards: readonly DemoDashboard[]): Promise<{ added: string[]; kept: string[] }> {
+export async function installDemoDashboards(
+  gateway: { url: string; username: string; password: string; domain: string },
+  dashboards: readonly DemoDashboard[],
+): Promise<{ added: string[]; kept: string[]; ids: Record<string, number> }> {
   const rest = new RestClient(gateway.url);
   await rest.signIn(gateway.username, gateway.password);
   rest.domain = gateway.domain;
-  const have = new Set((await rest.call(navsContract.list, {})).navs.map((n) => n.label));
+  const have = new Map((await rest.call(navsContract.list, {})).navs.map((n) => [n.label, n.id]));
   const added: string[] = [];
   const kept: string[] = [];
+  const ids: Record<string, number> = {};
   for (const d of dashboards) {
-    if (have.has(d.label)) {
+    const existing = have.get(d.label);
+    if (existing !== undefined) {
       kept.push(d.label);
+      ids[d.path] = existing;
       continue;
     }
-    await rest.call(dashboardsContract.add, { label: d.label, desc: d.desc, conf_dashboard: d.conf_dashboard });
+    ids[d.path] = (await rest.call(dashboardsContract.add, { label: d.label, desc: d.desc, conf_dashboard: d.conf_dashboard })).id;
     added.push(d.label);
   }
-  return { added, kept };
+  return { added, kept, ids };
 }

@@ -100,7 +100,7 @@ describe('the fleet on a real gateway', () => {
       expect(names, `${d.plan.family} ${d.plan.profile}`).toEqual(expected);
     }
     const fuel = deviceOf('mqtt', 'fuel');
-    const tank = gw.app.telemetry.reads.findSeries(fleet.app!.id, fuel.id, { sensor: 'tank', configtype: 'data', param: 'volume', subparam: 'Pertalite' })!;
+    const tank = gw.app.telemetry.reads.findSeries(fleet.app!.id, fuel.id, { sensor: 'tank', configtype: 'data', param: 'Pertalite', subparam: 'volume' })!;
     const litres = gw.app.telemetry.reads.latestN(tank, 5).map((p) => p.value as number);
     expect(litres.length).toBeGreaterThan(2);
     litres.forEach((l) => expect(l).toBeGreaterThan(200));
@@ -173,7 +173,11 @@ describe('the fleet on a real gateway', () => {
     const dashboards = demoDashboards(fleet.devices, 'integration');
     expect(dashboards.length).toBe(6);
     const gateway = { url: gw.url, username: tenant.username, password: tenant.pass, domain: fleet.app!.domain };
-    expect(await installDemoDashboards(gateway, dashboards)).toEqual({ added: dashboards.map((d) => d.label), kept: [] });
-    expect((await installDemoDashboards(gateway, dashboards)).kept.length).toBe(6);
+    const first = await installDemoDashboards(gateway, dashboards);
+    expect(first).toMatchObject({ added: dashboards.map((d) => d.label), kept: [] });
+    const again = await installDemoDashboards(gateway, dashboards);
+    expect(again.kept.length).toBe(6);
+    expect(again.ids).toEqual(first.ids);
+    expect(Object.keys(first.ids)).toEqual(dashboards.map((d) => d.path));
   });
 });

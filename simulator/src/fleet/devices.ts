@@ -40,6 +40,8 @@ export interface DeviceEnv {
   seed: string | number;
   startMs: number;
   intervalMs: number;
+  /** simulated time one message advances a device by: the interval times the run's speed */
+  stepMs: number;
   /** probability per message of a malformed frame; offline flapping at a tenth of it */
   faults: number;
   stats: FleetStats;
@@ -215,7 +217,7 @@ export class GenericDevice extends Connection implements Emitter {
 
   emit(): void {
     if (this.deviceId === undefined) return;
-    count(this.env, this.plan, this.sim.advance(this.env.intervalMs));
+    count(this.env, this.plan, this.sim.advance(this.env.stepMs));
     this.publishReading(this.sent++ % 10 === 0);
     this.maybeFlap();
   }
@@ -281,7 +283,7 @@ export class TasmotaDevice extends Connection implements Emitter {
   emit(now: number): void {
     const t = this.topic;
     if (!t) return;
-    count(this.env, this.plan, this.sim.advance(this.env.intervalMs));
+    count(this.env, this.plan, this.sim.advance(this.env.stepMs));
     const reading = this.sim.reading();
     const power = this.powerOf(reading);
     if (power !== this.power) {
@@ -290,8 +292,9 @@ export class TasmotaDevice extends Connection implements Emitter {
       this.publish({ topic: tasmotaTopics(t).result, payload: JSON.stringify({ POWER: power }) });
       this.publish({ topic: tasmotaTopics(t).power, payload: power });
     }
-    this.publish(tasmotaState(t, { t: this.sim.t, power: this.power, uptimeSec: Math.floor((now - this.bornAt) / 1000), rssi: 60 + (this.plan.index % 35) }));
-    this.publish(tasmotaSensor(t, reading, this.sim.t));
+    // the plug's clock is the wall clock (NTP), whatever the simulation's speed
+    this.publish(tasmotaState(t, { t: now, power: this.power, uptimeSec: Math.floor((now - this.bornAt) / 1000), rssi: 60 + (this.plan.index % 35) }));
+    this.publish(tasmotaSensor(t, reading, now));
     this.maybeFlap();
   }
 
@@ -306,7 +309,9 @@ export class TasmotaDevice extends Connection implements Emitter {
         // a laundry plug starts or stops its machine's cycle; an environment plug just switches
         const outcome = this.sim.profile.command ? this.sim.command({ sensor: 'POWER', configtype: 'data', param: answer.power === 'ON' ? 'start' : 'stop', value: 'c1' }) : { ok: true };
         if (!outcome.ok) {
+          // the machine did not follow: the plug still answers, with the POWER it keeps (as a query does)
           this.env.stats.commands.refused++;
+          for (const f of tasmotaAnswer(t, command, '', this.power, this.telePeriod).frames) this.publish(f);
           return;
         }
         this.power = answer.power;
@@ -351,7 +356,7 @@ export class GatewayDevice extends Connection implements Emitter {
 
   emit(): void {
     if (!this.registered) return;
-    for (const sim of this.nodes) count(this.env, this.plan, sim.advance(this.env.intervalMs));
+    for (const sim of this.nodes) count(this.env, this.plan, sim.advance(this.env.stepMs));
     this.publish(this.frame());
     this.maybeFlap();
   }
@@ -390,16 +395,17 @@ export class LoraNodeDevice implements Emitter {
     this.sim = new Simulation(PROFILES[plan.profile], env.seed, plan.index, env.startMs);
   }
 
-  emit(): void {
+  emit(now: number): void {
     if (!this.registered) return;
-    count(this.env, this.plan, this.sim.advance(this.env.intervalMs));
+    count(this.env, this.plan, this.sim.advance(this.env.stepMs));
     const fCnt = this.fCnt++;
     // radio: further nodes are weaker; the air adds its noise
     const rssi = Math.round(-70 - (this.plan.index % 40) - Math.abs(Math.sin(fCnt)) * 8);
-    this.ns.publish(loraUplink(this.info, { t: this.sim.t, fCnt, reading: this.sim.reading(), rssi, snr: Math.round((12 + rssi / 10) * 10) / 10 }));
+    // the network server stamps an uplink with the time it heard it (the wall clock)
+    this.ns.publish(loraUplink(this.info, { t: now, fCnt, reading: this.sim.reading(), rssi, snr: Math.round((12 + rssi / 10) * 10) / 10 }));
     if (fCnt % 20 === 0) {
       const battery = this.sim.reading().data.env?.data?.battery;
-      this.ns.publish(loraStatus(this.info, { t: this.sim.t, batteryLevel: typeof battery === 'number' ? battery : 90, margin: 8 + (this.plan.index % 10) }));
+      this.ns.publish(loraStatus(this.info, { t: now, batteryLevel: typeof battery === 'number' ? battery : 90, margin: 8 + (this.plan.index % 10) }));
     }
   }
 }

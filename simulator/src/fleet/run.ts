@@ -29,6 +29,11 @@ export interface FleetOptions extends Omit<PlanOptions, 'domain'> {
   concurrency: number;
   /** simulated start time (determinism across runs); default now */
   startMs?: number;
+  /**
+   * simulated time per wall-clock time (default 1): 60 lives an hour of sales, laundry cycles and deliveries in a
+   * minute (demos, end-to-end tests). Values stay stamped with the wall clock.
+   */
+  speed?: number;
   onEvent?(plan: DevicePlan, e: ProfileEvent): void;
 }
 
@@ -97,6 +102,7 @@ export function createFleet(options: FleetOptions): FleetHandle {
   const connections: Connection[] = [];
   const meter = new RateMeter();
   const intervalMs = Math.max(10, 1000 / options.rate);
+  const speed = options.speed !== undefined && options.speed > 0 ? options.speed : 1;
   let phase: FleetSnapshot['phase'] = 'idle';
   let startedAt = 0;
   let msgsPerSec = 0;
@@ -115,6 +121,7 @@ export function createFleet(options: FleetOptions): FleetHandle {
     seed: options.seed,
     startMs: options.startMs ?? Date.now(),
     intervalMs,
+    stepMs: intervalMs * speed,
     faults: options.faults,
     stats,
     ramp: connectionRamp(options.ramp),

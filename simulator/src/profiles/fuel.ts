@@ -1,6 +1,8 @@
 // A fuel station (SPBU): one underground tank per product whose litres fall with the pumps' sales and jump when a
 // tank truck delivers, now and then a "fill" below 300 L (the fraud hint of the fuel tooltip), pump totalizers and
-// per-shift totals (three shifts: 06-14, 14-22, 22-06 local time).
+// per-shift totals (three shifts: 06-14, 14-22, 22-06 local time). On the wire each product is one param of
+// `tank/data` with subparams `volume`, `fill`, `level`: the fuel tooltip's remaining litres and fill of one product
+// come from one graph query (subparam ['volume', 'fill']).
 import { FUEL_FILL_ALERT_LITRES, FUEL_PRODUCTS } from '@sentra/contracts';
 import { round, type Rng } from '../rng.js';
 import { dayActivity, localHour, type Profile, type ProfileEvent } from './types.js';
@@ -120,15 +122,10 @@ export const fuelProfile: Profile<FuelState> = {
     return { state: { ...s, t, tanks, totalizer, shift, shiftTotal, smallFillAt }, events };
   },
   reading(s) {
-    const byProduct = (f: (k: Tank) => number, digits = 1) => Object.fromEntries(s.tanks.map((k) => [k.product, round(f(k), digits)]));
     return {
       data: {
         tank: {
-          data: {
-            volume: byProduct((k) => k.volume),
-            level: byProduct((k) => (100 * k.volume) / k.capacity),
-            fill: byProduct((k) => k.fill),
-          },
+          data: Object.fromEntries(s.tanks.map((k) => [k.product, { volume: round(k.volume, 1), fill: round(k.fill, 1), level: round((100 * k.volume) / k.capacity, 1) }])),
         },
         pump: {
           data: {

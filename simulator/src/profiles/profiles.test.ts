@@ -33,12 +33,22 @@ describe('determinism', () => {
 
 describe('fuel station (the fuel tooltips)', () => {
   const { readings, events } = run('fuel', 3, 3 * 24 * 60, MIN);
-  const volume = (r: Reading) => r.data.tank!.data!.volume as Record<string, number>;
-  const fill = (r: Reading) => r.data.tank!.data!.fill as Record<string, number>;
+  const tanks = (r: Reading) => r.data.tank!.data as Record<string, { volume: number; fill: number; level: number }>;
+  const of = (key: 'volume' | 'fill') => (r: Reading) => Object.fromEntries(Object.entries(tanks(r)).map(([p, t]) => [p, t[key]]));
+  const volume = of('volume');
+  const fill = of('fill');
 
   it('has a tank per product, named as the tooltips name them', () => {
-    for (const p of Object.keys(volume(readings[0]!))) expect(FUEL_PRODUCTS).toContain(p);
-    expect(Object.keys(volume(readings[0]!))).toEqual(expect.arrayContaining(['Pertalite', 'Pertamax', 'Biosolar']));
+    for (const p of Object.keys(tanks(readings[0]!))) expect(FUEL_PRODUCTS).toContain(p);
+    expect(Object.keys(tanks(readings[0]!))).toEqual(expect.arrayContaining(['Pertalite', 'Pertamax', 'Biosolar']));
+  });
+
+  it("reports each product as one param with the tooltip's subparams volume and fill (and level)", () => {
+    for (const t of Object.values(tanks(readings[0]!))) expect(Object.keys(t)).toEqual(['volume', 'fill', 'level']);
+    const t = tanks(readings.at(-1)!).Pertalite!;
+    expect(t.level).toBeGreaterThan(0);
+    expect(t.level).toBeLessThanOrEqual(100);
+    expect(t.volume).toBeGreaterThan(200);
   });
 
   it('remaining litres fall with sales and jump at refills', () => {
