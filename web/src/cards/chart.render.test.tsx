@@ -146,6 +146,15 @@ describe('fuel station chart', () => {
     await hover('2024-03-10 10:00:00.000');
     expect(screen.queryByTestId('tooltip-alert')).toBeNull();
   });
+  it.each([[{ fill_key: 'pengisian' }], [{}]])("reads the demo SPBU tank chart (one product's subparams volume and fill, labelled sisa_bbm and pengisian) %o", async (extra) => {
+    const rows = fuel.map(({ ts, volume, fill }) => ({ ts, sisa_bbm: volume, pengisian: fill }));
+    renderCard('LINE_MONITORING_CHART_CARD', { view: { tooltip: 'fuel', graph_unit: 'L', ...extra }, data: { chart_keys: ['sisa_bbm', 'pengisian'], chart_data: rows } });
+    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+    expect(lastDraw().data.find((t) => t.name === 'warning').y).toEqual([12250]);
+    await hover('2024-03-10 09:00:00.000');
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([`${T.cardViews.tank}12.250,00 L`, `${T.cardViews.fill}250,00 L`]);
+    expect(screen.getByTestId('tooltip-alert').textContent).toBe(T.dashboards.tooltips.fraudHint);
+  });
 });
 
 describe('laundry charts', () => {
