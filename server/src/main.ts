@@ -14,7 +14,7 @@ async function main() {
     }
     throw err;
   }
-  const app = await buildApp(config);
+  const app = await buildApp(config, { commandTimeoutMs: config.COMMAND_TIMEOUT_MS });
   const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
   const { url, mqttPort } = await app.listen();
   app.log.info(`Sentra console at ${url}/admin/login`);

@@ -10,6 +10,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ BUS: 'kafka' })).toThrow(/BUS="kafka"/);
   });
+  it("reads the command wait COMMAND_TIMEOUT_MS (unset: the commands module's default)", () => {
+    expect(loadConfig({}).COMMAND_TIMEOUT_MS).toBeUndefined();
+    expect(loadConfig({ COMMAND_TIMEOUT_MS: '3000' }).COMMAND_TIMEOUT_MS).toBe(3000);
+    expect(() => loadConfig({ COMMAND_TIMEOUT_MS: '10' })).toThrow(/COMMAND_TIMEOUT_MS/);
+  });
   it('takes per-command defaults (npm start turns DEMO on)', () => {
     expect(loadConfig({}, { DEMO: 'on' }).DEMO).toBe('on');
     expect(loadConfig({ DEMO: 'off' }, { DEMO: 'on' }).DEMO).toBe('off');

@@ -15,6 +15,8 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** where the built web console lives; served by the gateway when present */
   WEB_DIST: z.string().optional(),
+  /** how long a command waits for the device's reply (default 55 s, inside the 60 s call); end-to-end tests shorten it */
+  COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
