@@ -1,4 +1,4 @@
-// Bundles the gateway into dist/main.js with esbuild: our workspaces (TypeScript) inlined, npm packages external.
+// Bundles the gateway into dist/main.js (and its telemetry writer thread into dist/writer.worker.js) with esbuild: our workspaces (TypeScript) inlined, npm packages external.
 import { build } from 'esbuild';
 
 const externalPackages = {
@@ -9,8 +9,9 @@ const externalPackages = {
 };
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: ['src/main.ts', 'src/modules/telemetry/writer.worker.ts'],
+  outdir: 'dist',
+  entryNames: '[name]',
   bundle: true,
   platform: 'node',
   format: 'esm',

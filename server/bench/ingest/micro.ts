@@ -14,7 +14,18 @@ import { findUp } from '../../src/platform/db/sqlite.js';
 import type { MqttIdentity } from '../../src/platform/mqtt/types.js';
 import type { Bench } from '../run.js';
 
-export async function ingestMicro(opts: { devices?: number; messages?: number; viaBus?: boolean } = {}) {
+/** CPU time of the main thread alone (the event loop), from Linux's per-thread accounting; NaN elsewhere */
+export function mainThreadCpuUs(): number {
+  try {
+    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (USER_HZ = 100 on Linux)
+    return ticks * 10_000;
+  } catch {
+    return NaN;
+  }
+}
+
+export async function ingestMicro(opts: { devices?: number; messages?: number; viaBus?: boolean; writerThread?: boolean } = {}) {
   const devices = opts.devices ?? 5000;
   const messages = opts.messages ?? 200_000;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-micro-'));
@@ -30,6 +41,7 @@ export async function ingestMicro(opts: { devices?: number; messages?: number; v
     log,
     bus,
     resolver: { resolveDevice: (id) => contexts.get(id.key) ?? null },
+    writerThread: opts.writerThread,
   });
   const identities: MqttIdentity[] = [];
   const topics: string[] = [];
@@ -46,6 +58,7 @@ export async function ingestMicro(opts: { devices?: number; messages?: number; v
   await pipeline.flush();
 
   const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuUs();
   const t0 = performance.now();
   let outcome = '';
   for (let n = 0; n < messages; n++) {
@@ -56,6 +69,7 @@ export async function ingestMicro(opts: { devices?: number; messages?: number; v
   }
   await pipeline.flush();
   const cpu = process.cpuUsage(cpu0);
+  const mainUs = mainThreadCpuUs() - main0;
   const wallMs = performance.now() - t0;
   const m = pipeline.metrics() as Record<string, number>;
   await pipeline.close();
@@ -68,6 +82,8 @@ export async function ingestMicro(opts: { devices?: number; messages?: number; v
     stored_points: m.stored_points,
     shed_points: m.shed_qos0_points,
     cpu_us_per_message: Math.round((cpuUs / messages) * 10) / 10,
+    main_thread_cpu_us_per_message: Number.isNaN(mainUs) ? null : Math.round((mainUs / messages) * 10) / 10,
+    writer_thread: m.writer_thread,
     points_per_cpu_second: Math.round((messages * 3) / (cpuUs / 1e6)),
     wall_points_per_s: Math.round((messages * 3) / (wallMs / 1000)),
   };
@@ -79,5 +95,5 @@ export const ingestCpuBench: Bench = {
 };
 
 if (process.argv[1]?.endsWith('micro.ts')) {
-  ingestMicro({ viaBus: process.argv.includes('--no-bus') ? false : true }).then((r) => console.log(JSON.stringify(r)));
+  ingestMicro({ viaBus: !process.argv.includes('--no-bus'), writerThread: !process.argv.includes('--inline') }).then((r) => console.log(JSON.stringify(r)));
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findUp, openDb } from '../../platform/db/sqlite.js';
 import { createMemoryBus } from '../../platform/bus/memory.js';
 import { createLogger } from '../../platform/log.js';
@@ -32,11 +32,14 @@ afterEach(async () => {
   cleanup = [];
 });
 
+/** the writer mode of the describe block running: on its worker thread (a database file's default) or inline */
+let writerThread = true;
+
 function setup(extra: Partial<TelemetryPipelineOptions> = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-tele-'))) {
   const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const bus = createMemoryBus(log);
   let clock = T0;
-  const pipeline = createTelemetryPipeline({ sqlite: handle.sqlite, bus, log, resolver, now: () => clock, rollupFlushMs: 50, ...extra });
+  const pipeline = createTelemetryPipeline({ sqlite: handle.sqlite, bus, log, resolver, now: () => clock, rollupFlushMs: 50, writerThread, ...extra });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -57,7 +60,13 @@ function rng(seed: number) {
   return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 }
 
-describe('telemetry pipeline', () => {
+describe.each([
+  ['on its writer thread', true],
+  ['inline', false],
+])('telemetry pipeline, writing %s', (_mode, thread) => {
+  beforeEach(() => {
+    writerThread = thread;
+  });
   it('commits many device messages in few transactions and stores every point with its datatype', async () => {
     const { pipeline, sqlite } = setup();
     for (let i = 0; i < 300; i++) {

@@ -13,6 +13,7 @@ import { createTelemetryReads, type TelemetryReads } from './reads.js';
 import { createRollupKeeper } from './rollups.js';
 import { createSeriesRegistry, type SeriesInfo } from './series.js';
 import { ensureClusteredLayout } from './storage.js';
+import { inlineExecutor, threadExecutor } from './writer-thread.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
 
 export interface TelemetryPipelineOptions {
@@ -23,9 +24,11 @@ export interface TelemetryPipelineOptions {
   resolver?: DeviceResolver | null;
   now?: () => number;
   maxPayloadBytes?: number;
-  /** longest a point waits before its transaction (default 10 ms) */
+  /** writes on a worker thread with its own connection (default: yes for a database file; an in-memory one is inline) */
+  writerThread?: boolean;
+  /** longest a point waits before its batch is handed to the writer (default 5 ms) */
   flushIntervalMs?: number;
-  /** a transaction starts at once when this many points wait (default 20,000) */
+  /** most points in one transaction (default 20,000) */
   maxBatchPoints?: number;
   /** queue bound beyond which QoS 0 is shed (default 200,000 points ≈ 3 s of the target rate, ~30 MB) */
   maxQueuedPoints?: number;
@@ -92,8 +95,14 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
 
   ensureClusteredLayout(sqlite, log);
   const series = createSeriesRegistry(sqlite, { maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000, now });
-  const rollups = createRollupKeeper(sqlite);
+  // this process's name on the bus and as the rollup writer (telemetry_writer_state)
+  const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const rollups = createRollupKeeper(origin);
   const states = createStatesStore(sqlite);
+  // a writer that crashed a week ago left its row: nobody reads it any more
+  sqlite.prepare('DELETE FROM telemetry_writer_state WHERE updated_at < ?').run(now() - 7 * 86_400_000);
+  const threaded = (opts.writerThread ?? true) && !sqlite.memory && sqlite.name !== '' && sqlite.name !== ':memory:';
+  const executor = threaded ? threadExecutor(sqlite.name, log) : inlineExecutor(sqlite);
   const listeners = new Set<(b: CommittedTelemetry) => void>();
   const seenListeners = new Set<(e: DeviceSeen) => void>();
   const offlineListeners = new Set<(e: DeviceOffline) => void>();
@@ -110,13 +119,12 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
 
   const maxQueued = opts.maxQueuedPoints ?? 200_000;
   const writer = createTelemetryWriter({
-    sqlite,
+    executor,
     series,
     rollups,
-    states,
     log,
     now,
-    flushIntervalMs: opts.flushIntervalMs ?? 10,
+    flushIntervalMs: opts.flushIntervalMs ?? 5,
     maxBatchPoints: opts.maxBatchPoints ?? 20_000,
     maxQueuedPoints: maxQueued,
     hardMaxQueuedPoints: opts.hardMaxQueuedPoints ?? maxQueued * 2,
@@ -131,7 +139,6 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   // With NATS, each message is stored by one gateway of the writer queue group; every other gateway learns of the
   // commit on `stored.<app>.<device>` and serves its own listeners, its latest-value cache kept current the same way.
   const shareCommits = bus?.kind === 'nats';
-  const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const storedSubscription = shareCommits
     ? bus!.subscribe<{ origin: string; batch: CommittedTelemetry }>('stored.>', ({ data }) => {
         if (data.origin === origin || closed) return;
@@ -307,7 +314,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     },
     async flush() {
       if (bus) await bus.flush();
-      writer.flush();
+      await writer.flush();
     },
     async close() {
       if (closed) return;
@@ -320,7 +327,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       if (bus) await bus.flush().catch((err) => log.error('bus flush failed', err));
       await new Promise((r) => setImmediate(r));
       subscription?.unsubscribe();
-      writer.close();
+      await writer.close();
       storedSubscription?.unsubscribe();
     },
   };

@@ -89,11 +89,19 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
     return out;
   }
 
+  const durableGeneration = sqlite.prepare('SELECT rollup_generation FROM telemetry_writer_state WHERE writer = ?').pluck();
+  // the rows and the writer's durable generation in one read snapshot: deltas in flight count exactly once
+  const storedWithGeneration = sqlite.transaction((level: RollupLevel, seriesId: number, start: number, end: number, writer: string) => ({
+    rows: rollupRange[level].all(seriesId, start, end) as number[][],
+    generation: (durableGeneration.get(writer) as number | undefined) ?? 0,
+  }));
+
   /** stored buckets of [start, end) with the not-yet-flushed deltas folded in, in time order */
   function buckets(level: RollupLevel, seriesId: number, start: number, end: number): RollupBucket[] {
-    const rows = rollupRange[level].all(seriesId, start, end) as number[][];
-    const out: RollupBucket[] = rows.map((r) => ({ bucketTs: r[0], count: r[1], sum: r[2], min: r[3], max: r[4], first: r[5], firstTs: r[6], last: r[7], lastTs: r[8] }));
-    const pending = live.rollups?.pendingOf(level, seriesId, start, end) ?? [];
+    const keeper = live.rollups;
+    const stored = keeper ? storedWithGeneration(level, seriesId, start, end, keeper.writer) : { rows: rollupRange[level].all(seriesId, start, end) as number[][], generation: 0 };
+    const out: RollupBucket[] = stored.rows.map((r) => ({ bucketTs: r[0], count: r[1], sum: r[2], min: r[3], max: r[4], first: r[5], firstTs: r[6], last: r[7], lastTs: r[8] }));
+    const pending = keeper?.pendingOf(level, seriesId, start, end, stored.generation) ?? [];
     if (pending.length === 0) return out;
     for (const p of pending) {
       const hit = out.find((b) => b.bucketTs === p.bucketTs);

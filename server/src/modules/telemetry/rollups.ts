@@ -2,7 +2,6 @@
 // are merged into the rollup tables every `rollupFlushMs` inside a writer transaction (folded only after their points
 // committed) — raw points are never rescanned.
 // Reads overlay the deltas not yet flushed, so an aggregate is exact the moment its points are stored.
-import type Database from 'better-sqlite3';
 
 export type RollupLevel = 'minute' | 'hour';
 export const BUCKET_MS: Record<RollupLevel, number> = { minute: 60_000, hour: 3_600_000 };
@@ -38,26 +37,37 @@ export function mergeBucket(a: RollupBucket, b: RollupBucket): RollupBucket {
   return a;
 }
 
-const mergeSql = (table: string) => `INSERT INTO ${table} (series_id, bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (series_id, bucket_ts) DO UPDATE SET
-    "count" = "count" + excluded."count",
-    "sum" = "sum" + excluded."sum",
-    "min" = min("min", excluded."min"),
-    "max" = max("max", excluded."max"),
-    "first" = CASE WHEN excluded.first_ts < first_ts THEN excluded."first" ELSE "first" END,
-    first_ts = min(first_ts, excluded.first_ts),
-    "last" = CASE WHEN excluded.last_ts >= last_ts THEN excluded."last" ELSE "last" END,
-    last_ts = max(last_ts, excluded.last_ts)`;
+/** Values per rollup row of a snapshot: series_id, bucket_ts, count, sum, min, max, first, first_ts, last, last_ts */
+export const ROLLUP_ROW = 10;
 
 export const ROLLUP_TABLE: Record<RollupLevel, string> = { minute: 'telemetry_rollup_minute', hour: 'telemetry_rollup_hour' };
 
-/** Deltas not yet merged into the tables: per series a short list of buckets (usually the one open bucket). */
-export function createRollupKeeper(sqlite: Database.Database) {
-  const pending: Record<RollupLevel, Map<number, RollupBucket[]>> = { minute: new Map(), hour: new Map() };
-  const merge = { minute: sqlite.prepare(mergeSql(ROLLUP_TABLE.minute)), hour: sqlite.prepare(mergeSql(ROLLUP_TABLE.hour)) };
+/** Deltas handed to the writer: flat rows (see ROLLUP_ROW) and the generation their transaction records. */
+export interface RollupSnapshot {
+  writer: string;
+  generation: number;
+  minute: Float64Array;
+  hour: Float64Array;
+}
 
-  function fold(level: RollupLevel, seriesId: number, ts: number, v: number) {
+/**
+ * Deltas not yet merged into the tables: per series a short list of buckets (usually the one open bucket). A snapshot
+ * moves them to `flushing` while the writer's transaction runs; reads overlay `flushing` until the table says its
+ * generation is durable (`pendingOf`'s `durableGeneration`, read in the same snapshot as the rows).
+ */
+export function createRollupKeeper(writer: string) {
+  let pending: Record<RollupLevel, Map<number, RollupBucket[]>> = { minute: new Map(), hour: new Map() };
+  let flushing: { generation: number; levels: Record<RollupLevel, Map<number, RollupBucket[]>> } | null = null;
+  let generation = 0;
+
+  function fold(map: Map<number, RollupBucket[]>, seriesId: number, b: RollupBucket) {
+    let list = map.get(seriesId);
+    if (!list) map.set(seriesId, (list = []));
+    for (const have of list) if (have.bucketTs === b.bucketTs) return void mergeBucket(have, b);
+    list.push(b);
+  }
+
+  function add(level: RollupLevel, seriesId: number, ts: number, v: number) {
     const bucketTs = bucketOf(ts, BUCKET_MS[level]);
     let list = pending[level].get(seriesId);
     if (!list) pending[level].set(seriesId, (list = []));
@@ -74,37 +84,63 @@ export function createRollupKeeper(sqlite: Database.Database) {
     list.push({ bucketTs, count: 1, sum: v, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
   }
 
+  function rows(map: Map<number, RollupBucket[]>): Float64Array {
+    let n = 0;
+    for (const list of map.values()) n += list.length;
+    const out = new Float64Array(n * ROLLUP_ROW);
+    let o = 0;
+    const ids = Float64Array.from(map.keys()).sort(); // clustered key order: neighbouring pages
+    for (const id of ids) {
+      for (const b of map.get(id)!) {
+        out[o] = id;
+        out[o + 1] = b.bucketTs;
+        out[o + 2] = b.count;
+        out[o + 3] = b.sum;
+        out[o + 4] = b.min;
+        out[o + 5] = b.max;
+        out[o + 6] = b.first;
+        out[o + 7] = b.firstTs;
+        out[o + 8] = b.last;
+        out[o + 9] = b.lastTs;
+        o += ROLLUP_ROW;
+      }
+    }
+    return out;
+  }
+
   return {
+    writer,
     /** a point that was just stored */
     add(seriesId: number, ts: number, v: number): void {
-      fold('minute', seriesId, ts, v);
-      fold('hour', seriesId, ts, v);
+      add('minute', seriesId, ts, v);
+      add('hour', seriesId, ts, v);
     },
-    /** merges every delta into the tables (caller holds the transaction; memory is untouched). Returns rows merged. */
-    write(): number {
-      let rows = 0;
-      for (const level of ['minute', 'hour'] as const) {
-        const map = pending[level];
-        const ids = [...map.keys()].sort((a, b) => a - b); // clustered key order: neighbouring pages
-        for (const id of ids) {
-          for (const b of map.get(id)!) {
-            merge[level].run(id, b.bucketTs, b.count, b.sum, b.min, b.max, b.first, b.firstTs, b.last, b.lastTs);
-            rows++;
-          }
-        }
-      }
-      return rows;
+    /** every pending delta, moved to `flushing` for the writer's next transaction; null when none or one is in flight */
+    snapshot(): RollupSnapshot | null {
+      if (flushing || pending.minute.size === 0) return null;
+      flushing = { generation: ++generation, levels: pending };
+      pending = { minute: new Map(), hour: new Map() };
+      return { writer, generation, minute: rows(flushing.levels.minute), hour: rows(flushing.levels.hour) };
     },
-    /** after the transaction of `write` committed */
-    clearWritten(): void {
-      pending.minute.clear();
-      pending.hour.clear();
+    /** the snapshot's transaction committed: the table holds it */
+    snapshotStored(): void {
+      flushing = null;
     },
-    /** deltas of one series in [start, end) not yet in the table (copies) */
-    pendingOf(level: RollupLevel, seriesId: number, start: number, end: number): RollupBucket[] {
-      const list = pending[level].get(seriesId);
-      if (!list) return [];
-      return list.filter((b) => b.bucketTs >= start && b.bucketTs < end).map((b) => ({ ...b }));
+    /** the snapshot's transaction failed: its deltas are pending again */
+    snapshotFailed(): void {
+      if (!flushing) return;
+      for (const level of ['minute', 'hour'] as const) for (const [id, list] of flushing.levels[level]) for (const b of list) fold(pending[level], id, b);
+      flushing = null;
+    },
+    /** deltas of one series in [start, end) not yet in the table as of `durableGeneration` (copies) */
+    pendingOf(level: RollupLevel, seriesId: number, start: number, end: number, durableGeneration: number): RollupBucket[] {
+      const acc = new Map<number, RollupBucket[]>();
+      const take = (list: RollupBucket[] | undefined) => {
+        if (list) for (const b of list) if (b.bucketTs >= start && b.bucketTs < end) fold(acc, 0, { ...b });
+      };
+      take(pending[level].get(seriesId));
+      if (flushing && flushing.generation > durableGeneration) take(flushing.levels[level].get(seriesId));
+      return acc.get(0) ?? [];
     },
     get hasPending(): boolean {
       return pending.minute.size > 0;

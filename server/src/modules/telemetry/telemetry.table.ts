@@ -52,3 +52,13 @@ const rollupColumns = () => ({
 
 export const telemetryRollupMinute = sqliteTable('telemetry_rollup_minute', rollupColumns(), (t) => [primaryKey({ columns: [t.seriesId, t.bucketTs] })]);
 export const telemetryRollupHour = sqliteTable('telemetry_rollup_hour', rollupColumns(), (t) => [primaryKey({ columns: [t.seriesId, t.bucketTs] })]);
+
+/**
+ * Per writer process, the last rollup-delta generation its transactions made durable: read in the same snapshot as the
+ * rollup rows, it tells a read whether the deltas in flight on the writer thread are already in the table.
+ */
+export const telemetryWriterState = sqliteTable('telemetry_writer_state', {
+  writer: text('writer').primaryKey(),
+  rollupGeneration: integer('rollup_generation').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

@@ -1,12 +1,14 @@
-// The storage writer: device messages queue in memory and are committed in one transaction per flush (every
-// `flushIntervalMs`, or at once when `maxBatchPoints` are waiting), points sorted by (series, ts) so each series' pages
-// are touched once. The queue is bounded; see `enqueue` for what happens beyond the bound.
-import type Database from 'better-sqlite3';
+// The storage writer: device messages queue in memory and are handed to the batch executor (writer thread, or inline
+// for an in-memory database) one batch at a time: after `flushIntervalMs`, or at once when `maxBatchPoints` wait or the
+// previous batch came back with more queued. One transaction per batch; the queue is bounded (see `enqueue`). What a
+// commit stored then updates the latest-value cache and the rollup deltas here, and reaches the listeners.
 import type { Logger } from '../../platform/log.js';
-import type { StatesStore, StateChange } from '../states/states.store.js';
+import type { StateChange } from '../states/states.store.js';
 import { rollsUp } from './datatypes.js';
-import type { RollupKeeper } from './rollups.js';
+import type { RollupKeeper, RollupSnapshot } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
+import type { WriteBatch, WriteResult } from './write-batch.js';
+import type { BatchExecutor } from './writer-thread.js';
 
 export interface TelemetryPoint {
   seriesId: number;
@@ -36,10 +38,9 @@ export interface CommittedTelemetry {
 }
 
 export interface WriterOptions {
-  sqlite: Database.Database;
+  executor: BatchExecutor;
   series: SeriesRegistry;
   rollups: RollupKeeper;
-  states: StatesStore;
   log: Logger;
   now: () => number;
   flushIntervalMs: number;
@@ -76,48 +77,55 @@ class Fifo<T> {
 
 const MAX_WRITE_ATTEMPTS = 3;
 
-/**
- * The batch's points ordered by (series, ts), so each series' pages of the clustered table are touched once. Points of
- * one series nearly always arrive in time order: bucket by series, sort the series ids (a typed-array sort), and sort a
- * bucket only when it is out of order — far cheaper than a comparator sort of the whole batch.
- */
-export function sortedBySeries(messages: readonly TelemetryMessage[]): TelemetryPoint[] {
-  const buckets = new Map<number, TelemetryPoint[]>();
-  let total = 0;
-  for (const m of messages) {
-    for (const p of m.points) {
-      const b = buckets.get(p.seriesId);
-      if (b) b.push(p);
-      else buckets.set(p.seriesId, [p]);
-      total++;
-    }
-  }
-  const ids = Float64Array.from(buckets.keys()).sort();
-  const out: TelemetryPoint[] = new Array(total);
+interface InFlight {
+  messages: TelemetryMessage[];
+  /** the batch's points in batch order (index = point index of the batch) */
+  points: TelemetryPoint[];
+  weight: number;
+  rollups: RollupSnapshot | null;
+}
+
+/** The messages' points and states as one batch of columns (typed arrays travel to the writer thread without copying). */
+export function toBatch(id: number, messages: readonly TelemetryMessage[], rollups: RollupSnapshot | null): { batch: WriteBatch; points: TelemetryPoint[] } {
+  let n = 0;
+  for (const m of messages) n += m.points.length;
+  const series = new Float64Array(n);
+  const ts = new Float64Array(n);
+  const num = new Float64Array(n);
+  const hasNum = new Uint8Array(n);
+  const textAt: number[] = [];
+  const texts: string[] = [];
+  const states: WriteBatch['states'] = [];
+  const points: TelemetryPoint[] = new Array(n);
   let i = 0;
-  for (const id of ids) {
-    const b = buckets.get(id)!;
-    for (let k = 1; k < b.length; k++) {
-      if (b[k]!.ts < b[k - 1]!.ts) {
-        b.sort((x, y) => x.ts - y.ts);
-        break;
-      }
+  for (let k = 0; k < messages.length; k++) {
+    const m = messages[k]!;
+    for (const p of m.points) {
+      points[i] = p;
+      series[i] = p.seriesId;
+      ts[i] = p.ts;
+      if (p.num !== null) (num[i] = p.num), (hasNum[i] = 1);
+      if (p.text !== null) textAt.push(i), texts.push(p.text);
+      i++;
     }
-    for (const p of b) out[i++] = p;
+    if (m.states.length) states.push({ msg: k, appId: m.appId, deviceId: m.deviceId, changes: m.states });
   }
-  return out;
+  return { batch: { id, series, ts, num, hasNum, textAt: Int32Array.from(textAt), texts, states, rollups }, points };
 }
 
 export function createTelemetryWriter(o: WriterOptions) {
-  const insertPoint = o.sqlite.prepare('INSERT INTO telemetry_points (series_id, ts, num, text) VALUES (?, ?, ?, ?) ON CONFLICT (series_id, ts) DO NOTHING');
   const qos0 = new Fifo<TelemetryMessage>();
   const qos1 = new Fifo<TelemetryMessage>();
+  /** points and states waiting, in flight included (what memory holds) */
   let queuedPoints = 0;
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
+  let inFlight: InFlight | null = null;
+  let nextBatchId = 1;
   let lastRollupFlush = o.now();
   let failedAttempts = 0;
   let closed = false;
+  let settled: Array<() => void> = [];
   const stats = {
     batches: 0,
     stored_points: 0,
@@ -126,112 +134,155 @@ export function createTelemetryWriter(o: WriterOptions) {
     shed_qos0_points: 0,
     refused_points: 0,
     failed_points: 0,
+    failed_batches: 0,
     rollup_rows: 0,
     last_batch_points: 0,
     last_batch_ms: 0,
     max_batch_ms: 0,
     max_queued_points: 0,
+    writer_thread: o.executor.threaded,
   };
 
   const weight = (m: TelemetryMessage) => m.points.length + m.states.length;
+  const queued = () => qos0.length + qos1.length;
+  const rollupDue = () => o.rollups.hasPending && (closed || o.now() - lastRollupFlush >= o.rollupFlushMs);
 
   let timerDue = 0;
   function schedule() {
-    if (closed || immediate) return;
-    if (queuedPoints >= o.maxBatchPoints) {
+    if (inFlight || immediate) return; // the batch's result schedules the next one
+    if (queuedPoints - 0 >= o.maxBatchPoints && queued() > 0) {
       if (timer) clearTimeout(timer), (timer = undefined);
-      immediate = setImmediate(runFlush);
+      immediate = setImmediate(runDispatch);
       return;
     }
+    if (closed) return;
     // points wait at most flushIntervalMs; with none queued, the last rollup deltas still reach the disk in rollupFlushMs
-    const delay = queuedPoints > 0 ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
+    const delay = queued() > 0 ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
     if (delay < 0) return;
     const due = performance.now() + delay;
     if (timer && timerDue <= due) return;
     if (timer) clearTimeout(timer);
     timerDue = due;
-    timer = setTimeout(runFlush, delay);
+    timer = setTimeout(runDispatch, delay);
   }
 
-  function runFlush() {
+  function runDispatch() {
     timer = undefined;
     immediate = undefined;
-    flushOnce();
-    schedule();
+    dispatch();
   }
 
-  /** Takes up to maxBatchPoints from the queues (QoS 1 first: it was acknowledged), commits them. */
-  function flushOnce(): number {
-    if (queuedPoints === 0 && o.now() - lastRollupFlush < o.rollupFlushMs) return 0;
+  /** Hands up to maxBatchPoints (QoS 1 first: it was acknowledged) and any due rollup deltas to the executor. */
+  function dispatch(): boolean {
+    if (inFlight) return false;
+    if (queued() === 0 && !rollupDue()) {
+      schedule();
+      return false;
+    }
     const messages: TelemetryMessage[] = [];
     let taken = 0;
-    // behind (a turn of the event loop queued more than a batch): take up to three batches in one transaction, so the
-    // writer catches up instead of committing one batch per turn while ingest fills the queue
-    const limit = o.maxBatchPoints * 3;
     for (const q of [qos1, qos0]) {
-      while (q.length > 0 && taken < limit) {
+      while (q.length > 0 && taken < o.maxBatchPoints) {
         const m = q.shift()!;
         messages.push(m);
         taken += weight(m);
       }
     }
-    const points = sortedBySeries(messages);
-    const started = performance.now();
-    const duplicates = new Set<TelemetryPoint>();
-    const appliedStates = new Map<TelemetryMessage, StateChange[]>();
-    const rollupDue = o.now() - lastRollupFlush >= o.rollupFlushMs || closed;
-    let rollupRows = 0;
+    const snapshot = rollupDue() ? o.rollups.snapshot() : null;
+    if (snapshot) lastRollupFlush = o.now();
+    const { batch, points } = toBatch(nextBatchId++, messages, snapshot);
+    const flight: InFlight = { messages, points, weight: taken, rollups: snapshot };
+    inFlight = flight;
+    o.executor.submit(batch, (err, result) => settle(flight, err, result));
+    return true;
+  }
+
+  function settle(f: InFlight, err: Error | null, r?: WriteResult) {
+    inFlight = null;
     try {
-      o.sqlite.transaction(() => {
-        // deltas of points committed earlier; memory is touched only after the commit, so a rollback loses nothing
-        if (rollupDue) rollupRows = o.rollups.write();
-        for (const p of points) if (insertPoint.run(p.seriesId, p.ts, p.num, p.text).changes === 0) duplicates.add(p);
-        for (const m of messages) if (m.states.length) appliedStates.set(m, o.states.apply(m.appId, m.deviceId, m.states));
-      })();
-    } catch (err) {
-      failedAttempts++;
-      o.log.error(`telemetry write failed (attempt ${failedAttempts})`, err);
-      if (failedAttempts < MAX_WRITE_ATTEMPTS) {
-        // back to the queues (order inside a batch does not matter: it is sorted at the next flush)
-        for (const m of messages) (m.qos > 0 ? qos1 : qos0).push(m);
-        return 0;
-      }
-      failedAttempts = 0;
-      queuedPoints -= taken;
-      stats.failed_points += points.length;
-      return 0;
+      if (err || !r) failed(f, err ?? new Error('no result'));
+      else committed(f, r);
+    } finally {
+      const waiting = settled;
+      settled = [];
+      for (const fn of waiting) fn();
+      // more arrived while this batch was written: the next one goes at once (batches grow with the load)
+      if (queued() > 0 && !immediate) {
+        if (timer) clearTimeout(timer), (timer = undefined);
+        immediate = setImmediate(runDispatch);
+      } else schedule();
+    }
+  }
+
+  function failed(f: InFlight, err: Error) {
+    stats.failed_batches++;
+    if (f.rollups) o.rollups.snapshotFailed();
+    failedAttempts++;
+    o.log.error(`telemetry write failed (attempt ${failedAttempts})`, err);
+    if (failedAttempts < MAX_WRITE_ATTEMPTS) {
+      // back to the queues (order inside a batch does not matter: it is sorted by the store)
+      for (const m of f.messages) (m.qos > 0 ? qos1 : qos0).push(m);
+      return;
     }
     failedAttempts = 0;
-    queuedPoints -= taken;
-    if (rollupDue) {
-      o.rollups.clearWritten();
-      stats.rollup_rows += rollupRows;
-      lastRollupFlush = o.now();
+    queuedPoints -= f.weight;
+    stats.failed_points += f.points.length;
+  }
+
+  function committed(f: InFlight, r: WriteResult) {
+    failedAttempts = 0;
+    queuedPoints -= f.weight;
+    if (f.rollups) {
+      o.rollups.snapshotStored();
+      stats.rollup_rows += r.rollupRows;
     }
-    for (const p of points) {
+    const duplicates = new Set<TelemetryPoint>();
+    for (let k = 0; k < r.duplicates.length; k++) duplicates.add(f.points[r.duplicates[k]!]!);
+    for (const p of f.points) {
       if (duplicates.size && duplicates.has(p)) continue;
       const series = o.series.byId(p.seriesId);
       if (!series) continue;
       if (!series.latest || p.ts >= series.latest.ts) series.latest = { ts: p.ts, num: p.num, text: p.text };
       if (p.num !== null && rollsUp(series.datatype)) o.rollups.add(p.seriesId, p.ts, p.num);
     }
-    const ms = performance.now() - started;
     stats.batches++;
-    stats.stored_points += points.length - duplicates.size;
+    stats.stored_points += f.points.length - duplicates.size;
     stats.duplicate_points += duplicates.size;
-    stats.last_batch_points = points.length;
-    stats.last_batch_ms = Math.round(ms * 10) / 10;
-    if (ms > stats.max_batch_ms) stats.max_batch_ms = stats.last_batch_ms;
+    stats.last_batch_points = f.points.length;
+    stats.last_batch_ms = Math.round(r.ms * 10) / 10;
+    if (r.ms > stats.max_batch_ms) stats.max_batch_ms = stats.last_batch_ms;
+    const applied = new Map<number, StateChange[]>();
+    for (const a of r.appliedStates) applied.set(a.msg, a.changes);
     const committedAt = o.now();
-    const committed: CommittedTelemetry[] = [];
-    for (const m of messages) {
-      const states = appliedStates.get(m) ?? [];
+    const out: CommittedTelemetry[] = [];
+    for (let k = 0; k < f.messages.length; k++) {
+      const m = f.messages[k]!;
+      const states = applied.get(k) ?? [];
       stats.stored_states += states.length;
       const pts = duplicates.size === 0 ? m.points : m.points.filter((p) => !duplicates.has(p));
-      if (pts.length || states.length) committed.push({ appId: m.appId, deviceId: m.deviceId, receivedAt: m.receivedAt, committedAt, points: pts, states });
+      if (pts.length || states.length) out.push({ appId: m.appId, deviceId: m.deviceId, receivedAt: m.receivedAt, committedAt, points: pts, states });
     }
-    if (committed.length) o.onCommit(committed);
-    return taken;
+    if (out.length) o.onCommit(out);
+  }
+
+  /** resolves when the batch in flight (if any) has settled */
+  const nextSettle = () => new Promise<void>((resolve) => (inFlight ? settled.push(resolve) : resolve()));
+
+  /** writes everything queued now and, with `rollups`, every rollup delta (bounded in rounds) */
+  async function drain(rollups: boolean): Promise<void> {
+    for (let rounds = 0; rounds < 10_000; rounds++) {
+      if (inFlight) {
+        await nextSettle();
+        continue;
+      }
+      if (queued() > 0 || (rollups && o.rollups.hasPending)) {
+        if (rollups) lastRollupFlush = -Infinity;
+        if (!dispatch()) break;
+        if (failedAttempts === 0 && !inFlight) continue;
+        continue;
+      }
+      break;
+    }
   }
 
   return {
@@ -261,22 +312,17 @@ export function createTelemetryWriter(o: WriterOptions) {
       schedule();
       return 'queued';
     },
-    /** commits everything queued now (bounded: the queue is bounded and each round takes maxBatchPoints) */
-    flush(): void {
-      for (let rounds = 0; rounds < 10_000 && queuedPoints > 0; rounds++) if (flushOnce() === 0 && queuedPoints > 0 && failedAttempts === 0) break;
-    },
+    /** resolves once everything queued so far is committed (or has failed its attempts) */
+    flush: () => drain(false),
     /** stops the timers, commits everything queued and every rollup delta; later messages are refused */
-    close(): void {
+    async close(): Promise<void> {
       if (timer) clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
       timer = undefined;
       immediate = undefined;
       closed = true;
-      this.flush();
-      o.sqlite.transaction(() => {
-        stats.rollup_rows += o.rollups.write();
-      })();
-      o.rollups.clearWritten();
+      await drain(true);
+      await o.executor.close();
     },
     get queuedPoints() {
       return queuedPoints;

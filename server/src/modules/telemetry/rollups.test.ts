@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { findUp } from '../../platform/db/sqlite.js';
+import { createTelemetryReads, type SeriesView } from './reads.js';
+import { createRollupKeeper } from './rollups.js';
+import { createBatchStore } from './write-batch.js';
+import { toBatch } from './writer.js';
+
+const T0 = Date.UTC(2024, 0, 1, 10, 0);
+const series: SeriesView = { id: 5, deviceId: 1, sensor: 's', configtype: 'c', param: 'p', subparam: '', datatype: 'number' };
+
+function setup() {
+  const sqlite = new Database(':memory:');
+  migrate(drizzle(sqlite), { migrationsFolder: findUp('drizzle', import.meta.url) });
+  const rollups = createRollupKeeper('w-test');
+  const reads = createTelemetryReads(sqlite, { rollups });
+  const store = createBatchStore(sqlite);
+  const minute = () => reads.rollups(series, { bucket: 'minute', start: T0, end: T0 + 60_000 }).map((b) => [b.count, b.sum, b.min, b.max]);
+  return { rollups, store, minute };
+}
+
+describe('rollup deltas in flight', () => {
+  it('count exactly once before, during and after the writer stores them', () => {
+    const { rollups, store, minute } = setup();
+    rollups.add(5, T0 + 1000, 2);
+    rollups.add(5, T0 + 2000, 4);
+    expect(minute()).toEqual([[2, 6, 2, 4]]);
+    const snapshot = rollups.snapshot()!;
+    expect(rollups.snapshot()).toBeNull(); // one in flight at a time
+    rollups.add(5, T0 + 3000, 10); // arrives while the snapshot is being written
+    expect(minute()).toEqual([[3, 16, 2, 10]]);
+    // the writer thread committed, its answer not yet handled: the table and the generation say so
+    store.write(toBatch(1, [], snapshot).batch);
+    expect(minute()).toEqual([[3, 16, 2, 10]]);
+    rollups.snapshotStored();
+    expect(minute()).toEqual([[3, 16, 2, 10]]);
+  });
+
+  it('fold back into the pending deltas when the write fails', () => {
+    const { rollups, minute } = setup();
+    rollups.add(5, T0 + 1000, 2);
+    rollups.snapshot();
+    rollups.add(5, T0 + 2000, 3);
+    rollups.snapshotFailed();
+    expect(rollups.pendingBuckets).toBe(2); // the minute and the hour bucket, merged
+    expect(minute()).toEqual([[2, 5, 2, 3]]);
+    expect(rollups.snapshot()!.minute.slice(2, 4)).toEqual(Float64Array.from([2, 5]));
+  });
+});

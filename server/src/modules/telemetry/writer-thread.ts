@@ -1,0 +1,107 @@
+// Where a batch is written: on a worker thread with its own connection (a database file: the main thread keeps its
+// event loop for MQTT, HTTP and socket.io), or inline on the main connection (an in-memory database cannot be shared).
+// A crashed worker fails its batch (the writer retries it) and a new one starts for the next batch.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { Logger } from '../../platform/log.js';
+import { createBatchStore, type WriteBatch, type WriteResult } from './write-batch.js';
+
+export type WriteDone = (err: Error | null, result?: WriteResult) => void;
+
+export interface BatchExecutor {
+  readonly threaded: boolean;
+  /** writes one batch; `done` is called once (synchronously when inline) */
+  submit(batch: WriteBatch, done: WriteDone): void;
+  close(): Promise<void>;
+}
+
+export function inlineExecutor(sqlite: Database.Database): BatchExecutor {
+  const store = createBatchStore(sqlite);
+  return {
+    threaded: false,
+    submit(batch, done) {
+      let result: WriteResult;
+      try {
+        result = store.write(batch);
+      } catch (err) {
+        return done(err instanceof Error ? err : new Error(String(err)));
+      }
+      done(null, result);
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * The worker's entry: bundled next to the gateway (dist), else the TypeScript source (tests, benchmarks), loaded through
+ * tsx's loader registered inside the worker (Node 20 does not apply a parent's `--import` hooks to a worker's entry).
+ */
+function workerEntry(): { script: URL | string; eval: boolean } {
+  const built = new URL('./writer.worker.js', import.meta.url);
+  if (fs.existsSync(built)) return { script: built, eval: false };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const source = new URL('./writer.worker.ts', import.meta.url).href;
+  return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); })`, eval: true };
+}
+
+export function threadExecutor(file: string, log: Logger): BatchExecutor {
+  const entry = workerEntry();
+  let worker: Worker | null = null;
+  const inFlight = new Map<number, WriteDone>();
+
+  function failAll(err: Error) {
+    const pending = [...inFlight.values()];
+    inFlight.clear();
+    for (const done of pending) done(err);
+  }
+
+  function start(): Worker {
+    const w = new Worker(entry.script, { workerData: { file }, eval: entry.eval });
+    w.unref(); // an open writer never keeps a process alive; close() drains it
+    w.on('message', (m: { ok: true; result: WriteResult } | { ok: false; id: number; error: string }) => {
+      const id = m.ok ? m.result.id : m.id;
+      const done = inFlight.get(id);
+      inFlight.delete(id);
+      if (!done) return;
+      if (m.ok) done(null, m.result);
+      else done(new Error(m.error));
+    });
+    // a thread that failed or exited takes its batches with it (only the current thread has any)
+    w.on('error', (err) => {
+      log.error('telemetry writer thread failed', err);
+      if (worker !== w) return;
+      worker = null;
+      failAll(err);
+    });
+    w.on('exit', (code) => {
+      if (worker !== w) return;
+      worker = null;
+      failAll(new Error(`telemetry writer thread exited (${code})`));
+    });
+    return w;
+  }
+
+  return {
+    threaded: true,
+    submit(batch, done) {
+      worker ??= start();
+      inFlight.set(batch.id, done);
+      const transfer = [batch.series.buffer, batch.ts.buffer, batch.num.buffer, batch.hasNum.buffer, batch.textAt.buffer] as ArrayBuffer[];
+      if (batch.rollups) transfer.push(batch.rollups.minute.buffer as ArrayBuffer, batch.rollups.hour.buffer as ArrayBuffer);
+      worker.postMessage(batch, transfer);
+    },
+    async close() {
+      const w = worker;
+      worker = null;
+      if (!w) return;
+      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      w.postMessage('close');
+      const timer = setTimeout(() => void w.terminate(), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
