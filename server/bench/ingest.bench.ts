@@ -94,9 +94,11 @@ export const ingestBench: Bench = {
         await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
         sampling = true;
         const w0 = app.telemetry.metrics() as Record<string, number>;
+        const elu0 = performance.eventLoopUtilization();
         const t0 = performance.now();
         await new Promise((r) => setTimeout(r, (PHASE_S - WARMUP_S - 1) * 1000));
         const w1 = app.telemetry.metrics() as Record<string, number>;
+        const elu = performance.eventLoopUtilization(elu0).utilization;
         const windowS = (performance.now() - t0) / 1000;
         const sent = await ran;
         sampling = false;
@@ -125,6 +127,11 @@ export const ingestBench: Bench = {
         figures[`${k}max_batch_ms`] = m1.max_batch_ms;
         figures[`${k}max_queued_points`] = m1.max_queued_points;
         figures[`${k}batches_per_s`] = Math.round((w1.batches - w0.batches) / windowS);
+        figures[`${k}writer_busy`] = Math.round(((w1.total_batch_ms - w0.total_batch_ms) / 1000 / windowS) * 100) / 100;
+        figures[`${k}writer_roundtrip_busy`] = Math.round(((w1.total_roundtrip_ms - w0.total_roundtrip_ms) / 1000 / windowS) * 100) / 100;
+        figures[`${k}max_roundtrip_ms`] = m1.max_roundtrip_ms;
+        figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
+        figures[`${k}reads_paused`] = w1.read_pauses - w0.read_pauses;
       }
       figures.rss_after_load_mb = Math.round(process.memoryUsage().rss / 1048576);
     } finally {

@@ -83,6 +83,7 @@ interface InFlight {
   points: TelemetryPoint[];
   weight: number;
   rollups: RollupSnapshot | null;
+  sentAt: number;
 }
 
 /** The messages' points and states as one batch of columns (typed arrays travel to the writer thread without copying). */
@@ -139,6 +140,10 @@ export function createTelemetryWriter(o: WriterOptions) {
     last_batch_points: 0,
     last_batch_ms: 0,
     max_batch_ms: 0,
+    /** from handing a batch over to hearing its result (the transaction plus the thread hop) */
+    max_roundtrip_ms: 0,
+    total_roundtrip_ms: 0,
+    total_batch_ms: 0,
     max_queued_points: 0,
     writer_thread: o.executor.threaded,
   };
@@ -191,7 +196,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     const snapshot = rollupDue() ? o.rollups.snapshot() : null;
     if (snapshot) lastRollupFlush = o.now();
     const { batch, points } = toBatch(nextBatchId++, messages, snapshot);
-    const flight: InFlight = { messages, points, weight: taken, rollups: snapshot };
+    const flight: InFlight = { messages, points, weight: taken, rollups: snapshot, sentAt: performance.now() };
     inFlight = flight;
     o.executor.submit(batch, (err, result) => settle(flight, err, result));
     return true;
@@ -251,6 +256,10 @@ export function createTelemetryWriter(o: WriterOptions) {
     stats.last_batch_points = f.points.length;
     stats.last_batch_ms = Math.round(r.ms * 10) / 10;
     if (r.ms > stats.max_batch_ms) stats.max_batch_ms = stats.last_batch_ms;
+    const roundtrip = performance.now() - f.sentAt;
+    if (roundtrip > stats.max_roundtrip_ms) stats.max_roundtrip_ms = Math.round(roundtrip * 10) / 10;
+    stats.total_roundtrip_ms += roundtrip;
+    stats.total_batch_ms += r.ms;
     const applied = new Map<number, StateChange[]>();
     for (const a of r.appliedStates) applied.set(a.msg, a.changes);
     const committedAt = o.now();
