@@ -91,7 +91,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const usersService = createUsersService(db, rolesService, auth, { now: opts.now });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
   const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now });
-  const devicesDomain = createDevicesDomain({ db, broker, config, log, now: opts.now });
+  const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions.md)
   const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now });
   telemetry.useResolver(resolver);

@@ -13,6 +13,8 @@ import { tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, type AppAuth } from './device-data.kit.js';
 import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
+import { addDevice } from './fixtures.js';
+import { PRESENCE_GATHER_MS } from '../src/modules/devices/devices.broker.js';
 
 describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
   let nats: NatsServer;
@@ -75,5 +77,22 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
       expect(await until(() => pushes.some((p) => p.key === 'daya' && p.data.value === v), 3000), `value ${v} stored by ${storedBy(one) > before1 ? 'the other' : 'the same'} gateway`).toBe(true);
     }
     expect(byOne.length).toBeGreaterThan(0);
+  });
+
+  it('a gateway starting beside another leaves the devices that gateway holds online, and only those', async () => {
+    const owner = await tenantWithApp(one.url);
+    const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
+    const held = await mqttDevice(one, auth, clients);
+    // a device a crashed gateway left "online"
+    const ghost = await addDevice(one.url, auth, 'mqtt');
+    one.app.db.sqlite.prepare('UPDATE devices SET online = 1, last_online_ts = ? WHERE id = ?').run(Date.now() - 60_000, ghost.id);
+    const three = await startGateway({ BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir });
+    try {
+      const online = (id: number) => one.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id);
+      expect(await until(() => online(ghost.id) === 0, PRESENCE_GATHER_MS + 3000)).toBe(true);
+      expect(online(held.device.id)).toBe(1);
+    } finally {
+      await three.app.close();
+    }
   });
 });

@@ -139,8 +139,23 @@ export const LORA_SILENCE_MS = 15 * 60_000;
  * Registers the authority and listens to the broker: activation evidence (token connected, UID heard), presence
  * (connect, disconnect, Tasmota LWT, any message, LoRa uplinks with a silence time-out), and kicks on remove/disable.
  */
-export function attachDevicesToBroker(broker: Broker, devices: DeviceService, activation: Activation, opts: { log: Logger; networkServer?: NetworkServerSignIn; now?: () => number; loraCategory: number }) {
+export interface PresenceBus {
+  readonly kind: 'memory' | 'nats';
+  publish(subject: string, data: unknown): void;
+  subscribe<T>(subject: string, handler: (msg: { data: T }) => unknown): { unsubscribe(): void };
+}
+
+/** How long a starting gateway listens for the other gateways' connected devices (scale-out) */
+export const PRESENCE_GATHER_MS = 1500;
+
+export function attachDevicesToBroker(
+  broker: Broker,
+  devices: DeviceService,
+  activation: Activation,
+  opts: { log: Logger; networkServer?: NetworkServerSignIn; now?: () => number; loraCategory: number; bus?: PresenceBus; presenceGatherMs?: number },
+) {
   const now = opts.now ?? Date.now;
+  const startedAt = now();
   broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer));
 
   const deviceOf = (identity: MqttIdentity) => {
@@ -194,6 +209,32 @@ export function attachDevicesToBroker(broker: Broker, devices: DeviceService, ac
     if (row.uid) broker.disconnect((i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === row.uid);
   });
 
+  // After a crash the registry still says "online" for the devices whose connections died with the gateway. At start,
+  // every device marked online by a connection that no gateway holds goes offline: alone (memory bus) at once; in
+  // scale-out after asking the other gateways on `presence.held` which devices they hold.
+  const held = opts.bus?.subscribe<{ reply: string }>('presence.held', ({ data }) => opts.bus!.publish(data.reply, { ids: [...connections.keys()] }));
+  const reconcile = (others: ReadonlySet<number>) => {
+    try {
+      const all = new Set([...others, ...connections.keys()]);
+      const n = devices.expireUnheld([opts.loraCategory], startedAt, all, now());
+      if (n) opts.log.info(`presence: ${n} device(s) left online by a stopped gateway are offline now`);
+    } catch (err) {
+      opts.log.error('presence reconciliation failed', err);
+    }
+  };
+  let gather: NodeJS.Timeout | undefined;
+  if (opts.bus?.kind === 'nats') {
+    const others = new Set<number>();
+    const reply = `presence.reply.${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
+    const answers = opts.bus.subscribe<{ ids: number[] }>(reply, ({ data }) => data.ids.forEach((id) => others.add(id)));
+    opts.bus.publish('presence.held', { reply });
+    gather = setTimeout(() => {
+      answers.unsubscribe();
+      reconcile(others);
+    }, opts.presenceGatherMs ?? PRESENCE_GATHER_MS);
+    gather.unref();
+  } else reconcile(new Set());
+
   const sweep = setInterval(() => {
     try {
       devices.expireSilent([opts.loraCategory], LORA_SILENCE_MS, now());
@@ -202,5 +243,11 @@ export function attachDevicesToBroker(broker: Broker, devices: DeviceService, ac
     }
   }, 60_000);
   sweep.unref();
-  return { close: () => clearInterval(sweep) };
+  return {
+    close: () => {
+      clearInterval(sweep);
+      if (gather) clearTimeout(gather);
+      held?.unsubscribe();
+    },
+  };
 }

@@ -11,13 +11,15 @@ import { createTagsService } from '../tags/tags.service.js';
 import { tagsRoutes } from '../tags/tags.routes.js';
 import { createActivation } from './activation.js';
 import { simulatedEmmaCloud, simulatedImouCloud, type EmmaPluginCloud, type ImouCloud } from './cloud.js';
-import { attachDevicesToBroker } from './devices.broker.js';
+import { attachDevicesToBroker, type PresenceBus } from './devices.broker.js';
 import { devicesRoutes } from './devices.routes.js';
 import { createDeviceService } from './devices.service.js';
 
 export interface DevicesDomainDeps {
   db: Db;
   broker: Broker;
+  /** presence across gateways (scale-out) */
+  bus?: PresenceBus;
   config: Config;
   log: Logger;
   now?: () => number;
@@ -25,12 +27,12 @@ export interface DevicesDomainDeps {
   imou?: ImouCloud;
 }
 
-export function createDevicesDomain({ db, broker, config, log, now = Date.now, emma = simulatedEmmaCloud, imou = simulatedImouCloud }: DevicesDomainDeps) {
+export function createDevicesDomain({ db, broker, bus, config, log, now = Date.now, emma = simulatedEmmaCloud, imou = simulatedImouCloud }: DevicesDomainDeps) {
   const tags = createTagsService(db, { now });
   const lora = createLoraService(db, { now });
   const activation = createActivation(db, now);
   const devices = createDeviceService(db, { tags, lora, activation, emma, imou, now, brokerUrl: () => `mqtt://${config.HOST}:${broker.port || config.MQTT_PORT}` });
-  const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), loraCategory: familyByKey('lora')!.category });
+  const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), loraCategory: familyByKey('lora')!.category, bus });
   return {
     tags,
     lora,

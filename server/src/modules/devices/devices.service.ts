@@ -1,6 +1,6 @@
 // The device registry: add (through the family's activation behaviour), get, edit, remove, the filtered list, and
 // presence (online, last_online_ts, last_offline_ts) as the broker reports it. Knows no broker: it announces changes.
-import { and, count, desc, eq, inArray, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { T, type DeviceFamily, type DeviceSummary, type DeviceTags, type DeviceVariant } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
@@ -191,6 +191,22 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     return stale.length;
   }
 
+  /**
+   * Devices the registry says are online through a connection that no gateway holds (their gateway stopped without
+   * seeing them go: a crash): offline now. Only those not heard since `before`, so a device that connected meanwhile
+   * stays online; presence by messages (`except`, LoRa) is left to its silence time-out.
+   */
+  function expireUnheld(except: number[], before: number, held: ReadonlySet<number>, ts = now()) {
+    const stale = db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(and(eq(devices.online, true), notInArray(devices.category, except), or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, before))))
+      .all()
+      .filter(({ id }) => !held.has(id));
+    for (const { id } of stale) setOnline(id, false, ts);
+    return stale.length;
+  }
+
   // ---- identity lookups for the broker authority ----
   const byBrokerUsername = (username: string) => db.select().from(devices).where(eq(devices.brokerUsername, username)).get();
   const byUid = (uid: string) => db.select().from(devices).where(eq(devices.uid, uid)).get();
@@ -209,6 +225,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     setOnline,
     seen,
     expireSilent,
+    expireUnheld,
     byBrokerUsername,
     byUid,
     byToken,
