@@ -5,6 +5,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { T, type CardTypeCode } from '@sentra/contracts';
 import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
 import { CHART_PALETTE, WARNING_RED } from './common/palette.js';
+import { xOf } from './chart/series.js';
 
 type Handler = (e: unknown) => void;
 const calls = vi.hoisted(() => ({ react: [] as { el: HTMLElement; data: any[]; layout: any }[], extend: [] as { update: any; indices: number[]; max: number }[] }));
@@ -57,7 +58,7 @@ describe.each(LINES.map((c) => [c]))('%s', (cat) => {
     const { data, layout } = lastDraw();
     expect(data.map((t) => t.name)).toEqual(['r', 's']);
     expect(data.map((t) => t.y)).toEqual([[220.1, 221.4, 222.0], [219.8, 220.2, 221.0]]);
-    expect(data[0].x[0]).toBe('2024-03-10 08:00:00.000');
+    expect(data[0].x[0]).toBe('2024-03-10 08:00');
     expect(data[1].marker.color).toBe(CHART_PALETTE[1]);
     if (cat.startsWith('BAR')) {
       expect(data[0].type).toBe('bar');
@@ -82,12 +83,22 @@ describe.each(LINES.map((c) => [c]))('%s', (cat) => {
   it('shows the generic tooltip: time, values with unit, total', async () => {
     renderCard(cat, { view: { graph_unit: 'kW', with_summary: true, labels: { r: 'Fase R', s: 'Fase S' } }, data: { chart_keys: ['r', 's'], chart_data: rows, window: { type: 'PERIODIC', start: h(8), end: h(11), period: 'hour' } } });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
-    await hover('2024-03-10 09:00:00.000');
+    await hover('2024-03-10 09:00');
     const tip = screen.getByTestId('chart-tooltip');
     expect(screen.getByTestId('tooltip-title').textContent).toBe('09:00, 10 Mar 24');
     expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['Fase R221,40 kW', 'Fase S220,20 kW']);
     expect(screen.getByTestId('tooltip-total').textContent).toBe(`${T.cardViews.total}441,60 kW`);
     expect(tip).toBeTruthy();
+  });
+});
+
+describe('x values', () => {
+  it("are written as Plotly writes a hovered date back (trailing zero parts dropped), so a bucket's hover finds its row", () => {
+    expect(xOf(h(9))).toBe('2024-03-10 09:00');
+    expect(xOf(new Date(2024, 2, 10).getTime())).toBe('2024-03-10');
+    expect(xOf(h(9) + 5000)).toBe('2024-03-10 09:00:05');
+    expect(xOf(h(9) + 5250)).toBe('2024-03-10 09:00:05.25');
+    expect(xOf(h(9) + 5007)).toBe('2024-03-10 09:00:05.007');
   });
 });
 
@@ -139,11 +150,11 @@ describe('fuel station chart', () => {
     const warn = lastDraw().data.find((t) => t.name === 'warning');
     expect(warn.marker.color).toBe(WARNING_RED);
     expect(warn.y).toEqual([12250]);
-    await hover('2024-03-10 09:00:00.000');
+    await hover('2024-03-10 09:00');
     expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([`${T.cardViews.tank}12.250,00 L`, `${T.cardViews.fill}250,00 L`]);
     expect(screen.getByTestId('tooltip-alert').textContent).toBe('ada indikasi kecurangan!');
     expect(screen.getAllByTestId('tooltip-row')[1]!.querySelector('[data-warning]')).toBeTruthy();
-    await hover('2024-03-10 10:00:00.000');
+    await hover('2024-03-10 10:00');
     expect(screen.queryByTestId('tooltip-alert')).toBeNull();
   });
   it.each([[{ fill_key: 'pengisian' }], [{}]])("reads the demo SPBU tank chart (one product's subparams volume and fill, labelled sisa_bbm and pengisian) %o", async (extra) => {
@@ -151,7 +162,7 @@ describe('fuel station chart', () => {
     renderCard('LINE_MONITORING_CHART_CARD', { view: { tooltip: 'fuel', graph_unit: 'L', ...extra }, data: { chart_keys: ['sisa_bbm', 'pengisian'], chart_data: rows } });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     expect(lastDraw().data.find((t) => t.name === 'warning').y).toEqual([12250]);
-    await hover('2024-03-10 09:00:00.000');
+    await hover('2024-03-10 09:00');
     expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([`${T.cardViews.tank}12.250,00 L`, `${T.cardViews.fill}250,00 L`]);
     expect(screen.getByTestId('tooltip-alert').textContent).toBe(T.dashboards.tooltips.fraudHint);
   });
@@ -161,13 +172,13 @@ describe('laundry charts', () => {
   it('vending tooltip: on/off percentages', async () => {
     renderCard('BAR_CHART_CARD', { view: { tooltip: 'vending' }, data: { chart_keys: ['washer_1'], chart_data: [{ ts: h(8), washer_1: 0.5 }] } });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
-    await hover('2024-03-10 08:00:00.000');
+    await hover('2024-03-10 08:00');
     expect(screen.getAllByTestId('tooltip-row')[0]!.textContent).toBe('washer_1Menyala 50% · Mati 50%');
   });
   it('usage tooltip: count of runs', async () => {
     renderCard('BAR_CHART_CARD', { view: { tooltip: 'laundry_usage' }, data: { chart_keys: ['washer_1'], chart_data: [{ ts: h(8), washer_1: 7 }] } });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
-    await hover('2024-03-10 08:00:00.000');
+    await hover('2024-03-10 08:00');
     expect(screen.getAllByTestId('tooltip-row')[0]!.textContent).toBe('washer_17 kali');
   });
 });
@@ -183,7 +194,7 @@ describe('REALTIME charts', () => {
     rerender(cardElement('LINE_CHART_CARD', { data: { ...data, chart_data: [...data.chart_data, added] }, state: { frame: 1, seq: 1, appends: [{ seq: 1, rows: [added] }] } }));
     await vi.waitFor(() => expect(calls.extend).toHaveLength(1));
     expect(calls.react.length).toBe(draws);
-    expect(calls.extend[0]).toMatchObject({ indices: [0], max: 10, update: { y: [[223.3]], x: [['2024-03-10 11:00:00.000']] } });
+    expect(calls.extend[0]).toMatchObject({ indices: [0], max: 10, update: { y: [[223.3]], x: [['2024-03-10 11:00']] } });
     // a new full frame redraws
     rerender(cardElement('LINE_CHART_CARD', { data, state: { frame: 2, seq: 1, appends: [] } }));
     await vi.waitFor(() => expect(calls.react.length).toBe(draws + 1));

@@ -56,8 +56,19 @@ export function d3Format(pattern: string): string {
   return pattern.replace(/YYYY|YY|MMMM|MMM|MM|DD|HH|mm|ss/g, (t) => ({ YYYY: '%Y', YY: '%y', MMMM: '%B', MMM: '%b', MM: '%m', DD: '%d', HH: '%H', mm: '%M', ss: '%S' })[t]!);
 }
 
-/** The x value of a row: local wall time text with milliseconds (Plotly reads it as local time). */
-export const xOf = (ts: number) => formatDate(ts, 'YYYY-MM-DD HH:mm:ss') + '.' + String(((ts % 1000) + 1000) % 1000).padStart(3, '0');
+/**
+ * The x value of a row: local wall time text (Plotly reads it as local time), written the way Plotly writes a date
+ * back (its `c2d`, which a hover event's `x` carries): trailing zero parts dropped ('2024-03-10', '2024-03-10 09:00',
+ * '2024-03-10 09:00:05', '2024-03-10 09:00:05.25'), so the hovered x finds its row by plain equality. A fuller text
+ * would never match the hover of an hourly bucket.
+ */
+export const xOf = (ts: number) => {
+  const ms = ((ts % 1000) + 1000) % 1000;
+  const [date, time] = formatDate(ts, 'YYYY-MM-DD HH:mm:ss').split(' ') as [string, string];
+  if (ms !== 0) return `${date} ${time}.${String(ms).padStart(3, '0').replace(/0+$/, '')}`;
+  if (!time.endsWith(':00')) return `${date} ${time}`;
+  return time === '00:00:00' ? date : `${date} ${time.slice(0, 5)}`;
+};
 
 export function seriesKeys(data: CardData | undefined): string[] {
   if (Array.isArray(data?.chart_keys) && data!.chart_keys.length > 0) return data!.chart_keys;
