@@ -65,7 +65,11 @@ export async function ingestMicro(opts: { devices?: number; messages?: number; v
     const i = n % devices;
     outcome = pipeline.ingest(identities[i], topics[i], payloads[n % 100], 0);
     // let the writer's timers run like the event loop would between socket reads
-    if (n % 2000 === 1999) await new Promise((r) => setImmediate(r));
+    if (n % 2000 === 1999) {
+      await new Promise((r) => setImmediate(r));
+      // the writer thread may lag this tight loop: wait for it (bounded) rather than shed, so every point is stored
+      for (let w = 0; w < 5000 && (pipeline.metrics() as { queued_points: number }).queued_points > 50_000; w++) await new Promise((r) => setTimeout(r, 1));
+    }
   }
   await pipeline.flush();
   const cpu = process.cpuUsage(cpu0);
