@@ -37,11 +37,14 @@ export const appsRoutes = (db: Db, menuNavs: MenuNavs = () => []) =>
       if (RESERVED_DOMAINS.has(input.domain) || db.select({ id: applications.id }).from(applications).where(eq(applications.domain, input.domain)).get()) {
         throw fail(-3, T.application.domainTaken);
       }
+      // another gateway (scale-out) may take the domain between the check and the insert: the unique index decides
       const row = db
         .insert(applications)
         .values({ tenantId: caller.tenantId, name: input.name, domain: input.domain, description: input.description || null, createdAt: Date.now() })
+        .onConflictDoNothing()
         .returning(info)
         .get();
+      if (!row) throw fail(-3, T.application.domainTaken);
       return { data: row };
     },
     getByDomain: ({ input, caller }) => {
