@@ -33,6 +33,12 @@ describe('the demo', () => {
     }
   });
 
+  it('reads each dashboard with a default view filter: today by the hour, or the last hour for the trends', () => {
+    const defaults = Object.fromEntries(dashboards.map((d) => [d.path, Object.values(d.conf_dashboard.var ?? {}).find((v) => (v as { is_default?: boolean }).is_default)]));
+    for (const path of ['energi', 'spbu', 'laundry', 'peta_armada']) expect(defaults[path], path).toMatchObject({ _varType: 'filter', range: 'TODAY', period: 'hour', interval: 1 });
+    for (const path of ['lingkungan', 'struktur']) expect(defaults[path], path).toMatchObject({ _varType: 'filter', range: 'LAST_HOUR', range_param: 1 });
+  });
+
   const cards = (path: string) => Object.values(dashboards.find((d) => d.path === path)!.conf_dashboard.dashboard ?? {}) as ComponentInput[];
 
   it("draws one tank chart per product with the fuel tooltip: the product's volume and fill in one graph query", () => {

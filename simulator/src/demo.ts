@@ -47,11 +47,21 @@ const lastHour = { default: { name: '1 jam terakhir', range: 'LAST_HOUR', range_
  */
 const gridRow = (c: ComponentInput): number => (c.y === 0 || UNSCALED_HEIGHT_CARDS.includes(c.cat as CardTypeCode) ? c.y : 1 + 2 * (c.y - 1));
 
-const dashboard = (components: ComponentInput[]): ConfDashboardInput => ({
+/**
+ * The view's time filters: the dashboard view reads every card with the filter variable flagged default (spec 02
+ * "Dashboard view"; without one, the last 24 hours), so each demo dashboard names the one its charts are drawn for.
+ */
+const VIEW_FILTERS = {
+  hari_ini: { _varType: 'filter', id: 'hari_ini', name: 'Hari ini', type: 'PERIODIC', range: 'TODAY', period: 'hour', interval: 1 },
+  satu_jam: { _varType: 'filter', id: 'satu_jam', name: '1 jam terakhir', type: 'PERIODIC', range: 'LAST_HOUR', range_param: 1, period: 'minute', interval: 5 },
+} as const;
+
+const dashboard = (components: ComponentInput[], viewFilter: keyof typeof VIEW_FILTERS = 'hari_ini'): ConfDashboardInput => ({
   version: '2',
   type: 'normal',
   view: { decimal: 2 },
   config: { refresh: 0 },
+  var: Object.fromEntries(Object.entries(VIEW_FILTERS).map(([k, f]) => [k, { ...f, is_default: k === viewFilter }])),
   dashboard: Object.fromEntries(components.map((c) => [c.key, { ...c, y: gridRow(c) }])),
 });
 
@@ -122,7 +132,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         w: 2,
         h: 2,
         model: { value: { query: 'MAX' as const, queryType: 'graph' as const, ...tank, param: p, subparam: ['volume', 'fill'], subparam_label: ['sisa_bbm', 'pengisian'] }, filter: today },
-        view: { title: `Tangki ${p}`, graph_unit: 'L', ylabel: 'Liter', tooltip: 'fuel', fill_key: 'pengisian' },
+        view: { title: `Tangki ${p}`, graph_unit: 'L', ylabel: 'Liter', has_dot: true, tooltip: 'fuel', fill_key: 'pengisian' },
       })),
       { key: 'total_shift', cat: 'BAR_CHART_CARD', w: 2, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: fuel.id, sensor: 'pump', config: 'data', param: 'shift_total', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Total penjualan per shift', graph_unit: 'L', is_stack: true, tooltip: 'fuel_shift' } },
     ];
@@ -185,7 +195,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         { key: 'suhu', cat: 'SINGLE_VALUE_CARD', x: 0, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'temperature' } }, view: { type: 'TEMP_CELCIUS', title: 'Suhu', unit: '°C', decimal: 1 } },
         { key: 'kelembapan', cat: 'SINGLE_VALUE_CARD', x: 1, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'humidity' } }, view: { type: 'HUMIDITY', title: 'Kelembapan', unit: '%', decimal: 0 } },
         { key: 'tekanan', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'pressure' } }, view: { type: 'PRESSURE_AIR', title: 'Tekanan udara', unit: 'hPa', decimal: 1 } },
-        { key: 'suhu_maks', cat: 'SINGLE_VALUE_CARD', x: 3, y: 1, w: 1, h: 1, model: { value: { query: 'MAX', queryType: 'device', ...e, param: 'temperature' }, filter: today }, view: { type: 'TEMP_CELCIUS', title: 'Suhu maks. hari ini', unit: '°C', decimal: 1 } },
+        { key: 'suhu_maks', cat: 'SINGLE_VALUE_CARD', x: 3, y: 1, w: 1, h: 1, model: { value: { query: 'MAX', queryType: 'device', ...e, param: 'temperature' }, filter: today }, view: { type: 'TEMP_CELCIUS', title: 'Suhu maksimum', unit: '°C', decimal: 1 } },
         { key: 'tren_suhu', cat: 'LINE_CHART_CARD', x: 0, y: 2, w: 4, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...e, param: 'temperature', param_label: 'suhu' }, filter: lastHour }, view: { title: 'Suhu satu jam terakhir', graph_unit: '°C' } },
         { key: 'node_lora', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'lora', config: 'data', param: 'temperature' }, tags: [] }, view: { title: 'Suhu node LoRa', unit: '°C' } },
         // a Tasmota plug with a BME280 switching the server room's fan: its POWER and its own temperature
@@ -195,7 +205,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
               { key: 'suhu_kipas', cat: 'SINGLE_VALUE_CARD', x: 1, y: 6, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: envPlug.id, sensor: 'BME280', config: 'data', param: 'Temperature' } }, view: { type: 'TEMP_CELCIUS', title: 'Suhu ruang server', unit: '°C', decimal: 1 } } satisfies ComponentInput,
             ]
           : []),
-      ]),
+      ], 'satu_jam'),
     });
   }
 
@@ -212,7 +222,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         { key: 'regangan', cat: 'STRAIN_CARD', x: 0, y: 1, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device', device_id: bridge.id, sensor: 'strain', config: 'data', param: 'microstrain', subparam: gauges[0] } }, view: { title: 'Regangan', unit: 'µε', strain_labels: gauges, strain_curves: gauges.map(() => 'linear'), strain_colors: ['#1976d2', '#2e7d32', '#ed6c02'] } },
         { key: 'retak', cat: 'CRACK_CARD', x: 2, y: 1, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device', device_id: bridge.id, sensor: 'crack', config: 'data', param: 'width', subparam: cracks[0] } }, view: { title: 'Lebar retak', unit: 'mm', crack_labels: cracks, crack_lengths: cracks.map(() => 100), crack_colors: ['#d32f2f', '#7b1fa2'] } },
         { key: 'tren_regangan', cat: 'LINE_CHART_CARD', x: 0, y: 3, w: 4, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: bridge.id, sensor: 'strain', config: 'data', param: 'microstrain', subparam: gauges, subparam_label: gauges }, filter: lastHour }, view: { title: 'Regangan maksimum', graph_unit: 'µε' } },
-      ]),
+      ], 'satu_jam'),
     });
   }
 

@@ -157,6 +157,19 @@ describe('the fleet on a real gateway', () => {
     expect(await until(() => seen.includes(`tele/${plug.topic}/LWT Online`), 10_000)).toBe(true);
   });
 
+  it('a Tasmota plug without a machine (BME280 plug) switches its relay on cmnd POWER and reports it like the firmware', async () => {
+    const plug = deviceOf('tasmota', 'environment');
+    const seen: string[] = [];
+    gw.app.broker.on('message', (_i, topic, payload) => {
+      if (topic.startsWith(`stat/${plug.topic}/`)) seen.push(`${topic} ${payload.toString()}`);
+    });
+    await gw.app.broker.publish(`cmnd/${plug.topic}/POWER`, 'ON');
+    expect(await until(() => seen.includes(`stat/${plug.topic}/POWER ON`))).toBe(true);
+    expect(seen).toContain(`stat/${plug.topic}/RESULT {"POWER":"ON"}`);
+    await gw.app.telemetry.flush();
+    expect(gw.app.telemetry.states.list(fleet.app!.id, plug.id).find((s) => s.key === 'POWER')?.value).toBe('ON');
+  });
+
   it('the network server answers a LoRa downlink with txack and ack', async () => {
     const node = deviceOf('lora', 'environment');
     const base = `application/${fleet.app!.id}/device/${node.plan.devEui!.toLowerCase()}`;

@@ -306,8 +306,9 @@ export class TasmotaDevice extends Connection implements Emitter {
     this.reply(() => {
       const answer = tasmotaAnswer(t, command, payload.toString(), this.power, this.telePeriod);
       if (answer.power) {
-        // a laundry plug starts or stops its machine's cycle; an environment plug just switches
-        const outcome = this.sim.profile.command ? this.sim.command({ sensor: 'POWER', configtype: 'data', param: answer.power === 'ON' ? 'start' : 'stop', value: 'c1' }) : { ok: true };
+        // a laundry plug starts or stops its machine's cycle; any other plug's relay just switches (an environment
+        // plug's profile has commands of its own, not POWER)
+        const outcome = this.plan.profile === 'plug' ? this.sim.command({ sensor: 'POWER', configtype: 'data', param: answer.power === 'ON' ? 'start' : 'stop', value: 'c1' }) : { ok: true };
         if (!outcome.ok) {
           // the machine did not follow: the plug still answers, with the POWER it keeps (as a query does)
           this.env.stats.commands.refused++;
