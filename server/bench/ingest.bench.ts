@@ -3,6 +3,7 @@
 // stored points/s, publish→stored latency (send time embedded in the payload, measured when its batch commits), RSS per
 // idle connection, and latest-N / one-day range reads on a table seeded with up to 10 million points.
 import { fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.j
 import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
 import type { CommittedTelemetry } from '../src/modules/telemetry/writer.js';
 import { seedAndRead } from './ingest/reads.js';
+import { mainThreadCpuUs } from './ingest/micro.js';
 import type { Bench } from './run.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 5000);
@@ -51,7 +53,7 @@ export const ingestBench: Bench = {
   async run() {
     const gc = gcNow();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-ingest-'));
-    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error' }), { log: createLogger('error') });
+    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error', WRITER_THREAD: process.env.WRITER_THREAD }), { log: createLogger('error') });
     await app.listen();
     app.broker.addAuthority(authority);
     app.telemetry.useResolver(resolver);
@@ -73,7 +75,7 @@ export const ingestBench: Bench = {
     });
 
     const fleet = fork(fileURLToPath(new URL('./ingest/devices.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const figures: Record<string, number | string> = { devices: DEVICES, offered_points_per_s: POINTS_PER_S, phase_s: PHASE_S };
+    const figures: Record<string, number | string> = { writer_thread: app.telemetry.metrics().writer_thread ? 'on' : 'off', devices: DEVICES, offered_points_per_s: POINTS_PER_S, phase_s: PHASE_S };
     try {
       await new Promise((r) => setTimeout(r, 500));
       gc();
@@ -95,10 +97,12 @@ export const ingestBench: Bench = {
         sampling = true;
         const w0 = app.telemetry.metrics() as Record<string, number>;
         const elu0 = performance.eventLoopUtilization();
+        const cpu0 = mainThreadCpuUs();
         const t0 = performance.now();
         await new Promise((r) => setTimeout(r, (PHASE_S - WARMUP_S - 1) * 1000));
         const w1 = app.telemetry.metrics() as Record<string, number>;
         const elu = performance.eventLoopUtilization(elu0).utilization;
+        const mainCpuUs = mainThreadCpuUs() - cpu0;
         const windowS = (performance.now() - t0) / 1000;
         const sent = await ran;
         sampling = false;
@@ -130,6 +134,7 @@ export const ingestBench: Bench = {
         figures[`${k}writer_busy`] = Math.round(((w1.total_batch_ms - w0.total_batch_ms) / 1000 / windowS) * 100) / 100;
         figures[`${k}writer_roundtrip_busy`] = Math.round(((w1.total_roundtrip_ms - w0.total_roundtrip_ms) / 1000 / windowS) * 100) / 100;
         figures[`${k}max_roundtrip_ms`] = m1.max_roundtrip_ms;
+        figures[`${k}main_thread_cpu_us_per_message`] = Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
         figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
         figures[`${k}reads_paused`] = w1.read_pauses - w0.read_pauses;
       }

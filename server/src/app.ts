@@ -81,7 +81,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const bus = await createBus(config, log);
   const broker = createBroker({ host: config.HOST, port: config.MQTT_PORT, log });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
-  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now });
+  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });
   telemetry.attachBroker(broker);
 
   const secretBox = createSecretBox(loadSecretKey(config.DATA_DIR));

@@ -16,6 +16,8 @@ export const ConfigSchema = z.object({
   /** where the built web console lives; served by the gateway when present */
   WEB_DIST: z.string().optional(),
   /** how long a command waits for the device's reply (default 55 s, inside the 60 s call); end-to-end tests shorten it */
+  /** telemetry transactions on a worker thread (default) or on the event loop */
+  WRITER_THREAD: onOff.default('on'),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
 });
 
