@@ -1,6 +1,6 @@
 // Mounts contract entries on Express: parse and validate the input with the entry's zod schema, authenticate and
 // authorise the caller, run the handler under the entry's time-out, and answer the envelope.
-import type { Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { Header, Result, T, type CallDef, type Contract, type OutputOf, type ParsedInputOf } from '@sentra/contracts';
 import { ApiError, forbidden, invalid, type FieldError } from './errors.js';
@@ -57,10 +57,9 @@ export interface MountOptions {
   log: Logger;
   /** check every answer against the contract's output schema (on in development and tests) */
   checkOutput: boolean;
+  /** parses a POST route's JSON body (express.json); the routes are mounted before it, so a GET never runs it */
+  parseBody?: RequestHandler;
 }
-
-/** Express path of a spec path: `{id}` → `:id`. */
-export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 export function issuesToErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
@@ -92,44 +91,158 @@ function rawInput(req: Request, def: CallDef): Record<string, unknown> {
   return { ...(source ?? {}), ...req.params };
 }
 
+/**
+ * Answers `body` as JSON with the headers res.json sets. A conditional request (If-None-Match, If-Modified-Since)
+ * goes through res.json, which decides whether it is a 304; every other answer is written directly.
+ */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const headers = res.req.headers;
+  if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) {
+    res.status(status).json(body);
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
 export function sendError(res: Response, err: ApiError): void {
   if (res.headersSent) return;
   const body: Record<string, unknown> = { response_result: err.code, message: err.message, ...err.extra };
   if (err.errors) body.errors = err.errors;
-  res.status(err.status).json(body);
+  sendJson(res, err.status, body);
 }
 
-export function mountRoutes(router: Router, routes: BoundRoute[], opts: MountOptions): void {
-  for (const { def, handler } of routes) {
-    const verb = def.method === 'GET' ? 'get' : 'post';
-    router[verb](expressPath(def.path), async (req: Request, res: Response) => {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const caller = await opts.authenticate(req, def);
-        authorize(caller, def);
-        const parsed = def.input.safeParse(rawInput(req, def));
-        if (!parsed.success) throw inputError(def, parsed.error);
-        const appDomain = req.get(Header.appDomain) ?? undefined;
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new ApiError(Result.UNEXPECTED, T.common.timeout, 503)), def.timeoutMs);
-        });
-        const out = await Promise.race([handler({ input: parsed.data, caller, appDomain, req, res } as CallContext<CallDef>), timeout]);
-        if (def.stream) return;
-        if (opts.checkOutput) {
-          const checked = def.output.safeParse(out);
-          if (!checked.success) {
-            opts.log.error(`output of ${def.method} ${def.path} breaks its contract`, checked.error.issues);
-            throw new ApiError(Result.UNEXPECTED, T.common.unexpected, 500);
-          }
-        }
-        res.json({ response_result: Result.OK, ...(out as object) });
-      } catch (err) {
-        if (err instanceof ApiError) return sendError(res, err);
-        opts.log.error(`${def.method} ${def.path} failed`, err);
-        sendError(res, new ApiError(Result.UNEXPECTED, T.common.unexpected, 500));
-      } finally {
-        if (timer) clearTimeout(timer);
-      }
-    });
+/** A route's path as segments: text compared as Express does (case-insensitively), `{name}` one non-empty segment. */
+type Segment = { text: string; lower: string } | { param: string };
+
+interface MountedRoute {
+  method: 'GET' | 'POST';
+  segments: Segment[];
+  run: (req: Request, res: Response) => Promise<void>;
+}
+
+const compile = (path: string): Segment[] =>
+  path.split('/').map((part) => {
+    const param = /^\{(\w+)\}$/.exec(part);
+    return param ? { param: param[1]! } : { text: part, lower: part.toLowerCase() };
+  });
+
+/** A path parameter as the router decodes it: percent-decoded, a broken escape is a 400 for the error handler. */
+function decodeParam(value: string): string {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch (err) {
+    if (err instanceof URIError) Object.assign(err, { status: 400, statusCode: 400 });
+    throw err;
   }
+}
+
+/** The parameters of `parts` (a request path split at '/') for `route`, or null when the path is not the route's. */
+function matchRoute(route: MountedRoute, parts: string[]): Record<string, string> | null {
+  const segments = route.segments;
+  if (segments.length !== parts.length) return null;
+  let params: Record<string, string> | null = null;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const part = parts[i]!;
+    if ('param' in seg) {
+      if (part === '') return null;
+      (params ??= {})[seg.param] = part;
+    } else if (part !== seg.text && part.toLowerCase() !== seg.lower) return null;
+  }
+  params ??= {};
+  for (const name in params) params[name] = decodeParam(params[name]!);
+  return params;
+}
+
+/** The route's request handler: authenticate, authorise, parse, run under the time-out, answer the envelope. */
+function runner(def: CallDef, handler: Handler<CallDef>, opts: MountOptions): MountedRoute['run'] {
+  return async (req, res) => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const resolved = opts.authenticate(req, def);
+      const caller = resolved instanceof Promise ? await resolved : resolved;
+      authorize(caller, def);
+      const parsed = def.input.safeParse(rawInput(req, def));
+      if (!parsed.success) throw inputError(def, parsed.error);
+      const appDomain = req.get(Header.appDomain) ?? undefined;
+      const started = Date.now();
+      let out = handler({ input: parsed.data, caller, appDomain, req, res } as CallContext<CallDef>);
+      // a handler that answered synchronously is done: only a pending answer races the time-out
+      if (out instanceof Promise) {
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new ApiError(Result.UNEXPECTED, T.common.timeout, 503)), Math.max(0, def.timeoutMs - (Date.now() - started)));
+        });
+        out = await Promise.race([out, timeout]);
+      }
+      if (def.stream) return;
+      if (opts.checkOutput) {
+        const checked = def.output.safeParse(out);
+        if (!checked.success) {
+          opts.log.error(`output of ${def.method} ${def.path} breaks its contract`, checked.error.issues);
+          throw new ApiError(Result.UNEXPECTED, T.common.unexpected, 500);
+        }
+      }
+      sendJson(res, 200, { response_result: Result.OK, ...(out as object) });
+    } catch (err) {
+      if (err instanceof ApiError) return sendError(res, err);
+      opts.log.error(`${def.method} ${def.path} failed`, err);
+      sendError(res, new ApiError(Result.UNEXPECTED, T.common.unexpected, 500));
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  };
+}
+
+/** OPTIONS on a route's path answers the methods it takes, as Express' router does. */
+function sendAllow(res: Response, methods: Set<string>): void {
+  const allow = [...methods].sort().join(', ');
+  res.setHeader('Allow', allow);
+  res.setHeader('Content-Length', Buffer.byteLength(allow));
+  res.setHeader('Content-Type', 'text/plain');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.end(allow);
+}
+
+/**
+ * Mounts the routes as one middleware. Matching is Express' (first declared wins, text case-insensitive, one
+ * optional trailing slash, `{name}` = one segment, percent-decoded; HEAD runs the GET route), but routes are looked up
+ * by method and segment count instead of trying ~130 regular expressions one after another on every request.
+ */
+export function mountRoutes(app: Pick<Router, 'use'>, routes: BoundRoute[], opts: MountOptions): void {
+  const table = new Map<string, MountedRoute[]>();
+  const all: MountedRoute[] = [];
+  for (const { def, handler } of routes) {
+    const route: MountedRoute = { method: def.method, segments: compile(def.path), run: runner(def, handler, opts) };
+    const key = `${def.method} ${route.segments.length}`;
+    table.set(key, [...(table.get(key) ?? []), route]);
+    all.push(route);
+  }
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const path = req.path;
+    const parts = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/');
+    try {
+      if (req.method === 'OPTIONS') {
+        const methods = new Set<string>();
+        for (const route of all) if (matchRoute(route, parts)) route.method === 'GET' ? methods.add('GET').add('HEAD') : methods.add(route.method);
+        return methods.size ? sendAllow(res, methods) : next();
+      }
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      for (const route of table.get(`${method} ${parts.length}`) ?? []) {
+        const params = matchRoute(route, parts);
+        if (params) {
+          req.params = params;
+          if (route.method === 'GET' || !opts.parseBody) return void route.run(req, res);
+          return opts.parseBody(req, res, (err?: unknown) => (err ? next(err) : void route.run(req, res)));
+        }
+      }
+    } catch (err) {
+      return next(err);
+    }
+    next();
+  });
 }

@@ -11,7 +11,7 @@ export interface HttpOptions extends MountOptions {
   routes: BoundRoute[];
   /** directory of the built web console, served when it exists */
   webDist?: string;
-  /** extra Express handlers mounted before the API (health, metrics) */
+  /** extra Express handlers mounted before the API (health, metrics); they get no parsed JSON body */
   extend?: (app: express.Express) => void;
 }
 
@@ -22,17 +22,16 @@ export function createHttpApp(opts: HttpOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(express.json({ limit: '2mb' }));
+  const json = express.json({ limit: '2mb' });
 
+  opts.extend?.(app);
+  // the API before the body parser: a card GET goes straight to its route; POST routes parse their body themselves
+  mountRoutes(app, opts.routes, { ...opts, parseBody: json });
+  app.use(json);
   const openapi = openApiDocument();
   app.get(OPENAPI_PATH, (_req, res) => {
     res.json(openapi);
   });
-  opts.extend?.(app);
-
-  const api = express.Router();
-  mountRoutes(api, opts.routes, opts);
-  app.use(api);
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (API_PREFIXES.some((p) => req.path.startsWith(p))) return sendError(res, notFound(`Tidak ada panggilan ${req.method} ${req.path}`));
     next();

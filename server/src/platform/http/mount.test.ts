@@ -1,0 +1,106 @@
+// The route table matches paths as Express' router did (the calls were mounted one Express route each before):
+// case, trailing slash, decoding, first declared wins, HEAD and OPTIONS, JSON bodies for POST only.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCall, Result } from '@sentra/contracts';
+import { createLogger } from '../log.js';
+import { implement } from './mount.js';
+import { createHttpApp } from './server.js';
+
+const itemContract = {
+  one: defineCall({ method: 'GET', path: '/service/web/test/item/{id}', summary: 'one', audience: 'public', input: z.object({ id: z.string() }), output: z.object({ id: z.string() }) }),
+  // declared after the parameter route: Express gave `list` to the first, and so does the table
+  list: defineCall({ method: 'GET', path: '/service/web/test/item/list', summary: 'list', audience: 'public', input: z.object({}), output: z.object({ id: z.string() }) }),
+  save: defineCall({ method: 'POST', path: '/service/web/test/item/{id}', summary: 'save', audience: 'public', input: z.object({ id: z.string(), name: z.string() }), output: z.object({ id: z.string(), name: z.string() }) }),
+  pair: defineCall({ method: 'GET', path: '/fetch/web/test/{a}/{b}', summary: 'pair', audience: 'public', input: z.object({ a: z.string(), b: z.string(), q: z.string().optional() }), output: z.object({}).loose() }),
+};
+
+let server: http.Server;
+let base: string;
+beforeAll(async () => {
+  const routes = implement(itemContract, {
+    one: ({ input }) => ({ id: input.id }),
+    list: () => ({ id: 'list' }),
+    save: ({ input }) => input,
+    pair: ({ input }) => input,
+  });
+  const app = createHttpApp({ routes, authenticate: () => null, log: createLogger('silent'), checkOutput: true });
+  server = http.createServer(app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const get = async (p: string, init: RequestInit = {}) => {
+  const res = await fetch(base + p, init);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+};
+
+describe('route table', () => {
+  it('matches the path text case-insensitively, with one optional trailing slash', async () => {
+    expect((await get('/service/web/test/item/7')).body).toEqual({ response_result: 0, id: '7' });
+    expect((await get('/SERVICE/Web/test/item/Ab/')).body).toEqual({ response_result: 0, id: 'Ab' });
+    expect((await get('/service/web/test/item/7//')).status).toBe(404);
+    expect((await get('/service/web/test/item/')).body.response_result).toBe(Result.NOT_FOUND);
+  });
+
+  it('gives a path to the first declared route that matches it', async () => {
+    expect((await get('/service/web/test/item/list')).body).toEqual({ response_result: 0, id: 'list' });
+  });
+
+  it('decodes percent-escaped parameters, and answers -10 for a broken escape', async () => {
+    expect((await get('/service/web/test/item/a%20b%2Fc')).body).toEqual({ response_result: 0, id: 'a b/c' });
+    const broken = await get('/service/web/test/item/%E0%A4%A');
+    expect(broken.status).toBe(400);
+    expect(broken.body.response_result).toBe(Result.INVALID);
+  });
+
+  it('merges path parameters over the query of a GET', async () => {
+    expect((await get('/fetch/web/test/x/y?q=1&a=z')).body).toEqual({ response_result: 0, a: 'x', b: 'y', q: '1' });
+  });
+
+  it('answers the JSON envelope with the headers res.json sets', async () => {
+    const r = await get('/service/web/test/item/7');
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(r.headers.get('content-length')).toBe(String(Buffer.byteLength(r.text)));
+  });
+
+  it('runs the GET route for HEAD, without a body', async () => {
+    const r = await fetch(`${base}/service/web/test/item/7`, { method: 'HEAD' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await r.text()).toBe('');
+  });
+
+  it('answers OPTIONS with the methods of the path, as Express does', async () => {
+    const r = await fetch(`${base}/service/web/test/item/7`, { method: 'OPTIONS' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(await r.text()).toBe('GET, HEAD, POST');
+    expect((await fetch(`${base}/service/web/test/nothing`, { method: 'OPTIONS' })).status).toBe(404);
+  });
+
+  it('leaves a conditional GET to Express (If-None-Match: * is a 304)', async () => {
+    // node:http, not fetch: fetch adds `cache-control: no-cache` to a conditional request, which makes it unconditional
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      http.get(`${base}/service/web/test/item/7`, { headers: { 'if-none-match': '*' } }, (res) => (res.resume(), resolve(res.statusCode))).on('error', reject);
+    });
+    expect(status).toBe(304);
+  });
+
+  it('parses the JSON body of a POST route; broken JSON is -10', async () => {
+    const post = (body: string) => get('/service/web/test/item/7', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await post('{"name":"pompa"}')).body).toEqual({ response_result: 0, id: '7', name: 'pompa' });
+    const broken = await post('{"name":');
+    expect(broken.status).toBe(400);
+    expect(broken.body.response_result).toBe(Result.INVALID);
+  });
+
+  it('answers -11 for an API path no route has, whatever the method', async () => {
+    expect((await get('/service/web/test/other')).body.response_result).toBe(Result.NOT_FOUND);
+    expect((await get('/fetch/web/test/x/y', { method: 'POST' })).body.response_result).toBe(Result.NOT_FOUND);
+  });
+});
