@@ -14,6 +14,7 @@ import type { Realtime } from './platform/realtime/types.js';
 import * as schema from './schema.js';
 import { createTelemetryPipeline, type TelemetryPipeline } from './modules/telemetry/pipeline.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createAccessChanges } from './modules/auth/access-changes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { createRolesService } from './modules/roles/roles.service.js';
@@ -85,12 +86,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   telemetry.attachBroker(broker);
 
   const secretBox = createSecretBox(loadSecretKey(config.DATA_DIR));
-  const rolesService = createRolesService(db, { now: opts.now });
-  const credentialsService = createCredentialsService(db, secretBox, { now: opts.now });
-  const auth = createAuthService(db, { now: opts.now, grantsOf: rolesService.grantsOf, extraAuthenticators: [credentialsService.authenticator] });
-  const usersService = createUsersService(db, rolesService, auth, { now: opts.now });
+  // callers, grants, menus and dashboards are cached on the request path; every write of them is announced here
+  const changes = createAccessChanges({ bus });
+  const rolesService = createRolesService(db, { now: opts.now, changes });
+  const credentialsService = createCredentialsService(db, secretBox, { now: opts.now, changes });
+  const auth = createAuthService(db, { now: opts.now, changes, grantsOf: rolesService.grantsOf, extraAuthenticators: [credentialsService.authenticator] });
+  const usersService = createUsersService(db, rolesService, auth, { now: opts.now, changes });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
-  const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now });
+  const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now, changes });
   const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions.md)
   const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now });
@@ -103,6 +106,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     broker,
     log,
     devices: devicesDomain.devices,
+    changes,
     sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }), { ok: true }),
     now: opts.now,
   });

@@ -1,5 +1,5 @@
 // Password hashing (scrypt, per-user salt) and session tokens (256-bit random, only the hash is stored).
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
@@ -20,4 +20,5 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A new random secret, hex encoded (`bytes` of entropy). */
 export const newToken = (bytes = 32) => randomBytes(bytes).toString('hex');
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** SHA-256, hex; the one-shot hash, since every authenticated call hashes its token. */
+export const hashToken = (token: string) => hash('sha256', token, 'hex');

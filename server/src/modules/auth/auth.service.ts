@@ -7,6 +7,8 @@ import { hashPassword, hashToken, newToken, verifyPassword } from '../../platfor
 import { ApiError, billingExpired, fail, forbidden, invalid, notFound, unauthorized } from '../../platform/http/errors.js';
 import type { AppScope, Caller } from '../../platform/http/mount.js';
 import { sessions, tenants } from './auth.table.js';
+import { createAccessChanges, type AccessChanges } from './access-changes.js';
+import { createCallerCache } from './caller-cache.js';
 import { applications } from '../apps/apps.table.js';
 import { accounts } from '../users/users.table.js';
 
@@ -16,14 +18,19 @@ export type GrantsOf = (roleId: number | null, appId: number) => Caller['grants'
 /** Reads one request header (HTTP request, or a socket.io handshake's `auth` mapped to header names). */
 export type HeaderReader = (name: string) => string | undefined;
 
-/** Extra ways to authenticate a request (API credentials); returns null when the request does not use it. */
-export type ExtraAuthenticator = (header: HeaderReader, def: Pick<CallDef, 'audience' | 'access'>, app: AppScope | null) => Caller | null;
+/**
+ * Extra ways to authenticate a request (API credentials); returns null when the request does not use it. Its answer
+ * is cached like a session's, so it may depend on the headers, the audience and the application only.
+ */
+export type ExtraAuthenticator = (header: HeaderReader, def: Pick<CallDef, 'audience'>, app: AppScope | null) => Caller | null;
 
 const DEFAULT_BILLING_DAYS = 365;
 
 export interface AuthServiceOptions {
   grantsOf?: GrantsOf;
   extraAuthenticators?: ExtraAuthenticator[];
+  /** where writes of access data are announced; the caller cache drops its entries on each */
+  changes?: AccessChanges;
   now?: () => number;
 }
 
@@ -31,9 +38,12 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   const now = opts.now ?? Date.now;
   const grantsOf: GrantsOf = opts.grantsOf ?? (() => ({ navs: new Set(), permissions: {} }));
   const extra = opts.extraAuthenticators ?? [];
+  const changes = opts.changes ?? createAccessChanges();
+  const callers = createCallerCache(changes, { now });
 
   // every authenticated request runs these: prepared once, not rebuilt per call
   const sessionByHash = db.select().from(sessions).where(eq(sessions.tokenHash, sql.placeholder('h'))).prepare();
+  // billing is the one fact read on every call, cached or not: it is set outside these calls (the subscription)
   const billingById = db.select({ b: tenants.billingExpiresAt }).from(tenants).where(eq(tenants.id, sql.placeholder('id'))).prepare();
   const appScope = { id: applications.id, tenantId: applications.tenantId, domain: applications.domain, name: applications.name, timezone: applications.timezone };
   const appScopeByDomain = db.select(appScope).from(applications).where(eq(applications.domain, sql.placeholder('d'))).prepare();
@@ -72,9 +82,42 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     return resolveCaller((name) => req.get(name) || undefined, def);
   }
 
-  /** The same check from any header source (socket.io handshakes use it). */
-  function resolveCaller(header: HeaderReader, def: Pick<CallDef, 'audience' | 'access'>): Caller | null {
+  /**
+   * The same check from any header source (socket.io handshakes use it). A caller resolved before is answered from
+   * the cache (its billing still read now); refusals are never cached.
+   */
+  function resolveCaller(header: HeaderReader, def: Pick<CallDef, 'audience'>): Caller | null {
     if (def.audience === 'public') return null;
+    const key = callerKey(header, def.audience);
+    const known = callers.get(key);
+    if (known) {
+      if (billingOf(known.tenantId) < now()) throw billingExpired(known.kind === 'tenant');
+      return known;
+    }
+    const caller = resolveFresh(header, def);
+    callers.set(key, caller);
+    return caller;
+  }
+
+  /** Everything the answer depends on: the audience and every credential header, secrets by their hash only. */
+  function callerKey(header: HeaderReader, audience: string): string {
+    const hashed = (name: string) => {
+      const v = header(name);
+      return v ? hashToken(v) : '';
+    };
+    return JSON.stringify([
+      audience,
+      header(Header.appDomain) ?? '',
+      header(Header.tenantId) ?? '',
+      hashed(Header.tenantToken),
+      header(Header.accountId) ?? '',
+      hashed(Header.accountToken),
+      header(Header.credentialsId) ?? '',
+      hashed(Header.credentialsSecret),
+    ]);
+  }
+
+  function resolveFresh(header: HeaderReader, def: Pick<CallDef, 'audience'>): Caller {
     const domain = header(Header.appDomain) || undefined;
     const wantsApp = def.audience === 'member' || (def.audience === 'session' && domain !== undefined);
     if (def.audience === 'member' && !domain) throw invalid(`Header ${Header.appDomain} wajib diisi`);
@@ -160,12 +203,14 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
 
   function logout(caller: Caller) {
     if (caller.sessionHash) db.delete(sessions).where(eq(sessions.tokenHash, caller.sessionHash)).run();
+    changes.changed('access');
     return {};
   }
 
   /** Ends every session of an application account (password change, removal). */
   function endMemberSessions(accountId: number) {
     db.delete(sessions).where(and(eq(sessions.kind, 'member'), eq(sessions.principalId, accountId))).run();
+    changes.changed('access');
   }
 
   return { authenticate, resolveCaller, register, tenantLogin, appLogin, logout, endMemberSessions, appByDomain, startSession };

@@ -8,6 +8,7 @@ import type { Logger } from '../../platform/log.js';
 import type { Broker } from '../../platform/mqtt/types.js';
 import type { Realtime } from '../../platform/realtime/types.js';
 import type { TelemetryPipeline } from '../telemetry/pipeline.js';
+import type { AccessChanges } from '../auth/access-changes.js';
 import { evaluateCard, type CardResult } from './cardData.js';
 import { CardError, depKey, type EngineSources } from './cardQuery.js';
 import { createCardsLive, type CardsLive } from './cards.live.js';
@@ -27,14 +28,18 @@ export interface CardEngine {
   evaluateStored(appId: number, tz: string, dashboardId: number, key: string, query: CardFilterQuery, now: number): CardResult | null;
 }
 
-export function createCardEngine(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series'>, opts: { now?: () => number; directoryTtlMs?: number } = {}): CardEngine {
+export function createCardEngine(
+  sqlite: Database.Database,
+  telemetry: Pick<TelemetryPipeline, 'reads' | 'series'>,
+  opts: { now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'> } = {},
+): CardEngine {
   const now = opts.now ?? Date.now;
   const src: EngineSources = {
     reads: createSeriesReads(sqlite, telemetry),
     directory: createDeviceDirectory(sqlite, { ttlMs: opts.directoryTtlMs, now }),
     states: createStateReads(sqlite),
   };
-  const source = createDashboardSource(sqlite, { now });
+  const source = createDashboardSource(sqlite, { now, changes: opts.changes });
 
   function run(appId: number, tz: string, view: DashboardView, key: string, query: CardFilterQuery, at: number): CardResult {
     let component;
@@ -71,6 +76,8 @@ export interface CardsDomainDeps {
   devices?: { on(event: 'added' | 'removed' | 'disabled', fn: (row: { id: number; appId: number }) => void): void };
   /** the command path (commands module); without it `/fetch/web/p` is not mounted */
   sendCommand?: CardCommandSender;
+  /** dashboard and access writes: parsed dashboards and role menus are cached until the next one */
+  changes?: Pick<AccessChanges, 'access' | 'dashboards'>;
   now?: () => number;
 }
 
@@ -79,7 +86,7 @@ export interface CardsDomainDeps {
  * (`attachRealtime`): the commit, presence and registry listeners feed its index.
  */
 export function createCardsDomain(deps: CardsDomainDeps) {
-  const engine = createCardEngine(deps.sqlite, deps.telemetry, { now: deps.now });
+  const engine = createCardEngine(deps.sqlite, deps.telemetry, { now: deps.now, changes: deps.changes });
   const presenceOf = deps.sqlite.prepare('SELECT app_id, online, last_online_ts FROM devices WHERE id = ?');
   let live: CardsLive | undefined;
   const offs: (() => void)[] = [];

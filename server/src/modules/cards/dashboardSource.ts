@@ -1,10 +1,13 @@
 // The dashboards the card calls read: the stored conf_dashboard of the caller's application, validated with the
 // contracts schema and kept parsed while its text is unchanged, and who may view it (a tenant; a member holding
-// `_dashboard_manage_` or having the dashboard in their role's menu).
+// `_dashboard_manage_` or having the dashboard in their role's menu). Both are read on every card call: with
+// `changes`, a parsed dashboard and a menu are trusted until the next dashboard (or access) change, re-checked
+// against the database at least every few seconds.
 import type Database from 'better-sqlite3';
 import { Component, ConfDashboard, T } from '@sentra/contracts';
 import { forbidden, notFound } from '../../platform/http/errors.js';
 import type { Caller } from '../../platform/http/mount.js';
+import type { AccessChanges } from '../auth/access-changes.js';
 import { CardError } from './cardQuery.js';
 
 export interface DashboardView {
@@ -18,19 +21,25 @@ export interface DashboardView {
 interface Cached {
   text: string;
   view: DashboardView;
+  /** the dashboards generation it was read at, and when: trusted without a read while both hold */
+  generation: number;
+  checkedAt: number;
 }
 
 const MENU_TTL_MS = 2000;
+/** how long a parsed dashboard is trusted without comparing its stored text (writes outside the service) */
+export const DASHBOARD_RECHECK_MS = 5000;
 
-export function createDashboardSource(sqlite: Database.Database, opts: { now?: () => number } = {}) {
+export function createDashboardSource(sqlite: Database.Database, opts: { now?: () => number; changes?: Pick<AccessChanges, 'access' | 'dashboards'> } = {}) {
   const now = opts.now ?? Date.now;
+  const changes = opts.changes;
   const byId = sqlite.prepare('SELECT conf_dashboard FROM dashboards WHERE id = ? AND app_id = ?').pluck();
   const roleOf = sqlite.prepare('SELECT role_id FROM accounts WHERE id = ?').pluck();
   const roleRow = sqlite.prepare('SELECT descendant FROM roles WHERE id = ? AND app_id = ?').pluck();
   const roleNavs = sqlite.prepare('SELECT dashboard_id FROM role_navs WHERE role_id = ?').pluck();
   const parents = sqlite.prepare('SELECT id, parent_id FROM dashboards WHERE app_id = ?').raw();
   const cache = new Map<number, Cached>();
-  const menus = new Map<string, { at: number; ids: Set<number> }>();
+  const menus = new Map<string, { at: number; access: number; dashboards: number; ids: Set<number> }>();
 
   function parse(id: number, appId: number, text: string): DashboardView {
     let raw: unknown;
@@ -58,7 +67,8 @@ export function createDashboardSource(sqlite: Database.Database, opts: { now?: (
   function menuOf(caller: Caller, appId: number): Set<number> {
     const key = `${appId}:${caller.accountId}`;
     const hit = menus.get(key);
-    if (hit && now() - hit.at < MENU_TTL_MS) return hit.ids;
+    const fresh = !changes || (hit?.access === changes.access && hit.dashboards === changes.dashboards);
+    if (hit && fresh && now() - hit.at < MENU_TTL_MS) return hit.ids;
     const ids = new Set<number>();
     const roleId = caller.accountId !== undefined ? (roleOf.get(caller.accountId) as number | null | undefined) : undefined;
     if (roleId !== undefined && roleId !== null) {
@@ -77,19 +87,28 @@ export function createDashboardSource(sqlite: Database.Database, opts: { now?: (
       }
     }
     if (menus.size > 10_000) menus.clear();
-    menus.set(key, { at: now(), ids });
+    menus.set(key, { at: now(), access: changes?.access ?? 0, dashboards: changes?.dashboards ?? 0, ids });
     return ids;
   }
 
   /** the dashboard of the application as stored now (no access check: live recomputes of a room already joined) */
   function load(appId: number, id: number): DashboardView | null {
+    const hit = cache.get(id);
+    const at = now();
+    if (hit && changes && hit.generation === changes.dashboards && at - hit.checkedAt < DASHBOARD_RECHECK_MS) {
+      return hit.view.appId === appId ? hit.view : null;
+    }
+    const generation = changes?.dashboards ?? 0;
     const text = byId.get(id, appId) as string | undefined;
     if (text === undefined) return null;
-    const hit = cache.get(id);
-    if (hit && hit.text === text && hit.view.appId === appId) return hit.view;
+    if (hit && hit.text === text && hit.view.appId === appId) {
+      hit.generation = generation;
+      hit.checkedAt = at;
+      return hit.view;
+    }
     const view = parse(id, appId, text);
     if (cache.size > 2000) cache.clear();
-    cache.set(id, { text, view });
+    cache.set(id, { text, view, generation, checkedAt: at });
     return view;
   }
 

@@ -8,6 +8,7 @@ import { hashToken, newToken } from '../../platform/crypto.js';
 import { conflict, notFound, unauthorized } from '../../platform/http/errors.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { ExtraAuthenticator } from '../auth/auth.service.js';
+import type { AccessChanges } from '../auth/access-changes.js';
 import { expandNavs, parseJson, type Grants } from '../roles/roles.service.js';
 import { credentials } from './credentials.table.js';
 import type { SecretBox } from './secret-box.js';
@@ -28,8 +29,10 @@ export function grantsOfScopes(scopes: JsonObject): Grants {
   return { navs: expandNavs(keys), permissions };
 }
 
-export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: () => number } = {}) {
+export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {}) {
   const now = opts.now ?? Date.now;
+  // a pair's grants are cached with its callers: new scopes, removal and a new secret drop them
+  const changed = () => opts.changes?.changed('access');
 
   function present(row: Row) {
     return {
@@ -92,18 +95,21 @@ export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: (
       .where(eq(credentials.id, input.id))
       .returning()
       .get();
+    changed();
     return present(row);
   }
 
   function remove(appId: number, id: number) {
     rowOf(appId, id);
     db.delete(credentials).where(eq(credentials.id, id)).run();
+    changed();
     return {};
   }
 
   function regenerateSecret(appId: number, id: number) {
     rowOf(appId, id);
     const row = db.update(credentials).set({ ...newSecret(), updatedAt: now() }).where(eq(credentials.id, id)).returning().get();
+    changed();
     return present(row);
   }
 

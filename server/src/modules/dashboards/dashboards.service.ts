@@ -4,6 +4,7 @@ import { and, eq, isNull, max, ne } from 'drizzle-orm';
 import { T, type ConfDashboard, type DashboardRecord, type NavEntry } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import type { Caller } from '../../platform/http/mount.js';
+import type { AccessChanges } from '../auth/access-changes.js';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.js';
 import { dashboards } from './dashboards.table.js';
 import { navFlat, navItems, type NavItem } from './navigation.js';
@@ -14,6 +15,8 @@ type Row = typeof dashboards.$inferSelect;
 export interface DashboardsDeps {
   /** the menu a caller's role gives (roles domain): a dashboard in it may be viewed */
   menuNavs(caller: Caller): NavEntry[];
+  /** told after every write: the card calls cache dashboards and the menus built from the tree */
+  changes?: Pick<AccessChanges, 'changed'>;
   now?: () => number;
 }
 
@@ -42,6 +45,7 @@ function containsId(entries: readonly NavEntry[], id: number): boolean {
 
 export function createDashboardsService(db: Db, deps: DashboardsDeps) {
   const now = deps.now ?? Date.now;
+  const changed = () => deps.changes?.changed('dashboards');
 
   const rowOf = (appId: number, id: number) => db.select().from(dashboards).where(and(eq(dashboards.appId, appId), eq(dashboards.id, id))).get();
   function mustGet(appId: number, id: number): Row {
@@ -104,7 +108,7 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
     add(appId: number, input: { label: string; desc?: string; parent?: number | null; conf_dashboard: ConfDashboard }) {
       const parent = input.parent ?? null;
       checkParent(appId, parent);
-      return db.transaction((tx) => {
+      const added = db.transaction((tx) => {
         const path = pathFor(appId, input.label);
         const row = tx
           .insert(dashboards)
@@ -123,6 +127,9 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
           .get();
         return row;
       });
+      // a new child of a dashboard a role opens with its descendants is in that role's menu
+      changed();
+      return added;
     },
 
     edit(appId: number, input: { id: number; label?: string; desc?: string; parent?: number | null; conf_dashboard?: ConfDashboard }) {
@@ -139,7 +146,9 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
         changes.parentId = input.parent;
         changes.sort = nextSort(appId, input.parent);
       }
-      return db.update(dashboards).set(changes).where(eq(dashboards.id, row.id)).returning({ id: dashboards.id, path: dashboards.path }).get()!;
+      const edited = db.update(dashboards).set(changes).where(eq(dashboards.id, row.id)).returning({ id: dashboards.id, path: dashboards.path }).get()!;
+      changed();
+      return edited;
     },
 
     /** Removes a dashboard; its children move up to its parent (role grants of it go with the row: foreign key). */
@@ -149,6 +158,7 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
         tx.update(dashboards).set({ parentId: row.parentId, updatedAt: now() }).where(and(eq(dashboards.appId, appId), eq(dashboards.parentId, id))).run();
         tx.delete(dashboards).where(eq(dashboards.id, id)).run();
       });
+      changed();
     },
 
     /** Removes the component `key` from conf_dashboard.dashboard. */
@@ -160,6 +170,7 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
       const { [key]: _removed, ...rest } = cards as Record<string, unknown>;
       conf.dashboard = rest;
       db.update(dashboards).set({ confDashboard: JSON.stringify(conf), updatedAt: now() }).where(eq(dashboards.id, row.id)).run();
+      changed();
       return { id: row.id, path: row.path };
     },
 

@@ -5,6 +5,7 @@ import { SYS_NAVS, T, type NavEntry, type SysNav } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { conflict, fail, forbidden, notFound } from '../../platform/http/errors.js';
 import type { Caller } from '../../platform/http/mount.js';
+import type { AccessChanges } from '../auth/access-changes.js';
 import { accounts } from '../users/users.table.js';
 import { dashboards } from '../dashboards/dashboards.table.js';
 import { navItems, navTree, roleMenu, type NavItem } from '../dashboards/navigation.js';
@@ -61,8 +62,10 @@ export interface RoleInfo {
   sys_navs: SysNav[];
 }
 
-export function createRolesService(db: Db, opts: { now?: () => number } = {}) {
+export function createRolesService(db: Db, opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {}) {
   const now = opts.now ?? Date.now;
+  // the grants and menus of a role are cached with every caller holding it: an edit or removal drops them
+  const changed = () => opts.changes?.changed('access');
 
   function roleRow(appId: number, id: number) {
     return db.select().from(roles).where(and(eq(roles.id, id), eq(roles.appId, appId))).get();
@@ -231,6 +234,7 @@ export function createRolesService(db: Db, opts: { now?: () => number } = {}) {
         if (navs.length) tx.insert(roleNavs).values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort }))).run();
       }
     });
+    changed();
     return detail(appId, row.id);
   }
 
@@ -242,6 +246,7 @@ export function createRolesService(db: Db, opts: { now?: () => number } = {}) {
     const holder = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.roleId, id)).limit(1).get();
     if (holder) throw fail(-21, T.roles.deleteBound);
     db.delete(roles).where(eq(roles.id, id)).run();
+    changed();
     return {};
   }
 

@@ -6,6 +6,7 @@ import { hashPassword } from '../../platform/crypto.js';
 import { fail, notFound } from '../../platform/http/errors.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { RolesService } from '../roles/roles.service.js';
+import type { AccessChanges } from '../auth/access-changes.js';
 import { roles } from '../roles/roles.table.js';
 import { accounts, refreshTokens } from './users.table.js';
 
@@ -24,7 +25,7 @@ const columns = {
   created_time: accounts.createdAt,
 };
 
-export function createUsersService(db: Db, rolesService: RolesService, auth: SessionEnder, opts: { now?: () => number } = {}) {
+export function createUsersService(db: Db, rolesService: RolesService, auth: SessionEnder, opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {}) {
   const now = opts.now ?? Date.now;
 
   const query = () => db.select(columns).from(accounts).leftJoin(roles, eq(roles.id, accounts.roleId));
@@ -81,7 +82,8 @@ export function createUsersService(db: Db, rolesService: RolesService, auth: Ses
     rolesService.roleForUser(caller, input.role_id);
     if (taken(appId, 'email', input.email, row.id)) throw fail(-4, T.users.emailTaken);
     db.update(accounts).set({ first: input.first, last: input.last || null, email: input.email, roleId: input.role_id }).where(eq(accounts.id, row.id)).run();
-    // a new role takes effect on the next call: grants are read per request
+    // a new role takes effect on the next call: the user's cached grants are dropped
+    opts.changes?.changed('access');
     return get(appId, row.id);
   }
 

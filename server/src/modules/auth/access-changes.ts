@@ -1,0 +1,44 @@
+// Who a caller is and what they may open changes rarely (sign-out, password, user, role, credentials, dashboards) but
+// is read on every call, so the authenticated path caches it: every write that can change a cached answer calls
+// `changed`, and the caches drop what they hold before the next request is served. With BUS=nats the change is also
+// published, so the other gateways drop theirs (as fast as the bus delivers it).
+import type { Bus } from '../../platform/bus/types.js';
+
+/**
+ * `access`: sessions, application accounts, roles and their menus, credentials pairs, applications.
+ * `dashboards`: a dashboard's stored conf or its place in the tree (parents decide what a descendant role opens).
+ */
+export type AccessChange = 'access' | 'dashboards';
+
+export interface AccessChanges {
+  /** increases on every change of access data (here, or on another gateway) */
+  readonly access: number;
+  /** increases on every change of a dashboard (here, or on another gateway) */
+  readonly dashboards: number;
+  /** call after committing a write that can change what a cache holds; the caches miss from the next read on */
+  changed(what: AccessChange): void;
+}
+
+const SUBJECT = 'access.changed';
+
+/** Generations of this process; `bus` (NATS only) carries the changes between gateways. */
+export function createAccessChanges(opts: { bus?: Pick<Bus, 'kind' | 'publish' | 'subscribe'> } = {}): AccessChanges {
+  const generation = { access: 0, dashboards: 0 };
+  const bus = opts.bus?.kind === 'nats' ? opts.bus : undefined;
+  const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  bus?.subscribe<{ origin: string; what: AccessChange }>(SUBJECT, ({ data }) => {
+    if (data.origin !== origin && (data.what === 'access' || data.what === 'dashboards')) generation[data.what]++;
+  });
+  return {
+    get access() {
+      return generation.access;
+    },
+    get dashboards() {
+      return generation.dashboards;
+    },
+    changed(what) {
+      generation[what]++;
+      bus?.publish(SUBJECT, { origin, what });
+    },
+  };
+}
