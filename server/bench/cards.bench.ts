@@ -16,7 +16,7 @@ import { appsContract, authContract, dashboardsContract, Header } from '@sentra/
 import { buildApp, type SentraApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
 import { askChild } from './child.js';
-import { load } from './load.js';
+import { load, type LoadResult } from './load.js';
 import { createLogger } from '../src/platform/log.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
 import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
@@ -197,20 +197,38 @@ export const cardsBench: Bench = {
         figures[`${kind}_http_at_3000rps_p99_ms`] = r.p99_ms;
         figures[`${kind}_http_achieved_rps`] = r.rps;
         figures[`${kind}_http_errors`] = r.errors + r.non2xx;
+        figures[`${kind}_http_cpu_us_per_request`] = r.cpu_us_per_request;
       }
+      // sustained rates: bare Express and the cards take turns, twice each, and each keeps its better run: other
+      // processes on a shared machine change the CPU left to this one within seconds. CPU per request (server and
+      // load generator, both in this process) is the steadier figure; its bare/cards quotient estimates the ratio on
+      // a quiet machine.
       const bare = await bareExpress();
-      const bareLoad = await load({ url: bare.url, paths: ['/json'], headers: {}, seconds: 6 });
-      bare.close();
       const mixedPaths = [...paths.latest, ...paths.hourly.slice(0, 10), ...paths.daily.slice(0, 10)];
-      const mixed = await load({ url: url, paths: mixedPaths, headers: headers, seconds: 8 });
-      const latestOnly = await load({ url: url, paths: paths.latest, headers: headers, seconds: 6 });
+      const runs: Record<'bare' | 'latest' | 'mixed', LoadResult[]> = { bare: [], latest: [], mixed: [] };
+      for (let round = 0; round < 2; round++) {
+        runs.bare.push(await load({ url: bare.url, paths: ['/json'], headers: {}, seconds: 5 }));
+        runs.latest.push(await load({ url: url, paths: paths.latest, headers: headers, seconds: 5 }));
+        runs.mixed.push(await load({ url: url, paths: mixedPaths, headers: headers, seconds: 6 }));
+      }
+      bare.close();
+      const best = (rs: LoadResult[]) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
+      const cpu = (rs: LoadResult[]) => Math.min(...rs.map((r) => r.cpu_us_per_request));
+      const failed = (rs: LoadResult[]) => rs.reduce((n, r) => n + r.errors + r.non2xx, 0);
+      const [bareLoad, latestOnly, mixed] = [best(runs.bare), best(runs.latest), best(runs.mixed)];
       figures.bare_express_rps = bareLoad.rps;
       figures.mixed_cards_rps = mixed.rps;
       figures.mixed_cards_p97_5_ms = mixed.p97_5_ms;
-      figures.mixed_errors = mixed.errors + mixed.non2xx;
+      figures.mixed_errors = failed(runs.mixed);
       figures.latest_cards_rps = latestOnly.rps;
+      figures.latest_errors = failed(runs.latest);
       figures.ratio_mixed_to_bare = Math.round((mixed.rps / bareLoad.rps) * 100) / 100;
       figures.ratio_latest_to_bare = Math.round((latestOnly.rps / bareLoad.rps) * 100) / 100;
+      figures.bare_express_cpu_us_per_request = cpu(runs.bare);
+      figures.latest_cards_cpu_us_per_request = cpu(runs.latest);
+      figures.mixed_cards_cpu_us_per_request = cpu(runs.mixed);
+      figures.cpu_ratio_latest_to_bare = Math.round((cpu(runs.bare) / cpu(runs.latest)) * 100) / 100;
+      figures.cpu_ratio_mixed_to_bare = Math.round((cpu(runs.bare) / cpu(runs.mixed)) * 100) / 100;
 
       // ---- live push: 5,000 devices at 1 message/s, 200 viewers ----
       const benchApp = appId;
