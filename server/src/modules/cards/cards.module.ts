@@ -12,6 +12,7 @@ import type { AccessChanges } from '../auth/access-changes.js';
 import { evaluateCard, type CardResult } from './cardData.js';
 import { CardError, depKey, type EngineSources } from './cardQuery.js';
 import { createCardsLive, type CardsLive } from './cards.live.js';
+import { createAnswerCache, type AnswerCache } from './answerCache.js';
 import { cardsRoutes, type CardCommandSender } from './cards.routes.js';
 import { createDashboardSource, type DashboardSource, type DashboardView } from './dashboardSource.js';
 import { createDeviceDirectory } from './deviceDirectory.js';
@@ -22,8 +23,10 @@ export interface CardEngine {
   src: EngineSources;
   source: DashboardSource;
   sqlite: Database.Database;
-  /** evaluates one card of a dashboard the caller may view (the GET) */
+  /** evaluates one card of a dashboard the caller may view (the GET); answers asked "now" are cached (`answers`) */
   evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): CardResult;
+  /** GET answers until what they read changes (the domain feeds it the same keys as the live index) */
+  answers: AnswerCache;
   /** evaluates a card of a stored dashboard without an access check (rooms already joined); null when it is gone */
   evaluateStored(appId: number, tz: string, dashboardId: number, key: string, query: CardFilterQuery, now: number): CardResult | null;
 }
@@ -31,7 +34,7 @@ export interface CardEngine {
 export function createCardEngine(
   sqlite: Database.Database,
   telemetry: Pick<TelemetryPipeline, 'reads' | 'series'>,
-  opts: { now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'> } = {},
+  opts: { now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number } = {},
 ): CardEngine {
   const now = opts.now ?? Date.now;
   const src: EngineSources = {
@@ -40,6 +43,8 @@ export function createCardEngine(
     states: createStateReads(sqlite),
   };
   const source = createDashboardSource(sqlite, { now, changes: opts.changes });
+  // 1 s: the clock drift of a relative window a cached answer may show (device facts are already read with 3 s)
+  const answers = createAnswerCache({ ttlMs: opts.answerTtlMs ?? 1000, maxEntries: 5000, now });
 
   function run(appId: number, tz: string, view: DashboardView, key: string, query: CardFilterQuery, at: number): CardResult {
     let component;
@@ -56,8 +61,17 @@ export function createCardEngine(
     src,
     source,
     sqlite,
-    evaluate(caller, view, key, query, at = now()) {
-      return run(caller.app!.id, caller.app!.timezone, view, key, query, at);
+    answers,
+    evaluate(caller, view, key, query, at) {
+      const app = caller.app!;
+      if (at !== undefined) return run(app.id, app.timezone, view, key, query, at);
+      // the view is per application and the answer depends on nothing of the caller beyond it (access was checked)
+      const k = answers.keyOf(view, `${app.timezone}\u0000${key}`, query);
+      const hit = answers.get(k);
+      if (hit) return hit;
+      const result = run(app.id, app.timezone, view, key, query, now());
+      answers.set(k, result);
+      return result;
     },
     evaluateStored(appId, tz, dashboardId, key, query, at) {
       const view = source.load(appId, dashboardId);
@@ -91,46 +105,54 @@ export function createCardsDomain(deps: CardsDomainDeps) {
   let live: CardsLive | undefined;
   const offs: (() => void)[] = [];
 
+  // what changed → the index keys it stands for → the live cards to recompute and the cached answers to drop
+  const changedKeys = (keys: Iterable<string>) => {
+    engine.answers.touch(keys);
+    if (live?.watching) live.pointsCommitted(keys);
+  };
+  // committed points → the cards reading their param, on this device or on any device of the application;
+  // committed states → the cards reading that state key (a query with sensor STATE_SENSOR)
+  offs.push(
+    deps.telemetry.subscribe((batch) => {
+      if (!live?.watching && engine.answers.size === 0) return;
+      const keys = new Set<string>();
+      for (const p of batch.points) {
+        const s = deps.telemetry.series(p.seriesId);
+        if (!s) continue;
+        keys.add(depKey.param(s.deviceId, s.sensor, s.configtype, s.param));
+        keys.add(depKey.anyDevice(s.appId, s.sensor, s.configtype, s.param));
+      }
+      for (const st of batch.states) {
+        keys.add(depKey.state(batch.deviceId, st.key));
+        keys.add(depKey.anyState(batch.appId, st.key));
+      }
+      changedKeys(keys);
+    }),
+  );
+  const deviceKeys = (appId: number, deviceId: number) => [depKey.device(deviceId), depKey.app(appId)];
+  // presence: the device registry writes the row first (its broker listeners were registered before these)
+  const presence = (deviceId: number | undefined) => {
+    if (deviceId === undefined) return;
+    const row = presenceOf.get(deviceId) as { app_id: number; online: number; last_online_ts: number | null } | undefined;
+    if (!row) return;
+    engine.src.directory.presence(deviceId, row.online === 1, row.last_online_ts ?? 0);
+    engine.answers.touch(deviceKeys(row.app_id, deviceId));
+    live?.deviceChanged(row.app_id, deviceId);
+  };
+  const deviceOfIdentity = (identity: Record<string, unknown>) => (typeof identity.deviceId === 'number' ? identity.deviceId : undefined);
+  deps.broker.on('connected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
+  deps.broker.on('disconnected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
+  offs.push(deps.telemetry.onDeviceSeen((e) => setImmediate(() => presence(e.deviceId))));
+  offs.push(deps.telemetry.onDeviceOffline((e) => setImmediate(() => presence(e.deviceId))));
+
   function attachRealtime(realtime: Realtime): CardsLive {
     if (live) return live;
-    const l = (live = createCardsLive({ realtime, engine, log: deps.log, now: deps.now }));
-    // committed points → the cards reading their param, on this device or on any device of the application;
-    // committed states → the cards reading that state key (a query with sensor STATE_SENSOR)
-    offs.push(
-      deps.telemetry.subscribe((batch) => {
-        if (!l.watching) return;
-        const keys = new Set<string>();
-        for (const p of batch.points) {
-          const s = deps.telemetry.series(p.seriesId);
-          if (!s) continue;
-          keys.add(depKey.param(s.deviceId, s.sensor, s.configtype, s.param));
-          keys.add(depKey.anyDevice(s.appId, s.sensor, s.configtype, s.param));
-        }
-        for (const st of batch.states) {
-          keys.add(depKey.state(batch.deviceId, st.key));
-          keys.add(depKey.anyState(batch.appId, st.key));
-        }
-        l.pointsCommitted(keys);
-      }),
-    );
-    // presence: the device registry writes the row first (its broker listeners were registered before these)
-    const presence = (deviceId: number | undefined) => {
-      if (deviceId === undefined || !live) return;
-      const row = presenceOf.get(deviceId) as { app_id: number; online: number; last_online_ts: number | null } | undefined;
-      if (!row) return;
-      engine.src.directory.presence(deviceId, row.online === 1, row.last_online_ts ?? 0);
-      live.deviceChanged(row.app_id, deviceId);
-    };
-    const deviceOfIdentity = (identity: Record<string, unknown>) => (typeof identity.deviceId === 'number' ? identity.deviceId : undefined);
-    deps.broker.on('connected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
-    deps.broker.on('disconnected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
-    offs.push(deps.telemetry.onDeviceSeen((e) => setImmediate(() => presence(e.deviceId))));
-    offs.push(deps.telemetry.onDeviceOffline((e) => setImmediate(() => presence(e.deviceId))));
-    return l;
+    return (live = createCardsLive({ realtime, engine, log: deps.log, now: deps.now }));
   }
 
   const changed = (row: { id: number; appId: number }) => {
     engine.src.directory.invalidate(row.appId);
+    engine.answers.touch(deviceKeys(row.appId, row.id));
     live?.deviceChanged(row.appId, row.id);
   };
   deps.devices?.on('added', changed);
