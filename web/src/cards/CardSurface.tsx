@@ -1,12 +1,14 @@
 // One card of the dashboard view: its frame (title, the filter it shows), and its body drawn by the registry's view
 // with the card's live data. Whatever goes wrong inside (unknown type, bad configuration, a failed query, a view
 // that throws) is shown on this card only.
-import { Suspense, memo, useMemo } from 'react';
+import { Suspense, memo, useEffect, useMemo } from 'react';
 import { Box, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { T, cardPixelHeight } from '@sentra/contracts';
 import { CardErrorBoundary, CardProblem } from './common/CardErrorBoundary.js';
 import type { CardComponent, CardDefinition } from './common/definition.js';
 import { useCardData, useLiveDashboard } from './common/LiveDashboard.js';
+import { preloadView } from './common/preloadView.js';
+import { useAwaitingFirstFrame } from './common/firstFrames.js';
 import { cardDefinition } from './registry.js';
 
 const HEADER_PX = 34;
@@ -29,6 +31,7 @@ function Loading() {
 function CardBody({ component, def, dashboardId, bodyHeight }: { component: CardComponent; def: CardDefinition; dashboardId: number; bodyHeight: number }) {
   const live = useLiveDashboard();
   const { state } = useCardData(dashboardId, component.key, def.live);
+  useAwaitingFirstFrame(def.live && !state);
   const parsed = useMemo(() => def.config.safeParse({ ...def.defaults, ...(component.view ?? {}) }), [def, component.view]);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -48,6 +51,8 @@ function CardBody({ component, def, dashboardId, bodyHeight }: { component: Card
 /** The card in the view grid: `h` is its height in grid rows (as laid out, doubled from storage). */
 export const CardSurface = memo(function CardSurface({ component, h, dashboardId }: { component: CardComponent; h: number; dashboardId: number }) {
   const def = cardDefinition(component.cat);
+  // the view's chunk loads while the card waits for its first frame, not after it
+  useEffect(() => def && preloadView(def.view), [def]);
   const height = cardPixelHeight(h);
   const framed = def?.chrome !== 'bare';
   const bodyHeight = Math.max(0, height - (framed ? HEADER_PX : 0) - 2);
@@ -58,7 +63,8 @@ export const CardSurface = memo(function CardSurface({ component, h, dashboardId
       data-testid="dashboard-card"
       data-key={component.key}
       data-cat={component.cat}
-      sx={{ height, display: 'flex', flexDirection: 'column', overflow: 'hidden', borderRadius: 2 }}
+      // contained: a card's redraw (a chart measuring its labels) lays out and paints that card, not the dashboard
+      sx={{ height, display: 'flex', flexDirection: 'column', overflow: 'hidden', borderRadius: 2, contain: 'content' }}
     >
       {framed && (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1.5, height: HEADER_PX, flexShrink: 0, minWidth: 0 }}>

@@ -1,7 +1,7 @@
 // The live context of one dashboard view: which feed each card reads (the dashboard's filter; cards affected by a
 // dropdown selector read a second feed carrying the selected variables), the dashboard decimals, and the variables
 // set by selectors. `useCardData(dashboardId, componentKey)` is how a card gets its data.
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { contracts, type CardSubscribeParams } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
@@ -79,7 +79,17 @@ export function LiveDashboard(props: {
     () => ({ dashboardId, hub, base, selected, variables, globals: props.globals, setVariable, decimals, pollMs: Math.max(5000, props.refreshMs ?? 0) }),
     [dashboardId, hub, base, selected, variables, props.globals, setVariable, decimals, props.refreshMs],
   );
-  return <LiveDashboardContext.Provider value={value}>{props.children}</LiveDashboardContext.Provider>;
+  // the dashboard's channel is joined before its cards render: the gateway computes their first frames while the
+  // browser is busy drawing the grid (the cards then share this feed); it is left with the view
+  const baseSig = FeedHub.signature(base);
+  const [joined, setJoined] = useState(false);
+  useLayoutEffect(() => {
+    const feed = hub.acquire(base);
+    setJoined(true);
+    return () => hub.release(feed);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hub, baseSig]);
+  return <LiveDashboardContext.Provider value={value}>{joined && props.children}</LiveDashboardContext.Provider>;
 }
 
 export function useLiveDashboard(): LiveDashboardValue | null {
@@ -95,7 +105,8 @@ export interface CardDataResult {
 
 /**
  * A card's live data: the shared feed of its dashboard channel (one subscription for all cards), updated once per
- * animation frame. When the live channel is refused, the card's GET is polled instead (first paint still works).
+ * animation frame; a push re-renders only the card it is for. When the live channel is refused, the card's GET is
+ * polled instead (first paint still works).
  */
 export function useCardData(dashboardId: number, componentKey: string, enabled = true): CardDataResult {
   const ctx = useLiveDashboard();
@@ -109,10 +120,15 @@ export function useCardData(dashboardId: number, componentKey: string, enabled =
     return () => ctx.hub.release(f);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ctx?.hub, sig]);
-  const state = useSyncExternalStore(
-    useMemo(() => (feed ? (cb: () => void) => feed.listen(componentKey, cb) : noop), [feed, componentKey]),
-    () => feed?.get(componentKey),
-  );
+  // Plain state, not useSyncExternalStore: the feed hands over pushes in an animation frame, so the cards render in
+  // React's default lane, where the commit paints before effects (a map's markers, chart draws) run; a store's updates
+  // are synchronous, and so are the effects after them, which kept the values off screen until every effect had run.
+  const [state, setState] = useState<CardState | undefined>(undefined);
+  useEffect(() => {
+    if (!feed) return setState(undefined);
+    setState(feed.get(componentKey));
+    return feed.listen(componentKey, () => setState(feed.get(componentKey)));
+  }, [feed, componentKey]);
   const status = useSyncExternalStore(
     useMemo(() => (feed ? (cb: () => void) => feed.listenStatus(cb) : noop), [feed]),
     () => feed?.status ?? 'idle',

@@ -1,9 +1,11 @@
 // The dashboard view by id (_dashboard_view_/{id}, opened from the list), and a granted dashboard opened from an
 // application user's menu (`/{domain}/{path}`: the id comes from the menu the role gives).
+import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Box } from '@mui/material';
 import { contracts, T } from '@sentra/contracts';
 import { api } from '../../api/client.js';
+import { liveSocket } from '../../live/socket.js';
 import { isOk } from '../../api/request.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
@@ -12,6 +14,8 @@ import { dashboardById, reportLoadFailure, useLoad, type LoadState } from './das
 import type { DashboardRecord, NavEntry } from '@sentra/contracts';
 
 function ViewById({ id }: { id: number | undefined }) {
+  // the live socket connects while the dashboard is fetched, so the cards' channel is joined the moment they render
+  useEffect(() => void liveSocket(), []);
   const { state, busy, reload } = useLoad<DashboardRecord>(
     async () => (id === undefined ? { status: 'failed', notFound: true } : dashboardById(id, contracts.dashboards.view)),
     [id],
