@@ -1,6 +1,7 @@
 // The Plotly chart cards (line, area, bar, pie; monitoring and smart variants). A full frame redraws with
 // Plotly.react; REALTIME appends extend the traces (Plotly.extendTraces, keeping N data) without redrawing from
-// scratch. Plotly's own hover label is off: the card draws the tooltip of its kind (generic, fuel, shift, laundry).
+// scratch. Draws go through chartDraws.ts (Plotly loaded after the first values, one chart per task, only in view);
+// the summary strip shows at once. Plotly's own hover label is off: the card draws the tooltip of its kind.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Stack, Typography } from '@mui/material';
 import { T, type CardTypeCode } from '@sentra/contracts';
@@ -11,7 +12,7 @@ import { formatCardNumber, withUnit } from '../common/format.js';
 import type { TooltipModel } from '../common/tooltips.js';
 import { useElementSize } from '../common/useElementSize.js';
 import { tooltipForRow, tooltipForSlice } from './hover.js';
-import { PLOTLY_LOCALE, plotly } from './plotly.js';
+import { releaseChart, requestChartDraw, type ChartLibrary } from './chartDraws.js';
 import { buildFigure, extension, seriesSummary, xOf, type ChartView as ChartViewFields, type PlotFigure, type Row } from './series.js';
 
 type Variant = 'plain' | 'monitoring' | 'smart';
@@ -58,14 +59,18 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   const figRef = useRef(fig);
   figRef.current = fig;
 
-  useEffect(() => {
-    const el = host.current;
-    if (!el || width <= 0 || height <= 0) return;
-    const P = plotly();
-    const size = `${Math.round(width)}x${Math.round(height)}`;
+  const latest = useRef({ fig, data, view, state, width, height });
+  latest.current = { fig, data, view, state, width, height };
+  const sizeOf = (w: number, h: number) => `${Math.round(w)}x${Math.round(h)}`;
+
+  /** Draws what the card holds now (it may have changed since the draw was asked for). */
+  const draw = (el: HTMLDivElement, { plotly: P, locale }: ChartLibrary) => {
+    const { fig, data, view, state, width, height } = latest.current;
+    const size = sizeOf(width, height);
     const prev = drawn.current;
     const frame = state?.frame ?? 0;
     const seq = state?.seq ?? 0;
+    if (prev && prev.frame === frame && prev.seq === seq && prev.size === size && prev.fig === fig) return;
     const appended = prev && prev.frame === frame && prev.size === size && prev.fig === fig && seq > prev.seq && view.tooltip !== 'fuel' ? state!.appends.filter((a) => a.seq > prev.seq) : null;
     const complete = appended && appended.length === seq - prev!.seq;
     const ext = complete ? extension(appended!.flatMap((a) => a.rows), fig) : null;
@@ -78,9 +83,18 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
       // the summary strip names the series already; Plotly's legend only for several series of a plain chart
       if (variant !== 'plain' || full.keys.length < 2) full.layout.showlegend = false;
       figRef.current = full;
-      void P.react(el, full.traces as never, { ...full.layout, width, height } as never, { displayModeBar: false, responsive: false, locale: PLOTLY_LOCALE, staticPlot: false } as never).then(() => attachHover(el));
+      void P.react(el, full.traces as never, { ...full.layout, width, height } as never, { displayModeBar: false, responsive: false, locale, staticPlot: false } as never).then(() => attachHover(el));
     }
     drawn.current = { frame, seq, fig, size };
+  };
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el || width <= 0 || height <= 0) return;
+    const prev = drawn.current;
+    // a re-render with nothing new to draw (a tooltip shown, a parent render) asks for no draw
+    if (prev && prev.frame === (state?.frame ?? 0) && prev.seq === (state?.seq ?? 0) && prev.size === sizeOf(width, height) && prev.fig === fig) return;
+    requestChartDraw(el, (lib) => draw(el, lib));
   });
 
   const hoverRef = useRef({ data, view, decimals });
@@ -113,7 +127,7 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   useEffect(() => {
     const el = host.current;
     return () => {
-      if (el) plotly().purge(el);
+      if (el) releaseChart(el);
     };
   }, []);
 

@@ -1,0 +1,116 @@
+// The chart draw queue: Plotly loaded once the dashboard's values are drawn, one waiting draw per chart (the latest),
+// the thread given back between slow draws, and charts out of view waiting until they scroll in.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const loaded = vi.hoisted(() => ({ count: 0, purged: [] as unknown[] }));
+vi.mock('./plotly.js', () => ({
+  plotly: () => {
+    loaded.count++;
+    return { purge: (el: unknown) => loaded.purged.push(el) };
+  },
+  PLOTLY_LOCALE: 'id',
+}));
+
+const values = vi.hoisted(() => ({ drawn: Promise.resolve() }));
+vi.mock('../common/firstFrames.js', () => ({ firstFramesDrawn: () => values.drawn }));
+
+type Draws = typeof import('./chartDraws.js');
+let draws: Draws;
+const el = (name: string) => ({ name }) as unknown as Element;
+const spin = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // a slow draw
+  }
+};
+
+beforeEach(async () => {
+  vi.resetModules();
+  loaded.count = 0;
+  loaded.purged.length = 0;
+  values.drawn = Promise.resolve();
+  draws = await import('./chartDraws.js');
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('chart draws', () => {
+  it('load Plotly once and draw every waiting chart with it and its locale', async () => {
+    const seen: string[] = [];
+    for (const name of ['a', 'b', 'c']) draws.requestChartDraw(el(name), (lib) => seen.push(`${name}:${lib.locale}`));
+    await vi.waitFor(() => expect(seen).toEqual(['a:id', 'b:id', 'c:id']));
+    expect(loaded.count).toBe(1);
+  });
+
+  it("wait until every card shows its first frame before loading Plotly and drawing", async () => {
+    let release!: () => void;
+    values.drawn = new Promise((r) => (release = r));
+    const seen: string[] = [];
+    draws.requestChartDraw(el('a'), () => seen.push('a'));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(loaded.count).toBe(0);
+    expect(seen).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(seen).toEqual(['a']));
+  });
+
+  it('draw a chart asked twice before its turn once, with the latest draw', async () => {
+    const seen: string[] = [];
+    const a = el('a');
+    draws.requestChartDraw(a, () => seen.push('old'));
+    draws.requestChartDraw(a, () => seen.push('new'));
+    await vi.waitFor(() => expect(seen).toEqual(['new']));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual(['new']);
+  });
+
+  it('give the thread back between slow draws (a frame or input can come in between)', async () => {
+    const log: string[] = [];
+    const slow = (name: string) => () => {
+      log.push(name);
+      setTimeout(() => log.push(`after ${name}`), 0);
+      spin(12);
+    };
+    draws.requestChartDraw(el('a'), slow('a'));
+    draws.requestChartDraw(el('b'), slow('b'));
+    await vi.waitFor(() => expect(log).toContain('after b'));
+    expect(log.slice(0, 3)).toEqual(['a', 'after a', 'b']);
+  });
+
+  it('draw a chart out of view once, after the charts in view, and its later draws when it scrolls in', async () => {
+    let report: (entries: { target: Element; isIntersecting: boolean }[]) => void = () => undefined;
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(cb: typeof report) {
+          report = cb;
+        }
+        observe() {}
+        unobserve() {}
+      },
+    );
+    const seen: string[] = [];
+    const below = el('below');
+    const shown = el('shown');
+    draws.requestChartDraw(below, () => seen.push('below'));
+    draws.requestChartDraw(shown, () => seen.push('shown'));
+    report([{ target: below, isIntersecting: false }, { target: shown, isIntersecting: true }]);
+    await vi.waitFor(() => expect(seen).toEqual(['shown', 'below']));
+    draws.requestChartDraw(below, () => seen.push('below again'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual(['shown', 'below']);
+    report([{ target: below, isIntersecting: true }]);
+    await vi.waitFor(() => expect(seen).toEqual(['shown', 'below', 'below again']));
+  });
+
+  it('drop the waiting draw of a chart that leaves, and free its plot', async () => {
+    const seen: string[] = [];
+    const gone = el('gone');
+    draws.requestChartDraw(el('first'), () => seen.push('first'));
+    await vi.waitFor(() => expect(seen).toEqual(['first']));
+    draws.requestChartDraw(gone, () => seen.push('gone'));
+    draws.releaseChart(gone);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual(['first']);
+    expect(loaded.purged).toEqual([gone]);
+  });
+});

@@ -1,0 +1,115 @@
+// Chart draws, one at a time (issue #9 performance): Plotly is fetched once, after every card of the dashboard has
+// drawn its first frame (common/firstFrames.ts), and each chart's draw runs as its own task, the latest draw of a
+// chart replacing one still waiting. So a push reaching eleven charts never makes one long frame, values never wait
+// behind Plotly, and a chart pushed to twice before its turn draws once. Charts in view (IntersectionObserver) draw
+// first; one out of view gets its first draw after them, and its later ones when it is scrolled in.
+import { firstFramesDrawn } from '../common/firstFrames.js';
+import type { PlotlyApi } from './plotly.js';
+
+/** Plotly with the locale name it registered (id-ID month and day names). */
+export interface ChartLibrary {
+  plotly: PlotlyApi;
+  locale: string;
+}
+
+export type ChartDraw = (lib: ChartLibrary) => void;
+
+/** Draws run back to back within this budget; then the browser gets the thread (a frame, input) before the next. */
+const BUDGET_MS = 8;
+/** Charts this close to the viewport count as visible (drawn just before they scroll in). */
+const VISIBLE_MARGIN = '200px';
+
+const waiting = new Map<Element, ChartDraw>();
+const visible = new WeakMap<Element, boolean>();
+const drawnOnce = new WeakSet<Element>();
+let observer: IntersectionObserver | null | undefined;
+let lib: ChartLibrary | undefined;
+let loading: Promise<void> | undefined;
+let pumping = false;
+
+const afterPaint = (fn: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(fn, 0)) : setTimeout(fn, 0));
+
+function observerOf(): IntersectionObserver | null {
+  if (observer === undefined) {
+    observer =
+      typeof IntersectionObserver === 'function'
+        ? new IntersectionObserver(
+            (entries) => {
+              for (const e of entries) visible.set(e.target, e.isIntersecting);
+              pump();
+            },
+            { rootMargin: VISIBLE_MARGIN },
+          )
+        : null;
+  }
+  return observer;
+}
+
+/** Without IntersectionObserver (tests) every chart is visible; with it, unknown until its first report. */
+const isVisible = (el: Element) => (observer === null ? true : visible.get(el) === true);
+/** Out of view and never drawn: drawn once after the charts in view (so the dashboard is complete when scrolled). */
+const isFirstOutOfView = (el: Element) => visible.get(el) === false && !drawnOnce.has(el);
+const due = (el: Element) => isVisible(el) || isFirstOutOfView(el);
+const next = (): [Element, ChartDraw] | undefined => {
+  for (const entry of waiting) if (isVisible(entry[0])) return entry;
+  for (const entry of waiting) if (isFirstOutOfView(entry[0])) return entry;
+  return undefined;
+};
+
+function load(): void {
+  loading ??= (async () => {
+    await firstFramesDrawn();
+    // after the frame that drew the values: Plotly's parse and start-up then run with nothing urgent left
+    await new Promise<void>((resolve) => afterPaint(resolve));
+    try {
+      const m = await import('./plotly.js');
+      lib = { plotly: m.plotly(), locale: m.PLOTLY_LOCALE };
+      pump();
+    } catch (err) {
+      // a failed chunk (a deploy replaced it, the network dropped): the next draw request tries again
+      console.error('chart library failed to load', err);
+      loading = undefined;
+    }
+  })();
+}
+
+function pump(): void {
+  if (pumping || !lib || ![...waiting.keys()].some(due)) return;
+  pumping = true;
+  // a dashboard opened later (Plotly loaded already) still shows its values before its charts
+  void firstFramesDrawn().then(() => setTimeout(run, 0));
+}
+
+function run(): void {
+  pumping = false;
+  const started = performance.now();
+  for (let job = next(); job; job = next()) {
+    const [el, draw] = job;
+    waiting.delete(el);
+    drawnOnce.add(el);
+    try {
+      draw(lib!);
+    } catch (err) {
+      console.error('chart draw failed', err);
+    }
+    if (performance.now() - started > BUDGET_MS) break;
+  }
+  pump();
+}
+
+/** Asks for `draw` to run with Plotly when its turn comes (in view, or a first draw); replaces a draw still waiting. */
+export function requestChartDraw(el: Element, draw: ChartDraw): void {
+  observerOf()?.observe(el); // observing twice is a no-op: a chart stays observed until it leaves
+  waiting.delete(el); // a renewed request goes to the back: the charts that waited longer draw first
+  waiting.set(el, draw);
+  if (lib) pump();
+  else load();
+}
+
+/** The chart leaves: its waiting draw is dropped and Plotly's state on the element freed. */
+export function releaseChart(el: Element): void {
+  waiting.delete(el);
+  observer?.unobserve(el);
+  visible.delete(el);
+  lib?.plotly.purge(el as HTMLElement);
+}
