@@ -6,6 +6,7 @@
 // process) on 50 dashboards of 20 LATEST cards; publish → card update latency from the `sent_at` each message carries.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,7 +93,7 @@ export const cardsBench: Bench = {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-cards-'));
     const prevEnv = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
-    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error' }), { log: createLogger('error') });
+    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error', WRITER_THREAD: process.env.WRITER_THREAD }), { log: createLogger('error') });
     const children: ChildProcess[] = [];
     try {
       const { url } = await app.listen();
@@ -276,6 +277,7 @@ export const cardsBench: Bench = {
       await askChild(viewers, { cmd: 'measure' }, 'measuring', 5000);
       serverLag.length = 0;
       const s0 = app.cards.live!.stats();
+      const elu0 = performance.eventLoopUtilization();
       await new Promise((r) => setTimeout(r, (LIVE_S - 6) * 1000));
       const s1 = app.cards.live!.stats();
       const report = await askChild<Record<string, number>>(viewers, { cmd: 'report' }, 'reported', 10_000);
@@ -285,6 +287,13 @@ export const cardsBench: Bench = {
       figures.live_ingest_received = tm.received_messages as number;
       figures.live_ingest_queued = tm.queued_messages as number;
       figures.live_ingest_rejected = JSON.stringify(tm.rejected);
+      figures.live_writer_thread = tm.writer_thread ? 'on' : 'off';
+      figures.live_writer_max_batch_ms = tm.max_batch_ms as number;
+      figures.live_writer_max_roundtrip_ms = tm.max_roundtrip_ms as number;
+      figures.live_writer_max_hand_over_ms = tm.max_hand_over_ms as number;
+      figures.live_writer_max_answer_ms = tm.max_answer_ms as number;
+      figures.live_writer_max_queued_points = tm.max_queued_points as number;
+      figures.live_server_event_loop_utilization = Math.round(performance.eventLoopUtilization(elu0).utilization * 100) / 100;
       figures.live_watched_cards = s1.cards;
       figures.live_card_updates_per_s = Math.round((s1.pushed - s0.pushed) / (LIVE_S - 6));
       figures.live_push_cpu_ms_per_s = Math.round((s1.busy_ms - s0.busy_ms) / (LIVE_S - 6));

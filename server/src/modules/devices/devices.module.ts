@@ -39,6 +39,9 @@ export function createDevicesDomain({ db, broker, bus, config, log, now = Date.n
     devices,
     activation,
     routes: [...devicesRoutes({ db, devices, activation, emma, now }), ...tagsRoutes(tags), ...loraRoutes(lora)],
-    close: () => onBroker.close(),
+    close: () => {
+      onBroker.close();
+      devices.close();
+    },
   };
 }

@@ -20,6 +20,8 @@ export interface DeviceFilter {
 type Listener = (row: DeviceRow) => void;
 /** last_online_ts is rewritten at most this often while a device keeps talking */
 const SEEN_WRITE_MS = 10_000;
+/** how often the gathered last_online_ts moves are written */
+const SEEN_FLUSH_MS = 1000;
 
 const parse = (text: string, fallback: unknown) => {
   try {
@@ -170,14 +172,43 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     const before = db.select({ online: devices.online }).from(devices).where(eq(devices.id, id)).get();
     const row = db.update(devices).set(set).where(and(eq(devices.id, id), eq(devices.disabled, false))).returning().get();
     if (online) lastSeenWrite.set(id, ts);
+    else lastSeenWrite.delete(id), pendingSeen.delete(id);
     if (row && before && before.online !== online) announce('status', row);
   }
 
-  /** A message from the device: online, and last_online_ts moves (throttled). */
+  // A device already online only moves its last_online_ts: those writes are gathered and made in one transaction per
+  // second, so thousands of devices cost one short write a second on the event loop (it shares the database's write
+  // lock with the telemetry writer thread) instead of one each.
+  const pendingSeen = new Map<number, number>();
+  function flushSeen() {
+    if (pendingSeen.size === 0) return;
+    const rows = [...pendingSeen];
+    pendingSeen.clear();
+    db.transaction((tx) => {
+      for (const [id, ts] of rows) {
+        tx.update(devices)
+          .set({ lastOnlineTs: ts })
+          .where(and(eq(devices.id, id), eq(devices.online, true), eq(devices.disabled, false), or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, ts))))
+          .run();
+      }
+    });
+  }
+  const seenTimer = setInterval(() => {
+    try {
+      flushSeen();
+    } catch (err) {
+      console.error('device presence write failed', err);
+    }
+  }, SEEN_FLUSH_MS);
+  seenTimer.unref();
+
+  /** A message from the device: online (at once when it was not), and last_online_ts moves (throttled, gathered). */
   function seen(id: number, ts = now()) {
     const last = lastSeenWrite.get(id);
-    if (last !== undefined && ts - last < SEEN_WRITE_MS) return;
-    setOnline(id, true, ts);
+    if (last === undefined) return setOnline(id, true, ts);
+    if (ts - last < SEEN_WRITE_MS) return;
+    lastSeenWrite.set(id, ts);
+    pendingSeen.set(id, ts);
   }
 
   /** Devices heard only through messages (LoRa) go offline after this silence. */
@@ -226,6 +257,12 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     seen,
     expireSilent,
     expireUnheld,
+    /** writes the gathered last_online_ts moves now */
+    flushSeen,
+    close() {
+      clearInterval(seenTimer);
+      flushSeen();
+    },
     byBrokerUsername,
     byUid,
     byToken,

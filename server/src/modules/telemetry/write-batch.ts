@@ -30,6 +30,9 @@ export interface WriteResult {
   appliedStates: { msg: number; changes: StateChange[] }[];
   rollupRows: number;
   ms: number;
+  /** wall clock (epoch ms, fractional) when the store took the batch and when it was done: the thread hop's cost */
+  startedAt: number;
+  endedAt: number;
 }
 
 /**
@@ -108,12 +111,14 @@ export function createBatchStore(sqlite: Database.Database) {
   return {
     write(b: WriteBatch): WriteResult {
       const started = performance.now();
+      const startedAt = performance.timeOrigin + started;
       const order = orderBySeries(b.series, b.ts);
       const texts = new Map<number, string>();
       for (let k = 0; k < b.textAt.length; k++) texts.set(b.textAt[k]!, b.texts[k]!);
-      const out: WriteResult = { id: b.id, duplicates: new Int32Array(0), appliedStates: [], rollupRows: 0, ms: 0 };
+      const out: WriteResult = { id: b.id, duplicates: new Int32Array(0), appliedStates: [], rollupRows: 0, ms: 0, startedAt, endedAt: 0 };
       run.immediate(b, order, texts, out);
       out.ms = performance.now() - started;
+      out.endedAt = performance.timeOrigin + performance.now();
       return out;
     },
   };

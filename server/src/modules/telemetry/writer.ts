@@ -142,6 +142,9 @@ export function createTelemetryWriter(o: WriterOptions) {
     max_batch_ms: 0,
     /** from handing a batch over to hearing its result (the transaction plus the thread hop) */
     max_roundtrip_ms: 0,
+    /** the longest wait of a batch for the writer to take it, and of an answer for the event loop to hear it */
+    max_hand_over_ms: 0,
+    max_answer_ms: 0,
     total_roundtrip_ms: 0,
     total_batch_ms: 0,
     max_queued_points: 0,
@@ -196,7 +199,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     const snapshot = rollupDue() ? o.rollups.snapshot() : null;
     if (snapshot) lastRollupFlush = o.now();
     const { batch, points } = toBatch(nextBatchId++, messages, snapshot);
-    const flight: InFlight = { messages, points, weight: taken, rollups: snapshot, sentAt: performance.now() };
+    const flight: InFlight = { messages, points, weight: taken, rollups: snapshot, sentAt: performance.timeOrigin + performance.now() };
     inFlight = flight;
     o.executor.submit(batch, (err, result) => settle(flight, err, result));
     return true;
@@ -256,8 +259,13 @@ export function createTelemetryWriter(o: WriterOptions) {
     stats.last_batch_points = f.points.length;
     stats.last_batch_ms = Math.round(r.ms * 10) / 10;
     if (r.ms > stats.max_batch_ms) stats.max_batch_ms = stats.last_batch_ms;
-    const roundtrip = performance.now() - f.sentAt;
+    const settledAt = performance.timeOrigin + performance.now();
+    const roundtrip = settledAt - f.sentAt;
     if (roundtrip > stats.max_roundtrip_ms) stats.max_roundtrip_ms = Math.round(roundtrip * 10) / 10;
+    const handOver = r.startedAt - f.sentAt;
+    const answer = settledAt - r.endedAt;
+    if (handOver > stats.max_hand_over_ms) stats.max_hand_over_ms = Math.round(handOver * 10) / 10;
+    if (answer > stats.max_answer_ms) stats.max_answer_ms = Math.round(answer * 10) / 10;
     stats.total_roundtrip_ms += roundtrip;
     stats.total_batch_ms += r.ms;
     const applied = new Map<number, StateChange[]>();
