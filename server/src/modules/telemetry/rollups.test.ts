@@ -48,4 +48,28 @@ describe('rollup deltas in flight', () => {
     expect(minute()).toEqual([[2, 5, 2, 3]]);
     expect(rollups.snapshot()!.minute.slice(2, 4)).toEqual(Float64Array.from([2, 5]));
   });
+
+  it('go to the writer in chunks of whole series, each counted once throughout', () => {
+    const { rollups, store, minute } = setup();
+    for (let id = 1; id <= 10; id++) rollups.add(id, T0 + id, id);
+    rollups.add(5, T0 + 100, 1);
+    const first = rollups.snapshot(4)!; // two series: their minute and hour rows
+    expect(first.minute.length / 10 + first.hour.length / 10).toBe(4);
+    expect(rollups.pendingSeries).toBe(8);
+    const once = [[2, 6, 1, 5]]; // series 5, the one `minute` reads: pending, in flight or stored, counted once
+    expect(minute()).toEqual(once);
+    store.write(toBatch(1, [], first).batch);
+    rollups.snapshotStored();
+    let chunks = 1;
+    for (let s = rollups.snapshot(4); s; s = rollups.snapshot(4), chunks++) {
+      expect(minute()).toEqual(once);
+      store.write(toBatch(chunks + 1, [], s).batch);
+      expect(minute()).toEqual(once);
+      rollups.snapshotStored();
+    }
+    expect(minute()).toEqual(once);
+    expect(chunks).toBe(5);
+    expect(rollups.hasPending).toBe(false);
+  });
 });
+

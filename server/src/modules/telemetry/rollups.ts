@@ -115,12 +115,31 @@ export function createRollupKeeper(writer: string) {
       add('minute', seriesId, ts, v);
       add('hour', seriesId, ts, v);
     },
-    /** every pending delta, moved to `flushing` for the writer's next transaction; null when none or one is in flight */
-    snapshot(): RollupSnapshot | null {
+    /**
+     * Pending deltas of whole series (both levels), up to about `maxRows` rows, moved to `flushing` for the writer's
+     * next transaction, so no transaction grows with the fleet; null when none are pending or a snapshot is in flight.
+     */
+    snapshot(maxRows = Infinity): RollupSnapshot | null {
       if (flushing || pending.minute.size === 0) return null;
-      flushing = { generation: ++generation, levels: pending };
-      pending = { minute: new Map(), hour: new Map() };
-      return { writer, generation, minute: rows(flushing.levels.minute), hour: rows(flushing.levels.hour) };
+      let levels = pending;
+      if (pending.minute.size + pending.hour.size > maxRows) {
+        levels = { minute: new Map(), hour: new Map() };
+        let n = 0;
+        for (const [id, list] of pending.minute) {
+          if (n >= maxRows) break;
+          const hour = pending.hour.get(id);
+          levels.minute.set(id, list);
+          pending.minute.delete(id);
+          n += list.length;
+          if (hour) levels.hour.set(id, hour), pending.hour.delete(id), (n += hour.length);
+        }
+      } else pending = { minute: new Map(), hour: new Map() };
+      flushing = { generation: ++generation, levels };
+      return { writer, generation, minute: rows(levels.minute), hour: rows(levels.hour) };
+    },
+    /** series with pending deltas */
+    get pendingSeries(): number {
+      return pending.minute.size;
     },
     /** the snapshot's transaction committed: the table holds it */
     snapshotStored(): void {

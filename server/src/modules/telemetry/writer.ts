@@ -76,6 +76,8 @@ class Fifo<T> {
 }
 
 const MAX_WRITE_ATTEMPTS = 3;
+/** rollup rows merged per transaction: ~10 ms of upserts, so a round over 15,000 series never holds the lock long */
+export const ROLLUP_CHUNK_ROWS = 4000;
 
 interface InFlight {
   messages: TelemetryMessage[];
@@ -153,7 +155,9 @@ export function createTelemetryWriter(o: WriterOptions) {
 
   const weight = (m: TelemetryMessage) => m.points.length + m.states.length;
   const queued = () => qos0.length + qos1.length;
-  const rollupDue = () => o.rollups.hasPending && (closed || o.now() - lastRollupFlush >= o.rollupFlushMs);
+  // a rollup round merges every series pending when it starts, in chunks of ROLLUP_CHUNK_ROWS, one chunk per batch
+  let roundLeft = 0;
+  const rollupDue = () => o.rollups.hasPending && (closed || roundLeft > 0 || o.now() - lastRollupFlush >= o.rollupFlushMs);
 
   let timerDue = 0;
   function schedule() {
@@ -165,7 +169,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     }
     if (closed) return;
     // points wait at most flushIntervalMs; with none queued, the last rollup deltas still reach the disk in rollupFlushMs
-    const delay = queued() > 0 ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
+    const delay = queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
     if (delay < 0) return;
     const due = performance.now() + delay;
     if (timer && timerDue <= due) return;
@@ -196,8 +200,13 @@ export function createTelemetryWriter(o: WriterOptions) {
         taken += weight(m);
       }
     }
-    const snapshot = rollupDue() ? o.rollups.snapshot() : null;
-    if (snapshot) lastRollupFlush = o.now();
+    let snapshot: RollupSnapshot | null = null;
+    if (rollupDue()) {
+      if (roundLeft <= 0) (roundLeft = o.rollups.pendingSeries), (lastRollupFlush = o.now());
+      const before = o.rollups.pendingSeries;
+      snapshot = o.rollups.snapshot(ROLLUP_CHUNK_ROWS);
+      roundLeft -= before - o.rollups.pendingSeries;
+    }
     const { batch, points } = toBatch(nextBatchId++, messages, snapshot);
     const flight: InFlight = { messages, points, weight: taken, rollups: snapshot, sentAt: performance.timeOrigin + performance.now() };
     inFlight = flight;
@@ -215,7 +224,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       settled = [];
       for (const fn of waiting) fn();
       // more arrived while this batch was written: the next one goes at once (batches grow with the load)
-      if (queued() > 0 && !immediate) {
+      if ((queued() > 0 || (roundLeft > 0 && o.rollups.hasPending)) && !immediate) {
         if (timer) clearTimeout(timer), (timer = undefined);
         immediate = setImmediate(runDispatch);
       } else schedule();
