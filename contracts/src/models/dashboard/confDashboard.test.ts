@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { T } from '../../text/id.js';
-import { ConfDashboard, issuePath } from './confDashboard.js';
+import { ConfDashboard, dashboardRefreshMs, issuePath } from './confDashboard.js';
 import { EXAMPLE_COMPONENTS, exampleDashboard } from './examples.js';
 import { rejection } from './testing.js';
 
@@ -82,5 +82,18 @@ describe('conf_dashboard version "2"', () => {
     expect(rejection(ConfDashboard, dashboardWith({ var: { 'var a': 'x' } }))).toEqual([
       { path: 'var.var a', message: t.variables.keyNoSpaces },
     ]);
+  });
+});
+
+describe('dashboardRefreshMs', () => {
+  const cards = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, {}]));
+  it('is the dashboard own rate when it has one', () => {
+    expect(dashboardRefreshMs({ config: { refresh: 2500 }, dashboard: cards(30) })).toBe(2500);
+  });
+  it('is 1000 ms per component for "auto" with more than 5 components, else none', () => {
+    expect(dashboardRefreshMs({ config: { refresh: 0 }, dashboard: cards(6) })).toBe(6000);
+    expect(dashboardRefreshMs({ config: { refresh: 0 }, dashboard: cards(30) })).toBe(30_000);
+    expect(dashboardRefreshMs({ config: { refresh: 0 }, dashboard: cards(5) })).toBe(0);
+    expect(dashboardRefreshMs({})).toBe(0);
   });
 });

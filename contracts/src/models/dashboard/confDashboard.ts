@@ -41,3 +41,15 @@ export const DashboardName = z
 export function issuePath(issue: { path: readonly PropertyKey[] }): string {
   return issue.path.map(String).join('.');
 }
+
+/** Auto refresh (spec 02 "Refresh and decimals"): 1000 ms per component when a dashboard has more than 5, else none. */
+export const AUTO_REFRESH_MS_PER_COMPONENT = 1000;
+export const AUTO_REFRESH_MIN_COMPONENTS = 5;
+
+/** The refresh a dashboard runs with: its own rate, or for 0 ("auto") the default by component count; 0 = none. */
+export function dashboardRefreshMs(conf: { config?: { refresh?: number } | null; dashboard?: Record<string, unknown> | null }): number {
+  const own = conf.config?.refresh ?? 0;
+  if (own > 0) return own;
+  const components = Object.keys(conf.dashboard ?? {}).length;
+  return components > AUTO_REFRESH_MIN_COMPONENTS ? AUTO_REFRESH_MS_PER_COMPONENT * components : 0;
+}

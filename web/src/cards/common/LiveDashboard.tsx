@@ -2,7 +2,7 @@
 // dropdown selector read a second feed carrying the selected variables), the dashboard decimals, and the variables
 // set by selectors. `useCardData(dashboardId, componentKey)` is how a card gets its data.
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { contracts, type CardSubscribeParams } from '@sentra/contracts';
+import { contracts, REFRESH_MIN_MS, type CardSubscribeParams } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import type { ViewFilter } from '../../screens/dashboards/viewFilter.js';
@@ -47,11 +47,15 @@ export function affectedCards(components: readonly AffectableComponent[], change
   return out;
 }
 
+/** how often a card polls its GET when the channel is refused and the dashboard has no refresh rate (auto, ≤ 5 cards) */
+const FALLBACK_POLL_MS = 10_000;
+
 export function LiveDashboard(props: {
   dashboardId: number;
   filter?: ViewFilter;
   components: readonly AffectableComponent[];
   decimals?: number;
+  /** the dashboard's refresh (`dashboardRefreshMs`): how often a card without pushes (channel refused) polls */
   refreshMs?: number;
   globals?: Record<string, unknown>;
   hub?: FeedHub;
@@ -76,7 +80,7 @@ export function LiveDashboard(props: {
     return { params: { ...base, vars: variables, keys: [...keys].sort() } as CardSubscribeParams, keys };
   }, [variables, setters, components, base]);
   const value = useMemo<LiveDashboardValue>(
-    () => ({ dashboardId, hub, base, selected, variables, globals: props.globals, setVariable, decimals, pollMs: Math.max(5000, props.refreshMs ?? 0) }),
+    () => ({ dashboardId, hub, base, selected, variables, globals: props.globals, setVariable, decimals, pollMs: props.refreshMs && props.refreshMs > 0 ? Math.max(REFRESH_MIN_MS, props.refreshMs) : FALLBACK_POLL_MS }),
     [dashboardId, hub, base, selected, variables, props.globals, setVariable, decimals, props.refreshMs],
   );
   // the dashboard's channel is joined before its cards render: the gateway computes their first frames while the

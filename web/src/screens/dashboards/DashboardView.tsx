@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Box, Button, IconButton, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { T, type DashboardRecord } from '@sentra/contracts';
+import { dashboardRefreshMs, T, type DashboardRecord } from '@sentra/contracts';
 import { DashboardGrid } from './DashboardGrid.js';
 import { LiveDashboard, liveCardRenderer } from '../../cards/index.js';
 import { componentsOf } from './gridLayout.js';
@@ -87,7 +87,7 @@ export function DashboardView({ dashboard, onRefresh }: { dashboard: DashboardRe
       ) : components.length === 0 ? (
         <Alert severity="info" variant="outlined">{s.emptyDashboard}</Alert>
       ) : (
-        <LiveDashboard dashboardId={dashboard.id} filter={filter} components={components} globals={conf.var as Record<string, unknown> | undefined} decimals={(conf.view as { decimal?: number } | undefined)?.decimal}>
+        <LiveDashboard dashboardId={dashboard.id} filter={filter} components={components} refreshMs={dashboardRefreshMs(conf)} globals={conf.var as Record<string, unknown> | undefined} decimals={(conf.view as { decimal?: number } | undefined)?.decimal}>
           <DashboardGrid components={components} mode="view" renderCard={liveCardRenderer(dashboard.id)} />
         </LiveDashboard>
       )}
