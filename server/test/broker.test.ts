@@ -117,6 +117,24 @@ describe('MQTT broker', () => {
     await eventually(() => expect(messages.some((m) => m.key === 'device:8' && m.payload === 'while paused')).toBe(true));
   });
 
+  it('keeps reading a device paused in the middle of its batch (as the telemetry writer does) once resumed', async () => {
+    const c = track(await connected(url, { username: 'dev7', password: 'rahasia', clientId: 'dev7-burst' }));
+    await eventually(() => expect(events).toContain('+device:7'));
+    const got = () => messages.filter((m) => m.key === 'device:7' && m.payload.startsWith('burst')).length;
+    // pause from inside the broker's message handler, while the rest of the socket's batch is still being handled
+    let paused = false;
+    gw.app.broker.on('message', (identity) => {
+      if (paused || identity.key !== 'device:7') return;
+      paused = true;
+      gw.app.broker.setReadPaused(true);
+      setTimeout(() => gw.app.broker.setReadPaused(false), 200);
+    });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => c.publishAsync('d/7/data', `burst ${i}`, { qos: 1 })));
+    await eventually(() => expect(got()).toBe(20));
+    await Promise.all(Array.from({ length: 5 }, (_, i) => c.publishAsync('d/7/data', `burst after ${i}`, { qos: 1 })));
+    await eventually(() => expect(got()).toBe(25));
+  });
+
   it('refuses with CONNACK 3 when an authority throws, and keeps serving', async () => {
     expect((await attempt(url, { username: 'boom', password: 'x' })).code).toBe(3);
     const c = track(await connected(url, { username: 'dev9', password: 'rahasia' }));

@@ -187,11 +187,16 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     setReadPaused(paused: boolean) {
       if (paused === readPaused) return;
       readPaused = paused;
-      // aedes' read loop checks this flag before each read; a resumed client must be kicked to read what waited
+      // aedes' read loop checks this flag before each read; a resumed client must be kicked to read what waited. While
+      // paused, aedes' per-packet callback returns before counting the packet as handled, so a client paused in the
+      // middle of a batch would wait forever for its batch to end: resuming starts the next batch afresh.
       for (const client of clients()) {
-        const c = client as unknown as { _paused: boolean; _nextBatch?: () => void };
+        const c = client as unknown as { _paused: boolean; _parsingBatch: number; _nextBatch?: () => void };
         c._paused = paused;
-        if (!paused) c._nextBatch?.();
+        if (!paused) {
+          c._parsingBatch = 0;
+          c._nextBatch?.();
+        }
       }
     },
     get readPaused() {
