@@ -62,15 +62,20 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   const latest = useRef({ fig, data, view, state, width, height });
   latest.current = { fig, data, view, state, width, height };
   const sizeOf = (w: number, h: number) => `${Math.round(w)}x${Math.round(h)}`;
+  /** Whether the chart on screen already shows this frame, append, size and figure. */
+  const isDrawn = (s: typeof state, size: string, f: PlotFigure) => {
+    const prev = drawn.current;
+    return !!prev && prev.frame === (s?.frame ?? 0) && prev.seq === (s?.seq ?? 0) && prev.size === size && prev.fig === f;
+  };
 
   /** Draws what the card holds now (it may have changed since the draw was asked for). */
   const draw = (el: HTMLDivElement, { plotly: P, locale }: ChartLibrary) => {
     const { fig, data, view, state, width, height } = latest.current;
     const size = sizeOf(width, height);
+    if (isDrawn(state, size, fig)) return;
     const prev = drawn.current;
     const frame = state?.frame ?? 0;
     const seq = state?.seq ?? 0;
-    if (prev && prev.frame === frame && prev.seq === seq && prev.size === size && prev.fig === fig) return;
     const appended = prev && prev.frame === frame && prev.size === size && prev.fig === fig && seq > prev.seq && view.tooltip !== 'fuel' ? state!.appends.filter((a) => a.seq > prev.seq) : null;
     const complete = appended && appended.length === seq - prev!.seq;
     const ext = complete ? extension(appended!.flatMap((a) => a.rows), fig) : null;
@@ -90,10 +95,8 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
 
   useEffect(() => {
     const el = host.current;
-    if (!el || width <= 0 || height <= 0) return;
-    const prev = drawn.current;
     // a re-render with nothing new to draw (a tooltip shown, a parent render) asks for no draw
-    if (prev && prev.frame === (state?.frame ?? 0) && prev.seq === (state?.seq ?? 0) && prev.size === sizeOf(width, height) && prev.fig === fig) return;
+    if (!el || width <= 0 || height <= 0 || isDrawn(state, sizeOf(width, height), fig)) return;
     requestChartDraw(el, (lib) => draw(el, lib));
   });
 
