@@ -2,7 +2,7 @@
 // drawn its first frame (common/firstFrames.ts), and each chart's draw runs as its own task, the latest draw of a
 // chart replacing one still waiting. So a push reaching eleven charts never makes one long frame, values never wait
 // behind Plotly, and a chart pushed to twice before its turn draws once. Charts in view (IntersectionObserver) draw
-// first; one out of view gets its first draw after them, and its later ones when it is scrolled in.
+// first, the others after them (not later: a chart catching up as it scrolls in would redraw under the pointer).
 import { firstFramesDrawn } from '../common/firstFrames.js';
 import type { PlotlyApi } from './plotly.js';
 
@@ -21,7 +21,6 @@ const VISIBLE_MARGIN = '200px';
 
 const waiting = new Map<Element, ChartDraw>();
 const visible = new WeakMap<Element, boolean>();
-const drawnOnce = new WeakSet<Element>();
 let observer: IntersectionObserver | null | undefined;
 let lib: ChartLibrary | undefined;
 let loading: Promise<void> | undefined;
@@ -45,14 +44,13 @@ function observerOf(): IntersectionObserver | null {
   return observer;
 }
 
-/** Without IntersectionObserver (tests) every chart is visible; with it, unknown until its first report. */
+/** Without IntersectionObserver (tests) every chart is in view; with it, a chart waits for its first report. */
 const isVisible = (el: Element) => (observer === null ? true : visible.get(el) === true);
-/** Out of view and never drawn: drawn once after the charts in view (so the dashboard is complete when scrolled). */
-const isFirstOutOfView = (el: Element) => visible.get(el) === false && !drawnOnce.has(el);
-const due = (el: Element) => isVisible(el) || isFirstOutOfView(el);
+const isOutOfView = (el: Element) => observer !== null && visible.get(el) === false;
+const due = (el: Element) => isVisible(el) || isOutOfView(el);
 const next = (): [Element, ChartDraw] | undefined => {
   for (const entry of waiting) if (isVisible(entry[0])) return entry;
-  for (const entry of waiting) if (isFirstOutOfView(entry[0])) return entry;
+  for (const entry of waiting) if (isOutOfView(entry[0])) return entry;
   return undefined;
 };
 
@@ -86,7 +84,6 @@ function run(): void {
   for (let job = next(); job; job = next()) {
     const [el, draw] = job;
     waiting.delete(el);
-    drawnOnce.add(el);
     try {
       draw(lib!);
     } catch (err) {
@@ -97,7 +94,7 @@ function run(): void {
   pump();
 }
 
-/** Asks for `draw` to run with Plotly when its turn comes (in view, or a first draw); replaces a draw still waiting. */
+/** Asks for `draw` to run with Plotly when its turn comes (charts in view first); replaces a draw still waiting. */
 export function requestChartDraw(el: Element, draw: ChartDraw): void {
   observerOf()?.observe(el); // observing twice is a no-op: a chart stays observed until it leaves
   waiting.delete(el); // a renewed request goes to the back: the charts that waited longer draw first
