@@ -3,8 +3,9 @@
 // made from the demo dashboards' cards, and each navigation to it is timed until every card shows its values and
 // every chart is drawn; then 10 s of live pushes are watched for long frames (> 50 ms), and the initial script bundle
 // is checked for Plotly and Leaflet. Bounds are generous (CI machines vary): the figures are printed and written to
-// test-results/cards-perf/perf.json for docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3),
-// CARDS_PERF_PROFILE=1 also writes CPU profiles of the first one (load.cpuprofile) and of the live window (live.cpuprofile).
+// test-results/cards-perf/perf.json for docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3);
+// CARDS_PERF_PROFILE=1 also writes CPU profiles of the first one (load.cpuprofile) and of the live window
+// (live.cpuprofile).
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { CARD_LIVE, UNSCALED_HEIGHT_CARDS, cardPixelHeight, contracts, GRID_MARGIN, GRID_ROW_HEIGHT, type CardTypeCode, type ComponentInput } from '@sentra/contracts';
@@ -17,8 +18,6 @@ const RUNS = Math.max(1, Number(process.env.CARDS_PERF_RUNS ?? 3));
 const LIVE_WINDOW_MS = 10_000;
 /** chunks that must stay lazy: their libraries' own marks */
 const LAZY_LIBRARIES = { plotly: /plotly\.js/, leaflet: /leafletjs\.com|leaflet-container/ };
-
-const isChart = (cat: string) => cat.includes('CHART_CARD') && cat !== 'TEXT_CHART_CARD';
 
 /**
  * 30 cards of the demo dashboards (energy, fuel station, laundry, environment, structure, fleet map) on one dashboard:
