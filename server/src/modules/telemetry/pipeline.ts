@@ -13,7 +13,7 @@ import { createTelemetryReads, type TelemetryReads } from './reads.js';
 import { createRollupKeeper } from './rollups.js';
 import { createSeriesRegistry, type SeriesInfo } from './series.js';
 import { ensureClusteredLayout } from './storage.js';
-import { inlineExecutor, threadExecutor } from './writer-thread.js';
+import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
 
 export interface TelemetryPipelineOptions {
@@ -93,6 +93,11 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   let resolver = opts.resolver ?? null;
   let closed = false;
 
+  const threaded = (opts.writerThread ?? true) && !sqlite.memory && sqlite.name !== '' && sqlite.name !== ':memory:';
+  // the event loop's own writes go first: the thread waits (briefly) while one is running. Installed before any of
+  // this process's statements are prepared (series, states, the registry and the services come after the pipeline).
+  const gate = threaded ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+  if (gate) announceWrites(sqlite, gate);
   ensureClusteredLayout(sqlite, log);
   const series = createSeriesRegistry(sqlite, { maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000, now });
   // this process's name on the bus and as the rollup writer (telemetry_writer_state)
@@ -101,8 +106,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const states = createStatesStore(sqlite);
   // a writer that crashed a week ago left its row: nobody reads it any more
   sqlite.prepare('DELETE FROM telemetry_writer_state WHERE updated_at < ?').run(now() - 7 * 86_400_000);
-  const threaded = (opts.writerThread ?? true) && !sqlite.memory && sqlite.name !== '' && sqlite.name !== ':memory:';
-  const executor = threaded ? threadExecutor(sqlite.name, log) : inlineExecutor(sqlite);
+  const executor = threaded ? threadExecutor(sqlite.name, log, gate) : inlineExecutor(sqlite);
   const listeners = new Set<(b: CommittedTelemetry) => void>();
   const seenListeners = new Set<(e: DeviceSeen) => void>();
   const offlineListeners = new Set<(e: DeviceOffline) => void>();

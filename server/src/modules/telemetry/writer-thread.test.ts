@@ -6,7 +6,8 @@ import { openDb, findUp } from '../../platform/db/sqlite.js';
 import { createLogger } from '../../platform/log.js';
 import * as schema from '../../schema.js';
 import type { WriteResult } from './write-batch.js';
-import { threadExecutor } from './writer-thread.js';
+import { announceWrites, threadExecutor } from './writer-thread.js';
+import { createTelemetryPipeline } from './pipeline.js';
 import { toBatch } from './writer.js';
 
 const submit = (ex: ReturnType<typeof threadExecutor>, id: number) =>
@@ -27,6 +28,65 @@ describe('threadExecutor', () => {
     } finally {
       await ex.close();
       fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('announceWrites', () => {
+  it('raises the gate while a writing statement runs and lowers it once the synchronous work is over', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-gate-'));
+    const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+    try {
+      const gate = new Int32Array(new SharedArrayBuffer(4));
+      announceWrites(handle.sqlite, gate);
+      handle.sqlite.exec('CREATE TABLE scratch (v INTEGER)');
+      const insert = handle.sqlite.prepare('INSERT INTO scratch (v) VALUES (?)');
+      const read = handle.sqlite.prepare('SELECT count(*) FROM scratch').pluck();
+      handle.sqlite.transaction(() => {
+        insert.run(1);
+        insert.run(2);
+        expect(Atomics.load(gate, 0)).toBe(2); // held through the enclosing transaction
+      })();
+      read.get();
+      expect(Atomics.load(gate, 0)).toBe(2);
+      await Promise.resolve();
+      expect(Atomics.load(gate, 0)).toBe(0);
+      read.get();
+      expect(Atomics.load(gate, 0)).toBe(0); // readers never raise it
+    } finally {
+      handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the event loop's writes quick while the writer thread is busy with back-to-back batches", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-gate-'));
+    const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+    const pipeline = createTelemetryPipeline({
+      sqlite: handle.sqlite,
+      log: createLogger('silent'),
+      resolver: { resolveDevice: (id) => ({ deviceId: Number(id.key), appId: 1, category: 8 }) },
+    });
+    try {
+      handle.sqlite.exec('CREATE TABLE scratch (v INTEGER)');
+      const insert = handle.sqlite.prepare('INSERT INTO scratch (v) VALUES (?)');
+      const payload = Buffer.from(JSON.stringify({ s: { c: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, i])) } }));
+      let slowest = 0;
+      const until = Date.now() + 1500;
+      for (let round = 0; Date.now() < until && round < 10_000; round++) {
+        for (let i = 0; i < 200; i++) pipeline.ingest({ key: String(i % 400) }, `d/${i % 400}/data`, payload, 1);
+        const t0 = performance.now();
+        insert.run(round);
+        slowest = Math.max(slowest, performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      await pipeline.flush();
+      expect((pipeline.metrics() as { stored_points: number }).stored_points).toBeGreaterThan(0);
+      expect(slowest).toBeLessThan(1000);
+    } finally {
+      await pipeline.close();
+      handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

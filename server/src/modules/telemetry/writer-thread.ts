@@ -47,7 +47,34 @@ function workerEntry(): { script: URL | string; eval: boolean } {
   return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); })`, eval: true };
 }
 
-export function threadExecutor(file: string, log: Logger): BatchExecutor {
+/**
+ * Marks the event loop's writes on `sqlite` in `gate` (a shared counter the writer thread reads before each
+ * transaction): every writing statement prepared from now on raises it while it runs, and it drops once the current
+ * synchronous work (an enclosing transaction included) is over. Readers are left alone.
+ */
+export function announceWrites(sqlite: Database.Database, gate: Int32Array): void {
+  const prepare = sqlite.prepare.bind(sqlite) as Database.Database['prepare'];
+  const lower = () => {
+    Atomics.sub(gate, 0, 1);
+    Atomics.notify(gate, 0);
+  };
+  sqlite.prepare = ((source: string) => {
+    const stmt = prepare(source);
+    if (stmt.reader === false || /^\s*(INSERT|UPDATE|DELETE|REPLACE)/i.test(source)) {
+      for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+        const original = (stmt as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!.bind(stmt);
+        (stmt as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+          Atomics.add(gate, 0, 1);
+          queueMicrotask(lower);
+          return original(...args);
+        };
+      }
+    }
+    return stmt;
+  }) as Database.Database['prepare'];
+}
+
+export function threadExecutor(file: string, log: Logger, gate?: Int32Array): BatchExecutor {
   const entry = workerEntry();
   let worker: Worker | null = null;
   const inFlight = new Map<number, WriteDone>();
@@ -59,7 +86,7 @@ export function threadExecutor(file: string, log: Logger): BatchExecutor {
   }
 
   function start(): Worker {
-    const w = new Worker(entry.script, { workerData: { file }, eval: entry.eval });
+    const w = new Worker(entry.script, { workerData: { file, gate }, eval: entry.eval });
     w.unref(); // an open writer never keeps a process alive; close() drains it
     w.on('message', (m: { ok: true; result: WriteResult } | { ok: false; id: number; error: string }) => {
       const id = m.ok ? m.result.id : m.id;

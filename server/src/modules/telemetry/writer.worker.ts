@@ -4,7 +4,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { createBatchStore, type WriteBatch } from './write-batch.js';
 
-const { file } = workerData as { file: string };
+const { file, gate } = workerData as { file: string; gate?: Int32Array };
+/** the longest the thread defers its next transaction to a write of the event loop (then it takes its turn anyway) */
+const MAX_YIELD_MS = 100;
 const sqlite = new Database(file);
 sqlite.pragma('journal_mode = WAL');
 sqlite.pragma('synchronous = NORMAL');
@@ -19,6 +21,9 @@ parentPort!.on('message', (batch: WriteBatch | 'close') => {
     parentPort!.close();
     return;
   }
+  // the event loop is writing (registry, presence, HTTP calls): let it have the lock first, so its short writes never
+  // starve behind back-to-back batches (its busy handler only polls)
+  if (gate) for (let waited = 0; Atomics.load(gate, 0) > 0 && waited < MAX_YIELD_MS; waited += 2) Atomics.wait(gate, 0, Atomics.load(gate, 0), 2);
   try {
     const result = store.write(batch);
     parentPort!.postMessage({ ok: true, result }, [result.duplicates.buffer as ArrayBuffer]);
