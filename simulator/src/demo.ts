@@ -245,7 +245,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
           model: { latitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'latitude' }, longitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'longitude' }, tags: [] },
           view: { title: 'Armada' },
         },
-        { key: 'koordinat', cat: 'COORDINATE_CARD', x: 3, y: 1, w: 1, h: 2, model: { latitude: { query: 'LATEST', queryType: 'device', ...g, param: 'latitude' }, longitude: { query: 'LATEST', queryType: 'device', ...g, param: 'longitude' } }, view: { title: tracker.plan.name, decimal: 5 } },
+        { key: 'koordinat', cat: 'COORDINATE_CARD', x: 3, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'longitude' }, output: { query: 'LATEST', queryType: 'device', ...g, param: 'latitude' } }, view: { title: tracker.plan.name, decimal: 5, axis_x: 'Bujur', axis_y: 'Lintang' } },
         { key: 'kecepatan', cat: 'SINGLE_VALUE_CARD', x: 0, y: 3, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'speed' } }, view: { type: 'CUSTOM', title: 'Kecepatan', unit: 'km/j', decimal: 0 } },
         { key: 'jarak_hari_ini', cat: 'SINGLE_VALUE_CARD', x: 1, y: 3, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...g, param: 'odometer' }, filter: today }, view: { type: 'CUSTOM', title: 'Jarak hari ini', unit: 'km', decimal: 1 } },
         { key: 'semua_armada', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'speed' }, tags: [] }, view: { title: 'Kecepatan armada', unit: 'km/j' } },
