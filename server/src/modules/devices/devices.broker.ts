@@ -7,7 +7,7 @@ import type { Broker, BrokerAuthority, MqttIdentity } from '../../platform/mqtt/
 import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
 import type { DeviceRow } from './families.js';
-import type { DeviceService } from './devices.service.js';
+import { SEEN_FLUSH_MS, type DeviceService } from './devices.service.js';
 
 export type DeviceRole =
   /** MQTT and Sentra end devices: d/<id>/... */
@@ -235,19 +235,26 @@ export function attachDevicesToBroker(
     gather.unref();
   } else reconcile(new Set());
 
-  const sweep = setInterval(() => {
-    try {
-      devices.expireSilent([opts.loraCategory], LORA_SILENCE_MS, now());
-    } catch (err) {
-      opts.log.error('device silence sweep failed', err);
-    }
-  }, 60_000);
-  sweep.unref();
+  const every = (ms: number, what: string, fn: () => void) => {
+    const t = setInterval(() => {
+      try {
+        fn();
+      } catch (err) {
+        opts.log.error(`${what} failed`, err);
+      }
+    }, ms);
+    t.unref();
+    return t;
+  };
+  const sweep = every(60_000, 'device silence sweep', () => devices.expireSilent([opts.loraCategory], LORA_SILENCE_MS, now()));
+  const seenWrites = every(SEEN_FLUSH_MS, 'device presence write', () => devices.flushSeen());
   return {
     close: () => {
       clearInterval(sweep);
+      clearInterval(seenWrites);
       if (gather) clearTimeout(gather);
       held?.unsubscribe();
+      devices.flushSeen();
     },
   };
 }

@@ -39,9 +39,6 @@ export function createDevicesDomain({ db, broker, bus, config, log, now = Date.n
     devices,
     activation,
     routes: [...devicesRoutes({ db, devices, activation, emma, now }), ...tagsRoutes(tags), ...loraRoutes(lora)],
-    close: () => {
-      onBroker.close();
-      devices.close();
-    },
+    close: () => onBroker.close(),
   };
 }

@@ -20,8 +20,8 @@ export interface DeviceFilter {
 type Listener = (row: DeviceRow) => void;
 /** last_online_ts is rewritten at most this often while a device keeps talking */
 const SEEN_WRITE_MS = 10_000;
-/** how often the gathered last_online_ts moves are written */
-const SEEN_FLUSH_MS = 1000;
+/** how often the gathered last_online_ts moves are written (devices.broker.ts runs the timer) */
+export const SEEN_FLUSH_MS = 1000;
 
 const parse = (text: string, fallback: unknown) => {
   try {
@@ -176,8 +176,8 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     if (row && before && before.online !== online) announce('status', row);
   }
 
-  // A device already online only moves its last_online_ts: those writes are gathered and made in one transaction per
-  // second, so thousands of devices cost one short write a second on the event loop (it shares the database's write
+  // A device already online only moves its last_online_ts: those writes are gathered and made in one transaction each
+  // SEEN_FLUSH_MS, so thousands of devices cost one short write a second on the event loop (it shares the database's write
   // lock with the telemetry writer thread) instead of one each.
   const pendingSeen = new Map<number, number>();
   function flushSeen() {
@@ -193,15 +193,6 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
       }
     });
   }
-  const seenTimer = setInterval(() => {
-    try {
-      flushSeen();
-    } catch (err) {
-      console.error('device presence write failed', err);
-    }
-  }, SEEN_FLUSH_MS);
-  seenTimer.unref();
-
   /** A message from the device: online (at once when it was not), and last_online_ts moves (throttled, gathered). */
   function seen(id: number, ts = now()) {
     const last = lastSeenWrite.get(id);
@@ -257,12 +248,8 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     seen,
     expireSilent,
     expireUnheld,
-    /** writes the gathered last_online_ts moves now */
+    /** writes the gathered last_online_ts moves now (every SEEN_FLUSH_MS, and at close) */
     flushSeen,
-    close() {
-      clearInterval(seenTimer);
-      flushSeen();
-    },
     byBrokerUsername,
     byUid,
     byToken,

@@ -60,9 +60,8 @@ export function createRollupKeeper(writer: string) {
   let flushing: { generation: number; levels: Record<RollupLevel, Map<number, RollupBucket[]>> } | null = null;
   let generation = 0;
 
-  function fold(map: Map<number, RollupBucket[]>, seriesId: number, b: RollupBucket) {
-    let list = map.get(seriesId);
-    if (!list) map.set(seriesId, (list = []));
+  /** `b` merged into the list's bucket of the same start, or added to it */
+  function fold(list: RollupBucket[], b: RollupBucket) {
     for (const have of list) if (have.bucketTs === b.bucketTs) return void mergeBucket(have, b);
     list.push(b);
   }
@@ -148,18 +147,24 @@ export function createRollupKeeper(writer: string) {
     /** the snapshot's transaction failed: its deltas are pending again */
     snapshotFailed(): void {
       if (!flushing) return;
-      for (const level of ['minute', 'hour'] as const) for (const [id, list] of flushing.levels[level]) for (const b of list) fold(pending[level], id, b);
+      for (const level of ['minute', 'hour'] as const) {
+        for (const [id, list] of flushing.levels[level]) {
+          const into = pending[level].get(id);
+          if (into) for (const b of list) fold(into, b);
+          else pending[level].set(id, list);
+        }
+      }
       flushing = null;
     },
     /** deltas of one series in [start, end) not yet in the table as of `durableGeneration` (copies) */
     pendingOf(level: RollupLevel, seriesId: number, start: number, end: number, durableGeneration: number): RollupBucket[] {
-      const acc = new Map<number, RollupBucket[]>();
+      const out: RollupBucket[] = [];
       const take = (list: RollupBucket[] | undefined) => {
-        if (list) for (const b of list) if (b.bucketTs >= start && b.bucketTs < end) fold(acc, 0, { ...b });
+        if (list) for (const b of list) if (b.bucketTs >= start && b.bucketTs < end) fold(out, { ...b });
       };
       take(pending[level].get(seriesId));
       if (flushing && flushing.generation > durableGeneration) take(flushing.levels[level].get(seriesId));
-      return acc.get(0) ?? [];
+      return out;
     },
     get hasPending(): boolean {
       return pending.minute.size > 0;

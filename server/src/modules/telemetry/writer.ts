@@ -158,18 +158,20 @@ export function createTelemetryWriter(o: WriterOptions) {
   // a rollup round merges every series pending when it starts, in chunks of ROLLUP_CHUNK_ROWS, one chunk per batch
   let roundLeft = 0;
   const rollupDue = () => o.rollups.hasPending && (closed || roundLeft > 0 || o.now() - lastRollupFlush >= o.rollupFlushMs);
+  /** work for the next batch right now: messages queued, or the rest of a rollup round */
+  const pressing = () => queued() > 0 || (roundLeft > 0 && o.rollups.hasPending);
 
   let timerDue = 0;
   function schedule() {
     if (inFlight || immediate) return; // the batch's result schedules the next one
-    if (queuedPoints - 0 >= o.maxBatchPoints && queued() > 0) {
+    if (queuedPoints >= o.maxBatchPoints && queued() > 0) {
       if (timer) clearTimeout(timer), (timer = undefined);
       immediate = setImmediate(runDispatch);
       return;
     }
     if (closed) return;
     // points wait at most flushIntervalMs; with none queued, the last rollup deltas still reach the disk in rollupFlushMs
-    const delay = queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
+    const delay = pressing() ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
     if (delay < 0) return;
     const due = performance.now() + delay;
     if (timer && timerDue <= due) return;
@@ -224,7 +226,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       settled = [];
       for (const fn of waiting) fn();
       // more arrived while this batch was written: the next one goes at once (batches grow with the load)
-      if ((queued() > 0 || (roundLeft > 0 && o.rollups.hasPending)) && !immediate) {
+      if (pressing() && !immediate) {
         if (timer) clearTimeout(timer), (timer = undefined);
         immediate = setImmediate(runDispatch);
       } else schedule();
@@ -304,7 +306,6 @@ export function createTelemetryWriter(o: WriterOptions) {
       if (queued() > 0 || (rollups && o.rollups.hasPending)) {
         if (rollups) lastRollupFlush = -Infinity;
         if (!dispatch()) break;
-        if (failedAttempts === 0 && !inFlight) continue;
         continue;
       }
       break;
