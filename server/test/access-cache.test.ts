@@ -2,19 +2,16 @@
 // and parsed dashboards. Every test first reads a card (or a call) so the cache holds the caller, then changes access
 // through the real calls and expects the very next request to be refused or limited: never a stale answer until the
 // time limit. The time limit itself (a write that bypassed the services) and the BUS=nats path are tested last.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { authContract, cardsContract, credentialsContract, dashboardsContract, Header, rolesContract, usersContract } from '@sentra/contracts';
-import { call, startGateway, type Auth, type Running } from './harness.js';
-import { memberWithRole, tenantWithApp, until } from './fixtures.js';
+import { call, startGateway, startScaleOut, type Auth, type Running, type ScaleOut } from './harness.js';
+import { addDashboard, memberWithRole, tenantWithApp, until } from './fixtures.js';
 import { sessions, tenants } from '../src/modules/auth/auth.table.js';
 import { dashboards } from '../src/modules/dashboards/dashboards.table.js';
 import { CALLER_TTL_MS } from '../src/modules/auth/caller-cache.js';
 import { DASHBOARD_RECHECK_MS } from '../src/modules/cards/dashboardSource.js';
-import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
+import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
 
 type Owner = Awaited<ReturnType<typeof tenantWithApp>>;
 
@@ -26,11 +23,8 @@ const conf = (condition = '1 + 1') => ({
   dashboard: { hitung: { key: 'hitung', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: { query: 'MATH', queryType: 'condition', condition } } } },
 });
 
-async function addDashboard(base: string, o: Owner, label: string, parent?: number, condition?: string): Promise<number> {
-  const r = await call(base, dashboardsContract.add, { label, conf_dashboard: conf(condition), ...(parent ? { parent } : {}) }, { tenant: o.tenant, domain: o.domain });
-  if (r.body.response_result !== 0) throw new Error(JSON.stringify(r.body));
-  return r.body.id as number;
-}
+const addPanel = (base: string, o: Owner, label: string, parent?: number, condition?: string) =>
+  addDashboard(base, { tenant: o.tenant, domain: o.domain }, label, conf(condition), parent ? { parent } : {});
 
 const readCard = (base: string, dashboardId: number, who: Auth) => call(base, cardsContract.get, { dashboardId, componentKey: 'hitung' }, who);
 
@@ -51,7 +45,7 @@ describe('caches of the card path, invalidated at once', () => {
   beforeAll(async () => {
     gw = await startGateway();
     owner = await tenantWithApp(gw.url);
-    panel = await addDashboard(gw.url, owner, 'Panel Utama');
+    panel = await addPanel(gw.url, owner, 'Panel Utama');
   });
   afterAll(async () => gw.stop());
 
@@ -110,10 +104,10 @@ describe('caches of the card path, invalidated at once', () => {
   });
 
   it('follows the dashboard tree of a descendant role at once: a new child opens, a moved child closes, a removed one is 404', async () => {
-    const area = await addDashboard(gw.url, owner, 'Area Gedung');
+    const area = await addPanel(gw.url, owner, 'Area Gedung');
     const m = await memberWithRole(gw.url, owner, { navs: [area], descendant: true });
     await primed(gw.url, area, m);
-    const child = await addDashboard(gw.url, owner, 'Lantai Satu', area);
+    const child = await addPanel(gw.url, owner, 'Lantai Satu', area);
     await primed(gw.url, child, m);
     expect((await call(gw.url, dashboardsContract.edit, { id: child, label: 'Lantai Satu', parent: null }, as(owner))).body.response_result).toBe(0);
     expect((await readCard(gw.url, child, m)).status).toBe(403);
@@ -122,7 +116,7 @@ describe('caches of the card path, invalidated at once', () => {
   });
 
   it('answers an edited card, and 404 for a removed one, on the next request', async () => {
-    const id = await addDashboard(gw.url, owner, 'Panel Hitung');
+    const id = await addPanel(gw.url, owner, 'Panel Hitung');
     expect((await primed(gw.url, id, as(owner))).body).toMatchObject({ success: true, value: 2 });
     expect((await call(gw.url, dashboardsContract.edit, { id, conf_dashboard: conf('2 + 2') }, as(owner))).body.response_result).toBe(0);
     expect((await readCard(gw.url, id, as(owner))).body).toMatchObject({ success: true, value: 4 });
@@ -149,7 +143,7 @@ describe('caches of the card path, invalidated at once', () => {
 
   it('answers 402 on the next request once the billing has expired, for a tenant and for its users', async () => {
     const o = await tenantWithApp(gw.url);
-    const id = await addDashboard(gw.url, o, 'Panel Tagihan');
+    const id = await addPanel(gw.url, o, 'Panel Tagihan');
     const m = await memberWithRole(gw.url, o, { navs: [id] });
     await primed(gw.url, id, as(o));
     await primed(gw.url, id, m);
@@ -170,7 +164,7 @@ describe('the time limit of the caches', () => {
 
   it(`forgets a caller after ${CALLER_TTL_MS} ms and re-reads a dashboard after ${DASHBOARD_RECHECK_MS} ms when a write bypassed the services`, async () => {
     const o = await tenantWithApp(gw.url);
-    const id = await addDashboard(gw.url, o, 'Panel Waktu');
+    const id = await addPanel(gw.url, o, 'Panel Waktu');
     const who = { tenant: o.tenant, domain: o.domain };
     await primed(gw.url, id, who);
     // hand edits of the database: no service announced them
@@ -185,27 +179,20 @@ describe('the time limit of the caches', () => {
 });
 
 describe.skipIf(!hasNatsServer)('caches across gateways (BUS=nats)', () => {
-  let nats: NatsServer;
+  let scale: ScaleOut;
   let one: Running;
   let two: Running;
-  let dataDir: string;
   beforeAll(async () => {
-    nats = await startNatsServer();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-scaleout-access-'));
-    const env = { BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir };
-    one = await startGateway(env);
-    two = await startGateway(env);
+    scale = await startScaleOut();
+    ({ one, two } = scale);
   });
   afterAll(async () => {
-    await one?.stop();
-    await two?.stop();
-    await nats?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await scale?.stop();
   });
 
   it('refuses on one gateway a session signed out on the other, well before the time limit', async () => {
     const o = await tenantWithApp(one.url);
-    const id = await addDashboard(one.url, o, 'Panel Bersama');
+    const id = await addPanel(one.url, o, 'Panel Bersama');
     const who = { tenant: o.tenant, domain: o.domain };
     await primed(two.url, id, who);
     expect((await call(one.url, authContract.tenantLogout, {}, who)).body.response_result).toBe(0);
@@ -216,7 +203,7 @@ describe.skipIf(!hasNatsServer)('caches across gateways (BUS=nats)', () => {
 
   it('answers on one gateway a card edited on the other', async () => {
     const o = await tenantWithApp(one.url);
-    const id = await addDashboard(one.url, o, 'Panel Sunting');
+    const id = await addPanel(one.url, o, 'Panel Sunting');
     const who = { tenant: o.tenant, domain: o.domain };
     await primed(two.url, id, who);
     expect((await call(one.url, dashboardsContract.edit, { id, conf_dashboard: conf('5 + 5') }, who)).body.response_result).toBe(0);

@@ -2,9 +2,9 @@
 // its answer before the next GET (the same index keys as the live push).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
-import { cardsContract, dashboardsContract } from '@sentra/contracts';
+import { cardsContract } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
-import { tenantWithApp, until } from './fixtures.js';
+import { addDashboard, tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, type AppAuth } from './device-data.kit.js';
 
 describe('card answers kept between requests', () => {
@@ -24,8 +24,8 @@ describe('card answers kept between requests', () => {
     const { device, client } = await mqttDevice(gw, auth, clients);
     const latest = { query: 'LATEST', queryType: 'device', device_id: device.id, sensor: 'pm', config: 'meter', param: 'power' };
     const conf = { version: '2', config: { refresh: 0 }, var: {}, dashboard: { daya: { key: 'daya', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: latest } } } };
-    const added = await call(gw.url, dashboardsContract.add, { label: 'Panel', conf_dashboard: conf }, auth);
-    const get = async () => (await call(gw.url, cardsContract.get, { dashboardId: added.body.id, componentKey: 'daya' }, auth)).body;
+    const dashboardId = await addDashboard(gw.url, auth, 'Panel', conf);
+    const get = async () => (await call(gw.url, cardsContract.get, { dashboardId, componentKey: 'daya' }, auth)).body;
     const stored = () => (gw.app.telemetry.metrics() as { stored_points: number }).stored_points;
     const answers = gw.app.cards.engine.answers.stats;
 

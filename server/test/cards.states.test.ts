@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
-import { CARD_LIVE, STATE_CONFIG, STATE_SENSOR, T, cardsContract, dashboardsContract, type CardPush } from '@sentra/contracts';
+import { CARD_LIVE, STATE_CONFIG, STATE_SENSOR, T, cardsContract, type CardPush } from '@sentra/contracts';
 import { call, type Running } from './harness.js';
-import { until } from './fixtures.js';
+import { addDashboard, until } from './fixtures.js';
 import { settle, startDataGateway, tasmotaDevice, type AppAuth, type Owner } from './device-data.kit.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
 
@@ -47,9 +47,7 @@ beforeAll(async () => {
       semua: { key: 'semua', cat: 'LIST_CARD', x: 2, y: 0, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' }, tags: [] } },
     },
   };
-  const added = await call(gw.url, dashboardsContract.add, { label: 'Stopkontak', conf_dashboard: conf }, auth);
-  if (added.body.response_result !== 0) throw new Error(JSON.stringify(added.body));
-  dashboardId = added.body.id;
+  dashboardId = await addDashboard(gw.url, auth, 'Stopkontak', conf);
 });
 afterAll(async () => {
   sockets.forEach((s) => s.close());

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
-import { CARD_LIVE, Result, T, cardsContract, dashboardsContract, type CardPush } from '@sentra/contracts';
+import { CARD_LIVE, Result, T, cardsContract, type CardPush } from '@sentra/contracts';
 import { call, type Running } from './harness.js';
-import { addDevice, memberWithRole, tenantWithApp, until } from './fixtures.js';
+import { addDashboard, addDevice, memberWithRole, tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, settle, startDataGateway, type AppAuth } from './device-data.kit.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
 
@@ -57,9 +57,7 @@ beforeAll(async () => {
       semua: { key: 'semua', cat: 'BUTTON_TAGS_CARD', x: 3, y: 2, w: 1, h: 1, model: { tags: [], config: { sensor: 'relay', config: 'out', param: 'pump' } } },
     },
   };
-  const added = await call(gw.url, dashboardsContract.add, { label: 'Panel Listrik', conf_dashboard: conf }, auth);
-  if (added.body.response_result !== 0) throw new Error(JSON.stringify(added.body));
-  dashboardId = added.body.id;
+  dashboardId = await addDashboard(gw.url, auth, 'Panel Listrik', conf);
 });
 afterAll(async () => {
   sockets.forEach((s) => s.close());

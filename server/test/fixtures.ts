@@ -1,6 +1,6 @@
 // Builders for the principals most integration tests need: a registered, signed-in tenant and its application.
-import { appsContract, authContract, rolesContract, usersContract, type SysNav } from '@sentra/contracts';
-import { call } from './harness.js';
+import { appsContract, authContract, dashboardsContract, rolesContract, usersContract, type SysNav } from '@sentra/contracts';
+import { call, type Auth } from './harness.js';
 
 let seq = 0;
 export const unique = (prefix: string) => `${prefix}${process.pid % 1000}${++seq}`;
@@ -99,4 +99,11 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 3000) 
     await new Promise((r) => setTimeout(r, 20));
   }
   return check();
+}
+
+/** Adds a dashboard (conf_dashboard and any other field of the call) and answers its id; throws when refused. */
+export async function addDashboard(base: string, auth: Auth, label: string, conf: unknown, more: Record<string, unknown> = {}): Promise<number> {
+  const r = await call(base, dashboardsContract.add, { label, conf_dashboard: conf, ...more }, auth);
+  if (r.body.response_result !== 0) throw new Error(JSON.stringify(r.body));
+  return r.body.id as number;
 }

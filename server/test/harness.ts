@@ -6,6 +6,7 @@ import { Header, fillPath, type CallDef, type InputOf } from '@sentra/contracts'
 import { buildApp, type BuildOptions, type SentraApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/log.js';
+import { startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
 
 export interface Running {
   app: SentraApp;
@@ -28,6 +29,35 @@ export async function startGateway(env: Record<string, string> = {}, opts: Build
     dataDir,
     async stop() {
       await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Scale-out: two gateways on one NATS server and one database; `env` starts more of them alike. */
+export interface ScaleOut {
+  nats: NatsServer;
+  env: Record<string, string>;
+  one: Running;
+  two: Running;
+  stop(): Promise<void>;
+}
+
+export async function startScaleOut(): Promise<ScaleOut> {
+  const nats = await startNatsServer();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-scaleout-'));
+  const env = { BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir };
+  const one = await startGateway(env);
+  const two = await startGateway(env);
+  return {
+    nats,
+    env,
+    one,
+    two,
+    async stop() {
+      await one.stop();
+      await two.stop();
+      await nats.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,36 +1,26 @@
 // Scale-out: two gateway processes' worth of apps share one NATS and one database; an emit on one reaches the
 // viewers connected to the other.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { startGateway, type Running } from './harness.js';
+import { startScaleOut, type Running, type ScaleOut } from './harness.js';
 import { tenantSession } from './fixtures.js';
-import { eventually, hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
+import { eventually, hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
 
 describe.skipIf(!hasNatsServer)('realtime across gateways (BUS=nats)', () => {
-  let nats: NatsServer;
+  let scale: ScaleOut;
   let one: Running;
   let two: Running;
-  let dataDir: string;
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-scaleout-'));
-    const env = { BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir };
-    one = await startGateway(env);
-    two = await startGateway(env);
+    scale = await startScaleOut();
+    ({ one, two } = scale);
     for (const gw of [one, two]) gw.app.realtime.channel('test.tenant', { join: (caller) => `tenant:${caller.tenantId}` });
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
-    await one?.stop();
-    await two?.stop();
-    await nats?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await scale?.stop();
   });
 
   it('uses the NATS bus', () => {

@@ -1,43 +1,33 @@
 // Scale-out (BUS=nats): two gateways share one NATS server and one database. A device connected to one gateway
 // publishes; a viewer watching a dashboard through the other gateway gets the card update, whichever gateway of the
 // writer queue group stored the points.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
 import { CARD_LIVE, dashboardsContract, type CardPush } from '@sentra/contracts';
-import { call, startGateway, type Running } from './harness.js';
+import { call, startGateway, startScaleOut, type Running, type ScaleOut } from './harness.js';
 import { tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, type AppAuth } from './device-data.kit.js';
-import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
+import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
 import { addDevice } from './fixtures.js';
 import { PRESENCE_GATHER_MS } from '../src/modules/devices/devices.broker.js';
 
 describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
-  let nats: NatsServer;
+  let scale: ScaleOut;
   let one: Running;
   let two: Running;
-  let dataDir: string;
   const clients: MqttClient[] = [];
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-scaleout-cards-'));
-    const env = { BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir };
-    one = await startGateway(env);
-    two = await startGateway(env);
+    scale = await startScaleOut();
+    ({ one, two } = scale);
   });
   afterAll(async () => {
     sockets.forEach((s) => s.close());
     clients.forEach((c) => c.end(true));
-    await one?.stop();
-    await two?.stop();
-    await nats?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await scale?.stop();
   });
 
   it('pushes a card update to a viewer on the other gateway than the device', async () => {
@@ -86,7 +76,7 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     // a device a crashed gateway left "online"
     const ghost = await addDevice(one.url, auth, 'mqtt');
     one.app.db.sqlite.prepare('UPDATE devices SET online = 1, last_online_ts = ? WHERE id = ?').run(Date.now() - 60_000, ghost.id);
-    const three = await startGateway({ BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir });
+    const three = await startGateway(scale.env);
     try {
       const online = (id: number) => one.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id);
       expect(await until(() => online(ghost.id) === 0, PRESENCE_GATHER_MS + 3000)).toBe(true);
