@@ -137,6 +137,8 @@ export const ingestBench: Bench = {
         figures[`${k}main_thread_cpu_us_per_message`] = Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
         figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
         figures[`${k}reads_paused`] = w1.read_pauses - w0.read_pauses;
+        figures[`${k}compaction_rounds`] = w1.compaction_rounds - w0.compaction_rounds;
+        figures[`${k}max_recent_points`] = m1.max_recent_points;
       }
       figures.rss_after_load_mb = Math.round(process.memoryUsage().rss / 1048576);
     } finally {

@@ -120,7 +120,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...navsRoutes(db),
     ...dashboardsRoutes(db, dashboardsService),
     ...devicesDomain.routes,
-    ...telemetryRoutes({ db, devices: devicesDomain.devices, tags: devicesDomain.tags, data: createDeviceDataService(dbHandle.sqlite, telemetry.reads), now: opts.now }),
+    ...telemetryRoutes({ db, devices: devicesDomain.devices, tags: devicesDomain.tags, data: createDeviceDataService(telemetry.reads), now: opts.now }),
     ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states }),
     ...commandsRoutes({ devices: devicesDomain.devices, commands }),
     ...cardsDomain.routes,

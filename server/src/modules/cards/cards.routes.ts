@@ -63,7 +63,7 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
         throw err;
       }
       const prefix = CARD_TYPES[component.cat].group === 'chart' ? 'Chart' : 'Data';
-      await streamCsv({ res, sqlite: engine.sqlite, columns: columns.columns, long: columns.long, start, end, tz: app.timezone, filename: `${prefix}_${component.key}_${ctx.now}.csv` });
+      await streamCsv({ res, reads: engine.src.reads, columns: columns.columns, long: columns.long, start, end, tz: app.timezone, filename: `${prefix}_${component.key}_${ctx.now}.csv` });
       return null;
     }),
   ];

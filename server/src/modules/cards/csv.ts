@@ -3,12 +3,11 @@
 // only slows its own download. One column per series (time, ts, then the series labels); list and map cards, whose
 // series are one per device, are written long (time, ts, device_id, label, series, value).
 import type { Response } from 'express';
-import type Database from 'better-sqlite3';
 import type { QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
 import { MAX_LIST_DEVICES, deviceIdOf, seriesOf, type EvalContext } from './cardQuery.js';
 import { zoneOffset } from './filters.js';
-import type { SeriesRef } from './seriesReads.js';
+import type { SeriesReads, SeriesRef } from './seriesReads.js';
 
 const CHUNK = 5000;
 const FLUSH_BYTES = 64 * 1024;
@@ -44,7 +43,7 @@ class Cursor {
   private last: number;
   private done = false;
   constructor(
-    private readonly stmt: Database.Statement,
+    private readonly reads: SeriesReads,
     readonly col: CsvColumn,
     start: number,
     private readonly end: number,
@@ -54,7 +53,7 @@ class Cursor {
   peek(): [number, number | null, string | null] | undefined {
     if (this.i < this.rows.length) return this.rows[this.i];
     if (this.done) return undefined;
-    this.rows = this.stmt.all(this.col.series.id, this.last, this.end, CHUNK) as [number, number | null, string | null][];
+    this.rows = this.reads.rawRows(this.col.series, this.last + 1, this.end, CHUNK);
     this.i = 0;
     if (this.rows.length < CHUNK) this.done = true;
     if (this.rows.length) this.last = this.rows[this.rows.length - 1]![0];
@@ -75,16 +74,14 @@ async function write(res: Response, text: string): Promise<void> {
   });
 }
 
-export async function streamCsv(opts: { res: Response; sqlite: Database.Database; columns: CsvColumn[]; start: number; end: number; tz: string; long: boolean; filename: string }) {
+export async function streamCsv(opts: { res: Response; reads: SeriesReads; columns: CsvColumn[]; start: number; end: number; tz: string; long: boolean; filename: string }) {
   const { res, columns, tz } = opts;
-  // a statement of its own: the shared ones must never be left mid-iteration
-  const stmt = opts.sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts > ? AND ts < ? ORDER BY ts LIMIT ?').raw();
   res.status(200);
   res.setHeader('content-type', 'text/csv; charset=utf-8');
   res.setHeader('content-disposition', `attachment; filename="${opts.filename}"`);
   let buf = opts.long ? 'time,ts,device_id,label,series,value\n' : `time,ts,${columns.map((c) => csvCell(c.label)).join(',')}\n`;
   let rows = 0;
-  const cursors = columns.map((c) => new Cursor(stmt, c, opts.start, opts.end));
+  const cursors = columns.map((c) => new Cursor(opts.reads, c, opts.start, opts.end));
   try {
     if (opts.long) {
       for (const cur of cursors) {

@@ -1,11 +1,13 @@
 // Reads the card engine needs beyond the telemetry read service: series lookup by key inside an application (cached),
 // raw points of [start, end) as bare numbers, the point just before an instant (a counter's baseline), and the window
 // decomposed into pieces: hour rollups where whole hours fit, minute rollups at the edges, raw points for the rest.
-// Prepared statements on the telemetry tables; the rollups come through the telemetry reads, which overlay the deltas
-// not yet merged, so an aggregate is exact the moment its points are stored.
+// Raw points come through the telemetry point reads (the clustered table merged with the points not yet compacted) and
+// the rollups through the telemetry reads, which overlay the deltas not yet merged, so an aggregate is exact the
+// moment its points are stored.
 import type Database from 'better-sqlite3';
 import type { TelemetryPipeline } from '../telemetry/pipeline.js';
 import type { Datatype } from '../telemetry/datatypes.js';
+import { EARLIEST, LATEST, type PointRow } from '../telemetry/point-reads.js';
 
 export interface SeriesRef {
   id: number;
@@ -39,14 +41,13 @@ export const MAX_RAW_POINTS = 200_000;
 
 const SERIES_COLS = 'id, device_id AS deviceId, sensor, configtype, param, subparam, datatype';
 
-export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series'>) {
+export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points'>) {
   const byKey = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`);
   const ofParam = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND app_id = ? ORDER BY subparam`);
   const ofDevice = sqlite.prepare('SELECT id FROM telemetry_series WHERE app_id = ? AND device_id = ?').pluck();
-  const raw = sqlite.prepare('SELECT ts, num FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT ?').raw();
-  const rawText = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT ?').raw();
-  const before = sqlite.prepare('SELECT ts, num FROM telemetry_points WHERE series_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1').raw();
-  const latestN = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? ORDER BY ts DESC LIMIT ?').raw();
+  const { points } = telemetry;
+  /** [start, end): timestamps are whole milliseconds */
+  const rows = (s: SeriesRef, start: number, end: number, limit: number): PointRow[] => points.oldest(s.id, start, end - 1, limit);
 
   // series never change identity; only hits are cached (a series appears when its first point arrives)
   const cache = new Map<string, SeriesRef>();
@@ -66,8 +67,7 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
 
   function rawPieces(s: SeriesRef, start: number, end: number, out: Piece[]) {
     if (end <= start) return;
-    const rows = raw.all(s.id, start, end, MAX_RAW_POINTS) as [number, number | null][];
-    for (const [ts, v] of rows) {
+    for (const [ts, v] of rows(s, start, end, MAX_RAW_POINTS)) {
       if (v === null) continue;
       out.push({ from: ts, to: ts + 1, count: 1, sum: v, min: v, max: v, first: v, last: v, lastTs: ts });
     }
@@ -117,21 +117,18 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
     latest(s: SeriesRef): { ts: number; num: number | null; text: string | null } | null {
       return telemetry.series(s.id)?.latest ?? null;
     },
-    latestN(s: SeriesRef, n: number): [number, number | null, string | null][] {
-      return (latestN.all(s.id, n) as [number, number | null, string | null][]).reverse();
+    /** the newest `n` points, oldest first */
+    latestN(s: SeriesRef, n: number): PointRow[] {
+      return points.newest(s.id, EARLIEST, LATEST, n).reverse();
     },
     pieces,
     /** raw points in [start, end) as [ts, num, text] rows, oldest first */
-    rawRows(s: SeriesRef, start: number, end: number, limit = MAX_RAW_POINTS) {
-      return rawText.all(s.id, start, end, limit) as [number, number | null, string | null][];
+    rawRows(s: SeriesRef, start: number, end: number, limit = MAX_RAW_POINTS): PointRow[] {
+      return rows(s, start, end, limit);
     },
-    /** iterates raw points in [start, end) (CSV) */
-    iterate(s: SeriesRef, start: number, end: number) {
-      return rawText.iterate(s.id, start, end, Number.MAX_SAFE_INTEGER) as IterableIterator<[number, number | null, string | null]>;
-    },
-    /** the last numeric point before `ts` */
+    /** the last point before `ts`, when numeric */
     pointBefore(s: SeriesRef, ts: number): { ts: number; v: number } | null {
-      const row = before.get(s.id, ts) as [number, number | null] | undefined;
+      const row = points.newest(s.id, EARLIEST, ts - 1, 1)[0];
       return row && row[1] !== null ? { ts: row[0], v: row[1] } : null;
     },
     /** raw points of one piece (a rollup bucket whose counter is not monotone) */

@@ -1,9 +1,8 @@
 // The data screens' reads (spec 03 section 2.5): latest values per series and per param, a param's newest N and time
 // range (subparams folded into one object per timestamp), and CSV rows streamed in chunks. The device is checked by
 // the caller (registry rowOf → 404); series are always looked up through the application (the tenant filter).
-import type Database from 'better-sqlite3';
 import type { DeviceDataRow, LatestPoint, SensorDataRow } from '@sentra/contracts';
-import { decodeValue, type Datatype } from './datatypes.js';
+import type { Datatype } from './datatypes.js';
 import type { SeriesView, TelemetryReads } from './reads.js';
 import { parseSensorConfig } from './sensor-config.js';
 
@@ -24,8 +23,7 @@ interface Reading {
 const QUALITY_GOOD = 'good';
 const CSV_CHUNK = 2000;
 
-export function createDeviceDataService(sqlite: Database.Database, reads: TelemetryReads) {
-  const newestInRange = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?').raw();
+export function createDeviceDataService(reads: TelemetryReads) {
 
   /** the series of a param: the param itself, or its subparams (or the one asked for) */
   function seriesOf(appId: number, deviceId: number, k: ParamKey): SeriesView[] {
@@ -118,9 +116,7 @@ export function createDeviceDataService(sqlite: Database.Database, reads: Teleme
     range(appId: number, deviceId: number, k: ParamKey, start: number, end: number, limit: number): { rows: SensorDataRow[]; truncated: boolean } {
       const series = seriesOf(appId, deviceId, k);
       if (!series.length) return { rows: [], truncated: false };
-      const points = series.map((s) =>
-        (newestInRange.all(s.id, start, end, limit + 1) as [number, number | null, string | null][]).map(([ts, num, text]) => ({ ts, value: decodeValue(s.datatype, num, text) })),
-      );
+      const points = series.map((s) => reads.newestInRange(s, start, end, limit + 1));
       const one = scalar(series, k);
       const readings = fold(series, points, true, limit + 1, one);
       return { rows: toRows(k, datatypeOf(series, one), readings.slice(0, limit)), truncated: readings.length > limit || points.some((p) => p.length > limit) };

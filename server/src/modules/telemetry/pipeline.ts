@@ -13,6 +13,9 @@ import { createTelemetryReads, type TelemetryReads } from './reads.js';
 import { createRollupKeeper } from './rollups.js';
 import { createSeriesRegistry, type SeriesInfo } from './series.js';
 import { ensureClusteredLayout } from './storage.js';
+import { createPointReads, type PointReads } from './point-reads.js';
+import { createRecentPoints } from './recent.js';
+import { replayJournal } from './write-batch.js';
 import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
 
@@ -36,6 +39,8 @@ export interface TelemetryPipelineOptions {
   hardMaxQueuedPoints?: number;
   /** how often rollup deltas are merged into the rollup tables (default 5,000 ms: at 15,000 series ~6,000 upserts/s) */
   rollupFlushMs?: number;
+  /** points are journaled and compacted in rounds this often (default 5,000 ms; see writer.ts). Not with NATS. */
+  compactEveryMs?: number;
   /** a connection-less device (LoRa) is offline after this silence (default 15 min) */
   silenceTimeoutMs?: number;
   /** a device cannot create more series than this (default 1,000) */
@@ -72,12 +77,14 @@ export interface TelemetryPipeline {
   /** series by id (sensor, configtype, param, subparam, datatype, latest) for listeners */
   series(id: number): SeriesInfo | undefined;
   reads: TelemetryReads;
+  /** raw point reads (the clustered table merged with the points not yet compacted) */
+  points: PointReads;
   states: StatesStore;
   metrics(): Record<string, unknown>;
   /** rejected messages of one device */
   rejectsOf(deviceId: number): DeviceRejects | undefined;
-  /** commits everything queued so far */
-  flush(): Promise<void>;
+  /** commits everything queued so far and, unless `compact` is false, compacts it into the clustered table */
+  flush(opts?: { compact?: boolean }): Promise<void>;
   /** stops ingesting, commits everything queued and every rollup delta; idempotent */
   close(): Promise<void>;
 }
@@ -99,6 +106,14 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const gate = threaded ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
   if (gate) announceWrites(sqlite, gate);
   ensureClusteredLayout(sqlite, log);
+  // With one writer per database (not scale-out: another gateway's reads cannot see this one's memory), points are
+  // journaled and served from memory until compacted. What a stopped process left in the journal is moved first.
+  const journaled = bus?.kind !== 'nats';
+  const replayed = replayJournal(sqlite);
+  if (replayed > 0) log.info(`telemetry journal: ${replayed} points moved into the clustered table`);
+  const recent = journaled ? createRecentPoints() : null;
+  const points = createPointReads(sqlite, recent);
+  const storedAt = sqlite.prepare('SELECT 1 FROM telemetry_points WHERE series_id = ? AND ts = ?').pluck();
   const series = createSeriesRegistry(sqlite, { maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000, now });
   // this process's name on the bus and as the rollup writer (telemetry_writer_state)
   const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
@@ -133,6 +148,9 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     maxQueuedPoints: maxQueued,
     hardMaxQueuedPoints: opts.hardMaxQueuedPoints ?? maxQueued * 2,
     rollupFlushMs: opts.rollupFlushMs ?? 5000,
+    recent,
+    storedAt: (seriesId, ts) => storedAt.get(seriesId, ts) !== undefined,
+    compactEveryMs: opts.compactEveryMs,
     onCommit(batches) {
       if (listeners.size) for (const b of batches) call(listeners, b, 'subscribe');
       // scale-out: the other gateway processes' viewers (live cards, device data) hear what this one stored
@@ -184,18 +202,19 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   }
 
   // Backpressure: past the high-water mark the broker stops reading from device sockets (TCP pushes back on the
-  // devices), and reads resume once the writer has caught up below the low-water mark. Shedding (QoS 0 beyond the
+  // devices), and reads resume once the writer has caught up below the low-water mark (the points held for compaction
+  // count too once far more than a round's worth wait). Shedding (QoS 0 beyond the
   // queue bound) is then the last resort, and the event loop keeps time for HTTP and socket.io.
   const highWater = Math.floor(maxQueued / 2);
   const lowWater = Math.floor(maxQueued / 8);
   let pausable: Pick<Broker, 'setReadPaused'> | undefined;
   let resumeCheck: NodeJS.Timeout | undefined;
   function relievePressure() {
-    if (!pausable || resumeCheck || writer.queuedPoints <= highWater) return;
+    if (!pausable || resumeCheck || writer.backlog <= highWater) return;
     pausable.setReadPaused(true);
     counters.read_pauses++;
     resumeCheck = setInterval(() => {
-      if (writer.queuedPoints > lowWater && !closed) return;
+      if (writer.backlog > lowWater && !closed) return;
       clearInterval(resumeCheck);
       resumeCheck = undefined;
       pausable?.setReadPaused(false);
@@ -272,7 +291,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     return 'queued';
   }
 
-  const reads = createTelemetryReads(sqlite, { series, rollups });
+  const reads = createTelemetryReads(sqlite, { series, rollups, points });
   const on = <T>(set: Set<T>, fn: T) => (set.add(fn), () => void set.delete(fn));
 
   return {
@@ -300,6 +319,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     isOnline: (deviceId) => presence.isOnline(deviceId),
     series: (id) => series.byId(id),
     reads,
+    points,
     states,
     rejectsOf: (deviceId) => byDevice.get(deviceId),
     metrics() {
@@ -316,9 +336,9 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         pending_rollup_buckets: rollups.pendingBuckets,
       };
     },
-    async flush() {
+    async flush(o) {
       if (bus) await bus.flush();
-      await writer.flush();
+      await writer.flush(o);
     },
     async close() {
       if (closed) return;

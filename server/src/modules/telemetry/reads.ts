@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { decodeValue, type Datatype } from './datatypes.js';
 import { BUCKET_MS, mergeBucket, ROLLUP_TABLE, type RollupBucket, type RollupKeeper, type RollupLevel } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
+import { createPointReads, EARLIEST, LATEST, type PointReads, type PointRow } from './point-reads.js';
 
 /** A series found through its application: pass only these to the point reads (that is the tenant filter). */
 export interface SeriesView {
@@ -69,25 +70,24 @@ export function startOfDay(ts: number, timeZone: string): number {
   return localMidnight - zoneOffsetMs(localMidnight - off, timeZone);
 }
 
-export function createTelemetryReads(sqlite: Database.Database, live: { series?: SeriesRegistry; rollups?: RollupKeeper } = {}) {
+export function createTelemetryReads(sqlite: Database.Database, live: { series?: SeriesRegistry; rollups?: RollupKeeper; points?: PointReads } = {}) {
+  const pointReads = live.points ?? createPointReads(sqlite, null);
   const COLS = 'id, device_id, sensor, configtype, param, subparam, datatype';
   const seriesOfDevice = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE app_id = ? AND device_id = ? ORDER BY sensor, configtype, param, subparam`);
   const findSeries = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`);
-  const lastPoint = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? ORDER BY ts DESC LIMIT 1');
-  const latestN = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? ORDER BY ts DESC LIMIT ?').raw();
-  const range = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts LIMIT ?').raw();
   const rollupRange = {
     minute: sqlite.prepare(`SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.minute} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).raw(),
     hour: sqlite.prepare(`SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.hour} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).raw(),
   };
 
-  function points(s: SeriesView, rows: unknown[][]): PointView[] {
+  function points(s: SeriesView, rows: PointRow[]): PointView[] {
     const out = new Array<PointView>(rows.length);
     // numbers are most points and need no decoding
-    if (s.datatype === 'number') for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i][0] as number, value: rows[i][1] };
-    else for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i][0] as number, value: decodeValue(s.datatype, rows[i][1] as number | null, rows[i][2] as string | null) };
+    if (s.datatype === 'number') for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i]![0], value: rows[i]![1] };
+    else for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i]![0], value: decodeValue(s.datatype, rows[i]![1], rows[i]![2]) };
     return out;
   }
+  const clampN = (n: number) => Math.max(1, Math.min(Math.floor(n), MAX_RANGE_POINTS));
 
   const durableGeneration = sqlite.prepare('SELECT rollup_generation FROM telemetry_writer_state WHERE writer = ?').pluck();
   // the rows and the writer's durable generation in one read snapshot: deltas in flight count exactly once
@@ -126,17 +126,22 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
       return (seriesOfDevice.all(appId, deviceId) as SeriesRow[]).map((r) => {
         const s = view(r);
         const cached = live.series?.byId(s.id)?.latest;
-        const last = cached ?? (lastPoint.get(s.id) as { ts: number; num: number | null; text: string | null } | undefined) ?? null;
+        const row = cached ? null : pointReads.last(s.id);
+        const last = cached ?? (row ? { ts: row[0], num: row[1], text: row[2] } : null);
         return { ...s, ts: last?.ts ?? null, value: last ? decodeValue(s.datatype, last.num, last.text) : null, data_exist: last !== null };
       });
     },
     /** the newest `n` points, newest first */
     latestN(series: SeriesView, n: number): PointView[] {
-      return points(series, latestN.all(series.id, Math.max(1, Math.min(Math.floor(n), MAX_RANGE_POINTS))) as unknown[][]);
+      return points(series, pointReads.newest(series.id, EARLIEST, LATEST, clampN(n)));
     },
     /** points with start ≤ ts ≤ end, oldest first, at most `limit` */
     range(series: SeriesView, start: number, end: number, limit = 10_000): PointView[] {
-      return points(series, range.all(series.id, start, end, Math.max(1, Math.min(Math.floor(limit), MAX_RANGE_POINTS))) as unknown[][]);
+      return points(series, pointReads.oldest(series.id, start, end, clampN(limit)));
+    },
+    /** points with start ≤ ts ≤ end, newest first, at most `limit` */
+    newestInRange(series: SeriesView, start: number, end: number, limit: number): PointView[] {
+      return points(series, pointReads.newest(series.id, start, end, clampN(limit)));
     },
     /**
      * Aggregates per bucket over [start, end): minute and hour straight from their rollups, day from the hour rollups

@@ -1,7 +1,7 @@
 // Telemetry storage: one series per (device, sensor, configtype, param, subparam), points clustered by (series, ts),
 // and per-minute / per-hour rollups kept at ingest. Points and rollups are WITHOUT ROWID tables: drizzle-kit cannot
 // declare that, so `ensureClusteredLayout` (storage.ts) rebuilds them once right after the generated migration.
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const telemetrySeries = sqliteTable(
   'telemetry_series',
@@ -62,3 +62,23 @@ export const telemetryWriterState = sqliteTable('telemetry_writer_state', {
   rollupGeneration: integer('rollup_generation').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * The point journal, in two halves used in turn (the LSM split, see writer.ts): a batch appends its points as one row
+ * of packed columns (little-endian float64 series, ts and num; a byte per point telling whether num holds; the texts as
+ * JSON `[[index, text], ...]`), and reads serve them from memory until a compaction round has moved them into
+ * `telemetry_points` in series order; the half is then emptied in one statement. `round` orders the halves when a
+ * restart replays them.
+ */
+const journalColumns = () => ({
+  id: integer('id').primaryKey(),
+  round: integer('round').notNull(),
+  points: integer('points').notNull(),
+  series: blob('series').notNull(),
+  ts: blob('ts').notNull(),
+  num: blob('num').notNull(),
+  hasNum: blob('has_num').notNull(),
+  texts: text('texts'),
+});
+export const telemetryJournal0 = sqliteTable('telemetry_journal_0', journalColumns());
+export const telemetryJournal1 = sqliteTable('telemetry_journal_1', journalColumns());

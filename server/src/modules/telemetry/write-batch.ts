@@ -1,14 +1,13 @@
 // One write of the telemetry writer, as plain data that crosses a worker boundary cheaply (typed arrays, transferred
-// not copied), and the transaction that stores it: rollup deltas merged, points inserted in (series, ts) order, states
-// applied. The same function runs on the writer thread and, for in-memory databases, on the main thread.
+// not copied), and the transaction that stores it: rollup deltas merged, points appended to the journal (or, without
+// one, inserted in (series, ts) order), a compaction chunk moved into the clustered table, states applied. The same
+// function runs on the writer thread and, for in-memory databases, on the main thread.
 import type Database from 'better-sqlite3';
 import { createStatesStore, type StateChange } from '../states/states.store.js';
 import { ROLLUP_ROW, ROLLUP_TABLE, type RollupLevel, type RollupSnapshot } from './rollups.js';
 
-export interface WriteBatch {
-  /** increasing per writer */
-  id: number;
-  /** point i is (series[i], ts[i], hasNum[i] ? num[i] : null, text of i or null) */
+/** Points as columns: point i is (series[i], ts[i], hasNum[i] ? num[i] : null, text of i or null). */
+export interface PointColumns {
   series: Float64Array;
   ts: Float64Array;
   num: Float64Array;
@@ -16,6 +15,17 @@ export interface WriteBatch {
   /** the few points with a text value: their index and text */
   textAt: Int32Array;
   texts: string[];
+}
+
+export interface WriteBatch extends PointColumns {
+  /** increasing per writer */
+  id: number;
+  /** the journal half the points are appended to and the round they belong to; null: straight into the table */
+  journal: { part: 0 | 1; round: number } | null;
+  /** points of a compaction chunk, in (series, ts) order, inserted into the clustered table */
+  compact: PointColumns | null;
+  /** the journal half emptied after the chunk (its round is compacted whole), or -1 */
+  clearJournal: 0 | 1 | -1;
   /** state reports per message (`msg` is the message's index in the batch) */
   states: { msg: number; appId: number; deviceId: number; changes: StateChange[] }[];
   /** rollup deltas to merge (flat rows of ROLLUP_ROW numbers) and the generation they make durable */
@@ -24,7 +34,7 @@ export interface WriteBatch {
 
 export interface WriteResult {
   id: number;
-  /** indices of points whose (series, ts) was already stored: not inserted */
+  /** without a journal, indices of points whose (series, ts) was already stored: not inserted */
   duplicates: Int32Array;
   /** per message index, the state reports that changed something */
   appliedStates: { msg: number; changes: StateChange[] }[];
@@ -75,9 +85,20 @@ const mergeSql = (table: string) => `INSERT INTO ${table} (series_id, bucket_ts,
     "last" = CASE WHEN excluded.last_ts >= last_ts THEN excluded."last" ELSE "last" END,
     last_ts = max(last_ts, excluded.last_ts)`;
 
+export const JOURNAL_TABLES = ['telemetry_journal_0', 'telemetry_journal_1'] as const;
+
+const textsOf = (c: PointColumns) => {
+  const texts = new Map<number, string>();
+  for (let k = 0; k < c.textAt.length; k++) texts.set(c.textAt[k]!, c.texts[k]!);
+  return texts;
+};
+
 /** The statements of one connection; `write` stores a batch in one transaction or throws (nothing stored). */
 export function createBatchStore(sqlite: Database.Database) {
   const insertPoint = sqlite.prepare('INSERT INTO telemetry_points (series_id, ts, num, text) VALUES (?, ?, ?, ?) ON CONFLICT (series_id, ts) DO NOTHING');
+  const append = JOURNAL_TABLES.map((t) => sqlite.prepare(`INSERT INTO ${t} (round, points, series, ts, num, has_num, texts) VALUES (?, ?, ?, ?, ?, ?, ?)`));
+  // no WHERE: SQLite empties the table by dropping its pages, not row by row
+  const clear = JOURNAL_TABLES.map((t) => sqlite.prepare(`DELETE FROM ${t}`));
   const merge: Record<RollupLevel, Database.Statement> = { minute: sqlite.prepare(mergeSql(ROLLUP_TABLE.minute)), hour: sqlite.prepare(mergeSql(ROLLUP_TABLE.hour)) };
   const setGeneration = sqlite.prepare(
     'INSERT INTO telemetry_writer_state (writer, rollup_generation, updated_at) VALUES (?, ?, ?) ON CONFLICT (writer) DO UPDATE SET rollup_generation = excluded.rollup_generation, updated_at = excluded.updated_at',
@@ -90,18 +111,35 @@ export function createBatchStore(sqlite: Database.Database) {
     return rows.length / ROLLUP_ROW;
   }
 
-  const run = sqlite.transaction((b: WriteBatch, order: Int32Array, texts: Map<number, string>, out: WriteResult) => {
+  /** inserts points into the clustered table in `order` (all, in index order, when absent); returns the duplicates */
+  function insertPoints(c: PointColumns, order: Int32Array | null): Int32Array {
+    const texts = textsOf(c);
+    const dup: number[] = [];
+    for (let k = 0; k < c.series.length; k++) {
+      const i = order ? order[k]! : k;
+      if (insertPoint.run(c.series[i], c.ts[i], c.hasNum[i] ? c.num[i] : null, texts.get(i) ?? null).changes === 0) dup.push(i);
+    }
+    return Int32Array.from(dup);
+  }
+
+  /** the batch's points as one journal row of packed columns (a few pages, whatever the point count) */
+  function appendPoints(b: WriteBatch, part: 0 | 1, round: number) {
+    if (b.series.length === 0) return;
+    const bytes = (a: Float64Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    const texts = b.textAt.length ? JSON.stringify(Array.from(b.textAt, (at, k) => [at, b.texts[k]])) : null;
+    append[part]!.run(round, b.series.length, bytes(b.series), bytes(b.ts), bytes(b.num), bytes(b.hasNum), texts);
+  }
+
+  const run = sqlite.transaction((b: WriteBatch, out: WriteResult) => {
     // deltas of points committed earlier, before this batch's points (those fold in only after this commit)
     if (b.rollups) {
       out.rollupRows = mergeRows('minute', b.rollups.minute) + mergeRows('hour', b.rollups.hour);
       setGeneration.run(b.rollups.writer, b.rollups.generation, Date.now());
     }
-    const dup: number[] = [];
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]!;
-      if (insertPoint.run(b.series[i], b.ts[i], b.hasNum[i] ? b.num[i] : null, texts.get(i) ?? null).changes === 0) dup.push(i);
-    }
-    out.duplicates = Int32Array.from(dup);
+    if (b.journal) appendPoints(b, b.journal.part, b.journal.round);
+    else out.duplicates = insertPoints(b, orderBySeries(b.series, b.ts));
+    if (b.compact) insertPoints(b.compact, null);
+    if (b.clearJournal >= 0) clear[b.clearJournal]!.run();
     for (const s of b.states) {
       const changes = states.apply(s.appId, s.deviceId, s.changes);
       if (changes.length) out.appliedStates.push({ msg: s.msg, changes });
@@ -109,14 +147,16 @@ export function createBatchStore(sqlite: Database.Database) {
   });
 
   return {
+    /** inserts the points in (series, ts) order (a stable sort: of a (series, ts) twice, the first) and empties the journal */
+    replay: sqlite.transaction((c: PointColumns) => {
+      insertPoints(c, orderBySeries(c.series, c.ts));
+      for (const stmt of clear) stmt.run();
+    }),
     write(b: WriteBatch): WriteResult {
       const started = performance.now();
       const startedAt = performance.timeOrigin + started;
-      const order = orderBySeries(b.series, b.ts);
-      const texts = new Map<number, string>();
-      for (let k = 0; k < b.textAt.length; k++) texts.set(b.textAt[k]!, b.texts[k]!);
       const out: WriteResult = { id: b.id, duplicates: new Int32Array(0), appliedStates: [], rollupRows: 0, ms: 0, startedAt, endedAt: 0 };
-      run.immediate(b, order, texts, out);
+      run.immediate(b, out);
       out.ms = performance.now() - started;
       out.endedAt = performance.timeOrigin + performance.now();
       return out;
@@ -125,3 +165,32 @@ export function createBatchStore(sqlite: Database.Database) {
 }
 
 export type BatchStore = ReturnType<typeof createBatchStore>;
+
+/**
+ * Moves what the journal holds into the clustered table and empties it: at start, before the writer appends (a
+ * process that stopped without compacting, or crashed). In (series, ts) order; a (series, ts) journaled twice keeps
+ * the first (the earlier round, then the earlier row), as the writer did when it accepted the point. Returns the rows.
+ */
+export function replayJournal(sqlite: Database.Database): number {
+  const rows = sqlite
+    .prepare(`SELECT points, series, ts, num, has_num AS hasNum, texts FROM (${JOURNAL_TABLES.map((t) => `SELECT round, id, points, series, ts, num, has_num, texts FROM ${t}`).join(' UNION ALL ')}) ORDER BY round, id`)
+    .all() as { points: number; series: Buffer; ts: Buffer; num: Buffer; hasNum: Buffer; texts: string | null }[];
+  if (rows.length === 0) return 0;
+  const n = rows.reduce((k, r) => k + r.points, 0);
+  const all: PointColumns = { series: new Float64Array(n), ts: new Float64Array(n), num: new Float64Array(n), hasNum: new Uint8Array(n), textAt: new Int32Array(0), texts: [] };
+  const textAt: number[] = [];
+  // copies: a blob's bytes need not be aligned for a Float64Array view
+  const floats = (b: Buffer) => new Float64Array(Uint8Array.from(b).buffer);
+  let o = 0;
+  for (const r of rows) {
+    all.series.set(floats(r.series), o);
+    all.ts.set(floats(r.ts), o);
+    all.num.set(floats(r.num), o);
+    all.hasNum.set(r.hasNum, o);
+    if (r.texts) for (const [at, text] of JSON.parse(r.texts) as [number, string][]) textAt.push(o + at), all.texts.push(text);
+    o += r.points;
+  }
+  all.textAt = Int32Array.from(textAt);
+  createBatchStore(sqlite).replay(all);
+  return n;
+}

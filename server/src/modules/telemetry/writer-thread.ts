@@ -118,6 +118,7 @@ export function threadExecutor(file: string, log: Logger, gate?: Int32Array): Ba
       inFlight.set(batch.id, done);
       const transfer = [batch.series.buffer, batch.ts.buffer, batch.num.buffer, batch.hasNum.buffer, batch.textAt.buffer] as ArrayBuffer[];
       if (batch.rollups) transfer.push(batch.rollups.minute.buffer as ArrayBuffer, batch.rollups.hour.buffer as ArrayBuffer);
+      if (batch.compact) transfer.push(...([batch.compact.series, batch.compact.ts, batch.compact.num, batch.compact.hasNum, batch.compact.textAt].map((a) => a.buffer) as ArrayBuffer[]));
       worker.postMessage(batch, transfer);
     },
     async close() {

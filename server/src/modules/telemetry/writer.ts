@@ -2,13 +2,20 @@
 // for an in-memory database) one batch at a time: after `flushIntervalMs`, or at once when `maxBatchPoints` wait or the
 // previous batch came back with more queued. One transaction per batch; the queue is bounded (see `enqueue`). What a
 // commit stored then updates the latest-value cache and the rollup deltas here, and reaches the listeners.
+//
+// With a journal (one writer per database), a batch appends its points to the journal in arrival order, and memory
+// (`recent`) serves them to every read until compaction moves them into the clustered (series, ts) table: a round
+// freezes the points held every `compactEveryMs` and hands them over in chunks of whole series, one chunk per batch,
+// so each series' page is written once per round instead of once per point. The last chunk's transaction empties
+// the round's journal half. A (series, ts) already stored or held is a duplicate: dropped here, the first one kept.
 import type { Logger } from '../../platform/log.js';
 import type { StateChange } from '../states/states.store.js';
 import { rollsUp } from './datatypes.js';
 import type { RollupKeeper, RollupSnapshot } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
-import type { WriteBatch, WriteResult } from './write-batch.js';
+import type { PointColumns, WriteBatch, WriteResult } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
+import type { Generation, RecentPoints } from './recent.js';
 
 export interface TelemetryPoint {
   seriesId: number;
@@ -51,6 +58,15 @@ export interface WriterOptions {
   hardMaxQueuedPoints: number;
   rollupFlushMs: number;
   onCommit: (batch: CommittedTelemetry[]) => void;
+  /** the journal's memory side; null: points go straight into the clustered table (several writers share it) */
+  recent: RecentPoints | null;
+  /** with a journal: whether the clustered table holds (series, ts) (the duplicate check of a point not newest) */
+  storedAt?: (seriesId: number, ts: number) => boolean;
+  /** with a journal: a compaction round starts this often (default 5 s), or sooner once `maxRecentPoints` are held */
+  compactEveryMs?: number;
+  maxRecentPoints?: number;
+  /** points per compaction chunk (whole series; one chunk per batch) */
+  compactChunkPoints?: number;
 }
 
 /** A FIFO with O(1) shift (arrays' shift is O(n)). */
@@ -79,41 +95,52 @@ const MAX_WRITE_ATTEMPTS = 3;
 /** rollup rows merged per transaction: ~10 ms of upserts, so a round over 15,000 series never holds the lock long */
 export const ROLLUP_CHUNK_ROWS = 4000;
 
+/** Default round period: at 4 points/s per series a page takes ~20 points per write (docs/decisions.md). */
+export const COMPACT_EVERY_MS = 5000;
+export const MAX_RECENT_POINTS = 400_000;
+/** ~5 ms of sorted inserts: a chunk never holds a batch of new points long */
+export const COMPACT_CHUNK_POINTS = 6000;
+
 interface InFlight {
   messages: TelemetryMessage[];
   /** the batch's points in batch order (index = point index of the batch) */
   points: TelemetryPoint[];
   weight: number;
   rollups: RollupSnapshot | null;
+  /** the compaction chunk's series (frozen order positions [from, to)) and whether it ends the round */
+  chunk: { from: number; to: number; last: boolean } | null;
   sentAt: number;
 }
 
-/** The messages' points and states as one batch of columns (typed arrays travel to the writer thread without copying). */
-export function toBatch(id: number, messages: readonly TelemetryMessage[], rollups: RollupSnapshot | null): { batch: WriteBatch; points: TelemetryPoint[] } {
-  let n = 0;
-  for (const m of messages) n += m.points.length;
+/** Points as columns (typed arrays travel to the writer thread without copying). */
+export function toColumns(points: readonly TelemetryPoint[]): PointColumns {
+  const n = points.length;
   const series = new Float64Array(n);
   const ts = new Float64Array(n);
   const num = new Float64Array(n);
   const hasNum = new Uint8Array(n);
   const textAt: number[] = [];
   const texts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = points[i]!;
+    series[i] = p.seriesId;
+    ts[i] = p.ts;
+    if (p.num !== null) (num[i] = p.num), (hasNum[i] = 1);
+    if (p.text !== null) textAt.push(i), texts.push(p.text);
+  }
+  return { series, ts, num, hasNum, textAt: Int32Array.from(textAt), texts };
+}
+
+/** The messages' points and states as one batch (no journal, no compaction: the writer adds those). */
+export function toBatch(id: number, messages: readonly TelemetryMessage[], rollups: RollupSnapshot | null): { batch: WriteBatch; points: TelemetryPoint[] } {
+  const points: TelemetryPoint[] = [];
   const states: WriteBatch['states'] = [];
-  const points: TelemetryPoint[] = new Array(n);
-  let i = 0;
   for (let k = 0; k < messages.length; k++) {
     const m = messages[k]!;
-    for (const p of m.points) {
-      points[i] = p;
-      series[i] = p.seriesId;
-      ts[i] = p.ts;
-      if (p.num !== null) (num[i] = p.num), (hasNum[i] = 1);
-      if (p.text !== null) textAt.push(i), texts.push(p.text);
-      i++;
-    }
+    for (const p of m.points) points.push(p);
     if (m.states.length) states.push({ msg: k, appId: m.appId, deviceId: m.deviceId, changes: m.states });
   }
-  return { batch: { id, series, ts, num, hasNum, textAt: Int32Array.from(textAt), texts, states, rollups }, points };
+  return { batch: { id, ...toColumns(points), states, rollups, journal: null, compact: null, clearJournal: -1 }, points };
 }
 
 export function createTelemetryWriter(o: WriterOptions) {
@@ -151,15 +178,33 @@ export function createTelemetryWriter(o: WriterOptions) {
     total_batch_ms: 0,
     max_queued_points: 0,
     writer_thread: o.executor.threaded,
+    journal: o.recent !== null,
+    /** points journaled and served from memory, not yet compacted */
+    recent_points: 0,
+    max_recent_points: 0,
+    compacted_points: 0,
+    compaction_rounds: 0,
   };
+  const recent = o.recent;
+  const compactEveryMs = o.compactEveryMs ?? COMPACT_EVERY_MS;
+  const maxRecent = o.maxRecentPoints ?? MAX_RECENT_POINTS;
+  const chunkPoints = o.compactChunkPoints ?? COMPACT_CHUNK_POINTS;
+  let lastFreeze = o.now();
+  /** the frozen round's series in id order, and how many of them are compacted (or in flight) */
+  let frozenOrder: Float64Array = new Float64Array(0);
+  let frozenNext = 0;
+  /** drain: compact whatever is held now */
+  let compactAll = false;
 
   const weight = (m: TelemetryMessage) => m.points.length + m.states.length;
   const queued = () => qos0.length + qos1.length;
   // a rollup round merges every series pending when it starts, in chunks of ROLLUP_CHUNK_ROWS, one chunk per batch
   let roundLeft = 0;
   const rollupDue = () => o.rollups.hasPending && (closed || roundLeft > 0 || o.now() - lastRollupFlush >= o.rollupFlushMs);
-  /** work for the next batch right now: messages queued, or the rest of a rollup round */
-  const pressing = () => queued() > 0 || (roundLeft > 0 && o.rollups.hasPending);
+  /** work for the next batch right now: messages queued, the rest of a rollup round or of a compaction round */
+  const pressing = () => queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || recent?.frozen != null || freezeDue();
+  const freezeDue = () =>
+    recent !== null && recent.frozen === null && recent.active.points > 0 && (compactAll || closed || recent.active.points >= maxRecent || o.now() - lastFreeze >= compactEveryMs);
 
   let timerDue = 0;
   function schedule() {
@@ -171,7 +216,12 @@ export function createTelemetryWriter(o: WriterOptions) {
     }
     if (closed) return;
     // points wait at most flushIntervalMs; with none queued, the last rollup deltas still reach the disk in rollupFlushMs
-    const delay = pressing() ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
+    // and the points held are compacted when their round is due
+    let delay = pressing() ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
+    if (!pressing() && recent && recent.active.points > 0) {
+      const untilRound = Math.max(0, compactEveryMs - (o.now() - lastFreeze));
+      delay = delay < 0 ? untilRound : Math.min(delay, untilRound);
+    }
     if (delay < 0) return;
     const due = performance.now() + delay;
     if (timer && timerDue <= due) return;
@@ -186,10 +236,31 @@ export function createTelemetryWriter(o: WriterOptions) {
     dispatch();
   }
 
-  /** Hands up to maxBatchPoints (QoS 1 first: it was acknowledged) and any due rollup deltas to the executor. */
+  /**
+   * The next chunk of the frozen round: whole series in id order, about `chunkPoints` points or twice the batch's new
+   * points if more (compaction outpaces ingest whatever the batch size).
+   */
+  function nextChunk(frozen: Generation, newPoints: number): { columns: PointColumns; from: number; to: number; last: boolean } {
+    const want = Math.max(chunkPoints, 2 * newPoints);
+    const from = frozenNext;
+    let to = from;
+    for (let n = 0; to < frozenOrder.length && n < want; ) n += frozen.count(frozenOrder[to++]!);
+    frozenNext = to;
+    return { columns: frozen.columns(frozenOrder.subarray(from, to)), from, to, last: to >= frozenOrder.length };
+  }
+
+  /** Hands up to maxBatchPoints (QoS 1 first: it was acknowledged), any due rollup deltas and compaction chunk. */
   function dispatch(): boolean {
     if (inFlight) return false;
-    if (queued() === 0 && !rollupDue()) {
+    if (freezeDue()) {
+      const frozen = recent!.freeze();
+      lastFreeze = o.now();
+      frozenOrder = Float64Array.from(frozen.series.keys()).sort();
+      frozenNext = 0;
+      stats.compaction_rounds++;
+    }
+    const compacting = recent?.frozen ?? null;
+    if (queued() === 0 && !rollupDue() && !compacting) {
       schedule();
       return false;
     }
@@ -210,7 +281,17 @@ export function createTelemetryWriter(o: WriterOptions) {
       roundLeft -= before - o.rollups.pendingSeries;
     }
     const { batch, points } = toBatch(nextBatchId++, messages, snapshot);
-    const flight: InFlight = { messages, points, weight: taken, rollups: snapshot, sentAt: performance.timeOrigin + performance.now() };
+    let chunk: InFlight['chunk'] = null;
+    if (recent) {
+      batch.journal = { part: (recent.active.round % 2) as 0 | 1, round: recent.active.round };
+      if (compacting) {
+        const c = nextChunk(compacting, points.length);
+        chunk = { from: c.from, to: c.to, last: c.last };
+        batch.compact = c.columns;
+        if (c.last) batch.clearJournal = (compacting.round % 2) as 0 | 1;
+      }
+    }
+    const flight: InFlight = { messages, points, weight: taken, rollups: snapshot, chunk, sentAt: performance.timeOrigin + performance.now() };
     inFlight = flight;
     o.executor.submit(batch, (err, result) => settle(flight, err, result));
     return true;
@@ -236,6 +317,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   function failed(f: InFlight, err: Error) {
     stats.failed_batches++;
     if (f.rollups) o.rollups.snapshotFailed();
+    if (f.chunk) frozenNext = f.chunk.from; // the chunk goes again with the next batch
     failedAttempts++;
     o.log.error(`telemetry write failed (attempt ${failedAttempts})`, err);
     if (failedAttempts < MAX_WRITE_ATTEMPTS) {
@@ -255,14 +337,36 @@ export function createTelemetryWriter(o: WriterOptions) {
       o.rollups.snapshotStored();
       stats.rollup_rows += r.rollupRows;
     }
+    if (f.chunk) {
+      const frozen = recent!.frozen!;
+      for (let k = f.chunk.from; k < f.chunk.to; k++) {
+        const id = frozenOrder[k]!;
+        stats.compacted_points += frozen.count(id);
+        frozen.release(id);
+      }
+      if (f.chunk.last) recent!.compacted();
+    }
     const duplicates = new Set<TelemetryPoint>();
     for (let k = 0; k < r.duplicates.length; k++) duplicates.add(f.points[r.duplicates[k]!]!);
     for (const p of f.points) {
       if (duplicates.size && duplicates.has(p)) continue;
       const series = o.series.byId(p.seriesId);
+      if (recent) {
+        // journaled: a point not newer than its series' newest may already be held or stored — the first one stays
+        const newest = !series?.latest || p.ts > series.latest.ts;
+        if (!newest && (recent.has(p.seriesId, p.ts) || o.storedAt?.(p.seriesId, p.ts))) {
+          duplicates.add(p);
+          continue;
+        }
+        recent.add(p);
+      }
       if (!series) continue;
       if (!series.latest || p.ts >= series.latest.ts) series.latest = { ts: p.ts, num: p.num, text: p.text };
       if (p.num !== null && rollsUp(series.datatype)) o.rollups.add(p.seriesId, p.ts, p.num);
+    }
+    if (recent) {
+      stats.recent_points = recent.size;
+      if (recent.size > stats.max_recent_points) stats.max_recent_points = recent.size;
     }
     stats.batches++;
     stats.stored_points += f.points.length - duplicates.size;
@@ -296,19 +400,27 @@ export function createTelemetryWriter(o: WriterOptions) {
   /** resolves when the batch in flight (if any) has settled */
   const nextSettle = () => new Promise<void>((resolve) => (inFlight ? settled.push(resolve) : resolve()));
 
-  /** writes everything queued now and, with `rollups`, every rollup delta (bounded in rounds) */
-  async function drain(rollups: boolean): Promise<void> {
-    for (let rounds = 0; rounds < 10_000; rounds++) {
-      if (inFlight) {
-        await nextSettle();
-        continue;
+  /**
+   * Writes everything queued now; with `compact`, compacts every point held into the clustered table; with `rollups`,
+   * merges every rollup delta (bounded in rounds).
+   */
+  async function drain(rollups: boolean, compact: boolean): Promise<void> {
+    try {
+      compactAll = compact;
+      for (let rounds = 0; rounds < 100_000; rounds++) {
+        if (inFlight) {
+          await nextSettle();
+          continue;
+        }
+        if (queued() > 0 || (rollups && o.rollups.hasPending) || (compact && recent !== null && recent.size > 0)) {
+          if (rollups) lastRollupFlush = -Infinity;
+          if (!dispatch()) break;
+          continue;
+        }
+        break;
       }
-      if (queued() > 0 || (rollups && o.rollups.hasPending)) {
-        if (rollups) lastRollupFlush = -Infinity;
-        if (!dispatch()) break;
-        continue;
-      }
-      break;
+    } finally {
+      compactAll = false;
     }
   }
 
@@ -339,8 +451,11 @@ export function createTelemetryWriter(o: WriterOptions) {
       schedule();
       return 'queued';
     },
-    /** resolves once everything queued so far is committed (or has failed its attempts) */
-    flush: () => drain(false),
+    /**
+     * Resolves once everything queued so far is committed (or has failed its attempts) and, unless `compact` is false,
+     * compacted into the clustered table.
+     */
+    flush: (opts: { compact?: boolean } = {}) => drain(false, opts.compact ?? true),
     /** stops the timers, commits everything queued and every rollup delta; later messages are refused */
     async close(): Promise<void> {
       if (timer) clearTimeout(timer);
@@ -348,7 +463,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       timer = undefined;
       immediate = undefined;
       closed = true;
-      await drain(true);
+      await drain(true, true);
       await o.executor.close();
     },
     get queuedPoints() {
@@ -356,6 +471,10 @@ export function createTelemetryWriter(o: WriterOptions) {
     },
     get pressured() {
       return queuedPoints > o.maxQueuedPoints;
+    },
+    /** points queued, plus those held beyond twice `maxRecentPoints` (compaction far behind): what backpressure weighs */
+    get backlog() {
+      return queuedPoints + Math.max(0, (recent?.size ?? 0) - 2 * maxRecent);
     },
     stats,
   };
