@@ -114,7 +114,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const recent = journaled ? createRecentPoints() : null;
   const points = createPointReads(sqlite, recent);
   const storedAt = sqlite.prepare('SELECT 1 FROM telemetry_points WHERE series_id = ? AND ts = ?').pluck();
-  const series = createSeriesRegistry(sqlite, { maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000, now });
+  const series = createSeriesRegistry(sqlite, { maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000, now, points });
   // this process's name on the bus and as the rollup writer (telemetry_writer_state)
   const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const rollups = createRollupKeeper(origin);

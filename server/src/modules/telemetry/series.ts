@@ -2,6 +2,7 @@
 // latest stored value (the latest-value cache; on disk the latest value is the last row of the series' clustered range).
 import type Database from 'better-sqlite3';
 import type { Datatype } from './datatypes.js';
+import type { PointReads } from './point-reads.js';
 
 export interface LatestValue {
   ts: number;
@@ -53,7 +54,7 @@ function child<K, V>(m: Map<K, V>, k: K, make: () => V): V {
 
 export type SeriesResolution = SeriesInfo | 'datatype_mismatch' | 'series_limit';
 
-export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSeriesPerDevice: number; now: () => number }) {
+export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSeriesPerDevice: number; now: () => number; points: PointReads }) {
   const tree: SeriesTree = new Map();
   const lookup = (deviceId: number, k: SeriesKey) => tree.get(deviceId)?.get(k.sensor)?.get(k.configtype)?.get(k.param)?.get(k.subparam);
   const byId = new Map<number, SeriesInfo>();
@@ -65,10 +66,10 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
   const insert = sqlite.prepare(
     `INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLS}`,
   );
-  const lastPoint = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? ORDER BY ts DESC LIMIT 1');
 
   function remember(row: SeriesRow): SeriesInfo {
-    const latest = (lastPoint.get(row.id) as LatestValue | undefined) ?? null;
+    const last = opts.points.last(row.id);
+    const latest: LatestValue | null = last ? { ts: last[0], num: last[1], text: last[2] } : null;
     const info: SeriesInfo = {
       id: row.id,
       appId: row.app_id,
