@@ -100,6 +100,8 @@ export const COMPACT_EVERY_MS = 5000;
 export const MAX_RECENT_POINTS = 400_000;
 /** ~5 ms of sorted inserts: a chunk never holds a batch of new points long */
 export const COMPACT_CHUNK_POINTS = 6000;
+/** a chunk's ceiling however large the batch (a backlog must not make every batch slower still) */
+const MAX_CHUNK_POINTS = 24_000;
 
 interface InFlight {
   messages: TelemetryMessage[];
@@ -238,10 +240,10 @@ export function createTelemetryWriter(o: WriterOptions) {
 
   /**
    * The next chunk of the frozen round: whole series in id order, about `chunkPoints` points or twice the batch's new
-   * points if more (compaction outpaces ingest whatever the batch size).
+   * points if more (compaction outpaces ingest), at most MAX_CHUNK_POINTS.
    */
   function nextChunk(frozen: Generation, newPoints: number): { columns: PointColumns; from: number; to: number; last: boolean } {
-    const want = Math.max(chunkPoints, 2 * newPoints);
+    const want = Math.max(chunkPoints, Math.min(2 * newPoints, MAX_CHUNK_POINTS));
     const from = frozenNext;
     let to = from;
     for (let n = 0; to < frozenOrder.length && n < want; ) n += frozen.count(frozenOrder[to++]!);
