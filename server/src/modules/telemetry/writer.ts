@@ -407,12 +407,21 @@ export function createTelemetryWriter(o: WriterOptions) {
    * merges every rollup delta (bounded in rounds).
    */
   async function drain(rollups: boolean, compact: boolean): Promise<void> {
+    let failedBefore = stats.failed_batches;
+    let committedBefore = stats.batches;
     try {
       compactAll = compact;
       for (let rounds = 0; rounds < 100_000; rounds++) {
         if (inFlight) {
           await nextSettle();
           continue;
+        }
+        // the database keeps failing (no commit since): give up; what is held stays journaled and the next start
+        // replays it, and the messages' own attempts are counted by `failed`
+        if (stats.batches !== committedBefore) (committedBefore = stats.batches), (failedBefore = stats.failed_batches);
+        if (stats.failed_batches - failedBefore >= 2 * MAX_WRITE_ATTEMPTS) {
+          o.log.error('telemetry writer: giving up draining after repeated failures');
+          break;
         }
         if (queued() > 0 || (rollups && o.rollups.hasPending) || (compact && recent !== null && recent.size > 0)) {
           if (rollups) lastRollupFlush = -Infinity;
