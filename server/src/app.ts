@@ -136,7 +136,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const server = http.createServer(httpApp);
   broker.attachWebSocket(server, '/mqtt');
-  const realtime = createRealtime({ server, bus, log, authenticate: (h) => auth.resolveCaller(h, { audience: 'session' }) });
+  const realtime = createRealtime({
+    server,
+    bus,
+    log,
+    authenticate: (h) => auth.resolveCaller(h, { audience: 'session' }),
+    onAccessChange: (fn) => changes.onChange((what) => what === 'access' && fn()),
+  });
   attachLiveChannels({ realtime, telemetry, devices: devicesDomain.devices, bus });
   cardsDomain.attachRealtime(realtime);
 

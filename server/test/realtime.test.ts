@@ -2,9 +2,9 @@
 // watch a room, and emits reach exactly the room's sockets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { Header, Result } from '@sentra/contracts';
-import { startGateway, type Running } from './harness.js';
-import { tenantSession, tenantWithApp } from './fixtures.js';
+import { authContract, Header, Result, rolesContract } from '@sentra/contracts';
+import { call, startGateway, type Running } from './harness.js';
+import { memberWithRole, tenantSession, tenantWithApp } from './fixtures.js';
 import { forbidden, notFound } from '../src/platform/http/errors.js';
 import { eventually } from '../src/platform/bus/testing/nats-server.js';
 import { ask, openSocket, sessionAuth as authOf } from '../src/platform/realtime/testing/client.js';
@@ -49,6 +49,13 @@ describe('realtime (socket.io)', () => {
       },
     });
     rt.channel('test.app', { join: async (caller) => `app:${caller.app?.domain ?? 'none'}` });
+    // a room for those whose role grants the device list
+    rt.channel('test.devices', {
+      join: (caller) => {
+        if (caller.kind === 'member' && !caller.grants?.navs.has('_device_list_')) throw forbidden();
+        return `devices:${caller.app?.id}`;
+      },
+    });
     rt.onRoomEmpty((room) => void emptied.push(room));
   });
   afterAll(async () => {
@@ -143,6 +150,35 @@ describe('realtime (socket.io)', () => {
     s.close();
     await eventually(() => expect(emptied).toEqual([room]));
     expect(gw.app.realtime.viewers(room)).toBe(0);
+  });
+
+  it('disconnects an open socket once its session signs out', async () => {
+    const t = await tenantSession(gw.url);
+    const s = await open(authOf(t));
+    expect((await ask(s, 'subscribe', { channel: 'test.tenant', params: { tenantId: t.tenant.id } })).response_result).toBe(Result.OK);
+    const closed = new Promise((r) => s.once('disconnect', r));
+    expect((await call(gw.url, authContract.tenantLogout, {}, { tenant: t.tenant })).body.response_result).toBe(0);
+    await closed;
+    expect((await openSocket(gw.url, authOf(t))).refusal).toMatchObject({ status: 401 });
+  });
+
+  it("takes a member's socket out of the rooms its edited role no longer opens, keeping the others", async () => {
+    const owner = await tenantWithApp(gw.url);
+    const m = await memberWithRole(gw.url, owner, { sys_navs: ['_device_list_'] });
+    const s = await open({ [Header.accountId]: String(m.member.id), [Header.accountToken]: m.member.token, [Header.appDomain]: owner.domain });
+    const devices = await ask(s, 'subscribe', { channel: 'test.devices', params: {} });
+    const app = await ask(s, 'subscribe', { channel: 'test.app', params: {} });
+    expect([devices.response_result, app.response_result]).toEqual([Result.OK, Result.OK]);
+    const heard: string[] = [];
+    s.on('ping.test', (p: { n: string }) => void heard.push(p.n));
+    const edit = await call(gw.url, rolesContract.edit, { id: m.roleId, name: 'operator', sys_navs: [] }, { tenant: owner.tenant, domain: owner.domain });
+    expect(edit.body.response_result).toBe(0);
+    await eventually(() => expect(gw.app.realtime.viewers(devices.room)).toBe(0), 3000);
+    gw.app.realtime.emit(devices.room, 'ping.test', { n: 'devices' });
+    gw.app.realtime.emit(app.room, 'ping.test', { n: 'app' });
+    await eventually(() => expect(heard).toContain('app'), 3000);
+    expect(heard).toEqual(['app']);
+    expect(s.connected).toBe(true);
   });
 
   it('disconnects the sockets whose caller matches', async () => {

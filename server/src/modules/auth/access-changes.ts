@@ -17,6 +17,8 @@ export interface AccessChanges {
   readonly dashboards: number;
   /** call after committing a write that can change what a cache holds; the caches miss from the next read on */
   changed(what: AccessChange): void;
+  /** `listener` hears every change (here, or on another gateway); returns the unsubscribe */
+  onChange(listener: (what: AccessChange) => void): () => void;
 }
 
 const SUBJECT = 'access.changed';
@@ -26,8 +28,13 @@ export function createAccessChanges(opts: { bus?: Pick<Bus, 'kind' | 'publish' |
   const generation = { access: 0, dashboards: 0 };
   const bus = opts.bus?.kind === 'nats' ? opts.bus : undefined;
   const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const listeners = new Set<(what: AccessChange) => void>();
+  const bump = (what: AccessChange) => {
+    generation[what]++;
+    for (const fn of listeners) fn(what);
+  };
   bus?.subscribe<{ origin: string; what: AccessChange }>(SUBJECT, ({ data }) => {
-    if (data.origin !== origin && (data.what === 'access' || data.what === 'dashboards')) generation[data.what]++;
+    if (data.origin !== origin && (data.what === 'access' || data.what === 'dashboards')) bump(data.what);
   });
   return {
     get access() {
@@ -37,8 +44,12 @@ export function createAccessChanges(opts: { bus?: Pick<Bus, 'kind' | 'publish' |
       return generation.dashboards;
     },
     changed(what) {
-      generation[what]++;
+      bump(what);
       bus?.publish(SUBJECT, { origin, what });
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
   };
 }

@@ -14,13 +14,21 @@ export interface RealtimeOptions {
   bus: Bus;
   log: Logger;
   authenticate: HandshakeAuthenticator;
+  /** access data changed (sign-out, password, user, role, credentials): every socket's caller is checked again */
+  onAccessChange?: (listener: () => void) => () => void;
 }
 
 interface SocketData {
   caller: Caller;
-  /** room → channel it was joined through */
-  rooms: Map<string, string>;
+  /** the handshake's session headers, to authenticate the socket again after an access change */
+  header: (name: string) => string | undefined;
+  /** room → channel it was joined through, and the params */
+  rooms: Map<string, { channel: string; params: unknown }>;
 }
+
+/** what a caller may do, for comparing the caller of a socket before and after an access change */
+const grantsKey = (c: Caller) =>
+  JSON.stringify([c.kind, c.tenantId, c.accountId ?? null, c.app?.id ?? null, c.grants ? [[...c.grants.navs].sort(), c.grants.permissions] : null]);
 
 type Ack = (answer: Record<string, unknown>) => void;
 
@@ -71,7 +79,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     try {
       const caller = await opts.authenticate(header);
       if (!caller) throw unauthorized();
-      socket.data = { caller, rooms: new Map() } satisfies SocketData;
+      socket.data = { caller, header, rooms: new Map() } satisfies SocketData;
       next();
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(Result.UNEXPECTED, T.common.unexpected, 500);
@@ -82,10 +90,10 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     }
   });
 
-  function joined(socket: Socket, room: string, channel: string) {
+  function joined(socket: Socket, room: string, channel: string, params: unknown) {
     const data = socket.data as SocketData;
     if (data.rooms.has(room)) return;
-    data.rooms.set(room, channel);
+    data.rooms.set(room, { channel, params });
     void socket.join(room);
     const count = (viewerCount.get(room) ?? 0) + 1;
     viewerCount.set(room, count);
@@ -94,7 +102,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
 
   function left(socket: Socket, room: string) {
     const data = socket.data as SocketData;
-    const channel = data.rooms.get(room);
+    const channel = data.rooms.get(room)?.channel;
     if (channel === undefined) return;
     data.rooms.delete(room);
     void socket.leave(room);
@@ -119,9 +127,45 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     const room = await channel.join(data.caller, params ?? {});
     if (typeof room !== 'string' || room.length > 200 || !ROOM_PATTERN.test(room)) throw new Error(`channel ${name} answered an invalid room "${String(room)}"`);
     if (!socket.connected) return { response_result: Result.OK, room };
-    joined(socket, room, name);
+    joined(socket, room, name, params ?? {});
     return { response_result: Result.OK, room };
   }
+
+  /**
+   * After an access change: a socket whose session no longer authenticates is disconnected; one whose grants changed
+   * keeps only the rooms its channels still give it (the same room for the same params).
+   */
+  async function recheck(socket: Socket): Promise<void> {
+    const data = socket.data as SocketData;
+    let caller: Caller | null = null;
+    try {
+      caller = await opts.authenticate(data.header);
+    } catch {
+      caller = null;
+    }
+    if (!socket.connected) return;
+    if (!caller) return void socket.disconnect(true);
+    const changed = grantsKey(caller) !== grantsKey(data.caller);
+    data.caller = caller;
+    if (!changed) return;
+    for (const [room, { channel, params }] of [...data.rooms]) {
+      let still = false;
+      try {
+        still = (await channels.get(channel)?.join(caller, params)) === room;
+      } catch {
+        still = false;
+      }
+      if (!still) left(socket, room);
+    }
+  }
+  let recheckDue: NodeJS.Timeout | undefined;
+  const offAccess = opts.onAccessChange?.(() => {
+    // changes come in bursts (a role edit, then its menus): one pass after them
+    recheckDue ??= setTimeout(() => {
+      recheckDue = undefined;
+      for (const socket of io.sockets.sockets.values()) recheck(socket).catch((err) => log.error('realtime access recheck failed', err));
+    }, 20);
+  });
 
   io.on('connection', (socket) => {
     socket.on('subscribe', (request: unknown, ack?: Ack) => {
@@ -184,6 +228,8 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     },
     close() {
       closing ??= (async () => {
+        offAccess?.();
+        if (recheckDue) clearTimeout(recheckDue);
         fanout?.unsubscribe();
         // not io.close(): it also closes the HTTP server and waits for every connection on it, including the MQTT
         // WebSockets the broker has not closed yet; the HTTP server belongs to the app
