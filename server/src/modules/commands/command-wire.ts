@@ -43,6 +43,24 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Tasmota takes a command's value as text: ON/OFF for booleans, JSON for structures. */
 export const tasmotaValue = (v: unknown) => (v === true ? 'ON' : v === false ? 'OFF' : typeof v === 'string' ? v : JSON.stringify(v));
 
+const ON = /^(on|1|true)$/i;
+const OFF = /^(off|0|false)$/i;
+
+/**
+ * Whether Tasmota's answer shows the value a command set. Only where the answer can be checked: an ON/OFF answer to
+ * an ON/OFF-like value (not TOGGLE, BLINK, 2...), a number to a number; any other answer is taken as the device's word.
+ */
+export function tasmotaTook(sent: unknown, answer: unknown): boolean {
+  const value = tasmotaValue(sent);
+  if (answer === 'ON' || answer === 'OFF') {
+    if (ON.test(value)) return answer === 'ON';
+    if (OFF.test(value)) return answer === 'OFF';
+    return true;
+  }
+  if (typeof answer === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value) === answer;
+  return true;
+}
+
 /** The message that carries command `id` to the device, or null when its family takes no commands. */
 export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody): Outbound | null {
   switch (wireOf(row)) {
@@ -90,7 +108,10 @@ export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: 
       // an unknown command or a bad value: Tasmota answers {"Command":"Unknown"} / {"Command":"Error"}
       if (typeof body.Command === 'string' && /^(Unknown|Error)$/i.test(body.Command)) return { ok: false, code: body.Command, reply: body };
       const wanted = cmd.param.toLowerCase();
-      return Object.keys(body).some((k) => k.toLowerCase() === wanted) ? { ok: true, reply: body } : undefined;
+      const key = Object.keys(body).find((k) => k.toLowerCase() === wanted);
+      if (key === undefined) return undefined;
+      // the device kept another value (a power lock, an interlock, a value out of range): it refused
+      return tasmotaTook(cmd.value, body[key]) ? { ok: true, reply: body } : { ok: false, code: 'unchanged', reply: body };
     }
     case 'lora': {
       if (!row.devEui || topic.toLowerCase() !== `application/${row.appId}/device/${row.devEui.toLowerCase()}/event/ack`) return undefined;
