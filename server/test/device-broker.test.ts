@@ -125,3 +125,32 @@ describe('LoRa network-server integration', () => {
     await closed;
   });
 });
+
+describe('last_online_ts of a device that stays online', () => {
+  it('moves with its messages, at most every 10 s, written in the next second', async () => {
+    let clock = Date.now();
+    const timed = await startGateway({}, { now: () => clock });
+    try {
+      const owner = await tenantWithApp(timed.url);
+      const own = { tenant: owner.tenant, domain: owner.domain };
+      const d = await addDevice(timed.url, own, 'mqtt');
+      const lastOnline = async () => (await call(timed.url, devicesContract.get, { id: d.id }, own)).body.data.last_online_ts as number | null;
+      const c = (await mqttAttempt(timed.mqttPort, { clientId: unique('c'), ...asMqtt(d) })).client!;
+      try {
+        expect(await until(async () => (await lastOnline()) === clock)).toBe(true);
+        const connectedAt = clock;
+        clock += 4000;
+        await c.publishAsync(`d/${d.id}/data`, '{"s":{"data":{"n":1}}}', { qos: 1 });
+        await new Promise((r) => setTimeout(r, 1300));
+        expect(await lastOnline()).toBe(connectedAt);
+        clock += 7000;
+        await c.publishAsync(`d/${d.id}/data`, '{"s":{"data":{"n":2}}}', { qos: 1 });
+        expect(await until(async () => (await lastOnline()) === connectedAt + 11_000)).toBe(true);
+      } finally {
+        c.end(true);
+      }
+    } finally {
+      await timed.stop();
+    }
+  });
+});

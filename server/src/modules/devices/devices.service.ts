@@ -180,17 +180,18 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
   // SEEN_FLUSH_MS, so thousands of devices cost one short write a second on the event loop (it shares the database's write
   // lock with the telemetry writer thread) instead of one each.
   const pendingSeen = new Map<number, number>();
+  // prepared once: built per row, drizzle's query builder cost more than the write
+  const moveSeen = db
+    .update(devices)
+    .set({ lastOnlineTs: sql`${sql.placeholder('ts')}` })
+    .where(and(eq(devices.id, sql.placeholder('id')), eq(devices.online, true), eq(devices.disabled, false), or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, sql.placeholder('ts')))))
+    .prepare();
   function flushSeen() {
     if (pendingSeen.size === 0) return;
     const rows = [...pendingSeen];
     pendingSeen.clear();
-    db.transaction((tx) => {
-      for (const [id, ts] of rows) {
-        tx.update(devices)
-          .set({ lastOnlineTs: ts })
-          .where(and(eq(devices.id, id), eq(devices.online, true), eq(devices.disabled, false), or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, ts))))
-          .run();
-      }
+    db.transaction(() => {
+      for (const [id, ts] of rows) moveSeen.run({ id, ts });
     });
   }
   /** A message from the device: online (at once when it was not), and last_online_ts moves (throttled, gathered). */
