@@ -98,4 +98,28 @@ describe('cards reading a device state (Tasmota POWER)', () => {
     expect(latest(w.pushes, 'nyala')).toMatchObject({ value: 'Padam' });
     await ask(w.socket, 'unsubscribe', { room: w.room });
   });
+
+  it("downloads the state's values of the window as a CSV column: the one in effect at the start, then each change", async () => {
+    const csv = async (key: string, start: number) => {
+      const res = await fetch(`${gw.url}/fetch/web/file/csv/card/${dashboardId}/${key}?start=${start}&end=${Date.now() + 1000}`, {
+        headers: { 'x-tenant-id': String(owner.tenant.id), 'x-tenant-token': owner.tenant.token, 'x-app-domain': owner.domain },
+      });
+      expect(res.status).toBe(200);
+      return (await res.text()).trim().split('\n').map((l) => l.split(','));
+    };
+    const changes = gw.app.telemetry.states.periodic(owner.appId, plug.device.id, 'POWER', 0, Date.now() + 1000);
+    // OFF, ON (the button), OFF (the toggle card): three periods
+    expect(changes.map((c) => c.value)).toEqual(['OFF', 'ON', 'OFF']);
+    const all = await csv('lampu', Date.now() - 3_600_000);
+    expect(all[0]).toEqual(['time', 'ts', 'POWER']);
+    expect(all.slice(1).map((r) => r[2])).toEqual(['OFF', 'ON', 'OFF']);
+    expect(all.slice(1).map((r) => Number(r[1]))).toEqual(changes.map((c) => c.initial_ts));
+    // from just after the button press: ON, as it was at the start, then OFF
+    const since = await csv('lampu', changes[1]!.initial_ts + 1);
+    expect(since.slice(1).map((r) => [Number(r[1]), r[2]])).toEqual([[changes[1]!.initial_ts + 1, 'ON'], [changes[2]!.initial_ts, 'OFF']]);
+    // a list card of every device's state is written long: one row per device and change
+    const list = await csv('semua', Date.now() - 3_600_000);
+    expect(list[0]).toEqual(['time', 'ts', 'device_id', 'label', 'series', 'value']);
+    expect(list.slice(1).map((r) => [Number(r[2]), r.at(-1)])).toEqual([[plug.device.id, 'OFF'], [plug.device.id, 'ON'], [plug.device.id, 'OFF']]);
+  });
 });

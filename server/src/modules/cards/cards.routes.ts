@@ -54,6 +54,7 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
           end = ctx.now + 1;
           start = end;
           for (const col of columns.columns) {
+            if (!col.series) continue;
             const rows = engine.src.reads.latestN(col.series, w.ndata);
             if (rows.length) start = Math.min(start, rows[0]![0]);
           }
@@ -63,7 +64,7 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
         throw err;
       }
       const prefix = CARD_TYPES[component.cat].group === 'chart' ? 'Chart' : 'Data';
-      await streamCsv({ res, reads: engine.src.reads, columns: columns.columns, long: columns.long, start, end, tz: app.timezone, filename: `${prefix}_${component.key}_${ctx.now}.csv` });
+      await streamCsv({ res, src: { reads: engine.src.reads, states: engine.src.states, appId: app.id }, columns: columns.columns, long: columns.long, start, end, tz: app.timezone, filename: `${prefix}_${component.key}_${ctx.now}.csv` });
       return null;
     }),
   ];

@@ -5,18 +5,21 @@
 import type { Response } from 'express';
 import type { QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
-import { MAX_LIST_DEVICES, deviceIdOf, seriesOf, type EvalContext } from './cardQuery.js';
+import { MAX_LIST_DEVICES, deviceIdOf, isStateQuery, seriesOf, type EvalContext } from './cardQuery.js';
 import { zoneOffset } from './filters.js';
 import type { SeriesReads, SeriesRef } from './seriesReads.js';
+import type { StateReads } from './stateReads.js';
 
 const CHUNK = 5000;
 const FLUSH_BYTES = 64 * 1024;
 /** rows one download writes at most */
 export const MAX_CSV_ROWS = 2_000_000;
 
+/** One column: a series' points, or the values a device state took (a subparam picks a field of an object value). */
 export interface CsvColumn {
   label: string;
-  series: SeriesRef;
+  series?: SeriesRef;
+  state?: { key: string; subparam: string };
   deviceId: number;
   deviceLabel: string;
 }
@@ -36,26 +39,41 @@ export function localIso(ts: number, tz: string): string {
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-/** Reads one series forward in chunks. */
+type Row = [ts: number, value: unknown];
+
+/** Reads one column forward: a series in chunks (by key, so no statement stays open between writes), a state whole. */
 class Cursor {
-  private rows: [number, number | null, string | null][] = [];
+  private rows: Row[] = [];
   private i = 0;
   private last: number;
   private done = false;
   constructor(
-    private readonly reads: SeriesReads,
+    private readonly src: { reads: SeriesReads; states: StateReads; appId: number },
     readonly col: CsvColumn,
     start: number,
     private readonly end: number,
   ) {
     this.last = start - 1;
   }
-  peek(): [number, number | null, string | null] | undefined {
+  private read(): Row[] {
+    const { col } = this;
+    if (col.series) {
+      const datatype = col.series.datatype;
+      const rows = this.src.reads.rawRows(col.series, this.last + 1, this.end, CHUNK);
+      if (rows.length < CHUNK) this.done = true;
+      return rows.map(([ts, num, text]): Row => [ts, decodeValue(datatype, num, text)]);
+    }
+    this.done = true;
+    if (!col.state) return [];
+    const { key, subparam } = col.state;
+    const field = (v: unknown) => (subparam === '' ? v : typeof v === 'object' && v !== null && !Array.isArray(v) ? ((v as Record<string, unknown>)[subparam] ?? null) : null);
+    return this.src.states.history(this.src.appId, col.deviceId, key, this.last + 1, this.end).map((h): Row => [h.ts, field(h.value)]);
+  }
+  peek(): Row | undefined {
     if (this.i < this.rows.length) return this.rows[this.i];
     if (this.done) return undefined;
-    this.rows = this.reads.rawRows(this.col.series, this.last + 1, this.end, CHUNK);
+    this.rows = this.read();
     this.i = 0;
-    if (this.rows.length < CHUNK) this.done = true;
     if (this.rows.length) this.last = this.rows[this.rows.length - 1]![0];
     return this.rows[0];
   }
@@ -74,20 +92,29 @@ async function write(res: Response, text: string): Promise<void> {
   });
 }
 
-export async function streamCsv(opts: { res: Response; reads: SeriesReads; columns: CsvColumn[]; start: number; end: number; tz: string; long: boolean; filename: string }) {
+export async function streamCsv(opts: {
+  res: Response;
+  src: { reads: SeriesReads; states: StateReads; appId: number };
+  columns: CsvColumn[];
+  start: number;
+  end: number;
+  tz: string;
+  long: boolean;
+  filename: string;
+}) {
   const { res, columns, tz } = opts;
   res.status(200);
   res.setHeader('content-type', 'text/csv; charset=utf-8');
   res.setHeader('content-disposition', `attachment; filename="${opts.filename}"`);
   let buf = opts.long ? 'time,ts,device_id,label,series,value\n' : `time,ts,${columns.map((c) => csvCell(c.label)).join(',')}\n`;
   let rows = 0;
-  const cursors = columns.map((c) => new Cursor(opts.reads, c, opts.start, opts.end));
+  const cursors = columns.map((c) => new Cursor(opts.src, c, opts.start, opts.end));
   try {
     if (opts.long) {
       for (const cur of cursors) {
         for (let p = cur.peek(); p && rows < MAX_CSV_ROWS; cur.next(), p = cur.peek(), rows++) {
           const c = cur.col;
-          buf += `${localIso(p[0], tz)},${p[0]},${c.deviceId},${csvCell(c.deviceLabel)},${csvCell(c.label)},${csvCell(decodeValue(c.series.datatype, p[1], p[2]))}\n`;
+          buf += `${localIso(p[0], tz)},${p[0]},${c.deviceId},${csvCell(c.deviceLabel)},${csvCell(c.label)},${csvCell(p[1])}\n`;
           if (buf.length > FLUSH_BYTES) await write(res, buf), (buf = '');
         }
       }
@@ -104,7 +131,7 @@ export async function streamCsv(opts: { res: Response; reads: SeriesReads; colum
         for (const cur of cursors) {
           const p = cur.peek();
           if (p && p[0] === ts) {
-            line += `,${csvCell(decodeValue(cur.col.series.datatype, p[1], p[2]))}`;
+            line += `,${csvCell(p[1])}`;
             cur.next();
           } else line += ',';
         }
@@ -122,19 +149,24 @@ export async function streamCsv(opts: { res: Response; reads: SeriesReads; colum
 
 /** The series a card's queries read, as CSV columns. */
 export function csvColumns(queries: QueryEntity[], ctx: EvalContext): { columns: CsvColumn[]; long: boolean } {
-  const series = (q: QueryEntity, deviceId: number) => seriesOf(q, ctx, deviceId, true);
   const columns: CsvColumn[] = [];
+  const add = (q: QueryEntity, deviceId: number, deviceLabel: string) => {
+    if (isStateQuery(q)) {
+      const subparam = typeof q.subparam === 'string' ? q.subparam : '';
+      return void columns.push({ label: q.param_label || q.param || '', state: { key: q.param ?? '', subparam }, deviceId, deviceLabel });
+    }
+    for (const l of seriesOf(q, ctx, deviceId, true)) if (l.series) columns.push({ label: l.label, series: l.series, deviceId, deviceLabel });
+  };
   let long = false;
   for (const q of queries) {
     if (q.queryType === 'device_no_id') {
       long = true;
-      for (const d of ctx.src.directory.matching(ctx.appId, ctx.tags).slice(0, MAX_LIST_DEVICES))
-        for (const l of series(q, d.id)) if (l.series) columns.push({ label: l.label, series: l.series, deviceId: d.id, deviceLabel: d.label });
+      for (const d of ctx.src.directory.matching(ctx.appId, ctx.tags).slice(0, MAX_LIST_DEVICES)) add(q, d.id, d.label);
     } else if (q.queryType === 'device' || q.queryType === 'graph' || q.queryType === 'three_phase') {
       const id = deviceIdOf(q, ctx);
       const d = ctx.src.directory.device(ctx.appId, id);
       if (!d) continue;
-      for (const l of series(q, id)) if (l.series) columns.push({ label: l.label, series: l.series, deviceId: id, deviceLabel: d.label });
+      add(q, id, d.label);
     }
   }
   if (columns.length > 16) long = true;
