@@ -18,7 +18,7 @@ import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.j
 import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
 import type { CommittedTelemetry } from '../src/modules/telemetry/writer.js';
 import { seedAndRead } from './ingest/reads.js';
-import { mainThreadCpuUs } from './ingest/micro.js';
+import { mainThreadCpuUs, processCpuUs } from './ingest/micro.js';
 import type { Bench } from './run.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 5000);
@@ -98,11 +98,15 @@ export const ingestBench: Bench = {
         const w0 = app.telemetry.metrics() as Record<string, number>;
         const elu0 = performance.eventLoopUtilization();
         const cpu0 = mainThreadCpuUs();
+        const fleetCpu0 = processCpuUs(fleet.pid);
+        const gatewayCpu0 = processCpuUs(process.pid);
         const t0 = performance.now();
         await new Promise((r) => setTimeout(r, (PHASE_S - WARMUP_S - 1) * 1000));
         const w1 = app.telemetry.metrics() as Record<string, number>;
         const elu = performance.eventLoopUtilization(elu0).utilization;
         const mainCpuUs = mainThreadCpuUs() - cpu0;
+        const fleetCpuUs = processCpuUs(fleet.pid) - fleetCpu0;
+        const gatewayCpuUs = processCpuUs(process.pid) - gatewayCpu0;
         const windowS = (performance.now() - t0) / 1000;
         const sent = await ran;
         sampling = false;
@@ -136,6 +140,9 @@ export const ingestBench: Bench = {
         figures[`${k}max_roundtrip_ms`] = m1.max_roundtrip_ms;
         figures[`${k}main_thread_cpu_us_per_message`] = Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
         figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
+        // cores busy: the whole gateway process (event loop, writer thread, GC threads) and the load generator
+        figures[`${k}gateway_cores`] = Math.round((gatewayCpuUs / 1e6 / windowS) * 100) / 100;
+        figures[`${k}fleet_cores`] = Math.round((fleetCpuUs / 1e6 / windowS) * 100) / 100;
         figures[`${k}reads_paused`] = w1.read_pauses - w0.read_pauses;
         figures[`${k}compaction_rounds`] = w1.compaction_rounds - w0.compaction_rounds;
         figures[`${k}max_recent_points`] = m1.max_recent_points;

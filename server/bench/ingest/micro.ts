@@ -25,6 +25,16 @@ export function mainThreadCpuUs(): number {
   }
 }
 
+/** CPU time of a whole process (every thread), from /proc; NaN elsewhere */
+export function processCpuUs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
+}
+
 export async function ingestMicro(opts: { devices?: number; messages?: number; viaBus?: boolean; writerThread?: boolean } = {}) {
   const devices = opts.devices ?? 5000;
   const messages = opts.messages ?? 200_000;
