@@ -50,14 +50,20 @@ export interface RollupSnapshot {
   hour: Float64Array;
 }
 
+/** one series' deltas not yet merged: per level a short list of buckets (usually the one open bucket) */
+interface SeriesDeltas {
+  minute: RollupBucket[];
+  hour: RollupBucket[];
+}
+
 /**
- * Deltas not yet merged into the tables: per series a short list of buckets (usually the one open bucket). A snapshot
- * moves them to `flushing` while the writer's transaction runs; reads overlay `flushing` until the table says its
- * generation is durable (`pendingOf`'s `durableGeneration`, read in the same snapshot as the rows).
+ * Deltas not yet merged into the tables, per series (one map lookup per stored point). A snapshot moves them to
+ * `flushing` while the writer's transaction runs; reads overlay `flushing` until the table says its generation is
+ * durable (`pendingOf`'s `durableGeneration`, read in the same snapshot as the rows).
  */
 export function createRollupKeeper(writer: string) {
-  let pending: Record<RollupLevel, Map<number, RollupBucket[]>> = { minute: new Map(), hour: new Map() };
-  let flushing: { generation: number; levels: Record<RollupLevel, Map<number, RollupBucket[]>> } | null = null;
+  let pending = new Map<number, SeriesDeltas>();
+  let flushing: { generation: number; series: Map<number, SeriesDeltas> } | null = null;
   let generation = 0;
 
   /** `b` merged into the list's bucket of the same start, or added to it */
@@ -66,11 +72,10 @@ export function createRollupKeeper(writer: string) {
     list.push(b);
   }
 
-  function add(level: RollupLevel, seriesId: number, ts: number, v: number) {
-    const bucketTs = bucketOf(ts, BUCKET_MS[level]);
-    let list = pending[level].get(seriesId);
-    if (!list) pending[level].set(seriesId, (list = []));
-    for (const b of list) {
+  function add(list: RollupBucket[], bucketTs: number, ts: number, v: number) {
+    // the open bucket is the last one nearly always
+    for (let i = list.length - 1; i >= 0; i--) {
+      const b = list[i]!;
       if (b.bucketTs !== bucketTs) continue;
       b.count++;
       b.sum += v;
@@ -83,14 +88,14 @@ export function createRollupKeeper(writer: string) {
     list.push({ bucketTs, count: 1, sum: v, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
   }
 
-  function rows(map: Map<number, RollupBucket[]>): Float64Array {
+  function rows(series: Map<number, SeriesDeltas>, level: RollupLevel): Float64Array {
     let n = 0;
-    for (const list of map.values()) n += list.length;
+    for (const d of series.values()) n += d[level].length;
     const out = new Float64Array(n * ROLLUP_ROW);
     let o = 0;
-    const ids = Float64Array.from(map.keys()).sort(); // clustered key order: neighbouring pages
+    const ids = Float64Array.from(series.keys()).sort(); // clustered key order: neighbouring pages
     for (const id of ids) {
-      for (const b of map.get(id)!) {
+      for (const b of series.get(id)![level]) {
         out[o] = id;
         out[o + 1] = b.bucketTs;
         out[o + 2] = b.count;
@@ -111,34 +116,34 @@ export function createRollupKeeper(writer: string) {
     writer,
     /** a point that was just stored */
     add(seriesId: number, ts: number, v: number): void {
-      add('minute', seriesId, ts, v);
-      add('hour', seriesId, ts, v);
+      let d = pending.get(seriesId);
+      if (!d) pending.set(seriesId, (d = { minute: [], hour: [] }));
+      add(d.minute, bucketOf(ts, BUCKET_MS.minute), ts, v);
+      add(d.hour, bucketOf(ts, BUCKET_MS.hour), ts, v);
     },
     /**
      * Pending deltas of whole series (both levels), up to about `maxRows` rows, moved to `flushing` for the writer's
      * next transaction, so no transaction grows with the fleet; null when none are pending or a snapshot is in flight.
      */
     snapshot(maxRows = Infinity): RollupSnapshot | null {
-      if (flushing || pending.minute.size === 0) return null;
-      let levels = pending;
-      if (pending.minute.size + pending.hour.size > maxRows) {
-        levels = { minute: new Map(), hour: new Map() };
+      if (flushing || pending.size === 0) return null;
+      let taken = pending;
+      if (pending.size * 2 > maxRows) {
+        taken = new Map();
         let n = 0;
-        for (const [id, list] of pending.minute) {
+        for (const [id, d] of pending) {
           if (n >= maxRows) break;
-          const hour = pending.hour.get(id);
-          levels.minute.set(id, list);
-          pending.minute.delete(id);
-          n += list.length;
-          if (hour) levels.hour.set(id, hour), pending.hour.delete(id), (n += hour.length);
+          taken.set(id, d);
+          pending.delete(id);
+          n += d.minute.length + d.hour.length;
         }
-      } else pending = { minute: new Map(), hour: new Map() };
-      flushing = { generation: ++generation, levels };
-      return { writer, generation, minute: rows(levels.minute), hour: rows(levels.hour) };
+      } else pending = new Map();
+      flushing = { generation: ++generation, series: taken };
+      return { writer, generation, minute: rows(taken, 'minute'), hour: rows(taken, 'hour') };
     },
     /** series with pending deltas */
     get pendingSeries(): number {
-      return pending.minute.size;
+      return pending.size;
     },
     /** the snapshot's transaction committed: the table holds it */
     snapshotStored(): void {
@@ -147,12 +152,14 @@ export function createRollupKeeper(writer: string) {
     /** the snapshot's transaction failed: its deltas are pending again */
     snapshotFailed(): void {
       if (!flushing) return;
-      for (const level of ['minute', 'hour'] as const) {
-        for (const [id, list] of flushing.levels[level]) {
-          const into = pending[level].get(id);
-          if (into) for (const b of list) fold(into, b);
-          else pending[level].set(id, list);
+      for (const [id, d] of flushing.series) {
+        const into = pending.get(id);
+        if (!into) {
+          pending.set(id, d);
+          continue;
         }
+        for (const b of d.minute) fold(into.minute, b);
+        for (const b of d.hour) fold(into.hour, b);
       }
       flushing = null;
     },
@@ -162,23 +169,20 @@ export function createRollupKeeper(writer: string) {
       const take = (list: RollupBucket[] | undefined) => {
         if (list) for (const b of list) if (b.bucketTs >= start && b.bucketTs < end) fold(out, { ...b });
       };
-      take(pending[level].get(seriesId));
-      if (flushing && flushing.generation > durableGeneration) take(flushing.levels[level].get(seriesId));
+      take(pending.get(seriesId)?.[level]);
+      if (flushing && flushing.generation > durableGeneration) take(flushing.series.get(seriesId)?.[level]);
       return out;
     },
     get hasPending(): boolean {
-      return pending.minute.size > 0;
+      return pending.size > 0;
     },
     get pendingBuckets(): number {
       let n = 0;
-      for (const level of ['minute', 'hour'] as const) for (const list of pending[level].values()) n += list.length;
+      for (const d of pending.values()) n += d.minute.length + d.hour.length;
       return n;
     },
     forgetSeries(ids: Iterable<number>): void {
-      for (const id of ids) {
-        pending.minute.delete(id);
-        pending.hour.delete(id);
-      }
+      for (const id of ids) pending.delete(id);
     },
   };
 }
