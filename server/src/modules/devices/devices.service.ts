@@ -231,10 +231,16 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
   }
 
   // ---- identity lookups for the broker authority ----
-  const byBrokerUsername = (username: string) => db.select().from(devices).where(eq(devices.brokerUsername, username)).get();
-  const byUid = (uid: string) => db.select().from(devices).where(eq(devices.uid, uid)).get();
-  const byToken = (tokenId: number) => db.select().from(devices).where(eq(devices.tokenId, tokenId)).get();
-  const byDevEui = (appId: number, devEui: string) => db.select().from(devices).where(and(eq(devices.appId, appId), eq(devices.devEui, devEui))).get();
+  // prepared once: they run on every connect (and byDevEui on every LoRa uplink), where building the query cost more
+  // than running it
+  const byBrokerUsernameQ = db.select().from(devices).where(eq(devices.brokerUsername, sql.placeholder('username'))).prepare();
+  const byUidQ = db.select().from(devices).where(eq(devices.uid, sql.placeholder('uid'))).prepare();
+  const byTokenQ = db.select().from(devices).where(eq(devices.tokenId, sql.placeholder('tokenId'))).prepare();
+  const byDevEuiQ = db.select().from(devices).where(and(eq(devices.appId, sql.placeholder('appId')), eq(devices.devEui, sql.placeholder('devEui')))).prepare();
+  const byBrokerUsername = (username: string) => byBrokerUsernameQ.get({ username });
+  const byUid = (uid: string) => byUidQ.get({ uid });
+  const byToken = (tokenId: number) => byTokenQ.get({ tokenId });
+  const byDevEui = (appId: number, devEui: string) => byDevEuiQ.get({ appId, devEui });
 
   return {
     add,
