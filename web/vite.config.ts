@@ -1,11 +1,28 @@
 // Vite build of the Sentra console; in development the gateway (npm run serve, port 8080) answers the API and sockets.
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const gateway = 'http://127.0.0.1:8080';
 
+/**
+ * Writes the Plotly chunk's file name (hashed) over the placeholder in `cards/chart/chartDraws.ts`, so a dashboard
+ * view can preload the chunk (fetch and compile, no evaluation) before its charts ask for it. Chunk names are final
+ * only once the bundle is written, hence the placeholder.
+ */
+export function plotlyChunkName(placeholder = '__SENTRA_PLOTLY_CHUNK_FILE__'): Plugin {
+  return {
+    name: 'sentra-plotly-chunk-name',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const plotly = Object.values(bundle).find((c) => c.type === 'chunk' && !!c.facadeModuleId?.endsWith('/cards/chart/plotly.ts'));
+      if (!plotly) return;
+      for (const c of Object.values(bundle)) if (c.type === 'chunk' && c.code.includes(placeholder)) c.code = c.code.replaceAll(placeholder, plotly.fileName);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), plotlyChunkName()],
   server: {
     host: '127.0.0.1',
     proxy: {

@@ -85,8 +85,6 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
     } else {
       // a new frame, a new size, or appends we missed: redraw from the card's full (bounded) rows
       const full = buildFigure(cat, data, view);
-      // the summary strip names the series already; Plotly's legend only for several series of a plain chart
-      if (variant !== 'plain' || full.keys.length < 2) full.layout.showlegend = false;
       figRef.current = full;
       void P.react(el, full.traces as never, { ...full.layout, width, height } as never, { displayModeBar: false, responsive: false, locale, staticPlot: false } as never).then(() => attachHover(el));
     }

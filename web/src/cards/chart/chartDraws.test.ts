@@ -63,17 +63,34 @@ describe('chart draws', () => {
     expect(seen).toEqual(['new']);
   });
 
-  it('give the thread back between slow draws (a frame or input can come in between)', async () => {
+  it('give the thread back between slow redraws (a frame or input can come in between)', async () => {
     const log: string[] = [];
+    const a = el('a');
+    const b = el('b');
+    for (const [name, e] of [['a', a], ['b', b]] as const) draws.requestChartDraw(e, () => log.push(`first ${name}`));
+    await vi.waitFor(() => expect(log).toEqual(['first a', 'first b']));
+    log.length = 0;
     const slow = (name: string) => () => {
       log.push(name);
       setTimeout(() => log.push(`after ${name}`), 0);
       spin(12);
     };
-    draws.requestChartDraw(el('a'), slow('a'));
-    draws.requestChartDraw(el('b'), slow('b'));
+    draws.requestChartDraw(a, slow('a'));
+    draws.requestChartDraw(b, slow('b'));
     await vi.waitFor(() => expect(log).toContain('after b'));
     expect(log.slice(0, 3)).toEqual(['a', 'after a', 'b']);
+  });
+
+  it('draw charts never drawn before a few per task (a dashboard opening), still giving the thread back', async () => {
+    const log: string[] = [];
+    const slow = (name: string) => () => {
+      log.push(name);
+      setTimeout(() => log.push(`after ${name}`), 0);
+      spin(30);
+    };
+    for (const name of ['a', 'b', 'c']) draws.requestChartDraw(el(name), slow(name));
+    await vi.waitFor(() => expect(log).toContain('after c'));
+    expect(log.slice(0, 3)).toEqual(['a', 'b', 'after a']);
   });
 
   it('draw the charts in view first, then those out of view, once each has been seen', async () => {

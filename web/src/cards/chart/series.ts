@@ -134,7 +134,9 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
       textinfo: 'percent',
       hoverinfo: 'none',
     });
-    return { traces, traceOf, layout: baseLayout(view, style, formats.axis), keys, colors, formats };
+    const layout = baseLayout(view, style, formats.axis);
+    layout.showlegend = showsLegend(cat, keys);
+    return { traces, traceOf, layout, keys, colors, formats };
   }
 
   const x = rows.map((r) => (typeof r.ts === 'number' ? xOf(r.ts) : ''));
@@ -157,7 +159,59 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
   if (view.tooltip === 'fuel') {
     traces.push({ type: 'scatter', mode: 'markers', name: 'warning', x: warn.x, y: warn.y, hoverinfo: 'none', showlegend: false, marker: { color: WARNING_RED, size: 11, line: { color: '#ffffff', width: 2 } } });
   }
-  return { traces, traceOf, layout: baseLayout(view, style, formats.axis), keys, colors, formats };
+  const layout = baseLayout(view, style, formats.axis);
+  layout.showlegend = showsLegend(cat, keys);
+  // bars and filled areas reach down to zero
+  layout.margin = chartMargins(view, valueRange(rows, keys, view.is_stack === true, style === 'bar' || style === 'area'), layout.showlegend);
+  return { traces, traceOf, layout, keys, colors, formats };
+}
+
+/** The summary strip names the series already: Plotly's legend only for several series of a plain chart. */
+const showsLegend = (cat: CardTypeCode, keys: readonly string[]) => keys.length >= 2 && !cat.includes('MONITORING') && cat !== 'LINE_SMART_CHART_CARD';
+
+/** The smallest and largest value the y axis shows (stacked series add up), over the rows and the view's bounds. */
+export function valueRange(rows: readonly Row[], keys: readonly string[], stacked: boolean, fromZero = false): { min: number; max: number } | undefined {
+  let min = fromZero ? 0 : Infinity;
+  let max = fromZero ? 0 : -Infinity;
+  for (const r of rows) {
+    let up = 0;
+    let down = 0;
+    for (const k of keys) {
+      const v = asNumber(r[k]);
+      if (v === undefined) continue;
+      if (stacked) v >= 0 ? (up += v) : (down += v);
+      else (min = Math.min(min, v)), (max = Math.max(max, v));
+    }
+    if (stacked) (min = Math.min(min, down)), (max = Math.max(max, up));
+  }
+  return min <= max ? { min, max } : undefined;
+}
+
+/** Average advance of the axis font (11 px Roboto) per character of a tick label, a little generous. */
+const CHAR_PX = 7;
+
+/**
+ * Margins wide enough for what automargin would push (the y tick labels with their unit, the axis titles, the legend
+ * row above the plot), so Plotly's first draw is its only one: with margins too small, automargin draws the whole
+ * chart a second time (a quarter of a first draw in the 30-card profile). An estimate a little short still looks
+ * right (automargin stays on and widens it), only slower.
+ */
+export function chartMargins(view: ChartView, range: { min: number; max: number } | undefined, legend: boolean): { l: number; r: number; t: number; b: number } {
+  const lo = Math.min(axisBound(view.graph_yaxis_min) ?? range?.min ?? 0, view.graph_from_zero ? 0 : Infinity);
+  const hi = Math.max(axisBound(view.graph_yaxis_max) ?? range?.max ?? 0, view.graph_from_zero ? 0 : -Infinity);
+  const span = hi - lo;
+  // tick steps are about a fifth of the span: as many decimals as such a step needs
+  const decimals = span > 0 ? Math.min(6, Math.max(0, Math.ceil(-Math.log10(span / 5)))) : 0;
+  const widest = Math.max(Math.abs(lo), Math.abs(hi)) * 1.1;
+  const digits = Math.max(1, Math.floor(Math.log10(Math.max(1, widest))) + 1);
+  const chars = digits + Math.floor((digits - 1) / 3) + (decimals ? decimals + 1 : 0) + (lo < 0 ? 1 : 0) + (view.graph_unit ? view.graph_unit.length + 1 : 0);
+  return {
+    l: Math.max(48, Math.ceil(chars * CHAR_PX) + 18 + (view.ylabel ? 18 : 0)),
+    // the last date label may reach past the plot's right edge, the top tick label half its height above it
+    r: 20,
+    t: legend ? 48 : 20,
+    b: 36 + (view.xlabel ? 18 : 0),
+  };
 }
 
 function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
@@ -181,7 +235,9 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
     return layout;
   }
   layout.barmode = view.is_stack ? 'stack' : 'group';
-  layout.xaxis = { type: 'date', tickformat: d3Format(axisFormat), title: view.xlabel ? { text: view.xlabel, standoff: 4 } : undefined, showgrid: false, automargin: true };
+  // ticklabeloverflow 'allow': Plotly otherwise measures every tick label after drawing it to hide those past the
+  // chart's edge (a fifth of a first draw in the 30-card profile); automargin already keeps them inside
+  layout.xaxis = { type: 'date', tickformat: d3Format(axisFormat), title: view.xlabel ? { text: view.xlabel, standoff: 4 } : undefined, showgrid: false, automargin: true, ticklabeloverflow: 'allow' };
   layout.yaxis = {
     title: view.ylabel ? { text: view.ylabel, standoff: 4 } : undefined,
     ticksuffix: view.graph_unit ? ` ${view.graph_unit}` : undefined,
@@ -190,6 +246,7 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
     range: min !== undefined || max !== undefined ? [min ?? null, max ?? null] : undefined,
     gridcolor: '#eeeeee',
     automargin: true,
+    ticklabeloverflow: 'allow',
     separatethousands: true,
   };
   const ref = axisBound(view.reference_line_value);
