@@ -10,6 +10,7 @@ import { useCardData, useLiveDashboard } from './common/LiveDashboard.js';
 import { preloadView } from './common/preloadView.js';
 import { useAwaitingFirstFrame } from './common/firstFrames.js';
 import { cardDefinition } from './registry.js';
+import { useLazyReady } from '../ui/preloadLazy.js';
 
 const HEADER_PX = 34;
 
@@ -32,6 +33,9 @@ function CardBody({ component, def, dashboardId, bodyHeight }: { component: Card
   const live = useLiveDashboard();
   const { state } = useCardData(dashboardId, component.key, def.live);
   useAwaitingFirstFrame(def.live && !state);
+  // the view's chunk still loading: the card's own placeholder, not a Suspense fallback (React would hold back the
+  // reveal of every card for 300 ms after it)
+  const viewReady = useLazyReady(def.view);
   const parsed = useMemo(() => def.config.safeParse({ ...def.defaults, ...(component.view ?? {}) }), [def, component.view]);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -43,7 +47,7 @@ function CardBody({ component, def, dashboardId, bodyHeight }: { component: Card
   if (data && data.success === false && def.category !== 'control' && def.category !== 'controlVariant' && def.type !== 'TITLE') {
     return <CardProblem message={data.alert ?? T.cardViews.cardError} />;
   }
-  if (def.live && !state) return <Loading />;
+  if ((def.live && !state) || !viewReady) return <Loading />;
   const View = def.view;
   return <View component={component} view={parsed.data} data={data} state={state} dashboardId={dashboardId} height={bodyHeight} decimals={live?.decimals} />;
 }
@@ -52,7 +56,7 @@ function CardBody({ component, def, dashboardId, bodyHeight }: { component: Card
 export const CardSurface = memo(function CardSurface({ component, h, dashboardId }: { component: CardComponent; h: number; dashboardId: number }) {
   const def = cardDefinition(component.cat);
   // the view's chunk loads while the card waits for its first frame, not after it
-  useEffect(() => def && preloadView(def.view), [def]);
+  useEffect(() => void (def && preloadView(def.view)), [def]);
   const height = cardPixelHeight(h);
   const framed = def?.chrome !== 'bare';
   const bodyHeight = Math.max(0, height - (framed ? HEADER_PX : 0) - 2);

@@ -1,13 +1,16 @@
 // The live context of one dashboard view: which feed each card reads (the dashboard's filter; cards affected by a
 // dropdown selector read a second feed carrying the selected variables), the dashboard decimals, and the variables
 // set by selectors. `useCardData(dashboardId, componentKey)` is how a card gets its data.
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, startTransition, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { contracts, REFRESH_MIN_MS, type CardSubscribeParams } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import type { ViewFilter } from '../../screens/dashboards/viewFilter.js';
 import { FeedHub, type CardFeed, type CardState, type FeedStatus } from './cardFeed.js';
 import { liveTransport } from './liveSocket.js';
+import { preloadView } from './preloadView.js';
+import { cardDefinition } from '../registry.js';
+import { preloadChartLibrary } from '../chart/chartDraws.js';
 
 export interface LiveDashboardValue {
   dashboardId: number;
@@ -34,6 +37,7 @@ export function filterParams(filter: ViewFilter | undefined): Omit<CardSubscribe
 
 interface AffectableComponent {
   key: string;
+  cat?: string;
   model?: { affected_by?: unknown };
 }
 
@@ -84,15 +88,26 @@ export function LiveDashboard(props: {
     [dashboardId, hub, base, selected, variables, props.globals, setVariable, decimals, props.refreshMs],
   );
   // the dashboard's channel is joined before its cards render: the gateway computes their first frames while the
-  // browser is busy drawing the grid (the cards then share this feed); it is left with the view
+  // browser is busy drawing the grid (the cards then share this feed); it is left with the view. The cards' view
+  // chunks are requested now too, so they are there when the first frames come (a card whose view is still loading
+  // suspends, and React reveals it throttled). The grid then renders in a transition: React yields to the browser
+  // every few milliseconds, so the socket's handshake and the subscribe go out while the 30 cards render, instead of
+  // after them (measured: the subscribe left only once the grid was drawn).
   const baseSig = FeedHub.signature(base);
   const [joined, setJoined] = useState(false);
   useLayoutEffect(() => {
     const feed = hub.acquire(base);
-    setJoined(true);
+    startTransition(() => setJoined(true));
     return () => hub.release(feed);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hub, baseSig]);
+  useLayoutEffect(() => {
+    const views = new Set(components.map((c) => (c.cat ? cardDefinition(c.cat)?.view : undefined)).filter((v) => v !== undefined));
+    // Plotly's chunk (1.1 MB) after them, when a Plotly chart is shown: fetched alongside, it delayed the small
+    // view chunks by ~0.3 s
+    const charts = components.some((c) => !!c.cat && c.cat.endsWith('CHART_CARD') && c.cat !== 'TEXT_CHART_CARD');
+    void Promise.all([...views].map(preloadView)).then(() => charts && preloadChartLibrary());
+  }, [components]);
   return <LiveDashboardContext.Provider value={value}>{joined && props.children}</LiveDashboardContext.Provider>;
 }
 
