@@ -7,15 +7,20 @@ import { theme } from './ui/theme.js';
 import { SnackbarHost } from './ui/snackbar/SnackbarHost.js';
 import { ConfirmProvider } from './ui/ConfirmDialog.js';
 import { router } from './shell/router.js';
+import { preloadRouteWithin } from './shell/preloadRoute.js';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <ConfirmProvider>
-        <RouterProvider router={router} />
-      </ConfirmProvider>
-      <SnackbarHost />
-    </ThemeProvider>
-  </StrictMode>,
+// the page's chunks first (at most 1 s), so it mounts without a loading fallback (shell/preloadRoute.ts); not a
+// top-level await, which made Rollup split the entry into many small chunks
+void preloadRouteWithin(window.location.pathname, 1000).then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <ConfirmProvider>
+          <RouterProvider router={router} />
+        </ConfirmProvider>
+        <SnackbarHost />
+      </ThemeProvider>
+    </StrictMode>,
+  ),
 );

@@ -30,6 +30,12 @@ const page = (C: ComponentType) => (
   </Suspense>
 );
 
+/** The route's lazy page, named in its `handle` so the first render can wait for its chunk (shell/preloadRoute.ts). */
+export interface PageHandle {
+  page: ComponentType;
+}
+const paged = (C: ComponentType) => ({ element: page(C), handle: { page: C } satisfies PageHandle });
+
 /** The root: the tenant's application list when signed in, else the sign-in. */
 function Root() {
   const { authenticated } = useSession(TENANT);
@@ -43,12 +49,13 @@ const LEGACY_PATHS = ['app', 'apps', 'lora_gates', 'application', 'applications'
 export const router = createBrowserRouter([
   { path: '/', element: <Root /> },
   { path: '/admin', element: toRoot },
-  { path: '/admin/login', element: page(TenantSignIn) },
-  { path: '/admin/registration', element: page(Registration) },
+  { path: '/admin/login', ...paged(TenantSignIn) },
+  { path: '/admin/registration', ...paged(Registration) },
   { path: '/admin/login/registration', element: <Navigate to="/admin/registration" replace /> },
   {
     path: '/admin/apps',
     element: <RequireSession principal={TENANT}>{page(PlatformShell)}</RequireSession>,
+    handle: { page: PlatformShell } satisfies PageHandle,
     children: [
       { index: true, element: <AppList /> },
       { path: 'list', element: <AppList /> },
@@ -56,17 +63,17 @@ export const router = createBrowserRouter([
       { path: '*', element: <Navigate to="/admin/apps" replace /> },
     ],
   },
-  { path: '/admin/:domain/*', element: <RequireSession principal={TENANT}>{page(TenantAppShell)}</RequireSession> },
-  { path: '/expire', element: page(BillingExpired) },
-  { path: '/pages/signin', element: page(demo('DemoSignIn')) },
-  { path: '/pages/register', element: page(demo('DemoRegister')) },
-  { path: '/pages/forget', element: page(demo('DemoForget')) },
-  { path: '/pages/404', element: page(NotFound) },
-  { path: '/pages/invoice', element: page(demo('DemoInvoice')) },
-  { path: '/pages/test', element: page(demo('DemoTest')) },
+  { path: '/admin/:domain/*', element: <RequireSession principal={TENANT}>{page(TenantAppShell)}</RequireSession>, handle: { page: TenantAppShell } satisfies PageHandle },
+  { path: '/expire', ...paged(BillingExpired) },
+  { path: '/pages/signin', ...paged(demo('DemoSignIn')) },
+  { path: '/pages/register', ...paged(demo('DemoRegister')) },
+  { path: '/pages/forget', ...paged(demo('DemoForget')) },
+  { path: '/pages/404', ...paged(NotFound) },
+  { path: '/pages/invoice', ...paged(demo('DemoInvoice')) },
+  { path: '/pages/test', ...paged(demo('DemoTest')) },
   ...LEGACY_PATHS.map((p) => ({ path: `/${p}/*`, element: toRoot })),
-  { path: '/:domain/login', element: page(AppSignIn) },
-  { path: '/:domain/*', element: page(MemberAppShell) },
+  { path: '/:domain/login', ...paged(AppSignIn) },
+  { path: '/:domain/*', ...paged(MemberAppShell) },
   { path: '*', element: <Navigate to="/admin/login" replace /> },
 ]);
 

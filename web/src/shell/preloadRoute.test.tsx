@@ -1,0 +1,17 @@
+// Which part of the address names a screen inside an application area (its chunk is loaded before the first render).
+import { describe, expect, it } from 'vitest';
+import { areaRest } from './preloadRoute.js';
+
+describe('areaRest', () => {
+  it('is the path after the application of a tenant or an application user', () => {
+    expect(areaRest('/admin/demo/_dashboard_view_/7')).toBe('_dashboard_view_/7');
+    expect(areaRest('/demo/_dashboard_view_/7')).toBe('_dashboard_view_/7');
+  });
+
+  it('is nothing outside an application area', () => {
+    expect(areaRest('/admin/apps/list')).toBeUndefined();
+    expect(areaRest('/admin/login')).toBeUndefined();
+    expect(areaRest('/pages/signin')).toBeUndefined();
+    expect(areaRest('/admin/demo')).toBeUndefined();
+  });
+});
