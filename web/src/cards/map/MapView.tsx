@@ -80,7 +80,9 @@ export default function MapView({ component, view, data, decimals, height }: Car
       fitted.current = true;
       m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: 15 });
     }
-  });
+    // only when what it draws changed: a re-render of the card (its frame, a parent) keeps the markers
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [data, view, decimals, floorPlan, model.image_url]);
 
   return (
     <Box sx={{ position: 'relative', height: '100%', minHeight: 80 }}>
