@@ -15,6 +15,11 @@ export function areaRest(pathname: string): string | undefined {
   return member && !['admin', 'pages'].includes(member[1]!) ? member[2] : undefined;
 }
 
+/** The screens of the application area the rest of an address names (usually one). */
+export function screensAt<R extends { key: string }>(routes: readonly R[], rest: string, routePath: (key: string) => string): R[] {
+  return routes.filter((r) => matchPath({ path: `/${routePath(r.key)}`, end: true }, `/${rest}`));
+}
+
 export async function preloadRoute(pathname: string): Promise<void> {
   const jobs: Promise<unknown>[] = [];
   for (const m of matchRoutes(router.routes, pathname) ?? []) {
@@ -25,7 +30,7 @@ export async function preloadRoute(pathname: string): Promise<void> {
   if (rest) {
     jobs.push(
       import('./routeRegistry.js').then(({ screenRoutes, routePath }) =>
-        Promise.all(screenRoutes.filter((r) => matchPath({ path: routePath(r.key), end: true }, rest)).map((r) => preloadLazy(r.screen))),
+        Promise.all(screensAt(screenRoutes, rest, routePath).map((r) => preloadLazy(r.screen))),
       ),
     );
   }
