@@ -5,7 +5,7 @@ import { CARD_LIVE, T } from '@sentra/contracts';
 import { CardSurface } from './CardSurface.js';
 import { FeedHub, type LiveTransport } from './common/cardFeed.js';
 import type { CardComponent } from './common/definition.js';
-import { LiveDashboard } from './common/LiveDashboard.js';
+import { LiveDashboard, useCardData } from './common/LiveDashboard.js';
 import { stubLayout } from './cards.test-kit.js';
 
 beforeAll(() => stubLayout());
@@ -72,5 +72,31 @@ describe('<CardSurface> in a live dashboard', () => {
       await new Promise((r) => setTimeout(r, 20));
     });
     expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('231,00 V');
+  });
+
+  it('a card mounting after its first frame came renders with it at once, never in its loading state', async () => {
+    const t = liveTransport();
+    const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });
+    const c = card('ok', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT' } });
+    const { rerender } = render(<LiveDashboard dashboardId={9} components={[c]} hub={hub}>{null}</LiveDashboard>);
+    await vi.waitFor(() => expect(t.subscriptions).toBe(1));
+    await act(async () => {
+      t.push('ok', { value: 229.5 });
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    const firstRender: unknown[] = [];
+    function Probe() {
+      const { state } = useCardData(9, 'ok');
+      if (firstRender.length === 0) firstRender.push(state?.data.value);
+      return null;
+    }
+    rerender(
+      <LiveDashboard dashboardId={9} components={[c]} hub={hub}>
+        <Probe />
+        <CardSurface component={c} h={2} dashboardId={9} />
+      </LiveDashboard>,
+    );
+    expect(firstRender).toEqual([229.5]);
+    expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('229,50 V');
   });
 });

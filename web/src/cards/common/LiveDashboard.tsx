@@ -131,7 +131,9 @@ export function useCardData(dashboardId: number, componentKey: string, enabled =
   const ctx = useLiveDashboard();
   const params = ctx && enabled && ctx.dashboardId === dashboardId ? (ctx.selected?.keys.has(componentKey) ? ctx.selected.params : ctx.base) : undefined;
   const sig = params ? FeedHub.signature(params) : '';
-  const [feed, setFeed] = useState<CardFeed>();
+  // the dashboard's feed is open already (LiveDashboard joined it before rendering the grid): a card mounting after
+  // its first frame came renders with it at once, instead of a loading state and two more renders
+  const [feed, setFeed] = useState<CardFeed | undefined>(() => (ctx && params ? ctx.hub.peek(params) : undefined));
   useEffect(() => {
     if (!ctx || !params) return setFeed(undefined);
     const f = ctx.hub.acquire(params);
@@ -142,7 +144,7 @@ export function useCardData(dashboardId: number, componentKey: string, enabled =
   // Plain state, not useSyncExternalStore: the feed hands over pushes in an animation frame, so the cards render in
   // React's default lane, where the commit paints before effects (a map's markers, chart draws) run; a store's updates
   // are synchronous, and so are the effects after them, which kept the values off screen until every effect had run.
-  const [state, setState] = useState<CardState | undefined>(undefined);
+  const [state, setState] = useState<CardState | undefined>(() => feed?.get(componentKey));
   useEffect(() => {
     if (!feed) return setState(undefined);
     setState(feed.get(componentKey));

@@ -212,6 +212,11 @@ export class FeedHub {
     return entry.feed;
   }
 
+  /** The feed of these parameters if one is open (a card rendering for the first time reads what it holds). */
+  peek(params: CardSubscribeParams): CardFeed | undefined {
+    return this.feeds.get(FeedHub.signature(params))?.feed;
+  }
+
   release(feed: CardFeed): void {
     const sig = FeedHub.signature(feed.params);
     const entry = this.feeds.get(sig);
