@@ -1,11 +1,12 @@
 // The 30-card dashboard of issue #9 "Performance", measured on the production build in Chromium: the simulator's demo
 // fleet (300 devices, runFleet in this process) publishes into a fresh tenant's application, a 30-card dashboard is
 // made from the demo dashboards' cards, and each navigation to it is timed until every card shows its values and
-// every chart is drawn; then 10 s of live pushes are watched for long frames (> 50 ms), and the initial script bundle
-// is checked for Plotly and Leaflet. Bounds are generous (CI machines vary): the figures are printed and written to
-// test-results/cards-perf/perf.json for docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3);
-// CARDS_PERF_PROFILE=1 also writes CPU profiles of the first one (load.cpuprofile) and of the live window
-// (live.cpuprofile).
+// every chart is drawn (with the steps between: dashboard record, socket, subscribe, first and last card push, and
+// the charts whose margins Plotly's automargin had to widen, which draws them twice); then 10 s of live pushes are
+// watched for long frames (> 50 ms), and the initial script bundle is checked for Plotly and Leaflet. Bounds are
+// generous (CI machines vary): the figures are printed and written to test-results/cards-perf/perf.json for
+// docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3); CARDS_PERF_PROFILE=1 also writes CPU
+// profiles of the first one (load.cpuprofile) and of the live window (live.cpuprofile).
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { CARD_LIVE, UNSCALED_HEIGHT_CARDS, cardPixelHeight, contracts, GRID_MARGIN, GRID_ROW_HEIGHT, type CardTypeCode, type ComponentInput } from '@sentra/contracts';
@@ -60,7 +61,7 @@ function gridPixels(cards: Record<string, ComponentInput>): number {
 
 /** In the page before any script: long tasks, and the first frame at which every card shows data / every chart is drawn. */
 function installProbes({ cards, event }: { cards: number; event: string }) {
-  const w = window as unknown as { __perf: { longTasks: { start: number; duration: number }[]; readyAt: Record<string, number>; gridAt?: number; socketAt?: number; firstPushAt?: number; allPushedAt?: number; valuesAt?: number; chartsAt?: number } };
+  const w = window as unknown as { __perf: { longTasks: { start: number; duration: number }[]; readyAt: Record<string, number>; gridAt?: number; socketAt?: number; subscribedAt?: number; firstPushAt?: number; allPushedAt?: number; valuesAt?: number; chartsAt?: number } };
   w.__perf = { longTasks: [], readyAt: {} };
   try {
     new PerformanceObserver((list) => {
@@ -76,6 +77,11 @@ function installProbes({ cards, event }: { cards: number; event: string }) {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
       this.addEventListener('open', () => (w.__perf.socketAt ??= Math.round(performance.now())));
+      const send = this.send.bind(this);
+      this.send = (data) => {
+        if (typeof data === 'string' && /^\d*\["subscribe"/.test(data.slice(1))) w.__perf.subscribedAt ??= Math.round(performance.now());
+        send(data);
+      };
       this.addEventListener('message', (e) => {
         if (typeof e.data !== 'string' || !e.data.startsWith(`42["${event}"`)) return;
         w.__perf.firstPushAt ??= Math.round(performance.now());
@@ -126,8 +132,10 @@ function watchFrames(ms: number) {
 interface Run {
   /** the 30 card frames in the grid */
   gridMs: number;
-  /** the live socket open */
+  /** the dashboard record received (its GET), the live socket open, the channel's subscribe sent */
+  recordMs: number;
   socketMs: number;
+  subscribedMs: number;
   /** the first card push received, and the push that completed every card's first frame */
   firstPushMs: number;
   allPushedMs: number;
@@ -138,9 +146,12 @@ interface Run {
   longestTaskMs: number;
   /** the three cards that showed their data last, with the time */
   lastReady: string[];
-  scripts: { name: string; kb: number; at: number }[];
+  scripts: { name: string; kb: number; at: number; from: number }[];
+  calls: string[];
   /** cards showing an error: key and message */
   problems: string[];
+  /** charts whose margins automargin widened (Plotly then drew them twice): key and margins asked → drawn */
+  widened: string[];
 }
 
 async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: number, viewportHeight: number, frames: boolean, profile: { load?: boolean; live?: boolean } = {}): Promise<Run & { frames?: Awaited<ReturnType<typeof watchFrames>>; pushes?: number }> {
@@ -179,14 +190,20 @@ async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: num
 
 async function measured(page: Page): Promise<Run> {
   return page.evaluate(() => {
-    const p = (window as unknown as { __perf: { longTasks: { start: number; duration: number }[]; readyAt: Record<string, number>; gridAt: number; socketAt: number; firstPushAt: number; allPushedAt: number; valuesAt: number; chartsAt: number } }).__perf;
+    const p = (window as unknown as { __perf: { longTasks: { start: number; duration: number }[]; readyAt: Record<string, number>; gridAt: number; socketAt: number; subscribedAt: number; firstPushAt: number; allPushedAt: number; valuesAt: number; chartsAt: number } }).__perf;
     const load = p.longTasks.filter((t) => t.start <= p.chartsAt);
     const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .filter((e) => e.name.endsWith('.js'))
-      .map((e) => ({ name: e.name.split('/').pop()!, kb: Math.round(e.decodedBodySize / 1024), at: Math.round(e.responseEnd) }));
+      .map((e) => ({ name: e.name.split('/').pop()!, kb: Math.round(e.decodedBodySize / 1024), at: Math.round(e.responseEnd), from: Math.round(e.startTime) }));
+    // the calls before the cards' data (session, menu, the dashboard record): when each was asked and answered
+    const calls = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((e) => /\/(service|fetch)\//.test(e.name))
+      .map((e) => `${new URL(e.name).pathname} ${Math.round(e.startTime)}→${Math.round(e.responseEnd)} ms`);
     return {
       gridMs: p.gridAt,
+      recordMs: Math.round((performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => /\/fetch\/web\/d\/\d+/.test(e.name))?.responseEnd ?? -1),
       socketMs: p.socketAt,
+      subscribedMs: p.subscribedAt,
       firstPushMs: p.firstPushAt,
       allPushedMs: p.allPushedAt,
       valuesMs: p.valuesAt,
@@ -195,6 +212,12 @@ async function measured(page: Page): Promise<Run> {
       longestTaskMs: Math.max(0, ...load.map((t) => t.duration)),
       lastReady: Object.entries(p.readyAt).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, at]) => `${k} ${at}`),
       scripts,
+      calls,
+      widened: [...document.querySelectorAll('[data-testid="dashboard-card"]')].flatMap((c) => {
+        const l = (c.querySelector('[data-testid="chart"]') as unknown as { _fullLayout?: { margin: Record<string, number>; _size: Record<string, number> } } | null)?._fullLayout;
+        const sides = ['l', 'r', 't', 'b'] as const;
+        return l && sides.some((k) => Math.round(l._size[k]!) > l.margin[k]!) ? [`${c.getAttribute('data-key')}: ${sides.map((k) => l.margin[k]).join('/')} → ${sides.map((k) => Math.round(l._size[k]!)).join('/')}`] : [];
+      }),
       problems: [...document.querySelectorAll('[data-testid="dashboard-card"]')].filter((c) => c.querySelector('[data-testid="card-error"]')).map((c) => `${c.getAttribute('data-key')}: ${c.querySelector('[data-testid="card-error"]')!.textContent}`),
     };
   });
@@ -248,20 +271,26 @@ test.describe.serial('30-card dashboard performance', () => {
     for (let i = 0; i < RUNS; i++) runs.push(await navigate(browser, baseURL!, t, dashboardId, viewportHeight, i === RUNS - 1, { load: profiling && i === 0, live: profiling }));
     const last = runs.at(-1)!;
     const range = (k: 'valuesMs' | 'chartsMs' | 'blockingMs') => [Math.min(...runs.map((r) => r[k])), Math.max(...runs.map((r) => r[k]))];
+    const median = (k: 'valuesMs' | 'chartsMs') => {
+      const xs = runs.map((r) => r[k]).sort((a, b) => a - b);
+      return xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
+    };
     const initialKb = Math.round(initial.reduce((s, x) => s + x.bytes, 0) / 1024);
     const report = {
       cards: CARDS,
       viewport: `1280x${viewportHeight}`,
       devices: fleet!.devices.length,
-      runs: runs.map(({ scripts: _scripts, ...r }) => r),
+      runs: runs.map(({ scripts: _scripts, calls: _calls, ...r }) => r),
+      calls: last.calls,
       valuesMs: range('valuesMs'),
       chartsMs: range('chartsMs'),
+      medianMs: { values: median('valuesMs'), charts: median('chartsMs') },
       blockingMs: range('blockingMs'),
       live: { windowMs: LIVE_WINDOW_MS, pushes: last.pushes, ...last.frames },
       initialScripts: initial.map((s) => `${s.name} ${Math.round(s.bytes / 1024)} KB`),
       initialKb,
       // with the time each arrived (ms after navigation): a view's chunk arriving after its data delays the values
-      lazyScripts: last.scripts.filter((s) => !initial.some((i) => i.name === s.name)).map((s) => `${s.name} ${s.kb} KB at ${s.at} ms`),
+      lazyScripts: last.scripts.filter((s) => !initial.some((i) => i.name === s.name)).map((s) => `${s.name} ${s.kb} KB ${s.from}→${s.at} ms`),
       fleet: fleet!.stats().msgsPerSec,
     };
     fs.mkdirSync(OUT, { recursive: true });
@@ -270,11 +299,16 @@ test.describe.serial('30-card dashboard performance', () => {
     test.info().annotations.push({ type: 'perf', description: JSON.stringify({ valuesMs: report.valuesMs, chartsMs: report.chartsMs, live: report.live, initialKb }) });
 
     for (const s of initial) for (const [lib, mark] of Object.entries(LAZY_LIBRARIES)) expect(mark.test(s.text), `${lib} in the initial script ${s.name}`).toBe(false);
+    // generous (CI's two cores are shared: the target is 1.5 s on a quieter machine, see docs/performance.md); the
+    // medians would catch Plotly back on the values' path or the route and card fallbacks' 300 ms reveal throttle
+    // only on a machine that is not loaded, the per-run bounds a view that hangs
     for (const r of runs) {
       expect(r.problems, 'cards showing a problem').toEqual([]);
-      expect(r.valuesMs).toBeLessThan(10_000);
-      expect(r.chartsMs).toBeLessThan(20_000);
+      expect(r.valuesMs).toBeLessThan(6_000);
+      expect(r.chartsMs).toBeLessThan(10_000);
     }
+    expect(median('valuesMs'), 'median of the navigations: every value shown').toBeLessThan(3_000);
+    expect(median('chartsMs'), 'median of the navigations: every chart drawn').toBeLessThan(4_000);
     expect(last.frames!.frames).toBeGreaterThan(0);
     // generous: a regression (every chart redrawn on every push) shows as a large share of long frames
     expect(last.frames!.long / last.frames!.frames).toBeLessThan(0.25);
