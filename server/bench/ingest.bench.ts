@@ -93,6 +93,16 @@ export const ingestBench: Bench = {
         sampleCount = 0;
         sampling = false;
         const ran = askChild<{ sent: number; errors: number; seconds: number }>(fleet, { cmd: 'run', qos, messagesPerSecond: POINTS_PER_S / 3, seconds: PHASE_S }, 'ran', (PHASE_S + 60) * 1000);
+        // BENCH_TRACE=1: the writer's state every 250 ms on stderr (where a stall comes from)
+        let traceElu = performance.eventLoopUtilization();
+        const trace = process.env.BENCH_TRACE
+          ? setInterval(() => {
+              const m = app.telemetry.metrics() as Record<string, number>;
+              const elu = performance.eventLoopUtilization(traceElu);
+              traceElu = performance.eventLoopUtilization();
+              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} elu=${elu.utilization.toFixed(2)} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
+            }, 250)
+          : undefined;
         await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
         sampling = true;
         const w0 = app.telemetry.metrics() as Record<string, number>;
@@ -109,6 +119,7 @@ export const ingestBench: Bench = {
         const gatewayCpuUs = processCpuUs(process.pid) - gatewayCpu0;
         const windowS = (performance.now() - t0) / 1000;
         const sent = await ran;
+        if (trace) clearInterval(trace);
         sampling = false;
         // drain: every accepted message stored (bounded wait)
         const drainStart = performance.now();

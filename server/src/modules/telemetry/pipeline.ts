@@ -259,8 +259,22 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       stated = undefined;
     }
     const points: TelemetryPoint[] = [];
-    for (const raw of out.points) {
-      const s = series.resolve(ctx.appId, ctx.deviceId, raw, raw.datatype);
+    // a message naming series never seen creates them in one transaction (one commit, not one per series)
+    const resolveAll = () => out.points.map((raw) => series.resolve(ctx.appId, ctx.deviceId, raw, raw.datatype));
+    let resolved: ReturnType<typeof resolveAll>;
+    if (out.points.every((raw) => series.cached(ctx.deviceId, raw))) resolved = resolveAll();
+    else {
+      try {
+        resolved = sqlite.transaction(resolveAll)();
+      } catch (err) {
+        // rolled back: the series this message remembered have no rows; read them again from the table next time
+        series.forgetDevice(ctx.deviceId);
+        throw err;
+      }
+    }
+    for (let k = 0; k < out.points.length; k++) {
+      const raw = out.points[k]!;
+      const s = resolved[k]!;
       if (typeof s === 'string') {
         countReject(s, ctx.deviceId, 1);
         continue;
@@ -333,6 +347,9 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         reads_paused: resumeCheck !== undefined,
         online_devices: presence.onlineCount(),
         series_cached: series.size,
+        series_created: series.stats.created,
+        series_create_ms: Math.round(series.stats.create_ms),
+        series_max_create_ms: series.stats.max_create_ms,
         pending_rollup_buckets: rollups.pendingBuckets,
       };
     },

@@ -88,7 +88,11 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
     return info;
   }
 
+  /** series created by this process, and the time their inserts took (the event loop waits for the write lock) */
+  const stats = { created: 0, create_ms: 0, max_create_ms: 0 };
+
   return {
+    stats,
     /** the series of a point, created on first sight; a datatype differing from the series' own is refused */
     resolve(appId: number, deviceId: number, key: SeriesKey, datatype: Datatype): SeriesResolution {
       let info = lookup(deviceId, key);
@@ -103,11 +107,19 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
             return 'series_limit';
           }
           perDevice.set(deviceId, count + 1);
-          info = remember(insert.get(appId, deviceId, key.sensor, key.configtype, key.param, key.subparam, datatype, opts.now()) as SeriesRow);
+          const started = performance.now();
+          const row = insert.get(appId, deviceId, key.sensor, key.configtype, key.param, key.subparam, datatype, opts.now()) as SeriesRow;
+          const took = performance.now() - started;
+          stats.created++;
+          stats.create_ms += took;
+          if (took > stats.max_create_ms) stats.max_create_ms = Math.round(took * 10) / 10;
+          info = remember(row);
         }
       }
       return info.datatype === datatype ? info : 'datatype_mismatch';
     },
+    /** whether the series is in memory (resolving it writes nothing) */
+    cached: (deviceId: number, key: SeriesKey): boolean => lookup(deviceId, key) !== undefined,
     byId(id: number): SeriesInfo | undefined {
       const hit = byId.get(id);
       if (hit) return hit;

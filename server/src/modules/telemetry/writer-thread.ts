@@ -111,6 +111,9 @@ export function threadExecutor(file: string, log: Logger, gate?: Int32Array): Ba
     return w;
   }
 
+  // started now, not at the first batch: loading the thread (and opening its connection) takes from tens of ms to a
+  // second, and a fleet's first messages would queue behind it
+  worker = start();
   return {
     threaded: true,
     submit(batch, done) {
