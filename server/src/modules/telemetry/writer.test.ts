@@ -26,7 +26,7 @@ function executor(fail = () => false) {
   return { ex, batches };
 }
 
-function writer(ex: BatchExecutor, extra: { compactChunkPoints?: number } = {}) {
+function writer(ex: BatchExecutor, extra: { compactChunkPoints?: number; now?: () => number } = {}) {
   const recent = createRecentPoints();
   const w = createTelemetryWriter({
     executor: ex,
@@ -42,29 +42,44 @@ function writer(ex: BatchExecutor, extra: { compactChunkPoints?: number } = {}) 
     onCommit: () => {},
     recent,
     storedAt: () => false,
-    compactEveryMs: 60_000,
+    compactEveryMs: 1000,
     ...extra,
   });
   return { w, recent };
 }
 
 describe('telemetry writer with a journal', () => {
-  it('journals batches in the active half and compacts a frozen round in chunks of whole series, emptying its half last', async () => {
+  it('journals batches in the active half and compacts a frozen round at an even pace, in whole series, emptying its half last', async () => {
     const { ex, batches } = executor();
-    const { w, recent } = writer(ex, { compactChunkPoints: 4 });
-    w.enqueue(msg([[3, 1], [1, 1], [2, 1], [1, 2], [3, 2], [2, 2]]));
+    let clock = 0;
+    const { w, recent } = writer(ex, { compactChunkPoints: 2, now: () => clock });
+    w.enqueue(msg([[3, 1], [1, 1], [2, 1], [1, 2], [3, 2], [2, 2], [4, 1], [4, 2]]));
     await w.flush({ compact: false });
     expect(batches.map((b) => [b.journal, b.compact, b.clearJournal])).toEqual([[{ part: 1, round: 1 }, null, -1]]);
-    expect(recent.size).toBe(6);
-    await w.flush();
-    const rounds = batches.slice(1);
-    // new points go to round 2's half while round 1 is compacted: series 1 and 2 (4 points), then 3, which ends it
-    expect(rounds.map((b) => [b.journal?.part, Array.from(b.compact!.series), Array.from(b.compact!.ts), b.clearJournal])).toEqual([
-      [0, [1, 1, 2, 2], [1, 2, 1, 2], -1],
-      [0, [3, 3], [1, 2], 1],
+    expect(recent.size).toBe(8);
+    // the round starts at 1 s; by 0.15 s into it (a quarter of the 0.6 s it is spread over) 2 of its 8 points are due
+    clock = 1000;
+    w.enqueue(msg([[9, 1]]));
+    await w.flush({ compact: false });
+    clock = 1150;
+    w.enqueue(msg([[9, 2]]));
+    await w.flush({ compact: false });
+    const compacted = () => batches.filter((b) => b.compact).map((b) => [b.journal?.part, Array.from(b.compact!.series), Array.from(b.compact!.ts), b.clearJournal]);
+    expect(compacted()).toEqual([[0, [1, 1], [1, 2], -1]]);
+    // past the spread, the rest of the round is due: series 2, 3 and 4 (whole series), and the last chunk empties half 1
+    clock = 1700;
+    w.enqueue(msg([[9, 3]]));
+    await w.flush({ compact: false });
+    expect(compacted()).toEqual([
+      [0, [1, 1], [1, 2], -1],
+      [0, [2, 2, 3, 3, 4, 4], [1, 2, 1, 2, 1, 2], 1],
     ]);
+    expect(recent.frozen).toBeNull();
+    expect(recent.size).toBe(3);
+    // draining compacts what is held at once
+    await w.flush();
     expect(recent.size).toBe(0);
-    expect(w.stats).toMatchObject({ compacted_points: 6, compaction_rounds: 1 });
+    expect(w.stats).toMatchObject({ compacted_points: 11, compaction_rounds: 2 });
   });
 
   it('sends a failed chunk again, and stops draining when the database keeps failing', async () => {

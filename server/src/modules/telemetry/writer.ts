@@ -98,10 +98,18 @@ export const ROLLUP_CHUNK_ROWS = 4000;
 /** Default round period: at 4 points/s per series a page takes ~20 points per write (docs/decisions.md). */
 export const COMPACT_EVERY_MS = 5000;
 export const MAX_RECENT_POINTS = 400_000;
-/** ~5 ms of sorted inserts: a chunk never holds a batch of new points long */
-export const COMPACT_CHUNK_POINTS = 6000;
-/** a chunk's ceiling however large the batch (a backlog must not make every batch slower still) */
-const MAX_CHUNK_POINTS = 24_000;
+/**
+ * A round is compacted over this share of the period, at an even pace: a chunk per batch as large as the schedule
+ * asks (a few ms of sorted inserts), so compaction never takes the writer (nor a core) in one burst and new points
+ * are never stuck behind a long chunk.
+ */
+const COMPACT_SPREAD = 0.6;
+/** the least points worth a chunk (whole series are taken, so a chunk is usually a little larger) */
+export const COMPACT_CHUNK_POINTS = 500;
+/** a chunk's size while catching up */
+const CATCH_UP_CHUNK_POINTS = 10_000;
+/** with nothing else to write, compaction goes on this often */
+const COMPACT_TICK_MS = 20;
 
 interface InFlight {
   messages: TelemetryMessage[];
@@ -109,8 +117,8 @@ interface InFlight {
   points: TelemetryPoint[];
   weight: number;
   rollups: RollupSnapshot | null;
-  /** the compaction chunk's series (frozen order positions [from, to)) and whether it ends the round */
-  chunk: { from: number; to: number; last: boolean } | null;
+  /** the compaction chunk's series (frozen order positions [from, to)), its points and whether it ends the round */
+  chunk: { from: number; to: number; last: boolean; points: number } | null;
   sentAt: number;
 }
 
@@ -195,6 +203,9 @@ export function createTelemetryWriter(o: WriterOptions) {
   /** the frozen round's series in id order, and how many of them are compacted (or in flight) */
   let frozenOrder: Float64Array = new Float64Array(0);
   let frozenNext = 0;
+  /** points of the frozen round, and how many of them are compacted or in flight */
+  let frozenTotal = 0;
+  let frozenSent = 0;
   /** drain: compact whatever is held now */
   let compactAll = false;
 
@@ -203,8 +214,18 @@ export function createTelemetryWriter(o: WriterOptions) {
   // a rollup round merges every series pending when it starts, in chunks of ROLLUP_CHUNK_ROWS, one chunk per batch
   let roundLeft = 0;
   const rollupDue = () => o.rollups.hasPending && (closed || roundLeft > 0 || o.now() - lastRollupFlush >= o.rollupFlushMs);
-  /** work for the next batch right now: messages queued, the rest of a rollup round or of a compaction round */
-  const pressing = () => queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || recent?.frozen != null || freezeDue();
+  /** work for the next batch right now: messages queued, the rest of a rollup round, compaction behind its schedule */
+  const pressing = () => queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || compactionDue() >= chunkPoints || freezeDue();
+  /** points of the frozen round the schedule wants compacted now (all of them when draining or far behind) */
+  function compactionDue(): number {
+    if (!recent?.frozen) return 0;
+    const left = frozenTotal - frozenSent;
+    if (compactAll || closed) return left;
+    // far behind (memory past its bound): catch up in chunks that still leave room for new points
+    if (recent.size > maxRecent) return Math.min(left, CATCH_UP_CHUNK_POINTS);
+    const share = Math.min(1, (o.now() - lastFreeze) / (COMPACT_SPREAD * compactEveryMs));
+    return Math.min(left, Math.max(0, Math.ceil(frozenTotal * share) - frozenSent));
+  }
   const freezeDue = () =>
     recent !== null && recent.frozen === null && recent.active.points > 0 && (compactAll || closed || recent.active.points >= maxRecent || o.now() - lastFreeze >= compactEveryMs);
 
@@ -224,6 +245,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       const untilRound = Math.max(0, compactEveryMs - (o.now() - lastFreeze));
       delay = delay < 0 ? untilRound : Math.min(delay, untilRound);
     }
+    if (!pressing() && recent?.frozen) delay = delay < 0 ? COMPACT_TICK_MS : Math.min(delay, COMPACT_TICK_MS);
     if (delay < 0) return;
     const due = performance.now() + delay;
     if (timer && timerDue <= due) return;
@@ -238,17 +260,15 @@ export function createTelemetryWriter(o: WriterOptions) {
     dispatch();
   }
 
-  /**
-   * The next chunk of the frozen round: whole series in id order, about `chunkPoints` points or twice the batch's new
-   * points if more (compaction outpaces ingest), at most MAX_CHUNK_POINTS.
-   */
-  function nextChunk(frozen: Generation, newPoints: number): { columns: PointColumns; from: number; to: number; last: boolean } {
-    const want = Math.max(chunkPoints, Math.min(2 * newPoints, MAX_CHUNK_POINTS));
+  /** The next chunk of the frozen round: whole series in id order, `want` points or a little more. */
+  function nextChunk(frozen: Generation, want: number): { columns: PointColumns; from: number; to: number; last: boolean; points: number } {
     const from = frozenNext;
     let to = from;
-    for (let n = 0; to < frozenOrder.length && n < want; ) n += frozen.count(frozenOrder[to++]!);
+    let n = 0;
+    while (to < frozenOrder.length && n < want) n += frozen.count(frozenOrder[to++]!);
     frozenNext = to;
-    return { columns: frozen.columns(frozenOrder.subarray(from, to)), from, to, last: to >= frozenOrder.length };
+    frozenSent += n;
+    return { columns: frozen.columns(frozenOrder.subarray(from, to)), from, to, last: to >= frozenOrder.length, points: n };
   }
 
   /** Hands up to maxBatchPoints (QoS 1 first: it was acknowledged), any due rollup deltas and compaction chunk. */
@@ -259,10 +279,13 @@ export function createTelemetryWriter(o: WriterOptions) {
       lastFreeze = o.now();
       frozenOrder = Float64Array.from(frozen.series.keys()).sort();
       frozenNext = 0;
+      frozenTotal = frozen.points;
+      frozenSent = 0;
       stats.compaction_rounds++;
     }
     const compacting = recent?.frozen ?? null;
-    if (queued() === 0 && !rollupDue() && !compacting) {
+    const compactNow = compactionDue();
+    if (queued() === 0 && !rollupDue() && compactNow < chunkPoints && !(compactNow > 0 && compactNow === frozenTotal - frozenSent)) {
       schedule();
       return false;
     }
@@ -286,9 +309,9 @@ export function createTelemetryWriter(o: WriterOptions) {
     let chunk: InFlight['chunk'] = null;
     if (recent) {
       batch.journal = { part: (recent.active.round % 2) as 0 | 1, round: recent.active.round };
-      if (compacting) {
-        const c = nextChunk(compacting, points.length);
-        chunk = { from: c.from, to: c.to, last: c.last };
+      if (compacting && compactNow > 0) {
+        const c = nextChunk(compacting, compactNow);
+        chunk = { from: c.from, to: c.to, last: c.last, points: c.points };
         batch.compact = c.columns;
         if (c.last) batch.clearJournal = (compacting.round % 2) as 0 | 1;
       }
@@ -319,7 +342,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   function failed(f: InFlight, err: Error) {
     stats.failed_batches++;
     if (f.rollups) o.rollups.snapshotFailed();
-    if (f.chunk) frozenNext = f.chunk.from; // the chunk goes again with the next batch
+    if (f.chunk) (frozenNext = f.chunk.from), (frozenSent -= f.chunk.points); // the chunk goes again with a later batch
     failedAttempts++;
     o.log.error(`telemetry write failed (attempt ${failedAttempts})`, err);
     if (failedAttempts < MAX_WRITE_ATTEMPTS) {
