@@ -126,7 +126,7 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
           .returning({ id: dashboards.id, path: dashboards.path })
           .get();
         return row;
-      });
+      }, { behavior: 'immediate' });
       // a new child of a dashboard a role opens with its descendants is in that role's menu
       changed();
       return added;
@@ -157,7 +157,7 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
       db.transaction((tx) => {
         tx.update(dashboards).set({ parentId: row.parentId, updatedAt: now() }).where(and(eq(dashboards.appId, appId), eq(dashboards.parentId, id))).run();
         tx.delete(dashboards).where(eq(dashboards.id, id)).run();
-      });
+      }, { behavior: 'immediate' });
       changed();
     },
 

@@ -192,7 +192,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     pendingSeen.clear();
     db.transaction(() => {
       for (const [id, ts] of rows) moveSeen.run({ id, ts });
-    });
+    }, { behavior: 'immediate' });
   }
   /** A message from the device: online (at once when it was not), and last_online_ts moves (throttled, gathered). */
   function seen(id: number, ts = now()) {
@@ -290,5 +290,5 @@ function ensureSearchIndex(db: Db) {
     end`,
     `insert into devices_search(devices_search) values ('rebuild')`,
   ];
-  db.transaction((tx) => statements.forEach((s) => tx.run(sql.raw(s))));
+  db.transaction((tx) => statements.forEach((s) => tx.run(sql.raw(s))), { behavior: 'immediate' });
 }

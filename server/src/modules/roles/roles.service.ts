@@ -202,7 +202,7 @@ export function createRolesService(db: Db, opts: { now?: () => number; changes?:
         .get();
       if (navs.length) tx.insert(roleNavs).values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort }))).run();
       return row.id;
-    });
+    }, { behavior: 'immediate' });
     return detail(appId, id);
   }
 
@@ -233,7 +233,7 @@ export function createRolesService(db: Db, opts: { now?: () => number; changes?:
         tx.delete(roleNavs).where(eq(roleNavs.roleId, row.id)).run();
         if (navs.length) tx.insert(roleNavs).values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort }))).run();
       }
-    });
+    }, { behavior: 'immediate' });
     changed();
     return detail(appId, row.id);
   }

@@ -265,7 +265,9 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     if (out.points.every((raw) => series.cached(ctx.deviceId, raw))) resolved = resolveAll();
     else {
       try {
-        resolved = sqlite.transaction(resolveAll)();
+        // immediate: a deferred transaction that reads first cannot take the write lock once the writer thread has
+        // committed since its read began (SQLITE_BUSY at once, no busy wait)
+        resolved = sqlite.transaction(resolveAll).immediate();
       } catch (err) {
         // rolled back: the series this message remembered have no rows; read them again from the table next time
         series.forgetDevice(ctx.deviceId);

@@ -31,7 +31,7 @@ export function createRefreshTokenService(db: Db, box: SecretBox, auth: SessionI
         .where(and(eq(refreshTokens.kind, owner.kind), eq(refreshTokens.principalId, owner.principalId), eq(refreshTokens.appId, owner.appId)))
         .run();
       tx.insert(refreshTokens).values({ ...owner, tokenHash: hashToken(token), tokenSealed: box.seal(token), createdAt: now() }).run();
-    });
+    }, { behavior: 'immediate' });
     return token;
   }
 

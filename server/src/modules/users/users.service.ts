@@ -92,7 +92,7 @@ export function createUsersService(db: Db, rolesService: RolesService, auth: Ses
     db.transaction((tx) => {
       tx.delete(refreshTokens).where(and(eq(refreshTokens.kind, 'member'), eq(refreshTokens.principalId, row.id))).run();
       tx.delete(accounts).where(eq(accounts.id, row.id)).run();
-    });
+    }, { behavior: 'immediate' });
     auth.endMemberSessions(row.id);
     return {};
   }
