@@ -208,9 +208,16 @@ function stateValue(fn: string, q: Query, ctx: EvalContext, deviceId: number, su
     if (!known) requireDevice(ctx, deviceId);
     return { value: null, time: null };
   }
-  const sub = subparam ?? (typeof q.subparam === 'string' ? q.subparam : '');
-  if (sub === '' || sub === NO_SUBPARAM) return { value: s.value, time: s.ts };
-  return { value: isRecord(s.value) && Object.prototype.hasOwnProperty.call(s.value, sub) ? s.value[sub] : null, time: s.ts };
+  return { value: stateField(s.value, subparam ?? stateSubparam(q)), time: s.ts };
+}
+
+/** the subparam a state query names ('' for the whole value) */
+export const stateSubparam = (q: Pick<Query, 'subparam'>): string => (typeof q.subparam === 'string' ? q.subparam : '');
+
+/** a state's value, or the field `sub` of an object value (null when it has none) */
+export function stateField(value: unknown, sub: string): unknown {
+  if (sub === '' || sub === NO_SUBPARAM) return value;
+  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, sub) ? value[sub] : null;
 }
 
 function latestOf(s: SeriesRef | null, ctx: EvalContext): Scalar {

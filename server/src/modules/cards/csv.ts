@@ -5,7 +5,7 @@
 import type { Response } from 'express';
 import type { QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
-import { MAX_LIST_DEVICES, deviceIdOf, isStateQuery, seriesOf, type EvalContext } from './cardQuery.js';
+import { MAX_LIST_DEVICES, deviceIdOf, isStateQuery, seriesOf, stateField, stateSubparam, type EvalContext } from './cardQuery.js';
 import { zoneOffset } from './filters.js';
 import type { SeriesReads, SeriesRef } from './seriesReads.js';
 import type { StateReads } from './stateReads.js';
@@ -66,8 +66,7 @@ class Cursor {
     this.done = true;
     if (!col.state) return [];
     const { key, subparam } = col.state;
-    const field = (v: unknown) => (subparam === '' ? v : typeof v === 'object' && v !== null && !Array.isArray(v) ? ((v as Record<string, unknown>)[subparam] ?? null) : null);
-    return this.src.states.history(this.src.appId, col.deviceId, key, this.last + 1, this.end).map((h): Row => [h.ts, field(h.value)]);
+    return this.src.states.history(this.src.appId, col.deviceId, key, this.last + 1, this.end).map((h): Row => [h.ts, stateField(h.value, subparam)]);
   }
   peek(): Row | undefined {
     if (this.i < this.rows.length) return this.rows[this.i];
@@ -152,8 +151,7 @@ export function csvColumns(queries: QueryEntity[], ctx: EvalContext): { columns:
   const columns: CsvColumn[] = [];
   const add = (q: QueryEntity, deviceId: number, deviceLabel: string) => {
     if (isStateQuery(q)) {
-      const subparam = typeof q.subparam === 'string' ? q.subparam : '';
-      return void columns.push({ label: q.param_label || q.param || '', state: { key: q.param ?? '', subparam }, deviceId, deviceLabel });
+      return void columns.push({ label: q.param_label || q.param || '', state: { key: q.param ?? '', subparam: stateSubparam(q) }, deviceId, deviceLabel });
     }
     for (const l of seriesOf(q, ctx, deviceId, true)) if (l.series) columns.push({ label: l.label, series: l.series, deviceId, deviceLabel });
   };
