@@ -2,7 +2,7 @@
 // memory serves until their compaction (recent.ts). A point is in one of the two, or in both for the instant between a
 // compaction's commit and the writer hearing of it; the merge keeps a timestamp once.
 import type Database from 'better-sqlite3';
-import type { PointRow, RecentPoints } from './recent.js';
+import { mergeByTs, type PointRow, type RecentPoints } from './recent.js';
 
 export type { PointRow } from './recent.js';
 
@@ -22,18 +22,7 @@ export function createPointReads(sqlite: Database.Database, recent: RecentPoints
     if (n === 0 || hi < lo) return [];
     const stored = oldest.all(seriesId, lo, hi, n) as PointRow[];
     const held = recent?.inRange(seriesId, lo, hi);
-    if (!held?.length) return stored;
-    const out: PointRow[] = [];
-    let i = 0;
-    let j = 0;
-    while (out.length < n && (i < stored.length || j < held.length)) {
-      const s = stored[i];
-      const h = held[j];
-      if (!h || (s && s[0] < h[0])) out.push(s!), i++;
-      else if (!s || h[0] < s[0]) out.push(h), j++;
-      else out.push(s), i++, j++;
-    }
-    return out;
+    return held?.length ? mergeByTs(stored, held, 1, n) : stored;
   }
 
   /** points with lo ≤ ts ≤ hi, newest first, at most `limit` */
@@ -42,18 +31,7 @@ export function createPointReads(sqlite: Database.Database, recent: RecentPoints
     if (n === 0 || hi < lo) return [];
     const stored = newest.all(seriesId, lo, hi, n) as PointRow[];
     const held = recent?.inRange(seriesId, lo, hi);
-    if (!held?.length) return stored;
-    const out: PointRow[] = [];
-    let i = 0;
-    let j = held.length - 1;
-    while (out.length < n && (i < stored.length || j >= 0)) {
-      const s = stored[i];
-      const h = j >= 0 ? held[j] : undefined;
-      if (!h || (s && s[0] > h[0])) out.push(s!), i++;
-      else if (!s || h[0] > s[0]) out.push(h), j--;
-      else out.push(s), i++, j--;
-    }
-    return out;
+    return held?.length ? mergeByTs(stored, held.reverse(), -1, n) : stored;
   }
 
   return {

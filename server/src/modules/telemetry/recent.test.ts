@@ -43,6 +43,8 @@ describe('recent points', () => {
   it('merges two time-ordered lists keeping a shared timestamp once', () => {
     const rows = (...ts: number[]) => ts.map((t): [number, number, null] => [t, t, null]);
     expect(mergeByTs(rows(1, 3, 5), rows(2, 3, 6)).map((x) => x[0])).toEqual([1, 2, 3, 5, 6]);
+    expect(mergeByTs(rows(6, 3, 1), rows(5, 3, 2), -1).map((x) => x[0])).toEqual([6, 5, 3, 2, 1]);
+    expect(mergeByTs(rows(1, 3, 5), rows(2, 3, 6), 1, 3).map((x) => x[0])).toEqual([1, 2, 3]);
   });
 });
 

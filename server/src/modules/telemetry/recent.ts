@@ -159,8 +159,8 @@ export function createRecentPoints() {
       frozen = null;
     },
     /**
-     * The series' points with lo ≤ ts ≤ hi, oldest first (both generations; timestamps are whole milliseconds, so an
-     * exclusive bound is the inclusive one ∓ 1).
+     * The series' points with lo ≤ ts ≤ hi, oldest first, in a new array (both generations; timestamps are whole
+     * milliseconds, so an exclusive bound is the inclusive one ∓ 1).
      */
     inRange(seriesId: number, lo: number, hi: number): PointRow[] {
       const a = slice(active.series.get(seriesId), lo, hi);
@@ -181,20 +181,22 @@ function slice(run: Run | undefined, lo: number, hi: number): PointRow[] {
   return out;
 }
 
-/** two time-ordered lists of rows as one (a timestamp present in both is kept once, from `a`) */
-export function mergeByTs(a: readonly PointRow[], b: readonly PointRow[]): PointRow[] {
+/**
+ * Two lists of rows in the same time order (`order` 1: oldest first, -1: newest first) as one, at most `limit` rows; a
+ * timestamp present in both is kept once, from `a`.
+ */
+export function mergeByTs(a: readonly PointRow[], b: readonly PointRow[], order: 1 | -1 = 1, limit = Infinity): PointRow[] {
   const out: PointRow[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x[0] < y[0]) out.push(x), i++;
-    else if (y[0] < x[0]) out.push(y), j++;
-    else out.push(x), i++, j++;
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    const x = a[i];
+    const y = b[j];
+    const d = x && y ? (x[0] - y[0]) * order : x ? -1 : 1;
+    if (d < 0) out.push(x!), i++;
+    else if (d > 0) out.push(y!), j++;
+    else out.push(x!), i++, j++;
   }
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
   return out;
 }
 
