@@ -259,21 +259,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       stated = undefined;
     }
     const points: TelemetryPoint[] = [];
-    // a message naming series never seen creates them in one transaction (one commit, not one per series)
-    const resolveAll = () => out.points.map((raw) => series.resolve(ctx.appId, ctx.deviceId, raw, raw.datatype));
-    let resolved: ReturnType<typeof resolveAll>;
-    if (out.points.every((raw) => series.cached(ctx.deviceId, raw))) resolved = resolveAll();
-    else {
-      try {
-        // immediate: a deferred transaction that reads first cannot take the write lock once the writer thread has
-        // committed since its read began (SQLITE_BUSY at once, no busy wait)
-        resolved = sqlite.transaction(resolveAll).immediate();
-      } catch (err) {
-        // rolled back: the series this message remembered have no rows; read them again from the table next time
-        series.forgetDevice(ctx.deviceId);
-        throw err;
-      }
-    }
+    const resolved = series.resolveAll(ctx.appId, ctx.deviceId, out.points);
     for (let k = 0; k < out.points.length; k++) {
       const raw = out.points[k]!;
       const s = resolved[k]!;

@@ -91,47 +91,72 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
   /** series created by this process, and the time their inserts took (the event loop waits for the write lock) */
   const stats = { created: 0, create_ms: 0, max_create_ms: 0 };
 
+  /** the series of a point, created on first sight; a datatype differing from the series' own is refused */
+  function resolve(appId: number, deviceId: number, key: SeriesKey, datatype: Datatype): SeriesResolution {
+    let info = lookup(deviceId, key);
+    if (!info) {
+      const row = findByKey.get(deviceId, key.sensor, key.configtype, key.param, key.subparam) as SeriesRow | undefined;
+      if (row) info = remember(row);
+      else {
+        let count = perDevice.get(deviceId);
+        if (count === undefined) count = countOfDevice.get(deviceId) as number;
+        if (count >= opts.maxSeriesPerDevice) {
+          perDevice.set(deviceId, count);
+          return 'series_limit';
+        }
+        perDevice.set(deviceId, count + 1);
+        const started = performance.now();
+        const row = insert.get(appId, deviceId, key.sensor, key.configtype, key.param, key.subparam, datatype, opts.now()) as SeriesRow;
+        const took = performance.now() - started;
+        stats.created++;
+        stats.create_ms += took;
+        if (took > stats.max_create_ms) stats.max_create_ms = Math.round(took * 10) / 10;
+        info = remember(row);
+      }
+    }
+    return info.datatype === datatype ? info : 'datatype_mismatch';
+  }
+
+  /** drops a device's series from memory (the device was removed, or their creation rolled back) */
+  function forgetDevice(deviceId: number): void {
+    for (const [id, info] of byId) if (info.deviceId === deviceId) byId.delete(id);
+    tree.delete(deviceId);
+    perDevice.delete(deviceId);
+  }
+
+  // one message's new series in one transaction (one commit, not one per series). Immediate: a deferred transaction
+  // that reads first cannot take the write lock once the writer thread has committed since its read began.
+  const create = sqlite.transaction((appId: number, deviceId: number, keys: readonly (SeriesKey & { datatype: Datatype })[]) =>
+    keys.map((k) => resolve(appId, deviceId, k, k.datatype)),
+  );
+
   return {
     stats,
-    /** the series of a point, created on first sight; a datatype differing from the series' own is refused */
-    resolve(appId: number, deviceId: number, key: SeriesKey, datatype: Datatype): SeriesResolution {
-      let info = lookup(deviceId, key);
-      if (!info) {
-        const row = findByKey.get(deviceId, key.sensor, key.configtype, key.param, key.subparam) as SeriesRow | undefined;
-        if (row) info = remember(row);
-        else {
-          let count = perDevice.get(deviceId);
-          if (count === undefined) count = countOfDevice.get(deviceId) as number;
-          if (count >= opts.maxSeriesPerDevice) {
-            perDevice.set(deviceId, count);
-            return 'series_limit';
+    /** the series of a message's points, in order (see `resolve`); only a message naming a new series writes */
+    resolveAll(appId: number, deviceId: number, keys: readonly (SeriesKey & { datatype: Datatype })[]): SeriesResolution[] {
+      const out = new Array<SeriesResolution>(keys.length);
+      for (let i = 0; i < keys.length; i++) {
+        const info = lookup(deviceId, keys[i]!);
+        if (!info) {
+          try {
+            return create.immediate(appId, deviceId, keys);
+          } catch (err) {
+            // rolled back: the series remembered meanwhile have no rows; read them again from the table next time
+            forgetDevice(deviceId);
+            throw err;
           }
-          perDevice.set(deviceId, count + 1);
-          const started = performance.now();
-          const row = insert.get(appId, deviceId, key.sensor, key.configtype, key.param, key.subparam, datatype, opts.now()) as SeriesRow;
-          const took = performance.now() - started;
-          stats.created++;
-          stats.create_ms += took;
-          if (took > stats.max_create_ms) stats.max_create_ms = Math.round(took * 10) / 10;
-          info = remember(row);
         }
+        out[i] = info.datatype === keys[i]!.datatype ? info : 'datatype_mismatch';
       }
-      return info.datatype === datatype ? info : 'datatype_mismatch';
+      return out;
     },
-    /** whether the series is in memory (resolving it writes nothing) */
-    cached: (deviceId: number, key: SeriesKey): boolean => lookup(deviceId, key) !== undefined,
     byId(id: number): SeriesInfo | undefined {
       const hit = byId.get(id);
       if (hit) return hit;
       const row = findById.get(id) as SeriesRow | undefined;
       return row ? remember(row) : undefined;
     },
-    /** drops a device's series from memory (the device was removed) */
-    forgetDevice(deviceId: number): void {
-      for (const [id, info] of byId) if (info.deviceId === deviceId) byId.delete(id);
-      tree.delete(deviceId);
-      perDevice.delete(deviceId);
-    },
+    forgetDevice,
     get size() {
       return byId.size;
     },
