@@ -65,7 +65,7 @@ export interface WriterOptions {
   /** with a journal: a compaction round starts this often (default 5 s), or sooner once `maxRecentPoints` are held */
   compactEveryMs?: number;
   maxRecentPoints?: number;
-  /** points per compaction chunk (whole series; one chunk per batch) */
+  /** the least points a compaction chunk is sent for, unless they end the round (whole series; one chunk per batch) */
   compactChunkPoints?: number;
 }
 
@@ -215,7 +215,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   let roundLeft = 0;
   const rollupDue = () => o.rollups.hasPending && (closed || roundLeft > 0 || o.now() - lastRollupFlush >= o.rollupFlushMs);
   /** work for the next batch right now: messages queued, the rest of a rollup round, compaction behind its schedule */
-  const pressing = () => queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || compactionDue() >= chunkPoints || freezeDue();
+  const pressing = () => queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || worthAChunk(compactionDue()) || freezeDue();
   /** points of the frozen round the schedule wants compacted now (all of them when draining or far behind) */
   function compactionDue(): number {
     if (!recent?.frozen) return 0;
@@ -226,6 +226,8 @@ export function createTelemetryWriter(o: WriterOptions) {
     const share = Math.min(1, (o.now() - lastFreeze) / (COMPACT_SPREAD * compactEveryMs));
     return Math.min(left, Math.max(0, Math.ceil(frozenTotal * share) - frozenSent));
   }
+  /** `due` points make a chunk: enough of them, or the rest of the round */
+  const worthAChunk = (due: number) => due >= chunkPoints || (due > 0 && due === frozenTotal - frozenSent);
   const freezeDue = () =>
     recent !== null && recent.frozen === null && recent.active.points > 0 && (compactAll || closed || recent.active.points >= maxRecent || o.now() - lastFreeze >= compactEveryMs);
 
@@ -285,7 +287,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     }
     const compacting = recent?.frozen ?? null;
     const compactNow = compactionDue();
-    if (queued() === 0 && !rollupDue() && compactNow < chunkPoints && !(compactNow > 0 && compactNow === frozenTotal - frozenSent)) {
+    if (queued() === 0 && !rollupDue() && !worthAChunk(compactNow)) {
       schedule();
       return false;
     }
