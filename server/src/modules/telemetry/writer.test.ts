@@ -26,7 +26,7 @@ function executor(fail = () => false) {
   return { ex, batches };
 }
 
-function writer(ex: BatchExecutor, extra: { compactChunkPoints?: number; now?: () => number } = {}) {
+function writer(ex: BatchExecutor, extra: { compactChunkPoints?: number; compactMaxChunkPoints?: number; now?: () => number } = {}) {
   const recent = createRecentPoints();
   const w = createTelemetryWriter({
     executor: ex,
@@ -80,6 +80,37 @@ describe('telemetry writer with a journal', () => {
     await w.flush();
     expect(recent.size).toBe(0);
     expect(w.stats).toMatchObject({ compacted_points: 11, compaction_rounds: 2 });
+  });
+
+  it('never hands the writer more than the largest chunk while points are written, however far behind; a drain takes the rest', async () => {
+    const { ex, batches } = executor();
+    let clock = 0;
+    const { w, recent } = writer(ex, { compactChunkPoints: 1, compactMaxChunkPoints: 4, now: () => clock });
+    // ten series of two points, then the round is frozen and its whole spread has passed: all 20 points are due
+    w.enqueue(msg(Array.from({ length: 10 }, (_, s) => [[s + 1, 1], [s + 1, 2]] as [number, number][]).flat()));
+    await w.flush({ compact: false });
+    clock = 1000;
+    w.enqueue(msg([[99, 1]]));
+    await w.flush({ compact: false });
+    clock = 5000;
+    for (let i = 0; i < 3; i++) {
+      w.enqueue(msg([[99, 2 + i]]));
+      await w.flush({ compact: false });
+    }
+    const chunks = () => batches.filter((b) => b.compact).map((b) => Array.from(b.compact!.series));
+    // whole series, at most 4 points each: series 1–2, then 3–4, then 5–6 (one chunk per batch)
+    expect(chunks()).toEqual([
+      [1, 1, 2, 2],
+      [3, 3, 4, 4],
+      [5, 5, 6, 6],
+    ]);
+    // the drain: the rest of the round in one chunk, then the next round (series 99)
+    await w.flush();
+    expect(chunks().slice(3)).toEqual([
+      [7, 7, 8, 8, 9, 9, 10, 10],
+      [99, 99, 99, 99],
+    ]);
+    expect(recent.size).toBe(0);
   });
 
   it('sends a failed chunk again, and stops draining when the database keeps failing', async () => {

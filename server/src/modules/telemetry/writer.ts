@@ -67,6 +67,8 @@ export interface WriterOptions {
   maxRecentPoints?: number;
   /** the least points a compaction chunk is sent for, unless they end the round (whole series; one chunk per batch) */
   compactChunkPoints?: number;
+  /** the most points a chunk takes while points are written (default COMPACT_MAX_CHUNK_POINTS; drains take the rest) */
+  compactMaxChunkPoints?: number;
 }
 
 /** A FIFO with O(1) shift (arrays' shift is O(n)). */
@@ -92,8 +94,8 @@ class Fifo<T> {
 }
 
 const MAX_WRITE_ATTEMPTS = 3;
-/** rollup rows merged per transaction: ~10 ms of upserts, so a round over 15,000 series never holds the lock long */
-export const ROLLUP_CHUNK_ROWS = 4000;
+/** rollup rows merged per transaction: 5–10 ms of upserts, so a round over 15,000 series never holds the lock long */
+export const ROLLUP_CHUNK_ROWS = 2000;
 
 /** Default round period: at 4 points/s per series a page takes ~20 points per write (docs/decisions.md). */
 export const COMPACT_EVERY_MS = 5000;
@@ -106,8 +108,11 @@ export const MAX_RECENT_POINTS = 400_000;
 const COMPACT_SPREAD = 0.6;
 /** the least points worth a chunk (whole series are taken, so a chunk is usually a little larger) */
 export const COMPACT_CHUNK_POINTS = 500;
-/** a chunk's size while catching up */
-const CATCH_UP_CHUNK_POINTS = 10_000;
+/**
+ * The most points a chunk takes while points are being written (behind schedule or catching up): at 2–4 µs a point
+ * a chunk holds the writer 8–16 ms, so a new point never waits behind more than that. Drains take what is left.
+ */
+export const COMPACT_MAX_CHUNK_POINTS = 4000;
 /** with nothing else to write, compaction goes on this often */
 const COMPACT_TICK_MS = 20;
 
@@ -199,6 +204,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   const compactEveryMs = o.compactEveryMs ?? COMPACT_EVERY_MS;
   const maxRecent = o.maxRecentPoints ?? MAX_RECENT_POINTS;
   const chunkPoints = o.compactChunkPoints ?? COMPACT_CHUNK_POINTS;
+  const maxChunkPoints = o.compactMaxChunkPoints ?? COMPACT_MAX_CHUNK_POINTS;
   let lastFreeze = o.now();
   /** the frozen round's series in id order, and how many of them are compacted (or in flight) */
   let frozenOrder: Float64Array = new Float64Array(0);
@@ -221,10 +227,10 @@ export function createTelemetryWriter(o: WriterOptions) {
     if (!recent?.frozen) return 0;
     const left = frozenTotal - frozenSent;
     if (compactAll || closed) return left;
-    // far behind (memory past its bound): catch up in chunks that still leave room for new points
-    if (recent.size > maxRecent) return Math.min(left, CATCH_UP_CHUNK_POINTS);
+    // far behind (memory past its bound): catch up, a bounded chunk with every batch
+    if (recent.size > maxRecent) return Math.min(left, maxChunkPoints);
     const share = Math.min(1, (o.now() - lastFreeze) / (COMPACT_SPREAD * compactEveryMs));
-    return Math.min(left, Math.max(0, Math.ceil(frozenTotal * share) - frozenSent));
+    return Math.min(left, maxChunkPoints, Math.max(0, Math.ceil(frozenTotal * share) - frozenSent));
   }
   /** `due` points make a chunk: enough of them, or the rest of the round */
   const worthAChunk = (due: number) => due >= chunkPoints || (due > 0 && due === frozenTotal - frozenSent);
