@@ -1,14 +1,45 @@
 // The simulated fleet of the ingest benchmark, run as its own Node process: one MQTT.js connection per device,
 // publishing 3-point `d/<id>/data` messages at a controlled total rate. Driven over IPC by ingest.bench.ts:
 // `connect` → `{connected, failed}`, `run` → `{sent, errors, seconds}`, `quit` ends every connection and exits.
-import mqtt, { type MqttClient } from 'mqtt';
+// The devices are lean protocol clients (wire-client.ts) unless BENCH_FLEET=mqttjs asks for MQTT.js.
+import mqtt from 'mqtt';
+import { WireClient } from './wire-client.js';
 
 type Command =
   | { cmd: 'connect'; port: number; devices: number; concurrency: number }
   | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number }
   | { cmd: 'quit' };
 
-const clients: MqttClient[] = [];
+/** one connected device, whichever client speaks for it */
+interface Device {
+  publish(qos: 0 | 1, payload: string): void;
+  closed(): boolean;
+  end(): Promise<void>;
+}
+
+const MQTTJS = process.env.BENCH_FLEET === 'mqttjs';
+const clients: Device[] = [];
+let errors = 0;
+
+async function connectOne(port: number, i: number): Promise<Device> {
+  // client id ≠ username: the device registry reads username = client id as a serial gateway's UID
+  const clientId = `bc-${i}`;
+  const username = `bench-${i}`;
+  const topic = `d/${i}/data`;
+  if (MQTTJS) {
+    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId, username, keepalive: 120, reconnectPeriod: 0, connectTimeout: 30_000, clean: true });
+    c.on('error', () => {});
+    return {
+      publish: (qos, payload) => void c.publish(topic, payload, { qos }, (err) => err && errors++),
+      closed: () => !c.connected,
+      end: () => c.endAsync(true).catch(() => {}),
+    };
+  }
+  const c = await WireClient.connect({ port, clientId, username, keepaliveS: 120, timeoutMs: 30_000 });
+  const wireTopic = WireClient.topic(topic);
+  return { publish: (qos, payload) => c.publish(wireTopic, payload, qos), closed: () => c.closed, end: () => c.end() };
+}
+
 const send = (m: unknown) => process.send?.(m);
 
 async function connect(port: number, devices: number, concurrency: number) {
@@ -19,10 +50,7 @@ async function connect(port: number, devices: number, concurrency: number) {
     while (next < devices && Date.now() < deadline) {
       const i = next++;
       try {
-        // client id ≠ username: the device registry reads username = client id as a serial gateway's UID
-        const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `bc-${i}`, username: `bench-${i}`, keepalive: 120, reconnectPeriod: 0, connectTimeout: 30_000, clean: true });
-        c.on('error', () => {});
-        clients[i] = c;
+        clients[i] = await connectOne(port, i);
       } catch {
         failed++;
       }
@@ -36,7 +64,7 @@ async function connect(port: number, devices: number, concurrency: number) {
 async function run(qos: 0 | 1, perSecond: number, seconds: number) {
   const live = clients.filter(Boolean);
   let sent = 0;
-  let errors = 0;
+  const errors0 = errors;
   let cursor = 0;
   const started = Date.now();
   await new Promise<void>((resolve) => {
@@ -49,22 +77,22 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
       // what is due by now, catching up on late ticks but never bursting more than 100 ms worth
       const n = Math.min(Math.floor((perSecond * elapsed) / 1000) - sent, perSecond / 10);
       for (let k = 0; k < n; k++) {
-        const c = live[cursor++ % live.length];
-        const i = Number(c.options.username!.slice(6));
+        const c = live[cursor++ % live.length]!;
         const payload = `{"env":{"data":{"temperature":${(20 + (sent % 100) / 10).toFixed(1)},"humidity":${40 + (sent % 7)}}},"bench":{"data":{"sent_at":${Date.now()}}}}`;
-        c.publish(`d/${i}/data`, payload, { qos }, (err) => err && errors++);
+        if (c.closed()) errors++;
+        else c.publish(qos, payload);
         sent++;
       }
     }, 10);
   });
-  return { sent, errors, seconds: (Date.now() - started) / 1000 };
+  return { sent, errors: errors - errors0, seconds: (Date.now() - started) / 1000 };
 }
 
 process.on('message', async (m: Command) => {
   if (m.cmd === 'connect') send({ cmd: 'connected', ...(await connect(m.port, m.devices, m.concurrency)) });
   else if (m.cmd === 'run') send({ cmd: 'ran', ...(await run(m.qos, m.messagesPerSecond, m.seconds)) });
   else {
-    await Promise.all(clients.filter(Boolean).map((c) => c.endAsync(true).catch(() => {})));
+    await Promise.all(clients.filter(Boolean).map((c) => c.end()));
     process.exit(0);
   }
 });
