@@ -62,6 +62,9 @@ export const ingestBench: Bench = {
     const samples = new Float64Array(4_000_000);
     let sampleCount = 0;
     let sampling = false;
+    /** the trace's window: the slowest sample and the samples over 100 ms */
+    let traceMaxMs = 0;
+    let traceOver = 0;
     const sentAtSeries = new Set<number>();
     app.telemetry.subscribe((b: CommittedTelemetry) => {
       if (!sampling) return;
@@ -70,7 +73,11 @@ export const ingestBench: Bench = {
           if (app.telemetry.series(p.seriesId)?.param !== 'sent_at') continue;
           sentAtSeries.add(p.seriesId);
         }
-        if (sampleCount < samples.length && p.num !== null) samples[sampleCount++] = b.committedAt - p.num;
+        if (sampleCount < samples.length && p.num !== null) {
+          const ms = (samples[sampleCount++] = b.committedAt - p.num);
+          if (ms > traceMaxMs) traceMaxMs = ms;
+          if (ms > 100) traceOver++;
+        }
       }
     });
 
@@ -95,18 +102,24 @@ export const ingestBench: Bench = {
         const ran = askChild<{ sent: number; errors: number; seconds: number }>(fleet, { cmd: 'run', qos, messagesPerSecond: POINTS_PER_S / 3, seconds: PHASE_S }, 'ran', (PHASE_S + 60) * 1000);
         // BENCH_TRACE=1: the writer's state every 250 ms on stderr (where a stall comes from)
         let traceElu = performance.eventLoopUtilization();
+        let traceBroker = app.broker.threadUtilization();
         const trace = process.env.BENCH_TRACE
           ? setInterval(() => {
               const m = app.telemetry.metrics() as Record<string, number>;
               const elu = performance.eventLoopUtilization(traceElu);
               traceElu = performance.eventLoopUtilization();
-              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} elu=${elu.utilization.toFixed(2)} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
+              const brokerElu = app.broker.threadUtilization(traceBroker);
+              traceBroker = app.broker.threadUtilization();
+              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(traceMaxMs)} over100=${traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.utilization.toFixed(2)} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
+              traceMaxMs = 0;
+              traceOver = 0;
             }, 250)
           : undefined;
         await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
         sampling = true;
         const w0 = app.telemetry.metrics() as Record<string, number>;
         const elu0 = performance.eventLoopUtilization();
+        const brokerElu0 = app.broker.threadUtilization();
         const cpu0 = mainThreadCpuUs();
         const fleetCpu0 = processCpuUs(fleet.pid);
         const gatewayCpu0 = processCpuUs(process.pid);
@@ -114,6 +127,7 @@ export const ingestBench: Bench = {
         await new Promise((r) => setTimeout(r, (PHASE_S - WARMUP_S - 1) * 1000));
         const w1 = app.telemetry.metrics() as Record<string, number>;
         const elu = performance.eventLoopUtilization(elu0).utilization;
+        const brokerElu = app.broker.threadUtilization(brokerElu0).utilization;
         const mainCpuUs = mainThreadCpuUs() - cpu0;
         const fleetCpuUs = processCpuUs(fleet.pid) - fleetCpu0;
         const gatewayCpuUs = processCpuUs(process.pid) - gatewayCpu0;
@@ -154,6 +168,7 @@ export const ingestBench: Bench = {
         figures[`${k}max_roundtrip_ms`] = m1.max_roundtrip_ms;
         figures[`${k}main_thread_cpu_us_per_message`] = Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
         figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
+        figures[`${k}broker_thread_utilization`] = Math.round(brokerElu * 100) / 100;
         // cores busy: the whole gateway process (event loop, writer thread, GC threads) and the load generator
         figures[`${k}gateway_cores`] = Math.round((gatewayCpuUs / 1e6 / windowS) * 100) / 100;
         figures[`${k}fleet_cores`] = Math.round((fleetCpuUs / 1e6 / windowS) * 100) / 100;

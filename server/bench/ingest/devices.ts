@@ -13,6 +13,9 @@ type Command =
 /** one connected device, whichever client speaks for it */
 interface Device {
   publish(qos: 0 | 1, payload: string): void;
+  /** QoS 1 publishes not acknowledged yet (as far as read) */
+  unacked(): number;
+  holdReading(hold: boolean): void;
   closed(): boolean;
   end(): Promise<void>;
 }
@@ -31,13 +34,15 @@ async function connectOne(port: number, i: number): Promise<Device> {
     c.on('error', () => {});
     return {
       publish: (qos, payload) => void c.publish(topic, payload, { qos }, (err) => err && errors++),
+      unacked: () => Object.keys((c as unknown as { outgoing?: object }).outgoing ?? {}).length,
+      holdReading: () => {},
       closed: () => !c.connected,
       end: () => c.endAsync(true).catch(() => {}),
     };
   }
   const c = await WireClient.connect({ port, clientId, username, keepaliveS: 120, timeoutMs: 30_000 });
   const wireTopic = WireClient.topic(topic);
-  return { publish: (qos, payload) => c.publish(wireTopic, payload, qos), closed: () => c.closed, end: () => c.end() };
+  return { publish: (qos, payload) => c.publish(wireTopic, payload, qos), unacked: () => c.outstanding, holdReading: (hold) => c.holdReading(hold), closed: () => c.closed, end: () => c.end() };
 }
 
 const send = (m: unknown) => process.send?.(m);
@@ -66,6 +71,7 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
   let sent = 0;
   const errors0 = errors;
   let cursor = 0;
+  for (const c of live) c.holdReading(true);
   const started = Date.now();
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
@@ -85,7 +91,12 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
       }
     }, 10);
   });
-  return { sent, errors: errors - errors0, seconds: (Date.now() - started) / 1000 };
+  const took = (Date.now() - started) / 1000;
+  // every QoS 1 publish acknowledged (bounded wait): what is still unacknowledged counts as an error
+  for (const c of live) c.holdReading(false);
+  const unacked = () => live.reduce((n, c) => n + c.unacked(), 0);
+  for (let i = 0; i < 200 && unacked() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  return { sent, errors: errors - errors0 + unacked(), seconds: took };
 }
 
 process.on('message', async (m: Command) => {

@@ -1,12 +1,10 @@
 // Where a batch is written: on a worker thread with its own connection (a database file: the main thread keeps its
 // event loop for MQTT, HTTP and socket.io), or inline on the main connection (an in-memory database cannot be shared).
 // A crashed worker fails its batch (the writer retries it) and a new one starts for the next batch.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../platform/log.js';
+import { workerEntry } from '../../platform/worker-entry.js';
 import { createBatchStore, type WriteBatch, type WriteResult } from './write-batch.js';
 
 export type WriteDone = (err: Error | null, result?: WriteResult) => void;
@@ -33,18 +31,6 @@ export function inlineExecutor(sqlite: Database.Database): BatchExecutor {
     },
     close: async () => {},
   };
-}
-
-/**
- * The worker's entry: bundled next to the gateway (dist), else the TypeScript source (tests, benchmarks), loaded through
- * tsx's loader registered inside the worker (Node 20 does not apply a parent's `--import` hooks to a worker's entry).
- */
-function workerEntry(): { script: URL | string; eval: boolean } {
-  const built = new URL('./writer.worker.js', import.meta.url);
-  if (fs.existsSync(built)) return { script: built, eval: false };
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const source = new URL('./writer.worker.ts', import.meta.url).href;
-  return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); })`, eval: true };
 }
 
 /**
@@ -75,7 +61,7 @@ export function announceWrites(sqlite: Database.Database, gate: Int32Array): voi
 }
 
 export function threadExecutor(file: string, log: Logger, gate?: Int32Array): BatchExecutor {
-  const entry = workerEntry();
+  const entry = workerEntry(import.meta.url, 'writer.worker');
   let worker: Worker | null = null;
   const inFlight = new Map<number, WriteDone>();
 

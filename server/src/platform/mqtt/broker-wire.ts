@@ -1,0 +1,96 @@
+// What the broker thread (broker.worker.ts) and the gateway's event loop (broker.ts) tell each other. The thread speaks
+// MQTT; the event loop knows who a session is (its identity, its authority) and what a message means. Device publishes
+// cross in packed runs: one transferred buffer for every message the thread heard in one turn of its loop.
+
+/** the event loop's number for an authenticated connection; the thread never sees identities */
+export type SessionId = number;
+
+/** What the thread reports, in the order it happened (one `batch` per turn of its loop). */
+export type ThreadEvent =
+  | { e: 'auth'; req: number; clientId: string; username?: string; password?: Uint8Array }
+  | { e: 'authz'; req: number; sid: SessionId; topic: string; kind: 'publish' | 'subscribe' }
+  /** CONNACK sent: the session is live */
+  | { e: 'ready'; sid: SessionId; clientId: string }
+  /** the connection is gone; `replaced`: another connection with the same client id took over */
+  | { e: 'gone'; sid: SessionId; clientId: string; replaced: boolean }
+  /** publishes of sessions, packed (see packMessages) */
+  | { e: 'msgs'; buf: ArrayBuffer }
+  | { e: 'published'; req: number; error?: string }
+  | { e: 'ws'; id: number; data: Uint8Array }
+  | { e: 'wsEnd'; id: number }
+  | { e: 'log'; level: 'debug' | 'warn' | 'error'; message: string };
+
+export type ThreadMessage =
+  | { t: 'batch'; events: ThreadEvent[] }
+  | { t: 'listening'; port: number }
+  | { t: 'listenFailed'; message: string }
+  | { t: 'closed' };
+
+/** What the event loop asks of the thread. */
+export type LoopCommand =
+  | { t: 'listen'; host: string; port: number }
+  /** `sid` when accepted, else the CONNACK return code of the refusal */
+  | { t: 'authAnswer'; req: number; sid?: SessionId; returnCode?: number; message?: string }
+  | { t: 'authzAnswer'; req: number; ok: boolean }
+  | { t: 'publish'; req: number; topic: string; payload: Uint8Array; qos: 0 | 1; retain: boolean }
+  | { t: 'kick'; sids: SessionId[] }
+  | { t: 'pause'; paused: boolean }
+  | { t: 'wsOpen'; id: number }
+  | { t: 'wsData'; id: number; data: Uint8Array }
+  | { t: 'wsEnd'; id: number }
+  | { t: 'close' };
+
+/** per message: session (u32), QoS (u8), topic bytes (u16), payload bytes (u32), then the topic and the payload */
+const HEADER = 11;
+
+/** Appends publishes to one growing buffer; `take` hands over exactly what was written and starts afresh. */
+export class MessagePacker {
+  private buf = Buffer.allocUnsafe(64 * 1024);
+  private used = 0;
+  count = 0;
+
+  add(sid: SessionId, qos: number, topic: string, payload: Uint8Array): void {
+    const room = HEADER + topic.length * 3 + payload.length;
+    if (this.used + room > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.used + room));
+      this.buf.copy(grown, 0, 0, this.used);
+      this.buf = grown;
+    }
+    const o = this.used;
+    const topicBytes = this.buf.write(topic, o + HEADER, 'utf8');
+    this.buf.writeUInt32LE(sid, o);
+    this.buf[o + 4] = qos;
+    this.buf.writeUInt16LE(topicBytes, o + 5);
+    this.buf.writeUInt32LE(payload.length, o + 7);
+    this.buf.set(payload, o + HEADER + topicBytes);
+    this.used = o + HEADER + topicBytes + payload.length;
+    this.count++;
+  }
+
+  /** the packed messages as a buffer of their own (transferable), or null when there are none */
+  take(): ArrayBuffer | null {
+    if (this.count === 0) return null;
+    const out = new ArrayBuffer(this.used);
+    new Uint8Array(out).set(this.buf.subarray(0, this.used));
+    this.used = 0;
+    this.count = 0;
+    return out;
+  }
+}
+
+/** Calls `each` for every packed message, in order; payloads are views of `buf` (not copies). */
+export function unpackMessages(buf: ArrayBuffer, each: (sid: SessionId, qos: 0 | 1 | 2, topic: string, payload: Buffer) => void): void {
+  const b = Buffer.from(buf);
+  let o = 0;
+  while (o + HEADER <= b.length) {
+    const sid = b.readUInt32LE(o);
+    const qos = b[o + 4] as 0 | 1 | 2;
+    const topicBytes = b.readUInt16LE(o + 5);
+    const payloadBytes = b.readUInt32LE(o + 7);
+    const topicAt = o + HEADER;
+    const payloadAt = topicAt + topicBytes;
+    o = payloadAt + payloadBytes;
+    if (o > b.length) throw new Error('packed messages cut short');
+    each(sid, qos, b.toString('utf8', topicAt, payloadAt), b.subarray(payloadAt, o));
+  }
+}

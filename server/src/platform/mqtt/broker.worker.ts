@@ -1,0 +1,247 @@
+// The broker thread: aedes, its TCP listener and the byte streams of MQTT-over-WebSocket connections (relayed by the
+// event loop, which owns the HTTP server) run here, on a core of their own. It speaks MQTT (parsing, sessions,
+// subscriptions, PUBACKs, keep-alives) and asks the event loop (broker.ts) everything about identities: who a client
+// is, what it may publish or subscribe. What sessions publish is packed and handed over once per turn of this loop.
+import { randomBytes } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { Duplex } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import Aedes, { type AuthenticateError, type Client } from 'aedes';
+import { MessagePacker, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+
+const { debug } = workerData as { debug: boolean };
+
+// A PUBACK as one 4-byte write. mqtt-packet writes it in two pieces under a cork released on the next tick, so every
+// QoS 1 message cost a writev and a tick; this is the module instance aedes writes through.
+const mqttPacket = createRequire(createRequire(import.meta.url).resolve('aedes'))('mqtt-packet') as {
+  writeToStream: (packet: { cmd: string; messageId?: number }, stream: { write(b: Buffer): boolean }, opts?: unknown) => boolean;
+};
+const writePacket = mqttPacket.writeToStream;
+mqttPacket.writeToStream = (packet, stream, opts) => {
+  const id = packet.messageId;
+  if (packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number') return writePacket(packet, stream, opts);
+  return stream.write(Buffer.from([0x40, 2, id >> 8, id & 0xff]));
+};
+const port = parentPort!;
+
+/** topics a session was allowed to publish on, remembered so that only its first publish there asks the event loop */
+const MAX_ALLOWED_TOPICS = 256;
+
+interface ThreadSession {
+  sid: SessionId;
+  allowed: Set<string>;
+}
+
+const aedes = new Aedes({
+  id: `sentra-${randomBytes(4).toString('hex')}`,
+  // a socket that never sends CONNECT holds memory for nothing
+  connectTimeout: 10_000,
+  // device UIDs and tokens can be longer than MQTT 3.1's 23-character client id
+  maxClientsIdLength: 128,
+});
+const sessions = new WeakMap<Client, ThreadSession>();
+const clientsBySid = new Map<SessionId, Client>();
+const tcp = net.createServer((socket) => aedes.handle(socket));
+const sockets = new Map<number, Duplex>();
+let readPaused = false;
+
+// --- what goes to the event loop: one batch per turn, in order ---
+let events: ThreadEvent[] = [];
+const packer = new MessagePacker();
+let flushing: NodeJS.Immediate | undefined;
+
+function flush() {
+  flushing = undefined;
+  cutMessages();
+  if (events.length === 0) return;
+  const out: ThreadMessage = { t: 'batch', events };
+  const transfer = events.flatMap((e) => (e.e === 'msgs' ? [e.buf] : []));
+  events = [];
+  port.postMessage(out, transfer);
+}
+/** the messages packed so far become an event, so that what follows them stays after them */
+function cutMessages() {
+  const buf = packer.take();
+  if (buf) events.push({ e: 'msgs', buf });
+}
+function report(event: ThreadEvent) {
+  if (event.e !== 'log') cutMessages();
+  events.push(event);
+  flushing ??= setImmediate(flush);
+}
+const log = (level: 'debug' | 'warn' | 'error', message: string) => {
+  if (level !== 'debug' || debug) report({ e: 'log', level, message });
+};
+
+// --- questions to the event loop ---
+let nextReq = 1;
+const waiting = new Map<number, (answer: LoopCommand) => void>();
+function ask(event: ThreadEvent & { req: number }, answered: (answer: LoopCommand) => void) {
+  waiting.set(event.req, answered);
+  report(event);
+}
+
+aedes.authenticate = (client, username, password, done) => {
+  const req = nextReq++;
+  ask({ e: 'auth', req, clientId: client.id, username: username || undefined, password: password ? new Uint8Array(password) : undefined }, (a) => {
+    if (a.t !== 'authAnswer' || a.sid === undefined) {
+      const err = Object.assign(new Error(a.t === 'authAnswer' ? (a.message ?? 'refused') : 'refused'), { returnCode: a.t === 'authAnswer' ? (a.returnCode ?? 5) : 5 });
+      return done(err as AuthenticateError, false);
+    }
+    sessions.set(client, { sid: a.sid, allowed: new Set() });
+    done(null, true);
+  });
+};
+
+const reserved = (topic: string) => topic.startsWith('$');
+
+// MQTT 3.1.1 cannot tell a client its publish was refused; aedes closes the connection (MQTT-3.3.5-2)
+aedes.authorizePublish = (client, packet, done) => {
+  const session = client ? sessions.get(client) : undefined;
+  if (!session || reserved(packet.topic)) return done(new Error('publish not authorised'));
+  if (session.allowed.has(packet.topic)) return done(null);
+  ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: packet.topic, kind: 'publish' }, (a) => {
+    if (a.t === 'authzAnswer' && a.ok) {
+      if (session.allowed.size < MAX_ALLOWED_TOPICS) session.allowed.add(packet.topic);
+      return done(null);
+    }
+    done(new Error('publish not authorised'));
+  });
+};
+// a refused subscription is answered with SUBACK 0x80 and the connection stays up
+aedes.authorizeSubscribe = (client, sub, done) => {
+  const session = client ? sessions.get(client) : undefined;
+  if (!session || reserved(sub.topic)) return done(null, null);
+  ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: sub.topic, kind: 'subscribe' }, (a) => done(null, a.t === 'authzAnswer' && a.ok ? sub : null));
+};
+
+aedes.on('clientReady', (client) => {
+  const session = sessions.get(client);
+  if (!session) return;
+  clientsBySid.set(session.sid, client);
+  if (readPaused) (client as unknown as { _paused: boolean })._paused = true;
+  report({ e: 'ready', sid: session.sid, clientId: client.id });
+});
+aedes.on('clientDisconnect', (client) => {
+  const session = sessions.get(client);
+  if (!session) return;
+  if (clientsBySid.get(session.sid) === client) clientsBySid.delete(session.sid);
+  // aedes unregisters before this event; on a takeover the new client registers (and claims the id) right after
+  const replaced = Boolean((aedes as unknown as { clients: Record<string, Client> }).clients[client.id]);
+  report({ e: 'gone', sid: session.sid, clientId: client.id, replaced });
+});
+aedes.on('publish', (packet, client) => {
+  // client is null for the gateway's own publishes and aedes' $SYS traffic
+  const session = client ? sessions.get(client) : undefined;
+  if (!session) return;
+  packer.add(session.sid, packet.qos, packet.topic, packet.payload as Buffer);
+  flushing ??= setImmediate(flush);
+});
+aedes.on('clientError', (client, err) => log('debug', `MQTT client ${client.id} error: ${err.message}`));
+aedes.on('connectionError', (_client, err) => log('debug', `MQTT connection error: ${err.message}`));
+// aedes emits 'error' for persistence failures; unhandled, an EventEmitter 'error' would end the thread
+(aedes as unknown as EventEmitter).on('error', (err: unknown) => log('error', `MQTT broker error: ${err instanceof Error ? err.message : String(err)}`));
+tcp.on('error', (err) => log('error', `MQTT TCP listener error: ${err.message}`));
+
+function clients(): Client[] {
+  return Object.values((aedes as unknown as { clients: Record<string, Client> }).clients);
+}
+
+function setReadPaused(paused: boolean) {
+  if (paused === readPaused) return;
+  readPaused = paused;
+  // aedes' read loop checks this flag before each read; a resumed client must be kicked to read what waited. While
+  // paused, aedes' per-packet callback returns before counting the packet as handled, so a client paused in the
+  // middle of a batch would wait forever for its batch to end: resuming starts the next batch afresh.
+  for (const client of clients()) {
+    const c = client as unknown as { _paused: boolean; _parsingBatch: number; _nextBatch?: () => void };
+    c._paused = paused;
+    if (!paused) {
+      c._parsingBatch = 0;
+      c._nextBatch?.();
+    }
+  }
+}
+
+/** A WebSocket connection's bytes, relayed by the event loop, as the stream aedes reads and writes. */
+function relayedSocket(id: number): Duplex {
+  const stream = new Duplex({
+    read() {},
+    write(chunk: Buffer, _enc, cb) {
+      report({ e: 'ws', id, data: new Uint8Array(chunk) });
+      cb();
+    },
+    final(cb) {
+      if (sockets.delete(id)) report({ e: 'wsEnd', id });
+      cb();
+    },
+    destroy(err, cb) {
+      if (sockets.delete(id)) report({ e: 'wsEnd', id });
+      cb(err);
+    },
+  });
+  sockets.set(id, stream);
+  return stream;
+}
+
+function close() {
+  for (const s of sockets.values()) s.destroy();
+  const tcpClosed = tcp.listening ? new Promise<void>((resolve) => tcp.close(() => resolve())) : Promise.resolve();
+  // closes every client, so the TCP server's last connections end and its close completes
+  new Promise<void>((resolve) => aedes.close(() => resolve()))
+    .then(() => tcpClosed)
+    .then(() => {
+      flush();
+      port.postMessage({ t: 'closed' } satisfies ThreadMessage);
+      port.close();
+    });
+}
+
+port.on('message', (m: LoopCommand) => {
+  switch (m.t) {
+    case 'authAnswer':
+    case 'authzAnswer': {
+      const answered = waiting.get(m.req);
+      waiting.delete(m.req);
+      answered?.(m);
+      break;
+    }
+    case 'publish':
+      aedes.publish({ cmd: 'publish', topic: m.topic, payload: Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.byteLength), qos: m.qos, retain: m.retain, dup: false }, (err) =>
+        report({ e: 'published', req: m.req, error: err ? err.message : undefined }),
+      );
+      break;
+    case 'kick':
+      for (const sid of m.sids) clientsBySid.get(sid)?.close();
+      break;
+    case 'pause':
+      setReadPaused(m.paused);
+      break;
+    case 'wsOpen':
+      aedes.handle(relayedSocket(m.id));
+      break;
+    case 'wsData':
+      sockets.get(m.id)?.push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
+      break;
+    case 'wsEnd': {
+      const s = sockets.get(m.id);
+      sockets.delete(m.id);
+      s?.destroy();
+      break;
+    }
+    case 'listen': {
+      const failed = (err: Error) => port.postMessage({ t: 'listenFailed', message: err.message } satisfies ThreadMessage);
+      tcp.once('error', failed);
+      tcp.listen(m.port, m.host, () => {
+        tcp.off('error', failed);
+        port.postMessage({ t: 'listening', port: (tcp.address() as net.AddressInfo).port } satisfies ThreadMessage);
+      });
+      break;
+    }
+    case 'close':
+      close();
+      break;
+  }
+});
