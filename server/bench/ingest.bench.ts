@@ -103,14 +103,19 @@ export const ingestBench: Bench = {
         // BENCH_TRACE=1: the writer's state every 250 ms on stderr (where a stall comes from)
         let traceElu = performance.eventLoopUtilization();
         let traceBroker = app.broker.threadUtilization();
+        let traceWriter = app.telemetry.metrics() as Record<string, number>;
         const trace = process.env.BENCH_TRACE
           ? setInterval(() => {
               const m = app.telemetry.metrics() as Record<string, number>;
               const elu = performance.eventLoopUtilization(traceElu);
               traceElu = performance.eventLoopUtilization();
               const brokerElu = app.broker.threadUtilization(traceBroker);
+              // the writer in this window: batches handed over, and the share of the window one was in flight
+              const writerBatches = m.batches - traceWriter.batches;
+              const writerBusy = (m.total_roundtrip_ms - traceWriter.total_roundtrip_ms) / 250;
+              traceWriter = m;
               traceBroker = app.broker.threadUtilization();
-              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(traceMaxMs)} over100=${traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.utilization.toFixed(2)} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
+              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} window_batches=${writerBatches} window_writer_busy=${writerBusy.toFixed(2)} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(traceMaxMs)} over100=${traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.utilization.toFixed(2)} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
               traceMaxMs = 0;
               traceOver = 0;
             }, 250)

@@ -152,6 +152,26 @@ describe('MQTT broker', () => {
     expect(messages).toContainEqual({ key: 'device:2', topic: 'd/2/data', payload: '{"t":21}' });
   });
 
+  it("takes a device's repeated publishes the short way (acknowledged, in order) and still delivers them once someone subscribes", async () => {
+    const dev = track(await connected(url, { username: 'dev31', password: 'rahasia' }));
+    // the first publish on a topic asks the authority; the next ones are the thread's own (no subscriber: short path)
+    for (let i = 0; i < 5; i++) await dev.publishAsync('d/31/data', `{"n":${i}}`, { qos: (i % 2) as 0 | 1 });
+    await eventually(() => expect(messages.filter((m) => m.topic === 'd/31/data').map((m) => m.payload)).toEqual([0, 1, 2, 3, 4].map((i) => `{"n":${i}}`)));
+    // retained: aedes' way, and a later subscriber gets it
+    await dev.publishAsync('d/31/state', 'tetap', { qos: 1, retain: true });
+    const watcher = track(await connected(url, { username: 'watcher', clientId: 'watcher-31' }));
+    const got: string[] = [];
+    watcher.on('message', (topic, payload) => got.push(`${topic} ${payload}`));
+    await watcher.subscribeAsync('d/31/#');
+    await eventually(() => expect(got).toEqual(['d/31/state tetap']));
+    // with a subscriber the same topic goes through aedes again: delivered to the watcher and reported
+    await dev.publishAsync('d/31/data', '{"n":5}', { qos: 1 });
+    await eventually(() => expect(got).toEqual(['d/31/state tetap', 'd/31/data {"n":5}']));
+    expect(messages.filter((m) => m.key === 'device:31').map((m) => m.payload)).toEqual([0, 1, 2, 3, 4].map((i) => `{"n":${i}}`).concat(['tetap', '{"n":5}']));
+    // an empty retained publish clears it (later tests subscribe to d/#)
+    await dev.publishAsync('d/31/state', '', { qos: 1, retain: true });
+  });
+
   it('does not deliver a publish outside the identity, and closes that connection', async () => {
     const watcher = track(await connected(url, { username: 'watcher', clientId: 'watcher-2' }));
     const got: string[] = [];

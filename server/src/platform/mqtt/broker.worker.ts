@@ -6,24 +6,51 @@ import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import path from 'node:path';
 import { Duplex } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import Aedes, { type AuthenticateError, type Client } from 'aedes';
+import type { AuthenticateError, Client, PublishPacket } from 'aedes';
+import type AedesClass from 'aedes';
 import { MessagePacker, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 
 const { debug } = workerData as { debug: boolean };
 
+const requireHere = createRequire(import.meta.url);
+const aedesMain = requireHere.resolve('aedes');
+const requireInAedes = createRequire(aedesMain);
+const puback = (id: number) => Buffer.from([0x40, 2, id >> 8, id & 0xff]);
+
 // A PUBACK as one 4-byte write. mqtt-packet writes it in two pieces under a cork released on the next tick, so every
 // QoS 1 message cost a writev and a tick; this is the module instance aedes writes through.
-const mqttPacket = createRequire(createRequire(import.meta.url).resolve('aedes'))('mqtt-packet') as {
+const mqttPacket = requireInAedes('mqtt-packet') as {
   writeToStream: (packet: { cmd: string; messageId?: number }, stream: { write(b: Buffer): boolean }, opts?: unknown) => boolean;
 };
 const writePacket = mqttPacket.writeToStream;
 mqttPacket.writeToStream = (packet, stream, opts) => {
   const id = packet.messageId;
   if (packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number') return writePacket(packet, stream, opts);
-  return stream.write(Buffer.from([0x40, 2, id >> 8, id & 0xff]));
+  return stream.write(puback(id));
 };
+
+// A device's publish, the broker's hot path, taken before aedes' own handling when nothing in aedes needs it: QoS 0 or 1,
+// not retained, on a topic this session was already allowed, and no subscriber anywhere. aedes would otherwise run
+// it through its step series (authorisation, retained store, offline enqueue, emission: two topic matches and an
+// allocation or two per step) only to find nobody to deliver to. Anything else goes the whole way unchanged.
+type HandlePublish = (client: Client, packet: PublishPacket, done: (err?: Error) => void) => void;
+const publishHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'publish.js');
+const aedesPublish = requireInAedes(publishHandler) as HandlePublish;
+requireInAedes.cache[publishHandler]!.exports = ((client, packet, done) => {
+  const session = sessions.get(client);
+  if (session === undefined || packet.qos === 2 || packet.retain || !session.allowed.has(packet.topic) || subscribed(packet.topic)) return aedesPublish(client, packet, done);
+  if (packet.qos === 1) client.conn.write(puback(packet.messageId!));
+  packer.add(session.sid, packet.qos, packet.topic, packet.payload as Buffer);
+  flushing ??= setImmediate(flush);
+  done();
+}) satisfies HandlePublish;
+// loaded after the handler above is in place (its handlers module takes the publish handler when it loads)
+const Aedes = requireInAedes(aedesMain) as typeof AedesClass;
+/** whether any subscription (a client's or aedes' own) matches the topic */
+const subscribed = (topic: string) => (aedes as unknown as { mq: { _matcher: { match(t: string): unknown[] } } }).mq._matcher.match(topic).length > 0;
 const port = parentPort!;
 
 /** topics a session was allowed to publish on, remembered so that only its first publish there asks the event loop */
