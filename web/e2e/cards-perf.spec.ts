@@ -6,7 +6,8 @@
 // watched for long frames (> 50 ms), and the initial script bundle is checked for Plotly and Leaflet. Bounds are
 // generous (CI machines vary): the figures are printed and written to test-results/cards-perf/perf.json for
 // docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3); CARDS_PERF_PROFILE=1 also writes CPU
-// profiles of the first one (load.cpuprofile) and of the live window (live.cpuprofile).
+// profiles of the first one (load.cpuprofile) and of the live window (live.cpuprofile); CARDS_PERF_TRACE=1 a Chromium
+// performance trace of the first navigation (load.trace.json: layout, style, paint and script on the main thread).
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { CARD_LIVE, UNSCALED_HEIGHT_CARDS, cardPixelHeight, contracts, GRID_MARGIN, GRID_ROW_HEIGHT, type CardTypeCode, type ComponentInput } from '@sentra/contracts';
@@ -152,9 +153,14 @@ interface Run {
   problems: string[];
   /** charts whose margins automargin widened (Plotly then drew them twice): key and margins asked → drawn */
   widened: string[];
+  /** the charts' own main-thread cost (chartDraws.ts user timings): Plotly's evaluation, the sum of the first draws */
+  plotlyEvalMs: number;
+  firstDrawsMs: number;
+  /** when the first chart draw started (ms after navigation) */
+  firstDrawAt: number;
 }
 
-async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: number, viewportHeight: number, frames: boolean, profile: { load?: boolean; live?: boolean } = {}): Promise<Run & { frames?: Awaited<ReturnType<typeof watchFrames>>; pushes?: number }> {
+async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: number, viewportHeight: number, frames: boolean, profile: { load?: boolean; live?: boolean; trace?: boolean } = {}): Promise<Run & { frames?: Awaited<ReturnType<typeof watchFrames>>; pushes?: number }> {
   const page = await browser.newPage({ baseURL, viewport: { width: 1280, height: viewportHeight } });
   try {
     await openAsTenant(page, t, 'about');
@@ -164,8 +170,14 @@ async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: num
     // CARDS_PERF_PROFILE=1: CPU profiles to open in Chromium's DevTools (Performance)
     const cdp = profile.load ? await page.context().newCDPSession(page) : undefined;
     if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
+    // CARDS_PERF_TRACE=1: the performance panel's view of the load (open load.trace.json in DevTools)
+    if (profile.trace) {
+      fs.mkdirSync(OUT, { recursive: true });
+      await browser.startTracing(page, { path: `${OUT}/load.trace.json`, screenshots: false, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
+    }
     await page.goto(`/admin/${t.domain}/_dashboard_view_/${id}`, { waitUntil: 'commit' });
     await page.waitForFunction(() => (window as unknown as { __perf: { chartsAt?: number } }).__perf.chartsAt !== undefined, null, { timeout: 30_000, polling: 250 });
+    if (profile.trace) await browser.stopTracing();
     if (cdp) {
       const { profile: cpu } = await cdp.send('Profiler.stop');
       fs.mkdirSync(OUT, { recursive: true });
@@ -190,6 +202,7 @@ async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: num
 
 async function measured(page: Page): Promise<Run> {
   return page.evaluate(() => {
+    const timings = (name: string) => performance.getEntriesByName(name, 'measure');
     const p = (window as unknown as { __perf: { longTasks: { start: number; duration: number }[]; readyAt: Record<string, number>; gridAt: number; socketAt: number; subscribedAt: number; firstPushAt: number; allPushedAt: number; valuesAt: number; chartsAt: number } }).__perf;
     const load = p.longTasks.filter((t) => t.start <= p.chartsAt);
     const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
@@ -213,6 +226,9 @@ async function measured(page: Page): Promise<Run> {
       lastReady: Object.entries(p.readyAt).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, at]) => `${k} ${at}`),
       scripts,
       calls,
+      plotlyEvalMs: Math.round(timings('sentra:chart-library')[0]?.duration ?? -1),
+      firstDrawsMs: Math.round(timings('sentra:chart-first-draw').reduce((s, m) => s + m.duration, 0)),
+      firstDrawAt: Math.round(timings('sentra:chart-first-draw')[0]?.startTime ?? -1),
       widened: [...document.querySelectorAll('[data-testid="dashboard-card"]')].flatMap((c) => {
         const l = (c.querySelector('[data-testid="chart"]') as unknown as { _fullLayout?: { margin: Record<string, number>; _size: Record<string, number> } } | null)?._fullLayout;
         const sides = ['l', 'r', 't', 'b'] as const;
@@ -267,11 +283,12 @@ test.describe.serial('30-card dashboard performance', () => {
     test.setTimeout(60_000 + RUNS * 45_000);
     const initial = await initialScripts(request);
     const profiling = !!process.env.CARDS_PERF_PROFILE;
+    const tracing = !!process.env.CARDS_PERF_TRACE;
     const runs: Awaited<ReturnType<typeof navigate>>[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await navigate(browser, baseURL!, t, dashboardId, viewportHeight, i === RUNS - 1, { load: profiling && i === 0, live: profiling }));
+    for (let i = 0; i < RUNS; i++) runs.push(await navigate(browser, baseURL!, t, dashboardId, viewportHeight, i === RUNS - 1, { load: profiling && i === 0, live: profiling, trace: tracing && i === 0 }));
     const last = runs.at(-1)!;
     const range = (k: 'valuesMs' | 'chartsMs' | 'blockingMs') => [Math.min(...runs.map((r) => r[k])), Math.max(...runs.map((r) => r[k]))];
-    const median = (k: 'valuesMs' | 'chartsMs') => {
+    const median = (k: 'valuesMs' | 'chartsMs' | 'plotlyEvalMs' | 'firstDrawsMs') => {
       const xs = runs.map((r) => r[k]).sort((a, b) => a - b);
       return xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
     };
@@ -284,7 +301,7 @@ test.describe.serial('30-card dashboard performance', () => {
       calls: last.calls,
       valuesMs: range('valuesMs'),
       chartsMs: range('chartsMs'),
-      medianMs: { values: median('valuesMs'), charts: median('chartsMs') },
+      medianMs: { values: median('valuesMs'), charts: median('chartsMs'), plotlyEval: median('plotlyEvalMs'), firstDraws: median('firstDrawsMs') },
       blockingMs: range('blockingMs'),
       live: { windowMs: LIVE_WINDOW_MS, pushes: last.pushes, ...last.frames },
       initialScripts: initial.map((s) => `${s.name} ${Math.round(s.bytes / 1024)} KB`),

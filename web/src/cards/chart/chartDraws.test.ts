@@ -129,4 +129,17 @@ describe('chart draws', () => {
     expect(seen).toEqual(['first']);
     expect(loaded.purged).toEqual([gone]);
   });
+
+  it("record Plotly's evaluation and each chart's first draw as user timings, never a redraw", async () => {
+    performance.clearMeasures();
+    const seen: string[] = [];
+    const a = el('a');
+    draws.requestChartDraw(a, () => seen.push('a'));
+    draws.requestChartDraw(el('b'), () => seen.push('b'));
+    await vi.waitFor(() => expect(seen).toEqual(['a', 'b']));
+    draws.requestChartDraw(a, () => seen.push('a again'));
+    await vi.waitFor(() => expect(seen).toEqual(['a', 'b', 'a again']));
+    expect(performance.getEntriesByName(draws.CHART_TIMINGS.library, 'measure')).toHaveLength(1);
+    expect(performance.getEntriesByName(draws.CHART_TIMINGS.firstDraw, 'measure')).toHaveLength(2);
+  });
 });

@@ -32,6 +32,20 @@ let lib: ChartLibrary | undefined;
 let loading: Promise<void> | undefined;
 let pumping = false;
 
+/**
+ * User timings (DevTools' Performance panel, e2e/cards-perf.spec.ts): Plotly's evaluation and each chart's first draw,
+ * so a measurement can tell the charts' own cost from the machine's noise. Redraws are not recorded: the entries are
+ * kept for the page's life, and live pushes would add them without end.
+ */
+export const CHART_TIMINGS = { library: 'sentra:chart-library', firstDraw: 'sentra:chart-first-draw' } as const;
+const timed = (name: string, start: number) => {
+  try {
+    performance.measure(name, { start, end: performance.now() });
+  } catch {
+    // no User Timing level 3 (old browsers, some test environments): nothing to record
+  }
+};
+
 const afterPaint = (fn: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(fn, 0)) : setTimeout(fn, 0));
 
 function observerOf(): IntersectionObserver | null {
@@ -66,8 +80,10 @@ function load(): void {
     // after the frame that drew the values: Plotly's parse and start-up then run with nothing urgent left
     await new Promise<void>((resolve) => afterPaint(resolve));
     try {
+      const started = performance.now();
       const m = await import('./plotly.js');
       lib = { plotly: m.plotly(), locale: m.PLOTLY_LOCALE };
+      timed(CHART_TIMINGS.library, started);
       pump();
     } catch (err) {
       // a failed chunk (a deploy replaced it, the network dropped): the next draw request tries again
@@ -92,11 +108,13 @@ function run(): void {
     waiting.delete(el);
     const first = !drawnOnce.has(el);
     drawnOnce.add(el);
+    const drawStarted = performance.now();
     try {
       draw(lib!);
     } catch (err) {
       console.error('chart draw failed', err);
     }
+    if (first) timed(CHART_TIMINGS.firstDraw, drawStarted);
     if (performance.now() - started > (first ? FIRST_BUDGET_MS : BUDGET_MS)) break;
   }
   pump();
