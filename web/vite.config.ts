@@ -1,6 +1,7 @@
 // Vite build of the Sentra console; in development the gateway (npm run serve, port 8080) answers the API and sockets.
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compileHints } from './src/build/compileHints';
 
 const gateway = 'http://127.0.0.1:8080';
 
@@ -22,7 +23,9 @@ export function plotlyChunkName(placeholder = '__SENTRA_PLOTLY_CHUNK_FILE__'): P
 }
 
 export default defineConfig({
-  plugins: [react(), plotlyChunkName()],
+  // Plotly's chunk compiled whole while it is preloaded: its evaluation and first draws no longer compile on the
+  // main thread (src/build/compileHints.ts)
+  plugins: [react(), plotlyChunkName(), compileHints((id) => id.endsWith('/cards/chart/plotly.ts'))],
   server: {
     host: '127.0.0.1',
     proxy: {
