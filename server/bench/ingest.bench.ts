@@ -82,7 +82,7 @@ export const ingestBench: Bench = {
     });
 
     const fleet = fork(fileURLToPath(new URL('./ingest/devices.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const figures: Record<string, number | string> = { writer_thread: app.telemetry.metrics().writer_thread ? 'on' : 'off', devices: DEVICES, offered_points_per_s: POINTS_PER_S, phase_s: PHASE_S };
+    const figures: Record<string, number | string> = { broker_threads: app.broker.threads, writer_thread: app.telemetry.metrics().writer_thread ? 'on' : 'off', devices: DEVICES, offered_points_per_s: POINTS_PER_S, phase_s: PHASE_S };
     try {
       await new Promise((r) => setTimeout(r, 500));
       gc();
@@ -115,7 +115,7 @@ export const ingestBench: Bench = {
               const writerBusy = (m.total_roundtrip_ms - traceWriter.total_roundtrip_ms) / 250;
               traceWriter = m;
               traceBroker = app.broker.threadUtilization();
-              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} window_batches=${writerBatches} window_writer_busy=${writerBusy.toFixed(2)} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(traceMaxMs)} over100=${traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.utilization.toFixed(2)} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
+              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} window_batches=${writerBatches} window_writer_busy=${writerBusy.toFixed(2)} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(traceMaxMs)} over100=${traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.map((u) => u.utilization.toFixed(2)).join('/')} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
               traceMaxMs = 0;
               traceOver = 0;
             }, 250)
@@ -132,7 +132,7 @@ export const ingestBench: Bench = {
         await new Promise((r) => setTimeout(r, (PHASE_S - WARMUP_S - 1) * 1000));
         const w1 = app.telemetry.metrics() as Record<string, number>;
         const elu = performance.eventLoopUtilization(elu0).utilization;
-        const brokerElu = app.broker.threadUtilization(brokerElu0).utilization;
+        const brokerElu = app.broker.threadUtilization(brokerElu0).map((u) => u.utilization);
         const mainCpuUs = mainThreadCpuUs() - cpu0;
         const fleetCpuUs = processCpuUs(fleet.pid) - fleetCpu0;
         const gatewayCpuUs = processCpuUs(process.pid) - gatewayCpu0;
@@ -173,7 +173,8 @@ export const ingestBench: Bench = {
         figures[`${k}max_roundtrip_ms`] = m1.max_roundtrip_ms;
         figures[`${k}main_thread_cpu_us_per_message`] = Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
         figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
-        figures[`${k}broker_thread_utilization`] = Math.round(brokerElu * 100) / 100;
+        // each broker thread's event loop (the kernel spreads the connections over them)
+        figures[`${k}broker_threads_utilization`] = brokerElu.map((u) => Math.round(u * 100) / 100).join(' / ');
         // cores busy: the whole gateway process (event loop, writer thread, GC threads) and the load generator
         figures[`${k}gateway_cores`] = Math.round((gatewayCpuUs / 1e6 / windowS) * 100) / 100;
         figures[`${k}fleet_cores`] = Math.round((fleetCpuUs / 1e6 / windowS) * 100) / 100;

@@ -91,6 +91,8 @@ describe('MQTT broker', () => {
   });
 
   it("refuses a client that takes another identity's client id, and lets the same identity take its own over", async () => {
+    const departures = () => events.filter((e) => e === '-device:2').length;
+    const before = departures();
     const victim = track(await connected(url, { username: 'dev2', password: 'rahasia', clientId: 'shared-id' }));
     expect((await attempt(url, { username: 'dev3', password: 'rahasia', clientId: 'shared-id' })).code).toBe(5);
     expect(victim.connected).toBe(true);
@@ -98,10 +100,44 @@ describe('MQTT broker', () => {
     expect(again.connected).toBe(true);
     await eventually(() => expect(victim.connected).toBe(false));
     again.end(true);
-    await eventually(() => expect(gw.app.broker.connected().map((i) => i.key)).not.toContain('device:2'));
+    // both connections reported gone (the broker threads report a departure a moment after the socket closes)
+    await eventually(() => expect(departures()).toBe(before + 2));
+    expect(gw.app.broker.connected().map((i) => i.key)).not.toContain('device:2');
     // once the id is free, anyone known may use it
     const later = track(await connected(url, { username: 'dev3', password: 'rahasia', clientId: 'shared-id' }));
     expect(later.connected).toBe(true);
+  });
+
+  it('serves connections on several threads as one broker: publishes reach every subscriber, take-overs close the older connection', async () => {
+    expect(gw.app.broker.threads).toBeGreaterThan(1);
+    // the kernel spreads connections over the threads: with eight watchers some share the device's thread and some do not
+    const got: string[][] = [];
+    for (let i = 0; i < 8; i++) {
+      const w = track(await connected(url, { username: 'watcher', clientId: `spread-${i}` }));
+      const mine: string[] = [];
+      got.push(mine);
+      w.on('message', (topic, payload) => mine.push(`${topic} ${payload}`));
+      await w.subscribeAsync('d/41/#');
+    }
+    const dev = track(await connected(url, { username: 'dev41', password: 'rahasia' }));
+    for (let n = 0; n < 3; n++) await dev.publishAsync('d/41/data', `{"n":${n}}`, { qos: (n % 2) as 0 | 1 });
+    await eventually(() => expect(got).toEqual(got.map(() => [0, 1, 2].map((n) => `d/41/data {"n":${n}}`))));
+    // a gateway publish reaches the device wherever it is
+    const cmds: string[] = [];
+    dev.on('message', (topic) => cmds.push(topic));
+    await dev.subscribeAsync('d/41/cmd');
+    await gw.app.broker.publish('d/41/cmd', '{}', { qos: 1 });
+    await eventually(() => expect(cmds).toEqual(['d/41/cmd']));
+    // the same client id again and again: each new connection takes over the previous one, on its thread or another
+    let previous = track(await connected(url, { username: 'dev42', password: 'rahasia', clientId: 'roaming' }));
+    for (let i = 0; i < 6; i++) {
+      const next = track(await connected(url, { username: 'dev42', password: 'rahasia', clientId: 'roaming' }));
+      const older = previous;
+      await eventually(() => expect(older.connected).toBe(false));
+      expect(next.connected).toBe(true);
+      previous = next;
+    }
+    await eventually(() => expect(gw.app.broker.connected().filter((i) => i.key === 'device:42')).toHaveLength(1));
   });
 
   it('stops reading device sockets while paused and delivers what waited once resumed', async () => {

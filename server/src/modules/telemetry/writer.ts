@@ -94,8 +94,8 @@ class Fifo<T> {
 }
 
 const MAX_WRITE_ATTEMPTS = 3;
-/** rollup rows merged per transaction: 5–10 ms of upserts, so a round over 15,000 series never holds the lock long */
-export const ROLLUP_CHUNK_ROWS = 2000;
+/** rollup rows merged per transaction: 3–10 ms of upserts, so a round over 15,000 series never holds the lock long */
+export const ROLLUP_CHUNK_ROWS = 1000;
 
 /** Default round period: at 4 points/s per series a page takes ~20 points per write (docs/decisions.md). */
 export const COMPACT_EVERY_MS = 5000;
@@ -109,10 +109,10 @@ const COMPACT_SPREAD = 0.6;
 /** the least points worth a chunk (whole series are taken, so a chunk is usually a little larger) */
 export const COMPACT_CHUNK_POINTS = 500;
 /**
- * The most points a chunk takes while points are being written (behind schedule or catching up): at 2–4 µs a point
- * a chunk holds the writer 8–16 ms, so a new point never waits behind more than that. Drains take what is left.
+ * The most points a chunk takes while points are being written (behind schedule or catching up): at 2–5 µs a point
+ * a chunk holds the writer 5–12 ms, so a new point never waits behind more than that. Drains take what is left.
  */
-export const COMPACT_MAX_CHUNK_POINTS = 4000;
+export const COMPACT_MAX_CHUNK_POINTS = 2500;
 /** with nothing else to write, compaction goes on this often */
 const COMPACT_TICK_MS = 20;
 
@@ -317,7 +317,8 @@ export function createTelemetryWriter(o: WriterOptions) {
     let chunk: InFlight['chunk'] = null;
     if (recent) {
       batch.journal = { part: (recent.active.round % 2) as 0 | 1, round: recent.active.round };
-      if (compacting && compactNow > 0) {
+      // a batch merging rollup rows takes no chunk (unless draining): the two together held the writer 30–55 ms
+      if (compacting && compactNow > 0 && (snapshot === null || compactAll || closed)) {
         const c = nextChunk(compacting, compactNow);
         chunk = { from: c.from, to: c.to, last: c.last, points: c.points };
         batch.compact = c.columns;

@@ -13,6 +13,9 @@ export type ThreadEvent =
   | { e: 'ready'; sid: SessionId; clientId: string }
   /** the connection is gone; `replaced`: another connection with the same client id took over */
   | { e: 'gone'; sid: SessionId; clientId: string; replaced: boolean }
+  /** a session's granted subscriptions, and the ones it dropped (another thread's publishes must reach them) */
+  | { e: 'subs'; sid: SessionId; filters: string[] }
+  | { e: 'unsubs'; sid: SessionId; filters: string[] }
   /** publishes of sessions, packed (see packMessages) */
   | { e: 'msgs'; buf: ArrayBuffer }
   | { e: 'published'; req: number; error?: string }
@@ -22,16 +25,20 @@ export type ThreadEvent =
 
 export type ThreadMessage =
   | { t: 'batch'; events: ThreadEvent[] }
-  | { t: 'listening'; port: number }
+  /** `fd`: the thread's descriptor of the listening socket (the event loop keeps a duplicate for other threads) */
+  | { t: 'listening'; port: number; fd: number }
   | { t: 'listenFailed'; message: string }
   | { t: 'closed' };
 
 /** What the event loop asks of the thread. */
 export type LoopCommand =
   | { t: 'listen'; host: string; port: number }
+  /** listen on a duplicate of another thread's listening socket (the kernel hands each connection to one of them) */
+  | { t: 'listenFd'; fd: number }
   /** `sid` when accepted, else the CONNACK return code of the refusal */
   | { t: 'authAnswer'; req: number; sid?: SessionId; returnCode?: number; message?: string }
   | { t: 'authzAnswer'; req: number; ok: boolean }
+  /** `req` 0: nobody waits for the answer (another thread's publish, delivered to this thread's subscribers) */
   | { t: 'publish'; req: number; topic: string; payload: Uint8Array; qos: 0 | 1; retain: boolean }
   | { t: 'kick'; sids: SessionId[] }
   | { t: 'pause'; paused: boolean }
@@ -40,7 +47,8 @@ export type LoopCommand =
   | { t: 'wsEnd'; id: number }
   | { t: 'close' };
 
-/** per message: session (u32), QoS (u8), topic bytes (u16), payload bytes (u32), then the topic and the payload */
+/** per message: session (u32), flags (u8: QoS in bits 0–1, retain in bit 2), topic bytes (u16), payload bytes (u32),
+ * then the topic and the payload */
 const HEADER = 11;
 
 /** Appends publishes to one growing buffer; `take` hands over exactly what was written and starts afresh. */
@@ -49,7 +57,7 @@ export class MessagePacker {
   private used = 0;
   count = 0;
 
-  add(sid: SessionId, qos: number, topic: string, payload: Uint8Array): void {
+  add(sid: SessionId, qos: number, retain: boolean, topic: string, payload: Uint8Array): void {
     const room = HEADER + topic.length * 3 + payload.length;
     if (this.used + room > this.buf.length) {
       const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.used + room));
@@ -59,7 +67,7 @@ export class MessagePacker {
     const o = this.used;
     const topicBytes = this.buf.write(topic, o + HEADER, 'utf8');
     this.buf.writeUInt32LE(sid, o);
-    this.buf[o + 4] = qos;
+    this.buf[o + 4] = qos | (retain ? 4 : 0);
     this.buf.writeUInt16LE(topicBytes, o + 5);
     this.buf.writeUInt32LE(payload.length, o + 7);
     this.buf.set(payload, o + HEADER + topicBytes);
@@ -79,18 +87,18 @@ export class MessagePacker {
 }
 
 /** Calls `each` for every packed message, in order; payloads are views of `buf` (not copies). */
-export function unpackMessages(buf: ArrayBuffer, each: (sid: SessionId, qos: 0 | 1 | 2, topic: string, payload: Buffer) => void): void {
+export function unpackMessages(buf: ArrayBuffer, each: (sid: SessionId, qos: 0 | 1 | 2, retain: boolean, topic: string, payload: Buffer) => void): void {
   const b = Buffer.from(buf);
   let o = 0;
   while (o + HEADER <= b.length) {
     const sid = b.readUInt32LE(o);
-    const qos = b[o + 4] as 0 | 1 | 2;
+    const flags = b[o + 4]!;
     const topicBytes = b.readUInt16LE(o + 5);
     const payloadBytes = b.readUInt32LE(o + 7);
     const topicAt = o + HEADER;
     const payloadAt = topicAt + topicBytes;
     o = payloadAt + payloadBytes;
     if (o > b.length) throw new Error('packed messages cut short');
-    each(sid, qos, b.toString('utf8', topicAt, payloadAt), b.subarray(payloadAt, o));
+    each(sid, (flags & 3) as 0 | 1 | 2, (flags & 4) !== 0, b.toString('utf8', topicAt, payloadAt), b.subarray(payloadAt, o));
   }
 }

@@ -1,26 +1,35 @@
 // The embedded MQTT broker (aedes): devices connect over TCP (MQTT_PORT) or WebSocket (/mqtt on the HTTP port).
-// aedes runs on a thread of its own (broker.worker.ts): parsing, sessions, PUBACKs and socket writes take ~25 µs of
-// CPU a message, which at fleet rates would fill the event loop. The event loop keeps everything about identities:
-// every client is authenticated by a domain authority, every topic authorised by the authority that knew it (a
-// session's allowed publish topics are remembered by the thread), and what sessions publish arrives here in packed
-// runs, in order, as `message` events of their identities.
+// aedes runs on threads of its own (broker.worker.ts), each listening on its own descriptor of the one TCP socket so
+// the kernel spreads the connections: parsing, sessions, PUBACKs and socket writes take 20–30 µs of CPU a message,
+// which at fleet rates would fill the event loop. The event loop keeps everything about identities: every client is
+// authenticated by a domain authority, every topic authorised by the authority that knew it (a session's allowed
+// publish topics are remembered by its thread), and what sessions publish arrives here in packed runs, in order, as
+// `message` events of their identities. Between threads it plays the broker: the gateway's publishes go to every
+// thread, a client's publish to the threads whose sessions subscribed (retained ones to all), and a client id taken
+// over on another thread closes the older connection.
+import fs from 'node:fs';
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
+import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
 import { unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import { TopicFilters } from './topic-filters.js';
 import type { Broker, BrokerAuthority, BrokerEvents, MqttIdentity } from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
 
 export interface EmbeddedBroker extends Broker {
-  /** starts the broker thread's TCP listener; resolves with the bound port */
+  /** starts the broker threads' TCP listener; resolves with the bound port */
   listen(): Promise<number>;
   /** serves MQTT over WebSocket at `path` on the gateway's HTTP server */
   attachWebSocket(server: http.Server, path?: string): void;
-  /** the broker thread's event-loop utilisation since `since` (as performance.eventLoopUtilization) */
-  threadUtilization(since?: EventLoopUtilization): EventLoopUtilization;
-  /** stops accepting, disconnects every client, stops aedes and its thread; idempotent */
+  /** each broker thread's event-loop utilisation since `since` (as performance.eventLoopUtilization), in thread order */
+  threadUtilization(since?: EventLoopUtilization[]): EventLoopUtilization[];
+  /** how many broker threads serve the TCP listener */
+  readonly threads: number;
+  /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
   close(): Promise<void>;
 }
 
@@ -28,14 +37,26 @@ export interface BrokerOptions {
   host: string;
   port: number;
   log: Logger;
-  /** the thread reports aedes' client and connection errors (debug lines) */
+  /** the threads report aedes' client and connection errors (debug lines) */
   debug?: boolean;
+  /** broker threads (default 2; 1 when the native dup helper is missing) */
+  threads?: number;
+}
+
+interface Thread {
+  index: number;
+  worker: Worker;
+  /** subscriptions of this thread's sessions, for publishes of sessions on other threads */
+  filters: TopicFilters;
 }
 
 interface Session {
   identity: MqttIdentity;
   authority: BrokerAuthority;
   clientId: string;
+  thread: Thread;
+  /** its granted subscriptions (dropped from its thread's filters when it goes) */
+  filters: string[];
   /** `connected` was emitted, so `disconnected` must follow */
   announced: boolean;
   /** when the connection went (its will message may still follow), or when it was accepted, for the sweep */
@@ -50,26 +71,32 @@ const NOT_AUTHORIZED = 5;
 const GONE_KEPT_MS = 10_000;
 /** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
 const UNREADY_KEPT_MS = 60_000;
+export const DEFAULT_BROKER_THREADS = 2;
 
 const reserved = (topic: string) => topic.startsWith('$');
 
 export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;
+  const native = nativeFd();
+  const count = native ? Math.max(1, opts.threads ?? DEFAULT_BROKER_THREADS) : 1;
   const authorities: BrokerAuthority[] = [];
   const sessions = new Map<SessionId, Session>();
   let nextSid = 1;
-  /** client id → identity key of the connected client: MQTT lets a new CONNECT with the same id take the session
-   * over, which must stay a right of the same identity, never a way for one device to kick another */
-  const clientOwners = new Map<string, string>();
+  /** client id → the session holding it: MQTT lets a new CONNECT with the same id take the session over, which must
+   * stay a right of the same identity, never a way for one device to kick another */
+  const holders = new Map<string, SessionId>();
   const listeners: { [E in keyof BrokerEvents]: Set<BrokerEvents[E]> } = { connected: new Set(), disconnected: new Set(), message: new Set() };
   const endpoints: WebSocketEndpoint[] = [];
-  /** WebSocket connections relayed to the thread */
-  const relayed = new Map<number, import('node:stream').Duplex>();
+  /** WebSocket connections relayed to the first thread */
+  const relayed = new Map<number, Duplex>();
   let nextWs = 1;
-  const publishes = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+  /** the gateway's publishes: the threads that have not answered yet */
+  const publishes = new Map<number, { left: number; resolve: () => void; reject: (err: Error) => void }>();
   let nextReq = 1;
   let readPaused = false;
   let boundPort = 0;
+  /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
+  let listenFd = -1;
   let closing: Promise<void> | undefined;
 
   function emit<E extends keyof BrokerEvents>(event: E, ...args: Parameters<BrokerEvents[E]>) {
@@ -82,7 +109,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
-  async function identify(clientId: string, username: string | undefined, password: Buffer | undefined): Promise<Omit<Session, 'clientId' | 'since' | 'gone'> | { returnCode: number; message: string }> {
+  async function identify(clientId: string, username: string | undefined, password: Buffer | undefined): Promise<Pick<Session, 'identity' | 'authority'> | { returnCode: number; message: string }> {
     if (!username) return { returnCode: NOT_AUTHORIZED, message: 'anonymous clients are refused' };
     for (const authority of authorities) {
       let identity: MqttIdentity | null;
@@ -94,9 +121,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         return { returnCode: SERVER_UNAVAILABLE, message: 'authentication unavailable' };
       }
       if (identity) {
-        const owner = clientOwners.get(clientId);
+        const holder = holders.get(clientId);
+        const owner = holder === undefined ? undefined : sessions.get(holder)?.identity.key;
         if (owner !== undefined && owner !== identity.key) return { returnCode: NOT_AUTHORIZED, message: 'client id in use by another identity' };
-        return { identity, authority, announced: false };
+        return { identity, authority };
       }
     }
     return { returnCode: NOT_AUTHORIZED, message: 'unknown client' };
@@ -112,6 +140,17 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
+  /** the session is over on its thread: announced, its departure is reported; its subscriptions go */
+  function end(sid: SessionId, session: Session, replaced: boolean) {
+    if (session.gone) return;
+    session.gone = true;
+    session.since = performance.now();
+    for (const f of session.filters) session.thread.filters.remove(f);
+    session.filters = [];
+    if (!replaced && holders.get(session.clientId) === sid) holders.delete(session.clientId);
+    if (session.announced) emit('disconnected', session.identity, session.clientId);
+  }
+
   /** drops sessions whose will can no longer come, and accepted ones that never became ready */
   function sweep(now: number) {
     for (const [sid, s] of sessions) {
@@ -121,31 +160,48 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const sweeper = setInterval(() => sweep(performance.now()), GONE_KEPT_MS);
   sweeper.unref();
 
-  // --- the thread ---
+  // --- the threads ---
   const entry = workerEntry(import.meta.url, 'broker.worker');
-  let thread: Worker;
+  const threads: Thread[] = [];
   let listening: { resolve: (port: number) => void; reject: (err: Error) => void } | undefined;
-  let closed: (() => void) | undefined;
-  const send = (m: LoopCommand, transfer?: ArrayBuffer[]) => thread.postMessage(m, transfer);
+  const send = (t: Thread, m: LoopCommand) => t.worker.postMessage(m);
+  const sendAll = (m: LoopCommand) => threads.forEach((t) => send(t, m));
 
-  function onEvent(ev: ThreadEvent) {
+  /** a session's publish reaches the subscribers of the other threads (retained: every thread keeps it) */
+  function forward(from: Thread, topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean) {
+    for (const t of threads) {
+      if (t === from || !(retain || t.filters.matches(topic))) continue;
+      send(t, { t: 'publish', req: 0, topic, payload: new Uint8Array(payload), qos: qos === 0 ? 0 : 1, retain });
+    }
+  }
+
+  function onEvent(thread: Thread, ev: ThreadEvent) {
     switch (ev.e) {
-      case 'msgs':
-        unpackMessages(ev.buf, (sid, qos, topic, payload) => {
+      case 'msgs': {
+        const others = threads.length > 1;
+        unpackMessages(ev.buf, (sid, qos, retain, topic, payload) => {
           const session = sessions.get(sid);
           if (session) emit('message', session.identity, topic, payload, qos);
+          if (others) forward(thread, topic, payload, qos, retain);
         });
         break;
+      }
       case 'auth': {
         const { req, clientId } = ev;
         identify(clientId, ev.username, ev.password ? Buffer.from(ev.password.buffer, ev.password.byteOffset, ev.password.byteLength) : undefined).then((r) => {
           if ('returnCode' in r) {
             log.debug(`MQTT client ${clientId} refused: ${r.message}`);
-            return send({ t: 'authAnswer', req, returnCode: r.returnCode, message: r.message });
+            return send(thread, { t: 'authAnswer', req, returnCode: r.returnCode, message: r.message });
           }
           const sid = nextSid++;
-          sessions.set(sid, { ...r, clientId, since: performance.now(), gone: false });
-          send({ t: 'authAnswer', req, sid });
+          sessions.set(sid, { ...r, clientId, thread, filters: [], announced: false, since: performance.now(), gone: false });
+          // the client id is this session's from now on (its CONNACK may go out before `ready` comes back here); the
+          // same id still connected through another thread is taken over (MQTT-3.1.4-2; within a thread aedes does it)
+          const before = holders.get(clientId);
+          const older = before === undefined ? undefined : sessions.get(before);
+          if (older && !older.gone && older.thread !== thread) send(older.thread, { t: 'kick', sids: [before!] });
+          holders.set(clientId, sid);
+          send(thread, { t: 'authAnswer', req, sid });
         });
         break;
       }
@@ -153,31 +209,48 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         const session = sessions.get(ev.sid);
         const ok = allowed(session, ev.topic, ev.kind);
         if (!ok && ev.kind === 'publish') log.warn(`MQTT publish refused: ${session?.identity.key ?? 'unknown'} on ${ev.topic}`);
-        send({ t: 'authzAnswer', req: ev.req, ok });
+        send(thread, { t: 'authzAnswer', req: ev.req, ok });
         break;
       }
       case 'ready': {
         const session = sessions.get(ev.sid);
         if (!session || session.gone) return;
         session.announced = true;
-        clientOwners.set(ev.clientId, session.identity.key);
         emit('connected', session.identity, ev.clientId);
         break;
       }
       case 'gone': {
         const session = sessions.get(ev.sid);
+        if (session) end(ev.sid, session, ev.replaced);
+        break;
+      }
+      case 'subs':
+      case 'unsubs': {
+        const session = sessions.get(ev.sid);
         if (!session || session.gone) return;
-        if (!ev.replaced) clientOwners.delete(ev.clientId);
-        session.gone = true;
-        session.since = performance.now();
-        if (session.announced) emit('disconnected', session.identity, ev.clientId);
+        for (const f of ev.filters) {
+          if (ev.e === 'subs') {
+            session.filters.push(f);
+            thread.filters.add(f);
+          } else {
+            const at = session.filters.indexOf(f);
+            if (at < 0) continue;
+            session.filters.splice(at, 1);
+            thread.filters.remove(f);
+          }
+        }
         break;
       }
       case 'published': {
         const p = publishes.get(ev.req);
-        publishes.delete(ev.req);
-        if (ev.error) p?.reject(new Error(ev.error));
-        else p?.resolve();
+        if (!p) return;
+        if (ev.error) {
+          publishes.delete(ev.req);
+          p.reject(new Error(ev.error));
+        } else if (--p.left === 0) {
+          publishes.delete(ev.req);
+          p.resolve();
+        }
         break;
       }
       case 'ws':
@@ -195,56 +268,56 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
-  function start(): Worker {
-    const w = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false } });
-    w.on('message', (m: ThreadMessage) => {
+  function start(index: number): Thread {
+    const worker = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false } });
+    const thread: Thread = { index, worker, filters: new TopicFilters() };
+    worker.on('message', (m: ThreadMessage) => {
       if (m.t === 'batch') {
-        for (const ev of m.events) onEvent(ev);
+        for (const ev of m.events) onEvent(thread, ev);
       } else if (m.t === 'listening') {
         boundPort = m.port;
-        listening?.resolve(m.port);
-        listening = undefined;
+        if (listenFd < 0 && native) listenFd = native.dup(m.fd);
+        if (index === 0 && listening) {
+          // the others listen on duplicates of the first one's socket
+          for (const t of threads.slice(1)) send(t, { t: 'listenFd', fd: native!.dup(listenFd) });
+          listening.resolve(m.port);
+          listening = undefined;
+        }
       } else if (m.t === 'listenFailed') {
-        listening?.reject(new Error(m.message));
+        if (listening) listening.reject(new Error(m.message));
+        else log.error(`MQTT broker thread ${index} could not listen: ${m.message}`);
         listening = undefined;
-      } else if (m.t === 'closed') {
-        closed?.();
       }
     });
-    w.on('error', (err) => log.error('MQTT broker thread failed', err));
-    w.on('exit', (code) => {
-      if (w !== thread || closing) return;
-      // every connection went with the thread: devices reconnect to a new one on the same port
-      log.error(`MQTT broker thread exited (${code}); starting a new one`);
-      lostEverything(new Error('MQTT broker thread exited'));
-      thread = start();
-      if (readPaused) send({ t: 'pause', paused: true });
-      if (boundPort) {
-        listening = { resolve: () => {}, reject: (err) => log.error('MQTT broker thread could not listen again', err) };
-        send({ t: 'listen', host: opts.host, port: boundPort });
-      }
+    worker.on('error', (err) => log.error(`MQTT broker thread ${index} failed`, err));
+    worker.on('exit', (code) => {
+      if (threads[index] !== thread || closing) return;
+      // its connections went with it: devices reconnect, to this thread's successor or another one
+      log.error(`MQTT broker thread ${index} exited (${code}); starting a new one`);
+      lost(thread, new Error('MQTT broker thread exited'));
+      const next = start(index);
+      threads[index] = next;
+      if (readPaused) send(next, { t: 'pause', paused: true });
+      if (listenFd >= 0) send(next, { t: 'listenFd', fd: native!.dup(listenFd) });
+      else if (boundPort) send(next, { t: 'listen', host: opts.host, port: boundPort });
     });
-    return w;
+    return thread;
   }
 
-  function lostEverything(err: Error) {
-    const now = performance.now();
-    for (const s of sessions.values()) {
-      if (s.gone) continue;
-      s.gone = true;
-      s.since = now;
-      clientOwners.delete(s.clientId);
-      if (s.announced) emit('disconnected', s.identity, s.clientId);
+  /** what a thread held is gone with it */
+  function lost(thread: Thread, err: Error) {
+    for (const [sid, s] of sessions) if (s.thread === thread) end(sid, s, false);
+    for (const [req, p] of publishes) {
+      publishes.delete(req);
+      p.reject(err);
     }
-    for (const p of publishes.values()) p.reject(err);
-    publishes.clear();
-    for (const stream of relayed.values()) stream.destroy();
-    relayed.clear();
-    listening?.reject(err);
-    listening = undefined;
+    if (thread.index === 0) {
+      for (const stream of relayed.values()) stream.destroy();
+      relayed.clear();
+    }
   }
 
-  thread = start();
+  for (let i = 0; i < count; i++) threads.push(start(i));
 
   return {
     addAuthority(authority) {
@@ -257,31 +330,36 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       if (closing) return Promise.reject(new Error('MQTT broker closed'));
       return new Promise<void>((resolve, reject) => {
         const req = nextReq++;
-        publishes.set(req, { resolve, reject });
+        publishes.set(req, { left: threads.length, resolve, reject });
         // a copy of just these bytes: a view would clone the whole (pooled) buffer behind it
         const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
-        send({ t: 'publish', req, topic, payload: new Uint8Array(bytes), qos: po.qos ?? 0, retain: po.retain ?? false });
+        sendAll({ t: 'publish', req, topic, payload: new Uint8Array(bytes), qos: po.qos ?? 0, retain: po.retain ?? false });
       });
     },
     disconnect(match) {
-      const sids: SessionId[] = [];
+      const kicks = new Map<Thread, SessionId[]>();
+      // sessions not announced yet too: the thread may have sent CONNACK before its `ready` reached the event loop
       for (const [sid, session] of sessions) {
-        if (!session.announced || session.gone) continue;
+        if (session.gone) continue;
         let hit = false;
         try {
           hit = match(session.identity);
         } catch (err) {
           log.error('broker disconnect matcher failed', err);
         }
-        if (hit) sids.push(sid);
+        if (hit) kicks.set(session.thread, [...(kicks.get(session.thread) ?? []), sid]);
       }
-      if (sids.length) send({ t: 'kick', sids });
-      return sids.length;
+      let n = 0;
+      for (const [thread, sids] of kicks) {
+        send(thread, { t: 'kick', sids });
+        n += sids.length;
+      }
+      return n;
     },
     setReadPaused(paused: boolean) {
       if (paused === readPaused) return;
       readPaused = paused;
-      send({ t: 'pause', paused });
+      sendAll({ t: 'pause', paused });
     },
     get readPaused() {
       return readPaused;
@@ -294,13 +372,16 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     get port() {
       return boundPort;
     },
+    get threads() {
+      return threads.length;
+    },
     threadUtilization(since) {
-      return since ? thread.performance.eventLoopUtilization(since) : thread.performance.eventLoopUtilization();
+      return threads.map((t, i) => (since?.[i] ? t.worker.performance.eventLoopUtilization(since[i]) : t.worker.performance.eventLoopUtilization()));
     },
     listen() {
       return new Promise<number>((resolve, reject) => {
         listening = { resolve, reject };
-        send({ t: 'listen', host: opts.host, port: opts.port });
+        send(threads[0]!, { t: 'listen', host: opts.host, port: opts.port });
       });
     },
     attachWebSocket(server, path = '/mqtt') {
@@ -311,10 +392,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           (stream) => {
             const id = nextWs++;
             relayed.set(id, stream);
-            send({ t: 'wsOpen', id });
-            stream.on('data', (data: Buffer) => send({ t: 'wsData', id, data: new Uint8Array(data) }));
+            send(threads[0]!, { t: 'wsOpen', id });
+            stream.on('data', (data: Buffer) => send(threads[0]!, { t: 'wsData', id, data: new Uint8Array(data) }));
             stream.on('close', () => {
-              if (relayed.delete(id)) send({ t: 'wsEnd', id });
+              if (relayed.delete(id)) send(threads[0]!, { t: 'wsEnd', id });
             });
           },
           log,
@@ -325,14 +406,19 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       closing ??= (async () => {
         clearInterval(sweeper);
         await Promise.all(endpoints.map((e) => e.close()));
-        const w = thread;
-        const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
-        const done = new Promise<void>((resolve) => (closed = resolve));
-        send({ t: 'close' });
-        const timer = setTimeout(() => void w.terminate(), 5000);
-        await Promise.race([done.then(() => exited), exited]);
-        clearTimeout(timer);
-        lostEverything(new Error('MQTT broker closed'));
+        await Promise.all(
+          threads.map(async (t) => {
+            const exited = new Promise<void>((resolve) => t.worker.once('exit', () => resolve()));
+            const closed = new Promise<void>((resolve) => t.worker.on('message', (m: ThreadMessage) => m.t === 'closed' && resolve()));
+            send(t, { t: 'close' });
+            const timer = setTimeout(() => void t.worker.terminate(), 5000);
+            await Promise.race([closed.then(() => exited), exited]);
+            clearTimeout(timer);
+            lost(t, new Error('MQTT broker closed'));
+          }),
+        );
+        if (listenFd >= 0) fs.closeSync(listenFd);
+        listenFd = -1;
       })();
       return closing;
     },

@@ -43,7 +43,7 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, done) => {
   const session = sessions.get(client);
   if (session === undefined || packet.qos === 2 || packet.retain || !session.allowed.has(packet.topic) || subscribed(packet.topic)) return aedesPublish(client, packet, done);
   if (packet.qos === 1) client.conn.write(puback(packet.messageId!));
-  packer.add(session.sid, packet.qos, packet.topic, packet.payload as Buffer);
+  packer.add(session.sid, packet.qos, false, packet.topic, packet.payload as Buffer);
   flushing ??= setImmediate(flush);
   done();
 }) satisfies HandlePublish;
@@ -70,6 +70,8 @@ const aedes = new Aedes({
 });
 const sessions = new WeakMap<Client, ThreadSession>();
 const clientsBySid = new Map<SessionId, Client>();
+/** sessions the event loop kicked before this thread had them ready (closed as soon as they are) */
+const kickedEarly = new Set<SessionId>();
 const tcp = net.createServer((socket) => aedes.handle(socket));
 const sockets = new Map<number, Duplex>();
 let readPaused = false;
@@ -150,6 +152,7 @@ aedes.on('clientReady', (client) => {
   clientsBySid.set(session.sid, client);
   if (readPaused) (client as unknown as { _paused: boolean })._paused = true;
   report({ e: 'ready', sid: session.sid, clientId: client.id });
+  if (kickedEarly.delete(session.sid)) client.close();
 });
 aedes.on('clientDisconnect', (client) => {
   const session = sessions.get(client);
@@ -163,8 +166,16 @@ aedes.on('publish', (packet, client) => {
   // client is null for the gateway's own publishes and aedes' $SYS traffic
   const session = client ? sessions.get(client) : undefined;
   if (!session) return;
-  packer.add(session.sid, packet.qos, packet.topic, packet.payload as Buffer);
+  packer.add(session.sid, packet.qos, packet.retain, packet.topic, packet.payload as Buffer);
   flushing ??= setImmediate(flush);
+});
+aedes.on('subscribe', (subscriptions, client) => {
+  const session = client ? sessions.get(client) : undefined;
+  if (session) report({ e: 'subs', sid: session.sid, filters: subscriptions.map((s) => s.topic) });
+});
+aedes.on('unsubscribe', (filters, client) => {
+  const session = client ? sessions.get(client) : undefined;
+  if (session) report({ e: 'unsubs', sid: session.sid, filters });
 });
 aedes.on('clientError', (client, err) => log('debug', `MQTT client ${client.id} error: ${err.message}`));
 aedes.on('connectionError', (_client, err) => log('debug', `MQTT connection error: ${err.message}`));
@@ -236,12 +247,16 @@ port.on('message', (m: LoopCommand) => {
       break;
     }
     case 'publish':
-      aedes.publish({ cmd: 'publish', topic: m.topic, payload: Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.byteLength), qos: m.qos, retain: m.retain, dup: false }, (err) =>
-        report({ e: 'published', req: m.req, error: err ? err.message : undefined }),
-      );
+      aedes.publish({ cmd: 'publish', topic: m.topic, payload: Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.byteLength), qos: m.qos, retain: m.retain, dup: false }, (err) => {
+        if (m.req) report({ e: 'published', req: m.req, error: err ? err.message : undefined });
+      });
       break;
     case 'kick':
-      for (const sid of m.sids) clientsBySid.get(sid)?.close();
+      for (const sid of m.sids) {
+        const client = clientsBySid.get(sid);
+        if (client) client.close();
+        else if (kickedEarly.size < 10_000) kickedEarly.add(sid);
+      }
       break;
     case 'pause':
       setReadPaused(m.paused);
@@ -258,13 +273,17 @@ port.on('message', (m: LoopCommand) => {
       s?.destroy();
       break;
     }
-    case 'listen': {
+    case 'listen':
+    case 'listenFd': {
       const failed = (err: Error) => port.postMessage({ t: 'listenFailed', message: err.message } satisfies ThreadMessage);
       tcp.once('error', failed);
-      tcp.listen(m.port, m.host, () => {
+      const listening = () => {
         tcp.off('error', failed);
-        port.postMessage({ t: 'listening', port: (tcp.address() as net.AddressInfo).port } satisfies ThreadMessage);
-      });
+        const fd = (tcp as unknown as { _handle: { fd: number } })._handle.fd;
+        port.postMessage({ t: 'listening', port: (tcp.address() as net.AddressInfo).port, fd } satisfies ThreadMessage);
+      };
+      if (m.t === 'listen') tcp.listen(m.port, m.host, listening);
+      else tcp.listen({ fd: m.fd }, listening);
       break;
     }
     case 'close':

@@ -1,0 +1,3 @@
+{
+  "targets": [{ "target_name": "fd", "sources": ["fd.c"] }]
+}
