@@ -53,7 +53,7 @@ export const ingestBench: Bench = {
   async run() {
     const gc = gcNow();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-ingest-'));
-    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error', WRITER_THREAD: process.env.WRITER_THREAD }), { log: createLogger('error') });
+    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error', WRITER_THREAD: process.env.WRITER_THREAD, MQTT_THREADS: process.env.MQTT_THREADS }), { log: createLogger('error') });
     await app.listen();
     app.broker.addAuthority(authority);
     app.telemetry.useResolver(resolver);

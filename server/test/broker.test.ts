@@ -56,7 +56,8 @@ describe('MQTT broker', () => {
   const track = (c: MqttClient) => (open.push(c), c);
 
   beforeAll(async () => {
-    gw = await startGateway();
+    // two broker threads: every test here also holds across threads (the kernel spreads the connections)
+    gw = await startGateway({ MQTT_THREADS: '2' });
     url = `mqtt://127.0.0.1:${gw.mqttPort}`;
     gw.app.broker.addAuthority(devices);
     gw.app.broker.addAuthority(watchers);

@@ -8,8 +8,8 @@ export const ConfigSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   MQTT_PORT: port.default(1883),
-  /** broker threads sharing the MQTT listener (1 when the native helper was not built) */
-  MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  /** broker threads sharing the MQTT listener (more than 1 needs the native helper; see docs/decisions.md) */
+  MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   DATA_DIR: z.string().min(1).default('./data'),
   BUS: z.enum(['memory', 'nats']).default('memory'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),

@@ -1,6 +1,6 @@
 // The embedded MQTT broker (aedes): devices connect over TCP (MQTT_PORT) or WebSocket (/mqtt on the HTTP port).
-// aedes runs on threads of its own (broker.worker.ts), each listening on its own descriptor of the one TCP socket so
-// the kernel spreads the connections: parsing, sessions, PUBACKs and socket writes take 20–30 µs of CPU a message,
+// aedes runs on threads of its own (broker.worker.ts; MQTT_THREADS, one by default), each listening on its own
+// descriptor of the one TCP socket so the kernel spreads the connections: parsing, sessions, PUBACKs and socket writes take 20–30 µs of CPU a message,
 // which at fleet rates would fill the event loop. The event loop keeps everything about identities: every client is
 // authenticated by a domain authority, every topic authorised by the authority that knew it (a session's allowed
 // publish topics are remembered by its thread), and what sessions publish arrives here in packed runs, in order, as
@@ -39,7 +39,7 @@ export interface BrokerOptions {
   log: Logger;
   /** the threads report aedes' client and connection errors (debug lines) */
   debug?: boolean;
-  /** broker threads (default 2; 1 when the native dup helper is missing) */
+  /** broker threads (default 1; more need the native dup helper, else 1) */
   threads?: number;
 }
 
@@ -71,7 +71,7 @@ const NOT_AUTHORIZED = 5;
 const GONE_KEPT_MS = 10_000;
 /** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
 const UNREADY_KEPT_MS = 60_000;
-export const DEFAULT_BROKER_THREADS = 2;
+export const DEFAULT_BROKER_THREADS = 1;
 
 const reserved = (topic: string) => topic.startsWith('$');
 
