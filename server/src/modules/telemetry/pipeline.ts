@@ -122,6 +122,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   // a writer that crashed a week ago left its row: nobody reads it any more
   sqlite.prepare('DELETE FROM telemetry_writer_state WHERE updated_at < ?').run(now() - 7 * 86_400_000);
   const executor = threaded ? threadExecutor(sqlite.name, log, gate) : inlineExecutor(sqlite);
+  // the checkpoint thread copies the WAL: the event loop's own commits must not run a checkpoint either
+  if (executor.checkpoints) sqlite.pragma('wal_autocheckpoint = 0');
   const listeners = new Set<(b: CommittedTelemetry) => void>();
   const seenListeners = new Set<(e: DeviceSeen) => void>();
   const offlineListeners = new Set<(e: DeviceOffline) => void>();
@@ -339,6 +341,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         series_create_ms: Math.round(series.stats.create_ms),
         series_max_create_ms: series.stats.max_create_ms,
         pending_rollup_buckets: rollups.pendingBuckets,
+        ...executor.checkpoints,
       };
     },
     async flush(o) {

@@ -32,6 +32,29 @@ describe('threadExecutor', () => {
   });
 });
 
+describe('checkpoint thread', () => {
+  it('copies the WAL into the database file beside the writer, whose commits never checkpoint', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-ckpt-'));
+    const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+    const ex = threadExecutor(handle.sqlite.name, createLogger('silent'), undefined, 50);
+    try {
+      for (let id = 1; id <= 5; id++) await submit(ex, id);
+      const deadline = Date.now() + 5000;
+      while (ex.checkpoints!.wal_checkpointed_frames === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(ex.checkpoints!.wal_checkpoints).toBeGreaterThan(0);
+      expect(ex.checkpoints!.wal_checkpointed_frames).toBeGreaterThan(0);
+      expect(ex.checkpoints!.wal_checkpoint_failures).toBe(0);
+      // what was checkpointed is in the database file: a new connection without the WAL's help reads it
+      expect(handle.sqlite.prepare('SELECT count(*) FROM telemetry_journal_0').pluck().get()).toBe(0);
+      expect(handle.sqlite.prepare('SELECT ts FROM telemetry_points ORDER BY ts').pluck().all()).toEqual([1, 2, 3, 4, 5]);
+    } finally {
+      await ex.close();
+      handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('announceWrites', () => {
   it('raises the gate while a writing statement runs and lowers it once the synchronous work is over', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-gate-'));

@@ -13,6 +13,8 @@ sqlite.pragma('synchronous = NORMAL');
 sqlite.pragma('busy_timeout = 5000');
 // the open end of every series' clustered range is hot: keep those pages in this connection's cache
 sqlite.pragma('cache_size = -65536');
+// the WAL is copied into the database file by the checkpoint thread (writer-thread.ts), never inside a batch's commit
+sqlite.pragma('wal_autocheckpoint = 0');
 const store = createBatchStore(sqlite);
 
 parentPort!.on('message', (batch: WriteBatch | 'close') => {
