@@ -137,6 +137,7 @@ export function preloadChartLibrary(doc: Document | undefined = typeof document 
   preloaded = true;
   const link = doc.createElement('link');
   link.rel = 'modulepreload';
+  link.setAttribute('fetchpriority', 'low');
   link.href = `${import.meta.env.BASE_URL}${PLOTLY_CHUNK}`;
   doc.head.appendChild(link);
 }
