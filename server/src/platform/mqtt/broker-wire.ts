@@ -2,6 +2,12 @@
 // MQTT; the event loop knows who a session is (its identity, its authority) and what a message means. Device publishes
 // cross in packed runs: one transferred buffer for every message the thread heard in one turn of its loop.
 
+/** `$` topics (aedes' `$SYS`, other tenants' client ids in it) are never a client's to publish or subscribe */
+export const reserved = (topic: string) => topic.startsWith('$');
+
+/** the bytes of a cloned Uint8Array as a Buffer (a view, not a copy) */
+export const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 /** the event loop's number for an authenticated connection; the thread never sees identities */
 export type SessionId = number;
 

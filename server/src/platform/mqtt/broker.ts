@@ -1,7 +1,7 @@
 // The embedded MQTT broker (aedes): devices connect over TCP (MQTT_PORT) or WebSocket (/mqtt on the HTTP port).
 // aedes runs on threads of its own (broker.worker.ts; MQTT_THREADS, one by default), each listening on its own
-// descriptor of the one TCP socket so the kernel spreads the connections: parsing, sessions, PUBACKs and socket writes take 20–30 µs of CPU a message,
-// which at fleet rates would fill the event loop. The event loop keeps everything about identities: every client is
+// descriptor of the one TCP socket so the kernel spreads the connections: parsing, sessions, PUBACKs and socket
+// writes take 20–30 µs of CPU a message, which at fleet rates would fill the event loop. The event loop keeps everything about identities: every client is
 // authenticated by a domain authority, every topic authorised by the authority that knew it (a session's allowed
 // publish topics are remembered by its thread), and what sessions publish arrives here in packed runs, in order, as
 // `message` events of their identities. Between threads it plays the broker: the gateway's publishes go to every
@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
 import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
-import { unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import { asBuffer, reserved, unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { TopicFilters } from './topic-filters.js';
 import type { Broker, BrokerAuthority, BrokerEvents, MqttIdentity } from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
@@ -71,9 +71,7 @@ const NOT_AUTHORIZED = 5;
 const GONE_KEPT_MS = 10_000;
 /** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
 const UNREADY_KEPT_MS = 60_000;
-export const DEFAULT_BROKER_THREADS = 1;
-
-const reserved = (topic: string) => topic.startsWith('$');
+const DEFAULT_BROKER_THREADS = 1;
 
 export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;
@@ -188,7 +186,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       }
       case 'auth': {
         const { req, clientId } = ev;
-        identify(clientId, ev.username, ev.password ? Buffer.from(ev.password.buffer, ev.password.byteOffset, ev.password.byteLength) : undefined).then((r) => {
+        identify(clientId, ev.username, ev.password ? asBuffer(ev.password) : undefined).then((r) => {
           if ('returnCode' in r) {
             log.debug(`MQTT client ${clientId} refused: ${r.message}`);
             return send(thread, { t: 'authAnswer', req, returnCode: r.returnCode, message: r.message });

@@ -11,7 +11,7 @@ import { Duplex } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AuthenticateError, Client, PublishPacket } from 'aedes';
 import type AedesClass from 'aedes';
-import { MessagePacker, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import { asBuffer, MessagePacker, reserved, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 
 const { debug } = workerData as { debug: boolean };
 
@@ -43,8 +43,7 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, done) => {
   const session = sessions.get(client);
   if (session === undefined || packet.qos === 2 || packet.retain || !session.allowed.has(packet.topic) || subscribed(packet.topic)) return aedesPublish(client, packet, done);
   if (packet.qos === 1) client.conn.write(puback(packet.messageId!));
-  packer.add(session.sid, packet.qos, false, packet.topic, packet.payload as Buffer);
-  flushing ??= setImmediate(flush);
+  handOver(session, packet);
   done();
 }) satisfies HandlePublish;
 // loaded after the handler above is in place (its handlers module takes the publish handler when it loads)
@@ -100,6 +99,11 @@ function report(event: ThreadEvent) {
   events.push(event);
   flushing ??= setImmediate(flush);
 }
+/** a session's publish, packed for the event loop (sent at the end of this turn) */
+function handOver(session: ThreadSession, packet: PublishPacket) {
+  packer.add(session.sid, packet.qos, packet.retain, packet.topic, packet.payload as Buffer);
+  flushing ??= setImmediate(flush);
+}
 const log = (level: 'debug' | 'warn' | 'error', message: string) => {
   if (level !== 'debug' || debug) report({ e: 'log', level, message });
 };
@@ -123,8 +127,6 @@ aedes.authenticate = (client, username, password, done) => {
     done(null, true);
   });
 };
-
-const reserved = (topic: string) => topic.startsWith('$');
 
 // MQTT 3.1.1 cannot tell a client its publish was refused; aedes closes the connection (MQTT-3.3.5-2)
 aedes.authorizePublish = (client, packet, done) => {
@@ -165,9 +167,7 @@ aedes.on('clientDisconnect', (client) => {
 aedes.on('publish', (packet, client) => {
   // client is null for the gateway's own publishes and aedes' $SYS traffic
   const session = client ? sessions.get(client) : undefined;
-  if (!session) return;
-  packer.add(session.sid, packet.qos, packet.retain, packet.topic, packet.payload as Buffer);
-  flushing ??= setImmediate(flush);
+  if (session) handOver(session, packet);
 });
 aedes.on('subscribe', (subscriptions, client) => {
   const session = client ? sessions.get(client) : undefined;
@@ -247,7 +247,7 @@ port.on('message', (m: LoopCommand) => {
       break;
     }
     case 'publish':
-      aedes.publish({ cmd: 'publish', topic: m.topic, payload: Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.byteLength), qos: m.qos, retain: m.retain, dup: false }, (err) => {
+      aedes.publish({ cmd: 'publish', topic: m.topic, payload: asBuffer(m.payload), qos: m.qos, retain: m.retain, dup: false }, (err) => {
         if (m.req) report({ e: 'published', req: m.req, error: err ? err.message : undefined });
       });
       break;
@@ -265,7 +265,7 @@ port.on('message', (m: LoopCommand) => {
       aedes.handle(relayedSocket(m.id));
       break;
     case 'wsData':
-      sockets.get(m.id)?.push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
+      sockets.get(m.id)?.push(asBuffer(m.data));
       break;
     case 'wsEnd': {
       const s = sockets.get(m.id);
