@@ -2,7 +2,7 @@
 // fleet (300 devices, runFleet in this process) publishes into a fresh tenant's application, a 30-card dashboard is
 // made from the demo dashboards' cards, and each navigation to it is timed until every card shows its values and
 // every chart is drawn (with the steps between: dashboard record, socket, subscribe, first and last card push, and
-// the charts whose margins Plotly's automargin had to widen, which draws them twice); then 10 s of live pushes are
+// the tick labels that pass their chart's edge: the axes' margins are laid out before drawing); then 10 s of live pushes are
 // watched for long frames (> 50 ms), and the initial script bundle is checked for Plotly and Leaflet. Bounds are
 // generous (CI machines vary): the figures are printed and written to test-results/cards-perf/perf.json for
 // docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3); CARDS_PERF_PROFILE=1 also writes CPU
@@ -151,11 +151,13 @@ interface Run {
   calls: string[];
   /** cards showing an error: key and message */
   problems: string[];
-  /** charts whose margins automargin widened (Plotly then drew them twice): key and margins asked → drawn */
-  widened: string[];
+  /** tick labels reaching past their chart's drawing (the margins laid out before drawing were too small): key and text */
+  clipped: string[];
   /** the charts' own main-thread cost (chartDraws.ts user timings): Plotly's evaluation, the sum of the first draws */
   plotlyEvalMs: number;
   firstDrawsMs: number;
+  /** each chart's first draw (ms), in the order they ran */
+  draws: number[];
   /** when the first chart draw started (ms after navigation) */
   firstDrawAt: number;
 }
@@ -228,11 +230,18 @@ async function measured(page: Page): Promise<Run> {
       calls,
       plotlyEvalMs: Math.round(timings('sentra:chart-library')[0]?.duration ?? -1),
       firstDrawsMs: Math.round(timings('sentra:chart-first-draw').reduce((s, m) => s + m.duration, 0)),
+      draws: timings('sentra:chart-first-draw').map((m) => Math.round(m.duration)),
       firstDrawAt: Math.round(timings('sentra:chart-first-draw')[0]?.startTime ?? -1),
-      widened: [...document.querySelectorAll('[data-testid="dashboard-card"]')].flatMap((c) => {
-        const l = (c.querySelector('[data-testid="chart"]') as unknown as { _fullLayout?: { margin: Record<string, number>; _size: Record<string, number> } } | null)?._fullLayout;
-        const sides = ['l', 'r', 't', 'b'] as const;
-        return l && sides.some((k) => Math.round(l._size[k]!) > l.margin[k]!) ? [`${c.getAttribute('data-key')}: ${sides.map((k) => l.margin[k]).join('/')} → ${sides.map((k) => Math.round(l._size[k]!)).join('/')}`] : [];
+      clipped: [...document.querySelectorAll('[data-testid="dashboard-card"]')].flatMap((c) => {
+        const svg = c.querySelector('[data-testid="chart"] .main-svg');
+        if (!svg) return [];
+        const edge = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('.xtick text, .ytick text, .g-xtitle text, .g-ytitle text')]
+          .filter((t) => {
+            const r = t.getBoundingClientRect();
+            return r.width > 0 && (r.left < edge.left - 0.5 || r.right > edge.right + 0.5 || r.top < edge.top - 0.5 || r.bottom > edge.bottom + 0.5);
+          })
+          .map((t) => `${c.getAttribute('data-key')}: ${t.textContent}`);
       }),
       problems: [...document.querySelectorAll('[data-testid="dashboard-card"]')].filter((c) => c.querySelector('[data-testid="card-error"]')).map((c) => `${c.getAttribute('data-key')}: ${c.querySelector('[data-testid="card-error"]')!.textContent}`),
     };
@@ -321,6 +330,7 @@ test.describe.serial('30-card dashboard performance', () => {
     // only on a machine that is not loaded, the per-run bounds a view that hangs
     for (const r of runs) {
       expect(r.problems, 'cards showing a problem').toEqual([]);
+      expect(r.clipped, 'tick labels past their chart\'s edge').toEqual([]);
       expect(r.valuesMs).toBeLessThan(6_000);
       expect(r.chartsMs).toBeLessThan(10_000);
     }
