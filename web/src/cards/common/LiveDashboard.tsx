@@ -51,6 +51,20 @@ export function affectedCards(components: readonly AffectableComponent[], change
   return out;
 }
 
+/**
+ * What a dashboard's cards will need, requested as soon as its record is known (the view screen calls this when the
+ * record arrives, before it renders; LiveDashboard again, for the other ways in): the cards' view chunks (one chunk for
+ * all but the map's in the build, vite.config.ts), and Plotly's chunk (1.1 MB) when a Plotly chart is shown, at low
+ * priority so the views still come first: its compile (on a background thread) must be over before the first chart
+ * draws. Repeated calls request nothing twice.
+ */
+export function preloadDashboardViews(components: readonly { cat?: string }[]): void {
+  const views = new Set(components.map((c) => (c.cat ? cardDefinition(c.cat)?.view : undefined)).filter((v) => v !== undefined));
+  const charts = components.some((c) => !!c.cat && c.cat.endsWith('CHART_CARD') && c.cat !== 'TEXT_CHART_CARD');
+  if (charts) preloadChartLibrary();
+  void Promise.all([...views].map(preloadView));
+}
+
 /** how often a card polls its GET when the channel is refused and the dashboard has no refresh rate (auto, ≤ 5 cards) */
 const FALLBACK_POLL_MS = 10_000;
 
@@ -101,14 +115,7 @@ export function LiveDashboard(props: {
     return () => hub.release(feed);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hub, baseSig]);
-  useLayoutEffect(() => {
-    const views = new Set(components.map((c) => (c.cat ? cardDefinition(c.cat)?.view : undefined)).filter((v) => v !== undefined));
-    // Plotly's chunk (1.1 MB) at once when a Plotly chart is shown, at low priority so the small view chunks still
-    // come first: its compile (on a background thread) must be over before the first chart draws
-    const charts = components.some((c) => !!c.cat && c.cat.endsWith('CHART_CARD') && c.cat !== 'TEXT_CHART_CARD');
-    if (charts) preloadChartLibrary();
-    void Promise.all([...views].map(preloadView));
-  }, [components]);
+  useLayoutEffect(() => preloadDashboardViews(components), [components]);
   return <LiveDashboardContext.Provider value={value}>{joined && props.children}</LiveDashboardContext.Provider>;
 }
 

@@ -10,6 +10,8 @@ import { isOk } from '../../api/request.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { DashboardView } from './DashboardView.js';
+import { componentsOf } from './gridLayout.js';
+import { preloadDashboardViews } from '../../cards/index.js';
 import { dashboardById, reportLoadFailure, useLoad, type LoadState } from './dashboardCalls.js';
 import type { DashboardRecord, NavEntry } from '@sentra/contracts';
 
@@ -17,7 +19,13 @@ function ViewById({ id }: { id: number | undefined }) {
   // the live socket connects while the dashboard is fetched, so the cards' channel is joined the moment they render
   useEffect(() => void liveSocket(), []);
   const { state, busy, reload } = useLoad<DashboardRecord>(
-    async () => (id === undefined ? { status: 'failed', notFound: true } : dashboardById(id, contracts.dashboards.view)),
+    async () => {
+      if (id === undefined) return { status: 'failed', notFound: true };
+      const r = await dashboardById(id, contracts.dashboards.view);
+      // the cards' chunks are requested now, not once the page has rendered with the record
+      if (r.status === 'ready') preloadDashboardViews(componentsOf(r.data.conf_dashboard as Record<string, unknown>));
+      return r;
+    },
     [id],
   );
   return (
