@@ -158,6 +158,8 @@ interface Run {
   firstDrawsMs: number;
   /** each chart's first draw (ms), in the order they ran */
   draws: number[];
+  /** when Plotly's evaluation started (ms after navigation) */
+  plotlyEvalAt: number;
   /** when the first chart draw started (ms after navigation) */
   firstDrawAt: number;
 }
@@ -231,6 +233,7 @@ async function measured(page: Page): Promise<Run> {
       plotlyEvalMs: Math.round(timings('sentra:chart-library')[0]?.duration ?? -1),
       firstDrawsMs: Math.round(timings('sentra:chart-first-draw').reduce((s, m) => s + m.duration, 0)),
       draws: timings('sentra:chart-first-draw').map((m) => Math.round(m.duration)),
+      plotlyEvalAt: Math.round(timings('sentra:chart-library')[0]?.startTime ?? -1),
       firstDrawAt: Math.round(timings('sentra:chart-first-draw')[0]?.startTime ?? -1),
       clipped: [...document.querySelectorAll('[data-testid="dashboard-card"]')].flatMap((c) => {
         const svg = c.querySelector('[data-testid="chart"] .main-svg');

@@ -5,7 +5,7 @@ import { CARD_LIVE, T } from '@sentra/contracts';
 import { CardSurface } from './CardSurface.js';
 import { FeedHub, type LiveTransport } from './common/cardFeed.js';
 import type { CardComponent } from './common/definition.js';
-import { LiveDashboard, useCardData } from './common/LiveDashboard.js';
+import { LiveDashboard, joinDashboardEarly, useCardData } from './common/LiveDashboard.js';
 import { stubLayout } from './cards.test-kit.js';
 
 beforeAll(() => stubLayout());
@@ -31,6 +31,26 @@ const card = (key: string, cat: string, extra: Partial<CardComponent> = {}): Car
 const cardEl = (key: string) => screen.getAllByTestId('dashboard-card').find((e) => e.getAttribute('data-key') === key)!;
 
 describe('<CardSurface> in a live dashboard', () => {
+  it('joined as the record arrives: the cards rendered later take over that subscription and its first frames', async () => {
+    const t = liveTransport();
+    const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });
+    const filter = { kind: 'filter', key: 'today', name: 'Hari ini' } as const;
+    joinDashboardEarly(9, filter, hub);
+    await vi.waitFor(() => expect(t.subscriptions).toBe(1));
+    // the gateway's first frame comes before the grid renders
+    t.push('ok', { value: 229.5 });
+    await new Promise((r) => setTimeout(r, 10));
+    const c = card('ok', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT', title: 'Tegangan' } });
+    render(
+      <LiveDashboard dashboardId={9} filter={filter} components={[c]} hub={hub}>
+        <CardSurface component={c} h={2} dashboardId={9} />
+      </LiveDashboard>,
+    );
+    await vi.waitFor(() => expect(within(cardEl('ok')).getByText(/229,5/)).toBeTruthy());
+    expect(t.subscriptions).toBe(1);
+    expect(hub.size).toBe(1);
+  });
+
   it('draws every card from one shared subscription, and an error stays on its card', async () => {
     const t = liveTransport();
     const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });

@@ -53,16 +53,28 @@ export function affectedCards(components: readonly AffectableComponent[], change
 
 /**
  * What a dashboard's cards will need, requested as soon as its record is known (the view screen calls this when the
- * record arrives, before it renders; LiveDashboard again, for the other ways in): the cards' view chunks (one chunk for
- * all but the map's in the build, vite.config.ts), and Plotly's chunk (1.1 MB) when a Plotly chart is shown, at low
- * priority so the views still come first: its compile (on a background thread) must be over before the first chart
- * draws. Repeated calls request nothing twice.
+ * record arrives, before it renders; LiveDashboard again, for the other ways in): the cards' view chunks, and Plotly's
+ * chunk (1.1 MB) when a Plotly chart is shown, at low priority so the views still come first: its compile (on a
+ * background thread) must be over before the first chart draws. Repeated calls request nothing twice.
  */
 export function preloadDashboardViews(components: readonly { cat?: string }[]): void {
   const views = new Set(components.map((c) => (c.cat ? cardDefinition(c.cat)?.view : undefined)).filter((v) => v !== undefined));
   const charts = components.some((c) => !!c.cat && c.cat.endsWith('CHART_CARD') && c.cat !== 'TEXT_CHART_CARD');
   if (charts) preloadChartLibrary();
   void Promise.all([...views].map(preloadView));
+}
+
+/** The channel parameters of a dashboard view with this filter (its cards' shared feed). */
+export const dashboardParams = (dashboardId: number, filter: ViewFilter | undefined): CardSubscribeParams =>
+  ({ dashboard_id: dashboardId, ...filterParams(filter) }) as CardSubscribeParams;
+
+/**
+ * A dashboard view about to render (its record just arrived): its channel is joined now, so the gateway computes the
+ * cards' first frames while the browser renders the page, instead of from the moment LiveDashboard mounts (~150 ms
+ * later). The feed is released at once and kept for the hub's release delay: LiveDashboard takes it over, or it closes.
+ */
+export function joinDashboardEarly(dashboardId: number, filter: ViewFilter | undefined, hub: FeedHub = defaultHub): void {
+  hub.release(hub.acquire(dashboardParams(dashboardId, filter)));
 }
 
 /** how often a card polls its GET when the channel is refused and the dashboard has no refresh rate (auto, ≤ 5 cards) */
@@ -84,7 +96,7 @@ export function LiveDashboard(props: {
   const [variables, setVariables] = useState<Record<string, unknown>>({});
   // the selectors that set each variable count as changed too (a card may name the selector's key)
   const [setters, setSetters] = useState<Record<string, string>>({});
-  const base = useMemo<CardSubscribeParams>(() => ({ dashboard_id: dashboardId, ...filterParams(filter) }) as CardSubscribeParams, [dashboardId, filter]);
+  const base = useMemo(() => dashboardParams(dashboardId, filter), [dashboardId, filter]);
   const setVariable = useCallback((key: string, value: unknown, setter?: string) => {
     setVariables((v) => ({ ...v, [key]: value }));
     if (setter) setSetters((s) => ({ ...s, [key]: setter }));

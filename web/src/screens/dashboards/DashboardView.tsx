@@ -53,11 +53,21 @@ function FilterBar({ vars, filter, onChange }: { vars: unknown; filter: ViewFilt
   );
 }
 
-export function DashboardView({ dashboard, onRefresh }: { dashboard: DashboardRecord; onRefresh(): void }) {
+/** The page a custom-URL dashboard shows in a frame instead of cards. */
+const customUrlOf = (conf: Record<string, unknown>) => (conf.type === 'custom_url' && typeof conf.custom_url === 'string' && conf.custom_url ? conf.custom_url : undefined);
+
+/** The cards a dashboard view draws live (none for a custom-URL dashboard). */
+export const liveComponentsOf = (conf: Record<string, unknown>) => (customUrlOf(conf) ? [] : componentsOf(conf));
+
+/**
+ * `initialFilter`: the filter the view opens with when the screen chose it already (it joined the channel of that
+ * filter as the record arrived); otherwise the dashboard's default, as of now.
+ */
+export function DashboardView({ dashboard, onRefresh, initialFilter }: { dashboard: DashboardRecord; onRefresh(): void; initialFilter?: ViewFilter }) {
   const conf = dashboard.conf_dashboard as Record<string, unknown>;
   const components = useMemo(() => componentsOf(conf), [conf]);
-  const [filter, setFilter] = useState<ViewFilter>(() => defaultViewFilter(conf.var, Date.now()));
-  const customUrl = conf.type === 'custom_url' && typeof conf.custom_url === 'string' && conf.custom_url ? conf.custom_url : undefined;
+  const [filter, setFilter] = useState<ViewFilter>(() => initialFilter ?? defaultViewFilter(conf.var, Date.now()));
+  const customUrl = customUrlOf(conf);
 
   return (
     <Box data-testid="dashboard-view" data-filter={filter.kind === 'filter' ? filter.key : 'range'}>

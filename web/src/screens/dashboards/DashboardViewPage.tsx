@@ -1,6 +1,6 @@
 // The dashboard view by id (_dashboard_view_/{id}, opened from the list), and a granted dashboard opened from an
 // application user's menu (`/{domain}/{path}`: the id comes from the menu the role gives).
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Box } from '@mui/material';
 import { contracts, T } from '@sentra/contracts';
@@ -9,28 +9,41 @@ import { liveSocket } from '../../live/socket.js';
 import { isOk } from '../../api/request.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
-import { DashboardView } from './DashboardView.js';
-import { componentsOf } from './gridLayout.js';
-import { preloadDashboardViews } from '../../cards/index.js';
+import { DashboardView, liveComponentsOf } from './DashboardView.js';
+import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
+import { joinDashboardEarly, preloadDashboardViews } from '../../cards/index.js';
 import { dashboardById, reportLoadFailure, useLoad, type LoadState } from './dashboardCalls.js';
 import type { DashboardRecord, NavEntry } from '@sentra/contracts';
 
 function ViewById({ id }: { id: number | undefined }) {
   // the live socket connects while the dashboard is fetched, so the cards' channel is joined the moment they render
   useEffect(() => void liveSocket(), []);
+  /** the filter the view opens with, chosen (and its channel joined) when the record first arrived */
+  const opened = useRef<{ id: number; filter: ViewFilter }>(undefined);
   const { state, busy, reload } = useLoad<DashboardRecord>(
     async () => {
       if (id === undefined) return { status: 'failed', notFound: true };
       const r = await dashboardById(id, contracts.dashboards.view);
-      // the cards' chunks are requested now, not once the page has rendered with the record
-      if (r.status === 'ready') preloadDashboardViews(componentsOf(r.data.conf_dashboard as Record<string, unknown>));
+      // before the page renders with the record: the cards' chunks are requested and their channel joined (the gateway
+      // computes their first frames meanwhile); a reload keeps the view and its filter, so this runs once per dashboard
+      if (r.status === 'ready' && opened.current?.id !== r.data.id) {
+        const conf = r.data.conf_dashboard as Record<string, unknown>;
+        const components = liveComponentsOf(conf);
+        if (components.length > 0) {
+          opened.current = { id: r.data.id, filter: defaultViewFilter(conf.var, Date.now()) };
+          joinDashboardEarly(r.data.id, opened.current.filter);
+          preloadDashboardViews(components);
+        }
+      }
       return r;
     },
     [id],
   );
   return (
     <Box sx={{ position: 'relative', minHeight: 240 }}>
-      {state.status === 'ready' && <DashboardView key={state.data.id} dashboard={state.data} onRefresh={() => void reload()} />}
+      {state.status === 'ready' && (
+        <DashboardView key={state.data.id} dashboard={state.data} onRefresh={() => void reload()} initialFilter={opened.current?.id === state.data.id ? opened.current.filter : undefined} />
+      )}
       {state.status === 'failed' && state.notFound && <Alert severity="warning">{T.dashboards.screens.dashboardNotFound}</Alert>}
       <LoadingOverlay open={busy} />
     </Box>
