@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { AuthenticateError, Client, PublishPacket } from 'aedes';
 import type AedesClass from 'aedes';
 import { asBuffer, MessagePacker, reserved, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import { withFastPublish, type PacketParser } from './fast-publish.js';
 
 const { debug } = workerData as { debug: boolean };
 
@@ -24,6 +25,7 @@ const puback = (id: number) => Buffer.from([0x40, 2, id >> 8, id & 0xff]);
 // QoS 1 message cost a writev and a tick; this is the module instance aedes writes through.
 const mqttPacket = requireInAedes('mqtt-packet') as {
   writeToStream: (packet: { cmd: string; messageId?: number }, stream: { write(b: Buffer): boolean }, opts?: unknown) => boolean;
+  parser: (opt?: unknown) => PacketParser;
 };
 const writePacket = mqttPacket.writeToStream;
 mqttPacket.writeToStream = (packet, stream, opts) => {
@@ -31,6 +33,12 @@ mqttPacket.writeToStream = (packet, stream, opts) => {
   if (packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number') return writePacket(packet, stream, opts);
   return stream.write(puback(id));
 };
+
+// Each client's parser (aedes makes one per connection through this module) reads whole PUBLISH packets straight from
+// the socket's chunks (fast-publish.ts).
+const makeParser = mqttPacket.parser;
+const Packet = requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>;
+mqttPacket.parser = (opt) => withFastPublish(makeParser(opt), Packet);
 
 // A device's publish, the broker's hot path, taken before aedes' own handling when nothing in aedes needs it: QoS 0 or 1,
 // not retained, on a topic this session was already allowed, and no subscriber anywhere. aedes would otherwise run
