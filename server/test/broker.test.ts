@@ -313,3 +313,32 @@ describe('MQTT broker without authorities', () => {
     }
   });
 });
+
+describe('MQTT broker on one thread', () => {
+  // one thread: a device and a subscriber share it, so nothing but that thread's own subscriptions delivers
+  it('delivers to a subscription made after the thread had found nobody listening on that topic', async () => {
+    const gw = await startGateway({ MQTT_THREADS: '1' });
+    const url = `mqtt://127.0.0.1:${gw.mqttPort}`;
+    const open: MqttClient[] = [];
+    try {
+      gw.app.broker.addAuthority(devices);
+      gw.app.broker.addAuthority(watchers);
+      let heard = 0;
+      gw.app.broker.on('message', (_id, topic) => void (topic === 'd/32/data' && heard++));
+      const watcher = await connected(url, { username: 'watcher', clientId: 'watcher-32' });
+      const dev = await connected(url, { username: 'dev32', password: 'rahasia' });
+      open.push(watcher, dev);
+      // the first publish asks the authority, the second finds no subscriber (remembered with the session's topic)
+      for (let i = 0; i < 2; i++) await dev.publishAsync('d/32/data', `{"n":${i}}`, { qos: 1 });
+      await eventually(() => expect(heard).toBe(2));
+      const got: string[] = [];
+      watcher.on('message', (topic, payload) => got.push(`${topic} ${payload}`));
+      await watcher.subscribeAsync('d/32/data');
+      await dev.publishAsync('d/32/data', '{"n":2}', { qos: 1 });
+      await eventually(() => expect(got).toEqual(['d/32/data {"n":2}']));
+    } finally {
+      for (const c of open) c.end(true);
+      await gw.stop();
+    }
+  });
+});

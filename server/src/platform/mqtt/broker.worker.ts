@@ -49,23 +49,46 @@ const publishHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'pu
 const aedesPublish = requireInAedes(publishHandler) as HandlePublish;
 requireInAedes.cache[publishHandler]!.exports = ((client, packet, done) => {
   const session = sessions.get(client);
-  if (session === undefined || packet.qos === 2 || packet.retain || !session.allowed.has(packet.topic) || subscribed(packet.topic)) return aedesPublish(client, packet, done);
+  if (session === undefined || packet.qos === 2 || packet.retain || !unheard(session, packet.topic)) return aedesPublish(client, packet, done);
   if (packet.qos === 1) client.conn.write(puback(packet.messageId!));
   handOver(session, packet);
   done();
 }) satisfies HandlePublish;
 // loaded after the handler above is in place (its handlers module takes the publish handler when it loads)
 const Aedes = requireInAedes(aedesMain) as typeof AedesClass;
-/** whether any subscription (a client's or aedes' own) matches the topic */
-const subscribed = (topic: string) => (aedes as unknown as { mq: { _matcher: { match(t: string): unknown[] } } }).mq._matcher.match(topic).length > 0;
+/** aedes' subscription matcher (mqemitter's): every subscription, a client's or aedes' own, is added and removed there */
+interface Matcher {
+  match(topic: string): unknown[];
+  add(...args: unknown[]): unknown;
+  remove(...args: unknown[]): unknown;
+  clear(...args: unknown[]): unknown;
+}
+/** bumped whenever a subscription is added or removed: what a session remembers of a topic holds until then */
+let subscriptionsGeneration = 0;
+/**
+ * Whether a session may publish on the topic (allowed before) and nobody subscribes to it. A topic's match against the
+ * subscriptions (splitting it into levels, a walk of the trie) is remembered with the session's allowed topics until
+ * a subscription changes, instead of being made for every message.
+ */
+function unheard(session: ThreadSession, topic: string): boolean {
+  const checked = session.allowed.get(topic);
+  if (checked === undefined) return false;
+  if (checked === subscriptionsGeneration) return true;
+  const heard = matcher.match(topic).length > 0;
+  session.allowed.set(topic, heard ? -1 : subscriptionsGeneration);
+  return !heard;
+}
 const port = parentPort!;
 
-/** topics a session was allowed to publish on, remembered so that only its first publish there asks the event loop */
+/**
+ * Topics a session was allowed to publish on, remembered so that only its first publish there asks the event loop; with
+ * each, the subscriptions' generation at which nobody subscribed to it (-1: not known, or somebody did).
+ */
 const MAX_ALLOWED_TOPICS = 256;
 
 interface ThreadSession {
   sid: SessionId;
-  allowed: Set<string>;
+  allowed: Map<string, number>;
 }
 
 const aedes = new Aedes({
@@ -75,6 +98,14 @@ const aedes = new Aedes({
   // device UIDs and tokens can be longer than MQTT 3.1's 23-character client id
   maxClientsIdLength: 128,
 });
+const matcher = (aedes as unknown as { mq: { _matcher: Matcher } }).mq._matcher;
+for (const change of ['add', 'remove', 'clear'] as const) {
+  const original = matcher[change].bind(matcher);
+  matcher[change] = (...args: unknown[]) => {
+    subscriptionsGeneration++;
+    return original(...args);
+  };
+}
 const sessions = new WeakMap<Client, ThreadSession>();
 const clientsBySid = new Map<SessionId, Client>();
 /** sessions the event loop kicked before this thread had them ready (closed as soon as they are) */
@@ -131,7 +162,7 @@ aedes.authenticate = (client, username, password, done) => {
       const err = Object.assign(new Error(a.t === 'authAnswer' ? (a.message ?? 'refused') : 'refused'), { returnCode: a.t === 'authAnswer' ? (a.returnCode ?? 5) : 5 });
       return done(err as AuthenticateError, false);
     }
-    sessions.set(client, { sid: a.sid, allowed: new Set() });
+    sessions.set(client, { sid: a.sid, allowed: new Map() });
     done(null, true);
   });
 };
@@ -143,7 +174,7 @@ aedes.authorizePublish = (client, packet, done) => {
   if (session.allowed.has(packet.topic)) return done(null);
   ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: packet.topic, kind: 'publish' }, (a) => {
     if (a.t === 'authzAnswer' && a.ok) {
-      if (session.allowed.size < MAX_ALLOWED_TOPICS) session.allowed.add(packet.topic);
+      if (session.allowed.size < MAX_ALLOWED_TOPICS) session.allowed.set(packet.topic, -1);
       return done(null);
     }
     done(new Error('publish not authorised'));
