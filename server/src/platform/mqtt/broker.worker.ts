@@ -12,7 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { AuthenticateError, Client, PublishPacket } from 'aedes';
 import type AedesClass from 'aedes';
 import { asBuffer, MessagePacker, reserved, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
-import { withFastPublish, type PacketParser } from './fast-publish.js';
+import { fastPublishParse, type PacketParser } from './fast-publish.js';
 
 const { debug } = workerData as { debug: boolean };
 
@@ -37,8 +37,8 @@ mqttPacket.writeToStream = (packet, stream, opts) => {
 // Each client's parser (aedes makes one per connection through this module) reads whole PUBLISH packets straight from
 // the socket's chunks (fast-publish.ts).
 const makeParser = mqttPacket.parser;
-const Packet = requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>;
-mqttPacket.parser = (opt) => withFastPublish(makeParser(opt), Packet);
+const fastParse = fastPublishParse(requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>, (requireInAedes('mqtt-packet/parser') as { prototype: PacketParser }).prototype.parse);
+mqttPacket.parser = (opt) => Object.assign(makeParser(opt), { parse: fastParse });
 
 // A device's publish, the broker's hot path, taken before aedes' own handling when nothing in aedes needs it: QoS 0 or 1,
 // not retained, on a topic this session was already allowed, and no subscriber anywhere. aedes would otherwise run

@@ -2,11 +2,11 @@
 // with other packet types, packets split across chunks, re-entrant parses and malformed packets left to the original.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { withFastPublish, type PacketParser } from './fast-publish.js';
+import { fastPublishParse, type PacketParser } from './fast-publish.js';
 
 const requireInAedes = createRequire(createRequire(import.meta.url).resolve('aedes'));
 const mqtt = requireInAedes('mqtt-packet') as { parser(): PacketParser & { on(e: string, fn: (x: unknown) => void): void }; generate(p: object): Buffer };
-const Packet = requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>;
+const fast = fastPublishParse(requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>, (requireInAedes('mqtt-packet/parser') as { prototype: PacketParser }).prototype.parse);
 
 const publish = (topic: string, payload: string, qos: 0 | 1 | 2, extra: object = {}) => mqtt.generate({ cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain: false, dup: false, ...(qos > 0 ? { messageId: 100 + topic.length } : {}), ...extra });
 
@@ -23,9 +23,9 @@ const stream = Buffer.concat([
 ]);
 
 type Seen = { packets: Record<string, unknown>[]; errors: string[] };
-function parse(chunks: Buffer[], fast: boolean, reenter = false): Seen {
+function parse(chunks: Buffer[], fastPath: boolean, reenter = false): Seen {
   const p = mqtt.parser();
-  if (fast) withFastPublish(p, Packet);
+  if (fastPath) p.parse = fast;
   const seen: Seen = { packets: [], errors: [] };
   const pending = [...chunks];
   p.on('packet', (x) => {

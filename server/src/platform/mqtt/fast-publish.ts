@@ -17,15 +17,20 @@ export interface PacketParser {
 
 type PacketClass = new () => Record<string, unknown>;
 
-/** Wraps `parser.parse` (once) with the PUBLISH fast path; `Packet` is mqtt-packet's packet class. */
-export function withFastPublish<P extends PacketParser>(parser: P, Packet: PacketClass): P {
-  const slow = parser.parse.bind(parser);
-  /** chunks that arrived while one was being parsed (a packet's handling reads the socket again): parsed after it */
-  const later: Buffer[] = [];
-  let busy = false;
+/** the fast path's own state on a parser (no closure per connection: a broker holds thousands of them) */
+interface FastParser extends PacketParser {
+  /** a chunk is being parsed: chunks arriving meanwhile (a packet's handling reads the socket again) wait in `_later` */
+  _fastBusy?: boolean;
+  _later?: Buffer[];
+}
 
+/**
+ * A `parse` with the PUBLISH fast path for parsers of this mqtt-packet (`Packet` its packet class, `slowParse` its own
+ * `Parser.prototype.parse`), to set on each parser: `parser.parse = fast`.
+ */
+export function fastPublishParse(Packet: PacketClass, slowParse: (this: PacketParser, buf: Buffer) => number): (this: PacketParser, buf: Buffer) => number {
   /** bytes of `buf` from `from` that are whole PUBLISH packets, emitted; returns where the rest begins */
-  function publishes(buf: Buffer, from: number): number {
+  function publishes(parser: PacketParser, buf: Buffer, from: number): number {
     let at = from;
     while (at < buf.length) {
       const head = buf[at]!;
@@ -63,26 +68,25 @@ export function withFastPublish<P extends PacketParser>(parser: P, Packet: Packe
     return at;
   }
 
-  function one(buf: Buffer) {
+  function one(parser: PacketParser, buf: Buffer) {
     // between packets (nothing held, no packet begun) the chunk may start with whole PUBLISH packets
     const between = parser._list.length === 0 && parser._stateCounter === 0 && parser.packet.length === -1 && parser.settings?.protocolVersion !== 5;
-    const rest = between ? publishes(buf, 0) : 0;
-    if (rest < buf.length) slow(rest === 0 ? buf : buf.subarray(rest));
+    const rest = between ? publishes(parser, buf, 0) : 0;
+    if (rest < buf.length) slowParse.call(parser, rest === 0 ? buf : buf.subarray(rest));
   }
 
-  parser.parse = (buf: Buffer) => {
-    if (busy) {
-      later.push(buf);
-      return parser._list.length;
+  return function parse(this: FastParser, buf: Buffer): number {
+    if (this._fastBusy) {
+      (this._later ??= []).push(buf);
+      return this._list.length;
     }
-    busy = true;
+    this._fastBusy = true;
     try {
-      one(buf);
-      for (let next = later.shift(); next; next = later.shift()) one(next);
+      one(this, buf);
+      for (let next = this._later?.shift(); next; next = this._later?.shift()) one(this, next);
     } finally {
-      busy = false;
+      this._fastBusy = false;
     }
-    return parser._list.length;
+    return this._list.length;
   };
-  return parser;
 }
