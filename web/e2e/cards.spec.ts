@@ -39,13 +39,18 @@ function navigations(page: Page): string[] {
   return seen;
 }
 
-/** Hovers the newest drawn point of a chart (its markers: `has_dot`) and answers the card's tooltip. */
+/**
+ * Hovers the newest drawn point of a chart (its markers: `has_dot`) and answers the card's tooltip. The chart is live:
+ * a push that redraws it may replace the point between finding and hovering it, so the whole gesture is tried again.
+ */
 async function hoverNewestPoint(chartCard: Locator): Promise<Locator> {
-  const point = chartCard.getByTestId('chart').locator('.scatterlayer path.point').last();
-  await point.scrollIntoViewIfNeeded();
-  await point.hover({ force: true });
   const tip = chartCard.getByTestId('chart-tooltip');
-  await expect(tip).toBeVisible();
+  await expect(async () => {
+    const point = chartCard.getByTestId('chart').locator('.scatterlayer path.point').last();
+    await point.scrollIntoViewIfNeeded({ timeout: 2_000 });
+    await point.hover({ force: true, timeout: 2_000 });
+    await expect(tip).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   return tip;
 }
 
