@@ -9,6 +9,23 @@ import { createRecentPoints, mergeByTs } from './recent.js';
 const p = (seriesId: number, ts: number, num: number | null = ts, text: string | null = null) => ({ seriesId, ts, num, text });
 
 describe('recent points', () => {
+  it("starts a series' run in a new round as large as it grew in the round before (no arrays outgrown again)", () => {
+    const r = createRecentPoints();
+    for (let ts = 1; ts <= 40; ts++) r.add(p(1, ts));
+    r.add(p(2, 1));
+    const grown = r.active.series.get(1)!.ts.length;
+    expect(grown).toBeGreaterThanOrEqual(40);
+    r.freeze();
+    r.add(p(1, 41));
+    r.add(p(2, 2));
+    r.add(p(3, 1));
+    expect(r.active.series.get(1)!.ts.length).toBe(grown);
+    // a series that sent little, or nothing, before starts small
+    expect(r.active.series.get(2)!.ts.length).toBe(8);
+    expect(r.active.series.get(3)!.ts.length).toBe(8);
+    expect(r.inRange(1, 40, LATEST).map((x) => x[0])).toEqual([40, 41]);
+  });
+
   it('keeps each series in time order whatever the arrival order, across a frozen and an active generation', () => {
     const r = createRecentPoints();
     for (const ts of [10, 30, 20]) r.add(p(1, ts));

@@ -11,15 +11,25 @@ export type PointRow = [ts: number, num: number | null, text: string | null];
 
 const NUM = 1;
 const TEXT = 2;
+/** the smallest run, and the largest a run starts with from the round before (a series with a backlog grows on) */
+const MIN_RUN = 8;
+const MAX_START_RUN = 256;
 
 /** one series' points of a generation, oldest first */
 class Run {
-  ts = new Float64Array(8);
-  num = new Float64Array(8);
+  ts: Float64Array;
+  num: Float64Array;
   /** 0: null, NUM: num[i], TEXT: texts[i] */
-  kind = new Uint8Array(8);
+  kind: Uint8Array;
   texts: (string | undefined)[] | null = null;
   n = 0;
+
+  /** room for `capacity` points before the first growth */
+  constructor(capacity = MIN_RUN) {
+    this.ts = new Float64Array(capacity);
+    this.num = new Float64Array(capacity);
+    this.kind = new Uint8Array(capacity);
+  }
 
   add(p: TelemetryPoint): void {
     if (this.n === this.ts.length) this.grow();
@@ -77,13 +87,30 @@ class Run {
 export class Generation {
   readonly series = new Map<number, Run>();
   points = 0;
-  constructor(readonly round: number) {}
+  /**
+   * `before`: the generation this one follows. A series' run starts as large as it grew there: its arrays grow (and
+   * the outgrown ones become garbage that outlived young collections) only when the series sends faster than before.
+   */
+  constructor(
+    readonly round: number,
+    private before: Generation | null = null,
+  ) {}
+
+  /** frozen: it takes no more points, and lets go of the generation before it */
+  seal(): void {
+    this.before = null;
+  }
 
   add(p: TelemetryPoint): void {
     let run = this.series.get(p.seriesId);
-    if (!run) this.series.set(p.seriesId, (run = new Run()));
+    if (!run) this.series.set(p.seriesId, (run = new Run(this.startSize(p.seriesId))));
     run.add(p);
     this.points++;
+  }
+
+  private startSize(seriesId: number): number {
+    const n = this.before?.series.get(seriesId)?.ts.length ?? MIN_RUN;
+    return Math.min(MAX_START_RUN, Math.max(MIN_RUN, n));
   }
 
   has(seriesId: number, ts: number): boolean {
@@ -151,7 +178,8 @@ export function createRecentPoints() {
     freeze(): Generation {
       if (frozen) throw new Error('a compaction round is still running');
       frozen = active;
-      active = new Generation(frozen.round + 1);
+      frozen.seal();
+      active = new Generation(frozen.round + 1, frozen);
       return frozen;
     },
     /** the frozen generation is compacted whole */

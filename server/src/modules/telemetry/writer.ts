@@ -395,7 +395,11 @@ export function createTelemetryWriter(o: WriterOptions) {
         recent.add(p);
       }
       if (!series) continue;
-      if (!series.latest || p.ts >= series.latest.ts) series.latest = { ts: p.ts, num: p.num, text: p.text };
+      // updated in place: an object per point, living until the series' next point (~0.2 s), outlived two young
+      // collections often enough to be a third of what the event loop promoted (readers copy what they read at once)
+      const latest = series.latest;
+      if (!latest) series.latest = { ts: p.ts, num: p.num, text: p.text };
+      else if (p.ts >= latest.ts) (latest.ts = p.ts), (latest.num = p.num), (latest.text = p.text);
       if (p.num !== null && rollsUp(series.datatype)) o.rollups.add(p.seriesId, p.ts, p.num);
     }
     if (recent) {
