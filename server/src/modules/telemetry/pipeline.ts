@@ -11,7 +11,7 @@ import { encodeValue } from './datatypes.js';
 import { createPresenceTracker, type DeviceOffline, type DeviceSeen } from './presence.js';
 import { createTelemetryReads, type TelemetryReads } from './reads.js';
 import { createRollupKeeper } from './rollups.js';
-import { createSeriesRegistry, type SeriesInfo } from './series.js';
+import { createSeriesRegistry, noteLatest, type SeriesInfo } from './series.js';
 import { ensureClusteredLayout } from './storage.js';
 import { createPointReads, type PointReads } from './point-reads.js';
 import { createRecentPoints } from './recent.js';
@@ -168,7 +168,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         if (data.origin === origin || closed) return;
         for (const p of data.batch.points) {
           const s = series.byId(p.seriesId);
-          if (s && (!s.latest || p.ts >= s.latest.ts)) s.latest = { ts: p.ts, num: p.num, text: p.text };
+          if (s) noteLatest(s, p);
         }
         if (listeners.size) call(listeners, data.batch, 'subscribe');
       })

@@ -12,7 +12,7 @@ import type { Logger } from '../../platform/log.js';
 import type { StateChange } from '../states/states.store.js';
 import { rollsUp } from './datatypes.js';
 import type { RollupKeeper, RollupSnapshot } from './rollups.js';
-import type { SeriesRegistry } from './series.js';
+import { noteLatest, type SeriesRegistry } from './series.js';
 import type { PointColumns, WriteBatch, WriteResult } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
 import type { Generation, RecentPoints } from './recent.js';
@@ -395,11 +395,7 @@ export function createTelemetryWriter(o: WriterOptions) {
         recent.add(p);
       }
       if (!series) continue;
-      // updated in place: an object per point, living until the series' next point (~0.2 s), outlived two young
-      // collections often enough to be a third of what the event loop promoted (readers copy what they read at once)
-      const latest = series.latest;
-      if (!latest) series.latest = { ts: p.ts, num: p.num, text: p.text };
-      else if (p.ts >= latest.ts) (latest.ts = p.ts), (latest.num = p.num), (latest.text = p.text);
+      noteLatest(series, p);
       if (p.num !== null && rollsUp(series.datatype)) o.rollups.add(p.seriesId, p.ts, p.num);
     }
     if (recent) {

@@ -1,10 +1,10 @@
 // The embedded MQTT broker (aedes): devices connect over TCP (MQTT_PORT) or WebSocket (/mqtt on the HTTP port).
 // aedes runs on threads of its own (broker.worker.ts; MQTT_THREADS, one by default), each listening on its own
 // descriptor of the one TCP socket so the kernel spreads the connections: parsing, sessions, PUBACKs and socket
-// writes take 20–30 µs of CPU a message, which at fleet rates would fill the event loop. The event loop keeps everything about identities: every client is
-// authenticated by a domain authority, every topic authorised by the authority that knew it (a session's allowed
-// publish topics are remembered by its thread), and what sessions publish arrives here in packed runs, in order, as
-// `message` events of their identities. Between threads it plays the broker: the gateway's publishes go to every
+// writes take 20–30 µs of CPU a message, which at fleet rates would fill the event loop. The event loop keeps
+// everything about identities: every client is authenticated by a domain authority, every topic authorised by the
+// authority that knew it (a session's allowed publish topics are remembered by its thread), and what sessions publish
+// arrives here in packed runs, in order, as `message` events of their identities. Between threads it plays the broker: the gateway's publishes go to every
 // thread, a client's publish to the threads whose sessions subscribed (retained ones to all), and a client id taken
 // over on another thread closes the older connection.
 import fs from 'node:fs';
@@ -345,7 +345,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         } catch (err) {
           log.error('broker disconnect matcher failed', err);
         }
-        if (hit) kicks.set(session.thread, [...(kicks.get(session.thread) ?? []), sid]);
+        if (!hit) continue;
+        const sids = kicks.get(session.thread);
+        if (sids) sids.push(sid);
+        else kicks.set(session.thread, [sid]);
       }
       let n = 0;
       for (const [thread, sids] of kicks) {

@@ -80,14 +80,13 @@ function unheard(session: ThreadSession, topic: string): boolean {
 }
 const port = parentPort!;
 
-/**
- * Topics a session was allowed to publish on, remembered so that only its first publish there asks the event loop; with
- * each, the subscriptions' generation at which nobody subscribed to it (-1: not known, or somebody did).
- */
+/** topics a session was allowed to publish on, remembered so that only its first publish there asks the event loop */
 const MAX_ALLOWED_TOPICS = 256;
 
 interface ThreadSession {
   sid: SessionId;
+  /** its allowed topics, each with the subscriptions' generation at which nobody subscribed to it (-1: not known, or
+   * somebody did) */
   allowed: Map<string, number>;
 }
 
