@@ -7,6 +7,7 @@ import type { Config } from './platform/config.js';
 import { createLogger, type Logger } from './platform/log.js';
 import { findUp, openDb } from './platform/db/sqlite.js';
 import { createHttpApp } from './platform/http/server.js';
+import { tuneV8 } from './platform/v8-tuning.js';
 import { createBus, type Bus } from './platform/bus/index.js';
 import { createBroker, type EmbeddedBroker } from './platform/mqtt/broker.js';
 import { createRealtime } from './platform/realtime/realtime.js';
@@ -76,6 +77,7 @@ function defaultWebDist(): string | undefined {
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<SentraApp> {
+  tuneV8();
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const db = dbHandle.db;
