@@ -9,21 +9,26 @@ import { createRecentPoints, mergeByTs } from './recent.js';
 const p = (seriesId: number, ts: number, num: number | null = ts, text: string | null = null) => ({ seriesId, ts, num, text });
 
 describe('recent points', () => {
-  it("starts a series' run in a new round as large as it grew in the round before (no arrays outgrown again)", () => {
+  it('reuses the generation compacted last for the round after next, its room kept (nothing allocated per series)', () => {
     const r = createRecentPoints();
-    for (let ts = 1; ts <= 40; ts++) r.add(p(1, ts));
-    r.add(p(2, 1));
-    const grown = r.active.series.get(1)!.ts.length;
-    expect(grown).toBeGreaterThanOrEqual(40);
-    r.freeze();
-    r.add(p(1, 41));
-    r.add(p(2, 2));
-    r.add(p(3, 1));
-    expect(r.active.series.get(1)!.ts.length).toBe(grown);
-    // a series that sent little, or nothing, before starts small
-    expect(r.active.series.get(2)!.ts.length).toBe(8);
-    expect(r.active.series.get(3)!.ts.length).toBe(8);
-    expect(r.inRange(1, 40, LATEST).map((x) => x[0])).toEqual([40, 41]);
+    for (let ts = 1; ts <= 3000; ts++) r.add(p(1 + (ts % 7), ts));
+    const first = r.active;
+    const room = first.capacity;
+    expect(room).toBeGreaterThanOrEqual(3000);
+    expect(r.freeze()).toBe(first);
+    const second = r.active;
+    expect(second).not.toBe(first);
+    for (const id of first.seriesIds()) first.release(id);
+    r.compacted();
+    r.add(p(1, 5000));
+    expect(r.freeze()).toBe(second);
+    expect([r.active, first.round, first.points, first.capacity, first.seriesIds().length]).toEqual([first, 3, 0, room, 0]);
+    expect(r.inRange(1, EARLIEST, LATEST).map((x) => x[0])).toEqual([5000]);
+    r.add(p(1, 5001));
+    r.add(p(2, 4000));
+    expect(r.inRange(1, 4999, LATEST).map((x) => x[0])).toEqual([5000, 5001]);
+    expect(Array.from(first.seriesIds())).toEqual([1, 2]);
+    expect([r.has(1, 5001), r.has(1, 3000), r.has(2, 4000), r.size]).toEqual([true, false, true, 3]);
   });
 
   it('keeps each series in time order whatever the arrival order, across a frozen and an active generation', () => {

@@ -1,9 +1,8 @@
 // Points stored in the journal but not yet compacted into the clustered table (the memory side of the LSM split, see
-// writer.ts): per series a time-ordered run of columns, in two generations. `active` takes what each commit stored; at
-// a round's start it is frozen and compacted chunk by chunk (series in id order), each series released once its chunk
-// committed. Every point read merges these with the table's rows (point-reads.ts).
-// Columns, not point objects: a few hundred thousand points live here for seconds, and objects that old would be
-// copied by every young-generation collection and then promoted, which costs the event loop more than the ingest.
+// writer.ts), in two generations. `active` takes what each commit stored; at a round's start it is frozen and
+// compacted chunk by chunk (series in id order), each series released once its chunk committed; the generation
+// compacted whole is reset and becomes the active one of the round after. Every point read merges these with the
+// table's rows (point-reads.ts).
 import type { PointColumns } from './write-batch.js';
 import type { TelemetryPoint } from './writer.js';
 
@@ -11,125 +10,208 @@ export type PointRow = [ts: number, num: number | null, text: string | null];
 
 const NUM = 1;
 const TEXT = 2;
-/** the smallest run, and the largest a run starts with from the round before (a series with a backlog grows on) */
-const MIN_RUN = 8;
-const MAX_START_RUN = 256;
+/** a generation's first room for points; it doubles as a round needs, and is kept (reused) for the rounds after */
+const MIN_POINTS = 1024;
+const MIN_SLOTS = 256;
 
-/** one series' points of a generation, oldest first */
-class Run {
-  ts: Float64Array;
-  num: Float64Array;
-  /** 0: null, NUM: num[i], TEXT: texts[i] */
-  kind: Uint8Array;
-  texts: (string | undefined)[] | null = null;
-  n = 0;
+function grownF64(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(size);
+  b.set(a.subarray(0, Math.min(a.length, size)));
+  return b;
+}
+function grownI32(a: Int32Array, size: number, fill = 0): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a.subarray(0, Math.min(a.length, size)));
+  if (fill !== 0 && size > a.length) b.fill(fill, a.length);
+  return b;
+}
+function grownU8(a: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
+  const b = new Uint8Array(size);
+  b.set(a.subarray(0, Math.min(a.length, size)));
+  return b;
+}
 
-  /** room for `capacity` points before the first growth */
-  constructor(capacity = MIN_RUN) {
-    this.ts = new Float64Array(capacity);
-    this.num = new Float64Array(capacity);
-    this.kind = new Uint8Array(capacity);
+/**
+ * Series ids as small dense slots, shared by both generations and kept across rounds: a generation's per-series
+ * bookkeeping is then a few typed arrays indexed by slot, not a Map and an object per series each round.
+ */
+class Slots {
+  private readonly of = new Map<number, number>();
+  ids = new Float64Array(MIN_SLOTS);
+  size = 0;
+
+  get(seriesId: number): number {
+    return this.of.get(seriesId) ?? -1;
   }
 
-  add(p: TelemetryPoint): void {
-    if (this.n === this.ts.length) this.grow();
-    // points of a series nearly always come in time order
-    let at = this.n;
-    if (at > 0 && this.ts[at - 1]! > p.ts) {
-      at = this.firstAtOrAfter(p.ts);
-      this.ts.copyWithin(at + 1, at, this.n);
-      this.num.copyWithin(at + 1, at, this.n);
-      this.kind.copyWithin(at + 1, at, this.n);
-      this.texts?.splice(at, 0, undefined);
+  take(seriesId: number): number {
+    let slot = this.of.get(seriesId);
+    if (slot === undefined) {
+      slot = this.size++;
+      if (slot === this.ids.length) this.ids = grownF64(this.ids, slot * 2);
+      this.ids[slot] = seriesId;
+      this.of.set(seriesId, slot);
     }
-    this.ts[at] = p.ts;
-    this.num[at] = p.num ?? 0;
-    this.kind[at] = p.text !== null ? TEXT : p.num !== null ? NUM : 0;
-    if (p.text !== null) {
-      this.texts ??= [];
-      this.texts[at] = p.text;
-    }
-    this.n++;
-  }
-
-  private grow(): void {
-    const size = this.ts.length * 2;
-    const ts = new Float64Array(size);
-    ts.set(this.ts);
-    const num = new Float64Array(size);
-    num.set(this.num);
-    const kind = new Uint8Array(size);
-    kind.set(this.kind);
-    this.ts = ts;
-    this.num = num;
-    this.kind = kind;
-  }
-
-  /** index of the first point with ts ≥ `ts` (binary search) */
-  firstAtOrAfter(ts: number): number {
-    let lo = 0;
-    let hi = this.n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.ts[mid]! < ts) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  row(i: number): PointRow {
-    const k = this.kind[i];
-    return [this.ts[i]!, k === NUM ? this.num[i]! : null, k === TEXT ? this.texts![i]! : null];
+    return slot;
   }
 }
 
-/** one round's points */
+/**
+ * One round's points, in one arena of columns (arrival order) with, per series, a chain through it (`next`), oldest
+ * first unless points arrived out of time order (then `unsorted`, and reads sort that series' few points). Nothing
+ * here is allocated per point or per series: a few hundred thousand points live for seconds, and objects (or arrays
+ * per series) that old would be copied by young-generation collections and then promoted, at a cost to the event loop
+ * larger than the ingest itself. Once compacted, a generation is reset and takes the round after next.
+ */
 export class Generation {
-  readonly series = new Map<number, Run>();
   points = 0;
-  /**
-   * `before`: the generation this one follows. A series' run starts as large as it grew there: its arrays grow (and
-   * the outgrown ones become garbage that outlived young collections) only when the series sends faster than before.
-   */
+  /** arena: points in arrival order */
+  private n = 0;
+  private ts = new Float64Array(MIN_POINTS);
+  private num = new Float64Array(MIN_POINTS);
+  /** 0: null, NUM: num[i], TEXT: texts.get(i) */
+  private kind = new Uint8Array(MIN_POINTS);
+  /** the series' next point in the arena, or -1 */
+  private next = new Int32Array(MIN_POINTS);
+  private readonly texts = new Map<number, string>();
+  /** per slot: first and last point in the arena (-1: none), points held, whether they arrived out of time order */
+  private head = new Int32Array(MIN_SLOTS).fill(-1);
+  private tail = new Int32Array(MIN_SLOTS);
+  private counts = new Int32Array(MIN_SLOTS);
+  private unsorted = new Uint8Array(MIN_SLOTS);
+  /** slots with points this round, in first-arrival order */
+  private touched = new Int32Array(MIN_SLOTS);
+  private nTouched = 0;
+
   constructor(
-    readonly round: number,
-    private before: Generation | null = null,
+    public round: number,
+    private readonly slots: Slots = new Slots(),
   ) {}
 
-  /** frozen: it takes no more points, and lets go of the generation before it */
-  seal(): void {
-    this.before = null;
+  /** room for points held (reused round after round) */
+  get capacity(): number {
+    return this.ts.length;
+  }
+
+  /** empties the generation for `round`, keeping its arrays (shrunk when the last round used under a quarter) */
+  reset(round: number): this {
+    for (let k = 0; k < this.nTouched; k++) {
+      const slot = this.touched[k]!;
+      this.head[slot] = -1;
+      this.counts[slot] = 0;
+      this.unsorted[slot] = 0;
+    }
+    if (this.n * 4 < this.ts.length && this.ts.length > MIN_POINTS) this.resize(Math.max(MIN_POINTS, this.ts.length >>> 1));
+    this.round = round;
+    this.points = 0;
+    this.n = 0;
+    this.nTouched = 0;
+    this.texts.clear();
+    return this;
+  }
+
+  private resize(size: number): void {
+    this.ts = grownF64(this.ts, size);
+    this.num = grownF64(this.num, size);
+    this.kind = grownU8(this.kind, size);
+    this.next = grownI32(this.next, size);
+  }
+
+  private slotRoom(slots: number): void {
+    if (slots <= this.head.length) return;
+    const size = Math.max(slots, this.head.length * 2);
+    this.head = grownI32(this.head, size, -1);
+    this.tail = grownI32(this.tail, size);
+    this.counts = grownI32(this.counts, size);
+    this.unsorted = grownU8(this.unsorted, size);
+    this.touched = grownI32(this.touched, size);
   }
 
   add(p: TelemetryPoint): void {
-    let run = this.series.get(p.seriesId);
-    if (!run) this.series.set(p.seriesId, (run = new Run(this.startSize(p.seriesId))));
-    run.add(p);
+    const slot = this.slots.take(p.seriesId);
+    this.slotRoom(slot + 1);
+    if (this.n === this.ts.length) this.resize(this.n * 2);
+    const i = this.n++;
+    this.ts[i] = p.ts;
+    this.num[i] = p.num ?? 0;
+    this.kind[i] = p.text !== null ? TEXT : p.num !== null ? NUM : 0;
+    if (p.text !== null) this.texts.set(i, p.text);
+    this.next[i] = -1;
+    if (this.head[slot] === -1) {
+      // first this round (a released series, -1, is listed already)
+      if (this.counts[slot] === 0) this.touched[this.nTouched++] = slot;
+      this.counts[slot] = 0;
+      this.head[slot] = i;
+    } else {
+      const last = this.tail[slot]!;
+      this.next[last] = i;
+      // points of a series nearly always come in time order
+      if (this.ts[last]! > p.ts) this.unsorted[slot] = 1;
+    }
+    this.tail[slot] = i;
+    this.counts[slot]++;
     this.points++;
   }
 
-  private startSize(seriesId: number): number {
-    const n = this.before?.series.get(seriesId)?.ts.length ?? MIN_RUN;
-    return Math.min(MAX_START_RUN, Math.max(MIN_RUN, n));
+  /** the series' points in the arena, oldest first (`out` reused when large enough) */
+  private chain(slot: number, out?: Int32Array): Int32Array {
+    const n = this.counts[slot]!;
+    const at = out && out.length >= n ? out.subarray(0, n) : new Int32Array(n);
+    for (let i = this.head[slot]!, k = 0; i !== -1 && k < n; i = this.next[i]!) at[k++] = i;
+    if (this.unsorted[slot]) at.sort((a, b) => this.ts[a]! - this.ts[b]!);
+    return at;
+  }
+
+  private slotOf(seriesId: number): number {
+    const slot = this.slots.get(seriesId);
+    return slot >= 0 && slot < this.head.length && this.head[slot] !== -1 ? slot : -1;
   }
 
   has(seriesId: number, ts: number): boolean {
-    const run = this.series.get(seriesId);
-    if (!run) return false;
-    const i = run.firstAtOrAfter(ts);
-    return i < run.n && run.ts[i] === ts;
+    const slot = this.slotOf(seriesId);
+    if (slot < 0) return false;
+    for (let i = this.head[slot]!; i !== -1; i = this.next[i]!) if (this.ts[i] === ts) return true;
+    return false;
   }
 
   /** points held of the series */
   count(seriesId: number): number {
-    return this.series.get(seriesId)?.n ?? 0;
+    const slot = this.slotOf(seriesId);
+    return slot < 0 ? 0 : this.counts[slot]!;
   }
 
+  /** the series is compacted: its points no longer count nor read (their room is reused with the whole generation) */
   release(seriesId: number): void {
-    const run = this.series.get(seriesId);
-    if (!run) return;
-    this.points -= run.n;
-    this.series.delete(seriesId);
+    const slot = this.slotOf(seriesId);
+    if (slot < 0) return;
+    this.points -= this.counts[slot]!;
+    this.head[slot] = -1;
+    this.counts[slot] = -1; // released: not "touched" again this round
+  }
+
+  /** the ids of the series with points held */
+  seriesIds(): Float64Array {
+    const out = new Float64Array(this.nTouched);
+    let o = 0;
+    for (let k = 0; k < this.nTouched; k++) {
+      const slot = this.touched[k]!;
+      if (this.head[slot] !== -1) out[o++] = this.slots.ids[slot]!;
+    }
+    return out.subarray(0, o);
+  }
+
+  /** the series' points with lo ≤ ts ≤ hi, oldest first */
+  rows(seriesId: number, lo: number, hi: number): PointRow[] {
+    const slot = this.slotOf(seriesId);
+    if (slot < 0) return [];
+    const out: PointRow[] = [];
+    for (const i of this.chain(slot)) {
+      const ts = this.ts[i]!;
+      if (ts < lo || ts > hi) continue;
+      const k = this.kind[i];
+      out.push([ts, k === NUM ? this.num[i]! : null, k === TEXT ? this.texts.get(i)! : null]);
+    }
+    return out;
   }
 
   /** the points of the series `ids` (in that order, each oldest first) as batch columns */
@@ -138,19 +220,22 @@ export class Generation {
     for (let k = 0; k < ids.length; k++) n += this.count(ids[k]!);
     const out: PointColumns = { series: new Float64Array(n), ts: new Float64Array(n), num: new Float64Array(n), hasNum: new Uint8Array(n), textAt: new Int32Array(0), texts: [] };
     const textAt: number[] = [];
+    let scratch: Int32Array = new Int32Array(64);
     let o = 0;
     for (let k = 0; k < ids.length; k++) {
-      const run = this.series.get(ids[k]!);
-      if (!run) continue;
-      out.series.fill(ids[k]!, o, o + run.n);
-      out.ts.set(run.ts.subarray(0, run.n), o);
-      out.num.set(run.num.subarray(0, run.n), o);
-      for (let i = 0; i < run.n; i++) {
-        const kind = run.kind[i];
-        if (kind === NUM) out.hasNum[o + i] = 1;
-        else if (kind === TEXT) textAt.push(o + i), out.texts.push(run.texts![i]!);
+      const slot = this.slotOf(ids[k]!);
+      if (slot < 0) continue;
+      const at = this.chain(slot, scratch);
+      if (at.buffer !== scratch.buffer) scratch = at;
+      out.series.fill(ids[k]!, o, o + at.length);
+      for (let j = 0; j < at.length; j++, o++) {
+        const i = at[j]!;
+        out.ts[o] = this.ts[i]!;
+        out.num[o] = this.num[i]!;
+        const kind = this.kind[i];
+        if (kind === NUM) out.hasNum[o] = 1;
+        else if (kind === TEXT) textAt.push(o), out.texts.push(this.texts.get(i)!);
       }
-      o += run.n;
     }
     out.textAt = Int32Array.from(textAt);
     return out;
@@ -158,8 +243,11 @@ export class Generation {
 }
 
 export function createRecentPoints() {
-  let active = new Generation(1);
+  const slots = new Slots();
+  let active = new Generation(1, slots);
   let frozen: Generation | null = null;
+  /** the last generation compacted: reset, it becomes the next round's active one */
+  let spare: Generation | null = null;
 
   return {
     get active() {
@@ -178,12 +266,13 @@ export function createRecentPoints() {
     freeze(): Generation {
       if (frozen) throw new Error('a compaction round is still running');
       frozen = active;
-      frozen.seal();
-      active = new Generation(frozen.round + 1, frozen);
+      active = spare ? spare.reset(frozen.round + 1) : new Generation(frozen.round + 1, slots);
+      spare = null;
       return frozen;
     },
     /** the frozen generation is compacted whole */
     compacted(): void {
+      spare = frozen;
       frozen = null;
     },
     /**
@@ -191,22 +280,13 @@ export function createRecentPoints() {
      * milliseconds, so an exclusive bound is the inclusive one ∓ 1).
      */
     inRange(seriesId: number, lo: number, hi: number): PointRow[] {
-      const a = slice(active.series.get(seriesId), lo, hi);
-      const f = slice(frozen?.series.get(seriesId), lo, hi);
+      const a = active.rows(seriesId, lo, hi);
+      const f = frozen?.rows(seriesId, lo, hi) ?? [];
       if (!f.length) return a;
       if (!a.length) return f;
       return mergeByTs(f, a);
     },
   };
-}
-
-function slice(run: Run | undefined, lo: number, hi: number): PointRow[] {
-  if (!run || run.n === 0 || run.ts[0]! > hi || run.ts[run.n - 1]! < lo) return [];
-  const from = run.firstAtOrAfter(lo);
-  const to = run.firstAtOrAfter(hi + 1);
-  const out = new Array<PointRow>(to - from);
-  for (let i = from; i < to; i++) out[i - from] = run.row(i);
-  return out;
 }
 
 /**

@@ -285,7 +285,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     if (freezeDue()) {
       const frozen = recent!.freeze();
       lastFreeze = o.now();
-      frozenOrder = Float64Array.from(frozen.series.keys()).sort();
+      frozenOrder = frozen.seriesIds().sort();
       frozenNext = 0;
       frozenTotal = frozen.points;
       frozenSent = 0;
