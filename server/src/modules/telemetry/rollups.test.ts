@@ -18,7 +18,7 @@ function setup() {
   const reads = createTelemetryReads(sqlite, { rollups });
   const store = createBatchStore(sqlite);
   const minute = () => reads.rollups(series, { bucket: 'minute', start: T0, end: T0 + 60_000 }).map((b) => [b.count, b.sum, b.min, b.max]);
-  return { rollups, store, minute };
+  return { rollups, store, minute, reads };
 }
 
 describe('rollup deltas in flight', () => {
@@ -47,6 +47,26 @@ describe('rollup deltas in flight', () => {
     expect(rollups.pendingBuckets).toBe(2); // the minute and the hour bucket, merged
     expect(minute()).toEqual([[2, 5, 2, 3]]);
     expect(rollups.snapshot()!.minute.slice(2, 4)).toEqual(Float64Array.from([2, 5]));
+  });
+
+  it('keep one bucket per minute across flushes and minute boundaries, late points included, each counted once', () => {
+    const { rollups, store, minute, reads } = setup();
+    const second = () => reads.rollups(series, { bucket: 'minute', start: T0 + 60_000, end: T0 + 120_000 }).map((b) => [b.count, b.sum, b.min, b.max]);
+    rollups.add(5, T0 + 59_000, 1);
+    rollups.add(5, T0 + 61_000, 2); // the next minute, the first still pending
+    let s = rollups.snapshot()!;
+    expect([s.minute.length / 10, s.hour.length / 10]).toEqual([2, 1]);
+    store.write(toBatch(1, [], s).batch);
+    rollups.snapshotStored();
+    rollups.add(5, T0 + 62_000, 4);
+    rollups.add(5, T0 + 30_000, 8); // late, for the first minute
+    expect(rollups.pendingBuckets).toBe(3);
+    expect([minute(), second()]).toEqual([[[2, 9, 1, 8]], [[2, 6, 2, 4]]]);
+    s = rollups.snapshot()!;
+    expect(Array.from(s.minute.filter((_, i) => i % 10 === 1)).sort()).toEqual([T0, T0 + 60_000]);
+    store.write(toBatch(2, [], s).batch);
+    rollups.snapshotStored();
+    expect([minute(), second(), rollups.pendingBuckets]).toEqual([[[2, 9, 1, 8]], [[2, 6, 2, 4]], 0]);
   });
 
   it('go to the writer in chunks of whole series, each counted once throughout', () => {

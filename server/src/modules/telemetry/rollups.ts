@@ -50,32 +50,88 @@ export interface RollupSnapshot {
   hour: Float64Array;
 }
 
-/** one series' deltas not yet merged: per level a short list of buckets (usually the one open bucket) */
+/**
+ * One series' deltas not yet merged: per level a short list of buckets (usually the one open bucket). Kept for the
+ * series' life and reused: a merged bucket is emptied (count 0) and takes the next bucket's deltas, so a flush round
+ * allocates nothing per series (objects made anew every round outlive young collections and are promoted).
+ */
 interface SeriesDeltas {
+  id: number;
   minute: RollupBucket[];
   hour: RollupBucket[];
+  /** in `pending` */
+  pending: boolean;
+  /** the snapshot generation when it last took a point */
+  seen: number;
+}
+
+/** how often (in snapshots, 30-odd per 5-second round at 15,000 series) the deltas of silent series are let go */
+const SWEEP_EVERY = 512;
+
+/** the rows of a snapshot in flight (copies: the snapshot's arrays travel to the writer thread) */
+interface Flushing {
+  generation: number;
+  minute: Float64Array;
+  hour: Float64Array;
+}
+
+/** a bucket's row of a snapshot (ROLLUP_ROW values at `o`) as a bucket */
+const bucketOfRow = (rows: Float64Array, o: number): RollupBucket => ({
+  bucketTs: rows[o + 1]!,
+  count: rows[o + 2]!,
+  sum: rows[o + 3]!,
+  min: rows[o + 4]!,
+  max: rows[o + 5]!,
+  first: rows[o + 6]!,
+  firstTs: rows[o + 7]!,
+  last: rows[o + 8]!,
+  lastTs: rows[o + 9]!,
+});
+
+/** the first row of `seriesId` in rows sorted by series (binary search), or the row count when there is none */
+function firstRowOf(rows: Float64Array, seriesId: number): number {
+  let lo = 0;
+  let hi = rows.length / ROLLUP_ROW;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid * ROLLUP_ROW]! < seriesId) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
- * Deltas not yet merged into the tables, per series (one map lookup per stored point). A snapshot moves them to
- * `flushing` while the writer's transaction runs; reads overlay `flushing` until the table says its generation is
- * durable (`pendingOf`'s `durableGeneration`, read in the same snapshot as the rows).
+ * Deltas not yet merged into the tables, per series (one map lookup per stored point). A snapshot copies them into
+ * rows for the writer's transaction and empties them; reads overlay those rows (`flushing`) until the table says their
+ * generation is durable (`pendingOf`'s `durableGeneration`, read in the same snapshot as the rows).
  */
 export function createRollupKeeper(writer: string) {
-  let pending = new Map<number, SeriesDeltas>();
-  let flushing: { generation: number; series: Map<number, SeriesDeltas> } | null = null;
+  const deltas = new Map<number, SeriesDeltas>();
+  /** series with deltas, oldest first; a snapshot takes whole series from the front */
+  let pending: SeriesDeltas[] = [];
+  let flushing: Flushing | null = null;
   let generation = 0;
 
-  /** `b` merged into the list's bucket of the same start, or added to it */
+  /** `b` folded into the list's bucket of the same start, or into an empty one, or added */
   function fold(list: RollupBucket[], b: RollupBucket) {
-    for (const have of list) if (have.bucketTs === b.bucketTs) return void mergeBucket(have, b);
-    list.push(b);
+    let empty: RollupBucket | undefined;
+    for (const have of list) {
+      if (have.count > 0 && have.bucketTs === b.bucketTs) return void mergeBucket(have, b);
+      if (have.count === 0) empty ??= have;
+    }
+    if (empty) Object.assign(empty, b);
+    else list.push({ ...b });
   }
 
   function add(list: RollupBucket[], bucketTs: number, ts: number, v: number) {
     // the open bucket is the last one nearly always
+    let empty: RollupBucket | undefined;
     for (let i = list.length - 1; i >= 0; i--) {
       const b = list[i]!;
+      if (b.count === 0) {
+        empty ??= b;
+        continue;
+      }
       if (b.bucketTs !== bucketTs) continue;
       b.count++;
       b.sum += v;
@@ -85,18 +141,36 @@ export function createRollupKeeper(writer: string) {
       if (ts >= b.lastTs) (b.last = v), (b.lastTs = ts);
       return;
     }
-    list.push({ bucketTs, count: 1, sum: v, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
+    if (!empty) return void list.push({ bucketTs, count: 1, sum: v, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
+    empty.bucketTs = bucketTs;
+    empty.count = 1;
+    empty.sum = empty.min = empty.max = empty.first = empty.last = v;
+    empty.firstTs = empty.lastTs = ts;
   }
 
-  function rows(series: Map<number, SeriesDeltas>, level: RollupLevel): Float64Array {
+  function deltasOf(seriesId: number): SeriesDeltas {
+    let d = deltas.get(seriesId);
+    if (!d) deltas.set(seriesId, (d = { id: seriesId, minute: [], hour: [], pending: false, seen: generation }));
+    if (!d.pending) (d.pending = true), (d.seen = generation), pending.push(d);
+    return d;
+  }
+
+  const bucketsHeld = (list: RollupBucket[]) => {
     let n = 0;
-    for (const d of series.values()) n += d[level].length;
+    for (const b of list) if (b.count > 0) n++;
+    return n;
+  };
+
+  /** the series' non-empty buckets of `level` as rows, series in id order; the buckets are emptied */
+  function take(series: SeriesDeltas[], level: RollupLevel): Float64Array {
+    let n = 0;
+    for (const d of series) n += bucketsHeld(d[level]);
     const out = new Float64Array(n * ROLLUP_ROW);
     let o = 0;
-    const ids = Float64Array.from(series.keys()).sort(); // clustered key order: neighbouring pages
-    for (const id of ids) {
-      for (const b of series.get(id)![level]) {
-        out[o] = id;
+    for (const d of series) {
+      for (const b of d[level]) {
+        if (b.count === 0) continue;
+        out[o] = d.id;
         out[o + 1] = b.bucketTs;
         out[o + 2] = b.count;
         out[o + 3] = b.sum;
@@ -107,43 +181,51 @@ export function createRollupKeeper(writer: string) {
         out[o + 8] = b.last;
         out[o + 9] = b.lastTs;
         o += ROLLUP_ROW;
+        b.count = 0;
       }
     }
     return out;
+  }
+
+  /** the rows of `seriesId` in rows sorted by series, as copies, folded into `out` when within [start, end) */
+  function overlay(out: RollupBucket[], rows: Float64Array, seriesId: number, start: number, end: number) {
+    for (let o = firstRowOf(rows, seriesId) * ROLLUP_ROW; o < rows.length && rows[o] === seriesId; o += ROLLUP_ROW) {
+      const bucketTs = rows[o + 1]!;
+      if (bucketTs >= start && bucketTs < end) fold(out, bucketOfRow(rows, o));
+    }
   }
 
   return {
     writer,
     /** a point that was just stored */
     add(seriesId: number, ts: number, v: number): void {
-      let d = pending.get(seriesId);
-      if (!d) pending.set(seriesId, (d = { minute: [], hour: [] }));
+      const d = deltasOf(seriesId);
       add(d.minute, bucketOf(ts, BUCKET_MS.minute), ts, v);
       add(d.hour, bucketOf(ts, BUCKET_MS.hour), ts, v);
     },
     /**
-     * Pending deltas of whole series (both levels), up to about `maxRows` rows, moved to `flushing` for the writer's
-     * next transaction, so no transaction grows with the fleet; null when none are pending or a snapshot is in flight.
+     * Pending deltas of whole series (both levels), up to about `maxRows` rows, as rows for the writer's next
+     * transaction (reads see them in `flushing` meanwhile), so no transaction grows with the fleet; null when none are
+     * pending or a snapshot is in flight.
      */
     snapshot(maxRows = Infinity): RollupSnapshot | null {
-      if (flushing || pending.size === 0) return null;
-      let taken = pending;
-      if (pending.size * 2 > maxRows) {
-        taken = new Map();
-        let n = 0;
-        for (const [id, d] of pending) {
-          if (n >= maxRows) break;
-          taken.set(id, d);
-          pending.delete(id);
-          n += d.minute.length + d.hour.length;
-        }
-      } else pending = new Map();
-      flushing = { generation: ++generation, series: taken };
-      return { writer, generation, minute: rows(taken, 'minute'), hour: rows(taken, 'hour') };
+      if (flushing || pending.length === 0) return null;
+      let k = 0;
+      for (let n = 0; k < pending.length && n < maxRows; k++) n += bucketsHeld(pending[k]!.minute) + bucketsHeld(pending[k]!.hour);
+      const taken = k === pending.length ? pending : pending.slice(0, k);
+      pending = k === pending.length ? [] : pending.slice(k);
+      for (const d of taken) d.pending = false;
+      taken.sort((a, b) => a.id - b.id); // clustered key order: neighbouring pages
+      const minute = take(taken, 'minute');
+      const hour = take(taken, 'hour');
+      flushing = { generation: ++generation, minute: minute.slice(), hour: hour.slice() };
+      // series silent for SWEEP_EVERY snapshots (deleted, or sending rarely) let go of their deltas
+      if (generation % SWEEP_EVERY === 0) for (const [id, d] of deltas) if (!d.pending && generation - d.seen > SWEEP_EVERY) deltas.delete(id);
+      return { writer, generation, minute, hour };
     },
     /** series with pending deltas */
     get pendingSeries(): number {
-      return pending.size;
+      return pending.length;
     },
     /** the snapshot's transaction committed: the table holds it */
     snapshotStored(): void {
@@ -152,37 +234,27 @@ export function createRollupKeeper(writer: string) {
     /** the snapshot's transaction failed: its deltas are pending again */
     snapshotFailed(): void {
       if (!flushing) return;
-      for (const [id, d] of flushing.series) {
-        const into = pending.get(id);
-        if (!into) {
-          pending.set(id, d);
-          continue;
-        }
-        for (const b of d.minute) fold(into.minute, b);
-        for (const b of d.hour) fold(into.hour, b);
+      for (const level of ['minute', 'hour'] as const) {
+        const rows = flushing[level];
+        for (let o = 0; o < rows.length; o += ROLLUP_ROW) fold(deltasOf(rows[o]!)[level], bucketOfRow(rows, o));
       }
       flushing = null;
     },
     /** deltas of one series in [start, end) not yet in the table as of `durableGeneration` (copies) */
     pendingOf(level: RollupLevel, seriesId: number, start: number, end: number, durableGeneration: number): RollupBucket[] {
       const out: RollupBucket[] = [];
-      const take = (list: RollupBucket[] | undefined) => {
-        if (list) for (const b of list) if (b.bucketTs >= start && b.bucketTs < end) fold(out, { ...b });
-      };
-      take(pending.get(seriesId)?.[level]);
-      if (flushing && flushing.generation > durableGeneration) take(flushing.series.get(seriesId)?.[level]);
+      const d = deltas.get(seriesId);
+      if (d) for (const b of d[level]) if (b.count > 0 && b.bucketTs >= start && b.bucketTs < end) fold(out, b);
+      if (flushing && flushing.generation > durableGeneration) overlay(out, flushing[level], seriesId, start, end);
       return out;
     },
     get hasPending(): boolean {
-      return pending.size > 0;
+      return pending.length > 0;
     },
     get pendingBuckets(): number {
       let n = 0;
-      for (const d of pending.values()) n += d.minute.length + d.hour.length;
+      for (const d of pending) n += bucketsHeld(d.minute) + bucketsHeld(d.hour);
       return n;
-    },
-    forgetSeries(ids: Iterable<number>): void {
-      for (const id of ids) pending.delete(id);
     },
   };
 }
