@@ -78,8 +78,9 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
     `INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLS}`,
   );
 
-  function remember(row: SeriesRow): SeriesInfo {
-    const last = opts.points.last(row.id);
+  /** `created`: the row was just inserted, so the series has no point to read yet */
+  function remember(row: SeriesRow, created = false): SeriesInfo {
+    const last = created ? null : opts.points.last(row.id);
     const latest: LatestValue | null = last ? { ts: last[0], num: last[1], text: last[2] } : null;
     const info: SeriesInfo = {
       id: row.id,
@@ -122,7 +123,7 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
         stats.created++;
         stats.create_ms += took;
         if (took > stats.max_create_ms) stats.max_create_ms = Math.round(took * 10) / 10;
-        info = remember(row);
+        info = remember(row, true);
       }
     }
     return info.datatype === datatype ? info : 'datatype_mismatch';
