@@ -68,6 +68,44 @@ interface SeriesDeltas {
 /** how often (in snapshots, 30-odd per 5-second round at 15,000 series) the deltas of silent series are let go */
 const SWEEP_EVERY = 512;
 
+/**
+ * Series waiting for a snapshot, oldest first, in one array kept for the process: taking from the front moves a head,
+ * and the items move down in place once the head passes half the array (a new array per snapshot of a 15,000-series
+ * list is a large object allocated straight in the old generation).
+ */
+class Waiting {
+  private items: (SeriesDeltas | undefined)[] = [];
+  private head = 0;
+  private tail = 0;
+
+  get size(): number {
+    return this.tail - this.head;
+  }
+
+  at(i: number): SeriesDeltas {
+    return this.items[this.head + i]!;
+  }
+
+  push(d: SeriesDeltas): void {
+    if (this.tail === this.items.length && this.head * 2 >= this.items.length && this.head > 0) {
+      this.items.copyWithin(0, this.head, this.tail);
+      this.items.fill(undefined, this.tail - this.head, this.tail);
+      this.tail -= this.head;
+      this.head = 0;
+    }
+    this.items[this.tail++] = d;
+  }
+
+  /** the first `k`, removed */
+  take(k: number): SeriesDeltas[] {
+    const out = this.items.slice(this.head, this.head + k) as SeriesDeltas[];
+    this.items.fill(undefined, this.head, this.head + k);
+    this.head += k;
+    if (this.head === this.tail) this.head = this.tail = 0;
+    return out;
+  }
+}
+
 /** the rows of a snapshot in flight (copies: the snapshot's arrays travel to the writer thread) */
 interface Flushing {
   generation: number;
@@ -108,7 +146,7 @@ function firstRowOf(rows: Float64Array, seriesId: number): number {
 export function createRollupKeeper(writer: string) {
   const deltas = new Map<number, SeriesDeltas>();
   /** series with deltas, oldest first; a snapshot takes whole series from the front */
-  let pending: SeriesDeltas[] = [];
+  const pending = new Waiting();
   let flushing: Flushing | null = null;
   let generation = 0;
 
@@ -209,11 +247,10 @@ export function createRollupKeeper(writer: string) {
      * pending or a snapshot is in flight.
      */
     snapshot(maxRows = Infinity): RollupSnapshot | null {
-      if (flushing || pending.length === 0) return null;
+      if (flushing || pending.size === 0) return null;
       let k = 0;
-      for (let n = 0; k < pending.length && n < maxRows; k++) n += bucketsHeld(pending[k]!.minute) + bucketsHeld(pending[k]!.hour);
-      const taken = k === pending.length ? pending : pending.slice(0, k);
-      pending = k === pending.length ? [] : pending.slice(k);
+      for (let n = 0; k < pending.size && n < maxRows; k++) n += bucketsHeld(pending.at(k).minute) + bucketsHeld(pending.at(k).hour);
+      const taken = pending.take(k);
       for (const d of taken) d.pending = false;
       taken.sort((a, b) => a.id - b.id); // clustered key order: neighbouring pages
       const minute = take(taken, 'minute');
@@ -225,7 +262,7 @@ export function createRollupKeeper(writer: string) {
     },
     /** series with pending deltas */
     get pendingSeries(): number {
-      return pending.length;
+      return pending.size;
     },
     /** the snapshot's transaction committed: the table holds it */
     snapshotStored(): void {
@@ -249,11 +286,11 @@ export function createRollupKeeper(writer: string) {
       return out;
     },
     get hasPending(): boolean {
-      return pending.length > 0;
+      return pending.size > 0;
     },
     get pendingBuckets(): number {
       let n = 0;
-      for (const d of pending) n += bucketsHeld(d.minute) + bucketsHeld(d.hour);
+      for (let i = 0; i < pending.size; i++) n += bucketsHeld(pending.at(i).minute) + bucketsHeld(pending.at(i).hour);
       return n;
     },
   };
