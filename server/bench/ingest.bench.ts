@@ -65,6 +65,8 @@ export const ingestBench: Bench = {
     /** the trace's window: the slowest sample and the samples over 100 ms */
     let traceMaxMs = 0;
     let traceOver = 0;
+    /** the window's slowest part of a sample before the gateway's pipeline took it (fleet, sockets, broker thread) */
+    let traceMaxArrival = 0;
     const sentAtSeries = new Set<number>();
     app.telemetry.subscribe((b: CommittedTelemetry) => {
       if (!sampling) return;
@@ -76,6 +78,7 @@ export const ingestBench: Bench = {
         if (sampleCount < samples.length && p.num !== null) {
           const ms = (samples[sampleCount++] = b.committedAt - p.num);
           if (ms > traceMaxMs) traceMaxMs = ms;
+          if (b.receivedAt - p.num > traceMaxArrival) traceMaxArrival = b.receivedAt - p.num;
           if (ms > 100) traceOver++;
         }
       }
@@ -125,8 +128,9 @@ export const ingestBench: Bench = {
               const writerBusy = (m.total_roundtrip_ms - traceWriter.total_roundtrip_ms) / 250;
               traceWriter = m;
               traceBroker = app.broker.threadUtilization();
-              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} window_batches=${writerBatches} window_writer_busy=${writerBusy.toFixed(2)} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(traceMaxMs)} over100=${traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.map((u) => u.utilization.toFixed(2)).join('/')} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
+              process.stderr.write(`trace qos${qos} t=${Math.round(performance.now())} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} window_batches=${writerBatches} window_writer_busy=${writerBusy.toFixed(2)} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(traceMaxMs)} max_arrival_ms=${Math.round(traceMaxArrival)} over100=${traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.map((u) => u.utilization.toFixed(2)).join('/')} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
               traceMaxMs = 0;
+              traceMaxArrival = 0;
               traceOver = 0;
             }, 250)
           : undefined;

@@ -5,6 +5,7 @@
 // table's rows (point-reads.ts).
 import type { PointColumns } from './write-batch.js';
 import type { TelemetryPoint } from './writer.js';
+import { grownF64, grownI32, grownU8, MIN_SLOTS, Slots } from './slots.js';
 
 export type PointRow = [ts: number, num: number | null, text: string | null];
 
@@ -12,49 +13,6 @@ const NUM = 1;
 const TEXT = 2;
 /** a generation's first room for points; it doubles as a round needs, and is kept (reused) for the rounds after */
 const MIN_POINTS = 1024;
-const MIN_SLOTS = 256;
-
-function grownF64(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(size);
-  b.set(a.subarray(0, Math.min(a.length, size)));
-  return b;
-}
-function grownI32(a: Int32Array, size: number, fill = 0): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a.subarray(0, Math.min(a.length, size)));
-  if (fill !== 0 && size > a.length) b.fill(fill, a.length);
-  return b;
-}
-function grownU8(a: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
-  const b = new Uint8Array(size);
-  b.set(a.subarray(0, Math.min(a.length, size)));
-  return b;
-}
-
-/**
- * Series ids as small dense slots, shared by both generations and kept across rounds: a generation's per-series
- * bookkeeping is then a few typed arrays indexed by slot, not a Map and an object per series each round.
- */
-class Slots {
-  private readonly of = new Map<number, number>();
-  ids = new Float64Array(MIN_SLOTS);
-  size = 0;
-
-  get(seriesId: number): number {
-    return this.of.get(seriesId) ?? -1;
-  }
-
-  take(seriesId: number): number {
-    let slot = this.of.get(seriesId);
-    if (slot === undefined) {
-      slot = this.size++;
-      if (slot === this.ids.length) this.ids = grownF64(this.ids, slot * 2);
-      this.ids[slot] = seriesId;
-      this.of.set(seriesId, slot);
-    }
-    return slot;
-  }
-}
 
 /**
  * One round's points, in one arena of columns (arrival order) with, per series, a chain through it (`next`), oldest

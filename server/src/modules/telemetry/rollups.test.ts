@@ -69,6 +69,25 @@ describe('rollup deltas in flight', () => {
     expect([minute(), second(), rollups.pendingBuckets]).toEqual([[[2, 9, 1, 8]], [[2, 6, 2, 4]], 0]);
   });
 
+  it('hold a third bucket of a series beside the two kept in columns (a late point), through a failed write too', () => {
+    const { rollups, store, minute, reads } = setup();
+    const range = () => reads.rollups(series, { bucket: 'minute', start: T0, end: T0 + 180_000 }).map((b) => [b.ts - T0, b.count, b.sum]);
+    rollups.add(5, T0 + 61_000, 2);
+    rollups.add(5, T0 + 121_000, 3);
+    rollups.add(5, T0 + 1_000, 1); // late, a third minute
+    rollups.add(5, T0 + 2_000, 4);
+    expect(range()).toEqual([[0, 2, 5], [60_000, 1, 2], [120_000, 1, 3]]);
+    rollups.snapshot();
+    rollups.add(5, T0 + 3_000, 1);
+    rollups.snapshotFailed();
+    expect([rollups.pendingBuckets, minute()]).toEqual([4, [[3, 6, 1, 4]]]);
+    const s = rollups.snapshot()!;
+    expect(s.minute.length / 10).toBe(3);
+    store.write(toBatch(1, [], s).batch);
+    rollups.snapshotStored();
+    expect([range(), rollups.hasPending]).toEqual([[[0, 3, 6], [60_000, 1, 2], [120_000, 1, 3]], false]);
+  });
+
   it('go to the writer in chunks of whole series, each counted once throughout', () => {
     const { rollups, store, minute } = setup();
     for (let id = 1; id <= 10; id++) rollups.add(id, T0 + id, id);

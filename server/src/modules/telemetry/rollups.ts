@@ -2,6 +2,7 @@
 // are merged into the rollup tables every `rollupFlushMs` inside a writer transaction (folded only after their points
 // committed) — raw points are never rescanned.
 // Reads overlay the deltas not yet flushed, so an aggregate is exact the moment its points are stored.
+import { grownF64, grownI32, grownU8, MIN_SLOTS, Slots } from './slots.js';
 
 export type RollupLevel = 'minute' | 'hour';
 export const BUCKET_MS: Record<RollupLevel, number> = { minute: 60_000, hour: 3_600_000 };
@@ -50,61 +51,11 @@ export interface RollupSnapshot {
   hour: Float64Array;
 }
 
-/**
- * One series' deltas not yet merged: per level a short list of buckets (usually the one open bucket). Kept for the
- * series' life and reused: a merged bucket is emptied (count 0) and takes the next bucket's deltas, so a flush round
- * allocates nothing per series (objects made anew every round outlive young collections and are promoted).
- */
-interface SeriesDeltas {
-  id: number;
-  minute: RollupBucket[];
-  hour: RollupBucket[];
-  /** in `pending` */
-  pending: boolean;
-  /** the snapshot generation when it last took a point */
-  seen: number;
-}
-
-/** how often (in snapshots, 30-odd per 5-second round at 15,000 series) the deltas of silent series are let go */
-const SWEEP_EVERY = 512;
-
-/**
- * Series waiting for a snapshot, oldest first, in one array kept for the process: taking from the front moves a head,
- * and the items move down in place once the head passes half the array (a new array per snapshot of a 15,000-series
- * list is a large object allocated straight in the old generation).
- */
-class Waiting {
-  private items: (SeriesDeltas | undefined)[] = [];
-  private head = 0;
-  private tail = 0;
-
-  get size(): number {
-    return this.tail - this.head;
-  }
-
-  at(i: number): SeriesDeltas {
-    return this.items[this.head + i]!;
-  }
-
-  push(d: SeriesDeltas): void {
-    if (this.tail === this.items.length && this.head * 2 >= this.items.length && this.head > 0) {
-      this.items.copyWithin(0, this.head, this.tail);
-      this.items.fill(undefined, this.tail - this.head, this.tail);
-      this.tail -= this.head;
-      this.head = 0;
-    }
-    this.items[this.tail++] = d;
-  }
-
-  /** the first `k`, removed */
-  take(k: number): SeriesDeltas[] {
-    const out = this.items.slice(this.head, this.head + k) as SeriesDeltas[];
-    this.items.fill(undefined, this.head, this.head + k);
-    this.head += k;
-    if (this.head === this.tail) this.head = this.tail = 0;
-    return out;
-  }
-}
+/** Values of a delta bucket in the columns: a rollup row without its series id (bucket_ts, count, sum, ..., last_ts). */
+const B = ROLLUP_ROW - 1;
+/** buckets a series keeps per level in the columns: the open one and the one before (a minute just closed) */
+const WAYS = 2;
+const LEVELS: readonly RollupLevel[] = ['minute', 'hour'];
 
 /** the rows of a snapshot in flight (copies: the snapshot's arrays travel to the writer thread) */
 interface Flushing {
@@ -113,18 +64,24 @@ interface Flushing {
   hour: Float64Array;
 }
 
-/** a bucket's row of a snapshot (ROLLUP_ROW values at `o`) as a bucket */
-const bucketOfRow = (rows: Float64Array, o: number): RollupBucket => ({
-  bucketTs: rows[o + 1]!,
-  count: rows[o + 2]!,
-  sum: rows[o + 3]!,
-  min: rows[o + 4]!,
-  max: rows[o + 5]!,
-  first: rows[o + 6]!,
-  firstTs: rows[o + 7]!,
-  last: rows[o + 8]!,
-  lastTs: rows[o + 9]!,
+/** a bucket's values at `o` in a row or column array (`o` at its bucket_ts) as a bucket */
+const bucketAt = (a: Float64Array, o: number): RollupBucket => ({
+  bucketTs: a[o]!,
+  count: a[o + 1]!,
+  sum: a[o + 2]!,
+  min: a[o + 3]!,
+  max: a[o + 4]!,
+  first: a[o + 5]!,
+  firstTs: a[o + 6]!,
+  last: a[o + 7]!,
+  lastTs: a[o + 8]!,
 });
+
+/** `b` folded into the list's bucket of the same start, or added (a copy) */
+function fold(list: RollupBucket[], b: RollupBucket) {
+  for (const have of list) if (have.bucketTs === b.bucketTs) return void mergeBucket(have, b);
+  list.push({ ...b });
+}
 
 /** the first row of `seriesId` in rows sorted by series (binary search), or the row count when there is none */
 function firstRowOf(rows: Float64Array, seriesId: number): number {
@@ -139,76 +96,103 @@ function firstRowOf(rows: Float64Array, seriesId: number): number {
 }
 
 /**
- * Deltas not yet merged into the tables, per series (one map lookup per stored point). A snapshot copies them into
- * rows for the writer's transaction and empties them; reads overlay those rows (`flushing`) until the table says their
- * generation is durable (`pendingOf`'s `durableGeneration`, read in the same snapshot as the rows).
+ * One level's deltas, per series slot in columns: WAYS buckets of B values (count 0: empty), and in `extra` the rare
+ * bucket beyond them (a late point for a third bucket). Columns, not objects: 15,000 series' buckets as objects were
+ * ~300,000 objects and heap numbers that every mark-compact had to mark.
  */
-export function createRollupKeeper(writer: string) {
-  const deltas = new Map<number, SeriesDeltas>();
-  /** series with deltas, oldest first; a snapshot takes whole series from the front */
-  const pending = new Waiting();
-  let flushing: Flushing | null = null;
-  let generation = 0;
+class LevelDeltas {
+  cols = new Float64Array(MIN_SLOTS * WAYS * B);
+  readonly extra = new Map<number, RollupBucket[]>();
 
-  /** `b` folded into the list's bucket of the same start, or into an empty one, or added */
-  function fold(list: RollupBucket[], b: RollupBucket) {
-    let empty: RollupBucket | undefined;
-    for (const have of list) {
-      if (have.count > 0 && have.bucketTs === b.bucketTs) return void mergeBucket(have, b);
-      if (have.count === 0) empty ??= have;
-    }
-    if (empty) Object.assign(empty, b);
-    else list.push({ ...b });
+  room(slots: number): void {
+    if (slots * WAYS * B > this.cols.length) this.cols = grownF64(this.cols, Math.max(slots, (this.cols.length / (WAYS * B)) * 2) * WAYS * B);
   }
 
-  function add(list: RollupBucket[], bucketTs: number, ts: number, v: number) {
-    // the open bucket is the last one nearly always
-    let empty: RollupBucket | undefined;
-    for (let i = list.length - 1; i >= 0; i--) {
-      const b = list[i]!;
-      if (b.count === 0) {
-        empty ??= b;
+  /** adds one value to the slot's bucket `bucketTs` */
+  add(slot: number, bucketTs: number, ts: number, v: number): void {
+    const c = this.cols;
+    let empty = -1;
+    for (let w = 0; w < WAYS; w++) {
+      const o = (slot * WAYS + w) * B;
+      if (c[o + 1] === 0) {
+        if (empty < 0) empty = o;
         continue;
       }
-      if (b.bucketTs !== bucketTs) continue;
-      b.count++;
-      b.sum += v;
-      if (v < b.min) b.min = v;
-      if (v > b.max) b.max = v;
-      if (ts < b.firstTs) (b.first = v), (b.firstTs = ts);
-      if (ts >= b.lastTs) (b.last = v), (b.lastTs = ts);
+      if (c[o] !== bucketTs) continue;
+      c[o + 1]++;
+      c[o + 2] += v;
+      if (v < c[o + 3]!) c[o + 3] = v;
+      if (v > c[o + 4]!) c[o + 4] = v;
+      if (ts < c[o + 6]!) (c[o + 5] = v), (c[o + 6] = ts);
+      if (ts >= c[o + 8]!) (c[o + 7] = v), (c[o + 8] = ts);
       return;
     }
-    if (!empty) return void list.push({ bucketTs, count: 1, sum: v, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
-    empty.bucketTs = bucketTs;
-    empty.count = 1;
-    empty.sum = empty.min = empty.max = empty.first = empty.last = v;
-    empty.firstTs = empty.lastTs = ts;
+    if (empty >= 0) {
+      c[empty] = bucketTs;
+      c[empty + 1] = 1;
+      c[empty + 2] = c[empty + 3] = c[empty + 4] = c[empty + 5] = c[empty + 7] = v;
+      c[empty + 6] = c[empty + 8] = ts;
+      return;
+    }
+    this.fold(slot, { bucketTs, count: 1, sum: v, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
   }
 
-  function deltasOf(seriesId: number): SeriesDeltas {
-    let d = deltas.get(seriesId);
-    if (!d) deltas.set(seriesId, (d = { id: seriesId, minute: [], hour: [], pending: false, seen: generation }));
-    if (!d.pending) (d.pending = true), (d.seen = generation), pending.push(d);
-    return d;
+  /** folds a whole bucket into the slot's deltas (a failed snapshot's rows coming back) */
+  fold(slot: number, b: RollupBucket): void {
+    const c = this.cols;
+    for (let w = 0; w < WAYS; w++) {
+      const o = (slot * WAYS + w) * B;
+      if (c[o + 1] !== 0 && c[o] === b.bucketTs) {
+        const into = bucketAt(c, o);
+        mergeBucket(into, b);
+        this.write(o, into);
+        return;
+      }
+    }
+    for (let w = 0; w < WAYS; w++) {
+      const o = (slot * WAYS + w) * B;
+      if (c[o + 1] === 0) return this.write(o, b);
+    }
+    let list = this.extra.get(slot);
+    if (!list) this.extra.set(slot, (list = []));
+    fold(list, b);
   }
 
-  const bucketsHeld = (list: RollupBucket[]) => {
-    let n = 0;
-    for (const b of list) if (b.count > 0) n++;
+  private write(o: number, b: RollupBucket): void {
+    const c = this.cols;
+    c[o] = b.bucketTs;
+    c[o + 1] = b.count;
+    c[o + 2] = b.sum;
+    c[o + 3] = b.min;
+    c[o + 4] = b.max;
+    c[o + 5] = b.first;
+    c[o + 6] = b.firstTs;
+    c[o + 7] = b.last;
+    c[o + 8] = b.lastTs;
+  }
+
+  /** non-empty buckets of the slot */
+  held(slot: number): number {
+    let n = this.extra.get(slot)?.length ?? 0;
+    for (let w = 0; w < WAYS; w++) if (this.cols[(slot * WAYS + w) * B + 1] !== 0) n++;
     return n;
-  };
+  }
 
-  /** the series' non-empty buckets of `level` as rows, series in id order; the buckets are emptied */
-  function take(series: SeriesDeltas[], level: RollupLevel): Float64Array {
-    let n = 0;
-    for (const d of series) n += bucketsHeld(d[level]);
-    const out = new Float64Array(n * ROLLUP_ROW);
-    let o = 0;
-    for (const d of series) {
-      for (const b of d[level]) {
-        if (b.count === 0) continue;
-        out[o] = d.id;
+  /** the slot's buckets as rows of `seriesId` at `o` in `out`; they are emptied. Returns the next row's offset. */
+  take(slot: number, seriesId: number, out: Float64Array, o: number): number {
+    const c = this.cols;
+    for (let w = 0; w < WAYS; w++) {
+      const at = (slot * WAYS + w) * B;
+      if (c[at + 1] === 0) continue;
+      out[o] = seriesId;
+      out.set(c.subarray(at, at + B), o + 1);
+      c[at + 1] = 0;
+      o += ROLLUP_ROW;
+    }
+    const list = this.extra.get(slot);
+    if (list) {
+      for (const b of list) {
+        out[o] = seriesId;
         out[o + 1] = b.bucketTs;
         out[o + 2] = b.count;
         out[o + 3] = b.sum;
@@ -219,27 +203,76 @@ export function createRollupKeeper(writer: string) {
         out[o + 8] = b.last;
         out[o + 9] = b.lastTs;
         o += ROLLUP_ROW;
-        b.count = 0;
       }
+      this.extra.delete(slot);
     }
-    return out;
+    return o;
   }
 
-  /** the rows of `seriesId` in rows sorted by series, as copies, folded into `out` when within [start, end) */
-  function overlay(out: RollupBucket[], rows: Float64Array, seriesId: number, start: number, end: number) {
-    for (let o = firstRowOf(rows, seriesId) * ROLLUP_ROW; o < rows.length && rows[o] === seriesId; o += ROLLUP_ROW) {
-      const bucketTs = rows[o + 1]!;
-      if (bucketTs >= start && bucketTs < end) fold(out, bucketOfRow(rows, o));
+  /** the slot's buckets in [start, end), as copies folded into `out` */
+  collect(slot: number, start: number, end: number, out: RollupBucket[]): void {
+    for (let w = 0; w < WAYS; w++) {
+      const o = (slot * WAYS + w) * B;
+      if (this.cols[o + 1] !== 0 && this.cols[o]! >= start && this.cols[o]! < end) fold(out, bucketAt(this.cols, o));
     }
+    for (const b of this.extra.get(slot) ?? []) if (b.bucketTs >= start && b.bucketTs < end) fold(out, b);
+  }
+}
+
+/**
+ * Deltas not yet merged into the tables, per series (a slot lookup per stored point). A snapshot copies them into rows
+ * for the writer's transaction and empties them; reads overlay those rows (`flushing`) until the table says their
+ * generation is durable (`pendingOf`'s `durableGeneration`, read in the same snapshot as the rows).
+ */
+export function createRollupKeeper(writer: string) {
+  const slots = new Slots();
+  const levels: Record<RollupLevel, LevelDeltas> = { minute: new LevelDeltas(), hour: new LevelDeltas() };
+  /** slots with deltas, oldest first, from `head` to `tail`; a snapshot takes whole series from the front */
+  let queue = new Int32Array(MIN_SLOTS);
+  let head = 0;
+  let tail = 0;
+  /** 1: the slot is queued */
+  let queued = new Uint8Array(MIN_SLOTS);
+  let flushing: Flushing | null = null;
+  let generation = 0;
+
+  /** the slot of `seriesId`, queued */
+  function pendingSlot(seriesId: number): number {
+    const slot = slots.take(seriesId);
+    if (slot >= queued.length) {
+      queued = grownU8(queued, Math.max(slot + 1, queued.length * 2));
+      for (const level of LEVELS) levels[level].room(queued.length);
+    }
+    if (queued[slot] === 0) {
+      queued[slot] = 1;
+      if (tail === queue.length) {
+        // move down in place once the head has passed half the array, else grow it
+        if (head * 2 >= queue.length) queue.copyWithin(0, head, tail), (tail -= head), (head = 0);
+        else queue = grownI32(queue, queue.length * 2);
+      }
+      queue[tail++] = slot;
+    }
+    return slot;
+  }
+
+  /** rows of the slots' buckets of `level`, series in id order; the buckets are emptied */
+  function take(taken: Int32Array, level: RollupLevel): Float64Array {
+    const deltas = levels[level];
+    let n = 0;
+    for (const slot of taken) n += deltas.held(slot);
+    const out = new Float64Array(n * ROLLUP_ROW);
+    let o = 0;
+    for (const slot of taken) o = deltas.take(slot, slots.ids[slot]!, out, o);
+    return out;
   }
 
   return {
     writer,
     /** a point that was just stored */
     add(seriesId: number, ts: number, v: number): void {
-      const d = deltasOf(seriesId);
-      add(d.minute, bucketOf(ts, BUCKET_MS.minute), ts, v);
-      add(d.hour, bucketOf(ts, BUCKET_MS.hour), ts, v);
+      const slot = pendingSlot(seriesId);
+      levels.minute.add(slot, bucketOf(ts, BUCKET_MS.minute), ts, v);
+      levels.hour.add(slot, bucketOf(ts, BUCKET_MS.hour), ts, v);
     },
     /**
      * Pending deltas of whole series (both levels), up to about `maxRows` rows, as rows for the writer's next
@@ -247,22 +280,22 @@ export function createRollupKeeper(writer: string) {
      * pending or a snapshot is in flight.
      */
     snapshot(maxRows = Infinity): RollupSnapshot | null {
-      if (flushing || pending.size === 0) return null;
-      let k = 0;
-      for (let n = 0; k < pending.size && n < maxRows; k++) n += bucketsHeld(pending.at(k).minute) + bucketsHeld(pending.at(k).hour);
-      const taken = pending.take(k);
-      for (const d of taken) d.pending = false;
-      taken.sort((a, b) => a.id - b.id); // clustered key order: neighbouring pages
+      if (flushing || tail === head) return null;
+      let k = head;
+      for (let n = 0; k < tail && n < maxRows; k++) n += levels.minute.held(queue[k]!) + levels.hour.held(queue[k]!);
+      const taken = queue.slice(head, k);
+      head = k;
+      if (head === tail) head = tail = 0;
+      for (const slot of taken) queued[slot] = 0;
+      taken.sort((x, y) => slots.ids[x]! - slots.ids[y]!); // clustered key order: neighbouring pages
       const minute = take(taken, 'minute');
       const hour = take(taken, 'hour');
       flushing = { generation: ++generation, minute: minute.slice(), hour: hour.slice() };
-      // series silent for SWEEP_EVERY snapshots (deleted, or sending rarely) let go of their deltas
-      if (generation % SWEEP_EVERY === 0) for (const [id, d] of deltas) if (!d.pending && generation - d.seen > SWEEP_EVERY) deltas.delete(id);
       return { writer, generation, minute, hour };
     },
     /** series with pending deltas */
     get pendingSeries(): number {
-      return pending.size;
+      return tail - head;
     },
     /** the snapshot's transaction committed: the table holds it */
     snapshotStored(): void {
@@ -271,26 +304,31 @@ export function createRollupKeeper(writer: string) {
     /** the snapshot's transaction failed: its deltas are pending again */
     snapshotFailed(): void {
       if (!flushing) return;
-      for (const level of ['minute', 'hour'] as const) {
+      for (const level of LEVELS) {
         const rows = flushing[level];
-        for (let o = 0; o < rows.length; o += ROLLUP_ROW) fold(deltasOf(rows[o]!)[level], bucketOfRow(rows, o));
+        for (let o = 0; o < rows.length; o += ROLLUP_ROW) levels[level].fold(pendingSlot(rows[o]!), bucketAt(rows, o + 1));
       }
       flushing = null;
     },
     /** deltas of one series in [start, end) not yet in the table as of `durableGeneration` (copies) */
     pendingOf(level: RollupLevel, seriesId: number, start: number, end: number, durableGeneration: number): RollupBucket[] {
       const out: RollupBucket[] = [];
-      const d = deltas.get(seriesId);
-      if (d) for (const b of d[level]) if (b.count > 0 && b.bucketTs >= start && b.bucketTs < end) fold(out, b);
-      if (flushing && flushing.generation > durableGeneration) overlay(out, flushing[level], seriesId, start, end);
+      const slot = slots.get(seriesId);
+      if (slot >= 0 && slot < queued.length) levels[level].collect(slot, start, end, out);
+      if (flushing && flushing.generation > durableGeneration) {
+        const rows = flushing[level];
+        for (let o = firstRowOf(rows, seriesId) * ROLLUP_ROW; o < rows.length && rows[o] === seriesId; o += ROLLUP_ROW) {
+          if (rows[o + 1]! >= start && rows[o + 1]! < end) fold(out, bucketAt(rows, o + 1));
+        }
+      }
       return out;
     },
     get hasPending(): boolean {
-      return pending.size > 0;
+      return tail > head;
     },
     get pendingBuckets(): number {
       let n = 0;
-      for (let i = 0; i < pending.size; i++) n += bucketsHeld(pending.at(i).minute) + bucketsHeld(pending.at(i).hour);
+      for (let k = head; k < tail; k++) n += levels.minute.held(queue[k]!) + levels.hour.held(queue[k]!);
       return n;
     },
   };
