@@ -1,6 +1,6 @@
 // Render tests of the single cards with fixture payloads: what a user reads.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SINGLE_VALUE_SUBTYPES, T } from '@sentra/contracts';
 import { renderCard, stubLayout } from './cards.test-kit.js';
 import { useLiveDashboard } from './common/LiveDashboard.js';
@@ -143,9 +143,9 @@ describe('MAP_CARD', () => {
     });
     const map = await screen.findByTestId('map');
     expect(map.getAttribute('data-markers')).toBe('2');
-    await act(async () => undefined);
+    // the map itself is made after the first paint
+    await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(2));
     const paths = map.querySelectorAll('path.leaflet-interactive');
-    expect(paths.length).toBe(2);
     expect([...paths].map((p) => p.getAttribute('fill'))).toEqual(['#2e7d32', '#9e9e9e']);
     expect(map.querySelectorAll('img.leaflet-tile').length).toBe(0);
   });

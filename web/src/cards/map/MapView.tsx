@@ -23,43 +23,49 @@ const OFFLINE_GREY = '#9e9e9e';
 
 export default function MapView({ component, view, data, decimals, height }: CardViewProps<MapViewFields>) {
   const host = useRef<HTMLDivElement>(null);
-  const map = useRef<L.Map | null>(null);
-  const layer = useRef<L.LayerGroup | null>(null);
+  /** the Leaflet map and its marker layer, made after the first paint */
+  const [made, setMade] = useState<{ map: L.Map; layer: L.LayerGroup } | null>(null);
   const fitted = useRef(false);
   const [tilesFailed, setTilesFailed] = useState(false);
   const model = (component.model ?? {}) as { map_type?: string; image_url?: string };
   const floorPlan = model.map_type === 'image' && typeof model.image_url === 'string' && model.image_url !== '';
 
   useEffect(() => {
-    if (!host.current) return;
-    const m = L.map(host.current, { crs: floorPlan ? L.CRS.Simple : L.CRS.EPSG3857, zoomControl: true, attributionControl: false, minZoom: floorPlan ? -2 : 1 });
-    map.current = m;
-    if (floorPlan) {
-      L.imageOverlay(model.image_url!, [[0, 0], [100, 100]]).addTo(m);
-      m.fitBounds([[0, 0], [100, 100]]);
-    } else {
-      const url = tileUrl(import.meta.env as Record<string, unknown>);
-      if (url) L.tileLayer(url, { maxZoom: 19 }).on('tileerror', () => setTilesFailed(true)).addTo(m);
-      m.setView([-2.5, 118], 4);
-    }
-    layer.current = L.layerGroup().addTo(m);
+    const el = host.current;
+    if (!el) return;
+    let m: L.Map | undefined;
+    // Leaflet measures its container (a forced layout) and builds its panes: ~20 ms that would otherwise land in the
+    // commit that first shows a dashboard's values (React runs passive effects early when a layout effect sets state,
+    // as the cards' size measurement does), so the map is made once that frame is painted
+    const cancel = afterPaint(() => {
+      m = L.map(el, { crs: floorPlan ? L.CRS.Simple : L.CRS.EPSG3857, zoomControl: true, attributionControl: false, minZoom: floorPlan ? -2 : 1 });
+      if (floorPlan) {
+        L.imageOverlay(model.image_url!, [[0, 0], [100, 100]]).addTo(m);
+        m.fitBounds([[0, 0], [100, 100]]);
+      } else {
+        const url = tileUrl(import.meta.env as Record<string, unknown>);
+        if (url) L.tileLayer(url, { maxZoom: 19 }).on('tileerror', () => setTilesFailed(true)).addTo(m);
+        m.setView([-2.5, 118], 4);
+      }
+      setMade({ map: m, layer: L.layerGroup().addTo(m) });
+    });
     return () => {
-      m.remove();
-      map.current = null;
+      cancel();
+      m?.remove();
+      setMade(null);
       fitted.current = false;
     };
   }, [floorPlan, model.image_url]);
 
   useEffect(() => {
-    map.current?.invalidateSize();
-  }, [height]);
+    made?.map.invalidateSize();
+  }, [made, height]);
 
   const markers = markersOf(data);
   const track = trackOf(data);
   useEffect(() => {
-    const m = map.current;
-    const g = layer.current;
-    if (!m || !g) return;
+    if (!made) return;
+    const { map: m, layer: g } = made;
     g.clearLayers();
     const points: L.LatLngExpression[] = [];
     if (track.length > 1) {
@@ -82,7 +88,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
     }
     // only when what it draws changed: a re-render of the card (its frame, a parent) keeps the markers
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [data, view, decimals, floorPlan, model.image_url]);
+  }, [made, data, view, decimals, floorPlan]);
 
   return (
     <Box sx={{ position: 'relative', height: '100%', minHeight: 80 }}>
@@ -95,6 +101,20 @@ export default function MapView({ component, view, data, decimals, height }: Car
       )}
     </Box>
   );
+}
+
+/** runs `fn` after the next paint (a frame, then a task); returns the cancel */
+function afterPaint(fn: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (typeof requestAnimationFrame !== 'function') {
+    timer = setTimeout(fn, 0);
+    return () => clearTimeout(timer);
+  }
+  const frame = requestAnimationFrame(() => (timer = setTimeout(fn, 0)));
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
 }
 
 function escapeHtml(s: string): string {
