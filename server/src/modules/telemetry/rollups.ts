@@ -77,6 +77,19 @@ const bucketAt = (a: Float64Array, o: number): RollupBucket => ({
   lastTs: a[o + 8]!,
 });
 
+/** `b`'s values at `o` (the reverse of `bucketAt`) */
+function writeBucket(a: Float64Array, o: number, b: RollupBucket): void {
+  a[o] = b.bucketTs;
+  a[o + 1] = b.count;
+  a[o + 2] = b.sum;
+  a[o + 3] = b.min;
+  a[o + 4] = b.max;
+  a[o + 5] = b.first;
+  a[o + 6] = b.firstTs;
+  a[o + 7] = b.last;
+  a[o + 8] = b.lastTs;
+}
+
 /** `b` folded into the list's bucket of the same start, or added (a copy) */
 function fold(list: RollupBucket[], b: RollupBucket) {
   for (const have of list) if (have.bucketTs === b.bucketTs) return void mergeBucket(have, b);
@@ -145,30 +158,17 @@ class LevelDeltas {
       if (c[o + 1] !== 0 && c[o] === b.bucketTs) {
         const into = bucketAt(c, o);
         mergeBucket(into, b);
-        this.write(o, into);
+        writeBucket(c, o, into);
         return;
       }
     }
     for (let w = 0; w < WAYS; w++) {
       const o = (slot * WAYS + w) * B;
-      if (c[o + 1] === 0) return this.write(o, b);
+      if (c[o + 1] === 0) return writeBucket(c, o, b);
     }
     let list = this.extra.get(slot);
     if (!list) this.extra.set(slot, (list = []));
     fold(list, b);
-  }
-
-  private write(o: number, b: RollupBucket): void {
-    const c = this.cols;
-    c[o] = b.bucketTs;
-    c[o + 1] = b.count;
-    c[o + 2] = b.sum;
-    c[o + 3] = b.min;
-    c[o + 4] = b.max;
-    c[o + 5] = b.first;
-    c[o + 6] = b.firstTs;
-    c[o + 7] = b.last;
-    c[o + 8] = b.lastTs;
   }
 
   /** non-empty buckets of the slot */
@@ -193,15 +193,7 @@ class LevelDeltas {
     if (list) {
       for (const b of list) {
         out[o] = seriesId;
-        out[o + 1] = b.bucketTs;
-        out[o + 2] = b.count;
-        out[o + 3] = b.sum;
-        out[o + 4] = b.min;
-        out[o + 5] = b.max;
-        out[o + 6] = b.first;
-        out[o + 7] = b.firstTs;
-        out[o + 8] = b.last;
-        out[o + 9] = b.lastTs;
+        writeBucket(out, o + 1, b);
         o += ROLLUP_ROW;
       }
       this.extra.delete(slot);
