@@ -3,6 +3,7 @@
 // chart replacing one still waiting. So a push reaching eleven charts never makes one long frame, values never wait
 // behind Plotly, and a chart pushed to twice before its turn draws once. Charts in view (IntersectionObserver) draw
 // first, the others after them (not later: a chart catching up as it scrolls in would redraw under the pointer).
+import { afterPaint } from '../common/afterPaint.js';
 import { firstFramesDrawn } from '../common/firstFrames.js';
 import type { PlotlyApi } from './plotly.js';
 
@@ -48,8 +49,6 @@ const timed = (name: string, start: number) => {
   }
 };
 
-const afterPaint = (fn: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(fn, 0)) : setTimeout(fn, 0));
-
 function observerOf(): IntersectionObserver | null {
   if (observer === undefined) {
     observer =
@@ -80,7 +79,7 @@ function load(): void {
   loading ??= (async () => {
     await firstFramesDrawn();
     // after the frame that drew the values: Plotly's parse and start-up then run with nothing urgent left
-    await new Promise<void>((resolve) => afterPaint(resolve));
+    await new Promise<void>((resolve) => void afterPaint(resolve));
     try {
       const started = performance.now();
       const m = await import('./plotly.js');

@@ -9,6 +9,7 @@ import 'leaflet/dist/leaflet.css';
 import { Box, Typography } from '@mui/material';
 import { T } from '@sentra/contracts';
 import type { CardViewProps } from '../common/definition.js';
+import { afterPaint } from '../common/afterPaint.js';
 import { formatValue } from '../common/format.js';
 import { OK_GREEN } from '../common/palette.js';
 import { markersOf, tileUrl, trackOf } from './markers.js';
@@ -101,20 +102,6 @@ export default function MapView({ component, view, data, decimals, height }: Car
       )}
     </Box>
   );
-}
-
-/** runs `fn` after the next paint (a frame, then a task); returns the cancel */
-function afterPaint(fn: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  if (typeof requestAnimationFrame !== 'function') {
-    timer = setTimeout(fn, 0);
-    return () => clearTimeout(timer);
-  }
-  const frame = requestAnimationFrame(() => (timer = setTimeout(fn, 0)));
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-  };
 }
 
 function escapeHtml(s: string): string {
