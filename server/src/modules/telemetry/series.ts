@@ -26,9 +26,9 @@ export interface SeriesInfo {
 }
 
 /**
- * A committed point becomes the series' latest value unless an older one arrived late. The value is updated in place:
- * an object per point, living until the series' next point (~0.2 s), outlived two young collections often enough to be
- * a third of what the event loop promoted (readers copy what they read at once).
+ * A committed point becomes the series' latest value unless an older one arrived late. The value is updated in place
+ * (readers copy what they read at once): an object per point would live until the series' next point (~0.2 s), long
+ * enough to outlive young collections and be promoted.
  */
 export function noteLatest(series: SeriesInfo, p: LatestValue): void {
   const latest = series.latest;

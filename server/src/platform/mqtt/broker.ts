@@ -4,9 +4,9 @@
 // writes take 20–30 µs of CPU a message, which at fleet rates would fill the event loop. The event loop keeps
 // everything about identities: every client is authenticated by a domain authority, every topic authorised by the
 // authority that knew it (a session's allowed publish topics are remembered by its thread), and what sessions publish
-// arrives here in packed runs, in order, as `message` events of their identities. Between threads it plays the broker: the gateway's publishes go to every
-// thread, a client's publish to the threads whose sessions subscribed (retained ones to all), and a client id taken
-// over on another thread closes the older connection.
+// arrives here in packed runs, in order, as `message` events of their identities. Between threads it plays the
+// broker: the gateway's publishes go to every thread, a client's publish to the threads whose sessions subscribed
+// (retained ones to all), and a client id taken over on another thread closes the older connection.
 import fs from 'node:fs';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
