@@ -1,6 +1,6 @@
 // Every query function × query type on a dataset with known values: the exact answer, empty windows, counter resets,
 // missing devices, another application's device, tags matching none, and expressions that fail on the card.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Component, ConfDashboard, STATE_CONFIG, STATE_SENSOR, T, type CardFilterQuery } from '@sentra/contracts';
 import { findUp, openDb } from '../../platform/db/sqlite.js';
 import { createLogger } from '../../platform/log.js';
@@ -246,9 +246,17 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     ]);
     expect(d.devices).toEqual([dev1, dev2]);
   });
-  it('a device without the series has no value in its row', () => {
-    const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'env', config: 'data', param: 'temp' });
-    expect(d.table_data!.map((r) => r.value)).toEqual([3, null]);
+  it('a device without the series has no value in its row, and is not looked up again (it came from the directory)', () => {
+    const lookups = vi.spyOn(engine.src.directory, 'device');
+    try {
+      const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'env', config: 'data', param: 'temp' });
+      expect(d.table_data!.map((r) => r.value)).toEqual([3, null]);
+      const phase = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'voltage', subparam: 'r' });
+      expect(phase.table_data!.map((r) => r.value)).toEqual([220, null]);
+      expect(lookups).not.toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+    }
   });
   it.each([
     ['AVG', [30, 7]],

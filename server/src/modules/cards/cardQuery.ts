@@ -169,13 +169,16 @@ interface LabelledSeries {
   whole?: true;
 }
 
-/** The series a query reads on one device: its subparam(s), or every subparam of a param chosen whole. */
-export function seriesOf(q: Query, ctx: EvalContext, deviceId: number, forChart: boolean): LabelledSeries[] {
+/**
+ * The series a query reads on one device: its subparam(s), or every subparam of a param chosen whole. `known`: the
+ * device came from the application's directory, so a series it lacks needs no check that the device is the app's.
+ */
+export function seriesOf(q: Query, ctx: EvalContext, deviceId: number, forChart: boolean, known = false): LabelledSeries[] {
   const { sensor = '', config = '', param = '' } = q;
   const r = ctx.src.reads;
   const one = (sub: string, label: string): LabelledSeries => ({ label, subparam: sub, series: r.series(ctx.appId, deviceId, sensor, config, param, sub) });
   const checked = (list: LabelledSeries[]) => {
-    if (list.some((l) => !l.series)) requireDevice(ctx, deviceId);
+    if (!known && list.some((l) => !l.series)) requireDevice(ctx, deviceId);
     return list;
   };
   if (Array.isArray(q.subparam)) return checked(q.subparam.map((sub, i) => one(sub, q.subparam_label?.[i] ?? sub)));
@@ -184,7 +187,7 @@ export function seriesOf(q: Query, ctx: EvalContext, deviceId: number, forChart:
   if (plain.series) return [plain];
   const subs = r.seriesOfParam(ctx.appId, deviceId, sensor, config, param).filter((s) => s.subparam !== '');
   if (subs.length === 0) {
-    requireDevice(ctx, deviceId);
+    if (!known) requireDevice(ctx, deviceId);
     return [plain];
   }
   return subs.map((s) => ({ label: forChart && q.param_label ? `${q.param_label} ${s.subparam}` : s.subparam, subparam: s.subparam, series: s, whole: true as const }));
@@ -369,7 +372,7 @@ export function perDeviceQuery(q: Query, ctx: EvalContext, devices?: DeviceFacts
     ctx.deps.add(depKey.anyDevice(ctx.appId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
     for (let i = 0; i < list.length; i++) {
       const d = list[i]!;
-      rows[i] = { device: d, ...valueOfSeries(fn, seriesOf(q, ctx, d.id, false), ctx) };
+      rows[i] = { device: d, ...valueOfSeries(fn, seriesOf(q, ctx, d.id, false, true), ctx) };
     }
   } else if (q.queryType === 'none') {
     for (let i = 0; i < list.length; i++) {
