@@ -7,21 +7,25 @@ import { createLogger } from '../../platform/log.js';
 import { createCardsLive } from './cards.live.js';
 import type { CardEngine } from './cards.module.js';
 
-function setup() {
+function setup({ cards = ['a', 'b'], costMs = 0, onPush }: { cards?: string[]; costMs?: number; onPush?: () => void } = {}) {
   const pushes: CardPush[] = [];
   let channel: RealtimeChannel | undefined;
   let emptied: ((room: string) => void) | undefined;
   const realtime = {
     channel: (_name: string, def: RealtimeChannel) => void (channel = def),
-    emit: (_room: string, _event: string, payload: unknown) => void pushes.push(payload as CardPush),
+    emit: (_room: string, _event: string, payload: unknown) => {
+      pushes.push(payload as CardPush);
+      onPush?.();
+    },
     onRoomEmpty: (fn: (room: string) => void) => ((emptied = fn), () => undefined),
   } as unknown as Realtime;
   let value = 0;
   const computed: string[] = [];
   const engine = {
-    source: { dashboard: () => ({ id: 7, appId: 1, conf: { dashboard: { a: {}, b: {} } }, broken: new Set() }) },
+    source: { dashboard: () => ({ id: 7, appId: 1, conf: { dashboard: Object.fromEntries(cards.map((k) => [k, {}])) }, broken: new Set() }) },
     evaluateStored: (_app: number, _tz: string, _id: number, key: string) => {
       computed.push(key);
+      for (const until = performance.now() + costMs; performance.now() < until; );
       return { data: { key, cat: 'SINGLE_VALUE_CARD', success: true, value: ++value }, deps: new Set([key === 'a' ? 'd:1|pm|meter|power' : 'dev:2']) };
     },
   } as unknown as CardEngine;
@@ -62,6 +66,17 @@ describe('card live index', () => {
     expect(updates.length).toBeGreaterThanOrEqual(1);
     expect(updates.length).toBeLessThanOrEqual(2);
     expect(t.pushes.at(-1)!.data.value).toBe(t.computed.length);
+  });
+
+  it('evaluates a dashboard\'s first frames in slices, with the event loop\'s other work served between them', async () => {
+    // 8 cards of 5 ms each: without slices the 40 ms would run in one turn of the loop, a timer waiting behind all of it
+    let pushedWhenTimerRan = -1;
+    const t = setup({ cards: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], costMs: 5, onPush: () => t.pushes.length === 1 && setTimeout(() => (pushedWhenTimerRan = t.pushes.length)) });
+    t.join();
+    await tick(100);
+    expect(t.pushes).toHaveLength(8);
+    expect(pushedWhenTimerRan).toBeGreaterThan(0);
+    expect(pushedWhenTimerRan).toBeLessThan(8);
   });
 
   it('forgets a room and its index entries when its last viewer leaves', async () => {

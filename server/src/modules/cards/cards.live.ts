@@ -2,8 +2,9 @@
 // the same dashboard, filter and variables share a room, and each card of a room is evaluated once per change for all
 // of them. Every evaluation records the keys it read (cardQuery.ts `depKey`); the index key → cards is what a
 // committed batch of points or a presence change looks up, so only the affected cards are recomputed. Updates are
-// coalesced (at most one per card per 100 ms); a REALTIME chart gets the rows after the last it was sent. When the
-// last viewer of a room leaves, the room and its index entries go: dashboards nobody watches cost nothing.
+// coalesced (at most one per card per 100 ms) and evaluated in slices of 8 ms, with I/O served between slices; a
+// REALTIME chart gets the rows after the last it was sent. When the last viewer of a room leaves, the room and its
+// index entries go: dashboards nobody watches cost nothing.
 import crypto from 'node:crypto';
 import { CARD_LIVE, CardSubscribeParams, T, type CardData, type CardPush } from '@sentra/contracts';
 import { invalid } from '../../platform/http/errors.js';
@@ -43,6 +44,9 @@ export interface LiveStats {
   /** time spent evaluating and emitting */
   busy_ms: number;
 }
+
+/** longest the card evaluations of one turn of the event loop run before I/O gets its turn */
+const FLUSH_SLICE_MS = 8;
 
 export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; log: Logger; coalesceMs?: number; now?: () => number }) {
   const { realtime, engine, log } = opts;
@@ -129,7 +133,11 @@ export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; 
     immediate = undefined;
     if (timer) clearTimeout(timer), (timer = undefined);
     const t = now();
+    const until = performance.now() + FLUSH_SLICE_MS;
     for (const card of [...dirty]) {
+      // the rest after a turn of the loop (schedule below): a dashboard's first frames are many cards at once, and
+      // the same viewer's page is asking for its card views' scripts meanwhile
+      if (performance.now() > until) break;
       if (!card.full && card.lastSentAt + coalesceMs > t) continue;
       dirty.delete(card);
       card.dirty = false;
