@@ -116,6 +116,8 @@ function firstRowOf(rows: Float64Array, seriesId: number): number {
 class LevelDeltas {
   cols = new Float64Array(MIN_SLOTS * WAYS * B);
   readonly extra = new Map<number, RollupBucket[]>();
+  /** non-empty buckets of every slot */
+  count = 0;
 
   room(slots: number): void {
     if (slots * WAYS * B > this.cols.length) this.cols = grownF64(this.cols, Math.max(slots, (this.cols.length / (WAYS * B)) * 2) * WAYS * B);
@@ -141,6 +143,7 @@ class LevelDeltas {
       return;
     }
     if (empty >= 0) {
+      this.count++;
       c[empty] = bucketTs;
       c[empty + 1] = 1;
       c[empty + 2] = c[empty + 3] = c[empty + 4] = c[empty + 5] = c[empty + 7] = v;
@@ -164,11 +167,13 @@ class LevelDeltas {
     }
     for (let w = 0; w < WAYS; w++) {
       const o = (slot * WAYS + w) * B;
-      if (c[o + 1] === 0) return writeBucket(c, o, b);
+      if (c[o + 1] === 0) return this.count++, writeBucket(c, o, b);
     }
     let list = this.extra.get(slot);
     if (!list) this.extra.set(slot, (list = []));
+    const had = list.length;
     fold(list, b);
+    this.count += list.length - had;
   }
 
   /** non-empty buckets of the slot */
@@ -181,6 +186,7 @@ class LevelDeltas {
   /** the slot's buckets as rows of `seriesId` at `o` in `out`; they are emptied. Returns the next row's offset. */
   take(slot: number, seriesId: number, out: Float64Array, o: number): number {
     const c = this.cols;
+    const from = o;
     for (let w = 0; w < WAYS; w++) {
       const at = (slot * WAYS + w) * B;
       if (c[at + 1] === 0) continue;
@@ -198,6 +204,7 @@ class LevelDeltas {
       }
       this.extra.delete(slot);
     }
+    this.count -= (o - from) / ROLLUP_ROW;
     return o;
   }
 
@@ -319,9 +326,7 @@ export function createRollupKeeper(writer: string) {
       return tail > head;
     },
     get pendingBuckets(): number {
-      let n = 0;
-      for (let k = head; k < tail; k++) n += levels.minute.held(queue[k]!) + levels.hour.held(queue[k]!);
-      return n;
+      return levels.minute.count + levels.hour.count;
     },
   };
 }
