@@ -1,5 +1,6 @@
 // Configuration from the environment (DESIGN.md section 8), validated once at start with a clear error on a bad value.
 import { z } from 'zod';
+import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
 
 const onOff = z.enum(['on', 'off']);
 const port = z.coerce.number().int().min(0).max(65535);
@@ -9,7 +10,7 @@ export const ConfigSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   MQTT_PORT: port.default(1883),
   /** broker threads sharing the MQTT listener (more than 1 needs the native helper; see docs/decisions.md) */
-  MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
   DATA_DIR: z.string().min(1).default('./data'),
   BUS: z.enum(['memory', 'nats']).default('memory'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
@@ -17,9 +18,9 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** where the built web console lives; served by the gateway when present */
   WEB_DIST: z.string().optional(),
-  /** how long a command waits for the device's reply (default 55 s, inside the 60 s call); end-to-end tests shorten it */
   /** telemetry transactions on a worker thread (default) or on the event loop */
   WRITER_THREAD: onOff.default('on'),
+  /** how long a command waits for the device's reply (default 55 s, inside the 60 s call); end-to-end tests shorten it */
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
 });
 

@@ -17,7 +17,7 @@ import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
 import { asBuffer, reserved, unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { TopicFilters } from './topic-filters.js';
-import type { Broker, BrokerAuthority, BrokerEvents, MqttIdentity } from './types.js';
+import { DEFAULT_BROKER_THREADS, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
 
 export interface EmbeddedBroker extends Broker {
@@ -71,7 +71,6 @@ const NOT_AUTHORIZED = 5;
 const GONE_KEPT_MS = 10_000;
 /** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
 const UNREADY_KEPT_MS = 60_000;
-const DEFAULT_BROKER_THREADS = 1;
 
 export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;

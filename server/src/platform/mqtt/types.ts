@@ -1,6 +1,9 @@
 // What the embedded MQTT broker asks of the domains: who a client is, and what it may publish and subscribe.
 // The platform knows no device families; authorities (devices, credentials for LoRa network servers, ...) do.
 
+/** broker threads sharing the MQTT listener unless MQTT_THREADS says otherwise (more need the native dup helper) */
+export const DEFAULT_BROKER_THREADS = 1;
+
 /** An authenticated MQTT client; opaque to the broker except for `key`, a stable identity used for kicking. */
 export interface MqttIdentity {
   /** e.g. 'device:42', 'gateway:ZL123', 'ns:7' */
