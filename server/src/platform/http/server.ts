@@ -1,9 +1,11 @@
 // The Express application around the mounted contract routes: JSON parsing, the OpenAPI document, unknown API paths,
-// the built web console with its single-page fallback, and the one error handler.
+// the built web console (its hashed scripts and styles from memory) with its single-page fallback, and the one error
+// handler.
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { OPENAPI_PATH, Result, T, openApiDocument } from '@sentra/contracts';
+import { inMemoryAssets } from './assets.js';
 import { ApiError, invalid, notFound } from './errors.js';
 import { mountRoutes, sendError, type BoundRoute, type MountOptions } from './mount.js';
 
@@ -39,6 +41,7 @@ export function createHttpApp(opts: HttpOptions): express.Express {
 
   const index = opts.webDist ? path.join(opts.webDist, 'index.html') : undefined;
   if (opts.webDist && index && fs.existsSync(index)) {
+    app.use(inMemoryAssets(path.join(opts.webDist, 'assets'), '/assets/'));
     app.use(express.static(opts.webDist, { index: false, maxAge: '1h' }));
     app.get(/.*/, (_req, res) => {
       res.setHeader('cache-control', 'no-cache');
