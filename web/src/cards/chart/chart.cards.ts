@@ -1,10 +1,10 @@
-// The chart card types: Plotly views (one lazy chunk with Plotly) for line, area, bar and pie with their monitoring
-// and smart variants, and the text chart without a chart library. View options are ComponentView's plus the
-// tooltip kind (`tooltip`: generic, fuel, fuel_shift, laundry_usage, vending), `fill_key`, `labels` and
-// `totalizer_offsets`.
-import { lazy } from 'react';
+// The chart card types: Plotly views (Plotly loaded by chartDraws.ts when a chart draws) for line, area, bar and pie
+// with their monitoring and smart variants, and the text chart without a chart library. View options are
+// ComponentView's plus the tooltip kind (`tooltip`: generic, fuel, fuel_shift, laundry_usage, vending), `fill_key`,
+// `labels` and `totalizer_offsets`.
 import { z } from 'zod';
 import type { CardTypeCode } from '@sentra/contracts';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard, viewSchema } from '../common/definition.js';
 import { TOOLTIP_KINDS } from '../common/tooltips.js';
 
@@ -15,7 +15,7 @@ export const chartViewSchema = viewSchema({
   totalizer_offsets: z.record(z.string(), z.number()).optional(),
 });
 
-const plotView = lazy(() => import('./ChartView.js'));
+const plotView = lazyView('ChartView');
 const chart = (type: CardTypeCode, label: string) => defineCard(type, { label, config: chartViewSchema, size: { w: 2, h: 4 }, view: plotView });
 
 export const chartCard = chart('CHART_CARD', 'Chart');
@@ -28,4 +28,4 @@ export const barChartCard = chart('BAR_CHART_CARD', 'Bar chart');
 export const barMonitoringChartCard = chart('BAR_MONITORING_CHART_CARD', 'Bar monitoring chart');
 export const pieChartCard = chart('PIE_CHART_CARD', 'Pie chart');
 export const pieMonitoringChartCard = chart('PIE_MONITORING_CHART_CARD', 'Pie monitoring chart');
-export const textChartCard = defineCard('TEXT_CHART_CARD', { label: 'Text chart', config: chartViewSchema, size: { w: 2, h: 4 }, view: lazy(() => import('./TextChartView.js')) });
+export const textChartCard = defineCard('TEXT_CHART_CARD', { label: 'Text chart', config: chartViewSchema, size: { w: 2, h: 4 }, view: lazyView('TextChartView') });

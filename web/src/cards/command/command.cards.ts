@@ -1,16 +1,9 @@
 // The command card types (spec 02 sections 2, 3, 4): each its own definition; plain, _TAGS_ (every device of the
 // card's tags, confirmed first) and _CUSTOM_ variants share a view. Defaults: title 'Tombol perintah' (buttons,
 // toggles) or 'Kirim perintah' (inputs), button label 'Kirim', number 0–100, text max 30.
-import { lazy } from 'react';
 import { NUMBER_COMMAND_MAX, NUMBER_COMMAND_MIN, T, TEXT_COMMAND_MAX_LENGTH, type CardTypeCode } from '@sentra/contracts';
+import { lazyView, type CardViewName } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
-
-type ViewName = 'ButtonView' | 'NumberView' | 'TextView' | 'ToggleView' | 'DateView' | 'DateRangeView';
-const views = new Map<ViewName, ReturnType<typeof lazy>>();
-const view = (name: ViewName) => {
-  if (!views.has(name)) views.set(name, lazy(() => import('./CommandViews.js').then((m) => ({ default: m[name] }))));
-  return views.get(name)!;
-};
 
 const c = T.dashboards.commands;
 const BUTTON = { title: c.buttonTitle, button_label: c.send };
@@ -19,7 +12,7 @@ const TEXT = { title: c.inputTitle, button_label: c.send, max: TEXT_COMMAND_MAX_
 const TOGGLE = { title: c.buttonTitle };
 const DATE = { title: c.inputTitle, button_label: c.send, locale: 'id-ID', date_format: 'DD MMM YYYY', time_format: 'HH:mm' };
 
-const command = (type: CardTypeCode, label: string, name: ViewName, defaults: Record<string, unknown>, size = { w: 1, h: 2 }) => defineCard(type, { label, defaults, size, view: view(name) });
+const command = (type: CardTypeCode, label: string, name: CardViewName, defaults: Record<string, unknown>, size = { w: 1, h: 2 }) => defineCard(type, { label, defaults, size, view: lazyView(name) });
 
 export const buttonCard = command('BUTTON_CARD', 'Button', 'ButtonView', BUTTON);
 export const buttonTagsCard = command('BUTTON_TAGS_CARD', 'Button (tags)', 'ButtonView', BUTTON);

@@ -1,9 +1,9 @@
 // COORDINATE_CARD: x (model.value) against y (model.output) over the card's window.
-import { lazy } from 'react';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
 
 export const coordinateCard = defineCard('COORDINATE_CARD', {
   label: 'Coordinate',
   size: { w: 2, h: 4 },
-  view: lazy(() => import('./CoordinateView.js')),
+  view: lazyView('CoordinateView'),
 });

@@ -1,9 +1,9 @@
 // CRACK_CARD: crack openings with label, length and colour per crack.
-import { lazy } from 'react';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
 
 export const crackCard = defineCard('CRACK_CARD', {
   label: 'Crack',
   size: { w: 1, h: 4 },
-  view: lazy(() => import('./CrackView.js')),
+  view: lazyView('CrackView'),
 });

@@ -1,5 +1,5 @@
 // DROPDOWN_SELECTOR: sets a dashboard variable; cards listing it in affected_by are re-queried.
-import { lazy } from 'react';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
 
 export const dropdownCard = defineCard('DROPDOWN_SELECTOR', {
@@ -7,5 +7,5 @@ export const dropdownCard = defineCard('DROPDOWN_SELECTOR', {
   size: { w: 2, h: 1 },
   live: false,
   chrome: 'bare',
-  view: lazy(() => import('./DropdownView.js')),
+  view: lazyView('DropdownView'),
 });

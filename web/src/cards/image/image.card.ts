@@ -1,9 +1,9 @@
 // SINGLE_IMAGE_CARD: a picture from a device's image value or the card's own picture address.
-import { lazy } from 'react';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
 
 export const imageCard = defineCard('SINGLE_IMAGE_CARD', {
   label: 'Picture',
   size: { w: 2, h: 4 },
-  view: lazy(() => import('./ImageView.js')),
+  view: lazyView('ImageView'),
 });

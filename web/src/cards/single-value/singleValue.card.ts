@@ -1,7 +1,7 @@
 // SINGLE_VALUE_CARD: one value with a unit subtype (Custom Unit default; Sales stores RUPIAH).
-import { lazy } from 'react';
 import { z } from 'zod';
 import { DEFAULT_CARD_LOCALE, DEFAULT_UNIT, UNIT_CODES } from '@sentra/contracts';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard, viewSchema } from '../common/definition.js';
 
 export const singleValueCard = defineCard('SINGLE_VALUE_CARD', {
@@ -9,5 +9,5 @@ export const singleValueCard = defineCard('SINGLE_VALUE_CARD', {
   config: viewSchema({ type: z.enum(UNIT_CODES).default(DEFAULT_UNIT), locale: z.string().default(DEFAULT_CARD_LOCALE) }),
   defaults: { type: DEFAULT_UNIT, locale: DEFAULT_CARD_LOCALE },
   size: { w: 1, h: 2 },
-  view: lazy(() => import('./SingleValueView.js')),
+  view: lazyView('SingleValueView'),
 });

@@ -1,9 +1,9 @@
 // THREE_PHASE_CARD: three readings (phases R, S, T) of one three-phase query.
-import { lazy } from 'react';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
 
 export const threePhaseCard = defineCard('THREE_PHASE_CARD', {
   label: 'Three phase',
   size: { w: 1, h: 4 },
-  view: lazy(() => import('./ThreePhaseView.js')),
+  view: lazyView('ThreePhaseView'),
 });

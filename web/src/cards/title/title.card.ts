@@ -1,6 +1,6 @@
 // TITLE: a one-row heading (default text 'Title'); its optional query reads a device fact.
-import { lazy } from 'react';
 import { T } from '@sentra/contracts';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
 
 export const titleCard = defineCard('TITLE', {
@@ -8,5 +8,5 @@ export const titleCard = defineCard('TITLE', {
   defaults: { title: T.dashboards.component.titleDefault },
   size: { w: 4, h: 1 },
   chrome: 'bare',
-  view: lazy(() => import('./TitleView.js')),
+  view: lazyView('TitleView'),
 });

@@ -1,6 +1,6 @@
 // UPLOAD_CSV_CARD: a CSV of configurations sent to one chosen device.
-import { lazy } from 'react';
 import { T } from '@sentra/contracts';
+import { lazyView } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
 
 export const uploadCard = defineCard('UPLOAD_CSV_CARD', {
@@ -8,5 +8,5 @@ export const uploadCard = defineCard('UPLOAD_CSV_CARD', {
   defaults: { title: T.dashboards.commands.inputTitle, button_label: T.dashboards.commands.send },
   size: { w: 1, h: 2 },
   live: false,
-  view: lazy(() => import('./UploadView.js')),
+  view: lazyView('UploadView'),
 });
