@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SINGLE_VALUE_SUBTYPES, T } from '@sentra/contracts';
-import { renderCard, stubLayout } from './cards.test-kit.js';
+import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
 import { useLiveDashboard } from './common/LiveDashboard.js';
 
 beforeAll(() => stubLayout());
@@ -148,6 +148,24 @@ describe('MAP_CARD', () => {
     const paths = map.querySelectorAll('path.leaflet-interactive');
     expect([...paths].map((p) => p.getAttribute('fill'))).toEqual(['#2e7d32', '#9e9e9e']);
     expect(map.querySelectorAll('img.leaflet-tile').length).toBe(0);
+  });
+
+  it('moves, restyles, adds and removes markers in place when a push comes', async () => {
+    const component = { model: { map_type: 'street' }, h: 4 };
+    const first = { map_marker: [{ device_id: 1, label: 'SPBU 1', latitude: -6.2, longitude: 106.8, online: true }, { device_id: 2, label: 'SPBU 2', latitude: -6.3, longitude: 106.9, online: true }] };
+    const { rerender } = renderCard('MAP_CARD', { ...component, data: first });
+    const map = await screen.findByTestId('map');
+    await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(2));
+    const before = [...map.querySelectorAll('path.leaflet-interactive')];
+    // device 1 went offline and moved, device 2 left the card, device 3 joined
+    const next = { map_marker: [{ device_id: 1, label: 'SPBU 1', latitude: -6.25, longitude: 106.85, online: false }, { device_id: 3, label: 'SPBU 3', latitude: -6.4, longitude: 107, online: true }] };
+    rerender(cardElement('MAP_CARD', { ...component, data: next }));
+    await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive')[0]!.getAttribute('fill')).toBe('#9e9e9e'));
+    const after = [...map.querySelectorAll('path.leaflet-interactive')];
+    expect(after).toHaveLength(2);
+    expect(after[0]).toBe(before[0]); // the same circle, restyled
+    expect(after).not.toContain(before[1]);
+    expect(after[1]!.getAttribute('fill')).toBe('#2e7d32');
   });
 });
 

@@ -27,6 +27,8 @@ export default function MapView({ component, view, data, decimals, height }: Car
   /** the Leaflet map and its marker layer, made after the first paint */
   const [made, setMade] = useState<{ map: L.Map; layer: L.LayerGroup } | null>(null);
   const fitted = useRef(false);
+  /** what the marker layer holds: a circle per marker key, the track; a push moves and restyles them in place */
+  const drawn = useRef<{ circles: Map<string, L.CircleMarker>; track?: L.Polyline }>({ circles: new Map() });
   const [tilesFailed, setTilesFailed] = useState(false);
   const model = (component.model ?? {}) as { map_type?: string; image_url?: string };
   const floorPlan = model.map_type === 'image' && typeof model.image_url === 'string' && model.image_url !== '';
@@ -55,6 +57,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
       m?.remove();
       setMade(null);
       fitted.current = false;
+      drawn.current = { circles: new Map() };
     };
   }, [floorPlan, model.image_url]);
 
@@ -67,22 +70,39 @@ export default function MapView({ component, view, data, decimals, height }: Car
   useEffect(() => {
     if (!made) return;
     const { map: m, layer: g } = made;
-    g.clearLayers();
+    const have = drawn.current;
     const points: L.LatLngExpression[] = [];
+    const trackColor = view.color_dot || '#1565c0';
     if (track.length > 1) {
-      L.polyline(track, { color: view.color_dot || '#1565c0', weight: 3, opacity: 0.7 }).addTo(g);
+      if (have.track) have.track.setLatLngs(track).setStyle({ color: trackColor });
+      else have.track = L.polyline(track, { color: trackColor, weight: 3, opacity: 0.7 }).addTo(g);
       points.push(...track);
+    } else if (have.track) {
+      g.removeLayer(have.track);
+      have.track = undefined;
     }
+    const keys = new Set<string>();
     for (const mk of markers) {
+      let key = mk.id;
+      for (let n = 2; keys.has(key); n++) key = `${mk.id}#${n}`; // the same device twice: both drawn
+      keys.add(key);
       const color = view.color_dot || (mk.online === false ? OFFLINE_GREY : OK_GREEN);
       const value = mk.value !== undefined ? formatValue(mk.value, { unit: view.unit, decimal: view.decimal }, decimals) : undefined;
       const text = value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label;
-      L.circleMarker([mk.lat, mk.lon], { radius: 8, color: '#ffffff', weight: 2, fillColor: color, fillOpacity: 0.95 })
-        .bindTooltip(text, { direction: 'top', offset: [0, -8] })
-        .bindPopup(`<b>${escapeHtml(mk.label)}</b><br/>${escapeHtml(mk.online === false ? T.cardViews.offline : mk.online ? T.cardViews.online : '')}${value ? `<br/>${escapeHtml(value)}` : ''}`)
-        .addTo(g);
+      const popup = `<b>${escapeHtml(mk.label)}</b><br/>${escapeHtml(mk.online === false ? T.cardViews.offline : mk.online ? T.cardViews.online : '')}${value ? `<br/>${escapeHtml(value)}` : ''}`;
+      const circle = have.circles.get(key);
+      if (circle) {
+        circle.setLatLng([mk.lat, mk.lon]).setStyle({ fillColor: color }).setTooltipContent(text).setPopupContent(popup);
+      } else {
+        const added = L.circleMarker([mk.lat, mk.lon], { radius: 8, color: '#ffffff', weight: 2, fillColor: color, fillOpacity: 0.95 })
+          .bindTooltip(text, { direction: 'top', offset: [0, -8] })
+          .bindPopup(popup)
+          .addTo(g);
+        have.circles.set(key, added);
+      }
       points.push([mk.lat, mk.lon]);
     }
+    for (const [key, circle] of have.circles) if (!keys.has(key)) g.removeLayer(circle), have.circles.delete(key);
     if (!fitted.current && points.length > 0 && !floorPlan) {
       fitted.current = true;
       m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: 15 });
