@@ -144,3 +144,36 @@ describe('chart draws', () => {
     expect(performance.getEntriesByName(draws.CHART_TIMINGS.firstDraw, 'measure')).toHaveLength(2);
   });
 });
+
+describe('Plotly preload', () => {
+  const fakeDocument = () => {
+    const head: Record<string, unknown>[] = [];
+    const doc = {
+      head: { appendChild: (node: Record<string, unknown>) => head.push(node) },
+      createElement: (tag: string) => {
+        const node: Record<string, unknown> = { tag, attributes: {} };
+        node.setAttribute = (k: string, v: string) => ((node.attributes as Record<string, string>)[k] = v);
+        return node;
+      },
+    };
+    return { doc: doc as unknown as Document, head };
+  };
+
+  it('adds one low-priority module preload of the built chunk, once per page', () => {
+    const { doc, head } = fakeDocument();
+    draws.preloadChartLibrary(doc, 'assets/plotly-abc123.js');
+    draws.preloadChartLibrary(doc, 'assets/plotly-abc123.js');
+    expect(head).toHaveLength(1);
+    expect(head[0]).toMatchObject({ tag: 'link', rel: 'modulepreload', href: '/assets/plotly-abc123.js', attributes: { fetchpriority: 'low' } });
+  });
+
+  it('preloads nothing where the chunk name was never written in (the development server) or without a document', () => {
+    const { doc, head } = fakeDocument();
+    draws.preloadChartLibrary(doc, '__SENTRA_PLOTLY_CHUNK_FILE__');
+    draws.preloadChartLibrary(undefined, 'assets/plotly-abc123.js');
+    expect(head).toHaveLength(0);
+    // neither counted as the page's preload: the built chunk is still preloaded afterwards
+    draws.preloadChartLibrary(doc, 'assets/plotly-abc123.js');
+    expect(head).toHaveLength(1);
+  });
+});

@@ -131,15 +131,16 @@ let preloaded = false;
 /**
  * A dashboard view opening: the browser fetches and compiles Plotly's chunk (a module preload: not evaluated) while
  * the view waits for its dashboard and first frames, so only Plotly's evaluation is left once the values are drawn.
- * Evaluating it early was measured and dropped: one 0.3–0.8 s task landing while the first frames arrived.
+ * Evaluating it early was measured and dropped: one 0.3–0.8 s task landing while the first frames arrived. `chunk`:
+ * the built chunk's file (tests give their own).
  */
-export function preloadChartLibrary(doc: Document | undefined = typeof document === 'undefined' ? undefined : document): void {
-  if (preloaded || !doc || PLOTLY_CHUNK.startsWith('__')) return;
+export function preloadChartLibrary(doc: Document | undefined = typeof document === 'undefined' ? undefined : document, chunk = PLOTLY_CHUNK): void {
+  if (preloaded || !doc || chunk.startsWith('__')) return;
   preloaded = true;
   const link = doc.createElement('link');
   link.rel = 'modulepreload';
   link.setAttribute('fetchpriority', 'low');
-  link.href = `${import.meta.env.BASE_URL}${PLOTLY_CHUNK}`;
+  link.href = `${import.meta.env.BASE_URL}${chunk}`;
   doc.head.appendChild(link);
 }
 
