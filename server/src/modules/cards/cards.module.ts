@@ -33,7 +33,7 @@ export interface CardEngine {
 
 export function createCardEngine(
   sqlite: Database.Database,
-  telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points'>,
+  telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>,
   opts: { now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number } = {},
 ): CardEngine {
   const now = opts.now ?? Date.now;

@@ -38,10 +38,12 @@ const SIZE = { hour: 3_600_000, minute: 60_000 } as const;
 const FINER: Record<Level, Level> = { hour: 'minute', minute: 'raw', raw: 'raw' };
 /** raw points a single read may return; a window needing more is summarised by its rollups instead */
 export const MAX_RAW_POINTS = 200_000;
+/** how long a series found absent is answered absent without asking again (while no series becomes known) */
+export const ABSENT_KEPT_MS = 1000;
 
 const SERIES_COLS = 'id, device_id AS deviceId, sensor, configtype, param, subparam, datatype';
 
-export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points'>) {
+export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>, opts: { now?: () => number } = {}) {
   const byKey = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`);
   const ofParam = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND app_id = ? ORDER BY subparam`);
   const ofDevice = sqlite.prepare('SELECT id FROM telemetry_series WHERE app_id = ? AND device_id = ?').pluck();
@@ -49,20 +51,36 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
   /** [start, end): timestamps are whole milliseconds */
   const rows = (s: SeriesRef, start: number, end: number, limit: number): PointRow[] => points.oldest(s.id, start, end - 1, limit);
 
-  // series never change identity; only hits are cached (a series appears when its first point arrives)
+  // series never change identity: a hit is kept. A series appears when its first point arrives, so an absent one is
+  // remembered only while this process learns of no new series (`seriesLearnt`: created here, or named by another
+  // gateway's commit) and for at most ABSENT_KEPT_MS: a list card over hundreds of devices asks, on every update, for
+  // the series most of them lack.
   const cache = new Map<string, SeriesRef>();
   const remember = (k: string, s: SeriesRef) => {
     if (cache.size > 200_000) cache.clear();
     cache.set(k, s);
     return s;
   };
+  const now = opts.now ?? Date.now;
+  const absent = new Map<string, { learnt: number; at: number }>();
+  const knownAbsent = (k: string) => {
+    const a = absent.get(k);
+    return !!a && a.learnt === telemetry.seriesLearnt && now() - a.at < ABSENT_KEPT_MS;
+  };
+  const rememberAbsent = (k: string) => {
+    if (absent.size > 200_000) absent.clear();
+    absent.set(k, { learnt: telemetry.seriesLearnt, at: now() });
+  };
 
   function series(appId: number, deviceId: number, sensor: string, configtype: string, param: string, subparam = ''): SeriesRef | null {
     const k = `${appId}\u001f${deviceId}\u001f${sensor}\u001f${configtype}\u001f${param}\u001f${subparam}`;
     const hit = cache.get(k);
     if (hit) return hit;
+    if (knownAbsent(k)) return null;
     const row = byKey.get(deviceId, sensor, configtype, param, subparam, appId) as SeriesRef | undefined;
-    return row ? remember(k, row) : null;
+    if (row) return remember(k, row);
+    rememberAbsent(k);
+    return null;
   }
 
   function rawPieces(s: SeriesRef, start: number, end: number, out: Piece[]) {
@@ -102,7 +120,11 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
     series,
     /** the subparam series of a param (the whole param chosen without a subparam) */
     seriesOfParam(appId: number, deviceId: number, sensor: string, configtype: string, param: string): SeriesRef[] {
-      return ofParam.all(deviceId, sensor, configtype, param, appId) as SeriesRef[];
+      const k = `${appId}\u001f${deviceId}\u001f${sensor}\u001f${configtype}\u001f${param}\u001f*`;
+      if (knownAbsent(k)) return [];
+      const found = ofParam.all(deviceId, sensor, configtype, param, appId) as SeriesRef[];
+      if (found.length === 0) rememberAbsent(k);
+      return found;
     },
     /** the newest point time of any series of the device (LATEST_UPDATE), null when it never sent data */
     newestOfDevice(appId: number, deviceId: number): number | null {

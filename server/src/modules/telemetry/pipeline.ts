@@ -76,6 +76,11 @@ export interface TelemetryPipeline {
   isOnline(deviceId: number): boolean;
   /** series by id (sensor, configtype, param, subparam, datatype, latest) for listeners */
   series(id: number): SeriesInfo | undefined;
+  /**
+   * Grows whenever this process comes to know a series (it created one, or another gateway's commit named one): a
+   * reader that remembers absent series forgets them when it moves.
+   */
+  readonly seriesLearnt: number;
   reads: TelemetryReads;
   /** raw point reads (the clustered table merged with the points not yet compacted) */
   points: PointReads;
@@ -322,6 +327,9 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     onDeviceOffline: (cb) => on(offlineListeners, cb),
     isOnline: (deviceId) => presence.isOnline(deviceId),
     series: (id) => series.byId(id),
+    get seriesLearnt() {
+      return series.learnt;
+    },
     reads,
     points,
     states,

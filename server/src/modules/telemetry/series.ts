@@ -97,11 +97,14 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
     const params = child(child(child(tree, info.deviceId, () => new Map()), info.sensor, () => new Map()), info.configtype, () => new Map());
     child(params, info.param, () => new Map()).set(info.subparam, info);
     byId.set(info.id, info);
+    learnt++;
     return info;
   }
 
   /** series created by this process, and the time their inserts took (the event loop waits for the write lock) */
   const stats = { created: 0, create_ms: 0, max_create_ms: 0 };
+  /** series this registry has come to know: created here, or read from the table (another gateway's, a restart) */
+  let learnt = 0;
 
   /** the series of a point, created on first sight; a datatype differing from the series' own is refused */
   function resolve(appId: number, deviceId: number, key: SeriesKey, datatype: Datatype): SeriesResolution {
@@ -171,6 +174,10 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
     forgetDevice,
     get size() {
       return byId.size;
+    },
+    /** grows whenever a series becomes known here (see `learnt`): what a cache of absent series compares */
+    get learnt() {
+      return learnt;
     },
   };
 }
