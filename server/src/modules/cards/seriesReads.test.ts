@@ -37,6 +37,16 @@ describe('series reads of absent series', () => {
     expect(r.seriesOfParam(1, device, 'pm', 'meter', 'voltage').map((s) => s.id)).toEqual([phase]);
   });
 
+  it('keeps an absent series apart from an absent param, whatever the subparam is called', () => {
+    const { r } = reads();
+    const device = seedDevice(handle.sqlite, { appId: 1, name: 'Meter E' });
+    const phase = seedSeries(handle.sqlite, { appId: 1, deviceId: device, sensor: 'pm', configtype: 'meter', param: 'voltage', subparam: 'r' });
+    // a subparam named like anything (here '*') that the device lacks says nothing about the param's other subparams
+    expect(r.series(1, device, 'pm', 'meter', 'voltage', '*')).toBeNull();
+    expect(r.series(1, device, 'pm', 'meter', 'voltage', '')).toBeNull();
+    expect(r.seriesOfParam(1, device, 'pm', 'meter', 'voltage').map((s) => s.id)).toEqual([phase]);
+  });
+
   it(`asks again after ${ABSENT_KEPT_MS} ms whatever the process learnt`, () => {
     const { r, advance } = reads();
     const device = seedDevice(handle.sqlite, { appId: 1, name: 'Meter D' });

@@ -62,24 +62,33 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
     return s;
   };
   const now = opts.now ?? Date.now;
-  const absent = new Map<string, { learnt: number; at: number }>();
-  const knownAbsent = (k: string) => {
-    const a = absent.get(k);
-    return !!a && a.learnt === telemetry.seriesLearnt && now() - a.at < ABSENT_KEPT_MS;
-  };
-  const rememberAbsent = (k: string) => {
-    if (absent.size > 200_000) absent.clear();
-    absent.set(k, { learnt: telemetry.seriesLearnt, at: now() });
-  };
+  /** keys found absent: series by key, and params without any subparam series (apart: a subparam may be any name) */
+  function absentKeys() {
+    const found = new Map<string, { learnt: number; at: number }>();
+    return {
+      has(k: string): boolean {
+        const a = found.get(k);
+        return !!a && a.learnt === telemetry.seriesLearnt && now() - a.at < ABSENT_KEPT_MS;
+      },
+      add(k: string): void {
+        if (found.size > 200_000) found.clear();
+        found.set(k, { learnt: telemetry.seriesLearnt, at: now() });
+      },
+    };
+  }
+  const absentSeries = absentKeys();
+  const absentParams = absentKeys();
+  const keyOf = (appId: number, deviceId: number, sensor: string, configtype: string, param: string, subparam = '') =>
+    `${appId}\u001f${deviceId}\u001f${sensor}\u001f${configtype}\u001f${param}\u001f${subparam}`;
 
   function series(appId: number, deviceId: number, sensor: string, configtype: string, param: string, subparam = ''): SeriesRef | null {
-    const k = `${appId}\u001f${deviceId}\u001f${sensor}\u001f${configtype}\u001f${param}\u001f${subparam}`;
+    const k = keyOf(appId, deviceId, sensor, configtype, param, subparam);
     const hit = cache.get(k);
     if (hit) return hit;
-    if (knownAbsent(k)) return null;
+    if (absentSeries.has(k)) return null;
     const row = byKey.get(deviceId, sensor, configtype, param, subparam, appId) as SeriesRef | undefined;
     if (row) return remember(k, row);
-    rememberAbsent(k);
+    absentSeries.add(k);
     return null;
   }
 
@@ -120,10 +129,10 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
     series,
     /** the subparam series of a param (the whole param chosen without a subparam) */
     seriesOfParam(appId: number, deviceId: number, sensor: string, configtype: string, param: string): SeriesRef[] {
-      const k = `${appId}\u001f${deviceId}\u001f${sensor}\u001f${configtype}\u001f${param}\u001f*`;
-      if (knownAbsent(k)) return [];
+      const k = keyOf(appId, deviceId, sensor, configtype, param);
+      if (absentParams.has(k)) return [];
       const found = ofParam.all(deviceId, sensor, configtype, param, appId) as SeriesRef[];
-      if (found.length === 0) rememberAbsent(k);
+      if (found.length === 0) absentParams.add(k);
       return found;
     },
     /** the newest point time of any series of the device (LATEST_UPDATE), null when it never sent data */
