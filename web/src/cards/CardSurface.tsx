@@ -1,14 +1,14 @@
 // One card of the dashboard view: its frame (title, the filter it shows), and its body drawn by the registry's view
 // with the card's live data. Whatever goes wrong inside (unknown type, bad configuration, a failed query, a view
 // that throws) is shown on this card only.
-import { Suspense, memo, useEffect, useMemo } from 'react';
-import { Box, CircularProgress, Paper, Stack, Typography } from '@mui/material';
+import { Suspense, memo, useEffect, useInsertionEffect, useMemo } from 'react';
 import { T, cardPixelHeight } from '@sentra/contracts';
 import { CardErrorBoundary, CardProblem } from './common/CardErrorBoundary.js';
 import type { CardComponent, CardDefinition } from './common/definition.js';
 import { useCardData, useLiveDashboard } from './common/LiveDashboard.js';
 import { preloadView } from './common/preloadView.js';
 import { useAwaitingFirstFrame } from './common/firstFrames.js';
+import { CARD_CLASS, ensureCardStyles } from './common/cardStyles.js';
 import { cardDefinition } from './registry.js';
 import { useLazyReady } from '../ui/preloadLazy.js';
 
@@ -23,9 +23,9 @@ export function cardTitle(c: CardComponent, def?: CardDefinition): string {
 
 function Loading() {
   return (
-    <Box data-testid="card-loading" sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center' }} aria-label={T.cardViews.loading}>
-      <CircularProgress size={20} />
-    </Box>
+    <div data-testid="card-loading" className={CARD_CLASS.loading} role="progressbar" aria-label={T.cardViews.loading}>
+      <div className={CARD_CLASS.spinner} />
+    </div>
   );
 }
 
@@ -61,21 +61,16 @@ export const CardSurface = memo(function CardSurface({ component, h, dashboardId
   const framed = def?.chrome !== 'bare';
   const bodyHeight = Math.max(0, height - (framed ? HEADER_PX : 0) - 2);
   const title = cardTitle(component, def);
+  useInsertionEffect(() => ensureCardStyles(), []);
   return (
-    <Paper
-      variant="outlined"
-      data-testid="dashboard-card"
-      data-key={component.key}
-      data-cat={component.cat}
-      // contained: a card's redraw (a chart measuring its labels) lays out and paints that card, not the dashboard
-      sx={{ height, display: 'flex', flexDirection: 'column', overflow: 'hidden', borderRadius: 2, contain: 'content' }}
-    >
+    // contained (the frame's class): a card's redraw (a chart measuring its labels) lays out and paints that card
+    <div className={CARD_CLASS.frame} style={{ height }} data-testid="dashboard-card" data-key={component.key} data-cat={component.cat}>
       {framed && (
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1.5, height: HEADER_PX, flexShrink: 0, minWidth: 0 }}>
-          <Typography variant="subtitle2" noWrap sx={{ fontWeight: 700, flex: 1, minWidth: 0 }} title={title} data-testid="card-title">{title}</Typography>
-        </Stack>
+        <div className={CARD_CLASS.header}>
+          <h6 className={CARD_CLASS.title} title={title} data-testid="card-title">{title}</h6>
+        </div>
       )}
-      <Box sx={{ flex: 1, minHeight: 0, position: 'relative', px: framed ? 1.5 : 0, pb: framed ? 1 : 0 }} data-testid="card-body">
+      <div className={framed ? `${CARD_CLASS.body} ${CARD_CLASS.framedBody}` : CARD_CLASS.body} data-testid="card-body">
         <CardErrorBoundary cardKey={component.key}>
           {!def ? (
             <CardProblem message={T.cardViews.unknownType(component.cat || '?')} />
@@ -85,7 +80,7 @@ export const CardSurface = memo(function CardSurface({ component, h, dashboardId
             </Suspense>
           )}
         </CardErrorBoundary>
-      </Box>
-    </Paper>
+      </div>
+    </div>
   );
 });

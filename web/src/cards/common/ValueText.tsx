@@ -1,5 +1,5 @@
 // A card's main value, as large as its cell allows without wrapping.
-import { Typography, type SxProps } from '@mui/material';
+import { CARD_CLASS } from './cardStyles.js';
 
 export function fitFontSize(text: string, width: number, height: number, max = 56, min = 12): number {
   const byHeight = height * 0.5;
@@ -7,16 +7,10 @@ export function fitFontSize(text: string, width: number, height: number, max = 5
   return Math.round(Math.max(min, Math.min(max, byHeight, byWidth)));
 }
 
-export function ValueText({ text, width, height, color, testId = 'card-value', sx }: { text: string; width: number; height: number; color?: string; testId?: string; sx?: SxProps }) {
+export function ValueText({ text, width, height, color, testId = 'card-value' }: { text: string; width: number; height: number; color?: string; testId?: string }) {
   return (
-    <Typography
-      data-testid={testId}
-      component="div"
-      noWrap
-      title={text}
-      sx={{ fontWeight: 700, lineHeight: 1.1, fontSize: fitFontSize(text, width, height), color, fontVariantNumeric: 'tabular-nums', ...sx }}
-    >
+    <div data-testid={testId} className={CARD_CLASS.value} title={text} style={{ fontSize: fitFontSize(text, width, height), color }}>
       {text}
-    </Typography>
+    </div>
   );
 }

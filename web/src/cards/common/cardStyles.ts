@@ -1,0 +1,55 @@
+// The chrome every card draws (frame, title line, body, loading spinner, main value, "updated" line) as one static
+// stylesheet written from the theme once, instead of MUI components with `sx`: a 30-card dashboard otherwise renders
+// ~150 styled components whose styles emotion serializes, hashes and (per card height and font size) inserts while
+// the first frames are drawn. Dynamic values (a card's height, a value's font size) go in `style`.
+import { theme } from '../../ui/theme.js';
+
+/** The class names of the card chrome. */
+export const CARD_CLASS = {
+  frame: 'sentra-card',
+  header: 'sentra-card-header',
+  title: 'sentra-card-title',
+  body: 'sentra-card-body',
+  framedBody: 'sentra-card-body-framed',
+  loading: 'sentra-card-loading',
+  spinner: 'sentra-card-spinner',
+  value: 'sentra-card-value',
+  caption: 'sentra-card-caption',
+  /** a full-height row, its items centred (an icon beside a value) */
+  row: 'sentra-card-row',
+  /** the row's item taking the space left */
+  grow: 'sentra-card-grow',
+} as const;
+
+const ellipsis = 'overflow:hidden;text-overflow:ellipsis;white-space:nowrap;';
+
+/** The stylesheet's text: every colour, radius and type size comes from the console's theme. */
+export function cardStylesheet(t = theme): string {
+  const c = CARD_CLASS;
+  const { subtitle2, caption } = t.typography;
+  return [
+    `.${c.frame}{display:flex;flex-direction:column;overflow:hidden;contain:content;box-sizing:border-box;background-color:${t.palette.background.paper};color:${t.palette.text.primary};border:1px solid ${t.palette.divider};border-radius:${Number(t.shape.borderRadius) * 2}px}`,
+    `.${c.header}{display:flex;flex-direction:row;align-items:center;height:34px;flex-shrink:0;min-width:0;padding:0 ${t.spacing(1.5)}}`,
+    `.${c.title}{margin:0;flex:1;min-width:0;font-family:${subtitle2.fontFamily};font-size:${subtitle2.fontSize};line-height:${subtitle2.lineHeight};letter-spacing:${subtitle2.letterSpacing};font-weight:700;${ellipsis}}`,
+    `.${c.body}{flex:1;min-height:0;position:relative}`,
+    `.${c.framedBody}{padding:0 ${t.spacing(1.5)} ${t.spacing(1)}}`,
+    `.${c.loading}{height:100%;display:flex;align-items:center;justify-content:center}`,
+    `.${c.spinner}{width:20px;height:20px;box-sizing:border-box;border-radius:50%;border:2.5px solid ${t.palette.primary.main};border-right-color:transparent;animation:sentra-card-spin .8s linear infinite}`,
+    `@keyframes sentra-card-spin{to{transform:rotate(360deg)}}`,
+    `.${c.value}{font-family:${t.typography.fontFamily};font-weight:700;line-height:1.1;font-variant-numeric:tabular-nums;${ellipsis}}`,
+    `.${c.caption}{display:block;font-family:${caption.fontFamily};font-size:${caption.fontSize};line-height:${caption.lineHeight};letter-spacing:${caption.letterSpacing};color:${t.palette.text.secondary};${ellipsis}}`,
+    `.${c.row}{height:100%;display:flex;flex-direction:row;align-items:center;gap:${t.spacing(1.5)};min-width:0}`,
+    `.${c.grow}{flex:1;min-width:0}`,
+  ].join('\n');
+}
+
+const STYLE_ID = 'sentra-card-styles';
+
+/** Puts the stylesheet in the document once (the first card drawn); later calls only look it up. */
+export function ensureCardStyles(doc: Document | undefined = typeof document === 'undefined' ? undefined : document): void {
+  if (!doc || doc.getElementById(STYLE_ID)) return;
+  const style = doc.createElement('style');
+  style.id = STYLE_ID;
+  style.textContent = cardStylesheet();
+  doc.head.appendChild(style);
+}
