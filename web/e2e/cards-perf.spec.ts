@@ -13,6 +13,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { CARD_LIVE, UNSCALED_HEIGHT_CARDS, cardPixelHeight, contracts, GRID_MARGIN, GRID_ROW_HEIGHT, type CardTypeCode, type ComponentInput } from '@sentra/contracts';
 import { demoDashboards, demoFleetOptions, runFleet, type FleetHandle } from '../../simulator/src/index.js';
 import { openAsTenant, tenantHeaders, tenantWithApp, type TenantApp } from './access-fixtures.js';
+import { CANVAS_MARKERS_FROM as MAP_CANVAS_MARKERS_FROM } from '../src/cards/map/markers.js';
 
 const OUT = 'test-results/cards-perf';
 const CARDS = 30;
@@ -342,5 +343,50 @@ test.describe.serial('30-card dashboard performance', () => {
     expect(last.frames!.frames).toBeGreaterThan(0);
     // generous: a regression (every chart redrawn on every push) shows as a large share of long frames
     expect(last.frames!.long / last.frames!.frames).toBeLessThan(0.25);
+  });
+
+  test("the fleet map paints its hundreds of markers on one canvas, and hovering one shows its device", async ({ browser, baseURL }) => {
+    const page = await browser.newPage({ baseURL, viewport: { width: 1280, height: viewportHeight } });
+    try {
+      await openAsTenant(page, t, `_dashboard_view_/${dashboardId}`);
+      const map = page.locator('[data-testid="dashboard-card"][data-cat="MAP_CARD"]').getByTestId('map');
+      await expect(map).toHaveAttribute('data-markers', /^\d+$/);
+      expect(Number(await map.getAttribute('data-markers')), 'a large fleet').toBeGreaterThanOrEqual(MAP_CANVAS_MARKERS_FROM);
+      await expect(map.locator('canvas')).toHaveCount(1);
+      expect(await map.locator('path.leaflet-interactive').count(), 'no SVG element per marker').toBe(0);
+      // a painted marker: the centre of a run of online green (#2e7d32) or offline grey (#9e9e9e) pixels
+      const spot = async () => map.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+        const { data, width, height } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+        const r = c.getBoundingClientRect();
+        const marker = (i: number) => (Math.abs(data[i]! - 46) < 8 && Math.abs(data[i + 1]! - 125) < 8 && Math.abs(data[i + 2]! - 50) < 8) || (Math.abs(data[i]! - 158) < 8 && Math.abs(data[i + 1]! - 158) < 8 && Math.abs(data[i + 2]! - 158) < 8);
+        let painted = 0;
+        let found: { x: number; y: number } | undefined;
+        for (let y = 0; y < height; y++)
+          for (let x = 0; x < width; x++) {
+            if (!marker((y * width + x) * 4)) continue;
+            painted++;
+            const px = r.left + ((x + 0.5) * r.width) / width;
+            const py = r.top + ((y + 0.5) * r.height) / height;
+            // inside the map's visible box, not under its zoom buttons (top left)
+            const box = c.closest('[data-testid="map"]')!.getBoundingClientRect();
+            if (!found && px > box.left + 60 && px < box.right - 10 && py > box.top + 10 && py < box.bottom - 10 && x + 3 < width && marker((y * width + x + 3) * 4)) found = { x: px + 3, y: py };
+          }
+        return { painted, found };
+      });
+      let at: { painted: number; found?: { x: number; y: number } } = { painted: 0 };
+      await expect(async () => {
+        at = await spot();
+        expect(at.found, 'a marker painted inside the map').toBeTruthy();
+      }).toPass({ timeout: 10_000 });
+      expect(at.painted).toBeGreaterThan(100);
+      const labels = fleet!.devices.map((d) => d.plan.name);
+      await page.mouse.move(at.found!.x, at.found!.y);
+      const tip = map.locator('.leaflet-tooltip');
+      await expect(tip).toBeVisible();
+      const text = (await tip.textContent()) ?? '';
+      expect(labels.some((l) => text.startsWith(l)), `tooltip '${text}' names a fleet device`).toBe(true);
+    } finally {
+      await page.close();
+    }
   });
 });

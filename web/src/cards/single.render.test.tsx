@@ -1,9 +1,10 @@
 // Render tests of the single cards with fixture payloads: what a user reads.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SINGLE_VALUE_SUBTYPES, T } from '@sentra/contracts';
 import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
 import { useLiveDashboard } from './common/LiveDashboard.js';
+import { CANVAS_MARKERS_FROM } from './map/markers.js';
 
 beforeAll(() => stubLayout());
 afterEach(cleanup);
@@ -166,6 +167,48 @@ describe('MAP_CARD', () => {
     expect(after[0]).toBe(before[0]); // the same circle, restyled
     expect(after).not.toContain(before[1]);
     expect(after[1]!.getAttribute('fill')).toBe('#2e7d32');
+  });
+
+  it('paints a large fleet on one canvas (no element per marker), restyling in place when a push comes', async () => {
+    // jsdom has no 2D context: a recording one stands in (every fill of a circle: where, how large, which colour)
+    const fills: { x: number; y: number; r: number; fill: string }[] = [];
+    let arc: [number, number, number] | undefined;
+    const ctx = new Proxy({} as Record<string | symbol, unknown>, {
+      get: (target, prop) => {
+        if (prop in target) return target[prop];
+        if (prop === 'arc') return (x: number, y: number, r: number) => void (arc = [x, y, r]);
+        if (prop === 'fill') return () => void (arc && fills.push({ x: arc[0], y: arc[1], r: arc[2], fill: String(target.fillStyle) }));
+        return () => undefined;
+      },
+      set: (target, prop, value) => ((target[prop] = value), true),
+    });
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation((() => ctx) as never);
+    // Leaflet sizes the map (and so what the canvas covers) by the container's client size, which jsdom leaves at 0
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(480);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(320);
+    try {
+      const n = CANVAS_MARKERS_FROM + 10;
+      const fleet = (offline: number) => ({ map_marker: Array.from({ length: n }, (_, i) => ({ device_id: i + 1, label: `Truk ${i + 1}`, latitude: -6.1 - i * 0.01, longitude: 106.7 + i * 0.01, online: i !== offline })) });
+      const component = { model: { map_type: 'street' }, h: 4 };
+      const { rerender } = renderCard('MAP_CARD', { ...component, data: fleet(-1) });
+      const map = await screen.findByTestId('map');
+      expect(map.getAttribute('data-markers')).toBe(String(n));
+      await waitFor(() => expect(new Set(fills.map((f) => `${f.x},${f.y}`)).size).toBe(n));
+      const fifth = `${fills[4]!.x},${fills[4]!.y}`;
+      expect(map.querySelectorAll('canvas').length).toBe(1);
+      expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(0);
+      expect(new Set(fills.map((f) => f.fill))).toEqual(new Set(['#2e7d32']));
+      expect(fills.every((f) => f.r === 8)).toBe(true);
+      // truck 5 goes offline: drawn grey, the others still green, still one canvas
+      fills.length = 0;
+      rerender(cardElement('MAP_CARD', { ...component, data: fleet(4) }));
+      await waitFor(() => expect(fills.some((f) => f.fill === '#9e9e9e')).toBe(true));
+      expect(map.querySelectorAll('canvas').length).toBe(1);
+      // the grey circle is truck 5's, where it was first drawn green
+      expect(new Set(fills.filter((f) => f.fill === '#9e9e9e').map((f) => `${f.x},${f.y}`))).toEqual(new Set([fifth]));
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
 

@@ -12,7 +12,7 @@ import type { CardViewProps } from '../common/definition.js';
 import { afterPaint } from '../common/afterPaint.js';
 import { formatValue } from '../common/format.js';
 import { OK_GREEN } from '../common/palette.js';
-import { markersOf, tileUrl, trackOf } from './markers.js';
+import { CANVAS_MARKERS_FROM, markersOf, tileUrl, trackOf } from './markers.js';
 
 interface MapViewFields {
   color_dot?: string;
@@ -22,10 +22,21 @@ interface MapViewFields {
 
 const OFFLINE_GREY = '#9e9e9e';
 
+/** Whether this browser draws on a canvas (a test DOM may not): else every marker stays an SVG element. */
+function canvasDrawable(): boolean {
+  try {
+    return !!document.createElement('canvas').getContext('2d');
+  } catch {
+    return false;
+  }
+}
+
 export default function MapView({ component, view, data, decimals, height }: CardViewProps<MapViewFields>) {
   const host = useRef<HTMLDivElement>(null);
   /** the Leaflet map and its marker layer, made after the first paint */
   const [made, setMade] = useState<{ map: L.Map; layer: L.LayerGroup } | null>(null);
+  /** the map's canvas for a large fleet: made when first needed (null: this browser draws no canvas) */
+  const canvas = useRef<L.Renderer | null | undefined>(undefined);
   const fitted = useRef(false);
   /** what the marker layer holds: a circle per marker key, the track; a push moves and restyles them in place */
   const drawn = useRef<{ circles: Map<string, L.CircleMarker>; track?: L.Polyline }>({ circles: new Map() });
@@ -58,6 +69,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
       setMade(null);
       fitted.current = false;
       drawn.current = { circles: new Map() };
+      canvas.current = undefined;
     };
   }, [floorPlan, model.image_url]);
 
@@ -82,6 +94,8 @@ export default function MapView({ component, view, data, decimals, height }: Car
       have.track = undefined;
     }
     const keys = new Set<string>();
+    if (markers.length >= CANVAS_MARKERS_FROM && canvas.current === undefined) canvas.current = canvasDrawable() ? L.canvas({ padding: 0.2 }) : null;
+    const renderer = markers.length >= CANVAS_MARKERS_FROM ? (canvas.current ?? undefined) : undefined;
     for (const mk of markers) {
       let key = mk.id;
       for (let n = 2; keys.has(key); n++) key = `${mk.id}#${n}`; // the same device twice: both drawn
@@ -94,7 +108,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
       if (circle) {
         circle.setLatLng([mk.lat, mk.lon]).setStyle({ fillColor: color }).setTooltipContent(text).setPopupContent(popup);
       } else {
-        const added = L.circleMarker([mk.lat, mk.lon], { radius: 8, color: '#ffffff', weight: 2, fillColor: color, fillOpacity: 0.95 })
+        const added = L.circleMarker([mk.lat, mk.lon], { radius: 8, color: '#ffffff', weight: 2, fillColor: color, fillOpacity: 0.95, renderer })
           .bindTooltip(text, { direction: 'top', offset: [0, -8] })
           .bindPopup(popup)
           .addTo(g);
