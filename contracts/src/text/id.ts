@@ -1006,6 +1006,8 @@ export const T = {
     offline: 'Offline',
     loading: 'Memuat…',
     noData: 'Belum ada data',
+    /** a pie whose every slice is 0 (nothing to divide: Plotly draws no pie) */
+    allZero: 'Semua nilai 0',
     updatedAt: (time: string) => `Diperbarui ${time}`,
     cardError: 'Kartu ini tidak dapat ditampilkan',
     cardErrorDetail: (detail: string) => `Kesalahan: ${detail}`,

@@ -125,6 +125,13 @@ describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCo
     expect(pie.labels).toEqual(['a', 'b']);
     expect(pie.values).toEqual([30, 70]);
     expect(pie.marker.colors).toEqual([CHART_PALETTE[0], CHART_PALETTE[1]]);
+    expect(screen.queryByTestId('chart-empty')).toBeNull();
+  });
+
+  it("says 'Semua nilai 0' when every slice is 0 (no pie to draw), not an empty card", async () => {
+    renderCard(cat, { data: { chart_keys: ['w1', 'w2'], chart_data: [{ key: 'w1', value: 0 }, { key: 'w2', value: null }] } });
+    expect((await screen.findByTestId('chart-empty')).textContent).toBe(T.cardViews.allZero);
+    expect(T.cardViews.allZero).toBe('Semua nilai 0');
   });
 });
 

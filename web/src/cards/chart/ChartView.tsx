@@ -137,8 +137,8 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
       {(variant !== 'plain' || view.with_summary) && fig.keys.length > 0 && CHART_NOT_PIE(cat) && <SummaryStrip fig={fig} rows={rows} view={view} decimals={decimals} variant={variant === 'plain' ? 'smart' : variant} />}
       <Box ref={box} sx={{ flex: 1, minHeight: 0, position: 'relative' }} onMouseLeave={() => setTip(null)}>
         <div ref={host} data-testid="chart" data-points={rows.length} data-series={fig.keys.length} style={{ position: 'absolute', inset: 0 }} />
-        {rows.length === 0 && (
-          <Typography variant="body2" color="text.secondary" sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', pointerEvents: 'none' }}>{T.cardViews.noData}</Typography>
+        {(rows.length === 0 || fig.allZero) && (
+          <Typography variant="body2" color="text.secondary" data-testid="chart-empty" sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', pointerEvents: 'none' }}>{rows.length === 0 ? T.cardViews.noData : T.cardViews.allZero}</Typography>
         )}
         {tip && <ChartTooltip model={tip.model} x={tip.x} y={tip.y} boundsWidth={width} />}
       </Box>

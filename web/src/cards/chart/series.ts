@@ -90,6 +90,8 @@ export interface PlotFigure {
   keys: string[];
   colors: string[];
   formats: { axis: string; tooltip: string };
+  /** a pie whose every slice is 0 or missing: there is nothing to divide, so no pie is drawn */
+  allZero?: boolean;
 }
 
 /** Fuel charts: the suspicious fills as red dots on the tank line. */
@@ -136,7 +138,8 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
     });
     const layout = baseLayout(view, style, formats.axis);
     layout.showlegend = showsLegend(cat, keys);
-    return { traces, traceOf, layout, keys, colors, formats };
+    const allZero = rows.length > 0 && rows.every((r) => !asNumber(r.value));
+    return { traces, traceOf, layout, keys, colors, formats, allZero };
   }
 
   const x = rows.map((r) => (typeof r.ts === 'number' ? xOf(r.ts) : ''));
