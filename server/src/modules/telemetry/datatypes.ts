@@ -6,7 +6,8 @@ export type Datatype = (typeof DATATYPES)[number];
 export const isDatatype = (v: unknown): v is Datatype => typeof v === 'string' && (DATATYPES as readonly string[]).includes(v);
 
 /** datatypes whose points feed the minute/hour rollups (a boolean's mean is its duty cycle) */
-export const rollsUp = (dt: Datatype): boolean => dt === 'number' || dt === 'boolean';
+export const ROLLUP_DATATYPES: readonly Datatype[] = ['number', 'boolean'];
+export const rollsUp = (dt: Datatype): boolean => ROLLUP_DATATYPES.includes(dt);
 
 /** A value as stored: exactly one of `num` / `text` is set (both null only for an unexpected value). */
 export interface StoredValue {

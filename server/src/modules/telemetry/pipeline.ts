@@ -16,6 +16,7 @@ import { ensureClusteredLayout } from './storage.js';
 import { createPointReads, type PointReads } from './point-reads.js';
 import { createRecentPoints } from './recent.js';
 import { replayJournal } from './write-batch.js';
+import { repairRollupsAfterCrash } from './rollup-repair.js';
 import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
 
@@ -123,6 +124,13 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   // this process's name on the bus and as the rollup writer (telemetry_writer_state)
   const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const rollups = createRollupKeeper(origin);
+  if (journaled) {
+    // a writer that stopped without closing lost its last seconds of rollup deltas: those minutes are rebuilt
+    const repair = repairRollupsAfterCrash(sqlite, origin);
+    if (repair) log.warn(`telemetry rollups: ${repair.writers.length} writer(s) stopped without closing; rollups from ${new Date(repair.from).toISOString()} rebuilt from the stored points (${repair.minuteRows} minute and ${repair.hourRows} hour rows, ${repair.ms} ms)`);
+    // this writer's row, from now until it closes with every delta merged: still there at the next start, it says a crash
+    sqlite.prepare('INSERT INTO telemetry_writer_state (writer, rollup_generation, updated_at) VALUES (?, 0, ?) ON CONFLICT (writer) DO NOTHING').run(origin, Date.now());
+  }
   const states = createStatesStore(sqlite);
   // a writer that crashed a week ago left its row: nobody reads it any more
   sqlite.prepare('DELETE FROM telemetry_writer_state WHERE updated_at < ?').run(now() - 7 * 86_400_000);
@@ -368,6 +376,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       await new Promise((r) => setImmediate(r));
       subscription?.unsubscribe();
       await writer.close();
+      // closed cleanly: no repair at the next start (a writer that gave up with deltas still pending keeps its row)
+      if (journaled && !rollups.hasPending) sqlite.prepare('DELETE FROM telemetry_writer_state WHERE writer = ?').run(origin);
       storedSubscription?.unsubscribe();
     },
   };
