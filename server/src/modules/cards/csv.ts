@@ -6,7 +6,7 @@ import type { Response } from 'express';
 import type { QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
 import { MAX_LIST_DEVICES, deviceIdOf, isStateQuery, seriesOf, stateField, stateSubparam, type EvalContext } from './cardQuery.js';
-import { zoneOffset } from './filters.js';
+import { zoneOffset } from '../../platform/time/zone.js';
 import type { SeriesReads, SeriesRef } from './seriesReads.js';
 import type { StateReads } from './stateReads.js';
 

@@ -2,6 +2,7 @@
 // into buckets (PERIODIC calendar and rolling ranges in the application's time zone, CUSTOM start/end). The bucket
 // grid is the filter's period × interval (or 'auto': the finest step keeping a chart at ≤ 700 points), clipped to the
 // window: bucket i is [boundaries[i], boundaries[i+1]).
+import { zoneOffset } from '../../platform/time/zone.js';
 import {
   CUSTOM_PERIODS,
   NDATA_MAX,
@@ -54,31 +55,6 @@ export interface FilterSpec {
 }
 
 // ---- calendar in a time zone ----
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** Offset of the zone from UTC at `ts`, ms. Whole-minute zones (every zone in use) are cached per hour. */
-const offsets = new Map<string, number>();
-export function zoneOffset(ts: number, timeZone: string): number {
-  const hour = Math.floor(ts / 3_600_000);
-  const key = `${timeZone}|${hour}`;
-  const hit = offsets.get(key);
-  if (hit !== undefined) return hit;
-  const parts = formatter(timeZone).formatToParts(hour * 3_600_000);
-  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  const off = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - hour * 3_600_000;
-  if (offsets.size > 10_000) offsets.clear();
-  offsets.set(key, off);
-  return off;
-}
 
 export interface LocalTime {
   year: number;

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { decodeValue, type Datatype } from './datatypes.js';
 import { BUCKET_MS, mergeBucket, ROLLUP_TABLE, type RollupBucket, type RollupKeeper, type RollupLevel } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
+import { zoneOffset } from '../../platform/time/zone.js';
 import { createPointReads, EARLIEST, LATEST, type PointReads, type PointRow } from './point-reads.js';
 
 /** A series found through its application: pass only these to the point reads (that is the tenant filter). */
@@ -55,19 +56,11 @@ interface SeriesRow {
 }
 const view = (r: SeriesRow): SeriesView => ({ id: r.id, deviceId: r.device_id, sensor: r.sensor, configtype: r.configtype, param: r.param, subparam: r.subparam, datatype: r.datatype });
 
-/** Offset of `timeZone` from UTC at `ts`, in ms (Intl, so DST zones work). */
-export function zoneOffsetMs(ts: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(ts);
-  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  const local = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
-  return local - (ts - (((ts % 1000) + 1000) % 1000));
-}
-
 /** Start of the local day containing `ts`. */
 export function startOfDay(ts: number, timeZone: string): number {
-  const off = zoneOffsetMs(ts, timeZone);
+  const off = zoneOffset(ts, timeZone);
   const localMidnight = Math.floor((ts + off) / 86_400_000) * 86_400_000;
-  return localMidnight - zoneOffsetMs(localMidnight - off, timeZone);
+  return localMidnight - zoneOffset(localMidnight - off, timeZone);
 }
 
 export function createTelemetryReads(sqlite: Database.Database, live: { series?: SeriesRegistry; rollups?: RollupKeeper; points?: PointReads } = {}) {
@@ -155,7 +148,7 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
       }
       const tz = opts.timeZone ?? 'Asia/Jakarta';
       const first = startOfDay(start, tz);
-      const level: RollupLevel = zoneOffsetMs(first, tz) % BUCKET_MS.hour === 0 ? 'hour' : 'minute';
+      const level: RollupLevel = zoneOffset(first, tz) % BUCKET_MS.hour === 0 ? 'hour' : 'minute';
       const days: BucketView[] = [];
       let day: RollupBucket | undefined;
       let dayStart = first;
