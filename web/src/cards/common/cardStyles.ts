@@ -2,6 +2,7 @@
 // stylesheet written from the theme once, instead of MUI components with `sx`: a 30-card dashboard otherwise renders
 // ~150 styled components whose styles emotion serializes, hashes and (per card height and font size) inserts while
 // the first frames are drawn. Dynamic values (a card's height, a value's font size) go in `style`.
+import { alpha, lighten } from '@mui/material/styles';
 import { theme } from '../../ui/theme.js';
 
 /** The class names of the card chrome. */
@@ -19,6 +20,15 @@ export const CARD_CLASS = {
   row: 'sentra-card-row',
   /** the row's item taking the space left */
   grow: 'sentra-card-grow',
+  /** a full-height column (a list above its pager) */
+  column: 'sentra-card-column',
+  /** a list's scrolling box and its table (a small table, sticky header) */
+  tableBox: 'sentra-card-table-box',
+  table: 'sentra-card-table',
+  /** secondary text (an empty list) */
+  muted: 'sentra-card-muted',
+  /** an inactive device's status in a list */
+  inactive: 'sentra-card-inactive',
 } as const;
 
 const ellipsis = 'overflow:hidden;text-overflow:ellipsis;white-space:nowrap;';
@@ -26,7 +36,9 @@ const ellipsis = 'overflow:hidden;text-overflow:ellipsis;white-space:nowrap;';
 /** The stylesheet's text: every colour, radius and type size comes from the console's theme. */
 export function cardStylesheet(t = theme): string {
   const c = CARD_CLASS;
-  const { subtitle2, caption } = t.typography;
+  const { subtitle2, caption, body2 } = t.typography;
+  // MUI's table cell line: the divider made opaque (lighten 0.88)
+  const rowLine = lighten(alpha(t.palette.divider, 1), 0.88);
   return [
     `.${c.frame}{display:flex;flex-direction:column;overflow:hidden;contain:content;box-sizing:border-box;background-color:${t.palette.background.paper};color:${t.palette.text.primary};border:1px solid ${t.palette.divider};border-radius:${Number(t.shape.borderRadius) * 2}px}`,
     `.${c.header}{display:flex;flex-direction:row;align-items:center;height:34px;flex-shrink:0;min-width:0;padding:0 ${t.spacing(1.5)}}`,
@@ -40,6 +52,14 @@ export function cardStylesheet(t = theme): string {
     `.${c.caption}{display:block;font-family:${caption.fontFamily};font-size:${caption.fontSize};line-height:${caption.lineHeight};letter-spacing:${caption.letterSpacing};color:${t.palette.text.secondary};${ellipsis}}`,
     `.${c.row}{height:100%;display:flex;flex-direction:row;align-items:center;gap:${t.spacing(1.5)};min-width:0}`,
     `.${c.grow}{flex:1;min-width:0}`,
+    `.${c.column}{height:100%;display:flex;flex-direction:column;min-height:0}`,
+    `.${c.tableBox}{flex:1;min-height:0;overflow:auto}`,
+    `.${c.table}{width:100%;border-collapse:separate;border-spacing:0;font-family:${body2.fontFamily};font-size:${body2.fontSize};line-height:${body2.lineHeight};letter-spacing:${body2.letterSpacing}}`,
+    `.${c.table} th,.${c.table} td{padding:6px 16px;text-align:left;white-space:nowrap;font-variant-numeric:tabular-nums;border-bottom:1px solid ${rowLine}}`,
+    `.${c.table} th{font-weight:700;position:sticky;top:0;z-index:2;background-color:${t.palette.background.paper}}`,
+    `.${c.table} tbody tr:hover{background-color:${t.palette.action.hover}}`,
+    `.${c.muted}{color:${t.palette.text.secondary}}`,
+    `.${c.inactive}{color:${t.palette.text.disabled}}`,
   ].join('\n');
 }
 

@@ -1,9 +1,10 @@
 // The list cards: LIST_CARD (devices by all/tags), LIST_CUSTOM_CARD (chosen devices), LIST_TRANSACTION_CARD and
 // LIST_PAYMENT_CARD (newest first, scrolling). Device lists page with as many rows as the card's height holds.
 import { useEffect, useState } from 'react';
-import { Box, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import { TablePagination, Typography } from '@mui/material';
 import { T } from '@sentra/contracts';
 import { paginationLabels, lastPage } from '../../ui/pagination.js';
+import { CARD_CLASS } from '../common/cardStyles.js';
 import type { CardViewProps } from '../common/definition.js';
 import { cellText, columnLabel, listRows, type ListKind, type ListView as ListViewFields } from './rows.js';
 
@@ -19,37 +20,38 @@ export function ListCardView({ kind, view, data, decimals, height }: CardViewPro
   useEffect(() => setPage((p) => Math.min(p, lastPage(rows.length, perPage))), [rows.length, perPage]);
   const shown = scrolling ? rows : rows.slice(page * perPage, page * perPage + perPage);
   return (
-    <Box sx={{ height: '100%', display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+    <div className={CARD_CLASS.column}>
       {data?.alert && (
         <Typography variant="caption" color="warning.main">{data.alert}</Typography>
       )}
-      <TableContainer sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
-        <Table size="small" stickyHeader data-testid="card-list">
-          <TableHead>
-            <TableRow>
+      {/* plain table elements styled by the card stylesheet: a push re-renders every cell, without style work per cell */}
+      <div className={CARD_CLASS.tableBox}>
+        <table className={CARD_CLASS.table} data-testid="card-list">
+          <thead>
+            <tr>
               {keys.map((k) => (
-                <TableCell key={k} sx={{ fontWeight: 700, whiteSpace: 'nowrap', bgcolor: 'background.paper' }}>{columnLabel(k, view)}</TableCell>
+                <th key={k} scope="col">{columnLabel(k, view)}</th>
               ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
+            </tr>
+          </thead>
+          <tbody>
             {shown.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={Math.max(1, keys.length)} sx={{ color: 'text.secondary' }}>{T.cardViews.listEmpty}</TableCell>
-              </TableRow>
+              <tr>
+                <td colSpan={Math.max(1, keys.length)} className={CARD_CLASS.muted}>{T.cardViews.listEmpty}</td>
+              </tr>
             )}
             {shown.map((r, i) => (
-              <TableRow key={String(r.device_id ?? '') + ':' + i} hover>
+              <tr key={String(r.device_id ?? '') + ':' + i}>
                 {keys.map((k) => (
-                  <TableCell key={k} sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums', color: k === 'status' && r[k] === false ? 'text.disabled' : undefined }}>
+                  <td key={k} className={k === 'status' && r[k] === false ? CARD_CLASS.inactive : undefined}>
                     {cellText(kind, k, r[k], view, decimals)}
-                  </TableCell>
+                  </td>
                 ))}
-              </TableRow>
+              </tr>
             ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+          </tbody>
+        </table>
+      </div>
       {!scrolling && rows.length > perPage && (
         <TablePagination
           component="div"
@@ -62,7 +64,7 @@ export function ListCardView({ kind, view, data, decimals, height }: CardViewPro
           sx={{ flexShrink: 0, '& .MuiTablePagination-toolbar': { minHeight: PAGER_PX, px: 0 } }}
         />
       )}
-    </Box>
+    </div>
   );
 }
 
