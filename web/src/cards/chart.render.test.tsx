@@ -116,6 +116,14 @@ describe('graph y-axis bounds', () => {
   });
 });
 
+describe('LINE_CHART_CARD with a single reading', () => {
+  it('shows that reading as a dot (a line needs two), and a plain line once there are more', async () => {
+    renderCard('LINE_CHART_CARD', { data: { chart_keys: ['r', 's'], chart_data: [{ ts: h(8), r: 220.1, s: null }, { ts: h(9), r: 221.4, s: 219.8 }] } });
+    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+    expect(lastDraw().data.map((t) => t.mode)).toEqual(['lines', 'lines+markers']);
+  });
+});
+
 describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCode][])('%s', (cat) => {
   it('draws one slice per series', async () => {
     renderCard(cat, { view: { graph_unit: 'kWh' }, data: { chart_keys: ['a', 'b'], chart_data: [{ key: 'a', value: 30 }, { key: 'b', value: 70 }] } });

@@ -152,7 +152,8 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
       traces.push({
         ...common,
         type: 'scatter',
-        mode: view.has_dot ? 'lines+markers' : 'lines',
+        // a single reading (the first hour of a day) draws no line: its dot shows until a frame brings a second
+        mode: view.has_dot || y.filter((v) => v !== null).length === 1 ? 'lines+markers' : 'lines',
         line: { color: colors[i], width: 2, dash: view.is_dashed ? 'dash' : 'solid', shape: 'linear' },
         connectgaps: false,
         ...(style === 'area' ? (view.is_stack ? { stackgroup: 'one' } : { fill: i === 0 ? 'tozeroy' : 'tonexty' }) : view.is_stack ? { stackgroup: 'one', fill: 'none' } : {}),
