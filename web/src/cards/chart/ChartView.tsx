@@ -3,8 +3,8 @@
 // scratch. Draws go through chartDraws.ts (Plotly loaded after the first values, one chart per task, only in view);
 // the summary strip shows at once. Plotly's own hover label is off: the card draws the tooltip of its kind.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Box, Stack, Typography } from '@mui/material';
 import { T, type CardTypeCode } from '@sentra/contracts';
+import { CARD_CLASS } from '../common/cardStyles.js';
 import type { CardViewProps } from '../common/definition.js';
 import { ChartTooltip } from '../common/ChartTooltip.js';
 import { MAX_CHART_ROWS } from '../common/cardFeed.js';
@@ -23,23 +23,23 @@ function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure;
   const summary = seriesSummary(rows, fig.keys);
   const fmt = (n: number | undefined) => (n === undefined ? T.cardViews.noValue : withUnit(formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }), view.graph_unit ?? '', false));
   return (
-    <Stack direction="row" spacing={2} sx={{ overflowX: 'auto', flexShrink: 0, pb: 0.5 }} data-testid="chart-summary">
+    <div className={CARD_CLASS.summary} data-testid="chart-summary">
       {fig.keys.map((k, i) => (
-        <Box key={k} sx={{ minWidth: 0 }}>
-          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-            <Box sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: fig.colors[i] }} />
-            <Typography variant="caption" color="text.secondary" noWrap>{view.labels?.[k] ?? k}</Typography>
-          </Stack>
+        <div key={k} className={CARD_CLASS.summaryItem}>
+          <div>
+            <span className={CARD_CLASS.summaryDot} style={{ background: fig.colors[i] }} />
+            <span className={CARD_CLASS.caption}>{view.labels?.[k] ?? k}</span>
+          </div>
           {variant === 'monitoring' ? (
-            <Typography sx={{ fontWeight: 700, fontSize: 18, fontVariantNumeric: 'tabular-nums' }} noWrap data-testid="chart-last">{fmt(summary[k]?.last)}</Typography>
+            <div className={CARD_CLASS.summaryLast} data-testid="chart-last">{fmt(summary[k]?.last)}</div>
           ) : (
-            <Typography variant="caption" sx={{ fontVariantNumeric: 'tabular-nums' }} noWrap>
+            <span className={CARD_CLASS.caption} style={{ color: 'inherit', fontVariantNumeric: 'tabular-nums' }}>
               min {fmt(summary[k]?.min)} · avg {fmt(summary[k]?.avg)} · max {fmt(summary[k]?.max)}
-            </Typography>
+            </span>
           )}
-        </Box>
+        </div>
       ))}
-    </Stack>
+    </div>
   );
 }
 
@@ -133,16 +133,16 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   }, []);
 
   return (
-    <Box sx={{ height: '100%', display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+    <div className={CARD_CLASS.column}>
       {(variant !== 'plain' || view.with_summary) && fig.keys.length > 0 && CHART_NOT_PIE(cat) && <SummaryStrip fig={fig} rows={rows} view={view} decimals={decimals} variant={variant === 'plain' ? 'smart' : variant} />}
-      <Box ref={box} sx={{ flex: 1, minHeight: 0, position: 'relative' }} onMouseLeave={() => setTip(null)}>
+      <div ref={box} className={CARD_CLASS.chartBox} onMouseLeave={() => setTip(null)}>
         <div ref={host} data-testid="chart" data-points={rows.length} data-series={fig.keys.length} style={{ position: 'absolute', inset: 0 }} />
         {(rows.length === 0 || fig.allZero) && (
-          <Typography variant="body2" color="text.secondary" data-testid="chart-empty" sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', pointerEvents: 'none' }}>{rows.length === 0 ? T.cardViews.noData : T.cardViews.allZero}</Typography>
+          <div className={CARD_CLASS.chartEmpty} data-testid="chart-empty">{rows.length === 0 ? T.cardViews.noData : T.cardViews.allZero}</div>
         )}
         {tip && <ChartTooltip model={tip.model} x={tip.x} y={tip.y} boundsWidth={width} />}
-      </Box>
-    </Box>
+      </div>
+    </div>
   );
 }
 

@@ -29,6 +29,19 @@ export const CARD_CLASS = {
   muted: 'sentra-card-muted',
   /** an inactive device's status in a list */
   inactive: 'sentra-card-inactive',
+  /** the three phases: a column of rows (bar, label, value) */
+  phases: 'sentra-card-phases',
+  phase: 'sentra-card-phase',
+  phaseBar: 'sentra-card-phase-bar',
+  phaseLabel: 'sentra-card-phase-label',
+  /** a chart's drawing box, and the text over it when there is nothing to draw */
+  chartBox: 'sentra-card-chart-box',
+  chartEmpty: 'sentra-card-chart-empty',
+  /** a chart's summary strip: per series a dot and label, then its last value or min/avg/max */
+  summary: 'sentra-card-summary',
+  summaryItem: 'sentra-card-summary-item',
+  summaryDot: 'sentra-card-summary-dot',
+  summaryLast: 'sentra-card-summary-last',
 } as const;
 
 const ellipsis = 'overflow:hidden;text-overflow:ellipsis;white-space:nowrap;';
@@ -60,6 +73,17 @@ export function cardStylesheet(t = theme): string {
     `.${c.table} tbody tr:hover{background-color:${t.palette.action.hover}}`,
     `.${c.muted}{color:${t.palette.text.secondary}}`,
     `.${c.inactive}{color:${t.palette.text.disabled}}`,
+    `.${c.phases}{height:100%;display:flex;flex-direction:column;justify-content:space-around}`,
+    `.${c.phase}{display:flex;flex-direction:row;align-items:center;gap:${t.spacing(1.5)};min-width:0}`,
+    `.${c.phaseBar}{width:10px;border-radius:${t.shape.borderRadius}px;flex-shrink:0}`,
+    `.${c.phaseLabel}{width:56px;flex-shrink:0;font-family:${body2.fontFamily};font-size:${body2.fontSize};line-height:${body2.lineHeight};color:${t.palette.text.secondary}}`,
+    `.${c.chartBox}{flex:1;min-height:0;position:relative}`,
+    `.${c.chartEmpty}{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;pointer-events:none;font-family:${body2.fontFamily};font-size:${body2.fontSize};line-height:${body2.lineHeight};color:${t.palette.text.secondary}}`,
+    `.${c.summary}{display:flex;flex-direction:row;gap:${t.spacing(2)};overflow-x:auto;flex-shrink:0;padding-bottom:${t.spacing(0.5)}}`,
+    `.${c.summaryItem}{min-width:0}`,
+    `.${c.summaryItem}>div:first-child{display:flex;flex-direction:row;align-items:center;gap:${t.spacing(0.5)}}`,
+    `.${c.summaryDot}{width:8px;height:8px;border-radius:50%;flex-shrink:0}`,
+    `.${c.summaryLast}{font-family:${t.typography.fontFamily};font-weight:700;font-size:18px;line-height:1.5;font-variant-numeric:tabular-nums;${ellipsis}}`,
   ].join('\n');
 }
 
