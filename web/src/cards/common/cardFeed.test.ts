@@ -110,6 +110,15 @@ describe('card feed', () => {
 });
 
 describe('feed hub', () => {
+  it('names a channel by its parameters whatever their key order, undefined ones left out', () => {
+    const a = FeedHub.signature({ dashboard_id: 3, type: 'CUSTOM', start: 1, end: 2, vars: { zona: 'b', area: 'a' } } as unknown as CardSubscribeParams);
+    const b = FeedHub.signature({ vars: { area: 'a', zona: 'b' }, end: 2, start: 1, type: 'CUSTOM', dashboard_id: 3, filter: undefined } as unknown as CardSubscribeParams);
+    expect(a).toBe(b);
+    expect(FeedHub.signature({ dashboard_id: 3, vars: { zona: 'a', area: 'a' } } as unknown as CardSubscribeParams)).not.toBe(FeedHub.signature({ dashboard_id: 3, vars: { zona: 'b', area: 'a' } } as unknown as CardSubscribeParams));
+    // upper case sorts before lower case (code units): the order is the same on every machine, whatever its locale
+    expect(FeedHub.signature({ b: 1, B: 2, a: 3 } as unknown as CardSubscribeParams)).toBe('{"B":2,"a":3,"b":1}');
+  });
+
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

@@ -193,8 +193,10 @@ export class FeedHub {
   ) {}
 
   static signature(p: CardSubscribeParams): string {
+    // keys in code-unit order: a canonical order is all a key needs (localeCompare's first call builds an ICU
+    // collator, 20-40 ms on the path from a dashboard's record to its channel's subscribe)
     const sorted = (v: unknown): unknown =>
-      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)])) : v;
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, sorted(x)])) : v;
     return JSON.stringify(sorted(p));
   }
 
