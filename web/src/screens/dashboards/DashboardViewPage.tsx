@@ -38,8 +38,6 @@ function ViewById({ id }: { id: number | undefined }) {
       return r;
     },
     [id],
-    // the page renders in slices: the socket's handshake, then the channel's subscribe, go out between them
-    { transition: true },
   );
   return (
     <Box sx={{ position: 'relative', minHeight: 240 }}>

@@ -1,5 +1,5 @@
 // The dashboard screens' calls and the routes between them (spec 02 section 2), in one place.
-import { startTransition, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { contracts, T, type DashboardRecord } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk, type ApiResult } from '../../api/request.js';
@@ -34,14 +34,9 @@ export async function dashboardById(id: number, entry: typeof contracts.dashboar
   return { status: 'failed', notFound: r.code === 404 || r.code === 403 };
 }
 
-/**
- * Loads with `load` on mount and on `reload()`; the previous data stays visible while reloading. `transition`: what
- * arrives renders in a transition, which React interrupts every few milliseconds for the browser's events (a dashboard
- * view: its live socket's handshake and its channel's subscribe go out while the page renders).
- */
-export function useLoad<T>(load: () => Promise<LoadState<T>>, deps: readonly unknown[], opts: { transition?: boolean } = {}) {
+/** Loads with `load` on mount and on `reload()`; the previous data stays visible while reloading. */
+export function useLoad<T>(load: () => Promise<LoadState<T>>, deps: readonly unknown[]) {
   const [state, setState] = useState<LoadState<T>>({ status: 'loading' });
-  const transition = opts.transition ?? false;
   const [busy, setBusy] = useState(true);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
@@ -56,16 +51,12 @@ export function useLoad<T>(load: () => Promise<LoadState<T>>, deps: readonly unk
     setBusy(true);
     void run().then((next) => {
       if (!live) return;
-      const show = () => {
-        setState(next);
-        setBusy(false);
-      };
-      if (transition) startTransition(show);
-      else show();
+      setState(next);
+      setBusy(false);
     });
     return () => {
       live = false;
     };
-  }, [run, transition]);
+  }, [run]);
   return { state, busy, reload };
 }
