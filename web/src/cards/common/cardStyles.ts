@@ -45,6 +45,9 @@ export const CARD_CLASS = {
 } as const;
 
 const ellipsis = 'overflow:hidden;text-overflow:ellipsis;white-space:nowrap;';
+/** a theme type variant's face, size, line height and spacing (what a Typography of that variant sets) */
+const type = (v: { fontFamily?: string; fontSize?: string | number; lineHeight?: string | number; letterSpacing?: string | number }) =>
+  `font-family:${v.fontFamily};font-size:${v.fontSize};line-height:${v.lineHeight};letter-spacing:${v.letterSpacing};`;
 
 /** The stylesheet's text: every colour, radius and type size comes from the console's theme. */
 export function cardStylesheet(t = theme): string {
@@ -55,19 +58,19 @@ export function cardStylesheet(t = theme): string {
   return [
     `.${c.frame}{display:flex;flex-direction:column;overflow:hidden;contain:content;box-sizing:border-box;background-color:${t.palette.background.paper};color:${t.palette.text.primary};border:1px solid ${t.palette.divider};border-radius:${Number(t.shape.borderRadius) * 2}px}`,
     `.${c.header}{display:flex;flex-direction:row;align-items:center;height:34px;flex-shrink:0;min-width:0;padding:0 ${t.spacing(1.5)}}`,
-    `.${c.title}{margin:0;flex:1;min-width:0;font-family:${subtitle2.fontFamily};font-size:${subtitle2.fontSize};line-height:${subtitle2.lineHeight};letter-spacing:${subtitle2.letterSpacing};font-weight:700;${ellipsis}}`,
+    `.${c.title}{margin:0;flex:1;min-width:0;${type(subtitle2)}font-weight:700;${ellipsis}}`,
     `.${c.body}{flex:1;min-height:0;position:relative}`,
     `.${c.framedBody}{padding:0 ${t.spacing(1.5)} ${t.spacing(1)}}`,
     `.${c.loading}{height:100%;display:flex;align-items:center;justify-content:center}`,
     `.${c.spinner}{width:20px;height:20px;box-sizing:border-box;border-radius:50%;border:2.5px solid ${t.palette.primary.main};border-right-color:transparent;animation:sentra-card-spin .8s linear infinite}`,
     `@keyframes sentra-card-spin{to{transform:rotate(360deg)}}`,
     `.${c.value}{font-family:${t.typography.fontFamily};font-weight:700;line-height:1.1;font-variant-numeric:tabular-nums;${ellipsis}}`,
-    `.${c.caption}{display:block;font-family:${caption.fontFamily};font-size:${caption.fontSize};line-height:${caption.lineHeight};letter-spacing:${caption.letterSpacing};color:${t.palette.text.secondary};${ellipsis}}`,
+    `.${c.caption}{display:block;${type(caption)}color:${t.palette.text.secondary};${ellipsis}}`,
     `.${c.row}{height:100%;display:flex;flex-direction:row;align-items:center;gap:${t.spacing(1.5)};min-width:0}`,
     `.${c.grow}{flex:1;min-width:0}`,
     `.${c.column}{height:100%;display:flex;flex-direction:column;min-height:0}`,
     `.${c.tableBox}{flex:1;min-height:0;overflow:auto}`,
-    `.${c.table}{width:100%;border-collapse:separate;border-spacing:0;font-family:${body2.fontFamily};font-size:${body2.fontSize};line-height:${body2.lineHeight};letter-spacing:${body2.letterSpacing}}`,
+    `.${c.table}{width:100%;border-collapse:separate;border-spacing:0;${type(body2)}}`,
     `.${c.table} th,.${c.table} td{padding:6px 16px;text-align:left;white-space:nowrap;font-variant-numeric:tabular-nums;border-bottom:1px solid ${rowLine}}`,
     `.${c.table} th{font-weight:700;position:sticky;top:0;z-index:2;background-color:${t.palette.background.paper}}`,
     `.${c.table} tbody tr:hover{background-color:${t.palette.action.hover}}`,
@@ -76,9 +79,9 @@ export function cardStylesheet(t = theme): string {
     `.${c.phases}{height:100%;display:flex;flex-direction:column;justify-content:space-around}`,
     `.${c.phase}{display:flex;flex-direction:row;align-items:center;gap:${t.spacing(1.5)};min-width:0}`,
     `.${c.phaseBar}{width:10px;border-radius:${t.shape.borderRadius}px;flex-shrink:0}`,
-    `.${c.phaseLabel}{width:56px;flex-shrink:0;font-family:${body2.fontFamily};font-size:${body2.fontSize};line-height:${body2.lineHeight};color:${t.palette.text.secondary}}`,
+    `.${c.phaseLabel}{width:56px;flex-shrink:0;${type(body2)}color:${t.palette.text.secondary}}`,
     `.${c.chartBox}{flex:1;min-height:0;position:relative}`,
-    `.${c.chartEmpty}{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;pointer-events:none;font-family:${body2.fontFamily};font-size:${body2.fontSize};line-height:${body2.lineHeight};color:${t.palette.text.secondary}}`,
+    `.${c.chartEmpty}{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;pointer-events:none;${type(body2)}color:${t.palette.text.secondary}}`,
     `.${c.summary}{display:flex;flex-direction:row;gap:${t.spacing(2)};overflow-x:auto;flex-shrink:0;padding-bottom:${t.spacing(0.5)}}`,
     `.${c.summaryItem}{min-width:0}`,
     `.${c.summaryItem}>div:first-child{display:flex;flex-direction:row;align-items:center;gap:${t.spacing(0.5)}}`,

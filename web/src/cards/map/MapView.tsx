@@ -94,8 +94,9 @@ export default function MapView({ component, view, data, decimals, height }: Car
       have.track = undefined;
     }
     const keys = new Set<string>();
-    if (markers.length >= CANVAS_MARKERS_FROM && canvas.current === undefined) canvas.current = canvasDrawable() ? L.canvas({ padding: 0.2 }) : null;
-    const renderer = markers.length >= CANVAS_MARKERS_FROM ? (canvas.current ?? undefined) : undefined;
+    const large = markers.length >= CANVAS_MARKERS_FROM;
+    if (large && canvas.current === undefined) canvas.current = canvasDrawable() ? L.canvas({ padding: 0.2 }) : null;
+    const renderer = large ? (canvas.current ?? undefined) : undefined;
     for (const mk of markers) {
       let key = mk.id;
       for (let n = 2; keys.has(key); n++) key = `${mk.id}#${n}`; // the same device twice: both drawn
