@@ -1,4 +1,5 @@
 // Entry of the Sentra console: theme, notifications, the confirm dialog and the router.
+import './zodConfig.js'; // first: zod's settings apply to schemas made after them
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
