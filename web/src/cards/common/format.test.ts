@@ -17,6 +17,24 @@ describe('card numbers (spec 02 section 9 "Display")', () => {
     expect(formatCardNumber(999_999, { decimals: 2 })).toBe('1,00M');
   });
 
+  it.each([
+    [999.995, 2, '1,00k'],
+    [999.994, 2, '999,99'],
+    [999.5, 0, '1k'],
+    [999.4, 0, '999'],
+    [-999.995, 2, '-1,00k'],
+    [999_995, 2, '1,00M'],
+    [999_994, 2, '999,99k'],
+    [999_995_000, 2, '1,00B'],
+    [999_995_000_000, 2, '1,00T'],
+    // past the last step the number stays in T
+    [999_995_000_000_000, 2, '1.000,00T'],
+    [999.99999, 5, '999,99999'],
+    [999.999995, 5, '1,00000k'],
+  ])('prints %d with %d decimals as %s at the k/M/B/T boundaries', (n, decimals, text) => {
+    expect(formatCardNumber(n, { decimals })).toBe(text);
+  });
+
   it('prints the full number when asked, with id-ID separators', () => {
     expect(formatCardNumber(1_234_567.891, { fullNumber: true, decimals: 2 })).toBe('1.234.567,89');
     expect(formatCardNumber(1_234_567.891, { fullNumber: true, decimals: 0 })).toBe('1.234.568');
@@ -83,5 +101,14 @@ describe('percentages', () => {
     expect(formatPercent(0.5)).toBe('50%');
     expect(formatPercent(0.12345)).toBe('12,35%');
     expect(formatPercent(1)).toBe('100%');
+  });
+
+  it('print a ratio that rounds to a whole percentage without decimals', () => {
+    expect(formatPercent(0.999999)).toBe('100%');
+    expect(formatPercent(0.000001)).toBe('0%');
+    expect(formatPercent(0.12499999)).toBe('12,50%');
+    expect(formatPercent(0.99994)).toBe('99,99%');
+    expect(formatPercent(0.99995)).toBe('100%');
+    expect(formatPercent(1 / 3)).toBe('33,33%');
   });
 });

@@ -50,19 +50,32 @@ function numberFormat(locale: string, decimals: number): Intl.NumberFormat {
   return f;
 }
 
+/**
+ * A non-negative number rounded as Intl.NumberFormat prints it: half up on its shortest decimal text (999.995 → 1000
+ * with 2 decimals, where `toFixed` gives 999.99 from the binary value just below).
+ */
+function roundHalfUp(x: number, decimals: number): number {
+  const text = String(x);
+  // tiny and huge numbers print with an exponent; there the binary value rounds the same
+  if (text.includes('e')) return Number(x.toFixed(decimals));
+  return Number(`${Math.round(Number(`${text}e${decimals}`))}e-${decimals}`);
+}
+
 /** 1234567 → "1,23M" (id-ID, 2 decimals); with `fullNumber` "1.234.567,00". */
 export function formatCardNumber(n: number, style: NumberStyle = {}): string {
   const decimals = clampDecimals(style.decimals);
   const locale = style.locale || DEFAULT_CARD_LOCALE;
   if (!Number.isFinite(n)) return String(n);
   if (!style.fullNumber) {
+    // the step is chosen by the number as printed: 999.995 rounds to 1000,00 and prints "1,00k", and 999 999 prints
+    // "1,00M", never "1.000,00" or "1.000,00k"
     const abs = Math.abs(n);
+    const rounded = (x: number) => roundHalfUp(x, decimals);
     const steps = [...NUMBER_ABBREVIATIONS].sort((a, b) => a.at - b.at);
-    let i = steps.findLastIndex((s) => abs >= s.at);
+    let i = steps.findLastIndex((s) => rounded(abs) >= s.at);
     if (i >= 0) {
-      let scaled = Number((abs / steps[i]!.at).toFixed(decimals));
-      // 999 999 with 2 decimals is "1,00M", not "1.000,00k"
-      if (scaled >= 1000 && i < steps.length - 1) scaled = Number((abs / steps[++i]!.at).toFixed(decimals));
+      let scaled = rounded(abs / steps[i]!.at);
+      while (scaled >= 1000 && i < steps.length - 1) scaled = rounded(abs / steps[++i]!.at);
       return numberFormat(locale, decimals).format(Math.sign(n) * scaled) + steps[i]!.suffix;
     }
   }
@@ -114,9 +127,10 @@ export function formatValue(value: unknown, view: UnitView | undefined, dashboar
   return withUnit(text, unit.symbol, unit.front);
 }
 
-/** "Percentage display: ratio times 100 with 0 or 2 decimals" — whole percentages without decimals. */
+/** "Percentage display: ratio times 100 with 0 or 2 decimals" — whole percentages (as printed) without decimals. */
 export function formatPercent(ratio: number, locale = DEFAULT_CARD_LOCALE): string {
-  const pct = ratio * 100;
-  const whole = Math.abs(pct - Math.round(pct)) < 1e-9;
+  // rounded to the 2 decimals first: 99,9999 % prints "100%", not "100,00%"
+  const pct = Math.sign(ratio) * roundHalfUp(Math.abs(ratio * 100), 2);
+  const whole = Number.isInteger(pct);
   return `${numberFormat(locale, whole ? 0 : 2).format(pct)}%`;
 }
