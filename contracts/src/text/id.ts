@@ -829,6 +829,7 @@ export const T = {
       strain_colors: 'Warna strain',
       listHelp: 'Pisahkan dengan koma',
       axisHelp: "Angka, atau kosong untuk 'auto'",
+      colorDotHelp: "Warna titik bila 'Tampilkan titik' aktif, mis. #e53935",
       addColor: 'Tambah warna',
       notNumber: 'Harus berupa angka',
       noFields: 'Tipe komponen ini tidak memiliki pengaturan tampilan.',

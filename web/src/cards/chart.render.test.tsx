@@ -116,6 +116,18 @@ describe('graph y-axis bounds', () => {
   });
 });
 
+describe.each([['LINE_CHART_CARD'], ['AREA_CHART_CARD']] as [CardTypeCode][])('%s with dots in their own colour (color_dot)', (cat) => {
+  it('draws the dots in that colour and the lines in the palette', async () => {
+    renderCard(cat, { view: { has_dot: true, color_dot: '#e53935' }, data: { chart_keys: ['r', 's'], chart_data: rows } });
+    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+    const traces = lastDraw().data;
+    expect(traces.map((t) => [t.mode, t.marker.color, t.line.color])).toEqual([
+      ['lines+markers', '#e53935', CHART_PALETTE[0]],
+      ['lines+markers', '#e53935', CHART_PALETTE[1]],
+    ]);
+  });
+});
+
 describe('LINE_CHART_CARD with a single reading', () => {
   it('shows that reading as a dot (a line needs two), and a plain line once there are more', async () => {
     renderCard('LINE_CHART_CARD', { data: { chart_keys: ['r', 's'], chart_data: [{ ts: h(8), r: 220.1, s: null }, { ts: h(9), r: 221.4, s: 219.8 }] } });

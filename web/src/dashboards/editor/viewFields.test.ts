@@ -26,9 +26,14 @@ describe('Visualisasi fields per card type', () => {
     expect(initialView('INPUT_NUMBER_CARD')).toMatchObject({ title: 'Kirim perintah', min: 0, max: 100 });
     expect(initialView('INPUT_TEXT_CARD')).toMatchObject({ max: 30 });
   });
+  it.each(['CHART_CARD', 'LINE_CHART_CARD', 'LINE_MONITORING_CHART_CARD', 'LINE_SMART_CHART_CARD', 'AREA_CHART_CARD', 'AREA_MONITORING_CHART_CARD'] as const)('offers %s the dot colour right after its dots', (cat) => {
+    const names = viewFieldsOf(cat).map((s) => s.name);
+    expect(names.indexOf('color_dot')).toBe(names.indexOf('has_dot') + 1);
+    expect(viewFieldsOf(cat).find((s) => s.name === 'color_dot')?.label).toBe(T.dashboards.view.color_dot);
+  });
   it('gives line charts the graph fields', () => {
     expect(viewFieldsOf('LINE_CHART_CARD').map((s) => s.name)).toEqual(
-      expect.arrayContaining(['xlabel', 'ylabel', 'is_stack', 'has_dot', 'graph_colors', 'graph_yaxis_min', 'graph_yaxis_max', 'reference_line_value', 'with_summary', 'is_dashed']),
+      expect.arrayContaining(['xlabel', 'ylabel', 'is_stack', 'has_dot', 'color_dot', 'graph_colors', 'graph_yaxis_min', 'graph_yaxis_max', 'reference_line_value', 'with_summary', 'is_dashed']),
     );
   });
 });

@@ -82,7 +82,7 @@ const GRAPH_COMMON = [
   DATE_FORMAT,
   LOCALE,
 ];
-const LINE = [...GRAPH_COMMON.slice(0, 5), f('is_stack', 'switch'), f('has_dot', 'switch'), f('is_dashed', 'switch'), ...GRAPH_COMMON.slice(5)];
+const LINE = [...GRAPH_COMMON.slice(0, 5), f('is_stack', 'switch'), f('has_dot', 'switch'), f('color_dot', 'text', { helper: v.colorDotHelp }), f('is_dashed', 'switch'), ...GRAPH_COMMON.slice(5)];
 const BAR = [...GRAPH_COMMON.slice(0, 5), f('is_stack', 'switch'), ...GRAPH_COMMON.slice(5)];
 const PIE = [title(), f('graph_unit', 'text'), f('graph_colors', 'colors'), f('with_summary', 'switch'), LOCALE];
 
