@@ -2,6 +2,7 @@
 // whose minimum size is section 5's and not above its default, and whose editor fields exist in the view schema.
 import { describe, expect, it } from 'vitest';
 import { CARD_TYPES, CARD_TYPE_CODES, ComponentView, T, type CardTypeCode } from '@sentra/contracts';
+import { initialView, viewFieldsOf } from '../dashboards/editor/viewFields.js';
 import { CARD_DEFINITIONS, registry } from './registry.js';
 
 // spec 02 section 5 "Minimum card size", in editor grid units (w × h)
@@ -60,8 +61,20 @@ describe('card registry', () => {
       const fields = await def.editorFields();
       const known = new Set(Object.keys(ComponentView.shape));
       for (const f of fields) expect(known.has(f.name), `${cat}: ${f.name}`).toBe(true);
-      // the editor's initial values are the card's defaults (one source for 'Tombol perintah', 'Kirim', 0–100, 30)
-      for (const f of fields) if (f.initial !== undefined && f.name in def.defaults) expect(def.defaults[f.name]).toEqual(f.initial);
+    });
+
+    it("starts the editor's fields from its defaults, and only from them (one source)", async () => {
+      const fields = await def.editorFields();
+      const offered = new Map(fields.map((f) => [f.name as string, f]));
+      expect(viewFieldsOf(cat)).toEqual(fields);
+      for (const [name, value] of Object.entries(def.defaults)) {
+        // the subtype (type) and decimals belong to the editor form itself, not to the Visualisasi fields
+        if (name === 'type' || name === 'decimal') continue;
+        expect(offered.has(name), `${cat}: the default ${name} is not an editor field`).toBe(true);
+        expect(offered.get(name)!.initial, `${cat}: the editor starts ${name} elsewhere than the default`).toEqual(value);
+      }
+      for (const f of fields) if (f.initial !== undefined) expect(def.defaults, `${cat}: the editor starts ${f.name} without a default`).toHaveProperty([f.name], f.initial);
+      expect(initialView(cat)).toEqual(Object.fromEntries(Object.entries(def.defaults).filter(([k]) => k !== 'type' && k !== 'decimal')));
     });
 
     it('offers the query options of its kind', () => {

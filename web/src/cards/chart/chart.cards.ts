@@ -3,7 +3,7 @@
 // ComponentView's plus the tooltip kind (`tooltip`: generic, fuel, fuel_shift, laundry_usage, vending), `fill_key`,
 // `labels` and `totalizer_offsets`.
 import { z } from 'zod';
-import type { CardTypeCode } from '@sentra/contracts';
+import { DEFAULT_CARD_LOCALE, type CardTypeCode } from '@sentra/contracts';
 import { lazyView } from '../common/lazyView.js';
 import { defineCard, viewSchema } from '../common/definition.js';
 import { TOOLTIP_KINDS } from '../common/tooltips.js';
@@ -16,7 +16,8 @@ export const chartViewSchema = viewSchema({
 });
 
 const plotView = lazyView('ChartView');
-const chart = (type: CardTypeCode, label: string) => defineCard(type, { label, config: chartViewSchema, size: { w: 2, h: 4 }, view: plotView });
+const defaults = { locale: DEFAULT_CARD_LOCALE };
+const chart = (type: CardTypeCode, label: string) => defineCard(type, { label, config: chartViewSchema, defaults, size: { w: 2, h: 4 }, view: plotView });
 
 export const chartCard = chart('CHART_CARD', 'Chart');
 export const lineChartCard = chart('LINE_CHART_CARD', 'Line chart');
@@ -28,4 +29,4 @@ export const barChartCard = chart('BAR_CHART_CARD', 'Bar chart');
 export const barMonitoringChartCard = chart('BAR_MONITORING_CHART_CARD', 'Bar monitoring chart');
 export const pieChartCard = chart('PIE_CHART_CARD', 'Pie chart');
 export const pieMonitoringChartCard = chart('PIE_MONITORING_CHART_CARD', 'Pie monitoring chart');
-export const textChartCard = defineCard('TEXT_CHART_CARD', { label: 'Text chart', config: chartViewSchema, size: { w: 2, h: 4 }, view: lazyView('TextChartView') });
+export const textChartCard = defineCard('TEXT_CHART_CARD', { label: 'Text chart', config: chartViewSchema, defaults, size: { w: 2, h: 4 }, view: lazyView('TextChartView') });

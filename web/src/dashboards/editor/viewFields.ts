@@ -2,20 +2,10 @@
 // form renderer"): the view fields each card type offers, their kinds and defaults, and the conversion between the
 // stored view and the form's values. One renderer (ViewFieldsForm) draws any list; the test checks every field against
 // the contracts' ComponentView schema.
-import {
-  CARD_TYPES,
-  ComponentView,
-  DATE_FORMATS,
-  DEFAULT_CARD_LOCALE,
-  NUMBER_COMMAND_MAX,
-  NUMBER_COMMAND_MIN,
-  T,
-  TEXT_COMMAND_MAX_LENGTH,
-  type CardTypeCode,
-} from '@sentra/contracts';
+import { CARD_TYPES, ComponentView, DATE_FORMATS, DEFAULT_CARD_LOCALE, T, type CardTypeCode } from '@sentra/contracts';
+import { registry } from '../../cards/registry.js';
 
 const v = T.dashboards.view;
-const c = T.dashboards.commands;
 
 export type ViewFieldKind =
   | 'text'
@@ -42,7 +32,7 @@ export interface ViewFieldSpec {
   label: string;
   helper?: string;
   options?: readonly { value: string; label: string }[];
-  /** what a new card starts with (the card views' defaults, section 2 and 9) */
+  /** what a new card starts with: its definition's default (cards/<type>/*.card.ts), set by viewFieldsOf only */
   initial?: unknown;
 }
 
@@ -58,8 +48,8 @@ const f = (name: ViewFieldName, kind: ViewFieldKind, extra: Partial<ViewFieldSpe
 });
 const choices = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 
-const title = (initial?: string) => f('title', 'text', initial ? { initial } : {});
-const LOCALE = f('locale', 'select', { options: choices([DEFAULT_CARD_LOCALE, 'en-US']), initial: DEFAULT_CARD_LOCALE });
+const title = () => f('title', 'text');
+const LOCALE = f('locale', 'select', { options: choices([DEFAULT_CARD_LOCALE, 'en-US']) });
 const DATE_FORMAT = f('date_format', 'select', { options: choices(DATE_FORMATS) });
 const TIME_FORMAT = f('time_format', 'select', { options: choices(['HH:mm:ss', 'HH:mm']) });
 const list = (name: ViewFieldName, kind: 'textList' | 'numberList') => f(name, kind, { helper: v.listHelp });
@@ -86,20 +76,14 @@ const LINE = [...GRAPH_COMMON.slice(0, 5), f('is_stack', 'switch'), f('has_dot',
 const BAR = [...GRAPH_COMMON.slice(0, 5), f('is_stack', 'switch'), ...GRAPH_COMMON.slice(5)];
 const PIE = [title(), f('graph_unit', 'text'), f('graph_colors', 'colors'), f('with_summary', 'switch'), LOCALE];
 
-// Command cards: "Each has a title (default 'Tombol perintah' or 'Kirim perintah'), an icon, … and a send button
-// (default label 'Kirim')"; number cards min 0 / max 100; text cards a max length of 30.
-const sendButton = f('button_label', 'text', { initial: c.send });
-const BUTTON = [title(c.buttonTitle), f('pict', 'text'), sendButton];
-const TOGGLE = [title(c.buttonTitle), f('pict', 'text')];
-const NUMBER_INPUT = [
-  title(c.inputTitle),
-  f('pict', 'text'),
-  sendButton,
-  f('min', 'number', { initial: NUMBER_COMMAND_MIN }),
-  f('max', 'number', { initial: NUMBER_COMMAND_MAX }),
-];
-const TEXT_INPUT = [title(c.inputTitle), f('pict', 'text'), sendButton, f('max', 'number', { label: v.maxLength, initial: TEXT_COMMAND_MAX_LENGTH })];
-const DATE_INPUT = [title(c.inputTitle), f('pict', 'text'), sendButton, LOCALE, DATE_FORMAT, TIME_FORMAT];
+// Command cards: title, icon, send button label; number cards min / max; text cards a max length. Their initial values
+// ('Tombol perintah' / 'Kirim perintah', 'Kirim', 0–100, 30) are the definitions' defaults (command.cards.ts).
+const sendButton = f('button_label', 'text');
+const BUTTON = [title(), f('pict', 'text'), sendButton];
+const TOGGLE = [title(), f('pict', 'text')];
+const NUMBER_INPUT = [title(), f('pict', 'text'), sendButton, f('min', 'number'), f('max', 'number')];
+const TEXT_INPUT = [title(), f('pict', 'text'), sendButton, f('max', 'number', { label: v.maxLength })];
+const DATE_INPUT = [title(), f('pict', 'text'), sendButton, LOCALE, DATE_FORMAT, TIME_FORMAT];
 
 export const VIEW_FIELDS: Record<CardTypeCode, readonly ViewFieldSpec[]> = {
   SINGLE_VALUE_CARD: [title(), ...VALUE, LOCALE],
@@ -111,7 +95,7 @@ export const VIEW_FIELDS: Record<CardTypeCode, readonly ViewFieldSpec[]> = {
   CRACK_CARD: [title(), f('unit', 'text'), list('crack_labels', 'textList'), list('crack_lengths', 'numberList'), f('crack_colors', 'colors')],
   MAP_CARD: [title(), f('color_dot', 'text'), f('visTags', 'switch')],
   DROPDOWN_SELECTOR: [title()],
-  TITLE: [title(T.dashboards.component.titleDefault)],
+  TITLE: [title()],
   DATA_VALUE_CARD: [title(), f('unit', 'text'), f('unit_front', 'switch'), f('full_number', 'switch')],
   LIST_CARD: LIST,
   LIST_CUSTOM_CARD: [...LIST, f('devices', 'devices')],
@@ -135,7 +119,7 @@ export const VIEW_FIELDS: Record<CardTypeCode, readonly ViewFieldSpec[]> = {
   INPUT_DATE_CARD: DATE_INPUT,
   INPUT_DATE_RANGE_CARD: DATE_INPUT,
   DOWNLOAD_DATA_CARD: BUTTON,
-  UPLOAD_CSV_CARD: [title(c.inputTitle), sendButton],
+  UPLOAD_CSV_CARD: [title(), sendButton],
   BUTTON_TAGS_CARD: BUTTON,
   INPUT_TOGGLE_TAGS_CARD: TOGGLE,
   INPUT_TEXT_TAGS_CARD: TEXT_INPUT,
@@ -148,8 +132,18 @@ export const VIEW_FIELDS: Record<CardTypeCode, readonly ViewFieldSpec[]> = {
   WEBSERVICE_FETCH: [title()],
 };
 
+const withInitials = new Map<CardTypeCode, readonly ViewFieldSpec[]>();
+
+/** The fields a card type's editor offers, each starting from the card definition's default (one source). */
 export function viewFieldsOf(cat: CardTypeCode): readonly ViewFieldSpec[] {
-  return CARD_TYPES[cat] ? VIEW_FIELDS[cat] : [];
+  if (!CARD_TYPES[cat]) return [];
+  let specs = withInitials.get(cat);
+  if (!specs) {
+    const defaults = registry[cat].defaults;
+    specs = VIEW_FIELDS[cat].map((spec) => (Object.prototype.hasOwnProperty.call(defaults, spec.name) ? { ...spec, initial: defaults[spec.name] } : spec));
+    withInitials.set(cat, specs);
+  }
+  return specs;
 }
 
 const joined = (x: unknown) => (Array.isArray(x) ? x.map(String).join(', ') : '');
