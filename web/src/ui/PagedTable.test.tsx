@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { TableCell, TableRow } from '@mui/material';
 import { T } from '@sentra/contracts';
-import { PagedTable, useClientPaging, usePagedRows } from './PagedTable.js';
+import { BrowserPagedTable, PagedTable, useClientPaging, usePagedRows } from './PagedTable.js';
 
 afterEach(cleanup);
 
@@ -36,6 +36,40 @@ describe('useClientPaging', () => {
     act(() => result.current.pager.onPaging({ page: 1, size: 25 }));
     expect(result.current.shown).toEqual([25, 26, 27, 28, 29]);
     expect(result.current.pager.total).toBe(30);
+  });
+});
+
+/** a browser-paged list of numbered rows, as the state list shows them */
+function NumberList({ count }: { count: number }) {
+  const rows = Array.from({ length: count }, (_, i) => `baris ${i + 1}`);
+  const { shown, pager } = useClientPaging(rows, 100);
+  return (
+    <BrowserPagedTable label="Daftar" head={<TableCell>key</TableCell>} emptyRow={null} pager={{ ...pager, sizes: [100, 150, 200] }}>
+      {shown.map((r) => <TableRow key={r} data-testid="row"><TableCell>{r}</TableCell></TableRow>)}
+    </BrowserPagedTable>
+  );
+}
+
+describe('a browser-paged list after its rows shrink', () => {
+  it('shows the last page that still has rows, and the pager says the same, when the last row of the last page is deleted', () => {
+    const { rerender } = render(<NumberList count={101} />);
+    act(() => screen.getByRole('button', { name: /next page/i }).click());
+    expect(screen.getAllByTestId('row').map((r) => r.textContent)).toEqual(['baris 101']);
+    expect(screen.getByText(T.table.displayedRows(101, 101, 101))).toBeTruthy();
+    rerender(<NumberList count={100} />);
+    expect(screen.getAllByTestId('row')).toHaveLength(100);
+    expect(screen.getByText(T.table.displayedRows(1, 100, 100))).toBeTruthy();
+    // growing again (a live update) stays on the page shown, it does not jump back to the old page
+    rerender(<NumberList count={120} />);
+    expect(screen.getByText(T.table.displayedRows(1, 100, 120))).toBeTruthy();
+  });
+  it('moves the page itself back, so the rows sliced and the page reported agree', () => {
+    const { result, rerender } = renderHook(({ n }) => useClientPaging(Array.from({ length: n }, (_, i) => i), 25), { initialProps: { n: 60 } });
+    act(() => result.current.pager.onPaging({ page: 2, size: 25 }));
+    expect(result.current.shown).toEqual([50, 51, 52, 53, 54, 55, 56, 57, 58, 59]);
+    rerender({ n: 40 });
+    expect(result.current.pager.paging.page).toBe(1);
+    expect(result.current.shown).toEqual(Array.from({ length: 15 }, (_, i) => 25 + i));
   });
 });
 

@@ -18,7 +18,7 @@ export function TablePager({ total, paging, sizes, onPaging }: { total: number; 
     <TablePagination
       component="div"
       count={total}
-      page={Math.min(paging.page, lastPage(total, paging.size))}
+      page={clampPage(paging, total)}
       rowsPerPage={paging.size}
       rowsPerPageOptions={[...sizes]}
       onPageChange={(_, page) => onPaging({ ...paging, page })}
@@ -28,11 +28,23 @@ export function TablePager({ total, paging, sizes, onPaging }: { total: number; 
   );
 }
 
-/** The page state of a table paged in the browser over all its rows: the rows on the current page and the pager's props. */
+/** The page a table shows: the asked page, or the last page that still has rows when the total shrank under it. */
+export const clampPage = (paging: Paging, total: number) => Math.min(paging.page, lastPage(total, paging.size));
+
+/**
+ * The page state of a table paged in the browser over all its rows: the rows on the current page and the pager's props.
+ * When the rows shrink under the page (a delete, a live update, a new result) the page itself moves back, so the rows
+ * sliced and the page the pager shows are the same, and later growth does not jump forward again.
+ */
 export function useClientPaging<Row>(rows: readonly Row[] | null, initialSize: number) {
-  const [paging, setPaging] = useState<Paging>({ page: 0, size: initialSize });
-  const shown = rows?.slice(paging.page * paging.size, paging.page * paging.size + paging.size) ?? [];
-  return { shown, pager: { total: rows?.length ?? 0, paging, onPaging: setPaging } };
+  const [asked, setPaging] = useState<Paging>({ page: 0, size: initialSize });
+  const total = rows?.length ?? 0;
+  const page = rows === null ? asked.page : clampPage(asked, total);
+  // adjusting state while rendering (React's documented pattern for state derived from props): no empty frame
+  if (page !== asked.page) setPaging({ ...asked, page });
+  const paging = page === asked.page ? asked : { ...asked, page };
+  const shown = rows?.slice(page * paging.size, page * paging.size + paging.size) ?? [];
+  return { shown, pager: { total, paging, onPaging: setPaging } };
 }
 
 /** The one row a table shows when it has no rows (tables whose empty state stays inside the table). */
