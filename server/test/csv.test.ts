@@ -2,7 +2,7 @@
 // named label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
-import { deviceDataContract, devicesContract, fillPath } from '@sentra/contracts';
+import { deviceDataContract, devicesContract, fillPath, T } from '@sentra/contracts';
 import { call, headersOf, type Running } from './harness.js';
 import { mqttDevice, settle, startDataGateway, type AppAuth } from './device-data.kit.js';
 
@@ -76,5 +76,28 @@ describe('CSV downloads', () => {
     }
     const mismatch = await download(deviceDataContract.csvLatest, { id: device.id, device_id: device.id + 1, sensor: 's', configtype: 'data', param: 'v', ndata: 3 });
     expect(mismatch.status).toBe(400);
+  });
+
+  it('writes the times and the file name in the zone the screen shows (tz), over any range; an unknown zone is -10 with its reason', async () => {
+    const { device, client } = await mqttDevice(gw, auth, clients);
+    const base = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
+    for (let i = 0; i < 2; i++) await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ _ts: base + i * 1000, s: { data: { v: i } } }), { qos: 1 });
+    await settle(gw, async () => (await call(gw.url, deviceDataContract.ndata, { id: device.id, sensor: 's', configtype: 'data', param: 'v', ndata: 10 }, auth)).body.data?.length === 2);
+    const utc = (ts: number) => new Date(ts).toISOString().replace(/^(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d).*$/, '$2/$3/$1 $4');
+    // everything since 1970 up to ten years ahead: no range limit for a streamed download
+    const before = Date.now();
+    const r = await download(deviceDataContract.csvPeriod, { id: device.id, sensor: 's', configtype: 'data', param: 'v', start: 0, end: before + 10 * 365 * 86_400_000, tz: 'UTC' });
+    expect(r.status).toBe(200);
+    expect(r.text.trim().split('\r\n').slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([0, 1].map((i) => `${base + i * 1000},${utc(base + i * 1000)}`));
+    const stamp = /filename="[^"]+?_(\d{8})_\d{6}_/.exec(r.disposition!)![1]!;
+    expect(stamp).toBe(new Date(before).toISOString().slice(0, 10).replace(/-/g, ''));
+    const latest = await download(deviceDataContract.csvLatest, { id: device.id, sensor: 's', configtype: 'data', param: 'v', ndata: 1, tz: 'UTC' });
+    expect(latest.text.trim().split('\r\n')[1]!.split(',')[1]).toBe(utc(base + 1000));
+    // without tz: the application's zone (Asia/Jakarta)
+    const app = await download(deviceDataContract.csvLatest, { id: device.id, sensor: 's', configtype: 'data', param: 'v', ndata: 1 });
+    expect(app.text.trim().split('\r\n')[1]!.split(',')[1]).toBe(jakarta(base + 1000));
+    const bad = await download(deviceDataContract.csvLatest, { id: device.id, sensor: 's', configtype: 'data', param: 'v', ndata: 1, tz: 'Mars/Olympus' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text)).toMatchObject({ response_result: -10, errors: [{ path: 'tz', message: T.deviceData.timeZoneInvalid }] });
   });
 });

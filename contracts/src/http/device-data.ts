@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { T } from '../text/id.js';
 import { defineCall } from './define.js';
 import { DEVICE_READ, DEVICE_WRITE } from './devices.js';
-import { id, jsonDocument } from '../models/fields.js';
+import { id, jsonDocument, timeZone } from '../models/fields.js';
 import { deviceTags } from '../models/device.js';
 
 /** Datatypes of spec 03 section 3. */
@@ -14,10 +14,11 @@ export type Datatype = z.infer<typeof Datatype>;
 
 /** Latest-N and download counts (spec 03 section 5: 1 to 5000). */
 export const DOWNLOAD_NDATA_MAX = 5000;
-/** Points one JSON range answer carries at most (the newest of the range); CSV downloads stream the whole range. */
+/**
+ * Points one JSON range answer carries at most (the newest of the range, `truncated` when more); CSV downloads stream
+ * the whole range. Ranges themselves have no length limit (spec 03 section 2.6: any date): both are read by the index.
+ */
 export const RANGE_POINTS_MAX = 10_000;
-/** Longest time range of one read or download: 400 days. */
-export const RANGE_MAX_MS = 400 * 86_400_000;
 /** Default file label when a device has none (spec 03 section 9). */
 export const DOWNLOAD_DEFAULT_LABEL = 'Data_perangkat';
 
@@ -29,13 +30,13 @@ export const ndata = z.coerce.number({ error: T.deviceData.ndataRange }).int(T.d
 /** One series of the device: sensor, configtype and param, optionally one subparam (else the whole param). */
 const SeriesQuery = z.object({ id, sensor: name, configtype: name, param: name, subparam: name.optional() });
 const rangeChecks = <T extends { start: number; end: number }>(s: z.ZodType<T>) =>
-  s
-    .refine((v) => v.end >= v.start, { message: T.deviceData.rangeOrder, path: ['end'] })
-    .refine((v) => v.end - v.start <= RANGE_MAX_MS, { message: T.deviceData.rangeTooLong, path: ['start'] });
+  s.refine((v) => v.end >= v.start, { message: T.deviceData.rangeOrder, path: ['end'] });
 /** the CSV calls repeat the path's id as `device_id` in the query (spec section 7): when sent, it must be the same */
 const sameDevice = <T extends { id: number; device_id?: number }>(s: z.ZodType<T>) =>
   s.refine((v) => v.device_id === undefined || v.device_id === v.id, { message: T.common.invalidInput, path: ['device_id'] });
 const Range = { start: epochMs, end: epochMs };
+/** the CSV calls' optional `tz`: the zone the screen shows times in (the browser's), for the file's times and name */
+const CsvZone = { tz: timeZone.optional() };
 
 /** The device an answer is about (the data screens' header). */
 export const DataDevice = z.object({
@@ -140,10 +141,10 @@ export const deviceDataContract = {
   csvPeriod: defineCall({
     method: 'GET',
     path: '/fetch/web/file/csv/period/{id}',
-    summary: 'CSV of one param between start and end (epoch ms), oldest first; file name label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv',
+    summary: 'CSV of one param between start and end (epoch ms, any range, streamed), oldest first; times and file name label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv in `tz` (IANA), else the application\'s zone',
     audience: 'member',
     access: DEVICE_READ,
-    input: sameDevice(rangeChecks(SeriesQuery.extend({ ...Range, device_id: id.optional() }))),
+    input: sameDevice(rangeChecks(SeriesQuery.extend({ ...Range, ...CsvZone, device_id: id.optional() }))),
     output: csvOutput,
     timeoutMs: 60_000,
     stream: 'text/csv',
@@ -151,10 +152,10 @@ export const deviceDataContract = {
   csvLatest: defineCall({
     method: 'GET',
     path: '/fetch/web/file/csv/nlatest/{id}',
-    summary: `CSV of the newest ndata (1–${DOWNLOAD_NDATA_MAX}) points of one param, oldest first`,
+    summary: `CSV of the newest ndata (1–${DOWNLOAD_NDATA_MAX}) points of one param, oldest first; times and file name in \`tz\` (IANA), else the application's zone`,
     audience: 'member',
     access: DEVICE_READ,
-    input: sameDevice(SeriesQuery.extend({ device_id: id.optional(), ndata })),
+    input: sameDevice(SeriesQuery.extend({ ...CsvZone, device_id: id.optional(), ndata })),
     output: csvOutput,
     timeoutMs: 60_000,
     stream: 'text/csv',

@@ -32,6 +32,20 @@ export const appDomain = z
 
 export const appName = text(4, 128);
 
+/** An IANA time zone name the runtime knows (`Asia/Jakarta`, `UTC`): the zone a CSV's times are written in. */
+export const timeZone = z
+  .string()
+  .min(1, T.deviceData.timeZoneInvalid)
+  .max(64, T.deviceData.timeZoneInvalid)
+  .refine((v) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: v });
+      return true;
+    } catch {
+      return false;
+    }
+  }, T.deviceData.timeZoneInvalid);
+
 /** Integer ids travel as numbers in JSON and as strings in paths and query strings. */
 export const id = z.coerce.number({ error: T.common.required }).int().positive();
 

@@ -940,6 +940,8 @@ export const T = {
     configSending: 'Konfigurasi sedang dikirim. Mohon tunggu',
     downloading: 'Download sedang dilakukan',
     downloadFailed: 'Download gagal',
+    /** "Download gagal" with the server's reason (not in the spec: the spec's text alone hid why) */
+    downloadFailedBecause: (reason: string) => `Download gagal: ${reason}`,
     noData: 'Data dari konfigurasi ini masih kosong',
     inputError: 'Input error',
     // not in the spec
@@ -953,7 +955,7 @@ export const T = {
     configInfo: (sensor: string, configtype: string, param: string, datatype: string) => `${sensor} / ${configtype} / ${param} (${datatype})`,
     ndataRange: 'Jumlah data harus 1 sampai 5000',
     rangeOrder: 'Waktu akhir harus setelah waktu awal',
-    rangeTooLong: 'Rentang waktu maksimal 400 hari',
+    timeZoneInvalid: 'Zona waktu tidak dikenal',
     commandOffline: 'Perangkat sedang offline',
     commandBusy: 'Perangkat sibuk, perintah sebelumnya belum dijawab',
     commandTimeout: 'Perangkat tidak menjawab (timeout)',

@@ -20,3 +20,24 @@ export function failureMessage(r: ApiResult<unknown>, rules: MessageRules): stri
   }
   return rules.fallback;
 }
+
+/**
+ * What the server said about a refused call, for a toast: the first field error's message, else the envelope's
+ * `message`; undefined when the server said nothing usable (no answer, 5xx). Works on text answers too (a CSV call
+ * whose refusal is a JSON envelope).
+ */
+export function serverReason(r: ApiResult<unknown>): string | undefined {
+  if (r.failure || r.code >= 500) return undefined;
+  let body = r.body as unknown;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      return undefined;
+    }
+  }
+  const env = body as { message?: unknown; errors?: { message?: unknown }[] } | null;
+  const field = Array.isArray(env?.errors) ? env.errors.find((e) => typeof e?.message === 'string')?.message : undefined;
+  if (typeof field === 'string' && field) return field;
+  return typeof env?.message === 'string' && env.message ? env.message : undefined;
+}

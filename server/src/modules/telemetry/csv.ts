@@ -13,7 +13,7 @@ function parts(ts: number, timeZone: string) {
   return p as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string>;
 }
 
-/** spec 03 section 9: MM/DD/YYYY HH:mm:ss, 24-hour, in the application's time zone */
+/** spec 03 section 9: MM/DD/YYYY HH:mm:ss, 24-hour, in the zone asked for (the screen's), else the application's */
 export function csvTime(ts: number, timeZone: string): string {
   const p = parts(ts, timeZone);
   return `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
@@ -21,7 +21,7 @@ export function csvTime(ts: number, timeZone: string): string {
 
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || '_';
 
-/** label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv, the time being now in the application's time zone */
+/** label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv, the time being now in the same zone as the rows */
 export function csvFileName(device: { id: number; label: string | null | undefined }, k: { sensor: string; configtype: string; param: string }, now: number, timeZone: string): string {
   const p = parts(now, timeZone);
   const label = device.label?.trim() ? fileSafe(device.label.trim()) : DOWNLOAD_DEFAULT_LABEL;

@@ -88,10 +88,11 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
     csvPeriod: async ({ caller, input, res }) => {
       const app = caller.app!;
       const row = devices.rowOf(app.id, input.id);
-      startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), app.timezone));
+      const zone = input.tz ?? app.timezone;
+      startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), zone));
       if (await write(res, CSV_HEADER)) {
         await data.csvRange(row.appId, row.id, input, input.start, input.end, async (chunk) => {
-          if (!(await write(res, csvRows(chunk, input, app.timezone)))) throw new Error('client went away');
+          if (!(await write(res, csvRows(chunk, input, zone)))) throw new Error('client went away');
         }).catch(() => undefined);
       }
       res.end();
@@ -101,8 +102,9 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
       const app = caller.app!;
       const row = devices.rowOf(app.id, input.id);
       const points = data.csvLatest(row.appId, row.id, input, input.ndata);
-      startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), app.timezone));
-      res.end(CSV_HEADER + csvRows(points, input, app.timezone));
+      const zone = input.tz ?? app.timezone;
+      startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), zone));
+      res.end(CSV_HEADER + csvRows(points, input, zone));
       return null;
     },
     policyGet: ({ caller, input }) => {

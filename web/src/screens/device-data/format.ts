@@ -4,6 +4,9 @@ import { DOWNLOAD_DEFAULT_LABEL } from '@sentra/contracts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** The zone the screens show times in (the browser's, an IANA name): CSV files are asked for in it too. */
+export const screenTimeZone = (): string | undefined => Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+
 /** MM/DD/YYYY HH:mm:ss in the browser's time zone */
 export function formatTs(ts: number | null | undefined): string {
   if (ts === null || ts === undefined) return '-';
