@@ -5,7 +5,7 @@ import { T } from '../text/id.js';
 import { defineCall } from './define.js';
 import { DEVICE_READ, DEVICE_WRITE } from './devices.js';
 import { id } from '../models/fields.js';
-import { DOWNLOAD_NDATA_MAX, RANGE_MAX_MS } from './device-data.js';
+import { DOWNLOAD_NDATA_MAX } from './device-data.js';
 
 export const stateKey = z.string().min(1).max(64);
 const epochMs = z.coerce.number({ error: T.common.required }).int().min(0).max(8_640_000_000_000_000);
@@ -20,8 +20,14 @@ export const StateRow = z.object({
 });
 export type StateRow = z.infer<typeof StateRow>;
 
-/** value periods one range answer carries at most */
+/** value periods one range answer carries at most (the newest of the range; a download reads on page by page) */
 export const STATE_RANGE_MAX = 5000;
+
+/**
+ * The one order of state keys: by UTF-16 code unit, the same on every machine and locale. The server lists states in
+ * it and the list's live updates keep it, so a live report never moves rows around.
+ */
+export const compareStateKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export const statesContract = {
   list: defineCall({
@@ -36,14 +42,13 @@ export const statesContract = {
   periodic: defineCall({
     method: 'GET',
     path: '/service/web/state/list/data/periodic',
-    summary: `Value periods of a state overlapping start..end (epoch ms), oldest first, at most ${STATE_RANGE_MAX}`,
+    summary: `Value periods of a state overlapping start..end (epoch ms), newest first, at most ${STATE_RANGE_MAX} (the newest; \`truncated\` when older ones were left out: ask again with end before the oldest returned). Any range: the answer is bounded by its count`,
     audience: 'member',
     access: DEVICE_READ,
     input: z
       .object({ device_id: id, key: stateKey, start: epochMs, end: epochMs })
-      .refine((v) => v.end >= v.start, { message: T.deviceData.rangeOrder, path: ['end'] })
-      .refine((v) => v.end - v.start <= RANGE_MAX_MS, { message: T.deviceData.rangeTooLong, path: ['start'] }),
-    output: z.object({ state_data: z.array(StateRow) }),
+      .refine((v) => v.end >= v.start, { message: T.deviceData.rangeOrder, path: ['end'] }),
+    output: z.object({ state_data: z.array(StateRow), truncated: z.boolean() }),
   }),
   newest: defineCall({
     method: 'GET',

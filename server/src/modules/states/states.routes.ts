@@ -15,7 +15,8 @@ export function statesRoutes({ devices, states, onRemoved }: { devices: Pick<Dev
     },
     periodic: ({ caller, input }) => {
       const row = devices.rowOf(caller.app!.id, input.device_id);
-      return { state_data: states.periodic(row.appId, row.id, input.key, input.start, input.end, STATE_RANGE_MAX) };
+      const { rows, truncated } = states.periodic(row.appId, row.id, input.key, input.start, input.end, STATE_RANGE_MAX);
+      return { state_data: rows, truncated };
     },
     newest: ({ caller, input }) => {
       const row = devices.rowOf(caller.app!.id, input.device_id);

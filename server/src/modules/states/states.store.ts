@@ -1,6 +1,7 @@
 // Device states (spec "Daftar Kondisi"): the current value per key with initial_ts (since when) and latest_ts (last
 // report), and the history as value periods. Written inside the telemetry writer's transaction; read by the state calls.
 import type Database from 'better-sqlite3';
+import { compareStateKeys, STATE_RANGE_MAX as STATE_PAGE_MAX } from '@sentra/contracts';
 
 /** A state as reported: `value` is JSON text, null when the device reported null (the state is "Inactive"). */
 export interface StateChange {
@@ -35,10 +36,10 @@ export function createStatesStore(sqlite: Database.Database) {
     'INSERT INTO device_state_history (device_id, key, initial_ts, value, latest_ts) VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_id, key, initial_ts) DO UPDATE SET value = excluded.value, latest_ts = excluded.latest_ts',
   );
   const extendPeriod = sqlite.prepare('UPDATE device_state_history SET latest_ts = ? WHERE device_id = ? AND key = ? AND initial_ts = ?');
-  const list = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_states WHERE app_id = ? AND device_id = ? ORDER BY key');
+  const list = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_states WHERE app_id = ? AND device_id = ?');
   const newest = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? ORDER BY initial_ts DESC LIMIT ?');
   const inRange = sqlite.prepare(
-    'SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? AND initial_ts >= ? AND initial_ts <= ? ORDER BY initial_ts LIMIT ?',
+    'SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? AND initial_ts >= ? AND initial_ts <= ? ORDER BY initial_ts DESC LIMIT ?',
   );
   const before = sqlite.prepare(
     'SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? AND initial_ts < ? ORDER BY initial_ts DESC LIMIT 1',
@@ -70,22 +71,26 @@ export function createStatesStore(sqlite: Database.Database) {
       }
       return applied;
     },
-    /** current states of a device of the application, by key */
+    /** current states of a device of the application, by key (the order the list's live updates keep) */
     list(appId: number, deviceId: number): StateRow[] {
-      return (list.all(appId, deviceId) as Row[]).map(toRow);
+      return (list.all(appId, deviceId) as Row[]).sort((a, b) => compareStateKeys(a.key, b.key)).map(toRow);
     },
     /** the newest `n` value periods of a state, newest first; empty for another application's device */
     newest(appId: number, deviceId: number, key: string, n: number): StateRow[] {
       if (!ownsDevice.get(appId, deviceId)) return [];
-      return (newest.all(deviceId, key, Math.max(1, Math.min(n, 5000))) as Row[]).map(toRow);
+      return (newest.all(deviceId, key, Math.max(1, Math.min(n, STATE_PAGE_MAX))) as Row[]).map(toRow);
     },
-    /** value periods overlapping [start, end], oldest first */
-    periodic(appId: number, deviceId: number, key: string, start: number, end: number, limit = 5000): StateRow[] {
-      if (!ownsDevice.get(appId, deviceId)) return [];
-      const rows = inRange.all(deviceId, key, start, end, limit) as Row[];
+    /**
+     * Value periods overlapping [start, end], newest first, at most `limit`: the newest ones, `truncated` when older
+     * ones were left out (ask again with `end` just before the oldest one returned to read on).
+     */
+    periodic(appId: number, deviceId: number, key: string, start: number, end: number, limit = STATE_PAGE_MAX): { rows: StateRow[]; truncated: boolean } {
+      if (!ownsDevice.get(appId, deviceId)) return { rows: [], truncated: false };
+      const rows = inRange.all(deviceId, key, start, end, limit + 1) as Row[];
+      // the period that began before `start` and was still going at `start` overlaps too; it is the oldest of all
       const earlier = before.get(deviceId, key, start) as Row | undefined;
-      if (earlier && earlier.latest_ts >= start) rows.unshift(earlier);
-      return rows.slice(0, limit).map(toRow);
+      if (earlier && earlier.latest_ts >= start) rows.push(earlier);
+      return { rows: rows.slice(0, limit).map(toRow), truncated: rows.length > limit };
     },
     /** deletes a state and its history ("Konfirmasi Hapus State"); false when the application has no such state */
     remove(appId: number, deviceId: number, key: string): boolean {

@@ -201,7 +201,7 @@ describe.each([
       { key: 'POWER', value: 'OFF', is_null: false, initial_ts: t + 2000, latest_ts: t + 2000 },
       { key: 'POWER', value: 'ON', is_null: false, initial_ts: t, latest_ts: t + 1000 },
     ]);
-    expect(pipeline.states.periodic(2, 50, 'POWER', t + 500, t + 5000).map((r) => r.value)).toEqual(['ON', 'OFF']);
+    expect(pipeline.states.periodic(2, 50, 'POWER', t + 500, t + 5000).rows.map((r) => r.value)).toEqual(['OFF', 'ON']);
     expect(pipeline.states.list(1, 50)).toEqual([]);
     expect(pipeline.states.remove(1, 50, 'POWER')).toBe(false);
     expect(pipeline.states.remove(2, 50, 'POWER')).toBe(true);

@@ -7,7 +7,7 @@ import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import DownloadIcon from '@mui/icons-material/Download';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { contracts, T, type StateRow } from '@sentra/contracts';
+import { compareStateKeys, contracts, T, type StateRow } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
@@ -16,12 +16,12 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
-import { DownloadDialog, type DownloadChoice } from '../device-data/DownloadDialog.js';
-import { downloadFileName, formatTs, formatValue, saveText } from '../device-data/format.js';
+import { DownloadDialog } from '../device-data/DownloadDialog.js';
+import { formatTs, formatValue } from '../device-data/format.js';
 import { useDeviceId } from '../device-data/useDeviceId.js';
 import { ActiveChip } from './ActiveChip.js';
 import { StateDialog } from './StateDialog.js';
-import { stateCsv } from './stateCsv.js';
+import { downloadStateCsv } from './stateDownload.js';
 
 const SIZES = [100, 150, 200];
 
@@ -34,7 +34,7 @@ export function mergeStates(rows: StateRow[], events: readonly DeviceDataEvent[]
     const same = old && JSON.stringify(old.value) === JSON.stringify(s.value);
     map.set(s.key, { key: s.key, value: s.value, is_null: s.is_null, initial_ts: same ? old.initial_ts : s.ts, latest_ts: s.ts });
   }
-  return [...map.values()].sort((a, b) => a.key.localeCompare(b.key));
+  return [...map.values()].sort((a, b) => compareStateKeys(a.key, b.key));
 }
 
 export function DeviceStatePage() {
@@ -67,18 +67,6 @@ export function DeviceStatePage() {
       notices.success(T.deviceStates.removeSuccess);
       await load();
     } else notices.error(failureMessage(r, { fallback: T.deviceStates.removeFailed }));
-  };
-
-  const download = async (row: StateRow, choice: DownloadChoice) => {
-    if (!id) return;
-    notices.info(T.deviceData.downloading);
-    const r =
-      choice.kind === 'time'
-        ? await api.call(contracts.states.periodic, { device_id: id, key: row.key, start: choice.start, end: choice.end })
-        : await api.call(contracts.states.newest, { device_id: id, key: row.key, n: choice.n });
-    if (!isOk(r)) return void notices.error(T.deviceData.downloadFailed);
-    const data = [...r.body.state_data].sort((a, b) => a.initial_ts - b.initial_ts);
-    saveText(downloadFileName(label, id, ['state', row.key]), stateCsv(data));
   };
 
   const openMenu = (anchor: HTMLElement, row: StateRow) => {
@@ -151,7 +139,7 @@ export function DeviceStatePage() {
           onDownload={(choice) => {
             const row = open.row;
             setOpen(null);
-            void download(row, choice);
+            void downloadStateCsv({ id, label }, row.key, choice);
           }}
         />
       )}
