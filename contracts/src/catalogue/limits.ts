@@ -29,6 +29,12 @@ export const TEXT_COMMAND_MAX_LENGTH = 30;
 export const NUMBER_COMMAND_MIN = 0;
 export const NUMBER_COMMAND_MAX = 100;
 export const COMMAND_DATE_FORMAT = 'DD-MM-YYYY HH:mm:ss';
+/**
+ * How the date cards print the chosen date ("Locale id-ID, date display 'DD MMM YYYY'", the first the default) and
+ * its time; a date format that carries a time is printed alone.
+ */
+export const COMMAND_DATE_DISPLAY_FORMATS = ['DD MMM YYYY', 'DD MMMM YYYY', 'DD MMM YY', 'DD-MM-YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD'] as const;
+export const COMMAND_TIME_DISPLAY_FORMATS = ['HH:mm', 'HH:mm:ss'] as const;
 /** "Width w: 2 maps to 6 columns, 4 to 12 columns, otherwise 3." */
 export function commandCardColumns(w: number): 3 | 6 | 12 {
   return w === 2 ? 6 : w === 4 ? 12 : 3;

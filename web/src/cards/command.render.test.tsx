@@ -133,6 +133,28 @@ describe('INPUT_DATE_CARD', () => {
   });
 });
 
+describe.each([['INPUT_DATE_CARD'], ['INPUT_DATE_RANGE_CARD']] as [CardTypeCode][])('%s date formats', (cat) => {
+  const at = new Date(Date.now() + 3 * 86400_000);
+  at.setHours(9, 30, 0, 0);
+  const local = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}T09:30`;
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'Mei', 'Jun', 'Jul', 'Agu', 'Sep', 'Okt', 'Nov', 'Des'];
+  const dd = String(at.getDate()).padStart(2, '0');
+  const shown = async (view: Record<string, unknown>) => {
+    cleanup();
+    renderCard(cat, { view, data: {} });
+    if (cat === 'INPUT_DATE_RANGE_CARD') fireEvent.change(await screen.findByTestId('command-end'), { target: { value: `${at.getFullYear() + 1}-12-31T23:59` } });
+    fireEvent.change(await screen.findByTestId(cat === 'INPUT_DATE_CARD' ? 'command-input' : 'command-start'), { target: { value: local } });
+    return cat === 'INPUT_DATE_CARD' ? screen.getByTestId('command-input').closest('.MuiFormControl-root')!.querySelector('p')!.textContent : screen.getByTestId('date-range-label').textContent!.split(' – ')[0];
+  };
+
+  it('prints the chosen date format with the time format, and a format that carries a time only once', async () => {
+    expect(await shown({})).toBe(`${dd} ${months[at.getMonth()]} ${at.getFullYear()} 09:30`);
+    expect(await shown({ date_format: 'DD/MM/YYYY', time_format: 'HH:mm:ss' })).toBe(`${dd}/${String(at.getMonth() + 1).padStart(2, '0')}/${at.getFullYear()} 09:30:00`);
+    // a view stored with a chart format that has its own time (the editor offered those before)
+    expect(await shown({ date_format: 'HH:mm, DD MMM YY', time_format: 'HH:mm' })).toBe(`09:30, ${dd} ${months[at.getMonth()]} ${String(at.getFullYear() % 100).padStart(2, '0')}`);
+  });
+});
+
 describe('INPUT_DATE_RANGE_CARD', () => {
   it('starts with about two days from now and sends start and end', async () => {
     renderCard('INPUT_DATE_RANGE_CARD', { data: {} });

@@ -7,7 +7,7 @@ import type { CardViewProps } from '../common/definition.js';
 import { formatDate } from '../common/dates.js';
 import { useCommand } from '../common/useCommand.js';
 import { CommandShell, type CommandViewFields } from './CommandShell.js';
-import { checkNumber, dateAllowed, dateCommand, DEFAULT_RANGE_MS, DAY_MS, fromLocalInput, isOn, numberBounds, rangeCommand, textMax, toggleValue, toLocalInput } from './commandValues.js';
+import { checkNumber, dateAllowed, dateCommand, dateDisplayFormat, DEFAULT_RANGE_MS, DAY_MS, fromLocalInput, isOn, numberBounds, rangeCommand, textMax, toggleValue, toLocalInput } from './commandValues.js';
 
 type Props = CardViewProps<CommandViewFields>;
 const c = T.dashboards.commands;
@@ -104,7 +104,7 @@ export function ToggleView(p: Props) {
   );
 }
 
-const dateLabel = (ms: number, view: CommandViewFields) => formatDate(ms, `${view.date_format || 'DD MMM YYYY'} ${view.time_format || 'HH:mm'}`, view.locale);
+const dateLabel = (ms: number, view: CommandViewFields) => formatDate(ms, dateDisplayFormat(view), view.locale);
 
 export function DateView(p: Props) {
   const command = useCardCommand(p);
@@ -148,7 +148,7 @@ export function DateRangeView(p: Props) {
           <TextField size="small" type="datetime-local" label={T.cardViews.dateEnd} value={toLocalInput(range.end)} onChange={(e) => setRange((r) => ({ ...r, end: fromLocalInput(e.target.value) }))} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'command-end' } }} sx={{ flex: 1, minWidth: 0 }} />
         </Stack>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <Typography variant="caption" color={ok ? 'text.secondary' : 'error'} sx={{ flex: 1 }} noWrap>
+          <Typography variant="caption" color={ok ? 'text.secondary' : 'error'} sx={{ flex: 1 }} noWrap data-testid="date-range-label">
             {ok ? `${dateLabel(range.start, p.view)} – ${dateLabel(range.end, p.view)}` : range.end <= range.start ? T.cardViews.rangeInvalid : T.cardViews.dateTooEarly}
           </Typography>
           <Button variant="contained" disabled={command.busy || !ok} onClick={() => command.send({ value: rangeCommand(range.start, range.end) })} data-testid="command-send">

@@ -1,7 +1,17 @@
 // The command card types (spec 02 sections 2, 3, 4): each its own definition; plain, _TAGS_ (every device of the
 // card's tags, confirmed first) and _CUSTOM_ variants share a view. Defaults: title 'Tombol perintah' (buttons,
-// toggles) or 'Kirim perintah' (inputs), button label 'Kirim', number 0–100, text max 30.
-import { NUMBER_COMMAND_MAX, NUMBER_COMMAND_MIN, T, TEXT_COMMAND_MAX_LENGTH, type CardTypeCode } from '@sentra/contracts';
+// toggles) or 'Kirim perintah' (inputs), button label 'Kirim', number 0–100, text max 30, dates 'DD MMM YYYY HH:mm'.
+// The editor's initial values are these (dashboards/editor/viewFields.ts reads them).
+import {
+  COMMAND_DATE_DISPLAY_FORMATS,
+  COMMAND_TIME_DISPLAY_FORMATS,
+  DEFAULT_CARD_LOCALE,
+  NUMBER_COMMAND_MAX,
+  NUMBER_COMMAND_MIN,
+  T,
+  TEXT_COMMAND_MAX_LENGTH,
+  type CardTypeCode,
+} from '@sentra/contracts';
 import { lazyView, type CardViewName } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
 
@@ -10,7 +20,7 @@ const BUTTON = { title: c.buttonTitle, button_label: c.send };
 const NUMBER = { title: c.inputTitle, button_label: c.send, min: NUMBER_COMMAND_MIN, max: NUMBER_COMMAND_MAX };
 const TEXT = { title: c.inputTitle, button_label: c.send, max: TEXT_COMMAND_MAX_LENGTH };
 const TOGGLE = { title: c.buttonTitle };
-const DATE = { title: c.inputTitle, button_label: c.send, locale: 'id-ID', date_format: 'DD MMM YYYY', time_format: 'HH:mm' };
+const DATE = { title: c.inputTitle, button_label: c.send, locale: DEFAULT_CARD_LOCALE, date_format: COMMAND_DATE_DISPLAY_FORMATS[0], time_format: COMMAND_TIME_DISPLAY_FORMATS[0] };
 
 const command = (type: CardTypeCode, label: string, name: CardViewName, defaults: Record<string, unknown>, size = { w: 1, h: 2 }) => defineCard(type, { label, defaults, size, view: lazyView(name) });
 

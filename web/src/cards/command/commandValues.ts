@@ -1,5 +1,5 @@
 // The values command cards send (spec 02 section 4 "Command cards"), pure.
-import { NUMBER_COMMAND_MAX, NUMBER_COMMAND_MIN, TEXT_COMMAND_MAX_LENGTH, T } from '@sentra/contracts';
+import { COMMAND_DATE_DISPLAY_FORMATS, COMMAND_TIME_DISPLAY_FORMATS, NUMBER_COMMAND_MAX, NUMBER_COMMAND_MIN, TEXT_COMMAND_MAX_LENGTH, T } from '@sentra/contracts';
 import { commandDate } from '../common/dates.js';
 import { asNumber } from '../common/format.js';
 
@@ -43,6 +43,14 @@ export const textMax = (view: { max?: unknown }) => {
 export const dateAllowed = (ms: number, now: number) => Number.isFinite(ms) && ms > now - DAY_MS;
 
 export const dateCommand = (ms: number) => commandDate(ms);
+
+/** How a date card prints a date: its date format then its time format, or the date format alone when it carries a time. */
+export function dateDisplayFormat(view: { date_format?: unknown; time_format?: unknown }): string {
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const date = text(view.date_format) || COMMAND_DATE_DISPLAY_FORMATS[0];
+  if (/HH|mm|ss/.test(date)) return date;
+  return `${date} ${text(view.time_format) || COMMAND_TIME_DISPLAY_FORMATS[0]}`;
+}
 export const rangeCommand = (start: number, end: number) => ({ start: commandDate(start), end: commandDate(end) });
 
 /** `datetime-local` text of an epoch time in the browser's zone, and back. */

@@ -31,6 +31,13 @@ describe('Visualisasi fields per card type', () => {
     expect(names.indexOf('color_dot')).toBe(names.indexOf('has_dot') + 1);
     expect(viewFieldsOf(cat).find((s) => s.name === 'color_dot')?.label).toBe(T.dashboards.view.color_dot);
   });
+  it.each(['INPUT_DATE_CARD', 'INPUT_DATE_RANGE_CARD'] as const)("offers %s the date card formats, starting at 'DD MMM YYYY' and 'HH:mm'", (cat) => {
+    const specs = viewFieldsOf(cat);
+    const dateFormat = specs.find((s) => s.name === 'date_format')!;
+    expect(dateFormat.options!.map((o) => o.label)).toEqual(['DD MMM YYYY', 'DD MMMM YYYY', 'DD MMM YY', 'DD-MM-YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD']);
+    expect(specs.find((s) => s.name === 'time_format')!.options!.map((o) => o.label)).toEqual(['HH:mm', 'HH:mm:ss']);
+    expect(viewFormValues(specs, {})).toMatchObject({ date_format: 'DD MMM YYYY', time_format: 'HH:mm', locale: 'id-ID' });
+  });
   it('gives line charts the graph fields', () => {
     expect(viewFieldsOf('LINE_CHART_CARD').map((s) => s.name)).toEqual(
       expect.arrayContaining(['xlabel', 'ylabel', 'is_stack', 'has_dot', 'color_dot', 'graph_colors', 'graph_yaxis_min', 'graph_yaxis_max', 'reference_line_value', 'with_summary', 'is_dashed']),

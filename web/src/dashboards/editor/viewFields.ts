@@ -2,7 +2,16 @@
 // form renderer"): the view fields each card type offers, their kinds and defaults, and the conversion between the
 // stored view and the form's values. One renderer (ViewFieldsForm) draws any list; the test checks every field against
 // the contracts' ComponentView schema.
-import { CARD_TYPES, ComponentView, DATE_FORMATS, DEFAULT_CARD_LOCALE, T, type CardTypeCode } from '@sentra/contracts';
+import {
+  CARD_TYPES,
+  COMMAND_DATE_DISPLAY_FORMATS,
+  COMMAND_TIME_DISPLAY_FORMATS,
+  ComponentView,
+  DATE_FORMATS,
+  DEFAULT_CARD_LOCALE,
+  T,
+  type CardTypeCode,
+} from '@sentra/contracts';
 import { registry } from '../../cards/registry.js';
 
 const v = T.dashboards.view;
@@ -51,7 +60,9 @@ const choices = (values: readonly string[]) => values.map((value) => ({ value, l
 const title = () => f('title', 'text');
 const LOCALE = f('locale', 'select', { options: choices([DEFAULT_CARD_LOCALE, 'en-US']) });
 const DATE_FORMAT = f('date_format', 'select', { options: choices(DATE_FORMATS) });
-const TIME_FORMAT = f('time_format', 'select', { options: choices(['HH:mm:ss', 'HH:mm']) });
+// the date cards print a date and a time of their own formats (the chart formats above are axis and tooltip labels)
+const DATE_CARD_FORMAT = f('date_format', 'select', { options: choices(COMMAND_DATE_DISPLAY_FORMATS) });
+const TIME_FORMAT = f('time_format', 'select', { options: choices(COMMAND_TIME_DISPLAY_FORMATS) });
 const list = (name: ViewFieldName, kind: 'textList' | 'numberList') => f(name, kind, { helper: v.listHelp });
 const axis = (name: ViewFieldName) => f(name, 'axisBound', { helper: v.axisHelp });
 
@@ -83,7 +94,7 @@ const BUTTON = [title(), f('pict', 'text'), sendButton];
 const TOGGLE = [title(), f('pict', 'text')];
 const NUMBER_INPUT = [title(), f('pict', 'text'), sendButton, f('min', 'number'), f('max', 'number')];
 const TEXT_INPUT = [title(), f('pict', 'text'), sendButton, f('max', 'number', { label: v.maxLength })];
-const DATE_INPUT = [title(), f('pict', 'text'), sendButton, LOCALE, DATE_FORMAT, TIME_FORMAT];
+const DATE_INPUT = [title(), f('pict', 'text'), sendButton, LOCALE, DATE_CARD_FORMAT, TIME_FORMAT];
 
 export const VIEW_FIELDS: Record<CardTypeCode, readonly ViewFieldSpec[]> = {
   SINGLE_VALUE_CARD: [title(), ...VALUE, LOCALE],

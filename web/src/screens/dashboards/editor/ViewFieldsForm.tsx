@@ -53,7 +53,8 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
           <MenuItem value="">
             <em>-</em>
           </MenuItem>
-          {spec.options?.map((o) => (
+          {/* a stored value the list no longer offers (a hand-written view, an older list) stays visible and kept */}
+          {[...(spec.options ?? []), ...(text && !spec.options?.some((o) => o.value === text) ? [{ value: text, label: text }] : [])].map((o) => (
             <MenuItem key={o.value} value={o.value}>
               {o.label}
             </MenuItem>
