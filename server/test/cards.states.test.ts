@@ -72,7 +72,7 @@ const latest = (pushes: CardPush[], key: string) => pushes.filter((p) => p.key =
 
 describe('cards reading a device state (Tasmota POWER)', () => {
   it("GET answers the toggle card's state, a condition over it and a list of every device's state", async () => {
-    expect((await card('lampu')).body).toMatchObject({ response_result: 0, success: true, status: 'OFF', primary: 'OFF', enable: true });
+    expect((await card('lampu')).body).toMatchObject({ response_result: 0, success: true, status: 'OFF', enable: true });
     expect((await card('nyala')).body).toMatchObject({ success: true, value: 'Padam' });
     expect((await card('semua')).body.table_data).toEqual([expect.objectContaining({ device_id: plug.device.id, value: 'OFF' })]);
   });

@@ -77,10 +77,12 @@ async function viewer(who = sessionAuth(owner, owner.domain)) {
 }
 
 describe('GET /fetch/web/g/{dashboardId}/{componentKey}', () => {
-  it("answers a single value card's value, time, and its text with decimals and unit", async () => {
+  it("answers a single value card’s raw value and time (the card prints them)", async () => {
     const r = await card('daya');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ response_result: 0, key: 'daya', cat: 'SINGLE_VALUE_CARD', success: true, value: 30, primary: '30 W' });
+    expect(r.body).toMatchObject({ response_result: 0, key: 'daya', cat: 'SINGLE_VALUE_CARD', success: true, value: 30 });
+    // the raw value: the card prints it ('30,00 W') with its display rules
+    expect(r.body).not.toHaveProperty('primary');
     expect(typeof r.body.time).toBe('number');
   });
   it('evaluates an aggregate over the card filter, and over the filter the request names', async () => {

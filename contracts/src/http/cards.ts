@@ -89,7 +89,7 @@ export const CardData = z.looseObject({
   affect: z.array(z.string()).optional(),
   table_data: z.array(z.record(z.string(), z.unknown())).optional(),
   table_keys: z.array(z.string()).optional(),
-  primary: z.string().optional(),
+  // no `primary` text: values go out raw and each card prints them with the display rules (decimals, k/M/B/T, unit)
   secondary: z.string().optional(),
   enable: z.boolean().optional(),
   /** the window the card was evaluated over (absent for LATEST-only cards) */

@@ -30,7 +30,7 @@ const messages = () => notices.snapshot().map((n) => n.message);
 
 describe.each([['BUTTON_CARD'], ['BUTTON_TAGS_CARD'], ['BUTTON_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
   it("shows its status line and the 'Kirim' button, and sends its id", async () => {
-    renderCard(cat, { key: 'pompa', w: 1, data: { primary: 'ON', devices: cat.includes('TAGS') ? [1, 2, 3] : undefined } });
+    renderCard(cat, { key: 'pompa', w: 1, data: { status: 'ON', value: 'ON', time: Date.now(), enable: true, devices: cat.includes('TAGS') ? [1, 2, 3] : undefined } });
     const button = await screen.findByTestId('command-send');
     expect(button.textContent).toBe(c.send);
     expect(screen.getByTestId('command-status').textContent).toBe('ON');
@@ -42,6 +42,49 @@ describe.each([['BUTTON_CARD'], ['BUTTON_TAGS_CARD'], ['BUTTON_CUSTOM_CARD']] as
     await vi.waitFor(() => expect(sent()).toEqual([{ dashboardId: 1, componentKey: 'pompa' }]));
     await vi.waitFor(() => expect(screen.getByTestId('command-status').textContent).toBe(c.success));
     expect(messages()).toContain(c.success);
+  });
+});
+
+// What the gateway sends a command card (cards/cardData.ts fillCommand): the raw reading as status and value, its time
+// and whether the target device is online; the card prints it with the single value card's display rules.
+const reading = (status: unknown) => ({ status, value: status, time: Date.now(), enable: true });
+const statusText = () => screen.getByTestId('command-status').textContent;
+
+describe.each([['BUTTON_CARD'], ['INPUT_NUMBER_CARD'], ['INPUT_TEXT_CARD'], ['INPUT_DATE_CARD'], ['INPUT_DATE_RANGE_CARD']] as [CardTypeCode][])('%s status line', (cat) => {
+  it("prints a number as the single value card does: id-ID, k/M/B/T, the dashboard's 2 decimals", async () => {
+    renderCard(cat, { data: reading(1234.567) });
+    await screen.findByTestId('command-send');
+    expect(statusText()).toBe('1,23k');
+  });
+
+  it("prints with the card's own decimals, full number and unit", async () => {
+    renderCard(cat, { view: { decimal: 1, full_number: true, unit: 'L' }, data: reading(1234.567) });
+    await screen.findByTestId('command-send');
+    expect(statusText()).toBe('1.234,6 L');
+    cleanup();
+    renderCard(cat, { view: { unit: 'Rp', unit_front: true, decimal: 0 }, data: reading(2_500_000) });
+    await screen.findByTestId('command-send');
+    expect(statusText()).toBe('Rp 3M');
+  });
+
+  it('prints a boolean as ON/OFF, numeric text as a number, and other text as it came', async () => {
+    for (const [status, text] of [[true, T.cardViews.on], [false, T.cardViews.off], ['999.995', '1,00k'], ['siaga', 'siaga']] as const) {
+      cleanup();
+      renderCard(cat, { data: reading(status) });
+      await screen.findByTestId('command-send');
+      expect(statusText()).toBe(text);
+    }
+    expect([T.cardViews.on, T.cardViews.off]).toEqual(['ON', 'OFF']);
+  });
+});
+
+describe.each([['INPUT_TOGGLE_CARD'], ['INPUT_TOGGLE_TAGS_CARD']] as [CardTypeCode][])('%s status line', (cat) => {
+  it.each([[true, 'ON'], [false, 'OFF'], [1, 'ON'], [0, 'OFF'], ['ON', 'ON'], ['off', 'OFF']] as const)('says what the switch says for a status of %o (%s)', async (status, word) => {
+    renderCard(cat, { data: reading(status) });
+    const toggle = await screen.findByTestId('command-toggle');
+    expect(statusText()).toBe(word);
+    expect(screen.getByTestId('toggle-state').textContent).toBe(word);
+    expect(toggle.getAttribute('data-checked')).toBe(word === 'ON' ? 'true' : 'false');
   });
 });
 
@@ -100,17 +143,17 @@ describe.each([['INPUT_TOGGLE_CARD'], ['INPUT_TOGGLE_TAGS_CARD'], ['INPUT_TOGGLE
 
 describe('INPUT_TOGGLE_CARD on a Tasmota plug (status: the POWER state)', () => {
   it('keeps the requested state after success until the plug reports, then shows what it reports', async () => {
-    const view = renderCard('INPUT_TOGGLE_CARD', { data: { status: 'OFF', primary: 'OFF' } });
+    const view = renderCard('INPUT_TOGGLE_CARD', { data: { status: 'OFF', value: 'OFF' } });
     const toggle = await screen.findByTestId('command-toggle');
     fireEvent.click(toggle.querySelector('input')!);
     await vi.waitFor(() => expect(screen.getByTestId('command-status').textContent).toBe(c.success));
     // the call answered before the state's push: no flicker back to OFF
     expect(toggle.getAttribute('data-checked')).toBe('true');
     expect(screen.getByTestId('toggle-state').textContent).toBe(T.cardViews.on);
-    view.rerender(cardElement('INPUT_TOGGLE_CARD', { data: { status: 'ON', primary: 'ON' } }));
+    view.rerender(cardElement('INPUT_TOGGLE_CARD', { data: { status: 'ON', value: 'ON' } }));
     expect(toggle.getAttribute('data-checked')).toBe('true');
     // a later report wins (the plug was switched off at the wall)
-    view.rerender(cardElement('INPUT_TOGGLE_CARD', { data: { status: 'OFF', primary: 'OFF' } }));
+    view.rerender(cardElement('INPUT_TOGGLE_CARD', { data: { status: 'OFF', value: 'OFF' } }));
     expect(toggle.getAttribute('data-checked')).toBe('false');
     expect(screen.getByTestId('toggle-state').textContent).toBe(T.cardViews.off);
   });

@@ -1,5 +1,6 @@
 // A card's live data fields (spec 02 section 3 "Live card data") from its component: the filter it is read with, its
 // variables, and per card kind the fields its view uses. Evaluation errors become `success: false` with `alert`.
+// Values go out raw: the cards print them with the card display rules (web/src/cards/common/format.ts), once.
 import {
   CARD_TYPES,
   DECIMALS_DEFAULT,
@@ -16,7 +17,6 @@ import {
 } from '@sentra/contracts';
 import { CardError, MAX_LIST_DEVICES, VariableScope, chartQuery, perDeviceQuery, scalarQuery, threePhaseQuery, type EngineSources, type EvalContext } from './cardQuery.js';
 import { FilterError, requestFilter, resolveWindow, type CardWindow, type FilterSpec } from './filters.js';
-import { formatNumber } from './functions/conditions.js';
 
 export interface CardRequest {
   component: Component;
@@ -72,13 +72,6 @@ function queryOf(raw: unknown): QueryEntity | undefined {
   const parsed = QueryEntity.safeParse(raw);
   if (!parsed.success) throw new CardError(T.dashboards.component.incomplete);
   return parsed.data;
-}
-
-function display(value: unknown, decimals: number, unit?: string, front?: boolean): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  const text = typeof value === 'number' ? formatNumber(value, decimals) : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (!unit) return text;
-  return front ? `${unit} ${text}` : `${text} ${unit}`;
 }
 
 function windowInfo(w: CardWindow | undefined): CardData['window'] {
@@ -180,7 +173,6 @@ function fill(data: CardData, c: Component, ctx: EvalContext): void {
   const v = scalarQuery(value, ctx);
   data.value = v.value;
   data.time = v.time;
-  data.primary = display(v.value, ctx.decimals, c.view?.unit, c.view?.unit_front);
   if (status) data.status = scalarQuery(status, ctx).value;
 }
 
@@ -277,6 +269,5 @@ function fillCommand(data: CardData, c: Component, value: QueryEntity | undefine
     data.status = v.value;
     data.value = v.value;
     data.time = v.time;
-    data.primary = display(v.value, ctx.decimals, c.view?.unit, c.view?.unit_front);
   }
 }

@@ -3,34 +3,35 @@
 import type { ReactNode } from 'react';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import { T, commandCardColumns, type CardData } from '@sentra/contracts';
-import { formatValue } from '../common/format.js';
+import { formatValue, type UnitView } from '../common/format.js';
 import { CardIcon } from '../common/icons.js';
 import { OK_GREEN, WARNING_RED } from '../common/palette.js';
 import type { useCommand } from '../common/useCommand.js';
 
-export interface CommandViewFields {
+export interface CommandViewFields extends UnitView {
   title?: string;
   pict?: string;
   button_label?: string;
   min?: number;
   max?: number;
-  locale?: string;
   date_format?: string;
   time_format?: string;
-  unit?: string;
-  decimal?: number;
   on_value?: unknown;
   off_value?: unknown;
   default_value?: unknown;
 }
 
-/** The device status a command card shows under its title. */
-export function statusLine(data: CardData | undefined, view: CommandViewFields, decimals?: number): string | undefined {
+/**
+ * The device status a command card shows under its title: the gateway's raw status (its status query, else its value
+ * query) printed with the single value card's display rules (the card's decimals or the dashboard's, k/M/B/T unless
+ * full_number, its unit), a boolean as ON/OFF; `word` prints it instead where the card has its own words (the toggle).
+ */
+export function statusLine(data: CardData | undefined, view: CommandViewFields, decimals?: number, word?: (status: unknown) => string): string | undefined {
   if (!data) return undefined;
   if (data.success === false) return data.alert;
-  if (typeof data.primary === 'string' && data.primary) return data.primary;
-  if (data.status !== undefined && data.status !== null) return formatValue(data.status, { unit: view.unit, decimal: view.decimal }, decimals);
-  return undefined;
+  const status = data.status ?? data.value;
+  if (status === undefined || status === null || status === '') return undefined;
+  return word ? word(status) : formatValue(status, view, decimals);
 }
 
 export function CommandShell({
@@ -41,6 +42,7 @@ export function CommandShell({
   command,
   confirmText,
   fallbackIcon,
+  statusWord,
   children,
 }: {
   data?: CardData;
@@ -50,10 +52,12 @@ export function CommandShell({
   command: ReturnType<typeof useCommand>;
   confirmText: string;
   fallbackIcon: string;
+  /** the card's own words for the status (the toggle's ON/OFF) */
+  statusWord?: (status: unknown) => string;
   children: ReactNode;
 }) {
   const columns = commandCardColumns(w);
-  const status = command.statusText ?? statusLine(data, view, decimals);
+  const status = command.statusText ?? statusLine(data, view, decimals, statusWord);
   const color = command.failed ? WARNING_RED : command.succeeded ? OK_GREEN : 'text.secondary';
   const tagged = Array.isArray(data?.devices) ? data!.devices.length : undefined;
   return (

@@ -19,9 +19,9 @@ function useCardCommand(p: Props) {
 const titleOf = (p: Props, fallback: string) => (p.view.title && p.view.title.trim() ? p.view.title : fallback);
 const sendLabel = (view: CommandViewFields) => (view.button_label && view.button_label.trim() ? view.button_label : c.send);
 
-function Shell({ p, command, confirmText, icon, children }: { p: Props; command: ReturnType<typeof useCommand>; confirmText: string; icon: string; children: React.ReactNode }) {
+function Shell({ p, command, confirmText, icon, statusWord, children }: { p: Props; command: ReturnType<typeof useCommand>; confirmText: string; icon: string; statusWord?: (status: unknown) => string; children: React.ReactNode }) {
   return (
-    <CommandShell data={p.data as CardData | undefined} view={p.view} w={p.component.w} decimals={p.decimals} command={command} confirmText={confirmText} fallbackIcon={icon}>
+    <CommandShell data={p.data as CardData | undefined} view={p.view} w={p.component.w} decimals={p.decimals} command={command} confirmText={confirmText} fallbackIcon={icon} statusWord={statusWord}>
       {children}
     </CommandShell>
   );
@@ -84,7 +84,7 @@ export function ToggleView(p: Props) {
   const awaitingReport = command.succeeded && (!atSuccess || p.data === atSuccess.data);
   const shown = requested !== undefined && (command.busy || awaitingReport) ? requested : reported;
   return (
-    <Shell p={p} command={command} confirmText={T.cardViews.confirmToggle(!shown ? T.cardViews.on : T.cardViews.off)} icon="toggle">
+    <Shell p={p} command={command} confirmText={T.cardViews.confirmToggle(!shown ? T.cardViews.on : T.cardViews.off)} icon="toggle" statusWord={(status) => (isOn(status, p.view.on_value) ? T.cardViews.on : T.cardViews.off)}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         <Switch
           checked={shown}

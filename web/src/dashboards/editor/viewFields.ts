@@ -89,12 +89,15 @@ const PIE = [title(), f('graph_unit', 'text'), f('graph_colors', 'colors'), f('w
 
 // Command cards: title, icon, send button label; number cards min / max; text cards a max length. Their initial values
 // ('Tombol perintah' / 'Kirim perintah', 'Kirim', 0–100, 30) are the definitions' defaults (command.cards.ts).
+// The status line prints the device's status as the single value card prints a value (its unit, full number and the
+// editor's decimals); the toggle's status is its ON/OFF.
 const sendButton = f('button_label', 'text');
-const BUTTON = [title(), f('pict', 'text'), sendButton];
+const STATUS = [f('unit', 'text'), f('unit_front', 'switch'), f('full_number', 'switch')];
+const BUTTON = [title(), f('pict', 'text'), sendButton, ...STATUS];
 const TOGGLE = [title(), f('pict', 'text')];
-const NUMBER_INPUT = [title(), f('pict', 'text'), sendButton, f('min', 'number'), f('max', 'number')];
-const TEXT_INPUT = [title(), f('pict', 'text'), sendButton, f('max', 'number', { label: v.maxLength })];
-const DATE_INPUT = [title(), f('pict', 'text'), sendButton, LOCALE, DATE_CARD_FORMAT, TIME_FORMAT];
+const NUMBER_INPUT = [title(), f('pict', 'text'), sendButton, f('min', 'number'), f('max', 'number'), ...STATUS];
+const TEXT_INPUT = [title(), f('pict', 'text'), sendButton, f('max', 'number', { label: v.maxLength }), ...STATUS];
+const DATE_INPUT = [title(), f('pict', 'text'), sendButton, LOCALE, DATE_CARD_FORMAT, TIME_FORMAT, ...STATUS];
 
 export const VIEW_FIELDS: Record<CardTypeCode, readonly ViewFieldSpec[]> = {
   SINGLE_VALUE_CARD: [title(), ...VALUE, LOCALE],
@@ -129,7 +132,7 @@ export const VIEW_FIELDS: Record<CardTypeCode, readonly ViewFieldSpec[]> = {
   INPUT_TOGGLE_CARD: TOGGLE,
   INPUT_DATE_CARD: DATE_INPUT,
   INPUT_DATE_RANGE_CARD: DATE_INPUT,
-  DOWNLOAD_DATA_CARD: BUTTON,
+  DOWNLOAD_DATA_CARD: [title(), f('pict', 'text'), sendButton],
   UPLOAD_CSV_CARD: [title(), sendButton],
   BUTTON_TAGS_CARD: BUTTON,
   INPUT_TOGGLE_TAGS_CARD: TOGGLE,
