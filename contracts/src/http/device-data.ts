@@ -29,8 +29,9 @@ export const ndata = z.coerce.number({ error: T.deviceData.ndataRange }).int(T.d
 
 /** One series of the device: sensor, configtype and param, optionally one subparam (else the whole param). */
 const SeriesQuery = z.object({ id, sensor: name, configtype: name, param: name, subparam: name.optional() });
-const rangeChecks = <T extends { start: number; end: number }>(s: z.ZodType<T>) =>
-  s.refine((v) => v.end >= v.start, { message: T.deviceData.rangeOrder, path: ['end'] });
+/** A time range's one rule (the forms check it before asking, the calls again): the end is not before the start. */
+export const rangeInOrder = (v: { start: number; end: number }) => v.end >= v.start;
+const rangeChecks = <T extends { start: number; end: number }>(s: z.ZodType<T>) => s.refine(rangeInOrder, { message: T.deviceData.rangeOrder, path: ['end'] });
 /** the CSV calls repeat the path's id as `device_id` in the query (spec section 7): when sent, it must be the same */
 const sameDevice = <T extends { id: number; device_id?: number }>(s: z.ZodType<T>) =>
   s.refine((v) => v.device_id === undefined || v.device_id === v.id, { message: T.common.invalidInput, path: ['device_id'] });

@@ -5,7 +5,7 @@ import { T } from '../text/id.js';
 import { defineCall } from './define.js';
 import { DEVICE_READ, DEVICE_WRITE } from './devices.js';
 import { id } from '../models/fields.js';
-import { DOWNLOAD_NDATA_MAX } from './device-data.js';
+import { DOWNLOAD_NDATA_MAX, rangeInOrder } from './device-data.js';
 
 export const stateKey = z.string().min(1).max(64);
 const epochMs = z.coerce.number({ error: T.common.required }).int().min(0).max(8_640_000_000_000_000);
@@ -47,7 +47,7 @@ export const statesContract = {
     access: DEVICE_READ,
     input: z
       .object({ device_id: id, key: stateKey, start: epochMs, end: epochMs })
-      .refine((v) => v.end >= v.start, { message: T.deviceData.rangeOrder, path: ['end'] }),
+      .refine(rangeInOrder, { message: T.deviceData.rangeOrder, path: ['end'] }),
     output: z.object({ state_data: z.array(StateRow), truncated: z.boolean() }),
   }),
   newest: defineCall({

@@ -956,6 +956,7 @@ export const T = {
     ndataRange: 'Jumlah data harus 1 sampai 5000',
     rangeOrder: 'Waktu akhir harus setelah waktu awal',
     timeZoneInvalid: 'Zona waktu tidak dikenal',
+    truncated: (n: number) => `Hanya ${n.toLocaleString('id-ID')} data terbaru dari rentang ini yang ditampilkan. Persempit rentang waktu, atau gunakan Download untuk semua data.`,
     commandOffline: 'Perangkat sedang offline',
     commandBusy: 'Perangkat sibuk, perintah sebelumnya belum dijawab',
     commandTimeout: 'Perangkat tidak menjawab (timeout)',

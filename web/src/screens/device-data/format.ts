@@ -1,5 +1,5 @@
-// Display and file rules of the data screens (spec 03 section 9): MM/DD/YYYY HH:mm:ss (24-hour), date-time inputs,
-// the download file name, and saving a downloaded text.
+// Display and file rules of the data screens (spec 03 section 9): MM/DD/YYYY HH:mm:ss (24-hour), the download file
+// name, and saving a downloaded text (date-time entry: ui/DateTimeField).
 import { DOWNLOAD_DEFAULT_LABEL } from '@sentra/contracts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -13,17 +13,6 @@ export function formatTs(ts: number | null | undefined): string {
   const d = new Date(ts);
   return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
-
-/** value of an `<input type="datetime-local" step="1">` */
-export function toInputValue(ts: number): string {
-  const d = new Date(ts);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-export const fromInputValue = (v: string): number | null => {
-  if (!v) return null;
-  const t = new Date(v).getTime();
-  return Number.isFinite(t) ? t : null;
-};
 
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || '_';
 
