@@ -179,13 +179,27 @@ function cardsLiveStats() {
 }
 
 describe('GET /fetch/web/file/csv/card/{dashboardId}/{componentKey}', () => {
+  it("names a download card's CSV of a graph query Chart_ plus the key and a timestamp, as the browser saves it", async () => {
+    const m = meter.device.id;
+    const unduh = { key: 'unduh', cat: 'DOWNLOAD_DATA_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: { query: 'AVG', queryType: 'graph', ...power(m), param_label: 'daya' } } };
+    const downloads = await addDashboard(gw.url, auth, 'Unduhan', { version: '2', config: { refresh: 0 }, dashboard: { unduh } });
+    const res = await fetch(`${gw.url}/fetch/web/file/csv/card/${downloads}/unduh?start=${Date.now() - 3_600_000}&end=${Date.now() + 1000}`, {
+      headers: { 'x-tenant-id': String(owner.tenant.id), 'x-tenant-token': owner.tenant.token, 'x-app-domain': owner.domain },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/filename="Chart_unduh_\d{8}_\d{6}\.csv"/);
+    await res.text();
+  });
   it('streams the points of the window as CSV (start and end)', async () => {
     const res = await fetch(`${gw.url}/fetch/web/file/csv/card/${dashboardId}/tren?start=${Date.now() - 3_600_000}&end=${Date.now() + 1000}`, {
       headers: { 'x-tenant-id': String(owner.tenant.id), 'x-tenant-token': owner.tenant.token, 'x-app-domain': owner.domain },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(res.headers.get('content-disposition')).toMatch(/filename="Chart_tren_\d+\.csv"/);
+    // the one rule of contracts: Chart_ for a graph query, the key, YYYYMMDD_HHmmss in the application's time zone
+    const stamp = (res.headers.get('content-disposition') ?? '').match(/filename="Chart_tren_(\d{8}_\d{6})\.csv"/)?.[1];
+    expect(stamp).toBeDefined();
+    expect(Math.abs(Date.parse(`${stamp!.slice(0, 4)}-${stamp!.slice(4, 6)}-${stamp!.slice(6, 8)}T${stamp!.slice(9, 11)}:${stamp!.slice(11, 13)}:${stamp!.slice(13, 15)}+07:00`) - Date.now())).toBeLessThan(60_000);
     const lines = (await res.text()).trim().split('\n');
     expect(lines[0]).toBe('time,ts,daya');
     expect(lines.slice(1).map((l) => Number(l.split(',')[2]))).toEqual(expect.arrayContaining([10, 20, 30, 41, 55]));

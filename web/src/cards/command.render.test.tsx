@@ -1,7 +1,7 @@
 // Render tests of the control cards: what they show and what they send (the API is replaced by a recorder).
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { Result, T, type CardTypeCode } from '@sentra/contracts';
+import { Result, T, cardCsvFileName, type CardTypeCode } from '@sentra/contracts';
 import { notices } from '../ui/snackbar/notices.js';
 import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
 
@@ -223,11 +223,29 @@ describe('DOWNLOAD_DATA_CARD', () => {
     expect(api.calls[0]).toMatchObject({ path: '/fetch/web/file/csv/card/{dashboardId}/{componentKey}', input: { dashboardId: 1, componentKey: 'unduh' }, opts: { responseType: 'text' } });
   });
 
-  it('names the file Chart_ or Data_ plus the key and a timestamp', async () => {
-    const { csvFileName } = await import('./download/DownloadView.js');
+  it.each([['graph', 'Chart_unduh_'], ['device', 'Data_unduh_']])('saves the CSV of a %s query as %s plus the key and the local YYYYMMDD_HHmmss', async (queryType, prefix) => {
+    api.answer = () => ({ code: 200, body: 'ts,value\n', headers: {}, text: 'OK' });
+    URL.createObjectURL = () => 'blob:x';
+    URL.revokeObjectURL = () => undefined;
+    const names: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    renderCard('DOWNLOAD_DATA_CARD', { key: 'unduh', w: 1, model: { value: { query: 'AVG', queryType } } });
+    const before = new Date();
+    await act(async () => fireEvent.click(await screen.findByTestId('download-send')));
+    await vi.waitFor(() => expect(names).toHaveLength(1));
+    click.mockRestore();
+    const stamp = (d: Date) => `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}_${String(d.getHours()).padStart(2, '0')}${String(d.getMinutes()).padStart(2, '0')}${String(d.getSeconds()).padStart(2, '0')}`;
+    expect(names[0]).toMatch(new RegExp(`^${prefix}\\d{8}_\\d{6}\\.csv$`));
+    expect(names[0]! >= `${prefix}${stamp(before)}.csv`).toBe(true);
+  });
+
+  it('names the file by the one rule of contracts (the gateway names its download the same)', () => {
     const at = new Date(2024, 5, 7, 8, 9, 10).getTime();
-    expect(csvFileName('energi', { value: { queryType: 'graph' } }, at)).toBe('Chart_energi_20240607_080910.csv');
-    expect(csvFileName('energi', { value: { queryType: 'device' } }, at)).toBe('Data_energi_20240607_080910.csv');
+    expect(cardCsvFileName('energi', { value: { queryType: 'graph' } }, at)).toBe('Chart_energi_20240607_080910.csv');
+    expect(cardCsvFileName('energi', { value: { queryType: 'device' } }, at)).toBe('Data_energi_20240607_080910.csv');
+    expect(cardCsvFileName('energi', undefined, Date.UTC(2024, 5, 7, 23, 9, 10), 'Asia/Jakarta')).toBe('Data_energi_20240608_060910.csv');
   });
 });
 

@@ -1,6 +1,6 @@
 // The card calls: GET `/fetch/web/g/{dashboardId}/{componentKey}` (live data), GET `/fetch/web/file/csv/card/...`
 // (points as CSV, streamed) and POST `/fetch/web/p/...` (a control card's command through the command path).
-import { CARD_TYPES, QueryEntity, Result, T, cardsContract, type CardFilterQuery, type Component } from '@sentra/contracts';
+import { CARD_TYPES, QueryEntity, Result, T, cardCsvFileName, cardsContract, type CardFilterQuery, type Component } from '@sentra/contracts';
 import { ApiError, fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { BoundRoute, Caller, Handler } from '../../platform/http/mount.js';
 import { filterOf, overrides } from './cardData.js';
@@ -63,8 +63,8 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
         if (err instanceof CardError || err instanceof FilterError) throw invalid(err.message);
         throw err;
       }
-      const prefix = CARD_TYPES[component.cat].group === 'chart' ? 'Chart' : 'Data';
-      await streamCsv({ res, src: { reads: engine.src.reads, states: engine.src.states, appId: app.id }, columns: columns.columns, long: columns.long, start, end, tz: app.timezone, filename: `${prefix}_${component.key}_${ctx.now}.csv` });
+      const filename = cardCsvFileName(component.key, component.model, ctx.now, app.timezone);
+      await streamCsv({ res, src: { reads: engine.src.reads, states: engine.src.states, appId: app.id }, columns: columns.columns, long: columns.long, start, end, tz: app.timezone, filename });
       return null;
     }),
   ];

@@ -2,21 +2,13 @@
 // Chart_ (a graph query) or Data_ plus the card key and a timestamp; starting shows 'Download sedang dilakukan'.
 import { useState } from 'react';
 import { Button, Stack } from '@mui/material';
-import { contracts, T } from '@sentra/contracts';
+import { cardCsvFileName, contracts, T } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { failureMessage } from '../../api/outcome.js';
 import type { CardViewProps } from '../common/definition.js';
-import { formatDate } from '../common/dates.js';
 import { CardIcon } from '../common/icons.js';
 import { useLiveDashboard } from '../common/LiveDashboard.js';
-
-/** "a CSV is saved named Chart_ or Data_ plus the card key and a timestamp". */
-export function csvFileName(key: string, model: Record<string, unknown> | undefined, now: number): string {
-  const q = model?.value as { queryType?: unknown } | undefined;
-  const prefix = q?.queryType === 'graph' ? 'Chart_' : 'Data_';
-  return `${prefix}${key}_${formatDate(now, 'YYYYMMDD_HHmmss')}.csv`;
-}
 
 function save(text: string, name: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
@@ -38,7 +30,7 @@ export default function DownloadView({ component, view, dashboardId }: CardViewP
     const { dashboard_id: _id, keys: _k, vars, ...filter } = live?.base ?? { dashboard_id: dashboardId };
     const r = await api.call(contracts.cards.csv, { dashboardId, componentKey: component.key, ...filter, ...(vars ? { vars: JSON.stringify(vars) } : {}) } as never, { responseType: 'text' });
     setBusy(false);
-    if (r.code === 200 && typeof r.body === 'string') save(r.body as string, csvFileName(component.key, component.model, Date.now()));
+    if (r.code === 200 && typeof r.body === 'string') save(r.body as string, cardCsvFileName(component.key, component.model, Date.now()));
     else notices.error(failureMessage(r, { fallback: T.cardViews.downloadFailed }));
   };
   return (
