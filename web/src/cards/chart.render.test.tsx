@@ -148,6 +148,34 @@ describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCo
     expect(screen.queryByTestId('chart-empty')).toBeNull();
   });
 
+  const slices = { chart_keys: ['cuci', 'kering', 'setrika'], chart_data: [{ key: 'cuci', value: 300 }, { key: 'kering', value: 1200 }, { key: 'setrika', value: 0 }], time: h(10) };
+  const hoverSlice = async (pointNumber: number) => {
+    const el = lastDraw().el as HTMLElement & { handlers: Map<string, Handler> };
+    await vi.waitFor(() => expect(el.handlers.get('plotly_hover')).toBeTypeOf('function'));
+    await act(async () => el.handlers.get('plotly_hover')!({ points: [{ pointNumber, data: { type: 'pie' } }], event: { clientX: 10, clientY: 10 } }));
+  };
+
+  it("shows each slice's value and share and the total with 'Tampilkan total' (with_summary)", async () => {
+    renderCard(cat, { view: { graph_unit: 'kWh', with_summary: true, labels: { cuci: 'Mesin cuci' } }, data: slices });
+    const items = await screen.findAllByTestId('pie-slice');
+    expect(items.map((e) => e.textContent)).toEqual(['Mesin cuci300,00 kWh · 20%', 'kering1,20k kWh · 80%', 'setrika0,00 kWh · 0%']);
+    expect(screen.getByTestId('pie-total').textContent).toBe(`${T.cardViews.total}1,50k kWh`);
+    expect(T.dashboards.view.with_summary).toBe('Tampilkan total');
+    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+    await hoverSlice(1);
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['kering1,20k kWh · 80%']);
+    expect(screen.getByTestId('tooltip-total').textContent).toBe(`${T.cardViews.total}1,50k kWh`);
+  });
+
+  it("shows a slice's value and share without a total or a summary when the card does not ask for totals", async () => {
+    renderCard(cat, { view: { graph_unit: 'kWh' }, data: slices });
+    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+    expect(screen.queryByTestId('chart-summary')).toBeNull();
+    await hoverSlice(0);
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['cuci300,00 kWh · 20%']);
+    expect(screen.queryByTestId('tooltip-total')).toBeNull();
+  });
+
   it("says 'Semua nilai 0' when every slice is 0 (no pie to draw), not an empty card", async () => {
     renderCard(cat, { data: { chart_keys: ['w1', 'w2'], chart_data: [{ key: 'w1', value: 0 }, { key: 'w2', value: null }] } });
     expect((await screen.findByTestId('chart-empty')).textContent).toBe(T.cardViews.allZero);

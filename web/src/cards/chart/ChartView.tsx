@@ -8,10 +8,10 @@ import { CARD_CLASS } from '../common/cardStyles.js';
 import type { CardViewProps } from '../common/definition.js';
 import { ChartTooltip } from '../common/ChartTooltip.js';
 import { MAX_CHART_ROWS } from '../common/cardFeed.js';
-import { formatCardNumber, withUnit } from '../common/format.js';
-import type { TooltipModel } from '../common/tooltips.js';
+import { asNumber, formatCardNumber, formatPercent, withUnit } from '../common/format.js';
+import { sliceShares, type TooltipModel } from '../common/tooltips.js';
 import { useElementSize } from '../common/useElementSize.js';
-import { tooltipForRow, tooltipForSlice } from './hover.js';
+import { pieSlices, tooltipForRow, tooltipForSlice } from './hover.js';
 import { releaseChart, requestChartDraw, type ChartLibrary } from './chartDraws.js';
 import { buildFigure, extension, seriesSummary, xOf, type ChartView as ChartViewFields, type PlotFigure, type Row } from './series.js';
 
@@ -39,6 +39,33 @@ function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure;
           )}
         </div>
       ))}
+    </div>
+  );
+}
+
+/** A pie's summary (`with_summary`): each slice's value and share of the whole, then the whole. */
+function PieSummary({ data, fig, view, decimals }: { data: CardViewProps['data']; fig: PlotFigure; view: ChartViewFields; decimals?: number }) {
+  const slices = pieSlices(data, fig, view);
+  const { whole, shares } = sliceShares(slices);
+  const fmt = (n: number | undefined) => (n === undefined ? T.cardViews.noValue : withUnit(formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }), view.graph_unit ?? '', false));
+  return (
+    <div className={CARD_CLASS.summary} data-testid="chart-summary">
+      {slices.map((s, i) => (
+        <div key={s.key} className={CARD_CLASS.summaryItem} data-testid="pie-slice">
+          <div>
+            <span className={CARD_CLASS.summaryDot} style={{ background: s.color }} />
+            <span className={CARD_CLASS.caption}>{s.label}</span>
+          </div>
+          <span className={CARD_CLASS.caption} style={{ color: 'inherit', fontVariantNumeric: 'tabular-nums' }}>
+            {fmt(asNumber(s.value))}
+            {shares[i] !== undefined && asNumber(s.value) !== undefined ? ` · ${formatPercent(shares[i]!, view.locale)}` : ''}
+          </span>
+        </div>
+      ))}
+      <div className={CARD_CLASS.summaryItem} data-testid="pie-total">
+        <span className={CARD_CLASS.caption}>{T.cardViews.total}</span>
+        <span className={CARD_CLASS.caption} style={{ color: 'inherit', fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}>{fmt(whole)}</span>
+      </div>
     </div>
   );
 }
@@ -135,6 +162,7 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   return (
     <div className={CARD_CLASS.column}>
       {(variant !== 'plain' || view.with_summary) && fig.keys.length > 0 && CHART_NOT_PIE(cat) && <SummaryStrip fig={fig} rows={rows} view={view} decimals={decimals} variant={variant === 'plain' ? 'smart' : variant} />}
+      {view.with_summary && fig.keys.length > 0 && !CHART_NOT_PIE(cat) && <PieSummary data={data} fig={fig} view={view} decimals={decimals} />}
       <div ref={box} className={CARD_CLASS.chartBox} onMouseLeave={() => setTip(null)}>
         <div ref={host} data-testid="chart" data-points={rows.length} data-series={fig.keys.length} style={{ position: 'absolute', inset: 0 }} />
         {(rows.length === 0 || fig.allZero) && (

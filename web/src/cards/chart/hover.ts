@@ -1,6 +1,6 @@
 // The tooltip of a hovered chart row (or pie slice), by the card's tooltip kind.
 import type { CardData } from '@sentra/contracts';
-import { fuelFillKey, fuelShiftTooltip, fuelTooltip, genericTooltip, laundryUsageTooltip, vendingTooltip, type TooltipModel, type TooltipSeries } from '../common/tooltips.js';
+import { fuelFillKey, fuelShiftTooltip, fuelTooltip, genericTooltip, laundryUsageTooltip, sliceTooltip, vendingTooltip, type TooltipModel, type TooltipSeries } from '../common/tooltips.js';
 import type { ChartView, PlotFigure, Row } from './series.js';
 
 export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number): TooltipModel {
@@ -24,12 +24,15 @@ export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' 
   }
 }
 
-/** A pie slice: the slice's value and share of the whole. */
+/** A pie slice: the slice's value and share of the whole, and the whole when the card shows totals. */
 export function tooltipForSlice(data: CardData | undefined, index: number, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number): TooltipModel {
-  const rows = (data?.chart_data as Row[] | undefined) ?? [];
   const ts = typeof data?.time === 'number' ? data.time : Date.now();
   const ctx = { ts, dateFormat: fig.formats.tooltip, decimals: view.decimal ?? decimals, locale: view.locale, unit: view.graph_unit, fullNumber: view.full_number };
-  const r = rows[index];
-  const series: TooltipSeries[] = r ? [{ key: String(r.key), label: view.labels?.[String(r.key)] ?? String(r.key), value: r.value, color: fig.colors[index] }] : [];
-  return genericTooltip(ctx, series, false);
+  return sliceTooltip(ctx, pieSlices(data, fig, view), index, view.with_summary === true);
+}
+
+/** The slices of a pie card's data: one per row (`key`, `value`), named by the card's labels, in the figure's colours. */
+export function pieSlices(data: CardData | undefined, fig: Pick<PlotFigure, 'colors'>, view: ChartView): TooltipSeries[] {
+  const rows = (data?.chart_data as Row[] | undefined) ?? [];
+  return rows.map((r, i) => ({ key: String(r.key), label: view.labels?.[String(r.key)] ?? String(r.key), value: r.value, color: fig.colors[i] }));
 }

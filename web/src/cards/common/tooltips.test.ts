@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { T } from '@sentra/contracts';
-import { fuelShiftTooltip, fuelTooltip, genericTooltip, isSuspiciousFill, laundryUsageTooltip, vendingTooltip } from './tooltips.js';
+import { fuelShiftTooltip, fuelTooltip, genericTooltip, isSuspiciousFill, laundryUsageTooltip, sliceTooltip, vendingTooltip } from './tooltips.js';
 
 const ts = new Date(2024, 0, 15, 14, 30, 0).getTime();
 const ctx = { ts, dateFormat: 'HH:mm, DD MMM YY', decimals: 2 };
@@ -12,6 +12,16 @@ describe('chart tooltips (spec 02 section 2)', () => {
     expect(m.rows).toEqual([{ label: 'Fase R', value: '1,20k kW', color: undefined }, { label: 'b', value: '800,50 kW', color: undefined }]);
     expect(m.total).toBe('2,00k kW');
     expect(genericTooltip(ctx, [{ key: 'a', value: 1 }]).total).toBeUndefined();
+  });
+
+  it('pie slice: its value with unit and share of the whole, the whole as the optional total', () => {
+    const slices = [{ key: 'a', value: 1 }, { key: 'b', value: 2 }, { key: 'c', value: null }];
+    const m = sliceTooltip({ ...ctx, unit: 'kWh' }, slices, 1, true);
+    expect(m.rows).toEqual([{ label: 'b', value: '2,00 kWh · 66,67%', color: undefined }]);
+    expect(m.total).toBe('3,00 kWh');
+    expect(sliceTooltip(ctx, slices, 2).rows[0]!.value).toBe(T.cardViews.noValue);
+    expect(sliceTooltip(ctx, slices, 0).total).toBeUndefined();
+    expect(sliceTooltip(ctx, [{ key: 'a', value: 0 }], 0).rows[0]!.value).toBe('0,00');
   });
 
   it('fuel station: remaining fuel and fill in L, the fraud hint when 0 < fill < 300 L', () => {

@@ -55,6 +55,30 @@ export function genericTooltip(c: TooltipContext, series: readonly TooltipSeries
   return model;
 }
 
+/** Each slice's share of a pie's whole (the positive values: a pie draws no negative slice); undefined when nothing to divide. */
+export function sliceShares(slices: readonly TooltipSeries[]): { whole: number; shares: (number | undefined)[] } {
+  const values = slices.map((s) => Math.max(0, asNumber(s.value) ?? 0));
+  const whole = values.reduce((a, v) => a + v, 0);
+  return { whole, shares: values.map((v) => (whole > 0 ? v / whole : undefined)) };
+}
+
+/**
+ * A pie slice, the generic tooltip of one series: its value with unit and its share of the whole ("300 kWh · 30%"),
+ * and the whole as the total when the card shows totals (`with_summary`).
+ */
+export function sliceTooltip(c: TooltipContext, slices: readonly TooltipSeries[], index: number, withTotal = false): TooltipModel {
+  const s = slices[index];
+  const { whole, shares } = sliceShares(slices);
+  const model: TooltipModel = { title: title(c), rows: [] };
+  if (s) {
+    const value = withUnit(num(s.value, c), c.unit ?? '', false);
+    const share = asNumber(s.value) === undefined ? undefined : shares[index];
+    model.rows.push({ label: s.label ?? s.key, value: share === undefined ? value : `${value} · ${formatPercent(share, c.locale)}`, color: s.color });
+  }
+  if (withTotal) model.total = withUnit(formatCardNumber(whole, { decimals: c.decimals, fullNumber: c.fullNumber, locale: c.locale }), c.unit ?? '', false);
+  return model;
+}
+
 /** "Fuel-fill alert: when tank fill is below 300 L and non-zero". */
 export const isSuspiciousFill = (fill: unknown): boolean => {
   const n = asNumber(fill);
