@@ -949,6 +949,8 @@ export const T = {
     tagsSuccess: 'Edit penanda sukses',
     tagsFailed: 'Edit penanda gagal',
     noTagCategories: 'Belum ada kategori penanda',
+    /** a Policy or Penanda dialog whose stored values could not be read: saving would overwrite them */
+    loadFailed: (reason: string) => `Data tersimpan gagal dimuat (${reason}). Simpan dinonaktifkan agar data tersimpan tidak tertimpa; tutup lalu coba lagi.`,
     rowMenu: (name: string) => `Aksi untuk ${name}`,
     objectValue: '{...}',
     live: 'Live',

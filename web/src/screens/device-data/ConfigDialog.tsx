@@ -1,6 +1,8 @@
 // "Ubah Konfigurasi" (spec 03 sections 2.5, 5, 8): a number input, a boolean toggle, a text input or a JSON form by
-// the row's datatype; an empty value is "Input error"; a number is sent as a number. While the device answers the
-// info "Konfigurasi sedang dikirim. Mohon tunggu" shows; then "Konfigurasi berhasil" or "Konfigurasi gagal".
+// the row's datatype; an empty value is "Input error"; a number is sent as a number; text that is not JSON warns
+// "Konfigurasi harus dalam bentuk JSON yang benar" (as the Policy dialog does). While the device answers the info
+// "Konfigurasi sedang dikirim. Mohon tunggu" shows; then "Konfigurasi berhasil" closes the dialog (the row shows the
+// value sent), or "Konfigurasi gagal" stays with the reason.
 import { useState } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Switch, TextField, Typography } from '@mui/material';
 import { COMMAND_ERRORS, contracts, T, type DeviceDataRow } from '@sentra/contracts';
@@ -47,26 +49,29 @@ export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: num
   const [checked, setChecked] = useState(row.value === true);
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
 
   const send = async () => {
     const parsed = parseConfigValue(editor, text, checked);
-    if (!parsed.ok) return setError(parsed.message);
+    if (!parsed.ok) {
+      if (editor === 'json' && parsed.message === T.devices.sensorsJson) notices.warning(parsed.message);
+      return setError(parsed.message);
+    }
     if (editor === 'json') setText(JSON.stringify(parsed.value, null, 2));
     setError(null);
-    setResult(null);
+    setFailure(null);
     setSending(true);
     notices.info(T.deviceData.configSending);
     const r = await api.call(contracts.commands.configure, { id: deviceId, sensor: row.sensor, configtype: row.configtype, param: row.param, value: parsed.value as never });
     setSending(false);
     if (isOk(r)) {
       notices.success(T.deviceData.configSuccess);
-      setResult({ ok: true, message: T.deviceData.configSuccess });
       onSent?.(parsed.value);
+      onClose();
     } else {
       const reason = failureMessage(r, { byCode: COMMAND_ERRORS, fallback: '' });
       notices.error(T.deviceData.configFailed);
-      setResult({ ok: false, message: reason ? `${T.deviceData.configFailed}: ${reason}` : T.deviceData.configFailed });
+      setFailure(reason ? `${T.deviceData.configFailed}: ${reason}` : T.deviceData.configFailed);
     }
   };
 
@@ -94,7 +99,7 @@ export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: num
           />
         )}
         {sending && <Alert severity="info" sx={{ mt: 1 }}>{T.deviceData.configSending}</Alert>}
-        {result && <Alert severity={result.ok ? 'success' : 'error'} sx={{ mt: 1 }}>{result.message}</Alert>}
+        {failure && <Alert severity="error" sx={{ mt: 1 }}>{failure}</Alert>}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={sending}>{T.common.cancel}</Button>

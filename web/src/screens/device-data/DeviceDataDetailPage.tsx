@@ -1,8 +1,8 @@
 // "Daftar Sensor" (spec 03 section 2.5 "Data detail page"): one row per sensor/configtype/param — sensor, configtype,
 // param, datatype, subparam, value ("{...}" opens the tree viewer), last updated, action — paged 100/150/200, values
 // updated live from the device's MQTT messages. Row menu: Lihat Data, Konfigurasi (not for measured `data` rows, which
-// a device reports and cannot be set), Download, Policy, Penanda.
-import { useState } from 'react';
+// a device reports and cannot be set), Download, Policy, Penanda; the changing ones only for a role that manages devices.
+import { useState, type JSX } from 'react';
 import { Box, Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
@@ -12,6 +12,8 @@ import PolicyIcon from '@mui/icons-material/Policy';
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import { contracts, sensorKeyOf, T, type DeviceDataRow } from '@sentra/contracts';
 import { api } from '../../api/client.js';
+import { useCanReach } from '../../shell/grants.js';
+import { canManageDevices } from '../devices/deviceRoutes.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
 import { notices } from '../../ui/snackbar/notices.js';
@@ -34,6 +36,23 @@ const rowKey = (r: { sensor: string; configtype: string; param: string }) => `${
 export const canConfigure = (r: DeviceDataRow) => r.configtype !== 'data';
 
 type Open = { kind: 'data' | 'config' | 'download' | 'policy' | 'tags' | 'tree'; row: DeviceDataRow };
+type MenuKind = Exclude<Open['kind'], 'tree'>;
+
+/** the row menu's entries: reading for everyone who sees the page, changing only for a role that manages devices */
+export function sensorMenuKinds(row: DeviceDataRow, canWrite: boolean): MenuKind[] {
+  const kinds: MenuKind[] = ['data'];
+  if (canWrite && canConfigure(row)) kinds.push('config');
+  kinds.push('download');
+  if (canWrite) kinds.push('policy', 'tags');
+  return kinds;
+}
+const MENU: Record<MenuKind, { label: string; icon: JSX.Element }> = {
+  data: { label: T.deviceData.viewData, icon: <VisibilityIcon fontSize="small" /> },
+  config: { label: T.deviceData.config, icon: <TuneIcon fontSize="small" /> },
+  download: { label: T.deviceData.download, icon: <DownloadIcon fontSize="small" /> },
+  policy: { label: T.deviceData.policy, icon: <PolicyIcon fontSize="small" /> },
+  tags: { label: T.deviceData.tags, icon: <LocalOfferIcon fontSize="small" /> },
+};
 
 /** applies live points: a param's value (or one of its subparams) and time; an unseen param becomes a new row */
 export function mergeRows(rows: DeviceDataRow[], events: readonly DeviceDataEvent[]): DeviceDataRow[] {
@@ -60,7 +79,8 @@ export function mergeRows(rows: DeviceDataRow[], events: readonly DeviceDataEven
 const fetchList = (id: number) => api.call(contracts.deviceData.list, { id });
 
 export function DeviceDataDetailPage() {
-  const { id, device, rows } = useDeviceRows(fetchList, mergeRows);
+  const { id, device, rows, setRows } = useDeviceRows(fetchList, mergeRows);
+  const canWrite = canManageDevices(useCanReach());
   const [menu, setMenu] = useState<{ anchor: HTMLElement; row: DeviceDataRow } | null>(null);
   const [open, setOpen] = useState<Open | null>(null);
 
@@ -113,14 +133,20 @@ export function DeviceDataDetailPage() {
         ))}
       </BrowserPagedTable>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
-        <MenuItem onClick={pick('data')}><ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.viewData}</ListItemText></MenuItem>
-        {menu && canConfigure(menu.row) && <MenuItem onClick={pick('config')}><ListItemIcon><TuneIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.config}</ListItemText></MenuItem>}
-        <MenuItem onClick={pick('download')}><ListItemIcon><DownloadIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.download}</ListItemText></MenuItem>
-        <MenuItem onClick={pick('policy')}><ListItemIcon><PolicyIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.policy}</ListItemText></MenuItem>
-        <MenuItem onClick={pick('tags')}><ListItemIcon><LocalOfferIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceData.tags}</ListItemText></MenuItem>
+        {menu && sensorMenuKinds(menu.row, canWrite).map((kind) => (
+          <MenuItem key={kind} onClick={pick(kind)}><ListItemIcon>{MENU[kind].icon}</ListItemIcon><ListItemText>{MENU[kind].label}</ListItemText></MenuItem>
+        ))}
       </Menu>
       {id && open?.kind === 'data' && <DataDialog series={{ deviceId: id, ...open.row }} onClose={close} />}
-      {id && open?.kind === 'config' && <ConfigDialog deviceId={id} row={open.row} onClose={close} />}
+      {id && open?.kind === 'config' && (
+        <ConfigDialog
+          deviceId={id}
+          row={open.row}
+          onClose={close}
+          // the row shows the value the device accepted at once; its next report (live) confirms it
+          onSent={(value) => setRows((prev) => prev?.map((r) => (rowKey(r) === rowKey(open.row) ? { ...r, value, data_exist: true } : r)) ?? prev)}
+        />
+      )}
       {id && open?.kind === 'policy' && <PolicyDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />}
       {id && open?.kind === 'tags' && <SensorTagsDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />}
       {open?.kind === 'tree' && <TreeDialog title={`${open.row.sensor} / ${open.row.configtype} / ${open.row.param}`} value={open.row.value} onClose={close} />}

@@ -1,38 +1,51 @@
-// "Edit Perangkat" for one sensor row (spec 03 section 2.5 "Penanda"): a selection per tag category — an option (type
-// 1), a free value (2), a checkbox (3), or up to 3 multi tags separated by spaces, commas or Enter (4). The server
-// checks the values with the tag rules (section 5) and answers the field in error.
+// "Edit Perangkat" for one sensor row (spec 03 sections 2.5 "Penanda", 5): every tag category with the device editor's
+// fields (TagValueFields: an option, a free value, a checkbox, or up to 3 multi tags separated with Tab, Enter or space,
+// checked as they are typed), each allowed to stay empty; an unticked checkbox is sent as `false`, as for a device. The
+// server checks the values again and answers the field in error. When the stored tags or the categories cannot be read
+// the dialog says so and offers no Simpan (saving would overwrite the stored tags).
 import { useEffect, useState } from 'react';
-import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import { contracts, T, type TagCategory } from '@sentra/contracts';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+import { contracts, T, TagType, type TagCategory } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { notices } from '../../ui/snackbar/notices.js';
+import { TagValueFields } from '../devices/TagValueFields.js';
+import { tagValueErrors, tagsBody, type TagValues } from '../devices/tagValues.js';
+import { loadFailureText } from './loadFailure.js';
 
-type Values = Record<string, string>;
-
-const toText = (c: TagCategory, v: string[] | undefined) => (c.category === 4 ? (v ?? []).join(' ') : (v?.[0] ?? ''));
-const fromText = (c: TagCategory, text: string): string[] => (c.category === 4 ? text.split(/[\s,]+/).filter(Boolean) : text ? [text] : []);
+/** the categories a sensor row's save sends: every checkbox (ticked or not) and every other one given a value */
+export const sentCategories = (categories: readonly TagCategory[], values: TagValues): string[] =>
+  categories.filter((c) => c.category === TagType.CHECKBOX || (values[c.prefix] ?? []).some((v) => v.trim())).map((c) => c.prefix);
 
 export function SensorTagsDialog({ deviceId, sensorKey, onClose }: { deviceId: number; sensorKey: string; onClose: () => void }) {
   const [categories, setCategories] = useState<TagCategory[] | null>(null);
-  const [values, setValues] = useState<Values>({});
+  const [values, setValues] = useState<TagValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    let live = true;
     void Promise.all([api.call(contracts.tags.all), api.call(contracts.deviceData.tagsGet, { device_id: deviceId, key: sensorKey })]).then(([cats, tags]) => {
-      const list = isOk(cats) ? cats.body.categories : [];
-      const current = isOk(tags) ? tags.body.tags : {};
-      setCategories(list);
-      setValues(Object.fromEntries(list.map((c) => [c.prefix, toText(c, current[c.prefix])])));
+      if (!live) return;
+      if (!isOk(cats)) return setLoadError(loadFailureText(cats));
+      if (!isOk(tags)) return setLoadError(loadFailureText(tags));
+      setValues(Object.fromEntries(cats.body.categories.map((c) => [c.prefix, tags.body.tags[c.prefix] ?? []])));
+      setCategories(cats.body.categories);
     });
+    return () => {
+      live = false;
+    };
   }, [deviceId, sensorKey]);
 
   const save = async () => {
     if (!categories) return;
-    const tags = Object.fromEntries(categories.map((c) => [c.prefix, fromText(c, values[c.prefix] ?? '')]).filter(([, v]) => (v as string[]).length > 0));
+    const chosen = sentCategories(categories, values);
+    const problems = tagValueErrors(categories, chosen, values);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
     setBusy(true);
-    const r = await api.call(contracts.deviceData.tagsEdit, { device_id: deviceId, key: sensorKey, tags });
+    const r = await api.call(contracts.deviceData.tagsEdit, { device_id: deviceId, key: sensorKey, tags: tagsBody(categories, chosen, values) });
     setBusy(false);
     if (isOk(r)) {
       notices.success(T.deviceData.tagsSuccess);
@@ -43,31 +56,24 @@ export function SensorTagsDialog({ deviceId, sensorKey, onClose }: { deviceId: n
     notices.error(T.deviceData.tagsFailed);
   };
 
-  const set = (prefix: string, v: string) => setValues((prev) => ({ ...prev, [prefix]: v }));
-
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
       <DialogTitle>{T.deviceData.tagsTitle}</DialogTitle>
       <DialogContent>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{sensorKey}</Typography>
+        {loadError && <Alert severity="error" data-testid="load-failed">{loadError}</Alert>}
         {categories?.length === 0 && <Typography color="text.secondary">{T.deviceData.noTagCategories}</Typography>}
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          {categories?.map((c) => {
-            const common = { key: c.prefix, label: c.name, value: values[c.prefix] ?? '', error: Boolean(errors[c.prefix]), helperText: errors[c.prefix] ?? (c.category === 4 ? T.tags.hint : ' '), disabled: busy, fullWidth: true };
-            if (c.category === 3) {
-              return <FormControlLabel key={c.prefix} label={c.name} control={<Checkbox checked={values[c.prefix] === 'true'} onChange={(e) => set(c.prefix, e.target.checked ? 'true' : '')} />} />;
-            }
-            if (c.category === 1) {
-              return (
-                <TextField {...common} select onChange={(e) => set(c.prefix, e.target.value)}>
-                  <MenuItem value="">-</MenuItem>
-                  {c.definitions.map((d) => <MenuItem key={d.name_lc} value={d.name_lc}>{d.name}</MenuItem>)}
-                </TextField>
-              );
-            }
-            return <TextField {...common} onChange={(e) => set(c.prefix, e.target.value)} />;
-          })}
-        </Stack>
+        {categories && (
+          <TagValueFields
+            optional
+            categories={categories}
+            chosen={categories.map((c) => c.prefix)}
+            values={values}
+            errors={errors}
+            disabled={busy}
+            onChange={(prefix, v) => setValues((prev) => ({ ...prev, [prefix]: v }))}
+          />
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{T.common.cancel}</Button>

@@ -9,6 +9,8 @@ import DownloadIcon from '@mui/icons-material/Download';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { compareStateKeys, contracts, T, type StateRow } from '@sentra/contracts';
 import { api } from '../../api/client.js';
+import { useCanReach } from '../../shell/grants.js';
+import { canManageDevices } from '../devices/deviceRoutes.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
@@ -40,6 +42,8 @@ export function mergeStates(rows: StateRow[], events: readonly DeviceDataEvent[]
 export function DeviceStatePage() {
   const id = useDeviceId();
   const confirm = useConfirm();
+  // Hapus is a change: only for a role that manages devices (the server refuses it to a list-only role)
+  const canRemove = canManageDevices(useCanReach());
   const [label, setLabel] = useState('');
   const [rows, setRows] = useState<StateRow[] | null>(null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; row: StateRow } | null>(null);
@@ -129,7 +133,7 @@ export function DeviceStatePage() {
       >
         <MenuItem onClick={pick('view')}><ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceStates.view}</ListItemText></MenuItem>
         <MenuItem onClick={pick('download')}><ListItemIcon><DownloadIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceStates.download}</ListItemText></MenuItem>
-        <MenuItem onClick={pick('remove')}><ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon><ListItemText>{T.deviceStates.remove}</ListItemText></MenuItem>
+        {canRemove && <MenuItem onClick={pick('remove')}><ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon><ListItemText>{T.deviceStates.remove}</ListItemText></MenuItem>}
       </Menu>
       {id && open?.kind === 'view' && <StateDialog deviceId={id} stateKey={open.row.key} onClose={() => setOpen(null)} />}
       {id && open?.kind === 'download' && (

@@ -1,5 +1,5 @@
-// The device state list (spec 03 section 2.6), read with _device_manage_ or _device_list_ (Hapus is refused by the
-// server to a list-only role).
+// The device state list (spec 03 section 2.6), read with _device_manage_ or _device_list_ (Hapus, refused by the
+// server to a list-only role, is not offered to it).
 import { lazy } from 'react';
 import { T, type SysNav } from '@sentra/contracts';
 import type { ScreenRoute } from '../../shell/routeRegistry.js';

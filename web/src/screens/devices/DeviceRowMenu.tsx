@@ -12,7 +12,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { T, familyByCategory, type DeviceSummary } from '@sentra/contracts';
-import { DeviceRoute, infoRouteOf } from './deviceRoutes.js';
+import { canManageDevices, DeviceRoute, infoRouteOf } from './deviceRoutes.js';
 
 export type RowAction = { kind: 'go'; key: string; params: Record<string, string | number> } | { kind: 'dashboard' } | { kind: 'remove' };
 
@@ -22,7 +22,7 @@ export function rowMenuEntries(device: DeviceSummary, hasTagCategories: boolean,
   const family = familyByCategory(device.category);
   const info = infoRouteOf(device.category, id);
   const go = (key: string, params: Record<string, string | number> = { id }): RowAction => ({ kind: 'go', key, params });
-  const canWrite = canReach(DeviceRoute.editInfo);
+  const canWrite = canManageDevices(canReach);
   const entries = [
     { key: 'dashboard', label: T.devices.menuDashboard, icon: <DashboardIcon fontSize="small" />, action: family?.key === 'dummy' ? ({ kind: 'dashboard' } as RowAction) : go('_dashboard_list_', {}) },
     { key: 'data', label: T.devices.menuDataAll, icon: <TableChartIcon fontSize="small" />, action: go(DeviceRoute.dataAll) },

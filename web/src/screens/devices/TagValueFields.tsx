@@ -1,6 +1,7 @@
 // One input per chosen tag category (spec 03 sections 2.2 tag step, 2.7 tag value edit, 5): a selection of the
 // category's options, a free value, a checkbox, or multi-value tags typed and separated with Tab, Enter or space
-// (at most 3, unique, each checked with the section 5 messages as it is added).
+// (at most 3, unique, each checked with the section 5 messages as it is typed and as it is added). The device screens
+// and a sensor row's "Edit Perangkat" dialog both use it.
 import { useState, type KeyboardEvent } from 'react';
 import { Box, Checkbox, Chip, FormControl, FormControlLabel, FormHelperText, InputLabel, MenuItem, Select, Stack, TextField, Typography } from '@mui/material';
 import { T, TagType, type TagCategory } from '@sentra/contracts';
@@ -12,10 +13,12 @@ export interface TagValueFieldsProps {
   values: TagValues;
   errors: Record<string, string>;
   disabled?: boolean;
+  /** every shown category may stay empty (a selection offers '-'): where no category choice comes first */
+  optional?: boolean;
   onChange(prefix: string, values: string[]): void;
 }
 
-export function TagValueFields({ categories, chosen, values, errors, disabled, onChange }: TagValueFieldsProps) {
+export function TagValueFields({ categories, chosen, values, errors, disabled, optional, onChange }: TagValueFieldsProps) {
   return (
     <Stack spacing={2.5}>
       {chosen.map((prefix) => {
@@ -30,6 +33,7 @@ export function TagValueFields({ categories, chosen, values, errors, disabled, o
               <FormControl key={prefix} fullWidth error={Boolean(error)} disabled={disabled}>
                 <InputLabel id={`${fieldId}-label`}>{cat.name}</InputLabel>
                 <Select labelId={`${fieldId}-label`} label={cat.name} value={current[0] ?? ''} onChange={(e) => onChange(prefix, e.target.value ? [String(e.target.value)] : [])}>
+                  {optional && <MenuItem value="">-</MenuItem>}
                   {cat.definitions.map((d) => (
                     <MenuItem key={d.name_lc} value={d.name_lc}>{d.name}</MenuItem>
                   ))}
@@ -98,7 +102,9 @@ function MultiTagInput({ category, values, error, disabled, onChange }: { catego
         helperText={shown ?? T.tags.hint}
         onChange={(e) => {
           setText(e.target.value);
-          setProblem(null);
+          // the section 5 messages while typing, not only once the tag is added
+          const typed = e.target.value.trim();
+          setProblem(typed ? multiTagProblem(typed, values) : null);
         }}
         onKeyDown={onKeyDown}
         onBlur={() => void add()}

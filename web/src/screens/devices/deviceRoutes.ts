@@ -29,6 +29,12 @@ export const DeviceRoute = {
 } as const;
 
 /**
+ * Whether the principal may change devices (the calls a role with only "device list" is refused: edits, Konfigurasi,
+ * Policy, Penanda, Hapus): a route only device manage grants stands for them, as for every screen's links.
+ */
+export const canManageDevices = (canReach: (routeKey: string) => boolean) => canReach(DeviceRoute.editInfo);
+
+/**
  * A family's own address segment (`lora`, `zlan`, `usr-iot`, `bivocom`, `friendcom`, `sentra`, `emma`, `imou_camera`,
  * `mqtt`, `tasmota`): its connection category, LoRaWAN shortened to `lora` as the spec's activation route names it.
  * Families activated without a screen of their own (none, token) have none: they use the generic screens.

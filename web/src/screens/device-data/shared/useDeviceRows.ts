@@ -24,5 +24,5 @@ export function useDeviceRows<Row>(fetchRows: (id: number) => Promise<DeviceRows
   }, [id, fetchRows]);
   useEffect(() => void load(), [load]);
   useLiveDeviceData(id, (events) => setRows((prev) => (prev ? merge(prev, events.filter((e) => e.device_id === id)) : prev)));
-  return { id, device, rows };
+  return { id, device, rows, setRows };
 }
