@@ -132,9 +132,9 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         w: 2,
         h: 2,
         model: { value: { query: 'MAX' as const, queryType: 'graph' as const, ...tank, param: p, subparam: ['volume', 'fill'], subparam_label: ['sisa_bbm', 'pengisian'] }, filter: today },
-        view: { title: `Tangki ${p}`, graph_unit: 'L', ylabel: 'Liter', has_dot: true, tooltip: 'fuel', fill_key: 'pengisian' },
+        view: { title: `Tangki ${p}`, graph_unit: 'L', ylabel: 'Liter', has_dot: true, tooltip: 'fuel' as const, fill_key: 'pengisian' },
       })),
-      { key: 'total_shift', cat: 'BAR_CHART_CARD', w: 2, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: fuel.id, sensor: 'pump', config: 'data', param: 'shift_total', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Total penjualan per shift', graph_unit: 'L', is_stack: true, tooltip: 'fuel_shift' } },
+      { key: 'total_shift', cat: 'BAR_CHART_CARD', w: 2, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: fuel.id, sensor: 'pump', config: 'data', param: 'shift_total', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Total penjualan per shift', graph_unit: 'L', is_stack: true, tooltip: 'fuel_shift' as const } },
     ];
     // two charts a row under the title, then the levels and the list
     const below = 1 + 2 * Math.ceil(charts.length / 2);

@@ -64,7 +64,29 @@ export const NUMBER_ABBREVIATIONS = [
 ] as const;
 export const CHART_PALETTE_SIZE = 7;
 export const FUEL_FILL_ALERT_LITRES = 300;
+/** "Fuel product names in tooltips: Premium, Pertamax, Pertalite, Biosolar, Pertamax Turbo." */
 export const FUEL_PRODUCTS = ['Premium', 'Pertamax', 'Pertalite', 'Biosolar', 'Pertamax Turbo'] as const;
+export type FuelProduct = (typeof FUEL_PRODUCTS)[number];
+/**
+ * "Fixed totalizer offsets exist for three fuel shift products (hard-coded demo numbers)": litres the pumps' totalizer
+ * had counted for the product before the data began; the shift tooltip shows offset + the shift's litres as the
+ * totalizer reading. The three products every demo station sells; the numbers are demo numbers.
+ */
+export const FUEL_SHIFT_TOTALIZER_OFFSETS: Readonly<Partial<Record<FuelProduct, number>>> = { Pertalite: 125_430, Pertamax: 48_215, Biosolar: 76_980 };
+
+/**
+ * The fuel product a series or query names ('Pertalite', 'pertamax_turbo', 'sisa_biosolar'), by whole words and the
+ * longest name first ('Pertamax Turbo' before 'Pertamax'); undefined when it names none.
+ */
+export function fuelProductOf(name: unknown): FuelProduct | undefined {
+  if (typeof name !== 'string') return undefined;
+  const words = ` ${name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+  return [...FUEL_PRODUCTS].sort((a, b) => b.length - a.length).find((p) => words.includes(` ${p.toLowerCase()} `));
+}
+
+/** Which tooltip a chart card shows (`view.tooltip`, spec 02 section 2 "Chart tooltips"); generic when absent. */
+export const CHART_TOOLTIP_KINDS = ['generic', 'fuel', 'fuel_shift', 'laundry_usage', 'vending'] as const;
+export type ChartTooltipKind = (typeof CHART_TOOLTIP_KINDS)[number];
 export const DATE_FORMATS = [
   'HH:mm:ss',
   'HH:mm',

@@ -212,6 +212,32 @@ describe('fuel station chart', () => {
     await hover('2024-03-10 10:00');
     expect(screen.queryByTestId('tooltip-alert')).toBeNull();
   });
+  it("names the tank's product (its query's param) and finds the fill without a name to guess from", async () => {
+    const rows = fuel.map(({ ts, volume, fill }) => ({ ts, sisa: volume, masuk: fill }));
+    renderCard('LINE_MONITORING_CHART_CARD', {
+      view: { tooltip: 'fuel', graph_unit: 'L' },
+      model: { value: { query: 'MAX', queryType: 'graph', device_id: 1, sensor: 'tank', config: 'data', param: 'Pertamax', subparam: ['volume', 'fill'], subparam_label: ['sisa', 'masuk'] } },
+      data: { chart_keys: ['sisa', 'masuk'], chart_data: rows },
+    });
+    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+    expect(lastDraw().data.find((t) => t.name === 'warning').y).toEqual([12250]);
+    await hover('2024-03-10 09:00');
+    expect(screen.getByTestId('tooltip-title').textContent).toBe('09:00, 10 Mar 24 · Pertamax');
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([`${T.cardViews.tank}12.250,00 L`, `${T.cardViews.fill}250,00 L`]);
+    expect(screen.getByTestId('tooltip-alert').textContent).toBe('ada indikasi kecurangan!');
+  });
+
+  it('shift totals: each product by name with its totalizer, and the total', async () => {
+    renderCard('BAR_CHART_CARD', {
+      view: { tooltip: 'fuel_shift', graph_unit: 'L', is_stack: true },
+      data: { chart_keys: ['pertalite', 'pertamax', 'pertamax turbo'], chart_data: [{ ts: h(8), pertalite: 1000, pertamax: 250.5, 'pertamax turbo': 20 }] },
+    });
+    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+    await hover('2024-03-10 08:00');
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['PertaliteTotalizer 126.430,00 L1.000,00 L', 'PertamaxTotalizer 48.465,50 L250,50 L', 'Pertamax Turbo20,00 L']);
+    expect(screen.getByTestId('tooltip-total').textContent).toBe(`${T.cardViews.total}1.270,50 L`);
+  });
+
   it.each([[{ fill_key: 'pengisian' }], [{}]])("reads the demo SPBU tank chart (one product's subparams volume and fill, labelled sisa_bbm and pengisian) %o", async (extra) => {
     const rows = fuel.map(({ ts, volume, fill }) => ({ ts, sisa_bbm: volume, pengisian: fill }));
     renderCard('LINE_MONITORING_CHART_CARD', { view: { tooltip: 'fuel', graph_unit: 'L', ...extra }, data: { chart_keys: ['sisa_bbm', 'pengisian'], chart_data: rows } });

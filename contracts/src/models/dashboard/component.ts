@@ -12,7 +12,7 @@ import {
 } from '../../catalogue/cardTypes.js';
 import { queryOption } from '../../catalogue/queries.js';
 import { UNIT_CODES } from '../../catalogue/units.js';
-import { COMPONENT_KEY_MAX, COMPONENT_KEY_PATTERN, DECIMALS_MAX, DECIMALS_MIN, REFRESH_MIN_MS } from '../../catalogue/limits.js';
+import { CHART_TOOLTIP_KINDS, COMPONENT_KEY_MAX, COMPONENT_KEY_PATTERN, DECIMALS_MAX, DECIMALS_MIN, REFRESH_MIN_MS } from '../../catalogue/limits.js';
 import { CardFilters } from './filters.js';
 import { QueryEntity, TagList } from './query.js';
 import { VariableMap } from './variables.js';
@@ -85,6 +85,9 @@ export const ComponentView = z.looseObject({
   unit_x: str,
   unit_y: str,
   color_dot: str,
+  // chart cards: the tooltip kind, and which series of a fuel chart is the tank fill
+  tooltip: z.enum(CHART_TOOLTIP_KINDS).optional(),
+  fill_key: str,
   // crack cards: one entry per crack; strain cards: one per gauge
   crack_labels: z.array(z.string()).optional(),
   crack_lengths: z.array(z.number()).optional(),

@@ -72,6 +72,17 @@ const GraphQuery = QueryBase.extend({
   });
 });
 
+/**
+ * The series names a query's chart shows (its rows' keys): each subparam's label (else the subparam), one subparam's
+ * param label (else the subparam), or the param's label (else the param). A param chosen whole is named by the
+ * subparams the device has, which only the gateway knows.
+ */
+export function querySeriesLabels(q: { param?: string; param_label?: string; subparam?: string | string[]; subparam_label?: string[] }): string[] {
+  if (Array.isArray(q.subparam)) return q.subparam.map((sub, i) => q.subparam_label?.[i] ?? sub);
+  if (typeof q.subparam === 'string' && q.subparam !== '') return [q.param_label || q.subparam];
+  return [q.param_label || q.param || ''];
+}
+
 export const QueryEntity = z.discriminatedUnion(
   'queryType',
   [

@@ -3,7 +3,7 @@
 // a chart (graph), one value per device (list and map cards), three values (three-phase). Every series or device
 // read is recorded in `deps` (the live index keys of cards.live.ts), so a push recomputes exactly the cards it touches.
 // A query whose sensor is STATE_SENSOR reads a device state (Tasmota's POWER) instead of a series.
-import { NO_SUBPARAM, STATE_SENSOR, T, type QueryEntity } from '@sentra/contracts';
+import { NO_SUBPARAM, STATE_SENSOR, T, querySeriesLabels, type QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
 import type { DeviceDirectory, DeviceFacts } from './deviceDirectory.js';
 import { ExpressionError, type ExprValue } from './expression.js';
@@ -181,9 +181,10 @@ export function seriesOf(q: Query, ctx: EvalContext, deviceId: number, forChart:
     if (!known && list.some((l) => !l.series)) requireDevice(ctx, deviceId);
     return list;
   };
-  if (Array.isArray(q.subparam)) return checked(q.subparam.map((sub, i) => one(sub, q.subparam_label?.[i] ?? sub)));
-  if (typeof q.subparam === 'string' && q.subparam !== '') return checked([one(q.subparam, q.param_label || q.subparam)]);
-  const plain = one('', q.param_label || param);
+  const labels = querySeriesLabels({ ...q, param });
+  if (Array.isArray(q.subparam)) return checked(q.subparam.map((sub, i) => one(sub, labels[i]!)));
+  if (typeof q.subparam === 'string' && q.subparam !== '') return checked([one(q.subparam, labels[0]!)]);
+  const plain = one('', labels[0]!);
   if (plain.series) return [plain];
   const subs = r.seriesOfParam(ctx.appId, deviceId, sensor, config, param).filter((s) => s.subparam !== '');
   if (subs.length === 0) {

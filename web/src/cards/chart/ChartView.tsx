@@ -11,7 +11,7 @@ import { MAX_CHART_ROWS } from '../common/cardFeed.js';
 import { asNumber, formatCardNumber, formatPercent, withUnit } from '../common/format.js';
 import { sliceShares, type TooltipModel } from '../common/tooltips.js';
 import { useElementSize } from '../common/useElementSize.js';
-import { pieSlices, tooltipForRow, tooltipForSlice } from './hover.js';
+import { chartFuelProduct, pieSlices, tooltipForRow, tooltipForSlice } from './hover.js';
 import { releaseChart, requestChartDraw, type ChartLibrary } from './chartDraws.js';
 import { buildFigure, extension, seriesSummary, xOf, type ChartView as ChartViewFields, type PlotFigure, type Row } from './series.js';
 
@@ -125,8 +125,8 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
     requestChartDraw(el, (lib) => draw(el, lib));
   });
 
-  const hoverRef = useRef({ data, view, decimals });
-  hoverRef.current = { data, view, decimals };
+  const hoverRef = useRef({ data, view, decimals, product: chartFuelProduct(component.model) });
+  hoverRef.current = { data, view, decimals, product: chartFuelProduct(component.model) };
   const attached = useRef(false);
   /** Plotly's hover events, bound once after the first draw; they read the latest data through refs. */
   const attachHover = (el: HTMLDivElement & { on?: (ev: string, fn: (e: unknown) => void) => void }) => {
@@ -140,12 +140,12 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
       const x = (ev.event?.clientX ?? rect.left) - rect.left;
       const y = (ev.event?.clientY ?? rect.top) - rect.top;
       const f = figRef.current;
-      const { data: d, view: v, decimals: dec } = hoverRef.current;
+      const { data: d, view: v, decimals: dec, product } = hoverRef.current;
       let model: TooltipModel | undefined;
       if (pt.data?.type === 'pie') model = tooltipForSlice(d, pt.pointNumber ?? 0, f, v, dec);
       else {
         const row = rowsRef.current.find((r) => typeof r.ts === 'number' && xOf(r.ts) === pt.x);
-        if (row) model = tooltipForRow(row, f, v, dec);
+        if (row) model = tooltipForRow(row, f, v, dec, product);
       }
       if (model) setTip({ model, x, y });
     });

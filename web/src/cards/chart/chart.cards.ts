@@ -1,19 +1,13 @@
 // The chart card types: Plotly views (Plotly loaded by chartDraws.ts when a chart draws) for line, area, bar and pie
 // with their monitoring and smart variants, and the text chart without a chart library. View options are
-// ComponentView's plus the tooltip kind (`tooltip`: generic, fuel, fuel_shift, laundry_usage, vending), `fill_key`,
-// `labels` and `totalizer_offsets`.
+// ComponentView's (the tooltip kind `tooltip` and the fuel chart's `fill_key` among them) plus `labels`, display
+// names of the series keys that only a hand-written view sets.
 import { z } from 'zod';
 import { DEFAULT_CARD_LOCALE, type CardTypeCode } from '@sentra/contracts';
 import { lazyView } from '../common/lazyView.js';
 import { defineCard, viewSchema } from '../common/definition.js';
-import { TOOLTIP_KINDS } from '../common/tooltips.js';
 
-export const chartViewSchema = viewSchema({
-  tooltip: z.enum(TOOLTIP_KINDS).optional(),
-  fill_key: z.string().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  totalizer_offsets: z.record(z.string(), z.number()).optional(),
-});
+export const chartViewSchema = viewSchema({ labels: z.record(z.string(), z.string()).optional() });
 
 const plotView = lazyView('ChartView');
 const defaults = { locale: DEFAULT_CARD_LOCALE };

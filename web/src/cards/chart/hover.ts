@@ -1,9 +1,15 @@
 // The tooltip of a hovered chart row (or pie slice), by the card's tooltip kind.
-import type { CardData } from '@sentra/contracts';
+import { fuelProductOf, type CardData, type FuelProduct } from '@sentra/contracts';
 import { fuelFillKey, fuelShiftTooltip, fuelTooltip, genericTooltip, laundryUsageTooltip, sliceTooltip, vendingTooltip, type TooltipModel, type TooltipSeries } from '../common/tooltips.js';
 import type { ChartView, PlotFigure, Row } from './series.js';
 
-export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number): TooltipModel {
+/** The fuel product a fuel chart's tank is: the product its value query reads (the demo's param 'Pertalite'). */
+export function chartFuelProduct(model: Record<string, unknown> | undefined): FuelProduct | undefined {
+  const q = model?.value as { param?: unknown; param_label?: unknown; subparam?: unknown } | undefined;
+  return fuelProductOf(q?.param) ?? fuelProductOf(q?.param_label) ?? fuelProductOf(q?.subparam);
+}
+
+export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number, product?: FuelProduct): TooltipModel {
   const ts = typeof row.ts === 'number' ? row.ts : Date.now();
   const ctx = { ts, dateFormat: fig.formats.tooltip, decimals: view.decimal ?? decimals, locale: view.locale, unit: view.graph_unit, fullNumber: view.full_number };
   const series: TooltipSeries[] = fig.keys.map((k, i) => ({ key: k, label: view.labels?.[k] ?? k, value: row[k], color: fig.colors[i] }));
@@ -11,10 +17,10 @@ export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' 
     case 'fuel': {
       const fill = fuelFillKey(fig.keys, view.fill_key);
       const tank = fig.keys.find((k) => k !== fill);
-      return fuelTooltip(ctx, tank ? row[tank] : undefined, fill ? row[fill] : undefined, { remaining: tank ? fig.colors[fig.keys.indexOf(tank)] : undefined, fill: fill ? fig.colors[fig.keys.indexOf(fill)] : undefined });
+      return fuelTooltip(ctx, tank ? row[tank] : undefined, fill ? row[fill] : undefined, { remaining: tank ? fig.colors[fig.keys.indexOf(tank)] : undefined, fill: fill ? fig.colors[fig.keys.indexOf(fill)] : undefined }, product);
     }
     case 'fuel_shift':
-      return fuelShiftTooltip(ctx, series, view.totalizer_offsets);
+      return fuelShiftTooltip(ctx, series);
     case 'laundry_usage':
       return laundryUsageTooltip(ctx, series);
     case 'vending':

@@ -46,7 +46,6 @@ export interface ChartView {
   fill_key?: string;
   /** display names of the series keys */
   labels?: Record<string, string>;
-  totalizer_offsets?: Record<string, number>;
 }
 
 export type Row = Record<string, unknown>;

@@ -14,7 +14,10 @@ export function ChartTooltip({ model, x, y, boundsWidth }: { model: TooltipModel
       {model.rows.map((r, i) => (
         <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="tooltip-row">
           <Box sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: r.warning ? WARNING_RED : (r.color ?? 'text.secondary'), flexShrink: 0 }} data-warning={r.warning ? 'true' : undefined} />
-          <Typography variant="caption" sx={{ flex: 1 }} noWrap>{r.label}</Typography>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="caption" sx={{ display: 'block' }} noWrap>{r.label}</Typography>
+            {r.detail && <Typography variant="caption" color="text.secondary" sx={{ display: 'block', fontSize: '0.65rem' }} noWrap data-testid="tooltip-detail">{r.detail}</Typography>}
+          </Box>
           <Typography variant="caption" sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', color: r.warning ? WARNING_RED : undefined }}>{r.value}</Typography>
         </Stack>
       ))}

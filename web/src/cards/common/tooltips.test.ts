@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { T } from '@sentra/contracts';
-import { fuelShiftTooltip, fuelTooltip, genericTooltip, isSuspiciousFill, laundryUsageTooltip, sliceTooltip, vendingTooltip } from './tooltips.js';
+import { FUEL_PRODUCTS, FUEL_SHIFT_TOTALIZER_OFFSETS, T, fuelProductOf } from '@sentra/contracts';
+import { fuelFillKey, fuelShiftTooltip, fuelTooltip, genericTooltip, isSuspiciousFill, laundryUsageTooltip, sliceTooltip, vendingTooltip } from './tooltips.js';
 
 const ts = new Date(2024, 0, 15, 14, 30, 0).getTime();
 const ctx = { ts, dateFormat: 'HH:mm, DD MMM YY', decimals: 2 };
@@ -36,10 +36,40 @@ describe('chart tooltips (spec 02 section 2)', () => {
     expect([isSuspiciousFill(0), isSuspiciousFill(0.1), isSuspiciousFill(299.9), isSuspiciousFill(300)]).toEqual([false, true, true, false]);
   });
 
-  it('fuel shift totals: litres per product plus its totalizer offset, and the shift total', () => {
-    const m = fuelShiftTooltip(ctx, [{ key: 'Pertalite', value: 1000 }, { key: 'Pertamax', value: 250.5 }], { Pertalite: 500 });
-    expect(m.rows.map((r) => r.value)).toEqual(['1.500,00 L', '250,50 L']);
-    expect(m.total).toBe('1.750,50 L');
+  it('fuel shift totals: litres per product by its name, the totalizer (fixed offset + shift) of the three products that have one, and the shift total', () => {
+    const m = fuelShiftTooltip(ctx, [
+      { key: 'pertalite', value: 1000 },
+      { key: 'pertamax', value: 250.5 },
+      { key: 'biosolar', value: 400 },
+      { key: 'pertamax_turbo', value: 20 },
+      { key: 'premium', value: null },
+    ]);
+    expect(m.rows.map((r) => [r.label, r.value, r.detail])).toEqual([
+      ['Pertalite', '1.000,00 L', 'Totalizer 126.430,00 L'],
+      ['Pertamax', '250,50 L', 'Totalizer 48.465,50 L'],
+      ['Biosolar', '400,00 L', 'Totalizer 77.380,00 L'],
+      ['Pertamax Turbo', '20,00 L', undefined],
+      ['Premium', T.cardViews.noValue, undefined],
+    ]);
+    expect(m.total).toBe('1.670,50 L');
+    expect(FUEL_SHIFT_TOTALIZER_OFFSETS).toEqual({ Pertalite: 125_430, Pertamax: 48_215, Biosolar: 76_980 });
+  });
+
+  it('names fuel products as the spec writes them, the longest name first, and nothing else', () => {
+    expect(['Pertalite', 'pertamax_turbo', 'Sisa BIOSOLAR', 'premium', 'pertamax', 'volume', 'pertamaxx', undefined].map(fuelProductOf)).toEqual(['Pertalite', 'Pertamax Turbo', 'Biosolar', 'Premium', 'Pertamax', undefined, undefined, undefined]);
+    expect([...FUEL_PRODUCTS]).toEqual(['Premium', 'Pertamax', 'Pertalite', 'Biosolar', 'Pertamax Turbo']);
+  });
+
+  it("puts the tank's product in the fuel tooltip's title", () => {
+    expect(fuelTooltip(ctx, 5000, 0, {}, 'Pertamax').title).toBe('14:30, 15 Jan 24 · Pertamax');
+  });
+
+  it('takes the fill series the card names, else the one named a fill, else the last of two or more', () => {
+    expect(fuelFillKey(['volume', 'fill'], 'volume')).toBe('volume');
+    expect(fuelFillKey(['pengisian', 'sisa_bbm'])).toBe('pengisian');
+    expect(fuelFillKey(['sisa', 'masuk'])).toBe('masuk');
+    expect(fuelFillKey(['sisa', 'masuk'], 'tidak_ada')).toBe('masuk');
+    expect(fuelFillKey(['sisa'])).toBeUndefined();
   });
 
   it('laundry usage count', () => {

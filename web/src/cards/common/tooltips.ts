@@ -1,6 +1,6 @@
 // Chart tooltips (spec 02 section 2 "Chart tooltips", section 9 "Display") as data: a title (the time), rows, an
 // optional total and an alert. Pure builders, so every tooltip is unit-tested; ChartTooltip.tsx draws any of them.
-import { DEFAULT_CARD_LOCALE, FUEL_FILL_ALERT_LITRES, T } from '@sentra/contracts';
+import { DEFAULT_CARD_LOCALE, FUEL_FILL_ALERT_LITRES, FUEL_SHIFT_TOTALIZER_OFFSETS, T, fuelProductOf, type ChartTooltipKind, type FuelProduct } from '@sentra/contracts';
 import { formatDate } from './dates.js';
 import { asNumber, formatCardNumber, formatPercent, withUnit } from './format.js';
 
@@ -8,6 +8,8 @@ export interface TooltipRow {
   label: string;
   value: string;
   color?: string;
+  /** a second line under the label (a fuel product's totalizer reading) */
+  detail?: string;
   /** drawn with the red warning dot */
   warning?: boolean;
 }
@@ -18,9 +20,8 @@ export interface TooltipModel {
   alert?: string;
 }
 
-/** Which tooltip a chart card shows (`view.tooltip`; generic when absent). */
-export const TOOLTIP_KINDS = ['generic', 'fuel', 'fuel_shift', 'laundry_usage', 'vending'] as const;
-export type TooltipKind = (typeof TOOLTIP_KINDS)[number];
+/** Which tooltip a chart card shows (`view.tooltip`, contracts' CHART_TOOLTIP_KINDS; generic when absent). */
+export type TooltipKind = ChartTooltipKind;
 
 export interface TooltipSeries {
   key: string;
@@ -87,11 +88,14 @@ export const isSuspiciousFill = (fill: unknown): boolean => {
 
 const litres = (v: unknown, c: TooltipContext) => (asNumber(v) === undefined ? T.cardViews.noValue : T.cardViews.litres(num(v, c, true)));
 
-/** Fuel station: time, remaining fuel in L, tank fill in L, and the fraud hint for a small fill. */
-export function fuelTooltip(c: TooltipContext, remaining: unknown, fill: unknown, colors: { remaining?: string; fill?: string } = {}): TooltipModel {
+/**
+ * Fuel station: time (and the tank's product), remaining fuel in L, tank fill in L, and the fraud hint for a small
+ * fill.
+ */
+export function fuelTooltip(c: TooltipContext, remaining: unknown, fill: unknown, colors: { remaining?: string; fill?: string } = {}, product?: FuelProduct): TooltipModel {
   const suspicious = isSuspiciousFill(fill);
   const model: TooltipModel = {
-    title: title(c),
+    title: product ? `${title(c)} · ${product}` : title(c),
     rows: [
       { label: T.cardViews.tank, value: litres(remaining, c), color: colors.remaining },
       { label: T.cardViews.fill, value: litres(fill, c), color: suspicious ? undefined : colors.fill, warning: suspicious },
@@ -101,23 +105,32 @@ export function fuelTooltip(c: TooltipContext, remaining: unknown, fill: unknown
   return model;
 }
 
-/** Which series of a fuel chart is the tank fill: `view.fill_key`, else the key that names a fill. */
+/**
+ * Which series of a fuel chart is the tank fill: the card's `fill_key`, else the series named a fill (fill, isi,
+ * pengisian, refuel, delivery), else the last of two or more (a tank query lists volume, then fill). Never a guess
+ * that silently finds nothing: with two series there is always a fill, so the fraud hint cannot vanish.
+ */
 export function fuelFillKey(keys: readonly string[], own?: unknown): string | undefined {
   if (typeof own === 'string' && keys.includes(own)) return own;
-  return keys.find((k) => /fill|isi|refuel|delivery/i.test(k));
+  return keys.find((k) => /fill|isi|refuel|delivery/i.test(k)) ?? (keys.length >= 2 ? keys.at(-1) : undefined);
 }
 
 /**
- * Fuel shift totals: litres sold per product in the shift, each plus its totalizer offset when the card sets one
- * (`view.totalizer_offsets`), and the shift's total.
+ * Fuel shift totals: the litres sold per product in the shift, named by the product (Premium, Pertamax, Pertalite,
+ * Biosolar, Pertamax Turbo), with the pumps' totalizer reading (the product's fixed offset plus the shift's litres)
+ * for the three products that have an offset, and the shift's total.
  */
-export function fuelShiftTooltip(c: TooltipContext, series: readonly TooltipSeries[], offsets: Record<string, number> = {}): TooltipModel {
+export function fuelShiftTooltip(c: TooltipContext, series: readonly TooltipSeries[]): TooltipModel {
   let sum = 0;
-  const rows = series.map((s) => {
-    const n = asNumber(s.value);
-    const v = n === undefined ? undefined : n + (offsets[s.label ?? s.key] ?? offsets[s.key] ?? 0);
-    if (v !== undefined) sum += v;
-    return { label: s.label ?? s.key, value: v === undefined ? T.cardViews.noValue : T.cardViews.litres(num(v, c, true)), color: s.color };
+  const rows = series.map((s): TooltipRow => {
+    const name = s.label ?? s.key;
+    const product = fuelProductOf(name) ?? fuelProductOf(s.key);
+    const sold = asNumber(s.value);
+    const offset = product ? FUEL_SHIFT_TOTALIZER_OFFSETS[product] : undefined;
+    if (sold !== undefined) sum += sold;
+    const row: TooltipRow = { label: product ?? name, value: sold === undefined ? T.cardViews.noValue : T.cardViews.litres(num(sold, c, true)), color: s.color };
+    if (offset !== undefined && sold !== undefined) row.detail = T.cardViews.totalizer(T.cardViews.litres(num(offset + sold, c, true)));
+    return row;
   });
   return { title: title(c), rows, total: T.cardViews.litres(num(sum, c, true)) };
 }

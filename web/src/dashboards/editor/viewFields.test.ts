@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_TYPE_CODES, ComponentView, T } from '@sentra/contracts';
-import { initialView, VIEW_FIELDS, viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from './viewFields.js';
+import { initialView, seriesChoices, VIEW_FIELDS, viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from './viewFields.js';
 
 const schemaFields = Object.keys(ComponentView.shape).filter((k) => k !== 'decimal' && k !== 'type');
 
@@ -37,6 +37,27 @@ describe('Visualisasi fields per card type', () => {
     expect(dateFormat.options!.map((o) => o.label)).toEqual(['DD MMM YYYY', 'DD MMMM YYYY', 'DD MMM YY', 'DD-MM-YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD']);
     expect(specs.find((s) => s.name === 'time_format')!.options!.map((o) => o.label)).toEqual(['HH:mm', 'HH:mm:ss']);
     expect(viewFormValues(specs, {})).toMatchObject({ date_format: 'DD MMM YYYY', time_format: 'HH:mm', locale: 'id-ID' });
+  });
+  it.each(['LINE_CHART_CARD', 'LINE_MONITORING_CHART_CARD', 'AREA_CHART_CARD', 'BAR_CHART_CARD', 'BAR_MONITORING_CHART_CARD'] as const)('lets %s choose its tooltip kind and fuel fill series', (cat) => {
+    const specs = viewFieldsOf(cat);
+    expect(specs.find((s) => s.name === 'tooltip')!.options).toEqual([
+      { value: 'generic', label: T.dashboards.view.tooltipKinds.generic },
+      { value: 'fuel', label: 'SPBU: sisa BBM dan pengisian' },
+      { value: 'fuel_shift', label: 'SPBU: total per shift' },
+      { value: 'laundry_usage', label: 'Laundry: jumlah pemakaian' },
+      { value: 'vending', label: 'Laundry/dryer: nyala/mati (%)' },
+    ]);
+    expect(specs.find((s) => s.name === 'fill_key')).toMatchObject({ kind: 'series', label: 'Seri pengisian BBM' });
+    const view = viewFromForm(specs, { ...viewFormValues(specs, {}), tooltip: 'fuel', fill_key: 'pengisian' }, {});
+    expect(view).toMatchObject({ tooltip: 'fuel', fill_key: 'pengisian' });
+    expect(ComponentView.safeParse(view).success).toBe(true);
+  });
+  it("offers the value query's series as the fill series choices", () => {
+    const value = { query: 'MAX', queryType: 'graph', device_id: 1, sensor: 'tank', config: 'data', param: 'Pertalite', subparam: ['volume', 'fill'], subparam_label: ['sisa_bbm', 'pengisian'] };
+    expect(seriesChoices({ value })).toEqual(['sisa_bbm', 'pengisian']);
+    expect(seriesChoices({ value: { ...value, subparam: 'volume', subparam_label: undefined } })).toEqual(['volume']);
+    expect(seriesChoices({ value: { ...value, subparam: undefined, param_label: 'tangki' } })).toEqual(['tangki']);
+    expect(seriesChoices({})).toEqual([]);
   });
   it('gives line charts the graph fields', () => {
     expect(viewFieldsOf('LINE_CHART_CARD').map((s) => s.name)).toEqual(

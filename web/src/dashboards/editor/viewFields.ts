@@ -4,12 +4,14 @@
 // the contracts' ComponentView schema.
 import {
   CARD_TYPES,
+  CHART_TOOLTIP_KINDS,
   COMMAND_DATE_DISPLAY_FORMATS,
   COMMAND_TIME_DISPLAY_FORMATS,
   ComponentView,
   DATE_FORMATS,
   DEFAULT_CARD_LOCALE,
   T,
+  querySeriesLabels,
   type CardTypeCode,
 } from '@sentra/contracts';
 import { registry } from '../../cards/registry.js';
@@ -30,7 +32,9 @@ export type ViewFieldKind =
   /** comma-separated numbers */
   | 'numberList'
   /** device ids chosen from the selection tree */
-  | 'devices';
+  | 'devices'
+  /** one of the series the card's value query names (a text field while it names none) */
+  | 'series';
 
 /** The view fields the form may write: ComponentView's fields except decimal and type, which the editor form owns. */
 export type ViewFieldName = Exclude<keyof typeof ComponentView.shape, 'decimal' | 'type'>;
@@ -82,6 +86,9 @@ const GRAPH_COMMON = [
   f('with_summary', 'switch'),
   DATE_FORMAT,
   LOCALE,
+  // "Chart tooltips" (spec 2): the kind, and for the fuel-station tooltip which series is the tank fill
+  f('tooltip', 'select', { options: CHART_TOOLTIP_KINDS.map((kind) => ({ value: kind, label: v.tooltipKinds[kind] })) }),
+  f('fill_key', 'series', { helper: v.fillKeyHelp }),
 ];
 const LINE = [...GRAPH_COMMON.slice(0, 5), f('is_stack', 'switch'), f('has_dot', 'switch'), f('color_dot', 'text', { helper: v.colorDotHelp }), f('is_dashed', 'switch'), ...GRAPH_COMMON.slice(5)];
 const BAR = [...GRAPH_COMMON.slice(0, 5), f('is_stack', 'switch'), ...GRAPH_COMMON.slice(5)];
@@ -158,6 +165,13 @@ export function viewFieldsOf(cat: CardTypeCode): readonly ViewFieldSpec[] {
     withInitials.set(cat, specs);
   }
   return specs;
+}
+
+/** The choices of a `series` field: the series names of the card's value query (what its chart rows are keyed by). */
+export function seriesChoices(model: Record<string, unknown> | undefined): string[] {
+  const q = model?.value;
+  if (!q || typeof q !== 'object') return [];
+  return querySeriesLabels(q as Parameters<typeof querySeriesLabels>[0]).filter((s) => s !== '');
 }
 
 const joined = (x: unknown) => (Array.isArray(x) ? x.map(String).join(', ') : '');

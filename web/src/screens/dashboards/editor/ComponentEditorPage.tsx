@@ -50,6 +50,7 @@ import { handledGlobally, loadSource, saveConf } from './editorCalls.js';
 import { dashboardByPath } from '../dashboardCalls.js';
 import { QueryEditorDialog } from './QueryEditorDialog.js';
 import { VisualisasiDialog } from './VisualisasiDialog.js';
+import { seriesChoices } from '../../../dashboards/editor/viewFields.js';
 import { VariableButtons } from './VariableButtons.js';
 import { TypeSelectors } from './TypeSelectors.js';
 import { QueryRow } from './QueryRow.js';
@@ -352,6 +353,7 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
           cat={cat}
           view={state.view}
           devices={deviceOptions(source)}
+          series={seriesChoices(state.model)}
           onClose={() => setVisualising(false)}
           onSave={(view) => {
             send({ type: 'setView', view });

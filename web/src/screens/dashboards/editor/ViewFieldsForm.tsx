@@ -13,16 +13,18 @@ export interface ViewFieldsFormProps {
   onChange(name: string, value: ViewFieldValue): void;
   /** the choices of a `devices` field */
   devices?: readonly Option[];
+  /** the choices of a `series` field: the series the card's value query names */
+  series?: readonly string[];
 }
 
 const DEFAULT_COLOR = '#1976d2';
 
-export function ViewFieldsForm({ specs, values, errors, onChange, devices = [] }: ViewFieldsFormProps) {
+export function ViewFieldsForm({ specs, values, errors, onChange, devices = [], series = [] }: ViewFieldsFormProps) {
   if (specs.length === 0) return <Typography color="text.secondary">{T.dashboards.view.noFields}</Typography>;
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2, pt: 1 }}>
       {specs.map((spec) => (
-        <Field key={spec.name} spec={spec} value={values[spec.name]} error={errors[spec.name]} onChange={(v) => onChange(spec.name, v)} devices={devices} />
+        <Field key={spec.name} spec={spec.kind === 'series' && series.length > 0 ? { ...spec, kind: 'select', options: series.map((s) => ({ value: s, label: s })) } : spec} value={values[spec.name]} error={errors[spec.name]} onChange={(v) => onChange(spec.name, v)} devices={devices} />
       ))}
     </Box>
   );
@@ -49,7 +51,7 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
       );
     case 'select':
       return (
-        <TextField select size="small" label={spec.label} value={text} onChange={(e) => onChange(e.target.value)}>
+        <TextField select size="small" label={spec.label} value={text} helperText={spec.helper} onChange={(e) => onChange(e.target.value)}>
           <MenuItem value="">
             <em>-</em>
           </MenuItem>

@@ -11,12 +11,14 @@ export interface VisualisasiDialogProps {
   cat: CardTypeCode;
   view: Record<string, unknown>;
   devices?: readonly Option[];
+  /** the series the card's value query names (the choices of a fuel chart's fill series) */
+  series?: readonly string[];
   onSave(view: Record<string, unknown>): void;
   onClose(): void;
 }
 
 /** Mounted while open: each opening starts from the component's view. */
-export function VisualisasiDialog({ cat, view, devices, onSave, onClose }: VisualisasiDialogProps) {
+export function VisualisasiDialog({ cat, view, devices, series, onSave, onClose }: VisualisasiDialogProps) {
   const specs = viewFieldsOf(cat);
   const [values, setValues] = useState(() => viewFormValues(specs, view));
   const errors = viewFieldErrors(specs, values);
@@ -27,7 +29,7 @@ export function VisualisasiDialog({ cat, view, devices, onSave, onClose }: Visua
         {T.dashboards.variables.visualization} · {cat}
       </DialogTitle>
       <DialogContent>
-        <ViewFieldsForm specs={specs} values={values} errors={errors} devices={devices} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
+        <ViewFieldsForm specs={specs} values={values} errors={errors} devices={devices} series={series} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{T.common.cancel}</Button>
