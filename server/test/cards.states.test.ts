@@ -108,7 +108,8 @@ describe('cards reading a device state (Tasmota POWER)', () => {
       expect(res.status).toBe(200);
       return (await res.text()).trim().split('\n').map((l) => l.split(','));
     };
-    const changes = gw.app.telemetry.states.periodic(owner.appId, plug.device.id, 'POWER', 0, Date.now() + 1000);
+    // the store answers newest first (as Lihat State shows them); the CSV is oldest first
+    const changes = gw.app.telemetry.states.periodic(owner.appId, plug.device.id, 'POWER', 0, Date.now() + 1000).rows.reverse();
     // OFF, ON (the button), OFF (the toggle card): three periods
     expect(changes.map((c) => c.value)).toEqual(['OFF', 'ON', 'OFF']);
     const all = await csv('lampu', Date.now() - 3_600_000);
