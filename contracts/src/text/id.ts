@@ -1067,6 +1067,7 @@ export const T = {
     dateStart: 'Mulai',
     dateEnd: 'Selesai',
     dateTooEarly: 'Tanggal harus setelah kemarin',
+    dateMissing: 'Tanggal harus diisi lengkap',
     rangeInvalid: 'Tanggal selesai harus setelah tanggal mulai',
     download: 'Download',
     downloadFailed: 'Download gagal',

@@ -159,53 +159,112 @@ describe('INPUT_TOGGLE_CARD on a Tasmota plug (status: the POWER state)', () => 
   });
 });
 
+/** A date field's input once its chunk has loaded: the MUI X picker's hidden input holds the text the field shows. */
+async function dateInput(testId: string): Promise<HTMLInputElement> {
+  return vi.waitFor(() => {
+    const input = screen.getByTestId(testId).querySelector<HTMLInputElement>('input[aria-hidden="true"]');
+    if (!input) throw new Error(`${testId}: the date field is still loading`);
+    return input;
+  }, { timeout: 5000 });
+}
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'Mei', 'Jun', 'Jul', 'Agu', 'Sep', 'Okt', 'Nov', 'Des'];
+const two = (n: number) => String(n).padStart(2, '0');
+/** 09:30 three days from now: a date the cards accept */
+const later = () => {
+  const at = new Date(Date.now() + 3 * 86400_000);
+  at.setHours(9, 30, 0, 0);
+  return at;
+};
+const sentDate = (at: Date, time = '09:30:00') => `${two(at.getDate())}-${two(at.getMonth() + 1)}-${at.getFullYear()} ${time}`;
+
 describe('INPUT_DATE_CARD', () => {
-  it("shows 'DD MMM YYYY', refuses dates before yesterday and sends 'DD-MM-YYYY HH:mm:ss'", async () => {
+  it("writes the date as 'DD MMM YYYY HH:mm' in id-ID, refuses dates before yesterday and sends 'DD-MM-YYYY HH:mm:ss'", async () => {
     renderCard('INPUT_DATE_CARD', { data: {} });
-    const input = (await screen.findByTestId('command-input')) as HTMLInputElement;
-    fireEvent.change(input, { target: { value: '2020-01-01T10:00' } });
+    const input = await dateInput('command-input');
+    fireEvent.change(input, { target: { value: '01 Jan 2020 10:00' } });
     expect(screen.getByText(T.cardViews.dateTooEarly)).toBeTruthy();
     expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
-    const next = new Date(Date.now() + 3 * 86400_000);
-    const local = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}T09:30`;
-    fireEvent.change(input, { target: { value: local } });
-    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'Mei', 'Jun', 'Jul', 'Agu', 'Sep', 'Okt', 'Nov', 'Des'];
-    expect(screen.getByText(`${String(next.getDate()).padStart(2, '0')} ${months[next.getMonth()]} ${next.getFullYear()} 09:30`)).toBeTruthy();
+    const at = later();
+    const text = `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 09:30`;
+    fireEvent.change(input, { target: { value: text } });
+    expect(input.value).toBe(text);
+    expect(screen.queryByText(T.cardViews.dateTooEarly)).toBeNull();
     fireEvent.click(screen.getByTestId('command-send'));
-    await vi.waitFor(() => expect(sent()[0]?.value).toBe(`${String(next.getDate()).padStart(2, '0')}-${String(next.getMonth() + 1).padStart(2, '0')}-${next.getFullYear()} 09:30:00`));
+    await vi.waitFor(() => expect(sent()[0]?.value).toBe(sentDate(at)));
+  });
+  it('an emptied date sends nothing and says so', async () => {
+    renderCard('INPUT_DATE_CARD', { data: {} });
+    fireEvent.change(await dateInput('command-input'), { target: { value: '' } });
+    expect(screen.getByText(T.cardViews.dateMissing)).toBeTruthy();
+    expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
+  });
+  it('shows no AM/PM: 14:05 stays 14:05', async () => {
+    renderCard('INPUT_DATE_CARD', { data: {} });
+    const input = await dateInput('command-input');
+    const at = later();
+    const text = `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 14:05`;
+    fireEvent.change(input, { target: { value: text } });
+    expect(input.value).toBe(text);
+    fireEvent.click(screen.getByTestId('command-send'));
+    await vi.waitFor(() => expect(sent()[0]?.value).toBe(sentDate(at, '14:05:00')));
   });
 });
 
 describe.each([['INPUT_DATE_CARD'], ['INPUT_DATE_RANGE_CARD']] as [CardTypeCode][])('%s date formats', (cat) => {
-  const at = new Date(Date.now() + 3 * 86400_000);
-  at.setHours(9, 30, 0, 0);
-  const local = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}T09:30`;
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'Mei', 'Jun', 'Jul', 'Agu', 'Sep', 'Okt', 'Nov', 'Des'];
-  const dd = String(at.getDate()).padStart(2, '0');
-  const shown = async (view: Record<string, unknown>) => {
+  const at = later();
+  const dd = two(at.getDate());
+  /** types `text` (the date 09:30 three days from now in the view's format) and answers what the card shows and sends */
+  const entered = async (view: Record<string, unknown>, text: string, nextYear: string) => {
     cleanup();
+    api.calls.length = 0;
     renderCard(cat, { view, data: {} });
-    if (cat === 'INPUT_DATE_RANGE_CARD') fireEvent.change(await screen.findByTestId('command-end'), { target: { value: `${at.getFullYear() + 1}-12-31T23:59` } });
-    fireEvent.change(await screen.findByTestId(cat === 'INPUT_DATE_CARD' ? 'command-input' : 'command-start'), { target: { value: local } });
-    return cat === 'INPUT_DATE_CARD' ? screen.getByTestId('command-input').closest('.MuiFormControl-root')!.querySelector('p')!.textContent : screen.getByTestId('date-range-label').textContent!.split(' – ')[0];
+    if (cat === 'INPUT_DATE_RANGE_CARD') {
+      fireEvent.change(await dateInput('command-end'), { target: { value: nextYear } });
+      fireEvent.change(await dateInput('command-start'), { target: { value: text } });
+      return screen.getByTestId('date-range-label').textContent!.split(' – ')[0];
+    }
+    const input = await dateInput('command-input');
+    fireEvent.change(input, { target: { value: text } });
+    fireEvent.click(screen.getByTestId('command-send'));
+    await vi.waitFor(() => expect(sent()[0]?.value).toBe(sentDate(at)));
+    return input.value;
   };
 
-  it('prints the chosen date format with the time format, and a format that carries a time only once', async () => {
-    expect(await shown({})).toBe(`${dd} ${months[at.getMonth()]} ${at.getFullYear()} 09:30`);
-    expect(await shown({ date_format: 'DD/MM/YYYY', time_format: 'HH:mm:ss' })).toBe(`${dd}/${String(at.getMonth() + 1).padStart(2, '0')}/${at.getFullYear()} 09:30:00`);
+  it('writes the chosen date format with the time format, and a format that carries a time only once', async () => {
+    const y = at.getFullYear();
+    const plain = (year: number) => `${dd} ${months[at.getMonth()]} ${year} 09:30`;
+    expect(await entered({}, plain(y), plain(y + 1))).toBe(plain(y));
+    const slashes = (year: number) => `${dd}/${two(at.getMonth() + 1)}/${year} 09:30:00`;
+    expect(await entered({ date_format: 'DD/MM/YYYY', time_format: 'HH:mm:ss' }, slashes(y), slashes(y + 1))).toBe(slashes(y));
     // a view stored with a chart format that has its own time (the editor offered those before)
-    expect(await shown({ date_format: 'HH:mm, DD MMM YY', time_format: 'HH:mm' })).toBe(`09:30, ${dd} ${months[at.getMonth()]} ${String(at.getFullYear() % 100).padStart(2, '0')}`);
+    const chart = (year: number) => `09:30, ${dd} ${months[at.getMonth()]} ${two(year % 100)}`;
+    expect(await entered({ date_format: 'HH:mm, DD MMM YY', time_format: 'HH:mm' }, chart(y), chart(y + 1))).toBe(chart(y));
   });
 });
 
 describe('INPUT_DATE_RANGE_CARD', () => {
   it('starts with about two days from now and sends start and end', async () => {
     renderCard('INPUT_DATE_RANGE_CARD', { data: {} });
-    const start = new Date((await screen.findByTestId('command-start') as HTMLInputElement).value).getTime();
-    const end = new Date((screen.getByTestId('command-end') as HTMLInputElement).value).getTime();
-    expect(Math.round((end - start) / 3600_000)).toBe(48);
+    await dateInput('command-start');
+    await dateInput('command-end');
     fireEvent.click(screen.getByTestId('command-send'));
-    await vi.waitFor(() => expect(sent()[0]?.value).toMatchObject({ start: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/), end: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/) }));
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    const { start, end } = sent()[0]!.value as { start: string; end: string };
+    const ms = (s: string) => {
+      const [d, t] = s.split(' ');
+      const [dd, mm, yyyy] = d!.split('-').map(Number);
+      const [h, m, sec] = t!.split(':').map(Number);
+      return new Date(yyyy!, mm! - 1, dd!, h!, m!, sec!).getTime();
+    };
+    expect(Math.round((ms(end) - ms(start)) / 3600_000)).toBe(48);
+  });
+  it('an end before the start is refused', async () => {
+    renderCard('INPUT_DATE_RANGE_CARD', { data: {} });
+    const at = later();
+    fireEvent.change(await dateInput('command-end'), { target: { value: `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 09:30` } });
+    fireEvent.change(await dateInput('command-start'), { target: { value: `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 10:30` } });
+    expect(screen.getByTestId('date-range-label').textContent).toBe(T.cardViews.rangeInvalid);
+    expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
   });
 });
 

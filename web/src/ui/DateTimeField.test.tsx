@@ -24,6 +24,10 @@ describe('DateTimeField', () => {
     const { container } = render(<DateTimeField label="Tanggal" format="DD MMM YYYY" locale="id" value={new Date(2024, 4, 1).getTime()} onChange={() => {}} />);
     expect(hidden(container).value).toBe('01 Mei 2024');
   });
+  it("names the months as the cards do (id-ID 'Agu', not dayjs's 'Agt')", () => {
+    const { container } = render(<DateTimeField label="Tanggal" format="DD MMM YYYY HH:mm" locale="id" value={new Date(2024, 7, 17, 9, 5).getTime()} onChange={() => {}} />);
+    expect(hidden(container).value).toBe('17 Agu 2024 09:05');
+  });
   it('marks a value before `min` as an error', () => {
     const { container } = render(<DateTimeField label="Tanggal" format="DD MMM YYYY" value={new Date(2024, 0, 1).getTime()} min={new Date(2024, 5, 1).getTime()} onChange={() => {}} />);
     expect(container.querySelector('.Mui-error')).not.toBeNull();

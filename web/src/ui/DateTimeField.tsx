@@ -9,6 +9,12 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
+import { monthNames } from './monthNames.js';
+
+// dayjs's 'id' abbreviates August 'Agt'; the cards and tooltips print the browser's id-ID names ('Agu'): the field
+// writes the same ones
+const id = dayjs.Ls.id;
+if (id) Object.assign(id, { months: monthNames('id-ID').long, monthsShort: monthNames('id-ID').short });
 
 /** spec 03 section 9 */
 export const DATE_TIME_FORMAT = 'MM/DD/YYYY HH:mm:ss';

@@ -1,13 +1,13 @@
 // The command card views: button, number, text, toggle, date and date range (plain, _TAGS_ and _CUSTOM_ variants
 // share them). Each drives its own command machine through useCommand; tag cards confirm first (many devices).
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Button, Stack, Switch, TextField, Typography } from '@mui/material';
 import { T, type CardData } from '@sentra/contracts';
 import type { CardViewProps } from '../common/definition.js';
 import { formatDate } from '../common/dates.js';
 import { useCommand } from '../common/useCommand.js';
 import { CommandShell, type CommandViewFields } from './CommandShell.js';
-import { checkNumber, dateAllowed, dateCommand, dateDisplayFormat, DEFAULT_RANGE_MS, DAY_MS, fromLocalInput, isOn, numberBounds, rangeCommand, textMax, toggleValue, toLocalInput } from './commandValues.js';
+import { checkNumber, dateAllowed, dateCommand, dateDisplayFormat, DEFAULT_RANGE_MS, DAY_MS, isOn, numberBounds, pickerLocale, rangeCommand, textMax, toggleValue, toShownPrecision } from './commandValues.js';
 
 type Props = CardViewProps<CommandViewFields>;
 const c = T.dashboards.commands;
@@ -106,25 +106,36 @@ export function ToggleView(p: Props) {
 
 const dateLabel = (ms: number, view: CommandViewFields) => formatDate(ms, dateDisplayFormat(view), view.locale);
 
+/**
+ * The console's date field (ui/DateTimeField: MUI X pickers on dayjs), in the card's display format and locale
+ * ('DD MMM YYYY HH:mm', id). Loaded when a date card first draws: the pickers stay out of the views chunk every
+ * dashboard loads.
+ */
+const DateTimeField = lazy(() => import('../../ui/DateTimeField.js').then((m) => ({ default: m.DateTimeField })));
+
+function DateField({ label, value, onChange, min, error, helperText, view, testId }: { label: string; value: number | null; onChange(ms: number | null): void; min?: number; error?: boolean; helperText?: string; view: CommandViewFields; testId: string }) {
+  const waiting = <TextField size="small" label={label} disabled fullWidth slotProps={{ inputLabel: { shrink: true } }} />;
+  const format = dateDisplayFormat(view);
+  return (
+    <div data-testid={testId} style={{ flex: 1, minWidth: 0 }}>
+      <Suspense fallback={waiting}>
+        <DateTimeField label={label} value={value} onChange={(ms) => onChange(ms === null ? null : toShownPrecision(ms, format))} format={format} locale={pickerLocale(view.locale)} min={min} error={error} helperText={helperText} size="small" fullWidth />
+      </Suspense>
+    </div>
+  );
+}
+
 export function DateView(p: Props) {
   const command = useCardCommand(p);
-  const [ms, setMs] = useState(() => Date.now());
+  const [ms, setMs] = useState<number | null>(() => toShownPrecision(Date.now(), dateDisplayFormat(p.view)));
   const now = Date.now();
-  const ok = dateAllowed(ms, now);
+  const ok = ms !== null && dateAllowed(ms, now);
+  const label = titleOf(p, c.inputTitle);
   return (
-    <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="date">
+    <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(label)} icon="date">
       <Stack direction="row" spacing={1}>
-        <TextField
-          size="small"
-          type="datetime-local"
-          value={toLocalInput(ms)}
-          onChange={(e) => setMs(fromLocalInput(e.target.value))}
-          error={!ok}
-          helperText={ok ? dateLabel(ms, p.view) : T.cardViews.dateTooEarly}
-          slotProps={{ htmlInput: { min: toLocalInput(now - DAY_MS + 60_000), 'data-testid': 'command-input', 'aria-label': titleOf(p, c.inputTitle) } }}
-          sx={{ flex: 1, minWidth: 0 }}
-        />
-        <Button variant="contained" disabled={command.busy || !ok} onClick={() => command.send({ value: dateCommand(ms) })} data-testid="command-send" sx={{ alignSelf: 'flex-start' }}>
+        <DateField label={label} value={ms} onChange={setMs} min={now - DAY_MS + 60_000} error={!ok} helperText={ok ? undefined : ms === null ? T.cardViews.dateMissing : T.cardViews.dateTooEarly} view={p.view} testId="command-input" />
+        <Button variant="contained" disabled={command.busy || !ok} onClick={() => ms !== null && command.send({ value: dateCommand(ms) })} data-testid="command-send" sx={{ alignSelf: 'flex-start' }}>
           {sendLabel(p.view)}
         </Button>
       </Stack>
@@ -134,24 +145,27 @@ export function DateView(p: Props) {
 
 export function DateRangeView(p: Props) {
   const command = useCardCommand(p);
-  const [range, setRange] = useState(() => {
-    const start = Date.now();
+  const [range, setRange] = useState<{ start: number | null; end: number | null }>(() => {
+    const start = toShownPrecision(Date.now(), dateDisplayFormat(p.view));
     return { start, end: start + DEFAULT_RANGE_MS };
   });
   const now = Date.now();
-  const ok = dateAllowed(range.start, now) && range.end > range.start;
+  const { start, end } = range;
+  const complete = start !== null && end !== null;
+  const ok = complete && dateAllowed(start, now) && end > start;
+  const problem = !complete ? T.cardViews.dateMissing : end <= start ? T.cardViews.rangeInvalid : T.cardViews.dateTooEarly;
   return (
     <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="date">
       <Stack spacing={0.75}>
         <Stack direction="row" spacing={1}>
-          <TextField size="small" type="datetime-local" label={T.cardViews.dateStart} value={toLocalInput(range.start)} onChange={(e) => setRange((r) => ({ ...r, start: fromLocalInput(e.target.value) }))} slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: toLocalInput(now - DAY_MS + 60_000), 'data-testid': 'command-start' } }} sx={{ flex: 1, minWidth: 0 }} />
-          <TextField size="small" type="datetime-local" label={T.cardViews.dateEnd} value={toLocalInput(range.end)} onChange={(e) => setRange((r) => ({ ...r, end: fromLocalInput(e.target.value) }))} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'command-end' } }} sx={{ flex: 1, minWidth: 0 }} />
+          <DateField label={T.cardViews.dateStart} value={start} onChange={(v) => setRange((r) => ({ ...r, start: v }))} min={now - DAY_MS + 60_000} view={p.view} testId="command-start" />
+          <DateField label={T.cardViews.dateEnd} value={end} onChange={(v) => setRange((r) => ({ ...r, end: v }))} min={start ?? undefined} view={p.view} testId="command-end" />
         </Stack>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <Typography variant="caption" color={ok ? 'text.secondary' : 'error'} sx={{ flex: 1 }} noWrap data-testid="date-range-label">
-            {ok ? `${dateLabel(range.start, p.view)} – ${dateLabel(range.end, p.view)}` : range.end <= range.start ? T.cardViews.rangeInvalid : T.cardViews.dateTooEarly}
+            {ok ? `${dateLabel(start, p.view)} – ${dateLabel(end, p.view)}` : problem}
           </Typography>
-          <Button variant="contained" disabled={command.busy || !ok} onClick={() => command.send({ value: rangeCommand(range.start, range.end) })} data-testid="command-send">
+          <Button variant="contained" disabled={command.busy || !ok} onClick={() => ok && command.send({ value: rangeCommand(start, end) })} data-testid="command-send">
             {sendLabel(p.view)}
           </Button>
         </Stack>

@@ -53,9 +53,19 @@ export function dateDisplayFormat(view: { date_format?: unknown; time_format?: u
 }
 export const rangeCommand = (start: number, end: number) => ({ start: commandDate(start), end: commandDate(end) });
 
-/** `datetime-local` text of an epoch time in the browser's zone, and back. */
-export const toLocalInput = (ms: number) => {
-  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-};
-export const fromLocalInput = (s: string) => new Date(s).getTime();
+/**
+ * An epoch time cut to what `format` shows (no seconds shown: none sent, no time shown: midnight), so the card sends
+ * what the user reads: a field showing 09:30 sends 09:30:00, not the seconds of the moment it opened.
+ */
+export function toShownPrecision(ms: number, format: string): number {
+  const d = new Date(ms);
+  const shown = format.replace(/\[[^\]]*\]/g, '');
+  if (!/[Hh]/.test(shown)) d.setHours(0, 0, 0, 0);
+  else if (!/m/.test(shown)) d.setMinutes(0, 0, 0);
+  else if (!/s/.test(shown)) d.setSeconds(0, 0);
+  else d.setMilliseconds(0);
+  return d.getTime();
+}
+
+/** The date field's locale for a card's locale: English for an 'en' card, else Indonesian (the default id-ID). */
+export const pickerLocale = (locale: unknown): 'en' | 'id' => (typeof locale === 'string' && /^en\b/i.test(locale) ? 'en' : 'id');

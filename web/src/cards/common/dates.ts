@@ -1,30 +1,9 @@
 // Dates on cards and tooltips (spec 02 section 9 "Date formats"), commands ('DD-MM-YYYY HH:mm:ss') and the choice of
 // a chart's time label by the window it shows. Local time of the browser, month names of the card's locale (id-ID).
 import { COMMAND_DATE_FORMAT, DATE_FORMATS, DEFAULT_CARD_LOCALE } from '@sentra/contracts';
+import { monthNames } from '../../ui/monthNames.js';
 
 export type DateFormat = (typeof DATE_FORMATS)[number];
-
-const monthNames = new Map<string, { short: string[]; long: string[] }>();
-function monthsOf(locale: string) {
-  let m = monthNames.get(locale);
-  if (!m) {
-    let short: Intl.DateTimeFormat, long: Intl.DateTimeFormat;
-    try {
-      short = new Intl.DateTimeFormat(locale, { month: 'short' });
-      long = new Intl.DateTimeFormat(locale, { month: 'long' });
-    } catch {
-      short = new Intl.DateTimeFormat(DEFAULT_CARD_LOCALE, { month: 'short' });
-      long = new Intl.DateTimeFormat(DEFAULT_CARD_LOCALE, { month: 'long' });
-    }
-    const at = (i: number) => new Date(2024, i, 15);
-    m = {
-      short: Array.from({ length: 12 }, (_, i) => short.format(at(i)).replace('.', '')),
-      long: Array.from({ length: 12 }, (_, i) => long.format(at(i))),
-    };
-    monthNames.set(locale, m);
-  }
-  return m;
-}
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const TOKENS = /YYYY|YY|MMMM|MMM|MM|DD|HH|mm|ss/g;
@@ -33,7 +12,7 @@ const TOKENS = /YYYY|YY|MMMM|MMM|MM|DD|HH|mm|ss/g;
 export function formatDate(ms: number, pattern: string, locale: string = DEFAULT_CARD_LOCALE): string {
   const d = new Date(ms);
   if (!Number.isFinite(d.getTime())) return '';
-  const months = monthsOf(locale);
+  const months = monthNames(locale);
   return pattern.replace(TOKENS, (t) => {
     switch (t) {
       case 'YYYY':
