@@ -5,6 +5,7 @@
 // switches a simulated Tasmota plug and its POWER comes back; a command to a device that never answers shows
 // 'Kirim perintah gagal (timeout)' (the gateway waits COMMAND_TIMEOUT_MS = 3 s here, global-setup.ts).
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { FUEL_PRODUCTS } from '@sentra/contracts';
 import { notice, T } from './helpers.js';
 import { openAsTenant, tenantWithApp, type TenantApp } from './access-fixtures.js';
 import { demoDashboards, installDemoDashboards, runFleet, type FleetHandle } from '../../simulator/src/index.js';
@@ -115,6 +116,8 @@ test.describe.serial('card views on the demo fleet', () => {
     const tip = await hoverNewestPoint(tank);
     await expect(tip.getByTestId('tooltip-row').nth(0)).toHaveText(new RegExp(`^${T.cardViews.tank}[\\d.]+,\\d+ L$`));
     await expect(tip.getByTestId('tooltip-row').nth(1)).toHaveText(new RegExp(`^${T.cardViews.fill}[\\d.]+,\\d+ L$`));
+    // the time and the tank's product, by the spec's name
+    await expect(tip.getByTestId('tooltip-title')).toHaveText(new RegExp(` · (${FUEL_PRODUCTS.join('|')})$`));
   });
 
   test('the laundry dashboard shows moving values without reloads', async () => {
