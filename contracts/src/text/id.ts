@@ -952,6 +952,7 @@ export const T = {
     downloadFailed: 'Download gagal',
     /** "Download gagal" with the server's reason (not in the spec: the spec's text alone hid why) */
     downloadFailedBecause: (reason: string) => `Download gagal: ${reason}`,
+    downloadCut: (n: number) => `File hanya berisi ${n.toLocaleString('id-ID')} data terbaru dari rentang ini. Persempit rentang waktu untuk data yang lebih lama.`,
     noData: 'Data dari konfigurasi ini masih kosong',
     inputError: 'Input error',
     // not in the spec

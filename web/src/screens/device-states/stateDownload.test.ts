@@ -40,6 +40,20 @@ describe('state Download by Waktu', () => {
     expect(lines.at(-1)!.split(',')[1]).toBe('v12000');
     expect(saved.files[0]!.name).toMatch(/^Pompa_\d{8}_\d{6}_7_state_mode\.csv$/);
   });
+  it('reads a bounded number of pages, keeps the newest and says the file was cut', async () => {
+    const { allPeriods } = await import('./stateDownload.js');
+    const got = await allPeriods(7, 'mode', 0, 10_000_000_000, 2);
+    expect(got.ok && got.cut).toBe(true);
+    expect(api.calls.length).toBe(2);
+    expect(got.ok && got.rows[0]!.value).toBe('v12000');
+    expect(got.ok && got.rows.length).toBe(2 * STATE_RANGE_MAX);
+  });
+  it('stops when a page reaches no further back (a server answering the same page again)', async () => {
+    api.answer = (input) => ({ code: 200, headers: {}, text: 'OK', body: { response_result: 0, state_data: [{ key: 'mode', value: 'x', is_null: false, initial_ts: input.start, latest_ts: input.start + 1 }], truncated: true } });
+    expect(await downloadStateCsv({ id: 7, label: 'Pompa' }, 'mode', { kind: 'time', start: 5, end: 10 })).toBe(true);
+    expect(api.calls.length).toBe(2);
+    expect(notices.snapshot().map((n) => n.message)).toContain(T.deviceData.downloadCut(1));
+  });
   it('shows the server\'s reason when a download is refused', async () => {
     api.answer = () => ({ code: 400, headers: {}, text: 'Bad Request', body: { response_result: -10, message: 'Input tidak valid', errors: [{ path: 'end', message: T.deviceData.rangeOrder }] } });
     expect(await downloadStateCsv({ id: 7, label: 'Pompa' }, 'mode', { kind: 'time', start: 10, end: 5 })).toBe(false);
