@@ -73,9 +73,15 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
   let cursor = 0;
   for (const c of live) c.holdReading(true);
   const started = Date.now();
+  // BENCH_TRACE=1: the generator's own stalls (a tick due every 10 ms coming late), to tell them from the gateway's
+  const trace = !!process.env.BENCH_TRACE;
+  let lastTick = started;
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
-      const elapsed = Date.now() - started;
+      const now = Date.now();
+      if (trace && now - lastTick > 50) process.stderr.write(`generator late tick wall=${now} gap_ms=${now - lastTick}\n`);
+      lastTick = now;
+      const elapsed = now - started;
       if (elapsed >= seconds * 1000) {
         clearInterval(tick);
         return resolve();
