@@ -17,6 +17,7 @@ export * from './http/states.js';
 export * from './http/commands.js';
 export * from './http/cards.js';
 export * from './models/fields.js';
+export * from './models/fileNames.js';
 export * from './models/device.js';
 export * from './models/deviceFamilies.js';
 export * from './models/nav.js';

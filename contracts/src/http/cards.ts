@@ -146,34 +146,6 @@ export const cardsContract = {
   }),
 } as const;
 
-const csvStamps = new Map<string, Intl.DateTimeFormat>();
-function csvStamp(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let f = csvStamps.get(key);
-  if (!f) {
-    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' };
-    try {
-      f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone });
-    } catch {
-      f = new Intl.DateTimeFormat('en-GB', options);
-    }
-    csvStamps.set(key, f);
-  }
-  return f;
-}
-
-/**
- * The name of a card's CSV (spec 02 section 4 "Download": "Chart_ or Data_ plus the card key and a timestamp"), the one
- * rule of the browser's saved file and the gateway's Content-Disposition: Chart_ when the card's value query is a graph
- * query, else Data_; the timestamp YYYYMMDD_HHmmss in `timeZone` (the browser's own when absent).
- */
-export function cardCsvFileName(key: string, model: { value?: unknown } | undefined, at: number, timeZone?: string): string {
-  const query = model?.value as { queryType?: unknown } | undefined;
-  const prefix = query?.queryType === 'graph' ? 'Chart_' : 'Data_';
-  const part = Object.fromEntries(csvStamp(timeZone).formatToParts(new Date(at)).map((p) => [p.type, p.value]));
-  return `${prefix}${key}_${part.year}${part.month}${part.day}_${part.hour}${part.minute}${part.second}.csv`;
-}
-
 /** The socket.io channel of a dashboard view: `subscribe` with `{ channel: CARD_LIVE.channel, params }`. */
 export const CARD_LIVE = {
   channel: 'dashboard',

@@ -1,6 +1,6 @@
 // CSV downloads of a device's data (spec 03 sections 2.5 "Download", 9 "Download file name"): the file name rule, the
 // row format, and cells that are safe to open in a spreadsheet.
-import { DOWNLOAD_DEFAULT_LABEL } from '@sentra/contracts';
+import { deviceCsvFileName } from '@sentra/contracts';
 import type { CsvPoint } from './device-data.service.js';
 
 export const CSV_HEADER = 'timestamp,time,sensor,configtype,param,subparam,datatype,value,quality\r\n';
@@ -19,13 +19,9 @@ export function csvTime(ts: number, timeZone: string): string {
   return `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
 }
 
-const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || '_';
-
 /** label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv, the time being now in the same zone as the rows */
 export function csvFileName(device: { id: number; label: string | null | undefined }, k: { sensor: string; configtype: string; param: string }, now: number, timeZone: string): string {
-  const p = parts(now, timeZone);
-  const label = device.label?.trim() ? fileSafe(device.label.trim()) : DOWNLOAD_DEFAULT_LABEL;
-  return `${label}_${p.year}${p.month}${p.day}_${p.hour}${p.minute}${p.second}_${device.id}_${fileSafe(k.sensor)}_${fileSafe(k.configtype)}_${fileSafe(k.param)}.csv`;
+  return deviceCsvFileName(device.label, device.id, [k.sensor, k.configtype, k.param], now, timeZone);
 }
 
 /** RFC 4180 quoting; text that a spreadsheet would run as a formula is prefixed with ' */

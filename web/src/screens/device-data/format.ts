@@ -1,6 +1,6 @@
 // Display and file rules of the data screens (spec 03 section 9): MM/DD/YYYY HH:mm:ss (24-hour), the download file
 // name, and saving a downloaded text (date-time entry: ui/DateTimeField).
-import { DOWNLOAD_DEFAULT_LABEL } from '@sentra/contracts';
+import { deviceCsvFileName } from '@sentra/contracts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -14,14 +14,9 @@ export function formatTs(ts: number | null | undefined): string {
   return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || '_';
-
-/** label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv (the server sends the same name for its CSV files) */
+/** label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv in the browser's zone (the server sends the same name for its CSV files) */
 export function downloadFileName(label: string | null | undefined, deviceId: number, parts: readonly string[], now = Date.now()): string {
-  const d = new Date(now);
-  const stamp = `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}_${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
-  const head = label?.trim() ? fileSafe(label.trim()) : DOWNLOAD_DEFAULT_LABEL;
-  return [head, stamp, String(deviceId), ...parts.map(fileSafe)].join('_') + '.csv';
+  return deviceCsvFileName(label, deviceId, parts, now);
 }
 
 /** the file name of a content-disposition header */
