@@ -8,8 +8,8 @@ import { CARD_CLASS } from '../common/cardStyles.js';
 import type { CardViewProps } from '../common/definition.js';
 import { ChartTooltip } from '../common/ChartTooltip.js';
 import { MAX_CHART_ROWS } from '../common/cardFeed.js';
-import { asNumber, formatCardNumber, formatPercent, withUnit } from '../common/format.js';
-import { sliceShares, type TooltipModel } from '../common/tooltips.js';
+import { asNumber, formatCardNumber, withUnit } from '../common/format.js';
+import { sliceShares, withShare, type TooltipModel } from '../common/tooltips.js';
 import { useElementSize } from '../common/useElementSize.js';
 import { chartFuelProduct, pieSlices, tooltipForRow, tooltipForSlice } from './hover.js';
 import { releaseChart, requestChartDraw, type ChartLibrary } from './chartDraws.js';
@@ -19,9 +19,13 @@ type Variant = 'plain' | 'monitoring' | 'smart';
 
 const variantOf = (cat: string): Variant => (cat.includes('MONITORING') ? 'monitoring' : cat === 'LINE_SMART_CHART_CARD' ? 'smart' : 'plain');
 
+/** A number of a summary strip: the card's decimals (else the dashboard's), k/M/B/T unless full_number, its unit. */
+const summaryNumber = (n: number | undefined, view: ChartViewFields, decimals?: number) =>
+  n === undefined ? T.cardViews.noValue : withUnit(formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }), view.graph_unit ?? '', false);
+
 function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure; rows: Row[]; view: ChartViewFields; decimals?: number; variant: Variant }) {
   const summary = seriesSummary(rows, fig.keys);
-  const fmt = (n: number | undefined) => (n === undefined ? T.cardViews.noValue : withUnit(formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }), view.graph_unit ?? '', false));
+  const fmt = (n: number | undefined) => summaryNumber(n, view, decimals);
   return (
     <div className={CARD_CLASS.summary} data-testid="chart-summary">
       {fig.keys.map((k, i) => (
@@ -47,7 +51,7 @@ function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure;
 function PieSummary({ data, fig, view, decimals }: { data: CardViewProps['data']; fig: PlotFigure; view: ChartViewFields; decimals?: number }) {
   const slices = pieSlices(data, fig, view);
   const { whole, shares } = sliceShares(slices);
-  const fmt = (n: number | undefined) => (n === undefined ? T.cardViews.noValue : withUnit(formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }), view.graph_unit ?? '', false));
+  const fmt = (n: number | undefined) => summaryNumber(n, view, decimals);
   return (
     <div className={CARD_CLASS.summary} data-testid="chart-summary">
       {slices.map((s, i) => (
@@ -57,8 +61,7 @@ function PieSummary({ data, fig, view, decimals }: { data: CardViewProps['data']
             <span className={CARD_CLASS.caption}>{s.label}</span>
           </div>
           <span className={CARD_CLASS.caption} style={{ color: 'inherit', fontVariantNumeric: 'tabular-nums' }}>
-            {fmt(asNumber(s.value))}
-            {shares[i] !== undefined && asNumber(s.value) !== undefined ? ` · ${formatPercent(shares[i]!, view.locale)}` : ''}
+            {withShare(fmt(asNumber(s.value)), asNumber(s.value) === undefined ? undefined : shares[i], view.locale)}
           </span>
         </div>
       ))}

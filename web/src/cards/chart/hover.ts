@@ -1,6 +1,6 @@
 // The tooltip of a hovered chart row (or pie slice), by the card's tooltip kind.
 import { fuelProductOf, type CardData, type FuelProduct } from '@sentra/contracts';
-import { fuelFillKey, fuelShiftTooltip, fuelTooltip, genericTooltip, laundryUsageTooltip, sliceTooltip, vendingTooltip, type TooltipModel, type TooltipSeries } from '../common/tooltips.js';
+import { fuelFillKey, fuelShiftTooltip, fuelTooltip, genericTooltip, laundryUsageTooltip, sliceTooltip, vendingTooltip, type TooltipContext, type TooltipModel, type TooltipSeries } from '../common/tooltips.js';
 import type { ChartView, PlotFigure, Row } from './series.js';
 
 /** The fuel product a fuel chart's tank is: the product its value query reads (the demo's param 'Pertalite'). */
@@ -9,9 +9,18 @@ export function chartFuelProduct(model: Record<string, unknown> | undefined): Fu
   return fuelProductOf(q?.param) ?? fuelProductOf(q?.param_label) ?? fuelProductOf(q?.subparam);
 }
 
+/** A tooltip's time and number rules: the chart's tooltip date format, the card's decimals (else the dashboard's), unit. */
+const contextOf = (ts: unknown, fig: Pick<PlotFigure, 'formats'>, view: ChartView, decimals?: number): TooltipContext => ({
+  ts: typeof ts === 'number' ? ts : Date.now(),
+  dateFormat: fig.formats.tooltip,
+  decimals: view.decimal ?? decimals,
+  locale: view.locale,
+  unit: view.graph_unit,
+  fullNumber: view.full_number,
+});
+
 export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number, product?: FuelProduct): TooltipModel {
-  const ts = typeof row.ts === 'number' ? row.ts : Date.now();
-  const ctx = { ts, dateFormat: fig.formats.tooltip, decimals: view.decimal ?? decimals, locale: view.locale, unit: view.graph_unit, fullNumber: view.full_number };
+  const ctx = contextOf(row.ts, fig, view, decimals);
   const series: TooltipSeries[] = fig.keys.map((k, i) => ({ key: k, label: view.labels?.[k] ?? k, value: row[k], color: fig.colors[i] }));
   switch (view.tooltip) {
     case 'fuel': {
@@ -32,9 +41,7 @@ export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' 
 
 /** A pie slice: the slice's value and share of the whole, and the whole when the card shows totals. */
 export function tooltipForSlice(data: CardData | undefined, index: number, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number): TooltipModel {
-  const ts = typeof data?.time === 'number' ? data.time : Date.now();
-  const ctx = { ts, dateFormat: fig.formats.tooltip, decimals: view.decimal ?? decimals, locale: view.locale, unit: view.graph_unit, fullNumber: view.full_number };
-  return sliceTooltip(ctx, pieSlices(data, fig, view), index, view.with_summary === true);
+  return sliceTooltip(contextOf(data?.time, fig, view, decimals), pieSlices(data, fig, view), index, view.with_summary === true);
 }
 
 /** The slices of a pie card's data: one per row (`key`, `value`), named by the card's labels, in the figure's colours. */

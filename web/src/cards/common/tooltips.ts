@@ -63,6 +63,9 @@ export function sliceShares(slices: readonly TooltipSeries[]): { whole: number; 
   return { whole, shares: values.map((v) => (whole > 0 ? v / whole : undefined)) };
 }
 
+/** A value with its share of the whole ("300 kWh · 30%"), the value alone when there is no share */
+export const withShare = (text: string, share: number | undefined, locale?: string): string => (share === undefined ? text : `${text} · ${formatPercent(share, locale)}`);
+
 /**
  * A pie slice, the generic tooltip of one series: its value with unit and its share of the whole ("300 kWh · 30%"),
  * and the whole as the total when the card shows totals (`with_summary`).
@@ -74,7 +77,7 @@ export function sliceTooltip(c: TooltipContext, slices: readonly TooltipSeries[]
   if (s) {
     const value = withUnit(num(s.value, c), c.unit ?? '', false);
     const share = asNumber(s.value) === undefined ? undefined : shares[index];
-    model.rows.push({ label: s.label ?? s.key, value: share === undefined ? value : `${value} · ${formatPercent(share, c.locale)}`, color: s.color });
+    model.rows.push({ label: s.label ?? s.key, value: withShare(value, share, c.locale), color: s.color });
   }
   if (withTotal) model.total = withUnit(formatCardNumber(whole, { decimals: c.decimals, fullNumber: c.fullNumber, locale: c.locale }), c.unit ?? '', false);
   return model;
