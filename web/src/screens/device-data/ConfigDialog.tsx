@@ -20,8 +20,8 @@ export function editorOf(datatype: string): ValueEditor {
   return 'json';
 }
 
-/** the value to send, or the message to show (spec section 5) */
-export function parseConfigValue(editor: ValueEditor, text: string, checked: boolean): { ok: true; value: unknown } | { ok: false; message: string } {
+/** the value to send, or the message to show (spec section 5); `warn`: also a warning notice (text that is not JSON) */
+export function parseConfigValue(editor: ValueEditor, text: string, checked: boolean): { ok: true; value: unknown } | { ok: false; message: string; warn?: true } {
   if (editor === 'boolean') return { ok: true, value: checked };
   if (!text.trim()) return { ok: false, message: T.deviceData.inputError };
   if (editor === 'number') {
@@ -35,7 +35,7 @@ export function parseConfigValue(editor: ValueEditor, text: string, checked: boo
     } catch {
       // below
     }
-    return { ok: false, message: T.devices.sensorsJson };
+    return { ok: false, message: T.devices.sensorsJson, warn: true };
   }
   return { ok: true, value: text };
 }
@@ -54,7 +54,7 @@ export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: num
   const send = async () => {
     const parsed = parseConfigValue(editor, text, checked);
     if (!parsed.ok) {
-      if (editor === 'json' && parsed.message === T.devices.sensorsJson) notices.warning(parsed.message);
+      if (parsed.warn) notices.warning(parsed.message);
       return setError(parsed.message);
     }
     if (editor === 'json') setText(JSON.stringify(parsed.value, null, 2));

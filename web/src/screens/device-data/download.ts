@@ -11,7 +11,8 @@ import { downloadFileName, fileNameOf, saveText, screenTimeZone } from './format
 
 /** "Download gagal", with why when the server (or the connection) says why */
 export function downloadFailedText(r: ApiResult<unknown>): string {
-  const reason = serverReason(r) ?? (r.failure || r.code >= 500 ? failureMessage(r, { fallback: '' }) : '');
+  // no envelope reason: the connection's or the server's failure (failureMessage), nothing for other answers
+  const reason = serverReason(r) ?? failureMessage(r, { fallback: '' });
   return reason ? T.deviceData.downloadFailedBecause(reason) : T.deviceData.downloadFailed;
 }
 
