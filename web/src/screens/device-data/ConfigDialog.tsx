@@ -43,7 +43,7 @@ export function parseConfigValue(editor: ValueEditor, text: string, checked: boo
 const initialText = (row: DeviceDataRow, editor: ValueEditor) =>
   row.value === null || row.value === undefined ? '' : editor === 'json' ? JSON.stringify(row.value, null, 2) : editor === 'boolean' ? '' : String(row.value);
 
-export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: number; row: DeviceDataRow; onClose: () => void; onSent?: (value: unknown) => void }) {
+export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: number; row: DeviceDataRow; onClose: () => void; onSent?: (value: unknown, acceptedAt: number) => void }) {
   const editor = editorOf(row.datatype);
   const [text, setText] = useState(() => initialText(row, editor));
   const [checked, setChecked] = useState(row.value === true);
@@ -66,7 +66,8 @@ export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: num
     setSending(false);
     if (isOk(r)) {
       notices.success(T.deviceData.configSuccess);
-      onSent?.(parsed.value);
+      // the device accepted it at reply_ts: the row shows that moment, not its last report's
+      onSent?.(parsed.value, r.body.data.reply_ts);
       onClose();
     } else {
       const reason = failureMessage(r, { byCode: COMMAND_ERRORS, fallback: '' });

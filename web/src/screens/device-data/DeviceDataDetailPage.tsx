@@ -143,8 +143,8 @@ export function DeviceDataDetailPage() {
           deviceId={id}
           row={open.row}
           onClose={close}
-          // the row shows the value the device accepted at once; its next report (live) confirms it
-          onSent={(value) => setRows((prev) => prev?.map((r) => (rowKey(r) === rowKey(open.row) ? { ...r, value, data_exist: true } : r)) ?? prev)}
+          // the row shows the value the device accepted, at the moment it did; its next report (live) confirms it
+          onSent={(value, ts) => setRows((prev) => prev?.map((r) => (rowKey(r) === rowKey(open.row) ? { ...r, value, ts, data_exist: true } : r)) ?? prev)}
         />
       )}
       {id && open?.kind === 'policy' && <PolicyDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />}

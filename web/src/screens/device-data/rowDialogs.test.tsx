@@ -76,15 +76,15 @@ describe('Ubah Konfigurasi', () => {
     expect(messages()).toContain(T.devices.sensorsJson);
     expect(api.calls).toEqual([]);
   });
-  it('notifies "Konfigurasi berhasil", closes, and hands the new value to the row', async () => {
-    api.answer = () => ok({ data: { ok: true } });
+  it('notifies "Konfigurasi berhasil", closes, and hands the new value and the moment the device accepted it to the row', async () => {
+    api.answer = () => ok({ data: { id: 'c1', device_id: 7, sensor: row.sensor, configtype: row.configtype, param: row.param, value: { on: 8 }, sent_ts: 1_700_000_000_000, reply_ts: 1_700_000_000_250, reply: { ok: true } } });
     const onClose = vi.fn();
     const onSent = vi.fn();
     render(<ConfigDialog deviceId={7} row={row} onClose={onClose} onSent={onSent} />);
     fireEvent.change(screen.getByLabelText(T.deviceData.value), { target: { value: '{"on": 8}' } });
     fireEvent.click(screen.getByRole('button', { name: T.deviceData.send }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(onSent).toHaveBeenCalledWith({ on: 8 });
+    expect(onSent).toHaveBeenCalledWith({ on: 8 }, 1_700_000_000_250);
     expect(messages()).toContain(T.deviceData.configSuccess);
   });
 });
