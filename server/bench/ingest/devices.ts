@@ -15,7 +15,6 @@ interface Device {
   publish(qos: 0 | 1, payload: string): void;
   /** QoS 1 publishes not acknowledged yet (as far as read) */
   unacked(): number;
-  holdReading(hold: boolean): void;
   closed(): boolean;
   end(): Promise<void>;
 }
@@ -35,14 +34,13 @@ async function connectOne(port: number, i: number): Promise<Device> {
     return {
       publish: (qos, payload) => void c.publish(topic, payload, { qos }, (err) => err && errors++),
       unacked: () => Object.keys((c as unknown as { outgoing?: object }).outgoing ?? {}).length,
-      holdReading: () => {},
       closed: () => !c.connected,
       end: () => c.endAsync(true).catch(() => {}),
     };
   }
   const c = await WireClient.connect({ port, clientId, username, keepaliveS: 120, timeoutMs: 30_000 });
   const wireTopic = WireClient.topic(topic);
-  return { publish: (qos, payload) => c.publish(wireTopic, payload, qos), unacked: () => c.outstanding, holdReading: (hold) => c.holdReading(hold), closed: () => c.closed, end: () => c.end() };
+  return { publish: (qos, payload) => c.publish(wireTopic, payload, qos), unacked: () => c.outstanding, closed: () => c.closed, end: () => c.end() };
 }
 
 const send = (m: unknown) => process.send?.(m);
@@ -71,7 +69,6 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
   let sent = 0;
   const errors0 = errors;
   let cursor = 0;
-  for (const c of live) c.holdReading(true);
   const started = Date.now();
   // BENCH_TRACE=1: the generator's own stalls (a tick due every 10 ms coming late), to tell them from the gateway's
   const trace = !!process.env.BENCH_TRACE;
@@ -99,7 +96,6 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
   });
   const took = (Date.now() - started) / 1000;
   // every QoS 1 publish acknowledged (bounded wait): what is still unacknowledged counts as an error
-  for (const c of live) c.holdReading(false);
   const unacked = () => live.reduce((n, c) => n + c.unacked(), 0);
   for (let i = 0; i < 200 && unacked() > 0; i++) await new Promise((r) => setTimeout(r, 50));
   return { sent, errors: errors - errors0 + unacked(), seconds: took };
@@ -114,5 +110,5 @@ process.on('message', async (m: Command) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
-// never outlive the benchmark
-setTimeout(() => process.exit(3), 5 * 60_000).unref();
+// never outlive the benchmark: connecting, the phases (BENCH_PHASE_S each, inherited) and their drains
+setTimeout(() => process.exit(3), (5 * 60 + 3 * Number(process.env.BENCH_PHASE_S ?? 15)) * 1000).unref();

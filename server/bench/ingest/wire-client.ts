@@ -96,16 +96,6 @@ export class WireClient {
     });
   }
 
-  /**
-   * Stops (true) or resumes reading the connection. While the generator publishes, PUBACKs wait in the kernel's
-   * receive buffer (4 bytes each) and are counted afterwards: reading each one as it comes costs a system call per
-   * message, CPU the gateway under test would lose on the same two cores.
-   */
-  holdReading(hold: boolean): void {
-    if (hold) this.socket.pause();
-    else this.socket.resume();
-  }
-
   get closed(): boolean {
     return this.socket.destroyed;
   }
