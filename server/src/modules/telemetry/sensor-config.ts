@@ -29,7 +29,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const MAX_PARAMS = 1000;
 
 function subparamTypes(v: unknown): Record<string, Datatype> {
-  const out: Record<string, Datatype> = {};
+  // looked up by the names devices send: `toString` or `constructor` must find nothing, not Object.prototype's members
+  const out: Record<string, Datatype> = Object.create(null);
   if (isObject(v)) for (const [k, dt] of Object.entries(v)) if (isDatatype(dt)) out[k] = dt;
   return out;
 }

@@ -94,9 +94,12 @@ export const reject = (reason: RejectReason, detail?: string): AdapterResult => 
 export const accept = (out: AdapterOutput): AdapterResult => ({ ok: true, out });
 export const NOTHING: AdapterResult = { ok: true, out: { points: [], states: [] } };
 
-/** Names of sensors, configtypes, params, subparams and state keys: 1 to 64 characters. */
+/**
+ * Names of sensors, configtypes, params, subparams and state keys: 1 to 64 characters, never `__proto__` (where a
+ * name becomes an object key, as in the card editor's selection tree, it would reach Object.prototype).
+ */
 export const MAX_NAME = 64;
-export const validName = (s: string): boolean => s.length > 0 && s.length <= MAX_NAME;
+export const validName = (s: string): boolean => s.length > 0 && s.length <= MAX_NAME && s !== '__proto__';
 
 export function parseJson(payload: Buffer): { ok: true; value: unknown } | { ok: false } {
   try {
