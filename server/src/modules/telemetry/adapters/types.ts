@@ -101,9 +101,12 @@ export const NOTHING: AdapterResult = { ok: true, out: { points: [], states: [] 
 export const MAX_NAME = 64;
 export const validName = (s: string): boolean => s.length > 0 && s.length <= MAX_NAME && s !== '__proto__';
 
+// fatal: bytes that are not UTF-8 make a malformed message, not text with U+FFFD in it (as fast as Buffer#toString)
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 export function parseJson(payload: Buffer): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(payload.toString('utf8')) };
+    return { ok: true, value: JSON.parse(utf8.decode(payload)) };
   } catch {
     return { ok: false };
   }
