@@ -1,7 +1,7 @@
 // Generic MQTT, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<deviceId>/data` and `d/<deviceId>/state`.
 // An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
 import { z } from 'zod';
-import { accept, isPlainObject, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
+import { accept, isPlainObject, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
 import { pointsOfParams } from './tree.js';
 
 const name = z.string().min(1).max(MAX_NAME);
@@ -47,7 +47,12 @@ export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer)
   if (kind === 'state') {
     const parsed = stateSchema.safeParse(body);
     if (!parsed.success) return reject('bad_shape', parsed.error.issues[0]?.message);
-    const states: RawState[] = Object.entries(parsed.data).map(([key, value]) => ({ key, value: value ?? null }));
+    const states: RawState[] = [];
+    for (const [key, value] of Object.entries(parsed.data)) {
+      const bad = unstorable(value);
+      if (bad) return bad;
+      states.push({ key, value: value ?? null });
+    }
     return accept({ points: [], states, ts });
   }
   const shapeError = dataShapeError(body);
@@ -57,7 +62,8 @@ export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer)
   for (const sensor in data) {
     const configtypes = data[sensor];
     for (const configtype in configtypes) {
-      if (!pointsOfParams(ctx, sensor, configtype, configtypes[configtype], points)) return reject('bad_shape', 'name');
+      const bad = pointsOfParams(ctx, sensor, configtype, configtypes[configtype], points);
+      if (bad) return bad;
     }
   }
   return accept({ points, states: [], ts });

@@ -56,14 +56,15 @@ export function adaptLora(ctx: DeviceContext, topic: string, payload: Buffer): A
   const up = parsed.data;
   if (up.deviceInfo.devEui.toLowerCase() !== devEui) return reject('topic_mismatch', 'devEui');
   if (up.object && Object.keys(up.object).length > 0) {
-    if (!pointsOfParams(ctx, 'lora', 'data', up.object, points)) return reject('bad_shape', 'object');
+    const bad = pointsOfParams(ctx, 'lora', 'data', up.object, points);
+    if (bad) return bad;
   } else if (up.data) {
     if (!BASE64.test(up.data)) return reject('bad_value', 'data');
     const bytes = Buffer.from(up.data, 'base64');
     if (ctx.loraDecoder) {
       const decoded = decodeLora(ctx.loraDecoder, up.fPort, bytes);
       if (!decoded.ok) return reject('decoder_error', decoded.error);
-      if (!pointsOfParams(ctx, 'lora', 'data', decoded.values, points)) return reject('decoder_error', 'name');
+      if (pointsOfParams(ctx, 'lora', 'data', decoded.values, points)) return reject('decoder_error', 'name');
     } else {
       // without a decoder the bytes are still kept, so a decoder configured later can be checked against them
       points.push({ sensor: 'lora', configtype: 'data', param: 'raw', subparam: '', datatype: 'string', value: bytes.toString('hex') });

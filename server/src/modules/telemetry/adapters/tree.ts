@@ -1,27 +1,37 @@
 // The one walk every adapter shares: `{ param: value | { subparam: value } }` under a sensor and configtype → points.
-import { inferDatatype } from '../datatypes.js';
-import { isPlainObject, validName, type DeviceContext, type RawPoint } from './types.js';
+import { inferDatatype, type Datatype } from '../datatypes.js';
+import { isPlainObject, MAX_DEPTH, reject, tooDeep, validName, type AdapterResult, type DeviceContext, type RawPoint } from './types.js';
 
-/** Appends the points of one configtype's params; false when a name is invalid (the whole message is malformed). */
-export function pointsOfParams(ctx: DeviceContext, sensor: string, configtype: string, params: Record<string, unknown>, out: RawPoint[]): boolean {
+/** Appends the points of one configtype's params; a rejection when a name or a value makes the whole message malformed. */
+export function pointsOfParams(ctx: DeviceContext, sensor: string, configtype: string, params: Record<string, unknown>, out: RawPoint[]): AdapterResult | undefined {
   for (const param in params) {
-    if (!validName(param)) return false;
+    if (!validName(param)) return reject('bad_shape', 'name');
     const value = params[param];
     // null is "no reading" (a failed sensor read), not an error
     if (value === null || value === undefined) continue;
     const declared = ctx.declaredDatatype?.(sensor, configtype, param, '');
     if (isPlainObject(value) && (declared === undefined || declared === 'number')) {
       for (const subparam in value) {
-        if (!validName(subparam)) return false;
+        if (!validName(subparam)) return reject('bad_shape', 'name');
         const sub = value[subparam];
         if (sub === null || sub === undefined) continue;
-        const datatype = ctx.declaredDatatype?.(sensor, configtype, param, subparam) ?? inferDatatype(sub);
-        if (datatype) out.push({ sensor, configtype, param, subparam, datatype, value: sub });
+        const bad = pushPoint(sensor, configtype, param, subparam, ctx.declaredDatatype?.(sensor, configtype, param, subparam), sub, out);
+        if (bad) return bad;
       }
       continue;
     }
-    const datatype = declared ?? inferDatatype(value);
-    if (datatype) out.push({ sensor, configtype, param, subparam: '', datatype, value });
+    const bad = pushPoint(sensor, configtype, param, '', declared, value, out);
+    if (bad) return bad;
   }
-  return true;
+  return undefined;
+}
+
+/** One value (not null) as a point of its declared datatype, else of its JSON type; a rejection when it cannot be one. */
+export function pushPoint(sensor: string, configtype: string, param: string, subparam: string, declared: Datatype | undefined, value: unknown, out: RawPoint[]): AdapterResult | undefined {
+  const datatype = declared ?? inferDatatype(value);
+  // the one JSON value without a datatype: a number beyond a double (1e999 reads as Infinity)
+  if (!datatype) return reject('bad_value', `${param}: number out of range`);
+  if (typeof value === 'object' && tooDeep(value!)) return reject('bad_shape', `${param}: nested deeper than ${MAX_DEPTH}`);
+  out.push({ sensor, configtype, param, subparam, datatype, value });
+  return undefined;
 }

@@ -101,6 +101,32 @@ export const NOTHING: AdapterResult = { ok: true, out: { points: [], states: [] 
 export const MAX_NAME = 64;
 export const validName = (s: string): boolean => s.length > 0 && s.length <= MAX_NAME && s !== '__proto__';
 
+/** Objects and arrays in a value nest at most this deep: JSON.parse reads any depth, but storing the value
+ * (JSON.stringify) runs out of stack some thousands of levels down, well inside the payload limit. */
+export const MAX_DEPTH = 32;
+
+/** Whether an object or array nests deeper than `levels` (walked no deeper than that). */
+export function tooDeep(v: object, levels = MAX_DEPTH): boolean {
+  if (levels === 0) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (x !== null && typeof x === 'object' && tooDeep(x, levels - 1)) return true;
+    return false;
+  }
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null && typeof x === 'object' && tooDeep(x, levels - 1)) return true;
+  }
+  return false;
+}
+
+/** Why a JSON value cannot be kept as a state, or undefined: a number beyond a double (JSON's 1e999 reads as
+ * Infinity) or a structure nested too deep. */
+export function unstorable(v: unknown): AdapterResult | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : reject('bad_value', 'number out of range');
+  if (v !== null && typeof v === 'object' && tooDeep(v)) return reject('bad_shape', `nested deeper than ${MAX_DEPTH}`);
+  return undefined;
+}
+
 // fatal: bytes that are not UTF-8 make a malformed message, not text with U+FFFD in it (as fast as Buffer#toString)
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
