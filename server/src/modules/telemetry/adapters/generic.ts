@@ -1,7 +1,7 @@
 // Generic MQTT, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<deviceId>/data` and `d/<deviceId>/state`.
 // An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
 import { z } from 'zod';
-import { accept, isPlainObject, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
+import { accept, isPlainObject, MAX_NAME, MAX_STATES, NOTHING, parseDeviceTime, parseJson, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
 import { pointsOfParams } from './tree.js';
 
 const name = z.string().min(1).max(MAX_NAME);
@@ -25,7 +25,7 @@ function dataShapeError(body: Record<string, unknown>): string | undefined {
   }
   return sensors === 0 ? 'no sensor' : undefined;
 }
-const stateSchema = z.record(sensorName, z.unknown()).refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= 256, '1 to 256 keys');
+const stateSchema = z.record(sensorName, z.unknown()).refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= MAX_STATES, `1 to ${MAX_STATES} keys`);
 
 /** `d/<id>/<kind>` split once; the id must be the device's own. */
 export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult {

@@ -1,63 +1,93 @@
 // Tasmota, as real firmware sends it with the default FullTopic `%prefix%/%topic%/`: tele/<topic>/SENSOR|STATE|LWT and
 // stat/<topic>/RESULT|POWER<n>. Tasmota's `Time` is local time without a zone, so points take the receive time.
-import { accept, isPlainObject, NOTHING, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
-import { inferDatatype } from '../datatypes.js';
+import { accept, isPlainObject, MAX_STATES, NOTHING, parseJson, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
+import { pushPoint } from './tree.js';
 
 /** STATE fields that are measurements (charted as points under sensor `device`); other scalars are device states. */
-const STATE_POINTS: Readonly<Record<string, readonly string[]>> = {
-  '': ['UptimeSec', 'Heap', 'Sleep', 'LoadAvg', 'MqttCount', 'Vcc'],
-  Wifi: ['RSSI', 'Signal', 'LinkCount'],
-};
+const STATE_POINTS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['', ['UptimeSec', 'Heap', 'Sleep', 'LoadAvg', 'MqttCount', 'Vcc']],
+  ['Wifi', ['RSSI', 'Signal', 'LinkCount']],
+]);
+const DEVICE_POINTS = STATE_POINTS.get('')!;
 /** STATE fields that are neither (clock, human-readable uptime) */
 const STATE_SKIP = new Set(['Time', 'Uptime']);
 
+// Firmware sends neither names beyond 64 characters nor numbers beyond a double: such a message is malformed as a
+// whole (counted), not quietly thinned. Fields of a type nobody maps (null readings, objects STATE does not know) are
+// skipped as before.
+const badName = () => reject('bad_shape', 'name');
+
 /** `"Power":[45,30]` on multi-channel devices: channels become subparams "1", "2", ... like Tasmota's Power1, Power2. */
-function pushValue(sensor: string, param: string, value: unknown, out: RawPoint[]): void {
+function pushValue(sensor: string, param: string, value: unknown, out: RawPoint[]): AdapterResult | undefined {
   if (Array.isArray(value) && value.length > 0 && value.length <= 32 && value.every((v) => typeof v === 'number')) {
     value.forEach((v, i) => out.push({ sensor, configtype: 'data', param, subparam: String(i + 1), datatype: 'number', value: v }));
-    return;
+    return undefined;
   }
   if (isPlainObject(value)) {
     for (const sub in value) {
-      const dt = inferDatatype(value[sub]);
-      if (dt && validName(sub)) out.push({ sensor, configtype: 'data', param, subparam: sub, datatype: dt, value: value[sub] });
+      if (!validName(sub)) return badName();
+      const bad = value[sub] === null ? undefined : pushPoint(sensor, 'data', param, sub, undefined, value[sub], out);
+      if (bad) return bad;
     }
-    return;
+    return undefined;
   }
-  const dt = inferDatatype(value);
-  if (dt) out.push({ sensor, configtype: 'data', param, subparam: '', datatype: dt, value });
+  return value === null ? undefined : pushPoint(sensor, 'data', param, '', undefined, value, out);
 }
+
+/** a scalar field kept as a device state */
+function pushState(key: string, value: unknown, out: RawState[]): AdapterResult | undefined {
+  const bad = unstorable(value);
+  if (bad) return bad;
+  out.push({ key, value });
+  return undefined;
+}
+
+const answer = (points: RawPoint[], states: RawState[]): AdapterResult => (states.length > MAX_STATES ? reject('bad_shape', `more than ${MAX_STATES} states`) : accept({ points, states }));
 
 function sensorMessage(body: Record<string, unknown>): AdapterResult {
   const points: RawPoint[] = [];
   const states: RawState[] = [];
   for (const key in body) {
-    if (key === 'Time' || !validName(key)) continue;
+    if (key === 'Time') continue;
+    if (!validName(key)) return badName();
     const v = body[key];
+    let bad: AdapterResult | undefined;
     if (isPlainObject(v)) {
-      for (const param in v) if (validName(param)) pushValue(key, param, v[param], points);
+      for (const param in v) {
+        bad = validName(param) ? pushValue(key, param, v[param], points) : badName();
+        if (bad) return bad;
+      }
     } else if (v !== null && typeof v !== 'object') {
-      states.push({ key, value: v }); // TempUnit, PressureUnit: unit settings, not measurements
+      bad = pushState(key, v, states); // TempUnit, PressureUnit: unit settings, not measurements
     }
+    if (bad) return bad;
   }
-  return accept({ points, states });
+  return answer(points, states);
 }
 
 function stateMessage(body: Record<string, unknown>): AdapterResult {
   const points: RawPoint[] = [];
   const states: RawState[] = [];
   for (const key in body) {
-    if (STATE_SKIP.has(key) || !validName(key)) continue;
+    if (STATE_SKIP.has(key)) continue;
+    if (!validName(key)) return badName();
     const v = body[key];
+    let bad: AdapterResult | undefined;
     if (isPlainObject(v)) {
-      for (const name of STATE_POINTS[key] ?? []) if (typeof v[name] === 'number') points.push({ sensor: 'device', configtype: 'data', param: key, subparam: name, datatype: 'number', value: v[name] });
-    } else if (STATE_POINTS[''].includes(key)) {
-      if (typeof v === 'number') points.push({ sensor: 'device', configtype: 'data', param: key, subparam: '', datatype: 'number', value: v });
+      for (const name of STATE_POINTS.get(key) ?? []) {
+        if (v[name] === undefined) continue;
+        if (typeof v[name] !== 'number') return reject('bad_value', `${key}.${name}`);
+        points.push({ sensor: 'device', configtype: 'data', param: key, subparam: name, datatype: 'number', value: v[name] });
+      }
+    } else if (DEVICE_POINTS.includes(key)) {
+      if (typeof v !== 'number') return reject('bad_value', key);
+      points.push({ sensor: 'device', configtype: 'data', param: key, subparam: '', datatype: 'number', value: v });
     } else if (v !== null && typeof v !== 'object') {
-      states.push({ key, value: v });
+      bad = pushState(key, v, states);
     }
+    if (bad) return bad;
   }
-  return accept({ points, states });
+  return answer(points, states);
 }
 
 export function adaptTasmota(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult {
@@ -87,6 +117,9 @@ export function adaptTasmota(ctx: DeviceContext, topic: string, payload: Buffer)
 /** RESULT answers a command: `{"POWER":"ON"}`, `{"Dimmer":40}` ... each top-level field is a device state. */
 function resultMessage(body: Record<string, unknown>): AdapterResult {
   const states: RawState[] = [];
-  for (const key in body) if (validName(key)) states.push({ key, value: body[key] ?? null });
-  return accept({ points: [], states });
+  for (const key in body) {
+    const bad = validName(key) ? pushState(key, body[key] ?? null, states) : badName();
+    if (bad) return bad;
+  }
+  return answer([], states);
 }

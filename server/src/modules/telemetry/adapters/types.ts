@@ -101,6 +101,9 @@ export const NOTHING: AdapterResult = { ok: true, out: { points: [], states: [] 
 export const MAX_NAME = 64;
 export const validName = (s: string): boolean => s.length > 0 && s.length <= MAX_NAME && s !== '__proto__';
 
+/** A message sets at most this many states (each is a row with a history of its own). */
+export const MAX_STATES = 256;
+
 /** Objects and arrays in a value nest at most this deep: JSON.parse reads any depth, but storing the value
  * (JSON.stringify) runs out of stack some thousands of levels down, well inside the payload limit. */
 export const MAX_DEPTH = 32;
