@@ -4,7 +4,7 @@
 //   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, object}
 //                         → application/<app>/device/<devEui>/event/ack {queueItemId: id, acknowledged}
 //   serial gateways: gw/<uid>/down {id, node, register, value, sensor, configtype, param} → gw/<uid>/res {id, ok, code?}
-import { WIRE_OF_CATEGORY, type WireProtocol } from '../telemetry/adapters/index.js';
+import { MAX_PAYLOAD_BYTES, parseJson, tooDeep, WIRE_OF_CATEGORY, type WireProtocol } from '../telemetry/adapters/index.js';
 import type { DeviceRow } from '../devices/families.js';
 
 export interface CommandBody {
@@ -31,12 +31,11 @@ export const LORA_COMMAND_FPORT = 10;
 
 export const wireOf = (row: Pick<DeviceRow, 'category'>): WireProtocol | undefined => WIRE_OF_CATEGORY[row.category];
 
+/** A reply's JSON, or undefined for what telemetry counts as malformed: the reply goes back in the call's answer */
 const json = (payload: Buffer): unknown => {
-  try {
-    return JSON.parse(payload.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  if (payload.length > MAX_PAYLOAD_BYTES) return undefined;
+  const parsed = parseJson(payload);
+  return parsed.ok && !(parsed.value !== null && typeof parsed.value === 'object' && tooDeep(parsed.value)) ? parsed.value : undefined;
 };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

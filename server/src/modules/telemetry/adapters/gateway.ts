@@ -2,7 +2,7 @@
 // Modbus-like register sets: `{ "node": 1, "registers": { "40001": 231.5, "coil1": true }, "ts"?: epoch }`, or an
 // array of up to 32 such frames (one poll cycle of several nodes). Each node is a sensor `node<n>`, each register a param.
 import { z } from 'zod';
-import { accept, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint } from './types.js';
+import { accept, commandReply, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint } from './types.js';
 
 const frameSchema = z.object({
   node: z.number().int().min(0).max(255),
@@ -17,6 +17,8 @@ export function adaptGateway(ctx: DeviceContext, topic: string, payload: Buffer)
   const parts = topic.split('/');
   if (parts.length !== 3 || parts[0] !== 'gw') return reject('unknown_topic', topic);
   if (!ctx.uid || parts[1].toLowerCase() !== ctx.uid.toLowerCase()) return reject('topic_mismatch', topic);
+  // a reply is the command flow's to match; here it is only checked
+  if (parts[2] === 'res') return commandReply(payload);
   if (parts[2] !== 'up') return NOTHING;
   const json = parseJson(payload);
   if (!json.ok) return reject('not_json');

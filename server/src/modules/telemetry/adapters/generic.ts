@@ -1,7 +1,7 @@
 // Generic MQTT, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<deviceId>/data` and `d/<deviceId>/state`.
 // An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
 import { z } from 'zod';
-import { accept, isPlainObject, MAX_NAME, MAX_STATES, NOTHING, parseDeviceTime, parseJson, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
+import { accept, commandReply, isPlainObject, MAX_NAME, MAX_STATES, NOTHING, parseDeviceTime, parseJson, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
 import { pointsOfParams } from './tree.js';
 
 const name = z.string().min(1).max(MAX_NAME);
@@ -33,7 +33,9 @@ export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer)
   if (parts.length < 3 || parts[0] !== 'd') return reject('unknown_topic', topic);
   if (parts[1] !== String(ctx.deviceId)) return reject('topic_mismatch', topic);
   const kind = parts.slice(2).join('/');
-  if (kind !== 'data' && kind !== 'state') return NOTHING; // cmd/res belongs to the command flow
+  // a reply is the command flow's to match; here it is only checked
+  if (kind === 'cmd/res') return commandReply(payload);
+  if (kind !== 'data' && kind !== 'state') return NOTHING;
   const json = parseJson(payload);
   if (!json.ok) return reject('not_json');
   if (!isPlainObject(json.value)) return reject('bad_shape', 'not an object');

@@ -1,6 +1,7 @@
 // LoRa uplinks from a ChirpStack-v4-style network server integration: application/<appId>/device/<devEui>/event/<type>.
 // `up` carries the decoded `object` (sensor `lora`) or raw `data` bytes decoded by the device's decoder table; the
-// best gateway's RSSI/SNR become sensor `radio`. `status` carries battery and margin; `join` only says the device lives.
+// best gateway's RSSI/SNR become sensor `radio`. `status` carries battery and margin; `join` only says the device lives;
+// `ack` answers a downlink (matched by the command flow, only checked here).
 import { z } from 'zod';
 import { decodeLora } from './lora.decoder.js';
 import { pointsOfParams } from './tree.js';
@@ -14,8 +15,10 @@ const uplinkSchema = z.object({
   object: z.record(z.string(), z.unknown()).optional(),
   rxInfo: z.array(z.object({ rssi: z.number().optional(), snr: z.number().optional() })).max(64).optional(),
 });
-const statusSchema = z.object({
-  deviceInfo: z.object({ devEui: z.string() }),
+/** what every event names: the device */
+const eventSchema = z.object({ deviceInfo: z.object({ devEui: z.string() }) });
+const ackSchema = eventSchema.extend({ queueItemId: z.string(), acknowledged: z.boolean() });
+const statusSchema = eventSchema.extend({
   time: z.string().optional(),
   margin: z.number().optional(),
   batteryLevel: z.number().optional(),
@@ -37,10 +40,15 @@ export function adaptLora(ctx: DeviceContext, topic: string, payload: Buffer): A
   const devEui = parts[3].toLowerCase();
   if (!ctx.devEui || devEui !== ctx.devEui.toLowerCase()) return reject('topic_mismatch', topic);
   const event = parts[5];
-  if (event !== 'up' && event !== 'status' && event !== 'join') return NOTHING; // ack, txack, log, location
+  if (event !== 'up' && event !== 'status' && event !== 'join' && event !== 'ack') return NOTHING; // txack, log, location
   const json = parseJson(payload);
   if (!json.ok) return reject('not_json');
-  if (event === 'join') return accept({ points: [], states: [], online: true });
+  if (event === 'join' || event === 'ack') {
+    const parsed = (event === 'ack' ? ackSchema : eventSchema).safeParse(json.value);
+    if (!parsed.success) return reject('bad_shape', parsed.error.issues[0]?.message);
+    if (parsed.data.deviceInfo.devEui.toLowerCase() !== devEui) return reject('topic_mismatch', 'devEui');
+    return event === 'join' ? accept({ points: [], states: [], online: true }) : NOTHING;
+  }
   const points: RawPoint[] = [];
   if (event === 'status') {
     const parsed = statusSchema.safeParse(json.value);

@@ -141,6 +141,18 @@ export function parseJson(payload: Buffer): { ok: true; value: unknown } | { ok:
   }
 }
 
+/**
+ * A command reply `{id, ok, code?}` (d/<id>/cmd/res, gw/<uid>/res): no telemetry, but a malformed one is counted here;
+ * the command flow matches the reply to its command (commands/command-wire.ts).
+ */
+export function commandReply(payload: Buffer): AdapterResult {
+  const json = parseJson(payload);
+  if (!json.ok) return reject('not_json');
+  const body = json.value;
+  if (!isPlainObject(body) || typeof body.id !== 'string' || typeof body.ok !== 'boolean') return reject('bad_shape', 'a reply is {id, ok, code?}');
+  return tooDeep(body) ? reject('bad_shape', `nested deeper than ${MAX_DEPTH}`) : NOTHING;
+}
+
 /** A device-stated time: epoch ms, epoch seconds (below 1e11) or an ISO-8601 string with a zone. */
 export function parseDeviceTime(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isFinite(v) && v > 0) return Math.round(v < 1e11 ? v * 1000 : v);
