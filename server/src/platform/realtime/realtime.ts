@@ -24,6 +24,9 @@ interface SocketData {
   header: (name: string) => string | undefined;
   /** room → channel it was joined through, and the params */
   rooms: Map<string, { channel: string; params: unknown }>;
+  /** subscribes whose join() has not answered yet: they count against the room limit too, or a burst of them would
+   * all pass it before the first one joined */
+  joining: number;
 }
 
 /** what a caller may do, for comparing the caller of a socket before and after an access change */
@@ -79,7 +82,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     try {
       const caller = await opts.authenticate(header);
       if (!caller) throw unauthorized();
-      socket.data = { caller, header, rooms: new Map() } satisfies SocketData;
+      socket.data = { caller, header, rooms: new Map(), joining: 0 } satisfies SocketData;
       next();
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(Result.UNEXPECTED, T.common.unexpected, 500);
@@ -123,8 +126,14 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     const channel = channels.get(name);
     if (!channel) throw notFound();
     const data = socket.data as SocketData;
-    if (data.rooms.size >= MAX_ROOMS_PER_SOCKET) throw new ApiError(Result.INVALID, T.common.invalidInput);
-    const room = await channel.join(data.caller, params ?? {});
+    if (data.rooms.size + data.joining >= MAX_ROOMS_PER_SOCKET) throw new ApiError(Result.INVALID, T.common.invalidInput);
+    data.joining++;
+    let room: string;
+    try {
+      room = await channel.join(data.caller, params ?? {});
+    } finally {
+      data.joining--;
+    }
     if (typeof room !== 'string' || room.length > 200 || !ROOM_PATTERN.test(room)) throw new Error(`channel ${name} answered an invalid room "${String(room)}"`);
     if (!socket.connected) return { response_result: Result.OK, room };
     joined(socket, room, name, params ?? {});
