@@ -124,7 +124,9 @@ export function createDashboardSource(sqlite: Database.Database, opts: { now?: (
       return view;
     },
     component(view: DashboardView, key: string): Component {
-      const c = view.conf.dashboard?.[key];
+      // own keys only: a key like `__proto__` names no card
+      const cards = view.conf.dashboard;
+      const c = cards && Object.prototype.hasOwnProperty.call(cards, key) ? cards[key] : undefined;
       if (c) return c;
       if (view.broken.has(key)) throw new CardError(T.cards.invalidComponent);
       throw notFound();

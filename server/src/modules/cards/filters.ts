@@ -176,6 +176,10 @@ export function autoStep(span: number, allowed?: PeriodIntervals): [Period, numb
   return AUTO_LADDER.find(fits) ?? ['year', 1];
 }
 
+/** `table[key]` when the table has that key itself: a period such as `__proto__` names nothing. */
+const own = <V>(table: Partial<Record<string, V>>, key: string): V | undefined =>
+  Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+
 /** The fixed months the request layer names ('march' | 'april' | 'may' of 2020). */
 const NAMED_MONTHS: Record<string, number> = { march: 2, april: 3, may: 4 };
 
@@ -202,9 +206,10 @@ export function resolveWindow(f: FilterSpec, now: number, tz: string, bucketed: 
     allowed = periodicOptions(f.range, param);
     [start, end] = periodicRange(f.range, param, now, tz);
   } else {
-    if (period && NAMED_MONTHS[period] !== undefined) {
-      start = localMidnight(2020, NAMED_MONTHS[period]!, 1, tz);
-      end = localMidnight(2020, NAMED_MONTHS[period]! + 1, 1, tz);
+    const month = period ? own(NAMED_MONTHS, period) : undefined;
+    if (month !== undefined) {
+      start = localMidnight(2020, month, 1, tz);
+      end = localMidnight(2020, month + 1, 1, tz);
       period = undefined;
     } else {
       end = f.end !== undefined ? f.end + 1 : now + 1;
@@ -217,7 +222,7 @@ export function resolveWindow(f: FilterSpec, now: number, tz: string, bucketed: 
   let step: [Period, number];
   if (period && period !== 'auto') {
     const options = type === 'PERIODIC' ? allowed! : CUSTOM_PERIODS;
-    const intervals = options[period as Period];
+    const intervals = own(options, period);
     const interval = f.interval ?? intervals?.[0];
     if (!intervals || interval === undefined || !intervals.includes(interval)) throw new FilterError(T.dashboards.variables.optionNotOffered);
     step = [period as Period, interval];
