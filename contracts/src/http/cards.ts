@@ -12,10 +12,12 @@ import { defineCall, type Access } from './define.js';
 const VIEW: Access = { navs: [] };
 
 const numeric = z.coerce.number().finite();
+/** the farthest instant a window may name (the end of year 9999): a window's calendar math stays inside a Date */
+const INSTANT_MAX_MS = 253_402_300_799_999;
 /** epoch ms, or an ISO-8601 date */
 const instant = z.union([z.coerce.number().int(), z.string().min(1).max(40)]).transform((v, ctx) => {
   const ms = typeof v === 'number' ? v : /^-?\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (!Number.isFinite(ms)) {
+  if (!Number.isFinite(ms) || Math.abs(ms) > INSTANT_MAX_MS) {
     ctx.addIssue({ code: 'custom', message: T.common.invalidInput });
     return z.NEVER;
   }
