@@ -125,7 +125,8 @@ export const deviceFamilyContract: Record<string, CallDef> = Object.fromEntries(
 const statusList = z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(DeviceStatus).max(2));
 
 export const DeviceFilterInput = z.object({
-  search: z.string().trim().max(64).optional(),
+  // the search runs as a full-text phrase, and a NUL ends an FTS5 query string early
+  search: z.string().trim().max(64).refine((s) => !s.includes('\u0000'), T.common.invalidInput).optional(),
   status: statusList.optional(),
   category: z.coerce.number().int().min(1).max(99).optional(),
   type: z.string().max(64).optional(),
