@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Result } from '../codes.js';
 import { T } from '../text/id.js';
 import { defineCall, type Access } from './define.js';
-import { id } from '../models/fields.js';
+import { id, JSON_DEPTH_MAX, jsonDepthWithin } from '../models/fields.js';
 import { NavItem } from '../models/access.js';
 import { ConfDashboard, DashboardName, DevicesAnswer, SensorsAnswer } from '../models/dashboard/index.js';
 
@@ -21,15 +21,20 @@ const VIEW: Access = { navs: [] };
 export const DASHBOARD_LABEL_MAX = 64;
 export const DASHBOARD_DESC_MAX = 256;
 
-/** conf_dashboard as sent: the object, or JSON text holding one (the manual forms edit JSON as text). */
-const confDashboard = z.preprocess((v) => {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    return v;
-  }
-}, ConfDashboard);
+/**
+ * conf_dashboard as sent: the object, or JSON text holding one (the manual forms edit JSON as text). Its cards keep
+ * fields of their own, so the text is held to the nesting a JSON body is held to.
+ */
+const confDashboard = z
+  .preprocess((v) => {
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return v;
+    }
+  }, ConfDashboard)
+  .refine((v) => jsonDepthWithin(v), T.common.jsonTooDeep(JSON_DEPTH_MAX));
 
 const label = DashboardName.transform((s) => s.trim()).pipe(z.string().max(DASHBOARD_LABEL_MAX, T.common.max(DASHBOARD_LABEL_MAX)));
 const desc = z.string().max(DASHBOARD_DESC_MAX, T.common.max(DASHBOARD_DESC_MAX));

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SYS_NAVS } from '../codes.js';
 import { T } from '../text/id.js';
 import { SysNavKey } from './nav.js';
+import { JSON_DEPTH_MAX, jsonDepthWithin } from './fields.js';
 
 const NOT_JSON = Symbol('not-json');
 
@@ -21,7 +22,7 @@ export function jsonObject(message: string) {
         return NOT_JSON;
       }
     },
-    z.record(z.string(), z.unknown(), { error: message }),
+    z.record(z.string(), z.unknown(), { error: message }).refine((v) => jsonDepthWithin(v), T.common.jsonTooDeep(JSON_DEPTH_MAX)),
   );
 }
 

@@ -50,19 +50,45 @@ export const timeZone = z
 export const id = z.coerce.number({ error: T.common.required }).int().positive();
 
 /**
+ * How deep a free-form JSON value (sensors, policies, scopes, permissions) may nest: far deeper than any of them needs,
+ * and far shallower than the ~5,000 levels at which JSON.stringify (recursive) fails to write it back.
+ */
+export const JSON_DEPTH_MAX = 64;
+
+/** Whether `value` nests at most `max` levels of objects and arrays; counted without recursion. */
+export function jsonDepthWithin(value: unknown, max = JSON_DEPTH_MAX): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, above] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (above >= max) return false;
+    for (const child of Object.values(v)) stack.push([child, above + 1]);
+  }
+  return true;
+}
+
+/**
  * A JSON object or array, sent as JSON text (a form's text area) or as JSON; parsed either way. Anything else, and
  * text that is not a JSON object or array, fails with `message` (the spec's "... harus dalam bentuk JSON yang benar").
  */
 export function jsonDocument(message: string) {
   return z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: message }).transform((v, ctx) => {
-    if (typeof v !== 'string') return v;
-    try {
-      const parsed: unknown = JSON.parse(v);
-      if (parsed !== null && typeof parsed === 'object') return parsed as Record<string, unknown> | unknown[];
-    } catch {
-      // reported below
+    let parsed: unknown = v;
+    if (typeof v === 'string') {
+      try {
+        parsed = JSON.parse(v);
+      } catch {
+        parsed = undefined;
+      }
     }
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
+    if (parsed === null || typeof parsed !== 'object') {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    if (!jsonDepthWithin(parsed)) {
+      ctx.addIssue({ code: 'custom', message: T.common.jsonTooDeep(JSON_DEPTH_MAX) });
+      return z.NEVER;
+    }
+    return parsed as Record<string, unknown> | unknown[];
   });
 }

@@ -14,6 +14,7 @@ export const T = {
     noConnection: 'Tidak ada koneksi, cek kembali jaringan internet',
     serverDown: 'Server sedang down, silahkan coba lain waktu',
     invalidInput: 'Input tidak valid',
+    jsonTooDeep: (n: number) => `JSON bersarang lebih dari ${n} tingkat`,
     notFound: 'Data tidak ditemukan',
     conflict: 'Data sudah ada',
     forbidden: 'Anda tidak memiliki akses',

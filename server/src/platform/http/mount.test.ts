@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineCall, Result } from '@sentra/contracts';
+import { defineCall, JSON_DEPTH_MAX, Result } from '@sentra/contracts';
 import { createLogger } from '../log.js';
 import { implement } from './mount.js';
 import { createHttpApp } from './server.js';
@@ -97,6 +97,15 @@ describe('route table', () => {
     const broken = await post('{"name":');
     expect(broken.status).toBe(400);
     expect(broken.body.response_result).toBe(Result.INVALID);
+  });
+
+  it('answers -10 for a JSON body nested deeper than JSON_DEPTH_MAX, which JSON.stringify could not write back', async () => {
+    const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const post = (body: string) => get('/service/web/test/item/7', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await post(`{"name":"pompa","extra":${nested(JSON_DEPTH_MAX - 1)}}`)).body).toEqual({ response_result: 0, id: '7', name: 'pompa' });
+    const deep = await post(`{"name":"pompa","extra":${nested(100_000)}}`);
+    expect(deep.status).toBe(400);
+    expect(deep.body.response_result).toBe(Result.INVALID);
   });
 
   it('answers -11 for an API path no route has, whatever the method', async () => {

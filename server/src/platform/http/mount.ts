@@ -2,7 +2,7 @@
 // authorise the caller, run the handler under the entry's time-out, and answer the envelope.
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
-import { Header, Result, T, type CallDef, type Contract, type OutputOf, type ParsedInputOf } from '@sentra/contracts';
+import { Header, JSON_DEPTH_MAX, Result, T, jsonDepthWithin, type CallDef, type Contract, type OutputOf, type ParsedInputOf } from '@sentra/contracts';
 import { ApiError, forbidden, invalid, type FieldError } from './errors.js';
 import type { Logger } from '../log.js';
 
@@ -88,6 +88,8 @@ function rawInput(req: Request, def: CallDef): Record<string, unknown> {
   if (source !== undefined && (typeof source !== 'object' || source === null || Array.isArray(source))) {
     throw invalid('Body harus berupa objek JSON');
   }
+  // a body the gateway could not write back (JSON.stringify recurses) never reaches a call; a query is flat text
+  if (def.method === 'POST' && !jsonDepthWithin(source)) throw invalid(T.common.jsonTooDeep(JSON_DEPTH_MAX));
   return { ...(source ?? {}), ...req.params };
 }
 
