@@ -195,6 +195,27 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
     const other = await tenantWithApp(gw.url);
     expect((await call(gw.url, dashboardsContract.devices, {}, tenantAuth(other))).body).toEqual({ response_result: 0, devices: {}, devices_label: {} });
   });
+
+  it("keeps a device's names such as __proto__ as plain keys of the tree, never a way into Object.prototype", async () => {
+    const o = await tenantWithApp(gw.url);
+    const auth = tenantAuth(o);
+    const d = await addDevice(gw.url, auth, 'dummy', { name: 'Nakal', sensors: { pm: { data: { energy: 'number' } } } });
+    // written straight into storage: whatever the registry's validation refuses today, the tree must not trust it
+    gw.app.db.sqlite.prepare('UPDATE devices SET sensors = ? WHERE id = ?').run('{"__proto__":{"data":{"polluted":"number"}},"pm":{"__proto__":{"x":"number"}}}', d.id);
+    gw.app.db.sqlite
+      .prepare('INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(o.appId, d.id, 'env', '__proto__', 'constructor', 'polluted', 'number', Date.now());
+    for (const c of [dashboardsContract.devices, dashboardsContract.sensors]) {
+      const r = await call(gw.url, c, {}, auth);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    }
+    const tree = (await call(gw.url, dashboardsContract.devices, {}, auth)).body.devices[d.id] as Record<string, unknown>;
+    expect(Object.keys(tree).sort()).toEqual(['__proto__', 'env', 'pm']);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect(Object.prototype).not.toHaveProperty('data');
+    expect(Object.prototype).not.toHaveProperty('x');
+    expect(Object.prototype).not.toHaveProperty('constructor.polluted');
+  });
 });
 
 describe('GET /fetch/web/d/{id}', () => {

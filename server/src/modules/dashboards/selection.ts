@@ -21,10 +21,15 @@ export interface SelectionFilter {
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * A tree node without a prototype: names come from devices (declared sensors, series, state keys), and a name such as
+ * `__proto__` must be a key like any other, never a way into Object.prototype (read from `{}` it is one).
+ */
+const node = (): Obj => Object.create(null) as Obj;
 const child = (parent: Obj, key: string): Obj => {
   const existing = parent[key];
   if (isObject(existing)) return existing;
-  const created: Obj = {};
+  const created = node();
   parent[key] = created;
   return created;
 };
@@ -112,7 +117,7 @@ export function createSelection(db: Db) {
       .orderBy(asc(devices.id))
       .all()
       .filter((d) => !filter.tags?.length || hasAnyTag(d.tags, filter.tags));
-    const trees = new Map<number, Obj>(rows.map((d) => [d.id, {}]));
+    const trees = new Map<number, Obj>(rows.map((d) => [d.id, node()]));
     for (const d of rows) addDeclared(trees.get(d.id)!, parseJson(d.sensors));
     const series = db
       .select({ deviceId: telemetrySeries.deviceId, sensor: telemetrySeries.sensor, configtype: telemetrySeries.configtype, param: telemetrySeries.param, subparam: telemetrySeries.subparam, datatype: telemetrySeries.datatype })
@@ -143,7 +148,7 @@ export function createSelection(db: Db) {
 
     /** The same devices' sensors merged, without the device level (list and map card queries). */
     sensors(appId: number, filter: SelectionFilter): { sensors: SensorTree } {
-      const merged: Obj = {};
+      const merged = node();
       for (const tree of deviceTrees(appId, filter).trees.values()) deepMerge(merged, tree);
       return { sensors: merged as SensorTree };
     },
