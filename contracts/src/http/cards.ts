@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Result } from '../codes.js';
 import { T } from '../text/id.js';
 import { defineCall, type Access } from './define.js';
+import { INSTANT_MAX_MS } from '../models/fields.js';
 
 /**
  * Who may read a card: every principal of the application passes the route table's check; the server then lets a
@@ -12,8 +13,6 @@ import { defineCall, type Access } from './define.js';
 const VIEW: Access = { navs: [] };
 
 const numeric = z.coerce.number().finite();
-/** the farthest instant a window may name (the end of year 9999): a window's calendar math stays inside a Date */
-const INSTANT_MAX_MS = 253_402_300_799_999;
 /** epoch ms, or an ISO-8601 date */
 const instant = z.union([z.coerce.number().int(), z.string().min(1).max(40)]).transform((v, ctx) => {
   const ms = typeof v === 'number' ? v : /^-?\d+$/.test(v) ? Number(v) : Date.parse(v);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { T } from '../text/id.js';
 import { defineCall } from './define.js';
 import { DEVICE_READ, DEVICE_WRITE } from './devices.js';
-import { id, jsonDocument, timeZone } from '../models/fields.js';
+import { id, INSTANT_MAX_MS, jsonDocument, timeZone } from '../models/fields.js';
 import { deviceTags } from '../models/device.js';
 
 /** Datatypes of spec 03 section 3. */
@@ -24,7 +24,7 @@ export const DOWNLOAD_DEFAULT_LABEL = 'Data_perangkat';
 
 const name = z.string().min(1).max(64);
 /** epoch ms as a query value */
-const epochMs = z.coerce.number({ error: T.common.required }).int().min(0).max(8_640_000_000_000_000);
+const epochMs = z.coerce.number({ error: T.common.required }).int().min(0).max(INSTANT_MAX_MS);
 export const ndata = z.coerce.number({ error: T.deviceData.ndataRange }).int(T.deviceData.ndataRange).min(1, T.deviceData.ndataRange).max(DOWNLOAD_NDATA_MAX, T.deviceData.ndataRange);
 
 /** One series of the device: sensor, configtype and param, optionally one subparam (else the whole param). */

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { T } from '../text/id.js';
 import { defineCall } from './define.js';
 import { DEVICE_READ, DEVICE_WRITE } from './devices.js';
-import { id } from '../models/fields.js';
+import { id, INSTANT_MAX_MS } from '../models/fields.js';
 import { DOWNLOAD_NDATA_MAX, rangeInOrder } from './device-data.js';
 
 export const stateKey = z.string().min(1).max(64);
-const epochMs = z.coerce.number({ error: T.common.required }).int().min(0).max(8_640_000_000_000_000);
+const epochMs = z.coerce.number({ error: T.common.required }).int().min(0).max(INSTANT_MAX_MS);
 
 /** spec "State row"; `is_null` true = Inactive. */
 export const StateRow = z.object({

@@ -92,3 +92,6 @@ export function jsonDocument(message: string) {
     return parsed as Record<string, unknown> | unknown[];
   });
 }
+
+/** The farthest instant a call may name (the end of year 9999): calendar math and formatting stay inside a Date. */
+export const INSTANT_MAX_MS = 253_402_300_799_999;

@@ -1,5 +1,7 @@
 // The datatypes of spec section 3 and how each is kept in a point: numbers, booleans and datetimes in the REAL column
 // (so they roll up and compare), everything else as text (strings and images as is, structured values as JSON).
+import { INSTANT_MAX_MS } from '@sentra/contracts';
+
 export const DATATYPES = ['number', 'boolean', 'datetime', 'string', 'object', 'uobject', 'image', 'mobject', 'surveillance', 'array'] as const;
 export type Datatype = (typeof DATATYPES)[number];
 
@@ -32,8 +34,6 @@ export function inferDatatype(value: unknown): Datatype | null {
   }
 }
 
-const MAX_DATETIME = 8_640_000_000_000_000;
-
 /** Encodes `value` as `datatype`; null when the value cannot be that datatype (the point is rejected). */
 export function encodeValue(datatype: Datatype, value: unknown): StoredValue | null {
   switch (datatype) {
@@ -43,7 +43,7 @@ export function encodeValue(datatype: Datatype, value: unknown): StoredValue | n
       return typeof value === 'boolean' ? { num: value ? 1 : 0, text: null } : null;
     case 'datetime': {
       const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-      return Number.isFinite(ms) && Math.abs(ms) <= MAX_DATETIME ? { num: ms, text: null } : null;
+      return Number.isFinite(ms) && Math.abs(ms) <= INSTANT_MAX_MS ? { num: ms, text: null } : null;
     }
     case 'string':
     case 'image':
