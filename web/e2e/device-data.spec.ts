@@ -159,7 +159,15 @@ test.describe.serial('device data', () => {
     const mode = page.getByTestId('state-row').filter({ hasText: 'mode' });
     await expect(mode.getByText(T.deviceStates.active)).toBeVisible();
     await expect(page.getByTestId('state-row').filter({ hasText: 'alarm' }).getByText(T.deviceStates.inactive)).toBeVisible();
-    await mode.getByRole('button', { name: T.deviceData.rowMenu('mode') }).hover();
+    const modeMenu = mode.getByRole('button', { name: T.deviceData.rowMenu('mode') });
+    await modeMenu.hover();
+    await expect(page.getByRole('menuitem', { name: T.deviceStates.view })).toBeVisible();
+    // leaving the button for elsewhere closes it
+    await page.mouse.move(640, 700);
+    await expect(page.getByRole('menu')).toBeHidden();
+    // a click moves the pointer over the button first, which opens the menu: the click must not then close it (a
+    // backdrop there took the click and closed the menu the hover had just opened)
+    await modeMenu.click();
     await expect(page.getByRole('menuitem', { name: T.deviceStates.view })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/states.png` });
     await page.getByRole('menuitem', { name: T.deviceStates.remove }).click();

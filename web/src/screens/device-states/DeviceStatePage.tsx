@@ -73,6 +73,11 @@ export function DeviceStatePage() {
     } else notices.error(failureMessage(r, { fallback: T.deviceStates.removeFailed }));
   };
 
+  /** the row menu closes shortly after the pointer leaves its button or the menu, unless it enters the other */
+  const closeSoon = () => {
+    clearTimeout(closeTimer.current);
+    closeTimer.current = setTimeout(() => setMenu(null), 300);
+  };
   const openMenu = (anchor: HTMLElement, row: StateRow) => {
     clearTimeout(closeTimer.current);
     setMenu({ anchor, row });
@@ -117,6 +122,7 @@ export function DeviceStatePage() {
                 aria-label={T.deviceData.rowMenu(r.key)}
                 aria-haspopup="menu"
                 onMouseEnter={(e) => openMenu(e.currentTarget, r)}
+                onMouseLeave={closeSoon}
                 onClick={(e) => openMenu(e.currentTarget, r)}
               >
                 <MoreVertIcon fontSize="small" />
@@ -129,7 +135,11 @@ export function DeviceStatePage() {
         anchorEl={menu?.anchor}
         open={menu !== null}
         onClose={() => setMenu(null)}
-        slotProps={{ list: { onMouseLeave: () => (closeTimer.current = setTimeout(() => setMenu(null), 300)), onMouseEnter: () => clearTimeout(closeTimer.current) } }}
+        // opened by hover, so not modal: no backdrop takes the pointer, and the click that follows the hover reaches the
+        // button (a backdrop there closed the menu the hover had just opened); leaving button and menu closes it
+        hideBackdrop
+        disableScrollLock
+        slotProps={{ root: { style: { pointerEvents: 'none' } }, paper: { style: { pointerEvents: 'auto' } }, list: { onMouseLeave: closeSoon, onMouseEnter: () => clearTimeout(closeTimer.current) } }}
       >
         <MenuItem onClick={pick('view')}><ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceStates.view}</ListItemText></MenuItem>
         <MenuItem onClick={pick('download')}><ListItemIcon><DownloadIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceStates.download}</ListItemText></MenuItem>
