@@ -5,6 +5,7 @@ import { Result } from '../codes.js';
 import { T } from '../text/id.js';
 import { defineCall, type Access } from './define.js';
 import { INSTANT_MAX_MS } from '../models/fields.js';
+import { jsonObject } from '../models/access.js';
 
 /**
  * Who may read a card: every principal of the application passes the route table's check; the server then lets a
@@ -39,20 +40,8 @@ export const CardFilterQuery = z.object({
   ndata: numeric.optional(),
   start: instant.optional(),
   end: instant.optional(),
-  vars: z
-    .union([z.string().max(4096), z.record(z.string(), z.unknown())])
-    .transform((v, ctx) => {
-      if (typeof v !== 'string') return v;
-      try {
-        const parsed: unknown = JSON.parse(v);
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-      } catch {
-        // reported below
-      }
-      ctx.addIssue({ code: 'custom', message: T.common.invalidInput });
-      return z.NEVER;
-    })
-    .optional(),
+  // as text at most a query string's worth; as an object (socket.io) nested no deeper than any JSON field
+  vars: z.union([z.string().max(4096), z.record(z.string(), z.unknown())]).pipe(jsonObject(T.common.invalidInput)).optional(),
 });
 export type CardFilterQuery = z.output<typeof CardFilterQuery>;
 

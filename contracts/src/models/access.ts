@@ -14,7 +14,7 @@ const NOT_JSON = Symbol('not-json');
  */
 export function jsonObject(message: string) {
   return z.preprocess(
-    (v) => {
+    (v: string | Record<string, unknown>) => {
       if (typeof v !== 'string') return v;
       try {
         return JSON.parse(v);

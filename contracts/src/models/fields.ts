@@ -55,15 +55,18 @@ export const id = z.coerce.number({ error: T.common.required }).int().positive()
  */
 export const JSON_DEPTH_MAX = 64;
 
-/** Whether `value` nests at most `max` levels of objects and arrays; counted without recursion. */
+/**
+ * Whether `value` nests at most `max` levels of objects and arrays. The walk goes no deeper than `max`, so its own
+ * recursion stays as shallow as the limit however deep the value; it allocates nothing (telemetry calls it per value).
+ */
 export function jsonDepthWithin(value: unknown, max = JSON_DEPTH_MAX): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, above] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (above >= max) return false;
-    for (const child of Object.values(v)) stack.push([child, above + 1]);
+  if (value === null || typeof value !== 'object') return true;
+  if (max === 0) return false;
+  if (Array.isArray(value)) {
+    for (const x of value) if (!jsonDepthWithin(x, max - 1)) return false;
+    return true;
   }
+  for (const k in value) if (!jsonDepthWithin((value as Record<string, unknown>)[k], max - 1)) return false;
   return true;
 }
 

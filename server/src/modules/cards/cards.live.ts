@@ -192,13 +192,7 @@ export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; 
       const params = parsed.data;
       const view = engine.source.dashboard(caller, params.dashboard_id);
       const app = caller.app!;
-      let name: string;
-      try {
-        name = roomName(app.id, params);
-      } catch {
-        // a vars object nested beyond JSON.stringify's reach (socket.io carries any JSON, the HTTP query only text)
-        throw invalid(T.common.invalidInput);
-      }
+      const name = roomName(app.id, params);
       let room = rooms.get(name);
       if (!room) {
         room = { name, appId: app.id, dashboardId: view.id, tz: app.timezone, params, keys: params.keys ? new Set(params.keys) : undefined, cards: new Map() };

@@ -4,7 +4,8 @@
 //   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, object}
 //                         → application/<app>/device/<devEui>/event/ack {queueItemId: id, acknowledged}
 //   serial gateways: gw/<uid>/down {id, node, register, value, sensor, configtype, param} → gw/<uid>/res {id, ok, code?}
-import { MAX_PAYLOAD_BYTES, parseJson, tooDeep, WIRE_OF_CATEGORY, type WireProtocol } from '../telemetry/adapters/index.js';
+import { jsonDepthWithin } from '@sentra/contracts';
+import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson, WIRE_OF_CATEGORY, type WireProtocol } from '../telemetry/adapters/index.js';
 import type { DeviceRow } from '../devices/families.js';
 
 export interface CommandBody {
@@ -35,7 +36,7 @@ export const wireOf = (row: Pick<DeviceRow, 'category'>): WireProtocol | undefin
 const json = (payload: Buffer): unknown => {
   if (payload.length > MAX_PAYLOAD_BYTES) return undefined;
   const parsed = parseJson(payload);
-  return parsed.ok && !(parsed.value !== null && typeof parsed.value === 'object' && tooDeep(parsed.value)) ? parsed.value : undefined;
+  return parsed.ok && jsonDepthWithin(parsed.value, MAX_DEPTH) ? parsed.value : undefined;
 };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

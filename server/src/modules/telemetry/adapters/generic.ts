@@ -1,8 +1,8 @@
 // Generic MQTT, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<deviceId>/data` and `d/<deviceId>/state`.
 // An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
 import { z } from 'zod';
-import { accept, commandReply, isPlainObject, MAX_NAME, MAX_STATES, NOTHING, parseDeviceTime, parseJson, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
-import { pointsOfParams } from './tree.js';
+import { accept, commandReply, isPlainObject, MAX_NAME, MAX_STATES, NOTHING, parseDeviceTime, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
+import { pointsOfParams, pushState } from './tree.js';
 
 const name = z.string().min(1).max(MAX_NAME);
 const sensorName = name.refine((s) => s[0] !== '_', 'names starting with _ are reserved');
@@ -51,9 +51,8 @@ export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer)
     if (!parsed.success) return reject('bad_shape', parsed.error.issues[0]?.message);
     const states: RawState[] = [];
     for (const [key, value] of Object.entries(parsed.data)) {
-      const bad = unstorable(value);
+      const bad = pushState(key, value ?? null, states);
       if (bad) return bad;
-      states.push({ key, value: value ?? null });
     }
     return accept({ points: [], states, ts });
   }

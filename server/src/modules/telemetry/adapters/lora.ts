@@ -72,7 +72,9 @@ export function adaptLora(ctx: DeviceContext, topic: string, payload: Buffer): A
     if (ctx.loraDecoder) {
       const decoded = decodeLora(ctx.loraDecoder, up.fPort, bytes);
       if (!decoded.ok) return reject('decoder_error', decoded.error);
-      if (pointsOfParams(ctx, 'lora', 'data', decoded.values, points)) return reject('decoder_error', 'name');
+      // values the decoder made that cannot be points are the decoder's error, with the reason the walk gave
+      const bad = pointsOfParams(ctx, 'lora', 'data', decoded.values, points);
+      if (bad && !bad.ok) return reject('decoder_error', bad.detail);
     } else {
       // without a decoder the bytes are still kept, so a decoder configured later can be checked against them
       points.push({ sensor: 'lora', configtype: 'data', param: 'raw', subparam: '', datatype: 'string', value: bytes.toString('hex') });

@@ -1,7 +1,7 @@
 // Tasmota, as real firmware sends it with the default FullTopic `%prefix%/%topic%/`: tele/<topic>/SENSOR|STATE|LWT and
 // stat/<topic>/RESULT|POWER<n>. Tasmota's `Time` is local time without a zone, so points take the receive time.
-import { accept, isPlainObject, MAX_STATES, NOTHING, parseJson, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
-import { pushPoint } from './tree.js';
+import { accept, isPlainObject, MAX_STATES, NOTHING, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
+import { pushPoint, pushState } from './tree.js';
 
 /** STATE fields that are measurements (charted as points under sensor `device`); other scalars are device states. */
 const STATE_POINTS: ReadonlyMap<string, readonly string[]> = new Map([
@@ -32,14 +32,6 @@ function pushValue(sensor: string, param: string, value: unknown, out: RawPoint[
     return undefined;
   }
   return value === null ? undefined : pushPoint(sensor, 'data', param, '', undefined, value, out);
-}
-
-/** a scalar field kept as a device state */
-function pushState(key: string, value: unknown, out: RawState[]): AdapterResult | undefined {
-  const bad = unstorable(value);
-  if (bad) return bad;
-  out.push({ key, value });
-  return undefined;
 }
 
 const answer = (points: RawPoint[], states: RawState[]): AdapterResult => (states.length > MAX_STATES ? reject('bad_shape', `more than ${MAX_STATES} states`) : accept({ points, states }));

@@ -1,6 +1,7 @@
 // The one walk every adapter shares: `{ param: value | { subparam: value } }` under a sensor and configtype → points.
 import { inferDatatype, type Datatype } from '../datatypes.js';
-import { isPlainObject, MAX_DEPTH, reject, tooDeep, validName, type AdapterResult, type DeviceContext, type RawPoint } from './types.js';
+import { jsonDepthWithin } from '@sentra/contracts';
+import { isPlainObject, MAX_DEPTH, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
 
 /** Appends the points of one configtype's params; a rejection when a name or a value makes the whole message malformed. */
 export function pointsOfParams(ctx: DeviceContext, sensor: string, configtype: string, params: Record<string, unknown>, out: RawPoint[]): AdapterResult | undefined {
@@ -31,7 +32,15 @@ export function pushPoint(sensor: string, configtype: string, param: string, sub
   const datatype = declared ?? inferDatatype(value);
   // the one JSON value without a datatype: a number beyond a double (1e999 reads as Infinity)
   if (!datatype) return reject('bad_value', `${param}: number out of range`);
-  if (typeof value === 'object' && tooDeep(value!)) return reject('bad_shape', `${param}: nested deeper than ${MAX_DEPTH}`);
+  if (!jsonDepthWithin(value, MAX_DEPTH)) return reject('bad_shape', `${param}: nested deeper than ${MAX_DEPTH}`);
   out.push({ sensor, configtype, param, subparam, datatype, value });
+  return undefined;
+}
+
+/** One device state (a key and its JSON value); a rejection when the value cannot be kept. */
+export function pushState(key: string, value: unknown, out: RawState[]): AdapterResult | undefined {
+  const bad = unstorable(value);
+  if (bad) return bad;
+  out.push({ key, value });
   return undefined;
 }

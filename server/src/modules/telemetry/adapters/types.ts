@@ -1,5 +1,6 @@
 // What a family adapter receives (the device behind an MQTT identity) and what it answers: points and state changes
 // in the product's own terms, or a typed reason for dropping the message. Adapters are pure functions.
+import { jsonDepthWithin } from '@sentra/contracts';
 import type { MqttIdentity } from '../../../platform/mqtt/types.js';
 import type { Datatype } from '../datatypes.js';
 import type { LoraDecoder } from './lora.decoder.js';
@@ -108,25 +109,11 @@ export const MAX_STATES = 256;
  * (JSON.stringify) runs out of stack some thousands of levels down, well inside the payload limit. */
 export const MAX_DEPTH = 32;
 
-/** Whether an object or array nests deeper than `levels` (walked no deeper than that). */
-export function tooDeep(v: object, levels = MAX_DEPTH): boolean {
-  if (levels === 0) return true;
-  if (Array.isArray(v)) {
-    for (const x of v) if (x !== null && typeof x === 'object' && tooDeep(x, levels - 1)) return true;
-    return false;
-  }
-  for (const k in v) {
-    const x = (v as Record<string, unknown>)[k];
-    if (x !== null && typeof x === 'object' && tooDeep(x, levels - 1)) return true;
-  }
-  return false;
-}
-
 /** Why a JSON value cannot be kept as a state, or undefined: a number beyond a double (JSON's 1e999 reads as
  * Infinity) or a structure nested too deep. */
 export function unstorable(v: unknown): AdapterResult | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? undefined : reject('bad_value', 'number out of range');
-  if (v !== null && typeof v === 'object' && tooDeep(v)) return reject('bad_shape', `nested deeper than ${MAX_DEPTH}`);
+  if (!jsonDepthWithin(v, MAX_DEPTH)) return reject('bad_shape', `nested deeper than ${MAX_DEPTH}`);
   return undefined;
 }
 
@@ -150,7 +137,7 @@ export function commandReply(payload: Buffer): AdapterResult {
   if (!json.ok) return reject('not_json');
   const body = json.value;
   if (!isPlainObject(body) || typeof body.id !== 'string' || typeof body.ok !== 'boolean') return reject('bad_shape', 'a reply is {id, ok, code?}');
-  return tooDeep(body) ? reject('bad_shape', `nested deeper than ${MAX_DEPTH}`) : NOTHING;
+  return jsonDepthWithin(body, MAX_DEPTH) ? NOTHING : reject('bad_shape', `nested deeper than ${MAX_DEPTH}`);
 }
 
 /** A device-stated time: epoch ms, epoch seconds (below 1e11) or an ISO-8601 string with a zone. */
