@@ -15,6 +15,7 @@ import {
   type ConfDashboard,
   type FilterVariable,
 } from '@sentra/contracts';
+import { ownValue } from '../../platform/own.js';
 import { CardError, MAX_LIST_DEVICES, VariableScope, chartQuery, perDeviceQuery, scalarQuery, threePhaseQuery, type EngineSources, type EvalContext } from './cardQuery.js';
 import { FilterError, requestFilter, resolveWindow, type CardWindow, type FilterSpec } from './filters.js';
 
@@ -43,7 +44,7 @@ export function filterOf(component: Component, conf: ConfDashboard, q: CardFilte
   if (fromRequest) return fromRequest;
   const cardFilters = component.model?.filter;
   if (q.filter) {
-    const own = cardFilters && Object.prototype.hasOwnProperty.call(cardFilters, q.filter) ? cardFilters[q.filter] : undefined;
+    const own = ownValue(cardFilters, q.filter);
     if (own) return own as FilterSpec;
     const v = conf.var?.[q.filter];
     if (v && typeof v === 'object' && (v as { _varType?: string })._varType === 'filter') return v as FilterSpec;

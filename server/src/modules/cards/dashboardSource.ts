@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { Component, ConfDashboard, T } from '@sentra/contracts';
 import { forbidden, notFound } from '../../platform/http/errors.js';
+import { ownValue } from '../../platform/own.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import { CardError } from './cardQuery.js';
@@ -124,9 +125,7 @@ export function createDashboardSource(sqlite: Database.Database, opts: { now?: (
       return view;
     },
     component(view: DashboardView, key: string): Component {
-      // own keys only: a key like `__proto__` names no card
-      const cards = view.conf.dashboard;
-      const c = cards && Object.prototype.hasOwnProperty.call(cards, key) ? cards[key] : undefined;
+      const c = ownValue(view.conf.dashboard, key);
       if (c) return c;
       if (view.broken.has(key)) throw new CardError(T.cards.invalidComponent);
       throw notFound();

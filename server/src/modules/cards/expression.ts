@@ -2,6 +2,7 @@
 // precedence-climbing parser to a small AST and a tree-walking evaluator. No `eval`, no `new Function`, no property
 // access: a name is either `{variable}` (looked up in a Map) or one of the whitelisted functions below.
 import { T } from '@sentra/contracts';
+import { ownValue } from '../../platform/own.js';
 
 export type ExprValue = number | string | boolean | null;
 
@@ -172,7 +173,7 @@ export function parseExpression(src: string): Expr {
         return { k: 'var', name: tk.v };
       case 'id': {
         if (Object.prototype.hasOwnProperty.call(KEYWORDS, tk.v)) return { k: 'lit', v: KEYWORDS[tk.v]! };
-        const fn = Object.prototype.hasOwnProperty.call(FUNCTIONS, tk.v) ? FUNCTIONS[tk.v] : undefined;
+        const fn = ownValue(FUNCTIONS, tk.v);
         if (!fn) throw bad(`nama '${tk.v}' tidak dikenal (variabel ditulis {nama})`);
         expect('(');
         const args: Expr[] = [];

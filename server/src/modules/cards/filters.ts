@@ -3,6 +3,7 @@
 // grid is the filter's period × interval (or 'auto': the finest step keeping a chart at ≤ 700 points), clipped to the
 // window: bucket i is [boundaries[i], boundaries[i+1]).
 import { zoneOffset } from '../../platform/time/zone.js';
+import { ownValue } from '../../platform/own.js';
 import {
   CUSTOM_PERIODS,
   NDATA_MAX,
@@ -176,10 +177,6 @@ export function autoStep(span: number, allowed?: PeriodIntervals): [Period, numb
   return AUTO_LADDER.find(fits) ?? ['year', 1];
 }
 
-/** `table[key]` when the table has that key itself: a period such as `__proto__` names nothing. */
-const own = <V>(table: Partial<Record<string, V>>, key: string): V | undefined =>
-  Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
-
 /** The fixed months the request layer names ('march' | 'april' | 'may' of 2020). */
 const NAMED_MONTHS: Record<string, number> = { march: 2, april: 3, may: 4 };
 
@@ -206,7 +203,7 @@ export function resolveWindow(f: FilterSpec, now: number, tz: string, bucketed: 
     allowed = periodicOptions(f.range, param);
     [start, end] = periodicRange(f.range, param, now, tz);
   } else {
-    const month = period ? own(NAMED_MONTHS, period) : undefined;
+    const month = period ? ownValue(NAMED_MONTHS, period) : undefined;
     if (month !== undefined) {
       start = localMidnight(2020, month, 1, tz);
       end = localMidnight(2020, month + 1, 1, tz);
@@ -222,7 +219,7 @@ export function resolveWindow(f: FilterSpec, now: number, tz: string, bucketed: 
   let step: [Period, number];
   if (period && period !== 'auto') {
     const options = type === 'PERIODIC' ? allowed! : CUSTOM_PERIODS;
-    const intervals = own(options, period);
+    const intervals = ownValue(options, period);
     const interval = f.interval ?? intervals?.[0];
     if (!intervals || interval === undefined || !intervals.includes(interval)) throw new FilterError(T.dashboards.variables.optionNotOffered);
     step = [period as Period, interval];
