@@ -11,6 +11,7 @@ import mqttPacket from 'mqtt-packet';
 import { WebSocket } from 'ws';
 import { CARD_LIVE, Result, commandsContract, dashboardsContract, deviceDataContract, statesContract, type CardPush } from '@sentra/contracts';
 import { MAX_PAYLOAD_BYTES } from '../src/modules/telemetry/adapters/index.js';
+import { MQTT_MAX_PACKET_BYTES } from '../src/platform/mqtt/fast-publish.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
 import { call, startGateway, type Running } from './harness.js';
 import { addDashboard, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
@@ -71,7 +72,8 @@ const COMMON: Junk[] = [
   ['nested 10,000 deep', nested(10_000)],
   ['junk exactly the size of the limit', 'x'.repeat(MAX_PAYLOAD_BYTES)],
   ['one byte over the limit', `{"a":"${'x'.repeat(MAX_PAYLOAD_BYTES - 7)}"}`],
-  ['1 MB', Buffer.alloc(1 << 20, 0x5b)],
+  // a packet over MQTT_MAX_PACKET_BYTES closes its connection (below); up to it, the pipeline drops and counts it
+  ["a payload 1 KB under the broker's packet limit", Buffer.alloc(MQTT_MAX_PACKET_BYTES - 1024, 0x5b)],
 ];
 
 // ---- helpers ----
@@ -497,7 +499,7 @@ describe('raw bytes on the MQTT port', () => {
     };
     const cases: [string, Buffer[], boolean][] = [
       ['garbage before CONNECT', [noise(256)], true],
-      ['a CONNECT claiming 256 MB', [Buffer.from([0x10, 0xff, 0xff, 0xff, 0x7f]), noise(64)], false],
+      ['a CONNECT claiming 256 MB', [Buffer.from([0x10, 0xff, 0xff, 0xff, 0x7f]), noise(64)], true],
       ['a remaining length of five bytes', [Buffer.from([0x10, 0xff, 0xff, 0xff, 0xff, 0x7f])], true],
       ['half a CONNECT, then nothing', [login.subarray(0, login.length >> 1)], false],
       ['a PUBLISH before CONNECT', [good], true],
@@ -532,7 +534,7 @@ describe('MQTT over WebSocket (/mqtt on the HTTP port)', () => {
     const wsUrl = `${gw.url.replace(/^http/, 'ws')}/mqtt`;
     const ws = await mqtt.connectAsync(wsUrl, { ...creds, clientId: unique('ws'), reconnectPeriod: 0 });
     clients.push(ws);
-    await dropsAll(ws, device.id, `d/${device.id}/data`, COMMON.filter(([name]) => name !== '1 MB'));
+    await dropsAll(ws, device.id, `d/${device.id}/data`, COMMON);
     // the WebSocket endpoint takes frames up to 1 MB (docs/decisions.md): a bigger one ends that connection
     const big = await mqtt.connectAsync(wsUrl, { ...creds, clientId: unique('ws'), reconnectPeriod: 0 });
     clients.push(big);
@@ -546,6 +548,143 @@ describe('MQTT over WebSocket (/mqtt on the HTTP port)', () => {
     expect(ws.connected && client.connected).toBe(true);
     await ws.publishAsync(`d/${device.id}/data`, json({ env: { data: { t: 12.5 } } }), { qos: 1 });
     await settle(gw, async () => (await newest(device.id, 'env', 'data', 't')) === 12.5);
+  });
+});
+
+describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => {
+  const oversized = () => gw.app.broker.metrics().oversized_packets;
+  /** the fixed header of a packet (first byte `first`) announcing `length` bytes */
+  function header(first: number, length: number): Buffer {
+    const bytes = [first];
+    do {
+      bytes.push((length % 128) | (length >= 128 ? 0x80 : 0));
+      length = Math.floor(length / 128);
+    } while (length > 0);
+    return Buffer.from(bytes);
+  }
+  const login = (username: string, password?: string) => mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: unique('big'), keepalive: 30, username, password: password === undefined ? undefined : Buffer.from(password) });
+
+  /** a byte stream to the broker: raw TCP on the MQTT port, or WebSocket frames on /mqtt */
+  type Pipe = { send(b: Buffer, done: (err?: Error | null) => void): void; end(): void };
+  type Heard = { opened(): void; data(d: Buffer): void; closed(): void };
+  const tcp = (h: Heard): Pipe => {
+    const s = net.connect(gw.mqttPort, '127.0.0.1');
+    s.on('connect', h.opened).on('data', h.data).on('close', h.closed).on('error', () => undefined);
+    return { send: (b, done) => s.write(b, done), end: () => s.destroy() };
+  };
+  const websocket = (h: Heard): Pipe => {
+    const w = new WebSocket(`${gw.url.replace(/^http/, 'ws')}/mqtt`, 'mqtt');
+    w.on('open', h.opened).on('message', (d) => h.data(d as Buffer)).on('close', h.closed).on('error', () => undefined);
+    return { send: (b, done) => w.send(b, done), end: () => w.terminate() };
+  };
+
+  /**
+   * Sends `connect` (when given; its CONNACK must accept it), then the header of a packet announcing `announced` bytes
+   * and its body in 64 KB pieces, one every 10 ms: whether the broker closed the connection within `ms`, and how many
+   * bytes of the body had gone out by then.
+   */
+  function announce(open: (h: Heard) => Pipe, connect: Buffer | undefined, head: Buffer, announced: number, ms = 5000) {
+    return new Promise<{ closed: boolean; sent: number; connack?: number }>((resolve) => {
+      const piece = Buffer.alloc(64 * 1024, 0x5b);
+      let sent = 0;
+      let connack: number | undefined;
+      let got = Buffer.alloc(0);
+      let done = false;
+      const finish = (closed: boolean) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        pipe.end();
+        resolve({ closed, sent, connack });
+      };
+      const timer = setTimeout(() => finish(false), ms);
+      const body = () => {
+        if (done || sent >= announced) return;
+        const n = Math.min(piece.length, announced - sent);
+        pipe.send(piece.subarray(0, n), (err) => {
+          if (err) return;
+          sent += n;
+          setTimeout(body, 10);
+        });
+      };
+      const start = () => pipe.send(head, (err) => (err ? undefined : body()));
+      const pipe = open({
+        opened: () => (connect ? pipe.send(connect, () => undefined) : start()),
+        data: (d) => {
+          // the CONNACK (over WebSocket it may come a byte per frame)
+          if (!connect || connack !== undefined) return;
+          got = Buffer.concat([got, d]);
+          if (got.length < 4) return;
+          connack = got[0] === 0x20 ? got[3] : -1;
+          if (connack === 0) start();
+          else finish(false);
+        },
+        closed: () => finish(true),
+      });
+    });
+  }
+
+  /** a device's valid point is still stored and served, and its connection is up */
+  async function stillServed(device: { id: number }, client: MqttClient) {
+    const v = Math.round(Math.random() * 1e6);
+    await within(client.publishAsync(`d/${device.id}/data`, json({ env: { data: { t: v } } }), { qos: 1 }), 5000, 'PUBACK of a valid point');
+    await settle(gw, async () => (await newest(device.id, 'env', 'data', 't')) === v);
+    expect(await newest(device.id, 'env', 'data', 't')).toBe(v);
+    expect(client.connected).toBe(true);
+  }
+
+  it('closes a signed-in connection whose PUBLISH announces 10 MB as soon as its header arrives, and counts it', async () => {
+    const { device } = await mqttDevice(gw, auth, clients);
+    const bystander = await mqttDevice(gw, auth, clients);
+    const before = oversized();
+    const r = await announce(tcp, login(device.store_mqtt_username, device.store_mqtt_password), header(0x32, 10 << 20), 10 << 20);
+    expect(r.connack).toBe(0);
+    expect(r.closed).toBe(true);
+    // closed long before the 10 MB: what went out after the header is what the socket took while the close came back
+    expect(r.sent).toBeLessThan(2 << 20);
+    expect(await until(() => oversized() - before === 1)).toBe(true);
+    await stillServed(bystander.device, bystander.client);
+    await otherTenantStillServed();
+  });
+
+  it('closes a connection announcing more than the limit before any CONNECT, a CONNECT of 10 MB included', async () => {
+    const before = oversized();
+    const heads: [string, Buffer][] = [
+      ['a CONNECT of 10 MB', header(0x10, 10 << 20)],
+      ['a PUBLISH of 10 MB', header(0x30, 10 << 20)],
+      ['a SUBSCRIBE one byte over the limit', header(0x82, MQTT_MAX_PACKET_BYTES + 1)],
+    ];
+    for (const [name, head] of heads) {
+      const r = await announce(tcp, undefined, head, 10 << 20);
+      expect(r.closed, name).toBe(true);
+      expect(r.sent, name).toBeLessThan(2 << 20);
+    }
+    expect(await until(() => oversized() - before === 3)).toBe(true);
+  });
+
+  it('closes a WebSocket connection whose PUBLISH announces 10 MB in frames under the 1 MB frame limit', async () => {
+    const { device, client } = await mqttDevice(gw, auth, clients);
+    const before = oversized();
+    const r = await announce(websocket, login(device.store_mqtt_username, device.store_mqtt_password), header(0x30, 10 << 20), 10 << 20);
+    expect(r.connack).toBe(0);
+    expect(r.closed).toBe(true);
+    expect(r.sent).toBeLessThan(2 << 20);
+    expect(await until(() => oversized() - before === 1)).toBe(true);
+    await stillServed(device, client);
+  });
+
+  it('still hands a 200 KB payload (over the telemetry limit, under the packet limit) to the pipeline, which counts it as oversized', async () => {
+    const { device, client } = await mqttDevice(gw, auth, clients);
+    const before = { refused: oversized(), rejects: rejects(device.id) };
+    await within(client.publishAsync(`d/${device.id}/data`, Buffer.alloc(200 * 1024, 0x5b), { qos: 1 }), 5000, 'PUBACK of 200 KB');
+    expect(await until(() => rejects(device.id) - before.rejects === 1)).toBe(true);
+    expect(gw.app.telemetry.rejectsOf(device.id)?.last_reason).toBe('too_large');
+    // so is a packet of exactly the limit
+    const topic = `d/${device.id}/data`;
+    await within(client.publishAsync(topic, Buffer.alloc(MQTT_MAX_PACKET_BYTES - 2 - topic.length - 2, 0x5b), { qos: 1 }), 5000, 'PUBACK of a packet of exactly the limit');
+    expect(await until(() => rejects(device.id) - before.rejects === 2)).toBe(true);
+    expect(oversized()).toBe(before.refused);
+    await stillServed(device, client);
   });
 });
 

@@ -25,6 +25,9 @@ export type ThreadEvent =
   /** publishes of sessions, packed (see packMessages) */
   | { e: 'msgs'; buf: ArrayBuffer }
   | { e: 'published'; req: number; error?: string }
+  /** a packet over MQTT_MAX_PACKET_BYTES (fast-publish.ts) was refused and its connection closed; `clientId` once
+   * CONNECT was read */
+  | { e: 'oversized'; length: number; clientId?: string }
   | { e: 'ws'; id: number; data: Uint8Array }
   | { e: 'wsEnd'; id: number }
   | { e: 'log'; level: 'debug' | 'warn' | 'error'; message: string };

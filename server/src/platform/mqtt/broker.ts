@@ -16,6 +16,7 @@ import type { Logger } from '../log.js';
 import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
 import { asBuffer, reserved, unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
 import { TopicFilters } from './topic-filters.js';
 import { DEFAULT_BROKER_THREADS, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
@@ -29,6 +30,9 @@ export interface EmbeddedBroker extends Broker {
   threadUtilization(since?: EventLoopUtilization[]): EventLoopUtilization[];
   /** how many broker threads serve the TCP listener */
   readonly threads: number;
+  /** counters since start: `oversized_packets`, packets refused (their connections closed) for a remaining length over
+   * MQTT_MAX_PACKET_BYTES (fast-publish.ts) */
+  metrics(): { oversized_packets: number };
   /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
   close(): Promise<void>;
 }
@@ -95,6 +99,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
   let listenFd = -1;
   let closing: Promise<void> | undefined;
+  const counters = { oversized_packets: 0 };
 
   function emit<E extends keyof BrokerEvents>(event: E, ...args: Parameters<BrokerEvents[E]>) {
     for (const fn of listeners[event]) {
@@ -259,6 +264,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         stream?.end();
         break;
       }
+      case 'oversized':
+        counters.oversized_packets++;
+        log.debug(`MQTT ${ev.clientId === undefined ? 'connection' : `client ${ev.clientId}`} closed: a packet of ${ev.length} bytes (limit ${MQTT_MAX_PACKET_BYTES})`);
+        break;
       case 'log':
         log[ev.level](ev.message);
         break;
@@ -374,6 +383,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     },
     get threads() {
       return threads.length;
+    },
+    metrics() {
+      return { ...counters };
     },
     threadUtilization(since) {
       return threads.map((t, i) => (since?.[i] ? t.worker.performance.eventLoopUtilization(since[i]) : t.worker.performance.eventLoopUtilization()));

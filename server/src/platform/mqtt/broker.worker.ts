@@ -35,9 +35,15 @@ mqttPacket.writeToStream = (packet, stream, opts) => {
 };
 
 // Each client's parser (aedes makes one per connection through this module) reads whole PUBLISH packets straight from
-// the socket's chunks (fast-publish.ts).
+// the socket's chunks (fast-publish.ts), and refuses a packet over MQTT_MAX_PACKET_BYTES as soon as its header is read:
+// aedes closes the connection on the parser's error; the event loop counts it.
 const makeParser = mqttPacket.parser;
-const fastParse = fastPublishParse(requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>, (requireInAedes('mqtt-packet/parser') as { prototype: PacketParser }).prototype.parse);
+const fastParse = fastPublishParse(
+  requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>,
+  (requireInAedes('mqtt-packet/parser') as { prototype: PacketParser }).prototype.parse,
+  // aedes sets `client` on its parser; the client has an id once its CONNECT was read
+  (parser, length) => report({ e: 'oversized', length, clientId: (parser as { client?: Client }).client?.id ?? undefined }),
+);
 mqttPacket.parser = (opt) => Object.assign(makeParser(opt), { parse: fastParse });
 
 // A device's publish, the broker's hot path, taken before aedes' own handling when nothing in aedes needs it: QoS 0 or 1,

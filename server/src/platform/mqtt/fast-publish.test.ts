@@ -1,12 +1,19 @@
 // The PUBLISH fast path against mqtt-packet's own parser: the same packets in the same order, whatever the chunking,
-// with other packet types, packets split across chunks, re-entrant parses and malformed packets left to the original.
+// with other packet types, packets split across chunks, re-entrant parses and malformed packets left to the original;
+// and a packet over MQTT_MAX_PACKET_BYTES refused once its header is read, whatever the path and the chunking.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { fastPublishParse, type PacketParser } from './fast-publish.js';
+import { fastPublishParse, MQTT_MAX_PACKET_BYTES, PacketTooLarge, type PacketParser } from './fast-publish.js';
 
 const requireInAedes = createRequire(createRequire(import.meta.url).resolve('aedes'));
 const mqtt = requireInAedes('mqtt-packet') as { parser(): PacketParser & { on(e: string, fn: (x: unknown) => void): void }; generate(p: object): Buffer };
-const fast = fastPublishParse(requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>, (requireInAedes('mqtt-packet/parser') as { prototype: PacketParser }).prototype.parse);
+/** the packets refused for their length, as the broker thread hears of them */
+const refusals: number[] = [];
+const fast = fastPublishParse(
+  requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>,
+  (requireInAedes('mqtt-packet/parser') as { prototype: PacketParser }).prototype.parse,
+  (_parser, length) => refusals.push(length),
+);
 
 const publish = (topic: string, payload: string, qos: 0 | 1 | 2, extra: object = {}) => mqtt.generate({ cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain: false, dup: false, ...(qos > 0 ? { messageId: 100 + topic.length } : {}), ...extra });
 
@@ -69,5 +76,95 @@ describe('PUBLISH fast path', () => {
       const chunk = Buffer.concat([publish('d/1/data', '1', 0), b]);
       expect(parse([chunk], true)).toEqual(parse([chunk], false));
     }
+  });
+});
+
+describe('the packet size limit', () => {
+  const LIMIT = MQTT_MAX_PACKET_BYTES;
+  /** the fixed header of a packet (first byte `first`) announcing `length` bytes (MQTT's variable byte integer) */
+  function header(first: number, length: number): Buffer {
+    const bytes = [first];
+    do {
+      let byte = length % 128;
+      length = Math.floor(length / 128);
+      if (length > 0) byte |= 0x80;
+      bytes.push(byte);
+    } while (length > 0);
+    return Buffer.from(bytes);
+  }
+  /** a QoS 0 PUBLISH on d/1/data whose remaining length is exactly `length` */
+  const publishOf = (length: number) => publish('d/1/data', 'x'.repeat(length - 2 - 'd/1/data'.length), 0);
+  const remainingOf = (p: Record<string, unknown>) => p.length;
+  /** what follows an announced length: bytes that would never end the packet */
+  const noiseOf = (n: number) => Buffer.alloc(n, 0x5b);
+
+  /** what a parser with the fast path sees of `chunks`, and what it still holds afterwards */
+  function feed(chunks: Buffer[]) {
+    const p = mqtt.parser();
+    p.parse = fast;
+    const seen: Seen & { refused: number[] } = { packets: [], errors: [], refused: [] };
+    const before = refusals.length;
+    p.on('packet', (x) => seen.packets.push(x as Record<string, unknown>));
+    p.on('error', (e) => seen.errors.push(e instanceof PacketTooLarge ? `too large: ${e.length}` : (e as Error).message));
+    for (const c of chunks) p.parse(c);
+    seen.refused = refusals.slice(before);
+    return { seen, held: p._list.length };
+  }
+
+  it('takes a PUBLISH of exactly the limit, whole or in pieces', () => {
+    const atLimit = publishOf(LIMIT);
+    for (const chunks of [[atLimit], cut(atLimit, [3]), cut(atLimit, [1, 64 * 1024, LIMIT - 5])]) {
+      const { seen, held } = feed([...chunks, publish('d/1/data', '1', 0)]);
+      expect(seen.errors).toEqual([]);
+      expect(seen.packets.map(remainingOf)).toEqual([LIMIT, 'd/1/data'.length + 3]);
+      expect(held).toBe(0);
+    }
+  });
+
+  it('refuses a packet one byte over the limit as soon as its header is read, holds nothing and parses nothing more', () => {
+    const over = publishOf(LIMIT + 1);
+    const cases: [string, Buffer[]][] = [
+      ['the whole packet in one chunk', [over]],
+      ['after a whole PUBLISH in the same chunk', [Buffer.concat([publish('d/1/data', '1', 0), over])]],
+      ['its header, then the rest', cut(over, [5, 64 * 1024, 512 * 1024])],
+      ['its header cut in the middle of the length', cut(over, [2, 3, 70_000])],
+      ['a backlog of several MB read at once', [Buffer.concat([over, publishOf(100), over, over])]],
+    ];
+    for (const [name, chunks] of cases) {
+      const { seen, held } = feed([...chunks, publish('d/1/data', 'after', 0)]);
+      // only the small whole PUBLISH before it, if any
+      expect(seen.packets.map(remainingOf), name).toEqual(name.startsWith('after a whole') ? ['d/1/data'.length + 3] : []);
+      expect(seen.errors, name).toEqual([`too large: ${LIMIT + 1}`]);
+      expect(seen.refused, name).toEqual([LIMIT + 1]);
+      expect(held, name).toBe(0);
+    }
+  });
+
+  it('refuses any packet type announcing more than the limit, CONNECT first, and 256 MB, before reading any of its body', () => {
+    for (const [first, length] of [[0x10, LIMIT + 1], [0x10, 268_435_455], [0x30, 10 << 20], [0x32, 268_435_455], [0x82, 5 << 20], [0xc0, LIMIT * 2]] as const) {
+      const { seen, held } = feed([header(first, length), noiseOf(64 * 1024), noiseOf(64 * 1024)]);
+      expect(seen.errors).toEqual([`too large: ${length}`]);
+      expect(seen.packets).toEqual([]);
+      expect(held).toBe(0);
+    }
+  });
+
+  it('refuses it when its header arrives while a packet handler reads the socket again', () => {
+    const p = mqtt.parser();
+    p.parse = fast;
+    const errors: string[] = [];
+    const packets: unknown[] = [];
+    p.on('error', (e) => errors.push((e as Error).message));
+    p.on('packet', (x) => {
+      packets.push(x);
+      if (packets.length > 1) return;
+      p.parse(Buffer.concat([header(0x30, 10 << 20), noiseOf(1000)]));
+      p.parse(publish('d/1/data', '4', 0));
+    });
+    p.parse(Buffer.concat([publish('d/1/data', '1', 0), publish('d/1/data', '2', 0)]));
+    p.parse(publish('d/1/data', '3', 0));
+    expect(packets).toHaveLength(2);
+    expect(errors).toEqual([new PacketTooLarge(10 << 20).message]);
+    expect(p._list.length).toBe(0);
   });
 });
