@@ -2,21 +2,19 @@
 // messages at a controlled rate into the real gateway (broker → adapters → bus → batching writer → SQLite). Reports
 // stored points/s, publish→stored latency (send time embedded in the payload, measured when its batch commits), RSS per
 // idle connection, and latest-N / one-day range reads on a table seeded with up to 10 million points.
-import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
-import { askChild } from './child.js';
 import { createLogger } from '../src/platform/log.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
 import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
 import type { CommittedTelemetry } from '../src/modules/telemetry/writer.js';
+import { startFleet } from './ingest/fleet.js';
 import { seedAndRead } from './ingest/reads.js';
 import { mainThreadCpuUs, processCpuUs } from './ingest/micro.js';
 import type { Bench } from './run.js';
@@ -86,13 +84,13 @@ export const ingestBench: Bench = {
       }
     });
 
-    const fleet = fork(fileURLToPath(new URL('./ingest/devices.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const figures: Record<string, number | string> = { broker_threads: app.broker.threads, writer_thread: app.telemetry.metrics().writer_thread ? 'on' : 'off', devices: DEVICES, offered_points_per_s: POINTS_PER_S, phase_s: PHASE_S };
+    const fleet = startFleet(PHASE_S);
+    const figures: Record<string, number | string> = { fleet: fleet.kind, broker_threads: app.broker.threads, writer_thread: app.telemetry.metrics().writer_thread ? 'on' : 'off', devices: DEVICES, offered_points_per_s: POINTS_PER_S, phase_s: PHASE_S };
     try {
       await new Promise((r) => setTimeout(r, 500));
       gc();
       const rssBefore = process.memoryUsage().rss;
-      const conn = await askChild<{ connected: number; failed: number }>(fleet, { cmd: 'connect', port: app.broker.port, devices: DEVICES, concurrency: 100 }, 'connected', 120_000);
+      const conn = await fleet.ask<{ connected: number; failed: number }>({ cmd: 'connect', port: app.broker.port, devices: DEVICES, concurrency: 100 }, 'connected', 120_000);
       await new Promise((r) => setTimeout(r, 2000));
       gc();
       const rssIdle = process.memoryUsage().rss;
@@ -103,7 +101,7 @@ export const ingestBench: Bench = {
       // first contact: each device's first message creates its three series, a one-time cost reported on its own; the
       // phases then measure sustained ingest (a first-contact backlog still draining would count in their samples)
       const primeStart = performance.now();
-      const primed = await askChild<{ sent: number; errors: number }>(fleet, { cmd: 'run', qos: 1, messagesPerSecond: DEVICES / 1.05, seconds: 1.05 }, 'ran', 60_000);
+      const primed = await fleet.ask<{ sent: number; errors: number }>({ cmd: 'run', qos: 1, messagesPerSecond: DEVICES / 1.05, seconds: 1.05 }, 'ran', 60_000);
       for (let i = 0; i < 600 && (app.telemetry.metrics() as Record<string, number>).queued_messages < primed.sent - primed.errors; i++) await new Promise((r) => setTimeout(r, 50));
       await app.telemetry.flush();
       figures.first_contact_messages = primed.sent;
@@ -114,7 +112,7 @@ export const ingestBench: Bench = {
         const m0 = app.telemetry.metrics() as Record<string, number>;
         sampleCount = 0;
         sampling = false;
-        const ran = askChild<{ sent: number; errors: number; seconds: number }>(fleet, { cmd: 'run', qos, messagesPerSecond: POINTS_PER_S / 3, seconds: PHASE_S }, 'ran', (PHASE_S + 60) * 1000);
+        const ran = fleet.ask<{ sent: number; errors: number; seconds: number }>({ cmd: 'run', qos, messagesPerSecond: POINTS_PER_S / 3, seconds: PHASE_S }, 'ran', (PHASE_S + 60) * 1000);
         // BENCH_TRACE=1: the writer's state every 250 ms on stderr (where a stall comes from)
         let traceElu = performance.eventLoopUtilization();
         let traceBroker = app.broker.threadUtilization();
@@ -200,10 +198,7 @@ export const ingestBench: Bench = {
       }
       figures.rss_after_load_mb = Math.round(process.memoryUsage().rss / 1048576);
     } finally {
-      const exited = new Promise((r) => fleet.once('exit', r));
-      if (fleet.connected) fleet.send({ cmd: 'quit' });
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-      if (fleet.exitCode === null) fleet.kill('SIGKILL');
+      await fleet.quit();
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

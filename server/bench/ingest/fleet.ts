@@ -1,0 +1,121 @@
+// The ingest benchmark's device fleet, a process of its own: the C fleet (fleet.c, compiled here on first use, the
+// default) or the Node one (devices.ts: BENCH_FLEET=node for its lean protocol clients, BENCH_FLEET=mqttjs for
+// MQTT.js). Both answer the same commands: connect → connected, run → ran, quit.
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { askChild } from '../child.js';
+
+export type FleetCommand = { cmd: 'connect'; port: number; devices: number; concurrency: number } | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number };
+
+export interface Fleet {
+  /** 'native' (C), 'node' or 'mqttjs' */
+  kind: string;
+  pid: number | undefined;
+  ask<T>(msg: FleetCommand, answer: string, timeoutMs: number): Promise<T>;
+  /** every connection ended, the process gone (killed after 15 s) */
+  quit(): Promise<void>;
+}
+
+/** the whole process's time limit: connecting, the phases and their drains */
+const limitS = (phaseS: number) => 5 * 60 + 3 * phaseS;
+
+/** fleet.c built into the temporary directory, keyed by its source (null without a C compiler) */
+let built: string | null | undefined;
+function nativeBinary(): string | null {
+  if (built !== undefined) return built;
+  built = build();
+  return built;
+}
+
+function build(): string | null {
+  const source = fileURLToPath(new URL('./fleet.c', import.meta.url));
+  const hash = createHash('sha1').update(fs.readFileSync(source)).digest('hex').slice(0, 12);
+  const binary = path.join(os.tmpdir(), `sentra-bench-fleet-${hash}`);
+  if (fs.existsSync(binary)) return binary;
+  try {
+    execFileSync(process.env.CC ?? 'cc', ['-O2', '-o', `${binary}.tmp`, source], { stdio: ['ignore', 'ignore', 'inherit'] });
+    fs.renameSync(`${binary}.tmp`, binary);
+    return binary;
+  } catch {
+    return null;
+  }
+}
+
+function ending(child: ChildProcess, tell: () => void): Promise<void> {
+  return (async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    tell();
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  })();
+}
+
+function nodeFleet(kind: string, phaseS: number): Fleet {
+  const child = fork(fileURLToPath(new URL('./devices.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_FLEET: kind, BENCH_FLEET_LIMIT_S: String(limitS(phaseS)) },
+  });
+  return {
+    kind,
+    pid: child.pid,
+    ask: (msg, answer, timeoutMs) => askChild(child, msg, answer, timeoutMs),
+    quit: () => ending(child, () => child.connected && child.send({ cmd: 'quit' })),
+  };
+}
+
+function nativeFleet(binary: string, phaseS: number): Fleet {
+  const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BENCH_FLEET_LIMIT_S: String(limitS(phaseS)) } });
+  const waiting = new Set<(m: { cmd: string }) => void>();
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    let m: { cmd: string };
+    try {
+      m = JSON.parse(line) as { cmd: string };
+    } catch {
+      return;
+    }
+    for (const on of waiting) on(m);
+  });
+  const line = (msg: FleetCommand) => (msg.cmd === 'connect' ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}` : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`);
+  return {
+    kind: 'native',
+    pid: child.pid,
+    ask: <T>(msg: FleetCommand, answer: string, timeoutMs: number) =>
+      new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(on);
+          reject(new Error(`fleet did not answer ${answer} in ${timeoutMs} ms`));
+        }, timeoutMs);
+        const on = (m: { cmd: string }) => {
+          if (m.cmd !== answer) return;
+          clearTimeout(timer);
+          waiting.delete(on);
+          resolve(m as T);
+        };
+        waiting.add(on);
+        child.stdin!.write(`${line(msg)}\n`);
+      }),
+    quit: () => ending(child, () => child.stdin!.end('quit\n')),
+  };
+}
+
+/** whether the C fleet can run here (a C compiler built it) */
+export const nativeFleetAvailable = (): boolean => nativeBinary() !== null;
+
+/** The fleet BENCH_FLEET asks for (the C one unless 'node' or 'mqttjs'; the Node one when C cannot be built). */
+export function startFleet(phaseS: number): Fleet {
+  const asked = process.env.BENCH_FLEET ?? 'native';
+  if (asked === 'node' || asked === 'mqttjs') return nodeFleet(asked, phaseS);
+  const binary = nativeBinary();
+  if (!binary) {
+    process.stderr.write('ingest bench: no C compiler for the native fleet (fleet.c); using the Node fleet\n');
+    return nodeFleet('node', phaseS);
+  }
+  return nativeFleet(binary, phaseS);
+}
