@@ -237,6 +237,14 @@ static void send_connect(Client *c, int i) {
   send_bytes(c, (const char *)pkt, p + b);
 }
 
+/** a connection attempt given up (refused, closed, no CONNACK in time) */
+static void abandon(int ep, Client *c) {
+  if (c->fd < 0) return;
+  epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+  close(c->fd);
+  c->fd = -1;
+}
+
 static void do_connect(int port, int devices, int concurrency) {
   free(clients);
   clients = calloc((size_t)devices, sizeof(Client));
@@ -277,9 +285,7 @@ static void do_connect(int port, int devices, int concurrency) {
       Client *c = &clients[i];
       if (c->fd < 0) continue;
       if (evs[k].events & (EPOLLERR | EPOLLHUP)) {
-        epoll_ctl(connect_ep, EPOLL_CTL_DEL, c->fd, NULL);
-        close(c->fd);
-        c->fd = -1;
+        abandon(connect_ep, c);
         failed++;
         in_flight--;
         continue;
@@ -294,11 +300,7 @@ static void do_connect(int port, int devices, int concurrency) {
         ssize_t r = read(c->fd, buf, sizeof buf);
         if (r > 0) on_bytes(c, buf, (size_t)r);
         if (r == 0 || c->fd < 0 || (r < 0 && errno != EAGAIN)) {
-          if (c->fd >= 0) {
-            epoll_ctl(connect_ep, EPOLL_CTL_DEL, c->fd, NULL);
-            close(c->fd);
-            c->fd = -1;
-          }
+          abandon(connect_ep, c);
           failed++;
           in_flight--;
           continue;
@@ -318,9 +320,7 @@ static void do_connect(int port, int devices, int concurrency) {
     for (int i = 0; i < next; i++) {
       Client *c = &clients[i];
       if (c->fd >= 0 && !c->connacked && now - started[i] > 30000) {
-        epoll_ctl(connect_ep, EPOLL_CTL_DEL, c->fd, NULL);
-        close(c->fd);
-        c->fd = -1;
+        abandon(connect_ep, c);
         failed++;
         in_flight--;
       }
@@ -329,8 +329,7 @@ static void do_connect(int port, int devices, int concurrency) {
   for (int i = 0; i < next; i++) {
     Client *c = &clients[i];
     if (c->fd >= 0 && !c->connacked) {
-      close(c->fd);
-      c->fd = -1;
+      abandon(connect_ep, c);
       failed++;
     }
   }
