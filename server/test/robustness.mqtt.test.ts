@@ -12,6 +12,7 @@ import { WebSocket } from 'ws';
 import { CARD_LIVE, Result, commandsContract, dashboardsContract, deviceDataContract, statesContract, type CardPush } from '@sentra/contracts';
 import { MAX_PAYLOAD_BYTES } from '../src/modules/telemetry/adapters/index.js';
 import { MQTT_MAX_PACKET_BYTES } from '../src/platform/mqtt/fast-publish.js';
+import { fixedHeader } from '../src/platform/mqtt/testing/packets.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
 import { call, startGateway, type Running } from './harness.js';
 import { addDashboard, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
@@ -553,15 +554,6 @@ describe('MQTT over WebSocket (/mqtt on the HTTP port)', () => {
 
 describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => {
   const oversized = () => gw.app.broker.metrics().oversized_packets;
-  /** the fixed header of a packet (first byte `first`) announcing `length` bytes */
-  function header(first: number, length: number): Buffer {
-    const bytes = [first];
-    do {
-      bytes.push((length % 128) | (length >= 128 ? 0x80 : 0));
-      length = Math.floor(length / 128);
-    } while (length > 0);
-    return Buffer.from(bytes);
-  }
   const login = (username: string, password?: string) => mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: unique('big'), keepalive: 30, username, password: password === undefined ? undefined : Buffer.from(password) });
 
   /** a byte stream to the broker: raw TCP on the MQTT port, or WebSocket frames on /mqtt */
@@ -637,7 +629,7 @@ describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => 
     const { device } = await mqttDevice(gw, auth, clients);
     const bystander = await mqttDevice(gw, auth, clients);
     const before = oversized();
-    const r = await announce(tcp, login(device.store_mqtt_username, device.store_mqtt_password), header(0x32, 10 << 20), 10 << 20);
+    const r = await announce(tcp, login(device.store_mqtt_username, device.store_mqtt_password), fixedHeader(0x32, 10 << 20), 10 << 20);
     expect(r.connack).toBe(0);
     expect(r.closed).toBe(true);
     // closed long before the 10 MB: what went out after the header is what the socket took while the close came back
@@ -650,9 +642,9 @@ describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => 
   it('closes a connection announcing more than the limit before any CONNECT, a CONNECT of 10 MB included', async () => {
     const before = oversized();
     const heads: [string, Buffer][] = [
-      ['a CONNECT of 10 MB', header(0x10, 10 << 20)],
-      ['a PUBLISH of 10 MB', header(0x30, 10 << 20)],
-      ['a SUBSCRIBE one byte over the limit', header(0x82, MQTT_MAX_PACKET_BYTES + 1)],
+      ['a CONNECT of 10 MB', fixedHeader(0x10, 10 << 20)],
+      ['a PUBLISH of 10 MB', fixedHeader(0x30, 10 << 20)],
+      ['a SUBSCRIBE one byte over the limit', fixedHeader(0x82, MQTT_MAX_PACKET_BYTES + 1)],
     ];
     for (const [name, head] of heads) {
       const r = await announce(tcp, undefined, head, 10 << 20);
@@ -665,7 +657,7 @@ describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => 
   it('closes a WebSocket connection whose PUBLISH announces 10 MB in frames under the 1 MB frame limit', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients);
     const before = oversized();
-    const r = await announce(websocket, login(device.store_mqtt_username, device.store_mqtt_password), header(0x30, 10 << 20), 10 << 20);
+    const r = await announce(websocket, login(device.store_mqtt_username, device.store_mqtt_password), fixedHeader(0x30, 10 << 20), 10 << 20);
     expect(r.connack).toBe(0);
     expect(r.closed).toBe(true);
     expect(r.sent).toBeLessThan(2 << 20);

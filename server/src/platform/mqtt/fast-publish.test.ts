@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { fastPublishParse, MQTT_MAX_PACKET_BYTES, PacketTooLarge, type PacketParser } from './fast-publish.js';
+import { fixedHeader } from './testing/packets.js';
 
 const requireInAedes = createRequire(createRequire(import.meta.url).resolve('aedes'));
 const mqtt = requireInAedes('mqtt-packet') as { parser(): PacketParser & { on(e: string, fn: (x: unknown) => void): void }; generate(p: object): Buffer };
@@ -81,17 +82,6 @@ describe('PUBLISH fast path', () => {
 
 describe('the packet size limit', () => {
   const LIMIT = MQTT_MAX_PACKET_BYTES;
-  /** the fixed header of a packet (first byte `first`) announcing `length` bytes (MQTT's variable byte integer) */
-  function header(first: number, length: number): Buffer {
-    const bytes = [first];
-    do {
-      let byte = length % 128;
-      length = Math.floor(length / 128);
-      if (length > 0) byte |= 0x80;
-      bytes.push(byte);
-    } while (length > 0);
-    return Buffer.from(bytes);
-  }
   /** a QoS 0 PUBLISH on d/1/data whose remaining length is exactly `length` */
   const publishOf = (length: number) => publish('d/1/data', 'x'.repeat(length - 2 - 'd/1/data'.length), 0);
   const remainingOf = (p: Record<string, unknown>) => p.length;
@@ -142,7 +132,7 @@ describe('the packet size limit', () => {
 
   it('refuses any packet type announcing more than the limit, CONNECT first, and 256 MB, before reading any of its body', () => {
     for (const [first, length] of [[0x10, LIMIT + 1], [0x10, 268_435_455], [0x30, 10 << 20], [0x32, 268_435_455], [0x82, 5 << 20], [0xc0, LIMIT * 2]] as const) {
-      const { seen, held } = feed([header(first, length), noiseOf(64 * 1024), noiseOf(64 * 1024)]);
+      const { seen, held } = feed([fixedHeader(first, length), noiseOf(64 * 1024), noiseOf(64 * 1024)]);
       expect(seen.errors).toEqual([`too large: ${length}`]);
       expect(seen.packets).toEqual([]);
       expect(held).toBe(0);
@@ -158,7 +148,7 @@ describe('the packet size limit', () => {
     p.on('packet', (x) => {
       packets.push(x);
       if (packets.length > 1) return;
-      p.parse(Buffer.concat([header(0x30, 10 << 20), noiseOf(1000)]));
+      p.parse(Buffer.concat([fixedHeader(0x30, 10 << 20), noiseOf(1000)]));
       p.parse(publish('d/1/data', '4', 0));
     });
     p.parse(Buffer.concat([publish('d/1/data', '1', 0), publish('d/1/data', '2', 0)]));

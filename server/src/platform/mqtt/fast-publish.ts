@@ -116,13 +116,8 @@ export function fastPublishParse(
    * at once) goes in pieces of at most the limit, so that no packet over it can begin and end within one of them.
    */
   function slow(parser: FastParser, buf: Buffer) {
-    if (buf.length <= MQTT_MAX_PACKET_BYTES) {
-      slowParse.call(parser, buf);
-      if (parser.packet.length > MQTT_MAX_PACKET_BYTES) refuse(parser);
-      return;
-    }
     for (let at = 0; at < buf.length; at += MQTT_MAX_PACKET_BYTES) {
-      slowParse.call(parser, buf.subarray(at, at + MQTT_MAX_PACKET_BYTES));
+      slowParse.call(parser, buf.length <= MQTT_MAX_PACKET_BYTES ? buf : buf.subarray(at, at + MQTT_MAX_PACKET_BYTES));
       if (parser.packet.length > MQTT_MAX_PACKET_BYTES) return refuse(parser);
       // after an error the original leaves the rest of its chunk unparsed (its next parse starts afresh)
       if (parser.error) return;
