@@ -182,8 +182,6 @@ static void sweep(void) {
     for (int i = 0; i < n; i++) {
       Client *c = &clients[evs[i].data.u32];
       if (c->fd < 0) continue;
-      if (evs[i].events & EPOLLOUT) flush_pending(c);
-      if (!(evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))) continue;
       for (;;) {
         ssize_t r = read(c->fd, buf, sizeof buf);
         if (r > 0) {
@@ -372,6 +370,12 @@ static void publish(Client *c, int qos, long sent) {
   send_bytes(c, (const char *)pkt, p + (size_t)plen);
 }
 
+/** what full socket buffers held back (written before a client's next packet, and here when no packet follows) */
+static void flush_all(void) {
+  for (int i = 0; i < nclients; i++)
+    if (clients[i].pending_len > 0) flush_pending(&clients[i]);
+}
+
 static long unacked(void) {
   long n = 0;
   for (int i = 0; i < nclients; i++)
@@ -411,6 +415,7 @@ static void do_run(int qos, double per_second, double seconds) {
   double took = (mono_ms() - started) / 1000;
   /* every QoS 1 publish acknowledged (bounded wait): what is still unacknowledged counts as an error */
   for (int i = 0; i < ACK_WAIT_MS / 50; i++) {
+    flush_all();
     sweep();
     if (unacked() <= 0) break;
     sleep_until(mono_ms() + 50);
@@ -450,6 +455,7 @@ int main(void) {
     struct epoll_event got;
     int n = epoll_wait(control_ep, &got, 1, 200);
     if (mono_ms() - last_idle_read >= READ_EVERY_MS) {
+      flush_all();
       sweep();
       keep_alive();
       last_idle_read = mono_ms();

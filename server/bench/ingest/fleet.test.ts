@@ -44,14 +44,7 @@ afterEach(async () => {
 // the C fleet needs a C compiler (CI installs one; without it the benchmark runs the Node fleet)
 describe.each(['native', 'node'])('the %s fleet', (kind) => {
   it.skipIf(kind === 'native' && !nativeFleetAvailable())('connects one client per device, publishes the asked rate at QoS 0 and 1 with every PUBACK read, and disconnects', async () => {
-    const prev = process.env.BENCH_FLEET;
-    process.env.BENCH_FLEET = kind;
-    try {
-      fleet = startFleet(15);
-    } finally {
-      if (prev === undefined) delete process.env.BENCH_FLEET;
-      else process.env.BENCH_FLEET = prev;
-    }
+    fleet = startFleet(15, kind);
     const b = await broker();
     open = b;
     expect(fleet.kind).toBe(kind);

@@ -108,9 +108,8 @@ function nativeFleet(binary: string, phaseS: number): Fleet {
 /** whether the C fleet can run here (a C compiler built it) */
 export const nativeFleetAvailable = (): boolean => nativeBinary() !== null;
 
-/** The fleet BENCH_FLEET asks for (the C one unless 'node' or 'mqttjs'; the Node one when C cannot be built). */
-export function startFleet(phaseS: number): Fleet {
-  const asked = process.env.BENCH_FLEET ?? 'native';
+/** The fleet asked for (BENCH_FLEET: the C one unless 'node' or 'mqttjs'; the Node one when C cannot be built). */
+export function startFleet(phaseS: number, asked = process.env.BENCH_FLEET ?? 'native'): Fleet {
   if (asked === 'node' || asked === 'mqttjs') return nodeFleet(asked, phaseS);
   const binary = nativeBinary();
   if (!binary) {
