@@ -195,6 +195,12 @@ export const ingestBench: Bench = {
         figures[`${k}reads_paused`] = w1.read_pauses - w0.read_pauses;
         figures[`${k}compaction_rounds`] = w1.compaction_rounds - w0.compaction_rounds;
         figures[`${k}max_recent_points`] = m1.max_recent_points;
+        // the WAL: its largest size so far (MB, 4 KB pages), how often it started over, the writer thread's checkpoints for that
+        figures[`${k}wal_max_mb`] = Math.round((m1.wal_max_frames * 4120) / 1048576);
+        figures[`${k}wal_restarts`] = m1.wal_restarts - w0.wal_restarts;
+        figures[`${k}wal_writer_checkpoints`] = m1.wal_writer_checkpoints - w0.wal_writer_checkpoints;
+        figures[`${k}wal_writer_checkpoint_misses`] = m1.wal_writer_checkpoint_misses - w0.wal_writer_checkpoint_misses;
+        figures[`${k}wal_writer_checkpoint_max_ms`] = m1.wal_writer_checkpoint_max_ms;
       }
       figures.rss_after_load_mb = Math.round(process.memoryUsage().rss / 1048576);
     } finally {

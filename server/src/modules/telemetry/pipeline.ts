@@ -134,7 +134,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const states = createStatesStore(sqlite);
   // a writer that crashed a week ago left its row: nobody reads it any more
   sqlite.prepare('DELETE FROM telemetry_writer_state WHERE updated_at < ?').run(now() - 7 * 86_400_000);
-  const executor = threaded ? threadExecutor(sqlite.name, log, gate) : inlineExecutor(sqlite);
+  const executor = threaded ? threadExecutor(sqlite.name, log, { gate }) : inlineExecutor(sqlite);
   // the checkpoint thread copies the WAL: the event loop's own commits must not run a checkpoint either
   if (executor.checkpoints) sqlite.pragma('wal_autocheckpoint = 0');
   const listeners = new Set<(b: CommittedTelemetry) => void>();

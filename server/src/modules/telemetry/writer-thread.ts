@@ -1,7 +1,8 @@
 // Where a batch is written: on a worker thread with its own connection (a database file: the main thread keeps its
 // event loop for MQTT, HTTP and socket.io), or inline on the main connection (an in-memory database cannot be shared).
 // A crashed worker fails its batch (the writer retries it) and a new one starts for the next batch. Beside it, a
-// checkpoint thread copies the WAL into the database file, so no batch's commit runs a checkpoint (10–30 ms in one).
+// checkpoint thread copies the WAL into the database file, so no batch's commit runs a checkpoint (10–30 ms in one),
+// and asks the writer thread now and then to finish one itself, so that the WAL starts over instead of growing.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
@@ -11,11 +12,31 @@ import { createBatchStore, type WriteBatch, type WriteResult } from './write-bat
 
 export type WriteDone = (err: Error | null, result?: WriteResult) => void;
 
+/** what the writer thread posts: a batch's result or error, or a checkpoint it finished (writer.worker.ts) */
+export type WriterAnswer = { ok: true; result: WriteResult } | { ok: false; id: number; error: string } | { walCheckpoint: { ms: number; caughtUp: boolean } };
+
 export interface CheckpointStats {
   /** passive checkpoints run, and WAL frames they copied into the database file */
   wal_checkpoints: number;
   wal_checkpointed_frames: number;
   wal_checkpoint_failures: number;
+  /** the most frames the WAL held at a checkpoint */
+  wal_max_frames: number;
+  /** times the WAL started over (a checkpoint found it shorter than the one before) */
+  wal_restarts: number;
+  /** checkpoints the writer thread ran when asked (each lets its next commit start the WAL over), the longest (ms), and
+   * those that could not copy every frame (a reader held an older snapshot) */
+  wal_writer_checkpoints: number;
+  wal_writer_checkpoint_max_ms: number;
+  wal_writer_checkpoint_misses: number;
+}
+
+export interface ThreadExecutorOptions {
+  /** the event loop's write gate (announceWrites) */
+  gate?: Int32Array;
+  checkpointEveryMs?: number;
+  /** WAL frames past which the writer thread is asked to finish a checkpoint, so the WAL starts over */
+  walRestartFrames?: number;
 }
 
 export interface BatchExecutor {
@@ -73,31 +94,70 @@ export function announceWrites(sqlite: Database.Database, gate: Int32Array): voi
 
 /** how often the checkpoint thread copies the WAL (at 60,000 points/s the WAL gains a few thousand pages a second) */
 export const CHECKPOINT_EVERY_MS = 500;
+/**
+ * WAL frames (of a 4 KB page each) past which the WAL is made to start over: 256 MB, eight seconds of 66,000 points/s
+ * (each time costs the writer a short checkpoint of its own). The file is also cut back to this size when it starts
+ * over (journal_size_limit).
+ */
+export const WAL_RESTART_FRAMES = 65_536;
 
 /**
  * The checkpoint thread: a connection of its own runs PASSIVE checkpoints (they neither wait for nor block the writer;
  * a frame the writer is still adding is copied the next time) and reports each. The writer's connection and the event
  * loop's turn their automatic checkpoints off, so a commit never copies the WAL. Small enough to be code, not a file.
+ *
+ * A checkpoint running beside a writer that commits every few ms never catches up with it, and SQLite starts the WAL
+ * over only when a write transaction begins with every frame copied: under steady ingest the WAL grew without end
+ * (4 GB in four minutes at 66,000 points/s). So once it holds `restartFrames`, this thread syncs what it copied (the
+ * slow part, off the writer) and raises `ctl`; the writer thread then finishes the checkpoint between two batches (the
+ * frames of the last few ms) and its next commit starts the WAL over. A request the writer does not take within a
+ * second (no batch came) is taken back.
  */
 const CHECKPOINT_THREAD = `
+const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
-const db = new Database(workerData.file);
+const { file, ctl, restartFrames } = workerData;
+const db = new Database(file);
 db.pragma('busy_timeout = 5000');
+const sync = (name) => {
+  const fd = fs.openSync(name, 'r');
+  try { fs.fdatasyncSync(fd); } finally { fs.closeSync(fd); }
+};
+let askedAt = 0;
+let closing = false;
 const run = () => {
+  if (Atomics.load(ctl, 0) === 1) {
+    if (Date.now() - askedAt < 1000) return;
+    Atomics.compareExchange(ctl, 0, 1, 0);
+  }
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ frames: r.checkpointed });
+    let asked = false;
+    if (r.log >= restartFrames && !closing) {
+      // the database file synced, then what was committed meanwhile copied and synced in turn: the writer is left the
+      // frames of the last few ms, and the fsyncs of its checkpoint have next to nothing to write
+      sync(file);
+      db.pragma('wal_checkpoint(PASSIVE)');
+      sync(file);
+      sync(file + '-wal');
+      askedAt = Date.now();
+      asked = Atomics.compareExchange(ctl, 0, 0, 1) === 0;
+    }
+    parentPort.postMessage({ frames: r.checkpointed, log: r.log, asked });
   } catch (err) {
     parentPort.postMessage({ error: String(err && err.message || err) });
   }
 };
 setInterval(run, workerData.everyMs);
-parentPort.on('message', (m) => { if (m === 'close') { run(); db.close(); process.exit(0); } });
+parentPort.on('message', (m) => { if (m === 'close') { closing = true; Atomics.store(ctl, 0, 0); run(); db.close(); process.exit(0); } });
 `;
 
-export function threadExecutor(file: string, log: Logger, gate?: Int32Array, checkpointEveryMs = CHECKPOINT_EVERY_MS): BatchExecutor {
+export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOptions = {}): BatchExecutor {
+  const { gate, checkpointEveryMs = CHECKPOINT_EVERY_MS, walRestartFrames = WAL_RESTART_FRAMES } = opts;
   const entry = workerEntry(import.meta.url, 'writer.worker');
+  /** [0]: 1 while the writer thread is asked to finish a checkpoint (see CHECKPOINT_THREAD) */
+  const walCtl = new Int32Array(new SharedArrayBuffer(4));
   let worker: Worker | null = null;
   const inFlight = new Map<number, WriteDone>();
 
@@ -108,9 +168,15 @@ export function threadExecutor(file: string, log: Logger, gate?: Int32Array, che
   }
 
   function start(): Worker {
-    const w = new Worker(entry.script, { workerData: { file, gate }, eval: entry.eval });
+    const w = new Worker(entry.script, { workerData: { file, gate, walCtl, walLimitFrames: walRestartFrames }, eval: entry.eval });
     w.unref(); // an open writer never keeps a process alive; close() drains it
-    w.on('message', (m: { ok: true; result: WriteResult } | { ok: false; id: number; error: string }) => {
+    w.on('message', (m: WriterAnswer) => {
+      if ('walCheckpoint' in m) {
+        checkpoints.wal_writer_checkpoints++;
+        if (!m.walCheckpoint.caughtUp) checkpoints.wal_writer_checkpoint_misses++;
+        checkpoints.wal_writer_checkpoint_max_ms = Math.max(checkpoints.wal_writer_checkpoint_max_ms, Math.round(m.walCheckpoint.ms * 10) / 10);
+        return;
+      }
       const id = m.ok ? m.result.id : m.id;
       const done = inFlight.get(id);
       inFlight.delete(id);
@@ -137,19 +203,27 @@ export function threadExecutor(file: string, log: Logger, gate?: Int32Array, che
   // second, and a fleet's first messages would queue behind it
   worker = start();
 
-  const checkpoints: CheckpointStats = { wal_checkpoints: 0, wal_checkpointed_frames: 0, wal_checkpoint_failures: 0 };
+  const checkpoints: CheckpointStats = { wal_checkpoints: 0, wal_checkpointed_frames: 0, wal_checkpoint_failures: 0, wal_max_frames: 0, wal_restarts: 0, wal_writer_checkpoints: 0, wal_writer_checkpoint_max_ms: 0, wal_writer_checkpoint_misses: 0 };
   let checkpointer: Worker | null = null;
   let closing = false;
   function startCheckpointer(): Worker {
-    const c = new Worker(CHECKPOINT_THREAD, { eval: true, workerData: { file, everyMs: checkpointEveryMs, sqlite: createRequire(import.meta.url).resolve('better-sqlite3') } });
+    const c = new Worker(CHECKPOINT_THREAD, {
+      eval: true,
+      workerData: { file, everyMs: checkpointEveryMs, ctl: walCtl, restartFrames: walRestartFrames, sqlite: createRequire(import.meta.url).resolve('better-sqlite3') },
+    });
     c.unref();
-    c.on('message', (m: { frames?: number; error?: string }) => {
+    let lastLog = 0;
+    c.on('message', (m: { frames?: number; log?: number; error?: string }) => {
       if (m.error !== undefined) {
         checkpoints.wal_checkpoint_failures++;
         return log.warn(`WAL checkpoint failed: ${m.error}`);
       }
       checkpoints.wal_checkpoints++;
       if (m.frames && m.frames > 0) checkpoints.wal_checkpointed_frames += m.frames;
+      if (m.log === undefined) return;
+      if (m.log > checkpoints.wal_max_frames) checkpoints.wal_max_frames = m.log;
+      if (m.log < lastLog) checkpoints.wal_restarts++;
+      lastLog = m.log;
     });
     c.on('error', (err) => log.error('WAL checkpoint thread failed', err));
     // without it the WAL would only grow: a new one takes over (after a pause, should it keep failing at start)
