@@ -75,7 +75,7 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
     expect((await call(gw.url, deviceFamilyCalls.usrIot.check!, { token: uid }, auth)).body).toMatchObject({ response_result: 0, dev_uid: uid });
     expect((await call(gw.url, deviceFamilyCalls.bivocom.check!, { dev_uid: uid }, auth)).body.response_result).toBe(0);
 
-    const closed = new Promise((r) => gateway.once('close', r));
+    const closed = new Promise<void>((r) => gateway.once('close', () => r()));
     const added = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'ZLAN Pabrik', dev_uid: uid }, auth);
     expect(added.body.data).toMatchObject({ category: 4, zlan_dev_uid: uid });
     // heard as an unclaimed gateway, it is asked to reconnect as the registered device
@@ -104,7 +104,7 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
     const g = await connect({ username: uid, clientId: uid });
     // a refused subscription is answered with SUBACK 0x80, which MQTT.js reports as an error
     await expect(g.subscribeAsync(`gw/${uid}/down`)).rejects.toThrow(/Subscribe error/);
-    const closed = new Promise((r) => g.once('close', r));
+    const closed = new Promise<void>((r) => g.once('close', () => r()));
     g.publish(`gw/${unique('LAIN')}/up`, 'menyamar');
     await closed;
     // a username that is not its client id is no gateway at all

@@ -47,7 +47,7 @@ describe('POST /service/web/application/add', () => {
     ['name missing', { name: undefined }],
   ])('answers -10 when the %s', async (_l, over) => {
     const t = await tenantSession(gw.url);
-    const r = await call(gw.url, appsContract.add, { name: 'Pabrik Satu', domain: unique('d'), ...over }, { tenant: t.tenant });
+    const r = await call(gw.url, appsContract.add, Object.assign({ name: 'Pabrik Satu', domain: unique('d') }, over), { tenant: t.tenant });
     expect(r.body.response_result).toBe(-10);
     expect(r.body.errors[0].path).toBe('name');
   });

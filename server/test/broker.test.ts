@@ -215,7 +215,7 @@ describe('MQTT broker', () => {
     watcher.on('message', (topic) => got.push(topic));
     await watcher.subscribeAsync('d/#');
     const dev = track(await connected(url, { username: 'dev3', password: 'rahasia' }));
-    const closed = new Promise((r) => dev.once('close', r));
+    const closed = new Promise<void>((r) => dev.once('close', () => r()));
     dev.publish('d/4/data', 'menyusup', { qos: 0 });
     await closed;
     await new Promise((r) => setTimeout(r, 100));
@@ -280,7 +280,7 @@ describe('MQTT broker', () => {
     const a = track(await connected(url, { username: 'dev11', password: 'rahasia', clientId: 'dev11-a' }));
     const b = track(await connected(`${gw.url.replace('http', 'ws')}/mqtt`, { username: 'dev11', password: 'rahasia', clientId: 'dev11-b' }));
     const other = track(await connected(url, { username: 'dev12', password: 'rahasia' }));
-    const closed = Promise.all([a, b].map((c) => new Promise((r) => c.once('close', r))));
+    const closed = Promise.all([a, b].map((c) => new Promise<void>((r) => c.once('close', () => r()))));
     expect(gw.app.broker.disconnect((id: MqttIdentity) => id.key === 'device:11')).toBe(2);
     await closed;
     await eventually(() => expect(events.filter((e) => e === '-device:11').length).toBe(2));

@@ -48,7 +48,7 @@ describe('MQTT devices', () => {
     await expect(aClient.subscribeAsync(`d/${b.id}/#`)).rejects.toThrow(/Subscribe error/);
     await expect(aClient.subscribeAsync('d/+/cmd')).rejects.toThrow(/Subscribe error/);
     await expect(aClient.subscribeAsync('#')).rejects.toThrow(/Subscribe error/);
-    const closed = new Promise((r) => aClient.once('close', r));
+    const closed = new Promise<void>((r) => aClient.once('close', () => r()));
     aClient.publish(`d/${b.id}/cmd`, '{"id":"x","param":"relay","value":true}');
     await closed;
     // its own topic works, and B got nothing of A's attempt
@@ -70,7 +70,7 @@ describe('MQTT devices', () => {
   it('kicks a removed device at once and refuses it afterwards', async () => {
     const d = await addDevice(gw.url, auth, 'mqtt');
     const c = await connect(asMqtt(d));
-    const closed = new Promise((r) => c.once('close', r));
+    const closed = new Promise<void>((r) => c.once('close', () => r()));
     expect((await call(gw.url, deviceFamilyCalls.mqtt.remove, { id: d.id }, auth)).body.response_result).toBe(0);
     await closed;
     expect((await mqttAttempt(gw.mqttPort, asMqtt(d))).code).toBe(5);
@@ -78,7 +78,7 @@ describe('MQTT devices', () => {
   it('kicks a disabled device and refuses it until enabled again', async () => {
     const d = await addDevice(gw.url, auth, 'mqtt');
     const c = await connect(asMqtt(d));
-    const closed = new Promise((r) => c.once('close', r));
+    const closed = new Promise<void>((r) => c.once('close', () => r()));
     expect((await call(gw.url, devicesContract.edit, { id: d.id, disabled: true }, auth)).body.data).toMatchObject({ disabled: true, online: false });
     await closed;
     expect((await mqttAttempt(gw.mqttPort, asMqtt(d))).code).toBe(5);
@@ -100,7 +100,7 @@ describe('Tasmota devices', () => {
     expect(await until(async () => (await getDevice(t.id)).online === true)).toBe(true);
     await c.publishAsync(`tele/${t.topic}/LWT`, 'Offline', { qos: 1, retain: true });
     expect(await until(async () => (await getDevice(t.id)).online === false)).toBe(true);
-    const closed = new Promise((r) => c.once('close', r));
+    const closed = new Promise<void>((r) => c.once('close', () => r()));
     c.publish(`cmnd/${t.topic}/POWER`, 'ON');
     await closed;
   });
@@ -120,7 +120,7 @@ describe('LoRa network-server integration', () => {
     const uplink = { deviceInfo: { devEui: '70b3d57ed0001234' }, fPort: 1, data: 'AQI=', object: { suhu: 27.5 } };
     await ns.publishAsync(`application/${appId}/device/70b3d57ed0001234/event/up`, JSON.stringify(uplink), { qos: 1 });
     expect(await until(async () => (await getDevice(d.id)).online === true)).toBe(true);
-    const closed = new Promise((r) => ns.once('close', r));
+    const closed = new Promise<void>((r) => ns.once('close', () => r()));
     ns.publish(`application/${appId + 1}/device/70b3d57ed0001234/event/up`, '{}');
     await closed;
   });

@@ -55,7 +55,7 @@ export async function loraDevice(gw: Running, auth: AppAuth, appId: number, clie
 export async function serialGateway(gw: Running, auth: AppAuth, clients: MqttClient[]) {
   const uid = unique('ZL').toUpperCase();
   const first = await connect(gw, clients, { username: uid, clientId: uid });
-  const kicked = new Promise((r) => first.once('close', r));
+  const kicked = new Promise<void>((r) => first.once('close', () => r()));
   await first.publishAsync(`gw/${uid}/up`, '{}', { qos: 1 });
   await until(async () => (await call(gw.url, deviceFamilyCalls.zlan.check!, { dev_uid: uid }, auth)).body.response_result === 0);
   const added = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'ZLAN Pabrik', dev_uid: uid }, auth);

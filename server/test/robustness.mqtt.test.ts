@@ -129,7 +129,7 @@ async function refusedOn(opts: Parameters<typeof mqttAttempt>[1], topic: string,
   const a = await mqttAttempt(gw.mqttPort, { clientId: unique('c'), ...opts });
   if (!a.client) throw new Error(`refused: ${a.code}`);
   clients.push(a.client);
-  const closed = new Promise((r) => a.client.once('close', r));
+  const closed = new Promise<void>((r) => a.client.once('close', () => r()));
   a.client.publish(topic, payload, { qos: 1 });
   await within(closed, 3000, `close after publishing on ${topic}`);
 }
@@ -539,11 +539,11 @@ describe('MQTT over WebSocket (/mqtt on the HTTP port)', () => {
     // the WebSocket endpoint takes frames up to 1 MB (docs/decisions.md): a bigger one ends that connection
     const big = await mqtt.connectAsync(wsUrl, { ...creds, clientId: unique('ws'), reconnectPeriod: 0 });
     clients.push(big);
-    const closed = new Promise((r) => big.once('close', r));
+    const closed = new Promise<void>((r) => big.once('close', () => r()));
     big.publish(`d/${device.id}/data`, Buffer.alloc((1 << 20) + 1, 0x5b), { qos: 1 });
     await within(closed, 3000, 'close after a frame over 1 MB');
     const junk = new WebSocket(wsUrl, 'mqtt');
-    const junkClosed = new Promise((r) => junk.once('close', r));
+    const junkClosed = new Promise<void>((r) => junk.once('close', () => r()));
     junk.once('open', () => junk.send(noise(256)));
     await within(junkClosed, 3000, 'close after garbage');
     expect(ws.connected && client.connected).toBe(true);

@@ -34,8 +34,8 @@ describe('graceful shutdown', () => {
     const ws = await mqtt.connectAsync(`${gw.url.replace('http', 'ws')}/mqtt`, { username: 'b', reconnectPeriod: 0 });
     const ended = Promise.all([
       new Promise((r) => socket!.once('disconnect', r)),
-      new Promise((r) => tcp.once('close', r)),
-      new Promise((r) => ws.once('close', r)),
+      new Promise<void>((r) => tcp.once('close', () => r())),
+      new Promise<void>((r) => ws.once('close', () => r())),
     ]);
 
     const started = Date.now();
