@@ -24,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -440,6 +443,12 @@ static void do_quit(void) {
 
 int main(void) {
   signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+  // the benchmark that drives it gone (killed in the middle of a phase, when stdin is not read): so is the fleet
+  pid_t parent = getppid();
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) return 1;
+#endif
   const char *limit = getenv("BENCH_FLEET_LIMIT_S");
   alarm(limit ? (unsigned)atoi(limit) : 15 * 60);
   trace = getenv("BENCH_TRACE") != NULL && getenv("BENCH_TRACE")[0] != '\0';
