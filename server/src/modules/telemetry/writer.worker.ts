@@ -23,7 +23,7 @@ const store = createBatchStore(sqlite);
 const answer = (m: WriterAnswer, transfer?: ArrayBuffer[]) => parentPort!.postMessage(m, transfer);
 
 /**
- * The checkpoint thread copied and synced most of the WAL: copy the rest (the frames of the last few hundred ms). With
+ * The checkpoint thread copied and synced most of the WAL: copy the rest (the frames of the last few ms). With
  * every frame copied, this connection's next write transaction starts the WAL over (SQLite does so only then).
  */
 function finishCheckpoint(ctl: Int32Array) {
