@@ -3,6 +3,7 @@
 // MQTT.js). Both answer the same commands: connect → connected, run → ran, quit.
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,35 +73,22 @@ function nodeFleet(kind: string, phaseS: number): Fleet {
 
 function nativeFleet(binary: string, phaseS: number): Fleet {
   const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BENCH_FLEET_LIMIT_S: String(limitS(phaseS)) } });
-  const waiting = new Set<(m: { cmd: string }) => void>();
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  // its answers are JSON lines on stdout, its commands lines on stdin: the same channel askChild uses over IPC
+  const line = (msg: FleetCommand) => (msg.cmd === 'connect' ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}` : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`);
+  const channel = Object.assign(new EventEmitter(), { send: (msg: object) => child.stdin!.write(`${line(msg as FleetCommand)}\n`) });
+  createInterface({ input: child.stdout! }).on('line', (text) => {
     let m: { cmd: string };
     try {
-      m = JSON.parse(line) as { cmd: string };
+      m = JSON.parse(text) as { cmd: string };
     } catch {
-      return;
+      return; // not an answer
     }
-    for (const on of waiting) on(m);
+    channel.emit('message', m);
   });
-  const line = (msg: FleetCommand) => (msg.cmd === 'connect' ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}` : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`);
   return {
     kind: 'native',
     pid: child.pid,
-    ask: <T>(msg: FleetCommand, answer: string, timeoutMs: number) =>
-      new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiting.delete(on);
-          reject(new Error(`fleet did not answer ${answer} in ${timeoutMs} ms`));
-        }, timeoutMs);
-        const on = (m: { cmd: string }) => {
-          if (m.cmd !== answer) return;
-          clearTimeout(timer);
-          waiting.delete(on);
-          resolve(m as T);
-        };
-        waiting.add(on);
-        child.stdin!.write(`${line(msg)}\n`);
-      }),
+    ask: (msg, answer, timeoutMs) => askChild(channel, msg, answer, timeoutMs),
     quit: () => ending(child, () => child.stdin!.end('quit\n')),
   };
 }

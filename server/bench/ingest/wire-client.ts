@@ -3,21 +3,11 @@
 // MQTT.js spends ~40 µs of CPU per QoS 1 publish; on the benchmark's two cores that CPU is taken from the gateway
 // under test, so the default generator is this one (BENCH_FLEET=mqttjs selects MQTT.js).
 import net from 'node:net';
+import { fixedHeader } from '../../src/platform/mqtt/testing/packets.js';
 
 const CONNACK = 0x20;
 const PUBACK = 0x40;
 const PINGRESP = 0xd0;
-
-function remainingLength(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return out;
-}
 
 function str(s: string): Buffer {
   const b = Buffer.from(s);
@@ -27,7 +17,7 @@ function str(s: string): Buffer {
 }
 
 function packet(first: number, body: Buffer): Buffer {
-  return Buffer.concat([Buffer.from([first, ...remainingLength(body.length)]), body]);
+  return Buffer.concat([fixedHeader(first, body.length), body]);
 }
 
 export interface WireClientOptions {
@@ -104,11 +94,9 @@ export class WireClient {
   publish(topic: Buffer, payload: string, qos: 0 | 1): void {
     const payloadLen = Buffer.byteLength(payload);
     const bodyLen = topic.length + (qos ? 2 : 0) + payloadLen;
-    const rl = remainingLength(bodyLen);
-    const buf = Buffer.allocUnsafe(1 + rl.length + bodyLen);
-    let o = 0;
-    buf[o++] = qos ? 0x32 : 0x30;
-    for (const b of rl) buf[o++] = b;
+    const head = fixedHeader(qos ? 0x32 : 0x30, bodyLen);
+    const buf = Buffer.allocUnsafe(head.length + bodyLen);
+    let o = head.copy(buf, 0);
     o += topic.copy(buf, o);
     if (qos) {
       const id = this.nextId;

@@ -1,5 +1,5 @@
-// Test support: raw MQTT bytes for tests that speak to the broker below a client library (a packet's header announcing
-// any length). Never imported by the gateway itself.
+// Test support: raw MQTT bytes for tests and the ingest benchmark's lean clients, which speak to the broker below a
+// client library (a packet's header announcing any length). Never imported by the gateway itself.
 
 /** The fixed header of a packet (first byte `first`) announcing `length` bytes (MQTT's variable byte integer). */
 export function fixedHeader(first: number, length: number): Buffer {
