@@ -14,6 +14,7 @@ import { createLogger } from '../src/platform/log.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
 import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
 import type { CommittedTelemetry } from '../src/modules/telemetry/writer.js';
+import { walFrameBytes } from '../src/modules/telemetry/write-batch.js';
 import { startFleet } from './ingest/fleet.js';
 import { seedAndRead } from './ingest/reads.js';
 import { mainThreadCpuUs, processCpuUs } from './ingest/micro.js';
@@ -195,8 +196,8 @@ export const ingestBench: Bench = {
         figures[`${k}reads_paused`] = w1.read_pauses - w0.read_pauses;
         figures[`${k}compaction_rounds`] = w1.compaction_rounds - w0.compaction_rounds;
         figures[`${k}max_recent_points`] = m1.max_recent_points;
-        // the WAL: its largest size so far (MB, 4 KB pages), how often it started over, the writer thread's checkpoints for that
-        figures[`${k}wal_max_mb`] = Math.round((m1.wal_max_frames * 4120) / 1048576);
+        // the WAL: its largest size so far (MB), how often it started over, the writer thread's checkpoints for that
+        figures[`${k}wal_max_mb`] = Math.round((m1.wal_max_frames * walFrameBytes(app.db.sqlite)) / 1048576);
         figures[`${k}wal_restarts`] = m1.wal_restarts - w0.wal_restarts;
         figures[`${k}wal_writer_checkpoints`] = m1.wal_writer_checkpoints - w0.wal_writer_checkpoints;
         figures[`${k}wal_writer_checkpoint_misses`] = m1.wal_writer_checkpoint_misses - w0.wal_writer_checkpoint_misses;

@@ -87,6 +87,9 @@ const mergeSql = (table: string) => `INSERT INTO ${table} (series_id, bucket_ts,
 
 export const JOURNAL_TABLES = ['telemetry_journal_0', 'telemetry_journal_1'] as const;
 
+/** bytes of one WAL frame of this database: a page and its 24-byte frame header */
+export const walFrameBytes = (sqlite: Database.Database): number => (sqlite.pragma('page_size', { simple: true }) as number) + 24;
+
 const textsOf = (c: PointColumns) => {
   const texts = new Map<number, string>();
   for (let k = 0; k < c.textAt.length; k++) texts.set(c.textAt[k]!, c.texts[k]!);

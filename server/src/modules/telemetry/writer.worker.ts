@@ -3,7 +3,7 @@
 // and finishes a checkpoint between two batches when the checkpoint thread asks (so the WAL starts over).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { createBatchStore, type WriteBatch } from './write-batch.js';
+import { createBatchStore, walFrameBytes, type WriteBatch } from './write-batch.js';
 import type { WriterAnswer } from './writer-thread.js';
 
 const { file, gate, walCtl, walLimitFrames } = workerData as { file: string; gate?: Int32Array; walCtl?: Int32Array; walLimitFrames?: number };
@@ -18,7 +18,7 @@ sqlite.pragma('cache_size = -65536');
 // the WAL is copied into the database file by the checkpoint thread (writer-thread.ts), never inside a batch's commit
 sqlite.pragma('wal_autocheckpoint = 0');
 // a WAL that grew past this (before it could start over) is cut back to it when it does
-if (walLimitFrames) sqlite.pragma(`journal_size_limit = ${walLimitFrames * ((sqlite.pragma('page_size', { simple: true }) as number) + 24)}`);
+if (walLimitFrames) sqlite.pragma(`journal_size_limit = ${walLimitFrames * walFrameBytes(sqlite)}`);
 const store = createBatchStore(sqlite);
 const answer = (m: WriterAnswer, transfer?: ArrayBuffer[]) => parentPort!.postMessage(m, transfer);
 
