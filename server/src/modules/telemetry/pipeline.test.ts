@@ -379,7 +379,9 @@ describe('telemetry backpressure', () => {
     pipeline.attachBroker({ on: () => undefined, setReadPaused: (p: boolean) => void calls.push(p) });
     // one synchronous burst: the writer has no turn, the queue passes half its bound (200 points)
     for (let i = 0; i < 120; i++) pipeline.ingest(dev(1 + (i % 9)), `d/${1 + (i % 9)}/data`, json({ s: { c: { a: i, b: i, c: i } } }));
-    await new Promise((r) => setTimeout(r, 0));
+    // the memory bus delivers in a setImmediate: one queued after it runs once the burst is in the writer's queue (a
+    // setTimeout(0) could fire first, before any delivery, when the test starts in the loop's check phase)
+    await new Promise((r) => setImmediate(r));
     expect(calls).toEqual([true]);
     for (let i = 0; i < 100 && calls.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(calls).toEqual([true, false]);
