@@ -33,28 +33,27 @@ function buildIfStale(label, output, sources, workspace) {
 buildIfStale('web console', 'web/dist/index.html', ['web/src', 'web/index.html', 'web/vite.config.ts', 'contracts/src'], 'web');
 buildIfStale('gateway', 'server/dist/main.js', ['server/src', 'contracts/src', 'server/build.mjs'], 'server');
 
+// an IPC channel: the gateway reports the ports it bound (PORT=0 or MQTT_PORT=0 pick free ones), which the demo targets
 const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
   cwd: root,
-  stdio: 'inherit',
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   env: { ...process.env, SENTRA_DEFAULT_DEMO: 'on', NODE_ENV: process.env.NODE_ENV ?? 'production' },
 });
 
-// the live demo: a simulated fleet of a few hundred devices and the ready-made dashboards, in its own process
+// the live demo: a simulated fleet of a few hundred devices and the ready-made dashboards, in its own process, started
+// once the gateway listens
 let fleet;
-if ((process.env.DEMO ?? 'on') !== 'off') {
+child.on('message', (m) => {
+  if (fleet || (process.env.DEMO ?? 'on') === 'off' || m?.sentra !== 'listening') return;
   const host = process.env.HOST || '127.0.0.1';
   const target = host === '0.0.0.0' ? '127.0.0.1' : host;
   fleet = spawn(process.execPath, ['--import', 'tsx', 'simulator/src/demo-run.ts'], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: {
-      ...process.env,
-      SENTRA_URL: `http://${target}:${process.env.PORT || 8080}`,
-      SENTRA_MQTT: `mqtt://${target}:${process.env.MQTT_PORT || 1883}`,
-    },
+    env: { ...process.env, SENTRA_URL: `http://${target}:${m.port}`, SENTRA_MQTT: `mqtt://${target}:${m.mqttPort}` },
   });
   fleet.on('exit', (code) => code && console.error(`sentra: the demo fleet stopped (${code}); the console keeps running`));
-}
+});
 
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {

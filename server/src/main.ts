@@ -3,6 +3,13 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { DEMO, seedDemo } from './modules/demo/demo.seed.js';
 
+/** what the gateway tells the process that started it with an IPC channel, once it listens */
+export interface GatewayListening {
+  sentra: 'listening';
+  port: number;
+  mqttPort: number;
+}
+
 async function main() {
   let config;
   try {
@@ -16,7 +23,13 @@ async function main() {
   }
   const app = await buildApp(config, { commandTimeoutMs: config.COMMAND_TIMEOUT_MS });
   const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
-  const { url, mqttPort } = await app.listen();
+  const { port, url, mqttPort } = await app.listen();
+  // started by `npm start` (scripts/start.mjs): tell it the ports actually bound (PORT=0 picks free ones), which its demo
+  // fleet then targets; the channel must not keep this process alive
+  if (process.send) {
+    process.send({ sentra: 'listening', port, mqttPort } satisfies GatewayListening);
+    process.channel?.unref();
+  }
   app.log.info(`Sentra console at ${url}/admin/login`);
   app.log.info(`MQTT broker on ${app.config.HOST}:${mqttPort} (TCP) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`);
   if (demo) {
