@@ -3,6 +3,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import mqttPacket from 'mqtt-packet';
+import { WebSocket } from 'ws';
 import { startGateway, type Running } from './harness.js';
 import { createBroker } from '../src/platform/mqtt/broker.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
@@ -274,6 +276,23 @@ describe('MQTT broker', () => {
     await dev.publishAsync('d/10/data', 'lewat-ws', { qos: 1 });
     await eventually(() => expect(got).toEqual(['d/10/data lewat-ws']));
     expect(messages).toContainEqual({ key: 'device:10', topic: 'd/10/data', payload: 'lewat-ws' });
+  });
+
+  it('sends each packet to a WebSocket client as one frame (a CONNACK, a SUBACK), not a frame per piece written', async () => {
+    const ws = new WebSocket(`${gw.url.replace('http', 'ws')}/mqtt`, 'mqtt');
+    const frames: Buffer[] = [];
+    ws.on('message', (d) => void frames.push(d as Buffer));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    try {
+      ws.send(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'frames-10', keepalive: 30, username: 'dev10', password: Buffer.from('rahasia') }));
+      await eventually(() => expect(frames).toHaveLength(1));
+      expect([...frames[0]!]).toEqual([0x20, 2, 0, 0]);
+      ws.send(mqttPacket.generate({ cmd: 'subscribe', messageId: 7, subscriptions: [{ topic: 'd/10/#', qos: 1 }] }));
+      await eventually(() => expect(frames).toHaveLength(2));
+      expect([...frames[1]!]).toEqual([0x90, 3, 0, 7, 1]);
+    } finally {
+      ws.terminate();
+    }
   });
 
   it('kicks every client matching disconnect(match) and announces it', async () => {

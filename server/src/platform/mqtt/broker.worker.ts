@@ -252,7 +252,11 @@ function relayedSocket(id: number): Duplex {
   const stream = new Duplex({
     read() {},
     write(chunk: Buffer, _enc, cb) {
-      report({ e: 'ws', id, data: new Uint8Array(chunk) });
+      // mqtt-packet writes a packet in pieces (a CONNACK in four 1-byte writes): what this turn wrote to the connection
+      // goes out as one WebSocket frame, not a frame per piece
+      const last = events[events.length - 1];
+      if (last?.e === 'ws' && last.id === id && packer.count === 0) last.data = Buffer.concat([last.data, chunk]);
+      else report({ e: 'ws', id, data: new Uint8Array(chunk) });
       cb();
     },
     final(cb) {
