@@ -272,6 +272,21 @@ describe('generic MQTT devices: d/<id>/data, d/<id>/state, d/<id>/cmd/res', () =
     expect((await stored(flood.id)).series).toHaveLength(1000);
     expect(gw.app.telemetry.rejectsOf(flood.id)?.last_reason).toBe('series_limit');
   });
+
+  it('bounds the state keys a device holds: 1,000 (MAX_STATE_KEYS_PER_DEVICE), the reports of new keys past it counted', async () => {
+    const { device: flood, client: c } = await mqttDevice(gw, auth, clients);
+    const refusedBefore = gw.app.telemetry.metrics().rejected_states as number;
+    // four messages of 256 keys (the most one state message takes), then one more
+    for (let m = 0; m < 4; m++) await c.publishAsync(`d/${flood.id}/state`, json(Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`s${m * 256 + i}`, i]))), { qos: 1 });
+    await c.publishAsync(`d/${flood.id}/state`, json({ s0: 'lagi', baru: 1 }), { qos: 1 });
+    expect(await until(() => (gw.app.telemetry.metrics().rejected_states as number) - refusedBefore >= 25, 5000)).toBe(true);
+    const { states } = await stored(flood.id);
+    expect(states).toHaveLength(1000);
+    expect(states.find(([key]) => key === 's0')?.[1]).toBe('lagi');
+    expect(states.some(([key]) => key === 'baru' || key === 's1000')).toBe(false);
+    expect((gw.app.telemetry.metrics().rejected_states as number) - refusedBefore).toBe(25);
+    expect(gw.app.telemetry.rejectsOf(flood.id)?.last_reason).toBe('state_limit');
+  });
 });
 
 describe('Tasmota: tele/<topic>/SENSOR|STATE|LWT, stat/<topic>/RESULT|POWER<n>', () => {

@@ -6,12 +6,12 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { compareStateKeys } from '@sentra/contracts';
 import { findUp } from '../../platform/db/sqlite.js';
-import { createStatesStore } from './states.store.js';
+import { createStatesStore, type StateChange } from './states.store.js';
 
-function store() {
+function store(opts: Parameters<typeof createStatesStore>[1] = {}) {
   const sqlite = new Database(':memory:');
   migrate(drizzle(sqlite), { migrationsFolder: findUp('drizzle', import.meta.url) });
-  return createStatesStore(sqlite);
+  return createStatesStore(sqlite, opts);
 }
 
 describe('states store', () => {
@@ -21,6 +21,21 @@ describe('states store', () => {
     const keys = s.list(1, 7).map((r) => r.key);
     expect(keys).toEqual(['Mode', 'Zone', '_x', 'a10', 'a2', 'b', 'mode']);
     expect(keys).toEqual([...keys].sort(compareStateKeys));
+  });
+
+  it("refuses a device's new keys past its bound, keeps updating the keys it has, and makes room when one is removed", () => {
+    const s = store({ maxKeysPerDevice: 3 });
+    const refused: StateChange[] = [];
+    const applied = s.apply(1, 7, ['a', 'b', 'c', 'd', 'e'].map((key) => ({ key, value: '1', ts: 10 })), refused);
+    expect(applied.map((c) => c.key)).toEqual(['a', 'b', 'c']);
+    expect(refused.map((c) => c.key)).toEqual(['d', 'e']);
+    // the keys it holds still change; another device has its own bound
+    expect(s.apply(1, 7, [{ key: 'a', value: '2', ts: 20 }, { key: 'f', value: '1', ts: 20 }], refused).map((c) => c.key)).toEqual(['a']);
+    expect(s.apply(1, 8, [{ key: 'f', value: '1', ts: 20 }]).map((c) => c.key)).toEqual(['f']);
+    expect(s.list(1, 7).map((r) => [r.key, r.value])).toEqual([['a', 2], ['b', 1], ['c', 1]]);
+    expect(s.remove(1, 7, 'b')).toBe(true);
+    expect(s.apply(1, 7, [{ key: 'g', value: '1', ts: 30 }, { key: 'h', value: '1', ts: 30 }], refused).map((c) => c.key)).toEqual(['g']);
+    expect(refused.map((c) => c.key)).toEqual(['d', 'e', 'f', 'h']);
   });
 
   it('answers a time range newest first, with the period already going at its start as the oldest', () => {

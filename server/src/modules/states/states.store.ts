@@ -27,7 +27,16 @@ interface Row {
 
 const toRow = (r: Row): StateRow => ({ key: r.key, value: r.value === null ? null : JSON.parse(r.value), is_null: r.value === null, initial_ts: r.initial_ts, latest_ts: r.latest_ts });
 
-export function createStatesStore(sqlite: Database.Database) {
+/**
+ * The most state keys one device holds (as MAX series per device bound its points): a report of a key beyond it is
+ * refused and counted, so a device inventing keys cannot grow the table, the list or the history without end. A key
+ * removed with state/delete makes room again.
+ */
+export const MAX_STATE_KEYS_PER_DEVICE = 1000;
+
+export function createStatesStore(sqlite: Database.Database, opts: { maxKeysPerDevice?: number } = {}) {
+  const maxKeys = opts.maxKeysPerDevice ?? MAX_STATE_KEYS_PER_DEVICE;
+  const keyCount = sqlite.prepare('SELECT count(*) FROM device_states WHERE device_id = ?').pluck();
   const current = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_states WHERE device_id = ? AND key = ?');
   const insertCurrent = sqlite.prepare('INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)');
   const touchCurrent = sqlite.prepare('UPDATE device_states SET latest_ts = ? WHERE device_id = ? AND key = ?');
@@ -50,12 +59,23 @@ export function createStatesStore(sqlite: Database.Database) {
   const ownsDevice = sqlite.prepare('SELECT 1 FROM device_states WHERE app_id = ? AND device_id = ? LIMIT 1').pluck();
 
   return {
-    /** Applies reports in order (caller holds a transaction); answers those that changed something (not stale). */
-    apply(appId: number, deviceId: number, changes: readonly StateChange[]): StateChange[] {
+    /**
+     * Applies reports in order (caller holds a transaction); answers those that changed something (not stale). A new
+     * key past the device's MAX_STATE_KEYS_PER_DEVICE is not applied: it goes into `refused` when given.
+     */
+    apply(appId: number, deviceId: number, changes: readonly StateChange[], refused?: StateChange[]): StateChange[] {
       const applied: StateChange[] = [];
+      /** the device's keys, counted once per call when a new one comes */
+      let keys = -1;
       for (const c of changes) {
         const cur = current.get(deviceId, c.key) as Row | undefined;
         if (!cur) {
+          if (keys < 0) keys = keyCount.get(deviceId) as number;
+          if (keys >= maxKeys) {
+            refused?.push(c);
+            continue;
+          }
+          keys++;
           insertCurrent.run(deviceId, appId, c.key, c.value, c.ts, c.ts);
           openPeriod.run(deviceId, c.key, c.ts, c.value, c.ts);
         } else if (c.ts < cur.latest_ts) {

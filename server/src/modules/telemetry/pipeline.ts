@@ -166,6 +166,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     recent,
     storedAt: (seriesId, ts) => storedAt.get(seriesId, ts) !== undefined,
     compactEveryMs: opts.compactEveryMs,
+    onStatesRefused: (deviceId, count) => void countReject('state_limit', deviceId, 0, count),
     onCommit(batches) {
       if (listeners.size) for (const b of batches) call(listeners, b, 'subscribe');
       // scale-out: the other gateway processes' viewers (live cards, device data) hear what this one stored
@@ -196,13 +197,15 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const sweeper = setInterval(() => presence.sweep(), sweepEvery);
   sweeper.unref();
 
-  const counters = { read_pauses: 0, received_messages: 0, queued_messages: 0, ignored_messages: 0, rejected_messages: 0, rejected_points: 0, clock_fallbacks: 0, refused_messages: 0 };
+  const counters = { read_pauses: 0, received_messages: 0, queued_messages: 0, ignored_messages: 0, rejected_messages: 0, rejected_points: 0, rejected_states: 0, clock_fallbacks: 0, refused_messages: 0 };
   const rejected: Partial<Record<RejectReason, number>> = {};
   const byDevice = new Map<number, DeviceRejects>();
 
-  function countReject(reason: RejectReason, deviceId: number | undefined, points = 0): RejectReason {
+  /** counts a rejected message, or `points` rejected points or `states` refused state reports of a message */
+  function countReject(reason: RejectReason, deviceId: number | undefined, points = 0, states = 0): RejectReason {
     rejected[reason] = (rejected[reason] ?? 0) + 1;
-    if (points) counters.rejected_points += points;
+    if (states) counters.rejected_states += states;
+    else if (points) counters.rejected_points += points;
     else counters.rejected_messages++;
     if (deviceId === undefined) return reason;
     let r = byDevice.get(deviceId);

@@ -38,6 +38,8 @@ export interface WriteResult {
   duplicates: Int32Array;
   /** per message index, the state reports that changed something */
   appliedStates: { msg: number; changes: StateChange[] }[];
+  /** per message index, how many of its state reports were refused (a new key past the device's bound) */
+  refusedStates: { msg: number; count: number }[];
   rollupRows: number;
   ms: number;
   /** wall clock (epoch ms, fractional) when the store took the batch and when it was done: the thread hop's cost */
@@ -144,8 +146,10 @@ export function createBatchStore(sqlite: Database.Database) {
     if (b.compact) insertPoints(b.compact, null);
     if (b.clearJournal >= 0) clear[b.clearJournal]!.run();
     for (const s of b.states) {
-      const changes = states.apply(s.appId, s.deviceId, s.changes);
+      const refused: StateChange[] = [];
+      const changes = states.apply(s.appId, s.deviceId, s.changes, refused);
       if (changes.length) out.appliedStates.push({ msg: s.msg, changes });
+      if (refused.length) out.refusedStates.push({ msg: s.msg, count: refused.length });
     }
   });
 
@@ -158,7 +162,7 @@ export function createBatchStore(sqlite: Database.Database) {
     write(b: WriteBatch): WriteResult {
       const started = performance.now();
       const startedAt = performance.timeOrigin + started;
-      const out: WriteResult = { id: b.id, duplicates: new Int32Array(0), appliedStates: [], rollupRows: 0, ms: 0, startedAt, endedAt: 0 };
+      const out: WriteResult = { id: b.id, duplicates: new Int32Array(0), appliedStates: [], refusedStates: [], rollupRows: 0, ms: 0, startedAt, endedAt: 0 };
       run.immediate(b, out);
       out.ms = performance.now() - started;
       out.endedAt = performance.timeOrigin + performance.now();

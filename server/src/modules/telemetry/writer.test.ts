@@ -18,7 +18,7 @@ function executor(fail = () => false) {
     submit(batch, done) {
       batches.push(batch);
       if (fail()) return done(new Error('disk I/O error'));
-      const r: WriteResult = { id: batch.id, duplicates: new Int32Array(0), appliedStates: [], rollupRows: 0, ms: 0, startedAt: 0, endedAt: 0 };
+      const r: WriteResult = { id: batch.id, duplicates: new Int32Array(0), appliedStates: [], refusedStates: [], rollupRows: 0, ms: 0, startedAt: 0, endedAt: 0 };
       done(null, r);
     },
     close: async () => {},

@@ -58,6 +58,8 @@ export interface WriterOptions {
   hardMaxQueuedPoints: number;
   rollupFlushMs: number;
   onCommit: (batch: CommittedTelemetry[]) => void;
+  /** state reports of a device the store refused (new keys past MAX_STATE_KEYS_PER_DEVICE), after their commit */
+  onStatesRefused?: (deviceId: number, count: number) => void;
   /** the journal's memory side; null: points go straight into the clustered table (several writers share it) */
   recent: RecentPoints | null;
   /** with a journal: whether the clustered table holds (series, ts) (the duplicate check of a point not newest) */
@@ -176,6 +178,8 @@ export function createTelemetryWriter(o: WriterOptions) {
     stored_points: 0,
     duplicate_points: 0,
     stored_states: 0,
+    /** state reports refused by the store: a new key past the device's bound */
+    refused_states: 0,
     shed_qos0_points: 0,
     refused_points: 0,
     failed_points: 0,
@@ -419,6 +423,10 @@ export function createTelemetryWriter(o: WriterOptions) {
     stats.total_batch_ms += r.ms;
     const applied = new Map<number, StateChange[]>();
     for (const a of r.appliedStates) applied.set(a.msg, a.changes);
+    for (const x of r.refusedStates) {
+      stats.refused_states += x.count;
+      o.onStatesRefused?.(f.messages[x.msg]!.deviceId, x.count);
+    }
     const committedAt = o.now();
     const out: CommittedTelemetry[] = [];
     for (let k = 0; k < f.messages.length; k++) {

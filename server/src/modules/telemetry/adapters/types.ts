@@ -87,6 +87,8 @@ export type RejectReason =
   | 'decoder_error'
   | 'datatype_mismatch'
   | 'series_limit'
+  /** a new state key past MAX_STATE_KEYS_PER_DEVICE (counted after the writer's commit) */
+  | 'state_limit'
   | 'closed';
 
 export type AdapterResult = { ok: true; out: AdapterOutput } | { ok: false; reason: RejectReason; detail?: string };
