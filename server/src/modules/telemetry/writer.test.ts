@@ -5,7 +5,7 @@ import { createRollupKeeper } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
 import type { WriteBatch, WriteResult } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
-import { createTelemetryWriter, type TelemetryMessage } from './writer.js';
+import { COMPACT_YIELD_POINTS, createTelemetryWriter, type TelemetryMessage } from './writer.js';
 
 const log = createLogger('silent');
 const msg = (points: [number, number][]): TelemetryMessage => ({ appId: 1, deviceId: 1, qos: 1, receivedAt: 0, states: [], points: points.map(([seriesId, ts]) => ({ seriesId, ts, num: ts, text: null })) });
@@ -111,6 +111,35 @@ describe('telemetry writer with a journal', () => {
       [99, 99, 99, 99],
     ]);
     expect(recent.size).toBe(0);
+  });
+
+  it('leaves the chunk out of a batch while more than COMPACT_YIELD_POINTS wait, unless the round runs late', async () => {
+    const { ex, batches } = executor();
+    let clock = 0;
+    const { w } = writer(ex, { compactChunkPoints: 2, now: () => clock });
+    /** `n` new points of series 100.. (one message per 500), all waiting at once */
+    let next = 0;
+    const backlog = (n: number) => {
+      for (let k = 0; k < n; k += 500) w.enqueue(msg(Array.from({ length: Math.min(500, n - k) }, (_, i): [number, number] => [100 + ((next + i) % 50), 10_000 + next + i])));
+      next += n;
+    };
+    const compactedIn = () => batches.map((b) => (b.compact ? b.compact.series.length : 0));
+    for (const [round, late] of [[1, false], [2, true]] as const) {
+      w.enqueue(msg([[round * 10 + 1, 1], [round * 10 + 1, 2], [round * 10 + 2, 1], [round * 10 + 2, 2]]));
+      await w.flush({ compact: false });
+      // the round freezes at the next batch after its period; 0.7 s (past the spread: all due) or 0.95 s later
+      clock = round * 1000 + 50;
+      w.enqueue(msg([[9, clock]]));
+      await w.flush({ compact: false });
+      clock += late ? 950 : 700;
+      batches.length = 0;
+      backlog(COMPACT_YIELD_POINTS + 1000);
+      await w.flush({ compact: false });
+      // batches of 1,000 points (maxBatchPoints): the first leaves 1,500 waiting; the round's 4 points (and, in the
+      // second, round 1's backlog) go in one chunk, in the first batch or the next
+      const chunks = compactedIn();
+      expect(chunks, late ? 'the round runs late: it does not yield' : 'yields to the backlog, then catches up').toEqual(late ? [2505, 0, 0] : [0, 4, 0]);
+    }
   });
 
   it('sends a failed chunk again, and stops draining when the database keeps failing', async () => {

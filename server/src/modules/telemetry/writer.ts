@@ -115,6 +115,14 @@ export const COMPACT_CHUNK_POINTS = 500;
  * a chunk holds the writer 5–12 ms, so a new point never waits behind more than that. Drains take what is left.
  */
 export const COMPACT_MAX_CHUNK_POINTS = 2500;
+/**
+ * With more points than this waiting for the writer (~23 ms of traffic at the target rate: it fell behind them), a
+ * batch takes no compaction chunk, so new points never queue behind the round's background work while the machine is
+ * short of time; the schedule catches up with the next batches (chunks of at most COMPACT_MAX_CHUNK_POINTS). Past
+ * COMPACT_YIELD_UNTIL of the period the round no longer yields, so it still ends before the next one is due.
+ */
+export const COMPACT_YIELD_POINTS = 1500;
+const COMPACT_YIELD_UNTIL = 0.9;
 /** with nothing else to write, compaction goes on this often */
 const COMPACT_TICK_MS = 20;
 
@@ -233,6 +241,8 @@ export function createTelemetryWriter(o: WriterOptions) {
     if (compactAll || closed) return left;
     // far behind (memory past its bound): catch up, a bounded chunk with every batch
     if (recent.size > maxRecent) return Math.min(left, maxChunkPoints);
+    // points wait for the writer (it fell behind them): they go first while the round has time to spare
+    if (queuedPoints > COMPACT_YIELD_POINTS && o.now() - lastFreeze < COMPACT_YIELD_UNTIL * compactEveryMs) return 0;
     const share = Math.min(1, (o.now() - lastFreeze) / (COMPACT_SPREAD * compactEveryMs));
     return Math.min(left, maxChunkPoints, Math.max(0, Math.ceil(frozenTotal * share) - frozenSent));
   }
