@@ -4,13 +4,14 @@ import { Alert, Box, Slide } from '@mui/material';
 import { notices } from './notices.js';
 import type { Notice } from './queue.js';
 
-const AUTO_HIDE_MS = 5000;
+export const AUTO_HIDE_MS = 5000;
 
 function NoticeItem({ notice }: { notice: Notice }) {
+  // a renewal (the same message pushed again) starts the time over
   useEffect(() => {
     const t = setTimeout(() => notices.dismiss(notice.id), AUTO_HIDE_MS);
     return () => clearTimeout(t);
-  }, [notice.id]);
+  }, [notice.id, notice.renewals]);
   return (
     <Slide direction="left" in mountOnEnter>
       <Alert

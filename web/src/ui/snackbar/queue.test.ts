@@ -15,6 +15,8 @@ describe('notification queue', () => {
     shown = pushNotice(shown, n(2, 'Login gagal', 'error'));
     shown = pushNotice(shown, n(3, 'Login gagal', 'warning'));
     expect(shown).toHaveLength(1);
+    // the one shown is renewed instead (its time on screen starts again), keeping its place and id
+    expect(shown[0]).toMatchObject({ id: 1, level: 'error', renewals: 2 });
   });
   it('shows the message again once the first one is gone', () => {
     let shown = pushNotice([], n(1, 'Login gagal'));

@@ -5,13 +5,20 @@ export interface Notice {
   id: number;
   level: NoticeLevel;
   message: string;
+  /** times the same message was pushed again while shown: each one restarts its time on screen */
+  renewals?: number;
 }
 
 export const MAX_VISIBLE = 3;
 
-/** Adds a notice unless the same message is already shown; beyond `max`, the oldest leaves. */
+/**
+ * Adds a notice; beyond `max`, the oldest leaves. The same message already shown is not added twice: that one is
+ * renewed instead, so what just happened (a second device added within seconds of the first) is confirmed for the
+ * full time, not by a notice about to close.
+ */
 export function pushNotice(shown: readonly Notice[], next: Notice, max = MAX_VISIBLE): Notice[] {
-  if (shown.some((n) => n.message === next.message)) return shown as Notice[];
+  const same = shown.findIndex((n) => n.message === next.message);
+  if (same >= 0) return shown.map((n, i) => (i === same ? { ...n, renewals: (n.renewals ?? 0) + 1 } : n));
   const out = [...shown, next];
   return out.length > max ? out.slice(out.length - max) : out;
 }
