@@ -48,6 +48,9 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // started by the launcher: if it goes away without a signal reaching here (killed), so does the gateway, which
+  // would otherwise hold its ports with nobody to stop it
+  if (process.send) process.on('disconnect', () => void stop('launcher gone'));
 }
 
 void main();

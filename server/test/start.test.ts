@@ -3,6 +3,7 @@
 // start). Runs the built gateway (`npm run build`; the launcher rebuilds it when stale).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,38 +16,57 @@ afterEach(async () => {
   cleanup = [];
 });
 
+/** the launcher with PORT=0 and MQTT_PORT=0 (its own process group: the cleanup takes its children too) */
+function launch(env: Record<string, string> = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-start-'));
+  const launcher = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+  cleanup.push(async () => {
+    try {
+      process.kill(-launcher.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  let output = '';
+  launcher.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
+  launcher.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
+  /** waits until the output matches `re` */
+  const seen = (re: RegExp, ms: number) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const check = () => {
+        const m = output.match(re);
+        if (!m) return false;
+        clearTimeout(timer);
+        launcher.stdout.off('data', check);
+        resolve(m);
+        return true;
+      };
+      const timer = setTimeout(() => (launcher.stdout.off('data', check), reject(new Error(`not seen in ${ms} ms: ${re}\n${output}`))), ms);
+      launcher.stdout.on('data', check);
+      check();
+    });
+  return { launcher, exited, seen };
+}
+
+/** true when something accepts TCP connections on the port */
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+
 describe('npm start', () => {
   it('runs the demo fleet against the ports the gateway bound when PORT=0 and MQTT_PORT=0', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-start-'));
-    const launcher = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-      cwd: root,
-      env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
-    cleanup.push(async () => {
-      if (launcher.exitCode === null) launcher.kill('SIGKILL');
-      await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    });
-    let output = '';
-    const seen = (re: RegExp, ms: number) =>
-      new Promise<RegExpMatchArray>((resolve, reject) => {
-        const check = () => {
-          const m = output.match(re);
-          if (!m) return false;
-          clearTimeout(timer);
-          launcher.stdout.off('data', check);
-          resolve(m);
-          return true;
-        };
-        const timer = setTimeout(() => (launcher.stdout.off('data', check), reject(new Error(`not seen in ${ms} ms: ${re}\n${output}`))), ms);
-        launcher.stdout.on('data', check);
-        check();
-      });
-    launcher.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
-    launcher.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
-
+    const { launcher, exited, seen } = launch();
     const [, port] = await seen(/Sentra console at http:\/\/127\.0\.0\.1:(\d+)\/admin\/login/, 60_000);
     const [, mqttPort] = await seen(/MQTT broker on 127\.0\.0\.1:(\d+) \(TCP\)/, 5_000);
     expect(Number(port)).toBeGreaterThan(0);
@@ -59,4 +79,14 @@ describe('npm start', () => {
     launcher.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 150_000);
+
+  it('stops the gateway when the launcher is killed (no signal reaches the gateway)', async () => {
+    const { launcher, seen } = launch({ DEMO: 'off' });
+    const [, port] = await seen(/Sentra console at http:\/\/127\.0\.0\.1:(\d+)\/admin\/login/, 60_000);
+    expect(await accepts(Number(port))).toBe(true);
+    launcher.kill('SIGKILL');
+    await seen(/launcher gone: shutting down/, 10_000);
+    for (let i = 0; i < 100 && (await accepts(Number(port))); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await accepts(Number(port))).toBe(false);
+  }, 90_000);
 });
