@@ -1,4 +1,5 @@
 // Builders for the principals most integration tests need: a registered, signed-in tenant and its application.
+import net from 'node:net';
 import { appsContract, authContract, dashboardsContract, rolesContract, usersContract, type SysNav } from '@sentra/contracts';
 import { call, type Auth } from './harness.js';
 
@@ -92,6 +93,14 @@ export async function mqttAttempt(port: number, opts: import('mqtt').IClientOpti
 }
 
 /** Polls `check` every 20 ms until it holds or `ms` passes. */
+/** true when something accepts TCP connections on the loopback port */
+export const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+
 export async function until(check: () => boolean | Promise<boolean>, ms = 3000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {

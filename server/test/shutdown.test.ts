@@ -4,16 +4,8 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { startGateway } from './harness.js';
-import { tenantSession } from './fixtures.js';
+import { accepts, tenantSession } from './fixtures.js';
 import { openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
-
-/** true when something accepts TCP connections on the port */
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
 
 /** true when the port can be bound again */
 const bindable = (port: number) =>

@@ -3,11 +3,11 @@
 // start). Runs the built gateway (`npm run build`; the launcher rebuilds it when stale).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findUp } from '../src/platform/db/sqlite.js';
+import { accepts, until } from './fixtures.js';
 
 const root = path.dirname(findUp('scripts', import.meta.url));
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -39,30 +39,12 @@ function launch(env: Record<string, string> = {}) {
   launcher.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
   launcher.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
   /** waits until the output matches `re` */
-  const seen = (re: RegExp, ms: number) =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const check = () => {
-        const m = output.match(re);
-        if (!m) return false;
-        clearTimeout(timer);
-        launcher.stdout.off('data', check);
-        resolve(m);
-        return true;
-      };
-      const timer = setTimeout(() => (launcher.stdout.off('data', check), reject(new Error(`not seen in ${ms} ms: ${re}\n${output}`))), ms);
-      launcher.stdout.on('data', check);
-      check();
-    });
+  const seen = async (re: RegExp, ms: number): Promise<RegExpMatchArray> => {
+    if (!(await until(() => re.test(output), ms))) throw new Error(`not seen in ${ms} ms: ${re}\n${output}`);
+    return output.match(re)!;
+  };
   return { launcher, exited, seen };
 }
-
-/** true when something accepts TCP connections on the port */
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
 
 describe('npm start', () => {
   it('runs the demo fleet against the ports the gateway bound when PORT=0 and MQTT_PORT=0', async () => {
@@ -86,7 +68,6 @@ describe('npm start', () => {
     expect(await accepts(Number(port))).toBe(true);
     launcher.kill('SIGKILL');
     await seen(/launcher gone: shutting down/, 10_000);
-    for (let i = 0; i < 100 && (await accepts(Number(port))); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await accepts(Number(port))).toBe(false);
+    expect(await until(async () => !(await accepts(Number(port))), 10_000)).toBe(true);
   }, 90_000);
 });

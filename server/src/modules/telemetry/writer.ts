@@ -186,8 +186,6 @@ export function createTelemetryWriter(o: WriterOptions) {
     stored_points: 0,
     duplicate_points: 0,
     stored_states: 0,
-    /** state reports refused by the store: a new key past the device's bound */
-    refused_states: 0,
     shed_qos0_points: 0,
     refused_points: 0,
     failed_points: 0,
@@ -433,10 +431,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     stats.total_batch_ms += r.ms;
     const applied = new Map<number, StateChange[]>();
     for (const a of r.appliedStates) applied.set(a.msg, a.changes);
-    for (const x of r.refusedStates) {
-      stats.refused_states += x.count;
-      o.onStatesRefused?.(f.messages[x.msg]!.deviceId, x.count);
-    }
+    for (const x of r.refusedStates) o.onStatesRefused?.(f.messages[x.msg]!.deviceId, x.count);
     const committedAt = o.now();
     const out: CommittedTelemetry[] = [];
     for (let k = 0; k < f.messages.length; k++) {
