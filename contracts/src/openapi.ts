@@ -3,15 +3,15 @@ import { z } from 'zod';
 import { allCalls } from './http/index.js';
 import { Header } from './codes.js';
 import { pathParams, type CallDef } from './http/define.js';
+import { SharedSchemas } from './openapi-schemas.js';
 
 export const OPENAPI_PATH = '/service/web/openapi.json';
 
 type Json = Record<string, unknown>;
 
-function schemaOf(type: z.ZodType, io: 'input' | 'output'): Json {
-  const s = z.toJSONSchema(type, { io, unrepresentable: 'any', reused: 'inline', cycles: 'ref' }) as Json;
-  delete s.$schema;
-  return s;
+/** A call's input or output as JSON Schema; recursive parts go to the document's shared components. */
+function schemaOf(type: z.ZodType, io: 'input' | 'output', shared: SharedSchemas): Json {
+  return shared.place(z.toJSONSchema(type, { io, unrepresentable: 'any', reused: 'inline', cycles: 'ref' }) as Json);
 }
 
 const envelopeFailure: Json = {
@@ -32,8 +32,8 @@ function security(def: CallDef): Json[] {
   return def.audience === 'tenant' ? [tenant] : [tenant, member, credentials];
 }
 
-function operation(def: CallDef): Json {
-  const input = schemaOf(def.input, 'input');
+function operation(def: CallDef, shared: SharedSchemas): Json {
+  const input = schemaOf(def.input, 'input', shared);
   const props = (input.properties ?? {}) as Record<string, Json>;
   const required = new Set((input.required as string[] | undefined) ?? []);
   const inPath = pathParams(def.path);
@@ -54,7 +54,7 @@ function operation(def: CallDef): Json {
         description: 'success (response_result 0)',
         content: {
           'application/json': {
-            schema: { allOf: [{ type: 'object', required: ['response_result'], properties: { response_result: { const: 0 } } }, schemaOf(def.output, 'output')] },
+            schema: { allOf: [{ type: 'object', required: ['response_result'], properties: { response_result: { const: 0 } } }, schemaOf(def.output, 'output', shared)] },
           },
         },
       };
@@ -74,15 +74,19 @@ function operation(def: CallDef): Json {
 
 export function openApiDocument(): Json {
   const paths: Record<string, Json> = {};
+  const shared = new SharedSchemas();
   for (const def of allCalls()) {
-    (paths[def.path] ??= {})[def.method.toLowerCase()] = operation(def);
+    (paths[def.path] ??= {})[def.method.toLowerCase()] = operation(def, shared);
   }
   const key = (name: string) => ({ type: 'apiKey', in: 'header', name });
   return {
     openapi: '3.1.0',
     info: { title: 'Sentra API', version: '1', description: 'Every answer carries response_result (0 on success). Generated from @sentra/contracts.' },
+    // Relative: the calls are served by the same origin as this document (behind any proxy or port).
+    servers: [{ url: '/', description: 'the gateway serving this document' }],
     paths,
     components: {
+      schemas: shared.components,
       securitySchemes: {
         tenantId: key(Header.tenantId),
         tenantToken: key(Header.tenantToken),
