@@ -9,9 +9,10 @@ export interface NavEntry {
   children: NavEntry[];
 }
 
-export const NavEntry: z.ZodType<NavEntry> = z.lazy(() =>
-  z.object({ id: z.number().int(), path: z.string(), label: z.string(), children: z.array(NavEntry) }),
-);
+// The id names it in the OpenAPI document's components (a recursive schema is shared there, not inlined).
+export const NavEntry: z.ZodType<NavEntry> = z
+  .lazy(() => z.object({ id: z.number().int(), path: z.string(), label: z.string(), children: z.array(NavEntry) }))
+  .meta({ id: 'NavEntry' });
 
 export const SysNavKey = z.enum(SYS_NAVS);
 
