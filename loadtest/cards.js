@@ -1,15 +1,17 @@
 // k6 scenarios for the card query path (GET /fetch/web/g/{dashboardId}/{componentKey}): setup signs in, finds the
 // devices and builds (or reuses) a dashboard with one card per query function and device; then a ramping-VU scenario
 // and a constant-arrival-rate scenario fetch cards, with thresholds on p95 and errors and one trend per function.
+// The defaults suit a 2-core machine running the gateway and k6 together; every stage, VU count and rate is an
+// environment variable (lib/profile.js, loadtest/README.md), e.g. the heavy profile for a bigger machine:
 //   k6 run loadtest/cards.js                                    (gateway on http://127.0.0.1:8080)
-//   SENTRA_URL=http://127.0.0.1:8080 RATE=3000 k6 run loadtest/cards.js
+//   RAMP_STAGES=20s:20,40s:50,20s:0 RAMP_SLEEP=0 RATE=1000 PRE_VUS=50 MAX_VUS=400 k6 run loadtest/cards.js
 import http from 'k6/http';
-import { check } from 'k6';
+import { check, sleep } from 'k6';
 import { Rate, Trend, Counter } from 'k6/metrics';
 import { application, dashboard, devices, signIn, queryOf, FUNCTIONS, BASE } from './lib/session.js';
+import { cardsProfile } from './lib/profile.js';
 
-const RATE = Number(__ENV.RATE || 1000);
-const DURATION = __ENV.DURATION || '1m';
+const profile = cardsProfile(__ENV);
 
 /** one latency trend per query function, and the failures */
 const trends = {};
@@ -22,23 +24,19 @@ export const options = {
   scenarios: {
     ramping: {
       executor: 'ramping-vus',
-      startVUs: 1,
-      stages: [
-        { duration: '20s', target: 20 },
-        { duration: '40s', target: 50 },
-        { duration: '20s', target: 0 },
-      ],
+      startVUs: profile.startVUs,
+      stages: profile.stages,
       gracefulRampDown: '5s',
-      exec: 'cards',
+      exec: 'viewer',
     },
     constant: {
       executor: 'constant-arrival-rate',
-      rate: RATE,
+      rate: profile.rate,
       timeUnit: '1s',
-      duration: DURATION,
-      preAllocatedVUs: 50,
-      maxVUs: 400,
-      startTime: '85s',
+      duration: profile.duration,
+      preAllocatedVUs: profile.preAllocatedVUs,
+      maxVUs: profile.maxVUs,
+      startTime: profile.constantStart,
       exec: 'cards',
     },
   },
@@ -72,4 +70,10 @@ export function cards(data) {
   cardErrors.add(!ok);
   if (ok && res.json('success') === false) cardAlerts.add(1);
   trends[pick.name].add(res.timings.duration);
+}
+
+/** The ramping scenario's VU: a card request, then `RAMP_SLEEP` seconds of pause (0 = back to back). */
+export function viewer(data) {
+  cards(data);
+  if (profile.sleep > 0) sleep(profile.sleep);
 }
