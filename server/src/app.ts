@@ -79,9 +79,10 @@ function defaultWebDist(): string | undefined {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<SentraApp> {
   tuneV8();
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  // the bus first: a BUS=nats start that cannot reach NATS fails before anything else is opened
+  const bus = await createBus(config, log);
   const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const db = dbHandle.db;
-  const bus = await createBus(config, log);
   const broker = createBroker({ host: config.HOST, port: config.MQTT_PORT, log, debug: config.LOG_LEVEL === 'debug', threads: config.MQTT_THREADS });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
   const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });

@@ -21,7 +21,17 @@ async function main() {
     }
     throw err;
   }
-  const app = await buildApp(config, { commandTimeoutMs: config.COMMAND_TIMEOUT_MS });
+  let app;
+  try {
+    app = await buildApp(config, { commandTimeoutMs: config.COMMAND_TIMEOUT_MS });
+  } catch (err) {
+    // a start-up failure of the environment (BUS=nats without a reachable NATS_URL): one line naming the variable
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
   const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
   const { port, url, mqttPort } = await app.listen();
   // started by `npm start` (scripts/start.mjs): tell it the ports actually bound (PORT=0 picks free ones), which its demo

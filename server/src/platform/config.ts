@@ -1,6 +1,7 @@
 // Configuration from the environment (DESIGN.md section 8), validated once at start with a clear error on a bad value.
 import { z } from 'zod';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
+import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
 
 const onOff = z.enum(['on', 'off']);
 const port = z.coerce.number().int().min(0).max(65535);
@@ -14,6 +15,8 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   BUS: z.enum(['memory', 'nats']).default('memory'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** BUS=nats: how long the start retries an unreachable NATS_URL before it fails with a message (0 = one attempt) */
+  NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_NATS_CONNECT_WAIT_MS),
   DEMO: onOff.default('off'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** where the built web console lives; served by the gateway when present */

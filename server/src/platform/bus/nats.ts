@@ -1,10 +1,11 @@
 // The bus over NATS for scale-out mode: several gateway processes share one subject space. JSON on the wire, so any
 // NATS client (`nats sub 'tele.>'`) can watch the traffic; a failing responder answers with a header, not a payload.
-import { connect, Empty, ErrorCode, headers, type Msg, type NatsConnection, type NatsError } from 'nats';
+import { Empty, ErrorCode, headers, type Msg, type NatsConnection, type NatsError } from 'nats';
 import type { Logger } from '../log.js';
+import { connectNats } from './nats-connect.js';
 import { assertPublishSubject, assertSubscribeSubject } from './subjects.js';
 import {
-  BusClosedError, BusNoRespondersError, BusRemoteError, BusTimeoutError, DEFAULT_REQUEST_TIMEOUT_MS,
+  BusClosedError, BusNoRespondersError, BusRemoteError, BusTimeoutError, DEFAULT_NATS_CONNECT_WAIT_MS, DEFAULT_REQUEST_TIMEOUT_MS,
   type Bus, type BusMessage, type BusSubscription, type SubscribeOptions,
 } from './types.js';
 
@@ -27,16 +28,15 @@ function decode(bytes: Uint8Array): unknown {
 export interface NatsBusOptions {
   url: string;
   name?: string;
+  /** how long the first connection is retried before the start fails (NATS_CONNECT_TIMEOUT_MS) */
+  connectWaitMs?: number;
 }
 
 export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<Bus> {
-  const nc: NatsConnection = await connect({
-    servers: opts.url.split(','),
-    name: opts.name ?? 'sentra-gateway',
-    // a restarting NATS must not take the gateway down: keep reconnecting and buffer meanwhile
-    maxReconnectAttempts: -1,
-    waitOnFirstConnect: true,
-  });
+  const nc: NatsConnection = await connectNats(
+    { url: opts.url, name: opts.name ?? 'sentra-gateway', waitMs: opts.connectWaitMs ?? DEFAULT_NATS_CONNECT_WAIT_MS },
+    log,
+  );
   log.info(`bus connected to NATS ${nc.getServer()}`);
   void (async () => {
     for await (const s of nc.status()) {

@@ -34,6 +34,8 @@ export interface Bus {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
+/** BUS=nats: how long the first connection to NATS_URL is retried before the start fails (NATS_CONNECT_TIMEOUT_MS) */
+export const DEFAULT_NATS_CONNECT_WAIT_MS = 30_000;
 
 export class BusTimeoutError extends Error {
   constructor(subject: string) {

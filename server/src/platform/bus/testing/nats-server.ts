@@ -11,7 +11,8 @@ export interface NatsServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on (bound, then released at once). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
@@ -30,9 +31,9 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-/** Starts nats-server and resolves once it accepts connections (at most ~5 s). */
-export async function startNatsServer(): Promise<NatsServer> {
-  const port = await freePort();
+/** Starts nats-server (on `port`, else a free one) and resolves once it accepts connections (at most ~5 s). */
+export async function startNatsServer(port?: number): Promise<NatsServer> {
+  port ??= await freePort();
   const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
   let exited = false;
   child.once('exit', () => (exited = true));
