@@ -1,10 +1,12 @@
 // `npm run sim -- --devices N --rate R --profile <name|mix> --duration S --seed X`: runs the simulated fleet against a
-// running gateway. Progress on stderr (when a terminal), one JSON summary on stdout at the end.
+// running gateway. Progress on stderr (a line rewritten in place on a terminal, else a log line every --progress
+// seconds), one JSON summary on stdout at the end.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { deviceFamilies } from '@sentra/contracts';
 import { PROFILE_NAMES } from './profiles/index.js';
-import { createFleet, DEFAULTS, type FleetSnapshot } from './fleet/run.js';
+import { createFleet, DEFAULTS } from './fleet/run.js';
+import { DEFAULT_LOG_EVERY_S, startProgress } from './progress.js';
 
 const USAGE = `npm run sim -- [options]
   --devices N        devices to simulate (default ${DEFAULTS.devices}, at most 20000)
@@ -19,7 +21,8 @@ const USAGE = `npm run sim -- [options]
   --username --password   tenant sign-in (default the demo tenant ${DEFAULTS.username}/${DEFAULTS.password})
   --domain D         application domain, created when missing (default ${DEFAULTS.domain})
   --ramp N           new connections per second (default ${DEFAULTS.ramp})
-  --speed X          simulated time per real time (default 1; 60 = an hour of sales and laundry cycles a minute)`;
+  --speed X          simulated time per real time (default 1; 60 = an hour of sales and laundry cycles a minute)
+  --progress S       when stderr is not a terminal: a progress line every S seconds (default ${DEFAULT_LOG_EVERY_S}, 0 = none)`;
 
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
 const Args = z.object({
@@ -39,6 +42,7 @@ const Args = z.object({
   ramp: num(1, 5000).default(DEFAULTS.ramp),
   concurrency: num(1, 64).int().default(DEFAULTS.concurrency),
   speed: num(0.01, 3600).default(1),
+  progress: num(0, 86_400).default(DEFAULT_LOG_EVERY_S),
   help: z.boolean().default(false),
 });
 
@@ -66,14 +70,11 @@ function parse(argv: string[]) {
       ramp: { type: 'string' },
       concurrency: { type: 'string' },
       speed: { type: 'string' },
+      progress: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   return Args.parse({ ...values, faults: values.faults === 'true' ? true : values.faults });
-}
-
-function progressLine(s: FleetSnapshot): string {
-  return `sentra sim  ${s.phase.padEnd(11)} registered ${s.registered}/${s.planned}  connected ${s.connected}  ${s.msgsPerSec.toFixed(1)} msg/s  sent ${s.messages}  errors ${s.errors}`;
 }
 
 async function main() {
@@ -91,26 +92,22 @@ async function main() {
   }
   const mqttUrl = args.mqtt ?? (args.ws ? `${args.url.replace(/^http/, 'ws').replace(/\/$/, '')}/mqtt` : DEFAULTS.mqtt);
   const fleet = createFleet({ ...args, family: args.family as never, mqtt: mqttUrl });
-  const tty = process.stderr.isTTY;
-  const progress = setInterval(() => {
-    const line = progressLine(fleet.stats());
-    if (tty) process.stderr.write(`\r${line}\x1b[K`);
-  }, 500);
+  const progress = startProgress({ stats: fleet.stats, write: (text) => process.stderr.write(text), tty: process.stderr.isTTY === true, logEverySeconds: args.progress });
   const onSignal = () => void fleet.stop();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
     await fleet.start();
   } catch (err) {
-    clearInterval(progress);
+    progress.stop();
     await fleet.stop();
-    console.error(`\nsentra sim: ${(err as Error).message}`);
+    console.error(`sentra sim: ${(err as Error).message}`);
     process.exit(1);
   }
-  if (!tty) console.error(progressLine(fleet.stats()));
+  progress.report();
   const summary = await fleet.done;
-  clearInterval(progress);
-  if (tty) process.stderr.write('\n');
+  progress.report();
+  progress.stop();
   console.log(JSON.stringify({ app: fleet.app, options: { ...args, password: undefined, mqtt: mqttUrl }, summary }, null, 2));
   process.exit(summary.registered === 0 ? 1 : 0);
 }
