@@ -46,7 +46,12 @@ function operation(def: CallDef, shared: SharedSchemas): Json {
   if (def.method === 'GET') {
     for (const [name, schema] of Object.entries(rest)) parameters.push({ name, in: 'query', required: required.has(name), schema });
   } else {
-    op.requestBody = { required: true, content: { 'application/json': { schema: { ...input, properties: rest } } } };
+    // the body is the input less its path parameters: `required` must not name what `properties` no longer has
+    const body: Json = { ...input, properties: rest };
+    const bodyRequired = [...required].filter((name) => name in rest);
+    if (bodyRequired.length > 0) body.required = bodyRequired;
+    else delete body.required;
+    op.requestBody = { required: true, content: { 'application/json': { schema: body } } };
   }
   const success: Json = def.stream
     ? { description: 'streamed file', content: { [def.stream]: { schema: { type: 'string' } } } }

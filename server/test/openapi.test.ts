@@ -31,6 +31,16 @@ describe(`GET ${OPENAPI_PATH}`, () => {
     expect(JSON.stringify(served)).not.toContain('$defs');
   });
 
+  it('requires in a body only properties the body has (path parameters are not part of it)', () => {
+    for (const [path, ops] of Object.entries(served.paths ?? {})) {
+      for (const [method, op] of Object.entries(ops ?? {})) {
+        const body = (op as OpenAPIV3_1.OperationObject).requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
+        const schema = body?.content['application/json']?.schema as OpenAPIV3_1.SchemaObject | undefined;
+        for (const name of schema?.required ?? []) expect(schema?.properties, `${method} ${path} requires ${name}`).toHaveProperty(name);
+      }
+    }
+  });
+
   it('names a server, relative to where the document is served', () => {
     expect(served.servers?.map((s) => s.url)).toEqual(['/']);
   });
