@@ -30,7 +30,7 @@ const LONGEST_PAUSE_MS = 2_000;
 /** a warning at most this often while retrying: clear without flooding the log */
 const REPORT_EVERY_MS = 5_000;
 /** one attempt's connection time-out (nats.js' default is 20 s): the wait overshoots NATS_CONNECT_TIMEOUT_MS by at most this */
-const ATTEMPT_TIMEOUT_MS = 2_000;
+const ATTEMPT_TIMEOUT_MS = 5_000;
 
 const reasonOf = (err: unknown): string => {
   const e = err as { code?: string; message?: string };
