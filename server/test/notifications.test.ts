@@ -155,7 +155,7 @@ describe('a provider that is down', () => {
   it('times out a slow provider, while the gateway keeps answering its calls', async () => {
     const wa = await providerSink();
     wa.respond({ status: 200, body: {}, delayMs: 5000 });
-    const gw = await gateway({ WHATSAPP_API_URL: wa.url, WHATSAPP_PHONE_NUMBER_ID: '1', WHATSAPP_TOKEN: 't', NOTIFY_TIMEOUT_MS: '400', NOTIFY_RETRY_BASE_MS: '60000' });
+    const gw = await gateway({ WHATSAPP_API_URL: wa.url, WHATSAPP_PHONE_NUMBER_ID: '1', WHATSAPP_TOKEN: 't', NOTIFY_TIMEOUT_MS: '1500', NOTIFY_RETRY_BASE_MS: '60000' });
     const o = await owner(gw);
     gw.app.outbox.enqueue(Array.from({ length: 5 }, () => message(o, { channel: 'WHATSAPP', recipient: '+6281234567890' })));
     await wa.waitFor(5);
@@ -163,9 +163,11 @@ describe('a provider that is down', () => {
     const started = Date.now();
     const list = await call(gw.url, appsContract.list, {}, { tenant: o.tenant });
     expect(list.body.response_result).toBe(0);
-    expect(Date.now() - started).toBeLessThan(300);
-    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'queued' && d.attempts === 1), 3000)).toBe(true);
-    expect(deliveries(gw, o)[0]!.last_error).toBe('no answer within 400 ms');
+    // well inside the provider's time-out (timing on a shared machine: generous bound)
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(deliveries(gw, o).every((d) => d.status === 'sending')).toBe(true);
+    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'queued' && d.attempts === 1), 4000)).toBe(true);
+    expect(deliveries(gw, o)[0]!.last_error).toBe('no answer within 1500 ms');
   });
 });
 

@@ -184,11 +184,18 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
     return row?.due == null ? pollMs : Math.min(pollMs, Math.max(0, row.due - now()));
   }
 
+  /** a read (never waits in WAL mode): the write lock is only taken when there is something to claim or mark */
+  function anythingDue(): boolean {
+    return !!db.get<{ due: number }>(sql`SELECT 1 AS due FROM notification_outbox WHERE status IN ('queued', 'sending') AND next_attempt_at <= ${now()} LIMIT 1`);
+  }
+
   async function runRound(): Promise<void> {
     let claimed: ClaimedRow[] = [];
     try {
-      markNotConfigured();
-      claimed = claim(Math.min(batchSize, maxInFlight - inFlight.size));
+      if (anythingDue()) {
+        markNotConfigured();
+        claimed = claim(Math.min(batchSize, maxInFlight - inFlight.size));
+      }
     } catch (err) {
       // SQLITE_BUSY with another gateway, or the database closing: try again on the next look
       log.warn('notification outbox: claim failed', err);
