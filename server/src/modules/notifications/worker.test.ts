@@ -189,3 +189,36 @@ describe('the notification worker', () => {
     expect(email.sent).toHaveLength(1);
   });
 });
+
+describe('the notification worker, odd rows', () => {
+  it("marks a 'sending' row of a channel it cannot send, whose lease ended, as not_configured instead of spinning on it", async () => {
+    const email = fakeTransport('EMAIL');
+    const { outbox, worker, handle, clock, list } = setup({ transports: { EMAIL: email.transport } });
+    outbox.enqueue([msg({ channel: 'SMS', recipient: '+6281234567890' })]);
+    handle.sqlite.prepare("UPDATE notification_outbox SET status = 'sending', next_attempt_at = ?").run(clock.t - 1);
+    await worker.runOnce();
+    expect(list()).toMatchObject([{ status: 'not_configured' }]);
+  });
+});
+
+describe('the notification worker, idle', () => {
+  it('looks at an empty outbox at its poll interval, not in a loop', async () => {
+    const handle = openDb({ dataDir: ':memory:', schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+    closers.push(() => handle.close());
+    let reads = 0;
+    const db = new Proxy(handle.db, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver);
+        if (prop === 'get') return (...args: unknown[]) => (reads++, (v as (...a: unknown[]) => unknown).apply(target, args));
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const worker = createNotificationWorker({ db, config: loadConfig({}), log: createLogger('silent'), transports: {}, pollMs: 100 });
+    closers.push(() => worker.close());
+    worker.start();
+    await new Promise((r) => setTimeout(r, 350));
+    // one read for "anything due?" and one for "when next?" per look: about 4 looks in 350 ms
+    expect(reads).toBeGreaterThanOrEqual(4);
+    expect(reads).toBeLessThanOrEqual(12);
+  });
+});

@@ -100,8 +100,10 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
 
   /** rows of channels without a transport become visible as such instead of waiting forever */
   function markNotConfigured() {
-    if (channels.length === 0) db.run(sql`UPDATE notification_outbox SET status = 'not_configured' WHERE status = 'queued'`);
-    else db.run(sql`UPDATE notification_outbox SET status = 'not_configured' WHERE status = 'queued' AND channel NOT IN (${channelList})`);
+    // also a 'sending' row whose lease ended, left by a gateway configured differently: nothing here could claim it
+    const open = sql`(status = 'queued' OR (status = 'sending' AND next_attempt_at <= ${now()}))`;
+    if (channels.length === 0) db.run(sql`UPDATE notification_outbox SET status = 'not_configured' WHERE ${open}`);
+    else db.run(sql`UPDATE notification_outbox SET status = 'not_configured' WHERE ${open} AND channel NOT IN (${channelList})`);
   }
 
   /** due queued rows, and 'sending' rows whose lease ended, become 'sending' under a new lease, in one statement */
@@ -191,6 +193,7 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
 
   async function runRound(): Promise<void> {
     let claimed: ClaimedRow[] = [];
+    let failed = false;
     try {
       if (anythingDue()) {
         markNotConfigured();
@@ -198,20 +201,21 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
       }
     } catch (err) {
       // SQLITE_BUSY with another gateway, or the database closing: try again on the next look
+      failed = true;
       log.warn('notification outbox: claim failed', err);
     }
     for (const row of claimed) track(deliver(row));
-    if (closed) return;
-    if (claimed.length === batchSize && inFlight.size < maxInFlight) schedule(0);
-    else if (inFlight.size < maxInFlight) {
-      let wait = pollMs;
-      try {
-        wait = nextDueIn();
-      } catch {
-        // as above
-      }
-      schedule(wait);
+    if (closed || inFlight.size >= maxInFlight) return; // a finishing send schedules the next round
+    if (failed) return schedule(pollMs);
+    if (claimed.length === batchSize) return schedule(0);
+    let wait = pollMs;
+    try {
+      wait = nextDueIn();
+    } catch {
+      // as above
     }
+    // a round that found nothing never leads straight into another (no busy loop, whatever the rows look like)
+    schedule(claimed.length === 0 ? Math.max(wait, 50) : wait);
   }
 
   function schedule(ms: number) {
