@@ -22,6 +22,7 @@ export * from './models/device.js';
 export * from './models/deviceFamilies.js';
 export * from './models/nav.js';
 export * from './models/access.js';
+export * from './models/notifications.js';
 export * from './models/dashboard/index.js';
 export * from './catalogue/index.js';
 export * from './text/id.js';

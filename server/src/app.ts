@@ -39,6 +39,8 @@ import { createCommands, type Commands } from './modules/commands/commands.servi
 import { commandsRoutes } from './modules/commands/commands.routes.js';
 import { createCardsDomain, type CardsDomain } from './modules/cards/cards.module.js';
 import { webserviceRoutes } from './modules/webservice/webservice.routes.js';
+import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
+import { createNotificationWorker, type NotificationWorker } from './modules/notifications/worker.js';
 
 export interface SentraApp {
   config: Config;
@@ -54,6 +56,9 @@ export interface SentraApp {
   commands: Commands;
   /** card query engine and live push (`/fetch/web/g`, `/fetch/web/p`, card CSV, socket.io channel `dashboard`) */
   cards: CardsDomain;
+  /** the notification outbox (rules enqueue into it inside their transactions) and its delivery worker (`metrics()`) */
+  outbox: Outbox;
+  notifications: NotificationWorker;
   /** starts HTTP (and the broker); resolves with the bound ports */
   listen(): Promise<{ port: number; url: string; mqttPort: number }>;
   /** graceful: stop accepting, drain, close broker, bus and database; idempotent */
@@ -113,6 +118,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }), { ok: true }),
     now: opts.now,
   });
+  // notifications: written with the task change, delivered by the worker once the gateway listens
+  const outbox = createOutbox(db, { now: opts.now });
+  const notifications = createNotificationWorker({ db, config, log, now: opts.now, outbox });
   const routes = [
     ...authRoutes(auth),
     ...appsRoutes(db, rolesService.menuNavs),
@@ -161,6 +169,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     telemetry,
     commands,
     cards: cardsDomain,
+    outbox,
+    notifications,
     async listen() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -168,6 +178,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
       const port = (server.address() as AddressInfo).port;
       const mqttPort = await broker.listen();
+      notifications.start();
       return { port, url: `http://${config.HOST}:${port}`, mqttPort };
     },
     close() {
@@ -187,6 +198,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         await bus.flush().catch((err) => log.warn('bus flush failed during shutdown', err));
         await telemetry.close();
         await bus.close();
+        // in-flight sends are aborted and go back to 'queued' (at-least-once), before the database goes
+        await notifications.close();
         devicesDomain.close();
         dbHandle.close();
       })();
