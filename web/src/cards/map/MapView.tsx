@@ -12,6 +12,7 @@ import type { CardViewProps } from '../common/definition.js';
 import { afterPaint } from '../common/afterPaint.js';
 import { formatValue } from '../common/format.js';
 import { OK_GREEN } from '../common/palette.js';
+import { escapeHtml } from '../../ui/plainText.js';
 import { CANVAS_MARKERS_FROM, markersOf, tileUrl, trackOf } from './markers.js';
 
 interface MapViewFields {
@@ -103,7 +104,9 @@ export default function MapView({ component, view, data, decimals, height }: Car
       keys.add(key);
       const color = view.color_dot || (mk.online === false ? OFFLINE_GREY : OK_GREEN);
       const value = mk.value !== undefined ? formatValue(mk.value, { unit: view.unit, decimal: view.decimal }, decimals) : undefined;
-      const text = value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label;
+      // Leaflet writes a string tooltip or popup as HTML: the label (a member's or the device's name) and the value the
+      // device sent are escaped, so they are shown as text (issue 23)
+      const text = escapeHtml(value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label);
       const popup = `<b>${escapeHtml(mk.label)}</b><br/>${escapeHtml(mk.online === false ? T.cardViews.offline : mk.online ? T.cardViews.online : '')}${value ? `<br/>${escapeHtml(value)}` : ''}`;
       const circle = have.circles.get(key);
       if (circle) {
@@ -139,6 +142,3 @@ export default function MapView({ component, view, data, decimals, height }: Car
   );
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-}
