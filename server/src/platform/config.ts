@@ -1,6 +1,7 @@
 // Configuration from the environment (DESIGN.md section 8), validated once at start with a clear error on a bad value.
 import { z } from 'zod';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
+import { isTileUrl } from './http/map-tiles.js';
 
 const onOff = z.enum(['on', 'off']);
 const port = z.coerce.number().int().min(0).max(65535);
@@ -22,6 +23,8 @@ export const ConfigSchema = z.object({
   WRITER_THREAD: onOff.default('on'),
   /** how long a command waits for the device's reply (default 55 s, inside the 60 s call); end-to-end tests shorten it */
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  /** the map cards' base tiles: an http(s) URL template with {z}/{x}/{y} (and {s}), or a path on the gateway; none: no base map */
+  MAP_TILE_URL: z.string().refine(isTileUrl, 'an http(s) URL template such as https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png, or a path starting with /').optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,7 +1,7 @@
 // MAP_CARD with Leaflet (loaded with this chunk only): device markers from map_marker (green online, grey offline, or
 // the card's color_dot), their label and value as a tooltip, a track from coord_data. `map_type: 'image'` draws the
 // model's image_url (a floor plan) as the whole map, latitude/longitude read as percent of its height/width. The
-// base tiles come from VITE_MAP_TILE_URL; without one (or with the tile server unreachable) markers stay on a
+// base tiles come from the gateway's MAP_TILE_URL (a meta tag of the page); without one (or with the tile server unreachable) markers stay on a
 // plain ground, fitted to their bounds, so the card is useful offline.
 import { useEffect, useRef, useState } from 'react';
 import L from 'leaflet';
@@ -58,7 +58,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
         L.imageOverlay(model.image_url!, [[0, 0], [100, 100]]).addTo(m);
         m.fitBounds([[0, 0], [100, 100]]);
       } else {
-        const url = tileUrl(import.meta.env as Record<string, unknown>);
+        const url = tileUrl();
         if (url) L.tileLayer(url, { maxZoom: 19 }).on('tileerror', () => setTilesFailed(true)).addTo(m);
         m.setView([-2.5, 118], 4);
       }
