@@ -2,12 +2,12 @@
 // value it sent, a card title, a chart's names and labels never becomes an element, and a user reads it as typed.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
+import { cardElement, renderCard, silentTransport, stubLayout } from './cards.test-kit.js';
 import { buildFigure } from './chart/series.js';
 import { CardSurface } from './CardSurface.js';
 import { FeedHub } from './common/cardFeed.js';
 import { LiveDashboard } from './common/LiveDashboard.js';
-import { silentTransport } from './cards.test-kit.js';
+import { plotlyShown } from '../ui/plainText.test-kit.js';
 
 const PAYLOAD = '<img src=x onerror="window.__xss=1">';
 const SCRIPT = '<script>window.__xss=1</script>';
@@ -57,8 +57,6 @@ describe('MAP_CARD marker', () => {
 });
 
 describe('chart cards (Plotly strings)', () => {
-  /** What Plotly shows for one of its texts: it decodes entities when it draws (a textarea does the same). */
-  const shown = (s: string) => Object.assign(document.createElement('textarea'), { innerHTML: s }).value;
   const rows = [{ ts: Date.UTC(2024, 2, 10, 8), [PAYLOAD]: 1 }, { ts: Date.UTC(2024, 2, 10, 9), [PAYLOAD]: 2 }];
   const markup = /[<>"]|%\{/;
 
@@ -67,17 +65,17 @@ describe('chart cards (Plotly strings)', () => {
     const fig = buildFigure('LINE_CHART_CARD', { key: 'c', cat: 'LINE_CHART_CARD', success: true, chart_keys: [PAYLOAD], chart_data: rows } as never, view);
     const texts = [fig.traces[0]!.name, fig.layout.xaxis.title.text, fig.layout.yaxis.title.text, fig.layout.yaxis.ticksuffix, fig.layout.annotations[0].text] as string[];
     for (const t of texts) expect(t).not.toMatch(markup);
-    expect(texts.map(shown)).toEqual([PAYLOAD, PAYLOAD, SCRIPT, ' %{y}<b>', PAYLOAD]);
+    expect(texts.map(plotlyShown)).toEqual([PAYLOAD, PAYLOAD, SCRIPT, ' %{y}<b>', PAYLOAD]);
   });
 
   it("a series' label set in the card and a pie's slice names from the device read as typed", () => {
     const line = buildFigure('LINE_CHART_CARD', { key: 'c', cat: 'LINE_CHART_CARD', success: true, chart_keys: ['r'], chart_data: [{ ts: 1, r: 1 }] } as never, { labels: { r: SCRIPT } });
     expect(line.traces[0]!.name).not.toMatch(markup);
-    expect(shown(line.traces[0]!.name as string)).toBe(SCRIPT);
+    expect(plotlyShown(line.traces[0]!.name as string)).toBe(SCRIPT);
     const pie = buildFigure('PIE_CHART_CARD', { key: 'c', cat: 'PIE_CHART_CARD', success: true, chart_data: [{ key: PAYLOAD, value: 3 }, { key: 'b', value: 1 }] } as never, { labels: { b: SCRIPT } });
     const labels = pie.traces[0]!.labels as string[];
     for (const l of labels) expect(l).not.toMatch(markup);
-    expect(labels.map(shown)).toEqual([PAYLOAD, SCRIPT]);
+    expect(labels.map(plotlyShown)).toEqual([PAYLOAD, SCRIPT]);
   });
 });
 

@@ -2,15 +2,9 @@
 // The helpers every device or user text goes through before a library reads it as markup.
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, plotlyText } from './plainText.js';
+import { plotlyShown } from './plainText.test-kit.js';
 
 const PAYLOAD = '<img src=x onerror="window.__xss=1">';
-
-/** What a browser shows for `html`: its text, entities decoded (a textarea parses its content as text only). */
-function shown(html: string): string {
-  const t = document.createElement('textarea');
-  t.innerHTML = html;
-  return t.value;
-}
 
 describe('escapeHtml', () => {
   it('turns a script payload into text that is shown as typed', () => {
@@ -32,11 +26,15 @@ describe('plotlyText', () => {
     for (const s of [PAYLOAD, '<script>window.__xss=1</script>', 'A & B "kWh"', 'suhu %{y} °C', '<a href="javascript:alert(1)">x</a>']) {
       const out = plotlyText(s);
       expect(out).not.toMatch(/[<>"]|%\{/);
-      expect(shown(out)).toBe(s);
+      expect(plotlyShown(out)).toBe(s);
     }
   });
 
   it('changes ordinary names not at all', () => {
     expect(plotlyText('Fase R (kW) 50%')).toBe('Fase R (kW) 50%');
+  });
+
+  it('keeps a text that looks like an entity as typed', () => {
+    expect(plotlyShown(plotlyText('&lt;b&gt; &quot;'))).toBe('&lt;b&gt; &quot;');
   });
 });

@@ -10,14 +10,17 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]!);
 }
 
+/** Plotly decodes only a few named entities (amp, lt, gt, nbsp, ...) and numeric ones: quotes go as numbers. */
+const PLOTLY_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
+
 /**
  * `s` for a Plotly text (trace name, pie label, axis title, tick suffix, annotation, hover template value): markup
- * characters as entities (Plotly decodes them back to the characters when it draws) and a template opening `%{` as
- * `&#37;{`, so a value inserted into a hover template cannot name another variable. Plotly substitutes templates
- * before it decodes entities, so the `%{` is drawn as those two characters.
+ * characters as entities Plotly decodes back to the characters when it draws, and a template opening `%{` as
+ * `&#37;{`, so a value inserted into a hover template cannot name another variable (Plotly substitutes templates
+ * before it decodes entities, so the `%{` is drawn as those two characters).
  */
 export function plotlyText(s: string): string {
-  return escapeHtml(s).replace(/%\{/g, '&#37;{');
+  return s.replace(/[&<>"']/g, (ch) => PLOTLY_ENTITIES[ch]!).replace(/%\{/g, '&#37;{');
 }
 
 /** plotlyText for an optional text (a setting a card may leave empty). */
