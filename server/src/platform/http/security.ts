@@ -13,6 +13,12 @@ function hostOf(req: IncomingMessage): string | undefined {
   return host && host.length <= 255 && /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host) ? host : undefined;
 }
 
+/** A source for `scheme://<the request's host>`, or 'self' again when the Host header is not a plain host. */
+const sameHost = (scheme: string) => (req: IncomingMessage) => {
+  const host = hostOf(req);
+  return host ? `${scheme}://${host}` : "'self'";
+};
+
 export interface SecurityOptions {
   /** the base-map tile URL (MAP_TILE_URL): its origin may serve pictures */
   mapTileUrl?: string;
@@ -37,7 +43,7 @@ export function cspDirectives(opts: SecurityOptions = {}): Record<string, Direct
     'img-src': ["'self'", 'data:', 'blob:', 'https:', ...(tiles ? [tiles] : [])],
     'font-src': ["'self'", 'data:'],
     // the API and socket.io on this origin; ws:/wss: of the same host spelled out for browsers whose 'self' omits them
-    'connect-src': ["'self'", (req) => (hostOf(req) ? `ws://${hostOf(req)}` : "'self'"), (req) => (hostOf(req) ? `wss://${hostOf(req)}` : "'self'")],
+    'connect-src': ["'self'", sameHost('ws'), sameHost('wss')],
     // a custom-URL dashboard and the embedded-page card show the page a member chose, in a frame of its own origin
     'frame-src': ["'self'", 'https:', 'http:'],
     'worker-src': ["'self'"],

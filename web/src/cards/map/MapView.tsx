@@ -1,8 +1,8 @@
 // MAP_CARD with Leaflet (loaded with this chunk only): device markers from map_marker (green online, grey offline, or
 // the card's color_dot), their label and value as a tooltip, a track from coord_data. `map_type: 'image'` draws the
 // model's image_url (a floor plan) as the whole map, latitude/longitude read as percent of its height/width. The
-// base tiles come from the gateway's MAP_TILE_URL (a meta tag of the page); without one (or with the tile server unreachable) markers stay on a
-// plain ground, fitted to their bounds, so the card is useful offline.
+// base tiles come from the gateway's MAP_TILE_URL (a meta tag of the page); without one (or with the tile server
+// unreachable) markers stay on a plain ground, fitted to their bounds, so the card is useful offline.
 import { useEffect, useRef, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
