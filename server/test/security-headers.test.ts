@@ -59,6 +59,8 @@ describe('security headers', () => {
     const html = await res.text();
     expect(html).toContain('<meta name="sentra-map-tile-url" content="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png" />');
     expect(html).toContain('<script type="module" src="/assets/index-abc.js">');
+    // asked by its file name, the page carries its settings too
+    expect(await (await fetch(`${gw.url}/index.html`)).text()).toBe(html);
   });
 
   it("on the console's scripts", async () => {

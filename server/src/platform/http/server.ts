@@ -49,12 +49,15 @@ export function createHttpApp(opts: HttpOptions): express.Express {
   if (opts.webDist && index && fs.existsSync(index)) {
     // the page with the gateway's settings, made once (a rebuilt console's page needs a restart, as its assets do)
     const page = consolePage(fs.readFileSync(index, 'utf8'), { mapTileUrl: opts.mapTileUrl });
-    app.use(inMemoryAssets(path.join(opts.webDist, 'assets'), '/assets/'));
-    app.use(express.static(opts.webDist, { index: false, maxAge: '1h' }));
-    app.get(/.*/, (_req, res) => {
+    const sendPage = (_req: Request, res: Response) => {
       res.setHeader('cache-control', 'no-cache');
       res.type('html').send(page);
-    });
+    };
+    app.use(inMemoryAssets(path.join(opts.webDist, 'assets'), '/assets/'));
+    // the page by its file name too, with its settings (express.static would answer the file as built)
+    app.get('/index.html', sendPage);
+    app.use(express.static(opts.webDist, { index: false, maxAge: '1h' }));
+    app.get(/.*/, sendPage);
   }
 
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
