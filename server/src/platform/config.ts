@@ -1,6 +1,7 @@
 // Configuration from the environment (DESIGN.md section 8), validated once at start with a clear error on a bad value.
 import { z } from 'zod';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
+import { sealKeyBytes } from './seal-key.js';
 
 const onOff = z.enum(['on', 'off']);
 const port = z.coerce.number().int().min(0).max(65535);
@@ -22,6 +23,17 @@ export const ConfigSchema = z.object({
   WRITER_THREAD: onOff.default('on'),
   /** how long a command waits for the device's reply (default 55 s, inside the 60 s call); end-to-end tests shorten it */
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  /** failed MQTT CONNECTs per client address within a minute before its CONNECTs are refused unchecked (issue 23) */
+  MQTT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** the key sealing API credentials and refresh tokens: 32 bytes as 64 hex or base64 (seal-key.ts); else SEAL_KEY_FILE */
+  SEAL_KEY: z
+    .string()
+    .refine((v) => sealKeyBytes(v) !== undefined, 'must be 32 bytes as 64 hex characters or base64')
+    .optional(),
+  /** where the generated sealing key lives (default: beside DATA_DIR, `<DATA_DIR>.seal.key`, mode 0600) */
+  SEAL_KEY_FILE: z.string().min(1).optional(),
+  /** before issue 23's SEAL_KEY (64 hex only); still read when SEAL_KEY is not set */
+  SENTRA_SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
