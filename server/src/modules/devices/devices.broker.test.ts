@@ -31,11 +31,12 @@ const auth = (clientId: string, username?: string, password?: string) => authori
 describe('device authority', () => {
   it('knows MQTT and Tasmota devices by username and password only', () => {
     expect(auth('c', 'mqtt_a', 'rahasia')).toMatchObject({ key: 'device:1', role: 'device', deviceId: 1, appId: 7 });
-    expect(auth('c', 'mqtt_a', 'salah')).toMatchObject({ refused: true, returnCode: 4 });
-    expect(auth('c', 'mqtt_a')).toMatchObject({ refused: true, returnCode: 4 });
+    // refused as an unknown username is (not authorised): the answer does not tell which usernames exist
+    expect(auth('c', 'mqtt_a', 'salah')).toMatchObject({ refused: true, returnCode: 5 });
+    expect(auth('c', 'mqtt_a')).toMatchObject({ refused: true, returnCode: 5 });
     // the stored hash itself is not the password
-    expect(auth('c', 'mqtt_a', hashBrokerSecret('rahasia'))).toMatchObject({ refused: true, returnCode: 4 });
-    expect(auth('c', 'mqtt_plain', 'polos')).toMatchObject({ refused: true, returnCode: 4 });
+    expect(auth('c', 'mqtt_a', hashBrokerSecret('rahasia'))).toMatchObject({ refused: true, returnCode: 5 });
+    expect(auth('c', 'mqtt_plain', 'polos')).toMatchObject({ refused: true, returnCode: 5 });
     expect(auth('c', 'tasmota_b', 'sandi')).toMatchObject({ role: 'tasmota', topic: 'sentra_b' });
   });
   it('knows token devices by their token, gateways by UID as username and client id, network servers by their pair', () => {

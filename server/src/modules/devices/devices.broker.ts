@@ -3,7 +3,7 @@
 // registry (presence, activation evidence). Telemetry itself is another module's.
 import { gatewayUid } from '@sentra/contracts';
 import { brokerSecretMatches } from '../../platform/crypto.js';
-import { badCredentials, type Broker, type BrokerAuthority, type MqttIdentity, type MqttRefusal } from '../../platform/mqtt/types.js';
+import { badCredentials, notAuthorized, type Broker, type BrokerAuthority, type MqttIdentity, type MqttRefusal } from '../../platform/mqtt/types.js';
 import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
 import type { DeviceRow } from './families.js';
@@ -98,7 +98,8 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
       const byName = registry.byBrokerUsername(username);
       if (byName) {
         if (byName.disabled) return null;
-        if (!brokerSecretMatches(password, byName.brokerPassword)) return badCredentials('wrong device password');
+        // answered as an unknown username is (5), so the answer tells no one which device usernames exist
+        if (!brokerSecretMatches(password, byName.brokerPassword)) return notAuthorized('wrong device password');
         return byName.topic
           ? { key: `device:${byName.id}`, appId: byName.appId, role: 'tasmota', deviceId: byName.id, topic: byName.topic }
           : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };

@@ -20,6 +20,7 @@ export interface MqttRefusal {
   message: string;
 }
 export const badCredentials = (message: string): MqttRefusal => ({ refused: true, returnCode: 4, message });
+export const notAuthorized = (message: string): MqttRefusal => ({ refused: true, returnCode: 5, message });
 export const isRefusal = (answer: MqttIdentity | MqttRefusal | null): answer is MqttRefusal => answer !== null && answer.refused === true;
 
 export interface BrokerAuthority {
