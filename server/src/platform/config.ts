@@ -38,6 +38,8 @@ export const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+const SECRET_SETTINGS = new Set(['SEAL_KEY', 'SENTRA_SECRETS_KEY']);
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, defaults: Partial<Record<keyof Config, string>> = {}): Config {
@@ -48,7 +50,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const parsed = ConfigSchema.safeParse(picked);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`);
+    // a key's value stays out of the message (and so out of logs)
+    const shown = (key: string) => (SECRET_SETTINGS.has(key) ? '(hidden)' : JSON.stringify(picked[key]));
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${shown(String(i.path[0]))}: ${i.message}`);
     throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
