@@ -243,6 +243,7 @@ export const T = {
     regenerateSecret: 'Buat Ulang Password',
     regenerateConfirm: 'Password lama langsung tidak berlaku dan perangkat terputus sampai memakai password baru. Lanjutkan?',
     regenerateFailed: 'Gagal membuat password baru',
+    secretDone: 'Selesai',
     copy: 'Copy',
     copyValue: (what: string) => `Copy ${what}`,
     copied: 'Sudah di-copy ke clipboard',
