@@ -2,7 +2,7 @@
 // MQTT or Tasmota device just added or regenerated. Only its hash is kept by the server, so this is the one moment it
 // can be copied. Gateways get the exact connection settings beside it (client id = username = UID, password = secret,
 // gw/<uid>/up and gw/<uid>/down), each with a copy button.
-import { Alert, IconButton, InputAdornment, Stack, TextField, Tooltip } from '@mui/material';
+import { Alert, IconButton, InputAdornment, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { T, type DeviceFamily, type GatewayConnection } from '@sentra/contracts';
 import { copyText } from '../../ui/clipboard.js';
@@ -68,7 +68,7 @@ export function BrokerSecretPanel({ shown }: { shown: ShownSecret }) {
   const c = shown.connection;
   return (
     <Stack spacing={2} data-testid="broker-secret">
-      {c && <Alert severity="info">{T.devices.gatewaySettingsTitle}</Alert>}
+      {c && <Typography variant="h6" component="h3">{T.devices.gatewaySettingsTitle}</Typography>}
       <Alert severity="warning">{c ? T.devices.secretShownOnce : T.devices.passwordShownOnce}</Alert>
       {c ? (
         <>

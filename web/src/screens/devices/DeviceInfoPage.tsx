@@ -10,7 +10,8 @@ import { T, deviceFamilies, deviceTypes, type Device, type DeviceFamily, type De
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
-import { DeviceRoute, familySegment } from './deviceRoutes.js';
+import { canManageDevices, DeviceRoute, familySegment } from './deviceRoutes.js';
+import { useCanReach } from '../../shell/grants.js';
 import { getDevice, getFamilyDevice, regenerateBrokerSecret } from './deviceCalls.js';
 import { BrokerSecretPanel, hasBrokerSecret, type ShownSecret } from './BrokerSecretPanel.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
@@ -106,6 +107,8 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
   const [loading, setLoading] = useState(true);
   const [shown, setShown] = useState<ShownSecret | null>(null);
   const confirm = useConfirm();
+  // a role that only lists devices is refused the call: no button for it
+  const canWrite = canManageDevices(useCanReach());
 
   useEffect(() => {
     const deviceId = Number(id);
@@ -183,7 +186,7 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
           </Stack>
           <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
             <Button variant="contained" onClick={() => navigate(area.to(DeviceRoute.list))}>{T.common.back}</Button>
-            {device && hasBrokerSecret(family) && (
+            {device && canWrite && hasBrokerSecret(family) && (
               <Button variant="outlined" disabled={loading} onClick={() => void regenerate()}>{T.devices.regenerateSecret}</Button>
             )}
           </Stack>

@@ -113,13 +113,16 @@ export function DeviceWizardPage({ routeKey }: ScreenProps) {
         <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.devices.addTitle}</Typography>
         <Button startIcon={<RestartAltIcon />} onClick={() => void reset()} disabled={busy}>{T.devices.reset}</Button>
       </Stack>
-      <Stepper activeStep={Math.max(active, 0)} alternativeLabel sx={{ mb: 3 }}>
-        {steps.map((s) => (
-          <Step key={s}>
-            <StepLabel>{STEP_LABEL[s]}</StepLabel>
-          </Step>
-        ))}
-      </Stepper>
+      {/* the draft is over once added: no step to show beside the secret */}
+      {!shown && (
+        <Stepper activeStep={Math.max(active, 0)} alternativeLabel sx={{ mb: 3 }}>
+          {steps.map((s) => (
+            <Step key={s}>
+              <StepLabel>{STEP_LABEL[s]}</StepLabel>
+            </Step>
+          ))}
+        </Stepper>
+      )}
       <Card variant="outlined" sx={{ position: 'relative', minHeight: 200 }}>
         <CardContent>
           {step === 'category' && <CategoryStep context={ctx} send={send} busy={busy} />}
