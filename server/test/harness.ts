@@ -61,6 +61,7 @@ export async function startScaleOut(): Promise<ScaleOut> {
       await two.stop();
       await nats.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(`${dataDir}.seal.key`, { force: true }); // the sealing key beside it (seal-key.ts)
     },
   };
 }
