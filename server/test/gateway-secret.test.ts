@@ -254,8 +254,16 @@ describe('MQTT password guessing', () => {
     expect((await from('127.0.0.2', { clientId: unique('g'), ...right })).code).toBe(NOT_AUTHORIZED);
     expect((await from('127.0.0.2', { clientId: unique('g'), username: 'siapa', password: 'x' })).code).toBe(NOT_AUTHORIZED);
     expect((await from('127.0.0.3', { clientId: unique('c'), ...right })).client).toBeDefined();
+    // MQTT over WebSocket counts the same address: blocked from 127.0.0.2, not from 127.0.0.3
+    const overWs = (localAddress: string) =>
+      mqtt.connectAsync(`${gw.url.replace('http', 'ws')}/mqtt`, { clientId: unique('w'), ...right, reconnectPeriod: 0, connectTimeout: 3000, wsOptions: { localAddress } }).then(
+        (c) => (open.push(c), 0),
+        (err: { code?: number }) => err.code ?? -1,
+      );
+    expect(await overWs('127.0.0.2')).toBe(NOT_AUTHORIZED);
+    expect(await overWs('127.0.0.3')).toBe(0);
     const after = gw.app.broker.metrics();
-    expect(after.throttled_connects! - (before.throttled_connects ?? 0)).toBe(2);
+    expect(after.throttled_connects! - (before.throttled_connects ?? 0)).toBe(3);
     expect(after.failed_connects! - (before.failed_connects ?? 0)).toBe(LIMIT);
   });
 });
