@@ -20,7 +20,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     MQTT_PORT=1883 \
-    DATA_DIR=/app/data
+    DATA_DIR=/app/data \
+    SEAL_KEY_FILE=/app/keys/seal.key
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
@@ -30,9 +31,9 @@ COPY --from=build /app/server/dist ./server/dist
 COPY --from=build /app/server/drizzle ./server/drizzle
 COPY --from=build /app/web/package.json ./web/
 COPY --from=build /app/web/dist ./web/dist
-RUN mkdir -p /app/data && chown -R node:node /app/data
+RUN mkdir -p /app/data /app/keys && chown -R node:node /app/data /app/keys && chmod 700 /app/keys
 USER node
-VOLUME ["/app/data"]
+VOLUME ["/app/data", "/app/keys"]
 EXPOSE 8080 1883
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:8080/service/web/openapi.json').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

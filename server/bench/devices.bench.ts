@@ -76,7 +76,7 @@ export const devicesBench: Bench = {
       const figures: Record<string, number> = { devices: DEVICES, seed_ms: seedMs };
       // the service alone, sequentially: what the query costs without HTTP and without the load generator's contention
       const db = app.db.db;
-      const service = createDeviceService(db, { tags: createTagsService(db), lora: createLoraService(db), activation: createActivation(db, Date.now), emma: simulatedEmmaCloud, imou: simulatedImouCloud, brokerUrl: () => '' });
+      const service = createDeviceService(db, { tags: createTagsService(db), lora: createLoraService(db), activation: createActivation(db, Date.now), emma: simulatedEmmaCloud, imou: simulatedImouCloud, brokerUrl: () => '', broker: () => ({ host: '', port: 0, wsUrl: '' }) });
       for (const [name, qs] of Object.entries(queries)) {
         const q = Object.fromEntries(new URLSearchParams(qs));
         const filter = devicesContract.filter.input.parse(q);

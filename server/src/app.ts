@@ -23,7 +23,9 @@ import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { navsRoutes } from './modules/dashboards/navs.routes.js';
 import { createDashboardsService } from './modules/dashboards/dashboards.service.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
-import { createSecretBox, loadSecretKey } from './modules/credentials/secret-box.js';
+import { createSecretBox } from './modules/credentials/secret-box.js';
+import { loadSealKey } from './platform/seal-key.js';
+import { createConnectThrottle } from './platform/mqtt-connect-throttle.js';
 import { createCredentialsService } from './modules/credentials/credentials.service.js';
 import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
@@ -88,12 +90,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const bus = await createBus(config, log);
   const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const db = dbHandle.db;
-  const broker = createBroker({ host: config.HOST, port: config.MQTT_PORT, log, debug: config.LOG_LEVEL === 'debug', threads: config.MQTT_THREADS });
+  const broker = createBroker({
+    host: config.HOST,
+    port: config.MQTT_PORT,
+    log,
+    debug: config.LOG_LEVEL === 'debug',
+    threads: config.MQTT_THREADS,
+    throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
+  });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
   const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });
   telemetry.attachBroker(broker);
 
-  const secretBox = createSecretBox(loadSecretKey(config.DATA_DIR));
+  const sealKey = loadSealKey(config);
+  log.debug(`sealing key: ${sealKey.from}`);
+  const secretBox = createSecretBox(sealKey.key);
   // callers, grants, menus and dashboards are cached on the request path; every write of them is announced here
   const changes = createAccessChanges({ bus });
   const rolesService = createRolesService(db, { now: opts.now, changes });
@@ -102,7 +113,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const usersService = createUsersService(db, rolesService, auth, { now: opts.now, changes });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
   const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now, changes });
-  const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now });
+  // the HTTP server is made below; the port is asked only when a device answer is built
+  const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
+  const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now, httpPort });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions.md)
   const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now });
   telemetry.useResolver(resolver);

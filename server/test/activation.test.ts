@@ -84,7 +84,9 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
     const again = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'Kembar', dev_uid: uid }, auth);
     expect(again.body.response_result).toBe(-12);
 
-    const registered = await connect({ username: uid, clientId: uid });
+    // registered, it signs in with the secret shown once by the add; its UID alone no longer opens it
+    expect((await mqttAttempt(gw.mqttPort, { username: uid, clientId: uid })).code).toBe(4);
+    const registered = await connect({ username: uid, clientId: uid, password: added.body.data.gateway_secret });
     const granted = await registered.subscribeAsync(`gw/${uid}/down`);
     expect(granted[0]!.qos).toBe(0);
     expect(await until(async () => (await call(gw.url, deviceFamilyCalls.zlan.get, { id: added.body.data.id }, auth)).body.data.online === true)).toBe(true);

@@ -51,7 +51,7 @@ export async function loraDevice(gw: Running, auth: AppAuth, appId: number, clie
   return { device, ns, devEui: devEui.toLowerCase(), upTopic: `application/${appId}/device/${devEui.toLowerCase()}/event/up` };
 }
 
-/** a ZLAN serial gateway: heard while unclaimed, added by its UID, then reconnected with its registered rights */
+/** a ZLAN serial gateway: heard while unclaimed, added by its UID, then reconnected with its secret and registered rights */
 export async function serialGateway(gw: Running, auth: AppAuth, clients: MqttClient[]) {
   const uid = unique('ZL').toUpperCase();
   const first = await connect(gw, clients, { username: uid, clientId: uid });
@@ -62,9 +62,11 @@ export async function serialGateway(gw: Running, auth: AppAuth, clients: MqttCli
   if (added.body.response_result !== 0) throw new Error(JSON.stringify(added.body));
   await kicked;
   first.end(true);
-  const client = await connect(gw, clients, { username: uid, clientId: uid });
+  // registered, it signs in with the secret shown once by the add (issue 23), never with its UID alone
+  const secret: string = added.body.data.gateway_secret;
+  const client = await connect(gw, clients, { username: uid, clientId: uid, password: secret });
   await online(gw, added.body.data.id);
-  return { device: added.body.data as Record<string, any> & { id: number }, client, uid };
+  return { device: added.body.data as Record<string, any> & { id: number }, client, uid, secret };
 }
 
 /** until everything published so far is committed */

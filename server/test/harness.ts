@@ -30,6 +30,8 @@ export async function startGateway(env: Record<string, string> = {}, opts: Build
     async stop() {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      // the sealing key is generated beside the data directory (platform/seal-key.ts)
+      fs.rmSync(`${dataDir}.seal.key`, { force: true });
     },
   };
 }
@@ -59,6 +61,7 @@ export async function startScaleOut(): Promise<ScaleOut> {
       await two.stop();
       await nats.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(`${dataDir}.seal.key`, { force: true }); // the sealing key beside it (seal-key.ts)
     },
   };
 }

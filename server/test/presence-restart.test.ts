@@ -28,6 +28,7 @@ describe('presence after a gateway stopped without seeing its devices go', () =>
     clients.forEach((c) => c.end(true));
     await second?.app.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(`${dataDir}.seal.key`, { force: true }); // the sealing key beside it (seal-key.ts)
   });
 
   it('marks a device left "online" offline at the next start', async () => {

@@ -447,8 +447,9 @@ describe('serial gateways: gw/<uid>/up and gw/<uid>/res', () => {
   let device: { id: number };
   let client: MqttClient;
   let uid: string;
+  let secret: string;
   beforeAll(async () => {
-    ({ device, client, uid } = await serialGateway(gw, auth, clients));
+    ({ device, client, uid, secret } = await serialGateway(gw, auth, clients));
     await client.publishAsync(`gw/${uid}/up`, json({ node: 1, registers: { '40001': 231.5, coil1: true } }), { qos: 1 });
     await settle(gw, async () => (await newest(device.id, 'node1', 'data', '40001')) === 231.5);
   });
@@ -475,9 +476,9 @@ describe('serial gateways: gw/<uid>/up and gw/<uid>/res', () => {
   });
 
   it("closes the connection of a gateway publishing under another gateway's UID", async () => {
-    await refusedOn({ username: uid, clientId: uid }, `gw/${unique('LAIN')}/up`, '{"node":1,"registers":{"40001":1}}');
+    await refusedOn({ username: uid, clientId: uid, password: secret }, `gw/${unique('LAIN')}/up`, '{"node":1,"registers":{"40001":1}}');
     // its own connection was taken over by the refused one (same client id): it reconnects and is heard again
-    const again = await mqttAttempt(gw.mqttPort, { username: uid, clientId: uid });
+    const again = await mqttAttempt(gw.mqttPort, { username: uid, clientId: uid, password: secret });
     clients.push(again.client!);
     await again.client!.publishAsync(`gw/${uid}/up`, json({ node: 1, registers: { '40001': 232 } }), { qos: 1 });
     await settle(gw, async () => (await newest(device.id, 'node1', 'data', '40001')) === 232);

@@ -34,6 +34,7 @@ function launch(env: Record<string, string> = {}) {
     }
     await exited;
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(`${dataDir}.seal.key`, { force: true }); // the sealing key beside it (seal-key.ts)
   });
   let output = '';
   launcher.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));

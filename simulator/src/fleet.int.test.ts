@@ -182,6 +182,21 @@ describe('the fleet on a real gateway', () => {
     expect(seen).toContain('event/txack');
   });
 
+  it('a second run reuses the registered devices: gateways and MQTT/Tasmota devices sign in with a regenerated secret', async () => {
+    const options = { url: gw.url, mqtt: `mqtt://127.0.0.1:${gw.mqttPort}`, username: tenant.username, password: tenant.pass, domain: 'simfleet', devices: MIX.length, rate: 4, seed: 'integration', ramp: 200 };
+    // Sentra end devices are added again (their token was only ever the device's): every other one is reused
+    const kept = (devices: typeof fleet.devices) => new Map(devices.filter((d) => d.plan.family !== 'sentraEnd').map((d) => [d.plan.serial, d.id]));
+    const again = await runFleet(options);
+    try {
+      expect(again.stats().lastError).toBeUndefined();
+      expect(kept(again.devices)).toEqual(kept(fleet.devices));
+      const own = again.devices.filter((d) => ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway', 'mqtt', 'tasmota'].includes(d.plan.family));
+      expect(await until(() => own.every((d) => d.connection?.connected === true))).toBe(true);
+    } finally {
+      await again.stop();
+    }
+  });
+
   it('installs the ready-made demo dashboards through the dashboards add call, once', async () => {
     const dashboards = demoDashboards(fleet.devices, 'integration');
     expect(dashboards.length).toBe(6);

@@ -1,6 +1,7 @@
 // Spec 03 device registry end to end: add a Dummy device through the wizard with tags, a Sentra end device through
 // token activation while a real MQTT client connects with the token, a ZLAN gateway through the UID check (the
-// gateway publishes on gw/<uid>/up); search and filter the list; edit info and tags; delete.
+// gateway publishes on gw/<uid>/up), its secret and connection settings shown once, then the gateway signing in with
+// them; search and filter the list; edit info and tags; regenerate the gateway secret; delete.
 import { expect, test, type Page } from '@playwright/test';
 import mqtt, { type MqttClient } from 'mqtt';
 import { contracts } from '@sentra/contracts';
@@ -27,7 +28,7 @@ test.describe.serial('device registry', () => {
   const clients: MqttClient[] = [];
   const dummy = { serial: `DUM-${unique('s')}`, name: 'Pompa Air Dummy' };
   const raspi = { serial: `RPI-${unique('s')}`, name: 'Raspi Gudang' };
-  const zlan = { serial: `ZL-${unique('s')}`, name: 'ZLAN Pabrik', uid: `ZLAN${unique('u')}` };
+  const zlan = { serial: `ZL-${unique('s')}`, name: 'ZLAN Pabrik', uid: `ZLAN${unique('u')}`, secret: '' };
   const row = (name: string) => page.getByTestId('device-row').filter({ hasText: name });
   const list = () => page.goto(`/admin/${t.domain}/_device_list_`);
 
@@ -43,6 +44,7 @@ test.describe.serial('device registry', () => {
     }
     expect((await (await request.post(contracts.tags.addDefinition.path, { data: { name: 'Gedung A', prefix: 'lokasi' }, headers })).json()).response_result).toBe(0);
     page = await browser.newPage({ baseURL });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
     await openAsTenant(page, t, '_device_list_');
   });
   test.afterAll(async () => {
@@ -170,6 +172,27 @@ test.describe.serial('device registry', () => {
     await page.screenshot({ path: `${SHOTS}/activation-uid.png`, fullPage: true });
     await page.getByRole('button', { name: T.common.save, exact: true }).click();
     await expect(notice(page, T.devices.addSuccess)).toBeVisible();
+    // the secret, shown once, with the broker address and the exact settings the gateway must use
+    const panel = page.getByTestId('broker-secret');
+    await expect(panel.getByText(T.devices.secretShownOnce)).toBeVisible();
+    await expect(panel.getByLabel(T.devices.brokerHost, { exact: true })).toHaveValue('127.0.0.1');
+    await expect(panel.getByLabel(T.devices.brokerPort, { exact: true })).toHaveValue(String(MQTT_PORT));
+    await expect(panel.getByLabel(T.devices.brokerWsUrl, { exact: true })).toHaveValue(/^ws:\/\/127\.0\.0\.1:\d+\/mqtt$/);
+    await expect(panel.getByLabel(T.devices.clientId, { exact: true })).toHaveValue(zlan.uid);
+    await expect(panel.getByLabel(T.devices.infoUsername, { exact: true })).toHaveValue(zlan.uid);
+    await expect(panel.getByLabel(T.devices.upTopic, { exact: true })).toHaveValue(`gw/${zlan.uid}/up`);
+    await expect(panel.getByLabel(T.devices.downTopic, { exact: true })).toHaveValue(`gw/${zlan.uid}/down`);
+    zlan.secret = await panel.getByLabel(T.devices.gatewaySecret, { exact: true }).inputValue();
+    expect(zlan.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await panel.getByRole('button', { name: T.devices.copyValue(T.devices.gatewaySecret) }).click();
+    await expect(notice(page, T.devices.copied)).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(zlan.secret);
+    await page.screenshot({ path: `${SHOTS}/activation-secret.png`, fullPage: true });
+    // with them the gateway signs in; its UID alone no longer does
+    await expect(connectMqtt({ username: zlan.uid, clientId: zlan.uid })).rejects.toThrow();
+    // (then it goes: the status filter below expects only the Sentra end device online)
+    (await connectMqtt({ username: zlan.uid, clientId: zlan.uid, password: zlan.secret })).end(true);
+    await page.getByRole('button', { name: T.devices.secretDone, exact: true }).click();
     await expect(page).toHaveURL(/\/_device_list_$/);
     await expect(row(zlan.name)).toContainText(zlan.serial);
     await page.screenshot({ path: `${SHOTS}/device-list.png`, fullPage: true });
@@ -282,6 +305,15 @@ test.describe.serial('device registry', () => {
     await page.getByRole('menuitem', { name: T.devices.familyInfoTitle.zlan! }).click();
     await expect(page).toHaveURL(/\/_device_edit_info_\/zlan\/\d+$/);
     await expect(page.getByLabel(T.devices.infoDeviceUid)).toHaveValue(zlan.uid);
+    await expect(page.getByLabel(T.devices.clientId, { exact: true })).toHaveValue(zlan.uid);
+    // the secret is not shown again: a new one replaces it, shown once, and the old one stops working
+    await expect(page.getByLabel(T.devices.gatewaySecret, { exact: true })).toHaveValue(T.devices.secretHidden);
+    await page.getByRole('button', { name: T.devices.regenerateSecret }).click();
+    await confirmYes(page, T.devices.regenerateConfirm, T.common.yes);
+    const fresh = await page.getByTestId('broker-secret').getByLabel(T.devices.gatewaySecret, { exact: true }).inputValue();
+    expect(fresh).not.toBe(zlan.secret);
+    await expect(connectMqtt({ username: zlan.uid, clientId: zlan.uid, password: zlan.secret })).rejects.toThrow();
+    (await connectMqtt({ username: zlan.uid, clientId: zlan.uid, password: fresh })).end(true);
     await page.getByRole('button', { name: T.common.back }).click();
     await expect(page).toHaveURL(/\/_device_list_$/);
   });

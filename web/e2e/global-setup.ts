@@ -86,6 +86,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     stopping = true;
     await stop(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(`${dataDir}.seal.key`, { force: true }); // the sealing key beside it (seal-key.ts)
     throw err;
   }
   process.env.SENTRA_E2E_URL = url;
@@ -95,6 +96,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     stopping = true;
     await stop(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(`${dataDir}.seal.key`, { force: true }); // the sealing key beside it (seal-key.ts)
     if (output.trim()) console.log(`gateway output (last lines):\n${output.split('\n').slice(-30).join('\n')}`);
   };
 }

@@ -182,6 +182,17 @@ export const devicesContract = {
     output: z.object({ connected_ts: z.number().int() }),
     errors: { [DeviceCode.NOT_ACTIVATED]: T.devices.serverNotConnected },
   }),
+  brokerSecretRegenerate: defineCall({
+    method: 'POST',
+    path: '/service/web/device/broker/secret/regenerate',
+    summary:
+      'A new broker password (MQTT, Tasmota) or gateway secret (serial gateways), shown once: the old one stops working and the device is disconnected',
+    audience: 'member',
+    access: DEVICE_WRITE,
+    input: ById,
+    output: z.object({ data: z.object({ id, username: z.string(), secret: z.string() }) }),
+    errors: { [-10]: T.devices.serverNoBrokerSecret },
+  }),
   emmaPlugins: defineCall({
     method: 'GET',
     path: '/service/web/device/emma/plugin/application/list',

@@ -9,9 +9,10 @@ import { id } from './fields.js';
  * How a device of the family proves itself before (or when) it is added:
  * - `none`: nothing (Dummy);
  * - `token`: a credentials token from provision/k/gen, checked once the device connected with it (Sentra end device);
- * - `uid`: the gateway's UID must have been heard on `gw/<uid>/up` (serial gateways);
+ * - `uid`: the gateway's UID must have been heard on `gw/<uid>/up` (serial gateways); the add makes its broker secret;
  * - `lora`: DevEUI + OTAA key on one of the application's LoRa network servers;
- * - `mqtt` / `tasmota`: the add generates broker credentials, shown read-only;
+ * - `mqtt` / `tasmota`: the add generates broker credentials; the password is shown once (the add's answer; the get
+ *   answers it empty) and can be regenerated;
  * - `plugin`: an application of the Emma plugin cloud; `cloud`: an Imou cloud device.
  */
 export type ActivationKind = 'none' | 'token' | 'uid' | 'lora' | 'mqtt' | 'tasmota' | 'plugin' | 'cloud';
@@ -67,6 +68,24 @@ function paths(code: string, deviceType: string, label: string, key: string) {
 const hex = (len: number, what: string) =>
   z.string({ error: `${what} ${T.common.required.toLowerCase()}` }).regex(new RegExp(`^[0-9A-Fa-f]{${len}}$`), `${what} harus ${len} digit heksadesimal`).transform((s) => s.toUpperCase());
 
+/**
+ * How a serial gateway signs in on the broker (DESIGN.md section 4): client id = username = UID, password = the secret
+ * made at activation. Every uid family's info carries the settings; `gateway_secret` only in the answers that made it
+ * (the add and the regenerate call): only its hash is kept.
+ */
+export const GatewayConnection = z.object({
+  mqtt_host: z.string(),
+  mqtt_port: z.number().int(),
+  mqtt_url: z.string(),
+  ws_url: z.string(),
+  client_id: z.string(),
+  username: z.string(),
+  up_topic: z.string(),
+  down_topic: z.string(),
+});
+export type GatewayConnection = z.infer<typeof GatewayConnection>;
+const gatewayInfo = { gateway_connection: GatewayConnection, gateway_secret: z.string().optional() };
+
 const uidFamily = (key: string, category: number, categoryText: string, code: string, connection: string, deviceType: string, uidField: string, check: string) => ({
   key,
   category,
@@ -78,7 +97,7 @@ const uidFamily = (key: string, category: number, categoryText: string, code: st
   checkPath: `${DEVICE}provision/${check}/check`,
   uidField,
   fields: { dev_uid: gatewayUid },
-  info: { [uidField]: z.string() },
+  info: { [uidField]: z.string(), ...gatewayInfo },
 });
 
 const mqttInfo = {
@@ -151,7 +170,7 @@ export const deviceFamilies = [
     ...uidFamily('sentraGateway', 10, 'Sentra Gateway', 'io', 'sentra', 'SENTRA_INDUSTRIAL_GATEWAY', 'sentra_device_uid', 'io'),
     variants: sentraGatewayVariants,
     addTimeoutMs: 60 * S,
-    info: { sentra_device_uid: z.string(), sentra_device_type: z.string() },
+    info: { sentra_device_uid: z.string(), sentra_device_type: z.string(), ...gatewayInfo },
   },
   {
     key: 'emma',

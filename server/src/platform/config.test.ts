@@ -15,6 +15,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ COMMAND_TIMEOUT_MS: '3000' }).COMMAND_TIMEOUT_MS).toBe(3000);
     expect(() => loadConfig({ COMMAND_TIMEOUT_MS: '10' })).toThrow(/COMMAND_TIMEOUT_MS/);
   });
+  it('reads the MQTT CONNECT failure limit and the sealing key settings, never printing a key', () => {
+    expect(loadConfig({}).MQTT_AUTH_FAILURES_PER_MINUTE).toBe(20);
+    expect(() => loadConfig({ MQTT_AUTH_FAILURES_PER_MINUTE: '0' })).toThrow(/MQTT_AUTH_FAILURES_PER_MINUTE/);
+    expect(loadConfig({ SEAL_KEY: 'ab'.repeat(32) }).SEAL_KEY).toBe('ab'.repeat(32));
+    expect(loadConfig({ SEAL_KEY: Buffer.alloc(32, 7).toString('base64') }).SEAL_KEY).toBeDefined();
+    expect(() => loadConfig({ SEAL_KEY: 'rahasia-pendek' })).toThrow(/SEAL_KEY=\(hidden\): must be 32 bytes/);
+    expect(() => loadConfig({ SEAL_KEY: 'rahasia-pendek' })).not.toThrow(/rahasia-pendek/);
+    expect(() => loadConfig({ SENTRA_SECRETS_KEY: 'xyz' })).toThrow(/SENTRA_SECRETS_KEY/);
+  });
   it('takes per-command defaults (npm start turns DEMO on)', () => {
     expect(loadConfig({}, { DEMO: 'on' }).DEMO).toBe('on');
     expect(loadConfig({ DEMO: 'off' }, { DEMO: 'on' }).DEMO).toBe('off');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
 import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
 import { isTileUrl } from './http/map-tiles.js';
+import { sealKeyBytes } from './seal-key.js';
 
 const onOff = z.enum(['on', 'off']);
 const port = z.coerce.number().int().min(0).max(65535);
@@ -56,6 +57,17 @@ export const ConfigSchema = z.object({
   NOTIFY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** the map cards' base tiles: an http(s) URL template with {z}/{x}/{y} (and {s}), or a path on the gateway; none: no base map */
   MAP_TILE_URL: z.string().refine(isTileUrl, 'an http(s) URL template such as https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png, or a path starting with /').optional(),
+  /** failed MQTT CONNECTs per client address within a minute before its CONNECTs are refused unchecked (issue 23) */
+  MQTT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** the key sealing API credentials and refresh tokens: 32 bytes as 64 hex or base64 (seal-key.ts); else SEAL_KEY_FILE */
+  SEAL_KEY: z
+    .string()
+    .refine((v) => sealKeyBytes(v) !== undefined, 'must be 32 bytes as 64 hex characters or base64')
+    .optional(),
+  /** where the generated sealing key lives (default: beside DATA_DIR, `<DATA_DIR>.seal.key`, mode 0600) */
+  SEAL_KEY_FILE: z.string().min(1).optional(),
+  /** before issue 23's SEAL_KEY (64 hex only); still read when SEAL_KEY is not set */
+  SENTRA_SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),
 });
 
 function isUrlOf(value: string, protocols: string[]): boolean {
@@ -90,6 +102,8 @@ const CheckedConfigSchema = ConfigSchema.superRefine(notificationIssues);
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+const SECRET_SETTINGS = new Set(['SEAL_KEY', 'SENTRA_SECRETS_KEY']);
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, defaults: Partial<Record<keyof Config, string>> = {}): Config {
@@ -100,7 +114,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const parsed = CheckedConfigSchema.safeParse(picked);
   if (!parsed.success) {
-    const shown = (key: string) => (SECRET_VARIABLES.has(key) && picked[key] !== undefined ? '(hidden)' : JSON.stringify(picked[key]));
+    // a secret's value stays out of the message (and so out of logs)
+    const shown = (key: string) => ((SECRET_VARIABLES.has(key) || SECRET_SETTINGS.has(key)) && picked[key] !== undefined ? '(hidden)' : JSON.stringify(picked[key]));
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${shown(String(i.path[0]))}: ${i.message}`);
     throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
   }

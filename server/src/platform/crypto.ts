@@ -22,3 +22,23 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const newToken = (bytes = 32) => randomBytes(bytes).toString('hex');
 /** SHA-256, hex; the one-shot hash, since every authenticated call hashes its token. */
 export const hashToken = (token: string) => hash('sha256', token, 'hex');
+
+/**
+ * A broker secret (device password, gateway secret): 256 bits of randomness, base64url (43 characters, fits the
+ * password field of gateway firmware). Generated, never chosen, so one SHA-256 is enough to store it: nobody can
+ * search 2^256 values, and the broker checks it on every CONNECT without scrypt's deliberate cost.
+ */
+export const newBrokerSecret = () => randomBytes(32).toString('base64url');
+
+const BROKER_SECRET_SCHEME = 'sha256$';
+/** The stored form of a broker secret, marked so a plain-text password left by an older version is told apart. */
+export const hashBrokerSecret = (secret: string | Buffer) => `${BROKER_SECRET_SCHEME}${hash('sha256', secret, 'hex')}`;
+export const isHashedBrokerSecret = (stored: string) => stored.startsWith(BROKER_SECRET_SCHEME);
+
+/** Whether the password a client sent is the secret whose stored form is `stored` (constant time). */
+export function brokerSecretMatches(given: Buffer | undefined, stored: string | null | undefined): boolean {
+  if (!given || !stored || !isHashedBrokerSecret(stored)) return false;
+  const a = Buffer.from(hashBrokerSecret(given));
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -328,6 +328,8 @@ export class TasmotaDevice extends Connection implements Emitter {
 export class GatewayDevice extends Connection implements Emitter {
   nextAt = 0;
   registered = false;
+  /** the secret shown at its activation (or regenerated): a registered gateway signs in with it, never its UID alone */
+  secret?: string;
   readonly nodes: Simulation[];
 
   constructor(
@@ -339,7 +341,13 @@ export class GatewayDevice extends Connection implements Emitter {
   }
 
   options(): IClientOptions {
-    return { clientId: this.plan.uid!, username: this.plan.uid! };
+    return { clientId: this.plan.uid!, username: this.plan.uid!, ...(this.secret ? { password: this.secret } : {}) };
+  }
+
+  /** From now on it signs in with this secret (the connection the broker dropped at the add comes back with it). */
+  useSecret(secret: string): void {
+    this.secret = secret;
+    if (this.client) this.client.options.password = secret;
   }
 
   protected override onConnect(): void {

@@ -104,19 +104,23 @@ export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan)
   };
   const add = async (extra: Record<string, unknown> = {}) => ((await rest.call(calls.adds[plan.variant]!, { ...draft, ...extra })) as { data: Record<string, any> }).data;
   const info = async (id: number) => ((await rest.call(calls.get, { id })) as { data: Record<string, any> }).data;
+  // a device of an earlier run: its password or secret was shown once then, so a new one is made, as a person would
+  const newSecret = async (id: number) => (await rest.call(devicesContract.brokerSecretRegenerate, { id })).data.secret;
 
   switch (plan.family) {
     case 'mqtt': {
       const d = existing ? await info(existing.id) : await add();
+      const password: string = existing ? await newSecret(existing.id) : d.store_mqtt_password;
       const dev = new GenericDevice(plan, env);
-      await dev.open({ clientId: `mqtt-${plan.serial}`, username: d.store_mqtt_username, password: d.store_mqtt_password });
+      await dev.open({ clientId: `mqtt-${plan.serial}`, username: d.store_mqtt_username, password });
       dev.attach(d.id);
       return { plan, id: d.id, connection: dev, emitter: dev, topic: d.store_mqtt_username };
     }
     case 'tasmota': {
       const d = existing ? await info(existing.id) : await add();
+      const password: string = existing ? await newSecret(existing.id) : d.password;
       const dev = new TasmotaDevice(plan, env);
-      await dev.open(dev.options(d.topic, d.username, d.password));
+      await dev.open(dev.options(d.topic, d.username, password));
       return { plan, id: d.id, connection: dev, emitter: dev, topic: d.topic };
     }
     case 'sentraEnd': {
@@ -140,15 +144,23 @@ export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan)
     case 'friendcom':
     case 'sentraGateway': {
       const dev = new GatewayDevice(plan, env);
+      if (existing) {
+        dev.useSecret(await newSecret(existing.id));
+        dev.registered = true;
+      }
       await dev.open(dev.options());
       try {
         let id = existing?.id;
         if (id === undefined) {
+          // unregistered, it may only publish on its own gw/<uid>/up: that is how the activation screen's check hears it
           dev.announce();
           await retry(() => rest.call(calls.check!, { dev_uid: plan.uid }), 40, 250);
-          // the broker drops the unclaimed connection when the device is added: come back at once as the registered gateway
+          // the broker drops the unclaimed connection when the device is added: come back at once as the registered
+          // gateway, with the secret the add shows once
           dev.rejoinQuickly();
-          id = (await add({ dev_uid: plan.uid })).id as number;
+          const added = await add({ dev_uid: plan.uid });
+          dev.useSecret(added.gateway_secret as string);
+          id = added.id as number;
         }
         dev.registered = true;
         return { plan, id, connection: dev, emitter: dev };

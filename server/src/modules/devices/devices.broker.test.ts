@@ -1,15 +1,20 @@
 // The device broker authority without a broker: who each credential is, and that every identity keeps to its topics.
 import { describe, expect, it } from 'vitest';
+import { hashBrokerSecret } from '../../platform/crypto.js';
 import { createDeviceAuthority, isUnder, topicRules, type DeviceIdentity } from './devices.broker.js';
 import type { DeviceRow } from './families.js';
 
 const row = (over: Partial<DeviceRow>): DeviceRow => ({ id: 1, appId: 7, disabled: false, tokenId: null, uid: null, topic: null, brokerUsername: null, brokerPassword: null, ...over }) as DeviceRow;
 const rows = [
-  row({ id: 1, brokerUsername: 'mqtt_a', brokerPassword: 'rahasia' }),
-  row({ id: 2, brokerUsername: 'tasmota_b', brokerPassword: 'sandi', topic: 'sentra_b' }),
-  row({ id: 3, uid: 'ZL-01' }),
-  row({ id: 4, uid: 'ZL-OFF', disabled: true }),
+  row({ id: 1, brokerUsername: 'mqtt_a', brokerPassword: hashBrokerSecret('rahasia') }),
+  row({ id: 2, brokerUsername: 'tasmota_b', brokerPassword: hashBrokerSecret('sandi'), topic: 'sentra_b' }),
+  row({ id: 3, uid: 'ZL-01', brokerPassword: hashBrokerSecret('gw-secret') }),
+  row({ id: 4, uid: 'ZL-OFF', disabled: true, brokerPassword: hashBrokerSecret('off') }),
   row({ id: 5, tokenId: 9 }),
+  // registered before gateways had secrets: no password opens it
+  row({ id: 6, uid: 'ZL-OLD' }),
+  // a plain-text password (older database not yet migrated) is no credential
+  row({ id: 7, brokerUsername: 'mqtt_plain', brokerPassword: 'polos' }),
 ];
 const token = 'a'.repeat(64);
 const authority = createDeviceAuthority(
@@ -26,19 +31,29 @@ const auth = (clientId: string, username?: string, password?: string) => authori
 describe('device authority', () => {
   it('knows MQTT and Tasmota devices by username and password only', () => {
     expect(auth('c', 'mqtt_a', 'rahasia')).toMatchObject({ key: 'device:1', role: 'device', deviceId: 1, appId: 7 });
-    expect(auth('c', 'mqtt_a', 'salah')).toBeNull();
-    expect(auth('c', 'mqtt_a')).toBeNull();
+    // refused as an unknown username is (not authorised): the answer does not tell which usernames exist
+    expect(auth('c', 'mqtt_a', 'salah')).toMatchObject({ refused: true, returnCode: 5 });
+    expect(auth('c', 'mqtt_a')).toMatchObject({ refused: true, returnCode: 5 });
+    // the stored hash itself is not the password
+    expect(auth('c', 'mqtt_a', hashBrokerSecret('rahasia'))).toMatchObject({ refused: true, returnCode: 5 });
+    expect(auth('c', 'mqtt_plain', 'polos')).toMatchObject({ refused: true, returnCode: 5 });
     expect(auth('c', 'tasmota_b', 'sandi')).toMatchObject({ role: 'tasmota', topic: 'sentra_b' });
   });
   it('knows token devices by their token, gateways by UID as username and client id, network servers by their pair', () => {
     expect(auth('x', token)).toMatchObject({ role: 'token', tokenId: 9, deviceId: 5 });
-    expect(auth('ZL-01', 'ZL-01')).toMatchObject({ role: 'gateway', deviceId: 3, uid: 'ZL-01' });
+    expect(auth('ZL-01', 'ZL-01', 'gw-secret')).toMatchObject({ role: 'gateway', deviceId: 3, uid: 'ZL-01' });
     expect(auth('ZL-NEW', 'ZL-NEW')).toMatchObject({ role: 'unclaimedGateway', uid: 'ZL-NEW' });
     expect(auth('other', 'ZL-NEW')).toBeNull();
-    expect(auth('ZL-OFF', 'ZL-OFF')).toBeNull();
+    expect(auth('ZL-OFF', 'ZL-OFF', 'off')).toBeNull();
     expect(auth('x', 'ns', 'pair')).toMatchObject({ role: 'networkServer', appId: 7 });
     expect(auth('x', 'ns', 'bukan')).toBeNull();
     expect(auth('x', undefined)).toBeNull();
+  });
+  it('refuses a registered gateway signing in with its UID alone or a wrong secret (bad username or password)', () => {
+    expect(auth('ZL-01', 'ZL-01')).toMatchObject({ refused: true, returnCode: 4 });
+    expect(auth('ZL-01', 'ZL-01', 'tebakan')).toMatchObject({ refused: true, returnCode: 4 });
+    expect(auth('ZL-OLD', 'ZL-OLD')).toMatchObject({ refused: true, returnCode: 4 });
+    expect(auth('ZL-OLD', 'ZL-OLD', '')).toMatchObject({ refused: true, returnCode: 4 });
   });
   it('keeps every identity to its own topics', () => {
     const device = topicRules({ key: 'device:1', role: 'device', deviceId: 1 });

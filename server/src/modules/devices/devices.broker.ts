@@ -1,9 +1,9 @@
 // Devices on the embedded broker (DESIGN.md section 4): who a client is (its credentials, token, UID or the
 // application's network-server pair), which topics it may use (only its own), and what its traffic tells the
 // registry (presence, activation evidence). Telemetry itself is another module's.
-import { timingSafeEqual } from 'node:crypto';
 import { gatewayUid } from '@sentra/contracts';
-import type { Broker, BrokerAuthority, MqttIdentity } from '../../platform/mqtt/types.js';
+import { brokerSecretMatches } from '../../platform/crypto.js';
+import { badCredentials, notAuthorized, type Broker, type BrokerAuthority, type MqttIdentity, type MqttRefusal } from '../../platform/mqtt/types.js';
 import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
 import type { DeviceRow } from './families.js';
@@ -72,13 +72,6 @@ export function topicRules(identity: DeviceIdentity): TopicRules {
   }
 }
 
-const sameSecret = (given: Buffer, stored: string | null) => {
-  if (!stored) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(stored);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
-
 type Registry = Pick<DeviceService, 'byBrokerUsername' | 'byUid' | 'byToken'>;
 
 export function createDeviceAuthority(registry: Registry, activation: Pick<Activation, 'tokenByValue'>, networkServer?: NetworkServerSignIn): BrokerAuthority {
@@ -92,7 +85,7 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
   }
 
   return {
-    authenticate(clientId, username, password): DeviceIdentity | null {
+    authenticate(clientId, username, password): DeviceIdentity | MqttRefusal | null {
       if (!username) return null;
       if (TOKEN_PATTERN.test(username)) {
         const token = activation.tokenByValue(username);
@@ -104,7 +97,9 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
       }
       const byName = registry.byBrokerUsername(username);
       if (byName) {
-        if (byName.disabled || !password || !sameSecret(password, byName.brokerPassword)) return null;
+        if (byName.disabled) return null;
+        // answered as an unknown username is (5), so the answer tells no one which device usernames exist
+        if (!brokerSecretMatches(password, byName.brokerPassword)) return notAuthorized('wrong device password');
         return byName.topic
           ? { key: `device:${byName.id}`, appId: byName.appId, role: 'tasmota', deviceId: byName.id, topic: byName.topic }
           : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };
@@ -115,7 +110,12 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
       }
       if (clientId === username && gatewayUid.safeParse(username).success) {
         const gateway = registry.byUid(username);
-        if (gateway) return gateway.disabled ? null : { key: `device:${gateway.id}`, appId: gateway.appId, role: 'gateway', deviceId: gateway.id, uid: username };
+        // registered: bound to its application by the secret made at activation, never by its UID alone
+        if (gateway) {
+          if (gateway.disabled) return null;
+          if (!brokerSecretMatches(password, gateway.brokerPassword)) return badCredentials('wrong gateway secret');
+          return { key: `device:${gateway.id}`, appId: gateway.appId, role: 'gateway', deviceId: gateway.id, uid: username };
+        }
         return { key: `gateway:${username}`, role: 'unclaimedGateway', uid: username };
       }
       return null;
@@ -204,6 +204,8 @@ export function attachDevicesToBroker(
 
   devices.on('removed', (row) => broker.disconnect(belongsTo(row)));
   devices.on('disabled', (row) => broker.disconnect(belongsTo(row)));
+  // a regenerated secret ends the connections signed in with the old one
+  devices.on('secret', (row) => broker.disconnect(belongsTo(row)));
   // a gateway heard while unclaimed reconnects as the registered device, with its gw/<uid>/... rights
   devices.on('added', (row) => {
     if (row.uid) broker.disconnect((i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === row.uid);

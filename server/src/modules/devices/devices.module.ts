@@ -25,13 +25,25 @@ export interface DevicesDomainDeps {
   now?: () => number;
   emma?: EmmaPluginCloud;
   imou?: ImouCloud;
+  /** the HTTP port actually bound (MQTT over WebSocket is served on it at /mqtt) */
+  httpPort?: () => number;
 }
 
-export function createDevicesDomain({ db, broker, bus, config, log, now = Date.now, emma = simulatedEmmaCloud, imou = simulatedImouCloud }: DevicesDomainDeps) {
+export function createDevicesDomain({ db, broker, bus, config, log, now = Date.now, emma = simulatedEmmaCloud, imou = simulatedImouCloud, httpPort = () => config.PORT }: DevicesDomainDeps) {
   const tags = createTagsService(db, { now });
   const lora = createLoraService(db, { now });
   const activation = createActivation(db, now);
-  const devices = createDeviceService(db, { tags, lora, activation, emma, imou, now, brokerUrl: () => `mqtt://${config.HOST}:${broker.port || config.MQTT_PORT}` });
+  const mqttPort = () => broker.port || config.MQTT_PORT;
+  const devices = createDeviceService(db, {
+    tags,
+    lora,
+    activation,
+    emma,
+    imou,
+    now,
+    brokerUrl: () => `mqtt://${config.HOST}:${mqttPort()}`,
+    broker: () => ({ host: config.HOST, port: mqttPort(), wsUrl: `ws://${config.HOST}:${httpPort()}/mqtt` }),
+  });
   const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), loraCategory: familyByKey('lora')!.category, bus });
   return {
     tags,

@@ -8,6 +8,7 @@ import type { Activation } from './activation.js';
 import type { EmmaPluginCloud } from './cloud.js';
 import type { DeviceService } from './devices.service.js';
 import { createDummyDashboard } from './dummy-dashboard.js';
+import { uidHiddenFrom } from './families.js';
 
 export interface DeviceRouteDeps {
   db: Db;
@@ -26,6 +27,7 @@ export function devicesRoutes({ db, devices, activation, emma, now = Date.now }:
     get: ({ caller, input }) => ({ data: devices.get(caller.app!.id, input.id) }),
     edit: ({ caller, input }) => ({ data: devices.edit(caller.app!.id, input) }),
     tokenGenerate: ({ caller }) => ({ credentials_token: activation.generateToken(caller.app!.id) }),
+    brokerSecretRegenerate: ({ caller, input }) => ({ data: devices.regenerateSecret(caller.app!.id, input.id) }),
     tokenCheck: ({ caller, input }) => {
       const token = activation.connectedToken(caller.app!.id, input.token);
       if (!token) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverNotConnected);
@@ -46,10 +48,12 @@ export function devicesRoutes({ db, devices, activation, emma, now = Date.now }:
     route(get, ({ caller, input }) => ({ data: devices.getFamily(caller!.app!.id, family, input.id) })),
     ...(check
       ? [
-          route(check, ({ input }) => {
+          route(check, ({ caller, input }) => {
             const uid = String(input.dev_uid || input.token);
-            if (devices.byUid(uid)) throw fail(-12, T.devices.serverUidTaken);
-            const heard = activation.lastHeard(uid);
+            const owner = devices.byUid(uid);
+            // registered in this application: taken; in another: the same answer as a UID never heard (families.ts)
+            if (owner && !uidHiddenFrom(caller!.app!.id, owner)) throw fail(-12, T.devices.serverUidTaken);
+            const heard = owner ? undefined : activation.lastHeard(uid);
             if (heard === undefined) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverUidNotHeard);
             return { dev_uid: uid, heard_ts: heard };
           }),

@@ -3,10 +3,11 @@
 import { and, count, desc, eq, inArray, isNull, lt, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { T, type DeviceFamily, type DeviceSummary, type DeviceTags, type DeviceVariant } from '@sentra/contracts';
 import type { Db } from '../../db.js';
-import { conflict, notFound } from '../../platform/http/errors.js';
+import { conflict, invalid, notFound } from '../../platform/http/errors.js';
+import { hashBrokerSecret, isHashedBrokerSecret } from '../../platform/crypto.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { devices } from './devices.table.js';
-import { familyBehaviours, type DeviceRow, type FamilyDeps } from './families.js';
+import { brokerSecret, familyBehaviours, type DeviceRow, type FamilyDeps } from './families.js';
 
 export interface DeviceFilter {
   search?: string;
@@ -38,9 +39,11 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
   const now = deps.now ?? Date.now;
   const behaviours = familyBehaviours({ ...deps, db });
   // status: online ↔ offline transitions (live device list)
-  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>(), status: new Set<Listener>() };
+  // secret: its broker secret was regenerated (connections signed in with the old one go)
+  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>(), status: new Set<Listener>(), secret: new Set<Listener>() };
   const lastSeenWrite = new Map<number, number>();
   ensureSearchIndex(db);
+  hashPlainBrokerPasswords(db);
 
   const announce = (event: keyof typeof listeners, row: DeviceRow) => listeners[event].forEach((fn) => fn(row));
 
@@ -107,7 +110,18 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
       .returning()
       .get();
     announce('added', row);
-    return familyInfo(row, family);
+    return { ...familyInfo(row, family), ...prepared.shown };
+  }
+
+  /** A new broker password or gateway secret for the device, answered once; the old one stops working at once. */
+  function regenerateSecret(appId: number, id: number) {
+    const before = rowOf(appId, id);
+    const username = before.brokerUsername ?? before.uid;
+    if (!username) throw invalid(T.devices.serverNoBrokerSecret, [{ path: 'id', message: T.devices.serverNoBrokerSecret }]);
+    const { secret, stored } = brokerSecret();
+    const row = db.update(devices).set({ brokerPassword: stored, updatedAt: now() }).where(eq(devices.id, id)).returning().get();
+    announce('secret', row);
+    return { id, username, secret };
   }
 
   function remove(appId: number, family: DeviceFamily, id: number) {
@@ -248,6 +262,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     edit,
     editSensors,
     filter,
+    regenerateSecret,
     get: (appId: number, id: number) => full(rowOf(appId, id)),
     getFamily: (appId: number, family: DeviceFamily, id: number) => familyInfo(rowOf(appId, id, family), family),
     rowOf,
@@ -291,4 +306,23 @@ function ensureSearchIndex(db: Db) {
     `insert into devices_search(devices_search) values ('rebuild')`,
   ];
   db.transaction((tx) => statements.forEach((s) => tx.run(sql.raw(s))), { behavior: 'immediate' });
+}
+
+/**
+ * Broker passwords of MQTT and Tasmota devices were kept in plain text before issue 23: at open, every one still plain is
+ * replaced by its hash, so the device keeps signing in with the password it has while the database no longer holds it.
+ * Idempotent (hashed values are marked); one transaction.
+ */
+export function hashPlainBrokerPasswords(db: Db): number {
+  const plain = db
+    .select({ id: devices.id, password: devices.brokerPassword })
+    .from(devices)
+    .where(sql`${devices.brokerPassword} is not null and ${devices.brokerPassword} not like 'sha256$%'`)
+    .all()
+    .filter((r) => !isHashedBrokerSecret(r.password!));
+  if (plain.length === 0) return 0;
+  db.transaction((tx) => {
+    for (const r of plain) tx.update(devices).set({ brokerPassword: hashBrokerSecret(r.password!) }).where(eq(devices.id, r.id)).run();
+  }, { behavior: 'immediate' });
+  return plain.length;
 }

@@ -32,8 +32,13 @@ export const devices = sqliteTable(
     disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
     /** serial gateways: their UID, platform-wide unique (the broker and gw/<uid>/... know no application) */
     uid: text('uid'),
-    /** MQTT and Tasmota devices: the generated broker credentials (shown read-only, so kept readable) */
+    /** MQTT and Tasmota devices: the generated broker username */
     brokerUsername: text('broker_username'),
+    /**
+     * MQTT and Tasmota devices: their generated password; serial gateways: the secret made at activation. Only
+     * `sha256$<hex>` of it (crypto.ts hashBrokerSecret): shown once, regenerable. A serial gateway without one (added
+     * before issue 23) cannot sign in until a secret is regenerated for it.
+     */
     brokerPassword: text('broker_password'),
     /** Tasmota: its topic, platform-wide unique */
     topic: text('topic'),

@@ -2,8 +2,9 @@
 // One behaviour per kind, not per family: ZLAN, USR-IOT, Bivocom, Friendcom and the Sentra gateways share `uid`.
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { T, type ActivationKind, type DeviceFamily } from '@sentra/contracts';
+import { T, type ActivationKind, type DeviceFamily, type GatewayConnection } from '@sentra/contracts';
 import type { Db } from '../../db.js';
+import { hashBrokerSecret, newBrokerSecret } from '../../platform/crypto.js';
 import { conflict, fail, invalid } from '../../platform/http/errors.js';
 import { DeviceCode } from '@sentra/contracts';
 import type { LoraService } from '../lora/lora.service.js';
@@ -19,6 +20,8 @@ export interface Prepared {
   columns: Partial<Pick<DeviceRow, 'uid' | 'brokerUsername' | 'brokerPassword' | 'topic' | 'tokenId' | 'devEui' | 'networkServerId'>>;
   /** the family's other fields, kept as JSON */
   details: Record<string, unknown>;
+  /** what the add's answer shows once and the registry does not keep (a broker secret; its hash is in `columns`) */
+  shown?: Record<string, unknown>;
 }
 
 export interface FamilyBehaviour {
@@ -36,13 +39,31 @@ export interface FamilyDeps {
   imou: ImouCloud;
   /** the broker address devices are told to use */
   brokerUrl(): string;
+  /** its host and TCP port, and MQTT over WebSocket's URL, for the gateway connection settings */
+  broker(): { host: string; port: number; wsUrl: string };
 }
 
-const secret = (bytes: number) => randomBytes(bytes).toString('base64url');
 const handle = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 /** The d/<id>/... topics of generic MQTT and Sentra devices (DESIGN.md section 4). */
 export const deviceTopics = (id: number) => ({ data_topic: `d/${id}/data`, state_topic: `d/${id}/state`, command_topic: `d/${id}/cmd`, command_reply_topic: `d/${id}/cmd/res` });
+
+/** A new broker secret: the plain value shown once, the hash stored in `broker_password`. */
+export function brokerSecret() {
+  const secret = newBrokerSecret();
+  return { secret, stored: hashBrokerSecret(secret) };
+}
+
+/**
+ * Whether this UID must be answered as if it had never been heard: registered in another application. The check and
+ * the add never tell one tenant that a UID exists elsewhere (issue 23), so they answer "not heard yet", as for a UID
+ * nobody has seen; a gateway bound to another application cannot sign in without that application's secret anyway.
+ */
+export const uidHiddenFrom = (appId: number, row: Pick<DeviceRow, 'appId'> | undefined) => row !== undefined && row.appId !== appId;
+
+export function gatewayConnection(uid: string, broker: ReturnType<FamilyDeps['broker']>, mqttUrl: string): GatewayConnection {
+  return { mqtt_host: broker.host, mqtt_port: broker.port, mqtt_url: mqttUrl, ws_url: broker.wsUrl, client_id: uid, username: uid, up_topic: `gw/${uid}/up`, down_topic: `gw/${uid}/down` };
+}
 
 export function familyBehaviours(deps: FamilyDeps): Record<ActivationKind, FamilyBehaviour> {
   const { db, activation } = deps;
@@ -58,15 +79,19 @@ export function familyBehaviours(deps: FamilyDeps): Record<ActivationKind, Famil
       info: (row) => ({ token_connected_ts: row.tokenId ? (activation.tokenById(row.tokenId)?.connectedAt ?? null) : null }),
     },
     uid: {
-      prepare(_appId, _f, input) {
+      prepare(appId, _f, input) {
         const uid: string = input.dev_uid;
-        if (db.select({ id: devices.id }).from(devices).where(eq(devices.uid, uid)).get()) throw conflict(T.devices.serverUidTaken);
-        if (activation.lastHeard(uid) === undefined) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverUidNotHeard);
-        return { columns: { uid }, details: {} };
+        const owner = db.select({ appId: devices.appId }).from(devices).where(eq(devices.uid, uid)).get();
+        if (owner && !uidHiddenFrom(appId, owner)) throw conflict(T.devices.serverUidTaken);
+        if (owner || activation.lastHeard(uid) === undefined) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverUidNotHeard);
+        // bound to this application from now on: the gateway signs in with this secret, never with its UID alone
+        const { secret, stored } = brokerSecret();
+        return { columns: { uid, brokerPassword: stored }, details: {}, shown: { gateway_secret: secret } };
       },
       info: (row, family) => ({
         [family.uidField!]: row.uid ?? '',
         ...('sentra_device_type' in family.info ? { sentra_device_type: row.deviceType } : {}),
+        gateway_connection: gatewayConnection(row.uid ?? '', deps.broker(), deps.brokerUrl()),
       }),
     },
     lora: {
@@ -81,22 +106,30 @@ export function familyBehaviours(deps: FamilyDeps): Record<ActivationKind, Famil
       },
     },
     mqtt: {
-      prepare: (_a, _f, input) => ({
-        columns: { brokerUsername: handle('mqtt'), brokerPassword: secret(18) },
-        details: { mqtt_mode: input.store_mqtt_mode ?? 'json', mqtt_details: input.store_mqtt_details ?? {} },
-      }),
+      prepare: (_a, _f, input) => {
+        const { secret, stored } = brokerSecret();
+        return {
+          columns: { brokerUsername: handle('mqtt'), brokerPassword: stored },
+          details: { mqtt_mode: input.store_mqtt_mode ?? 'json', mqtt_details: input.store_mqtt_details ?? {} },
+          shown: { store_mqtt_password: secret },
+        };
+      },
       info: (row, _f, d) => ({
         store_mqtt_url: deps.brokerUrl(),
         store_mqtt_username: row.brokerUsername ?? '',
-        store_mqtt_password: row.brokerPassword ?? '',
+        // only its hash is kept: shown once by the add and by the regenerate call
+        store_mqtt_password: '',
         store_mqtt_mode: d.mqtt_mode ?? 'json',
         store_mqtt_details: { ...deviceTopics(row.id), ...(d.mqtt_details ?? {}) },
         store_mqtt_topic: `d/${row.id}`,
       }),
     },
     tasmota: {
-      prepare: () => ({ columns: { brokerUsername: handle('tasmota'), brokerPassword: secret(18), topic: handle('sentra') }, details: {} }),
-      info: (row) => ({ device_mqtt_url: deps.brokerUrl(), username: row.brokerUsername ?? '', password: row.brokerPassword ?? '', topic: row.topic ?? '', full_topic: '%prefix%/%topic%/' }),
+      prepare: () => {
+        const { secret, stored } = brokerSecret();
+        return { columns: { brokerUsername: handle('tasmota'), brokerPassword: stored, topic: handle('sentra') }, details: {}, shown: { password: secret } };
+      },
+      info: (row) => ({ device_mqtt_url: deps.brokerUrl(), username: row.brokerUsername ?? '', password: '', topic: row.topic ?? '', full_topic: '%prefix%/%topic%/' }),
     },
     plugin: {
       prepare(appId, _f, input) {

@@ -13,7 +13,8 @@ export type SessionId = number;
 
 /** What the thread reports, in the order it happened (one `batch` per turn of its loop). */
 export type ThreadEvent =
-  | { e: 'auth'; req: number; clientId: string; username?: string; password?: Uint8Array }
+  /** `address`: the client's IP address (for throttling CONNECT failures) */
+  | { e: 'auth'; req: number; clientId: string; username?: string; password?: Uint8Array; address?: string }
   | { e: 'authz'; req: number; sid: SessionId; topic: string; kind: 'publish' | 'subscribe' }
   /** CONNACK sent: the session is live */
   | { e: 'ready'; sid: SessionId; clientId: string }
@@ -51,7 +52,7 @@ export type LoopCommand =
   | { t: 'publish'; req: number; topic: string; payload: Uint8Array; qos: 0 | 1; retain: boolean }
   | { t: 'kick'; sids: SessionId[] }
   | { t: 'pause'; paused: boolean }
-  | { t: 'wsOpen'; id: number }
+  | { t: 'wsOpen'; id: number; address?: string }
   | { t: 'wsData'; id: number; data: Uint8Array }
   | { t: 'wsEnd'; id: number }
   | { t: 'close' };

@@ -18,7 +18,8 @@ import { workerEntry } from '../worker-entry.js';
 import { asBuffer, reserved, unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
 import { TopicFilters } from './topic-filters.js';
-import { DEFAULT_BROKER_THREADS, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
+import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
+import { DEFAULT_BROKER_THREADS, isRefusal, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
 
 export interface EmbeddedBroker extends Broker {
@@ -32,7 +33,7 @@ export interface EmbeddedBroker extends Broker {
   readonly threads: number;
   /** counters since start: `oversized_packets`, packets refused (their connections closed) for a remaining length over
    * MQTT_MAX_PACKET_BYTES (fast-publish.ts) */
-  metrics(): { oversized_packets: number };
+  metrics(): { oversized_packets: number; throttled_connects?: number; failed_connects?: number };
   /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
   close(): Promise<void>;
 }
@@ -45,6 +46,8 @@ export interface BrokerOptions {
   debug?: boolean;
   /** broker threads (default 1; more need the native dup helper, else 1) */
   threads?: number;
+  /** CONNECT failures counted per client address; a blocked address is refused unchecked (mqtt-connect-throttle.ts) */
+  throttle?: ConnectThrottle;
 }
 
 interface Thread {
@@ -111,12 +114,24 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
+  /** `identify`, behind the throttle: a blocked address is refused before any authority is asked; refusals count */
+  async function admit(clientId: string, username: string | undefined, password: Buffer | undefined, address: string | undefined): ReturnType<typeof identify> {
+    const throttle = opts.throttle;
+    if (throttle && (await throttle.blocked(address))) return { returnCode: NOT_AUTHORIZED, message: 'too many failed CONNECTs from this address' };
+    const r = await identify(clientId, username, password);
+    if (throttle && 'returnCode' in r && r.returnCode !== SERVER_UNAVAILABLE) await throttle.failed(address);
+    return r;
+  }
+
   async function identify(clientId: string, username: string | undefined, password: Buffer | undefined): Promise<Pick<Session, 'identity' | 'authority'> | { returnCode: number; message: string }> {
     if (!username) return { returnCode: NOT_AUTHORIZED, message: 'anonymous clients are refused' };
     for (const authority of authorities) {
       let identity: MqttIdentity | null;
       try {
-        identity = await authority.authenticate(clientId, username, password);
+        const known = await authority.authenticate(clientId, username, password);
+        // an authority that knows the client and refuses it ends the search (a wrong password is not "unknown")
+        if (isRefusal(known)) return { returnCode: known.returnCode, message: known.message };
+        identity = known;
         if (identity && typeof identity.key !== 'string') throw new Error('authority returned an identity without key');
       } catch (err) {
         log.error(`MQTT authority failed for client ${clientId}`, err);
@@ -190,7 +205,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       }
       case 'auth': {
         const { req, clientId } = ev;
-        identify(clientId, ev.username, ev.password ? asBuffer(ev.password) : undefined).then((r) => {
+        admit(clientId, ev.username, ev.password ? asBuffer(ev.password) : undefined, ev.address).then((r) => {
           if ('returnCode' in r) {
             log.debug(`MQTT client ${clientId} refused: ${r.message}`);
             return send(thread, { t: 'authAnswer', req, returnCode: r.returnCode, message: r.message });
@@ -385,7 +400,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return threads.length;
     },
     metrics() {
-      return { ...counters };
+      return { ...counters, ...opts.throttle?.metrics() };
     },
     threadUtilization(since) {
       return threads.map((t, i) => (since?.[i] ? t.worker.performance.eventLoopUtilization(since[i]) : t.worker.performance.eventLoopUtilization()));
@@ -401,10 +416,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         serveMqttOverWebSocket(
           server,
           path,
-          (stream) => {
+          (stream, req) => {
             const id = nextWs++;
             relayed.set(id, stream);
-            send(threads[0]!, { t: 'wsOpen', id });
+            send(threads[0]!, { t: 'wsOpen', id, address: req.socket.remoteAddress });
             stream.on('data', (data: Buffer) => send(threads[0]!, { t: 'wsData', id, data: new Uint8Array(data) }));
             stream.on('close', () => {
               if (relayed.delete(id)) send(threads[0]!, { t: 'wsEnd', id });

@@ -162,7 +162,8 @@ function ask(event: ThreadEvent & { req: number }, answered: (answer: LoopComman
 
 aedes.authenticate = (client, username, password, done) => {
   const req = nextReq++;
-  ask({ e: 'auth', req, clientId: client.id, username: username || undefined, password: password ? new Uint8Array(password) : undefined }, (a) => {
+  const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
+  ask({ e: 'auth', req, clientId: client.id, username: username || undefined, password: password ? new Uint8Array(password) : undefined, address }, (a) => {
     if (a.t !== 'authAnswer' || a.sid === undefined) {
       const err = Object.assign(new Error(a.t === 'authAnswer' ? (a.message ?? 'refused') : 'refused'), { returnCode: a.t === 'authAnswer' ? (a.returnCode ?? 5) : 5 });
       return done(err as AuthenticateError, false);
@@ -310,7 +311,7 @@ port.on('message', (m: LoopCommand) => {
       setReadPaused(m.paused);
       break;
     case 'wsOpen':
-      aedes.handle(relayedSocket(m.id));
+      aedes.handle(Object.assign(relayedSocket(m.id), { remoteAddress: m.address }));
       break;
     case 'wsData':
       sockets.get(m.id)?.push(asBuffer(m.data));

@@ -1,16 +1,21 @@
 // The read-only device info screens (spec 03 section 2.4): the general info (`_device_info_/{id}`: id, serial, name,
 // device type from the server, the rest fixed placeholders) and each family's own info (`_device_edit_info_/{category}/{id}`:
 // Info MQTT, Info Tasmota, Info ZLAN, ..., Emma plugin, Imou ids), drawn from the family get's fields. "Kembali"
-// returns to the device list.
+// returns to the device list. Devices signing in on the broker with a secret (MQTT, Tasmota, serial gateways) show only
+// that it is kept as a hash, the gateway's connection settings, and "Buat Ulang Password", which shows a new one once.
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
-import { T, deviceFamilies, deviceTypes, type Device, type DeviceFamily, type DeviceFamilyKey } from '@sentra/contracts';
+import { T, deviceFamilies, deviceTypes, type Device, type DeviceFamily, type DeviceFamilyKey, type GatewayConnection } from '@sentra/contracts';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
-import { DeviceRoute, familySegment } from './deviceRoutes.js';
-import { getDevice, getFamilyDevice } from './deviceCalls.js';
+import { canManageDevices, DeviceRoute, familySegment } from './deviceRoutes.js';
+import { useCanReach } from '../../shell/grants.js';
+import { getDevice, getFamilyDevice, regenerateBrokerSecret } from './deviceCalls.js';
+import { BrokerSecretPanel, hasBrokerSecret, type ShownSecret } from './BrokerSecretPanel.js';
+import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { notices } from '../../ui/snackbar/notices.js';
 
 /** What the general screen shows where the server has no value (the spec: "fixed placeholders"). */
 const PLACEHOLDER = '-';
@@ -41,6 +46,8 @@ const FIELD_LABEL: Record<string, string> = {
 /** broker credentials and identifiers read better in a fixed-width font */
 const MONO_FIELDS = new Set(['store_mqtt_username', 'store_mqtt_password', 'username', 'password', 'topic', 'dev_eui']);
 const JSON_FIELDS = new Set(['store_mqtt_details', 'emma_plugin_details']);
+/** broker passwords: the server keeps only their hash and answers them empty */
+const SECRET_FIELDS = new Set(['store_mqtt_password', 'password']);
 
 export interface InfoRow {
   field: string;
@@ -58,8 +65,22 @@ export function familyInfoRows(f: DeviceFamily, d: Record<string, unknown>): Inf
     let value: string;
     if (field === 'emma_plugin_definition') value = `${(v as { name?: string } | null)?.name ?? ''} (${String(d.emma_plugin_application_id ?? '')})`;
     else if (JSON_FIELDS.has(field)) value = prettyJson(v);
+    else if (SECRET_FIELDS.has(field) && !v) value = T.devices.secretHidden;
     else value = v === null || v === undefined ? PLACEHOLDER : String(v);
     rows.push({ field, label, value });
+  }
+  const c = d.gateway_connection as GatewayConnection | undefined;
+  if (c) {
+    rows.push(
+      { field: 'mqtt_host', label: T.devices.brokerHost, value: c.mqtt_host },
+      { field: 'mqtt_port', label: T.devices.brokerPort, value: String(c.mqtt_port) },
+      { field: 'ws_url', label: T.devices.brokerWsUrl, value: c.ws_url },
+      { field: 'client_id', label: T.devices.clientId, value: c.client_id },
+      { field: 'gateway_username', label: T.devices.infoUsername, value: c.username },
+      { field: 'gateway_secret', label: T.devices.gatewaySecret, value: T.devices.secretHidden },
+      { field: 'up_topic', label: T.devices.upTopic, value: c.up_topic },
+      { field: 'down_topic', label: T.devices.downTopic, value: c.down_topic },
+    );
   }
   return rows;
 }
@@ -84,6 +105,10 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
   const family = routeKey === DeviceRoute.familyInfo ? familyBySegment(category) : undefined;
   const [device, setDevice] = useState<(Device & Record<string, unknown>) | null>(null);
   const [loading, setLoading] = useState(true);
+  const [shown, setShown] = useState<ShownSecret | null>(null);
+  const confirm = useConfirm();
+  // a role that only lists devices is refused the call: no button for it
+  const canWrite = canManageDevices(useCanReach());
 
   useEffect(() => {
     const deviceId = Number(id);
@@ -126,6 +151,20 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
     : [];
   const own = device && family ? familyInfoRows(family, device) : [];
 
+  const regenerate = async () => {
+    if (!device || !(await confirm({ message: T.devices.regenerateConfirm }))) return;
+    setLoading(true);
+    try {
+      const r = await regenerateBrokerSecret(device.id);
+      const url = (device.store_mqtt_url ?? device.device_mqtt_url) as string | undefined;
+      setShown({ secret: r.secret, username: r.username, brokerUrl: url, connection: device.gateway_connection as GatewayConnection | undefined });
+    } catch (err) {
+      notices.error(err instanceof Error && err.message ? err.message : T.devices.regenerateFailed);
+    } finally {
+      setLoading(false);
+    }
+  };
+
   return (
     <Box sx={{ maxWidth: 760 }}>
       <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{title}</Typography>
@@ -143,8 +182,14 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
               />
             ))}
             {!loading && !device && <Typography color="text.secondary">{T.common.notFound}</Typography>}
+            {shown && <BrokerSecretPanel shown={shown} />}
           </Stack>
-          <Button variant="contained" sx={{ mt: 3 }} onClick={() => navigate(area.to(DeviceRoute.list))}>{T.common.back}</Button>
+          <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
+            <Button variant="contained" onClick={() => navigate(area.to(DeviceRoute.list))}>{T.common.back}</Button>
+            {device && canWrite && hasBrokerSecret(family) && (
+              <Button variant="outlined" disabled={loading} onClick={() => void regenerate()}>{T.devices.regenerateSecret}</Button>
+            )}
+          </Stack>
         </CardContent>
         <LoadingOverlay open={loading} />
       </Card>

@@ -6,7 +6,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useSelector } from '@xstate/react';
 import { Box, Button, Card, CardContent, Stack, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
-import { T } from '@sentra/contracts';
+import { T, deviceFamilies } from '@sentra/contracts';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
@@ -16,6 +16,7 @@ import { obtainWizard, releaseWizard } from './wizardStore.js';
 import { DeviceRoute, familySegment } from './deviceRoutes.js';
 import { CategoryStep, InfoStep, SensorsStep, TagCategoryStep, TagValueStep } from './WizardSteps.js';
 import { ActivationStep } from './ActivationStep.js';
+import { BrokerSecretPanel, shownSecretOf } from './BrokerSecretPanel.js';
 
 const ROUTE_STEP: Record<string, WizardStep> = {
   [DeviceRoute.add]: 'category',
@@ -57,12 +58,19 @@ export function DeviceWizardPage({ routeKey }: ScreenProps) {
   const step = stepOfSnapshot(snapshot.value, ctx);
   const wanted = step ? pathOf(area, step, ctx) : null;
   const resolved = useRef(false);
-
-  // added (the machine notified "Sukses") or cancelled (Batal): back to the list
-  useEffect(() => {
-    if (snapshot.status !== 'done') return;
+  // added with a broker secret (gateway secret, device password): shown here once, before the list
+  const saved = snapshot.status === 'done' ? (ctx.saved as (Record<string, unknown> & { category: number }) | undefined) : undefined;
+  const shown = shownSecretOf(saved && deviceFamilies.find((f) => f.category === saved.category), saved);
+  const toList = () => {
     releaseWizard();
     navigate(area.to(DeviceRoute.list));
+  };
+
+  // added (the machine notified "Sukses") or cancelled (Batal): back to the list, unless a secret is to be copied first
+  useEffect(() => {
+    if (snapshot.status !== 'done' || shown) return;
+    toList();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the machine finished
   }, [snapshot.status, navigate, area]);
 
   // the address follows the machine
@@ -105,13 +113,16 @@ export function DeviceWizardPage({ routeKey }: ScreenProps) {
         <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.devices.addTitle}</Typography>
         <Button startIcon={<RestartAltIcon />} onClick={() => void reset()} disabled={busy}>{T.devices.reset}</Button>
       </Stack>
-      <Stepper activeStep={Math.max(active, 0)} alternativeLabel sx={{ mb: 3 }}>
-        {steps.map((s) => (
-          <Step key={s}>
-            <StepLabel>{STEP_LABEL[s]}</StepLabel>
-          </Step>
-        ))}
-      </Stepper>
+      {/* the draft is over once added: no step to show beside the secret */}
+      {!shown && (
+        <Stepper activeStep={Math.max(active, 0)} alternativeLabel sx={{ mb: 3 }}>
+          {steps.map((s) => (
+            <Step key={s}>
+              <StepLabel>{STEP_LABEL[s]}</StepLabel>
+            </Step>
+          ))}
+        </Stepper>
+      )}
       <Card variant="outlined" sx={{ position: 'relative', minHeight: 200 }}>
         <CardContent>
           {step === 'category' && <CategoryStep context={ctx} send={send} busy={busy} />}
@@ -120,6 +131,12 @@ export function DeviceWizardPage({ routeKey }: ScreenProps) {
           {step === 'tags' && <TagValueStep context={ctx} send={send} busy={busy} />}
           {step === 'sensors' && <SensorsStep context={ctx} send={send} busy={busy} />}
           {step === 'activation' && <ActivationStep context={ctx} send={send} busy={busy} state={stateName} />}
+          {shown && (
+            <Box sx={{ maxWidth: 620 }}>
+              <BrokerSecretPanel shown={shown} />
+              <Button variant="contained" sx={{ mt: 3 }} onClick={toList}>{T.devices.secretDone}</Button>
+            </Box>
+          )}
         </CardContent>
         <LoadingOverlay open={busy} />
       </Card>

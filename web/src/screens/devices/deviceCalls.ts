@@ -138,3 +138,8 @@ export async function loadEmmaPlugins(): Promise<EmmaPluginApplication[]> {
 export async function generateDashboard(name: string, deviceId: number): Promise<{ id: number; label: string; path: string }> {
   return (await run(contracts.devices.dummyDashboard, { name, device_id: deviceId }, T.devices.dashboardFailed)).data as { id: number; label: string; path: string };
 }
+
+/** A new broker password or gateway secret for the device (shown once); the old one stops working at once. */
+export async function regenerateBrokerSecret(id: number): Promise<{ id: number; username: string; secret: string }> {
+  return (await run(contracts.devices.brokerSecretRegenerate, { id }, T.devices.regenerateFailed)).data as { id: number; username: string; secret: string };
+}
