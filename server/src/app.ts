@@ -15,6 +15,7 @@ import type { Realtime } from './platform/realtime/types.js';
 import * as schema from './schema.js';
 import { createTelemetryPipeline, type TelemetryPipeline } from './modules/telemetry/pipeline.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createSignInThrottle } from './modules/auth/throttle.js';
 import { createAccessChanges } from './modules/auth/access-changes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
@@ -92,7 +93,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const changes = createAccessChanges({ bus });
   const rolesService = createRolesService(db, { now: opts.now, changes });
   const credentialsService = createCredentialsService(db, secretBox, { now: opts.now, changes });
-  const auth = createAuthService(db, { now: opts.now, changes, grantsOf: rolesService.grantsOf, extraAuthenticators: [credentialsService.authenticator] });
+  const auth = createAuthService(db, {
+    now: opts.now,
+    changes,
+    grantsOf: rolesService.grantsOf,
+    extraAuthenticators: [credentialsService.authenticator],
+    sessionLimits: { idleMs: config.SESSION_IDLE_TIMEOUT_S * 1000, maxAgeMs: config.SESSION_MAX_AGE_S * 1000 },
+    throttle: createSignInThrottle(
+      { attempts: config.LOGIN_THROTTLE_ATTEMPTS, windowS: config.LOGIN_THROTTLE_WINDOW_S },
+      { attempts: config.REGISTER_THROTTLE_ATTEMPTS, windowS: config.REGISTER_THROTTLE_WINDOW_S },
+    ),
+  });
   const usersService = createUsersService(db, rolesService, auth, { now: opts.now, changes });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
   const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now, changes });
