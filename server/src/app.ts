@@ -23,6 +23,7 @@ import { createRolesService } from './modules/roles/roles.service.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { navsRoutes } from './modules/dashboards/navs.routes.js';
 import { createDashboardsService } from './modules/dashboards/dashboards.service.js';
+import { createDashboardGrants } from './modules/dashboards/grants.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { createSecretBox, loadSecretKey } from './modules/credentials/secret-box.js';
 import { createCredentialsService } from './modules/credentials/credentials.service.js';
@@ -91,7 +92,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const secretBox = createSecretBox(loadSecretKey(config.DATA_DIR));
   // callers, grants, menus and dashboards are cached on the request path; every write of them is announced here
   const changes = createAccessChanges({ bus });
-  const rolesService = createRolesService(db, { now: opts.now, changes });
+  // the one rule of which dashboards a caller may open and manage (dashboards/grants.ts)
+  const dashboardGrants = createDashboardGrants(dbHandle.sqlite, { now: opts.now, changes });
+  const rolesService = createRolesService(db, { grants: dashboardGrants, now: opts.now, changes });
   const credentialsService = createCredentialsService(db, secretBox, { now: opts.now, changes });
   const auth = createAuthService(db, {
     now: opts.now,
@@ -106,7 +109,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const usersService = createUsersService(db, rolesService, auth, { now: opts.now, changes });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
-  const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now, changes });
+  const dashboardsService = createDashboardsService(db, { grants: dashboardGrants, grantCreated: rolesService.grantCreated, now: opts.now, changes });
   const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions.md)
   const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now });
@@ -130,7 +133,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...usersRoutes(usersService),
     ...refreshTokenRoutes(refreshTokens),
     ...rolesRoutes(rolesService),
-    ...navsRoutes(db),
+    ...navsRoutes(db, dashboardGrants),
     ...dashboardsRoutes(db, dashboardsService),
     ...devicesDomain.routes,
     ...telemetryRoutes({ db, devices: devicesDomain.devices, tags: devicesDomain.tags, data: createDeviceDataService(telemetry.reads), now: opts.now }),
