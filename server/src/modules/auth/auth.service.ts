@@ -239,9 +239,11 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   async function checkPassword(accountKey: string, address: string, passHash: string | undefined, pass: string): Promise<void> {
     await throttle?.attempt(accountKey, address);
     const ok = await verifyPassword(pass, passHash ?? (await dummyHash));
-    if (!passHash) throw fail(-1, T.login.unknownUsername);
-    if (!ok) throw fail(-2, T.login.wrongPassword);
-    await throttle?.succeeded(accountKey, address);
+    if (!passHash || !ok) {
+      await throttle?.failed(address);
+      throw passHash ? fail(-2, T.login.wrongPassword) : fail(-1, T.login.unknownUsername);
+    }
+    await throttle?.succeeded(accountKey);
   }
 
   async function tenantLogin(input: { input: string; pass: string }, address = '') {
