@@ -125,6 +125,16 @@ describe('"Kelola Dasboard" manages the granted dashboards only', () => {
     expect(forbidden(await call(gw.url, dashboardsContract.view, { id: hidden }, auth))).toEqual(FORBIDDEN);
   });
 
+  it('leaves the role as it is when the new dashboard is below one its "descendant" role opens', async () => {
+    const { o, granted } = await appWithDashboards();
+    const m = await memberWithRole(gw.url, o, { sys_navs: ['_dashboard_manage_'], navs: [granted], descendant: true });
+    const auth = { member: m.member, domain: o.domain };
+    const added = await call(gw.url, dashboardsContract.add, { label: unique('Anak'), conf_dashboard: conf(), parent: granted }, auth);
+    expect((await call(gw.url, dashboardsContract.view, { id: added.body.id }, auth)).status).toBe(200);
+    const role = await call(gw.url, rolesContract.get, { id: m.roleId }, { tenant: o.tenant, domain: o.domain });
+    expect(role.body.data.navs).toEqual([granted]);
+  });
+
   it('queries cards and subscribes to live cards of granted dashboards only', async () => {
     const { o, granted, hidden } = await appWithDashboards();
     const m = await memberWithRole(gw.url, o, { sys_navs: ['_dashboard_manage_'], navs: [granted] });

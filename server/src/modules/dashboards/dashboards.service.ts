@@ -137,7 +137,7 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
         return row;
       }, { behavior: 'immediate' });
       // a member keeps what they create: it joins their role (a new child of a "descendant" grant is in it already)
-      if (!deps.grants.within(deps.grants.scopeOf(caller), added.id)) deps.grantCreated?.(caller, added.id);
+      if (!deps.grants.within(deps.grants.scopeOf(caller, true), added.id)) deps.grantCreated?.(caller, added.id);
       changed();
       return added;
     },

@@ -43,24 +43,24 @@ export function createDashboardGrants(sqlite: Database.Database, opts: { now?: (
     return ofSelection(appId, roleNavs.all(roleId) as number[], descendant === 1);
   }
 
-  function ofAccount(appId: number, accountId: number): ReadonlySet<number> {
+  function ofAccount(appId: number, accountId: number, reread: boolean): ReadonlySet<number> {
     const key = `${appId}:${accountId}`;
     const hit = cache.get(key);
     const fresh = !changes || (hit?.access === changes.access && hit.dashboards === changes.dashboards);
-    if (hit && fresh && now() - hit.at < TTL_MS) return hit.ids;
+    if (hit && fresh && !reread && now() - hit.at < TTL_MS) return hit.ids;
     const ids = ofRole(appId, roleOf.get(accountId, appId) as number | null | undefined);
     if (cache.size >= MAX_ENTRIES) cache.clear();
     cache.set(key, { at: now(), access: changes?.access ?? 0, dashboards: changes?.dashboards ?? 0, ids });
     return ids;
   }
 
-  /** The caller's dashboards in its application. */
-  function scopeOf(caller: Caller): DashboardScope {
+  /** The caller's dashboards in its application; `reread` skips the cache (right after a write of the caller's own). */
+  function scopeOf(caller: Caller, reread = false): DashboardScope {
     const appId = caller.app?.id;
     if (appId === undefined) return NONE;
     if (caller.kind === 'tenant') return 'all';
     if (caller.kind === 'credentials') return caller.grants?.navs.has('_dashboard_manage_') ? 'all' : NONE;
-    return caller.accountId === undefined ? NONE : ofAccount(appId, caller.accountId);
+    return caller.accountId === undefined ? NONE : ofAccount(appId, caller.accountId, reread);
   }
 
   const within = (scope: DashboardScope, id: number) => scope === 'all' || scope.has(id);
