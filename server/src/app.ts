@@ -158,6 +158,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     authenticate: (h) => auth.resolveCaller(h, { audience: 'session' }),
     onAccessChange: (fn) => changes.onChange((what) => what === 'access' && fn()),
+    // a role that stops opening a dashboard ends that dashboard's live subscriptions too
+    accessKey: (caller) => {
+      const scope = dashboardGrants.scopeOf(caller);
+      return scope === 'all' ? 'all' : [...scope].sort((x, y) => x - y).join(',');
+    },
   });
   attachLiveChannels({ realtime, telemetry, devices: devicesDomain.devices, bus });
   cardsDomain.attachRealtime(realtime);

@@ -32,6 +32,7 @@ async function appWithDashboards() {
   return { o, granted, child, hidden };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const forbidden = (r: { status: number; body: Record<string, any> }) => ({ status: r.status, code: r.body.response_result });
 const FORBIDDEN = { status: 403, code: -13 };
 
@@ -149,6 +150,11 @@ describe('"Kelola Dasboard" manages the granted dashboards only', () => {
       expect(ok.response_result).toBe(0);
       const refused = await ask(socket, 'subscribe', { channel: CARD_LIVE.channel, params: { dashboard_id: hidden } });
       expect(refused.response_result).toBe(-13);
+      // the tenant takes the dashboard out of the role: the live subscription ends with it
+      const emptied = new Promise<string>((resolve) => gw.app.realtime.onRoomEmpty((room) => room === ok.room && resolve(room)));
+      const edit = await call(gw.url, rolesContract.edit, { id: m.roleId, navs: [] }, { tenant: o.tenant, domain: o.domain });
+      expect(edit.body.response_result).toBe(0);
+      expect(await Promise.race([emptied, sleep(3000).then(() => 'still subscribed')])).toBe(ok.room);
     } finally {
       socket.close();
     }
