@@ -76,6 +76,16 @@ describe('refresh tokens rotate on use (issue 23 item 4)', () => {
     expect(next.body.response_result).toBe(0);
   });
 
+  it('treats two exchanges of one token at once as a replay: one session, then the family ends', async () => {
+    const o = await tenantWithApp(gw.url);
+    const token = (await call(gw.url, refreshTokenContract.get, {}, { tenant: o.tenant, domain: o.domain })).body.refresh_token as string;
+    const both = await Promise.all([0, 1].map(() => call(gw.url, refreshTokenContract.exchange, { refresh_token: token }, { domain: o.domain })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
+    const winner = both.find((r) => r.status === 200)!;
+    expect((await call(gw.url, refreshTokenContract.exchange, { refresh_token: winner.body.refresh_token }, { domain: o.domain })).status).toBe(401);
+    expect((await call(gw.url, appsContract.list, {}, { tenant: { id: winner.body.id, token: winner.body.token } })).status).toBe(401);
+  });
+
   it('revokes the whole family and its sessions when a rotated token is presented again', async () => {
     const o = await tenantWithApp(gw.url);
     const m = await memberWithRole(gw.url, o, { sys_navs: ['_task_list_'] });

@@ -46,18 +46,28 @@ export function createRefreshTokenService(db: Db, box: SecretBox, auth: SessionI
     return token;
   }
 
-  /** The next token of the family: the presented one is retired (kept by hash for replay detection). */
+  /**
+   * The next token of the family: the presented one is retired (kept by hash for replay detection). 401 when another
+   * exchange of the same token got there first (only one of two racing exchanges gets the next token).
+   */
   function rotate(row: typeof refreshTokens.$inferSelect): string {
     const token = newToken();
     const at = now();
-    db.transaction((tx) => {
+    const rotated = db.transaction((tx) => {
+      const updated = tx
+        .update(refreshTokens)
+        .set({ tokenHash: hashToken(token), tokenSealed: box.seal(token), createdAt: at })
+        .where(and(eq(refreshTokens.id, row.id), eq(refreshTokens.tokenHash, row.tokenHash)))
+        .run();
+      if (updated.changes !== 1) return false;
       tx.delete(retiredRefreshTokens).where(lt(retiredRefreshTokens.retiredAt, at - RETIRED_KEEP_MS)).run();
       tx.insert(retiredRefreshTokens)
         .values({ tokenHash: row.tokenHash, kind: row.kind, principalId: row.principalId, appId: row.appId, family: row.family, retiredAt: at })
         .onConflictDoNothing()
         .run();
-      tx.update(refreshTokens).set({ tokenHash: hashToken(token), tokenSealed: box.seal(token), createdAt: at }).where(eq(refreshTokens.id, row.id)).run();
+      return true;
     }, { behavior: 'immediate' });
+    if (!rotated) throw unauthorized();
     return token;
   }
 
