@@ -11,6 +11,8 @@ export const Result = {
   DEVICE_BUSY: -31,
   DEVICE_TIMEOUT: -32,
   BILLING_EXPIRED: -40,
+  /** HTTP 429: too many failed sign-ins (or registrations) from this account or address; retry after the window */
+  TOO_MANY_ATTEMPTS: -41,
   UNEXPECTED: -99,
 } as const;
 

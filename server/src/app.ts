@@ -15,6 +15,7 @@ import type { Realtime } from './platform/realtime/types.js';
 import * as schema from './schema.js';
 import { createTelemetryPipeline, type TelemetryPipeline } from './modules/telemetry/pipeline.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createSignInThrottle } from './modules/auth/throttle.js';
 import { createAccessChanges } from './modules/auth/access-changes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
@@ -22,6 +23,7 @@ import { createRolesService } from './modules/roles/roles.service.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { navsRoutes } from './modules/dashboards/navs.routes.js';
 import { createDashboardsService } from './modules/dashboards/dashboards.service.js';
+import { createDashboardGrants } from './modules/dashboards/grants.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { createSecretBox } from './modules/credentials/secret-box.js';
 import { loadSealKey } from './platform/seal-key.js';
@@ -107,12 +109,24 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const secretBox = createSecretBox(sealKey.key);
   // callers, grants, menus and dashboards are cached on the request path; every write of them is announced here
   const changes = createAccessChanges({ bus });
-  const rolesService = createRolesService(db, { now: opts.now, changes });
+  // the one rule of which dashboards a caller may open and manage (dashboards/grants.ts)
+  const dashboardGrants = createDashboardGrants(dbHandle.sqlite, { now: opts.now, changes });
+  const rolesService = createRolesService(db, { grants: dashboardGrants, now: opts.now, changes });
   const credentialsService = createCredentialsService(db, secretBox, { now: opts.now, changes });
-  const auth = createAuthService(db, { now: opts.now, changes, grantsOf: rolesService.grantsOf, extraAuthenticators: [credentialsService.authenticator] });
+  const auth = createAuthService(db, {
+    now: opts.now,
+    changes,
+    grantsOf: rolesService.grantsOf,
+    extraAuthenticators: [credentialsService.authenticator],
+    sessionLimits: { idleMs: config.SESSION_IDLE_TIMEOUT_S * 1000, maxAgeMs: config.SESSION_MAX_AGE_S * 1000 },
+    throttle: createSignInThrottle(
+      { attempts: config.LOGIN_THROTTLE_ATTEMPTS, windowS: config.LOGIN_THROTTLE_WINDOW_S },
+      { attempts: config.REGISTER_THROTTLE_ATTEMPTS, windowS: config.REGISTER_THROTTLE_WINDOW_S },
+    ),
+  });
   const usersService = createUsersService(db, rolesService, auth, { now: opts.now, changes });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
-  const dashboardsService = createDashboardsService(db, { menuNavs: rolesService.menuNavs, now: opts.now, changes });
+  const dashboardsService = createDashboardsService(db, { grants: dashboardGrants, grantCreated: rolesService.grantCreated, now: opts.now, changes });
   // the HTTP server is made below; the port is asked only when a device answer is built
   const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now, httpPort });
@@ -141,7 +155,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...usersRoutes(usersService),
     ...refreshTokenRoutes(refreshTokens),
     ...rolesRoutes(rolesService),
-    ...navsRoutes(db),
+    ...navsRoutes(db, dashboardGrants),
     ...dashboardsRoutes(db, dashboardsService),
     ...devicesDomain.routes,
     ...telemetryRoutes({ db, devices: devicesDomain.devices, tags: devicesDomain.tags, data: createDeviceDataService(telemetry.reads), now: opts.now }),
@@ -167,6 +181,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     authenticate: (h) => auth.resolveCaller(h, { audience: 'session' }),
     onAccessChange: (fn) => changes.onChange((what) => what === 'access' && fn()),
+    // a role that stops opening a dashboard ends that dashboard's live subscriptions too
+    accessKey: (caller) => {
+      const scope = dashboardGrants.scopeOf(caller);
+      return scope === 'all' ? 'all' : [...scope].sort((x, y) => x - y).join(',');
+    },
   });
   attachLiveChannels({ realtime, telemetry, devices: devicesDomain.devices, bus });
   cardsDomain.attachRealtime(realtime);

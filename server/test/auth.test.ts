@@ -16,7 +16,7 @@ afterAll(async () => gw.stop());
 
 const reg = (over: Record<string, unknown> = {}) => {
   const name = unique('reg');
-  return { username: name, first: 'Siti', email: `${name}@contoh.id`, pass: 'abcd', passv: 'abcd', tenant_name: 'PT Maju', ...over };
+  return { username: name, first: 'Siti', email: `${name}@contoh.id`, pass: 'rahasia123', passv: 'rahasia123', tenant_name: 'PT Maju', ...over };
 };
 
 describe('POST /service/web/tenant/account/auth/register', () => {
@@ -41,7 +41,7 @@ describe('POST /service/web/tenant/account/auth/register', () => {
     expect(r.body.errors.map((e: { path: string }) => e.path)).toContain(field);
   });
   it('answers -3 "Password dan konfirmasi password harus sama!" when passv differs', async () => {
-    const r = await call(gw.url, authContract.register, reg({ passv: 'lain' }));
+    const r = await call(gw.url, authContract.register, reg({ passv: 'lainnya123' }));
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ response_result: -3, message: T.registration.passwordMismatch });
   });

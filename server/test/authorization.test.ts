@@ -38,9 +38,9 @@ describe('an application user with a narrow role', () => {
     const refused: [unknown, Record<string, unknown>][] = [
       [usersContract.list, {}],
       [usersContract.get, { id: m.userId }],
-      [usersContract.add, { username: 'baru1234', first: 'Baru', email: 'baru@contoh.id', pass: 'abcd', passv: 'abcd', role_id: m.roleId }],
+      [usersContract.add, { username: 'baru1234', first: 'Baru', email: 'baru@contoh.id', pass: 'abcd1234', passv: 'abcd1234', role_id: m.roleId }],
       [usersContract.edit, { id: m.userId, first: 'Rinaa', email: 'x@contoh.id', role_id: m.roleId }],
-      [usersContract.changePassword, { id: m.userId, passn: 'baru' }],
+      [usersContract.changePassword, { id: m.userId, passn: 'baru1234' }],
       [usersContract.remove, { id: m.userId }],
       [rolesContract.list, {}],
       [rolesContract.get, { id: m.roleId }],

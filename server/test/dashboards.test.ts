@@ -237,9 +237,10 @@ describe('GET /fetch/web/d/{id}', () => {
     expect((await call(gw.url, dashboardsContract.view, { id: child.id }, auth)).status).toBe(200);
     const refused = await call(gw.url, dashboardsContract.view, { id: hidden.id }, auth);
     expect({ status: refused.status, code: refused.body.response_result }).toEqual({ status: 403, code: -13 });
-    // _dashboard_manage_ views every dashboard
-    const manager = await memberWithRole(gw.url, o, { sys_navs: ['_dashboard_manage_'] });
-    expect((await call(gw.url, dashboardsContract.view, { id: hidden.id }, { member: manager.member, domain: o.domain })).status).toBe(200);
+    // _dashboard_manage_ ("Kelola Dasboard") manages the granted dashboards: it opens no other (issue 23 item 3)
+    const manager = await memberWithRole(gw.url, o, { sys_navs: ['_dashboard_manage_'], navs: [granted.id] });
+    expect((await call(gw.url, dashboardsContract.view, { id: hidden.id }, { member: manager.member, domain: o.domain })).status).toBe(403);
+    expect((await call(gw.url, dashboardsContract.view, { id: granted.id }, { member: manager.member, domain: o.domain })).status).toBe(200);
   });
 });
 
@@ -293,7 +294,7 @@ describe('who may call', () => {
     // the role manager still reads the navigation items for the role wizard
     expect((await call(gw.url, navsContract.list, {}, auth)).status).toBe(200);
 
-    const manager = await memberWithRole(gw.url, o, { sys_navs: ['_dashboard_manage_'] });
+    const manager = await memberWithRole(gw.url, o, { sys_navs: ['_dashboard_manage_'], navs: [d.id] });
     const mAuth = { member: manager.member, domain: o.domain };
     const added = await call(gw.url, dashboardsContract.add, { label: 'Dari Pengguna', conf_dashboard: conf() }, mAuth);
     expect(added.body).toMatchObject({ response_result: 0, path: 'dari-pengguna' });

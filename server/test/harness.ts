@@ -19,7 +19,8 @@ export interface Running {
 
 export async function startGateway(env: Record<string, string> = {}, opts: BuildOptions = {}): Promise<Running> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-test-'));
-  const config = loadConfig({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env });
+  // every fixture registers a tenant from 127.0.0.1: registrations are not throttled unless a test asks for it
+  const config = loadConfig({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', REGISTER_THROTTLE_ATTEMPTS: '1000000', ...env });
   const app = await buildApp(config, { log: createLogger('error'), ...opts });
   const { url, mqttPort } = await app.listen();
   return {

@@ -22,7 +22,7 @@ async function appWithRole() {
 
 const newUser = (roleId: number, over: Record<string, unknown> = {}) => {
   const username = unique('andi');
-  return { username, first: 'Andi', last: 'Wijaya', email: `${username}@contoh.id`, pass: 'rahasia', passv: 'rahasia', role_id: roleId, email_verification: false, ...over };
+  return { username, first: 'Andi', last: 'Wijaya', email: `${username}@contoh.id`, pass: 'rahasia1', passv: 'rahasia1', role_id: roleId, email_verification: false, ...over };
 };
 
 describe('POST /service/web/application/account/manage/add', () => {
@@ -35,13 +35,13 @@ describe('POST /service/web/application/account/manage/add', () => {
     expect(r.body.data).not.toHaveProperty('pass');
     const list = await call(gw.url, usersContract.list, {}, as(o));
     expect(list.body.data.map((u: { id: number }) => u.id)).toEqual([r.body.data.id]);
-    const login = await call(gw.url, authContract.appLogin, { input: input.username, pass: 'rahasia' }, { domain: o.domain });
+    const login = await call(gw.url, authContract.appLogin, { input: input.username, pass: 'rahasia1' }, { domain: o.domain });
     expect(login.body).toMatchObject({ response_result: 0, id: r.body.data.id, name: 'Andi' });
   });
-  it('accepts the bounds: username and first of 4 and 16, no last name, email and pass of 4', async () => {
+  it('accepts the bounds: username and first of 4 and 16, no last name, email of 4, pass of 8', async () => {
     const o = await appWithRole();
     for (const over of [
-      { username: 'abcd', first: 'Abcd', last: undefined, pass: 'abcd', passv: 'abcd' },
+      { username: 'abcd', first: 'Abcd', last: undefined, pass: 'abcdefgh', passv: 'abcdefgh' },
       { username: 'b'.repeat(16), first: 'A'.repeat(16), last: '' },
     ]) {
       const r = await call(gw.url, usersContract.add, newUser(o.roleId, over), as(o));
@@ -58,7 +58,7 @@ describe('POST /service/web/application/account/manage/add', () => {
     ['last longer than 16', { last: 'A'.repeat(17) }, 'last'],
     ['email shorter than 4', { email: 'a@b' }, 'email'],
     ['email not an address', { email: 'bukan-email' }, 'email'],
-    ['pass shorter than 4', { pass: 'abc', passv: 'abc' }, 'pass'],
+    ['pass shorter than 8', { pass: 'abcdefg', passv: 'abcdefg' }, 'pass'],
     ['passv missing', { passv: undefined }, 'passv'],
     ['role_id missing', { role_id: undefined }, 'role_id'],
   ])('answers -10 when %s', async (_l, over, field) => {
@@ -218,7 +218,7 @@ describe('POST /service/web/application/account/setting/edit/password/id', () =>
     const o = await appWithRole();
     const other = await appWithRole();
     const foreign = await call(gw.url, usersContract.add, newUser(other.roleId), as(other));
-    expect((await call(gw.url, usersContract.changePassword, { id: foreign.body.data.id, passn: 'abcd' }, as(o))).status).toBe(404);
-    expect((await call(gw.url, usersContract.changePassword, { id: foreign.body.data.id, passn: 'abcd' }, { domain: other.domain })).status).toBe(401);
+    expect((await call(gw.url, usersContract.changePassword, { id: foreign.body.data.id, passn: 'abcd1234' }, as(o))).status).toBe(404);
+    expect((await call(gw.url, usersContract.changePassword, { id: foreign.body.data.id, passn: 'abcd1234' }, { domain: other.domain })).status).toBe(401);
   });
 });

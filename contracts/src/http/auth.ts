@@ -1,6 +1,7 @@
 // Sign-in, registration and logout of tenants and application users (spec 01 sections 3, 5, 7, 8).
 import { z } from 'zod';
 import { T } from '../text/id.js';
+import { Result } from '../codes.js';
 import { defineCall, NoInput, NoOutput } from './define.js';
 import { email, lastName, password, text, username } from '../models/fields.js';
 
@@ -24,6 +25,9 @@ export const RegisterInput = z
   })
   .refine((v) => v.pass === v.passv, { path: ['passv'], message: T.registration.passwordMismatch });
 
+/** HTTP 429 after too many failed sign-ins per account or address (or registrations per address) in the window */
+const tooMany = T.common.tooManyAttempts(60);
+
 export const authContract = {
   tenantLogin: defineCall({
     method: 'POST',
@@ -32,7 +36,7 @@ export const authContract = {
     audience: 'public',
     input: LoginInput,
     output: LoginOutput,
-    errors: { [-1]: T.login.unknownUsername, [-2]: T.login.wrongPassword },
+    errors: { [-1]: T.login.unknownUsername, [-2]: T.login.wrongPassword, [Result.TOO_MANY_ATTEMPTS]: tooMany },
   }),
   appLogin: defineCall({
     method: 'POST',
@@ -41,7 +45,7 @@ export const authContract = {
     audience: 'public',
     input: LoginInput,
     output: LoginOutput,
-    errors: { [-1]: T.login.unknownUsername, [-2]: T.login.wrongPassword },
+    errors: { [-1]: T.login.unknownUsername, [-2]: T.login.wrongPassword, [Result.TOO_MANY_ATTEMPTS]: tooMany },
   }),
   register: defineCall({
     method: 'POST',
@@ -56,6 +60,7 @@ export const authContract = {
       [-3]: T.registration.passwordMismatch,
       [-4]: T.registration.usernameTaken,
       [-5]: T.registration.emailTaken,
+      [Result.TOO_MANY_ATTEMPTS]: tooMany,
     },
   }),
   tenantLogout: defineCall({

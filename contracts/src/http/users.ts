@@ -35,7 +35,7 @@ export const EditUserInput = z.object({ id, first: personName, last: lastName, e
 /** The new password is trimmed before it is checked and stored. */
 export const ChangePasswordInput = z.object({
   id,
-  passn: z.string({ error: T.common.required }).trim().min(1, T.common.required).max(128, T.common.max(128)),
+  passn: z.string({ error: T.common.required }).trim().pipe(password),
 });
 
 /** `_role_manage_` gives the user screens too (spec 01 section 2 "Menus"). */
@@ -93,7 +93,7 @@ export const usersContract = {
   changePassword: defineCall({
     method: 'POST',
     path: '/service/web/application/account/setting/edit/password/id',
-    summary: "Sets a user's password (passn, trimmed) and ends every session of that user",
+    summary: "Sets a user's password (passn, trimmed, at least 8 characters) and ends every session and refresh token of that user",
     audience: 'member',
     access: manage,
     input: ChangePasswordInput,
@@ -124,9 +124,9 @@ export const refreshTokenContract = {
     method: 'POST',
     path: '/service/web/application/account/open/token/exchange',
     summary:
-      'Exchanges a refresh token (with x-app-domain) for a new session, answered like a sign-in; is_tenant tells which headers to use. A wrong token answers 401.',
+      'Exchanges a refresh token (with x-app-domain) for a new session, answered like a sign-in; is_tenant tells which headers to use. The token is rotated: the answer carries the next refresh_token and the presented one stops working; presenting a rotated token again revokes the whole chain and the sessions it opened. A wrong token answers 401.',
     audience: 'public',
     input: z.object({ refresh_token: text(1, 256) }),
-    output: LoginOutput.extend({ is_tenant: z.boolean() }),
+    output: LoginOutput.extend({ is_tenant: z.boolean(), refresh_token: z.string() }),
   }),
 } as const;

@@ -19,7 +19,9 @@ export const username = text(4, 16);
 export const personName = text(4, 16);
 export const lastName = optionalText(16);
 export const email = text(4, 254).pipe(z.email(T.common.invalidEmail));
-export const password = text(4, 128);
+/** A new password (registration, user add, password change): at least 8 characters; sign-in accepts older, shorter ones. */
+export const PASSWORD_MIN = 8;
+export const password = text(PASSWORD_MIN, 128);
 
 /** Domain of an application: lowercase letter first, then lowercase letters, digits or underscore, ≤ 64. */
 export const appDomain = z

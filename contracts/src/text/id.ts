@@ -22,6 +22,8 @@ export const T = {
     timeout: 'Waktu permintaan habis',
     unauthorized: 'Sesi tidak valid, silahkan masuk kembali',
     billingExpired: 'Masa berlaku tagihan telah habis',
+    /** HTTP 429: sign-in or registration throttled; `seconds` until the next attempt is accepted */
+    tooManyAttempts: (seconds: number) => `Terlalu banyak percobaan, silahkan coba lagi dalam ${seconds} detik`,
     passwordMismatch: 'Konforimasi password harus sama!',
     /** web: a copy to the clipboard the browser refused */
     copyFailed: 'Gagal menyalin ke clipboard',

@@ -24,6 +24,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SEAL_KEY: 'rahasia-pendek' })).not.toThrow(/rahasia-pendek/);
     expect(() => loadConfig({ SENTRA_SECRETS_KEY: 'xyz' })).toThrow(/SENTRA_SECRETS_KEY/);
   });
+  it('reads the session lifetime and throttle settings, with 12 h idle, 7 days, 10 per minute and 10 per hour by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      SESSION_IDLE_TIMEOUT_S: 43_200,
+      SESSION_MAX_AGE_S: 604_800,
+      LOGIN_THROTTLE_ATTEMPTS: 10,
+      LOGIN_THROTTLE_WINDOW_S: 60,
+      REGISTER_THROTTLE_ATTEMPTS: 10,
+      REGISTER_THROTTLE_WINDOW_S: 3600,
+    });
+    expect(loadConfig({ SESSION_IDLE_TIMEOUT_S: '600' }).SESSION_IDLE_TIMEOUT_S).toBe(600);
+    expect(() => loadConfig({ SESSION_MAX_AGE_S: '0' })).toThrow(/SESSION_MAX_AGE_S="0"/);
+    expect(() => loadConfig({ LOGIN_THROTTLE_ATTEMPTS: 'viele' })).toThrow(/LOGIN_THROTTLE_ATTEMPTS/);
+    expect(() => loadConfig({ REGISTER_THROTTLE_WINDOW_S: '-5' })).toThrow(/REGISTER_THROTTLE_WINDOW_S/);
+  });
   it('takes per-command defaults (npm start turns DEMO on)', () => {
     expect(loadConfig({}, { DEMO: 'on' }).DEMO).toBe('on');
     expect(loadConfig({ DEMO: 'off' }, { DEMO: 'on' }).DEMO).toBe('off');

@@ -68,6 +68,16 @@ export const ConfigSchema = z.object({
   SEAL_KEY_FILE: z.string().min(1).optional(),
   /** before issue 23's SEAL_KEY (64 hex only); still read when SEAL_KEY is not set */
   SENTRA_SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),
+  /** a session unused this long (seconds) ends: default 12 h (docs/decisions/security-access.md) */
+  SESSION_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(31_536_000).default(43_200),
+  /** a session ends this long (seconds) after its sign-in, used or not: default 7 days */
+  SESSION_MAX_AGE_S: z.coerce.number().int().min(1).max(31_536_000).default(604_800),
+  /** failed sign-ins per account and per client address within LOGIN_THROTTLE_WINDOW_S before 429 */
+  LOGIN_THROTTLE_ATTEMPTS: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  LOGIN_THROTTLE_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** self-registrations per client address within REGISTER_THROTTLE_WINDOW_S before 429 */
+  REGISTER_THROTTLE_ATTEMPTS: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  REGISTER_THROTTLE_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(3600),
 });
 
 function isUrlOf(value: string, protocols: string[]): boolean {

@@ -138,6 +138,30 @@ describe('session machine', () => {
     expect(storage.getItem(TENANT_ID_KEY)).toBeNull();
   });
 
+  it('a session the server ended (idle time-out, lifetime, password reset: a 401) signs in again cleanly from expired', async () => {
+    const storage = memoryStorage();
+    storage.setItem(TENANT_ID_KEY, '9');
+    storage.setItem(TENANT_TOKEN_KEY, 'lama');
+    const { actor, notices } = start({ storage, login: async () => ({ ok: true, session: { id: 9, token: 'baru', name: 'Budi' } }) });
+    actor.send({ type: 'EXPIRED' });
+    // no error is shown for an ended session: the sign-in form is simply there
+    expect(notices).toEqual([]);
+    actor.send({ type: 'SUBMIT', username: 'budi', password: 'rahasia123' });
+    await waitFor(actor, (s) => s.matches('authenticated'));
+    expect(storage.getItem(TENANT_TOKEN_KEY)).toBe('baru');
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it('shows the throttle message of a refused sign-in and lets the user try again later', async () => {
+    const message = T.common.tooManyAttempts(60);
+    const { actor, notices } = start({ login: async () => ({ ok: false, message }) });
+    actor.send({ type: 'SUBMIT', username: 'budi', password: 'salah' });
+    await waitFor(actor, (s) => s.matches('failure'));
+    expect(notices).toEqual([{ type: 'notice', level: 'error', message }]);
+    actor.send({ type: 'DISMISS' });
+    expect(actor.getSnapshot().value).toBe('idle');
+  });
+
   it('follows a session stored or removed by another tab (SYNC)', () => {
     const { actor, store } = start();
     store.write(tenant, { id: 3, token: 'x' });

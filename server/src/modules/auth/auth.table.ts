@@ -14,7 +14,11 @@ export const tenants = sqliteTable('tenants', {
   createdAt: integer('created_at').notNull(),
 });
 
-/** kind: 'tenant' (principal = tenant id) or 'member' (principal = application account id). */
+/**
+ * kind: 'tenant' (principal = tenant id) or 'member' (principal = application account id). A session ends when unused
+ * for SESSION_IDLE_TIMEOUT_S (last_seen_at) or SESSION_MAX_AGE_S after created_at; refresh_family names the refresh
+ * token chain it was opened from, so a replayed rotated token ends it with its chain.
+ */
 export const sessions = sqliteTable(
   'sessions',
   {
@@ -22,6 +26,9 @@ export const sessions = sqliteTable(
     kind: text('kind', { enum: ['tenant', 'member'] }).notNull(),
     principalId: integer('principal_id').notNull(),
     createdAt: integer('created_at').notNull(),
+    /** epoch ms of the last call seen (written at most once a minute); 0 = before sessions had an idle time-out */
+    lastSeenAt: integer('last_seen_at').notNull().default(0),
+    refreshFamily: text('refresh_family'),
   },
   (t) => [index('sessions_principal').on(t.kind, t.principalId)],
 );

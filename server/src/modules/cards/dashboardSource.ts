@@ -1,14 +1,14 @@
 // The dashboards the card calls read: the stored conf_dashboard of the caller's application, validated with the
-// contracts schema and kept parsed while its text is unchanged, and who may view it (a tenant; a member holding
-// `_dashboard_manage_` or having the dashboard in their role's menu). Both are read on every card call: with
-// `changes`, a parsed dashboard and a menu are trusted until the next dashboard (or access) change, re-checked
-// against the database at least every few seconds.
+// contracts schema and kept parsed while its text is unchanged, and who may view it (the dashboards module's one
+// rule, grants.ts). Both are read on every card call: with `changes`, a parsed dashboard and a caller's grants are
+// trusted until the next dashboard (or access) change, re-checked against the database at least every few seconds.
 import type Database from 'better-sqlite3';
 import { Component, ConfDashboard, T } from '@sentra/contracts';
-import { forbidden, notFound } from '../../platform/http/errors.js';
+import { notFound } from '../../platform/http/errors.js';
 import { ownValue } from '../../platform/own.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { AccessChanges } from '../auth/access-changes.js';
+import { createDashboardGrants, type DashboardGrants } from '../dashboards/grants.js';
 import { CardError } from './cardQuery.js';
 
 export interface DashboardView {
@@ -27,20 +27,18 @@ interface Cached {
   checkedAt: number;
 }
 
-const MENU_TTL_MS = 2000;
 /** how long a parsed dashboard is trusted without comparing its stored text (writes outside the service) */
 export const DASHBOARD_RECHECK_MS = 5000;
 
-export function createDashboardSource(sqlite: Database.Database, opts: { now?: () => number; changes?: Pick<AccessChanges, 'access' | 'dashboards'> } = {}) {
+export function createDashboardSource(
+  sqlite: Database.Database,
+  opts: { now?: () => number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; grants?: DashboardGrants } = {},
+) {
   const now = opts.now ?? Date.now;
   const changes = opts.changes;
+  const grants = opts.grants ?? createDashboardGrants(sqlite, { now, changes });
   const byId = sqlite.prepare('SELECT conf_dashboard FROM dashboards WHERE id = ? AND app_id = ?').pluck();
-  const roleOf = sqlite.prepare('SELECT role_id FROM accounts WHERE id = ?').pluck();
-  const roleRow = sqlite.prepare('SELECT descendant FROM roles WHERE id = ? AND app_id = ?').pluck();
-  const roleNavs = sqlite.prepare('SELECT dashboard_id FROM role_navs WHERE role_id = ?').pluck();
-  const parents = sqlite.prepare('SELECT id, parent_id FROM dashboards WHERE app_id = ?').raw();
   const cache = new Map<number, Cached>();
-  const menus = new Map<string, { at: number; access: number; dashboards: number; ids: Set<number> }>();
 
   function parse(id: number, appId: number, text: string): DashboardView {
     let raw: unknown;
@@ -62,34 +60,6 @@ export function createDashboardSource(sqlite: Database.Database, opts: { now?: (
     }
     const conf = { version: '2', config: { refresh: 0 }, ...(r.view ? { view: r.view } : {}), var: {}, dashboard } as ConfDashboard;
     return { id, appId, conf, broken };
-  }
-
-  /** Dashboards a member's role opens (descendants included when the role says so), cached briefly. */
-  function menuOf(caller: Caller, appId: number): Set<number> {
-    const key = `${appId}:${caller.accountId}`;
-    const hit = menus.get(key);
-    const fresh = !changes || (hit?.access === changes.access && hit.dashboards === changes.dashboards);
-    if (hit && fresh && now() - hit.at < MENU_TTL_MS) return hit.ids;
-    const ids = new Set<number>();
-    const roleId = caller.accountId !== undefined ? (roleOf.get(caller.accountId) as number | null | undefined) : undefined;
-    if (roleId !== undefined && roleId !== null) {
-      const descendant = roleRow.get(roleId, appId) as number | undefined;
-      if (descendant !== undefined) {
-        for (const id of roleNavs.all(roleId) as number[]) ids.add(id);
-        if (descendant === 1) {
-          const children = new Map<number, number[]>();
-          for (const [id, parent] of parents.all(appId) as [number, number | null][]) {
-            if (parent === null) continue;
-            children.set(parent, [...(children.get(parent) ?? []), id]);
-          }
-          const stack = [...ids];
-          while (stack.length) for (const child of children.get(stack.pop()!) ?? []) if (!ids.has(child)) ids.add(child), stack.push(child);
-        }
-      }
-    }
-    if (menus.size > 10_000) menus.clear();
-    menus.set(key, { at: now(), access: changes?.access ?? 0, dashboards: changes?.dashboards ?? 0, ids });
-    return ids;
   }
 
   /** the dashboard of the application as stored now (no access check: live recomputes of a room already joined) */
@@ -115,13 +85,13 @@ export function createDashboardSource(sqlite: Database.Database, opts: { now?: (
 
   return {
     load,
-    /** The caller's dashboard; another application's (or an unknown) id is 404, a dashboard outside a member's role 403. */
+    /** The caller's dashboard; another application's (or an unknown) id is 404, a dashboard outside the caller's grants 403. */
     dashboard(caller: Caller, id: number): DashboardView {
       const appId = caller.app?.id;
       if (appId === undefined) throw notFound();
       const view = load(appId, id);
       if (!view) throw notFound();
-      if (caller.kind !== 'tenant' && !caller.grants?.navs.has('_dashboard_manage_') && !menuOf(caller, appId).has(id)) throw forbidden();
+      grants.assert(caller, id);
       return view;
     },
     component(view: DashboardView, key: string): Component {

@@ -8,16 +8,16 @@ import { createSelection } from './selection.js';
 export function dashboardsRoutes(db: Db, service: DashboardsService) {
   const selection = createSelection(db);
   return implement(dashboardsContract, {
-    get: ({ caller, input }) => ({ data: service.get(caller.app!.id, input.id) }),
-    dashboard: ({ caller, input }) => ({ data: service.get(caller.app!.id, input.id) }),
-    listNin: ({ caller, input }) => ({ navs: service.parentChoices(caller.app!.id, input.id) }),
-    add: ({ caller, input }) => service.add(caller.app!.id, input),
-    edit: ({ caller, input }) => service.edit(caller.app!.id, input),
+    get: ({ caller, input }) => ({ data: service.get(caller, input.id) }),
+    dashboard: ({ caller, input }) => ({ data: service.get(caller, input.id) }),
+    listNin: ({ caller, input }) => ({ navs: service.parentChoices(caller, input.id) }),
+    add: ({ caller, input }) => service.add(caller, input),
+    edit: ({ caller, input }) => service.edit(caller, input),
     remove: ({ caller, input }) => {
-      service.remove(caller.app!.id, input.id);
+      service.remove(caller, input.id);
       return {};
     },
-    removeComponent: ({ caller, input }) => service.removeComponent(caller.app!.id, input.id, input.dashboard_id),
+    removeComponent: ({ caller, input }) => service.removeComponent(caller, input.id, input.dashboard_id),
     devices: ({ caller, input }) => selection.devices(caller.app!.id, input),
     sensors: ({ caller, input }) => selection.sensors(caller.app!.id, input),
     tags: ({ caller }) => selection.tags(caller.app!.id),

@@ -1,11 +1,13 @@
 // Dashboards as records: add, edit (full, or a layout/component save), remove (children move up, roles stop granting
-// it), one component's removal, and who may view one. Every query is scoped to the caller's application.
+// it), one component's removal, and viewing one. Every query is scoped to the caller's application and every one of a
+// dashboard follows the caller's dashboard grants (grants.ts): an application user manages only what their role opens.
 import { and, eq, isNull, max, ne } from 'drizzle-orm';
-import { T, type ConfDashboard, type DashboardRecord, type NavEntry } from '@sentra/contracts';
+import { T, type ConfDashboard, type DashboardRecord } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { AccessChanges } from '../auth/access-changes.js';
-import { forbidden, invalid, notFound } from '../../platform/http/errors.js';
+import { invalid, notFound } from '../../platform/http/errors.js';
+import type { DashboardGrants } from './grants.js';
 import { dashboards } from './dashboards.table.js';
 import { navFlat, navItems, type NavItem } from './navigation.js';
 import { uniquePath } from './paths.js';
@@ -13,8 +15,10 @@ import { uniquePath } from './paths.js';
 type Row = typeof dashboards.$inferSelect;
 
 export interface DashboardsDeps {
-  /** the menu a caller's role gives (roles domain): a dashboard in it may be viewed */
-  menuNavs(caller: Caller): NavEntry[];
+  /** which dashboards a caller may open and manage */
+  grants: Pick<DashboardGrants, 'assert' | 'scopeOf' | 'within'>;
+  /** an application user's new dashboard joins their role's grants (roles domain), so they can go on managing it */
+  grantCreated?(caller: Caller, dashboardId: number): void;
   /** told after every write: the card calls cache dashboards and the menus built from the tree */
   changes?: Pick<AccessChanges, 'changed'>;
   now?: () => number;
@@ -39,10 +43,6 @@ const present = (r: Row): DashboardRecord => ({
   conf_dashboard: parseConf(r.confDashboard),
 });
 
-function containsId(entries: readonly NavEntry[], id: number): boolean {
-  return entries.some((e) => e.id === id || containsId(e.children, id));
-}
-
 export function createDashboardsService(db: Db, deps: DashboardsDeps) {
   const now = deps.now ?? Date.now;
   const changed = () => deps.changes?.changed('dashboards');
@@ -51,6 +51,12 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
   function mustGet(appId: number, id: number): Row {
     const row = rowOf(appId, id);
     if (!row) throw notFound();
+    return row;
+  }
+  /** the caller's dashboard: 404 outside its application, 403 outside its grants */
+  function granted(caller: Caller, id: number): Row {
+    const row = mustGet(caller.app!.id, id);
+    deps.grants.assert(caller, id);
     return row;
   }
 
@@ -79,10 +85,11 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
     return out;
   }
 
-  /** A parent must be another dashboard of the application, not the dashboard itself nor one below it. */
-  function checkParent(appId: number, parent: number | null, self?: number): void {
+  /** A parent must be another dashboard of the application the caller holds, not the dashboard itself nor one below it. */
+  function checkParent(caller: Caller, parent: number | null, self?: number): void {
     if (parent === null) return;
-    mustGet(appId, parent);
+    const appId = caller.app!.id;
+    granted(caller, parent);
     if (self !== undefined && subtreeIds(navItems(db, appId), self).has(parent))
       throw invalid(`parent: ${T.dashboards.screens.parentCycle}`, [{ path: 'parent', message: T.dashboards.screens.parentCycle }]);
   }
@@ -93,21 +100,23 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
   }
 
   return {
-    get(appId: number, id: number): DashboardRecord {
-      return present(mustGet(appId, id));
+    get(caller: Caller, id: number): DashboardRecord {
+      return present(granted(caller, id));
     },
 
-    /** The dashboards that may become the parent of `id`: all but itself and its descendants. */
-    parentChoices(appId: number, id: number): NavItem[] {
-      mustGet(appId, id);
-      const items = navItems(db, appId);
+    /** The dashboards that may become the parent of `id`: the caller's, but not itself nor its descendants. */
+    parentChoices(caller: Caller, id: number): NavItem[] {
+      granted(caller, id);
+      const items = navItems(db, caller.app!.id);
       const excluded = subtreeIds(items, id);
-      return navFlat(items).filter((i) => !excluded.has(i.id));
+      const scope = deps.grants.scopeOf(caller);
+      return navFlat(items).filter((i) => !excluded.has(i.id) && deps.grants.within(scope, i.id));
     },
 
-    add(appId: number, input: { label: string; desc?: string; parent?: number | null; conf_dashboard: ConfDashboard }) {
+    add(caller: Caller, input: { label: string; desc?: string; parent?: number | null; conf_dashboard: ConfDashboard }) {
+      const appId = caller.app!.id;
       const parent = input.parent ?? null;
-      checkParent(appId, parent);
+      checkParent(caller, parent);
       const added = db.transaction((tx) => {
         const path = pathFor(appId, input.label);
         const row = tx
@@ -127,13 +136,15 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
           .get();
         return row;
       }, { behavior: 'immediate' });
-      // a new child of a dashboard a role opens with its descendants is in that role's menu
+      // a member keeps what they create: it joins their role (a new child of a "descendant" grant is in it already)
+      if (!deps.grants.within(deps.grants.scopeOf(caller, true), added.id)) deps.grantCreated?.(caller, added.id);
       changed();
       return added;
     },
 
-    edit(appId: number, input: { id: number; label?: string; desc?: string; parent?: number | null; conf_dashboard?: ConfDashboard }) {
-      const row = mustGet(appId, input.id);
+    edit(caller: Caller, input: { id: number; label?: string; desc?: string; parent?: number | null; conf_dashboard?: ConfDashboard }) {
+      const appId = caller.app!.id;
+      const row = granted(caller, input.id);
       const changes: Partial<typeof dashboards.$inferInsert> = { updatedAt: now() };
       if (input.conf_dashboard !== undefined) changes.confDashboard = JSON.stringify(input.conf_dashboard);
       if (input.label !== undefined && input.label !== row.label) {
@@ -142,7 +153,7 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
       }
       if (input.desc !== undefined) changes.description = input.desc;
       if (input.parent !== undefined && input.parent !== row.parentId) {
-        checkParent(appId, input.parent, row.id);
+        checkParent(caller, input.parent, row.id);
         changes.parentId = input.parent;
         changes.sort = nextSort(appId, input.parent);
       }
@@ -152,8 +163,9 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
     },
 
     /** Removes a dashboard; its children move up to its parent (role grants of it go with the row: foreign key). */
-    remove(appId: number, id: number): void {
-      const row = mustGet(appId, id);
+    remove(caller: Caller, id: number): void {
+      const appId = caller.app!.id;
+      const row = granted(caller, id);
       db.transaction((tx) => {
         tx.update(dashboards).set({ parentId: row.parentId, updatedAt: now() }).where(and(eq(dashboards.appId, appId), eq(dashboards.parentId, id))).run();
         tx.delete(dashboards).where(eq(dashboards.id, id)).run();
@@ -162,8 +174,8 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
     },
 
     /** Removes the component `key` from conf_dashboard.dashboard. */
-    removeComponent(appId: number, id: number, key: string) {
-      const row = mustGet(appId, id);
+    removeComponent(caller: Caller, id: number, key: string) {
+      const row = granted(caller, id);
       const conf = parseConf(row.confDashboard);
       const cards = conf.dashboard;
       if (typeof cards !== 'object' || cards === null || !Object.prototype.hasOwnProperty.call(cards, key)) throw notFound();
@@ -174,13 +186,9 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
       return { id: row.id, path: row.path };
     },
 
-    /** A dashboard for viewing: a tenant, `_dashboard_manage_`, or a role whose menu holds it; else 403. */
+    /** A dashboard for viewing: within the caller's grants, else 403. */
     view(caller: Caller, id: number): DashboardRecord {
-      const appId = caller.app!.id;
-      const row = mustGet(appId, id);
-      const mayView = caller.kind === 'tenant' || caller.grants?.navs.has('_dashboard_manage_') || containsId(deps.menuNavs(caller), id);
-      if (!mayView) throw forbidden();
-      return present(row);
+      return present(granted(caller, id));
     },
   };
 }

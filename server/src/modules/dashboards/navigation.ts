@@ -102,3 +102,26 @@ export function roleMenu(items: NavItem[], selected: number[], descendant: boole
   }
   return roots;
 }
+
+/**
+ * The dashboard ids a role's selection opens: the selected items of the application, and with `descendant` every
+ * item below them (a parent cycle in the data is cut). roleMenu gives the same items as a menu.
+ */
+export function grantedIds(items: readonly Pick<NavItem, 'id' | 'parent'>[], selected: Iterable<number>, descendant: boolean): Set<number> {
+  const known = new Set(items.map((i) => i.id));
+  const ids = new Set([...selected].filter((id) => known.has(id)));
+  if (!descendant) return ids;
+  const children = new Map<number, number[]>();
+  for (const { id, parent } of items) if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), id]);
+  const stack = [...ids];
+  while (stack.length) for (const child of children.get(stack.pop()!) ?? []) if (!ids.has(child)) ids.add(child), stack.push(child);
+  return ids;
+}
+
+/** The items in `visible` as a tree of their own: each one sits under its nearest visible ancestor. */
+export function visibleItems(items: NavItem[], visible: ReadonlySet<number>): NavItem[] {
+  const byId = new Map(items.map((i) => [i.id, i]));
+  return items
+    .filter((i) => visible.has(i.id))
+    .map((i) => ({ ...i, parent: ancestors(i, byId).find((a) => visible.has(a)) ?? null }));
+}

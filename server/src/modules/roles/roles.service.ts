@@ -9,6 +9,7 @@ import type { AccessChanges } from '../auth/access-changes.js';
 import { accounts } from '../users/users.table.js';
 import { dashboards } from '../dashboards/dashboards.table.js';
 import { navItems, navTree, roleMenu, type NavItem } from '../dashboards/navigation.js';
+import type { DashboardGrants } from '../dashboards/grants.js';
 import { roleNavs, roles } from './roles.table.js';
 
 export type Grants = NonNullable<Caller['grants']>;
@@ -47,7 +48,10 @@ const permissionsOf = (text: string): Record<string, unknown> => {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 };
 
-/** Refuses (403) a member who would hand out more than their own role grants: no escalation through roles or users. */
+/**
+ * Refuses (403) a member who would hand out more system navigation or permissions than their own role grants; the
+ * roles service adds the dashboards (assertRoleWithin): no escalation through roles or users.
+ */
 export function assertWithinGrants(caller: Caller, sysNavs: Iterable<string>, permissions: Record<string, unknown>): void {
   if (caller.kind === 'tenant') return;
   const own = caller.grants ?? { navs: new Set<string>(), permissions: {} };
@@ -62,8 +66,12 @@ export interface RoleInfo {
   sys_navs: SysNav[];
 }
 
-export function createRolesService(db: Db, opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {}) {
+export function createRolesService(
+  db: Db,
+  opts: { grants: Pick<DashboardGrants, 'assertAll' | 'ofSelection'>; now?: () => number; changes?: Pick<AccessChanges, 'changed'> },
+) {
   const now = opts.now ?? Date.now;
+  const grants = opts.grants;
   // the grants and menus of a role are cached with every caller holding it: an edit or removal drops them
   const changed = () => opts.changes?.changed('access');
 
@@ -106,6 +114,24 @@ export function createRolesService(db: Db, opts: { now?: () => number; changes?:
     if (!role) return [];
     return roleMenu(navItems(db, appId), selectedNavs(role.id), role.descendant);
   }
+
+  /**
+   * 403 unless a role with these grants stays within the member caller's own: system navigation, permissions, and
+   * every dashboard the selection opens (descendants included when the role says so).
+   */
+  function assertRoleWithin(caller: Caller, role: { sysNavs: Iterable<string>; permissions: Record<string, unknown>; navs: number[]; descendant: boolean }) {
+    if (caller.kind === 'tenant') return;
+    assertWithinGrants(caller, role.sysNavs, role.permissions);
+    grants.assertAll(caller, grants.ofSelection(caller.app!.id, role.navs, role.descendant));
+  }
+
+  /** what a stored role grants, in the shape assertRoleWithin reads */
+  const grantsOfRow = (row: typeof roles.$inferSelect) => ({
+    sysNavs: sysNavsOf(row.sysNavs),
+    permissions: permissionsOf(row.permissions),
+    navs: selectedNavs(row.id),
+    descendant: row.descendant,
+  });
 
   function userCounts(appId: number): Map<number, number> {
     const rows = db
@@ -184,6 +210,7 @@ export function createRolesService(db: Db, opts: { now?: () => number; changes?:
     const appId = caller.app!.id;
     assertWithinGrants(caller, input.sys_navs, input.permissions);
     const navs = checkNavs(appId, input.navs);
+    assertRoleWithin(caller, { sysNavs: input.sys_navs, permissions: input.permissions, navs, descendant: input.descendant });
     if (nameTaken(appId, input.name)) throw conflict(T.roles.nameTaken);
     const id = db.transaction((tx) => {
       const row = tx
@@ -215,10 +242,12 @@ export function createRolesService(db: Db, opts: { now?: () => number; changes?:
     if (!row) throw notFound();
     const sysNavs = input.sys_navs ?? sysNavsOf(row.sysNavs);
     const permissions = input.permissions ?? permissionsOf(row.permissions);
-    // a member may neither edit a role above their own grants nor raise one above them
-    assertWithinGrants(caller, sysNavsOf(row.sysNavs), permissionsOf(row.permissions));
+    // a member may neither edit a role above their own grants nor raise one (their own included) above them
+    const before = grantsOfRow(row);
+    assertRoleWithin(caller, before);
     assertWithinGrants(caller, sysNavs, permissions);
     const navs = input.navs === undefined ? undefined : checkNavs(appId, input.navs);
+    assertRoleWithin(caller, { sysNavs, permissions, navs: navs ?? before.navs, descendant: input.descendant ?? row.descendant });
     if (input.name !== undefined && nameTaken(appId, input.name, row.id)) throw conflict(T.roles.nameTaken);
     db.transaction((tx) => {
       const info =
@@ -242,7 +271,7 @@ export function createRolesService(db: Db, opts: { now?: () => number; changes?:
     const appId = caller.app!.id;
     const row = roleRow(appId, id);
     if (!row) throw notFound();
-    assertWithinGrants(caller, sysNavsOf(row.sysNavs), permissionsOf(row.permissions));
+    assertRoleWithin(caller, grantsOfRow(row));
     const holder = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.roleId, id)).limit(1).get();
     if (holder) throw fail(-21, T.roles.deleteBound);
     db.delete(roles).where(eq(roles.id, id)).run();
@@ -254,13 +283,24 @@ export function createRolesService(db: Db, opts: { now?: () => number; changes?:
   function roleForUser(caller: Caller, roleId: number) {
     const row = roleRow(caller.app!.id, roleId);
     if (!row) throw notFound();
-    assertWithinGrants(caller, sysNavsOf(row.sysNavs), permissionsOf(row.permissions));
+    assertRoleWithin(caller, grantsOfRow(row));
     return row;
+  }
+
+  /** A dashboard an application user created joins the end of their role's selection, so they keep managing it. */
+  function grantCreated(caller: Caller, dashboardId: number) {
+    if (caller.kind !== 'member' || caller.accountId === undefined) return;
+    const account = db.select({ roleId: accounts.roleId }).from(accounts).where(eq(accounts.id, caller.accountId)).get();
+    const role = account?.roleId ? roleRow(caller.app!.id, account.roleId) : undefined;
+    if (!role) return;
+    const last = db.select({ s: sql<number | null>`max(${roleNavs.sort})` }).from(roleNavs).where(eq(roleNavs.roleId, role.id)).get()?.s ?? -1;
+    db.insert(roleNavs).values({ roleId: role.id, dashboardId, sort: last + 1 }).onConflictDoNothing().run();
+    changed();
   }
 
   const hasRoles = (appId: number) => db.select({ id: roles.id }).from(roles).where(eq(roles.appId, appId)).limit(1).get() !== undefined;
 
-  return { grantsOf, menuNavs, list, detail, add, edit, remove, roleForUser, hasRoles };
+  return { grantsOf, menuNavs, list, detail, add, edit, remove, roleForUser, grantCreated, hasRoles };
 }
 
 export type RolesService = ReturnType<typeof createRolesService>;

@@ -114,6 +114,8 @@ export function sendError(res: Response, err: ApiError): void {
   if (res.headersSent) return;
   const body: Record<string, unknown> = { response_result: err.code, message: err.message, ...err.extra };
   if (err.errors) body.errors = err.errors;
+  // a throttled call says when to come back in the standard header too
+  if (err.status === 429 && typeof err.extra?.retry_after === 'number') res.setHeader('Retry-After', String(err.extra.retry_after));
   sendJson(res, err.status, body);
 }
 

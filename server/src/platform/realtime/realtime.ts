@@ -16,10 +16,17 @@ export interface RealtimeOptions {
   authenticate: HandshakeAuthenticator;
   /** access data changed (sign-out, password, user, role, credentials): every socket's caller is checked again */
   onAccessChange?: (listener: () => void) => () => void;
+  /**
+   * What else a caller's rooms depend on besides its system grants (the dashboards its role opens): a socket whose
+   * answer changes after an access change re-checks its rooms like one whose grants changed.
+   */
+  accessKey?: (caller: Caller) => string;
 }
 
 interface SocketData {
   caller: Caller;
+  /** grantsKey and accessKey of the caller when last checked */
+  key: string;
   /** the handshake's session headers, to authenticate the socket again after an access change */
   header: (name: string) => string | undefined;
   /** room → channel it was joined through, and the params */
@@ -62,6 +69,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   const emptyListeners = new Set<(room: string) => void>();
   const occupiedListeners = new Set<(room: string) => void>();
   let closing: Promise<void> | undefined;
+  const keyOf = (caller: Caller) => grantsKey(caller) + (opts.accessKey ? `|${opts.accessKey(caller)}` : '');
 
   const notify = (set: Set<(room: string) => void>, room: string) => {
     for (const fn of set) {
@@ -82,7 +90,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     try {
       const caller = await opts.authenticate(header);
       if (!caller) throw unauthorized();
-      socket.data = { caller, header, rooms: new Map(), joining: 0 } satisfies SocketData;
+      socket.data = { caller, key: keyOf(caller), header, rooms: new Map(), joining: 0 } satisfies SocketData;
       next();
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(Result.UNEXPECTED, T.common.unexpected, 500);
@@ -154,8 +162,10 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     }
     if (!socket.connected) return;
     if (!caller) return void socket.disconnect(true);
-    const changed = grantsKey(caller) !== grantsKey(data.caller);
+    const key = keyOf(caller);
+    const changed = key !== data.key;
     data.caller = caller;
+    data.key = key;
     if (!changed) return;
     for (const [room, { channel, params }] of [...data.rooms]) {
       let still = false;
