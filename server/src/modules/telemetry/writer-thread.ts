@@ -13,7 +13,7 @@ import { createBatchStore, type WriteBatch, type WriteResult } from './write-bat
 export type WriteDone = (err: Error | null, result?: WriteResult) => void;
 
 /** what the writer thread posts: a batch's result or error, or a checkpoint it finished (writer.worker.ts) */
-export type WriterAnswer = { ok: true; result: WriteResult } | { ok: false; id: number; error: string } | { walCheckpoint: { ms: number; caughtUp: boolean } };
+export type WriterAnswer = { ok: true; result: WriteResult } | { ok: false; id: number; error: string; code?: string } | { walCheckpoint: { ms: number; caughtUp: boolean } };
 
 export interface CheckpointStats {
   /** passive checkpoints run, and WAL frames they copied into the database file */
@@ -182,7 +182,8 @@ export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOp
       inFlight.delete(id);
       if (!done) return;
       if (m.ok) done(null, m.result);
-      else done(new Error(m.error));
+      // the SQLite error code (SQLITE_FULL, ...) says whether storage is at fault (writer.ts isStorageFault)
+      else done(Object.assign(new Error(m.error), { code: m.code }));
     });
     // a thread that failed or exited takes its batches with it (only the current thread has any)
     w.on('error', (err) => {

@@ -17,6 +17,7 @@ import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
 import { asBuffer, reserved, unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
+import { AckLedger } from './held-acks.js';
 import { TopicFilters } from './topic-filters.js';
 import { DEFAULT_BROKER_THREADS, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
@@ -52,6 +53,8 @@ interface Thread {
   worker: Worker;
   /** subscriptions of this thread's sessions, for publishes of sessions on other threads */
   filters: TopicFilters;
+  /** its held acknowledgements (QoS 1 and 2), released once what they acknowledge is stored */
+  acks: AckLedger;
 }
 
 interface Session {
@@ -177,13 +180,32 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
+  // released acknowledgements go to their threads once per turn of the event loop (a commit releases a batch of them)
+  let releasing: NodeJS.Immediate | undefined;
+  function releaseAcks() {
+    if (closing) return;
+    releasing ??= setImmediate(() => {
+      releasing = undefined;
+      if (closing) return;
+      for (const t of threads) {
+        const r = t.acks.take();
+        if (r) send(t, { t: 'acks', ...r });
+      }
+    });
+  }
+
   function onEvent(thread: Thread, ev: ThreadEvent) {
     switch (ev.e) {
       case 'msgs': {
         const others = threads.length > 1;
-        unpackMessages(ev.buf, (sid, qos, retain, topic, payload) => {
+        const ledger = thread.acks;
+        unpackMessages(ev.buf, (sid, qos, retain, topic, payload, held) => {
           const session = sessions.get(sid);
-          if (session) emit('message', session.identity, topic, payload, qos);
+          if (held) {
+            const entry = ledger.open();
+            if (session) emit('message', session.identity, topic, payload, qos, () => ledger.hold(entry));
+            ledger.letGo(entry);
+          } else if (session) emit('message', session.identity, topic, payload, qos);
           if (others) forward(thread, topic, payload, qos, retain);
         });
         break;
@@ -276,7 +298,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
 
   function start(index: number): Thread {
     const worker = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false } });
-    const thread: Thread = { index, worker, filters: new TopicFilters() };
+    const thread: Thread = { index, worker, filters: new TopicFilters(), acks: new AckLedger(releaseAcks) };
     worker.on('message', (m: ThreadMessage) => {
       if (m.t === 'batch') {
         for (const ev of m.events) onEvent(thread, ev);
