@@ -11,6 +11,8 @@ export const Result = {
   DEVICE_BUSY: -31,
   DEVICE_TIMEOUT: -32,
   BILLING_EXPIRED: -40,
+  /** HTTP 503: the server's storage cannot take writes now (disk full, read-only, I/O error); retry later */
+  STORAGE_UNAVAILABLE: -50,
   UNEXPECTED: -99,
 } as const;
 

@@ -214,11 +214,17 @@ export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOp
     });
     c.unref();
     let lastLog = 0;
+    /** said once per streak of failures (a full disk fails every run, twice a second) */
+    let failing = false;
     c.on('message', (m: { frames?: number; log?: number; error?: string }) => {
       if (m.error !== undefined) {
         checkpoints.wal_checkpoint_failures++;
-        return log.warn(`WAL checkpoint failed: ${m.error}`);
+        if (!failing) log.warn(`WAL checkpoint failed (said once until one succeeds): ${m.error}`);
+        failing = true;
+        return;
       }
+      if (failing) log.info('WAL checkpoint succeeds again');
+      failing = false;
       checkpoints.wal_checkpoints++;
       if (m.frames && m.frames > 0) checkpoints.wal_checkpointed_frames += m.frames;
       if (m.log === undefined) return;

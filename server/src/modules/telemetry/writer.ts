@@ -8,6 +8,7 @@
 // freezes the points held every `compactEveryMs` and hands them over in chunks of whole series, one chunk per batch,
 // so each series' page is written once per round instead of once per point. The last chunk's transaction empties
 // the round's journal half. A (series, ts) already stored or held is a duplicate: dropped here, the first one kept.
+import { isStorageFault } from '../../platform/db/storage-fault.js';
 import type { Logger } from '../../platform/log.js';
 import type { StateChange } from '../states/states.store.js';
 import { rollsUp } from './datatypes.js';
@@ -105,16 +106,6 @@ const MAX_WRITE_ATTEMPTS = 3;
 export const STORAGE_RETRY_MIN_MS = 100;
 export const STORAGE_RETRY_MAX_MS = 5000;
 
-/**
- * Whether a failed write is the storage's fault (disk full, read-only, I/O error, locked, the writer thread gone): those
- * are retried without end (the batch's points stay held, unacknowledged), anything else MAX_WRITE_ATTEMPTS times.
- */
-export function isStorageFault(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^SQLITE_(FULL|IOERR|READONLY|BUSY|LOCKED|CANTOPEN|NOMEM|PROTOCOL|CORRUPT|NOTADB)/.test(code)) return true;
-  const message = err instanceof Error ? err.message : String(err);
-  return /writer thread exited|database or disk is full|readonly database|disk I\/O error|database is locked|unable to open database/i.test(message);
-}
 /** rollup rows merged per transaction: 3–10 ms of upserts, so a round over 15,000 series never holds the lock long */
 export const ROLLUP_CHUNK_ROWS = 1000;
 
