@@ -82,7 +82,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const db = dbHandle.db;
   const bus = await createBus(config, log);
-  const broker = createBroker({ host: config.HOST, port: config.MQTT_PORT, log, debug: config.LOG_LEVEL === 'debug', threads: config.MQTT_THREADS });
+  const broker = createBroker({ host: config.HOST, port: config.MQTT_PORT, log, debug: config.LOG_LEVEL === 'debug', threads: config.MQTT_THREADS, maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
   const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });
   telemetry.attachBroker(broker);

@@ -28,6 +28,8 @@ export type ThreadEvent =
   /** a packet over MQTT_MAX_PACKET_BYTES (fast-publish.ts) was refused and its connection closed; `clientId` once
    * CONNECT was read */
   | { e: 'oversized'; length: number; clientId?: string }
+  /** a connection closed for holding more than MQTT_MAX_OUTBOUND_BYTES unwritten (it stopped reading) */
+  | { e: 'overflow'; clientId?: string; bytes: number }
   | { e: 'ws'; id: number; data: Uint8Array }
   | { e: 'wsEnd'; id: number }
   | { e: 'log'; level: 'debug' | 'warn' | 'error'; message: string };

@@ -18,6 +18,7 @@ import { workerEntry } from '../worker-entry.js';
 import { asBuffer, reserved, unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
 import { AckLedger } from './held-acks.js';
+import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import { TopicFilters } from './topic-filters.js';
 import { DEFAULT_BROKER_THREADS, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
@@ -32,8 +33,9 @@ export interface EmbeddedBroker extends Broker {
   /** how many broker threads serve the TCP listener */
   readonly threads: number;
   /** counters since start: `oversized_packets`, packets refused (their connections closed) for a remaining length over
-   * MQTT_MAX_PACKET_BYTES (fast-publish.ts) */
-  metrics(): { oversized_packets: number };
+   * MQTT_MAX_PACKET_BYTES (fast-publish.ts); `outbound_overflows`, connections closed for holding more than
+   * `maxOutboundBytes` unwritten (they stopped reading) */
+  metrics(): { oversized_packets: number; outbound_overflows: number };
   /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
   close(): Promise<void>;
 }
@@ -46,6 +48,8 @@ export interface BrokerOptions {
   debug?: boolean;
   /** broker threads (default 1; more need the native dup helper, else 1) */
   threads?: number;
+  /** a connection (TCP or WebSocket) holding more than this unwritten is closed (MQTT_MAX_OUTBOUND_BYTES, default 4 MiB) */
+  maxOutboundBytes?: number;
 }
 
 interface Thread {
@@ -102,7 +106,12 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
   let listenFd = -1;
   let closing: Promise<void> | undefined;
-  const counters = { oversized_packets: 0 };
+  const counters = { oversized_packets: 0, outbound_overflows: 0 };
+  const maxOutbound = opts.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
+  function overflowed(clientId: string | undefined, bytes: number) {
+    counters.outbound_overflows++;
+    log.warn(`MQTT ${clientId === undefined ? 'connection' : `client ${clientId}`} closed: ${bytes} bytes waiting to be sent (limit ${maxOutbound}); it stopped reading`);
+  }
 
   function emit<E extends keyof BrokerEvents>(event: E, ...args: Parameters<BrokerEvents[E]>) {
     for (const fn of listeners[event]) {
@@ -277,8 +286,21 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         }
         break;
       }
-      case 'ws':
-        relayed.get(ev.id)?.write(ev.data);
+      case 'ws': {
+        const stream = relayed.get(ev.id);
+        if (!stream) break;
+        stream.write(ev.data);
+        if (process.env.DBG_WS) console.log('ws wl', stream.writableLength, stream.destroyed);
+        if (stream.writableLength > maxOutbound) {
+          overflowed(undefined, stream.writableLength);
+          relayed.delete(ev.id);
+          stream.destroy();
+          send(threads[0]!, { t: 'wsEnd', id: ev.id });
+        }
+        break;
+      }
+      case 'overflow':
+        overflowed(ev.clientId, ev.bytes);
         break;
       case 'wsEnd': {
         const stream = relayed.get(ev.id);
@@ -297,7 +319,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   }
 
   function start(index: number): Thread {
-    const worker = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false } });
+    const worker = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound } });
     const thread: Thread = { index, worker, filters: new TopicFilters(), acks: new AckLedger(releaseAcks) };
     worker.on('message', (m: ThreadMessage) => {
       if (m.t === 'batch') {

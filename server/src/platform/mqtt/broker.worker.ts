@@ -14,8 +14,9 @@ import type AedesClass from 'aedes';
 import { asBuffer, MessagePacker, reserved, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { fastPublishParse, type PacketParser } from './fast-publish.js';
 import { HeldAcks } from './held-acks.js';
+import { validClientId, validFilter, validPublishTopic } from './limits.js';
 
-const { debug } = workerData as { debug: boolean };
+const { debug, maxOutboundBytes } = workerData as { debug: boolean; maxOutboundBytes: number };
 
 const requireHere = createRequire(import.meta.url);
 const aedesMain = requireHere.resolve('aedes');
@@ -32,9 +33,25 @@ const mqttPacket = requireInAedes('mqtt-packet') as {
 const writePacket = mqttPacket.writeToStream;
 mqttPacket.writeToStream = (packet, stream, opts) => {
   const id = packet.messageId;
-  if (packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number') return writePacket(packet, stream, opts);
-  return stream.write(puback(id));
+  const ok = packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number' ? writePacket(packet, stream, opts) : stream.write(puback(id));
+  if (ok) return true;
+  overflowing(stream as OutboundStream);
+  // never "wait for drain": aedes would hold its delivery until this socket drains, and its emitter (100 deliveries
+  // at once) then stalls every other subscriber behind one that stopped reading while it queues what devices publish
+  // without bound. The socket's own buffer holds the backlog instead, bounded by MQTT_MAX_OUTBOUND_BYTES.
+  return true;
 };
+
+// A connection that does not read what is sent to it (a subscriber that stopped reading) holds what is published to it
+// in its socket's buffer: past MQTT_MAX_OUTBOUND_BYTES waiting to be written it is closed and counted. Checked when a
+// write finds the socket's buffer past its mark (cheap: only then). WebSocket connections are relayed through
+// the event loop, which bounds them the same way (broker.ts).
+type OutboundStream = { writableLength?: number; destroy?: (err?: Error) => void; destroyed?: boolean; client?: Client };
+function overflowing(stream: OutboundStream) {
+  if ((stream.writableLength ?? 0) <= maxOutboundBytes || stream.destroyed) return;
+  report({ e: 'overflow', clientId: stream.client?.id ?? undefined, bytes: stream.writableLength ?? 0 });
+  stream.destroy?.();
+}
 
 // Each client's parser (aedes makes one per connection through this module) reads whole PUBLISH packets straight from
 // the socket's chunks (fast-publish.ts), and refuses a packet over MQTT_MAX_PACKET_BYTES as soon as its header is read:
@@ -200,6 +217,8 @@ function ask(event: ThreadEvent & { req: number }, answered: (answer: LoopComman
 }
 
 aedes.authenticate = (client, username, password, done) => {
+  // CONNACK 2 (identifier rejected), as mosquitto answers a client id it does not take
+  if (!validClientId(client.id)) return done(Object.assign(new Error('client id refused'), { returnCode: 2 }) as AuthenticateError, false);
   const req = nextReq++;
   ask({ e: 'auth', req, clientId: client.id, username: username || undefined, password: password ? new Uint8Array(password) : undefined }, (a) => {
     if (a.t !== 'authAnswer' || a.sid === undefined) {
@@ -215,6 +234,7 @@ aedes.authenticate = (client, username, password, done) => {
 aedes.authorizePublish = (client, packet, done) => {
   const session = client ? sessions.get(client) : undefined;
   if (!session || reserved(packet.topic)) return done(new Error('publish not authorised'));
+  if (!validPublishTopic(packet.topic)) return done(new Error('invalid topic in PUBLISH'));
   if (session.allowed.has(packet.topic)) return done(null);
   ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: packet.topic, kind: 'publish' }, (a) => {
     if (a.t === 'authzAnswer' && a.ok) {
@@ -227,7 +247,7 @@ aedes.authorizePublish = (client, packet, done) => {
 // a refused subscription is answered with SUBACK 0x80 and the connection stays up
 aedes.authorizeSubscribe = (client, sub, done) => {
   const session = client ? sessions.get(client) : undefined;
-  if (!session || reserved(sub.topic)) return done(null, null);
+  if (!session || reserved(sub.topic) || !validFilter(sub.topic)) return done(null, null);
   ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: sub.topic, kind: 'subscribe' }, (a) => done(null, a.t === 'authzAnswer' && a.ok ? sub : null));
 };
 
