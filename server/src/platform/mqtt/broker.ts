@@ -290,7 +290,6 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         const stream = relayed.get(ev.id);
         if (!stream) break;
         stream.write(ev.data);
-        if (process.env.DBG_WS) console.log('ws wl', stream.writableLength, stream.destroyed);
         if (stream.writableLength > maxOutbound) {
           overflowed(undefined, stream.writableLength);
           relayed.delete(ev.id);
