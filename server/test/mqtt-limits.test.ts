@@ -1,8 +1,9 @@
-// MQTT caps (issue 23 item 6): a client that stops reading is closed before the gateway's memory grows by 100 MB,
-// counted in the broker's metrics; client ids and topics mosquitto would refuse are refused.
+// MQTT caps (issue 23 item 6): a client that stops reading is closed before the gateway's memory grows by 100 MB (over
+// TCP and over WebSocket), counted in the broker's metrics; client ids and topics mosquitto would refuse are refused.
 import net from 'node:net';
 import mqtt from 'mqtt';
 import mqttPacket from 'mqtt-packet';
+import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Running } from './harness.js';
 import { mqttAttempt, unique } from './fixtures.js';
@@ -48,6 +49,31 @@ describe('a subscriber that stops reading', () => {
     expect(gw.app.broker.metrics().outbound_overflows).toBe(before + 1);
     expect(grown).toBeLessThan(100 * 1024 * 1024);
     socket.destroy();
+  }, 120_000);
+  it('over WebSocket is disconnected and counted before the gateway grows by 100 MB', async () => {
+    const topic = `slow/${unique('w')}`;
+    const ws = new WebSocket(`${gw.url.replace('http', 'ws')}/mqtt`, 'mqtt');
+    let closed = false;
+    let got = 0;
+    ws.on('close', () => (closed = true));
+    ws.on('error', () => {});
+    ws.on('message', (m: Buffer) => (got += m.length));
+    await new Promise<void>((r) => ws.once('open', () => r()));
+    const received = async (bytes: number) => {
+      for (let i = 0; i < 100 && got < bytes; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(got).toBe(bytes);
+    };
+    ws.send(connectPacket('pelan-ws'));
+    await received(4); // CONNACK
+    ws.send(subscribePacket(topic));
+    await received(9); // SUBACK
+    // from now on the socket is never read
+    (ws as unknown as { _socket: net.Socket })._socket.pause();
+    const before = gw.app.broker.metrics().outbound_overflows;
+    const grown = await publishUntilClosed(topic, () => closed || gw.app.broker.metrics().outbound_overflows > before);
+    expect(gw.app.broker.metrics().outbound_overflows).toBe(before + 1);
+    expect(grown).toBeLessThan(100 * 1024 * 1024);
+    ws.terminate();
   }, 120_000);
 });
 
