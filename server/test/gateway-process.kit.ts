@@ -55,9 +55,10 @@ export function spawnGateway(dataDir: string, env: Record<string, string> = {}, 
 }
 
 /** Runs the gateway until it exits (a start-up that must fail), bounded in time. */
-export async function runGatewayToExit(dataDir: string, env: Record<string, string> = {}, ms = 30_000): Promise<{ code: number | null; output: string }> {
+export async function runGatewayToExit(dataDir: string, env: Record<string, string> = {}, ms = 30_000, as?: { uid: number; gid: number }): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
+    ...as,
     env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -88,6 +88,17 @@ describe('DATA_DIR at start', () => {
     expect(fs.existsSync(path.join(fresh, 'sentra.db'))).toBe(true);
   }, 90_000);
 
+  it('cannot be read by the gateway: one line naming DATA_DIR and the reason', async () => {
+    const dir = tmp('sentra-unread-');
+    // root reads anything: the gateway then runs as nobody, for whom a root-owned directory of mode 700 is closed
+    const root = process.getuid?.() === 0;
+    fs.chmodSync(dir, root ? 0o700 : 0o000);
+    cleanup.push(() => fs.chmodSync(dir, 0o700));
+    const r = await runGatewayToExit(dir, {}, 30_000, root ? { uid: 65534, gid: 65534 } : undefined);
+    expect(r.code).not.toBe(0);
+    expect(ownLines(r.output)).toEqual([`DATA_DIR ${JSON.stringify(dir)} cannot be used: it cannot be read (permission denied)`]);
+  }, 60_000);
+
   it('is full or read-only: one line naming DATA_DIR and the reason (skipped where tmpfs cannot be mounted)', async (ctx) => {
     const full = tmpfs('2m');
     if (!full) return ctx.skip('mount -t tmpfs not permitted here: the full and read-only DATA_DIR cases are not run');
