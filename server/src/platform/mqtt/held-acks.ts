@@ -17,7 +17,7 @@ export interface AckTarget {
  * Acknowledgements one connection may have held before it is no longer read (resumed below half): MQTT.js and most
  * device stacks keep far fewer in flight, so this only stops a client that publishes without waiting for acks.
  */
-export const MAX_HELD_PER_CONNECTION = 1000;
+export const MAX_HELD_PER_CONNECTION = 100;
 
 const PUBACK = 0x40;
 const PUBREC = 0x50;
