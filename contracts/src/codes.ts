@@ -13,6 +13,8 @@ export const Result = {
   BILLING_EXPIRED: -40,
   /** HTTP 429: too many failed sign-ins (or registrations) from this account or address; retry after the window */
   TOO_MANY_ATTEMPTS: -41,
+  /** HTTP 503: the server's storage cannot take writes now (disk full, read-only, I/O error); retry later */
+  STORAGE_UNAVAILABLE: -50,
   UNEXPECTED: -99,
 } as const;
 

@@ -98,6 +98,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     debug: config.LOG_LEVEL === 'debug',
     threads: config.MQTT_THREADS,
+    maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested

@@ -1,6 +1,8 @@
 // Entry point: read the configuration, build the app, listen, and shut down gracefully on SIGINT/SIGTERM.
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './platform/config.js';
+import { checkDataDir } from './platform/db/data-dir.js';
+import { isStorageFault } from './platform/db/storage-fault.js';
 import { DEMO, seedDemo } from './modules/demo/demo.seed.js';
 
 /** what the gateway tells the process that started it with an IPC channel, once it listens */
@@ -14,6 +16,8 @@ async function main() {
   let config;
   try {
     config = loadConfig(process.env, { DEMO: process.env.SENTRA_DEFAULT_DEMO === 'on' ? 'on' : 'off' });
+    // one line naming DATA_DIR and the reason, before anything opens it (docs/decisions/ingest.md)
+    if (checkDataDir(config.DATA_DIR).created) console.log(`DATA_DIR ${JSON.stringify(config.DATA_DIR)} created`);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -21,7 +25,7 @@ async function main() {
     }
     throw err;
   }
-  let app;
+  let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp(config, { commandTimeoutMs: config.COMMAND_TIMEOUT_MS });
   } catch (err) {
@@ -30,7 +34,10 @@ async function main() {
       console.error(err.message);
       process.exit(2);
     }
-    throw err;
+    // the storage failed between the check and the database's opening (or beneath SQLite only): still one line
+    if (!isStorageFault(err)) throw err;
+    console.error(`DATA_DIR ${JSON.stringify(config.DATA_DIR)} cannot be used: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
   }
   const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
   const { port, url, mqttPort } = await app.listen();

@@ -61,4 +61,21 @@ describe('telemetry over MQTT', () => {
     }
     expect(await until(() => gone.includes(4242))).toBe(true);
   });
+
+  it('stores a QoS 1 message before its PUBACK and a QoS 2 message before its PUBREC (then PUBREL → PUBCOMP)', async () => {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.app.broker.port}`, { username: 'tele-4343', clientId: 'client-4343', reconnectPeriod: 0 });
+    try {
+      const stored = () => (gw.app.telemetry.metrics() as { stored_points: number }).stored_points;
+      for (let i = 0; i < 6; i++) {
+        const before = stored();
+        // QoS 1 resolves on PUBACK, QoS 2 on PUBCOMP (after the PUBREC): each left only after the point was committed
+        await client.publishAsync('d/4343/data', JSON.stringify({ env: { data: { level: i } } }), { qos: i % 2 === 0 ? 1 : 2 });
+        expect(stored()).toBeGreaterThan(before);
+      }
+      const level = gw.app.telemetry.reads.findSeries(9001, 4343, { sensor: 'env', configtype: 'data', param: 'level' })!;
+      expect(gw.app.telemetry.reads.latestN(level, 6).map((p) => p.value)).toEqual([5, 4, 3, 2, 1, 0]);
+    } finally {
+      await client.endAsync();
+    }
+  });
 });

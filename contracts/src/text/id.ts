@@ -20,6 +20,7 @@ export const T = {
     forbidden: 'Anda tidak memiliki akses',
     unexpected: 'Terjadi kesalahan pada server',
     timeout: 'Waktu permintaan habis',
+    storageUnavailable: 'Penyimpanan server sedang tidak dapat ditulis, silahkan coba lain waktu',
     unauthorized: 'Sesi tidak valid, silahkan masuk kembali',
     billingExpired: 'Masa berlaku tagihan telah habis',
     /** HTTP 429: sign-in or registration throttled; `seconds` until the next attempt is accepted */

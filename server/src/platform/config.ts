@@ -14,6 +14,8 @@ export const ConfigSchema = z.object({
   MQTT_PORT: port.default(1883),
   /** broker threads sharing the MQTT listener (more than 1 needs the native helper; see docs/decisions.md) */
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
+  /** bytes a client's connection (TCP or WebSocket) may hold unsent before it is closed: 64 KiB to 256 MiB, 4 MiB */
+  MQTT_MAX_OUTBOUND_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
   DATA_DIR: z.string().min(1).default('./data'),
   BUS: z.enum(['memory', 'nats']).default('memory'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),

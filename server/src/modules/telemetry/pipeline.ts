@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { Bus, BusSubscription } from '../../platform/bus/types.js';
 import type { Logger } from '../../platform/log.js';
-import type { Broker, MqttIdentity } from '../../platform/mqtt/types.js';
+import type { AckRelease, Broker, MqttIdentity } from '../../platform/mqtt/types.js';
 import { createStatesStore, type StateChange, type StatesStore } from '../states/states.store.js';
 import { adaptMessage, MAX_PAYLOAD_BYTES, validName, type DeviceResolver, type RejectReason } from './adapters/index.js';
 import { encodeValue } from './datatypes.js';
@@ -65,8 +65,12 @@ export interface TelemetryPipeline {
   attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused'>>): void;
   /** the device registry's resolver; null → no device is known and nothing is ingested */
   useResolver(resolver: DeviceResolver | null): void;
-  /** one MQTT message from an authorised client; synchronous, so a QoS 1 message is queued before its PUBACK is sent */
-  ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos?: 0 | 1 | 2): IngestOutcome;
+  /**
+   * One MQTT message from an authorised client. A queued QoS 1 or 2 message takes a `hold` on its acknowledgement and
+   * lets it go once its batch committed (docs/decisions/ingest.md); a refused one (not data to keep) is acknowledged at
+   * once, as before.
+   */
+  ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos?: 0 | 1 | 2, hold?: () => AckRelease): IngestOutcome;
   connected(identity: MqttIdentity): void;
   disconnected(identity: MqttIdentity): void;
   /** committed messages (only what was stored), for live fan-out and rules; returns the unsubscribe */
@@ -151,6 +155,14 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
   }
 
+  /** the held acknowledgements of queued QoS 1 and 2 messages, let go when the writer settles them */
+  const heldAcks = new WeakMap<TelemetryMessage, AckRelease>();
+  function settle(m: TelemetryMessage, stored: boolean) {
+    const release = heldAcks.get(m);
+    if (!release) return;
+    heldAcks.delete(m);
+    release(stored);
+  }
   const maxQueued = opts.maxQueuedPoints ?? 200_000;
   const writer = createTelemetryWriter({
     executor,
@@ -167,6 +179,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     storedAt: (seriesId, ts) => storedAt.get(seriesId, ts) !== undefined,
     compactEveryMs: opts.compactEveryMs,
     onStatesRefused: (deviceId, count) => void countReject('state_limit', deviceId, 0, count),
+    onSettled: settle,
     onCommit(batches) {
       if (listeners.size) for (const b of batches) call(listeners, b, 'subscribe');
       // scale-out: the other gateway processes' viewers (live cards, device data) hear what this one stored
@@ -242,6 +255,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   function enqueue(m: TelemetryMessage) {
     if (writer.enqueue(m) === 'refused') {
       counters.refused_messages++;
+      // never acknowledged: its connection is closed and the device sends it again
+      settle(m, false);
       if (counters.refused_messages % 1000 === 1) log.warn(`telemetry writer behind: ${writer.queuedPoints} points queued, messages refused`);
     }
     relievePressure();
@@ -259,9 +274,13 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
   }
 
-  function ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2 = 0): IngestOutcome {
+  function ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2 = 0, hold?: () => AckRelease): IngestOutcome {
     counters.received_messages++;
-    if (closed) return countReject('closed', undefined);
+    if (closed) {
+      // not stored, so not acknowledged: the device sends it again to the next gateway
+      if (qos > 0) hold?.()(false);
+      return countReject('closed', undefined);
+    }
     const ctx = resolve(identity, topic);
     if (!ctx) return countReject('unknown_device', undefined);
     if (ctx.disabled) return countReject('disabled', ctx.deviceId);
@@ -306,6 +325,9 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
     const m: TelemetryMessage = { appId: ctx.appId, deviceId: ctx.deviceId, qos, receivedAt, points, states: stateChanges };
     counters.queued_messages++;
+    // the in-process bus hands this very object to the writer; over NATS another gateway may store it, and the
+    // acknowledgement goes when it was handed to NATS (docs/decisions/ingest.md)
+    if (qos > 0 && hold && bus?.kind !== 'nats') heldAcks.set(m, hold());
     if (bus) bus.publish(`tele.${ctx.appId}.${ctx.deviceId}`, m);
     else enqueue(m);
     return 'queued';
@@ -317,7 +339,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   return {
     attachBroker(broker) {
       if (broker.setReadPaused) pausable = broker as Pick<Broker, 'setReadPaused'>;
-      broker.on('message', (identity, topic, payload, qos) => void ingest(identity, topic, payload, qos));
+      broker.on('message', (identity, topic, payload, qos, hold) => void ingest(identity, topic, payload, qos, hold));
       broker.on('connected', (identity) => this.connected(identity));
       broker.on('disconnected', (identity) => this.disconnected(identity));
     },

@@ -13,7 +13,7 @@ import { createBatchStore, type WriteBatch, type WriteResult } from './write-bat
 export type WriteDone = (err: Error | null, result?: WriteResult) => void;
 
 /** what the writer thread posts: a batch's result or error, or a checkpoint it finished (writer.worker.ts) */
-export type WriterAnswer = { ok: true; result: WriteResult } | { ok: false; id: number; error: string } | { walCheckpoint: { ms: number; caughtUp: boolean } };
+export type WriterAnswer = { ok: true; result: WriteResult } | { ok: false; id: number; error: string; code?: string } | { walCheckpoint: { ms: number; caughtUp: boolean } };
 
 export interface CheckpointStats {
   /** passive checkpoints run, and WAL frames they copied into the database file */
@@ -182,7 +182,8 @@ export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOp
       inFlight.delete(id);
       if (!done) return;
       if (m.ok) done(null, m.result);
-      else done(new Error(m.error));
+      // the SQLite error code (SQLITE_FULL, ...) says whether storage is at fault (writer.ts isStorageFault)
+      else done(Object.assign(new Error(m.error), { code: m.code }));
     });
     // a thread that failed or exited takes its batches with it (only the current thread has any)
     w.on('error', (err) => {
@@ -213,11 +214,17 @@ export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOp
     });
     c.unref();
     let lastLog = 0;
+    /** said once per streak of failures (a full disk fails every run, twice a second) */
+    let failing = false;
     c.on('message', (m: { frames?: number; log?: number; error?: string }) => {
       if (m.error !== undefined) {
         checkpoints.wal_checkpoint_failures++;
-        return log.warn(`WAL checkpoint failed: ${m.error}`);
+        if (!failing) log.warn(`WAL checkpoint failed (said once until one succeeds): ${m.error}`);
+        failing = true;
+        return;
       }
+      if (failing) log.info('WAL checkpoint succeeds again');
+      failing = false;
       checkpoints.wal_checkpoints++;
       if (m.frames && m.frames > 0) checkpoints.wal_checkpointed_frames += m.frames;
       if (m.log === undefined) return;

@@ -26,7 +26,7 @@ function executor(fail = () => false) {
   return { ex, batches };
 }
 
-function writer(ex: BatchExecutor, extra: { compactChunkPoints?: number; compactMaxChunkPoints?: number; now?: () => number } = {}) {
+function writer(ex: BatchExecutor, extra: { compactChunkPoints?: number; compactMaxChunkPoints?: number; now?: () => number; onSettled?: (m: TelemetryMessage, stored: boolean) => void } = {}) {
   const recent = createRecentPoints();
   const w = createTelemetryWriter({
     executor: ex,
@@ -155,5 +155,35 @@ describe('telemetry writer with a journal', () => {
     // nothing compacted: the points stay held (and journaled, for the next start)
     expect(recent.size).toBe(2);
     expect(w.stats.failed_batches).toBe(batches.length - 1);
+  });
+});
+
+describe('telemetry writer on failing storage', () => {
+  it('keeps retrying a batch the disk refuses (never drops it) and settles its messages as stored once it commits', async () => {
+    let failures = 5;
+    const { ex, batches } = executor(() => failures-- > 0);
+    const settled: [TelemetryMessage, boolean][] = [];
+    const { w } = writer(ex, { onSettled: (m, stored) => settled.push([m, stored]) });
+    const m = msg([[1, 1], [1, 2]]);
+    w.enqueue(m);
+    // five failures with a growing pause (100, 200, 400, 800 ms) before the sixth attempt commits
+    for (let i = 0; i < 300 && settled.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(settled).toEqual([[m, true]]);
+    expect(batches.length).toBe(6);
+    expect(w.stats.storage_faults).toBe(5);
+    expect(w.stats.failed_points).toBe(0);
+    expect(w.stats.storage_faulting).toBe(false);
+  });
+
+  it('gives up on a batch failing for another reason after three attempts, unacknowledged', async () => {
+    const batches: WriteBatch[] = [];
+    const ex: BatchExecutor = { threaded: false, submit: (b, done) => (batches.push(b), done(new Error('constraint failed'))), close: async () => {} };
+    const settled: boolean[] = [];
+    const { w } = writer(ex, { onSettled: (_m, stored) => settled.push(stored) });
+    w.enqueue(msg([[1, 1]]));
+    await w.flush({ compact: false });
+    for (let i = 0; i < 100 && settled.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(settled).toEqual([false]);
+    expect(batches.length).toBe(3);
   });
 });

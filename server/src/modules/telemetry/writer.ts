@@ -8,6 +8,7 @@
 // freezes the points held every `compactEveryMs` and hands them over in chunks of whole series, one chunk per batch,
 // so each series' page is written once per round instead of once per point. The last chunk's transaction empties
 // the round's journal half. A (series, ts) already stored or held is a duplicate: dropped here, the first one kept.
+import { isStorageFault } from '../../platform/db/storage-fault.js';
 import type { Logger } from '../../platform/log.js';
 import type { StateChange } from '../states/states.store.js';
 import { rollsUp } from './datatypes.js';
@@ -58,6 +59,11 @@ export interface WriterOptions {
   hardMaxQueuedPoints: number;
   rollupFlushMs: number;
   onCommit: (batch: CommittedTelemetry[]) => void;
+  /**
+   * A message is settled: `stored` once its batch committed, false when it was given up (a batch that failed for
+   * another reason than storage, MAX_WRITE_ATTEMPTS times). Its held acknowledgement goes then.
+   */
+  onSettled?: (m: TelemetryMessage, stored: boolean) => void;
   /** state reports of a device the store refused (new keys past MAX_STATE_KEYS_PER_DEVICE), after their commit */
   onStatesRefused?: (deviceId: number, count: number) => void;
   /** the journal's memory side; null: points go straight into the clustered table (several writers share it) */
@@ -96,6 +102,10 @@ class Fifo<T> {
 }
 
 const MAX_WRITE_ATTEMPTS = 3;
+/** a storage fault is retried after this, doubling up to STORAGE_RETRY_MAX_MS, until the storage takes writes again */
+export const STORAGE_RETRY_MIN_MS = 100;
+export const STORAGE_RETRY_MAX_MS = 5000;
+
 /** rollup rows merged per transaction: 3–10 ms of upserts, so a round over 15,000 series never holds the lock long */
 export const ROLLUP_CHUNK_ROWS = 1000;
 
@@ -179,6 +189,10 @@ export function createTelemetryWriter(o: WriterOptions) {
   let nextBatchId = 1;
   let lastRollupFlush = o.now();
   let failedAttempts = 0;
+  /** storage faulting: since when, the next retry's delay, and when it may go */
+  let faultSince = 0;
+  let retryDelay = 0;
+  let retryAt = 0;
   let closed = false;
   let settled: Array<() => void> = [];
   const stats = {
@@ -190,6 +204,9 @@ export function createTelemetryWriter(o: WriterOptions) {
     refused_points: 0,
     failed_points: 0,
     failed_batches: 0,
+    /** batches that failed on storage (disk full, read-only, I/O) and were retried; storage_faulting while it lasts */
+    storage_faults: 0,
+    storage_faulting: false,
     rollup_rows: 0,
     last_batch_points: 0,
     last_batch_ms: 0,
@@ -252,7 +269,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   let timerDue = 0;
   function schedule() {
     if (inFlight || immediate) return; // the batch's result schedules the next one
-    if (queuedPoints >= o.maxBatchPoints && queued() > 0) {
+    if (queuedPoints >= o.maxBatchPoints && queued() > 0 && retryAt === 0) {
       if (timer) clearTimeout(timer), (timer = undefined);
       immediate = setImmediate(runDispatch);
       return;
@@ -261,6 +278,8 @@ export function createTelemetryWriter(o: WriterOptions) {
     // points wait at most flushIntervalMs; with none queued, the last rollup deltas still reach the disk in rollupFlushMs
     // and the points held are compacted when their round is due
     let delay = pressing() ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
+    // storage faulting: nothing before the next retry
+    if (delay >= 0 && retryAt > 0) delay = Math.max(delay, retryAt - performance.now());
     if (!pressing() && recent && recent.active.points > 0) {
       const untilRound = Math.max(0, compactEveryMs - (o.now() - lastFreeze));
       delay = delay < 0 ? untilRound : Math.min(delay, untilRound);
@@ -353,7 +372,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       settled = [];
       for (const fn of waiting) fn();
       // more arrived while this batch was written: the next one goes at once (batches grow with the load)
-      if (pressing() && !immediate) {
+      if (pressing() && !immediate && retryAt === 0) {
         if (timer) clearTimeout(timer), (timer = undefined);
         immediate = setImmediate(runDispatch);
       } else schedule();
@@ -365,6 +384,19 @@ export function createTelemetryWriter(o: WriterOptions) {
     if (f.rollups) o.rollups.snapshotFailed();
     if (f.chunk) (frozenNext = f.chunk.from), (frozenSent -= f.chunk.points); // the chunk goes again with a later batch
     failedAttempts++;
+    if (isStorageFault(err)) {
+      stats.storage_faults++;
+      // said once, with what is held; then retried with a growing pause until the storage takes writes again
+      if (faultSince === 0) {
+        faultSince = performance.now();
+        stats.storage_faulting = true;
+        o.log.error(`telemetry storage failing, ingest stops acknowledging: ${queuedPoints} points held (${queued() + f.messages.length} messages), retrying until it recovers: ${err.message.split('\n')[0]}`);
+      }
+      retryDelay = retryDelay === 0 ? STORAGE_RETRY_MIN_MS : Math.min(STORAGE_RETRY_MAX_MS, retryDelay * 2);
+      retryAt = performance.now() + retryDelay;
+      for (const m of f.messages) (m.qos > 0 ? qos1 : qos0).push(m);
+      return;
+    }
     o.log.error(`telemetry write failed (attempt ${failedAttempts})`, err);
     if (failedAttempts < MAX_WRITE_ATTEMPTS) {
       // back to the queues (order inside a batch does not matter: it is sorted by the store)
@@ -374,10 +406,19 @@ export function createTelemetryWriter(o: WriterOptions) {
     failedAttempts = 0;
     queuedPoints -= f.weight;
     stats.failed_points += f.points.length;
+    // given up: never acknowledged (the device sends it again)
+    for (const m of f.messages) o.onSettled?.(m, false);
   }
 
   function committed(f: InFlight, r: WriteResult) {
     failedAttempts = 0;
+    if (faultSince !== 0) {
+      o.log.warn(`telemetry storage writable again after ${Math.round((performance.now() - faultSince) / 100) / 10} s: ingest acknowledges again (${queuedPoints} points held)`);
+      faultSince = 0;
+      stats.storage_faulting = false;
+    }
+    retryDelay = 0;
+    retryAt = 0;
     queuedPoints -= f.weight;
     if (f.rollups) {
       o.rollups.snapshotStored();
@@ -441,6 +482,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       const pts = duplicates.size === 0 ? m.points : m.points.filter((p) => !duplicates.has(p));
       if (pts.length || states.length) out.push({ appId: m.appId, deviceId: m.deviceId, receivedAt: m.receivedAt, committedAt, points: pts, states });
     }
+    if (o.onSettled) for (const m of f.messages) o.onSettled(m, true);
     if (out.length) o.onCommit(out);
   }
 

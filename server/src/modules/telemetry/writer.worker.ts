@@ -52,7 +52,8 @@ parentPort!.on('message', (batch: WriteBatch | 'close') => {
     const result = store.write(batch);
     answer({ ok: true, result }, [result.duplicates.buffer as ArrayBuffer]);
   } catch (err) {
-    answer({ ok: false, id: batch.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    const code = (err as { code?: unknown }).code;
+    answer({ ok: false, id: batch.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err), ...(typeof code === 'string' ? { code } : {}) });
   }
   // after the answer, so the batch's points count as stored without waiting for it
   if (walCtl && Atomics.load(walCtl, 0) === 1) finishCheckpoint(walCtl);

@@ -1,5 +1,6 @@
 // Mounts contract entries on Express: parse and validate the input with the entry's zod schema, authenticate and
 // authorise the caller, run the handler under the entry's time-out, and answer the envelope.
+import { isStorageFault } from '../db/storage-fault.js';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { Header, JSON_DEPTH_MAX, Result, T, jsonDepthWithin, type CallDef, type Contract, type OutputOf, type ParsedInputOf } from '@sentra/contracts';
@@ -194,6 +195,11 @@ function runner(def: CallDef, handler: Handler<CallDef>, opts: MountOptions): Mo
       sendJson(res, 200, { response_result: Result.OK, ...(out as object) });
     } catch (err) {
       if (err instanceof ApiError) return sendError(res, err);
+      // disk full or read-only: the client's call was fine, the server cannot store it now (docs/decisions/ingest.md)
+      if (isStorageFault(err)) {
+        opts.log.warn(`${def.method} ${def.path}: storage unavailable: ${err instanceof Error ? err.message : String(err)}`);
+        return sendError(res, new ApiError(Result.STORAGE_UNAVAILABLE, T.common.storageUnavailable, 503));
+      }
       opts.log.error(`${def.method} ${def.path} failed`, err);
       sendError(res, new ApiError(Result.UNEXPECTED, T.common.unexpected, 500));
     } finally {

@@ -29,6 +29,8 @@ export type ThreadEvent =
   /** a packet over MQTT_MAX_PACKET_BYTES (fast-publish.ts) was refused and its connection closed; `clientId` once
    * CONNECT was read */
   | { e: 'oversized'; length: number; clientId?: string }
+  /** a connection closed for holding more than MQTT_MAX_OUTBOUND_BYTES unwritten (it stopped reading) */
+  | { e: 'overflow'; clientId?: string; bytes: number }
   | { e: 'ws'; id: number; data: Uint8Array }
   | { e: 'wsEnd'; id: number }
   | { e: 'log'; level: 'debug' | 'warn' | 'error'; message: string };
@@ -52,12 +54,16 @@ export type LoopCommand =
   | { t: 'publish'; req: number; topic: string; payload: Uint8Array; qos: 0 | 1; retain: boolean }
   | { t: 'kick'; sids: SessionId[] }
   | { t: 'pause'; paused: boolean }
+  /** the held acknowledgements (messages packed with `held`, numbered per thread from 0 in packing order) below `upTo`
+   * are released: each is written (PUBACK, or PUBREC for QoS 2), except those in `refused`, whose connections are closed
+   * unacknowledged so that the client sends them again */
+  | { t: 'acks'; upTo: number; refused?: number[] }
   | { t: 'wsOpen'; id: number; address?: string }
   | { t: 'wsData'; id: number; data: Uint8Array }
   | { t: 'wsEnd'; id: number }
   | { t: 'close' };
 
-/** per message: session (u32), flags (u8: QoS in bits 0–1, retain in bit 2), topic bytes (u16), payload bytes (u32),
+/** per message: session (u32), flags (u8: QoS in bits 0–1, retain in bit 2, held in bit 3), topic bytes (u16), payload bytes (u32),
  * then the topic and the payload */
 const HEADER = 11;
 
@@ -67,7 +73,8 @@ export class MessagePacker {
   private used = 0;
   count = 0;
 
-  add(sid: SessionId, qos: number, retain: boolean, topic: string, payload: Uint8Array): void {
+  /** `held`: its acknowledgement waits for the event loop's `acks` (the message is the thread's next held one) */
+  add(sid: SessionId, qos: number, retain: boolean, topic: string, payload: Uint8Array, held = false): void {
     const room = HEADER + topic.length * 3 + payload.length;
     if (this.used + room > this.buf.length) {
       const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.used + room));
@@ -77,7 +84,7 @@ export class MessagePacker {
     const o = this.used;
     const topicBytes = this.buf.write(topic, o + HEADER, 'utf8');
     this.buf.writeUInt32LE(sid, o);
-    this.buf[o + 4] = qos | (retain ? 4 : 0);
+    this.buf[o + 4] = qos | (retain ? 4 : 0) | (held ? 8 : 0);
     this.buf.writeUInt16LE(topicBytes, o + 5);
     this.buf.writeUInt32LE(payload.length, o + 7);
     this.buf.set(payload, o + HEADER + topicBytes);
@@ -97,7 +104,7 @@ export class MessagePacker {
 }
 
 /** Calls `each` for every packed message, in order; payloads are views of `buf` (not copies). */
-export function unpackMessages(buf: ArrayBuffer, each: (sid: SessionId, qos: 0 | 1 | 2, retain: boolean, topic: string, payload: Buffer) => void): void {
+export function unpackMessages(buf: ArrayBuffer, each: (sid: SessionId, qos: 0 | 1 | 2, retain: boolean, topic: string, payload: Buffer, held: boolean) => void): void {
   const b = Buffer.from(buf);
   let o = 0;
   while (o + HEADER <= b.length) {
@@ -109,6 +116,6 @@ export function unpackMessages(buf: ArrayBuffer, each: (sid: SessionId, qos: 0 |
     const payloadAt = topicAt + topicBytes;
     o = payloadAt + payloadBytes;
     if (o > b.length) throw new Error('packed messages cut short');
-    each(sid, (flags & 3) as 0 | 1 | 2, (flags & 4) !== 0, b.toString('utf8', topicAt, payloadAt), b.subarray(payloadAt, o));
+    each(sid, (flags & 3) as 0 | 1 | 2, (flags & 4) !== 0, b.toString('utf8', topicAt, payloadAt), b.subarray(payloadAt, o), (flags & 8) !== 0);
   }
 }

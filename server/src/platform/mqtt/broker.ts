@@ -17,6 +17,8 @@ import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
 import { asBuffer, reserved, unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
+import { AckLedger } from './held-acks.js';
+import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import { TopicFilters } from './topic-filters.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
 import { DEFAULT_BROKER_THREADS, isRefusal, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
@@ -32,8 +34,9 @@ export interface EmbeddedBroker extends Broker {
   /** how many broker threads serve the TCP listener */
   readonly threads: number;
   /** counters since start: `oversized_packets`, packets refused (their connections closed) for a remaining length over
-   * MQTT_MAX_PACKET_BYTES (fast-publish.ts) */
-  metrics(): { oversized_packets: number; throttled_connects?: number; failed_connects?: number };
+   * MQTT_MAX_PACKET_BYTES (fast-publish.ts); `outbound_overflows`, connections closed for holding more than
+   * `maxOutboundBytes` unwritten (they stopped reading) */
+  metrics(): { oversized_packets: number; outbound_overflows: number; throttled_connects?: number; failed_connects?: number };
   /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
   close(): Promise<void>;
 }
@@ -48,6 +51,8 @@ export interface BrokerOptions {
   threads?: number;
   /** CONNECT failures counted per client address; a blocked address is refused unchecked (mqtt-connect-throttle.ts) */
   throttle?: ConnectThrottle;
+  /** a connection (TCP or WebSocket) holding more than this unwritten is closed (MQTT_MAX_OUTBOUND_BYTES, default 4 MiB) */
+  maxOutboundBytes?: number;
 }
 
 interface Thread {
@@ -55,6 +60,8 @@ interface Thread {
   worker: Worker;
   /** subscriptions of this thread's sessions, for publishes of sessions on other threads */
   filters: TopicFilters;
+  /** its held acknowledgements (QoS 1 and 2), released once what they acknowledge is stored */
+  acks: AckLedger;
 }
 
 interface Session {
@@ -102,7 +109,12 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
   let listenFd = -1;
   let closing: Promise<void> | undefined;
-  const counters = { oversized_packets: 0 };
+  const counters = { oversized_packets: 0, outbound_overflows: 0 };
+  const maxOutbound = opts.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
+  function overflowed(clientId: string | undefined, bytes: number) {
+    counters.outbound_overflows++;
+    log.warn(`MQTT ${clientId === undefined ? 'connection' : `client ${clientId}`} closed: ${bytes} bytes waiting to be sent (limit ${maxOutbound}); it stopped reading`);
+  }
 
   function emit<E extends keyof BrokerEvents>(event: E, ...args: Parameters<BrokerEvents[E]>) {
     for (const fn of listeners[event]) {
@@ -192,13 +204,32 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
+  // released acknowledgements go to their threads once per turn of the event loop (a commit releases a batch of them)
+  let releasing: NodeJS.Immediate | undefined;
+  function releaseAcks() {
+    if (closing) return;
+    releasing ??= setImmediate(() => {
+      releasing = undefined;
+      if (closing) return;
+      for (const t of threads) {
+        const r = t.acks.take();
+        if (r) send(t, { t: 'acks', ...r });
+      }
+    });
+  }
+
   function onEvent(thread: Thread, ev: ThreadEvent) {
     switch (ev.e) {
       case 'msgs': {
         const others = threads.length > 1;
-        unpackMessages(ev.buf, (sid, qos, retain, topic, payload) => {
+        const ledger = thread.acks;
+        unpackMessages(ev.buf, (sid, qos, retain, topic, payload, held) => {
           const session = sessions.get(sid);
-          if (session) emit('message', session.identity, topic, payload, qos);
+          if (held) {
+            const entry = ledger.open();
+            if (session) emit('message', session.identity, topic, payload, qos, () => ledger.hold(entry));
+            ledger.letGo(entry);
+          } else if (session) emit('message', session.identity, topic, payload, qos);
           if (others) forward(thread, topic, payload, qos, retain);
         });
         break;
@@ -270,8 +301,20 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         }
         break;
       }
-      case 'ws':
-        relayed.get(ev.id)?.write(ev.data);
+      case 'ws': {
+        const stream = relayed.get(ev.id);
+        if (!stream) break;
+        stream.write(ev.data);
+        if (stream.writableLength > maxOutbound) {
+          overflowed(undefined, stream.writableLength);
+          relayed.delete(ev.id);
+          stream.destroy();
+          send(threads[0]!, { t: 'wsEnd', id: ev.id });
+        }
+        break;
+      }
+      case 'overflow':
+        overflowed(ev.clientId, ev.bytes);
         break;
       case 'wsEnd': {
         const stream = relayed.get(ev.id);
@@ -290,8 +333,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   }
 
   function start(index: number): Thread {
-    const worker = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false } });
-    const thread: Thread = { index, worker, filters: new TopicFilters() };
+    const worker = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound } });
+    const thread: Thread = { index, worker, filters: new TopicFilters(), acks: new AckLedger(releaseAcks) };
     worker.on('message', (m: ThreadMessage) => {
       if (m.t === 'batch') {
         for (const ev of m.events) onEvent(thread, ev);

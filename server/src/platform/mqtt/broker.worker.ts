@@ -13,13 +13,16 @@ import type { AuthenticateError, Client, PublishPacket } from 'aedes';
 import type AedesClass from 'aedes';
 import { asBuffer, MessagePacker, reserved, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { fastPublishParse, type PacketParser } from './fast-publish.js';
+import { HeldAcks } from './held-acks.js';
+import { validClientId, validFilter, validPublishTopic } from './limits.js';
 
-const { debug } = workerData as { debug: boolean };
+const { debug, maxOutboundBytes } = workerData as { debug: boolean; maxOutboundBytes: number };
 
 const requireHere = createRequire(import.meta.url);
 const aedesMain = requireHere.resolve('aedes');
 const requireInAedes = createRequire(aedesMain);
-const puback = (id: number) => Buffer.from([0x40, 2, id >> 8, id & 0xff]);
+const ackPacket = (type: number, id: number) => Buffer.from([type, 2, id >> 8, id & 0xff]);
+const puback = (id: number) => ackPacket(0x40, id);
 
 // A PUBACK as one 4-byte write. mqtt-packet writes it in two pieces under a cork released on the next tick, so every
 // QoS 1 message cost a writev and a tick; this is the module instance aedes writes through.
@@ -30,9 +33,25 @@ const mqttPacket = requireInAedes('mqtt-packet') as {
 const writePacket = mqttPacket.writeToStream;
 mqttPacket.writeToStream = (packet, stream, opts) => {
   const id = packet.messageId;
-  if (packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number') return writePacket(packet, stream, opts);
-  return stream.write(puback(id));
+  const ok = packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number' ? writePacket(packet, stream, opts) : stream.write(puback(id));
+  if (ok) return true;
+  overflowing(stream as OutboundStream);
+  // never "wait for drain": aedes would hold its delivery until this socket drains, and its emitter (100 deliveries
+  // at once) then stalls every other subscriber behind one that stopped reading while it queues what devices publish
+  // without bound. The socket's own buffer holds the backlog instead, bounded by MQTT_MAX_OUTBOUND_BYTES.
+  return true;
 };
+
+// A connection that does not read what is sent to it (a subscriber that stopped reading) holds what is published to it
+// in its socket's buffer: past MQTT_MAX_OUTBOUND_BYTES waiting to be written it is closed and counted. Checked when a
+// write finds the socket's buffer past its mark (cheap: only then). WebSocket connections are relayed through
+// the event loop, which bounds them the same way (broker.ts).
+type OutboundStream = { writableLength?: number; destroy?: (err?: Error) => void; destroyed?: boolean; client?: Client };
+function overflowing(stream: OutboundStream) {
+  if ((stream.writableLength ?? 0) <= maxOutboundBytes || stream.destroyed) return;
+  report({ e: 'overflow', clientId: stream.client?.id ?? undefined, bytes: stream.writableLength ?? 0 });
+  stream.destroy?.();
+}
 
 // Each client's parser (aedes makes one per connection through this module) reads whole PUBLISH packets straight from
 // the socket's chunks (fast-publish.ts), and refuses a packet over MQTT_MAX_PACKET_BYTES as soon as its header is read:
@@ -46,20 +65,46 @@ const fastParse = fastPublishParse(
 );
 mqttPacket.parser = (opt) => Object.assign(makeParser(opt), { parse: fastParse });
 
-// A device's publish, the broker's hot path, taken before aedes' own handling when nothing in aedes needs it: QoS 0 or 1,
-// not retained, on a topic this session was already allowed, and no subscriber anywhere. aedes would otherwise run
-// it through its step series (authorisation, retained store, offline enqueue, emission: two topic matches and an
-// allocation or two per step) only to find nobody to deliver to. Anything else goes the whole way unchanged.
+// A device's publish. An acknowledgement means stored: a QoS 1 PUBACK (QoS 2 PUBREC) is not written here but held, in
+// the order the messages were handed over, until the event loop says their batches committed (`acks`, once per turn:
+// one write per connection for all of its released acknowledgements).
+//
+// The hot path, taken before aedes' own handling when nothing in aedes needs it: QoS 0 or 1, not retained, on a topic
+// this session was already allowed, and no subscriber anywhere. aedes would otherwise run it through its step series
+// (authorisation, retained store, offline enqueue, emission: two topic matches and an allocation or two per step) only
+// to find nobody to deliver to. QoS 0 otherwise goes aedes' whole way unchanged; QoS 1 and 2 go the same way except
+// that the acknowledgement aedes would write at once is held instead (its `publish` event hands the message over).
 type HandlePublish = (client: Client, packet: PublishPacket, done: (err?: Error) => void) => void;
 const publishHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'publish.js');
 const aedesPublish = requireInAedes(publishHandler) as HandlePublish;
+/** publishes whose acknowledgement is held: their `publish` event hands them over as held */
+const holding = new WeakSet<PublishPacket>();
 requireInAedes.cache[publishHandler]!.exports = ((client, packet, done) => {
   const session = sessions.get(client);
-  if (session === undefined || packet.qos === 2 || packet.retain || !unheard(session, packet.topic)) return aedesPublish(client, packet, done);
-  if (packet.qos === 1) client.conn.write(puback(packet.messageId!));
-  handOver(session, packet);
-  done();
+  if (session === undefined) return aedesPublish(client, packet, done);
+  if (packet.qos < 2 && !packet.retain && unheard(session, packet.topic)) {
+    handOver(session, packet, client);
+    return done();
+  }
+  if (packet.qos === 0) return aedesPublish(client, packet, done);
+  // aedes' own checks of a publish's topic (MQTT-3.3.2-2), then its authorisation, then its publish without the ack
+  const topic = packet.topic;
+  if (topic.length === 0 || topic.includes('#') || topic.includes('+')) return done(new Error('invalid topic in PUBLISH'));
+  aedes.authorizePublish(client, packet, (err) => {
+    if (err) return done(err);
+    holding.add(packet);
+    // aedes' publish as its own handler calls it (with the client: the `publish` event names it)
+    (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(packet, client, done);
+  });
 }) satisfies HandlePublish;
+// PUBREL of a QoS 2 message: it was handed over (and its PUBREC held until stored) when it arrived, so nothing is kept
+// to publish now; PUBCOMP at once (aedes' own handler would look for the packet in its persistence)
+const pubrelHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'pubrel.js');
+requireInAedes(pubrelHandler);
+requireInAedes.cache[pubrelHandler]!.exports = ((client: Client, packet: { messageId: number }, done: (err?: Error) => void) => {
+  client.conn.write(ackPacket(0x70, packet.messageId));
+  done();
+}) as unknown;
 // loaded after the handler above is in place (its handlers module takes the publish handler when it loads)
 const Aedes = requireInAedes(aedesMain) as typeof AedesClass;
 /** aedes' subscription matcher (mqemitter's): every subscription, a client's or aedes' own, is added and removed there */
@@ -118,6 +163,14 @@ const kickedEarly = new Set<SessionId>();
 const tcp = net.createServer((socket) => aedes.handle(socket));
 const sockets = new Map<number, Duplex>();
 let readPaused = false;
+/** connections not read while too many of their acknowledgements are held (held-acks.ts) */
+const ackPaused = new WeakSet<Client>();
+const acks = new HeldAcks<Client>((client, paused) => {
+  if (paused) {
+    ackPaused.add(client);
+    pauseReading(client);
+  } else if (ackPaused.delete(client) && !readPaused && !client.closed) resumeReading(client);
+});
 
 // --- what goes to the event loop: one batch per turn, in order ---
 let events: ThreadEvent[] = [];
@@ -143,9 +196,12 @@ function report(event: ThreadEvent) {
   events.push(event);
   flushing ??= setImmediate(flush);
 }
-/** a session's publish, packed for the event loop (sent at the end of this turn) */
-function handOver(session: ThreadSession, packet: PublishPacket) {
-  packer.add(session.sid, packet.qos, packet.retain, packet.topic, packet.payload as Buffer);
+/** a session's publish, packed for the event loop (sent at the end of this turn); a QoS 1 or 2 publish of `client`
+ * (through the publish handler) has its acknowledgement held until the event loop releases it */
+function handOver(session: ThreadSession, packet: PublishPacket, client?: Client) {
+  const held = client !== undefined && packet.qos > 0;
+  packer.add(session.sid, packet.qos, packet.retain, packet.topic, packet.payload as Buffer, held);
+  if (held) acks.hold(client, packet.messageId!, packet.qos === 2);
   flushing ??= setImmediate(flush);
 }
 const log = (level: 'debug' | 'warn' | 'error', message: string) => {
@@ -161,6 +217,8 @@ function ask(event: ThreadEvent & { req: number }, answered: (answer: LoopComman
 }
 
 aedes.authenticate = (client, username, password, done) => {
+  // CONNACK 2 (identifier rejected), as mosquitto answers a client id it does not take
+  if (!validClientId(client.id)) return done(Object.assign(new Error('client id refused'), { returnCode: 2 }) as AuthenticateError, false);
   const req = nextReq++;
   const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
   ask({ e: 'auth', req, clientId: client.id, username: username || undefined, password: password ? new Uint8Array(password) : undefined, address }, (a) => {
@@ -177,6 +235,7 @@ aedes.authenticate = (client, username, password, done) => {
 aedes.authorizePublish = (client, packet, done) => {
   const session = client ? sessions.get(client) : undefined;
   if (!session || reserved(packet.topic)) return done(new Error('publish not authorised'));
+  if (!validPublishTopic(packet.topic)) return done(new Error('invalid topic in PUBLISH'));
   if (session.allowed.has(packet.topic)) return done(null);
   ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: packet.topic, kind: 'publish' }, (a) => {
     if (a.t === 'authzAnswer' && a.ok) {
@@ -189,7 +248,7 @@ aedes.authorizePublish = (client, packet, done) => {
 // a refused subscription is answered with SUBACK 0x80 and the connection stays up
 aedes.authorizeSubscribe = (client, sub, done) => {
   const session = client ? sessions.get(client) : undefined;
-  if (!session || reserved(sub.topic)) return done(null, null);
+  if (!session || reserved(sub.topic) || !validFilter(sub.topic)) return done(null, null);
   ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: sub.topic, kind: 'subscribe' }, (a) => done(null, a.t === 'authzAnswer' && a.ok ? sub : null));
 };
 
@@ -205,6 +264,7 @@ aedes.on('clientDisconnect', (client) => {
   const session = sessions.get(client);
   if (!session) return;
   if (clientsBySid.get(session.sid) === client) clientsBySid.delete(session.sid);
+  acks.forget(client);
   // aedes unregisters before this event; on a takeover the new client registers (and claims the id) right after
   const replaced = Boolean((aedes as unknown as { clients: Record<string, Client> }).clients[client.id]);
   report({ e: 'gone', sid: session.sid, clientId: client.id, replaced });
@@ -212,7 +272,7 @@ aedes.on('clientDisconnect', (client) => {
 aedes.on('publish', (packet, client) => {
   // client is null for the gateway's own publishes and aedes' $SYS traffic
   const session = client ? sessions.get(client) : undefined;
-  if (session) handOver(session, packet);
+  if (session) handOver(session, packet, holding.delete(packet) ? client! : undefined);
 });
 aedes.on('subscribe', (subscriptions, client) => {
   const session = client ? sessions.get(client) : undefined;
@@ -232,19 +292,26 @@ function clients(): Client[] {
   return Object.values((aedes as unknown as { clients: Record<string, Client> }).clients);
 }
 
+type ReadLoop = { _paused: boolean; _parsingBatch: number; _nextBatch?: () => void };
+// aedes' read loop checks this flag before each read; a resumed client must be kicked to read what waited. While
+// paused, aedes' per-packet callback returns before counting the packet as handled, so a client paused in the
+// middle of a batch would wait forever for its batch to end: resuming starts the next batch afresh.
+function pauseReading(client: Client) {
+  (client as unknown as ReadLoop)._paused = true;
+}
+function resumeReading(client: Client) {
+  const c = client as unknown as ReadLoop;
+  c._paused = false;
+  c._parsingBatch = 0;
+  c._nextBatch?.();
+}
+
 function setReadPaused(paused: boolean) {
   if (paused === readPaused) return;
   readPaused = paused;
-  // aedes' read loop checks this flag before each read; a resumed client must be kicked to read what waited. While
-  // paused, aedes' per-packet callback returns before counting the packet as handled, so a client paused in the
-  // middle of a batch would wait forever for its batch to end: resuming starts the next batch afresh.
   for (const client of clients()) {
-    const c = client as unknown as { _paused: boolean; _parsingBatch: number; _nextBatch?: () => void };
-    c._paused = paused;
-    if (!paused) {
-      c._parsingBatch = 0;
-      c._nextBatch?.();
-    }
+    if (paused) pauseReading(client);
+    else if (!ackPaused.has(client)) resumeReading(client);
   }
 }
 
@@ -309,6 +376,9 @@ port.on('message', (m: LoopCommand) => {
       break;
     case 'pause':
       setReadPaused(m.paused);
+      break;
+    case 'acks':
+      acks.release(m.upTo, m.refused);
       break;
     case 'wsOpen':
       aedes.handle(Object.assign(relayedSocket(m.id), { remoteAddress: m.address }));

@@ -1,5 +1,7 @@
 // What the embedded MQTT broker asks of the domains: who a client is, and what it may publish and subscribe.
 // The platform knows no device families; authorities (devices, credentials for LoRa network servers, ...) do.
+import type { AckRelease } from './held-acks.js';
+export type { AckRelease } from './held-acks.js';
 
 /** broker threads sharing the MQTT listener unless MQTT_THREADS says otherwise (more need the native dup helper) */
 export const DEFAULT_BROKER_THREADS = 1;
@@ -34,8 +36,13 @@ export interface BrokerAuthority {
 export interface BrokerEvents {
   connected: (identity: MqttIdentity, clientId: string) => void;
   disconnected: (identity: MqttIdentity, clientId: string) => void;
-  /** an authorised publish from a client (not from the gateway itself) */
-  message: (identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2) => void;
+  /**
+   * An authorised publish from a client (not from the gateway itself). For QoS 1 and 2 the client's acknowledgement
+   * waits for every listener that called `hold` until it calls the release it got (after the message is stored, or
+   * with `false`: not acknowledged, the connection is closed so the client sends it again); a listener that does not
+   * hold lets it go when it returns.
+   */
+  message: (identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2, hold?: () => AckRelease) => void;
 }
 
 export interface Broker {

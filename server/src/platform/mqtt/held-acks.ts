@@ -1,0 +1,180 @@
+// Held acknowledgements on a broker thread: a QoS 1 PUBACK (QoS 2 PUBREC) waits here, in the order its message was
+// handed over, until the event loop says the message's batch committed (or that the message was not data to keep).
+// The event loop numbers the held messages in the same order (0, 1, 2, ... per thread) and releases every number below
+// a mark; what a connection gets released in one turn goes out as one write. A connection with too many
+// acknowledgements held stops being read until they come down: its in-flight window is its backpressure, and one
+// flooding device cannot fill the writer's queue ahead of the others.
+
+/** the least a connection needs from its client: the socket, and whether it is still up */
+export interface AckTarget {
+  conn: { write(b: Buffer): boolean; destroyed?: boolean };
+  connected?: boolean;
+  closed?: boolean;
+  close(): void;
+}
+
+/**
+ * Acknowledgements one connection may have held before it is no longer read (resumed below half): MQTT.js and most
+ * device stacks keep far fewer in flight, so this only stops a client that publishes without waiting for acks.
+ */
+export const MAX_HELD_PER_CONNECTION = 100;
+
+const PUBACK = 0x40;
+const PUBREC = 0x50;
+
+export class HeldAcks<C extends AckTarget> {
+  private clients: (C | undefined)[] = [];
+  private ids: number[] = [];
+  private head = 0;
+  /** the number of the oldest acknowledgement still held */
+  private base = 0;
+  private perClient = new Map<C, number>();
+
+  /** `pause(client, true)` once a connection holds MAX_HELD_PER_CONNECTION, `pause(client, false)` below half */
+  constructor(private readonly pause: (client: C, paused: boolean) => void, private readonly maxPerClient = MAX_HELD_PER_CONNECTION) {}
+
+  get size(): number {
+    return this.ids.length - this.head;
+  }
+
+  held(client: C): number {
+    return this.perClient.get(client) ?? 0;
+  }
+
+  /** the next held acknowledgement: `rec` for a QoS 2 PUBREC, else a PUBACK */
+  hold(client: C, messageId: number, rec: boolean): void {
+    this.clients.push(client);
+    this.ids.push(rec ? messageId | 0x10000 : messageId);
+    const n = (this.perClient.get(client) ?? 0) + 1;
+    this.perClient.set(client, n);
+    if (n === this.maxPerClient) this.pause(client, true);
+  }
+
+  /**
+   * Releases every acknowledgement numbered below `upTo`: written to its connection if it is still up (one write per
+   * connection), except the `refused` ones, whose connections are closed unacknowledged (the client sends again).
+   */
+  release(upTo: number, refused?: readonly number[]): void {
+    const refusedSet = refused?.length ? new Set(refused) : undefined;
+    const out = new Map<C, number[]>();
+    const closing = new Set<C>();
+    while (this.base < upTo && this.head < this.ids.length) {
+      const serial = this.base++;
+      const client = this.clients[this.head]!;
+      const id = this.ids[this.head]!;
+      this.clients[this.head] = undefined;
+      this.head++;
+      const n = (this.perClient.get(client) ?? 1) - 1;
+      if (n === 0) this.perClient.delete(client);
+      else this.perClient.set(client, n);
+      if (n === Math.floor(this.maxPerClient / 2) - 1) this.pause(client, false);
+      if (refusedSet?.has(serial)) closing.add(client);
+      else if (!closing.has(client)) {
+        const ids = out.get(client);
+        if (ids) ids.push(id);
+        else out.set(client, [id]);
+      }
+    }
+    this.compact();
+    for (const [client, ids] of out) {
+      if (closing.has(client) || client.closed || client.connected === false || client.conn.destroyed) continue;
+      const buf = Buffer.allocUnsafe(ids.length * 4);
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k]!;
+        buf[k * 4] = id > 0xffff ? PUBREC : PUBACK;
+        buf[k * 4 + 1] = 2;
+        buf[k * 4 + 2] = (id >> 8) & 0xff;
+        buf[k * 4 + 3] = id & 0xff;
+      }
+      client.conn.write(buf);
+    }
+    for (const client of closing) client.close();
+  }
+
+  /** a connection that went: its count goes (its entries stay numbered, and are skipped when released) */
+  forget(client: C): void {
+    this.perClient.delete(client);
+  }
+
+  private compact() {
+    if (this.head > 1024 && this.head * 2 > this.ids.length) {
+      this.clients = this.clients.slice(this.head);
+      this.ids = this.ids.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/** Releases one held acknowledgement: `acknowledge` false closes its connection unacknowledged instead (sent again). */
+export type AckRelease = (acknowledge?: boolean) => void;
+
+interface LedgerEntry {
+  holds: number;
+  refused: boolean;
+}
+
+/**
+ * The event loop's side, one per broker thread: the thread's held messages numbered in the order they arrive, each
+ * released once everybody who held it let go. Acknowledgements are released in order (MQTT-4.6.0-2 wants a
+ * connection's PUBACKs in the order of its PUBLISHes), so one message still being written holds back the ones after it.
+ */
+export class AckLedger {
+  private entries: (LedgerEntry | undefined)[] = [];
+  private head = 0;
+  /** held messages released so far (the next one's number) */
+  private released = 0;
+  private sentUpTo = 0;
+  private refused: number[] = [];
+
+  /** `released` hears of every release that moved the mark (the caller then `take`s what to tell the thread) */
+  constructor(private readonly onReleased: () => void = () => {}) {}
+
+  /** how many held messages wait */
+  get waiting(): number {
+    return this.entries.length - this.head;
+  }
+
+  /** the thread's next held message, held once by the caller until `let go` */
+  open(): LedgerEntry {
+    const e = { holds: 1, refused: false };
+    this.entries.push(e);
+    return e;
+  }
+
+  /** another hold on `e`: the acknowledgement waits for the returned release too (called at most once counts) */
+  hold(e: LedgerEntry): AckRelease {
+    e.holds++;
+    let once = false;
+    return (acknowledge = true) => {
+      if (once) return;
+      once = true;
+      this.letGo(e, acknowledge);
+    };
+  }
+
+  letGo(e: LedgerEntry, acknowledge = true): void {
+    if (!acknowledge) e.refused = true;
+    e.holds--;
+    if (e.holds > 0 || this.entries[this.head] !== e) return;
+    this.onReleased();
+    while (this.head < this.entries.length && this.entries[this.head]!.holds <= 0) {
+      if (this.entries[this.head]!.refused) this.refused.push(this.released);
+      this.entries[this.head++] = undefined;
+      this.released++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** what to tell the thread since the last time, or null when nothing more was released */
+  take(): { upTo: number; refused?: number[] } | null {
+    if (this.released === this.sentUpTo) return null;
+    this.sentUpTo = this.released;
+    if (this.refused.length === 0) return { upTo: this.released };
+    const refused = this.refused;
+    this.refused = [];
+    return { upTo: this.released, refused };
+  }
+}

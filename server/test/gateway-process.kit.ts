@@ -1,0 +1,93 @@
+// A real gateway process (server/src/main.ts through tsx) on a data directory of the test's choosing, on free loopback
+// ports: for what only a process can show (SIGKILL, start-up failures, its memory). It tells its ports over the IPC
+// channel as `npm start`'s launcher hears them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { findUp } from '../src/platform/db/sqlite.js';
+import type { GatewayListening } from '../src/main.js';
+
+const root = path.dirname(findUp('scripts', import.meta.url));
+
+export interface GatewayProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  mqttPort: number;
+  /** everything it printed so far */
+  output(): string;
+  exited: Promise<number | null>;
+  /** resident memory (bytes) from /proc */
+  rss(): number;
+}
+
+/** Spawns the gateway and waits until it listens (rejects with its output if it exits first). */
+export function spawnGateway(dataDir: string, env: Record<string, string> = {}, ms = 60_000): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`gateway did not listen in ${ms} ms:\n${out}`))), ms);
+    child.on('message', (m: GatewayListening) => {
+      if (m?.sentra !== 'listening') return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url: `http://127.0.0.1:${m.port}`,
+        port: m.port,
+        mqttPort: m.mqttPort,
+        output: () => out,
+        exited,
+        rss: () => rssOf(child.pid!),
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited (${code}) before listening:\n${out}`));
+    });
+  });
+}
+
+/** Runs the gateway until it exits (a start-up that must fail), bounded in time. */
+export async function runGatewayToExit(dataDir: string, env: Record<string, string> = {}, ms = 30_000, as?: { uid: number; gid: number }): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+    cwd: root,
+    ...as,
+    env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  // it started after all: stop it, the caller sees a zero or null code and the output
+  child.on('message', () => child.kill('SIGTERM'));
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output: out };
+}
+
+export function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+)/.exec(status);
+  return kb ? Number(kb[1]) * 1024 : 0;
+}
+
+/** SIGKILL, then wait for it to be gone */
+export async function killHard(gw: GatewayProcess): Promise<void> {
+  gw.child.kill('SIGKILL');
+  await gw.exited;
+}
+
+/** SIGTERM (a clean shutdown), then wait for it to be gone */
+export async function stopGateway(gw: GatewayProcess): Promise<number | null> {
+  if (gw.child.exitCode !== null || gw.child.signalCode !== null) return gw.child.exitCode;
+  gw.child.kill('SIGTERM');
+  return gw.exited;
+}
