@@ -252,7 +252,9 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   }
 
   /** One evaluation of a level rule: the transitions of the state machine. */
-  function step(rule: CompiledRule, appId: number, deviceId: number, points: readonly EnginePoint[], ts: number) {
+  function step(rule: CompiledRule, appId: number, deviceId: number, points: readonly EnginePoint[], pointTs: number) {
+    // durations run on the engine's clock: a device's own (late, backfilled) timestamps never make a duration due at once
+    const ts = Math.max(pointTs, now());
     let known = false;
     let hit: EnginePoint | null = null;
     const s = live(rule, deviceId);
