@@ -39,7 +39,8 @@ import { createCommands, type Commands } from './modules/commands/commands.servi
 import { commandsRoutes } from './modules/commands/commands.routes.js';
 import { createCardsDomain, type CardsDomain } from './modules/cards/cards.module.js';
 import { webserviceRoutes } from './modules/webservice/webservice.routes.js';
-import { createOutbox } from './modules/notifications/outbox.js';
+import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
+import { createNotificationWorker, type NotificationWorker } from './modules/notifications/worker.js';
 import { createRulesDomain, type RulesDomain } from './modules/rules/rules.module.js';
 
 export interface SentraApp {
@@ -58,6 +59,9 @@ export interface SentraApp {
   cards: CardsDomain;
   /** rules, tasks and their engine (rule/*, task/*, socket.io channel `tasks`) */
   rules: RulesDomain;
+  /** the notification outbox (rules enqueue into it inside their transactions) and its delivery worker (`metrics()`) */
+  outbox: Outbox;
+  notifications: NotificationWorker;
   /** starts HTTP (and the broker); resolves with the bound ports */
   listen(): Promise<{ port: number; url: string; mqttPort: number }>;
   /** graceful: stop accepting, drain, close broker, bus and database; idempotent */
@@ -116,8 +120,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }), { ok: true }),
     now: opts.now,
   });
-  // the notifications outbox (rules-delivery's module): tasks queue their messages in their own transaction
+  // notifications: written with the task change, delivered by the worker once the gateway listens
   const outbox = createOutbox(db, { now: opts.now });
+  const notifications = createNotificationWorker({ db, config, log, now: opts.now, outbox });
   const rulesDomain = createRulesDomain({ db, sqlite: dbHandle.sqlite, bus, telemetry, devices: devicesDomain.devices, outbox, now: opts.now, log });
   const routes = [
     ...authRoutes(auth),
@@ -171,6 +176,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     commands,
     cards: cardsDomain,
     rules: rulesDomain,
+    outbox,
+    notifications,
     async listen() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -178,6 +185,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
       const port = (server.address() as AddressInfo).port;
       const mqttPort = await broker.listen();
+      notifications.start();
       return { port, url: `http://${config.HOST}:${port}`, mqttPort };
     },
     close() {
@@ -198,6 +206,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         await telemetry.close();
         rulesDomain.close();
         await bus.close();
+        // in-flight sends are aborted and go back to 'queued' (at-least-once), before the database goes
+        await notifications.close();
         devicesDomain.close();
         dbHandle.close();
       })();
