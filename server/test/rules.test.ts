@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
 import { deviceFamilyCalls, rulesContract, TASK_LIVE, tasksContract, type Task, type TaskPush } from '@sentra/contracts';
-import { call, type Running } from './harness.js';
+import { call, startGateway, type Running } from './harness.js';
+import { startMailSink, type MailSink } from './support/mail-sink.js';
 import { memberWithRole, tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, settle, startDataGateway, type AppAuth, type Owner } from './device-data.kit.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
@@ -241,5 +242,56 @@ describe('rules and tasks (issue 25)', () => {
     expect(tested.body.firings.map((f: { ts: number; value: number }) => [f.ts - base, f.value])).toEqual([[2000, 10], [5000, 5]]);
     expect(tested.body.series[0].points).toHaveLength(6);
     expect((await tasksOf()).length).toBe(before);
+  });
+});
+
+describe('rules deliver their messages (with rules-delivery): an email arrives at a real SMTP server', () => {
+  let gw: Running | undefined;
+  let sink: MailSink | undefined;
+  const clients: MqttClient[] = [];
+  afterAll(async () => {
+    clients.forEach((c) => c.end(true));
+    await gw?.stop();
+    await sink?.close();
+  });
+
+  it('a crossing sends the new group by email; a status change sends the response group; a second crossing only adds an occurrence', async () => {
+    sink = await startMailSink();
+    gw = await startGateway({ SMTP_URL: sink.url, SMTP_FROM: 'Sentra <alerts@contoh.id>' });
+    const owner = await tenantWithApp(gw.url);
+    const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
+    const { device, client } = await mqttDevice(gw, auth, clients, { name: 'Genset C' });
+    const body = fuelRule(device.id);
+    body.action.response = [{ type: 'EMAIL', email: 'supervisor@contoh.id', subject: 'Tugas {{task.title}}: {{task.status}}', content: 'Status baru {{task.status}}' }] as never;
+    expect((await call(gw.url, rulesContract.add, body, auth)).body.response_result).toBe(0);
+    const send = async (v: number) => {
+      const before = gw!.app.rules.engine.metrics().messages;
+      await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ tank: { fuel: { level: v } } }), { qos: 1 });
+      await settle(gw!, () => gw!.app.rules.engine.metrics().messages > before);
+    };
+
+    await send(40);
+    await send(15);
+    const [mail] = await sink.waitFor(1, 5000);
+    expect(mail).toMatchObject({ subject: 'BBM rendah: Genset C', toAddresses: ['ops@contoh.id'], fromAddress: 'alerts@contoh.id' });
+    expect(mail!.text).toContain('tank/fuel/level = 15 pada ');
+    const task = ((await call(gw.url, tasksContract.list, {}, auth)).body.tasks as Task[])[0]!;
+    expect(task.title).toBe('BBM Genset C tinggal 15 %');
+
+    expect((await call(gw.url, tasksContract.changeStatus, { id: task.id, status: 3 }, auth)).body.response_result).toBe(0);
+    const mails = await sink.waitFor(2, 5000);
+    expect(mails[1]).toMatchObject({ subject: 'Tugas BBM Genset C tinggal 15 %: Pending', toAddresses: ['supervisor@contoh.id'] });
+
+    await send(50);
+    await send(10);
+    expect(await until(async () => ((await call(gw!.url, tasksContract.list, {}, auth)).body.tasks as Task[])[0]?.occurrences === 2)).toBe(true);
+    expect((await call(gw.url, tasksContract.list, {}, auth)).body.total).toBe(1);
+    // the worker marks a message sent after the SMTP server's answer
+    const deliveries = async () => (await call(gw!.url, tasksContract.get, { id: task.id }, auth)).body.data.notifications.map((n: { event: string; status: string }) => [n.event, n.status]);
+    await until(async () => (await deliveries()).every(([, status]: string[]) => status === 'sent'));
+    expect(await deliveries()).toEqual([
+      ['new', 'sent'],
+      ['response', 'sent'],
+    ]);
   });
 });
