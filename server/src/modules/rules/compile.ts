@@ -148,14 +148,22 @@ export function testValue(t: ValueTest, value: unknown): boolean {
   }
 }
 
-export const selects = (sel: Selector, sensor: string, config: string, param: string) =>
-  (sel.sensor === undefined || sel.sensor === sensor) && (sel.config === undefined || sel.config === config) && (sel.param === undefined || sel.param === param);
+/**
+ * Whether a selector takes a point. PARAM names a param (any of its subparams) or one subparam as `param.subparam`
+ * (the spec's trigger has no subparam field; docs/decisions/rules.md "Subparams").
+ */
+export const selects = (sel: Selector, sensor: string, config: string, param: string, subparam = '') =>
+  (sel.sensor === undefined || sel.sensor === sensor) &&
+  (sel.config === undefined || sel.config === config) &&
+  (sel.param === undefined || sel.param === param || (subparam !== '' && sel.param === `${param}.${subparam}`));
 
 /** A point as the engine sees it. */
 export interface EnginePoint {
   sensor: string;
   config: string;
   param: string;
+  /** '' when the param has none */
+  subparam?: string;
   value: unknown;
   ts: number;
 }
@@ -174,7 +182,7 @@ export function evalGroup(g: Group, deviceId: number, points: readonly EnginePoi
     let found = false;
     let passed = false;
     for (const p of points) {
-      if (!selects(c.sel, p.sensor, p.config, p.param)) continue;
+      if (!selects(c.sel, p.sensor, p.config, p.param, p.subparam)) continue;
       found = true;
       let ok = true;
       for (const t of c.tests) {

@@ -86,6 +86,18 @@ describe('fields: DEVICE_ID, SENSOR, CONFIG, PARAM select; VALUE compares', () =
     expect(fired).toHaveLength(1);
   });
 
+  it('PARAM names a param (any subparam) or one subparam as param.subparam', () => {
+    const one = setup(11, { triggers: [...sel('pm', 'meter', 'voltage.r'), t('VALUE', '>', 230)] });
+    one.send(235, 3, { sensor: 'pm', config: 'meter', param: 'voltage', subparam: 's' } as never);
+    expect(one.fired).toHaveLength(0);
+    one.send(235, 3, { sensor: 'pm', config: 'meter', param: 'voltage', subparam: 'r' } as never);
+    expect(one.fired).toHaveLength(1);
+    expect(one.fired[0]!.point).toEqual({ sensor: 'pm', config: 'meter', param: 'voltage.r' });
+    const any = setup(11, { triggers: [...sel('pm', 'meter', 'voltage'), t('VALUE', '>', 230)] });
+    any.send(235, 3, { sensor: 'pm', config: 'meter', param: 'voltage', subparam: 't' } as never);
+    expect(any.fired).toHaveLength(1);
+  });
+
   it('costs nothing for points no rule watches (no evaluation)', () => {
     const { engine, send } = setup(11, { triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
     for (let i = 0; i < 100; i++) send(1, 3, { sensor: 'meter', config: 'pm', param: 'power' });

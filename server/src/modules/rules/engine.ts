@@ -204,7 +204,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     try {
       transact(() => {
         persist(s);
-        if (!cooling) onFire({ rule, appId, deviceId: s.deviceId, ts, value, point: point ? { sensor: point.sensor, config: point.config, param: point.param } : null });
+        if (!cooling) onFire({ rule, appId, deviceId: s.deviceId, ts, value, point: point ? { sensor: point.sensor, config: point.config, param: point.subparam ? `${point.param}.${point.subparam}` : point.param } : null });
       });
       if (cooling) m.suppressed++;
       else m.fired++;
@@ -356,6 +356,11 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
           const k = pointKey(p.sensor, p.config, p.param);
           exactDev?.get(k)?.forEach((r) => touched.add(r));
           exactAny?.get(k)?.forEach((r) => touched.add(r));
+          if (p.subparam) {
+            const ks = k + '.' + p.subparam;
+            exactDev?.get(ks)?.forEach((r) => touched.add(r));
+            exactAny?.get(ks)?.forEach((r) => touched.add(r));
+          }
         }
       }
       a.partial.get(e.deviceId)?.forEach((r) => touched.add(r));

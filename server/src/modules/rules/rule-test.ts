@@ -33,7 +33,7 @@ function memoryStore(): EngineStateStore {
 export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; points: Pick<PointReads, 'oldest'> }) {
   const rule = compileRule({ id: 1, appId: input.appId, category: input.category, name: 'test', key: null, description: '', condition: input.condition, action: { new: [], response: [] } });
   const clauses = [...rule.groups, ...(rule.clear ? [rule.clear] : [])].flatMap((g) => (g.deviceId === null || g.deviceId === input.deviceId ? g.clauses : []));
-  const watched = input.category === 11 || input.category === 12 ? deps.series.filter((s) => clauses.some((c) => selects(c.sel, s.sensor, s.configtype, s.param))) : [];
+  const watched = input.category === 11 || input.category === 12 ? deps.series.filter((s) => clauses.some((c) => selects(c.sel, s.sensor, s.configtype, s.param, s.subparam))) : [];
   let truncated = false;
   const series = watched.map((s) => {
     const rows = deps.points.oldest(s.id, input.start, input.end, RULE_TEST_POINTS + 1);
@@ -49,7 +49,7 @@ export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; poi
     for (const p of points) {
       let list = byTs.get(p.ts);
       if (!list) byTs.set(p.ts, (list = []));
-      list.push({ sensor: s.sensor, config: s.configtype, param: s.param, value: p.value, ts: p.ts });
+      list.push({ sensor: s.sensor, config: s.configtype, param: s.param, subparam: s.subparam, value: p.value, ts: p.ts });
     }
   }
   const firings: Array<{ ts: number; value: number | string | boolean | null; sensor: string; configtype: string; param: string }> = [];
@@ -70,7 +70,7 @@ export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; poi
   }
   return {
     firings,
-    series: series.map(({ s, points }) => ({ sensor: s.sensor, configtype: s.configtype, param: s.param, points })),
+    series: series.map(({ s, points }) => ({ sensor: s.sensor, configtype: s.configtype, param: s.subparam ? `${s.param}.${s.subparam}` : s.param, points })),
     start: input.start,
     end: input.end,
     truncated,

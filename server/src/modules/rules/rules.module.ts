@@ -53,7 +53,7 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
       const points: EnginePoint[] = [];
       for (const p of b.points) {
         const s = telemetry.series(p.seriesId);
-        if (s) points.push({ sensor: s.sensor, config: s.configtype, param: s.param, value: decodeValue(s.datatype, p.num, p.text), ts: p.ts });
+        if (s) points.push({ sensor: s.sensor, config: s.configtype, param: s.param, subparam: s.subparam, value: decodeValue(s.datatype, p.num, p.text), ts: p.ts });
       }
       if (points.length) engine.telemetry({ appId: b.appId, deviceId: b.deviceId, points });
     }
