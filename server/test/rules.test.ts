@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
-import { deviceFamilyCalls, devicesContract, rulesContract, TASK_LIVE, tasksContract, type Task, type TaskPush } from '@sentra/contracts';
+import { deviceFamilyCalls, devicesContract, rulesContract, statesContract, TASK_LIVE, tasksContract, type Task, type TaskPush } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { startMailSink, type MailSink } from './support/mail-sink.js';
 import { memberWithRole, tenantWithApp, until } from './fixtures.js';
@@ -248,6 +248,19 @@ describe('rules and tasks (issue 25)', () => {
     expect(await until(async () => (await tasksOf()).some((t) => t.title === 'Pompa Barat offline' && t.category === 22), 5000)).toBe(true);
     // the rules are switched off again so the other tests' devices do not add tasks
     for (const r of [created, offline, updated]) await call(gw.url, rulesContract.activate, { id: r.body.data.id, active: false }, auth);
+  });
+
+  it('state events reach their rules: a reported state (31) and a deleted state (32)', async () => {
+    const { device, client } = await mqttDevice(gw, auth, clients, { name: 'Panel Listrik' });
+    const manual = await call(gw.url, rulesContract.add, { name: 'Mode manual', category: 31, key: 'ev_state', trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: device.id }, { field: { query: 'SENSOR' }, op: '==', value: 'mode' }, { field: { query: 'VALUE' }, op: '==', value: 'manual' }], action: { title: '{{device.name}} mode {{value}}' } }, auth);
+    const deleted = await call(gw.url, rulesContract.add, { name: 'Kondisi dihapus', category: 32, key: 'ev_state_del', trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: device.id }], action: { title: 'Kondisi {{sensor}} dihapus' } }, auth);
+    expect([manual.body.response_result, deleted.body.response_result]).toEqual([0, 0]);
+    await client.publishAsync(`d/${device.id}/state`, JSON.stringify({ mode: 'auto' }), { qos: 1 });
+    await client.publishAsync(`d/${device.id}/state`, JSON.stringify({ mode: 'manual' }), { qos: 1 });
+    await settle(gw, async () => (await tasksOf()).some((t) => t.title === 'Panel Listrik mode manual'));
+    expect((await tasksOf()).filter((t) => t.rule_id === manual.body.data.id)).toHaveLength(1);
+    expect((await call(gw.url, statesContract.remove, { device_id: device.id, key: 'mode' }, auth)).body.response_result).toBe(0);
+    expect(await until(async () => (await tasksOf()).some((t) => t.rule_id === deleted.body.data.id && t.title === 'Kondisi mode dihapus'))).toBe(true);
   });
 
   it('tests a rule against the stored data of the last hours without creating anything', async () => {

@@ -304,7 +304,8 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     }
     if (!accepted) return;
     const s = live(rule, e.deviceId);
-    fire(rule, s, e.ts, e.value ?? null, null, e.appId, 'idle');
+    // a state event's key travels as the firing's sensor ({{sensor}} in the templates)
+    fire(rule, s, e.ts, e.value ?? null, e.key ? point : null, e.appId, 'idle');
   }
 
   const touched = new Set<CompiledRule>();
