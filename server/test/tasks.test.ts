@@ -84,6 +84,22 @@ describe('tasks across a restart', () => {
   });
 });
 
+describe('one open task per rule and device', () => {
+  it('is enforced by the database: a second open task of a rule and device is refused, a solved one is not', async () => {
+    const gw = await startGateway();
+    try {
+      const owner = await tenantWithApp(gw.url);
+      const db = gw.app.db.sqlite;
+      const insert = db.prepare("INSERT INTO tasks (app_id, rule_id, category, device_id, title, status, open, first_ts, last_ts, created_at, updated_at) VALUES (?, 7, 11, 3, 'x', ?, ?, 0, 0, 0, 0)");
+      insert.run(owner.appId, 1, 1);
+      expect(() => insert.run(owner.appId, 2, 1)).toThrow(/UNIQUE/);
+      expect(() => insert.run(owner.appId, 4, 0)).not.toThrow();
+    } finally {
+      await gw.stop();
+    }
+  });
+});
+
 describe.skipIf(!hasNatsServer)('tasks with two gateways (BUS=nats)', () => {
   const clients: MqttClient[] = [];
   let scale: Awaited<ReturnType<typeof startScaleOut>> | undefined;
