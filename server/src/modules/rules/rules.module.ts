@@ -50,7 +50,6 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
   // ---- telemetry: categories 11, 12 (points) and 31 (states) ----
   const expiry = createExpiryWatch({ engine, publish: (appId, deviceId, silenceS) => publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }), now });
   function onCommitted(b: CommittedTelemetry) {
-    expiry.heard(b.appId, b.deviceId);
     if (!engine.watching(b.appId)) return;
     if (b.points.length) {
       const points: EnginePoint[] = [];
@@ -74,6 +73,9 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
   // by the gateway that wrote it; the `rule-engine` queue group hands each to exactly one gateway.
   if (bus.kind === 'nats') subs.push(bus.subscribe<{ batch: CommittedTelemetry }>('stored.>', ({ data }) => onCommitted(data.batch), { queue: 'rule-engine' }));
   else unsubs.push(telemetry.subscribe(onCommitted));
+  // the expiry watch hears every commit on every gateway (the pipeline's listener gets the others' commits too), so a
+  // device is never thought silent because its messages were evaluated elsewhere
+  unsubs.push(telemetry.subscribe((b) => expiry.heard(b.appId, b.deviceId)));
 
   // ---- subscription ending (501): the billing dates read once, a timer per next notice ----
   const subscription = createSubscriptionWatch({
