@@ -40,7 +40,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
   const behaviours = familyBehaviours({ ...deps, db });
   // status: online ↔ offline transitions (live device list)
   // secret: its broker secret was regenerated (connections signed in with the old one go)
-  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>(), status: new Set<Listener>(), secret: new Set<Listener>() };
+  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>(), status: new Set<Listener>(), secret: new Set<Listener>(), updated: new Set<Listener>(), sensors: new Set<Listener>() };
   const lastSeenWrite = new Map<number, number>();
   ensureSearchIndex(db);
   hashPlainBrokerPasswords(db);
@@ -135,7 +135,9 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 
   function editSensors(appId: number, family: DeviceFamily, id: number, sensors: unknown) {
     rowOf(appId, id, family);
-    return full(db.update(devices).set({ sensors: JSON.stringify(sensors), updatedAt: now() }).where(eq(devices.id, id)).returning().get());
+    const row = db.update(devices).set({ sensors: JSON.stringify(sensors), updatedAt: now() }).where(eq(devices.id, id)).returning().get();
+    announce('sensors', row);
+    return full(row);
   }
 
   function edit(appId: number, input: { id: number; name?: string; description?: string | null; latitude?: number | null; longitude?: number | null; label?: string; tags?: DeviceTags; disabled?: boolean }) {
@@ -151,6 +153,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     if (input.disabled) Object.assign(set, { online: false, lastOfflineTs: before.online ? now() : before.lastOfflineTs });
     const row = db.update(devices).set(set).where(eq(devices.id, input.id)).returning().get();
     if (input.disabled && !before.disabled) announce('disabled', row);
+    announce('updated', row);
     return full(row);
   }
 
