@@ -1,0 +1,71 @@
+// The rule calls of the list, the manual form, the wizard and the "Uji rule" panel (spec 03 section 7 "Rules" and the
+// engine's rule/test), as values or a DeviceCallError with the catalogue's message (spec 03 section 8 "Rule") and the
+// server's field messages.
+import { contracts, T, type InputOf, type OutputOf, type Rule } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { callFailure } from '../devices/deviceCalls.js';
+import { jsonToDraft, wizardCanEdit, type RuleDraft } from './ruleDraft.js';
+
+export type AddRuleBody = InputOf<typeof contracts.rules.add>;
+export type EditRuleBody = InputOf<typeof contracts.rules.edit>;
+export type RuleTestBody = InputOf<typeof contracts.rules.test>;
+export type RuleTestResult = OutputOf<typeof contracts.rules.test>;
+
+export async function listRules(input: InputOf<typeof contracts.rules.list>): Promise<{ rules: Rule[]; total: number }> {
+  const r = await api.call(contracts.rules.list, input);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.list, T.shell.loadFailed);
+  return { rules: r.body.rules, total: r.body.total };
+}
+
+export async function getRule(id: number): Promise<Rule> {
+  const r = await api.call(contracts.rules.get, { id });
+  if (!isOk(r)) throw callFailure(r, contracts.rules.get, T.shell.loadFailed);
+  return r.body.data;
+}
+
+export interface LoadedRule {
+  draft: RuleDraft;
+  key?: string;
+  /** false when the stored condition has parts the wizard cannot show (OR groups): edit it manually */
+  wizardOk: boolean;
+}
+
+/** A stored rule as the wizard's draft. */
+export async function loadRuleDraft(id: number): Promise<LoadedRule> {
+  const rule = await getRule(id);
+  return {
+    draft: jsonToDraft({ name: rule.name, category: rule.category, description: rule.description }, rule),
+    key: rule.key ?? undefined,
+    wizardOk: wizardCanEdit(rule.condition),
+  };
+}
+
+export async function addRule(body: AddRuleBody): Promise<Rule> {
+  const r = await api.call(contracts.rules.add, body);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.add, T.ruleScreens.addFailed);
+  return r.body.data;
+}
+
+export async function editRule(body: EditRuleBody): Promise<Rule> {
+  const r = await api.call(contracts.rules.edit, body);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.edit, T.ruleScreens.editFailed);
+  return r.body.data;
+}
+
+export async function activateRule(id: number, active: boolean): Promise<Rule> {
+  const r = await api.call(contracts.rules.activate, { id, active });
+  if (!isOk(r)) throw callFailure(r, contracts.rules.activate, T.ruleScreens.statusFailed);
+  return r.body.data;
+}
+
+export async function removeRule(id: number): Promise<void> {
+  const r = await api.call(contracts.rules.remove, { id });
+  if (!isOk(r)) throw callFailure(r, contracts.rules.remove, T.ruleScreens.removeFailed);
+}
+
+export async function testRule(body: RuleTestBody): Promise<RuleTestResult> {
+  const r = await api.call(contracts.rules.test, body);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.test, T.ruleScreens.testFailed);
+  return r.body;
+}
