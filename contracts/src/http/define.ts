@@ -19,6 +19,8 @@ export interface Access {
   navs?: readonly SysNav[];
   /** a key that must be `true` in the role's permissions JSON */
   permission?: string;
+  /** the 403's message when the permission is missing (default: the common forbidden text) */
+  deniedMessage?: string;
 }
 
 /** A validation failure on `field` answers this call-specific code instead of -10 (e.g. add application -2). */

@@ -14,6 +14,8 @@ import { statesContract } from './states.js';
 import { commandsContract } from './commands.js';
 import { cardsContract } from './cards.js';
 import { webserviceContract } from './webservice.js';
+import { rulesContract } from './rules.js';
+import { tasksContract } from './tasks.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
@@ -34,6 +36,8 @@ export const contracts = {
   commands: commandsContract,
   cards: cardsContract,
   webservice: webserviceContract,
+  rules: rulesContract,
+  tasks: tasksContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -45,4 +49,5 @@ export { credentialsContract, usersContract, refreshTokenContract, rolesContract
 export { devicesContract, deviceFamilyContract, tagsContract, loraContract };
 export { deviceDataContract, statesContract, commandsContract };
 export { cardsContract, webserviceContract };
+export { rulesContract, tasksContract };
 export { WEBSERVICE_LIMITS, WebserviceCode, WebserviceAnswer } from './webservice.js';

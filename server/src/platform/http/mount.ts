@@ -80,7 +80,7 @@ export function authorize(caller: Caller | null, def: CallDef): void {
   if (!grants) throw forbidden();
   const { navs, permission } = def.access;
   if (navs && navs.length > 0 && !navs.some((n) => grants.navs.has(n))) throw forbidden();
-  if (permission && grants.permissions[permission] !== true) throw forbidden();
+  if (permission && grants.permissions[permission] !== true) throw forbidden(def.access.deniedMessage);
 }
 
 function rawInput(req: Request, def: CallDef): Record<string, unknown> {

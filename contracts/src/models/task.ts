@@ -1,0 +1,65 @@
+// The task entity (spec 03 sections 2.10, 3; DESIGN.md section 3): what a rule's firing creates, with its status,
+// occurrences and the deliveries of its notifications.
+import { z } from 'zod';
+import { T } from '../text/id.js';
+
+/** Task status (DESIGN.md section 3): 1 New, 2 In progress, 3 Pending, 4 Solved, 5 Closed. */
+export const TaskStatus = { NEW: 1, IN_PROGRESS: 2, PENDING: 3, SOLVED: 4, CLOSED: 5 } as const;
+export const TASK_STATUS_CODES = [1, 2, 3, 4, 5] as const;
+export const TASK_STATUS_TEXT: Record<number, string> = T.tasks.status;
+/** a task is open (new occurrences update it) until Solved or Closed */
+export const isOpenStatus = (status: number) => status !== TaskStatus.SOLVED && status !== TaskStatus.CLOSED;
+/** page sizes of the task list (spec 03 section 9) */
+export const TASK_PAGE_SIZES = [5, 10, 25] as const;
+export const TASK_TITLE_MAX = 64;
+
+/** The permission key (role permissions JSON) that task/change/status needs (DESIGN.md section 3). */
+export const TASK_MANAGE = 'task_manage';
+
+export const DeliveryChannel = z.enum(['EMAIL', 'SMS', 'WHATSAPP', 'WEBHOOK']);
+export const DeliveryStatus = z.enum(['queued', 'sending', 'sent', 'failed', 'muted', 'not_configured']);
+/** One notification of a task and how its delivery went (the notifications outbox's row). */
+export const TaskDelivery = z.object({
+  id: z.number().int(),
+  channel: DeliveryChannel,
+  recipient: z.string(),
+  subject: z.string().nullable(),
+  event: z.string().nullable(),
+  status: DeliveryStatus,
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  created_at: z.number().int(),
+  sent_at: z.number().int().nullable(),
+});
+export type TaskDelivery = z.output<typeof TaskDelivery>;
+
+export const Task = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  /** 1..5 */
+  status: z.number().int(),
+  /** the status's label (New, In progress, Pending, Solved, Closed) */
+  status_value: z.string(),
+  notification_active: z.boolean(),
+  /** null once the rule is removed */
+  rule_id: z.number().int().nullable(),
+  rule_name: z.string().nullable(),
+  category: z.number().int(),
+  /** null for events without a device (501) and once the device is removed */
+  device_id: z.number().int().nullable(),
+  device_name: z.string().nullable(),
+  /** how many times the rule fired for this task (1 at creation; later firings while open add one) */
+  occurrences: z.number().int(),
+  /** the last firing's value, as text (null for events without one) */
+  last_value: z.string().nullable(),
+  /** epoch ms of the first and last firing */
+  first_ts: z.number().int(),
+  last_ts: z.number().int(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type Task = z.output<typeof Task>;
+
+export const TaskDetail = Task.extend({ notifications: z.array(TaskDelivery) });
+export type TaskDetail = z.output<typeof TaskDetail>;
