@@ -43,13 +43,13 @@ export async function loadRuleDraft(id: number): Promise<LoadedRule> {
 
 export async function addRule(body: AddRuleBody): Promise<Rule> {
   const r = await api.call(contracts.rules.add, body);
-  if (!isOk(r)) throw callFailure(r, contracts.rules.add, T.ruleScreens.addFailed);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.add, T.rules.addFailed);
   return r.body.data;
 }
 
 export async function editRule(body: EditRuleBody): Promise<Rule> {
   const r = await api.call(contracts.rules.edit, body);
-  if (!isOk(r)) throw callFailure(r, contracts.rules.edit, T.ruleScreens.editFailed);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.edit, T.rules.editFailed);
   return r.body.data;
 }
 
@@ -61,7 +61,7 @@ export async function activateRule(id: number, active: boolean): Promise<Rule> {
 
 export async function removeRule(id: number): Promise<void> {
   const r = await api.call(contracts.rules.remove, { id });
-  if (!isOk(r)) throw callFailure(r, contracts.rules.remove, T.ruleScreens.removeFailed);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.remove, T.rules.removeFailed);
 }
 
 export async function testRule(body: RuleTestBody): Promise<RuleTestResult> {

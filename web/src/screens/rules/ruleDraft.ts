@@ -3,45 +3,28 @@
 // of EMAIL/WHATSAPP/SMS tasks) and the engine's extras (duration, clear condition, cooldown). Pure functions: the
 // draft's checks, and the conversions between the draft and the rule's JSON (condition, action, details) the server
 // stores, so the manual form and the wizard read and write the same shape.
-import { T } from '@sentra/contracts';
-import type { FieldErrors } from '../../ui/forms.js';
+import {
+  ActionTask,
+  RULE_CATEGORIES,
+  RULE_CATEGORY_CODES,
+  RULE_DESCRIPTION_MAX,
+  RULE_NAME_MAX,
+  T,
+  TASK_TYPES,
+  TRIGGER_FIELDS,
+  TRIGGER_OPS,
+  type TaskType,
+  type TriggerEntry,
+  type TriggerField,
+  type TriggerOp,
+} from '@sentra/contracts';
+import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
 
-/** Rule categories (spec 03 section 9), by code; the wizard offers only 11. */
-export const RULE_CATEGORIES: readonly { code: number; name: string }[] = [
-  { code: 11, name: 'Incoming Device Data' },
-  { code: 12, name: 'Incoming Device Multiple Data' },
-  { code: 21, name: 'Device Status V0' },
-  { code: 22, name: 'Device Status new' },
-  { code: 31, name: 'Incoming Device State' },
-  { code: 32, name: 'State Deleted' },
-  { code: 111, name: 'Device Created' },
-  { code: 112, name: 'Device Info Updated' },
-  { code: 113, name: 'Device Sensors Updated' },
-  { code: 119, name: 'Device Deleted' },
-  { code: 501, name: 'Subscription Notification' },
-  { code: 10009, name: 'node-expired' },
-];
-export const WIZARD_CATEGORIES = RULE_CATEGORIES.filter((c) => c.code === 11);
-
-export const TRIGGER_FIELDS = ['DEVICE_ID', 'SENSOR', 'CONFIG', 'PARAM', 'VALUE'] as const;
-export type TriggerField = (typeof TRIGGER_FIELDS)[number];
-export const TRIGGER_OPS = ['==', '>', '>=', '<=', '<'] as const;
-export type TriggerOp = (typeof TRIGGER_OPS)[number];
-/** the spec's three, and the engine's WEBHOOK (docs/decisions/rules.md) */
-export const TASK_TYPES = ['EMAIL', 'WHATSAPP', 'SMS', 'WEBHOOK'] as const;
-export type TaskType = (typeof TASK_TYPES)[number];
+/** Rule categories (spec 03 section 9) as a list, in code order; the wizard offers only 11. */
+export const RULE_CATEGORY_LIST: readonly { code: number; name: string }[] = RULE_CATEGORY_CODES.map((code) => ({ code, name: RULE_CATEGORIES[code] }));
+export const WIZARD_CATEGORIES = RULE_CATEGORY_LIST.filter((c) => c.code === 11);
 export const TASK_GROUPS = ['new', 'response'] as const;
 export type TaskGroup = (typeof TASK_GROUPS)[number];
-
-export const RULE_NAME_MAX = 30;
-export const RULE_KEY_MAX = 30;
-export const RULE_DESCRIPTION_MAX = 128;
-export const RULE_KEY_PATTERN = /^[a-z0-9_]{1,30}$/;
-const CONTENT_MAX = 2000;
-const SUBJECT_MAX = 128;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** E.164, as the engine checks it */
-const PHONE_PATTERN = /^\+[1-9][0-9]{7,14}$/;
 
 export interface RuleInfo {
   name: string;
@@ -113,7 +96,7 @@ export function validateInfo(info: RuleInfo): FieldErrors {
   const e: FieldErrors = {};
   if (!info.name.trim()) e.name = T.common.required;
   else if (info.name.trim().length > RULE_NAME_MAX) e.name = T.ruleScreens.nameMax;
-  if (!RULE_CATEGORIES.some((c) => c.code === info.category)) e.category = T.common.required;
+  if (!(RULE_CATEGORY_CODES as number[]).includes(info.category)) e.category = T.common.required;
   if (info.description.length > RULE_DESCRIPTION_MAX) e.description = T.ruleScreens.descriptionMax;
   return e;
 }
@@ -133,8 +116,8 @@ export function validateTrigger(rows: readonly TriggerRow[], extras: RuleExtras)
   rows.forEach((r, i) => {
     if (e[`row.${i}`]) return;
     // selectors only compare with ==; ordering operators need numbers (the engine's rules)
-    if (r.field !== 'VALUE' && r.op !== '==') e[`row.${i}`] = T.ruleScreens.selectorEquals;
-    else if (r.field === 'VALUE' && r.op !== '==' && !isNumberText(r.value)) e[`row.${i}`] = T.ruleScreens.valueNumber;
+    if (r.field !== 'VALUE' && r.op !== '==') e[`row.${i}`] = T.rules.selectorEquals;
+    else if (r.field === 'VALUE' && r.op !== '==' && !isNumberText(r.value)) e[`row.${i}`] = T.rules.valueNumber;
   });
   if (!isSeconds(extras.duration)) e.duration = T.ruleScreens.numberInvalid;
   if (!isSeconds(extras.cooldown)) e.cooldown = T.ruleScreens.numberInvalid;
@@ -142,20 +125,17 @@ export function validateTrigger(rows: readonly TriggerRow[], extras: RuleExtras)
   return e;
 }
 
+/** A task's problems by the engine's own rules (addresses, E.164 phones, lengths, template names). */
 export function validateTask(t: RuleTask): FieldErrors {
-  const e: FieldErrors = {};
-  if (t.type === 'EMAIL') {
-    if (!t.email.trim()) e.email = T.common.required;
-    else if (!EMAIL_PATTERN.test(t.email.trim())) e.email = T.ruleScreens.emailInvalid;
-    if (!t.subject.trim()) e.subject = T.common.required;
-    else if (t.subject.length > SUBJECT_MAX) e.subject = T.common.max(SUBJECT_MAX);
-  } else if (t.type === 'WEBHOOK') {
-    if (!/^https?:\/\/\S+$/.test(t.url.trim())) e.url = T.ruleScreens.urlInvalid;
-  } else if (!t.phone.trim()) e.phone = T.common.required;
-  else if (!PHONE_PATTERN.test(t.phone.trim())) e.phone = T.ruleScreens.phoneInvalid;
-  if (!t.content.trim() && t.type !== 'WEBHOOK') e.content = T.common.required;
-  else if (t.content.length > CONTENT_MAX) e.content = T.ruleScreens.contentMax;
-  return e;
+  const required: FieldErrors = {};
+  const need = (field: keyof RuleTask) => {
+    if (!t[field].trim()) required[field] = T.common.required;
+  };
+  if (t.type === 'EMAIL') ['email', 'subject', 'content'].forEach((f) => need(f as keyof RuleTask));
+  else if (t.type === 'WEBHOOK') need('url');
+  else ['phone', 'content'].forEach((f) => need(f as keyof RuleTask));
+  const parsed = ActionTask.safeParse(taskJson(t));
+  return { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)), ...required };
 }
 
 /** The device a draft's trigger names (its first DEVICE_ID row), for the pickers and the test panel. */
@@ -168,13 +148,6 @@ export const triggerThreshold = (rows: readonly TriggerRow[]) => {
 };
 
 // ---- the rule's JSON (condition, action, details) ----
-
-export interface TriggerEntry {
-  node_type: 'INCOMING_DEVICE_DATA';
-  field: { query: TriggerField };
-  op: TriggerOp;
-  value: string | number;
-}
 
 const entryValue = (r: TriggerRow): string | number =>
   (r.field === 'VALUE' || r.field === 'DEVICE_ID') && isNumberText(r.value) ? Number(r.value) : r.value.trim();
@@ -192,7 +165,8 @@ export function draftExtras(d: RuleDraft): Record<string, unknown> {
   return c;
 }
 
-const taskJson = (t: RuleTask) => {
+/** A task as the action entry holds it: only its type's fields (a function: validateTask above uses it). */
+function taskJson(t: RuleTask) {
   switch (t.type) {
     case 'EMAIL':
       return { type: t.type, email: t.email.trim(), subject: t.subject.trim(), content: t.content };
@@ -201,7 +175,7 @@ const taskJson = (t: RuleTask) => {
     default:
       return { type: t.type, phone: t.phone.trim(), content: t.content };
   }
-};
+}
 
 /** The action entry of a draft: its name (default the rule's) and the two task groups. */
 export const draftAction = (d: RuleDraft) => ({

@@ -43,11 +43,11 @@ function start(input: RuleWizardInput, opts: Opts = {}) {
       addRule: fromPromise(async ({ input }: { input: AddRuleBody }) => {
         calls.add.push(input);
         if (opts.addFails) throw opts.addFails;
-        return {};
+        return {} as unknown;
       }),
       editRule: fromPromise(async ({ input }: { input: EditRuleBody }) => {
         calls.edit.push(input);
-        return {};
+        return {} as unknown;
       }),
     },
   });
@@ -112,7 +112,7 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
         },
       },
     ]);
-    expect(noticeTexts()).toContain(T.ruleScreens.addSuccess);
+    expect(noticeTexts()).toContain(T.rules.addSuccess);
   });
 
   it('keeps the info step with its messages while the name is empty or longer than 30', () => {
@@ -144,7 +144,7 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
     actor.send({ type: 'NEXT' });
     const errors = actor.getSnapshot().context.triggerErrors;
     expect(actor.getSnapshot().value).toBe('trigger');
-    expect(errors).toMatchObject({ 'row.1': T.ruleScreens.selectorEquals, 'row.4': T.ruleScreens.valueNumber, duration: T.ruleScreens.numberInvalid });
+    expect(errors).toMatchObject({ 'row.1': T.rules.selectorEquals, 'row.4': T.rules.valueNumber, duration: T.ruleScreens.numberInvalid });
   });
 
   it('asks for a device row and a VALUE row', () => {
@@ -173,7 +173,7 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
     expect(actor.getSnapshot().context.task?.errors).toEqual({ email: T.common.required, subject: T.common.required, content: T.common.required });
     actor.send({ type: 'EDIT_TASK', patch: { type: 'WHATSAPP', phone: '0812', content: 'x' } });
     actor.send({ type: 'SUBMIT_TASK' });
-    expect(actor.getSnapshot().context.task?.errors).toEqual({ phone: T.ruleScreens.phoneInvalid });
+    expect(actor.getSnapshot().context.task?.errors).toEqual({ phone: T.rules.phoneInvalid });
     actor.send({ type: 'BACK' });
     expect(actor.getSnapshot().value).toBe('action');
     expect(actor.getSnapshot().context.draft.action.new).toEqual([]);
@@ -226,13 +226,13 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
   });
 
   it('a refused save stays on the action step, toasts "Tambah rule gagal" and shows what the server named', async () => {
-    const refused = new DeviceCallError(T.ruleScreens.addFailed, { trigger: 'DEVICE_ID harus berupa id perangkat' }, 400, -10);
+    const refused = new DeviceCallError(T.rules.addFailed, { trigger: 'DEVICE_ID harus berupa id perangkat' }, 400, -10);
     const { actor, calls } = start({ mode: 'add' }, { addFails: refused });
     fillInfo(actor);
     fillTrigger(actor);
     actor.send({ type: 'SAVE' });
     await waitFor(actor, (s) => s.matches('action') && calls.add.length === 1);
-    expect(noticeTexts()).toContain(T.ruleScreens.addFailed);
+    expect(noticeTexts()).toContain(T.rules.addFailed);
     expect(actor.getSnapshot().context.saveError).toBe('trigger: DEVICE_ID harus berupa id perangkat');
     expect(actor.getSnapshot().status).toBe('active');
   });
@@ -284,7 +284,7 @@ describe('rule wizard: update (info/{id}, trigger/{id}, action/{id}, action/task
       action: { name: 'BBM rendah', new: [{ type: 'EMAIL', email: 'ops@example.com' }], response: [] },
     });
     expect((calls.edit[0] as { trigger: { value: unknown }[] }).trigger[4]!.value).toBe(15);
-    expect(noticeTexts()).toContain(T.ruleScreens.editSuccess);
+    expect(noticeTexts()).toContain(T.rules.editSuccess);
   });
 
   it('RESET on update returns to the rule as loaded, not an empty one', async () => {

@@ -155,10 +155,10 @@ export const ruleWizardMachine = setup({
     taskInvalid: ({ context }) => !!context.task && Object.keys(validateTask(context.task.form)).length > 0,
   },
   actions: {
-    notifySaved: ({ context }) => notices.success(context.mode === 'add' ? T.ruleScreens.addSuccess : T.ruleScreens.editSuccess),
+    notifySaved: ({ context }) => notices.success(context.mode === 'add' ? T.rules.addSuccess : T.rules.editSuccess),
     notifySaveFailed: ({ context, event }) => {
       const err = (event as { error?: unknown }).error;
-      notices.error(err instanceof DeviceCallError ? err.message : context.mode === 'add' ? T.ruleScreens.addFailed : T.ruleScreens.editFailed);
+      notices.error(err instanceof DeviceCallError ? err.message : context.mode === 'add' ? T.rules.addFailed : T.rules.editFailed);
     },
     resetDraft: assign({ draft: ({ context }) => context.initial, infoErrors: {}, triggerErrors: {}, task: null }),
     openStartTask: assign({ task: ({ context }) => (context.startTask ? openTask(context.draft, context.startTask) : null) }),

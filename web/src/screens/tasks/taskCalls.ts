@@ -19,21 +19,21 @@ export async function getTask(id: number): Promise<TaskDetail> {
 
 export async function setTaskNotification(id: number, active: boolean): Promise<Task> {
   const r = await api.call(contracts.tasks.notificationActivate, { id, active });
-  if (!isOk(r)) throw callFailure(r, contracts.tasks.notificationActivate, T.taskScreens.notificationFailed);
+  if (!isOk(r)) throw callFailure(r, contracts.tasks.notificationActivate, T.tasks.notificationFailed);
   return r.body.data;
 }
 
 export async function removeTask(id: number): Promise<void> {
   const r = await api.call(contracts.tasks.remove, { id });
-  if (!isOk(r)) throw callFailure(r, contracts.tasks.remove, T.taskScreens.removeFailed);
+  if (!isOk(r)) throw callFailure(r, contracts.tasks.remove, T.tasks.removeFailed);
 }
 
 export async function changeTaskStatus(id: number, status: number): Promise<Task> {
   const r = await api.call(contracts.tasks.changeStatus, { id, status });
   if (!isOk(r)) {
-    const err = callFailure(r, contracts.tasks.changeStatus, T.taskScreens.manageFailed);
+    const err = callFailure(r, contracts.tasks.changeStatus, T.tasks.manageFailed);
     // spec 03 section 6: the refusal's own message
-    if (r.code === 403) err.message = T.taskScreens.forbidden;
+    if (r.code === 403) err.message = T.tasks.forbidden;
     throw err;
   }
   return r.body.data;
