@@ -15,6 +15,7 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import { T } from '@sentra/contracts';
 import { menuIcons } from './menuIcons.js';
 import type { MenuEntry, MenuModel } from './menus.js';
+import { TaskMenuBadge } from '../screens/tasks/TaskMenuBadge.js';
 import { SentraLogo } from '../ui/SentraLogo.js';
 
 export const DRAWER_WIDTH = 265;
@@ -66,6 +67,7 @@ function MenuItems({ entries, depth = 0, onNavigate }: { entries: readonly MenuE
           <ListItemButton key={e.id} component={Link} to={e.to} selected={selected} onClick={onNavigate} sx={{ pl: 2 + depth * 2 }} data-testid="menu-entry">
             <ListItemIcon><Icon /></ListItemIcon>
             <ListItemText primary={e.label} />
+            {e.id === '_task_list_' && <TaskMenuBadge />}
           </ListItemButton>
         );
       })}
