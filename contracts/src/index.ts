@@ -26,6 +26,7 @@ export * from './models/nav.js';
 export * from './models/access.js';
 export * from './models/rule.js';
 export * from './models/task.js';
+export * from './models/notifications.js';
 export * from './models/dashboard/index.js';
 export * from './catalogue/index.js';
 export * from './text/id.js';

@@ -11,3 +11,4 @@ export * from './modules/devices/devices.table.js';
 export * from './modules/telemetry/telemetry.table.js';
 export * from './modules/states/states.table.js';
 export * from './modules/telemetry/sensor-settings.table.js';
+export * from './modules/notifications/notifications.table.js';

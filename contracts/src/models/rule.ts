@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { T } from '../text/id.js';
 import { jsonDocument } from './fields.js';
+import { emailAddress, phoneNumber, webhookUrl } from './notifications.js';
 
 export const RULE_NAME_MAX = 30;
 export const RULE_KEY_MAX = 30;
@@ -100,21 +101,7 @@ const template = (max: number) =>
       }
     });
 
-/** The address rules of the task types (the same as the notifications module's). */
-export const E164 = /^\+[1-9][0-9]{7,14}$/;
-export const phoneNumber = z.string({ error: T.common.required }).regex(E164, T.rules.phoneInvalid);
-export const emailAddress = z.string({ error: T.common.required }).max(254, T.common.max(254)).pipe(z.email(T.common.invalidEmail));
-export const httpUrl = z
-  .string({ error: T.common.required })
-  .max(2048, T.common.max(2048))
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, T.rules.urlInvalid);
+/** The address rules of the task types are the notifications module's (one rule for the forms, the rules and the outbox). */
 
 /** A trigger entry (spec 03 section 3): `{ node_type, field: { query }, op, value }`. */
 export const TriggerEntry = z.object({
@@ -153,7 +140,7 @@ export const ActionTask = z.discriminatedUnion(
     z.object({ type: z.literal('EMAIL'), email: emailAddress, subject: template(RULE_LIMITS.subject), content: template(RULE_LIMITS.content) }),
     z.object({ type: z.literal('SMS'), phone: phoneNumber, content: template(RULE_LIMITS.content) }),
     z.object({ type: z.literal('WHATSAPP'), phone: phoneNumber, content: template(RULE_LIMITS.content) }),
-    z.object({ type: z.literal('WEBHOOK'), url: httpUrl, content: template(RULE_LIMITS.content).optional() }),
+    z.object({ type: z.literal('WEBHOOK'), url: webhookUrl, content: template(RULE_LIMITS.content).optional() }),
   ],
   { error: 'type harus EMAIL, WHATSAPP, SMS atau WEBHOOK' },
 );

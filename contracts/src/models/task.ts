@@ -2,6 +2,7 @@
 // occurrences and the deliveries of its notifications.
 import { z } from 'zod';
 import { T } from '../text/id.js';
+import { Delivery } from './notifications.js';
 
 /** Task status (DESIGN.md section 3): 1 New, 2 In progress, 3 Pending, 4 Solved, 5 Closed. */
 export const TaskStatus = { NEW: 1, IN_PROGRESS: 2, PENDING: 3, SOLVED: 4, CLOSED: 5 } as const;
@@ -16,22 +17,9 @@ export const TASK_TITLE_MAX = 64;
 /** The permission key (role permissions JSON) that task/change/status needs (DESIGN.md section 3). */
 export const TASK_MANAGE = 'task_manage';
 
-export const DeliveryChannel = z.enum(['EMAIL', 'SMS', 'WHATSAPP', 'WEBHOOK']);
-export const DeliveryStatus = z.enum(['queued', 'sending', 'sent', 'failed', 'muted', 'not_configured']);
 /** One notification of a task and how its delivery went (the notifications outbox's row). */
-export const TaskDelivery = z.object({
-  id: z.number().int(),
-  channel: DeliveryChannel,
-  recipient: z.string(),
-  subject: z.string().nullable(),
-  event: z.string().nullable(),
-  status: DeliveryStatus,
-  attempts: z.number().int(),
-  last_error: z.string().nullable(),
-  created_at: z.number().int(),
-  sent_at: z.number().int().nullable(),
-});
-export type TaskDelivery = z.output<typeof TaskDelivery>;
+export const TaskDelivery = Delivery;
+export type TaskDelivery = Delivery;
 
 export const Task = z.object({
   id: z.number().int(),

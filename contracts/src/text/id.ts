@@ -1142,6 +1142,18 @@ export const T = {
     dialogTitle: 'State',
   },
   // ---- card query engine (server only, not in the spec): why a card could not be evaluated ----
+  notifications: {
+    invalidPhone: 'Nomor telepon harus format internasional (contoh: +6281234567890)',
+    invalidUrl: 'Alamat webhook harus http:// atau https://',
+    status: {
+      queued: 'Menunggu dikirim',
+      sending: 'Sedang dikirim',
+      sent: 'Terkirim',
+      failed: 'Gagal',
+      muted: 'Dibisukan',
+      not_configured: 'Kanal belum dikonfigurasi',
+    },
+  },
   cards: {
     expressionInvalid: (detail: string) => `Ekspresi tidak valid: ${detail}`,
     unknownVariable: (name: string) => `Variabel {${name}} tidak dikenal`,
@@ -1263,8 +1275,6 @@ export const T = {
     deviceNotInApp: 'Perangkat tidak terdaftar pada aplikasi ini',
     deviceIdNumber: 'DEVICE_ID harus berupa id perangkat',
     valueNumber: 'Operator >, >=, <=, < membutuhkan nilai angka',
-    phoneInvalid: 'Nomor telepon harus format internasional (E.164), contoh +6281234567890',
-    urlInvalid: 'Alamat harus http(s)',
     templateUnknown: (name: string) => `Variabel template tidak dikenal: {{${name}}}`,
     testNoData: 'Tidak ada data pada rentang ini',
   },
