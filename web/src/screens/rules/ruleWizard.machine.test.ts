@@ -173,7 +173,7 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
     expect(actor.getSnapshot().context.task?.errors).toEqual({ email: T.common.required, subject: T.common.required, content: T.common.required });
     actor.send({ type: 'EDIT_TASK', patch: { type: 'WHATSAPP', phone: '0812', content: 'x' } });
     actor.send({ type: 'SUBMIT_TASK' });
-    expect(actor.getSnapshot().context.task?.errors).toEqual({ phone: T.rules.phoneInvalid });
+    expect(actor.getSnapshot().context.task?.errors).toEqual({ phone: T.notifications.invalidPhone });
     actor.send({ type: 'BACK' });
     expect(actor.getSnapshot().value).toBe('action');
     expect(actor.getSnapshot().context.draft.action.new).toEqual([]);
