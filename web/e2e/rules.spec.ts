@@ -49,6 +49,7 @@ test.describe.serial('rules and tasks', () => {
     const ask = page.getByRole('dialog').filter({ hasText: T.rules.askAdd });
     await expect(ask.getByRole('button', { name: T.rules.editor })).toBeVisible();
     await expect(ask.getByRole('button', { name: T.rules.manual })).toBeVisible();
+    await page.waitForTimeout(300); // the dialog's fade-in, for the screenshot
     await page.screenshot({ path: `${SHOTS}/ask-add.png` });
     await ask.getByRole('button', { name: T.rules.editor }).click();
     await expect(page).toHaveURL(/\/_rule_editor_\/info$/);

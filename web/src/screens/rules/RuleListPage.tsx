@@ -32,7 +32,9 @@ export function RuleListPage() {
     () => listRules({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({ rows: r.rules, total: r.total })),
     [search, paging],
   );
-  const { rows, setRows, total, loading, load } = usePagedRows(fetchPage, { ...paging, goTo: (page) => setPaging((p) => ({ ...p, page })) });
+  // stable: usePagedRows reloads when it changes
+  const goTo = useCallback((page: number) => setPaging((p) => ({ ...p, page })), []);
+  const { rows, setRows, total, loading, load } = usePagedRows(fetchPage, { ...paging, goTo });
 
   const toggle = async (rule: Rule) => {
     const next = !rule.active;
@@ -113,7 +115,7 @@ export function RuleListPage() {
           </TableRow>
         ))}
       </PagedTable>
-      <Fab color="primary" variant="extended" onClick={() => setAsking({ rule: null })} sx={{ position: 'fixed', right: 32, bottom: 32 }}>
+      <Fab color="primary" variant="extended" onClick={() => setAsking({ rule: null })} sx={{ position: 'fixed', right: 32, bottom: 32, textTransform: 'none' }}>
         <AddIcon sx={{ mr: 1 }} />
         {T.rules.newRule}
       </Fab>

@@ -178,7 +178,7 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
           sx={{ flex: 1 }}
         />
         <Stack direction="row" spacing={1} sx={{ flex: 1 }}>
-          <TextField select size="small" label={S.clearLabel} value={ex.clearOp} disabled={disabled} onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { clearOp: e.target.value as TriggerRow['op'] } })} sx={{ minWidth: 96 }} helperText=" ">
+          <TextField select size="small" label={S.operator} value={ex.clearOp} disabled={disabled} onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { clearOp: e.target.value as TriggerRow['op'] } })} sx={{ minWidth: 96 }} helperText=" ">
             {TRIGGER_OPS.map((o) => (
               <MenuItem key={o} value={o}>{o}</MenuItem>
             ))}
@@ -186,13 +186,12 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
           <TextField
             size="small"
             type="number"
-            label={S.value}
+            label={S.clearLabel}
             value={ex.clearValue}
             disabled={disabled}
             error={!!errors.clearValue}
             helperText={errors.clearValue ?? S.clearHelp}
             onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { clearValue: e.target.value } })}
-            slotProps={{ htmlInput: { 'aria-label': S.clearLabel } }}
             sx={{ flex: 1 }}
           />
         </Stack>

@@ -30,7 +30,9 @@ export function TaskListPage() {
     () => listTasks({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({ rows: r.tasks, total: r.total })),
     [search, paging],
   );
-  const { rows, setRows, total, loading, load } = usePagedRows(fetchPage, { ...paging, goTo: (page) => setPaging((p) => ({ ...p, page })) });
+  // stable: usePagedRows reloads when it changes
+  const goTo = useCallback((page: number) => setPaging((p) => ({ ...p, page })), []);
+  const { rows, setRows, total, loading, load } = usePagedRows(fetchPage, { ...paging, goTo });
 
   useEffect(() => unreadTasks.showList(), []);
   useLiveTasks(true, (pushes: TaskPush[]) => {
