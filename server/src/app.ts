@@ -39,6 +39,9 @@ import { createCommands, type Commands } from './modules/commands/commands.servi
 import { commandsRoutes } from './modules/commands/commands.routes.js';
 import { createCardsDomain, type CardsDomain } from './modules/cards/cards.module.js';
 import { webserviceRoutes } from './modules/webservice/webservice.routes.js';
+import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
+import { createNotificationWorker, type NotificationWorker } from './modules/notifications/worker.js';
+import { createRulesDomain, type RulesDomain } from './modules/rules/rules.module.js';
 
 export interface SentraApp {
   config: Config;
@@ -54,6 +57,11 @@ export interface SentraApp {
   commands: Commands;
   /** card query engine and live push (`/fetch/web/g`, `/fetch/web/p`, card CSV, socket.io channel `dashboard`) */
   cards: CardsDomain;
+  /** rules, tasks and their engine (rule/*, task/*, socket.io channel `tasks`) */
+  rules: RulesDomain;
+  /** the notification outbox (rules enqueue into it inside their transactions) and its delivery worker (`metrics()`) */
+  outbox: Outbox;
+  notifications: NotificationWorker;
   /** starts HTTP (and the broker); resolves with the bound ports */
   listen(): Promise<{ port: number; url: string; mqttPort: number }>;
   /** graceful: stop accepting, drain, close broker, bus and database; idempotent */
@@ -112,6 +120,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }), { ok: true }),
     now: opts.now,
   });
+  // notifications: written with the task change, delivered by the worker once the gateway listens
+  const outbox = createOutbox(db, { now: opts.now });
+  const notifications = createNotificationWorker({ db, config, log, now: opts.now, outbox });
+  const rulesDomain = createRulesDomain({ db, sqlite: dbHandle.sqlite, bus, telemetry, devices: devicesDomain.devices, outbox, now: opts.now, log });
   const routes = [
     ...authRoutes(auth),
     ...appsRoutes(db, rolesService.menuNavs),
@@ -123,10 +135,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...dashboardsRoutes(db, dashboardsService),
     ...devicesDomain.routes,
     ...telemetryRoutes({ db, devices: devicesDomain.devices, tags: devicesDomain.tags, data: createDeviceDataService(telemetry.reads), now: opts.now }),
-    ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states }),
+    ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states, onRemoved: rulesDomain.stateRemoved }),
     ...commandsRoutes({ devices: devicesDomain.devices, commands }),
     ...cardsDomain.routes,
     ...webserviceRoutes({ source: cardsDomain.engine.source }),
+    ...rulesDomain.routes,
   ];
 
   const httpApp = createHttpApp({
@@ -147,6 +160,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   attachLiveChannels({ realtime, telemetry, devices: devicesDomain.devices, bus });
   cardsDomain.attachRealtime(realtime);
+  rulesDomain.attachRealtime(realtime);
+  rulesDomain.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -160,6 +175,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     telemetry,
     commands,
     cards: cardsDomain,
+    rules: rulesDomain,
+    outbox,
+    notifications,
     async listen() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -167,6 +185,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
       const port = (server.address() as AddressInfo).port;
       const mqttPort = await broker.listen();
+      notifications.start();
       return { port, url: `http://${config.HOST}:${port}`, mqttPort };
     },
     close() {
@@ -185,7 +204,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         // what devices sent before the broker closed is still on the bus: deliver it before the database goes
         await bus.flush().catch((err) => log.warn('bus flush failed during shutdown', err));
         await telemetry.close();
+        rulesDomain.close();
         await bus.close();
+        // in-flight sends are aborted and go back to 'queued' (at-least-once), before the database goes
+        await notifications.close();
         devicesDomain.close();
         dbHandle.close();
       })();

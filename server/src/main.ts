@@ -2,6 +2,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { DEMO, seedDemo } from './modules/demo/demo.seed.js';
+import { seedDemoRules } from './modules/demo/demo.rules.js';
 
 /** what the gateway tells the process that started it with an IPC channel, once it listens */
 export interface GatewayListening {
@@ -23,6 +24,8 @@ async function main() {
   }
   const app = await buildApp(config, { commandTimeoutMs: config.COMMAND_TIMEOUT_MS });
   const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
+  // the demo's ready rules (voltage, fuel, offline): tasks appear within minutes of the demo fleet starting
+  if (demo?.appId) seedDemoRules(app.rules.rules, demo.appId);
   const { port, url, mqttPort } = await app.listen();
   // started by `npm start` (scripts/start.mjs): tell it the ports actually bound (PORT=0 picks free ones), which its demo
   // fleet then targets; the channel must not keep this process alive

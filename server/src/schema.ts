@@ -12,3 +12,5 @@ export * from './modules/telemetry/telemetry.table.js';
 export * from './modules/states/states.table.js';
 export * from './modules/telemetry/sensor-settings.table.js';
 export * from './modules/notifications/notifications.table.js';
+export * from './modules/rules/rules.table.js';
+export * from './modules/tasks/tasks.table.js';

@@ -22,7 +22,65 @@ export const ConfigSchema = z.object({
   WRITER_THREAD: onOff.default('on'),
   /** how long a command waits for the device's reply (default 55 s, inside the 60 s call); end-to-end tests shorten it */
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  // notification delivery (modules/notifications; docs/decisions/notifications.md). A channel left unset keeps its
+  // messages as 'not_configured'; a half-set one stops the start (notificationIssues below).
+  /** smtp://user:pass@host:port (STARTTLS when offered) or smtps://… (TLS from the start) */
+  SMTP_URL: z.string().optional().refine((v) => v === undefined || isUrlOf(v, ['smtp:', 'smtps:']), 'must be smtp://[user:pass@]host[:port] or smtps://…'),
+  /** the sender: `alerts@example.com` or `Sentra <alerts@example.com>` */
+  SMTP_FROM: z.string().optional().refine((v) => v === undefined || /^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.?[^\s@<>]*>?$/.test(v.trim()), 'must be an address, e.g. Sentra <alerts@example.com>'),
+  /** Twilio-style messages API: POST {SMS_API_URL}/2010-04-01/Accounts/{sid}/Messages.json */
+  SMS_API_URL: z.string().default('https://api.twilio.com').refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
+  SMS_ACCOUNT_SID: z.string().optional(),
+  SMS_AUTH_TOKEN: z.string().optional(),
+  /** the sender number (E.164) or alphanumeric sender id */
+  SMS_FROM: z.string().optional(),
+  /** WhatsApp Cloud API: POST {WHATSAPP_API_URL}/{WHATSAPP_PHONE_NUMBER_ID}/messages with a bearer token */
+  WHATSAPP_API_URL: z.string().default('https://graph.facebook.com/v21.0').refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^[0-9]{1,32}$/, 'must be the numeric phone-number id').optional(),
+  WHATSAPP_TOKEN: z.string().optional(),
+  /** when set, webhook requests carry X-Sentra-Signature: sha256=HMAC(secret, timestamp.body) */
+  WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** webhooks to loopback, private, link-local and other non-public addresses: off (refused) unless turned on */
+  WEBHOOK_ALLOW_PRIVATE: onOff.default('off'),
+  /** time-out of every provider request (connect to answer) */
+  NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(200).max(120_000).default(10_000),
+  /** attempts before a message is 'failed' for good */
+  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  /** first retry delay; each next one doubles (with jitter), at most 30 min */
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+  /** messages per tenant per minute (per gateway); more wait their turn */
+  NOTIFY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
 });
+
+function isUrlOf(value: string, protocols: string[]): boolean {
+  try {
+    const url = new URL(value);
+    return protocols.includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Variables whose value never appears in an error message. */
+const SECRET_VARIABLES = new Set(['SMTP_URL', 'SMS_AUTH_TOKEN', 'WHATSAPP_TOKEN', 'WEBHOOK_SECRET']);
+
+/** A channel is configured completely or not at all: half a configuration is a mistake worth stopping for. */
+function notificationIssues(c: z.infer<typeof ConfigSchema>, ctx: z.RefinementCtx) {
+  const groups: [string, (keyof typeof c)[]][] = [
+    ['email', ['SMTP_URL', 'SMTP_FROM']],
+    ['SMS', ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM']],
+    ['WhatsApp', ['WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_TOKEN']],
+  ];
+  for (const [channel, keys] of groups) {
+    const set = keys.filter((k) => c[k] !== undefined);
+    if (set.length === 0 || set.length === keys.length) continue;
+    for (const k of keys.filter((k) => c[k] === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [k], message: `required for ${channel} notifications when ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set` });
+    }
+  }
+}
+
+const CheckedConfigSchema = ConfigSchema.superRefine(notificationIssues);
 
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -34,9 +92,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const v = env[key];
     picked[key] = v === undefined || v === '' ? defaults[key as keyof Config] : v;
   }
-  const parsed = ConfigSchema.safeParse(picked);
+  const parsed = CheckedConfigSchema.safeParse(picked);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`);
+    const shown = (key: string) => (SECRET_VARIABLES.has(key) && picked[key] !== undefined ? '(hidden)' : JSON.stringify(picked[key]));
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${shown(String(i.path[0]))}: ${i.message}`);
     throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;

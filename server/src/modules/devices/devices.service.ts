@@ -38,7 +38,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
   const now = deps.now ?? Date.now;
   const behaviours = familyBehaviours({ ...deps, db });
   // status: online ↔ offline transitions (live device list)
-  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>(), status: new Set<Listener>() };
+  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>(), status: new Set<Listener>(), updated: new Set<Listener>(), sensors: new Set<Listener>() };
   const lastSeenWrite = new Map<number, number>();
   ensureSearchIndex(db);
 
@@ -121,7 +121,9 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 
   function editSensors(appId: number, family: DeviceFamily, id: number, sensors: unknown) {
     rowOf(appId, id, family);
-    return full(db.update(devices).set({ sensors: JSON.stringify(sensors), updatedAt: now() }).where(eq(devices.id, id)).returning().get());
+    const row = db.update(devices).set({ sensors: JSON.stringify(sensors), updatedAt: now() }).where(eq(devices.id, id)).returning().get();
+    announce('sensors', row);
+    return full(row);
   }
 
   function edit(appId: number, input: { id: number; name?: string; description?: string | null; latitude?: number | null; longitude?: number | null; label?: string; tags?: DeviceTags; disabled?: boolean }) {
@@ -137,6 +139,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     if (input.disabled) Object.assign(set, { online: false, lastOfflineTs: before.online ? now() : before.lastOfflineTs });
     const row = db.update(devices).set(set).where(eq(devices.id, input.id)).returning().get();
     if (input.disabled && !before.disabled) announce('disabled', row);
+    announce('updated', row);
     return full(row);
   }
 

@@ -1,0 +1,285 @@
+// The rule engine alone: operators and fields, transitions, durations (fake time), clear conditions, cooldown, the
+// event categories, the index (unwatched points), and state kept across a restart (a new engine on the same store).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RuleCondition, TriggerEntry } from '@sentra/contracts';
+import { compileRule, testValue } from './compile.js';
+import { createRuleEngine, type EngineStateStore, type Firing, type PersistedState } from './engine.js';
+
+const t = (query: TriggerEntry['field']['query'], op: TriggerEntry['op'], value: TriggerEntry['value']): TriggerEntry => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query }, op, value });
+const sel = (sensor: string, config: string, param: string) => [t('SENSOR', '==', sensor), t('CONFIG', '==', config), t('PARAM', '==', param)];
+
+function memoryStore(): EngineStateStore & { rows: Map<string, PersistedState> } {
+  const rows = new Map<string, PersistedState>();
+  const k = (r: number, d: number) => `${r}:${d}`;
+  return {
+    rows,
+    all: () => [...rows.values()],
+    read: (r, d) => rows.get(k(r, d)),
+    write: (s) => void rows.set(k(s.ruleId, s.deviceId), { ...s }),
+    remove: (r, d) => void rows.delete(k(r, d)),
+    removeRule: (r) => [...rows.keys()].filter((x) => x.startsWith(`${r}:`)).forEach((x) => rows.delete(x)),
+    removeDevice: (d) => [...rows.keys()].filter((x) => x.endsWith(`:${d}`)).forEach((x) => rows.delete(x)),
+  };
+}
+
+let id = 0;
+function setup(category: number, condition: RuleCondition, store = memoryStore()) {
+  const fired: Firing[] = [];
+  const engine = createRuleEngine({ store, onFire: (f) => fired.push(f) });
+  const rule = { id: ++id, appId: 7, category, name: 'r', key: null, description: '', condition, action: { new: [], response: [] } };
+  engine.upsert(rule);
+  let ts = Date.now();
+  const send = (value: unknown, deviceId = 3, point = { sensor: 'tank', config: 'fuel', param: 'level' }) =>
+    engine.telemetry({ appId: 7, deviceId, points: [{ ...point, value, ts: (ts = Math.max(ts + 1000, Date.now())) }] });
+  return { engine, fired, send, rule, store };
+}
+
+describe('trigger operators (spec 03 section 9: == > >= <= <)', () => {
+  const v = (op: TriggerEntry['op'], value: TriggerEntry['value']) => compileRule({ id: 1, appId: 1, category: 11, name: '', key: null, description: '', condition: { triggers: [t('VALUE', op, value)] }, action: { new: [], response: [] } }).groups[0]!.clauses[0]!.tests[0]!;
+  it.each([
+    ['==', 20, 20, true],
+    ['==', 20, 20.5, false],
+    ['==', '20', 20, true],
+    ['==', 'ON', 'ON', true],
+    ['==', 'ON', 'OFF', false],
+    ['==', true, true, true],
+    ['==', 1, true, true],
+    ['>', 20, 21, true],
+    ['>', 20, 20, false],
+    ['>=', 20, 20, true],
+    ['>=', 20, 19.9, false],
+    ['<=', 20, 20, true],
+    ['<=', 20, 20.1, false],
+    ['<', 20, 19, true],
+    ['<', 20, 20, false],
+    ['<', 20, '19', false],
+    ['>', 20, null, false],
+  ] as const)('%s %s against %s is %s', (op, value, point, expected) => {
+    expect(testValue(v(op, value), point)).toBe(expected);
+  });
+});
+
+describe('fields: DEVICE_ID, SENSOR, CONFIG, PARAM select; VALUE compares', () => {
+  it('fires only for the named device, sensor, config and param', () => {
+    const { fired, send } = setup(11, { triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    send(5, 4);
+    send(5, 3, { sensor: 'tank', config: 'fuel', param: 'temp' });
+    send(5, 3, { sensor: 'tank', config: 'oil', param: 'level' });
+    send(5, 3, { sensor: 'pump', config: 'fuel', param: 'level' });
+    expect(fired).toHaveLength(0);
+    send(5, 3);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatchObject({ deviceId: 3, value: 5, point: { sensor: 'tank', config: 'fuel', param: 'level' } });
+  });
+
+  it('without DEVICE_ID watches every device of the application, each with its own state', () => {
+    const { fired, send } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    send(5, 3);
+    send(5, 4);
+    send(4, 3);
+    expect(fired.map((f) => f.deviceId)).toEqual([3, 4]);
+  });
+
+  it('an open selector (no PARAM) matches any param of the sensor and config', () => {
+    const { fired, send } = setup(11, { triggers: [t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'fuel'), t('VALUE', '>', 90)] });
+    send(95, 3, { sensor: 'tank', config: 'fuel', param: 'anything' });
+    expect(fired).toHaveLength(1);
+  });
+
+  it('PARAM names a param (any subparam) or one subparam as param.subparam', () => {
+    const one = setup(11, { triggers: [...sel('pm', 'meter', 'voltage.r'), t('VALUE', '>', 230)] });
+    one.send(235, 3, { sensor: 'pm', config: 'meter', param: 'voltage', subparam: 's' } as never);
+    expect(one.fired).toHaveLength(0);
+    one.send(235, 3, { sensor: 'pm', config: 'meter', param: 'voltage', subparam: 'r' } as never);
+    expect(one.fired).toHaveLength(1);
+    expect(one.fired[0]!.point).toEqual({ sensor: 'pm', config: 'meter', param: 'voltage.r' });
+    const any = setup(11, { triggers: [...sel('pm', 'meter', 'voltage'), t('VALUE', '>', 230)] });
+    any.send(235, 3, { sensor: 'pm', config: 'meter', param: 'voltage', subparam: 't' } as never);
+    expect(any.fired).toHaveLength(1);
+  });
+
+  it('costs nothing for points no rule watches (no evaluation)', () => {
+    const { engine, send } = setup(11, { triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    for (let i = 0; i < 100; i++) send(1, 3, { sensor: 'meter', config: 'pm', param: 'power' });
+    expect(engine.metrics().checks).toBe(0);
+    engine.telemetry({ appId: 99, deviceId: 3, points: [{ sensor: 'tank', config: 'fuel', param: 'level', value: 1, ts: 1 }] });
+    expect(engine.metrics().checks).toBe(0);
+  });
+});
+
+describe('transitions', () => {
+  it('fires on the transition from not matching to matching, not on every matching point', () => {
+    const { fired, send } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    send(50);
+    send(10);
+    send(9);
+    send(8);
+    expect(fired).toHaveLength(1);
+    send(30);
+    send(7);
+    expect(fired).toHaveLength(2);
+  });
+
+  it('OR groups: either group matching is a match; the rule fires once until neither holds', () => {
+    const { fired, send } = setup(11, { groups: [[...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], [...sel('tank', 'fuel', 'temp'), t('VALUE', '>', 80)]] });
+    send(10);
+    send(90, 3, { sensor: 'tank', config: 'fuel', param: 'temp' });
+    expect(fired).toHaveLength(1);
+    send(50);
+    expect(fired).toHaveLength(1);
+    send(20, 3, { sensor: 'tank', config: 'fuel', param: 'temp' });
+    send(90, 3, { sensor: 'tank', config: 'fuel', param: 'temp' });
+    expect(fired).toHaveLength(2);
+  });
+
+  it('category 12: every clause must hold in the same message', () => {
+    const { engine, fired } = setup(12, { triggers: [...sel('pm', 'meter', 'voltage'), t('VALUE', '<', 200), ...sel('pm', 'meter', 'current'), t('VALUE', '>', 10)] });
+    const msg = (v: number, c: number, ts: number) =>
+      engine.telemetry({ appId: 7, deviceId: 3, points: [{ sensor: 'pm', config: 'meter', param: 'voltage', value: v, ts }, { sensor: 'pm', config: 'meter', param: 'current', value: c, ts }] });
+    msg(190, 5, 1);
+    msg(230, 15, 2);
+    expect(fired).toHaveLength(0);
+    msg(190, 15, 3);
+    expect(fired).toHaveLength(1);
+  });
+});
+
+describe('clear condition (hysteresis)', () => {
+  it('stays active while the value hovers between the thresholds; fires again only after the clear condition held', () => {
+    const { fired, send } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], clear: [...sel('tank', 'fuel', 'level'), t('VALUE', '>=', 30)] });
+    send(19);
+    send(21);
+    send(19);
+    send(25);
+    send(18);
+    expect(fired).toHaveLength(1);
+    send(31);
+    send(10);
+    expect(fired).toHaveLength(2);
+  });
+});
+
+describe('duration (fake time)', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('fires once the match has held for duration_s, not when it ends sooner', () => {
+    const { fired, send, engine, rule } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], duration_s: 60 });
+    send(10);
+    expect(engine.state(rule.id, 3)?.phase).toBe('pending');
+    vi.advanceTimersByTime(30_000);
+    send(50);
+    vi.advanceTimersByTime(60_000);
+    expect(fired).toHaveLength(0);
+    send(10);
+    vi.advanceTimersByTime(59_000);
+    expect(fired).toHaveLength(0);
+    vi.advanceTimersByTime(2000);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]!.value).toBe(10);
+    expect(engine.state(rule.id, 3)?.phase).toBe('active');
+  });
+
+  it('a pending duration survives a restart: a new engine on the same store fires when it is due', () => {
+    const store = memoryStore();
+    const first = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], duration_s: 60 }, store);
+    first.send(10);
+    first.engine.close();
+    vi.advanceTimersByTime(20_000);
+
+    const fired: Firing[] = [];
+    const second = createRuleEngine({ store, onFire: (f) => fired.push(f) });
+    second.upsert(first.rule);
+    second.restore();
+    expect(second.state(first.rule.id, 3)?.phase).toBe('pending');
+    vi.advanceTimersByTime(39_000);
+    expect(fired).toHaveLength(0);
+    vi.advanceTimersByTime(2000);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]!.value).toBe(10);
+  });
+});
+
+describe('cooldown', () => {
+  it('does not fire again for the same rule and device within cooldown_s of the last firing', () => {
+    const { fired, send } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], cooldown_s: 5 });
+    send(10); // fires
+    send(50);
+    send(10); // 2 s later: suppressed
+    send(50);
+    send(10); // 4 s: suppressed
+    send(50);
+    send(10); // 6 s after the firing: fires
+    expect(fired).toHaveLength(2);
+  });
+});
+
+describe("each category's event", () => {
+  const ev = (engine: ReturnType<typeof setup>['engine'], category: number, deviceId = 3, extra: { key?: string; value?: unknown } = {}) => engine.event({ appId: 7, deviceId, category, ts: Date.now(), ...extra });
+
+  it.each([32, 111, 112, 113, 119, 501])('category %i fires on each of its events (filtered by DEVICE_ID)', (category) => {
+    const { engine, fired } = setup(category, { triggers: [t('DEVICE_ID', '==', 3)] });
+    ev(engine, category, 4);
+    ev(engine, category, 3);
+    ev(engine, category, 3);
+    ev(engine, category === 111 ? 112 : 111, 3);
+    expect(fired).toHaveLength(2);
+  });
+
+  it.each([21, 22])('category %i with VALUE == 0 fires when the device goes offline (a level: once per offline spell)', (category) => {
+    const { engine, fired } = setup(category, { triggers: [t('VALUE', '==', 0)] });
+    ev(engine, category, 3, { value: 1 });
+    ev(engine, category, 3, { value: 0 });
+    ev(engine, category, 3, { value: 0 });
+    expect(fired).toHaveLength(1);
+    ev(engine, category, 3, { value: 1 });
+    ev(engine, category, 3, { value: 0 });
+    expect(fired).toHaveLength(2);
+  });
+
+  it('category 31 compares the named state (SENSOR = state key)', () => {
+    const { engine, fired } = setup(31, { triggers: [t('SENSOR', '==', 'mode'), t('VALUE', '==', 'manual')] });
+    ev(engine, 31, 3, { key: 'alarm', value: 'manual' });
+    ev(engine, 31, 3, { key: 'mode', value: 'auto' });
+    ev(engine, 31, 3, { key: 'mode', value: 'manual' });
+    expect(fired).toHaveLength(1);
+    expect(fired[0]!.value).toBe('manual');
+  });
+
+  it('category 10009 fires on the expiry event of its own silence threshold (duration_s)', () => {
+    const { engine, fired } = setup(10009, { duration_s: 600 });
+    ev(engine, 10009, 3, { value: 3600 });
+    ev(engine, 10009, 3, { value: 600 });
+    expect(fired).toHaveLength(1);
+  });
+});
+
+describe('rules come and go', () => {
+  it('a removed rule forgets its state and stops firing; an edited one starts over', () => {
+    const { engine, fired, send, rule, store } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    send(10);
+    expect(store.rows.size).toBe(1);
+    engine.upsert({ ...rule, condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 5)] } });
+    send(10);
+    expect(fired).toHaveLength(1);
+    engine.remove(rule.id);
+    expect(store.rows.size).toBe(0);
+    send(50);
+    send(1);
+    expect(fired).toHaveLength(1);
+  });
+
+  it('a removed device loses its state and timers', () => {
+    vi.useFakeTimers();
+    try {
+      const { engine, fired, send, rule } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], duration_s: 10 });
+      send(1);
+      engine.deviceRemoved(3);
+      expect(engine.state(rule.id, 3)).toBeUndefined();
+      vi.advanceTimersByTime(20_000);
+      expect(fired).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

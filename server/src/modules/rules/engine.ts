@@ -1,0 +1,424 @@
+// The rule engine: matches committed telemetry and device events against the active rules by index, keeps a small
+// state machine per rule and device, and hands every firing to `onFire` (which creates or updates the task and queues
+// its messages in one transaction). docs/decisions/rules.md "Engine" explains the semantics:
+//   level rules (telemetry, status/state with value tests): idle → (matching) → pending (duration) → active (fired)
+//     → idle when the clear condition holds (or, without one, when the match stops); fires on the transition only;
+//   pulse rules (device created/updated/deleted, node-expired, subscription, status without value tests): each event;
+//   cooldown: no firing of a rule and device within cooldown of the last (the transition is still taken).
+// The cost of a point no rule watches is two map lookups, whatever the number of rules.
+import type { Logger } from '../../platform/log.js';
+import { compileRule, evalGroup, type CompiledRule, type EnginePoint, type RuleRecord } from './compile.js';
+import { expiryOf } from './expiry.js';
+
+export type Phase = 'idle' | 'pending' | 'active';
+
+/** What the store keeps of a rule and device (rule_states). */
+export interface PersistedState {
+  ruleId: number;
+  deviceId: number;
+  phase: Phase;
+  since: number;
+  due: number | null;
+  value: string | null;
+  lastFireTs: number | null;
+}
+
+export interface EngineStateStore {
+  all(): PersistedState[];
+  read(ruleId: number, deviceId: number): PersistedState | undefined;
+  write(s: PersistedState): void;
+  remove(ruleId: number, deviceId: number): void;
+  removeRule(ruleId: number): void;
+  removeDevice(deviceId: number): void;
+}
+
+export interface Firing {
+  rule: CompiledRule;
+  appId: number;
+  /** 0: an event without a device */
+  deviceId: number;
+  ts: number;
+  /** the value that made it fire (telemetry point, status 1/0, state value), as given */
+  value: unknown;
+  point: { sensor: string; config: string; param: string } | null;
+}
+
+/** A committed telemetry message (category 11 per value, 12 per message). */
+export interface TelemetryEvent {
+  appId: number;
+  deviceId: number;
+  points: readonly EnginePoint[];
+}
+
+/** A device or tenant event (categories 21..10009); `key` names a state (31, 32); `value` 1/0 for status. */
+export interface DeviceEvent {
+  appId: number;
+  deviceId: number;
+  category: number;
+  ts: number;
+  key?: string;
+  value?: unknown;
+}
+
+export interface RuleEngineOptions {
+  store: EngineStateStore;
+  /** called synchronously inside `transact`, with the state change already written */
+  onFire: (f: Firing) => void;
+  /** runs a state change and its firing as one unit (the database transaction); default: just runs it */
+  transact?: <T>(fn: () => T) => T;
+  /** several gateways share the state: read it from the store before each step (scale-out) */
+  shared?: boolean;
+  now?: () => number;
+  log?: Logger;
+}
+
+interface LiveState extends PersistedState {
+  /** which groups held at their last evaluation (bit per group) */
+  mask: number;
+  timer?: NodeJS.Timeout;
+}
+
+interface AppIndex {
+  /** device id (0: any device) → "sensor\u0001config\u0001param" → rules */
+  exact: Map<number, Map<string, Set<CompiledRule>>>;
+  /** device id (0: any) → rules with a clause that leaves a selector open: checked for every point of the device */
+  partial: Map<number, Set<CompiledRule>>;
+  /** event category → rules */
+  events: Map<number, Set<CompiledRule>>;
+}
+
+const SEP = '\u0001';
+const pointKey = (sensor: string, config: string, param: string) => sensor + SEP + config + SEP + param;
+
+export interface RuleEngine {
+  /** adds or replaces a rule (inactive rules: call `remove`) */
+  upsert(rule: RuleRecord | CompiledRule): void;
+  /** forgets a rule and its state */
+  remove(ruleId: number): void;
+  telemetry(e: TelemetryEvent): void;
+  event(e: DeviceEvent): void;
+  /** drops the state of a removed device (its timers too) */
+  deviceRemoved(deviceId: number): void;
+  /** re-arms the pending durations and active phases kept by the store (after the rules are loaded) */
+  restore(): void;
+  rule(ruleId: number): CompiledRule | undefined;
+  /** whether any active rule of the application exists (the committed-telemetry hook returns at once otherwise) */
+  watching(appId: number): boolean;
+  /** the active rules of one event category of an application */
+  rulesOf(appId: number, category: number): CompiledRule[];
+  state(ruleId: number, deviceId: number): Readonly<PersistedState> | undefined;
+  metrics(): { rules: number; checks: number; messages: number; events: number; fired: number; suppressed: number; pending: number };
+  close(): void;
+}
+
+export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
+  const { store, onFire } = opts;
+  const now = opts.now ?? Date.now;
+  const transact = opts.transact ?? (<T>(fn: () => T) => fn());
+  const rules = new Map<number, CompiledRule>();
+  const apps = new Map<number, AppIndex>();
+  /** rule id → device id → state */
+  const states = new Map<number, Map<number, LiveState>>();
+  const counter = { checks: 0 };
+  const m = { messages: 0, events: 0, fired: 0, suppressed: 0 };
+  let closed = false;
+
+  const appIndex = (appId: number) => {
+    let a = apps.get(appId);
+    if (!a) apps.set(appId, (a = { exact: new Map(), partial: new Map(), events: new Map() }));
+    return a;
+  };
+  const addTo = <K, V>(map: Map<K, Set<V>>, k: K, v: V) => {
+    let s = map.get(k);
+    if (!s) map.set(k, (s = new Set()));
+    s.add(v);
+  };
+
+  function index(r: CompiledRule) {
+    const a = appIndex(r.appId);
+    if (r.category !== 11 && r.category !== 12) {
+      addTo(a.events, r.category, r);
+      return;
+    }
+    const groups = r.clear ? [...r.groups, r.clear] : r.groups;
+    for (const g of groups) {
+      const dev = g.deviceId ?? 0;
+      for (const c of g.clauses) {
+        const { sensor, config, param } = c.sel;
+        if (sensor !== undefined && config !== undefined && param !== undefined) {
+          let byKey = a.exact.get(dev);
+          if (!byKey) a.exact.set(dev, (byKey = new Map()));
+          addTo(byKey, pointKey(sensor, config, param), r);
+        } else addTo(a.partial, dev, r);
+      }
+    }
+  }
+
+  function unindex(r: CompiledRule) {
+    const a = apps.get(r.appId);
+    if (!a) return;
+    a.events.get(r.category)?.delete(r);
+    for (const byKey of a.exact.values()) for (const set of byKey.values()) set.delete(r);
+    for (const set of a.partial.values()) set.delete(r);
+  }
+
+  function dropTimers(ruleId: number) {
+    for (const s of states.get(ruleId)?.values() ?? []) clearTimeout(s.timer);
+  }
+
+  // ---- state ----
+
+  function live(rule: CompiledRule, deviceId: number): LiveState {
+    let byDevice = states.get(rule.id);
+    if (!byDevice) states.set(rule.id, (byDevice = new Map()));
+    let s = byDevice.get(deviceId);
+    if (!s) byDevice.set(deviceId, (s = { ruleId: rule.id, deviceId, phase: 'idle', since: 0, due: null, value: null, lastFireTs: null, mask: 0 }));
+    if (opts.shared) {
+      // another gateway may have moved it: the store is the truth, the mask (group memory) stays ours
+      const stored = store.read(rule.id, deviceId);
+      if (stored) Object.assign(s, stored);
+      else if (s.phase !== 'idle' || s.lastFireTs !== null) Object.assign(s, { phase: 'idle', since: 0, due: null, value: null, lastFireTs: null });
+    }
+    return s;
+  }
+
+  function persist(s: LiveState) {
+    if (s.phase === 'idle' && s.lastFireTs === null) store.remove(s.ruleId, s.deviceId);
+    else store.write({ ruleId: s.ruleId, deviceId: s.deviceId, phase: s.phase, since: s.since, due: s.due, value: s.value, lastFireTs: s.lastFireTs });
+  }
+
+  const asText = (v: unknown) => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
+
+  /** Fires (or, within the cooldown, only records the transition) and persists, in one transaction. */
+  function fire(rule: CompiledRule, s: LiveState, ts: number, value: unknown, point: EnginePoint | null, appId: number, next: Phase) {
+    clearTimeout(s.timer);
+    s.timer = undefined;
+    const cooling = rule.cooldownMs > 0 && s.lastFireTs !== null && ts - s.lastFireTs < rule.cooldownMs;
+    s.phase = next;
+    s.since = ts;
+    s.due = null;
+    s.value = asText(value);
+    if (!cooling) s.lastFireTs = ts;
+    // pulse rules keep no state unless a cooldown needs the last firing
+    if (rule.kind === 'pulse' && rule.cooldownMs === 0) s.lastFireTs = null;
+    try {
+      transact(() => {
+        persist(s);
+        if (!cooling) onFire({ rule, appId, deviceId: s.deviceId, ts, value, point: point ? { sensor: point.sensor, config: point.config, param: point.subparam ? `${point.param}.${point.subparam}` : point.param } : null });
+      });
+      if (cooling) m.suppressed++;
+      else m.fired++;
+    } catch (err) {
+      opts.log?.error(`rule ${rule.id}: firing for device ${s.deviceId} failed`, err);
+    }
+  }
+
+  function arm(rule: CompiledRule, s: LiveState, appId: number) {
+    clearTimeout(s.timer);
+    if (closed || s.due === null) return;
+    const since = s.since;
+    s.timer = setTimeout(() => {
+      s.timer = undefined;
+      const current = rules.get(rule.id);
+      if (!current || closed) return;
+      const fresh = live(current, s.deviceId);
+      if (fresh.phase !== 'pending' || fresh.since !== since) return;
+      const value = fresh.value === null ? null : parseValue(fresh.value);
+      fire(current, fresh, fresh.due ?? now(), value, null, appId, 'active');
+    }, Math.max(0, s.due - now()));
+    s.timer.unref?.();
+  }
+
+  const parseValue = (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  };
+
+  function setPhase(s: LiveState, phase: Phase, ts: number, due: number | null = null, value: unknown = null) {
+    clearTimeout(s.timer);
+    s.timer = undefined;
+    s.phase = phase;
+    s.since = ts;
+    s.due = due;
+    s.value = asText(value);
+    try {
+      persist(s);
+    } catch (err) {
+      opts.log?.error(`rule ${s.ruleId}: state of device ${s.deviceId} not stored`, err);
+    }
+  }
+
+  /** One evaluation of a level rule: the transitions of the state machine. */
+  function step(rule: CompiledRule, appId: number, deviceId: number, points: readonly EnginePoint[], pointTs: number) {
+    // durations run on the engine's clock: a device's own (late, backfilled) timestamps never make a duration due at once
+    const ts = Math.max(pointTs, now());
+    let known = false;
+    let hit: EnginePoint | null = null;
+    const s = live(rule, deviceId);
+    let mask = s.mask;
+    for (let gi = 0; gi < rule.groups.length; gi++) {
+      const r = evalGroup(rule.groups[gi]!, deviceId, points, counter);
+      if (!r) continue;
+      known = true;
+      if (r.truth) {
+        mask |= 1 << gi;
+        hit ??= r.point;
+      } else mask &= ~(1 << gi);
+    }
+    const clear = rule.clear ? evalGroup(rule.clear, deviceId, points, counter) : null;
+    if (!known && !clear) return;
+    s.mask = mask;
+    const matching = mask !== 0;
+    switch (s.phase) {
+      case 'idle':
+        if (!matching) return;
+        if (rule.durationMs > 0) {
+          setPhase(s, 'pending', ts, ts + rule.durationMs, hit?.value ?? null);
+          arm(rule, s, appId);
+        } else fire(rule, s, ts, hit?.value ?? null, hit, appId, 'active');
+        return;
+      case 'pending':
+        if (!matching) setPhase(s, 'idle', ts);
+        else if (s.due !== null && ts >= s.due) fire(rule, s, ts, hit?.value ?? null, hit, appId, 'active');
+        return;
+      case 'active':
+        if (rule.clear ? clear?.truth === true : known && !matching) setPhase(s, 'idle', ts);
+        return;
+    }
+  }
+
+  /** A pulse rule: every event its groups accept fires (within the cooldown: not). */
+  function pulse(rule: CompiledRule, e: DeviceEvent, point: EnginePoint) {
+    // node-expired events carry the silence threshold they crossed: each rule answers its own expiry
+    if (rule.category === 10009 && Number(e.value) !== expiryOf(rule.durationMs)) return;
+    let accepted = rule.groups.length === 0;
+    for (const g of rule.groups) {
+      const r = evalGroup(g, e.deviceId, [point], counter);
+      if (r?.truth) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) return;
+    const s = live(rule, e.deviceId);
+    fire(rule, s, e.ts, e.value ?? null, null, e.appId, 'idle');
+  }
+
+  const touched = new Set<CompiledRule>();
+  const perApp = new Map<number, number>();
+
+  return {
+    upsert(input) {
+      const r = 'groups' in input ? input : compileRule(input);
+      const before = rules.get(r.id);
+      if (before) {
+        unindex(before);
+        // a changed definition starts over: pending durations and the group memory belong to the old one
+        dropTimers(r.id);
+        for (const s of states.get(r.id)?.values() ?? []) {
+          s.mask = 0;
+          if (s.phase === 'pending') setPhase(s, 'idle', now());
+        }
+      }
+      if (!before) perApp.set(r.appId, (perApp.get(r.appId) ?? 0) + 1);
+      rules.set(r.id, r);
+      index(r);
+    },
+    remove(ruleId) {
+      const r = rules.get(ruleId);
+      if (r) {
+        unindex(r);
+        const n = (perApp.get(r.appId) ?? 1) - 1;
+        if (n > 0) perApp.set(r.appId, n);
+        else perApp.delete(r.appId);
+      }
+      dropTimers(ruleId);
+      rules.delete(ruleId);
+      states.delete(ruleId);
+      try {
+        store.removeRule(ruleId);
+      } catch (err) {
+        opts.log?.error(`rule ${ruleId}: state not removed`, err);
+      }
+    },
+    telemetry(e) {
+      m.messages++;
+      const a = apps.get(e.appId);
+      if (!a) return;
+      touched.clear();
+      const exactDev = a.exact.get(e.deviceId);
+      const exactAny = a.exact.get(0);
+      if (exactDev || exactAny) {
+        for (const p of e.points) {
+          const k = pointKey(p.sensor, p.config, p.param);
+          exactDev?.get(k)?.forEach((r) => touched.add(r));
+          exactAny?.get(k)?.forEach((r) => touched.add(r));
+          if (p.subparam) {
+            const ks = k + '.' + p.subparam;
+            exactDev?.get(ks)?.forEach((r) => touched.add(r));
+            exactAny?.get(ks)?.forEach((r) => touched.add(r));
+          }
+        }
+      }
+      a.partial.get(e.deviceId)?.forEach((r) => touched.add(r));
+      a.partial.get(0)?.forEach((r) => touched.add(r));
+      if (touched.size === 0) return;
+      let ts = 0;
+      for (const p of e.points) if (p.ts > ts) ts = p.ts;
+      for (const r of [...touched]) step(r, e.appId, e.deviceId, e.points, ts);
+    },
+    event(e) {
+      m.events++;
+      const set = apps.get(e.appId)?.events.get(e.category);
+      if (!set || set.size === 0) return;
+      const point: EnginePoint = { sensor: e.key ?? '', config: '', param: '', value: e.value ?? null, ts: e.ts };
+      for (const r of [...set]) {
+        if (r.kind === 'pulse') pulse(r, e, point);
+        else step(r, e.appId, e.deviceId, [point], e.ts);
+      }
+    },
+    deviceRemoved(deviceId) {
+      for (const byDevice of states.values()) {
+        const s = byDevice.get(deviceId);
+        if (!s) continue;
+        clearTimeout(s.timer);
+        byDevice.delete(deviceId);
+      }
+      try {
+        store.removeDevice(deviceId);
+      } catch (err) {
+        opts.log?.error(`device ${deviceId}: rule state not removed`, err);
+      }
+    },
+    restore() {
+      for (const p of store.all()) {
+        const rule = rules.get(p.ruleId);
+        if (!rule) continue;
+        let byDevice = states.get(p.ruleId);
+        if (!byDevice) states.set(p.ruleId, (byDevice = new Map()));
+        const s: LiveState = { ...p, mask: p.phase === 'active' ? 1 : 0 };
+        byDevice.set(p.deviceId, s);
+        if (s.phase === 'pending') arm(rule, s, rule.appId);
+      }
+    },
+    rule: (id) => rules.get(id),
+    watching: (appId) => perApp.has(appId),
+    rulesOf: (appId, category) => [...(apps.get(appId)?.events.get(category) ?? [])],
+    state(ruleId, deviceId) {
+      const s = states.get(ruleId)?.get(deviceId);
+      return s && { ruleId: s.ruleId, deviceId: s.deviceId, phase: s.phase, since: s.since, due: s.due, value: s.value, lastFireTs: s.lastFireTs };
+    },
+    metrics() {
+      let pending = 0;
+      for (const byDevice of states.values()) for (const s of byDevice.values()) if (s.phase === 'pending') pending++;
+      return { rules: rules.size, checks: counter.checks, ...m, pending };
+    },
+    close() {
+      closed = true;
+      for (const id of states.keys()) dropTimers(id);
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// Composes rules and tasks: the engine fed by committed telemetry and device events, the rule and task calls, the
+// live task channel and the node-expiry watch. What app.ts mounts and closes.
+import type Database from 'better-sqlite3';
+import { rulesContract, tasksContract, TASK_ACCESS, TASK_LIVE, type CallDef, type TaskPush } from '@sentra/contracts';
+import type { Db } from '../../db.js';
+import type { Bus, BusSubscription } from '../../platform/bus/types.js';
+import { invalid } from '../../platform/http/errors.js';
+import { authorize, implement, type Caller } from '../../platform/http/mount.js';
+import type { Logger } from '../../platform/log.js';
+import type { Realtime } from '../../platform/realtime/types.js';
+import type { DeviceService } from '../devices/devices.service.js';
+import type { Outbox } from '../notifications/outbox.js';
+import { decodeValue } from '../telemetry/datatypes.js';
+import type { TelemetryPipeline } from '../telemetry/pipeline.js';
+import type { CommittedTelemetry } from '../telemetry/writer.js';
+import { createTasksService } from '../tasks/tasks.service.js';
+import type { EnginePoint } from './compile.js';
+import { createRuleEngine } from './engine.js';
+import { engineEventsOf, publishDeviceEvent, type DeviceEventMessage } from './events.js';
+import { createExpiryWatch } from './expiry.js';
+import { testRule } from './rule-test.js';
+import { createRulesService } from './rules.service.js';
+import { createRuleStateStore } from './state-store.js';
+
+export const TASKS_CHANNEL = TASK_LIVE.channel;
+export const tasksRoom = (appId: number) => `tasks.${appId}`;
+const TASK_READ = { access: TASK_ACCESS } as unknown as CallDef;
+
+export interface RulesDomainDeps {
+  db: Db;
+  sqlite: Database.Database;
+  bus: Bus;
+  telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series' | 'reads' | 'points'>;
+  devices: Pick<DeviceService, 'on' | 'rowOf'>;
+  outbox: Outbox;
+  now?: () => number;
+  log: Logger;
+}
+
+export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox, now = Date.now, log }: RulesDomainDeps) {
+  const tasks = createTasksService({ db, outbox, bus, now, log });
+  const engine = createRuleEngine({ store: createRuleStateStore(sqlite), onFire: tasks.fire, transact: tasks.transact, shared: bus.kind === 'nats', now, log });
+  const rules = createRulesService({ db, engine, bus, onRemoved: tasks.ruleRemoved, now, log });
+  const subs: BusSubscription[] = [];
+  const unsubs: Array<() => void> = [];
+
+  // ---- telemetry: categories 11, 12 (points) and 31 (states) ----
+  const expiry = createExpiryWatch({ engine, publish: (appId, deviceId, silenceS) => publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }), now });
+  function onCommitted(b: CommittedTelemetry) {
+    expiry.heard(b.appId, b.deviceId);
+    if (!engine.watching(b.appId)) return;
+    if (b.points.length) {
+      const points: EnginePoint[] = [];
+      for (const p of b.points) {
+        const s = telemetry.series(p.seriesId);
+        if (s) points.push({ sensor: s.sensor, config: s.configtype, param: s.param, subparam: s.subparam, value: decodeValue(s.datatype, p.num, p.text), ts: p.ts });
+      }
+      if (points.length) engine.telemetry({ appId: b.appId, deviceId: b.deviceId, points });
+    }
+    for (const st of b.states) {
+      let value: unknown = null;
+      try {
+        value = st.value === null ? null : JSON.parse(st.value);
+      } catch {
+        value = st.value;
+      }
+      engine.event({ appId: b.appId, deviceId: b.deviceId, category: 31, ts: st.ts, key: st.key, value });
+    }
+  }
+  // One gateway: the pipeline's committed listener. Scale-out: every commit is published on `stored.<app>.<device>`
+  // by the gateway that wrote it; the `rule-engine` queue group hands each to exactly one gateway.
+  if (bus.kind === 'nats') subs.push(bus.subscribe<{ batch: CommittedTelemetry }>('stored.>', ({ data }) => onCommitted(data.batch), { queue: 'rule-engine' }));
+  else unsubs.push(telemetry.subscribe(onCommitted));
+
+  // ---- device events: published where the change happens, evaluated once (queue group) ----
+  devices.on('status', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: row.online ? 'online' : 'offline', ts: now(), value: row.online ? 1 : 0 }));
+  devices.on('added', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'created', ts: now() }));
+  devices.on('updated', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'updated', ts: now() }));
+  devices.on('sensors', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'sensors', ts: now() }));
+  devices.on('removed', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'deleted', ts: now() }));
+  subs.push(
+    bus.subscribe<DeviceEventMessage>(
+      'dev.>',
+      ({ data }) => {
+        for (const e of engineEventsOf(data)) engine.event(e);
+        if (data.kind === 'online' || data.kind === 'offline') expiry.heard(data.appId, data.deviceId);
+        // after the 119 rules ran: the device's state goes, rules watching only it are switched off
+        if (data.kind === 'deleted') {
+          expiry.forget(data.deviceId);
+          rules.deviceRemoved(data.appId, data.deviceId);
+        }
+      },
+      { queue: 'rule-engine' },
+    ),
+  );
+
+  const appOf = (caller: Caller) => caller.app!.id;
+  const routes = [
+    ...implement(rulesContract, {
+      list: ({ caller, input }) => rules.list(appOf(caller), input),
+      get: ({ caller, input }) => ({ data: rules.get(appOf(caller), input.id) }),
+      add: ({ caller, input }) => ({ data: rules.add(appOf(caller), input) }),
+      edit: ({ caller, input }) => ({ data: rules.edit(appOf(caller), input) }),
+      activate: ({ caller, input }) => ({ data: rules.activate(appOf(caller), input.id, input.active) }),
+      remove: ({ caller, input }) => rules.remove(appOf(caller), input.id),
+      test: ({ caller, input }) => {
+        const appId = appOf(caller);
+        const device = devices.rowOf(appId, input.device_id);
+        const end = input.end ?? now();
+        const start = end - input.hours * 3_600_000;
+        return testRule({ appId, deviceId: device.id, category: input.category, condition: input.condition, start, end }, { series: telemetry.reads.seriesOfDevice(appId, device.id), points: telemetry.points });
+      },
+    }),
+    ...implement(tasksContract, {
+      list: ({ caller, input }) => tasks.list(appOf(caller), input),
+      get: ({ caller, input }) => ({ data: tasks.get(appOf(caller), input.id) }),
+      notificationActivate: ({ caller, input }) => ({ data: tasks.setNotification(appOf(caller), input.id, input.active) }),
+      remove: ({ caller, input }) => tasks.remove(appOf(caller), input.id),
+      changeStatus: ({ caller, input }) => ({ data: tasks.changeStatus(appOf(caller), input.id, input.status) }),
+    }),
+  ];
+
+  return {
+    engine,
+    rules,
+    tasks,
+    routes,
+    /** the state-removal hook of the states calls (32) */
+    stateRemoved: (appId: number, deviceId: number, key: string) => publishDeviceEvent(bus, { appId, deviceId, kind: 'state-deleted', ts: now(), key }),
+    /** loads the active rules and the kept engine state; starts the expiry watch */
+    start() {
+      rules.load();
+      expiry.start();
+    },
+    /** the `tasks` socket.io channel: every task change of the application, once per change (queue group) */
+    attachRealtime(realtime: Realtime) {
+      realtime.channel(TASKS_CHANNEL, {
+        join: (caller) => {
+          if (!caller.app) throw invalid('Header x-app-domain wajib diisi');
+          authorize(caller, TASK_READ);
+          return tasksRoom(caller.app.id);
+        },
+      });
+      subs.push(
+        bus.subscribe<TaskPush>(
+          'task.>',
+          ({ subject, data }) => {
+            const appId = Number(subject.split('.')[1]);
+            if (Number.isSafeInteger(appId)) realtime.emit(tasksRoom(appId), TASK_LIVE.event, data);
+          },
+          { queue: 'task-live' },
+        ),
+      );
+    },
+    close() {
+      expiry.close();
+      engine.close();
+      rules.close();
+      for (const s of subs) s.unsubscribe();
+      for (const u of unsubs) u();
+    },
+  };
+}
+
+export type RulesDomain = ReturnType<typeof createRulesDomain>;

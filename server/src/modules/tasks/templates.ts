@@ -1,0 +1,44 @@
+// Message texts of a rule's actions: the `{{name}}` templates (contracts TEMPLATE_VARS) filled from the event, the
+// device, the application and the task. Text only: the values are inserted as given, never interpreted.
+import { renderTemplate, type ActionTask, type TemplateVar } from '@sentra/contracts';
+import type { OutboxMessage } from '../notifications/outbox.js';
+
+export type TemplateValues = Partial<Record<TemplateVar, string | number | null | undefined>>;
+
+/** `DD/MM/YYYY HH:mm:ss` in the application's time zone (UTC when the zone is unknown to the runtime). */
+export function formatTime(ts: number, timeZone: string): string {
+  const fmt = (zone: string) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(ts));
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = fmt(timeZone);
+  } catch {
+    parts = fmt('UTC');
+  }
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+/** A value as a message shows it: text as is, numbers and booleans as JSON writes them, nothing for none. */
+export const valueText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The outbox messages of one action group, rendered. */
+export function renderGroup(
+  group: readonly ActionTask[],
+  values: TemplateValues,
+  base: { tenantId: number; appId: number; taskId: number; ruleId: number | null; event: 'new' | 'response' },
+): OutboxMessage[] {
+  return group.map((a) => {
+    const common = { tenantId: base.tenantId, appId: base.appId, taskId: base.taskId, ruleId: base.ruleId ?? undefined, event: base.event };
+    switch (a.type) {
+      case 'EMAIL':
+        return { ...common, channel: 'EMAIL', recipient: a.email, subject: renderTemplate(a.subject, values), body: renderTemplate(a.content, values) };
+      case 'SMS':
+      case 'WHATSAPP':
+        return { ...common, channel: a.type, recipient: a.phone, body: renderTemplate(a.content, values) };
+      case 'WEBHOOK':
+        // the event as JSON (beyond the spec): the values every template sees, plus the rendered text
+        return { ...common, channel: 'WEBHOOK', recipient: a.url, body: JSON.stringify({ ...values, text: a.content ? renderTemplate(a.content, values) : null }) };
+    }
+  });
+}

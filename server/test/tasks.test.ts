@@ -1,0 +1,122 @@
+// Tasks across a gateway restart and across two gateways (BUS=nats): a pending duration and an open task survive a
+// restart; with two gateways each committed message is evaluated once, so one crossing makes one task.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { MqttClient } from 'mqtt';
+import { rulesContract, tasksContract, type Task } from '@sentra/contracts';
+import { call, startGateway, startScaleOut, type Running } from './harness.js';
+import { addDevice, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
+import type { AppAuth } from './device-data.kit.js';
+import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
+
+const rule = (deviceId: number, condition: Record<string, unknown> = {}) => ({
+  name: 'Tangki hampir kosong',
+  category: 11,
+  trigger: [
+    { field: { query: 'DEVICE_ID' }, op: '==', value: deviceId },
+    { field: { query: 'SENSOR' }, op: '==', value: 'tank' },
+    { field: { query: 'CONFIG' }, op: '==', value: 'fuel' },
+    { field: { query: 'PARAM' }, op: '==', value: 'level' },
+    { field: { query: 'VALUE' }, op: '<', value: 20 },
+  ],
+  condition,
+  action: { new: [{ type: 'EMAIL', email: 'ops@contoh.id', subject: 'BBM {{device.name}}', content: '{{value}}' }] },
+});
+
+async function connectDevice(gw: Running, device: Record<string, any>, clients: MqttClient[]) {
+  const a = await mqttAttempt(gw.mqttPort, { clientId: unique('c'), username: device.store_mqtt_username, password: device.store_mqtt_password });
+  if (!a.client) throw new Error(`refused: ${a.code}`);
+  clients.push(a.client);
+  return a.client;
+}
+
+const tasksOf = async (gw: Running, auth: AppAuth) => (await call(gw.url, tasksContract.list, { size: 100 }, auth)).body.tasks as Task[];
+const evaluated = (...gws: Running[]) => gws.reduce((n, g) => n + g.app.rules.engine.metrics().messages, 0);
+
+describe('tasks across a restart', () => {
+  const clients: MqttClient[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-rules-restart-'));
+  let gw: Running | undefined;
+  afterAll(async () => {
+    clients.forEach((c) => c.end(true));
+    await gw?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps a pending duration and an open task across a gateway restart', async () => {
+    gw = await startGateway({ DATA_DIR: dataDir });
+    const owner = await tenantWithApp(gw.url);
+    const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
+    const device = await addDevice(gw.url, auth, 'mqtt', { name: 'Genset B' });
+    const added = await call(gw.url, rulesContract.add, rule(device.id, { duration_s: 3 }), auth);
+    expect(added.body.response_result).toBe(0);
+    const ruleId = added.body.data.id as number;
+
+    let client = await connectDevice(gw, device, clients);
+    const send = async (v: number) => {
+      const before = evaluated(gw!);
+      await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ tank: { fuel: { level: v } } }), { qos: 1 });
+      expect(await until(async () => (await gw!.app.telemetry.flush(), evaluated(gw!) > before))).toBe(true);
+    };
+    await send(10);
+    expect(gw.app.rules.engine.state(ruleId, device.id)?.phase).toBe('pending');
+    client.end(true);
+    await gw.stop();
+
+    // the same database, a new process: the duration still runs and fires when due
+    gw = await startGateway({ DATA_DIR: dataDir });
+    expect(gw.app.rules.engine.state(ruleId, device.id)?.phase).toBe('pending');
+    expect(await until(async () => (await tasksOf(gw!, auth)).length === 1, 6000)).toBe(true);
+    const [task] = await tasksOf(gw, auth);
+    expect(task).toMatchObject({ occurrences: 1, last_value: '10', device_name: 'Genset B' });
+
+    // the open task survives the next restart: a later crossing adds an occurrence to it
+    await gw.stop();
+    gw = await startGateway({ DATA_DIR: dataDir });
+    await call(gw.url, rulesContract.edit, { id: ruleId, ...rule(device.id, {}) }, auth);
+    client = await connectDevice(gw, device, clients);
+    await send(60);
+    await send(5);
+    expect(await until(async () => (await tasksOf(gw!, auth))[0]?.occurrences === 2)).toBe(true);
+    expect(await tasksOf(gw, auth)).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!hasNatsServer)('tasks with two gateways (BUS=nats)', () => {
+  const clients: MqttClient[] = [];
+  let scale: Awaited<ReturnType<typeof startScaleOut>> | undefined;
+  afterAll(async () => {
+    clients.forEach((c) => c.end(true));
+    await scale?.stop();
+  });
+
+  it('evaluates each message once: one crossing, one task, whichever gateway stored it; rules written on one gateway apply on both', async () => {
+    scale = await startScaleOut();
+    const { one, two } = scale;
+    const owner = await tenantWithApp(one.url);
+    const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
+    const device = await addDevice(one.url, auth, 'mqtt');
+    // the rule is written through gateway two; the device talks to gateway one
+    expect((await call(two.url, rulesContract.add, rule(device.id), auth)).body.response_result).toBe(0);
+    expect(await until(() => one.app.rules.engine.metrics().rules > 0)).toBe(true);
+    const client = await connectDevice(one, device, clients);
+    const send = async (v: number) => {
+      const before = evaluated(one, two);
+      await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ tank: { fuel: { level: v } } }), { qos: 1 });
+      expect(await until(() => evaluated(one, two) > before)).toBe(true);
+    };
+    for (let round = 0; round < 4; round++) {
+      await send(50);
+      await send(10);
+      await send(9);
+    }
+    expect(await until(async () => (await tasksOf(one, auth))[0]?.occurrences === 4, 5000)).toBe(true);
+    expect(await tasksOf(two, auth)).toHaveLength(1);
+    // both gateways took part (the rule-engine queue group spreads the commits)
+    expect(one.app.rules.engine.metrics().messages).toBeGreaterThan(0);
+    expect(two.app.rules.engine.metrics().messages).toBeGreaterThan(0);
+    expect(one.app.rules.engine.metrics().fired + two.app.rules.engine.metrics().fired).toBe(4);
+  });
+});
