@@ -13,6 +13,8 @@ const SHOTS = 'test-results/rules-screens';
 const S = T.ruleScreens;
 const RULE = 'Tangki solar rendah';
 const MANUAL = 'Meter manual';
+/** the task title the engine fills from the rule's title template */
+const TASK = 'Solar Tangki Genset rendah';
 
 test.describe.serial('rules and tasks', () => {
   let page: Page;
@@ -21,7 +23,7 @@ test.describe.serial('rules and tasks', () => {
   let client: MqttClient;
   const level = (value: number) => client.publishAsync(`d/${device.id}/data`, JSON.stringify({ tank: { data: { level: value } } }), { qos: 1 });
   const ruleRow = (name: string) => page.getByTestId('rule-row').filter({ hasText: name });
-  const taskRow = () => page.getByTestId('task-row').filter({ hasText: RULE });
+  const taskRow = () => page.getByTestId('task-row').filter({ hasText: TASK });
 
   test.beforeAll(async ({ browser, baseURL, request }) => {
     fs.mkdirSync(SHOTS, { recursive: true });
@@ -93,7 +95,8 @@ test.describe.serial('rules and tasks', () => {
     await page.getByRole('button', { name: T.common.next }).click();
     await expect(page).toHaveURL(/\/_rule_editor_\/action$/);
 
-    // Action: one e-mail in the `new` group, edited on its own route
+    // Action: the task title template, one e-mail in the `new` group, edited on its own route
+    await page.getByRole('textbox', { name: S.actionTitle }).fill('Solar {{device.name}} rendah');
     await page.getByTestId('task-group-new').getByRole('button', { name: S.addTask }).click();
     await expect(page).toHaveURL(/\/_rule_editor_\/action\/task\?group=new$/);
     await page.getByRole('textbox', { name: S.email }).fill('ops@contoh.id');
@@ -130,10 +133,12 @@ test.describe.serial('rules and tasks', () => {
   });
 
   test("Manage Task: unchanged warns 'Tidak ada perubahan', a new status saves", async () => {
-    await taskRow().getByRole('button', { name: new RegExp(`^${T.taskScreens.manageOf(RULE)}`) }).click();
+    await taskRow().getByRole('button', { name: new RegExp(`^${T.taskScreens.manageOf(TASK)}`) }).click();
     await expect(page).toHaveURL(/\/_task_action_\/\d+$/);
     await expect(page.getByTestId('task-occurrences')).toContainText(device.name);
     await expect(page.getByRole('radio')).toHaveCount(5);
+    await expect(page.getByRole('radio', { name: 'New' })).toBeChecked();
+    await expect(page.getByRole('button', { name: T.common.save })).toBeEnabled();
     await page.screenshot({ path: `${SHOTS}/manage-task.png`, fullPage: true });
     await page.getByRole('button', { name: T.common.save }).click();
     await expect(notice(page, T.tasks.noChange)).toBeVisible();
@@ -147,7 +152,7 @@ test.describe.serial('rules and tasks', () => {
   test('mutes a task after the confirmation', async () => {
     const row = taskRow();
     await row.getByRole('switch').click();
-    await confirmYes(page, T.taskScreens.confirmMute(RULE), T.common.yes);
+    await confirmYes(page, T.taskScreens.confirmMute(TASK), T.common.yes);
     await expect(notice(page, T.tasks.notificationSuccess)).toBeVisible();
     await expect(row.getByRole('switch')).not.toBeChecked();
   });

@@ -8,7 +8,7 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { RULE_DESCRIPTION_MAX, RULE_NAME_MAX, T, TASK_TYPES, TRIGGER_FIELDS, TRIGGER_OPS, type DeviceSummary } from '@sentra/contracts';
+import { RULE_DESCRIPTION_MAX, RULE_NAME_MAX, T, TASK_TITLE_MAX, TASK_TYPES, TRIGGER_FIELDS, TRIGGER_OPS, type DeviceSummary } from '@sentra/contracts';
 import type { FieldErrors } from '../../ui/forms.js';
 import { TASK_GROUPS, WIZARD_CATEGORIES, type RuleDraft, type RuleTask, type TaskGroup, type TriggerRow } from './ruleDraft.js';
 import type { RuleWizardEvent, TaskEditing } from './ruleWizard.machine.js';
@@ -220,13 +220,13 @@ export function ActionStep({ draft, saveError, disabled, send }: { draft: RuleDr
     <Stack spacing={2}>
       {saveError && <Alert severity="error">{saveError}</Alert>}
       <TextField
-        label={S.actionName}
-        value={draft.action.name}
+        label={S.actionTitle}
+        value={draft.action.title}
         placeholder={draft.info.name}
         disabled={disabled}
-        helperText={S.actionNameHelp}
-        onChange={(e) => send({ type: 'EDIT_ACTION_NAME', value: e.target.value })}
-        slotProps={{ htmlInput: { maxLength: RULE_NAME_MAX } }}
+        helperText={S.actionTitleHelp}
+        onChange={(e) => send({ type: 'EDIT_ACTION_TITLE', value: e.target.value })}
+        slotProps={{ htmlInput: { maxLength: TASK_TITLE_MAX } }}
       />
       {TASK_GROUPS.map((g) => (
         <Paper key={g} variant="outlined" sx={{ p: 2 }} data-testid={`task-group-${g}`}>

@@ -49,7 +49,10 @@ export interface RuleTask {
 }
 
 export interface RuleAction {
+  /** the action's name (kept as stored; the rule's name by default) */
   name: string;
+  /** the task title template (empty: the engine uses the rule's name) */
+  title: string;
   new: RuleTask[];
   response: RuleTask[];
 }
@@ -88,7 +91,7 @@ export function emptyDraft(): RuleDraft {
       { field: 'VALUE', op: '>', value: '' },
     ],
     extras: { ...EMPTY_EXTRAS },
-    action: { name: '', new: [], response: [] },
+    action: { name: '', title: '', new: [], response: [] },
   };
 }
 
@@ -180,6 +183,7 @@ function taskJson(t: RuleTask) {
 /** The action entry of a draft: its name (default the rule's) and the two task groups. */
 export const draftAction = (d: RuleDraft) => ({
   name: (d.action.name.trim() || d.info.name.trim()).slice(0, RULE_NAME_MAX),
+  ...(d.action.title.trim() ? { title: d.action.title.trim() } : {}),
   new: d.action.new.map(taskJson),
   response: d.action.response.map(taskJson),
 });
@@ -219,6 +223,7 @@ export function jsonToDraft(info: RuleInfo, json: { condition: unknown; action: 
     extras: { duration: text(c.duration_s), clearOp: oneOf(TRIGGER_OPS, clear.op, '<'), clearValue: text(clear.value), cooldown: text(c.cooldown_s) },
     action: {
       name: text(a.name),
+      title: text(a.title),
       new: (Array.isArray(a.new) ? a.new : []).map(taskFrom),
       response: (Array.isArray(a.response) ? a.response : []).map(taskFrom),
     },

@@ -69,7 +69,8 @@ export function testFigure(result: RuleTestResult, threshold: { op: string; valu
       height: 220,
       margin: { l: 48, r: 12, t: 8, b: 32 },
       showlegend: false,
-      xaxis: { type: 'date', range: [new Date(result.start), new Date(result.end)] },
+      // fitted to the values (a device reporting only in the last minutes would be a line at the right edge)
+      xaxis: { type: 'date' },
       yaxis: { zeroline: false },
       shapes,
       annotations,

@@ -86,6 +86,7 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
     actor.send({ type: 'EDIT_EXTRAS', patch: { duration: '60', clearOp: '<=', clearValue: '25', cooldown: '600' } });
     fillTrigger(actor);
     expect(actor.getSnapshot().value).toBe('action');
+    actor.send({ type: 'EDIT_ACTION_TITLE', value: 'Panel {{device.name}} panas' });
     addEmail(actor);
     actor.send({ type: 'ADD_TASK', group: 'response' });
     actor.send({ type: 'EDIT_TASK', patch: { type: 'SMS', phone: '+6281234567890', content: 'Ditangani' } });
@@ -107,6 +108,7 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
         condition: { duration_s: 60, clear: [{ node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: '<=', value: 25 }], cooldown_s: 600 },
         action: {
           name: 'Suhu panel tinggi',
+          title: 'Panel {{device.name}} panas',
           new: [{ type: 'EMAIL', email: 'ops@example.com', subject: 'Panas', content: 'Suhu {{value}}' }],
           response: [{ type: 'SMS', phone: '+6281234567890', content: 'Ditangani' }],
         },

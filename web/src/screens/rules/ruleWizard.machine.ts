@@ -81,7 +81,7 @@ export type RuleWizardEvent =
   | { type: 'EDIT_ROW'; index: number; patch: Partial<TriggerRow> }
   | { type: 'EDIT_EXTRAS'; patch: Partial<RuleExtras> }
   | { type: 'NEXT' }
-  | { type: 'EDIT_ACTION_NAME'; value: string }
+  | { type: 'EDIT_ACTION_TITLE'; value: string }
   | { type: 'ADD_TASK'; group: TaskGroup }
   | { type: 'OPEN_TASK'; group: TaskGroup; index: number }
   | { type: 'REMOVE_TASK'; group: TaskGroup; index: number }
@@ -271,7 +271,7 @@ export const ruleWizardMachine = setup({
       entry: assign({ task: null }),
       on: {
         ...EDITING,
-        EDIT_ACTION_NAME: { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, action: { ...context.draft.action, name: event.value } }) }) },
+        EDIT_ACTION_TITLE: { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, action: { ...context.draft.action, title: event.value } }) }) },
         ADD_TASK: { target: 'task', actions: assign({ task: ({ event }) => ({ group: event.group, index: null, form: emptyTask(), errors: {} }) }) },
         OPEN_TASK: { target: 'task', guard: ({ context, event }) => openTask(context.draft, event) !== null, actions: assign({ task: ({ context, event }) => openTask(context.draft, event) }) },
         REMOVE_TASK: {
