@@ -211,6 +211,11 @@ test.describe.serial('rules and tasks', () => {
     await page.getByRole('button', { name: T.common.next }).click();
     await expect(page).toHaveURL(/\/_rule_editor_\/trigger\/\d+$/);
     await expect(page.getByTestId('trigger-row').nth(4).getByRole('textbox', { name: S.value })).toHaveValue('20');
+    // a phone-sized screen: the rows stack, nothing scrolls sideways
+    await page.setViewportSize({ width: 390, height: 800 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/wizard-trigger-narrow.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.goBack();
     await expect(page).toHaveURL(/\/_rule_editor_\/info\/\d+$/);
     await page.goto(`/admin/${t.domain}/_rule_list_`);
