@@ -5,6 +5,7 @@ import { devicesBench } from './devices.bench.js';
 import { ingestBench } from './ingest.bench.js';
 import { ingestCpuBench } from './ingest/micro.js';
 import { cardsBench } from './cards.bench.js';
+import { rulesBench } from './rules.bench.js';
 
 export interface Bench {
   name: string;
@@ -12,7 +13,7 @@ export interface Bench {
   run(): Promise<Record<string, number | string>>;
 }
 
-const BENCHES: Bench[] = [httpBench, devicesBench, ingestCpuBench, ingestBench, cardsBench];
+const BENCHES: Bench[] = [httpBench, devicesBench, ingestCpuBench, ingestBench, cardsBench, rulesBench];
 
 async function main() {
   const only = process.argv.slice(2);

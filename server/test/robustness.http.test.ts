@@ -18,7 +18,9 @@ import {
   devicesContract,
   loraContract,
   refreshTokenContract,
+  rulesContract,
   tagsContract,
+  tasksContract,
   type CallDef,
   type DeviceFamilyKey,
 } from '@sentra/contracts';
@@ -44,6 +46,8 @@ const seed = {} as {
   deviceToken: string;
   refreshToken: string;
   emma: { emma_plugin_key: string; emma_application_plugin_id: string };
+  rule: number;
+  task: number;
 };
 const clients: MqttClient[] = [];
 // node:http over kept-alive sockets: some 18,000 requests, and fetch costs the shared event loop more per request
@@ -105,6 +109,10 @@ beforeAll(async () => {
   seed.spareDashboard = await addDashboard(gw.url, auth, 'Panel Cadangan', { version: '2', config: { refresh: 0 }, var: {}, dashboard: { c1: cardOf('c1', 'SINGLE_VALUE_CARD', {}) } });
   seed.throwawayDashboard = await addDashboard(gw.url, auth, 'Panel Buangan', { version: '2', config: { refresh: 0 }, var: {}, dashboard: {} });
   member = await memberWithRole(gw.url, owner, { sys_navs: SYS_NAVS, navs: [seed.dashboard] });
+  // a rule and the task its firing made (rules-engine)
+  seed.rule = (await call(gw.url, rulesContract.add, { name: 'Aturan Uji', category: 111, condition: {}, action: {} }, auth)).body.data.id;
+  gw.app.rules.engine.event({ appId: owner.appId, deviceId: seed.device, category: 111, ts: Date.now() });
+  seed.task = (await call(gw.url, tasksContract.list, {}, auth)).body.tasks[0].id;
 }, 60_000);
 
 afterAll(async () => {
@@ -124,6 +132,8 @@ function idFor(def: CallDef): number {
   if (p.includes('/account/manage/') || p.includes('/setting/edit/password')) return member.userId;
   if (p.includes('/account/role/')) return member.roleId;
   if (p.includes('/credentials/')) return seed.credentials;
+  if (p.includes('/rule/')) return seed.rule;
+  if (p.includes('/task/')) return seed.task;
   if (p.includes('/lora/server/')) return seed.lora;
   if (p.endsWith('/nav/remove')) return seed.throwawayDashboard;
   if (p.endsWith('/nav/remove/dashboard')) return seed.spareDashboard;
@@ -155,6 +165,10 @@ function validInput(def: CallDef): Record<string, unknown> {
     sensor: 'env', configtype: 'data', param: 't', start: 0, end: Date.now() + 3_600_000, ndata: 5, n: 5, policies: {}, value: 1,
     dashboardId: seed.dashboard, componentKey: p.startsWith('/fetch/web/p/') ? 'pompa' : p.startsWith('/fetch/web/ws/') ? 'ws' : 'tren',
     refresh_token: seed.refreshToken,
+    // rules and tasks: a rule category, an action entry, a task status
+    ...(p.includes('/rule/') ? { category: 111, action: {}, condition: {} } : {}),
+    ...(p.includes('/task/') ? { status: 2 } : {}),
+    active: true,
   };
   if (p.endsWith('/auth/login')) Object.assign(values, p.includes('/tenant/') ? { input: owner.username, pass: owner.pass } : { input: member.username, pass: member.pass });
   const shape = shapeOf(def.input);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
-import { deviceFamilyCalls, rulesContract, TASK_LIVE, tasksContract, type Task, type TaskPush } from '@sentra/contracts';
+import { deviceFamilyCalls, devicesContract, rulesContract, TASK_LIVE, tasksContract, type Task, type TaskPush } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { startMailSink, type MailSink } from './support/mail-sink.js';
 import { memberWithRole, tenantWithApp, until } from './fixtures.js';
@@ -228,6 +228,26 @@ describe('rules and tasks (issue 25)', () => {
     expect(await until(async () => (await call(gw.url, rulesContract.get, { id: rule.body.data.id }, auth)).body.data.active === false)).toBe(true);
     expect(gw.app.rules.engine.state(rule.body.data.id, device.id)).toBeUndefined();
     expect(gw.app.db.sqlite.prepare('SELECT count(*) FROM rule_states WHERE device_id = ?').pluck().get(device.id)).toBe(0);
+  });
+
+  it('device events reach their rules: created (111), info updated (112), offline (22 with VALUE == 0)', async () => {
+    const created = await call(gw.url, rulesContract.add, { name: 'Perangkat baru', category: 111, key: 'ev_created', condition: {}, action: { title: 'Baru: {{device.name}}' } }, auth);
+    expect(created.body.response_result).toBe(0);
+    const offline = await call(gw.url, rulesContract.add, { name: 'Perangkat offline', category: 22, key: 'ev_offline', trigger: [{ field: { query: 'VALUE' }, op: '==', value: 0 }], action: { title: '{{device.name}} offline' } }, auth);
+    expect(offline.body.response_result).toBe(0);
+    const { device, client } = await mqttDevice(gw, auth, clients, { name: 'Pompa Timur' });
+    expect(await until(async () => (await tasksOf()).some((t) => t.title === 'Baru: Pompa Timur'))).toBe(true);
+    expect((await tasksOf()).find((t) => t.title === 'Baru: Pompa Timur')).toMatchObject({ category: 111, device_id: device.id });
+
+    const updated = await call(gw.url, rulesContract.add, { name: 'Info berubah', category: 112, key: 'ev_updated', trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: device.id }], action: { title: 'Diubah: {{device.name}}' } }, auth);
+    expect(updated.body.response_result).toBe(0);
+    expect((await call(gw.url, devicesContract.edit, { id: device.id, name: 'Pompa Barat' }, auth)).body.response_result).toBe(0);
+    expect(await until(async () => (await tasksOf()).some((t) => t.title === 'Diubah: Pompa Barat'))).toBe(true);
+
+    client.end(true);
+    expect(await until(async () => (await tasksOf()).some((t) => t.title === 'Pompa Barat offline' && t.category === 22), 5000)).toBe(true);
+    // the rules are switched off again so the other tests' devices do not add tasks
+    for (const r of [created, offline, updated]) await call(gw.url, rulesContract.activate, { id: r.body.data.id, active: false }, auth);
   });
 
   it('tests a rule against the stored data of the last hours without creating anything', async () => {

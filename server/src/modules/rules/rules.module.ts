@@ -21,6 +21,9 @@ import { createExpiryWatch } from './expiry.js';
 import { testRule } from './rule-test.js';
 import { createRulesService } from './rules.service.js';
 import { createRuleStateStore } from './state-store.js';
+import { createSubscriptionWatch } from './subscription.js';
+import { tenants as tenantsTable } from '../auth/auth.table.js';
+import { applications } from '../apps/apps.table.js';
 
 export const TASKS_CHANNEL = TASK_LIVE.channel;
 export const tasksRoom = (appId: number) => `tasks.${appId}`;
@@ -71,6 +74,20 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
   // by the gateway that wrote it; the `rule-engine` queue group hands each to exactly one gateway.
   if (bus.kind === 'nats') subs.push(bus.subscribe<{ batch: CommittedTelemetry }>('stored.>', ({ data }) => onCommitted(data.batch), { queue: 'rule-engine' }));
   else unsubs.push(telemetry.subscribe(onCommitted));
+
+  // ---- subscription ending (501): the billing dates read once, a timer per next notice ----
+  const subscription = createSubscriptionWatch({
+    tenants: () => {
+      const apps = db.select({ id: applications.id, tenantId: applications.tenantId }).from(applications).all();
+      return db
+        .select({ tenantId: tenantsTable.id, expiresAt: tenantsTable.billingExpiresAt })
+        .from(tenantsTable)
+        .all()
+        .map((t) => ({ ...t, appIds: apps.filter((a) => a.tenantId === t.tenantId).map((a) => a.id) }));
+    },
+    publish: (appId, daysLeft) => publishDeviceEvent(bus, { appId, deviceId: 0, kind: 'subscription-ending', ts: now(), value: daysLeft }),
+    now,
+  });
 
   // ---- device events: published where the change happens, evaluated once (queue group) ----
   devices.on('status', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: row.online ? 'online' : 'offline', ts: now(), value: row.online ? 1 : 0 }));
@@ -131,6 +148,7 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
     start() {
       rules.load();
       expiry.start();
+      subscription.start();
     },
     /** the `tasks` socket.io channel: every task change of the application, once per change (queue group) */
     attachRealtime(realtime: Realtime) {
@@ -154,6 +172,7 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
     },
     close() {
       expiry.close();
+      subscription.close();
       engine.close();
       rules.close();
       for (const s of subs) s.unsubscribe();

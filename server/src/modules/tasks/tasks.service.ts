@@ -17,6 +17,9 @@ import { formatTime, renderGroup, valueText, type TemplateValues } from './templ
 
 type TaskRow = typeof tasks.$inferSelect;
 
+/** characters of a firing's value a task keeps */
+export const LAST_VALUE_MAX = 256;
+
 export const taskSubject = (appId: number, taskId: number) => `task.${appId}.${taskId}`;
 
 export function toTask(r: TaskRow): Task {
@@ -122,7 +125,8 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     const app = appQ.get({ id: f.appId });
     if (!app) return;
     const at = now();
-    const value = f.value === undefined || f.value === null ? null : valueText(f.value);
+    // a device's text value can be long: the task keeps its start (the outbox message has the whole template result)
+    const value = f.value === undefined || f.value === null ? null : valueText(f.value).slice(0, LAST_VALUE_MAX);
     const open = openQ.get({ ruleId: f.rule.id, deviceId: f.deviceId });
     if (open) {
       const row = db
