@@ -189,6 +189,10 @@ test.describe.serial('rules and tasks', () => {
     await expect(page.getByRole('textbox', { name: S.key })).toBeDisabled();
     await expect(page.getByRole('textbox', { name: S.condition })).toHaveValue(/"triggers"/);
     await page.getByRole('textbox', { name: S.description }).fill('Tangki terlalu penuh');
+    // Uji rule on the typed condition: the tank never went over 95 in the last 24 hours
+    const panel = page.getByTestId('rule-test-panel');
+    await panel.getByRole('button', { name: S.testRun }).click();
+    await expect(panel.getByTestId('rule-test-summary')).toHaveText(S.testNone);
     await page.screenshot({ path: `${SHOTS}/manual-edit.png`, fullPage: true });
     await page.getByRole('button', { name: T.common.save }).click();
     await expect(notice(page, T.rules.editSuccess)).toBeVisible();
