@@ -118,14 +118,15 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
       {errors.trigger && <Alert severity="warning">{errors.trigger}</Alert>}
       <Stack spacing={1} data-testid="trigger-rows">
         {draft.trigger.map((row, i) => (
-          <Stack key={i} direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }} data-testid="trigger-row">
+          // one line on wide screens; on a phone field, operator and delete on one line, the value under them
+          <Box key={i} sx={{ display: 'grid', gap: 1, alignItems: 'start', gridTemplateColumns: { xs: '1fr 96px 40px', sm: '150px 96px 1fr 40px' } }} data-testid="trigger-row">
             <TextField
               select
               size="small"
               label={S.field}
               value={row.field}
               disabled={disabled}
-              sx={{ minWidth: 150 }}
+              sx={{ gridColumn: 1, gridRow: 1 }}
               helperText=" "
               onChange={(e) => send({ type: 'EDIT_ROW', index: i, patch: { field: e.target.value as TriggerRow['field'], op: e.target.value === 'VALUE' ? row.op : '==' } })}
               slotProps={{ htmlInput: { 'aria-label': S.rowField(i + 1) } }}
@@ -140,7 +141,7 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
               label={S.operator}
               value={row.op}
               disabled={disabled || row.field !== 'VALUE'}
-              sx={{ minWidth: 96 }}
+              sx={{ gridColumn: 2, gridRow: 1 }}
               helperText=" "
               onChange={(e) => send({ type: 'EDIT_ROW', index: i, patch: { op: e.target.value as TriggerRow['op'] } })}
               slotProps={{ htmlInput: { 'aria-label': S.rowOperator(i + 1) } }}
@@ -149,15 +150,15 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
                 <MenuItem key={o} value={o}>{o}</MenuItem>
               ))}
             </TextField>
-            <Box sx={{ flex: 1 }}>
+            <Box sx={{ gridColumn: { xs: '1 / 3', sm: 3 }, gridRow: { xs: 2, sm: 1 }, minWidth: 0 }}>
               <RowValue row={row} index={i} rows={draft.trigger} devices={devices} points={points} error={errors[`row.${i}`]} disabled={disabled} send={send} />
             </Box>
             <Tooltip title={S.removeRow}>
-              <span>
+              <Box component="span" sx={{ gridColumn: { xs: 3, sm: 4 }, gridRow: 1 }}>
                 <IconButton aria-label={`${S.removeRow} ${i + 1}`} disabled={disabled} onClick={() => send({ type: 'REMOVE_ROW', index: i })}><DeleteIcon /></IconButton>
-              </span>
+              </Box>
             </Tooltip>
-          </Stack>
+          </Box>
         ))}
       </Stack>
       <Box>
