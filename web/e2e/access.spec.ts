@@ -104,10 +104,10 @@ test.describe.serial('a tenant from registration to logout', () => {
     await expect(page.getByLabel(T.about.name)).toHaveValue(appName);
   });
 
-  test('a menu destination not built yet says so', async () => {
+  test('the Rule entry opens the rule list (issue 26 replaced its "not built yet" page)', async () => {
     await page.getByRole('button', { name: T.shell.toggleMenu }).click();
     await page.getByTestId('side-menu').getByRole('link', { name: T.nav.rules }).click();
-    await expect(page.getByText(T.shell.notBuiltTitle)).toBeVisible();
+    await expect(page.getByText(T.ruleScreens.emptyTitle)).toBeVisible();
     await expect(page.getByTestId('page-title')).toHaveText(T.nav.rules);
   });
 

@@ -1,6 +1,6 @@
 // The console frame (spec 01 section 2 "Menus"): a collapsible 265 px side menu — collapsed and overlaid on screens
 // up to 5000 px wide — and a top bar with the page title, a full-screen toggle and the access menu.
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import {
   AppBar, Box, Collapse, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, Menu, MenuItem,
@@ -16,6 +16,10 @@ import { T } from '@sentra/contracts';
 import { menuIcons } from './menuIcons.js';
 import type { MenuEntry, MenuModel } from './menus.js';
 import { SentraLogo } from '../ui/SentraLogo.js';
+
+// the Tugas entry's unread count listens on the live socket: loaded after the shell, so the socket client stays off the
+// shell's first load
+const TaskMenuBadge = lazy(() => import('../screens/tasks/TaskMenuBadge.js').then((m) => ({ default: m.TaskMenuBadge })));
 
 export const DRAWER_WIDTH = 265;
 /** up to this width the side menu starts collapsed and overlays the page */
@@ -66,6 +70,11 @@ function MenuItems({ entries, depth = 0, onNavigate }: { entries: readonly MenuE
           <ListItemButton key={e.id} component={Link} to={e.to} selected={selected} onClick={onNavigate} sx={{ pl: 2 + depth * 2 }} data-testid="menu-entry">
             <ListItemIcon><Icon /></ListItemIcon>
             <ListItemText primary={e.label} />
+            {e.id === '_task_list_' && (
+              <Suspense fallback={null}>
+                <TaskMenuBadge />
+              </Suspense>
+            )}
           </ListItemButton>
         );
       })}

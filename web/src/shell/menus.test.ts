@@ -25,6 +25,20 @@ describe('application-user menu', () => {
     expect(m.main.map((e) => e.label)).toEqual([T.nav.dashboardMember, T.nav.role, T.nav.users, T.nav.devices]);
     expect(m.system.map((e) => e.label)).toEqual([T.nav.tasks]);
   });
+  it('gives Rule only with device management (the rule calls need _device_manage_), Tugas only with _task_list_', () => {
+    const manage = memberMenu('/kebun', { navs: [], navs_root: ['_device_manage_'] });
+    expect(manage.main.map((e) => e.label)).toEqual([T.nav.devices, T.nav.rules]);
+    expect(manage.system).toEqual([]);
+    const listOnly = memberMenu('/kebun', { navs: [], navs_root: ['_device_list_', '_task_list_'] });
+    expect(listOnly.main.map((e) => e.label)).toEqual([T.nav.devices]);
+    expect(listOnly.system.map((e) => e.to)).toEqual(['/kebun/_task_list_']);
+    const ruleKeys = grantedRoutes(screenRoutes, ['_device_manage_']).map((r) => r.key);
+    expect(ruleKeys).toEqual(expect.arrayContaining(['_rule_list_', '_rule_add_', '_rule_editor_/action/task/{id}/{taskId}']));
+    expect(ruleKeys).not.toContain('_task_list_');
+    const taskKeys = grantedRoutes(screenRoutes, ['_task_list_']).map((r) => r.key);
+    expect(taskKeys).toEqual(expect.arrayContaining(['_task_list_', '_task_action_/{id}']));
+    expect(taskKeys.some((k) => k.startsWith('_rule_'))).toBe(false);
+  });
   it('gives Pengguna once for _user_manage_ with _role_manage_', () => {
     const m = memberMenu('/kebun', { navs: [], navs_root: ['_user_manage_', '_role_manage_'] });
     expect(m.main.filter((e) => e.label === T.nav.users)).toHaveLength(1);

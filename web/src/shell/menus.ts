@@ -1,6 +1,6 @@
 // The side menus of spec 01 section 2 "Menus": the tenant's fixed menu, and the application user's menu built from
 // the role's navigation map (navs_root system keys and navs custom entries).
-import { T, type NavEntry } from '@sentra/contracts';
+import { RULE_ACCESS, T, type NavEntry } from '@sentra/contracts';
 import { routeTo } from './routeRegistry.js';
 
 export type MenuIcon = 'apps' | 'dashboard' | 'role' | 'users' | 'devices' | 'tags' | 'rules' | 'tasks' | 'credentials' | 'about' | 'custom';
@@ -65,6 +65,8 @@ export function memberMenu(base: string, menu: { navs: readonly NavEntry[]; navs
   if (has('_role_manage_')) main.push(entry(base, '_role_list_', T.nav.role, 'role'));
   if (has('_role_manage_') || has('_user_manage_')) main.push(entry(base, '_user_list_', T.nav.users, 'users'));
   if (has('_device_manage_') || has('_device_list_')) main.push(entry(base, '_device_list_', T.nav.devices, 'devices'));
+  // rules come with device management, as the server's rule calls (RULE_ACCESS)
+  if (RULE_ACCESS.navs.some(has)) main.push(entry(base, '_rule_list_', T.nav.rules, 'rules'));
   main.push(...customEntries(base, menu.navs));
   const system = has('_task_list_') ? [entry(base, '_task_list_', T.nav.tasks, 'tasks')] : [];
   return { main, system };

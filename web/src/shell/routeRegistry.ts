@@ -13,6 +13,8 @@ import { deviceDataRoutes } from '../screens/device-data/routes.js';
 import { deviceStateRoutes } from '../screens/device-states/routes.js';
 import { tagRoutes } from '../screens/tags/routes.js';
 import { loraRoutes } from '../screens/lora/routes.js';
+import { ruleRoutes } from '../screens/rules/routes.js';
+import { taskRoutes } from '../screens/tasks/routes.js';
 
 export interface ScreenProps {
   /** the spec's route key this screen is mounted under */
@@ -40,7 +42,6 @@ const About = lazy(() => import('../screens/about/AboutPage.js').then((m) => ({ 
 const notBuilt = (key: string, title: string, grantedBy: readonly SysNav[] = []): ScreenRoute => ({ key, title, grantedBy, screen: NotBuilt });
 
 const DEVICES: readonly SysNav[] = ['_device_manage_', '_device_list_'];
-const TASKS: readonly SysNav[] = ['_task_list_'];
 
 export const screenRoutes: readonly ScreenRoute[] = [
   // dashboards (spec 02)
@@ -56,9 +57,8 @@ export const screenRoutes: readonly ScreenRoute[] = [
   ...deviceStateRoutes,
   ...tagRoutes,
   ...loraRoutes,
-  notBuilt('_rule_list_', T.nav.rules),
-  notBuilt('_rule_add_', T.nav.rules),
-  notBuilt('_task_list_', T.nav.tasks, TASKS),
+  ...ruleRoutes,
+  ...taskRoutes,
   // credentials (spec 01)
   ...credentialsRoutes,
   // application info

@@ -1,0 +1,91 @@
+// The rule calls of the list, the manual form, the wizard and the "Uji rule" panel (spec 03 section 7 "Rules" and the
+// engine's rule/test), as values or a DeviceCallError with the catalogue's message (spec 03 section 8 "Rule") and the
+// server's field messages.
+import { contracts, T, type CallDef, type InputOf, type OutputOf, type Rule } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk, type ApiResult } from '../../api/request.js';
+import { callFailure, type DeviceCallError } from '../devices/deviceCalls.js';
+import { jsonToDraft, wizardCanEdit, type RuleDraft } from './ruleDraft.js';
+
+export type AddRuleBody = InputOf<typeof contracts.rules.add>;
+export type EditRuleBody = InputOf<typeof contracts.rules.edit>;
+export type RuleTestBody = InputOf<typeof contracts.rules.test>;
+export type RuleTestResult = OutputOf<typeof contracts.rules.test>;
+
+export async function listRules(input: InputOf<typeof contracts.rules.list>): Promise<{ rules: Rule[]; total: number }> {
+  const r = await api.call(contracts.rules.list, input);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.list, T.shell.loadFailed);
+  return { rules: r.body.rules, total: r.body.total };
+}
+
+export async function getRule(id: number): Promise<Rule> {
+  const r = await api.call(contracts.rules.get, { id });
+  if (!isOk(r)) throw callFailure(r, contracts.rules.get, T.shell.loadFailed);
+  return r.body.data;
+}
+
+export interface LoadedRule {
+  draft: RuleDraft;
+  key?: string;
+  /** false when the stored condition has parts the wizard cannot show (OR groups): edit it manually */
+  wizardOk: boolean;
+}
+
+/** A stored rule as the wizard's draft. */
+export async function loadRuleDraft(id: number): Promise<LoadedRule> {
+  const rule = await getRule(id);
+  return {
+    draft: jsonToDraft({ name: rule.name, category: rule.category, description: rule.description }, rule),
+    key: rule.key ?? undefined,
+    wizardOk: wizardCanEdit(rule.condition),
+  };
+}
+
+/**
+ * A refused save: the catalogue's message, and per field the server's first message with where inside the JSON it
+ * points (`triggers.2.op: ...`), so a long condition names its wrong entry.
+ */
+function saveFailure(r: ApiResult<unknown>, def: CallDef, fallback: string): DeviceCallError {
+  const err = callFailure(r, def, fallback);
+  const errors = (r.body as { errors?: { path?: unknown; message?: unknown }[] } | null)?.errors;
+  if (r.code === 400 && Array.isArray(errors)) {
+    const seen = new Set<string>();
+    for (const e of errors) {
+      if (typeof e.path !== 'string' || typeof e.message !== 'string') continue;
+      const [field = '', ...inner] = e.path.split('.');
+      if (!field || seen.has(field)) continue;
+      seen.add(field);
+      err.fieldErrors[field] = inner.length ? `${inner.join('.')}: ${e.message}` : e.message;
+    }
+  }
+  return err;
+}
+
+export async function addRule(body: AddRuleBody): Promise<Rule> {
+  const r = await api.call(contracts.rules.add, body);
+  if (!isOk(r)) throw saveFailure(r, contracts.rules.add, T.rules.addFailed);
+  return r.body.data;
+}
+
+export async function editRule(body: EditRuleBody): Promise<Rule> {
+  const r = await api.call(contracts.rules.edit, body);
+  if (!isOk(r)) throw saveFailure(r, contracts.rules.edit, T.rules.editFailed);
+  return r.body.data;
+}
+
+export async function activateRule(id: number, active: boolean): Promise<Rule> {
+  const r = await api.call(contracts.rules.activate, { id, active });
+  if (!isOk(r)) throw callFailure(r, contracts.rules.activate, T.ruleScreens.statusFailed);
+  return r.body.data;
+}
+
+export async function removeRule(id: number): Promise<void> {
+  const r = await api.call(contracts.rules.remove, { id });
+  if (!isOk(r)) throw callFailure(r, contracts.rules.remove, T.rules.removeFailed);
+}
+
+export async function testRule(body: RuleTestBody): Promise<RuleTestResult> {
+  const r = await api.call(contracts.rules.test, body);
+  if (!isOk(r)) throw callFailure(r, contracts.rules.test, T.ruleScreens.testFailed);
+  return r.body;
+}

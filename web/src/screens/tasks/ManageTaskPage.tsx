@@ -1,0 +1,157 @@
+// Manage Task (spec 03 section 2.10, route action/{id}): one status choice of New, In progress, Pending, Solved,
+// Closed; saving unchanged warns "Tidak ada perubahan" and makes no call; a 403 shows the spec's message; "Kelola tugas
+// berhasil/gagal". Beside it, the task's occurrences and its notifications with their delivery status.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import {
+  Box, Button, Card, CardContent, Chip, FormControl, FormControlLabel, FormLabel, Grid, Paper, Radio, RadioGroup, Stack, Table, TableBody, TableCell,
+  TableContainer, TableHead, TableRow, Typography,
+} from '@mui/material';
+import { T, type TaskDelivery, type TaskDetail } from '@sentra/contracts';
+import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { notices } from '../../ui/snackbar/notices.js';
+import { useAppArea } from '../../ui/useAppArea.js';
+import { TableEmptyRow } from '../../ui/PagedTable.js';
+import { formatTs } from '../device-data/format.js';
+import { changeTaskStatus, getTask } from './taskCalls.js';
+import { STATUS_CHOICES, statusColor, type ChipColor } from './taskStatus.js';
+import { TaskRoute } from './routes.js';
+
+const S = T.taskScreens;
+
+const DELIVERY: Record<TaskDelivery['status'], { label: string; color: ChipColor }> = {
+  queued: { label: S.deliveryPending, color: 'default' },
+  sending: { label: S.deliveryPending, color: 'info' },
+  sent: { label: S.deliverySent, color: 'success' },
+  failed: { label: S.deliveryFailed, color: 'error' },
+  muted: { label: S.deliveryMuted, color: 'warning' },
+  not_configured: { label: S.deliveryNotConfigured, color: 'default' },
+};
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Box>
+      <Typography variant="caption" color="text.secondary">{label}</Typography>
+      <Typography sx={{ overflowWrap: 'anywhere' }}>{value}</Typography>
+    </Box>
+  );
+}
+
+export function ManageTaskPage() {
+  const { id = '' } = useParams();
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const [task, setTask] = useState<TaskDetail | null>(null);
+  const [status, setStatus] = useState<number | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    getTask(Number(id))
+      .then(
+        (t) => {
+          if (!live) return;
+          setTask(t);
+          setStatus(t.status);
+        },
+        () => undefined,
+      )
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!task || status === null) return;
+    if (status === task.status) {
+      notices.warning(T.tasks.noChange);
+      return;
+    }
+    setBusy(true);
+    try {
+      await changeTaskStatus(task.id, status);
+      notices.success(T.tasks.manageSuccess);
+      navigate(area.to(TaskRoute.list));
+    } catch (err) {
+      notices.error(err instanceof Error ? err.message : T.tasks.manageFailed);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box sx={{ maxWidth: 960 }}>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{S.manageTitle}</Typography>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Card variant="outlined" sx={{ position: 'relative' }}>
+            <CardContent component="form" noValidate onSubmit={submit}>
+              <Typography variant="h6" component="h3" sx={{ overflowWrap: 'anywhere' }}>{task?.title ?? ' '}</Typography>
+              <Typography color="text.secondary" sx={{ mb: 2, overflowWrap: 'anywhere' }}>{task?.description}</Typography>
+              <FormControl disabled={busy || !task}>
+                <FormLabel id="task-status-label">{S.statusLabel}</FormLabel>
+                <RadioGroup aria-labelledby="task-status-label" value={status === null ? '' : String(status)} onChange={(e) => setStatus(Number(e.target.value))}>
+                  {STATUS_CHOICES.map((c) => (
+                    <FormControlLabel key={c.code} value={String(c.code)} control={<Radio />} label={c.label} />
+                  ))}
+                </RadioGroup>
+              </FormControl>
+              <Stack direction="row" spacing={1} sx={{ mt: 2, justifyContent: 'flex-end' }}>
+                <Button onClick={() => navigate(area.to(TaskRoute.list))} disabled={busy}>{T.common.cancel}</Button>
+                <Button type="submit" variant="contained" disabled={busy || !task}>{T.common.save}</Button>
+              </Stack>
+            </CardContent>
+            <LoadingOverlay open={loading || busy} />
+          </Card>
+        </Grid>
+        <Grid size={{ xs: 12, md: 7 }}>
+          <Card variant="outlined">
+            <CardContent>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 2 }}>
+                <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>{S.occurrences}</Typography>
+                {task && <Chip size="small" color={statusColor(task.status)} label={task.status_value} />}
+              </Stack>
+              <Grid container spacing={2} data-testid="task-occurrences">
+                <Grid size={{ xs: 6, sm: 3 }}><Fact label={S.occurrenceCount} value={task ? String(task.occurrences) : '-'} /></Grid>
+                <Grid size={{ xs: 6, sm: 3 }}><Fact label={S.lastValue} value={task?.last_value ?? '-'} /></Grid>
+                <Grid size={{ xs: 6, sm: 3 }}><Fact label={S.lastTime} value={task ? formatTs(task.last_ts) : '-'} /></Grid>
+                <Grid size={{ xs: 6, sm: 3 }}><Fact label={S.device} value={task?.device_name ?? '-'} /></Grid>
+              </Grid>
+            </CardContent>
+          </Card>
+          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700, mt: 3, mb: 1 }}>{S.notifications}</Typography>
+          <TableContainer component={Paper} variant="outlined">
+            <Table size="small" aria-label={S.notifications}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{S.channel}</TableCell>
+                  <TableCell>{S.target}</TableCell>
+                  <TableCell>{S.deliveryStatus}</TableCell>
+                  <TableCell>{S.time}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {task?.notifications.map((n) => (
+                  <TableRow key={n.id} data-testid="task-delivery">
+                    <TableCell>{n.channel}</TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 220 }}>{n.recipient}</TableCell>
+                    <TableCell>
+                      <Chip size="small" color={DELIVERY[n.status].color} label={DELIVERY[n.status].label} />
+                      {n.status === 'failed' && n.last_error && (
+                        <Typography variant="caption" color="error" sx={{ display: 'block', overflowWrap: 'anywhere' }}>{n.last_error}</Typography>
+                      )}
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTs(n.sent_at ?? n.created_at)}</TableCell>
+                  </TableRow>
+                ))}
+                {task && task.notifications.length === 0 && <TableEmptyRow colSpan={4} text={S.noNotifications} py={3} />}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        </Grid>
+      </Grid>
+    </Box>
+  );
+}

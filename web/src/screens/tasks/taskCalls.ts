@@ -1,0 +1,40 @@
+// The task calls of the Tugas list and Manage Task (spec 03 section 7 "Tasks"), as values or a DeviceCallError with
+// the catalogue's message (spec 03 section 8 "Task"); a refused status change (403) carries the spec's message.
+import { contracts, T, type InputOf, type Task, type TaskDetail } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { callFailure } from '../devices/deviceCalls.js';
+
+export async function listTasks(input: InputOf<typeof contracts.tasks.list>): Promise<{ tasks: Task[]; total: number }> {
+  const r = await api.call(contracts.tasks.list, input);
+  if (!isOk(r)) throw callFailure(r, contracts.tasks.list, T.shell.loadFailed);
+  return { tasks: r.body.tasks, total: r.body.total };
+}
+
+export async function getTask(id: number): Promise<TaskDetail> {
+  const r = await api.call(contracts.tasks.get, { id });
+  if (!isOk(r)) throw callFailure(r, contracts.tasks.get, T.shell.loadFailed);
+  return r.body.data;
+}
+
+export async function setTaskNotification(id: number, active: boolean): Promise<Task> {
+  const r = await api.call(contracts.tasks.notificationActivate, { id, active });
+  if (!isOk(r)) throw callFailure(r, contracts.tasks.notificationActivate, T.tasks.notificationFailed);
+  return r.body.data;
+}
+
+export async function removeTask(id: number): Promise<void> {
+  const r = await api.call(contracts.tasks.remove, { id });
+  if (!isOk(r)) throw callFailure(r, contracts.tasks.remove, T.tasks.removeFailed);
+}
+
+export async function changeTaskStatus(id: number, status: number): Promise<Task> {
+  const r = await api.call(contracts.tasks.changeStatus, { id, status });
+  if (!isOk(r)) {
+    const err = callFailure(r, contracts.tasks.changeStatus, T.tasks.manageFailed);
+    // spec 03 section 6: the refusal's own message
+    if (r.code === 403) err.message = T.tasks.forbidden;
+    throw err;
+  }
+  return r.body.data;
+}
