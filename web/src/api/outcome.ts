@@ -13,6 +13,8 @@ export function failureMessage(r: ApiResult<unknown>, rules: MessageRules): stri
   if (r.failure === 'network') return T.common.noConnection;
   if (r.failure === 'timeout') return T.common.timeout;
   if (r.code >= 500) return T.common.serverDown;
+  // throttled (sign-in, registration): the server's message says how long to wait (Result.TOO_MANY_ATTEMPTS)
+  if (r.code === 429) return serverReason(r) ?? rules.fallback;
   if (r.code === 400) {
     const code = resultCode(r);
     const known = code !== undefined ? rules.byCode?.[code] : undefined;

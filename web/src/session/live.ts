@@ -2,7 +2,7 @@
 import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import { contracts, T } from '@sentra/contracts';
 import { api } from '../api/client.js';
-import { failureMessage, serverReason } from '../api/outcome.js';
+import { failureMessage } from '../api/outcome.js';
 import { isOk, type ApiResult, type Envelope } from '../api/request.js';
 import { notices } from '../ui/snackbar/notices.js';
 import { sessionMachine, type LoginOutcome, type LoginRequest } from './session.machine.js';
@@ -14,8 +14,6 @@ type LoginAnswer = ApiResult<Envelope<{ id: number; token: string; name: string 
 export function loginOutcome(principal: Principal, r: LoginAnswer): LoginOutcome {
   if (isOk(r)) return { ok: true, session: { id: r.body.id, token: r.body.token, name: r.body.name } };
   if (principal.kind === 'member' && r.code === 401) return { ok: false, message: T.login.appNotRegistered, notRegistered: true };
-  // too many failed sign-ins: the server's message says how long to wait (Result.TOO_MANY_ATTEMPTS)
-  if (r.code === 429) return { ok: false, message: serverReason(r) ?? T.login.failed };
   return { ok: false, message: failureMessage(r, { byCode: contracts.auth.tenantLogin.errors, fallback: T.login.failed }) };
 }
 
