@@ -8,7 +8,7 @@ const answer = (code: number, body: Record<string, unknown>) => ({ code, text: '
 describe('failureMessage', () => {
   it('shows the spec message of a known code and the fallback otherwise', () => {
     const rules = { byCode: contracts.auth.register.errors, fallback: T.registration.failed };
-    const known = Object.entries(contracts.auth.register.errors)[0]!;
+    const known = Object.entries(contracts.auth.register.errors ?? {})[0]!;
     expect(failureMessage(answer(400, { response_result: Number(known[0]), message: 'x' }), rules)).toBe(known[1]);
     expect(failureMessage(answer(400, { response_result: -77, message: 'x' }), rules)).toBe(T.registration.failed);
   });

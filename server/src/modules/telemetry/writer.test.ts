@@ -166,8 +166,9 @@ describe('telemetry writer on failing storage', () => {
     const { w } = writer(ex, { onSettled: (m, stored) => settled.push([m, stored]) });
     const m = msg([[1, 1], [1, 2]]);
     w.enqueue(m);
-    // five failures with a growing pause (100, 200, 400, 800 ms) before the sixth attempt commits
-    for (let i = 0; i < 300 && settled.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    // five failures, each followed by a growing pause (100, 200, 400, 800, 1600 ms: 3.1 s), then the sixth attempt commits
+    const deadline = Date.now() + 15_000;
+    while (settled.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(settled).toEqual([[m, true]]);
     expect(batches.length).toBe(6);
     expect(w.stats.storage_faults).toBe(5);
