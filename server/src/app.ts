@@ -144,6 +144,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     checkOutput: process.env.NODE_ENV !== 'production',
     webDist: config.WEB_DIST ?? defaultWebDist(),
+    mapTileUrl: config.MAP_TILE_URL,
   });
   const server = http.createServer(httpApp);
   broker.attachWebSocket(server, '/mqtt');

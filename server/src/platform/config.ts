@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
 import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
+import { isTileUrl } from './http/map-tiles.js';
 
 const onOff = z.enum(['on', 'off']);
 const port = z.coerce.number().int().min(0).max(65535);
@@ -53,6 +54,8 @@ export const ConfigSchema = z.object({
   NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
   /** messages per tenant per minute (per gateway); more wait their turn */
   NOTIFY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** the map cards' base tiles: an http(s) URL template with {z}/{x}/{y} (and {s}), or a path on the gateway; none: no base map */
+  MAP_TILE_URL: z.string().refine(isTileUrl, 'an http(s) URL template such as https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png, or a path starting with /').optional(),
 });
 
 function isUrlOf(value: string, protocols: string[]): boolean {

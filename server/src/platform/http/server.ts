@@ -6,8 +6,10 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { OPENAPI_PATH, Result, T, openApiDocument } from '@sentra/contracts';
 import { inMemoryAssets } from './assets.js';
+import { consolePage } from './console-page.js';
 import { ApiError, invalid, notFound } from './errors.js';
 import { mountRoutes, sendError, type BoundRoute, type MountOptions } from './mount.js';
+import { securityHeaders } from './security.js';
 
 export interface HttpOptions extends MountOptions {
   routes: BoundRoute[];
@@ -15,6 +17,8 @@ export interface HttpOptions extends MountOptions {
   webDist?: string;
   /** extra Express handlers mounted before the API (health, metrics); they get no parsed JSON body */
   extend?: (app: express.Express) => void;
+  /** the base-map tile URL template (MAP_TILE_URL): given to the console's page and allowed by its policy */
+  mapTileUrl?: string;
 }
 
 const API_PREFIXES = ['/service/', '/fetch/'];
@@ -25,6 +29,8 @@ export function createHttpApp(opts: HttpOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   const json = express.json({ limit: '2mb' });
+  // first: every answer (API, console page, scripts, errors) carries the policy and headers
+  app.use(securityHeaders({ mapTileUrl: opts.mapTileUrl }));
 
   opts.extend?.(app);
   // the API before the body parser: a card GET goes straight to its route; POST routes parse their body themselves
@@ -41,12 +47,17 @@ export function createHttpApp(opts: HttpOptions): express.Express {
 
   const index = opts.webDist ? path.join(opts.webDist, 'index.html') : undefined;
   if (opts.webDist && index && fs.existsSync(index)) {
-    app.use(inMemoryAssets(path.join(opts.webDist, 'assets'), '/assets/'));
-    app.use(express.static(opts.webDist, { index: false, maxAge: '1h' }));
-    app.get(/.*/, (_req, res) => {
+    // the page with the gateway's settings, made once (a rebuilt console's page needs a restart, as its assets do)
+    const page = consolePage(fs.readFileSync(index, 'utf8'), { mapTileUrl: opts.mapTileUrl });
+    const sendPage = (_req: Request, res: Response) => {
       res.setHeader('cache-control', 'no-cache');
-      res.sendFile(index);
-    });
+      res.type('html').send(page);
+    };
+    app.use(inMemoryAssets(path.join(opts.webDist, 'assets'), '/assets/'));
+    // the page by its file name too, with its settings (express.static would answer the file as built)
+    app.get('/index.html', sendPage);
+    app.use(express.static(opts.webDist, { index: false, maxAge: '1h' }));
+    app.get(/.*/, sendPage);
   }
 
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

@@ -6,6 +6,7 @@ import type { CardData, CardTypeCode } from '@sentra/contracts';
 import { chartDateFormats, formatDate, pickFormat } from '../common/dates.js';
 import { asNumber } from '../common/format.js';
 import { seriesColors, WARNING_RED } from '../common/palette.js';
+import { plotlyText } from '../../ui/plainText.js';
 import { fuelFillKey, isSuspiciousFill, type TooltipKind } from '../common/tooltips.js';
 
 export type ChartStyle = 'line' | 'area' | 'bar' | 'pie';
@@ -116,7 +117,8 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
   const rows = ((data?.chart_data as Row[] | undefined) ?? []).filter((r) => r && typeof r === 'object');
   const keys = style === 'pie' ? rows.map((r) => String(r.key)) : seriesKeys(data);
   const colors = seriesColors(view.graph_colors, keys.length);
-  const label = (k: string) => view.labels?.[k] ?? k;
+  // a series' name in Plotly's legend: the card's label for it or the device's own key, both shown as text
+  const label = (k: string) => plotlyText(view.labels?.[k] ?? k);
   const firstTs = typeof rows[0]?.ts === 'number' ? (rows[0]!.ts as number) : undefined;
   const lastTs = typeof rows.at(-1)?.ts === 'number' ? (rows.at(-1)!.ts as number) : undefined;
   const chosen = chartDateFormats(data?.window, firstTs, lastTs);
@@ -242,10 +244,10 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
   // every tick label to hide those past the chart's edge), tickangle 0 (an 'auto' angle measures them all to see
   // whether they overlap; date labels are short and Plotly spaces ticks by the axis length) and automargin off
   // (chartMargins leaves the room). Together a first draw took ~40 → ~26 ms in the 30-card measurement.
-  layout.xaxis = { type: 'date', tickformat: d3Format(axisFormat), title: view.xlabel ? { text: view.xlabel, standoff: 4 } : undefined, showgrid: false, automargin: false, ticklabeloverflow: 'allow', tickangle: 0 };
+  layout.xaxis = { type: 'date', tickformat: d3Format(axisFormat), title: view.xlabel ? { text: plotlyText(view.xlabel), standoff: 4 } : undefined, showgrid: false, automargin: false, ticklabeloverflow: 'allow', tickangle: 0 };
   layout.yaxis = {
-    title: view.ylabel ? { text: view.ylabel, standoff: 4 } : undefined,
-    ticksuffix: view.graph_unit ? ` ${view.graph_unit}` : undefined,
+    title: view.ylabel ? { text: plotlyText(view.ylabel), standoff: 4 } : undefined,
+    ticksuffix: view.graph_unit ? ` ${plotlyText(view.graph_unit)}` : undefined,
     rangemode: view.graph_from_zero ? 'tozero' : 'normal',
     autorange: min === undefined && max === undefined ? true : min === undefined ? 'min' : max === undefined ? 'max' : false,
     range: min !== undefined || max !== undefined ? [min ?? null, max ?? null] : undefined,
@@ -258,7 +260,7 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
   const ref = axisBound(view.reference_line_value);
   if (ref !== undefined) {
     layout.shapes = [{ type: 'line', xref: 'paper', x0: 0, x1: 1, y0: ref, y1: ref, line: { color: WARNING_RED, width: 1.5, dash: 'dot' } }];
-    if (view.reference_line_label) layout.annotations = [{ xref: 'paper', x: 1, xanchor: 'right', y: ref, yanchor: 'bottom', text: view.reference_line_label, showarrow: false, font: { color: WARNING_RED, size: 10 } }];
+    if (view.reference_line_label) layout.annotations = [{ xref: 'paper', x: 1, xanchor: 'right', y: ref, yanchor: 'bottom', text: plotlyText(view.reference_line_label), showarrow: false, font: { color: WARNING_RED, size: 10 } }];
   }
   return layout;
 }

@@ -1,8 +1,8 @@
 // MAP_CARD with Leaflet (loaded with this chunk only): device markers from map_marker (green online, grey offline, or
 // the card's color_dot), their label and value as a tooltip, a track from coord_data. `map_type: 'image'` draws the
 // model's image_url (a floor plan) as the whole map, latitude/longitude read as percent of its height/width. The
-// base tiles come from VITE_MAP_TILE_URL; without one (or with the tile server unreachable) markers stay on a
-// plain ground, fitted to their bounds, so the card is useful offline.
+// base tiles come from the gateway's MAP_TILE_URL (a meta tag of the page); without one (or with the tile server
+// unreachable) markers stay on a plain ground, fitted to their bounds, so the card is useful offline.
 import { useEffect, useRef, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -12,6 +12,7 @@ import type { CardViewProps } from '../common/definition.js';
 import { afterPaint } from '../common/afterPaint.js';
 import { formatValue } from '../common/format.js';
 import { OK_GREEN } from '../common/palette.js';
+import { escapeHtml } from '../../ui/plainText.js';
 import { CANVAS_MARKERS_FROM, markersOf, tileUrl, trackOf } from './markers.js';
 
 interface MapViewFields {
@@ -57,7 +58,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
         L.imageOverlay(model.image_url!, [[0, 0], [100, 100]]).addTo(m);
         m.fitBounds([[0, 0], [100, 100]]);
       } else {
-        const url = tileUrl(import.meta.env as Record<string, unknown>);
+        const url = tileUrl();
         if (url) L.tileLayer(url, { maxZoom: 19 }).on('tileerror', () => setTilesFailed(true)).addTo(m);
         m.setView([-2.5, 118], 4);
       }
@@ -103,7 +104,9 @@ export default function MapView({ component, view, data, decimals, height }: Car
       keys.add(key);
       const color = view.color_dot || (mk.online === false ? OFFLINE_GREY : OK_GREEN);
       const value = mk.value !== undefined ? formatValue(mk.value, { unit: view.unit, decimal: view.decimal }, decimals) : undefined;
-      const text = value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label;
+      // Leaflet writes a string tooltip or popup as HTML: the label (a member's or the device's name) and the value the
+      // device sent are escaped, so they are shown as text (issue 23)
+      const text = escapeHtml(value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label);
       const popup = `<b>${escapeHtml(mk.label)}</b><br/>${escapeHtml(mk.online === false ? T.cardViews.offline : mk.online ? T.cardViews.online : '')}${value ? `<br/>${escapeHtml(value)}` : ''}`;
       const circle = have.circles.get(key);
       if (circle) {
@@ -139,6 +142,3 @@ export default function MapView({ component, view, data, decimals, height }: Car
   );
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-}

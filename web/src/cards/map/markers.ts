@@ -32,9 +32,15 @@ export function trackOf(data: CardData | undefined): [number, number][] {
   });
 }
 
-/** Where a map without a tile server takes its base: the build's VITE_MAP_TILE_URL, else none (markers on a plain ground). */
-export function tileUrl(env: Record<string, unknown>): string | undefined {
-  const url = env.VITE_MAP_TILE_URL;
+/** The meta tag the gateway writes into the console's page from MAP_TILE_URL (server/src/platform/http/console-page.ts). */
+export const MAP_TILE_META = 'sentra-map-tile-url';
+
+/**
+ * Where a map takes its base tiles: the gateway's MAP_TILE_URL, given in the page's meta tag (one setting for the
+ * tiles and the Content-Security-Policy that allows their origin); none: markers on a plain ground.
+ */
+export function tileUrl(doc: Pick<Document, 'querySelector'> | undefined = typeof document === 'undefined' ? undefined : document): string | undefined {
+  const url = doc?.querySelector<HTMLMetaElement>(`meta[name="${MAP_TILE_META}"]`)?.content;
   return typeof url === 'string' && /^https?:\/\/|^\//.test(url) ? url : undefined;
 }
 
