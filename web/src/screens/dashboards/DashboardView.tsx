@@ -8,6 +8,7 @@ import { dashboardRefreshMs, T, type DashboardRecord } from '@sentra/contracts';
 import { DashboardGrid } from './DashboardGrid.js';
 import { LiveDashboard, liveCardRenderer } from '../../cards/index.js';
 import { componentsOf } from './gridLayout.js';
+import { usePageTitle } from '../../shell/pageTitle.js';
 import { defaultViewFilter, filterVariables, type ViewFilter } from './viewFilter.js';
 
 const s = T.dashboards.screens;
@@ -68,6 +69,7 @@ export function DashboardView({ dashboard, onRefresh, initialFilter }: { dashboa
   const components = useMemo(() => componentsOf(conf), [conf]);
   const [filter, setFilter] = useState<ViewFilter>(() => initialFilter ?? defaultViewFilter(conf.var, Date.now()));
   const customUrl = customUrlOf(conf);
+  usePageTitle(dashboard.label);
 
   return (
     <Box data-testid="dashboard-view" data-filter={filter.kind === 'filter' ? filter.key : 'range'}>
