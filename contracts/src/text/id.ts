@@ -1080,6 +1080,8 @@ export const T = {
     noEmbeddedUrl: 'Alamat dashboard belum diatur',
     mapNoMarkers: 'Tidak ada perangkat dengan lokasi',
     mapOfflineTiles: 'Peta dasar tidak tersedia (tanpa koneksi ke server peta)',
+    // not in the spec: a group of close markers on a map card (issue 28)
+    mapCluster: (count: number, online: number) => `${count} perangkat, ${online} online`,
     mapDevice: (label: string) => `Perangkat ${label}`,
     selectPlaceholder: 'Pilih…',
     selectorNoOptions: 'Belum ada pilihan',
