@@ -25,6 +25,8 @@ interface MapViewFields {
 }
 
 const OFFLINE_GREY = '#9e9e9e';
+/** Natural Earth 1:110m has no detail below this zoom: a fleet fitted on it alone stops here (the user may zoom in). */
+const COASTLINE_FIT_MAX_ZOOM = 10;
 
 /** Whether this browser draws on a canvas (a test DOM may not): else every marker stays an SVG element. */
 function canvasDrawable(): boolean {
@@ -118,7 +120,15 @@ export default function MapView({ component, view, data, decimals, height }: Car
   }, [floorPlan, model.image_url]);
 
   useEffect(() => {
-    made?.map.invalidateSize();
+    const el = host.current;
+    if (!made || !el) return;
+    made.map.invalidateSize();
+    // the card's width changes without its height (a window resized across a breakpoint: 4 columns ⇄ one): Leaflet's
+    // own window listener may measure before the grid has laid out again, so the map follows its box instead
+    if (typeof ResizeObserver !== 'function') return;
+    const watch = new ResizeObserver(() => made.map.invalidateSize());
+    watch.observe(el);
+    return () => watch.disconnect();
   }, [made, height]);
 
   const markers = useMemo(() => markersOf(data), [data]);
@@ -185,7 +195,8 @@ export default function MapView({ component, view, data, decimals, height }: Car
     host.current?.setAttribute('data-clusters', String(items.filter((i) => i.kind === 'cluster').length));
     if (!fitted.current && points.length > 0 && !floorPlan) {
       fitted.current = true;
-      m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: 15 });
+      // on the coarse coastlines alone a city-wide fleet is fitted no closer than zoom 10, where the coast still shows
+      m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: tileUrl() ? 15 : COASTLINE_FIT_MAX_ZOOM });
     }
     // only when what it draws changed: a re-render of the card (its frame, a parent) keeps the markers
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -193,7 +204,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
 
   return (
     <Box sx={{ position: 'relative', height: '100%', minHeight: 80 }}>
-      <Box ref={host} data-testid="map" data-markers={markers.length} data-base-layer={ground} sx={{ position: 'absolute', inset: 0, borderRadius: 1, overflow: 'hidden', bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR, '& .leaflet-container': { bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR } }} />
+      <Box ref={host} data-testid="map" data-markers={markers.length} data-base-layer={ground} sx={{ position: 'absolute', inset: 0, borderRadius: 1, overflow: 'hidden', bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR, '&.leaflet-container': { bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR } }} />
       {markers.length === 0 && track.length === 0 && (
         <Typography variant="caption" color="text.secondary" sx={{ position: 'absolute', left: 8, bottom: 6, zIndex: 500, bgcolor: 'background.paper', px: 0.5, borderRadius: 0.5 }}>{T.cardViews.mapNoMarkers}</Typography>
       )}
