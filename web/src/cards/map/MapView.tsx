@@ -26,7 +26,7 @@ interface MapViewFields {
 
 const OFFLINE_GREY = '#9e9e9e';
 /** Natural Earth 1:110m has no detail below this zoom: a fleet fitted on it alone stops here (the user may zoom in). */
-const COASTLINE_FIT_MAX_ZOOM = 10;
+const COASTLINE_FIT_MAX_ZOOM = 9;
 
 /** Whether this browser draws on a canvas (a test DOM may not): else every marker stays an SVG element. */
 function canvasDrawable(): boolean {
@@ -195,7 +195,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
     host.current?.setAttribute('data-clusters', String(items.filter((i) => i.kind === 'cluster').length));
     if (!fitted.current && points.length > 0 && !floorPlan) {
       fitted.current = true;
-      // on the coarse coastlines alone a city-wide fleet is fitted no closer than zoom 10, where the coast still shows
+      // on the coarse coastlines alone a city-wide fleet is fitted no closer than zoom 9, where the coast still shows
       m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: tileUrl() ? 15 : COASTLINE_FIT_MAX_ZOOM });
     }
     // only when what it draws changed: a re-render of the card (its frame, a parent) keeps the markers
