@@ -2,8 +2,8 @@
 // the card's color_dot), their label and value as a tooltip, a track from coord_data. `map_type: 'image'` draws the
 // model's image_url (a floor plan) as the whole map, latitude/longitude read as percent of its height/width. The
 // base tiles come from the gateway's MAP_TILE_URL (a meta tag of the page); without one, or where a tile does not
-// load, land and sea come from a bundled Natural Earth layer (baseMap.ts), so the card is useful offline. Markers
-// close together on screen join a cluster with their count (clusters.ts); a click on one zooms in to split it.
+// load, land and sea come from a bundled Natural Earth layer (baseMap.ts), so the card is useful offline. In a dense
+// fleet markers close together on screen join a cluster with their count (clusters.ts); a click zooms in to split it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -16,7 +16,7 @@ import { OK_GREEN } from '../common/palette.js';
 import { escapeHtml } from '../../ui/plainText.js';
 import { CANVAS_MARKERS_FROM, markersOf, tileUrl, trackOf, type MapMarker } from './markers.js';
 import { addCoastlines, baseLayerOf, EMPTY_TILE, SEA_COLOR } from './baseMap.js';
-import { clusterMarkers, clusterRadius, type MapItem } from './clusters.js';
+import { CLUSTER_MARKERS_FROM, clusterMarkers, clusterRadius, type MapItem } from './clusters.js';
 
 interface MapViewFields {
   color_dot?: string;
@@ -133,8 +133,8 @@ export default function MapView({ component, view, data, decimals, height }: Car
 
   const markers = useMemo(() => markersOf(data), [data]);
   const track = trackOf(data);
-  /** a floor plan shows every marker; a geographic map groups the close ones */
-  const grouped = useMemo(() => (floorPlan ? undefined : clusterMarkers(markers)), [markers, floorPlan]);
+  /** a floor plan or a small fleet shows every marker; a dense fleet on a geographic map groups the close ones */
+  const grouped = useMemo(() => (floorPlan || markers.length < CLUSTER_MARKERS_FROM ? undefined : clusterMarkers(markers)), [markers, floorPlan]);
   useEffect(() => {
     if (!made) return;
     const { map: m, layer: g, clusters: cg } = made;

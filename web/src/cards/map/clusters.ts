@@ -4,6 +4,11 @@
 import Supercluster, { type ClusterProperties } from 'supercluster';
 import type { MapMarker } from './markers.js';
 
+/**
+ * A map clusters from this many markers on (a dense fleet, drawn on the canvas too: markers.ts CANVAS_MARKERS_FROM);
+ * a handful of devices is clearer one by one, even where two touch.
+ */
+export const CLUSTER_MARKERS_FROM = 50;
 /** Markers closer than this on screen (px at the map's zoom) join one cluster. */
 export const CLUSTER_RADIUS_PX = 40;
 /** From this zoom (streets) every marker is drawn on its own. */
