@@ -40,6 +40,28 @@ async function cardShowsData(card: Locator): Promise<boolean> {
   return (await title.count()) > 0 || ((await card.textContent()) ?? '').trim() !== '';
 }
 
+/**
+ * Tick labels and axis titles of the drawn charts that reach past their chart's edge (the check cards-perf.spec.ts
+ * makes on the 30-card dashboard, here at phone width), once every chart of the view is drawn.
+ */
+async function clippedAxisLabels(page: Page): Promise<string[]> {
+  const charts = page.getByTestId('chart');
+  await expect.poll(async () => (await charts.count()) > 0 && (await page.locator('[data-testid="chart"] .main-svg').count()) >= (await charts.count()), { timeout: 20_000 }).toBe(true);
+  return page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid="dashboard-card"]')].flatMap((c) => {
+      const svg = c.querySelector('[data-testid="chart"] .main-svg');
+      if (!svg) return [];
+      const edge = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('.xtick text, .ytick text, .g-xtitle text, .g-ytitle text')]
+        .filter((t) => {
+          const r = t.getBoundingClientRect();
+          return r.width > 0 && (r.left < edge.left - 0.5 || r.right > edge.right + 0.5 || r.top < edge.top - 0.5 || r.bottom > edge.bottom + 0.5);
+        })
+        .map((t) => `${c.getAttribute('data-key')}: ${t.textContent}`);
+    }),
+  );
+}
+
 /** The cards' boxes, top to bottom. */
 async function boxes(page: Page) {
   const out = [];
@@ -91,6 +113,7 @@ test.describe.serial('dashboards that read on any screen', () => {
   test("at 1366 px the energy dashboard keeps the spec's 4 columns, names itself in the top bar and shows values in every card", async () => {
     await expect(page.getByTestId('page-title')).toHaveText('Energi');
     await expectValuesInEveryCard(page);
+    expect(await clippedAxisLabels(page), "axis labels inside their chart").toEqual([]);
     // cards side by side: the first row holds the two three-phase cards and the single values
     const first = (await boxes(page)).filter((b) => b.key === 'tegangan' || b.key === 'arus' || b.key === 'daya');
     expect(new Set(first.map((b) => Math.round(b.y))).size).toBe(1);
@@ -110,6 +133,7 @@ test.describe.serial('dashboards that read on any screen', () => {
       expect(b.width, `${b.key} as wide as the column`).toBeGreaterThan(gridBox.width - 80);
     }
     for (let i = 1; i < list.length; i++) expect(list[i]!.y, `${list[i]!.key} below ${list[i - 1]!.key}`).toBeGreaterThanOrEqual(list[i - 1]!.y + list[i - 1]!.height - 1);
+    expect(await clippedAxisLabels(page), "axis labels inside their chart").toEqual([]);
     // a title no longer shrinks to "T…": the three-phase card reads its whole title
     await expect(page.locator('[data-testid="dashboard-card"][data-key="tegangan"]').getByText('Tegangan', { exact: true })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/energi-400.png`, fullPage: true });
