@@ -120,6 +120,20 @@ test.describe.serial('dashboards that read on any screen', () => {
     await page.screenshot({ path: `${SHOTS}/energi-1366.png`, fullPage: true });
   });
 
+  test('at 1366 px the fuel station dashboard shows values in every card, its charts named by their labels as words', async () => {
+    await open('spbu');
+    await expect(page.getByTestId('page-title')).toHaveText('SPBU');
+    await expectValuesInEveryCard(page);
+    expect(await clippedAxisLabels(page), 'axis labels inside their chart').toEqual([]);
+    // the tank chart's series (its summary strip names them): the labels sisa_bbm and pengisian as words
+    const summary = page.locator('[data-testid="dashboard-card"][data-key="tangki_1"]').getByTestId('chart-summary');
+    await expect(summary).toContainText('Sisa BBM');
+    await expect(summary).toContainText('Pengisian');
+    await expect(summary).not.toContainText('sisa_bbm');
+    await page.screenshot({ path: `${SHOTS}/spbu-1366.png`, fullPage: true });
+    await open('energi');
+  });
+
   test('at 400 px the cards stack in one full-width column, each showing its values', async () => {
     await page.setViewportSize({ width: 400, height: 800 });
     const grid = page.getByTestId('dashboard-grid');
