@@ -357,15 +357,13 @@ test.describe.serial('30-card dashboard performance', () => {
     expect(last.frames!.long / last.frames!.frames).toBeLessThan(0.25);
   });
 
-  test("the fleet map paints its hundreds of markers on one canvas, and hovering one shows its device", async ({ browser, baseURL }) => {
+  test("the fleet map groups its hundreds of markers into clusters, paints single ones on one canvas, and hovering one shows its device", async ({ browser, baseURL }) => {
     const page = await browser.newPage({ baseURL, viewport: { width: 1280, height: viewportHeight } });
     try {
       await openAsTenant(page, t, `_dashboard_view_/${dashboardId}`);
       const map = page.locator('[data-testid="dashboard-card"][data-cat="MAP_CARD"]').getByTestId('map');
       await expect(map).toHaveAttribute('data-markers', /^\d+$/);
       expect(Number(await map.getAttribute('data-markers')), 'a large fleet').toBeGreaterThanOrEqual(MAP_CANVAS_MARKERS_FROM);
-      await expect(map.locator('canvas')).toHaveCount(1);
-      expect(await map.locator('path.leaflet-interactive').count(), 'no SVG element per marker').toBe(0);
       // a painted marker: the centre of a run of online green (#2e7d32) or offline grey (#9e9e9e) pixels
       const spot = async () => map.locator('canvas').evaluate((c: HTMLCanvasElement) => {
         const { data, width, height } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
@@ -386,7 +384,17 @@ test.describe.serial('30-card dashboard performance', () => {
         return { painted, found };
       });
       const tip = map.locator('.leaflet-tooltip');
+      const clusters = map.getByTestId('map-cluster');
       let painted = 0;
+      // a dense fleet opens grouped (issue 28): a click on a cluster zooms in until single markers are painted
+      // (the canvas joins the map with its first single marker)
+      await expect(async () => {
+        const at = (await map.locator('canvas').count()) > 0 ? await spot() : { found: undefined };
+        if (!at.found && (await clusters.count()) > 0) await clusters.first().click({ timeout: 2_000 });
+        expect(at.found, 'a single marker painted inside the map').toBeTruthy();
+      }).toPass({ timeout: 20_000 });
+      await expect(map.locator('canvas')).toHaveCount(1);
+      expect(await map.locator('path.leaflet-interactive').count(), 'no SVG element per marker').toBe(0);
       // live pushes repaint the canvas (a tracker moves): the marker is found again and hovered afresh until its tooltip shows
       await expect(async () => {
         const at = await spot();
@@ -396,7 +404,8 @@ test.describe.serial('30-card dashboard performance', () => {
         await page.mouse.move(at.found!.x, at.found!.y);
         await expect(tip).toBeVisible({ timeout: 1_000 });
       }).toPass({ timeout: 15_000 });
-      expect(painted).toBeGreaterThan(100);
+      // one marker's fill at least (radius 8 px, less its white ring)
+      expect(painted).toBeGreaterThan(60);
       const labels = fleet!.devices.map((d) => d.plan.name);
       const text = (await tip.textContent()) ?? '';
       expect(labels.some((l) => text.startsWith(l)), `tooltip '${text}' names a fleet device`).toBe(true);

@@ -56,7 +56,8 @@ describe.each(LINES.map((c) => [c]))('%s', (cat) => {
     renderCard(cat, { view: { xlabel: 'Waktu', ylabel: 'Tegangan', graph_unit: 'V', is_stack: true, has_dot: true, is_dashed: true, graph_from_zero: true, graph_yaxis_min: 'auto', graph_yaxis_max: 250, reference_line_value: 230, reference_line_label: 'Batas' }, data: { chart_keys: ['r', 's'], chart_data: rows, window: { type: 'PERIODIC', start: h(8), end: h(11), period: 'hour', interval: 1 } } });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     const { data, layout } = lastDraw();
-    expect(data.map((t) => t.name)).toEqual(['r', 's']);
+    // series are named by their labels as words (issue 28): 'r' → 'R'
+    expect(data.map((t) => t.name)).toEqual(['R', 'S']);
     expect(data.map((t) => t.y)).toEqual([[220.1, 221.4, 222.0], [219.8, 220.2, 221.0]]);
     expect(data[0].x[0]).toBe('2024-03-10 08:00');
     expect(data[1].marker.color).toBe(CHART_PALETTE[1]);
@@ -142,7 +143,7 @@ describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCo
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     const [pie] = lastDraw().data;
     expect(pie.type).toBe('pie');
-    expect(pie.labels).toEqual(['a', 'b']);
+    expect(pie.labels).toEqual(['A', 'B']);
     expect(pie.values).toEqual([30, 70]);
     expect(pie.marker.colors).toEqual([CHART_PALETTE[0], CHART_PALETTE[1]]);
     expect(screen.queryByTestId('chart-empty')).toBeNull();
@@ -158,12 +159,12 @@ describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCo
   it("shows each slice's value and share and the total with 'Tampilkan total' (with_summary)", async () => {
     renderCard(cat, { view: { graph_unit: 'kWh', with_summary: true, labels: { cuci: 'Mesin cuci' } }, data: slices });
     const items = await screen.findAllByTestId('pie-slice');
-    expect(items.map((e) => e.textContent)).toEqual(['Mesin cuci300,00 kWh · 20%', 'kering1,20k kWh · 80%', 'setrika0,00 kWh · 0%']);
+    expect(items.map((e) => e.textContent)).toEqual(['Mesin cuci300,00 kWh · 20%', 'Kering1,20k kWh · 80%', 'Setrika0,00 kWh · 0%']);
     expect(screen.getByTestId('pie-total').textContent).toBe(`${T.cardViews.total}1,50k kWh`);
     expect(T.dashboards.view.with_summary).toBe('Tampilkan total');
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     await hoverSlice(1);
-    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['kering1,20k kWh · 80%']);
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['Kering1,20k kWh · 80%']);
     expect(screen.getByTestId('tooltip-total').textContent).toBe(`${T.cardViews.total}1,50k kWh`);
   });
 
@@ -172,7 +173,7 @@ describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCo
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     expect(screen.queryByTestId('chart-summary')).toBeNull();
     await hoverSlice(0);
-    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['cuci300,00 kWh · 20%']);
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['Cuci300,00 kWh · 20%']);
     expect(screen.queryByTestId('tooltip-total')).toBeNull();
   });
 
@@ -254,13 +255,13 @@ describe('laundry charts', () => {
     renderCard('BAR_CHART_CARD', { view: { tooltip: 'vending' }, data: { chart_keys: ['washer_1'], chart_data: [{ ts: h(8), washer_1: 0.5 }] } });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     await hover('2024-03-10 08:00');
-    expect(screen.getAllByTestId('tooltip-row')[0]!.textContent).toBe('washer_1Menyala 50% · Mati 50%');
+    expect(screen.getAllByTestId('tooltip-row')[0]!.textContent).toBe('Washer 1Menyala 50% · Mati 50%');
   });
   it('usage tooltip: count of runs', async () => {
     renderCard('BAR_CHART_CARD', { view: { tooltip: 'laundry_usage' }, data: { chart_keys: ['washer_1'], chart_data: [{ ts: h(8), washer_1: 7 }] } });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     await hover('2024-03-10 08:00');
-    expect(screen.getAllByTestId('tooltip-row')[0]!.textContent).toBe('washer_17 kali');
+    expect(screen.getAllByTestId('tooltip-row')[0]!.textContent).toBe('Washer 17 kali');
   });
 });
 

@@ -184,11 +184,13 @@ describe('MAP_CARD', () => {
     });
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation((() => ctx) as never);
     // Leaflet sizes the map (and so what the canvas covers) by the container's client size, which jsdom leaves at 0
-    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(480);
-    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(320);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(960);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(640);
     try {
       const n = CANVAS_MARKERS_FROM + 10;
-      const fleet = (offline: number) => ({ map_marker: Array.from({ length: n }, (_, i) => ({ device_id: i + 1, label: `Truk ${i + 1}`, latitude: -6.1 - i * 0.01, longitude: 106.7 + i * 0.01, online: i !== offline })) });
+      // a fleet spread over a grid 1° apart (≥ 45 px at the fitted zoom): a dense fleet clusters only what touches, so
+      // here every truck is its own circle (clustering: clusters.test.ts)
+      const fleet = (offline: number) => ({ map_marker: Array.from({ length: n }, (_, i) => ({ device_id: i + 1, label: `Truk ${i + 1}`, latitude: -2 - Math.floor(i / 10), longitude: 100 + (i % 10), online: i !== offline })) });
       const component = { model: { map_type: 'street' }, h: 4 };
       const { rerender } = renderCard('MAP_CARD', { ...component, data: fleet(-1) });
       const map = await screen.findByTestId('map');
@@ -206,6 +208,26 @@ describe('MAP_CARD', () => {
       expect(map.querySelectorAll('canvas').length).toBe(1);
       // the grey circle is truck 5's, where it was first drawn green
       expect(new Set(fills.filter((f) => f.fill === '#9e9e9e').map((f) => `${f.x},${f.y}`))).toEqual(new Set([fifth]));
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
+describe('MAP_CARD with a dense fleet (issue 28)', () => {
+  it('groups trucks that touch into clusters with their count and online share; a handful of devices stays one by one', async () => {
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation((() => new Proxy({}, { get: () => () => undefined })) as never);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(480);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(320);
+    try {
+      // 60 trucks within ~1 km of each other in Jakarta, 20 of them online, and one far away in Surabaya
+      const trucks = Array.from({ length: 60 }, (_, i) => ({ device_id: i + 1, label: `Truk ${i + 1}`, latitude: -6.2 + (i % 6) * 0.001, longitude: 106.8 + Math.floor(i / 6) * 0.001, online: i < 20 }));
+      const far = { device_id: 99, label: 'Truk Surabaya', latitude: -7.25, longitude: 112.75, online: true };
+      renderCard('MAP_CARD', { h: 4, model: { map_type: 'street' }, data: { map_marker: [...trucks, far] } });
+      const map = await screen.findByTestId('map');
+      await waitFor(() => expect(map.querySelectorAll('[data-testid="map-cluster"]').length).toBe(1));
+      expect(map.querySelector('[data-testid="map-cluster"]')!.textContent).toBe('60');
+      expect(map.getAttribute('data-clusters')).toBe('1');
     } finally {
       vi.restoreAllMocks();
     }

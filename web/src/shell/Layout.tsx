@@ -16,6 +16,7 @@ import { T } from '@sentra/contracts';
 import { menuIcons } from './menuIcons.js';
 import type { MenuEntry, MenuModel } from './menus.js';
 import { SentraLogo } from '../ui/SentraLogo.js';
+import { PageTitleProvider, usePageTitleState } from './pageTitle.js';
 
 // the Tugas entry's unread count listens on the live socket: loaded after the shell, so the socket client stays off the
 // shell's first load
@@ -103,6 +104,7 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute
   const [accessAnchor, setAccessAnchor] = useState<HTMLElement | null>(null);
   useEffect(() => setOpen(!overlay), [overlay]);
   const closeIfOverlay = () => overlay && setOpen(false);
+  const [shownTitle, setNamedTitle] = usePageTitleState(title);
 
   const drawer = (
     <Box sx={{ width: DRAWER_WIDTH }} role="navigation">
@@ -138,7 +140,7 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute
             <MenuIcon />
           </IconButton>
           <Typography variant="h6" component="h1" noWrap sx={{ flexGrow: 1 }} data-testid="page-title">
-            {title}
+            {shownTitle}
           </Typography>
           <Tooltip title={full ? T.shell.exitFullScreen : T.shell.fullScreen}>
             <IconButton aria-label={full ? T.shell.exitFullScreen : T.shell.fullScreen} onClick={toggleFull}>
@@ -176,7 +178,7 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute
       </Drawer>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}>
         <Toolbar />
-        {children}
+        <PageTitleProvider setTitle={setNamedTitle}>{children}</PageTitleProvider>
       </Box>
     </Box>
   );

@@ -13,7 +13,7 @@ import { sliceShares, withShare, type TooltipModel } from '../common/tooltips.js
 import { useElementSize } from '../common/useElementSize.js';
 import { chartFuelProduct, pieSlices, tooltipForRow, tooltipForSlice } from './hover.js';
 import { releaseChart, requestChartDraw, type ChartLibrary } from './chartDraws.js';
-import { buildFigure, extension, seriesSummary, xOf, type ChartView as ChartViewFields, type PlotFigure, type Row } from './series.js';
+import { buildFigure, extension, seriesName, seriesSummary, xOf, type ChartView as ChartViewFields, type PlotFigure, type Row } from './series.js';
 
 type Variant = 'plain' | 'monitoring' | 'smart';
 
@@ -32,7 +32,7 @@ function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure;
         <div key={k} className={CARD_CLASS.summaryItem}>
           <div>
             <span className={CARD_CLASS.summaryDot} style={{ background: fig.colors[i] }} />
-            <span className={CARD_CLASS.caption}>{view.labels?.[k] ?? k}</span>
+            <span className={CARD_CLASS.caption}>{seriesName(view, k)}</span>
           </div>
           {variant === 'monitoring' ? (
             <div className={CARD_CLASS.summaryLast} data-testid="chart-last">{fmt(summary[k]?.last)}</div>

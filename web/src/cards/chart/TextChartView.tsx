@@ -6,7 +6,7 @@ import type { CardViewProps } from '../common/definition.js';
 import { chartDateFormats, formatDate, pickFormat } from '../common/dates.js';
 import { formatCardNumber, withUnit } from '../common/format.js';
 import { seriesColors } from '../common/palette.js';
-import { seriesKeys, seriesSummary, type ChartView, type Row } from './series.js';
+import { seriesKeys, seriesName, seriesSummary, type ChartView, type Row } from './series.js';
 
 export default function TextChartView({ view, data, decimals }: CardViewProps<ChartView>) {
   const rows = ((data?.chart_data as Row[] | undefined) ?? []) as Row[];
@@ -23,7 +23,7 @@ export default function TextChartView({ view, data, decimals }: CardViewProps<Ch
         return (
           <Box key={k} sx={{ borderLeft: 3, borderColor: colors[i], pl: 1 }}>
             <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
-              <Typography variant="body2" color="text.secondary" noWrap>{view.labels?.[k] ?? k}</Typography>
+              <Typography variant="body2" color="text.secondary" noWrap>{seriesName(view, k)}</Typography>
               <Typography sx={{ fontWeight: 700, fontSize: 20, fontVariantNumeric: 'tabular-nums' }} noWrap data-testid="text-chart-last">{fmt(s.last)}</Typography>
             </Stack>
             <Typography variant="caption" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }} noWrap>

@@ -1,7 +1,7 @@
 // The tooltip of a hovered chart row (or pie slice), by the card's tooltip kind.
 import { fuelProductOf, type CardData, type FuelProduct } from '@sentra/contracts';
 import { fuelFillKey, fuelShiftTooltip, fuelTooltip, genericTooltip, laundryUsageTooltip, sliceTooltip, vendingTooltip, type TooltipContext, type TooltipModel, type TooltipSeries } from '../common/tooltips.js';
-import type { ChartView, PlotFigure, Row } from './series.js';
+import { seriesName, type ChartView, type PlotFigure, type Row } from './series.js';
 
 /** The fuel product a fuel chart's tank is: the product its value query reads (the demo's param 'Pertalite'). */
 export function chartFuelProduct(model: Record<string, unknown> | undefined): FuelProduct | undefined {
@@ -21,7 +21,7 @@ const contextOf = (ts: unknown, fig: Pick<PlotFigure, 'formats'>, view: ChartVie
 
 export function tooltipForRow(row: Row, fig: Pick<PlotFigure, 'keys' | 'colors' | 'formats'>, view: ChartView, decimals?: number, product?: FuelProduct): TooltipModel {
   const ctx = contextOf(row.ts, fig, view, decimals);
-  const series: TooltipSeries[] = fig.keys.map((k, i) => ({ key: k, label: view.labels?.[k] ?? k, value: row[k], color: fig.colors[i] }));
+  const series: TooltipSeries[] = fig.keys.map((k, i) => ({ key: k, label: seriesName(view, k), value: row[k], color: fig.colors[i] }));
   switch (view.tooltip) {
     case 'fuel': {
       const fill = fuelFillKey(fig.keys, view.fill_key);
@@ -47,5 +47,5 @@ export function tooltipForSlice(data: CardData | undefined, index: number, fig: 
 /** The slices of a pie card's data: one per row (`key`, `value`), named by the card's labels, in the figure's colours. */
 export function pieSlices(data: CardData | undefined, fig: Pick<PlotFigure, 'colors'>, view: ChartView): TooltipSeries[] {
   const rows = (data?.chart_data as Row[] | undefined) ?? [];
-  return rows.map((r, i) => ({ key: String(r.key), label: view.labels?.[String(r.key)] ?? String(r.key), value: r.value, color: fig.colors[i] }));
+  return rows.map((r, i) => ({ key: String(r.key), label: seriesName(view, String(r.key)), value: r.value, color: fig.colors[i] }));
 }

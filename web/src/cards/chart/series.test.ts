@@ -1,7 +1,7 @@
 // The chart's margins are laid out before Plotly draws (automargin is off: Plotly measures nothing after drawing),
 // and the legend rule (several series of a plain chart).
 import { describe, expect, it } from 'vitest';
-import { buildFigure, chartMargins, valueRange } from './series.js';
+import { buildFigure, chartMargins, seriesName, valueRange } from './series.js';
 
 const rows = (values: number[][]) => values.map((v, i) => ({ ts: Date.UTC(2026, 10, 21, i), ...Object.fromEntries(v.map((x, k) => [`s${k}`, x])) }));
 
@@ -40,5 +40,35 @@ describe('chart margins', () => {
     const pie = buildFigure('PIE_CHART_CARD', { success: true, chart_data: [{ key: 'a', value: 1 }, { key: 'b', value: 2 }] } as never, {});
     expect(pie.layout.margin).toEqual({ l: 8, r: 8, t: 8, b: 8 });
     expect(pie.layout.showlegend).toBe(true);
+  });
+});
+
+describe('chart texts and axes (issue 28)', () => {
+  it('names a series by its label as words: "Sisa BBM", "Fasa R", the view\'s own name first', () => {
+    expect(seriesName({}, 'sisa_bbm')).toBe('Sisa BBM');
+    expect(seriesName({}, 'fasa r')).toBe('Fasa R');
+    expect(seriesName({}, 'pengisian')).toBe('Pengisian');
+    expect(seriesName({}, 'suhu')).toBe('Suhu');
+    expect(seriesName({ labels: { sisa_bbm: 'Sisa Pertalite' } }, 'sisa_bbm')).toBe('Sisa Pertalite');
+    // not a label (a device's name, a key with other characters): shown as it came
+    expect(seriesName({}, 'Mesin Cuci 01')).toBe('Mesin Cuci 01');
+    expect(seriesName({}, '<b>x</b>')).toBe('<b>x</b>');
+  });
+
+  it('uses the names in the legend, escaped for Plotly', () => {
+    const fig = buildFigure('LINE_CHART_CARD', { chart_keys: ['fasa r', 'fasa s'], chart_data: rows([[1, 2]]).map((r) => ({ ts: r.ts, 'fasa r': 1, 'fasa s': 2 })) } as never, {});
+    expect(fig.traces.map((t) => t.name)).toEqual(['Fasa R', 'Fasa S']);
+  });
+
+  it('draws an empty bar chart with a 0..1 axis and no tick labels, not −1..1', () => {
+    const fig = buildFigure('BAR_CHART_CARD', { chart_keys: ['a'], chart_data: [] } as never, {});
+    expect(fig.layout.yaxis).toMatchObject({ autorange: false, range: [0, 1], showticklabels: false });
+    expect(fig.layout.xaxis.showticklabels).toBe(false);
+  });
+
+  it('formats the y axis like the cards: k from 1e3, full numbers when the card asks', () => {
+    const data = { chart_keys: ['s0'], chart_data: rows([[1013], [1014]]) } as never;
+    expect(buildFigure('LINE_CHART_CARD', data, {}).layout.yaxis).toMatchObject({ exponentformat: 'B', minexponent: 3, separatethousands: true });
+    expect(buildFigure('LINE_CHART_CARD', data, { full_number: true }).layout.yaxis.exponentformat).toBe('none');
   });
 });

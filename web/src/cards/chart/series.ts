@@ -70,6 +70,22 @@ export const xOf = (ts: number) => {
   return time === '00:00:00' ? date : `${date} ${time.slice(0, 5)}`;
 };
 
+/**
+ * A series' display name. Spec 02's query labels are identifiers (lower-case start, at most 16 characters: "sisa_bbm",
+ * "fasa r"), so a chart shows them as words: underscores as spaces, the first letter capital, a word without vowels
+ * (an abbreviation or a phase letter: "bbm", "r", "kwh") in capitals: "Sisa BBM", "Fasa R". The view's own `labels`
+ * name wins; other text (a device's name in a pie) is shown as it is once it starts with a capital or is not a label.
+ */
+export function seriesName(view: Pick<ChartView, 'labels'> | undefined, key: string): string {
+  const own = view?.labels?.[key];
+  if (typeof own === 'string' && own !== '') return own;
+  if (!/^[a-z][a-z0-9_ ]*$/.test(key)) return key;
+  const words = key.split(/[_ ]+/).filter((w) => w !== '');
+  return words
+    .map((w, i) => (/^[a-z]+$/.test(w) && !/[aeiou]/.test(w) ? w.toUpperCase() : i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w))
+    .join(' ');
+}
+
 export function seriesKeys(data: CardData | undefined): string[] {
   if (Array.isArray(data?.chart_keys) && data!.chart_keys.length > 0) return data!.chart_keys;
   const first = (data?.chart_data as Row[] | undefined)?.[0];
@@ -118,7 +134,7 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
   const keys = style === 'pie' ? rows.map((r) => String(r.key)) : seriesKeys(data);
   const colors = seriesColors(view.graph_colors, keys.length);
   // a series' name in Plotly's legend: the card's label for it or the device's own key, both shown as text
-  const label = (k: string) => plotlyText(view.labels?.[k] ?? k);
+  const label = (k: string) => plotlyText(seriesName(view, k));
   const firstTs = typeof rows[0]?.ts === 'number' ? (rows[0]!.ts as number) : undefined;
   const lastTs = typeof rows.at(-1)?.ts === 'number' ? (rows.at(-1)!.ts as number) : undefined;
   const chosen = chartDateFormats(data?.window, firstTs, lastTs);
@@ -168,7 +184,18 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
   layout.showlegend = showsLegend(cat, keys);
   // bars and filled areas reach down to zero
   layout.margin = chartMargins(view, valueRange(rows, keys, view.is_stack === true, style === 'bar' || style === 'area'), layout.showlegend);
+  if (rows.length === 0) emptyAxes(layout);
   return { traces, traceOf, layout, keys, colors, formats };
+}
+
+/**
+ * A chart with no rows: Plotly would run its autorange from −1 to 1 over a year-2000 date axis. The axes keep their
+ * place (the card's "no data" text sits over them) without numbers or dates that mean nothing.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function emptyAxes(layout: Record<string, any>) {
+  layout.yaxis = { ...layout.yaxis, autorange: false, range: [0, 1], showticklabels: false, ticksuffix: undefined };
+  layout.xaxis = { ...layout.xaxis, showticklabels: false };
 }
 
 /** The summary strip names the series already: Plotly's legend only for several series of a plain chart. */
@@ -256,6 +283,10 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
     ticklabeloverflow: 'allow',
     tickangle: 0,
     separatethousands: true,
+    // the cards' number rule (spec 02 section 9 "Display") on the axis too: k/M/B/T from 1e3, full numbers when the
+    // card asks for them, so an axis never says "20k L" beside a summary's "20.000 L" (issue 28)
+    exponentformat: view.full_number ? 'none' : 'B',
+    minexponent: 3,
   };
   const ref = axisBound(view.reference_line_value);
   if (ref !== undefined) {

@@ -4,6 +4,7 @@
 // the first frames are drawn. Dynamic values (a card's height, a value's font size) go in `style`.
 import { alpha, lighten } from '@mui/material/styles';
 import { theme } from '../../ui/theme.js';
+import { GRID_BREAKPOINTS } from '@sentra/contracts';
 
 /** The class names of the card chrome. */
 export const CARD_CLASS = {
@@ -74,6 +75,8 @@ export function cardStylesheet(t = theme): string {
     `.${c.table} th,.${c.table} td{padding:6px 16px;text-align:left;white-space:nowrap;font-variant-numeric:tabular-nums;border-bottom:1px solid ${rowLine}}`,
     `.${c.table} th{font-weight:700;position:sticky;top:0;z-index:2;background-color:${t.palette.background.paper}}`,
     `.${c.table} tbody tr:hover{background-color:${t.palette.action.hover}}`,
+    // a phone-wide card (one column below sm): narrower cell padding so a list's value column stays in view
+    `@media (max-width:${GRID_BREAKPOINTS.sm - 1}px){.${c.table} th,.${c.table} td{padding:6px 8px}}`,
     `.${c.muted}{color:${t.palette.text.secondary}}`,
     `.${c.inactive}{color:${t.palette.text.disabled}}`,
     `.${c.phases}{height:100%;display:flex;flex-direction:column;justify-content:space-around}`,

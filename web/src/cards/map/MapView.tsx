@@ -1,9 +1,10 @@
 // MAP_CARD with Leaflet (loaded with this chunk only): device markers from map_marker (green online, grey offline, or
 // the card's color_dot), their label and value as a tooltip, a track from coord_data. `map_type: 'image'` draws the
 // model's image_url (a floor plan) as the whole map, latitude/longitude read as percent of its height/width. The
-// base tiles come from the gateway's MAP_TILE_URL (a meta tag of the page); without one (or with the tile server
-// unreachable) markers stay on a plain ground, fitted to their bounds, so the card is useful offline.
-import { useEffect, useRef, useState } from 'react';
+// base tiles come from the gateway's MAP_TILE_URL (a meta tag of the page); without one, or where a tile does not
+// load, land and sea come from a bundled Natural Earth layer (baseMap.ts), so the card is useful offline. In a dense
+// fleet markers close together on screen join a cluster with their count (clusters.ts); a click zooms in to split it.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { Box, Typography } from '@mui/material';
@@ -13,7 +14,9 @@ import { afterPaint } from '../common/afterPaint.js';
 import { formatValue } from '../common/format.js';
 import { OK_GREEN } from '../common/palette.js';
 import { escapeHtml } from '../../ui/plainText.js';
-import { CANVAS_MARKERS_FROM, markersOf, tileUrl, trackOf } from './markers.js';
+import { CANVAS_MARKERS_FROM, markersOf, tileUrl, trackOf, type MapMarker } from './markers.js';
+import { addCoastlines, baseLayerOf, EMPTY_TILE, SEA_COLOR } from './baseMap.js';
+import { CLUSTER_MARKERS_FROM, clusterMarkers, clusterRadius, type MapItem } from './clusters.js';
 
 interface MapViewFields {
   color_dot?: string;
@@ -22,6 +25,8 @@ interface MapViewFields {
 }
 
 const OFFLINE_GREY = '#9e9e9e';
+/** Natural Earth 1:110m has no detail below this zoom: a fleet fitted on it alone stops here (the user may zoom in). */
+const COASTLINE_FIT_MAX_ZOOM = 9;
 
 /** Whether this browser draws on a canvas (a test DOM may not): else every marker stays an SVG element. */
 function canvasDrawable(): boolean {
@@ -32,10 +37,32 @@ function canvasDrawable(): boolean {
   }
 }
 
+/**
+ * A cluster: a round badge with its count (a number we computed, never device text), green while any of its devices
+ * is online, grey when all are offline; its tooltip says how many are online. A click zooms in until it splits.
+ */
+function drawCluster(layer: L.LayerGroup, c: Extract<MapItem, { kind: 'cluster' }>, onClick: () => void) {
+  const r = clusterRadius(c.count);
+  const color = c.online > 0 || c.offline < c.count ? OK_GREEN : OFFLINE_GREY;
+  const icon = L.divIcon({
+    className: 'sentra-map-cluster',
+    iconSize: [r * 2, r * 2],
+    html: `<div data-testid="map-cluster" style="width:${r * 2}px;height:${r * 2}px;border-radius:50%;background:${color};opacity:.9;border:2px solid #fff;box-shadow:0 0 0 3px ${color}55;color:#fff;font:700 12px/1 Roboto,Arial,sans-serif;display:flex;align-items:center;justify-content:center;box-sizing:border-box">${Number(c.count)}</div>`,
+  });
+  L.marker([c.lat, c.lon], { icon, keyboard: false })
+    .bindTooltip(escapeHtml(T.cardViews.mapCluster(c.count, c.online)), { direction: 'top', offset: [0, -r] })
+    .on('click', onClick)
+    .addTo(layer);
+}
+
 export default function MapView({ component, view, data, decimals, height }: CardViewProps<MapViewFields>) {
   const host = useRef<HTMLDivElement>(null);
-  /** the Leaflet map and its marker layer, made after the first paint */
-  const [made, setMade] = useState<{ map: L.Map; layer: L.LayerGroup } | null>(null);
+  /** the Leaflet map, its marker layer and its cluster layer, made after the first paint */
+  const [made, setMade] = useState<{ map: L.Map; layer: L.LayerGroup; clusters: L.LayerGroup } | null>(null);
+  /** the map's zoom (whole levels): clusters are regrouped when it changes */
+  const [zoom, setZoom] = useState(4);
+  /** which ground is drawn: for tests and screenshots (data-base-layer) */
+  const [ground, setGround] = useState<'none' | 'tiles' | 'coastlines' | 'floor-plan'>('none');
   /** the map's canvas for a large fleet: made when first needed (null: this browser draws no canvas) */
   const canvas = useRef<L.Renderer | null | undefined>(undefined);
   const fitted = useRef(false);
@@ -49,24 +76,42 @@ export default function MapView({ component, view, data, decimals, height }: Car
     const el = host.current;
     if (!el) return;
     let m: L.Map | undefined;
+    let removeCoastlines: (() => void) | undefined;
     // Leaflet measures its container (a forced layout) and builds its panes: ~20 ms that would otherwise land in the
     // commit that first shows a dashboard's values (React runs passive effects early when a layout effect sets state,
     // as the cards' size measurement does), so the map is made once that frame is painted
     const cancel = afterPaint(() => {
       m = L.map(el, { crs: floorPlan ? L.CRS.Simple : L.CRS.EPSG3857, zoomControl: true, attributionControl: false, minZoom: floorPlan ? -2 : 1 });
-      if (floorPlan) {
+      const base = baseLayerOf({ floorPlan, tileUrl: tileUrl() });
+      if (base === 'floor-plan') {
         L.imageOverlay(model.image_url!, [[0, 0], [100, 100]]).addTo(m);
         m.fitBounds([[0, 0], [100, 100]]);
+        setGround('floor-plan');
       } else {
-        const url = tileUrl();
-        if (url) L.tileLayer(url, { maxZoom: 19 }).on('tileerror', () => setTilesFailed(true)).addTo(m);
+        if (base === 'tiles') {
+          let fallback = false;
+          L.tileLayer(tileUrl()!, { maxZoom: 19, errorTileUrl: EMPTY_TILE })
+            .on('tileload', () => setGround((g) => (g === 'none' ? 'tiles' : g)))
+            .on('tileerror', () => {
+              setTilesFailed(true);
+              // the first tile that does not load: the coastlines go under the tiles, where failed ones show them
+              if (!fallback) (fallback = true), (removeCoastlines = addCoastlines(m!, () => setGround('coastlines')));
+            })
+            .addTo(m);
+        } else {
+          removeCoastlines = addCoastlines(m, () => setGround('coastlines'));
+        }
         m.setView([-2.5, 118], 4);
       }
-      setMade({ map: m, layer: L.layerGroup().addTo(m) });
+      m.on('zoomend', () => setZoom(m!.getZoom()));
+      setZoom(m.getZoom());
+      setMade({ map: m, layer: L.layerGroup().addTo(m), clusters: L.layerGroup().addTo(m) });
     });
     return () => {
       cancel();
+      removeCoastlines?.();
       m?.remove();
+      setGround('none');
       setMade(null);
       fitted.current = false;
       drawn.current = { circles: new Map() };
@@ -75,14 +120,24 @@ export default function MapView({ component, view, data, decimals, height }: Car
   }, [floorPlan, model.image_url]);
 
   useEffect(() => {
-    made?.map.invalidateSize();
+    const el = host.current;
+    if (!made || !el) return;
+    made.map.invalidateSize();
+    // the card's width changes without its height (a window resized across a breakpoint: 4 columns ⇄ one): Leaflet's
+    // own window listener may measure before the grid has laid out again, so the map follows its box instead
+    if (typeof ResizeObserver !== 'function') return;
+    const watch = new ResizeObserver(() => made.map.invalidateSize());
+    watch.observe(el);
+    return () => watch.disconnect();
   }, [made, height]);
 
-  const markers = markersOf(data);
+  const markers = useMemo(() => markersOf(data), [data]);
   const track = trackOf(data);
+  /** a floor plan or a small fleet shows every marker; a dense fleet on a geographic map groups the close ones */
+  const grouped = useMemo(() => (floorPlan || markers.length < CLUSTER_MARKERS_FROM ? undefined : clusterMarkers(markers)), [markers, floorPlan]);
   useEffect(() => {
     if (!made) return;
-    const { map: m, layer: g } = made;
+    const { map: m, layer: g, clusters: cg } = made;
     const have = drawn.current;
     const points: L.LatLngExpression[] = [];
     const trackColor = view.color_dot || '#1565c0';
@@ -98,10 +153,26 @@ export default function MapView({ component, view, data, decimals, height }: Car
     const large = markers.length >= CANVAS_MARKERS_FROM;
     if (large && canvas.current === undefined) canvas.current = canvasDrawable() ? L.canvas({ padding: 0.2 }) : null;
     const renderer = large ? (canvas.current ?? undefined) : undefined;
-    for (const mk of markers) {
+    // a marker's key: its device id (the same device twice: both drawn, the second as id#2)
+    const keyOf = new Map<number, string>();
+    markers.forEach((mk, i) => {
       let key = mk.id;
-      for (let n = 2; keys.has(key); n++) key = `${mk.id}#${n}`; // the same device twice: both drawn
+      for (let n = 2; keys.has(key); n++) key = `${mk.id}#${n}`;
       keys.add(key);
+      keyOf.set(i, key);
+      points.push([mk.lat, mk.lon]);
+    });
+    const items: MapItem[] = grouped ? grouped.at(zoom) : markers.map((marker, index) => ({ kind: 'marker', marker, index }));
+    cg.clearLayers();
+    const shown = new Set<string>();
+    for (const item of items) {
+      if (item.kind === 'cluster') {
+        drawCluster(cg, item, () => m.setView([item.lat, item.lon], grouped!.expansionZoom(item.id)));
+        continue;
+      }
+      const mk: MapMarker = item.marker;
+      const key = keyOf.get(item.index)!;
+      shown.add(key);
       const color = view.color_dot || (mk.online === false ? OFFLINE_GREY : OK_GREEN);
       const value = mk.value !== undefined ? formatValue(mk.value, { unit: view.unit, decimal: view.decimal }, decimals) : undefined;
       // Leaflet writes a string tooltip or popup as HTML: the label (a member's or the device's name) and the value the
@@ -118,20 +189,22 @@ export default function MapView({ component, view, data, decimals, height }: Car
           .addTo(g);
         have.circles.set(key, added);
       }
-      points.push([mk.lat, mk.lon]);
     }
-    for (const [key, circle] of have.circles) if (!keys.has(key)) g.removeLayer(circle), have.circles.delete(key);
+    // markers gone from the data, or inside a cluster at this zoom
+    for (const [key, circle] of have.circles) if (!shown.has(key)) g.removeLayer(circle), have.circles.delete(key);
+    host.current?.setAttribute('data-clusters', String(items.filter((i) => i.kind === 'cluster').length));
     if (!fitted.current && points.length > 0 && !floorPlan) {
       fitted.current = true;
-      m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: 15 });
+      // on the coarse coastlines alone a city-wide fleet is fitted no closer than zoom 9, where the coast still shows
+      m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: tileUrl() ? 15 : COASTLINE_FIT_MAX_ZOOM });
     }
     // only when what it draws changed: a re-render of the card (its frame, a parent) keeps the markers
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [made, data, view, decimals, floorPlan]);
+  }, [made, data, view, decimals, floorPlan, grouped, zoom]);
 
   return (
     <Box sx={{ position: 'relative', height: '100%', minHeight: 80 }}>
-      <Box ref={host} data-testid="map" data-markers={markers.length} sx={{ position: 'absolute', inset: 0, borderRadius: 1, overflow: 'hidden', bgcolor: '#e8eef3', '& .leaflet-container': { bgcolor: '#e8eef3' } }} />
+      <Box ref={host} data-testid="map" data-markers={markers.length} data-base-layer={ground} sx={{ position: 'absolute', inset: 0, borderRadius: 1, overflow: 'hidden', bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR, '&.leaflet-container': { bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR } }} />
       {markers.length === 0 && track.length === 0 && (
         <Typography variant="caption" color="text.secondary" sx={{ position: 'absolute', left: 8, bottom: 6, zIndex: 500, bgcolor: 'background.paper', px: 0.5, borderRadius: 0.5 }}>{T.cardViews.mapNoMarkers}</Typography>
       )}

@@ -1,15 +1,22 @@
 // The card grid of a dashboard (spec 02 section 9 "Grid"): breakpoints lg 1200, md 996, sm 768, xs 480, xxs 0; row
-// height 60, margin 36; 4 columns everywhere in the view (static), lg 4 md 4 sm 2 xs 2 xxs 1 in the edit layout,
+// height 60, margin 36; in the view (static) the spec's 4 columns from sm up and one stacked column below sm (issue 28),
+// lg 4 md 4 sm 2 xs 2 xxs 1 in the edit layout,
 // where cards drag and resize only at md and lg. Cards draw their title, type and a labelled placeholder body.
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Responsive, WidthProvider, type Layout, type Layouts } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import { Box, Chip, Paper, Stack, Typography } from '@mui/material';
-import { EDIT_GRID_COLUMNS, GRID_BREAKPOINTS, GRID_MARGIN, GRID_ROW_HEIGHT, T, VIEW_GRID_COLUMNS, cardPixelHeight } from '@sentra/contracts';
-import { canArrange, gridItemOf, type Breakpoint, type GridLayouts, type StoredComponent } from './gridLayout.js';
+import { EDIT_GRID_COLUMNS, GRID_BREAKPOINTS, GRID_MARGIN, GRID_ROW_HEIGHT, T, cardPixelHeight } from '@sentra/contracts';
+import { VIEW_COLUMNS, canArrange, gridItemOf, stackedItems, type Breakpoint, type GridLayouts, type StoredComponent } from './gridLayout.js';
 
 const ResponsiveGrid = WidthProvider(Responsive);
+
+/**
+ * The view's margins [x, y]: the spec's 36 px, except beside the one stacked column below sm, where 36 px on both
+ * sides of a 400 px screen would take a fifth of it. Rows keep 36 px (a card's height in pixels counts on it).
+ */
+const VIEW_MARGINS: Record<Breakpoint, [number, number]> = { lg: [GRID_MARGIN, GRID_MARGIN], md: [GRID_MARGIN, GRID_MARGIN], sm: [GRID_MARGIN, GRID_MARGIN], xs: [16, GRID_MARGIN], xxs: [16, GRID_MARGIN] };
 
 /** Elements inside a card that must not start a drag (menus, buttons). */
 export const NO_DRAG = 'sentra-no-drag';
@@ -54,9 +61,13 @@ function DashboardCard({ c, h, actions }: { c: StoredComponent; h: number; actio
 
 export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', onLayoutsChange, onBreakpointChange, actions, renderCard }: DashboardGridProps) {
   const edit = mode === 'edit';
+  /** the view's own breakpoint (the edit layout's is controlled by its page) */
+  const [viewBreakpoint, setViewBreakpoint] = useState<Breakpoint>('lg');
+  if (!edit) breakpoint = viewBreakpoint;
   const viewLayouts = useMemo<GridLayouts>(() => {
     const items = components.map((c) => gridItemOf(c, { static: true }));
-    return { lg: items, md: items, sm: items, xs: items, xxs: items };
+    const stacked = stackedItems(items);
+    return { lg: items, md: items, sm: items, xs: stacked, xxs: stacked };
   }, [components]);
   const shown = edit ? (layouts ?? {}) : viewLayouts;
   const heights = new Map((shown[breakpoint] ?? shown.lg ?? []).map((i) => [i.i, i.h]));
@@ -66,15 +77,15 @@ export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', on
     <Box data-testid={edit ? 'dashboard-grid-edit' : 'dashboard-grid'} data-breakpoint={breakpoint} data-arrange={arrange ? 'on' : 'off'} sx={{ mx: { xs: -2, sm: -3 } }}>
       <ResponsiveGrid
         breakpoints={GRID_BREAKPOINTS}
-        cols={edit ? EDIT_GRID_COLUMNS : VIEW_GRID_COLUMNS}
+        cols={edit ? EDIT_GRID_COLUMNS : VIEW_COLUMNS}
         rowHeight={GRID_ROW_HEIGHT}
-        margin={[GRID_MARGIN, GRID_MARGIN]}
+        margin={edit ? [GRID_MARGIN, GRID_MARGIN] : VIEW_MARGINS}
         layouts={shown as Layouts}
         isDraggable={arrange}
         isResizable={arrange}
         draggableCancel={`.${NO_DRAG}`}
         compactType="vertical"
-        onBreakpointChange={(bp) => onBreakpointChange?.(bp as Breakpoint)}
+        onBreakpointChange={(bp) => (edit ? onBreakpointChange?.(bp as Breakpoint) : setViewBreakpoint(bp as Breakpoint))}
         onLayoutChange={(_current: Layout[], all: Layouts) => {
           if (edit) onLayoutsChange?.(all as GridLayouts);
         }}

@@ -1,13 +1,17 @@
 // The dashboard view (spec 02 section 2 "Dashboard view"): a header with refresh and the time filter, then either the
 // custom URL page in a frame or the static grid of cards.
 import { useMemo, useState } from 'react';
-import { Alert, Box, Button, IconButton, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, IconButton, Menu, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import AccessTimeIcon from '@mui/icons-material/AccessTime';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { dashboardRefreshMs, T, type DashboardRecord } from '@sentra/contracts';
 import { DashboardGrid } from './DashboardGrid.js';
 import { LiveDashboard, liveCardRenderer } from '../../cards/index.js';
 import { componentsOf } from './gridLayout.js';
+import { usePageTitle } from '../../shell/pageTitle.js';
+import { QUICK_RANGE_IDS, quickRange, quickRangeLabel } from './quickRanges.js';
 import { defaultViewFilter, filterVariables, type ViewFilter } from './viewFilter.js';
 
 const s = T.dashboards.screens;
@@ -18,37 +22,81 @@ const localInput = (ms: number) => {
   return d.toISOString().slice(0, 16);
 };
 
+/** The Grafana-style quick ranges: a button naming the chosen one, a menu of them. */
+function QuickRangePicker({ filter, onChange }: { filter: ViewFilter; onChange(f: ViewFilter): void }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const chosen = filter.kind === 'range' ? filter.quick : undefined;
+  return (
+    <>
+      <Button
+        variant="outlined"
+        size="small"
+        startIcon={<AccessTimeIcon />}
+        endIcon={<ArrowDropDownIcon />}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        data-testid="quick-range"
+        aria-haspopup="menu"
+        sx={{ whiteSpace: 'nowrap', height: 40 }}
+      >
+        {chosen ? quickRangeLabel(chosen) : filter.kind === 'range' ? s.customRange : s.quickRange}
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)} slotProps={{ list: { dense: true, 'aria-label': s.quickRange } }}>
+        {QUICK_RANGE_IDS.map((id) => (
+          <MenuItem
+            key={id}
+            selected={id === chosen}
+            onClick={() => {
+              setAnchor(null);
+              onChange({ kind: 'range', ...quickRange(id, Date.now()), quick: id });
+            }}
+          >
+            {quickRangeLabel(id)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
+
+/**
+ * The spec's filters (the dashboard's filter variables, else a start/end range) and the quick ranges beside them. A
+ * quick range is a start/end range: the start/end inputs show it, except on a dashboard with filter variables, where
+ * the picker's button names it.
+ */
 function FilterBar({ vars, filter, onChange }: { vars: unknown; filter: ViewFilter; onChange(f: ViewFilter): void }) {
   const filters = useMemo(() => filterVariables(vars), [vars]);
-  if (filters.length > 0) {
-    return (
-      <TextField
-        select
-        size="small"
-        label={s.filter}
-        value={filter.kind === 'filter' ? filter.key : ''}
-        onChange={(e) => {
-          const f = filters.find((x) => x.id === e.target.value);
-          if (f) onChange({ kind: 'filter', key: f.id, name: f.name });
-        }}
-        sx={{ minWidth: 200 }}
-        slotProps={{ htmlInput: { 'data-testid': 'view-filter' } }}
-      >
-        {filters.map((f) => (
-          <MenuItem key={f.id} value={f.id}>{f.name}</MenuItem>
-        ))}
-      </TextField>
-    );
-  }
-  if (filter.kind !== 'range') return null;
   const set = (field: 'start' | 'end') => (e: React.ChangeEvent<HTMLInputElement>) => {
     const ms = new Date(e.target.value).getTime();
-    if (Number.isFinite(ms)) onChange({ ...filter, [field]: ms });
+    if (Number.isFinite(ms) && filter.kind === 'range') onChange({ kind: 'range', start: filter.start, end: filter.end, [field]: ms });
   };
+  const showRange = filter.kind === 'range' && (filters.length === 0 || !filter.quick);
   return (
-    <Stack direction="row" spacing={1}>
-      <TextField type="datetime-local" size="small" label={s.rangeStart} value={localInput(filter.start)} onChange={set('start')} slotProps={{ inputLabel: { shrink: true } }} />
-      <TextField type="datetime-local" size="small" label={s.rangeEnd} value={localInput(filter.end)} onChange={set('end')} slotProps={{ inputLabel: { shrink: true } }} />
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+      {filters.length > 0 && (
+        <TextField
+          select
+          size="small"
+          label={s.filter}
+          value={filter.kind === 'filter' ? filter.key : ''}
+          onChange={(e) => {
+            const f = filters.find((x) => x.id === e.target.value);
+            if (f) onChange({ kind: 'filter', key: f.id, name: f.name });
+          }}
+          sx={{ minWidth: 200 }}
+          slotProps={{ htmlInput: { 'data-testid': 'view-filter' } }}
+        >
+          {filters.map((f) => (
+            <MenuItem key={f.id} value={f.id}>{f.name}</MenuItem>
+          ))}
+        </TextField>
+      )}
+      {showRange && filter.kind === 'range' && (
+        <>
+          <TextField type="datetime-local" size="small" label={s.rangeStart} value={localInput(filter.start)} onChange={set('start')} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField type="datetime-local" size="small" label={s.rangeEnd} value={localInput(filter.end)} onChange={set('end')} slotProps={{ inputLabel: { shrink: true } }} />
+        </>
+      )}
+      <QuickRangePicker filter={filter} onChange={onChange} />
     </Stack>
   );
 }
@@ -68,6 +116,12 @@ export function DashboardView({ dashboard, onRefresh, initialFilter }: { dashboa
   const components = useMemo(() => componentsOf(conf), [conf]);
   const [filter, setFilter] = useState<ViewFilter>(() => initialFilter ?? defaultViewFilter(conf.var, Date.now()));
   const customUrl = customUrlOf(conf);
+  usePageTitle(dashboard.label);
+  /** refresh: the record again, and a quick range ("1 jam terakhir") moved up to now */
+  const refresh = () => {
+    if (filter.kind === 'range' && filter.quick) setFilter({ kind: 'range', ...quickRange(filter.quick, Date.now()), quick: filter.quick });
+    onRefresh();
+  };
 
   return (
     <Box data-testid="dashboard-view" data-filter={filter.kind === 'filter' ? filter.key : 'range'}>
@@ -76,13 +130,13 @@ export function DashboardView({ dashboard, onRefresh, initialFilter }: { dashboa
           <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }} noWrap>{dashboard.label}</Typography>
           {dashboard.desc && <Typography color="text.secondary" variant="body2">{dashboard.desc}</Typography>}
         </Box>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
           {!customUrl && <FilterBar vars={conf.var} filter={filter} onChange={setFilter} />}
           {customUrl && (
             <Button href={customUrl} target="_blank" rel="noopener noreferrer" startIcon={<OpenInNewIcon />}>{s.openInTab}</Button>
           )}
           <Tooltip title={s.refresh}>
-            <IconButton aria-label={s.refresh} onClick={onRefresh}><RefreshIcon /></IconButton>
+            <IconButton aria-label={s.refresh} onClick={refresh}><RefreshIcon /></IconButton>
           </Tooltip>
         </Stack>
       </Stack>

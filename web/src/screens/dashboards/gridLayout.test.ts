@@ -2,7 +2,7 @@
 // minimum sizes, arrange/save only at md and lg (≥ 996 px), layouts kept per breakpoint by dashboard id.
 import { describe, expect, it } from 'vitest';
 import {
-  canArrange, canSaveLayout, componentsOf, editLayouts, gridItemOf, layoutFingerprint, readLayouts, withLayout, writeLayouts, type StoredComponent,
+  VIEW_COLUMNS, canArrange, canSaveLayout, componentsOf, editLayouts, gridItemOf, layoutFingerprint, readLayouts, stackedItems, withLayout, writeLayouts, type StoredComponent,
 } from './gridLayout.js';
 
 const comp = (key: string, cat: string, x: number, y: number, w: number, h: number): StoredComponent => ({ key, cat, x, y, w, h });
@@ -63,5 +63,26 @@ describe('dashboard grid', () => {
   it('reads stored components leniently', () => {
     expect(componentsOf({ dashboard: { a: { cat: 'TITLE' }, b: 'x' } })).toEqual([{ key: 'a', cat: 'TITLE', x: 0, y: 0, w: 1, h: 1 }]);
     expect(componentsOf(undefined)).toEqual([]);
+  });
+});
+
+describe('dashboard view below the sm breakpoint', () => {
+  it('keeps the spec 4 columns from sm (768 px) up and one column below it', () => {
+    expect(VIEW_COLUMNS).toEqual({ lg: 4, md: 4, sm: 4, xs: 1, xxs: 1 });
+  });
+
+  it('stacks the cards full width in reading order (top to bottom, then left to right), each as tall as on a wide screen', () => {
+    const items = [
+      gridItemOf(comp('chart', 'LINE_CHART_CARD', 0, 2, 4, 2)),
+      gridItemOf(comp('right', 'SINGLE_VALUE_CARD', 3, 0, 1, 1)),
+      gridItemOf(comp('left', 'SINGLE_VALUE_CARD', 0, 0, 1, 1)),
+      gridItemOf(comp('title', 'TITLE', 1, 0, 2, 1)),
+    ];
+    expect(stackedItems(items)).toEqual([
+      { i: 'left', x: 0, y: 0, w: 1, h: 2, static: true },
+      { i: 'title', x: 0, y: 2, w: 1, h: 1, static: true },
+      { i: 'right', x: 0, y: 3, w: 1, h: 2, static: true },
+      { i: 'chart', x: 0, y: 5, w: 1, h: 4, static: true },
+    ]);
   });
 });

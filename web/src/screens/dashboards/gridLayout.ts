@@ -81,6 +81,29 @@ export function gridItemOf(c: StoredComponent, opts: { static?: boolean } = {}):
   return item;
 }
 
+/**
+ * The view's columns: the spec's 4 from `sm` (768 px) up; below it one column, since at 400 px four columns leave a
+ * card ~80 px wide ("T…" titles, no values; docs/decisions/dashboard-views.md).
+ */
+export const VIEW_COLUMNS = { lg: 4, md: 4, sm: 4, xs: 1, xxs: 1 } as const satisfies Record<Breakpoint, number>;
+
+/** Breakpoints where the view stacks its cards in one column. */
+export const STACKED_BREAKPOINTS = ['xs', 'xxs'] as const satisfies readonly Breakpoint[];
+
+/**
+ * The view's items stacked in one column in reading order (top to bottom, then left to right), each full width and
+ * as tall as on a wide screen.
+ */
+export function stackedItems(items: readonly GridItem[]): GridItem[] {
+  const ordered = [...items].sort((a, b) => a.y - b.y || a.x - b.x);
+  let y = 0;
+  return ordered.map((it) => {
+    const stacked: GridItem = { i: it.i, x: 0, y, w: 1, h: it.h, static: true };
+    y += it.h;
+    return stacked;
+  });
+}
+
 /** Drag and resize: "only on wide screens (md and lg) and when not static". */
 export const canArrange = (bp: Breakpoint) => (SAVED_BREAKPOINTS as readonly string[]).includes(bp);
 /** "Save layout is available only on windows 996 px wide or more." */
