@@ -161,7 +161,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
     out.push({
       label: 'Energi',
       path: 'energi',
-      desc: `Panel tiga fasa ${meter.plan.name.replace(/^Panel /, '')}: tegangan, arus, daya dan pemakaian kWh`,
+      desc: `${meter.plan.name}, panel tiga fasa: tegangan, arus, daya dan pemakaian kWh`,
       conf_dashboard: dashboard([
         title('judul', `Energi — ${meter.plan.name}`, 0),
         { key: 'tegangan', cat: 'THREE_PHASE_CARD', x: 0, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'three_phase', ...s, param: 'voltage', subparam: ['r', 's', 't'] } }, view: { title: 'Tegangan', unit: 'V', decimal: 1 } },
