@@ -32,6 +32,7 @@ beforeAll(async () => {
     ramp: 500,
     historyMs: 7 * DAY,
   });
+  fleet.replayHistory();
   history = await fleet.history;
   await new Promise((r) => setTimeout(r, 1500)); // a live reading or two after the replay
   await gw.app.telemetry.flush();

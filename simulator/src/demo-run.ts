@@ -35,7 +35,9 @@ async function main() {
     demoDashboards(fleet.devices, options.seed),
   );
   log(`${fleet.devices.length} devices live (${tagged} tagged by role); dashboards added: ${dashboards.added.join(', ') || 'none'}; kept: ${dashboards.kept.length}`);
-  // first start: the past week is replayed behind the live fleet (each device goes live once its past is sent)
+  // first start: the past week is replayed behind the live fleet (each device goes live once its past is sent), once
+  // the REST work above is done (a gateway busy ingesting answers REST slowly)
+  fleet.replayHistory();
   void fleet.history.then((h) => h.readings > 0 && log(`history: ${h.readings} readings of the past ${options.historyMs! / 86_400_000} days sent in ${(h.ms / 1000).toFixed(1)} s`));
   let stopping = false;
   const stop = async () => {

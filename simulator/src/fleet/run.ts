@@ -87,8 +87,14 @@ export interface FleetHandle {
   /** resolves with the summary when the run ends (duration or stop) */
   readonly done: Promise<FleetSummary>;
   /**
-   * After start: resolves when the history replay has ended (at once when there is none), with the readings sent and
-   * how long it took. Each device publishes live as soon as its own past is sent.
+   * After start, with a past to send (`historyMs`, a fresh application): starts the replay, whose devices stay silent
+   * until then, so a caller can finish its REST work (tags, dashboards) before the gateway gets busy ingesting.
+   * Idempotent; nothing to do without a past.
+   */
+  replayHistory(): void;
+  /**
+   * Resolves when the history replay has ended (at once when there is none), with the readings sent and how long it
+   * took. Each device publishes live as soon as its own past is sent.
    */
   readonly history: Promise<{ readings: number; ms: number }>;
 }
@@ -137,6 +143,8 @@ export function createFleet(options: FleetOptions): FleetHandle {
   const done = new Promise<FleetSummary>((r) => (resolveDone = r));
   let resolveHistory!: (h: { readings: number; ms: number }) => void;
   const history = new Promise<{ readings: number; ms: number }>((r) => (resolveHistory = r));
+  /** the devices waiting to send their past (replayHistory) */
+  let past: Emitter[] | undefined;
   const cpu0 = process.cpuUsage();
 
   const env: DeviceEnv = {
@@ -239,14 +247,20 @@ export function createFleet(options: FleetOptions): FleetHandle {
         if (phase !== 'registering') return;
         phase = 'running';
         const now = Date.now();
-        const past = historyMs > 0 ? emitters.splice(0) : [];
+        past = historyMs > 0 ? emitters.splice(0) : [];
         emitters.forEach((e) => (e.nextAt = now + Math.random() * intervalMs));
         ticker = setInterval(tick, 50);
-        // the replay runs behind the live fleet: each device goes live once its past is sent
-        void replayHistory(past, (e) => schedule(e)).then(resolveHistory, () => resolveHistory({ readings: stats.history, ms: 0 }));
+        if (past.length === 0) resolveHistory({ readings: 0, ms: 0 });
         if (options.duration > 0) deadline = setTimeout(() => void handle.stop(), options.duration * 1000);
       })();
       return started;
+    },
+    replayHistory() {
+      if (!past?.length) return;
+      const devices = past;
+      past = undefined;
+      // the replay runs behind the live fleet: each device goes live once its past is sent
+      void replayHistory(devices, (e) => schedule(e)).then(resolveHistory, () => resolveHistory({ readings: stats.history, ms: 0 }));
     },
     stats: snapshot,
     fault(serial, mode, ms = 30_000) {
