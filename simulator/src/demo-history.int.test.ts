@@ -72,6 +72,9 @@ describe('the demo history on first start', () => {
       const oldest = Math.min(...points.map((p) => p.ts));
       expect(oldest).toBeLessThan(startedAt - 7 * DAY + 31 * 60_000);
       expect(oldest).toBeGreaterThan(startedAt - 7 * DAY - 60_000);
+      // nothing shed: the 6 older days (30 min) and the day before the last hour (5 min) are there, give or take the
+      // steps at the seams (the QoS 0 replay lost 5–50 % of them here: the gateway sheds QoS 0 past its queue bound)
+      expect(points.filter((p) => p.ts <= startedAt - 3_600_000).length).toBeGreaterThanOrEqual(Math.floor(0.98 * (6 * 48 + 23 * 12)));
       // the last hour at one reading a minute: a "1 jam terakhir" chart with 5-minute buckets has a point in each
       expect(points.filter((p) => p.ts > startedAt - 3_600_000).length).toBeGreaterThanOrEqual(55);
       const hours = gw.app.telemetry.reads.rollups(s, { bucket: 'hour', start: startedAt - 7 * DAY + 3_600_000, end: startedAt });

@@ -58,7 +58,7 @@ export interface Emitter {
   readonly simTime: number;
   /**
    * History (the demo's past week): advances the simulation by `stepMs` and sends that reading stamped with its
-   * simulated time, resolved once written to the socket (so a replay goes at the broker's pace). Absent for a wire
+   * simulated time, resolved once the gateway has it (PUBACK: a replay goes at the writer's pace). Absent for a wire
    * whose device time the gateway does not take (Tasmota's zone-less `Time`).
    */
   replay?(stepMs: number): Promise<void>;
@@ -152,7 +152,11 @@ export abstract class Connection {
     c.publish(f.topic, f.payload, { qos: f.qos ?? 0, retain: f.retain ?? false });
   }
 
-  /** a frame of history: no faults, resolved once written (or dropped when not connected) */
+  /**
+   * A frame of history: no faults, QoS 1, resolved on its PUBACK (or dropped when not connected). QoS 1 because the
+   * gateway sheds QoS 0 past its queue bound, which a replay reaches (seen: a third of the week lost); the PUBACK
+   * comes once the message is queued and the broker stops reading while the writer is behind, so the replay waits.
+   */
   sendPast(frame: Frame): Promise<void> {
     const c = this.client;
     if (!c || !this.connected) return Promise.resolve();
@@ -162,7 +166,7 @@ export abstract class Connection {
     return new Promise((resolve) => {
       const done = () => (c.off('close', done), resolve());
       c.once('close', done);
-      c.publish(frame.topic, frame.payload, { qos: 0 }, done);
+      c.publish(frame.topic, frame.payload, { qos: 1 }, done);
     });
   }
 
