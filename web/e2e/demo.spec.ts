@@ -75,6 +75,18 @@ test.describe.serial('the demo dashboards on first start', () => {
     });
   }
 
+  test('"kWh per jam" draws hourly buckets: at most 24 bars today, each on the hour', async () => {
+    await page.goto(`/admin/${t.domain}/_dashboard_view_/${ids.energi}`);
+    const chart = page.locator('[data-testid="dashboard-card"][data-key="pemakaian"]').getByTestId('chart');
+    await expect.poll(() => drawnPoints(chart), { timeout: 20_000 }).toBeGreaterThan(1);
+    expect(await drawnPoints(chart)).toBeLessThanOrEqual(24);
+    // the x values are local wall-clock strings with trailing zero parts dropped (chart/series.ts xOf: midnight is the
+    // bare date, 09:00 is "… 09:00"; a 10-minute bucket would read "… 09:10"): every bar starts on the hour
+    const xs = await chart.evaluate((el) => ((el as HTMLElement & { data?: { x?: string[] }[] }).data?.[0]?.x ?? []).map(String));
+    expect(xs.length).toBeGreaterThan(1);
+    for (const x of xs) expect(x).toMatch(/^\d{4}-\d{2}-\d{2}( \d{2}:00)?$/);
+  });
+
   test('the fleet map and the fleet list show only the trucks', async () => {
     await page.goto(`/admin/${t.domain}/_dashboard_view_/${ids.peta_armada}`);
     const trucks = fleet.devices.filter((d) => d.plan.profile === 'gps' && d.plan.wire === 'generic').length;
