@@ -50,11 +50,11 @@ const series = (family: string, profile: string, sensor: string, configtype: str
 describe('the demo history on first start', () => {
   it('replays a week of readings before the live ones, coarse for old days and finer for the last day and hour', () => {
     expect(fleet.stats().lastError).toBeUndefined();
-    // 7 days: 6 days at 30 min, 23 h at 5 min, 1 h at 1 min, per replaying device (generic MQTT, Sentra end devices
-    // and LoRa nodes; Tasmota and serial gateways live their past silently, three families are registered only)
+    // 7 days: 6 days at 30 min, 23 h at 5 min, 1 h at 1 min, per replaying device (generic MQTT, Sentra end devices,
+    // LoRa nodes and serial gateways; Tasmota lives its past silently, three families are registered only)
     const perDevice = (6 * DAY) / historyStep(2 * DAY) + (23 * 3_600_000) / historyStep(2 * 3_600_000) + 3_600_000 / historyStep(60_000);
     const replaying = fleet.devices.filter((d) => d.emitter?.replay).length;
-    expect(replaying).toBe(fleet.devices.filter((d) => ['generic', 'lora'].includes(d.plan.wire)).length);
+    expect(replaying).toBe(fleet.devices.filter((d) => ['generic', 'lora', 'gateway'].includes(d.plan.wire)).length);
     expect(history.readings).toBeGreaterThanOrEqual(Math.floor(perDevice * replaying * 0.98));
     console.info(`history: ${history.readings} readings of ${replaying} devices in ${history.ms} ms`);
   });
@@ -80,6 +80,15 @@ describe('the demo history on first start', () => {
       const hours = gw.app.telemetry.reads.rollups(s, { bucket: 'hour', start: startedAt - 7 * DAY + 3_600_000, end: startedAt });
       expect(hours.length).toBeGreaterThanOrEqual(7 * 24 - 2);
     }
+  });
+
+  it("stores a serial gateway's week too: its nodes' registers 7 days back", () => {
+    const zlan = deviceOf('zlan', 'meter');
+    const all = gw.app.telemetry.reads.seriesOfDevice(fleet.app!.id, zlan.id);
+    expect(all.length).toBeGreaterThan(0);
+    const points = gw.app.telemetry.reads.range(all[0]!, startedAt - 8 * DAY, Date.now() + 1000, 100_000);
+    expect(Math.min(...points.map((p) => p.ts))).toBeLessThan(startedAt - 7 * DAY + 31 * 60_000);
+    expect(points.length).toBeGreaterThanOrEqual(Math.floor(0.98 * (6 * 48 + 23 * 12)));
   });
 
   it('keeps a cumulative counter rising from the past into the live readings (one simulation, no restart)', () => {

@@ -405,15 +405,10 @@ export class GatewayDevice extends Connection implements Emitter {
     return this.nodes[0]!.t;
   }
 
-  /**
-   * No replay: a serial gateway sending its week of frames in a burst was disconnected by the gateway's broker (EPIPE,
-   * observed in demo-history.int.test.ts); its nodes live their past silently instead (docs/decisions/demo.md).
-   */
-  advanceTo(t: number): void {
-    while (this.simTime < t) {
-      const dt = Math.min(10 * 60_000, t - this.simTime);
-      for (const sim of this.nodes) sim.advance(dt);
-    }
+  async replay(stepMs: number): Promise<void> {
+    if (!this.registered) return;
+    for (const sim of this.nodes) sim.advance(stepMs);
+    await this.sendPast(gatewayUp(this.plan.uid!, this.nodes.map((sim, i) => ({ node: i + 1, reading: sim.reading() })), this.simTime));
   }
 
   emit(): void {
