@@ -2,7 +2,7 @@
 // after), installs the ready-made dashboards the application lacks, and keeps the fleet publishing until stopped.
 import { DEFAULTS } from './fleet/run.js';
 import { runFleet } from './fleet/run.js';
-import { demoDashboards, demoFleetOptions, installDemoDashboards } from './demo.js';
+import { demoDashboards, demoFleetOptions, installDemoDashboards, tagDemoFleet } from './demo.js';
 
 const url = process.env.SENTRA_URL ?? DEFAULTS.url;
 const mqtt = process.env.SENTRA_MQTT ?? DEFAULTS.mqtt;
@@ -28,11 +28,17 @@ async function main() {
   const options = demoFleetOptions({ url, mqtt });
   log(`starting ${options.devices} simulated devices against ${url} (${mqtt})`);
   const fleet = await runFleet(options);
+  const gateway = { url, username: options.username, password: options.password, domain: options.domain };
+  const tagged = await tagDemoFleet(gateway, fleet.devices);
   const dashboards = await installDemoDashboards(
-    { url, username: options.username, password: options.password, domain: options.domain },
+    gateway,
     demoDashboards(fleet.devices, options.seed),
   );
-  log(`${fleet.devices.length} devices live; dashboards added: ${dashboards.added.join(', ') || 'none'}; kept: ${dashboards.kept.length}`);
+  log(`${fleet.devices.length} devices live (${tagged} tagged by role); dashboards added: ${dashboards.added.join(', ') || 'none'}; kept: ${dashboards.kept.length}`);
+  // first start: the past week is replayed behind the live fleet (each device goes live once its past is sent), once
+  // the REST work above is done (a gateway busy ingesting answers REST slowly)
+  fleet.replayHistory();
+  void fleet.history.then((h) => h.readings > 0 && log(`history: ${h.readings} readings of the past ${options.historyMs! / 86_400_000} days sent in ${(h.ms / 1000).toFixed(1)} s`));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STATE_CONFIG, STATE_SENSOR, gridHeight, type CardTypeCode, type ComponentInput } from '@sentra/contracts';
-import { DEMO_FLEET, demoDashboardProblems, demoDashboards } from './demo.js';
+import { DEMO_FLEET, demoDashboardProblems, demoDashboards, demoRole } from './demo.js';
 import { planFleet } from './fleet/plan.js';
 
 describe('the demo', () => {
@@ -68,5 +68,24 @@ describe('the demo', () => {
   it('names the registered devices by id', () => {
     const fuel = devices.find((d) => d.plan.family === 'mqtt' && d.plan.profile === 'fuel')!;
     expect(JSON.stringify(dashboards.find((d) => d.path === 'spbu'))).toContain(`"device_id":${fuel.id}`);
+  });
+});
+
+describe('the demo copy and roles', () => {
+  const plans = planFleet({ ...DEMO_FLEET, domain: 'demo' });
+  const devices = plans.map((plan) => ({ plan, id: 1000 + plan.index }));
+  const dashboards = demoDashboards(devices);
+  const texts = dashboards.flatMap((d) => [d.desc, ...Object.values(d.conf_dashboard.dashboard ?? {}).map((c) => String((c.view as { title?: string } | undefined)?.title ?? ''))]);
+
+  it('never doubles a word in a title or description ("Mesin Mesin Laundry", "Sensor Sensor Lingkungan")', () => {
+    for (const t of texts) expect(t, t).not.toMatch(/\b(\w+) \1\b/i);
+  });
+
+  it('builds every list and map card on a role tag, and tags only devices reporting the series those cards read', () => {
+    const tagged = dashboards.flatMap((d) => Object.values(d.conf_dashboard.dashboard ?? {}).filter((c) => c.cat === 'LIST_CARD' || c.cat === 'MAP_CARD'));
+    expect(tagged.length).toBe(5);
+    for (const c of tagged) expect((c.model as { tags?: string[] }).tags, c.key).toEqual([expect.stringMatching(/^peran:(panel_listrik|spbu|node_lora|armada)$/)]);
+    expect(plans.filter((p) => demoRole(p) === 'armada').every((p) => p.profile === 'gps')).toBe(true);
+    expect(plans.filter((p) => demoRole(p) === 'panel').every((p) => p.profile === 'meter' && p.wire === 'generic')).toBe(true);
   });
 });

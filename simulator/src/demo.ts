@@ -7,21 +7,82 @@ import {
   STATE_SENSOR,
   UNSCALED_HEIGHT_CARDS,
   dashboardsContract,
+  devicesContract,
   navsContract,
+  tagsContract,
   type CardTypeCode,
   type ComponentInput,
   type ConfDashboardInput,
 } from '@sentra/contracts';
-import { RestClient } from './fleet/rest.js';
+import { pool, RestClient, RestError } from './fleet/rest.js';
 import { PROFILES, Simulation, type ProfileName, type Reading } from './profiles/index.js';
 import { DEFAULTS, type FleetOptions } from './fleet/run.js';
 import type { DevicePlan } from './fleet/plan.js';
 
-/** The demo fleet: 300 devices of every family, one message per device every 10 s (30 msg/s in all). */
-export const DEMO_FLEET = { devices: 300, rate: 0.1, profile: 'mix', family: 'mix', seed: 'demo', faults: 0, duration: 0 } as const;
+/**
+ * The demo fleet: 300 devices of every family, one message per device every 10 s (30 msg/s in all); on first start
+ * (a fresh application) it replays a week of history before going live (fleet/run.ts `historyMs`).
+ */
+export const DEMO_FLEET = { devices: 300, rate: 0.1, profile: 'mix', family: 'mix', seed: 'demo', faults: 0, duration: 0, historyMs: 7 * 86_400_000 } as const;
 
-export function demoFleetOptions(gateway: { url: string; mqtt: string; username?: string; password?: string; domain?: string }): FleetOptions {
-  return { ...DEFAULTS, ...DEMO_FLEET, ...gateway, username: gateway.username ?? DEFAULTS.username, password: gateway.password ?? DEFAULTS.password, domain: gateway.domain ?? DEFAULTS.domain, appName: 'Demo Sentra' };
+export function demoFleetOptions(gateway: { url: string; mqtt: string; username?: string; password?: string; domain?: string; devices?: number; historyMs?: number }): FleetOptions {
+  return { ...DEFAULTS, ...DEMO_FLEET, ...gateway, devices: gateway.devices ?? DEMO_FLEET.devices, historyMs: gateway.historyMs ?? DEMO_FLEET.historyMs, username: gateway.username ?? DEFAULTS.username, password: gateway.password ?? DEFAULTS.password, domain: gateway.domain ?? DEFAULTS.domain, appName: 'Demo Sentra' };
+}
+
+/**
+ * The demo fleet's roles as a tag category: the list and map cards read the devices of one role (the trucks, the
+ * panels reporting `pm`, the fuel stations reporting `tank`, the LoRa climate nodes) instead of the whole application.
+ */
+export const DEMO_ROLE = {
+  prefix: 'peran',
+  name: 'Peran demo',
+  options: {
+    panel: { name: 'Panel listrik', key: 'panel_listrik' },
+    spbu: { name: 'SPBU', key: 'spbu' },
+    loraNode: { name: 'Node LoRa', key: 'node_lora' },
+    armada: { name: 'Armada', key: 'armada' },
+  },
+} as const;
+type DemoRole = keyof typeof DEMO_ROLE.options;
+
+/** The card tag of a role: "prefix:option" (cards/deviceDirectory.ts matching). */
+export const roleTag = (role: DemoRole) => `${DEMO_ROLE.prefix}:${DEMO_ROLE.options[role].key}`;
+
+/** The role of a planned device: only devices whose wire reports the series its role's cards read. */
+export function demoRole(plan: Pick<DevicePlan, 'family' | 'profile'>): DemoRole | undefined {
+  const generic = plan.family === 'mqtt' || plan.family === 'sentraEnd';
+  if (generic && plan.profile === 'meter') return 'panel';
+  if (generic && plan.profile === 'fuel') return 'spbu';
+  if (generic && plan.profile === 'gps') return 'armada';
+  if (plan.family === 'lora' && plan.profile === 'environment') return 'loraNode';
+  return undefined;
+}
+
+/**
+ * Creates the role category with its options when missing and tags each demo device with its role, through the
+ * tag and device calls a person would use. Idempotent (an option or category already there is kept). Answers the
+ * devices tagged.
+ */
+export async function tagDemoFleet(gateway: { url: string; username: string; password: string; domain: string }, devices: readonly DemoDevice[]): Promise<number> {
+  const rest = new RestClient(gateway.url);
+  await rest.signIn(gateway.username, gateway.password);
+  rest.domain = gateway.domain;
+  const have = (await rest.call(tagsContract.all, {})).categories.find((c) => c.prefix === DEMO_ROLE.prefix);
+  if (!have) await rest.call(tagsContract.add, { name: DEMO_ROLE.name, prefix: DEMO_ROLE.prefix, category: 1 });
+  for (const o of Object.values(DEMO_ROLE.options)) {
+    if (have?.definitions.some((d) => d.name_lc === o.key)) continue;
+    await rest.call(tagsContract.addDefinition, { name: o.name, prefix: DEMO_ROLE.prefix, name_lc: o.key }).catch((err) => {
+      if (!(err instanceof RestError && err.code === -4)) throw err; // already there
+    });
+  }
+  const roled = devices.flatMap((d) => {
+    const role = demoRole(d.plan);
+    return role ? [{ id: d.id, role }] : [];
+  });
+  await pool(roled, 8, async ({ id, role }) => {
+    await rest.call(devicesContract.edit, { id, tags: { [DEMO_ROLE.prefix]: [DEMO_ROLE.options[role].key] } });
+  });
+  return roled.length;
 }
 
 export interface DemoDashboard {
@@ -100,7 +161,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
     out.push({
       label: 'Energi',
       path: 'energi',
-      desc: `Panel tiga fasa ${meter.plan.name}: tegangan, arus, daya dan pemakaian kWh`,
+      desc: `${meter.plan.name}, panel tiga fasa: tegangan, arus, daya dan pemakaian kWh`,
       conf_dashboard: dashboard([
         title('judul', `Energi — ${meter.plan.name}`, 0),
         { key: 'tegangan', cat: 'THREE_PHASE_CARD', x: 0, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'three_phase', ...s, param: 'voltage', subparam: ['r', 's', 't'] } }, view: { title: 'Tegangan', unit: 'V', decimal: 1 } },
@@ -111,7 +172,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         { key: 'frekuensi', cat: 'SINGLE_VALUE_CARD', x: 3, y: 2, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'frequency' } }, view: { type: 'CUSTOM', title: 'Frekuensi', unit: 'Hz' } },
         { key: 'daya_fasa', cat: 'LINE_CHART_CARD', x: 0, y: 3, w: 4, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...s, param: 'power', subparam: ['r', 's', 't'], subparam_label: ['fasa r', 'fasa s', 'fasa t'] }, filter: today }, view: { title: 'Daya per fasa', graph_unit: 'kW', ylabel: 'kW' } },
         { key: 'pemakaian', cat: 'BAR_CHART_CARD', x: 0, y: 5, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...s, param: 'energy' }, filter: today }, view: { title: 'kWh per jam', graph_unit: 'kWh' } },
-        { key: 'semua_panel', cat: 'LIST_CARD', x: 2, y: 5, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power', subparam: 'total' }, tags: [] }, view: { title: 'Daya semua panel', unit: 'kW' } },
+        { key: 'semua_panel', cat: 'LIST_CARD', x: 2, y: 5, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power', subparam: 'total' }, tags: [roleTag('panel')] }, view: { title: 'Daya semua panel', unit: 'kW' } },
       ]),
     });
   }
@@ -141,12 +202,12 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
     out.push({
       label: 'SPBU',
       path: 'spbu',
-      desc: `Stasiun ${fuel.plan.name}: sisa BBM dan pengisian per tangki (isi di bawah 300 L ditandai), totalizer per shift`,
+      desc: `${fuel.plan.name}: sisa BBM dan pengisian per tangki (isi di bawah 300 L ditandai), totalizer per shift`,
       conf_dashboard: dashboard([
-        title('judul', `SPBU — ${fuel.plan.name}`, 0),
+        title('judul', fuel.plan.name, 0),
         ...charts.map((c, i): ComponentInput => ({ ...c, x: (i % 2) * 2, y: 1 + 2 * Math.floor(i / 2) })),
         ...products.slice(0, 4).map((p, i): ComponentInput => ({ key: `level_${i + 1}`, cat: 'SINGLE_VALUE_CARD', x: i, y: below, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...tank, param: p, subparam: 'level' } }, view: { type: 'PERCENTAGE', title: `Level ${p}`, unit: '%', decimal: 1 } })),
-        { key: 'semua_spbu', cat: 'LIST_CARD', x: 0, y: below + 1, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'tank', config: 'data', param: 'Pertalite', subparam: 'volume' }, tags: [] }, view: { title: 'Sisa Pertalite semua SPBU', unit: 'L' } },
+        { key: 'semua_spbu', cat: 'LIST_CARD', x: 0, y: below + 1, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'tank', config: 'data', param: 'Pertalite', subparam: 'volume' }, tags: [roleTag('spbu')] }, view: { title: 'Sisa Pertalite semua SPBU', unit: 'L' } },
       ]),
     });
   }
@@ -162,7 +223,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
       path: 'laundry',
       desc: `Outlet ${laundry.plan.name}: mesin cuci dan pengering nyala/mati, jumlah pemakaian, transaksi vending`,
       conf_dashboard: dashboard([
-        title('judul', `Laundry — ${laundry.plan.name}`, 0),
+        title('judul', `Outlet ${laundry.plan.name}`, 0),
         { key: 'transaksi', cat: 'SINGLE_VALUE_CARD', x: 0, y: 1, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'transactions' }, filter: today }, view: { type: 'CUSTOM', title: 'Transaksi hari ini', unit: 'x', decimal: 0 } },
         { key: 'penjualan', cat: 'SINGLE_VALUE_CARD', x: 1, y: 1, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'sales' }, filter: today }, view: { type: 'RUPIAH', title: 'Penjualan hari ini', unit: 'Rp', unit_front: true, decimal: 0 } },
         { key: 'mesin_jalan', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...m('vending'), param: 'running' } }, view: { type: 'CUSTOM', title: 'Mesin berjalan', unit: 'unit', decimal: 0 } },
@@ -174,7 +235,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         { key: 'mulai_cuci', cat: 'BUTTON_CARD', x: 0, y: 6, w: 1, h: 1, model: { config: { device_id: laundry.id, sensor: 'washer', config: 'data', param: 'start', value: washers[0] } }, view: { title: `Mulai ${washers[0]}`, button_label: 'Kirim' } },
         ...(machinePlug
           ? [
-              powerToggle('mesin_tasmota', machinePlug, `Mesin ${machinePlug.plan.name}`, 1, 6),
+              powerToggle('mesin_tasmota', machinePlug, machinePlug.plan.name, 1, 6),
               { key: 'daya_mesin', cat: 'SINGLE_VALUE_CARD', x: 2, y: 6, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: machinePlug.id, sensor: 'ENERGY', config: 'data', param: 'Power' } }, view: { type: 'WATT', title: 'Daya mesin', unit: 'W', decimal: 0 } } satisfies ComponentInput,
             ]
           : []),
@@ -189,7 +250,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
     out.push({
       label: 'Lingkungan',
       path: 'lingkungan',
-      desc: `Sensor ${env.plan.name} dan node LoRa: suhu, kelembapan, tekanan udara`,
+      desc: `${env.plan.name} dan node LoRa: suhu, kelembapan, tekanan udara`,
       conf_dashboard: dashboard([
         title('judul', `Lingkungan — ${env.plan.name}`, 0),
         { key: 'suhu', cat: 'SINGLE_VALUE_CARD', x: 0, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'temperature' } }, view: { type: 'TEMP_CELCIUS', title: 'Suhu', unit: '°C', decimal: 1 } },
@@ -197,7 +258,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         { key: 'tekanan', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'pressure' } }, view: { type: 'PRESSURE_AIR', title: 'Tekanan udara', unit: 'hPa', decimal: 1, full_number: true } },
         { key: 'suhu_maks', cat: 'SINGLE_VALUE_CARD', x: 3, y: 1, w: 1, h: 1, model: { value: { query: 'MAX', queryType: 'device', ...e, param: 'temperature' }, filter: today }, view: { type: 'TEMP_CELCIUS', title: 'Suhu maksimum', unit: '°C', decimal: 1 } },
         { key: 'tren_suhu', cat: 'LINE_CHART_CARD', x: 0, y: 2, w: 4, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...e, param: 'temperature', param_label: 'suhu' }, filter: lastHour }, view: { title: 'Suhu satu jam terakhir', graph_unit: '°C' } },
-        { key: 'node_lora', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'lora', config: 'data', param: 'temperature' }, tags: [] }, view: { title: 'Suhu node LoRa', unit: '°C' } },
+        { key: 'node_lora', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'lora', config: 'data', param: 'temperature' }, tags: [roleTag('loraNode')] }, view: { title: 'Suhu node LoRa', unit: '°C' } },
         // a Tasmota plug with a BME280 switching the server room's fan: its POWER and its own temperature
         ...(envPlug
           ? [
@@ -216,7 +277,7 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
     out.push({
       label: 'Struktur',
       path: 'struktur',
-      desc: `Monitor jembatan ${bridge.plan.name}: regangan dan lebar retak`,
+      desc: `${bridge.plan.name}: regangan dan lebar retak`,
       conf_dashboard: dashboard([
         title('judul', `Struktur — ${bridge.plan.name}`, 0),
         { key: 'regangan', cat: 'STRAIN_CARD', x: 0, y: 1, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device', device_id: bridge.id, sensor: 'strain', config: 'data', param: 'microstrain', subparam: gauges[0] } }, view: { title: 'Regangan', unit: 'µε', strain_labels: gauges, strain_curves: gauges.map(() => 'linear'), strain_colors: ['#1976d2', '#2e7d32', '#ed6c02'] } },
@@ -242,13 +303,13 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
           y: 1,
           w: 3,
           h: 2,
-          model: { latitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'latitude' }, longitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'longitude' }, tags: [] },
+          model: { latitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'latitude' }, longitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'longitude' }, tags: [roleTag('armada')] },
           view: { title: 'Armada' },
         },
         { key: 'koordinat', cat: 'COORDINATE_CARD', x: 3, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'longitude' }, output: { query: 'LATEST', queryType: 'device', ...g, param: 'latitude' } }, view: { title: tracker.plan.name, decimal: 5, axis_x: 'Bujur', axis_y: 'Lintang' } },
         { key: 'kecepatan', cat: 'SINGLE_VALUE_CARD', x: 0, y: 3, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'speed' } }, view: { type: 'CUSTOM', title: 'Kecepatan', unit: 'km/j', decimal: 0 } },
         { key: 'jarak_hari_ini', cat: 'SINGLE_VALUE_CARD', x: 1, y: 3, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...g, param: 'odometer' }, filter: today }, view: { type: 'CUSTOM', title: 'Jarak hari ini', unit: 'km', decimal: 1 } },
-        { key: 'semua_armada', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'speed' }, tags: [] }, view: { title: 'Kecepatan armada', unit: 'km/j' } },
+        { key: 'semua_armada', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'speed' }, tags: [roleTag('armada')] }, view: { title: 'Kecepatan armada', unit: 'km/j' } },
       ]),
     });
   }

@@ -7,4 +7,4 @@ export type { FaultMode } from './fleet/devices.js';
 export { PROFILES, PROFILE_NAMES, Simulation, type ProfileName, type Reading, type ProfileEvent } from './profiles/index.js';
 export * as wire from './wire/index.js';
 export { createRng } from './rng.js';
-export { DEMO_FLEET, demoFleetOptions, demoDashboards, demoDashboardProblems, installDemoDashboards, type DemoDashboard, type DemoDevice } from './demo.js';
+export { DEMO_FLEET, DEMO_ROLE, demoFleetOptions, demoDashboards, demoDashboardProblems, demoRole, installDemoDashboards, roleTag, tagDemoFleet, type DemoDashboard, type DemoDevice } from './demo.js';

@@ -54,6 +54,16 @@ export interface DeviceEnv {
 export interface Emitter {
   nextAt: number;
   emit(now: number): void;
+  /** simulated time of the device's reading */
+  readonly simTime: number;
+  /**
+   * History (the demo's past week): advances the simulation by `stepMs` and sends that reading stamped with its
+   * simulated time, resolved once the gateway has it (PUBACK: a replay goes at the writer's pace). Absent for a wire
+   * whose device time the gateway does not take (Tasmota's zone-less `Time`).
+   */
+  replay?(stepMs: number): Promise<void>;
+  /** without a replay: the simulation lives its past silently up to `t` */
+  advanceTo?(t: number): void;
 }
 
 const COMMAND_DELAY_MS: [number, number] = [40, 250];
@@ -142,6 +152,24 @@ export abstract class Connection {
     c.publish(f.topic, f.payload, { qos: f.qos ?? 0, retain: f.retain ?? false });
   }
 
+  /**
+   * A frame of history: no faults, QoS 1, resolved on its PUBACK (or dropped when not connected). QoS 1 because the
+   * gateway sheds QoS 0 past its queue bound, which a replay reaches (seen: a third of the week lost); the PUBACK
+   * comes once the message is queued and the broker stops reading while the writer is behind, so the replay waits.
+   */
+  sendPast(frame: Frame): Promise<void> {
+    const c = this.client;
+    if (!c || !this.connected) return Promise.resolve();
+    this.env.stats.history++;
+    this.env.stats.bytes += frame.payload.length;
+    // a connection lost mid-write never calls back: its close ends the wait (the replay then skips ahead)
+    return new Promise((resolve) => {
+      const done = () => (c.off('close', done), resolve());
+      c.once('close', done);
+      c.publish(frame.topic, frame.payload, { qos: 1 }, done);
+    });
+  }
+
   /** Random offline spells when faults are on: an abrupt drop (the broker sends the will), back after 10-60 s. */
   protected maybeFlap(): void {
     if (this.env.faults > 0 && this.connected && this.rng.chance(this.env.faults / 10)) this.goOffline(this.rng.range(10_000, 60_000));
@@ -226,6 +254,16 @@ export class GenericDevice extends Connection implements Emitter {
     for (const f of genericFrames(this.deviceId!, this.sim.reading(), { withStates })) this.publish(f);
   }
 
+  get simTime(): number {
+    return this.sim.t;
+  }
+
+  async replay(stepMs: number): Promise<void> {
+    if (this.deviceId === undefined) return;
+    this.sim.advance(stepMs);
+    for (const f of genericFrames(this.deviceId, this.sim.reading(), { ts: this.sim.t })) await this.sendPast(f);
+  }
+
   protected override onMessage(topic: string, payload: Buffer): void {
     if (this.deviceId === undefined || topic !== genericTopics(this.deviceId).command) return;
     const cmd = parseGenericCommand(payload);
@@ -273,6 +311,14 @@ export class TasmotaDevice extends Connection implements Emitter {
     const t = this.topic!;
     this.publish({ ...tasmotaLwt(t, true), qos: 1 });
     this.client!.subscribe(tasmotaTopics(t).commands, { qos: 0 });
+  }
+
+  get simTime(): number {
+    return this.sim.t;
+  }
+
+  advanceTo(t: number): void {
+    while (this.sim.t < t) this.sim.advance(Math.min(10 * 60_000, t - this.sim.t));
   }
 
   private powerOf(reading: Reading): 'ON' | 'OFF' {
@@ -363,6 +409,16 @@ export class GatewayDevice extends Connection implements Emitter {
     return gatewayUp(this.plan.uid!, this.nodes.map((sim, i) => ({ node: i + 1, reading: sim.reading() })));
   }
 
+  get simTime(): number {
+    return this.nodes[0]!.t;
+  }
+
+  async replay(stepMs: number): Promise<void> {
+    if (!this.registered) return;
+    for (const sim of this.nodes) sim.advance(stepMs);
+    await this.sendPast(gatewayUp(this.plan.uid!, this.nodes.map((sim, i) => ({ node: i + 1, reading: sim.reading() })), this.simTime));
+  }
+
   emit(): void {
     if (!this.registered) return;
     for (const sim of this.nodes) count(this.env, this.plan, sim.advance(this.env.stepMs));
@@ -402,6 +458,17 @@ export class LoraNodeDevice implements Emitter {
     private readonly env: DeviceEnv,
   ) {
     this.sim = new Simulation(PROFILES[plan.profile], env.seed, plan.index, env.startMs);
+  }
+
+  get simTime(): number {
+    return this.sim.t;
+  }
+
+  async replay(stepMs: number): Promise<void> {
+    if (!this.registered) return;
+    this.sim.advance(stepMs);
+    const fCnt = this.fCnt++;
+    await this.ns.sendPast(loraUplink(this.info, { t: this.sim.t, fCnt, reading: this.sim.reading(), rssi: -80 - (this.plan.index % 40), snr: 5 }));
   }
 
   emit(now: number): void {

@@ -35,6 +35,12 @@ export interface FleetOptions extends Omit<PlanOptions, 'domain'> {
    */
   speed?: number;
   onEvent?(plan: DevicePlan, e: ProfileEvent): void;
+  /**
+   * A fresh application (none of the run's devices registered before) starts its devices' simulations this long ago
+   * and replays that past before publishing live: readings stamped with their simulated time, so the gateway's
+   * charts and rollups have a history from the first minute (the demo's week). Default 0: no history.
+   */
+  historyMs?: number;
 }
 
 export const DEFAULTS = {
@@ -80,6 +86,27 @@ export interface FleetHandle {
   stop(): Promise<FleetSummary>;
   /** resolves with the summary when the run ends (duration or stop) */
   readonly done: Promise<FleetSummary>;
+  /**
+   * After start, with a past to send (`historyMs`, a fresh application): starts the replay, whose devices stay silent
+   * until then, so a caller can finish its REST work (tags, dashboards) before the gateway gets busy ingesting.
+   * Idempotent; nothing to do without a past.
+   */
+  replayHistory(): void;
+  /**
+   * Resolves when the history replay has ended (at once when there is none), with the readings sent and how long it
+   * took. Each device publishes live as soon as its own past is sent.
+   */
+  readonly history: Promise<{ readings: number; ms: number }>;
+}
+
+/** devices replaying their past at once (their frames interleave on the broker) */
+const HISTORY_CONCURRENCY = 8;
+const HISTORY_STEP_MIN_MS = 1000;
+/** the step of a replay `ago` ms before now: 30 min beyond a day, 5 min within it, 1 min in the last hour */
+export function historyStep(ago: number): number {
+  if (ago > 86_400_000) return 30 * 60_000;
+  if (ago > 3_600_000) return 5 * 60_000;
+  return 60_000;
 }
 
 /** A token bucket: at most `perSec` connection attempts per second. */
@@ -114,6 +141,10 @@ export function createFleet(options: FleetOptions): FleetHandle {
   let stopping: Promise<FleetSummary> | undefined;
   let resolveDone!: (s: FleetSummary) => void;
   const done = new Promise<FleetSummary>((r) => (resolveDone = r));
+  let resolveHistory!: (h: { readings: number; ms: number }) => void;
+  const history = new Promise<{ readings: number; ms: number }>((r) => (resolveHistory = r));
+  /** the devices waiting to send their past (replayHistory) */
+  let past: Emitter[] | undefined;
   const cpu0 = process.cpuUsage();
 
   const env: DeviceEnv = {
@@ -147,6 +178,27 @@ export function createFleet(options: FleetOptions): FleetHandle {
     }
   }
 
+  /**
+   * Sends every device's past up to now, a few devices at a time: coarse steps for the older days, finer for the last
+   * day and hour (the "Hari ini" and "1 jam terakhir" views); a device with no replay (Tasmota) skips ahead to now.
+   */
+  async function replayHistory(past: Emitter[], live: (e: Emitter) => void): Promise<{ readings: number; ms: number }> {
+    const t0 = Date.now();
+    await pool(past, HISTORY_CONCURRENCY, async (e) => {
+      const until = Date.now();
+      while (e.replay && phase === 'running' && e.simTime < until - HISTORY_STEP_MIN_MS) {
+        await e.replay(Math.min(historyStep(until - e.simTime), until - e.simTime));
+      }
+      // the simulation resumes at the wall clock (a device without replay jumps its past in one step)
+      if (e.simTime < until && phase === 'running') {
+        if (e.replay) await e.replay(until - e.simTime);
+        else e.advanceTo?.(until);
+      }
+      if (phase === 'running') live(e);
+    });
+    return { readings: stats.history, ms: Date.now() - t0 };
+  }
+
   const handle: FleetHandle = {
     options,
     devices,
@@ -163,6 +215,9 @@ export function createFleet(options: FleetOptions): FleetHandle {
         const app = await ensureApp(rest, options.domain, options.appName ?? `Simulasi ${options.domain}`);
         handle.app = app;
         const ctx: RegistrationContext = { rest, app, env, existing: await existingDevices(rest, serialPrefix(options.seed, options.domain)) };
+        // a fresh application gets a past: the devices' simulations start that long ago (see replayHistory)
+        const historyMs = ctx.existing.size === 0 ? Math.max(0, options.historyMs ?? 0) : 0;
+        if (historyMs > 0) env.startMs = Date.now() - historyMs;
         if (plans.some((p) => p.family === 'lora')) {
           ctx.network = await ensureNetworkServer(rest, app, env);
           connections.push(ctx.network.ns);
@@ -192,11 +247,20 @@ export function createFleet(options: FleetOptions): FleetHandle {
         if (phase !== 'registering') return;
         phase = 'running';
         const now = Date.now();
+        past = historyMs > 0 ? emitters.splice(0) : [];
         emitters.forEach((e) => (e.nextAt = now + Math.random() * intervalMs));
         ticker = setInterval(tick, 50);
+        if (past.length === 0) resolveHistory({ readings: 0, ms: 0 });
         if (options.duration > 0) deadline = setTimeout(() => void handle.stop(), options.duration * 1000);
       })();
       return started;
+    },
+    replayHistory() {
+      if (!past?.length) return;
+      const devices = past;
+      past = undefined;
+      // the replay runs behind the live fleet: each device goes live once its past is sent
+      void replayHistory(devices, (e) => schedule(e)).then(resolveHistory, () => resolveHistory({ readings: stats.history, ms: 0 }));
     },
     stats: snapshot,
     fault(serial, mode, ms = 30_000) {
@@ -231,6 +295,7 @@ export function createFleet(options: FleetOptions): FleetHandle {
       return stopping;
     },
     done,
+    history,
   };
   return handle;
 }

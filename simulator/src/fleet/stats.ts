@@ -8,6 +8,8 @@ export interface FleetStats {
   connections: number;
   connected: number;
   messages: number;
+  /** readings of the past sent by a history replay (stamped with their simulated time) */
+  history: number;
   bytes: number;
   errors: number;
   lastError?: string;
@@ -25,6 +27,7 @@ export const newStats = (planned: number): FleetStats => ({
   connections: 0,
   connected: 0,
   messages: 0,
+  history: 0,
   bytes: 0,
   errors: 0,
   commands: { ok: 0, refused: 0, silent: 0 },
