@@ -14,6 +14,8 @@ import { AppImagePicker } from './AppImagePicker.js';
 import { TemplatePicker, type TemplateCard } from './TemplatePicker.js';
 
 type Field = 'name' | 'domain' | 'description' | 'url';
+/** one add attempt's notice replaces the previous attempt's ("Domain sudah terpakai" goes when the next one succeeds) */
+const addNotice = notices.about('apps.add');
 
 export function AddAppPage() {
   const navigate = useNavigate();
@@ -33,14 +35,14 @@ export function AddAppPage() {
     const r = await api.call(contracts.apps.add, parsed.data);
     setBusy(false);
     if (isOk(r)) {
-      notices.success(T.application.addSuccess);
+      addNotice.success(T.application.addSuccess);
       navigate('/admin/apps', { replace: true });
       return;
     }
     setErrors(fieldErrorsOfEnvelope(r.body));
     const message = failureMessage(r, { byCode: contracts.apps.add.errors, fallback: T.application.addFailed });
-    if (r.code === 400 && resultCode(r) === -2) notices.warning(message);
-    else notices.error(message);
+    if (r.code === 400 && resultCode(r) === -2) addNotice.warning(message);
+    else addNotice.error(message);
   };
 
   const field = (name: Field, label: string, extra: Partial<React.ComponentProps<typeof TextField>> = {}) => (
