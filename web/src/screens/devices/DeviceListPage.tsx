@@ -1,5 +1,6 @@
 // "Perangkat" (spec 03 section 2.1): the application's devices with search, status and type filters, tag chips, the row
-// menu, the bulk bar "Tindakan", paging kept in session storage, the floating "Alat Baru" button, delete with
+// menu, the bulk bar "Tindakan" (Hapus device after one confirmation, Reboot and Kirim command through the single
+// device's calls), paging kept in session storage, the floating "Alat Baru" button, delete with
 // "Konfirmasi Hapus Perangkat" and "Tambah Dashboard" for dummy devices.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -11,7 +12,10 @@ import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import BlockIcon from '@mui/icons-material/Block';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import { DEVICE_PAGE_SIZES, T, deviceTypes, type DeviceSummary, type TagCategory } from '@sentra/contracts';
+import { DEVICE_PAGE_SIZES, T, contracts, deviceTypes, type CommandInput, type DeviceSummary, type TagCategory } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { notices } from '../../ui/snackbar/notices.js';
@@ -23,6 +27,7 @@ import { readPaging, splitTags, writePaging, type Paging } from './listState.js'
 import { tagDisplay } from './tagValues.js';
 import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
 import { ControlDialog, DashboardDialog } from './DeviceListDialogs.js';
+import { REBOOT_COMMAND, runForEach, type BulkOutcome, type CommandForm } from './bulkActions.js';
 import { DeviceRoute } from './deviceRoutes.js';
 import { useLiveDeviceStatus, withDeviceStatus } from '../../live/deviceStatus.js';
 
@@ -46,7 +51,8 @@ export function DeviceListPage() {
   const [checked, setChecked] = useState<Map<number, DeviceSummary>>(new Map());
   const [menu, setMenu] = useState<{ anchor: HTMLElement; device: DeviceSummary } | null>(null);
   const [bulkAnchor, setBulkAnchor] = useState<HTMLElement | null>(null);
-  const [control, setControl] = useState<string | null>(null);
+  const [control, setControl] = useState<{ action: string; initial?: CommandForm } | null>(null);
+  const [outcomes, setOutcomes] = useState<BulkOutcome<DeviceSummary>[] | null>(null);
   const [dashboardFor, setDashboardFor] = useState<DeviceSummary | null>(null);
 
   const setPaging = useCallback(
@@ -141,8 +147,40 @@ export function DeviceListPage() {
 
   const bulk = (action: 'remove' | 'reboot' | 'command') => {
     setBulkAnchor(null);
-    if (action === 'remove') notices.info(T.devices.removeNotAvailable);
-    else setControl(action === 'reboot' ? T.devices.bulkReboot : T.devices.bulkCommand);
+    setOutcomes(null);
+    if (action === 'remove') void removeChecked();
+    else setControl(action === 'reboot' ? { action: T.devices.bulkReboot, initial: REBOOT_COMMAND } : { action: T.devices.bulkCommand });
+  };
+
+  /** "Hapus device": after one confirmation, each chosen device by the single delete; the failed ones stay chosen */
+  const removeChecked = async () => {
+    const chosen = [...checked.values()];
+    if (!(await confirm({ title: T.devices.removeConfirmTitle, message: T.devices.bulkRemoveConfirm(chosen.length) }))) return;
+    setBusy(true);
+    const done = await runForEach(chosen, (d) => removeDevice(d));
+    const ok = done.filter((o) => o.ok).length;
+    const failed = done.filter((o) => !o.ok);
+    const notice = notices.about('devices.bulkRemove');
+    if (failed.length === 0) notice.success(T.devices.bulkRemoveDone(ok, done.length));
+    else notice.error([T.devices.bulkRemoveDone(ok, done.length), ...failed.map((o) => `${o.device.name}: ${o.reason ?? T.devices.removeFailed}`)].join(' · '));
+    setChecked(new Map(failed.map((o) => [o.device.id, o.device])));
+    await load();
+    setBusy(false);
+  };
+
+  /** Reboot / Kirim command: the configuration call of a single device, for each chosen device */
+  const sendCommand = async (command: CommandInput) => {
+    setBusy(true);
+    const done = await runForEach([...checked.values()], async (d) => {
+      const r = await api.call(contracts.commands.configure, { id: d.id, ...command } as never);
+      if (!isOk(r)) throw new Error(failureMessage(r, { byCode: contracts.commands.configure.errors, fallback: '' }));
+    });
+    setOutcomes(done);
+    setBusy(false);
+    const ok = done.filter((o) => o.ok).length;
+    const notice = notices.about('devices.bulkCommand');
+    if (ok === done.length) notice.success(T.devices.controlDone(ok, done.length));
+    else notice.error(T.devices.controlDone(ok, done.length));
   };
 
   const typeOptions = useMemo(() => deviceTypes, []);
@@ -262,13 +300,13 @@ export function DeviceListPage() {
       <DeviceRowMenu anchor={menu?.anchor ?? null} device={menu?.device ?? null} hasTagCategories={categories.length > 0} onClose={() => setMenu(null)} onAction={onAction} />
       <ControlDialog
         open={control !== null}
-        action={control ?? ''}
+        action={control?.action ?? ''}
+        initial={control?.initial}
         devices={[...checked.values()]}
-        onClose={() => setControl(null)}
-        onSend={() => {
-          notices.info(T.devices.controlNotAvailable);
-          setControl(null);
-        }}
+        busy={busy}
+        outcomes={outcomes}
+        onClose={() => (setControl(null), setOutcomes(null))}
+        onSend={(command) => void sendCommand(command)}
       />
       <DashboardDialog device={dashboardFor} busy={busy} onClose={() => setDashboardFor(null)} onSubmit={(name) => void makeDashboard(name)} />
     </Box>
