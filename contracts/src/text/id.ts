@@ -144,7 +144,14 @@ export const T = {
     controlTitle: 'Kontrol device',
     controlAction: (action: string) => `Aksi: ${action}`,
     controlSend: 'Kirim',
-    controlNotAvailable: 'Maaf, fitur kontrol device belum tersedia',
+    // not in the spec (the spec's bulk actions were not wired): what they say now that they are
+    bulkRemoveConfirm: (n: number) => `Hapus ${n} perangkat terpilih? Data dan koneksi perangkat ini akan dihapus.`,
+    bulkRemoveDone: (ok: number, total: number) => `${ok} dari ${total} perangkat berhasil dihapus`,
+    controlHint: 'Perintah dikirim ke tiap perangkat seperti Ubah Konfigurasi, dan menunggu jawabannya.',
+    controlDone: (ok: number, total: number) => `Perintah diterima ${ok} dari ${total} perangkat`,
+    controlSending: 'Perintah sedang dikirim. Mohon tunggu',
+    bulkOk: 'Berhasil',
+    bulkFailed: (reason: string) => (reason ? `Gagal: ${reason}` : 'Gagal'),
     addDashboardSubmit: 'Tambah',
     // add wizard
     stepCategory: 'Kategori',
