@@ -117,6 +117,10 @@ export const T = {
     searchButton: 'Cari',
     statusFilter: 'Status',
     typeFilter: 'Jenis',
+    // not in the spec (issue 28): the tag filter; a free-value tag is typed as kunci:nilai
+    tagFilter: 'Penanda',
+    allTags: 'Semua penanda',
+    tagFilterHint: 'Pilih, atau ketik kunci:nilai',
     colDevice: 'Perangkat',
     colStatus: 'Status',
     colSerial: 'Nomor Serial',

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
-  Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, ListItemText, Menu, MenuItem, OutlinedInput, Select, Stack, TableCell, TableRow, Toolbar, Tooltip, Typography,
+  Autocomplete, Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, ListItemText, Menu, MenuItem, OutlinedInput, Select, Stack, TableCell, TableRow, TextField, Toolbar, Tooltip, Typography,
 } from '@mui/material';
 import { useCanReach } from '../../shell/grants.js';
 import AddIcon from '@mui/icons-material/Add';
@@ -24,7 +24,7 @@ import { ListHeading, PagedTable, usePagedRows } from '../../ui/PagedTable.js';
 import { NARROW_MAX } from '../../ui/theme.js';
 import { generateDashboard, listDevices, loadTagCategories, removeDevice, DeviceCallError } from './deviceCalls.js';
 import { readPaging, splitTags, writePaging, type Paging } from './listState.js';
-import { tagDisplay } from './tagValues.js';
+import { tagDisplay, tagFilterOptions, type TagFilterOption } from './tagValues.js';
 import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
 import { ControlDialog, DashboardDialog } from './DeviceListDialogs.js';
 import { REBOOT_COMMAND, runForEach, type BulkOutcome, type CommandForm } from './bulkActions.js';
@@ -46,6 +46,7 @@ export function DeviceListPage() {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<Status[]>([]);
   const [type, setType] = useState('');
+  const [tag, setTag] = useState('');
   const [busy, setBusy] = useState(false);
   const [categories, setCategories] = useState<TagCategory[]>([]);
   const [checked, setChecked] = useState<Map<number, DeviceSummary>>(new Map());
@@ -65,11 +66,11 @@ export function DeviceListPage() {
 
   const fetchPage = useCallback(
     () =>
-      listDevices({ search: search || undefined, status: status.length ? status.join(',') : undefined, type: type || undefined, page: paging.page, size: paging.size }).then((r) => ({
+      listDevices({ search: search || undefined, status: status.length ? status.join(',') : undefined, type: type || undefined, tag: tag || undefined, page: paging.page, size: paging.size }).then((r) => ({
         rows: r.devices,
         total: r.total,
       })),
-    [search, status, type, paging],
+    [search, status, type, tag, paging],
   );
   // the page is past the end (devices removed elsewhere, a stored page): show the last page instead
   const goToPage = useCallback((page: number) => setPaging({ ...paging, page }), [paging, setPaging]);
@@ -80,7 +81,8 @@ export function DeviceListPage() {
     loadTagCategories().then(setCategories, () => setCategories([]));
   }, []);
 
-  const filtered = Boolean(search || status.length || type);
+  const filtered = Boolean(search || status.length || type || tag);
+  const tagOptions = useMemo(() => tagFilterOptions(categories), [categories]);
   const applyFilter = (f: () => void) => {
     f();
     setChecked(new Map());
@@ -220,6 +222,7 @@ export function DeviceListPage() {
             ))}
           </Select>
         </FormControl>
+        <TagFilter options={tagOptions} value={tag} onChange={(t) => applyFilter(() => setTag(t))} />
       </Box>
 
       <PagedTable
@@ -310,6 +313,29 @@ export function DeviceListPage() {
       />
       <DashboardDialog device={dashboardFor} busy={busy} onClose={() => setDashboardFor(null)} onSubmit={(name) => void makeDashboard(name)} />
     </Box>
+  );
+}
+
+/** One tag: a category's option picked from the list (searchable), or `prefix:value` typed for a free-value category. */
+function TagFilter({ options, value, onChange }: { options: readonly TagFilterOption[]; value: string; onChange(tag: string): void }) {
+  const selected = options.find((o) => o.tag === value) ?? (value || null);
+  return (
+    <Autocomplete<TagFilterOption | string, false, false, true>
+      freeSolo
+      size="small"
+      sx={{ minWidth: 240 }}
+      options={options}
+      groupBy={(o) => (typeof o === 'string' ? '' : o.group)}
+      getOptionLabel={(o) => (typeof o === 'string' ? o : o.label)}
+      isOptionEqualToValue={(o, v) => (typeof o === 'string' ? o : o.tag) === (typeof v === 'string' ? v : v.tag)}
+      value={selected}
+      onChange={(_e, v) => {
+        const next = v === null ? '' : typeof v === 'string' ? v.trim() : v.tag;
+        // typed text counts only as kunci:nilai (the server's form); anything else clears the filter
+        onChange(/^[^:]+:.+$/.test(next) ? next : '');
+      }}
+      renderInput={(params) => <TextField {...params} label={T.devices.tagFilter} placeholder={T.devices.allTags} inputProps={{ ...params.inputProps, 'aria-label': T.devices.tagFilter, title: T.devices.tagFilterHint }} />}
+    />
   );
 }
 
