@@ -196,6 +196,19 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
     expect((await call(gw.url, dashboardsContract.devices, {}, tenantAuth(other))).body).toEqual({ response_result: 0, devices: {}, devices_label: {} });
   });
 
+  it("reads the datatype form of a declared object param as its subparams, never 'datatype' or 'subparams' (issue 28)", async () => {
+    const o = await tenantWithApp(gw.url);
+    const auth = tenantAuth(o);
+    const d = await addDevice(gw.url, auth, 'dummy', {
+      name: 'Panel',
+      sensors: { pm: { data: { phase: { datatype: 'object', subparams: { r: 'number', s: 'number' } }, energy: { datatype: 'number' }, sample: { a: 1 } } } },
+    });
+    const listed = await addDevice(gw.url, auth, 'dummy', { name: 'Daftar', sensors: [{ sensor: 'pm', configtype: 'data', param: 'arus', subparam_datatypes: { r: 'number' } }] });
+    const tree = (await call(gw.url, dashboardsContract.devices, {}, auth)).body.devices;
+    expect(tree[d.id]).toEqual({ pm: { data: { phase: { r: 'number', s: 'number' }, energy: 'number', sample: { a: null } } } });
+    expect(tree[listed.id]).toEqual({ pm: { data: { arus: { r: 'number' } } } });
+  });
+
   it("keeps a device's names such as __proto__ as plain keys of the tree, never a way into Object.prototype", async () => {
     const o = await tenantWithApp(gw.url);
     const auth = tenantAuth(o);

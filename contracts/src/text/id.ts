@@ -708,6 +708,8 @@ export const T = {
       config: 'Config',
       param: 'Param',
       subparam: 'Sub Param',
+      /** spec 02 section 4: a param that still has children is incomplete (not in the spec's words) */
+      objectNeedsSubparam: 'Param ini berupa objek: pilih Sub Param',
       data: (n: 1 | 2 | 3) => `Data ${n}`,
       label: 'Label',
       subparams: 'Subparam',

@@ -57,8 +57,11 @@ export function subparamsOfPath(source: SelectionSource, withDevice: boolean, pa
   return subparamsOf(sensorTree(source, withDevice, path.device_id)?.[path.sensor]?.[path.config]?.[path.param]);
 }
 
-/** The single Sub Param selector: the '_no_subparam_' placeholder first, then the subparams. */
+/**
+ * The single Sub Param selector: the object param's subparams. The placeholder '_no_subparam_' is not offered: it
+ * means "no subparam", and a param with children and no subparam is incomplete (spec 02 section 4), so picking it
+ * could only make the query incomplete.
+ */
 export function subparamOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
-  const subparams = subparamsOfPath(source, withDevice, path);
-  return subparams.length === 0 ? [] : [{ value: NO_SUBPARAM, label: NO_SUBPARAM }, ...plain(subparams)];
+  return plain(subparamsOfPath(source, withDevice, path).filter((s) => s !== NO_SUBPARAM));
 }
