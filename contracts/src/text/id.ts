@@ -10,6 +10,9 @@ export const T = {
     cancel: 'Batal',
     save: 'Simpan',
     back: 'Kembali',
+    // the searchable device picker (not in the spec, issue 28)
+    searchDevice: 'Cari nama atau nomor serial',
+    noDeviceFound: 'Perangkat tidak ditemukan',
     next: 'Berikutnya',
     noConnection: 'Tidak ada koneksi, cek kembali jaringan internet',
     serverDown: 'Server sedang down, silahkan coba lain waktu',

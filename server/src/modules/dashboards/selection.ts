@@ -129,7 +129,7 @@ function deepMerge(into: Obj, from: Obj): void {
 export function createSelection(db: Db) {
   function deviceTrees(appId: number, filter: SelectionFilter) {
     const rows = db
-      .select({ id: devices.id, name: devices.name, label: devices.label, sensors: devices.sensors, tags: devices.tags })
+      .select({ id: devices.id, name: devices.name, label: devices.label, serial: devices.serialNumber, sensors: devices.sensors, tags: devices.tags })
       .from(devices)
       .where(eq(devices.appId, appId))
       .orderBy(asc(devices.id))
@@ -156,11 +156,12 @@ export function createSelection(db: Db) {
   }
 
   return {
-    devices(appId: number, filter: SelectionFilter): { devices: DeviceTree; devices_label: Record<string, string> } {
+    devices(appId: number, filter: SelectionFilter): { devices: DeviceTree; devices_label: Record<string, string>; devices_serial: Record<string, string> } {
       const { rows, trees } = deviceTrees(appId, filter);
       return {
         devices: Object.fromEntries(rows.map((d) => [String(d.id), trees.get(d.id) as SensorTree])),
         devices_label: Object.fromEntries(rows.map((d) => [String(d.id), d.label || d.name])),
+        devices_serial: Object.fromEntries(rows.map((d) => [String(d.id), d.serial])),
       };
     },
 
