@@ -586,6 +586,8 @@ export const T = {
     addFailed: 'Tambah Role Gagal',
     editSuccess: 'Edit Role Sukses',
     editFailed: 'Edit Role Gagal',
+    /** role edit: the info step saves on its own (not in the spec's words, issue 28) */
+    infoSaved: 'Info role tersimpan',
     deleteBound: 'Hapus role gagal, masih terikat dengan user',
     deleteFailed: 'Hapus role gagal',
     deleteSuccess: 'Hapus role berhasil',
