@@ -100,6 +100,9 @@ test.describe.serial('device data', () => {
     await expect(dialog.getByText(T.table.displayedRows(1, 2, 2))).toBeVisible();
     await dialog.getByRole('tab', { name: T.deviceData.timeTab }).click();
     await expect(dialog.getByRole('cell', { name: '31.25' })).toBeVisible();
+    // the window's series drawn above the table: one line through both points
+    await expect(dialog.getByTestId('history-chart').locator('.scatterlayer .trace')).toHaveCount(1);
+    await expect(dialog.getByTestId('history-chart').locator('.scatterlayer .point')).toHaveCount(2);
     // the range fields: 24-hour with seconds, whatever the browser's locale
     const [start, end] = [dialog.locator('input[aria-hidden="true"]').nth(0), dialog.locator('input[aria-hidden="true"]').nth(1)];
     await expect(start).toHaveValue(DATE_TIME);
