@@ -110,4 +110,22 @@ test.describe.serial('console screens', () => {
     const device = await (await request.get(contracts.devices.get.path.replace('{id}', String(inB.id)), { headers: tenantHeaders(t) })).json();
     expect(device.data.tags).toEqual({});
   });
+
+  test('adds an application from a template, which creates its dashboard there', async () => {
+    const domain = unique('tpl');
+    const name = T.templatePicker.templateName(T.templatePicker.types.energy);
+    await page.goto('/admin/apps/add');
+    await page.getByLabel(T.appForm.name).fill('Aplikasi Template');
+    await page.getByLabel(T.appForm.domain).fill(domain);
+    await page.getByRole('button', { name: T.appForm.template }).click();
+    const picker = page.getByRole('dialog').filter({ hasText: T.templatePicker.title });
+    await picker.getByRole('button', { name: new RegExp(name) }).click();
+    await expect(page.getByText(T.appForm.templateChosen(name))).toBeVisible();
+    await page.getByRole('button', { name: T.common.save }).click();
+    await expect(notice(page, T.templatePicker.created(name))).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/apps$/);
+    await page.goto(`/admin/${domain}/_dashboard_list_`);
+    await expect(page.getByText(name).first()).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/template-dashboard-list.png`, fullPage: true });
+  });
 });

@@ -436,7 +436,10 @@ export const T = {
     type: 'Tipe',
     choose: 'Pilih',
     empty: 'Template tidak ditemukan',
-    placeholder: (type: string, n: number) => `Template ${type} ${n}`,
+    // the templates are real (issue 28): each creates a dashboard in the new application
+    templateName: (type: string) => `Ringkasan ${type}`,
+    created: (name: string) => `Dashboard ${name} dibuat dari template`,
+    createFailed: (name: string) => `Aplikasi ditambahkan, tetapi dashboard ${name} gagal dibuat`,
     types: {
       all: 'Semua',
       smart_city: 'Smart City',
