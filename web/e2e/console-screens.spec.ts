@@ -112,7 +112,7 @@ test.describe.serial('console screens', () => {
   });
 
   test('adds an application from a template, which creates its dashboard there', async () => {
-    const domain = unique('tpl');
+    const domain = unique('tpl').toLowerCase();
     const name = T.templatePicker.templateName(T.templatePicker.types.energy);
     await page.goto('/admin/apps/add');
     await page.getByLabel(T.appForm.name).fill('Aplikasi Template');
