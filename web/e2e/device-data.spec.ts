@@ -82,6 +82,8 @@ test.describe.serial('device data', () => {
     await page.screenshot({ path: `${SHOTS}/config.png` });
     await dialog.getByRole('button', { name: T.deviceData.send }).click();
     await expect(notice(page, T.deviceData.configSuccess)).toBeVisible();
+    // the result took the place of its pending notice
+    await expect(notice(page, T.deviceData.configSending)).toHaveCount(0);
     expect(commands.at(-1)).toMatchObject({ sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 23.5 });
     // success closes the dialog and the row shows the new setpoint (the device's report confirms it live)
     await expect(dialog).toBeHidden();
