@@ -177,6 +177,7 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
       [pump.id]: { relay: { command: { out: null } }, [STATE_SENSOR]: { [STATE_CONFIG]: { POWER: null } } },
     });
     expect(all.body.devices_label).toEqual({ [meter.id]: 'Meter', [pump.id]: 'Pompa' });
+    expect(all.body.devices_serial).toEqual({ [meter.id]: meter.serial_number, [pump.id]: pump.serial_number });
 
     const config = await call(gw.url, dashboardsContract.devices, { config: 'true' }, auth);
     // a device state is a command target too (a toggle switches the POWER it shows)
@@ -193,7 +194,20 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
 
     // another application sees none of it
     const other = await tenantWithApp(gw.url);
-    expect((await call(gw.url, dashboardsContract.devices, {}, tenantAuth(other))).body).toEqual({ response_result: 0, devices: {}, devices_label: {} });
+    expect((await call(gw.url, dashboardsContract.devices, {}, tenantAuth(other))).body).toEqual({ response_result: 0, devices: {}, devices_label: {}, devices_serial: {} });
+  });
+
+  it("reads the datatype form of a declared object param as its subparams, never 'datatype' or 'subparams' (issue 28)", async () => {
+    const o = await tenantWithApp(gw.url);
+    const auth = tenantAuth(o);
+    const d = await addDevice(gw.url, auth, 'dummy', {
+      name: 'Panel',
+      sensors: { pm: { data: { phase: { datatype: 'object', subparams: { r: 'number', s: 'number' } }, energy: { datatype: 'number' }, sample: { a: 1 } } } },
+    });
+    const listed = await addDevice(gw.url, auth, 'dummy', { name: 'Daftar', sensors: [{ sensor: 'pm', configtype: 'data', param: 'arus', subparam_datatypes: { r: 'number' } }] });
+    const tree = (await call(gw.url, dashboardsContract.devices, {}, auth)).body.devices;
+    expect(tree[d.id]).toEqual({ pm: { data: { phase: { r: 'number', s: 'number' }, energy: 'number', sample: { a: null } } } });
+    expect(tree[listed.id]).toEqual({ pm: { data: { arus: { r: 'number' } } } });
   });
 
   it("keeps a device's names such as __proto__ as plain keys of the tree, never a way into Object.prototype", async () => {

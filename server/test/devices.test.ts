@@ -200,6 +200,25 @@ describe('GET device/list/web/filter', () => {
   it('never shows another application\'s devices', async () => {
     expect((await call(gw.url, devicesContract.filter, { search: 'POMPA' }, auth)).body.total).toBe(0);
   });
+  it('filters by one tag prefix:value (issue 28), with the other filters, in this application only', async () => {
+    await call(gw.url, tagsContract.add, { name: 'Lokasi', category: 1 }, a);
+    await call(gw.url, tagsContract.addDefinition, { name: 'Gudang', prefix: 'lokasi' }, a);
+    await call(gw.url, tagsContract.addDefinition, { name: 'Kantor', prefix: 'lokasi' }, a);
+    await call(gw.url, tagsContract.add, { name: 'Catatan', category: 4 }, a);
+    await call(gw.url, devicesContract.edit, { id: ids[0], tags: { lokasi: ['gudang'], catatan: ['pompa air'] } }, a);
+    await call(gw.url, devicesContract.edit, { id: ids[2], tags: { lokasi: ['gudang'] } }, a);
+    await call(gw.url, devicesContract.edit, { id: ids[3], tags: { lokasi: ['kantor'] } }, a);
+    const found = async (q: Record<string, unknown>, as = a) => (await call(gw.url, devicesContract.filter, q, as)).body.devices.map((d: { id: number }) => d.id).sort();
+    expect(await found({ tag: 'lokasi:gudang' })).toEqual([ids[0], ids[2]].sort());
+    expect(await found({ tag: 'catatan:pompa air' })).toEqual([ids[0]]);
+    expect(await found({ tag: 'lokasi:gudang', type: 'DUMMY' })).toEqual([ids[0]]);
+    expect(await found({ tag: 'gudang:lokasi' })).toEqual([]);
+    expect(await found({ tag: 'lokasi:gudang' }, auth)).toEqual([]);
+    expect((await call(gw.url, devicesContract.filter, { tag: 'tanpa-titik-dua' }, a)).body.response_result).toBe(-10);
+    // a damaged tags column matches nothing and fails nothing
+    gw.app.db.sqlite.prepare('update devices set tags = ? where id = ?').run('{rusak', ids[5]);
+    expect(await found({ tag: 'lokasi:gudang' })).toEqual([ids[0], ids[2]].sort());
+  });
 });
 
 describe('POST application/nav/add/dum (Generate Dashboard)', () => {

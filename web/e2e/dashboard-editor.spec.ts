@@ -25,6 +25,14 @@ async function select(scope: Scope, label: string) {
   return scope.locator(`[role="combobox"][aria-labelledby^="${labelId} "]`);
 }
 
+/** Picks a device in the searchable device picker by typing `search` (part of its name or serial number). */
+async function pickDevice(page: Page, scope: Scope, search: string, name: string) {
+  const input = scope.getByRole('combobox', { name: q.device });
+  await input.fill(search);
+  await page.getByRole('option').filter({ hasText: name }).click();
+  await expect(input).toHaveValue(name);
+}
+
 /** Picks `option` in the MUI select labelled `label` (inside `scope`, default the page). */
 async function pick(page: Page, label: string, option: string, scope: Scope = page) {
   await (await select(scope, label)).click();
@@ -37,12 +45,14 @@ test.describe.serial('the component editor', () => {
   let dashboardId: number;
   let path: string;
   let deviceId: string;
+  let serialA: string;
 
   test.beforeAll(async ({ browser, baseURL, request }) => {
     t = await tenantWithApp(request);
+    serialA = unique('SN-PANEL-');
     const add = await request.post(deviceFamilyCalls.dummy.adds.dummy!.path, {
       data: {
-        serial_number: unique('sn'),
+        serial_number: serialA,
         name: 'Panel A',
         sensors: { pm: { meter: { energy: 'float', voltage: { r: 'float', s: 'float', t: 'float' } } } },
       },
@@ -51,6 +61,9 @@ test.describe.serial('the component editor', () => {
     const added = await add.json();
     expect(added.response_result).toBe(0);
     deviceId = String(added.id ?? added.data?.id);
+    // a second device: the picker is searched, not scrolled
+    const other = await request.post(deviceFamilyCalls.dummy.adds.dummy!.path, { data: { serial_number: unique('SN-POMPA-'), name: 'Pompa Air', sensors: { pm: { meter: { energy: 'float' } } } }, headers: tenantHeaders(t) });
+    expect((await other.json()).response_result).toBe(0);
     dashboardId = await addDashboard(request, t, 'Monitoring Energi');
     const got = await (await request.get(fillPath(contracts.dashboards.get.path, { id: dashboardId }).path, { headers: tenantHeaders(t) })).json();
     path = got.data.path;
@@ -94,11 +107,23 @@ test.describe.serial('the component editor', () => {
     await page.screenshot({ path: `${SHOTS}/editor-query-options.png` });
     await page.getByRole('option', { name: 'LATEST', exact: true }).click();
     await expect(dialog.getByRole('button', { name: T.common.save })).toBeDisabled();
-    await pick(page, q.device, 'Panel A', dialog);
+    // the device picker is searched by name or serial number
+    await dialog.getByRole('combobox', { name: q.device }).fill(serialA.slice(-6));
+    await expect(page.getByTestId('device-option')).toHaveCount(1);
+    await expect(page.getByTestId('device-option')).toContainText(serialA);
+    await page.screenshot({ path: `${SHOTS}/editor-device-picker.png` });
+    await dialog.getByRole('combobox', { name: q.device }).fill('pompa');
+    await expect(page.getByTestId('device-option')).toHaveCount(1);
+    await expect(page.getByTestId('device-option')).toContainText('Pompa Air');
+    await pickDevice(page, dialog, 'panel', 'Panel A');
     await pick(page, q.sensor, 'pm', dialog);
     await pick(page, q.config, 'meter', dialog);
     await pick(page, q.param, 'voltage', dialog);
-    // a param with children is incomplete until a Sub Param is chosen
+    // a param with children is incomplete until a Sub Param is chosen: only its real subparams are offered
+    await expect(dialog.getByRole('button', { name: T.common.save })).toBeDisabled();
+    await (await select(dialog, q.subparam)).click();
+    await expect(page.getByRole('option')).toHaveText(['r', 's', 't']);
+    await page.keyboard.press('Escape');
     await expect(dialog.getByRole('button', { name: T.common.save })).toBeDisabled();
     await pick(page, q.param, 'energy', dialog);
     await page.screenshot({ path: `${SHOTS}/editor-query-dialog.png` });
@@ -196,7 +221,7 @@ test.describe.serial('the component editor', () => {
     await page.getByRole('button', { name: `${e.setQuery} ${e.roles.value}` }).click();
     const dialog = page.getByRole('dialog');
     await pick(page, q.query, 'AVG', dialog);
-    await pick(page, q.device, 'Panel A', dialog);
+    await pickDevice(page, dialog, 'Panel', 'Panel A');
     await pick(page, q.sensor, 'pm', dialog);
     await pick(page, q.config, 'meter', dialog);
     await pick(page, q.param, 'voltage', dialog);

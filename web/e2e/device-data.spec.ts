@@ -82,6 +82,8 @@ test.describe.serial('device data', () => {
     await page.screenshot({ path: `${SHOTS}/config.png` });
     await dialog.getByRole('button', { name: T.deviceData.send }).click();
     await expect(notice(page, T.deviceData.configSuccess)).toBeVisible();
+    // the result took the place of its pending notice
+    await expect(notice(page, T.deviceData.configSending)).toHaveCount(0);
     expect(commands.at(-1)).toMatchObject({ sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 23.5 });
     // success closes the dialog and the row shows the new setpoint (the device's report confirms it live)
     await expect(dialog).toBeHidden();
@@ -100,6 +102,9 @@ test.describe.serial('device data', () => {
     await expect(dialog.getByText(T.table.displayedRows(1, 2, 2))).toBeVisible();
     await dialog.getByRole('tab', { name: T.deviceData.timeTab }).click();
     await expect(dialog.getByRole('cell', { name: '31.25' })).toBeVisible();
+    // the window's series drawn above the table: one line through both points
+    await expect(dialog.getByTestId('history-chart').locator('.scatterlayer .trace')).toHaveCount(1);
+    await expect(dialog.getByTestId('history-chart').locator('.scatterlayer .point')).toHaveCount(2);
     // the range fields: 24-hour with seconds, whatever the browser's locale
     const [start, end] = [dialog.locator('input[aria-hidden="true"]').nth(0), dialog.locator('input[aria-hidden="true"]').nth(1)];
     await expect(start).toHaveValue(DATE_TIME);
@@ -153,7 +158,7 @@ test.describe.serial('device data', () => {
     for (const l of lines.slice(1)) expect(l.split(',')[1]).toBe(screenTime(Number(l.split(',')[0])));
   });
 
-  test('lists the states with Active/Inactive', async () => {
+  test('lists the states with Aktif/Tidak Aktif', async () => {
     await page.goto(`/admin/${t.domain}/_device_state_/${device.id}`);
     await expect(page.getByRole('heading', { name: T.deviceStates.title, level: 2 })).toBeVisible();
     const mode = page.getByTestId('state-row').filter({ hasText: 'mode' });
@@ -186,7 +191,7 @@ test.describe.serial('device data', () => {
     const lines = fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
     expect(lines).toHaveLength(2);
     const cells = lines[1]!.split(',');
-    expect(cells[2]).toBe(T.deviceStates.inactive);
+    expect(cells[2]).toBe('Inactive'); // the file keeps the spec's words (its columns are field names); the screen says them in Indonesian
     expect(cells[4]).toBe(screenTime(Number(cells[3])));
   });
 

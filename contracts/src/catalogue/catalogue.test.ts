@@ -11,6 +11,7 @@ import {
   QUERY_TYPES,
   SINGLE_VALUE_SUBTYPES,
   UNIT_CODES,
+  cardTypeLabel,
   cardTypeOfChoice,
   choiceOfCardType,
   gridHeight,
@@ -75,6 +76,13 @@ describe('the dashboards catalogue', () => {
     for (const cat of codes) expect(cardTypeOfChoice(choiceOfCardType(cat)!)).toBe(cat);
     expect(EDITOR_CATEGORIES).toHaveLength(8);
     expect(cardTypeOfChoice({ category: 'Control', subtype: 'Without Input' })).toBeUndefined();
+  });
+  it('names a card type in the editor\'s words, never a code the editor can make', () => {
+    const modes = { manual: 'Manual', byTags: 'By All/Tags' };
+    expect(cardTypeLabel('SINGLE_VALUE_CARD', modes)).toBe('Single Value');
+    expect(cardTypeLabel('LINE_CHART_CARD', modes)).toBe('Chart · Line');
+    expect(cardTypeLabel('INPUT_TOGGLE_TAGS_CARD', modes)).toBe('Control · Boolean Input · By All/Tags');
+    for (const cat of CARD_TYPE_CODES) if (choiceOfCardType(cat)) expect(cardTypeLabel(cat, modes)).not.toMatch(/_/);
   });
   it('halves stored heights of 2 or more and doubles them on load, except title and dropdown cards', () => {
     expect(storedHeight('LINE_CHART_CARD', 4)).toBe(2);

@@ -80,3 +80,13 @@ export function choiceOfCardType(cat: CardTypeCode): EditorChoice | undefined {
   }
   return undefined;
 }
+
+/**
+ * A card type in the editor's own words ("Chart · Line", "Control · Boolean Input · By All/Tags"), for titles that
+ * would otherwise show a code; a code the editor cannot make (manual JSON only) stays as it is.
+ */
+export function cardTypeLabel(cat: CardTypeCode, modeLabels: Record<ControlMode, string>): string {
+  const choice = choiceOfCardType(cat);
+  if (!choice) return cat;
+  return [choice.category, choice.subtype, choice.controlMode && modeLabels[choice.controlMode]].filter(Boolean).join(' · ');
+}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { SysNav } from '../codes.js';
 import { T } from '../text/id.js';
 import { defineCall, NoInput } from './define.js';
+import { id } from '../models/fields.js';
 
 /** Category types (spec 03 section 9): 1 single selection, 2 other single (free value), 3 single checkbox, 4 multi. */
 export const TagType = { SELECTION: 1, VALUE: 2, CHECKBOX: 3, MULTI: 4 } as const;
@@ -44,6 +45,9 @@ export const multiTagValue = z
   .refine((s) => /^[a-z][a-z0-9_ ]*$/.test(s), T.tags.hint);
 
 const label = z.string({ error: T.common.required }).trim().min(1, T.common.required).max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX));
+
+/** the category an option belongs to, by its key */
+const optionCategory = z.string({ error: T.common.required }).min(1, T.common.required).max(TAG_KEY_MAX);
 
 export const TagDefinition = z.object({ name: z.string(), name_lc: z.string(), prefix: z.string() });
 export const TagCategory = z.object({
@@ -108,8 +112,47 @@ export const tagsContract = {
     summary: 'Adds an option to a single-selection tag category',
     audience: 'member',
     access: TAG_WRITE,
-    input: z.object({ name: label, prefix: z.string({ error: T.common.required }).min(1, T.common.required).max(TAG_KEY_MAX), name_lc: tagOptionKey.optional() }),
+    input: z.object({ name: label, prefix: optionCategory, name_lc: tagOptionKey.optional() }),
     output: z.object({ data: TagDefinition }),
     errors: { [TagCode.OPTION_DUPLICATE]: T.tags.optionDuplicate, [TagCode.OPTION_NOT_ALLOWED]: T.tags.optionNotAllowed },
+  }),
+  // Edit and delete (not in the spec, issue 28): the key and the type stay as created, because every device's and
+  // sensor's tag map is keyed by the category's prefix and holds options by name_lc; only the labels change. A
+  // deletion takes the category (or option) out of every device and sensor tag map of the application.
+  edit: defineCall({
+    method: 'POST',
+    path: '/service/web/tag/category/edit',
+    summary: "Renames a tag category (its key and type stay)",
+    audience: 'member',
+    access: TAG_WRITE,
+    input: z.object({ id, name: label }),
+    output: z.object({ data: TagCategory }),
+  }),
+  remove: defineCall({
+    method: 'POST',
+    path: '/service/web/tag/category/remove',
+    summary: "Removes a tag category with its options, and its values from the application's devices and sensors",
+    audience: 'member',
+    access: TAG_WRITE,
+    input: z.object({ id }),
+    output: z.object({ devices: z.number().int() }),
+  }),
+  editDefinition: defineCall({
+    method: 'POST',
+    path: '/service/web/tag/definition/edit',
+    summary: "Renames an option of a single-selection category (its key stays)",
+    audience: 'member',
+    access: TAG_WRITE,
+    input: z.object({ prefix: optionCategory, name_lc: z.string().min(1, T.common.required).max(TAG_KEY_MAX), name: label }),
+    output: z.object({ data: TagDefinition }),
+  }),
+  removeDefinition: defineCall({
+    method: 'POST',
+    path: '/service/web/tag/definition/remove',
+    summary: "Removes an option of a category, and that value from the application's devices and sensors",
+    audience: 'member',
+    access: TAG_WRITE,
+    input: z.object({ prefix: optionCategory, name_lc: z.string().min(1, T.common.required).max(TAG_KEY_MAX) }),
+    output: z.object({ devices: z.number().int() }),
   }),
 } as const;

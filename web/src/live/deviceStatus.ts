@@ -1,5 +1,5 @@
 // Live Nyala/Mati of the device list: `useLiveDeviceStatus(apply)` listens to the application's `devices` channel;
-// `withDeviceStatus` merges one change into a list of rows.
+// `withDeviceStatus` merges one change into a list of rows, `withOwnStatus` into one device (its detail screens).
 import { useLiveEvent } from './useLive.js';
 
 export interface DeviceStatusEvent {
@@ -19,6 +19,14 @@ export function withDeviceStatus<R extends { id: number; online: boolean }>(rows
     out[i] = { ...out[i]!, online: c.online, last_online_ts: c.last_online_ts, last_offline_ts: c.last_offline_ts };
   }
   return out;
+}
+
+/** one device's status after the changes that concern it (the last one wins); the same object when none does */
+export function withOwnStatus<D extends { id: number; online: boolean; last_online_ts: number | null; last_offline_ts: number | null }>(device: D | null, changes: readonly DeviceStatusEvent[]): D | null {
+  if (!device) return device;
+  const mine = changes.filter((c) => c.id === device.id).at(-1);
+  if (!mine) return device;
+  return { ...device, online: mine.online, last_online_ts: mine.last_online_ts, last_offline_ts: mine.last_offline_ts };
 }
 
 export function useLiveDeviceStatus(apply: (changes: DeviceStatusEvent[]) => void): void {

@@ -17,6 +17,8 @@ export const DevicesAnswer = z.object({
   devices: DeviceTree,
   /** device id → label */
   devices_label: z.record(z.string(), z.string()),
+  /** device id → serial number (not in the spec, issue 28: device pickers search by name and serial) */
+  devices_serial: z.record(z.string(), z.string()).optional(),
 });
 export const SensorsAnswer = z.object({ sensors: SensorTree });
 

@@ -5,3 +5,4 @@ export * from './variables.js';
 export * from './component.js';
 export * from './confDashboard.js';
 export * from './deviceTree.js';
+export * from './templates.js';

@@ -9,6 +9,7 @@ import { devices } from '../devices/devices.table.js';
 import { deviceStates } from '../states/states.table.js';
 import { tagCategories, tagDefinitions } from '../tags/tags.table.js';
 import { telemetrySeries } from '../telemetry/telemetry.table.js';
+import { isDatatype } from '../telemetry/datatypes.js';
 
 /** Config types a device accepts writes on: what `config=true` keeps (command cards). */
 export const WRITABLE_CONFIG_TYPES: readonly string[] = ['config', 'command'];
@@ -48,13 +49,30 @@ function put(tree: Obj, sensor: string, config: string, param: string, subparam:
 /** A declared leaf: its datatype when it names one, else null (the editor needs the keys, not sample values). */
 const declaredLeaf = (v: unknown) => (typeof v === 'string' ? v : null);
 
+/**
+ * A param's declared subparams: those of the datatype form `{ datatype, subparams | subparam_datatypes }` (its keys
+ * `datatype` and `subparams` are words of the form, never subparams), else the keys of a sample object.
+ */
+function declaredSubparams(value: unknown): Obj | undefined {
+  if (!isObject(value)) return undefined;
+  if (isDatatype(value.datatype) || isObject(value.subparams) || isObject(value.subparam_datatypes)) {
+    const subs = isObject(value.subparams) ? value.subparams : value.subparam_datatypes;
+    return isObject(subs) && Object.keys(subs).length > 0 ? subs : undefined;
+  }
+  return Object.keys(value).length > 0 ? value : undefined;
+}
+/** the datatype a param's declaration names (a leaf): its string, or the datatype form's `datatype` */
+const declaredParamLeaf = (v: unknown) => (isObject(v) ? declaredLeaf(v.datatype) : declaredLeaf(v));
+
 /** The declared sensors: `{ sensor: { config: { param: leaf | { subparam: leaf } } } }` or `[{ sensor, configtype, param, subparam? }]`. */
 function addDeclared(tree: Obj, sensors: unknown): void {
   if (Array.isArray(sensors)) {
     for (const s of sensors) {
       if (!isObject(s) || typeof s.sensor !== 'string' || typeof s.param !== 'string') continue;
       const config = typeof s.configtype === 'string' ? s.configtype : 'data';
-      put(tree, s.sensor, config, s.param, typeof s.subparam === 'string' ? s.subparam : '', declaredLeaf(s.datatype));
+      const subs = isObject(s.subparam_datatypes) ? s.subparam_datatypes : undefined;
+      if (subs && Object.keys(subs).length > 0) for (const [subparam, leaf] of Object.entries(subs)) put(tree, s.sensor, config, s.param, subparam, declaredLeaf(leaf));
+      else put(tree, s.sensor, config, s.param, typeof s.subparam === 'string' ? s.subparam : '', declaredLeaf(s.datatype));
     }
     return;
   }
@@ -64,9 +82,9 @@ function addDeclared(tree: Obj, sensors: unknown): void {
     for (const [config, params] of Object.entries(configs)) {
       if (!isObject(params)) continue;
       for (const [param, value] of Object.entries(params)) {
-        if (isObject(value) && Object.keys(value).length > 0) {
-          for (const [subparam, leaf] of Object.entries(value)) put(tree, sensor, config, param, subparam, declaredLeaf(leaf));
-        } else put(tree, sensor, config, param, '', declaredLeaf(value));
+        const subs = declaredSubparams(value);
+        if (subs) for (const [subparam, leaf] of Object.entries(subs)) put(tree, sensor, config, param, subparam, declaredLeaf(leaf));
+        else put(tree, sensor, config, param, '', declaredParamLeaf(value));
       }
     }
   }
@@ -111,7 +129,7 @@ function deepMerge(into: Obj, from: Obj): void {
 export function createSelection(db: Db) {
   function deviceTrees(appId: number, filter: SelectionFilter) {
     const rows = db
-      .select({ id: devices.id, name: devices.name, label: devices.label, sensors: devices.sensors, tags: devices.tags })
+      .select({ id: devices.id, name: devices.name, label: devices.label, serial: devices.serialNumber, sensors: devices.sensors, tags: devices.tags })
       .from(devices)
       .where(eq(devices.appId, appId))
       .orderBy(asc(devices.id))
@@ -138,11 +156,12 @@ export function createSelection(db: Db) {
   }
 
   return {
-    devices(appId: number, filter: SelectionFilter): { devices: DeviceTree; devices_label: Record<string, string> } {
+    devices(appId: number, filter: SelectionFilter): { devices: DeviceTree; devices_label: Record<string, string>; devices_serial: Record<string, string> } {
       const { rows, trees } = deviceTrees(appId, filter);
       return {
         devices: Object.fromEntries(rows.map((d) => [String(d.id), trees.get(d.id) as SensorTree])),
         devices_label: Object.fromEntries(rows.map((d) => [String(d.id), d.label || d.name])),
+        devices_serial: Object.fromEntries(rows.map((d) => [String(d.id), d.serial])),
       };
     },
 

@@ -14,6 +14,8 @@ export interface DeviceFilter {
   status?: ('on' | 'off')[];
   category?: number;
   type?: string;
+  /** `prefix:value` */
+  tag?: string;
   page: number;
   size: number;
 }
@@ -168,6 +170,14 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     return or(like(devices.name, prefix), like(devices.serialNumber, prefix), ...byId)!;
   }
 
+  /** the device's tag map holds `value` under `prefix` (a damaged map matches nothing rather than failing the list) */
+  function tagCondition(tag: string) {
+    const at = tag.indexOf(':');
+    const prefix = tag.slice(0, at);
+    const value = tag.slice(at + 1);
+    return sql`case when json_valid(${devices.tags}) then exists (select 1 from json_each(${devices.tags}) p, json_each(case when p.type = 'array' then p.value else '[]' end) v where p.key = ${prefix} and v.value = ${value}) else 0 end`;
+  }
+
   function filter(appId: number, q: DeviceFilter) {
     const status = [...new Set(q.status ?? [])];
     const where = and(
@@ -176,6 +186,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
       q.category !== undefined ? eq(devices.category, q.category) : undefined,
       q.type ? eq(devices.deviceType, q.type) : undefined,
       q.search ? searchCondition(q.search) : undefined,
+      q.tag ? tagCondition(q.tag) : undefined,
     );
     const total = db.select({ n: count() }).from(devices).where(where).get()?.n ?? 0;
     const rows = db.select().from(devices).where(where).orderBy(desc(devices.id)).limit(q.size).offset(q.page * q.size).all();

@@ -10,4 +10,8 @@ export const tagsRoutes = (tags: TagsService) =>
     exists: ({ caller, input }) => tags.exists(caller.app!.id, input),
     add: ({ caller, input }) => ({ data: tags.addCategory(caller.app!.id, input) }),
     addDefinition: ({ caller, input }) => ({ data: tags.addDefinition(caller.app!.id, input) }),
+    edit: ({ caller, input }) => ({ data: tags.editCategory(caller.app!.id, input) }),
+    remove: ({ caller, input }) => tags.removeCategory(caller.app!.id, input),
+    editDefinition: ({ caller, input }) => ({ data: tags.editDefinition(caller.app!.id, input) }),
+    removeDefinition: ({ caller, input }) => tags.removeDefinition(caller.app!.id, input),
   });

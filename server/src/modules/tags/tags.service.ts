@@ -4,6 +4,8 @@ import { T, TAG_TYPE_TEXT, TagCode, TagType, keyFromLabel, type DeviceTags, type
 import type { Db } from '../../db.js';
 import { conflict, fail, invalid, notFound, type FieldError } from '../../platform/http/errors.js';
 import { tagCategories, tagDefinitions } from './tags.table.js';
+import { devices } from '../devices/devices.table.js';
+import { sensorSettings } from '../telemetry/sensor-settings.table.js';
 import { checkTagValues } from './tags.rules.js';
 
 type CategoryRow = typeof tagCategories.$inferSelect;
@@ -73,6 +75,98 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     return { name: input.name, name_lc: nameLc, prefix: category.prefix };
   }
 
+  const categoryOf = (appId: number, id: number) => {
+    const row = db.select().from(tagCategories).where(and(eq(tagCategories.appId, appId), eq(tagCategories.id, id))).get();
+    // another application's category is as unknown as a missing one
+    if (!row) throw notFound(T.tags.serverUnknownCategory);
+    return row;
+  };
+  const optionOf = (appId: number, prefix: string, nameLc: string) => {
+    const category = byPrefix(appId, prefix);
+    if (!category) throw notFound(T.tags.serverUnknownCategory);
+    const option = db.select().from(tagDefinitions).where(and(eq(tagDefinitions.categoryId, category.id), eq(tagDefinitions.nameLc, nameLc))).get();
+    if (!option) throw notFound(T.tags.serverUnknownOption);
+    return { category, option };
+  };
+
+  /**
+   * Rewrites every device and sensor tag map of the application that holds `prefix` (all of it, or one value of it);
+   * answers how many devices changed (a device counts once, whether its own map or one of its sensors' changed).
+   */
+  function dropFromTagMaps(appId: number, prefix: string, value?: string): number {
+    const strip = (text: string): string | null => {
+      let map: Record<string, unknown>;
+      try {
+        map = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+      if (!map || typeof map !== 'object' || Array.isArray(map) || !(prefix in map)) return null;
+      const next = { ...map };
+      if (value === undefined) delete next[prefix];
+      else {
+        const values = Array.isArray(next[prefix]) ? (next[prefix] as unknown[]) : [];
+        if (!values.includes(value)) return null;
+        const kept = values.filter((v) => v !== value);
+        if (kept.length) next[prefix] = kept;
+        else delete next[prefix];
+      }
+      return JSON.stringify(next);
+    };
+    // a cheap text filter first: only maps that mention the key are parsed
+    const mentions = `%${escapeLike(JSON.stringify(prefix))}%`;
+    const changed = new Set<number>();
+    for (const d of db.select({ id: devices.id, tags: devices.tags }).from(devices).where(and(eq(devices.appId, appId), like(devices.tags, mentions))).all()) {
+      const next = strip(d.tags);
+      if (next === null) continue;
+      db.update(devices).set({ tags: next }).where(eq(devices.id, d.id)).run();
+      changed.add(d.id);
+    }
+    const sensors = db
+      .select({ deviceId: sensorSettings.deviceId, key: sensorSettings.key, tags: sensorSettings.tags })
+      .from(sensorSettings)
+      .innerJoin(devices, eq(devices.id, sensorSettings.deviceId))
+      .where(and(eq(devices.appId, appId), like(sensorSettings.tags, mentions)))
+      .all();
+    for (const r of sensors) {
+      const next = strip(r.tags);
+      if (next === null) continue;
+      db.update(sensorSettings).set({ tags: next, updatedAt: now() }).where(and(eq(sensorSettings.deviceId, r.deviceId), eq(sensorSettings.key, r.key))).run();
+      changed.add(r.deviceId);
+    }
+    return changed.size;
+  }
+
+  function editCategory(appId: number, input: { id: number; name: string }) {
+    const row = categoryOf(appId, input.id);
+    db.update(tagCategories).set({ name: input.name }).where(eq(tagCategories.id, row.id)).run();
+    return present([{ ...row, name: input.name }])[0]!;
+  }
+
+  function removeCategory(appId: number, input: { id: number }) {
+    const row = categoryOf(appId, input.id);
+    return db.transaction(() => {
+      const changed = dropFromTagMaps(appId, row.prefix);
+      db.delete(tagCategories).where(eq(tagCategories.id, row.id)).run(); // its options go with it (cascade)
+      return { devices: changed };
+    });
+  }
+
+  function editDefinition(appId: number, input: { prefix: string; name_lc: string; name: string }) {
+    const { category, option } = optionOf(appId, input.prefix, input.name_lc);
+    db.update(tagDefinitions).set({ name: input.name }).where(eq(tagDefinitions.id, option.id)).run();
+    return { name: input.name, name_lc: option.nameLc, prefix: category.prefix };
+  }
+
+  function removeDefinition(appId: number, input: { prefix: string; name_lc: string }) {
+    const { category, option } = optionOf(appId, input.prefix, input.name_lc);
+    return db.transaction(() => {
+      const changed = dropFromTagMaps(appId, category.prefix, option.nameLc);
+      db.delete(tagDefinitions).where(eq(tagDefinitions.id, option.id)).run();
+      return { devices: changed };
+    });
+  }
+
   /**
    * Checks a tag map against the application's categories and answers it normalised (empty lists dropped,
    * selection options by name_lc). An unknown category or a bad value is -10 with the path of the offending value.
@@ -99,7 +193,7 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     return out;
   }
 
-  return { all, list, exists, addCategory, addDefinition, normalise };
+  return { all, list, exists, addCategory, addDefinition, editCategory, removeCategory, editDefinition, removeDefinition, normalise };
 }
 
 export type TagsService = ReturnType<typeof createTagsService>;

@@ -26,12 +26,13 @@ export default function DownloadView({ component, view, dashboardId }: CardViewP
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
-    notices.info(T.dashboards.commands.downloading);
+    const notice = notices.about(`card-download:${dashboardId}:${component.key}`);
+    notice.info(T.dashboards.commands.downloading);
     const { dashboard_id: _id, keys: _k, vars, ...filter } = live?.base ?? { dashboard_id: dashboardId };
     const r = await api.call(contracts.cards.csv, { dashboardId, componentKey: component.key, ...filter, ...(vars ? { vars: JSON.stringify(vars) } : {}) } as never, { responseType: 'text' });
     setBusy(false);
-    if (r.code === 200 && typeof r.body === 'string') save(r.body as string, cardCsvFileName(component.key, component.model, Date.now()));
-    else notices.error(failureMessage(r, { fallback: T.cardViews.downloadFailed }));
+    if (r.code === 200 && typeof r.body === 'string') (notice.settle(), save(r.body as string, cardCsvFileName(component.key, component.model, Date.now())));
+    else notice.error(failureMessage(r, { fallback: T.cardViews.downloadFailed }));
   };
   return (
     <Stack spacing={1} sx={{ height: '100%', justifyContent: 'center', alignItems: 'stretch' }}>

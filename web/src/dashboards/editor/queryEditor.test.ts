@@ -119,10 +119,14 @@ describe('query editor cascade', () => {
     expect(queryData(state)).toBeUndefined();
     expect(queryData(queryEditorReducer(state, { type: 'chooseSubparam', subparam: 'r' }))).toMatchObject({ subparam: 'r' });
   });
-  it("takes the subparam placeholder '_no_subparam_' as no subparam and removes it", () => {
+  it("offers an object param's subparams only, never the placeholder '_no_subparam_' (issue 28)", () => {
+    expect(fieldOptions(editor('single', [latest, ...path('voltage')]), 'subparam').map((o) => o.value)).toEqual(['r', 's', 't']);
+  });
+  it("takes the placeholder '_no_subparam_' (a stored card) as no subparam: an object param without one stays incomplete", () => {
     const state = editor('single', [latest, ...path('voltage'), { type: 'chooseSubparam', subparam: '_no_subparam_' }]);
-    expect(fieldOptions(editor('single', [latest, ...path('voltage')]), 'subparam')[0].value).toBe('_no_subparam_');
-    expect(queryData(state)).toEqual({ query: 'LATEST', queryType: 'device', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'voltage' });
+    expect(queryData(state)).toBeUndefined();
+    expect(canSubmit(state)).toBe(false);
+    expect(fieldErrors(state)).toEqual([{ field: 'subparam', message: T.dashboards.query.objectNeedsSubparam }]);
   });
   it('reports an empty multi-subparam selection incomplete', () => {
     expect(canSubmit(editor('chart', [avg, ...path('voltage'), selectSubparams([])]))).toBe(false);

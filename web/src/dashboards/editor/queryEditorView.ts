@@ -135,7 +135,9 @@ export function fieldErrors(state: QueryEditorState): { field: EditorField; mess
     if (field === 'query' && state.query === undefined) missing(field);
     if ((field === 'device_id' || field === 'sensor' || field === 'config' || field === 'param') && state[field] === undefined)
       missing(field);
+    // the field shows only for a param with children: without a real subparam it "is incomplete" (spec 02 section 4)
     if (field === 'subparam' && state.subparam === undefined) missing(field);
+    else if (field === 'subparam' && state.subparam === NO_SUBPARAM) missing(field, q.objectNeedsSubparam);
     if (field === 'subparams' && state.subparams.length === 0) missing(field);
     if (field === 'subparam_label' && state.labelError) missing(field, state.labelError);
     if ((field === 'data1' || field === 'data2' || field === 'data3') && state.phases[Number(field.slice(4)) - 1] === undefined)

@@ -5,6 +5,8 @@ import { NO_SUBPARAM, STATE_SENSOR, T, subparamsOf, type DeviceTree, type Sensor
 export interface SelectionSource {
   devices: DeviceTree;
   devices_label: Record<string, string>;
+  /** device id → serial number, for searching a device picker */
+  devices_serial?: Record<string, string>;
   /** sensors without a device: the tree of list and map card queries (`device_no_id`) */
   sensors: SensorTree;
   tags: string[];
@@ -14,6 +16,8 @@ export const EMPTY_SOURCE: SelectionSource = { devices: {}, devices_label: {}, s
 export interface Option {
   value: string;
   label: string;
+  /** a device's serial number: shown beside its name and searched with it */
+  serial?: string;
 }
 const plain = (keys: string[]): Option[] => keys.map((value) => ({ value, label: value }));
 
@@ -31,7 +35,10 @@ function sensorTree(source: SelectionSource, withDevice: boolean, device_id?: st
 }
 
 export function deviceOptions(source: SelectionSource): Option[] {
-  return Object.keys(source.devices).map((value) => ({ value, label: source.devices_label[value] ?? value }));
+  return Object.keys(source.devices).map((value) => {
+    const serial = source.devices_serial?.[value];
+    return serial ? { value, label: source.devices_label[value] ?? value, serial } : { value, label: source.devices_label[value] ?? value };
+  });
 }
 
 /** The sensors; a device's states (the STATE_SENSOR entry the server adds) are offered by name, last. */
@@ -57,8 +64,11 @@ export function subparamsOfPath(source: SelectionSource, withDevice: boolean, pa
   return subparamsOf(sensorTree(source, withDevice, path.device_id)?.[path.sensor]?.[path.config]?.[path.param]);
 }
 
-/** The single Sub Param selector: the '_no_subparam_' placeholder first, then the subparams. */
+/**
+ * The single Sub Param selector: the object param's subparams. The placeholder '_no_subparam_' is not offered: it
+ * means "no subparam", and a param with children and no subparam is incomplete (spec 02 section 4), so picking it
+ * could only make the query incomplete.
+ */
 export function subparamOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
-  const subparams = subparamsOfPath(source, withDevice, path);
-  return subparams.length === 0 ? [] : [{ value: NO_SUBPARAM, label: NO_SUBPARAM }, ...plain(subparams)];
+  return plain(subparamsOfPath(source, withDevice, path).filter((s) => s !== NO_SUBPARAM));
 }

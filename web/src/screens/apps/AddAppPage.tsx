@@ -1,9 +1,10 @@
 // Add application (/admin/apps/add, spec 01 sections 2, 5, 8): image on the left, the form on the right; name,
-// domain and description are sent (description only when non-empty), url and template are not.
+// domain and description are sent (description only when non-empty), url is not. A chosen template then creates its
+// dashboard in the new application (issue 28: the spec's picker was a stub).
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Box, Button, Card, CardContent, Chip, Stack, TextField } from '@mui/material';
-import { AddAppInput, contracts, T } from '@sentra/contracts';
+import { AddAppInput, contracts, T, templateDashboard } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk, resultCode } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
@@ -14,6 +15,15 @@ import { AppImagePicker } from './AppImagePicker.js';
 import { TemplatePicker, type TemplateCard } from './TemplatePicker.js';
 
 type Field = 'name' | 'domain' | 'description' | 'url';
+/** one add attempt's notice replaces the previous attempt's ("Domain sudah terpakai" goes when the next one succeeds) */
+const addNotice = notices.about('apps.add');
+
+/** the template's dashboard, added in the new application (the tenant's call, addressed to that domain) */
+async function createFromTemplate(domain: string, template: TemplateCard): Promise<void> {
+  const r = await api.call(contracts.dashboards.add, { label: template.name, conf_dashboard: templateDashboard(template.name) }, { domain, isTenant: true });
+  if (isOk(r)) notices.success(T.templatePicker.created(template.name));
+  else notices.error(T.templatePicker.createFailed(template.name));
+}
 
 export function AddAppPage() {
   const navigate = useNavigate();
@@ -33,14 +43,18 @@ export function AddAppPage() {
     const r = await api.call(contracts.apps.add, parsed.data);
     setBusy(false);
     if (isOk(r)) {
-      notices.success(T.application.addSuccess);
+      addNotice.success(T.application.addSuccess);
+      if (template) {
+        setBusy(true);
+        await createFromTemplate(parsed.data.domain, template);
+      }
       navigate('/admin/apps', { replace: true });
       return;
     }
     setErrors(fieldErrorsOfEnvelope(r.body));
     const message = failureMessage(r, { byCode: contracts.apps.add.errors, fallback: T.application.addFailed });
-    if (r.code === 400 && resultCode(r) === -2) notices.warning(message);
-    else notices.error(message);
+    if (r.code === 400 && resultCode(r) === -2) addNotice.warning(message);
+    else addNotice.error(message);
   };
 
   const field = (name: Field, label: string, extra: Partial<React.ComponentProps<typeof TextField>> = {}) => (

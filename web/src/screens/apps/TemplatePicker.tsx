@@ -1,25 +1,24 @@
-// The template picker of the add-application screen: placeholder cards, a search and a type filter. A stub by the
-// spec: the choice is shown on the form but never sent.
+// The template picker of the add-application screen: one card per template type, a search and a type filter. The
+// spec's picker was a stub; here the chosen template creates a dashboard in the new application (AddAppPage,
+// contracts templateDashboard).
 import { useMemo, useState } from 'react';
 import {
   Box, Button, Card, CardActionArea, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, InputAdornment, MenuItem, TextField, Typography,
 } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
-import { T } from '@sentra/contracts';
+import { T, TEMPLATE_KINDS, type TemplateKind } from '@sentra/contracts';
 
-export const TEMPLATE_TYPES = ['all', 'smart_city', 'factory', 'building', 'energy', 'agriculture', 'retail'] as const;
+export const TEMPLATE_TYPES = ['all', ...TEMPLATE_KINDS] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 
 export interface TemplateCard {
   id: string;
-  type: Exclude<TemplateType, 'all'>;
+  type: TemplateKind;
   name: string;
 }
 
-/** Two placeholder cards per type. */
-export const PLACEHOLDER_TEMPLATES: TemplateCard[] = TEMPLATE_TYPES.filter((t) => t !== 'all').flatMap((type) =>
-  [1, 2].map((n) => ({ id: `${type}-${n}`, type: type as TemplateCard['type'], name: T.templatePicker.placeholder(T.templatePicker.types[type], n) })),
-);
+/** One template per type. */
+export const TEMPLATES: TemplateCard[] = TEMPLATE_KINDS.map((type) => ({ id: type, type, name: T.templatePicker.templateName(T.templatePicker.types[type]) }));
 
 export function filterTemplates(cards: readonly TemplateCard[], search: string, type: TemplateType): TemplateCard[] {
   const q = search.trim().toLowerCase();
@@ -29,7 +28,7 @@ export function filterTemplates(cards: readonly TemplateCard[], search: string, 
 export function TemplatePicker({ open, onClose, onChoose }: { open: boolean; onClose(): void; onChoose(card: TemplateCard): void }) {
   const [search, setSearch] = useState('');
   const [type, setType] = useState<TemplateType>('all');
-  const cards = useMemo(() => filterTemplates(PLACEHOLDER_TEMPLATES, search, type), [search, type]);
+  const cards = useMemo(() => filterTemplates(TEMPLATES, search, type), [search, type]);
   return (
     <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth>
       <DialogTitle>{T.templatePicker.title}</DialogTitle>

@@ -61,17 +61,19 @@ export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: num
     setError(null);
     setFailure(null);
     setSending(true);
-    notices.info(T.deviceData.configSending);
+    // the result replaces "Konfigurasi sedang dikirim" (one topic per device param)
+    const notice = notices.about(`config:${deviceId}:${row.sensor}/${row.configtype}/${row.param}`);
+    notice.info(T.deviceData.configSending);
     const r = await api.call(contracts.commands.configure, { id: deviceId, sensor: row.sensor, configtype: row.configtype, param: row.param, value: parsed.value as never });
     setSending(false);
     if (isOk(r)) {
-      notices.success(T.deviceData.configSuccess);
+      notice.success(T.deviceData.configSuccess);
       // the device accepted it at reply_ts: the row shows that moment, not its last report's
       onSent?.(parsed.value, r.body.data.reply_ts);
       onClose();
     } else {
       const reason = failureMessage(r, { byCode: COMMAND_ERRORS, fallback: '' });
-      notices.error(T.deviceData.configFailed);
+      notice.error(T.deviceData.configFailed);
       setFailure(reason ? `${T.deviceData.configFailed}: ${reason}` : T.deviceData.configFailed);
     }
   };

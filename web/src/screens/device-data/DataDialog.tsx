@@ -1,6 +1,7 @@
 // The full-screen Data dialog (spec 03 sections 2.5, 9): "Nilai Terakhir" (latest 25, 50 or 100) and "Waktu" (a
 // date-time range, the last 24 hours by default); columns value, quality, updated, newest first, paged 25/50/100; the
-// header names sensor, configtype, param.
+// header names sensor, configtype, param. Above the table, a chart of the same rows (numbers, numeric subparams,
+// booleans) over the chosen window.
 import { AppBar, Box, Button, Dialog, IconButton, TableCell, TableRow, Toolbar, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { contracts, T, type SensorDataRow } from '@sentra/contracts';
@@ -8,6 +9,7 @@ import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
 import { formatTs, formatValue } from './format.js';
+import { HistoryChart } from './HistoryChart.js';
 import { HISTORY_PAGE_SIZES, HistoryRangeFields, TruncatedNote, useHistoryRange, useHistoryRows } from './shared/HistoryRange.js';
 
 export interface SeriesRef {
@@ -46,6 +48,7 @@ export function DataDialog({ series, onClose }: { series: SeriesRef; onClose: ()
       <Box sx={{ p: 3 }}>
         <HistoryRangeFields range={range} />
         <TruncatedNote answer={answer} />
+        <HistoryChart rows={rows} param={series.param} />
         <BrowserPagedTable
           label={T.deviceData.dataDialogTitle}
           pager={{ ...pager, sizes: HISTORY_PAGE_SIZES }}

@@ -17,16 +17,18 @@ export function downloadFailedText(r: ApiResult<unknown>): string {
 }
 
 export async function downloadParamCsv(device: { id: number; label: string }, k: { sensor: string; configtype: string; param: string }, choice: DownloadChoice): Promise<boolean> {
-  notices.info(T.deviceData.downloading);
+  const notice = notices.about(`download:${device.id}:${k.sensor}/${k.configtype}/${k.param}`);
+  notice.info(T.deviceData.downloading);
   const base = { id: device.id, device_id: device.id, sensor: k.sensor, configtype: k.configtype, param: k.param, tz: screenTimeZone() };
   const r =
     choice.kind === 'time'
       ? await api.call(contracts.deviceData.csvPeriod, { ...base, start: choice.start, end: choice.end })
       : await api.call(contracts.deviceData.csvLatest, { ...base, ndata: choice.n });
   if (r.code !== 200 || typeof r.body !== 'string') {
-    notices.error(downloadFailedText(r));
+    notice.error(downloadFailedText(r));
     return false;
   }
+  notice.settle();
   saveText(fileNameOf(r.headers['content-disposition']) ?? downloadFileName(device.label, device.id, [k.sensor, k.configtype, k.param]), r.body);
   return true;
 }

@@ -40,16 +40,18 @@ export async function allPeriods(deviceId: number, key: string, start: number, e
 }
 
 export async function downloadStateCsv(device: { id: number; label: string }, key: string, choice: DownloadChoice): Promise<boolean> {
-  notices.info(T.deviceData.downloading);
+  const notice = notices.about(`download:${device.id}:state/${key}`);
+  notice.info(T.deviceData.downloading);
   const got =
     choice.kind === 'time'
       ? await allPeriods(device.id, key, choice.start, choice.end)
       : await api.call(contracts.states.newest, { device_id: device.id, key, n: choice.n }).then((r) => (isOk(r) ? { ok: true as const, rows: r.body.state_data, cut: false } : { ok: false as const, failed: r }));
   if (!got.ok) {
-    notices.error(downloadFailedText(got.failed));
+    notice.error(downloadFailedText(got.failed));
     return false;
   }
-  if (got.cut) notices.warning(T.deviceData.downloadCut(got.rows.length));
+  if (got.cut) notice.warning(T.deviceData.downloadCut(got.rows.length));
+  else notice.settle();
   saveText(downloadFileName(device.label, device.id, ['state', key]), stateCsv([...got.rows].sort((a, b) => a.initial_ts - b.initial_ts)));
   return true;
 }

@@ -37,7 +37,7 @@ const FIELD_LABEL: Record<string, string> = {
   network_server_name: T.devices.infoNetworkServer,
   network_server_mac: T.lora.mac,
   sentra_device_uid: T.devices.infoDeviceUid,
-  sentra_device_type: T.devices.infoDeviceType,
+  sentra_device_type: T.devices.infoProductDeviceType,
   emma_plugin_definition: T.devices.infoPluginName,
   emma_plugin_details: T.devices.emmaPluginDetails,
   imou_device_id: T.devices.imouDeviceId,

@@ -1,17 +1,21 @@
 // "Perangkat" (spec 03 section 2.1): the application's devices with search, status and type filters, tag chips, the row
-// menu, the bulk bar "Tindakan", paging kept in session storage, the floating "Alat Baru" button, delete with
+// menu, the bulk bar "Tindakan" (Hapus device after one confirmation, Reboot and Kirim command through the single
+// device's calls), paging kept in session storage, the floating "Alat Baru" button, delete with
 // "Konfirmasi Hapus Perangkat" and "Tambah Dashboard" for dummy devices.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
-  Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, ListItemText, Menu, MenuItem, OutlinedInput, Select, Stack, TableCell, TableRow, Toolbar, Tooltip, Typography,
+  Autocomplete, Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, ListItemText, Menu, MenuItem, OutlinedInput, Select, Stack, TableCell, TableRow, TextField, Toolbar, Tooltip, Typography,
 } from '@mui/material';
 import { useCanReach } from '../../shell/grants.js';
 import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import BlockIcon from '@mui/icons-material/Block';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import { DEVICE_PAGE_SIZES, T, deviceTypes, type DeviceSummary, type TagCategory } from '@sentra/contracts';
+import { DEVICE_PAGE_SIZES, T, contracts, deviceTypes, type CommandInput, type DeviceSummary, type TagCategory } from '@sentra/contracts';
+import { api } from '../../api/client.js';
+import { isOk } from '../../api/request.js';
+import { failureMessage } from '../../api/outcome.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { notices } from '../../ui/snackbar/notices.js';
@@ -20,9 +24,10 @@ import { ListHeading, PagedTable, usePagedRows } from '../../ui/PagedTable.js';
 import { NARROW_MAX } from '../../ui/theme.js';
 import { generateDashboard, listDevices, loadTagCategories, removeDevice, DeviceCallError } from './deviceCalls.js';
 import { readPaging, splitTags, writePaging, type Paging } from './listState.js';
-import { tagDisplay } from './tagValues.js';
+import { tagDisplay, tagFilterOptions, type TagFilterOption } from './tagValues.js';
 import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
 import { ControlDialog, DashboardDialog } from './DeviceListDialogs.js';
+import { REBOOT_COMMAND, runForEach, type BulkOutcome, type CommandForm } from './bulkActions.js';
 import { DeviceRoute } from './deviceRoutes.js';
 import { useLiveDeviceStatus, withDeviceStatus } from '../../live/deviceStatus.js';
 
@@ -41,12 +46,14 @@ export function DeviceListPage() {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<Status[]>([]);
   const [type, setType] = useState('');
+  const [tag, setTag] = useState('');
   const [busy, setBusy] = useState(false);
   const [categories, setCategories] = useState<TagCategory[]>([]);
   const [checked, setChecked] = useState<Map<number, DeviceSummary>>(new Map());
   const [menu, setMenu] = useState<{ anchor: HTMLElement; device: DeviceSummary } | null>(null);
   const [bulkAnchor, setBulkAnchor] = useState<HTMLElement | null>(null);
-  const [control, setControl] = useState<string | null>(null);
+  const [control, setControl] = useState<{ action: string; initial?: CommandForm } | null>(null);
+  const [outcomes, setOutcomes] = useState<BulkOutcome<DeviceSummary>[] | null>(null);
   const [dashboardFor, setDashboardFor] = useState<DeviceSummary | null>(null);
 
   const setPaging = useCallback(
@@ -59,11 +66,11 @@ export function DeviceListPage() {
 
   const fetchPage = useCallback(
     () =>
-      listDevices({ search: search || undefined, status: status.length ? status.join(',') : undefined, type: type || undefined, page: paging.page, size: paging.size }).then((r) => ({
+      listDevices({ search: search || undefined, status: status.length ? status.join(',') : undefined, type: type || undefined, tag: tag || undefined, page: paging.page, size: paging.size }).then((r) => ({
         rows: r.devices,
         total: r.total,
       })),
-    [search, status, type, paging],
+    [search, status, type, tag, paging],
   );
   // the page is past the end (devices removed elsewhere, a stored page): show the last page instead
   const goToPage = useCallback((page: number) => setPaging({ ...paging, page }), [paging, setPaging]);
@@ -74,7 +81,8 @@ export function DeviceListPage() {
     loadTagCategories().then(setCategories, () => setCategories([]));
   }, []);
 
-  const filtered = Boolean(search || status.length || type);
+  const filtered = Boolean(search || status.length || type || tag);
+  const tagOptions = useMemo(() => tagFilterOptions(categories), [categories]);
   const applyFilter = (f: () => void) => {
     f();
     setChecked(new Map());
@@ -141,8 +149,40 @@ export function DeviceListPage() {
 
   const bulk = (action: 'remove' | 'reboot' | 'command') => {
     setBulkAnchor(null);
-    if (action === 'remove') notices.info(T.devices.removeNotAvailable);
-    else setControl(action === 'reboot' ? T.devices.bulkReboot : T.devices.bulkCommand);
+    setOutcomes(null);
+    if (action === 'remove') void removeChecked();
+    else setControl(action === 'reboot' ? { action: T.devices.bulkReboot, initial: REBOOT_COMMAND } : { action: T.devices.bulkCommand });
+  };
+
+  /** "Hapus device": after one confirmation, each chosen device by the single delete; the failed ones stay chosen */
+  const removeChecked = async () => {
+    const chosen = [...checked.values()];
+    if (!(await confirm({ title: T.devices.removeConfirmTitle, message: T.devices.bulkRemoveConfirm(chosen.length) }))) return;
+    setBusy(true);
+    const done = await runForEach(chosen, (d) => removeDevice(d));
+    const ok = done.filter((o) => o.ok).length;
+    const failed = done.filter((o) => !o.ok);
+    const notice = notices.about('devices.bulkRemove');
+    if (failed.length === 0) notice.success(T.devices.bulkRemoveDone(ok, done.length));
+    else notice.error([T.devices.bulkRemoveDone(ok, done.length), ...failed.map((o) => `${o.device.name}: ${o.reason ?? T.devices.removeFailed}`)].join(' · '));
+    setChecked(new Map(failed.map((o) => [o.device.id, o.device])));
+    await load();
+    setBusy(false);
+  };
+
+  /** Reboot / Kirim command: the configuration call of a single device, for each chosen device */
+  const sendCommand = async (command: CommandInput) => {
+    setBusy(true);
+    const done = await runForEach([...checked.values()], async (d) => {
+      const r = await api.call(contracts.commands.configure, { id: d.id, ...command } as never);
+      if (!isOk(r)) throw new Error(failureMessage(r, { byCode: contracts.commands.configure.errors, fallback: '' }));
+    });
+    setOutcomes(done);
+    setBusy(false);
+    const ok = done.filter((o) => o.ok).length;
+    const notice = notices.about('devices.bulkCommand');
+    if (ok === done.length) notice.success(T.devices.controlDone(ok, done.length));
+    else notice.error(T.devices.controlDone(ok, done.length));
   };
 
   const typeOptions = useMemo(() => deviceTypes, []);
@@ -182,6 +222,7 @@ export function DeviceListPage() {
             ))}
           </Select>
         </FormControl>
+        <TagFilter options={tagOptions} value={tag} onChange={(t) => applyFilter(() => setTag(t))} />
       </Box>
 
       <PagedTable
@@ -262,16 +303,39 @@ export function DeviceListPage() {
       <DeviceRowMenu anchor={menu?.anchor ?? null} device={menu?.device ?? null} hasTagCategories={categories.length > 0} onClose={() => setMenu(null)} onAction={onAction} />
       <ControlDialog
         open={control !== null}
-        action={control ?? ''}
+        action={control?.action ?? ''}
+        initial={control?.initial}
         devices={[...checked.values()]}
-        onClose={() => setControl(null)}
-        onSend={() => {
-          notices.info(T.devices.controlNotAvailable);
-          setControl(null);
-        }}
+        busy={busy}
+        outcomes={outcomes}
+        onClose={() => (setControl(null), setOutcomes(null))}
+        onSend={(command) => void sendCommand(command)}
       />
       <DashboardDialog device={dashboardFor} busy={busy} onClose={() => setDashboardFor(null)} onSubmit={(name) => void makeDashboard(name)} />
     </Box>
+  );
+}
+
+/** One tag: a category's option picked from the list (searchable), or `prefix:value` typed for a free-value category. */
+function TagFilter({ options, value, onChange }: { options: readonly TagFilterOption[]; value: string; onChange(tag: string): void }) {
+  const selected = options.find((o) => o.tag === value) ?? (value || null);
+  return (
+    <Autocomplete<TagFilterOption | string, false, false, true>
+      freeSolo
+      size="small"
+      sx={{ minWidth: 240 }}
+      options={options}
+      groupBy={(o) => (typeof o === 'string' ? '' : o.group)}
+      getOptionLabel={(o) => (typeof o === 'string' ? o : o.label)}
+      isOptionEqualToValue={(o, v) => (typeof o === 'string' ? o : o.tag) === (typeof v === 'string' ? v : v.tag)}
+      value={selected}
+      onChange={(_e, v) => {
+        const next = v === null ? '' : typeof v === 'string' ? v.trim() : v.tag;
+        // typed text counts only as kunci:nilai (the server's form); anything else clears the filter
+        onChange(/^[^:]+:.+$/.test(next) ? next : '');
+      }}
+      renderInput={(params) => <TextField {...params} label={T.devices.tagFilter} placeholder={T.devices.allTags} inputProps={{ ...params.inputProps, 'aria-label': T.devices.tagFilter, title: T.devices.tagFilterHint }} />}
+    />
   );
 }
 

@@ -74,3 +74,19 @@ export function tagDisplay(categories: readonly TagCategory[], prefix: string, v
   if (cat.category === TagType.CHECKBOX) return `${cat.name}: ${value === 'true' ? T.devices.tagChecked : T.devices.tagUnchecked}`;
   return cat.category === TagType.MULTI ? value : `${cat.name}: ${value}`;
 }
+
+export interface TagFilterOption {
+  /** `prefix:value`, as the device list filter takes it */
+  tag: string;
+  label: string;
+  group: string;
+}
+
+/** What the device list's tag filter offers: every option of a selection category and both sides of a checkbox one
+ *  (free-value and multi categories have no fixed values: those are typed as `prefix:value`). */
+export function tagFilterOptions(categories: readonly TagCategory[]): TagFilterOption[] {
+  return categories.flatMap((c) => {
+    const values = c.category === TagType.SELECTION ? c.definitions.map((d) => d.name_lc) : c.category === TagType.CHECKBOX ? ['true', 'false'] : [];
+    return values.map((v) => ({ tag: `${c.prefix}:${v}`, label: tagDisplay(categories, c.prefix, v), group: c.name }));
+  });
+}

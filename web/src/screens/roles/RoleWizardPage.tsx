@@ -23,7 +23,7 @@ type Snapshot = ReturnType<HeldWizard['actor']['getSnapshot']>;
 /** The step a snapshot shows: its state, or during a save the step the save started from. */
 function stepOf(s: Snapshot): WizardStep | null {
   if (s.matches('info') || s.matches('access') || s.matches('sort')) return s.value as WizardStep;
-  if (s.matches('saving')) return s.context.returnTo;
+  if (s.matches('saving') || s.matches('savingInfo')) return s.context.returnTo;
   return null;
 }
 
@@ -84,12 +84,14 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
     navigate(to, { replace: !forward, state: { roleWizard: held.id } });
   }, [snapshot, held, carried, routeKey, routeStep, routes, roleId, area, navigate, location.pathname, location.search]);
 
-  const busy = snapshot.matches('loading') || snapshot.matches('saving');
+  const saving = snapshot.matches('saving') || snapshot.matches('savingInfo');
+  const busy = snapshot.matches('loading') || saving;
   const hasNavs = ctx.tree.length > 0;
   const canBack = step === 'sort' || (step === 'access' && (ctx.mode === 'add' || ctx.start === 'info'));
   const primary =
     step === 'info'
-      ? { label: hasNavs ? T.common.next : T.common.save, event: { type: 'SUBMIT_INFO' } as const }
+      ? // editing, the info step saves before going on (roleWizard.machine.ts)
+        { label: hasNavs && ctx.mode === 'add' ? T.common.next : T.common.save, event: { type: 'SUBMIT_INFO' } as const }
       : step === 'access'
         ? { label: ctx.selected.length ? T.common.next : T.common.save, event: { type: 'NEXT' } as const }
         : { label: T.common.save, event: { type: 'SAVE' } as const };
@@ -120,7 +122,7 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
           {step === 'access' && <RoleAccessStep tree={ctx.tree} selected={ctx.selected} descendant={ctx.descendant} disabled={busy} send={send} />}
           {step === 'sort' && <RoleSortStep tree={ctx.tree} selected={ctx.selected} disabled={busy} send={send} />}
           <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => send({ type: 'CANCEL' })} disabled={snapshot.matches('saving')}>{T.common.cancel}</Button>
+            <Button onClick={() => send({ type: 'CANCEL' })} disabled={saving}>{T.common.cancel}</Button>
             {canBack && <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>{T.common.back}</Button>}
             {step && <Button type="submit" variant="contained" disabled={busy}>{primary.label}</Button>}
           </Stack>

@@ -201,7 +201,7 @@ describe('role wizard: add', () => {
 });
 
 describe('role wizard: edit', () => {
-  it('fills the info form with the role and its system navigation, then sends info and access together', async () => {
+  it('fills the info form with the role, saves the info on its own step, then the access and order alone', async () => {
     const { actor, calls } = start({ mode: 'edit', roleId: 7, start: 'info' });
     await waitFor(actor, (s) => s.matches('info'));
     const c = actor.getSnapshot().context;
@@ -209,14 +209,32 @@ describe('role wizard: edit', () => {
     expect(c.selected).toEqual([2, 1]);
     actor.send({ type: 'SET_SYS_NAVS', value: ['_device_list_', '_task_list_'] });
     actor.send({ type: 'SUBMIT_INFO' });
+    await waitFor(actor, (s) => s.matches('access'));
+    // saved already: a user who leaves now keeps the info
+    expect(calls.edit).toEqual([{ id: 7, name: 'Operator', description: 'Lapangan', permissions: { task_manage: true }, sys_navs: ['_device_list_', '_task_list_'] }]);
+    expect(noticeTexts()).toEqual([T.roles.infoSaved]);
     actor.send({ type: 'NEXT' });
     actor.send({ type: 'MOVE', from: 0, to: 1 });
     actor.send({ type: 'SAVE' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.edit).toEqual([
-      { id: 7, name: 'Operator', description: 'Lapangan', permissions: { task_manage: true }, sys_navs: ['_device_list_', '_task_list_'], descendant: false, navs: [1, 2] },
-    ]);
-    expect(noticeTexts()).toContain(T.roles.editSuccess);
+    expect(calls.edit[1]).toEqual({ id: 7, descendant: false, navs: [1, 2] });
+    // the final result replaces the info step's notice
+    expect(noticeTexts()).toEqual([T.roles.editSuccess]);
+  });
+
+  it('stays on info with the server\'s message when the info save is refused, and saves nothing else', async () => {
+    const { actor, calls } = start({ mode: 'edit', roleId: 7, start: 'info' }, {
+      edit: () => {
+        throw new RoleCallError(T.roles.editFailed, { name: 'Nama role sudah terpakai' });
+      },
+    });
+    await waitFor(actor, (s) => s.matches('info'));
+    actor.send({ type: 'SUBMIT_INFO' });
+    await waitFor(actor, (s) => !s.matches('savingInfo'));
+    expect(actor.getSnapshot().value).toBe('info');
+    expect(actor.getSnapshot().context.infoErrors).toEqual({ name: 'Nama role sudah terpakai' });
+    expect(calls.edit).toHaveLength(1);
+    expect(noticeTexts()).toContain(T.roles.editFailed);
   });
 
   it('saves only the info form from _role_edit_/{id} when the application has no navigation', async () => {

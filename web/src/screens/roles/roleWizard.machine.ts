@@ -1,7 +1,9 @@
 // The role wizard (spec 01 section 4 "Role creation" and "Role edit"): info → access → order → save.
 // With no navigation items the info step saves at once (its button reads Simpan); an access step with nothing picked
 // saves too (nothing to order). Edit starts at info (_role_edit_/{id}) or at access / order (_role_edit_sort_/{id})
-// and sends only the forms it went through. API calls are the named actors below; tests replace them with .provide().
+// and sends only the forms it went through. Editing, the info step saves on its own (the spec's edit route gives info
+// its own address), so a user who edits the info and leaves keeps it; the access and order steps then send only
+// the access form. API calls are the named actors below; tests replace them with .provide().
 import { assign, fromPromise, setup } from 'xstate';
 import { AddRoleInput, T, type NavEntry, type SysNav } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
@@ -35,6 +37,8 @@ export interface RoleWizardContext {
   descendant: boolean;
   /** the access step was shown, so its form is part of the save */
   accessShown: boolean;
+  /** edit: the info form was saved by its own step (the final save leaves it out) */
+  infoSaved?: boolean;
   /** where a failed save returns */
   returnTo: WizardStep;
   loadError?: string;
@@ -82,9 +86,12 @@ export function saveRequest(c: RoleWizardContext): { kind: 'add'; body: AddRoleB
   if (c.mode === 'add') return { kind: 'add', body: { ...infoBody(c.info), ...(c.accessShown ? access : { descendant: false, navs: [] }) } };
   return {
     kind: 'edit',
-    body: { id: c.roleId!, ...(c.start === 'info' ? infoBody(c.info) : {}), ...(c.accessShown || c.start !== 'info' ? access : {}) },
+    body: { id: c.roleId!, ...(c.start === 'info' && !c.infoSaved ? infoBody(c.info) : {}), ...(c.accessShown || c.start !== 'info' ? access : {}) },
   };
 }
+
+/** edit: the info step's own save */
+export const infoSaveRequest = (c: RoleWizardContext): EditRoleBody => ({ id: c.roleId!, ...infoBody(c.info) });
 
 const ROLE_INFO_FIELDS = ['name', 'description', 'permissions', 'sys_navs'];
 
@@ -128,10 +135,11 @@ export const roleWizardMachine = setup({
     returnToInfo: assign({ returnTo: 'info' as WizardStep }),
     returnToAccess: assign({ returnTo: 'access' as WizardStep }),
     returnToSort: assign({ returnTo: 'sort' as WizardStep }),
-    notifySaved: ({ context }) => notices.success(context.mode === 'add' ? T.roles.addSuccess : T.roles.editSuccess),
+    notifySaved: ({ context }) => notices.about('roles.save').success(context.mode === 'add' ? T.roles.addSuccess : T.roles.editSuccess),
+    notifyInfoSaved: () => notices.about('roles.save').success(T.roles.infoSaved),
     notifySaveFailed: ({ context }) => {
       const err = context.saveError;
-      notices.error(err instanceof RoleCallError ? err.message : context.mode === 'add' ? T.roles.addFailed : T.roles.editFailed);
+      notices.about('roles.save').error(err instanceof RoleCallError ? err.message : context.mode === 'add' ? T.roles.addFailed : T.roles.editFailed);
     },
     assignSaveErrors: assign({
       infoErrors: ({ context }) => {
@@ -212,10 +220,23 @@ export const roleWizardMachine = setup({
         },
         SUBMIT_INFO: [
           { guard: 'infoInvalid', actions: 'assignInfoErrors' },
+          { guard: 'isEdit', target: 'savingInfo', actions: ['clearInfoErrors', 'returnToInfo'] },
           { guard: 'hasNavs', target: 'access', actions: 'clearInfoErrors' },
           { target: 'saving', actions: ['clearInfoErrors', 'returnToInfo'] },
         ],
         CANCEL: 'cancelled',
+      },
+    },
+    // edit: the info form is saved before the access step (with no navigation there is no access step: done)
+    savingInfo: {
+      invoke: {
+        src: 'editRole',
+        input: ({ context }) => infoSaveRequest(context),
+        onDone: [
+          { guard: 'hasNavs', target: 'access', actions: [assign({ infoSaved: true, saved: ({ event }) => event.output }), 'notifyInfoSaved'] },
+          { target: 'done', actions: [assign({ infoSaved: true, saved: ({ event }) => event.output }), 'notifySaved'] },
+        ],
+        onError: { target: 'saveFailed', actions: assign({ saveError: ({ event }) => event.error }) },
       },
     },
     access: {

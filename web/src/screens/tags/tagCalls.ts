@@ -33,3 +33,28 @@ export async function tagKeyTaken(prefix: string): Promise<boolean> {
   const r = await api.call(contracts.tags.exists, { prefix });
   return isOk(r) && r.body.value;
 }
+
+export async function renameTagCategory(id: number, name: string): Promise<TagCategory> {
+  const r = await api.call(contracts.tags.edit, { id, name });
+  if (!isOk(r)) throw callFailure(r, contracts.tags.edit, T.tags.editFailed);
+  return r.body.data;
+}
+
+/** answers how many devices the category was taken off */
+export async function removeTagCategory(id: number): Promise<number> {
+  const r = await api.call(contracts.tags.remove, { id });
+  if (!isOk(r)) throw callFailure(r, contracts.tags.remove, T.tags.removeFailed);
+  return r.body.devices;
+}
+
+export async function renameTagOption(prefix: string, nameLc: string, name: string): Promise<void> {
+  const r = await api.call(contracts.tags.editDefinition, { prefix, name_lc: nameLc, name });
+  if (!isOk(r)) throw callFailure(r, contracts.tags.editDefinition, T.tags.optionEditFailed);
+}
+
+/** answers how many devices the option was taken off */
+export async function removeTagOption(prefix: string, nameLc: string): Promise<number> {
+  const r = await api.call(contracts.tags.removeDefinition, { prefix, name_lc: nameLc });
+  if (!isOk(r)) throw callFailure(r, contracts.tags.removeDefinition, T.tags.optionRemoveFailed);
+  return r.body.devices;
+}

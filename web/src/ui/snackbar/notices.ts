@@ -1,5 +1,6 @@
 // The one notification queue of the console: anything (screens, machines, the request layer) pushes; the host shows.
-import { dismissNotice, pushNotice, type Notice, type NoticeLevel } from './queue.js';
+// A notice pushed `about(topic)` replaces the earlier notice of that topic (its pending notice, a stale failure).
+import { dismissNotice, dropTopic, pushNotice, type Notice, type NoticeLevel } from './queue.js';
 
 type Listener = () => void;
 
@@ -13,13 +14,22 @@ function createNotices() {
     listeners.forEach((l) => l());
   };
   return {
-    push(level: NoticeLevel, message: string) {
-      set(pushNotice(shown, { id: ++seq, level, message }));
+    push(level: NoticeLevel, message: string, topic?: string) {
+      set(pushNotice(shown, { id: ++seq, level, message, ...(topic === undefined ? {} : { topic }) }));
     },
-    info: (m: string) => notices.push('info', m),
-    success: (m: string) => notices.push('success', m),
-    warning: (m: string) => notices.push('warning', m),
-    error: (m: string) => notices.push('error', m),
+    info: (m: string, topic?: string) => notices.push('info', m, topic),
+    success: (m: string, topic?: string) => notices.push('success', m, topic),
+    warning: (m: string, topic?: string) => notices.push('warning', m, topic),
+    error: (m: string, topic?: string) => notices.push('error', m, topic),
+    /** notices about one action: each replaces the previous one about it (pending → result, failure → success) */
+    about: (topic: string) => ({
+      info: (m: string) => notices.push('info', m, topic),
+      success: (m: string) => notices.push('success', m, topic),
+      warning: (m: string) => notices.push('warning', m, topic),
+      error: (m: string) => notices.push('error', m, topic),
+      /** the action ended with nothing to say (a file saved): its pending notice goes */
+      settle: () => set(dropTopic(shown, topic)),
+    }),
     dismiss(id: number) {
       set(dismissNotice(shown, id));
     },

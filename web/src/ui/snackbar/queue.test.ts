@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dismissNotice, MAX_VISIBLE, pushNotice, type Notice } from './queue.js';
+import { dismissNotice, dropTopic, MAX_VISIBLE, pushNotice, type Notice } from './queue.js';
 
 const n = (id: number, message = `pesan ${id}`, level: Notice['level'] = 'info'): Notice => ({ id, level, message });
 
@@ -28,5 +28,31 @@ describe('notification queue', () => {
     const levels: Notice['level'][] = ['info', 'success', 'warning', 'error'];
     const shown = levels.reduce<Notice[]>((s, level, i) => pushNotice(s, n(i, level, level), 4), []);
     expect(shown.map((x) => x.level)).toEqual(levels);
+  });
+  it('a result replaces its own pending notice, and leaves other notices alone', () => {
+    let shown = pushNotice([], n(1, 'Sensor lain tersimpan', 'success'));
+    shown = pushNotice(shown, { ...n(2, 'Konfigurasi sedang dikirim. Mohon tunggu'), topic: 'config:7:setpoint' });
+    shown = pushNotice(shown, { ...n(3, 'Konfigurasi sukses', 'success'), topic: 'config:7:setpoint' });
+    expect(shown.map((x) => x.message)).toEqual(['Sensor lain tersimpan', 'Konfigurasi sukses']);
+  });
+  it("a success replaces the earlier attempt's failure about the same action", () => {
+    let shown = pushNotice([], { ...n(1, 'Domain sudah terpakai, silahkan gunakan domain lain', 'error'), topic: 'apps.add' });
+    shown = pushNotice(shown, { ...n(2, 'Tambah Aplikasi Sukses', 'success'), topic: 'apps.add' });
+    expect(shown).toEqual([{ id: 2, level: 'success', message: 'Tambah Aplikasi Sukses', topic: 'apps.add' }]);
+  });
+  it('the same message about the same topic is renewed, not replaced', () => {
+    let shown = pushNotice([], { ...n(1, 'Gagal', 'error'), topic: 'x' });
+    shown = pushNotice(shown, { ...n(2, 'Gagal', 'error'), topic: 'x' });
+    expect(shown).toEqual([{ id: 1, level: 'error', message: 'Gagal', topic: 'x', renewals: 1 }]);
+  });
+  it('notices of another topic stay', () => {
+    let shown = pushNotice([], { ...n(1, 'Mengunduh'), topic: 'download:a' });
+    shown = pushNotice(shown, { ...n(2, 'Selesai', 'success'), topic: 'download:b' });
+    expect(shown.map((x) => x.id)).toEqual([1, 2]);
+  });
+  it('a pending notice goes when its action ends without a notice of its own', () => {
+    const shown = [{ ...n(1, 'Download sedang dilakukan'), topic: 'download:1' }, n(2)];
+    expect(dropTopic(shown, 'download:1').map((x) => x.id)).toEqual([2]);
+    expect(dropTopic(shown, 'other')).toBe(shown);
   });
 });

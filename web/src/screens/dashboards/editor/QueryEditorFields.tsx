@@ -35,6 +35,7 @@ import {
   visibleFields,
   type EditorField,
 } from '../../../dashboards/editor/queryEditorView.js';
+import { DevicePicker } from '../../../ui/DevicePicker.js';
 
 const q = T.dashboards.query;
 
@@ -96,7 +97,19 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
       case 'query':
         return <QuerySelect key={field} state={state} send={send} error={errorOf('query')} onTouch={() => touch('query')} />;
       case 'device_id':
-        return select(field, state.device_id, (device_id) => send({ type: 'chooseDevice', device_id }));
+        return (
+          <DevicePicker
+            key={field}
+            id="query-device_id"
+            label={q.device}
+            required
+            options={fieldOptions(state, field)}
+            value={state.device_id}
+            error={errorOf(field)}
+            onBlur={() => touch(field)}
+            onChange={(device_id) => (touch(field), send({ type: 'chooseDevice', device_id }))}
+          />
+        );
       case 'sensor':
         return select(field, state.sensor, (sensor) => send({ type: 'chooseSensor', sensor }));
       case 'config':

@@ -36,6 +36,7 @@ import {
   type VariableDialogState,
 } from '../../../dashboards/editor/variableDialog.js';
 import { filterFields, filterTypeChoices, intervalChoices, periodChoices, rangeChoices, rangeParamChoices } from '../../../dashboards/editor/filterChoices.js';
+import { DevicePicker } from '../../../ui/DevicePicker.js';
 import { configOptions, deviceOptions, paramOptions, sensorOptions, type Option } from '../../../dashboards/editor/selectionSource.js';
 import { QueryEditorFields } from './QueryEditorFields.js';
 
@@ -261,7 +262,7 @@ function DeviceFields({ state, send }: VariableAddDialogProps) {
     show && <Choice label={label} required value={value} options={options} onChange={onChange} />;
   return (
     <>
-      {step(q.device, d.device_id, deviceOptions(state.source), (device_id) => send({ type: 'chooseDevice', device_id }), true)}
+      <DevicePicker label={q.device} required options={deviceOptions(state.source)} value={d.device_id} onChange={(device_id) => send({ type: 'chooseDevice', device_id })} />
       {step(q.sensor, d.sensor, sensorOptions(state.source, true, path), (sensor) => send({ type: 'chooseSensor', sensor }), d.device_id !== undefined)}
       {step(q.config, d.config, configOptions(state.source, true, path), (config) => send({ type: 'chooseConfig', config }), d.sensor !== undefined)}
       {step(q.param, d.param, paramOptions(state.source, true, path), (param) => send({ type: 'chooseParam', param }), d.config !== undefined)}

@@ -5,6 +5,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { T } from '@sentra/contracts';
 import type { ViewFieldSpec, ViewFieldValue, ViewFormValues } from '../../../dashboards/editor/viewFields.js';
 import type { Option } from '../../../dashboards/editor/selectionSource.js';
+import { deviceSearchText, filterDevices } from '../../../ui/DevicePicker.js';
 
 export interface ViewFieldsFormProps {
   specs: readonly ViewFieldSpec[];
@@ -98,6 +99,11 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
           sx={{ gridColumn: '1 / -1' }}
           options={devices.map((d) => d.value)}
           getOptionLabel={(id) => devices.find((d) => d.value === id)?.label ?? id}
+          // found by name, serial number or id, like every device picker
+          filterOptions={(ids, s) => {
+            const chosen = filterDevices(devices.filter((d) => ids.includes(d.value)), { ...s, getOptionLabel: deviceSearchText });
+            return chosen.map((d) => d.value);
+          }}
           value={list}
           onChange={(_, ids) => onChange(ids)}
           renderInput={(params) => <TextField {...params} label={spec.label} />}

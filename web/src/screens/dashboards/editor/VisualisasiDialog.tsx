@@ -2,7 +2,7 @@
 // them into the component's view, Batal leaves it as it was.
 import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { T, type CardTypeCode } from '@sentra/contracts';
+import { cardTypeLabel, T, type CardTypeCode } from '@sentra/contracts';
 import { viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from '../../../dashboards/editor/viewFields.js';
 import type { Option } from '../../../dashboards/editor/selectionSource.js';
 import { ViewFieldsForm } from './ViewFieldsForm.js';
@@ -26,7 +26,7 @@ export function VisualisasiDialog({ cat, view, devices, series, onSave, onClose 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="visualisasi-title">
       <DialogTitle id="visualisasi-title">
-        {T.dashboards.variables.visualization} · {cat}
+        {T.dashboards.variables.visualization} · {cardTypeLabel(cat, T.dashboards.editor)}
       </DialogTitle>
       <DialogContent>
         <ViewFieldsForm specs={specs} values={values} errors={errors} devices={devices} series={series} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />

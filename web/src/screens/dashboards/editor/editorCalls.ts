@@ -33,6 +33,7 @@ export async function loadSource(filter: SourceFilter = {}): Promise<SelectionSo
   return {
     devices: isOk(devices) ? devices.body.devices : EMPTY_SOURCE.devices,
     devices_label: isOk(devices) ? devices.body.devices_label : EMPTY_SOURCE.devices_label,
+    devices_serial: isOk(devices) ? (devices.body.devices_serial ?? {}) : {},
     sensors: isOk(sensors) ? sensors.body.sensors : EMPTY_SOURCE.sensors,
     tags: isOk(tags) ? tags.body.tags : EMPTY_SOURCE.tags,
   };
