@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { askChild } from '../child.js';
 
-export type FleetCommand = { cmd: 'connect'; port: number; devices: number; concurrency: number } | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number };
+export type FleetCommand = { cmd: 'devices'; file: string } | { cmd: 'connect'; port: number; devices: number; concurrency: number } | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number };
 
 export interface Fleet {
   /** 'native' (C), 'node' or 'mqttjs' */
@@ -74,7 +74,7 @@ function nodeFleet(kind: string, phaseS: number): Fleet {
 function nativeFleet(binary: string, phaseS: number): Fleet {
   const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BENCH_FLEET_LIMIT_S: String(limitS(phaseS)) } });
   // its answers are JSON lines on stdout, its commands lines on stdin: the same channel askChild uses over IPC
-  const line = (msg: FleetCommand) => (msg.cmd === 'connect' ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}` : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`);
+  const line = (msg: FleetCommand) => (msg.cmd === 'devices' ? `devices ${msg.file}` : msg.cmd === 'connect' ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}` : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`);
   const channel = Object.assign(new EventEmitter(), { send: (msg: object) => child.stdin!.write(`${line(msg as FleetCommand)}\n`) });
   createInterface({ input: child.stdout! }).on('line', (text) => {
     let m: { cmd: string };
