@@ -42,6 +42,10 @@ export interface PushProbe {
   run(max: number): Promise<number[]>;
   stop(): void;
   close(): void;
+  /** crossings whose push did not arrive within 5 s */
+  missed(): number;
+  /** points the probe published (each one stored), to leave out of the fleet's loss figures */
+  points(): number;
 }
 
 /**
@@ -60,26 +64,36 @@ export async function pushProbe(url: string, mqttPort: number, fleet: ServedFlee
   let waiting: ((p: TaskPush) => void) | undefined;
   socket.on(TASK_LIVE.event, (p: TaskPush) => waiting?.(p));
   let stopped = false;
+  let published = 0;
+  let missed = 0;
   const topic = `d/${deviceId}/data`;
   return {
     async run(max) {
       const ms: number[] = [];
       for (let i = 0; i < max && !stopped; i++) {
         await a.client!.publishAsync(topic, JSON.stringify({ tank: { fuel: { level: 50 } } }), { qos: 1 });
+        published++;
         const pushed = new Promise<void>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error('no task push within 5 s')), 5000);
           waiting = (p) => p.task.device_id === deviceId && (clearTimeout(timer), resolve());
         });
         const t0 = performance.now();
         await a.client!.publishAsync(topic, JSON.stringify({ tank: { fuel: { level: 10 } } }), { qos: 1 });
-        await pushed;
-        ms.push(performance.now() - t0);
+        published++;
+        try {
+          await pushed;
+          ms.push(performance.now() - t0);
+        } catch {
+          missed++;
+        }
         // crossings spread over the phase, not back to back
         await new Promise((r) => setTimeout(r, 100));
       }
       return ms;
     },
     stop: () => void (stopped = true),
+    points: () => published,
+    missed: () => missed,
     close() {
       a.client!.end(true);
       socket.close();
