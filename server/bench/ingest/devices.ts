@@ -6,6 +6,7 @@ import mqtt from 'mqtt';
 import { WireClient } from './wire-client.js';
 
 type Command =
+  | { cmd: 'devices'; file: string }
   | { cmd: 'connect'; port: number; devices: number; concurrency: number }
   | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number }
   | { cmd: 'quit' };
@@ -21,15 +22,18 @@ interface Device {
 
 const MQTTJS = process.env.BENCH_FLEET === 'mqttjs';
 const clients: Device[] = [];
+/** registered devices' credentials (the `devices` command, lines `<client id> <username> <password> <topic>`) */
+let creds: { clientId: string; username: string; password: string; topic: string }[] = [];
 let errors = 0;
 
 async function connectOne(port: number, i: number): Promise<Device> {
   // client id ≠ username: the device registry reads username = client id as a serial gateway's UID
-  const clientId = `bc-${i}`;
-  const username = `bench-${i}`;
-  const topic = `d/${i}/data`;
+  const clientId = creds[i]?.clientId ?? `bc-${i}`;
+  const username = creds[i]?.username ?? `bench-${i}`;
+  const password = creds[i]?.password;
+  const topic = creds[i]?.topic ?? `d/${i}/data`;
   if (MQTTJS) {
-    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId, username, keepalive: 120, reconnectPeriod: 0, connectTimeout: 30_000, clean: true });
+    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId, username, password, keepalive: 120, reconnectPeriod: 0, connectTimeout: 30_000, clean: true });
     c.on('error', () => {});
     return {
       publish: (qos, payload) => void c.publish(topic, payload, { qos }, (err) => err && errors++),
@@ -38,7 +42,7 @@ async function connectOne(port: number, i: number): Promise<Device> {
       end: () => c.endAsync(true).catch(() => {}),
     };
   }
-  const c = await WireClient.connect({ port, clientId, username, keepaliveS: 120, timeoutMs: 30_000 });
+  const c = await WireClient.connect({ port, clientId, username, password, keepaliveS: 120, timeoutMs: 30_000 });
   const wireTopic = WireClient.topic(topic);
   return { publish: (qos, payload) => c.publish(wireTopic, payload, qos), unacked: () => c.outstanding, closed: () => c.closed, end: () => c.end() };
 }
@@ -102,7 +106,14 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
 }
 
 process.on('message', async (m: Command) => {
-  if (m.cmd === 'connect') send({ cmd: 'connected', ...(await connect(m.port, m.devices, m.concurrency)) });
+  if (m.cmd === 'devices') {
+    const fs = await import('node:fs');
+    creds = fs.readFileSync(m.file, 'utf8').split('\n').filter(Boolean).map((l) => {
+      const [clientId, username, password, topic] = l.split(' ') as [string, string, string, string];
+      return { clientId, username, password, topic };
+    });
+    send({ cmd: 'devices', loaded: creds.length });
+  } else if (m.cmd === 'connect') send({ cmd: 'connected', ...(await connect(m.port, m.devices, m.concurrency)) });
   else if (m.cmd === 'run') send({ cmd: 'ran', ...(await run(m.qos, m.messagesPerSecond, m.seconds)) });
   else {
     await Promise.all(clients.filter(Boolean).map((c) => c.end()));

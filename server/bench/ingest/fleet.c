@@ -6,6 +6,9 @@
 // fleet sleeps between its 10 ms ticks; the broker writes every PUBACK exactly as before.
 //
 // Driven over stdin/stdout by ingest.bench.ts, one line each way:
+//   devices <file>                               -> {"cmd":"devices","loaded":n}
+//       (optional, before connect: one line per device, `<client id> <username> <password> <topic>`, the
+//        credentials the REST registration answered; without it device n is `bench-<n>` on d/<n>/data, no password)
 //   connect <port> <devices> <concurrency>       -> {"cmd":"connected","connected":n,"failed":n}
 //   run <qos> <messages_per_s> <seconds>         -> {"cmd":"ran","sent":n,"errors":n,"seconds":s}
 //   quit                                         -> DISCONNECT on every connection, exit 0
@@ -219,18 +222,51 @@ static size_t remaining_length(uint8_t *out, size_t n) {
   return i;
 }
 
+/* registered devices' credentials (the `devices` command): NULL without them */
+typedef struct {
+  char id[64], user[64], pass[96], topic[30];
+} Credentials;
+static Credentials *creds;
+static int ncreds;
+
+static void do_devices(const char *file) {
+  FILE *f = fopen(file, "r");
+  int cap = 1024;
+  free(creds);
+  creds = calloc((size_t)cap, sizeof(Credentials));
+  ncreds = 0;
+  if (f) {
+    Credentials c;
+    while (fscanf(f, "%63s %63s %95s %29s", c.id, c.user, c.pass, c.topic) == 4) {
+      if (ncreds == cap) creds = realloc(creds, (size_t)(cap *= 2) * sizeof(Credentials));
+      creds[ncreds++] = c;
+    }
+    fclose(f);
+  }
+  printf("{\"cmd\":\"devices\",\"loaded\":%d}\n", ncreds);
+  fflush(stdout);
+}
+
 static void send_connect(Client *c, int i) {
-  uint8_t body[256], pkt[300];
-  char id[32], user[32];
-  snprintf(id, sizeof id, "bc-%d", i);
-  snprintf(user, sizeof user, "bench-%d", i);
-  /* protocol name, level 4, flags: username + clean session, keepalive */
-  const uint8_t header[] = {0, 4, 'M', 'Q', 'T', 'T', 4, 0x82, KEEPALIVE_S >> 8, KEEPALIVE_S & 0xff};
+  uint8_t body[512], pkt[520];
+  char id[64], user[64];
+  const char *pass = NULL;
+  if (i < ncreds) {
+    snprintf(id, sizeof id, "%s", creds[i].id);
+    snprintf(user, sizeof user, "%s", creds[i].user);
+    pass = creds[i].pass;
+  } else {
+    snprintf(id, sizeof id, "bc-%d", i);
+    snprintf(user, sizeof user, "bench-%d", i);
+  }
+  /* protocol name, level 4, flags: username (+ password) + clean session, keepalive */
+  const uint8_t header[] = {0, 4, 'M', 'Q', 'T', 'T', 4, pass ? 0xc2 : 0x82, KEEPALIVE_S >> 8, KEEPALIVE_S & 0xff};
   size_t b = 0;
   memcpy(body, header, sizeof header);
   b += sizeof header;
   b += mqtt_string(body + b, id);
   b += mqtt_string(body + b, user);
+  if (pass) b += mqtt_string(body + b, pass);
   size_t p = 0;
   pkt[p++] = 0x10;
   p += remaining_length(pkt + p, b);
@@ -263,8 +299,9 @@ static void do_connect(int port, int devices, int concurrency) {
       int i = next++;
       Client *c = &clients[i];
       c->next_id = 1;
-      char t[24];
-      snprintf(t, sizeof t, "d/%d/data", i);
+      char t[30];
+      if (i < ncreds) snprintf(t, sizeof t, "%s", creds[i].topic);
+      else snprintf(t, sizeof t, "d/%d/data", i);
       c->topic_len = (int)mqtt_string((uint8_t *)c->topic, t);
       int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
       int one = 1;
@@ -456,7 +493,7 @@ int main(void) {
   int control_ep = epoll_create1(0);
   struct epoll_event ev = {.events = EPOLLIN, .data.u32 = 0};
   epoll_ctl(control_ep, EPOLL_CTL_ADD, 0, &ev);
-  char line[256];
+  char line[4096];
   size_t have = 0;
   double last_idle_read = mono_ms();
   for (;;) {
@@ -479,7 +516,9 @@ int main(void) {
       *nl = '\0';
       int port, devices, concurrency, qos;
       double rate, seconds;
-      if (sscanf(line, "connect %d %d %d", &port, &devices, &concurrency) == 3) do_connect(port, devices, concurrency);
+      char file[4000];
+      if (sscanf(line, "devices %3999s", file) == 1) do_devices(file);
+      else if (sscanf(line, "connect %d %d %d", &port, &devices, &concurrency) == 3) do_connect(port, devices, concurrency);
       else if (sscanf(line, "run %d %lf %lf", &qos, &rate, &seconds) == 3) do_run(qos ? 1 : 0, rate, seconds);
       else if (strncmp(line, "quit", 4) == 0) do_quit();
       else {

@@ -1,13 +1,16 @@
 // The ingest benchmark's fleets against a bare aedes broker on a loopback port: the C fleet (fleet.c) and the Node one
 // connect one client per device, publish the same 3-point payloads on d/<n>/data at the asked rate, have every QoS 1
 // publish acknowledged and end with DISCONNECT.
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBroker } from 'aedes';
 import { nativeFleetAvailable, startFleet, type Fleet } from './fleet.js';
 
 interface Seen {
-  clients: { id: string; username?: string }[];
+  clients: { id: string; username?: string; password?: string }[];
   publishes: { clientId: string; topic: string; qos: number; payload: string }[];
   disconnects: number;
 }
@@ -15,8 +18,8 @@ interface Seen {
 async function broker(): Promise<{ port: number; seen: Seen; close(): Promise<void> }> {
   const seen: Seen = { clients: [], publishes: [], disconnects: 0 };
   const aedes = createBroker();
-  aedes.authenticate = (client, username, _password, done) => {
-    seen.clients.push({ id: client.id, username });
+  aedes.authenticate = (client, username, password, done) => {
+    seen.clients.push({ id: client.id, username, password: password?.toString() });
     done(null, true);
   };
   aedes.on('publish', (packet, client) => {
@@ -82,5 +85,24 @@ describe.each(['native', 'node'])('the %s fleet', (kind) => {
     await fleet.quit();
     for (let i = 0; i < 100 && b.seen.disconnects < DEVICES; i++) await new Promise((r) => setTimeout(r, 20));
     expect(b.seen.disconnects).toBe(DEVICES);
+  });
+
+  it.skipIf(kind === 'native' && !nativeFleetAvailable())('signs each device in with the credentials the registration answered and publishes on its own topic', async () => {
+    fleet = startFleet(15, kind);
+    const b = await broker();
+    open = b;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-fleet-test-')), 'devices.txt');
+    const rows = Array.from({ length: 5 }, (_, i) => ({ id: `bench-c${i}`, user: `mqtt_abc${i}`, pass: `S3cr3t-${i}_x`, topic: `d/${100 + i}/data` }));
+    fs.writeFileSync(file, rows.map((r) => `${r.id} ${r.user} ${r.pass} ${r.topic}\n`).join(''));
+    expect(await fleet.ask<{ loaded: number }>({ cmd: 'devices', file }, 'devices', 10_000)).toMatchObject({ loaded: 5 });
+    const conn = await fleet.ask<{ connected: number }>({ cmd: 'connect', port: b.port, devices: 5, concurrency: 5 }, 'connected', 20_000);
+    expect(conn.connected).toBe(5);
+    expect(b.seen.clients.map((c) => `${c.id} ${c.username} ${c.password}`).sort()).toEqual(rows.map((r) => `${r.id} ${r.user} ${r.pass}`).sort());
+    const ran = await fleet.ask<{ sent: number; errors: number }>({ cmd: 'run', qos: 1, messagesPerSecond: 50, seconds: 0.5 }, 'ran', 20_000);
+    expect(ran.errors).toBe(0);
+    for (let i = 0; i < 100 && b.seen.publishes.length < ran.sent; i++) await new Promise((r) => setTimeout(r, 20));
+    for (const p of b.seen.publishes) expect(p.topic).toBe(rows.find((r) => r.id === p.clientId)!.topic);
+    expect(new Set(b.seen.publishes.map((p) => p.topic)).size).toBe(5);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 });

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { askChild } from '../child.js';
 
-export type FleetCommand = { cmd: 'connect'; port: number; devices: number; concurrency: number } | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number };
+export type FleetCommand = { cmd: 'devices'; file: string } | { cmd: 'connect'; port: number; devices: number; concurrency: number } | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number };
 
 export interface Fleet {
   /** 'native' (C), 'node' or 'mqttjs' */
@@ -57,11 +57,11 @@ function ending(child: ChildProcess, tell: () => void): Promise<void> {
   })();
 }
 
-function nodeFleet(kind: string, phaseS: number): Fleet {
+function nodeFleet(kind: string, limitSeconds: number): Fleet {
   const child = fork(fileURLToPath(new URL('./devices.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, BENCH_FLEET: kind, BENCH_FLEET_LIMIT_S: String(limitS(phaseS)) },
+    env: { ...process.env, BENCH_FLEET: kind, BENCH_FLEET_LIMIT_S: String(limitSeconds) },
   });
   return {
     kind,
@@ -71,10 +71,10 @@ function nodeFleet(kind: string, phaseS: number): Fleet {
   };
 }
 
-function nativeFleet(binary: string, phaseS: number): Fleet {
-  const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BENCH_FLEET_LIMIT_S: String(limitS(phaseS)) } });
+function nativeFleet(binary: string, limitSeconds: number): Fleet {
+  const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BENCH_FLEET_LIMIT_S: String(limitSeconds) } });
   // its answers are JSON lines on stdout, its commands lines on stdin: the same channel askChild uses over IPC
-  const line = (msg: FleetCommand) => (msg.cmd === 'connect' ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}` : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`);
+  const line = (msg: FleetCommand) => (msg.cmd === 'devices' ? `devices ${msg.file}` : msg.cmd === 'connect' ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}` : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`);
   const channel = Object.assign(new EventEmitter(), { send: (msg: object) => child.stdin!.write(`${line(msg as FleetCommand)}\n`) });
   createInterface({ input: child.stdout! }).on('line', (text) => {
     let m: { cmd: string };
@@ -96,13 +96,16 @@ function nativeFleet(binary: string, phaseS: number): Fleet {
 /** whether the C fleet can run here (a C compiler built it) */
 export const nativeFleetAvailable = (): boolean => nativeBinary() !== null;
 
-/** The fleet asked for (BENCH_FLEET: the C one unless 'node' or 'mqttjs'; the Node one when C cannot be built). */
-export function startFleet(phaseS: number, asked = process.env.BENCH_FLEET ?? 'native'): Fleet {
-  if (asked === 'node' || asked === 'mqttjs') return nodeFleet(asked, phaseS);
+/**
+ * The fleet asked for (BENCH_FLEET: the C one unless 'node' or 'mqttjs'; the Node one when C cannot be built).
+ * `limitSeconds`: the process's whole life (it exits then, whatever it is doing); by default enough for two phases.
+ */
+export function startFleet(phaseS: number, asked = process.env.BENCH_FLEET ?? 'native', limitSeconds = limitS(phaseS)): Fleet {
+  if (asked === 'node' || asked === 'mqttjs') return nodeFleet(asked, limitSeconds);
   const binary = nativeBinary();
   if (!binary) {
     process.stderr.write('ingest bench: no C compiler for the native fleet (fleet.c); using the Node fleet\n');
-    return nodeFleet('node', phaseS);
+    return nodeFleet('node', limitSeconds);
   }
-  return nativeFleet(binary, phaseS);
+  return nativeFleet(binary, limitSeconds);
 }
