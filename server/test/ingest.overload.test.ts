@@ -103,6 +103,8 @@ describe('ingest under overload', () => {
       maxRss = Math.max(maxRss, gw.rss());
       await new Promise((r) => setTimeout(r, 100));
     }
+    // publishes still waiting for their PUBACK when the load ends (a graceful stop lets them all complete afterwards)
+    const waitingAtEnd = floods.reduce((n, f) => n + f.sent - f.acked.length, 0);
     await Promise.all(floods.map((f) => f.stop()));
     const sent = floods.reduce((n, f) => n + f.sent, 0);
     const acked = floods.reduce((n, f) => n + f.acked.length, 0);
@@ -112,7 +114,8 @@ describe('ingest under overload', () => {
     expect(floods.slice(0, 4).every((f) => f.maxInFlight >= 1000)).toBe(true);
     // the flooding devices did not starve the polite one: its publishes went on being acknowledged
     expect(polite.acked.length).toBeGreaterThan(20);
-    expect(acked).toBeLessThan(sent);
+    expect(waitingAtEnd).toBeGreaterThan(0);
+    expect(acked).toBeLessThanOrEqual(sent);
     expect(acked * PARAMS).toBeGreaterThan(10_000);
     // every acknowledged message is stored (each message's p0 point has its own stated time)
     const db = new Database(path.join(dataDir, 'sentra.db'), { readonly: true });

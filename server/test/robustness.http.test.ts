@@ -163,7 +163,7 @@ function validInput(def: CallDef): Record<string, unknown> {
     serial_number: 'SN-__SEQ__', latitude: 1, longitude: 1, tags: {}, sensors: '{"env":{"data":{"t":0}}}',
     credentials_token: seed.deviceToken, dev_eui: '70B3D57E__HEX__', otaa_key: 'A'.repeat(32), network_server_id: seed.lora, dev_uid: 'UIDROBUST',
     ...seed.emma, imou_device_id: 'CAM2', imou_application_id: 'lc01',
-    prefix: 'lokasi', mac: p.endsWith('/edit') ? 'AA:BB:CC:DD:EE:01' : 'AA:BB:CC:00:00:99', server: 'lora.contoh.id:1700',
+    prefix: 'lokasi', name_lc: 'utara', mac: p.endsWith('/edit') ? 'AA:BB:CC:DD:EE:01' : 'AA:BB:CC:00:00:99', server: 'lora.contoh.id:1700',
     sensor: 'env', configtype: 'data', param: 't', start: 0, end: Date.now() + 3_600_000, ndata: 5, n: 5, policies: {}, value: 1,
     dashboardId: seed.dashboard, componentKey: p.startsWith('/fetch/web/p/') ? 'pompa' : p.startsWith('/fetch/web/ws/') ? 'ws' : 'tren',
     refresh_token: seed.refreshToken,

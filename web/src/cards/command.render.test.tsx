@@ -269,8 +269,9 @@ describe('INPUT_DATE_RANGE_CARD', () => {
 });
 
 describe('DOWNLOAD_DATA_CARD', () => {
-  it("says 'Download sedang dilakukan' and reads the card's CSV for 120 s at most", async () => {
-    api.answer = () => ({ code: 200, body: 'ts,value\n', headers: {}, text: 'OK' });
+  it("says 'Download sedang dilakukan' while it reads the card's CSV (120 s at most), and no longer once saved", async () => {
+    let answer!: (a: unknown) => void;
+    api.answer = () => new Promise((resolve) => (answer = resolve));
     const created: string[] = [];
     URL.createObjectURL = () => (created.push('blob'), 'blob:x');
     URL.revokeObjectURL = () => undefined;
@@ -278,7 +279,9 @@ describe('DOWNLOAD_DATA_CARD', () => {
     const button = await screen.findByTestId('download-send');
     await act(async () => fireEvent.click(button));
     expect(messages()).toContain(c.downloading);
+    await act(async () => answer({ code: 200, body: 'ts,value\n', headers: {}, text: 'OK' }));
     await vi.waitFor(() => expect(created).toHaveLength(1));
+    expect(messages()).not.toContain(c.downloading);
     expect(api.calls[0]).toMatchObject({ path: '/fetch/web/file/csv/card/{dashboardId}/{componentKey}', input: { dashboardId: 1, componentKey: 'unduh' }, opts: { responseType: 'text' } });
   });
 
