@@ -1,6 +1,8 @@
 // Vite build of the Sentra console; in development the gateway (npm run serve, port 8080) answers the API and sockets.
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { constants as zlib } from 'node:zlib';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { compileHints } from './src/build/compileHints';
 
 const gateway = 'http://127.0.0.1:8080';
@@ -25,7 +27,19 @@ export function plotlyChunkName(placeholder = '__SENTRA_PLOTLY_CHUNK_FILE__'): P
 export default defineConfig({
   // Plotly's chunk compiled whole while it is preloaded: its evaluation and first draws no longer compile on the
   // main thread (src/build/compileHints.ts)
-  plugins: [react(), plotlyChunkName(), compileHints((id) => id.endsWith('/cards/chart/plotly.ts'))],
+  plugins: [
+    react(),
+    plotlyChunkName(),
+    compileHints((id) => id.endsWith('/cards/chart/plotly.ts')),
+    // brotli and gzip copies (.br, .gz) of every script and style, at the strongest settings: compressed once here, the
+    // gateway holds them in memory and answers the one the browser accepts (server/src/platform/http/assets.ts).
+    // index.html is left out: the gateway adds its settings to the page and compresses that itself.
+    compression({
+      include: /\.(js|css)$/,
+      threshold: 1024,
+      algorithms: [defineAlgorithm('brotliCompress', { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }), defineAlgorithm('gzip', { level: 9 })],
+    }),
+  ],
   server: {
     host: '127.0.0.1',
     proxy: {

@@ -89,6 +89,10 @@ describe('GET /fetch/web/g/{dashboardId}/{componentKey}', () => {
     expect((await card('rata')).body).toMatchObject({ success: true, value: 20, secondary: 'Hari ini', window: { type: 'PERIODIC' } });
     expect((await card('rata', { ndata: 2 })).body).toMatchObject({ value: 25, window: { type: 'REALTIME', ndata: 2 } });
   });
+  it('answers an aggregate of today with the time of its newest point ("Diperbarui"), not the end of the hour', async () => {
+    const newest = (await card('daya')).body.time as number;
+    expect((await card('rata')).body.time).toBe(newest);
+  });
   it('answers a REALTIME chart with the last N points', async () => {
     const r = await card('tren');
     expect(r.body.chart_keys).toEqual(['daya']);

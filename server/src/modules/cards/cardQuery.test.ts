@@ -101,6 +101,13 @@ describe('data and aggregate functions on one series (queryType device)', () => 
   it('LATEST answers the point time', () => {
     expect(single(ofDevice({ ...power, query: 'LATEST' })).time).toBe(at(10));
   });
+  it('an aggregate over today answers the time of its newest point ("Diperbarui"), not the end of its rollup bucket', () => {
+    // at 10:31:20 the newest power point is 10:00:00 and the newest temperature 10:31:00: inside the current hour and minute
+    expect(single(ofDevice({ ...power, query: 'AVG' })).time).toBe(at(10));
+    expect(single(ofDevice({ ...power, param: 'temp', sensor: 'env', config: 'data', query: 'MAX' })).time).toBe(at(10, 31));
+    // a window of whole past hours (08:00 to 09:59:59.999, end inclusive): the 09:00 hour's newest point is 09:30
+    expect(single(ofDevice({ ...power, query: 'AVG' }), {}, { start: at(8), end: at(10) - 1 }).time).toBe(at(9, 30));
+  });
   it('USAGE counts every increase and a reset as the new value (100 → 110 → 125 → 130 ↺ 3 → 10 → 12 = 42)', () => {
     expect(single(ofDevice({ ...power, param: 'energy', query: 'USAGE' })).value).toBe(42);
   });

@@ -29,7 +29,7 @@ export interface Piece {
   max: number;
   first: number;
   last: number;
-  /** the newest point time inside (rollups: the bucket end − 1 when unknown) */
+  /** the newest point time inside (rollups store it with their aggregates) */
   lastTs: number;
 }
 
@@ -104,7 +104,7 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
     const size = SIZE[level];
     for (const b of telemetry.reads.rollups(s, { bucket: level, start, end })) {
       if (b.count === 0) continue;
-      out.push({ from: b.ts, to: b.ts + size, count: b.count, sum: b.sum, min: b.min, max: b.max, first: b.first, last: b.last, lastTs: b.ts + size - 1 });
+      out.push({ from: b.ts, to: b.ts + size, count: b.count, sum: b.sum, min: b.min, max: b.max, first: b.first, last: b.last, lastTs: b.lastTs });
     }
   }
 

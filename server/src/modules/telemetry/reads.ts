@@ -39,6 +39,8 @@ export interface BucketView {
   avg: number;
   first: number;
   last: number;
+  /** time of the newest point inside, epoch ms (the rollups store it: "Diperbarui" shows it, not the bucket end) */
+  lastTs: number;
 }
 
 export type BucketSize = 'minute' | 'hour' | 'day';
@@ -104,7 +106,7 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
     return out.sort((a, b) => a.bucketTs - b.bucketTs);
   }
 
-  const toView = (b: RollupBucket, ts = b.bucketTs): BucketView => ({ ts, count: b.count, sum: b.sum, min: b.min, max: b.max, avg: b.sum / b.count, first: b.first, last: b.last });
+  const toView = (b: RollupBucket, ts = b.bucketTs): BucketView => ({ ts, count: b.count, sum: b.sum, min: b.min, max: b.max, avg: b.sum / b.count, first: b.first, last: b.last, lastTs: b.lastTs });
 
   return {
     seriesOfDevice(appId: number, deviceId: number): SeriesView[] {

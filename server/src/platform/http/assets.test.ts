@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.css'), 'body{margin:0}');
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js.map'), '{"version":3}');
   fs.writeFileSync(path.join(dir, 'assets', 'zz-big.js'), 'x'.repeat(4096));
+  // a gzip copy no smaller than its file (a stale or foreign one): never answered
+  fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.css.gz'), zlib.gzipSync('body{margin:0}'));
   const app = express();
   app.use(inMemoryAssets(path.join(dir, 'assets'), '/assets/', 1024));
   app.use(express.static(dir, { index: false, maxAge: '1h' }));
@@ -62,6 +65,13 @@ describe('in-memory console assets', () => {
       expect(res.headers.get('cache-control'), name).toBe('public, max-age=3600');
       expect(await res.text(), name).toBe(body);
     }
+  });
+
+  it('ignores a compressed copy that is not smaller than its file', async () => {
+    const css = await fetch(`${base}/assets/index-abc123.css`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(css.headers.get('content-encoding')).toBeNull();
+    expect(css.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await css.text()).toBe('body{margin:0}');
   });
 
   it('passes other methods and unknown files on', async () => {

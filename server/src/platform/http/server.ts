@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { OPENAPI_PATH, Result, T, openApiDocument } from '@sentra/contracts';
-import { inMemoryAssets } from './assets.js';
+import { compressed, inMemoryAssets, sendEncoded } from './assets.js';
 import { consolePage } from './console-page.js';
 import { ApiError, invalid, notFound } from './errors.js';
 import { mountRoutes, sendError, type BoundRoute, type MountOptions } from './mount.js';
@@ -48,10 +48,10 @@ export function createHttpApp(opts: HttpOptions): express.Express {
   const index = opts.webDist ? path.join(opts.webDist, 'index.html') : undefined;
   if (opts.webDist && index && fs.existsSync(index)) {
     // the page with the gateway's settings, made once (a rebuilt console's page needs a restart, as its assets do)
-    const page = consolePage(fs.readFileSync(index, 'utf8'), { mapTileUrl: opts.mapTileUrl });
-    const sendPage = (_req: Request, res: Response) => {
-      res.setHeader('cache-control', 'no-cache');
-      res.type('html').send(page);
+    // (compressed once too: it names the hashed scripts, so it is revalidated on every load, never kept)
+    const page = compressed(Buffer.from(consolePage(fs.readFileSync(index, 'utf8'), { mapTileUrl: opts.mapTileUrl })));
+    const sendPage = (req: Request, res: Response) => {
+      sendEncoded(req, res, page, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
     };
     app.use(inMemoryAssets(path.join(opts.webDist, 'assets'), '/assets/'));
     // the page by its file name too, with its settings (express.static would answer the file as built)
