@@ -40,22 +40,8 @@ async function main() {
     console.error(`DATA_DIR ${JSON.stringify(config.DATA_DIR)} cannot be used: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(2);
   }
-  const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
-  // the demo's ready rules (voltage, fuel, offline): tasks appear within minutes of the demo fleet starting
-  if (demo?.appId) seedDemoRules(app.rules.rules, demo.appId);
-  const { port, url, mqttPort } = await app.listen();
-  // started by `npm start` (scripts/start.mjs): tell it the ports actually bound (PORT=0 picks free ones), which its demo
-  // fleet then targets; the channel must not keep this process alive
-  if (process.send) {
-    process.send({ sentra: 'listening', port, mqttPort } satisfies GatewayListening);
-    process.channel?.unref();
-  }
-  app.log.info(`Sentra console at ${url}/admin/login`);
-  app.log.info(`MQTT broker on ${app.config.HOST}:${mqttPort} (TCP) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`);
-  if (demo) {
-    app.log.info(`Demo sign-in: tenant "${DEMO.username}" / "${DEMO.password}"${demo.created ? ' (created now)' : ''}; application ${url}/admin/${DEMO.domain}`);
-  }
-
+  // the signal handlers come before anything announces this process: a SIGTERM sent as soon as the launcher (or a
+  // test) hears 'listening' must reach them, not the default action that ends the process without closing it
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -71,6 +57,21 @@ async function main() {
   // started by the launcher: if it goes away without a signal reaching here (killed), so does the gateway, which
   // would otherwise hold its ports with nobody to stop it
   if (process.send) process.on('disconnect', () => void stop('launcher gone'));
+  const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
+  // the demo's ready rules (voltage, fuel, offline): tasks appear within minutes of the demo fleet starting
+  if (demo?.appId) seedDemoRules(app.rules.rules, demo.appId);
+  const { port, url, mqttPort } = await app.listen();
+  // started by `npm start` (scripts/start.mjs): tell it the ports actually bound (PORT=0 picks free ones), which its demo
+  // fleet then targets; the channel must not keep this process alive
+  if (process.send) {
+    process.send({ sentra: 'listening', port, mqttPort } satisfies GatewayListening);
+    process.channel?.unref();
+  }
+  app.log.info(`Sentra console at ${url}/admin/login`);
+  app.log.info(`MQTT broker on ${app.config.HOST}:${mqttPort} (TCP) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`);
+  if (demo) {
+    app.log.info(`Demo sign-in: tenant "${DEMO.username}" / "${DEMO.password}"${demo.created ? ' (created now)' : ''}; application ${url}/admin/${DEMO.domain}`);
+  }
 }
 
 void main();
