@@ -113,6 +113,8 @@ export const T = {
     serverUidNotHeard: 'Gateway dengan UID ini belum terdeteksi',
     serverUidTaken: 'UID sudah terdaftar pada perangkat lain',
     serverDevEuiTaken: 'Dev EUI sudah terdaftar',
+    serverTopicTaken: 'Topic Tasmota sudah dipakai perangkat lain',
+    tasmotaTopicInvalid: 'Topic Tasmota hanya boleh huruf, angka, titik, garis bawah atau tanda hubung (maksimal 32 karakter)',
     serverNoBrokerSecret: 'Perangkat ini tidak memakai password broker',
     serverUnknownPlugin: 'Plugin tidak ditemukan',
     serverLatitude: 'Latitude harus di antara -90 dan 90',
