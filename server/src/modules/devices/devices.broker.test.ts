@@ -65,7 +65,16 @@ describe('device authority', () => {
     const tasmota = topicRules({ key: 'device:2', role: 'tasmota', deviceId: 2, topic: 'sentra_b' });
     expect(tasmota.publish('tele/sentra_b/SENSOR')).toBe(true);
     expect(tasmota.publish('stat/sentra_b/RESULT')).toBe(true);
-    expect(tasmota.publish('cmnd/sentra_b/POWER')).toBe(false);
+    // its connect sequence's empty POWER query and its discovery (issue 27); no other command topic
+    expect(tasmota.publish('cmnd/sentra_b/POWER')).toBe(true);
+    expect(tasmota.publish('cmnd/sentra_b/Backlog')).toBe(false);
+    expect(tasmota.publish('cmnd/sentra_a/POWER')).toBe(false);
+    expect(tasmota.publish('tasmota/discovery/A4CF12ABCDEF/config')).toBe(true);
+    expect(tasmota.publish('tasmota/discovery/a4cf12abcdef/config')).toBe(false);
+    expect(tasmota.publish('tasmota/discovery/A4CF12ABCDEF/other')).toBe(false);
+    const named = topicRules({ key: 'device:2', role: 'tasmota', deviceId: 2, topic: 'sentra_b', mac: 'A4CF12ABCDEF' });
+    expect(named.publish('tasmota/discovery/A4CF12ABCDEF/sensors')).toBe(true);
+    expect(named.publish('tasmota/discovery/001122334455/sensors')).toBe(false);
     expect(tasmota.subscribe('cmnd/sentra_b/#')).toBe(true);
     expect(tasmota.subscribe('cmnd/+/#')).toBe(false);
     const unclaimed = topicRules({ key: 'gateway:X', role: 'unclaimedGateway', uid: 'X' });
