@@ -4,7 +4,7 @@
 // the connection 10–35 ms after CONNACK, so the device never kept its cmnd/<topic>/# subscription.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
-import { Result, T, commandsContract, deviceFamilyCalls } from '@sentra/contracts';
+import { Result, T, commandsContract, deviceDataContract, deviceFamilyCalls } from '@sentra/contracts';
 import { call, type Running } from './harness.js';
 import { addDevice, mqttAttempt, unique, until } from './fixtures.js';
 import { startDataGateway, type AppAuth } from './device-data.kit.js';
@@ -148,6 +148,11 @@ describe('stock Tasmota: its connect sequence and console commands on one connec
     expect(info.tasmota_discovery).toMatchObject({ mac: MAC, ip: '192.168.1.50', hostname: 'tasmota-ABCDEF-3567', model: 'Sonoff Basic', version: '14.3.0', relays: [1, 0, 0, 0, 0, 0, 0, 0], friendly_names: ['Lampu Teras', null, null, null, null, null, null, null] });
     expect(info.tasmota_discovery.sensors).toEqual({ ENERGY: energy });
     expect(info.online).toBe(true);
+    // SENSOR and STATE are stored; INFO1–3, the empty POWER query and discovery are no telemetry and no rejects
+    const newest = async (sensor: string, param: string, subparam?: string) =>
+      (await call(gw.url, deviceDataContract.ndata, { id: device.id, sensor, configtype: 'data', param, ...(subparam ? { subparam } : {}), ndata: 1 }, auth)).body.data?.[0]?.value;
+    expect(await until(async () => (await newest('ENERGY', 'Power')) === 42, 5000)).toBe(true);
+    expect(gw.app.telemetry.rejectsOf(device.id)).toBeUndefined();
 
     // a console command (the REST call) answered by RESULT
     const on = await call(gw.url, commandsContract.configure, { id: device.id, sensor: 'relay', configtype: 'config', param: 'POWER', value: true }, auth);

@@ -8,6 +8,7 @@ const row = (over: Partial<DeviceRow>): DeviceRow => ({ id: 1, appId: 7, disable
 const rows = [
   row({ id: 1, brokerUsername: 'mqtt_a', brokerPassword: hashBrokerSecret('rahasia') }),
   row({ id: 2, brokerUsername: 'tasmota_b', brokerPassword: hashBrokerSecret('sandi'), topic: 'sentra_b' }),
+  row({ id: 8, brokerUsername: 'tasmota_k', brokerPassword: hashBrokerSecret('sandi'), topic: 'sentra_k', details: JSON.stringify({ tasmota_discovery: { mac: '001122334455' } }) }),
   row({ id: 3, uid: 'ZL-01', brokerPassword: hashBrokerSecret('gw-secret') }),
   row({ id: 4, uid: 'ZL-OFF', disabled: true, brokerPassword: hashBrokerSecret('off') }),
   row({ id: 5, tokenId: 9 }),
@@ -54,6 +55,17 @@ describe('device authority', () => {
     expect(auth('ZL-01', 'ZL-01', 'tebakan')).toMatchObject({ refused: true, returnCode: 4 });
     expect(auth('ZL-OLD', 'ZL-OLD')).toMatchObject({ refused: true, returnCode: 4 });
     expect(auth('ZL-OLD', 'ZL-OLD', '')).toMatchObject({ refused: true, returnCode: 4 });
+  });
+  it("binds a Tasmota session to the MAC of its first discovery publish", () => {
+    const t = auth('c', 'tasmota_b', 'sandi')!;
+    expect(authority.authorizePublish(t, 'tasmota/discovery/A4CF12ABCDEF/sensors')).toBe(true);
+    expect(authority.authorizePublish(t, 'tasmota/discovery/A4CF12ABCDEF/config')).toBe(true);
+    expect(authority.authorizePublish(t, 'tasmota/discovery/001122334455/config')).toBe(false);
+    // a discovery the device already kept binds it from sign-in on
+    const kept = auth('c', 'tasmota_k', 'sandi')!;
+    expect(kept.mac).toBe('001122334455');
+    expect(authority.authorizePublish(kept, 'tasmota/discovery/A4CF12ABCDEF/config')).toBe(false);
+    expect(authority.authorizePublish(kept, 'tasmota/discovery/001122334455/config')).toBe(true);
   });
   it('keeps every identity to its own topics', () => {
     const device = topicRules({ key: 'device:1', role: 'device', deviceId: 1 });

@@ -139,7 +139,14 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
       }
       return null;
     },
-    authorizePublish: (identity, topic) => topicRules(resolved(identity as DeviceIdentity)).publish(topic),
+    authorizePublish: (identity, topic) => {
+      const i = resolved(identity as DeviceIdentity);
+      if (!topicRules(i).publish(topic)) return false;
+      // a Tasmota's first discovery publish binds the session to that MAC (a device cannot spread retained
+      // discovery messages over many MACs before its discovery has been read)
+      if (i.role === 'tasmota' && i.mac === undefined) i.mac = discoveryTopic(topic)?.mac;
+      return true;
+    },
     authorizeSubscribe: (identity, filter) => topicRules(resolved(identity as DeviceIdentity)).subscribe(filter),
   };
 }
