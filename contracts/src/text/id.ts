@@ -246,6 +246,7 @@ export const T = {
     infoMode: 'Mode',
     infoTopic: 'Topic',
     infoFullTopic: 'Full Topic',
+    infoTasmotaDiscovery: 'Discovery Tasmota',
     infoDetails: 'Details',
     infoPluginName: 'Plugin Name',
     infoNetworkServer: 'LoRA Server',
