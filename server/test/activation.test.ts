@@ -106,9 +106,11 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
     const g = await connect({ username: uid, clientId: uid });
     // a refused subscription is answered with SUBACK 0x80, which MQTT.js reports as an error
     await expect(g.subscribeAsync(`gw/${uid}/down`)).rejects.toThrow(/Subscribe error/);
-    const closed = new Promise<void>((r) => g.once('close', () => r()));
-    g.publish(`gw/${unique('LAIN')}/up`, 'menyamar');
-    await closed;
+    // a publish elsewhere is dropped and counted, the connection stays up (issue 27)
+    const before = gw.app.broker.metrics().dropped_publishes_by_client[`gateway:${uid}`] ?? 0;
+    await g.publishAsync(`gw/${unique('LAIN')}/up`, 'menyamar', { qos: 1 });
+    expect(await until(() => gw.app.broker.metrics().dropped_publishes_by_client[`gateway:${uid}`] === before + 1)).toBe(true);
+    expect(g.connected).toBe(true);
     // a username that is not its client id is no gateway at all
     expect((await mqttAttempt(gw.mqttPort, { username: uid, clientId: 'lain' })).code).toBe(5);
   });

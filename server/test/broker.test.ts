@@ -211,18 +211,25 @@ describe('MQTT broker', () => {
     await dev.publishAsync('d/31/state', '', { qos: 1, retain: true });
   });
 
-  it('does not deliver a publish outside the identity, and closes that connection', async () => {
+  it('drops a publish outside the identity (QoS 0, 1 and 2 acknowledged), counts it for that identity and keeps the connection', async () => {
     const watcher = track(await connected(url, { username: 'watcher', clientId: 'watcher-2' }));
     const got: string[] = [];
     watcher.on('message', (topic) => got.push(topic));
     await watcher.subscribeAsync('d/#');
     const dev = track(await connected(url, { username: 'dev3', password: 'rahasia' }));
-    const closed = new Promise<void>((r) => dev.once('close', () => r()));
-    dev.publish('d/4/data', 'menyusup', { qos: 0 });
-    await closed;
-    await new Promise((r) => setTimeout(r, 100));
-    expect(got).toEqual([]);
-    expect(messages.some((m) => m.topic === 'd/4/data')).toBe(false);
+    let closed = false;
+    dev.once('close', () => void (closed = true));
+    const before = gw.app.broker.metrics();
+    await dev.publishAsync('d/4/data', 'menyusup', { qos: 0 });
+    await dev.publishAsync('d/4/data', 'menyusup', { qos: 1 });
+    await dev.publishAsync('d/4/state', 'menyusup', { qos: 2 });
+    await eventually(() => expect(gw.app.broker.metrics().dropped_publishes_by_client['device:3']).toBe((before.dropped_publishes_by_client['device:3'] ?? 0) + 3));
+    expect(gw.app.broker.metrics().dropped_publishes).toBe(before.dropped_publishes + 3);
+    // its own topic still works on the same connection
+    await dev.publishAsync('d/3/data', 'sah', { qos: 1 });
+    await eventually(() => expect(got).toEqual(['d/3/data']));
+    expect(messages.some((m) => m.topic === 'd/4/data' || m.topic === 'd/4/state')).toBe(false);
+    expect(closed).toBe(false);
   });
 
   it('answers SUBACK 128 for a subscription outside the identity and keeps the connection', async () => {

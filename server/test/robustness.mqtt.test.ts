@@ -124,8 +124,22 @@ async function stored(id: number, who: AppAuth = auth) {
   };
 }
 
-/** a second connection that publishes on a topic it may not use: the broker closes it (docs/decisions.md) */
+/** a second connection that publishes on a topic it may not use: the broker drops and counts it, the connection
+ * stays up (issue 27, docs/decisions/tasmota.md) */
 async function refusedOn(opts: Parameters<typeof mqttAttempt>[1], topic: string, payload = '{"env":{"data":{"t":1}}}') {
+  const a = await mqttAttempt(gw.mqttPort, { clientId: unique('c'), ...opts });
+  if (!a.client) throw new Error(`refused: ${a.code}`);
+  clients.push(a.client);
+  let closed = false;
+  a.client.once('close', () => void (closed = true));
+  const before = gw.app.broker.metrics().dropped_publishes;
+  await within(a.client.publishAsync(topic, payload, { qos: 1 }), 3000, `PUBACK of the dropped publish on ${topic}`);
+  expect(await until(() => gw.app.broker.metrics().dropped_publishes === before + 1)).toBe(true);
+  expect(closed).toBe(false);
+}
+
+/** a second connection that publishes on a topic with a wildcard (malformed, MQTT-3.3.2-2): the broker closes it */
+async function closedOn(opts: Parameters<typeof mqttAttempt>[1], topic: string, payload = '{"env":{"data":{"t":1}}}') {
   const a = await mqttAttempt(gw.mqttPort, { clientId: unique('c'), ...opts });
   if (!a.client) throw new Error(`refused: ${a.code}`);
   clients.push(a.client);
@@ -251,12 +265,13 @@ describe('generic MQTT devices: d/<id>/data, d/<id>/state, d/<id>/cmd/res', () =
     }
   });
 
-  it("closes the connection of a device publishing on another device's topics, another tenant's included, and stores nothing there", async () => {
+  it("drops and counts what a device publishes on another device's topics, another tenant's included, and stores nothing there", async () => {
     const creds = { username: device.store_mqtt_username, password: device.store_mqtt_password };
     const before = await stored(other.device.id, other.auth);
-    for (const topic of [`d/${other.device.id}/data`, `d/${other.device.id}/state`, `d/${other.device.id}/cmd/res`, `d/${device.id}`, 'd/+/data', `d/${device.id}/#`, '$SYS/broker/x', `tele/${device.id}/SENSOR`, `gw/${device.id}/up`]) {
+    for (const topic of [`d/${other.device.id}/data`, `d/${other.device.id}/state`, `d/${other.device.id}/cmd/res`, `d/${device.id}`, '$SYS/broker/x', `tele/${device.id}/SENSOR`, `gw/${device.id}/up`]) {
       await refusedOn(creds, topic);
     }
+    for (const topic of ['d/+/data', `d/${device.id}/#`]) await closedOn(creds, topic);
     expect(await stored(other.device.id, other.auth)).toEqual(before);
     // the device's own connection and the other tenant's device still work
     await client.publishAsync(`d/${device.id}/data`, json({ env: { data: { t: 23.5 } } }), { qos: 1 });
@@ -377,10 +392,10 @@ describe('Tasmota: tele/<topic>/SENSOR|STATE|LWT, stat/<topic>/RESULT|POWER<n>',
     expect(rejects(device.id) - before).toBe(4);
   });
 
-  it('closes the connection of a Tasmota publishing under another topic, or on its command topic', async () => {
+  it('drops and counts what a Tasmota publishes under another topic, or on its command topic (its empty POWER query aside)', async () => {
     const stranger = await tasmotaDevice(gw, auth, clients);
     const before = await stored(stranger.device.id);
-    for (const t of [`tele/${stranger.topic}/SENSOR`, `stat/${stranger.topic}/RESULT`, `cmnd/${topic}/POWER`, `d/${device.id}/data`, 'tele/+/SENSOR']) {
+    for (const t of [`tele/${stranger.topic}/SENSOR`, `stat/${stranger.topic}/RESULT`, `cmnd/${topic}/Backlog`, `cmnd/${stranger.topic}/POWER`, `d/${device.id}/data`]) {
       await refusedOn({ username: device.username, password: device.password }, t, '{"ENERGY":{"Power":1}}');
     }
     expect(await stored(stranger.device.id)).toEqual(before);
@@ -475,7 +490,7 @@ describe('serial gateways: gw/<uid>/up and gw/<uid>/res', () => {
     expect(await stored(device.id)).toEqual(before);
   });
 
-  it("closes the connection of a gateway publishing under another gateway's UID", async () => {
+  it("drops and counts what a gateway publishes under another gateway's UID", async () => {
     await refusedOn({ username: uid, clientId: uid, password: secret }, `gw/${unique('LAIN')}/up`, '{"node":1,"registers":{"40001":1}}');
     // its own connection was taken over by the refused one (same client id): it reconnects and is heard again
     const again = await mqttAttempt(gw.mqttPort, { username: uid, clientId: uid, password: secret });

@@ -109,12 +109,39 @@ const mqttInfo = {
   store_mqtt_topic: z.string(),
 };
 
+/**
+ * A Tasmota Topic as the firmware keeps it (its `Topic` command: at most 32 characters; `+`, `#`, `/` and spaces are
+ * not topic text, `0`/`1` mean "the default"): letters, digits, `.`, `_` and `-`, so it stays one topic level.
+ */
+export const TASMOTA_TOPIC = /^[A-Za-z0-9._-]{1,32}$/;
+export const tasmotaTopic = z
+  .string()
+  .regex(TASMOTA_TOPIC, T.devices.tasmotaTopicInvalid)
+  .refine((t) => t !== '0' && t !== '1' && t.toLowerCase() !== 'tasmotas' && !t.endsWith('_fb'), T.devices.tasmotaTopicInvalid);
+
+/** What the device's own discovery messages (tasmota/discovery/<MAC>/config and /sensors) told: null before any. */
+export const TasmotaDiscovery = z.object({
+  mac: z.string().nullable(),
+  ip: z.string().nullable(),
+  hostname: z.string().nullable(),
+  model: z.string().nullable(),
+  version: z.string().nullable(),
+  /** per relay (Tasmota's `rl`): 0 none, 1 relay, 2 light, 3 shutter */
+  relays: z.array(z.number().int()),
+  /** friendly names (`fn`) */
+  friendly_names: z.array(z.string().nullable()),
+  /** the sensors message's `sn` (sensor name → its readings) */
+  sensors: z.record(z.string(), z.unknown()),
+});
+export type TasmotaDiscovery = z.infer<typeof TasmotaDiscovery>;
+
 const tasmotaInfo = {
   device_mqtt_url: z.string(),
   username: z.string(),
   password: z.string(),
   topic: z.string(),
   full_topic: z.string(),
+  tasmota_discovery: TasmotaDiscovery.nullable(),
 };
 
 const sentraGatewayVariants = (
@@ -165,7 +192,7 @@ export const deviceFamilies = [
     fields: { store_mqtt_mode: z.string().max(32).optional(), store_mqtt_details: z.record(z.string(), z.unknown()).optional() },
     info: mqttInfo,
   },
-  { key: 'tasmota', category: 9, categoryText: 'Tasmota', connection: 'tasmota', activation: 'tasmota', addTimeoutMs: 30 * S, ...paths('tasmota/node', 'TASMOTA_SONOFF_BASIC', 'Tasmota', 'tasmota'), fields: {}, info: tasmotaInfo },
+  { key: 'tasmota', category: 9, categoryText: 'Tasmota', connection: 'tasmota', activation: 'tasmota', addTimeoutMs: 30 * S, ...paths('tasmota/node', 'TASMOTA_SONOFF_BASIC', 'Tasmota', 'tasmota'), fields: { topic: tasmotaTopic.optional() }, info: tasmotaInfo },
   {
     ...uidFamily('sentraGateway', 10, 'Sentra Gateway', 'io', 'sentra', 'SENTRA_INDUSTRIAL_GATEWAY', 'sentra_device_uid', 'io'),
     variants: sentraGatewayVariants,

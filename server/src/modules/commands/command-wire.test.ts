@@ -21,4 +21,17 @@ describe('Tasmota replies', () => {
     expect(reply({ Dimmer: 20 })).toBeUndefined();
     expect(reply({ Command: 'Unknown' })).toMatchObject({ ok: false, code: 'Unknown' });
   });
+
+  it('take stat/<topic>/POWER<n> alone (SetOption4 1, no RESULT) as the answer of that POWER command only', () => {
+    const row = { id: 5, appId: 1, category: 9, topic: 'plug5' } as unknown as DeviceRow;
+    const on = { sensor: 'relay', configtype: 'config', param: 'Power', value: true };
+    const stat = (param: string, topic: string, text: string) => matchReply(row, 'c1', { ...on, param }, topic, Buffer.from(text));
+    expect(stat('Power', 'stat/plug5/POWER', 'ON')).toEqual({ ok: true, reply: { POWER: 'ON' } });
+    expect(stat('POWER2', 'stat/plug5/POWER2', 'OFF')).toEqual({ ok: false, code: 'unchanged', reply: { POWER2: 'OFF' } });
+    // another relay's state, another device's topic, or text that is no state answer nothing
+    expect(stat('Power', 'stat/plug5/POWER2', 'ON')).toBeUndefined();
+    expect(stat('Power', 'stat/plug6/POWER', 'ON')).toBeUndefined();
+    expect(stat('Power', 'stat/plug5/POWER', '{"POWER":"ON"}')).toBeUndefined();
+    expect(stat('Dimmer', 'stat/plug5/DIMMER', '40')).toBeUndefined();
+  });
 });

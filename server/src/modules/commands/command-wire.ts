@@ -102,6 +102,13 @@ export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: 
     case 'gateway':
       return row.uid && topic === `gw/${row.uid}/res` ? idReply(payload, id) : undefined;
     case 'tasmota': {
+      // POWER<n> may be answered by stat/<topic>/POWER<n> alone (ON/OFF as text, no RESULT): that answers it too
+      if (topic.toLowerCase() === `stat/${row.topic}/${cmd.param}`.toLowerCase() && topic !== `stat/${row.topic}/RESULT`) {
+        const text = payload.toString('utf8').trim();
+        if (!/^(ON|OFF)$/.test(text)) return undefined;
+        const reply = { [topic.slice(topic.lastIndexOf('/') + 1)]: text };
+        return tasmotaTook(cmd.value, text) ? { ok: true, reply } : { ok: false, code: 'unchanged', reply };
+      }
       if (topic !== `stat/${row.topic}/RESULT`) return undefined;
       const body = json(payload);
       if (!isObject(body)) return undefined;

@@ -8,6 +8,7 @@ const row = (over: Partial<DeviceRow>): DeviceRow => ({ id: 1, appId: 7, disable
 const rows = [
   row({ id: 1, brokerUsername: 'mqtt_a', brokerPassword: hashBrokerSecret('rahasia') }),
   row({ id: 2, brokerUsername: 'tasmota_b', brokerPassword: hashBrokerSecret('sandi'), topic: 'sentra_b' }),
+  row({ id: 8, brokerUsername: 'tasmota_k', brokerPassword: hashBrokerSecret('sandi'), topic: 'sentra_k', details: JSON.stringify({ tasmota_discovery: { mac: '001122334455' } }) }),
   row({ id: 3, uid: 'ZL-01', brokerPassword: hashBrokerSecret('gw-secret') }),
   row({ id: 4, uid: 'ZL-OFF', disabled: true, brokerPassword: hashBrokerSecret('off') }),
   row({ id: 5, tokenId: 9 }),
@@ -55,6 +56,17 @@ describe('device authority', () => {
     expect(auth('ZL-OLD', 'ZL-OLD')).toMatchObject({ refused: true, returnCode: 4 });
     expect(auth('ZL-OLD', 'ZL-OLD', '')).toMatchObject({ refused: true, returnCode: 4 });
   });
+  it("binds a Tasmota session to the MAC of its first discovery publish", () => {
+    const t = auth('c', 'tasmota_b', 'sandi')!;
+    expect(authority.authorizePublish(t, 'tasmota/discovery/A4CF12ABCDEF/sensors')).toBe(true);
+    expect(authority.authorizePublish(t, 'tasmota/discovery/A4CF12ABCDEF/config')).toBe(true);
+    expect(authority.authorizePublish(t, 'tasmota/discovery/001122334455/config')).toBe(false);
+    // a discovery the device already kept binds it from sign-in on
+    const kept = auth('c', 'tasmota_k', 'sandi')!;
+    expect(kept.mac).toBe('001122334455');
+    expect(authority.authorizePublish(kept, 'tasmota/discovery/A4CF12ABCDEF/config')).toBe(false);
+    expect(authority.authorizePublish(kept, 'tasmota/discovery/001122334455/config')).toBe(true);
+  });
   it('keeps every identity to its own topics', () => {
     const device = topicRules({ key: 'device:1', role: 'device', deviceId: 1 });
     expect(device.publish('d/1/data')).toBe(true);
@@ -65,7 +77,16 @@ describe('device authority', () => {
     const tasmota = topicRules({ key: 'device:2', role: 'tasmota', deviceId: 2, topic: 'sentra_b' });
     expect(tasmota.publish('tele/sentra_b/SENSOR')).toBe(true);
     expect(tasmota.publish('stat/sentra_b/RESULT')).toBe(true);
-    expect(tasmota.publish('cmnd/sentra_b/POWER')).toBe(false);
+    // its connect sequence's empty POWER query and its discovery (issue 27); no other command topic
+    expect(tasmota.publish('cmnd/sentra_b/POWER')).toBe(true);
+    expect(tasmota.publish('cmnd/sentra_b/Backlog')).toBe(false);
+    expect(tasmota.publish('cmnd/sentra_a/POWER')).toBe(false);
+    expect(tasmota.publish('tasmota/discovery/A4CF12ABCDEF/config')).toBe(true);
+    expect(tasmota.publish('tasmota/discovery/a4cf12abcdef/config')).toBe(false);
+    expect(tasmota.publish('tasmota/discovery/A4CF12ABCDEF/other')).toBe(false);
+    const named = topicRules({ key: 'device:2', role: 'tasmota', deviceId: 2, topic: 'sentra_b', mac: 'A4CF12ABCDEF' });
+    expect(named.publish('tasmota/discovery/A4CF12ABCDEF/sensors')).toBe(true);
+    expect(named.publish('tasmota/discovery/001122334455/sensors')).toBe(false);
     expect(tasmota.subscribe('cmnd/sentra_b/#')).toBe(true);
     expect(tasmota.subscribe('cmnd/+/#')).toBe(false);
     const unclaimed = topicRules({ key: 'gateway:X', role: 'unclaimedGateway', uid: 'X' });

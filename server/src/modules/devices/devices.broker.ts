@@ -1,11 +1,12 @@
 // Devices on the embedded broker (DESIGN.md section 4): who a client is (its credentials, token, UID or the
 // application's network-server pair), which topics it may use (only its own), and what its traffic tells the
 // registry (presence, activation evidence). Telemetry itself is another module's.
-import { gatewayUid } from '@sentra/contracts';
+import { gatewayUid, type TasmotaDiscovery } from '@sentra/contracts';
 import { brokerSecretMatches } from '../../platform/crypto.js';
 import { badCredentials, notAuthorized, type Broker, type BrokerAuthority, type MqttIdentity, type MqttRefusal } from '../../platform/mqtt/types.js';
 import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
+import { applyDiscovery, discoveryTopic } from './tasmota-discovery.js';
 import type { DeviceRow } from './families.js';
 import { SEEN_FLUSH_MS, type DeviceService } from './devices.service.js';
 
@@ -29,6 +30,8 @@ export interface DeviceIdentity extends MqttIdentity {
   tokenId?: number;
   uid?: string;
   topic?: string;
+  /** Tasmota: the MAC its discovery named; from then on its discovery publishes only under that MAC */
+  mac?: string;
 }
 
 /** The application a (credentials_id, secret) pair belongs to; the credentials module answers. */
@@ -57,7 +60,13 @@ export function topicRules(identity: DeviceIdentity): TopicRules {
     case 'tasmota': {
       const t = identity.topic!;
       return {
-        publish: (topic) => isUnder(topic, 'tele', t) || isUnder(topic, 'stat', t),
+        // besides tele/stat: the firmware's connect sequence publishes an empty cmnd/<topic>/POWER (before it
+        // subscribes, so it reaches nobody: ignored) and its discovery under tasmota/discovery/<MAC>/ (issue 27)
+        publish: (topic) =>
+          isUnder(topic, 'tele', t) ||
+          isUnder(topic, 'stat', t) ||
+          topic === `cmnd/${t}/POWER` ||
+          (discoveryTopic(topic) !== undefined && (identity.mac === undefined || discoveryTopic(topic)!.mac === identity.mac)),
         subscribe: (f) => isUnder(f, 'cmnd', t) || isUnder(f, 'tele', t) || isUnder(f, 'stat', t),
       };
     }
@@ -73,6 +82,16 @@ export function topicRules(identity: DeviceIdentity): TopicRules {
 }
 
 type Registry = Pick<DeviceService, 'byBrokerUsername' | 'byUid' | 'byToken'>;
+
+/** the MAC a Tasmota's discovery named (kept in its details), if any */
+function knownMac(row: Pick<DeviceRow, 'details'>): string | undefined {
+  try {
+    const mac = (JSON.parse(row.details) as { tasmota_discovery?: TasmotaDiscovery | null }).tasmota_discovery?.mac;
+    return typeof mac === 'string' ? mac : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function createDeviceAuthority(registry: Registry, activation: Pick<Activation, 'tokenByValue'>, networkServer?: NetworkServerSignIn): BrokerAuthority {
   /** a token device added after it connected: its identity learns the device id on its next publish */
@@ -101,7 +120,7 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
         // answered as an unknown username is (5), so the answer tells no one which device usernames exist
         if (!brokerSecretMatches(password, byName.brokerPassword)) return notAuthorized('wrong device password');
         return byName.topic
-          ? { key: `device:${byName.id}`, appId: byName.appId, role: 'tasmota', deviceId: byName.id, topic: byName.topic }
+          ? { key: `device:${byName.id}`, appId: byName.appId, role: 'tasmota', deviceId: byName.id, topic: byName.topic, mac: knownMac(byName) }
           : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };
       }
       if (password && networkServer) {
@@ -120,7 +139,14 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
       }
       return null;
     },
-    authorizePublish: (identity, topic) => topicRules(resolved(identity as DeviceIdentity)).publish(topic),
+    authorizePublish: (identity, topic) => {
+      const i = resolved(identity as DeviceIdentity);
+      if (!topicRules(i).publish(topic)) return false;
+      // a Tasmota's first discovery publish binds the session to that MAC (a device cannot spread retained
+      // discovery messages over many MACs before its discovery has been read)
+      if (i.role === 'tasmota' && i.mac === undefined) i.mac = discoveryTopic(topic)?.mac;
+      return true;
+    },
     authorizeSubscribe: (identity, filter) => topicRules(resolved(identity as DeviceIdentity)).subscribe(filter),
   };
 }
@@ -199,8 +225,23 @@ export function attachDevicesToBroker(
     const id = deviceOf(i);
     if (id === undefined) return;
     if (i.role === 'tasmota' && topic === `tele/${i.topic}/LWT`) return devices.setOnline(id, payload.toString().trim() !== 'Offline', ts);
+    if (i.role === 'tasmota' && topic.startsWith('tasmota/discovery/')) discovered(i, id, topic, payload);
     devices.seen(id, ts);
   });
+
+  /** a Tasmota's discovery message fills its info (its MAC binds its later discovery publishes) */
+  function discovered(identity: DeviceIdentity, id: number, topic: string, payload: Buffer) {
+    try {
+      devices.updateDetails(id, (details) => {
+        const next = applyDiscovery((details.tasmota_discovery as TasmotaDiscovery | null | undefined) ?? null, topic, payload);
+        if (next === undefined) return details;
+        if (next?.mac) identity.mac = next.mac;
+        return { ...details, tasmota_discovery: next };
+      });
+    } catch (err) {
+      opts.log.error(`Tasmota discovery of device ${id} not kept`, err);
+    }
+  }
 
   devices.on('removed', (row) => broker.disconnect(belongsTo(row)));
   devices.on('disabled', (row) => broker.disconnect(belongsTo(row)));

@@ -115,6 +115,14 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     return { ...familyInfo(row, family), ...prepared.shown };
   }
 
+  /** Changes the family's details of a device the gateway itself learnt about (Tasmota discovery); nothing if gone. */
+  function updateDetails(id: number, change: (details: Record<string, unknown>) => Record<string, unknown>) {
+    const row = db.select({ details: devices.details }).from(devices).where(eq(devices.id, id)).get();
+    if (!row) return;
+    const details = change(parse(row.details, {}) as Record<string, unknown>);
+    db.update(devices).set({ details: JSON.stringify(details), updatedAt: now() }).where(eq(devices.id, id)).run();
+  }
+
   /** A new broker password or gateway secret for the device, answered once; the old one stops working at once. */
   function regenerateSecret(appId: number, id: number) {
     const before = rowOf(appId, id);
@@ -277,6 +285,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     editSensors,
     filter,
     regenerateSecret,
+    updateDetails,
     get: (appId: number, id: number) => full(rowOf(appId, id)),
     getFamily: (appId: number, family: DeviceFamily, id: number) => familyInfo(rowOf(appId, id, family), family),
     rowOf,

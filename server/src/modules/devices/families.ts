@@ -2,7 +2,7 @@
 // One behaviour per kind, not per family: ZLAN, USR-IOT, Bivocom, Friendcom and the Sentra gateways share `uid`.
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { T, type ActivationKind, type DeviceFamily, type GatewayConnection } from '@sentra/contracts';
+import { T, type ActivationKind, type DeviceFamily, type GatewayConnection, type TasmotaDiscovery } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { hashBrokerSecret, newBrokerSecret } from '../../platform/crypto.js';
 import { conflict, fail, invalid } from '../../platform/http/errors.js';
@@ -125,11 +125,22 @@ export function familyBehaviours(deps: FamilyDeps): Record<ActivationKind, Famil
       }),
     },
     tasmota: {
-      prepare: () => {
+      // the device's existing Topic when the draft names one (unique on the broker: topics are not per tenant), else
+      // a generated one the device is then set to
+      prepare: (_a, _f, input) => {
+        const topic: string = input.topic ?? handle('sentra');
+        if (db.select({ id: devices.id }).from(devices).where(eq(devices.topic, topic)).get()) throw conflict(T.devices.serverTopicTaken);
         const { secret, stored } = brokerSecret();
-        return { columns: { brokerUsername: handle('tasmota'), brokerPassword: stored, topic: handle('sentra') }, details: {}, shown: { password: secret } };
+        return { columns: { brokerUsername: handle('tasmota'), brokerPassword: stored, topic }, details: {}, shown: { password: secret } };
       },
-      info: (row) => ({ device_mqtt_url: deps.brokerUrl(), username: row.brokerUsername ?? '', password: '', topic: row.topic ?? '', full_topic: '%prefix%/%topic%/' }),
+      info: (row, _f, d) => ({
+        device_mqtt_url: deps.brokerUrl(),
+        username: row.brokerUsername ?? '',
+        password: '',
+        topic: row.topic ?? '',
+        full_topic: '%prefix%/%topic%/',
+        tasmota_discovery: (d.tasmota_discovery as TasmotaDiscovery | undefined) ?? null,
+      }),
     },
     plugin: {
       prepare(appId, _f, input) {

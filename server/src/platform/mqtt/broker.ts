@@ -36,7 +36,16 @@ export interface EmbeddedBroker extends Broker {
   /** counters since start: `oversized_packets`, packets refused (their connections closed) for a remaining length over
    * MQTT_MAX_PACKET_BYTES (fast-publish.ts); `outbound_overflows`, connections closed for holding more than
    * `maxOutboundBytes` unwritten (they stopped reading) */
-  metrics(): { oversized_packets: number; outbound_overflows: number; throttled_connects?: number; failed_connects?: number };
+  metrics(): {
+    oversized_packets: number;
+    outbound_overflows: number;
+    /** publishes outside a client's rights, dropped (the connection stays up) */
+    dropped_publishes: number;
+    /** the same per identity key (`device:42`, ...), for the DROPPED_BY_KEY_LIMIT keys that dropped most recently */
+    dropped_publishes_by_client: Record<string, number>;
+    throttled_connects?: number;
+    failed_connects?: number;
+  };
   /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
   close(): Promise<void>;
 }
@@ -85,6 +94,8 @@ const NOT_AUTHORIZED = 5;
 const GONE_KEPT_MS = 10_000;
 /** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
 const UNREADY_KEPT_MS = 60_000;
+/** identities whose dropped publishes are counted one by one in the metrics (the most recent ones) */
+export const DROPPED_BY_KEY_LIMIT = 1000;
 
 export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;
@@ -109,7 +120,18 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
   let listenFd = -1;
   let closing: Promise<void> | undefined;
-  const counters = { oversized_packets: 0, outbound_overflows: 0 };
+  const counters = { oversized_packets: 0, outbound_overflows: 0, dropped_publishes: 0 };
+  const droppedByKey = new Map<string, number>();
+  /** a publish outside its rights: dropped by the thread, counted here (per identity, bounded) */
+  function dropped(session: Session | undefined, topic: string) {
+    counters.dropped_publishes++;
+    const key = session?.identity.key ?? 'unknown';
+    const n = (droppedByKey.get(key) ?? 0) + 1;
+    droppedByKey.delete(key);
+    droppedByKey.set(key, n);
+    if (droppedByKey.size > DROPPED_BY_KEY_LIMIT) droppedByKey.delete(droppedByKey.keys().next().value!);
+    if (n === 1 || n % 1000 === 0) log.warn(`MQTT publish dropped (outside its rights): ${key} on ${topic} (${n} so far)`);
+  }
   const maxOutbound = opts.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
   function overflowed(clientId: string | undefined, bytes: number) {
     counters.outbound_overflows++;
@@ -256,7 +278,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       case 'authz': {
         const session = sessions.get(ev.sid);
         const ok = allowed(session, ev.topic, ev.kind);
-        if (!ok && ev.kind === 'publish') log.warn(`MQTT publish refused: ${session?.identity.key ?? 'unknown'} on ${ev.topic}`);
+        if (!ok && ev.kind === 'publish') dropped(session, ev.topic);
         send(thread, { t: 'authzAnswer', req: ev.req, ok });
         break;
       }
@@ -443,7 +465,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return threads.length;
     },
     metrics() {
-      return { ...counters, ...opts.throttle?.metrics() };
+      return { ...counters, dropped_publishes_by_client: Object.fromEntries(droppedByKey), ...opts.throttle?.metrics() };
     },
     threadUtilization(since) {
       return threads.map((t, i) => (since?.[i] ? t.worker.performance.eventLoopUtilization(since[i]) : t.worker.performance.eventLoopUtilization()));

@@ -79,9 +79,10 @@ const publishHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'pu
 const aedesPublish = requireInAedes(publishHandler) as HandlePublish;
 /** publishes whose acknowledgement is held: their `publish` event hands them over as held */
 const holding = new WeakSet<PublishPacket>();
-requireInAedes.cache[publishHandler]!.exports = ((client, packet, done) => {
+requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
   const session = sessions.get(client);
-  if (session === undefined) return aedesPublish(client, packet, done);
+  if (session === undefined) return aedesPublish(client, packet, finished);
+  const done = droppingRefusals(client, packet, finished);
   if (packet.qos < 2 && !packet.retain && unheard(session, packet.topic)) {
     handOver(session, packet, client);
     return done();
@@ -97,6 +98,21 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, done) => {
     (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(packet, client, done);
   });
 }) satisfies HandlePublish;
+// A publish outside the session's rights is dropped, not answered by closing the connection: MQTT 3.1.1 has no way to
+// tell a client its publish was refused, and real devices publish harmless extras (Tasmota's discovery, its empty
+// POWER query) on every connect; closing made them reconnect in a loop (issue 27). Like mosquitto, the message is
+// acknowledged (QoS 1 PUBACK, QoS 2 PUBREC, so the client does not send it again) and goes nowhere; the event loop
+// counted it when it refused it. Any other error (a malformed topic) still closes the connection.
+class PublishDropped extends Error {}
+function droppingRefusals(client: Client, packet: PublishPacket, done: (err?: Error) => void) {
+  return (err?: Error) => {
+    if (!(err instanceof PublishDropped)) return done(err);
+    // written at once: a dropped message is not stored, so nothing holds its acknowledgement (one still held for an
+    // earlier message of this connection goes out after it; MQTT.js and device stacks match acks by packet id)
+    if (packet.qos > 0 && typeof packet.messageId === 'number' && !client.closed) client.conn.write(ackPacket(packet.qos === 2 ? 0x50 : 0x40, packet.messageId));
+    done();
+  };
+}
 // PUBREL of a QoS 2 message: it was handed over (and its PUBREC held until stored) when it arrived, so nothing is kept
 // to publish now; PUBCOMP at once (aedes' own handler would look for the packet in its persistence)
 const pubrelHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'pubrel.js');
@@ -231,10 +247,10 @@ aedes.authenticate = (client, username, password, done) => {
   });
 };
 
-// MQTT 3.1.1 cannot tell a client its publish was refused; aedes closes the connection (MQTT-3.3.5-2)
+// a publish outside the session's rights is dropped (PublishDropped, above) and counted by the event loop
 aedes.authorizePublish = (client, packet, done) => {
   const session = client ? sessions.get(client) : undefined;
-  if (!session || reserved(packet.topic)) return done(new Error('publish not authorised'));
+  if (!session) return done(new Error('publish not authorised'));
   if (!validPublishTopic(packet.topic)) return done(new Error('invalid topic in PUBLISH'));
   if (session.allowed.has(packet.topic)) return done(null);
   ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: packet.topic, kind: 'publish' }, (a) => {
@@ -242,7 +258,7 @@ aedes.authorizePublish = (client, packet, done) => {
       if (session.allowed.size < MAX_ALLOWED_TOPICS) session.allowed.set(packet.topic, -1);
       return done(null);
     }
-    done(new Error('publish not authorised'));
+    done(new PublishDropped('publish not authorised'));
   });
 };
 // a refused subscription is answered with SUBACK 0x80 and the connection stays up

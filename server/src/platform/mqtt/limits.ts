@@ -19,9 +19,13 @@ export function validClientId(id: string): boolean {
   return Buffer.byteLength(id) <= MAX_CLIENT_ID_BYTES && !NOT_TEXT.test(id);
 }
 
-/** whether a PUBLISH topic is acceptable: non-empty text, no wildcard, at most MAX_TOPIC_LEVELS levels */
+/**
+ * whether a PUBLISH topic is acceptable: non-empty text, no wildcard, at most MAX_TOPIC_LEVELS levels. U+FFFD is what an
+ * invalid UTF-8 topic decodes to: such a packet is malformed (its connection closed), not merely outside the rights
+ * (dropped), since issue 27 made the latter keep the connection.
+ */
 export function validPublishTopic(topic: string): boolean {
-  if (topic.length === 0 || topic.length > 65535 || NOT_TEXT.test(topic) || topic.includes('+') || topic.includes('#')) return false;
+  if (topic.length === 0 || topic.length > 65535 || NOT_TEXT.test(topic) || topic.includes('+') || topic.includes('#') || topic.includes('\ufffd')) return false;
   return levels(topic) <= MAX_TOPIC_LEVELS;
 }
 

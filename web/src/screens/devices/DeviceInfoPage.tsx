@@ -33,6 +33,7 @@ const FIELD_LABEL: Record<string, string> = {
   password: T.devices.infoPassword,
   topic: T.devices.infoTopic,
   full_topic: T.devices.infoFullTopic,
+  tasmota_discovery: T.devices.infoTasmotaDiscovery,
   dev_eui: T.devices.devEui,
   network_server_name: T.devices.infoNetworkServer,
   network_server_mac: T.lora.mac,
@@ -45,7 +46,7 @@ const FIELD_LABEL: Record<string, string> = {
 };
 /** broker credentials and identifiers read better in a fixed-width font */
 const MONO_FIELDS = new Set(['store_mqtt_username', 'store_mqtt_password', 'username', 'password', 'topic', 'dev_eui']);
-const JSON_FIELDS = new Set(['store_mqtt_details', 'emma_plugin_details']);
+const JSON_FIELDS = new Set(['store_mqtt_details', 'emma_plugin_details', 'tasmota_discovery']);
 /** broker passwords: the server keeps only their hash and answers them empty */
 const SECRET_FIELDS = new Set(['store_mqtt_password', 'password']);
 
@@ -64,7 +65,7 @@ export function familyInfoRows(f: DeviceFamily, d: Record<string, unknown>): Inf
     const v = d[field];
     let value: string;
     if (field === 'emma_plugin_definition') value = `${(v as { name?: string } | null)?.name ?? ''} (${String(d.emma_plugin_application_id ?? '')})`;
-    else if (JSON_FIELDS.has(field)) value = prettyJson(v);
+    else if (JSON_FIELDS.has(field)) value = v === null || v === undefined ? PLACEHOLDER : prettyJson(v);
     else if (SECRET_FIELDS.has(field) && !v) value = T.devices.secretHidden;
     else value = v === null || v === undefined ? PLACEHOLDER : String(v);
     rows.push({ field, label, value });

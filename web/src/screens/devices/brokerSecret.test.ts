@@ -30,4 +30,12 @@ describe('broker secrets on the device screens', () => {
       ]),
     );
   });
+  it("shows what a Tasmota's discovery told (MAC, relays, sensors) as text, and a placeholder before any", () => {
+    const base = { device_mqtt_url: 'u', username: 'tasmota_a', password: '', topic: 'tasmota_ABCDEF', full_topic: '%prefix%/%topic%/' };
+    const none = familyInfoRows(familyByKey('tasmota')!, { ...base, tasmota_discovery: null });
+    expect(none.find((r) => r.field === 'tasmota_discovery')).toEqual({ field: 'tasmota_discovery', label: T.devices.infoTasmotaDiscovery, value: '-' });
+    const discovery = { mac: 'A4CF12ABCDEF', ip: '10.0.0.5', hostname: '<b>h</b>', model: 'Sonoff Basic', version: '14.3.0', relays: [1, 0], friendly_names: ['Pompa', null], sensors: { ENERGY: { Power: 7 } } };
+    const rows = familyInfoRows(familyByKey('tasmota')!, { ...base, tasmota_discovery: discovery });
+    expect(JSON.parse(rows.find((r) => r.field === 'tasmota_discovery')!.value)).toEqual(discovery);
+  });
 });

@@ -84,6 +84,9 @@ function stateMessage(body: Record<string, unknown>): AdapterResult {
 
 export function adaptTasmota(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult {
   const parts = topic.split('/');
+  // the firmware's connect sequence (issue 27): its discovery (the devices module reads it) and its empty POWER query
+  if (parts[0] === 'tasmota' && parts[1] === 'discovery') return NOTHING;
+  if (parts.length === 3 && parts[0] === 'cmnd' && parts[2] === 'POWER' && payload.length === 0) return NOTHING;
   if (parts.length !== 3 || (parts[0] !== 'tele' && parts[0] !== 'stat')) return reject('unknown_topic', topic);
   if (!ctx.tasmotaTopic || parts[1] !== ctx.tasmotaTopic) return reject('topic_mismatch', topic);
   const [prefix, , leaf] = parts;
