@@ -199,6 +199,8 @@ export function attachDevicesToBroker(
     const id = deviceOf(i);
     if (id === undefined) return;
     if (i.role === 'tasmota' && topic === `tele/${i.topic}/LWT`) return devices.setOnline(id, payload.toString().trim() !== 'Offline', ts);
+    // a will is published by the broker after the device's connection ended: the device is not there
+    if (broker.ended?.(identity)) return;
     devices.seen(id, ts);
   });
 

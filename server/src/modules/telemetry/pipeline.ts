@@ -62,7 +62,7 @@ export interface DeviceRejects {
 
 export interface TelemetryPipeline {
   /** listens to the broker's connected/disconnected/message events, and pauses its reads while the writer is behind */
-  attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused'>>): void;
+  attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused' | 'ended'>>): void;
   /** the device registry's resolver; null → no device is known and nothing is ingested */
   useResolver(resolver: DeviceResolver | null): void;
   /**
@@ -239,6 +239,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const highWater = Math.floor(maxQueued / 2);
   const lowWater = Math.floor(maxQueued / 8);
   let pausable: Pick<Broker, 'setReadPaused'> | undefined;
+  /** the broker's answer to "has this identity's connection ended" (its message is then its will) */
+  let ended: ((identity: MqttIdentity) => boolean) | undefined;
   let resumeCheck: NodeJS.Timeout | undefined;
   function relievePressure() {
     if (!pausable || resumeCheck || writer.backlog <= highWater) return;
@@ -289,7 +291,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     const out = res.out;
     const receivedAt = now();
     if (out.online !== undefined) presence.lwt(ctx.deviceId, ctx.appId, out.online);
-    else presence.heard(ctx.deviceId, ctx.appId, receivedAt);
+    // a will (published by the broker after the connection ended) is stored, but the device is not there
+    else if (!ended?.(identity)) presence.heard(ctx.deviceId, ctx.appId, receivedAt);
     let stated = out.ts;
     if (stated !== undefined && (stated > receivedAt + futureTolerance || stated < receivedAt - maxAge)) {
       counters.clock_fallbacks++;
@@ -339,6 +342,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   return {
     attachBroker(broker) {
       if (broker.setReadPaused) pausable = broker as Pick<Broker, 'setReadPaused'>;
+      if (broker.ended) ended = (identity) => broker.ended!(identity);
       broker.on('message', (identity, topic, payload, qos, hold) => void ingest(identity, topic, payload, qos, hold));
       broker.on('connected', (identity) => this.connected(identity));
       broker.on('disconnected', (identity) => this.disconnected(identity));

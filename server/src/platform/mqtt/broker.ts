@@ -169,10 +169,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
+  /** identities whose connection ended: what they publish now is their will (`Broker.ended`) */
+  const ended = new WeakSet<MqttIdentity>();
   /** the session is over on its thread: announced, its departure is reported; its subscriptions go */
   function end(sid: SessionId, session: Session, replaced: boolean) {
     if (session.gone) return;
     session.gone = true;
+    ended.add(session.identity);
     session.since = performance.now();
     for (const f of session.filters) session.thread.filters.remove(f);
     session.filters = [];
@@ -430,6 +433,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     },
     get readPaused() {
       return readPaused;
+    },
+    ended(identity) {
+      return ended.has(identity);
     },
     connected() {
       const out: MqttIdentity[] = [];

@@ -56,6 +56,11 @@ export interface Broker {
   /** identities connected now */
   connected(): MqttIdentity[];
   /**
+   * Whether this identity's connection has ended. A message from it afterwards is its will, published by the broker on
+   * its behalf: it says nothing about the device being there (presence must not count it as "heard").
+   */
+  ended?(identity: MqttIdentity): boolean;
+  /**
    * Stops (true) or resumes (false) reading from every client connection: TCP backpressure towards the devices while
    * the gateway's writer is behind, instead of memory growing and the event loop drowning. Sockets stay open.
    */
