@@ -1,7 +1,8 @@
 // How a command reaches each device family on the wire, and how its reply is recognised (DESIGN.md section 4):
 //   generic MQTT, Sentra, Dummy: d/<id>/cmd {id, sensor, configtype, param, value} → d/<id>/cmd/res {id, ok, code?}
 //   Tasmota: cmnd/<topic>/<param> with the value as text → stat/<topic>/RESULT {"<Param>": ...} (case-insensitive)
-//   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, object}
+//   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, object}, <app> being
+//                         the network server's application UUID when its LoRa server entry records one
 //                         → application/<app>/device/<devEui>/event/ack {queueItemId: id, acknowledged}
 //   serial gateways: gw/<uid>/down {id, node, register, value, sensor, configtype, param} → gw/<uid>/res {id, ok, code?}
 import { jsonDepthWithin } from '@sentra/contracts';
@@ -61,8 +62,12 @@ export function tasmotaTook(sent: unknown, answer: unknown): boolean {
   return true;
 }
 
-/** The message that carries command `id` to the device, or null when its family takes no commands. */
-export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody): Outbound | null {
+/**
+ * The message that carries command `id` to the device, or null when its family takes no commands. `loraApplication`:
+ * the application level of a LoRa device's topics (its network server's own application id, e.g. a ChirpStack UUID;
+ * Sentra's numeric application id by default).
+ */
+export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody, loraApplication = String(row.appId)): Outbound | null {
   switch (wireOf(row)) {
     case 'generic':
       return { topic: `d/${row.id}/cmd`, payload: JSON.stringify({ id, sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value }) };
@@ -73,7 +78,7 @@ export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody): Out
       if (!row.devEui) return null;
       const devEui = row.devEui.toLowerCase();
       const body = { id, devEui, confirmed: true, fPort: LORA_COMMAND_FPORT, object: { sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value } };
-      return { topic: `application/${row.appId}/device/${devEui}/command/down`, payload: JSON.stringify(body) };
+      return { topic: `application/${loraApplication}/device/${devEui}/command/down`, payload: JSON.stringify(body) };
     }
     case 'gateway': {
       if (!row.uid) return null;
@@ -95,7 +100,7 @@ function idReply(payload: Buffer, id: string): ReplyVerdict | undefined {
 }
 
 /** The verdict when `topic`/`payload` answers the pending command `id` to `row`; undefined when it does not. */
-export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer): ReplyVerdict | undefined {
+export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer, loraApplication = String(row.appId)): ReplyVerdict | undefined {
   switch (wireOf(row)) {
     case 'generic':
       return topic === `d/${row.id}/cmd/res` ? idReply(payload, id) : undefined;
@@ -114,7 +119,7 @@ export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: 
       return tasmotaTook(cmd.value, body[key]) ? { ok: true, reply: body } : { ok: false, code: 'unchanged', reply: body };
     }
     case 'lora': {
-      if (!row.devEui || topic.toLowerCase() !== `application/${row.appId}/device/${row.devEui.toLowerCase()}/event/ack`) return undefined;
+      if (!row.devEui || topic.toLowerCase() !== `application/${loraApplication}/device/${row.devEui.toLowerCase()}/event/ack`) return undefined;
       const body = json(payload);
       if (!isObject(body) || body.queueItemId !== id) return undefined;
       return { ok: body.acknowledged === true, reply: body };

@@ -7,6 +7,7 @@ import { badCredentials, notAuthorized, type Broker, type BrokerAuthority, type 
 import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
 import type { DeviceRow } from './families.js';
+import type { LoraApplications } from '../lora/network-server-auth.js';
 import { SEEN_FLUSH_MS, type DeviceService } from './devices.service.js';
 
 export type DeviceRole =
@@ -74,7 +75,30 @@ export function topicRules(identity: DeviceIdentity): TopicRules {
 
 type Registry = Pick<DeviceService, 'byBrokerUsername' | 'byUid' | 'byToken'>;
 
-export function createDeviceAuthority(registry: Registry, activation: Pick<Activation, 'tokenByValue'>, networkServer?: NetworkServerSignIn): BrokerAuthority {
+/**
+ * A network server's rights: its application's tree under Sentra's numeric application id and under each of its own
+ * application ids (ChirpStack UUIDs) recorded on the application's LoRa server entries. ChirpStack subscribes
+ * `application/+/device/+/command/+`: allowed, and what reaches it is limited to those trees (receiveScope).
+ */
+function networkServerRules(appId: number, uuids: readonly string[]): TopicRules & { scope(filter: string): string[] | undefined } {
+  const trees = [String(appId), ...uuids];
+  const mine = (topic: string) => trees.some((level) => isUnder(topic, 'application', level));
+  const across = (filter: string) => filter.startsWith('application/+/') || filter === 'application/#';
+  return {
+    publish: mine,
+    subscribe: (filter) => mine(filter) || across(filter),
+    scope: (filter) => (across(filter) ? trees.map((level) => `application/${level}/`) : undefined),
+  };
+}
+
+export function createDeviceAuthority(
+  registry: Registry,
+  activation: Pick<Activation, 'tokenByValue'>,
+  networkServer?: NetworkServerSignIn,
+  lora?: Pick<LoraApplications, 'uuidsOf'>,
+): BrokerAuthority {
+  const rulesOf = (identity: DeviceIdentity) =>
+    identity.role === 'networkServer' && identity.appId !== undefined ? networkServerRules(identity.appId, lora?.uuidsOf(identity.appId) ?? []) : topicRules(identity);
   /** a token device added after it connected: its identity learns the device id on its next publish */
   function resolved(identity: DeviceIdentity): DeviceIdentity {
     if (identity.role === 'token' && identity.deviceId === undefined) {
@@ -120,8 +144,12 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
       }
       return null;
     },
-    authorizePublish: (identity, topic) => topicRules(resolved(identity as DeviceIdentity)).publish(topic),
-    authorizeSubscribe: (identity, filter) => topicRules(resolved(identity as DeviceIdentity)).subscribe(filter),
+    authorizePublish: (identity, topic) => rulesOf(resolved(identity as DeviceIdentity)).publish(topic),
+    authorizeSubscribe: (identity, filter) => rulesOf(resolved(identity as DeviceIdentity)).subscribe(filter),
+    receiveScope(identity, filter) {
+      const i = identity as DeviceIdentity;
+      return i.role === 'networkServer' && i.appId !== undefined ? networkServerRules(i.appId, lora?.uuidsOf(i.appId) ?? []).scope(filter) : undefined;
+    },
   };
 }
 
@@ -131,7 +159,8 @@ export const belongsTo = (row: Pick<DeviceRow, 'id' | 'tokenId' | 'uid'>) => (id
   return i.deviceId === row.id || (row.tokenId !== null && i.tokenId === row.tokenId) || (row.uid !== null && i.uid === row.uid);
 };
 
-const LORA_UPLINK = /^application\/(\d+)\/device\/([0-9A-Fa-f]{16})\/event\/up$/;
+/** the events that show a LoRa device is there: an uplink, or a join (ChirpStack v4 `event/join`) */
+const LORA_HEARD = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\/event\/(up|join)$/;
 /** LoRa devices are heard only through their network server: silent this long, they count as offline. */
 export const LORA_SILENCE_MS = 15 * 60_000;
 
@@ -152,11 +181,11 @@ export function attachDevicesToBroker(
   broker: Broker,
   devices: DeviceService,
   activation: Activation,
-  opts: { log: Logger; networkServer?: NetworkServerSignIn; now?: () => number; loraCategory: number; bus?: PresenceBus; presenceGatherMs?: number },
+  opts: { log: Logger; networkServer?: NetworkServerSignIn; lora?: LoraApplications; now?: () => number; loraCategory: number; bus?: PresenceBus; presenceGatherMs?: number },
 ) {
   const now = opts.now ?? Date.now;
   const startedAt = now();
-  broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer));
+  broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer, opts.lora));
 
   const deviceOf = (identity: MqttIdentity) => {
     const i = identity as DeviceIdentity;
@@ -191,8 +220,9 @@ export function attachDevicesToBroker(
     const ts = now();
     if ((i.role === 'gateway' || i.role === 'unclaimedGateway') && topic === `gw/${i.uid}/up`) activation.heard(i.uid!, ts);
     if (i.role === 'networkServer') {
-      const m = LORA_UPLINK.exec(topic);
-      const device = m && Number(m[1]) === i.appId ? devices.byDevEui(i.appId!, m[2]!.toUpperCase()) : undefined;
+      const m = LORA_HEARD.exec(topic);
+      const names = m !== null && i.appId !== undefined && (m[1] === String(i.appId) || opts.lora?.names(i.appId, m[1]!) === true);
+      const device = names ? devices.byDevEui(i.appId!, m![2]!.toUpperCase()) : undefined;
       if (device && !device.disabled) devices.seen(device.id, ts);
       return;
     }

@@ -260,7 +260,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         const session = sessions.get(ev.sid);
         const ok = allowed(session, ev.topic, ev.kind);
         if (!ok && ev.kind === 'publish') log.warn(`MQTT publish refused: ${session?.identity.key ?? 'unknown'} on ${ev.topic}`);
-        send(thread, { t: 'authzAnswer', req: ev.req, ok });
+        const scope = ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
+        send(thread, { t: 'authzAnswer', req: ev.req, ok, ...(scope && { scope }) });
         break;
       }
       case 'ready': {

@@ -31,6 +31,12 @@ export interface BrokerAuthority {
   /** asked only for identities this authority issued */
   authorizePublish(identity: MqttIdentity, topic: string): boolean;
   authorizeSubscribe(identity: MqttIdentity, topic: string): boolean;
+  /**
+   * For an allowed filter that reaches beyond the identity's own topics (a `+` where its own tree has a name, as
+   * ChirpStack's `application/+/device/+/command/+`): the topic prefixes it may receive; deliveries to the client
+   * outside every prefix it was given are dropped. Undefined: the filter is within its own topics.
+   */
+  receiveScope?(identity: MqttIdentity, filter: string): string[] | undefined;
 }
 
 export interface BrokerEvents {
