@@ -9,10 +9,12 @@ import { T, commandsContract, credentialsContract, deviceDataContract, devicesCo
 import { call, startGateway, type Running } from './harness.js';
 import { addDevice, tenantWithApp, unique, until } from './fixtures.js';
 
+const SILENCE_S = 10;
 let gw: Running;
 const clients: MqttClient[] = [];
 beforeAll(async () => {
-  gw = await startGateway({}, { commandTimeoutMs: 2000 });
+  // the shortest silence allowed, so that a silent device's time-out is seen within the test
+  gw = await startGateway({ PRESENCE_SILENCE_S: String(SILENCE_S) }, { commandTimeoutMs: 2000 });
 });
 afterEach(() => {
   clients.splice(0).forEach((c) => c.end(true));
@@ -138,4 +140,13 @@ describe('ChirpStack v4 integration on its application UUID topics', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(await online(other.auth, other.device.id)).toBe(false);
   });
+
+  it('a LoRa device silent for PRESENCE_SILENCE_S is offline within the silence plus a quarter of it', async () => {
+    const cs = await chirpstack('70b3d57ed0050006');
+    await cs.ns.publishAsync(cs.topic('join'), JSON.stringify({ deviceInfo: cs.deviceInfo, devAddr: '00189442' }), { qos: 1 });
+    expect(await until(() => online(cs.auth, cs.device.id))).toBe(true);
+    const joined = Date.now();
+    expect(await until(async () => !(await online(cs.auth, cs.device.id)), SILENCE_S * 1250 + 2000)).toBe(true);
+    expect(Date.now() - joined).toBeGreaterThanOrEqual(SILENCE_S * 1000 - 1000);
+  }, 30_000);
 });

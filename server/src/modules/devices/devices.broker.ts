@@ -161,8 +161,11 @@ export const belongsTo = (row: Pick<DeviceRow, 'id' | 'tokenId' | 'uid'>) => (id
 
 /** the events that show a LoRa device is there: an uplink, or a join (ChirpStack v4 `event/join`) */
 const LORA_HEARD = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\/event\/(up|join)$/;
-/** LoRa devices are heard only through their network server: silent this long, they count as offline. */
+/** LoRa devices are heard only through their network server: silent this long, they count as offline (default of
+ * PRESENCE_SILENCE_S; docs/decisions/presence-lora.md). */
 export const LORA_SILENCE_MS = 15 * 60_000;
+/** how often silent devices are looked for: offline within the silence plus this (a quarter of it, at most a minute) */
+export const silenceSweepMs = (silenceMs: number) => Math.min(60_000, Math.max(1000, Math.floor(silenceMs / 4)));
 
 /**
  * Registers the authority and listens to the broker: activation evidence (token connected, UID heard), presence
@@ -181,7 +184,7 @@ export function attachDevicesToBroker(
   broker: Broker,
   devices: DeviceService,
   activation: Activation,
-  opts: { log: Logger; networkServer?: NetworkServerSignIn; lora?: LoraApplications; now?: () => number; loraCategory: number; bus?: PresenceBus; presenceGatherMs?: number },
+  opts: { log: Logger; networkServer?: NetworkServerSignIn; lora?: LoraApplications; silenceMs?: number; now?: () => number; loraCategory: number; bus?: PresenceBus; presenceGatherMs?: number },
 ) {
   const now = opts.now ?? Date.now;
   const startedAt = now();
@@ -280,7 +283,8 @@ export function attachDevicesToBroker(
     t.unref();
     return t;
   };
-  const sweep = every(60_000, 'device silence sweep', () => devices.expireSilent([opts.loraCategory], LORA_SILENCE_MS, now()));
+  const silenceMs = opts.silenceMs ?? LORA_SILENCE_MS;
+  const sweep = every(silenceSweepMs(silenceMs), 'device silence sweep', () => devices.expireSilent([opts.loraCategory], silenceMs, now()));
   const seenWrites = every(SEEN_FLUSH_MS, 'device presence write', () => devices.flushSeen());
   return {
     close: () => {

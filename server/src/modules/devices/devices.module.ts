@@ -46,7 +46,7 @@ export function createDevicesDomain({ db, broker, bus, config, log, now = Date.n
   });
   // which application a network server's topics name (Sentra's numeric id or its own, e.g. a ChirpStack UUID)
   const loraApps = loraApplications(db, { now });
-  const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), lora: loraApps, loraCategory: familyByKey('lora')!.category, bus });
+  const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), lora: loraApps, silenceMs: config.PRESENCE_SILENCE_S * 1000, loraCategory: familyByKey('lora')!.category, bus });
   return {
     tags,
     lora,

@@ -162,7 +162,9 @@ const sessions = new WeakMap<Client, ThreadSession>();
 const clientsBySid = new Map<SessionId, Client>();
 /** sessions the event loop kicked before this thread had them ready (closed as soon as they are) */
 const kickedEarly = new Set<SessionId>();
-const tcp = net.createServer((socket) => aedes.handle(socket));
+// TCP keep-alive: a client that asked for no MQTT keep-alive (0) and whose network vanished is still found out (after
+// the system's probes: with Linux defaults about 12 minutes), so its session ends and the device goes offline
+const tcp = net.createServer((socket) => aedes.handle((socket.setKeepAlive(true, 60_000), socket)));
 const sockets = new Map<number, Duplex>();
 let readPaused = false;
 /** connections not read while too many of their acknowledgements are held (held-acks.ts) */
