@@ -97,6 +97,13 @@ describe('ChirpStack v4 integration on its application UUID topics', () => {
     await cs.ns.publishAsync(cs.topic('log'), JSON.stringify({ time, deviceInfo: cs.deviceInfo, level: 'ERROR', code: 'UPLINK_CODEC', description: 'codec error', context: {} }), { qos: 1 });
     await cs.ns.publishAsync(cs.topic('location'), JSON.stringify({ deduplicationId: randomUUID(), time, deviceInfo: cs.deviceInfo, location: { latitude: -6.2, longitude: 106.8, altitude: 10, source: 'GEO_RESOLVER_TDOA', accuracy: 20 } }), { qos: 1 });
     expect(cs.ns.connected).toBe(true);
+    // every event counted by kind in the telemetry metrics
+    expect(
+      await until(() => {
+        const counted = gw.app.telemetry.metrics().lora_events as Record<string, number>;
+        return ['up', 'join', 'status', 'txack', 'log', 'location'].every((kind) => (counted[kind] ?? 0) >= 1);
+      }),
+    ).toBe(true);
   });
 
   it("subscribes application/+/device/+/command/+, receives its device's downlink on the UUID topic, acknowledged through event/ack; another tenant's downlink does not reach it", async () => {

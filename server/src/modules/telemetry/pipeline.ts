@@ -20,6 +20,9 @@ import { repairRollupsAfterCrash } from './rollup-repair.js';
 import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
 
+/** the event kinds of ChirpStack v4's MQTT integration, counted one by one in `lora_events` (others as `other`) */
+const LORA_EVENTS = new Set(['up', 'join', 'status', 'ack', 'txack', 'log', 'location', 'integration']);
+
 export interface TelemetryPipelineOptions {
   sqlite: Database.Database;
   log: Logger;
@@ -266,6 +269,16 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   let subscription: BusSubscription | undefined;
   if (bus) subscription = bus.subscribe<TelemetryMessage>('tele.>', (msg) => enqueue(msg.data), { queue: 'telemetry-writer' });
 
+  /** a LoRa network server's events by kind (ChirpStack v4: up, join, status, ack, txack, log, location, integration),
+   * whether or not they carry data to store */
+  const loraEvents: Record<string, number> = {};
+  function countLoraEvent(topic: string) {
+    const at = topic.lastIndexOf('/event/');
+    const kind = at < 0 ? 'other' : topic.slice(at + 7);
+    const key = LORA_EVENTS.has(kind) ? kind : 'other';
+    loraEvents[key] = (loraEvents[key] ?? 0) + 1;
+  }
+
   function resolve(identity: MqttIdentity, topic?: string) {
     if (!resolver) return null;
     try {
@@ -285,6 +298,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
     const ctx = resolve(identity, topic);
     if (!ctx) return countReject('unknown_device', undefined);
+    if (ctx.devEui !== undefined) countLoraEvent(topic);
     if (ctx.disabled) return countReject('disabled', ctx.deviceId);
     const res = adaptMessage(ctx, topic, payload, maxPayload);
     if (!res.ok) return countReject(res.reason, ctx.deviceId);
@@ -381,6 +395,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         pressured: writer.pressured,
         reads_paused: resumeCheck !== undefined,
         online_devices: presence.onlineCount(),
+        lora_events: { ...loraEvents },
         series_cached: series.size,
         series_created: series.stats.created,
         series_create_ms: Math.round(series.stats.create_ms),
