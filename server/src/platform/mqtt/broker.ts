@@ -246,6 +246,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           }
           const sid = nextSid++;
           sessions.set(sid, { ...r, clientId, thread, filters: [], announced: false, since: performance.now(), gone: false });
+          // an authority that hands out the same identity object again: connected anew, it has not ended
+          ended.delete(r.identity);
           // the client id is this session's from now on (its CONNACK may go out before `ready` comes back here); the
           // same id still connected through another thread is taken over (MQTT-3.1.4-2; within a thread aedes does it)
           const before = holders.get(clientId);
