@@ -25,13 +25,13 @@ type Auth = { tenant: { id: number; token: string }; domain: string };
 let macSeq = 0;
 
 /** a tenant whose ChirpStack application (`uuid`) holds one device, and the integration's connection (MQTT 3.1.1) */
-async function chirpstack(devEui: string) {
+async function chirpstack(devEui: string, fields: Record<string, unknown> = {}) {
   const owner = await tenantWithApp(gw.url);
   const auth: Auth = { tenant: owner.tenant, domain: owner.domain };
   const uuid = randomUUID();
   const server = await call(gw.url, loraContract.add, { mac: `02:00:00:00:10:${(++macSeq).toString(16).padStart(2, '0')}`, name: 'ChirpStack', server: 'chirpstack:8080', application_uuid: uuid.toUpperCase() }, auth);
   expect(server.body).toMatchObject({ response_result: 0, data: { application_uuid: uuid } });
-  const device = await addDevice(gw.url, auth, 'lora', { dev_eui: devEui.toUpperCase(), otaa_key: 'A'.repeat(32), network_server_id: server.body.data.id });
+  const device = await addDevice(gw.url, auth, 'lora', { dev_eui: devEui.toUpperCase(), otaa_key: 'A'.repeat(32), network_server_id: server.body.data.id, ...fields });
   const pair = (await call(gw.url, credentialsContract.create, { credentials_id: unique('cs'), scopes: { navs: [] }, details: {} }, auth)).body.data;
   const ns = await new Promise<MqttClient>((resolve, reject) => {
     const c = mqtt.connect(`mqtt://127.0.0.1:${gw.mqttPort}`, { protocolVersion: 4, reconnectPeriod: 0, clientId: unique('chirpstack'), username: pair.credentials_id, password: pair.credentials_secret });
@@ -146,6 +146,23 @@ describe('ChirpStack v4 integration on its application UUID topics', () => {
     await closed;
     await new Promise((r) => setTimeout(r, 200));
     expect(await online(other.auth, other.device.id)).toBe(false);
+  });
+
+  it("a downlink carries data (base64 from the device's decoder table read backwards) so that ChirpStack needs no codec", async () => {
+    const decoder = { ports: { '10': [{ name: 'setpoint', offset: 0, type: 'i16', scale: 0.1 }, { name: 'fan', offset: 2, type: 'u8' }] } };
+    const cs = await chirpstack('70b3d57ed0050007', { sensors: { _decoder: decoder } });
+    await cs.ns.subscribeAsync('application/+/device/+/command/+', { qos: 1 });
+    const downs: any[] = [];
+    cs.ns.on('message', (_topic, payload) => {
+      const down = JSON.parse(payload.toString());
+      downs.push(down);
+      cs.ns.publish(cs.topic('ack'), JSON.stringify({ deviceInfo: cs.deviceInfo, queueItemId: down.id, acknowledged: true, fCntDown: 1 }), { qos: 1 });
+    });
+    await cs.ns.publishAsync(cs.topic('join'), JSON.stringify({ deviceInfo: cs.deviceInfo, devAddr: '00189443' }), { qos: 1 });
+    expect(await until(() => online(cs.auth, cs.device.id))).toBe(true);
+    const r = await call(gw.url, commandsContract.configure, { id: cs.device.id, sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 21 }, cs.auth);
+    expect(r.body.response_result).toBe(0);
+    expect(downs).toEqual([{ id: r.body.data.id, devEui: '70b3d57ed0050007', confirmed: true, fPort: 10, data: Buffer.from([0x00, 0xd2, 0x00]).toString('base64') }]);
   });
 
   it('a LoRa device silent for PRESENCE_SILENCE_S is offline within the silence plus a quarter of it', async () => {

@@ -1,12 +1,13 @@
 // How a command reaches each device family on the wire, and how its reply is recognised (DESIGN.md section 4):
 //   generic MQTT, Sentra, Dummy: d/<id>/cmd {id, sensor, configtype, param, value} → d/<id>/cmd/res {id, ok, code?}
 //   Tasmota: cmnd/<topic>/<param> with the value as text → stat/<topic>/RESULT {"<Param>": ...} (case-insensitive)
-//   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, object}, <app> being
+//   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, data | object}, <app> being
 //                         the network server's application UUID when its LoRa server entry records one
 //                         → application/<app>/device/<devEui>/event/ack {queueItemId: id, acknowledged}
 //   serial gateways: gw/<uid>/down {id, node, register, value, sensor, configtype, param} → gw/<uid>/res {id, ok, code?}
 import { jsonDepthWithin } from '@sentra/contracts';
-import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson, WIRE_OF_CATEGORY, type WireProtocol } from '../telemetry/adapters/index.js';
+import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson, WIRE_OF_CATEGORY, type LoraDecoder, type WireProtocol } from '../telemetry/adapters/index.js';
+import { encodeLora } from '../telemetry/adapters/lora.encoder.js';
 import type { DeviceRow } from '../devices/families.js';
 
 export interface CommandBody {
@@ -63,11 +64,13 @@ export function tasmotaTook(sent: unknown, answer: unknown): boolean {
 }
 
 /**
- * The message that carries command `id` to the device, or null when its family takes no commands. `loraApplication`:
- * the application level of a LoRa device's topics (its network server's own application id, e.g. a ChirpStack UUID;
- * Sentra's numeric application id by default).
+ * The message that carries command `id` to the device, or null when its family takes no commands. For a LoRa device,
+ * `lora.application` is the application level of its topics (its network server's own application id, e.g. a
+ * ChirpStack UUID; Sentra's numeric application id by default), and `lora.decoder` its decoder table: when the table
+ * can encode the command's field, the downlink carries those bytes as `data` (the network server then needs no codec
+ * of its own), else the `object` for the network server's codec.
  */
-export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody, loraApplication = String(row.appId)): Outbound | null {
+export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody, lora: { application?: string; decoder?: LoraDecoder } = {}): Outbound | null {
   switch (wireOf(row)) {
     case 'generic':
       return { topic: `d/${row.id}/cmd`, payload: JSON.stringify({ id, sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value }) };
@@ -77,8 +80,10 @@ export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody, lora
     case 'lora': {
       if (!row.devEui) return null;
       const devEui = row.devEui.toLowerCase();
-      const body = { id, devEui, confirmed: true, fPort: LORA_COMMAND_FPORT, object: { sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value } };
-      return { topic: `application/${loraApplication}/device/${devEui}/command/down`, payload: JSON.stringify(body) };
+      const head = { id, devEui, confirmed: true, fPort: LORA_COMMAND_FPORT };
+      const bytes = lora.decoder ? encodeLora(lora.decoder, LORA_COMMAND_FPORT, cmd.param, cmd.value) : null;
+      const body = bytes ? { ...head, data: bytes.toString('base64') } : { ...head, object: { sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value } };
+      return { topic: `application/${lora.application ?? row.appId}/device/${devEui}/command/down`, payload: JSON.stringify(body) };
     }
     case 'gateway': {
       if (!row.uid) return null;

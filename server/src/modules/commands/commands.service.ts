@@ -13,6 +13,7 @@ import type { DeviceService } from '../devices/devices.service.js';
 import type { DeviceRow } from '../devices/families.js';
 import type { DeviceResolver } from '../telemetry/adapters/index.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
+import { parseSensorConfig } from '../telemetry/sensor-config.js';
 import { encodeCommand, matchReply, wireOf, type CommandBody, type ReplyVerdict } from './command-wire.js';
 
 /** Default wait for a device's reply: inside the configuration call's 60 s, with room for the bus and the answer. */
@@ -94,7 +95,9 @@ export function createCommands(deps: CommandsDeps) {
     const id = randomUUID();
     const cmd: CommandBody = { sensor: req.sensor, configtype: req.configtype, param: req.param, value: req.value };
     const loraApplication = wireOf(row) === 'lora' ? deps.loraApplications?.levelOf(row.appId, row.networkServerId) : undefined;
-    const out = encodeCommand(row, id, cmd, loraApplication);
+    // a device with its own decoder table gets its downlink's bytes from it (lora.encoder.ts)
+    const decoder = wireOf(row) === 'lora' ? parseSensorConfig(row.sensors).decoder : undefined;
+    const out = encodeCommand(row, id, cmd, { application: loraApplication, decoder });
     if (!out) return { ok: false, code: Result.INVALID, message: T.common.invalidInput };
     const wait = Math.max(1, Math.min(req.waitMs ?? defaultWait, MAX_COMMAND_WAIT_MS));
     const sentTs = now();
