@@ -105,7 +105,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
-  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });
+  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on', silenceTimeoutMs: config.PRESENCE_SILENCE_S * 1000 });
   telemetry.attachBroker(broker);
 
   const sealKey = loadSealKey(config);
@@ -135,9 +135,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now, httpPort });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions.md)
-  const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now });
+  const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now, lora: devicesDomain.loraApplications });
   telemetry.useResolver(resolver);
-  const commands = createCommands({ bus, broker, devices: devicesDomain.devices, resolver, log, now: opts.now, waitMs: opts.commandTimeoutMs });
+  const commands = createCommands({ bus, broker, devices: devicesDomain.devices, resolver, log, now: opts.now, waitMs: opts.commandTimeoutMs, loraApplications: devicesDomain.loraApplications });
   // card queries, live push and command cards (through the command path's sendCommand)
   const cardsDomain = createCardsDomain({
     sqlite: dbHandle.sqlite,

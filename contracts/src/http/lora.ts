@@ -23,9 +23,25 @@ const fields = {
   name: z.string({ error: T.common.required }).trim().min(1, T.common.required).max(32, T.common.max(32)),
   /** host[:port] or URL of the network server */
   server: z.string({ error: T.common.required }).trim().min(1, T.common.required).max(256, T.common.max(256)),
+  /** the network server's own application id (ChirpStack v4 application UUID): its integration's topics carry it */
+  application_uuid: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, T.lora.applicationUuidInvalid)
+    .nullish()
+    .or(z.literal('').transform(() => null)),
 };
 
-export const LoraServer = z.object({ id: z.number().int(), mac: z.string(), name: z.string(), server: z.string(), created_at: z.number().int() });
+export const LoraServer = z.object({
+  id: z.number().int(),
+  mac: z.string(),
+  name: z.string(),
+  server: z.string(),
+  /** ChirpStack v4 application UUID, or null when the integration uses Sentra's numeric application id */
+  application_uuid: z.string().nullable(),
+  created_at: z.number().int(),
+});
 export type LoraServer = z.infer<typeof LoraServer>;
 
 export const loraContract = {

@@ -362,6 +362,7 @@ export const T = {
     server: 'LoRA Server',
     removeNotAvailable: 'Maaf, fitur hapus LoRA server belum tersedia',
     serverMacInvalid: 'Alamat MAC tidak valid',
+    applicationUuidInvalid: 'ID aplikasi ChirpStack harus berupa UUID',
     serverMacTaken: 'Alamat MAC sudah terdaftar',
     serverInUse: 'LoRA server masih dipakai oleh perangkat',
     // web: the LoRa server screens (spec 03 section 2.11; the forms are ours)

@@ -16,6 +16,9 @@ export const ConfigSchema = z.object({
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
   /** bytes a client's connection (TCP or WebSocket) may hold unsent before it is closed: 64 KiB to 256 MiB, 4 MiB */
   MQTT_MAX_OUTBOUND_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** a device heard without a connection of its own (LoRa through its network server) is offline after this silence
+   * (seconds, 10 to 86400; 900); docs/decisions/presence-lora.md */
+  PRESENCE_SILENCE_S: z.coerce.number().int().min(10).max(86_400).default(900),
   DATA_DIR: z.string().min(1).default('./data'),
   BUS: z.enum(['memory', 'nats']).default('memory'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),

@@ -1,11 +1,13 @@
 // How a command reaches each device family on the wire, and how its reply is recognised (DESIGN.md section 4):
 //   generic MQTT, Sentra, Dummy: d/<id>/cmd {id, sensor, configtype, param, value} → d/<id>/cmd/res {id, ok, code?}
 //   Tasmota: cmnd/<topic>/<param> with the value as text → stat/<topic>/RESULT {"<Param>": ...} (case-insensitive)
-//   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, object}
+//   LoRa (ChirpStack v4): application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort, data | object}, <app> being
+//                         the network server's application UUID when its LoRa server entry records one
 //                         → application/<app>/device/<devEui>/event/ack {queueItemId: id, acknowledged}
 //   serial gateways: gw/<uid>/down {id, node, register, value, sensor, configtype, param} → gw/<uid>/res {id, ok, code?}
 import { jsonDepthWithin } from '@sentra/contracts';
-import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson, WIRE_OF_CATEGORY, type WireProtocol } from '../telemetry/adapters/index.js';
+import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson, WIRE_OF_CATEGORY, type LoraDecoder, type WireProtocol } from '../telemetry/adapters/index.js';
+import { encodeLora } from '../telemetry/adapters/lora.encoder.js';
 import type { DeviceRow } from '../devices/families.js';
 
 export interface CommandBody {
@@ -61,8 +63,14 @@ export function tasmotaTook(sent: unknown, answer: unknown): boolean {
   return true;
 }
 
-/** The message that carries command `id` to the device, or null when its family takes no commands. */
-export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody): Outbound | null {
+/**
+ * The message that carries command `id` to the device, or null when its family takes no commands. For a LoRa device,
+ * `lora.application` is the application level of its topics (its network server's own application id, e.g. a
+ * ChirpStack UUID; Sentra's numeric application id by default), and `lora.decoder` its decoder table: when the table
+ * can encode the command's field, the downlink carries those bytes as `data` (the network server then needs no codec
+ * of its own), else the `object` for the network server's codec.
+ */
+export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody, lora: { application?: string; decoder?: LoraDecoder } = {}): Outbound | null {
   switch (wireOf(row)) {
     case 'generic':
       return { topic: `d/${row.id}/cmd`, payload: JSON.stringify({ id, sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value }) };
@@ -72,8 +80,10 @@ export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody): Out
     case 'lora': {
       if (!row.devEui) return null;
       const devEui = row.devEui.toLowerCase();
-      const body = { id, devEui, confirmed: true, fPort: LORA_COMMAND_FPORT, object: { sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value } };
-      return { topic: `application/${row.appId}/device/${devEui}/command/down`, payload: JSON.stringify(body) };
+      const head = { id, devEui, confirmed: true, fPort: LORA_COMMAND_FPORT };
+      const bytes = lora.decoder ? encodeLora(lora.decoder, LORA_COMMAND_FPORT, cmd.param, cmd.value) : null;
+      const body = bytes ? { ...head, data: bytes.toString('base64') } : { ...head, object: { sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value } };
+      return { topic: `application/${lora.application ?? row.appId}/device/${devEui}/command/down`, payload: JSON.stringify(body) };
     }
     case 'gateway': {
       if (!row.uid) return null;
@@ -95,7 +105,7 @@ function idReply(payload: Buffer, id: string): ReplyVerdict | undefined {
 }
 
 /** The verdict when `topic`/`payload` answers the pending command `id` to `row`; undefined when it does not. */
-export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer): ReplyVerdict | undefined {
+export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer, loraApplication = String(row.appId)): ReplyVerdict | undefined {
   switch (wireOf(row)) {
     case 'generic':
       return topic === `d/${row.id}/cmd/res` ? idReply(payload, id) : undefined;
@@ -121,7 +131,7 @@ export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: 
       return tasmotaTook(cmd.value, body[key]) ? { ok: true, reply: body } : { ok: false, code: 'unchanged', reply: body };
     }
     case 'lora': {
-      if (!row.devEui || topic.toLowerCase() !== `application/${row.appId}/device/${row.devEui.toLowerCase()}/event/ack`) return undefined;
+      if (!row.devEui || topic.toLowerCase() !== `application/${loraApplication}/device/${row.devEui.toLowerCase()}/event/ack`) return undefined;
       const body = json(payload);
       if (!isObject(body) || body.queueItemId !== id) return undefined;
       return { ok: body.acknowledged === true, reply: body };

@@ -12,6 +12,8 @@ import { belongsTo, type DeviceIdentity } from '../devices/devices.broker.js';
 import type { DeviceService } from '../devices/devices.service.js';
 import type { DeviceRow } from '../devices/families.js';
 import type { DeviceResolver } from '../telemetry/adapters/index.js';
+import type { LoraApplications } from '../lora/network-server-auth.js';
+import { parseSensorConfig } from '../telemetry/sensor-config.js';
 import { encodeCommand, matchReply, wireOf, type CommandBody, type ReplyVerdict } from './command-wire.js';
 
 /** Default wait for a device's reply: inside the configuration call's 60 s, with room for the bus and the answer. */
@@ -37,6 +39,8 @@ interface Pending {
   row: DeviceRow;
   cmd: CommandBody;
   sentTs: number;
+  /** a LoRa device's application level on the wire (its network server's application UUID, or the numeric id) */
+  loraApplication?: string;
   finish(answer: CommandAnswer): void;
   replied(verdict: ReplyVerdict): void;
 }
@@ -51,6 +55,8 @@ export interface CommandsDeps {
   now?: () => number;
   /** wait for a device's reply (tests shorten it) */
   waitMs?: number;
+  /** the application level of a LoRa device's topics (ChirpStack v4: its network server's application UUID) */
+  loraApplications?: Pick<LoraApplications, 'levelOf'>;
 }
 
 const OFFLINE: CommandFailure = { ok: false, code: Result.DEVICE_OFFLINE, message: T.deviceData.commandOffline };
@@ -88,7 +94,10 @@ export function createCommands(deps: CommandsDeps) {
     if (pending.has(row.id)) return BUSY;
     const id = randomUUID();
     const cmd: CommandBody = { sensor: req.sensor, configtype: req.configtype, param: req.param, value: req.value };
-    const out = encodeCommand(row, id, cmd);
+    const loraApplication = wireOf(row) === 'lora' ? deps.loraApplications?.levelOf(row.appId, row.networkServerId) : undefined;
+    // a device with its own decoder table gets its downlink's bytes from it (lora.encoder.ts)
+    const decoder = wireOf(row) === 'lora' ? parseSensorConfig(row.sensors).decoder : undefined;
+    const out = encodeCommand(row, id, cmd, { application: loraApplication, decoder });
     if (!out) return { ok: false, code: Result.INVALID, message: T.common.invalidInput };
     const wait = Math.max(1, Math.min(req.waitMs ?? defaultWait, MAX_COMMAND_WAIT_MS));
     const sentTs = now();
@@ -99,6 +108,7 @@ export function createCommands(deps: CommandsDeps) {
         row,
         cmd,
         sentTs,
+        loraApplication,
         finish(answer) {
           if (pending.get(row.id) !== entry) return;
           pending.delete(row.id);
@@ -133,7 +143,7 @@ export function createCommands(deps: CommandsDeps) {
     const ctx = resolver.resolveDevice(identity, topic);
     const p = ctx && pending.get(ctx.deviceId);
     if (!p) return;
-    const verdict = matchReply(p.row, p.id, p.cmd, topic, payload);
+    const verdict = matchReply(p.row, p.id, p.cmd, topic, payload, p.loraApplication);
     if (verdict) p.replied(verdict);
   });
 

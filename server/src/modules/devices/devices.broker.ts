@@ -8,6 +8,7 @@ import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
 import { applyDiscovery, discoveryTopic } from './tasmota-discovery.js';
 import type { DeviceRow } from './families.js';
+import type { LoraApplications } from '../lora/network-server-auth.js';
 import { SEEN_FLUSH_MS, type DeviceService } from './devices.service.js';
 
 export type DeviceRole =
@@ -93,7 +94,30 @@ function knownMac(row: Pick<DeviceRow, 'details'>): string | undefined {
   }
 }
 
-export function createDeviceAuthority(registry: Registry, activation: Pick<Activation, 'tokenByValue'>, networkServer?: NetworkServerSignIn): BrokerAuthority {
+/**
+ * A network server's rights: its application's tree under Sentra's numeric application id and under each of its own
+ * application ids (ChirpStack UUIDs) recorded on the application's LoRa server entries. ChirpStack subscribes
+ * `application/+/device/+/command/+`: allowed, and what reaches it is limited to those trees (receiveScope).
+ */
+function networkServerRules(appId: number, uuids: readonly string[]): TopicRules & { scope(filter: string): string[] | undefined } {
+  const trees = [String(appId), ...uuids];
+  const mine = (topic: string) => trees.some((level) => isUnder(topic, 'application', level));
+  const across = (filter: string) => filter.startsWith('application/+/') || filter === 'application/#';
+  return {
+    publish: mine,
+    subscribe: (filter) => mine(filter) || across(filter),
+    scope: (filter) => (across(filter) ? trees.map((level) => `application/${level}/`) : undefined),
+  };
+}
+
+export function createDeviceAuthority(
+  registry: Registry,
+  activation: Pick<Activation, 'tokenByValue'>,
+  networkServer?: NetworkServerSignIn,
+  lora?: Pick<LoraApplications, 'uuidsOf'>,
+): BrokerAuthority {
+  const rulesOf = (identity: DeviceIdentity) =>
+    identity.role === 'networkServer' && identity.appId !== undefined ? networkServerRules(identity.appId, lora?.uuidsOf(identity.appId) ?? []) : topicRules(identity);
   /** a token device added after it connected: its identity learns the device id on its next publish */
   function resolved(identity: DeviceIdentity): DeviceIdentity {
     if (identity.role === 'token' && identity.deviceId === undefined) {
@@ -141,13 +165,17 @@ export function createDeviceAuthority(registry: Registry, activation: Pick<Activ
     },
     authorizePublish: (identity, topic) => {
       const i = resolved(identity as DeviceIdentity);
-      if (!topicRules(i).publish(topic)) return false;
+      if (!rulesOf(i).publish(topic)) return false;
       // a Tasmota's first discovery publish binds the session to that MAC (a device cannot spread retained
       // discovery messages over many MACs before its discovery has been read)
       if (i.role === 'tasmota' && i.mac === undefined) i.mac = discoveryTopic(topic)?.mac;
       return true;
     },
-    authorizeSubscribe: (identity, filter) => topicRules(resolved(identity as DeviceIdentity)).subscribe(filter),
+    authorizeSubscribe: (identity, filter) => rulesOf(resolved(identity as DeviceIdentity)).subscribe(filter),
+    receiveScope(identity, filter) {
+      const i = identity as DeviceIdentity;
+      return i.role === 'networkServer' && i.appId !== undefined ? networkServerRules(i.appId, lora?.uuidsOf(i.appId) ?? []).scope(filter) : undefined;
+    },
   };
 }
 
@@ -157,9 +185,13 @@ export const belongsTo = (row: Pick<DeviceRow, 'id' | 'tokenId' | 'uid'>) => (id
   return i.deviceId === row.id || (row.tokenId !== null && i.tokenId === row.tokenId) || (row.uid !== null && i.uid === row.uid);
 };
 
-const LORA_UPLINK = /^application\/(\d+)\/device\/([0-9A-Fa-f]{16})\/event\/up$/;
-/** LoRa devices are heard only through their network server: silent this long, they count as offline. */
+/** the events that show a LoRa device is there: an uplink, or a join (ChirpStack v4 `event/join`) */
+const LORA_HEARD = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\/event\/(up|join)$/;
+/** LoRa devices are heard only through their network server: silent this long, they count as offline (default of
+ * PRESENCE_SILENCE_S; docs/decisions/presence-lora.md). */
 export const LORA_SILENCE_MS = 15 * 60_000;
+/** how often silent devices are looked for: offline within the silence plus this (a quarter of it, at most a minute) */
+export const silenceSweepMs = (silenceMs: number) => Math.min(60_000, Math.max(1000, Math.floor(silenceMs / 4)));
 
 /**
  * Registers the authority and listens to the broker: activation evidence (token connected, UID heard), presence
@@ -178,11 +210,11 @@ export function attachDevicesToBroker(
   broker: Broker,
   devices: DeviceService,
   activation: Activation,
-  opts: { log: Logger; networkServer?: NetworkServerSignIn; now?: () => number; loraCategory: number; bus?: PresenceBus; presenceGatherMs?: number },
+  opts: { log: Logger; networkServer?: NetworkServerSignIn; lora?: LoraApplications; silenceMs?: number; now?: () => number; loraCategory: number; bus?: PresenceBus; presenceGatherMs?: number },
 ) {
   const now = opts.now ?? Date.now;
   const startedAt = now();
-  broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer));
+  broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer, opts.lora));
 
   const deviceOf = (identity: MqttIdentity) => {
     const i = identity as DeviceIdentity;
@@ -217,8 +249,9 @@ export function attachDevicesToBroker(
     const ts = now();
     if ((i.role === 'gateway' || i.role === 'unclaimedGateway') && topic === `gw/${i.uid}/up`) activation.heard(i.uid!, ts);
     if (i.role === 'networkServer') {
-      const m = LORA_UPLINK.exec(topic);
-      const device = m && Number(m[1]) === i.appId ? devices.byDevEui(i.appId!, m[2]!.toUpperCase()) : undefined;
+      const m = LORA_HEARD.exec(topic);
+      const names = m !== null && i.appId !== undefined && (m[1] === String(i.appId) || opts.lora?.names(i.appId, m[1]!) === true);
+      const device = names ? devices.byDevEui(i.appId!, m![2]!.toUpperCase()) : undefined;
       if (device && !device.disabled) devices.seen(device.id, ts);
       return;
     }
@@ -226,6 +259,8 @@ export function attachDevicesToBroker(
     if (id === undefined) return;
     if (i.role === 'tasmota' && topic === `tele/${i.topic}/LWT`) return devices.setOnline(id, payload.toString().trim() !== 'Offline', ts);
     if (i.role === 'tasmota' && topic.startsWith('tasmota/discovery/')) discovered(i, id, topic, payload);
+    // a will is published by the broker after the device's connection ended: the device is not there
+    if (broker.ended?.(identity)) return;
     devices.seen(id, ts);
   });
 
@@ -289,7 +324,8 @@ export function attachDevicesToBroker(
     t.unref();
     return t;
   };
-  const sweep = every(60_000, 'device silence sweep', () => devices.expireSilent([opts.loraCategory], LORA_SILENCE_MS, now()));
+  const silenceMs = opts.silenceMs ?? LORA_SILENCE_MS;
+  const sweep = every(silenceSweepMs(silenceMs), 'device silence sweep', () => devices.expireSilent([opts.loraCategory], silenceMs, now()));
   const seenWrites = every(SEEN_FLUSH_MS, 'device presence write', () => devices.flushSeen());
   return {
     close: () => {

@@ -6,7 +6,7 @@ import type { Logger } from '../../platform/log.js';
 import type { Broker } from '../../platform/mqtt/types.js';
 import { createLoraService } from '../lora/lora.service.js';
 import { loraRoutes } from '../lora/lora.routes.js';
-import { loraNetworkServerSignIn } from '../lora/network-server-auth.js';
+import { loraApplications, loraNetworkServerSignIn } from '../lora/network-server-auth.js';
 import { createTagsService } from '../tags/tags.service.js';
 import { tagsRoutes } from '../tags/tags.routes.js';
 import { createActivation } from './activation.js';
@@ -44,10 +44,13 @@ export function createDevicesDomain({ db, broker, bus, config, log, now = Date.n
     brokerUrl: () => `mqtt://${config.HOST}:${mqttPort()}`,
     broker: () => ({ host: config.HOST, port: mqttPort(), wsUrl: `ws://${config.HOST}:${httpPort()}/mqtt` }),
   });
-  const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), loraCategory: familyByKey('lora')!.category, bus });
+  // which application a network server's topics name (Sentra's numeric id or its own, e.g. a ChirpStack UUID)
+  const loraApps = loraApplications(db, { now });
+  const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), lora: loraApps, silenceMs: config.PRESENCE_SILENCE_S * 1000, loraCategory: familyByKey('lora')!.category, bus });
   return {
     tags,
     lora,
+    loraApplications: loraApps,
     devices,
     activation,
     routes: [...devicesRoutes({ db, devices, activation, emma, now }), ...tagsRoutes(tags), ...loraRoutes(lora)],

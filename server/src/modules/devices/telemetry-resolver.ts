@@ -10,11 +10,12 @@ import type { DeviceIdentity } from './devices.broker.js';
 import type { DeviceService } from './devices.service.js';
 import { devices } from './devices.table.js';
 import type { DeviceRow } from './families.js';
+import type { LoraApplications } from '../lora/network-server-auth.js';
 
 /** A sensor-configuration edit or an enable reaches ingest within this time; remove and disable at once. */
 export const RESOLVER_CACHE_MS = 5000;
 const MAX_CACHED = 50_000;
-const LORA_TOPIC = /^application\/(\d+)\/device\/([0-9A-Fa-f]{16})\//;
+const LORA_TOPIC = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\//;
 
 interface Cached {
   ctx: DeviceContext | null;
@@ -26,7 +27,11 @@ export interface TelemetryResolver extends DeviceResolver {
   forget(deviceId: number): void;
 }
 
-export function createTelemetryResolver(db: Db, registry: Pick<DeviceService, 'on' | 'byToken'>, opts: { now?: () => number } = {}): TelemetryResolver {
+export function createTelemetryResolver(
+  db: Db,
+  registry: Pick<DeviceService, 'on' | 'byToken'>,
+  opts: { now?: () => number; /** which application a network server's topic names (numeric id or its own UUID) */ lora?: Pick<LoraApplications, 'names'> } = {},
+): TelemetryResolver {
   const now = opts.now ?? Date.now;
   const byId = new Map<number, Cached>();
   /** `<appId>:<DEVEUI>` → device id (null: no such device) */
@@ -66,7 +71,7 @@ export function createTelemetryResolver(db: Db, registry: Pick<DeviceService, 'o
 
   function loraDevice(appId: number, topic: string): DeviceContext | null {
     const m = LORA_TOPIC.exec(topic);
-    if (!m || Number(m[1]) !== appId) return null;
+    if (!m || !(m[1] === String(appId) || opts.lora?.names(appId, m[1]!) === true)) return null;
     const key = `${appId}:${m[2]!.toUpperCase()}`;
     const t = now();
     let hit = byEui.get(key);

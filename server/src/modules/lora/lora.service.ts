@@ -7,9 +7,11 @@ import { devices } from '../devices/devices.table.js';
 import { loraServers } from './lora.table.js';
 
 type Row = typeof loraServers.$inferSelect;
-type Fields = { mac: string; name: string; server: string };
+type Fields = { mac: string; name: string; server: string; application_uuid?: string | null };
 
-const present = (r: Row): LoraServer => ({ id: r.id, mac: r.mac, name: r.name, server: r.server, created_at: r.createdAt });
+const present = (r: Row): LoraServer => ({ id: r.id, mac: r.mac, name: r.name, server: r.server, application_uuid: r.applicationUuid ?? null, created_at: r.createdAt });
+// an edit that does not name the application UUID keeps the one recorded
+const columns = ({ mac, name, server, application_uuid }: Fields) => ({ mac, name, server, ...(application_uuid !== undefined && { applicationUuid: application_uuid }) });
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 // drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
 const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
@@ -40,14 +42,13 @@ export function createLoraService(db: Db, opts: { now?: () => number } = {}) {
 
   function add(appId: number, input: Fields) {
     assertMacFree(appId, input.mac);
-    return present(db.insert(loraServers).values({ appId, ...input, createdAt: now() }).returning().get());
+    return present(db.insert(loraServers).values({ appId, ...columns(input), createdAt: now() }).returning().get());
   }
 
   function edit(appId: number, input: Fields & { id: number }) {
     rowOf(appId, input.id);
     assertMacFree(appId, input.mac, input.id);
-    const { id, ...fields } = input;
-    return present(db.update(loraServers).set(fields).where(eq(loraServers.id, id)).returning().get());
+    return present(db.update(loraServers).set(columns(input)).where(eq(loraServers.id, input.id)).returning().get());
   }
 
   function remove(appId: number, id: number) {

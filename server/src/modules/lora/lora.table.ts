@@ -13,6 +13,9 @@ export const loraServers = sqliteTable(
     mac: text('mac').notNull(),
     name: text('name').notNull(),
     server: text('server').notNull(),
+    /** the network server's own application id (ChirpStack v4: a UUID, lower case): its MQTT integration's topics
+     * carry it (application/<uuid>/device/<devEui>/...) instead of Sentra's numeric application id */
+    applicationUuid: text('application_uuid'),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [uniqueIndex('lora_servers_app_mac').on(t.appId, t.mac)],

@@ -20,6 +20,9 @@ import { repairRollupsAfterCrash } from './rollup-repair.js';
 import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
 
+/** the event kinds of ChirpStack v4's MQTT integration, counted one by one in `lora_events` (others as `other`) */
+const LORA_EVENTS = new Set(['up', 'join', 'status', 'ack', 'txack', 'log', 'location', 'integration']);
+
 export interface TelemetryPipelineOptions {
   sqlite: Database.Database;
   log: Logger;
@@ -62,7 +65,7 @@ export interface DeviceRejects {
 
 export interface TelemetryPipeline {
   /** listens to the broker's connected/disconnected/message events, and pauses its reads while the writer is behind */
-  attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused'>>): void;
+  attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused' | 'ended'>>): void;
   /** the device registry's resolver; null → no device is known and nothing is ingested */
   useResolver(resolver: DeviceResolver | null): void;
   /**
@@ -239,6 +242,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const highWater = Math.floor(maxQueued / 2);
   const lowWater = Math.floor(maxQueued / 8);
   let pausable: Pick<Broker, 'setReadPaused'> | undefined;
+  /** the broker's answer to "has this identity's connection ended" (its message is then its will) */
+  let ended: ((identity: MqttIdentity) => boolean) | undefined;
   let resumeCheck: NodeJS.Timeout | undefined;
   function relievePressure() {
     if (!pausable || resumeCheck || writer.backlog <= highWater) return;
@@ -264,6 +269,16 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   let subscription: BusSubscription | undefined;
   if (bus) subscription = bus.subscribe<TelemetryMessage>('tele.>', (msg) => enqueue(msg.data), { queue: 'telemetry-writer' });
 
+  /** a LoRa network server's events by kind (ChirpStack v4: up, join, status, ack, txack, log, location, integration),
+   * whether or not they carry data to store */
+  const loraEvents: Record<string, number> = {};
+  function countLoraEvent(topic: string) {
+    const at = topic.lastIndexOf('/event/');
+    const kind = at < 0 ? 'other' : topic.slice(at + 7);
+    const key = LORA_EVENTS.has(kind) ? kind : 'other';
+    loraEvents[key] = (loraEvents[key] ?? 0) + 1;
+  }
+
   function resolve(identity: MqttIdentity, topic?: string) {
     if (!resolver) return null;
     try {
@@ -283,13 +298,15 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
     const ctx = resolve(identity, topic);
     if (!ctx) return countReject('unknown_device', undefined);
+    if (ctx.devEui !== undefined) countLoraEvent(topic);
     if (ctx.disabled) return countReject('disabled', ctx.deviceId);
     const res = adaptMessage(ctx, topic, payload, maxPayload);
     if (!res.ok) return countReject(res.reason, ctx.deviceId);
     const out = res.out;
     const receivedAt = now();
     if (out.online !== undefined) presence.lwt(ctx.deviceId, ctx.appId, out.online);
-    else presence.heard(ctx.deviceId, ctx.appId, receivedAt);
+    // a will (published by the broker after the connection ended) is stored, but the device is not there
+    else if (!ended?.(identity)) presence.heard(ctx.deviceId, ctx.appId, receivedAt);
     let stated = out.ts;
     if (stated !== undefined && (stated > receivedAt + futureTolerance || stated < receivedAt - maxAge)) {
       counters.clock_fallbacks++;
@@ -339,6 +356,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   return {
     attachBroker(broker) {
       if (broker.setReadPaused) pausable = broker as Pick<Broker, 'setReadPaused'>;
+      if (broker.ended) ended = (identity) => broker.ended!(identity);
       broker.on('message', (identity, topic, payload, qos, hold) => void ingest(identity, topic, payload, qos, hold));
       broker.on('connected', (identity) => this.connected(identity));
       broker.on('disconnected', (identity) => this.disconnected(identity));
@@ -377,6 +395,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         pressured: writer.pressured,
         reads_paused: resumeCheck !== undefined,
         online_devices: presence.onlineCount(),
+        lora_events: { ...loraEvents },
         series_cached: series.size,
         series_created: series.stats.created,
         series_create_ms: Math.round(series.stats.create_ms),

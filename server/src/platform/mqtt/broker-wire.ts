@@ -49,7 +49,7 @@ export type LoopCommand =
   | { t: 'listenFd'; fd: number }
   /** `sid` when accepted, else the CONNACK return code of the refusal */
   | { t: 'authAnswer'; req: number; sid?: SessionId; returnCode?: number; message?: string }
-  | { t: 'authzAnswer'; req: number; ok: boolean }
+  | { t: 'authzAnswer'; req: number; ok: boolean; scope?: string[] }
   /** `req` 0: nobody waits for the answer (another thread's publish, delivered to this thread's subscribers) */
   | { t: 'publish'; req: number; topic: string; payload: Uint8Array; qos: 0 | 1; retain: boolean }
   | { t: 'kick'; sids: SessionId[] }

@@ -191,10 +191,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
+  /** identities whose connection ended: what they publish now is their will (`Broker.ended`) */
+  const ended = new WeakSet<MqttIdentity>();
   /** the session is over on its thread: announced, its departure is reported; its subscriptions go */
   function end(sid: SessionId, session: Session, replaced: boolean) {
     if (session.gone) return;
     session.gone = true;
+    ended.add(session.identity);
     session.since = performance.now();
     for (const f of session.filters) session.thread.filters.remove(f);
     session.filters = [];
@@ -265,6 +268,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           }
           const sid = nextSid++;
           sessions.set(sid, { ...r, clientId, thread, filters: [], announced: false, since: performance.now(), gone: false });
+          // an authority that hands out the same identity object again: connected anew, it has not ended
+          ended.delete(r.identity);
           // the client id is this session's from now on (its CONNACK may go out before `ready` comes back here); the
           // same id still connected through another thread is taken over (MQTT-3.1.4-2; within a thread aedes does it)
           const before = holders.get(clientId);
@@ -279,7 +284,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         const session = sessions.get(ev.sid);
         const ok = allowed(session, ev.topic, ev.kind);
         if (!ok && ev.kind === 'publish') dropped(session, ev.topic);
-        send(thread, { t: 'authzAnswer', req: ev.req, ok });
+        const scope = ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
+        send(thread, { t: 'authzAnswer', req: ev.req, ok, ...(scope && { scope }) });
         break;
       }
       case 'ready': {
@@ -452,6 +458,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     },
     get readPaused() {
       return readPaused;
+    },
+    ended(identity) {
+      return ended.has(identity);
     },
     connected() {
       const out: MqttIdentity[] = [];

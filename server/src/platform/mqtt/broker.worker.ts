@@ -155,6 +155,8 @@ interface ThreadSession {
   /** its allowed topics, each with the subscriptions' generation at which nobody subscribed to it (-1: not known, or
    * somebody did) */
   allowed: Map<string, number>;
+  /** topic prefixes a wildcard subscription beyond its own topics was limited to (BrokerAuthority.receiveScope) */
+  scope?: Set<string>;
 }
 
 const aedes = new Aedes({
@@ -176,7 +178,9 @@ const sessions = new WeakMap<Client, ThreadSession>();
 const clientsBySid = new Map<SessionId, Client>();
 /** sessions the event loop kicked before this thread had them ready (closed as soon as they are) */
 const kickedEarly = new Set<SessionId>();
-const tcp = net.createServer((socket) => aedes.handle(socket));
+// TCP keep-alive: a client that asked for no MQTT keep-alive (0) and whose network vanished is still found out (after
+// the system's probes: with Linux defaults about 12 minutes), so its session ends and the device goes offline
+const tcp = net.createServer((socket) => aedes.handle((socket.setKeepAlive(true, 60_000), socket)));
 const sockets = new Map<number, Duplex>();
 let readPaused = false;
 /** connections not read while too many of their acknowledgements are held (held-acks.ts) */
@@ -265,7 +269,18 @@ aedes.authorizePublish = (client, packet, done) => {
 aedes.authorizeSubscribe = (client, sub, done) => {
   const session = client ? sessions.get(client) : undefined;
   if (!session || reserved(sub.topic) || !validFilter(sub.topic)) return done(null, null);
-  ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: sub.topic, kind: 'subscribe' }, (a) => done(null, a.t === 'authzAnswer' && a.ok ? sub : null));
+  ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: sub.topic, kind: 'subscribe' }, (a) => {
+    const ok = a.t === 'authzAnswer' && a.ok;
+    if (ok && a.scope) for (const prefix of a.scope) (session.scope ??= new Set()).add(prefix);
+    done(null, ok ? sub : null);
+  });
+};
+// a session whose wildcard subscription reaches beyond its own topics receives only what is under its scope
+aedes.authorizeForward = (client, packet) => {
+  const scope = client ? sessions.get(client)?.scope : undefined;
+  if (scope === undefined) return packet;
+  for (const prefix of scope) if (packet.topic.startsWith(prefix)) return packet;
+  return null;
 };
 
 aedes.on('clientReady', (client) => {

@@ -31,6 +31,12 @@ export interface BrokerAuthority {
   /** asked only for identities this authority issued */
   authorizePublish(identity: MqttIdentity, topic: string): boolean;
   authorizeSubscribe(identity: MqttIdentity, topic: string): boolean;
+  /**
+   * For an allowed filter that reaches beyond the identity's own topics (a `+` where its own tree has a name, as
+   * ChirpStack's `application/+/device/+/command/+`): the topic prefixes it may receive; deliveries to the client
+   * outside every prefix it was given are dropped. Undefined: the filter is within its own topics.
+   */
+  receiveScope?(identity: MqttIdentity, filter: string): string[] | undefined;
 }
 
 export interface BrokerEvents {
@@ -55,6 +61,11 @@ export interface Broker {
   disconnect(match: (identity: MqttIdentity) => boolean): number;
   /** identities connected now */
   connected(): MqttIdentity[];
+  /**
+   * Whether this identity's connection has ended. A message from it afterwards is its will, published by the broker on
+   * its behalf: it says nothing about the device being there (presence must not count it as "heard").
+   */
+  ended?(identity: MqttIdentity): boolean;
   /**
    * Stops (true) or resumes (false) reading from every client connection: TCP backpressure towards the devices while
    * the gateway's writer is behind, instead of memory growing and the event loop drowning. Sockets stay open.

@@ -34,6 +34,9 @@ export function serveMqttOverWebSocket(
     wss.handleUpgrade(req, socket, head, (ws) => {
       const stream = createWebSocketStream(ws);
       stream.on('error', (err) => log.debug('MQTT WebSocket stream error', err));
+      // a connection dropped without a close frame (or closed by the peer) only ends the stream's readable side, so the
+      // stream never emits 'close' and the broker never learns the device left: destroyed here, it does
+      ws.once('close', () => stream.destroy());
       handle(stream, req);
     });
   };

@@ -33,7 +33,7 @@ function start(input: DeviceWizardInput = {}, opts: Options = {}) {
         calls.uidChecks.push(input.uid);
         return (opts.uidCheck ?? ((u: string) => u))(input.uid);
       }),
-      loadLoraServers: fromPromise(async () => [{ id: 5, mac: 'AA:BB:CC:DD:EE:FF', name: 'Gerbang', server: 'x', created_at: 0 }]),
+      loadLoraServers: fromPromise(async () => [{ id: 5, mac: 'AA:BB:CC:DD:EE:FF', name: 'Gerbang', server: 'x', application_uuid: null as string | null, created_at: 0 }]),
       loadEmmaPlugins: fromPromise(async () => [{ emma_plugin_key: 'emma.meter', emma_application_plugin_id: 'app-1', emma_plugin_name: 'Meter' }]),
       addDevice: fromPromise(async ({ input }: { input: AddRequest }) => {
         calls.add.push(input);

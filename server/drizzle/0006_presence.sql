@@ -1,0 +1,1 @@
+ALTER TABLE `lora_servers` ADD `application_uuid` text;
