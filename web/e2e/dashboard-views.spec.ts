@@ -6,7 +6,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { T } from './helpers.js';
 import { openAsTenant, tenantWithApp, type TenantApp } from './access-fixtures.js';
-import { demoDashboards, installDemoDashboards, runFleet, type FleetHandle } from '../../simulator/src/index.js';
+import { demoDashboards, installDemoDashboards, runFleet, tagDemoFleet, type FleetHandle } from '../../simulator/src/index.js';
 
 const SHOTS = 'test-results/dashboard-views';
 const HOUR = 3_600_000;
@@ -97,7 +97,10 @@ test.describe.serial('dashboards that read on any screen', () => {
       ramp: 100,
     });
     expect(fleet.stats().lastError, 'every device registered').toBeUndefined();
-    const installed = await installDemoDashboards({ url: baseURL!, username: t.username, password: t.pass, domain: t.domain }, demoDashboards(fleet.devices, 'e2e-views'));
+    const gateway = { url: baseURL!, username: t.username, password: t.pass, domain: t.domain };
+    // as demo-run.ts does: the list and map cards read the devices of their role tag
+    expect(await tagDemoFleet(gateway, fleet.devices)).toBeGreaterThan(0);
+    const installed = await installDemoDashboards(gateway, demoDashboards(fleet.devices, 'e2e-views'));
     ids = installed.ids;
     expect(Object.keys(ids)).toEqual(expect.arrayContaining(['energi', 'peta_armada']));
     page = await browser.newPage({ baseURL, viewport: { width: 1366, height: 900 } });
