@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type AddressObject } from 'mailparser';
+import { createRecorder } from './recorder.js';
 
 export interface ReceivedMail {
   /** envelope sender and recipients (MAIL FROM / RCPT TO) */
@@ -43,8 +44,7 @@ function textOf(a: AddressObject | AddressObject[] | undefined): string {
 }
 
 export async function startMailSink(opts: { login?: { user: string; pass: string } } = {}): Promise<MailSink> {
-  const messages: ReceivedMail[] = [];
-  const waiters = new Set<() => void>();
+  const recorder = createRecorder<ReceivedMail>({ sink: 'mail sink', items: 'messages' });
   let refuse: { count: number; code: number; message: string } | undefined;
   const server = new SMTPServer({
     secure: false,
@@ -66,7 +66,7 @@ export async function startMailSink(opts: { login?: { user: string; pass: string
       }
       simpleParser(stream)
         .then((parsed) => {
-          messages.push({
+          recorder.add({
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             envelopeTo: session.envelope.rcptTo.map((r) => r.address),
             from: textOf(parsed.from),
@@ -78,7 +78,6 @@ export async function startMailSink(opts: { login?: { user: string; pass: string
             headers: parsed.headers,
             user: typeof session.user === 'string' ? session.user : undefined,
           });
-          for (const w of waiters) w();
           cb();
         })
         .catch((err: Error) => cb(err));
@@ -94,26 +93,8 @@ export async function startMailSink(opts: { login?: { user: string; pass: string
   return {
     port,
     url: `smtp://${login}127.0.0.1:${port}`,
-    messages,
-    waitFor(n, ms = 5000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (messages.length < n) return;
-          cleanup();
-          resolve(messages.slice(0, n));
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`mail sink: ${messages.length} of ${n} messages after ${ms} ms`));
-        }, ms);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
-    },
+    messages: recorder.items,
+    waitFor: recorder.waitFor,
     refuseNext(count, code, message = code >= 500 ? 'Mailbox unavailable' : 'Try again later') {
       refuse = { count, code, message };
     },

@@ -3,6 +3,7 @@
 // Point the gateway at it with SMS_API_URL / WHATSAPP_API_URL / a webhook recipient of `sink.url`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRecorder } from './recorder.js';
 
 export interface RecordedRequest {
   method: string;
@@ -38,8 +39,7 @@ export interface ProviderSink {
 const BODY_MAX = 1024 * 1024;
 
 export async function startProviderSink(): Promise<ProviderSink> {
-  const requests: RecordedRequest[] = [];
-  const waiters = new Set<() => void>();
+  const recorder = createRecorder<RecordedRequest>({ sink: 'provider sink', items: 'requests' });
   let answer: ProviderAnswer | ((req: RecordedRequest) => ProviderAnswer) = { status: 201, body: { sid: 'SM1' } };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -65,8 +65,7 @@ export async function startProviderSink(): Promise<ProviderSink> {
         json,
         at: Date.now(),
       };
-      requests.push(recorded);
-      for (const w of waiters) w();
+      recorder.add(recorded);
       const a = typeof answer === 'function' ? answer(recorded) : answer;
       const send = () => {
         if (res.destroyed) return;
@@ -85,29 +84,11 @@ export async function startProviderSink(): Promise<ProviderSink> {
   return {
     port,
     url: `http://127.0.0.1:${port}`,
-    requests,
+    requests: recorder.items,
     respond(a) {
       answer = a;
     },
-    waitFor(n, ms = 5000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (requests.length < n) return;
-          cleanup();
-          resolve(requests.slice(0, n));
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`provider sink: ${requests.length} of ${n} requests after ${ms} ms`));
-        }, ms);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
-    },
+    waitFor: recorder.waitFor,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
