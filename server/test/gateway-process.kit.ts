@@ -4,7 +4,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { findUp } from '../src/platform/db/sqlite.js';
+import { addDevice } from './fixtures.js';
 import type { GatewayListening } from '../src/main.js';
 
 const root = path.dirname(findUp('scripts', import.meta.url));
@@ -90,4 +92,31 @@ export async function stopGateway(gw: GatewayProcess): Promise<number | null> {
   if (gw.child.exitCode !== null || gw.child.signalCode !== null) return gw.child.exitCode;
   gw.child.kill('SIGTERM');
   return gw.exited;
+}
+
+/** `n` generic MQTT devices registered through the REST call, with the broker sign-in each was given */
+export async function addMqttDevices(url: string, auth: Parameters<typeof addDevice>[1], n: number): Promise<{ id: number; username: string; password: string }[]> {
+  const devices = [];
+  for (let i = 0; i < n; i++) {
+    const d = await addDevice(url, auth, 'mqtt');
+    devices.push({ id: d.id, username: d.store_mqtt_username as string, password: d.store_mqtt_password as string });
+  }
+  return devices;
+}
+
+/** stated times of one device's stored points of env.data.<param>, read from the database file of a stopped gateway */
+export function storedTimes(dataDir: string, deviceId: number, param: string): Set<number> {
+  const db = new Database(path.join(dataDir, 'sentra.db'), { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT p.ts FROM telemetry_points p JOIN telemetry_series s ON s.id = p.series_id
+         WHERE s.device_id = ? AND s.sensor = 'env' AND s.configtype = 'data' AND s.param = ?`,
+      )
+      .pluck()
+      .all(deviceId, param) as number[];
+    return new Set(rows);
+  } finally {
+    db.close();
+  }
 }

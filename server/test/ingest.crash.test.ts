@@ -3,34 +3,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addDevice, tenantWithApp } from './fixtures.js';
-import { killHard, spawnGateway, stopGateway, type GatewayProcess } from './gateway-process.kit.js';
+import { tenantWithApp } from './fixtures.js';
+import { addMqttDevices, killHard, spawnGateway, stopGateway, storedTimes, type GatewayProcess } from './gateway-process.kit.js';
 
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const fn of cleanup.reverse()) await fn();
   cleanup = [];
 });
-
-/** stated times of one device's stored points of env.data.n */
-function storedTimes(dataDir: string, deviceId: number): Set<number> {
-  const db = new Database(path.join(dataDir, 'sentra.db'), { readonly: true });
-  try {
-    const rows = db
-      .prepare(
-        `SELECT p.ts FROM telemetry_points p JOIN telemetry_series s ON s.id = p.series_id
-         WHERE s.device_id = ? AND s.sensor = 'env' AND s.configtype = 'data' AND s.param = 'n'`,
-      )
-      .pluck()
-      .all(deviceId) as number[];
-    return new Set(rows);
-  } finally {
-    db.close();
-  }
-}
 
 /**
  * Each device publishes QoS 1 messages back to back (MQTT.js keeps up to `window` in flight), each with its own stated
@@ -75,11 +57,7 @@ describe('ingest after SIGKILL', () => {
     });
     const owner = await tenantWithApp(gw.url);
     const auth = { tenant: owner.tenant, domain: owner.domain };
-    const devices = [];
-    for (let i = 0; i < 4; i++) {
-      const d = await addDevice(gw.url, auth, 'mqtt');
-      devices.push({ id: d.id, username: d.store_mqtt_username as string, password: d.store_mqtt_password as string });
-    }
+    const devices = await addMqttDevices(gw.url, auth, 4);
     const acked = new Map<number, number[]>(devices.map((d) => [d.id, []]));
     // stated times a minute apart per round, so no round's points collide with another's
     const base = Date.now() - 3_600_000;
@@ -100,7 +78,7 @@ describe('ingest after SIGKILL', () => {
     expect(await stopGateway(gw)).toBe(0);
     let total = 0;
     for (const d of devices) {
-      const stored = storedTimes(dataDir, d.id);
+      const stored = storedTimes(dataDir, d.id, 'n');
       const lost = acked.get(d.id)!.filter((ts) => !stored.has(ts));
       total += acked.get(d.id)!.length;
       expect(lost, `device ${d.id}: acknowledged and not stored`).toEqual([]);
