@@ -146,6 +146,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     devices: devicesDomain.devices,
     changes,
+    grants: dashboardGrants,
     sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }), { ok: true }),
     now: opts.now,
   });

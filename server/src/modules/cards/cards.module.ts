@@ -14,6 +14,7 @@ import { CardError, depKey, type EngineSources } from './cardQuery.js';
 import { createCardsLive, type CardsLive } from './cards.live.js';
 import { createAnswerCache, type AnswerCache } from './answerCache.js';
 import { cardsRoutes, type CardCommandSender } from './cards.routes.js';
+import type { DashboardGrants } from '../dashboards/grants.js';
 import { createDashboardSource, type DashboardSource, type DashboardView } from './dashboardSource.js';
 import { createDeviceDirectory } from './deviceDirectory.js';
 import { createSeriesReads } from './seriesReads.js';
@@ -34,7 +35,7 @@ export interface CardEngine {
 export function createCardEngine(
   sqlite: Database.Database,
   telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>,
-  opts: { now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number } = {},
+  opts: { now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number; grants?: DashboardGrants } = {},
 ): CardEngine {
   const now = opts.now ?? Date.now;
   const src: EngineSources = {
@@ -42,7 +43,7 @@ export function createCardEngine(
     directory: createDeviceDirectory(sqlite, { ttlMs: opts.directoryTtlMs, now }),
     states: createStateReads(sqlite),
   };
-  const source = createDashboardSource(sqlite, { now, changes: opts.changes });
+  const source = createDashboardSource(sqlite, { now, changes: opts.changes, grants: opts.grants });
   // 1 s: the clock drift of a relative window a cached answer may show (device facts are already read with 3 s)
   const answers = createAnswerCache({ ttlMs: opts.answerTtlMs ?? 1000, maxEntries: 5000, now });
 
@@ -92,6 +93,8 @@ export interface CardsDomainDeps {
   sendCommand?: CardCommandSender;
   /** dashboard and access writes: parsed dashboards and role menus are cached until the next one */
   changes?: Pick<AccessChanges, 'access' | 'dashboards'>;
+  /** the application's one dashboard-grants rule and its cache (dashboards/grants.ts), shared with the dashboard calls */
+  grants?: DashboardGrants;
   now?: () => number;
 }
 
@@ -100,7 +103,7 @@ export interface CardsDomainDeps {
  * (`attachRealtime`): the commit, presence and registry listeners feed its index.
  */
 export function createCardsDomain(deps: CardsDomainDeps) {
-  const engine = createCardEngine(deps.sqlite, deps.telemetry, { now: deps.now, changes: deps.changes });
+  const engine = createCardEngine(deps.sqlite, deps.telemetry, { now: deps.now, changes: deps.changes, grants: deps.grants });
   const presenceOf = deps.sqlite.prepare('SELECT app_id, online, last_online_ts FROM devices WHERE id = ?');
   let live: CardsLive | undefined;
   const offs: (() => void)[] = [];
