@@ -8,14 +8,11 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { FUEL_PRODUCTS } from '@sentra/contracts';
 import { notice, T } from './helpers.js';
 import { openAsTenant, tenantWithApp, type TenantApp } from './access-fixtures.js';
-import { demoDashboards, installDemoDashboards, runFleet, type FleetHandle } from '../../simulator/src/index.js';
+import { demoDashboards, installDemoDashboards, type FleetHandle } from '../../simulator/src/index.js';
+import { runSmallDemoFleet } from './demo-fleet.kit.js';
 
-const HOUR = 3_600_000;
 const SEED = 'e2e-cards';
 const c = T.dashboards.commands;
-
-/** 17:00 today in Jakarta: the evening peak of fuel sales and laundry (what the profiles' day curve says). */
-const eveningPeak = () => Math.floor((Date.now() + 7 * HOUR) / (24 * HOUR)) * 24 * HOUR - 7 * HOUR + 17 * HOUR;
 
 const card = (page: Page, key: string) => page.locator(`[data-testid="dashboard-card"][data-key="${key}"]`);
 const valueOf = (page: Page, key: string) => card(page, key).getByTestId('card-value');
@@ -69,20 +66,7 @@ test.describe.serial('card views on the demo fleet', () => {
   test.beforeAll(async ({ browser, baseURL, request }) => {
     test.setTimeout(90_000);
     t = await tenantWithApp(request);
-    fleet = await runFleet({
-      url: baseURL!,
-      mqtt: `mqtt://127.0.0.1:${process.env.SENTRA_E2E_MQTT_PORT}`,
-      username: t.username,
-      password: t.pass,
-      domain: t.domain,
-      devices: 9,
-      rate: 1,
-      speed: 120,
-      startMs: eveningPeak(),
-      seed: SEED,
-      ramp: 100,
-    });
-    expect(fleet.stats().lastError, 'every device registered').toBeUndefined();
+    fleet = await runSmallDemoFleet(baseURL!, t, SEED);
     const kinds = fleet.devices.map((d) => `${d.plan.family}/${d.plan.profile}`);
     expect(kinds).toEqual(expect.arrayContaining(['mqtt/meter', 'mqtt/fuel', 'mqtt/laundry', 'tasmota/plug', 'tasmota/environment']));
     const installed = await installDemoDashboards({ url: baseURL!, username: t.username, password: t.pass, domain: t.domain }, demoDashboards(fleet.devices, SEED));

@@ -6,12 +6,10 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { T } from './helpers.js';
 import { openAsTenant, tenantWithApp, type TenantApp } from './access-fixtures.js';
-import { demoDashboards, installDemoDashboards, runFleet, tagDemoFleet, type FleetHandle } from '../../simulator/src/index.js';
+import { demoDashboards, installDemoDashboards, tagDemoFleet, type FleetHandle } from '../../simulator/src/index.js';
+import { runSmallDemoFleet } from './demo-fleet.kit.js';
 
 const SHOTS = 'test-results/dashboard-views';
-const HOUR = 3_600_000;
-/** 17:00 today in Jakarta: the evening peak, so values move within seconds (as cards.spec.ts runs it). */
-const eveningPeak = () => Math.floor((Date.now() + 7 * HOUR) / (24 * HOUR)) * 24 * HOUR - 7 * HOUR + 17 * HOUR;
 
 const cards = (page: Page) => page.getByTestId('dashboard-card');
 
@@ -83,20 +81,7 @@ test.describe.serial('dashboards that read on any screen', () => {
   test.beforeAll(async ({ browser, baseURL, request }) => {
     test.setTimeout(90_000);
     t = await tenantWithApp(request);
-    fleet = await runFleet({
-      url: baseURL!,
-      mqtt: `mqtt://127.0.0.1:${process.env.SENTRA_E2E_MQTT_PORT}`,
-      username: t.username,
-      password: t.pass,
-      domain: t.domain,
-      devices: 9,
-      rate: 1,
-      speed: 120,
-      startMs: eveningPeak(),
-      seed: 'e2e-views',
-      ramp: 100,
-    });
-    expect(fleet.stats().lastError, 'every device registered').toBeUndefined();
+    fleet = await runSmallDemoFleet(baseURL!, t, 'e2e-views');
     const gateway = { url: baseURL!, username: t.username, password: t.pass, domain: t.domain };
     // as demo-run.ts does: the list and map cards read the devices of their role tag
     expect(await tagDemoFleet(gateway, fleet.devices)).toBeGreaterThan(0);
