@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
+import './canvasTeardown.js';
 import { Box, Typography } from '@mui/material';
 import { T } from '@sentra/contracts';
 import type { CardViewProps } from '../common/definition.js';
