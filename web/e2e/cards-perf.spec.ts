@@ -3,9 +3,10 @@
 // made from the demo dashboards' cards, and each navigation to it is timed until every card shows its values and
 // every chart is drawn (with the steps between: dashboard record, socket, subscribe, first and last card push, and
 // the tick labels that pass their chart's edge: the axes' margins are laid out before drawing); then 10 s of live pushes are
-// watched for long frames (> 50 ms), and the initial script bundle is checked for Plotly and Leaflet. Bounds are
-// generous (CI machines vary): the figures are printed and written to test-results/cards-perf/perf.json for
-// docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3); CARDS_PERF_PROFILE=1 also writes CPU
+// watched for long frames (> 50 ms), and the initial script bundle is checked for Plotly and Leaflet. The medians of
+// the navigations are held to issue 28's 1.5 s, each navigation only to a generous bound (CI machines vary): the
+// figures are printed (in full, and as one `bench cards_perf {...}` line) and written to
+// test-results/cards-perf/perf.json for docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3); CARDS_PERF_PROFILE=1 also writes CPU
 // profiles of the first one (load.cpuprofile) and of the live window (live.cpuprofile); CARDS_PERF_TRACE=1 a Chromium
 // performance trace of the first navigation (load.trace.json: layout, style, paint and script on the main thread).
 import fs from 'node:fs';
@@ -340,12 +341,27 @@ test.describe.serial('30-card dashboard performance', () => {
     fs.mkdirSync(OUT, { recursive: true });
     fs.writeFileSync(`${OUT}/perf.json`, JSON.stringify(report, null, 2));
     console.log(`cards perf ${JSON.stringify(report, null, 2)}`);
+    // one line in `npm run bench`'s style (named figures, units in the names; the load average says how busy the
+    // machine was): what a note or a CI log quotes
+    const os = await import('node:os');
+    const bench = {
+      cards: CARDS,
+      runs: RUNS,
+      values_median_ms: median('valuesMs'),
+      charts_median_ms: median('chartsMs'),
+      values_max_ms: range('valuesMs')[1],
+      charts_max_ms: range('chartsMs')[1],
+      initial_scripts_kb: initialKb,
+      load_average: os.loadavg().map((l) => Math.round(l * 10) / 10).join(' '),
+    };
+    console.log(`bench cards_perf ${JSON.stringify(bench)}`);
     test.info().annotations.push({ type: 'perf', description: JSON.stringify({ valuesMs: report.valuesMs, chartsMs: report.chartsMs, live: report.live, initialKb }) });
 
     for (const s of initial) for (const [lib, mark] of Object.entries(LAZY_LIBRARIES)) expect(mark.test(s.text), `${lib} in the initial script ${s.name}`).toBe(false);
-    // generous (CI's two cores are shared: the target is 1.5 s on a quieter machine, see docs/performance.md); the
-    // medians would catch Plotly back on the values' path or the route and card fallbacks' 300 ms reveal throttle
-    // only on a machine that is not loaded, the per-run bounds a view that hangs
+    // issue 28's target: every value and every chart within 1.5 s in a full `.ci/run` (quiet machine: values ~0.5 s,
+    // charts ~0.7–0.9 s). The medians hold to it: Plotly back on the values' path, a 300 ms reveal throttle or charts
+    // redrawn twice cross it; the per-run bounds stay generous (a navigation the shared 2-core machine stalls), so a
+    // single slow navigation does not fail the run while a view that hangs does
     for (const r of runs) {
       expect(r.problems, 'cards showing a problem').toEqual([]);
       expect(r.compiled, 'functions compiled at run time (zod schemas compile none: src/zodConfig.ts)').toEqual([]);
@@ -353,8 +369,8 @@ test.describe.serial('30-card dashboard performance', () => {
       expect(r.valuesMs).toBeLessThan(6_000);
       expect(r.chartsMs).toBeLessThan(10_000);
     }
-    expect(median('valuesMs'), 'median of the navigations: every value shown').toBeLessThan(3_000);
-    expect(median('chartsMs'), 'median of the navigations: every chart drawn').toBeLessThan(4_000);
+    expect(median('valuesMs'), 'median of the navigations: every value shown').toBeLessThan(1_500);
+    expect(median('chartsMs'), 'median of the navigations: every chart drawn').toBeLessThan(1_500);
     expect(last.frames!.frames).toBeGreaterThan(0);
     // generous: a regression (every chart redrawn on every push) shows as a large share of long frames
     expect(last.frames!.long / last.frames!.frames).toBeLessThan(0.25);
