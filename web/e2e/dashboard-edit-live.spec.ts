@@ -93,7 +93,7 @@ test.describe.serial('editing you can see', () => {
     // still live after the drop
     await expect(valueOf(page, 'daya')).toHaveText(/\d.* kW$/);
 
-    await page.getByRole('button', { name: s.componentMenu('daya') }).click();
+    await page.getByRole('button', { name: s.componentMenu('daya'), exact: true }).click();
     await expect(page.getByTestId('card-type-name')).toHaveText('Single Value');
     await expect(page.getByRole('menuitem', { name: s.editWithEditor })).toBeVisible();
     await page.keyboard.press('Escape');
