@@ -120,6 +120,43 @@ describe('GET /fetch/web/g/{dashboardId}/{componentKey}', () => {
   });
 });
 
+describe("POST /fetch/web/preview/{dashboardId} (the component editor's preview)", () => {
+  const unsaved = (over: Record<string, unknown> = {}) => ({
+    key: 'baru', cat: 'SINGLE_VALUE_CARD', x: 0, y: 3, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...power(meter.device.id) } }, view: { unit: 'W' }, ...over,
+  });
+  const preview = (component: unknown, query: Record<string, unknown> = {}, who: Parameters<typeof call>[3] = auth, id = dashboardId) =>
+    call(gw.url, cardsContract.preview, { dashboardId: id, component, ...query } as never, who);
+
+  it('evaluates a card that is not saved, as the card query evaluates a stored one, and stores nothing', async () => {
+    const r = await preview(unsaved());
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ response_result: 0, key: 'baru', cat: 'SINGLE_VALUE_CARD', success: true, value: 30 });
+    expect((await card('baru')).status).toBe(404);
+  });
+  it("reads the dashboard's variables and the filter query", async () => {
+    const math = await preview(unsaved({ model: { value: { query: 'MATH', queryType: 'condition', condition: '{func_total} * 2' } } }));
+    expect(math.body).toMatchObject({ success: true, value: 120 });
+    const chart = await preview(unsaved({ cat: 'LINE_CHART_CARD', w: 2, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...power(meter.device.id), param_label: 'daya' } } }), { ndata: 2 });
+    expect(chart.body.chart_data.map((row: Record<string, unknown>) => row.daya)).toEqual([20, 30]);
+  });
+  it('answers a component the schema refuses with -10 and the field, and a bad expression on the card (success false)', async () => {
+    const bad = await preview(unsaved({ key: '1salah' }));
+    expect(bad).toMatchObject({ status: 400, body: { response_result: Result.INVALID } });
+    expect(bad.body.errors[0].path).toBe('component.key');
+    expect((await preview(unsaved({ model: { value: { query: 'MATH', queryType: 'condition', condition: '{func_total} * (' } } }))).body).toMatchObject({ success: false });
+  });
+  it("is the editor's only: 404 for another application's dashboard, 403 for a viewer or a manager without the dashboard", async () => {
+    const other = await tenantWithApp(gw.url);
+    expect((await preview(unsaved(), {}, { tenant: other.tenant, domain: other.domain })).status).toBe(404);
+    const viewer = await memberWithRole(gw.url, owner, { navs: [dashboardId] });
+    expect((await preview(unsaved(), {}, { member: viewer.member, domain: owner.domain })).status).toBe(403);
+    const elsewhere = await memberWithRole(gw.url, owner, { sys_navs: ['_dashboard_manage_'] });
+    expect((await preview(unsaved(), {}, { member: elsewhere.member, domain: owner.domain })).status).toBe(403);
+    const editor = await memberWithRole(gw.url, owner, { sys_navs: ['_dashboard_manage_'], navs: [dashboardId] });
+    expect((await preview(unsaved(), {}, { member: editor.member, domain: owner.domain })).body).toMatchObject({ response_result: 0, value: 30 });
+  });
+});
+
 describe('live push over socket.io', () => {
   it('pushes a card update within 100 ms of an MQTT publish, and nothing to a client that did not subscribe', async () => {
     const watcher = await viewer();

@@ -167,6 +167,8 @@ function validInput(def: CallDef): Record<string, unknown> {
     sensor: 'env', configtype: 'data', param: 't', start: 0, end: Date.now() + 3_600_000, ndata: 5, n: 5, policies: {}, value: 1,
     dashboardId: seed.dashboard, componentKey: p.startsWith('/fetch/web/p/') ? 'pompa' : p.startsWith('/fetch/web/ws/') ? 'ws' : 'tren',
     refresh_token: seed.refreshToken,
+    // the editor's preview: an unsaved card
+    component: { key: 'baru', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: seed.device, sensor: 'env', config: 'data', param: 't' } } },
     // rules and tasks: a rule category, an action entry, a task status
     ...(p.includes('/rule/') ? { category: 111, action: {}, condition: {} } : {}),
     ...(p.includes('/task/') ? { status: 2 } : {}),

@@ -3,12 +3,14 @@
 // made from the demo dashboards' cards, and each navigation to it is timed until every card shows its values and
 // every chart is drawn (with the steps between: dashboard record, socket, subscribe, first and last card push, and
 // the tick labels that pass their chart's edge: the axes' margins are laid out before drawing); then 10 s of live pushes are
-// watched for long frames (> 50 ms), and the initial script bundle is checked for Plotly and Leaflet. Bounds are
-// generous (CI machines vary): the figures are printed and written to test-results/cards-perf/perf.json for
-// docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3); CARDS_PERF_PROFILE=1 also writes CPU
+// watched for long frames (> 50 ms), and the initial script bundle is checked for Plotly and Leaflet. The medians of
+// the navigations are held to issue 28's 1.5 s, each navigation only to a generous bound (CI machines vary): the
+// figures are printed (in full, and as one `bench cards_perf {...}` line) and written to
+// test-results/cards-perf/perf.json for docs/performance.md. CARDS_PERF_RUNS sets the number of navigations (3); CARDS_PERF_PROFILE=1 also writes CPU
 // profiles of the first one (load.cpuprofile) and of the live window (live.cpuprofile); CARDS_PERF_TRACE=1 a Chromium
 // performance trace of the first navigation (load.trace.json: layout, style, paint and script on the main thread).
 import fs from 'node:fs';
+import os from 'node:os';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { CARD_LIVE, UNSCALED_HEIGHT_CARDS, cardPixelHeight, contracts, GRID_MARGIN, GRID_ROW_HEIGHT, type CardTypeCode, type ComponentInput } from '@sentra/contracts';
 import { demoDashboards, demoFleetOptions, runFleet, type FleetHandle } from '../../simulator/src/index.js';
@@ -18,6 +20,19 @@ import { CANVAS_MARKERS_FROM as MAP_CANVAS_MARKERS_FROM } from '../src/cards/map
 const OUT = 'test-results/cards-perf';
 const CARDS = 30;
 const RUNS = Math.max(1, Number(process.env.CARDS_PERF_RUNS ?? 3));
+/** issue 28: every value and every chart within 1.5 s (the medians of the navigations are held to it) */
+const TARGET_MS = 1_500;
+
+/**
+ * The medians' bound on this machine now: the target, unless the machine is overloaded by work that is not this
+ * spec's (its own gateway, fleet and browser keep a 2-core machine's 1-minute load under ~2 per core): then the
+ * target times the overload, so a machine shared with other builds still fails a view that regressed by more than
+ * the machine slowed down, and a quiet CI run is held to 1.5 s exactly.
+ */
+function mediansBoundMs(loadAverage: number, cpus: number): { boundMs: number; overload: number } {
+  const overload = Math.max(1, loadAverage / (2 * Math.max(1, cpus)));
+  return { boundMs: Math.round(TARGET_MS * overload), overload: Math.round(overload * 10) / 10 };
+}
 const LIVE_WINDOW_MS = 10_000;
 /** chunks that must stay lazy: their libraries' own marks */
 const LAZY_LIBRARIES = { plotly: /plotly\.js/, leaflet: /leafletjs\.com|leaflet-container/ };
@@ -308,6 +323,7 @@ test.describe.serial('30-card dashboard performance', () => {
 
   test('interactive quickly, charts drawn, no dropped frames under live pushes; Plotly and Leaflet stay lazy', async ({ browser, baseURL, request }) => {
     test.setTimeout(60_000 + RUNS * 45_000);
+    const loadAtStart = os.loadavg()[0]!;
     const initial = await initialScripts(request);
     const profiling = !!process.env.CARDS_PERF_PROFILE;
     const tracing = !!process.env.CARDS_PERF_TRACE;
@@ -340,12 +356,31 @@ test.describe.serial('30-card dashboard performance', () => {
     fs.mkdirSync(OUT, { recursive: true });
     fs.writeFileSync(`${OUT}/perf.json`, JSON.stringify(report, null, 2));
     console.log(`cards perf ${JSON.stringify(report, null, 2)}`);
+    // one line in `npm run bench`'s style (named figures, units in the names; the load average says how busy the
+    // machine was): what a note or a CI log quotes
+    const { boundMs, overload } = mediansBoundMs(loadAtStart, os.cpus().length);
+    const bench = {
+      cards: CARDS,
+      runs: RUNS,
+      values_median_ms: median('valuesMs'),
+      charts_median_ms: median('chartsMs'),
+      values_max_ms: range('valuesMs')[1],
+      charts_max_ms: range('chartsMs')[1],
+      initial_scripts_kb: initialKb,
+      load_average_at_start: Math.round(loadAtStart * 10) / 10,
+      cpus: os.cpus().length,
+      medians_bound_ms: boundMs,
+      overload,
+    };
+    console.log(`bench cards_perf ${JSON.stringify(bench)}`);
     test.info().annotations.push({ type: 'perf', description: JSON.stringify({ valuesMs: report.valuesMs, chartsMs: report.chartsMs, live: report.live, initialKb }) });
 
     for (const s of initial) for (const [lib, mark] of Object.entries(LAZY_LIBRARIES)) expect(mark.test(s.text), `${lib} in the initial script ${s.name}`).toBe(false);
-    // generous (CI's two cores are shared: the target is 1.5 s on a quieter machine, see docs/performance.md); the
-    // medians would catch Plotly back on the values' path or the route and card fallbacks' 300 ms reveal throttle
-    // only on a machine that is not loaded, the per-run bounds a view that hangs
+    // issue 28's target: every value and every chart within 1.5 s in a full `.ci/run` (quiet machine: values ~0.5 s,
+    // charts ~0.7–0.9 s). The medians hold to it (scaled only on a machine overloaded by others: mediansBoundMs):
+    // Plotly back on the values' path, a 300 ms reveal throttle or charts redrawn twice cross it; the per-run bounds
+    // stay generous (a navigation the shared 2-core machine stalls), so a single slow navigation does not fail the run
+    // while a view that hangs does
     for (const r of runs) {
       expect(r.problems, 'cards showing a problem').toEqual([]);
       expect(r.compiled, 'functions compiled at run time (zod schemas compile none: src/zodConfig.ts)').toEqual([]);
@@ -353,8 +388,8 @@ test.describe.serial('30-card dashboard performance', () => {
       expect(r.valuesMs).toBeLessThan(6_000);
       expect(r.chartsMs).toBeLessThan(10_000);
     }
-    expect(median('valuesMs'), 'median of the navigations: every value shown').toBeLessThan(3_000);
-    expect(median('chartsMs'), 'median of the navigations: every chart drawn').toBeLessThan(4_000);
+    expect(median('valuesMs'), `median of the navigations: every value shown (bound ${boundMs} ms, overload ${overload})`).toBeLessThan(boundMs);
+    expect(median('chartsMs'), `median of the navigations: every chart drawn (bound ${boundMs} ms, overload ${overload})`).toBeLessThan(boundMs);
     expect(last.frames!.frames).toBeGreaterThan(0);
     // generous: a regression (every chart redrawn on every push) shows as a large share of long frames
     expect(last.frames!.long / last.frames!.frames).toBeLessThan(0.25);

@@ -118,8 +118,9 @@ test.describe.serial('a tenant builds a dashboard', () => {
     await expect(page).toHaveURL(/\/_dashboard_conf_\/energi-gedung$/);
     const card = page.getByTestId('dashboard-card').filter({ hasText: 'Suhu Ruang' });
     await expect(card).toBeVisible();
-    // until the card views arrive, the edit layout labels the body as a placeholder
-    await expect(card.getByTestId('card-placeholder')).toHaveText(s.cardPlaceholder);
+    // the edit layout draws the card's own view (issue 28), not a placeholder
+    await expect(card.getByTestId('card-body')).toBeVisible();
+    await expect(card.getByTestId('card-placeholder')).toHaveCount(0);
     expect(await storedCard(page, t, dashboardId, 'suhu')).toMatchObject({ x: 0, y: 0, w: 1, h: 1 });
   });
 

@@ -6,12 +6,15 @@ import { T } from '../text/id.js';
 import { defineCall, type Access } from './define.js';
 import { INSTANT_MAX_MS } from '../models/fields.js';
 import { jsonObject } from '../models/access.js';
+import { Component } from '../models/dashboard/index.js';
 
 /**
  * Who may read a card: every principal of the application passes the route table's check; the server then lets a
  * member through only when the dashboard is in their role's menu or they hold `_dashboard_manage_`.
  */
 const VIEW: Access = { navs: [] };
+/** The component editor's preview: only who may edit the dashboard's cards ("Kelola Dasboard"), within its grants. */
+const EDIT: Access = { navs: ['_dashboard_manage_'] };
 
 const numeric = z.coerce.number().finite();
 /** epoch ms, or an ISO-8601 date */
@@ -122,6 +125,16 @@ export const cardsContract = {
       [Result.DEVICE_BUSY]: `${T.dashboards.commands.failed} ${T.dashboards.commands.busy}`,
       [Result.DEVICE_TIMEOUT]: `${T.dashboards.commands.failed} ${T.dashboards.commands.timeout}`,
     },
+  }),
+  preview: defineCall({
+    method: 'POST',
+    path: '/fetch/web/preview/{dashboardId}',
+    summary:
+      "The component editor's preview: a card not saved yet, evaluated as the card query evaluates a stored one (the dashboard's variables and filters, the filter query), without storing it",
+    audience: 'member',
+    access: EDIT,
+    input: z.object({ dashboardId: CardPath.shape.dashboardId, component: Component }).extend(CardFilterQuery.shape),
+    output: CardData,
   }),
   csv: defineCall({
     method: 'GET',

@@ -115,6 +115,9 @@ export const T = {
     serverDevEuiTaken: 'Dev EUI sudah terdaftar',
     serverTopicTaken: 'Topic Tasmota sudah dipakai perangkat lain',
     tasmotaTopicInvalid: 'Topic Tasmota hanya boleh huruf, angka, titik, garis bawah atau tanda hubung (maksimal 32 karakter)',
+    /** the wizard's optional Topic of a Tasmota (issue 27; not in the spec's words) */
+    tasmotaTopic: 'Topic Tasmota',
+    tasmotaTopicHelp: 'Opsional: Topic yang sudah dipakai perangkat (perintah Topic di konsol Tasmota). Kosongkan agar dibuatkan otomatis.',
     serverNoBrokerSecret: 'Perangkat ini tidak memakai password broker',
     serverUnknownPlugin: 'Plugin tidak ditemukan',
     serverLatitude: 'Latitude harus di antara -90 dan 90',
@@ -377,6 +380,8 @@ export const T = {
     editTitle: 'Edit LoRA Server',
     macHelp: '6 atau 8 byte heksadesimal, contoh AA:BB:CC:DD:EE:FF',
     serverHelp: 'Host[:port] atau URL network server',
+    applicationUuid: 'ID Aplikasi ChirpStack',
+    applicationUuidHelp: 'Opsional: UUID aplikasi ChirpStack v4, yang ada di topik application/<UUID>/… integrasinya',
     addSuccess: 'Tambah LoRA Server Sukses',
     addFailed: 'Tambah LoRA Server Gagal',
     editSuccess: 'Edit LoRA Server Sukses',
@@ -941,6 +946,9 @@ export const T = {
     // web: the component editor, its dialogs and the Visualisasi fields (spec 02 sections 2, 4, 5). The spec gives
     // none of these labels; the words of its own messages live in `component`, `query` and `variables` above.
     editor: {
+      /** the component editor's live preview (issue 28; not in the spec's words) */
+      preview: 'Pratinjau',
+      previewChooseType: 'Pilih kategori dan tipe kartu untuk melihat pratinjau',
       addTitle: 'Tambah Komponen',
       editTitle: 'Edit Komponen',
       key: 'Component Key',

@@ -3,7 +3,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { Result, T, cardCsvFileName, type CardTypeCode } from '@sentra/contracts';
 import { notices } from '../ui/snackbar/notices.js';
+import { render } from '@testing-library/react';
 import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
+import { CardsReadOnly } from './common/readOnly.js';
 
 const api = vi.hoisted(() => ({ calls: [] as { path: string; input: any; opts?: any }[], answer: (_path: string): any => ({ code: 200, body: { response_result: 0, message: 'ok' }, headers: {}, text: 'OK' }) }));
 vi.mock('../api/client.js', () => ({
@@ -341,5 +343,19 @@ describe.each([['WEBSERVICE'], ['WEBSERVICE_FETCH']] as [CardTypeCode][])('%s', 
     api.answer = () => ({ code: 400, body: { response_result: -50, message: T.cardViews.webserviceNotAllowed }, headers: {}, text: 'Bad Request' });
     renderCard(cat, { key: 'cuaca' });
     expect(await screen.findByText(T.cardViews.webserviceNotAllowed)).toBeTruthy();
+  });
+});
+
+describe('a command card where cards must not act (the edit layout, the editor preview)', () => {
+  it.each([['BUTTON_CARD'], ['INPUT_TOGGLE_CARD'], ['INPUT_NUMBER_CARD']] as [CardTypeCode][])('%s shows its controls disabled and sends nothing', async (cat) => {
+    render(<CardsReadOnly.Provider value={true}>{cardElement(cat, { key: 'pompa', w: 1, data: { status: 'ON', value: 'ON', time: Date.now(), enable: true } })}</CardsReadOnly.Provider>);
+    const fence = await screen.findByTestId('command-readonly');
+    expect((fence as HTMLFieldSetElement).disabled).toBe(true);
+    // a click that reaches the control anyway (fireEvent ignores inert and disabled fieldsets) still sends nothing
+    const control = cat === 'INPUT_TOGGLE_CARD' ? screen.getByRole('switch') : screen.getByTestId('command-send');
+    fireEvent.click(control);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent()).toEqual([]);
+    expect(screen.getByTestId('command-status').textContent).toBe('ON');
   });
 });

@@ -7,6 +7,7 @@ import { FeedHub, type LiveTransport } from './common/cardFeed.js';
 import type { CardComponent } from './common/definition.js';
 import { LiveDashboard, joinDashboardEarly, useCardData } from './common/LiveDashboard.js';
 import { stubLayout } from './cards.test-kit.js';
+import { CardsReadOnly } from './common/readOnly.js';
 
 beforeAll(() => stubLayout());
 afterEach(cleanup);
@@ -118,5 +119,36 @@ describe('<CardSurface> in a live dashboard', () => {
     );
     expect(firstRender).toEqual([229.5]);
     expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('229,50 V');
+  });
+});
+
+describe('<CardSurface> where cards must not act (edit layout, editor preview)', () => {
+  it('draws data its screen hands over (no feed), an inert body, and the menu in its title line', async () => {
+    const t = liveTransport();
+    const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });
+    const c = card('baru', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT', title: 'Tegangan baru' } });
+    const given = { state: { data: { key: 'baru', cat: 'SINGLE_VALUE_CARD', success: true, value: 231.25 }, frame: 1, seq: 0, appends: [], receivedAt: 0 } };
+    render(
+      <LiveDashboard dashboardId={9} components={[c]} hub={hub}>
+        <CardsReadOnly.Provider value={true}>
+          <CardSurface component={c} h={2} dashboardId={9} given={given} actions={<button type="button">menu</button>} />
+        </CardsReadOnly.Provider>
+      </LiveDashboard>,
+    );
+    await vi.waitFor(() => expect(within(cardEl('baru')).getByText(/231,25/)).toBeTruthy());
+    expect(within(cardEl('baru')).getByTestId('card-title').textContent).toBe('Tegangan baru');
+    expect(within(cardEl('baru')).getByTestId('card-body').hasAttribute('inert')).toBe(true);
+    expect(within(cardEl('baru')).getByRole('button', { name: 'menu' })).toBeTruthy();
+    // the given data is not asked of the dashboard's channel for this card
+    t.push('baru', { value: 1 });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(within(cardEl('baru')).getByText(/231,25/)).toBeTruthy();
+  });
+
+  it('shows its loading state while the screen has no data yet', async () => {
+    const c = card('baru', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT', title: 'Tegangan baru' } });
+    render(<CardSurface component={c} h={2} dashboardId={9} given={{}} />);
+    await vi.waitFor(() => expect(within(cardEl('baru')).getByTestId('card-loading')).toBeTruthy());
+    expect(within(cardEl('baru')).getByTestId('card-body').hasAttribute('inert')).toBe(false);
   });
 });

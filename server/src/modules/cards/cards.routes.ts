@@ -3,7 +3,7 @@
 import { CARD_TYPES, QueryEntity, Result, T, cardCsvFileName, cardsContract, type CardFilterQuery, type Component } from '@sentra/contracts';
 import { ApiError, fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { BoundRoute, Caller, Handler } from '../../platform/http/mount.js';
-import { filterOf, overrides } from './cardData.js';
+import { evaluateCard, filterOf, overrides } from './cardData.js';
 import { CardError, VariableScope, type EvalContext } from './cardQuery.js';
 import type { CardEngine } from './cards.module.js';
 import { csvColumns, streamCsv } from './csv.js';
@@ -32,6 +32,14 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
     route(cardsContract.get, ({ input, caller }) => {
       const view = engine.source.dashboard(caller, input.dashboardId);
       return engine.evaluate(caller, view, input.componentKey, input).data;
+    }),
+    // the same dashboard and grants checks as the card query (another application's dashboard 404, outside the
+    // caller's grants 403); the unsaved component reads the dashboard's variables and filters as it will once saved
+    route(cardsContract.preview, ({ input, caller }) => {
+      const view = engine.source.dashboard(caller, input.dashboardId);
+      const { dashboardId: _id, component, ...query } = input;
+      const app = caller.app!;
+      return evaluateCard(engine.src, { component, conf: view.conf, appId: app.id, tz: app.timezone, now: Date.now(), query }).data;
     }),
     route(cardsContract.csv, async ({ input, caller, res }) => {
       const view = engine.source.dashboard(caller, input.dashboardId);

@@ -72,7 +72,14 @@ export function CommandShell({
         )}
       </Stack>
       {/* "Width w: 2 maps to 6 columns, 4 to 12 columns, otherwise 3" of a 12-column row: the controls' share */}
-      <Box sx={{ width: `${Math.min(100, (columns / (3 * Math.max(1, w))) * 100)}%`, minWidth: 0 }}>{children}</Box>
+      {/* read-only (edit layout, preview): the controls shown disabled (a disabled fieldset disables every control in it) */}
+      <Box sx={{ width: `${Math.min(100, (columns / (3 * Math.max(1, w))) * 100)}%`, minWidth: 0, ...(command.readOnly && { opacity: 0.5 }) }}>
+        {command.readOnly ? (
+          <fieldset disabled data-testid="command-readonly" style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>{children}</fieldset>
+        ) : (
+          children
+        )}
+      </Box>
       <Dialog open={command.confirming} onClose={command.cancel}>
         <DialogTitle>{T.cardViews.confirmTitle}</DialogTitle>
         <DialogContent>{confirmText}</DialogContent>

@@ -7,6 +7,7 @@ import { contracts } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { notices } from '../../ui/snackbar/notices.js';
+import { useCardsReadOnly } from './readOnly.js';
 import { commandMachine, commandStatusText, reasonOf, type CommandOutcome, type CommandRequest } from './command.machine.js';
 
 export async function sendCardCommand(dashboardId: number, componentKey: string, request: CommandRequest): Promise<CommandOutcome> {
@@ -30,14 +31,19 @@ export function useCommand(dashboardId: number, componentKey: string, opts: { co
     return () => sub.unsubscribe();
   }, [actor]);
   const state = String(snapshot.value);
+  // a card shown to be arranged or previewed sends nothing, whatever its view does
+  const readOnly = useCardsReadOnly();
   return {
+    readOnly,
     state,
     busy: state === 'sending',
     confirming: state === 'confirming',
     statusText: commandStatusText(state, snapshot.context.reason),
     failed: state === 'failed',
     succeeded: state === 'success',
-    send: (request: CommandRequest) => send({ type: 'SEND', request }),
+    send: (request: CommandRequest) => {
+      if (!readOnly) send({ type: 'SEND', request });
+    },
     confirm: () => send({ type: 'CONFIRM' }),
     cancel: () => send({ type: 'CANCEL' }),
   };

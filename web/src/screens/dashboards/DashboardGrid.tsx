@@ -1,7 +1,8 @@
 // The card grid of a dashboard (spec 02 section 9 "Grid"): breakpoints lg 1200, md 996, sm 768, xs 480, xxs 0; row
 // height 60, margin 36; in the view (static) the spec's 4 columns from sm up and one stacked column below sm (issue 28),
 // lg 4 md 4 sm 2 xs 2 xxs 1 in the edit layout,
-// where cards drag and resize only at md and lg. Cards draw their title, type and a labelled placeholder body.
+// where cards drag and resize only at md and lg. Cards are drawn by `renderCard` (the cards' live views, in the view
+// and in the edit layout, where a card follows its grid item's height while it is resized), else as a placeholder.
 import { useMemo, useState, type ReactNode } from 'react';
 import { Responsive, WidthProvider, type Layout, type Layouts } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
@@ -31,8 +32,8 @@ export interface DashboardGridProps {
   onBreakpointChange?(bp: Breakpoint): void;
   /** edit mode: the card's action button */
   actions?(c: StoredComponent): ReactNode;
-  /** view mode: draws the card (the card registry's live view, web/src/cards); without it, a placeholder */
-  renderCard?(c: StoredComponent, h: number): ReactNode;
+  /** draws the card (the card registry's live view, web/src/cards) with the edit layout's `actions`; without it, a placeholder */
+  renderCard?(c: StoredComponent, h: number, actions?: ReactNode): ReactNode;
 }
 
 function DashboardCard({ c, h, actions }: { c: StoredComponent; h: number; actions?: ReactNode }) {
@@ -70,7 +71,10 @@ export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', on
     return { lg: items, md: items, sm: items, xs: stacked, xxs: stacked };
   }, [components]);
   const shown = edit ? (layouts ?? {}) : viewLayouts;
+  /** the card being resized and its height meanwhile: its view follows the handle, not only the dropped size */
+  const [resizing, setResizing] = useState<{ key: string; h: number }>();
   const heights = new Map((shown[breakpoint] ?? shown.lg ?? []).map((i) => [i.i, i.h]));
+  if (resizing) heights.set(resizing.key, resizing.h);
   const arrange = edit && canArrange(breakpoint);
 
   return (
@@ -86,13 +90,17 @@ export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', on
         draggableCancel={`.${NO_DRAG}`}
         compactType="vertical"
         onBreakpointChange={(bp) => (edit ? onBreakpointChange?.(bp as Breakpoint) : setViewBreakpoint(bp as Breakpoint))}
+        onResize={(_l: Layout[], _old: Layout, item: Layout) => {
+          if (resizing?.key !== item.i || resizing.h !== item.h) setResizing({ key: item.i, h: item.h });
+        }}
+        onResizeStop={() => setResizing(undefined)}
         onLayoutChange={(_current: Layout[], all: Layouts) => {
           if (edit) onLayoutsChange?.(all as GridLayouts);
         }}
       >
         {components.map((c) => (
           <div key={c.key} data-grid-key={c.key}>
-            {!edit && renderCard ? renderCard(c, heights.get(c.key) ?? gridItemOf(c).h) : <DashboardCard c={c} h={heights.get(c.key) ?? gridItemOf(c).h} actions={edit ? actions?.(c) : undefined} />}
+            {renderCard ? renderCard(c, heights.get(c.key) ?? gridItemOf(c).h, edit ? actions?.(c) : undefined) : <DashboardCard c={c} h={heights.get(c.key) ?? gridItemOf(c).h} actions={edit ? actions?.(c) : undefined} />}
           </div>
         ))}
       </ResponsiveGrid>

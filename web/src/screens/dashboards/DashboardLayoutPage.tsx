@@ -1,9 +1,10 @@
 // The edit-layout view (_dashboard_conf_/{path}, title 'Edit {label}', spec 02 sections 2, 4, 9): refresh, save
 // layout (windows ≥ 996 px), edit dashboard, add component (Editor or Manual); cards drag and resize at md and lg;
-// layouts are kept per breakpoint in local storage by dashboard id; a card's menu edits it or deletes it.
+// layouts are kept per breakpoint in local storage by dashboard id; a card's menu edits it or deletes it. The cards are
+// the view's own, live on the dashboard's default filter, read-only (issue 28): arranging them sends no command.
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Alert, Box, Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, IconButton, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import SaveIcon from '@mui/icons-material/Save';
 import EditIcon from '@mui/icons-material/Edit';
@@ -12,7 +13,9 @@ import MoreVertIcon from '@mui/icons-material/MoreVert';
 import TuneIcon from '@mui/icons-material/Tune';
 import DataObjectIcon from '@mui/icons-material/DataObject';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { contracts, GRID_BREAKPOINTS, T, type DashboardRecord } from '@sentra/contracts';
+import { CARD_TYPES, cardTypeLabel, contracts, dashboardRefreshMs, GRID_BREAKPOINTS, T, type CardTypeCode, type DashboardRecord } from '@sentra/contracts';
+import { CardsReadOnly, LiveDashboard, liveCardRenderer } from '../../cards/index.js';
+import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
@@ -60,6 +63,9 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
   const [busy, setBusy] = useState(false);
   const [choosing, setChoosing] = useState(false);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; c: StoredComponent } | null>(null);
+  /** the cards read the dashboard's default filter, as the view opens with it */
+  const [filter] = useState<ViewFilter>(() => defaultViewFilter(conf.var, Date.now()));
+  const renderCard = useMemo(() => liveCardRenderer(dashboard.id), [dashboard.id]);
   const confPath = area.to(ROUTES.conf, { path: dashboard.path });
   /** "After saving or deleting it returns to the dashboard list, then the config view." */
   const backThroughList = (path = dashboard.path) => navigate(area.to(ROUTES.list), { state: { then: area.to(ROUTES.conf, { path }) } satisfies ListForward });
@@ -123,21 +129,27 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
       {components.length === 0 ? (
         <Alert severity="info" variant="outlined">{s.emptyDashboard}</Alert>
       ) : (
-        <DashboardGrid
-          components={components}
-          mode="edit"
-          layouts={layouts}
-          breakpoint={breakpoint}
-          onBreakpointChange={setBreakpoint}
-          onLayoutsChange={changeLayouts}
-          actions={(c) => (
-            <IconButton size="small" className={NO_DRAG} aria-label={s.componentMenu(c.key)} onClick={(e) => setMenu({ anchor: e.currentTarget, c })}>
-              <MoreVertIcon fontSize="small" />
-            </IconButton>
-          )}
-        />
+        <CardsReadOnly.Provider value={true}>
+          <LiveDashboard dashboardId={dashboard.id} filter={filter} components={components} refreshMs={dashboardRefreshMs(conf)} globals={conf.var as Record<string, unknown> | undefined} decimals={(conf.view as { decimal?: number } | undefined)?.decimal}>
+            <DashboardGrid
+              components={components}
+              mode="edit"
+              layouts={layouts}
+              breakpoint={breakpoint}
+              onBreakpointChange={setBreakpoint}
+              onLayoutsChange={changeLayouts}
+              renderCard={renderCard}
+              actions={(c) => (
+                <IconButton size="small" className={NO_DRAG} aria-label={s.componentMenu(c.key)} onClick={(e) => setMenu({ anchor: e.currentTarget, c })} sx={{ mr: -1, flexShrink: 0 }}>
+                  <MoreVertIcon fontSize="small" />
+                </IconButton>
+              )}
+            />
+          </LiveDashboard>
+        </CardsReadOnly.Provider>
       )}
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
+        {menu && menu.c.cat in CARD_TYPES && <ListSubheader data-testid="card-type-name" sx={{ lineHeight: '32px' }}>{cardTypeLabel(menu.c.cat as CardTypeCode, T.dashboards.editor)}</ListSubheader>}
         <MenuItem onClick={act((c) => navigate(area.to(ROUTES.componentEdit, { path: dashboard.path, componentKey: c.key })))}>
           <ListItemIcon><TuneIcon fontSize="small" /></ListItemIcon>
           <ListItemText>{s.editWithEditor}</ListItemText>

@@ -100,6 +100,17 @@ export function InfoStep({ context, send, busy }: StepProps) {
           helperText={context.infoErrors.name}
           onChange={(e) => send({ type: 'EDIT_INFO', field: 'name', value: e.target.value })}
         />
+        {familyOf(context.draft)?.activation === 'tasmota' && (
+          <TextField
+            label={T.devices.tasmotaTopic}
+            value={info.topic ?? ''}
+            disabled={busy}
+            error={Boolean(context.infoErrors.topic)}
+            helperText={context.infoErrors.topic ?? T.devices.tasmotaTopicHelp}
+            onChange={(e) => send({ type: 'EDIT_INFO', field: 'topic', value: e.target.value })}
+            slotProps={{ htmlInput: { maxLength: 32, 'data-testid': 'tasmota-topic', style: { fontFamily: 'monospace' } } }}
+          />
+        )}
       </Stack>
       <StepActions back={() => send({ type: 'BACK' })}>
         {context.tagCategories.length > 0 && (

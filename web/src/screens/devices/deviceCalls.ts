@@ -43,6 +43,7 @@ export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, fal
   let message = failureMessage(r, { byCode: def?.errors, fallback });
   if (r.code === 400 && code !== undefined && def?.errors?.[code] && typeof body?.message === 'string' && body.message) message = body.message;
   if (code === -12 && message === T.devices.serverSerialTaken) fields.serial_number = message;
+  if (code === -12 && message === T.devices.serverTopicTaken) fields.topic = message;
   return new DeviceCallError(message, fields, r.code, code);
 }
 

@@ -94,6 +94,50 @@ describe('device wizard: Kategori and Informasi', () => {
   });
 });
 
+describe("device wizard: a Tasmota's existing Topic (issue 27)", () => {
+  it('registers a Tasmota with the Topic it already has, and without one when the field is left empty', async () => {
+    const { actor, calls } = start();
+    await ready(actor);
+    actor.send({ type: 'CHOOSE', family: 'tasmota', variant: 'tasmota' });
+    fillInfo(actor, 'TAS-1', 'Lampu Teras');
+    actor.send({ type: 'EDIT_INFO', field: 'topic', value: ' tasmota_5C1A2B ' });
+    actor.send({ type: 'SUBMIT_INFO' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(calls.add[0]).toEqual({ family: 'tasmota', variant: 'tasmota', body: { serial_number: 'TAS-1', name: 'Lampu Teras', topic: 'tasmota_5C1A2B' } });
+
+    const second = start();
+    await ready(second.actor);
+    second.actor.send({ type: 'CHOOSE', family: 'tasmota', variant: 'tasmota' });
+    fillInfo(second.actor, 'TAS-2', 'Lampu Dapur');
+    second.actor.send({ type: 'SUBMIT_INFO' });
+    await waitFor(second.actor, (s) => s.status === 'done');
+    expect(second.calls.add[0]!.body).toEqual({ serial_number: 'TAS-2', name: 'Lampu Dapur' });
+  });
+  it("refuses a Topic Tasmota would not take (a '/', its group topic) with the Indonesian message, before any call", async () => {
+    const { actor, calls } = start();
+    await ready(actor);
+    actor.send({ type: 'CHOOSE', family: 'tasmota', variant: 'tasmota' });
+    fillInfo(actor);
+    for (const topic of ['lampu/teras', 'tasmotas', 'x'.repeat(33)]) {
+      actor.send({ type: 'EDIT_INFO', field: 'topic', value: topic });
+      actor.send({ type: 'SUBMIT_INFO' });
+      expect(step(actor)).toBe('info');
+      expect(actor.getSnapshot().context.infoErrors.topic).toBe(T.devices.tasmotaTopicInvalid);
+    }
+    expect(calls.add).toEqual([]);
+  });
+  it('returns to Informasi with the message on the Topic field when another device has that Topic', async () => {
+    const { actor } = start({}, { add: () => { throw new DeviceCallError(T.devices.serverTopicTaken, { topic: T.devices.serverTopicTaken }, 400, -12); } });
+    await ready(actor);
+    actor.send({ type: 'CHOOSE', family: 'tasmota', variant: 'tasmota' });
+    fillInfo(actor);
+    actor.send({ type: 'EDIT_INFO', field: 'topic', value: 'dipakai' });
+    actor.send({ type: 'SUBMIT_INFO' });
+    await waitFor(actor, (s) => s.matches('info') && Object.keys(s.context.infoErrors).length > 0);
+    expect(actor.getSnapshot().context.infoErrors.topic).toBe(T.devices.serverTopicTaken);
+  });
+});
+
 describe('device wizard: tags', () => {
   it('goes Penanda → categories → values and sends the chosen tags only', async () => {
     const { actor, calls } = start();

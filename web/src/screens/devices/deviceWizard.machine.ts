@@ -44,6 +44,8 @@ export type Flow = 'direct' | 'sensors' | 'activation';
 export interface InfoForm {
   serial_number: string;
   name: string;
+  /** Tasmota: the Topic the device already has (issue 27); empty: the gateway generates one */
+  topic?: string;
 }
 
 /** The activation screens' fields (one form per activation kind; only the family's own fields are sent). */
@@ -144,10 +146,23 @@ export function flowOf(f: DeviceFamily | undefined): Flow {
 
 const infoSchema = z.object({ serial_number: serialNumber, name: deviceName });
 
-/** The info form's problems with the spec's messages ("Nomor serial tidak boleh kosong", "Nama tidak boleh kosong"). */
-export function validateInfo(info: InfoForm): FieldErrors {
+/** The info form's problems with the spec's messages ("Nomor serial tidak boleh kosong", "Nama tidak boleh kosong"), and a Tasmota's Topic with the add call's own rule. */
+export function validateInfo(info: InfoForm, f?: DeviceFamily): FieldErrors {
   const parsed = infoSchema.safeParse(info);
-  return parsed.success ? {} : fieldErrorsOf(parsed.error);
+  const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+  const topic = tasmotaTopicOf(f, info);
+  if (topic !== undefined && f?.fields.topic) {
+    const t = z.object({ topic: f.fields.topic }).safeParse({ topic });
+    if (!t.success) Object.assign(errors, fieldErrorsOf(t.error));
+  }
+  return errors;
+}
+
+/** The Topic a Tasmota is registered with: the one typed, or undefined (the gateway generates one). */
+export function tasmotaTopicOf(f: DeviceFamily | undefined, info: InfoForm): string | undefined {
+  if (f?.activation !== 'tasmota') return undefined;
+  const topic = info.topic?.trim() ?? '';
+  return topic === '' ? undefined : topic;
 }
 
 /** The activation form's problems, checked with the family's own add fields (UID, Dev EUI, OTAA key, ids ...). */
@@ -197,6 +212,8 @@ export function addRequestOf(c: Pick<DeviceWizardContext, 'draft' | 'tagCategori
   const f = familyOf(c.draft)!;
   const d = c.draft;
   const body: Record<string, unknown> = { serial_number: d.info.serial_number.trim(), name: d.info.name.trim() };
+  const topic = tasmotaTopicOf(f, d.info);
+  if (topic !== undefined) body.topic = topic;
   if (chosenTags(d).length) body.tags = tagsBody(c.tagCategories, chosenTags(d), d.tags);
   if (flowOf(f) === 'sensors') Object.assign(body, { sensors: d.sensors, credentials_token: c.token ?? '' });
   Object.assign(body, activationBody(f, d.activation));
@@ -205,7 +222,7 @@ export function addRequestOf(c: Pick<DeviceWizardContext, 'draft' | 'tagCategori
 
 // ---- which steps the draft allows ----
 
-const infoValid = (c: DeviceWizardContext) => Object.keys(validateInfo(c.draft.info)).length === 0;
+const infoValid = (c: DeviceWizardContext) => Object.keys(validateInfo(c.draft.info, familyOf(c.draft))).length === 0;
 const tagsValid = (c: DeviceWizardContext) => Object.keys(tagValueErrors(c.tagCategories, chosenTags(c.draft), c.draft.tags)).length === 0;
 const sensorsValid = (c: DeviceWizardContext) => parseSensorsText(c.draft.sensors).ok;
 
@@ -302,11 +319,11 @@ export const deviceWizardMachine = setup({
     canGoBack: ({ context }) => stepAllowed(context, 'info'),
     failedOnInfo: ({ event }) => {
       const err = (event as { error?: unknown }).error;
-      return err instanceof DeviceCallError && ['serial_number', 'name'].some((k) => k in err.fieldErrors);
+      return err instanceof DeviceCallError && ['serial_number', 'name', 'topic'].some((k) => k in err.fieldErrors);
     },
   },
   actions: {
-    assignInfoErrors: assign({ infoErrors: ({ context }) => validateInfo(context.draft.info) }),
+    assignInfoErrors: assign({ infoErrors: ({ context }) => validateInfo(context.draft.info, familyOf(context.draft)) }),
     clearInfoErrors: assign({ infoErrors: {} }),
     assignTagErrors: assign({ tagErrors: ({ context }) => tagValueErrors(context.tagCategories, chosenTags(context.draft), context.draft.tags) }),
     clearTagErrors: assign({ tagErrors: {} }),

@@ -1,5 +1,7 @@
 // Add and edit of a LoRa network server (spec 03 section 2.11 leaves the forms open): MAC (6 or 8 bytes hex), name
-// (1–32) and server (host[:port] or URL, ≤ 256), checked with the contract's rules; a taken MAC answers -12.
+// (1–32), server (host[:port] or URL, ≤ 256) and the optional ChirpStack application UUID its integration's topics
+// carry (issue 27; empty: the integration uses the application's numeric id), checked with the contract's rules; a
+// taken MAC answers -12.
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
@@ -19,7 +21,7 @@ export function LoraFormPage({ routeKey }: ScreenProps) {
   const editing = routeKey === '_lora_edit_/{id}';
   const area = useAppArea();
   const navigate = useNavigate();
-  const [form, setForm] = useState({ mac: '', name: '', server: '' });
+  const [form, setForm] = useState({ mac: '', name: '', server: '', application_uuid: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [loading, setLoading] = useState(editing);
   const [busy, setBusy] = useState(false);
@@ -27,7 +29,7 @@ export function LoraFormPage({ routeKey }: ScreenProps) {
   useEffect(() => {
     if (!editing) return;
     getLoraServer(Number(id))
-      .then((s) => setForm({ mac: s.mac, name: s.name, server: s.server }), () => undefined)
+      .then((s) => setForm({ mac: s.mac, name: s.name, server: s.server, application_uuid: s.application_uuid ?? '' }), () => undefined)
       .finally(() => setLoading(false));
   }, [editing, id]);
 
@@ -61,6 +63,7 @@ export function LoraFormPage({ routeKey }: ScreenProps) {
             <TextField label={T.lora.mac} value={form.mac} required disabled={busy} error={Boolean(errors.mac)} helperText={errors.mac ?? T.lora.macHelp} onChange={set('mac')} slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }} />
             <TextField label={T.lora.name} value={form.name} required disabled={busy} error={Boolean(errors.name)} helperText={errors.name} onChange={set('name')} />
             <TextField label={T.lora.server} value={form.server} required disabled={busy} error={Boolean(errors.server)} helperText={errors.server ?? T.lora.serverHelp} onChange={set('server')} />
+            <TextField label={T.lora.applicationUuid} value={form.application_uuid} disabled={busy} error={Boolean(errors.application_uuid)} helperText={errors.application_uuid ?? T.lora.applicationUuidHelp} onChange={set('application_uuid')} placeholder="xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" slotProps={{ htmlInput: { style: { fontFamily: 'monospace' }, 'data-testid': 'lora-application-uuid' } }} />
           </Stack>
           <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
             <Button onClick={() => navigate(area.to('_lora_list_'))} disabled={busy}>{T.common.cancel}</Button>

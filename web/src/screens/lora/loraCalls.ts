@@ -16,7 +16,7 @@ export async function getLoraServer(id: number): Promise<LoraServer> {
   return r.body.data;
 }
 
-export async function saveLoraServer(input: { id?: number; mac: string; name: string; server: string }): Promise<LoraServer> {
+export async function saveLoraServer(input: { id?: number; mac: string; name: string; server: string; application_uuid?: string }): Promise<LoraServer> {
   const def = input.id ? contracts.lora.edit : contracts.lora.add;
   const r = await api.call(def, input as InputOf<typeof contracts.lora.edit>);
   if (!isOk(r)) {

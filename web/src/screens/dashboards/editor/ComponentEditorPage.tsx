@@ -56,11 +56,15 @@ import { TypeSelectors } from './TypeSelectors.js';
 import { QueryRow } from './QueryRow.js';
 import { formGrid } from './formGrid.js';
 import { COMPONENT_EDIT_ROUTE, DASHBOARD_CONF_ROUTE } from './routeKeys.js';
+import { ComponentPreview } from './ComponentPreview.js';
+import { filterParams } from '../../../cards/index.js';
+import { defaultViewFilter } from '../viewFilter.js';
 
 const t = T.dashboards;
 const e = t.editor;
 
-type Loaded = { record: DashboardRecord; conf: ConfDashboardInput; state: ComponentEditorState | undefined };
+/** `filter`: the query the preview is evaluated with, the dashboard's default filter as its view opens with it */
+type Loaded = { record: DashboardRecord; conf: ConfDashboardInput; state: ComponentEditorState | undefined; filter: Record<string, unknown> };
 
 export function ComponentEditorPage({ routeKey }: ScreenProps) {
   const editing = routeKey === COMPONENT_EDIT_ROUTE;
@@ -99,7 +103,7 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
         }
         initial = componentEditorFrom(component, existing);
       }
-      setLoaded({ record: r.data, conf, state: initial });
+      setLoaded({ record: r.data, conf, state: initial, filter: filterParams(defaultViewFilter(conf.var, Date.now())) });
       setState(initial);
       setGlobals({ ...((conf.var ?? {}) as Record<string, VariableValue>) });
     });
@@ -306,6 +310,10 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
                 )}
               </Section>
             )}
+
+            <Section title={e.preview}>
+              <ComponentPreview dashboardId={loaded!.record.id} state={state} filter={loaded!.filter} />
+            </Section>
 
             <Typography variant="body2" color="text.secondary">
               {e.localVariables(Object.keys(state.vars).length)} · {e.viewSet(Object.keys(state.view).length)}
