@@ -9,20 +9,22 @@ import type { Broker } from '../../platform/mqtt/types.js';
 import type { Realtime } from '../../platform/realtime/types.js';
 import type { TelemetryPipeline } from '../telemetry/pipeline.js';
 import type { AccessChanges } from '../auth/access-changes.js';
-import { evaluateCard, type CardResult } from './cardData.js';
+import { componentOf, evaluateCard, type CardResult } from './cardData.js';
 import { CardError, depKey, type EngineSources } from './cardQuery.js';
 import { createCardsLive, type CardsLive } from './cards.live.js';
 import { createAnswerCache, type AnswerCache } from './answerCache.js';
 import { cardsRoutes, type CardCommandSender } from './cards.routes.js';
 import type { DashboardGrants } from '../dashboards/grants.js';
-import { createDashboardSource, type DashboardSource, type DashboardView } from './dashboardSource.js';
+import { createDashboardViews, type DashboardViews, type DashboardView } from '../dashboards/views.js';
 import { createDeviceDirectory } from './deviceDirectory.js';
+import { createDeviceFactsReads } from '../devices/device-facts.js';
 import { createSeriesReads } from './seriesReads.js';
-import { createStateReads } from './stateReads.js';
+import { createStateReads } from '../states/states.reads.js';
 
 export interface CardEngine {
   src: EngineSources;
-  source: DashboardSource;
+  /** the dashboards as the card calls view them (dashboards/views.ts: parsed, cached, the grants rule checked) */
+  source: DashboardViews;
   sqlite: Database.Database;
   /** evaluates one card of a dashboard the caller may view (the GET); answers asked "now" are cached (`answers`) */
   evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): CardResult;
@@ -35,22 +37,22 @@ export interface CardEngine {
 export function createCardEngine(
   sqlite: Database.Database,
   telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>,
-  opts: { now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number; grants?: DashboardGrants } = {},
+  opts: { grants: DashboardGrants; now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number },
 ): CardEngine {
   const now = opts.now ?? Date.now;
   const src: EngineSources = {
     reads: createSeriesReads(sqlite, telemetry),
-    directory: createDeviceDirectory(sqlite, { ttlMs: opts.directoryTtlMs, now }),
+    directory: createDeviceDirectory(createDeviceFactsReads(sqlite), { ttlMs: opts.directoryTtlMs, now }),
     states: createStateReads(sqlite),
   };
-  const source = createDashboardSource(sqlite, { now, changes: opts.changes, grants: opts.grants });
+  const source = createDashboardViews(sqlite, { now, changes: opts.changes, grants: opts.grants });
   // 1 s: the clock drift of a relative window a cached answer may show (device facts are already read with 3 s)
   const answers = createAnswerCache({ ttlMs: opts.answerTtlMs ?? 1000, maxEntries: 5000, now });
 
   function run(appId: number, tz: string, view: DashboardView, key: string, query: CardFilterQuery, at: number): CardResult {
     let component;
     try {
-      component = source.component(view, key);
+      component = componentOf(view, key);
     } catch (err) {
       if (err instanceof CardError) return { data: { key, cat: 'UNKNOWN', success: false, alert: err.message }, deps: new Set() };
       throw err;
@@ -94,7 +96,7 @@ export interface CardsDomainDeps {
   /** dashboard and access writes: parsed dashboards and role menus are cached until the next one */
   changes?: Pick<AccessChanges, 'access' | 'dashboards'>;
   /** the application's one dashboard-grants rule and its cache (dashboards/grants.ts), shared with the dashboard calls */
-  grants?: DashboardGrants;
+  grants: DashboardGrants;
   now?: () => number;
 }
 
