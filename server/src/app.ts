@@ -105,7 +105,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
-  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on', silenceTimeoutMs: config.PRESENCE_SILENCE_S * 1000 });
+  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });
   telemetry.attachBroker(broker);
 
   const sealKey = loadSealKey(config);
@@ -142,7 +142,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const cardsDomain = createCardsDomain({
     sqlite: dbHandle.sqlite,
     telemetry,
-    broker,
     log,
     devices: devicesDomain.devices,
     changes,

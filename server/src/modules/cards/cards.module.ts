@@ -1,11 +1,10 @@
-// Composes the card query engine: the sources it reads (series, rollups, devices, dashboards), the evaluation the GET,
-// the CSV and the live push share, and the listeners that feed the live index (committed points, presence, device
-// registry changes). What app.ts mounts and closes.
+// Composes the card query engine: the sources it reads through their owners (telemetry series and rollups, devices,
+// states, dashboards), the evaluation the GET, the CSV and the live push share, and the listeners that feed the live
+// index (committed points; the device registry's presence and changes). What app.ts mounts and closes.
 import type Database from 'better-sqlite3';
 import type { CardFilterQuery } from '@sentra/contracts';
 import type { Caller } from '../../platform/http/mount.js';
 import type { Logger } from '../../platform/log.js';
-import type { Broker } from '../../platform/mqtt/types.js';
 import type { Realtime } from '../../platform/realtime/types.js';
 import type { TelemetryPipeline } from '../telemetry/pipeline.js';
 import type { AccessChanges } from '../auth/access-changes.js';
@@ -84,13 +83,20 @@ export function createCardEngine(
   };
 }
 
+/** a device row as the registry announces it */
+interface DeviceChange {
+  id: number;
+  appId: number;
+  online: boolean;
+  lastOnlineTs: number | null;
+}
+
 export interface CardsDomainDeps {
   sqlite: Database.Database;
   telemetry: TelemetryPipeline;
-  broker: Pick<Broker, 'on'>;
   log: Logger;
-  /** the device registry's change events (added, removed, disabled) */
-  devices?: { on(event: 'added' | 'removed' | 'disabled', fn: (row: { id: number; appId: number }) => void): void };
+  /** the device registry: its change events (added, removed, disabled) and presence (`status`: online ↔ offline) */
+  devices?: { on(event: 'added' | 'removed' | 'disabled' | 'status', fn: (row: DeviceChange) => void): void };
   /** the command path (commands module); without it `/fetch/web/p` is not mounted */
   sendCommand?: CardCommandSender;
   /** dashboard and access writes: parsed dashboards and role menus are cached until the next one */
@@ -106,7 +112,6 @@ export interface CardsDomainDeps {
  */
 export function createCardsDomain(deps: CardsDomainDeps) {
   const engine = createCardEngine(deps.sqlite, deps.telemetry, { now: deps.now, changes: deps.changes, grants: deps.grants });
-  const presenceOf = deps.sqlite.prepare('SELECT app_id, online, last_online_ts FROM devices WHERE id = ?');
   let live: CardsLive | undefined;
   const offs: (() => void)[] = [];
 
@@ -135,20 +140,14 @@ export function createCardsDomain(deps: CardsDomainDeps) {
     }),
   );
   const deviceKeys = (appId: number, deviceId: number) => [depKey.device(deviceId), depKey.app(appId)];
-  // presence: the device registry writes the row first (its broker listeners were registered before these)
-  const presence = (deviceId: number | undefined) => {
-    if (deviceId === undefined) return;
-    const row = presenceOf.get(deviceId) as { app_id: number; online: number; last_online_ts: number | null } | undefined;
-    if (!row) return;
-    engine.src.directory.presence(deviceId, row.online === 1, row.last_online_ts ?? 0);
-    engine.answers.touch(deviceKeys(row.app_id, deviceId));
-    live?.deviceChanged(row.app_id, deviceId);
+  // presence is the registry's: it announces each online ↔ offline transition with the row it wrote (connect, last
+  // disconnect, LWT, first message, silence, a crashed gateway's devices); recomputed after the broker event's turn
+  const presence = (row: DeviceChange) => {
+    engine.src.directory.presence(row.id, row.online, row.lastOnlineTs ?? 0);
+    engine.answers.touch(deviceKeys(row.appId, row.id));
+    live?.deviceChanged(row.appId, row.id);
   };
-  const deviceOfIdentity = (identity: Record<string, unknown>) => (typeof identity.deviceId === 'number' ? identity.deviceId : undefined);
-  deps.broker.on('connected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
-  deps.broker.on('disconnected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
-  offs.push(deps.telemetry.onDeviceSeen((e) => setImmediate(() => presence(e.deviceId))));
-  offs.push(deps.telemetry.onDeviceOffline((e) => setImmediate(() => presence(e.deviceId))));
+  deps.devices?.on('status', (row) => setImmediate(() => presence(row)));
 
   function attachRealtime(realtime: Realtime): CardsLive {
     if (live) return live;
