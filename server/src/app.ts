@@ -113,7 +113,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const secretBox = createSecretBox(sealKey.key);
   // callers, grants, menus and dashboards are cached on the request path; every write of them is announced here
   const changes = createAccessChanges({ bus });
-  // the one rule of which dashboards a caller may open and manage (dashboards/grants.ts)
+  // the one rule of which dashboards a caller may open and manage, and the menu they see (dashboards/grants.ts)
   const dashboardGrants = createDashboardGrants(dbHandle.sqlite, { now: opts.now, changes });
   const rolesService = createRolesService(db, { grants: dashboardGrants, now: opts.now, changes });
   const credentialsService = createCredentialsService(db, secretBox, { now: opts.now, changes });
@@ -155,7 +155,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const rulesDomain = createRulesDomain({ db, sqlite: dbHandle.sqlite, bus, telemetry, devices: devicesDomain.devices, outbox, now: opts.now, log });
   const routes = [
     ...authRoutes(auth),
-    ...appsRoutes(db, rolesService.menuNavs),
+    ...appsRoutes(db, dashboardGrants.menuOf),
     ...credentialsRoutes(credentialsService),
     ...usersRoutes(usersService),
     ...refreshTokenRoutes(refreshTokens),
