@@ -2,18 +2,10 @@
 // the subparam series of a param, and the ids of a device's series. Read side of telemetry: the series table is the
 // telemetry store's (series.ts registers new ones); prepared once, since a card evaluation asks these per device.
 import type Database from 'better-sqlite3';
-import type { Datatype } from './datatypes.js';
+import type { SeriesView } from './reads.js';
 
-/** a series as its key names it; only series found through their application are handed to the point reads */
-export interface SeriesRef {
-  id: number;
-  deviceId: number;
-  sensor: string;
-  configtype: string;
-  param: string;
-  subparam: string;
-  datatype: Datatype;
-}
+/** a series found through its application (the reads' SeriesView): only these are handed to the point reads */
+export type SeriesRef = SeriesView;
 
 const SERIES_COLS = 'id, device_id AS deviceId, sensor, configtype, param, subparam, datatype';
 
