@@ -24,7 +24,6 @@ export interface CardEngine {
   src: EngineSources;
   /** the dashboards as the card calls view them (dashboards/views.ts: parsed, cached, the grants rule checked) */
   source: DashboardViews;
-  sqlite: Database.Database;
   /** evaluates one card of a dashboard the caller may view (the GET); answers asked "now" are cached (`answers`) */
   evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): CardResult;
   /** GET answers until what they read changes (the domain feeds it the same keys as the live index) */
@@ -62,7 +61,6 @@ export function createCardEngine(
   return {
     src,
     source,
-    sqlite,
     answers,
     evaluate(caller, view, key, query, at) {
       const app = caller.app!;
