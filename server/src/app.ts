@@ -105,7 +105,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
-  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on', silenceTimeoutMs: config.PRESENCE_SILENCE_S * 1000 });
+  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });
   telemetry.attachBroker(broker);
 
   const sealKey = loadSealKey(config);
@@ -113,7 +113,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const secretBox = createSecretBox(sealKey.key);
   // callers, grants, menus and dashboards are cached on the request path; every write of them is announced here
   const changes = createAccessChanges({ bus });
-  // the one rule of which dashboards a caller may open and manage (dashboards/grants.ts)
+  // the one rule of which dashboards a caller may open and manage, and the menu they see (dashboards/grants.ts)
   const dashboardGrants = createDashboardGrants(dbHandle.sqlite, { now: opts.now, changes });
   const rolesService = createRolesService(db, { grants: dashboardGrants, now: opts.now, changes });
   const credentialsService = createCredentialsService(db, secretBox, { now: opts.now, changes });
@@ -142,7 +142,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const cardsDomain = createCardsDomain({
     sqlite: dbHandle.sqlite,
     telemetry,
-    broker,
     log,
     devices: devicesDomain.devices,
     changes,
@@ -156,7 +155,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const rulesDomain = createRulesDomain({ db, sqlite: dbHandle.sqlite, bus, telemetry, devices: devicesDomain.devices, outbox, now: opts.now, log });
   const routes = [
     ...authRoutes(auth),
-    ...appsRoutes(db, rolesService.menuNavs),
+    ...appsRoutes(db, dashboardGrants.menuOf),
     ...credentialsRoutes(credentialsService),
     ...usersRoutes(usersService),
     ...refreshTokenRoutes(refreshTokens),

@@ -10,7 +10,7 @@ import { addDashboard, memberWithRole, tenantWithApp, until } from './fixtures.j
 import { sessions, tenants } from '../src/modules/auth/auth.table.js';
 import { dashboards } from '../src/modules/dashboards/dashboards.table.js';
 import { CALLER_TTL_MS } from '../src/modules/auth/caller-cache.js';
-import { DASHBOARD_RECHECK_MS } from '../src/modules/cards/dashboardSource.js';
+import { DASHBOARD_RECHECK_MS } from '../src/modules/dashboards/views.js';
 import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
 
 type Owner = Awaited<ReturnType<typeof tenantWithApp>>;

@@ -18,6 +18,16 @@ import {
 import { ownValue } from '../../platform/own.js';
 import { CardError, MAX_LIST_DEVICES, VariableScope, chartQuery, perDeviceQuery, scalarQuery, threePhaseQuery, type EngineSources, type EvalContext } from './cardQuery.js';
 import { FilterError, requestFilter, resolveWindow, type CardWindow, type FilterSpec } from './filters.js';
+import { notFound } from '../../platform/http/errors.js';
+import type { DashboardView } from '../dashboards/views.js';
+
+/** The card `key` of a dashboard: a component that fails the schema on its own is a CardError, an unknown key 404. */
+export function componentOf(view: DashboardView, key: string): Component {
+  const c = ownValue(view.conf.dashboard, key);
+  if (c) return c;
+  if (view.broken.has(key)) throw new CardError(T.cards.invalidComponent);
+  throw notFound();
+}
 
 export interface CardRequest {
   component: Component;

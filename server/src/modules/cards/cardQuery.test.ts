@@ -8,6 +8,7 @@ import * as schema from '../../schema.js';
 import { createTelemetryPipeline, type TelemetryPipeline } from '../telemetry/pipeline.js';
 import { evaluateCard } from './cardData.js';
 import { createCardEngine, type CardEngine } from './cards.module.js';
+import { createDashboardGrants } from '../dashboards/grants.js';
 import { seedDevice, seedPoints, seedSeries, seedState } from './testing/seed.js';
 
 const TZ = 'Asia/Jakarta';
@@ -28,7 +29,7 @@ beforeAll(() => {
   const { sqlite } = handle;
   sqlite.pragma('foreign_keys = OFF');
   pipeline = createTelemetryPipeline({ sqlite, log: createLogger('error'), now: () => NOW });
-  engine = createCardEngine(sqlite, pipeline, { now: () => NOW });
+  engine = createCardEngine(sqlite, pipeline, { now: () => NOW, grants: createDashboardGrants(sqlite) });
   dev1 = seedDevice(sqlite, { appId: 1, name: 'Meter A', label: 'Panel A', serialNumber: 'SN-A', category: 8, categoryText: 'MQTT', deviceType: 'MQTT', firmwareVersion: '2.1', latitude: -6.2, longitude: 106.8, online: true, lastOnlineTs: at(10), tags: { gedung: ['gedung_a'] } });
   dev2 = seedDevice(sqlite, { appId: 1, name: 'Meter B', serialNumber: 'SN-B', latitude: -6.3, longitude: 106.9, tags: { gedung: ['gedung_b'], fungsi: ['pompa'] } });
   foreign = seedDevice(sqlite, { appId: 2, name: 'Milik orang lain', online: true });

@@ -5,14 +5,15 @@
 // A query whose sensor is STATE_SENSOR reads a device state (Tasmota's POWER) instead of a series.
 import { NO_SUBPARAM, STATE_SENSOR, T, querySeriesLabels, type QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
-import type { DeviceDirectory, DeviceFacts } from './deviceDirectory.js';
+import type { DeviceFacts } from '../devices/device-facts.js';
+import type { DeviceDirectory } from './deviceDirectory.js';
 import { ExpressionError, type ExprValue } from './expression.js';
 import { FilterError, type CardWindow } from './filters.js';
 import { bucketAggregates, isAggregate, valuesAggregate, type AggregateFn } from './functions/aggregates.js';
 import { evaluateCondition, isCondition } from './functions/conditions.js';
 import { deviceCount, deviceInfo, isDeviceInfo } from './functions/deviceInfo.js';
 import { levelFor, type SeriesReads, type SeriesRef } from './seriesReads.js';
-import type { StateReads } from './stateReads.js';
+import type { StateReads } from '../states/states.reads.js';
 
 /** Why a card could not be evaluated: shown on the card (`success: false, alert`), never a 500. */
 export class CardError extends Error {}

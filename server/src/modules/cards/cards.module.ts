@@ -1,29 +1,29 @@
-// Composes the card query engine: the sources it reads (series, rollups, devices, dashboards), the evaluation the GET,
-// the CSV and the live push share, and the listeners that feed the live index (committed points, presence, device
-// registry changes). What app.ts mounts and closes.
+// Composes the card query engine: the sources it reads through their owners (telemetry series and rollups, devices,
+// states, dashboards), the evaluation the GET, the CSV and the live push share, and the listeners that feed the live
+// index (committed points; the device registry's presence and changes). What app.ts mounts and closes.
 import type Database from 'better-sqlite3';
 import type { CardFilterQuery } from '@sentra/contracts';
 import type { Caller } from '../../platform/http/mount.js';
 import type { Logger } from '../../platform/log.js';
-import type { Broker } from '../../platform/mqtt/types.js';
 import type { Realtime } from '../../platform/realtime/types.js';
 import type { TelemetryPipeline } from '../telemetry/pipeline.js';
 import type { AccessChanges } from '../auth/access-changes.js';
-import { evaluateCard, type CardResult } from './cardData.js';
+import { componentOf, evaluateCard, type CardResult } from './cardData.js';
 import { CardError, depKey, type EngineSources } from './cardQuery.js';
 import { createCardsLive, type CardsLive } from './cards.live.js';
 import { createAnswerCache, type AnswerCache } from './answerCache.js';
 import { cardsRoutes, type CardCommandSender } from './cards.routes.js';
 import type { DashboardGrants } from '../dashboards/grants.js';
-import { createDashboardSource, type DashboardSource, type DashboardView } from './dashboardSource.js';
+import { createDashboardViews, type DashboardViews, type DashboardView } from '../dashboards/views.js';
 import { createDeviceDirectory } from './deviceDirectory.js';
+import { createDeviceFactsReads } from '../devices/device-facts.js';
 import { createSeriesReads } from './seriesReads.js';
-import { createStateReads } from './stateReads.js';
+import { createStateReads } from '../states/states.reads.js';
 
 export interface CardEngine {
   src: EngineSources;
-  source: DashboardSource;
-  sqlite: Database.Database;
+  /** the dashboards as the card calls view them (dashboards/views.ts: parsed, cached, the grants rule checked) */
+  source: DashboardViews;
   /** evaluates one card of a dashboard the caller may view (the GET); answers asked "now" are cached (`answers`) */
   evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): CardResult;
   /** GET answers until what they read changes (the domain feeds it the same keys as the live index) */
@@ -35,22 +35,22 @@ export interface CardEngine {
 export function createCardEngine(
   sqlite: Database.Database,
   telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>,
-  opts: { now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number; grants?: DashboardGrants } = {},
+  opts: { grants: DashboardGrants; now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number },
 ): CardEngine {
   const now = opts.now ?? Date.now;
   const src: EngineSources = {
     reads: createSeriesReads(sqlite, telemetry),
-    directory: createDeviceDirectory(sqlite, { ttlMs: opts.directoryTtlMs, now }),
+    directory: createDeviceDirectory(createDeviceFactsReads(sqlite), { ttlMs: opts.directoryTtlMs, now }),
     states: createStateReads(sqlite),
   };
-  const source = createDashboardSource(sqlite, { now, changes: opts.changes, grants: opts.grants });
+  const source = createDashboardViews(sqlite, { now, changes: opts.changes, grants: opts.grants });
   // 1 s: the clock drift of a relative window a cached answer may show (device facts are already read with 3 s)
   const answers = createAnswerCache({ ttlMs: opts.answerTtlMs ?? 1000, maxEntries: 5000, now });
 
   function run(appId: number, tz: string, view: DashboardView, key: string, query: CardFilterQuery, at: number): CardResult {
     let component;
     try {
-      component = source.component(view, key);
+      component = componentOf(view, key);
     } catch (err) {
       if (err instanceof CardError) return { data: { key, cat: 'UNKNOWN', success: false, alert: err.message }, deps: new Set() };
       throw err;
@@ -61,7 +61,6 @@ export function createCardEngine(
   return {
     src,
     source,
-    sqlite,
     answers,
     evaluate(caller, view, key, query, at) {
       const app = caller.app!;
@@ -82,19 +81,26 @@ export function createCardEngine(
   };
 }
 
+/** a device row as the registry announces it */
+interface DeviceChange {
+  id: number;
+  appId: number;
+  online: boolean;
+  lastOnlineTs: number | null;
+}
+
 export interface CardsDomainDeps {
   sqlite: Database.Database;
   telemetry: TelemetryPipeline;
-  broker: Pick<Broker, 'on'>;
   log: Logger;
-  /** the device registry's change events (added, removed, disabled) */
-  devices?: { on(event: 'added' | 'removed' | 'disabled', fn: (row: { id: number; appId: number }) => void): void };
+  /** the device registry: its change events (added, removed, disabled) and presence (`status`: online ↔ offline) */
+  devices?: { on(event: 'added' | 'removed' | 'disabled' | 'status', fn: (row: DeviceChange) => void): void };
   /** the command path (commands module); without it `/fetch/web/p` is not mounted */
   sendCommand?: CardCommandSender;
   /** dashboard and access writes: parsed dashboards and role menus are cached until the next one */
   changes?: Pick<AccessChanges, 'access' | 'dashboards'>;
   /** the application's one dashboard-grants rule and its cache (dashboards/grants.ts), shared with the dashboard calls */
-  grants?: DashboardGrants;
+  grants: DashboardGrants;
   now?: () => number;
 }
 
@@ -104,7 +110,6 @@ export interface CardsDomainDeps {
  */
 export function createCardsDomain(deps: CardsDomainDeps) {
   const engine = createCardEngine(deps.sqlite, deps.telemetry, { now: deps.now, changes: deps.changes, grants: deps.grants });
-  const presenceOf = deps.sqlite.prepare('SELECT app_id, online, last_online_ts FROM devices WHERE id = ?');
   let live: CardsLive | undefined;
   const offs: (() => void)[] = [];
 
@@ -133,20 +138,14 @@ export function createCardsDomain(deps: CardsDomainDeps) {
     }),
   );
   const deviceKeys = (appId: number, deviceId: number) => [depKey.device(deviceId), depKey.app(appId)];
-  // presence: the device registry writes the row first (its broker listeners were registered before these)
-  const presence = (deviceId: number | undefined) => {
-    if (deviceId === undefined) return;
-    const row = presenceOf.get(deviceId) as { app_id: number; online: number; last_online_ts: number | null } | undefined;
-    if (!row) return;
-    engine.src.directory.presence(deviceId, row.online === 1, row.last_online_ts ?? 0);
-    engine.answers.touch(deviceKeys(row.app_id, deviceId));
-    live?.deviceChanged(row.app_id, deviceId);
+  // presence is the registry's: it announces each online ↔ offline transition with the row it wrote (connect, last
+  // disconnect, LWT, first message, silence, a crashed gateway's devices); recomputed after the broker event's turn
+  const presence = (row: DeviceChange) => {
+    engine.src.directory.presence(row.id, row.online, row.lastOnlineTs ?? 0);
+    engine.answers.touch(deviceKeys(row.appId, row.id));
+    live?.deviceChanged(row.appId, row.id);
   };
-  const deviceOfIdentity = (identity: Record<string, unknown>) => (typeof identity.deviceId === 'number' ? identity.deviceId : undefined);
-  deps.broker.on('connected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
-  deps.broker.on('disconnected', (identity) => setImmediate(() => presence(deviceOfIdentity(identity))));
-  offs.push(deps.telemetry.onDeviceSeen((e) => setImmediate(() => presence(e.deviceId))));
-  offs.push(deps.telemetry.onDeviceOffline((e) => setImmediate(() => presence(e.deviceId))));
+  deps.devices?.on('status', (row) => setImmediate(() => presence(row)));
 
   function attachRealtime(realtime: Realtime): CardsLive {
     if (live) return live;

@@ -3,7 +3,8 @@
 import { CARD_TYPES, QueryEntity, Result, T, cardCsvFileName, cardsContract, type CardFilterQuery, type Component } from '@sentra/contracts';
 import { ApiError, fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { BoundRoute, Caller, Handler } from '../../platform/http/mount.js';
-import { evaluateCard, filterOf, overrides } from './cardData.js';
+import { componentOf, evaluateCard, filterOf, overrides } from './cardData.js';
+import type { DashboardView } from '../dashboards/views.js';
 import { CardError, VariableScope, type EvalContext } from './cardQuery.js';
 import type { CardEngine } from './cards.module.js';
 import { csvColumns, streamCsv } from './csv.js';
@@ -43,7 +44,7 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
     }),
     route(cardsContract.csv, async ({ input, caller, res }) => {
       const view = engine.source.dashboard(caller, input.dashboardId);
-      const component = componentOf(engine, view, input.componentKey);
+      const component = componentForCall(view, input.componentKey);
       const app = caller.app!;
       const ctx = contextOf(engine, app.id, app.timezone, component, view.conf, input);
       const queries = (['value', 'output', 'status', 'latitude', 'longitude'] as const)
@@ -80,9 +81,9 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
   return routes;
 }
 
-function componentOf(engine: CardEngine, view: Parameters<CardEngine['source']['component']>[0], key: string): Component {
+function componentForCall(view: DashboardView, key: string): Component {
   try {
-    return engine.source.component(view, key);
+    return componentOf(view, key);
   } catch (err) {
     if (err instanceof CardError) throw invalid(err.message);
     throw err;
@@ -113,7 +114,7 @@ async function command(
   input: { dashboardId: number; componentKey: string; value?: unknown; device_id?: number | string; sensor?: string; config?: string; param?: string },
 ) {
   const view = engine.source.dashboard(caller, input.dashboardId);
-  const component = componentOf(engine, view, input.componentKey);
+  const component = componentForCall(view, input.componentKey);
   const group = CARD_TYPES[component.cat].group;
   if ((group !== 'control' && group !== 'controlVariant') || component.cat === 'DOWNLOAD_DATA_CARD' || component.cat === 'UPLOAD_CSV_CARD') throw invalid(T.cards.notCommandCard);
   const app = caller.app!;

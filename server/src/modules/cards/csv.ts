@@ -8,7 +8,7 @@ import { decodeValue } from '../telemetry/datatypes.js';
 import { MAX_LIST_DEVICES, deviceIdOf, isStateQuery, seriesOf, stateField, stateSubparam, type EvalContext } from './cardQuery.js';
 import { zoneOffset } from '../../platform/time/zone.js';
 import type { SeriesReads, SeriesRef } from './seriesReads.js';
-import type { StateReads } from './stateReads.js';
+import type { StateReads } from '../states/states.reads.js';
 
 const CHUNK = 5000;
 const FLUSH_BYTES = 64 * 1024;

@@ -1,4 +1,5 @@
-// Reads the card engine needs beyond the telemetry read service: series lookup by key inside an application (cached),
+// Reads the card engine needs beyond the telemetry read service: series lookup by key inside an application (cached;
+// the lookups are telemetry's, series-keys.ts),
 // raw points of [start, end) as bare numbers, the point just before an instant (a counter's baseline), and the window
 // decomposed into pieces: hour rollups where whole hours fit, minute rollups at the edges, raw points for the rest.
 // Raw points come through the telemetry point reads (the clustered table merged with the points not yet compacted) and
@@ -6,18 +7,10 @@
 // moment its points are stored.
 import type Database from 'better-sqlite3';
 import type { TelemetryPipeline } from '../telemetry/pipeline.js';
-import type { Datatype } from '../telemetry/datatypes.js';
 import { EARLIEST, LATEST, type PointRow } from '../telemetry/point-reads.js';
+import { createSeriesKeys, type SeriesRef } from '../telemetry/series-keys.js';
 
-export interface SeriesRef {
-  id: number;
-  deviceId: number;
-  sensor: string;
-  configtype: string;
-  param: string;
-  subparam: string;
-  datatype: Datatype;
-}
+export type { SeriesRef };
 
 /** Aggregates of a stretch of a series: one rollup bucket, or one raw point (count 1). `to` is exclusive. */
 export interface Piece {
@@ -41,12 +34,8 @@ export const MAX_RAW_POINTS = 200_000;
 /** how long a series found absent is answered absent without asking again (while no series becomes known) */
 export const ABSENT_KEPT_MS = 1000;
 
-const SERIES_COLS = 'id, device_id AS deviceId, sensor, configtype, param, subparam, datatype';
-
 export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>, opts: { now?: () => number } = {}) {
-  const byKey = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`);
-  const ofParam = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND app_id = ? ORDER BY subparam`);
-  const ofDevice = sqlite.prepare('SELECT id FROM telemetry_series WHERE app_id = ? AND device_id = ?').pluck();
+  const keys = createSeriesKeys(sqlite);
   const { points } = telemetry;
   /** [start, end): timestamps are whole milliseconds */
   const rows = (s: SeriesRef, start: number, end: number, limit: number): PointRow[] => points.oldest(s.id, start, end - 1, limit);
@@ -86,7 +75,7 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
     const hit = cache.get(k);
     if (hit) return hit;
     if (absentSeries.has(k)) return null;
-    const row = byKey.get(deviceId, sensor, configtype, param, subparam, appId) as SeriesRef | undefined;
+    const row = keys.byKey(appId, deviceId, sensor, configtype, param, subparam);
     if (row) return remember(k, row);
     absentSeries.add(k);
     return null;
@@ -131,14 +120,14 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
     seriesOfParam(appId: number, deviceId: number, sensor: string, configtype: string, param: string): SeriesRef[] {
       const k = keyOf(appId, deviceId, sensor, configtype, param);
       if (absentParams.has(k)) return [];
-      const found = ofParam.all(deviceId, sensor, configtype, param, appId) as SeriesRef[];
+      const found = keys.ofParam(appId, deviceId, sensor, configtype, param);
       if (found.length === 0) absentParams.add(k);
       return found;
     },
     /** the newest point time of any series of the device (LATEST_UPDATE), null when it never sent data */
     newestOfDevice(appId: number, deviceId: number): number | null {
       let newest: number | null = null;
-      for (const id of ofDevice.all(appId, deviceId) as number[]) {
+      for (const id of keys.idsOfDevice(appId, deviceId)) {
         const ts = telemetry.series(id)?.latest?.ts;
         if (ts !== undefined && (newest === null || ts > newest)) newest = ts;
       }

@@ -20,6 +20,11 @@ export function navItems(db: Db, appId: number): NavItem[] {
     .where(eq(dashboards.appId, appId))
     .orderBy(asc(dashboards.sort), asc(dashboards.id))
     .all();
+  return asNavItems(rows);
+}
+
+/** An application's dashboard rows (by sort, id) as navigation items: a parent outside them, or itself, counts as none. */
+export function asNavItems(rows: readonly NavItem[]): NavItem[] {
   const ids = new Set(rows.map((r) => r.id));
   return rows.map((r) => ({ ...r, parent: r.parent !== null && ids.has(r.parent) && r.parent !== r.id ? r.parent : null }));
 }

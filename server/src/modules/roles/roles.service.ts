@@ -1,7 +1,8 @@
-// Roles: what an application user may do (grantsOf, used by the authenticator on every member call), the menu a
-// role gives (menuNavs), and the role records themselves.
+// Roles: what an application user may do (grantsOf, used by the authenticator on every member call) and the role
+// records themselves. Which dashboards a role opens, and the menu it gives a user, are the dashboards module's one
+// rule (dashboards/grants.ts).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { SYS_NAVS, T, type NavEntry, type SysNav } from '@sentra/contracts';
+import { SYS_NAVS, T, type SysNav } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { conflict, fail, forbidden, notFound } from '../../platform/http/errors.js';
 import type { Caller } from '../../platform/http/mount.js';
@@ -102,17 +103,6 @@ export function createRolesService(
       .orderBy(asc(roleNavs.sort))
       .all()
       .map((r) => r.id);
-  }
-
-  /** The dashboards of the menu: a tenant sees the whole tree; a user what their role selects, in its order. */
-  function menuNavs(caller: Caller): NavEntry[] {
-    const appId = caller.app!.id;
-    if (caller.kind === 'tenant') return navTree(navItems(db, appId));
-    if (caller.kind !== 'member' || caller.accountId === undefined) return [];
-    const account = db.select({ roleId: accounts.roleId }).from(accounts).where(eq(accounts.id, caller.accountId)).get();
-    const role = account?.roleId ? roleRow(appId, account.roleId) : undefined;
-    if (!role) return [];
-    return roleMenu(navItems(db, appId), selectedNavs(role.id), role.descendant);
   }
 
   /**
@@ -300,7 +290,7 @@ export function createRolesService(
 
   const hasRoles = (appId: number) => db.select({ id: roles.id }).from(roles).where(eq(roles.appId, appId)).limit(1).get() !== undefined;
 
-  return { grantsOf, menuNavs, list, detail, add, edit, remove, roleForUser, grantCreated, hasRoles };
+  return { grantsOf, list, detail, add, edit, remove, roleForUser, grantCreated, hasRoles };
 }
 
 export type RolesService = ReturnType<typeof createRolesService>;

@@ -208,24 +208,6 @@ describe.each([
     expect(pipeline.states.newest(2, 50, 'POWER', 10)).toEqual([]);
   });
 
-  it('tracks online and offline from connect, disconnect, LWT, messages and silence', async () => {
-    const { pipeline, tick } = setup({ silenceTimeoutMs: 4000 });
-    const events: string[] = [];
-    pipeline.onDeviceSeen((e) => events.push(`on ${e.deviceId} ${e.reason}`));
-    pipeline.onDeviceOffline((e) => events.push(`off ${e.deviceId} ${e.reason}`));
-    pipeline.connected(dev(50));
-    pipeline.ingest(dev(50), 'tele/plug50/LWT', Buffer.from('Offline'));
-    pipeline.ingest(dev(50), 'tele/plug50/LWT', Buffer.from('Online'));
-    pipeline.disconnected(dev(50));
-    pipeline.ingest(dev(7), 'd/7/data', json({ s: { data: { n: 1 } } }));
-    pipeline.ingest(dev(7), 'd/7/data', json({ s: { data: { n: 2 } } }));
-    expect(pipeline.isOnline(7)).toBe(true);
-    tick(5000);
-    await new Promise((r) => setTimeout(r, 1100)); // the sweep runs every max(1 s, timeout / 4)
-    expect(events).toEqual(['on 50 connect', 'off 50 lwt', 'on 50 lwt', 'off 50 disconnect', 'on 7 message', 'off 7 silence']);
-    expect(pipeline.isOnline(7)).toBe(false);
-  });
-
   it('bounds the queue: QoS 0 is shed oldest first, acknowledged QoS 1 is kept up to the hard bound', async () => {
     const { pipeline, sqlite } = setup({ maxQueuedPoints: 10, hardMaxQueuedPoints: 15, flushIntervalMs: 60_000, maxBatchPoints: 1000 });
     for (let i = 0; i < 8; i++) pipeline.ingest(dev(8), 'd/8/data', json({ _ts: T0 + i, q0: { data: { n: i } } }), 0);

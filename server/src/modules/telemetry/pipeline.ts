@@ -1,6 +1,7 @@
 // The ingest pipeline: broker message → device (resolver) → family adapter → series → bus `tele.<app>.<device>` →
-// batching writer (points, states, rollups, latest values) → committed listeners (live fan-out, rules). Also tracks
-// online/offline and counts every dropped message per device. Nothing here throws at the broker.
+// batching writer (points, states, rollups, latest values) → committed listeners (live fan-out, rules). Counts every
+// dropped message per device. Presence (online/offline) is the device registry's alone (devices.broker.ts), not
+// tracked here. Nothing here throws at the broker.
 import type Database from 'better-sqlite3';
 import type { Bus, BusSubscription } from '../../platform/bus/types.js';
 import type { Logger } from '../../platform/log.js';
@@ -8,7 +9,6 @@ import type { AckRelease, Broker, MqttIdentity } from '../../platform/mqtt/types
 import { createStatesStore, type StateChange, type StatesStore } from '../states/states.store.js';
 import { adaptMessage, MAX_PAYLOAD_BYTES, validName, type DeviceResolver, type RejectReason } from './adapters/index.js';
 import { encodeValue } from './datatypes.js';
-import { createPresenceTracker, type DeviceOffline, type DeviceSeen } from './presence.js';
 import { createTelemetryReads, type TelemetryReads } from './reads.js';
 import { createRollupKeeper } from './rollups.js';
 import { createSeriesRegistry, noteLatest, type SeriesInfo } from './series.js';
@@ -45,8 +45,6 @@ export interface TelemetryPipelineOptions {
   rollupFlushMs?: number;
   /** points are journaled and compacted in rounds this often (default 5,000 ms; see writer.ts). Not with NATS. */
   compactEveryMs?: number;
-  /** a connection-less device (LoRa) is offline after this silence (default 15 min) */
-  silenceTimeoutMs?: number;
   /** a device cannot create more series than this (default 1,000) */
   maxSeriesPerDevice?: number;
   /** device-stated times further in the future than this fall back to the receive time (default 5 min) */
@@ -64,8 +62,8 @@ export interface DeviceRejects {
 }
 
 export interface TelemetryPipeline {
-  /** listens to the broker's connected/disconnected/message events, and pauses its reads while the writer is behind */
-  attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused' | 'ended'>>): void;
+  /** listens to the broker's message events, and pauses its reads while the writer is behind */
+  attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused'>>): void;
   /** the device registry's resolver; null → no device is known and nothing is ingested */
   useResolver(resolver: DeviceResolver | null): void;
   /**
@@ -74,14 +72,8 @@ export interface TelemetryPipeline {
    * once, as before.
    */
   ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos?: 0 | 1 | 2, hold?: () => AckRelease): IngestOutcome;
-  connected(identity: MqttIdentity): void;
-  disconnected(identity: MqttIdentity): void;
   /** committed messages (only what was stored), for live fan-out and rules; returns the unsubscribe */
   subscribe(listener: (batch: CommittedTelemetry) => void): () => void;
-  /** a device came online (connect, LWT Online, first message after being offline) */
-  onDeviceSeen(cb: (e: DeviceSeen) => void): () => void;
-  onDeviceOffline(cb: (e: DeviceOffline) => void): () => void;
-  isOnline(deviceId: number): boolean;
   /** series by id (sensor, configtype, param, subparam, datatype, latest) for listeners */
   series(id: number): SeriesInfo | undefined;
   /**
@@ -145,8 +137,6 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   // the checkpoint thread copies the WAL: the event loop's own commits must not run a checkpoint either
   if (executor.checkpoints) sqlite.pragma('wal_autocheckpoint = 0');
   const listeners = new Set<(b: CommittedTelemetry) => void>();
-  const seenListeners = new Set<(e: DeviceSeen) => void>();
-  const offlineListeners = new Set<(e: DeviceOffline) => void>();
 
   function call<T>(set: Set<(v: T) => void>, v: T, what: string) {
     for (const fn of set) {
@@ -203,15 +193,6 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         if (listeners.size) call(listeners, data.batch, 'subscribe');
       })
     : undefined;
-  const presence = createPresenceTracker({
-    now,
-    silenceTimeoutMs: opts.silenceTimeoutMs ?? 15 * 60_000,
-    onSeen: (e) => call(seenListeners, e, 'device seen'),
-    onOffline: (e) => call(offlineListeners, e, 'device offline'),
-  });
-  const sweepEvery = Math.min(60_000, Math.max(1000, Math.floor((opts.silenceTimeoutMs ?? 15 * 60_000) / 4))); // offline within 1.25 × the timeout
-  const sweeper = setInterval(() => presence.sweep(), sweepEvery);
-  sweeper.unref();
 
   const counters = { read_pauses: 0, received_messages: 0, queued_messages: 0, ignored_messages: 0, rejected_messages: 0, rejected_points: 0, rejected_states: 0, clock_fallbacks: 0, refused_messages: 0 };
   const rejected: Partial<Record<RejectReason, number>> = {};
@@ -242,8 +223,6 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const highWater = Math.floor(maxQueued / 2);
   const lowWater = Math.floor(maxQueued / 8);
   let pausable: Pick<Broker, 'setReadPaused'> | undefined;
-  /** the broker's answer to "has this identity's connection ended" (its message is then its will) */
-  let ended: ((identity: MqttIdentity) => boolean) | undefined;
   let resumeCheck: NodeJS.Timeout | undefined;
   function relievePressure() {
     if (!pausable || resumeCheck || writer.backlog <= highWater) return;
@@ -304,9 +283,6 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     if (!res.ok) return countReject(res.reason, ctx.deviceId);
     const out = res.out;
     const receivedAt = now();
-    if (out.online !== undefined) presence.lwt(ctx.deviceId, ctx.appId, out.online);
-    // a will (published by the broker after the connection ended) is stored, but the device is not there
-    else if (!ended?.(identity)) presence.heard(ctx.deviceId, ctx.appId, receivedAt);
     let stated = out.ts;
     if (stated !== undefined && (stated > receivedAt + futureTolerance || stated < receivedAt - maxAge)) {
       counters.clock_fallbacks++;
@@ -356,27 +332,13 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   return {
     attachBroker(broker) {
       if (broker.setReadPaused) pausable = broker as Pick<Broker, 'setReadPaused'>;
-      if (broker.ended) ended = (identity) => broker.ended!(identity);
       broker.on('message', (identity, topic, payload, qos, hold) => void ingest(identity, topic, payload, qos, hold));
-      broker.on('connected', (identity) => this.connected(identity));
-      broker.on('disconnected', (identity) => this.disconnected(identity));
     },
     useResolver(r) {
       resolver = r;
     },
     ingest,
-    connected(identity) {
-      const ctx = resolve(identity);
-      if (ctx && !closed) presence.connected(ctx.deviceId, ctx.appId);
-    },
-    disconnected(identity) {
-      const ctx = resolve(identity);
-      if (ctx && !closed) presence.disconnected(ctx.deviceId, ctx.appId);
-    },
     subscribe: (listener) => on(listeners, listener),
-    onDeviceSeen: (cb) => on(seenListeners, cb),
-    onDeviceOffline: (cb) => on(offlineListeners, cb),
-    isOnline: (deviceId) => presence.isOnline(deviceId),
     series: (id) => series.byId(id),
     get seriesLearnt() {
       return series.learnt;
@@ -394,7 +356,6 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         queued_points: writer.queuedPoints,
         pressured: writer.pressured,
         reads_paused: resumeCheck !== undefined,
-        online_devices: presence.onlineCount(),
         lora_events: { ...loraEvents },
         series_cached: series.size,
         series_created: series.stats.created,
@@ -411,7 +372,6 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(sweeper);
       if (resumeCheck) clearInterval(resumeCheck);
       resumeCheck = undefined;
       pausable?.setReadPaused(false);

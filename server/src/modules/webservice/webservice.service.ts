@@ -5,7 +5,8 @@
 import { CARD_TYPES, T, WEBSERVICE_LIMITS, WebserviceCode, type WebserviceAnswer } from '@sentra/contracts';
 import type { Caller } from '../../platform/http/mount.js';
 import { fail, invalid } from '../../platform/http/errors.js';
-import type { DashboardSource } from '../cards/dashboardSource.js';
+import type { DashboardViews } from '../dashboards/views.js';
+import { componentOf } from '../cards/cardData.js';
 
 export const WEBSERVICE_CARDS = new Set(['WEBSERVICE', 'WEBSERVICE_FETCH']);
 
@@ -56,7 +57,7 @@ export function atPath(data: unknown, path: string | undefined): unknown {
 }
 
 export interface WebserviceOptions {
-  source: DashboardSource;
+  source: DashboardViews;
   allow: readonly AllowEntry[];
   timeoutMs?: number;
   maxBytes?: number;
@@ -93,7 +94,7 @@ export function createWebservice(opts: WebserviceOptions) {
   return {
     async fetchCard(caller: Caller, dashboardId: number, key: string): Promise<WebserviceAnswer> {
       const view = opts.source.dashboard(caller, dashboardId);
-      const component = opts.source.component(view, key);
+      const component = componentOf(view, key);
       if (!WEBSERVICE_CARDS.has(component.cat) || !CARD_TYPES[component.cat]) throw invalid(T.cardViews.webserviceNotCard);
       const cfg = (component.model?.config ?? {}) as { url?: unknown; path?: unknown };
       const url = typeof cfg.url === 'string' ? cfg.url.trim() : '';

@@ -2,7 +2,7 @@
 // DEVICE_CATEGORY (the family's name), LABEL, DEVICE_TYPE, FIRMWARE, LATITUDE, LONGITUDE, SN, DEVICE_ID, and the
 // presence functions ONLINE (one device), TOTAL_DEVICE and APP_ONLINE (how many devices of the tags, how many online).
 // LATEST_UPDATE (the newest point of any of the device's series) needs the series and lives in cardQuery.ts.
-import type { DeviceFacts } from '../deviceDirectory.js';
+import type { DeviceFacts } from '../../devices/device-facts.js';
 
 export const DEVICE_INFO = ['DEVICE_CATEGORY', 'LABEL', 'DEVICE_TYPE', 'FIRMWARE', 'LATITUDE', 'LONGITUDE', 'SN', 'DEVICE_ID', 'ONLINE'] as const;
 export type DeviceInfoFn = (typeof DEVICE_INFO)[number];

@@ -1,6 +1,7 @@
-// Device states as the card engine reads them (a query whose sensor is STATE_SENSOR): the current value of one key of
-// one device, read from the states module's table by primary key. The telemetry writer keeps that table; committed
-// batches carry the changes (`CommittedTelemetry.states`), which is what makes a card reading a state live.
+// Device states as other domains read them (the card engine, for a query whose sensor is STATE_SENSOR): the current
+// value of one key of one device by primary key, and the values a key took in a window. The telemetry writer keeps
+// these tables (states.store.ts); committed batches carry the changes (`CommittedTelemetry.states`), which is what
+// makes a card reading a state live. Prepared once: the card query path asks these on every evaluation.
 import type Database from 'better-sqlite3';
 
 export interface StateValue {

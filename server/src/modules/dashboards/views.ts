@@ -1,15 +1,14 @@
-// The dashboards the card calls read: the stored conf_dashboard of the caller's application, validated with the
-// contracts schema and kept parsed while its text is unchanged, and who may view it (the dashboards module's one
-// rule, grants.ts). Both are read on every card call: with `changes`, a parsed dashboard and a caller's grants are
-// trusted until the next dashboard (or access) change, re-checked against the database at least every few seconds.
+// Dashboards for viewing, as the card calls, the card subscriptions and the web service read them: the stored
+// conf_dashboard of the caller's application, validated with the contracts schema and kept parsed while its text is
+// unchanged, and who may view it (the one rule, grants.ts). Both are read on every card call: with `changes`, a parsed
+// dashboard and a caller's grants are trusted until the next dashboard (or access) change, re-checked against the
+// database at least every few seconds.
 import type Database from 'better-sqlite3';
-import { Component, ConfDashboard, T } from '@sentra/contracts';
+import { Component, ConfDashboard } from '@sentra/contracts';
 import { notFound } from '../../platform/http/errors.js';
-import { ownValue } from '../../platform/own.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { AccessChanges } from '../auth/access-changes.js';
-import { createDashboardGrants, type DashboardGrants } from '../dashboards/grants.js';
-import { CardError } from './cardQuery.js';
+import type { DashboardGrants } from './grants.js';
 
 export interface DashboardView {
   id: number;
@@ -30,13 +29,13 @@ interface Cached {
 /** how long a parsed dashboard is trusted without comparing its stored text (writes outside the service) */
 export const DASHBOARD_RECHECK_MS = 5000;
 
-export function createDashboardSource(
+export function createDashboardViews(
   sqlite: Database.Database,
-  opts: { now?: () => number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; grants?: DashboardGrants } = {},
+  opts: { grants: Pick<DashboardGrants, 'assert'>; now?: () => number; changes?: Pick<AccessChanges, 'dashboards'> },
 ) {
   const now = opts.now ?? Date.now;
   const changes = opts.changes;
-  const grants = opts.grants ?? createDashboardGrants(sqlite, { now, changes });
+  const grants = opts.grants;
   const byId = sqlite.prepare('SELECT conf_dashboard FROM dashboards WHERE id = ? AND app_id = ?').pluck();
   const cache = new Map<number, Cached>();
 
@@ -94,13 +93,7 @@ export function createDashboardSource(
       grants.assert(caller, id);
       return view;
     },
-    component(view: DashboardView, key: string): Component {
-      const c = ownValue(view.conf.dashboard, key);
-      if (c) return c;
-      if (view.broken.has(key)) throw new CardError(T.cards.invalidComponent);
-      throw notFound();
-    },
   };
 }
 
-export type DashboardSource = ReturnType<typeof createDashboardSource>;
+export type DashboardViews = ReturnType<typeof createDashboardViews>;
