@@ -5,7 +5,7 @@ import { Suspense, memo, useEffect, useInsertionEffect, useMemo } from 'react';
 import { T, cardPixelHeight } from '@sentra/contracts';
 import { CardErrorBoundary, CardProblem } from './common/CardErrorBoundary.js';
 import type { CardComponent, CardDefinition } from './common/definition.js';
-import { useCardData, useLiveDashboard } from './common/LiveDashboard.js';
+import { useCardData, useLiveDashboard } from '../dashboards/live/LiveDashboard.js';
 import { preloadView } from './common/preloadView.js';
 import { useAwaitingFirstFrame } from './common/firstFrames.js';
 import { CARD_CLASS, ensureCardStyles } from './common/cardStyles.js';

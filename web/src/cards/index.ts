@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { CardSurface } from './CardSurface.js';
 import type { CardComponent } from './common/definition.js';
 
-export { LiveDashboard, joinDashboardEarly, preloadDashboardViews } from './common/LiveDashboard.js';
+export { LiveDashboard, joinDashboardEarly, preloadDashboardViews } from '../dashboards/live/LiveDashboard.js';
 export { CardSurface } from './CardSurface.js';
 export { registry, cardDefinition } from './registry.js';
 

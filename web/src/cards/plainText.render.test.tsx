@@ -5,8 +5,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { cardElement, renderCard, silentTransport, stubLayout } from './cards.test-kit.js';
 import { buildFigure } from './chart/series.js';
 import { CardSurface } from './CardSurface.js';
-import { FeedHub } from './common/cardFeed.js';
-import { LiveDashboard } from './common/LiveDashboard.js';
+import { createLiveHub } from '../live/hub.js';
+import { LiveDashboard } from '../dashboards/live/LiveDashboard.js';
 import { plotlyShown } from '../ui/plainText.test-kit.js';
 
 const PAYLOAD = '<img src=x onerror="window.__xss=1">';
@@ -97,7 +97,7 @@ describe('cards drawn by React', () => {
   it("a card's title in the grid is text", async () => {
     const c = { key: 'k', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, view: { type: 'CUSTOM', title: PAYLOAD } };
     render(
-      <LiveDashboard dashboardId={9} components={[c]} hub={new FeedHub(() => silentTransport)}>
+      <LiveDashboard dashboardId={9} components={[c]} hub={createLiveHub(silentTransport)}>
         <CardSurface component={c} h={2} dashboardId={9} />
       </LiveDashboard>,
     );

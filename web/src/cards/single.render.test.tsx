@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SINGLE_VALUE_SUBTYPES, T } from '@sentra/contracts';
 import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
-import { useLiveDashboard } from './common/LiveDashboard.js';
+import { useLiveDashboard } from '../dashboards/live/LiveDashboard.js';
 import { CANVAS_MARKERS_FROM } from './map/markers.js';
 
 beforeAll(() => stubLayout());

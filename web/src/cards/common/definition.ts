@@ -5,7 +5,7 @@ import type { ComponentType, LazyExoticComponent } from 'react';
 import { z } from 'zod';
 import { CARD_TYPES, ComponentView, QUERY_OPTIONS, type CardData, type CardGroup, type CardTypeCode, type QueryKind, type QueryOption } from '@sentra/contracts';
 import type { ViewFieldSpec } from '../../dashboards/editor/viewFields.js';
-import type { CardState } from './cardFeed.js';
+import type { CardState } from '../../dashboards/live/cardFeed.js';
 
 /** A component as the view grid hands it over (stored, read leniently). */
 export interface CardComponent {
