@@ -1,6 +1,7 @@
 // Rendering a card view in tests: the definition's view with a fixture payload inside a dashboard's live context
 // (a live hub without a socket), jsdom given a size so charts and text fit.
 import { Suspense, type ReactElement } from 'react';
+import { expect } from 'vitest';
 import { configure, render } from '@testing-library/react';
 import type { CardData, CardTypeCode } from '@sentra/contracts';
 import type { CardState } from '../dashboards/live/cardFeed.js';
@@ -63,4 +64,13 @@ export function cardElement(cat: CardTypeCode, f: CardFixture = {}): ReactElemen
 
 export function renderCard(cat: CardTypeCode, f: CardFixture = {}) {
   return render(cardElement(cat, f));
+}
+
+/** Hostile texts a device or a member may send (issue 23): shown as typed, never an element. */
+export const PAYLOAD = '<img src=x onerror="window.__xss=1">';
+export const SCRIPT = '<script>window.__xss=1</script>';
+
+/** No element a payload could have made, anywhere in the document. */
+export function noInjectedElement() {
+  expect(document.querySelector('img[src="x"], img[onerror], script')).toBeNull();
 }
