@@ -1,6 +1,6 @@
 // Render tests of the map card with fixture payloads: what a user reads.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { cardElement, renderCard, stubLayout } from '../cards.test-kit.js';
 import { CANVAS_MARKERS_FROM } from './markers.js';
 

@@ -1,10 +1,9 @@
 // Render tests of the upload card: what it asks and the rows it reads (the API is replaced by a recorder).
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
-import { T } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
 import { renderCard, stubLayout } from '../cards.test-kit.js';
-import { apiRecorder as api, resetApiRecorder } from '../api.test-kit.js';
+import { resetApiRecorder } from '../api.test-kit.js';
 
 vi.mock('../../api/client.js', async () => (await import('../api.test-kit.js')).recordedApiModule());
 
