@@ -57,12 +57,17 @@ const refusingTransport: LiveTransport = {
 };
 
 /** the hub's view of a socket.io connection: subscribe answered through the acknowledgement (or failed after 10 s) */
-function transportOf(socket: Socket): LiveTransport {
+export function transportOf(socket: Pick<Socket, 'timeout' | 'emit' | 'on' | 'off' | 'connected'>): LiveTransport {
+  // a subscribe that timed out before the first connection has no answer coming: that connection joins again too
+  let timedOut = false;
   return {
     subscribe: (channel, params) =>
       new Promise((resolve, reject) => {
         socket.timeout(ACK_TIMEOUT_MS).emit('subscribe', { channel, params }, (err: unknown, ack: { response_result?: number; room?: string; message?: string }) => {
-          if (err) return reject({ response_result: -99, message: 'timeout' });
+          if (err) {
+            timedOut = true;
+            return reject({ response_result: -99, message: 'timeout' });
+          }
           if (ack?.response_result === 0 && typeof ack.room === 'string') resolve(ack.room);
           else reject(ack ?? { response_result: -99 });
         });
@@ -74,11 +79,12 @@ function transportOf(socket: Socket): LiveTransport {
     },
     onReconnect: (fn) => {
       // 'connect' fires on the first connection too: the first subscribes are buffered by socket.io until then, so
-      // only later connections (a reconnect) need new subscribes
+      // only later connections (a reconnect) need new subscribes, unless one of the buffered ones timed out
       let first = !socket.connected;
       const handler = () => {
-        if (first) return void (first = false);
-        fn();
+        const skip = first && !timedOut;
+        first = timedOut = false;
+        if (!skip) fn();
       };
       socket.on('connect', handler);
       return () => void socket.off('connect', handler);
