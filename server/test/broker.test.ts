@@ -9,7 +9,7 @@ import { startGateway, type Running } from './harness.js';
 import { createBroker } from '../src/platform/mqtt/broker.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
 import { createLogger } from '../src/platform/log.js';
-import { eventually } from '../src/platform/bus/testing/nats-server.js';
+import { eventually } from '../src/platform/testing/until.js';
 
 type Attempt = { client: MqttClient; code?: undefined } | { client?: undefined; code: number | string };
 

@@ -92,7 +92,6 @@ export async function mqttAttempt(port: number, opts: import('mqtt').IClientOpti
   });
 }
 
-/** Polls `check` every 20 ms until it holds or `ms` passes. */
 /** true when something accepts TCP connections on the loopback port */
 export const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -101,14 +100,7 @@ export const accepts = (port: number) =>
     s.once('error', () => resolve(false));
   });
 
-export async function until(check: () => boolean | Promise<boolean>, ms = 3000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
+export { until } from '../src/platform/testing/until.js';
 
 /** Adds a dashboard (conf_dashboard and any other field of the call) and answers its id; throws when refused. */
 export async function addDashboard(base: string, auth: Auth, label: string, conf: unknown, more: Record<string, unknown> = {}): Promise<number> {

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { startScaleOut, type Running, type ScaleOut } from './harness.js';
 import { tenantSession } from './fixtures.js';
-import { eventually, hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
+import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
+import { eventually } from '../src/platform/testing/until.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
 
 describe.skipIf(!hasNatsServer)('realtime across gateways (BUS=nats)', () => {

@@ -6,7 +6,7 @@ import { authContract, Header, Result, rolesContract } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { memberWithRole, tenantSession, tenantWithApp } from './fixtures.js';
 import { forbidden, notFound } from '../src/platform/http/errors.js';
-import { eventually } from '../src/platform/bus/testing/nats-server.js';
+import { eventually } from '../src/platform/testing/until.js';
 import { ask, openSocket, sessionAuth as authOf } from '../src/platform/realtime/testing/client.js';
 
 type Session = Awaited<ReturnType<typeof tenantSession>>;

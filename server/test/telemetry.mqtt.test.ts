@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
 import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
 import { startGateway, type Running } from './harness.js';
+import { until } from './fixtures.js';
 
 // a test-only authority: username `tele-<id>` is device <id> of application 9001, publishing under d/<id>/ only (the
 // client id differs from the username: the device registry reads username = client id as a serial gateway's UID)
@@ -26,11 +27,6 @@ afterAll(async () => {
   await gw?.stop();
 });
 
-async function until(check: () => boolean, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  return check();
-}
 
 describe('telemetry over MQTT', () => {
   // presence (online while connected, offline when it leaves) is the device registry's: device-broker.test.ts, presence.test.ts
@@ -43,12 +39,12 @@ describe('telemetry over MQTT', () => {
       await client.publishAsync('d/4242/state', JSON.stringify({ mode: 'auto', alarm: null }), { qos: 1 });
       await client.publishAsync('d/4242/data', 'bukan json', { qos: 1 });
       const reads = gw.app.telemetry.reads;
-      expect(await until(() => reads.findSeries(9001, 4242, { sensor: 'env', configtype: 'data', param: 'humidity' }) !== null && reads.latestOfDevice(9001, 4242).every((l) => l.data_exist))).toBe(true);
+      expect(await until(() => reads.findSeries(9001, 4242, { sensor: 'env', configtype: 'data', param: 'humidity' }) !== null && reads.latestOfDevice(9001, 4242).every((l) => l.data_exist), 5000)).toBe(true);
       await gw.app.telemetry.flush();
       const temperature = reads.findSeries(9001, 4242, { sensor: 'env', configtype: 'data', param: 'temperature' })!;
       expect(reads.latestN(temperature, 3).map((p) => p.value)).toEqual([39, 38, 37]);
       expect(reads.rollups(temperature, { bucket: 'hour', start: base - 3_600_000, end: base + 3_600_000 }).reduce((n, b) => n + b.count, 0)).toBe(20);
-      expect(await until(() => gw.app.telemetry.states.list(9001, 4242).length === 2)).toBe(true);
+      expect(await until(() => gw.app.telemetry.states.list(9001, 4242).length === 2, 5000)).toBe(true);
       expect(gw.app.telemetry.states.list(9001, 4242).map((s) => [s.key, s.value, s.is_null])).toEqual([['alarm', null, true], ['mode', 'auto', false]]);
       expect(gw.app.telemetry.rejectsOf(4242)).toMatchObject({ count: 1, last_reason: 'not_json' });
     } finally {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
 import { startGateway, type Running } from '../../server/test/harness.js';
-import { tenantSession } from '../../server/test/fixtures.js';
+import { tenantSession, until } from '../../server/test/fixtures.js';
 import type { DeviceContext, DeviceResolver } from '../../server/src/modules/telemetry/adapters/index.js';
 import type { MqttIdentity } from '../../server/src/platform/mqtt/types.js';
 import { MIX } from './fleet/plan.js';
@@ -40,11 +40,6 @@ function registryResolver(sqlite: Database.Database): DeviceResolver {
   };
 }
 
-async function until(check: () => boolean, ms = 8000) {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-  return check();
-}
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -131,10 +126,10 @@ describe('the fleet on a real gateway', () => {
     const idle = state.machines.find((m) => !m.on)!;
     const send = (id: string) => gw.app.broker.publish(`d/${laundry.id}/cmd`, JSON.stringify({ id, sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key }), { qos: 1 });
     await send('c1');
-    expect(await until(() => replies.length === 1)).toBe(true);
+    expect(await until(() => replies.length === 1, 8000)).toBe(true);
     await new Promise((r) => setTimeout(r, 600));
     await send('c2');
-    expect(await until(() => replies.length === 2)).toBe(true);
+    expect(await until(() => replies.length === 2, 8000)).toBe(true);
     expect(replies).toEqual([{ id: 'c1', ok: true }, { id: 'c2', ok: false, code: -31 }]);
     expect(fleet.fault(laundry.plan.serial, 'silent')).toBe(true);
     await send('c3');
@@ -150,10 +145,10 @@ describe('the fleet on a real gateway', () => {
       if (topic.includes(`/${plug.topic}/`)) seen.push(`${topic} ${payload.toString()}`);
     });
     await gw.app.broker.publish(`cmnd/${plug.topic}/POWER`, '');
-    expect(await until(() => seen.some((s) => s.startsWith(`stat/${plug.topic}/POWER `)))).toBe(true);
+    expect(await until(() => seen.some((s) => s.startsWith(`stat/${plug.topic}/POWER `)), 8000)).toBe(true);
     expect(seen.some((s) => s.startsWith(`stat/${plug.topic}/RESULT {"POWER":`))).toBe(true);
     fleet.fault(plug.plan.serial, 'offline', 500);
-    expect(await until(() => seen.includes(`tele/${plug.topic}/LWT Offline`))).toBe(true);
+    expect(await until(() => seen.includes(`tele/${plug.topic}/LWT Offline`), 8000)).toBe(true);
     expect(await until(() => seen.includes(`tele/${plug.topic}/LWT Online`), 10_000)).toBe(true);
   });
 
@@ -164,7 +159,7 @@ describe('the fleet on a real gateway', () => {
       if (topic.startsWith(`stat/${plug.topic}/`)) seen.push(`${topic} ${payload.toString()}`);
     });
     await gw.app.broker.publish(`cmnd/${plug.topic}/POWER`, 'ON');
-    expect(await until(() => seen.includes(`stat/${plug.topic}/POWER ON`))).toBe(true);
+    expect(await until(() => seen.includes(`stat/${plug.topic}/POWER ON`), 8000)).toBe(true);
     expect(seen).toContain(`stat/${plug.topic}/RESULT {"POWER":"ON"}`);
     await gw.app.telemetry.flush();
     expect(gw.app.telemetry.states.list(fleet.app!.id, plug.id).find((s) => s.key === 'POWER')?.value).toBe('ON');
@@ -178,7 +173,7 @@ describe('the fleet on a real gateway', () => {
       if (topic.startsWith(base)) seen.push(topic.slice(base.length + 1));
     });
     await gw.app.broker.publish(`${base}/command/down`, JSON.stringify({ id: 'q1', devEui: node.plan.devEui, confirmed: true, fPort: 10, object: { param: 'interval', value: 300 } }), { qos: 1 });
-    expect(await until(() => seen.includes('event/ack'))).toBe(true);
+    expect(await until(() => seen.includes('event/ack'), 8000)).toBe(true);
     expect(seen).toContain('event/txack');
   });
 
@@ -191,7 +186,7 @@ describe('the fleet on a real gateway', () => {
       expect(again.stats().lastError).toBeUndefined();
       expect(kept(again.devices)).toEqual(kept(fleet.devices));
       const own = again.devices.filter((d) => ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway', 'mqtt', 'tasmota'].includes(d.plan.family));
-      expect(await until(() => own.every((d) => d.connection?.connected === true))).toBe(true);
+      expect(await until(() => own.every((d) => d.connection?.connected === true), 8000)).toBe(true);
     } finally {
       await again.stop();
     }

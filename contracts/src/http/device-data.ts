@@ -198,3 +198,45 @@ export const deviceDataContract = {
     output: z.object({ tags: deviceTags, device_id: z.number().int(), key: z.string() }),
   }),
 } as const;
+
+/**
+ * The socket.io channel of a device list: `subscribe` with `{ channel: DEVICE_STATUS_LIVE.channel, params: {} }`
+ * (needs what the data calls need) joins the application's room; the server emits `DEVICE_STATUS_LIVE.event` with a
+ * DeviceStatusPush when a device connects, goes silent or is disabled.
+ */
+export const DEVICE_STATUS_LIVE = {
+  channel: 'devices',
+  event: 'device.status',
+} as const;
+
+export const DeviceStatusPush = z.object({
+  id: z.number().int(),
+  /** false while disabled, whatever the connection */
+  online: z.boolean(),
+  last_online_ts: z.number().int().nullable(),
+  last_offline_ts: z.number().int().nullable(),
+});
+export type DeviceStatusPush = z.infer<typeof DeviceStatusPush>;
+
+/**
+ * The socket.io channel of one device's data pages: `subscribe` with `{ channel: DEVICE_DATA_LIVE.channel, params:
+ * DeviceDataSubscribeParams }`; the server emits `DEVICE_DATA_LIVE.event` with a DeviceDataPush for every committed
+ * message of the device.
+ */
+export const DEVICE_DATA_LIVE = {
+  channel: 'device-data',
+  event: 'device.data',
+} as const;
+
+export const DeviceDataSubscribeParams = z.object({
+  device_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+export type DeviceDataSubscribeParams = z.output<typeof DeviceDataSubscribeParams>;
+
+export const DeviceDataPush = z.object({
+  device_id: z.number().int(),
+  data: z.array(LatestPoint),
+  /** the device state keys the message changed (`is_null` when the new value is null) */
+  states: z.array(z.object({ key: z.string(), value: z.unknown(), is_null: z.boolean(), ts: z.number().int() })),
+});
+export type DeviceDataPush = z.infer<typeof DeviceDataPush>;

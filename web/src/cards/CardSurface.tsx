@@ -5,8 +5,8 @@ import { Suspense, memo, useEffect, useInsertionEffect, useMemo, type ReactNode 
 import { T, cardPixelHeight } from '@sentra/contracts';
 import { CardErrorBoundary, CardProblem } from './common/CardErrorBoundary.js';
 import type { CardComponent, CardDefinition } from './common/definition.js';
-import { useCardData, useLiveDashboard } from './common/LiveDashboard.js';
-import type { CardState } from './common/cardFeed.js';
+import { useCardData, useLiveDashboard } from '../dashboards/live/LiveDashboard.js';
+import type { CardState } from '../dashboards/live/cardFeed.js';
 import { useCardsReadOnly } from './common/readOnly.js';
 import { preloadView } from './common/preloadView.js';
 import { useAwaitingFirstFrame } from './common/firstFrames.js';

@@ -1,11 +1,13 @@
 // Rendering a card view in tests: the definition's view with a fixture payload inside a dashboard's live context
-// (a feed hub without a socket), jsdom given a size so charts and text fit.
+// (a live hub without a socket), jsdom given a size so charts and text fit.
 import { Suspense, type ReactElement } from 'react';
+import { expect } from 'vitest';
 import { configure, render } from '@testing-library/react';
 import type { CardData, CardTypeCode } from '@sentra/contracts';
-import { FeedHub, type CardState, type LiveTransport } from './common/cardFeed.js';
+import type { CardState } from '../dashboards/live/cardFeed.js';
+import { createLiveHub, type LiveTransport } from '../live/hub.js';
 import type { CardComponent } from './common/definition.js';
-import { LiveDashboard } from './common/LiveDashboard.js';
+import { LiveDashboard } from '../dashboards/live/LiveDashboard.js';
 import { registry } from './registry.js';
 
 // lazy views load their chunk on first use: slower than the default second on a busy machine
@@ -51,7 +53,7 @@ export function cardElement(cat: CardTypeCode, f: CardFixture = {}): ReactElemen
   const state = data ? ({ data, frame: 1, seq: 0, appends: [], receivedAt: 0, ...f.state } as CardState) : undefined;
   const View = def.view;
   return (
-    <LiveDashboard dashboardId={1} components={f.components ?? [component]} hub={new FeedHub(() => silentTransport)} globals={f.globals}>
+    <LiveDashboard dashboardId={1} components={f.components ?? [component]} hub={createLiveHub(silentTransport)} globals={f.globals}>
       <Suspense fallback={<span>loading</span>}>
         <View component={component} view={view} data={data} state={state} dashboardId={1} height={300} decimals={2} />
       </Suspense>
@@ -62,4 +64,13 @@ export function cardElement(cat: CardTypeCode, f: CardFixture = {}): ReactElemen
 
 export function renderCard(cat: CardTypeCode, f: CardFixture = {}) {
   return render(cardElement(cat, f));
+}
+
+/** Hostile texts a device or a member may send (issue 23): shown as typed, never an element. */
+export const PAYLOAD = '<img src=x onerror="window.__xss=1">';
+export const SCRIPT = '<script>window.__xss=1</script>';
+
+/** No element a payload could have made, anywhere in the document. */
+export function noInjectedElement() {
+  expect(document.querySelector('img[src="x"], img[onerror], script')).toBeNull();
 }

@@ -3,7 +3,7 @@ import { createElement, type ReactNode } from 'react';
 import { CardSurface } from './CardSurface.js';
 import type { CardComponent } from './common/definition.js';
 
-export { LiveDashboard, filterParams, joinDashboardEarly, preloadDashboardViews } from './common/LiveDashboard.js';
+export { LiveDashboard, filterParams, joinDashboardEarly, preloadDashboardViews } from '../dashboards/live/LiveDashboard.js';
 export { CardSurface, type GivenCardData } from './CardSurface.js';
 export { CardsReadOnly } from './common/readOnly.js';
 export { registry, cardDefinition } from './registry.js';

@@ -3,9 +3,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { CARD_LIVE, T } from '@sentra/contracts';
 import { CardSurface } from './CardSurface.js';
-import { FeedHub, type LiveTransport } from './common/cardFeed.js';
+import { createLiveHub, type LiveTransport } from '../live/hub.js';
 import type { CardComponent } from './common/definition.js';
-import { LiveDashboard, joinDashboardEarly, useCardData } from './common/LiveDashboard.js';
+import { LiveDashboard, joinDashboardEarly, useCardData } from '../dashboards/live/LiveDashboard.js';
 import { stubLayout } from './cards.test-kit.js';
 import { CardsReadOnly } from './common/readOnly.js';
 
@@ -34,7 +34,7 @@ const cardEl = (key: string) => screen.getAllByTestId('dashboard-card').find((e)
 describe('<CardSurface> in a live dashboard', () => {
   it('joined as the record arrives: the cards rendered later take over that subscription and its first frames', async () => {
     const t = liveTransport();
-    const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });
+    const hub = createLiveHub(t);
     const filter = { kind: 'filter', key: 'today', name: 'Hari ini' } as const;
     joinDashboardEarly(9, filter, hub);
     await vi.waitFor(() => expect(t.subscriptions).toBe(1));
@@ -49,12 +49,12 @@ describe('<CardSurface> in a live dashboard', () => {
     );
     await vi.waitFor(() => expect(within(cardEl('ok')).getByText(/229,5/)).toBeTruthy());
     expect(t.subscriptions).toBe(1);
-    expect(hub.size).toBe(1);
+    expect(hub.size()).toBe(1);
   });
 
   it('draws every card from one shared subscription, and an error stays on its card', async () => {
     const t = liveTransport();
-    const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });
+    const hub = createLiveHub(t);
     const cards = [
       card('ok', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT', title: 'Tegangan' } }),
       card('badconf', 'SINGLE_VALUE_CARD', { view: { type: 'NOPE' } }),
@@ -97,7 +97,7 @@ describe('<CardSurface> in a live dashboard', () => {
 
   it('a card mounting after its first frame came renders with it at once, never in its loading state', async () => {
     const t = liveTransport();
-    const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });
+    const hub = createLiveHub(t);
     const c = card('ok', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT' } });
     const { rerender } = render(<LiveDashboard dashboardId={9} components={[c]} hub={hub}>{null}</LiveDashboard>);
     await vi.waitFor(() => expect(t.subscriptions).toBe(1));
@@ -125,7 +125,7 @@ describe('<CardSurface> in a live dashboard', () => {
 describe('<CardSurface> where cards must not act (edit layout, editor preview)', () => {
   it('draws data its screen hands over (no feed), an inert body, and the menu in its title line', async () => {
     const t = liveTransport();
-    const hub = new FeedHub(() => t, { request: (fn) => setTimeout(fn, 0), now: () => Date.now() });
+    const hub = createLiveHub(t);
     const c = card('baru', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT', title: 'Tegangan baru' } });
     const given = { state: { data: { key: 'baru', cat: 'SINGLE_VALUE_CARD', success: true, value: 231.25 }, frame: 1, seq: 0, appends: [], receivedAt: 0 } };
     render(

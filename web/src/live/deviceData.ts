@@ -1,13 +1,9 @@
-// Live values of one device (the data pages): `device.data` of the `device-data` channel.
-import type { LatestPoint } from '@sentra/contracts';
+// Live values of one device (the data pages): DEVICE_DATA_LIVE of contracts.
+import { DEVICE_DATA_LIVE, type DeviceDataPush } from '@sentra/contracts';
 import { useLiveEvent } from './useLive.js';
 
-export interface DeviceDataEvent {
-  device_id: number;
-  data: LatestPoint[];
-  states: { key: string; value: unknown; is_null: boolean; ts: number }[];
-}
+export type DeviceDataEvent = DeviceDataPush;
 
 export function useLiveDeviceData(deviceId: number | null, apply: (events: DeviceDataEvent[]) => void): void {
-  useLiveEvent<DeviceDataEvent>('device-data', deviceId ? { device_id: deviceId } : null, 'device.data', apply);
+  useLiveEvent<DeviceDataEvent>(DEVICE_DATA_LIVE.channel, deviceId ? { device_id: deviceId } : null, DEVICE_DATA_LIVE.event, apply);
 }

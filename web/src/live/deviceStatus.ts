@@ -1,13 +1,9 @@
-// Live Nyala/Mati of the device list: `useLiveDeviceStatus(apply)` listens to the application's `devices` channel;
-// `withDeviceStatus` merges one change into a list of rows, `withOwnStatus` into one device (its detail screens).
+// Live Nyala/Mati of the device list: `useLiveDeviceStatus(apply)` listens to the application's DEVICE_STATUS_LIVE
+// channel; `withDeviceStatus` merges one change into a list of rows, `withOwnStatus` into one device (its detail screens).
+import { DEVICE_STATUS_LIVE, type DeviceStatusPush } from '@sentra/contracts';
 import { useLiveEvent } from './useLive.js';
 
-export interface DeviceStatusEvent {
-  id: number;
-  online: boolean;
-  last_online_ts: number | null;
-  last_offline_ts: number | null;
-}
+export type DeviceStatusEvent = DeviceStatusPush;
 
 export function withDeviceStatus<R extends { id: number; online: boolean }>(rows: R[] | null, changes: readonly DeviceStatusEvent[]): R[] | null {
   if (!rows) return rows;
@@ -30,5 +26,5 @@ export function withOwnStatus<D extends { id: number; online: boolean; last_onli
 }
 
 export function useLiveDeviceStatus(apply: (changes: DeviceStatusEvent[]) => void): void {
-  useLiveEvent<DeviceStatusEvent>('devices', {}, 'device.status', apply);
+  useLiveEvent<DeviceStatusEvent>(DEVICE_STATUS_LIVE.channel, {}, DEVICE_STATUS_LIVE.event, apply);
 }

@@ -1,10 +1,9 @@
-// Live device data over socket.io (STYLE.md "Live data like Grafana Live"), two channels:
-//   `devices`     params {}            → room `devices.<appId>`: `device.status` {id, online, last_online_ts, last_offline_ts}
-//                                        when a device connects or goes silent (the registry's transitions)
-//   `device-data` params {device_id}   → room `device-data.<deviceId>`: `device.data` {device_id, data: LatestPoint[],
-//                                        states} for every committed message of the device
+// Live device data over socket.io (STYLE.md "Live data like Grafana Live"), two channels declared in contracts:
+//   DEVICE_STATUS_LIVE params {}          → room `devices.<appId>`: DeviceStatusPush when a device connects or goes
+//                                           silent (the registry's transitions)
+//   DEVICE_DATA_LIVE   params {device_id} → room `device-data.<deviceId>`: DeviceDataPush for every committed message
 // Both need what the data calls need (_device_manage_ or _device_list_). Data is emitted only for rooms with viewers.
-import { DEVICE_READ, type CallDef, type LatestPoint } from '@sentra/contracts';
+import { DEVICE_DATA_LIVE, DEVICE_READ, DEVICE_STATUS_LIVE, DeviceDataSubscribeParams, T, type CallDef, type DeviceDataPush, type DeviceStatusPush, type LatestPoint } from '@sentra/contracts';
 import type { Bus } from '../../platform/bus/types.js';
 import { invalid } from '../../platform/http/errors.js';
 import { authorize, type Caller } from '../../platform/http/mount.js';
@@ -14,10 +13,8 @@ import type { DeviceRow } from '../devices/families.js';
 import { decodeValue } from './datatypes.js';
 import type { TelemetryPipeline } from './pipeline.js';
 
-export const DEVICES_CHANNEL = 'devices';
-export const DEVICE_DATA_CHANNEL = 'device-data';
-export const devicesRoom = (appId: number) => `devices.${appId}`;
-export const deviceDataRoom = (deviceId: number) => `device-data.${deviceId}`;
+export const devicesRoom = (appId: number) => `${DEVICE_STATUS_LIVE.channel}.${appId}`;
+export const deviceDataRoom = (deviceId: number) => `${DEVICE_DATA_LIVE.channel}.${deviceId}`;
 
 const READ_ACCESS = { access: DEVICE_READ } as unknown as CallDef;
 
@@ -28,13 +25,13 @@ function appOf(caller: Caller) {
 }
 
 export function attachLiveChannels({ realtime, telemetry, devices, bus }: { realtime: Realtime; telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series'>; devices: Pick<DeviceService, 'on' | 'rowOf'>; bus: Pick<Bus, 'kind'> }) {
-  realtime.channel(DEVICES_CHANNEL, { join: (caller) => devicesRoom(appOf(caller).id) });
-  realtime.channel<{ device_id?: unknown }>(DEVICE_DATA_CHANNEL, {
-    join: (caller, params) => {
+  realtime.channel(DEVICE_STATUS_LIVE.channel, { join: (caller) => devicesRoom(appOf(caller).id) });
+  realtime.channel<unknown>(DEVICE_DATA_LIVE.channel, {
+    join: (caller, raw) => {
       const app = appOf(caller);
-      const id = Number(params?.device_id);
-      if (!Number.isSafeInteger(id) || id <= 0) throw invalid();
-      return deviceDataRoom(devices.rowOf(app.id, id).id);
+      const parsed = DeviceDataSubscribeParams.safeParse(raw);
+      if (!parsed.success) throw invalid(T.common.invalidInput, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+      return deviceDataRoom(devices.rowOf(app.id, parsed.data.device_id).id);
     },
   });
 
@@ -42,7 +39,8 @@ export function attachLiveChannels({ realtime, telemetry, devices, bus }: { real
   const emitStatus = (row: DeviceRow) => {
     const room = devicesRoom(row.appId);
     if (bus.kind !== 'nats' && realtime.viewers(room) === 0) return;
-    realtime.emit(room, 'device.status', { id: row.id, online: row.online && !row.disabled, last_online_ts: row.lastOnlineTs, last_offline_ts: row.lastOfflineTs });
+    const push: DeviceStatusPush = { id: row.id, online: row.online && !row.disabled, last_online_ts: row.lastOnlineTs, last_offline_ts: row.lastOfflineTs };
+    realtime.emit(room, DEVICE_STATUS_LIVE.event, push);
   };
   devices.on('status', emitStatus);
   devices.on('disabled', emitStatus);
@@ -56,6 +54,7 @@ export function attachLiveChannels({ realtime, telemetry, devices, bus }: { real
       if (s) data.push({ sensor: s.sensor, configtype: s.configtype, param: s.param, subparam: s.subparam, datatype: s.datatype, value: decodeValue(s.datatype, p.num, p.text), ts: p.ts });
     }
     const states = batch.states.map((c) => ({ key: c.key, value: c.value === null ? null : (JSON.parse(c.value) as unknown), is_null: c.value === null, ts: c.ts }));
-    realtime.emit(room, 'device.data', { device_id: batch.deviceId, data, states });
+    const push: DeviceDataPush = { device_id: batch.deviceId, data, states };
+    realtime.emit(room, DEVICE_DATA_LIVE.event, push);
   });
 }

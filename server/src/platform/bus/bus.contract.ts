@@ -1,6 +1,6 @@
 // The one behaviour both buses promise (DESIGN.md section 1): run by bus.test.ts against the memory bus and a real NATS.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventually } from './testing/nats-server.js';
+import { eventually } from '../testing/until.js';
 import { BusNoRespondersError, BusRemoteError, BusTimeoutError, type Bus } from './types.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

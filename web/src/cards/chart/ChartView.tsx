@@ -7,7 +7,7 @@ import { T, type CardTypeCode } from '@sentra/contracts';
 import { CARD_CLASS } from '../common/cardStyles.js';
 import type { CardViewProps } from '../common/definition.js';
 import { ChartTooltip } from '../common/ChartTooltip.js';
-import { MAX_CHART_ROWS } from '../common/cardFeed.js';
+import { MAX_CHART_ROWS } from '../../dashboards/live/cardFeed.js';
 import { asNumber, formatCardNumber, withUnit } from '../common/format.js';
 import { sliceShares, withShare, type TooltipModel } from '../common/tooltips.js';
 import { useElementSize } from '../common/useElementSize.js';

@@ -1,7 +1,7 @@
 // The command card types (spec 02 sections 2, 3, 4): each its own definition; plain, _TAGS_ (every device of the
 // card's tags, confirmed first) and _CUSTOM_ variants share a view. Defaults: title 'Tombol perintah' (buttons,
 // toggles) or 'Kirim perintah' (inputs), button label 'Kirim', number 0–100, text max 30, dates 'DD MMM YYYY HH:mm'.
-// The editor's initial values are these (dashboards/editor/viewFields.ts reads them).
+// The editor's initial values are these (dashboards/editor/viewFields.ts reads them); the fields are command.fields.ts.
 import {
   COMMAND_DATE_DISPLAY_FORMATS,
   COMMAND_TIME_DISPLAY_FORMATS,
@@ -14,6 +14,8 @@ import {
 } from '@sentra/contracts';
 import { lazyView, type CardViewName } from '../common/lazyView.js';
 import { defineCard } from '../common/definition.js';
+import type { ViewFieldSpec } from '../common/viewFieldKit.js';
+import { BUTTON_FIELDS, DATE_FIELDS, NUMBER_FIELDS, TEXT_FIELDS, TOGGLE_FIELDS } from './command.fields.js';
 
 const c = T.dashboards.commands;
 const BUTTON = { title: c.buttonTitle, button_label: c.send };
@@ -22,19 +24,20 @@ const TEXT = { title: c.inputTitle, button_label: c.send, max: TEXT_COMMAND_MAX_
 const TOGGLE = { title: c.buttonTitle };
 const DATE = { title: c.inputTitle, button_label: c.send, locale: DEFAULT_CARD_LOCALE, date_format: COMMAND_DATE_DISPLAY_FORMATS[0], time_format: COMMAND_TIME_DISPLAY_FORMATS[0] };
 
-const command = (type: CardTypeCode, label: string, name: CardViewName, defaults: Record<string, unknown>, size = { w: 1, h: 2 }) => defineCard(type, { label, defaults, size, view: lazyView(name) });
+const command = (type: CardTypeCode, label: string, name: CardViewName, defaults: Record<string, unknown>, fields: readonly ViewFieldSpec[], size = { w: 1, h: 2 }) =>
+  defineCard(type, { label, defaults, fields, size, view: lazyView(name) });
 
-export const buttonCard = command('BUTTON_CARD', 'Button', 'ButtonView', BUTTON);
-export const buttonTagsCard = command('BUTTON_TAGS_CARD', 'Button (tags)', 'ButtonView', BUTTON);
-export const buttonCustomCard = command('BUTTON_CUSTOM_CARD', 'Button (custom)', 'ButtonView', BUTTON);
-export const inputNumberCard = command('INPUT_NUMBER_CARD', 'Number input', 'NumberView', NUMBER);
-export const inputNumberTagsCard = command('INPUT_NUMBER_TAGS_CARD', 'Number input (tags)', 'NumberView', NUMBER);
-export const inputNumberCustomCard = command('INPUT_NUMBER_CUSTOM_CARD', 'Number input (custom)', 'NumberView', NUMBER);
-export const inputTextCard = command('INPUT_TEXT_CARD', 'Text input', 'TextView', TEXT);
-export const inputTextTagsCard = command('INPUT_TEXT_TAGS_CARD', 'Text input (tags)', 'TextView', TEXT);
-export const inputTextCustomCard = command('INPUT_TEXT_CUSTOM_CARD', 'Text input (custom)', 'TextView', TEXT);
-export const inputToggleCard = command('INPUT_TOGGLE_CARD', 'Toggle', 'ToggleView', TOGGLE);
-export const inputToggleTagsCard = command('INPUT_TOGGLE_TAGS_CARD', 'Toggle (tags)', 'ToggleView', TOGGLE);
-export const inputToggleCustomCard = command('INPUT_TOGGLE_CUSTOM_CARD', 'Toggle (custom)', 'ToggleView', TOGGLE);
-export const inputDateCard = command('INPUT_DATE_CARD', 'Date', 'DateView', DATE);
-export const inputDateRangeCard = command('INPUT_DATE_RANGE_CARD', 'Date range', 'DateRangeView', DATE, { w: 2, h: 2 });
+export const buttonCard = command('BUTTON_CARD', 'Button', 'ButtonView', BUTTON, BUTTON_FIELDS);
+export const buttonTagsCard = command('BUTTON_TAGS_CARD', 'Button (tags)', 'ButtonView', BUTTON, BUTTON_FIELDS);
+export const buttonCustomCard = command('BUTTON_CUSTOM_CARD', 'Button (custom)', 'ButtonView', BUTTON, BUTTON_FIELDS);
+export const inputNumberCard = command('INPUT_NUMBER_CARD', 'Number input', 'NumberView', NUMBER, NUMBER_FIELDS);
+export const inputNumberTagsCard = command('INPUT_NUMBER_TAGS_CARD', 'Number input (tags)', 'NumberView', NUMBER, NUMBER_FIELDS);
+export const inputNumberCustomCard = command('INPUT_NUMBER_CUSTOM_CARD', 'Number input (custom)', 'NumberView', NUMBER, NUMBER_FIELDS);
+export const inputTextCard = command('INPUT_TEXT_CARD', 'Text input', 'TextView', TEXT, TEXT_FIELDS);
+export const inputTextTagsCard = command('INPUT_TEXT_TAGS_CARD', 'Text input (tags)', 'TextView', TEXT, TEXT_FIELDS);
+export const inputTextCustomCard = command('INPUT_TEXT_CUSTOM_CARD', 'Text input (custom)', 'TextView', TEXT, TEXT_FIELDS);
+export const inputToggleCard = command('INPUT_TOGGLE_CARD', 'Toggle', 'ToggleView', TOGGLE, TOGGLE_FIELDS);
+export const inputToggleTagsCard = command('INPUT_TOGGLE_TAGS_CARD', 'Toggle (tags)', 'ToggleView', TOGGLE, TOGGLE_FIELDS);
+export const inputToggleCustomCard = command('INPUT_TOGGLE_CUSTOM_CARD', 'Toggle (custom)', 'ToggleView', TOGGLE, TOGGLE_FIELDS);
+export const inputDateCard = command('INPUT_DATE_CARD', 'Date', 'DateView', DATE, DATE_FIELDS);
+export const inputDateRangeCard = command('INPUT_DATE_RANGE_CARD', 'Date range', 'DateRangeView', DATE, DATE_FIELDS, { w: 2, h: 2 });

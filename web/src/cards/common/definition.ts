@@ -1,11 +1,11 @@
 // The shape of a card type (STYLE.md "One card type, one folder"): type code, category, zod config schema, defaults,
-// minimum and default size, query options, lazy view, lazy editor fields. `defineCard` takes the catalogue's group,
+// minimum and default size, query options, lazy view, editor (Visualisasi) fields. `defineCard` takes the catalogue's group,
 // query kind and minimum size (spec 02 section 5) so a definition cannot disagree with the schema that stores cards.
 import type { ComponentType, LazyExoticComponent } from 'react';
 import { z } from 'zod';
 import { CARD_TYPES, ComponentView, QUERY_OPTIONS, type CardData, type CardGroup, type CardTypeCode, type QueryKind, type QueryOption } from '@sentra/contracts';
-import type { ViewFieldSpec } from '../../dashboards/editor/viewFields.js';
-import type { CardState } from './cardFeed.js';
+import type { ViewFieldSpec } from './viewFieldKit.js';
+import type { CardState } from '../../dashboards/live/cardFeed.js';
 
 /** A component as the view grid hands it over (stored, read leniently). */
 export interface CardComponent {
@@ -64,7 +64,8 @@ export interface CardDefinition<V = Record<string, unknown>> {
   chrome: 'framed' | 'bare';
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   view: LazyExoticComponent<ComponentType<CardViewProps<any>>>;
-  editorFields(): Promise<readonly ViewFieldSpec[]>;
+  /** the Visualisasi fields the editor offers (their initial values come from `defaults`: viewFieldsOf) */
+  fields: readonly ViewFieldSpec[];
 }
 
 export interface CardDefinitionInput<V> {
@@ -76,6 +77,8 @@ export interface CardDefinitionInput<V> {
   size?: { w: number; h: number };
   live?: boolean;
   chrome?: 'framed' | 'bare';
+  /** the Visualisasi fields (built with common/viewFieldKit.ts) */
+  fields: readonly ViewFieldSpec[];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   view: LazyExoticComponent<ComponentType<CardViewProps<any>>>;
 }
@@ -103,6 +106,6 @@ export function defineCard<V = Record<string, unknown>>(type: CardTypeCode, inpu
     live: input.live ?? info.kind !== 'none',
     chrome: input.chrome ?? 'framed',
     view: input.view,
-    editorFields: async () => (await import('../../dashboards/editor/viewFields.js')).viewFieldsOf(type),
+    fields: input.fields,
   };
 }

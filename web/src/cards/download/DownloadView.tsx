@@ -8,7 +8,7 @@ import { notices } from '../../ui/snackbar/notices.js';
 import { failureMessage } from '../../api/outcome.js';
 import type { CardViewProps } from '../common/definition.js';
 import { CardIcon } from '../common/icons.js';
-import { useLiveDashboard } from '../common/LiveDashboard.js';
+import { useLiveDashboard } from '../../dashboards/live/LiveDashboard.js';
 
 function save(text: string, name: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));

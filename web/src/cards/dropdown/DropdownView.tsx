@@ -6,7 +6,7 @@ import { contracts, T } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import type { CardViewProps } from '../common/definition.js';
-import { useLiveDashboard } from '../common/LiveDashboard.js';
+import { useLiveDashboard } from '../../dashboards/live/LiveDashboard.js';
 import { deviceOptions, optionIndex, selectorConfig, type SelectorOption } from './options.js';
 
 export default function DropdownView({ component, view }: CardViewProps<{ title?: string }>) {

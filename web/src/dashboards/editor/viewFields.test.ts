@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_TYPE_CODES, ComponentView, T } from '@sentra/contracts';
-import { initialView, seriesChoices, VIEW_FIELDS, viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from './viewFields.js';
+import { registry } from '../../cards/registry.js';
+import { initialView, seriesChoices, viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from './viewFields.js';
 
 const schemaFields = Object.keys(ComponentView.shape).filter((k) => k !== 'decimal' && k !== 'type');
 
 describe('Visualisasi fields per card type', () => {
   it('lists fields for every card type code, each once', () => {
-    expect(Object.keys(VIEW_FIELDS).sort()).toEqual([...CARD_TYPE_CODES].sort());
+    expect(Object.keys(registry).sort()).toEqual([...CARD_TYPE_CODES].sort());
     for (const cat of CARD_TYPE_CODES) {
       const names = viewFieldsOf(cat).map((s) => s.name);
       expect(new Set(names).size, cat).toBe(names.length);

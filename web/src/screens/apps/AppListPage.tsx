@@ -1,35 +1,19 @@
 // The tenant's application list (/admin/apps, spec 01 section 2): one card per application with its name and
 // description, 4 per row above 996 px wide, else 2; a card opens the application by its domain.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Avatar, Box, Button, Card, CardActionArea, CardContent, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
-import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { callAndNotify, useLoad } from '../../api/call.js';
 
 type AppSummary = OutputOf<typeof contracts.apps.list>['data'][number];
 
 export function AppListPage() {
   const navigate = useNavigate();
   const [apps, setApps] = useState<AppSummary[] | null>(null);
-  useEffect(() => {
-    let live = true;
-    void api.call(contracts.apps.list).then((r) => {
-      if (!live) return;
-      if (isOk(r)) setApps(r.body.data);
-      else {
-        setApps([]);
-        if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+  useLoad(() => callAndNotify(contracts.apps.list), (o) => setApps(o.ok ? o.value.data : []), []);
 
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>

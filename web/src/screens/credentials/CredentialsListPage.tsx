@@ -21,6 +21,7 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { copyText } from '../../ui/clipboard.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { maskSecret } from './secret.js';
+import { callAndNotify } from '../../api/call.js';
 
 type CredentialsPair = OutputOf<typeof contracts.credentials.list>['data'][number];
 
@@ -54,12 +55,8 @@ export function CredentialsListPage() {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; pair: CredentialsPair } | null>(null);
 
   const load = useCallback(async () => {
-    const r = await api.call(contracts.credentials.list);
-    if (isOk(r)) setItems(r.body.data);
-    else {
-      setItems((prev) => prev ?? []);
-      if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
-    }
+    const o = await callAndNotify(contracts.credentials.list);
+    setItems((prev) => (o.ok ? o.value.data : (prev ?? [])));
   }, []);
   useEffect(() => {
     void load();

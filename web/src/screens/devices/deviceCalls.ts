@@ -14,43 +14,15 @@ import {
   type LoraServer,
   type TagCategory,
 } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk, resultCode, type ApiResult } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
-import { fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
+import { CallError, callFailure, callOrThrow } from '../../api/call.js';
 
-export class DeviceCallError extends Error {
-  constructor(
-    message: string,
-    readonly fieldErrors: FieldErrors = {},
-    readonly status = 0,
-    readonly code?: number,
-  ) {
-    super(message);
-    this.name = 'DeviceCallError';
-  }
-}
-
-/**
- * The failure's message: for a documented code the server's own message (a catalogue text; one code such as -12 may
- * mean a taken serial or a taken UID), else the contract's text; otherwise the screen's fallback (network, time-out and
- * 5xx texts as everywhere). A -10's field messages travel in `fieldErrors` for the form.
- */
-export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, fallback: string): DeviceCallError {
-  const code = resultCode(r);
-  const body = r.body as { message?: unknown } | null;
-  const fields = r.code === 400 ? fieldErrorsOfEnvelope(r.body) : {};
-  let message = failureMessage(r, { byCode: def?.errors, fallback });
-  if (r.code === 400 && code !== undefined && def?.errors?.[code] && typeof body?.message === 'string' && body.message) message = body.message;
-  if (code === -12 && message === T.devices.serverSerialTaken) fields.serial_number = message;
-  if (code === -12 && message === T.devices.serverTopicTaken) fields.topic = message;
-  return new DeviceCallError(message, fields, r.code, code);
-}
+/** the failures of the device calls: the one CallError of api/call.ts */
+export const DeviceCallError = CallError;
+export type DeviceCallError = CallError;
+export { callFailure };
 
 async function run<C extends CallDef>(def: C, input: InputOf<C>, fallback: string, timeoutMs?: number) {
-  const r = await api.call(def, input, timeoutMs ? { timeoutMs } : undefined);
-  if (!isOk(r)) throw callFailure(r, def, fallback);
-  return r.body as Record<string, unknown>;
+  return (await callOrThrow(def, input, fallback, timeoutMs ? { timeoutMs } : undefined)) as Record<string, unknown>;
 }
 
 export type DeviceFilter = InputOf<typeof contracts.devices.filter>;

@@ -1,19 +1,17 @@
 // The LoRa server calls of the LoRa screens (spec 03 section 2.11; add/edit are ours), as values or a DeviceCallError.
 import { T, contracts, type InputOf, type LoraServer } from '@sentra/contracts';
 import { api } from '../../api/client.js';
+import { callOrThrow } from '../../api/call.js';
 import { isOk } from '../../api/request.js';
 import { callFailure } from '../devices/deviceCalls.js';
 
 export async function listLoraServers(input: InputOf<typeof contracts.lora.list>): Promise<{ servers: LoraServer[]; total: number }> {
-  const r = await api.call(contracts.lora.list, input);
-  if (!isOk(r)) throw callFailure(r, contracts.lora.list, T.shell.loadFailed);
-  return { servers: r.body.data, total: r.body.total };
+  const { data, total } = await callOrThrow(contracts.lora.list, input, T.shell.loadFailed);
+  return { servers: data, total };
 }
 
 export async function getLoraServer(id: number): Promise<LoraServer> {
-  const r = await api.call(contracts.lora.get, { id });
-  if (!isOk(r)) throw callFailure(r, contracts.lora.get, T.shell.loadFailed);
-  return r.body.data;
+  return (await callOrThrow(contracts.lora.get, { id }, T.shell.loadFailed)).data;
 }
 
 export async function saveLoraServer(input: { id?: number; mac: string; name: string; server: string; application_uuid?: string }): Promise<LoraServer> {

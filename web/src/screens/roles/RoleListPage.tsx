@@ -22,6 +22,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { accessSummary } from './accessSummary.js';
+import { callAndNotify } from '../../api/call.js';
 
 type Role = OutputOf<typeof contracts.roles.list>['data'][number];
 type View = 'cards' | 'table';
@@ -118,13 +119,9 @@ export function RoleListPage() {
 
   const load = useCallback(async (name: string) => {
     setBusy(true);
-    const r = await api.call(contracts.roles.list, name ? { name } : {});
+    const o = await callAndNotify(contracts.roles.list, name ? { name } : {});
     setBusy(false);
-    if (isOk(r)) setRoles(r.body.data);
-    else {
-      setRoles((prev) => prev ?? []);
-      if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
-    }
+    setRoles((prev) => (o.ok ? o.value.data : (prev ?? [])));
   }, []);
 
   useEffect(() => {

@@ -3,6 +3,7 @@
 // server's field messages.
 import { contracts, T, type CallDef, type InputOf, type OutputOf, type Rule } from '@sentra/contracts';
 import { api } from '../../api/client.js';
+import { callOrThrow } from '../../api/call.js';
 import { isOk, type ApiResult } from '../../api/request.js';
 import { callFailure, type DeviceCallError } from '../devices/deviceCalls.js';
 import { jsonToDraft, wizardCanEdit, type RuleDraft } from './ruleDraft.js';
@@ -13,15 +14,12 @@ export type RuleTestBody = InputOf<typeof contracts.rules.test>;
 export type RuleTestResult = OutputOf<typeof contracts.rules.test>;
 
 export async function listRules(input: InputOf<typeof contracts.rules.list>): Promise<{ rules: Rule[]; total: number }> {
-  const r = await api.call(contracts.rules.list, input);
-  if (!isOk(r)) throw callFailure(r, contracts.rules.list, T.shell.loadFailed);
-  return { rules: r.body.rules, total: r.body.total };
+  const { rules, total } = await callOrThrow(contracts.rules.list, input, T.shell.loadFailed);
+  return { rules, total };
 }
 
 export async function getRule(id: number): Promise<Rule> {
-  const r = await api.call(contracts.rules.get, { id });
-  if (!isOk(r)) throw callFailure(r, contracts.rules.get, T.shell.loadFailed);
-  return r.body.data;
+  return (await callOrThrow(contracts.rules.get, { id }, T.shell.loadFailed)).data;
 }
 
 export interface LoadedRule {
@@ -74,18 +72,13 @@ export async function editRule(body: EditRuleBody): Promise<Rule> {
 }
 
 export async function activateRule(id: number, active: boolean): Promise<Rule> {
-  const r = await api.call(contracts.rules.activate, { id, active });
-  if (!isOk(r)) throw callFailure(r, contracts.rules.activate, T.ruleScreens.statusFailed);
-  return r.body.data;
+  return (await callOrThrow(contracts.rules.activate, { id, active }, T.ruleScreens.statusFailed)).data;
 }
 
 export async function removeRule(id: number): Promise<void> {
-  const r = await api.call(contracts.rules.remove, { id });
-  if (!isOk(r)) throw callFailure(r, contracts.rules.remove, T.rules.removeFailed);
+  await callOrThrow(contracts.rules.remove, { id }, T.rules.removeFailed);
 }
 
 export async function testRule(body: RuleTestBody): Promise<RuleTestResult> {
-  const r = await api.call(contracts.rules.test, body);
-  if (!isOk(r)) throw callFailure(r, contracts.rules.test, T.ruleScreens.testFailed);
-  return r.body;
+  return await callOrThrow(contracts.rules.test, body, T.ruleScreens.testFailed);
 }

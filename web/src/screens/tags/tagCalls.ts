@@ -3,13 +3,13 @@
 import { T, contracts, type InputOf, type TagCategory, type TagDefinition } from '@sentra/contracts';
 import type { z } from 'zod';
 import { api } from '../../api/client.js';
+import { callOrThrow } from '../../api/call.js';
 import { isOk } from '../../api/request.js';
 import { callFailure } from '../devices/deviceCalls.js';
 
 export async function listTagCategories(input: InputOf<typeof contracts.tags.list>): Promise<{ categories: TagCategory[]; total: number }> {
-  const r = await api.call(contracts.tags.list, input);
-  if (!isOk(r)) throw callFailure(r, contracts.tags.list, T.shell.loadFailed);
-  return { categories: r.body.categories, total: r.body.total };
+  const { categories, total } = await callOrThrow(contracts.tags.list, input, T.shell.loadFailed);
+  return { categories, total };
 }
 
 export async function addTagCategory(input: InputOf<typeof contracts.tags.add>): Promise<TagCategory> {
@@ -23,9 +23,7 @@ export async function addTagCategory(input: InputOf<typeof contracts.tags.add>):
 }
 
 export async function addTagOption(input: InputOf<typeof contracts.tags.addDefinition>): Promise<z.infer<typeof TagDefinition>> {
-  const r = await api.call(contracts.tags.addDefinition, input);
-  if (!isOk(r)) throw callFailure(r, contracts.tags.addDefinition, T.tags.optionAddFailed);
-  return r.body.data;
+  return (await callOrThrow(contracts.tags.addDefinition, input, T.tags.optionAddFailed)).data;
 }
 
 /** Whether a category key is taken already (checked as the key field loses focus). */
@@ -35,26 +33,19 @@ export async function tagKeyTaken(prefix: string): Promise<boolean> {
 }
 
 export async function renameTagCategory(id: number, name: string): Promise<TagCategory> {
-  const r = await api.call(contracts.tags.edit, { id, name });
-  if (!isOk(r)) throw callFailure(r, contracts.tags.edit, T.tags.editFailed);
-  return r.body.data;
+  return (await callOrThrow(contracts.tags.edit, { id, name }, T.tags.editFailed)).data;
 }
 
 /** answers how many devices the category was taken off */
 export async function removeTagCategory(id: number): Promise<number> {
-  const r = await api.call(contracts.tags.remove, { id });
-  if (!isOk(r)) throw callFailure(r, contracts.tags.remove, T.tags.removeFailed);
-  return r.body.devices;
+  return (await callOrThrow(contracts.tags.remove, { id }, T.tags.removeFailed)).devices;
 }
 
 export async function renameTagOption(prefix: string, nameLc: string, name: string): Promise<void> {
-  const r = await api.call(contracts.tags.editDefinition, { prefix, name_lc: nameLc, name });
-  if (!isOk(r)) throw callFailure(r, contracts.tags.editDefinition, T.tags.optionEditFailed);
+  await callOrThrow(contracts.tags.editDefinition, { prefix, name_lc: nameLc, name }, T.tags.optionEditFailed);
 }
 
 /** answers how many devices the option was taken off */
 export async function removeTagOption(prefix: string, nameLc: string): Promise<number> {
-  const r = await api.call(contracts.tags.removeDefinition, { prefix, name_lc: nameLc });
-  if (!isOk(r)) throw callFailure(r, contracts.tags.removeDefinition, T.tags.optionRemoveFailed);
-  return r.body.devices;
+  return (await callOrThrow(contracts.tags.removeDefinition, { prefix, name_lc: nameLc }, T.tags.optionRemoveFailed)).devices;
 }

@@ -2,30 +2,25 @@
 // the catalogue's message (spec 03 section 8 "Task"); a refused status change (403) carries the spec's message.
 import { contracts, T, type InputOf, type Task, type TaskDetail } from '@sentra/contracts';
 import { api } from '../../api/client.js';
+import { callOrThrow } from '../../api/call.js';
 import { isOk } from '../../api/request.js';
 import { callFailure } from '../devices/deviceCalls.js';
 
 export async function listTasks(input: InputOf<typeof contracts.tasks.list>): Promise<{ tasks: Task[]; total: number }> {
-  const r = await api.call(contracts.tasks.list, input);
-  if (!isOk(r)) throw callFailure(r, contracts.tasks.list, T.shell.loadFailed);
-  return { tasks: r.body.tasks, total: r.body.total };
+  const { tasks, total } = await callOrThrow(contracts.tasks.list, input, T.shell.loadFailed);
+  return { tasks, total };
 }
 
 export async function getTask(id: number): Promise<TaskDetail> {
-  const r = await api.call(contracts.tasks.get, { id });
-  if (!isOk(r)) throw callFailure(r, contracts.tasks.get, T.shell.loadFailed);
-  return r.body.data;
+  return (await callOrThrow(contracts.tasks.get, { id }, T.shell.loadFailed)).data;
 }
 
 export async function setTaskNotification(id: number, active: boolean): Promise<Task> {
-  const r = await api.call(contracts.tasks.notificationActivate, { id, active });
-  if (!isOk(r)) throw callFailure(r, contracts.tasks.notificationActivate, T.tasks.notificationFailed);
-  return r.body.data;
+  return (await callOrThrow(contracts.tasks.notificationActivate, { id, active }, T.tasks.notificationFailed)).data;
 }
 
 export async function removeTask(id: number): Promise<void> {
-  const r = await api.call(contracts.tasks.remove, { id });
-  if (!isOk(r)) throw callFailure(r, contracts.tasks.remove, T.tasks.removeFailed);
+  await callOrThrow(contracts.tasks.remove, { id }, T.tasks.removeFailed);
 }
 
 export async function changeTaskStatus(id: number, status: number): Promise<Task> {

@@ -1,7 +1,7 @@
 // Refresh Token (@token, the top bar's API entry; spec 01 sections 2, 4, 8): shows the signed-in principal's refresh
 // token of this application, copies it, and regenerates it after a confirmation (the previous token stops at once);
 // a regenerated token is copied to the clipboard with 'Refresh token telah di-copy ke clipboard.'.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, IconButton, InputAdornment, Link, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
@@ -16,6 +16,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { copyText } from '../../ui/clipboard.js';
 import { useAppArea } from '../../ui/useAppArea.js';
+import { callAndNotify, useLoad } from '../../api/call.js';
 
 async function copyToken(token: string) {
   if (await copyText(token)) notices.success(T.refreshToken.copied);
@@ -29,18 +30,14 @@ export function RefreshTokenPage() {
   const [busy, setBusy] = useState(true);
   const [shown, setShown] = useState(false);
 
-  useEffect(() => {
-    let live = true;
-    void api.call(contracts.refreshToken.get).then((r) => {
-      if (!live) return;
+  useLoad(
+    () => callAndNotify(contracts.refreshToken.get),
+    (o) => {
       setBusy(false);
-      if (isOk(r)) setToken(r.body.refresh_token);
-      else if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+      if (o.ok) setToken(o.value.refresh_token);
+    },
+    [],
+  );
 
   const regenerate = async () => {
     if (!(await confirm({ title: T.refreshToken.regenerate, message: T.refreshToken.regenerateConfirm }))) return;

@@ -1,7 +1,7 @@
 // Add a user ('Tambah Pengguna', _user_add_) and edit one ('Ubah Pengguna', _user_edit_/{id}), spec 01 sections 2, 5,
 // 8: the contract's field rules in the browser, the role picked from the role list, the username read-only on edit,
 // the avatar a local preview. Adding is blocked while the application has no role.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
@@ -16,6 +16,7 @@ import { PasswordField } from '../../ui/PasswordField.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { AvatarPicker } from './AvatarPicker.js';
+import { callAndNotify, useLoad } from '../../api/call.js';
 
 type Role = OutputOf<typeof contracts.roles.list>['data'][number];
 type Field = 'username' | 'first' | 'last' | 'email' | 'pass' | 'passv' | 'role_id';
@@ -37,30 +38,19 @@ export function UserFormPage({ routeKey }: ScreenProps) {
   const busy = loading || saving;
   const toList = () => navigate(area.to('_user_list_'));
 
-  useEffect(() => {
-    let live = true;
-    const loads = [api.call(contracts.roles.list, {}), editing ? api.call(contracts.users.get, { id: Number(id) }) : Promise.resolve(null)] as const;
-    void Promise.all(loads).then(([rolesAnswer, userAnswer]) => {
-      if (!live) return;
+  useLoad(
+    () => Promise.all([callAndNotify(contracts.roles.list, {}), editing ? callAndNotify(contracts.users.get, { id: Number(id) }) : null] as const),
+    ([rolesAnswer, userAnswer]) => {
       setLoading(false);
-      if (isOk(rolesAnswer)) setRoles(rolesAnswer.body.data);
-      else {
-        setRoles([]);
-        if (rolesAnswer.code !== 401 && rolesAnswer.code !== 402) notices.error(failureMessage(rolesAnswer, { fallback: T.shell.loadFailed }));
-      }
+      setRoles(rolesAnswer.ok ? rolesAnswer.value.data : []);
       if (!userAnswer) return;
-      if (isOk(userAnswer)) {
-        const u = userAnswer.body.data;
+      if (userAnswer.ok) {
+        const u = userAnswer.value.data;
         setValues({ ...EMPTY, username: u.username, first: u.first, last: u.last ?? '', email: u.email, role_id: u.role_id === null ? '' : String(u.role_id) });
-      } else if (userAnswer.code !== 401 && userAnswer.code !== 402) {
-        notices.error(failureMessage(userAnswer, { fallback: T.shell.loadFailed }));
-        navigate(area.to('_user_list_'), { replace: true });
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, [editing, id, area, navigate]);
+      } else if (!userAnswer.sessionEnded) navigate(area.to('_user_list_'), { replace: true });
+    },
+    [editing, id, area, navigate],
+  );
 
   const noRole = !editing && roles !== null && roles.length === 0;
 

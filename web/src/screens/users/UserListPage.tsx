@@ -19,6 +19,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { fullName } from './names.js';
+import { callAndNotify } from '../../api/call.js';
 
 type UserAccount = OutputOf<typeof contracts.users.list>['data'][number];
 
@@ -33,12 +34,8 @@ export function UserListPage() {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; user: UserAccount; level: 'root' | 'manage' } | null>(null);
 
   const load = useCallback(async () => {
-    const r = await api.call(contracts.users.list);
-    if (isOk(r)) setUsers(r.body.data);
-    else {
-      setUsers((prev) => prev ?? []);
-      if (r.code !== 401 && r.code !== 402) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
-    }
+    const o = await callAndNotify(contracts.users.list);
+    setUsers((prev) => (o.ok ? o.value.data : (prev ?? [])));
   }, []);
   useEffect(() => {
     void load();

@@ -1,6 +1,6 @@
 // 'Ubah Password Pengguna' (@user/password/{id}, spec 01 sections 2, 5, 8): new password and its confirmation, both at
 // least one character, revealable; different → warning 'Password confirmation failed'; the new password is trimmed.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { ChangePasswordInput, contracts, T } from '@sentra/contracts';
@@ -12,6 +12,7 @@ import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { PasswordField } from '../../ui/PasswordField.js';
 import { useAppArea } from '../../ui/useAppArea.js';
+import { callAndNotify, useLoad } from '../../api/call.js';
 
 export function UserPasswordPage() {
   const { id = '' } = useParams();
@@ -23,20 +24,14 @@ export function UserPasswordPage() {
   const [busy, setBusy] = useState(false);
   const toList = () => navigate(area.to('_user_list_'));
 
-  useEffect(() => {
-    let live = true;
-    void api.call(contracts.users.get, { id: Number(id) }).then((r) => {
-      if (!live) return;
-      if (isOk(r)) setUsername(r.body.data.username);
-      else if (r.code !== 401 && r.code !== 402) {
-        notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
-        navigate(area.to('_user_list_'), { replace: true });
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, [id, area, navigate]);
+  useLoad(
+    () => callAndNotify(contracts.users.get, { id: Number(id) }),
+    (o) => {
+      if (o.ok) setUsername(o.value.data.username);
+      else if (!o.sessionEnded) navigate(area.to('_user_list_'), { replace: true });
+    },
+    [id, area, navigate],
+  );
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

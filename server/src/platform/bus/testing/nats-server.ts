@@ -52,16 +52,3 @@ export async function startNatsServer(port?: number): Promise<NatsServer> {
   await stop();
   throw new Error('nats-server did not start within 5 s');
 }
-
-/** Polls `check` until it passes (at most `ms`), for asynchronous deliveries. */
-export async function eventually(check: () => void, ms = 2000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-}

@@ -3,13 +3,13 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { T, type CardTypeCode } from '@sentra/contracts';
-import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
-import { CHART_PALETTE, WARNING_RED } from './common/palette.js';
-import { xOf } from './chart/series.js';
+import { cardElement, renderCard, stubLayout } from '../cards.test-kit.js';
+import { CHART_PALETTE, WARNING_RED } from '../common/palette.js';
+import { xOf } from './series.js';
 
 type Handler = (e: unknown) => void;
 const calls = vi.hoisted(() => ({ react: [] as { el: HTMLElement; data: any[]; layout: any }[], extend: [] as { update: any; indices: number[]; max: number }[] }));
-vi.mock('./chart/plotly.js', () => {
+vi.mock('./plotly.js', () => {
   const fake = {
     react: (el: HTMLElement & { on?: unknown; handlers?: Map<string, Handler> }, data: any[], layout: any) => {
       calls.react.push({ el, data, layout });

@@ -2,19 +2,20 @@
 // dropdown selector read a second feed carrying the selected variables), the dashboard decimals, and the variables
 // set by selectors. `useCardData(dashboardId, componentKey)` is how a card gets its data.
 import { createContext, startTransition, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { contracts, REFRESH_MIN_MS, type CardSubscribeParams } from '@sentra/contracts';
+import { CARD_LIVE, contracts, REFRESH_MIN_MS, type CardSubscribeParams } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import type { ViewFilter } from '../../screens/dashboards/viewFilter.js';
-import { FeedHub, type CardFeed, type CardState, type FeedStatus } from './cardFeed.js';
-import { liveTransport } from './liveSocket.js';
-import { preloadView } from './preloadView.js';
-import { cardDefinition } from '../registry.js';
-import { preloadChartLibrary } from '../chart/chartDraws.js';
+import { subscriptionKey, type LiveHub } from '../../live/hub.js';
+import { liveHubOrRefusing } from '../../live/socket.js';
+import { acquireFeed, peekFeed, releaseFeed, type CardFeed, type CardState, type FeedStatus } from './cardFeed.js';
+import { preloadView } from '../../cards/common/preloadView.js';
+import { cardDefinition } from '../../cards/registry.js';
+import { preloadChartLibrary } from '../../cards/chart/chartDraws.js';
 
 export interface LiveDashboardValue {
   dashboardId: number;
-  hub: FeedHub;
+  hub: LiveHub;
   base: CardSubscribeParams;
   /** the feed of the cards affected by selected variables (undefined while nothing is selected) */
   selected?: { params: CardSubscribeParams; keys: ReadonlySet<string> };
@@ -27,7 +28,6 @@ export interface LiveDashboardValue {
   pollMs: number;
 }
 
-const defaultHub = new FeedHub(liveTransport);
 const LiveDashboardContext = createContext<LiveDashboardValue | null>(null);
 
 export function filterParams(filter: ViewFilter | undefined): Omit<CardSubscribeParams, 'dashboard_id'> {
@@ -73,8 +73,8 @@ export const dashboardParams = (dashboardId: number, filter: ViewFilter | undefi
  * cards' first frames while the browser renders the page, instead of from the moment LiveDashboard mounts (~150 ms
  * later). The feed is released at once and kept for the hub's release delay: LiveDashboard takes it over, or it closes.
  */
-export function joinDashboardEarly(dashboardId: number, filter: ViewFilter | undefined, hub: FeedHub = defaultHub): void {
-  hub.release(hub.acquire(dashboardParams(dashboardId, filter)));
+export function joinDashboardEarly(dashboardId: number, filter: ViewFilter | undefined, hub: LiveHub = liveHubOrRefusing()): void {
+  releaseFeed(hub, acquireFeed(hub, dashboardParams(dashboardId, filter)));
 }
 
 /** how often a card polls its GET when the channel is refused and the dashboard has no refresh rate (auto, ≤ 5 cards) */
@@ -88,11 +88,13 @@ export function LiveDashboard(props: {
   /** the dashboard's refresh (`dashboardRefreshMs`): how often a card without pushes (channel refused) polls */
   refreshMs?: number;
   globals?: Record<string, unknown>;
-  hub?: FeedHub;
+  /** the live hub (default: the page's, see web/src/live/socket.ts) */
+  hub?: LiveHub;
   children: ReactNode;
 }) {
   const { dashboardId, filter, components, decimals } = props;
-  const hub = props.hub ?? defaultHub;
+  const [pageHub] = useState(() => (props.hub ? undefined : liveHubOrRefusing()));
+  const hub = props.hub ?? pageHub!;
   const [variables, setVariables] = useState<Record<string, unknown>>({});
   // the selectors that set each variable count as changed too (a card may name the selector's key)
   const [setters, setSetters] = useState<Record<string, string>>({});
@@ -119,12 +121,12 @@ export function LiveDashboard(props: {
   // suspends, and React reveals it throttled). The grid then renders in a transition: React yields to the browser
   // every few milliseconds, so the socket's handshake and the subscribe go out while the 30 cards render, instead of
   // after them (measured: the subscribe left only once the grid was drawn).
-  const baseSig = FeedHub.signature(base);
+  const baseSig = subscriptionKey(CARD_LIVE.channel, base);
   const [joined, setJoined] = useState(false);
   useLayoutEffect(() => {
-    const feed = hub.acquire(base);
+    const feed = acquireFeed(hub, base);
     startTransition(() => setJoined(true));
-    return () => hub.release(feed);
+    return () => releaseFeed(hub, feed);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hub, baseSig]);
   useLayoutEffect(() => preloadDashboardViews(components), [components]);
@@ -150,15 +152,15 @@ export interface CardDataResult {
 export function useCardData(dashboardId: number, componentKey: string, enabled = true): CardDataResult {
   const ctx = useLiveDashboard();
   const params = ctx && enabled && ctx.dashboardId === dashboardId ? (ctx.selected?.keys.has(componentKey) ? ctx.selected.params : ctx.base) : undefined;
-  const sig = params ? FeedHub.signature(params) : '';
+  const sig = params ? subscriptionKey(CARD_LIVE.channel, params) : '';
   // the dashboard's feed is open already (LiveDashboard joined it before rendering the grid): a card mounting after
   // its first frame came renders with it at once, instead of a loading state and two more renders
-  const [feed, setFeed] = useState<CardFeed | undefined>(() => (ctx && params ? ctx.hub.peek(params) : undefined));
+  const [feed, setFeed] = useState<CardFeed | undefined>(() => (ctx && params ? peekFeed(ctx.hub, params) : undefined));
   useEffect(() => {
     if (!ctx || !params) return setFeed(undefined);
-    const f = ctx.hub.acquire(params);
+    const f = acquireFeed(ctx.hub, params);
     setFeed(f);
-    return () => ctx.hub.release(f);
+    return () => releaseFeed(ctx.hub, f);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ctx?.hub, sig]);
   // Plain state, not useSyncExternalStore: the feed hands over pushes in an animation frame, so the cards render in

@@ -1,30 +1,17 @@
 // Render tests of the control cards: what they show and what they send (the API is replaced by a recorder).
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { Result, T, cardCsvFileName, type CardTypeCode } from '@sentra/contracts';
-import { notices } from '../ui/snackbar/notices.js';
-import { render } from '@testing-library/react';
-import { cardElement, renderCard, stubLayout } from './cards.test-kit.js';
-import { CardsReadOnly } from './common/readOnly.js';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { Result, T, type CardTypeCode } from '@sentra/contracts';
+import { notices } from '../../ui/snackbar/notices.js';
+import { cardElement, renderCard, stubLayout } from '../cards.test-kit.js';
+import { apiRecorder as api, resetApiRecorder } from '../api.test-kit.js';
+import { CardsReadOnly } from '../common/readOnly.js';
 
-const api = vi.hoisted(() => ({ calls: [] as { path: string; input: any; opts?: any }[], answer: (_path: string): any => ({ code: 200, body: { response_result: 0, message: 'ok' }, headers: {}, text: 'OK' }) }));
-vi.mock('../api/client.js', () => ({
-  api: {
-    call: async (def: { path: string }, input: any, opts?: any) => {
-      api.calls.push({ path: def.path, input, opts });
-      return api.answer(def.path);
-    },
-    request: async () => ({ code: 200, body: null, headers: {}, text: 'OK' }),
-  },
-}));
+vi.mock('../../api/client.js', async () => (await import('../api.test-kit.js')).recordedApiModule());
 
 const c = T.dashboards.commands;
 beforeAll(() => stubLayout());
-beforeEach(() => {
-  api.calls.length = 0;
-  api.answer = () => ({ code: 200, body: { response_result: 0, message: c.success }, headers: {}, text: 'OK' });
-  for (const n of notices.snapshot()) notices.dismiss(n.id);
-});
+beforeEach(resetApiRecorder);
 afterEach(cleanup);
 
 const sent = () => api.calls.filter((x) => x.path === '/fetch/web/p/{dashboardId}/{componentKey}').map((x) => x.input);
@@ -267,82 +254,6 @@ describe('INPUT_DATE_RANGE_CARD', () => {
     fireEvent.change(await dateInput('command-start'), { target: { value: `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 10:30` } });
     expect(screen.getByTestId('date-range-label').textContent).toBe(T.cardViews.rangeInvalid);
     expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
-  });
-});
-
-describe('DOWNLOAD_DATA_CARD', () => {
-  it("says 'Download sedang dilakukan' while it reads the card's CSV (120 s at most), and no longer once saved", async () => {
-    let answer!: (a: unknown) => void;
-    api.answer = () => new Promise((resolve) => (answer = resolve));
-    const created: string[] = [];
-    URL.createObjectURL = () => (created.push('blob'), 'blob:x');
-    URL.revokeObjectURL = () => undefined;
-    renderCard('DOWNLOAD_DATA_CARD', { key: 'unduh', w: 1, model: { value: { query: 'AVG', queryType: 'graph' } } });
-    const button = await screen.findByTestId('download-send');
-    await act(async () => fireEvent.click(button));
-    expect(messages()).toContain(c.downloading);
-    await act(async () => answer({ code: 200, body: 'ts,value\n', headers: {}, text: 'OK' }));
-    await vi.waitFor(() => expect(created).toHaveLength(1));
-    expect(messages()).not.toContain(c.downloading);
-    expect(api.calls[0]).toMatchObject({ path: '/fetch/web/file/csv/card/{dashboardId}/{componentKey}', input: { dashboardId: 1, componentKey: 'unduh' }, opts: { responseType: 'text' } });
-  });
-
-  it.each([['graph', 'Chart_unduh_'], ['device', 'Data_unduh_']])('saves the CSV of a %s query as %s plus the key and the local YYYYMMDD_HHmmss', async (queryType, prefix) => {
-    api.answer = () => ({ code: 200, body: 'ts,value\n', headers: {}, text: 'OK' });
-    URL.createObjectURL = () => 'blob:x';
-    URL.revokeObjectURL = () => undefined;
-    const names: string[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      names.push(this.download);
-    });
-    renderCard('DOWNLOAD_DATA_CARD', { key: 'unduh', w: 1, model: { value: { query: 'AVG', queryType } } });
-    const before = new Date();
-    await act(async () => fireEvent.click(await screen.findByTestId('download-send')));
-    await vi.waitFor(() => expect(names).toHaveLength(1));
-    click.mockRestore();
-    const stamp = (d: Date) => `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}_${String(d.getHours()).padStart(2, '0')}${String(d.getMinutes()).padStart(2, '0')}${String(d.getSeconds()).padStart(2, '0')}`;
-    expect(names[0]).toMatch(new RegExp(`^${prefix}\\d{8}_\\d{6}\\.csv$`));
-    expect(names[0]! >= `${prefix}${stamp(before)}.csv`).toBe(true);
-  });
-
-  it('names the file by the one rule of contracts (the gateway names its download the same)', () => {
-    const at = new Date(2024, 5, 7, 8, 9, 10).getTime();
-    expect(cardCsvFileName('energi', { value: { queryType: 'graph' } }, at)).toBe('Chart_energi_20240607_080910.csv');
-    expect(cardCsvFileName('energi', { value: { queryType: 'device' } }, at)).toBe('Data_energi_20240607_080910.csv');
-    expect(cardCsvFileName('energi', undefined, Date.UTC(2024, 5, 7, 23, 9, 10), 'Asia/Jakarta')).toBe('Data_energi_20240608_060910.csv');
-  });
-});
-
-describe('UPLOAD_CSV_CARD', () => {
-  it("asks for one device first: 'Harus memilih satu perangkat yang akan dikonfigurasi'", async () => {
-    renderCard('UPLOAD_CSV_CARD', { view: { devices: [3, 4] } });
-    fireEvent.click(await screen.findByTestId('upload-send'));
-    expect(messages()).toContain('Harus memilih satu perangkat yang akan dikonfigurasi');
-  });
-
-  it('reads sensor, config, param and value rows', async () => {
-    const { parseConfigCsv } = await import('./upload/csvRows.js');
-    expect(parseConfigCsv('sensor,config,param,value\nrelay,setting,interval,30\nrelay,setting,mode,"auto"\n')).toEqual([
-      { sensor: 'relay', configtype: 'setting', param: 'interval', value: 30 },
-      { sensor: 'relay', configtype: 'setting', param: 'mode', value: 'auto' },
-    ]);
-    expect(parseConfigCsv('a,b\n1,2')).toBeNull();
-  });
-});
-
-describe.each([['WEBSERVICE'], ['WEBSERVICE_FETCH']] as [CardTypeCode][])('%s', (cat) => {
-  it("prints what the gateway fetched from the card's endpoint", async () => {
-    api.answer = () => ({ code: 200, body: { response_result: 0, status: 200, content_type: 'application/json', data: { suhu: 21.5, status: 'ok' }, fetched_at: Date.now() }, headers: {}, text: 'OK' });
-    renderCard(cat, { key: 'cuaca' });
-    const fields = await screen.findByTestId('webservice-fields');
-    expect(fields.textContent).toBe('suhu21,50statusok');
-    expect(api.calls[0]).toMatchObject({ path: '/fetch/web/ws/{dashboardId}/{componentKey}', input: { dashboardId: 1, componentKey: 'cuaca' } });
-  });
-
-  it('shows why an endpoint was refused', async () => {
-    api.answer = () => ({ code: 400, body: { response_result: -50, message: T.cardViews.webserviceNotAllowed }, headers: {}, text: 'Bad Request' });
-    renderCard(cat, { key: 'cuaca' });
-    expect(await screen.findByText(T.cardViews.webserviceNotAllowed)).toBeTruthy();
   });
 });
 

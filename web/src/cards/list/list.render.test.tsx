@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import { T } from '@sentra/contracts';
-import { renderCard, stubLayout } from './cards.test-kit.js';
+import { renderCard, stubLayout } from '../cards.test-kit.js';
 
 beforeAll(() => stubLayout());
 afterEach(cleanup);

@@ -1,0 +1,27 @@
+// The one polling helper of the node tests (server, simulator): wait for something asynchronous (a delivery, a stored
+// row, a status) by asking again every few milliseconds, bounded in time. `until` answers whether it came; `eventually`
+// is its assertion form (the check throws until it passes; the last failure is thrown). The Playwright specs poll the
+// page with Playwright's own `expect.poll`/`toPass`, and the e2e global setup waits for the gateway it started.
+
+/** Polls `check` every `everyMs` until it holds or `ms` passes; answers the last check. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 3000, everyMs = 20): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return check();
+}
+
+/** Polls `check` until it stops throwing (at most `ms`), for asynchronous deliveries; throws its last failure. */
+export async function eventually(check: () => void, ms = 2000): Promise<void> {
+  const passes = () => {
+    try {
+      check();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!(await until(passes, ms, 10))) check();
+}

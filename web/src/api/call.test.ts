@@ -1,0 +1,51 @@
+// The one way a screen calls the API: the output, or the catalogue's message as a notice or a CallError; nothing shown
+// after a 401 or 402 (the session reactions are leaving the page).
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { T, contracts } from '@sentra/contracts';
+import { notices } from '../ui/snackbar/notices.js';
+
+const answer = vi.hoisted(() => ({ next: { code: 200, text: 'OK', headers: {}, body: {} as unknown } as { code: number; text: string; headers: Record<string, string>; body: unknown; failure?: string } }));
+vi.mock('./client.js', () => ({ api: { call: async () => answer.next } }));
+const { CallError, callAndNotify, callOrThrow } = await import('./call.js');
+
+const shown = () => notices.snapshot().map((n) => `${n.level}: ${n.message}`);
+
+beforeEach(() => {
+  for (const n of notices.snapshot()) notices.dismiss(n.id);
+});
+
+describe('callAndNotify', () => {
+  it('answers the output of a successful call and shows nothing', async () => {
+    answer.next = { code: 200, text: 'OK', headers: {}, body: { response_result: 0, data: [{ id: 1 }] } };
+    expect(await callAndNotify(contracts.users.list)).toEqual({ ok: true, value: { response_result: 0, data: [{ id: 1 }] } });
+    expect(shown()).toEqual([]);
+  });
+
+  it("shows a failure as the catalogue's message: the screen's fallback, or the network text", async () => {
+    answer.next = { code: 400, text: 'Bad Request', headers: {}, body: { response_result: -99 } };
+    expect(await callAndNotify(contracts.users.list, undefined, T.users.deleteFailed)).toEqual({ ok: false, sessionEnded: false });
+    answer.next = { code: 0, text: 'network', headers: {}, body: null, failure: 'network' };
+    await callAndNotify(contracts.users.list);
+    expect(shown()).toEqual([`error: ${T.users.deleteFailed}`, `error: ${T.common.noConnection}`]);
+  });
+
+  it.each([401, 402])('shows nothing after a %i (the session reactions answer it)', async (code) => {
+    answer.next = { code, text: 'x', headers: {}, body: { response_result: -14 } };
+    expect(await callAndNotify(contracts.users.list)).toEqual({ ok: false, sessionEnded: true });
+    expect(shown()).toEqual([]);
+  });
+});
+
+describe('callOrThrow', () => {
+  it("throws a CallError with the message, the form's field errors, the status and the envelope code", async () => {
+    answer.next = { code: 400, text: 'Bad Request', headers: {}, body: { response_result: -10, errors: [{ path: 'name', message: 'Nama wajib diisi' }] } };
+    const err = await callOrThrow(contracts.users.list, undefined, T.shell.loadFailed).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CallError);
+    expect(err).toMatchObject({ message: T.shell.loadFailed, fieldErrors: { name: 'Nama wajib diisi' }, status: 400, code: -10 });
+  });
+
+  it('answers the output of a successful call', async () => {
+    answer.next = { code: 200, text: 'OK', headers: {}, body: { response_result: 0, data: [] } };
+    expect(await callOrThrow(contracts.users.list, undefined, T.shell.loadFailed)).toEqual({ response_result: 0, data: [] });
+  });
+});
