@@ -6,8 +6,8 @@
 //                         → application/<app>/device/<devEui>/event/ack {queueItemId: id, acknowledged}
 //   serial gateways: gw/<uid>/down {id, node, register, value, sensor, configtype, param} → gw/<uid>/res {id, ok, code?}
 import { jsonDepthWithin } from '@sentra/contracts';
-import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson, WIRE_OF_CATEGORY, type LoraDecoder, type WireProtocol } from '../telemetry/adapters/index.js';
-import { encodeLora } from '../telemetry/adapters/lora.encoder.js';
+import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson, WIRE_OF_CATEGORY, type LoraDecoder, type WireProtocol } from '../devices/families/index.js';
+import { encodeLora } from '../devices/families/lora/encoder.js';
 import type { DeviceRow } from '../devices/families.js';
 
 export interface CommandBody {

@@ -11,7 +11,7 @@ import type { Broker, MqttIdentity } from '../../platform/mqtt/types.js';
 import { belongsTo, type DeviceIdentity } from '../devices/devices.broker.js';
 import type { DeviceService } from '../devices/devices.service.js';
 import type { DeviceRow } from '../devices/families.js';
-import type { DeviceResolver } from '../telemetry/adapters/index.js';
+import type { DeviceResolver } from '../devices/families/index.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
 import { encodeCommand, matchReply, wireOf, type CommandBody, type ReplyVerdict } from './command-wire.js';

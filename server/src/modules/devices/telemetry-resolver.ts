@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db.js';
 import type { MqttIdentity } from '../../platform/mqtt/types.js';
-import type { DeviceContext, DeviceResolver } from '../telemetry/adapters/index.js';
+import type { DeviceContext, DeviceResolver } from './families/index.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
 import type { DeviceIdentity } from './devices.broker.js';
 import type { DeviceService } from './devices.service.js';

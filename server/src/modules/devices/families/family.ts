@@ -1,0 +1,14 @@
+// What one wire family's folder answers, so that the ingest pipeline, the command path and the broker authorisation
+// ask the one table (./index.ts) instead of each keeping a `switch` over the families (DESIGN.md section 4).
+import type { AdapterResult, DeviceContext } from './wire.js';
+
+/** How a family speaks on the wire (DESIGN.md section 4). */
+export type WireProtocol = 'generic' | 'tasmota' | 'lora' | 'gateway';
+
+export interface WireFamily {
+  wire: WireProtocol;
+  /** the device family codes (DESIGN.md section 3) that speak this protocol */
+  categories: readonly number[];
+  /** uplink: one message of a device of the family → points and states, or a typed rejection (never throws on input) */
+  uplink(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult;
+}

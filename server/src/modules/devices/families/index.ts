@@ -1,0 +1,48 @@
+// The one table of wire families, keyed by the wire protocol: each family's folder (generic/, gateway/, lora/,
+// tasmota/) holds its uplink decoding, and the ingest pipeline asks this table which family a message belongs to.
+// Emma (11) and Imou (12) are cloud integrations, not MQTT: no wire family.
+import type { WireFamily, WireProtocol } from './family.js';
+import { gatewayFamily } from './gateway/index.js';
+import { genericFamily } from './generic/index.js';
+import { loraFamily } from './lora/index.js';
+import { tasmotaFamily } from './tasmota/index.js';
+import { reject, type AdapterResult, type DeviceContext } from './wire.js';
+
+export * from './wire.js';
+export type { WireFamily, WireProtocol } from './family.js';
+export { decodeLora, loraDecoderSchema, type LoraDecoder, type LoraField } from './lora/decoder.js';
+
+export const WIRE_FAMILIES: Readonly<Record<WireProtocol, WireFamily>> = {
+  generic: genericFamily,
+  tasmota: tasmotaFamily,
+  lora: loraFamily,
+  gateway: gatewayFamily,
+};
+
+/** Device family code (DESIGN.md section 3) → wire protocol, from the families' own `categories`. */
+export const WIRE_OF_CATEGORY: Readonly<Record<number, WireProtocol>> = Object.fromEntries(
+  Object.values(WIRE_FAMILIES).flatMap((f) => f.categories.map((c) => [c, f.wire] as const)),
+);
+
+/** The wire family of a device (by its category), undefined for the cloud integrations. */
+export const familyOf = (category: number): WireFamily | undefined => {
+  const wire = WIRE_OF_CATEGORY[category];
+  return wire === undefined ? undefined : WIRE_FAMILIES[wire];
+};
+
+/** Default payload limit: far above any real device message, far below what could hurt the gateway. */
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/** The uplink of a message, by the device's family; the topic must belong to it. Never throws: every failure is a
+ * typed rejection the pipeline counts. */
+export function adaptMessage(ctx: DeviceContext, topic: string, payload: Buffer, maxPayloadBytes = MAX_PAYLOAD_BYTES): AdapterResult {
+  if (payload.length > maxPayloadBytes) return reject('too_large', `${payload.length} bytes`);
+  const family = familyOf(ctx.category);
+  if (!family) return reject('unknown_topic', `category ${ctx.category} has no MQTT telemetry`);
+  try {
+    return family.uplink(ctx, topic, payload);
+  } catch (err) {
+    // a bug in an adapter must cost one message, never the broker
+    return reject('bad_shape', err instanceof Error ? err.message : String(err));
+  }
+}
