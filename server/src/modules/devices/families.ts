@@ -12,7 +12,8 @@ import type { Activation } from './activation.js';
 import type { EmmaPluginCloud, ImouCloud } from './cloud.js';
 import { devices } from './devices.table.js';
 
-export type DeviceRow = typeof devices.$inferSelect;
+export type { DeviceRow } from './devices.table.js';
+type DeviceRow = typeof devices.$inferSelect;
 type Input = Record<string, any>;
 
 export interface Prepared {

@@ -1,5 +1,6 @@
 // What one wire family's folder answers, so that the ingest pipeline, the command path and the broker authorisation
 // ask the one table (./index.ts) instead of each keeping a `switch` over the families (DESIGN.md section 4).
+import type { CommandWire } from './command.js';
 import type { AdapterResult, DeviceContext } from './wire.js';
 
 /** How a family speaks on the wire (DESIGN.md section 4). */
@@ -11,4 +12,6 @@ export interface WireFamily {
   categories: readonly number[];
   /** uplink: one message of a device of the family → points and states, or a typed rejection (never throws on input) */
   uplink(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult;
+  /** downlink: a command's message to the device, and the recognition of the device's reply */
+  command: CommandWire;
 }

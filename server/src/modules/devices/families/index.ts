@@ -1,15 +1,19 @@
 // The one table of wire families, keyed by the wire protocol: each family's folder (generic/, gateway/, lora/,
-// tasmota/) holds its uplink decoding, and the ingest pipeline asks this table which family a message belongs to.
+// tasmota/) holds its uplink decoding and its downlink (command and reply); the ingest pipeline and the command path
+// ask this table instead of keeping a `switch` over the families.
 // Emma (11) and Imou (12) are cloud integrations, not MQTT: no wire family.
+import type { DeviceRow } from '../devices.table.js';
+import type { CommandBody, LoraDownlink, Outbound, ReplyVerdict } from './command.js';
 import type { WireFamily, WireProtocol } from './family.js';
 import { gatewayFamily } from './gateway/index.js';
 import { genericFamily } from './generic/index.js';
 import { loraFamily } from './lora/index.js';
 import { tasmotaFamily } from './tasmota/index.js';
-import { reject, type AdapterResult, type DeviceContext } from './wire.js';
+import { MAX_PAYLOAD_BYTES, reject, type AdapterResult, type DeviceContext } from './wire.js';
 
 export * from './wire.js';
 export type { WireFamily, WireProtocol } from './family.js';
+export type { CommandBody, LoraDownlink, Outbound, ReplyVerdict } from './command.js';
 export { decodeLora, loraDecoderSchema, type LoraDecoder, type LoraField } from './lora/decoder.js';
 
 export const WIRE_FAMILIES: Readonly<Record<WireProtocol, WireFamily>> = {
@@ -30,9 +34,6 @@ export const familyOf = (category: number): WireFamily | undefined => {
   return wire === undefined ? undefined : WIRE_FAMILIES[wire];
 };
 
-/** Default payload limit: far above any real device message, far below what could hurt the gateway. */
-export const MAX_PAYLOAD_BYTES = 64 * 1024;
-
 /** The uplink of a message, by the device's family; the topic must belong to it. Never throws: every failure is a
  * typed rejection the pipeline counts. */
 export function adaptMessage(ctx: DeviceContext, topic: string, payload: Buffer, maxPayloadBytes = MAX_PAYLOAD_BYTES): AdapterResult {
@@ -45,4 +46,17 @@ export function adaptMessage(ctx: DeviceContext, topic: string, payload: Buffer,
     // a bug in an adapter must cost one message, never the broker
     return reject('bad_shape', err instanceof Error ? err.message : String(err));
   }
+}
+
+/** The wire protocol a device speaks, undefined for the cloud integrations (no MQTT). */
+export const wireOf = (row: Pick<DeviceRow, 'category'>): WireProtocol | undefined => WIRE_OF_CATEGORY[row.category];
+
+/** The message that carries command `id` to the device, or null when its family takes no commands (or this one). */
+export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody, lora: LoraDownlink = {}): Outbound | null {
+  return familyOf(row.category)?.command.encode(row, id, cmd, lora) ?? null;
+}
+
+/** The verdict when `topic`/`payload` answers the pending command `id` to `row`; undefined when it does not. */
+export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer, loraApplication = String(row.appId)): ReplyVerdict | undefined {
+  return familyOf(row.category)?.command.matchReply(row, id, cmd, topic, payload, loraApplication);
 }

@@ -6,6 +6,9 @@ import type { MqttIdentity } from '../../../platform/mqtt/types.js';
 import type { Datatype } from '../../telemetry/datatypes.js';
 import type { LoraDecoder } from './lora/decoder.js';
 
+/** Default payload limit: far above any real device message, far below what could hurt the gateway. */
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+
 /** The device a message belongs to, as the device registry knows it (cached there: resolved on every message). */
 export interface DeviceContext {
   deviceId: number;

@@ -1,10 +1,12 @@
 // LoRa devices, heard and commanded through their application's network server (ChirpStack v4 integration topics
 // application/<app>/device/<devEui>/...).
 import type { WireFamily } from '../family.js';
+import { loraCommand } from './command.js';
 import { adaptLora } from './uplink.js';
 
 export const loraFamily: WireFamily = {
   wire: 'lora',
   categories: [3],
   uplink: adaptLora,
+  command: loraCommand,
 };

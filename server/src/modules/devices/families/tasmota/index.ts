@@ -1,10 +1,12 @@
 // Tasmota firmware with its default FullTopic `%prefix%/%topic%/`: tele|stat/<topic>/... up, cmnd/<topic>/... down,
 // and its own discovery under tasmota/discovery/<MAC>/.
 import type { WireFamily } from '../family.js';
+import { tasmotaCommand } from './command.js';
 import { adaptTasmota } from './uplink.js';
 
 export const tasmotaFamily: WireFamily = {
   wire: 'tasmota',
   categories: [9],
   uplink: adaptTasmota,
+  command: tasmotaCommand,
 };
