@@ -8,12 +8,12 @@ import { BusNoRespondersError, BusTimeoutError, type Bus, type BusSubscription }
 import { fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/log.js';
 import type { Broker, MqttIdentity } from '../../platform/mqtt/types.js';
-import { belongsTo, type DeviceIdentity } from '../devices/devices.broker.js';
+import { belongsTo } from '../devices/devices.broker.js';
 import type { DeviceService } from '../devices/devices.service.js';
 import type { DeviceRow } from '../devices/families.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
-import { encodeCommand, matchReply, wireOf, type CommandBody, type DeviceResolver, type ReplyVerdict } from '../devices/families/index.js';
+import { encodeCommand, matchReply, wireOf, type CommandBody, type DeviceIdentity, type DeviceResolver, type ReplyVerdict } from '../devices/families/index.js';
 
 /** Default wait for a device's reply: inside the configuration call's 60 s, with room for the bus and the answer. */
 export const DEFAULT_COMMAND_WAIT_MS = 55_000;

@@ -4,9 +4,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db.js';
 import type { MqttIdentity } from '../../platform/mqtt/types.js';
-import type { DeviceContext, DeviceResolver } from './families/index.js';
+import type { DeviceContext, DeviceIdentity, DeviceResolver } from './families/index.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
-import type { DeviceIdentity } from './devices.broker.js';
 import type { DeviceService } from './devices.service.js';
 import { devices } from './devices.table.js';
 import type { DeviceRow } from './families.js';

@@ -1,6 +1,7 @@
 // What one wire family's folder answers, so that the ingest pipeline, the command path and the broker authorisation
 // ask the one table (./index.ts) instead of each keeping a `switch` over the families (DESIGN.md section 4).
 import type { CommandWire } from './command.js';
+import type { BrokerRules } from './topics.js';
 import type { AdapterResult, DeviceContext } from './wire.js';
 
 /** How a family speaks on the wire (DESIGN.md section 4). */
@@ -14,4 +15,6 @@ export interface WireFamily {
   uplink(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult;
   /** downlink: a command's message to the device, and the recognition of the device's reply */
   command: CommandWire;
+  /** on the broker: the roles of the family's identities, their topic rules, and what their messages tell the registry */
+  broker: BrokerRules;
 }

@@ -1,10 +1,12 @@
 // The one table of wire families, keyed by the wire protocol: each family's folder (generic/, gateway/, lora/,
-// tasmota/) holds its uplink decoding and its downlink (command and reply); the ingest pipeline and the command path
-// ask this table instead of keeping a `switch` over the families.
+// tasmota/) holds its uplink decoding, its downlink (command and reply) and its broker rules (topics, presence and
+// activation evidence); the ingest pipeline, the command path and the broker authorisation ask this table instead of
+// keeping a `switch` over the families.
 // Emma (11) and Imou (12) are cloud integrations, not MQTT: no wire family.
 import type { DeviceRow } from '../devices.table.js';
 import type { CommandBody, LoraDownlink, Outbound, ReplyVerdict } from './command.js';
 import type { WireFamily, WireProtocol } from './family.js';
+import type { DeviceRole } from './topics.js';
 import { gatewayFamily } from './gateway/index.js';
 import { genericFamily } from './generic/index.js';
 import { loraFamily } from './lora/index.js';
@@ -14,6 +16,7 @@ import { MAX_PAYLOAD_BYTES, reject, type AdapterResult, type DeviceContext } fro
 export * from './wire.js';
 export type { WireFamily, WireProtocol } from './family.js';
 export type { CommandBody, LoraDownlink, Outbound, ReplyVerdict } from './command.js';
+export { isUnder, nothing, own, type BrokerRules, type DeviceIdentity, type DeviceRole, type HeardEnv, type TopicEnv, type TopicRules } from './topics.js';
 export { decodeLora, loraDecoderSchema, type LoraDecoder, type LoraField } from './lora/decoder.js';
 
 export const WIRE_FAMILIES: Readonly<Record<WireProtocol, WireFamily>> = {
@@ -27,6 +30,12 @@ export const WIRE_FAMILIES: Readonly<Record<WireProtocol, WireFamily>> = {
 export const WIRE_OF_CATEGORY: Readonly<Record<number, WireProtocol>> = Object.fromEntries(
   Object.values(WIRE_FAMILIES).flatMap((f) => f.categories.map((c) => [c, f.wire] as const)),
 );
+
+/** A broker identity's role → the wire family it speaks, from the families' own `broker.roles`. */
+const FAMILY_OF_ROLE: ReadonlyMap<DeviceRole, WireFamily> = new Map(Object.values(WIRE_FAMILIES).flatMap((f) => f.broker.roles.map((r) => [r, f] as const)));
+
+/** The wire family a broker identity of this role speaks. */
+export const familyOfRole = (role: DeviceRole): WireFamily | undefined => FAMILY_OF_ROLE.get(role);
 
 /** The wire family of a device (by its category), undefined for the cloud integrations. */
 export const familyOf = (category: number): WireFamily | undefined => {

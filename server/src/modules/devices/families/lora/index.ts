@@ -2,6 +2,7 @@
 // application/<app>/device/<devEui>/...).
 import type { WireFamily } from '../family.js';
 import { loraCommand } from './command.js';
+import { loraBroker } from './topics.js';
 import { adaptLora } from './uplink.js';
 
 export const loraFamily: WireFamily = {
@@ -9,4 +10,5 @@ export const loraFamily: WireFamily = {
   categories: [3],
   uplink: adaptLora,
   command: loraCommand,
+  broker: loraBroker,
 };

@@ -2,6 +2,7 @@
 // and its own discovery under tasmota/discovery/<MAC>/.
 import type { WireFamily } from '../family.js';
 import { tasmotaCommand } from './command.js';
+import { tasmotaBroker } from './topics.js';
 import { adaptTasmota } from './uplink.js';
 
 export const tasmotaFamily: WireFamily = {
@@ -9,4 +10,7 @@ export const tasmotaFamily: WireFamily = {
   categories: [9],
   uplink: adaptTasmota,
   command: tasmotaCommand,
+  broker: tasmotaBroker,
 };
+
+export { knownMac } from './topics.js';
