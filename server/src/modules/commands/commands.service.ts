@@ -10,7 +10,7 @@ import type { Logger } from '../../platform/log.js';
 import type { Broker, MqttIdentity } from '../../platform/mqtt/types.js';
 import { belongsTo } from '../devices/devices.broker.js';
 import type { DeviceService } from '../devices/devices.service.js';
-import type { DeviceRow } from '../devices/families.js';
+import type { DeviceRow } from '../devices/devices.table.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
 import { encodeCommand, matchReply, wireOf, type CommandBody, type DeviceIdentity, type DeviceResolver, type ReplyVerdict } from '../devices/families/index.js';

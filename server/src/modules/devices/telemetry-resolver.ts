@@ -8,7 +8,7 @@ import type { DeviceContext, DeviceIdentity, DeviceResolver } from './families/i
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
 import type { DeviceService } from './devices.service.js';
 import { devices } from './devices.table.js';
-import type { DeviceRow } from './families.js';
+import type { DeviceRow } from './devices.table.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 
 /** A sensor-configuration edit or an enable reaches ingest within this time; remove and disable at once. */

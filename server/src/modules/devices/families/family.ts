@@ -1,6 +1,8 @@
 // What one wire family's folder answers, so that the ingest pipeline, the command path and the broker authorisation
 // ask the one table (./index.ts) instead of each keeping a `switch` over the families (DESIGN.md section 4).
+import type { ActivationKind } from '@sentra/contracts';
 import type { CommandWire } from './command.js';
+import type { FamilyBehaviour, FamilyDeps } from './registration.js';
 import type { BrokerRules } from './topics.js';
 import type { AdapterResult, DeviceContext } from './wire.js';
 
@@ -17,4 +19,6 @@ export interface WireFamily {
   command: CommandWire;
   /** on the broker: the roles of the family's identities, their topic rules, and what their messages tell the registry */
   broker: BrokerRules;
+  /** what adding a device of the family checks and stores, and what its get shows, per activation kind it uses */
+  registration: Partial<Record<ActivationKind, (deps: FamilyDeps) => FamilyBehaviour>>;
 }

@@ -1,11 +1,14 @@
 // The one table of wire families, keyed by the wire protocol: each family's folder (generic/, gateway/, lora/,
 // tasmota/) holds its uplink decoding, its downlink (command and reply) and its broker rules (topics, presence and
-// activation evidence); the ingest pipeline, the command path and the broker authorisation ask this table instead of
-// keeping a `switch` over the families.
-// Emma (11) and Imou (12) are cloud integrations, not MQTT: no wire family.
+// activation evidence) and its registration (what a device add checks and stores); the ingest pipeline, the command
+// path, the broker authorisation and the device registry ask this table instead of keeping a `switch` over the families.
+// Emma (11) and Imou (12) are cloud integrations, not MQTT: no wire family, only their registration (cloud/).
+import type { ActivationKind } from '@sentra/contracts';
 import type { DeviceRow } from '../devices.table.js';
+import { cloudRegistration, pluginRegistration } from './cloud/registration.js';
 import type { CommandBody, LoraDownlink, Outbound, ReplyVerdict } from './command.js';
 import type { WireFamily, WireProtocol } from './family.js';
+import type { FamilyBehaviour, FamilyDeps } from './registration.js';
 import type { DeviceRole } from './topics.js';
 import { gatewayFamily } from './gateway/index.js';
 import { genericFamily } from './generic/index.js';
@@ -16,6 +19,9 @@ import { MAX_PAYLOAD_BYTES, reject, type AdapterResult, type DeviceContext } fro
 export * from './wire.js';
 export type { WireFamily, WireProtocol } from './family.js';
 export type { CommandBody, LoraDownlink, Outbound, ReplyVerdict } from './command.js';
+export type { DeviceRow } from '../devices.table.js';
+export { brokerSecret, type FamilyBehaviour, type FamilyDeps, type Prepared } from './registration.js';
+export { uidHiddenFrom } from './gateway/registration.js';
 export { isUnder, nothing, own, type BrokerRules, type DeviceIdentity, type DeviceRole, type HeardEnv, type TopicEnv, type TopicRules } from './topics.js';
 export { decodeLora, loraDecoderSchema, type LoraDecoder, type LoraField } from './lora/decoder.js';
 
@@ -68,4 +74,11 @@ export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody, lora
 /** The verdict when `topic`/`payload` answers the pending command `id` to `row`; undefined when it does not. */
 export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer, loraApplication = String(row.appId)): ReplyVerdict | undefined {
   return familyOf(row.category)?.command.matchReply(row, id, cmd, topic, payload, loraApplication);
+}
+
+/** Every activation kind's behaviour (contracts' family table names the kind of each family): the wire families' own,
+ * and the cloud integrations'. */
+export function familyBehaviours(deps: FamilyDeps): Record<ActivationKind, FamilyBehaviour> {
+  const factories = { ...Object.assign({}, ...Object.values(WIRE_FAMILIES).map((f) => f.registration)), plugin: pluginRegistration, cloud: cloudRegistration } as Record<ActivationKind, (deps: FamilyDeps) => FamilyBehaviour>;
+  return Object.fromEntries(Object.entries(factories).map(([kind, make]) => [kind, make(deps)])) as Record<ActivationKind, FamilyBehaviour>;
 }

@@ -2,6 +2,7 @@
 import type { WireFamily } from '../family.js';
 import { gatewayCommand } from './command.js';
 import { gatewayBroker } from './topics.js';
+import { uidRegistration } from './registration.js';
 import { adaptGateway } from './uplink.js';
 
 export const gatewayFamily: WireFamily = {
@@ -10,4 +11,5 @@ export const gatewayFamily: WireFamily = {
   uplink: adaptGateway,
   command: gatewayCommand,
   broker: gatewayBroker,
+  registration: { uid: uidRegistration },
 };

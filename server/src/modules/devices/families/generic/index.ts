@@ -2,6 +2,7 @@
 import type { WireFamily } from '../family.js';
 import { genericCommand } from './command.js';
 import { genericBroker } from './topics.js';
+import { noneRegistration, tokenRegistration, mqttRegistration } from './registration.js';
 import { adaptGeneric } from './uplink.js';
 
 export const genericFamily: WireFamily = {
@@ -10,4 +11,5 @@ export const genericFamily: WireFamily = {
   uplink: adaptGeneric,
   command: genericCommand,
   broker: genericBroker,
+  registration: { none: noneRegistration, token: tokenRegistration, mqtt: mqttRegistration },
 };

@@ -3,6 +3,7 @@
 import type { WireFamily } from '../family.js';
 import { loraCommand } from './command.js';
 import { loraBroker } from './topics.js';
+import { loraRegistration } from './registration.js';
 import { adaptLora } from './uplink.js';
 
 export const loraFamily: WireFamily = {
@@ -11,4 +12,5 @@ export const loraFamily: WireFamily = {
   uplink: adaptLora,
   command: loraCommand,
   broker: loraBroker,
+  registration: { lora: loraRegistration },
 };

@@ -3,6 +3,7 @@
 import type { WireFamily } from '../family.js';
 import { tasmotaCommand } from './command.js';
 import { tasmotaBroker } from './topics.js';
+import { tasmotaRegistration } from './registration.js';
 import { adaptTasmota } from './uplink.js';
 
 export const tasmotaFamily: WireFamily = {
@@ -11,6 +12,7 @@ export const tasmotaFamily: WireFamily = {
   uplink: adaptTasmota,
   command: tasmotaCommand,
   broker: tasmotaBroker,
+  registration: { tasmota: tasmotaRegistration },
 };
 
 export { knownMac } from './topics.js';
