@@ -4,6 +4,7 @@
 import { jsonDepthWithin } from '@sentra/contracts';
 import type { DeviceRow } from '../devices.table.js';
 import type { LoraDecoder } from './lora/decoder.js';
+import type { DeviceIdentity } from './topics.js';
 import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson } from './wire.js';
 
 export interface CommandBody {
@@ -40,6 +41,8 @@ export interface CommandWire {
   encode(row: DeviceRow, id: string, cmd: CommandBody, lora: LoraDownlink): Outbound | null;
   /** The verdict when `topic`/`payload` answers the pending command `id` to `row`; undefined when it does not. */
   matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer, loraApplication: string): ReplyVerdict | undefined;
+  /** Whether one of these broker connections carries the device's commands; absent: a connection of the device itself. */
+  reachable?(row: DeviceRow, connected: readonly DeviceIdentity[]): boolean;
 }
 
 /** A reply's JSON, or undefined for what telemetry counts as malformed: the reply goes back in the call's answer */

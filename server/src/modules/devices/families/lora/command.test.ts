@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceRow } from '../../devices.table.js';
-import { encodeCommand } from '../index.js';
+import { encodeCommand, WIRE_FAMILIES } from '../index.js';
 
 describe('LoRa downlinks', () => {
   const row = { id: 7, appId: 3, category: 3, devEui: '70B3D57ED0050010' } as unknown as DeviceRow;
@@ -15,5 +15,16 @@ describe('LoRa downlinks', () => {
     const out = encodeCommand(row, 'q2', cmd, { decoder: { ports: { '10': [{ name: 'other', offset: 0, type: 'u8' as const }] } } })!;
     expect(out.topic).toBe('application/3/device/70b3d57ed0050010/command/down');
     expect(JSON.parse(out.payload)).toEqual({ id: 'q2', devEui: '70b3d57ed0050010', confirmed: true, fPort: 10, object: cmd });
+  });
+});
+
+describe('LoRa reachability', () => {
+  it('reaches a device only through a network server of its own application', () => {
+    const row = { id: 7, appId: 3, category: 3, devEui: '70B3D57ED0050010' } as unknown as DeviceRow;
+    const reachable = WIRE_FAMILIES.lora.command.reachable!;
+    expect(reachable(row, [{ key: 'ns:1', role: 'networkServer', appId: 3 }])).toBe(true);
+    expect(reachable(row, [{ key: 'ns:2', role: 'networkServer', appId: 4 }])).toBe(false);
+    // a connection naming the device itself is no LoRa path
+    expect(reachable(row, [{ key: 'device:7', role: 'device', appId: 3, deviceId: 7 }])).toBe(false);
   });
 });

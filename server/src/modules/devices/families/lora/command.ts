@@ -24,4 +24,6 @@ export const loraCommand: CommandWire = {
     if (!isObject(body) || body.queueItemId !== id) return undefined;
     return { ok: body.acknowledged === true, reply: body };
   },
+  // a LoRa device has no connection of its own: a network server of its application carries its downlinks
+  reachable: (row, connected) => connected.some((i) => i.role === 'networkServer' && i.appId === row.appId),
 };

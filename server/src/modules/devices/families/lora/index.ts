@@ -14,3 +14,5 @@ export const loraFamily: WireFamily = {
   broker: loraBroker,
   registration: { lora: loraRegistration },
 };
+
+export { loraTopicDevice } from './topics.js';
