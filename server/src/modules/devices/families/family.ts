@@ -1,5 +1,6 @@
-// What one wire family's folder answers, so that the ingest pipeline, the command path and the broker authorisation
-// ask the one table (./index.ts) instead of each keeping a `switch` over the families (DESIGN.md section 4).
+// What one wire family's folder answers, so that the ingest pipeline, the command path, the broker authorisation and
+// the device registry ask the one table (./index.ts) instead of each keeping a `switch` over the families
+// (DESIGN.md section 4).
 import type { ActivationKind } from '@sentra/contracts';
 import type { CommandWire } from './command.js';
 import type { FamilyBehaviour, FamilyDeps } from './registration.js';

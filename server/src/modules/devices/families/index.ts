@@ -1,5 +1,5 @@
 // The one table of wire families, keyed by the wire protocol: each family's folder (generic/, gateway/, lora/,
-// tasmota/) holds its uplink decoding, its downlink (command and reply) and its broker rules (topics, presence and
+// tasmota/) holds its uplink decoding, its downlink (command and reply), its broker rules (topics, presence and
 // activation evidence) and its registration (what a device add checks and stores); the ingest pipeline, the command
 // path, the broker authorisation and the device registry ask this table instead of keeping a `switch` over the families.
 // Emma (11) and Imou (12) are cloud integrations, not MQTT: no wire family, only their registration (cloud/).
@@ -76,9 +76,12 @@ export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: 
   return familyOf(row.category)?.command.matchReply(row, id, cmd, topic, payload, loraApplication);
 }
 
+/** Emma and Imou: cloud integrations, no wire; only their registration. */
+const CLOUD_REGISTRATION: WireFamily['registration'] = { plugin: pluginRegistration, cloud: cloudRegistration };
+
 /** Every activation kind's behaviour (contracts' family table names the kind of each family): the wire families' own,
  * and the cloud integrations'. */
 export function familyBehaviours(deps: FamilyDeps): Record<ActivationKind, FamilyBehaviour> {
-  const factories = { ...Object.assign({}, ...Object.values(WIRE_FAMILIES).map((f) => f.registration)), plugin: pluginRegistration, cloud: cloudRegistration } as Record<ActivationKind, (deps: FamilyDeps) => FamilyBehaviour>;
-  return Object.fromEntries(Object.entries(factories).map(([kind, make]) => [kind, make(deps)])) as Record<ActivationKind, FamilyBehaviour>;
+  const kinds: WireFamily['registration'] = Object.assign({}, ...Object.values(WIRE_FAMILIES).map((f) => f.registration), CLOUD_REGISTRATION);
+  return Object.fromEntries(Object.entries(kinds).map(([kind, make]) => [kind, make!(deps)])) as Record<ActivationKind, FamilyBehaviour>;
 }

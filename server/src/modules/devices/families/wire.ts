@@ -119,7 +119,7 @@ export function parseJson(payload: Buffer): { ok: true; value: unknown } | { ok:
 
 /**
  * A command reply `{id, ok, code?}` (d/<id>/cmd/res, gw/<uid>/res): no telemetry, but a malformed one is counted here;
- * the command flow matches the reply to its command (commands/command-wire.ts).
+ * the command flow matches the reply to its command (its family's command.ts).
  */
 export function commandReply(payload: Buffer): AdapterResult {
   const json = parseJson(payload);
