@@ -5,7 +5,7 @@ import { jsonDepthWithin } from '@sentra/contracts';
 import type { DeviceRow } from '../devices.table.js';
 import type { LoraDecoder } from './lora/decoder.js';
 import type { DeviceIdentity } from './topics.js';
-import { MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson } from './wire.js';
+import { isPlainObject, MAX_DEPTH, MAX_PAYLOAD_BYTES, parseJson } from './wire.js';
 
 export interface CommandBody {
   sensor: string;
@@ -51,12 +51,11 @@ export const replyJson = (payload: Buffer): unknown => {
   const parsed = parseJson(payload);
   return parsed.ok && jsonDepthWithin(parsed.value, MAX_DEPTH) ? parsed.value : undefined;
 };
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `{id, ok, code?}` of the generic and gateway replies */
 export function idReply(payload: Buffer, id: string): ReplyVerdict | undefined {
   const body = replyJson(payload);
-  if (!isObject(body) || body.id !== id) return undefined;
+  if (!isPlainObject(body) || body.id !== id) return undefined;
   const code = typeof body.code === 'number' || typeof body.code === 'string' ? body.code : undefined;
   return { ok: body.ok === true, code, reply: body };
 }

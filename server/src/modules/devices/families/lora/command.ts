@@ -1,7 +1,8 @@
 // LoRa commands through ChirpStack v4: application/<app>/device/<devEui>/command/down {id, devEui, confirmed, fPort,
 // data | object}, <app> being the network server's application UUID when its LoRa server entry records one
 // → application/<app>/device/<devEui>/event/ack {queueItemId: id, acknowledged}
-import { isObject, replyJson, type CommandWire } from '../command.js';
+import { replyJson, type CommandWire } from '../command.js';
+import { isPlainObject } from '../wire.js';
 import { encodeLora } from './encoder.js';
 
 /** The fPort LoRa configuration downlinks use (the device profile's codec encodes `object`). */
@@ -21,7 +22,7 @@ export const loraCommand: CommandWire = {
   matchReply(row, id, _cmd, topic, payload, loraApplication) {
     if (!row.devEui || topic.toLowerCase() !== `application/${loraApplication}/device/${row.devEui.toLowerCase()}/event/ack`) return undefined;
     const body = replyJson(payload);
-    if (!isObject(body) || body.queueItemId !== id) return undefined;
+    if (!isPlainObject(body) || body.queueItemId !== id) return undefined;
     return { ok: body.acknowledged === true, reply: body };
   },
   // a LoRa device has no connection of its own: a network server of its application carries its downlinks

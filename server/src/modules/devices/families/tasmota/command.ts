@@ -1,6 +1,7 @@
 // Tasmota commands: cmnd/<topic>/<param> with the value as text → stat/<topic>/RESULT {"<Param>": ...}
 // (case-insensitive), or stat/<topic>/POWER<n> alone for a POWER command.
-import { isObject, replyJson, type CommandWire } from '../command.js';
+import { replyJson, type CommandWire } from '../command.js';
+import { isPlainObject } from '../wire.js';
 
 /** Tasmota takes a command's value as text: ON/OFF for booleans, JSON for structures. */
 export const tasmotaValue = (v: unknown) => (v === true ? 'ON' : v === false ? 'OFF' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -38,7 +39,7 @@ export const tasmotaCommand: CommandWire = {
     }
     if (topic !== `stat/${row.topic}/RESULT`) return undefined;
     const body = replyJson(payload);
-    if (!isObject(body)) return undefined;
+    if (!isPlainObject(body)) return undefined;
     // an unknown command or a bad value: Tasmota answers {"Command":"Unknown"} / {"Command":"Error"}
     if (typeof body.Command === 'string' && /^(Unknown|Error)$/i.test(body.Command)) return { ok: false, code: body.Command, reply: body };
     const wanted = cmd.param.toLowerCase();
