@@ -4,9 +4,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db.js';
 import type { MqttIdentity } from '../../platform/mqtt/types.js';
-import type { DeviceContext, DeviceIdentity, DeviceResolver } from './families/index.js';
-import { loraTopicDevice } from './families/lora/index.js';
+import type { DeviceContext, DeviceResolver } from './families/index.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
+import type { DeviceIdentity } from './families/index.js';
 import type { DeviceService } from './devices.service.js';
 import { devices } from './devices.table.js';
 import type { DeviceRow } from './devices.table.js';
@@ -15,6 +15,7 @@ import type { LoraApplications } from '../lora/network-server-auth.js';
 /** A sensor-configuration edit or an enable reaches ingest within this time; remove and disable at once. */
 export const RESOLVER_CACHE_MS = 5000;
 const MAX_CACHED = 50_000;
+const LORA_TOPIC = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\//;
 
 interface Cached {
   ctx: DeviceContext | null;
@@ -69,13 +70,13 @@ export function createTelemetryResolver(
   }
 
   function loraDevice(appId: number, topic: string): DeviceContext | null {
-    const named = loraTopicDevice(topic);
-    if (!named || !(named.application === String(appId) || opts.lora?.names(appId, named.application) === true)) return null;
-    const key = `${appId}:${named.devEui}`;
+    const m = LORA_TOPIC.exec(topic);
+    if (!m || !(m[1] === String(appId) || opts.lora?.names(appId, m[1]!) === true)) return null;
+    const key = `${appId}:${m[2]!.toUpperCase()}`;
     const t = now();
     let hit = byEui.get(key);
     if (!hit || t - hit.at >= RESOLVER_CACHE_MS) {
-      hit = { id: loadEui(appId, named.devEui)?.id ?? null, at: t };
+      hit = { id: loadEui(appId, m[2]!.toUpperCase())?.id ?? null, at: t };
       remember(byEui as Map<string | number, { id: number | null; at: number }>, key, hit);
     }
     if (hit.id === null) return null;

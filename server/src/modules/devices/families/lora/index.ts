@@ -14,5 +14,3 @@ export const loraFamily: WireFamily = {
   broker: loraBroker,
   registration: { lora: loraRegistration },
 };
-
-export { loraTopicDevice } from './topics.js';

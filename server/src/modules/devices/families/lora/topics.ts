@@ -2,14 +2,6 @@
 // all of the application's LoRa devices under application/<app>/device/<devEui>/...
 import { isUnder, nothing, type BrokerRules, type TopicRules } from '../topics.js';
 
-const LORA_DEVICE = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\//;
-
-/** The application level and DevEUI (upper-case) a network server's topic names, if it names a device. */
-export function loraTopicDevice(topic: string): { application: string; devEui: string } | undefined {
-  const m = LORA_DEVICE.exec(topic);
-  return m ? { application: m[1]!, devEui: m[2]!.toUpperCase() } : undefined;
-}
-
 /** the events that show a LoRa device is there: an uplink, or a join (ChirpStack v4 `event/join`) */
 const LORA_HEARD = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\/event\/(up|join)$/;
 
