@@ -20,7 +20,7 @@ import { askChild } from './child.js';
 import { load, type LoadResult } from './load.js';
 import { createLogger } from '../src/platform/log.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
-import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
+import type { DeviceResolver } from '../src/modules/devices/families/index.js';
 import type { Bench } from './run.js';
 
 const TARGET_POINTS = Number(process.env.BENCH_CARD_POINTS ?? 10_000_000);

@@ -26,7 +26,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/log.js';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
-import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
+import type { DeviceResolver } from '../src/modules/devices/families/index.js';
 import type { CommittedTelemetry } from '../src/modules/telemetry/writer.js';
 import { walFrameBytes } from '../src/modules/telemetry/write-batch.js';
 import { startFleet } from './ingest/fleet.js';

@@ -10,7 +10,7 @@ import type { Socket } from 'socket.io-client';
 import mqttPacket from 'mqtt-packet';
 import { WebSocket } from 'ws';
 import { CARD_LIVE, Result, commandsContract, dashboardsContract, deviceDataContract, statesContract, type CardPush } from '@sentra/contracts';
-import { MAX_PAYLOAD_BYTES } from '../src/modules/telemetry/adapters/index.js';
+import { MAX_PAYLOAD_BYTES } from '../src/modules/devices/families/index.js';
 import { MQTT_MAX_PACKET_BYTES } from '../src/platform/mqtt/fast-publish.js';
 import { fixedHeader } from '../src/platform/mqtt/testing/packets.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';

@@ -2,7 +2,7 @@
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
-import type { DeviceResolver } from '../src/modules/telemetry/adapters/index.js';
+import type { DeviceResolver } from '../src/modules/devices/families/index.js';
 import { startGateway, type Running } from './harness.js';
 import { until } from './fixtures.js';
 

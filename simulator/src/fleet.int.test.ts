@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
 import { startGateway, type Running } from '../../server/test/harness.js';
 import { tenantSession, until } from '../../server/test/fixtures.js';
-import type { DeviceContext, DeviceResolver } from '../../server/src/modules/telemetry/adapters/index.js';
+import type { DeviceContext, DeviceResolver } from '../../server/src/modules/devices/families/index.js';
 import type { MqttIdentity } from '../../server/src/platform/mqtt/types.js';
 import { MIX } from './fleet/plan.js';
 import { runFleet, type FleetHandle } from './fleet/run.js';

@@ -1,7 +1,7 @@
 // Every family's frames decode through the gateway's own adapters (imported from server/src: they are pure) into the
 // series the reading names.
 import { describe, expect, it } from 'vitest';
-import { adaptMessage, type DeviceContext, type RawPoint } from '../../../server/src/modules/telemetry/adapters/index.js';
+import { adaptMessage, type DeviceContext, type RawPoint } from '../../../server/src/modules/devices/families/index.js';
 import { PROFILE_NAMES, PROFILES, Simulation } from '../profiles/index.js';
 import {
   flatten,

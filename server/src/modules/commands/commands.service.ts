@@ -8,13 +8,12 @@ import { BusNoRespondersError, BusTimeoutError, type Bus, type BusSubscription }
 import { fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/log.js';
 import type { Broker, MqttIdentity } from '../../platform/mqtt/types.js';
-import { belongsTo, type DeviceIdentity } from '../devices/devices.broker.js';
+import { belongsTo } from '../devices/devices.broker.js';
 import type { DeviceService } from '../devices/devices.service.js';
-import type { DeviceRow } from '../devices/families.js';
-import type { DeviceResolver } from '../telemetry/adapters/index.js';
+import type { DeviceRow } from '../devices/devices.table.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
-import { encodeCommand, matchReply, wireOf, type CommandBody, type ReplyVerdict } from './command-wire.js';
+import { encodeCommand, familyOf, matchReply, wireOf, type CommandBody, type DeviceIdentity, type DeviceResolver, type ReplyVerdict } from '../devices/families/index.js';
 
 /** Default wait for a device's reply: inside the configuration call's 60 s, with room for the bus and the answer. */
 export const DEFAULT_COMMAND_WAIT_MS = 55_000;
@@ -74,9 +73,9 @@ export function createCommands(deps: CommandsDeps) {
   /** the device can hear a command from this gateway now */
   function reachable(row: DeviceRow): boolean {
     if (row.disabled || !row.online) return false;
-    const connected = broker.connected();
-    if (wireOf(row) === 'lora') return connected.some((i) => (i as DeviceIdentity).role === 'networkServer' && i.appId === row.appId);
-    return connected.some(belongsTo(row));
+    const connected = broker.connected() as DeviceIdentity[];
+    const family = familyOf(row.category);
+    return family?.command.reachable ? family.command.reachable(row, connected) : connected.some(belongsTo(row));
   }
 
   async function deliver(req: CommandRequest): Promise<CommandAnswer | undefined> {
@@ -95,7 +94,7 @@ export function createCommands(deps: CommandsDeps) {
     const id = randomUUID();
     const cmd: CommandBody = { sensor: req.sensor, configtype: req.configtype, param: req.param, value: req.value };
     const loraApplication = wireOf(row) === 'lora' ? deps.loraApplications?.levelOf(row.appId, row.networkServerId) : undefined;
-    // a device with its own decoder table gets its downlink's bytes from it (lora.encoder.ts)
+    // a device with its own decoder table gets its downlink's bytes from it (devices/families/lora/encoder.ts)
     const decoder = wireOf(row) === 'lora' ? parseSensorConfig(row.sensors).decoder : undefined;
     const out = encodeCommand(row, id, cmd, { application: loraApplication, decoder });
     if (!out) return { ok: false, code: Result.INVALID, message: T.common.invalidInput };

@@ -1,8 +1,9 @@
 // The device broker authority without a broker: who each credential is, and that every identity keeps to its topics.
 import { describe, expect, it } from 'vitest';
 import { hashBrokerSecret } from '../../platform/crypto.js';
-import { createDeviceAuthority, isUnder, topicRules, type DeviceIdentity } from './devices.broker.js';
-import type { DeviceRow } from './families.js';
+import { createDeviceAuthority, topicRules } from './devices.broker.js';
+import type { DeviceRow } from './devices.table.js';
+import { isUnder, type DeviceIdentity } from './families/index.js';
 
 const row = (over: Partial<DeviceRow>): DeviceRow => ({ id: 1, appId: 7, disabled: false, tokenId: null, uid: null, topic: null, brokerUsername: null, brokerPassword: null, ...over }) as DeviceRow;
 const rows = [

@@ -1,114 +1,27 @@
 // Devices on the embedded broker (DESIGN.md section 4): who a client is (its credentials, token, UID or the
-// application's network-server pair), which topics it may use (only its own), and what its traffic tells the
-// registry (presence, activation evidence). Telemetry itself is another module's.
-import { gatewayUid, type TasmotaDiscovery } from '@sentra/contracts';
+// application's network-server pair), which topics it may use (only its own: the rules of its wire family,
+// families/<wire>/topics.ts), and what its traffic tells the registry (presence, and through its family activation
+// evidence, LWT, discovery). Telemetry itself is another module's.
+import { gatewayUid } from '@sentra/contracts';
 import { brokerSecretMatches } from '../../platform/crypto.js';
 import { badCredentials, notAuthorized, type Broker, type BrokerAuthority, type MqttIdentity, type MqttRefusal } from '../../platform/mqtt/types.js';
 import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
-import { applyDiscovery, discoveryTopic } from './tasmota-discovery.js';
-import type { DeviceRow } from './families.js';
+import type { DeviceRow } from './devices.table.js';
+import { familyOfRole, nothing, type DeviceIdentity, type HeardEnv, type TopicEnv, type TopicRules } from './families/index.js';
+import { knownMac } from './families/tasmota/index.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 import { SEEN_FLUSH_MS, type DeviceService } from './devices.service.js';
-
-export type DeviceRole =
-  /** MQTT and Sentra end devices: d/<id>/... */
-  | 'device'
-  /** a Sentra end device signed in with its token; `deviceId` once it has been added */
-  | 'token'
-  /** Tasmota: tele|stat/<topic>/... out, cmnd/<topic>/... in */
-  | 'tasmota'
-  /** a registered serial gateway: gw/<uid>/... */
-  | 'gateway'
-  /** a serial gateway nobody has added yet: only gw/<uid>/up, so the UID check can hear it */
-  | 'unclaimedGateway'
-  /** a LoRa network-server integration signed in with an application's credentials pair: application/<appId>/... */
-  | 'networkServer';
-
-export interface DeviceIdentity extends MqttIdentity {
-  role: DeviceRole;
-  deviceId?: number;
-  tokenId?: number;
-  uid?: string;
-  topic?: string;
-  /** Tasmota: the MAC its discovery named; from then on its discovery publishes only under that MAC */
-  mac?: string;
-}
 
 /** The application a (credentials_id, secret) pair belongs to; the credentials module answers. */
 export type NetworkServerSignIn = (credentialsId: string, secret: string) => { appId: number; credentialsRowId: number } | null;
 
-/** A filter or topic strictly below `prefix`, with no wildcard in the prefix levels. */
-export function isUnder(topic: string, ...prefix: string[]): boolean {
-  const levels = topic.split('/');
-  return levels.length > prefix.length && prefix.every((p, i) => levels[i] === p);
-}
-
-export interface TopicRules {
-  publish(topic: string): boolean;
-  subscribe(filter: string): boolean;
-}
-
-const nothing: TopicRules = { publish: () => false, subscribe: () => false };
-const own = (...prefix: string[]): TopicRules => ({ publish: (t) => isUnder(t, ...prefix), subscribe: (f) => isUnder(f, ...prefix) });
-
-/** What an identity may publish and subscribe: only under its own identity. */
-export function topicRules(identity: DeviceIdentity): TopicRules {
-  switch (identity.role) {
-    case 'device':
-    case 'token':
-      return identity.deviceId === undefined ? nothing : own('d', String(identity.deviceId));
-    case 'tasmota': {
-      const t = identity.topic!;
-      return {
-        // besides tele/stat: the firmware's connect sequence publishes an empty cmnd/<topic>/POWER (before it
-        // subscribes, so it reaches nobody: ignored) and its discovery under tasmota/discovery/<MAC>/ (issue 27)
-        publish: (topic) =>
-          isUnder(topic, 'tele', t) ||
-          isUnder(topic, 'stat', t) ||
-          topic === `cmnd/${t}/POWER` ||
-          (discoveryTopic(topic) !== undefined && (identity.mac === undefined || discoveryTopic(topic)!.mac === identity.mac)),
-        subscribe: (f) => isUnder(f, 'cmnd', t) || isUnder(f, 'tele', t) || isUnder(f, 'stat', t),
-      };
-    }
-    case 'gateway':
-      return own('gw', identity.uid!);
-    case 'unclaimedGateway':
-      return { publish: (topic) => topic === `gw/${identity.uid}/up`, subscribe: () => false };
-    case 'networkServer':
-      return own('application', String(identity.appId));
-    default:
-      return nothing;
-  }
+/** What an identity may publish and subscribe: only under its own identity, by the rules of its wire family. */
+export function topicRules(identity: DeviceIdentity, env: TopicEnv = {}): TopicRules {
+  return familyOfRole(identity.role)?.broker.rules(identity, env) ?? nothing;
 }
 
 type Registry = Pick<DeviceService, 'byBrokerUsername' | 'byUid' | 'byToken'>;
-
-/** the MAC a Tasmota's discovery named (kept in its details), if any */
-function knownMac(row: Pick<DeviceRow, 'details'>): string | undefined {
-  try {
-    const mac = (JSON.parse(row.details) as { tasmota_discovery?: TasmotaDiscovery | null }).tasmota_discovery?.mac;
-    return typeof mac === 'string' ? mac : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A network server's rights: its application's tree under Sentra's numeric application id and under each of its own
- * application ids (ChirpStack UUIDs) recorded on the application's LoRa server entries. ChirpStack subscribes
- * `application/+/device/+/command/+`: allowed, and what reaches it is limited to those trees (receiveScope).
- */
-function networkServerRules(appId: number, uuids: readonly string[]): TopicRules & { scope(filter: string): string[] | undefined } {
-  const trees = [String(appId), ...uuids];
-  const mine = (topic: string) => trees.some((level) => isUnder(topic, 'application', level));
-  const across = (filter: string) => filter.startsWith('application/+/') || filter === 'application/#';
-  return {
-    publish: mine,
-    subscribe: (filter) => mine(filter) || across(filter),
-    scope: (filter) => (across(filter) ? trees.map((level) => `application/${level}/`) : undefined),
-  };
-}
 
 export function createDeviceAuthority(
   registry: Registry,
@@ -116,8 +29,7 @@ export function createDeviceAuthority(
   networkServer?: NetworkServerSignIn,
   lora?: Pick<LoraApplications, 'uuidsOf'>,
 ): BrokerAuthority {
-  const rulesOf = (identity: DeviceIdentity) =>
-    identity.role === 'networkServer' && identity.appId !== undefined ? networkServerRules(identity.appId, lora?.uuidsOf(identity.appId) ?? []) : topicRules(identity);
+  const env: TopicEnv = { lora };
   /** a token device added after it connected: its identity learns the device id on its next publish */
   function resolved(identity: DeviceIdentity): DeviceIdentity {
     if (identity.role === 'token' && identity.deviceId === undefined) {
@@ -165,17 +77,13 @@ export function createDeviceAuthority(
     },
     authorizePublish: (identity, topic) => {
       const i = resolved(identity as DeviceIdentity);
-      if (!rulesOf(i).publish(topic)) return false;
-      // a Tasmota's first discovery publish binds the session to that MAC (a device cannot spread retained
-      // discovery messages over many MACs before its discovery has been read)
-      if (i.role === 'tasmota' && i.mac === undefined) i.mac = discoveryTopic(topic)?.mac;
+      const family = familyOfRole(i.role);
+      if (!family?.broker.rules(i, env).publish(topic)) return false;
+      family.broker.published?.(i, topic);
       return true;
     },
-    authorizeSubscribe: (identity, filter) => rulesOf(resolved(identity as DeviceIdentity)).subscribe(filter),
-    receiveScope(identity, filter) {
-      const i = identity as DeviceIdentity;
-      return i.role === 'networkServer' && i.appId !== undefined ? networkServerRules(i.appId, lora?.uuidsOf(i.appId) ?? []).scope(filter) : undefined;
-    },
+    authorizeSubscribe: (identity, filter) => topicRules(resolved(identity as DeviceIdentity), env).subscribe(filter),
+    receiveScope: (identity, filter) => topicRules(identity as DeviceIdentity, env).scope?.(filter),
   };
 }
 
@@ -185,8 +93,6 @@ export const belongsTo = (row: Pick<DeviceRow, 'id' | 'tokenId' | 'uid'>) => (id
   return i.deviceId === row.id || (row.tokenId !== null && i.tokenId === row.tokenId) || (row.uid !== null && i.uid === row.uid);
 };
 
-/** the events that show a LoRa device is there: an uplink, or a join (ChirpStack v4 `event/join`) */
-const LORA_HEARD = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\/event\/(up|join)$/;
 /** LoRa devices are heard only through their network server: silent this long, they count as offline (default of
  * PRESENCE_SILENCE_S; docs/decisions/presence-lora.md). */
 export const LORA_SILENCE_MS = 15 * 60_000;
@@ -244,39 +150,18 @@ export function attachDevicesToBroker(
     connections.delete(id);
     devices.setOnline(id, false, now());
   });
+  // what a message says beyond "the device was heard" is its family's (activation evidence, LWT, discovery, LoRa)
+  const heardEnv: HeardEnv = { devices, activation, lora: opts.lora, log: opts.log, deviceOf };
   broker.on('message', (identity, topic, payload) => {
     const i = identity as DeviceIdentity;
     const ts = now();
-    if ((i.role === 'gateway' || i.role === 'unclaimedGateway') && topic === `gw/${i.uid}/up`) activation.heard(i.uid!, ts);
-    if (i.role === 'networkServer') {
-      const m = LORA_HEARD.exec(topic);
-      const names = m !== null && i.appId !== undefined && (m[1] === String(i.appId) || opts.lora?.names(i.appId, m[1]!) === true);
-      const device = names ? devices.byDevEui(i.appId!, m![2]!.toUpperCase()) : undefined;
-      if (device && !device.disabled) devices.seen(device.id, ts);
-      return;
-    }
+    if (familyOfRole(i.role)?.broker.heard?.(i, topic, payload, ts, heardEnv)) return;
     const id = deviceOf(i);
     if (id === undefined) return;
-    if (i.role === 'tasmota' && topic === `tele/${i.topic}/LWT`) return devices.setOnline(id, payload.toString().trim() !== 'Offline', ts);
-    if (i.role === 'tasmota' && topic.startsWith('tasmota/discovery/')) discovered(i, id, topic, payload);
     // a will is published by the broker after the device's connection ended: the device is not there
     if (broker.ended?.(identity)) return;
     devices.seen(id, ts);
   });
-
-  /** a Tasmota's discovery message fills its info (its MAC binds its later discovery publishes) */
-  function discovered(identity: DeviceIdentity, id: number, topic: string, payload: Buffer) {
-    try {
-      devices.updateDetails(id, (details) => {
-        const next = applyDiscovery((details.tasmota_discovery as TasmotaDiscovery | null | undefined) ?? null, topic, payload);
-        if (next === undefined) return details;
-        if (next?.mac) identity.mac = next.mac;
-        return { ...details, tasmota_discovery: next };
-      });
-    } catch (err) {
-      opts.log.error(`Tasmota discovery of device ${id} not kept`, err);
-    }
-  }
 
   devices.on('removed', (row) => broker.disconnect(belongsTo(row)));
   devices.on('disabled', (row) => broker.disconnect(belongsTo(row)));

@@ -8,7 +8,7 @@ import type { Activation } from './activation.js';
 import type { EmmaPluginCloud } from './cloud.js';
 import type { DeviceService } from './devices.service.js';
 import { createDummyDashboard } from './dummy-dashboard.js';
-import { uidHiddenFrom } from './families.js';
+import { uidHiddenFrom } from './families/index.js';
 
 export interface DeviceRouteDeps {
   db: Db;

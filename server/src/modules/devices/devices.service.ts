@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from '../../platform/http/errors.js';
 import { hashBrokerSecret, isHashedBrokerSecret } from '../../platform/crypto.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { devices } from './devices.table.js';
-import { brokerSecret, familyBehaviours, type DeviceRow, type FamilyDeps } from './families.js';
+import { brokerSecret, familyBehaviours, type DeviceRow, type FamilyDeps } from './families/index.js';
 
 export interface DeviceFilter {
   search?: string;

@@ -85,6 +85,9 @@ export const deviceTokens = sqliteTable(
 );
 
 /** Gateway UIDs heard on gw/<uid>/up: the UID check of the activation screens. */
+/** A device as the registry stores it (the families, the broker authority and the command path read it). */
+export type DeviceRow = typeof devices.$inferSelect;
+
 export const gatewaySightings = sqliteTable('gateway_sightings', {
   uid: text('uid').primaryKey(),
   firstTs: integer('first_ts').notNull(),

@@ -4,12 +4,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db.js';
 import type { MqttIdentity } from '../../platform/mqtt/types.js';
-import type { DeviceContext, DeviceResolver } from '../telemetry/adapters/index.js';
+import type { DeviceContext, DeviceResolver } from './families/index.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
-import type { DeviceIdentity } from './devices.broker.js';
+import type { DeviceIdentity } from './families/index.js';
 import type { DeviceService } from './devices.service.js';
 import { devices } from './devices.table.js';
-import type { DeviceRow } from './families.js';
+import type { DeviceRow } from './devices.table.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 
 /** A sensor-configuration edit or an enable reaches ingest within this time; remove and disable at once. */

@@ -9,7 +9,7 @@ import { invalid } from '../../platform/http/errors.js';
 import { authorize, type Caller } from '../../platform/http/mount.js';
 import type { Realtime } from '../../platform/realtime/types.js';
 import type { DeviceService } from '../devices/devices.service.js';
-import type { DeviceRow } from '../devices/families.js';
+import type { DeviceRow } from '../devices/devices.table.js';
 import { decodeValue } from './datatypes.js';
 import type { TelemetryPipeline } from './pipeline.js';
 

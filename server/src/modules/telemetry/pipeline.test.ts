@@ -7,7 +7,7 @@ import { createMemoryBus } from '../../platform/bus/memory.js';
 import { createLogger } from '../../platform/log.js';
 import * as schema from '../../schema.js';
 import type { MqttIdentity } from '../../platform/mqtt/types.js';
-import type { DeviceContext, DeviceResolver } from './adapters/index.js';
+import type { DeviceContext, DeviceResolver } from '../devices/families/index.js';
 import { createTelemetryPipeline, type TelemetryPipelineOptions } from './pipeline.js';
 import { createTelemetryReads } from './reads.js';
 

@@ -7,7 +7,7 @@ import type { Bus, BusSubscription } from '../../platform/bus/types.js';
 import type { Logger } from '../../platform/log.js';
 import type { AckRelease, Broker, MqttIdentity } from '../../platform/mqtt/types.js';
 import { createStatesStore, type StateChange, type StatesStore } from '../states/states.store.js';
-import { adaptMessage, MAX_PAYLOAD_BYTES, validName, type DeviceResolver, type RejectReason } from './adapters/index.js';
+import { adaptMessage, MAX_PAYLOAD_BYTES, validName, type DeviceResolver, type RejectReason } from '../devices/families/index.js';
 import { encodeValue } from './datatypes.js';
 import { createTelemetryReads, type TelemetryReads } from './reads.js';
 import { createRollupKeeper } from './rollups.js';

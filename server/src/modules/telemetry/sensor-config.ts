@@ -5,9 +5,9 @@
 // Accepted shapes (DESIGN.md leaves them open; see docs/decisions.md "Device data, states and commands"):
 //   { sensor: { configtype: { param: "number" | { datatype: "number", subparams?: { sub: "boolean" } } | <sample> } } }
 //   [ { sensor, configtype?, param, datatype?, subparam_datatypes?: { sub: "number" } } ]
-//   a LoRa decoder table under the reserved key `_decoder` of the object form (see adapters/lora.decoder.ts)
+//   a LoRa decoder table under the reserved key `_decoder` of the object form (see devices/families/lora/decoder.ts)
 import { inferDatatype, isDatatype, type Datatype } from './datatypes.js';
-import { loraDecoderSchema, type LoraDecoder } from './adapters/index.js';
+import { loraDecoderSchema, type LoraDecoder } from '../devices/families/index.js';
 
 export interface DeclaredParam {
   sensor: string;

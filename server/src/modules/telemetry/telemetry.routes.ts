@@ -7,7 +7,7 @@ import { RANGE_POINTS_MAX, deviceDataContract, type DataDevice, type DeviceTags 
 import type { Db } from '../../db.js';
 import { implement, type BoundRoute } from '../../platform/http/mount.js';
 import type { DeviceService } from '../devices/devices.service.js';
-import type { DeviceRow } from '../devices/families.js';
+import type { DeviceRow } from '../devices/devices.table.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { attachment, CSV_HEADER, csvFileName, csvRows } from './csv.js';
 import type { DeviceDataService } from './device-data.service.js';

@@ -1,8 +1,8 @@
 // Generic MQTT, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<deviceId>/data` and `d/<deviceId>/state`.
 // An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
 import { z } from 'zod';
-import { accept, commandReply, isPlainObject, MAX_NAME, MAX_STATES, NOTHING, parseDeviceTime, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
-import { pointsOfParams, pushState } from './tree.js';
+import { accept, commandReply, isPlainObject, MAX_NAME, MAX_STATES, NOTHING, parseDeviceTime, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from '../wire.js';
+import { pointsOfParams, pushState } from '../tree.js';
 
 const name = z.string().min(1).max(MAX_NAME);
 const sensorName = name.refine((s) => s[0] !== '_', 'names starting with _ are reserved');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDiscovery, discoveryTopic, MAX_DISCOVERY_BYTES } from './tasmota-discovery.js';
+import { applyDiscovery, discoveryTopic, MAX_DISCOVERY_BYTES } from './discovery.js';
 
 const MAC = 'A4CF12ABCDEF';
 const config = (extra: Record<string, unknown> = {}) => Buffer.from(JSON.stringify({ ip: '10.0.0.5', dn: 'Tasmota', fn: ['Pompa', null], hn: 'tasmota-ABCDEF-1', mac: MAC, md: 'Sonoff Basic', sw: '14.3.0', t: 'pompa', rl: [1, 0], ver: 1, ...extra }));

@@ -1,7 +1,7 @@
 // The one walk every adapter shares: `{ param: value | { subparam: value } }` under a sensor and configtype → points.
-import { inferDatatype, type Datatype } from '../datatypes.js';
+import { inferDatatype, type Datatype } from '../../telemetry/datatypes.js';
 import { jsonDepthWithin } from '@sentra/contracts';
-import { isPlainObject, MAX_DEPTH, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
+import { isPlainObject, MAX_DEPTH, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './wire.js';
 
 /** Appends the points of one configtype's params; a rejection when a name or a value makes the whole message malformed. */
 export function pointsOfParams(ctx: DeviceContext, sensor: string, configtype: string, params: Record<string, unknown>, out: RawPoint[]): AdapterResult | undefined {

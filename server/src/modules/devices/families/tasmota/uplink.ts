@@ -1,7 +1,7 @@
 // Tasmota, as real firmware sends it with the default FullTopic `%prefix%/%topic%/`: tele/<topic>/SENSOR|STATE|LWT and
 // stat/<topic>/RESULT|POWER<n>. Tasmota's `Time` is local time without a zone, so points take the receive time.
-import { accept, isPlainObject, MAX_STATES, NOTHING, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './types.js';
-import { pushPoint, pushState } from './tree.js';
+import { accept, isPlainObject, MAX_STATES, NOTHING, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from '../wire.js';
+import { pushPoint, pushState } from '../tree.js';
 
 /** STATE fields that are measurements (charted as points under sensor `device`); other scalars are device states. */
 const STATE_POINTS: ReadonlyMap<string, readonly string[]> = new Map([

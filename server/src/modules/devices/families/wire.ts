@@ -1,26 +1,13 @@
-// What a family adapter receives (the device behind an MQTT identity) and what it answers: points and state changes
-// in the product's own terms, or a typed reason for dropping the message. Adapters are pure functions.
+// The uplink vocabulary every wire family shares: what a family's uplink adapter receives (the device behind an MQTT
+// identity) and what it answers: points and state changes in the product's own terms, or a typed reason for dropping
+// the message (counted by the ingest pipeline). Adapters are pure functions.
 import { jsonDepthWithin } from '@sentra/contracts';
 import type { MqttIdentity } from '../../../platform/mqtt/types.js';
-import type { Datatype } from '../datatypes.js';
-import type { LoraDecoder } from './lora.decoder.js';
+import type { Datatype } from '../../telemetry/datatypes.js';
+import type { LoraDecoder } from './lora/decoder.js';
 
-/** How a family speaks on the wire (DESIGN.md section 4). */
-export type WireProtocol = 'generic' | 'tasmota' | 'lora' | 'gateway';
-
-/** Device family code (DESIGN.md section 3) → wire protocol; Emma (11) and Imou (12) are cloud integrations, not MQTT. */
-export const WIRE_OF_CATEGORY: Readonly<Record<number, WireProtocol>> = {
-  1: 'generic', // Dummy
-  2: 'generic', // Sentra end device
-  3: 'lora',
-  4: 'gateway', // ZLAN
-  5: 'gateway', // USR-IOT
-  6: 'gateway', // Bivocom
-  7: 'gateway', // Friendcom
-  8: 'generic', // MQTT
-  9: 'tasmota',
-  10: 'gateway', // Sentra gateways
-};
+/** Default payload limit: far above any real device message, far below what could hurt the gateway. */
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
 
 /** The device a message belongs to, as the device registry knows it (cached there: resolved on every message). */
 export interface DeviceContext {
@@ -132,7 +119,7 @@ export function parseJson(payload: Buffer): { ok: true; value: unknown } | { ok:
 
 /**
  * A command reply `{id, ok, code?}` (d/<id>/cmd/res, gw/<uid>/res): no telemetry, but a malformed one is counted here;
- * the command flow matches the reply to its command (commands/command-wire.ts).
+ * the command flow matches the reply to its command (its family's command.ts).
  */
 export function commandReply(payload: Buffer): AdapterResult {
   const json = parseJson(payload);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adaptMessage, MAX_PAYLOAD_BYTES } from './index.js';
-import type { DeviceContext } from './types.js';
+import { adaptMessage, MAX_PAYLOAD_BYTES } from '../index.js';
+import type { DeviceContext } from '../wire.js';
 
 const node: DeviceContext = { deviceId: 42, appId: 1, category: 8 };
 const msg = (topic: string, payload: unknown, ctx = node) => adaptMessage(ctx, topic, Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)));

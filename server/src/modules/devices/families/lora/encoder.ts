@@ -2,7 +2,7 @@
 // (on the command's fPort, or '*') is written into a frame as long as the port's table, the other bytes zero. Used
 // when the device has such a table, so that the network server needs no codec of its own (ChirpStack without a device
 // profile codec cannot turn `object` into bytes).
-import type { LoraDecoder, LoraField } from './lora.decoder.js';
+import type { LoraDecoder, LoraField } from './decoder.js';
 
 const SIZE: Record<LoraField['type'], number> = { u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, f32: 4, bit: 1 };
 const RANGE: Partial<Record<LoraField['type'], [number, number]>> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adaptMessage } from './index.js';
-import type { DeviceContext } from './types.js';
+import { adaptMessage } from '../index.js';
+import type { DeviceContext } from '../wire.js';
 
 const plug: DeviceContext = { deviceId: 9, appId: 1, category: 9, tasmotaTopic: 'tasmota_5A1B2C' };
 const msg = (topic: string, payload: unknown) => adaptMessage(plug, topic, Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)));

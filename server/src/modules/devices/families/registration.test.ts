@@ -2,7 +2,7 @@
 // and every path of spec 03 section 7 exists exactly once in the route table.
 import { describe, expect, it } from 'vitest';
 import { allCalls, deviceFamilies, deviceFamilyCalls, type ActivationKind } from '@sentra/contracts';
-import { familyBehaviours } from './families.js';
+import { familyBehaviours } from './index.js';
 
 const KINDS: ActivationKind[] = ['none', 'token', 'uid', 'lora', 'mqtt', 'tasmota', 'plugin', 'cloud'];
 const behaviours = familyBehaviours({} as Parameters<typeof familyBehaviours>[0]);

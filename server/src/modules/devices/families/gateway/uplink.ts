@@ -2,7 +2,7 @@
 // Modbus-like register sets: `{ "node": 1, "registers": { "40001": 231.5, "coil1": true }, "ts"?: epoch }`, or an
 // array of up to 32 such frames (one poll cycle of several nodes). Each node is a sensor `node<n>`, each register a param.
 import { z } from 'zod';
-import { accept, commandReply, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint } from './types.js';
+import { accept, commandReply, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint } from '../wire.js';
 
 const frameSchema = z.object({
   node: z.number().int().min(0).max(255),

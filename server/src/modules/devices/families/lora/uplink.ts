@@ -3,9 +3,9 @@
 // best gateway's RSSI/SNR become sensor `radio`. `status` carries battery and margin; `join` only says the device lives;
 // `ack` answers a downlink (matched by the command flow, only checked here).
 import { z } from 'zod';
-import { decodeLora } from './lora.decoder.js';
-import { pointsOfParams } from './tree.js';
-import { accept, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint } from './types.js';
+import { decodeLora } from './decoder.js';
+import { pointsOfParams } from '../tree.js';
+import { accept, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint } from '../wire.js';
 
 const uplinkSchema = z.object({
   deviceInfo: z.object({ devEui: z.string().regex(/^[0-9a-fA-F]{16}$/) }),

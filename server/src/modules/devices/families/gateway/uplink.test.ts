@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adaptMessage } from './index.js';
-import type { DeviceContext } from './types.js';
+import { adaptMessage } from '../index.js';
+import type { DeviceContext } from '../wire.js';
 
 const zlan: DeviceContext = { deviceId: 5, appId: 1, category: 4, uid: 'ZL-0001' };
 const msg = (topic: string, payload: unknown) => adaptMessage(zlan, topic, Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLora, type LoraDecoder } from './lora.decoder.js';
-import { encodeLora } from './lora.encoder.js';
+import { decodeLora, type LoraDecoder } from './decoder.js';
+import { encodeLora } from './encoder.js';
 
 const table: LoraDecoder = {
   ports: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adaptMessage } from './index.js';
-import type { DeviceContext } from './types.js';
+import { adaptMessage } from '../index.js';
+import type { DeviceContext } from '../wire.js';
 
 const eui = '0102030405060708';
 const sensorNode: DeviceContext = { deviceId: 7, appId: 1, category: 3, devEui: eui.toUpperCase() };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeCommand, matchReply, tasmotaTook } from './command-wire.js';
-import type { DeviceRow } from '../devices/families.js';
+import type { DeviceRow } from '../../devices.table.js';
+import { matchReply } from '../index.js';
+import { tasmotaTook } from './command.js';
 
 describe('Tasmota replies', () => {
   it('take the answer as success only when it shows the value sent, where it can be checked', () => {
@@ -33,21 +34,5 @@ describe('Tasmota replies', () => {
     expect(stat('Power', 'stat/plug6/POWER', 'ON')).toBeUndefined();
     expect(stat('Power', 'stat/plug5/POWER', '{"POWER":"ON"}')).toBeUndefined();
     expect(stat('Dimmer', 'stat/plug5/DIMMER', '40')).toBeUndefined();
-  });
-});
-
-describe('LoRa downlinks', () => {
-  const row = { id: 7, appId: 3, category: 3, devEui: '70B3D57ED0050010' } as unknown as DeviceRow;
-  const cmd = { sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 22.5 };
-  it('carry data (base64 from the device decoder table) when the table encodes the field, on the ChirpStack application UUID topic', () => {
-    const decoder = { ports: { '10': [{ name: 'setpoint', offset: 0, type: 'i16' as const, scale: 0.1 }] } };
-    const out = encodeCommand(row, 'q1', cmd, { application: 'b1c2d3e4-0000-4000-8000-000000000001', decoder })!;
-    expect(out.topic).toBe('application/b1c2d3e4-0000-4000-8000-000000000001/device/70b3d57ed0050010/command/down');
-    expect(JSON.parse(out.payload)).toEqual({ id: 'q1', devEui: '70b3d57ed0050010', confirmed: true, fPort: 10, data: Buffer.from([0x00, 0xe1]).toString('base64') });
-  });
-  it('carry object for the network server codec otherwise, on the numeric application id by default', () => {
-    const out = encodeCommand(row, 'q2', cmd, { decoder: { ports: { '10': [{ name: 'other', offset: 0, type: 'u8' as const }] } } })!;
-    expect(out.topic).toBe('application/3/device/70b3d57ed0050010/command/down');
-    expect(JSON.parse(out.payload)).toEqual({ id: 'q2', devEui: '70b3d57ed0050010', confirmed: true, fPort: 10, object: cmd });
   });
 });

@@ -3,6 +3,7 @@
 // names `fn`, topic `t`) and `tasmota/discovery/<MAC>/sensors` ({"sn": <its SENSOR message>}); an empty retained
 // message there clears them (discovery turned off). They fill the device's info; nothing else reads them.
 import { jsonDepthWithin, type TasmotaDiscovery } from '@sentra/contracts';
+import { isPlainObject } from '../wire.js';
 
 /** the firmware's discovery messages are 1–2 KiB; anything far bigger is not one */
 export const MAX_DISCOVERY_BYTES = 8 * 1024;
@@ -20,7 +21,6 @@ export function discoveryTopic(topic: string): { mac: string; kind: 'config' | '
 export const emptyDiscovery = (): TasmotaDiscovery => ({ mac: null, ip: null, hostname: null, model: null, version: null, relays: [], friendly_names: [], sensors: {} });
 
 const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, MAX_TEXT) : null);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function json(payload: Buffer): unknown {
   if (payload.length > MAX_DISCOVERY_BYTES) return undefined;
@@ -46,9 +46,9 @@ export function applyDiscovery(before: TasmotaDiscovery | null, topic: string, p
     return info.mac === null && Object.keys(info.sensors).length === 0 ? null : info;
   }
   const body = json(payload);
-  if (!isObject(body)) return undefined;
+  if (!isPlainObject(body)) return undefined;
   if (at.kind === 'sensors') {
-    if (!isObject(body.sn)) return undefined;
+    if (!isPlainObject(body.sn)) return undefined;
     const { Time: _time, ...sensors } = body.sn;
     return { ...info, mac: info.mac ?? at.mac, sensors };
   }

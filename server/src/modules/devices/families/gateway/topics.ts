@@ -1,0 +1,13 @@
+// Serial gateways keep to gw/<uid>/...; one nobody has added yet may only publish gw/<uid>/up, which is the evidence
+// the activation's UID check looks for.
+import { own, type BrokerRules } from '../topics.js';
+
+export const gatewayBroker: BrokerRules = {
+  roles: ['gateway', 'unclaimedGateway'],
+  rules: (identity) =>
+    identity.role === 'unclaimedGateway' ? { publish: (topic) => topic === `gw/${identity.uid}/up`, subscribe: () => false } : own('gw', identity.uid!),
+  heard(identity, topic, _payload, ts, env) {
+    if (topic === `gw/${identity.uid}/up`) env.activation.heard(identity.uid!, ts);
+    return false;
+  },
+};

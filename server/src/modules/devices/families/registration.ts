@@ -1,0 +1,52 @@
+// What every family's registration answers (its activation kind's behaviour: what a device add checks and stores, and
+// what its family get shows), and the helpers they share. Each kind lives in the folder of the wire family it belongs
+// to (families/<wire>/registration.ts; Emma and Imou in cloud/) and the family table composes them (./index.ts).
+// One behaviour per kind, not per family: ZLAN, USR-IOT, Bivocom, Friendcom and the Sentra gateways share `uid`.
+import { randomBytes } from 'node:crypto';
+import type { DeviceFamily } from '@sentra/contracts';
+import type { Db } from '../../../db.js';
+import { hashBrokerSecret, newBrokerSecret } from '../../../platform/crypto.js';
+import type { LoraService } from '../../lora/lora.service.js';
+import type { Activation } from '../activation.js';
+import type { EmmaPluginCloud, ImouCloud } from '../cloud.js';
+import type { DeviceRow } from '../devices.table.js';
+
+type Input = Record<string, any>;
+
+export interface Prepared {
+  /** identity columns (uid, broker credentials, token, LoRa) */
+  columns: Partial<Pick<DeviceRow, 'uid' | 'brokerUsername' | 'brokerPassword' | 'topic' | 'tokenId' | 'devEui' | 'networkServerId'>>;
+  /** the family's other fields, kept as JSON */
+  details: Record<string, unknown>;
+  /** what the add's answer shows once and the registry does not keep (a broker secret; its hash is in `columns`) */
+  shown?: Record<string, unknown>;
+}
+
+export interface FamilyBehaviour {
+  /** checks the draft's family fields against the world (activation evidence, clouds) and answers what to store */
+  prepare(appId: number, family: DeviceFamily, input: Input): Prepared;
+  /** the per-family get's own fields */
+  info(row: DeviceRow, family: DeviceFamily, details: Record<string, any>): Record<string, unknown>;
+}
+
+export interface FamilyDeps {
+  db: Db;
+  activation: Activation;
+  lora: LoraService;
+  emma: EmmaPluginCloud;
+  imou: ImouCloud;
+  /** the broker address devices are told to use */
+  brokerUrl(): string;
+  /** its host and TCP port, and MQTT over WebSocket's URL, for the gateway connection settings */
+  broker(): { host: string; port: number; wsUrl: string };
+}
+
+/** a generated broker username (or Tasmota Topic): the prefix and 12 random hex digits */
+export const brokerHandle = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+/** A new broker secret: the plain value shown once, the hash stored in `broker_password`. */
+export function brokerSecret() {
+  const secret = newBrokerSecret();
+  return { secret, stored: hashBrokerSecret(secret) };
+}
+
