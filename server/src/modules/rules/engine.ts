@@ -73,6 +73,8 @@ export interface RuleEngineOptions {
    * memory has moved on either way, and a job checks at its run that its rule and state are still the engine's.
    */
   write?: (job: () => void) => void;
+  /** an application's active rules of a category changed (upsert, remove): the node-expiry watch follows its rules */
+  onRulesChanged?: (appId: number, category: number) => void;
   /** several gateways share the state: read it from the store before each step (scale-out) */
   shared?: boolean;
   now?: () => number;
@@ -372,6 +374,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
       if (!before) perApp.set(r.appId, (perApp.get(r.appId) ?? 0) + 1);
       rules.set(r.id, r);
       index(r);
+      opts.onRulesChanged?.(r.appId, r.category);
     },
     remove(ruleId) {
       const r = rules.get(ruleId);
@@ -384,6 +387,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
       dropTimers(ruleId);
       rules.delete(ruleId);
       states.delete(ruleId);
+      if (r) opts.onRulesChanged?.(r.appId, r.category);
       try {
         store.removeRule(ruleId);
       } catch (err) {

@@ -18,6 +18,7 @@ import type { EnginePoint } from './compile.js';
 import { createRuleEngine } from './engine.js';
 import { engineEventsOf, publishDeviceEvent, type DeviceEventMessage } from './events.js';
 import { createExpiryWatch } from './expiry.js';
+import { storedLastHeard } from './expiry-seed.js';
 import { testRule } from './rule-test.js';
 import { createRulesService } from './rules.service.js';
 import { createRuleStateStore } from './state-store.js';
@@ -47,13 +48,21 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
   // one gateway: the engine's writes never make the event loop wait for the write lock (write-queue.ts). Scale-out
   // reads each state from the table before a step, so there every write lands at once, as before.
   const writes = shared ? undefined : createWriteQueue({ sqlite, transact: tasks.transact, log });
-  const engine = createRuleEngine({ store: createRuleStateStore(sqlite), onFire: tasks.fire, transact: tasks.transact, write: writes?.run, shared, now, log });
+  // the node-expiry watch follows the node-expired rules; while the rules load at start their applications are only
+  // noted, and seeded once every rule is in (so a device's already reported expiries are known for all its rules)
+  let loading: Set<number> | null = null;
+  const onRulesChanged = (appId: number, category: number) => {
+    if (category !== 10009) return;
+    if (loading) loading.add(appId);
+    else expiry.rulesChanged(appId);
+  };
+  const engine = createRuleEngine({ store: createRuleStateStore(sqlite), onFire: tasks.fire, transact: tasks.transact, write: writes?.run, onRulesChanged, shared, now, log });
   const rules = createRulesService({ db, engine, bus, onRemoved: tasks.ruleRemoved, now, log });
   const subs: BusSubscription[] = [];
   const unsubs: Array<() => void> = [];
 
   // ---- telemetry: categories 11, 12 (points) and 31 (states) ----
-  const expiry = createExpiryWatch({ engine, publish: (appId, deviceId, silenceS) => publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }), now });
+  const expiry = createExpiryWatch({ engine, publish: (appId, deviceId, silenceS) => publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }), seed: storedLastHeard({ db, engine, points: telemetry.points }), now });
   /** Evaluates one committed message: cheap for a device no rule watches (two map lookups, no point built). */
   function onCommitted(b: CommittedTelemetry) {
     if (!engine.watching(b.appId)) return;
@@ -163,9 +172,16 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
     routes,
     /** the state-removal hook of the states calls (32) */
     stateRemoved: (appId: number, deviceId: number, key: string) => publishDeviceEvent(bus, { appId, deviceId, kind: 'state-deleted', ts: now(), key }),
-    /** loads the active rules and the kept engine state; starts the expiry watch */
+    /** loads the active rules and the kept engine state; seeds and starts the expiry watch */
     start() {
-      rules.load();
+      loading = new Set();
+      try {
+        rules.load();
+      } finally {
+        const apps = loading;
+        loading = null;
+        for (const appId of apps) expiry.rulesChanged(appId);
+      }
       expiry.start();
       subscription.start();
     },
