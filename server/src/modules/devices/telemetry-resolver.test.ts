@@ -16,11 +16,13 @@ function fleet() {
     idByEui: () => undefined,
   };
   let t = 1_000_000;
-  const registry = { on: () => undefined, byToken: () => undefined } as never;
+  const events = new Map<string, (row: DeviceRow) => void>();
+  const registry = { on: (event: string, fn: (row: DeviceRow) => void) => void events.set(event, fn), byToken: () => undefined } as never;
   const resolver = createTelemetryResolver(rows, registry, { now: () => t });
   const identity = (id: number) => ({ key: `device:${id}`, role: 'device', deviceId: id, appId: 7 }) as DeviceIdentity;
   return {
     table,
+    emit: (event: string, id: number) => events.get(event)?.(table.get(id)!),
     resolver,
     identity,
     advance: (ms: number) => (t += ms),
@@ -63,6 +65,19 @@ describe('telemetry resolver cache', () => {
     f.table.set(3, { ...f.table.get(3)!, disabled: true });
     f.advance(RESOLVER_CACHE_MS);
     expect(f.resolver.resolveDevice(f.identity(3))).toMatchObject({ deviceId: 3, disabled: true });
+  });
+
+  it("serves this gateway's edit (sensor configuration, enable) at once", () => {
+    const f = fleet();
+    expect(f.resolver.resolveDevice(f.identity(5))).toMatchObject({ category: 8 });
+    f.table.set(5, { ...f.table.get(5)!, category: 9 });
+    f.emit('updated', 5);
+    expect(f.resolver.resolveDevice(f.identity(5))).toMatchObject({ category: 9 });
+    f.table.set(5, { ...f.table.get(5)!, sensors: JSON.stringify({ params: [] }) });
+    const loads = f.loads;
+    f.emit('sensors', 5);
+    f.resolver.resolveDevice(f.identity(5));
+    expect(f.loads).toBe(loads + 1);
   });
 
   it('forgets a device at once', () => {

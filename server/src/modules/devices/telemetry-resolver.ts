@@ -18,7 +18,7 @@ import { devices } from './devices.table.js';
 import type { DeviceRow } from './families.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 
-/** A sensor-configuration edit or an enable reaches ingest within this time; remove and disable at once. */
+/** Another gateway's edit of a device reaches ingest within this time; this gateway's edits, remove and disable at once. */
 export const RESOLVER_CACHE_MS = 5000;
 const MAX_CACHED = 50_000;
 const LORA_TOPIC = /^application\/([^/]+)\/device\/([0-9A-Fa-f]{16})\//;
@@ -127,6 +127,10 @@ export function createTelemetryResolver(
   };
   registry.on('removed', (row) => forget(row.id));
   registry.on('disabled', (row) => forget(row.id));
+  // an edit made through this gateway (sensor configuration, enable, topic) reaches ingest at once; another gateway's
+  // (scale-out) within RESOLVER_CACHE_MS
+  registry.on('sensors', (row) => forget(row.id));
+  registry.on('updated', (row) => forget(row.id));
   // a LoRa device added after its DevEUI was looked up (and found missing) is known at once
   registry.on('added', (row) => {
     if (row.devEui) byEui.delete(`${row.appId}:${row.devEui.toUpperCase()}`);
