@@ -294,6 +294,17 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   }
 
   function ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2 = 0, hold?: () => AckRelease): IngestOutcome {
+    try {
+      return ingestOne(identity, topic, payload, qos, hold);
+    } catch (err) {
+      // not stored (its new series could not be written: the database busy or failing), so not acknowledged either:
+      // its connection closes and the device sends it again. Without a hold the broker would acknowledge it.
+      if (qos > 0) hold?.()(false);
+      throw err;
+    }
+  }
+
+  function ingestOne(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2, hold?: () => AckRelease): IngestOutcome {
     counters.received_messages++;
     if (closed) {
       // not stored, so not acknowledged: the device sends it again to the next gateway
