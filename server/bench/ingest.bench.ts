@@ -406,6 +406,8 @@ export const ingestBench: Bench = {
           figures.rules_at_capacity_passes = passes(f, 'rules_at_capacity_') ? 'yes' : 'no';
         }
         for (const [n, v] of Object.entries(r.app.rules.engine.metrics())) figures[`rules_engine_${n}`] = v;
+        // the engine's writes that met the writer thread's lock and waited in the queue instead of on the event loop
+        for (const [n, v] of Object.entries(r.app.rules.writes?.metrics() ?? {})) figures[`rules_write_queue_${n}`] = v;
       } catch (err) {
         figures.rules_error = String(err);
       }

@@ -6,6 +6,7 @@ import { ingestBench } from './ingest.bench.js';
 import { ingestCpuBench } from './ingest/micro.js';
 import { cardsBench } from './cards.bench.js';
 import { rulesBench } from './rules.bench.js';
+import { rulesCpuBench } from './ingest/rules-cpu.js';
 
 export interface Bench {
   name: string;
@@ -13,7 +14,7 @@ export interface Bench {
   run(): Promise<Record<string, number | string>>;
 }
 
-const BENCHES: Bench[] = [httpBench, devicesBench, ingestCpuBench, ingestBench, cardsBench, rulesBench];
+const BENCHES: Bench[] = [httpBench, devicesBench, ingestCpuBench, ingestBench, cardsBench, rulesBench, rulesCpuBench];
 
 async function main() {
   const only = process.argv.slice(2);

@@ -69,6 +69,25 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     expect(byOne.length).toBeGreaterThan(0);
   });
 
+  it('acknowledges a QoS 1 publish only after a gateway of the queue group stored it, whichever gateway that is', async () => {
+    const owner = await tenantWithApp(one.url);
+    const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
+    const meter = await mqttDevice(one, auth, clients);
+    const storedBy = (gw: Running) => (gw.app.telemetry.metrics() as { stored_points: number }).stored_points;
+    const reportsFrom = (gw: Running) => (gw.app.telemetry.metrics() as { remote_acks_sent?: number }).remote_acks_sent ?? 0;
+    const [reportsBefore, twoBefore] = [reportsFrom(two), storedBy(two)];
+    for (let v = 0; v < 24; v++) {
+      const before = storedBy(one) + storedBy(two);
+      await meter.client.publishAsync(`d/${meter.device.id}/data`, JSON.stringify({ pm: { meter: { power: v } } }), { qos: 1 });
+      // the PUBACK came: the point is stored already, not merely handed to NATS
+      expect(storedBy(one) + storedBy(two), `publish ${v}`).toBeGreaterThan(before);
+    }
+    // the queue group spread them: gateway two stored some of gateway one's device and reported their commits back
+    expect(storedBy(two)).toBeGreaterThan(twoBefore);
+    expect(reportsFrom(two)).toBeGreaterThan(reportsBefore);
+    expect((one.app.telemetry.metrics() as { remote_acks_waiting: number }).remote_acks_waiting).toBe(0);
+  });
+
   it('a gateway starting beside another leaves the devices that gateway holds online, and only those', async () => {
     const owner = await tenantWithApp(one.url);
     const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };

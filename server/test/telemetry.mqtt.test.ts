@@ -1,5 +1,6 @@
 // A real MQTT.js client publishes through the gateway's real broker into stored, queryable rows.
 import mqtt from 'mqtt';
+import mqttPacket from 'mqtt-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.js';
 import type { DeviceResolver } from '../src/modules/devices/families/index.js';
@@ -64,6 +65,37 @@ describe('telemetry over MQTT', () => {
       }
       const level = gw.app.telemetry.reads.findSeries(9001, 4343, { sensor: 'env', configtype: 'data', param: 'level' })!;
       expect(gw.app.telemetry.reads.latestN(level, 6).map((p) => p.value)).toEqual([5, 4, 3, 2, 1, 0]);
+    } finally {
+      await client.endAsync();
+    }
+  });
+  it('stores a QoS 2 message re-sent with DUP after its PUBREC (before PUBREL) once, and answers the copy with a PUBREC', async () => {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.app.broker.port}`, { username: 'tele-4444', clientId: 'client-4444', reconnectPeriod: 0 });
+    try {
+      // on the PUBREC of each QoS 2 PUBLISH, and before MQTT.js answers it with PUBREL, the client sends the same
+      // PUBLISH again with DUP, as a device that missed the PUBREC would
+      const sent = new Map<number, Record<string, unknown>>();
+      let resent = 0;
+      let recs = 0;
+      client.on('packetsend', (p) => {
+        if (p.cmd === 'publish' && p.qos === 2) sent.set(p.messageId!, { ...p });
+      });
+      client.on('packetreceive', (p) => {
+        if (p.cmd !== 'pubrec') return;
+        recs++;
+        const first = sent.get(p.messageId!);
+        if (!first) return;
+        sent.delete(p.messageId!);
+        resent++;
+        client.stream.write(mqttPacket.generate({ ...(first as unknown as mqttPacket.IPublishPacket), dup: true }));
+      });
+      for (let i = 0; i < 5; i++) await client.publishAsync('d/4444/data', JSON.stringify({ env: { data: { count: i } } }), { qos: 2 });
+      expect(resent).toBe(5);
+      // each copy was answered with a PUBREC of its own (the first one's had gone already)
+      expect(await until(() => recs === 10)).toBe(true);
+      await gw.app.telemetry.flush();
+      const count = gw.app.telemetry.reads.findSeries(9001, 4444, { sensor: 'env', configtype: 'data', param: 'count' })!;
+      expect(gw.app.telemetry.reads.latestN(count, 20).map((p) => p.value)).toEqual([4, 3, 2, 1, 0]);
     } finally {
       await client.endAsync();
     }

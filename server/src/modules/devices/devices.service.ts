@@ -203,10 +203,15 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 
   // ---- presence, as the broker reports it ----
 
+  // prepared once: a fleet connecting (or its gateway stopping) calls this thousands of times in a few seconds, and
+  // drizzle's builder per call cost more than the write
+  const wasOnline = db.select({ online: devices.online }).from(devices).where(eq(devices.id, sql.placeholder('id'))).prepare();
+  const enabled = and(eq(devices.id, sql.placeholder('id')), eq(devices.disabled, false));
+  const markOnline = db.update(devices).set({ online: true, lastOnlineTs: sql`${sql.placeholder('ts')}` }).where(enabled).returning().prepare();
+  const markOffline = db.update(devices).set({ online: false, lastOfflineTs: sql`${sql.placeholder('ts')}` }).where(enabled).returning().prepare();
   function setOnline(id: number, online: boolean, ts = now()) {
-    const set = online ? { online: true, lastOnlineTs: ts } : { online: false, lastOfflineTs: ts };
-    const before = db.select({ online: devices.online }).from(devices).where(eq(devices.id, id)).get();
-    const row = db.update(devices).set(set).where(and(eq(devices.id, id), eq(devices.disabled, false))).returning().get();
+    const before = wasOnline.get({ id });
+    const row = (online ? markOnline : markOffline).get({ id, ts }) as DeviceRow | undefined;
     if (online) lastSeenWrite.set(id, ts);
     else lastSeenWrite.delete(id), pendingSeen.delete(id);
     if (row && before && before.online !== online) announce('status', row);

@@ -283,3 +283,54 @@ describe('rules come and go', () => {
     }
   });
 });
+
+describe('what the committed-telemetry hook asks the index', () => {
+  it('a device is watched while a telemetry rule names it (or any device); a removed rule leaves no entry behind', () => {
+    const { engine, rule } = setup(11, { triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    expect(engine.watchingDevice(7, 3)).toBe(true);
+    expect(engine.watchingDevice(7, 4)).toBe(false);
+    expect(engine.watchingDevice(8, 3)).toBe(false);
+    const anyDevice = { ...rule, id: rule.id + 1000, condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] } };
+    engine.upsert(anyDevice);
+    expect(engine.watchingDevice(7, 4)).toBe(true);
+    engine.remove(anyDevice.id);
+    engine.remove(rule.id);
+    expect(engine.watchingDevice(7, 3)).toBe(false);
+    expect(engine.watchingDevice(7, 4)).toBe(false);
+  });
+
+  it('state rules (31) are asked for by category', () => {
+    const { engine, rule } = setup(31, { triggers: [t('SENSOR', '==', 'mode'), t('VALUE', '==', 'manual')] });
+    expect(engine.watchingEvent(7, 31)).toBe(true);
+    expect(engine.watchingEvent(7, 32)).toBe(false);
+    expect(engine.watchingDevice(7, 3)).toBe(false);
+    engine.remove(rule.id);
+    expect(engine.watchingEvent(7, 31)).toBe(false);
+  });
+});
+
+describe('writes handed to a queue (the gateway writes them when the lock is free)', () => {
+  it('the state and the firing are written when the job runs; a rule removed before that writes nothing', () => {
+    const store = memoryStore();
+    const fired: Firing[] = [];
+    const jobs: Array<() => void> = [];
+    const engine = createRuleEngine({ store, onFire: (f) => fired.push(f), write: (job) => void jobs.push(job) });
+    const rule = { id: ++id, appId: 7, category: 11, name: 'r', key: null, description: '', condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] }, action: { new: [], response: [] } };
+    engine.upsert(rule);
+    const send = (value: number, deviceId: number) => engine.telemetry({ appId: 7, deviceId, points: [{ sensor: 'tank', config: 'fuel', param: 'level', value, ts: Date.now() }] });
+    send(10, 3);
+    // evaluation went on at once; the database has not been touched yet
+    expect(engine.state(rule.id, 3)?.phase).toBe('active');
+    expect(store.rows.size).toBe(0);
+    expect(fired).toHaveLength(0);
+    jobs.splice(0).forEach((j) => j());
+    expect(store.rows.size).toBe(1);
+    expect(fired).toHaveLength(1);
+    send(50, 3);
+    send(10, 4);
+    engine.remove(rule.id);
+    jobs.splice(0).forEach((j) => j());
+    expect(store.rows.size).toBe(0);
+    expect(fired).toHaveLength(1);
+  });
+});

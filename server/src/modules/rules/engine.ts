@@ -6,6 +6,7 @@
 //   pulse rules (device created/updated/deleted, node-expired, subscription, status without value tests): each event;
 //   cooldown: no firing of a rule and device within cooldown of the last (the transition is still taken).
 // The cost of a point no rule watches is two map lookups, whatever the number of rules.
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../platform/log.js';
 import { compileRule, evalGroup, type CompiledRule, type EnginePoint, type RuleRecord } from './compile.js';
 import { expiryOf } from './expiry.js';
@@ -66,6 +67,14 @@ export interface RuleEngineOptions {
   onFire: (f: Firing) => void;
   /** runs a state change and its firing as one unit (the database transaction); default: just runs it */
   transact?: <T>(fn: () => T) => T;
+  /**
+   * Where the engine's writes go (a firing with its state, a phase change): default `transact` at once. The gateway
+   * passes its write queue (write-queue.ts), which writes later instead of waiting for the write lock; the engine's
+   * memory has moved on either way, and a job checks at its run that its rule and state are still the engine's.
+   */
+  write?: (job: () => void) => void;
+  /** an application's active rules of a category changed (upsert, remove): the node-expiry watch follows its rules */
+  onRulesChanged?: (appId: number, category: number) => void;
   /** several gateways share the state: read it from the store before each step (scale-out) */
   shared?: boolean;
   now?: () => number;
@@ -104,10 +113,22 @@ export interface RuleEngine {
   rule(ruleId: number): CompiledRule | undefined;
   /** whether any active rule of the application exists (the committed-telemetry hook returns at once otherwise) */
   watching(appId: number): boolean;
+  /**
+   * Whether a telemetry rule (11, 12) may watch a point of this device: the committed-telemetry hook builds the
+   * engine's points only then (most devices of a fleet have no rule of their own).
+   */
+  watchingDevice(appId: number, deviceId: number): boolean;
+  /** whether the application has an active rule of this event category (31: the hook parses state values only then) */
+  watchingEvent(appId: number, category: number): boolean;
   /** the active rules of one event category of an application */
   rulesOf(appId: number, category: number): CompiledRule[];
   state(ruleId: number, deviceId: number): Readonly<PersistedState> | undefined;
-  metrics(): { rules: number; checks: number; messages: number; events: number; fired: number; suppressed: number; pending: number };
+  /**
+   * `messages`: committed messages evaluated (of devices a rule watches); `writes`, `write_ms`, `max_write_ms`: the
+   * state and task writes on the caller's thread (a firing's transaction, a phase change), with the time they took —
+   * waiting for the database's write lock included, which is what the event loop pays for them.
+   */
+  metrics(): { rules: number; checks: number; messages: number; events: number; fired: number; suppressed: number; pending: number; writes: number; write_ms: number; max_write_ms: number };
   close(): void;
 }
 
@@ -115,12 +136,26 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   const { store, onFire } = opts;
   const now = opts.now ?? Date.now;
   const transact = opts.transact ?? (<T>(fn: () => T) => fn());
+  const write = opts.write ?? ((job: () => void) => void transact(job));
   const rules = new Map<number, CompiledRule>();
   const apps = new Map<number, AppIndex>();
   /** rule id → device id → state */
   const states = new Map<number, Map<number, LiveState>>();
   const counter = { checks: 0 };
   const m = { messages: 0, events: 0, fired: 0, suppressed: 0 };
+  const w = { writes: 0, write_ms: 0, max_write_ms: 0 };
+  /** runs one write and counts its time (see metrics) */
+  function timed(fn: () => void) {
+    const started = performance.now();
+    try {
+      fn();
+    } finally {
+      const took = performance.now() - started;
+      w.writes++;
+      w.write_ms += took;
+      if (took > w.max_write_ms) w.max_write_ms = took;
+    }
+  }
   let closed = false;
 
   const appIndex = (appId: number) => {
@@ -154,12 +189,18 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     }
   }
 
+  /** drops the rule from every index entry, and the entries it leaves empty (watchingDevice answers from them) */
   function unindex(r: CompiledRule) {
     const a = apps.get(r.appId);
     if (!a) return;
-    a.events.get(r.category)?.delete(r);
-    for (const byKey of a.exact.values()) for (const set of byKey.values()) set.delete(r);
-    for (const set of a.partial.values()) set.delete(r);
+    const events = a.events.get(r.category);
+    if (events?.delete(r) && events.size === 0) a.events.delete(r.category);
+    for (const [dev, byKey] of a.exact) {
+      for (const [k, set] of byKey) if (set.delete(r) && set.size === 0) byKey.delete(k);
+      if (byKey.size === 0) a.exact.delete(dev);
+    }
+    for (const [dev, set] of a.partial) if (set.delete(r) && set.size === 0) a.partial.delete(dev);
+    if (a.events.size === 0 && a.exact.size === 0 && a.partial.size === 0) apps.delete(r.appId);
   }
 
   function dropTimers(ruleId: number) {
@@ -182,7 +223,9 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     return s;
   }
 
+  /** writes the state as it is now; a state the engine dropped meanwhile (rule or device removed) is left alone */
   function persist(s: LiveState) {
+    if (states.get(s.ruleId)?.get(s.deviceId) !== s) return;
     if (s.phase === 'idle' && s.lastFireTs === null) store.remove(s.ruleId, s.deviceId);
     else store.write({ ruleId: s.ruleId, deviceId: s.deviceId, phase: s.phase, since: s.since, due: s.due, value: s.value, lastFireTs: s.lastFireTs });
   }
@@ -201,11 +244,15 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     if (!cooling) s.lastFireTs = ts;
     // pulse rules keep no state unless a cooldown needs the last firing
     if (rule.kind === 'pulse' && rule.cooldownMs === 0) s.lastFireTs = null;
+    const firing: Firing | null = cooling ? null : { rule, appId, deviceId: s.deviceId, ts, value, point: point ? { sensor: point.sensor, config: point.config, param: point.subparam ? `${point.param}.${point.subparam}` : point.param } : null };
     try {
-      transact(() => {
-        persist(s);
-        if (!cooling) onFire({ rule, appId, deviceId: s.deviceId, ts, value, point: point ? { sensor: point.sensor, config: point.config, param: point.subparam ? `${point.param}.${point.subparam}` : point.param } : null });
-      });
+      timed(() =>
+        write(() => {
+          persist(s);
+          // a rule removed before its firing was written creates nothing
+          if (firing && rules.has(rule.id)) onFire(firing);
+        }),
+      );
       if (cooling) m.suppressed++;
       else m.fired++;
     } catch (err) {
@@ -245,7 +292,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     s.due = due;
     s.value = asText(value);
     try {
-      persist(s);
+      timed(() => write(() => persist(s)));
     } catch (err) {
       opts.log?.error(`rule ${s.ruleId}: state of device ${s.deviceId} not stored`, err);
     }
@@ -327,6 +374,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
       if (!before) perApp.set(r.appId, (perApp.get(r.appId) ?? 0) + 1);
       rules.set(r.id, r);
       index(r);
+      opts.onRulesChanged?.(r.appId, r.category);
     },
     remove(ruleId) {
       const r = rules.get(ruleId);
@@ -339,6 +387,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
       dropTimers(ruleId);
       rules.delete(ruleId);
       states.delete(ruleId);
+      if (r) opts.onRulesChanged?.(r.appId, r.category);
       try {
         store.removeRule(ruleId);
       } catch (err) {
@@ -407,6 +456,11 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     },
     rule: (id) => rules.get(id),
     watching: (appId) => perApp.has(appId),
+    watchingDevice(appId, deviceId) {
+      const a = apps.get(appId);
+      return a !== undefined && (a.exact.has(deviceId) || a.exact.has(0) || a.partial.has(deviceId) || a.partial.has(0));
+    },
+    watchingEvent: (appId, category) => apps.get(appId)?.events.has(category) === true,
     rulesOf: (appId, category) => [...(apps.get(appId)?.events.get(category) ?? [])],
     state(ruleId, deviceId) {
       const s = states.get(ruleId)?.get(deviceId);
@@ -415,7 +469,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     metrics() {
       let pending = 0;
       for (const byDevice of states.values()) for (const s of byDevice.values()) if (s.phase === 'pending') pending++;
-      return { rules: rules.size, checks: counter.checks, ...m, pending };
+      return { rules: rules.size, checks: counter.checks, ...m, pending, writes: w.writes, write_ms: Math.round(w.write_ms), max_write_ms: Math.round(w.max_write_ms * 10) / 10 };
     },
     close() {
       closed = true;

@@ -18,10 +18,12 @@ import type { EnginePoint } from './compile.js';
 import { createRuleEngine } from './engine.js';
 import { engineEventsOf, publishDeviceEvent, type DeviceEventMessage } from './events.js';
 import { createExpiryWatch } from './expiry.js';
+import { storedLastHeard } from './expiry-seed.js';
 import { testRule } from './rule-test.js';
 import { createRulesService } from './rules.service.js';
 import { createRuleStateStore } from './state-store.js';
 import { createSubscriptionWatch } from './subscription.js';
+import { createWriteQueue } from './write-queue.js';
 import { tenants as tenantsTable } from '../auth/auth.table.js';
 import { applications } from '../apps/apps.table.js';
 
@@ -42,16 +44,29 @@ export interface RulesDomainDeps {
 
 export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox, now = Date.now, log }: RulesDomainDeps) {
   const tasks = createTasksService({ db, outbox, bus, now, log });
-  const engine = createRuleEngine({ store: createRuleStateStore(sqlite), onFire: tasks.fire, transact: tasks.transact, shared: bus.kind === 'nats', now, log });
+  const shared = bus.kind === 'nats';
+  // one gateway: the engine's writes never make the event loop wait for the write lock (write-queue.ts). Scale-out
+  // reads each state from the table before a step, so there every write lands at once, as before.
+  const writes = shared ? undefined : createWriteQueue({ sqlite, transact: tasks.transact, log });
+  // the node-expiry watch follows the node-expired rules; while the rules load at start their applications are only
+  // noted, and seeded once every rule is in (so a device's already reported expiries are known for all its rules)
+  let loading: Set<number> | null = null;
+  const onRulesChanged = (appId: number, category: number) => {
+    if (category !== 10009) return;
+    if (loading) loading.add(appId);
+    else expiry.rulesChanged(appId);
+  };
+  const engine = createRuleEngine({ store: createRuleStateStore(sqlite), onFire: tasks.fire, transact: tasks.transact, write: writes?.run, onRulesChanged, shared, now, log });
   const rules = createRulesService({ db, engine, bus, onRemoved: tasks.ruleRemoved, now, log });
   const subs: BusSubscription[] = [];
   const unsubs: Array<() => void> = [];
 
   // ---- telemetry: categories 11, 12 (points) and 31 (states) ----
-  const expiry = createExpiryWatch({ engine, publish: (appId, deviceId, silenceS) => publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }), now });
+  const expiry = createExpiryWatch({ engine, publish: (appId, deviceId, silenceS) => publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }), seed: storedLastHeard({ db, engine, points: telemetry.points }), now });
+  /** Evaluates one committed message: cheap for a device no rule watches (two map lookups, no point built). */
   function onCommitted(b: CommittedTelemetry) {
     if (!engine.watching(b.appId)) return;
-    if (b.points.length) {
+    if (b.points.length && engine.watchingDevice(b.appId, b.deviceId)) {
       const points: EnginePoint[] = [];
       for (const p of b.points) {
         const s = telemetry.series(p.seriesId);
@@ -59,23 +74,32 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
       }
       if (points.length) engine.telemetry({ appId: b.appId, deviceId: b.deviceId, points });
     }
-    for (const st of b.states) {
-      let value: unknown = null;
-      try {
-        value = st.value === null ? null : JSON.parse(st.value);
-      } catch {
-        value = st.value;
+    if (b.states.length && engine.watchingEvent(b.appId, 31)) {
+      for (const st of b.states) {
+        let value: unknown = null;
+        try {
+          value = st.value === null ? null : JSON.parse(st.value);
+        } catch {
+          value = st.value;
+        }
+        engine.event({ appId: b.appId, deviceId: b.deviceId, category: 31, ts: st.ts, key: st.key, value });
       }
-      engine.event({ appId: b.appId, deviceId: b.deviceId, category: 31, ts: st.ts, key: st.key, value });
     }
   }
-  // One gateway: the pipeline's committed listener. Scale-out: every commit is published on `stored.<app>.<device>`
-  // by the gateway that wrote it; the `rule-engine` queue group hands each to exactly one gateway.
-  if (bus.kind === 'nats') subs.push(bus.subscribe<{ batch: CommittedTelemetry }>('stored.>', ({ data }) => onCommitted(data.batch), { queue: 'rule-engine' }));
-  else unsubs.push(telemetry.subscribe(onCommitted));
-  // the expiry watch hears every commit on every gateway (the pipeline's listener gets the others' commits too), so a
-  // device is never thought silent because its messages were evaluated elsewhere
-  unsubs.push(telemetry.subscribe((b) => expiry.heard(b.appId, b.deviceId)));
+  // One gateway: one listener on the pipeline's commits runs the engine and the expiry watch. Scale-out: every commit
+  // is published on `stored.<app>.<device>` by the gateway that wrote it and the `rule-engine` queue group hands each
+  // to exactly one gateway's engine, while the expiry watch hears every commit on every gateway (the pipeline's
+  // listener gets the others' commits too), so a device is never thought silent because it was evaluated elsewhere.
+  if (bus.kind === 'nats') {
+    subs.push(bus.subscribe<{ batch: CommittedTelemetry }>('stored.>', ({ data }) => onCommitted(data.batch), { queue: 'rule-engine' }));
+    unsubs.push(telemetry.subscribe((b) => expiry.heard(b.appId, b.deviceId)));
+  } else
+    unsubs.push(
+      telemetry.subscribe((b) => {
+        expiry.heard(b.appId, b.deviceId);
+        onCommitted(b);
+      }),
+    );
 
   // ---- subscription ending (501): the billing dates read once, a timer per next notice ----
   const subscription = createSubscriptionWatch({
@@ -143,12 +167,21 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
     engine,
     rules,
     tasks,
+    /** the engine's queued writes (one gateway; undefined with NATS): `metrics()`, `flush()` */
+    writes,
     routes,
     /** the state-removal hook of the states calls (32) */
     stateRemoved: (appId: number, deviceId: number, key: string) => publishDeviceEvent(bus, { appId, deviceId, kind: 'state-deleted', ts: now(), key }),
-    /** loads the active rules and the kept engine state; starts the expiry watch */
+    /** loads the active rules and the kept engine state; seeds and starts the expiry watch */
     start() {
-      rules.load();
+      loading = new Set();
+      try {
+        rules.load();
+      } finally {
+        const apps = loading;
+        loading = null;
+        for (const appId of apps) expiry.rulesChanged(appId);
+      }
       expiry.start();
       subscription.start();
     },
@@ -175,6 +208,8 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
     close() {
       expiry.close();
       subscription.close();
+      // what the engine decided is written before the database closes
+      writes?.flush();
       engine.close();
       rules.close();
       for (const s of subs) s.unsubscribe();

@@ -61,6 +61,13 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
   const appQ = db.select({ name: applications.name, timezone: applications.timezone, tenantId: applications.tenantId }).from(applications).where(eq(applications.id, sql.placeholder('id'))).prepare();
   const deviceQ = db.select({ name: devices.name, serial: devices.serialNumber }).from(devices).where(eq(devices.id, sql.placeholder('id'))).prepare();
   const openQ = db.select().from(tasks).where(and(eq(tasks.ruleId, sql.placeholder('ruleId')), eq(tasks.deviceId, sql.placeholder('deviceId')), eq(tasks.open, true))).prepare();
+  // the hot path of a rule that keeps firing while its task is open: prepared once, not built and prepared per firing
+  const occurrenceQ = db
+    .update(tasks)
+    .set({ occurrences: sql`${tasks.occurrences} + 1`, lastValue: sql`${sql.placeholder('lastValue')}`, lastTs: sql`${sql.placeholder('lastTs')}`, updatedAt: sql`${sql.placeholder('at')}` })
+    .where(eq(tasks.id, sql.placeholder('id')))
+    .returning()
+    .prepare();
 
   function rowOf(appId: number, id: number): TaskRow {
     const row = db.select().from(tasks).where(and(eq(tasks.id, id), eq(tasks.appId, appId))).get();
@@ -129,12 +136,7 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     const value = f.value === undefined || f.value === null ? null : valueText(f.value).slice(0, LAST_VALUE_MAX);
     const open = openQ.get({ ruleId: f.rule.id, deviceId: f.deviceId });
     if (open) {
-      const row = db
-        .update(tasks)
-        .set({ occurrences: sql`${tasks.occurrences} + 1`, lastValue: value, lastTs: f.ts, updatedAt: at })
-        .where(eq(tasks.id, open.id))
-        .returning()
-        .get();
+      const row = occurrenceQ.get({ id: open.id, lastValue: value, lastTs: f.ts, at })!;
       queue('changed', row);
       return;
     }

@@ -354,6 +354,21 @@ describe.each([
   });
 });
 
+describe('telemetry acknowledgements', () => {
+  it('does not acknowledge a QoS 1 message whose new series could not be written (the device sends it again)', async () => {
+    const { pipeline, sqlite } = setup();
+    sqlite.exec(`CREATE TRIGGER refuse_series BEFORE INSERT ON telemetry_series BEGIN SELECT RAISE(ABORT, 'database is locked'); END`);
+    const released: boolean[] = [];
+    const hold = () => (acknowledge = true) => void released.push(acknowledge);
+    expect(() => pipeline.ingest(dev(3), 'd/3/data', json({ s: { data: { a: 1 } } }), 1, hold)).toThrow(/locked/);
+    expect(released).toEqual([false]);
+    sqlite.exec('DROP TRIGGER refuse_series');
+    expect(pipeline.ingest(dev(3), 'd/3/data', json({ s: { data: { a: 1 } } }), 1, hold)).toBe('queued');
+    await pipeline.flush();
+    expect(released).toEqual([false, true]);
+  });
+});
+
 describe('telemetry backpressure', () => {
   it("pauses the broker's reads while the writer is behind and resumes them once it caught up", async () => {
     const { pipeline } = setup({ maxQueuedPoints: 400, flushIntervalMs: 20 });

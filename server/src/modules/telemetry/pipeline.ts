@@ -19,6 +19,7 @@ import { replayJournal } from './write-batch.js';
 import { repairRollupsAfterCrash } from './rollup-repair.js';
 import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
+import { createRemoteAcks } from './remote-acks.js';
 
 /** the event kinds of ChirpStack v4's MQTT integration, counted one by one in `lora_events` (others as `other`) */
 const LORA_EVENTS = new Set(['up', 'join', 'status', 'ack', 'txack', 'log', 'location', 'integration']);
@@ -150,7 +151,10 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
 
   /** the held acknowledgements of queued QoS 1 and 2 messages, let go when the writer settles them */
   const heldAcks = new WeakMap<TelemetryMessage, AckRelease>();
+  // BUS=nats: another gateway may store the message; it reports the commit back to this one (remote-acks.ts)
+  const remoteAcks = bus?.kind === 'nats' ? createRemoteAcks(bus, origin) : null;
   function settle(m: TelemetryMessage, stored: boolean) {
+    if (m.ack) return remoteAcks?.settled(m.ack, stored);
     const release = heldAcks.get(m);
     if (!release) return;
     heldAcks.delete(m);
@@ -269,6 +273,17 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   }
 
   function ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2 = 0, hold?: () => AckRelease): IngestOutcome {
+    try {
+      return ingestOne(identity, topic, payload, qos, hold);
+    } catch (err) {
+      // not stored (its new series could not be written: the database busy or failing), so not acknowledged either:
+      // its connection closes and the device sends it again. Without a hold the broker would acknowledge it.
+      if (qos > 0) hold?.()(false);
+      throw err;
+    }
+  }
+
+  function ingestOne(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2, hold?: () => AckRelease): IngestOutcome {
     counters.received_messages++;
     if (closed) {
       // not stored, so not acknowledged: the device sends it again to the next gateway
@@ -318,9 +333,12 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
     const m: TelemetryMessage = { appId: ctx.appId, deviceId: ctx.deviceId, qos, receivedAt, points, states: stateChanges };
     counters.queued_messages++;
-    // the in-process bus hands this very object to the writer; over NATS another gateway may store it, and the
-    // acknowledgement goes when it was handed to NATS (docs/decisions/ingest.md)
-    if (qos > 0 && hold && bus?.kind !== 'nats') heldAcks.set(m, hold());
+    // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
+    // gateway stores it reports the commit back (docs/decisions/ingest.md)
+    if (qos > 0 && hold) {
+      if (remoteAcks) m.ack = remoteAcks.ticket(hold());
+      else heldAcks.set(m, hold());
+    }
     if (bus) bus.publish(`tele.${ctx.appId}.${ctx.deviceId}`, m);
     else enqueue(m);
     return 'queued';
@@ -362,6 +380,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         series_create_ms: Math.round(series.stats.create_ms),
         series_max_create_ms: series.stats.max_create_ms,
         pending_rollup_buckets: rollups.pendingBuckets,
+        ...(remoteAcks ? { ...remoteAcks.stats, remote_acks_waiting: remoteAcks.waiting } : {}),
         ...executor.checkpoints,
       };
     },
@@ -380,6 +399,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       await new Promise((r) => setImmediate(r));
       subscription?.unsubscribe();
       await writer.close();
+      remoteAcks?.close();
       // closed cleanly: no repair at the next start (a writer that gave up with deltas still pending keeps its row)
       if (journaled && !rollups.hasPending) sqlite.prepare('DELETE FROM telemetry_writer_state WHERE writer = ?').run(origin);
       storedSubscription?.unsubscribe();

@@ -17,6 +17,7 @@ import { noteLatest, type SeriesRegistry } from './series.js';
 import type { PointColumns, WriteBatch, WriteResult } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
 import type { Generation, RecentPoints } from './recent.js';
+import type { AckTicket } from './remote-acks.js';
 
 export interface TelemetryPoint {
   seriesId: number;
@@ -33,6 +34,8 @@ export interface TelemetryMessage {
   receivedAt: number;
   points: TelemetryPoint[];
   states: StateChange[];
+  /** BUS=nats, QoS 1/2: the acknowledgement the storing gateway reports to the receiving one (remote-acks.ts) */
+  ack?: AckTicket;
 }
 
 /** What listeners (live fan-out, rules) receive once a message is committed: only what was stored. */

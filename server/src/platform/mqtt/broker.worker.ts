@@ -80,6 +80,7 @@ const aedesPublish = requireInAedes(publishHandler) as HandlePublish;
 /** publishes whose acknowledgement is held: their `publish` event hands them over as held */
 const holding = new WeakSet<PublishPacket>();
 requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
+  if (packet.qos === 2 && resentQos2(client, packet)) return finished();
   const session = sessions.get(client);
   if (session === undefined) return aedesPublish(client, packet, finished);
   const done = droppingRefusals(client, packet, finished);
@@ -113,11 +114,33 @@ function droppingRefusals(client: Client, packet: PublishPacket, done: (err?: Er
     done();
   };
 }
+// A QoS 2 PUBLISH is handed over once: until its PUBREL, the same packet id again (the client re-sending it with DUP,
+// having missed or not yet read our PUBREC) is answered with a PUBREC and goes nowhere (MQTT-4.3.3-2: no duplicate to
+// onward recipients). If the first one's PUBREC is still held (not yet stored), that one answers both. Per connection:
+// a client that reconnects and sends it again before it heard the PUBREC may still have it stored twice (at least once,
+// as QoS 1). A client that never sends PUBREL cannot grow this without bound: past MAX_QOS2_AWAITING_RELEASE the
+// oldest id is forgotten.
+const MAX_QOS2_AWAITING_RELEASE = 1000;
+const awaitingRelease = new WeakMap<Client, Set<number>>();
+function resentQos2(client: Client, packet: PublishPacket): boolean {
+  const id = packet.messageId;
+  if (typeof id !== 'number') return false;
+  let ids = awaitingRelease.get(client);
+  if (!ids) awaitingRelease.set(client, (ids = new Set()));
+  if (!ids.has(id)) {
+    if (ids.size >= MAX_QOS2_AWAITING_RELEASE) ids.delete(ids.values().next().value!);
+    ids.add(id);
+    return false;
+  }
+  if (!client.closed && !acks.holdsRec(client, id)) client.conn.write(ackPacket(0x50, id));
+  return true;
+}
 // PUBREL of a QoS 2 message: it was handed over (and its PUBREC held until stored) when it arrived, so nothing is kept
 // to publish now; PUBCOMP at once (aedes' own handler would look for the packet in its persistence)
 const pubrelHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'pubrel.js');
 requireInAedes(pubrelHandler);
 requireInAedes.cache[pubrelHandler]!.exports = ((client: Client, packet: { messageId: number }, done: (err?: Error) => void) => {
+  awaitingRelease.get(client)?.delete(packet.messageId);
   client.conn.write(ackPacket(0x70, packet.messageId));
   done();
 }) as unknown;

@@ -33,6 +33,19 @@ describe('held acknowledgements (broker thread)', () => {
     expect(a.writes.slice(1).map((w) => [...w])).toEqual([[0x50, 2, 0, 2, 0x40, 2, 0, 3]]);
   });
 
+  it("tells whether a connection's QoS 2 PUBREC is still held (a re-sent PUBLISH waits for it, else gets one at once)", () => {
+    const a = target();
+    const b = target();
+    const held = new HeldAcks<typeof a>(() => {});
+    held.hold(a, 5, true);
+    held.hold(a, 6, false);
+    expect(held.holdsRec(a, 5)).toBe(true);
+    expect(held.holdsRec(a, 6)).toBe(false); // a PUBACK, not a PUBREC
+    expect(held.holdsRec(b, 5)).toBe(false);
+    held.release(1);
+    expect(held.holdsRec(a, 5)).toBe(false);
+  });
+
   it('closes a connection whose message was refused instead of acknowledging it, and skips a closed one', () => {
     const a = target();
     const b = target();

@@ -91,6 +91,14 @@ export class HeldAcks<C extends AckTarget> {
     for (const client of closing) client.close();
   }
 
+  /** whether `client`'s QoS 2 PUBREC for `messageId` is still held (a scan: asked only for a re-sent QoS 2 PUBLISH) */
+  holdsRec(client: C, messageId: number): boolean {
+    if (!this.perClient.has(client)) return false;
+    const id = messageId | 0x10000;
+    for (let k = this.head; k < this.ids.length; k++) if (this.ids[k] === id && this.clients[k] === client) return true;
+    return false;
+  }
+
   /** a connection that went: its count goes (its entries stay numbered, and are skipped when released) */
   forget(client: C): void {
     this.perClient.delete(client);
