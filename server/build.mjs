@@ -1,4 +1,4 @@
-// Bundles the gateway into dist/main.js (and its threads: dist/writer.worker.js, the telemetry writer, and dist/broker.worker.js, the MQTT broker) with esbuild: our workspaces (TypeScript) inlined, npm packages external.
+// Bundles the gateway into dist/main.js (and its threads: dist/writer.worker.js, the telemetry writer, dist/checkpoint.worker.js, its WAL checkpoint thread, and dist/broker.worker.js, the MQTT broker) with esbuild: our workspaces (TypeScript) inlined, npm packages external.
 import { build } from 'esbuild';
 
 const externalPackages = {
@@ -9,7 +9,7 @@ const externalPackages = {
 };
 
 await build({
-  entryPoints: ['src/main.ts', 'src/modules/telemetry/writer.worker.ts', 'src/platform/mqtt/broker.worker.ts'],
+  entryPoints: ['src/main.ts', 'src/modules/telemetry/writer.worker.ts', 'src/modules/telemetry/checkpoint.worker.ts', 'src/platform/mqtt/broker.worker.ts'],
   outdir: 'dist',
   entryNames: '[name]',
   bundle: true,

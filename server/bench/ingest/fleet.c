@@ -82,6 +82,10 @@ static void sleep_until(double mono) {
 
 static void close_client(Client *c) {
   if (c->fd < 0) return;
+  /* its QoS 1 publishes still waiting for a PUBACK were never acknowledged: errors, not "acknowledged" (the gateway
+     closes a connection instead of acknowledging a message it could not store) */
+  if (c->outstanding > 0) errors_total += c->outstanding;
+  c->outstanding = 0;
   epoll_ctl(sockets_ep, EPOLL_CTL_DEL, c->fd, NULL);
   close(c->fd);
   c->fd = -1;

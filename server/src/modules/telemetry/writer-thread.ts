@@ -3,11 +3,11 @@
 // A crashed worker fails its batch (the writer retries it) and a new one starts for the next batch. Beside it, a
 // checkpoint thread copies the WAL into the database file, so no batch's commit runs a checkpoint (10–30 ms in one),
 // and asks the writer thread now and then to finish one itself, so that the WAL starts over instead of growing.
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../platform/log.js';
 import { workerEntry } from '../../platform/worker-entry.js';
+import type { CheckpointReport, CheckpointThreadData } from './checkpoint.worker.js';
 import { createBatchStore, type WriteBatch, type WriteResult } from './write-batch.js';
 
 export type WriteDone = (err: Error | null, result?: WriteResult) => void;
@@ -101,62 +101,11 @@ export const CHECKPOINT_EVERY_MS = 500;
  */
 export const WAL_RESTART_FRAMES = 65_536;
 
-/**
- * The checkpoint thread: a connection of its own runs PASSIVE checkpoints (they neither wait for nor block the writer;
- * a frame the writer is still adding is copied the next time) and reports each. The writer's connection and the event
- * loop's turn their automatic checkpoints off, so a commit never copies the WAL. Small enough to be code, not a file.
- *
- * A checkpoint running beside a writer that commits every few ms never catches up with it, and SQLite starts the WAL
- * over only when a write transaction begins with every frame copied: under steady ingest the WAL grew without end
- * (4 GB in four minutes at 66,000 points/s). So once it holds `restartFrames`, this thread syncs what it copied (the
- * slow part, off the writer) and raises `ctl`; the writer thread then finishes the checkpoint between two batches (the
- * frames of the last few ms) and its next commit starts the WAL over. A request the writer does not take within a
- * second (no batch came) is taken back.
- */
-const CHECKPOINT_THREAD = `
-const fs = require('node:fs');
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.sqlite);
-const { file, ctl, restartFrames } = workerData;
-const db = new Database(file);
-db.pragma('busy_timeout = 5000');
-const sync = (name) => {
-  const fd = fs.openSync(name, 'r');
-  try { fs.fdatasyncSync(fd); } finally { fs.closeSync(fd); }
-};
-let askedAt = 0;
-let closing = false;
-const run = () => {
-  if (Atomics.load(ctl, 0) === 1) {
-    if (Date.now() - askedAt < 1000) return;
-    Atomics.compareExchange(ctl, 0, 1, 0);
-  }
-  try {
-    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    let asked = false;
-    if (r.log >= restartFrames && !closing) {
-      // the database file synced, then what was committed meanwhile copied and synced in turn: the writer is left the
-      // frames of the last few ms, and the fsyncs of its checkpoint have next to nothing to write
-      sync(file);
-      db.pragma('wal_checkpoint(PASSIVE)');
-      sync(file);
-      sync(file + '-wal');
-      askedAt = Date.now();
-      asked = Atomics.compareExchange(ctl, 0, 0, 1) === 0;
-    }
-    parentPort.postMessage({ frames: r.checkpointed, log: r.log, asked });
-  } catch (err) {
-    parentPort.postMessage({ error: String(err && err.message || err) });
-  }
-};
-setInterval(run, workerData.everyMs);
-parentPort.on('message', (m) => { if (m === 'close') { closing = true; Atomics.store(ctl, 0, 0); run(); db.close(); process.exit(0); } });
-`;
-
 export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOptions = {}): BatchExecutor {
   const { gate, checkpointEveryMs = CHECKPOINT_EVERY_MS, walRestartFrames = WAL_RESTART_FRAMES } = opts;
   const entry = workerEntry(import.meta.url, 'writer.worker');
-  /** [0]: 1 while the writer thread is asked to finish a checkpoint (see CHECKPOINT_THREAD) */
+  const checkpointEntry = workerEntry(import.meta.url, 'checkpoint.worker');
+  /** [0]: 1 while the writer thread is asked to finish a checkpoint (see checkpoint.worker.ts) */
   const walCtl = new Int32Array(new SharedArrayBuffer(4));
   let worker: Worker | null = null;
   const inFlight = new Map<number, WriteDone>();
@@ -208,16 +157,14 @@ export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOp
   let checkpointer: Worker | null = null;
   let closing = false;
   function startCheckpointer(): Worker {
-    const c = new Worker(CHECKPOINT_THREAD, {
-      eval: true,
-      workerData: { file, everyMs: checkpointEveryMs, ctl: walCtl, restartFrames: walRestartFrames, sqlite: createRequire(import.meta.url).resolve('better-sqlite3') },
-    });
+    const workerData: CheckpointThreadData = { file, everyMs: checkpointEveryMs, ctl: walCtl, restartFrames: walRestartFrames };
+    const c = new Worker(checkpointEntry.script, { eval: checkpointEntry.eval, workerData });
     c.unref();
     let lastLog = 0;
     /** said once per streak of failures (a full disk fails every run, twice a second) */
     let failing = false;
-    c.on('message', (m: { frames?: number; log?: number; error?: string }) => {
-      if (m.error !== undefined) {
+    c.on('message', (m: CheckpointReport) => {
+      if ('error' in m) {
         checkpoints.wal_checkpoint_failures++;
         if (!failing) log.warn(`WAL checkpoint failed (said once until one succeeds): ${m.error}`);
         failing = true;

@@ -17,36 +17,9 @@ import { noteLatest, type SeriesRegistry } from './series.js';
 import type { PointColumns, WriteBatch, WriteResult } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
 import type { Generation, RecentPoints } from './recent.js';
-import type { AckTicket } from './remote-acks.js';
+import type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from './message.js';
 
-export interface TelemetryPoint {
-  seriesId: number;
-  ts: number;
-  num: number | null;
-  text: string | null;
-}
-
-/** One device message, normalised: what travels on the bus subject `tele.<app>.<device>`. */
-export interface TelemetryMessage {
-  appId: number;
-  deviceId: number;
-  qos: 0 | 1 | 2;
-  receivedAt: number;
-  points: TelemetryPoint[];
-  states: StateChange[];
-  /** BUS=nats, QoS 1/2: the acknowledgement the storing gateway reports to the receiving one (remote-acks.ts) */
-  ack?: AckTicket;
-}
-
-/** What listeners (live fan-out, rules) receive once a message is committed: only what was stored. */
-export interface CommittedTelemetry {
-  appId: number;
-  deviceId: number;
-  receivedAt: number;
-  committedAt: number;
-  points: readonly TelemetryPoint[];
-  states: readonly StateChange[];
-}
+export type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from './message.js';
 
 export interface WriterOptions {
   executor: BatchExecutor;

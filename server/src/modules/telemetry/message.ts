@@ -1,0 +1,34 @@
+// What the ingest path carries: a device message's points and states, normalised (the bus subject `tele.<app>.<device>`
+// and the writer's queue), and what a commit tells listeners. Types only, so the store and the read side can name a
+// point without importing the writer.
+import type { StateChange } from '../states/states.store.js';
+import type { AckTicket } from './remote-acks.js';
+
+export interface TelemetryPoint {
+  seriesId: number;
+  ts: number;
+  num: number | null;
+  text: string | null;
+}
+
+/** One device message, normalised: what travels on the bus subject `tele.<app>.<device>`. */
+export interface TelemetryMessage {
+  appId: number;
+  deviceId: number;
+  qos: 0 | 1 | 2;
+  receivedAt: number;
+  points: TelemetryPoint[];
+  states: StateChange[];
+  /** BUS=nats, QoS 1/2: the acknowledgement the storing gateway reports to the receiving one (remote-acks.ts) */
+  ack?: AckTicket;
+}
+
+/** What listeners (live fan-out, rules) receive once a message is committed: only what was stored. */
+export interface CommittedTelemetry {
+  appId: number;
+  deviceId: number;
+  receivedAt: number;
+  committedAt: number;
+  points: readonly TelemetryPoint[];
+  states: readonly StateChange[];
+}
