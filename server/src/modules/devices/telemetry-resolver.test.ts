@@ -2,8 +2,8 @@
 // (the event-loop stall of the served ingest bench), and an edit still reaches ingest within RESOLVER_CACHE_MS.
 import { describe, expect, it } from 'vitest';
 import { cacheLifetime, createTelemetryResolver, RESOLVER_CACHE_MS, type ResolverRows } from './telemetry-resolver.js';
-import type { DeviceIdentity } from './devices.broker.js';
-import type { DeviceRow } from './families.js';
+import type { DeviceIdentity } from './families/index.js';
+import type { DeviceRow } from './devices.table.js';
 
 const DEVICES = 5000;
 

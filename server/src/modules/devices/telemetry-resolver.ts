@@ -10,12 +10,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db.js';
 import type { MqttIdentity } from '../../platform/mqtt/types.js';
-import type { DeviceContext, DeviceResolver } from './families/index.js';
+import type { DeviceContext, DeviceIdentity, DeviceResolver } from './families/index.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
-import type { DeviceIdentity } from './families/index.js';
 import type { DeviceService } from './devices.service.js';
-import { devices } from './devices.table.js';
-import type { DeviceRow } from './devices.table.js';
+import { devices, type DeviceRow } from './devices.table.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 
 /** Another gateway's edit of a device reaches ingest within this time; this gateway's edits, remove and disable at once. */
