@@ -327,7 +327,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           const discard = keep === 0 || (ev.session?.discard ?? true);
           const stored = store?.take(clientId, r.identity.key, discard);
           const live = !discard && older && !older.gone && older.identity.key === r.identity.key && older.keep > 0 ? { subscriptions: [...older.qos].map(([topic, qos]) => ({ topic, qos })), queued: [] } : undefined;
-          const resumed = stored ? { subscriptions: stored.subscriptions, queued: stored.queued.map(wire) } : live;
+          // its subscriptions under the rights its identity has now (they may have changed while it was away)
+          const rights = (subs: { topic: string; qos: number }[]) => subs.filter((x) => allowed(sessions.get(sid), x.topic, 'subscribe'));
+          const resumed = stored ? { subscriptions: rights(stored.subscriptions), queued: stored.queued.map(wire) } : live && { ...live, subscriptions: rights(live.subscriptions) };
           send(thread, { t: 'authAnswer', req, sid, ...(resumed && { resumed }) });
         });
         break;

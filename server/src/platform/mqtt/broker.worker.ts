@@ -255,6 +255,7 @@ type Persistence = {
   outgoingStream(client: { id: string }): Readable;
   outgoingClearMessageId(client: { id: string }, packet: { messageId?: number }, cb: () => void): void;
   cleanSubscriptions(client: Client, cb: () => void): void;
+  addSubscriptions(client: Client, subs: { topic: string; qos: number }[], cb: () => void): void;
 };
 const persistence = (requireInAedes('aedes-persistence') as () => Persistence)();
 /** subscriptions of stored sessions the event loop handed over with a CONNECT's answer (taken by aedes' fetchSubs) */
@@ -274,7 +275,6 @@ persistence.storeRetained = (packet, cb) => {
 };
 // a retained message of an MQTT 5 publisher whose expiry passed is no longer delivered
 const ownRetained = persistence.createRetainedStreamCombi.bind(persistence);
-persistence.createRetainedStreamCombi = (patterns) => ownRetained(patterns).filter((p: { expiresAt?: number }) => p.expiresAt === undefined || p.expiresAt > Date.now());
 /** a message kept by the event loop, as aedes' packet */
 const keptPacket = (m: WireMessage, retain: boolean) =>
   new (MessagePacket as unknown as new (o: Record<string, unknown>, b: unknown) => Record<string, unknown>)(
@@ -395,7 +395,12 @@ aedes.authenticate = (client, username, password, done) => {
     sessions.set(client, { sid: a.sid, allowed: new Map() });
     if (a.resumed) {
       // its stored session: aedes restores the subscriptions (fetchSubs) and sends what was queued (emptyQueue)
-      resumedSubs.set(client.id, a.resumed.subscriptions);
+      // (aedes restores a session's subscriptions without storing them: its persistence is assumed to hold them; the
+      // event loop hears of them here, as it hears of every subscription)
+      const subs = a.resumed.subscriptions;
+      resumedSubs.set(client.id, subs);
+      persistence.addSubscriptions(client, subs, () => {});
+      if (subs.length > 0) report({ e: 'subs', sid: a.sid, filters: subs.map((x) => x.topic), qos: subs.map((x) => x.qos) });
       for (const m of a.resumed.queued) persistence.outgoingEnqueueCombi([{ clientId: client.id }], keptPacket(m, false), () => {});
     }
     // an MQTT 5 Clean Start with a session kept anew: the stored one is discarded (only now that the client is known)
