@@ -47,7 +47,7 @@ interface Pending {
 
 export interface CommandsDeps {
   bus: Bus;
-  broker: Pick<Broker, 'publish' | 'connected' | 'on'>;
+  broker: Pick<Broker, 'publish' | 'connected' | 'on' | 'awaits' | 'unqueue'>;
   devices: Pick<DeviceService, 'rowOf'>;
   /** the telemetry resolver: which device a reply came from */
   resolver: DeviceResolver;
