@@ -249,7 +249,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const wire = (m: StoredMessage): WireMessage => ({ topic: m.topic, payload: new Uint8Array(m.payload), qos: m.qos, properties: m.properties, expiresAt: m.expiresAt });
   /** a message of a session or of the gateway: kept if retained, queued for the away sessions subscribed to it */
   function keepMessage(topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean, v5?: V5Properties) {
-    if (!store) return;
+    // most messages are neither retained nor awaited by anyone away: nothing is built for them
+    if (!store || (!retain && (qos === 0 || !store.anyAway))) return;
     const m = { topic, payload, qos, properties: v5?.properties, expiresAt: v5?.expiresAt };
     if (retain) store.retain(m);
     store.enqueue(m);
@@ -293,7 +294,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
             ledger.letGo(entry);
           } else if (session) emit('message', session.identity, topic, payload, qos);
           if (others) forward(thread, topic, payload, qos, retain, v5);
-          if (store) keepMessage(topic, payload, qos, retain, v5);
+          keepMessage(topic, payload, qos, retain, v5);
           v5 = undefined;
         });
         break;

@@ -191,6 +191,11 @@ export class SessionStore {
     return { subscriptions: s.subscriptions, queued: s.queued.filter((m) => m.expiresAt === undefined || m.expiresAt > now) };
   }
 
+  /** whether any away session subscribes to anything (else no message needs looking at) */
+  get anyAway(): boolean {
+    return this.awayFilters.size > 0;
+  }
+
   /** whether an away session of `identityKey` subscribes to `topic` (a message there would wait for it) */
   awaits(topic: string, identityKey?: string): boolean {
     if (this.awayFilters.size === 0 || !this.awayFilters.matches(topic)) return false;
