@@ -46,6 +46,8 @@ describe('the broker session store', () => {
     expect(second.awaits('d/1/cmd', 'device:2')).toBe(false);
     // another identity with the client id neither gets nor ends it
     expect(second.take('c1', 'device:2', false)).toBeUndefined();
+    second.keep('c1', 'device:2', [{ topic: 'd/2/cmd', qos: 1 }], now + 60_000);
+    expect(second.awaits('d/2/cmd')).toBe(false);
     const resumed = second.take('c1', 'device:1', false)!;
     expect(resumed.subscriptions).toEqual([{ topic: 'd/1/cmd', qos: 1 }]);
     expect(resumed.queued.map((m) => m.payload.toString())).toEqual(['satu']);

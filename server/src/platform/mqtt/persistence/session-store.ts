@@ -168,6 +168,9 @@ export class SessionStore {
 
   /** a persistent session's client went away: its subscriptions are kept until `expiresAt` (ms since the epoch) */
   keep(clientId: string, identityKey: string, subscriptions: Subscription[], expiresAt: number): void {
+    // a stored session is its owner's: another identity that used the same client id meanwhile does not replace it
+    const stored = this.away.get(clientId);
+    if (stored && stored.identityKey !== identityKey && stored.expiresAt > this.now()) return;
     this.removeAway(clientId);
     // an identity's sessions are bounded: the one away longest ends first
     const own = [...this.away.entries()].filter(([, s]) => s.identityKey === identityKey);
