@@ -104,7 +104,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     threads: config.MQTT_THREADS,
     maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
-    store: new SessionStore(dbHandle.sqlite),
+    store: new SessionStore(dbHandle.sqlite, Date.now, (err) => log.error('MQTT broker state (retained messages, sessions) could not be written', err)),
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
   const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on', silenceTimeoutMs: config.PRESENCE_SILENCE_S * 1000 });

@@ -52,6 +52,7 @@ export interface EmbeddedBroker extends Broker {
     queued_dropped?: number;
     retained_refused?: number;
     sessions_expired?: number;
+    store_write_failures?: number;
     away_sessions?: number;
     queued_messages?: number;
     retained_messages?: number;

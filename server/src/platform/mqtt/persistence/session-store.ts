@@ -74,10 +74,16 @@ export class SessionStore {
   /** pending writes, in order */
   private ops: Array<() => void> = [];
   private flushing: NodeJS.Timeout | undefined;
-  readonly counters = { queued_dropped: 0, retained_refused: 0, sessions_expired: 0 };
+  readonly counters = { queued_dropped: 0, retained_refused: 0, sessions_expired: 0, store_write_failures: 0 };
   private readonly sql;
 
-  constructor(private readonly db: Database.Database, private readonly now: () => number = Date.now) {
+  /** `failed` hears of a batch that could not be written (a full disk, a storage fault): its changes stay in memory
+   * and are lost at the next restart; the broker goes on (counted as `store_write_failures`) */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => number = Date.now,
+    private readonly failed: (err: unknown) => void = () => {},
+  ) {
     this.sql = {
       putRetained: db.prepare('INSERT OR REPLACE INTO mqtt_retained (topic, payload, qos, properties, expires_at) VALUES (?, ?, ?, ?, ?)'),
       delRetained: db.prepare('DELETE FROM mqtt_retained WHERE topic = ?'),
@@ -123,7 +129,12 @@ export class SessionStore {
     if (this.ops.length === 0) return;
     const ops = this.ops;
     this.ops = [];
-    this.db.transaction(() => ops.forEach((op) => op()))();
+    try {
+      this.db.transaction(() => ops.forEach((op) => op()))();
+    } catch (err) {
+      this.counters.store_write_failures++;
+      this.failed(err);
+    }
   }
 
   /** the retained messages (loaded at start, for every broker thread), expired ones left out */
