@@ -55,12 +55,12 @@ const v5 = (username: string, more: IClientOptions = {}): IClientOptions => ({ p
 describe.each([
   { transport: 'TCP', url: tcp },
   { transport: 'WebSocket', url: ws },
-])('MQTT 5 and MQTT 3.1.1 devices side by side over $transport', ({ url }) => {
+])('MQTT 5, 3.1.1 and 3.1 devices side by side over $transport', ({ url }) => {
   it("each one's publish is stored and each receives its console command and answers it", async () => {
     const devices = await Promise.all(
-      [5, 4].map(async (protocolVersion) => {
+      [5, 4, 3].map(async (protocolVersion) => {
         const device = await addDevice(gw.url, auth, 'mqtt');
-        const { client } = await connect(url(), { protocolVersion: protocolVersion as 4 | 5, username: device.store_mqtt_username, password: device.store_mqtt_password });
+        const { client } = await connect(url(), { protocolVersion: protocolVersion as 3 | 4 | 5, protocolId: protocolVersion === 3 ? 'MQIsdp' : 'MQTT', username: device.store_mqtt_username, password: device.store_mqtt_password });
         await client.subscribeAsync(`d/${device.id}/cmd`, { qos: 1 });
         client.on('message', (topic, payload) => {
           const cmd = JSON.parse(payload.toString());
