@@ -7,17 +7,14 @@ import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { Duplex } from 'node:stream';
+import { Duplex, Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AuthenticateError, Client, PublishPacket } from 'aedes';
 import type AedesClass from 'aedes';
-import { Readable } from 'node:stream';
 import { asBuffer, MessagePacker, reserved, type WireMessage, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
-import { fastPublishParse, type PacketParser } from './fast-publish.js';
-import { HeldAcks } from './held-acks.js';
+import { fastPublishParse, MQTT_MAX_PACKET_BYTES, type PacketParser } from './fast-publish.js';
+import { HeldAcks, MAX_HELD_PER_CONNECTION } from './held-acks.js';
 import { validClientId, validFilter, validPublishTopic } from './limits.js';
-import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
-import { MAX_HELD_PER_CONNECTION } from './held-acks.js';
 import { asAedesConnect, connectRefusal, MAX_SESSION_EXPIRY_S, expiresAt, messageProperties, newV5Session, NOT_AUTHORIZED, reasonAck, resolveTopicAlias, toV5, type V5Session } from './mqtt5.js';
 
 const { debug, maxOutboundBytes } = workerData as { debug: boolean; maxOutboundBytes: number };
@@ -85,9 +82,10 @@ const fastParse = fastPublishParse(
 );
 mqttPacket.parser = (opt) => Object.assign(makeParser(opt), { parse: fastParse });
 
-// (Patched before any aedes module that takes the class loads.) A message keeps its MQTT 5 properties (user properties, content type, response topic, correlation data, message
+// A message keeps its MQTT 5 properties (user properties, content type, response topic, correlation data, message
 // expiry) on its way through aedes, whose packet class copies only 3.1.1's fields; with its expiry as a time, so that a
-// retained or queued copy is delivered with what remains of it, or not at all once it passed.
+// retained or queued copy is delivered with what remains of it, or not at all once it passed. (Patched before any aedes
+// module that takes the class loads.)
 const packetModule = requireInAedes.resolve('aedes-packet');
 const AedesPacket = requireInAedes(packetModule) as new (original: Record<string, unknown>, broker?: unknown) => Record<string, unknown>;
 /** a retained message's MQTT 5 extras, by its payload: aedes sends a retained message to a new subscriber as a packet
@@ -275,6 +273,7 @@ persistence.storeRetained = (packet, cb) => {
 };
 // a retained message of an MQTT 5 publisher whose expiry passed is no longer delivered
 const ownRetained = persistence.createRetainedStreamCombi.bind(persistence);
+persistence.createRetainedStreamCombi = (patterns) => ownRetained(patterns).filter((p: { expiresAt?: number }) => p.expiresAt === undefined || p.expiresAt > Date.now());
 /** a message kept by the event loop, as aedes' packet */
 const keptPacket = (m: WireMessage, retain: boolean) =>
   new (MessagePacket as unknown as new (o: Record<string, unknown>, b: unknown) => Record<string, unknown>)(
