@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { filterMatches, MAX_QUEUED_MESSAGES, MAX_SESSIONS_PER_IDENTITY, SessionStore } from './session-store.js';
+import { filterMatches, MAX_QUEUED_MESSAGES, MAX_RETAINED_BYTES, MAX_SESSIONS_PER_IDENTITY, SessionStore } from './session-store.js';
 
 const schema = `
 CREATE TABLE mqtt_retained (topic text PRIMARY KEY NOT NULL, payload blob NOT NULL, qos integer NOT NULL, properties text, expires_at integer);
@@ -105,6 +105,18 @@ describe('the broker session store', () => {
     expect(s.unqueue('d/1/cmd', Buffer.from('a'))).toBe(false);
     s.requeue('c1', [msg('d/1/cmd', 'terbang')]);
     expect(s.take('c1', 'device:1', false)!.queued.map((m) => m.payload.toString())).toEqual(['terbang', 'b']);
+  });
+
+  it('keeps retained messages up to MAX_RETAINED_BYTES, refusing and counting one beyond it; a replaced one frees its bytes', () => {
+    const s = new SessionStore(db());
+    const mb = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < MAX_RETAINED_BYTES / (1024 * 1024) - 1; i++) s.retain(msg(`t/${i}`, mb));
+    s.retain(msg('t/lagi', mb + 'yy'));
+    expect(s.counters.retained_refused).toBe(1);
+    s.retain(msg('t/0', ''));
+    s.retain(msg('t/lagi', mb));
+    expect(s.counters.retained_refused).toBe(1);
+    expect(s.retainedMessages().some((m) => m.topic === 't/lagi')).toBe(true);
   });
 
   it('does not deliver an expired retained or queued message', () => {

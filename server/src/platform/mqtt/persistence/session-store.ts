@@ -10,12 +10,13 @@ import { TopicFilters } from '../topic-filters.js';
 
 /** queued messages per away session at most (the oldest are dropped and counted beyond it) */
 export const MAX_QUEUED_MESSAGES = 1000;
-/** queued payload bytes per away session at most (the oldest are dropped and counted beyond it) */
+/** queued bytes (payloads and MQTT 5 properties) per away session at most (the oldest are dropped and counted beyond it) */
 export const MAX_QUEUED_BYTES = 1024 * 1024;
 /** away sessions one identity may hold (the one away longest ends first): client ids are the client's to choose */
 export const MAX_SESSIONS_PER_IDENTITY = 10;
-/** retained messages kept at most (a new topic beyond it is not kept; counted) */
+/** retained messages kept at most, and their bytes (a message beyond either is not kept across restarts; counted) */
 export const MAX_RETAINED = 100_000;
+export const MAX_RETAINED_BYTES = 64 * 1024 * 1024;
 /** write-behind period */
 const FLUSH_MS = 200;
 
@@ -63,11 +64,14 @@ export function filterMatches(filter: string, topic: string): boolean {
   return f.length === t.length;
 }
 
+/** what a queued message counts against its session's MAX_QUEUED_BYTES: its payload and its MQTT 5 properties */
+const bytesOf = (m: StoredMessage) => m.payload.length + (m.properties === undefined ? 0 : JSON.stringify(m.properties).length);
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 const parse = (s: string | null) => (s === null ? undefined : (JSON.parse(s) as Record<string, unknown>));
 
 export class SessionStore {
   private retained = new Map<string, StoredMessage>();
+  private retainedBytes = 0;
   private away = new Map<string, AwaySession>();
   /** every filter of every away session: most messages match none, and are passed by in one walk */
   private awayFilters = new TopicFilters();
@@ -102,7 +106,9 @@ export class SessionStore {
     type Row = { topic: string; payload: Buffer; qos: number; properties: string | null; expires_at: number | null };
     for (const r of this.db.prepare('SELECT topic, payload, qos, properties, expires_at FROM mqtt_retained').all() as Row[]) {
       if (r.expires_at !== null && r.expires_at <= now) continue;
-      this.retained.set(r.topic, { topic: r.topic, payload: r.payload, qos: r.qos as 0 | 1 | 2, properties: parse(r.properties), expiresAt: r.expires_at ?? undefined });
+      const m: StoredMessage = { topic: r.topic, payload: r.payload, qos: r.qos as 0 | 1 | 2, properties: parse(r.properties), expiresAt: r.expires_at ?? undefined };
+      this.retained.set(r.topic, m);
+      this.retainedBytes += bytesOf(m);
     }
     type SessionRow = { client_id: string; identity_key: string; subscriptions: string; expires_at: number };
     for (const r of this.db.prepare('SELECT client_id, identity_key, subscriptions, expires_at FROM mqtt_sessions').all() as SessionRow[]) {
@@ -112,7 +118,7 @@ export class SessionStore {
       const s = this.away.get(r.client_id);
       if (!s) continue;
       s.queued.push({ topic: r.topic, payload: r.payload, qos: r.qos as 0 | 1 | 2, properties: parse(r.properties), expiresAt: r.expires_at ?? undefined });
-      s.bytes += r.payload.length;
+      s.bytes += bytesOf(s.queued[s.queued.length - 1]!);
     }
     this.expire();
   }
@@ -145,15 +151,21 @@ export class SessionStore {
 
   /** a retained publish: kept (an empty payload deletes the topic's) */
   retain(m: StoredMessage): void {
+    const before = this.retained.get(m.topic);
     if (m.payload.length === 0) {
-      if (this.retained.delete(m.topic)) this.write(() => this.sql.delRetained.run(m.topic));
-      return;
-    }
-    if (!this.retained.has(m.topic) && this.retained.size >= MAX_RETAINED) {
-      this.counters.retained_refused++;
+      if (!before) return;
+      this.retained.delete(m.topic);
+      this.retainedBytes -= bytesOf(before);
+      this.write(() => this.sql.delRetained.run(m.topic));
       return;
     }
     const kept: StoredMessage = { topic: m.topic, payload: Buffer.from(m.payload), qos: m.qos, properties: m.properties, expiresAt: m.expiresAt };
+    const bytes = this.retainedBytes - (before ? bytesOf(before) : 0) + bytesOf(kept);
+    if ((!before && this.retained.size >= MAX_RETAINED) || bytes > MAX_RETAINED_BYTES) {
+      this.counters.retained_refused++;
+      return;
+    }
+    this.retainedBytes = bytes;
     this.retained.set(m.topic, kept);
     this.write(() => this.sql.putRetained.run(kept.topic, kept.payload, kept.qos, json(kept.properties), kept.expiresAt ?? null));
   }
@@ -229,9 +241,9 @@ export class SessionStore {
       if (qos === 0) continue;
       const q: StoredMessage = { topic: m.topic, payload: Buffer.from(m.payload), qos: Math.min(qos, m.qos) as 1 | 2, properties: m.properties, expiresAt: m.expiresAt };
       s.queued.push(q);
-      s.bytes += q.payload.length;
+      s.bytes += bytesOf(q);
       let drop = 0;
-      while (s.queued.length - drop > MAX_QUEUED_MESSAGES || (s.bytes > MAX_QUEUED_BYTES && s.queued.length - drop > 1)) s.bytes -= s.queued[drop++]!.payload.length;
+      while (s.queued.length - drop > MAX_QUEUED_MESSAGES || (s.bytes > MAX_QUEUED_BYTES && s.queued.length - drop > 1)) s.bytes -= bytesOf(s.queued[drop++]!);
       if (drop > 0) {
         s.queued.splice(0, drop);
         this.counters.queued_dropped += drop;
@@ -246,9 +258,9 @@ export class SessionStore {
     const s = this.away.get(clientId);
     if (!s || messages.length === 0) return;
     s.queued = [...messages.map((m) => ({ ...m, payload: Buffer.from(m.payload) })), ...s.queued];
-    s.bytes = s.queued.reduce((n, m) => n + m.payload.length, 0);
+    s.bytes = s.queued.reduce((n, m) => n + bytesOf(m), 0);
     while (s.queued.length > MAX_QUEUED_MESSAGES || (s.bytes > MAX_QUEUED_BYTES && s.queued.length > 1)) {
-      s.bytes -= s.queued.shift()!.payload.length;
+      s.bytes -= bytesOf(s.queued.shift()!);
       this.counters.queued_dropped++;
     }
     const queued = s.queued;
@@ -267,7 +279,7 @@ export class SessionStore {
       const at = s.queued.findIndex((m) => m.topic === topic && m.payload.equals(payload));
       if (at < 0) continue;
       const [m] = s.queued.splice(at, 1);
-      s.bytes -= m!.payload.length;
+      s.bytes -= bytesOf(m!);
       this.write(() => this.sql.delQueuedMessage.run(clientId, topic, m!.payload));
       return true;
     }
