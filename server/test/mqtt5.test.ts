@@ -199,6 +199,16 @@ describe('the MQTT 5 broker', () => {
     expect(heard).toEqual([]);
   });
 
+  it('ends a session whose DISCONNECT sets its session expiry to 0', async () => {
+    const opts = v5('v5dev18', { clientId: 'v5-sesi-18', clean: false, properties: { sessionExpiryInterval: 300 } });
+    const first = (await connect(tcp(), opts)).client;
+    await first.subscribeAsync('v5/18/cmd', { qos: 1 });
+    await new Promise<void>((resolve) => first.end(false, { properties: { sessionExpiryInterval: 0 } }, () => resolve()));
+    await new Promise((r) => setTimeout(r, 200));
+    const back = await connect(tcp(), opts);
+    expect(back.connack.sessionPresent).toBe(false);
+  });
+
   it('ends a session without a session expiry with its connection (MQTT 5 default)', async () => {
     const opts = v5('v5dev17', { clientId: 'v5-sesi-17', clean: false });
     const first = (await connect(tcp(), opts)).client;

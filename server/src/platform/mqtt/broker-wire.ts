@@ -33,6 +33,8 @@ export type ThreadEvent =
   | { e: 'gone'; sid: SessionId; clientId: string; replaced: boolean }
   /** a session's granted subscriptions, and the ones it dropped (another thread's publishes must reach them) */
   | { e: 'subs'; sid: SessionId; filters: string[]; qos?: number[] }
+  /** an MQTT 5 DISCONNECT changed how long the session outlives its connection (seconds; 0: it ends with it) */
+  | { e: 'expiry'; sid: SessionId; keep: number }
   /** QoS 1 messages a persistent session's client left unacknowledged (sent again when it returns) */
   | { e: 'inflight'; clientId: string; messages: WireMessage[] }
   | { e: 'unsubs'; sid: SessionId; filters: string[] }

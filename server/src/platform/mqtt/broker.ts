@@ -300,6 +300,11 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         });
         break;
       }
+      case 'expiry': {
+        const session = sessions.get(ev.sid);
+        if (session) session.keep = ev.keep;
+        break;
+      }
       case 'inflight':
         store?.requeue(ev.clientId, ev.messages.map((m) => ({ ...m, payload: asBuffer(m.payload) })));
         break;

@@ -203,7 +203,23 @@ requireInAedes.cache[unsubscribeHandler]!.exports = ((client, packet, done) => {
   if (v5 !== undefined && packet.messageId !== undefined && v5.unsubscribing.size < 100) v5.unsubscribing.set(packet.messageId, packet.unsubscriptions.length);
   aedesUnsubscribe(client, packet, done);
 }) satisfies HandleUnsubscribe;
-// loaded after the handler above is in place (its handlers module takes the publish handler when it loads)
+// MQTT 5: a DISCONNECT may change the Session Expiry (0: the session ends with this connection; one that was 0 stays
+// 0, MQTT-3.14.2-2); the event loop keeps the session, or not, by it. (aedes' packet dispatch, loaded after the
+// handlers above are in place.)
+type Handle = (client: Client, packet: { cmd: string; properties?: { sessionExpiryInterval?: number } }, done: () => void) => void;
+const handlersIndex = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'index.js');
+const aedesHandle = requireInAedes(handlersIndex) as Handle;
+requireInAedes.cache[handlersIndex]!.exports = ((client, packet, done) => {
+  const v5 = (client as V5Client).sentraV5;
+  const asked = packet.cmd === 'disconnect' ? packet.properties?.sessionExpiryInterval : undefined;
+  if (v5 !== undefined && asked !== undefined && v5.sessionExpiry > 0) {
+    v5.sessionExpiry = Math.min(asked, MAX_SESSION_EXPIRY_S);
+    const session = sessions.get(client);
+    if (session) report({ e: 'expiry', sid: session.sid, keep: v5.sessionExpiry });
+  }
+  aedesHandle(client, packet, done);
+}) satisfies Handle;
+// loaded after the handlers above are in place (its handlers module takes the publish handler when it loads)
 const Aedes = requireInAedes(aedesMain) as typeof AedesClass;
 /** aedes' subscription matcher (mqemitter's): every subscription, a client's or aedes' own, is added and removed there */
 interface Matcher {
