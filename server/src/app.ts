@@ -9,6 +9,7 @@ import { findUp, openDb } from './platform/db/sqlite.js';
 import { createHttpApp } from './platform/http/server.js';
 import { tuneV8 } from './platform/v8-tuning.js';
 import { createBus, type Bus } from './platform/bus/index.js';
+import { SessionStore } from './platform/mqtt/persistence/session-store.js';
 import { createBroker, type EmbeddedBroker } from './platform/mqtt/broker.js';
 import { createRealtime } from './platform/realtime/realtime.js';
 import type { Realtime } from './platform/realtime/types.js';
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     threads: config.MQTT_THREADS,
     maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
+    store: new SessionStore(dbHandle.sqlite, Date.now, (err) => log.error('MQTT broker state (retained messages, sessions) could not be written', err)),
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
   const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });

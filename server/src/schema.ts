@@ -14,3 +14,4 @@ export * from './modules/telemetry/sensor-settings.table.js';
 export * from './modules/notifications/notifications.table.js';
 export * from './modules/rules/rules.table.js';
 export * from './modules/tasks/tasks.table.js';
+export * from './platform/mqtt/persistence/broker-state.table.js';

@@ -11,8 +11,8 @@ export type AppAuth = { tenant: { id: number; token: string }; domain: string };
 /** the command wait of these tests: long enough for a loopback reply, short enough for -32 */
 export const COMMAND_WAIT_MS = 700;
 
-export async function startDataGateway(): Promise<{ gw: Running; owner: Owner; auth: AppAuth; clients: MqttClient[] }> {
-  const gw = await startGateway({}, { commandTimeoutMs: COMMAND_WAIT_MS });
+export async function startDataGateway(env: Record<string, string> = {}): Promise<{ gw: Running; owner: Owner; auth: AppAuth; clients: MqttClient[] }> {
+  const gw = await startGateway(env, { commandTimeoutMs: COMMAND_WAIT_MS });
   const owner = await tenantWithApp(gw.url);
   return { gw, owner, auth: { tenant: owner.tenant, domain: owner.domain }, clients: [] };
 }

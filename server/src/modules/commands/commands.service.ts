@@ -46,7 +46,7 @@ interface Pending {
 
 export interface CommandsDeps {
   bus: Bus;
-  broker: Pick<Broker, 'publish' | 'connected' | 'on'>;
+  broker: Pick<Broker, 'publish' | 'connected' | 'on' | 'awaits' | 'unqueue'>;
   devices: Pick<DeviceService, 'rowOf'>;
   /** the telemetry resolver: which device a reply came from */
   resolver: DeviceResolver;
@@ -86,10 +86,10 @@ export function createCommands(deps: CommandsDeps) {
       return { ok: false, code: Result.NOT_FOUND, message: T.common.notFound };
     }
     if (closed) return OFFLINE;
-    if (!reachable(row)) {
-      // with several gateways (NATS), the one holding the device's connection answers
-      return bus.kind === 'nats' && row.online && !row.disabled ? undefined : OFFLINE;
-    }
+    const away = !reachable(row);
+    // with several gateways (NATS), the one holding the device's connection answers
+    if (away && bus.kind === 'nats' && row.online && !row.disabled) return undefined;
+    if (away && row.disabled) return OFFLINE;
     if (pending.has(row.id)) return BUSY;
     const id = randomUUID();
     const cmd: CommandBody = { sensor: req.sensor, configtype: req.configtype, param: req.param, value: req.value };
@@ -97,11 +97,18 @@ export function createCommands(deps: CommandsDeps) {
     // a device with its own decoder table gets its downlink's bytes from it (devices/families/lora/encoder.ts)
     const decoder = wireOf(row) === 'lora' ? parseSensorConfig(row.sensors).decoder : undefined;
     const out = encodeCommand(row, id, cmd, { application: loraApplication, decoder });
+    // a device away with a persistent session (MQTT clean session false, MQTT 5 session expiry) that subscribed to its
+    // commands gets this one when it returns, within the command's time-out (the broker queues it); else -30 at once
+    if (away && (!out || !broker.awaits?.(out.topic))) return OFFLINE;
     if (!out) return { ok: false, code: Result.INVALID, message: T.common.invalidInput };
     const wait = Math.max(1, Math.min(req.waitMs ?? defaultWait, MAX_COMMAND_WAIT_MS));
     const sentTs = now();
     return new Promise<CommandAnswer>((resolve) => {
-      const timer = setTimeout(() => entry.finish(TIMEOUT), wait);
+      const timer = setTimeout(() => {
+        // a copy still queued for the away device is dropped: it would arrive after its answer was given
+        if (away) broker.unqueue?.(out.topic, typeof out.payload === 'string' ? Buffer.from(out.payload) : out.payload);
+        entry.finish(TIMEOUT);
+      }, wait);
       const entry: Pending = {
         id,
         row,

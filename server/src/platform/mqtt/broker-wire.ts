@@ -11,20 +11,38 @@ export const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.b
 /** the event loop's number for an authenticated connection; the thread never sees identities */
 export type SessionId = number;
 
+/** a message kept by the event loop (retained, queued for a session), as it crosses to a thread */
+export interface WireMessage {
+  topic: string;
+  payload: Uint8Array;
+  qos: 0 | 1 | 2;
+  properties?: Record<string, unknown>;
+  expiresAt?: number;
+}
+
 /** What the thread reports, in the order it happened (one `batch` per turn of its loop). */
 export type ThreadEvent =
   /** `address`: the client's IP address (for throttling CONNECT failures) */
-  | { e: 'auth'; req: number; clientId: string; username?: string; password?: Uint8Array; address?: string }
+  /** `session`: what the CONNECT asks of its session (persistence/session-store.ts): `keep` seconds it outlives the
+   * connection (0: it ends with it), `discard` a stored one is ended first (3.1.1 clean session, MQTT 5 Clean Start) */
+  | { e: 'auth'; req: number; clientId: string; username?: string; password?: Uint8Array; address?: string; session?: { keep: number; discard: boolean } }
   | { e: 'authz'; req: number; sid: SessionId; topic: string; kind: 'publish' | 'subscribe' }
   /** CONNACK sent: the session is live */
   | { e: 'ready'; sid: SessionId; clientId: string }
   /** the connection is gone; `replaced`: another connection with the same client id took over */
   | { e: 'gone'; sid: SessionId; clientId: string; replaced: boolean }
   /** a session's granted subscriptions, and the ones it dropped (another thread's publishes must reach them) */
-  | { e: 'subs'; sid: SessionId; filters: string[] }
+  | { e: 'subs'; sid: SessionId; filters: string[]; qos?: number[] }
+  /** an MQTT 5 DISCONNECT changed how long the session outlives its connection (seconds; 0: it ends with it) */
+  | { e: 'expiry'; sid: SessionId; keep: number }
+  /** QoS 1 messages a persistent session's client left unacknowledged (sent again when it returns) */
+  | { e: 'inflight'; clientId: string; messages: WireMessage[] }
   | { e: 'unsubs'; sid: SessionId; filters: string[] }
   /** publishes of sessions, packed (see packMessages) */
   | { e: 'msgs'; buf: ArrayBuffer }
+  /** the MQTT 5 properties of the first message of the next `msgs` (user properties, content type, ...; `expiresAt`
+   * its Message Expiry as a time): another thread's subscribers get them too */
+  | { e: 'props'; properties?: Record<string, unknown>; expiresAt?: number }
   | { e: 'published'; req: number; error?: string }
   /** a packet over MQTT_MAX_PACKET_BYTES (fast-publish.ts) was refused and its connection closed; `clientId` once
    * CONNECT was read */
@@ -48,10 +66,13 @@ export type LoopCommand =
   /** listen on a duplicate of another thread's listening socket (the kernel hands each connection to one of them) */
   | { t: 'listenFd'; fd: number }
   /** `sid` when accepted, else the CONNACK return code of the refusal */
-  | { t: 'authAnswer'; req: number; sid?: SessionId; returnCode?: number; message?: string }
+  /** `resumed`: the client's stored session, handed to its connection (its subscriptions, its queued messages) */
+  | { t: 'authAnswer'; req: number; sid?: SessionId; returnCode?: number; message?: string; resumed?: { subscriptions: { topic: string; qos: number }[]; queued: WireMessage[] } }
+  /** the retained messages kept across restarts, for a thread that starts */
+  | { t: 'retained'; messages: WireMessage[] }
   | { t: 'authzAnswer'; req: number; ok: boolean; scope?: string[] }
   /** `req` 0: nobody waits for the answer (another thread's publish, delivered to this thread's subscribers) */
-  | { t: 'publish'; req: number; topic: string; payload: Uint8Array; qos: 0 | 1; retain: boolean }
+  | { t: 'publish'; req: number; topic: string; payload: Uint8Array; qos: 0 | 1; retain: boolean; properties?: Record<string, unknown>; expiresAt?: number }
   | { t: 'kick'; sids: SessionId[] }
   | { t: 'pause'; paused: boolean }
   /** the held acknowledgements (messages packed with `held`, numbered per thread from 0 in packing order) below `upTo`

@@ -23,6 +23,8 @@ import { TopicFilters } from './topic-filters.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
 import { DEFAULT_BROKER_THREADS, isRefusal, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
+import type { SessionStore, StoredMessage } from './persistence/session-store.js';
+import type { WireMessage } from './broker-wire.js';
 
 export interface EmbeddedBroker extends Broker {
   /** starts the broker threads' TCP listener; resolves with the bound port */
@@ -45,6 +47,15 @@ export interface EmbeddedBroker extends Broker {
     dropped_publishes_by_client: Record<string, number>;
     throttled_connects?: number;
     failed_connects?: number;
+    /** persistent sessions kept (persistence/session-store.ts): messages dropped from full queues, retained messages
+     * refused past the store's limit, sessions ended by their expiry; and how many are kept now */
+    queued_dropped?: number;
+    retained_refused?: number;
+    sessions_expired?: number;
+    store_write_failures?: number;
+    away_sessions?: number;
+    queued_messages?: number;
+    retained_messages?: number;
   };
   /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
   close(): Promise<void>;
@@ -62,6 +73,8 @@ export interface BrokerOptions {
   throttle?: ConnectThrottle;
   /** a connection (TCP or WebSocket) holding more than this unwritten is closed (MQTT_MAX_OUTBOUND_BYTES, default 4 MiB) */
   maxOutboundBytes?: number;
+  /** retained messages and persistent sessions kept across restarts (without: kept in memory by each thread only) */
+  store?: SessionStore;
 }
 
 interface Thread {
@@ -71,7 +84,10 @@ interface Thread {
   filters: TopicFilters;
   /** its held acknowledgements (QoS 1 and 2), released once what they acknowledge is stored */
   acks: AckLedger;
+  /** MQTT 5 properties of the first message of the thread's next packed run */
+  nextProperties?: V5Properties;
 }
+type V5Properties = { properties?: Record<string, unknown>; expiresAt?: number };
 
 interface Session {
   identity: MqttIdentity;
@@ -82,6 +98,10 @@ interface Session {
   filters: string[];
   /** `connected` was emitted, so `disconnected` must follow */
   announced: boolean;
+  /** seconds its session outlives the connection (0: a clean session) */
+  keep: number;
+  /** the QoS granted to each of its subscriptions (kept with its session when it goes away) */
+  qos: Map<string, number>;
   /** when the connection went (its will message may still follow), or when it was accepted, for the sweep */
   since: number;
   gone: boolean;
@@ -200,6 +220,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     ended.add(session.identity);
     session.since = performance.now();
     for (const f of session.filters) session.thread.filters.remove(f);
+    // a persistent session nobody took over is kept until its client returns or its time passes
+    if (store && session.keep > 0 && holders.get(session.clientId) === sid) {
+      store.keep(session.clientId, session.identity.key, [...session.qos].map(([topic, qos]) => ({ topic, qos })), Date.now() + session.keep * 1000);
+    }
     session.filters = [];
     if (!replaced && holders.get(session.clientId) === sid) holders.delete(session.clientId);
     if (session.announced) emit('disconnected', session.identity, session.clientId);
@@ -222,10 +246,23 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const sendAll = (m: LoopCommand) => threads.forEach((t) => send(t, m));
 
   /** a session's publish reaches the subscribers of the other threads (retained: every thread keeps it) */
-  function forward(from: Thread, topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean) {
+  const store = opts.store;
+  const wire = (m: StoredMessage): WireMessage => ({ topic: m.topic, payload: new Uint8Array(m.payload), qos: m.qos, properties: m.properties, expiresAt: m.expiresAt });
+  /** a message of a session or of the gateway: kept if retained, queued for the away sessions subscribed to it */
+  function keepMessage(topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean, v5?: V5Properties) {
+    // most messages are neither retained nor awaited by anyone away: nothing is built for them
+    if (!store || (!retain && (qos === 0 || !store.anyAway))) return;
+    const m = { topic, payload, qos, properties: v5?.properties, expiresAt: v5?.expiresAt };
+    if (retain) store.retain(m);
+    store.enqueue(m);
+  }
+  const expirySweep = store ? setInterval(() => store.expire(), 60_000) : undefined;
+  expirySweep?.unref();
+
+  function forward(from: Thread, topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean, v5?: V5Properties) {
     for (const t of threads) {
       if (t === from || !(retain || t.filters.matches(topic))) continue;
-      send(t, { t: 'publish', req: 0, topic, payload: new Uint8Array(payload), qos: qos === 0 ? 0 : 1, retain });
+      send(t, { t: 'publish', req: 0, topic, payload: new Uint8Array(payload), qos: qos === 0 ? 0 : 1, retain, ...v5 });
     }
   }
 
@@ -248,6 +285,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       case 'msgs': {
         const others = threads.length > 1;
         const ledger = thread.acks;
+        let v5 = thread.nextProperties;
+        thread.nextProperties = undefined;
         unpackMessages(ev.buf, (sid, qos, retain, topic, payload, held) => {
           const session = sessions.get(sid);
           if (held) {
@@ -255,10 +294,23 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
             if (session) emit('message', session.identity, topic, payload, qos, () => ledger.hold(entry));
             ledger.letGo(entry);
           } else if (session) emit('message', session.identity, topic, payload, qos);
-          if (others) forward(thread, topic, payload, qos, retain);
+          if (others) forward(thread, topic, payload, qos, retain, v5);
+          keepMessage(topic, payload, qos, retain, v5);
+          v5 = undefined;
         });
         break;
       }
+      case 'expiry': {
+        const session = sessions.get(ev.sid);
+        if (session) session.keep = ev.keep;
+        break;
+      }
+      case 'inflight':
+        store?.requeue(ev.clientId, ev.messages.map((m) => ({ ...m, payload: asBuffer(m.payload) })));
+        break;
+      case 'props':
+        thread.nextProperties = { properties: ev.properties, expiresAt: ev.expiresAt };
+        break;
       case 'auth': {
         const { req, clientId } = ev;
         admit(clientId, ev.username, ev.password ? asBuffer(ev.password) : undefined, ev.address).then((r) => {
@@ -267,7 +319,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
             return send(thread, { t: 'authAnswer', req, returnCode: r.returnCode, message: r.message });
           }
           const sid = nextSid++;
-          sessions.set(sid, { ...r, clientId, thread, filters: [], announced: false, since: performance.now(), gone: false });
+          const keep = ev.session?.keep ?? 0;
+          sessions.set(sid, { ...r, clientId, thread, filters: [], qos: new Map(), keep, announced: false, since: performance.now(), gone: false });
           // an authority that hands out the same identity object again: connected anew, it has not ended
           ended.delete(r.identity);
           // the client id is this session's from now on (its CONNACK may go out before `ready` comes back here); the
@@ -276,7 +329,15 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           const older = before === undefined ? undefined : sessions.get(before);
           if (older && !older.gone && older.thread !== thread) send(older.thread, { t: 'kick', sids: [before!] });
           holders.set(clientId, sid);
-          send(thread, { t: 'authAnswer', req, sid });
+          // its stored session, if it keeps one: from the store (its client was away), or from the connection it takes
+          // over (still up: its subscriptions continue); a clean session ends a stored one
+          const discard = keep === 0 || (ev.session?.discard ?? true);
+          const stored = store?.take(clientId, r.identity.key, discard);
+          const live = !discard && older && !older.gone && older.identity.key === r.identity.key && older.keep > 0 ? { subscriptions: [...older.qos].map(([topic, qos]) => ({ topic, qos })), queued: [] } : undefined;
+          // its subscriptions under the rights its identity has now (they may have changed while it was away)
+          const rights = (subs: { topic: string; qos: number }[]) => subs.filter((x) => allowed(sessions.get(sid), x.topic, 'subscribe'));
+          const resumed = stored ? { subscriptions: rights(stored.subscriptions), queued: stored.queued.map(wire) } : live && { ...live, subscriptions: rights(live.subscriptions) };
+          send(thread, { t: 'authAnswer', req, sid, ...(resumed && { resumed }) });
         });
         break;
       }
@@ -304,11 +365,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       case 'unsubs': {
         const session = sessions.get(ev.sid);
         if (!session || session.gone) return;
-        for (const f of ev.filters) {
+        for (const [i, f] of ev.filters.entries()) {
           if (ev.e === 'subs') {
             session.filters.push(f);
             thread.filters.add(f);
+            session.qos.set(f, ev.qos?.[i] ?? 0);
           } else {
+            session.qos.delete(f);
             const at = session.filters.indexOf(f);
             if (at < 0) continue;
             session.filters.splice(at, 1);
@@ -363,6 +426,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   function start(index: number): Thread {
     const worker = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound } });
     const thread: Thread = { index, worker, filters: new TopicFilters(), acks: new AckLedger(releaseAcks) };
+    // the retained messages kept across restarts (a restarted thread gets the ones kept since)
+    if (store) worker.postMessage({ t: 'retained', messages: store.retainedMessages().map(wire) } satisfies LoopCommand);
     worker.on('message', (m: ThreadMessage) => {
       if (m.t === 'batch') {
         for (const ev of m.events) onEvent(thread, ev);
@@ -425,6 +490,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         publishes.set(req, { left: threads.length, resolve, reject });
         // a copy of just these bytes: a view would clone the whole (pooled) buffer behind it
         const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+        keepMessage(topic, bytes, po.qos ?? 0, po.retain ?? false);
         sendAll({ t: 'publish', req, topic, payload: new Uint8Array(bytes), qos: po.qos ?? 0, retain: po.retain ?? false });
       });
     },
@@ -459,6 +525,12 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     get readPaused() {
       return readPaused;
     },
+    awaits(topic, identityKey) {
+      return store?.awaits(topic, identityKey) ?? false;
+    },
+    unqueue(topic, payload, identityKey) {
+      return store?.unqueue(topic, payload, identityKey) ?? false;
+    },
     ended(identity) {
       return ended.has(identity);
     },
@@ -474,7 +546,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return threads.length;
     },
     metrics() {
-      return { ...counters, dropped_publishes_by_client: Object.fromEntries(droppedByKey), ...opts.throttle?.metrics() };
+      const kept = store && { ...store.counters, away_sessions: store.size.sessions, queued_messages: store.size.queued, retained_messages: store.size.retained };
+      return { ...counters, dropped_publishes_by_client: Object.fromEntries(droppedByKey), ...opts.throttle?.metrics(), ...kept };
     },
     threadUtilization(since) {
       return threads.map((t, i) => (since?.[i] ? t.worker.performance.eventLoopUtilization(since[i]) : t.worker.performance.eventLoopUtilization()));
@@ -506,6 +579,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
+        if (expirySweep) clearInterval(expirySweep);
         await Promise.all(endpoints.map((e) => e.close()));
         await Promise.all(
           threads.map(async (t) => {
@@ -520,6 +594,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         );
         if (listenFd >= 0) fs.closeSync(listenFd);
         listenFd = -1;
+        store?.close();
       })();
       return closing;
     },

@@ -7,14 +7,15 @@ import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { Duplex } from 'node:stream';
+import { Duplex, Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AuthenticateError, Client, PublishPacket } from 'aedes';
 import type AedesClass from 'aedes';
-import { asBuffer, MessagePacker, reserved, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
-import { fastPublishParse, type PacketParser } from './fast-publish.js';
-import { HeldAcks } from './held-acks.js';
+import { asBuffer, MessagePacker, reserved, type WireMessage, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import { fastPublishParse, MQTT_MAX_PACKET_BYTES, type PacketParser } from './fast-publish.js';
+import { HeldAcks, MAX_HELD_PER_CONNECTION } from './held-acks.js';
 import { validClientId, validFilter, validPublishTopic } from './limits.js';
+import { asAedesConnect, connectRefusal, MAX_SESSION_EXPIRY_S, expiresAt, messageProperties, newV5Session, NOT_AUTHORIZED, reasonAck, resolveTopicAlias, toV5, type V5Session } from './mqtt5.js';
 
 const { debug, maxOutboundBytes } = workerData as { debug: boolean; maxOutboundBytes: number };
 
@@ -31,9 +32,22 @@ const mqttPacket = requireInAedes('mqtt-packet') as {
   parser: (opt?: unknown) => PacketParser;
 };
 const writePacket = mqttPacket.writeToStream;
+/** what the broker tells MQTT 5 clients of its limits (CONNACK): its in-flight window and its packet size limit */
+const v5Limits = { receiveMaximum: MAX_HELD_PER_CONNECTION, maximumPacketSize: MQTT_MAX_PACKET_BYTES + 5 };
+const V5 = { protocolVersion: 5 };
 mqttPacket.writeToStream = (packet, stream, opts) => {
   const id = packet.messageId;
-  const ok = packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number' ? writePacket(packet, stream, opts) : stream.write(puback(id));
+  const v5 = (stream as OutboundStream).client?.sentraV5;
+  let ok: boolean;
+  if (v5 !== undefined) {
+    // an MQTT 5 client: aedes' 3.1.1 packet as MQTT 5 has it (mqtt5.ts)
+    const p = toV5(packet as Parameters<typeof toV5>[0], v5, { ...v5Limits, askedExpiry: v5.asked }, Date.now());
+    if (p === null) return true;
+    ok = writePacket(p as typeof packet, stream, V5);
+  } else if ((packet as { expiresAt?: number }).expiresAt !== undefined && (packet as unknown as { expiresAt: number }).expiresAt <= Date.now()) {
+    // a message of an MQTT 5 publisher whose expiry passed before it could be delivered (retained, queued)
+    return true;
+  } else ok = packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number' ? writePacket(packet, stream, opts) : stream.write(puback(id));
   if (ok) return true;
   overflowing(stream as OutboundStream);
   // never "wait for drain": aedes would hold its delivery until this socket drains, and its emitter (100 deliveries
@@ -46,7 +60,10 @@ mqttPacket.writeToStream = (packet, stream, opts) => {
 // in its socket's buffer: past MQTT_MAX_OUTBOUND_BYTES waiting to be written it is closed and counted. Checked when a
 // write finds the socket's buffer past its mark (cheap: only then). WebSocket connections are relayed through
 // the event loop, which bounds them the same way (broker.ts).
-type OutboundStream = { writableLength?: number; destroy?: (err?: Error) => void; destroyed?: boolean; client?: Client };
+type OutboundStream = { writableLength?: number; destroy?: (err?: Error) => void; destroyed?: boolean; client?: V5Client };
+/** an aedes client; an MQTT 5 one carries what the broker holds of its connection (mqtt5.ts), and the Session Expiry
+ * its CONNECT asked for (CONNACK tells the one granted when it differs) */
+type V5Client = Client & { sentraV5?: V5Session & { asked?: number; cleanStart?: boolean } };
 function overflowing(stream: OutboundStream) {
   if ((stream.writableLength ?? 0) <= maxOutboundBytes || stream.destroyed) return;
   report({ e: 'overflow', clientId: stream.client?.id ?? undefined, bytes: stream.writableLength ?? 0 });
@@ -65,6 +82,31 @@ const fastParse = fastPublishParse(
 );
 mqttPacket.parser = (opt) => Object.assign(makeParser(opt), { parse: fastParse });
 
+// A message keeps its MQTT 5 properties (user properties, content type, response topic, correlation data, message
+// expiry) on its way through aedes, whose packet class copies only 3.1.1's fields; with its expiry as a time, so that a
+// retained or queued copy is delivered with what remains of it, or not at all once it passed. (Patched before any aedes
+// module that takes the class loads.)
+const packetModule = requireInAedes.resolve('aedes-packet');
+const AedesPacket = requireInAedes(packetModule) as new (original: Record<string, unknown>, broker?: unknown) => Record<string, unknown>;
+/** a retained message's MQTT 5 extras, by its payload: aedes sends a retained message to a new subscriber as a packet
+ * it builds of 3.1.1's fields only (its subscribe handler), with the stored payload */
+const retainedExtras = new WeakMap<object, { properties?: Record<string, unknown>; expiresAt?: number }>();
+function MessagePacket(this: Record<string, unknown>, original: Record<string, unknown>, broker?: unknown) {
+  AedesPacket.call(this, original, broker);
+  if (original.retain === true && original.properties === undefined && original.expiresAt === undefined && original.payload) {
+    const extras = retainedExtras.get(original.payload as object);
+    if (extras !== undefined) original = { ...original, ...extras };
+  }
+  const props = original.properties as Record<string, unknown> | undefined;
+  if (props === undefined && original.expiresAt === undefined) return;
+  const kept = messageProperties(props);
+  if (kept !== undefined) this.properties = kept;
+  const at = (original.expiresAt as number | undefined) ?? expiresAt(props, Date.now());
+  if (at !== undefined) this.expiresAt = at;
+}
+MessagePacket.prototype = AedesPacket.prototype;
+requireInAedes.cache[packetModule]!.exports = MessagePacket;
+
 // A device's publish. An acknowledgement means stored: a QoS 1 PUBACK (QoS 2 PUBREC) is not written here but held, in
 // the order the messages were handed over, until the event loop says their batches committed (`acks`, once per turn:
 // one write per connection for all of its released acknowledgements).
@@ -80,6 +122,13 @@ const aedesPublish = requireInAedes(publishHandler) as HandlePublish;
 /** publishes whose acknowledgement is held: their `publish` event hands them over as held */
 const holding = new WeakSet<PublishPacket>();
 requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
+  const v5 = (client as V5Client).sentraV5;
+  if (v5 !== undefined) {
+    // MQTT 5: the topic behind the client's Topic Alias (an alias out of range or unknown closes the connection)
+    const resolved = resolveTopicAlias(v5, packet.topic, (packet as { properties?: { topicAlias?: number } }).properties?.topicAlias);
+    if ('error' in resolved) return finished(new Error(resolved.error));
+    packet.topic = resolved.topic;
+  }
   if (packet.qos === 2 && resentQos2(client, packet)) return finished();
   const session = sessions.get(client);
   if (session === undefined) return aedesPublish(client, packet, finished);
@@ -110,7 +159,10 @@ function droppingRefusals(client: Client, packet: PublishPacket, done: (err?: Er
     if (!(err instanceof PublishDropped)) return done(err);
     // written at once: a dropped message is not stored, so nothing holds its acknowledgement (one still held for an
     // earlier message of this connection goes out after it; MQTT.js and device stacks match acks by packet id)
-    if (packet.qos > 0 && typeof packet.messageId === 'number' && !client.closed) client.conn.write(ackPacket(packet.qos === 2 ? 0x50 : 0x40, packet.messageId));
+    // (an MQTT 5 client is told why: Not authorized)
+    if (packet.qos > 0 && typeof packet.messageId === 'number' && !client.closed) {
+      client.conn.write((client as V5Client).sentraV5 ? reasonAck(packet.messageId, NOT_AUTHORIZED, packet.qos === 2) : ackPacket(packet.qos === 2 ? 0x50 : 0x40, packet.messageId));
+    }
     done();
   };
 }
@@ -144,7 +196,53 @@ requireInAedes.cache[pubrelHandler]!.exports = ((client: Client, packet: { messa
   client.conn.write(ackPacket(0x70, packet.messageId));
   done();
 }) as unknown;
-// loaded after the handler above is in place (its handlers module takes the publish handler when it loads)
+// MQTT 5 (mqtt5.ts): a v5 CONNECT goes to aedes as a 3.1.1 one, the client marked so that what is written to it is
+// MQTT 5. The parser keeps parsing MQTT 5 (it took its settings from the CONNECT it read, not from this copy).
+type HandleConnect = (client: Client, packet: { protocolVersion: number; clean: boolean; clientId: string; properties?: Record<string, unknown> }, done: (err?: Error) => void) => void;
+const connectHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'connect.js');
+const aedesConnect = requireInAedes(connectHandler) as HandleConnect;
+/** MQTT 5 clients whose Clean Start discards a stored session they keep anew: discarded once authenticated */
+const cleanStarts = new WeakSet<Client>();
+requireInAedes.cache[connectHandler]!.exports = ((client, packet, done) => {
+  if (packet.protocolVersion !== 5) return aedesConnect(client, packet, done);
+  const refused = connectRefusal(packet);
+  if (refused !== undefined) {
+    writePacket({ cmd: 'connack', reasonCode: refused, sessionPresent: false } as { cmd: string }, client.conn as unknown as { write(b: Buffer): boolean }, V5);
+    // closed once the CONNACK is out (mqtt-packet corks the socket until the next tick)
+    return void setImmediate(done, new Error(`CONNECT refused (reason ${refused})`));
+  }
+  const v5 = newV5Session(packet as Parameters<typeof newV5Session>[0]);
+  (client as V5Client).sentraV5 = Object.assign(v5, { asked: (packet.properties?.sessionExpiryInterval as number | undefined) ?? 0, cleanStart: packet.clean });
+  const connect = asAedesConnect(packet, v5);
+  if (connect.cleanStart && !connect.clean) cleanStarts.add(client);
+  aedesConnect(client, connect, done);
+}) satisfies HandleConnect;
+// an MQTT 5 UNSUBACK has a reason code for each filter of its UNSUBSCRIBE: how many there were is noted here
+type HandleUnsubscribe = (client: Client, packet: { messageId?: number; unsubscriptions: string[] }, done: (err?: Error) => void) => void;
+const unsubscribeHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'unsubscribe.js');
+const aedesUnsubscribe = requireInAedes(unsubscribeHandler) as HandleUnsubscribe;
+requireInAedes.cache[unsubscribeHandler]!.exports = ((client, packet, done) => {
+  const v5 = (client as V5Client).sentraV5;
+  if (v5 !== undefined && packet.messageId !== undefined && v5.unsubscribing.size < 100) v5.unsubscribing.set(packet.messageId, packet.unsubscriptions.length);
+  aedesUnsubscribe(client, packet, done);
+}) satisfies HandleUnsubscribe;
+// MQTT 5: a DISCONNECT may change the Session Expiry (0: the session ends with this connection; one that was 0 stays
+// 0, MQTT-3.14.2-2); the event loop keeps the session, or not, by it. (aedes' packet dispatch, loaded after the
+// handlers above are in place.)
+type Handle = (client: Client, packet: { cmd: string; properties?: { sessionExpiryInterval?: number } }, done: () => void) => void;
+const handlersIndex = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'index.js');
+const aedesHandle = requireInAedes(handlersIndex) as Handle;
+requireInAedes.cache[handlersIndex]!.exports = ((client, packet, done) => {
+  const v5 = (client as V5Client).sentraV5;
+  const asked = packet.cmd === 'disconnect' ? packet.properties?.sessionExpiryInterval : undefined;
+  if (v5 !== undefined && asked !== undefined && v5.sessionExpiry > 0) {
+    v5.sessionExpiry = Math.min(asked, MAX_SESSION_EXPIRY_S);
+    const session = sessions.get(client);
+    if (session) report({ e: 'expiry', sid: session.sid, keep: v5.sessionExpiry });
+  }
+  aedesHandle(client, packet, done);
+}) satisfies Handle;
+// loaded after the handlers above are in place (its handlers module takes the publish handler when it loads)
 const Aedes = requireInAedes(aedesMain) as typeof AedesClass;
 /** aedes' subscription matcher (mqemitter's): every subscription, a client's or aedes' own, is added and removed there */
 interface Matcher {
@@ -182,7 +280,59 @@ interface ThreadSession {
   scope?: Set<string>;
 }
 
+// Sessions that outlive their connection (persistence/session-store.ts): aedes' in-memory persistence holds what this
+// thread's connected clients need (their subscriptions, messages in flight to them, the retained messages every thread
+// has); a persistent session whose client went away is the event loop's, which hands it back (with the messages
+// queued meanwhile) to whichever thread its client connects to next.
+type Persistence = {
+  subscriptionsByClient(c: { id: string }, cb: (err: Error | null, subs: unknown[] | null, c: unknown) => void): void;
+  createRetainedStreamCombi(patterns: string[]): Readable;
+  storeRetained(packet: unknown, cb: (err?: Error | null) => void): void;
+  outgoingEnqueueCombi(subs: { clientId: string }[], packet: unknown, cb: () => void): void;
+  outgoingStream(client: { id: string }): Readable;
+  outgoingClearMessageId(client: { id: string }, packet: { messageId?: number }, cb: () => void): void;
+  cleanSubscriptions(client: Client, cb: () => void): void;
+  addSubscriptions(client: Client, subs: { topic: string; qos: number }[], cb: () => void): void;
+};
+const persistence = (requireInAedes('aedes-persistence') as () => Persistence)();
+/** subscriptions of stored sessions the event loop handed over with a CONNECT's answer (taken by aedes' fetchSubs) */
+const resumedSubs = new Map<string, { topic: string; qos: number }[]>();
+const ownSubscriptionsByClient = persistence.subscriptionsByClient.bind(persistence);
+persistence.subscriptionsByClient = (c, cb) => {
+  const subs = resumedSubs.get(c.id);
+  if (subs === undefined) return ownSubscriptionsByClient(c, cb);
+  resumedSubs.delete(c.id);
+  process.nextTick(cb, null, subs.length > 0 ? subs : null, c);
+};
+const ownStoreRetained = persistence.storeRetained.bind(persistence);
+persistence.storeRetained = (packet, cb) => {
+  const p = packet as { payload?: object; properties?: Record<string, unknown>; expiresAt?: number };
+  if (p.payload && (p.properties !== undefined || p.expiresAt !== undefined)) retainedExtras.set(p.payload, { properties: p.properties, expiresAt: p.expiresAt });
+  ownStoreRetained(packet, cb);
+};
+// a retained message of an MQTT 5 publisher whose expiry passed is no longer delivered
+const ownRetained = persistence.createRetainedStreamCombi.bind(persistence);
+persistence.createRetainedStreamCombi = (patterns) => ownRetained(patterns).filter((p: { expiresAt?: number }) => p.expiresAt === undefined || p.expiresAt > Date.now());
+/** a message kept by the event loop, as aedes' packet */
+const keptPacket = (m: WireMessage, retain: boolean) =>
+  new (MessagePacket as unknown as new (o: Record<string, unknown>, b: unknown) => Record<string, unknown>)(
+    { cmd: 'publish', topic: m.topic, payload: asBuffer(m.payload), qos: m.qos, retain, properties: m.properties, expiresAt: m.expiresAt },
+    aedes,
+  );
+/** a persistent session's client went away: what was in flight to it goes to the event loop with its session */
+function handBackInflight(client: Client) {
+  const messages: WireMessage[] = [];
+  persistence.outgoingStream(client).on('data', (p: { topic: string; payload: Buffer; qos: 0 | 1 | 2; messageId?: number; properties?: Record<string, unknown>; expiresAt?: number }) => {
+    messages.push({ topic: p.topic, payload: new Uint8Array(p.payload), qos: p.qos, properties: p.properties, expiresAt: p.expiresAt });
+    persistence.outgoingClearMessageId(client, p, () => {});
+  }).on('end', () => {
+    if (messages.length > 0) report({ e: 'inflight', clientId: client.id, messages });
+  });
+  persistence.cleanSubscriptions(client, () => {});
+}
+
 const aedes = new Aedes({
+  persistence: persistence as never,
   id: `sentra-${randomBytes(4).toString('hex')}`,
   // a socket that never sends CONNECT holds memory for nothing
   connectTimeout: 10_000,
@@ -243,6 +393,13 @@ function report(event: ThreadEvent) {
  * (through the publish handler) has its acknowledgement held until the event loop releases it */
 function handOver(session: ThreadSession, packet: PublishPacket, client?: Client) {
   const held = client !== undefined && packet.qos > 0;
+  // an MQTT 5 message's properties travel beside the packed run, to other threads' subscribers (rare: only v5 clients)
+  const v5 = packet as { properties?: Record<string, unknown>; expiresAt?: number };
+  if (v5.properties !== undefined || v5.expiresAt !== undefined) {
+    const properties = messageProperties(v5.properties);
+    const at = v5.expiresAt ?? expiresAt(v5.properties, Date.now());
+    if (properties !== undefined || at !== undefined) report({ e: 'props', properties, expiresAt: at });
+  }
   packer.add(session.sid, packet.qos, packet.retain, packet.topic, packet.payload as Buffer, held);
   if (held) acks.hold(client, packet.messageId!, packet.qos === 2);
   flushing ??= setImmediate(flush);
@@ -264,13 +421,29 @@ aedes.authenticate = (client, username, password, done) => {
   if (!validClientId(client.id)) return done(Object.assign(new Error('client id refused'), { returnCode: 2 }) as AuthenticateError, false);
   const req = nextReq++;
   const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
-  ask({ e: 'auth', req, clientId: client.id, username: username || undefined, password: password ? new Uint8Array(password) : undefined, address }, (a) => {
+  const v5 = (client as V5Client).sentraV5;
+  // what the CONNECT asks of its session: MQTT 5 says it in Session Expiry and Clean Start, 3.1.1 in clean session
+  // (a 3.1.1 persistent session is kept as long as MQTT 5's longest granted: MAX_SESSION_EXPIRY_S)
+  const session = v5 ? { keep: v5.sessionExpiry, discard: v5.cleanStart ?? true } : { keep: client.clean ? 0 : MAX_SESSION_EXPIRY_S, discard: client.clean };
+  ask({ e: 'auth', req, clientId: client.id, username: username || undefined, password: password ? new Uint8Array(password) : undefined, address, session }, (a) => {
     if (a.t !== 'authAnswer' || a.sid === undefined) {
       const err = Object.assign(new Error(a.t === 'authAnswer' ? (a.message ?? 'refused') : 'refused'), { returnCode: a.t === 'authAnswer' ? (a.returnCode ?? 5) : 5 });
       return done(err as AuthenticateError, false);
     }
     sessions.set(client, { sid: a.sid, allowed: new Map() });
-    done(null, true);
+    if (a.resumed) {
+      // its stored session: aedes restores the subscriptions (fetchSubs) and sends what was queued (emptyQueue)
+      // (aedes restores a session's subscriptions without storing them: its persistence is assumed to hold them; the
+      // event loop hears of them here, as it hears of every subscription)
+      const subs = a.resumed.subscriptions;
+      resumedSubs.set(client.id, subs);
+      persistence.addSubscriptions(client, subs, () => {});
+      if (subs.length > 0) report({ e: 'subs', sid: a.sid, filters: subs.map((x) => x.topic), qos: subs.map((x) => x.qos) });
+      for (const m of a.resumed.queued) persistence.outgoingEnqueueCombi([{ clientId: client.id }], keptPacket(m, false), () => {});
+    }
+    // an MQTT 5 Clean Start with a session kept anew: the stored one is discarded (only now that the client is known)
+    if (!cleanStarts.delete(client)) return done(null, true);
+    persistence.cleanSubscriptions(client, () => done(null, true));
   });
 };
 
@@ -322,6 +495,7 @@ aedes.on('clientDisconnect', (client) => {
   // aedes unregisters before this event; on a takeover the new client registers (and claims the id) right after
   const replaced = Boolean((aedes as unknown as { clients: Record<string, Client> }).clients[client.id]);
   report({ e: 'gone', sid: session.sid, clientId: client.id, replaced });
+  if (!client.clean && !replaced) handBackInflight(client);
 });
 aedes.on('publish', (packet, client) => {
   // client is null for the gateway's own publishes and aedes' $SYS traffic
@@ -330,7 +504,7 @@ aedes.on('publish', (packet, client) => {
 });
 aedes.on('subscribe', (subscriptions, client) => {
   const session = client ? sessions.get(client) : undefined;
-  if (session) report({ e: 'subs', sid: session.sid, filters: subscriptions.map((s) => s.topic) });
+  if (session) report({ e: 'subs', sid: session.sid, filters: subscriptions.map((s) => s.topic), qos: subscriptions.map((s) => s.qos) });
 });
 aedes.on('unsubscribe', (filters, client) => {
   const session = client ? sessions.get(client) : undefined;
@@ -417,9 +591,12 @@ port.on('message', (m: LoopCommand) => {
       break;
     }
     case 'publish':
-      aedes.publish({ cmd: 'publish', topic: m.topic, payload: asBuffer(m.payload), qos: m.qos, retain: m.retain, dup: false }, (err) => {
+      aedes.publish({ cmd: 'publish', topic: m.topic, payload: asBuffer(m.payload), qos: m.qos, retain: m.retain, dup: false, ...(m.properties && { properties: m.properties }), ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }) } as PublishPacket, (err) => {
         if (m.req) report({ e: 'published', req: m.req, error: err ? err.message : undefined });
       });
+      break;
+    case 'retained':
+      for (const r of m.messages) persistence.storeRetained(keptPacket(r, true), () => {});
       break;
     case 'kick':
       for (const sid of m.sids) {

@@ -57,6 +57,14 @@ export interface Broker {
   on<E extends keyof BrokerEvents>(event: E, listener: BrokerEvents[E]): void;
   /** publish from the gateway to devices (commands, downlinks) */
   publish(topic: string, payload: Buffer | string, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  /**
+   * Whether a QoS 1 message on `topic` would wait for a persistent session (of `identityKey`, or any: a subscription was
+   * authorised for its identity) whose client is away: it is delivered when the client returns
+   * (persistence/session-store.ts).
+   */
+  awaits?(topic: string, identityKey?: string): boolean;
+  /** drops a message queued for an away session of `identityKey` (a command whose time-out passed); false if none was */
+  unqueue?(topic: string, payload: Buffer, identityKey?: string): boolean;
   /** disconnects every client whose identity matches (removed or disabled device) */
   disconnect(match: (identity: MqttIdentity) => boolean): number;
   /** identities connected now */
