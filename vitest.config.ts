@@ -3,7 +3,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['contracts/src/**/*.test.ts', 'server/src/**/*.test.ts', 'server/test/**/*.test.ts', 'server/bench/**/*.test.ts', 'simulator/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'loadtest/**/*.test.ts'],
+    include: [
+      'contracts/src/**/*.test.ts',
+      'server/src/**/*.test.ts',
+      'server/test/**/*.test.ts',
+      'server/bench/**/*.test.ts',
+      'simulator/src/**/*.test.ts',
+      'web/src/**/*.test.{ts,tsx}',
+      'loadtest/**/*.test.ts',
+    ],
     environmentMatchGlobs: [['web/src/**/*.test.tsx', 'jsdom']],
     pool: 'forks',
     testTimeout: 20000,

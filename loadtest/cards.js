@@ -53,16 +53,21 @@ export const options = {
 export function setup() {
   const headers = application(signIn());
   const ids = devices(headers, 100);
-  if (ids.length === 0) throw new Error('the application has no devices: run `npm run sim` (or npm start with the demo fleet) first');
+  if (ids.length === 0)
+    throw new Error('the application has no devices: run `npm run sim` (or npm start with the demo fleet) first');
   const dashboardId = dashboard(headers, ids);
   const keys = [];
-  for (const name of Object.keys(FUNCTIONS)) for (let i = 0; i < Math.min(10, ids.length); i++) keys.push({ name, key: `${name.toLowerCase()}_${i}` });
+  for (const name of Object.keys(FUNCTIONS))
+    for (let i = 0; i < Math.min(10, ids.length); i++) keys.push({ name, key: `${name.toLowerCase()}_${i}` });
   return { headers, dashboardId, keys };
 }
 
 export function cards(data) {
   const pick = data.keys[Math.floor(Math.random() * data.keys.length)];
-  const res = http.get(`${BASE}/fetch/web/g/${data.dashboardId}/${pick.key}${queryOf(pick.name)}`, { headers: data.headers, tags: { name: `card ${pick.name}` } });
+  const res = http.get(`${BASE}/fetch/web/g/${data.dashboardId}/${pick.key}${queryOf(pick.name)}`, {
+    headers: data.headers,
+    tags: { name: `card ${pick.name}` },
+  });
   const ok = check(res, {
     'HTTP 200': (r) => r.status === 200,
     'response_result 0': (r) => r.json('response_result') === 0,

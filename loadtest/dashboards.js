@@ -25,13 +25,21 @@ export function setup() {
 
 export default function (data) {
   const started = Date.now();
-  const view = http.get(`${BASE}/fetch/web/d/${data.dashboardId}`, { headers: data.headers, tags: { name: 'dashboard' } });
+  const view = http.get(`${BASE}/fetch/web/d/${data.dashboardId}`, {
+    headers: data.headers,
+    tags: { name: 'dashboard' },
+  });
   check(view, { 'dashboard 200': (r) => r.status === 200 });
   const conf = view.json('data.conf_dashboard') || {};
   const keys = Object.keys(conf.dashboard || {});
   const requests = keys.map((key) => {
     const name = Object.keys(FUNCTIONS).find((n) => key.startsWith(n.toLowerCase())) || 'LATEST';
-    return ['GET', `${BASE}/fetch/web/g/${data.dashboardId}/${key}${queryOf(name)}`, null, { headers: data.headers, tags: { name: 'card' } }];
+    return [
+      'GET',
+      `${BASE}/fetch/web/g/${data.dashboardId}/${key}${queryOf(name)}`,
+      null,
+      { headers: data.headers, tags: { name: 'card' } },
+    ];
   });
   const answers = http.batch(requests);
   check(answers, { 'every card 200': (rs) => rs.every((r) => r.status === 200) });

@@ -11,7 +11,17 @@ import { cardsProfile } from './lib/profile.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const scripts = ['cards.js', 'dashboards.js', 'lib/session.js', 'lib/profile.js'];
-const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/ws', 'k6/crypto', 'k6/encoding', 'k6/execution', 'k6/data', 'k6/timers']);
+const K6_MODULES = new Set([
+  'k6',
+  'k6/http',
+  'k6/metrics',
+  'k6/ws',
+  'k6/crypto',
+  'k6/encoding',
+  'k6/execution',
+  'k6/data',
+  'k6/timers',
+]);
 
 /** `node --check` on a .mjs copy: the module grammar (import/export) is parsed, nothing is linked or run. */
 function checkModule(file: string): void {
@@ -58,12 +68,34 @@ describe('cards.js load profile from the environment', () => {
       { duration: '30s', target: 8 },
       { duration: '15s', target: 0 },
     ]);
-    expect(p).toMatchObject({ startVUs: 1, sleep: 0.1, rate: 100, duration: '1m', preAllocatedVUs: 10, maxVUs: 100, constantStart: '65s' });
+    expect(p).toMatchObject({
+      startVUs: 1,
+      sleep: 0.1,
+      rate: 100,
+      duration: '1m',
+      preAllocatedVUs: 10,
+      maxVUs: 100,
+      constantStart: '65s',
+    });
   });
   it('takes the heavy profile (the former fixed 1 → 20 → 50 VUs back to back, 1,000 requests/s) from variables', () => {
-    const p = cardsProfile({ RAMP_STAGES: '20s:20,40s:50,20s:0', RAMP_SLEEP: '0', RATE: '1000', PRE_VUS: '50', MAX_VUS: '400', DURATION: '2m' });
+    const p = cardsProfile({
+      RAMP_STAGES: '20s:20,40s:50,20s:0',
+      RAMP_SLEEP: '0',
+      RATE: '1000',
+      PRE_VUS: '50',
+      MAX_VUS: '400',
+      DURATION: '2m',
+    });
     expect(p.stages.map((s: { target: number }) => s.target)).toEqual([20, 50, 0]);
-    expect(p).toMatchObject({ sleep: 0, rate: 1000, duration: '2m', preAllocatedVUs: 50, maxVUs: 400, constantStart: '85s' });
+    expect(p).toMatchObject({
+      sleep: 0,
+      rate: 1000,
+      duration: '2m',
+      preAllocatedVUs: 50,
+      maxVUs: 400,
+      constantStart: '85s',
+    });
   });
   it('never allocates fewer VUs at most than it pre-allocates', () => {
     expect(cardsProfile({ PRE_VUS: '60', MAX_VUS: '20' }).maxVUs).toBe(60);

@@ -30,7 +30,12 @@ function buildIfStale(label, output, sources, workspace) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-buildIfStale('web console', 'web/dist/index.html', ['web/src', 'web/index.html', 'web/vite.config.ts', 'contracts/src'], 'web');
+buildIfStale(
+  'web console',
+  'web/dist/index.html',
+  ['web/src', 'web/index.html', 'web/vite.config.ts', 'contracts/src'],
+  'web',
+);
 buildIfStale('gateway', 'server/dist/main.js', ['server/src', 'contracts/src', 'server/build.mjs'], 'server');
 
 // an IPC channel: the gateway reports the ports it bound (PORT=0 or MQTT_PORT=0 pick free ones), which the demo targets
@@ -52,7 +57,10 @@ child.on('message', (m) => {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, SENTRA_URL: `http://${target}:${m.port}`, SENTRA_MQTT: `mqtt://${target}:${m.mqttPort}` },
   });
-  fleet.on('exit', (code) => code && console.error(`sentra: the demo fleet stopped (${code}); the console keeps running`));
+  fleet.on(
+    'exit',
+    (code) => code && console.error(`sentra: the demo fleet stopped (${code}); the console keeps running`),
+  );
 });
 
 for (const sig of ['SIGINT', 'SIGTERM']) {

@@ -4,12 +4,19 @@ import { build } from 'esbuild';
 const externalPackages = {
   name: 'external-packages',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@sentra/') ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@sentra/') ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
 await build({
-  entryPoints: ['src/main.ts', 'src/modules/telemetry/writer.worker.ts', 'src/modules/telemetry/checkpoint.worker.ts', 'src/platform/mqtt/broker.worker.ts'],
+  entryPoints: [
+    'src/main.ts',
+    'src/modules/telemetry/writer.worker.ts',
+    'src/modules/telemetry/checkpoint.worker.ts',
+    'src/platform/mqtt/broker.worker.ts',
+  ],
   outdir: 'dist',
   entryNames: '[name]',
   bundle: true,

@@ -17,9 +17,13 @@ export function plotlyChunkName(placeholder = '__SENTRA_PLOTLY_CHUNK_FILE__'): P
     name: 'sentra-plotly-chunk-name',
     apply: 'build',
     generateBundle(_options, bundle) {
-      const plotly = Object.values(bundle).find((c) => c.type === 'chunk' && !!c.facadeModuleId?.endsWith('/cards/chart/plotly.ts'));
+      const plotly = Object.values(bundle).find(
+        (c) => c.type === 'chunk' && !!c.facadeModuleId?.endsWith('/cards/chart/plotly.ts'),
+      );
       if (!plotly) return;
-      for (const c of Object.values(bundle)) if (c.type === 'chunk' && c.code.includes(placeholder)) c.code = c.code.replaceAll(placeholder, plotly.fileName);
+      for (const c of Object.values(bundle))
+        if (c.type === 'chunk' && c.code.includes(placeholder))
+          c.code = c.code.replaceAll(placeholder, plotly.fileName);
     },
   };
 }
@@ -37,7 +41,10 @@ export default defineConfig({
     compression({
       include: /\.(js|css)$/,
       threshold: 1024,
-      algorithms: [defineAlgorithm('brotliCompress', { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }), defineAlgorithm('gzip', { level: 9 })],
+      algorithms: [
+        defineAlgorithm('brotliCompress', { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
     }),
   ],
   server: {

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { SharedSchemas } from './openapi-schemas.js';
 
 const convert = (type: z.ZodType) =>
-  z.toJSONSchema(type, { io: 'output', unrepresentable: 'any', reused: 'inline', cycles: 'ref' }) as Record<string, unknown>;
+  z.toJSONSchema(type, { io: 'output', unrepresentable: 'any', reused: 'inline', cycles: 'ref' }) as Record<
+    string,
+    unknown
+  >;
 
 const MenuItem = z.object({
   label: z.string(),
@@ -25,7 +28,8 @@ describe('SharedSchemas.place', () => {
     const names = Object.keys(shared.components);
     expect(names).toHaveLength(1);
     expect(names[0]).toMatch(/^Schema_[0-9a-f]{8}$/);
-    for (const ref of [...refsOf(placed), ...refsOf(shared.components)]) expect(ref).toBe(`#/components/schemas/${names[0]}`);
+    for (const ref of [...refsOf(placed), ...refsOf(shared.components)])
+      expect(ref).toBe(`#/components/schemas/${names[0]}`);
     expect(shared.components[names[0]!]).toMatchObject({ type: 'object', properties: { label: { type: 'string' } } });
   });
 
@@ -61,8 +65,22 @@ describe('SharedSchemas.place', () => {
 
   it('names a schema by its meta id, and a different schema with the same id apart from it', () => {
     const shared = new SharedSchemas();
-    const a = z.object({ n: z.number(), get more(): z.ZodArray<typeof a> { return z.array(a); } }).meta({ id: 'Node' });
-    const b = z.object({ s: z.string(), get more(): z.ZodArray<typeof b> { return z.array(b); } }).meta({ id: 'Node' });
+    const a = z
+      .object({
+        n: z.number(),
+        get more(): z.ZodArray<typeof a> {
+          return z.array(a);
+        },
+      })
+      .meta({ id: 'Node' });
+    const b = z
+      .object({
+        s: z.string(),
+        get more(): z.ZodArray<typeof b> {
+          return z.array(b);
+        },
+      })
+      .meta({ id: 'Node' });
     shared.place(convert(z.object({ a })));
     shared.place(convert(z.object({ b })));
     const names = Object.keys(shared.components);
@@ -72,7 +90,12 @@ describe('SharedSchemas.place', () => {
 
   it('leaves a schema without shared parts as it was, less the dialect', () => {
     const shared = new SharedSchemas();
-    expect(shared.place(convert(z.object({ id: z.string() })))).toEqual({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false });
+    expect(shared.place(convert(z.object({ id: z.string() })))).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+      additionalProperties: false,
+    });
     expect(shared.components).toEqual({});
   });
 });

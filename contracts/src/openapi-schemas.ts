@@ -67,7 +67,8 @@ export class SharedSchemas {
       const name = local === undefined ? undefined : global.get(local);
       return name === undefined ? ref : componentRef(name);
     };
-    for (const [local, def] of Object.entries(defs)) this.components[global.get(local)!] ??= rewriteRefs(def, target) as Json;
+    for (const [local, def] of Object.entries(defs))
+      this.components[global.get(local)!] ??= rewriteRefs(def, target) as Json;
     const placed = rewriteRefs(root, target) as Json;
     if (recursiveRoot) this.components[global.get(ROOT)!] ??= placed;
     return placed;
@@ -79,7 +80,8 @@ export class SharedSchemas {
     if (known) return known;
     const suffix = fingerprint(identity);
     // Component names allow only [A-Za-z0-9._-]; a meta id keeps its readable name unless another schema has it.
-    const base = local === ROOT || GENERATED_NAME.test(local) ? `Schema_${suffix}` : local.replace(/[^A-Za-z0-9._-]/g, '_');
+    const base =
+      local === ROOT || GENERATED_NAME.test(local) ? `Schema_${suffix}` : local.replace(/[^A-Za-z0-9._-]/g, '_');
     const taken = new Set(this.names.values());
     let name = taken.has(base) ? `${base}_${suffix}` : base;
     for (let n = 2; taken.has(name); n++) name = `${base}_${suffix}_${n}`;

@@ -20,7 +20,10 @@ const envelopeFailure: Json = {
   properties: {
     response_result: { type: 'integer', description: 'negative failure code' },
     message: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
   },
 };
 
@@ -37,14 +40,30 @@ function operation(def: CallDef, shared: SharedSchemas): Json {
   const props = (input.properties ?? {}) as Record<string, Json>;
   const required = new Set((input.required as string[] | undefined) ?? []);
   const inPath = pathParams(def.path);
-  const parameters: Json[] = inPath.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } }));
+  const parameters: Json[] = inPath.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: props[name] ?? { type: 'string' },
+  }));
   if (def.audience !== 'public' || def.path.includes('/application/account/auth/')) {
-    parameters.push({ name: Header.appDomain, in: 'header', required: def.audience === 'member', schema: { type: 'string' } });
+    parameters.push({
+      name: Header.appDomain,
+      in: 'header',
+      required: def.audience === 'member',
+      schema: { type: 'string' },
+    });
   }
-  const op: Json = { summary: def.summary, operationId: `${def.method.toLowerCase()}${def.path.replace(/[^A-Za-z0-9]+/g, '_')}`, parameters, security: security(def) };
+  const op: Json = {
+    summary: def.summary,
+    operationId: `${def.method.toLowerCase()}${def.path.replace(/[^A-Za-z0-9]+/g, '_')}`,
+    parameters,
+    security: security(def),
+  };
   const rest = Object.fromEntries(Object.entries(props).filter(([k]) => !inPath.includes(k)));
   if (def.method === 'GET') {
-    for (const [name, schema] of Object.entries(rest)) parameters.push({ name, in: 'query', required: required.has(name), schema });
+    for (const [name, schema] of Object.entries(rest))
+      parameters.push({ name, in: 'query', required: required.has(name), schema });
   } else {
     // the body is the input less its path parameters: `required` must not name what `properties` no longer has
     const body: Json = { ...input, properties: rest };
@@ -59,14 +78,24 @@ function operation(def: CallDef, shared: SharedSchemas): Json {
         description: 'success (response_result 0)',
         content: {
           'application/json': {
-            schema: { allOf: [{ type: 'object', required: ['response_result'], properties: { response_result: { const: 0 } } }, schemaOf(def.output, 'output', shared)] },
+            schema: {
+              allOf: [
+                { type: 'object', required: ['response_result'], properties: { response_result: { const: 0 } } },
+                schemaOf(def.output, 'output', shared),
+              ],
+            },
           },
         },
       };
-  const documented = Object.entries(def.errors ?? {}).map(([code, text]) => `${code}: ${text}`).join('; ');
+  const documented = Object.entries(def.errors ?? {})
+    .map(([code, text]) => `${code}: ${text}`)
+    .join('; ');
   op.responses = {
     '200': success,
-    '400': { description: `invalid input (-10)${documented ? `; ${documented}` : ''}`, content: { 'application/json': { schema: envelopeFailure } } },
+    '400': {
+      description: `invalid input (-10)${documented ? `; ${documented}` : ''}`,
+      content: { 'application/json': { schema: envelopeFailure } },
+    },
     '401': { description: 'missing or wrong credentials' },
     '402': { description: 'tenant billing expired (-40)' },
     '403': { description: 'not granted by the role (-13)' },
@@ -86,7 +115,11 @@ export function openApiDocument(): Json {
   const key = (name: string) => ({ type: 'apiKey', in: 'header', name });
   return {
     openapi: '3.1.0',
-    info: { title: 'Sentra API', version: '1', description: 'Every answer carries response_result (0 on success). Generated from @sentra/contracts.' },
+    info: {
+      title: 'Sentra API',
+      version: '1',
+      description: 'Every answer carries response_result (0 on success). Generated from @sentra/contracts.',
+    },
     // Relative: the calls are served by the same origin as this document (behind any proxy or port).
     servers: [{ url: '/', description: 'the gateway serving this document' }],
     paths,

@@ -10,14 +10,24 @@ export const DOMAIN = __ENV.SENTRA_DOMAIN || 'k6cards';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 function post(path, body, headers) {
-  return http.post(`${BASE}${path}`, JSON.stringify(body), { headers: Object.assign({}, JSON_HEADERS, headers || {}), tags: { name: path } });
+  return http.post(`${BASE}${path}`, JSON.stringify(body), {
+    headers: Object.assign({}, JSON_HEADERS, headers || {}),
+    tags: { name: path },
+  });
 }
 
 /** Signs the tenant in, registering it on first use; answers the tenant headers. */
 export function signIn() {
   let login = post('/service/web/tenant/account/auth/login', { input: USER, pass: PASS });
   if (login.json('response_result') !== 0) {
-    post('/service/web/tenant/account/auth/register', { username: USER, first: 'K6', email: `${USER}@contoh.id`, pass: PASS, passv: PASS, tenant_name: 'K6 Load' });
+    post('/service/web/tenant/account/auth/register', {
+      username: USER,
+      first: 'K6',
+      email: `${USER}@contoh.id`,
+      pass: PASS,
+      passv: PASS,
+      tenant_name: 'K6 Load',
+    });
     login = post('/service/web/tenant/account/auth/login', { input: USER, pass: PASS });
   }
   if (!check(login, { 'signed in': (r) => r.json('response_result') === 0 })) fail(`sign-in failed: ${login.body}`);
@@ -32,14 +42,24 @@ export function application(tenant) {
 
 /** Device ids of the application (at most `size`). */
 export function devices(headers, size) {
-  const r = http.get(`${BASE}/service/web/device/list/web/filter?size=${size || 100}`, { headers, tags: { name: 'device list' } });
+  const r = http.get(`${BASE}/service/web/device/list/web/filter?size=${size || 100}`, {
+    headers,
+    tags: { name: 'device list' },
+  });
   return (r.json('devices') || []).map((d) => d.id);
 }
 
 /** The card functions the scenarios exercise, with the card that reads each and the query it is fetched with. */
 export const FUNCTIONS = {
   LATEST: { cat: 'SINGLE_VALUE_CARD', queryType: 'device', w: 1, h: 1, query: '' },
-  AVG_HOURLY: { cat: 'LINE_CHART_CARD', fn: 'AVG', queryType: 'graph', w: 2, h: 2, query: '?range=TODAY&period=hour&interval=1' },
+  AVG_HOURLY: {
+    cat: 'LINE_CHART_CARD',
+    fn: 'AVG',
+    queryType: 'graph',
+    w: 2,
+    h: 2,
+    query: '?range=TODAY&period=hour&interval=1',
+  },
   SUM_DAILY_30D: { cat: 'BAR_CHART_CARD', fn: 'SUM', queryType: 'graph', w: 2, h: 2, query: 'DAILY' },
   USAGE_TODAY: { cat: 'SINGLE_VALUE_CARD', fn: 'USAGE', queryType: 'device', w: 1, h: 1, query: '?range=TODAY' },
   MAX_REALTIME: { cat: 'SINGLE_VALUE_CARD', fn: 'MAX', queryType: 'device', w: 1, h: 1, query: '?ndata=60' },
@@ -72,7 +92,8 @@ export function dashboard(headers, deviceIds) {
       const key = `${name.toLowerCase()}_${i}`;
       let value;
       if (f.queryType === 'tags') value = { query: f.fn, queryType: 'tags', tags: [] };
-      else if (f.queryType === 'condition') value = { query: 'MATH', queryType: 'condition', condition: '{func_power} * 2' };
+      else if (f.queryType === 'condition')
+        value = { query: 'MATH', queryType: 'condition', condition: '{func_power} * 2' };
       else value = { query: f.fn || 'LATEST', queryType: f.queryType, device_id: device, sensor, config, param };
       cards[key] = { key, cat: f.cat, x: 0, y: y, w: f.w, h: f.h, model: { value } };
       y += 2;
@@ -82,7 +103,9 @@ export function dashboard(headers, deviceIds) {
   const conf = {
     version: '2',
     config: { refresh: 0 },
-    var: { func_power: { _varType: 'func', query: 'LATEST', queryType: 'device', device_id: first, sensor, config, param } },
+    var: {
+      func_power: { _varType: 'func', query: 'LATEST', queryType: 'device', device_id: first, sensor, config, param },
+    },
     dashboard: cards,
   };
   const added = post('/service/web/application/nav/add', { label: 'K6 Cards', conf_dashboard: conf }, headers);

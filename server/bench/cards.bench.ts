@@ -46,11 +46,26 @@ function seeder(app: SentraApp) {
   const sqlite = app.db.sqlite;
   const point = sqlite.prepare('INSERT INTO telemetry_points (series_id, ts, num) VALUES (?, ?, ?)');
   const roll = {
-    minute: sqlite.prepare('INSERT INTO telemetry_rollup_minute (series_id, bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
-    hour: sqlite.prepare('INSERT INTO telemetry_rollup_hour (series_id, bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    minute: sqlite.prepare(
+      'INSERT INTO telemetry_rollup_minute (series_id, bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    hour: sqlite.prepare(
+      'INSERT INTO telemetry_rollup_hour (series_id, bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
   };
-  type Acc = { b: number; n: number; sum: number; min: number; max: number; first: number; firstTs: number; last: number; lastTs: number };
-  const flush = (level: 'minute' | 'hour', id: number, a: Acc | null) => a && roll[level].run(id, a.b, a.n, a.sum, a.min, a.max, a.first, a.firstTs, a.last, a.lastTs);
+  type Acc = {
+    b: number;
+    n: number;
+    sum: number;
+    min: number;
+    max: number;
+    first: number;
+    firstTs: number;
+    last: number;
+    lastTs: number;
+  };
+  const flush = (level: 'minute' | 'hour', id: number, a: Acc | null) =>
+    a && roll[level].run(id, a.b, a.n, a.sum, a.min, a.max, a.first, a.firstTs, a.last, a.lastTs);
   return (seriesId: number, start: number, count: number) => {
     let m: Acc | null = null;
     let h: Acc | null = null;
@@ -60,8 +75,12 @@ function seeder(app: SentraApp) {
       point.run(seriesId, ts, v);
       const mb = ts - (ts % 60_000);
       const hb = ts - (ts % H);
-      if (!m || m.b !== mb) flush('minute', seriesId, m), (m = { b: mb, n: 0, sum: 0, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
-      if (!h || h.b !== hb) flush('hour', seriesId, h), (h = { b: hb, n: 0, sum: 0, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
+      if (!m || m.b !== mb)
+        (flush('minute', seriesId, m),
+          (m = { b: mb, n: 0, sum: 0, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts }));
+      if (!h || h.b !== hb)
+        (flush('hour', seriesId, h),
+          (h = { b: hb, n: 0, sum: 0, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts }));
       for (const a of [m, h]) {
         a.n++;
         a.sum += v;
@@ -93,18 +112,38 @@ export const cardsBench: Bench = {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-cards-'));
     const prevEnv = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
-    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error', WRITER_THREAD: process.env.WRITER_THREAD }), { log: createLogger('error') });
+    const app = await buildApp(
+      loadConfig({
+        PORT: '0',
+        MQTT_PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'error',
+        WRITER_THREAD: process.env.WRITER_THREAD,
+      }),
+      { log: createLogger('error') },
+    );
     const children: ChildProcess[] = [];
     try {
       const { url } = await app.listen();
       const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
-        fetch(url + p, { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close', ...headers }, body: JSON.stringify(body) }).then(
+        fetch(url + p, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', connection: 'close', ...headers },
+          body: JSON.stringify(body),
+        }).then(
           (r) => r.json() as Promise<Record<string, any>>,
           (err: Error & { cause?: unknown }) => {
             throw new Error(`POST ${p}: ${err.message} (${String(err.cause)})`);
           },
         );
-      await post(authContract.register.path, { username: 'cardbench', first: 'Bench', email: 'cardbench@contoh.id', pass: 'bench123', passv: 'bench123', tenant_name: 'Bench' });
+      await post(authContract.register.path, {
+        username: 'cardbench',
+        first: 'Bench',
+        email: 'cardbench@contoh.id',
+        pass: 'bench123',
+        passv: 'bench123',
+        tenant_name: 'Bench',
+      });
       const login = await post(authContract.tenantLogin.path, { input: 'cardbench', pass: 'bench123' });
       const tenantHeaders = { [Header.tenantId]: String(login.id), [Header.tenantToken]: login.token as string };
       const created = await post(appsContract.add.path, { name: 'Bench Cards', domain: 'benchcards' }, tenantHeaders);
@@ -115,10 +154,15 @@ export const cardsBench: Bench = {
       const sqlite = app.db.sqlite;
       const started = performance.now();
       const now = Date.now();
-      const addDevice = sqlite.prepare("INSERT INTO devices (id, app_id, category, category_text, device_type, name, serial_number, tags, online, created_at, updated_at) VALUES (?, ?, 8, 'MQTT', 'MQTT', ?, ?, ?, 0, 0, 0)");
-      const addSeries = sqlite.prepare("INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, 'pm', 'meter', 'voltage', '', 'number', 0)");
+      const addDevice = sqlite.prepare(
+        "INSERT INTO devices (id, app_id, category, category_text, device_type, name, serial_number, tags, online, created_at, updated_at) VALUES (?, ?, 8, 'MQTT', 'MQTT', ?, ?, ?, 0, 0, 0)",
+      );
+      const addSeries = sqlite.prepare(
+        "INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, 'pm', 'meter', 'voltage', '', 'number', 0)",
+      );
       sqlite.transaction(() => {
-        for (let d = 1; d <= DEVICES; d++) addDevice.run(d, appId, `Meter ${d}`, `SN-${d}`, JSON.stringify({ zona: [`z${d % 10}`] }));
+        for (let d = 1; d <= DEVICES; d++)
+          addDevice.run(d, appId, `Meter ${d}`, `SN-${d}`, JSON.stringify({ zona: [`z${d % 10}`] }));
       })();
       const seed = seeder(app);
       const densePoints = Math.floor(DENSE_SPAN_MS / STEP_MS);
@@ -149,24 +193,83 @@ export const cardsBench: Bench = {
       // ---- a dashboard: 40 LATEST cards, 20 hourly charts (today), 20 daily charts (30 days by request) ----
       const dense = (i: number) => 1 + (i % DENSE);
       const anyDevice = (i: number) => 1 + ((i * 7919) % seededDevices);
-      const q = (query: string, queryType: string, device: number) => ({ query, queryType, device_id: device, sensor: 'pm', config: 'meter', param: 'voltage' });
+      const q = (query: string, queryType: string, device: number) => ({
+        query,
+        queryType,
+        device_id: device,
+        sensor: 'pm',
+        config: 'meter',
+        param: 'voltage',
+      });
       const dashboard: Record<string, unknown> = {};
-      for (let i = 0; i < 40; i++) dashboard[`latest${i}`] = { key: `latest${i}`, cat: 'SINGLE_VALUE_CARD', x: i % 4, y: Math.floor(i / 4), w: 1, h: 1, model: { value: q('LATEST', 'device', anyDevice(i)) } };
-      for (let i = 0; i < 20; i++) dashboard[`hourly${i}`] = { key: `hourly${i}`, cat: 'LINE_CHART_CARD', x: (i % 2) * 2, y: 10 + Math.floor(i / 2) * 2, w: 2, h: 2, model: { value: q('AVG', 'graph', dense(i)), filter: { default: { name: 'Hari ini', range: 'LAST_HOUR', range_param: 12, period: 'minute', interval: 30 } } } };
-      for (let i = 0; i < 20; i++) dashboard[`daily${i}`] = { key: `daily${i}`, cat: 'BAR_CHART_CARD', x: (i % 2) * 2, y: 40 + Math.floor(i / 2) * 2, w: 2, h: 2, model: { value: q('AVG', 'graph', dense(i + 7)) } };
-      const dash = await post(dashboardsContract.add.path, { label: 'Bench Cards', conf_dashboard: { version: '2', config: { refresh: 0 }, dashboard } }, headers);
+      for (let i = 0; i < 40; i++)
+        dashboard[`latest${i}`] = {
+          key: `latest${i}`,
+          cat: 'SINGLE_VALUE_CARD',
+          x: i % 4,
+          y: Math.floor(i / 4),
+          w: 1,
+          h: 1,
+          model: { value: q('LATEST', 'device', anyDevice(i)) },
+        };
+      for (let i = 0; i < 20; i++)
+        dashboard[`hourly${i}`] = {
+          key: `hourly${i}`,
+          cat: 'LINE_CHART_CARD',
+          x: (i % 2) * 2,
+          y: 10 + Math.floor(i / 2) * 2,
+          w: 2,
+          h: 2,
+          model: {
+            value: q('AVG', 'graph', dense(i)),
+            filter: {
+              default: { name: 'Hari ini', range: 'LAST_HOUR', range_param: 12, period: 'minute', interval: 30 },
+            },
+          },
+        };
+      for (let i = 0; i < 20; i++)
+        dashboard[`daily${i}`] = {
+          key: `daily${i}`,
+          cat: 'BAR_CHART_CARD',
+          x: (i % 2) * 2,
+          y: 40 + Math.floor(i / 2) * 2,
+          w: 2,
+          h: 2,
+          model: { value: q('AVG', 'graph', dense(i + 7)) },
+        };
+      const dash = await post(
+        dashboardsContract.add.path,
+        { label: 'Bench Cards', conf_dashboard: { version: '2', config: { refresh: 0 }, dashboard } },
+        headers,
+      );
       if (dash.response_result !== 0) throw new Error(`dashboard: ${JSON.stringify(dash)}`);
       const dashboardId = dash.id as number;
       const dayStart = now - 24 * H;
       const paths = {
         latest: Array.from({ length: 40 }, (_, i) => `/fetch/web/g/${dashboardId}/latest${i}`),
         // one day of hourly AVG buckets, ending now
-        hourly: Array.from({ length: 20 }, (_, i) => `/fetch/web/g/${dashboardId}/hourly${i}?start=${dayStart}&end=${now}&period=hour&interval=1`),
-        daily: Array.from({ length: 20 }, (_, i) => `/fetch/web/g/${dashboardId}/daily${i}?start=${now - 30 * 24 * H}&end=${now}&period=day&interval=1`),
+        hourly: Array.from(
+          { length: 20 },
+          (_, i) => `/fetch/web/g/${dashboardId}/hourly${i}?start=${dayStart}&end=${now}&period=hour&interval=1`,
+        ),
+        daily: Array.from(
+          { length: 20 },
+          (_, i) => `/fetch/web/g/${dashboardId}/daily${i}?start=${now - 30 * 24 * H}&end=${now}&period=day&interval=1`,
+        ),
       };
 
       // ---- service time (in process, no HTTP) ----
-      const caller = { kind: 'tenant' as const, tenantId: login.id as number, app: { id: appId, tenantId: login.id as number, domain: 'benchcards', name: 'Bench Cards', timezone: 'Asia/Jakarta' } };
+      const caller = {
+        kind: 'tenant' as const,
+        tenantId: login.id as number,
+        app: {
+          id: appId,
+          tenantId: login.id as number,
+          domain: 'benchcards',
+          name: 'Bench Cards',
+          timezone: 'Asia/Jakarta',
+        },
+      };
       const view = app.cards.engine.source.dashboard(caller, dashboardId);
       const service = (key: string, query: Record<string, unknown>) => {
         const times: number[] = [];
@@ -187,15 +290,33 @@ export const cardsBench: Bench = {
         figures[`${k}_service_p50_ms`] = pct(t, 50);
         figures[`${k}_service_p95_ms`] = pct(t, 95);
       }
-      const check = app.cards.engine.evaluate(caller, view, 'daily0', { start: now - 30 * 24 * H, end: now, period: 'day', interval: 1 });
+      const check = app.cards.engine.evaluate(caller, view, 'daily0', {
+        start: now - 30 * 24 * H,
+        end: now,
+        period: 'day',
+        interval: 1,
+      });
       figures.daily_chart_points = (check.data.chart_data ?? []).length;
 
       // ---- HTTP: latency at a constant 3,000 requests/s per query kind, then the sustained mixed rate ----
       // warm-up, not measured: the first seconds after seeding 10 M points (JIT, caches, the checkpoint) are not the
       // gateway's steady state
-      await load({ url: url, paths: [...paths.latest, ...paths.hourly, ...paths.daily], headers: headers, seconds: 3, connections: 16 });
+      await load({
+        url: url,
+        paths: [...paths.latest, ...paths.hourly, ...paths.daily],
+        headers: headers,
+        seconds: 3,
+        connections: 16,
+      });
       for (const kind of ['latest', 'hourly', 'daily'] as const) {
-        const r = await load({ url: url, paths: paths[kind], headers: headers, seconds: 5, rate: 3000, connections: 16 });
+        const r = await load({
+          url: url,
+          paths: paths[kind],
+          headers: headers,
+          seconds: 5,
+          rate: 3000,
+          connections: 16,
+        });
         figures[`${kind}_http_at_3000rps_p50_ms`] = r.p50_ms;
         figures[`${kind}_http_at_3000rps_p97_5_ms`] = r.p97_5_ms;
         figures[`${kind}_http_at_3000rps_p99_ms`] = r.p99_ms;
@@ -237,13 +358,17 @@ export const cardsBench: Bench = {
       // ---- live push: 5,000 devices at 1 message/s, 200 viewers ----
       const benchApp = appId;
       const authority: BrokerAuthority = {
-        authenticate: (_c, username) => (username?.startsWith('bench-') ? { key: `bench:${username.slice(6)}`, appId: benchApp } : null),
+        authenticate: (_c, username) =>
+          username?.startsWith('bench-') ? { key: `bench:${username.slice(6)}`, appId: benchApp } : null,
         authorizePublish: (identity, topic) => topic.startsWith(`d/${identity.key.slice(6)}/`),
         authorizeSubscribe: () => false,
       };
       // fleet device n publishes on d/<n>/ as device n (fleet device 0 has no registry row and no card)
       const resolver: DeviceResolver = {
-        resolveDevice: (identity: MqttIdentity) => (identity.key.startsWith('bench:') ? { deviceId: Number(identity.key.slice(6)), appId: benchApp, category: 8 } : null),
+        resolveDevice: (identity: MqttIdentity) =>
+          identity.key.startsWith('bench:')
+            ? { deviceId: Number(identity.key.slice(6)), appId: benchApp, category: 8 }
+            : null,
       };
       app.broker.addAuthority(authority);
       app.telemetry.useResolver(resolver);
@@ -252,18 +377,55 @@ export const cardsBench: Bench = {
         const cards: Record<string, unknown> = {};
         for (let c = 0; c < LIVE_CARDS; c++) {
           const device = 1 + ((dsh * LIVE_CARDS + c) % (LIVE_DEVICES - 1));
-          cards[`c${c}`] = { key: `c${c}`, cat: 'SINGLE_VALUE_CARD', x: c % 4, y: Math.floor(c / 4), w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: device, sensor: 'bench', config: 'data', param: 'sent_at' } } };
+          cards[`c${c}`] = {
+            key: `c${c}`,
+            cat: 'SINGLE_VALUE_CARD',
+            x: c % 4,
+            y: Math.floor(c / 4),
+            w: 1,
+            h: 1,
+            model: {
+              value: {
+                query: 'LATEST',
+                queryType: 'device',
+                device_id: device,
+                sensor: 'bench',
+                config: 'data',
+                param: 'sent_at',
+              },
+            },
+          };
         }
-        const r = await post(dashboardsContract.add.path, { label: `Live ${dsh}`, conf_dashboard: { version: '2', config: { refresh: 0 }, dashboard: cards } }, headers);
+        const r = await post(
+          dashboardsContract.add.path,
+          { label: `Live ${dsh}`, conf_dashboard: { version: '2', config: { refresh: 0 }, dashboard: cards } },
+          headers,
+        );
         liveIds.push(r.id as number);
       }
       const here = fileURLToPath(new URL('.', import.meta.url));
-      const fleet = fork(path.join(here, 'ingest/devices.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      const viewers = fork(path.join(here, 'cards/viewers.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const fleet = fork(path.join(here, 'ingest/devices.ts'), [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      const viewers = fork(path.join(here, 'cards/viewers.ts'), [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
       children.push(fleet, viewers);
-      const conn = await askChild<{ connected: number; failed: number }>(fleet, { cmd: 'connect', port: app.broker.port, devices: LIVE_DEVICES, concurrency: 100 }, 'connected', 120_000);
+      const conn = await askChild<{ connected: number; failed: number }>(
+        fleet,
+        { cmd: 'connect', port: app.broker.port, devices: LIVE_DEVICES, concurrency: 100 },
+        'connected',
+        120_000,
+      );
       figures.live_devices_connected = conn.connected;
-      const v = await askChild<{ ready: number; subscribed: number; error?: string }>(viewers, { cmd: 'start', url, auth: headers, dashboards: liveIds, viewers: LIVE_VIEWERS }, 'started', 60_000);
+      const v = await askChild<{ ready: number; subscribed: number; error?: string }>(
+        viewers,
+        { cmd: 'start', url, auth: headers, dashboards: liveIds, viewers: LIVE_VIEWERS },
+        'started',
+        60_000,
+      );
       if (v.error) throw new Error(v.error);
       figures.live_viewers = v.ready;
       figures.live_subscribed = v.subscribed;
@@ -275,7 +437,12 @@ export const cardsBench: Bench = {
         if (typeof v === 'number' && serverLag.length < 1_000_000) serverLag.push(Date.now() - v);
         emit(room, event, payload);
       };
-      const ran = askChild<{ sent: number; errors: number }>(fleet, { cmd: 'run', qos: 0, messagesPerSecond: LIVE_DEVICES, seconds: LIVE_S }, 'ran', (LIVE_S + 60) * 1000);
+      const ran = askChild<{ sent: number; errors: number }>(
+        fleet,
+        { cmd: 'run', qos: 0, messagesPerSecond: LIVE_DEVICES, seconds: LIVE_S },
+        'ran',
+        (LIVE_S + 60) * 1000,
+      );
       await new Promise((r) => setTimeout(r, 4000));
       await askChild(viewers, { cmd: 'measure' }, 'measuring', 5000);
       serverLag.length = 0;
@@ -296,7 +463,8 @@ export const cardsBench: Bench = {
       figures.live_writer_max_hand_over_ms = tm.max_hand_over_ms as number;
       figures.live_writer_max_answer_ms = tm.max_answer_ms as number;
       figures.live_writer_max_queued_points = tm.max_queued_points as number;
-      figures.live_server_event_loop_utilization = Math.round(performance.eventLoopUtilization(elu0).utilization * 100) / 100;
+      figures.live_server_event_loop_utilization =
+        Math.round(performance.eventLoopUtilization(elu0).utilization * 100) / 100;
       figures.live_watched_cards = s1.cards;
       figures.live_card_updates_per_s = Math.round((s1.pushed - s0.pushed) / (LIVE_S - 6));
       figures.live_push_cpu_ms_per_s = Math.round((s1.busy_ms - s0.busy_ms) / (LIVE_S - 6));

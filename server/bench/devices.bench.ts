@@ -48,12 +48,25 @@ export const devicesBench: Bench = {
   async run() {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-bench-devices-'));
     process.env.NODE_ENV = 'production';
-    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error' }), { log: createLogger('error') });
+    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error' }), {
+      log: createLogger('error'),
+    });
     const { url } = await app.listen();
     try {
       const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
-        fetch(url + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
-      await post(authContract.register.path, { username: 'benchdev', first: 'Bench', email: 'benchdev@contoh.id', pass: 'bench123', passv: 'bench123', tenant_name: 'Bench' });
+        fetch(url + p, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        }).then((r) => r.json());
+      await post(authContract.register.path, {
+        username: 'benchdev',
+        first: 'Bench',
+        email: 'benchdev@contoh.id',
+        pass: 'bench123',
+        passv: 'bench123',
+        tenant_name: 'Bench',
+      });
       const login = await post(authContract.tenantLogin.path, { input: 'benchdev', pass: 'bench123' });
       const tenant = { [Header.tenantId]: String(login.id), [Header.tenantToken]: login.token };
       const mine = await post(appsContract.add.path, { name: 'Bench Devices', domain: 'benchdevices' }, tenant);
@@ -76,7 +89,15 @@ export const devicesBench: Bench = {
       const figures: Record<string, number> = { devices: DEVICES, seed_ms: seedMs };
       // the service alone, sequentially: what the query costs without HTTP and without the load generator's contention
       const db = app.db.db;
-      const service = createDeviceService(db, { tags: createTagsService(db), lora: createLoraService(db), activation: createActivation(db, Date.now), emma: simulatedEmmaCloud, imou: simulatedImouCloud, brokerUrl: () => '', broker: () => ({ host: '', port: 0, wsUrl: '' }) });
+      const service = createDeviceService(db, {
+        tags: createTagsService(db),
+        lora: createLoraService(db),
+        activation: createActivation(db, Date.now),
+        emma: simulatedEmmaCloud,
+        imou: simulatedImouCloud,
+        brokerUrl: () => '',
+        broker: () => ({ host: '', port: 0, wsUrl: '' }),
+      });
       for (const [name, qs] of Object.entries(queries)) {
         const q = Object.fromEntries(new URLSearchParams(qs));
         const filter = devicesContract.filter.input.parse(q);

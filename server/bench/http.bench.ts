@@ -31,11 +31,24 @@ export const httpBench: Bench = {
 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-bench-'));
     process.env.NODE_ENV = 'production';
-    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error' }), { log: createLogger('error') });
+    const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'error' }), {
+      log: createLogger('error'),
+    });
     const { url } = await app.listen();
     const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(url + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
-    await post(authContract.register.path, { username: 'benchuser', first: 'Bench', email: 'bench@contoh.id', pass: 'bench123', passv: 'bench123', tenant_name: 'Bench' });
+      fetch(url + p, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
+    await post(authContract.register.path, {
+      username: 'benchuser',
+      first: 'Bench',
+      email: 'bench@contoh.id',
+      pass: 'bench123',
+      passv: 'bench123',
+      tenant_name: 'Bench',
+    });
     const login = await post(authContract.tenantLogin.path, { input: 'benchuser', pass: 'bench123' });
     const headers = { [Header.tenantId]: String(login.id), [Header.tenantToken]: login.token };
     await post(appsContract.add.path, { name: 'Bench App', domain: 'benchapp' }, headers);

@@ -53,17 +53,23 @@ const RULES = Number(process.env.BENCH_RULES ?? 1000);
 /** a phase passes the capacity's bar with its p99 publish → stored within this and nothing lost */
 const P99_BOUND_MS = 100;
 /** the phases' order (BENCH_QOS_ORDER=1,0 runs QoS 1 first, on a smaller table and a younger heap) */
-const QOS_ORDER = [...new Set((process.env.BENCH_QOS_ORDER ?? '0,1').split(',').map((q): 0 | 1 => (q.trim() === '1' ? 1 : 0)))];
+const QOS_ORDER = [
+  ...new Set((process.env.BENCH_QOS_ORDER ?? '0,1').split(',').map((q): 0 | 1 => (q.trim() === '1' ? 1 : 0))),
+];
 const BENCH_APP = 1;
 
 /** bench-only broker authority: username `bench-<n>` is device n, publishing under d/<n>/ only */
 const authority: BrokerAuthority = {
-  authenticate: (_clientId, username) => (username?.startsWith('bench-') ? { key: `bench:${username.slice(6)}`, appId: BENCH_APP } : null),
+  authenticate: (_clientId, username) =>
+    username?.startsWith('bench-') ? { key: `bench:${username.slice(6)}`, appId: BENCH_APP } : null,
   authorizePublish: (identity, topic) => topic.startsWith(`d/${identity.key.slice(6)}/`),
   authorizeSubscribe: () => false,
 };
 const resolver: DeviceResolver = {
-  resolveDevice: (identity: MqttIdentity) => (identity.key.startsWith('bench:') ? { deviceId: Number(identity.key.slice(6)), appId: BENCH_APP, category: 8 } : null),
+  resolveDevice: (identity: MqttIdentity) =>
+    identity.key.startsWith('bench:')
+      ? { deviceId: Number(identity.key.slice(6)), appId: BENCH_APP, category: 8 }
+      : null,
 };
 
 function gcNow(): () => void {
@@ -142,7 +148,11 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   const other0 = o.otherPoints?.() ?? 0;
   sampling.count = 0;
   sampling.on = false;
-  const ran = fleet.ask<{ sent: number; errors: number; seconds: number }>({ cmd: 'run', qos, messagesPerSecond: o.pointsPerS / 3, seconds: o.seconds }, 'ran', (o.seconds + 60) * 1000);
+  const ran = fleet.ask<{ sent: number; errors: number; seconds: number }>(
+    { cmd: 'run', qos, messagesPerSecond: o.pointsPerS / 3, seconds: o.seconds },
+    'ran',
+    (o.seconds + 60) * 1000,
+  );
   // BENCH_TRACE=1: the writer's state every 250 ms on stderr (where a stall comes from)
   let traceElu = performance.eventLoopUtilization();
   let traceBroker = app.broker.threadUtilization();
@@ -158,7 +168,9 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
         const writerBusy = (m.total_roundtrip_ms - traceWriter.total_roundtrip_ms) / 250;
         traceWriter = m;
         traceBroker = app.broker.threadUtilization();
-        process.stderr.write(`trace ${k} t=${Math.round(performance.now())} wall=${Date.now()} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} window_batches=${writerBatches} window_writer_busy=${writerBusy.toFixed(2)} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(sampling.traceMaxMs)} max_arrival_ms=${Math.round(sampling.traceMaxArrival)} over100=${sampling.traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.map((u) => u.utilization.toFixed(2)).join('/')} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`);
+        process.stderr.write(
+          `trace ${k} t=${Math.round(performance.now())} wall=${Date.now()} queued=${m.queued_points} batches=${m.batches} recent=${m.recent_points} last_batch_points=${m.last_batch_points} last_batch_ms=${m.last_batch_ms} window_batches=${writerBatches} window_writer_busy=${writerBusy.toFixed(2)} roundtrip_max=${m.max_roundtrip_ms} handover_max=${m.max_hand_over_ms} answer_max=${m.max_answer_ms} max_ms=${Math.round(sampling.traceMaxMs)} max_arrival_ms=${Math.round(sampling.traceMaxArrival)} over100=${sampling.traceOver} elu=${elu.utilization.toFixed(2)} broker_elu=${brokerElu.map((u) => u.utilization.toFixed(2)).join('/')} paused=${m.reads_paused} series=${m.series_cached} conns=${app.broker.connected().length} created=${m.series_created} create_ms=${m.series_create_ms} create_max=${m.series_max_create_ms}\n`,
+        );
         sampling.traceMaxMs = 0;
         sampling.traceMaxArrival = 0;
         sampling.traceOver = 0;
@@ -175,7 +187,17 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   const t0 = performance.now();
   const windowMs = (o.seconds - o.warmupS - 1) * 1000;
   // a console reading a LATEST card meanwhile: 50 requests/s on 2 connections (autocannon, this process)
-  const card = o.cardPaths && o.cardUrl ? load({ url: o.cardUrl, paths: o.cardPaths, headers: o.cardHeaders, seconds: Math.max(1, Math.floor(windowMs / 1000)), connections: 2, rate: 50 }) : undefined;
+  const card =
+    o.cardPaths && o.cardUrl
+      ? load({
+          url: o.cardUrl,
+          paths: o.cardPaths,
+          headers: o.cardHeaders,
+          seconds: Math.max(1, Math.floor(windowMs / 1000)),
+          connections: 2,
+          rate: 50,
+        })
+      : undefined;
   await new Promise((res) => setTimeout(res, windowMs));
   const w1 = app.telemetry.metrics() as Record<string, number>;
   const elu = performance.eventLoopUtilization(elu0).utilization;
@@ -217,20 +239,26 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   // QoS 1: points of messages whose PUBACK the fleet read and that are not stored (must be 0: an acknowledgement
   // leaves after the commit, docs/decisions/ingest.md); a PUBACK still held at the phase's end counts as an error
   if (qos === 1) figures[`${k}acknowledged_lost_points`] = Math.max(0, (sent.sent - sent.errors) * 3 - stored);
-  figures[`${k}shed_or_refused_points`] = m1.shed_qos0_points + m1.refused_points - m0.shed_qos0_points - m0.refused_points;
+  figures[`${k}shed_or_refused_points`] =
+    m1.shed_qos0_points + m1.refused_points - m0.shed_qos0_points - m0.refused_points;
   figures[`${k}drain_ms`] = Math.round(drainMs);
   if (!o.full) return figures;
   let over = 0;
   for (let i = 0; i < count; i++) if (samples[i]! > 100) over++;
   figures[`${k}share_over_100ms`] = Math.round((over / Math.max(1, count)) * 10_000) / 10_000;
-  figures[`${k}stored_rows_total`] = app.db.sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get() as number;
+  figures[`${k}stored_rows_total`] = app.db.sqlite
+    .prepare('SELECT count(*) FROM telemetry_points')
+    .pluck()
+    .get() as number;
   figures[`${k}max_batch_ms`] = m1.max_batch_ms;
   figures[`${k}max_queued_points`] = m1.max_queued_points;
   figures[`${k}batches_per_s`] = Math.round((w1.batches - w0.batches) / windowS);
   figures[`${k}writer_busy`] = Math.round(((w1.total_batch_ms - w0.total_batch_ms) / 1000 / windowS) * 100) / 100;
-  figures[`${k}writer_roundtrip_busy`] = Math.round(((w1.total_roundtrip_ms - w0.total_roundtrip_ms) / 1000 / windowS) * 100) / 100;
+  figures[`${k}writer_roundtrip_busy`] =
+    Math.round(((w1.total_roundtrip_ms - w0.total_roundtrip_ms) / 1000 / windowS) * 100) / 100;
   figures[`${k}max_roundtrip_ms`] = m1.max_roundtrip_ms;
-  figures[`${k}main_thread_cpu_us_per_message`] = Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
+  figures[`${k}main_thread_cpu_us_per_message`] =
+    Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
   figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
   // each broker thread's event loop (the kernel spreads the connections over them)
   figures[`${k}broker_threads_utilization`] = brokerElu.map((u) => Math.round(u * 100) / 100).join(' / ');
@@ -251,7 +279,10 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
 
 /** whether a phase meets the capacity's bar: p99 publish → stored within the bound, nothing lost or refused */
 export const passes = (f: Record<string, number | string>, k: string) =>
-  Number(f[`${k}p99_ms`]) <= P99_BOUND_MS && Number(f[`${k}lost_points`]) <= 0 && Number(f[`${k}acknowledged_lost_points`] ?? 0) <= 0 && Number(f[`${k}shed_or_refused_points`]) <= 0;
+  Number(f[`${k}p99_ms`]) <= P99_BOUND_MS &&
+  Number(f[`${k}lost_points`]) <= 0 &&
+  Number(f[`${k}acknowledged_lost_points`] ?? 0) <= 0 &&
+  Number(f[`${k}shed_or_refused_points`]) <= 0;
 
 /**
  * A gateway with its fleet connected and primed (first contact: each device's first message creates its series, a
@@ -260,14 +291,26 @@ export const passes = (f: Record<string, number | string>, k: string) =>
  */
 async function start(served: boolean, figures: Record<string, number | string>, k: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-ingest-'));
-  const app = await buildApp(loadConfig({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', WRITER_THREAD: process.env.WRITER_THREAD, MQTT_THREADS: process.env.MQTT_THREADS }), { log: createLogger('error') });
+  const app = await buildApp(
+    loadConfig({
+      PORT: '0',
+      MQTT_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      WRITER_THREAD: process.env.WRITER_THREAD,
+      MQTT_THREADS: process.env.MQTT_THREADS,
+    }),
+    { log: createLogger('error') },
+  );
   const { url } = await app.listen();
   const sampling = sampler(app);
   let servedFleet: ServedFleet | undefined;
   // the fleet lives through the whole plan: the steady and rules phases, the capacity search, the 2× phase and the
   // drains (each bounded to 30 s), with 15 minutes to spare for registering and connecting on a slow machine
   const steps = Number(process.env.BENCH_CAPACITY_STEPS ?? 7);
-  const limit = 15 * 60 + 5 * PHASE_S + Number(process.env.BENCH_CAPACITY_BUDGET_S ?? 100) + (steps + 3) * (STEP_S + 40);
+  const limit =
+    15 * 60 + 5 * PHASE_S + Number(process.env.BENCH_CAPACITY_BUDGET_S ?? 100) + (steps + 3) * (STEP_S + 40);
   const fleet = startFleet(PHASE_S, undefined, limit);
   const close = async () => {
     await fleet.quit();
@@ -291,19 +334,33 @@ async function start(served: boolean, figures: Record<string, number | string>, 
     gc();
     const rssBefore = process.memoryUsage().rss;
     const connectStart = performance.now();
-    const conn = await fleet.ask<{ connected: number; failed: number }>({ cmd: 'connect', port: app.broker.port, devices: DEVICES, concurrency: 100 }, 'connected', 120_000);
+    const conn = await fleet.ask<{ connected: number; failed: number }>(
+      { cmd: 'connect', port: app.broker.port, devices: DEVICES, concurrency: 100 },
+      'connected',
+      120_000,
+    );
     figures[`${k}connect_ms`] = Math.round(performance.now() - connectStart);
     await new Promise((r) => setTimeout(r, 2000));
     gc();
     const rssIdle = process.memoryUsage().rss;
     figures[`${k}connected_devices`] = conn.connected;
     figures[`${k}connect_failures`] = conn.failed;
-    figures[`${k}idle_rss_per_device_kb`] = Math.round(((rssIdle - rssBefore) / 1024 / Math.max(1, conn.connected)) * 10) / 10;
+    figures[`${k}idle_rss_per_device_kb`] =
+      Math.round(((rssIdle - rssBefore) / 1024 / Math.max(1, conn.connected)) * 10) / 10;
     if (conn.connected === 0) throw new Error('no device connected');
 
     const primeStart = performance.now();
-    const primed = await fleet.ask<{ sent: number; errors: number }>({ cmd: 'run', qos: 1, messagesPerSecond: DEVICES / 1.05, seconds: 1.05 }, 'ran', 60_000);
-    for (let i = 0; i < 600 && (app.telemetry.metrics() as Record<string, number>).queued_messages < primed.sent - primed.errors; i++) await new Promise((r) => setTimeout(r, 50));
+    const primed = await fleet.ask<{ sent: number; errors: number }>(
+      { cmd: 'run', qos: 1, messagesPerSecond: DEVICES / 1.05, seconds: 1.05 },
+      'ran',
+      60_000,
+    );
+    for (
+      let i = 0;
+      i < 600 && (app.telemetry.metrics() as Record<string, number>).queued_messages < primed.sent - primed.errors;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 50));
     await app.telemetry.flush();
     figures[`${k}first_contact_messages`] = primed.sent;
     figures[`${k}first_contact_series_created`] = (app.telemetry.metrics() as Record<string, number>).series_created;
@@ -317,13 +374,29 @@ async function start(served: boolean, figures: Record<string, number | string>, 
 
 /** the steady QoS 0 and QoS 1 phases at BENCH_POINTS_PER_S */
 async function steadyPhases(r: Run, figures: Record<string, number | string>, k: string) {
-  for (const qos of QOS_ORDER) Object.assign(figures, await phase(r, { qos, pointsPerS: POINTS_PER_S, seconds: PHASE_S, warmupS: WARMUP_S, k: `${k}qos${qos}_`, full: true }));
+  for (const qos of QOS_ORDER)
+    Object.assign(
+      figures,
+      await phase(r, {
+        qos,
+        pointsPerS: POINTS_PER_S,
+        seconds: PHASE_S,
+        warmupS: WARMUP_S,
+        k: `${k}qos${qos}_`,
+        full: true,
+      }),
+    );
 }
 
 export const ingestBench: Bench = {
   name: 'ingest',
   async run() {
-    const figures: Record<string, number | string> = { path: 'served (REST-registered devices, real sign-in and resolution)', devices: DEVICES, offered_points_per_s: POINTS_PER_S, phase_s: PHASE_S };
+    const figures: Record<string, number | string> = {
+      path: 'served (REST-registered devices, real sign-in and resolution)',
+      devices: DEVICES,
+      offered_points_per_s: POINTS_PER_S,
+      phase_s: PHASE_S,
+    };
     const served = await start(true, figures, '');
     const { run: r, url, close } = served;
     const fleetOf = served.servedFleet!;
@@ -335,83 +408,145 @@ export const ingestBench: Bench = {
 
       // ---- capacity: step search on short phases, then the goodput at twice it with a LATEST card read meanwhile ----
       // a section that fails records its error and the bench goes on with the figures it has
-      if (process.env.BENCH_CAPACITY !== '0') try {
-        const cq = CAPACITY_QOS;
-        const search = await findCapacity({
-          start: POINTS_PER_S,
-          growth: 1.5,
-          resolution: 0.1,
-          quantum: 3000,
-          floor: 3000,
-          maxSteps: Number(process.env.BENCH_CAPACITY_STEPS ?? 7),
-          budgetMs: Number(process.env.BENCH_CAPACITY_BUDGET_S ?? 100) * 1000,
-          attempt: async (rate) => {
-            const k = `step_${rate}_`;
-            const f = await phase(r, { qos: cq, pointsPerS: rate, seconds: STEP_S, warmupS: STEP_WARMUP_S, k, full: false });
-            const ok = passes(f, k);
-            process.stderr.write(`ingest capacity step: ${rate} points/s offered, qos ${cq}: stored ${f[`${k}stored_points_per_s`]}/s, p99 ${f[`${k}p99_ms`]} ms, lost ${f[`${k}lost_points`]} → ${ok ? 'pass' : 'fail'}\n`);
-            return ok;
-          },
-        });
-        figures.capacity_qos = cq;
-        figures.capacity_points_per_s = search.capacity;
-        figures.capacity_lowest_failed_points_per_s = search.lowestFailed ?? 'none';
-        figures.capacity_steps = search.steps.map((s) => `${s.rate}:${s.ok ? 'pass' : 'fail'}`).join(' ');
-        figures.capacity_search_ended = search.ended;
-        const device = fleetOf.devices[0]!;
-        const cardPath = await latestCard(url, fleetOf.auth, device.id);
-        const { headersOf } = await import('../test/harness.js');
-        const twice = Math.max(2 * search.capacity, 2 * 3000);
-        Object.assign(figures, await phase(r, { qos: cq, pointsPerS: twice, seconds: STEP_S, warmupS: STEP_WARMUP_S, k: 'at_2x_capacity_', full: false, cardUrl: url, cardPaths: [cardPath], cardHeaders: headersOf(fleetOf.auth) }));
-        figures.goodput_at_2x_capacity_points_per_s = figures.at_2x_capacity_stored_points_per_s!;
-        // the figure issue 24 asks for: every phase's acknowledged-and-lost points (QoS 1), which must all be 0
-        figures.acknowledged_points_lost = Object.entries(figures).filter(([n]) => n.endsWith('acknowledged_lost_points')).reduce((n, [, v]) => n + Number(v), 0);
-        figures.latest_card_p99_ms_saturated = figures.at_2x_capacity_latest_card_p99_ms!;
-      } catch (err) {
-        figures.capacity_error = String(err);
-      }
+      if (process.env.BENCH_CAPACITY !== '0')
+        try {
+          const cq = CAPACITY_QOS;
+          const search = await findCapacity({
+            start: POINTS_PER_S,
+            growth: 1.5,
+            resolution: 0.1,
+            quantum: 3000,
+            floor: 3000,
+            maxSteps: Number(process.env.BENCH_CAPACITY_STEPS ?? 7),
+            budgetMs: Number(process.env.BENCH_CAPACITY_BUDGET_S ?? 100) * 1000,
+            attempt: async (rate) => {
+              const k = `step_${rate}_`;
+              const f = await phase(r, {
+                qos: cq,
+                pointsPerS: rate,
+                seconds: STEP_S,
+                warmupS: STEP_WARMUP_S,
+                k,
+                full: false,
+              });
+              const ok = passes(f, k);
+              process.stderr.write(
+                `ingest capacity step: ${rate} points/s offered, qos ${cq}: stored ${f[`${k}stored_points_per_s`]}/s, p99 ${f[`${k}p99_ms`]} ms, lost ${f[`${k}lost_points`]} → ${ok ? 'pass' : 'fail'}\n`,
+              );
+              return ok;
+            },
+          });
+          figures.capacity_qos = cq;
+          figures.capacity_points_per_s = search.capacity;
+          figures.capacity_lowest_failed_points_per_s = search.lowestFailed ?? 'none';
+          figures.capacity_steps = search.steps.map((s) => `${s.rate}:${s.ok ? 'pass' : 'fail'}`).join(' ');
+          figures.capacity_search_ended = search.ended;
+          const device = fleetOf.devices[0]!;
+          const cardPath = await latestCard(url, fleetOf.auth, device.id);
+          const { headersOf } = await import('../test/harness.js');
+          const twice = Math.max(2 * search.capacity, 2 * 3000);
+          Object.assign(
+            figures,
+            await phase(r, {
+              qos: cq,
+              pointsPerS: twice,
+              seconds: STEP_S,
+              warmupS: STEP_WARMUP_S,
+              k: 'at_2x_capacity_',
+              full: false,
+              cardUrl: url,
+              cardPaths: [cardPath],
+              cardHeaders: headersOf(fleetOf.auth),
+            }),
+          );
+          figures.goodput_at_2x_capacity_points_per_s = figures.at_2x_capacity_stored_points_per_s!;
+          // the figure issue 24 asks for: every phase's acknowledged-and-lost points (QoS 1), which must all be 0
+          figures.acknowledged_points_lost = Object.entries(figures)
+            .filter(([n]) => n.endsWith('acknowledged_lost_points'))
+            .reduce((n, [, v]) => n + Number(v), 0);
+          figures.latest_card_p99_ms_saturated = figures.at_2x_capacity_latest_card_p99_ms!;
+        } catch (err) {
+          figures.capacity_error = String(err);
+        }
 
       // ---- rules under ingest (issue 25): 1,000 active rules, the same phases, and publish → task pushed ----
-      if (RULES > 0) try {
-        Object.assign(figures, await addRules(url, fleetOf, RULES));
-        const calls = deviceFamilyCalls.mqtt;
-        const added = await call(url, calls.adds[calls.family.variants[0]!.key]!, { serial_number: 'BENCH-PUSH', name: 'Bench push' }, fleetOf.auth);
-        if (added.body.response_result !== 0) throw new Error(`push device: ${JSON.stringify(added.body)}`);
-        const probe = await pushProbe(url, r.app.broker.port, fleetOf, added.body.data.id, added.body.data.store_mqtt_username, added.body.data.store_mqtt_password);
+      if (RULES > 0)
         try {
-          const crossings = probe.run(Number(process.env.BENCH_PUSH_CROSSINGS ?? 200));
-          let ms: number[] = [];
-          const stopProbe = async () => {
-            probe.stop();
-            ms = (await crossings).sort((a, b) => a - b);
-          };
-          const f = await phase(r, { qos: 1, pointsPerS: POINTS_PER_S, seconds: PHASE_S, warmupS: WARMUP_S, k: 'rules_qos1_', full: true, otherPoints: probe.points, afterSending: stopProbe });
-          Object.assign(figures, f);
-          const q = (p: number) => (ms.length ? Math.round(ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! * 10) / 10 : NaN);
-          figures.rules_push_crossings = ms.length;
-          figures.rules_push_missed = probe.missed();
-          figures.rules_publish_to_push_p50_ms = q(0.5);
-          figures.rules_publish_to_push_p99_ms = q(0.99);
-          figures.rules_publish_to_push_max_ms = q(1);
-        } finally {
-          probe.close();
+          Object.assign(figures, await addRules(url, fleetOf, RULES));
+          const calls = deviceFamilyCalls.mqtt;
+          const added = await call(
+            url,
+            calls.adds[calls.family.variants[0]!.key]!,
+            { serial_number: 'BENCH-PUSH', name: 'Bench push' },
+            fleetOf.auth,
+          );
+          if (added.body.response_result !== 0) throw new Error(`push device: ${JSON.stringify(added.body)}`);
+          const probe = await pushProbe(
+            url,
+            r.app.broker.port,
+            fleetOf,
+            added.body.data.id,
+            added.body.data.store_mqtt_username,
+            added.body.data.store_mqtt_password,
+          );
+          try {
+            const crossings = probe.run(Number(process.env.BENCH_PUSH_CROSSINGS ?? 200));
+            let ms: number[] = [];
+            const stopProbe = async () => {
+              probe.stop();
+              ms = (await crossings).sort((a, b) => a - b);
+            };
+            const f = await phase(r, {
+              qos: 1,
+              pointsPerS: POINTS_PER_S,
+              seconds: PHASE_S,
+              warmupS: WARMUP_S,
+              k: 'rules_qos1_',
+              full: true,
+              otherPoints: probe.points,
+              afterSending: stopProbe,
+            });
+            Object.assign(figures, f);
+            const q = (p: number) =>
+              ms.length ? Math.round(ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! * 10) / 10 : NaN;
+            figures.rules_push_crossings = ms.length;
+            figures.rules_push_missed = probe.missed();
+            figures.rules_publish_to_push_p50_ms = q(0.5);
+            figures.rules_publish_to_push_p99_ms = q(0.99);
+            figures.rules_publish_to_push_max_ms = q(1);
+          } finally {
+            probe.close();
+          }
+          figures.rules_stored_ratio_to_without =
+            Math.round(
+              (Number(figures.rules_qos1_stored_points_per_s) / Number(figures.qos1_stored_points_per_s)) * 1000,
+            ) / 1000;
+          // at the capacity found without rules: the share of it the gateway still stores with the rules
+          if (typeof figures.capacity_points_per_s === 'number' && figures.capacity_points_per_s > 0) {
+            const cap = figures.capacity_points_per_s;
+            const f = await phase(r, {
+              qos: CAPACITY_QOS,
+              pointsPerS: cap,
+              seconds: STEP_S,
+              warmupS: STEP_WARMUP_S,
+              k: 'rules_at_capacity_',
+              full: false,
+            });
+            Object.assign(figures, f);
+            figures.rules_at_capacity_stored_ratio =
+              Math.round((Number(f.rules_at_capacity_stored_points_per_s) / cap) * 1000) / 1000;
+            figures.rules_at_capacity_passes = passes(f, 'rules_at_capacity_') ? 'yes' : 'no';
+          }
+          for (const [n, v] of Object.entries(r.app.rules.engine.metrics())) figures[`rules_engine_${n}`] = v;
+          // the engine's writes that met the writer thread's lock and waited in the queue instead of on the event loop
+          for (const [n, v] of Object.entries(r.app.rules.writes?.metrics() ?? {}))
+            figures[`rules_write_queue_${n}`] = v;
+        } catch (err) {
+          figures.rules_error = String(err);
         }
-        figures.rules_stored_ratio_to_without = Math.round((Number(figures.rules_qos1_stored_points_per_s) / Number(figures.qos1_stored_points_per_s)) * 1000) / 1000;
-        // at the capacity found without rules: the share of it the gateway still stores with the rules
-        if (typeof figures.capacity_points_per_s === 'number' && figures.capacity_points_per_s > 0) {
-          const cap = figures.capacity_points_per_s;
-          const f = await phase(r, { qos: CAPACITY_QOS, pointsPerS: cap, seconds: STEP_S, warmupS: STEP_WARMUP_S, k: 'rules_at_capacity_', full: false });
-          Object.assign(figures, f);
-          figures.rules_at_capacity_stored_ratio = Math.round((Number(f.rules_at_capacity_stored_points_per_s) / cap) * 1000) / 1000;
-          figures.rules_at_capacity_passes = passes(f, 'rules_at_capacity_') ? 'yes' : 'no';
-        }
-        for (const [n, v] of Object.entries(r.app.rules.engine.metrics())) figures[`rules_engine_${n}`] = v;
-        // the engine's writes that met the writer thread's lock and waited in the queue instead of on the event loop
-        for (const [n, v] of Object.entries(r.app.rules.writes?.metrics() ?? {})) figures[`rules_write_queue_${n}`] = v;
-      } catch (err) {
-        figures.rules_error = String(err);
-      }
-      figures.acknowledged_points_lost = Object.entries(figures).filter(([n]) => n.endsWith('acknowledged_lost_points')).reduce((n, [, v]) => n + Number(v), 0);
+      figures.acknowledged_points_lost = Object.entries(figures)
+        .filter(([n]) => n.endsWith('acknowledged_lost_points'))
+        .reduce((n, [, v]) => n + Number(v), 0);
       figures.rss_after_load_mb = Math.round(process.memoryUsage().rss / 1048576);
     } finally {
       await close();

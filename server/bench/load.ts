@@ -19,7 +19,16 @@ export interface LoadResult {
  * `paths` spreads the requests round-robin over several GET paths of `url`; `rate` holds a constant arrival rate
  * (requests/s over all connections) instead of as fast as the server answers.
  */
-export async function load(opts: { url: string; headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST'; body?: string; paths?: string[]; rate?: number }): Promise<LoadResult> {
+export async function load(opts: {
+  url: string;
+  headers?: Record<string, string>;
+  seconds?: number;
+  connections?: number;
+  method?: 'GET' | 'POST';
+  body?: string;
+  paths?: string[];
+  rate?: number;
+}): Promise<LoadResult> {
   if (!/^http:\/\/127\.0\.0\.1:/.test(opts.url)) throw new Error('load targets loopback only');
   const cpu = process.cpuUsage();
   const r = await autocannon({

@@ -23,15 +23,61 @@ export async function pushLatency(): Promise<Record<string, number>> {
     const device = await addDevice(gw.url, auth, 'mqtt', { name: 'Bench' });
     // 5,000 devices (rows) and 1,000 rules on them, through the rules service (validated, loaded into the engine)
     const now = Date.now();
-    const rows = Array.from({ length: DEVICES - 1 }, (_, i) => ({ appId: owner.appId, category: 1, categoryText: 'Dummy', deviceType: 'DUMMY', name: `Bench ${i}`, serialNumber: `BENCH-${i}`, createdAt: now, updatedAt: now }));
-    const ids: number[] = gw.app.db.db.transaction((tx) => rows.map((r) => tx.insert(devicesTable).values(r).returning({ id: devicesTable.id }).get().id));
+    const rows = Array.from({ length: DEVICES - 1 }, (_, i) => ({
+      appId: owner.appId,
+      category: 1,
+      categoryText: 'Dummy',
+      deviceType: 'DUMMY',
+      name: `Bench ${i}`,
+      serialNumber: `BENCH-${i}`,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    const ids: number[] = gw.app.db.db.transaction((tx) =>
+      rows.map((r) => tx.insert(devicesTable).values(r).returning({ id: devicesTable.id }).get().id),
+    );
     for (let i = 0; i < RULES - 1; i++) {
-      gw.app.rules.rules.add(owner.appId, { name: `r${i}`, category: 11, description: '', condition: { triggers: [t('DEVICE_ID', '==', ids[(i * 5) % ids.length]!), t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'fuel'), t('PARAM', '==', 'level'), t('VALUE', '<', 20)] }, action: { new: [], response: [] }, details: {} });
+      gw.app.rules.rules.add(owner.appId, {
+        name: `r${i}`,
+        category: 11,
+        description: '',
+        condition: {
+          triggers: [
+            t('DEVICE_ID', '==', ids[(i * 5) % ids.length]!),
+            t('SENSOR', '==', 'tank'),
+            t('CONFIG', '==', 'fuel'),
+            t('PARAM', '==', 'level'),
+            t('VALUE', '<', 20),
+          ],
+        },
+        action: { new: [], response: [] },
+        details: {},
+      });
     }
-    const added = await call(gw.url, rulesContract.add, { name: 'Bench', category: 11, trigger: [t('DEVICE_ID', '==', device.id), t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'fuel'), t('PARAM', '==', 'level'), t('VALUE', '<', 20)], action: {} }, auth);
+    const added = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        name: 'Bench',
+        category: 11,
+        trigger: [
+          t('DEVICE_ID', '==', device.id),
+          t('SENSOR', '==', 'tank'),
+          t('CONFIG', '==', 'fuel'),
+          t('PARAM', '==', 'level'),
+          t('VALUE', '<', 20),
+        ],
+        action: {},
+      },
+      auth,
+    );
     if (added.body.response_result !== 0) throw new Error(JSON.stringify(added.body));
     const { socket } = await openSocket(gw.url, sessionAuth(owner, owner.domain));
-    const a = await mqttAttempt(gw.mqttPort, { clientId: 'bench-rules', username: device.store_mqtt_username, password: device.store_mqtt_password });
+    const a = await mqttAttempt(gw.mqttPort, {
+      clientId: 'bench-rules',
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+    });
     if (!socket || !a.client) throw new Error('no socket or MQTT client');
     await ask(socket, 'subscribe', { channel: TASK_LIVE.channel, params: {} });
     let waiting: ((p: TaskPush) => void) | undefined;
@@ -52,7 +98,12 @@ export async function pushLatency(): Promise<Record<string, number>> {
     socket.close();
     ms.sort((x, y) => x - y);
     const q = (p: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! * 10) / 10;
-    return { push_crossings: ms.length, publish_to_push_p50_ms: q(0.5), publish_to_push_p99_ms: q(0.99), publish_to_push_max_ms: q(1) };
+    return {
+      push_crossings: ms.length,
+      publish_to_push_p50_ms: q(0.5),
+      publish_to_push_p99_ms: q(0.99),
+      publish_to_push_max_ms: q(1),
+    };
   } finally {
     await gw.stop();
   }

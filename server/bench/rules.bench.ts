@@ -29,7 +29,11 @@ function memoryStore(): EngineStateStore {
   };
 }
 
-export const t = (query: TriggerEntry['field']['query'], op: TriggerEntry['op'], value: number | string): TriggerEntry => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query }, op, value });
+export const t = (
+  query: TriggerEntry['field']['query'],
+  op: TriggerEntry['op'],
+  value: number | string,
+): TriggerEntry => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query }, op, value });
 
 function engineWith(rules: number) {
   let fired = 0;
@@ -39,9 +43,33 @@ function engineWith(rules: number) {
     // has a rule); every tenth rule watches every device's temperature instead (app-wide rules)
     const appWide = i % 10 === 0;
     const triggers = appWide
-      ? [t('SENSOR', '==', 'env'), t('CONFIG', '==', 'data'), t('PARAM', '==', `temperature_${i % 7}`), t('VALUE', '>', 30), t('VALUE', '<', 80), t('VALUE', '>=', 30.5)]
-      : [t('DEVICE_ID', '==', (i * 5) % DEVICES), t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'fuel'), t('PARAM', '==', 'level'), t('VALUE', '>', 0), t('VALUE', '<', 20), t('VALUE', '<=', 19.5)];
-    engine.upsert({ id: i + 1, appId: 1, category: 11, name: `r${i}`, key: null, description: '', condition: { triggers }, action: { new: [], response: [] } });
+      ? [
+          t('SENSOR', '==', 'env'),
+          t('CONFIG', '==', 'data'),
+          t('PARAM', '==', `temperature_${i % 7}`),
+          t('VALUE', '>', 30),
+          t('VALUE', '<', 80),
+          t('VALUE', '>=', 30.5),
+        ]
+      : [
+          t('DEVICE_ID', '==', (i * 5) % DEVICES),
+          t('SENSOR', '==', 'tank'),
+          t('CONFIG', '==', 'fuel'),
+          t('PARAM', '==', 'level'),
+          t('VALUE', '>', 0),
+          t('VALUE', '<', 20),
+          t('VALUE', '<=', 19.5),
+        ];
+    engine.upsert({
+      id: i + 1,
+      appId: 1,
+      category: 11,
+      name: `r${i}`,
+      key: null,
+      description: '',
+      condition: { triggers },
+      action: { new: [], response: [] },
+    });
   }
   return { engine, fired: () => fired };
 }
@@ -72,7 +100,13 @@ export const rulesBench: Bench = {
     const watchedMessages = Array.from({ length: 4096 }, (_, r) => watched(r));
     const checksBefore = engine.metrics().checks;
     // message i: device (i mod 1,000) × 5, which has a rule; its round is i / 1,000
-    const perS = timed((i) => engine.telemetry({ appId: 1, deviceId: ((i % 1000) * 5) % DEVICES, points: watchedMessages[Math.floor(i / 1000) & 4095]! }));
+    const perS = timed((i) =>
+      engine.telemetry({
+        appId: 1,
+        deviceId: ((i % 1000) * 5) % DEVICES,
+        points: watchedMessages[Math.floor(i / 1000) & 4095]!,
+      }),
+    );
     const checks = engine.metrics().checks - checksBefore;
     const checksPerS = checks / (engine.metrics().messages / perS);
 
@@ -102,14 +136,16 @@ export const rulesBench: Bench = {
   },
 };
 
-
 /**
  * The gateway half (rules-push.ts) runs in its own process: a gateway started beside the other benchmarks' modules
  * in this process had its HTTP connections reset (not investigated; the child is also closer to a real deployment).
  */
 function pushLatency(): Promise<Record<string, number>> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./rules-push.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./rules-push.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     const timer = setTimeout(() => (child.kill(), reject(new Error('rules-push did not answer in 300 s'))), 300_000);
     child.once('message', (m: { ok: boolean; figures?: Record<string, number>; error?: string }) => {
       clearTimeout(timer);

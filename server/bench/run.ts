@@ -20,7 +20,14 @@ async function main() {
   const only = process.argv.slice(2);
   const os = await import('node:os');
   // figures taken on a busy machine mean little: the load average is part of the report
-  const figures: Record<string, unknown> = { machine: { cpus: os.cpus().length, node: process.version, load_average_at_start: os.loadavg().map((l) => Math.round(l * 10) / 10) }, at: new Date().toISOString() };
+  const figures: Record<string, unknown> = {
+    machine: {
+      cpus: os.cpus().length,
+      node: process.version,
+      load_average_at_start: os.loadavg().map((l) => Math.round(l * 10) / 10),
+    },
+    at: new Date().toISOString(),
+  };
   for (const b of BENCHES) {
     if (only.length && !only.includes(b.name)) continue;
     const started = Date.now();

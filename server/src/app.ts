@@ -104,10 +104,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     threads: config.MQTT_THREADS,
     maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
-    store: new SessionStore(dbHandle.sqlite, Date.now, (err) => log.error('MQTT broker state (retained messages, sessions) could not be written', err)),
+    store: new SessionStore(dbHandle.sqlite, Date.now, (err) =>
+      log.error('MQTT broker state (retained messages, sessions) could not be written', err),
+    ),
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
-  const telemetry = createTelemetryPipeline({ sqlite: dbHandle.sqlite, bus, log, now: opts.now, writerThread: config.WRITER_THREAD === 'on' });
+  const telemetry = createTelemetryPipeline({
+    sqlite: dbHandle.sqlite,
+    bus,
+    log,
+    now: opts.now,
+    writerThread: config.WRITER_THREAD === 'on',
+  });
   telemetry.attachBroker(broker);
 
   const sealKey = loadSealKey(config);
@@ -132,14 +140,31 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const usersService = createUsersService(db, rolesService, auth, { now: opts.now, changes });
   const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
-  const dashboardsService = createDashboardsService(db, { grants: dashboardGrants, grantCreated: rolesService.grantCreated, now: opts.now, changes });
+  const dashboardsService = createDashboardsService(db, {
+    grants: dashboardGrants,
+    grantCreated: rolesService.grantCreated,
+    now: opts.now,
+    changes,
+  });
   // the HTTP server is made below; the port is asked only when a device answer is built
   const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now, httpPort });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions.md)
-  const resolver = createTelemetryResolver(db, devicesDomain.devices, { now: opts.now, lora: devicesDomain.loraApplications });
+  const resolver = createTelemetryResolver(db, devicesDomain.devices, {
+    now: opts.now,
+    lora: devicesDomain.loraApplications,
+  });
   telemetry.useResolver(resolver);
-  const commands = createCommands({ bus, broker, devices: devicesDomain.devices, resolver, log, now: opts.now, waitMs: opts.commandTimeoutMs, loraApplications: devicesDomain.loraApplications });
+  const commands = createCommands({
+    bus,
+    broker,
+    devices: devicesDomain.devices,
+    resolver,
+    log,
+    now: opts.now,
+    waitMs: opts.commandTimeoutMs,
+    loraApplications: devicesDomain.loraApplications,
+  });
   // card queries, live push and command cards (through the command path's sendCommand)
   const cardsDomain = createCardsDomain({
     sqlite: dbHandle.sqlite,
@@ -148,13 +173,25 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     devices: devicesDomain.devices,
     changes,
     grants: dashboardGrants,
-    sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }), { ok: true }),
+    sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (
+      await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }),
+      { ok: true }
+    ),
     now: opts.now,
   });
   // notifications: written with the task change, delivered by the worker once the gateway listens
   const outbox = createOutbox(db, { now: opts.now });
   const notifications = createNotificationWorker({ db, config, log, now: opts.now, outbox });
-  const rulesDomain = createRulesDomain({ db, sqlite: dbHandle.sqlite, bus, telemetry, devices: devicesDomain.devices, outbox, now: opts.now, log });
+  const rulesDomain = createRulesDomain({
+    db,
+    sqlite: dbHandle.sqlite,
+    bus,
+    telemetry,
+    devices: devicesDomain.devices,
+    outbox,
+    now: opts.now,
+    log,
+  });
   const routes = [
     ...authRoutes(auth),
     ...appsRoutes(db, dashboardGrants.menuOf),
@@ -165,7 +202,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...navsRoutes(db, dashboardGrants),
     ...dashboardsRoutes(db, dashboardsService),
     ...devicesDomain.routes,
-    ...telemetryRoutes({ db, devices: devicesDomain.devices, tags: devicesDomain.tags, data: createDeviceDataService(telemetry.reads), now: opts.now }),
+    ...telemetryRoutes({
+      db,
+      devices: devicesDomain.devices,
+      tags: devicesDomain.tags,
+      data: createDeviceDataService(telemetry.reads),
+      now: opts.now,
+    }),
     ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states, onRemoved: rulesDomain.stateRemoved }),
     ...commandsRoutes({ devices: devicesDomain.devices, commands }),
     ...cardsDomain.routes,

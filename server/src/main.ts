@@ -37,7 +37,9 @@ async function main() {
     }
     // the storage failed between the check and the database's opening (or beneath SQLite only): still one line
     if (!isStorageFault(err)) throw err;
-    console.error(`DATA_DIR ${JSON.stringify(config.DATA_DIR)} cannot be used: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(
+      `DATA_DIR ${JSON.stringify(config.DATA_DIR)} cannot be used: ${err instanceof Error ? err.message : String(err)}`,
+    );
     process.exit(2);
   }
   // the signal handlers come before anything announces this process: a SIGTERM sent as soon as the launcher (or a
@@ -68,9 +70,13 @@ async function main() {
     process.channel?.unref();
   }
   app.log.info(`Sentra console at ${url}/admin/login`);
-  app.log.info(`MQTT broker on ${app.config.HOST}:${mqttPort} (TCP) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`);
+  app.log.info(
+    `MQTT broker on ${app.config.HOST}:${mqttPort} (TCP) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`,
+  );
   if (demo) {
-    app.log.info(`Demo sign-in: tenant "${DEMO.username}" / "${DEMO.password}"${demo.created ? ' (created now)' : ''}; application ${url}/admin/${DEMO.domain}`);
+    app.log.info(
+      `Demo sign-in: tenant "${DEMO.username}" / "${DEMO.password}"${demo.created ? ' (created now)' : ''}; application ${url}/admin/${DEMO.domain}`,
+    );
   }
 }
 

@@ -4,7 +4,15 @@
 // time limit. The time limit itself (a write that bypassed the services) and the BUS=nats path are tested last.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { authContract, cardsContract, credentialsContract, dashboardsContract, Header, rolesContract, usersContract } from '@sentra/contracts';
+import {
+  authContract,
+  cardsContract,
+  credentialsContract,
+  dashboardsContract,
+  Header,
+  rolesContract,
+  usersContract,
+} from '@sentra/contracts';
 import { call, startGateway, startScaleOut, type Auth, type Running, type ScaleOut } from './harness.js';
 import { addDashboard, memberWithRole, tenantWithApp, until } from './fixtures.js';
 import { sessions, tenants } from '../src/modules/auth/auth.table.js';
@@ -20,13 +28,24 @@ const conf = (condition = '1 + 1') => ({
   version: '2',
   config: { refresh: 0 },
   var: {},
-  dashboard: { hitung: { key: 'hitung', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: { query: 'MATH', queryType: 'condition', condition } } } },
+  dashboard: {
+    hitung: {
+      key: 'hitung',
+      cat: 'SINGLE_VALUE_CARD',
+      x: 0,
+      y: 0,
+      w: 1,
+      h: 1,
+      model: { value: { query: 'MATH', queryType: 'condition', condition } },
+    },
+  },
 });
 
 const addPanel = (base: string, o: Owner, label: string, parent?: number, condition?: string) =>
   addDashboard(base, { tenant: o.tenant, domain: o.domain }, label, conf(condition), parent ? { parent } : {});
 
-const readCard = (base: string, dashboardId: number, who: Auth) => call(base, cardsContract.get, { dashboardId, componentKey: 'hitung' }, who);
+const readCard = (base: string, dashboardId: number, who: Auth) =>
+  call(base, cardsContract.get, { dashboardId, componentKey: 'hitung' }, who);
 
 /** Reads the card twice: the second answer comes from the caches. */
 async function primed(base: string, dashboardId: number, who: Auth) {
@@ -68,7 +87,10 @@ describe('caches of the card path, invalidated at once', () => {
   it('refuses a user whose password was just changed (401)', async () => {
     const m = await memberWithRole(gw.url, owner, { navs: [panel] });
     await primed(gw.url, panel, m);
-    expect((await call(gw.url, usersContract.changePassword, { id: m.userId, passn: 'sandibaru1' }, as(owner))).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, usersContract.changePassword, { id: m.userId, passn: 'sandibaru1' }, as(owner))).body
+        .response_result,
+    ).toBe(0);
     expect((await readCard(gw.url, panel, m)).status).toBe(401);
   });
 
@@ -79,11 +101,17 @@ describe('caches of the card path, invalidated at once', () => {
     expect((await readCard(gw.url, panel, m)).status).toBe(401);
   });
 
-  it('applies a user\'s new role on the next request (403, then 200 again)', async () => {
+  it("applies a user's new role on the next request (403, then 200 again)", async () => {
     const m = await memberWithRole(gw.url, owner, { navs: [panel] });
     const bare = await call(gw.url, rolesContract.add, { name: 'tanpa_panel', sys_navs: [], navs: [] }, as(owner));
     await primed(gw.url, panel, m);
-    const edit = (roleId: number) => call(gw.url, usersContract.edit, { id: m.userId, first: 'Rina', email: `${m.username}@contoh.id`, role_id: roleId }, as(owner));
+    const edit = (roleId: number) =>
+      call(
+        gw.url,
+        usersContract.edit,
+        { id: m.userId, first: 'Rina', email: `${m.username}@contoh.id`, role_id: roleId },
+        as(owner),
+      );
     expect((await edit(bare.body.data.id)).body.response_result).toBe(0);
     expect((await readCard(gw.url, panel, m)).status).toBe(403);
     expect((await edit(m.roleId)).body.response_result).toBe(0);
@@ -94,12 +122,21 @@ describe('caches of the card path, invalidated at once', () => {
     const m = await memberWithRole(gw.url, owner, { sys_navs: ['_user_manage_'], navs: [panel] });
     expect((await call(gw.url, usersContract.list, {}, m)).status).toBe(200);
     await primed(gw.url, panel, m);
-    const info = await call(gw.url, rolesContract.edit, { id: m.roleId, name: `r${m.roleId}_baru`, sys_navs: [] }, as(owner));
+    const info = await call(
+      gw.url,
+      rolesContract.edit,
+      { id: m.roleId, name: `r${m.roleId}_baru`, sys_navs: [] },
+      as(owner),
+    );
     expect(info.body.response_result).toBe(0);
     expect((await call(gw.url, usersContract.list, {}, m)).status).toBe(403);
-    expect((await call(gw.url, rolesContract.edit, { id: m.roleId, navs: [] }, as(owner))).body.response_result).toBe(0);
+    expect((await call(gw.url, rolesContract.edit, { id: m.roleId, navs: [] }, as(owner))).body.response_result).toBe(
+      0,
+    );
     expect((await readCard(gw.url, panel, m)).status).toBe(403);
-    expect((await call(gw.url, rolesContract.edit, { id: m.roleId, navs: [panel] }, as(owner))).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, rolesContract.edit, { id: m.roleId, navs: [panel] }, as(owner))).body.response_result,
+    ).toBe(0);
     expect((await readCard(gw.url, panel, m)).status).toBe(200);
   });
 
@@ -109,7 +146,10 @@ describe('caches of the card path, invalidated at once', () => {
     await primed(gw.url, area, m);
     const child = await addPanel(gw.url, owner, 'Lantai Satu', area);
     await primed(gw.url, child, m);
-    expect((await call(gw.url, dashboardsContract.edit, { id: child, label: 'Lantai Satu', parent: null }, as(owner))).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, dashboardsContract.edit, { id: child, label: 'Lantai Satu', parent: null }, as(owner))).body
+        .response_result,
+    ).toBe(0);
     expect((await readCard(gw.url, child, m)).status).toBe(403);
     expect((await call(gw.url, dashboardsContract.remove, { id: child }, as(owner))).body.response_result).toBe(0);
     expect((await readCard(gw.url, child, as(owner))).status).toBe(404);
@@ -118,24 +158,49 @@ describe('caches of the card path, invalidated at once', () => {
   it('answers an edited card, and 404 for a removed one, on the next request', async () => {
     const id = await addPanel(gw.url, owner, 'Panel Hitung');
     expect((await primed(gw.url, id, as(owner))).body).toMatchObject({ success: true, value: 2 });
-    expect((await call(gw.url, dashboardsContract.edit, { id, conf_dashboard: conf('2 + 2') }, as(owner))).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, dashboardsContract.edit, { id, conf_dashboard: conf('2 + 2') }, as(owner))).body
+        .response_result,
+    ).toBe(0);
     expect((await readCard(gw.url, id, as(owner))).body).toMatchObject({ success: true, value: 4 });
-    expect((await call(gw.url, dashboardsContract.removeComponent, { id, dashboard_id: 'hitung' }, as(owner))).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, dashboardsContract.removeComponent, { id, dashboard_id: 'hitung' }, as(owner))).body
+        .response_result,
+    ).toBe(0);
     expect((await readCard(gw.url, id, as(owner))).status).toBe(404);
   });
 
-  it('applies a credentials pair\'s new scopes, new secret and removal on the next request', async () => {
-    const pair = (secret: string) => ({ domain: owner.domain, headers: { [Header.credentialsId]: 'panel_api', [Header.credentialsSecret]: secret } });
-    const created = await call(gw.url, credentialsContract.create, { credentials_id: 'panel_api', scopes: { navs: ['_dashboard_manage_'] }, details: {} }, as(owner));
+  it("applies a credentials pair's new scopes, new secret and removal on the next request", async () => {
+    const pair = (secret: string) => ({
+      domain: owner.domain,
+      headers: { [Header.credentialsId]: 'panel_api', [Header.credentialsSecret]: secret },
+    });
+    const created = await call(
+      gw.url,
+      credentialsContract.create,
+      { credentials_id: 'panel_api', scopes: { navs: ['_dashboard_manage_'] }, details: {} },
+      as(owner),
+    );
     const { id } = created.body.data;
     const first = created.body.data.credentials_secret as string;
     await primed(gw.url, panel, pair(first));
-    expect((await call(gw.url, credentialsContract.update, { id, scopes: {}, details: {} }, as(owner))).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, credentialsContract.update, { id, scopes: {}, details: {} }, as(owner))).body.response_result,
+    ).toBe(0);
     expect((await readCard(gw.url, panel, pair(first))).status).toBe(403);
     const renewed = await call(gw.url, credentialsContract.regenerateSecret, { id }, as(owner));
     expect((await readCard(gw.url, panel, pair(first))).status).toBe(401);
     const second = renewed.body.data.credentials_secret as string;
-    expect((await call(gw.url, credentialsContract.update, { id, scopes: { navs: ['_dashboard_manage_'] }, details: {} }, as(owner))).body.response_result).toBe(0);
+    expect(
+      (
+        await call(
+          gw.url,
+          credentialsContract.update,
+          { id, scopes: { navs: ['_dashboard_manage_'] }, details: {} },
+          as(owner),
+        )
+      ).body.response_result,
+    ).toBe(0);
     await primed(gw.url, panel, pair(second));
     expect((await call(gw.url, credentialsContract.delete, { id }, as(owner))).body.response_result).toBe(0);
     expect((await readCard(gw.url, panel, pair(second))).status).toBe(401);
@@ -148,7 +213,11 @@ describe('caches of the card path, invalidated at once', () => {
     await primed(gw.url, id, as(o));
     await primed(gw.url, id, m);
     // billing is set by whoever sells the subscription, outside these calls: it is read on every request
-    gw.app.db.db.update(tenants).set({ billingExpiresAt: Date.now() - 1000 }).where(eq(tenants.id, o.tenant.id)).run();
+    gw.app.db.db
+      .update(tenants)
+      .set({ billingExpiresAt: Date.now() - 1000 })
+      .where(eq(tenants.id, o.tenant.id))
+      .run();
     expect((await readCard(gw.url, id, as(o))).body).toMatchObject({ response_result: -40, isTenant: true });
     expect((await readCard(gw.url, id, m)).body).toMatchObject({ response_result: -40, isTenant: false });
   });
@@ -168,13 +237,19 @@ describe('the time limit of the caches', () => {
     const who = { tenant: o.tenant, domain: o.domain };
     await primed(gw.url, id, who);
     // hand edits of the database: no service announced them
-    gw.app.db.db.update(dashboards).set({ confDashboard: JSON.stringify(conf('3 + 3')) }).where(eq(dashboards.id, id)).run();
+    gw.app.db.db
+      .update(dashboards)
+      .set({ confDashboard: JSON.stringify(conf('3 + 3')) })
+      .where(eq(dashboards.id, id))
+      .run();
     gw.app.db.db.delete(sessions).where(eq(sessions.principalId, o.tenant.id)).run();
     expect((await readCard(gw.url, id, who)).body).toMatchObject({ value: 2 });
     clock += Math.max(CALLER_TTL_MS, DASHBOARD_RECHECK_MS);
     expect((await readCard(gw.url, id, who)).status).toBe(401);
     const again = await call(gw.url, authContract.tenantLogin, { input: o.username, pass: o.pass });
-    expect((await readCard(gw.url, id, { tenant: { id: again.body.id, token: again.body.token }, domain: o.domain })).body).toMatchObject({ value: 6 });
+    expect(
+      (await readCard(gw.url, id, { tenant: { id: again.body.id, token: again.body.token }, domain: o.domain })).body,
+    ).toMatchObject({ value: 6 });
   });
 });
 
@@ -206,7 +281,11 @@ describe.skipIf(!hasNatsServer)('caches across gateways (BUS=nats)', () => {
     const id = await addPanel(one.url, o, 'Panel Sunting');
     const who = { tenant: o.tenant, domain: o.domain };
     await primed(two.url, id, who);
-    expect((await call(one.url, dashboardsContract.edit, { id, conf_dashboard: conf('5 + 5') }, who)).body.response_result).toBe(0);
-    expect(await until(async () => (await readCard(two.url, id, who)).body.value === 10, DASHBOARD_RECHECK_MS / 2)).toBe(true);
+    expect(
+      (await call(one.url, dashboardsContract.edit, { id, conf_dashboard: conf('5 + 5') }, who)).body.response_result,
+    ).toBe(0);
+    expect(
+      await until(async () => (await readCard(two.url, id, who)).body.value === 10, DASHBOARD_RECHECK_MS / 2),
+    ).toBe(true);
   });
 });

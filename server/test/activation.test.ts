@@ -33,28 +33,54 @@ describe('Sentra end device: provision/k/gen and provision/k/check', () => {
     expect(token).toMatch(/^[0-9a-f]{64}$/);
     const before = await call(gw.url, devicesContract.tokenCheck, { token }, auth);
     expect(before.body).toMatchObject({ response_result: -7, message: T.devices.serverNotConnected });
-    const early = await call(gw.url, deviceFamilyCalls.sentraEnd.adds.sentraEnd!, { serial_number: unique('K'), name: 'Raspi', sensors: '{}', credentials_token: token }, auth);
+    const early = await call(
+      gw.url,
+      deviceFamilyCalls.sentraEnd.adds.sentraEnd!,
+      { serial_number: unique('K'), name: 'Raspi', sensors: '{}', credentials_token: token },
+      auth,
+    );
     expect(early.body.response_result).toBe(-7);
 
     const device = await connect({ username: token, clientId: unique('raspi') });
-    expect(await until(async () => (await call(gw.url, devicesContract.tokenCheck, { token }, auth)).body.response_result === 0)).toBe(true);
+    expect(
+      await until(
+        async () => (await call(gw.url, devicesContract.tokenCheck, { token }, auth)).body.response_result === 0,
+      ),
+    ).toBe(true);
 
-    const added = await call(gw.url, deviceFamilyCalls.sentraEnd.adds.sentraEnd!, { serial_number: unique('K'), name: 'Raspi', sensors: '{"s":{}}', credentials_token: token }, auth);
+    const added = await call(
+      gw.url,
+      deviceFamilyCalls.sentraEnd.adds.sentraEnd!,
+      { serial_number: unique('K'), name: 'Raspi', sensors: '{"s":{}}', credentials_token: token },
+      auth,
+    );
     expect(added.body.response_result).toBe(0);
     const id: number = added.body.data.id;
     expect(added.body.data.token_connected_ts).toBeGreaterThan(0);
     // the connection opened before the add now speaks for the device on d/<id>/...
-    await new Promise<void>((resolve, reject) => device.publish(`d/${id}/data`, '{"s":{"data":{"v":1}}}', { qos: 1 }, (e) => (e ? reject(e) : resolve())));
-    expect(await until(async () => (await call(gw.url, devicesContract.get, { id }, auth)).body.data.online === true)).toBe(true);
+    await new Promise<void>((resolve, reject) =>
+      device.publish(`d/${id}/data`, '{"s":{"data":{"v":1}}}', { qos: 1 }, (e) => (e ? reject(e) : resolve())),
+    );
+    expect(
+      await until(async () => (await call(gw.url, devicesContract.get, { id }, auth)).body.data.online === true),
+    ).toBe(true);
     expect(device.connected).toBe(true);
   });
   it("answers -7 for another application's token and for a token never issued", async () => {
     const other = await tenantWithApp(gw.url);
-    const token = (await call(gw.url, devicesContract.tokenGenerate, {}, { tenant: other.tenant, domain: other.domain })).body.credentials_token;
+    const token = (
+      await call(gw.url, devicesContract.tokenGenerate, {}, { tenant: other.tenant, domain: other.domain })
+    ).body.credentials_token;
     await connect({ username: token, clientId: unique('raspi') });
-    await until(async () => (await call(gw.url, devicesContract.tokenCheck, { token }, { tenant: other.tenant, domain: other.domain })).body.response_result === 0);
+    await until(
+      async () =>
+        (await call(gw.url, devicesContract.tokenCheck, { token }, { tenant: other.tenant, domain: other.domain })).body
+          .response_result === 0,
+    );
     expect((await call(gw.url, devicesContract.tokenCheck, { token }, auth)).body.response_result).toBe(-7);
-    expect((await call(gw.url, devicesContract.tokenCheck, { token: 'f'.repeat(64) }, auth)).body.response_result).toBe(-7);
+    expect((await call(gw.url, devicesContract.tokenCheck, { token: 'f'.repeat(64) }, auth)).body.response_result).toBe(
+      -7,
+    );
   });
 });
 
@@ -62,7 +88,10 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
   it('fails before the gateway publishes on gw/<uid>/up and succeeds after; then the gateway is added', async () => {
     const uid = unique('ZLAN');
     const check = deviceFamilyCalls.zlan.check!;
-    expect((await call(gw.url, check, { dev_uid: uid }, auth)).body).toMatchObject({ response_result: -7, message: T.devices.serverUidNotHeard });
+    expect((await call(gw.url, check, { dev_uid: uid }, auth)).body).toMatchObject({
+      response_result: -7,
+      message: T.devices.serverUidNotHeard,
+    });
 
     // connected but silent is not enough: the UID must be heard on its up topic
     const gateway = await connect({ username: uid, clientId: uid });
@@ -70,18 +99,36 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
     expect((await call(gw.url, check, { dev_uid: uid }, auth)).body.response_result).toBe(-7);
 
     gateway.publish(`gw/${uid}/up`, 'hello');
-    expect(await until(async () => (await call(gw.url, check, { dev_uid: uid }, auth)).body.response_result === 0)).toBe(true);
+    expect(
+      await until(async () => (await call(gw.url, check, { dev_uid: uid }, auth)).body.response_result === 0),
+    ).toBe(true);
     // the check accepts the UID under `token` too, and the other serial families' checks see the same gateway
-    expect((await call(gw.url, deviceFamilyCalls.usrIot.check!, { token: uid }, auth)).body).toMatchObject({ response_result: 0, dev_uid: uid });
+    expect((await call(gw.url, deviceFamilyCalls.usrIot.check!, { token: uid }, auth)).body).toMatchObject({
+      response_result: 0,
+      dev_uid: uid,
+    });
     expect((await call(gw.url, deviceFamilyCalls.bivocom.check!, { dev_uid: uid }, auth)).body.response_result).toBe(0);
 
     const closed = new Promise<void>((r) => gateway.once('close', () => r()));
-    const added = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'ZLAN Pabrik', dev_uid: uid }, auth);
+    const added = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'ZLAN Pabrik', dev_uid: uid },
+      auth,
+    );
     expect(added.body.data).toMatchObject({ category: 4, zlan_dev_uid: uid });
     // heard as an unclaimed gateway, it is asked to reconnect as the registered device
     await closed;
-    expect((await call(gw.url, check, { dev_uid: uid }, auth)).body).toMatchObject({ response_result: -12, message: T.devices.serverUidTaken });
-    const again = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'Kembar', dev_uid: uid }, auth);
+    expect((await call(gw.url, check, { dev_uid: uid }, auth)).body).toMatchObject({
+      response_result: -12,
+      message: T.devices.serverUidTaken,
+    });
+    const again = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'Kembar', dev_uid: uid },
+      auth,
+    );
     expect(again.body.response_result).toBe(-12);
 
     // registered, it signs in with the secret shown once by the add; its UID alone no longer opens it
@@ -89,16 +136,35 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
     const registered = await connect({ username: uid, clientId: uid, password: added.body.data.gateway_secret });
     const granted = await registered.subscribeAsync(`gw/${uid}/down`);
     expect(granted[0]!.qos).toBe(0);
-    expect(await until(async () => (await call(gw.url, deviceFamilyCalls.zlan.get, { id: added.body.data.id }, auth)).body.data.online === true)).toBe(true);
+    expect(
+      await until(
+        async () =>
+          (await call(gw.url, deviceFamilyCalls.zlan.get, { id: added.body.data.id }, auth)).body.data.online === true,
+      ),
+    ).toBe(true);
   });
   it('adds a Sentra gateway of each type once its UID was heard', async () => {
     for (const variant of deviceFamilyCalls.sentraGateway.family.variants) {
       const uid = unique('SG');
       const g = await connect({ username: uid, clientId: uid });
       g.publish(`gw/${uid}/up`, '{}');
-      await until(async () => (await call(gw.url, deviceFamilyCalls.sentraGateway.check!, { dev_uid: uid }, auth)).body.response_result === 0);
-      const r = await call(gw.url, deviceFamilyCalls.sentraGateway.adds[variant.key]!, { serial_number: unique('S'), name: variant.label, dev_uid: uid }, auth);
-      expect(r.body.data).toMatchObject({ category: 10, deviceType: variant.deviceType, sentra_device_uid: uid, sentra_device_type: variant.deviceType });
+      await until(
+        async () =>
+          (await call(gw.url, deviceFamilyCalls.sentraGateway.check!, { dev_uid: uid }, auth)).body.response_result ===
+          0,
+      );
+      const r = await call(
+        gw.url,
+        deviceFamilyCalls.sentraGateway.adds[variant.key]!,
+        { serial_number: unique('S'), name: variant.label, dev_uid: uid },
+        auth,
+      );
+      expect(r.body.data).toMatchObject({
+        category: 10,
+        deviceType: variant.deviceType,
+        sentra_device_uid: uid,
+        sentra_device_type: variant.deviceType,
+      });
     }
   });
   it('lets an unclaimed gateway publish nothing but its own gw/<uid>/up', async () => {
@@ -109,7 +175,9 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
     // a publish elsewhere is dropped and counted, the connection stays up (issue 27)
     const before = gw.app.broker.metrics().dropped_publishes_by_client[`gateway:${uid}`] ?? 0;
     await g.publishAsync(`gw/${unique('LAIN')}/up`, 'menyamar', { qos: 1 });
-    expect(await until(() => gw.app.broker.metrics().dropped_publishes_by_client[`gateway:${uid}`] === before + 1)).toBe(true);
+    expect(
+      await until(() => gw.app.broker.metrics().dropped_publishes_by_client[`gateway:${uid}`] === before + 1),
+    ).toBe(true);
     expect(g.connected).toBe(true);
     // a username that is not its client id is no gateway at all
     expect((await mqttAttempt(gw.mqttPort, { username: uid, clientId: 'lain' })).code).toBe(5);

@@ -16,7 +16,15 @@ afterAll(async () => gw.stop());
 
 const reg = (over: Record<string, unknown> = {}) => {
   const name = unique('reg');
-  return { username: name, first: 'Siti', email: `${name}@contoh.id`, pass: 'rahasia123', passv: 'rahasia123', tenant_name: 'PT Maju', ...over };
+  return {
+    username: name,
+    first: 'Siti',
+    email: `${name}@contoh.id`,
+    pass: 'rahasia123',
+    passv: 'rahasia123',
+    tenant_name: 'PT Maju',
+    ...over,
+  };
 };
 
 describe('POST /service/web/tenant/account/auth/register', () => {
@@ -59,7 +67,11 @@ describe('POST /service/web/tenant/account/auth/register', () => {
   });
   it('never answers 500 to a body that is not an object or not JSON', async () => {
     for (const body of ['[1,2]', '"x"', '{bad json', 'null']) {
-      const res = await fetch(gw.url + authContract.register.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await fetch(gw.url + authContract.register.path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(res.status).toBe(400);
       expect((await res.json()).response_result).toBe(-10);
     }
@@ -92,21 +104,44 @@ describe('POST /service/web/tenant/account/auth/login', () => {
 describe('POST /service/web/application/account/auth/login', () => {
   it('signs in an application user through x-app-domain, and -1/-2 as the tenant sign-in does', async () => {
     const t = await tenantWithApp(gw.url);
-    gw.app.db.db.insert(accounts).values({ appId: t.appId, username: 'operator', email: 'op@contoh.id', first: 'Andi', passHash: await hashPassword('op12345'), createdAt: Date.now() }).run();
+    gw.app.db.db
+      .insert(accounts)
+      .values({
+        appId: t.appId,
+        username: 'operator',
+        email: 'op@contoh.id',
+        first: 'Andi',
+        passHash: await hashPassword('op12345'),
+        createdAt: Date.now(),
+      })
+      .run();
     const ok = await call(gw.url, authContract.appLogin, { input: 'operator', pass: 'op12345' }, { domain: t.domain });
     expect(ok.body).toMatchObject({ response_result: 0, name: 'Andi' });
-    expect((await call(gw.url, authContract.appLogin, { input: 'siapa', pass: 'x' }, { domain: t.domain })).body.response_result).toBe(-1);
-    expect((await call(gw.url, authContract.appLogin, { input: 'operator', pass: 'x' }, { domain: t.domain })).body.response_result).toBe(-2);
+    expect(
+      (await call(gw.url, authContract.appLogin, { input: 'siapa', pass: 'x' }, { domain: t.domain })).body
+        .response_result,
+    ).toBe(-1);
+    expect(
+      (await call(gw.url, authContract.appLogin, { input: 'operator', pass: 'x' }, { domain: t.domain })).body
+        .response_result,
+    ).toBe(-2);
     // the account's session works inside its own application only
     const member = { id: ok.body.id, token: ok.body.token };
-    expect((await call(gw.url, appsContract.menu, {}, { member, domain: t.domain })).body).toMatchObject({ response_result: 0, navs: [], navs_root: [], app_name: `Aplikasi ${t.domain}` });
+    expect((await call(gw.url, appsContract.menu, {}, { member, domain: t.domain })).body).toMatchObject({
+      response_result: 0,
+      navs: [],
+      navs_root: [],
+      app_name: `Aplikasi ${t.domain}`,
+    });
     const other = await tenantWithApp(gw.url);
     expect((await call(gw.url, appsContract.menu, {}, { member, domain: other.domain })).status).toBe(401);
     // and never for tenant-level calls
     expect((await call(gw.url, appsContract.list, {}, { member })).status).toBe(403);
   });
   it('answers 401 for an unknown domain and for no domain', async () => {
-    expect((await call(gw.url, authContract.appLogin, { input: 'a', pass: 'b' }, { domain: 'tidak_ada' })).status).toBe(401);
+    expect((await call(gw.url, authContract.appLogin, { input: 'a', pass: 'b' }, { domain: 'tidak_ada' })).status).toBe(
+      401,
+    );
     expect((await call(gw.url, authContract.appLogin, { input: 'a', pass: 'b' })).status).toBe(401);
   });
 });
@@ -115,8 +150,12 @@ describe('sessions', () => {
   it('answers 401 without credentials, with a wrong token, or with another principal id', async () => {
     const t = await tenantSession(gw.url);
     expect((await call(gw.url, appsContract.list)).status).toBe(401);
-    expect((await call(gw.url, appsContract.list, {}, { tenant: { id: t.tenant.id, token: 'f'.repeat(64) } })).status).toBe(401);
-    expect((await call(gw.url, appsContract.list, {}, { tenant: { id: t.tenant.id + 1000, token: t.tenant.token } })).status).toBe(401);
+    expect(
+      (await call(gw.url, appsContract.list, {}, { tenant: { id: t.tenant.id, token: 'f'.repeat(64) } })).status,
+    ).toBe(401);
+    expect(
+      (await call(gw.url, appsContract.list, {}, { tenant: { id: t.tenant.id + 1000, token: t.tenant.token } })).status,
+    ).toBe(401);
     expect((await call(gw.url, appsContract.list, {}, { headers: { [Header.tenantId]: 'x' } })).status).toBe(401);
   });
   it('logout ends exactly that session', async () => {
@@ -124,11 +163,17 @@ describe('sessions', () => {
     const second = await call(gw.url, authContract.tenantLogin, { input: t.username, pass: t.pass });
     expect((await call(gw.url, authContract.tenantLogout, {}, { tenant: t.tenant })).body.response_result).toBe(0);
     expect((await call(gw.url, appsContract.list, {}, { tenant: t.tenant })).status).toBe(401);
-    expect((await call(gw.url, appsContract.list, {}, { tenant: { id: second.body.id, token: second.body.token } })).status).toBe(200);
+    expect(
+      (await call(gw.url, appsContract.list, {}, { tenant: { id: second.body.id, token: second.body.token } })).status,
+    ).toBe(200);
   });
   it('answers 402 with isTenant when the tenant billing has expired', async () => {
     const t = await tenantWithApp(gw.url);
-    gw.app.db.db.update(tenants).set({ billingExpiresAt: Date.now() - 1000 }).where(eq(tenants.id, t.tenant.id)).run();
+    gw.app.db.db
+      .update(tenants)
+      .set({ billingExpiresAt: Date.now() - 1000 })
+      .where(eq(tenants.id, t.tenant.id))
+      .run();
     const r = await call(gw.url, appsContract.list, {}, { tenant: t.tenant });
     expect(r.status).toBe(402);
     expect(r.body).toMatchObject({ response_result: -40, isTenant: true });

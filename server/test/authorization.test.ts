@@ -1,12 +1,25 @@
 // Authorisation on the server: every member call declares what a role must grant, and an application user with a
 // narrow role is refused (403, -13) outside it, whatever the menu shows (spec 01 sections 2 "Menus", 6).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allCalls, appsContract, credentialsContract, navsContract, refreshTokenContract, rolesContract, T, usersContract } from '@sentra/contracts';
+import {
+  allCalls,
+  appsContract,
+  credentialsContract,
+  navsContract,
+  refreshTokenContract,
+  rolesContract,
+  T,
+  usersContract,
+} from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { memberWithRole, tenantWithApp } from './fixtures.js';
 
 /** Member calls every principal of the application may make: their own menu and their own refresh token. */
-const NO_ACCESS_NEEDED = new Set([appsContract.menu.path, refreshTokenContract.get.path, refreshTokenContract.gen.path]);
+const NO_ACCESS_NEEDED = new Set([
+  appsContract.menu.path,
+  refreshTokenContract.get.path,
+  refreshTokenContract.gen.path,
+]);
 
 describe('the route table', () => {
   it('declares `access` on every member call except the short allow-list', () => {
@@ -38,7 +51,17 @@ describe('an application user with a narrow role', () => {
     const refused: [unknown, Record<string, unknown>][] = [
       [usersContract.list, {}],
       [usersContract.get, { id: m.userId }],
-      [usersContract.add, { username: 'baru1234', first: 'Baru', email: 'baru@contoh.id', pass: 'abcd1234', passv: 'abcd1234', role_id: m.roleId }],
+      [
+        usersContract.add,
+        {
+          username: 'baru1234',
+          first: 'Baru',
+          email: 'baru@contoh.id',
+          pass: 'abcd1234',
+          passv: 'abcd1234',
+          role_id: m.roleId,
+        },
+      ],
       [usersContract.edit, { id: m.userId, first: 'Rinaa', email: 'x@contoh.id', role_id: m.roleId }],
       [usersContract.changePassword, { id: m.userId, passn: 'baru1234' }],
       [usersContract.remove, { id: m.userId }],
@@ -62,7 +85,10 @@ describe('an application user with a narrow role', () => {
       expect(r.body.message).toBe(T.common.forbidden);
     }
     // what needs nothing still works
-    expect((await call(gw.url, appsContract.menu, {}, auth)).body).toMatchObject({ response_result: 0, navs_root: ['_device_list_'] });
+    expect((await call(gw.url, appsContract.menu, {}, auth)).body).toMatchObject({
+      response_result: 0,
+      navs_root: ['_device_list_'],
+    });
     expect((await call(gw.url, refreshTokenContract.get, {}, auth)).body.response_result).toBe(0);
   });
 
@@ -91,13 +117,28 @@ describe('an application user with a narrow role', () => {
     const auth = { member: m.member, domain: m.domain };
     const bigger = await call(gw.url, rolesContract.add, { name: 'pengelola', sys_navs: ['_device_manage_'] }, auth);
     expect(bigger.status).toBe(403);
-    const withPermission = await call(gw.url, rolesContract.add, { name: 'pengelola', permissions: { task_manage: true } }, auth);
+    const withPermission = await call(
+      gw.url,
+      rolesContract.add,
+      { name: 'pengelola', permissions: { task_manage: true } },
+      auth,
+    );
     expect(withPermission.status).toBe(403);
     const same = await call(gw.url, rolesContract.add, { name: 'pembantu', sys_navs: ['_user_manage_'] }, auth);
     expect(same.body.response_result).toBe(0);
     // a role above the member's own cannot be handed to a user either
-    const admin = await call(gw.url, rolesContract.add, { name: 'admin', sys_navs: ['_device_manage_'] }, { tenant: owner.tenant, domain: owner.domain });
-    const give = await call(gw.url, usersContract.edit, { id: m.userId, first: 'Rina', email: 'rina@contoh.id', role_id: admin.body.data.id }, auth);
+    const admin = await call(
+      gw.url,
+      rolesContract.add,
+      { name: 'admin', sys_navs: ['_device_manage_'] },
+      { tenant: owner.tenant, domain: owner.domain },
+    );
+    const give = await call(
+      gw.url,
+      usersContract.edit,
+      { id: m.userId, first: 'Rina', email: 'rina@contoh.id', role_id: admin.body.data.id },
+      auth,
+    );
     expect(give.status).toBe(403);
   });
 

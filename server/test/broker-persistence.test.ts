@@ -34,7 +34,16 @@ function connect(port: number, opts: IClientOptions): Promise<{ client: MqttClie
 
 /** a gateway on `dataDir` that stays there when it stops (harness.ts's removes its own directory) */
 async function gatewayOn(dataDir: string, env: Record<string, string> = {}) {
-  const config = loadConfig({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', REGISTER_THROTTLE_ATTEMPTS: '1000000', MQTT_THREADS: '2', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    MQTT_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    REGISTER_THROTTLE_ATTEMPTS: '1000000',
+    MQTT_THREADS: '2',
+    ...env,
+  });
   const app = await buildApp(config, { log: createLogger('error') });
   const { url, mqttPort } = await app.listen();
   return { app, url, mqttPort };
@@ -100,7 +109,12 @@ describe('a console command to a device away with a persistent session', () => {
   /** a generic device with a persistent session subscribed to its commands, then gone */
   async function awayDevice() {
     const device = await addDevice(gw.url, auth, 'mqtt');
-    const opts = { username: device.store_mqtt_username, password: device.store_mqtt_password, clientId: unique('sesi'), clean: false };
+    const opts = {
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+      clientId: unique('sesi'),
+      clean: false,
+    };
     const { client } = await connect(gw.mqttPort, opts);
     await client.subscribeAsync(`d/${device.id}/cmd`, { qos: 1 });
     const away = gw.app.broker.metrics().away_sessions ?? 0;
@@ -108,7 +122,13 @@ describe('a console command to a device away with a persistent session', () => {
     expect(await until(() => gw.app.broker.metrics().away_sessions === away + 1)).toBe(true);
     return { device, opts };
   }
-  const configure = (id: number, value: number) => call(gw.url, commandsContract.configure, { id, sensor: 'hvac', configtype: 'config', param: 'setpoint', value }, auth);
+  const configure = (id: number, value: number) =>
+    call(
+      gw.url,
+      commandsContract.configure,
+      { id, sensor: 'hvac', configtype: 'config', param: 'setpoint', value },
+      auth,
+    );
 
   it('is delivered when the device reconnects within the time-out, and answered with its reply', async () => {
     const { device, opts } = await awayDevice();
@@ -117,10 +137,14 @@ describe('a console command to a device away with a persistent session', () => {
     const back = await connect(gw.mqttPort, opts);
     back.client.on('message', (topic, payload) => {
       const cmd = JSON.parse(payload.toString());
-      if (topic === `d/${device.id}/cmd`) back.client.publish(`d/${device.id}/cmd/res`, JSON.stringify({ id: cmd.id, ok: true }), { qos: 1 });
+      if (topic === `d/${device.id}/cmd`)
+        back.client.publish(`d/${device.id}/cmd/res`, JSON.stringify({ id: cmd.id, ok: true }), { qos: 1 });
     });
     const r = await answer;
-    expect(r.body).toMatchObject({ response_result: 0, data: { device_id: device.id, value: 23, reply: { ok: true } } });
+    expect(r.body).toMatchObject({
+      response_result: 0,
+      data: { device_id: device.id, value: 23, reply: { ok: true } },
+    });
     expect(back.connack.sessionPresent).toBe(true);
   });
 
@@ -138,12 +162,20 @@ describe('a console command to a device away with a persistent session', () => {
 
   it('answers -30 at once for a device away without a persistent session', async () => {
     const device = await addDevice(gw.url, auth, 'mqtt');
-    const { client } = await connect(gw.mqttPort, { username: device.store_mqtt_username, password: device.store_mqtt_password, clientId: unique('bersih'), clean: true });
+    const { client } = await connect(gw.mqttPort, {
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+      clientId: unique('bersih'),
+      clean: true,
+    });
     await client.subscribeAsync(`d/${device.id}/cmd`, { qos: 1 });
     await client.endAsync();
     await new Promise((r) => setTimeout(r, 200));
     const started = Date.now();
-    expect((await configure(device.id, 1)).body).toEqual({ response_result: Result.DEVICE_OFFLINE, message: T.deviceData.commandOffline });
+    expect((await configure(device.id, 1)).body).toEqual({
+      response_result: Result.DEVICE_OFFLINE,
+      message: T.deviceData.commandOffline,
+    });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });

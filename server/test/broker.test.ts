@@ -65,7 +65,10 @@ describe('MQTT broker', () => {
     gw.app.broker.addAuthority(watchers);
     gw.app.broker.on('connected', (id) => void events.push(`+${id.key}`));
     gw.app.broker.on('disconnected', (id) => void events.push(`-${id.key}`));
-    gw.app.broker.on('message', (id, topic, payload) => void messages.push({ key: id.key, topic, payload: payload.toString() }));
+    gw.app.broker.on(
+      'message',
+      (id, topic, payload) => void messages.push({ key: id.key, topic, payload: payload.toString() }),
+    );
   });
   afterAll(async () => {
     for (const c of open) c.end(true);
@@ -153,7 +156,9 @@ describe('MQTT broker', () => {
     expect(messages.some((m) => m.payload === 'while paused')).toBe(false);
     expect(c.connected).toBe(true);
     gw.app.broker.setReadPaused(false);
-    await eventually(() => expect(messages.some((m) => m.key === 'device:8' && m.payload === 'while paused')).toBe(true));
+    await eventually(() =>
+      expect(messages.some((m) => m.key === 'device:8' && m.payload === 'while paused')).toBe(true),
+    );
   });
 
   it('keeps reading a device paused in the middle of its batch (as the telemetry writer does) once resumed', async () => {
@@ -195,7 +200,11 @@ describe('MQTT broker', () => {
     const dev = track(await connected(url, { username: 'dev31', password: 'rahasia' }));
     // the first publish on a topic asks the authority; the next ones are the thread's own (no subscriber: short path)
     for (let i = 0; i < 5; i++) await dev.publishAsync('d/31/data', `{"n":${i}}`, { qos: (i % 2) as 0 | 1 });
-    await eventually(() => expect(messages.filter((m) => m.topic === 'd/31/data').map((m) => m.payload)).toEqual([0, 1, 2, 3, 4].map((i) => `{"n":${i}}`)));
+    await eventually(() =>
+      expect(messages.filter((m) => m.topic === 'd/31/data').map((m) => m.payload)).toEqual(
+        [0, 1, 2, 3, 4].map((i) => `{"n":${i}}`),
+      ),
+    );
     // retained: aedes' way, and a later subscriber gets it
     await dev.publishAsync('d/31/state', 'tetap', { qos: 1, retain: true });
     const watcher = track(await connected(url, { username: 'watcher', clientId: 'watcher-31' }));
@@ -206,7 +215,9 @@ describe('MQTT broker', () => {
     // with a subscriber the same topic goes through aedes again: delivered to the watcher and reported
     await dev.publishAsync('d/31/data', '{"n":5}', { qos: 1 });
     await eventually(() => expect(got).toEqual(['d/31/state tetap', 'd/31/data {"n":5}']));
-    expect(messages.filter((m) => m.key === 'device:31').map((m) => m.payload)).toEqual([0, 1, 2, 3, 4].map((i) => `{"n":${i}}`).concat(['tetap', '{"n":5}']));
+    expect(messages.filter((m) => m.key === 'device:31').map((m) => m.payload)).toEqual(
+      [0, 1, 2, 3, 4].map((i) => `{"n":${i}}`).concat(['tetap', '{"n":5}']),
+    );
     // an empty retained publish clears it (later tests subscribe to d/#)
     await dev.publishAsync('d/31/state', '', { qos: 1, retain: true });
   });
@@ -223,7 +234,11 @@ describe('MQTT broker', () => {
     await dev.publishAsync('d/4/data', 'menyusup', { qos: 0 });
     await dev.publishAsync('d/4/data', 'menyusup', { qos: 1 });
     await dev.publishAsync('d/4/state', 'menyusup', { qos: 2 });
-    await eventually(() => expect(gw.app.broker.metrics().dropped_publishes_by_client['device:3']).toBe((before.dropped_publishes_by_client['device:3'] ?? 0) + 3));
+    await eventually(() =>
+      expect(gw.app.broker.metrics().dropped_publishes_by_client['device:3']).toBe(
+        (before.dropped_publishes_by_client['device:3'] ?? 0) + 3,
+      ),
+    );
     expect(gw.app.broker.metrics().dropped_publishes).toBe(before.dropped_publishes + 3);
     // its own topic still works on the same connection
     await dev.publishAsync('d/3/data', 'sah', { qos: 1 });
@@ -259,7 +274,11 @@ describe('MQTT broker', () => {
   });
 
   it('survives garbage bytes on the TCP port', async () => {
-    for (const garbage of [Buffer.from('GET / HTTP/1.1\r\n\r\n'), Buffer.from([0x10, 0xff, 0xff, 0xff, 0xff, 0x7f]), Buffer.from([0x30, 0x02, 0x00, 0x05])]) {
+    for (const garbage of [
+      Buffer.from('GET / HTTP/1.1\r\n\r\n'),
+      Buffer.from([0x10, 0xff, 0xff, 0xff, 0xff, 0x7f]),
+      Buffer.from([0x30, 0x02, 0x00, 0x05]),
+    ]) {
       const sock = net.connect({ host: '127.0.0.1', port: gw.mqttPort });
       sock.on('error', () => undefined);
       await new Promise((r) => sock.once('connect', r));
@@ -291,7 +310,18 @@ describe('MQTT broker', () => {
     ws.on('message', (d) => void frames.push(d as Buffer));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     try {
-      ws.send(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'frames-10', keepalive: 30, username: 'dev10', password: Buffer.from('rahasia') }));
+      ws.send(
+        mqttPacket.generate({
+          cmd: 'connect',
+          protocolId: 'MQTT',
+          protocolVersion: 4,
+          clean: true,
+          clientId: 'frames-10',
+          keepalive: 30,
+          username: 'dev10',
+          password: Buffer.from('rahasia'),
+        }),
+      );
       await eventually(() => expect(frames).toHaveLength(1));
       expect([...frames[0]!]).toEqual([0x20, 2, 0, 0]);
       ws.send(mqttPacket.generate({ cmd: 'subscribe', messageId: 7, subscriptions: [{ topic: 'd/10/#', qos: 1 }] }));
@@ -304,7 +334,13 @@ describe('MQTT broker', () => {
 
   it('kicks every client matching disconnect(match) and announces it', async () => {
     const a = track(await connected(url, { username: 'dev11', password: 'rahasia', clientId: 'dev11-a' }));
-    const b = track(await connected(`${gw.url.replace('http', 'ws')}/mqtt`, { username: 'dev11', password: 'rahasia', clientId: 'dev11-b' }));
+    const b = track(
+      await connected(`${gw.url.replace('http', 'ws')}/mqtt`, {
+        username: 'dev11',
+        password: 'rahasia',
+        clientId: 'dev11-b',
+      }),
+    );
     const other = track(await connected(url, { username: 'dev12', password: 'rahasia' }));
     const closed = Promise.all([a, b].map((c) => new Promise<void>((r) => c.once('close', () => r()))));
     expect(gw.app.broker.disconnect((id: MqttIdentity) => id.key === 'device:11')).toBe(2);
@@ -327,7 +363,11 @@ describe('MQTT broker without authorities', () => {
 
   it('refuses anonymous clients even when an authority accepts anyone', async () => {
     const broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
-    broker.addAuthority({ authenticate: () => ({ key: 'anyone' }), authorizePublish: () => true, authorizeSubscribe: () => true });
+    broker.addAuthority({
+      authenticate: () => ({ key: 'anyone' }),
+      authorizePublish: () => true,
+      authorizeSubscribe: () => true,
+    });
     const port = await broker.listen();
     try {
       expect((await attempt(`mqtt://127.0.0.1:${port}`)).code).toBe(5);

@@ -22,8 +22,20 @@ describe('card answers kept between requests', () => {
     const owner = await tenantWithApp(gw.url);
     const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
     const { device, client } = await mqttDevice(gw, auth, clients);
-    const latest = { query: 'LATEST', queryType: 'device', device_id: device.id, sensor: 'pm', config: 'meter', param: 'power' };
-    const conf = { version: '2', config: { refresh: 0 }, var: {}, dashboard: { daya: { key: 'daya', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: latest } } } };
+    const latest = {
+      query: 'LATEST',
+      queryType: 'device',
+      device_id: device.id,
+      sensor: 'pm',
+      config: 'meter',
+      param: 'power',
+    };
+    const conf = {
+      version: '2',
+      config: { refresh: 0 },
+      var: {},
+      dashboard: { daya: { key: 'daya', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: latest } } },
+    };
     const dashboardId = await addDashboard(gw.url, auth, 'Panel', conf);
     const get = async () => (await call(gw.url, cardsContract.get, { dashboardId, componentKey: 'daya' }, auth)).body;
     const stored = () => (gw.app.telemetry.metrics() as { stored_points: number }).stored_points;

@@ -42,9 +42,51 @@ beforeAll(async () => {
     config: { refresh: 0 },
     var: { stopkontak: { _varType: 'device', ...power(id) } },
     dashboard: {
-      lampu: { key: 'lampu', cat: 'INPUT_TOGGLE_CARD', x: 0, y: 0, w: 1, h: 1, model: { status: { query: 'LATEST', queryType: 'device', ...power(id) }, config: power(id) }, view: { title: 'Lampu teras' } },
-      nyala: { key: 'nyala', cat: 'SINGLE_VALUE_CARD', x: 1, y: 0, w: 1, h: 1, model: { value: { query: 'IFELSE', queryType: 'condition_bool', condition: "{stopkontak} == 'ON'", true_condition: 'Menyala', false_condition: 'Padam' } } },
-      semua: { key: 'semua', cat: 'LIST_CARD', x: 2, y: 0, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' }, tags: [] } },
+      lampu: {
+        key: 'lampu',
+        cat: 'INPUT_TOGGLE_CARD',
+        x: 0,
+        y: 0,
+        w: 1,
+        h: 1,
+        model: { status: { query: 'LATEST', queryType: 'device', ...power(id) }, config: power(id) },
+        view: { title: 'Lampu teras' },
+      },
+      nyala: {
+        key: 'nyala',
+        cat: 'SINGLE_VALUE_CARD',
+        x: 1,
+        y: 0,
+        w: 1,
+        h: 1,
+        model: {
+          value: {
+            query: 'IFELSE',
+            queryType: 'condition_bool',
+            condition: "{stopkontak} == 'ON'",
+            true_condition: 'Menyala',
+            false_condition: 'Padam',
+          },
+        },
+      },
+      semua: {
+        key: 'semua',
+        cat: 'LIST_CARD',
+        x: 2,
+        y: 0,
+        w: 2,
+        h: 2,
+        model: {
+          value: {
+            query: 'LATEST',
+            queryType: 'device_no_id',
+            sensor: STATE_SENSOR,
+            config: STATE_CONFIG,
+            param: 'POWER',
+          },
+          tags: [],
+        },
+      },
     },
   };
   dashboardId = await addDashboard(gw.url, auth, 'Stopkontak', conf);
@@ -72,9 +114,16 @@ const latest = (pushes: CardPush[], key: string) => pushes.filter((p) => p.key =
 
 describe('cards reading a device state (Tasmota POWER)', () => {
   it("GET answers the toggle card's state, a condition over it and a list of every device's state", async () => {
-    expect((await card('lampu')).body).toMatchObject({ response_result: 0, success: true, status: 'OFF', enable: true });
+    expect((await card('lampu')).body).toMatchObject({
+      response_result: 0,
+      success: true,
+      status: 'OFF',
+      enable: true,
+    });
     expect((await card('nyala')).body).toMatchObject({ success: true, value: 'Padam' });
-    expect((await card('semua')).body.table_data).toEqual([expect.objectContaining({ device_id: plug.device.id, value: 'OFF' })]);
+    expect((await card('semua')).body.table_data).toEqual([
+      expect.objectContaining({ device_id: plug.device.id, value: 'OFF' }),
+    ]);
   });
 
   it('pushes the new state to a subscribed socket.io viewer when the plug reports POWER (a button press on the plug)', async () => {
@@ -84,7 +133,12 @@ describe('cards reading a device state (Tasmota POWER)', () => {
     await plug.client.publishAsync(`stat/${plug.topic}/POWER`, 'ON', { qos: 1 });
     expect(await until(() => latest(w.pushes, 'lampu')?.status === 'ON', 2000)).toBe(true);
     expect(await until(() => latest(w.pushes, 'nyala')?.value === 'Menyala', 2000)).toBe(true);
-    expect(await until(() => (latest(w.pushes, 'semua')?.table_data as { value: unknown }[] | undefined)?.[0]?.value === 'ON', 2000)).toBe(true);
+    expect(
+      await until(
+        () => (latest(w.pushes, 'semua')?.table_data as { value: unknown }[] | undefined)?.[0]?.value === 'ON',
+        2000,
+      ),
+    ).toBe(true);
     await ask(w.socket, 'unsubscribe', { room: w.room });
   });
 
@@ -102,14 +156,26 @@ describe('cards reading a device state (Tasmota POWER)', () => {
 
   it("downloads the state's values of the window as a CSV column: the one in effect at the start, then each change", async () => {
     const csv = async (key: string, start: number) => {
-      const res = await fetch(`${gw.url}/fetch/web/file/csv/card/${dashboardId}/${key}?start=${start}&end=${Date.now() + 1000}`, {
-        headers: { 'x-tenant-id': String(owner.tenant.id), 'x-tenant-token': owner.tenant.token, 'x-app-domain': owner.domain },
-      });
+      const res = await fetch(
+        `${gw.url}/fetch/web/file/csv/card/${dashboardId}/${key}?start=${start}&end=${Date.now() + 1000}`,
+        {
+          headers: {
+            'x-tenant-id': String(owner.tenant.id),
+            'x-tenant-token': owner.tenant.token,
+            'x-app-domain': owner.domain,
+          },
+        },
+      );
       expect(res.status).toBe(200);
-      return (await res.text()).trim().split('\n').map((l) => l.split(','));
+      return (await res.text())
+        .trim()
+        .split('\n')
+        .map((l) => l.split(','));
     };
     // the store answers newest first (as Lihat State shows them); the CSV is oldest first
-    const changes = gw.app.telemetry.states.periodic(owner.appId, plug.device.id, 'POWER', 0, Date.now() + 1000).rows.reverse();
+    const changes = gw.app.telemetry.states
+      .periodic(owner.appId, plug.device.id, 'POWER', 0, Date.now() + 1000)
+      .rows.reverse();
     // OFF, ON (the button), OFF (the toggle card): three periods
     expect(changes.map((c) => c.value)).toEqual(['OFF', 'ON', 'OFF']);
     const all = await csv('lampu', Date.now() - 3_600_000);
@@ -118,10 +184,17 @@ describe('cards reading a device state (Tasmota POWER)', () => {
     expect(all.slice(1).map((r) => Number(r[1]))).toEqual(changes.map((c) => c.initial_ts));
     // from just after the button press: ON, as it was at the start, then OFF
     const since = await csv('lampu', changes[1]!.initial_ts + 1);
-    expect(since.slice(1).map((r) => [Number(r[1]), r[2]])).toEqual([[changes[1]!.initial_ts + 1, 'ON'], [changes[2]!.initial_ts, 'OFF']]);
+    expect(since.slice(1).map((r) => [Number(r[1]), r[2]])).toEqual([
+      [changes[1]!.initial_ts + 1, 'ON'],
+      [changes[2]!.initial_ts, 'OFF'],
+    ]);
     // a list card of every device's state is written long: one row per device and change
     const list = await csv('semua', Date.now() - 3_600_000);
     expect(list[0]).toEqual(['time', 'ts', 'device_id', 'label', 'series', 'value']);
-    expect(list.slice(1).map((r) => [Number(r[2]), r.at(-1)])).toEqual([[plug.device.id, 'OFF'], [plug.device.id, 'ON'], [plug.device.id, 'OFF']]);
+    expect(list.slice(1).map((r) => [Number(r[2]), r.at(-1)])).toEqual([
+      [plug.device.id, 'OFF'],
+      [plug.device.id, 'ON'],
+      [plug.device.id, 'OFF'],
+    ]);
   });
 });

@@ -6,7 +6,16 @@ import type { MqttClient } from 'mqtt';
 import { COMMAND_REFUSED, Result, T, commandsContract, devicesContract } from '@sentra/contracts';
 import { call, type Running } from './harness.js';
 import { addDevice } from './fixtures.js';
-import { COMMAND_WAIT_MS, loraDevice, mqttDevice, serialGateway, startDataGateway, tasmotaDevice, type AppAuth, type Owner } from './device-data.kit.js';
+import {
+  COMMAND_WAIT_MS,
+  loraDevice,
+  mqttDevice,
+  serialGateway,
+  startDataGateway,
+  tasmotaDevice,
+  type AppAuth,
+  type Owner,
+} from './device-data.kit.js';
 
 let gw: Running;
 let auth: AppAuth;
@@ -20,7 +29,8 @@ afterEach(() => {
 });
 afterAll(async () => gw.stop());
 
-const configure = (id: number, value: unknown = 25, param = 'setpoint') => call(gw.url, commandsContract.configure, { id, sensor: 'hvac', configtype: 'config', param, value }, auth);
+const configure = (id: number, value: unknown = 25, param = 'setpoint') =>
+  call(gw.url, commandsContract.configure, { id, sensor: 'hvac', configtype: 'config', param, value }, auth);
 
 /** a generic device answering every command on d/<id>/cmd/res */
 async function replyingDevice(answer: (cmd: any) => object | null = (cmd) => ({ id: cmd.id, ok: true })) {
@@ -42,8 +52,21 @@ describe('generic MQTT devices (d/<id>/cmd → d/<id>/cmd/res)', () => {
     const { device, received } = await replyingDevice();
     const r = await configure(device.id, 25.5);
     expect(r.status).toBe(200);
-    expect(received).toEqual([{ id: expect.any(String), sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 25.5 }]);
-    expect(r.body).toMatchObject({ response_result: 0, data: { id: received[0].id, device_id: device.id, sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 25.5, reply: { id: received[0].id, ok: true } } });
+    expect(received).toEqual([
+      { id: expect.any(String), sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 25.5 },
+    ]);
+    expect(r.body).toMatchObject({
+      response_result: 0,
+      data: {
+        id: received[0].id,
+        device_id: device.id,
+        sensor: 'hvac',
+        configtype: 'config',
+        param: 'setpoint',
+        value: 25.5,
+        reply: { id: received[0].id, ok: true },
+      },
+    });
     expect(r.body.data.reply_ts).toBeGreaterThanOrEqual(r.body.data.sent_ts);
   });
 
@@ -67,7 +90,10 @@ describe('generic MQTT devices (d/<id>/cmd → d/<id>/cmd/res)', () => {
 
   it('answers -31 to a second command while the first one to the same device is pending', async () => {
     const { device, received } = await replyingDevice(() => null);
-    const [first, second] = await Promise.all([configure(device.id, 1), new Promise((r) => setTimeout(r, 100)).then(() => configure(device.id, 2))]);
+    const [first, second] = await Promise.all([
+      configure(device.id, 1),
+      new Promise((r) => setTimeout(r, 100)).then(() => configure(device.id, 2)),
+    ]);
     expect(second.body).toEqual({ response_result: Result.DEVICE_BUSY, message: T.deviceData.commandBusy });
     expect(first.body.response_result).toBe(Result.DEVICE_TIMEOUT);
     expect(received.map((c) => c.value)).toEqual([1]);
@@ -77,7 +103,10 @@ describe('generic MQTT devices (d/<id>/cmd → d/<id>/cmd/res)', () => {
 
   it(`answers ${COMMAND_REFUSED} when the device replies ok: false`, async () => {
     const { device } = await replyingDevice((cmd) => ({ id: cmd.id, ok: false, code: 'RANGE' }));
-    expect((await configure(device.id)).body).toEqual({ response_result: COMMAND_REFUSED, message: T.deviceData.commandRefused });
+    expect((await configure(device.id)).body).toEqual({
+      response_result: COMMAND_REFUSED,
+      message: T.deviceData.commandRefused,
+    });
   });
 
   it('answers -30 after the device disconnects, and -30 for a disabled device', async () => {
@@ -102,17 +131,44 @@ describe('generic MQTT devices (d/<id>/cmd → d/<id>/cmd/res)', () => {
 describe('the bus path cmd.<app>.<device>', () => {
   it('is answered for any process: success, offline, busy', async () => {
     const { device } = await replyingDevice();
-    const ok = await gw.app.bus.request<any>(`cmd.${owner.appId}.${device.id}`, { sensor: 's', configtype: 'config', param: 'p', value: true, waitMs: 500 });
+    const ok = await gw.app.bus.request<any>(`cmd.${owner.appId}.${device.id}`, {
+      sensor: 's',
+      configtype: 'config',
+      param: 'p',
+      value: true,
+      waitMs: 500,
+    });
     expect(ok).toMatchObject({ ok: true, data: { device_id: device.id, value: true, reply: { ok: true } } });
     const offline = await addDevice(gw.url, auth, 'mqtt');
-    expect(await gw.app.bus.request<any>(`cmd.${owner.appId}.${offline.id}`, { sensor: 's', configtype: 'config', param: 'p', value: 1 })).toMatchObject({ ok: false, code: Result.DEVICE_OFFLINE });
+    expect(
+      await gw.app.bus.request<any>(`cmd.${owner.appId}.${offline.id}`, {
+        sensor: 's',
+        configtype: 'config',
+        param: 'p',
+        value: 1,
+      }),
+    ).toMatchObject({ ok: false, code: Result.DEVICE_OFFLINE });
     // the subject names the device: another application's id in the subject is not this device
-    expect(await gw.app.bus.request<any>(`cmd.${owner.appId + 1000}.${device.id}`, { sensor: 's', configtype: 'config', param: 'p', value: 1 })).toMatchObject({ ok: false, code: Result.NOT_FOUND });
+    expect(
+      await gw.app.bus.request<any>(`cmd.${owner.appId + 1000}.${device.id}`, {
+        sensor: 's',
+        configtype: 'config',
+        param: 'p',
+        value: 1,
+      }),
+    ).toMatchObject({ ok: false, code: Result.NOT_FOUND });
   });
 
   it('sendCommand is the one entry point (used by the HTTP call)', async () => {
     const { device } = await replyingDevice();
-    const reply = await gw.app.commands.sendCommand({ appId: owner.appId, deviceId: device.id, sensor: 's', configtype: 'config', param: 'p', value: { a: 1 } });
+    const reply = await gw.app.commands.sendCommand({
+      appId: owner.appId,
+      deviceId: device.id,
+      sensor: 's',
+      configtype: 'config',
+      param: 'p',
+      value: { a: 1 },
+    });
     expect(reply).toMatchObject({ device_id: device.id, value: { a: 1 } });
     expect(gw.app.commands.pendingCount()).toBe(0);
   });
@@ -126,13 +182,28 @@ describe('other families', () => {
     client.on('message', (t, payload) => {
       got.push([t, payload.toString()]);
       const command = t.split('/')[2]!;
-      const answer = command === 'Power' ? { POWER: payload.toString() === 'ON' ? 'ON' : 'OFF' } : command === 'Dimmer' ? { Dimmer: Number(payload), POWER: 'ON' } : { Command: 'Unknown' };
+      const answer =
+        command === 'Power'
+          ? { POWER: payload.toString() === 'ON' ? 'ON' : 'OFF' }
+          : command === 'Dimmer'
+            ? { Dimmer: Number(payload), POWER: 'ON' }
+            : { Command: 'Unknown' };
       client.publish(`stat/${topic}/RESULT`, JSON.stringify(answer));
     });
-    expect((await configure(device.id, true, 'Power')).body).toMatchObject({ response_result: 0, data: { reply: { POWER: 'ON' } } });
-    expect((await configure(device.id, 40, 'Dimmer')).body).toMatchObject({ response_result: 0, data: { reply: { Dimmer: 40, POWER: 'ON' } } });
+    expect((await configure(device.id, true, 'Power')).body).toMatchObject({
+      response_result: 0,
+      data: { reply: { POWER: 'ON' } },
+    });
+    expect((await configure(device.id, 40, 'Dimmer')).body).toMatchObject({
+      response_result: 0,
+      data: { reply: { Dimmer: 40, POWER: 'ON' } },
+    });
     expect((await configure(device.id, 1, 'Bogus')).body.response_result).toBe(COMMAND_REFUSED);
-    expect(got).toEqual([[`cmnd/${topic}/Power`, 'ON'], [`cmnd/${topic}/Dimmer`, '40'], [`cmnd/${topic}/Bogus`, '1']]);
+    expect(got).toEqual([
+      [`cmnd/${topic}/Power`, 'ON'],
+      [`cmnd/${topic}/Dimmer`, '40'],
+      [`cmnd/${topic}/Bogus`, '1'],
+    ]);
   });
 
   it('LoRa: a ChirpStack downlink on command/down, answered by the ack event of its queue item', async () => {
@@ -142,7 +213,10 @@ describe('other families', () => {
     ns.on('message', (t, payload) => {
       const down = JSON.parse(payload.toString());
       downs.push([t, down]);
-      ns.publish(`application/${owner.appId}/device/${devEui}/event/ack`, JSON.stringify({ deviceInfo: { devEui }, queueItemId: down.id, acknowledged: true, fCntDown: 3 }));
+      ns.publish(
+        `application/${owner.appId}/device/${devEui}/event/ack`,
+        JSON.stringify({ deviceInfo: { devEui }, queueItemId: down.id, acknowledged: true, fCntDown: 3 }),
+      );
     });
     // offline until the device has been heard
     expect((await configure(device.id)).body.response_result).toBe(Result.DEVICE_OFFLINE);
@@ -150,7 +224,18 @@ describe('other families', () => {
     await new Promise((r) => setTimeout(r, 200));
     const r = await configure(device.id, 30);
     expect(r.body).toMatchObject({ response_result: 0, data: { reply: { acknowledged: true } } });
-    expect(downs).toEqual([[`application/${owner.appId}/device/${devEui}/command/down`, { id: r.body.data.id, devEui, confirmed: true, fPort: 10, object: { sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 30 } }]]);
+    expect(downs).toEqual([
+      [
+        `application/${owner.appId}/device/${devEui}/command/down`,
+        {
+          id: r.body.data.id,
+          devEui,
+          confirmed: true,
+          fPort: 10,
+          object: { sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 30 },
+        },
+      ],
+    ]);
   });
 
   it('serial gateways: gw/<uid>/down, answered on gw/<uid>/res', async () => {
@@ -161,7 +246,12 @@ describe('other families', () => {
       expect(down).toMatchObject({ node: 3, register: '40010', value: 12 });
       client.publish(`gw/${uid}/res`, JSON.stringify({ id: down.id, ok: true }));
     });
-    const r = await call(gw.url, commandsContract.configure, { id: device.id, sensor: 'node3', configtype: 'config', param: '40010', value: 12 }, auth);
+    const r = await call(
+      gw.url,
+      commandsContract.configure,
+      { id: device.id, sensor: 'node3', configtype: 'config', param: '40010', value: 12 },
+      auth,
+    );
     expect(r.body).toMatchObject({ response_result: 0, data: { device_id: device.id, reply: { ok: true } } });
   });
 });

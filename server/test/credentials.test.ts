@@ -15,10 +15,18 @@ afterAll(async () => gw.stop());
 
 type Owner = Awaited<ReturnType<typeof tenantWithApp>>;
 const as = (o: Owner) => ({ tenant: o.tenant, domain: o.domain });
-const pairAuth = (domain: string, id: string, secret: string) => ({ domain, headers: { [Header.credentialsId]: id, [Header.credentialsSecret]: secret } });
+const pairAuth = (domain: string, id: string, secret: string) => ({
+  domain,
+  headers: { [Header.credentialsId]: id, [Header.credentialsSecret]: secret },
+});
 
 async function create(o: Owner, over: Record<string, unknown> = {}) {
-  const r = await call(gw.url, credentialsContract.create, { credentials_id: 'integrasi_1', scopes: {}, details: { owner: 'tim data' }, ...over }, as(o));
+  const r = await call(
+    gw.url,
+    credentialsContract.create,
+    { credentials_id: 'integrasi_1', scopes: {}, details: { owner: 'tim data' }, ...over },
+    as(o),
+  );
   return r;
 }
 
@@ -27,7 +35,13 @@ describe('POST /service/web/credentials/create', () => {
     const o = await tenantWithApp(gw.url);
     const r = await create(o, { credentials_secret: 'pilihan-klien', scopes: { navs: ['_device_list_'] } });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ category: 19, category_text: 'OPEN_V0', credentials_id: 'integrasi_1', scopes: { navs: ['_device_list_'] }, details: { owner: 'tim data' } });
+    expect(r.body.data).toMatchObject({
+      category: 19,
+      category_text: 'OPEN_V0',
+      credentials_id: 'integrasi_1',
+      scopes: { navs: ['_device_list_'] },
+      details: { owner: 'tim data' },
+    });
     expect(r.body.data.credentials_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(r.body.data.credentials_secret).not.toBe('pilihan-klien');
   });
@@ -70,11 +84,20 @@ describe('POST /service/web/credentials/create', () => {
     ['text that is not JSON', '{bukan json'],
     ['a JSON array', [1]],
     ['a string', 'teks'],
-  ])('answers -10 "Invalid JSON for `Scopes`" / "Invalid JSON for `Details`" when the value is %s', async (_l, value) => {
-    const o = await tenantWithApp(gw.url);
-    expect((await create(o, { scopes: value })).body.errors[0]).toEqual({ path: 'scopes', message: T.credentials.invalidScopes });
-    expect((await create(o, { details: value })).body.errors[0]).toEqual({ path: 'details', message: T.credentials.invalidDetails });
-  });
+  ])(
+    'answers -10 "Invalid JSON for `Scopes`" / "Invalid JSON for `Details`" when the value is %s',
+    async (_l, value) => {
+      const o = await tenantWithApp(gw.url);
+      expect((await create(o, { scopes: value })).body.errors[0]).toEqual({
+        path: 'scopes',
+        message: T.credentials.invalidScopes,
+      });
+      expect((await create(o, { details: value })).body.errors[0]).toEqual({
+        path: 'details',
+        message: T.credentials.invalidDetails,
+      });
+    },
+  );
   it('accepts scopes and details as JSON text', async () => {
     const o = await tenantWithApp(gw.url);
     const r = await create(o, { scopes: '{"navs":["*"]}', details: '{}' });
@@ -88,7 +111,16 @@ describe('POST /service/web/credentials/create', () => {
   });
   it('answers 401 without credentials', async () => {
     const o = await tenantWithApp(gw.url);
-    expect((await call(gw.url, credentialsContract.create, { credentials_id: 'x', scopes: {}, details: {} }, { domain: o.domain })).status).toBe(401);
+    expect(
+      (
+        await call(
+          gw.url,
+          credentialsContract.create,
+          { credentials_id: 'x', scopes: {}, details: {} },
+          { domain: o.domain },
+        )
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -121,19 +153,45 @@ describe('POST /service/web/credentials/update', () => {
   it('replaces scopes and details; category and credentials_id stay read-only', async () => {
     const o = await tenantWithApp(gw.url);
     const c = await create(o);
-    const r = await call(gw.url, credentialsContract.update, { id: c.body.data.id, category: 21, credentials_id: 'lain', scopes: { navs: ['_user_manage_'] }, details: { v: 2 } }, as(o));
-    expect(r.body.data).toMatchObject({ category: 19, credentials_id: 'integrasi_1', scopes: { navs: ['_user_manage_'] }, details: { v: 2 }, credentials_secret: c.body.data.credentials_secret });
+    const r = await call(
+      gw.url,
+      credentialsContract.update,
+      {
+        id: c.body.data.id,
+        category: 21,
+        credentials_id: 'lain',
+        scopes: { navs: ['_user_manage_'] },
+        details: { v: 2 },
+      },
+      as(o),
+    );
+    expect(r.body.data).toMatchObject({
+      category: 19,
+      credentials_id: 'integrasi_1',
+      scopes: { navs: ['_user_manage_'] },
+      details: { v: 2 },
+      credentials_secret: c.body.data.credentials_secret,
+    });
   });
   it('answers -10 for invalid scopes or details JSON', async () => {
     const o = await tenantWithApp(gw.url);
     const c = await create(o);
-    expect((await call(gw.url, credentialsContract.update, { id: c.body.data.id, scopes: '[', details: {} }, as(o))).body.errors[0].message).toBe(T.credentials.invalidScopes);
-    expect((await call(gw.url, credentialsContract.update, { id: c.body.data.id, scopes: {}, details: '[' }, as(o))).body.errors[0].message).toBe(T.credentials.invalidDetails);
+    expect(
+      (await call(gw.url, credentialsContract.update, { id: c.body.data.id, scopes: '[', details: {} }, as(o))).body
+        .errors[0].message,
+    ).toBe(T.credentials.invalidScopes);
+    expect(
+      (await call(gw.url, credentialsContract.update, { id: c.body.data.id, scopes: {}, details: '[' }, as(o))).body
+        .errors[0].message,
+    ).toBe(T.credentials.invalidDetails);
   });
   it("answers 404 for another application's pair", async () => {
     const o = await tenantWithApp(gw.url);
     const foreign = await create(await tenantWithApp(gw.url));
-    expect((await call(gw.url, credentialsContract.update, { id: foreign.body.data.id, scopes: {}, details: {} }, as(o))).status).toBe(404);
+    expect(
+      (await call(gw.url, credentialsContract.update, { id: foreign.body.data.id, scopes: {}, details: {} }, as(o)))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -147,22 +205,34 @@ describe('POST /service/web/credentials/delete and regenerate/secret', () => {
     expect(r.body.data.credentials_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(r.body.data.credentials_secret).not.toBe(old);
     expect((await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'integrasi_1', old))).status).toBe(401);
-    expect((await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'integrasi_1', r.body.data.credentials_secret))).status).toBe(200);
+    expect(
+      (await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'integrasi_1', r.body.data.credentials_secret)))
+        .status,
+    ).toBe(200);
   });
   it('deletes the pair: it is gone and no longer authenticates', async () => {
     const o = await tenantWithApp(gw.url);
     const c = await create(o, { scopes: { navs: ['*'] } });
-    expect((await call(gw.url, credentialsContract.delete, { id: c.body.data.id }, as(o))).body.response_result).toBe(0);
+    expect((await call(gw.url, credentialsContract.delete, { id: c.body.data.id }, as(o))).body.response_result).toBe(
+      0,
+    );
     expect((await call(gw.url, credentialsContract.read, { id: c.body.data.id }, as(o))).status).toBe(404);
-    expect((await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'integrasi_1', c.body.data.credentials_secret))).status).toBe(401);
+    expect(
+      (await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'integrasi_1', c.body.data.credentials_secret)))
+        .status,
+    ).toBe(401);
   });
   it("answers 404 for another application's pair and 401 without credentials", async () => {
     const o = await tenantWithApp(gw.url);
     const other = await tenantWithApp(gw.url);
     const foreign = await create(other);
     expect((await call(gw.url, credentialsContract.delete, { id: foreign.body.data.id }, as(o))).status).toBe(404);
-    expect((await call(gw.url, credentialsContract.regenerateSecret, { id: foreign.body.data.id }, as(o))).status).toBe(404);
-    expect((await call(gw.url, credentialsContract.delete, { id: foreign.body.data.id }, { domain: other.domain })).status).toBe(401);
+    expect((await call(gw.url, credentialsContract.regenerateSecret, { id: foreign.body.data.id }, as(o))).status).toBe(
+      404,
+    );
+    expect(
+      (await call(gw.url, credentialsContract.delete, { id: foreign.body.data.id }, { domain: other.domain })).status,
+    ).toBe(401);
     expect((await call(gw.url, credentialsContract.read, { id: foreign.body.data.id }, as(other))).status).toBe(200);
   });
 });
@@ -186,20 +256,42 @@ describe('a credentials pair calling the API', () => {
     const o = await tenantWithApp(gw.url);
     const none = await create(o, { credentials_id: 'kosong', scopes: {} });
     const all = await create(o, { credentials_id: 'semua', scopes: { navs: ['*'] } });
-    const manager = await create(o, { credentials_id: 'pengelola', scopes: { permissions: { credentials_manage: true } } });
-    expect((await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'kosong', none.body.data.credentials_secret))).status).toBe(403);
-    expect((await call(gw.url, appsContract.menu, {}, pairAuth(o.domain, 'kosong', none.body.data.credentials_secret))).body).toMatchObject({ response_result: 0, navs_root: [] });
+    const manager = await create(o, {
+      credentials_id: 'pengelola',
+      scopes: { permissions: { credentials_manage: true } },
+    });
+    expect(
+      (await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'kosong', none.body.data.credentials_secret)))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call(gw.url, appsContract.menu, {}, pairAuth(o.domain, 'kosong', none.body.data.credentials_secret))).body,
+    ).toMatchObject({ response_result: 0, navs_root: [] });
     const allAuth = pairAuth(o.domain, 'semua', all.body.data.credentials_secret);
     expect((await call(gw.url, rolesContract.add, { name: 'dari_api' }, allAuth)).body.response_result).toBe(0);
     expect((await call(gw.url, credentialsContract.list, {}, allAuth)).status).toBe(403);
-    expect((await call(gw.url, credentialsContract.list, {}, pairAuth(o.domain, 'pengelola', manager.body.data.credentials_secret))).status).toBe(200);
+    expect(
+      (
+        await call(
+          gw.url,
+          credentialsContract.list,
+          {},
+          pairAuth(o.domain, 'pengelola', manager.body.data.credentials_secret),
+        )
+      ).status,
+    ).toBe(200);
   });
   it('updating the scopes takes effect on the next call', async () => {
     const o = await tenantWithApp(gw.url);
     const c = await create(o, { scopes: {} });
     const auth = pairAuth(o.domain, 'integrasi_1', c.body.data.credentials_secret);
     expect((await call(gw.url, usersContract.list, {}, auth)).status).toBe(403);
-    await call(gw.url, credentialsContract.update, { id: c.body.data.id, scopes: { navs: ['_role_manage_'] }, details: {} }, as(o));
+    await call(
+      gw.url,
+      credentialsContract.update,
+      { id: c.body.data.id, scopes: { navs: ['_role_manage_'] }, details: {} },
+      as(o),
+    );
     expect((await call(gw.url, usersContract.list, {}, auth)).status).toBe(200);
   });
   it('answers 401 for a wrong secret, a missing half, another application, or an unknown id', async () => {
@@ -207,17 +299,43 @@ describe('a credentials pair calling the API', () => {
     const other = await tenantWithApp(gw.url);
     const c = await create(o, { scopes: { navs: ['*'] } });
     const secret = c.body.data.credentials_secret;
-    expect((await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'integrasi_1', 'f'.repeat(64)))).status).toBe(401);
+    expect((await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'integrasi_1', 'f'.repeat(64)))).status).toBe(
+      401,
+    );
     expect((await call(gw.url, usersContract.list, {}, pairAuth(o.domain, 'tidak_ada', secret))).status).toBe(401);
-    expect((await call(gw.url, usersContract.list, {}, pairAuth(other.domain, 'integrasi_1', secret))).status).toBe(401);
-    expect((await call(gw.url, usersContract.list, {}, { domain: o.domain, headers: { [Header.credentialsId]: 'integrasi_1' } })).status).toBe(401);
-    expect((await call(gw.url, usersContract.list, {}, { domain: o.domain, headers: { [Header.credentialsSecret]: secret } })).status).toBe(401);
+    expect((await call(gw.url, usersContract.list, {}, pairAuth(other.domain, 'integrasi_1', secret))).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await call(
+          gw.url,
+          usersContract.list,
+          {},
+          { domain: o.domain, headers: { [Header.credentialsId]: 'integrasi_1' } },
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(
+          gw.url,
+          usersContract.list,
+          {},
+          { domain: o.domain, headers: { [Header.credentialsSecret]: secret } },
+        )
+      ).status,
+    ).toBe(401);
   });
   it('lets a role grant credentials management through its permissions', async () => {
     const o = await tenantWithApp(gw.url);
     const plain = await memberWithRole(gw.url, o, { sys_navs: ['_user_manage_'] });
-    expect((await call(gw.url, credentialsContract.list, {}, { member: plain.member, domain: o.domain })).status).toBe(403);
+    expect((await call(gw.url, credentialsContract.list, {}, { member: plain.member, domain: o.domain })).status).toBe(
+      403,
+    );
     const keeper = await memberWithRole(gw.url, o, { permissions: { credentials_manage: true } });
-    expect((await call(gw.url, credentialsContract.list, {}, { member: keeper.member, domain: o.domain })).status).toBe(200);
+    expect((await call(gw.url, credentialsContract.list, {}, { member: keeper.member, domain: o.domain })).status).toBe(
+      200,
+    );
   });
 });

@@ -1,7 +1,15 @@
 // Spec 02 section 7, the dashboard calls: validation with the conf_dashboard v2 schema (-10 with the error's path),
 // paths from labels, parents, components, the selection trees, viewing, and who may do what (401, 403, 404).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATE_CONFIG, STATE_SENSOR, dashboardsContract, navsContract, rolesContract, tagsContract, T } from '@sentra/contracts';
+import {
+  STATE_CONFIG,
+  STATE_SENSOR,
+  dashboardsContract,
+  navsContract,
+  rolesContract,
+  tagsContract,
+  T,
+} from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { addDevice, memberWithRole, tenantWithApp } from './fixtures.js';
 
@@ -22,7 +30,15 @@ const conf = (dashboard: Record<string, unknown> = {}, extra: Record<string, unk
   dashboard,
   ...extra,
 });
-const card = (key: string, over: Record<string, unknown> = {}) => ({ key, cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, ...over });
+const card = (key: string, over: Record<string, unknown> = {}) => ({
+  key,
+  cat: 'SINGLE_VALUE_CARD',
+  x: 0,
+  y: 0,
+  w: 1,
+  h: 1,
+  ...over,
+});
 
 async function addDashboard(o: Owner, label: string, more: Record<string, unknown> = {}) {
   const r = await call(gw.url, dashboardsContract.add, { label, conf_dashboard: conf(), ...more }, tenantAuth(o));
@@ -41,14 +57,24 @@ describe('POST nav/add', () => {
     const other = await tenantWithApp(gw.url);
     expect((await addDashboard(other, 'Energi Gedung A')).path).toBe('energi-gedung-a');
     const got = await call(gw.url, dashboardsContract.get, { id: a.id }, tenantAuth(o));
-    expect(got.body.data).toMatchObject({ id: a.id, label: 'Energi Gedung A', desc: '', parent: null, path: 'energi-gedung-a', conf_dashboard: { version: '2' } });
+    expect(got.body.data).toMatchObject({
+      id: a.id,
+      label: 'Energi Gedung A',
+      desc: '',
+      parent: null,
+      path: 'energi-gedung-a',
+      conf_dashboard: { version: '2' },
+    });
   });
 
   it('answers -10 "Nama dashboard tidak boleh kosong" on a blank name', async () => {
     const o = await tenantWithApp(gw.url);
     const r = await call(gw.url, dashboardsContract.add, { label: '   ', conf_dashboard: conf() }, tenantAuth(o));
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ response_result: -10, errors: [{ path: 'label', message: T.dashboards.form.nameRequired }] });
+    expect(r.body).toMatchObject({
+      response_result: -10,
+      errors: [{ path: 'label', message: T.dashboards.form.nameRequired }],
+    });
   });
 
   it('validates conf_dashboard with the v2 schema and answers -10 with the path of the error', async () => {
@@ -57,25 +83,56 @@ describe('POST nav/add', () => {
       [conf({}, { config: { refresh: 200 } }), 'conf_dashboard.config.refresh', T.dashboards.form.refreshMin],
       [conf({}, { view: { decimal: 6 } }), 'conf_dashboard.view.decimal', T.dashboards.form.decimalRange],
       [conf({ c1: card('c1', { x: 3, w: 2 }) }), 'conf_dashboard.dashboard.c1.x', T.dashboards.component.outsideGrid],
-      [conf({ l1: card('l1', { cat: 'LINE_CHART_CARD', w: 1, h: 2 }) }), 'conf_dashboard.dashboard.l1.w', T.dashboards.component.tooSmall(2, 4)],
-      [conf({ c1: card('c1', { cat: 'NOT_A_CARD' }) }), 'conf_dashboard.dashboard.c1.cat', T.dashboards.component.unknownType],
+      [
+        conf({ l1: card('l1', { cat: 'LINE_CHART_CARD', w: 1, h: 2 }) }),
+        'conf_dashboard.dashboard.l1.w',
+        T.dashboards.component.tooSmall(2, 4),
+      ],
+      [
+        conf({ c1: card('c1', { cat: 'NOT_A_CARD' }) }),
+        'conf_dashboard.dashboard.c1.cat',
+        T.dashboards.component.unknownType,
+      ],
       [{ ...conf(), version: '1' }, 'conf_dashboard.version', T.common.invalidInput],
     ];
     for (const [c, path, message] of cases) {
       const r = await call(gw.url, dashboardsContract.add, { label: 'Salah', conf_dashboard: c }, tenantAuth(o));
-      expect({ status: r.status, code: r.body.response_result, first: r.body.errors?.[0] }).toEqual({ status: 400, code: -10, first: { path, message } });
+      expect({ status: r.status, code: r.body.response_result, first: r.body.errors?.[0] }).toEqual({
+        status: 400,
+        code: -10,
+        first: { path, message },
+      });
     }
     // JSON text holding the object is accepted; broken JSON is -10 on conf_dashboard
-    expect((await call(gw.url, dashboardsContract.add, { label: 'Teks', conf_dashboard: JSON.stringify(conf()) }, tenantAuth(o))).body.response_result).toBe(0);
-    const broken = await call(gw.url, dashboardsContract.add, { label: 'Rusak', conf_dashboard: '{"version":' }, tenantAuth(o));
+    expect(
+      (
+        await call(
+          gw.url,
+          dashboardsContract.add,
+          { label: 'Teks', conf_dashboard: JSON.stringify(conf()) },
+          tenantAuth(o),
+        )
+      ).body.response_result,
+    ).toBe(0);
+    const broken = await call(
+      gw.url,
+      dashboardsContract.add,
+      { label: 'Rusak', conf_dashboard: '{"version":' },
+      tenantAuth(o),
+    );
     expect(broken.body).toMatchObject({ response_result: -10, errors: [{ path: 'conf_dashboard' }] });
   });
 
-  it("answers 404 for a parent of another application", async () => {
+  it('answers 404 for a parent of another application', async () => {
     const o = await tenantWithApp(gw.url);
     const other = await tenantWithApp(gw.url);
     const foreign = await addDashboard(other, 'Asing');
-    const r = await call(gw.url, dashboardsContract.add, { label: 'Anak', parent: foreign.id, conf_dashboard: conf() }, tenantAuth(o));
+    const r = await call(
+      gw.url,
+      dashboardsContract.add,
+      { label: 'Anak', parent: foreign.id, conf_dashboard: conf() },
+      tenantAuth(o),
+    );
     expect(r.status).toBe(404);
     expect(r.body.response_result).toBe(-11);
   });
@@ -85,7 +142,12 @@ describe('POST nav/edit', () => {
   it('saves a layout with id and conf_dashboard only, keeping label, desc and path', async () => {
     const o = await tenantWithApp(gw.url);
     const d = await addDashboard(o, 'Tata Letak', { desc: 'uji' });
-    const r = await call(gw.url, dashboardsContract.edit, { id: d.id, conf_dashboard: conf({ c1: card('c1', { x: 2, y: 3, w: 2, h: 1.5 }) }) }, tenantAuth(o));
+    const r = await call(
+      gw.url,
+      dashboardsContract.edit,
+      { id: d.id, conf_dashboard: conf({ c1: card('c1', { x: 2, y: 3, w: 2, h: 1.5 }) }) },
+      tenantAuth(o),
+    );
     expect(r.body).toEqual({ response_result: 0, id: d.id, path: d.path });
     const got = (await call(gw.url, dashboardsContract.dashboard, { id: d.id }, tenantAuth(o))).body.data;
     expect(got).toMatchObject({ label: 'Tata Letak', desc: 'uji', path: d.path });
@@ -95,9 +157,19 @@ describe('POST nav/edit', () => {
   it('derives a new path when the label changes and answers it', async () => {
     const o = await tenantWithApp(gw.url);
     const d = await addDashboard(o, 'Lama');
-    const r = await call(gw.url, dashboardsContract.edit, { id: d.id, label: 'Baru Sekali', desc: 'x', parent: null, conf_dashboard: conf() }, tenantAuth(o));
+    const r = await call(
+      gw.url,
+      dashboardsContract.edit,
+      { id: d.id, label: 'Baru Sekali', desc: 'x', parent: null, conf_dashboard: conf() },
+      tenantAuth(o),
+    );
     expect(r.body).toMatchObject({ response_result: 0, path: 'baru-sekali' });
-    const same = await call(gw.url, dashboardsContract.edit, { id: d.id, label: 'Baru Sekali', desc: 'y' }, tenantAuth(o));
+    const same = await call(
+      gw.url,
+      dashboardsContract.edit,
+      { id: d.id, label: 'Baru Sekali', desc: 'y' },
+      tenantAuth(o),
+    );
     expect(same.body.path).toBe('baru-sekali');
   });
 
@@ -105,7 +177,12 @@ describe('POST nav/edit', () => {
     const o = await tenantWithApp(gw.url);
     const d = await addDashboard(o, 'Kosong');
     expect((await call(gw.url, dashboardsContract.edit, { id: d.id }, tenantAuth(o))).body.response_result).toBe(-10);
-    const bad = await call(gw.url, dashboardsContract.edit, { id: d.id, conf_dashboard: conf({ t: card('t', { cat: 'TITLE', h: 2 }) }) }, tenantAuth(o));
+    const bad = await call(
+      gw.url,
+      dashboardsContract.edit,
+      { id: d.id, conf_dashboard: conf({ t: card('t', { cat: 'TITLE', h: 2 }) }) },
+      tenantAuth(o),
+    );
     expect(bad.body).toMatchObject({ response_result: -10, errors: [{ path: 'conf_dashboard.dashboard.t.h' }] });
   });
 
@@ -115,7 +192,10 @@ describe('POST nav/edit', () => {
     const b = await addDashboard(o, 'Anak', { parent: a.id });
     for (const parent of [a.id, b.id]) {
       const r = await call(gw.url, dashboardsContract.edit, { id: a.id, label: 'Induk', parent }, tenantAuth(o));
-      expect(r.body).toMatchObject({ response_result: -10, errors: [{ path: 'parent', message: T.dashboards.screens.parentCycle }] });
+      expect(r.body).toMatchObject({
+        response_result: -10,
+        errors: [{ path: 'parent', message: T.dashboards.screens.parentCycle }],
+      });
     }
     const nin = await call(gw.url, dashboardsContract.listNin, { id: a.id }, tenantAuth(o));
     expect(nin.body.navs.map((n: { id: number }) => n.id)).not.toContain(b.id);
@@ -130,8 +210,15 @@ describe('POST nav/remove and nav/remove/dashboard', () => {
     const root = await addDashboard(o, 'Akar');
     const mid = await addDashboard(o, 'Tengah', { parent: root.id });
     const leaf = await addDashboard(o, 'Daun', { parent: mid.id });
-    const role = await call(gw.url, rolesContract.add, { name: 'penonton', sys_navs: [], permissions: {}, navs: [mid.id, leaf.id] }, tenantAuth(o));
-    expect((await call(gw.url, dashboardsContract.remove, { id: mid.id }, tenantAuth(o))).body).toEqual({ response_result: 0 });
+    const role = await call(
+      gw.url,
+      rolesContract.add,
+      { name: 'penonton', sys_navs: [], permissions: {}, navs: [mid.id, leaf.id] },
+      tenantAuth(o),
+    );
+    expect((await call(gw.url, dashboardsContract.remove, { id: mid.id }, tenantAuth(o))).body).toEqual({
+      response_result: 0,
+    });
     expect((await call(gw.url, dashboardsContract.get, { id: leaf.id }, tenantAuth(o))).body.data.parent).toBe(root.id);
     expect((await call(gw.url, dashboardsContract.get, { id: mid.id }, tenantAuth(o))).status).toBe(404);
     const r = await call(gw.url, rolesContract.get, { id: role.body.data.id }, tenantAuth(o));
@@ -146,8 +233,12 @@ describe('POST nav/remove and nav/remove/dashboard', () => {
     expect(r.body).toEqual({ response_result: 0, id: d.id, path: d.path });
     const got = (await call(gw.url, dashboardsContract.dashboard, { id: d.id }, tenantAuth(o))).body.data;
     expect(Object.keys(got.conf_dashboard.dashboard)).toEqual(['b']);
-    expect((await call(gw.url, dashboardsContract.removeComponent, { id: d.id, dashboard_id: 'a' }, tenantAuth(o))).status).toBe(404);
-    expect((await call(gw.url, dashboardsContract.removeComponent, { id: d.id }, tenantAuth(o))).body.response_result).toBe(-10);
+    expect(
+      (await call(gw.url, dashboardsContract.removeComponent, { id: d.id, dashboard_id: 'a' }, tenantAuth(o))).status,
+    ).toBe(404);
+    expect(
+      (await call(gw.url, dashboardsContract.removeComponent, { id: d.id }, tenantAuth(o))).body.response_result,
+    ).toBe(-10);
   });
 });
 
@@ -155,18 +246,32 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
   it('answers the device → sensor → config → param → subparam tree from the registry and the stored series', async () => {
     const o = await tenantWithApp(gw.url);
     const auth = tenantAuth(o);
-    expect((await call(gw.url, tagsContract.add, { name: 'Lokasi', prefix: 'lokasi', category: 4 }, auth)).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, tagsContract.add, { name: 'Lokasi', prefix: 'lokasi', category: 4 }, auth)).body
+        .response_result,
+    ).toBe(0);
     const meter = await addDevice(gw.url, auth, 'dummy', {
       name: 'Meter',
-      sensors: { pm: { data: { voltage: { r: 'number', s: 'number' }, energy: 'number' }, config: { interval: 'number' } } },
+      sensors: {
+        pm: { data: { voltage: { r: 'number', s: 'number' }, energy: 'number' }, config: { interval: 'number' } },
+      },
       tags: { lokasi: ['gudang'] },
     });
-    const pump = await addDevice(gw.url, auth, 'dummy', { name: 'Pompa', sensors: [{ sensor: 'relay', configtype: 'command', param: 'out' }] });
+    const pump = await addDevice(gw.url, auth, 'dummy', {
+      name: 'Pompa',
+      sensors: [{ sensor: 'relay', configtype: 'command', param: 'out' }],
+    });
     // a series telemetry stored without the device declaring it, and a state the pump reported
     gw.app.db.sqlite
-      .prepare('INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(o.appId, meter.id, 'env', 'data', 'temp', '', 'number', Date.now());
-    gw.app.db.sqlite.prepare('INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)').run(pump.id, o.appId, 'POWER', '"ON"', 1, 1);
+    gw.app.db.sqlite
+      .prepare(
+        'INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(pump.id, o.appId, 'POWER', '"ON"', 1, 1);
 
     const all = await call(gw.url, dashboardsContract.devices, {}, auth);
     expect(all.body.devices).toEqual({
@@ -181,11 +286,16 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
 
     const config = await call(gw.url, dashboardsContract.devices, { config: 'true' }, auth);
     // a device state is a command target too (a toggle switches the POWER it shows)
-    expect(config.body.devices).toEqual({ [meter.id]: { pm: { config: { interval: 'number' } } }, [pump.id]: { relay: { command: { out: null } }, [STATE_SENSOR]: { [STATE_CONFIG]: { POWER: null } } } });
+    expect(config.body.devices).toEqual({
+      [meter.id]: { pm: { config: { interval: 'number' } } },
+      [pump.id]: { relay: { command: { out: null } }, [STATE_SENSOR]: { [STATE_CONFIG]: { POWER: null } } },
+    });
 
     const tagged = await call(gw.url, dashboardsContract.devices, { tags: 'lokasi:gudang' }, auth);
     expect(Object.keys(tagged.body.devices)).toEqual([String(meter.id)]);
-    expect(Object.keys((await call(gw.url, dashboardsContract.devices, { tags: 'gudang' }, auth)).body.devices)).toEqual([String(meter.id)]);
+    expect(
+      Object.keys((await call(gw.url, dashboardsContract.devices, { tags: 'gudang' }, auth)).body.devices),
+    ).toEqual([String(meter.id)]);
     expect((await call(gw.url, dashboardsContract.devices, { tags: 'lokasi:kantor' }, auth)).body.devices).toEqual({});
 
     const sensors = await call(gw.url, dashboardsContract.sensors, {}, auth);
@@ -194,7 +304,12 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
 
     // another application sees none of it
     const other = await tenantWithApp(gw.url);
-    expect((await call(gw.url, dashboardsContract.devices, {}, tenantAuth(other))).body).toEqual({ response_result: 0, devices: {}, devices_label: {}, devices_serial: {} });
+    expect((await call(gw.url, dashboardsContract.devices, {}, tenantAuth(other))).body).toEqual({
+      response_result: 0,
+      devices: {},
+      devices_label: {},
+      devices_serial: {},
+    });
   });
 
   it("reads the datatype form of a declared object param as its subparams, never 'datatype' or 'subparams' (issue 28)", async () => {
@@ -202,28 +317,51 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
     const auth = tenantAuth(o);
     const d = await addDevice(gw.url, auth, 'dummy', {
       name: 'Panel',
-      sensors: { pm: { data: { phase: { datatype: 'object', subparams: { r: 'number', s: 'number' } }, energy: { datatype: 'number' }, sample: { a: 1 } } } },
+      sensors: {
+        pm: {
+          data: {
+            phase: { datatype: 'object', subparams: { r: 'number', s: 'number' } },
+            energy: { datatype: 'number' },
+            sample: { a: 1 },
+          },
+        },
+      },
     });
-    const listed = await addDevice(gw.url, auth, 'dummy', { name: 'Daftar', sensors: [{ sensor: 'pm', configtype: 'data', param: 'arus', subparam_datatypes: { r: 'number' } }] });
+    const listed = await addDevice(gw.url, auth, 'dummy', {
+      name: 'Daftar',
+      sensors: [{ sensor: 'pm', configtype: 'data', param: 'arus', subparam_datatypes: { r: 'number' } }],
+    });
     const tree = (await call(gw.url, dashboardsContract.devices, {}, auth)).body.devices;
-    expect(tree[d.id]).toEqual({ pm: { data: { phase: { r: 'number', s: 'number' }, energy: 'number', sample: { a: null } } } });
+    expect(tree[d.id]).toEqual({
+      pm: { data: { phase: { r: 'number', s: 'number' }, energy: 'number', sample: { a: null } } },
+    });
     expect(tree[listed.id]).toEqual({ pm: { data: { arus: { r: 'number' } } } });
   });
 
   it("keeps a device's names such as __proto__ as plain keys of the tree, never a way into Object.prototype", async () => {
     const o = await tenantWithApp(gw.url);
     const auth = tenantAuth(o);
-    const d = await addDevice(gw.url, auth, 'dummy', { name: 'Nakal', sensors: { pm: { data: { energy: 'number' } } } });
+    const d = await addDevice(gw.url, auth, 'dummy', {
+      name: 'Nakal',
+      sensors: { pm: { data: { energy: 'number' } } },
+    });
     // written straight into storage: whatever the registry's validation refuses today, the tree must not trust it
-    gw.app.db.sqlite.prepare('UPDATE devices SET sensors = ? WHERE id = ?').run('{"__proto__":{"data":{"polluted":"number"}},"pm":{"__proto__":{"x":"number"}}}', d.id);
     gw.app.db.sqlite
-      .prepare('INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare('UPDATE devices SET sensors = ? WHERE id = ?')
+      .run('{"__proto__":{"data":{"polluted":"number"}},"pm":{"__proto__":{"x":"number"}}}', d.id);
+    gw.app.db.sqlite
+      .prepare(
+        'INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(o.appId, d.id, 'env', '__proto__', 'constructor', 'polluted', 'number', Date.now());
     for (const c of [dashboardsContract.devices, dashboardsContract.sensors]) {
       const r = await call(gw.url, c, {}, auth);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     }
-    const tree = (await call(gw.url, dashboardsContract.devices, {}, auth)).body.devices[d.id] as Record<string, unknown>;
+    const tree = (await call(gw.url, dashboardsContract.devices, {}, auth)).body.devices[d.id] as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(tree).sort()).toEqual(['__proto__', 'env', 'pm']);
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(Object.prototype).not.toHaveProperty('data');
@@ -235,9 +373,16 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
 describe('GET /fetch/web/d/{id}', () => {
   it('answers the dashboard for viewing', async () => {
     const o = await tenantWithApp(gw.url);
-    const d = await addDashboard(o, 'Lihat', { conf_dashboard: conf({}, { type: 'custom_url', custom_url: 'https://contoh.id/panel' }) });
+    const d = await addDashboard(o, 'Lihat', {
+      conf_dashboard: conf({}, { type: 'custom_url', custom_url: 'https://contoh.id/panel' }),
+    });
     const r = await call(gw.url, dashboardsContract.view, { id: d.id }, tenantAuth(o));
-    expect(r.body.data).toMatchObject({ id: d.id, label: 'Lihat', path: d.path, conf_dashboard: { type: 'custom_url', custom_url: 'https://contoh.id/panel' } });
+    expect(r.body.data).toMatchObject({
+      id: d.id,
+      label: 'Lihat',
+      path: d.path,
+      conf_dashboard: { type: 'custom_url', custom_url: 'https://contoh.id/panel' },
+    });
   });
 
   it('lets an application user view a dashboard their role grants as navigation, and nothing else', async () => {
@@ -253,8 +398,14 @@ describe('GET /fetch/web/d/{id}', () => {
     expect({ status: refused.status, code: refused.body.response_result }).toEqual({ status: 403, code: -13 });
     // _dashboard_manage_ ("Kelola Dasboard") manages the granted dashboards: it opens no other (issue 23 item 3)
     const manager = await memberWithRole(gw.url, o, { sys_navs: ['_dashboard_manage_'], navs: [granted.id] });
-    expect((await call(gw.url, dashboardsContract.view, { id: hidden.id }, { member: manager.member, domain: o.domain })).status).toBe(403);
-    expect((await call(gw.url, dashboardsContract.view, { id: granted.id }, { member: manager.member, domain: o.domain })).status).toBe(200);
+    expect(
+      (await call(gw.url, dashboardsContract.view, { id: hidden.id }, { member: manager.member, domain: o.domain }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call(gw.url, dashboardsContract.view, { id: granted.id }, { member: manager.member, domain: o.domain }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -289,10 +440,17 @@ describe('who may call', () => {
     for (const [def, input] of everyCall(foreign.id)) {
       if (!('id' in input)) continue;
       const r = await call(gw.url, def, input, tenantAuth(o));
-      expect({ path: def.path, status: r.status, code: r.body.response_result }).toEqual({ path: def.path, status: 404, code: -11 });
+      expect({ path: def.path, status: r.status, code: r.body.response_result }).toEqual({
+        path: def.path,
+        status: 404,
+        code: -11,
+      });
     }
     // untouched
-    expect((await call(gw.url, dashboardsContract.get, { id: foreign.id }, tenantAuth(other))).body.data.conf_dashboard.dashboard.c1).toBeDefined();
+    expect(
+      (await call(gw.url, dashboardsContract.get, { id: foreign.id }, tenantAuth(other))).body.data.conf_dashboard
+        .dashboard.c1,
+    ).toBeDefined();
   });
 
   it('answers 403 -13 on writes and editor reads to a user without _dashboard_manage_; the manager passes', async () => {
@@ -303,7 +461,11 @@ describe('who may call', () => {
     for (const [def, input] of everyCall(d.id)) {
       if (def === dashboardsContract.view) continue;
       const r = await call(gw.url, def, input, auth);
-      expect({ path: def.path, status: r.status, code: r.body.response_result }).toEqual({ path: def.path, status: 403, code: -13 });
+      expect({ path: def.path, status: r.status, code: r.body.response_result }).toEqual({
+        path: def.path,
+        status: 403,
+        code: -13,
+      });
     }
     // the role manager still reads the navigation items for the role wizard
     expect((await call(gw.url, navsContract.list, {}, auth)).status).toBe(200);
@@ -312,7 +474,10 @@ describe('who may call', () => {
     const mAuth = { member: manager.member, domain: o.domain };
     const added = await call(gw.url, dashboardsContract.add, { label: 'Dari Pengguna', conf_dashboard: conf() }, mAuth);
     expect(added.body).toMatchObject({ response_result: 0, path: 'dari-pengguna' });
-    expect((await call(gw.url, dashboardsContract.removeComponent, { id: d.id, dashboard_id: 'c1' }, mAuth)).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, dashboardsContract.removeComponent, { id: d.id, dashboard_id: 'c1' }, mAuth)).body
+        .response_result,
+    ).toBe(0);
     expect((await call(gw.url, dashboardsContract.remove, { id: added.body.id }, mAuth)).body.response_result).toBe(0);
   });
 });

@@ -34,7 +34,10 @@ async function dropped(c: MqttClient, topic: string, payload: string) {
   expect(await until(() => gw.app.broker.metrics().dropped_publishes === before + 1)).toBe(true);
   expect(c.connected).toBe(true);
 }
-const asMqtt = (d: Record<string, any>) => ({ username: d.store_mqtt_username as string, password: d.store_mqtt_password as string });
+const asMqtt = (d: Record<string, any>) => ({
+  username: d.store_mqtt_username as string,
+  password: d.store_mqtt_password as string,
+});
 const getDevice = async (id: number) => (await call(gw.url, devicesContract.get, { id }, auth)).body.data;
 
 describe('MQTT devices', () => {
@@ -83,7 +86,10 @@ describe('MQTT devices', () => {
     const d = await addDevice(gw.url, auth, 'mqtt');
     const c = await connect(asMqtt(d));
     const closed = new Promise<void>((r) => c.once('close', () => r()));
-    expect((await call(gw.url, devicesContract.edit, { id: d.id, disabled: true }, auth)).body.data).toMatchObject({ disabled: true, online: false });
+    expect((await call(gw.url, devicesContract.edit, { id: d.id, disabled: true }, auth)).body.data).toMatchObject({
+      disabled: true,
+      online: false,
+    });
     await closed;
     expect((await mqttAttempt(gw.mqttPort, asMqtt(d))).code).toBe(5);
     await call(gw.url, devicesContract.edit, { id: d.id, disabled: false }, auth);
@@ -95,7 +101,11 @@ describe('Tasmota devices', () => {
   it('publish tele/stat and subscribe cmnd under their own topic only; LWT Offline marks them offline', async () => {
     const t = await addDevice(gw.url, auth, 'tasmota');
     const other = await addDevice(gw.url, auth, 'tasmota');
-    const c = await connect({ username: t.username, password: t.password, will: { topic: `tele/${t.topic}/LWT`, payload: Buffer.from('Offline'), qos: 1, retain: true } });
+    const c = await connect({
+      username: t.username,
+      password: t.password,
+      will: { topic: `tele/${t.topic}/LWT`, payload: Buffer.from('Offline'), qos: 1, retain: true },
+    });
     await c.subscribeAsync(`cmnd/${t.topic}/#`);
     await expect(c.subscribeAsync(`cmnd/${other.topic}/#`)).rejects.toThrow(/Subscribe error/);
     await c.publishAsync(`tele/${t.topic}/LWT`, 'Online', { qos: 1, retain: true });
@@ -111,11 +121,25 @@ describe('Tasmota devices', () => {
 
 describe('LoRa network-server integration', () => {
   it("signs in with an application credentials pair and reports uplinks of that application's LoRa devices only", async () => {
-    const pair = await call(gw.url, credentialsContract.create, { credentials_id: unique('ns'), scopes: { navs: [] }, details: {} }, auth);
+    const pair = await call(
+      gw.url,
+      credentialsContract.create,
+      { credentials_id: unique('ns'), scopes: { navs: [] }, details: {} },
+      auth,
+    );
     expect(pair.body.response_result).toBe(0);
     const { credentials_id, credentials_secret } = pair.body.data;
-    const server = await call(gw.url, loraContract.add, { mac: 'AA:BB:CC:00:00:01', name: 'ChirpStack', server: 'chirpstack:1700' }, auth);
-    const d = await addDevice(gw.url, auth, 'lora', { dev_eui: '70B3D57ED0001234', otaa_key: 'A'.repeat(32), network_server_id: server.body.data.id });
+    const server = await call(
+      gw.url,
+      loraContract.add,
+      { mac: 'AA:BB:CC:00:00:01', name: 'ChirpStack', server: 'chirpstack:1700' },
+      auth,
+    );
+    const d = await addDevice(gw.url, auth, 'lora', {
+      dev_eui: '70B3D57ED0001234',
+      otaa_key: 'A'.repeat(32),
+      network_server_id: server.body.data.id,
+    });
     expect((await mqttAttempt(gw.mqttPort, { username: credentials_id, password: 'salah' })).code).toBe(5);
     const ns = await connect({ username: credentials_id, password: credentials_secret });
     await ns.subscribeAsync(`application/${appId}/device/+/command/down`);
@@ -135,7 +159,8 @@ describe('last_online_ts of a device that stays online', () => {
       const owner = await tenantWithApp(timed.url);
       const own = { tenant: owner.tenant, domain: owner.domain };
       const d = await addDevice(timed.url, own, 'mqtt');
-      const lastOnline = async () => (await call(timed.url, devicesContract.get, { id: d.id }, own)).body.data.last_online_ts as number | null;
+      const lastOnline = async () =>
+        (await call(timed.url, devicesContract.get, { id: d.id }, own)).body.data.last_online_ts as number | null;
       const c = (await mqttAttempt(timed.mqttPort, { clientId: unique('c'), ...asMqtt(d) })).client!;
       try {
         expect(await until(async () => (await lastOnline()) === clock)).toBe(true);

@@ -11,7 +11,9 @@ export type AppAuth = { tenant: { id: number; token: string }; domain: string };
 /** the command wait of these tests: long enough for a loopback reply, short enough for -32 */
 export const COMMAND_WAIT_MS = 700;
 
-export async function startDataGateway(env: Record<string, string> = {}): Promise<{ gw: Running; owner: Owner; auth: AppAuth; clients: MqttClient[] }> {
+export async function startDataGateway(
+  env: Record<string, string> = {},
+): Promise<{ gw: Running; owner: Owner; auth: AppAuth; clients: MqttClient[] }> {
   const gw = await startGateway(env, { commandTimeoutMs: COMMAND_WAIT_MS });
   const owner = await tenantWithApp(gw.url);
   return { gw, owner, auth: { tenant: owner.tenant, domain: owner.domain }, clients: [] };
@@ -25,30 +27,83 @@ async function connect(gw: Running, clients: MqttClient[], opts: Parameters<type
 }
 
 /** waits until the registry shows the device online (the command path checks it) */
-const online = (gw: Running, id: number) => until(() => Boolean(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id)), 3000);
+const online = (gw: Running, id: number) =>
+  until(() => Boolean(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id)), 3000);
 
-export async function mqttDevice(gw: Running, auth: AppAuth, clients: MqttClient[], fields: Record<string, unknown> = {}) {
+export async function mqttDevice(
+  gw: Running,
+  auth: AppAuth,
+  clients: MqttClient[],
+  fields: Record<string, unknown> = {},
+) {
   const device = await addDevice(gw.url, auth, 'mqtt', fields);
-  const client = await connect(gw, clients, { username: device.store_mqtt_username, password: device.store_mqtt_password });
+  const client = await connect(gw, clients, {
+    username: device.store_mqtt_username,
+    password: device.store_mqtt_password,
+  });
   await online(gw, device.id);
   return { device, client };
 }
 
 export async function tasmotaDevice(gw: Running, auth: AppAuth, clients: MqttClient[]) {
   const device = await addDevice(gw.url, auth, 'tasmota');
-  const client = await connect(gw, clients, { username: device.username, password: device.password, will: { topic: `tele/${device.topic}/LWT`, payload: Buffer.from('Offline'), qos: 1, retain: true } });
+  const client = await connect(gw, clients, {
+    username: device.username,
+    password: device.password,
+    will: { topic: `tele/${device.topic}/LWT`, payload: Buffer.from('Offline'), qos: 1, retain: true },
+  });
   await client.publishAsync(`tele/${device.topic}/LWT`, 'Online', { qos: 1, retain: true });
   await online(gw, device.id);
   return { device, client, topic: device.topic as string };
 }
 
 /** a ChirpStack-style network server signed in with a credentials pair, and one LoRa device behind it */
-export async function loraDevice(gw: Running, auth: AppAuth, appId: number, clients: MqttClient[], devEui = '70b3d57ed00' + String(Date.now() % 100000).padStart(5, '0'), fields: Record<string, unknown> = {}) {
-  const pair = await call(gw.url, credentialsContract.create, { credentials_id: unique('ns'), scopes: { navs: [] }, details: {} }, auth);
-  const server = await call(gw.url, loraContract.add, { mac: `AA:BB:CC:${[0, 0, 0].map(() => Math.floor(Math.random() * 256).toString(16).padStart(2, '0')).join(':')}`, name: 'ChirpStack', server: 'chirpstack:1700' }, auth);
-  const device = await addDevice(gw.url, auth, 'lora', { dev_eui: devEui.toUpperCase(), otaa_key: 'A'.repeat(32), network_server_id: server.body.data.id, ...fields });
-  const ns = await connect(gw, clients, { username: pair.body.data.credentials_id, password: pair.body.data.credentials_secret });
-  return { device, ns, devEui: devEui.toLowerCase(), upTopic: `application/${appId}/device/${devEui.toLowerCase()}/event/up` };
+export async function loraDevice(
+  gw: Running,
+  auth: AppAuth,
+  appId: number,
+  clients: MqttClient[],
+  devEui = '70b3d57ed00' + String(Date.now() % 100000).padStart(5, '0'),
+  fields: Record<string, unknown> = {},
+) {
+  const pair = await call(
+    gw.url,
+    credentialsContract.create,
+    { credentials_id: unique('ns'), scopes: { navs: [] }, details: {} },
+    auth,
+  );
+  const server = await call(
+    gw.url,
+    loraContract.add,
+    {
+      mac: `AA:BB:CC:${[0, 0, 0]
+        .map(() =>
+          Math.floor(Math.random() * 256)
+            .toString(16)
+            .padStart(2, '0'),
+        )
+        .join(':')}`,
+      name: 'ChirpStack',
+      server: 'chirpstack:1700',
+    },
+    auth,
+  );
+  const device = await addDevice(gw.url, auth, 'lora', {
+    dev_eui: devEui.toUpperCase(),
+    otaa_key: 'A'.repeat(32),
+    network_server_id: server.body.data.id,
+    ...fields,
+  });
+  const ns = await connect(gw, clients, {
+    username: pair.body.data.credentials_id,
+    password: pair.body.data.credentials_secret,
+  });
+  return {
+    device,
+    ns,
+    devEui: devEui.toLowerCase(),
+    upTopic: `application/${appId}/device/${devEui.toLowerCase()}/event/up`,
+  };
 }
 
 /** a ZLAN serial gateway: heard while unclaimed, added by its UID, then reconnected with its secret and registered rights */
@@ -57,8 +112,15 @@ export async function serialGateway(gw: Running, auth: AppAuth, clients: MqttCli
   const first = await connect(gw, clients, { username: uid, clientId: uid });
   const kicked = new Promise<void>((r) => first.once('close', () => r()));
   await first.publishAsync(`gw/${uid}/up`, '{}', { qos: 1 });
-  await until(async () => (await call(gw.url, deviceFamilyCalls.zlan.check!, { dev_uid: uid }, auth)).body.response_result === 0);
-  const added = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'ZLAN Pabrik', dev_uid: uid }, auth);
+  await until(
+    async () => (await call(gw.url, deviceFamilyCalls.zlan.check!, { dev_uid: uid }, auth)).body.response_result === 0,
+  );
+  const added = await call(
+    gw.url,
+    deviceFamilyCalls.zlan.adds.zlan!,
+    { serial_number: unique('Z'), name: 'ZLAN Pabrik', dev_uid: uid },
+    auth,
+  );
   if (added.body.response_result !== 0) throw new Error(JSON.stringify(added.body));
   await kicked;
   first.end(true);

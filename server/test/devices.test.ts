@@ -19,12 +19,27 @@ const dummy = deviceFamilyCalls.dummy;
 
 describe('adding a device', () => {
   it('adds a dummy device with the defaults of section 3', async () => {
-    const r = await call(gw.url, dummy.adds.dummy!, { serial_number: 'AAAA-BBBB-1111-2222', name: 'Sensor Suhu', sensors: '{"suhu":{"data":{"celsius":0}}}' }, auth);
+    const r = await call(
+      gw.url,
+      dummy.adds.dummy!,
+      { serial_number: 'AAAA-BBBB-1111-2222', name: 'Sensor Suhu', sensors: '{"suhu":{"data":{"celsius":0}}}' },
+      auth,
+    );
     expect(r.body).toMatchObject({
       response_result: 0,
       data: {
-        name: 'Sensor Suhu', serial_number: 'AAAA-BBBB-1111-2222', category: 1, category_text: 'Dummy', deviceType: 'DUMMY', firmware_version: '1.0',
-        online: false, last_online_ts: null, last_offline_ts: null, disabled: false, tags: {}, sensors: { suhu: { data: { celsius: 0 } } },
+        name: 'Sensor Suhu',
+        serial_number: 'AAAA-BBBB-1111-2222',
+        category: 1,
+        category_text: 'Dummy',
+        deviceType: 'DUMMY',
+        firmware_version: '1.0',
+        online: false,
+        last_online_ts: null,
+        last_offline_ts: null,
+        disabled: false,
+        tags: {},
+        sensors: { suhu: { data: { celsius: 0 } } },
       },
     });
   });
@@ -49,7 +64,16 @@ describe('adding a device', () => {
     const again = await call(gw.url, dummy.adds.dummy!, { serial_number: serial, name: 'Kembar' }, auth);
     expect(again.body).toMatchObject({ response_result: -12, message: T.devices.serverSerialTaken });
     const other = await tenantWithApp(gw.url);
-    expect((await call(gw.url, dummy.adds.dummy!, { serial_number: serial, name: 'Lain' }, { tenant: other.tenant, domain: other.domain })).body.response_result).toBe(0);
+    expect(
+      (
+        await call(
+          gw.url,
+          dummy.adds.dummy!,
+          { serial_number: serial, name: 'Lain' },
+          { tenant: other.tenant, domain: other.domain },
+        )
+      ).body.response_result,
+    ).toBe(0);
   });
   it('generates read-only broker credentials for an MQTT device, ignoring any sent; the password shown once', async () => {
     const d = await addDevice(gw.url, auth, 'mqtt', { store_mqtt_username: 'pilihan-saya', store_mqtt_password: 'x' });
@@ -64,46 +88,132 @@ describe('adding a device', () => {
   });
   it('generates username, password and a Tasmota topic with the standard full topic', async () => {
     const d = await addDevice(gw.url, auth, 'tasmota');
-    expect(d).toMatchObject({ category: 9, deviceType: 'TASMOTA_SONOFF_BASIC', full_topic: '%prefix%/%topic%/', device_mqtt_url: `mqtt://127.0.0.1:${gw.mqttPort}` });
+    expect(d).toMatchObject({
+      category: 9,
+      deviceType: 'TASMOTA_SONOFF_BASIC',
+      full_topic: '%prefix%/%topic%/',
+      device_mqtt_url: `mqtt://127.0.0.1:${gw.mqttPort}`,
+    });
     expect(d.topic).toMatch(/^sentra_[0-9a-f]{12}$/);
     expect(d.username).toMatch(/^tasmota_/);
   });
-  it('adds a LoRa device on one of the application\'s LoRa servers; another application\'s server is 404', async () => {
-    const ns = await call(gw.url, loraContract.add, { mac: 'aa-bb-cc-dd-ee-ff', name: 'Gerbang', server: 'lora.contoh.id:1700' }, auth);
-    const d = await addDevice(gw.url, auth, 'lora', { dev_eui: '70b3d57ed0000001', otaa_key: '0'.repeat(32), network_server_id: ns.body.data.id });
-    expect(d).toMatchObject({ category: 3, dev_eui: '70B3D57ED0000001', network_server_id: ns.body.data.id, network_server_name: 'Gerbang', network_server_mac: 'AA:BB:CC:DD:EE:FF' });
-    const dup = await call(gw.url, deviceFamilyCalls.lora.adds.lora!, { serial_number: unique('L'), name: 'Dua', dev_eui: '70B3D57ED0000001', otaa_key: '0'.repeat(32), network_server_id: ns.body.data.id }, auth);
+  it("adds a LoRa device on one of the application's LoRa servers; another application's server is 404", async () => {
+    const ns = await call(
+      gw.url,
+      loraContract.add,
+      { mac: 'aa-bb-cc-dd-ee-ff', name: 'Gerbang', server: 'lora.contoh.id:1700' },
+      auth,
+    );
+    const d = await addDevice(gw.url, auth, 'lora', {
+      dev_eui: '70b3d57ed0000001',
+      otaa_key: '0'.repeat(32),
+      network_server_id: ns.body.data.id,
+    });
+    expect(d).toMatchObject({
+      category: 3,
+      dev_eui: '70B3D57ED0000001',
+      network_server_id: ns.body.data.id,
+      network_server_name: 'Gerbang',
+      network_server_mac: 'AA:BB:CC:DD:EE:FF',
+    });
+    const dup = await call(
+      gw.url,
+      deviceFamilyCalls.lora.adds.lora!,
+      {
+        serial_number: unique('L'),
+        name: 'Dua',
+        dev_eui: '70B3D57ED0000001',
+        otaa_key: '0'.repeat(32),
+        network_server_id: ns.body.data.id,
+      },
+      auth,
+    );
     expect(dup.body).toMatchObject({ response_result: -12, message: T.devices.serverDevEuiTaken });
     const other = await tenantWithApp(gw.url);
-    const foreign = await call(gw.url, deviceFamilyCalls.lora.adds.lora!, { serial_number: 'X1', name: 'Asing', dev_eui: '70B3D57ED0000002', otaa_key: '0'.repeat(32), network_server_id: ns.body.data.id }, { tenant: other.tenant, domain: other.domain });
+    const foreign = await call(
+      gw.url,
+      deviceFamilyCalls.lora.adds.lora!,
+      {
+        serial_number: 'X1',
+        name: 'Asing',
+        dev_eui: '70B3D57ED0000002',
+        otaa_key: '0'.repeat(32),
+        network_server_id: ns.body.data.id,
+      },
+      { tenant: other.tenant, domain: other.domain },
+    );
     expect(foreign.status).toBe(404);
-    const bad = await call(gw.url, deviceFamilyCalls.lora.adds.lora!, { serial_number: 'X2', name: 'Salah', dev_eui: '123', otaa_key: '0'.repeat(32), network_server_id: ns.body.data.id }, auth);
+    const bad = await call(
+      gw.url,
+      deviceFamilyCalls.lora.adds.lora!,
+      {
+        serial_number: 'X2',
+        name: 'Salah',
+        dev_eui: '123',
+        otaa_key: '0'.repeat(32),
+        network_server_id: ns.body.data.id,
+      },
+      auth,
+    );
     expect(bad.body.errors[0].path).toBe('dev_eui');
   });
-  it('adds an Emma device from the plugin cloud\'s list, and refuses an unknown plugin', async () => {
+  it("adds an Emma device from the plugin cloud's list, and refuses an unknown plugin", async () => {
     const list = await call(gw.url, devicesContract.emmaPlugins, {}, auth);
     expect(list.body.plugins.length).toBeGreaterThan(0);
     const p = list.body.plugins[0];
-    const d = await addDevice(gw.url, auth, 'emma', { emma_plugin_key: p.emma_plugin_key, emma_application_plugin_id: p.emma_application_plugin_id });
-    expect(d).toMatchObject({ category: 11, emma_plugin_definition: { name: p.emma_plugin_name }, emma_plugin_application_id: p.emma_application_plugin_id, emma_plugin_details: '{}' });
-    const bad = await call(gw.url, deviceFamilyCalls.emma.adds.emma!, { serial_number: unique('E'), name: 'Emma', emma_plugin_key: 'tidak.ada', emma_application_plugin_id: 'x' }, auth);
+    const d = await addDevice(gw.url, auth, 'emma', {
+      emma_plugin_key: p.emma_plugin_key,
+      emma_application_plugin_id: p.emma_application_plugin_id,
+    });
+    expect(d).toMatchObject({
+      category: 11,
+      emma_plugin_definition: { name: p.emma_plugin_name },
+      emma_plugin_application_id: p.emma_application_plugin_id,
+      emma_plugin_details: '{}',
+    });
+    const bad = await call(
+      gw.url,
+      deviceFamilyCalls.emma.adds.emma!,
+      { serial_number: unique('E'), name: 'Emma', emma_plugin_key: 'tidak.ada', emma_application_plugin_id: 'x' },
+      auth,
+    );
     expect(bad.body).toMatchObject({ response_result: -10, message: T.devices.serverUnknownPlugin });
   });
   it('adds an Imou camera with both ids required', async () => {
     const d = await addDevice(gw.url, auth, 'imou', { imou_device_id: 'CAM123', imou_application_id: 'lc01' });
-    expect(d).toMatchObject({ category: 12, deviceType: 'IMOU_CAMERA', imou_device_id: 'CAM123', imou_application_id: 'lc01' });
-    const r = await call(gw.url, deviceFamilyCalls.imou.adds.imou!, { serial_number: unique('I'), name: 'Cam', imou_device_id: 'CAM1' }, auth);
+    expect(d).toMatchObject({
+      category: 12,
+      deviceType: 'IMOU_CAMERA',
+      imou_device_id: 'CAM123',
+      imou_application_id: 'lc01',
+    });
+    const r = await call(
+      gw.url,
+      deviceFamilyCalls.imou.adds.imou!,
+      { serial_number: unique('I'), name: 'Cam', imou_device_id: 'CAM1' },
+      auth,
+    );
     expect(r.body.errors[0].path).toBe('imou_application_id');
   });
   it('answers "Dev UID tidak boleh kosong" for a serial gateway without UID', async () => {
     for (const key of ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway'] as const) {
       const calls = deviceFamilyCalls[key];
-      const r = await call(gw.url, Object.values(calls.adds)[0]!, { serial_number: unique('G'), name: 'Gateway', dev_uid: '' }, auth);
+      const r = await call(
+        gw.url,
+        Object.values(calls.adds)[0]!,
+        { serial_number: unique('G'), name: 'Gateway', dev_uid: '' },
+        auth,
+      );
       expect(r.body.errors[0]).toEqual({ path: 'dev_uid', message: T.devices.uidRequired });
     }
   });
   it('refuses a serial gateway whose UID has never been heard (-7)', async () => {
-    const r = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'ZLAN', dev_uid: unique('ZL') }, auth);
+    const r = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'ZLAN', dev_uid: unique('ZL') },
+      auth,
+    );
     expect(r.body).toMatchObject({ response_result: -7, message: T.devices.serverUidNotHeard });
   });
 });
@@ -112,7 +222,15 @@ describe('reading, editing and removing a device', () => {
   it('answers device/get/id with id, category, name, serial_number, online, sensors and tags', async () => {
     const d = await addDevice(gw.url, auth, 'dummy', { sensors: [{ sensor: 's1', param: 'p' }] });
     const r = await call(gw.url, devicesContract.get, { id: d.id }, auth);
-    expect(r.body.data).toMatchObject({ id: d.id, category: 1, name: d.name, serial_number: d.serial_number, online: false, sensors: [{ sensor: 's1', param: 'p' }], tags: {} });
+    expect(r.body.data).toMatchObject({
+      id: d.id,
+      category: 1,
+      name: d.name,
+      serial_number: d.serial_number,
+      online: false,
+      sensors: [{ sensor: 's1', param: 'p' }],
+      tags: {},
+    });
   });
   it('answers 404 for a family get of a device of another family', async () => {
     const d = await addDevice(gw.url, auth, 'dummy');
@@ -121,19 +239,31 @@ describe('reading, editing and removing a device', () => {
   });
   it('edits name, description, latitude and longitude; an empty latitude clears it', async () => {
     const d = await addDevice(gw.url, auth, 'dummy', { latitude: -6.2, longitude: 106.8 });
-    const r = await call(gw.url, devicesContract.edit, { id: d.id, name: 'Nama Baru', description: 'Lantai 2', latitude: '', longitude: 107 }, auth);
+    const r = await call(
+      gw.url,
+      devicesContract.edit,
+      { id: d.id, name: 'Nama Baru', description: 'Lantai 2', latitude: '', longitude: 107 },
+      auth,
+    );
     expect(r.body.data).toMatchObject({ name: 'Nama Baru', description: 'Lantai 2', latitude: null, longitude: 107 });
-    expect((await call(gw.url, devicesContract.edit, { id: d.id, latitude: 91 }, auth)).body.errors[0]).toEqual({ path: 'latitude', message: T.devices.serverLatitude });
-    expect((await call(gw.url, devicesContract.edit, { id: d.id, label: 'Label' }, auth)).body.data.label).toBe('Label');
+    expect((await call(gw.url, devicesContract.edit, { id: d.id, latitude: 91 }, auth)).body.errors[0]).toEqual({
+      path: 'latitude',
+      message: T.devices.serverLatitude,
+    });
+    expect((await call(gw.url, devicesContract.edit, { id: d.id, label: 'Label' }, auth)).body.data.label).toBe(
+      'Label',
+    );
   });
-  it('replaces the sensor configuration through the family\'s edit/sensors call only', async () => {
+  it("replaces the sensor configuration through the family's edit/sensors call only", async () => {
     const d = await addDevice(gw.url, auth, 'mqtt');
     const r = await call(gw.url, deviceFamilyCalls.mqtt.sensors, { id: d.id, sensors: '[{"sensor":"a"}]' }, auth);
     expect(r.body.data.sensors).toEqual([{ sensor: 'a' }]);
     expect((await call(gw.url, deviceFamilyCalls.dummy.sensors, { id: d.id, sensors: '{}' }, auth)).status).toBe(404);
-    expect((await call(gw.url, deviceFamilyCalls.mqtt.sensors, { id: d.id, sensors: 'x' }, auth)).body.errors[0].message).toBe(T.devices.sensorsJson);
+    expect(
+      (await call(gw.url, deviceFamilyCalls.mqtt.sensors, { id: d.id, sensors: 'x' }, auth)).body.errors[0].message,
+    ).toBe(T.devices.sensorsJson);
   });
-  it('removes a device through its family\'s remove call', async () => {
+  it("removes a device through its family's remove call", async () => {
     const d = await addDevice(gw.url, auth, 'tasmota');
     expect((await call(gw.url, deviceFamilyCalls.dummy.remove, { id: d.id }, auth)).status).toBe(404);
     expect((await call(gw.url, deviceFamilyCalls.tasmota.remove, { id: d.id }, auth)).body.response_result).toBe(0);
@@ -146,7 +276,9 @@ describe('device tags', () => {
     await call(gw.url, tagsContract.add, { name: 'Lokasi', category: 1 }, auth);
     await call(gw.url, tagsContract.addDefinition, { name: 'Gedung A', prefix: 'lokasi' }, auth);
     await call(gw.url, tagsContract.add, { name: 'Label Bebas', prefix: 'bebas', category: 4 }, auth);
-    const d = await addDevice(gw.url, auth, 'dummy', { tags: { lokasi: ['Gedung A'], bebas: ['pompa air', 'lantai_2'] } });
+    const d = await addDevice(gw.url, auth, 'dummy', {
+      tags: { lokasi: ['Gedung A'], bebas: ['pompa air', 'lantai_2'] },
+    });
     expect(d.tags).toEqual({ lokasi: ['gedung_a'], bebas: ['pompa air', 'lantai_2'] });
     const cases: Array<[Record<string, string[]>, string]> = [
       [{ bebas: ['1pompa'] }, T.tags.startsWithDigit],
@@ -173,7 +305,15 @@ describe('GET device/list/web/filter', () => {
   beforeAll(async () => {
     app = await tenantWithApp(gw.url);
     a = { tenant: app.tenant, domain: app.domain };
-    for (let i = 1; i <= 30; i++) ids.push((await addDevice(gw.url, a, i % 3 === 0 ? 'mqtt' : 'dummy', { name: `Pompa ${i}`, serial_number: `SN-POMPA-${String(i).padStart(3, '0')}` })).id);
+    for (let i = 1; i <= 30; i++)
+      ids.push(
+        (
+          await addDevice(gw.url, a, i % 3 === 0 ? 'mqtt' : 'dummy', {
+            name: `Pompa ${i}`,
+            serial_number: `SN-POMPA-${String(i).padStart(3, '0')}`,
+          })
+        ).id,
+      );
   });
   it('pages newest first with the default size 25 and the total', async () => {
     const r = await call(gw.url, devicesContract.filter, {}, a);
@@ -184,8 +324,16 @@ describe('GET device/list/web/filter', () => {
   });
   it('searches name, serial substrings and the id', async () => {
     expect((await call(gw.url, devicesContract.filter, { search: 'pompa 1' }, a)).body.total).toBe(11);
-    expect((await call(gw.url, devicesContract.filter, { search: 'POMPA-007' }, a)).body.devices.map((d: { id: number }) => d.id)).toEqual([ids[6]]);
-    expect((await call(gw.url, devicesContract.filter, { search: String(ids[4]) }, a)).body.devices.map((d: { id: number }) => d.id)).toContain(ids[4]);
+    expect(
+      (await call(gw.url, devicesContract.filter, { search: 'POMPA-007' }, a)).body.devices.map(
+        (d: { id: number }) => d.id,
+      ),
+    ).toEqual([ids[6]]);
+    expect(
+      (await call(gw.url, devicesContract.filter, { search: String(ids[4]) }, a)).body.devices.map(
+        (d: { id: number }) => d.id,
+      ),
+    ).toContain(ids[4]);
     expect((await call(gw.url, devicesContract.filter, { search: 'Po' }, a)).body.total).toBe(30);
     expect((await call(gw.url, devicesContract.filter, { search: 'tidak-ada-"' }, a)).body.total).toBe(0);
   });
@@ -197,7 +345,7 @@ describe('GET device/list/web/filter', () => {
     expect((await call(gw.url, devicesContract.filter, { status: 'on,off' }, a)).body.total).toBe(30);
     expect((await call(gw.url, devicesContract.filter, { status: 'nyala' }, a)).body.response_result).toBe(-10);
   });
-  it('never shows another application\'s devices', async () => {
+  it("never shows another application's devices", async () => {
     expect((await call(gw.url, devicesContract.filter, { search: 'POMPA' }, auth)).body.total).toBe(0);
   });
   it('filters by one tag prefix:value (issue 28), with the other filters, in this application only', async () => {
@@ -208,7 +356,8 @@ describe('GET device/list/web/filter', () => {
     await call(gw.url, devicesContract.edit, { id: ids[0], tags: { lokasi: ['gudang'], catatan: ['pompa air'] } }, a);
     await call(gw.url, devicesContract.edit, { id: ids[2], tags: { lokasi: ['gudang'] } }, a);
     await call(gw.url, devicesContract.edit, { id: ids[3], tags: { lokasi: ['kantor'] } }, a);
-    const found = async (q: Record<string, unknown>, as = a) => (await call(gw.url, devicesContract.filter, q, as)).body.devices.map((d: { id: number }) => d.id).sort();
+    const found = async (q: Record<string, unknown>, as = a) =>
+      (await call(gw.url, devicesContract.filter, q, as)).body.devices.map((d: { id: number }) => d.id).sort();
     expect(await found({ tag: 'lokasi:gudang' })).toEqual([ids[0], ids[2]].sort());
     expect(await found({ tag: 'catatan:pompa air' })).toEqual([ids[0]]);
     expect(await found({ tag: 'lokasi:gudang', type: 'DUMMY' })).toEqual([ids[0]]);
@@ -226,7 +375,9 @@ describe('POST application/nav/add/dum (Generate Dashboard)', () => {
     const d = await addDevice(gw.url, auth, 'dummy', { sensors: { suhu: { data: { celsius: 0, kelembapan: 0 } } } });
     const r = await call(gw.url, devicesContract.dummyDashboard, { name: 'Dashboard Suhu', device_id: d.id }, auth);
     expect(r.body).toMatchObject({ response_result: 0, data: { label: 'Dashboard Suhu', path: 'dashboard-suhu' } });
-    const row = gw.app.db.sqlite.prepare('select conf_dashboard from dashboards where id = ?').get(r.body.data.id) as { conf_dashboard: string };
+    const row = gw.app.db.sqlite.prepare('select conf_dashboard from dashboards where id = ?').get(r.body.data.id) as {
+      conf_dashboard: string;
+    };
     const conf = JSON.parse(row.conf_dashboard);
     expect(conf.version).toBe('2');
     expect(Object.values(conf.dashboard).map((c: any) => [c.cat, c.model.value.query, c.model.value.param])).toEqual([
@@ -234,7 +385,10 @@ describe('POST application/nav/add/dum (Generate Dashboard)', () => {
       ['SINGLE_VALUE_CARD', 'LATEST', 'kelembapan'],
     ]);
     // paths follow every dashboard's rule: from the label, unique, never with an underscore (a menu's system keys)
-    expect((await call(gw.url, devicesContract.dummyDashboard, { name: 'Dashboard Suhu', device_id: d.id }, auth)).body.data.path).toBe('dashboard-suhu-2');
+    expect(
+      (await call(gw.url, devicesContract.dummyDashboard, { name: 'Dashboard Suhu', device_id: d.id }, auth)).body.data
+        .path,
+    ).toBe('dashboard-suhu-2');
   });
   it('answers 404 for a device that is not a dummy', async () => {
     const d = await addDevice(gw.url, auth, 'mqtt');
@@ -244,7 +398,15 @@ describe('POST application/nav/add/dum (Generate Dashboard)', () => {
 
 describe('who may call', () => {
   it('answers 401 without credentials on every device call', async () => {
-    for (const def of [devicesContract.filter, devicesContract.get, devicesContract.edit, devicesContract.tokenGenerate, dummy.adds.dummy!, dummy.remove, deviceFamilyCalls.zlan.check!]) {
+    for (const def of [
+      devicesContract.filter,
+      devicesContract.get,
+      devicesContract.edit,
+      devicesContract.tokenGenerate,
+      dummy.adds.dummy!,
+      dummy.remove,
+      deviceFamilyCalls.zlan.check!,
+    ]) {
       const r = await call(gw.url, def, { id: 1 }, { domain: owner.domain });
       expect(r.status, def.path).toBe(401);
     }
@@ -267,7 +429,9 @@ describe('who may call', () => {
     expect((await call(gw.url, devicesContract.filter, {}, v)).status).toBe(200);
     expect((await call(gw.url, devicesContract.get, { id: d.id }, v)).status).toBe(200);
     expect((await call(gw.url, dummy.get, { id: d.id }, v)).status).toBe(200);
-    expect((await call(gw.url, dummy.adds.dummy!, { serial_number: unique('V'), name: 'Tidak Boleh' }, v)).status).toBe(403);
+    expect((await call(gw.url, dummy.adds.dummy!, { serial_number: unique('V'), name: 'Tidak Boleh' }, v)).status).toBe(
+      403,
+    );
     expect((await call(gw.url, devicesContract.edit, { id: d.id, name: 'Tidak' }, v)).status).toBe(403);
     expect((await call(gw.url, dummy.sensors, { id: d.id, sensors: '{}' }, v)).status).toBe(403);
     expect((await call(gw.url, dummy.remove, { id: d.id }, v)).status).toBe(403);
@@ -278,6 +442,8 @@ describe('who may call', () => {
     const manager = await memberWithRole(gw.url, owner, { sys_navs: ['_device_manage_'] });
     await addDevice(gw.url, { member: manager.member, domain: owner.domain }, 'dummy');
     const none = await memberWithRole(gw.url, owner, { sys_navs: ['_task_list_'] });
-    expect((await call(gw.url, devicesContract.filter, {}, { member: none.member, domain: owner.domain })).status).toBe(403);
+    expect((await call(gw.url, devicesContract.filter, {}, { member: none.member, domain: owner.domain })).status).toBe(
+      403,
+    );
   });
 });

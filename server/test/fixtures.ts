@@ -1,6 +1,13 @@
 // Builders for the principals most integration tests need: a registered, signed-in tenant and its application.
 import net from 'node:net';
-import { appsContract, authContract, dashboardsContract, rolesContract, usersContract, type SysNav } from '@sentra/contracts';
+import {
+  appsContract,
+  authContract,
+  dashboardsContract,
+  rolesContract,
+  usersContract,
+  type SysNav,
+} from '@sentra/contracts';
 import { call, type Auth } from './harness.js';
 
 let seq = 0;
@@ -9,7 +16,13 @@ export const unique = (prefix: string) => `${prefix}${process.pid % 1000}${++seq
 export async function tenantSession(base: string, name = unique('tnt')) {
   const pass = 'rahasia123';
   const reg = await call(base, authContract.register, {
-    username: name, first: 'Budi', last: 'Santoso', email: `${name}@contoh.id`, pass, passv: pass, tenant_name: `PT ${name}`,
+    username: name,
+    first: 'Budi',
+    last: 'Santoso',
+    email: `${name}@contoh.id`,
+    pass,
+    passv: pass,
+    tenant_name: `PT ${name}`,
   });
   if (reg.body.response_result !== 0) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
   const login = await call(base, authContract.tenantLogin, { input: name, pass });
@@ -31,22 +44,43 @@ export async function tenantWithApp(base: string) {
 export async function memberWithRole(
   base: string,
   owner: { tenant: { id: number; token: string }; domain: string },
-  grants: { sys_navs?: readonly SysNav[]; permissions?: Record<string, unknown>; navs?: number[]; descendant?: boolean } = {},
+  grants: {
+    sys_navs?: readonly SysNav[];
+    permissions?: Record<string, unknown>;
+    navs?: number[];
+    descendant?: boolean;
+  } = {},
 ) {
   const auth = { tenant: owner.tenant, domain: owner.domain };
-  const role = await call(base, rolesContract.add, {
-    name: unique('role'),
-    sys_navs: [...(grants.sys_navs ?? [])],
-    permissions: grants.permissions ?? {},
-    navs: grants.navs ?? [],
-    descendant: grants.descendant ?? false,
-  }, auth);
+  const role = await call(
+    base,
+    rolesContract.add,
+    {
+      name: unique('role'),
+      sys_navs: [...(grants.sys_navs ?? [])],
+      permissions: grants.permissions ?? {},
+      navs: grants.navs ?? [],
+      descendant: grants.descendant ?? false,
+    },
+    auth,
+  );
   if (role.body.response_result !== 0) throw new Error(`role add failed: ${JSON.stringify(role.body)}`);
   const username = unique('usr');
   const pass = 'sandi1234';
-  const user = await call(base, usersContract.add, {
-    username, first: 'Rina', email: `${username}@contoh.id`, pass, passv: pass, role_id: role.body.data.id, email_verification: false,
-  }, auth);
+  const user = await call(
+    base,
+    usersContract.add,
+    {
+      username,
+      first: 'Rina',
+      email: `${username}@contoh.id`,
+      pass,
+      passv: pass,
+      role_id: role.body.data.id,
+      email_verification: false,
+    },
+    auth,
+  );
   if (user.body.response_result !== 0) throw new Error(`user add failed: ${JSON.stringify(user.body)}`);
   const login = await call(base, authContract.appLogin, { input: username, pass }, { domain: owner.domain });
   if (login.body.response_result !== 0) throw new Error(`app login failed: ${JSON.stringify(login.body)}`);
@@ -65,7 +99,9 @@ export async function memberWithRole(
 /** Adds a device of a family (its first device type unless `variant` is given) and answers the device. */
 export async function addDevice(
   base: string,
-  auth: { tenant: { id: number; token: string }; domain: string } | { member: { id: number; token: string }; domain: string },
+  auth:
+    | { tenant: { id: number; token: string }; domain: string }
+    | { member: { id: number; token: string }; domain: string },
   family: import('@sentra/contracts').DeviceFamilyKey,
   fields: Record<string, unknown> = {},
   variant?: string,
@@ -81,7 +117,9 @@ export async function addDevice(
 /** One MQTT.js connection attempt without reconnects: the client, or the refusal (CONNACK code or 'closed'). */
 export async function mqttAttempt(port: number, opts: import('mqtt').IClientOptions) {
   const { default: mqtt } = await import('mqtt');
-  return new Promise<{ client: import('mqtt').MqttClient; code?: undefined } | { client?: undefined; code: number | string }>((resolve) => {
+  return new Promise<
+    { client: import('mqtt').MqttClient; code?: undefined } | { client?: undefined; code: number | string }
+  >((resolve) => {
     const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 3000, ...opts });
     client.once('connect', () => resolve({ client }));
     client.once('error', (err) => {
@@ -103,7 +141,13 @@ export const accepts = (port: number) =>
 export { until } from '../src/platform/testing/until.js';
 
 /** Adds a dashboard (conf_dashboard and any other field of the call) and answers its id; throws when refused. */
-export async function addDashboard(base: string, auth: Auth, label: string, conf: unknown, more: Record<string, unknown> = {}): Promise<number> {
+export async function addDashboard(
+  base: string,
+  auth: Auth,
+  label: string,
+  conf: unknown,
+  more: Record<string, unknown> = {},
+): Promise<number> {
   const r = await call(base, dashboardsContract.add, { label, conf_dashboard: conf, ...more }, auth);
   if (r.body.response_result !== 0) throw new Error(JSON.stringify(r.body));
   return r.body.id as number;

@@ -27,7 +27,16 @@ export interface GatewayProcess {
 export function spawnGateway(dataDir: string, env: Record<string, string> = {}, ms = 60_000): Promise<GatewayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO: 'off', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      MQTT_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DEMO: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let out = '';
@@ -35,7 +44,10 @@ export function spawnGateway(dataDir: string, env: Record<string, string> = {}, 
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`gateway did not listen in ${ms} ms:\n${out}`))), ms);
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error(`gateway did not listen in ${ms} ms:\n${out}`))),
+      ms,
+    );
     child.on('message', (m: GatewayListening) => {
       if (m?.sentra !== 'listening') return;
       clearTimeout(timer);
@@ -57,11 +69,25 @@ export function spawnGateway(dataDir: string, env: Record<string, string> = {}, 
 }
 
 /** Runs the gateway until it exits (a start-up that must fail), bounded in time. */
-export async function runGatewayToExit(dataDir: string, env: Record<string, string> = {}, ms = 30_000, as?: { uid: number; gid: number }): Promise<{ code: number | null; output: string }> {
+export async function runGatewayToExit(
+  dataDir: string,
+  env: Record<string, string> = {},
+  ms = 30_000,
+  as?: { uid: number; gid: number },
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
     ...as,
-    env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO: 'off', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      MQTT_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DEMO: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let out = '';
@@ -95,7 +121,11 @@ export async function stopGateway(gw: GatewayProcess): Promise<number | null> {
 }
 
 /** `n` generic MQTT devices registered through the REST call, with the broker sign-in each was given */
-export async function addMqttDevices(url: string, auth: Parameters<typeof addDevice>[1], n: number): Promise<{ id: number; username: string; password: string }[]> {
+export async function addMqttDevices(
+  url: string,
+  auth: Parameters<typeof addDevice>[1],
+  n: number,
+): Promise<{ id: number; username: string; password: string }[]> {
   const devices = [];
   for (let i = 0; i < n; i++) {
     const d = await addDevice(url, auth, 'mqtt');

@@ -29,13 +29,22 @@ async function connected(gw: Running, opts: IClientOptions) {
 }
 
 const storedPassword = (gw: Running, id: number) =>
-  (gw.app.db.sqlite.prepare('select broker_password from devices where id = ?').get(id) as { broker_password: string | null }).broker_password;
+  (
+    gw.app.db.sqlite.prepare('select broker_password from devices where id = ?').get(id) as {
+      broker_password: string | null;
+    }
+  ).broker_password;
 
 /** a gateway heard on gw/<uid>/up while nobody has registered its UID */
 async function heardGateway(gw: Running, auth: AppAuth, uid = unique('ZL').toUpperCase()) {
   const g = await connected(gw, { username: uid, clientId: uid });
   await g.publishAsync(`gw/${uid}/up`, '{}', { qos: 1 });
-  expect(await until(async () => (await call(gw.url, deviceFamilyCalls.zlan.check!, { dev_uid: uid }, auth)).body.response_result === 0)).toBe(true);
+  expect(
+    await until(
+      async () =>
+        (await call(gw.url, deviceFamilyCalls.zlan.check!, { dev_uid: uid }, auth)).body.response_result === 0,
+    ),
+  ).toBe(true);
   return { uid, unclaimed: g };
 }
 
@@ -52,7 +61,12 @@ describe('serial gateways sign in with their secret', () => {
 
   it('shows the secret once at activation with the broker address and the exact connection settings', async () => {
     const { uid } = await heardGateway(gw, owner);
-    const added = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'ZLAN Gudang', dev_uid: uid }, owner);
+    const added = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'ZLAN Gudang', dev_uid: uid },
+      owner,
+    );
     expect(added.body.response_result).toBe(0);
     const secret: string = added.body.data.gateway_secret;
     expect(Buffer.from(secret, 'base64url')).toHaveLength(32);
@@ -77,24 +91,47 @@ describe('serial gateways sign in with their secret', () => {
     const g = await connected(gw, { clientId: uid, username: uid, password: secret });
     expect((await g.subscribeAsync(`gw/${uid}/down`))[0]!.qos).toBe(0);
     await g.publishAsync(`gw/${uid}/up`, '{"node":1,"registers":{"40001":1}}', { qos: 1 });
-    expect(await until(async () => (await call(gw.url, devicesContract.get, { id: added.body.data.id }, owner)).body.data.online === true)).toBe(true);
+    expect(
+      await until(
+        async () =>
+          (await call(gw.url, devicesContract.get, { id: added.body.data.id }, owner)).body.data.online === true,
+      ),
+    ).toBe(true);
     g.end(true);
-    const ws = await mqtt.connectAsync(added.body.data.gateway_connection.ws_url, { clientId: uid, username: uid, password: secret, reconnectPeriod: 0 });
+    const ws = await mqtt.connectAsync(added.body.data.gateway_connection.ws_url, {
+      clientId: uid,
+      username: uid,
+      password: secret,
+      reconnectPeriod: 0,
+    });
     open.push(ws);
     expect((await ws.subscribeAsync(`gw/${uid}/down`))[0]!.qos).toBe(0);
   });
 
   it("refuses impersonating another tenant's registered gateway with its UID alone or a guessed secret", async () => {
     const { uid } = await heardGateway(gw, owner);
-    const added = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'ZLAN Pabrik', dev_uid: uid }, owner);
+    const added = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'ZLAN Pabrik', dev_uid: uid },
+      owner,
+    );
     const secret: string = added.body.data.gateway_secret;
     // the real gateway holds the device's session; the impersonator never gets one, so never hears gw/<uid>/down
     const real = await connected(gw, { clientId: uid, username: uid, password: secret });
     let commands = 0;
     real.on('message', () => commands++);
     await real.subscribeAsync(`gw/${uid}/down`);
-    for (const attempt of [{}, { password: '' }, { password: 'tebakan' }, { password: secret.slice(0, -1) }, { password: storedPassword(gw, added.body.data.id)! }]) {
-      expect((await mqttAttempt(gw.mqttPort, { clientId: uid, username: uid, ...attempt })).code).toBe(BAD_USERNAME_OR_PASSWORD);
+    for (const attempt of [
+      {},
+      { password: '' },
+      { password: 'tebakan' },
+      { password: secret.slice(0, -1) },
+      { password: storedPassword(gw, added.body.data.id)! },
+    ]) {
+      expect((await mqttAttempt(gw.mqttPort, { clientId: uid, username: uid, ...attempt })).code).toBe(
+        BAD_USERNAME_OR_PASSWORD,
+      );
     }
     // a different client id with the UID as username is no gateway either
     expect((await mqttAttempt(gw.mqttPort, { clientId: unique('x'), username: uid })).code).toBe(NOT_AUTHORIZED);
@@ -104,18 +141,27 @@ describe('serial gateways sign in with their secret', () => {
 
   it('regenerating the secret disconnects the gateway and refuses the old one; the new one works', async () => {
     const { uid } = await heardGateway(gw, owner);
-    const added = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'ZLAN', dev_uid: uid }, owner);
+    const added = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'ZLAN', dev_uid: uid },
+      owner,
+    );
     const old: string = added.body.data.gateway_secret;
     const g = await connected(gw, { clientId: uid, username: uid, password: old });
     const closed = new Promise<void>((r) => g.once('close', () => r()));
     // another application cannot regenerate it: not found
-    expect((await call(gw.url, devicesContract.brokerSecretRegenerate, { id: added.body.data.id }, other)).status).toBe(404);
+    expect((await call(gw.url, devicesContract.brokerSecretRegenerate, { id: added.body.data.id }, other)).status).toBe(
+      404,
+    );
     const r = await call(gw.url, devicesContract.brokerSecretRegenerate, { id: added.body.data.id }, owner);
     expect(r.body.data).toMatchObject({ id: added.body.data.id, username: uid });
     expect(r.body.data.secret).not.toBe(old);
     await closed;
     g.end(true);
-    expect((await mqttAttempt(gw.mqttPort, { clientId: uid, username: uid, password: old })).code).toBe(BAD_USERNAME_OR_PASSWORD);
+    expect((await mqttAttempt(gw.mqttPort, { clientId: uid, username: uid, password: old })).code).toBe(
+      BAD_USERNAME_OR_PASSWORD,
+    );
     await connected(gw, { clientId: uid, username: uid, password: r.body.data.secret });
   });
 
@@ -123,7 +169,12 @@ describe('serial gateways sign in with their secret', () => {
     const { uid, unclaimed } = await heardGateway(gw, owner);
     const kicked = new Promise<void>((r) => unclaimed.once('close', () => r()));
     // the other tenant registers the UID it heard of first
-    const claim = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'Klaim', dev_uid: uid }, other);
+    const claim = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'Klaim', dev_uid: uid },
+      other,
+    );
     expect(claim.body.response_result).toBe(0);
     await kicked;
     unclaimed.end(true);
@@ -134,21 +185,45 @@ describe('serial gateways sign in with their secret', () => {
 
   it('the UID check and the add answer "not heard yet" for a UID registered in another application, as for one nobody has seen', async () => {
     const { uid } = await heardGateway(gw, other);
-    const added = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'Milik lain', dev_uid: uid }, other);
+    const added = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'Milik lain', dev_uid: uid },
+      other,
+    );
     expect(added.body.response_result).toBe(0);
     const neverHeard = unique('NOPE').toUpperCase();
-    for (const check of [deviceFamilyCalls.zlan.check!, deviceFamilyCalls.usrIot.check!, deviceFamilyCalls.bivocom.check!, deviceFamilyCalls.friendcom.check!, deviceFamilyCalls.sentraGateway.check!]) {
+    for (const check of [
+      deviceFamilyCalls.zlan.check!,
+      deviceFamilyCalls.usrIot.check!,
+      deviceFamilyCalls.bivocom.check!,
+      deviceFamilyCalls.friendcom.check!,
+      deviceFamilyCalls.sentraGateway.check!,
+    ]) {
       const elsewhere = await call(gw.url, check, { dev_uid: uid }, owner);
       const unknown = await call(gw.url, check, { dev_uid: neverHeard }, owner);
       expect(elsewhere.status).toBe(unknown.status);
       expect(elsewhere.body).toEqual(unknown.body);
       expect(elsewhere.body).toMatchObject({ response_result: -7, message: T.devices.serverUidNotHeard });
     }
-    const addElsewhere = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'Coba', dev_uid: uid }, owner);
-    const addUnknown = await call(gw.url, deviceFamilyCalls.zlan.adds.zlan!, { serial_number: unique('Z'), name: 'Coba', dev_uid: neverHeard }, owner);
+    const addElsewhere = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'Coba', dev_uid: uid },
+      owner,
+    );
+    const addUnknown = await call(
+      gw.url,
+      deviceFamilyCalls.zlan.adds.zlan!,
+      { serial_number: unique('Z'), name: 'Coba', dev_uid: neverHeard },
+      owner,
+    );
     expect(addElsewhere.body).toEqual(addUnknown.body);
     // its own application is told it has it
-    expect((await call(gw.url, deviceFamilyCalls.zlan.check!, { dev_uid: uid }, other)).body).toMatchObject({ response_result: -12, message: T.devices.serverUidTaken });
+    expect((await call(gw.url, deviceFamilyCalls.zlan.check!, { dev_uid: uid }, other)).body).toMatchObject({
+      response_result: -12,
+      message: T.devices.serverUidTaken,
+    });
   });
 });
 
@@ -175,7 +250,9 @@ describe('MQTT and Tasmota device passwords', () => {
     expect(r.body.data.username).toBe(d.store_mqtt_username);
     await closed;
     c.end(true);
-    expect((await mqttAttempt(gw.mqttPort, { clientId: unique('c'), username: d.store_mqtt_username, password })).code).toBe(NOT_AUTHORIZED);
+    expect(
+      (await mqttAttempt(gw.mqttPort, { clientId: unique('c'), username: d.store_mqtt_username, password })).code,
+    ).toBe(NOT_AUTHORIZED);
     await connected(gw, { clientId: unique('c'), username: d.store_mqtt_username, password: r.body.data.secret });
   });
 
@@ -185,7 +262,10 @@ describe('MQTT and Tasmota device passwords', () => {
     expect((await call(gw.url, deviceFamilyCalls.tasmota.get, { id: t.id }, auth)).body.data.password).toBe('');
     await connected(gw, { clientId: unique('DVES_'), username: t.username, password: t.password });
     const dummy = await addDevice(gw.url, auth, 'dummy');
-    expect((await call(gw.url, devicesContract.brokerSecretRegenerate, { id: dummy.id }, auth)).body).toMatchObject({ response_result: -10, message: T.devices.serverNoBrokerSecret });
+    expect((await call(gw.url, devicesContract.brokerSecretRegenerate, { id: dummy.id }, auth)).body).toMatchObject({
+      response_result: -10,
+      message: T.devices.serverNoBrokerSecret,
+    });
   });
 });
 
@@ -236,9 +316,19 @@ describe('MQTT password guessing', () => {
   /** an MQTT.js client connecting from a chosen loopback address */
   function from(localAddress: string, opts: IClientOptions) {
     return new Promise<{ client?: MqttClient; code?: number | string }>((resolve) => {
-      const client = new MqttClient(() => net.connect({ host: '127.0.0.1', port: gw.mqttPort, localAddress }), { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 3000, clean: true, keepalive: 30, ...opts });
+      const client = new MqttClient(() => net.connect({ host: '127.0.0.1', port: gw.mqttPort, localAddress }), {
+        protocolVersion: 4,
+        reconnectPeriod: 0,
+        connectTimeout: 3000,
+        clean: true,
+        keepalive: 30,
+        ...opts,
+      });
       client.once('connect', () => (open.push(client), resolve({ client })));
-      client.once('error', (err) => (client.end(true), resolve({ code: (err as { code?: number }).code ?? err.message })));
+      client.once(
+        'error',
+        (err) => (client.end(true), resolve({ code: (err as { code?: number }).code ?? err.message })),
+      );
       client.once('close', () => resolve({ code: 'closed' }));
     });
   }
@@ -248,18 +338,31 @@ describe('MQTT password guessing', () => {
     const right = { username: d.store_mqtt_username, password: d.store_mqtt_password };
     const before = gw.app.broker.metrics();
     for (let i = 0; i < LIMIT; i++) {
-      expect((await from('127.0.0.2', { clientId: unique('g'), username: d.store_mqtt_username, password: `tebakan-${i}` })).code).toBe(NOT_AUTHORIZED);
+      expect(
+        (await from('127.0.0.2', { clientId: unique('g'), username: d.store_mqtt_username, password: `tebakan-${i}` }))
+          .code,
+      ).toBe(NOT_AUTHORIZED);
     }
     // now even the right password from that address is refused, answered as a wrong one: the guesser learns nothing
     expect((await from('127.0.0.2', { clientId: unique('g'), ...right })).code).toBe(NOT_AUTHORIZED);
-    expect((await from('127.0.0.2', { clientId: unique('g'), username: 'siapa', password: 'x' })).code).toBe(NOT_AUTHORIZED);
+    expect((await from('127.0.0.2', { clientId: unique('g'), username: 'siapa', password: 'x' })).code).toBe(
+      NOT_AUTHORIZED,
+    );
     expect((await from('127.0.0.3', { clientId: unique('c'), ...right })).client).toBeDefined();
     // MQTT over WebSocket counts the same address: blocked from 127.0.0.2, not from 127.0.0.3
     const overWs = (localAddress: string) =>
-      mqtt.connectAsync(`${gw.url.replace('http', 'ws')}/mqtt`, { clientId: unique('w'), ...right, reconnectPeriod: 0, connectTimeout: 3000, wsOptions: { localAddress } }).then(
-        (c) => (open.push(c), 0),
-        (err: { code?: number }) => err.code ?? -1,
-      );
+      mqtt
+        .connectAsync(`${gw.url.replace('http', 'ws')}/mqtt`, {
+          clientId: unique('w'),
+          ...right,
+          reconnectPeriod: 0,
+          connectTimeout: 3000,
+          wsOptions: { localAddress },
+        })
+        .then(
+          (c) => (open.push(c), 0),
+          (err: { code?: number }) => err.code ?? -1,
+        );
     expect(await overWs('127.0.0.2')).toBe(NOT_AUTHORIZED);
     expect(await overWs('127.0.0.3')).toBe(0);
     const after = gw.app.broker.metrics();

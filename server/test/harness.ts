@@ -20,7 +20,15 @@ export interface Running {
 export async function startGateway(env: Record<string, string> = {}, opts: BuildOptions = {}): Promise<Running> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-test-'));
   // every fixture registers a tenant from 127.0.0.1: registrations are not throttled unless a test asks for it
-  const config = loadConfig({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', REGISTER_THROTTLE_ATTEMPTS: '1000000', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    MQTT_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    REGISTER_THROTTLE_ATTEMPTS: '1000000',
+    ...env,
+  });
   const app = await buildApp(config, { log: createLogger('error'), ...opts });
   const { url, mqttPort } = await app.listen();
   return {
@@ -93,13 +101,22 @@ export function headersOf(auth: Auth = {}): Record<string, string> {
 }
 
 /** Calls a contract entry the way the web client does (query for GET, JSON body for POST). Input is not pre-validated. */
-export async function call<C extends CallDef>(base: string, def: C, input: Partial<InputOf<C>> | Record<string, unknown> = {}, auth: Auth = {}): Promise<Answer> {
+export async function call<C extends CallDef>(
+  base: string,
+  def: C,
+  input: Partial<InputOf<C>> | Record<string, unknown> = {},
+  auth: Auth = {},
+): Promise<Answer> {
   const { path: p, rest } = fillPath(def.path, input as Record<string, unknown>);
   const headers: Record<string, string> = { ...headersOf(auth) };
   let url = base + p;
   let body: string | undefined;
   if (def.method === 'GET') {
-    const qs = new URLSearchParams(Object.entries(rest).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+    const qs = new URLSearchParams(
+      Object.entries(rest)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]),
+    );
     if ([...qs].length) url += `?${qs}`;
   } else {
     headers['content-type'] = 'application/json';

@@ -6,7 +6,14 @@ import path from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tenantWithApp } from './fixtures.js';
-import { addMqttDevices, killHard, spawnGateway, stopGateway, storedTimes, type GatewayProcess } from './gateway-process.kit.js';
+import {
+  addMqttDevices,
+  killHard,
+  spawnGateway,
+  stopGateway,
+  storedTimes,
+  type GatewayProcess,
+} from './gateway-process.kit.js';
 
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -18,9 +25,19 @@ afterEach(async () => {
  * Each device publishes QoS 1 messages back to back (MQTT.js keeps up to `window` in flight), each with its own stated
  * time; a time is recorded when its PUBACK arrives. Runs until `stop` is called (or the connection drops).
  */
-function stream(port: number, device: { id: number; username: string; password: string }, base: number, window: number) {
+function stream(
+  port: number,
+  device: { id: number; username: string; password: string },
+  base: number,
+  window: number,
+) {
   const acked: number[] = [];
-  const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { username: device.username, password: device.password, clientId: `crash-${device.id}-${base}`, reconnectPeriod: 0 });
+  const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+    username: device.username,
+    password: device.password,
+    clientId: `crash-${device.id}-${base}`,
+    reconnectPeriod: 0,
+  });
   let next = 0;
   let inFlight = 0;
   let stopped = false;
@@ -28,11 +45,16 @@ function stream(port: number, device: { id: number; username: string; password: 
     while (!stopped && client.connected && inFlight < window && next < 1_000_000) {
       const ts = base + next++;
       inFlight++;
-      client.publish(`d/${device.id}/data`, JSON.stringify({ _ts: ts, env: { data: { n: next } } }), { qos: 1 }, (err) => {
-        inFlight--;
-        if (!err) acked.push(ts);
-        pump();
-      });
+      client.publish(
+        `d/${device.id}/data`,
+        JSON.stringify({ _ts: ts, env: { data: { n: next } } }),
+        { qos: 1 },
+        (err) => {
+          inFlight--;
+          if (!err) acked.push(ts);
+          pump();
+        },
+      );
     }
   };
   client.on('connect', pump);
@@ -65,7 +87,8 @@ describe('ingest after SIGKILL', () => {
       const streams = devices.map((d) => stream(gw.mqttPort, d, base + round * 600_000, 16));
       // long enough for many batches to commit while more are in flight (bounded: at most 4 s)
       const started = Date.now();
-      while (Date.now() - started < 4000 && streams.reduce((n, s) => n + s.acked.length, 0) < 2000 + round * 500) await new Promise((r) => setTimeout(r, 50));
+      while (Date.now() - started < 4000 && streams.reduce((n, s) => n + s.acked.length, 0) < 2000 + round * 500)
+        await new Promise((r) => setTimeout(r, 50));
       await killHard(gw);
       for (const [k, s] of streams.entries()) {
         s.stop();

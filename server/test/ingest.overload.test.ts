@@ -26,9 +26,18 @@ const payload = (ts: number, n: number) => {
 };
 
 /** a device that keeps up to `window` QoS 1 messages of PARAMS points each unacknowledged, publishing whenever below */
-function flood(port: number, device: { id: number; username: string; password: string }, base: number, window = WINDOW) {
+function flood(
+  port: number,
+  device: { id: number; username: string; password: string },
+  base: number,
+  window = WINDOW,
+) {
   const acked: number[] = [];
-  const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { username: device.username, password: device.password, reconnectPeriod: 0 });
+  const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+    username: device.username,
+    password: device.password,
+    reconnectPeriod: 0,
+  });
   let next = 0;
   let inFlight = 0;
   let maxInFlight = 0;
@@ -56,11 +65,12 @@ function flood(port: number, device: { id: number; username: string; password: s
     get maxInFlight() {
       return maxInFlight;
     },
-    stop: () => new Promise<void>((resolve) => {
-      stopped = true;
-      client.end(false, {}, () => resolve());
-      setTimeout(() => (client.end(true), resolve()), 3000).unref();
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        stopped = true;
+        client.end(false, {}, () => resolve());
+        setTimeout(() => (client.end(true), resolve()), 3000).unref();
+      }),
   };
 }
 
@@ -76,8 +86,20 @@ describe('ingest under overload', () => {
     const owner = await tenantWithApp(gw.url);
     const auth = { tenant: owner.tenant, domain: owner.domain };
     const devices = await addMqttDevices(gw.url, auth, 5);
-    const latest = { query: 'LATEST', queryType: 'device', device_id: devices[0]!.id, sensor: 'env', config: 'data', param: 'p0' };
-    const conf = { version: '2', config: { refresh: 0 }, var: {}, dashboard: { p0: { key: 'p0', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: latest } } } };
+    const latest = {
+      query: 'LATEST',
+      queryType: 'device',
+      device_id: devices[0]!.id,
+      sensor: 'env',
+      config: 'data',
+      param: 'p0',
+    };
+    const conf = {
+      version: '2',
+      config: { refresh: 0 },
+      var: {},
+      dashboard: { p0: { key: 'p0', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: latest } } },
+    };
     const dashboardId = await addDashboard(gw.url, auth, 'Beban', conf);
     const rssBefore = gw.rss();
 
@@ -115,7 +137,10 @@ describe('ingest under overload', () => {
     // every acknowledged message is stored (each message's p0 point has its own stated time)
     for (const [k, f] of floods.entries()) {
       const stored = storedTimes(dataDir, devices[k]!.id, 'p0');
-      expect(f.acked.filter((ts) => !stored.has(ts)), `device ${devices[k]!.id}: acknowledged and not stored`).toEqual([]);
+      expect(
+        f.acked.filter((ts) => !stored.has(ts)),
+        `device ${devices[k]!.id}: acknowledged and not stored`,
+      ).toEqual([]);
     }
     // the card answered every time; its time includes this process's own event loop, busy generating the load, on a
     // 2-core machine shared with other work: a generous bound on the median (the issue's 200 ms p99 is a bench figure)
@@ -124,6 +149,8 @@ describe('ingest under overload', () => {
     expect(cardMs[Math.floor(cardMs.length / 2)]!).toBeLessThan(1500);
     // memory: what the held messages and queues may take, not what the devices offered
     expect(maxRss - rssBefore).toBeLessThan(400 * 1024 * 1024);
-    console.log(`overload: polite device ${polite.acked.length} acknowledged; ${sent} messages offered (${sent * PARAMS} points), ${acked} acknowledged and stored; card p95 ${Math.round(cardMs[Math.floor(cardMs.length * 0.95)]!)} ms over ${cardMs.length}; RSS +${Math.round((maxRss - rssBefore) / 1048576)} MB`);
+    console.log(
+      `overload: polite device ${polite.acked.length} acknowledged; ${sent} messages offered (${sent * PARAMS} points), ${acked} acknowledged and stored; card p95 ${Math.round(cardMs[Math.floor(cardMs.length * 0.95)]!)} ms over ${cardMs.length}; RSS +${Math.round((maxRss - rssBefore) / 1048576)} MB`,
+    );
   }, 180_000);
 });

@@ -38,7 +38,10 @@ const next = <T>(socket: Socket, event: string, ms = 3000) =>
 describe('live device status (channel "devices")', () => {
   it('emits device.status when a device connects and when it leaves, to its application only', async () => {
     const socket = await socketOf(sessionAuth(owner, owner.domain));
-    expect(await ask(socket, 'subscribe', { channel: DEVICE_STATUS_LIVE.channel, params: {} })).toEqual({ response_result: 0, room: `devices.${owner.appId}` });
+    expect(await ask(socket, 'subscribe', { channel: DEVICE_STATUS_LIVE.channel, params: {} })).toEqual({
+      response_result: 0,
+      room: `devices.${owner.appId}`,
+    });
     const stranger = await tenantWithApp(gw.url);
     const other = await socketOf(sessionAuth(stranger, stranger.domain));
     await ask(other, 'subscribe', { channel: DEVICE_STATUS_LIVE.channel, params: {} });
@@ -47,7 +50,11 @@ describe('live device status (channel "devices")', () => {
 
     const device = await addDevice(gw.url, auth, 'mqtt');
     const up = next<any>(socket, DEVICE_STATUS_LIVE.event);
-    const a = await mqttAttempt(gw.mqttPort, { clientId: unique('c'), username: device.store_mqtt_username, password: device.store_mqtt_password });
+    const a = await mqttAttempt(gw.mqttPort, {
+      clientId: unique('c'),
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+    });
     clients.push(a.client!);
     const on = await up;
     expect(on).toEqual({ id: device.id, online: true, last_online_ts: expect.any(Number), last_offline_ts: null });
@@ -63,12 +70,22 @@ describe('live device status (channel "devices")', () => {
 
   it('needs the application header and a role granting the device list', async () => {
     const noApp = await socketOf(sessionAuth(owner));
-    expect((await ask(noApp, 'subscribe', { channel: DEVICE_STATUS_LIVE.channel, params: {} })).response_result).toBe(-10);
+    expect((await ask(noApp, 'subscribe', { channel: DEVICE_STATUS_LIVE.channel, params: {} })).response_result).toBe(
+      -10,
+    );
     const member = await memberWithRole(gw.url, owner, { sys_navs: ['_user_manage_'] });
-    const s = await socketOf({ [Header.accountId]: String(member.member.id), [Header.accountToken]: member.member.token, [Header.appDomain]: owner.domain });
+    const s = await socketOf({
+      [Header.accountId]: String(member.member.id),
+      [Header.accountToken]: member.member.token,
+      [Header.appDomain]: owner.domain,
+    });
     expect((await ask(s, 'subscribe', { channel: DEVICE_STATUS_LIVE.channel, params: {} })).response_result).toBe(-13);
     const reader = await memberWithRole(gw.url, owner, { sys_navs: ['_device_list_'] });
-    const r = await socketOf({ [Header.accountId]: String(reader.member.id), [Header.accountToken]: reader.member.token, [Header.appDomain]: owner.domain });
+    const r = await socketOf({
+      [Header.accountId]: String(reader.member.id),
+      [Header.accountToken]: reader.member.token,
+      [Header.appDomain]: owner.domain,
+    });
     expect((await ask(r, 'subscribe', { channel: DEVICE_STATUS_LIVE.channel, params: {} })).response_result).toBe(0);
   });
 });
@@ -77,12 +94,22 @@ describe('live device data (channel "device-data")', () => {
   it('emits device.data with the stored values of each message; a foreign device is 404', async () => {
     const device = await addDevice(gw.url, auth, 'mqtt');
     const socket = await socketOf(sessionAuth(owner, owner.domain));
-    expect(await ask(socket, 'subscribe', { channel: DEVICE_DATA_LIVE.channel, params: { device_id: device.id } })).toEqual({ response_result: 0, room: `device-data.${device.id}` });
-    const a = await mqttAttempt(gw.mqttPort, { clientId: unique('c'), username: device.store_mqtt_username, password: device.store_mqtt_password });
+    expect(
+      await ask(socket, 'subscribe', { channel: DEVICE_DATA_LIVE.channel, params: { device_id: device.id } }),
+    ).toEqual({ response_result: 0, room: `device-data.${device.id}` });
+    const a = await mqttAttempt(gw.mqttPort, {
+      clientId: unique('c'),
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+    });
     clients.push(a.client!);
     const arrived = next<any>(socket, DEVICE_DATA_LIVE.event);
     const ts = Date.now() - 1000;
-    await a.client!.publishAsync(`d/${device.id}/data`, JSON.stringify({ _ts: ts, env: { data: { t: 22.5, p: { r: 1 } } } }), { qos: 1 });
+    await a.client!.publishAsync(
+      `d/${device.id}/data`,
+      JSON.stringify({ _ts: ts, env: { data: { t: 22.5, p: { r: 1 } } } }),
+      { qos: 1 },
+    );
     const pushed = await arrived;
     expect(DeviceDataPush.parse(pushed)).toEqual(pushed);
     expect(pushed).toEqual({
@@ -101,7 +128,13 @@ describe('live device data (channel "device-data")', () => {
 
     const stranger = await tenantWithApp(gw.url);
     const other = await socketOf(sessionAuth(stranger, stranger.domain));
-    expect((await ask(other, 'subscribe', { channel: DEVICE_DATA_LIVE.channel, params: { device_id: device.id } })).response_result).toBe(-11);
-    expect((await ask(other, 'subscribe', { channel: DEVICE_DATA_LIVE.channel, params: { device_id: 'x' } })).response_result).toBe(-10);
+    expect(
+      (await ask(other, 'subscribe', { channel: DEVICE_DATA_LIVE.channel, params: { device_id: device.id } }))
+        .response_result,
+    ).toBe(-11);
+    expect(
+      (await ask(other, 'subscribe', { channel: DEVICE_DATA_LIVE.channel, params: { device_id: 'x' } }))
+        .response_result,
+    ).toBe(-10);
   });
 });

@@ -11,12 +11,26 @@ import { mqttAttempt, unique } from './fixtures.js';
 let gw: Running;
 beforeAll(async () => {
   gw = await startGateway({ MQTT_MAX_OUTBOUND_BYTES: String(2 * 1024 * 1024) });
-  gw.app.broker.addAuthority({ authenticate: (_c, u) => (u ? { key: `lim:${u}` } : null), authorizePublish: () => true, authorizeSubscribe: () => true });
+  gw.app.broker.addAuthority({
+    authenticate: (_c, u) => (u ? { key: `lim:${u}` } : null),
+    authorizePublish: () => true,
+    authorizeSubscribe: () => true,
+  });
 });
 afterAll(async () => gw?.stop());
 
-const connectPacket = (username: string) => mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: unique('slow'), keepalive: 600, username });
-const subscribePacket = (topic: string) => mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic, qos: 0 }] });
+const connectPacket = (username: string) =>
+  mqttPacket.generate({
+    cmd: 'connect',
+    protocolId: 'MQTT',
+    protocolVersion: 4,
+    clean: true,
+    clientId: unique('slow'),
+    keepalive: 600,
+    username,
+  });
+const subscribePacket = (topic: string) =>
+  mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic, qos: 0 }] });
 
 /** publishes 64 KiB messages on `topic` until `closed()` or 300 MB were sent; answers the largest RSS growth seen */
 async function publishUntilClosed(topic: string, closed: () => boolean): Promise<number> {

@@ -32,9 +32,17 @@ afterEach(() => {
 });
 afterAll(async () => gw.stop());
 
-type Connack = { reasonCode?: number; returnCode?: number; sessionPresent: boolean; properties?: Record<string, unknown> };
+type Connack = {
+  reasonCode?: number;
+  returnCode?: number;
+  sessionPresent: boolean;
+  properties?: Record<string, unknown>;
+};
 /** one connection attempt (no reconnects): the client and its CONNACK, or the refusal's code */
-function attempt(url: string, opts: IClientOptions): Promise<{ client: MqttClient; connack: Connack } | { code: number | string }> {
+function attempt(
+  url: string,
+  opts: IClientOptions,
+): Promise<{ client: MqttClient; connack: Connack } | { code: number | string }> {
   return new Promise((resolve) => {
     const client = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 3000, ...opts });
     clients.push(client);
@@ -50,7 +58,12 @@ async function connect(url: string, opts: IClientOptions) {
 }
 const tcp = () => `mqtt://127.0.0.1:${gw.mqttPort}`;
 const ws = () => `${gw.url.replace('http', 'ws')}/mqtt`;
-const v5 = (username: string, more: IClientOptions = {}): IClientOptions => ({ protocolVersion: 5, username, password: 'rahasia', ...more });
+const v5 = (username: string, more: IClientOptions = {}): IClientOptions => ({
+  protocolVersion: 5,
+  username,
+  password: 'rahasia',
+  ...more,
+});
 
 describe.each([
   { transport: 'TCP', url: tcp },
@@ -60,22 +73,45 @@ describe.each([
     const devices = await Promise.all(
       [5, 4, 3].map(async (protocolVersion) => {
         const device = await addDevice(gw.url, auth, 'mqtt');
-        const { client } = await connect(url(), { protocolVersion: protocolVersion as 3 | 4 | 5, protocolId: protocolVersion === 3 ? 'MQIsdp' : 'MQTT', username: device.store_mqtt_username, password: device.store_mqtt_password });
+        const { client } = await connect(url(), {
+          protocolVersion: protocolVersion as 3 | 4 | 5,
+          protocolId: protocolVersion === 3 ? 'MQIsdp' : 'MQTT',
+          username: device.store_mqtt_username,
+          password: device.store_mqtt_password,
+        });
         await client.subscribeAsync(`d/${device.id}/cmd`, { qos: 1 });
         client.on('message', (topic, payload) => {
           const cmd = JSON.parse(payload.toString());
-          if (topic === `d/${device.id}/cmd`) client.publish(`d/${device.id}/cmd/res`, JSON.stringify({ id: cmd.id, ok: true, via: protocolVersion }), { qos: 1 });
+          if (topic === `d/${device.id}/cmd`)
+            client.publish(`d/${device.id}/cmd/res`, JSON.stringify({ id: cmd.id, ok: true, via: protocolVersion }), {
+              qos: 1,
+            });
         });
         return { device, client, protocolVersion };
       }),
     );
     for (const { device, client, protocolVersion } of devices) {
-      await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ env: { data: { temperature: 20 + protocolVersion } } }), { qos: 1 });
-      const latest = async () => (await call(gw.url, deviceDataContract.latest, { id: device.id }, auth)).body.data as any[];
-      expect(await until(async () => (await latest())?.some((p) => p.param === 'temperature' && p.value === 20 + protocolVersion) === true)).toBe(true);
+      await client.publishAsync(
+        `d/${device.id}/data`,
+        JSON.stringify({ env: { data: { temperature: 20 + protocolVersion } } }),
+        { qos: 1 },
+      );
+      const latest = async () =>
+        (await call(gw.url, deviceDataContract.latest, { id: device.id }, auth)).body.data as any[];
+      expect(
+        await until(
+          async () =>
+            (await latest())?.some((p) => p.param === 'temperature' && p.value === 20 + protocolVersion) === true,
+        ),
+      ).toBe(true);
     }
     for (const { device, protocolVersion } of devices) {
-      const r = await call(gw.url, commandsContract.configure, { id: device.id, sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 24 }, auth);
+      const r = await call(
+        gw.url,
+        commandsContract.configure,
+        { id: device.id, sensor: 'hvac', configtype: 'config', param: 'setpoint', value: 24 },
+        auth,
+      );
       expect(r.body).toMatchObject({ response_result: 0, data: { reply: { ok: true, via: protocolVersion } } });
     }
   });
@@ -91,8 +127,15 @@ describe.each([
     await sub5.subscribeAsync(`v5/${n}/#`, { qos: 1 });
     await sub4.subscribeAsync(`v5/${n}/#`, { qos: 1 });
     const pub = (await connect(url(), v5(`v5dev${n}`))).client;
-    await pub.publishAsync(`v5/${n}/data`, 'halo', { qos: 1, properties: { userProperties: { lokasi: 'gedung-a' }, contentType: 'text/plain' } });
-    await eventually(() => expect(got5).toEqual([[`v5/${n}/data`, 'halo', { userProperties: { lokasi: 'gedung-a' }, contentType: 'text/plain' }]]));
+    await pub.publishAsync(`v5/${n}/data`, 'halo', {
+      qos: 1,
+      properties: { userProperties: { lokasi: 'gedung-a' }, contentType: 'text/plain' },
+    });
+    await eventually(() =>
+      expect(got5).toEqual([
+        [`v5/${n}/data`, 'halo', { userProperties: { lokasi: 'gedung-a' }, contentType: 'text/plain' }],
+      ]),
+    );
     await eventually(() => expect(got4).toEqual([[`v5/${n}/data`, 'halo']]));
   });
 });
@@ -113,12 +156,20 @@ describe('the MQTT 5 broker', () => {
   it('answers CONNACK with reason code 0 and says what it takes: topic aliases, receive maximum, packet size, retain', async () => {
     const { connack } = await connect(tcp(), v5('v5dev10'));
     expect(connack.reasonCode).toBe(0);
-    expect(connack.properties).toMatchObject({ topicAliasMaximum: TOPIC_ALIAS_MAXIMUM, receiveMaximum: 100, maximumPacketSize: 1024 * 1024 + 5, retainAvailable: true, sharedSubscriptionAvailable: false });
+    expect(connack.properties).toMatchObject({
+      topicAliasMaximum: TOPIC_ALIAS_MAXIMUM,
+      receiveMaximum: 100,
+      maximumPacketSize: 1024 * 1024 + 5,
+      retainAvailable: true,
+      sharedSubscriptionAvailable: false,
+    });
   });
 
   it('refuses with MQTT 5 reason codes: 135 not authorised (unknown client), 140 bad authentication method; 3.1.1 still gets 5', async () => {
     expect(await attempt(tcp(), v5('nobody'))).toMatchObject({ code: 135 });
-    expect(await attempt(tcp(), v5('v5dev11', { properties: { authenticationMethod: 'SCRAM-SHA-1' } }))).toMatchObject({ code: 140 });
+    expect(await attempt(tcp(), v5('v5dev11', { properties: { authenticationMethod: 'SCRAM-SHA-1' } }))).toMatchObject({
+      code: 140,
+    });
     expect(await attempt(tcp(), { protocolVersion: 4, username: 'nobody' })).toMatchObject({ code: 5 });
     expect(await attempt(tcp(), { protocolVersion: 3, username: 'nobody' })).toMatchObject({ code: 5 });
   });
@@ -162,7 +213,11 @@ describe('the MQTT 5 broker', () => {
   it('delivers a retained message with what remains of its expiry, and not at all once it expired', async () => {
     const { client } = await connect(tcp(), v5('v5dev15'));
     await client.publishAsync('v5/15/lama', 'basi', { qos: 1, retain: true, properties: { messageExpiryInterval: 1 } });
-    await client.publishAsync('v5/15/baru', 'segar', { qos: 1, retain: true, properties: { messageExpiryInterval: 600 } });
+    await client.publishAsync('v5/15/baru', 'segar', {
+      qos: 1,
+      retain: true,
+      properties: { messageExpiryInterval: 600 },
+    });
     await new Promise((r) => setTimeout(r, 1500));
     const later = (await connect(tcp(), v5('v5dev15'))).client;
     const got: Array<[string, number | undefined]> = [];
@@ -203,7 +258,9 @@ describe('the MQTT 5 broker', () => {
     const opts = v5('v5dev18', { clientId: 'v5-sesi-18', clean: false, properties: { sessionExpiryInterval: 300 } });
     const first = (await connect(tcp(), opts)).client;
     await first.subscribeAsync('v5/18/cmd', { qos: 1 });
-    await new Promise<void>((resolve) => first.end(false, { properties: { sessionExpiryInterval: 0 } }, () => resolve()));
+    await new Promise<void>((resolve) =>
+      first.end(false, { properties: { sessionExpiryInterval: 0 } }, () => resolve()),
+    );
     await new Promise((r) => setTimeout(r, 200));
     const back = await connect(tcp(), opts);
     expect(back.connack.sessionPresent).toBe(false);

@@ -26,7 +26,17 @@ describe('BUS=nats with the NATS server down', () => {
     try {
       const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
         cwd: root,
-        env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', BUS: 'nats', NATS_URL: url, NATS_CONNECT_TIMEOUT_MS: '1000' },
+        env: {
+          ...process.env,
+          PORT: '0',
+          MQTT_PORT: '0',
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'info',
+          BUS: 'nats',
+          NATS_URL: url,
+          NATS_CONNECT_TIMEOUT_MS: '1000',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -38,8 +48,16 @@ describe('BUS=nats with the NATS server down', () => {
       clearTimeout(killer);
       expect(code, stdout + stderr).toBe(2);
       const lines = stderr.trim().split('\n');
-      expect(lines[0]).toMatch(new RegExp(`WARN \\[sentra\\] BUS=nats: NATS not reachable at NATS_URL=${url} \\(CONNECTION_REFUSED\\); retrying for up to 1 s`));
-      expect(lines.at(-1)).toMatch(new RegExp(`^BUS=nats: no NATS server reachable at NATS_URL=${url} within [\\d.]+ s .*NATS_CONNECT_TIMEOUT_MS=1000 sets the wait\\)$`));
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `WARN \\[sentra\\] BUS=nats: NATS not reachable at NATS_URL=${url} \\(CONNECTION_REFUSED\\); retrying for up to 1 s`,
+        ),
+      );
+      expect(lines.at(-1)).toMatch(
+        new RegExp(
+          `^BUS=nats: no NATS server reachable at NATS_URL=${url} within [\\d.]+ s .*NATS_CONNECT_TIMEOUT_MS=1000 sets the wait\\)$`,
+        ),
+      );
       expect(stdout).not.toContain('Sentra console at');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

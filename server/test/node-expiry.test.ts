@@ -11,7 +11,8 @@ import type { AppAuth } from './device-data.kit.js';
 
 const EXPIRY_S = 4;
 
-const tasksOf = async (gw: Running, auth: AppAuth) => (await call(gw.url, tasksContract.list, { size: 100 }, auth)).body.tasks as Task[];
+const tasksOf = async (gw: Running, auth: AppAuth) =>
+  (await call(gw.url, tasksContract.list, { size: 100 }, auth)).body.tasks as Task[];
 
 describe('node expiry (10009) across a restart', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-expiry-restart-'));
@@ -28,11 +29,26 @@ describe('node expiry (10009) across a restart', () => {
     const silent = await addDevice(gw.url, auth, 'mqtt', { name: 'Meter diam' });
     const never = await addDevice(gw.url, auth, 'mqtt', { name: 'Meter baru' });
     for (const d of [silent, never]) {
-      const added = await call(gw.url, rulesContract.add, { name: `Node expired ${d.id}`, category: 10009, trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: d.id }], condition: { duration_s: EXPIRY_S }, action: {} }, auth);
+      const added = await call(
+        gw.url,
+        rulesContract.add,
+        {
+          name: `Node expired ${d.id}`,
+          category: 10009,
+          trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: d.id }],
+          condition: { duration_s: EXPIRY_S },
+          action: {},
+        },
+        auth,
+      );
       expect(added.body.response_result).toBe(0);
     }
 
-    const a = await mqttAttempt(gw.mqttPort, { clientId: unique('c'), username: silent.store_mqtt_username, password: silent.store_mqtt_password });
+    const a = await mqttAttempt(gw.mqttPort, {
+      clientId: unique('c'),
+      username: silent.store_mqtt_username,
+      password: silent.store_mqtt_password,
+    });
     if (!a.client) throw new Error(`refused: ${a.code}`);
     await a.client.publishAsync(`d/${silent.id}/data`, JSON.stringify({ pm: { meter: { power: 12 } } }), { qos: 1 });
     await gw.app.telemetry.flush();
@@ -47,7 +63,12 @@ describe('node expiry (10009) across a restart', () => {
     await new Promise((r) => setTimeout(r, 500));
     const tasks = await tasksOf(gw, auth);
     expect(tasks).toHaveLength(1);
-    expect(tasks[0]).toMatchObject({ category: 10009, device_id: silent.id, device_name: 'Meter diam', occurrences: 1 });
+    expect(tasks[0]).toMatchObject({
+      category: 10009,
+      device_id: silent.id,
+      device_name: 'Meter diam',
+      occurrences: 1,
+    });
 
     // the next restart does not report the same silence again (its task records it)
     await gw.stop();

@@ -40,8 +40,22 @@ async function owner(gw: Running) {
   return { ...t, taskId: 7 };
 }
 
-function message(o: { tenant: { id: number }; appId: number; taskId: number }, over: Partial<OutboxMessage>): OutboxMessage {
-  return { tenantId: o.tenant.id, appId: o.appId, taskId: o.taskId, ruleId: 3, event: 'new', channel: 'EMAIL', recipient: 'ops@contoh.id', subject: 'Tangki hampir kosong', body: 'Level solar 9 % di Genset-01', ...over };
+function message(
+  o: { tenant: { id: number }; appId: number; taskId: number },
+  over: Partial<OutboxMessage>,
+): OutboxMessage {
+  return {
+    tenantId: o.tenant.id,
+    appId: o.appId,
+    taskId: o.taskId,
+    ruleId: 3,
+    event: 'new',
+    channel: 'EMAIL',
+    recipient: 'ops@contoh.id',
+    subject: 'Tangki hampir kosong',
+    body: 'Level solar 9 % di Genset-01',
+    ...over,
+  };
 }
 
 const deliveries = (gw: Running, o: { appId: number; taskId: number }) => gw.app.outbox.listForTask(o.appId, o.taskId);
@@ -73,8 +87,13 @@ describe('notifications by email', () => {
       user: 'sentra',
     });
     expect(await until(() => deliveries(gw, o)[0]?.status === 'sent')).toBe(true);
-    expect(deliveries(gw, o)).toMatchObject([{ channel: 'EMAIL', recipient: 'ops@contoh.id', status: 'sent', attempts: 1, last_error: null }]);
-    expect(gw.app.notifications.metrics()).toMatchObject({ outbox: { sent: 1 }, channels: expect.arrayContaining(['EMAIL', 'WEBHOOK']) });
+    expect(deliveries(gw, o)).toMatchObject([
+      { channel: 'EMAIL', recipient: 'ops@contoh.id', status: 'sent', attempts: 1, last_error: null },
+    ]);
+    expect(gw.app.notifications.metrics()).toMatchObject({
+      outbox: { sent: 1 },
+      channels: expect.arrayContaining(['EMAIL', 'WEBHOOK']),
+    });
   });
 
   it('fails a message the SMTP server refuses for good (550) with its reason, without retrying', async () => {
@@ -84,7 +103,10 @@ describe('notifications by email', () => {
     const o = await owner(gw);
     gw.app.outbox.enqueue([message(o, {})]);
     expect(await until(() => deliveries(gw, o)[0]?.status === 'failed', 5000)).toBe(true);
-    expect(deliveries(gw, o)[0]).toMatchObject({ attempts: 1, last_error: expect.stringContaining('Mailbox unavailable') });
+    expect(deliveries(gw, o)[0]).toMatchObject({
+      attempts: 1,
+      last_error: expect.stringContaining('Mailbox unavailable'),
+    });
     expect(sink.messages).toEqual([]);
   });
 
@@ -127,37 +149,73 @@ describe('notifications by SMS and WhatsApp', () => {
     const [waReq] = await wa.waitFor(1);
     expect(waReq).toMatchObject({ method: 'POST', path: '/v21.0/106540352242922/messages' });
     expect(waReq!.headers.authorization).toBe('Bearer wa-token');
-    expect(waReq!.json).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '6281298765432', type: 'text', text: { preview_url: false, body: 'Level solar 9 % di Genset-01' } });
+    expect(waReq!.json).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '6281298765432',
+      type: 'text',
+      text: { preview_url: false, body: 'Level solar 9 % di Genset-01' },
+    });
     expect(await until(() => deliveries(gw, o).every((d) => d.status === 'sent'))).toBe(true);
   });
 });
 
 describe('a provider that is down', () => {
   it('fails the attempt with the reason (connection refused) and retries later, up to the last attempt', async () => {
-    const gw = await gateway({ SMS_API_URL: `http://127.0.0.1:${await closedPort()}`, SMS_ACCOUNT_SID: 'AC1', SMS_AUTH_TOKEN: 't', SMS_FROM: '+15005550006', NOTIFY_MAX_ATTEMPTS: '3' });
+    const gw = await gateway({
+      SMS_API_URL: `http://127.0.0.1:${await closedPort()}`,
+      SMS_ACCOUNT_SID: 'AC1',
+      SMS_AUTH_TOKEN: 't',
+      SMS_FROM: '+15005550006',
+      NOTIFY_MAX_ATTEMPTS: '3',
+    });
     const o = await owner(gw);
     gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890' })]);
     expect(await until(() => deliveries(gw, o)[0]?.status === 'failed', 8000)).toBe(true);
-    expect(deliveries(gw, o)[0]).toMatchObject({ attempts: 3, last_error: expect.stringContaining('ECONNREFUSED'), sent_at: null });
+    expect(deliveries(gw, o)[0]).toMatchObject({
+      attempts: 3,
+      last_error: expect.stringContaining('ECONNREFUSED'),
+      sent_at: null,
+    });
   });
 
   it('retries a message the provider answered with 500, and delivers it once the provider is back', async () => {
     const sms = await providerSink();
-    sms.respond((req) => (sms.requests.indexOf(req) === 0 ? { status: 500, body: { message: 'internal error' } } : { status: 201, body: { sid: 'SM2' } }));
-    const gw = await gateway({ SMS_API_URL: sms.url, SMS_ACCOUNT_SID: 'AC1', SMS_AUTH_TOKEN: 't', SMS_FROM: '+15005550006' });
+    sms.respond((req) =>
+      sms.requests.indexOf(req) === 0
+        ? { status: 500, body: { message: 'internal error' } }
+        : { status: 201, body: { sid: 'SM2' } },
+    );
+    const gw = await gateway({
+      SMS_API_URL: sms.url,
+      SMS_ACCOUNT_SID: 'AC1',
+      SMS_AUTH_TOKEN: 't',
+      SMS_FROM: '+15005550006',
+    });
     const o = await owner(gw);
     gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890' })]);
     await sms.waitFor(2, 8000);
     expect(await until(() => deliveries(gw, o)[0]?.status === 'sent')).toBe(true);
-    expect(deliveries(gw, o)[0]).toMatchObject({ attempts: 2, last_error: 'SMS provider answered HTTP 500: {"message":"internal error"}' });
+    expect(deliveries(gw, o)[0]).toMatchObject({
+      attempts: 2,
+      last_error: 'SMS provider answered HTTP 500: {"message":"internal error"}',
+    });
   });
 
   it('times out a slow provider, while the gateway keeps answering its calls', async () => {
     const wa = await providerSink();
     wa.respond({ status: 200, body: {}, delayMs: 5000 });
-    const gw = await gateway({ WHATSAPP_API_URL: wa.url, WHATSAPP_PHONE_NUMBER_ID: '1', WHATSAPP_TOKEN: 't', NOTIFY_TIMEOUT_MS: '1500', NOTIFY_RETRY_BASE_MS: '60000' });
+    const gw = await gateway({
+      WHATSAPP_API_URL: wa.url,
+      WHATSAPP_PHONE_NUMBER_ID: '1',
+      WHATSAPP_TOKEN: 't',
+      NOTIFY_TIMEOUT_MS: '1500',
+      NOTIFY_RETRY_BASE_MS: '60000',
+    });
     const o = await owner(gw);
-    gw.app.outbox.enqueue(Array.from({ length: 5 }, () => message(o, { channel: 'WHATSAPP', recipient: '+6281234567890' })));
+    gw.app.outbox.enqueue(
+      Array.from({ length: 5 }, () => message(o, { channel: 'WHATSAPP', recipient: '+6281234567890' })),
+    );
     await wa.waitFor(5);
     // the provider hangs; the gateway does not
     const started = Date.now();
@@ -166,7 +224,9 @@ describe('a provider that is down', () => {
     // well inside the provider's time-out (timing on a shared machine: generous bound)
     expect(Date.now() - started).toBeLessThan(1000);
     expect(deliveries(gw, o).every((d) => d.status === 'sending')).toBe(true);
-    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'queued' && d.attempts === 1), 4000)).toBe(true);
+    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'queued' && d.attempts === 1), 4000)).toBe(
+      true,
+    );
     expect(deliveries(gw, o)[0]!.last_error).toBe('no answer within 1500 ms');
   });
 });
@@ -174,16 +234,26 @@ describe('a provider that is down', () => {
 describe('muted and not configured messages', () => {
   it('never sends the messages of a muted task', async () => {
     const sms = await providerSink();
-    const gw = await gateway({ SMS_API_URL: sms.url, SMS_ACCOUNT_SID: 'AC1', SMS_AUTH_TOKEN: 't', SMS_FROM: '+15005550006', NOTIFY_RETRY_BASE_MS: '60000' });
+    const gw = await gateway({
+      SMS_API_URL: sms.url,
+      SMS_ACCOUNT_SID: 'AC1',
+      SMS_AUTH_TOKEN: 't',
+      SMS_FROM: '+15005550006',
+      NOTIFY_RETRY_BASE_MS: '60000',
+    });
     const o = await owner(gw);
     // muted when queued, and muted after queueing (task/notification/activate false) before the worker got to it
     gw.app.db.db.transaction(() => {
-      gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890', event: 'new' })], { muted: true });
+      gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890', event: 'new' })], {
+        muted: true,
+      });
       gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890', event: 'response' })]);
       gw.app.outbox.muteTask(o.taskId);
     });
     // a message of another task goes out: the worker ran
-    gw.app.outbox.enqueue([message(o, { taskId: 8, channel: 'SMS', recipient: '+6281234567890', subject: undefined, body: 'lain' })]);
+    gw.app.outbox.enqueue([
+      message(o, { taskId: 8, channel: 'SMS', recipient: '+6281234567890', subject: undefined, body: 'lain' }),
+    ]);
     await sms.waitFor(1);
     await new Promise((r) => setTimeout(r, 300));
     expect(sms.requests.map((r) => r.form.Body)).toEqual(['lain']);
@@ -199,7 +269,14 @@ describe('muted and not configured messages', () => {
     gw.app.outbox.enqueue([message(o, {}), message(o, { channel: 'WHATSAPP', recipient: '+6281234567890' })]);
     expect(await until(() => deliveries(gw, o).every((d) => d.status === 'not_configured'))).toBe(true);
     expect(deliveries(gw, o)).toMatchObject([
-      { channel: 'EMAIL', recipient: 'ops@contoh.id', subject: 'Tangki hampir kosong', status: 'not_configured', attempts: 0, last_error: null },
+      {
+        channel: 'EMAIL',
+        recipient: 'ops@contoh.id',
+        subject: 'Tangki hampir kosong',
+        status: 'not_configured',
+        attempts: 0,
+        last_error: null,
+      },
       { channel: 'WHATSAPP', status: 'not_configured' },
     ]);
     expect(gw.app.notifications.metrics().outbox).toMatchObject({ not_configured: 2, queued: 0 });
@@ -211,7 +288,10 @@ describe('webhooks', () => {
     const hook = await providerSink();
     const gw = await gateway({});
     const o = await owner(gw);
-    gw.app.outbox.enqueue([message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in` }), message(o, { channel: 'WEBHOOK', recipient: `http://localhost:${hook.port}/in` })]);
+    gw.app.outbox.enqueue([
+      message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in` }),
+      message(o, { channel: 'WEBHOOK', recipient: `http://localhost:${hook.port}/in` }),
+    ]);
     expect(await until(() => deliveries(gw, o).every((d) => d.status === 'failed'))).toBe(true);
     expect(deliveries(gw, o).map((d) => d.last_error)).toEqual([
       expect.stringContaining('is not public; set WEBHOOK_ALLOW_PRIVATE=on'),
@@ -225,13 +305,28 @@ describe('webhooks', () => {
     hook.respond({ status: 204 });
     const gw = await gateway({ WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_SECRET: 'sixteen-chars-secret' });
     const o = await owner(gw);
-    gw.app.outbox.enqueue([message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: '{"device":"Genset-01","value":9}' })]);
+    gw.app.outbox.enqueue([
+      message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: '{"device":"Genset-01","value":9}' }),
+    ]);
     const [req] = await hook.waitFor(1);
     const id = deliveries(gw, o)[0]!.id;
-    expect(req).toMatchObject({ method: 'POST', path: '/in', json: { id, event: 'new', app_id: o.appId, task_id: o.taskId, text: '{"device":"Genset-01","value":9}', data: { device: 'Genset-01', value: 9 } } });
+    expect(req).toMatchObject({
+      method: 'POST',
+      path: '/in',
+      json: {
+        id,
+        event: 'new',
+        app_id: o.appId,
+        task_id: o.taskId,
+        text: '{"device":"Genset-01","value":9}',
+        data: { device: 'Genset-01', value: 9 },
+      },
+    });
     expect(req!.headers['x-sentra-delivery']).toBe(String(id));
     const { signature } = await import('../src/modules/notifications/transports/webhook.js');
-    expect(req!.headers['x-sentra-signature']).toBe(signature('sixteen-chars-secret', Number(req!.headers['x-sentra-timestamp']), req!.body));
+    expect(req!.headers['x-sentra-signature']).toBe(
+      signature('sixteen-chars-secret', Number(req!.headers['x-sentra-timestamp']), req!.body),
+    );
     expect(await until(() => deliveries(gw, o)[0]?.status === 'sent')).toBe(true);
   });
 });
@@ -253,7 +348,10 @@ describe('restart and scale-out', () => {
     const second = await gateway(env);
     await hook.waitFor(2);
     expect(await until(() => deliveries(second, o)[0]?.status === 'sent')).toBe(true);
-    expect(hook.requests.map((r) => r.headers['x-sentra-delivery'])).toEqual([String(deliveries(second, o)[0]!.id), String(deliveries(second, o)[0]!.id)]);
+    expect(hook.requests.map((r) => r.headers['x-sentra-delivery'])).toEqual([
+      String(deliveries(second, o)[0]!.id),
+      String(deliveries(second, o)[0]!.id),
+    ]);
   });
 
   it('sends each message once when two gateways share the database (BUS=nats)', async () => {
@@ -263,14 +361,28 @@ describe('restart and scale-out', () => {
     cleanup.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const hook = await providerSink();
     hook.respond({ status: 200, delayMs: 5 });
-    const env = { BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'on', NOTIFY_RATE_PER_MINUTE: '1000' };
+    const env = {
+      BUS: 'nats',
+      NATS_URL: nats.url,
+      DATA_DIR: dataDir,
+      WEBHOOK_ALLOW_PRIVATE: 'on',
+      NOTIFY_RATE_PER_MINUTE: '1000',
+    };
     const one = await gateway(env);
     const two = await gateway(env);
     const o = await owner(one);
     const n = 60;
     // half queued through each gateway, so both workers are woken and race for the rows
-    one.app.outbox.enqueue(Array.from({ length: n / 2 }, (_, i) => message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: `a${i}` })));
-    two.app.outbox.enqueue(Array.from({ length: n / 2 }, (_, i) => message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: `b${i}` })));
+    one.app.outbox.enqueue(
+      Array.from({ length: n / 2 }, (_, i) =>
+        message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: `a${i}` }),
+      ),
+    );
+    two.app.outbox.enqueue(
+      Array.from({ length: n / 2 }, (_, i) =>
+        message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: `b${i}` }),
+      ),
+    );
     await hook.waitFor(n, 10_000);
     await new Promise((r) => setTimeout(r, 300));
     const ids = hook.requests.map((r) => r.headers['x-sentra-delivery']);

@@ -36,7 +36,8 @@ describe(`GET ${OPENAPI_PATH}`, () => {
       for (const [method, op] of Object.entries(ops ?? {})) {
         const body = (op as OpenAPIV3_1.OperationObject).requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
         const schema = body?.content['application/json']?.schema as OpenAPIV3_1.SchemaObject | undefined;
-        for (const name of schema?.required ?? []) expect(schema?.properties, `${method} ${path} requires ${name}`).toHaveProperty(name);
+        for (const name of schema?.required ?? [])
+          expect(schema?.properties, `${method} ${path} requires ${name}`).toHaveProperty(name);
       }
     }
   });

@@ -13,7 +13,11 @@ import { mqttDevice, type AppAuth } from './device-data.kit.js';
 const onlineOf = (file: string, id: number) => {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare('SELECT online, last_online_ts, last_offline_ts FROM devices WHERE id = ?').get(id) as { online: number; last_online_ts: number; last_offline_ts: number | null };
+    return db.prepare('SELECT online, last_online_ts, last_offline_ts FROM devices WHERE id = ?').get(id) as {
+      online: number;
+      last_online_ts: number;
+      last_offline_ts: number | null;
+    };
   } finally {
     db.close();
   }

@@ -26,7 +26,8 @@ afterEach(() => {
 });
 afterAll(async () => gw.stop());
 
-const online = async (id: number) => (await call(gw.url, devicesContract.get, { id }, auth)).body.data.online as boolean;
+const online = async (id: number) =>
+  (await call(gw.url, devicesContract.get, { id }, auth)).body.data.online as boolean;
 const goesOnline = (id: number) => until(() => online(id), 3000);
 const goesOffline = (id: number, ms = OFFLINE_WITHIN_MS) => until(async () => !(await online(id)), ms);
 
@@ -63,7 +64,10 @@ describe('presence ends offline on every disconnect path', () => {
     const wills: string[] = [];
     watcher.on('message', (_t, p) => wills.push(p.toString()));
     await watcher.subscribeAsync(`d/${d.id}/will`);
-    const c = await overTcp({ ...d, will: { topic: `d/${d.id}/will`, payload: Buffer.from('pergi'), qos: 0, retain: false } });
+    const c = await overTcp({
+      ...d,
+      will: { topic: `d/${d.id}/will`, payload: Buffer.from('pergi'), qos: 0, retain: false },
+    });
     expect(await goesOnline(d.id)).toBe(true);
     c.stream.destroy();
     expect(await until(() => wills.length > 0)).toBe(true);
@@ -76,7 +80,10 @@ describe('presence ends offline on every disconnect path', () => {
 
   it('a will published after the last connection ended does not bring the device back online', async () => {
     const d = await device();
-    const c = await overTcp({ ...d, will: { topic: `d/${d.id}/data`, payload: Buffer.from('{"status":"gone"}'), qos: 1, retain: false } });
+    const c = await overTcp({
+      ...d,
+      will: { topic: `d/${d.id}/data`, payload: Buffer.from('{"status":"gone"}'), qos: 1, retain: false },
+    });
     expect(await goesOnline(d.id)).toBe(true);
     c.stream.destroy();
     expect(await goesOffline(d.id)).toBe(true);
@@ -88,7 +95,11 @@ describe('presence ends offline on every disconnect path', () => {
   it('a kicked connection (a second client with the same client id takes over) leaves the device online through the new one, and offline when that one drops', async () => {
     const d = await device();
     const clientId = unique('same');
-    const first = await overTcp({ ...d, clientId, will: { topic: `d/${d.id}/data`, payload: Buffer.from('{"w":1}'), qos: 0, retain: false } });
+    const first = await overTcp({
+      ...d,
+      clientId,
+      will: { topic: `d/${d.id}/data`, payload: Buffer.from('{"w":1}'), qos: 0, retain: false },
+    });
     expect(await goesOnline(d.id)).toBe(true);
     const kicked = closed(first);
     const second = await overTcp({ ...d, clientId });
@@ -127,7 +138,18 @@ describe('presence ends offline on every disconnect path', () => {
     const { default: packet } = await import('mqtt-packet');
     const sock = net.connect({ host: '127.0.0.1', port: gw.mqttPort });
     await new Promise<void>((r) => sock.once('connect', () => r()));
-    sock.write(packet.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: unique('hang'), keepalive: 1, username: d.username, password: Buffer.from(d.password) }));
+    sock.write(
+      packet.generate({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 4,
+        clean: true,
+        clientId: unique('hang'),
+        keepalive: 1,
+        username: d.username,
+        password: Buffer.from(d.password),
+      }),
+    );
     try {
       expect(await goesOnline(d.id)).toBe(true);
       const started = Date.now();

@@ -17,7 +17,8 @@ describe.skipIf(!hasNatsServer)('realtime across gateways (BUS=nats)', () => {
   beforeAll(async () => {
     scale = await startScaleOut();
     ({ one, two } = scale);
-    for (const gw of [one, two]) gw.app.realtime.channel('test.tenant', { join: (caller) => `tenant:${caller.tenantId}` });
+    for (const gw of [one, two])
+      gw.app.realtime.channel('test.tenant', { join: (caller) => `tenant:${caller.tenantId}` });
   });
   afterAll(async () => {
     for (const s of sockets) s.close();

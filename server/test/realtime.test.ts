@@ -105,8 +105,12 @@ describe('realtime (socket.io)', () => {
 
   it('answers the error envelope when join refuses, and for an unknown channel', async () => {
     const s = await open(authOf(a));
-    expect(await ask(s, 'subscribe', { channel: 'test.locked', params: {} })).toMatchObject({ response_result: Result.FORBIDDEN });
-    expect(await ask(s, 'subscribe', { channel: 'no.such', params: {} })).toMatchObject({ response_result: Result.NOT_FOUND });
+    expect(await ask(s, 'subscribe', { channel: 'test.locked', params: {} })).toMatchObject({
+      response_result: Result.FORBIDDEN,
+    });
+    expect(await ask(s, 'subscribe', { channel: 'no.such', params: {} })).toMatchObject({
+      response_result: Result.NOT_FOUND,
+    });
     expect(await ask(s, 'subscribe', 'bukan objek')).toMatchObject({ response_result: Result.INVALID });
     expect(await ask(s, 'subscribe', { channel: 'test.broken' })).toMatchObject({ response_result: Result.UNEXPECTED });
     expect(s.connected).toBe(true);
@@ -118,7 +122,9 @@ describe('realtime (socket.io)', () => {
     const seen: unknown[] = [];
     intruder.on('card', (p) => seen.push(p));
     const room = (await ask(mine, 'subscribe', { channel: 'test.tenant', params: { tenantId: a.tenant.id } })).room;
-    expect(await ask(intruder, 'subscribe', { channel: 'test.tenant', params: { tenantId: a.tenant.id } })).toMatchObject({
+    expect(
+      await ask(intruder, 'subscribe', { channel: 'test.tenant', params: { tenantId: a.tenant.id } }),
+    ).toMatchObject({
       response_result: Result.NOT_FOUND,
     });
     const mineGot: unknown[] = [];
@@ -155,7 +161,9 @@ describe('realtime (socket.io)', () => {
   it('disconnects an open socket once its session signs out', async () => {
     const t = await tenantSession(gw.url);
     const s = await open(authOf(t));
-    expect((await ask(s, 'subscribe', { channel: 'test.tenant', params: { tenantId: t.tenant.id } })).response_result).toBe(Result.OK);
+    expect(
+      (await ask(s, 'subscribe', { channel: 'test.tenant', params: { tenantId: t.tenant.id } })).response_result,
+    ).toBe(Result.OK);
     const closed = new Promise((r) => s.once('disconnect', r));
     expect((await call(gw.url, authContract.tenantLogout, {}, { tenant: t.tenant })).body.response_result).toBe(0);
     await closed;
@@ -165,13 +173,22 @@ describe('realtime (socket.io)', () => {
   it("takes a member's socket out of the rooms its edited role no longer opens, keeping the others", async () => {
     const owner = await tenantWithApp(gw.url);
     const m = await memberWithRole(gw.url, owner, { sys_navs: ['_device_list_'] });
-    const s = await open({ [Header.accountId]: String(m.member.id), [Header.accountToken]: m.member.token, [Header.appDomain]: owner.domain });
+    const s = await open({
+      [Header.accountId]: String(m.member.id),
+      [Header.accountToken]: m.member.token,
+      [Header.appDomain]: owner.domain,
+    });
     const devices = await ask(s, 'subscribe', { channel: 'test.devices', params: {} });
     const app = await ask(s, 'subscribe', { channel: 'test.app', params: {} });
     expect([devices.response_result, app.response_result]).toEqual([Result.OK, Result.OK]);
     const heard: string[] = [];
     s.on('ping.test', (p: { n: string }) => void heard.push(p.n));
-    const edit = await call(gw.url, rolesContract.edit, { id: m.roleId, name: 'operator', sys_navs: [] }, { tenant: owner.tenant, domain: owner.domain });
+    const edit = await call(
+      gw.url,
+      rolesContract.edit,
+      { id: m.roleId, name: 'operator', sys_navs: [] },
+      { tenant: owner.tenant, domain: owner.domain },
+    );
     expect(edit.body.response_result).toBe(0);
     await eventually(() => expect(gw.app.realtime.viewers(devices.room)).toBe(0), 3000);
     gw.app.realtime.emit(devices.room, 'ping.test', { n: 'devices' });

@@ -129,7 +129,8 @@ export function shapeOf(schema: z.ZodType): Record<string, z.ZodType> {
   while (seen.length) {
     const s = seen.shift() as z.ZodType & { shape?: Record<string, z.ZodType> };
     if (s instanceof z.ZodObject) return s.shape as Record<string, z.ZodType>;
-    const def = (s as unknown as { _zod: { def: { in?: z.ZodType; out?: z.ZodType; innerType?: z.ZodType } } })._zod.def;
+    const def = (s as unknown as { _zod: { def: { in?: z.ZodType; out?: z.ZodType; innerType?: z.ZodType } } })._zod
+      .def;
     for (const next of [def.in, def.out, def.innerType]) if (next) seen.push(next);
   }
   return {};
@@ -140,8 +141,11 @@ function boundsOf(schema: z.ZodType): { minimum?: number; maximum?: number; minL
   const bag: Record<string, unknown> = {};
   const seen: z.ZodType[] = [schema];
   while (seen.length) {
-    const s = seen.shift() as unknown as { _zod: { bag: Record<string, unknown>; def: { in?: z.ZodType; out?: z.ZodType; innerType?: z.ZodType } } };
-    for (const [k, v] of Object.entries(s._zod.bag ?? {})) if (typeof v === 'number' && Number.isFinite(v) && !(k in bag)) bag[k] = v;
+    const s = seen.shift() as unknown as {
+      _zod: { bag: Record<string, unknown>; def: { in?: z.ZodType; out?: z.ZodType; innerType?: z.ZodType } };
+    };
+    for (const [k, v] of Object.entries(s._zod.bag ?? {}))
+      if (typeof v === 'number' && Number.isFinite(v) && !(k in bag)) bag[k] = v;
     for (const next of [s._zod.def.in, s._zod.def.out, s._zod.def.innerType]) if (next) seen.push(next as never);
   }
   return bag as never;
@@ -157,8 +161,10 @@ function boundaryValues(schema: z.ZodType): [string, string][] {
     out.push([`${b.maxLength} two-byte chars`, str('é'.repeat(b.maxLength))]);
     out.push([`${b.maxLength} emoji`, str('🙂'.repeat(b.maxLength))]);
   }
-  if (b.maximum !== undefined) out.push([`${b.maximum} (its max)`, String(b.maximum)], [`${b.maximum} + 1`, String(b.maximum + 1)]);
-  if (b.minimum !== undefined) out.push([`${b.minimum} (its min)`, String(b.minimum)], [`${b.minimum} - 1`, String(b.minimum - 1)]);
+  if (b.maximum !== undefined)
+    out.push([`${b.maximum} (its max)`, String(b.maximum)], [`${b.maximum} + 1`, String(b.maximum + 1)]);
+  if (b.minimum !== undefined)
+    out.push([`${b.minimum} (its min)`, String(b.minimum)], [`${b.minimum} - 1`, String(b.minimum - 1)]);
   return out;
 }
 
@@ -173,7 +179,10 @@ const enc = (s: string) => {
   try {
     return encodeURIComponent(s);
   } catch {
-    return s.split(/([\ud800-\udfff])/).map((part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part))).join('');
+    return s
+      .split(/([\ud800-\udfff])/)
+      .map((part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part)))
+      .join('');
   }
 };
 
@@ -193,31 +202,53 @@ export function attemptsOf(def: CallDef, base: Record<string, unknown>): Attempt
   const list: Attempt[] = [];
   // the JSON text of `rest` with one field's fragment in place (or removed), spliced as text
   const bodyWith = (field: string, json: string | undefined) => {
-    const parts = Object.entries(rest).filter(([k]) => k !== field).map(([k, v]) => `${str(k)}:${JSON.stringify(v)}`);
+    const parts = Object.entries(rest)
+      .filter(([k]) => k !== field)
+      .map(([k, v]) => `${str(k)}:${JSON.stringify(v)}`);
     if (json !== undefined) parts.push(`${str(field)}:${json}`);
     return `{${parts.join(',')}}`;
   };
   const queryOf = (over: Record<string, unknown>) =>
-    Object.entries(over).filter(([, v]) => v !== undefined).map(([k, v]) => `${enc(k)}=${enc(typeof v === 'object' ? JSON.stringify(v) : String(v))}`);
-  const queryWith = (field: string, raw: string[]) => [...queryOf(Object.fromEntries(Object.entries(rest).filter(([k]) => k !== field))), ...raw].join('&');
+    Object.entries(over)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${enc(k)}=${enc(typeof v === 'object' ? JSON.stringify(v) : String(v))}`);
+  const queryWith = (field: string, raw: string[]) =>
+    [...queryOf(Object.fromEntries(Object.entries(rest).filter(([k]) => k !== field))), ...raw].join('&');
 
-  list.push(def.method === 'GET' ? { what: 'the valid input', path, query: queryOf(rest).join('&') } : { what: 'the valid input', path, body: JSON.stringify(rest) });
+  list.push(
+    def.method === 'GET'
+      ? { what: 'the valid input', path, query: queryOf(rest).join('&') }
+      : { what: 'the valid input', path, body: JSON.stringify(rest) },
+  );
   const baseRequest = def.method === 'GET' ? { query: queryOf(rest).join('&') } : { body: JSON.stringify(rest) };
   for (const name of params) {
-    for (const [what, segment] of PATH_VALUES) list.push({ what: `path {${name}} = ${what}`, path: fill({ [name]: segment }), ...baseRequest });
+    for (const [what, segment] of PATH_VALUES)
+      list.push({ what: `path {${name}} = ${what}`, path: fill({ [name]: segment }), ...baseRequest });
   }
   for (const field of fields) {
     const own = rest[field];
     // its valid object (or JSON text of one) with a hostile field of its own beside what it holds
-    const inside = (json: string) => (own === '{}' || (typeof own === 'object' && Object.keys(own as object).length === 0) ? `{${json}}` : `{${json},${(typeof own === 'string' ? own : JSON.stringify(own)).slice(1)}`);
+    const inside = (json: string) =>
+      own === '{}' || (typeof own === 'object' && Object.keys(own as object).length === 0)
+        ? `{${json}}`
+        : `{${json},${(typeof own === 'string' ? own : JSON.stringify(own)).slice(1)}`;
     const insideValues: [string, string][] = [];
     if (own !== null && typeof own === 'object' && !Array.isArray(own)) {
       insideValues.push(['its valid value with a 5,000-deep field inside', inside(`"zzz":${deepObject(5000)}`)]);
       insideValues.push(['its valid value with a __proto__ field inside', inside('"__proto__":{"polluted":true}')]);
     }
-    if ((own !== null && typeof own === 'object' && !Array.isArray(own)) || (typeof own === 'string' && own.startsWith('{'))) {
-      insideValues.push(['its valid value as JSON text with a 5,000-deep field inside', str(inside(`"zzz":${deepObject(5000)}`))]);
-      insideValues.push(['its valid value as JSON text with a __proto__ field inside', str(inside('"__proto__":{"polluted":{"x":1}}'))]);
+    if (
+      (own !== null && typeof own === 'object' && !Array.isArray(own)) ||
+      (typeof own === 'string' && own.startsWith('{'))
+    ) {
+      insideValues.push([
+        'its valid value as JSON text with a 5,000-deep field inside',
+        str(inside(`"zzz":${deepObject(5000)}`)),
+      ]);
+      insideValues.push([
+        'its valid value as JSON text with a __proto__ field inside',
+        str(inside('"__proto__":{"polluted":{"x":1}}')),
+      ]);
     }
     const values = [
       ...FIELD_VALUES,
@@ -229,9 +260,25 @@ export function attemptsOf(def: CallDef, base: Record<string, unknown>): Attempt
       for (const [what, json] of values) list.push({ what: `${field} = ${what}`, path, body: bodyWith(field, json) });
     } else {
       list.push({ what: `${field} left out`, path, query: queryWith(field, []) });
-      for (const [what, json] of values) list.push({ what: `${field} = ${what}`, path, query: queryWith(field, [`${enc(field)}=${enc(queryValue(json))}`]) });
-      list.push({ what: `${field} repeated (${field}=1&${field}=2)`, path, query: queryWith(field, [`${enc(field)}=1`, `${enc(field)}=2`]) });
-      list.push({ what: `${field} repeated with its valid value`, path, query: queryWith(field, [...queryOf({ [field]: rest[field] ?? 'a' }), ...queryOf({ [field]: rest[field] ?? 'a' })]) });
+      for (const [what, json] of values)
+        list.push({
+          what: `${field} = ${what}`,
+          path,
+          query: queryWith(field, [`${enc(field)}=${enc(queryValue(json))}`]),
+        });
+      list.push({
+        what: `${field} repeated (${field}=1&${field}=2)`,
+        path,
+        query: queryWith(field, [`${enc(field)}=1`, `${enc(field)}=2`]),
+      });
+      list.push({
+        what: `${field} repeated with its valid value`,
+        path,
+        query: queryWith(field, [
+          ...queryOf({ [field]: rest[field] ?? 'a' }),
+          ...queryOf({ [field]: rest[field] ?? 'a' }),
+        ]),
+      });
       list.push({ what: `${field}[b]=c`, path, query: queryWith(field, [`${enc(field)}[b]=c`]) });
       list.push({ what: `${field}[]=1`, path, query: queryWith(field, [`${enc(field)}[]=1`]) });
     }
@@ -241,15 +288,40 @@ export function attemptsOf(def: CallDef, base: Record<string, unknown>): Attempt
     const spliced = (key: string) => `{${str(key)}:{"polluted":true}${json === '{}' ? '' : `,${json.slice(1, -1)}`}}`;
     list.push({ what: 'a top-level __proto__ key', path, body: spliced('__proto__') });
     list.push({ what: 'a top-level constructor key', path, body: spliced('constructor') });
-    list.push({ what: 'an unknown extra field', path, body: `{"zzz_unknown":1${json === '{}' ? '' : `,${json.slice(1, -1)}`}}` });
-    for (const raw of RAW_BODIES) list.push({ what: raw.what, path, body: raw.body, headers: { 'content-type': raw.type ?? 'application/json', ...raw.headers } });
+    list.push({
+      what: 'an unknown extra field',
+      path,
+      body: `{"zzz_unknown":1${json === '{}' ? '' : `,${json.slice(1, -1)}`}}`,
+    });
+    for (const raw of RAW_BODIES)
+      list.push({
+        what: raw.what,
+        path,
+        body: raw.body,
+        headers: { 'content-type': raw.type ?? 'application/json', ...raw.headers },
+      });
     list.push({ what: 'JSON sent as text/plain', path, body: json, headers: { 'content-type': 'text/plain' } });
     list.push({ what: 'JSON without a content-type', path, body: json, headers: { 'content-type': '' } });
-    list.push({ what: 'a form-encoded body', path, body: queryOf(rest).join('&'), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    list.push({
+      what: 'a form-encoded body',
+      path,
+      body: queryOf(rest).join('&'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   } else {
     list.push({ what: 'an empty query', path, query: '' });
-    list.push({ what: '__proto__ and constructor query keys', path, query: [queryOf(rest).join('&'), '__proto__=1&constructor[prototype][x]=1&__proto__[polluted]=1'].filter(Boolean).join('&') });
-    list.push({ what: 'a broken escape in the query', path, query: [queryOf(rest).join('&'), 'a=%E0%A4%A&%=1'].filter(Boolean).join('&') });
+    list.push({
+      what: '__proto__ and constructor query keys',
+      path,
+      query: [queryOf(rest).join('&'), '__proto__=1&constructor[prototype][x]=1&__proto__[polluted]=1']
+        .filter(Boolean)
+        .join('&'),
+    });
+    list.push({
+      what: 'a broken escape in the query',
+      path,
+      query: [queryOf(rest).join('&'), 'a=%E0%A4%A&%=1'].filter(Boolean).join('&'),
+    });
   }
   for (const [what, headers] of HEADER_VALUES) list.push({ what: `header ${what}`, path, ...baseRequest, headers });
   return list;

@@ -68,51 +68,105 @@ beforeAll(async () => {
     const cmd = JSON.parse(payload.toString());
     client.publish(`d/${device.id}/cmd/res`, JSON.stringify({ id: cmd.id, ok: true }), { qos: 1 });
   });
-  await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ env: { data: { t: 21.5, h: { a: 1, b: 2 } } } }), { qos: 1 });
+  await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ env: { data: { t: 21.5, h: { a: 1, b: 2 } } } }), {
+    qos: 1,
+  });
   await client.publishAsync(`d/${device.id}/state`, JSON.stringify({ mode: 'auto' }), { qos: 1 });
-  await settle(gw, () => gw.app.telemetry.reads.findSeries(owner.appId, device.id, { sensor: 'env', configtype: 'data', param: 't' }) !== null);
+  await settle(
+    gw,
+    () =>
+      gw.app.telemetry.reads.findSeries(owner.appId, device.id, { sensor: 'env', configtype: 'data', param: 't' }) !==
+      null,
+  );
   seed.device = device.id;
 
-  const lora = await call(gw.url, loraContract.add, { mac: 'AA:BB:CC:DD:EE:01', name: 'Gerbang', server: 'lora.contoh.id:1700' }, auth);
+  const lora = await call(
+    gw.url,
+    loraContract.add,
+    { mac: 'AA:BB:CC:DD:EE:01', name: 'Gerbang', server: 'lora.contoh.id:1700' },
+    auth,
+  );
   seed.lora = lora.body.data.id;
   const plugins = await call(gw.url, devicesContract.emmaPlugins, {}, auth);
   const plugin = plugins.body.plugins[0];
-  seed.emma = { emma_plugin_key: plugin.emma_plugin_key, emma_application_plugin_id: plugin.emma_application_plugin_id };
+  seed.emma = {
+    emma_plugin_key: plugin.emma_plugin_key,
+    emma_application_plugin_id: plugin.emma_application_plugin_id,
+  };
   seed.families = {
     mqtt: device.id,
     dummy: (await addDevice(gw.url, auth, 'dummy', { sensors: { env: { data: { t: 0 } } } })).id,
     tasmota: (await addDevice(gw.url, auth, 'tasmota')).id,
     emma: (await addDevice(gw.url, auth, 'emma', seed.emma)).id,
     imou: (await addDevice(gw.url, auth, 'imou', { imou_device_id: 'CAM1', imou_application_id: 'lc01' })).id,
-    lora: (await addDevice(gw.url, auth, 'lora', { dev_eui: '70B3D57ED0000A01', otaa_key: '0'.repeat(32), network_server_id: seed.lora })).id,
+    lora: (
+      await addDevice(gw.url, auth, 'lora', {
+        dev_eui: '70B3D57ED0000A01',
+        otaa_key: '0'.repeat(32),
+        network_server_id: seed.lora,
+      })
+    ).id,
   };
   seed.dummy = seed.families.dummy!;
 
   await call(gw.url, tagsContract.add, { name: 'Lokasi', prefix: 'lokasi', category: 1 }, auth);
   await call(gw.url, tagsContract.addDefinition, { name: 'Gudang', prefix: 'lokasi' }, auth);
-  seed.credentials = (await call(gw.url, credentialsContract.create, { credentials_id: 'robust_ns', scopes: {}, details: {} }, auth)).body.data.id;
+  seed.credentials = (
+    await call(gw.url, credentialsContract.create, { credentials_id: 'robust_ns', scopes: {}, details: {} }, auth)
+  ).body.data.id;
   seed.deviceToken = (await call(gw.url, devicesContract.tokenGenerate, {}, auth)).body.credentials_token;
   seed.refreshToken = (await call(gw.url, refreshTokenContract.get, {}, auth)).body.refresh_token;
 
   const series = { device_id: device.id, sensor: 'env', config: 'data', param: 't' };
-  const cardOf = (key: string, cat: string, model: Record<string, unknown>) => ({ key, cat, x: 0, y: 0, w: 2, h: 2, model });
+  const cardOf = (key: string, cat: string, model: Record<string, unknown>) => ({
+    key,
+    cat,
+    x: 0,
+    y: 0,
+    w: 2,
+    h: 2,
+    model,
+  });
   seed.dashboard = await addDashboard(gw.url, auth, 'Panel Uji', {
     version: '2',
     config: { refresh: 0 },
     var: { func_total: { _varType: 'func', query: 'SUM', queryType: 'device', ...series } },
     dashboard: {
-      nilai: cardOf('nilai', 'SINGLE_VALUE_CARD', { value: { query: 'AVG', queryType: 'device', ...series }, filter: { default: { name: 'Hari ini', range: 'TODAY' } } }),
-      tren: cardOf('tren', 'LINE_CHART_CARD', { value: { query: 'AVG', queryType: 'graph', ...series, param_label: 'suhu' }, filter: { default: { name: 'Live', ndata: 5 } } }),
-      pompa: cardOf('pompa', 'INPUT_TOGGLE_CARD', { config: { device_id: device.id, sensor: 'relay', config: 'out', param: 'pump' } }),
-      semua: cardOf('semua', 'BUTTON_TAGS_CARD', { tags: [], config: { sensor: 'relay', config: 'out', param: 'pump' } }),
+      nilai: cardOf('nilai', 'SINGLE_VALUE_CARD', {
+        value: { query: 'AVG', queryType: 'device', ...series },
+        filter: { default: { name: 'Hari ini', range: 'TODAY' } },
+      }),
+      tren: cardOf('tren', 'LINE_CHART_CARD', {
+        value: { query: 'AVG', queryType: 'graph', ...series, param_label: 'suhu' },
+        filter: { default: { name: 'Live', ndata: 5 } },
+      }),
+      pompa: cardOf('pompa', 'INPUT_TOGGLE_CARD', {
+        config: { device_id: device.id, sensor: 'relay', config: 'out', param: 'pump' },
+      }),
+      semua: cardOf('semua', 'BUTTON_TAGS_CARD', {
+        tags: [],
+        config: { sensor: 'relay', config: 'out', param: 'pump' },
+      }),
       ws: cardOf('ws', 'WEBSERVICE', { config: { url: 'http://127.0.0.1:9/data' } }),
     },
   });
-  seed.spareDashboard = await addDashboard(gw.url, auth, 'Panel Cadangan', { version: '2', config: { refresh: 0 }, var: {}, dashboard: { c1: cardOf('c1', 'SINGLE_VALUE_CARD', {}) } });
-  seed.throwawayDashboard = await addDashboard(gw.url, auth, 'Panel Buangan', { version: '2', config: { refresh: 0 }, var: {}, dashboard: {} });
+  seed.spareDashboard = await addDashboard(gw.url, auth, 'Panel Cadangan', {
+    version: '2',
+    config: { refresh: 0 },
+    var: {},
+    dashboard: { c1: cardOf('c1', 'SINGLE_VALUE_CARD', {}) },
+  });
+  seed.throwawayDashboard = await addDashboard(gw.url, auth, 'Panel Buangan', {
+    version: '2',
+    config: { refresh: 0 },
+    var: {},
+    dashboard: {},
+  });
   member = await memberWithRole(gw.url, owner, { sys_navs: SYS_NAVS, navs: [seed.dashboard] });
   // a rule and the task its firing made (rules-engine)
-  seed.rule = (await call(gw.url, rulesContract.add, { name: 'Aturan Uji', category: 111, condition: {}, action: {} }, auth)).body.data.id;
+  seed.rule = (
+    await call(gw.url, rulesContract.add, { name: 'Aturan Uji', category: 111, condition: {}, action: {} }, auth)
+  ).body.data.id;
   gw.app.rules.engine.event({ appId: owner.appId, deviceId: seed.device, category: 111, ts: Date.now() });
   seed.task = (await call(gw.url, tasksContract.list, {}, auth)).body.tasks[0].id;
 }, 60_000);
@@ -125,7 +179,9 @@ afterAll(async () => {
 
 /** The family calls of a device family, when `def` is one of them. */
 function familyOf(def: CallDef): DeviceFamilyKey | undefined {
-  return Object.values(deviceFamilyCalls).find((c) => [c.remove, c.sensors, c.get, c.check, ...Object.values(c.adds)].includes(def))?.family.key;
+  return Object.values(deviceFamilyCalls).find((c) =>
+    [c.remove, c.sensors, c.get, c.check, ...Object.values(c.adds)].includes(def),
+  )?.family.key;
 }
 
 /** The record `id` names on this call's path. */
@@ -153,28 +209,98 @@ function validInput(def: CallDef): Record<string, unknown> {
   const p = def.path;
   const values: Record<string, unknown> = {
     id: idFor(def),
-    username: 'rbst__SEQ__', first: 'Budi', last: 'Santoso', email: 'rbst__SEQ__@contoh.id', pass: 'sandi1234', passv: 'sandi1234', passn: 'sandi5678',
-    tenant_name: 'PT Robust', name: 'Uji___SEQ__', domain: p.includes('/get/domain/') ? owner.domain : 'robust___SEQ__', description: 'uji',
-    credentials_id: 'robust___SEQ__', scopes: {}, details: {}, category: p.includes('/credentials/') ? 19 : 1,
-    role_id: member.roleId, permissions: {}, navs: [], sys_navs: [], descendant: false,
-    label: 'Papan Uji', desc: 'uji', parent: null, conf_dashboard: { version: '2', config: { refresh: 0 }, var: {}, dashboard: {} }, dashboard_id: 'c1',
-    search: 'a', page: 0, size: 10, status: 'on',
-    token: seed.deviceToken, device_id: p.endsWith('/add/dum') ? seed.dummy : seed.device, key: p.includes('/state/') ? 'mode' : 'env.data.t',
-    serial_number: 'SN-__SEQ__', latitude: 1, longitude: 1, tags: {}, sensors: '{"env":{"data":{"t":0}}}',
-    credentials_token: seed.deviceToken, dev_eui: '70B3D57E__HEX__', otaa_key: 'A'.repeat(32), network_server_id: seed.lora, dev_uid: 'UIDROBUST',
-    ...seed.emma, imou_device_id: 'CAM2', imou_application_id: 'lc01',
-    prefix: 'lokasi', name_lc: 'utara', mac: p.endsWith('/edit') ? 'AA:BB:CC:DD:EE:01' : 'AA:BB:CC:00:00:99', server: 'lora.contoh.id:1700',
-    sensor: 'env', configtype: 'data', param: 't', start: 0, end: Date.now() + 3_600_000, ndata: 5, n: 5, policies: {}, value: 1,
-    dashboardId: seed.dashboard, componentKey: p.startsWith('/fetch/web/p/') ? 'pompa' : p.startsWith('/fetch/web/ws/') ? 'ws' : 'tren',
+    username: 'rbst__SEQ__',
+    first: 'Budi',
+    last: 'Santoso',
+    email: 'rbst__SEQ__@contoh.id',
+    pass: 'sandi1234',
+    passv: 'sandi1234',
+    passn: 'sandi5678',
+    tenant_name: 'PT Robust',
+    name: 'Uji___SEQ__',
+    domain: p.includes('/get/domain/') ? owner.domain : 'robust___SEQ__',
+    description: 'uji',
+    credentials_id: 'robust___SEQ__',
+    scopes: {},
+    details: {},
+    category: p.includes('/credentials/') ? 19 : 1,
+    role_id: member.roleId,
+    permissions: {},
+    navs: [],
+    sys_navs: [],
+    descendant: false,
+    label: 'Papan Uji',
+    desc: 'uji',
+    parent: null,
+    conf_dashboard: { version: '2', config: { refresh: 0 }, var: {}, dashboard: {} },
+    dashboard_id: 'c1',
+    search: 'a',
+    page: 0,
+    size: 10,
+    status: 'on',
+    token: seed.deviceToken,
+    device_id: p.endsWith('/add/dum') ? seed.dummy : seed.device,
+    key: p.includes('/state/') ? 'mode' : 'env.data.t',
+    serial_number: 'SN-__SEQ__',
+    latitude: 1,
+    longitude: 1,
+    tags: {},
+    sensors: '{"env":{"data":{"t":0}}}',
+    credentials_token: seed.deviceToken,
+    dev_eui: '70B3D57E__HEX__',
+    otaa_key: 'A'.repeat(32),
+    network_server_id: seed.lora,
+    dev_uid: 'UIDROBUST',
+    ...seed.emma,
+    imou_device_id: 'CAM2',
+    imou_application_id: 'lc01',
+    prefix: 'lokasi',
+    name_lc: 'utara',
+    mac: p.endsWith('/edit') ? 'AA:BB:CC:DD:EE:01' : 'AA:BB:CC:00:00:99',
+    server: 'lora.contoh.id:1700',
+    sensor: 'env',
+    configtype: 'data',
+    param: 't',
+    start: 0,
+    end: Date.now() + 3_600_000,
+    ndata: 5,
+    n: 5,
+    policies: {},
+    value: 1,
+    dashboardId: seed.dashboard,
+    componentKey: p.startsWith('/fetch/web/p/') ? 'pompa' : p.startsWith('/fetch/web/ws/') ? 'ws' : 'tren',
     refresh_token: seed.refreshToken,
     // the editor's preview: an unsaved card
-    component: { key: 'baru', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: seed.device, sensor: 'env', config: 'data', param: 't' } } },
+    component: {
+      key: 'baru',
+      cat: 'SINGLE_VALUE_CARD',
+      x: 0,
+      y: 0,
+      w: 1,
+      h: 1,
+      model: {
+        value: {
+          query: 'LATEST',
+          queryType: 'device',
+          device_id: seed.device,
+          sensor: 'env',
+          config: 'data',
+          param: 't',
+        },
+      },
+    },
     // rules and tasks: a rule category, an action entry, a task status
     ...(p.includes('/rule/') ? { category: 111, action: {}, condition: {} } : {}),
     ...(p.includes('/task/') ? { status: 2 } : {}),
     active: true,
   };
-  if (p.endsWith('/auth/login')) Object.assign(values, p.includes('/tenant/') ? { input: owner.username, pass: owner.pass } : { input: member.username, pass: member.pass });
+  if (p.endsWith('/auth/login'))
+    Object.assign(
+      values,
+      p.includes('/tenant/')
+        ? { input: owner.username, pass: owner.pass }
+        : { input: member.username, pass: member.pass },
+    );
   const shape = shapeOf(def.input);
   const input: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(shape)) {
@@ -183,7 +309,10 @@ function validInput(def: CallDef): Record<string, unknown> {
     input[key] = values[key];
   }
   // a refinement may ask for one of several optional fields (edit: a name or the navs): give what its issues name
-  const missing = def.input.safeParse(input).error?.issues.map((i) => String(i.path[0])).filter((k) => k in shape && k in values && !(k in input));
+  const missing = def.input
+    .safeParse(input)
+    .error?.issues.map((i) => String(i.path[0]))
+    .filter((k) => k in shape && k in values && !(k in input));
   for (const key of missing ?? []) input[key] = values[key];
   return input;
 }
@@ -244,7 +373,11 @@ const freshInput = (def: CallDef) => JSON.parse(fresh(JSON.stringify(validInput(
 
 async function send(def: CallDef, attempt: Attempt): Promise<string | null> {
   const a = { ...attempt, path: fresh(attempt.path)!, query: fresh(attempt.query), body: fresh(attempt.body) };
-  const headers: Record<string, string> = { ...(await callerHeaders(def)), ...(a.body !== undefined ? { 'content-type': 'application/json' } : {}), ...a.headers };
+  const headers: Record<string, string> = {
+    ...(await callerHeaders(def)),
+    ...(a.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...a.headers,
+  };
   if (headers['content-type'] === '') delete headers['content-type'];
   const url = `${gw.url}${a.path}${a.query ? `?${a.query}` : ''}`;
   try {
@@ -256,12 +389,23 @@ async function send(def: CallDef, attempt: Attempt): Promise<string | null> {
   }
 }
 
-function request(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; type: string; text: string }> {
+function request(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; type: string; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers, agent, timeout: 15_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers['content-type'] ?? ''),
+          text: Buffer.concat(chunks).toString(),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
@@ -273,9 +417,11 @@ function request(url: string, method: string, headers: Record<string, string>, b
 /** Runs `work` over `items`, `n` at a time. */
 async function inTurns<T>(items: T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 const calls = allCalls();
@@ -293,7 +439,9 @@ const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
 // credentials, LoRa, tags, the card GET); these are the calls they leave out.
 describe("another tenant's ids", () => {
   const unproven = () => [
-    ...Object.values(deviceFamilyCalls).filter((c) => seed.families[c.family.key]).flatMap((c) => (c.family.key === 'mqtt' ? [] : [c.get, c.sensors, c.remove])),
+    ...Object.values(deviceFamilyCalls)
+      .filter((c) => seed.families[c.family.key])
+      .flatMap((c) => (c.family.key === 'mqtt' ? [] : [c.get, c.sensors, c.remove])),
     devicesContract.dummyDashboard,
     cardsContract.command,
     cardsContract.csv,
@@ -302,10 +450,17 @@ describe("another tenant's ids", () => {
     const as = { tenant: stranger.tenant, domain: stranger.domain };
     for (const def of unproven()) {
       const r = await call(gw.url, def, freshInput(def), as);
-      expect({ call: `${def.method} ${def.path}`, status: r.status, code: r.body.response_result }).toEqual({ call: `${def.method} ${def.path}`, status: 404, code: Result.NOT_FOUND });
+      expect({ call: `${def.method} ${def.path}`, status: r.status, code: r.body.response_result }).toEqual({
+        call: `${def.method} ${def.path}`,
+        status: 404,
+        code: Result.NOT_FOUND,
+      });
     }
     for (const [family, id] of Object.entries(seed.families)) {
-      expect((await call(gw.url, devicesContract.get, { id }, { tenant: owner.tenant, domain: owner.domain })).status, family).toBe(200);
+      expect(
+        (await call(gw.url, devicesContract.get, { id }, { tenant: owner.tenant, domain: owner.domain })).status,
+        family,
+      ).toBe(200);
     }
   });
 });
@@ -314,13 +469,20 @@ describe('JSON nested deeper than the gateway can write back', () => {
   it('refuses a card holding a value 5,000 deep in a dashboard, sent as an object or as JSON text (-10)', async () => {
     // inside a card's own fields, which the dashboard keeps as they are: only a nesting bound stops it
     const conf = `{"version":"2","config":{"refresh":0},"var":{},"dashboard":{"c1":{"key":"c1","cat":"SINGLE_VALUE_CARD","x":0,"y":0,"w":1,"h":1,"view":{"deep":${deepObject(5000)}}}}}`;
-    for (const [form, value] of [['object', conf], ['text', JSON.stringify(conf)]]) {
+    for (const [form, value] of [
+      ['object', conf],
+      ['text', JSON.stringify(conf)],
+    ]) {
       const res = await fetch(gw.url + dashboardsContract.add.path, {
         method: 'POST',
         headers: { ...headersOf({ tenant: owner.tenant, domain: owner.domain }), 'content-type': 'application/json' },
         body: `{"label":"Dalam","conf_dashboard":${value}}`,
       });
-      expect({ form, status: res.status, code: ((await res.json()) as { response_result: number }).response_result }).toEqual({ form, status: 400, code: Result.INVALID });
+      expect({
+        form,
+        status: res.status,
+        code: ((await res.json()) as { response_result: number }).response_result,
+      }).toEqual({ form, status: 400, code: Result.INVALID });
     }
   });
 });
@@ -331,18 +493,24 @@ describe('every call under hostile input', () => {
     expect(refused).toEqual([]);
   });
 
-  it.each(ordered.map((def) => [`${def.method} ${def.path}`, def] as const))('%s answers the envelope, never a 5xx', async (_name, def) => {
-    // the token/gen call before this one replaced the refresh token
-    if (def === refreshTokenContract.exchange) seed.refreshToken = (await call(gw.url, refreshTokenContract.get, {}, { tenant: owner.tenant, domain: owner.domain })).body.refresh_token;
-    const list = attemptsOf(def, validInput(def));
-    covered.add(def);
-    const failures: string[] = [];
-    await inTurns(list, 6, async (a) => {
-      const wrong = await send(def, a);
-      if (wrong) failures.push(`${def.method} ${def.path} ← ${a.what}: ${wrong}`);
-    });
-    expect(failures, failures.join('\n')).toEqual([]);
-  });
+  it.each(ordered.map((def) => [`${def.method} ${def.path}`, def] as const))(
+    '%s answers the envelope, never a 5xx',
+    async (_name, def) => {
+      // the token/gen call before this one replaced the refresh token
+      if (def === refreshTokenContract.exchange)
+        seed.refreshToken = (
+          await call(gw.url, refreshTokenContract.get, {}, { tenant: owner.tenant, domain: owner.domain })
+        ).body.refresh_token;
+      const list = attemptsOf(def, validInput(def));
+      covered.add(def);
+      const failures: string[] = [];
+      await inTurns(list, 6, async (a) => {
+        const wrong = await send(def, a);
+        if (wrong) failures.push(`${def.method} ${def.path} ← ${a.what}: ${wrong}`);
+      });
+      expect(failures, failures.join('\n')).toEqual([]);
+    },
+  );
 
   it('answers every read again afterwards, over whatever the battery managed to store', async () => {
     const failures: string[] = [];

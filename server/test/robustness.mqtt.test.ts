@@ -9,21 +9,44 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
 import mqttPacket from 'mqtt-packet';
 import { WebSocket } from 'ws';
-import { CARD_LIVE, Result, commandsContract, dashboardsContract, deviceDataContract, statesContract, type CardPush } from '@sentra/contracts';
+import {
+  CARD_LIVE,
+  Result,
+  commandsContract,
+  dashboardsContract,
+  deviceDataContract,
+  statesContract,
+  type CardPush,
+} from '@sentra/contracts';
 import { MAX_PAYLOAD_BYTES } from '../src/modules/devices/families/index.js';
 import { MQTT_MAX_PACKET_BYTES } from '../src/platform/mqtt/fast-publish.js';
 import { fixedHeader } from '../src/platform/mqtt/testing/packets.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
 import { call, startGateway, type Running } from './harness.js';
 import { addDashboard, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
-import { loraDevice, mqttDevice, serialGateway, settle, tasmotaDevice, type AppAuth, type Owner } from './device-data.kit.js';
+import {
+  loraDevice,
+  mqttDevice,
+  serialGateway,
+  settle,
+  tasmotaDevice,
+  type AppAuth,
+  type Owner,
+} from './device-data.kit.js';
 
 let gw: Running;
 let owner: Owner;
 let auth: AppAuth;
 const clients: MqttClient[] = [];
 /** another tenant, with devices of its own that nothing of tenant A's junk may reach */
-let other: { owner: Owner; auth: AppAuth; device: { id: number }; client: MqttClient; lora: { id: number }; loraEui: string };
+let other: {
+  owner: Owner;
+  auth: AppAuth;
+  device: { id: number };
+  client: MqttClient;
+  lora: { id: number };
+  loraEui: string;
+};
 const sockets: Socket[] = [];
 const prototypeBefore = Object.getOwnPropertyNames(Object.prototype);
 
@@ -51,12 +74,13 @@ type Junk = [name: string, payload: string | Buffer];
 /** the same "random" bytes on every run (a fixed linear congruential sequence) */
 function noise(n: number, seed = 7): Buffer {
   const b = Buffer.alloc(n);
-  for (let i = 0, x = seed; i < n; i++) (x = (Math.imul(x, 1103515245) + 12345) >>> 0), (b[i] = x >>> 24);
+  for (let i = 0, x = seed; i < n; i++) ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), (b[i] = x >>> 24));
   return b;
 }
 const nested = (depth: number, leaf = '1') => '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
 const json = (v: unknown) => JSON.stringify(v);
-const keys = (n: number, value: (i: number) => unknown) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value(i)]));
+const keys = (n: number, value: (i: number) => unknown) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value(i)]));
 
 /** what every topic must survive: none of it is a valid message anywhere */
 const COMMON: Junk[] = [
@@ -69,7 +93,10 @@ const COMMON: Junk[] = [
   ['JSON null', 'null'],
   ['NaN and Infinity literals', '{"env":{"data":{"t":NaN,"u":Infinity}}}'],
   ['random bytes', noise(512)],
-  ['invalid UTF-8', Buffer.concat([Buffer.from('{"env":{"data":{"t'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('":1}}}')])],
+  [
+    'invalid UTF-8',
+    Buffer.concat([Buffer.from('{"env":{"data":{"t'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('":1}}}')]),
+  ],
   ['nested 10,000 deep', nested(10_000)],
   ['junk exactly the size of the limit', 'x'.repeat(MAX_PAYLOAD_BYTES)],
   ['one byte over the limit', `{"a":"${'x'.repeat(MAX_PAYLOAD_BYTES - 7)}"}`],
@@ -81,7 +108,9 @@ const COMMON: Junk[] = [
 
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)));
+  const late = new Promise<T>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)),
+  );
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
@@ -166,8 +195,14 @@ describe('generic MQTT devices: d/<id>/data, d/<id>/state, d/<id>/cmd/res', () =
   let device: { id: number } & Record<string, any>;
   let client: MqttClient;
   beforeAll(async () => {
-    ({ device, client } = await mqttDevice(gw, auth, clients, { sensors: { env: { data: { power: { datatype: 'number', subparams: { r: 'number', s: 'number' } } } } } }));
-    await client.publishAsync(`d/${device.id}/data`, json({ env: { data: { t: 21.5, power: { r: 220, s: 221 }, label: 'ruang' } } }), { qos: 1 });
+    ({ device, client } = await mqttDevice(gw, auth, clients, {
+      sensors: { env: { data: { power: { datatype: 'number', subparams: { r: 'number', s: 'number' } } } } },
+    }));
+    await client.publishAsync(
+      `d/${device.id}/data`,
+      json({ env: { data: { t: 21.5, power: { r: 220, s: 221 }, label: 'ruang' } } }),
+      { qos: 1 },
+    );
     await client.publishAsync(`d/${device.id}/state`, json({ mode: 'auto' }), { qos: 1 });
     await settle(gw, async () => (await newest(device.id, 'env', 'data', 't')) === 21.5);
   });
@@ -219,32 +254,68 @@ describe('generic MQTT devices: d/<id>/data, d/<id>/state, d/<id>/cmd/res', () =
   });
 
   it('counts malformed command replies and still answers the command with the valid reply that follows them', async () => {
-    const replies: Junk[] = [...COMMON, ['no id', '{"ok":true}'], ['a numeric id', '{"id":42,"ok":true}'], ['ok as text', '{"id":"x","ok":"ya"}'], ['a reply nested 10,000 deep', `{"id":"x","ok":true,"detail":${nested(10_000)}}`]];
+    const replies: Junk[] = [
+      ...COMMON,
+      ['no id', '{"ok":true}'],
+      ['a numeric id', '{"id":42,"ok":true}'],
+      ['ok as text', '{"id":"x","ok":"ya"}'],
+      ['a reply nested 10,000 deep', `{"id":"x","ok":true,"detail":${nested(10_000)}}`],
+    ];
     await client.subscribeAsync(`d/${device.id}/cmd`, { qos: 1 });
     const before = rejects(device.id);
     const answered = new Promise<void>((resolve) => {
       client.once('message', async (_topic, payload) => {
         const { id } = JSON.parse(payload.toString());
         // junk shaped around the real id first: none of it may answer the command
-        await barrage(client, `d/${device.id}/cmd/res`, [...replies, ['the right id, nested 10,000 deep', `{"id":"${id}","ok":true,"detail":${nested(10_000)}}`]]);
+        await barrage(client, `d/${device.id}/cmd/res`, [
+          ...replies,
+          ['the right id, nested 10,000 deep', `{"id":"${id}","ok":true,"detail":${nested(10_000)}}`],
+        ]);
         await client.publishAsync(`d/${device.id}/cmd/res`, json({ id, ok: true, code: 'diterima' }), { qos: 1 });
         resolve();
       });
     });
-    const r = await call(gw.url, commandsContract.configure, { id: device.id, sensor: 'env', configtype: 'config', param: 'interval', value: 30 }, auth);
+    const r = await call(
+      gw.url,
+      commandsContract.configure,
+      { id: device.id, sensor: 'env', configtype: 'config', param: 'interval', value: 30 },
+      auth,
+    );
     await answered;
-    expect(r.body).toMatchObject({ response_result: 0, data: { device_id: device.id, reply: { ok: true, code: 'diterima' } } });
+    expect(r.body).toMatchObject({
+      response_result: 0,
+      data: { device_id: device.id, reply: { ok: true, code: 'diterima' } },
+    });
     expect(await until(() => rejects(device.id) - before >= 2 * (replies.length + 1))).toBe(true);
     expect(rejects(device.id) - before).toBe(2 * (replies.length + 1));
   });
 
   it('takes names of Object.prototype members as plain names, even where the sensor configuration declares subparams', async () => {
-    await client.publishAsync(`d/${device.id}/data`, json({ env: { data: { power: { toString: 1, constructor: 2, r: 222 }, hasOwnProperty: 3 } } }), { qos: 1 });
+    await client.publishAsync(
+      `d/${device.id}/data`,
+      json({ env: { data: { power: { toString: 1, constructor: 2, r: 222 }, hasOwnProperty: 3 } } }),
+      { qos: 1 },
+    );
     await client.publishAsync(`d/${device.id}/state`, json({ constructor: 'ya', valueOf: 4 }), { qos: 1 });
     await settle(gw, async () => (await newest(device.id, 'env', 'data', 'hasOwnProperty')) === 3);
     const now = await stored(device.id);
-    expect(now.latest.filter((p) => p.param === 'power').map((p) => [p.subparam, p.value]).sort()).toEqual([['constructor', 2], ['r', 222], ['s', 221], ['toString', 1]]);
-    expect(now.states.map(([k, v]) => [k, v])).toEqual(expect.arrayContaining([['constructor', 'ya'], ['valueOf', 4]]));
+    expect(
+      now.latest
+        .filter((p) => p.param === 'power')
+        .map((p) => [p.subparam, p.value])
+        .sort(),
+    ).toEqual([
+      ['constructor', 2],
+      ['r', 222],
+      ['s', 221],
+      ['toString', 1],
+    ]);
+    expect(now.states.map(([k, v]) => [k, v])).toEqual(
+      expect.arrayContaining([
+        ['constructor', 'ya'],
+        ['valueOf', 4],
+      ]),
+    );
   });
 
   it('stores a point whose device time is far in the past or the future at its receive time, counted as a clock fallback', async () => {
@@ -257,7 +328,14 @@ describe('generic MQTT devices: d/<id>/data, d/<id>/state, d/<id>/cmd/res', () =
     }
     await settle(gw, async () => (await newest(device.id, 'clock', 'data', 'n')) === 3);
     expect(fallbacks() - before).toBe(4);
-    const rows = (await call(gw.url, deviceDataContract.ndata, { id: device.id, sensor: 'clock', configtype: 'data', param: 'n', ndata: 10 }, auth)).body.data as any[];
+    const rows = (
+      await call(
+        gw.url,
+        deviceDataContract.ndata,
+        { id: device.id, sensor: 'clock', configtype: 'data', param: 'n', ndata: 10 },
+        auth,
+      )
+    ).body.data as any[];
     expect(rows.map((r) => r.value)).toEqual([3, 2, 1, 0]);
     for (const r of rows) {
       expect(r.timestamp).toBeGreaterThanOrEqual(sent - 1000);
@@ -268,7 +346,15 @@ describe('generic MQTT devices: d/<id>/data, d/<id>/state, d/<id>/cmd/res', () =
   it("drops and counts what a device publishes on another device's topics, another tenant's included, and stores nothing there", async () => {
     const creds = { username: device.store_mqtt_username, password: device.store_mqtt_password };
     const before = await stored(other.device.id, other.auth);
-    for (const topic of [`d/${other.device.id}/data`, `d/${other.device.id}/state`, `d/${other.device.id}/cmd/res`, `d/${device.id}`, '$SYS/broker/x', `tele/${device.id}/SENSOR`, `gw/${device.id}/up`]) {
+    for (const topic of [
+      `d/${other.device.id}/data`,
+      `d/${other.device.id}/state`,
+      `d/${other.device.id}/cmd/res`,
+      `d/${device.id}`,
+      '$SYS/broker/x',
+      `tele/${device.id}/SENSOR`,
+      `gw/${device.id}/up`,
+    ]) {
       await refusedOn(creds, topic);
     }
     for (const topic of ['d/+/data', `d/${device.id}/#`]) await closedOn(creds, topic);
@@ -282,7 +368,11 @@ describe('generic MQTT devices: d/<id>/data, d/<id>/state, d/<id>/cmd/res', () =
   it('bounds what one message can create: 3,000 new params make at most 1,000 series, the rest counted', async () => {
     const { device: flood, client: c } = await mqttDevice(gw, auth, clients);
     const before = rejects(flood.id);
-    await within(c.publishAsync(`d/${flood.id}/data`, json({ m: { data: keys(3000, (i) => i) } }), { qos: 1 }), 5000, 'PUBACK');
+    await within(
+      c.publishAsync(`d/${flood.id}/data`, json({ m: { data: keys(3000, (i) => i) } }), { qos: 1 }),
+      5000,
+      'PUBACK',
+    );
     expect(await until(() => rejects(flood.id) - before >= 2000, 5000)).toBe(true);
     expect((await stored(flood.id)).series).toHaveLength(1000);
     expect(gw.app.telemetry.rejectsOf(flood.id)?.last_reason).toBe('series_limit');
@@ -292,9 +382,16 @@ describe('generic MQTT devices: d/<id>/data, d/<id>/state, d/<id>/cmd/res', () =
     const { device: flood, client: c } = await mqttDevice(gw, auth, clients);
     const refusedBefore = gw.app.telemetry.metrics().rejected_states as number;
     // four messages of 256 keys (the most one state message takes), then one more
-    for (let m = 0; m < 4; m++) await c.publishAsync(`d/${flood.id}/state`, json(Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`s${m * 256 + i}`, i]))), { qos: 1 });
+    for (let m = 0; m < 4; m++)
+      await c.publishAsync(
+        `d/${flood.id}/state`,
+        json(Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`s${m * 256 + i}`, i]))),
+        { qos: 1 },
+      );
     await c.publishAsync(`d/${flood.id}/state`, json({ s0: 'lagi', baru: 1 }), { qos: 1 });
-    expect(await until(() => (gw.app.telemetry.metrics().rejected_states as number) - refusedBefore >= 25, 5000)).toBe(true);
+    expect(await until(() => (gw.app.telemetry.metrics().rejected_states as number) - refusedBefore >= 25, 5000)).toBe(
+      true,
+    );
     const { states } = await stored(flood.id);
     expect(states).toHaveLength(1000);
     expect(states.find(([key]) => key === 's0')?.[1]).toBe('lagi');
@@ -310,8 +407,14 @@ describe('Tasmota: tele/<topic>/SENSOR|STATE|LWT, stat/<topic>/RESULT|POWER<n>',
   let topic: string;
   beforeAll(async () => {
     ({ device, client, topic } = await tasmotaDevice(gw, auth, clients));
-    await client.publishAsync(`tele/${topic}/SENSOR`, json({ Time: '2024-05-01T10:00:00', ENERGY: { Power: 45, Voltage: [229, 230] }, TempUnit: 'C' }), { qos: 1 });
-    await client.publishAsync(`tele/${topic}/STATE`, json({ UptimeSec: 5, POWER: 'ON', Wifi: { RSSI: 80 } }), { qos: 1 });
+    await client.publishAsync(
+      `tele/${topic}/SENSOR`,
+      json({ Time: '2024-05-01T10:00:00', ENERGY: { Power: 45, Voltage: [229, 230] }, TempUnit: 'C' }),
+      { qos: 1 },
+    );
+    await client.publishAsync(`tele/${topic}/STATE`, json({ UptimeSec: 5, POWER: 'ON', Wifi: { RSSI: 80 } }), {
+      qos: 1,
+    });
     await client.publishAsync(`stat/${topic}/RESULT`, json({ Dimmer: 40 }), { qos: 1 });
     await settle(gw, async () => (await stored(device.id)).states.length === 3);
   });
@@ -381,12 +484,20 @@ describe('Tasmota: tele/<topic>/SENSOR|STATE|LWT, stat/<topic>/RESULT|POWER<n>',
     const before = rejects(device.id);
     const answered = new Promise<void>((resolve) => {
       client.once('message', async () => {
-        await barrage(client, `stat/${topic}/RESULT`, [['not JSON', 'POWER ON'], ['the answer nested 10,000 deep', `{"POWER":${nested(10_000)}}`]]);
+        await barrage(client, `stat/${topic}/RESULT`, [
+          ['not JSON', 'POWER ON'],
+          ['the answer nested 10,000 deep', `{"POWER":${nested(10_000)}}`],
+        ]);
         await client.publishAsync(`stat/${topic}/RESULT`, json({ POWER: 'ON' }), { qos: 1 });
         resolve();
       });
     });
-    const r = await call(gw.url, commandsContract.configure, { id: device.id, sensor: 'relay', configtype: 'config', param: 'POWER', value: true }, auth);
+    const r = await call(
+      gw.url,
+      commandsContract.configure,
+      { id: device.id, sensor: 'relay', configtype: 'config', param: 'POWER', value: true },
+      auth,
+    );
     await answered;
     expect(r.body).toMatchObject({ response_result: 0, data: { reply: { POWER: 'ON' } } });
     expect(rejects(device.id) - before).toBe(4);
@@ -395,7 +506,13 @@ describe('Tasmota: tele/<topic>/SENSOR|STATE|LWT, stat/<topic>/RESULT|POWER<n>',
   it('drops and counts what a Tasmota publishes under another topic, or on its command topic (its empty POWER query aside)', async () => {
     const stranger = await tasmotaDevice(gw, auth, clients);
     const before = await stored(stranger.device.id);
-    for (const t of [`tele/${stranger.topic}/SENSOR`, `stat/${stranger.topic}/RESULT`, `cmnd/${topic}/Backlog`, `cmnd/${stranger.topic}/POWER`, `d/${device.id}/data`]) {
+    for (const t of [
+      `tele/${stranger.topic}/SENSOR`,
+      `stat/${stranger.topic}/RESULT`,
+      `cmnd/${topic}/Backlog`,
+      `cmnd/${stranger.topic}/POWER`,
+      `d/${device.id}/data`,
+    ]) {
       await refusedOn({ username: device.username, password: device.password }, t, '{"ENERGY":{"Power":1}}');
     }
     expect(await stored(stranger.device.id)).toEqual(before);
@@ -411,9 +528,19 @@ describe('LoRa (ChirpStack v4 integration): application/<app>/device/<devEui>/ev
   const event = (e: string, eui = devEui) => `application/${owner.appId}/device/${eui}/event/${e}`;
   beforeAll(async () => {
     const decoder = { ports: { '2': [{ name: 'suhu', offset: 0, type: 'i16', scale: 0.1 }] } };
-    ({ device, ns, devEui } = await loraDevice(gw, auth, owner.appId, clients, '70b3d57ed00aa0a0', { sensors: { _decoder: decoder } }));
-    await ns.publishAsync(event('up'), json({ deviceInfo: { devEui }, fPort: 1, object: { lembap: 61 }, rxInfo: [{ rssi: -60, snr: 7 }] }), { qos: 1 });
-    await ns.publishAsync(event('up'), json({ deviceInfo: { devEui }, fPort: 2, data: Buffer.from([0x01, 0x13]).toString('base64') }), { qos: 1 });
+    ({ device, ns, devEui } = await loraDevice(gw, auth, owner.appId, clients, '70b3d57ed00aa0a0', {
+      sensors: { _decoder: decoder },
+    }));
+    await ns.publishAsync(
+      event('up'),
+      json({ deviceInfo: { devEui }, fPort: 1, object: { lembap: 61 }, rxInfo: [{ rssi: -60, snr: 7 }] }),
+      { qos: 1 },
+    );
+    await ns.publishAsync(
+      event('up'),
+      json({ deviceInfo: { devEui }, fPort: 2, data: Buffer.from([0x01, 0x13]).toString('base64') }),
+      { qos: 1 },
+    );
     await ns.publishAsync(event('status'), json({ deviceInfo: { devEui }, batteryLevel: 90 }), { qos: 1 });
     await settle(gw, async () => (await newest(device.id, 'lora', 'data', 'suhu')) === 27.5);
   });
@@ -426,20 +553,44 @@ describe('LoRa (ChirpStack v4 integration): application/<app>/device/<devEui>/ev
       ['no deviceInfo', '{"fPort":2,"data":"ARM="}'],
       ['fPort as text', json({ ...info, fPort: '2', data: 'ARM=' })],
       ['fPort beyond 255', json({ ...info, fPort: 256, data: 'ARM=' })],
-      ["another device's devEui in the payload", json({ deviceInfo: { devEui: '0000000000000001' }, object: { lembap: 1 } })],
+      [
+        "another device's devEui in the payload",
+        json({ deviceInfo: { devEui: '0000000000000001' }, object: { lembap: 1 } }),
+      ],
       ['data that is not base64', json({ ...info, fPort: 2, data: '!!bukan base64!!' })],
       ['base64 longer than a LoRa frame', json({ ...info, fPort: 2, data: 'A'.repeat(404) })],
       ['base64 junk shorter than the decoder table', json({ ...info, fPort: 2, data: 'AQ==' })],
-      ['base64 junk on a port the decoder does not know', json({ ...info, fPort: 9, data: noise(40).toString('base64') })],
+      [
+        'base64 junk on a port the decoder does not know',
+        json({ ...info, fPort: 9, data: noise(40).toString('base64') }),
+      ],
       ['rxInfo of the wrong type', json({ ...info, object: { lembap: 1 }, rxInfo: 'kuat' })],
-      ['65 rxInfo entries', json({ ...info, object: { lembap: 1 }, rxInfo: Array.from({ length: 65 }, () => ({ rssi: -1 })) })],
-      ['an object value nested 10,000 deep', `{"deviceInfo":{"devEui":"${devEui}"},"object":{"x":{"y":${nested(10_000)}}}}`],
+      [
+        '65 rxInfo entries',
+        json({ ...info, object: { lembap: 1 }, rxInfo: Array.from({ length: 65 }, () => ({ rssi: -1 })) }),
+      ],
+      [
+        'an object value nested 10,000 deep',
+        `{"deviceInfo":{"devEui":"${devEui}"},"object":{"x":{"y":${nested(10_000)}}}}`,
+      ],
       ['an object value beyond a double', `{"deviceInfo":{"devEui":"${devEui}"},"object":{"lembap":1e999}}`],
       ['text for a number series', json({ ...info, object: { lembap: 'basah' } })],
     ]);
-    await dropsAll(ns, device.id, event('status'), [...COMMON, ['battery as text', json({ ...info, batteryLevel: 'penuh' })], ['no deviceInfo', '{"batteryLevel":1}']]);
-    await dropsAll(ns, device.id, event('join'), [...COMMON, ['no deviceInfo', '{"devAddr":"01020304"}'], ["another device's devEui", json({ deviceInfo: { devEui: '0000000000000001' } })]]);
-    await dropsAll(ns, device.id, event('ack'), [...COMMON, ['no queue item', json({ ...info, acknowledged: true })], ['acknowledged as text', json({ ...info, queueItemId: 'q', acknowledged: 'ya' })]]);
+    await dropsAll(ns, device.id, event('status'), [
+      ...COMMON,
+      ['battery as text', json({ ...info, batteryLevel: 'penuh' })],
+      ['no deviceInfo', '{"batteryLevel":1}'],
+    ]);
+    await dropsAll(ns, device.id, event('join'), [
+      ...COMMON,
+      ['no deviceInfo', '{"devAddr":"01020304"}'],
+      ["another device's devEui", json({ deviceInfo: { devEui: '0000000000000001' } })],
+    ]);
+    await dropsAll(ns, device.id, event('ack'), [
+      ...COMMON,
+      ['no queue item', json({ ...info, acknowledged: true })],
+      ['acknowledged as text', json({ ...info, queueItemId: 'q', acknowledged: 'ya' })],
+    ]);
     expect(await stored(device.id)).toEqual(before);
   });
 
@@ -447,11 +598,23 @@ describe('LoRa (ChirpStack v4 integration): application/<app>/device/<devEui>/ev
     const before = await stored(other.lora.id, other.auth);
     const unknown = () => (gw.app.telemetry.metrics().rejected as Record<string, number>).unknown_device ?? 0;
     const was = unknown();
-    await ns.publishAsync(event('up', other.loraEui), json({ deviceInfo: { devEui: other.loraEui }, object: { curian: 1 } }), { qos: 1 });
-    await ns.publishAsync(`application/${owner.appId}/device/bukan-eui/event/up`, json({ deviceInfo: { devEui: other.loraEui }, object: { curian: 1 } }), { qos: 1 });
+    await ns.publishAsync(
+      event('up', other.loraEui),
+      json({ deviceInfo: { devEui: other.loraEui }, object: { curian: 1 } }),
+      { qos: 1 },
+    );
+    await ns.publishAsync(
+      `application/${owner.appId}/device/bukan-eui/event/up`,
+      json({ deviceInfo: { devEui: other.loraEui }, object: { curian: 1 } }),
+      { qos: 1 },
+    );
     expect(await until(() => unknown() - was === 2)).toBe(true);
     const opts = ns.options as { username?: string; password?: string | Buffer };
-    await refusedOn({ username: opts.username, password: String(opts.password) }, `application/${other.owner.appId}/device/${other.loraEui}/event/up`, json({ deviceInfo: { devEui: other.loraEui }, object: { curian: 1 } }));
+    await refusedOn(
+      { username: opts.username, password: String(opts.password) },
+      `application/${other.owner.appId}/device/${other.loraEui}/event/up`,
+      json({ deviceInfo: { devEui: other.loraEui }, object: { curian: 1 } }),
+    );
     expect(await stored(other.lora.id, other.auth)).toEqual(before);
     await ns.publishAsync(event('up'), json({ deviceInfo: { devEui }, object: { lembap: 62 } }), { qos: 1 });
     await settle(gw, async () => (await newest(device.id, 'lora', 'data', 'lembap')) === 62);
@@ -465,7 +628,9 @@ describe('serial gateways: gw/<uid>/up and gw/<uid>/res', () => {
   let secret: string;
   beforeAll(async () => {
     ({ device, client, uid, secret } = await serialGateway(gw, auth, clients));
-    await client.publishAsync(`gw/${uid}/up`, json({ node: 1, registers: { '40001': 231.5, coil1: true } }), { qos: 1 });
+    await client.publishAsync(`gw/${uid}/up`, json({ node: 1, registers: { '40001': 231.5, coil1: true } }), {
+      qos: 1,
+    });
     await settle(gw, async () => (await newest(device.id, 'node1', 'data', '40001')) === 231.5);
   });
 
@@ -486,12 +651,20 @@ describe('serial gateways: gw/<uid>/up and gw/<uid>/res', () => {
       ['a negative ts', '{"node":1,"ts":-1,"registers":{"40001":1}}'],
       ['a ts that is no time', '{"node":1,"ts":"kemarin","registers":{"40001":1}}'],
     ]);
-    await dropsAll(client, device.id, `gw/${uid}/res`, [...COMMON, ['no id', '{"ok":true}'], ['ok as a number', '{"id":"x","ok":1}']]);
+    await dropsAll(client, device.id, `gw/${uid}/res`, [
+      ...COMMON,
+      ['no id', '{"ok":true}'],
+      ['ok as a number', '{"id":"x","ok":1}'],
+    ]);
     expect(await stored(device.id)).toEqual(before);
   });
 
   it("drops and counts what a gateway publishes under another gateway's UID", async () => {
-    await refusedOn({ username: uid, clientId: uid, password: secret }, `gw/${unique('LAIN')}/up`, '{"node":1,"registers":{"40001":1}}');
+    await refusedOn(
+      { username: uid, clientId: uid, password: secret },
+      `gw/${unique('LAIN')}/up`,
+      '{"node":1,"registers":{"40001":1}}',
+    );
     // its own connection was taken over by the refused one (same client id): it reconnects and is heard again
     const again = await mqttAttempt(gw.mqttPort, { username: uid, clientId: uid, password: secret });
     clients.push(again.client!);
@@ -515,8 +688,27 @@ describe('raw bytes on the MQTT port', () => {
       s.on('close', () => (clearTimeout(timer), resolve(true)));
     });
   }
-  const connect = (username: string, password?: string) => mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: unique('raw'), keepalive: 30, username, password: password === undefined ? undefined : Buffer.from(password) });
-  const publish = (topic: string, payload: string, qos: 0 | 1 = 0) => mqttPacket.generate({ cmd: 'publish', topic, payload, qos, messageId: qos ? 7 : undefined, retain: false, dup: false });
+  const connect = (username: string, password?: string) =>
+    mqttPacket.generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: unique('raw'),
+      keepalive: 30,
+      username,
+      password: password === undefined ? undefined : Buffer.from(password),
+    });
+  const publish = (topic: string, payload: string, qos: 0 | 1 = 0) =>
+    mqttPacket.generate({
+      cmd: 'publish',
+      topic,
+      payload,
+      qos,
+      messageId: qos ? 7 : undefined,
+      retain: false,
+      dup: false,
+    });
 
   it('closes connections sending garbage, impossible lengths or broken packets; other clients never notice', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients);
@@ -527,7 +719,11 @@ describe('raw bytes on the MQTT port', () => {
     // a device that keeps publishing through all of it
     const steady = async () => {
       n++;
-      await within(client.publishAsync(topic, json({ steady: { data: { n } } }), { qos: 1 }), 3000, 'PUBACK to the steady device');
+      await within(
+        client.publishAsync(topic, json({ steady: { data: { n } } }), { qos: 1 }),
+        3000,
+        'PUBACK to the steady device',
+      );
     };
     const cases: [string, Buffer[], boolean][] = [
       ['garbage before CONNECT', [noise(256)], true],
@@ -536,11 +732,19 @@ describe('raw bytes on the MQTT port', () => {
       ['half a CONNECT, then nothing', [login.subarray(0, login.length >> 1)], false],
       ['a PUBLISH before CONNECT', [good], true],
       ['after sign-in: a PUBLISH with QoS 3', [login, Buffer.from([0x36, 0x05, 0x00, 0x01, 0x64, 0x00, 0x01])], true],
-      ['after sign-in: a topic longer than its packet', [login, Buffer.from([0x30, 0x04, 0x00, 0x64, 0x64, 0x2f])], true],
+      [
+        'after sign-in: a topic longer than its packet',
+        [login, Buffer.from([0x30, 0x04, 0x00, 0x64, 0x64, 0x2f])],
+        true,
+      ],
       ['after sign-in: an empty topic', [login, Buffer.from([0x30, 0x03, 0x00, 0x00, 0x41])], true],
       ['after sign-in: packet type 0', [login, Buffer.from([0x00, 0x00])], true],
       ['after sign-in: a second CONNECT', [login, login], true],
-      ['after sign-in: whole PUBLISHes, then half of one', [login, Buffer.concat([good, good, good.subarray(0, 5)])], false],
+      [
+        'after sign-in: whole PUBLISHes, then half of one',
+        [login, Buffer.concat([good, good, good.subarray(0, 5)])],
+        false,
+      ],
       ['after sign-in: an invalid UTF-8 topic', [login, publish(`d/${device.id}/data`, '{}').fill(0xff, 4, 5)], true],
     ];
     for (const [name, chunks, closes] of cases) {
@@ -585,19 +789,35 @@ describe('MQTT over WebSocket (/mqtt on the HTTP port)', () => {
 
 describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => {
   const oversized = () => gw.app.broker.metrics().oversized_packets;
-  const login = (username: string, password?: string) => mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: unique('big'), keepalive: 30, username, password: password === undefined ? undefined : Buffer.from(password) });
+  const login = (username: string, password?: string) =>
+    mqttPacket.generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: unique('big'),
+      keepalive: 30,
+      username,
+      password: password === undefined ? undefined : Buffer.from(password),
+    });
 
   /** a byte stream to the broker: raw TCP on the MQTT port, or WebSocket frames on /mqtt */
   type Pipe = { send(b: Buffer, done: (err?: Error | null) => void): void; end(): void };
   type Heard = { opened(): void; data(d: Buffer): void; closed(): void };
   const tcp = (h: Heard): Pipe => {
     const s = net.connect(gw.mqttPort, '127.0.0.1');
-    s.on('connect', h.opened).on('data', h.data).on('close', h.closed).on('error', () => undefined);
+    s.on('connect', h.opened)
+      .on('data', h.data)
+      .on('close', h.closed)
+      .on('error', () => undefined);
     return { send: (b, done) => s.write(b, done), end: () => s.destroy() };
   };
   const websocket = (h: Heard): Pipe => {
     const w = new WebSocket(`${gw.url.replace(/^http/, 'ws')}/mqtt`, 'mqtt');
-    w.on('open', h.opened).on('message', (d) => h.data(d as Buffer)).on('close', h.closed).on('error', () => undefined);
+    w.on('open', h.opened)
+      .on('message', (d) => h.data(d as Buffer))
+      .on('close', h.closed)
+      .on('error', () => undefined);
     return { send: (b, done) => w.send(b, done), end: () => w.terminate() };
   };
 
@@ -650,7 +870,11 @@ describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => 
   /** a device's valid point is still stored and served, and its connection is up */
   async function stillServed(device: { id: number }, client: MqttClient) {
     const v = Math.round(Math.random() * 1e6);
-    await within(client.publishAsync(`d/${device.id}/data`, json({ env: { data: { t: v } } }), { qos: 1 }), 5000, 'PUBACK of a valid point');
+    await within(
+      client.publishAsync(`d/${device.id}/data`, json({ env: { data: { t: v } } }), { qos: 1 }),
+      5000,
+      'PUBACK of a valid point',
+    );
     await settle(gw, async () => (await newest(device.id, 'env', 'data', 't')) === v);
     expect(await newest(device.id, 'env', 'data', 't')).toBe(v);
     expect(client.connected).toBe(true);
@@ -660,7 +884,12 @@ describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => 
     const { device } = await mqttDevice(gw, auth, clients);
     const bystander = await mqttDevice(gw, auth, clients);
     const before = oversized();
-    const r = await announce(tcp, login(device.store_mqtt_username, device.store_mqtt_password), fixedHeader(0x32, 10 << 20), 10 << 20);
+    const r = await announce(
+      tcp,
+      login(device.store_mqtt_username, device.store_mqtt_password),
+      fixedHeader(0x32, 10 << 20),
+      10 << 20,
+    );
     expect(r.connack).toBe(0);
     expect(r.closed).toBe(true);
     // closed long before the 10 MB: what went out after the header is what the socket took while the close came back
@@ -688,7 +917,12 @@ describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => 
   it('closes a WebSocket connection whose PUBLISH announces 10 MB in frames under the 1 MB frame limit', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients);
     const before = oversized();
-    const r = await announce(websocket, login(device.store_mqtt_username, device.store_mqtt_password), fixedHeader(0x30, 10 << 20), 10 << 20);
+    const r = await announce(
+      websocket,
+      login(device.store_mqtt_username, device.store_mqtt_password),
+      fixedHeader(0x30, 10 << 20),
+      10 << 20,
+    );
     expect(r.connack).toBe(0);
     expect(r.closed).toBe(true);
     expect(r.sent).toBeLessThan(2 << 20);
@@ -699,12 +933,20 @@ describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => 
   it('still hands a 200 KB payload (over the telemetry limit, under the packet limit) to the pipeline, which counts it as oversized', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients);
     const before = { refused: oversized(), rejects: rejects(device.id) };
-    await within(client.publishAsync(`d/${device.id}/data`, Buffer.alloc(200 * 1024, 0x5b), { qos: 1 }), 5000, 'PUBACK of 200 KB');
+    await within(
+      client.publishAsync(`d/${device.id}/data`, Buffer.alloc(200 * 1024, 0x5b), { qos: 1 }),
+      5000,
+      'PUBACK of 200 KB',
+    );
     expect(await until(() => rejects(device.id) - before.rejects === 1)).toBe(true);
     expect(gw.app.telemetry.rejectsOf(device.id)?.last_reason).toBe('too_large');
     // so is a packet of exactly the limit
     const topic = `d/${device.id}/data`;
-    await within(client.publishAsync(topic, Buffer.alloc(MQTT_MAX_PACKET_BYTES - 2 - topic.length - 2, 0x5b), { qos: 1 }), 5000, 'PUBACK of a packet of exactly the limit');
+    await within(
+      client.publishAsync(topic, Buffer.alloc(MQTT_MAX_PACKET_BYTES - 2 - topic.length - 2, 0x5b), { qos: 1 }),
+      5000,
+      'PUBACK of a packet of exactly the limit',
+    );
     expect(await until(() => rejects(device.id) - before.rejects === 2)).toBe(true);
     expect(oversized()).toBe(before.refused);
     await stillServed(device, client);
@@ -712,7 +954,16 @@ describe("the broker's packet size limit (MQTT_MAX_PACKET_BYTES, 1 MiB)", () => 
 });
 
 /** the engine.io connection under a socket, to write socket.io frames by hand (what socket.io-client would refuse) */
-const engineOf = (s: Socket) => (s.io as unknown as { engine: { send(m: string): void; on(e: string, f: (m: string) => void): void; off(e: string, f: (m: string) => void): void } }).engine;
+const engineOf = (s: Socket) =>
+  (
+    s.io as unknown as {
+      engine: {
+        send(m: string): void;
+        on(e: string, f: (m: string) => void): void;
+        off(e: string, f: (m: string) => void): void;
+      };
+    }
+  ).engine;
 
 /** An acknowledged socket.io event written by hand: socket.io-client cannot even send a value nested 10,000 deep. */
 function askRaw(s: Socket, event: string, bodyJson: string): Promise<Record<string, any>> {
@@ -747,10 +998,35 @@ describe('socket.io: junk on every event', () => {
   }
   beforeAll(async () => {
     ({ device, client } = await mqttDevice(gw, auth, clients));
-    const card = { key: 'suhu', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: device.id, sensor: 'env', config: 'data', param: 't' } } };
-    dashboardId = await addDashboard(gw.url, auth, 'Panel', { version: '2', config: { refresh: 0 }, dashboard: { suhu: card } });
+    const card = {
+      key: 'suhu',
+      cat: 'SINGLE_VALUE_CARD',
+      x: 0,
+      y: 0,
+      w: 1,
+      h: 1,
+      model: {
+        value: {
+          query: 'LATEST',
+          queryType: 'device',
+          device_id: device.id,
+          sensor: 'env',
+          config: 'data',
+          param: 't',
+        },
+      },
+    };
+    dashboardId = await addDashboard(gw.url, auth, 'Panel', {
+      version: '2',
+      config: { refresh: 0 },
+      dashboard: { suhu: card },
+    });
     const otherCard = { ...card, model: { value: { ...card.model.value, device_id: other.device.id } } };
-    otherDashboardId = await addDashboard(gw.url, other.auth, 'Rahasia', { version: '2', config: { refresh: 0 }, dashboard: { suhu: otherCard } });
+    otherDashboardId = await addDashboard(gw.url, other.auth, 'Rahasia', {
+      version: '2',
+      config: { refresh: 0 },
+      dashboard: { suhu: otherCard },
+    });
   });
 
   it('answers junk subscribe and unsubscribe requests with the error envelope, never with data of another tenant', async () => {
@@ -760,36 +1036,86 @@ describe('socket.io: junk on every event', () => {
     const invalid = { response_result: Result.INVALID };
     const notFound = { response_result: Result.NOT_FOUND };
     const cases: [unknown, object][] = [
-      [undefined, invalid], [null, invalid], [42, invalid], ['dashboard', invalid], [[], invalid], [true, invalid],
-      [{}, invalid], [{ channel: 42 }, invalid], [{ channel: ['dashboard'] }, invalid], [{ channel: 'x'.repeat(60_000) }, invalid],
-      [{ channel: '__proto__' }, notFound], [{ channel: 'constructor' }, notFound], [{ channel: 'tidak.ada' }, notFound],
-      [{ channel: 'device-data' }, invalid], [{ channel: 'device-data', params: 'teks' }, invalid], [{ channel: 'device-data', params: { device_id: 'abc' } }, invalid],
-      [{ channel: 'device-data', params: { device_id: -1 } }, invalid], [{ channel: 'device-data', params: { device_id: 1e308 } }, invalid],
-      [{ channel: 'device-data', params: { device_id: other.device.id } }, notFound], [{ channel: 'device-data', params: { device_id: [other.device.id] } }, notFound],
-      [{ channel: CARD_LIVE.channel }, invalid], [{ channel: CARD_LIVE.channel, params: { dashboard_id: 'abc' } }, invalid],
+      [undefined, invalid],
+      [null, invalid],
+      [42, invalid],
+      ['dashboard', invalid],
+      [[], invalid],
+      [true, invalid],
+      [{}, invalid],
+      [{ channel: 42 }, invalid],
+      [{ channel: ['dashboard'] }, invalid],
+      [{ channel: 'x'.repeat(60_000) }, invalid],
+      [{ channel: '__proto__' }, notFound],
+      [{ channel: 'constructor' }, notFound],
+      [{ channel: 'tidak.ada' }, notFound],
+      [{ channel: 'device-data' }, invalid],
+      [{ channel: 'device-data', params: 'teks' }, invalid],
+      [{ channel: 'device-data', params: { device_id: 'abc' } }, invalid],
+      [{ channel: 'device-data', params: { device_id: -1 } }, invalid],
+      [{ channel: 'device-data', params: { device_id: 1e308 } }, invalid],
+      [{ channel: 'device-data', params: { device_id: other.device.id } }, notFound],
+      [{ channel: 'device-data', params: { device_id: [other.device.id] } }, notFound],
+      [{ channel: CARD_LIVE.channel }, invalid],
+      [{ channel: CARD_LIVE.channel, params: { dashboard_id: 'abc' } }, invalid],
       [{ channel: CARD_LIVE.channel, params: { dashboard_id: otherDashboardId } }, notFound],
       [{ channel: CARD_LIVE.channel, params: { dashboard_id: dashboardId, keys: 'suhu' } }, invalid],
-      [{ channel: CARD_LIVE.channel, params: { dashboard_id: dashboardId, keys: Array.from({ length: 201 }, (_, i) => `k${i}`) } }, invalid],
+      [
+        {
+          channel: CARD_LIVE.channel,
+          params: { dashboard_id: dashboardId, keys: Array.from({ length: 201 }, (_, i) => `k${i}`) },
+        },
+        invalid,
+      ],
       [{ channel: CARD_LIVE.channel, params: { dashboard_id: dashboardId, keys: ['x'.repeat(31)] } }, invalid],
       [{ channel: CARD_LIVE.channel, params: { dashboard_id: dashboardId, vars: 'x'.repeat(50_000) } }, invalid],
-      [{ channel: CARD_LIVE.channel, params: JSON.parse(`{"dashboard_id":${dashboardId},"__proto__":{"polluted":1}}`) }, { response_result: 0 }],
+      [
+        {
+          channel: CARD_LIVE.channel,
+          params: JSON.parse(`{"dashboard_id":${dashboardId},"__proto__":{"polluted":1}}`),
+        },
+        { response_result: 0 },
+      ],
     ];
-    for (const [request, answer] of cases) expect(await ask(s, 'subscribe', request), JSON.stringify(request)?.slice(0, 80)).toMatchObject(answer);
-    expect(await askRaw(s, 'subscribe', `{"channel":"${CARD_LIVE.channel}","params":{"dashboard_id":${dashboardId},"vars":${nested(10_000)}}}`)).toMatchObject(invalid);
-    for (const request of [undefined, null, 42, 'teks', { room: 42 }, { room: `device-data.${other.device.id}` }, { room: 'x'.repeat(60_000) }]) {
+    for (const [request, answer] of cases)
+      expect(await ask(s, 'subscribe', request), JSON.stringify(request)?.slice(0, 80)).toMatchObject(answer);
+    expect(
+      await askRaw(
+        s,
+        'subscribe',
+        `{"channel":"${CARD_LIVE.channel}","params":{"dashboard_id":${dashboardId},"vars":${nested(10_000)}}}`,
+      ),
+    ).toMatchObject(invalid);
+    for (const request of [
+      undefined,
+      null,
+      42,
+      'teks',
+      { room: 42 },
+      { room: `device-data.${other.device.id}` },
+      { room: 'x'.repeat(60_000) },
+    ]) {
       expect(await ask(s, 'unsubscribe', request)).toEqual({ response_result: 0 });
     }
     // no acknowledgement asked, binary instead of JSON, events nobody listens to
     s.emit('subscribe', { channel: 'device-data', params: { device_id: other.device.id } });
     s.emit('subscribe', Buffer.from(noise(64)), () => undefined);
     s.emit('unsubscribe');
-    for (const e of ['error', 'card', 'apa.saja', '__proto__', 'constructor']) s.emit(e, { channel: 'device-data', params: { device_id: other.device.id } });
+    for (const e of ['error', 'card', 'apa.saja', '__proto__', 'constructor'])
+      s.emit(e, { channel: 'device-data', params: { device_id: other.device.id } });
     engineOf(s).send('2[42,{"channel":"devices"}]'); // an event named by a number
-    expect(await ask(s, 'subscribe', { channel: 'devices', params: {} })).toEqual({ response_result: 0, room: `devices.${owner.appId}` });
+    expect(await ask(s, 'subscribe', { channel: 'devices', params: {} })).toEqual({
+      response_result: 0,
+      room: `devices.${owner.appId}`,
+    });
     await other.client.publishAsync(`d/${other.device.id}/data`, json({ env: { data: { t: 99 } } }), { qos: 1 });
     await settle(gw);
     await new Promise((r) => setTimeout(r, 200));
-    expect(leaked.filter((p: any) => p.device_id === other.device.id || p.id === other.device.id || p.dashboard_id === otherDashboardId)).toEqual([]);
+    expect(
+      leaked.filter(
+        (p: any) => p.device_id === other.device.id || p.id === other.device.id || p.dashboard_id === otherDashboardId,
+      ),
+    ).toEqual([]);
     expect(s.connected).toBe(true);
   });
 
@@ -799,20 +1125,31 @@ describe('socket.io: junk on every event', () => {
     const viewers = gw.app.realtime.viewers(devices);
     // the same room 300 times at once: one more viewer (subscribes still joining count against the limit, so the end
     // of the burst may be refused), and once they are answered, the room again is no new room
-    const burst = await Promise.all(Array.from({ length: 300 }, () => ask(s, 'subscribe', { channel: 'devices', params: {} })));
+    const burst = await Promise.all(
+      Array.from({ length: 300 }, () => ask(s, 'subscribe', { channel: 'devices', params: {} })),
+    );
     expect(burst[0]).toEqual({ response_result: 0, room: devices });
     expect(burst.every((a) => a.response_result === 0 || a.response_result === Result.INVALID)).toBe(true);
-    expect(await ask(s, 'subscribe', { channel: 'devices', params: {} })).toEqual({ response_result: 0, room: devices });
+    expect(await ask(s, 'subscribe', { channel: 'devices', params: {} })).toEqual({
+      response_result: 0,
+      room: devices,
+    });
     expect(gw.app.realtime.viewers(devices)).toBe(viewers + 1);
     // 2,000 different rooms at once: the 199 left of the socket's 200, the others -10
     const rooms = gw.app.cards.live!.stats().rooms;
-    const all = await Promise.all(Array.from({ length: 2000 }, (_, i) => ask(s, 'subscribe', { channel: CARD_LIVE.channel, params: { dashboard_id: dashboardId, keys: [`k${i}`] } })));
+    const all = await Promise.all(
+      Array.from({ length: 2000 }, (_, i) =>
+        ask(s, 'subscribe', { channel: CARD_LIVE.channel, params: { dashboard_id: dashboardId, keys: [`k${i}`] } }),
+      ),
+    );
     const joined = all.filter((a) => a.response_result === 0);
     expect(joined).toHaveLength(199);
     expect(all.filter((a) => a.response_result !== 0).every((a) => a.response_result === Result.INVALID)).toBe(true);
     expect(gw.app.cards.live!.stats().rooms).toBe(rooms + 199);
     s.close();
-    expect(await until(() => gw.app.cards.live!.stats().rooms === rooms && gw.app.realtime.viewers(devices) === viewers)).toBe(true);
+    expect(
+      await until(() => gw.app.cards.live!.stats().rooms === rooms && gw.app.realtime.viewers(devices) === viewers),
+    ).toBe(true);
     for (const a of joined) expect(gw.app.realtime.viewers(a.room)).toBe(0);
   });
 
@@ -836,16 +1173,21 @@ describe('socket.io: junk on every event', () => {
     const pushes: CardPush[] = [];
     s.on(CARD_LIVE.event, (p: CardPush) => pushes.push(p));
     const data = new Promise<any>((resolve) => s.on('device.data', resolve));
-    expect((await ask(s, 'subscribe', { channel: 'device-data', params: { device_id: device.id } })).response_result).toBe(0);
+    expect(
+      (await ask(s, 'subscribe', { channel: 'device-data', params: { device_id: device.id } })).response_result,
+    ).toBe(0);
     await client.publishAsync(`d/${device.id}/data`, json({ env: { data: { t: 31.5 } } }), { qos: 1 });
-    expect((await within(data, 3000, 'device.data')).data).toEqual([expect.objectContaining({ sensor: 'env', param: 't', value: 31.5 })]);
+    expect((await within(data, 3000, 'device.data')).data).toEqual([
+      expect.objectContaining({ sensor: 'env', param: 't', value: 31.5 }),
+    ]);
     expect(await until(() => pushes.some((p) => p.dashboard_id === dashboardId && p.data.value === 31.5))).toBe(true);
   });
 });
 
 describe('afterwards', () => {
   it('serves the card editor its selection trees and no name polluted Object.prototype', async () => {
-    for (const def of [dashboardsContract.devices, dashboardsContract.sensors]) expect((await call(gw.url, def, {}, auth)).body.response_result).toBe(0);
+    for (const def of [dashboardsContract.devices, dashboardsContract.sensors])
+      expect((await call(gw.url, def, {}, auth)).body.response_result).toBe(0);
     const added = Object.getOwnPropertyNames(Object.prototype).filter((k) => !prototypeBefore.includes(k));
     for (const k of added) delete (Object.prototype as Record<string, unknown>)[k];
     expect(added).toEqual([]);

@@ -38,24 +38,43 @@ describe('POST /service/web/application/account/role/add', () => {
   it('adds a role with its system navigation, permissions and dashboards in order', async () => {
     const o = await tenantWithApp(gw.url);
     const n = tree(o.appId);
-    const r = await call(gw.url, rolesContract.add, {
-      name: 'Operator_1', description: 'Operator lapangan', permissions: { task_manage: true }, descendant: false,
-      navs: [n.air, n.listrik], sys_navs: ['_device_list_', '_task_list_'],
-    }, as(o));
+    const r = await call(
+      gw.url,
+      rolesContract.add,
+      {
+        name: 'Operator_1',
+        description: 'Operator lapangan',
+        permissions: { task_manage: true },
+        descendant: false,
+        navs: [n.air, n.listrik],
+        sys_navs: ['_device_list_', '_task_list_'],
+      },
+      as(o),
+    );
     expect(r.status).toBe(200);
     expect(r.body.response_result).toBe(0);
     expect(r.body.data).toMatchObject({
-      name: 'Operator_1', description: 'Operator lapangan', permissions: { task_manage: true }, descendant: false, direct: true,
-      navs: [n.air, n.listrik], user_count: 0,
+      name: 'Operator_1',
+      description: 'Operator lapangan',
+      permissions: { task_manage: true },
+      descendant: false,
+      direct: true,
+      navs: [n.air, n.listrik],
+      user_count: 0,
     });
     expect(r.body.data.navsObj.map((x: { label: string }) => x.label)).toEqual(['Air', 'Listrik']);
     expect(r.body.data.sys_navs).toHaveLength(SYS_NAVS.length);
-    expect(r.body.data.sys_navs.filter((s: { checked: boolean }) => s.checked).map((s: { id: string }) => s.id)).toEqual(['_device_list_', '_task_list_']);
+    expect(
+      r.body.data.sys_navs.filter((s: { checked: boolean }) => s.checked).map((s: { id: string }) => s.id),
+    ).toEqual(['_device_list_', '_task_list_']);
   });
   it('defaults permissions to {} and accepts them as JSON text', async () => {
     const o = await tenantWithApp(gw.url);
     expect((await call(gw.url, rolesContract.add, { name: 'viewer' }, as(o))).body.data.permissions).toEqual({});
-    expect((await call(gw.url, rolesContract.add, { name: 'viewer2', permissions: '{"task_manage":true}' }, as(o))).body.data.permissions).toEqual({ task_manage: true });
+    expect(
+      (await call(gw.url, rolesContract.add, { name: 'viewer2', permissions: '{"task_manage":true}' }, as(o))).body.data
+        .permissions,
+    ).toEqual({ task_manage: true });
   });
   it.each([
     ['missing', undefined],
@@ -88,7 +107,9 @@ describe('POST /service/web/application/account/role/add', () => {
   });
   it('answers -10 for an unknown system navigation key', async () => {
     const o = await tenantWithApp(gw.url);
-    expect((await call(gw.url, rolesContract.add, { name: 'admin', sys_navs: ['_semua_'] }, as(o))).body.response_result).toBe(-10);
+    expect(
+      (await call(gw.url, rolesContract.add, { name: 'admin', sys_navs: ['_semua_'] }, as(o))).body.response_result,
+    ).toBe(-10);
   });
   it('answers -12 when the name is taken in the application (case-insensitive), not in another one', async () => {
     const o = await tenantWithApp(gw.url);
@@ -98,7 +119,7 @@ describe('POST /service/web/application/account/role/add', () => {
     const other = await tenantWithApp(gw.url);
     expect((await call(gw.url, rolesContract.add, { name: 'admin' }, as(other))).body.response_result).toBe(0);
   });
-  it("answers 404 for a dashboard of another application", async () => {
+  it('answers 404 for a dashboard of another application', async () => {
     const o = await tenantWithApp(gw.url);
     const other = await tenantWithApp(gw.url);
     const foreign = dashboard(other.appId, 'Rahasia');
@@ -135,14 +156,34 @@ describe('GET /service/web/application/account/role/get/id/{id}', () => {
   it('answers the role, its sys_navs choices with labels, the navigation tree and the menu it gives', async () => {
     const o = await tenantWithApp(gw.url);
     const n = tree(o.appId);
-    const add = await call(gw.url, rolesContract.add, { name: 'admin', navs: [n.listrik, n.lantai1], sys_navs: ['_role_manage_'] }, as(o));
+    const add = await call(
+      gw.url,
+      rolesContract.add,
+      { name: 'admin', navs: [n.listrik, n.lantai1], sys_navs: ['_role_manage_'] },
+      as(o),
+    );
     const r = await call(gw.url, rolesContract.get, { id: add.body.data.id }, as(o));
     expect(r.body.response_result).toBe(0);
-    expect(r.body.data.sys_navs).toContainEqual({ id: '_role_manage_', label: T.roles.sysNavLabels._role_manage_, checked: true });
-    expect(r.body.data.sys_navs).toContainEqual({ id: '_user_manage_', label: T.roles.sysNavLabels._user_manage_, checked: false });
+    expect(r.body.data.sys_navs).toContainEqual({
+      id: '_role_manage_',
+      label: T.roles.sysNavLabels._role_manage_,
+      checked: true,
+    });
+    expect(r.body.data.sys_navs).toContainEqual({
+      id: '_user_manage_',
+      label: T.roles.sysNavLabels._user_manage_,
+      checked: false,
+    });
     expect(r.body.data.navs_root_obj.map((e: { label: string }) => e.label)).toEqual(['Listrik', 'Air']);
     // not descendant: only the picked items, Lantai 1 under its nearest picked ancestor
-    expect(r.body.data.navs_root).toEqual([{ id: n.listrik, path: 'listrik', label: 'Listrik', children: [{ id: n.lantai1, path: 'lantai_1', label: 'Lantai 1', children: [] }] }]);
+    expect(r.body.data.navs_root).toEqual([
+      {
+        id: n.listrik,
+        path: 'listrik',
+        label: 'Listrik',
+        children: [{ id: n.lantai1, path: 'lantai_1', label: 'Lantai 1', children: [] }],
+      },
+    ]);
   });
   it("answers 404 for another application's role and -10 for a non-numeric id", async () => {
     const o = await tenantWithApp(gw.url);
@@ -158,18 +199,46 @@ describe('POST /service/web/application/account/role/edit', () => {
     const o = await tenantWithApp(gw.url);
     const n = tree(o.appId);
     const add = await call(gw.url, rolesContract.add, { name: 'admin', navs: [n.air] }, as(o));
-    const r = await call(gw.url, rolesContract.edit, {
-      id: add.body.data.id, name: 'supervisor', description: 'Pengawas', permissions: '{"task_manage": true}',
-      sys_navs: [{ id: '_task_list_', label: 'Tugas', checked: true }, { id: '_user_manage_', label: 'x', checked: false }],
-    }, as(o));
-    expect(r.body.data).toMatchObject({ name: 'supervisor', description: 'Pengawas', permissions: { task_manage: true }, navs: [n.air] });
-    expect(r.body.data.sys_navs.filter((s: { checked: boolean }) => s.checked).map((s: { id: string }) => s.id)).toEqual(['_task_list_']);
+    const r = await call(
+      gw.url,
+      rolesContract.edit,
+      {
+        id: add.body.data.id,
+        name: 'supervisor',
+        description: 'Pengawas',
+        permissions: '{"task_manage": true}',
+        sys_navs: [
+          { id: '_task_list_', label: 'Tugas', checked: true },
+          { id: '_user_manage_', label: 'x', checked: false },
+        ],
+      },
+      as(o),
+    );
+    expect(r.body.data).toMatchObject({
+      name: 'supervisor',
+      description: 'Pengawas',
+      permissions: { task_manage: true },
+      navs: [n.air],
+    });
+    expect(
+      r.body.data.sys_navs.filter((s: { checked: boolean }) => s.checked).map((s: { id: string }) => s.id),
+    ).toEqual(['_task_list_']);
   });
   it('edits the access form (descendant, navs in their new order) and keeps the info', async () => {
     const o = await tenantWithApp(gw.url);
     const n = tree(o.appId);
-    const add = await call(gw.url, rolesContract.add, { name: 'admin', sys_navs: ['_task_list_'], navs: [n.listrik] }, as(o));
-    const r = await call(gw.url, rolesContract.edit, { id: add.body.data.id, descendant: true, navs: [n.air, n.gedungA] }, as(o));
+    const add = await call(
+      gw.url,
+      rolesContract.add,
+      { name: 'admin', sys_navs: ['_task_list_'], navs: [n.listrik] },
+      as(o),
+    );
+    const r = await call(
+      gw.url,
+      rolesContract.edit,
+      { id: add.body.data.id, descendant: true, navs: [n.air, n.gedungA] },
+      as(o),
+    );
     expect(r.body.data).toMatchObject({ name: 'admin', descendant: true, direct: false, navs: [n.air, n.gedungA] });
     expect(r.body.data.sys_navs.find((s: { id: string }) => s.id === '_task_list_').checked).toBe(true);
   });
@@ -186,14 +255,21 @@ describe('POST /service/web/application/account/role/edit', () => {
     const o = await tenantWithApp(gw.url);
     await call(gw.url, rolesContract.add, { name: 'admin' }, as(o));
     const b = await call(gw.url, rolesContract.add, { name: 'teknisi' }, as(o));
-    expect((await call(gw.url, rolesContract.edit, { id: b.body.data.id, name: 'admin' }, as(o))).body.response_result).toBe(-12);
-    expect((await call(gw.url, rolesContract.edit, { id: b.body.data.id, name: 'teknisi', description: 'sama' }, as(o))).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, rolesContract.edit, { id: b.body.data.id, name: 'admin' }, as(o))).body.response_result,
+    ).toBe(-12);
+    expect(
+      (await call(gw.url, rolesContract.edit, { id: b.body.data.id, name: 'teknisi', description: 'sama' }, as(o))).body
+        .response_result,
+    ).toBe(0);
   });
   it("answers 404 for another application's role", async () => {
     const o = await tenantWithApp(gw.url);
     const other = await tenantWithApp(gw.url);
     const foreign = await call(gw.url, rolesContract.add, { name: 'admin' }, as(other));
-    expect((await call(gw.url, rolesContract.edit, { id: foreign.body.data.id, name: 'curian' }, as(o))).status).toBe(404);
+    expect((await call(gw.url, rolesContract.edit, { id: foreign.body.data.id, name: 'curian' }, as(o))).status).toBe(
+      404,
+    );
   });
 });
 
@@ -213,7 +289,9 @@ describe('POST /service/web/application/account/role/remove', () => {
     const other = await tenantWithApp(gw.url);
     const foreign = await call(gw.url, rolesContract.add, { name: 'admin' }, as(other));
     expect((await call(gw.url, rolesContract.remove, { id: foreign.body.data.id }, as(o))).status).toBe(404);
-    expect((await call(gw.url, rolesContract.remove, { id: foreign.body.data.id }, { domain: other.domain })).status).toBe(401);
+    expect(
+      (await call(gw.url, rolesContract.remove, { id: foreign.body.data.id }, { domain: other.domain })).status,
+    ).toBe(401);
     expect((await call(gw.url, rolesContract.get, { id: foreign.body.data.id }, as(other))).status).toBe(200);
   });
 });
@@ -223,17 +301,29 @@ describe('GET /service/web/application/nav/list and nav/list/detail', () => {
     const o = await tenantWithApp(gw.url);
     const n = tree(o.appId);
     const list = await call(gw.url, navsContract.list, {}, as(o));
-    expect(list.body.navs.map((x: { id: number }) => x.id)).toEqual([n.listrik, n.gedungA, n.lantai1, n.gedungB, n.air]);
+    expect(list.body.navs.map((x: { id: number }) => x.id)).toEqual([
+      n.listrik,
+      n.gedungA,
+      n.lantai1,
+      n.gedungB,
+      n.air,
+    ]);
     expect(list.body.navs[1]).toMatchObject({ label: 'Gedung A', path: 'gedung_a', parent: n.listrik });
     const detail = await call(gw.url, navsContract.detail, {}, as(o));
-    expect(detail.body.navs_root_obj[0]).toMatchObject({ id: n.listrik, children: [{ id: n.gedungA, children: [{ id: n.lantai1 }] }, { id: n.gedungB }] });
+    expect(detail.body.navs_root_obj[0]).toMatchObject({
+      id: n.listrik,
+      children: [{ id: n.gedungA, children: [{ id: n.lantai1 }] }, { id: n.gedungB }],
+    });
   });
   it('answer 401 without credentials and nothing of another application', async () => {
     const o = await tenantWithApp(gw.url);
     tree(o.appId);
     expect((await call(gw.url, navsContract.list, {}, { domain: o.domain })).status).toBe(401);
     const other = await tenantWithApp(gw.url);
-    expect((await call(gw.url, navsContract.detail, {}, as(other))).body).toMatchObject({ navs: [], navs_root_obj: [] });
+    expect((await call(gw.url, navsContract.detail, {}, as(other))).body).toMatchObject({
+      navs: [],
+      navs_root_obj: [],
+    });
   });
 });
 
@@ -250,7 +340,11 @@ describe('GET /service/web/application/nav/list/role', () => {
     const n = tree(o.appId);
     const m = await memberWithRole(gw.url, o, { sys_navs: ['_device_list_', '_task_list_'], navs: [n.air, n.gedungA] });
     const r = await call(gw.url, appsContract.menu, {}, { member: m.member, domain: m.domain });
-    expect(r.body).toMatchObject({ response_result: 0, app_name: `Aplikasi ${o.domain}`, navs_root: ['_device_list_', '_task_list_'] });
+    expect(r.body).toMatchObject({
+      response_result: 0,
+      app_name: `Aplikasi ${o.domain}`,
+      navs_root: ['_device_list_', '_task_list_'],
+    });
     expect(r.body.navs).toEqual([
       { id: n.air, path: 'air', label: 'Air', children: [] },
       { id: n.gedungA, path: 'gedung_a', label: 'Gedung A', children: [] },
@@ -263,7 +357,10 @@ describe('GET /service/web/application/nav/list/role', () => {
     const r = await call(gw.url, appsContract.menu, {}, { member: m.member, domain: m.domain });
     // Lantai 1 is inside Listrik already: it is not repeated at the top
     expect(r.body.navs).toHaveLength(1);
-    expect(r.body.navs[0]).toMatchObject({ id: n.listrik, children: [{ id: n.gedungA, children: [{ id: n.lantai1 }] }, { id: n.gedungB }] });
+    expect(r.body.navs[0]).toMatchObject({
+      id: n.listrik,
+      children: [{ id: n.gedungA, children: [{ id: n.lantai1 }] }, { id: n.gedungB }],
+    });
   });
   it('gives _role_manage_ the user entry too', async () => {
     const o = await tenantWithApp(gw.url);

@@ -3,7 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
-import { deviceFamilyCalls, devicesContract, rulesContract, statesContract, TASK_LIVE, tasksContract, type Task, type TaskPush } from '@sentra/contracts';
+import {
+  deviceFamilyCalls,
+  devicesContract,
+  rulesContract,
+  statesContract,
+  TASK_LIVE,
+  tasksContract,
+  type Task,
+  type TaskPush,
+} from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { startMailSink, type MailSink } from './support/mail-sink.js';
 import { memberWithRole, tenantWithApp, until } from './fixtures.js';
@@ -26,7 +35,14 @@ const fuelRule = (deviceId: number, extra: Record<string, unknown> = {}) => ({
   action: {
     name: 'Kirim email',
     title: 'BBM {{device.name}} tinggal {{value}} %',
-    new: [{ type: 'EMAIL', email: 'ops@contoh.id', subject: 'BBM rendah: {{device.name}}', content: '{{sensor}}/{{config}}/{{param}} = {{value}} pada {{time}}' }],
+    new: [
+      {
+        type: 'EMAIL',
+        email: 'ops@contoh.id',
+        subject: 'BBM rendah: {{device.name}}',
+        content: '{{sensor}}/{{config}}/{{param}} = {{value}} pada {{time}}',
+      },
+    ],
     response: [{ type: 'SMS', phone: '+6281234567890', content: 'Tugas {{task.title}} sekarang {{task.status}}' }],
   },
   ...extra,
@@ -54,7 +70,8 @@ describe('rules and tasks (issue 25)', () => {
     await client.publishAsync(`d/${id}/data`, JSON.stringify({ tank: { fuel: { level: v } } }), { qos: 1 });
     await settle(gw, () => gw.app.rules.engine.metrics().messages > before);
   };
-  const tasksOf = async (a: AppAuth = auth) => (await call(gw.url, tasksContract.list, { size: 100 }, a)).body.tasks as Task[];
+  const tasksOf = async (a: AppAuth = auth) =>
+    (await call(gw.url, tasksContract.list, { size: 100 }, a)).body.tasks as Task[];
 
   it('an MQTT publish crossing the threshold creates one task, a second crossing while open adds an occurrence', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients, { name: 'Genset A' });
@@ -76,7 +93,16 @@ describe('rules and tasks (issue 25)', () => {
     await level(client, device.id, 12);
     await settle(gw, async () => (await tasksOf()).length === 1);
     let [task] = await tasksOf();
-    expect(task).toMatchObject({ title: 'BBM Genset A tinggal 12 %', status: 1, status_value: 'New', occurrences: 1, last_value: '12', device_id: device.id, device_name: 'Genset A', notification_active: true });
+    expect(task).toMatchObject({
+      title: 'BBM Genset A tinggal 12 %',
+      status: 1,
+      status_value: 'New',
+      occurrences: 1,
+      last_value: '12',
+      device_id: device.id,
+      device_name: 'Genset A',
+      notification_active: true,
+    });
     expect(await until(() => pushes.some((p) => p.kind === 'created' && p.task.id === task!.id))).toBe(true);
 
     // still below: no transition, nothing new
@@ -106,7 +132,9 @@ describe('rules and tasks (issue 25)', () => {
     expect(changed.body.response_result).toBe(0);
     expect(changed.body.data).toMatchObject({ status: 2, status_value: 'In progress' });
     task = (await call(gw.url, tasksContract.get, { id: task!.id }, auth)).body.data;
-    const sms = (task as unknown as { notifications: Array<{ event: string; channel: string; recipient: string }> }).notifications.filter((n) => n.event === 'response');
+    const sms = (
+      task as unknown as { notifications: Array<{ event: string; channel: string; recipient: string }> }
+    ).notifications.filter((n) => n.event === 'response');
     expect(sms).toEqual([expect.objectContaining({ channel: 'SMS', recipient: '+6281234567890' })]);
 
     // solved: the next crossing opens a new task
@@ -138,7 +166,9 @@ describe('rules and tasks (issue 25)', () => {
 
   it('answers 403 "Akses ditolak (aksi ini hanya dapat dilakukan oleh role lebih tinggi)" to a role without task_manage', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients);
-    expect((await call(gw.url, rulesContract.add, fuelRule(device.id, { key: 'fuel_403' }), auth)).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, rulesContract.add, fuelRule(device.id, { key: 'fuel_403' }), auth)).body.response_result,
+    ).toBe(0);
     await level(client, device.id, 2);
     await settle(gw, async () => (await tasksOf()).some((t) => t.device_id === device.id));
     const task = (await tasksOf()).find((t) => t.device_id === device.id)!;
@@ -150,15 +180,28 @@ describe('rules and tasks (issue 25)', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Akses ditolak (aksi ini hanya dapat dilakukan oleh role lebih tinggi)');
 
-    const manager = await memberWithRole(gw.url, owner, { sys_navs: ['_task_list_'], permissions: { task_manage: true } });
-    const ok = await call(gw.url, tasksContract.changeStatus, { id: task.id, status: 2 }, { member: manager.member, domain: owner.domain });
+    const manager = await memberWithRole(gw.url, owner, {
+      sys_navs: ['_task_list_'],
+      permissions: { task_manage: true },
+    });
+    const ok = await call(
+      gw.url,
+      tasksContract.changeStatus,
+      { id: task.id, status: 2 },
+      { member: manager.member, domain: owner.domain },
+    );
     expect(ok.body.response_result).toBe(0);
 
     // rules need device management
     expect((await call(gw.url, rulesContract.list, {}, va)).status).toBe(403);
     const deviceManager = await memberWithRole(gw.url, owner, { sys_navs: ['_device_manage_'] });
-    expect((await call(gw.url, rulesContract.list, {}, { member: deviceManager.member, domain: owner.domain })).body.response_result).toBe(0);
-    expect((await call(gw.url, tasksContract.list, {}, { member: deviceManager.member, domain: owner.domain })).status).toBe(403);
+    expect(
+      (await call(gw.url, rulesContract.list, {}, { member: deviceManager.member, domain: owner.domain })).body
+        .response_result,
+    ).toBe(0);
+    expect(
+      (await call(gw.url, tasksContract.list, {}, { member: deviceManager.member, domain: owner.domain })).status,
+    ).toBe(403);
   });
 
   it("answers 404 for another tenant's rule and task ids, and refuses a rule naming another application's device", async () => {
@@ -172,7 +215,9 @@ describe('rules and tasks (issue 25)', () => {
     const oa = { tenant: other.tenant, domain: other.domain };
     expect((await call(gw.url, rulesContract.get, { id: added.body.data.id }, oa)).status).toBe(404);
     expect((await call(gw.url, rulesContract.remove, { id: added.body.data.id }, oa)).status).toBe(404);
-    expect((await call(gw.url, rulesContract.activate, { id: added.body.data.id, active: false }, oa)).status).toBe(404);
+    expect((await call(gw.url, rulesContract.activate, { id: added.body.data.id, active: false }, oa)).status).toBe(
+      404,
+    );
     expect((await call(gw.url, tasksContract.get, { id: task.id }, oa)).status).toBe(404);
     expect((await call(gw.url, tasksContract.changeStatus, { id: task.id, status: 5 }, oa)).status).toBe(404);
     expect((await call(gw.url, tasksContract.remove, { id: task.id }, oa)).status).toBe(404);
@@ -181,43 +226,111 @@ describe('rules and tasks (issue 25)', () => {
     const foreign = await call(gw.url, rulesContract.add, fuelRule(device.id, { key: 'steal' }), oa);
     expect(foreign.status).toBe(400);
     expect(foreign.body.response_result).toBe(-10);
-    expect(foreign.body.errors[0]).toEqual({ path: 'condition.triggers.0.value', message: 'Perangkat tidak terdaftar pada aplikasi ini' });
+    expect(foreign.body.errors[0]).toEqual({
+      path: 'condition.triggers.0.value',
+      message: 'Perangkat tidak terdaftar pada aplikasi ini',
+    });
   });
 
   it('answers -10 with the path for a malformed rule body, and -12 for a taken key', async () => {
-    const badJson = await call(gw.url, rulesContract.add, { name: 'x', category: 11, condition: '{"triggers": [', action: '{}', details: '{}' }, auth);
+    const badJson = await call(
+      gw.url,
+      rulesContract.add,
+      { name: 'x', category: 11, condition: '{"triggers": [', action: '{}', details: '{}' },
+      auth,
+    );
     expect(badJson.body.response_result).toBe(-10);
-    expect(badJson.body.errors).toContainEqual({ path: 'condition', message: 'Kondisi harus dalam bentuk JSON yang benar' });
+    expect(badJson.body.errors).toContainEqual({
+      path: 'condition',
+      message: 'Kondisi harus dalam bentuk JSON yang benar',
+    });
 
-    const badOp = await call(gw.url, rulesContract.add, { name: 'x', category: 11, condition: JSON.stringify({ triggers: [{ node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: '!=', value: 1 }] }), action: '{}', details: '{}' }, auth);
+    const badOp = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        name: 'x',
+        category: 11,
+        condition: JSON.stringify({
+          triggers: [{ node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: '!=', value: 1 }],
+        }),
+        action: '{}',
+        details: '{}',
+      },
+      auth,
+    );
     expect(badOp.body.response_result).toBe(-10);
     expect(badOp.body.errors[0].path).toBe('condition.triggers.0.op');
 
-    const badPhone = await call(gw.url, rulesContract.add, { ...fuelRule(1, { key: 'p' }), trigger: [{ field: { query: 'VALUE' }, op: '<', value: 1 }], action: { new: [{ type: 'SMS', phone: '0812', content: 'x' }] } }, auth);
+    const badPhone = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        ...fuelRule(1, { key: 'p' }),
+        trigger: [{ field: { query: 'VALUE' }, op: '<', value: 1 }],
+        action: { new: [{ type: 'SMS', phone: '0812', content: 'x' }] },
+      },
+      auth,
+    );
     expect(badPhone.body.response_result).toBe(-10);
     expect(badPhone.body.errors[0].path).toBe('action.new.0.phone');
 
-    const badCategory = await call(gw.url, rulesContract.add, { name: 'x', category: 13, condition: {}, action: {}, details: {} }, auth);
+    const badCategory = await call(
+      gw.url,
+      rulesContract.add,
+      { name: 'x', category: 13, condition: {}, action: {}, details: {} },
+      auth,
+    );
     expect(badCategory.body.errors[0].path).toBe('category');
 
-    const longName = await call(gw.url, rulesContract.add, { name: 'n'.repeat(31), category: 111, condition: {}, action: {} }, auth);
+    const longName = await call(
+      gw.url,
+      rulesContract.add,
+      { name: 'n'.repeat(31), category: 111, condition: {}, action: {} },
+      auth,
+    );
     expect(longName.body.errors[0]).toEqual({ path: 'name', message: 'Maksimal 30 karakter' });
 
-    const ok = await call(gw.url, rulesContract.add, { name: 'Perangkat baru', category: 111, key: 'created_x', condition: {}, action: {} }, auth);
+    const ok = await call(
+      gw.url,
+      rulesContract.add,
+      { name: 'Perangkat baru', category: 111, key: 'created_x', condition: {}, action: {} },
+      auth,
+    );
     expect(ok.body.response_result).toBe(0);
-    const dup = await call(gw.url, rulesContract.add, { name: 'Perangkat baru 2', category: 111, key: 'created_x', condition: {}, action: {} }, auth);
+    const dup = await call(
+      gw.url,
+      rulesContract.add,
+      { name: 'Perangkat baru 2', category: 111, key: 'created_x', condition: {}, action: {} },
+      auth,
+    );
     expect(dup.body.response_result).toBe(-12);
 
     // edit: category read-only
-    const edit = await call(gw.url, rulesContract.edit, { id: ok.body.data.id, name: 'Diubah', category: 112, condition: {}, action: {} }, auth);
+    const edit = await call(
+      gw.url,
+      rulesContract.edit,
+      { id: ok.body.data.id, name: 'Diubah', category: 112, condition: {}, action: {} },
+      auth,
+    );
     expect(edit.body.response_result).toBe(-10);
-    const edited = await call(gw.url, rulesContract.edit, { id: ok.body.data.id, name: 'Diubah', category: 111, condition: {}, action: {}, details: '{"catatan": "ok"}' }, auth);
+    const edited = await call(
+      gw.url,
+      rulesContract.edit,
+      { id: ok.body.data.id, name: 'Diubah', category: 111, condition: {}, action: {}, details: '{"catatan": "ok"}' },
+      auth,
+    );
     expect(edited.body.data).toMatchObject({ name: 'Diubah', key: 'created_x', details: { catatan: 'ok' } });
   });
 
   it('a rule whose device is deleted stops cleanly: switched off, its tasks kept', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients);
-    const rule = await call(gw.url, rulesContract.add, fuelRule(device.id, { key: 'fuel_gone', condition: { duration_s: 3600 } }), auth);
+    const rule = await call(
+      gw.url,
+      rulesContract.add,
+      fuelRule(device.id, { key: 'fuel_gone', condition: { duration_s: 3600 } }),
+      auth,
+    );
     expect(rule.body.response_result, JSON.stringify(rule.body)).toBe(0);
     await level(client, device.id, 1);
     // the publish reaches the writer through the bus: settle until the engine has seen it
@@ -225,54 +338,149 @@ describe('rules and tasks (issue 25)', () => {
     expect(gw.app.rules.engine.state(rule.body.data.id, device.id)?.phase).toBe('pending');
     const removed = await call(gw.url, deviceFamilyCalls.mqtt.remove, { id: device.id }, auth);
     expect(removed.body.response_result).toBe(0);
-    expect(await until(async () => (await call(gw.url, rulesContract.get, { id: rule.body.data.id }, auth)).body.data.active === false)).toBe(true);
+    expect(
+      await until(
+        async () => (await call(gw.url, rulesContract.get, { id: rule.body.data.id }, auth)).body.data.active === false,
+      ),
+    ).toBe(true);
     expect(gw.app.rules.engine.state(rule.body.data.id, device.id)).toBeUndefined();
-    expect(gw.app.db.sqlite.prepare('SELECT count(*) FROM rule_states WHERE device_id = ?').pluck().get(device.id)).toBe(0);
+    expect(
+      gw.app.db.sqlite.prepare('SELECT count(*) FROM rule_states WHERE device_id = ?').pluck().get(device.id),
+    ).toBe(0);
   });
 
   it('device events reach their rules: created (111), info updated (112), offline (22 with VALUE == 0)', async () => {
-    const created = await call(gw.url, rulesContract.add, { name: 'Perangkat baru', category: 111, key: 'ev_created', condition: {}, action: { title: 'Baru: {{device.name}}' } }, auth);
+    const created = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        name: 'Perangkat baru',
+        category: 111,
+        key: 'ev_created',
+        condition: {},
+        action: { title: 'Baru: {{device.name}}' },
+      },
+      auth,
+    );
     expect(created.body.response_result).toBe(0);
-    const offline = await call(gw.url, rulesContract.add, { name: 'Perangkat offline', category: 22, key: 'ev_offline', trigger: [{ field: { query: 'VALUE' }, op: '==', value: 0 }], action: { title: '{{device.name}} offline' } }, auth);
+    const offline = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        name: 'Perangkat offline',
+        category: 22,
+        key: 'ev_offline',
+        trigger: [{ field: { query: 'VALUE' }, op: '==', value: 0 }],
+        action: { title: '{{device.name}} offline' },
+      },
+      auth,
+    );
     expect(offline.body.response_result).toBe(0);
     const { device, client } = await mqttDevice(gw, auth, clients, { name: 'Pompa Timur' });
     expect(await until(async () => (await tasksOf()).some((t) => t.title === 'Baru: Pompa Timur'))).toBe(true);
-    expect((await tasksOf()).find((t) => t.title === 'Baru: Pompa Timur')).toMatchObject({ category: 111, device_id: device.id });
+    expect((await tasksOf()).find((t) => t.title === 'Baru: Pompa Timur')).toMatchObject({
+      category: 111,
+      device_id: device.id,
+    });
 
-    const updated = await call(gw.url, rulesContract.add, { name: 'Info berubah', category: 112, key: 'ev_updated', trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: device.id }], action: { title: 'Diubah: {{device.name}}' } }, auth);
+    const updated = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        name: 'Info berubah',
+        category: 112,
+        key: 'ev_updated',
+        trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: device.id }],
+        action: { title: 'Diubah: {{device.name}}' },
+      },
+      auth,
+    );
     expect(updated.body.response_result).toBe(0);
-    expect((await call(gw.url, devicesContract.edit, { id: device.id, name: 'Pompa Barat' }, auth)).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, devicesContract.edit, { id: device.id, name: 'Pompa Barat' }, auth)).body.response_result,
+    ).toBe(0);
     expect(await until(async () => (await tasksOf()).some((t) => t.title === 'Diubah: Pompa Barat'))).toBe(true);
 
     client.end(true);
-    expect(await until(async () => (await tasksOf()).some((t) => t.title === 'Pompa Barat offline' && t.category === 22), 5000)).toBe(true);
+    expect(
+      await until(
+        async () => (await tasksOf()).some((t) => t.title === 'Pompa Barat offline' && t.category === 22),
+        5000,
+      ),
+    ).toBe(true);
     // the rules are switched off again so the other tests' devices do not add tasks
-    for (const r of [created, offline, updated]) await call(gw.url, rulesContract.activate, { id: r.body.data.id, active: false }, auth);
+    for (const r of [created, offline, updated])
+      await call(gw.url, rulesContract.activate, { id: r.body.data.id, active: false }, auth);
   });
 
   it('state events reach their rules: a reported state (31) and a deleted state (32)', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients, { name: 'Panel Listrik' });
-    const manual = await call(gw.url, rulesContract.add, { name: 'Mode manual', category: 31, key: 'ev_state', trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: device.id }, { field: { query: 'SENSOR' }, op: '==', value: 'mode' }, { field: { query: 'VALUE' }, op: '==', value: 'manual' }], action: { title: '{{device.name}} mode {{value}}' } }, auth);
-    const deleted = await call(gw.url, rulesContract.add, { name: 'Kondisi dihapus', category: 32, key: 'ev_state_del', trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: device.id }], action: { title: 'Kondisi {{sensor}} dihapus' } }, auth);
+    const manual = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        name: 'Mode manual',
+        category: 31,
+        key: 'ev_state',
+        trigger: [
+          { field: { query: 'DEVICE_ID' }, op: '==', value: device.id },
+          { field: { query: 'SENSOR' }, op: '==', value: 'mode' },
+          { field: { query: 'VALUE' }, op: '==', value: 'manual' },
+        ],
+        action: { title: '{{device.name}} mode {{value}}' },
+      },
+      auth,
+    );
+    const deleted = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        name: 'Kondisi dihapus',
+        category: 32,
+        key: 'ev_state_del',
+        trigger: [{ field: { query: 'DEVICE_ID' }, op: '==', value: device.id }],
+        action: { title: 'Kondisi {{sensor}} dihapus' },
+      },
+      auth,
+    );
     expect([manual.body.response_result, deleted.body.response_result]).toEqual([0, 0]);
     await client.publishAsync(`d/${device.id}/state`, JSON.stringify({ mode: 'auto' }), { qos: 1 });
     await client.publishAsync(`d/${device.id}/state`, JSON.stringify({ mode: 'manual' }), { qos: 1 });
     await settle(gw, async () => (await tasksOf()).some((t) => t.title === 'Panel Listrik mode manual'));
     expect((await tasksOf()).filter((t) => t.rule_id === manual.body.data.id)).toHaveLength(1);
-    expect((await call(gw.url, statesContract.remove, { device_id: device.id, key: 'mode' }, auth)).body.response_result).toBe(0);
-    expect(await until(async () => (await tasksOf()).some((t) => t.rule_id === deleted.body.data.id && t.title === 'Kondisi mode dihapus'))).toBe(true);
+    expect(
+      (await call(gw.url, statesContract.remove, { device_id: device.id, key: 'mode' }, auth)).body.response_result,
+    ).toBe(0);
+    expect(
+      await until(async () =>
+        (await tasksOf()).some((t) => t.rule_id === deleted.body.data.id && t.title === 'Kondisi mode dihapus'),
+      ),
+    ).toBe(true);
   });
 
   it('tests a rule against the stored data of the last hours without creating anything', async () => {
     const { device, client } = await mqttDevice(gw, auth, clients);
     const base = Date.now() - 60_000;
-    for (const [i, v] of [50, 30, 10, 15, 40, 5].entries()) await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ _ts: base + i * 1000, tank: { fuel: { level: v } } }), { qos: 1 });
+    for (const [i, v] of [50, 30, 10, 15, 40, 5].entries())
+      await client.publishAsync(
+        `d/${device.id}/data`,
+        JSON.stringify({ _ts: base + i * 1000, tank: { fuel: { level: v } } }),
+        { qos: 1 },
+      );
     await settle(gw);
     const before = (await tasksOf()).length;
     const r = fuelRule(device.id);
-    const tested = await call(gw.url, rulesContract.test, { category: 11, trigger: r.trigger, condition: {}, device_id: device.id, hours: 1 }, auth);
+    const tested = await call(
+      gw.url,
+      rulesContract.test,
+      { category: 11, trigger: r.trigger, condition: {}, device_id: device.id, hours: 1 },
+      auth,
+    );
     expect(tested.body.response_result).toBe(0);
-    expect(tested.body.firings.map((f: { ts: number; value: number }) => [f.ts - base, f.value])).toEqual([[2000, 10], [5000, 5]]);
+    expect(tested.body.firings.map((f: { ts: number; value: number }) => [f.ts - base, f.value])).toEqual([
+      [2000, 10],
+      [5000, 5],
+    ]);
     expect(tested.body.series[0].points).toHaveLength(6);
     expect((await tasksOf()).length).toBe(before);
   });
@@ -295,7 +503,14 @@ describe('rules deliver their messages (with rules-delivery): an email arrives a
     const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
     const { device, client } = await mqttDevice(gw, auth, clients, { name: 'Genset C' });
     const body = fuelRule(device.id);
-    body.action.response = [{ type: 'EMAIL', email: 'supervisor@contoh.id', subject: 'Tugas {{task.title}}: {{task.status}}', content: 'Status baru {{task.status}}' }] as never;
+    body.action.response = [
+      {
+        type: 'EMAIL',
+        email: 'supervisor@contoh.id',
+        subject: 'Tugas {{task.title}}: {{task.status}}',
+        content: 'Status baru {{task.status}}',
+      },
+    ] as never;
     expect((await call(gw.url, rulesContract.add, body, auth)).body.response_result).toBe(0);
     const send = async (v: number) => {
       const before = gw!.app.rules.engine.metrics().messages;
@@ -306,21 +521,37 @@ describe('rules deliver their messages (with rules-delivery): an email arrives a
     await send(40);
     await send(15);
     const [mail] = await sink.waitFor(1, 5000);
-    expect(mail).toMatchObject({ subject: 'BBM rendah: Genset C', toAddresses: ['ops@contoh.id'], fromAddress: 'alerts@contoh.id' });
+    expect(mail).toMatchObject({
+      subject: 'BBM rendah: Genset C',
+      toAddresses: ['ops@contoh.id'],
+      fromAddress: 'alerts@contoh.id',
+    });
     expect(mail!.text).toContain('tank/fuel/level = 15 pada ');
     const task = ((await call(gw.url, tasksContract.list, {}, auth)).body.tasks as Task[])[0]!;
     expect(task.title).toBe('BBM Genset C tinggal 15 %');
 
-    expect((await call(gw.url, tasksContract.changeStatus, { id: task.id, status: 3 }, auth)).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, tasksContract.changeStatus, { id: task.id, status: 3 }, auth)).body.response_result,
+    ).toBe(0);
     const mails = await sink.waitFor(2, 5000);
-    expect(mails[1]).toMatchObject({ subject: 'Tugas BBM Genset C tinggal 15 %: Pending', toAddresses: ['supervisor@contoh.id'] });
+    expect(mails[1]).toMatchObject({
+      subject: 'Tugas BBM Genset C tinggal 15 %: Pending',
+      toAddresses: ['supervisor@contoh.id'],
+    });
 
     await send(50);
     await send(10);
-    expect(await until(async () => ((await call(gw!.url, tasksContract.list, {}, auth)).body.tasks as Task[])[0]?.occurrences === 2)).toBe(true);
+    expect(
+      await until(
+        async () => ((await call(gw!.url, tasksContract.list, {}, auth)).body.tasks as Task[])[0]?.occurrences === 2,
+      ),
+    ).toBe(true);
     expect((await call(gw.url, tasksContract.list, {}, auth)).body.total).toBe(1);
     // the worker marks a message sent after the SMTP server's answer
-    const deliveries = async () => (await call(gw!.url, tasksContract.get, { id: task.id }, auth)).body.data.notifications.map((n: { event: string; status: string }) => [n.event, n.status]);
+    const deliveries = async () =>
+      (await call(gw!.url, tasksContract.get, { id: task.id }, auth)).body.data.notifications.map(
+        (n: { event: string; status: string }) => [n.event, n.status],
+      );
     await until(async () => (await deliveries()).every(([, status]: string[]) => status === 'sent'));
     expect(await deliveries()).toEqual([
       ['new', 'sent'],

@@ -40,7 +40,24 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
       config: { refresh: 0 },
       var: {},
       dashboard: {
-        daya: { key: 'daya', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: id, sensor: 'pm', config: 'meter', param: 'power' } } },
+        daya: {
+          key: 'daya',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 0,
+          y: 0,
+          w: 1,
+          h: 1,
+          model: {
+            value: {
+              query: 'LATEST',
+              queryType: 'device',
+              device_id: id,
+              sensor: 'pm',
+              config: 'meter',
+              param: 'power',
+            },
+          },
+        },
       },
     };
     const added = await call(one.url, dashboardsContract.add, { label: 'Panel Gedung', conf_dashboard: conf }, auth);
@@ -50,7 +67,10 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     sockets.push(socket!);
     const pushes: CardPush[] = [];
     socket!.on(CARD_LIVE.event, (p: CardPush) => pushes.push(p));
-    const ack = await ask(socket!, 'subscribe', { channel: CARD_LIVE.channel, params: { dashboard_id: added.body.id } });
+    const ack = await ask(socket!, 'subscribe', {
+      channel: CARD_LIVE.channel,
+      params: { dashboard_id: added.body.id },
+    });
     expect(ack.response_result).toBe(0);
     expect(await until(() => pushes.some((p) => p.key === 'daya'), 3000)).toBe(true);
 
@@ -64,7 +84,10 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
       await meter.client.publishAsync(`d/${id}/data`, JSON.stringify({ pm: { meter: { power: v } } }), { qos: 1 });
       expect(await until(() => storedBy(one) + storedBy(two) > before1 + before2, 3000)).toBe(true);
       if (storedBy(one) > before1) byOne.push(v);
-      expect(await until(() => pushes.some((p) => p.key === 'daya' && p.data.value === v), 3000), `value ${v} stored by ${storedBy(one) > before1 ? 'the other' : 'the same'} gateway`).toBe(true);
+      expect(
+        await until(() => pushes.some((p) => p.key === 'daya' && p.data.value === v), 3000),
+        `value ${v} stored by ${storedBy(one) > before1 ? 'the other' : 'the same'} gateway`,
+      ).toBe(true);
     }
     expect(byOne.length).toBeGreaterThan(0);
   });
@@ -74,11 +97,14 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
     const meter = await mqttDevice(one, auth, clients);
     const storedBy = (gw: Running) => (gw.app.telemetry.metrics() as { stored_points: number }).stored_points;
-    const reportsFrom = (gw: Running) => (gw.app.telemetry.metrics() as { remote_acks_sent?: number }).remote_acks_sent ?? 0;
+    const reportsFrom = (gw: Running) =>
+      (gw.app.telemetry.metrics() as { remote_acks_sent?: number }).remote_acks_sent ?? 0;
     const [reportsBefore, twoBefore] = [reportsFrom(two), storedBy(two)];
     for (let v = 0; v < 24; v++) {
       const before = storedBy(one) + storedBy(two);
-      await meter.client.publishAsync(`d/${meter.device.id}/data`, JSON.stringify({ pm: { meter: { power: v } } }), { qos: 1 });
+      await meter.client.publishAsync(`d/${meter.device.id}/data`, JSON.stringify({ pm: { meter: { power: v } } }), {
+        qos: 1,
+      });
       // the PUBACK came: the point is stored already, not merely handed to NATS
       expect(storedBy(one) + storedBy(two), `publish ${v}`).toBeGreaterThan(before);
     }
@@ -94,10 +120,13 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     const held = await mqttDevice(one, auth, clients);
     // a device a crashed gateway left "online"
     const ghost = await addDevice(one.url, auth, 'mqtt');
-    one.app.db.sqlite.prepare('UPDATE devices SET online = 1, last_online_ts = ? WHERE id = ?').run(Date.now() - 60_000, ghost.id);
+    one.app.db.sqlite
+      .prepare('UPDATE devices SET online = 1, last_online_ts = ? WHERE id = ?')
+      .run(Date.now() - 60_000, ghost.id);
     const three = await startGateway(scale.env);
     try {
-      const online = (id: number) => one.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id);
+      const online = (id: number) =>
+        one.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id);
       expect(await until(() => online(ghost.id) === 0, PRESENCE_GATHER_MS + 3000)).toBe(true);
       expect(online(held.device.id)).toBe(1);
     } finally {

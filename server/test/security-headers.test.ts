@@ -15,7 +15,10 @@ beforeAll(async () => {
   // a built console in miniature: its page and one hashed script
   web = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-web-'));
   fs.mkdirSync(path.join(web, 'assets'));
-  fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><html><head><title>Sentra</title><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>');
+  fs.writeFileSync(
+    path.join(web, 'index.html'),
+    '<!doctype html><html><head><title>Sentra</title><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>',
+  );
   fs.writeFileSync(path.join(web, 'assets', 'index-abc.js'), 'console.log(1)');
   gw = await startGateway({ WEB_DIST: web, MAP_TILE_URL: TILES });
 });
@@ -28,7 +31,13 @@ afterAll(async () => {
 function policy(res: Response): Map<string, string[]> {
   const csp = res.headers.get('content-security-policy');
   expect(csp).toBeTruthy();
-  return new Map(csp!.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...sources]) => [name!, sources]));
+  return new Map(
+    csp!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
 }
 
 function expectSecurityHeaders(res: Response) {
@@ -40,9 +49,12 @@ function expectSecurityHeaders(res: Response) {
   expect(p.get('object-src')).toEqual(["'none'"]);
   expect(p.get('base-uri')).toEqual(["'self'"]);
   expect(p.get('frame-ancestors')).toEqual(["'none'"]);
-  expect(p.get('img-src')).toEqual(expect.arrayContaining(["'self'", 'data:', 'blob:', 'https://*.tile.openstreetmap.org']));
+  expect(p.get('img-src')).toEqual(
+    expect.arrayContaining(["'self'", 'data:', 'blob:', 'https://*.tile.openstreetmap.org']),
+  );
   expect(p.get('connect-src')).toEqual(["'self'", `ws://${host}`, `wss://${host}`]);
-  for (const [name, sources] of p) if (name.startsWith('script')) expect(sources.join(' ')).not.toMatch(/unsafe-inline|unsafe-eval|\*|data:|blob:/);
+  for (const [name, sources] of p)
+    if (name.startsWith('script')) expect(sources.join(' ')).not.toMatch(/unsafe-inline|unsafe-eval|\*|data:|blob:/);
   expect(p.has('upgrade-insecure-requests')).toBe(false); // the console is served over plain HTTP on a LAN too
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   expect(res.headers.get('x-frame-options')).toBe('DENY');
@@ -57,7 +69,9 @@ describe('security headers', () => {
     expect(res.status).toBe(200);
     expectSecurityHeaders(res);
     const html = await res.text();
-    expect(html).toContain('<meta name="sentra-map-tile-url" content="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png" />');
+    expect(html).toContain(
+      '<meta name="sentra-map-tile-url" content="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png" />',
+    );
     expect(html).toContain('<script type="module" src="/assets/index-abc.js">');
     // asked by its file name, the page carries its settings too
     expect(await (await fetch(`${gw.url}/index.html`)).text()).toBe(html);
@@ -76,7 +90,11 @@ describe('security headers', () => {
     const unknown = await fetch(`${gw.url}/service/web/no-such-call`);
     expect(unknown.status).toBe(404);
     expectSecurityHeaders(unknown);
-    const bad = await fetch(`${gw.url}/service/web/no-such-call`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const bad = await fetch(`${gw.url}/service/web/no-such-call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(bad.status).toBeGreaterThanOrEqual(400);
     expect(bad.status).toBeLessThan(500);
     expectSecurityHeaders(bad);
@@ -86,10 +104,18 @@ describe('security headers', () => {
     const http = await import('node:http');
     const { port } = new URL(gw.url);
     const csp = await new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/admin/login', headers: { host: "evil.example; script-src 'unsafe-inline'" } }, (res) => {
-        res.resume();
-        resolve(String(res.headers['content-security-policy']));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/admin/login',
+          headers: { host: "evil.example; script-src 'unsafe-inline'" },
+        },
+        (res) => {
+          res.resume();
+          resolve(String(res.headers['content-security-policy']));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -100,12 +126,19 @@ describe('security headers', () => {
 
 describe('MAP_TILE_URL', () => {
   it('accepts an http(s) tile template or a path on the gateway', () => {
-    for (const v of [TILES, 'http://tiles.lan:8081/{z}/{x}/{y}.png', '/tiles/{z}/{x}/{y}.png']) expect(loadConfig({ MAP_TILE_URL: v }).MAP_TILE_URL).toBe(v);
+    for (const v of [TILES, 'http://tiles.lan:8081/{z}/{x}/{y}.png', '/tiles/{z}/{x}/{y}.png'])
+      expect(loadConfig({ MAP_TILE_URL: v }).MAP_TILE_URL).toBe(v);
     expect(loadConfig({}).MAP_TILE_URL).toBeUndefined();
   });
 
   it('stops the gateway with a message naming the variable for anything else', () => {
-    for (const v of ['javascript:alert(1)', 'ftp://tiles.example/{z}', 'https://a.example/x" onerror="1', "https://a.example; script-src 'unsafe-inline'", 'tiles/{z}'])
+    for (const v of [
+      'javascript:alert(1)',
+      'ftp://tiles.example/{z}',
+      'https://a.example/x" onerror="1',
+      "https://a.example; script-src 'unsafe-inline'",
+      'tiles/{z}',
+    ])
       expect(() => loadConfig({ MAP_TILE_URL: v })).toThrow(/MAP_TILE_URL/);
   });
 });

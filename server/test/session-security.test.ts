@@ -2,7 +2,16 @@
 // (issue 23 items 4, 5 and 8), against the real gateway.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { appsContract, authContract, cardsContract, dashboardsContract, refreshTokenContract, Result, T, usersContract } from '@sentra/contracts';
+import {
+  appsContract,
+  authContract,
+  cardsContract,
+  dashboardsContract,
+  refreshTokenContract,
+  Result,
+  T,
+  usersContract,
+} from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { memberWithRole, tenantSession, tenantWithApp, unique } from './fixtures.js';
 import { accounts } from '../src/modules/users/users.table.js';
@@ -16,7 +25,10 @@ let offset = 0;
 beforeAll(async () => {
   // sign-in throttling is tested on gateways of its own: here failures from 127.0.0.1 must not add up
   gw = await startGateway({ LOGIN_THROTTLE_ATTEMPTS: '1000' });
-  timed = await startGateway({ SESSION_IDLE_TIMEOUT_S: '3600', SESSION_MAX_AGE_S: '10800' }, { now: () => Date.now() + offset });
+  timed = await startGateway(
+    { SESSION_IDLE_TIMEOUT_S: '3600', SESSION_MAX_AGE_S: '10800' },
+    { now: () => Date.now() + offset },
+  );
 });
 afterAll(async () => Promise.all([gw.stop(), timed.stop()]));
 
@@ -32,7 +44,11 @@ describe('401 for an unauthenticated call to an authenticated route (issue 23 it
       [refreshTokenContract.gen, {}],
     ] as const) {
       const r = await call(gw.url, def, input);
-      expect({ path: def.path, status: r.status, code: r.body.response_result }).toEqual({ path: def.path, status: 401, code: Result.UNAUTHORIZED });
+      expect({ path: def.path, status: r.status, code: r.body.response_result }).toEqual({
+        path: def.path,
+        status: 401,
+        code: Result.UNAUTHORIZED,
+      });
     }
   });
   it('still answers -10 to a signed-in tenant that forgot x-app-domain on an application call', async () => {
@@ -59,46 +75,88 @@ describe('session lifetime (issue 23 item 4)', () => {
     expect((await call(timed.url, appsContract.list, {}, { tenant: t.tenant })).status).toBe(401);
     // signing in again opens a fresh session
     const again = await call(timed.url, authContract.tenantLogin, { input: t.username, pass: t.pass });
-    expect((await call(timed.url, appsContract.list, {}, { tenant: { id: again.body.id, token: again.body.token } })).status).toBe(200);
+    expect(
+      (await call(timed.url, appsContract.list, {}, { tenant: { id: again.body.id, token: again.body.token } })).status,
+    ).toBe(200);
   });
 });
 
 describe('refresh tokens rotate on use (issue 23 item 4)', () => {
   it('answers the next refresh token with the session; the presented one stops working', async () => {
     const o = await tenantWithApp(gw.url);
-    const first = (await call(gw.url, refreshTokenContract.get, {}, { tenant: o.tenant, domain: o.domain })).body.refresh_token as string;
+    const first = (await call(gw.url, refreshTokenContract.get, {}, { tenant: o.tenant, domain: o.domain })).body
+      .refresh_token as string;
     const used = await call(gw.url, refreshTokenContract.exchange, { refresh_token: first }, { domain: o.domain });
-    expect(used.body).toMatchObject({ response_result: 0, is_tenant: true, refresh_token: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(used.body).toMatchObject({
+      response_result: 0,
+      is_tenant: true,
+      refresh_token: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(used.body.refresh_token).not.toBe(first);
     // the Refresh Token page shows the current one
-    expect((await call(gw.url, refreshTokenContract.get, {}, { tenant: o.tenant, domain: o.domain })).body.refresh_token).toBe(used.body.refresh_token);
-    const next = await call(gw.url, refreshTokenContract.exchange, { refresh_token: used.body.refresh_token }, { domain: o.domain });
+    expect(
+      (await call(gw.url, refreshTokenContract.get, {}, { tenant: o.tenant, domain: o.domain })).body.refresh_token,
+    ).toBe(used.body.refresh_token);
+    const next = await call(
+      gw.url,
+      refreshTokenContract.exchange,
+      { refresh_token: used.body.refresh_token },
+      { domain: o.domain },
+    );
     expect(next.body.response_result).toBe(0);
   });
 
   it('treats two exchanges of one token at once as a replay: one session, then the family ends', async () => {
     const o = await tenantWithApp(gw.url);
-    const token = (await call(gw.url, refreshTokenContract.get, {}, { tenant: o.tenant, domain: o.domain })).body.refresh_token as string;
-    const both = await Promise.all([0, 1].map(() => call(gw.url, refreshTokenContract.exchange, { refresh_token: token }, { domain: o.domain })));
+    const token = (await call(gw.url, refreshTokenContract.get, {}, { tenant: o.tenant, domain: o.domain })).body
+      .refresh_token as string;
+    const both = await Promise.all(
+      [0, 1].map(() => call(gw.url, refreshTokenContract.exchange, { refresh_token: token }, { domain: o.domain })),
+    );
     expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
     const winner = both.find((r) => r.status === 200)!;
-    expect((await call(gw.url, refreshTokenContract.exchange, { refresh_token: winner.body.refresh_token }, { domain: o.domain })).status).toBe(401);
-    expect((await call(gw.url, appsContract.list, {}, { tenant: { id: winner.body.id, token: winner.body.token } })).status).toBe(401);
+    expect(
+      (
+        await call(
+          gw.url,
+          refreshTokenContract.exchange,
+          { refresh_token: winner.body.refresh_token },
+          { domain: o.domain },
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (await call(gw.url, appsContract.list, {}, { tenant: { id: winner.body.id, token: winner.body.token } })).status,
+    ).toBe(401);
   });
 
   it('revokes the whole family and its sessions when a rotated token is presented again', async () => {
     const o = await tenantWithApp(gw.url);
     const m = await memberWithRole(gw.url, o, { sys_navs: ['_task_list_'] });
-    const t1 = (await call(gw.url, refreshTokenContract.get, {}, { member: m.member, domain: o.domain })).body.refresh_token as string;
+    const t1 = (await call(gw.url, refreshTokenContract.get, {}, { member: m.member, domain: o.domain })).body
+      .refresh_token as string;
     const a = await call(gw.url, refreshTokenContract.exchange, { refresh_token: t1 }, { domain: o.domain });
-    const b = await call(gw.url, refreshTokenContract.exchange, { refresh_token: a.body.refresh_token }, { domain: o.domain });
+    const b = await call(
+      gw.url,
+      refreshTokenContract.exchange,
+      { refresh_token: a.body.refresh_token },
+      { domain: o.domain },
+    );
     expect(b.body.response_result).toBe(0);
-    const sessionOf = (r: typeof a) => ({ member: { id: r.body.id as number, token: r.body.token as string }, domain: o.domain });
+    const sessionOf = (r: typeof a) => ({
+      member: { id: r.body.id as number, token: r.body.token as string },
+      domain: o.domain,
+    });
     expect((await call(gw.url, appsContract.menu, {}, sessionOf(b))).status).toBe(200);
 
     // t1 again: a replay (someone else holds the chain now)
-    expect((await call(gw.url, refreshTokenContract.exchange, { refresh_token: t1 }, { domain: o.domain })).status).toBe(401);
-    expect((await call(gw.url, refreshTokenContract.exchange, { refresh_token: b.body.refresh_token }, { domain: o.domain })).status).toBe(401);
+    expect(
+      (await call(gw.url, refreshTokenContract.exchange, { refresh_token: t1 }, { domain: o.domain })).status,
+    ).toBe(401);
+    expect(
+      (await call(gw.url, refreshTokenContract.exchange, { refresh_token: b.body.refresh_token }, { domain: o.domain }))
+        .status,
+    ).toBe(401);
     expect((await call(gw.url, appsContract.menu, {}, sessionOf(a))).status).toBe(401);
     expect((await call(gw.url, appsContract.menu, {}, sessionOf(b))).status).toBe(401);
     // the session signed in with the password is not of that family
@@ -108,30 +166,71 @@ describe('refresh tokens rotate on use (issue 23 item 4)', () => {
   it('refuses a refresh token issued before an administrator reset the password, and ends its sessions', async () => {
     const o = await tenantWithApp(gw.url);
     const m = await memberWithRole(gw.url, o, { sys_navs: ['_task_list_'] });
-    const old = (await call(gw.url, refreshTokenContract.get, {}, { member: m.member, domain: o.domain })).body.refresh_token as string;
+    const old = (await call(gw.url, refreshTokenContract.get, {}, { member: m.member, domain: o.domain })).body
+      .refresh_token as string;
     const minted = await call(gw.url, refreshTokenContract.exchange, { refresh_token: old }, { domain: o.domain });
-    const reset = await call(gw.url, usersContract.changePassword, { id: m.userId, passn: 'sandibaru123' }, { tenant: o.tenant, domain: o.domain });
+    const reset = await call(
+      gw.url,
+      usersContract.changePassword,
+      { id: m.userId, passn: 'sandibaru123' },
+      { tenant: o.tenant, domain: o.domain },
+    );
     expect(reset.body.response_result).toBe(0);
-    expect((await call(gw.url, refreshTokenContract.exchange, { refresh_token: old }, { domain: o.domain })).status).toBe(401);
-    expect((await call(gw.url, refreshTokenContract.exchange, { refresh_token: minted.body.refresh_token }, { domain: o.domain })).status).toBe(401);
-    expect((await call(gw.url, appsContract.menu, {}, { member: { id: minted.body.id, token: minted.body.token }, domain: o.domain })).status).toBe(401);
+    expect(
+      (await call(gw.url, refreshTokenContract.exchange, { refresh_token: old }, { domain: o.domain })).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(
+          gw.url,
+          refreshTokenContract.exchange,
+          { refresh_token: minted.body.refresh_token },
+          { domain: o.domain },
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(
+          gw.url,
+          appsContract.menu,
+          {},
+          { member: { id: minted.body.id, token: minted.body.token }, domain: o.domain },
+        )
+      ).status,
+    ).toBe(401);
     // signed in with the new password, the member gets a new token
-    const login = await call(gw.url, authContract.appLogin, { input: m.username, pass: 'sandibaru123' }, { domain: o.domain });
-    const fresh = await call(gw.url, refreshTokenContract.get, {}, { member: { id: login.body.id, token: login.body.token }, domain: o.domain });
+    const login = await call(
+      gw.url,
+      authContract.appLogin,
+      { input: m.username, pass: 'sandibaru123' },
+      { domain: o.domain },
+    );
+    const fresh = await call(
+      gw.url,
+      refreshTokenContract.get,
+      {},
+      { member: { id: login.body.id, token: login.body.token }, domain: o.domain },
+    );
     expect(fresh.body.refresh_token).not.toBe(old);
   });
 });
 
 describe('sign-in throttling (issue 23 item 5)', () => {
   /** a failed sign-in, as status and envelope code */
-  const outcome = (r: { status: number; body: Record<string, any> }) => ({ status: r.status, code: r.body.response_result });
+  const outcome = (r: { status: number; body: Record<string, any> }) => ({
+    status: r.status,
+    code: r.body.response_result,
+  });
 
   it('answers the 11th wrong password within a minute 429, and the right one works once the window has passed', async () => {
     const throttled = await startGateway({ LOGIN_THROTTLE_WINDOW_S: '3' });
     try {
       const t = await tenantSession(throttled.url);
       for (let i = 0; i < 10; i++) {
-        expect(outcome(await call(throttled.url, authContract.tenantLogin, { input: t.username, pass: `salah${i}` }))).toEqual({ status: 400, code: -2 });
+        expect(
+          outcome(await call(throttled.url, authContract.tenantLogin, { input: t.username, pass: `salah${i}` })),
+        ).toEqual({ status: 400, code: -2 });
       }
       const res = await fetch(throttled.url + authContract.tenantLogin.path, {
         method: 'POST',
@@ -141,9 +240,15 @@ describe('sign-in throttling (issue 23 item 5)', () => {
       expect(res.status).toBe(429);
       const retryAfter = Number(res.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(await res.json()).toEqual({ response_result: Result.TOO_MANY_ATTEMPTS, message: T.common.tooManyAttempts(retryAfter), retry_after: retryAfter });
+      expect(await res.json()).toEqual({
+        response_result: Result.TOO_MANY_ATTEMPTS,
+        message: T.common.tooManyAttempts(retryAfter),
+        retry_after: retryAfter,
+      });
       // while blocked the right password is refused too: guessing cannot go on under the block
-      expect(outcome(await call(throttled.url, authContract.tenantLogin, { input: t.username, pass: t.pass }))).toEqual({ status: 429, code: Result.TOO_MANY_ATTEMPTS });
+      expect(outcome(await call(throttled.url, authContract.tenantLogin, { input: t.username, pass: t.pass }))).toEqual(
+        { status: 429, code: Result.TOO_MANY_ATTEMPTS },
+      );
       await sleep(retryAfter * 1000 + 300);
       const ok = await call(throttled.url, authContract.tenantLogin, { input: t.username, pass: t.pass });
       expect(ok.body).toMatchObject({ response_result: 0, id: t.tenant.id });
@@ -157,13 +262,19 @@ describe('sign-in throttling (issue 23 item 5)', () => {
     try {
       const o = await tenantWithApp(throttled.url);
       const m = await memberWithRole(throttled.url, o, { sys_navs: ['_task_list_'] });
-      const login = (input: string, pass: string) => call(throttled.url, authContract.appLogin, { input, pass }, { domain: o.domain });
+      const login = (input: string, pass: string) =>
+        call(throttled.url, authContract.appLogin, { input, pass }, { domain: o.domain });
       expect(outcome(await login(unique('siapa'), 'apa saja'))).toEqual({ status: 400, code: -1 });
       expect(outcome(await login(unique('siapa'), 'apa saja'))).toEqual({ status: 400, code: -1 });
       expect(outcome(await login(m.username, 'salah123'))).toEqual({ status: 400, code: -2 });
-      expect(outcome(await login(unique('siapa'), 'apa saja'))).toEqual({ status: 429, code: Result.TOO_MANY_ATTEMPTS });
+      expect(outcome(await login(unique('siapa'), 'apa saja'))).toEqual({
+        status: 429,
+        code: Result.TOO_MANY_ATTEMPTS,
+      });
       expect(outcome(await login(m.username, m.pass))).toEqual({ status: 429, code: Result.TOO_MANY_ATTEMPTS });
-      expect(outcome(await call(throttled.url, authContract.tenantLogin, { input: o.username, pass: o.pass }))).toEqual({ status: 429, code: Result.TOO_MANY_ATTEMPTS });
+      expect(outcome(await call(throttled.url, authContract.tenantLogin, { input: o.username, pass: o.pass }))).toEqual(
+        { status: 429, code: Result.TOO_MANY_ATTEMPTS },
+      );
     } finally {
       await throttled.stop();
     }
@@ -174,7 +285,14 @@ describe('sign-in throttling (issue 23 item 5)', () => {
     try {
       const register = () => {
         const name = unique('reg');
-        return call(throttled.url, authContract.register, { username: name, first: 'Siti', email: `${name}@contoh.id`, pass: 'rahasia123', passv: 'rahasia123', tenant_name: 'PT Maju' });
+        return call(throttled.url, authContract.register, {
+          username: name,
+          first: 'Siti',
+          email: `${name}@contoh.id`,
+          pass: 'rahasia123',
+          passv: 'rahasia123',
+          tenant_name: 'PT Maju',
+        });
       };
       expect((await register()).body.response_result).toBe(0);
       expect((await register()).body.response_result).toBe(0);
@@ -207,23 +325,54 @@ describe('sign-in throttling (issue 23 item 5)', () => {
 describe('new passwords of at least 8 characters (issue 23 item 5)', () => {
   it('refuses 7 characters at registration, user add and password change with "Minimal 8 karakter"', async () => {
     const name = unique('reg');
-    const reg = await call(gw.url, authContract.register, { username: name, first: 'Siti', email: `${name}@contoh.id`, pass: 'tujuh77', passv: 'tujuh77', tenant_name: 'PT Maju' });
-    expect(reg.body).toMatchObject({ response_result: -10, errors: expect.arrayContaining([{ path: 'pass', message: T.common.min(8) }]) });
+    const reg = await call(gw.url, authContract.register, {
+      username: name,
+      first: 'Siti',
+      email: `${name}@contoh.id`,
+      pass: 'tujuh77',
+      passv: 'tujuh77',
+      tenant_name: 'PT Maju',
+    });
+    expect(reg.body).toMatchObject({
+      response_result: -10,
+      errors: expect.arrayContaining([{ path: 'pass', message: T.common.min(8) }]),
+    });
 
     const o = await tenantWithApp(gw.url);
     const m = await memberWithRole(gw.url, o, { sys_navs: ['_task_list_'] });
     const auth = { tenant: o.tenant, domain: o.domain };
     const username = unique('usr');
-    const add = await call(gw.url, usersContract.add, { username, first: 'Andi', email: `${username}@contoh.id`, pass: 'tujuh77', passv: 'tujuh77', role_id: m.roleId }, auth);
-    expect(add.body).toMatchObject({ response_result: -10, errors: expect.arrayContaining([{ path: 'pass', message: T.common.min(8) }]) });
+    const add = await call(
+      gw.url,
+      usersContract.add,
+      { username, first: 'Andi', email: `${username}@contoh.id`, pass: 'tujuh77', passv: 'tujuh77', role_id: m.roleId },
+      auth,
+    );
+    expect(add.body).toMatchObject({
+      response_result: -10,
+      errors: expect.arrayContaining([{ path: 'pass', message: T.common.min(8) }]),
+    });
     const change = await call(gw.url, usersContract.changePassword, { id: m.userId, passn: '  tujuh77  ' }, auth);
     expect(change.body).toMatchObject({ response_result: -10, errors: [{ path: 'passn', message: T.common.min(8) }] });
-    expect((await call(gw.url, usersContract.changePassword, { id: m.userId, passn: 'delapan8' }, auth)).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, usersContract.changePassword, { id: m.userId, passn: 'delapan8' }, auth)).body
+        .response_result,
+    ).toBe(0);
   });
 
   it('still signs in an account whose password predates the rule (4 characters)', async () => {
     const o = await tenantWithApp(gw.url);
-    gw.app.db.db.insert(accounts).values({ appId: o.appId, username: 'lama', email: 'lama@contoh.id', first: 'Lama', passHash: await hashPassword('abcd'), createdAt: Date.now() }).run();
+    gw.app.db.db
+      .insert(accounts)
+      .values({
+        appId: o.appId,
+        username: 'lama',
+        email: 'lama@contoh.id',
+        first: 'Lama',
+        passHash: await hashPassword('abcd'),
+        createdAt: Date.now(),
+      })
+      .run();
     const login = await call(gw.url, authContract.appLogin, { input: 'lama', pass: 'abcd' }, { domain: o.domain });
     expect(login.body).toMatchObject({ response_result: 0, name: 'Lama' });
     expect(gw.app.db.db.select().from(accounts).where(eq(accounts.username, 'lama')).all()).toHaveLength(1);

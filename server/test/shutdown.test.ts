@@ -18,7 +18,11 @@ const bindable = (port: number) =>
 describe('graceful shutdown', () => {
   it('closes with live MQTT, MQTT-over-WebSocket and socket.io clients, releases the ports, and tolerates a second close', async () => {
     const gw = await startGateway();
-    gw.app.broker.addAuthority({ authenticate: (_c, u) => (u ? { key: `device:${u}` } : null), authorizePublish: () => true, authorizeSubscribe: () => true });
+    gw.app.broker.addAuthority({
+      authenticate: (_c, u) => (u ? { key: `device:${u}` } : null),
+      authorizePublish: () => true,
+      authorizeSubscribe: () => true,
+    });
     const httpPort = Number(new URL(gw.url).port);
     const t = await tenantSession(gw.url);
     const { socket } = await openSocket(gw.url, sessionAuth(t));

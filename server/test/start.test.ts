@@ -21,7 +21,16 @@ function launch(env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-start-'));
   const launcher = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     cwd: root,
-    env: { ...process.env, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      MQTT_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -54,7 +63,12 @@ describe('npm start', () => {
     const [, mqttPort] = await seen(/MQTT broker on 127\.0\.0\.1:(\d+) \(TCP\)/, 5_000);
     expect(Number(port)).toBeGreaterThan(0);
     expect(Number(mqttPort)).toBeGreaterThan(0);
-    await seen(new RegExp(`starting \\d+ simulated devices against http://127\\.0\\.0\\.1:${port} \\(mqtt://127\\.0\\.0\\.1:${mqttPort}\\)`), 30_000);
+    await seen(
+      new RegExp(
+        `starting \\d+ simulated devices against http://127\\.0\\.0\\.1:${port} \\(mqtt://127\\.0\\.0\\.1:${mqttPort}\\)`,
+      ),
+      30_000,
+    );
     const [, live] = await seen(/(\d+) devices live/, 60_000);
     expect(Number(live)).toBeGreaterThan(0);
     expect((await fetch(`http://127.0.0.1:${port}/admin/login`)).status).toBe(200);

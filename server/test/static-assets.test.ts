@@ -20,7 +20,10 @@ beforeAll(async () => {
   web = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-web-'));
   const assets = path.join(web, 'assets');
   fs.mkdirSync(assets);
-  fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><html><head><title>Sentra</title><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>');
+  fs.writeFileSync(
+    path.join(web, 'index.html'),
+    '<!doctype html><html><head><title>Sentra</title><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>',
+  );
   fs.writeFileSync(path.join(assets, 'index-abc.js'), SCRIPT);
   fs.writeFileSync(path.join(assets, 'index-abc.js.br'), zlib.brotliCompressSync(SCRIPT));
   fs.writeFileSync(path.join(assets, 'index-abc.js.gz'), zlib.gzipSync(SCRIPT));

@@ -29,7 +29,9 @@ const tmp = (prefix: string) => {
 function tmpfs(size: string, options = ''): string | null {
   const dir = tmp('sentra-tmpfs-');
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}${options ? `,${options}` : ''}`, 'tmpfs', dir], { stdio: 'pipe' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}${options ? `,${options}` : ''}`, 'tmpfs', dir], {
+      stdio: 'pipe',
+    });
   } catch {
     return null;
   }
@@ -64,7 +66,10 @@ function fill(dir: string): string {
 }
 
 /** the gateway's output, but only the lines it printed itself (not Node's warnings about loaders) */
-const ownLines = (out: string) => out.split('\n').filter((l) => l.trim() !== '' && !/ExperimentalWarning|--trace-warnings|node --import|^\(node:\d+\)/.test(l));
+const ownLines = (out: string) =>
+  out
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !/ExperimentalWarning|--trace-warnings|node --import|^\(node:\d+\)/.test(l));
 
 describe('DATA_DIR at start', () => {
   it('is a file: one line naming DATA_DIR, a non-zero exit', async () => {
@@ -80,7 +85,9 @@ describe('DATA_DIR at start', () => {
     const deep = path.join(base, 'tidak-ada', 'data');
     const r = await runGatewayToExit(deep);
     expect(r.code).not.toBe(0);
-    expect(ownLines(r.output)).toEqual([`DATA_DIR ${JSON.stringify(deep)} cannot be used: it does not exist, nor does its parent ${JSON.stringify(path.dirname(deep))}`]);
+    expect(ownLines(r.output)).toEqual([
+      `DATA_DIR ${JSON.stringify(deep)} cannot be used: it does not exist, nor does its parent ${JSON.stringify(path.dirname(deep))}`,
+    ]);
     expect(fs.existsSync(path.dirname(deep))).toBe(false);
     const fresh = path.join(base, 'baru');
     const ok = await runGatewayToExit(fresh);
@@ -96,7 +103,9 @@ describe('DATA_DIR at start', () => {
     cleanup.push(() => fs.chmodSync(dir, 0o700));
     const r = await runGatewayToExit(dir, {}, 30_000, root ? { uid: 65534, gid: 65534 } : undefined);
     expect(r.code).not.toBe(0);
-    expect(ownLines(r.output)).toEqual([`DATA_DIR ${JSON.stringify(dir)} cannot be used: it cannot be read (permission denied)`]);
+    expect(ownLines(r.output)).toEqual([
+      `DATA_DIR ${JSON.stringify(dir)} cannot be used: it cannot be read (permission denied)`,
+    ]);
   }, 60_000);
 
   it('is full or read-only: one line naming DATA_DIR and the reason (skipped where tmpfs cannot be mounted)', async (ctx) => {
@@ -105,12 +114,16 @@ describe('DATA_DIR at start', () => {
     fill(full);
     const r = await runGatewayToExit(full);
     expect(r.code).not.toBe(0);
-    expect(ownLines(r.output)).toEqual([`DATA_DIR ${JSON.stringify(full)} cannot be used: it cannot be written (the disk is full (no room for 1 MiB))`]);
+    expect(ownLines(r.output)).toEqual([
+      `DATA_DIR ${JSON.stringify(full)} cannot be used: it cannot be written (the disk is full (no room for 1 MiB))`,
+    ]);
 
     const ro = tmpfs('4m', 'ro')!;
     const r2 = await runGatewayToExit(ro);
     expect(r2.code).not.toBe(0);
-    expect(ownLines(r2.output)).toEqual([`DATA_DIR ${JSON.stringify(ro)} cannot be used: it cannot be written (it is on a read-only file system)`]);
+    expect(ownLines(r2.output)).toEqual([
+      `DATA_DIR ${JSON.stringify(ro)} cannot be used: it cannot be written (it is on a read-only file system)`,
+    ]);
   }, 90_000);
 });
 
@@ -125,7 +138,11 @@ describe('a disk that fills while devices publish', () => {
     });
     const owner = await tenantWithApp(gw.url);
     const d = await addDevice(gw.url, { tenant: owner.tenant, domain: owner.domain }, 'mqtt');
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, { username: d.store_mqtt_username, password: d.store_mqtt_password, reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, {
+      username: d.store_mqtt_username,
+      password: d.store_mqtt_password,
+      reconnectPeriod: 0,
+    });
     cleanup.push(() => void client.end(true));
     const acked: number[] = [];
     const base = Date.now() - 3_600_000;
@@ -136,11 +153,16 @@ describe('a disk that fills while devices publish', () => {
       while (publishing && client.connected && inFlight < 20) {
         const ts = base + next++;
         inFlight++;
-        client.publish(`d/${d.id}/data`, JSON.stringify({ _ts: ts, env: { data: { n: next, teks: 'x'.repeat(200) } } }), { qos: 1 }, (err) => {
-          inFlight--;
-          if (!err) acked.push(ts);
-          setImmediate(pump);
-        });
+        client.publish(
+          `d/${d.id}/data`,
+          JSON.stringify({ _ts: ts, env: { data: { n: next, teks: 'x'.repeat(200) } } }),
+          { qos: 1 },
+          (err) => {
+            inFlight--;
+            if (!err) acked.push(ts);
+            setImmediate(pump);
+          },
+        );
       }
     };
     pump();
@@ -152,11 +174,14 @@ describe('a disk that fills while devices publish', () => {
     const stalledAt = acked.length;
     await new Promise((r) => setTimeout(r, 1500));
     expect(acked.length).toBe(stalledAt);
-    expect(gw.output().match(/telemetry storage failing, ingest stops acknowledging: \d+ points held/g)).toHaveLength(1);
+    expect(gw.output().match(/telemetry storage failing, ingest stops acknowledging: \d+ points held/g)).toHaveLength(
+      1,
+    );
     // HTTP: a write that fails on storage is a clean 503 with the storage code, never 500/-99
     const login = await call(gw.url, authContract.tenantLogin, { input: owner.username, pass: owner.pass });
     expect(login.status).not.toBe(500);
-    if (login.status !== 200) expect([login.status, login.body.response_result]).toEqual([503, Result.STORAGE_UNAVAILABLE]);
+    if (login.status !== 200)
+      expect([login.status, login.body.response_result]).toEqual([503, Result.STORAGE_UNAVAILABLE]);
 
     fs.rmSync(filler);
     expect(await until(() => acked.length > stalledAt + 100, 20_000)).toBe(true);
@@ -168,7 +193,12 @@ describe('a disk that fills while devices publish', () => {
 
     const db = new Database(path.join(dataDir, 'sentra.db'), { readonly: true });
     const stored = new Set(
-      db.prepare(`SELECT p.ts FROM telemetry_points p JOIN telemetry_series s ON s.id = p.series_id WHERE s.device_id = ? AND s.param = 'n'`).pluck().all(d.id) as number[],
+      db
+        .prepare(
+          `SELECT p.ts FROM telemetry_points p JOIN telemetry_series s ON s.id = p.series_id WHERE s.device_id = ? AND s.param = 'n'`,
+        )
+        .pluck()
+        .all(d.id) as number[],
     );
     db.close();
     expect(acked.filter((ts) => !stored.has(ts))).toEqual([]);

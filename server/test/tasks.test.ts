@@ -26,13 +26,18 @@ const rule = (deviceId: number, condition: Record<string, unknown> = {}) => ({
 });
 
 async function connectDevice(gw: Running, device: Record<string, any>, clients: MqttClient[]) {
-  const a = await mqttAttempt(gw.mqttPort, { clientId: unique('c'), username: device.store_mqtt_username, password: device.store_mqtt_password });
+  const a = await mqttAttempt(gw.mqttPort, {
+    clientId: unique('c'),
+    username: device.store_mqtt_username,
+    password: device.store_mqtt_password,
+  });
   if (!a.client) throw new Error(`refused: ${a.code}`);
   clients.push(a.client);
   return a.client;
 }
 
-const tasksOf = async (gw: Running, auth: AppAuth) => (await call(gw.url, tasksContract.list, { size: 100 }, auth)).body.tasks as Task[];
+const tasksOf = async (gw: Running, auth: AppAuth) =>
+  (await call(gw.url, tasksContract.list, { size: 100 }, auth)).body.tasks as Task[];
 const evaluated = (...gws: Running[]) => gws.reduce((n, g) => n + g.app.rules.engine.metrics().messages, 0);
 
 describe('tasks across a restart', () => {
@@ -90,7 +95,9 @@ describe('one open task per rule and device', () => {
     try {
       const owner = await tenantWithApp(gw.url);
       const db = gw.app.db.sqlite;
-      const insert = db.prepare("INSERT INTO tasks (app_id, rule_id, category, device_id, title, status, open, first_ts, last_ts, created_at, updated_at) VALUES (?, 7, 11, 3, 'x', ?, ?, 0, 0, 0, 0)");
+      const insert = db.prepare(
+        "INSERT INTO tasks (app_id, rule_id, category, device_id, title, status, open, first_ts, last_ts, created_at, updated_at) VALUES (?, 7, 11, 3, 'x', ?, ?, 0, 0, 0, 0)",
+      );
       insert.run(owner.appId, 1, 1);
       expect(() => insert.run(owner.appId, 2, 1)).toThrow(/UNIQUE/);
       expect(() => insert.run(owner.appId, 4, 0)).not.toThrow();

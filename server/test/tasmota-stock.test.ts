@@ -63,7 +63,18 @@ const discoveryConfig = (topic: string) => ({
   sht: [],
   ver: 1,
 });
-const energy = { TotalStartTime: '2026-01-02T10:00:00', Total: 12.345, Yesterday: 0.5, Today: 0.12, Power: 42, ApparentPower: 50, ReactivePower: 27, Factor: 0.84, Voltage: 229, Current: 0.218 };
+const energy = {
+  TotalStartTime: '2026-01-02T10:00:00',
+  Total: 12.345,
+  Yesterday: 0.5,
+  Today: 0.12,
+  Power: 42,
+  ApparentPower: 50,
+  ReactivePower: 27,
+  Factor: 0.84,
+  Voltage: 229,
+  Current: 0.218,
+};
 
 /**
  * A stock Tasmota (SetOption4 0: command answers on RESULT; SetOption4 1 devices answer on the command's own stat
@@ -76,7 +87,8 @@ function firmware(client: MqttClient, topic: string) {
     const command = t.slice(`cmnd/${topic}/`.length);
     const value = payload.toString();
     state.commands.push([command, value]);
-    if (command.toUpperCase() !== 'POWER') return void client.publish(`stat/${topic}/RESULT`, JSON.stringify({ Command: 'Unknown' }));
+    if (command.toUpperCase() !== 'POWER')
+      return void client.publish(`stat/${topic}/RESULT`, JSON.stringify({ Command: 'Unknown' }));
     if (/^(on|1|true)$/i.test(value)) state.power = 'ON';
     else if (/^(off|0|false)$/i.test(value)) state.power = 'OFF';
     else if (/^toggle$/i.test(value)) state.power = state.power === 'ON' ? 'OFF' : 'ON';
@@ -111,18 +123,42 @@ describe('stock Tasmota: its connect sequence and console commands on one connec
     // MqttConnected: LWT Online (retained), the empty POWER query, then its own, group and fallback subscriptions
     client.publish(`tele/${topic}/LWT`, 'Online', { qos: 0, retain: true });
     client.publish(`cmnd/${topic}/POWER`, '', { qos: 0 });
-    const granted = [await subscribe(client, `cmnd/${topic}/#`), await subscribe(client, 'cmnd/tasmotas/#'), await subscribe(client, `cmnd/${CLIENT}_fb/#`)];
+    const granted = [
+      await subscribe(client, `cmnd/${topic}/#`),
+      await subscribe(client, 'cmnd/tasmotas/#'),
+      await subscribe(client, `cmnd/${CLIENT}_fb/#`),
+    ];
     // its own command topic is granted; the group and fallback topics are refused harmlessly (SUBACK 0x80)
     expect(granted).toEqual([0, 128, 128]);
 
     // INFO1–3, the relay's state, discovery (retained), STATE and SENSOR
-    client.publish(`tele/${topic}/INFO1`, JSON.stringify({ Info1: { Module: 'Sonoff Basic', Version: '14.3.0(release-tasmota)', FallbackTopic: `cmnd/${CLIENT}_fb/`, GroupTopic: 'cmnd/tasmotas/' } }));
-    client.publish(`tele/${topic}/INFO2`, JSON.stringify({ Info2: { WebServerMode: 'Admin', Hostname: 'tasmota-ABCDEF-3567', IPAddress: '192.168.1.50' } }));
-    client.publish(`tele/${topic}/INFO3`, JSON.stringify({ Info3: { RestartReason: 'Software/System restart', BootCount: 12 } }));
+    client.publish(
+      `tele/${topic}/INFO1`,
+      JSON.stringify({
+        Info1: {
+          Module: 'Sonoff Basic',
+          Version: '14.3.0(release-tasmota)',
+          FallbackTopic: `cmnd/${CLIENT}_fb/`,
+          GroupTopic: 'cmnd/tasmotas/',
+        },
+      }),
+    );
+    client.publish(
+      `tele/${topic}/INFO2`,
+      JSON.stringify({ Info2: { WebServerMode: 'Admin', Hostname: 'tasmota-ABCDEF-3567', IPAddress: '192.168.1.50' } }),
+    );
+    client.publish(
+      `tele/${topic}/INFO3`,
+      JSON.stringify({ Info3: { RestartReason: 'Software/System restart', BootCount: 12 } }),
+    );
     client.publish(`stat/${topic}/RESULT`, JSON.stringify({ POWER: 'OFF' }));
     client.publish(`stat/${topic}/POWER`, 'OFF');
     client.publish(`tasmota/discovery/${MAC}/config`, JSON.stringify(discoveryConfig(topic)), { retain: true });
-    client.publish(`tasmota/discovery/${MAC}/sensors`, JSON.stringify({ sn: { Time: '2026-11-27T14:50:00', ENERGY: energy }, ver: 1 }), { retain: true });
+    client.publish(
+      `tasmota/discovery/${MAC}/sensors`,
+      JSON.stringify({ sn: { Time: '2026-11-27T14:50:00', ENERGY: energy }, ver: 1 }),
+      { retain: true },
+    );
     client.publish(
       `tele/${topic}/STATE`,
       JSON.stringify({
@@ -135,32 +171,74 @@ describe('stock Tasmota: its connect sequence and console commands on one connec
         LoadAvg: 19,
         MqttCount: 1,
         POWER: 'OFF',
-        Wifi: { AP: 1, SSId: 'lab', BSSId: 'AA:BB:CC:DD:EE:FF', Channel: 6, Mode: '11n', RSSI: 76, Signal: -62, LinkCount: 1, Downtime: '0T00:00:03' },
+        Wifi: {
+          AP: 1,
+          SSId: 'lab',
+          BSSId: 'AA:BB:CC:DD:EE:FF',
+          Channel: 6,
+          Mode: '11n',
+          RSSI: 76,
+          Signal: -62,
+          LinkCount: 1,
+          Downtime: '0T00:00:03',
+        },
       }),
     );
-    await client.publishAsync(`tele/${topic}/SENSOR`, JSON.stringify({ Time: '2026-11-27T14:50:00', ENERGY: energy }), { qos: 0 });
+    await client.publishAsync(`tele/${topic}/SENSOR`, JSON.stringify({ Time: '2026-11-27T14:50:00', ENERGY: energy }), {
+      qos: 0,
+    });
 
     // discovery filled the device's info
     expect(
-      await until(async () => (await call(gw.url, deviceFamilyCalls.tasmota.get, { id: device.id }, auth)).body.data?.tasmota_discovery?.mac === MAC, 3000),
+      await until(
+        async () =>
+          (await call(gw.url, deviceFamilyCalls.tasmota.get, { id: device.id }, auth)).body.data?.tasmota_discovery
+            ?.mac === MAC,
+        3000,
+      ),
     ).toBe(true);
     const info = (await call(gw.url, deviceFamilyCalls.tasmota.get, { id: device.id }, auth)).body.data;
-    expect(info.tasmota_discovery).toMatchObject({ mac: MAC, ip: '192.168.1.50', hostname: 'tasmota-ABCDEF-3567', model: 'Sonoff Basic', version: '14.3.0', relays: [1, 0, 0, 0, 0, 0, 0, 0], friendly_names: ['Lampu Teras', null, null, null, null, null, null, null] });
+    expect(info.tasmota_discovery).toMatchObject({
+      mac: MAC,
+      ip: '192.168.1.50',
+      hostname: 'tasmota-ABCDEF-3567',
+      model: 'Sonoff Basic',
+      version: '14.3.0',
+      relays: [1, 0, 0, 0, 0, 0, 0, 0],
+      friendly_names: ['Lampu Teras', null, null, null, null, null, null, null],
+    });
     expect(info.tasmota_discovery.sensors).toEqual({ ENERGY: energy });
     expect(info.online).toBe(true);
     // SENSOR and STATE are stored; INFO1–3, the empty POWER query and discovery are no telemetry and no rejects
     const newest = async (sensor: string, param: string, subparam?: string) =>
-      (await call(gw.url, deviceDataContract.ndata, { id: device.id, sensor, configtype: 'data', param, ...(subparam ? { subparam } : {}), ndata: 1 }, auth)).body.data?.[0]?.value;
+      (
+        await call(
+          gw.url,
+          deviceDataContract.ndata,
+          { id: device.id, sensor, configtype: 'data', param, ...(subparam ? { subparam } : {}), ndata: 1 },
+          auth,
+        )
+      ).body.data?.[0]?.value;
     expect(await until(async () => (await newest('ENERGY', 'Power')) === 42, 5000)).toBe(true);
     expect(gw.app.telemetry.rejectsOf(device.id)).toBeUndefined();
 
     // a console command (the REST call) answered by RESULT
-    const on = await call(gw.url, commandsContract.configure, { id: device.id, sensor: 'relay', configtype: 'config', param: 'POWER', value: true }, auth);
+    const on = await call(
+      gw.url,
+      commandsContract.configure,
+      { id: device.id, sensor: 'relay', configtype: 'config', param: 'POWER', value: true },
+      auth,
+    );
     expect(on.body).toMatchObject({ response_result: Result.OK, data: { reply: { POWER: 'ON' } } });
 
     // a device answering only on stat/<topic>/POWER (SetOption4 1): the command completes all the same
     device_.statOnly = true;
-    const off = await call(gw.url, commandsContract.configure, { id: device.id, sensor: 'relay', configtype: 'config', param: 'POWER', value: false }, auth);
+    const off = await call(
+      gw.url,
+      commandsContract.configure,
+      { id: device.id, sensor: 'relay', configtype: 'config', param: 'POWER', value: false },
+      auth,
+    );
     expect(off.body).toMatchObject({ response_result: Result.OK, data: { reply: { POWER: 'OFF' } } });
     expect(device_.commands).toEqual([
       ['POWER', 'ON'],
@@ -176,18 +254,38 @@ describe('stock Tasmota: its connect sequence and console commands on one connec
 
   it('clears the discovery info on the empty retained messages of SetOption19 changes, and keeps discovery to the MAC it named', async () => {
     const device = await addDevice(gw.url, auth, 'tasmota');
-    const client = (await mqttAttempt(gw.mqttPort, { clientId: unique('DVES_'), username: device.username, password: device.password }))
-      .client!;
+    const client = (
+      await mqttAttempt(gw.mqttPort, {
+        clientId: unique('DVES_'),
+        username: device.username,
+        password: device.password,
+      })
+    ).client!;
     clients.push(client);
-    await client.publishAsync(`tasmota/discovery/${MAC}/config`, JSON.stringify(discoveryConfig(device.topic)), { qos: 1, retain: true });
-    await client.publishAsync(`tasmota/discovery/${MAC}/sensors`, JSON.stringify({ sn: { Time: 'x', ENERGY: { Power: 3 } }, ver: 1 }), { qos: 1, retain: true });
-    const discovery = async () => (await call(gw.url, deviceFamilyCalls.tasmota.get, { id: device.id }, auth)).body.data.tasmota_discovery;
+    await client.publishAsync(`tasmota/discovery/${MAC}/config`, JSON.stringify(discoveryConfig(device.topic)), {
+      qos: 1,
+      retain: true,
+    });
+    await client.publishAsync(
+      `tasmota/discovery/${MAC}/sensors`,
+      JSON.stringify({ sn: { Time: 'x', ENERGY: { Power: 3 } }, ver: 1 }),
+      { qos: 1, retain: true },
+    );
+    const discovery = async () =>
+      (await call(gw.url, deviceFamilyCalls.tasmota.get, { id: device.id }, auth)).body.data.tasmota_discovery;
     expect(await until(async () => (await discovery())?.sensors?.ENERGY?.Power === 3)).toBe(true);
 
     // another MAC's discovery is not this device's: dropped and counted, the connection stays up
     const before = gw.app.broker.metrics().dropped_publishes_by_client[`device:${device.id}`] ?? 0;
-    await client.publishAsync('tasmota/discovery/001122334455/config', JSON.stringify(discoveryConfig(device.topic)), { qos: 1, retain: true });
-    expect(await until(() => (gw.app.broker.metrics().dropped_publishes_by_client[`device:${device.id}`] ?? 0) === before + 1)).toBe(true);
+    await client.publishAsync('tasmota/discovery/001122334455/config', JSON.stringify(discoveryConfig(device.topic)), {
+      qos: 1,
+      retain: true,
+    });
+    expect(
+      await until(
+        () => (gw.app.broker.metrics().dropped_publishes_by_client[`device:${device.id}`] ?? 0) === before + 1,
+      ),
+    ).toBe(true);
     expect((await discovery()).mac).toBe(MAC);
 
     await client.publishAsync(`tasmota/discovery/${MAC}/config`, '', { qos: 1, retain: true });
@@ -201,8 +299,20 @@ describe('broker authorisation: a publish outside the rights is dropped and coun
   it('drops a Tasmota publish under another topic and a generic device publish on another device, counting each per device', async () => {
     const tasmota = await addDevice(gw.url, auth, 'tasmota');
     const generic = await addDevice(gw.url, auth, 'mqtt');
-    const t = (await mqttAttempt(gw.mqttPort, { clientId: unique('DVES_'), username: tasmota.username, password: tasmota.password })).client!;
-    const g = (await mqttAttempt(gw.mqttPort, { clientId: unique('g'), username: generic.store_mqtt_username, password: generic.store_mqtt_password })).client!;
+    const t = (
+      await mqttAttempt(gw.mqttPort, {
+        clientId: unique('DVES_'),
+        username: tasmota.username,
+        password: tasmota.password,
+      })
+    ).client!;
+    const g = (
+      await mqttAttempt(gw.mqttPort, {
+        clientId: unique('g'),
+        username: generic.store_mqtt_username,
+        password: generic.store_mqtt_password,
+      })
+    ).client!;
     clients.push(t, g);
     let closes = 0;
     t.on('close', () => closes++);
@@ -253,11 +363,17 @@ describe('Tasmota registration with the Topic the device already has', () => {
     expect(generated.topic).toMatch(/^sentra_[0-9a-f]{12}$/);
 
     // the kept Topic is the device's on the broker: its own telemetry topic is its right
-    const c = (await mqttAttempt(gw.mqttPort, { clientId: unique('DVES_'), username: kept.username, password: kept.password })).client!;
+    const c = (
+      await mqttAttempt(gw.mqttPort, { clientId: unique('DVES_'), username: kept.username, password: kept.password })
+    ).client!;
     clients.push(c);
     const before = gw.app.broker.metrics().dropped_publishes;
     await c.publishAsync(`tele/${topic}/LWT`, 'Online', { qos: 1, retain: true });
-    expect(await until(() => Boolean(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(kept.id)))).toBe(true);
+    expect(
+      await until(() =>
+        Boolean(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(kept.id)),
+      ),
+    ).toBe(true);
     expect(gw.app.broker.metrics().dropped_publishes).toBe(before);
   });
 });

@@ -22,7 +22,17 @@ async function appWithRole() {
 
 const newUser = (roleId: number, over: Record<string, unknown> = {}) => {
   const username = unique('andi');
-  return { username, first: 'Andi', last: 'Wijaya', email: `${username}@contoh.id`, pass: 'rahasia1', passv: 'rahasia1', role_id: roleId, email_verification: false, ...over };
+  return {
+    username,
+    first: 'Andi',
+    last: 'Wijaya',
+    email: `${username}@contoh.id`,
+    pass: 'rahasia1',
+    passv: 'rahasia1',
+    role_id: roleId,
+    email_verification: false,
+    ...over,
+  };
 };
 
 describe('POST /service/web/application/account/manage/add', () => {
@@ -31,11 +41,26 @@ describe('POST /service/web/application/account/manage/add', () => {
     const input = newUser(o.roleId);
     const r = await call(gw.url, usersContract.add, input, as(o));
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ response_result: 0, data: { username: input.username, first: 'Andi', last: 'Wijaya', email: input.email, role_id: o.roleId, role_name: 'operator' } });
+    expect(r.body).toMatchObject({
+      response_result: 0,
+      data: {
+        username: input.username,
+        first: 'Andi',
+        last: 'Wijaya',
+        email: input.email,
+        role_id: o.roleId,
+        role_name: 'operator',
+      },
+    });
     expect(r.body.data).not.toHaveProperty('pass');
     const list = await call(gw.url, usersContract.list, {}, as(o));
     expect(list.body.data.map((u: { id: number }) => u.id)).toEqual([r.body.data.id]);
-    const login = await call(gw.url, authContract.appLogin, { input: input.username, pass: 'rahasia1' }, { domain: o.domain });
+    const login = await call(
+      gw.url,
+      authContract.appLogin,
+      { input: input.username, pass: 'rahasia1' },
+      { domain: o.domain },
+    );
     expect(login.body).toMatchObject({ response_result: 0, id: r.body.data.id, name: 'Andi' });
   });
   it('accepts the bounds: username and first of 4 and 16, no last name, email of 4, pass of 8', async () => {
@@ -47,7 +72,9 @@ describe('POST /service/web/application/account/manage/add', () => {
       const r = await call(gw.url, usersContract.add, newUser(o.roleId, over), as(o));
       expect(r.body.response_result).toBe(0);
     }
-    expect((await call(gw.url, usersContract.add, newUser(o.roleId, { email: 'a@b.id' }), as(o))).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, usersContract.add, newUser(o.roleId, { email: 'a@b.id' }), as(o))).body.response_result,
+    ).toBe(0);
   });
   it.each([
     ['username shorter than 4', { username: 'abc' }, 'username'],
@@ -94,7 +121,9 @@ describe('POST /service/web/application/account/manage/add', () => {
     const b = await appWithRole();
     const input = newUser(a.roleId);
     await call(gw.url, usersContract.add, input, as(a));
-    expect((await call(gw.url, usersContract.add, { ...input, role_id: b.roleId }, as(b))).body.response_result).toBe(0);
+    expect((await call(gw.url, usersContract.add, { ...input, role_id: b.roleId }, as(b))).body.response_result).toBe(
+      0,
+    );
   });
   it('refuses with "Tidak dapat menambah pengguna, belum ada role terdaftar" while no role exists', async () => {
     const o = await tenantWithApp(gw.url);
@@ -102,7 +131,7 @@ describe('POST /service/web/application/account/manage/add', () => {
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ response_result: -12, message: T.users.noRole });
   });
-  it("answers 404 for a role of another application", async () => {
+  it('answers 404 for a role of another application', async () => {
     const o = await appWithRole();
     const other = await appWithRole();
     expect((await call(gw.url, usersContract.add, newUser(other.roleId), as(o))).status).toBe(404);
@@ -139,8 +168,27 @@ describe('POST /service/web/application/account/manage/edit', () => {
     const o = await appWithRole();
     const role2 = await call(gw.url, rolesContract.add, { name: 'teknisi' }, as(o));
     const add = await call(gw.url, usersContract.add, newUser(o.roleId), as(o));
-    const r = await call(gw.url, usersContract.edit, { id: add.body.data.id, username: 'diganti', first: 'Budiman', last: '', email: 'budi@contoh.id', role_id: role2.body.data.id }, as(o));
-    expect(r.body.data).toMatchObject({ username: add.body.data.username, first: 'Budiman', last: null, email: 'budi@contoh.id', role_id: role2.body.data.id, role_name: 'teknisi' });
+    const r = await call(
+      gw.url,
+      usersContract.edit,
+      {
+        id: add.body.data.id,
+        username: 'diganti',
+        first: 'Budiman',
+        last: '',
+        email: 'budi@contoh.id',
+        role_id: role2.body.data.id,
+      },
+      as(o),
+    );
+    expect(r.body.data).toMatchObject({
+      username: add.body.data.username,
+      first: 'Budiman',
+      last: null,
+      email: 'budi@contoh.id',
+      role_id: role2.body.data.id,
+      role_name: 'teknisi',
+    });
   });
   it.each([
     ['first shorter than 4', { first: 'Abc' }, 'first'],
@@ -151,7 +199,12 @@ describe('POST /service/web/application/account/manage/edit', () => {
   ])('answers -10 when %s', async (_l, over, field) => {
     const o = await appWithRole();
     const add = await call(gw.url, usersContract.add, newUser(o.roleId), as(o));
-    const r = await call(gw.url, usersContract.edit, { id: add.body.data.id, first: 'Andi', email: 'a@contoh.id', role_id: o.roleId, ...over }, as(o));
+    const r = await call(
+      gw.url,
+      usersContract.edit,
+      { id: add.body.data.id, first: 'Andi', email: 'a@contoh.id', role_id: o.roleId, ...over },
+      as(o),
+    );
     expect(r.body.response_result).toBe(-10);
     expect(r.body.errors[0].path).toBe(field);
   });
@@ -159,16 +212,39 @@ describe('POST /service/web/application/account/manage/edit', () => {
     const o = await appWithRole();
     const a = await call(gw.url, usersContract.add, newUser(o.roleId), as(o));
     const b = await call(gw.url, usersContract.add, newUser(o.roleId), as(o));
-    const r = await call(gw.url, usersContract.edit, { id: b.body.data.id, first: 'Andi', email: a.body.data.email, role_id: o.roleId }, as(o));
+    const r = await call(
+      gw.url,
+      usersContract.edit,
+      { id: b.body.data.id, first: 'Andi', email: a.body.data.email, role_id: o.roleId },
+      as(o),
+    );
     expect(r.body).toMatchObject({ response_result: -4, message: T.users.emailTaken });
   });
   it("answers 404 for another application's account or role", async () => {
     const o = await appWithRole();
     const other = await appWithRole();
     const foreign = await call(gw.url, usersContract.add, newUser(other.roleId), as(other));
-    expect((await call(gw.url, usersContract.edit, { id: foreign.body.data.id, first: 'Andi', email: 'x@contoh.id', role_id: o.roleId }, as(o))).status).toBe(404);
+    expect(
+      (
+        await call(
+          gw.url,
+          usersContract.edit,
+          { id: foreign.body.data.id, first: 'Andi', email: 'x@contoh.id', role_id: o.roleId },
+          as(o),
+        )
+      ).status,
+    ).toBe(404);
     const mine = await call(gw.url, usersContract.add, newUser(o.roleId), as(o));
-    expect((await call(gw.url, usersContract.edit, { id: mine.body.data.id, first: 'Andi', email: 'x@contoh.id', role_id: other.roleId }, as(o))).status).toBe(404);
+    expect(
+      (
+        await call(
+          gw.url,
+          usersContract.edit,
+          { id: mine.body.data.id, first: 'Andi', email: 'x@contoh.id', role_id: other.roleId },
+          as(o),
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -180,7 +256,10 @@ describe('POST /service/web/application/account/manage/remove', () => {
     expect((await call(gw.url, appsContract.menu, {}, memberAuth)).status).toBe(200);
     expect((await call(gw.url, usersContract.remove, { id: m.userId }, as(o))).body.response_result).toBe(0);
     expect((await call(gw.url, appsContract.menu, {}, memberAuth)).status).toBe(401);
-    expect((await call(gw.url, authContract.appLogin, { input: m.username, pass: m.pass }, { domain: o.domain })).body.response_result).toBe(-1);
+    expect(
+      (await call(gw.url, authContract.appLogin, { input: m.username, pass: m.pass }, { domain: o.domain })).body
+        .response_result,
+    ).toBe(-1);
     expect((await call(gw.url, usersContract.get, { id: m.userId }, as(o))).status).toBe(404);
   });
   it("answers 404 for another application's account and 401 without credentials", async () => {
@@ -188,7 +267,9 @@ describe('POST /service/web/application/account/manage/remove', () => {
     const other = await appWithRole();
     const foreign = await call(gw.url, usersContract.add, newUser(other.roleId), as(other));
     expect((await call(gw.url, usersContract.remove, { id: foreign.body.data.id }, as(o))).status).toBe(404);
-    expect((await call(gw.url, usersContract.remove, { id: foreign.body.data.id }, { domain: other.domain })).status).toBe(401);
+    expect(
+      (await call(gw.url, usersContract.remove, { id: foreign.body.data.id }, { domain: other.domain })).status,
+    ).toBe(401);
   });
 });
 
@@ -199,8 +280,14 @@ describe('POST /service/web/application/account/setting/edit/password/id', () =>
     const r = await call(gw.url, usersContract.changePassword, { id: m.userId, passn: '  sandibaru  ' }, as(o));
     expect(r.body.response_result).toBe(0);
     expect((await call(gw.url, appsContract.menu, {}, { member: m.member, domain: m.domain })).status).toBe(401);
-    expect((await call(gw.url, authContract.appLogin, { input: m.username, pass: m.pass }, { domain: o.domain })).body.response_result).toBe(-2);
-    expect((await call(gw.url, authContract.appLogin, { input: m.username, pass: 'sandibaru' }, { domain: o.domain })).body.response_result).toBe(0);
+    expect(
+      (await call(gw.url, authContract.appLogin, { input: m.username, pass: m.pass }, { domain: o.domain })).body
+        .response_result,
+    ).toBe(-2);
+    expect(
+      (await call(gw.url, authContract.appLogin, { input: m.username, pass: 'sandibaru' }, { domain: o.domain })).body
+        .response_result,
+    ).toBe(0);
   });
   it.each([
     ['empty', ''],
@@ -218,7 +305,18 @@ describe('POST /service/web/application/account/setting/edit/password/id', () =>
     const o = await appWithRole();
     const other = await appWithRole();
     const foreign = await call(gw.url, usersContract.add, newUser(other.roleId), as(other));
-    expect((await call(gw.url, usersContract.changePassword, { id: foreign.body.data.id, passn: 'abcd1234' }, as(o))).status).toBe(404);
-    expect((await call(gw.url, usersContract.changePassword, { id: foreign.body.data.id, passn: 'abcd1234' }, { domain: other.domain })).status).toBe(401);
+    expect(
+      (await call(gw.url, usersContract.changePassword, { id: foreign.body.data.id, passn: 'abcd1234' }, as(o))).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(
+          gw.url,
+          usersContract.changePassword,
+          { id: foreign.body.data.id, passn: 'abcd1234' },
+          { domain: other.domain },
+        )
+      ).status,
+    ).toBe(401);
   });
 });

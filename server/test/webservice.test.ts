@@ -14,11 +14,22 @@ let origin: string;
 let owner: Awaited<ReturnType<typeof tenantWithApp>>;
 let dashboardId: number;
 
-const card = (key: string, cat: string, config: Record<string, unknown>) => ({ key, cat, x: 0, y: 0, w: 2, h: 2, model: { config } });
+const card = (key: string, cat: string, config: Record<string, unknown>) => ({
+  key,
+  cat,
+  x: 0,
+  y: 0,
+  w: 2,
+  h: 2,
+  model: { config },
+});
 
 beforeAll(async () => {
   upstream = http.createServer((req, res) => {
-    if (req.url === '/weather') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { temp: 31.5, city: 'Jakarta' } }));
+    if (req.url === '/weather')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: { temp: 31.5, city: 'Jakarta' } }));
     if (req.url === '/text') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('OK 42');
     if (req.url === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 8000);
     if (req.url === '/huge') {
@@ -45,7 +56,15 @@ beforeAll(async () => {
     nourl: card('nourl', 'WEBSERVICE', {}),
     value: { key: 'value', cat: 'SINGLE_VALUE_CARD', x: 2, y: 0, w: 1, h: 1 },
   };
-  const r = await call(gw.url, dashboardsContract.add, { label: 'Web service', conf_dashboard: { version: '2', config: { refresh: 0 }, view: { decimal: 2 }, var: {}, dashboard } }, { tenant: owner.tenant, domain: owner.domain });
+  const r = await call(
+    gw.url,
+    dashboardsContract.add,
+    {
+      label: 'Web service',
+      conf_dashboard: { version: '2', config: { refresh: 0 }, view: { decimal: 2 }, var: {}, dashboard },
+    },
+    { tenant: owner.tenant, domain: owner.domain },
+  );
   expect(r.body.response_result).toBe(0);
   dashboardId = r.body.data?.id ?? r.body.id;
 }, 30_000);
@@ -56,7 +75,8 @@ afterAll(async () => {
   await new Promise((r) => upstream?.close(r));
 });
 
-const fetchCard = (componentKey: string) => call(gw.url, webserviceContract.fetch, { dashboardId, componentKey }, { tenant: owner.tenant, domain: owner.domain });
+const fetchCard = (componentKey: string) =>
+  call(gw.url, webserviceContract.fetch, { dashboardId, componentKey }, { tenant: owner.tenant, domain: owner.domain });
 
 describe('web-service cards', () => {
   it("answers the endpoint's JSON at the card's path", async () => {
@@ -71,12 +91,18 @@ describe('web-service cards', () => {
   it('refuses a host that is not on the allow-list (-50), before any request leaves', async () => {
     const r = await fetchCard('other');
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ response_result: WebserviceCode.NOT_ALLOWED, message: T.cardViews.webserviceNotAllowed });
+    expect(r.body).toMatchObject({
+      response_result: WebserviceCode.NOT_ALLOWED,
+      message: T.cardViews.webserviceNotAllowed,
+    });
   });
 
   it('gives up after the time-out (-51)', async () => {
     const r = await fetchCard('slow');
-    expect(r.body).toMatchObject({ response_result: WebserviceCode.UPSTREAM_TIMEOUT, message: T.cardViews.webserviceTimeout });
+    expect(r.body).toMatchObject({
+      response_result: WebserviceCode.UPSTREAM_TIMEOUT,
+      message: T.cardViews.webserviceTimeout,
+    });
   }, 15_000);
 
   it('stops reading beyond the size limit (-52)', async () => {
@@ -89,14 +115,25 @@ describe('web-service cards', () => {
   });
 
   it('answers -10 for a card without address or of another type, 404 for an unknown card', async () => {
-    expect((await fetchCard('nourl')).body).toMatchObject({ response_result: -10, message: T.cardViews.webserviceNoSource });
-    expect((await fetchCard('value')).body).toMatchObject({ response_result: -10, message: T.cardViews.webserviceNotCard });
+    expect((await fetchCard('nourl')).body).toMatchObject({
+      response_result: -10,
+      message: T.cardViews.webserviceNoSource,
+    });
+    expect((await fetchCard('value')).body).toMatchObject({
+      response_result: -10,
+      message: T.cardViews.webserviceNotCard,
+    });
     expect((await fetchCard('missing')).status).toBe(404);
   });
 
   it('is for the application only: another tenant gets 404', async () => {
     const stranger = await tenantWithApp(gw.url);
-    const r = await call(gw.url, webserviceContract.fetch, { dashboardId, componentKey: 'weather' }, { tenant: stranger.tenant, domain: stranger.domain });
+    const r = await call(
+      gw.url,
+      webserviceContract.fetch,
+      { dashboardId, componentKey: 'weather' },
+      { tenant: stranger.tenant, domain: stranger.domain },
+    );
     expect(r.status).toBe(404);
   });
 });

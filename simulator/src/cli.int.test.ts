@@ -17,7 +17,26 @@ afterAll(async () => gw?.stop());
 describe('npm run sim when stderr is not a terminal', () => {
   it('prints a progress line every --progress seconds with the devices connected and the messages sent per second', async () => {
     const t = await tenantSession(gw.url);
-    const args = ['--devices', '4', '--rate', '2', '--duration', '5', '--progress', '1', '--url', gw.url, '--mqtt', `mqtt://127.0.0.1:${gw.mqttPort}`, '--username', t.username, '--password', t.pass, '--domain', 'simprogress'];
+    const args = [
+      '--devices',
+      '4',
+      '--rate',
+      '2',
+      '--duration',
+      '5',
+      '--progress',
+      '1',
+      '--url',
+      gw.url,
+      '--mqtt',
+      `mqtt://127.0.0.1:${gw.mqttPort}`,
+      '--username',
+      t.username,
+      '--password',
+      t.pass,
+      '--domain',
+      'simprogress',
+    ];
     const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -31,8 +50,14 @@ describe('npm run sim when stderr is not a terminal', () => {
     const running = stderr.split('\n').filter((l) => / sentra sim running: /.test(l));
     // 5 s at one line a second, plus the line once the fleet runs (a busy machine may lose one)
     expect(running.length, stderr).toBeGreaterThanOrEqual(4);
-    for (const line of running) expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z sentra sim running: \d+ devices connected \(\d+\/4 registered\), \d+\.\d msg\/s sent, \d+ messages, \d+ errors$/);
-    expect(running.some((l) => / [1-9]\d* devices connected/.test(l) && !/ 0\.0 msg\/s/.test(l)), stderr).toBe(true);
+    for (const line of running)
+      expect(line).toMatch(
+        /^\d{4}-\d\d-\d\dT[\d:.]+Z sentra sim running: \d+ devices connected \(\d+\/4 registered\), \d+\.\d msg\/s sent, \d+ messages, \d+ errors$/,
+      );
+    expect(
+      running.some((l) => / [1-9]\d* devices connected/.test(l) && !/ 0\.0 msg\/s/.test(l)),
+      stderr,
+    ).toBe(true);
     expect(JSON.parse(stdout).summary).toMatchObject({ planned: 4 });
   }, 60_000);
 });

@@ -49,7 +49,8 @@ const Args = z.object({
 function parse(argv: string[]) {
   // `--faults` may stand alone or take a value
   const i = argv.indexOf('--faults');
-  if (i >= 0 && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'))) argv = [...argv.slice(0, i + 1), 'true', ...argv.slice(i + 1)];
+  if (i >= 0 && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')))
+    argv = [...argv.slice(0, i + 1), 'true', ...argv.slice(i + 1)];
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -82,7 +83,10 @@ async function main() {
   try {
     args = parse(process.argv.slice(2));
   } catch (err) {
-    const message = err instanceof z.ZodError ? err.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n') : (err as Error).message;
+    const message =
+      err instanceof z.ZodError
+        ? err.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n')
+        : (err as Error).message;
     console.error(`${message}\n\n${USAGE}`);
     process.exit(2);
   }
@@ -92,7 +96,12 @@ async function main() {
   }
   const mqttUrl = args.mqtt ?? (args.ws ? `${args.url.replace(/^http/, 'ws').replace(/\/$/, '')}/mqtt` : DEFAULTS.mqtt);
   const fleet = createFleet({ ...args, family: args.family as never, mqtt: mqttUrl });
-  const progress = startProgress({ stats: fleet.stats, write: (text) => process.stderr.write(text), tty: process.stderr.isTTY === true, logEverySeconds: args.progress });
+  const progress = startProgress({
+    stats: fleet.stats,
+    write: (text) => process.stderr.write(text),
+    tty: process.stderr.isTTY === true,
+    logEverySeconds: args.progress,
+  });
   const onSignal = () => void fleet.stop();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -108,7 +117,9 @@ async function main() {
   const summary = await fleet.done;
   progress.report();
   progress.stop();
-  console.log(JSON.stringify({ app: fleet.app, options: { ...args, password: undefined, mqtt: mqttUrl }, summary }, null, 2));
+  console.log(
+    JSON.stringify({ app: fleet.app, options: { ...args, password: undefined, mqtt: mqttUrl }, summary }, null, 2),
+  );
   process.exit(summary.registered === 0 ? 1 : 0);
 }
 

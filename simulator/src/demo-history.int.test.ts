@@ -43,16 +43,32 @@ afterAll(async () => {
   await gw?.stop();
 });
 
-const deviceOf = (family: string, profile: string) => fleet.devices.find((d) => d.plan.family === family && d.plan.profile === profile)!;
-const series = (family: string, profile: string, sensor: string, configtype: string, param: string, subparam?: string) =>
-  gw.app.telemetry.reads.findSeries(fleet.app!.id, deviceOf(family, profile).id, { sensor, configtype, param, subparam })!;
+const deviceOf = (family: string, profile: string) =>
+  fleet.devices.find((d) => d.plan.family === family && d.plan.profile === profile)!;
+const series = (
+  family: string,
+  profile: string,
+  sensor: string,
+  configtype: string,
+  param: string,
+  subparam?: string,
+) =>
+  gw.app.telemetry.reads.findSeries(fleet.app!.id, deviceOf(family, profile).id, {
+    sensor,
+    configtype,
+    param,
+    subparam,
+  })!;
 
 describe('the demo history on first start', () => {
   it('replays a week of readings before the live ones, coarse for old days and finer for the last day and hour', () => {
     expect(fleet.stats().lastError).toBeUndefined();
     // 7 days: 6 days at 30 min, 23 h at 5 min, 1 h at 1 min, per replaying device (generic MQTT, Sentra end devices,
     // LoRa nodes and serial gateways; Tasmota lives its past silently, three families are registered only)
-    const perDevice = (6 * DAY) / historyStep(2 * DAY) + (23 * 3_600_000) / historyStep(2 * 3_600_000) + 3_600_000 / historyStep(60_000);
+    const perDevice =
+      (6 * DAY) / historyStep(2 * DAY) +
+      (23 * 3_600_000) / historyStep(2 * 3_600_000) +
+      3_600_000 / historyStep(60_000);
     const replaying = fleet.devices.filter((d) => d.emitter?.replay).length;
     expect(replaying).toBe(fleet.devices.filter((d) => ['generic', 'lora', 'gateway'].includes(d.plan.wire)).length);
     expect(history.readings).toBeGreaterThanOrEqual(Math.floor(perDevice * replaying * 0.98));
@@ -74,10 +90,16 @@ describe('the demo history on first start', () => {
       expect(oldest).toBeGreaterThan(startedAt - 7 * DAY - 60_000);
       // nothing shed: the 6 older days (30 min) and the day before the last hour (5 min) are there, give or take the
       // steps at the seams (the QoS 0 replay lost 5–50 % of them here: the gateway sheds QoS 0 past its queue bound)
-      expect(points.filter((p) => p.ts <= startedAt - 3_600_000).length).toBeGreaterThanOrEqual(Math.floor(0.98 * (6 * 48 + 23 * 12)));
+      expect(points.filter((p) => p.ts <= startedAt - 3_600_000).length).toBeGreaterThanOrEqual(
+        Math.floor(0.98 * (6 * 48 + 23 * 12)),
+      );
       // the last hour at one reading a minute: a "1 jam terakhir" chart with 5-minute buckets has a point in each
       expect(points.filter((p) => p.ts > startedAt - 3_600_000).length).toBeGreaterThanOrEqual(55);
-      const hours = gw.app.telemetry.reads.rollups(s, { bucket: 'hour', start: startedAt - 7 * DAY + 3_600_000, end: startedAt });
+      const hours = gw.app.telemetry.reads.rollups(s, {
+        bucket: 'hour',
+        start: startedAt - 7 * DAY + 3_600_000,
+        end: startedAt,
+      });
       expect(hours.length).toBeGreaterThanOrEqual(7 * 24 - 2);
     }
   });
@@ -102,7 +124,10 @@ describe('the demo history on first start', () => {
   });
 
   it('tags the trucks, panels, fuel stations and LoRa climate nodes by role, and nothing else', async () => {
-    const tagged = await tagDemoFleet({ url: gw.url, username: tenant.username, password: tenant.pass, domain: 'demohist' }, fleet.devices);
+    const tagged = await tagDemoFleet(
+      { url: gw.url, username: tenant.username, password: tenant.pass, domain: 'demohist' },
+      fleet.devices,
+    );
     expect(tagged).toBe(fleet.devices.filter((d) => demoRole(d.plan)).length);
     const rest = new RestClient(gw.url);
     await rest.signIn(tenant.username, tenant.pass);
@@ -110,9 +135,16 @@ describe('the demo history on first start', () => {
     for (const d of fleet.devices) {
       const { data } = await rest.call(devicesContract.get, { id: d.id });
       const role = demoRole(d.plan);
-      expect(data.tags ?? {}, `${d.plan.family} ${d.plan.profile}`).toEqual(role ? { [DEMO_ROLE.prefix]: [DEMO_ROLE.options[role].key] } : {});
+      expect(data.tags ?? {}, `${d.plan.family} ${d.plan.profile}`).toEqual(
+        role ? { [DEMO_ROLE.prefix]: [DEMO_ROLE.options[role].key] } : {},
+      );
     }
     // a second run keeps the category and options
-    expect(await tagDemoFleet({ url: gw.url, username: tenant.username, password: tenant.pass, domain: 'demohist' }, fleet.devices)).toBe(tagged);
+    expect(
+      await tagDemoFleet(
+        { url: gw.url, username: tenant.username, password: tenant.pass, domain: 'demohist' },
+        fleet.devices,
+      ),
+    ).toBe(tagged);
   });
 });

@@ -30,15 +30,20 @@ async function main() {
   const fleet = await runFleet(options);
   const gateway = { url, username: options.username, password: options.password, domain: options.domain };
   const tagged = await tagDemoFleet(gateway, fleet.devices);
-  const dashboards = await installDemoDashboards(
-    gateway,
-    demoDashboards(fleet.devices, options.seed),
+  const dashboards = await installDemoDashboards(gateway, demoDashboards(fleet.devices, options.seed));
+  log(
+    `${fleet.devices.length} devices live (${tagged} tagged by role); dashboards added: ${dashboards.added.join(', ') || 'none'}; kept: ${dashboards.kept.length}`,
   );
-  log(`${fleet.devices.length} devices live (${tagged} tagged by role); dashboards added: ${dashboards.added.join(', ') || 'none'}; kept: ${dashboards.kept.length}`);
   // first start: the past week is replayed behind the live fleet (each device goes live once its past is sent), once
   // the REST work above is done (a gateway busy ingesting answers REST slowly)
   fleet.replayHistory();
-  void fleet.history.then((h) => h.readings > 0 && log(`history: ${h.readings} readings of the past ${options.historyMs! / 86_400_000} days sent in ${(h.ms / 1000).toFixed(1)} s`));
+  void fleet.history.then(
+    (h) =>
+      h.readings > 0 &&
+      log(
+        `history: ${h.readings} readings of the past ${options.historyMs! / 86_400_000} days sent in ${(h.ms / 1000).toFixed(1)} s`,
+      ),
+  );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

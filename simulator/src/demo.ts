@@ -23,10 +23,37 @@ import type { DevicePlan } from './fleet/plan.js';
  * The demo fleet: 300 devices of every family, one message per device every 10 s (30 msg/s in all); on first start
  * (a fresh application) it replays a week of history before going live (fleet/run.ts `historyMs`).
  */
-export const DEMO_FLEET = { devices: 300, rate: 0.1, profile: 'mix', family: 'mix', seed: 'demo', faults: 0, duration: 0, historyMs: 7 * 86_400_000 } as const;
+export const DEMO_FLEET = {
+  devices: 300,
+  rate: 0.1,
+  profile: 'mix',
+  family: 'mix',
+  seed: 'demo',
+  faults: 0,
+  duration: 0,
+  historyMs: 7 * 86_400_000,
+} as const;
 
-export function demoFleetOptions(gateway: { url: string; mqtt: string; username?: string; password?: string; domain?: string; devices?: number; historyMs?: number }): FleetOptions {
-  return { ...DEFAULTS, ...DEMO_FLEET, ...gateway, devices: gateway.devices ?? DEMO_FLEET.devices, historyMs: gateway.historyMs ?? DEMO_FLEET.historyMs, username: gateway.username ?? DEFAULTS.username, password: gateway.password ?? DEFAULTS.password, domain: gateway.domain ?? DEFAULTS.domain, appName: 'Demo Sentra' };
+export function demoFleetOptions(gateway: {
+  url: string;
+  mqtt: string;
+  username?: string;
+  password?: string;
+  domain?: string;
+  devices?: number;
+  historyMs?: number;
+}): FleetOptions {
+  return {
+    ...DEFAULTS,
+    ...DEMO_FLEET,
+    ...gateway,
+    devices: gateway.devices ?? DEMO_FLEET.devices,
+    historyMs: gateway.historyMs ?? DEMO_FLEET.historyMs,
+    username: gateway.username ?? DEFAULTS.username,
+    password: gateway.password ?? DEFAULTS.password,
+    domain: gateway.domain ?? DEFAULTS.domain,
+    appName: 'Demo Sentra',
+  };
 }
 
 /**
@@ -63,7 +90,10 @@ export function demoRole(plan: Pick<DevicePlan, 'family' | 'profile'>): DemoRole
  * tag and device calls a person would use. Idempotent (an option or category already there is kept). Answers the
  * devices tagged.
  */
-export async function tagDemoFleet(gateway: { url: string; username: string; password: string; domain: string }, devices: readonly DemoDevice[]): Promise<number> {
+export async function tagDemoFleet(
+  gateway: { url: string; username: string; password: string; domain: string },
+  devices: readonly DemoDevice[],
+): Promise<number> {
   const rest = new RestClient(gateway.url);
   await rest.signIn(gateway.username, gateway.password);
   rest.domain = gateway.domain;
@@ -71,9 +101,11 @@ export async function tagDemoFleet(gateway: { url: string; username: string; pas
   if (!have) await rest.call(tagsContract.add, { name: DEMO_ROLE.name, prefix: DEMO_ROLE.prefix, category: 1 });
   for (const o of Object.values(DEMO_ROLE.options)) {
     if (have?.definitions.some((d) => d.name_lc === o.key)) continue;
-    await rest.call(tagsContract.addDefinition, { name: o.name, prefix: DEMO_ROLE.prefix, name_lc: o.key }).catch((err) => {
-      if (!(err instanceof RestError && err.code === -4)) throw err; // already there
-    });
+    await rest
+      .call(tagsContract.addDefinition, { name: o.name, prefix: DEMO_ROLE.prefix, name_lc: o.key })
+      .catch((err) => {
+        if (!(err instanceof RestError && err.code === -4)) throw err; // already there
+      });
   }
   const roled = devices.flatMap((d) => {
     const role = demoRole(d.plan);
@@ -99,25 +131,48 @@ export interface DemoDevice {
 }
 
 const today = { default: { name: 'Hari ini', range: 'TODAY', period: 'hour' as const, interval: 1 } };
-const lastHour = { default: { name: '1 jam terakhir', range: 'LAST_HOUR', range_param: 1, period: 'minute' as const, interval: 5 } };
+const lastHour = {
+  default: { name: '1 jam terakhir', range: 'LAST_HOUR', range_param: 1, period: 'minute' as const, interval: 5 },
+};
 
 /**
  * The layouts below are written in card rows under a title row: a card of height 1 spans one card row. The grid keeps
  * `y` in grid rows while heights are stored halved (doubled on load, titles excepted), so one card row is two grid rows
  * and the title takes the first: card row r starts at grid row 1 + 2(r − 1).
  */
-const gridRow = (c: ComponentInput): number => (c.y === 0 || UNSCALED_HEIGHT_CARDS.includes(c.cat as CardTypeCode) ? c.y : 1 + 2 * (c.y - 1));
+const gridRow = (c: ComponentInput): number =>
+  c.y === 0 || UNSCALED_HEIGHT_CARDS.includes(c.cat as CardTypeCode) ? c.y : 1 + 2 * (c.y - 1);
 
 /**
  * The view's time filters: the dashboard view reads every card with the filter variable flagged default (spec 02
  * "Dashboard view"; without one, the last 24 hours), so each demo dashboard names the one its charts are drawn for.
  */
 const VIEW_FILTERS = {
-  hari_ini: { _varType: 'filter', id: 'hari_ini', name: 'Hari ini', type: 'PERIODIC', range: 'TODAY', period: 'hour', interval: 1 },
-  satu_jam: { _varType: 'filter', id: 'satu_jam', name: '1 jam terakhir', type: 'PERIODIC', range: 'LAST_HOUR', range_param: 1, period: 'minute', interval: 5 },
+  hari_ini: {
+    _varType: 'filter',
+    id: 'hari_ini',
+    name: 'Hari ini',
+    type: 'PERIODIC',
+    range: 'TODAY',
+    period: 'hour',
+    interval: 1,
+  },
+  satu_jam: {
+    _varType: 'filter',
+    id: 'satu_jam',
+    name: '1 jam terakhir',
+    type: 'PERIODIC',
+    range: 'LAST_HOUR',
+    range_param: 1,
+    period: 'minute',
+    interval: 5,
+  },
 } as const;
 
-const dashboard = (components: ComponentInput[], viewFilter: keyof typeof VIEW_FILTERS = 'hari_ini'): ConfDashboardInput => ({
+const dashboard = (
+  components: ComponentInput[],
+  viewFilter: keyof typeof VIEW_FILTERS = 'hari_ini',
+): ConfDashboardInput => ({
   version: '2',
   type: 'normal',
   view: { decimal: 2 },
@@ -126,9 +181,18 @@ const dashboard = (components: ComponentInput[], viewFilter: keyof typeof VIEW_F
   dashboard: Object.fromEntries(components.map((c) => [c.key, { ...c, y: gridRow(c) }])),
 });
 
-const title = (key: string, text: string, y: number): ComponentInput => ({ key, cat: 'TITLE', x: 0, y, w: 4, h: 1, view: { title: text } });
+const title = (key: string, text: string, y: number): ComponentInput => ({
+  key,
+  cat: 'TITLE',
+  x: 0,
+  y,
+  w: 4,
+  h: 1,
+  view: { title: text },
+});
 
-const firstReading = (seed: string | number, d: DemoDevice): Reading => new Simulation(PROFILES[d.plan.profile as ProfileName], seed, d.plan.index, 0).reading();
+const firstReading = (seed: string | number, d: DemoDevice): Reading =>
+  new Simulation(PROFILES[d.plan.profile as ProfileName], seed, d.plan.index, 0).reading();
 
 /** subparam keys of a param as the device reports them */
 function subparams(seed: string | number, d: DemoDevice, sensor: string, configtype: string, param: string): string[] {
@@ -137,12 +201,22 @@ function subparams(seed: string | number, d: DemoDevice, sensor: string, configt
 }
 
 /** param keys of a sensor's configtype as the device reports them (a fuel station's products) */
-const params = (seed: string | number, d: DemoDevice, sensor: string, configtype: string): string[] => Object.keys(firstReading(seed, d).data[sensor]?.[configtype] ?? {});
+const params = (seed: string | number, d: DemoDevice, sensor: string, configtype: string): string[] =>
+  Object.keys(firstReading(seed, d).data[sensor]?.[configtype] ?? {});
 
 /** A toggle card on a Tasmota plug: its status line and its switch are the plug's POWER state (docs/card-queries.md). */
 function powerToggle(key: string, plug: DemoDevice, title: string, x: number, y: number): ComponentInput {
   const power = { device_id: plug.id, sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' };
-  return { key, cat: 'INPUT_TOGGLE_CARD', x, y, w: 1, h: 1, model: { status: { query: 'LATEST', queryType: 'device', ...power }, config: power }, view: { title } };
+  return {
+    key,
+    cat: 'INPUT_TOGGLE_CARD',
+    x,
+    y,
+    w: 1,
+    h: 1,
+    model: { status: { query: 'LATEST', queryType: 'device', ...power }, config: power },
+    view: { title },
+  };
 }
 
 const label = (s: string) => s.toLowerCase().slice(0, 16);
@@ -151,8 +225,12 @@ const label = (s: string) => s.toLowerCase().slice(0, 16);
  * The ready-made dashboards for the demo fleet, each built around the first device of its kind (generic MQTT devices:
  * their series keep readable names). A kind missing from the fleet leaves its dashboard out.
  */
-export function demoDashboards(devices: readonly DemoDevice[], seed: string | number = DEMO_FLEET.seed): DemoDashboard[] {
-  const first = (family: string, profile: ProfileName) => devices.find((d) => d.plan.family === family && d.plan.profile === profile);
+export function demoDashboards(
+  devices: readonly DemoDevice[],
+  seed: string | number = DEMO_FLEET.seed,
+): DemoDashboard[] {
+  const first = (family: string, profile: ProfileName) =>
+    devices.find((d) => d.plan.family === family && d.plan.profile === profile);
   const out: DemoDashboard[] = [];
 
   const meter = first('mqtt', 'meter');
@@ -164,15 +242,120 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
       desc: `${meter.plan.name}, panel tiga fasa: tegangan, arus, daya dan pemakaian kWh`,
       conf_dashboard: dashboard([
         title('judul', `Energi — ${meter.plan.name}`, 0),
-        { key: 'tegangan', cat: 'THREE_PHASE_CARD', x: 0, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'three_phase', ...s, param: 'voltage', subparam: ['r', 's', 't'] } }, view: { title: 'Tegangan', unit: 'V', decimal: 1 } },
-        { key: 'arus', cat: 'THREE_PHASE_CARD', x: 1, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'three_phase', ...s, param: 'current', subparam: ['r', 's', 't'] } }, view: { title: 'Arus', unit: 'A' } },
-        { key: 'daya', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'power', subparam: 'total' } }, view: { type: 'KW', title: 'Daya total', unit: 'kW' } },
-        { key: 'kwh_hari_ini', cat: 'SINGLE_VALUE_CARD', x: 3, y: 1, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...s, param: 'energy' }, filter: today }, view: { type: 'KWH', title: 'Pemakaian hari ini', unit: 'kWh' } },
-        { key: 'cos_phi', cat: 'SINGLE_VALUE_CARD', x: 2, y: 2, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'pf', subparam: 'r' } }, view: { type: 'CUSTOM', title: 'Faktor daya R', unit: '' } },
-        { key: 'frekuensi', cat: 'SINGLE_VALUE_CARD', x: 3, y: 2, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'frequency' } }, view: { type: 'CUSTOM', title: 'Frekuensi', unit: 'Hz' } },
-        { key: 'daya_fasa', cat: 'LINE_CHART_CARD', x: 0, y: 3, w: 4, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...s, param: 'power', subparam: ['r', 's', 't'], subparam_label: ['fasa r', 'fasa s', 'fasa t'] }, filter: today }, view: { title: 'Daya per fasa', graph_unit: 'kW', ylabel: 'kW' } },
-        { key: 'pemakaian', cat: 'BAR_CHART_CARD', x: 0, y: 5, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...s, param: 'energy' }, filter: today }, view: { title: 'kWh per jam', graph_unit: 'kWh' } },
-        { key: 'semua_panel', cat: 'LIST_CARD', x: 2, y: 5, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power', subparam: 'total' }, tags: [roleTag('panel')] }, view: { title: 'Daya semua panel', unit: 'kW' } },
+        {
+          key: 'tegangan',
+          cat: 'THREE_PHASE_CARD',
+          x: 0,
+          y: 1,
+          w: 1,
+          h: 2,
+          model: {
+            value: { query: 'LATEST', queryType: 'three_phase', ...s, param: 'voltage', subparam: ['r', 's', 't'] },
+          },
+          view: { title: 'Tegangan', unit: 'V', decimal: 1 },
+        },
+        {
+          key: 'arus',
+          cat: 'THREE_PHASE_CARD',
+          x: 1,
+          y: 1,
+          w: 1,
+          h: 2,
+          model: {
+            value: { query: 'LATEST', queryType: 'three_phase', ...s, param: 'current', subparam: ['r', 's', 't'] },
+          },
+          view: { title: 'Arus', unit: 'A' },
+        },
+        {
+          key: 'daya',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 2,
+          y: 1,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'power', subparam: 'total' } },
+          view: { type: 'KW', title: 'Daya total', unit: 'kW' },
+        },
+        {
+          key: 'kwh_hari_ini',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 3,
+          y: 1,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'USAGE', queryType: 'device', ...s, param: 'energy' }, filter: today },
+          view: { type: 'KWH', title: 'Pemakaian hari ini', unit: 'kWh' },
+        },
+        {
+          key: 'cos_phi',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 2,
+          y: 2,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'pf', subparam: 'r' } },
+          view: { type: 'CUSTOM', title: 'Faktor daya R', unit: '' },
+        },
+        {
+          key: 'frekuensi',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 3,
+          y: 2,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'frequency' } },
+          view: { type: 'CUSTOM', title: 'Frekuensi', unit: 'Hz' },
+        },
+        {
+          key: 'daya_fasa',
+          cat: 'LINE_CHART_CARD',
+          x: 0,
+          y: 3,
+          w: 4,
+          h: 2,
+          model: {
+            value: {
+              query: 'AVG',
+              queryType: 'graph',
+              ...s,
+              param: 'power',
+              subparam: ['r', 's', 't'],
+              subparam_label: ['fasa r', 'fasa s', 'fasa t'],
+            },
+            filter: today,
+          },
+          view: { title: 'Daya per fasa', graph_unit: 'kW', ylabel: 'kW' },
+        },
+        {
+          key: 'pemakaian',
+          cat: 'BAR_CHART_CARD',
+          x: 0,
+          y: 5,
+          w: 2,
+          h: 2,
+          model: { value: { query: 'USAGE', queryType: 'graph', ...s, param: 'energy' }, filter: today },
+          view: { title: 'kWh per jam', graph_unit: 'kWh' },
+        },
+        {
+          key: 'semua_panel',
+          cat: 'LIST_CARD',
+          x: 2,
+          y: 5,
+          w: 2,
+          h: 2,
+          model: {
+            value: {
+              query: 'LATEST',
+              queryType: 'device_no_id',
+              sensor: 'pm',
+              config: 'meter',
+              param: 'power',
+              subparam: 'total',
+            },
+            tags: [roleTag('panel')],
+          },
+          view: { title: 'Daya semua panel', unit: 'kW' },
+        },
       ]),
     });
   }
@@ -192,10 +375,46 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
         cat: 'LINE_MONITORING_CHART_CARD' as const,
         w: 2,
         h: 2,
-        model: { value: { query: 'MAX' as const, queryType: 'graph' as const, ...tank, param: p, subparam: ['volume', 'fill'], subparam_label: ['sisa_bbm', 'pengisian'] }, filter: today },
-        view: { title: `Tangki ${p}`, graph_unit: 'L', ylabel: 'Liter', has_dot: true, tooltip: 'fuel' as const, fill_key: 'pengisian' },
+        model: {
+          value: {
+            query: 'MAX' as const,
+            queryType: 'graph' as const,
+            ...tank,
+            param: p,
+            subparam: ['volume', 'fill'],
+            subparam_label: ['sisa_bbm', 'pengisian'],
+          },
+          filter: today,
+        },
+        view: {
+          title: `Tangki ${p}`,
+          graph_unit: 'L',
+          ylabel: 'Liter',
+          has_dot: true,
+          tooltip: 'fuel' as const,
+          fill_key: 'pengisian',
+        },
       })),
-      { key: 'total_shift', cat: 'BAR_CHART_CARD', w: 2, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: fuel.id, sensor: 'pump', config: 'data', param: 'shift_total', subparam: products, subparam_label: labels }, filter: today }, view: { title: 'Total penjualan per shift', graph_unit: 'L', is_stack: true, tooltip: 'fuel_shift' as const } },
+      {
+        key: 'total_shift',
+        cat: 'BAR_CHART_CARD',
+        w: 2,
+        h: 2,
+        model: {
+          value: {
+            query: 'MAX',
+            queryType: 'graph',
+            device_id: fuel.id,
+            sensor: 'pump',
+            config: 'data',
+            param: 'shift_total',
+            subparam: products,
+            subparam_label: labels,
+          },
+          filter: today,
+        },
+        view: { title: 'Total penjualan per shift', graph_unit: 'L', is_stack: true, tooltip: 'fuel_shift' as const },
+      },
     ];
     // two charts a row under the title, then the levels and the list
     const below = 1 + 2 * Math.ceil(charts.length / 2);
@@ -206,8 +425,36 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
       conf_dashboard: dashboard([
         title('judul', fuel.plan.name, 0),
         ...charts.map((c, i): ComponentInput => ({ ...c, x: (i % 2) * 2, y: 1 + 2 * Math.floor(i / 2) })),
-        ...products.slice(0, 4).map((p, i): ComponentInput => ({ key: `level_${i + 1}`, cat: 'SINGLE_VALUE_CARD', x: i, y: below, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...tank, param: p, subparam: 'level' } }, view: { type: 'PERCENTAGE', title: `Level ${p}`, unit: '%', decimal: 1 } })),
-        { key: 'semua_spbu', cat: 'LIST_CARD', x: 0, y: below + 1, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'tank', config: 'data', param: 'Pertalite', subparam: 'volume' }, tags: [roleTag('spbu')] }, view: { title: 'Sisa Pertalite semua SPBU', unit: 'L' } },
+        ...products.slice(0, 4).map((p, i): ComponentInput => ({
+          key: `level_${i + 1}`,
+          cat: 'SINGLE_VALUE_CARD',
+          x: i,
+          y: below,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'LATEST', queryType: 'device', ...tank, param: p, subparam: 'level' } },
+          view: { type: 'PERCENTAGE', title: `Level ${p}`, unit: '%', decimal: 1 },
+        })),
+        {
+          key: 'semua_spbu',
+          cat: 'LIST_CARD',
+          x: 0,
+          y: below + 1,
+          w: 4,
+          h: 2,
+          model: {
+            value: {
+              query: 'LATEST',
+              queryType: 'device_no_id',
+              sensor: 'tank',
+              config: 'data',
+              param: 'Pertalite',
+              subparam: 'volume',
+            },
+            tags: [roleTag('spbu')],
+          },
+          view: { title: 'Sisa Pertalite semua SPBU', unit: 'L' },
+        },
       ]),
     });
   }
@@ -224,19 +471,154 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
       desc: `Outlet ${laundry.plan.name}: mesin cuci dan pengering nyala/mati, jumlah pemakaian, transaksi vending`,
       conf_dashboard: dashboard([
         title('judul', `Outlet ${laundry.plan.name}`, 0),
-        { key: 'transaksi', cat: 'SINGLE_VALUE_CARD', x: 0, y: 1, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'transactions' }, filter: today }, view: { type: 'CUSTOM', title: 'Transaksi hari ini', unit: 'x', decimal: 0 } },
-        { key: 'penjualan', cat: 'SINGLE_VALUE_CARD', x: 1, y: 1, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'sales' }, filter: today }, view: { type: 'RUPIAH', title: 'Penjualan hari ini', unit: 'Rp', unit_front: true, decimal: 0 } },
-        { key: 'mesin_jalan', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...m('vending'), param: 'running' } }, view: { type: 'CUSTOM', title: 'Mesin berjalan', unit: 'unit', decimal: 0 } },
-        { key: 'cuci_nyala', cat: 'PIE_CHART_CARD', x: 0, y: 2, w: 2, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...m('washer'), param: 'power', subparam: washers, subparam_label: washers }, filter: today }, view: { title: 'Mesin cuci nyala (%)' } },
-        { key: 'kering_nyala', cat: 'PIE_CHART_CARD', x: 2, y: 2, w: 2, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...m('dryer'), param: 'power', subparam: dryers, subparam_label: dryers }, filter: today }, view: { title: 'Pengering nyala (%)' } },
-        { key: 'pemakaian_cuci', cat: 'BAR_CHART_CARD', x: 0, y: 4, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...m('washer'), param: 'usage', subparam: washers, subparam_label: washers }, filter: today }, view: { title: 'Pemakaian mesin cuci', graph_unit: 'siklus', tooltip: 'laundry_usage' } },
-        { key: 'pemakaian_kering', cat: 'BAR_CHART_CARD', x: 2, y: 4, w: 2, h: 2, model: { value: { query: 'USAGE', queryType: 'graph', ...m('dryer'), param: 'usage', subparam: dryers, subparam_label: dryers }, filter: today }, view: { title: 'Pemakaian pengering', graph_unit: 'siklus', tooltip: 'laundry_usage' } },
+        {
+          key: 'transaksi',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 0,
+          y: 1,
+          w: 1,
+          h: 1,
+          model: {
+            value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'transactions' },
+            filter: today,
+          },
+          view: { type: 'CUSTOM', title: 'Transaksi hari ini', unit: 'x', decimal: 0 },
+        },
+        {
+          key: 'penjualan',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 1,
+          y: 1,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'sales' }, filter: today },
+          view: { type: 'RUPIAH', title: 'Penjualan hari ini', unit: 'Rp', unit_front: true, decimal: 0 },
+        },
+        {
+          key: 'mesin_jalan',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 2,
+          y: 1,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'LATEST', queryType: 'device', ...m('vending'), param: 'running' } },
+          view: { type: 'CUSTOM', title: 'Mesin berjalan', unit: 'unit', decimal: 0 },
+        },
+        {
+          key: 'cuci_nyala',
+          cat: 'PIE_CHART_CARD',
+          x: 0,
+          y: 2,
+          w: 2,
+          h: 2,
+          model: {
+            value: {
+              query: 'AVG',
+              queryType: 'graph',
+              ...m('washer'),
+              param: 'power',
+              subparam: washers,
+              subparam_label: washers,
+            },
+            filter: today,
+          },
+          view: { title: 'Mesin cuci nyala (%)' },
+        },
+        {
+          key: 'kering_nyala',
+          cat: 'PIE_CHART_CARD',
+          x: 2,
+          y: 2,
+          w: 2,
+          h: 2,
+          model: {
+            value: {
+              query: 'AVG',
+              queryType: 'graph',
+              ...m('dryer'),
+              param: 'power',
+              subparam: dryers,
+              subparam_label: dryers,
+            },
+            filter: today,
+          },
+          view: { title: 'Pengering nyala (%)' },
+        },
+        {
+          key: 'pemakaian_cuci',
+          cat: 'BAR_CHART_CARD',
+          x: 0,
+          y: 4,
+          w: 2,
+          h: 2,
+          model: {
+            value: {
+              query: 'USAGE',
+              queryType: 'graph',
+              ...m('washer'),
+              param: 'usage',
+              subparam: washers,
+              subparam_label: washers,
+            },
+            filter: today,
+          },
+          view: { title: 'Pemakaian mesin cuci', graph_unit: 'siklus', tooltip: 'laundry_usage' },
+        },
+        {
+          key: 'pemakaian_kering',
+          cat: 'BAR_CHART_CARD',
+          x: 2,
+          y: 4,
+          w: 2,
+          h: 2,
+          model: {
+            value: {
+              query: 'USAGE',
+              queryType: 'graph',
+              ...m('dryer'),
+              param: 'usage',
+              subparam: dryers,
+              subparam_label: dryers,
+            },
+            filter: today,
+          },
+          view: { title: 'Pemakaian pengering', graph_unit: 'siklus', tooltip: 'laundry_usage' },
+        },
         // the button sends the card's configured value: the machine to start
-        { key: 'mulai_cuci', cat: 'BUTTON_CARD', x: 0, y: 6, w: 1, h: 1, model: { config: { device_id: laundry.id, sensor: 'washer', config: 'data', param: 'start', value: washers[0] } }, view: { title: `Mulai ${washers[0]}`, button_label: 'Kirim' } },
+        {
+          key: 'mulai_cuci',
+          cat: 'BUTTON_CARD',
+          x: 0,
+          y: 6,
+          w: 1,
+          h: 1,
+          model: {
+            config: { device_id: laundry.id, sensor: 'washer', config: 'data', param: 'start', value: washers[0] },
+          },
+          view: { title: `Mulai ${washers[0]}`, button_label: 'Kirim' },
+        },
         ...(machinePlug
           ? [
               powerToggle('mesin_tasmota', machinePlug, machinePlug.plan.name, 1, 6),
-              { key: 'daya_mesin', cat: 'SINGLE_VALUE_CARD', x: 2, y: 6, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: machinePlug.id, sensor: 'ENERGY', config: 'data', param: 'Power' } }, view: { type: 'WATT', title: 'Daya mesin', unit: 'W', decimal: 0 } } satisfies ComponentInput,
+              {
+                key: 'daya_mesin',
+                cat: 'SINGLE_VALUE_CARD',
+                x: 2,
+                y: 6,
+                w: 1,
+                h: 1,
+                model: {
+                  value: {
+                    query: 'LATEST',
+                    queryType: 'device',
+                    device_id: machinePlug.id,
+                    sensor: 'ENERGY',
+                    config: 'data',
+                    param: 'Power',
+                  },
+                },
+                view: { type: 'WATT', title: 'Daya mesin', unit: 'W', decimal: 0 },
+              } satisfies ComponentInput,
             ]
           : []),
       ]),
@@ -251,22 +633,109 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
       label: 'Lingkungan',
       path: 'lingkungan',
       desc: `${env.plan.name} dan node LoRa: suhu, kelembapan, tekanan udara`,
-      conf_dashboard: dashboard([
-        title('judul', `Lingkungan — ${env.plan.name}`, 0),
-        { key: 'suhu', cat: 'SINGLE_VALUE_CARD', x: 0, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'temperature' } }, view: { type: 'TEMP_CELCIUS', title: 'Suhu', unit: '°C', decimal: 1 } },
-        { key: 'kelembapan', cat: 'SINGLE_VALUE_CARD', x: 1, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'humidity' } }, view: { type: 'HUMIDITY', title: 'Kelembapan', unit: '%', decimal: 0 } },
-        { key: 'tekanan', cat: 'SINGLE_VALUE_CARD', x: 2, y: 1, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'pressure' } }, view: { type: 'PRESSURE_AIR', title: 'Tekanan udara', unit: 'hPa', decimal: 1, full_number: true } },
-        { key: 'suhu_maks', cat: 'SINGLE_VALUE_CARD', x: 3, y: 1, w: 1, h: 1, model: { value: { query: 'MAX', queryType: 'device', ...e, param: 'temperature' }, filter: today }, view: { type: 'TEMP_CELCIUS', title: 'Suhu maksimum', unit: '°C', decimal: 1 } },
-        { key: 'tren_suhu', cat: 'LINE_CHART_CARD', x: 0, y: 2, w: 4, h: 2, model: { value: { query: 'AVG', queryType: 'graph', ...e, param: 'temperature', param_label: 'suhu' }, filter: lastHour }, view: { title: 'Suhu satu jam terakhir', graph_unit: '°C' } },
-        { key: 'node_lora', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'lora', config: 'data', param: 'temperature' }, tags: [roleTag('loraNode')] }, view: { title: 'Suhu node LoRa', unit: '°C' } },
-        // a Tasmota plug with a BME280 switching the server room's fan: its POWER and its own temperature
-        ...(envPlug
-          ? [
-              powerToggle('kipas', envPlug, 'Kipas ruang server', 0, 6),
-              { key: 'suhu_kipas', cat: 'SINGLE_VALUE_CARD', x: 1, y: 6, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: envPlug.id, sensor: 'BME280', config: 'data', param: 'Temperature' } }, view: { type: 'TEMP_CELCIUS', title: 'Suhu ruang server', unit: '°C', decimal: 1 } } satisfies ComponentInput,
-            ]
-          : []),
-      ], 'satu_jam'),
+      conf_dashboard: dashboard(
+        [
+          title('judul', `Lingkungan — ${env.plan.name}`, 0),
+          {
+            key: 'suhu',
+            cat: 'SINGLE_VALUE_CARD',
+            x: 0,
+            y: 1,
+            w: 1,
+            h: 1,
+            model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'temperature' } },
+            view: { type: 'TEMP_CELCIUS', title: 'Suhu', unit: '°C', decimal: 1 },
+          },
+          {
+            key: 'kelembapan',
+            cat: 'SINGLE_VALUE_CARD',
+            x: 1,
+            y: 1,
+            w: 1,
+            h: 1,
+            model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'humidity' } },
+            view: { type: 'HUMIDITY', title: 'Kelembapan', unit: '%', decimal: 0 },
+          },
+          {
+            key: 'tekanan',
+            cat: 'SINGLE_VALUE_CARD',
+            x: 2,
+            y: 1,
+            w: 1,
+            h: 1,
+            model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'pressure' } },
+            view: { type: 'PRESSURE_AIR', title: 'Tekanan udara', unit: 'hPa', decimal: 1, full_number: true },
+          },
+          {
+            key: 'suhu_maks',
+            cat: 'SINGLE_VALUE_CARD',
+            x: 3,
+            y: 1,
+            w: 1,
+            h: 1,
+            model: { value: { query: 'MAX', queryType: 'device', ...e, param: 'temperature' }, filter: today },
+            view: { type: 'TEMP_CELCIUS', title: 'Suhu maksimum', unit: '°C', decimal: 1 },
+          },
+          {
+            key: 'tren_suhu',
+            cat: 'LINE_CHART_CARD',
+            x: 0,
+            y: 2,
+            w: 4,
+            h: 2,
+            model: {
+              value: { query: 'AVG', queryType: 'graph', ...e, param: 'temperature', param_label: 'suhu' },
+              filter: lastHour,
+            },
+            view: { title: 'Suhu satu jam terakhir', graph_unit: '°C' },
+          },
+          {
+            key: 'node_lora',
+            cat: 'LIST_CARD',
+            x: 0,
+            y: 4,
+            w: 4,
+            h: 2,
+            model: {
+              value: {
+                query: 'LATEST',
+                queryType: 'device_no_id',
+                sensor: 'lora',
+                config: 'data',
+                param: 'temperature',
+              },
+              tags: [roleTag('loraNode')],
+            },
+            view: { title: 'Suhu node LoRa', unit: '°C' },
+          },
+          // a Tasmota plug with a BME280 switching the server room's fan: its POWER and its own temperature
+          ...(envPlug
+            ? [
+                powerToggle('kipas', envPlug, 'Kipas ruang server', 0, 6),
+                {
+                  key: 'suhu_kipas',
+                  cat: 'SINGLE_VALUE_CARD',
+                  x: 1,
+                  y: 6,
+                  w: 1,
+                  h: 1,
+                  model: {
+                    value: {
+                      query: 'LATEST',
+                      queryType: 'device',
+                      device_id: envPlug.id,
+                      sensor: 'BME280',
+                      config: 'data',
+                      param: 'Temperature',
+                    },
+                  },
+                  view: { type: 'TEMP_CELCIUS', title: 'Suhu ruang server', unit: '°C', decimal: 1 },
+                } satisfies ComponentInput,
+              ]
+            : []),
+        ],
+        'satu_jam',
+      ),
     });
   }
 
@@ -278,12 +747,86 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
       label: 'Struktur',
       path: 'struktur',
       desc: `${bridge.plan.name}: regangan dan lebar retak`,
-      conf_dashboard: dashboard([
-        title('judul', `Struktur — ${bridge.plan.name}`, 0),
-        { key: 'regangan', cat: 'STRAIN_CARD', x: 0, y: 1, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device', device_id: bridge.id, sensor: 'strain', config: 'data', param: 'microstrain', subparam: gauges[0] } }, view: { title: 'Regangan', unit: 'µε', strain_labels: gauges, strain_curves: gauges.map(() => 'linear'), strain_colors: ['#1976d2', '#2e7d32', '#ed6c02'] } },
-        { key: 'retak', cat: 'CRACK_CARD', x: 2, y: 1, w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device', device_id: bridge.id, sensor: 'crack', config: 'data', param: 'width', subparam: cracks[0] } }, view: { title: 'Lebar retak', unit: 'mm', crack_labels: cracks, crack_lengths: cracks.map(() => 100), crack_colors: ['#d32f2f', '#7b1fa2'] } },
-        { key: 'tren_regangan', cat: 'LINE_CHART_CARD', x: 0, y: 3, w: 4, h: 2, model: { value: { query: 'MAX', queryType: 'graph', device_id: bridge.id, sensor: 'strain', config: 'data', param: 'microstrain', subparam: gauges, subparam_label: gauges }, filter: lastHour }, view: { title: 'Regangan maksimum', graph_unit: 'µε' } },
-      ], 'satu_jam'),
+      conf_dashboard: dashboard(
+        [
+          title('judul', `Struktur — ${bridge.plan.name}`, 0),
+          {
+            key: 'regangan',
+            cat: 'STRAIN_CARD',
+            x: 0,
+            y: 1,
+            w: 2,
+            h: 2,
+            model: {
+              value: {
+                query: 'LATEST',
+                queryType: 'device',
+                device_id: bridge.id,
+                sensor: 'strain',
+                config: 'data',
+                param: 'microstrain',
+                subparam: gauges[0],
+              },
+            },
+            view: {
+              title: 'Regangan',
+              unit: 'µε',
+              strain_labels: gauges,
+              strain_curves: gauges.map(() => 'linear'),
+              strain_colors: ['#1976d2', '#2e7d32', '#ed6c02'],
+            },
+          },
+          {
+            key: 'retak',
+            cat: 'CRACK_CARD',
+            x: 2,
+            y: 1,
+            w: 2,
+            h: 2,
+            model: {
+              value: {
+                query: 'LATEST',
+                queryType: 'device',
+                device_id: bridge.id,
+                sensor: 'crack',
+                config: 'data',
+                param: 'width',
+                subparam: cracks[0],
+              },
+            },
+            view: {
+              title: 'Lebar retak',
+              unit: 'mm',
+              crack_labels: cracks,
+              crack_lengths: cracks.map(() => 100),
+              crack_colors: ['#d32f2f', '#7b1fa2'],
+            },
+          },
+          {
+            key: 'tren_regangan',
+            cat: 'LINE_CHART_CARD',
+            x: 0,
+            y: 3,
+            w: 4,
+            h: 2,
+            model: {
+              value: {
+                query: 'MAX',
+                queryType: 'graph',
+                device_id: bridge.id,
+                sensor: 'strain',
+                config: 'data',
+                param: 'microstrain',
+                subparam: gauges,
+                subparam_label: gauges,
+              },
+              filter: lastHour,
+            },
+            view: { title: 'Regangan maksimum', graph_unit: 'µε' },
+          },
+        ],
+        'satu_jam',
+      ),
     });
   }
 
@@ -303,13 +846,65 @@ export function demoDashboards(devices: readonly DemoDevice[], seed: string | nu
           y: 1,
           w: 3,
           h: 2,
-          model: { latitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'latitude' }, longitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'longitude' }, tags: [roleTag('armada')] },
+          model: {
+            latitude: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'latitude' },
+            longitude: {
+              query: 'LATEST',
+              queryType: 'device_no_id',
+              sensor: 'gps',
+              config: 'data',
+              param: 'longitude',
+            },
+            tags: [roleTag('armada')],
+          },
           view: { title: 'Armada' },
         },
-        { key: 'koordinat', cat: 'COORDINATE_CARD', x: 3, y: 1, w: 1, h: 2, model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'longitude' }, output: { query: 'LATEST', queryType: 'device', ...g, param: 'latitude' } }, view: { title: tracker.plan.name, decimal: 5, axis_x: 'Bujur', axis_y: 'Lintang' } },
-        { key: 'kecepatan', cat: 'SINGLE_VALUE_CARD', x: 0, y: 3, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'speed' } }, view: { type: 'CUSTOM', title: 'Kecepatan', unit: 'km/j', decimal: 0 } },
-        { key: 'jarak_hari_ini', cat: 'SINGLE_VALUE_CARD', x: 1, y: 3, w: 1, h: 1, model: { value: { query: 'USAGE', queryType: 'device', ...g, param: 'odometer' }, filter: today }, view: { type: 'CUSTOM', title: 'Jarak hari ini', unit: 'km', decimal: 1 } },
-        { key: 'semua_armada', cat: 'LIST_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'speed' }, tags: [roleTag('armada')] }, view: { title: 'Kecepatan armada', unit: 'km/j' } },
+        {
+          key: 'koordinat',
+          cat: 'COORDINATE_CARD',
+          x: 3,
+          y: 1,
+          w: 1,
+          h: 2,
+          model: {
+            value: { query: 'LATEST', queryType: 'device', ...g, param: 'longitude' },
+            output: { query: 'LATEST', queryType: 'device', ...g, param: 'latitude' },
+          },
+          view: { title: tracker.plan.name, decimal: 5, axis_x: 'Bujur', axis_y: 'Lintang' },
+        },
+        {
+          key: 'kecepatan',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 0,
+          y: 3,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'speed' } },
+          view: { type: 'CUSTOM', title: 'Kecepatan', unit: 'km/j', decimal: 0 },
+        },
+        {
+          key: 'jarak_hari_ini',
+          cat: 'SINGLE_VALUE_CARD',
+          x: 1,
+          y: 3,
+          w: 1,
+          h: 1,
+          model: { value: { query: 'USAGE', queryType: 'device', ...g, param: 'odometer' }, filter: today },
+          view: { type: 'CUSTOM', title: 'Jarak hari ini', unit: 'km', decimal: 1 },
+        },
+        {
+          key: 'semua_armada',
+          cat: 'LIST_CARD',
+          x: 0,
+          y: 4,
+          w: 4,
+          h: 2,
+          model: {
+            value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'speed' },
+            tags: [roleTag('armada')],
+          },
+          view: { title: 'Kecepatan armada', unit: 'km/j' },
+        },
       ]),
     });
   }
@@ -347,7 +942,9 @@ export async function installDemoDashboards(
       ids[d.path] = existing;
       continue;
     }
-    ids[d.path] = (await rest.call(dashboardsContract.add, { label: d.label, desc: d.desc, conf_dashboard: d.conf_dashboard })).id;
+    ids[d.path] = (
+      await rest.call(dashboardsContract.add, { label: d.label, desc: d.desc, conf_dashboard: d.conf_dashboard })
+    ).id;
     added.push(d.label);
   }
   return { added, kept, ids };

@@ -23,9 +23,24 @@ let tenant: { username: string; pass: string };
  */
 function registryResolver(sqlite: Database.Database): DeviceResolver {
   const byId = sqlite.prepare('select id, app_id, category, topic, dev_eui, uid, disabled from devices where id = ?');
-  const byToken = sqlite.prepare('select id, app_id, category, topic, dev_eui, uid, disabled from devices where token_id = ?');
-  const byEui = sqlite.prepare('select id, app_id, category, topic, dev_eui, uid, disabled from devices where app_id = ? and dev_eui = ?');
-  const ctx = (r: any): DeviceContext | null => (r ? { deviceId: r.id, appId: r.app_id, category: r.category, tasmotaTopic: r.topic ?? undefined, devEui: r.dev_eui ?? undefined, uid: r.uid ?? undefined, disabled: r.disabled === 1 } : null);
+  const byToken = sqlite.prepare(
+    'select id, app_id, category, topic, dev_eui, uid, disabled from devices where token_id = ?',
+  );
+  const byEui = sqlite.prepare(
+    'select id, app_id, category, topic, dev_eui, uid, disabled from devices where app_id = ? and dev_eui = ?',
+  );
+  const ctx = (r: any): DeviceContext | null =>
+    r
+      ? {
+          deviceId: r.id,
+          appId: r.app_id,
+          category: r.category,
+          tasmotaTopic: r.topic ?? undefined,
+          devEui: r.dev_eui ?? undefined,
+          uid: r.uid ?? undefined,
+          disabled: r.disabled === 1,
+        }
+      : null;
   return {
     resolveDevice(identity: MqttIdentity, topic?: string) {
       const i = identity as MqttIdentity & { role?: string; deviceId?: number; tokenId?: number };
@@ -39,7 +54,6 @@ function registryResolver(sqlite: Database.Database): DeviceResolver {
     },
   };
 }
-
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -74,7 +88,8 @@ afterAll(async () => {
 });
 
 const seriesOf = (id: number) => gw.app.telemetry.reads.seriesOfDevice(fleet.app!.id, id);
-const deviceOf = (family: string, profile?: string) => fleet.devices.find((d) => d.plan.family === family && (!profile || d.plan.profile === profile))!;
+const deviceOf = (family: string, profile?: string) =>
+  fleet.devices.find((d) => d.plan.family === family && (!profile || d.plan.profile === profile))!;
 
 describe('the fleet on a real gateway', () => {
   it('registers every family through the REST API, activating token and UID devices, with no error', () => {
@@ -90,12 +105,21 @@ describe('the fleet on a real gateway', () => {
   it('stores what generic MQTT and Sentra end devices publish as the series their profiles name', () => {
     for (const d of fleet.devices.filter((x) => x.plan.wire === 'generic')) {
       const sim = (d.emitter as GenericDevice).sim;
-      const names = seriesOf(d.id).map((s) => `${s.sensor}/${s.configtype}/${s.param}/${s.subparam}`).sort();
-      const expected = flatten(sim.reading().data).map((v) => `${v.sensor}/${v.configtype}/${v.param}/${v.subparam}`).sort();
+      const names = seriesOf(d.id)
+        .map((s) => `${s.sensor}/${s.configtype}/${s.param}/${s.subparam}`)
+        .sort();
+      const expected = flatten(sim.reading().data)
+        .map((v) => `${v.sensor}/${v.configtype}/${v.param}/${v.subparam}`)
+        .sort();
       expect(names, `${d.plan.family} ${d.plan.profile}`).toEqual(expected);
     }
     const fuel = deviceOf('mqtt', 'fuel');
-    const tank = gw.app.telemetry.reads.findSeries(fleet.app!.id, fuel.id, { sensor: 'tank', configtype: 'data', param: 'Pertalite', subparam: 'volume' })!;
+    const tank = gw.app.telemetry.reads.findSeries(fleet.app!.id, fuel.id, {
+      sensor: 'tank',
+      configtype: 'data',
+      param: 'Pertalite',
+      subparam: 'volume',
+    })!;
     const litres = gw.app.telemetry.reads.latestN(tank, 5).map((p) => p.value as number);
     expect(litres.length).toBeGreaterThan(2);
     litres.forEach((l) => expect(l).toBeGreaterThan(200));
@@ -103,9 +127,15 @@ describe('the fleet on a real gateway', () => {
 
   it('stores Tasmota SENSOR and STATE, LoRa uplinks and serial gateway registers', () => {
     const names = (id: number) => seriesOf(id).map((s) => `${s.sensor}/${s.param}/${s.subparam}`);
-    expect(names(deviceOf('tasmota', 'plug').id)).toEqual(expect.arrayContaining(['ENERGY/Power/', 'COUNTER/C1/', 'device/UptimeSec/', 'device/Wifi/RSSI']));
-    expect(names(deviceOf('tasmota', 'environment').id)).toEqual(expect.arrayContaining(['BME280/Temperature/', 'BME280/Humidity/']));
-    expect(names(deviceOf('lora', 'environment').id)).toEqual(expect.arrayContaining(['lora/temperature/', 'radio/rssi/', 'status/battery_level/']));
+    expect(names(deviceOf('tasmota', 'plug').id)).toEqual(
+      expect.arrayContaining(['ENERGY/Power/', 'COUNTER/C1/', 'device/UptimeSec/', 'device/Wifi/RSSI']),
+    );
+    expect(names(deviceOf('tasmota', 'environment').id)).toEqual(
+      expect.arrayContaining(['BME280/Temperature/', 'BME280/Humidity/']),
+    );
+    expect(names(deviceOf('lora', 'environment').id)).toEqual(
+      expect.arrayContaining(['lora/temperature/', 'radio/rssi/', 'status/battery_level/']),
+    );
     expect(names(deviceOf('lora', 'gps').id)).toEqual(expect.arrayContaining(['lora/latitude/', 'lora/longitude/']));
     for (const family of ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway']) {
       const d = deviceOf(family);
@@ -122,15 +152,25 @@ describe('the fleet on a real gateway', () => {
     gw.app.broker.on('message', (_i, topic, payload) => {
       if (topic === `d/${laundry.id}/cmd/res`) replies.push(JSON.parse(payload.toString()));
     });
-    const state = (laundry.emitter as GenericDevice).sim.snapshot() as { machines: { key: string; kind: string; on: boolean }[] };
+    const state = (laundry.emitter as GenericDevice).sim.snapshot() as {
+      machines: { key: string; kind: string; on: boolean }[];
+    };
     const idle = state.machines.find((m) => !m.on)!;
-    const send = (id: string) => gw.app.broker.publish(`d/${laundry.id}/cmd`, JSON.stringify({ id, sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key }), { qos: 1 });
+    const send = (id: string) =>
+      gw.app.broker.publish(
+        `d/${laundry.id}/cmd`,
+        JSON.stringify({ id, sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key }),
+        { qos: 1 },
+      );
     await send('c1');
     expect(await until(() => replies.length === 1, 8000)).toBe(true);
     await new Promise((r) => setTimeout(r, 600));
     await send('c2');
     expect(await until(() => replies.length === 2, 8000)).toBe(true);
-    expect(replies).toEqual([{ id: 'c1', ok: true }, { id: 'c2', ok: false, code: -31 }]);
+    expect(replies).toEqual([
+      { id: 'c1', ok: true },
+      { id: 'c2', ok: false, code: -31 },
+    ]);
     expect(fleet.fault(laundry.plan.serial, 'silent')).toBe(true);
     await send('c3');
     await new Promise((r) => setTimeout(r, 800));
@@ -172,20 +212,43 @@ describe('the fleet on a real gateway', () => {
     gw.app.broker.on('message', (_i, topic) => {
       if (topic.startsWith(base)) seen.push(topic.slice(base.length + 1));
     });
-    await gw.app.broker.publish(`${base}/command/down`, JSON.stringify({ id: 'q1', devEui: node.plan.devEui, confirmed: true, fPort: 10, object: { param: 'interval', value: 300 } }), { qos: 1 });
+    await gw.app.broker.publish(
+      `${base}/command/down`,
+      JSON.stringify({
+        id: 'q1',
+        devEui: node.plan.devEui,
+        confirmed: true,
+        fPort: 10,
+        object: { param: 'interval', value: 300 },
+      }),
+      { qos: 1 },
+    );
     expect(await until(() => seen.includes('event/ack'), 8000)).toBe(true);
     expect(seen).toContain('event/txack');
   });
 
   it('a second run reuses the registered devices: gateways and MQTT/Tasmota devices sign in with a regenerated secret', async () => {
-    const options = { url: gw.url, mqtt: `mqtt://127.0.0.1:${gw.mqttPort}`, username: tenant.username, password: tenant.pass, domain: 'simfleet', devices: MIX.length, rate: 4, seed: 'integration', ramp: 200 };
+    const options = {
+      url: gw.url,
+      mqtt: `mqtt://127.0.0.1:${gw.mqttPort}`,
+      username: tenant.username,
+      password: tenant.pass,
+      domain: 'simfleet',
+      devices: MIX.length,
+      rate: 4,
+      seed: 'integration',
+      ramp: 200,
+    };
     // Sentra end devices are added again (their token was only ever the device's): every other one is reused
-    const kept = (devices: typeof fleet.devices) => new Map(devices.filter((d) => d.plan.family !== 'sentraEnd').map((d) => [d.plan.serial, d.id]));
+    const kept = (devices: typeof fleet.devices) =>
+      new Map(devices.filter((d) => d.plan.family !== 'sentraEnd').map((d) => [d.plan.serial, d.id]));
     const again = await runFleet(options);
     try {
       expect(again.stats().lastError).toBeUndefined();
       expect(kept(again.devices)).toEqual(kept(fleet.devices));
-      const own = again.devices.filter((d) => ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway', 'mqtt', 'tasmota'].includes(d.plan.family));
+      const own = again.devices.filter((d) =>
+        ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway', 'mqtt', 'tasmota'].includes(d.plan.family),
+      );
       expect(await until(() => own.every((d) => d.connection?.connected === true), 8000)).toBe(true);
     } finally {
       await again.stop();

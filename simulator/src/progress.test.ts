@@ -40,12 +40,19 @@ describe('progress when stderr is not a terminal', () => {
     s.messages = 10;
     progress.report();
     progress.stop();
-    expect(lines).toEqual(['2026-11-27T10:00:02.000Z sentra sim running: 3 devices connected (0/500 registered), 5.0 msg/s sent, 10 messages, 0 errors\n']);
+    expect(lines).toEqual([
+      '2026-11-27T10:00:02.000Z sentra sim running: 3 devices connected (0/500 registered), 5.0 msg/s sent, 10 messages, 0 errors\n',
+    ]);
   });
 
   it('writes nothing on its own with --progress 0', () => {
     const lines: string[] = [];
-    const progress = startProgress({ stats: () => snapshot(), write: (t) => lines.push(t), tty: false, logEverySeconds: 0 });
+    const progress = startProgress({
+      stats: () => snapshot(),
+      write: (t) => lines.push(t),
+      tty: false,
+      logEverySeconds: 0,
+    });
     vi.advanceTimersByTime(120_000);
     progress.stop();
     expect(lines).toEqual([]);
@@ -58,12 +65,18 @@ describe('progress on a terminal', () => {
 
   it('rewrites one line in place twice a second, writes no log lines, and ends the line when stopped', () => {
     const writes: string[] = [];
-    const progress = startProgress({ stats: () => snapshot({ connected: 7, msgsPerSec: 3.25, messages: 40 }), write: (t) => writes.push(t), tty: true });
+    const progress = startProgress({
+      stats: () => snapshot({ connected: 7, msgsPerSec: 3.25, messages: 40 }),
+      write: (t) => writes.push(t),
+      tty: true,
+    });
     vi.advanceTimersByTime(1_000);
     progress.report();
     progress.stop();
     expect(writes).toHaveLength(3);
-    expect(writes[0]).toBe('\rsentra sim  running     registered 0/500  connected 7  3.3 msg/s  sent 40  errors 0\x1b[K');
+    expect(writes[0]).toBe(
+      '\rsentra sim  running     registered 0/500  connected 7  3.3 msg/s  sent 40  errors 0\x1b[K',
+    );
     expect(writes[1]).toBe(writes[0]);
     expect(writes[2]).toBe('\n');
   });

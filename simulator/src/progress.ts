@@ -14,7 +14,12 @@ export function progressLine(s: FleetSnapshot): string {
  * One log line: time, phase, devices connected, messages sent per second over the interval since the previous line
  * (exact over the interval, not the meter's 5 s window), totals and errors.
  */
-export function progressLogLine(s: FleetSnapshot, now: Date, sentSincePrevious: number, secondsSincePrevious: number): string {
+export function progressLogLine(
+  s: FleetSnapshot,
+  now: Date,
+  sentSincePrevious: number,
+  secondsSincePrevious: number,
+): string {
   const rate = secondsSincePrevious > 0 ? sentSincePrevious / secondsSincePrevious : 0;
   return `${now.toISOString()} sentra sim ${s.phase}: ${s.connected} devices connected (${s.registered}/${s.planned} registered), ${rate.toFixed(1)} msg/s sent, ${s.messages} messages, ${s.errors} errors`;
 }

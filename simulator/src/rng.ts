@@ -44,7 +44,10 @@ export function hash128(text: string): [number, number, number, number] {
 /** Hex digits derived from a text (device UIDs, DevEUIs): stable across runs. */
 export function hexOf(text: string, digits: number): string {
   let out = '';
-  for (let round = 0; out.length < digits; round++) out += hash128(`${text}#${round}`).map((w) => w.toString(16).padStart(8, '0')).join('');
+  for (let round = 0; out.length < digits; round++)
+    out += hash128(`${text}#${round}`)
+      .map((w) => w.toString(16).padStart(8, '0'))
+      .join('');
   return out.slice(0, digits).toUpperCase();
 }
 

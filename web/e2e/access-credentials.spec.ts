@@ -88,7 +88,9 @@ test.describe.serial('credentials and refresh token of an application', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(firstSecret);
   });
 
-  test('regenerates the secret after its warning: the card shows the new one, the old one answers 401', async ({ request }) => {
+  test('regenerates the secret after its warning: the card shows the new one, the old one answers 401', async ({
+    request,
+  }) => {
     await cardMenu(T.credentials.regenerateSecret);
     await confirmYes(page, T.credentials.regenerateConfirm, T.common.yes);
     await expect(notice(page, T.credentials.generateSuccess)).toBeVisible();
@@ -123,7 +125,9 @@ test.describe.serial('credentials and refresh token of an application', () => {
     await expect(page.getByText(T.credentials.empty)).toBeVisible();
   });
 
-  test('the API entry opens the Refresh Token page; regenerating asks first and copies the new token', async ({ request }) => {
+  test('the API entry opens the Refresh Token page; regenerating asks first and copies the new token', async ({
+    request,
+  }) => {
     await page.getByRole('button', { name: T.shell.account }).click();
     await page.getByRole('menuitem', { name: T.shell.api }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/${owner.domain}/@token$`));
@@ -146,7 +150,11 @@ test.describe.serial('credentials and refresh token of an application', () => {
     const newToken = await field.inputValue();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newToken);
 
-    const exchange = (token: string) => request.post(contracts.refreshToken.exchange.path, { data: { refresh_token: token }, headers: { [Header.appDomain]: owner.domain } });
+    const exchange = (token: string) =>
+      request.post(contracts.refreshToken.exchange.path, {
+        data: { refresh_token: token },
+        headers: { [Header.appDomain]: owner.domain },
+      });
     expect((await exchange(oldToken)).status()).toBe(401);
     expect((await exchange(newToken)).status()).toBe(200);
   });

@@ -12,7 +12,9 @@ export interface TenantApp extends Tenant {
 /** A registered tenant with one application, both made through the API. */
 export async function tenantWithApp(request: APIRequestContext): Promise<TenantApp> {
   const tenant = await registerTenant(request);
-  const login = await (await request.post(contracts.auth.tenantLogin.path, { data: { input: tenant.username, pass: tenant.pass } })).json();
+  const login = await (
+    await request.post(contracts.auth.tenantLogin.path, { data: { input: tenant.username, pass: tenant.pass } })
+  ).json();
   expect(login.response_result).toBe(0);
   const domain = unique('app').toLowerCase();
   const add = await request.post(contracts.apps.add.path, {
@@ -47,23 +49,47 @@ export async function confirmYes(page: Page, message: string | RegExp, yes: stri
 }
 
 /** The tenant's API headers inside its application. */
-export const tenantHeaders = (t: TenantApp) => ({ [Header.tenantId]: String(t.auth.id), [Header.tenantToken]: t.auth.token, [Header.appDomain]: t.domain });
+export const tenantHeaders = (t: TenantApp) => ({
+  [Header.tenantId]: String(t.auth.id),
+  [Header.tenantToken]: t.auth.token,
+  [Header.appDomain]: t.domain,
+});
 
 /** An empty dashboard (a navigation item) made through the dashboards call, under `parent` when given. */
-export async function addDashboard(request: APIRequestContext, t: TenantApp, label: string, parent?: number): Promise<number> {
+export async function addDashboard(
+  request: APIRequestContext,
+  t: TenantApp,
+  label: string,
+  parent?: number,
+): Promise<number> {
   const conf_dashboard = { version: '2', config: { refresh: 0 }, view: { decimal: 2 }, var: {}, dashboard: {} };
-  const res = await request.post(contracts.dashboards.add.path, { data: { label, conf_dashboard, ...(parent ? { parent } : {}) }, headers: tenantHeaders(t) });
+  const res = await request.post(contracts.dashboards.add.path, {
+    data: { label, conf_dashboard, ...(parent ? { parent } : {}) },
+    headers: tenantHeaders(t),
+  });
   const body = await res.json();
   expect(body.response_result).toBe(0);
   return body.id as number;
 }
 
 /** A user of the application holding `roleId`, made through the users call. */
-export async function addUser(request: APIRequestContext, t: TenantApp, roleId: number): Promise<{ username: string; pass: string }> {
+export async function addUser(
+  request: APIRequestContext,
+  t: TenantApp,
+  roleId: number,
+): Promise<{ username: string; pass: string }> {
   const username = unique('u').toLowerCase();
   const pass = 'sandi1234';
   const res = await request.post(contracts.users.add.path, {
-    data: { username, first: 'Sari', email: `${username}@contoh.id`, pass, passv: pass, role_id: roleId, email_verification: false },
+    data: {
+      username,
+      first: 'Sari',
+      email: `${username}@contoh.id`,
+      pass,
+      passv: pass,
+      role_id: roleId,
+      email_verification: false,
+    },
     headers: tenantHeaders(t),
   });
   expect((await res.json()).response_result).toBe(0);

@@ -4,7 +4,14 @@
 // cannot be deleted while the user holds it; edit, password change, user delete, and finally the role delete.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { notice, T, unique } from './helpers.js';
-import { confirmYes, openAsTenant, openSideMenu, tenantWithApp, roleNameField, type TenantApp } from './access-fixtures.js';
+import {
+  confirmYes,
+  openAsTenant,
+  openSideMenu,
+  tenantWithApp,
+  roleNameField,
+  type TenantApp,
+} from './access-fixtures.js';
 
 test.describe.serial('roles and users of an application', () => {
   let page: Page;
@@ -131,7 +138,14 @@ test.describe.serial('roles and users of an application', () => {
     await page.getByRole('button', { name: T.common.save }).click();
     await expect(page.getByText(T.common.passwordMismatch)).toBeVisible();
     await page.locator('input[name="passv"]').fill(pass);
-    await page.getByTestId('avatar-input').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64') });
+    await page.getByTestId('avatar-input').setInputFiles({
+      name: 'foto.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+        'base64',
+      ),
+    });
     await expect(page.getByTestId('avatar-preview').locator('img')).toBeVisible();
     await page.getByRole('button', { name: T.common.save }).click();
 
@@ -198,7 +212,10 @@ test.describe.serial('roles and users of an application', () => {
     await expect(page.getByRole('heading', { name: T.roles.editTitle })).toBeVisible();
     await expect(roleNameField(page)).toHaveValue(roleName);
     await page.getByRole('combobox', { name: T.roles.sysNavs }).click();
-    await expect(page.getByRole('option', { name: T.roles.sysNavLabels._device_list_ })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('option', { name: T.roles.sysNavLabels._device_list_ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await page.getByRole('option', { name: T.roles.sysNavLabels._user_manage_ }).click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: T.common.save }).click();
@@ -207,7 +224,10 @@ test.describe.serial('roles and users of an application', () => {
 
     await memberPage.goto(`/${owner.domain}`);
     await openSideMenu(memberPage);
-    await expect(memberPage.getByTestId('side-menu').getByTestId('menu-entry')).toHaveText([T.nav.users, T.nav.devices]);
+    await expect(memberPage.getByTestId('side-menu').getByTestId('menu-entry')).toHaveText([
+      T.nav.users,
+      T.nav.devices,
+    ]);
     await expect(memberPage).toHaveURL(new RegExp(`/${owner.domain}/_user_list_$`));
   });
 

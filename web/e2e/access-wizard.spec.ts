@@ -5,7 +5,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { contracts } from '@sentra/contracts';
 import { notice, signIn, T, unique } from './helpers.js';
-import { addDashboard, addUser, openSideMenu, tenantHeaders, tenantWithApp, roleNameField, type TenantApp } from './access-fixtures.js';
+import {
+  addDashboard,
+  addUser,
+  openSideMenu,
+  tenantHeaders,
+  tenantWithApp,
+  roleNameField,
+  type TenantApp,
+} from './access-fixtures.js';
 
 test.describe.serial('the role wizard with navigation items', () => {
   let page: Page;
@@ -80,7 +88,11 @@ test.describe.serial('the role wizard with navigation items', () => {
     await expect(roleCard().getByRole('button', { name: T.roles.reorder })).toBeVisible();
   });
 
-  test("a user of the role gets the role's dashboards in its order, with children", async ({ browser, baseURL, request }) => {
+  test("a user of the role gets the role's dashboards in its order, with children", async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
     const roles = await (await request.get(contracts.roles.list.path, { headers: tenantHeaders(owner) })).json();
     const role = roles.data.find((r: { name: string }) => r.name === roleName);
     expect(role).toMatchObject({ descendant: true });
@@ -117,7 +129,7 @@ test.describe.serial('the role wizard with navigation items', () => {
     await expect(member.getByTestId('side-menu')).toHaveText(new RegExp(`^${T.nav.devices}Air.*Listrik`));
   });
 
-  test('Atur Akses opens the access step with the role\'s choices', async () => {
+  test("Atur Akses opens the access step with the role's choices", async () => {
     await roleCard().getByRole('button', { name: T.roles.setAccess }).click();
     await expect(page).toHaveURL(/_role_edit_sort_\/\d+$/);
     await expect(page.getByLabel(T.roles.includeAllChildren)).toBeChecked();

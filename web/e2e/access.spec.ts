@@ -92,8 +92,21 @@ test.describe.serial('a tenant from registration to logout', () => {
     await expect(page).toHaveURL(new RegExp(`/admin/${domain}/_dashboard_list_$`));
     await page.getByRole('button', { name: T.shell.toggleMenu }).click();
     const entries = page.getByTestId('side-menu').getByTestId('menu-entry');
-    await expect(entries).toHaveText([T.nav.dashboard, T.nav.role, T.nav.users, T.nav.devices, T.nav.tags, T.nav.rules, T.nav.tasks, T.nav.credentials, T.nav.about]);
-    await expect(page.getByRole('link', { name: T.application.tenantLogoTitle })).toHaveAttribute('href', '/admin/apps');
+    await expect(entries).toHaveText([
+      T.nav.dashboard,
+      T.nav.role,
+      T.nav.users,
+      T.nav.devices,
+      T.nav.tags,
+      T.nav.rules,
+      T.nav.tasks,
+      T.nav.credentials,
+      T.nav.about,
+    ]);
+    await expect(page.getByRole('link', { name: T.application.tenantLogoTitle })).toHaveAttribute(
+      'href',
+      '/admin/apps',
+    );
   });
 
   test('opens About and sees the domain', async () => {

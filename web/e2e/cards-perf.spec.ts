@@ -12,7 +12,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { CARD_LIVE, UNSCALED_HEIGHT_CARDS, cardPixelHeight, contracts, GRID_MARGIN, GRID_ROW_HEIGHT, type CardTypeCode, type ComponentInput } from '@sentra/contracts';
+import {
+  CARD_LIVE,
+  UNSCALED_HEIGHT_CARDS,
+  cardPixelHeight,
+  contracts,
+  GRID_MARGIN,
+  GRID_ROW_HEIGHT,
+  type CardTypeCode,
+  type ComponentInput,
+} from '@sentra/contracts';
 import { demoDashboards, demoFleetOptions, runFleet, type FleetHandle } from '../../simulator/src/index.js';
 import { openAsTenant, tenantHeaders, tenantWithApp, type TenantApp } from './access-fixtures.js';
 import { CANVAS_MARKERS_FROM as MAP_CANVAS_MARKERS_FROM } from '../src/cards/map/markers.js';
@@ -45,13 +54,20 @@ const LAZY_LIBRARIES = { plotly: /plotly\.js/, leaflet: /leafletjs\.com|leaflet-
 function thirtyCards(demo: readonly ComponentInput[]): Record<string, ComponentInput> {
   // left out too: the coordinate card, whose demo model (latitude/longitude) is not what the gateway evaluates
   // (value/output), so it shows 'Komponen ini tidak memiliki query' whatever the view does
-  const pool = demo.filter((c) => c.cat !== 'TITLE' && c.cat !== 'COORDINATE_CARD' && !String(c.cat).startsWith('BUTTON') && !String(c.cat).startsWith('INPUT_'));
+  const pool = demo.filter(
+    (c) =>
+      c.cat !== 'TITLE' &&
+      c.cat !== 'COORDINATE_CARD' &&
+      !String(c.cat).startsWith('BUTTON') &&
+      !String(c.cat).startsWith('INPUT_'),
+  );
   const lists = pool.filter((c) => c.cat === 'LIST_CARD').slice(0, 2);
   const singles = pool.filter((c) => c.cat === 'SINGLE_VALUE_CARD');
   const others = pool.filter((c) => c.cat !== 'LIST_CARD' && c.cat !== 'SINGLE_VALUE_CARD');
   // the demo's list and map cards read only the devices of one role tag (demo.ts roleTag); this fleet is not tagged and the
   // measure is of cards over the whole 300-device fleet (lists of all devices, a map of hundreds of markers): no tags
-  const untagged = (c: ComponentInput): ComponentInput => ({ ...c, model: { ...(c.model as Record<string, unknown>), tags: undefined } }) as ComponentInput;
+  const untagged = (c: ComponentInput): ComponentInput =>
+    ({ ...c, model: { ...(c.model as Record<string, unknown>), tags: undefined } }) as ComponentInput;
   const chosen = [...others, ...lists, ...singles].slice(0, CARDS).map(untagged);
   expect(chosen, 'the demo dashboards hold 30 data cards').toHaveLength(CARDS);
   // skyline placement in grid rows (a stored height h spans 2h grid rows)
@@ -64,7 +80,7 @@ function thirtyCards(demo: readonly ComponentInput[]): Record<string, ComponentI
     let bestY = Infinity;
     for (let x = 0; x + w <= 4; x++) {
       const y = Math.max(...top.slice(x, x + w));
-      if (y < bestY) (bestY = y), (best = x);
+      if (y < bestY) ((bestY = y), (best = x));
     }
     for (let x = best; x < best + w; x++) top[x] = bestY + rows;
     const key = `c${String(i + 1).padStart(2, '0')}_${c.key}`.slice(0, 30);
@@ -75,13 +91,28 @@ function thirtyCards(demo: readonly ComponentInput[]): Record<string, ComponentI
 
 /** Grid height in pixels of the placed cards (so the viewport shows all of them: every card must draw). */
 function gridPixels(cards: Record<string, ComponentInput>): number {
-  const rows = Math.max(...Object.values(cards).map((c) => c.y + (UNSCALED_HEIGHT_CARDS.includes(c.cat as CardTypeCode) ? c.h : c.h * 2)));
+  const rows = Math.max(
+    ...Object.values(cards).map((c) => c.y + (UNSCALED_HEIGHT_CARDS.includes(c.cat as CardTypeCode) ? c.h : c.h * 2)),
+  );
   return rows * (GRID_ROW_HEIGHT + GRID_MARGIN) + GRID_MARGIN + cardPixelHeight(0);
 }
 
 /** In the page before any script: long tasks, and the first frame at which every card shows data / every chart is drawn. */
 function installProbes({ cards, event }: { cards: number; event: string }) {
-  const w = window as unknown as { __perf: { longTasks: { start: number; duration: number }[]; readyAt: Record<string, number>; compiled: string[]; gridAt?: number; socketAt?: number; subscribedAt?: number; firstPushAt?: number; allPushedAt?: number; valuesAt?: number; chartsAt?: number } };
+  const w = window as unknown as {
+    __perf: {
+      longTasks: { start: number; duration: number }[];
+      readyAt: Record<string, number>;
+      compiled: string[];
+      gridAt?: number;
+      socketAt?: number;
+      subscribedAt?: number;
+      firstPushAt?: number;
+      allPushedAt?: number;
+      valuesAt?: number;
+      chartsAt?: number;
+    };
+  };
   w.__perf = { longTasks: [], readyAt: {}, compiled: [] };
   // code compiled at run time (new Function): zod's per-schema fast paths are off in the console (src/zodConfig.ts)
   const NativeFunction = Function;
@@ -93,7 +124,8 @@ function installProbes({ cards, event }: { cards: number; event: string }) {
   });
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__perf.longTasks.push({ start: Math.round(e.startTime), duration: Math.round(e.duration) });
+      for (const e of list.getEntries())
+        w.__perf.longTasks.push({ start: Math.round(e.startTime), duration: Math.round(e.duration) });
     }).observe({ type: 'longtask', buffered: true });
   } catch {
     // no Long Tasks API: frames are still measured
@@ -107,7 +139,8 @@ function installProbes({ cards, event }: { cards: number; event: string }) {
       this.addEventListener('open', () => (w.__perf.socketAt ??= Math.round(performance.now())));
       const send = this.send.bind(this);
       this.send = (data) => {
-        if (typeof data === 'string' && /^\d*\["subscribe"/.test(data.slice(1))) w.__perf.subscribedAt ??= Math.round(performance.now());
+        if (typeof data === 'string' && /^\d*\["subscribe"/.test(data.slice(1)))
+          w.__perf.subscribedAt ??= Math.round(performance.now());
         send(data);
       };
       this.addEventListener('message', (e) => {
@@ -119,15 +152,22 @@ function installProbes({ cards, event }: { cards: number; event: string }) {
       });
     }
   };
-  const chart = (c: Element) => c.getAttribute('data-cat')!.includes('CHART_CARD') && c.getAttribute('data-cat') !== 'TEXT_CHART_CARD';
+  const chart = (c: Element) =>
+    c.getAttribute('data-cat')!.includes('CHART_CARD') && c.getAttribute('data-cat') !== 'TEXT_CHART_CARD';
   const check = () => {
     const all = [...document.querySelectorAll('[data-testid="dashboard-card"]')];
     if (all.length === cards) {
       w.__perf.gridAt ??= Math.round(performance.now());
       const ready = (c: Element) => !c.querySelector('[data-testid="card-loading"]');
-      for (const c of all) if (ready(c)) w.__perf.readyAt[c.getAttribute('data-key')!] ??= Math.round(performance.now());
-      if (w.__perf.valuesAt === undefined && all.filter((c) => !chart(c)).every(ready)) w.__perf.valuesAt = Math.round(performance.now());
-      if (w.__perf.valuesAt !== undefined && all.filter(chart).every((c) => ready(c) && c.querySelector('[data-testid="chart"] .main-svg'))) w.__perf.chartsAt = Math.round(performance.now());
+      for (const c of all)
+        if (ready(c)) w.__perf.readyAt[c.getAttribute('data-key')!] ??= Math.round(performance.now());
+      if (w.__perf.valuesAt === undefined && all.filter((c) => !chart(c)).every(ready))
+        w.__perf.valuesAt = Math.round(performance.now());
+      if (
+        w.__perf.valuesAt !== undefined &&
+        all.filter(chart).every((c) => ready(c) && c.querySelector('[data-testid="chart"] .main-svg'))
+      )
+        w.__perf.chartsAt = Math.round(performance.now());
     }
     if (w.__perf.chartsAt === undefined) requestAnimationFrame(check);
   };
@@ -136,25 +176,33 @@ function installProbes({ cards, event }: { cards: number; event: string }) {
 
 /** Frames for `ms`: count, those over 50 ms, the worst; long tasks in the same window. */
 function watchFrames(ms: number) {
-  return new Promise<{ frames: number; long: number; worst: number; longTasks: number; longestTask: number }>((resolve) => {
-    const perf = (window as unknown as { __perf: { longTasks: { start: number; duration: number }[] } }).__perf;
-    const from = performance.now();
-    let last = from;
-    let frames = 0;
-    let long = 0;
-    let worst = 0;
-    const tick = (now: number) => {
-      const d = now - last;
-      last = now;
-      frames++;
-      if (d > 50) long++;
-      worst = Math.max(worst, d);
-      if (now - from < ms) return void requestAnimationFrame(tick);
-      const tasks = perf.longTasks.filter((t) => t.start >= from);
-      resolve({ frames, long, worst: Math.round(worst), longTasks: tasks.length, longestTask: Math.max(0, ...tasks.map((t) => t.duration)) });
-    };
-    requestAnimationFrame(tick);
-  });
+  return new Promise<{ frames: number; long: number; worst: number; longTasks: number; longestTask: number }>(
+    (resolve) => {
+      const perf = (window as unknown as { __perf: { longTasks: { start: number; duration: number }[] } }).__perf;
+      const from = performance.now();
+      let last = from;
+      let frames = 0;
+      let long = 0;
+      let worst = 0;
+      const tick = (now: number) => {
+        const d = now - last;
+        last = now;
+        frames++;
+        if (d > 50) long++;
+        worst = Math.max(worst, d);
+        if (now - from < ms) return void requestAnimationFrame(tick);
+        const tasks = perf.longTasks.filter((t) => t.start >= from);
+        resolve({
+          frames,
+          long,
+          worst: Math.round(worst),
+          longTasks: tasks.length,
+          longestTask: Math.max(0, ...tasks.map((t) => t.duration)),
+        });
+      };
+      requestAnimationFrame(tick);
+    },
+  );
 }
 
 interface Run {
@@ -193,23 +241,52 @@ interface Run {
   firstDrawAt: number;
 }
 
-async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: number, viewportHeight: number, frames: boolean, profile: { load?: boolean; live?: boolean; trace?: boolean } = {}): Promise<Run & { frames?: Awaited<ReturnType<typeof watchFrames>>; pushes?: number }> {
+async function navigate(
+  browser: Browser,
+  baseURL: string,
+  t: TenantApp,
+  id: number,
+  viewportHeight: number,
+  frames: boolean,
+  profile: { load?: boolean; live?: boolean; trace?: boolean } = {},
+): Promise<Run & { frames?: Awaited<ReturnType<typeof watchFrames>>; pushes?: number }> {
   const page = await browser.newPage({ baseURL, viewport: { width: 1280, height: viewportHeight } });
   try {
     await openAsTenant(page, t, 'about');
     await page.addInitScript(installProbes, { cards: CARDS, event: CARD_LIVE.event });
     const pushes: number[] = [];
-    page.on('websocket', (ws) => ws.on('framereceived', (f) => typeof f.payload === 'string' && f.payload.startsWith(`42["${CARD_LIVE.event}"`) && pushes.push(Date.now())));
+    page.on('websocket', (ws) =>
+      ws.on(
+        'framereceived',
+        (f) =>
+          typeof f.payload === 'string' && f.payload.startsWith(`42["${CARD_LIVE.event}"`) && pushes.push(Date.now()),
+      ),
+    );
     // CARDS_PERF_PROFILE=1: CPU profiles to open in Chromium's DevTools (Performance)
     const cdp = profile.load ? await page.context().newCDPSession(page) : undefined;
     if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
     // CARDS_PERF_TRACE=1: the performance panel's view of the load (open load.trace.json in DevTools)
     if (profile.trace) {
       fs.mkdirSync(OUT, { recursive: true });
-      await browser.startTracing(page, { path: `${OUT}/load.trace.json`, screenshots: false, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
+      await browser.startTracing(page, {
+        path: `${OUT}/load.trace.json`,
+        screenshots: false,
+        categories: [
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline',
+          'v8.execute',
+          'blink.user_timing',
+          'loading',
+          'disabled-by-default-v8.cpu_profiler',
+        ],
+      });
     }
     await page.goto(`/admin/${t.domain}/_dashboard_view_/${id}`, { waitUntil: 'commit' });
-    await page.waitForFunction(() => (window as unknown as { __perf: { chartsAt?: number } }).__perf.chartsAt !== undefined, null, { timeout: 30_000, polling: 250 });
+    await page.waitForFunction(
+      () => (window as unknown as { __perf: { chartsAt?: number } }).__perf.chartsAt !== undefined,
+      null,
+      { timeout: 30_000, polling: 250 },
+    );
     if (profile.trace) await browser.stopTracing();
     if (cdp) {
       const { profile: cpu } = await cdp.send('Profiler.stop');
@@ -224,7 +301,8 @@ async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: num
     const from = Date.now();
     const f = await page.evaluate(watchFrames, LIVE_WINDOW_MS);
     const until = Date.now();
-    if (liveCdp) fs.writeFileSync(`${OUT}/live.cpuprofile`, JSON.stringify((await liveCdp.send('Profiler.stop')).profile));
+    if (liveCdp)
+      fs.writeFileSync(`${OUT}/live.cpuprofile`, JSON.stringify((await liveCdp.send('Profiler.stop')).profile));
     fs.mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: `${OUT}/thirty.png`, fullPage: true });
     return { ...run, frames: f, pushes: pushes.filter((at) => at >= from && at <= until).length };
@@ -236,18 +314,42 @@ async function navigate(browser: Browser, baseURL: string, t: TenantApp, id: num
 async function measured(page: Page): Promise<Run> {
   return page.evaluate(() => {
     const timings = (name: string) => performance.getEntriesByName(name, 'measure');
-    const p = (window as unknown as { __perf: { longTasks: { start: number; duration: number }[]; readyAt: Record<string, number>; compiled: string[]; gridAt: number; socketAt: number; subscribedAt: number; firstPushAt: number; allPushedAt: number; valuesAt: number; chartsAt: number } }).__perf;
+    const p = (
+      window as unknown as {
+        __perf: {
+          longTasks: { start: number; duration: number }[];
+          readyAt: Record<string, number>;
+          compiled: string[];
+          gridAt: number;
+          socketAt: number;
+          subscribedAt: number;
+          firstPushAt: number;
+          allPushedAt: number;
+          valuesAt: number;
+          chartsAt: number;
+        };
+      }
+    ).__perf;
     const load = p.longTasks.filter((t) => t.start <= p.chartsAt);
     const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .filter((e) => e.name.endsWith('.js'))
-      .map((e) => ({ name: e.name.split('/').pop()!, kb: Math.round(e.decodedBodySize / 1024), at: Math.round(e.responseEnd), from: Math.round(e.startTime) }));
+      .map((e) => ({
+        name: e.name.split('/').pop()!,
+        kb: Math.round(e.decodedBodySize / 1024),
+        at: Math.round(e.responseEnd),
+        from: Math.round(e.startTime),
+      }));
     // the calls before the cards' data (session, menu, the dashboard record): when each was asked and answered
     const calls = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .filter((e) => /\/(service|fetch)\//.test(e.name))
       .map((e) => `${new URL(e.name).pathname} ${Math.round(e.startTime)}→${Math.round(e.responseEnd)} ms`);
     return {
       gridMs: p.gridAt,
-      recordMs: Math.round((performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => /\/fetch\/web\/d\/\d+/.test(e.name))?.responseEnd ?? -1),
+      recordMs: Math.round(
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) =>
+          /\/fetch\/web\/d\/\d+/.test(e.name),
+        )?.responseEnd ?? -1,
+      ),
       socketMs: p.socketAt,
       subscribedMs: p.subscribedAt,
       firstPushMs: p.firstPushAt,
@@ -256,7 +358,10 @@ async function measured(page: Page): Promise<Run> {
       chartsMs: p.chartsAt,
       blockingMs: load.reduce((s, t) => s + Math.max(0, t.duration - 50), 0),
       longestTaskMs: Math.max(0, ...load.map((t) => t.duration)),
-      lastReady: Object.entries(p.readyAt).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, at]) => `${k} ${at}`),
+      lastReady: Object.entries(p.readyAt)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 3)
+        .map(([k, at]) => `${k} ${at}`),
       scripts,
       calls,
       plotlyEvalMs: Math.round(timings('sentra:chart-library')[0]?.duration ?? -1),
@@ -271,12 +376,20 @@ async function measured(page: Page): Promise<Run> {
         return [...svg.querySelectorAll('.xtick text, .ytick text, .g-xtitle text, .g-ytitle text')]
           .filter((t) => {
             const r = t.getBoundingClientRect();
-            return r.width > 0 && (r.left < edge.left - 0.5 || r.right > edge.right + 0.5 || r.top < edge.top - 0.5 || r.bottom > edge.bottom + 0.5);
+            return (
+              r.width > 0 &&
+              (r.left < edge.left - 0.5 ||
+                r.right > edge.right + 0.5 ||
+                r.top < edge.top - 0.5 ||
+                r.bottom > edge.bottom + 0.5)
+            );
           })
           .map((t) => `${c.getAttribute('data-key')}: ${t.textContent}`);
       }),
       compiled: p.compiled,
-      problems: [...document.querySelectorAll('[data-testid="dashboard-card"]')].filter((c) => c.querySelector('[data-testid="card-error"]')).map((c) => `${c.getAttribute('data-key')}: ${c.querySelector('[data-testid="card-error"]')!.textContent}`),
+      problems: [...document.querySelectorAll('[data-testid="dashboard-card"]')]
+        .filter((c) => c.querySelector('[data-testid="card-error"]'))
+        .map((c) => `${c.getAttribute('data-key')}: ${c.querySelector('[data-testid="card-error"]')!.textContent}`),
     };
   });
 }
@@ -284,11 +397,15 @@ async function measured(page: Page): Promise<Run> {
 /** The scripts index.html loads before anything else (entry and module preloads), with their text. */
 async function initialScripts(request: APIRequestContext): Promise<{ name: string; bytes: number; text: string }[]> {
   const html = await (await request.get('/')).text();
-  const srcs = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map((m) => m[1]!);
-  return Promise.all(srcs.map(async (src) => {
-    const text = await (await request.get(src)).text();
-    return { name: src.split('/').pop()!, bytes: Buffer.byteLength(text), text };
-  }));
+  const srcs = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map(
+    (m) => m[1]!,
+  );
+  return Promise.all(
+    srcs.map(async (src) => {
+      const text = await (await request.get(src)).text();
+      return { name: src.split('/').pop()!, bytes: Buffer.byteLength(text), text };
+    }),
+  );
 }
 
 test.describe.serial('30-card dashboard performance', () => {
@@ -302,15 +419,35 @@ test.describe.serial('30-card dashboard performance', () => {
     t = await tenantWithApp(request);
     const mqttPort = process.env.SENTRA_E2E_MQTT_PORT;
     expect(mqttPort, 'global-setup exports the broker port').toBeTruthy();
-    const options = demoFleetOptions({ url: baseURL!, mqtt: `mqtt://127.0.0.1:${mqttPort}`, username: t.username, password: t.pass, domain: t.domain });
+    const options = demoFleetOptions({
+      url: baseURL!,
+      mqtt: `mqtt://127.0.0.1:${mqttPort}`,
+      username: t.username,
+      password: t.pass,
+      domain: t.domain,
+    });
     fleet = await runFleet(options);
     expect(fleet.devices.length, fleet.stats().lastError).toBeGreaterThanOrEqual(250);
     const dashboards = demoDashboards(fleet.devices, options.seed);
-    const cards = thirtyCards(dashboards.flatMap((d) => Object.values(d.conf_dashboard.dashboard ?? {}) as ComponentInput[]));
+    const cards = thirtyCards(
+      dashboards.flatMap((d) => Object.values(d.conf_dashboard.dashboard ?? {}) as ComponentInput[]),
+    );
     viewportHeight = Math.min(6000, gridPixels(cards) + 240);
     // the energy dashboard's view filters (today by the hour by default), as the demo dashboards read
-    const conf = { version: '2', type: 'normal', config: { refresh: 0 }, view: { decimal: 2 }, var: dashboards[0]!.conf_dashboard.var, dashboard: cards };
-    const add = await (await request.post(contracts.dashboards.add.path, { data: { label: 'Tiga Puluh Kartu', conf_dashboard: conf }, headers: tenantHeaders(t) })).json();
+    const conf = {
+      version: '2',
+      type: 'normal',
+      config: { refresh: 0 },
+      view: { decimal: 2 },
+      var: dashboards[0]!.conf_dashboard.var,
+      dashboard: cards,
+    };
+    const add = await (
+      await request.post(contracts.dashboards.add.path, {
+        data: { label: 'Tiga Puluh Kartu', conf_dashboard: conf },
+        headers: tenantHeaders(t),
+      })
+    ).json();
     expect(add.response_result, JSON.stringify(add)).toBe(0);
     dashboardId = add.data?.id ?? add.id;
     // let the fleet publish a round (one message per device every 10 s) so every card has data to show
@@ -321,16 +458,30 @@ test.describe.serial('30-card dashboard performance', () => {
     await fleet?.stop();
   });
 
-  test('interactive quickly, charts drawn, no dropped frames under live pushes; Plotly and Leaflet stay lazy', async ({ browser, baseURL, request }) => {
+  test('interactive quickly, charts drawn, no dropped frames under live pushes; Plotly and Leaflet stay lazy', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
     test.setTimeout(60_000 + RUNS * 45_000);
     const loadAtStart = os.loadavg()[0]!;
     const initial = await initialScripts(request);
     const profiling = !!process.env.CARDS_PERF_PROFILE;
     const tracing = !!process.env.CARDS_PERF_TRACE;
     const runs: Awaited<ReturnType<typeof navigate>>[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await navigate(browser, baseURL!, t, dashboardId, viewportHeight, i === RUNS - 1, { load: profiling && i === 0, live: profiling, trace: tracing && i === 0 }));
+    for (let i = 0; i < RUNS; i++)
+      runs.push(
+        await navigate(browser, baseURL!, t, dashboardId, viewportHeight, i === RUNS - 1, {
+          load: profiling && i === 0,
+          live: profiling,
+          trace: tracing && i === 0,
+        }),
+      );
     const last = runs.at(-1)!;
-    const range = (k: 'valuesMs' | 'chartsMs' | 'blockingMs') => [Math.min(...runs.map((r) => r[k])), Math.max(...runs.map((r) => r[k]))];
+    const range = (k: 'valuesMs' | 'chartsMs' | 'blockingMs') => [
+      Math.min(...runs.map((r) => r[k])),
+      Math.max(...runs.map((r) => r[k])),
+    ];
     const median = (k: 'valuesMs' | 'chartsMs' | 'plotlyEvalMs' | 'firstDrawsMs') => {
       const xs = runs.map((r) => r[k]).sort((a, b) => a - b);
       return xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
@@ -344,13 +495,20 @@ test.describe.serial('30-card dashboard performance', () => {
       calls: last.calls,
       valuesMs: range('valuesMs'),
       chartsMs: range('chartsMs'),
-      medianMs: { values: median('valuesMs'), charts: median('chartsMs'), plotlyEval: median('plotlyEvalMs'), firstDraws: median('firstDrawsMs') },
+      medianMs: {
+        values: median('valuesMs'),
+        charts: median('chartsMs'),
+        plotlyEval: median('plotlyEvalMs'),
+        firstDraws: median('firstDrawsMs'),
+      },
       blockingMs: range('blockingMs'),
       live: { windowMs: LIVE_WINDOW_MS, pushes: last.pushes, ...last.frames },
       initialScripts: initial.map((s) => `${s.name} ${Math.round(s.bytes / 1024)} KB`),
       initialKb,
       // with the time each arrived (ms after navigation): a view's chunk arriving after its data delays the values
-      lazyScripts: last.scripts.filter((s) => !initial.some((i) => i.name === s.name)).map((s) => `${s.name} ${s.kb} KB ${s.from}→${s.at} ms`),
+      lazyScripts: last.scripts
+        .filter((s) => !initial.some((i) => i.name === s.name))
+        .map((s) => `${s.name} ${s.kb} KB ${s.from}→${s.at} ms`),
       fleet: fleet!.stats().msgsPerSec,
     };
     fs.mkdirSync(OUT, { recursive: true });
@@ -373,9 +531,19 @@ test.describe.serial('30-card dashboard performance', () => {
       overload,
     };
     console.log(`bench cards_perf ${JSON.stringify(bench)}`);
-    test.info().annotations.push({ type: 'perf', description: JSON.stringify({ valuesMs: report.valuesMs, chartsMs: report.chartsMs, live: report.live, initialKb }) });
+    test.info().annotations.push({
+      type: 'perf',
+      description: JSON.stringify({
+        valuesMs: report.valuesMs,
+        chartsMs: report.chartsMs,
+        live: report.live,
+        initialKb,
+      }),
+    });
 
-    for (const s of initial) for (const [lib, mark] of Object.entries(LAZY_LIBRARIES)) expect(mark.test(s.text), `${lib} in the initial script ${s.name}`).toBe(false);
+    for (const s of initial)
+      for (const [lib, mark] of Object.entries(LAZY_LIBRARIES))
+        expect(mark.test(s.text), `${lib} in the initial script ${s.name}`).toBe(false);
     // issue 28's target: every value and every chart within 1.5 s in a full `.ci/run` (quiet machine: values ~0.5 s,
     // charts ~0.7–0.9 s). The medians hold to it (scaled only on a machine overloaded by others: mediansBoundMs):
     // Plotly back on the values' path, a 300 ms reveal throttle or charts redrawn twice cross it; the per-run bounds
@@ -384,43 +552,66 @@ test.describe.serial('30-card dashboard performance', () => {
     for (const r of runs) {
       expect(r.problems, 'cards showing a problem').toEqual([]);
       expect(r.compiled, 'functions compiled at run time (zod schemas compile none: src/zodConfig.ts)').toEqual([]);
-      expect(r.clipped, 'tick labels past their chart\'s edge').toEqual([]);
+      expect(r.clipped, "tick labels past their chart's edge").toEqual([]);
       expect(r.valuesMs).toBeLessThan(6_000);
       expect(r.chartsMs).toBeLessThan(10_000);
     }
-    expect(median('valuesMs'), `median of the navigations: every value shown (bound ${boundMs} ms, overload ${overload})`).toBeLessThan(boundMs);
-    expect(median('chartsMs'), `median of the navigations: every chart drawn (bound ${boundMs} ms, overload ${overload})`).toBeLessThan(boundMs);
+    expect(
+      median('valuesMs'),
+      `median of the navigations: every value shown (bound ${boundMs} ms, overload ${overload})`,
+    ).toBeLessThan(boundMs);
+    expect(
+      median('chartsMs'),
+      `median of the navigations: every chart drawn (bound ${boundMs} ms, overload ${overload})`,
+    ).toBeLessThan(boundMs);
     expect(last.frames!.frames).toBeGreaterThan(0);
     // generous: a regression (every chart redrawn on every push) shows as a large share of long frames
     expect(last.frames!.long / last.frames!.frames).toBeLessThan(0.25);
   });
 
-  test("the fleet map groups its hundreds of markers into clusters, paints single ones on one canvas, and hovering one shows its device", async ({ browser, baseURL }) => {
+  test('the fleet map groups its hundreds of markers into clusters, paints single ones on one canvas, and hovering one shows its device', async ({
+    browser,
+    baseURL,
+  }) => {
     const page = await browser.newPage({ baseURL, viewport: { width: 1280, height: viewportHeight } });
     try {
       await openAsTenant(page, t, `_dashboard_view_/${dashboardId}`);
       const map = page.locator('[data-testid="dashboard-card"][data-cat="MAP_CARD"]').getByTestId('map');
       await expect(map).toHaveAttribute('data-markers', /^\d+$/);
-      expect(Number(await map.getAttribute('data-markers')), 'a large fleet').toBeGreaterThanOrEqual(MAP_CANVAS_MARKERS_FROM);
+      expect(Number(await map.getAttribute('data-markers')), 'a large fleet').toBeGreaterThanOrEqual(
+        MAP_CANVAS_MARKERS_FROM,
+      );
       // a painted marker: the centre of a run of online green (#2e7d32) or offline grey (#9e9e9e) pixels
-      const spot = async () => map.locator('canvas').evaluate((c: HTMLCanvasElement) => {
-        const { data, width, height } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
-        const r = c.getBoundingClientRect();
-        const marker = (i: number) => (Math.abs(data[i]! - 46) < 8 && Math.abs(data[i + 1]! - 125) < 8 && Math.abs(data[i + 2]! - 50) < 8) || (Math.abs(data[i]! - 158) < 8 && Math.abs(data[i + 1]! - 158) < 8 && Math.abs(data[i + 2]! - 158) < 8);
-        let painted = 0;
-        let found: { x: number; y: number } | undefined;
-        for (let y = 0; y < height; y++)
-          for (let x = 0; x < width; x++) {
-            if (!marker((y * width + x) * 4)) continue;
-            painted++;
-            const px = r.left + ((x + 0.5) * r.width) / width;
-            const py = r.top + ((y + 0.5) * r.height) / height;
-            // inside the map's visible box, not under its zoom buttons (top left)
-            const box = c.closest('[data-testid="map"]')!.getBoundingClientRect();
-            if (!found && px > box.left + 60 && px < box.right - 10 && py > box.top + 10 && py < box.bottom - 10 && x + 3 < width && marker((y * width + x + 3) * 4)) found = { x: px + 3, y: py };
-          }
-        return { painted, found };
-      });
+      const spot = async () =>
+        map.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+          const { data, width, height } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+          const r = c.getBoundingClientRect();
+          const marker = (i: number) =>
+            (Math.abs(data[i]! - 46) < 8 && Math.abs(data[i + 1]! - 125) < 8 && Math.abs(data[i + 2]! - 50) < 8) ||
+            (Math.abs(data[i]! - 158) < 8 && Math.abs(data[i + 1]! - 158) < 8 && Math.abs(data[i + 2]! - 158) < 8);
+          let painted = 0;
+          let found: { x: number; y: number } | undefined;
+          for (let y = 0; y < height; y++)
+            for (let x = 0; x < width; x++) {
+              if (!marker((y * width + x) * 4)) continue;
+              painted++;
+              const px = r.left + ((x + 0.5) * r.width) / width;
+              const py = r.top + ((y + 0.5) * r.height) / height;
+              // inside the map's visible box, not under its zoom buttons (top left)
+              const box = c.closest('[data-testid="map"]')!.getBoundingClientRect();
+              if (
+                !found &&
+                px > box.left + 60 &&
+                px < box.right - 10 &&
+                py > box.top + 10 &&
+                py < box.bottom - 10 &&
+                x + 3 < width &&
+                marker((y * width + x + 3) * 4)
+              )
+                found = { x: px + 3, y: py };
+            }
+          return { painted, found };
+        });
       const tip = map.locator('.leaflet-tooltip');
       const clusters = map.getByTestId('map-cluster');
       let painted = 0;
@@ -446,7 +637,10 @@ test.describe.serial('30-card dashboard performance', () => {
       expect(painted).toBeGreaterThan(60);
       const labels = fleet!.devices.map((d) => d.plan.name);
       const text = (await tip.textContent()) ?? '';
-      expect(labels.some((l) => text.startsWith(l)), `tooltip '${text}' names a fleet device`).toBe(true);
+      expect(
+        labels.some((l) => text.startsWith(l)),
+        `tooltip '${text}' names a fleet device`,
+      ).toBe(true);
     } finally {
       await page.close();
     }

@@ -21,10 +21,13 @@ const valueOf = (page: Page, key: string) => card(page, key).getByTestId('card-v
 async function expectSomeValueMoves(page: Page, keys: string[], timeout: number) {
   const first = await Promise.all(keys.map(async (k) => (await valueOf(page, k).textContent()) ?? ''));
   await expect
-    .poll(async () => {
-      const now = await Promise.all(keys.map(async (k) => (await valueOf(page, k).textContent()) ?? ''));
-      return now.some((v, i) => v !== first[i]);
-    }, { timeout, intervals: [250] })
+    .poll(
+      async () => {
+        const now = await Promise.all(keys.map(async (k) => (await valueOf(page, k).textContent()) ?? ''));
+        return now.some((v, i) => v !== first[i]);
+      },
+      { timeout, intervals: [250] },
+    )
     .toBe(true);
 }
 
@@ -68,8 +71,13 @@ test.describe.serial('card views on the demo fleet', () => {
     t = await tenantWithApp(request);
     fleet = await runSmallDemoFleet(baseURL!, t, SEED);
     const kinds = fleet.devices.map((d) => `${d.plan.family}/${d.plan.profile}`);
-    expect(kinds).toEqual(expect.arrayContaining(['mqtt/meter', 'mqtt/fuel', 'mqtt/laundry', 'tasmota/plug', 'tasmota/environment']));
-    const installed = await installDemoDashboards({ url: baseURL!, username: t.username, password: t.pass, domain: t.domain }, demoDashboards(fleet.devices, SEED));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['mqtt/meter', 'mqtt/fuel', 'mqtt/laundry', 'tasmota/plug', 'tasmota/environment']),
+    );
+    const installed = await installDemoDashboards(
+      { url: baseURL!, username: t.username, password: t.pass, domain: t.domain },
+      demoDashboards(fleet.devices, SEED),
+    );
     ids = installed.ids;
     expect(Object.keys(ids)).toEqual(expect.arrayContaining(['energi', 'spbu', 'laundry', 'lingkungan']));
     page = await browser.newPage({ baseURL });

@@ -17,7 +17,13 @@ async function post(request: APIRequestContext, t: TenantApp, path: string, data
   return body;
 }
 const addDummy = async (request: APIRequestContext, t: TenantApp, name: string, tags: Record<string, string[]> = {}) =>
-  (await post(request, t, Object.values(deviceFamilyCalls.dummy.adds)[0]!.path, { serial_number: `SN-${unique('d')}`, name, tags })).data as { id: number; name: string; serial_number: string };
+  (
+    await post(request, t, Object.values(deviceFamilyCalls.dummy.adds)[0]!.path, {
+      serial_number: `SN-${unique('d')}`,
+      name,
+      tags,
+    })
+  ).data as { id: number; name: string; serial_number: string };
 
 test.describe.serial('console screens', () => {
   let t: TenantApp;
@@ -28,13 +34,26 @@ test.describe.serial('console screens', () => {
   });
   test.afterAll(async () => page?.close());
 
-  test("the device detail badge flips live when the device connects and disconnects over MQTT", async ({ baseURL, request }) => {
-    const device = (await post(request, t, Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, { serial_number: `MQ-${unique('s')}`, name: 'Meter Lobi' })).data;
+  test('the device detail badge flips live when the device connects and disconnects over MQTT', async ({
+    baseURL,
+    request,
+  }) => {
+    const device = (
+      await post(request, t, Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, {
+        serial_number: `MQ-${unique('s')}`,
+        name: 'Meter Lobi',
+      })
+    ).data;
     await openAsTenant(page, t, `_device_data_detail_/${device.id}`);
     const heading = page.getByText(` · ${device.serial_number}`);
     await expect(heading.getByText(T.deviceData.off, { exact: true })).toBeVisible();
     await page.waitForTimeout(300); // the live subscription is made on mount
-    const client = await mqtt.connectAsync(`${baseURL!.replace(/^http/, 'ws')}/mqtt`, { username: device.store_mqtt_username, password: device.store_mqtt_password, clientId: unique('e2e'), reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(`${baseURL!.replace(/^http/, 'ws')}/mqtt`, {
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+      clientId: unique('e2e'),
+      reconnectPeriod: 0,
+    });
     try {
       await expect(heading.getByText(T.deviceData.on, { exact: true })).toBeVisible({ timeout: 5000 });
       await page.screenshot({ path: `${SHOTS}/detail-live-on.png` });
@@ -107,7 +126,9 @@ test.describe.serial('console screens', () => {
     await confirmYes(page, T.tags.removeConfirm('Gedung Kantor'), T.common.yes);
     await expect(notice(page, T.tags.removeSuccess(1))).toBeVisible();
     await expect(page.getByTestId('tag-row')).toHaveCount(0);
-    const device = await (await request.get(contracts.devices.get.path.replace('{id}', String(inB.id)), { headers: tenantHeaders(t) })).json();
+    const device = await (
+      await request.get(contracts.devices.get.path.replace('{id}', String(inB.id)), { headers: tenantHeaders(t) })
+    ).json();
     expect(device.data.tags).toEqual({});
   });
 

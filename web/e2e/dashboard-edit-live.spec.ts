@@ -45,10 +45,15 @@ test.describe.serial('editing you can see', () => {
     test.setTimeout(90_000);
     t = await tenantWithApp(request);
     fleet = await runSmallDemoFleet(baseURL!, t, SEED);
-    const installed = await installDemoDashboards({ url: baseURL!, username: t.username, password: t.pass, domain: t.domain }, demoDashboards(fleet.devices, SEED));
+    const installed = await installDemoDashboards(
+      { url: baseURL!, username: t.username, password: t.pass, domain: t.domain },
+      demoDashboards(fleet.devices, SEED),
+    );
     paths = {};
     for (const [name, id] of Object.entries(installed.ids)) {
-      const got = await (await request.get(fillPath(contracts.dashboards.get.path, { id }).path, { headers: tenantHeaders(t) })).json();
+      const got = await (
+        await request.get(fillPath(contracts.dashboards.get.path, { id }).path, { headers: tenantHeaders(t) })
+      ).json();
       paths[name] = got.data.path;
     }
     page = await browser.newPage({ baseURL, viewport: WIDE });
@@ -73,12 +78,18 @@ test.describe.serial('editing you can see', () => {
     const keys = ['daya', 'frekuensi', 'cos_phi'];
     const first = await Promise.all(keys.map(async (k) => (await valueOf(page, k).textContent()) ?? ''));
     await expect
-      .poll(async () => (await Promise.all(keys.map(async (k) => (await valueOf(page, k).textContent()) ?? ''))).some((v, i) => v !== first[i]), { timeout: 20_000, intervals: [250] })
+      .poll(
+        async () =>
+          (await Promise.all(keys.map(async (k) => (await valueOf(page, k).textContent()) ?? ''))).some(
+            (v, i) => v !== first[i],
+          ),
+        { timeout: 20_000, intervals: [250] },
+      )
       .toBe(true);
     await page.screenshot({ path: `${SHOTS}/edit-layout-live.png`, fullPage: true });
   });
 
-  test("a card is dragged by its body (its view is inert while arranging), and its menu names its type in Indonesian", async () => {
+  test('a card is dragged by its body (its view is inert while arranging), and its menu names its type in Indonesian', async () => {
     const grid = page.getByTestId('dashboard-grid-edit');
     await expect(grid).toHaveAttribute('data-arrange', 'on');
     const before = await settledBox(page, 'daya');
@@ -89,7 +100,9 @@ test.describe.serial('editing you can see', () => {
     await page.mouse.down();
     for (let i = 1; i <= 10; i++) await page.mouse.move(from.x + (step * i) / 10, from.y);
     await page.mouse.up();
-    await expect.poll(async () => Math.abs((await gridItem(page, 'daya').boundingBox())!.x - before.x - step)).toBeLessThan(12);
+    await expect
+      .poll(async () => Math.abs((await gridItem(page, 'daya').boundingBox())!.x - before.x - step))
+      .toBeLessThan(12);
     // still live after the drop
     await expect(valueOf(page, 'daya')).toHaveText(/\d.* kW$/);
 

@@ -4,7 +4,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { contracts, deviceFamilyCalls, fillPath } from '@sentra/contracts';
 import { T, unique } from './helpers.js';
-import { addDashboard, confirmYes, openAsTenant, tenantHeaders, tenantWithApp, type TenantApp } from './access-fixtures.js';
+import {
+  addDashboard,
+  confirmYes,
+  openAsTenant,
+  tenantHeaders,
+  tenantWithApp,
+  type TenantApp,
+} from './access-fixtures.js';
 
 const e = T.dashboards.editor;
 const q = T.dashboards.query;
@@ -20,7 +27,10 @@ type Scope = Page | ReturnType<Page['locator']>;
 async function select(scope: Scope, label: string) {
   const labelId = await scope
     .locator('label')
-    .evaluateAll((els, wanted) => els.find((el) => (el.textContent ?? '').replace(/[\s\u2009*]+$/, '').trim() === wanted)?.id, label);
+    .evaluateAll(
+      (els, wanted) => els.find((el) => (el.textContent ?? '').replace(/[\s\u2009*]+$/, '').trim() === wanted)?.id,
+      label,
+    );
   expect(labelId, `a select labelled ${label}`).toBeTruthy();
   return scope.locator(`[role="combobox"][aria-labelledby^="${labelId} "]`);
 }
@@ -62,10 +72,17 @@ test.describe.serial('the component editor', () => {
     expect(added.response_result).toBe(0);
     deviceId = String(added.id ?? added.data?.id);
     // a second device: the picker is searched, not scrolled
-    const other = await request.post(deviceFamilyCalls.dummy.adds.dummy!.path, { data: { serial_number: unique('SN-POMPA-'), name: 'Pompa Air', sensors: { pm: { meter: { energy: 'float' } } } }, headers: tenantHeaders(t) });
+    const other = await request.post(deviceFamilyCalls.dummy.adds.dummy!.path, {
+      data: { serial_number: unique('SN-POMPA-'), name: 'Pompa Air', sensors: { pm: { meter: { energy: 'float' } } } },
+      headers: tenantHeaders(t),
+    });
     expect((await other.json()).response_result).toBe(0);
     dashboardId = await addDashboard(request, t, 'Monitoring Energi');
-    const got = await (await request.get(fillPath(contracts.dashboards.get.path, { id: dashboardId }).path, { headers: tenantHeaders(t) })).json();
+    const got = await (
+      await request.get(fillPath(contracts.dashboards.get.path, { id: dashboardId }).path, {
+        headers: tenantHeaders(t),
+      })
+    ).json();
     path = got.data.path;
     page = await browser.newPage({ baseURL });
   });
@@ -74,7 +91,9 @@ test.describe.serial('the component editor', () => {
   });
 
   const storedConf = async () => {
-    const r = await page.request.get(fillPath(contracts.dashboards.get.path, { id: dashboardId }).path, { headers: tenantHeaders(t) });
+    const r = await page.request.get(fillPath(contracts.dashboards.get.path, { id: dashboardId }).path, {
+      headers: tenantHeaders(t),
+    });
     return (await r.json()).data.conf_dashboard;
   };
 
@@ -103,7 +122,8 @@ test.describe.serial('the component editor', () => {
     await page.getByRole('button', { name: `${e.setQuery} ${e.roles.value}` }).click();
     const dialog = page.getByRole('dialog');
     await (await select(dialog, q.query)).click();
-    for (const heading of Object.values(q.groups)) await expect(page.getByRole('listbox').getByText(heading, { exact: true })).toBeVisible();
+    for (const heading of Object.values(q.groups))
+      await expect(page.getByRole('listbox').getByText(heading, { exact: true })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/editor-query-options.png` });
     await page.getByRole('option', { name: 'LATEST', exact: true }).click();
     await expect(dialog.getByRole('button', { name: T.common.save })).toBeDisabled();
@@ -150,7 +170,16 @@ test.describe.serial('the component editor', () => {
       key: 'energi',
       cat: 'SINGLE_VALUE_CARD',
       config: { refresh: 0 },
-      model: { value: { query: 'LATEST', queryType: 'device', device_id: deviceId, sensor: 'pm', config: 'meter', param: 'energy' } },
+      model: {
+        value: {
+          query: 'LATEST',
+          queryType: 'device',
+          device_id: deviceId,
+          sensor: 'pm',
+          config: 'meter',
+          param: 'energy',
+        },
+      },
       view: { decimal: 2, type: 'KWH', title: 'Energi Panel', unit: 'kWh' },
     });
   });
@@ -210,8 +239,12 @@ test.describe.serial('the component editor', () => {
     await expect(page.getByText(e.localVariables(0))).toBeVisible();
     await expect(page.getByTestId('query-row-latitude')).toBeVisible();
     await page.getByRole('button', { name: T.common.save, exact: true }).click();
-    await expect(page.getByTestId('query-row-latitude').getByText(T.dashboards.component.latitudeRequired)).toBeVisible();
-    await expect(page.getByTestId('query-row-longitude').getByText(T.dashboards.component.longitudeRequired)).toBeVisible();
+    await expect(
+      page.getByTestId('query-row-latitude').getByText(T.dashboards.component.latitudeRequired),
+    ).toBeVisible();
+    await expect(
+      page.getByTestId('query-row-longitude').getByText(T.dashboards.component.longitudeRequired),
+    ).toBeVisible();
   });
   test('adds a line chart: Subparam multi-select, Subparam Label tags (Tab or Enter) with the messages in order', async () => {
     await page.goto(`/admin/${t.domain}/_dashboard_conf_/${path}/add`);
@@ -262,7 +295,9 @@ test.describe.serial('the component editor', () => {
       cat: 'LINE_CHART_CARD',
       w: 2,
       h: 2,
-      model: { value: { query: 'AVG', queryType: 'graph', subparam: ['r', 's'], subparam_label: ['fasa r', 'fasa s'] } },
+      model: {
+        value: { query: 'AVG', queryType: 'graph', subparam: ['r', 's'], subparam_label: ['fasa r', 'fasa s'] },
+      },
       view: { graph_colors: ['#1976d2'], graph_yaxis_max: 250, graph_yaxis_min: 'auto' },
     });
   });

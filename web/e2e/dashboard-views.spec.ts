@@ -20,7 +20,9 @@ async function expectValuesInEveryCard(page: Page) {
   for (const card of all) {
     const key = await card.getAttribute('data-key');
     await expect(card, `card ${key} draws`).toBeVisible();
-    await expect.poll(() => cardShowsData(card), { message: `card ${key} shows a value`, timeout: 20_000, intervals: [250] }).toBe(true);
+    await expect
+      .poll(() => cardShowsData(card), { message: `card ${key} shows a value`, timeout: 20_000, intervals: [250] })
+      .toBe(true);
   }
 }
 
@@ -44,7 +46,14 @@ async function cardShowsData(card: Locator): Promise<boolean> {
  */
 async function clippedAxisLabels(page: Page): Promise<string[]> {
   const charts = page.getByTestId('chart');
-  await expect.poll(async () => (await charts.count()) > 0 && (await page.locator('[data-testid="chart"] .main-svg').count()) >= (await charts.count()), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await charts.count()) > 0 &&
+        (await page.locator('[data-testid="chart"] .main-svg').count()) >= (await charts.count()),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   return page.evaluate(() =>
     [...document.querySelectorAll('[data-testid="dashboard-card"]')].flatMap((c) => {
       const svg = c.querySelector('[data-testid="chart"] .main-svg');
@@ -53,7 +62,13 @@ async function clippedAxisLabels(page: Page): Promise<string[]> {
       return [...svg.querySelectorAll('.xtick text, .ytick text, .g-xtitle text, .g-ytitle text')]
         .filter((t) => {
           const r = t.getBoundingClientRect();
-          return r.width > 0 && (r.left < edge.left - 0.5 || r.right > edge.right + 0.5 || r.top < edge.top - 0.5 || r.bottom > edge.bottom + 0.5);
+          return (
+            r.width > 0 &&
+            (r.left < edge.left - 0.5 ||
+              r.right > edge.right + 0.5 ||
+              r.top < edge.top - 0.5 ||
+              r.bottom > edge.bottom + 0.5)
+          );
         })
         .map((t) => `${c.getAttribute('data-key')}: ${t.textContent}`);
     }),
@@ -63,7 +78,8 @@ async function clippedAxisLabels(page: Page): Promise<string[]> {
 /** The cards' boxes, top to bottom. */
 async function boxes(page: Page) {
   const out = [];
-  for (const c of await cards(page).all()) out.push({ key: await c.getAttribute('data-key'), ...(await c.boundingBox())! });
+  for (const c of await cards(page).all())
+    out.push({ key: await c.getAttribute('data-key'), ...(await c.boundingBox())! });
   return out.sort((a, b) => a.y - b.y);
 }
 
@@ -101,7 +117,7 @@ test.describe.serial('dashboards that read on any screen', () => {
   test("at 1366 px the energy dashboard keeps the spec's 4 columns, names itself in the top bar and shows values in every card", async () => {
     await expect(page.getByTestId('page-title')).toHaveText('Energi');
     await expectValuesInEveryCard(page);
-    expect(await clippedAxisLabels(page), "axis labels inside their chart").toEqual([]);
+    expect(await clippedAxisLabels(page), 'axis labels inside their chart').toEqual([]);
     // cards side by side: the first row holds the two three-phase cards and the single values
     const first = (await boxes(page)).filter((b) => b.key === 'tegangan' || b.key === 'arus' || b.key === 'daya');
     expect(new Set(first.map((b) => Math.round(b.y))).size).toBe(1);
@@ -134,10 +150,15 @@ test.describe.serial('dashboards that read on any screen', () => {
       // full width of the grid, less its margins
       expect(b.width, `${b.key} as wide as the column`).toBeGreaterThan(gridBox.width - 80);
     }
-    for (let i = 1; i < list.length; i++) expect(list[i]!.y, `${list[i]!.key} below ${list[i - 1]!.key}`).toBeGreaterThanOrEqual(list[i - 1]!.y + list[i - 1]!.height - 1);
-    expect(await clippedAxisLabels(page), "axis labels inside their chart").toEqual([]);
+    for (let i = 1; i < list.length; i++)
+      expect(list[i]!.y, `${list[i]!.key} below ${list[i - 1]!.key}`).toBeGreaterThanOrEqual(
+        list[i - 1]!.y + list[i - 1]!.height - 1,
+      );
+    expect(await clippedAxisLabels(page), 'axis labels inside their chart').toEqual([]);
     // a title no longer shrinks to "T…": the three-phase card reads its whole title
-    await expect(page.locator('[data-testid="dashboard-card"][data-key="tegangan"]').getByText('Tegangan', { exact: true })).toBeVisible();
+    await expect(
+      page.locator('[data-testid="dashboard-card"][data-key="tegangan"]').getByText('Tegangan', { exact: true }),
+    ).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/energi-400.png`, fullPage: true });
   });
 
@@ -148,7 +169,9 @@ test.describe.serial('dashboards that read on any screen', () => {
     await expect(map).toHaveAttribute('data-base-layer', 'coastlines', { timeout: 15_000 });
     // the land is drawn as shapes in its own pane, under the markers
     await expect.poll(() => map.locator('.leaflet-sentra-coastlines-pane path').count()).toBeGreaterThan(10);
-    await expect.poll(async () => Number(await map.getAttribute('data-markers')), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await map.getAttribute('data-markers')), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     await expectValuesInEveryCard(page);
     await page.screenshot({ path: `${SHOTS}/peta-armada-400.png`, fullPage: true });
     await page.setViewportSize({ width: 1366, height: 900 });

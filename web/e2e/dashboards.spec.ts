@@ -7,7 +7,16 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { contracts } from '@sentra/contracts';
 import { notice, T } from './helpers.js';
-import { addDashboard, addUser, confirmYes, openAsTenant, openSideMenu, tenantHeaders, tenantWithApp, type TenantApp } from './access-fixtures.js';
+import {
+  addDashboard,
+  addUser,
+  confirmYes,
+  openAsTenant,
+  openSideMenu,
+  tenantHeaders,
+  tenantWithApp,
+  type TenantApp,
+} from './access-fixtures.js';
 
 const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-results/e2e-screens');
 const s = T.dashboards.screens;
@@ -29,8 +38,11 @@ async function settledBox(page: Page, key: string) {
 }
 
 async function storedCard(page: Page, t: TenantApp, id: number, key: string) {
-  const res = await page.request.get(contracts.dashboards.dashboard.path.replace('{id}', String(id)), { headers: tenantHeaders(t) });
-  return (await res.json()).data.conf_dashboard.dashboard[key] as { x: number; y: number; w: number; h: number } | undefined;
+  const res = await page.request.get(contracts.dashboards.dashboard.path.replace('{id}', String(id)), {
+    headers: tenantHeaders(t),
+  });
+  return (await res.json()).data.conf_dashboard.dashboard[key] as
+    { x: number; y: number; w: number; h: number } | undefined;
 }
 
 test.describe.serial('a tenant builds a dashboard', () => {
@@ -76,12 +88,23 @@ test.describe.serial('a tenant builds a dashboard', () => {
 
   test('opens the view with the global filter variable as the default filter', async () => {
     // the global filter variable, through the edit call (id + conf_dashboard)
-    const conf = (await (await page.request.get(contracts.dashboards.get.path.replace('{id}', String(dashboardId)), { headers: tenantHeaders(t) })).json()).data.conf_dashboard;
+    const conf = (
+      await (
+        await page.request.get(contracts.dashboards.get.path.replace('{id}', String(dashboardId)), {
+          headers: tenantHeaders(t),
+        })
+      ).json()
+    ).data.conf_dashboard;
     conf.var = {
       realtime: { _varType: 'filter', id: 'realtime', name: 'Realtime', type: 'REALTIME', ndata: 20 },
       hari_ini: { _varType: 'filter', id: 'hari_ini', name: 'Hari ini', type: 'PERIODIC', range: 'TODAY' },
     };
-    const saved = await (await page.request.post(contracts.dashboards.edit.path, { data: { id: dashboardId, conf_dashboard: conf }, headers: tenantHeaders(t) })).json();
+    const saved = await (
+      await page.request.post(contracts.dashboards.edit.path, {
+        data: { id: dashboardId, conf_dashboard: conf },
+        headers: tenantHeaders(t),
+      })
+    ).json();
     expect(saved.response_result).toBe(0);
 
     await page.goto(`/admin/${t.domain}/_dashboard_list_`);
@@ -112,7 +135,17 @@ test.describe.serial('a tenant builds a dashboard', () => {
     await page.getByLabel(s.configuration).fill('{"cat": "SINGLE_VALUE_CARD",');
     await page.getByRole('button', { name: T.common.save, exact: true }).click();
     await expect(page.getByText(T.dashboards.component.invalidJson)).toBeVisible();
-    await page.getByLabel(s.configuration).fill(JSON.stringify({ cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, config: { refresh: 0 }, view: { title: 'Suhu Ruang', decimal: 1 } }));
+    await page.getByLabel(s.configuration).fill(
+      JSON.stringify({
+        cat: 'SINGLE_VALUE_CARD',
+        x: 0,
+        y: 0,
+        w: 1,
+        h: 1,
+        config: { refresh: 0 },
+        view: { title: 'Suhu Ruang', decimal: 1 },
+      }),
+    );
     await page.getByRole('button', { name: T.common.save, exact: true }).click();
     await expect(notice(page, T.dashboards.notify.manualAddSuccess)).toBeVisible();
     await expect(page).toHaveURL(/\/_dashboard_conf_\/energi-gedung$/);
@@ -145,11 +178,16 @@ test.describe.serial('a tenant builds a dashboard', () => {
     const h = (await handle.boundingBox())!;
     await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
     await page.mouse.down();
-    for (let i = 1; i <= 10; i++) await page.mouse.move(h.x + h.width / 2 + (step * i) / 10, h.y + h.height / 2 + (96 * 2 * i) / 10);
+    for (let i = 1; i <= 10; i++)
+      await page.mouse.move(h.x + h.width / 2 + (step * i) / 10, h.y + h.height / 2 + (96 * 2 * i) / 10);
     await page.mouse.up();
-    await expect.poll(async () => Math.abs((await item.boundingBox())!.width - (before.width * 2 + 36))).toBeLessThan(12);
+    await expect
+      .poll(async () => Math.abs((await item.boundingBox())!.width - (before.width * 2 + 36)))
+      .toBeLessThan(12);
     // card height = 60*h + 36*(h-1) - 2 with h = 4 grid rows
-    await expect.poll(async () => Math.round((await page.getByTestId('dashboard-card').boundingBox())!.height)).toBe(60 * 4 + 36 * 3 - 2);
+    await expect
+      .poll(async () => Math.round((await page.getByTestId('dashboard-card').boundingBox())!.height))
+      .toBe(60 * 4 + 36 * 3 - 2);
     await page.screenshot({ path: `${SHOTS}/dashboards-edit-layout.png`, fullPage: true });
 
     const moved = await settledBox(page, 'suhu');
@@ -226,7 +264,12 @@ test('an application user opens a dashboard their role grants from the menu', as
   const t = await tenantWithApp(request);
   const id = await addDashboard(request, t, 'Kebun Sawit');
   await addDashboard(request, t, 'Rahasia');
-  const role = await (await request.post(contracts.roles.add.path, { data: { name: 'penonton', sys_navs: [], permissions: {}, navs: [id] }, headers: tenantHeaders(t) })).json();
+  const role = await (
+    await request.post(contracts.roles.add.path, {
+      data: { name: 'penonton', sys_navs: [], permissions: {}, navs: [id] },
+      headers: tenantHeaders(t),
+    })
+  ).json();
   expect(role.response_result).toBe(0);
   const user = await addUser(request, t, role.data.id);
 

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { openAsTenant, tenantWithApp, type TenantApp } from './access-fixtures.js';
-import { DEMO_FLEET, demoDashboards, installDemoDashboards, runFleet, tagDemoFleet, type FleetHandle } from '../../simulator/src/index.js';
+import {
+  DEMO_FLEET,
+  demoDashboards,
+  installDemoDashboards,
+  runFleet,
+  tagDemoFleet,
+  type FleetHandle,
+} from '../../simulator/src/index.js';
 
 const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-results/demo');
 const HISTORY_CHARTS = ['LINE_CHART_CARD', 'BAR_CHART_CARD', 'LINE_MONITORING_CHART_CARD'];
@@ -19,7 +26,14 @@ const NO_VALUE_TEXT = ['TITLE', 'MAP_CARD', 'INPUT_TOGGLE_CARD', 'BUTTON_CARD'];
 
 /** The most values one trace of the chart's Plotly figure draws (null: a bucket without data, not drawn). */
 const drawnPoints = (chart: Locator) =>
-  chart.evaluate((el) => Math.max(0, ...((el as HTMLElement & { data?: { y?: unknown[] }[] }).data ?? []).map((t) => (t.y ?? []).filter((v) => v !== null && v !== undefined && v !== '').length)));
+  chart.evaluate((el) =>
+    Math.max(
+      0,
+      ...((el as HTMLElement & { data?: { y?: unknown[] }[] }).data ?? []).map(
+        (t) => (t.y ?? []).filter((v) => v !== null && v !== undefined && v !== '').length,
+      ),
+    ),
+  );
 
 test.describe.serial('the demo dashboards on first start', () => {
   let page: Page;
@@ -31,7 +45,15 @@ test.describe.serial('the demo dashboards on first start', () => {
     test.setTimeout(240_000);
     t = await tenantWithApp(request);
     const gateway = { url: baseURL!, username: t.username, password: t.pass, domain: t.domain };
-    fleet = await runFleet({ ...gateway, mqtt: `mqtt://127.0.0.1:${process.env.SENTRA_E2E_MQTT_PORT}`, devices: 40, rate: 0.5, seed: DEMO_FLEET.seed, historyMs: DEMO_FLEET.historyMs, ramp: 100 });
+    fleet = await runFleet({
+      ...gateway,
+      mqtt: `mqtt://127.0.0.1:${process.env.SENTRA_E2E_MQTT_PORT}`,
+      devices: 40,
+      rate: 0.5,
+      seed: DEMO_FLEET.seed,
+      historyMs: DEMO_FLEET.historyMs,
+      ramp: 100,
+    });
     // as demo-run.ts does: tags and dashboards first, then the replay of the past
     expect(await tagDemoFleet(gateway, fleet.devices)).toBeGreaterThan(4);
     ids = (await installDemoDashboards(gateway, demoDashboards(fleet.devices, DEMO_FLEET.seed))).ids;
@@ -59,13 +81,26 @@ test.describe.serial('the demo dashboards on first start', () => {
         const key = await c.getAttribute('data-key');
         if (HISTORY_CHARTS.includes(cat)) {
           // the points Plotly drew: values (not empty buckets) of the fullest series
-          await expect.poll(() => drawnPoints(c.getByTestId('chart')), { message: `${key}: points drawn`, timeout: 20_000 }).toBeGreaterThan(1);
+          await expect
+            .poll(() => drawnPoints(c.getByTestId('chart')), { message: `${key}: points drawn`, timeout: 20_000 })
+            .toBeGreaterThan(1);
         } else if (cat === 'LIST_CARD') {
           const rows = c.getByTestId('card-list').locator('tbody tr');
           await expect.poll(() => rows.count(), { message: `${key}: rows`, timeout: 20_000 }).toBeGreaterThan(0);
-          await expect.poll(async () => (await rows.locator('td').allTextContents()).filter((x) => x.trim() === '-' || x.trim() === ''), { message: `${key}: "-" cells`, timeout: 20_000 }).toEqual([]);
+          await expect
+            .poll(
+              async () =>
+                (await rows.locator('td').allTextContents()).filter((x) => x.trim() === '-' || x.trim() === ''),
+              { message: `${key}: "-" cells`, timeout: 20_000 },
+            )
+            .toEqual([]);
         } else if (cat === 'MAP_CARD') {
-          await expect.poll(async () => Number(await c.getByTestId('map').getAttribute('data-markers')), { message: `${key}: markers`, timeout: 20_000 }).toBeGreaterThan(0);
+          await expect
+            .poll(async () => Number(await c.getByTestId('map').getAttribute('data-markers')), {
+              message: `${key}: markers`,
+              timeout: 20_000,
+            })
+            .toBeGreaterThan(0);
         } else if (!NO_VALUE_TEXT.includes(cat)) {
           await expect(c, `${key} shows a value`).not.toHaveText(/^\s*$/);
           await expect(c, `${key} shows no "-"`).not.toContainText(/(^|\s)-(\s|$)/, { timeout: 20_000 });
@@ -82,7 +117,9 @@ test.describe.serial('the demo dashboards on first start', () => {
     expect(await drawnPoints(chart)).toBeLessThanOrEqual(24);
     // the x values are local wall-clock strings with trailing zero parts dropped (chart/series.ts xOf: midnight is the
     // bare date, 09:00 is "… 09:00"; a 10-minute bucket would read "… 09:10"): every bar starts on the hour
-    const xs = await chart.evaluate((el) => ((el as HTMLElement & { data?: { x?: string[] }[] }).data?.[0]?.x ?? []).map(String));
+    const xs = await chart.evaluate((el) =>
+      ((el as HTMLElement & { data?: { x?: string[] }[] }).data?.[0]?.x ?? []).map(String),
+    );
     expect(xs.length).toBeGreaterThan(1);
     for (const x of xs) expect(x).toMatch(/^\d{4}-\d{2}-\d{2}( \d{2}:00)?$/);
   });
@@ -92,7 +129,10 @@ test.describe.serial('the demo dashboards on first start', () => {
     const trucks = fleet.devices.filter((d) => d.plan.profile === 'gps' && d.plan.wire === 'generic').length;
     const map = page.locator('[data-testid="dashboard-card"][data-key="peta"]').getByTestId('map');
     await expect.poll(async () => Number(await map.getAttribute('data-markers')), { timeout: 20_000 }).toBe(trucks);
-    const list = page.locator('[data-testid="dashboard-card"][data-key="semua_armada"]').getByTestId('card-list').locator('tbody tr');
+    const list = page
+      .locator('[data-testid="dashboard-card"][data-key="semua_armada"]')
+      .getByTestId('card-list')
+      .locator('tbody tr');
     await expect(list).toHaveCount(trucks);
     await expect(list.first()).toContainText('Armada');
   });

@@ -14,7 +14,20 @@ const SHOTS = 'test-results/device-data-screens';
 const ZONE = 'Asia/Makassar';
 /** MM/DD/YYYY HH:mm:ss in the browser's zone (spec 03 section 9) */
 const screenTime = (ts: number) => {
-  const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: ZONE, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(ts).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: ZONE,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(ts)
+      .map((x) => [x.type, x.value]),
+  );
   return `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
 };
 const DATE_TIME = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/;
@@ -29,20 +42,35 @@ test.describe.serial('device data', () => {
 
   test.beforeAll(async ({ browser, baseURL, request }) => {
     t = await tenantWithApp(request);
-    const added = await request.post(Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, { data: { serial_number: `MQ-${unique('s')}`, name: 'Termostat Lobi' }, headers: tenantHeaders(t) });
+    const added = await request.post(Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, {
+      data: { serial_number: `MQ-${unique('s')}`, name: 'Termostat Lobi' },
+      headers: tenantHeaders(t),
+    });
     const body = await added.json();
     expect(body.response_result).toBe(0);
     device = body.data;
-    client = await mqtt.connectAsync(`${baseURL!.replace(/^http/, 'ws')}/mqtt`, { username: device.store_mqtt_username, password: device.store_mqtt_password, clientId: unique('e2e'), reconnectPeriod: 0 });
+    client = await mqtt.connectAsync(`${baseURL!.replace(/^http/, 'ws')}/mqtt`, {
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+      clientId: unique('e2e'),
+      reconnectPeriod: 0,
+    });
     // a replying thermostat: every configuration is acknowledged and its new value reported
     await client.subscribeAsync(`d/${device.id}/cmd`, { qos: 1 });
     client.on('message', (_topic, payload) => {
       const cmd = JSON.parse(payload.toString());
       commands.push(cmd);
       client.publish(`d/${device.id}/cmd/res`, JSON.stringify({ id: cmd.id, ok: true }));
-      client.publish(`d/${device.id}/data`, JSON.stringify({ [cmd.sensor]: { [cmd.configtype]: { [cmd.param]: cmd.value } } }));
+      client.publish(
+        `d/${device.id}/data`,
+        JSON.stringify({ [cmd.sensor]: { [cmd.configtype]: { [cmd.param]: cmd.value } } }),
+      );
     });
-    await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ hvac: { data: { temperature: 24.5, phase: { r: 220, s: 221 } }, config: { setpoint: 22 } } }), { qos: 1 });
+    await client.publishAsync(
+      `d/${device.id}/data`,
+      JSON.stringify({ hvac: { data: { temperature: 24.5, phase: { r: 220, s: 221 } }, config: { setpoint: 22 } } }),
+      { qos: 1 },
+    );
     await client.publishAsync(`d/${device.id}/state`, JSON.stringify({ mode: 'auto', alarm: null }), { qos: 1 });
     page = await browser.newPage({ baseURL, acceptDownloads: true, timezoneId: ZONE });
     await openAsTenant(page, t, `_device_data_detail_/${device.id}`);
@@ -67,12 +95,16 @@ test.describe.serial('device data', () => {
 
   test('shows a value published over MQTT without reloading', async () => {
     await page.waitForTimeout(300); // the live subscription is made on mount
-    await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ hvac: { data: { temperature: 31.25 } } }), { qos: 1 });
+    await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ hvac: { data: { temperature: 31.25 } } }), {
+      qos: 1,
+    });
     await expect(row('temperature').getByTestId('sensor-value')).toHaveText('31.25');
   });
 
   test("sends a configuration from 'Ubah Konfigurasi' to the replying device", async () => {
-    await row('setpoint').getByRole('button', { name: T.deviceData.rowMenu('setpoint') }).click();
+    await row('setpoint')
+      .getByRole('button', { name: T.deviceData.rowMenu('setpoint') })
+      .click();
     await page.getByRole('menuitem', { name: T.deviceData.config }).click();
     const dialog = page.getByRole('dialog', { name: T.deviceData.configTitle });
     await dialog.getByLabel(T.deviceData.value).fill('');
@@ -91,7 +123,9 @@ test.describe.serial('device data', () => {
   });
 
   test('opens the Data dialog with the latest values', async () => {
-    await row('temperature').getByRole('button', { name: T.deviceData.rowMenu('temperature') }).click();
+    await row('temperature')
+      .getByRole('button', { name: T.deviceData.rowMenu('temperature') })
+      .click();
     await page.getByRole('menuitem', { name: T.deviceData.viewData }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByRole('tab', { name: T.deviceData.latestTab })).toBeVisible();
@@ -106,7 +140,10 @@ test.describe.serial('device data', () => {
     await expect(dialog.getByTestId('history-chart').locator('.scatterlayer .trace')).toHaveCount(1);
     await expect(dialog.getByTestId('history-chart').locator('.scatterlayer .point')).toHaveCount(2);
     // the range fields: 24-hour with seconds, whatever the browser's locale
-    const [start, end] = [dialog.locator('input[aria-hidden="true"]').nth(0), dialog.locator('input[aria-hidden="true"]').nth(1)];
+    const [start, end] = [
+      dialog.locator('input[aria-hidden="true"]').nth(0),
+      dialog.locator('input[aria-hidden="true"]').nth(1),
+    ];
     await expect(start).toHaveValue(DATE_TIME);
     await expect(end).toHaveValue(DATE_TIME);
     await expect(dialog.getByText(/\b(AM|PM)\b/)).toHaveCount(0);
@@ -123,7 +160,9 @@ test.describe.serial('device data', () => {
   });
 
   test('downloads a CSV of the latest values with the file name rule', async () => {
-    await row('temperature').getByRole('button', { name: T.deviceData.rowMenu('temperature') }).click();
+    await row('temperature')
+      .getByRole('button', { name: T.deviceData.rowMenu('temperature') })
+      .click();
     await page.getByRole('menuitem', { name: T.deviceData.download }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(T.deviceData.byCount).first().check();
@@ -132,8 +171,13 @@ test.describe.serial('device data', () => {
     await expect(dialog.getByRole('button', { name: T.common.save })).toBeDisabled();
     await count.fill('10');
     await page.screenshot({ path: `${SHOTS}/download.png` });
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: T.common.save }).click()]);
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^Termostat_Lobi_\\d{8}_\\d{6}_${device.id}_hvac_data_temperature\\.csv$`));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: T.common.save }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^Termostat_Lobi_\\d{8}_\\d{6}_${device.id}_hvac_data_temperature\\.csv$`),
+    );
     const text = fs.readFileSync((await download.path())!, 'utf8');
     const lines = text.trim().split('\r\n');
     expect(lines[0]).toBe('timestamp,time,sensor,configtype,param,subparam,datatype,value,quality');
@@ -143,7 +187,9 @@ test.describe.serial('device data', () => {
   });
 
   test('downloads by Waktu from one calendar month back, in the same zone', async () => {
-    await row('temperature').getByRole('button', { name: T.deviceData.rowMenu('temperature') }).click();
+    await row('temperature')
+      .getByRole('button', { name: T.deviceData.rowMenu('temperature') })
+      .click();
     await page.getByRole('menuitem', { name: T.deviceData.download }).click();
     const dialog = page.getByRole('dialog');
     const start = dialog.locator('input[aria-hidden="true"]').nth(0);
@@ -152,8 +198,14 @@ test.describe.serial('device data', () => {
     // one calendar month back: the month before this one (same day, or the month's last when shorter), not 30 days
     const month = Number(screenTime(Date.now()).slice(0, 2));
     expect(Number(shown.slice(0, 2))).toBe(month === 1 ? 12 : month - 1);
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: T.common.save }).click()]);
-    const lines = fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: T.common.save }).click(),
+    ]);
+    const lines = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(lines.slice(1).map((l) => l.split(',')[7])).toEqual(['24.5', '31.25']);
     for (const l of lines.slice(1)) expect(l.split(',')[1]).toBe(screenTime(Number(l.split(',')[0])));
   });
@@ -163,7 +215,9 @@ test.describe.serial('device data', () => {
     await expect(page.getByRole('heading', { name: T.deviceStates.title, level: 2 })).toBeVisible();
     const mode = page.getByTestId('state-row').filter({ hasText: 'mode' });
     await expect(mode.getByText(T.deviceStates.active)).toBeVisible();
-    await expect(page.getByTestId('state-row').filter({ hasText: 'alarm' }).getByText(T.deviceStates.inactive)).toBeVisible();
+    await expect(
+      page.getByTestId('state-row').filter({ hasText: 'alarm' }).getByText(T.deviceStates.inactive),
+    ).toBeVisible();
     const modeMenu = mode.getByRole('button', { name: T.deviceData.rowMenu('mode') });
     await modeMenu.hover();
     await expect(page.getByRole('menuitem', { name: T.deviceStates.view })).toBeVisible();
@@ -181,14 +235,22 @@ test.describe.serial('device data', () => {
     await expect(page.getByTestId('state-row').filter({ hasText: 'mode' })).toHaveCount(0);
   });
 
-  test('downloads a state by Waktu with its times in the screen\'s zone', async () => {
+  test("downloads a state by Waktu with its times in the screen's zone", async () => {
     const alarm = page.getByTestId('state-row').filter({ hasText: 'alarm' });
     await alarm.getByRole('button', { name: T.deviceData.rowMenu('alarm') }).click();
     await page.getByRole('menuitem', { name: T.deviceStates.download }).click();
     const dialog = page.getByRole('dialog');
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: T.common.save }).click()]);
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^Termostat_Lobi_\\d{8}_\\d{6}_${device.id}_state_alarm\\.csv$`));
-    const lines = fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: T.common.save }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^Termostat_Lobi_\\d{8}_\\d{6}_${device.id}_state_alarm\\.csv$`),
+    );
+    const lines = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(lines).toHaveLength(2);
     const cells = lines[1]!.split(',');
     expect(cells[2]).toBe('Inactive'); // the file keeps the spec's words (its columns are field names); the screen says them in Indonesian
@@ -202,8 +264,17 @@ test.describe.serial('device data', () => {
     await page.screenshot({ path: `${SHOTS}/all.png`, fullPage: true });
   });
 
-  test('a role that only lists devices is offered Lihat Data and Download, and no Hapus on states', async ({ browser, baseURL, request }) => {
-    const role = await (await request.post(contracts.roles.add.path, { data: { name: unique('baca'), sys_navs: ['_device_list_'], permissions: {}, navs: [] }, headers: tenantHeaders(t) })).json();
+  test('a role that only lists devices is offered Lihat Data and Download, and no Hapus on states', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
+    const role = await (
+      await request.post(contracts.roles.add.path, {
+        data: { name: unique('baca'), sys_navs: ['_device_list_'], permissions: {}, navs: [] },
+        headers: tenantHeaders(t),
+      })
+    ).json();
     expect(role.response_result).toBe(0);
     const user = await addUser(request, t, role.data.id);
     const member = await browser.newPage({ baseURL, timezoneId: ZONE });

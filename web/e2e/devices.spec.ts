@@ -42,7 +42,16 @@ test.describe.serial('device registry', () => {
     ]) {
       expect((await (await request.post(contracts.tags.add.path, { data, headers })).json()).response_result).toBe(0);
     }
-    expect((await (await request.post(contracts.tags.addDefinition.path, { data: { name: 'Gedung A', prefix: 'lokasi' }, headers })).json()).response_result).toBe(0);
+    expect(
+      (
+        await (
+          await request.post(contracts.tags.addDefinition.path, {
+            data: { name: 'Gedung A', prefix: 'lokasi' },
+            headers,
+          })
+        ).json()
+      ).response_result,
+    ).toBe(0);
     page = await browser.newPage({ baseURL });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
     await openAsTenant(page, t, '_device_list_');
@@ -145,7 +154,15 @@ test.describe.serial('device registry', () => {
     // the connection opened before the add now speaks for the device: a message makes it online
     const id = Number((await row(raspi.name).textContent())?.match(/#(\d+)/)?.[1]);
     await device.publishAsync(`d/${id}/data`, '{"suhu":{"data":{"celsius":21}}}', { qos: 1 });
-    await expect.poll(async () => { await list(); return row(raspi.name).textContent(); }, { timeout: 10_000 }).toContain(T.devices.online);
+    await expect
+      .poll(
+        async () => {
+          await list();
+          return row(raspi.name).textContent();
+        },
+        { timeout: 10_000 },
+      )
+      .toContain(T.devices.online);
   });
 
   test('adds a ZLAN gateway through the UID check', async () => {
@@ -177,7 +194,9 @@ test.describe.serial('device registry', () => {
     await expect(panel.getByText(T.devices.secretShownOnce)).toBeVisible();
     await expect(panel.getByLabel(T.devices.brokerHost, { exact: true })).toHaveValue('127.0.0.1');
     await expect(panel.getByLabel(T.devices.brokerPort, { exact: true })).toHaveValue(String(MQTT_PORT));
-    await expect(panel.getByLabel(T.devices.brokerWsUrl, { exact: true })).toHaveValue(/^ws:\/\/127\.0\.0\.1:\d+\/mqtt$/);
+    await expect(panel.getByLabel(T.devices.brokerWsUrl, { exact: true })).toHaveValue(
+      /^ws:\/\/127\.0\.0\.1:\d+\/mqtt$/,
+    );
     await expect(panel.getByLabel(T.devices.clientId, { exact: true })).toHaveValue(zlan.uid);
     await expect(panel.getByLabel(T.devices.infoUsername, { exact: true })).toHaveValue(zlan.uid);
     await expect(panel.getByLabel(T.devices.upTopic, { exact: true })).toHaveValue(`gw/${zlan.uid}/up`);
@@ -250,7 +269,9 @@ test.describe.serial('device registry', () => {
 
   test('edits the info and the tags of a device', async () => {
     await list();
-    await row(dummy.name).getByRole('button', { name: T.devices.rowMenu(dummy.name) }).click();
+    await row(dummy.name)
+      .getByRole('button', { name: T.devices.rowMenu(dummy.name) })
+      .click();
     await page.getByRole('menuitem', { name: T.devices.menuEditInfo }).click();
     await expect(page.getByRole('heading', { name: T.devices.editTitle, level: 2 })).toBeVisible();
     await expect(page.getByLabel(T.devices.serialNumber)).toHaveValue(dummy.serial);
@@ -269,7 +290,9 @@ test.describe.serial('device registry', () => {
     await expect(notice(page, T.devices.editSuccess)).toBeHidden({ timeout: 10_000 });
 
     // tag values: keep the free tags, drop the location
-    await row(dummy.name).getByRole('button', { name: T.devices.rowMenu(dummy.name) }).click();
+    await row(dummy.name)
+      .getByRole('button', { name: T.devices.rowMenu(dummy.name) })
+      .click();
     await page.getByRole('menuitem', { name: T.devices.menuTags }).click();
     await expect(page.getByText(T.devices.chooseTagCategories)).toBeVisible();
     await expect(page.getByLabel('Lokasi')).toBeChecked();
@@ -291,7 +314,9 @@ test.describe.serial('device registry', () => {
     await expect(notice(page, T.devices.editSuccess)).toBeHidden({ timeout: 10_000 });
 
     // no category at all: the confirmation, then empty tags
-    await row(dummy.name).getByRole('button', { name: T.devices.rowMenu(dummy.name) }).click();
+    await row(dummy.name)
+      .getByRole('button', { name: T.devices.rowMenu(dummy.name) })
+      .click();
     await page.getByRole('menuitem', { name: T.devices.menuTags }).click();
     await page.getByLabel('Label Bebas').uncheck();
     await page.getByRole('button', { name: T.common.next, exact: true }).click();
@@ -301,7 +326,9 @@ test.describe.serial('device registry', () => {
   });
 
   test('shows the family info screens with "Kembali"', async () => {
-    await row(zlan.name).getByRole('button', { name: T.devices.rowMenu(zlan.name) }).click();
+    await row(zlan.name)
+      .getByRole('button', { name: T.devices.rowMenu(zlan.name) })
+      .click();
     await page.getByRole('menuitem', { name: T.devices.familyInfoTitle.zlan! }).click();
     await expect(page).toHaveURL(/\/_device_edit_info_\/zlan\/\d+$/);
     await expect(page.getByLabel(T.devices.infoDeviceUid)).toHaveValue(zlan.uid);
@@ -310,7 +337,10 @@ test.describe.serial('device registry', () => {
     await expect(page.getByLabel(T.devices.gatewaySecret, { exact: true })).toHaveValue(T.devices.secretHidden);
     await page.getByRole('button', { name: T.devices.regenerateSecret }).click();
     await confirmYes(page, T.devices.regenerateConfirm, T.common.yes);
-    const fresh = await page.getByTestId('broker-secret').getByLabel(T.devices.gatewaySecret, { exact: true }).inputValue();
+    const fresh = await page
+      .getByTestId('broker-secret')
+      .getByLabel(T.devices.gatewaySecret, { exact: true })
+      .inputValue();
     expect(fresh).not.toBe(zlan.secret);
     await expect(connectMqtt({ username: zlan.uid, clientId: zlan.uid, password: zlan.secret })).rejects.toThrow();
     (await connectMqtt({ username: zlan.uid, clientId: zlan.uid, password: fresh })).end(true);
@@ -319,7 +349,9 @@ test.describe.serial('device registry', () => {
   });
 
   test('deletes a device after "Konfirmasi Hapus Perangkat"', async () => {
-    await row(zlan.name).getByRole('button', { name: T.devices.rowMenu(zlan.name) }).click();
+    await row(zlan.name)
+      .getByRole('button', { name: T.devices.rowMenu(zlan.name) })
+      .click();
     await page.getByRole('menuitem', { name: T.devices.menuRemove }).click();
     const dialog = page.getByRole('dialog').filter({ hasText: T.devices.removeConfirmTitle });
     await expect(dialog).toBeVisible();

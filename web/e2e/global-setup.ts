@@ -64,7 +64,18 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const child = spawn(process.execPath, [main], {
     cwd: ROOT,
     // a command to a silent device answers -32 after 3 s instead of 55 s (cards.spec.ts)
-    env: { ...process.env, PORT: String(port), MQTT_PORT: String(mqttPort), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'test', COMMAND_TIMEOUT_MS: '3000', REGISTER_THROTTLE_ATTEMPTS: '1000000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      MQTT_PORT: String(mqttPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO: 'off',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      COMMAND_TIMEOUT_MS: '3000',
+      REGISTER_THROTTLE_ATTEMPTS: '1000000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (b: Buffer) => {
@@ -76,7 +87,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // a gateway dying in the middle of the run must say so at once, with its last words, not only at teardown
   child.on('exit', (code, signal) => {
     if (stopping) return;
-    console.error(`e2e gateway exited unexpectedly (code ${code}, signal ${signal}); last output:\n${output.split('\n').slice(-40).join('\n')}`);
+    console.error(
+      `e2e gateway exited unexpectedly (code ${code}, signal ${signal}); last output:\n${output.split('\n').slice(-40).join('\n')}`,
+    );
   });
 
   const url = `http://127.0.0.1:${port}`;

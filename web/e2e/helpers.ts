@@ -5,7 +5,10 @@ import { contracts, T } from '@sentra/contracts';
 let seq = 0;
 /** A name of at most 16 characters, unique per run. */
 export function unique(prefix: string): string {
-  return `${prefix}${Date.now().toString(36).slice(-6)}${(++seq).toString(36)}${Math.floor(Math.random() * 36).toString(36)}`.slice(0, 16);
+  return `${prefix}${Date.now().toString(36).slice(-6)}${(++seq).toString(36)}${Math.floor(Math.random() * 36).toString(36)}`.slice(
+    0,
+    16,
+  );
 }
 
 export { T };
@@ -24,7 +27,14 @@ export async function registerTenant(request: APIRequestContext): Promise<Tenant
   const username = unique('t');
   const tenant = { username, pass: 'rahasia123', first: 'Dewi' };
   const res = await request.post(contracts.auth.register.path, {
-    data: { username, first: tenant.first, email: `${username}@contoh.id`, pass: tenant.pass, passv: tenant.pass, tenant_name: `PT ${username}` },
+    data: {
+      username,
+      first: tenant.first,
+      email: `${username}@contoh.id`,
+      pass: tenant.pass,
+      passv: tenant.pass,
+      tenant_name: `PT ${username}`,
+    },
   });
   expect((await res.json()).response_result).toBe(0);
   return tenant;

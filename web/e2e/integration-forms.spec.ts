@@ -10,7 +10,9 @@ test('the Tasmota wizard registers a device with the Topic it already has', asyn
   const t = await tenantWithApp(request);
   const serial = unique('TAS-');
   // topics are unique on the broker (across tenants): one of this run's own
-  const topic = `tasmota_${unique('').replace(/[^A-Za-z0-9]/g, '').slice(-10)}`;
+  const topic = `tasmota_${unique('')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(-10)}`;
   await openAsTenant(page, t, '_device_list_');
   await page.getByRole('button', { name: T.devices.newDevice }).click();
   await page.getByRole('button', { name: `${T.devices.choose} Tasmota`, exact: true }).click();
@@ -26,9 +28,13 @@ test('the Tasmota wizard registers a device with the Topic it already has', asyn
   await page.getByRole('button', { name: T.common.save, exact: true }).click();
   await expect(notice(page, T.devices.addSuccess)).toBeVisible();
 
-  const listed = await (await request.get(contracts.devices.filter.path, { params: { search: serial }, headers: tenantHeaders(t) })).json();
+  const listed = await (
+    await request.get(contracts.devices.filter.path, { params: { search: serial }, headers: tenantHeaders(t) })
+  ).json();
   const id = listed.devices[0].id as number;
-  const got = await (await request.get(fillPath(deviceFamilyCalls.tasmota.get.path, { id }).path, { headers: tenantHeaders(t) })).json();
+  const got = await (
+    await request.get(fillPath(deviceFamilyCalls.tasmota.get.path, { id }).path, { headers: tenantHeaders(t) })
+  ).json();
   expect(got.response_result).toBe(0);
   expect(JSON.stringify(got)).toContain(`"topic":"${topic}"`);
 });

@@ -2,7 +2,10 @@
 import { expect, test } from '@playwright/test';
 import { registerTenant, signIn, T } from './helpers.js';
 
-test('a direct visit with no session lands on the sign-in with redirectURL, and returns there after signing in', async ({ page, request }) => {
+test('a direct visit with no session lands on the sign-in with redirectURL, and returns there after signing in', async ({
+  page,
+  request,
+}) => {
   const tenant = await registerTenant(request);
   await page.goto('/admin/apps/add');
   await expect(page).toHaveURL(/\/admin\/login\?redirectURL=%2Fadmin%2Fapps%2Fadd$/);
@@ -46,7 +49,13 @@ test("/pages/404 shows 'Page Not Found!!'", async ({ page }) => {
 });
 
 test('the demo pages are placeholders', async ({ page }) => {
-  for (const [path, title] of [['/pages/signin', T.demoPages.signIn], ['/pages/register', T.demoPages.register], ['/pages/forget', T.demoPages.forget], ['/pages/invoice', T.demoPages.invoice], ['/pages/test', T.demoPages.test]] as const) {
+  for (const [path, title] of [
+    ['/pages/signin', T.demoPages.signIn],
+    ['/pages/register', T.demoPages.register],
+    ['/pages/forget', T.demoPages.forget],
+    ['/pages/invoice', T.demoPages.invoice],
+    ['/pages/test', T.demoPages.test],
+  ] as const) {
     await page.goto(path);
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
   }

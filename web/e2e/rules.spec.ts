@@ -7,7 +7,14 @@ import { expect, test, type Page } from '@playwright/test';
 import mqtt, { type MqttClient } from 'mqtt';
 import { deviceFamilyCalls } from '@sentra/contracts';
 import { notice, T, unique } from './helpers.js';
-import { confirmYes, openAsTenant, openSideMenu, tenantHeaders, tenantWithApp, type TenantApp } from './access-fixtures.js';
+import {
+  confirmYes,
+  openAsTenant,
+  openSideMenu,
+  tenantHeaders,
+  tenantWithApp,
+  type TenantApp,
+} from './access-fixtures.js';
 
 const SHOTS = 'test-results/rules-screens';
 const S = T.ruleScreens;
@@ -21,18 +28,27 @@ test.describe.serial('rules and tasks', () => {
   let t: TenantApp;
   let device: { id: number; name: string; store_mqtt_username: string; store_mqtt_password: string };
   let client: MqttClient;
-  const level = (value: number) => client.publishAsync(`d/${device.id}/data`, JSON.stringify({ tank: { data: { level: value } } }), { qos: 1 });
+  const level = (value: number) =>
+    client.publishAsync(`d/${device.id}/data`, JSON.stringify({ tank: { data: { level: value } } }), { qos: 1 });
   const ruleRow = (name: string) => page.getByTestId('rule-row').filter({ hasText: name });
   const taskRow = () => page.getByTestId('task-row').filter({ hasText: TASK });
 
   test.beforeAll(async ({ browser, baseURL, request }) => {
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await tenantWithApp(request);
-    const added = await request.post(Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, { data: { serial_number: `TK-${unique('s')}`, name: 'Tangki Genset' }, headers: tenantHeaders(t) });
+    const added = await request.post(Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, {
+      data: { serial_number: `TK-${unique('s')}`, name: 'Tangki Genset' },
+      headers: tenantHeaders(t),
+    });
     const body = await added.json();
     expect(body.response_result).toBe(0);
     device = body.data;
-    client = await mqtt.connectAsync(`${baseURL!.replace(/^http/, 'ws')}/mqtt`, { username: device.store_mqtt_username, password: device.store_mqtt_password, clientId: unique('e2e'), reconnectPeriod: 0 });
+    client = await mqtt.connectAsync(`${baseURL!.replace(/^http/, 'ws')}/mqtt`, {
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+      clientId: unique('e2e'),
+      reconnectPeriod: 0,
+    });
     // the last 24 hours the test panel looks at: full, then low once
     await level(55);
     await level(12);
@@ -133,7 +149,9 @@ test.describe.serial('rules and tasks', () => {
   });
 
   test("Manage Task: unchanged warns 'Tidak ada perubahan', a new status saves", async () => {
-    await taskRow().getByRole('button', { name: new RegExp(`^${T.taskScreens.manageOf(TASK)}`) }).click();
+    await taskRow()
+      .getByRole('button', { name: new RegExp(`^${T.taskScreens.manageOf(TASK)}`) })
+      .click();
     await expect(page).toHaveURL(/\/_task_action_\/\d+$/);
     await expect(page.getByTestId('task-occurrences')).toContainText(device.name);
     await expect(page.getByRole('radio')).toHaveCount(5);
@@ -182,7 +200,9 @@ test.describe.serial('rules and tasks', () => {
     await expect(page).toHaveURL(/\/_rule_list_$/);
     await expect(ruleRow(MANUAL)).toContainText('meter_manual');
 
-    await ruleRow(MANUAL).getByRole('button', { name: S.editOf(MANUAL) }).click();
+    await ruleRow(MANUAL)
+      .getByRole('button', { name: S.editOf(MANUAL) })
+      .click();
     const ask = page.getByRole('dialog').filter({ hasText: T.rules.askEdit });
     await ask.getByRole('button', { name: T.rules.manual }).click();
     await expect(page).toHaveURL(/\/_rule_edit_\/\d+$/);
@@ -208,7 +228,9 @@ test.describe.serial('rules and tasks', () => {
   });
 
   test('the editor opens a stored rule at info/{id} and search finds by name', async () => {
-    await ruleRow(RULE).getByRole('button', { name: S.editOf(RULE) }).click();
+    await ruleRow(RULE)
+      .getByRole('button', { name: S.editOf(RULE) })
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: T.rules.editor }).click();
     await expect(page).toHaveURL(/\/_rule_editor_\/info\/\d+$/);
     await expect(page.getByRole('textbox', { name: S.name })).toHaveValue(RULE);
@@ -240,7 +262,9 @@ test.describe.serial('rules and tasks', () => {
 
   test('deletes both rules with their confirmations', async () => {
     for (const name of [MANUAL, RULE]) {
-      await ruleRow(name).getByRole('button', { name: S.removeOf(name) }).click();
+      await ruleRow(name)
+        .getByRole('button', { name: S.removeOf(name) })
+        .click();
       await confirmYes(page, S.confirmRemove(name), T.common.yes);
       await expect(notice(page, T.rules.removeSuccess).first()).toBeVisible();
       await expect(ruleRow(name)).toHaveCount(0);

@@ -6,7 +6,13 @@
 // console's, not the data's.
 import fs from 'node:fs';
 import { expect, test, type Browser } from '@playwright/test';
-import { demoDashboards, DEMO_FLEET, installDemoDashboards, runFleet, type FleetHandle } from '../../simulator/src/index.js';
+import {
+  demoDashboards,
+  DEMO_FLEET,
+  installDemoDashboards,
+  runFleet,
+  type FleetHandle,
+} from '../../simulator/src/index.js';
 import { openAsTenant, tenantWithApp, type TenantApp } from './access-fixtures.js';
 
 const OUT = 'test-results/static-assets';
@@ -20,8 +26,18 @@ interface Load {
   assets: { url: string; encoding: string; cacheControl: string; vary: string; bytes: number }[];
 }
 
-async function coldLoad(browser: Browser, baseURL: string, t: TenantApp, dashboardId: number, extraHTTPHeaders?: Record<string, string>): Promise<Load> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 768 }, ...(extraHTTPHeaders ? { extraHTTPHeaders } : {}) });
+async function coldLoad(
+  browser: Browser,
+  baseURL: string,
+  t: TenantApp,
+  dashboardId: number,
+  extraHTTPHeaders?: Record<string, string>,
+): Promise<Load> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1366, height: 768 },
+    ...(extraHTTPHeaders ? { extraHTTPHeaders } : {}),
+  });
   const page = await context.newPage();
   const load: Load = { requests: 0, transferred: 0, assets: [] };
   const pending: Promise<void>[] = [];
@@ -34,7 +50,13 @@ async function coldLoad(browser: Browser, baseURL: string, t: TenantApp, dashboa
         const url = new URL(request.url());
         if (!/^\/assets\/.+\.(js|css)$/.test(url.pathname)) return;
         const headers = (await request.response())?.headers() ?? {};
-        load.assets.push({ url: url.pathname, encoding: headers['content-encoding'] ?? 'identity', cacheControl: headers['cache-control'] ?? '', vary: headers.vary ?? '', bytes: sizes.responseBodySize });
+        load.assets.push({
+          url: url.pathname,
+          encoding: headers['content-encoding'] ?? 'identity',
+          cacheControl: headers['cache-control'] ?? '',
+          vary: headers.vary ?? '',
+          bytes: sizes.responseBodySize,
+        });
       })(),
     );
   });
@@ -57,24 +79,45 @@ test.describe.serial('a cold load of a demo dashboard', () => {
     test.setTimeout(120_000);
     t = await tenantWithApp(request);
     const gateway = { url: baseURL!, username: t.username, password: t.pass, domain: t.domain };
-    fleet = await runFleet({ ...gateway, mqtt: `mqtt://127.0.0.1:${process.env.SENTRA_E2E_MQTT_PORT}`, devices: 8, rate: 0.5, seed: DEMO_FLEET.seed, ramp: 100 });
+    fleet = await runFleet({
+      ...gateway,
+      mqtt: `mqtt://127.0.0.1:${process.env.SENTRA_E2E_MQTT_PORT}`,
+      devices: 8,
+      rate: 0.5,
+      seed: DEMO_FLEET.seed,
+      ramp: 100,
+    });
     energi = (await installDemoDashboards(gateway, demoDashboards(fleet.devices, DEMO_FLEET.seed))).ids.energi!;
   });
   test.afterAll(async () => {
     await fleet?.stop();
   });
 
-  test('transfers every script and style brotli-compressed and cacheable for a year, far fewer bytes than uncompressed', async ({ browser, baseURL }) => {
+  test('transfers every script and style brotli-compressed and cacheable for a year, far fewer bytes than uncompressed', async ({
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     const plain = await coldLoad(browser, baseURL!, t, energi, { 'accept-encoding': 'identity' });
     const compressed = await coldLoad(browser, baseURL!, t, energi);
-    const figures = { uncompressed_bytes: plain.transferred, uncompressed_requests: plain.requests, compressed_bytes: compressed.transferred, compressed_requests: compressed.requests, assets: compressed.assets.length, asset_bytes_uncompressed: sum(plain.assets), asset_bytes_compressed: sum(compressed.assets) };
+    const figures = {
+      uncompressed_bytes: plain.transferred,
+      uncompressed_requests: plain.requests,
+      compressed_bytes: compressed.transferred,
+      compressed_requests: compressed.requests,
+      assets: compressed.assets.length,
+      asset_bytes_uncompressed: sum(plain.assets),
+      asset_bytes_compressed: sum(compressed.assets),
+    };
     console.log('cold load of the energy demo dashboard', JSON.stringify(figures));
     fs.mkdirSync(OUT, { recursive: true });
     fs.writeFileSync(`${OUT}/cold-load.json`, JSON.stringify(figures, null, 2));
 
     expect(plain.assets.length).toBeGreaterThan(0);
-    expect(plain.assets.filter((a) => a.encoding !== 'identity'), 'identity asked, identity answered').toEqual([]);
+    expect(
+      plain.assets.filter((a) => a.encoding !== 'identity'),
+      'identity asked, identity answered',
+    ).toEqual([]);
     expect(compressed.assets.length).toBeGreaterThan(0);
     for (const a of compressed.assets) {
       expect(a.cacheControl, a.url).toBe('public, max-age=31536000, immutable');
@@ -84,7 +127,10 @@ test.describe.serial('a cold load of a demo dashboard', () => {
     const plainBytes = new Map(plain.assets.map((a) => [a.url, a.bytes]));
     const worthIt = compressed.assets.filter((a) => (plainBytes.get(a.url) ?? 0) >= 1024);
     expect(worthIt.length).toBeGreaterThan(10);
-    expect(worthIt.filter((a) => a.encoding !== 'br').map((a) => a.url), 'scripts and styles of 1 kB or more not sent as brotli').toEqual([]);
+    expect(
+      worthIt.filter((a) => a.encoding !== 'br').map((a) => a.url),
+      'scripts and styles of 1 kB or more not sent as brotli',
+    ).toEqual([]);
     expect(compressed.transferred).toBeLessThan(plain.transferred / 2.5);
   });
 });

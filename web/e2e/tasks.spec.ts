@@ -7,7 +7,15 @@ import { expect, test, type Page } from '@playwright/test';
 import mqtt from 'mqtt';
 import { contracts, deviceFamilyCalls } from '@sentra/contracts';
 import { notice, T, unique } from './helpers.js';
-import { addUser, confirmYes, openAsTenant, openSideMenu, tenantHeaders, tenantWithApp, type TenantApp } from './access-fixtures.js';
+import {
+  addUser,
+  confirmYes,
+  openAsTenant,
+  openSideMenu,
+  tenantHeaders,
+  tenantWithApp,
+  type TenantApp,
+} from './access-fixtures.js';
 
 const SHOTS = 'test-results/rules-screens';
 const RULE = 'Meter padam';
@@ -21,30 +29,58 @@ test.describe.serial('tasks of an application user', () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await tenantWithApp(request);
     const headers = tenantHeaders(t);
-    const added = await (await request.post(Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, { data: { serial_number: `MT-${unique('s')}`, name: 'Meter Gedung A' }, headers })).json();
+    const added = await (
+      await request.post(Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, {
+        data: { serial_number: `MT-${unique('s')}`, name: 'Meter Gedung A' },
+        headers,
+      })
+    ).json();
     expect(added.response_result).toBe(0);
     const device = added.data;
-    const entry = (query: string, op: string, value: unknown) => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query }, op, value });
+    const entry = (query: string, op: string, value: unknown) => ({
+      node_type: 'INCOMING_DEVICE_DATA',
+      field: { query },
+      op,
+      value,
+    });
     const rule = await (
       await request.post(contracts.rules.add.path, {
         data: {
           name: RULE,
           category: 11,
           description: 'Daya meter nol',
-          trigger: [entry('DEVICE_ID', '==', device.id), entry('SENSOR', '==', 'meter'), entry('CONFIG', '==', 'data'), entry('PARAM', '==', 'power'), entry('VALUE', '<=', 0)],
+          trigger: [
+            entry('DEVICE_ID', '==', device.id),
+            entry('SENSOR', '==', 'meter'),
+            entry('CONFIG', '==', 'data'),
+            entry('PARAM', '==', 'power'),
+            entry('VALUE', '<=', 0),
+          ],
           action: { new: [], response: [] },
         },
         headers,
       })
     ).json();
     expect(rule.response_result).toBe(0);
-    const client = await mqtt.connectAsync(`${baseURL!.replace(/^http/, 'ws')}/mqtt`, { username: device.store_mqtt_username, password: device.store_mqtt_password, clientId: unique('e2e'), reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(`${baseURL!.replace(/^http/, 'ws')}/mqtt`, {
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+      clientId: unique('e2e'),
+      reconnectPeriod: 0,
+    });
     await client.publishAsync(`d/${device.id}/data`, JSON.stringify({ meter: { data: { power: 0 } } }), { qos: 1 });
     client.end(true);
     await expect
-      .poll(async () => (await (await request.get(contracts.tasks.list.path, { headers })).json()).tasks?.length ?? 0, { timeout: 10_000 })
+      .poll(async () => (await (await request.get(contracts.tasks.list.path, { headers })).json()).tasks?.length ?? 0, {
+        timeout: 10_000,
+      })
       .toBe(1);
-    const role = await (await request.post(contracts.roles.add.path, { data: { name: unique('piket'), sys_navs: ['_task_list_'], permissions: {}, navs: [] }, headers })).json();
+    const role = await (
+      await request.post(contracts.roles.add.path, {
+        data: { name: unique('piket'), sys_navs: ['_task_list_'], permissions: {}, navs: [] },
+        headers,
+      })
+    ).json();
     expect(role.response_result).toBe(0);
     user = await addUser(request, t, role.data.id);
   });

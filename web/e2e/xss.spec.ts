@@ -28,7 +28,9 @@ async function watch(page: Page): Promise<Watch> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   page.on('pageerror', (e) => w.errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -66,14 +68,40 @@ test.describe.serial('texts from devices and members are shown as text', () => {
       return body;
     };
     // a tag category and its option named by the payloads
-    await ok(request.post(contracts.tags.add.path, { data: { name: IMG_SHORT, prefix: 'xss', category: TagType.SELECTION }, headers }));
-    await ok(request.post(contracts.tags.addDefinition.path, { data: { name: SCRIPT_SHORT, prefix: 'xss', name_lc: 'opsi_xss' }, headers }));
+    await ok(
+      request.post(contracts.tags.add.path, {
+        data: { name: IMG_SHORT, prefix: 'xss', category: TagType.SELECTION },
+        headers,
+      }),
+    );
+    await ok(
+      request.post(contracts.tags.addDefinition.path, {
+        data: { name: SCRIPT_SHORT, prefix: 'xss', name_lc: 'opsi_xss' },
+        headers,
+      }),
+    );
     // a device named by the payload, tagged with that option
-    device = (await ok(request.post(Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, { data: { serial_number: `XSS-${unique('s')}`, name: IMG_SHORT }, headers }))).data;
-    await ok(request.post(contracts.devices.edit.path, { data: { id: device.id, tags: { xss: ['opsi_xss'] } }, headers }));
+    device = (
+      await ok(
+        request.post(Object.values(deviceFamilyCalls.mqtt.adds)[0]!.path, {
+          data: { serial_number: `XSS-${unique('s')}`, name: IMG_SHORT },
+          headers,
+        }),
+      )
+    ).data;
+    await ok(
+      request.post(contracts.devices.edit.path, { data: { id: device.id, tags: { xss: ['opsi_xss'] } }, headers }),
+    );
     // the device publishes text values, a position and an object holding the payload, over real MQTT
-    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${process.env.SENTRA_E2E_MQTT_PORT}`, { username: device.store_mqtt_username, password: device.store_mqtt_password, clientId: unique('xss'), reconnectPeriod: 0 });
-    const reading = (n: number) => ({ gps: { data: { latitude: -6.2, longitude: 106.8, note: IMG, speed: n, detail: { pesan: SCRIPT } } } });
+    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${process.env.SENTRA_E2E_MQTT_PORT}`, {
+      username: device.store_mqtt_username,
+      password: device.store_mqtt_password,
+      clientId: unique('xss'),
+      reconnectPeriod: 0,
+    });
+    const reading = (n: number) => ({
+      gps: { data: { latitude: -6.2, longitude: 106.8, note: IMG, speed: n, detail: { pesan: SCRIPT } } },
+    });
     await client.publishAsync(`d/${device.id}/data`, JSON.stringify(reading(10)), { qos: 1 });
     await client.publishAsync(`d/${device.id}/data`, JSON.stringify(reading(12)), { qos: 1 });
     // a dashboard whose label, description, card titles and chart labels are the payloads
@@ -87,14 +115,71 @@ test.describe.serial('texts from devices and members are shown as text', () => {
       dashboard: Object.fromEntries(
         [
           { key: 'judul', cat: 'TITLE', x: 0, y: 0, w: 4, h: 1, view: { title: IMG } },
-          { key: 'peta', cat: 'MAP_CARD', x: 0, y: 1, w: 2, h: 3, model: { latitude: { ...note, param: 'latitude' }, longitude: { ...note, param: 'longitude' }, value: note, tags: [] }, view: { title: SCRIPT } },
-          { key: 'daftar', cat: 'LIST_CARD', x: 2, y: 1, w: 2, h: 2, model: { value: note, tags: [] }, view: { title: IMG } },
-          { key: 'nilai', cat: 'SINGLE_VALUE_CARD', x: 2, y: 3, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: device.id, ...gps, param: 'note' } }, view: { type: 'CUSTOM', title: SCRIPT, unit: IMG } },
-          { key: 'grafik', cat: 'LINE_CHART_CARD', x: 0, y: 4, w: 4, h: 2, model: { value: { query: 'LAST', queryType: 'graph', device_id: device.id, ...gps, param: 'speed' } }, view: { title: IMG, labels: { speed: IMG }, xlabel: SCRIPT, ylabel: IMG, graph_unit: SCRIPT_SHORT, reference_line_value: 11, reference_line_label: IMG, has_dot: true } },
+          {
+            key: 'peta',
+            cat: 'MAP_CARD',
+            x: 0,
+            y: 1,
+            w: 2,
+            h: 3,
+            model: {
+              latitude: { ...note, param: 'latitude' },
+              longitude: { ...note, param: 'longitude' },
+              value: note,
+              tags: [],
+            },
+            view: { title: SCRIPT },
+          },
+          {
+            key: 'daftar',
+            cat: 'LIST_CARD',
+            x: 2,
+            y: 1,
+            w: 2,
+            h: 2,
+            model: { value: note, tags: [] },
+            view: { title: IMG },
+          },
+          {
+            key: 'nilai',
+            cat: 'SINGLE_VALUE_CARD',
+            x: 2,
+            y: 3,
+            w: 1,
+            h: 1,
+            model: { value: { query: 'LATEST', queryType: 'device', device_id: device.id, ...gps, param: 'note' } },
+            view: { type: 'CUSTOM', title: SCRIPT, unit: IMG },
+          },
+          {
+            key: 'grafik',
+            cat: 'LINE_CHART_CARD',
+            x: 0,
+            y: 4,
+            w: 4,
+            h: 2,
+            model: { value: { query: 'LAST', queryType: 'graph', device_id: device.id, ...gps, param: 'speed' } },
+            view: {
+              title: IMG,
+              labels: { speed: IMG },
+              xlabel: SCRIPT,
+              ylabel: IMG,
+              graph_unit: SCRIPT_SHORT,
+              reference_line_value: 11,
+              reference_line_label: IMG,
+              has_dot: true,
+            },
+          },
         ].map((c) => [c.key, c]),
       ),
     };
-    dashboardId = (await ok(request.post(contracts.dashboards.add.path, { data: { label: `${IMG} Dasbor`, desc: SCRIPT, conf_dashboard }, headers }))).id;
+    dashboardId = (
+      await ok(
+        request.post(contracts.dashboards.add.path, {
+          data: { label: `${IMG} Dasbor`, desc: SCRIPT, conf_dashboard },
+          headers,
+        }),
+      )
+    ).id;
     page = await browser.newPage({ baseURL });
     w = await watch(page);
     await openAsTenant(page, t, '_device_list_');

@@ -36,29 +36,76 @@ describe('the dashboards catalogue', () => {
     expect(SINGLE_VALUE_SUBTYPES[0].label).toBe('Custom Unit');
   });
   it('lists the 9 query types', () => {
-    expect(QUERY_TYPES).toEqual(['device_id', 'device', 'graph', 'three_phase', 'device_no_id', 'tags', 'none', 'condition', 'condition_bool']);
+    expect(QUERY_TYPES).toEqual([
+      'device_id',
+      'device',
+      'graph',
+      'three_phase',
+      'device_no_id',
+      'tags',
+      'none',
+      'condition',
+      'condition_bool',
+    ]);
   });
   it.each(QUERY_KINDS)('offers each query function once to %s cards', (kind) => {
     expect(unique(queriesOf(kind))).toBe(true);
   });
   it('offers single-value cards LATEST, ONLINE, TOTAL_DEVICE, APP_ONLINE, the aggregates and the device info', () => {
     expect(queriesOf('single')).toEqual([
-      'LATEST', 'ONLINE', 'TOTAL_DEVICE', 'APP_ONLINE', 'AVG', 'COUNT', 'MAX', 'MIN', 'SUM', 'USAGE',
-      'DEVICE_CATEGORY', 'LABEL', 'DEVICE_TYPE', 'FIRMWARE', 'LATITUDE', 'LONGITUDE', 'SN', 'BOOL', 'FORMAT', 'IFELSE', 'MATH',
+      'LATEST',
+      'ONLINE',
+      'TOTAL_DEVICE',
+      'APP_ONLINE',
+      'AVG',
+      'COUNT',
+      'MAX',
+      'MIN',
+      'SUM',
+      'USAGE',
+      'DEVICE_CATEGORY',
+      'LABEL',
+      'DEVICE_TYPE',
+      'FIRMWARE',
+      'LATITUDE',
+      'LONGITUDE',
+      'SN',
+      'BOOL',
+      'FORMAT',
+      'IFELSE',
+      'MATH',
     ]);
   });
   it('offers three-phase cards LATEST only, as a three_phase query', () => {
-    expect(QUERY_OPTIONS.threePhase).toEqual([{ group: 'data', options: [{ query: 'LATEST', queryType: 'three_phase' }] }]);
+    expect(QUERY_OPTIONS.threePhase).toEqual([
+      { group: 'data', options: [{ query: 'LATEST', queryType: 'three_phase' }] },
+    ]);
   });
   it('lists LATEST first, then LATITUDE and LONGITUDE on map cards', () => {
     expect(queriesOf('map').slice(0, 3)).toEqual(['LATEST', 'LATITUDE', 'LONGITUDE']);
     expect([...queriesOf('map')].sort()).toEqual([...queriesOf('list')].sort());
   });
   it('offers title cards the device info', () => {
-    expect(queriesOf('title').slice(0, 6)).toEqual(['DEVICE_CATEGORY', 'FIRMWARE', 'DEVICE_ID', 'LABEL', 'SN', 'DEVICE_TYPE']);
+    expect(queriesOf('title').slice(0, 6)).toEqual([
+      'DEVICE_CATEGORY',
+      'FIRMWARE',
+      'DEVICE_ID',
+      'LABEL',
+      'SN',
+      'DEVICE_TYPE',
+    ]);
   });
   it('offers chart cards AVG, COUNT, LAST, MAX, MIN, SAMPLE, SUM, USAGE as graph queries', () => {
-    expect(QUERY_OPTIONS.chart[0].options.map((o) => o.query)).toEqual(['AVG', 'COUNT', 'LAST', 'MAX', 'MIN', 'SAMPLE', 'SUM', 'USAGE']);
+    expect(QUERY_OPTIONS.chart[0].options.map((o) => o.query)).toEqual([
+      'AVG',
+      'COUNT',
+      'LAST',
+      'MAX',
+      'MIN',
+      'SAMPLE',
+      'SUM',
+      'USAGE',
+    ]);
     expect(QUERY_OPTIONS.chart[0].options.every((o) => o.queryType === 'graph')).toBe(true);
   });
   it('gives every card kind but three-phase BOOL, FORMAT, IFELSE (condition_bool) and MATH', () => {
@@ -77,7 +124,7 @@ describe('the dashboards catalogue', () => {
     expect(EDITOR_CATEGORIES).toHaveLength(8);
     expect(cardTypeOfChoice({ category: 'Control', subtype: 'Without Input' })).toBeUndefined();
   });
-  it('names a card type in the editor\'s words, never a code the editor can make', () => {
+  it("names a card type in the editor's words, never a code the editor can make", () => {
     const modes = { manual: 'Manual', byTags: 'By All/Tags' };
     expect(cardTypeLabel('SINGLE_VALUE_CARD', modes)).toBe('Single Value');
     expect(cardTypeLabel('LINE_CHART_CARD', modes)).toBe('Chart · Line');

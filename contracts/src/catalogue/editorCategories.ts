@@ -88,5 +88,7 @@ export function choiceOfCardType(cat: CardTypeCode): EditorChoice | undefined {
 export function cardTypeLabel(cat: CardTypeCode, modeLabels: Record<ControlMode, string>): string {
   const choice = choiceOfCardType(cat);
   if (!choice) return cat;
-  return [choice.category, choice.subtype, choice.controlMode && modeLabels[choice.controlMode]].filter(Boolean).join(' · ');
+  return [choice.category, choice.subtype, choice.controlMode && modeLabels[choice.controlMode]]
+    .filter(Boolean)
+    .join(' · ');
 }

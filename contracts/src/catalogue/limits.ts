@@ -33,7 +33,14 @@ export const COMMAND_DATE_FORMAT = 'DD-MM-YYYY HH:mm:ss';
  * How the date cards print the chosen date ("Locale id-ID, date display 'DD MMM YYYY'", the first the default) and
  * its time; a date format that carries a time is printed alone.
  */
-export const COMMAND_DATE_DISPLAY_FORMATS = ['DD MMM YYYY', 'DD MMMM YYYY', 'DD MMM YY', 'DD-MM-YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD'] as const;
+export const COMMAND_DATE_DISPLAY_FORMATS = [
+  'DD MMM YYYY',
+  'DD MMMM YYYY',
+  'DD MMM YY',
+  'DD-MM-YYYY',
+  'DD/MM/YYYY',
+  'YYYY-MM-DD',
+] as const;
 export const COMMAND_TIME_DISPLAY_FORMATS = ['HH:mm', 'HH:mm:ss'] as const;
 /** "Width w: 2 maps to 6 columns, 4 to 12 columns, otherwise 3." */
 export function commandCardColumns(w: number): 3 | 6 | 12 {
@@ -72,7 +79,11 @@ export type FuelProduct = (typeof FUEL_PRODUCTS)[number];
  * had counted for the product before the data began; the shift tooltip shows offset + the shift's litres as the
  * totalizer reading. The three products every demo station sells; the numbers are demo numbers.
  */
-export const FUEL_SHIFT_TOTALIZER_OFFSETS: Readonly<Partial<Record<FuelProduct, number>>> = { Pertalite: 125_430, Pertamax: 48_215, Biosolar: 76_980 };
+export const FUEL_SHIFT_TOTALIZER_OFFSETS: Readonly<Partial<Record<FuelProduct, number>>> = {
+  Pertalite: 125_430,
+  Pertamax: 48_215,
+  Biosolar: 76_980,
+};
 
 /**
  * The fuel product a series or query names ('Pertalite', 'pertamax_turbo', 'sisa_biosolar'), by whole words and the
@@ -80,7 +91,10 @@ export const FUEL_SHIFT_TOTALIZER_OFFSETS: Readonly<Partial<Record<FuelProduct, 
  */
 export function fuelProductOf(name: unknown): FuelProduct | undefined {
   if (typeof name !== 'string') return undefined;
-  const words = ` ${name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+  const words = ` ${name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()} `;
   return [...FUEL_PRODUCTS].sort((a, b) => b.length - a.length).find((p) => words.includes(` ${p.toLowerCase()} `));
 }
 

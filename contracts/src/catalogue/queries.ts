@@ -101,7 +101,10 @@ const CONDITIONS: QueryOptionGroup = {
  */
 export const QUERY_OPTIONS: Record<QueryKind, readonly QueryOptionGroup[]> = {
   single: [
-    { group: 'data', options: [...as('device', 'LATEST'), ...as('device_id', 'ONLINE'), ...as('tags', 'TOTAL_DEVICE', 'APP_ONLINE')] },
+    {
+      group: 'data',
+      options: [...as('device', 'LATEST'), ...as('device_id', 'ONLINE'), ...as('tags', 'TOTAL_DEVICE', 'APP_ONLINE')],
+    },
     { group: 'aggregate', options: as('device', ...SERIES_AGGREGATES) },
     {
       group: 'deviceInfo',
@@ -115,7 +118,18 @@ export const QUERY_OPTIONS: Record<QueryKind, readonly QueryOptionGroup[]> = {
     { group: 'aggregate', options: as('device_no_id', ...SERIES_AGGREGATES) },
     {
       group: 'deviceInfo',
-      options: as('none', 'DEVICE_CATEGORY', 'FIRMWARE', 'DEVICE_ID', 'LABEL', 'LATEST_UPDATE', 'LATITUDE', 'LONGITUDE', 'SN', 'DEVICE_TYPE'),
+      options: as(
+        'none',
+        'DEVICE_CATEGORY',
+        'FIRMWARE',
+        'DEVICE_ID',
+        'LABEL',
+        'LATEST_UPDATE',
+        'LATITUDE',
+        'LONGITUDE',
+        'SN',
+        'DEVICE_TYPE',
+      ),
     },
     CONDITIONS,
   ],
@@ -130,10 +144,16 @@ export const QUERY_OPTIONS: Record<QueryKind, readonly QueryOptionGroup[]> = {
     CONDITIONS,
   ],
   title: [
-    { group: 'deviceInfo', options: as('device_id', 'DEVICE_CATEGORY', 'FIRMWARE', 'DEVICE_ID', 'LABEL', 'SN', 'DEVICE_TYPE') },
+    {
+      group: 'deviceInfo',
+      options: as('device_id', 'DEVICE_CATEGORY', 'FIRMWARE', 'DEVICE_ID', 'LABEL', 'SN', 'DEVICE_TYPE'),
+    },
     CONDITIONS,
   ],
-  chart: [{ group: 'aggregate', options: as('graph', 'AVG', 'COUNT', 'LAST', 'MAX', 'MIN', 'SAMPLE', 'SUM', 'USAGE') }, CONDITIONS],
+  chart: [
+    { group: 'aggregate', options: as('graph', 'AVG', 'COUNT', 'LAST', 'MAX', 'MIN', 'SAMPLE', 'SUM', 'USAGE') },
+    CONDITIONS,
+  ],
   none: [],
 };
 

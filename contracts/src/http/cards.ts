@@ -44,7 +44,10 @@ export const CardFilterQuery = z.object({
   start: instant.optional(),
   end: instant.optional(),
   // as text at most a query string's worth; as an object (socket.io) nested no deeper than any JSON field
-  vars: z.union([z.string().max(4096), z.record(z.string(), z.unknown())]).pipe(jsonObject(T.common.invalidInput)).optional(),
+  vars: z
+    .union([z.string().max(4096), z.record(z.string(), z.unknown())])
+    .pipe(jsonObject(T.common.invalidInput))
+    .optional(),
 });
 export type CardFilterQuery = z.output<typeof CardFilterQuery>;
 
@@ -87,13 +90,24 @@ export const CardData = z.looseObject({
   enable: z.boolean().optional(),
   /** the window the card was evaluated over (absent for LATEST-only cards) */
   window: z
-    .object({ type: z.string(), start: z.number().optional(), end: z.number().optional(), ndata: z.number().optional(), period: z.string().optional(), interval: z.number().optional() })
+    .object({
+      type: z.string(),
+      start: z.number().optional(),
+      end: z.number().optional(),
+      ndata: z.number().optional(),
+      period: z.string().optional(),
+      interval: z.number().optional(),
+    })
     .optional(),
 });
 export type CardData = z.output<typeof CardData>;
 
 /** Command card failures (DESIGN.md section 3) and their words (spec 02 section 8). */
-export const CardCommandCode = { OFFLINE: Result.DEVICE_OFFLINE, BUSY: Result.DEVICE_BUSY, TIMEOUT: Result.DEVICE_TIMEOUT } as const;
+export const CardCommandCode = {
+  OFFLINE: Result.DEVICE_OFFLINE,
+  BUSY: Result.DEVICE_BUSY,
+  TIMEOUT: Result.DEVICE_TIMEOUT,
+} as const;
 
 export const cardsContract = {
   get: defineCall({
@@ -118,7 +132,12 @@ export const cardsContract = {
       config: z.string().max(64).optional(),
       param: z.string().max(64).optional(),
     }),
-    output: z.object({ message: z.string(), results: z.array(z.object({ device_id: z.number(), response_result: z.number(), message: z.string() })).optional() }),
+    output: z.object({
+      message: z.string(),
+      results: z
+        .array(z.object({ device_id: z.number(), response_result: z.number(), message: z.string() }))
+        .optional(),
+    }),
     timeoutMs: 60_000,
     errors: {
       [Result.DEVICE_OFFLINE]: `${T.dashboards.commands.failed} ${T.dashboards.commands.offline}`,

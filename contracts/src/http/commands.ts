@@ -10,9 +10,18 @@ import { id } from '../models/fields.js';
 const name = z.string().min(1).max(64);
 
 /** A configuration value: any JSON value except null and the empty string ("Input error"). */
-export const commandValue = z.union([z.number(), z.boolean(), z.string().min(1, T.deviceData.inputError).max(4096), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
-  error: T.deviceData.inputError,
-});
+export const commandValue = z.union(
+  [
+    z.number(),
+    z.boolean(),
+    z.string().min(1, T.deviceData.inputError).max(4096),
+    z.record(z.string(), z.unknown()),
+    z.array(z.unknown()),
+  ],
+  {
+    error: T.deviceData.inputError,
+  },
+);
 
 export const CommandInput = z.object({ sensor: name, configtype: name, param: name, value: commandValue });
 export type CommandInput = z.infer<typeof CommandInput>;
@@ -48,7 +57,8 @@ export const commandsContract = {
   configure: defineCall({
     method: 'POST',
     path: '/fetch/web/device/p/{id}',
-    summary: "Sends a configuration (sensor, configtype, param, value) to the device in its family's format and answers its reply",
+    summary:
+      "Sends a configuration (sensor, configtype, param, value) to the device in its family's format and answers its reply",
     audience: 'member',
     access: DEVICE_WRITE,
     input: CommandInput.extend({ id }),

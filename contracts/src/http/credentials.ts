@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { T } from '../text/id.js';
 import { defineCall, type Access } from './define.js';
 import { id } from '../models/fields.js';
-import { CredentialsScopes, credentialsCategory, credentialsId, DEFAULT_CREDENTIALS_CATEGORY, jsonObject } from '../models/access.js';
+import {
+  CredentialsScopes,
+  credentialsCategory,
+  credentialsId,
+  DEFAULT_CREDENTIALS_CATEGORY,
+  jsonObject,
+} from '../models/access.js';
 
 export const Credentials = z.object({
   id: z.number().int(),

@@ -36,7 +36,9 @@ const confDashboard = z
   }, ConfDashboard)
   .refine((v) => jsonDepthWithin(v), T.common.jsonTooDeep(JSON_DEPTH_MAX));
 
-const label = DashboardName.transform((s) => s.trim()).pipe(z.string().max(DASHBOARD_LABEL_MAX, T.common.max(DASHBOARD_LABEL_MAX)));
+const label = DashboardName.transform((s) => s.trim()).pipe(
+  z.string().max(DASHBOARD_LABEL_MAX, T.common.max(DASHBOARD_LABEL_MAX)),
+);
 const desc = z.string().max(DASHBOARD_DESC_MAX, T.common.max(DASHBOARD_DESC_MAX));
 /** The parent dashboard; null, 0 or '' for a root. */
 const parent = z.preprocess((v) => (v === '' || v === 0 || v === '0' ? null : v), id.nullable());
@@ -60,7 +62,10 @@ export const EditDashboardInput = z
     parent: parent.optional(),
     conf_dashboard: confDashboard.optional(),
   })
-  .refine((v) => v.label !== undefined || v.conf_dashboard !== undefined, { message: t.form.nameRequired, path: ['label'] });
+  .refine((v) => v.label !== undefined || v.conf_dashboard !== undefined, {
+    message: t.form.nameRequired,
+    path: ['label'],
+  });
 
 export const DashboardRecord = z.object({
   id: z.number().int(),
@@ -76,18 +81,24 @@ const saved = z.object({ id: z.number().int(), path: z.string() });
 const byId = z.object({ id }).strip();
 
 /** A list of tag strings: repeated, comma-separated, or a JSON array. */
-const tagFilter = z.preprocess((v) => {
-  if (v === undefined || v === '') return undefined;
-  if (typeof v === 'string' && v.trim().startsWith('[')) {
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      return v;
+const tagFilter = z.preprocess(
+  (v) => {
+    if (v === undefined || v === '') return undefined;
+    if (typeof v === 'string' && v.trim().startsWith('[')) {
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return v;
+      }
     }
-  }
-  const list = Array.isArray(v) ? v : [v];
-  return list.flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]));
-}, z.array(z.string().trim()).transform((tags) => tags.filter((s) => s !== '')).optional());
+    const list = Array.isArray(v) ? v : [v];
+    return list.flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]));
+  },
+  z
+    .array(z.string().trim())
+    .transform((tags) => tags.filter((s) => s !== ''))
+    .optional(),
+);
 
 export const SelectionQuery = z
   .object({
@@ -141,7 +152,8 @@ export const dashboardsContract = {
   edit: defineCall({
     method: 'POST',
     path: '/service/web/application/nav/edit',
-    summary: 'Edit a dashboard (label, desc, parent, conf_dashboard), or save its layout/components (id, conf_dashboard); answers the path',
+    summary:
+      'Edit a dashboard (label, desc, parent, conf_dashboard), or save its layout/components (id, conf_dashboard); answers the path',
     audience: 'member',
     access: MANAGE,
     input: EditDashboardInput,

@@ -64,7 +64,10 @@ export function pathParams(path: string): string[] {
 }
 
 /** Fills the `{param}` segments; the rest of `values` is left for the query or body. */
-export function fillPath(path: string, values: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+export function fillPath(
+  path: string,
+  values: Record<string, unknown>,
+): { path: string; rest: Record<string, unknown> } {
   const rest = { ...values };
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = rest[name];

@@ -8,7 +8,18 @@ import { id, INSTANT_MAX_MS, jsonDocument, timeZone } from '../models/fields.js'
 import { deviceTags } from '../models/device.js';
 
 /** Datatypes of spec 03 section 3. */
-export const DATATYPES = ['number', 'boolean', 'datetime', 'string', 'object', 'uobject', 'image', 'mobject', 'surveillance', 'array'] as const;
+export const DATATYPES = [
+  'number',
+  'boolean',
+  'datetime',
+  'string',
+  'object',
+  'uobject',
+  'image',
+  'mobject',
+  'surveillance',
+  'array',
+] as const;
 export const Datatype = z.enum(DATATYPES);
 export type Datatype = z.infer<typeof Datatype>;
 
@@ -25,16 +36,24 @@ export const DOWNLOAD_DEFAULT_LABEL = 'Data_perangkat';
 const name = z.string().min(1).max(64);
 /** epoch ms as a query value */
 const epochMs = z.coerce.number({ error: T.common.required }).int().min(0).max(INSTANT_MAX_MS);
-export const ndata = z.coerce.number({ error: T.deviceData.ndataRange }).int(T.deviceData.ndataRange).min(1, T.deviceData.ndataRange).max(DOWNLOAD_NDATA_MAX, T.deviceData.ndataRange);
+export const ndata = z.coerce
+  .number({ error: T.deviceData.ndataRange })
+  .int(T.deviceData.ndataRange)
+  .min(1, T.deviceData.ndataRange)
+  .max(DOWNLOAD_NDATA_MAX, T.deviceData.ndataRange);
 
 /** One series of the device: sensor, configtype and param, optionally one subparam (else the whole param). */
 const SeriesQuery = z.object({ id, sensor: name, configtype: name, param: name, subparam: name.optional() });
 /** A time range's one rule (the forms check it before asking, the calls again): the end is not before the start. */
 export const rangeInOrder = (v: { start: number; end: number }) => v.end >= v.start;
-const rangeChecks = <T extends { start: number; end: number }>(s: z.ZodType<T>) => s.refine(rangeInOrder, { message: T.deviceData.rangeOrder, path: ['end'] });
+const rangeChecks = <T extends { start: number; end: number }>(s: z.ZodType<T>) =>
+  s.refine(rangeInOrder, { message: T.deviceData.rangeOrder, path: ['end'] });
 /** the CSV calls repeat the path's id as `device_id` in the query (spec section 7): when sent, it must be the same */
 const sameDevice = <T extends { id: number; device_id?: number }>(s: z.ZodType<T>) =>
-  s.refine((v) => v.device_id === undefined || v.device_id === v.id, { message: T.common.invalidInput, path: ['device_id'] });
+  s.refine((v) => v.device_id === undefined || v.device_id === v.id, {
+    message: T.common.invalidInput,
+    path: ['device_id'],
+  });
 const Range = { start: epochMs, end: epochMs };
 /** the CSV calls' optional `tz`: the zone the screen shows times in (the browser's), for the file's times and name */
 const CsvZone = { tz: timeZone.optional() };
@@ -98,7 +117,8 @@ const policiesJson = jsonDocument(T.devices.policyJson);
 
 /** A sensor row's key: opaque to the server; the console sends `<sensor>.<configtype>.<param>`. */
 export const sensorKey = z.string().min(1).max(200);
-export const sensorKeyOf = (r: { sensor: string; configtype: string; param: string }) => `${r.sensor}.${r.configtype}.${r.param}`;
+export const sensorKeyOf = (r: { sensor: string; configtype: string; param: string }) =>
+  `${r.sensor}.${r.configtype}.${r.param}`;
 
 const csvOutput = z.null();
 
@@ -115,7 +135,8 @@ export const deviceDataContract = {
   list: defineCall({
     method: 'GET',
     path: '/fetch/web/device/data/list/{id}',
-    summary: 'One row per sensor/configtype/param (stored or declared by the sensor configuration) with datatype, subparam datatypes, latest value and time',
+    summary:
+      'One row per sensor/configtype/param (stored or declared by the sensor configuration) with datatype, subparam datatypes, latest value and time',
     audience: 'member',
     access: DEVICE_READ,
     input: z.object({ id }),
@@ -142,7 +163,8 @@ export const deviceDataContract = {
   csvPeriod: defineCall({
     method: 'GET',
     path: '/fetch/web/file/csv/period/{id}',
-    summary: 'CSV of one param between start and end (epoch ms, any range, streamed), oldest first; times and file name label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv in `tz` (IANA), else the application\'s zone',
+    summary:
+      "CSV of one param between start and end (epoch ms, any range, streamed), oldest first; times and file name label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv in `tz` (IANA), else the application's zone",
     audience: 'member',
     access: DEVICE_READ,
     input: sameDevice(rangeChecks(SeriesQuery.extend({ ...Range, ...CsvZone, device_id: id.optional() }))),

@@ -81,7 +81,15 @@ function callsOf(f: DeviceFamily): FamilyCalls {
   return {
     family: f,
     adds,
-    remove: defineCall({ method: 'POST', path: f.removePath, summary: `Removes a ${f.categoryText} device and disconnects it`, audience: 'member', access: DEVICE_WRITE, input: ById, output: z.object({}) }),
+    remove: defineCall({
+      method: 'POST',
+      path: f.removePath,
+      summary: `Removes a ${f.categoryText} device and disconnects it`,
+      audience: 'member',
+      access: DEVICE_WRITE,
+      input: ById,
+      output: z.object({}),
+    }),
     sensors: defineCall({
       method: 'POST',
       path: f.sensorsPath,
@@ -91,7 +99,15 @@ function callsOf(f: DeviceFamily): FamilyCalls {
       input: z.object({ id, sensors: sensorsJson }),
       output: z.object({ data: Device }),
     }),
-    get: defineCall({ method: 'GET', path: f.getPath, summary: `A ${f.categoryText} device with its family fields`, audience: 'member', access: DEVICE_READ, input: ById, output: infoOutputOf(f) }),
+    get: defineCall({
+      method: 'GET',
+      path: f.getPath,
+      summary: `A ${f.categoryText} device with its family fields`,
+      audience: 'member',
+      access: DEVICE_READ,
+      input: ById,
+      output: infoOutputOf(f),
+    }),
     check: f.checkPath
       ? defineCall({
           method: 'POST',
@@ -108,7 +124,10 @@ function callsOf(f: DeviceFamily): FamilyCalls {
 }
 
 /** Every family's calls, by family key. */
-export const deviceFamilyCalls = Object.fromEntries(deviceFamilies.map((f) => [f.key, callsOf(f)])) as Record<DeviceFamilyKey, FamilyCalls>;
+export const deviceFamilyCalls = Object.fromEntries(deviceFamilies.map((f) => [f.key, callsOf(f)])) as Record<
+  DeviceFamilyKey,
+  FamilyCalls
+>;
 
 /** The same calls flattened into contract entries: `<variant>Add`, `<family>Remove`, `<family>Sensors`, `<family>Get`, `<family>Check`. */
 export const deviceFamilyContract: Record<string, CallDef> = Object.fromEntries(
@@ -122,16 +141,29 @@ export const deviceFamilyContract: Record<string, CallDef> = Object.fromEntries(
 );
 
 /** `status` travels as `on`, `off`, `on,off` or a repeated query parameter. */
-const statusList = z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(DeviceStatus).max(2));
+const statusList = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v),
+  z.array(DeviceStatus).max(2),
+);
 
 export const DeviceFilterInput = z.object({
   // the search runs as a full-text phrase, and a NUL ends an FTS5 query string early
-  search: z.string().trim().max(64).refine((s) => !s.includes('\u0000'), T.common.invalidInput).optional(),
+  search: z
+    .string()
+    .trim()
+    .max(64)
+    .refine((s) => !s.includes('\u0000'), T.common.invalidInput)
+    .optional(),
   status: statusList.optional(),
   category: z.coerce.number().int().min(1).max(99).optional(),
   type: z.string().max(64).optional(),
   /** one tag, `prefix:value` (not in the spec, issue 28): devices carrying that value in that category */
-  tag: z.string().trim().max(80).regex(/^[^:]+:.+$/, T.common.invalidInput).optional(),
+  tag: z
+    .string()
+    .trim()
+    .max(80)
+    .regex(/^[^:]+:.+$/, T.common.invalidInput)
+    .optional(),
   page: z.coerce.number().int().min(0).max(100_000).default(0),
   size: z.coerce.number().int().min(1).max(100).default(25),
 });
@@ -140,17 +172,32 @@ export const devicesContract = {
   filter: defineCall({
     method: 'GET',
     path: '/service/web/device/list/web/filter',
-    summary: 'Devices of the application: search by name, id or serial; status, type and tag filters; paging (newest first)',
+    summary:
+      'Devices of the application: search by name, id or serial; status, type and tag filters; paging (newest first)',
     audience: 'member',
     access: DEVICE_READ,
     input: DeviceFilterInput,
-    output: z.object({ devices: z.array(DeviceSummary), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
+    output: z.object({
+      devices: z.array(DeviceSummary),
+      total: z.number().int(),
+      page: z.number().int(),
+      size: z.number().int(),
+    }),
   }),
-  get: defineCall({ method: 'GET', path: '/service/web/device/get/id/{id}', summary: 'One device with its sensors and tags', audience: 'member', access: DEVICE_READ, input: ById, output: z.object({ data: Device }) }),
+  get: defineCall({
+    method: 'GET',
+    path: '/service/web/device/get/id/{id}',
+    summary: 'One device with its sensors and tags',
+    audience: 'member',
+    access: DEVICE_READ,
+    input: ById,
+    output: z.object({ data: Device }),
+  }),
   edit: defineCall({
     method: 'POST',
     path: '/service/web/device/edit',
-    summary: 'Edits name, description, latitude, longitude; or the label; or the tags; or the disabled flag (disabling disconnects the device)',
+    summary:
+      'Edits name, description, latitude, longitude; or the label; or the tags; or the disabled flag (disabling disconnects the device)',
     audience: 'member',
     access: DEVICE_WRITE,
     input: z.object({
@@ -210,7 +257,10 @@ export const devicesContract = {
     summary: 'Generate Dashboard: a dashboard with one card per sensor parameter of a dummy device',
     audience: 'member',
     access: { navs: ['_dashboard_manage_'] },
-    input: z.object({ name: z.string({ error: T.common.required }).trim().min(1, T.common.required).max(64, T.common.max(64)), device_id: id }),
+    input: z.object({
+      name: z.string({ error: T.common.required }).trim().min(1, T.common.required).max(64, T.common.max(64)),
+      device_id: id,
+    }),
     output: z.object({ data: z.object({ id: z.number().int(), label: z.string(), path: z.string() }) }),
   }),
 } as const;

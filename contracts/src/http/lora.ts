@@ -48,7 +48,8 @@ export const loraContract = {
   list: defineCall({
     method: 'GET',
     path: '/service/web/lora/server/list',
-    summary: 'LoRa network servers of the application, searched by MAC, name or server, one page at a time (default 10)',
+    summary:
+      'LoRa network servers of the application, searched by MAC, name or server, one page at a time (default 10)',
     audience: 'member',
     access: LORA_READ,
     input: z.object({
@@ -56,9 +57,22 @@ export const loraContract = {
       page: z.coerce.number().int().min(0).max(100_000).default(0),
       size: z.coerce.number().int().min(1).max(100).default(10),
     }),
-    output: z.object({ data: z.array(LoraServer), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
+    output: z.object({
+      data: z.array(LoraServer),
+      total: z.number().int(),
+      page: z.number().int(),
+      size: z.number().int(),
+    }),
   }),
-  get: defineCall({ method: 'GET', path: '/service/web/lora/server/get/id/{id}', summary: 'One LoRa network server', audience: 'member', access: LORA_READ, input: z.object({ id }), output: z.object({ data: LoraServer }) }),
+  get: defineCall({
+    method: 'GET',
+    path: '/service/web/lora/server/get/id/{id}',
+    summary: 'One LoRa network server',
+    audience: 'member',
+    access: LORA_READ,
+    input: z.object({ id }),
+    output: z.object({ data: LoraServer }),
+  }),
   add: defineCall({
     method: 'POST',
     path: '/service/web/lora/server/add',

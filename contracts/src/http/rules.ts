@@ -3,7 +3,16 @@
 import { z } from 'zod';
 import type { SysNav } from '../codes.js';
 import { id, INSTANT_MAX_MS } from '../models/fields.js';
-import { Rule, RULE_LIMITS, RuleAddBody, RuleEditBody, ruleCategory, RuleCondition, TriggerEntry, checkDefinition } from '../models/rule.js';
+import {
+  Rule,
+  RULE_LIMITS,
+  RuleAddBody,
+  RuleEditBody,
+  ruleCategory,
+  RuleCondition,
+  TriggerEntry,
+  checkDefinition,
+} from '../models/rule.js';
 import { T } from '../text/id.js';
 import { defineCall } from './define.js';
 
@@ -66,7 +75,8 @@ export const rulesContract = {
   add: defineCall({
     method: 'POST',
     path: '/service/web/rule/add',
-    summary: 'Adds a rule: the manual body (condition, action, details) or the wizard body (trigger, condition, action)',
+    summary:
+      'Adds a rule: the manual body (condition, action, details) or the wizard body (trigger, condition, action)',
     audience: 'member',
     access: RULE_ACCESS,
     input: RuleAddBody,
@@ -103,15 +113,26 @@ export const rulesContract = {
   test: defineCall({
     method: 'POST',
     path: '/service/web/rule/test',
-    summary: "Beyond the spec: when a definition would have fired on a device's stored data of the last N hours; creates nothing",
+    summary:
+      "Beyond the spec: when a definition would have fired on a device's stored data of the last N hours; creates nothing",
     audience: 'member',
     access: RULE_ACCESS,
     input: RuleTestInput,
     output: z.object({
       /** the moments the rule would have fired (after duration, clear and cooldown), with the firing point's value */
-      firings: z.array(z.object({ ts: z.number().int(), value: z.union([z.number(), z.string(), z.boolean(), z.null()]), sensor: z.string(), configtype: z.string(), param: z.string() })),
+      firings: z.array(
+        z.object({
+          ts: z.number().int(),
+          value: z.union([z.number(), z.string(), z.boolean(), z.null()]),
+          sensor: z.string(),
+          configtype: z.string(),
+          param: z.string(),
+        }),
+      ),
       /** the watched points' stored values in the window (at most RULE_TEST_POINTS per series, newest kept) */
-      series: z.array(z.object({ sensor: z.string(), configtype: z.string(), param: z.string(), points: z.array(TestPoint) })),
+      series: z.array(
+        z.object({ sensor: z.string(), configtype: z.string(), param: z.string(), points: z.array(TestPoint) }),
+      ),
       start: z.number().int(),
       end: z.number().int(),
       truncated: z.boolean(),

@@ -56,7 +56,11 @@ export const statesContract = {
     summary: `The newest n (1–${DOWNLOAD_NDATA_MAX}) value periods of a state, newest first`,
     audience: 'member',
     access: DEVICE_READ,
-    input: z.object({ device_id: id, key: stateKey, n: z.coerce.number().int().min(1).max(DOWNLOAD_NDATA_MAX).default(50) }),
+    input: z.object({
+      device_id: id,
+      key: stateKey,
+      n: z.coerce.number().int().min(1).max(DOWNLOAD_NDATA_MAX).default(50),
+    }),
     output: z.object({ state_data: z.array(StateRow) }),
   }),
   remove: defineCall({

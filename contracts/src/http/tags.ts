@@ -8,7 +8,12 @@ import { id } from '../models/fields.js';
 
 /** Category types (spec 03 section 9): 1 single selection, 2 other single (free value), 3 single checkbox, 4 multi. */
 export const TagType = { SELECTION: 1, VALUE: 2, CHECKBOX: 3, MULTI: 4 } as const;
-export const TAG_TYPE_TEXT: Record<number, string> = { 1: 'Single Selection', 2: 'Single Value', 3: 'Single Checkbox', 4: 'Multi' };
+export const TAG_TYPE_TEXT: Record<number, string> = {
+  1: 'Single Selection',
+  2: 'Single Value',
+  3: 'Single Checkbox',
+  4: 'Multi',
+};
 export const TAG_LABEL_MAX = 32;
 export const TAG_KEY_MAX = 32;
 export const TAG_TEXT_MAX = 16;
@@ -28,7 +33,11 @@ export const TagCode = {
 
 /** A key (category prefix, option name_lc): no uppercase, no spaces. */
 const key = (upper: string, space: string) =>
-  z.string().max(TAG_KEY_MAX, T.common.max(TAG_KEY_MAX)).refine((s) => s === s.toLowerCase(), upper).refine((s) => !/\s/.test(s), space);
+  z
+    .string()
+    .max(TAG_KEY_MAX, T.common.max(TAG_KEY_MAX))
+    .refine((s) => s === s.toLowerCase(), upper)
+    .refine((s) => !/\s/.test(s), space);
 export const tagKey = key(T.tags.keyNoUpper, T.tags.keyNoSpace);
 export const tagOptionKey = key(T.tags.optionKeyNoUpper, T.tags.optionKeyNoSpace);
 
@@ -44,7 +53,11 @@ export const multiTagValue = z
   .refine((s) => s === s.toLowerCase(), T.tags.noCapitals)
   .refine((s) => /^[a-z][a-z0-9_ ]*$/.test(s), T.tags.hint);
 
-const label = z.string({ error: T.common.required }).trim().min(1, T.common.required).max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX));
+const label = z
+  .string({ error: T.common.required })
+  .trim()
+  .min(1, T.common.required)
+  .max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX));
 
 /** the category an option belongs to, by its key */
 const optionCategory = z.string({ error: T.common.required }).min(1, T.common.required).max(TAG_KEY_MAX);
@@ -81,7 +94,12 @@ export const tagsContract = {
       page: z.coerce.number().int().min(0).max(100_000).default(0),
       size: z.coerce.number().int().min(1).max(100).default(10),
     }),
-    output: z.object({ categories: z.array(TagCategory), total: z.number().int(), page: z.number().int(), size: z.number().int() }),
+    output: z.object({
+      categories: z.array(TagCategory),
+      total: z.number().int(),
+      page: z.number().int(),
+      size: z.number().int(),
+    }),
   }),
   exists: defineCall({
     method: 'GET',
@@ -114,7 +132,10 @@ export const tagsContract = {
     access: TAG_WRITE,
     input: z.object({ name: label, prefix: optionCategory, name_lc: tagOptionKey.optional() }),
     output: z.object({ data: TagDefinition }),
-    errors: { [TagCode.OPTION_DUPLICATE]: T.tags.optionDuplicate, [TagCode.OPTION_NOT_ALLOWED]: T.tags.optionNotAllowed },
+    errors: {
+      [TagCode.OPTION_DUPLICATE]: T.tags.optionDuplicate,
+      [TagCode.OPTION_NOT_ALLOWED]: T.tags.optionNotAllowed,
+    },
   }),
   // Edit and delete (not in the spec, issue 28): the key and the type stay as created, because every device's and
   // sensor's tag map is keyed by the category's prefix and holds options by name_lc; only the labels change. A
@@ -122,7 +143,7 @@ export const tagsContract = {
   edit: defineCall({
     method: 'POST',
     path: '/service/web/tag/category/edit',
-    summary: "Renames a tag category (its key and type stay)",
+    summary: 'Renames a tag category (its key and type stay)',
     audience: 'member',
     access: TAG_WRITE,
     input: z.object({ id, name: label }),
@@ -140,10 +161,14 @@ export const tagsContract = {
   editDefinition: defineCall({
     method: 'POST',
     path: '/service/web/tag/definition/edit',
-    summary: "Renames an option of a single-selection category (its key stays)",
+    summary: 'Renames an option of a single-selection category (its key stays)',
     audience: 'member',
     access: TAG_WRITE,
-    input: z.object({ prefix: optionCategory, name_lc: z.string().min(1, T.common.required).max(TAG_KEY_MAX), name: label }),
+    input: z.object({
+      prefix: optionCategory,
+      name_lc: z.string().min(1, T.common.required).max(TAG_KEY_MAX),
+      name: label,
+    }),
     output: z.object({ data: TagDefinition }),
   }),
   removeDefinition: defineCall({

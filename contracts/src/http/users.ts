@@ -55,7 +55,8 @@ export const usersContract = {
   add: defineCall({
     method: 'POST',
     path: '/service/web/application/account/manage/add',
-    summary: 'Adds a user account; refused while the application has no role. A member may only give roles within their own grants.',
+    summary:
+      'Adds a user account; refused while the application has no role. A member may only give roles within their own grants.',
     audience: 'member',
     access: manage,
     input: AddUserInput,
@@ -84,7 +85,7 @@ export const usersContract = {
   remove: defineCall({
     method: 'POST',
     path: '/service/web/application/account/manage/remove',
-    summary: "Removes a user account, its sessions and its refresh token",
+    summary: 'Removes a user account, its sessions and its refresh token',
     audience: 'member',
     access: manage,
     input: z.object({ id }),
@@ -93,7 +94,8 @@ export const usersContract = {
   changePassword: defineCall({
     method: 'POST',
     path: '/service/web/application/account/setting/edit/password/id',
-    summary: "Sets a user's password (passn, trimmed, at least 8 characters) and ends every session and refresh token of that user",
+    summary:
+      "Sets a user's password (passn, trimmed, at least 8 characters) and ends every session and refresh token of that user",
     audience: 'member',
     access: manage,
     input: ChangePasswordInput,

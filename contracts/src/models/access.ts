@@ -22,7 +22,9 @@ export function jsonObject(message: string) {
         return NOT_JSON;
       }
     },
-    z.record(z.string(), z.unknown(), { error: message }).refine((v) => jsonDepthWithin(v), T.common.jsonTooDeep(JSON_DEPTH_MAX)),
+    z
+      .record(z.string(), z.unknown(), { error: message })
+      .refine((v) => jsonDepthWithin(v), T.common.jsonTooDeep(JSON_DEPTH_MAX)),
   );
 }
 
@@ -50,7 +52,11 @@ export const ALL_NAVS = '*';
  */
 export const CredentialsScopes = jsonObject(T.credentials.invalidScopes).pipe(
   z.looseObject({
-    navs: z.array(z.enum([...SYS_NAVS, ALL_NAVS], { error: T.credentials.unknownScopeNav }), { error: T.credentials.invalidScopes }).optional(),
+    navs: z
+      .array(z.enum([...SYS_NAVS, ALL_NAVS], { error: T.credentials.unknownScopeNav }), {
+        error: T.credentials.invalidScopes,
+      })
+      .optional(),
     permissions: z.record(z.string(), z.unknown(), { error: T.credentials.invalidScopes }).optional(),
   }),
 );

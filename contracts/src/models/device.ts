@@ -14,8 +14,14 @@ const required = (message: string) => z.string({ error: message }).trim().min(1,
 export const serialNumber = required(T.devices.serialRequired).max(SERIAL_MAX, T.common.max(SERIAL_MAX));
 export const deviceName = required(T.devices.nameRequired).max(DEVICE_NAME_MAX, T.common.max(DEVICE_NAME_MAX));
 export const deviceDescription = z.string().max(DEVICE_DESCRIPTION_MAX, T.common.max(DEVICE_DESCRIPTION_MAX));
-export const latitude = z.coerce.number({ error: T.devices.serverLatitude }).min(-90, T.devices.serverLatitude).max(90, T.devices.serverLatitude);
-export const longitude = z.coerce.number({ error: T.devices.serverLongitude }).min(-180, T.devices.serverLongitude).max(180, T.devices.serverLongitude);
+export const latitude = z.coerce
+  .number({ error: T.devices.serverLatitude })
+  .min(-90, T.devices.serverLatitude)
+  .max(90, T.devices.serverLatitude);
+export const longitude = z.coerce
+  .number({ error: T.devices.serverLongitude })
+  .min(-180, T.devices.serverLongitude)
+  .max(180, T.devices.serverLongitude);
 
 /** A gateway UID: what serial gateways use as MQTT username and client id, and in `gw/<uid>/...` topics. */
 export const gatewayUid = required(T.devices.uidRequired)

@@ -66,7 +66,10 @@ function paths(code: string, deviceType: string, label: string, key: string) {
 }
 
 const hex = (len: number, what: string) =>
-  z.string({ error: `${what} ${T.common.required.toLowerCase()}` }).regex(new RegExp(`^[0-9A-Fa-f]{${len}}$`), `${what} harus ${len} digit heksadesimal`).transform((s) => s.toUpperCase());
+  z
+    .string({ error: `${what} ${T.common.required.toLowerCase()}` })
+    .regex(new RegExp(`^[0-9A-Fa-f]{${len}}$`), `${what} harus ${len} digit heksadesimal`)
+    .transform((s) => s.toUpperCase());
 
 /**
  * How a serial gateway signs in on the broker (DESIGN.md section 4): client id = username = UID, password = the secret
@@ -86,7 +89,16 @@ export const GatewayConnection = z.object({
 export type GatewayConnection = z.infer<typeof GatewayConnection>;
 const gatewayInfo = { gateway_connection: GatewayConnection, gateway_secret: z.string().optional() };
 
-const uidFamily = (key: string, category: number, categoryText: string, code: string, connection: string, deviceType: string, uidField: string, check: string) => ({
+const uidFamily = (
+  key: string,
+  category: number,
+  categoryText: string,
+  code: string,
+  connection: string,
+  deviceType: string,
+  uidField: string,
+  check: string,
+) => ({
   key,
   category,
   categoryText,
@@ -117,7 +129,10 @@ export const TASMOTA_TOPIC = /^[A-Za-z0-9._-]{1,32}$/;
 export const tasmotaTopic = z
   .string()
   .regex(TASMOTA_TOPIC, T.devices.tasmotaTopicInvalid)
-  .refine((t) => t !== '0' && t !== '1' && t.toLowerCase() !== 'tasmotas' && !t.endsWith('_fb'), T.devices.tasmotaTopicInvalid);
+  .refine(
+    (t) => t !== '0' && t !== '1' && t.toLowerCase() !== 'tasmotas' && !t.endsWith('_fb'),
+    T.devices.tasmotaTopicInvalid,
+  );
 
 /** What the device's own discovery messages (tasmota/discovery/<MAC>/config and /sensors) told: null before any. */
 export const TasmotaDiscovery = z.object({
@@ -151,10 +166,25 @@ const sentraGatewayVariants = (
     ['sensor', 'SENTRA_SENSOR_NODE', 'Sentra Sensor Node'],
     ['android', 'SENTRA_ANDROID_GATEWAY', 'Sentra Android Gateway'],
   ] as const
-).map(([v, deviceType, label]) => ({ key: `sentra${v[0]!.toUpperCase()}${v.slice(1)}`, deviceType, label, addPath: `${DEVICE}io/${v}/add` }));
+).map(([v, deviceType, label]) => ({
+  key: `sentra${v[0]!.toUpperCase()}${v.slice(1)}`,
+  deviceType,
+  label,
+  addPath: `${DEVICE}io/${v}/add`,
+}));
 
 export const deviceFamilies = [
-  { key: 'dummy', category: 1, categoryText: 'Dummy', connection: 'ethernet', activation: 'none', addTimeoutMs: 30 * S, ...paths('dum/node', 'DUMMY', 'Dummy', 'dummy'), fields: {}, info: {} },
+  {
+    key: 'dummy',
+    category: 1,
+    categoryText: 'Dummy',
+    connection: 'ethernet',
+    activation: 'none',
+    addTimeoutMs: 30 * S,
+    ...paths('dum/node', 'DUMMY', 'Dummy', 'dummy'),
+    fields: {},
+    info: {},
+  },
   {
     key: 'sentraEnd',
     category: 2,
@@ -163,7 +193,10 @@ export const deviceFamilies = [
     activation: 'token',
     addTimeoutMs: 180 * S,
     ...paths('k/end', 'SENTRA_END_DEVICE', 'Sentra End Device', 'sentraEnd'),
-    fields: { credentials_token: z.string({ error: T.common.required }).min(1, T.common.required).max(128), sensors: sensorsJson },
+    fields: {
+      credentials_token: z.string({ error: T.common.required }).min(1, T.common.required).max(128),
+      sensors: sensorsJson,
+    },
     info: { token_connected_ts: z.number().int().nullable() },
   },
   {
@@ -175,12 +208,26 @@ export const deviceFamilies = [
     addTimeoutMs: 30 * S,
     ...paths('l/node', 'SENTRA_LORA_SENSOR_NODE', 'Sentra LoRa Sensor Node', 'lora'),
     fields: { dev_eui: hex(16, 'Dev EUI'), otaa_key: hex(32, 'OTAA key'), network_server_id: id },
-    info: { dev_eui: z.string(), network_server_id: z.number().int(), network_server_name: z.string().nullable(), network_server_mac: z.string().nullable() },
+    info: {
+      dev_eui: z.string(),
+      network_server_id: z.number().int(),
+      network_server_name: z.string().nullable(),
+      network_server_mac: z.string().nullable(),
+    },
   },
   uidFamily('zlan', 4, 'ZLAN', 'z/node', 'zlan', 'ZLAN', 'zlan_dev_uid', 'z'),
   uidFamily('usrIot', 5, 'USR-IOT', 'ui/node', 'usr-iot', 'USR_IO424T_EWR', 'usriot_dev_uid', 'ui'),
   uidFamily('bivocom', 6, 'Bivocom', 'b/node', 'bivocom', 'BIVOCOM', 'bivocom_dev_uid', 'b'),
-  uidFamily('friendcom', 7, 'Friendcom', 'friendcom/node', 'friendcom', 'FRIENDCOM_NBIOT', 'friendcom_dev_uid', 'friendcom'),
+  uidFamily(
+    'friendcom',
+    7,
+    'Friendcom',
+    'friendcom/node',
+    'friendcom',
+    'FRIENDCOM_NBIOT',
+    'friendcom_dev_uid',
+    'friendcom',
+  ),
   {
     key: 'mqtt',
     category: 8,
@@ -189,12 +236,34 @@ export const deviceFamilies = [
     activation: 'mqtt',
     addTimeoutMs: 30 * S,
     ...paths('mqtt/node', 'MQTT', 'MQTT', 'mqtt'),
-    fields: { store_mqtt_mode: z.string().max(32).optional(), store_mqtt_details: z.record(z.string(), z.unknown()).optional() },
+    fields: {
+      store_mqtt_mode: z.string().max(32).optional(),
+      store_mqtt_details: z.record(z.string(), z.unknown()).optional(),
+    },
     info: mqttInfo,
   },
-  { key: 'tasmota', category: 9, categoryText: 'Tasmota', connection: 'tasmota', activation: 'tasmota', addTimeoutMs: 30 * S, ...paths('tasmota/node', 'TASMOTA_SONOFF_BASIC', 'Tasmota', 'tasmota'), fields: { topic: tasmotaTopic.optional() }, info: tasmotaInfo },
   {
-    ...uidFamily('sentraGateway', 10, 'Sentra Gateway', 'io', 'sentra', 'SENTRA_INDUSTRIAL_GATEWAY', 'sentra_device_uid', 'io'),
+    key: 'tasmota',
+    category: 9,
+    categoryText: 'Tasmota',
+    connection: 'tasmota',
+    activation: 'tasmota',
+    addTimeoutMs: 30 * S,
+    ...paths('tasmota/node', 'TASMOTA_SONOFF_BASIC', 'Tasmota', 'tasmota'),
+    fields: { topic: tasmotaTopic.optional() },
+    info: tasmotaInfo,
+  },
+  {
+    ...uidFamily(
+      'sentraGateway',
+      10,
+      'Sentra Gateway',
+      'io',
+      'sentra',
+      'SENTRA_INDUSTRIAL_GATEWAY',
+      'sentra_device_uid',
+      'io',
+    ),
     variants: sentraGatewayVariants,
     addTimeoutMs: 60 * S,
     info: { sentra_device_uid: z.string(), sentra_device_type: z.string(), ...gatewayInfo },
@@ -209,7 +278,10 @@ export const deviceFamilies = [
     ...paths('emma', 'EMMA', 'Emma', 'emma'),
     fields: {
       emma_plugin_key: z.string({ error: T.common.required }).min(1, T.common.required).max(256, T.common.max(256)),
-      emma_application_plugin_id: z.string({ error: T.common.required }).min(1, T.common.required).max(256, T.common.max(256)),
+      emma_application_plugin_id: z
+        .string({ error: T.common.required })
+        .min(1, T.common.required)
+        .max(256, T.common.max(256)),
       emma_device_plugin_details: z.string().min(1, T.common.required).default('{}'),
     },
     info: {
@@ -237,7 +309,10 @@ export const deviceFamilies = [
 export type DeviceFamilyRow = (typeof deviceFamilies)[number];
 export type DeviceFamilyKey = DeviceFamilyRow['key'];
 
-export const familyByCategory = (category: number): DeviceFamily | undefined => deviceFamilies.find((f) => f.category === category);
+export const familyByCategory = (category: number): DeviceFamily | undefined =>
+  deviceFamilies.find((f) => f.category === category);
 export const familyByKey = (key: string): DeviceFamily | undefined => deviceFamilies.find((f) => f.key === key);
 /** Every device type code with its family and label (the list's "Semua jenis" filter). */
-export const deviceTypes = deviceFamilies.flatMap((f) => f.variants.map((v) => ({ deviceType: v.deviceType, label: v.label, category: f.category })));
+export const deviceTypes = deviceFamilies.flatMap((f) =>
+  f.variants.map((v) => ({ deviceType: v.deviceType, label: v.label, category: f.category })),
+);

@@ -77,25 +77,27 @@ export function jsonDepthWithin(value: unknown, max = JSON_DEPTH_MAX): boolean {
  * text that is not a JSON object or array, fails with `message` (the spec's "... harus dalam bentuk JSON yang benar").
  */
 export function jsonDocument(message: string) {
-  return z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: message }).transform((v, ctx) => {
-    let parsed: unknown = v;
-    if (typeof v === 'string') {
-      try {
-        parsed = JSON.parse(v);
-      } catch {
-        parsed = undefined;
+  return z
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: message })
+    .transform((v, ctx) => {
+      let parsed: unknown = v;
+      if (typeof v === 'string') {
+        try {
+          parsed = JSON.parse(v);
+        } catch {
+          parsed = undefined;
+        }
       }
-    }
-    if (parsed === null || typeof parsed !== 'object') {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    if (!jsonDepthWithin(parsed)) {
-      ctx.addIssue({ code: 'custom', message: T.common.jsonTooDeep(JSON_DEPTH_MAX) });
-      return z.NEVER;
-    }
-    return parsed as Record<string, unknown> | unknown[];
-  });
+      if (parsed === null || typeof parsed !== 'object') {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      if (!jsonDepthWithin(parsed)) {
+        ctx.addIssue({ code: 'custom', message: T.common.jsonTooDeep(JSON_DEPTH_MAX) });
+        return z.NEVER;
+      }
+      return parsed as Record<string, unknown> | unknown[];
+    });
 }
 
 /** The farthest instant a call may name (the end of year 9999): calendar math and formatting stay inside a Date. */

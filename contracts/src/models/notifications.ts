@@ -21,7 +21,10 @@ export const WEBHOOK_URL_MAX = 2048;
 export const emailAddress = email;
 
 /** A phone number for SMS and WhatsApp, in E.164 form (`+6281234567890`). */
-export const phoneNumber = z.string({ error: T.common.required }).min(1, T.common.required).regex(E164_PATTERN, T.notifications.invalidPhone);
+export const phoneNumber = z
+  .string({ error: T.common.required })
+  .min(1, T.common.required)
+  .regex(E164_PATTERN, T.notifications.invalidPhone);
 
 /** A webhook address: an absolute http:// or https:// URL without credentials. Which hosts it may reach is the server's decision. */
 export const webhookUrl = z
@@ -33,7 +36,9 @@ export const webhookUrl = z
 export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && url.hostname !== '';
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && url.hostname !== ''
+    );
   } catch {
     return false;
   }

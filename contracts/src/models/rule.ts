@@ -85,7 +85,10 @@ export function templateNames(text: string): string[] {
   return [...text.matchAll(TEMPLATE_RE)].map((m) => m[1]!);
 }
 /** Fills `{{name}}` with `vars[name]` (unknown or absent: empty). */
-export function renderTemplate(text: string, vars: Partial<Record<TemplateVar, string | number | null | undefined>>): string {
+export function renderTemplate(
+  text: string,
+  vars: Partial<Record<TemplateVar, string | number | null | undefined>>,
+): string {
   return text.replace(TEMPLATE_RE, (_, name: string) => {
     const v = vars[name as TemplateVar];
     return v === undefined || v === null ? '' : String(v);
@@ -97,7 +100,8 @@ const template = (max: number) =>
     .max(max, T.common.max(max))
     .superRefine((s, ctx) => {
       for (const name of templateNames(s)) {
-        if (!(TEMPLATE_VARS as readonly string[]).includes(name)) ctx.addIssue({ code: 'custom', message: T.rules.templateUnknown(name) });
+        if (!(TEMPLATE_VARS as readonly string[]).includes(name))
+          ctx.addIssue({ code: 'custom', message: T.rules.templateUnknown(name) });
       }
     });
 
@@ -108,11 +112,17 @@ export const TriggerEntry = z.object({
   node_type: z.literal('INCOMING_DEVICE_DATA', { error: T.rules.nodeTypeUnknown }).default('INCOMING_DEVICE_DATA'),
   field: z.object({ query: z.enum(TRIGGER_FIELDS, { error: T.rules.fieldUnknown }) }),
   op: z.enum(TRIGGER_OPS, { error: T.rules.opUnknown }),
-  value: z.union([z.number(), z.string().max(RULE_LIMITS.textValue, T.common.max(RULE_LIMITS.textValue)), z.boolean()], { error: T.common.required }),
+  value: z.union(
+    [z.number(), z.string().max(RULE_LIMITS.textValue, T.common.max(RULE_LIMITS.textValue)), z.boolean()],
+    { error: T.common.required },
+  ),
 });
 export type TriggerEntry = z.output<typeof TriggerEntry>;
 
-const triggerList = z.array(TriggerEntry).min(1, T.rules.triggersRequired).max(RULE_LIMITS.triggersPerGroup, T.common.max(RULE_LIMITS.triggersPerGroup));
+const triggerList = z
+  .array(TriggerEntry)
+  .min(1, T.rules.triggersRequired)
+  .max(RULE_LIMITS.triggersPerGroup, T.common.max(RULE_LIMITS.triggersPerGroup));
 const seconds = z.number().int().min(0).max(RULE_LIMITS.seconds);
 
 /**
@@ -123,7 +133,11 @@ const seconds = z.number().int().min(0).max(RULE_LIMITS.seconds);
 export const RuleCondition = z
   .object({
     triggers: triggerList.optional(),
-    groups: z.array(triggerList).min(1, T.rules.triggersRequired).max(RULE_LIMITS.groups, T.common.max(RULE_LIMITS.groups)).optional(),
+    groups: z
+      .array(triggerList)
+      .min(1, T.rules.triggersRequired)
+      .max(RULE_LIMITS.groups, T.common.max(RULE_LIMITS.groups))
+      .optional(),
     duration_s: seconds.optional(),
     clear: triggerList.optional(),
     cooldown_s: seconds.optional(),
@@ -137,7 +151,12 @@ export type RuleCondition = z.output<typeof RuleCondition>;
 export const ActionTask = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('EMAIL'), email: emailAddress, subject: template(RULE_LIMITS.subject), content: template(RULE_LIMITS.content) }),
+    z.object({
+      type: z.literal('EMAIL'),
+      email: emailAddress,
+      subject: template(RULE_LIMITS.subject),
+      content: template(RULE_LIMITS.content),
+    }),
     z.object({ type: z.literal('SMS'), phone: phoneNumber, content: template(RULE_LIMITS.content) }),
     z.object({ type: z.literal('WHATSAPP'), phone: phoneNumber, content: template(RULE_LIMITS.content) }),
     z.object({ type: z.literal('WEBHOOK'), url: webhookUrl, content: template(RULE_LIMITS.content).optional() }),
@@ -146,7 +165,10 @@ export const ActionTask = z.discriminatedUnion(
 );
 export type ActionTask = z.output<typeof ActionTask>;
 
-const actionGroup = z.array(ActionTask).max(RULE_LIMITS.actionsPerGroup, T.common.max(RULE_LIMITS.actionsPerGroup)).default([]);
+const actionGroup = z
+  .array(ActionTask)
+  .max(RULE_LIMITS.actionsPerGroup, T.common.max(RULE_LIMITS.actionsPerGroup))
+  .default([]);
 
 /**
  * An action entry (spec 03 section 3): `name`, the `new` group (when the rule fires: the task is created and these
@@ -165,7 +187,11 @@ export type ActionEntry = z.output<typeof ActionEntry>;
 /** Free-form details kept with the rule (the spec's `details` object); the engine reads none of it. */
 export const RuleDetails = z.record(z.string(), z.unknown());
 
-const ruleName = z.string({ error: T.common.required }).trim().min(1, T.common.required).max(RULE_NAME_MAX, T.common.max(RULE_NAME_MAX));
+const ruleName = z
+  .string({ error: T.common.required })
+  .trim()
+  .min(1, T.common.required)
+  .max(RULE_NAME_MAX, T.common.max(RULE_NAME_MAX));
 export const ruleKey = z
   .string()
   .max(RULE_KEY_MAX, T.common.max(RULE_KEY_MAX))
@@ -196,7 +222,10 @@ export const RuleInfo = z.object({
  */
 export const RuleBodyFields = RuleInfo.extend({
   condition: conditionDoc.optional(),
-  trigger: z.array(TriggerEntry).max(RULE_LIMITS.triggersPerGroup, T.common.max(RULE_LIMITS.triggersPerGroup)).optional(),
+  trigger: z
+    .array(TriggerEntry)
+    .max(RULE_LIMITS.triggersPerGroup, T.common.max(RULE_LIMITS.triggersPerGroup))
+    .optional(),
   action: actionDoc,
   details: detailsDoc.optional(),
 });
@@ -225,7 +254,9 @@ export const RuleAddBody = RuleBodyFields.extend({ key: ruleKey.optional() })
   .transform(normalise)
   .superRefine((b, ctx) => checkDefinition(b, ctx));
 /** rule/edit's body: either form plus the rule's `id` (key read-only, so not sent). */
-export const RuleEditBody = RuleBodyFields.extend({ id: z.coerce.number({ error: T.common.required }).int().positive() })
+export const RuleEditBody = RuleBodyFields.extend({
+  id: z.coerce.number({ error: T.common.required }).int().positive(),
+})
   .transform(normalise)
   .superRefine((b, ctx) => checkDefinition(b, ctx));
 
@@ -247,18 +278,27 @@ export function checkDefinition(d: RuleDefinition, ctx: z.RefinementCtx): void {
   const telemetry = TELEMETRY_CATEGORIES.includes(d.category);
   const gs = groupsOf(d.condition);
   const base = d.condition.groups ? ['condition', 'groups'] : ['condition', 'triggers'];
-  if (telemetry && gs.length === 0) ctx.addIssue({ code: 'custom', path: ['condition', 'triggers'], message: T.rules.triggersRequired });
+  if (telemetry && gs.length === 0)
+    ctx.addIssue({ code: 'custom', path: ['condition', 'triggers'], message: T.rules.triggersRequired });
   const checkList = (list: TriggerEntry[], path: (string | number)[], needValue: boolean) => {
     let clauses = 0;
     let inValue = false;
     let values = 0;
     list.forEach((t, i) => {
       const q = t.field.query;
-      if (q !== 'VALUE' && t.op !== '==') ctx.addIssue({ code: 'custom', path: [...path, i, 'op'], message: T.rules.selectorEquals });
-      if (q === 'DEVICE_ID' && !(Number.isSafeInteger(Number(t.value)) && Number(t.value) > 0 && typeof t.value !== 'boolean')) {
+      if (q !== 'VALUE' && t.op !== '==')
+        ctx.addIssue({ code: 'custom', path: [...path, i, 'op'], message: T.rules.selectorEquals });
+      if (
+        q === 'DEVICE_ID' &&
+        !(Number.isSafeInteger(Number(t.value)) && Number(t.value) > 0 && typeof t.value !== 'boolean')
+      ) {
         ctx.addIssue({ code: 'custom', path: [...path, i, 'value'], message: T.rules.deviceIdNumber });
       }
-      if (q === 'VALUE' && t.op !== '==' && (typeof t.value === 'boolean' || !Number.isFinite(Number(t.value)) || t.value === '')) {
+      if (
+        q === 'VALUE' &&
+        t.op !== '==' &&
+        (typeof t.value === 'boolean' || !Number.isFinite(Number(t.value)) || t.value === '')
+      ) {
         ctx.addIssue({ code: 'custom', path: [...path, i, 'value'], message: T.rules.valueNumber });
       }
       if (q === 'VALUE') {

@@ -114,10 +114,12 @@ export const T = {
     serverUidTaken: 'UID sudah terdaftar pada perangkat lain',
     serverDevEuiTaken: 'Dev EUI sudah terdaftar',
     serverTopicTaken: 'Topic Tasmota sudah dipakai perangkat lain',
-    tasmotaTopicInvalid: 'Topic Tasmota hanya boleh huruf, angka, titik, garis bawah atau tanda hubung (maksimal 32 karakter)',
+    tasmotaTopicInvalid:
+      'Topic Tasmota hanya boleh huruf, angka, titik, garis bawah atau tanda hubung (maksimal 32 karakter)',
     /** the wizard's optional Topic of a Tasmota (issue 27; not in the spec's words) */
     tasmotaTopic: 'Topic Tasmota',
-    tasmotaTopicHelp: 'Opsional: Topic yang sudah dipakai perangkat (perintah Topic di konsol Tasmota). Kosongkan agar dibuatkan otomatis.',
+    tasmotaTopicHelp:
+      'Opsional: Topic yang sudah dipakai perangkat (perintah Topic di konsol Tasmota). Kosongkan agar dibuatkan otomatis.',
     serverNoBrokerSecret: 'Perangkat ini tidak memakai password broker',
     serverUnknownPlugin: 'Plugin tidak ditemukan',
     serverLatitude: 'Latitude harus di antara -90 dan 90',
@@ -151,7 +153,8 @@ export const T = {
     menuConfig: 'Konfigurasi',
     menuTags: 'Penanda',
     menuRemove: 'Hapus',
-    removeConfirm: (name: string, serial: string) => `Hapus perangkat ${name} (${serial})? Data dan koneksi perangkat ini akan dihapus.`,
+    removeConfirm: (name: string, serial: string) =>
+      `Hapus perangkat ${name} (${serial})? Data dan koneksi perangkat ini akan dihapus.`,
     bulkActions: 'Tindakan',
     bulkSelected: (n: number) => `${n} perangkat dipilih`,
     bulkRemove: 'Hapus device',
@@ -194,7 +197,8 @@ export const T = {
     reset: 'Reset',
     resetConfirm: 'Kosongkan semua isian perangkat baru dan mulai dari awal?',
     token: 'Token',
-    tokenHint: 'Hubungkan perangkat ke broker MQTT dengan token ini sebagai username. Tombol Simpan aktif setelah perangkat terhubung.',
+    tokenHint:
+      'Hubungkan perangkat ke broker MQTT dengan token ini sebagai username. Tombol Simpan aktif setelah perangkat terhubung.',
     tokenWaiting: 'Menunggu perangkat terhubung dengan token ini...',
     tokenConnected: 'Perangkat terhubung dengan token ini',
     tokenFailed: 'Gagal membuat token',
@@ -266,7 +270,8 @@ export const T = {
     downTopic: 'Topic perintah',
     secretHidden: 'Tersimpan sebagai hash, tidak dapat ditampilkan lagi',
     regenerateSecret: 'Buat Ulang Password',
-    regenerateConfirm: 'Password lama langsung tidak berlaku dan perangkat terputus sampai memakai password baru. Lanjutkan?',
+    regenerateConfirm:
+      'Password lama langsung tidak berlaku dan perangkat terputus sampai memakai password baru. Lanjutkan?',
     regenerateFailed: 'Gagal membuat password baru',
     secretDone: 'Selesai',
     copy: 'Copy',
@@ -337,12 +342,16 @@ export const T = {
     optionEditSuccess: 'Edit Pilihan Penanda Sukses',
     optionEditFailed: 'Edit Pilihan Penanda Gagal',
     removeTitle: 'Konfirmasi Hapus Penanda',
-    removeConfirm: (name: string) => `Hapus penanda ${name} beserta pilihannya? Penanda ini juga dilepas dari semua perangkat dan sensor.`,
+    removeConfirm: (name: string) =>
+      `Hapus penanda ${name} beserta pilihannya? Penanda ini juga dilepas dari semua perangkat dan sensor.`,
     optionRemoveTitle: 'Konfirmasi Hapus Pilihan Penanda',
-    optionRemoveConfirm: (name: string) => `Hapus pilihan ${name}? Pilihan ini juga dilepas dari semua perangkat dan sensor.`,
-    removeSuccess: (devices: number) => (devices ? `Hapus Penanda Sukses (dilepas dari ${devices} perangkat)` : 'Hapus Penanda Sukses'),
+    optionRemoveConfirm: (name: string) =>
+      `Hapus pilihan ${name}? Pilihan ini juga dilepas dari semua perangkat dan sensor.`,
+    removeSuccess: (devices: number) =>
+      devices ? `Hapus Penanda Sukses (dilepas dari ${devices} perangkat)` : 'Hapus Penanda Sukses',
     removeFailed: 'Hapus Penanda Gagal',
-    optionRemoveSuccess: (devices: number) => (devices ? `Hapus Pilihan Penanda Sukses (dilepas dari ${devices} perangkat)` : 'Hapus Pilihan Penanda Sukses'),
+    optionRemoveSuccess: (devices: number) =>
+      devices ? `Hapus Pilihan Penanda Sukses (dilepas dari ${devices} perangkat)` : 'Hapus Pilihan Penanda Sukses',
     optionRemoveFailed: 'Hapus Pilihan Penanda Gagal',
     optionEditFor: (name: string) => `Edit pilihan ${name}`,
     optionDialogTitle: 'Tambah Pilihan Penanda',
@@ -435,7 +444,8 @@ export const T = {
     rowField: (n: number) => `Field baris ${n}`,
     rowOperator: (n: number) => `Operator baris ${n}`,
     rowValue: (n: number) => `Nilai baris ${n}`,
-    templateHint: 'Boleh memakai {{device.name}}, {{sensor}}, {{param}}, {{value}}, {{time}}, {{task.status}} dan lainnya.',
+    templateHint:
+      'Boleh memakai {{device.name}}, {{sensor}}, {{param}}, {{value}}, {{time}}, {{task.status}} dan lainnya.',
     addTitleEditor: 'Tambah Rule (Editor)',
     editTitleEditor: 'Edit Rule (Editor)',
     removeRow: 'Hapus baris',
@@ -462,7 +472,8 @@ export const T = {
     extras: 'Pengaturan tambahan',
     numberInvalid: 'Harus berupa bilangan 0 atau lebih',
     actionTitle: 'Judul tugas',
-    actionTitleHelp: 'Judul tugas yang dibuat saat rule berjalan (kosong: nama rule); boleh memakai {{device.name}}, {{value}}',
+    actionTitleHelp:
+      'Judul tugas yang dibuat saat rule berjalan (kosong: nama rule); boleh memakai {{device.name}}, {{value}}',
     groupNew: 'Saat kondisi terpenuhi (new)',
     groupResponse: 'Saat tugas ditanggapi (response)',
     noTasks: 'Belum ada notifikasi',
@@ -573,9 +584,18 @@ export const T = {
     hidePassword: 'Sembunyikan password',
     appSignInTitle: (domain: string) => `Masuk ke aplikasi ${domain}`,
     carousel: [
-      { title: 'Customizable Analytic Dashboard', body: 'Susun dashboard analitik sesuai kebutuhan: grafik, peta, nilai terkini dan perintah ke perangkat.' },
-      { title: 'Device Integration', body: 'Hubungkan perangkat LoRa, MQTT, Tasmota, gateway serial dan perangkat Sentra dalam satu konsol.' },
-      { title: 'Cloud System', body: 'Data tersimpan aman di cloud, dapat diakses kapan saja oleh tenant dan pengguna aplikasi.' },
+      {
+        title: 'Customizable Analytic Dashboard',
+        body: 'Susun dashboard analitik sesuai kebutuhan: grafik, peta, nilai terkini dan perintah ke perangkat.',
+      },
+      {
+        title: 'Device Integration',
+        body: 'Hubungkan perangkat LoRa, MQTT, Tasmota, gateway serial dan perangkat Sentra dalam satu konsol.',
+      },
+      {
+        title: 'Cloud System',
+        body: 'Data tersimpan aman di cloud, dapat diakses kapan saja oleh tenant dan pengguna aplikasi.',
+      },
     ],
   },
   registrationPage: {
@@ -820,9 +840,11 @@ export const T = {
     show: 'Tampilkan token',
     hide: 'Sembunyikan token',
     generateFailed: 'Generate refresh token gagal',
-    warningTenant: 'Refresh token tenant setara dengan password tenant: siapa pun yang memegangnya dapat masuk sebagai tenant. Simpan secara rahasia.',
+    warningTenant:
+      'Refresh token tenant setara dengan password tenant: siapa pun yang memegangnya dapat masuk sebagai tenant. Simpan secara rahasia.',
     warningMember: 'Refresh token memberi akses sesuai role anda. Simpan secara rahasia.',
-    exchangeHelp: (path: string) => `Tukar refresh token dengan sesi baru: POST ${path} dengan body {"refresh_token": "..."} dan header x-app-domain.`,
+    exchangeHelp: (path: string) =>
+      `Tukar refresh token dengan sesi baru: POST ${path} dengan body {"refresh_token": "..."} dan header x-app-domain.`,
     apiDocs: 'Dokumentasi API (OpenAPI)',
   },
   // ---- dashboards (spec 02 sections 2, 4, 5, 8): forms, card editor, variables, query editor, command cards ----
@@ -970,7 +992,13 @@ export const T = {
       sizeHelp: (w: number, h: number) => `Minimal ${w} x ${h}`,
       fixedSizeHelp: (w: number, h: number) => `Tetap ${w} x ${h}`,
       data: 'Data',
-      roles: { value: 'Data', latitude: 'Latitude', longitude: 'Longitude', status: 'Status', command: 'Target perintah' },
+      roles: {
+        value: 'Data',
+        latitude: 'Latitude',
+        longitude: 'Longitude',
+        status: 'Status',
+        command: 'Target perintah',
+      },
       optional: '(opsional)',
       setQuery: 'Atur',
       clearQuery: 'Hapus',
@@ -978,7 +1006,8 @@ export const T = {
       clearVariablesQuestion:
         'Apakah anda yakin ingin mengganti kategori? Semua variabel lokal yang sudah didaftarkan akan dihapus.',
       keyExistsTitle: 'Component key sudah terdaftar!',
-      keyExistsQuestion: 'Apakah anda yakin untuk menyimpan konfigurasi baru ini? (komponen lama dengan key sama akan diganti)',
+      keyExistsQuestion:
+        'Apakah anda yakin untuk menyimpan konfigurasi baru ini? (komponen lama dengan key sama akan diganti)',
       dashboardNotFound: 'Dashboard tidak ditemukan',
       componentNotFound: 'Komponen tidak ditemukan',
       manualOnly: 'Tipe komponen ini tidak tersedia di editor; ubah melalui Manual (JSON).',
@@ -1196,7 +1225,8 @@ export const T = {
     downloadFailed: 'Download gagal',
     /** "Download gagal" with the server's reason (not in the spec: the spec's text alone hid why) */
     downloadFailedBecause: (reason: string) => `Download gagal: ${reason}`,
-    downloadCut: (n: number) => `File hanya berisi ${n.toLocaleString('id-ID')} data terbaru dari rentang ini. Persempit rentang waktu untuk data yang lebih lama.`,
+    downloadCut: (n: number) =>
+      `File hanya berisi ${n.toLocaleString('id-ID')} data terbaru dari rentang ini. Persempit rentang waktu untuk data yang lebih lama.`,
     noData: 'Data dari konfigurasi ini masih kosong',
     inputError: 'Input error',
     // not in the spec
@@ -1205,15 +1235,18 @@ export const T = {
     tagsFailed: 'Edit penanda gagal',
     noTagCategories: 'Belum ada kategori penanda',
     /** a Policy or Penanda dialog whose stored values could not be read: saving would overwrite them */
-    loadFailed: (reason: string) => `Data tersimpan gagal dimuat (${reason}). Simpan dinonaktifkan agar data tersimpan tidak tertimpa; tutup lalu coba lagi.`,
+    loadFailed: (reason: string) =>
+      `Data tersimpan gagal dimuat (${reason}). Simpan dinonaktifkan agar data tersimpan tidak tertimpa; tutup lalu coba lagi.`,
     rowMenu: (name: string) => `Aksi untuk ${name}`,
     objectValue: '{...}',
     live: 'Live',
-    configInfo: (sensor: string, configtype: string, param: string, datatype: string) => `${sensor} / ${configtype} / ${param} (${datatype})`,
+    configInfo: (sensor: string, configtype: string, param: string, datatype: string) =>
+      `${sensor} / ${configtype} / ${param} (${datatype})`,
     ndataRange: 'Jumlah data harus 1 sampai 5000',
     rangeOrder: 'Waktu akhir harus setelah waktu awal',
     timeZoneInvalid: 'Zona waktu tidak dikenal',
-    truncated: (n: number) => `Hanya ${n.toLocaleString('id-ID')} data terbaru dari rentang ini yang ditampilkan. Persempit rentang waktu, atau gunakan Download untuk semua data.`,
+    truncated: (n: number) =>
+      `Hanya ${n.toLocaleString('id-ID')} data terbaru dari rentang ini yang ditampilkan. Persempit rentang waktu, atau gunakan Download untuk semua data.`,
     commandOffline: 'Perangkat sedang offline',
     commandBusy: 'Perangkat sibuk, perintah sebelumnya belum dijawab',
     commandTimeout: 'Perangkat tidak menjawab (timeout)',
@@ -1312,7 +1345,15 @@ export const T = {
     listEmpty: 'Tidak ada baris',
     rowsPerPage: 'Baris terlihat:',
     pageOf: (from: number, to: number, count: number) => `${from}-${to} dari ${count}`,
-    columns: { device_id: 'ID', label: 'Perangkat', value: 'Nilai', status: 'Status', time: 'Waktu', latitude: 'Latitude', longitude: 'Longitude' } as Record<string, string>,
+    columns: {
+      device_id: 'ID',
+      label: 'Perangkat',
+      value: 'Nilai',
+      status: 'Status',
+      time: 'Waktu',
+      latitude: 'Latitude',
+      longitude: 'Longitude',
+    } as Record<string, string>,
     crack: (label: string) => `Retakan ${label}`,
     strain: (label: string) => `Strain ${label}`,
     length: 'Panjang',

@@ -19,7 +19,13 @@ async function start(m: Extract<Command, { cmd: 'start' }>) {
   let subscribed = 0;
   await Promise.all(
     Array.from({ length: m.viewers }, async (_, i) => {
-      const s = io(m.url, { auth: m.auth, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 20_000 });
+      const s = io(m.url, {
+        auth: m.auth,
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+        timeout: 20_000,
+      });
       sockets.push(s);
       await new Promise<void>((resolve, reject) => {
         s.once('connect', () => resolve());
@@ -30,7 +36,10 @@ async function start(m: Extract<Command, { cmd: 'start' }>) {
         if (!measuring || p.mode !== 'full' || typeof p.data.value !== 'number') return;
         samples.push(Date.now() - p.data.value);
       });
-      const ack = await s.timeout(20_000).emitWithAck('subscribe', { channel: 'dashboard', params: { dashboard_id: m.dashboards[i % m.dashboards.length] } });
+      const ack = await s.timeout(20_000).emitWithAck('subscribe', {
+        channel: 'dashboard',
+        params: { dashboard_id: m.dashboards[i % m.dashboards.length] },
+      });
       if (ack?.response_result === 0) subscribed++;
     }),
   );
@@ -52,7 +61,15 @@ process.on('message', async (m: Command) => {
     send({ cmd: 'measuring' });
   } else {
     measuring = false;
-    send({ cmd: 'reported', samples: samples.length, pushes, p50_ms: pct(samples, 50), p95_ms: pct(samples, 95), p99_ms: pct(samples, 99), max_ms: samples.length ? Math.max(...samples) : NaN });
+    send({
+      cmd: 'reported',
+      samples: samples.length,
+      pushes,
+      p50_ms: pct(samples, 50),
+      p95_ms: pct(samples, 95),
+      p99_ms: pct(samples, 99),
+      max_ms: samples.length ? Math.max(...samples) : NaN,
+    });
     sockets.forEach((s) => s.close());
     setTimeout(() => process.exit(0), 100);
   }

@@ -4,7 +4,15 @@ import { findCapacity, type CapacitySearch } from './capacity.js';
 
 /** a gateway that passes every rate up to `limit` */
 const upTo = (limit: number) => async (rate: number) => rate <= limit;
-const base: Omit<CapacitySearch, 'attempt'> = { start: 60_000, growth: 1.5, resolution: 0.1, maxSteps: 8, budgetMs: 60_000, quantum: 1000, floor: 5000 };
+const base: Omit<CapacitySearch, 'attempt'> = {
+  start: 60_000,
+  growth: 1.5,
+  resolution: 0.1,
+  maxSteps: 8,
+  budgetMs: 60_000,
+  quantum: 1000,
+  floor: 5000,
+};
 
 describe('the capacity step search', () => {
   it('grows while phases pass, then bisects to within the resolution, and reports the highest rate that passed', async () => {
@@ -18,7 +26,11 @@ describe('the capacity step search', () => {
 
   it('steps down while phases fail and reports 0 below the floor', async () => {
     const down = await findCapacity({ ...base, attempt: upTo(30_000) });
-    expect(down.steps.slice(0, 3)).toEqual([{ rate: 60_000, ok: false }, { rate: 40_000, ok: false }, { rate: 27_000, ok: true }]);
+    expect(down.steps.slice(0, 3)).toEqual([
+      { rate: 60_000, ok: false },
+      { rate: 40_000, ok: false },
+      { rate: 27_000, ok: true },
+    ]);
     expect(down.capacity).toBeGreaterThanOrEqual(27_000);
     expect(down.capacity).toBeLessThanOrEqual(30_000);
     const none = await findCapacity({ ...base, attempt: upTo(0) });
@@ -34,7 +46,11 @@ describe('the capacity step search', () => {
     expect(capped.lowestFailed).toBeNull();
     expect(capped.capacity).toBe(135_000);
     let clock = 0;
-    const timed = await findCapacity({ ...base, now: () => clock, attempt: async (rate) => ((clock += 25_000), rate <= 100_000) });
+    const timed = await findCapacity({
+      ...base,
+      now: () => clock,
+      attempt: async (rate) => ((clock += 25_000), rate <= 100_000),
+    });
     expect(timed.steps).toHaveLength(3); // 0, 25 and 50 s started; at 75 s the 60 s budget is spent
     expect(timed.ended).toBe('budget');
   });

@@ -42,7 +42,8 @@ export interface CapacityResult {
  * the lowest fail until they are within `resolution` of each other. Bounded by `maxSteps` and `budgetMs`.
  */
 export async function findCapacity(o: CapacitySearch): Promise<CapacityResult> {
-  if (!(o.growth > 1) || !(o.resolution > 0) || !(o.quantum > 0)) throw new Error('growth > 1, resolution > 0 and quantum > 0');
+  if (!(o.growth > 1) || !(o.resolution > 0) || !(o.quantum > 0))
+    throw new Error('growth > 1, resolution > 0 and quantum > 0');
   const now = o.now ?? (() => Date.now());
   const started = now();
   const round = (r: number) => Math.max(o.quantum, Math.round(r / o.quantum) * o.quantum);
@@ -63,7 +64,8 @@ export async function findCapacity(o: CapacitySearch): Promise<CapacityResult> {
       next = round(rate / o.growth);
       if (next < o.floor || next >= rate) return { capacity: 0, lowestFailed: failed, steps, ended: 'floor' };
     } else {
-      if (failed <= passed * (1 + o.resolution)) return { capacity: passed, lowestFailed: failed, steps, ended: 'resolved' };
+      if (failed <= passed * (1 + o.resolution))
+        return { capacity: passed, lowestFailed: failed, steps, ended: 'resolved' };
       next = round((passed + failed) / 2);
       // the quantum cannot split the bracket any further
       if (next <= passed || next >= failed) return { capacity: passed, lowestFailed: failed, steps, ended: 'resolved' };

@@ -33,7 +33,15 @@ async function connectOne(port: number, i: number): Promise<Device> {
   const password = creds[i]?.password;
   const topic = creds[i]?.topic ?? `d/${i}/data`;
   if (MQTTJS) {
-    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId, username, password, keepalive: 120, reconnectPeriod: 0, connectTimeout: 30_000, clean: true });
+    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+      clientId,
+      username,
+      password,
+      keepalive: 120,
+      reconnectPeriod: 0,
+      connectTimeout: 30_000,
+      clean: true,
+    });
     c.on('error', () => {});
     return {
       publish: (qos, payload) => void c.publish(topic, payload, { qos }, (err) => err && errors++),
@@ -44,7 +52,12 @@ async function connectOne(port: number, i: number): Promise<Device> {
   }
   const c = await WireClient.connect({ port, clientId, username, password, keepaliveS: 120, timeoutMs: 30_000 });
   const wireTopic = WireClient.topic(topic);
-  return { publish: (qos, payload) => c.publish(wireTopic, payload, qos), unacked: () => c.outstanding, closed: () => c.closed, end: () => c.end() };
+  return {
+    publish: (qos, payload) => c.publish(wireTopic, payload, qos),
+    unacked: () => c.outstanding,
+    closed: () => c.closed,
+    end: () => c.end(),
+  };
 }
 
 const send = (m: unknown) => process.send?.(m);
@@ -80,7 +93,8 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
       const now = Date.now();
-      if (trace && now - lastTick > 50) process.stderr.write(`generator late tick wall=${now} gap_ms=${now - lastTick}\n`);
+      if (trace && now - lastTick > 50)
+        process.stderr.write(`generator late tick wall=${now} gap_ms=${now - lastTick}\n`);
       lastTick = now;
       const elapsed = now - started;
       if (elapsed >= seconds * 1000) {
@@ -108,10 +122,14 @@ async function run(qos: 0 | 1, perSecond: number, seconds: number) {
 process.on('message', async (m: Command) => {
   if (m.cmd === 'devices') {
     const fs = await import('node:fs');
-    creds = fs.readFileSync(m.file, 'utf8').split('\n').filter(Boolean).map((l) => {
-      const [clientId, username, password, topic] = l.split(' ') as [string, string, string, string];
-      return { clientId, username, password, topic };
-    });
+    creds = fs
+      .readFileSync(m.file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const [clientId, username, password, topic] = l.split(' ') as [string, string, string, string];
+        return { clientId, username, password, topic };
+      });
     send({ cmd: 'devices', loaded: creds.length });
   } else if (m.cmd === 'connect') send({ cmd: 'connected', ...(await connect(m.port, m.devices, m.concurrency)) });
   else if (m.cmd === 'run') send({ cmd: 'ran', ...(await run(m.qos, m.messagesPerSecond, m.seconds)) });

@@ -11,7 +11,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { askChild } from '../child.js';
 
-export type FleetCommand = { cmd: 'devices'; file: string } | { cmd: 'connect'; port: number; devices: number; concurrency: number } | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number };
+export type FleetCommand =
+  | { cmd: 'devices'; file: string }
+  | { cmd: 'connect'; port: number; devices: number; concurrency: number }
+  | { cmd: 'run'; qos: 0 | 1; messagesPerSecond: number; seconds: number };
 
 export interface Fleet {
   /** 'native' (C), 'node' or 'mqttjs' */
@@ -39,7 +42,9 @@ function build(): string | null {
   const binary = path.join(os.tmpdir(), `sentra-bench-fleet-${hash}`);
   if (fs.existsSync(binary)) return binary;
   try {
-    execFileSync(process.env.CC ?? 'cc', ['-O2', '-o', `${binary}.tmp`, source], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.env.CC ?? 'cc', ['-O2', '-o', `${binary}.tmp`, source], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     fs.renameSync(`${binary}.tmp`, binary);
     return binary;
   } catch {
@@ -72,10 +77,20 @@ function nodeFleet(kind: string, limitSeconds: number): Fleet {
 }
 
 function nativeFleet(binary: string, limitSeconds: number): Fleet {
-  const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BENCH_FLEET_LIMIT_S: String(limitSeconds) } });
+  const child = spawn(binary, [], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_FLEET_LIMIT_S: String(limitSeconds) },
+  });
   // its answers are JSON lines on stdout, its commands lines on stdin: the same channel askChild uses over IPC
-  const line = (msg: FleetCommand) => (msg.cmd === 'devices' ? `devices ${msg.file}` : msg.cmd === 'connect' ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}` : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`);
-  const channel = Object.assign(new EventEmitter(), { send: (msg: object) => child.stdin!.write(`${line(msg as FleetCommand)}\n`) });
+  const line = (msg: FleetCommand) =>
+    msg.cmd === 'devices'
+      ? `devices ${msg.file}`
+      : msg.cmd === 'connect'
+        ? `connect ${msg.port} ${msg.devices} ${msg.concurrency}`
+        : `run ${msg.qos} ${msg.messagesPerSecond} ${msg.seconds}`;
+  const channel = Object.assign(new EventEmitter(), {
+    send: (msg: object) => child.stdin!.write(`${line(msg as FleetCommand)}\n`),
+  });
   createInterface({ input: child.stdout! }).on('line', (text) => {
     let m: { cmd: string };
     try {
@@ -100,7 +115,11 @@ export const nativeFleetAvailable = (): boolean => nativeBinary() !== null;
  * The fleet asked for (BENCH_FLEET: the C one unless 'node' or 'mqttjs'; the Node one when C cannot be built).
  * `limitSeconds`: the process's whole life (it exits then, whatever it is doing); by default enough for two phases.
  */
-export function startFleet(phaseS: number, asked = process.env.BENCH_FLEET ?? 'native', limitSeconds = limitS(phaseS)): Fleet {
+export function startFleet(
+  phaseS: number,
+  asked = process.env.BENCH_FLEET ?? 'native',
+  limitSeconds = limitS(phaseS),
+): Fleet {
   if (asked === 'node' || asked === 'mqttjs') return nodeFleet(asked, limitSeconds);
   const binary = nativeBinary();
   if (!binary) {

@@ -35,7 +35,9 @@ export function processCpuUs(pid: number | undefined): number {
   }
 }
 
-export async function ingestMicro(opts: { devices?: number; messages?: number; viaBus?: boolean; writerThread?: boolean } = {}) {
+export async function ingestMicro(
+  opts: { devices?: number; messages?: number; viaBus?: boolean; writerThread?: boolean } = {},
+) {
   const devices = opts.devices ?? 5000;
   const messages = opts.messages ?? 200_000;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-micro-'));
@@ -61,7 +63,9 @@ export async function ingestMicro(opts: { devices?: number; messages?: number; v
     topics.push(`d/${i}/data`);
   }
   const payloads = Array.from({ length: 100 }, (_, k) =>
-    Buffer.from(`{"env":{"data":{"temperature":${(20 + k / 10).toFixed(1)},"humidity":${40 + (k % 7)}}},"bench":{"data":{"sent_at":${Date.now()}}}}`),
+    Buffer.from(
+      `{"env":{"data":{"temperature":${(20 + k / 10).toFixed(1)},"humidity":${40 + (k % 7)}}},"bench":{"data":{"sent_at":${Date.now()}}}}`,
+    ),
   );
   // warm up: create every series
   for (let i = 0; i < devices; i++) pipeline.ingest(identities[i], topics[i], payloads[0], 0);
@@ -78,7 +82,8 @@ export async function ingestMicro(opts: { devices?: number; messages?: number; v
     if (n % 2000 === 1999) {
       await new Promise((r) => setImmediate(r));
       // the writer thread may lag this tight loop: wait for it (bounded) rather than shed, so every point is stored
-      for (let w = 0; w < 5000 && (pipeline.metrics() as { queued_points: number }).queued_points > 50_000; w++) await new Promise((r) => setTimeout(r, 1));
+      for (let w = 0; w < 5000 && (pipeline.metrics() as { queued_points: number }).queued_points > 50_000; w++)
+        await new Promise((r) => setTimeout(r, 1));
     }
   }
   await pipeline.flush();
@@ -109,5 +114,7 @@ export const ingestCpuBench: Bench = {
 };
 
 if (process.argv[1]?.endsWith('micro.ts')) {
-  ingestMicro({ viaBus: !process.argv.includes('--no-bus'), writerThread: !process.argv.includes('--inline') }).then((r) => console.log(JSON.stringify(r)));
+  ingestMicro({ viaBus: !process.argv.includes('--no-bus'), writerThread: !process.argv.includes('--inline') }).then(
+    (r) => console.log(JSON.stringify(r)),
+  );
 }

@@ -17,19 +17,25 @@ function pct(values: number[], p: number): number {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 1000) / 1000;
 }
 
-export async function seedAndRead(opts: { targetPoints: number; seedBudgetMs: number }): Promise<Record<string, number>> {
+export async function seedAndRead(opts: {
+  targetPoints: number;
+  seedBudgetMs: number;
+}): Promise<Record<string, number>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-reads-'));
   const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   try {
     const { sqlite } = handle;
     ensureClusteredLayout(sqlite);
     const seriesWanted = Math.ceil(opts.targetPoints / POINTS_PER_SERIES);
-    const addSeries = sqlite.prepare("INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (1, ?, 'env', 'data', 'temperature', '', 'number', 0)");
+    const addSeries = sqlite.prepare(
+      "INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (1, ?, 'env', 'data', 'temperature', '', 'number', 0)",
+    );
     const addPoint = sqlite.prepare('INSERT INTO telemetry_points (series_id, ts, num) VALUES (?, ?, ?)');
     const end = Date.UTC(2024, 0, 8);
     const start = end - POINTS_PER_SERIES * STEP_MS;
     const seedOne = sqlite.transaction((seriesId: number) => {
-      for (let i = 0; i < POINTS_PER_SERIES; i++) addPoint.run(seriesId, start + i * STEP_MS, 20 + ((seriesId * 7 + i) % 100) / 10);
+      for (let i = 0; i < POINTS_PER_SERIES; i++)
+        addPoint.run(seriesId, start + i * STEP_MS, 20 + ((seriesId * 7 + i) % 100) / 10);
     });
     const started = performance.now();
     let series = 0;
@@ -40,7 +46,8 @@ export async function seedAndRead(opts: { targetPoints: number; seedBudgetMs: nu
     const seedMs = performance.now() - started;
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
     const reads = createTelemetryReads(sqlite);
-    const pick = (k: number) => reads.findSeries(1, 1 + ((k * 7919) % series), { sensor: 'env', configtype: 'data', param: 'temperature' })!;
+    const pick = (k: number) =>
+      reads.findSeries(1, 1 + ((k * 7919) % series), { sensor: 'env', configtype: 'data', param: 'temperature' })!;
     const latest: number[] = [];
     const range: number[] = [];
     let rows = 0;

@@ -27,8 +27,19 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
     const { app } = gw;
     const owner = await tenantWithApp(gw.url);
     const now = Date.now();
-    const rows = Array.from({ length: DEVICES }, (_, i) => ({ appId: owner.appId, category: 1, categoryText: 'Dummy', deviceType: 'DUMMY', name: `Bench ${i}`, serialNumber: `BENCH-${i}`, createdAt: now, updatedAt: now }));
-    const ids: number[] = app.db.db.transaction((tx) => rows.map((r) => tx.insert(devicesTable).values(r).returning({ id: devicesTable.id }).get().id));
+    const rows = Array.from({ length: DEVICES }, (_, i) => ({
+      appId: owner.appId,
+      category: 1,
+      categoryText: 'Dummy',
+      deviceType: 'DUMMY',
+      name: `Bench ${i}`,
+      serialNumber: `BENCH-${i}`,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    const ids: number[] = app.db.db.transaction((tx) =>
+      rows.map((r) => tx.insert(devicesTable).values(r).returning({ id: devicesTable.id }).get().id),
+    );
     const contexts = new Map<string, { deviceId: number; appId: number; category: number }>();
     const identities: MqttIdentity[] = [];
     const topics: string[] = [];
@@ -39,7 +50,11 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
     }
     app.telemetry.useResolver({ resolveDevice: (id) => contexts.get(id.key) ?? null });
     // the fleet's payloads (fleet.c): temperature 20.0..29.9, humidity 40..46
-    const payloads = Array.from({ length: 700 }, (_, k) => Buffer.from(`{"env":{"data":{"temperature":${(20 + (k % 100) / 10).toFixed(1)},"humidity":${40 + (k % 7)}}},"bench":{"data":{"sent_at":${Date.now()}}}}`));
+    const payloads = Array.from({ length: 700 }, (_, k) =>
+      Buffer.from(
+        `{"env":{"data":{"temperature":${(20 + (k % 100) / 10).toFixed(1)},"humidity":${40 + (k % 7)}}},"bench":{"data":{"sent_at":${Date.now()}}}}`,
+      ),
+    );
     for (let i = 0; i < DEVICES; i++) app.telemetry.ingest(identities[i]!, topics[i]!, payloads[0]!, 0);
     await app.telemetry.flush();
 
@@ -48,9 +63,30 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
       const device = ids[(i * 5) % DEVICES]!;
       const trigger =
         i % FIRING_EVERY === 0
-          ? [t('DEVICE_ID', '==', device), t('SENSOR', '==', 'env'), t('CONFIG', '==', 'data'), t('PARAM', '==', 'humidity'), t('VALUE', '>=', 46)]
-          : [t('DEVICE_ID', '==', device), t('SENSOR', '==', 'env'), t('CONFIG', '==', 'data'), t('PARAM', '==', 'temperature'), t('VALUE', '>', 1000)];
-      ruleIds.push(app.rules.rules.add(owner.appId, { name: `Bench ${i}`, category: 11, description: '', condition: { triggers: trigger }, action: { new: [], response: [] }, details: {} }).id);
+          ? [
+              t('DEVICE_ID', '==', device),
+              t('SENSOR', '==', 'env'),
+              t('CONFIG', '==', 'data'),
+              t('PARAM', '==', 'humidity'),
+              t('VALUE', '>=', 46),
+            ]
+          : [
+              t('DEVICE_ID', '==', device),
+              t('SENSOR', '==', 'env'),
+              t('CONFIG', '==', 'data'),
+              t('PARAM', '==', 'temperature'),
+              t('VALUE', '>', 1000),
+            ];
+      ruleIds.push(
+        app.rules.rules.add(owner.appId, {
+          name: `Bench ${i}`,
+          category: 11,
+          description: '',
+          condition: { triggers: trigger },
+          action: { new: [], response: [] },
+          details: {},
+        }).id,
+      );
     }
     const setRules = (active: boolean) => {
       for (const id of ruleIds) app.rules.rules.activate(owner.appId, id, active);
@@ -68,7 +104,8 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
         app.telemetry.ingest(identities[i]!, topics[i]!, payloads[(Math.floor(sent / DEVICES) + i) % 700]!, 0);
         if (n % 2000 === 1999) {
           await new Promise((r) => setImmediate(r));
-          for (let w = 0; w < 5000 && (app.telemetry.metrics() as Record<string, number>).queued_points > 50_000; w++) await new Promise((r) => setTimeout(r, 1));
+          for (let w = 0; w < 5000 && (app.telemetry.metrics() as Record<string, number>).queued_points > 50_000; w++)
+            await new Promise((r) => setTimeout(r, 1));
         }
       }
       await app.telemetry.flush();
@@ -97,7 +134,9 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
       const b = await phase();
       on.push(b.main_us_per_message);
       elu.on.push(b.elu);
-      process.stderr.write(`rules_cpu round ${r}: without ${a.main_us_per_message.toFixed(1)} µs/message, with ${b.main_us_per_message.toFixed(1)} µs/message, firings ${app.rules.engine.metrics().fired - fired0}\n`);
+      process.stderr.write(
+        `rules_cpu round ${r}: without ${a.main_us_per_message.toFixed(1)} µs/message, with ${b.main_us_per_message.toFixed(1)} µs/message, firings ${app.rules.engine.metrics().fired - fired0}\n`,
+      );
       setRules(false);
     }
     const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -127,4 +166,5 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
 
 export const rulesCpuBench: Bench = { name: 'rules_cpu', run: () => rulesCpu() };
 
-if (process.argv[1]?.endsWith('rules-cpu.ts')) rulesCpu().then((r) => (console.log(JSON.stringify(r, null, 2)), process.exit(0)));
+if (process.argv[1]?.endsWith('rules-cpu.ts'))
+  rulesCpu().then((r) => (console.log(JSON.stringify(r, null, 2)), process.exit(0)));

@@ -16,7 +16,12 @@ const FIRING_EVERY = 20;
  * temperature > 1000 (never met: evaluated on every point, never fire), one in FIRING_EVERY tests humidity ≥ 46 and
  * fires on each crossing (one open task per rule and device then gains occurrences).
  */
-export async function addRules(url: string, fleet: ServedFleet, count: number, concurrency = 8): Promise<{ rules_added: number; rules_firing: number; rules_add_ms: number }> {
+export async function addRules(
+  url: string,
+  fleet: ServedFleet,
+  count: number,
+  concurrency = 8,
+): Promise<{ rules_added: number; rules_firing: number; rules_add_ms: number }> {
   const started = performance.now();
   let next = 0;
   let firing = 0;
@@ -27,9 +32,26 @@ export async function addRules(url: string, fleet: ServedFleet, count: number, c
       const fires = i % FIRING_EVERY === 0;
       if (fires) firing++;
       const trigger = fires
-        ? [t('DEVICE_ID', '==', device.id), t('SENSOR', '==', 'env'), t('CONFIG', '==', 'data'), t('PARAM', '==', 'humidity'), t('VALUE', '>=', 46)]
-        : [t('DEVICE_ID', '==', device.id), t('SENSOR', '==', 'env'), t('CONFIG', '==', 'data'), t('PARAM', '==', 'temperature'), t('VALUE', '>', 1000)];
-      const r = await call(url, rulesContract.add, { name: `Bench ${i}`, category: 11, trigger, action: {} }, fleet.auth);
+        ? [
+            t('DEVICE_ID', '==', device.id),
+            t('SENSOR', '==', 'env'),
+            t('CONFIG', '==', 'data'),
+            t('PARAM', '==', 'humidity'),
+            t('VALUE', '>=', 46),
+          ]
+        : [
+            t('DEVICE_ID', '==', device.id),
+            t('SENSOR', '==', 'env'),
+            t('CONFIG', '==', 'data'),
+            t('PARAM', '==', 'temperature'),
+            t('VALUE', '>', 1000),
+          ];
+      const r = await call(
+        url,
+        rulesContract.add,
+        { name: `Bench ${i}`, category: 11, trigger, action: {} },
+        fleet.auth,
+      );
       if (r.body.response_result !== 0) throw new Error(`rule ${i}: ${r.status} ${JSON.stringify(r.body)}`);
     }
   }
@@ -53,9 +75,27 @@ export interface PushProbe {
  * client for it and a socket.io client subscribed to the task channel: each crossing publishes 50 then 10 (QoS 1)
  * and times the 10's publish until the task push for that device arrives (at most 5 s).
  */
-export async function pushProbe(url: string, mqttPort: number, fleet: ServedFleet, deviceId: number, username: string, password: string): Promise<PushProbe> {
-  const trigger = [t('DEVICE_ID', '==', deviceId), t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'fuel'), t('PARAM', '==', 'level'), t('VALUE', '<', 20)];
-  const added = await call(url, rulesContract.add, { name: 'Bench push', category: 11, trigger, action: {} }, fleet.auth);
+export async function pushProbe(
+  url: string,
+  mqttPort: number,
+  fleet: ServedFleet,
+  deviceId: number,
+  username: string,
+  password: string,
+): Promise<PushProbe> {
+  const trigger = [
+    t('DEVICE_ID', '==', deviceId),
+    t('SENSOR', '==', 'tank'),
+    t('CONFIG', '==', 'fuel'),
+    t('PARAM', '==', 'level'),
+    t('VALUE', '<', 20),
+  ];
+  const added = await call(
+    url,
+    rulesContract.add,
+    { name: 'Bench push', category: 11, trigger, action: {} },
+    fleet.auth,
+  );
   if (added.body.response_result !== 0) throw new Error(`push rule: ${JSON.stringify(added.body)}`);
   const { socket } = await openSocket(url, sessionAuth(fleet.owner, fleet.owner.domain));
   const a = await mqttAttempt(mqttPort, { clientId: 'bench-push', username, password });

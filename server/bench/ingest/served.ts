@@ -31,7 +31,15 @@ export async function registerServedFleet(url: string, n: number, concurrency = 
   const started = performance.now();
   const name = `bench${process.pid}`;
   const pass = 'bench-rahasia-123';
-  const reg = await call(url, authContract.register, { username: name, first: 'Bench', last: 'Ingest', email: `${name}@contoh.id`, pass, passv: pass, tenant_name: `PT ${name}` });
+  const reg = await call(url, authContract.register, {
+    username: name,
+    first: 'Bench',
+    last: 'Ingest',
+    email: `${name}@contoh.id`,
+    pass,
+    passv: pass,
+    tenant_name: `PT ${name}`,
+  });
   if (reg.body.response_result !== 0) throw new Error(`register: ${JSON.stringify(reg.body)}`);
   const login = await call(url, authContract.tenantLogin, { input: name, pass });
   const tenant = { id: login.body.id as number, token: login.body.token as string };
@@ -50,7 +58,12 @@ export async function registerServedFleet(url: string, n: number, concurrency = 
       const r = await call(url, add, { serial_number: `BENCH-${i}`, name: `Bench ${i}` }, auth);
       if (r.body.response_result !== 0) throw new Error(`add device ${i}: ${r.status} ${JSON.stringify(r.body)}`);
       const d = r.body.data as { id: number; store_mqtt_username: string; store_mqtt_password: string };
-      devices[i] = { id: d.id, username: d.store_mqtt_username, password: d.store_mqtt_password, topic: `d/${d.id}/data` };
+      devices[i] = {
+        id: d.id,
+        username: d.store_mqtt_username,
+        password: d.store_mqtt_password,
+        topic: `d/${d.id}/data`,
+      };
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -58,14 +71,47 @@ export async function registerServedFleet(url: string, n: number, concurrency = 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-bench-fleet-'));
   const file = path.join(dir, 'devices.txt');
   // client ids of our own: the registry reads a client id equal to the username as a serial gateway's UID
-  fs.writeFileSync(file, devices.map((d) => `bc-${d.id} ${d.username} ${d.password} ${d.topic}\n`).join(''), { mode: 0o600 });
-  return { owner: { tenant, domain, appId: app.body.data.id as number }, auth, devices, file, setup_ms: Math.round(performance.now() - started), adds_per_s: Math.round(n / (addsMs / 1000)) };
+  fs.writeFileSync(file, devices.map((d) => `bc-${d.id} ${d.username} ${d.password} ${d.topic}\n`).join(''), {
+    mode: 0o600,
+  });
+  return {
+    owner: { tenant, domain, appId: app.body.data.id as number },
+    auth,
+    devices,
+    file,
+    setup_ms: Math.round(performance.now() - started),
+    adds_per_s: Math.round(n / (addsMs / 1000)),
+  };
 }
 
 /** A dashboard with one LATEST card on a device's series; answers the card's GET path (the console's card call). */
 export async function latestCard(url: string, auth: Auth, deviceId: number): Promise<string> {
-  const dashboard = { latest: { key: 'latest', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: { query: 'LATEST', queryType: 'device', device_id: deviceId, sensor: 'env', config: 'data', param: 'temperature' } } } };
-  const r = await call(url, dashboardsContract.add, { label: 'Bench LATEST', conf_dashboard: { version: '2', config: { refresh: 0 }, dashboard } }, auth);
+  const dashboard = {
+    latest: {
+      key: 'latest',
+      cat: 'SINGLE_VALUE_CARD',
+      x: 0,
+      y: 0,
+      w: 1,
+      h: 1,
+      model: {
+        value: {
+          query: 'LATEST',
+          queryType: 'device',
+          device_id: deviceId,
+          sensor: 'env',
+          config: 'data',
+          param: 'temperature',
+        },
+      },
+    },
+  };
+  const r = await call(
+    url,
+    dashboardsContract.add,
+    { label: 'Bench LATEST', conf_dashboard: { version: '2', config: { refresh: 0 }, dashboard } },
+    auth,
+  );
   if (r.body.response_result !== 0) throw new Error(`dashboard: ${JSON.stringify(r.body)}`);
   return `/fetch/web/g/${r.body.id as number}/latest`;
 }

@@ -54,8 +54,29 @@ export class WireClient {
       };
       this.socket = net.connect({ host: '127.0.0.1', port: opts.port, noDelay: true }, () => {
         // protocol name, level 4, flags: username + clean session, keepalive
-        const header = Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, opts.password ? 0xc2 : 0x82, opts.keepaliveS >> 8, opts.keepaliveS & 0xff]);
-        this.socket.write(packet(0x10, Buffer.concat([header, str(opts.clientId), str(opts.username), ...(opts.password ? [str(opts.password)] : [])])));
+        const header = Buffer.from([
+          0,
+          4,
+          0x4d,
+          0x51,
+          0x54,
+          0x54,
+          4,
+          opts.password ? 0xc2 : 0x82,
+          opts.keepaliveS >> 8,
+          opts.keepaliveS & 0xff,
+        ]);
+        this.socket.write(
+          packet(
+            0x10,
+            Buffer.concat([
+              header,
+              str(opts.clientId),
+              str(opts.username),
+              ...(opts.password ? [str(opts.password)] : []),
+            ]),
+          ),
+        );
       });
       this.socket.on('error', (err) => fail(err));
       this.socket.on('close', () => {

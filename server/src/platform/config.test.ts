@@ -4,7 +4,14 @@ import { ConfigError, loadConfig } from './config.js';
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', MQTT_PORT: 1883, DATA_DIR: './data', BUS: 'memory', DEMO: 'off' });
+    expect(c).toMatchObject({
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      MQTT_PORT: 1883,
+      DATA_DIR: './data',
+      BUS: 'memory',
+      DEMO: 'off',
+    });
   });
   it('names the variable and the value on a bad setting', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);

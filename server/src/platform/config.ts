@@ -15,7 +15,12 @@ export const ConfigSchema = z.object({
   /** broker threads sharing the MQTT listener (more than 1 needs the native helper; see docs/decisions.md) */
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
   /** bytes a client's connection (TCP or WebSocket) may hold unsent before it is closed: 64 KiB to 256 MiB, 4 MiB */
-  MQTT_MAX_OUTBOUND_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  MQTT_MAX_OUTBOUND_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(256 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   /** a device heard without a connection of its own (LoRa through its network server) is offline after this silence
    * (seconds, 10 to 86400; 900); docs/decisions/presence-lora.md */
   PRESENCE_SILENCE_S: z.coerce.number().int().min(10).max(86_400).default(900),
@@ -35,18 +40,39 @@ export const ConfigSchema = z.object({
   // notification delivery (modules/notifications; docs/decisions/notifications.md). A channel left unset keeps its
   // messages as 'not_configured'; a half-set one stops the start (notificationIssues below).
   /** smtp://user:pass@host:port (STARTTLS when offered) or smtps://… (TLS from the start) */
-  SMTP_URL: z.string().optional().refine((v) => v === undefined || isUrlOf(v, ['smtp:', 'smtps:']), 'must be smtp://[user:pass@]host[:port] or smtps://…'),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || isUrlOf(v, ['smtp:', 'smtps:']),
+      'must be smtp://[user:pass@]host[:port] or smtps://…',
+    ),
   /** the sender: `alerts@example.com` or `Sentra <alerts@example.com>` */
-  SMTP_FROM: z.string().optional().refine((v) => v === undefined || /^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.?[^\s@<>]*>?$/.test(v.trim()), 'must be an address, e.g. Sentra <alerts@example.com>'),
+  SMTP_FROM: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || /^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.?[^\s@<>]*>?$/.test(v.trim()),
+      'must be an address, e.g. Sentra <alerts@example.com>',
+    ),
   /** Twilio-style messages API: POST {SMS_API_URL}/2010-04-01/Accounts/{sid}/Messages.json */
-  SMS_API_URL: z.string().default('https://api.twilio.com').refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
+  SMS_API_URL: z
+    .string()
+    .default('https://api.twilio.com')
+    .refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
   SMS_ACCOUNT_SID: z.string().optional(),
   SMS_AUTH_TOKEN: z.string().optional(),
   /** the sender number (E.164) or alphanumeric sender id */
   SMS_FROM: z.string().optional(),
   /** WhatsApp Cloud API: POST {WHATSAPP_API_URL}/{WHATSAPP_PHONE_NUMBER_ID}/messages with a bearer token */
-  WHATSAPP_API_URL: z.string().default('https://graph.facebook.com/v21.0').refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
-  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^[0-9]{1,32}$/, 'must be the numeric phone-number id').optional(),
+  WHATSAPP_API_URL: z
+    .string()
+    .default('https://graph.facebook.com/v21.0')
+    .refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
+  WHATSAPP_PHONE_NUMBER_ID: z
+    .string()
+    .regex(/^[0-9]{1,32}$/, 'must be the numeric phone-number id')
+    .optional(),
   WHATSAPP_TOKEN: z.string().optional(),
   /** when set, webhook requests carry X-Sentra-Signature: sha256=HMAC(secret, timestamp.body) */
   WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -61,7 +87,13 @@ export const ConfigSchema = z.object({
   /** messages per tenant per minute (per gateway); more wait their turn */
   NOTIFY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** the map cards' base tiles: an http(s) URL template with {z}/{x}/{y} (and {s}), or a path on the gateway; none: no base map */
-  MAP_TILE_URL: z.string().refine(isTileUrl, 'an http(s) URL template such as https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png, or a path starting with /').optional(),
+  MAP_TILE_URL: z
+    .string()
+    .refine(
+      isTileUrl,
+      'an http(s) URL template such as https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png, or a path starting with /',
+    )
+    .optional(),
   /** failed MQTT CONNECTs per client address within a minute before its CONNECTs are refused unchecked (issue 23) */
   MQTT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   /** the key sealing API credentials and refresh tokens: 32 bytes as 64 hex or base64 (seal-key.ts); else SEAL_KEY_FILE */
@@ -72,7 +104,10 @@ export const ConfigSchema = z.object({
   /** where the generated sealing key lives (default: beside DATA_DIR, `<DATA_DIR>.seal.key`, mode 0600) */
   SEAL_KEY_FILE: z.string().min(1).optional(),
   /** before issue 23's SEAL_KEY (64 hex only); still read when SEAL_KEY is not set */
-  SENTRA_SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),
+  SENTRA_SECRETS_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
+    .optional(),
   /** a session unused this long (seconds) ends: default 12 h (docs/decisions/security-access.md) */
   SESSION_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(31_536_000).default(43_200),
   /** a session ends this long (seconds) after its sign-in, used or not: default 7 days */
@@ -108,7 +143,11 @@ function notificationIssues(c: z.infer<typeof ConfigSchema>, ctx: z.RefinementCt
     const set = keys.filter((k) => c[k] !== undefined);
     if (set.length === 0 || set.length === keys.length) continue;
     for (const k of keys.filter((k) => c[k] === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [k], message: `required for ${channel} notifications when ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [k],
+        message: `required for ${channel} notifications when ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set`,
+      });
     }
   }
 }
@@ -121,7 +160,10 @@ const SECRET_SETTINGS = new Set(['SEAL_KEY', 'SENTRA_SECRETS_KEY']);
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, defaults: Partial<Record<keyof Config, string>> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  defaults: Partial<Record<keyof Config, string>> = {},
+): Config {
   const picked: Record<string, string | undefined> = {};
   for (const key of Object.keys(ConfigSchema.shape)) {
     const v = env[key];
@@ -130,7 +172,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = CheckedConfigSchema.safeParse(picked);
   if (!parsed.success) {
     // a secret's value stays out of the message (and so out of logs)
-    const shown = (key: string) => ((SECRET_VARIABLES.has(key) || SECRET_SETTINGS.has(key)) && picked[key] !== undefined ? '(hidden)' : JSON.stringify(picked[key]));
+    const shown = (key: string) =>
+      (SECRET_VARIABLES.has(key) || SECRET_SETTINGS.has(key)) && picked[key] !== undefined
+        ? '(hidden)'
+        : JSON.stringify(picked[key]);
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${shown(String(i.path[0]))}: ${i.message}`);
     throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
   }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { brokerSecretMatches, hashBrokerSecret, hashPassword, hashToken, isHashedBrokerSecret, newBrokerSecret, newToken, verifyPassword } from './crypto.js';
+import {
+  brokerSecretMatches,
+  hashBrokerSecret,
+  hashPassword,
+  hashToken,
+  isHashedBrokerSecret,
+  newBrokerSecret,
+  newToken,
+  verifyPassword,
+} from './crypto.js';
 
 describe('crypto', () => {
   it('verifies the right password and refuses a wrong one', async () => {

@@ -43,7 +43,8 @@ export function createLogger(level: LogLevel = 'info', name = 'sentra'): Logger 
     const out = l === 'error' || l === 'warn' ? console.error : console.log;
     if (extra === undefined) out(line);
     // objects are printed by util.inspect, which quotes and escapes their strings
-    else out(line, extra instanceof Error ? formatError(extra) : typeof extra === 'string' ? escapeLogText(extra) : extra);
+    else
+      out(line, extra instanceof Error ? formatError(extra) : typeof extra === 'string' ? escapeLogText(extra) : extra);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -16,7 +16,11 @@ export interface ConnectThrottle {
 export const CONNECT_WINDOW_S = 60;
 
 export function createConnectThrottle(opts: { failuresPerMinute: number }): ConnectThrottle {
-  const limiter = new RateLimiterMemory({ points: opts.failuresPerMinute, duration: CONNECT_WINDOW_S, blockDuration: CONNECT_WINDOW_S });
+  const limiter = new RateLimiterMemory({
+    points: opts.failuresPerMinute,
+    duration: CONNECT_WINDOW_S,
+    blockDuration: CONNECT_WINDOW_S,
+  });
   const counters = { throttled_connects: 0, failed_connects: 0 };
   // a client without an address (a relayed connection that lost it) shares one bucket: refused rather than unlimited
   const keyOf = (address: string | undefined) => address || 'unknown';

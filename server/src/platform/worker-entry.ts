@@ -15,7 +15,14 @@ export interface WorkerEntry {
 export function workerEntry(base: string, name: string): WorkerEntry {
   const built = new URL(`./${name}.js`, base);
   if (fs.existsSync(built)) return { script: built, eval: false };
-  const tsx = pathToFileURL(createRequire(base).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const tsx = pathToFileURL(
+    createRequire(base)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const source = new URL(`./${name}.ts`, base).href;
-  return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); })`, eval: true };
+  return {
+    script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); })`,
+    eval: true,
+  };
 }

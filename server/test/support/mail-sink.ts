@@ -54,7 +54,8 @@ export async function startMailSink(opts: { login?: { user: string; pass: string
     logger: false,
     size: 1024 * 1024,
     onAuth(auth, _session, cb) {
-      if (!opts.login || (auth.username === opts.login.user && auth.password === opts.login.pass)) return cb(null, { user: auth.username });
+      if (!opts.login || (auth.username === opts.login.user && auth.password === opts.login.pass))
+        return cb(null, { user: auth.username });
       cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onData(stream, session, cb) {

@@ -172,7 +172,8 @@ export abstract class Connection {
 
   /** Random offline spells when faults are on: an abrupt drop (the broker sends the will), back after 10-60 s. */
   protected maybeFlap(): void {
-    if (this.env.faults > 0 && this.connected && this.rng.chance(this.env.faults / 10)) this.goOffline(this.rng.range(10_000, 60_000));
+    if (this.env.faults > 0 && this.connected && this.rng.chance(this.env.faults / 10))
+      this.goOffline(this.rng.range(10_000, 60_000));
   }
 
   /** Drops the connection without DISCONNECT, as a power cut does, and reconnects after `ms`. */
@@ -304,7 +305,12 @@ export class TasmotaDevice extends Connection implements Emitter {
   options(topic: string, username: string, password: string): IClientOptions {
     this.topic = topic;
     const lwt = tasmotaLwt(topic, false);
-    return { clientId: `DVES_${this.plan.serial.slice(-6)}${this.plan.index.toString(16).toUpperCase()}`, username, password, will: { topic: lwt.topic, payload: Buffer.from(lwt.payload), qos: 1, retain: true } };
+    return {
+      clientId: `DVES_${this.plan.serial.slice(-6)}${this.plan.index.toString(16).toUpperCase()}`,
+      username,
+      password,
+      will: { topic: lwt.topic, payload: Buffer.from(lwt.payload), qos: 1, retain: true },
+    };
   }
 
   protected override onConnect(): void {
@@ -339,7 +345,14 @@ export class TasmotaDevice extends Connection implements Emitter {
       this.publish({ topic: tasmotaTopics(t).power, payload: power });
     }
     // the plug's clock is the wall clock (NTP), whatever the simulation's speed
-    this.publish(tasmotaState(t, { t: now, power: this.power, uptimeSec: Math.floor((now - this.bornAt) / 1000), rssi: 60 + (this.plan.index % 35) }));
+    this.publish(
+      tasmotaState(t, {
+        t: now,
+        power: this.power,
+        uptimeSec: Math.floor((now - this.bornAt) / 1000),
+        rssi: 60 + (this.plan.index % 35),
+      }),
+    );
     this.publish(tasmotaSensor(t, reading, now));
     this.maybeFlap();
   }
@@ -354,7 +367,15 @@ export class TasmotaDevice extends Connection implements Emitter {
       if (answer.power) {
         // a laundry plug starts or stops its machine's cycle; any other plug's relay just switches (an environment
         // plug's profile has commands of its own, not POWER)
-        const outcome = this.plan.profile === 'plug' ? this.sim.command({ sensor: 'POWER', configtype: 'data', param: answer.power === 'ON' ? 'start' : 'stop', value: 'c1' }) : { ok: true };
+        const outcome =
+          this.plan.profile === 'plug'
+            ? this.sim.command({
+                sensor: 'POWER',
+                configtype: 'data',
+                param: answer.power === 'ON' ? 'start' : 'stop',
+                value: 'c1',
+              })
+            : { ok: true };
         if (!outcome.ok) {
           // the machine did not follow: the plug still answers, with the POWER it keeps (as a query does)
           this.env.stats.commands.refused++;
@@ -383,7 +404,10 @@ export class GatewayDevice extends Connection implements Emitter {
     env: DeviceEnv,
   ) {
     super(plan.uid!, env);
-    this.nodes = Array.from({ length: plan.nodes ?? 1 }, (_, i) => new Simulation(PROFILES[plan.profile], env.seed, plan.index * 32 + i, env.startMs));
+    this.nodes = Array.from(
+      { length: plan.nodes ?? 1 },
+      (_, i) => new Simulation(PROFILES[plan.profile], env.seed, plan.index * 32 + i, env.startMs),
+    );
   }
 
   options(): IClientOptions {
@@ -406,7 +430,10 @@ export class GatewayDevice extends Connection implements Emitter {
   }
 
   private frame(): Frame {
-    return gatewayUp(this.plan.uid!, this.nodes.map((sim, i) => ({ node: i + 1, reading: sim.reading() })));
+    return gatewayUp(
+      this.plan.uid!,
+      this.nodes.map((sim, i) => ({ node: i + 1, reading: sim.reading() })),
+    );
   }
 
   get simTime(): number {
@@ -416,7 +443,13 @@ export class GatewayDevice extends Connection implements Emitter {
   async replay(stepMs: number): Promise<void> {
     if (!this.registered) return;
     for (const sim of this.nodes) sim.advance(stepMs);
-    await this.sendPast(gatewayUp(this.plan.uid!, this.nodes.map((sim, i) => ({ node: i + 1, reading: sim.reading() })), this.simTime));
+    await this.sendPast(
+      gatewayUp(
+        this.plan.uid!,
+        this.nodes.map((sim, i) => ({ node: i + 1, reading: sim.reading() })),
+        this.simTime,
+      ),
+    );
   }
 
   emit(): void {
@@ -436,7 +469,12 @@ export class GatewayDevice extends Connection implements Emitter {
       const entry = sim && w.register ? registerMap(sim.reading()).find((e) => e.register === w.register) : undefined;
       const outcome = !sim
         ? { ok: false, code: -10 }
-        : sim.command({ sensor: entry?.sensor ?? '', configtype: entry?.configtype ?? 'data', param: entry?.param ?? w.param ?? '', value: w.value });
+        : sim.command({
+            sensor: entry?.sensor ?? '',
+            configtype: entry?.configtype ?? 'data',
+            param: entry?.param ?? w.param ?? '',
+            value: w.value,
+          });
       this.env.stats.commands[outcome.ok ? 'ok' : 'refused']++;
       this.publish(gatewayReply(uid, { id: w.id, ...outcome }));
     });
@@ -468,7 +506,15 @@ export class LoraNodeDevice implements Emitter {
     if (!this.registered) return;
     this.sim.advance(stepMs);
     const fCnt = this.fCnt++;
-    await this.ns.sendPast(loraUplink(this.info, { t: this.sim.t, fCnt, reading: this.sim.reading(), rssi: -80 - (this.plan.index % 40), snr: 5 }));
+    await this.ns.sendPast(
+      loraUplink(this.info, {
+        t: this.sim.t,
+        fCnt,
+        reading: this.sim.reading(),
+        rssi: -80 - (this.plan.index % 40),
+        snr: 5,
+      }),
+    );
   }
 
   emit(now: number): void {
@@ -478,10 +524,24 @@ export class LoraNodeDevice implements Emitter {
     // radio: further nodes are weaker; the air adds its noise
     const rssi = Math.round(-70 - (this.plan.index % 40) - Math.abs(Math.sin(fCnt)) * 8);
     // the network server stamps an uplink with the time it heard it (the wall clock)
-    this.ns.publish(loraUplink(this.info, { t: now, fCnt, reading: this.sim.reading(), rssi, snr: Math.round((12 + rssi / 10) * 10) / 10 }));
+    this.ns.publish(
+      loraUplink(this.info, {
+        t: now,
+        fCnt,
+        reading: this.sim.reading(),
+        rssi,
+        snr: Math.round((12 + rssi / 10) * 10) / 10,
+      }),
+    );
     if (fCnt % 20 === 0) {
       const battery = this.sim.reading().data.env?.data?.battery;
-      this.ns.publish(loraStatus(this.info, { t: now, batteryLevel: typeof battery === 'number' ? battery : 90, margin: 8 + (this.plan.index % 10) }));
+      this.ns.publish(
+        loraStatus(this.info, {
+          t: now,
+          batteryLevel: typeof battery === 'number' ? battery : 90,
+          margin: 8 + (this.plan.index % 10),
+        }),
+      );
     }
   }
 }

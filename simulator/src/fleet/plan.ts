@@ -101,7 +101,9 @@ export const fleetTag = (seed: string | number, domain: string) => hexOf(`${doma
 export const serialPrefix = (seed: string | number, domain: string) => `SIM-${fleetTag(seed, domain)}-`;
 
 function entries(opts: PlanOptions): [DeviceFamilyKey, ProfileName, number][] {
-  return MIX.filter(([f, p]) => (opts.profile === 'mix' || p === opts.profile) && (opts.family === 'mix' || f === opts.family)).map((e) => [...e]);
+  return MIX.filter(
+    ([f, p]) => (opts.profile === 'mix' || p === opts.profile) && (opts.family === 'mix' || f === opts.family),
+  ).map((e) => [...e]);
 }
 
 export function planFleet(opts: PlanOptions): DevicePlan[] {
@@ -109,9 +111,14 @@ export function planFleet(opts: PlanOptions): DevicePlan[] {
   if (table.length === 0) {
     // a family with a profile the mix does not pair: allowed when the family carries that profile
     const families = opts.family === 'mix' ? (Object.keys(PROFILES_OF_FAMILY) as DeviceFamilyKey[]) : [opts.family];
-    table = families.flatMap((f) => (PROFILES_OF_FAMILY[f] as readonly string[]).filter((p) => opts.profile === 'mix' || p === opts.profile).map((p) => [f, p as ProfileName, 1] as [DeviceFamilyKey, ProfileName, number]));
+    table = families.flatMap((f) =>
+      (PROFILES_OF_FAMILY[f] as readonly string[])
+        .filter((p) => opts.profile === 'mix' || p === opts.profile)
+        .map((p) => [f, p as ProfileName, 1] as [DeviceFamilyKey, ProfileName, number]),
+    );
   }
-  if (table.length === 0) throw new Error(`no family carries profile ${opts.profile}${opts.family === 'mix' ? '' : ` on ${opts.family}`}`);
+  if (table.length === 0)
+    throw new Error(`no family carries profile ${opts.profile}${opts.family === 'mix' ? '' : ` on ${opts.family}`}`);
   const rng = createRng(`${opts.seed}/plan/${opts.domain}`);
   const totalWeight = table.reduce((n, e) => n + e[2], 0);
   const tag = fleetTag(opts.seed, opts.domain);
@@ -128,7 +135,14 @@ export function planFleet(opts: PlanOptions): DevicePlan[] {
   return plans;
 }
 
-function planDevice(index: number, family: DeviceFamilyKey, profile: ProfileName, tag: string, seed: string | number, domain: string): DevicePlan {
+function planDevice(
+  index: number,
+  family: DeviceFamilyKey,
+  profile: ProfileName,
+  tag: string,
+  seed: string | number,
+  domain: string,
+): DevicePlan {
   const rng = createRng(`${seed}/device/${domain}/${index}`);
   const n = String(index + 1).padStart(5, '0');
   const f = deviceFamilies.find((x) => x.key === family)!;

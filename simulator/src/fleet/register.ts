@@ -12,7 +12,16 @@ import {
 import { hexOf } from '../rng.js';
 import { PROFILES, Simulation } from '../profiles/index.js';
 import { sensorsOf } from './sensors.js';
-import { GatewayDevice, GenericDevice, LoraNodeDevice, NetworkServer, TasmotaDevice, type Connection, type DeviceEnv, type Emitter } from './devices.js';
+import {
+  GatewayDevice,
+  GenericDevice,
+  LoraNodeDevice,
+  NetworkServer,
+  TasmotaDevice,
+  type Connection,
+  type DeviceEnv,
+  type Emitter,
+} from './devices.js';
 import type { DevicePlan } from './plan.js';
 import { retry, type RestClient } from './rest.js';
 
@@ -37,7 +46,9 @@ export interface RegisteredDevice {
 export async function ensureApp(rest: RestClient, domain: string, name: string): Promise<AppInfo> {
   const list = await rest.call(appsContract.list, {});
   const found = list.data.find((a) => a.domain === domain);
-  const app = found ?? (await rest.call(appsContract.add, { name, domain, description: 'Armada perangkat simulasi Sentra' })).data;
+  const app =
+    found ??
+    (await rest.call(appsContract.add, { name, domain, description: 'Armada perangkat simulasi Sentra' })).data;
   rest.domain = app.domain;
   return { id: app.id, name: app.name, domain: app.domain };
 }
@@ -56,16 +67,33 @@ export async function existingDevices(rest: RestClient, prefix: string): Promise
 const NS_CREDENTIALS_ID = 'sentra-sim-ns';
 
 /** The simulated network server: the application's credentials pair it signs in with, and its LoRa server entry. */
-export async function ensureNetworkServer(rest: RestClient, app: AppInfo, env: DeviceEnv): Promise<{ ns: NetworkServer; serverId: number }> {
+export async function ensureNetworkServer(
+  rest: RestClient,
+  app: AppInfo,
+  env: DeviceEnv,
+): Promise<{ ns: NetworkServer; serverId: number }> {
   const creds = await rest.call(credentialsContract.list, {});
   const pair =
     creds.data.find((c) => c.credentials_id === NS_CREDENTIALS_ID) ??
-    (await rest.call(credentialsContract.create, { credentials_id: NS_CREDENTIALS_ID, scopes: {}, details: { purpose: 'LoRa network server (simulator)' } })).data;
+    (
+      await rest.call(credentialsContract.create, {
+        credentials_id: NS_CREDENTIALS_ID,
+        scopes: {},
+        details: { purpose: 'LoRa network server (simulator)' },
+      })
+    ).data;
   const mac = hexOf(`${app.domain}/network-server`, 16).match(/../g)!.join(':');
   const servers = await rest.call(loraContract.list, { search: 'ChirpStack', page: 0, size: 100 });
-  const server = servers.data.find((s) => s.mac === mac) ?? (await rest.call(loraContract.add, { mac, name: 'ChirpStack Simulator', server: 'chirpstack.sim.local:8080' })).data;
+  const server =
+    servers.data.find((s) => s.mac === mac) ??
+    (await rest.call(loraContract.add, { mac, name: 'ChirpStack Simulator', server: 'chirpstack.sim.local:8080' }))
+      .data;
   const ns = new NetworkServer(app.id, env);
-  await ns.open({ clientId: `chirpstack-${app.id}-${mac.replace(/:/g, '').slice(-6)}`, username: pair.credentials_id, password: pair.credentials_secret });
+  await ns.open({
+    clientId: `chirpstack-${app.id}-${mac.replace(/:/g, '').slice(-6)}`,
+    username: pair.credentials_id,
+    password: pair.credentials_secret,
+  });
   return { ns, serverId: server.id };
 }
 
@@ -92,7 +120,12 @@ export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan)
   }
   // the same readings the device will publish first (gateway nodes: index * 32 + node, as GatewayDevice numbers them)
   const readings = Array.from({ length: plan.wire === 'gateway' ? (plan.nodes ?? 1) : 1 }, (_, i) =>
-    new Simulation(PROFILES[plan.profile], env.seed, plan.wire === 'gateway' ? plan.index * 32 + i : plan.index, env.startMs).reading(),
+    new Simulation(
+      PROFILES[plan.profile],
+      env.seed,
+      plan.wire === 'gateway' ? plan.index * 32 + i : plan.index,
+      env.startMs,
+    ).reading(),
   );
   const draft = {
     serial_number: plan.serial,
@@ -102,7 +135,8 @@ export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan)
     longitude: plan.longitude,
     sensors: sensorsOf(plan.wire, readings),
   };
-  const add = async (extra: Record<string, unknown> = {}) => ((await rest.call(calls.adds[plan.variant]!, { ...draft, ...extra })) as { data: Record<string, any> }).data;
+  const add = async (extra: Record<string, unknown> = {}) =>
+    ((await rest.call(calls.adds[plan.variant]!, { ...draft, ...extra })) as { data: Record<string, any> }).data;
   const info = async (id: number) => ((await rest.call(calls.get, { id })) as { data: Record<string, any> }).data;
   // a device of an earlier run: its password or secret was shown once then, so a new one is made, as a person would
   const newSecret = async (id: number) => (await rest.call(devicesContract.brokerSecretRegenerate, { id })).data.secret;
@@ -171,8 +205,21 @@ export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan)
     }
     case 'lora': {
       if (!ctx.network) throw new Error('no network server');
-      const d = existing ?? (await add({ dev_eui: plan.devEui, otaa_key: plan.otaaKey, network_server_id: ctx.network.serverId }));
-      const node = new LoraNodeDevice(plan, { appId: ctx.app.id, applicationName: ctx.app.name, devEui: plan.devEui!, deviceName: plan.name, gatewayId: hexOf(`${ctx.app.domain}/lora-gw`, 16).toLowerCase() }, ctx.network.ns, env);
+      const d =
+        existing ??
+        (await add({ dev_eui: plan.devEui, otaa_key: plan.otaaKey, network_server_id: ctx.network.serverId }));
+      const node = new LoraNodeDevice(
+        plan,
+        {
+          appId: ctx.app.id,
+          applicationName: ctx.app.name,
+          devEui: plan.devEui!,
+          deviceName: plan.name,
+          gatewayId: hexOf(`${ctx.app.domain}/lora-gw`, 16).toLowerCase(),
+        },
+        ctx.network.ns,
+        env,
+      );
       node.registered = true;
       ctx.network.ns.nodes.set(plan.devEui!.toUpperCase(), node);
       return { plan, id: d.id, emitter: node };
@@ -181,11 +228,19 @@ export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan)
       ctx.emmaPlugins ??= (await rest.call(devicesContract.emmaPlugins, {})).plugins;
       const plugin = ctx.emmaPlugins[plan.index % ctx.emmaPlugins.length];
       if (!plugin) throw new Error('the Emma plugin cloud offers no application');
-      const d = existing ?? (await add({ emma_plugin_key: plugin.emma_plugin_key, emma_application_plugin_id: plugin.emma_application_plugin_id, emma_device_plugin_details: JSON.stringify({ meter: plan.serial }) }));
+      const d =
+        existing ??
+        (await add({
+          emma_plugin_key: plugin.emma_plugin_key,
+          emma_application_plugin_id: plugin.emma_application_plugin_id,
+          emma_device_plugin_details: JSON.stringify({ meter: plan.serial }),
+        }));
       return { plan, id: d.id };
     }
     case 'imou': {
-      const d = existing ?? (await add({ imou_device_id: plan.imouDeviceId, imou_application_id: `sentra-sim-${ctx.app.domain}` }));
+      const d =
+        existing ??
+        (await add({ imou_device_id: plan.imouDeviceId, imou_application_id: `sentra-sim-${ctx.app.domain}` }));
       return { plan, id: d.id };
     }
     case 'dummy': {

@@ -38,13 +38,22 @@ export class RestClient {
     let url = this.baseUrl.replace(/\/$/, '') + path;
     let body: string | undefined;
     if (def.method === 'GET') {
-      const qs = new URLSearchParams(Object.entries(rest).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+      const qs = new URLSearchParams(
+        Object.entries(rest)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]),
+      );
       if ([...qs].length) url += `?${qs}`;
     } else {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(rest);
     }
-    const res = await fetch(url, { method: def.method, headers, body, signal: AbortSignal.timeout(Math.min(def.timeoutMs, this.timeoutMs)) });
+    const res = await fetch(url, {
+      method: def.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(Math.min(def.timeoutMs, this.timeoutMs)),
+    });
     const text = await res.text();
     let parsed: Record<string, unknown> = {};
     try {

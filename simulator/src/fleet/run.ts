@@ -1,7 +1,15 @@
 // A run of the fleet: sign in, the application, registration with a bounded connection ramp, then every device
 // publishing on schedule until the duration ends or stop() is called; counters for the progress line and a summary.
 import { planFleet, serialPrefix, type DevicePlan, type PlanOptions } from './plan.js';
-import { ensureApp, ensureNetworkServer, existingDevices, registerDevice, type AppInfo, type RegisteredDevice, type RegistrationContext } from './register.js';
+import {
+  ensureApp,
+  ensureNetworkServer,
+  existingDevices,
+  registerDevice,
+  type AppInfo,
+  type RegisteredDevice,
+  type RegistrationContext,
+} from './register.js';
 import { pool, RestClient } from './rest.js';
 import { newStats, RateMeter, type FleetStats } from './stats.js';
 import type { Connection, DeviceEnv, Emitter, FaultMode } from './devices.js';
@@ -159,7 +167,14 @@ export function createFleet(options: FleetOptions): FleetHandle {
     onEvent: options.onEvent,
   };
 
-  const snapshot = (): FleetSnapshot => ({ ...stats, commands: { ...stats.commands }, events: { ...stats.events }, phase, msgsPerSec, uptimeSec: startedAt ? (Date.now() - startedAt) / 1000 : 0 });
+  const snapshot = (): FleetSnapshot => ({
+    ...stats,
+    commands: { ...stats.commands },
+    events: { ...stats.events },
+    phase,
+    msgsPerSec,
+    uptimeSec: startedAt ? (Date.now() - startedAt) / 1000 : 0,
+  });
 
   function schedule(e: Emitter) {
     // spread the fleet over one interval, so 5,000 devices do not publish in the same millisecond
@@ -214,7 +229,12 @@ export function createFleet(options: FleetOptions): FleetHandle {
         await rest.signIn(options.username, options.password);
         const app = await ensureApp(rest, options.domain, options.appName ?? `Simulasi ${options.domain}`);
         handle.app = app;
-        const ctx: RegistrationContext = { rest, app, env, existing: await existingDevices(rest, serialPrefix(options.seed, options.domain)) };
+        const ctx: RegistrationContext = {
+          rest,
+          app,
+          env,
+          existing: await existingDevices(rest, serialPrefix(options.seed, options.domain)),
+        };
         // a fresh application gets a past: the devices' simulations start that long ago (see replayHistory)
         const historyMs = ctx.existing.size === 0 ? Math.max(0, options.historyMs ?? 0) : 0;
         if (historyMs > 0) env.startMs = Date.now() - historyMs;
@@ -260,7 +280,9 @@ export function createFleet(options: FleetOptions): FleetHandle {
       const devices = past;
       past = undefined;
       // the replay runs behind the live fleet: each device goes live once its past is sent
-      void replayHistory(devices, (e) => schedule(e)).then(resolveHistory, () => resolveHistory({ readings: stats.history, ms: 0 }));
+      void replayHistory(devices, (e) => schedule(e)).then(resolveHistory, () =>
+        resolveHistory({ readings: stats.history, ms: 0 }),
+      );
     },
     stats: snapshot,
     fault(serial, mode, ms = 30_000) {
@@ -301,7 +323,9 @@ export function createFleet(options: FleetOptions): FleetHandle {
 }
 
 /** Creates the fleet and starts it: signed in, registered, connected and publishing when it resolves. */
-export async function runFleet(options: Partial<FleetOptions> & Pick<FleetOptions, 'url' | 'mqtt'>): Promise<FleetHandle> {
+export async function runFleet(
+  options: Partial<FleetOptions> & Pick<FleetOptions, 'url' | 'mqtt'>,
+): Promise<FleetHandle> {
   const handle = createFleet({ ...DEFAULTS, ...options } as FleetOptions);
   try {
     await handle.start();

@@ -10,7 +10,13 @@ import { dayActivity, localHour, type Profile, type ProfileEvent } from './types
 export type FuelProduct = (typeof FUEL_PRODUCTS)[number];
 
 /** Peak-hour sales of a busy urban station, litres per hour per product. */
-const PEAK_LPH: Record<FuelProduct, number> = { Premium: 160, Pertamax: 260, Pertalite: 900, Biosolar: 320, 'Pertamax Turbo': 60 };
+const PEAK_LPH: Record<FuelProduct, number> = {
+  Premium: 160,
+  Pertamax: 260,
+  Pertalite: 900,
+  Biosolar: 320,
+  'Pertamax Turbo': 60,
+};
 /** What one tank-truck compartment carries. */
 const COMPARTMENT_L = 8000;
 const HOUR = 3_600_000;
@@ -49,7 +55,9 @@ export const fuelProfile: Profile<FuelState> = {
   label: 'SPBU',
   init(rng, { startMs }) {
     // every station sells Pertalite, Pertamax and Biosolar; some also Premium and Pertamax Turbo
-    const products = FUEL_PRODUCTS.filter((p) => p === 'Pertalite' || p === 'Pertamax' || p === 'Biosolar' || rng.chance(0.5));
+    const products = FUEL_PRODUCTS.filter(
+      (p) => p === 'Pertalite' || p === 'Pertamax' || p === 'Biosolar' || rng.chance(0.5),
+    );
     const tanks: Tank[] = products.map((product) => {
       const capacity = rng.pick([15000, 20000, 30000]);
       return { product, capacity, volume: round(capacity * rng.range(0.4, 0.9), 1), fill: 0, deliveryAt: null };
@@ -100,7 +108,14 @@ export const fuelProfile: Profile<FuelState> = {
         const room = tank.capacity * 0.95 - tank.volume;
         const litres = Math.max(COMPARTMENT_L, Math.floor(room / COMPARTMENT_L) * COMPARTMENT_L);
         const delivered = Math.min(litres, room);
-        events.push({ kind: 'refill', at: t, product: tank.product, litres: round(delivered, 1), before: round(tank.volume, 1), after: round(tank.volume + delivered, 1) });
+        events.push({
+          kind: 'refill',
+          at: t,
+          product: tank.product,
+          litres: round(delivered, 1),
+          before: round(tank.volume, 1),
+          after: round(tank.volume + delivered, 1),
+        });
         tank.volume += delivered;
         tank.fill += delivered;
         tank.deliveryAt = null;
@@ -125,7 +140,12 @@ export const fuelProfile: Profile<FuelState> = {
     return {
       data: {
         tank: {
-          data: Object.fromEntries(s.tanks.map((k) => [k.product, { volume: round(k.volume, 1), fill: round(k.fill, 1), level: round((100 * k.volume) / k.capacity, 1) }])),
+          data: Object.fromEntries(
+            s.tanks.map((k) => [
+              k.product,
+              { volume: round(k.volume, 1), fill: round(k.fill, 1), level: round((100 * k.volume) / k.capacity, 1) },
+            ]),
+          ),
         },
         pump: {
           data: {
@@ -135,7 +155,10 @@ export const fuelProfile: Profile<FuelState> = {
           },
         },
       },
-      states: { dispensing: s.stopped ? 'stopped' : 'running', ...Object.fromEntries(s.pumpTank.map((k, i) => [`pump${i + 1}`, s.tanks[k]!.product])) },
+      states: {
+        dispensing: s.stopped ? 'stopped' : 'running',
+        ...Object.fromEntries(s.pumpTank.map((k, i) => [`pump${i + 1}`, s.tanks[k]!.product])),
+      },
     };
   },
   command(s, cmd) {

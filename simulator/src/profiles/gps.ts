@@ -67,12 +67,25 @@ export const gpsProfile: Profile<GpsState> = {
     const km = s.km + (speed * dtMs) / 3_600_000;
     const lap = Math.floor(km / ROUTE_KM) > Math.floor(s.km / ROUTE_KM);
     const events = lap ? [{ kind: 'depot', at: t }] : [];
-    return { state: { t, km, speed: lap ? 0 : speed, parkedUntil: lap ? t + rng.range(5, 20) * 60_000 : s.parkedUntil }, events };
+    return {
+      state: { t, km, speed: lap ? 0 : speed, parkedUntil: lap ? t + rng.range(5, 20) * 60_000 : s.parkedUntil },
+      events,
+    };
   },
   reading(s) {
     const p = pointAt(s.km);
     return {
-      data: { gps: { data: { latitude: round(p.lat, 6), longitude: round(p.lon, 6), speed: round(s.speed, 1), heading: round(p.heading, 0), odometer: round(s.km, 2) } } },
+      data: {
+        gps: {
+          data: {
+            latitude: round(p.lat, 6),
+            longitude: round(p.lon, 6),
+            speed: round(s.speed, 1),
+            heading: round(p.heading, 0),
+            odometer: round(s.km, 2),
+          },
+        },
+      },
       states: { moving: s.speed > 1 },
     };
   },

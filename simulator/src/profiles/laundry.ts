@@ -24,7 +24,14 @@ const CYCLE_MIN: Record<MachineKind, [number, number]> = { washer: [35, 45], dry
 /** cycles per hour an idle machine is paid for at the busiest hour */
 const PEAK_CYCLES_PER_HOUR = 0.9;
 
-export const newMachine = (key: string, kind: MachineKind, rng: Rng): Machine => ({ key, kind, on: false, endsAt: 0, usage: rng.int(200, 4000), sales: 0 });
+export const newMachine = (key: string, kind: MachineKind, rng: Rng): Machine => ({
+  key,
+  kind,
+  on: false,
+  endsAt: 0,
+  usage: rng.int(200, 4000),
+  sales: 0,
+});
 
 /** One step of a machine: a running cycle ends, an idle machine may be paid for. Mutates the copy it is given. */
 function stepMachine(m: Machine, t: number, dtMs: number, rng: Rng, events: ProfileEvent[]): void {
@@ -103,12 +110,15 @@ export const laundryProfile: Profile<LaundryState> = {
     };
   },
   reading(s) {
-    const of = (kind: MachineKind, f: (m: Machine) => number | boolean) => Object.fromEntries(s.machines.filter((m) => m.kind === kind).map((m) => [m.key, f(m)]));
+    const of = (kind: MachineKind, f: (m: Machine) => number | boolean) =>
+      Object.fromEntries(s.machines.filter((m) => m.kind === kind).map((m) => [m.key, f(m)]));
     return {
       data: {
         washer: { data: { power: of('washer', (m) => m.on), usage: of('washer', (m) => m.usage) } },
         dryer: { data: { power: of('dryer', (m) => m.on), usage: of('dryer', (m) => m.usage) } },
-        vending: { data: { transactions: s.transactions, sales: s.sales, running: s.machines.filter((m) => m.on).length } },
+        vending: {
+          data: { transactions: s.transactions, sales: s.sales, running: s.machines.filter((m) => m.on).length },
+        },
       },
       states: { last_vend: s.lastVend },
     };
@@ -160,7 +170,19 @@ export const plugProfile: Profile<PlugState> = {
     const kwh = wasOn || machine.on ? (RUN_WATTS[machine.kind] * dtMs) / HOUR / 1000 : 0.0015 * (dtMs / HOUR); // 1.5 W standby
     let { today, yesterday, day } = s;
     if (dayNo(t) !== day) [yesterday, today, day] = [today, 0, dayNo(t)];
-    return { state: { ...s, t, machine, volt: s.volt * 0.9 + rng.range(218, 228) * 0.1, total: s.total + kwh, today: today + kwh, yesterday, day }, events };
+    return {
+      state: {
+        ...s,
+        t,
+        machine,
+        volt: s.volt * 0.9 + rng.range(218, 228) * 0.1,
+        total: s.total + kwh,
+        today: today + kwh,
+        yesterday,
+        day,
+      },
+      events,
+    };
   },
   reading(s) {
     const watts = s.machine.on ? RUN_WATTS[s.machine.kind] * (0.85 + 0.15 * Math.sin(s.t / 41_000)) : 1.5;

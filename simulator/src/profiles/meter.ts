@@ -51,7 +51,8 @@ export const meterProfile: Profile<MeterState> = {
     const volt = PHASES.map((_, i) => 220 + 5 + s.vDrift[i]!);
     const kw = PHASES.map((_, i) => s.kw * s.share[i]!);
     const amp = PHASES.map((_, i) => (kw[i]! * 1000) / (volt[i]! * s.pf[i]!));
-    const by = (values: number[], digits: number) => Object.fromEntries(PHASES.map((p, i) => [p, round(values[i]!, digits)]));
+    const by = (values: number[], digits: number) =>
+      Object.fromEntries(PHASES.map((p, i) => [p, round(values[i]!, digits)]));
     return {
       data: {
         pm: {

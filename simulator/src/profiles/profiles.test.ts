@@ -34,7 +34,8 @@ describe('determinism', () => {
 describe('fuel station (the fuel tooltips)', () => {
   const { readings, events } = run('fuel', 3, 3 * 24 * 60, MIN);
   const tanks = (r: Reading) => r.data.tank!.data as Record<string, { volume: number; fill: number; level: number }>;
-  const of = (key: 'volume' | 'fill') => (r: Reading) => Object.fromEntries(Object.entries(tanks(r)).map(([p, t]) => [p, t[key]]));
+  const of = (key: 'volume' | 'fill') => (r: Reading) =>
+    Object.fromEntries(Object.entries(tanks(r)).map(([p, t]) => [p, t[key]]));
   const volume = of('volume');
   const fill = of('fill');
 
@@ -79,15 +80,21 @@ describe('fuel station (the fuel tooltips)', () => {
 
   it('keeps pump totalizers rising and totals per shift that restart at each shift change', () => {
     const totalizers = readings.map((r) => Object.values(r.data.pump!.data!.totalizer as Record<string, number>));
-    for (let i = 1; i < totalizers.length; i++) totalizers[i]!.forEach((v, p) => expect(v).toBeGreaterThanOrEqual(totalizers[i - 1]![p]!));
+    for (let i = 1; i < totalizers.length; i++)
+      totalizers[i]!.forEach((v, p) => expect(v).toBeGreaterThanOrEqual(totalizers[i - 1]![p]!));
     const ends = events.filter((e) => e.kind === 'shift_end');
     expect(ends.length).toBeGreaterThanOrEqual(8); // three days, three shifts a day
     expect(ends.map((e) => e.shift)).toContain(3);
     expect(Object.values(ends[1]!.totals as Record<string, number>).reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
     const shifts = readings.map((r) => r.data.pump!.data!.shift as number);
     const change = shifts.findIndex((s, i) => i > 0 && s !== shifts[i - 1]);
-    const totalAfter = Object.values(readings[change]!.data.pump!.data!.shift_total as Record<string, number>).reduce((a, b) => a + b, 0);
-    const totalBefore = Object.values(readings[change - 1]!.data.pump!.data!.shift_total as Record<string, number>).reduce((a, b) => a + b, 0);
+    const totalAfter = Object.values(readings[change]!.data.pump!.data!.shift_total as Record<string, number>).reduce(
+      (a, b) => a + b,
+      0,
+    );
+    const totalBefore = Object.values(
+      readings[change - 1]!.data.pump!.data!.shift_total as Record<string, number>,
+    ).reduce((a, b) => a + b, 0);
     expect(totalAfter).toBeLessThan(totalBefore);
   });
 });
@@ -99,7 +106,13 @@ describe('laundry (the laundry tooltips)', () => {
     const vends = events.filter((e) => e.kind === 'vend');
     expect(vends.length).toBeGreaterThan(10);
     expect(events.filter((e) => e.kind === 'off').length).toBeGreaterThan(5);
-    const power = readings.map((r) => ({ ...(r.data.washer!.data!.power as object), ...(r.data.dryer!.data!.power as object) }) as Record<string, boolean>);
+    const power = readings.map(
+      (r) =>
+        ({ ...(r.data.washer!.data!.power as object), ...(r.data.dryer!.data!.power as object) }) as Record<
+          string,
+          boolean
+        >,
+    );
     const ons = power.filter((p) => Object.values(p).some(Boolean)).length;
     expect(ons).toBeGreaterThan(0);
     expect(ons).toBeLessThan(power.length); // closed at night: an on/off percentage between 0 and 100
@@ -108,18 +121,29 @@ describe('laundry (the laundry tooltips)', () => {
   it('counts usage and vending transactions', () => {
     const first = readings[0]!.data;
     const last = readings.at(-1)!.data;
-    const usage = (d: typeof first) => Object.values({ ...(d.washer!.data!.usage as object), ...(d.dryer!.data!.usage as object) } as Record<string, number>).reduce((a, b) => a + b, 0);
+    const usage = (d: typeof first) =>
+      Object.values({ ...(d.washer!.data!.usage as object), ...(d.dryer!.data!.usage as object) } as Record<
+        string,
+        number
+      >).reduce((a, b) => a + b, 0);
     const vends = events.filter((e) => e.kind === 'vend').length;
     expect(usage(last) - usage(first)).toBeGreaterThanOrEqual(vends - 10);
-    expect((last.vending!.data!.transactions as number) - (first.vending!.data!.transactions as number)).toBeGreaterThan(0);
+    expect(
+      (last.vending!.data!.transactions as number) - (first.vending!.data!.transactions as number),
+    ).toBeGreaterThan(0);
     expect(last.vending!.data!.sales as number).toBeGreaterThan(0);
   });
 
   it('refuses to start a machine that is running (busy) and starts an idle one', () => {
     const state = sim.snapshot() as { machines: { key: string; kind: string; on: boolean }[] };
     const idle = state.machines.find((m) => !m.on)!;
-    expect(sim.command({ sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key })).toEqual({ ok: true });
-    expect(sim.command({ sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key })).toEqual({ ok: false, code: -31 });
+    expect(sim.command({ sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key })).toEqual({
+      ok: true,
+    });
+    expect(sim.command({ sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key })).toEqual({
+      ok: false,
+      code: -31,
+    });
   });
 
   it('a Tasmota laundry plug reports POWER, ENERGY and its usage counter', () => {
@@ -127,7 +151,9 @@ describe('laundry (the laundry tooltips)', () => {
     expect(new Set(plug.readings.map((r) => r.states!.POWER))).toEqual(new Set(['ON', 'OFF']));
     const totals = plug.readings.map((r) => r.data.ENERGY!.data!.Total as number);
     expect(totals.at(-1)!).toBeGreaterThan(totals[0]!);
-    expect(plug.readings.at(-1)!.data.COUNTER!.data!.C1).toBeGreaterThan(plug.readings[0]!.data.COUNTER!.data!.C1 as number);
+    expect(plug.readings.at(-1)!.data.COUNTER!.data!.C1).toBeGreaterThan(
+      plug.readings[0]!.data.COUNTER!.data!.C1 as number,
+    );
   });
 });
 
@@ -145,7 +171,14 @@ describe('other profiles', () => {
     const { readings } = run('gps', 1, 600, 10_000);
     const pos = readings.map((r) => [r.data.gps!.data!.latitude as number, r.data.gps!.data!.longitude as number]);
     expect(new Set(pos.map((p) => p.join())).size).toBeGreaterThan(100);
-    pos.forEach(([lat, lon]) => (expect(lat).toBeGreaterThan(-6.26), expect(lat).toBeLessThan(-6.16), expect(lon).toBeGreaterThan(106.79), expect(lon).toBeLessThan(106.85)));
+    pos.forEach(
+      ([lat, lon]) => (
+        expect(lat).toBeGreaterThan(-6.26),
+        expect(lat).toBeLessThan(-6.16),
+        expect(lon).toBeGreaterThan(106.79),
+        expect(lon).toBeLessThan(106.85)
+      ),
+    );
   });
 
   it('environment and structural readings stay in physical ranges', () => {

@@ -30,15 +30,29 @@ export const structuralProfile: Profile<StructuralState> = {
     const load = spike ? rng.range(30, 120) : s.load * Math.exp(-dtMs / 4000);
     const temperature = 29 + 6 * Math.sin(((localHour(t) - 9) / 24) * 2 * Math.PI) + rng.normal(0, 0.1);
     const cracks = s.cracks.map((c) => ({ ...c, width: c.width + (c.creepPerDay * dtMs) / 86_400_000 }));
-    return { state: { ...s, t, load, temperature, cracks }, events: spike && load > 80 ? [{ kind: 'heavy_load', at: t, load }] : [] };
+    return {
+      state: { ...s, t, load, temperature, cracks },
+      events: spike && load > 80 ? [{ kind: 'heavy_load', at: t, load }] : [],
+    };
   },
   reading(s) {
     return {
       data: {
-        strain: { data: { microstrain: Object.fromEntries(s.gauges.map((g, i) => [`g${i + 1}`, round(g.base + g.sensitivity * (s.temperature - 30) + s.load * (1 + i * 0.3), 1)])) } },
+        strain: {
+          data: {
+            microstrain: Object.fromEntries(
+              s.gauges.map((g, i) => [
+                `g${i + 1}`,
+                round(g.base + g.sensitivity * (s.temperature - 30) + s.load * (1 + i * 0.3), 1),
+              ]),
+            ),
+          },
+        },
         crack: {
           data: {
-            width: Object.fromEntries(s.cracks.map((c, i) => [`c${i + 1}`, round(c.width + 0.004 * (s.temperature - 30), 3)])),
+            width: Object.fromEntries(
+              s.cracks.map((c, i) => [`c${i + 1}`, round(c.width + 0.004 * (s.temperature - 30), 3)]),
+            ),
             temperature: round(s.temperature, 1),
           },
         },

@@ -17,7 +17,12 @@ export function malformed(frame: Frame, kind: Malformation): Frame {
       return { ...frame, payload: JSON.stringify([text.length, 'reading']) };
     case 'bad_value':
       // what a firmware with a broken clock writes
-      return { ...frame, payload: frame.topic.startsWith('d/') ? JSON.stringify({ _ts: 'yesterday', env: { data: { temperature: 1 } } }) : JSON.stringify({ ts: 'yesterday' }) };
+      return {
+        ...frame,
+        payload: frame.topic.startsWith('d/')
+          ? JSON.stringify({ _ts: 'yesterday', env: { data: { temperature: 1 } } })
+          : JSON.stringify({ ts: 'yesterday' }),
+      };
   }
 }
 

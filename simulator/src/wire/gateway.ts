@@ -17,7 +17,7 @@ export function registerMap(reading: Reading): RegisterEntry[] {
   let coil = 1;
   const out: RegisterEntry[] = [];
   for (const { value, ...path } of flatten(reading.data)) {
-    if (typeof value === 'number') out.push({ ...path, register: String(holding) }), (holding += 2);
+    if (typeof value === 'number') (out.push({ ...path, register: String(holding) }), (holding += 2));
     else if (typeof value === 'boolean') out.push({ ...path, register: String(coil++).padStart(5, '0') });
   }
   return out.slice(0, 256);
@@ -31,7 +31,13 @@ export function registersOf(reading: Reading): Record<string, number | boolean> 
 
 /** One poll cycle: a frame per node (at most 32, the adapter's bound), stamped with the cycle's time. */
 export function gatewayUp(uid: string, nodes: { node: number; reading: Reading }[], ts?: number): Frame {
-  const frames = nodes.slice(0, 32).map((n) => (ts === undefined ? { node: n.node, registers: registersOf(n.reading) } : { node: n.node, ts, registers: registersOf(n.reading) }));
+  const frames = nodes
+    .slice(0, 32)
+    .map((n) =>
+      ts === undefined
+        ? { node: n.node, registers: registersOf(n.reading) }
+        : { node: n.node, ts, registers: registersOf(n.reading) },
+    );
   return { topic: gatewayTopics(uid).up, payload: JSON.stringify(frames.length === 1 ? frames[0] : frames) };
 }
 
@@ -47,9 +53,20 @@ export function parseGatewayWrite(payload: Buffer | string): GatewayWrite | null
   const o = parseJsonObject(payload);
   if (!o || (typeof o.id !== 'string' && typeof o.id !== 'number') || typeof o.node !== 'number') return null;
   if (typeof o.register !== 'string' && typeof o.param !== 'string') return null;
-  return { id: o.id, node: o.node, register: typeof o.register === 'string' ? o.register : undefined, param: typeof o.param === 'string' ? o.param : undefined, value: o.value };
+  return {
+    id: o.id,
+    node: o.node,
+    register: typeof o.register === 'string' ? o.register : undefined,
+    param: typeof o.param === 'string' ? o.param : undefined,
+    value: o.value,
+  };
 }
 
 export function gatewayReply(uid: string, reply: CommandReply): Frame {
-  return { topic: gatewayTopics(uid).reply, payload: JSON.stringify(reply.code === undefined ? { id: reply.id, ok: reply.ok } : { id: reply.id, ok: reply.ok, code: reply.code }) };
+  return {
+    topic: gatewayTopics(uid).reply,
+    payload: JSON.stringify(
+      reply.code === undefined ? { id: reply.id, ok: reply.ok } : { id: reply.id, ok: reply.ok, code: reply.code },
+    ),
+  };
 }

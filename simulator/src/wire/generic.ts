@@ -11,12 +11,19 @@ export const genericTopics = (deviceId: number) => ({
 });
 
 /** The data frame, and the state frame when the reading has states and `withStates` is set. `ts` becomes `_ts`. */
-export function genericFrames(deviceId: number, reading: Reading, opts: { ts?: number; withStates?: boolean } = {}): Frame[] {
+export function genericFrames(
+  deviceId: number,
+  reading: Reading,
+  opts: { ts?: number; withStates?: boolean } = {},
+): Frame[] {
   const topics = genericTopics(deviceId);
   const body = opts.ts === undefined ? reading.data : { ...reading.data, _ts: opts.ts };
   const frames: Frame[] = [{ topic: topics.data, payload: JSON.stringify(body) }];
   if (opts.withStates && reading.states && Object.keys(reading.states).length > 0) {
-    frames.push({ topic: topics.state, payload: JSON.stringify(opts.ts === undefined ? reading.states : { ...reading.states, _ts: opts.ts }) });
+    frames.push({
+      topic: topics.state,
+      payload: JSON.stringify(opts.ts === undefined ? reading.states : { ...reading.states, _ts: opts.ts }),
+    });
   }
   return frames;
 }
@@ -36,6 +43,7 @@ export function parseGenericCommand(payload: Buffer | string): DeviceCommand | n
 }
 
 export function genericReply(deviceId: number, reply: CommandReply): Frame {
-  const body = reply.code === undefined ? { id: reply.id, ok: reply.ok } : { id: reply.id, ok: reply.ok, code: reply.code };
+  const body =
+    reply.code === undefined ? { id: reply.id, ok: reply.ok } : { id: reply.id, ok: reply.ok, code: reply.code };
   return { topic: genericTopics(deviceId).reply, payload: JSON.stringify(body) };
 }

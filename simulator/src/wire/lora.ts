@@ -6,7 +6,14 @@ import { flatten, isRecord, parseJsonObject, type Frame, type Scalar } from './t
 
 export const loraTopics = (appId: number | string, devEui: string) => {
   const base = `application/${appId}/device/${devEui.toLowerCase()}`;
-  return { up: `${base}/event/up`, status: `${base}/event/status`, join: `${base}/event/join`, txack: `${base}/event/txack`, ack: `${base}/event/ack`, down: `${base}/command/down` };
+  return {
+    up: `${base}/event/up`,
+    status: `${base}/event/status`,
+    join: `${base}/event/join`,
+    txack: `${base}/event/txack`,
+    ack: `${base}/event/ack`,
+    down: `${base}/command/down`,
+  };
 };
 /** the network server's subscription for every device's downlinks */
 export const loraDownlinkFilter = (appId: number | string) => `application/${appId}/device/+/command/down`;
@@ -38,14 +45,22 @@ export function loraLayout(reading: Reading): LoraField[] {
   let offset = 0;
   for (const v of flatten(reading.data)) {
     const name = v.subparam ? `${v.param}_${v.subparam}` : v.param;
-    if (typeof v.value === 'number') fields.push({ name, offset, type: 'i32', scale: 0.01 }), (offset += 4);
-    else if (typeof v.value === 'boolean') fields.push({ name, offset, type: 'u8' }), (offset += 1);
+    if (typeof v.value === 'number') (fields.push({ name, offset, type: 'i32', scale: 0.01 }), (offset += 4));
+    else if (typeof v.value === 'boolean') (fields.push({ name, offset, type: 'u8' }), (offset += 1));
   }
   return fields;
 }
 
 /** The decoder table (the gateway's `loraDecoderSchema`) for a reading's shape on `fPort`. */
-export const loraDecoderFor = (reading: Reading, fPort = 2) => ({ ports: { [String(fPort)]: loraLayout(reading).map((f) => (f.scale ? { name: f.name, offset: f.offset, type: f.type, scale: f.scale } : { name: f.name, offset: f.offset, type: f.type })) } });
+export const loraDecoderFor = (reading: Reading, fPort = 2) => ({
+  ports: {
+    [String(fPort)]: loraLayout(reading).map((f) =>
+      f.scale
+        ? { name: f.name, offset: f.offset, type: f.type, scale: f.scale }
+        : { name: f.name, offset: f.offset, type: f.type },
+    ),
+  },
+});
 
 export function loraBytes(reading: Reading): Buffer {
   const values = flatten(reading.data).filter((v) => typeof v.value === 'number' || typeof v.value === 'boolean');
@@ -53,7 +68,8 @@ export function loraBytes(reading: Reading): Buffer {
   const buf = Buffer.alloc(layout.reduce((n, f) => n + (f.type === 'i32' ? 4 : 1), 0));
   layout.forEach((f, i) => {
     const v = values[i]!.value;
-    if (f.type === 'i32') buf.writeInt32BE(Math.max(-2147483648, Math.min(2147483647, Math.round((v as number) * 100))), f.offset);
+    if (f.type === 'i32')
+      buf.writeInt32BE(Math.max(-2147483648, Math.min(2147483647, Math.round((v as number) * 100))), f.offset);
     else buf.writeUInt8(v ? 1 : 0, f.offset);
   });
   return buf;
@@ -80,7 +96,10 @@ const deviceInfo = (n: LoraNode) => ({
   tags: {},
 });
 
-export function loraUplink(n: LoraNode, u: { t: number; fCnt: number; fPort?: number; reading: Reading; rssi: number; snr: number }): Frame {
+export function loraUplink(
+  n: LoraNode,
+  u: { t: number; fCnt: number; fPort?: number; reading: Reading; rssi: number; snr: number },
+): Frame {
   const fPort = u.fPort ?? 2;
   const body = {
     deduplicationId: `${n.devEui.toLowerCase()}-${u.fCnt}`,
@@ -94,14 +113,36 @@ export function loraUplink(n: LoraNode, u: { t: number; fCnt: number; fPort?: nu
     confirmed: false,
     data: loraBytes(u.reading).toString('base64'),
     object: loraObject(u.reading),
-    rxInfo: [{ gatewayId: n.gatewayId, uplinkId: u.fCnt, rssi: u.rssi, snr: u.snr, channel: u.fCnt % 8, location: {}, context: 'AAAAAA==', metadata: {} }],
-    txInfo: { frequency: 922_000_000 + (u.fCnt % 8) * 200_000, modulation: { lora: { bandwidth: 125000, spreadingFactor: 7, codeRate: 'CR_4_5' } } },
+    rxInfo: [
+      {
+        gatewayId: n.gatewayId,
+        uplinkId: u.fCnt,
+        rssi: u.rssi,
+        snr: u.snr,
+        channel: u.fCnt % 8,
+        location: {},
+        context: 'AAAAAA==',
+        metadata: {},
+      },
+    ],
+    txInfo: {
+      frequency: 922_000_000 + (u.fCnt % 8) * 200_000,
+      modulation: { lora: { bandwidth: 125000, spreadingFactor: 7, codeRate: 'CR_4_5' } },
+    },
   };
   return { topic: loraTopics(n.appId, n.devEui).up, payload: JSON.stringify(body) };
 }
 
 export function loraStatus(n: LoraNode, s: { t: number; batteryLevel: number; margin: number }): Frame {
-  const body = { deduplicationId: `${n.devEui.toLowerCase()}-status-${s.t}`, time: new Date(s.t).toISOString(), deviceInfo: deviceInfo(n), margin: s.margin, externalPowerSource: false, batteryLevelUnavailable: false, batteryLevel: s.batteryLevel };
+  const body = {
+    deduplicationId: `${n.devEui.toLowerCase()}-status-${s.t}`,
+    time: new Date(s.t).toISOString(),
+    deviceInfo: deviceInfo(n),
+    margin: s.margin,
+    externalPowerSource: false,
+    batteryLevelUnavailable: false,
+    batteryLevel: s.batteryLevel,
+  };
   return { topic: loraTopics(n.appId, n.devEui).status, payload: JSON.stringify(body) };
 }
 
@@ -120,14 +161,57 @@ export function parseLoraDownlink(topic: string, payload: Buffer | string): Lora
   const o = parseJsonObject(payload);
   if (!m || !o) return null;
   const obj = isRecord(o.object) ? o.object : undefined;
-  const command = obj && typeof obj.param === 'string' ? { sensor: typeof obj.sensor === 'string' ? obj.sensor : 'lora', configtype: typeof obj.configtype === 'string' ? obj.configtype : 'data', param: obj.param, value: obj.value } : undefined;
-  return { devEui: m[1]!, id: typeof o.id === 'string' ? o.id : String(o.id ?? ''), confirmed: o.confirmed === true, fPort: typeof o.fPort === 'number' ? o.fPort : 10, command };
+  const command =
+    obj && typeof obj.param === 'string'
+      ? {
+          sensor: typeof obj.sensor === 'string' ? obj.sensor : 'lora',
+          configtype: typeof obj.configtype === 'string' ? obj.configtype : 'data',
+          param: obj.param,
+          value: obj.value,
+        }
+      : undefined;
+  return {
+    devEui: m[1]!,
+    id: typeof o.id === 'string' ? o.id : String(o.id ?? ''),
+    confirmed: o.confirmed === true,
+    fPort: typeof o.fPort === 'number' ? o.fPort : 10,
+    command,
+  };
 }
 
 /** What the network server says once the downlink left the gateway, and once a confirmed one was acknowledged. */
-export function loraDownlinkEvents(n: LoraNode, d: LoraDownlink, t: number, fCntDown: number, acknowledged: boolean): Frame[] {
+export function loraDownlinkEvents(
+  n: LoraNode,
+  d: LoraDownlink,
+  t: number,
+  fCntDown: number,
+  acknowledged: boolean,
+): Frame[] {
   const topics = loraTopics(n.appId, n.devEui);
-  const frames: Frame[] = [{ topic: topics.txack, payload: JSON.stringify({ downlinkId: fCntDown, time: new Date(t).toISOString(), deviceInfo: deviceInfo(n), queueItemId: d.id, fCntDown, gatewayId: n.gatewayId }) }];
-  if (d.confirmed) frames.push({ topic: topics.ack, payload: JSON.stringify({ deduplicationId: `${d.id}-ack`, time: new Date(t).toISOString(), deviceInfo: deviceInfo(n), queueItemId: d.id, acknowledged, fCntDown }) });
+  const frames: Frame[] = [
+    {
+      topic: topics.txack,
+      payload: JSON.stringify({
+        downlinkId: fCntDown,
+        time: new Date(t).toISOString(),
+        deviceInfo: deviceInfo(n),
+        queueItemId: d.id,
+        fCntDown,
+        gatewayId: n.gatewayId,
+      }),
+    },
+  ];
+  if (d.confirmed)
+    frames.push({
+      topic: topics.ack,
+      payload: JSON.stringify({
+        deduplicationId: `${d.id}-ack`,
+        time: new Date(t).toISOString(),
+        deviceInfo: deviceInfo(n),
+        queueItemId: d.id,
+        acknowledged,
+        fCntDown,
+      }),
+    });
   return frames;
 }

@@ -40,10 +40,16 @@ export function tasmotaSensorBody(reading: Reading): Record<string, unknown> {
 }
 
 export function tasmotaSensor(topic: string, reading: Reading, t: number): Frame {
-  return { topic: tasmotaTopics(topic).sensor, payload: JSON.stringify({ Time: tasmotaTime(t), ...tasmotaSensorBody(reading) }) };
+  return {
+    topic: tasmotaTopics(topic).sensor,
+    payload: JSON.stringify({ Time: tasmotaTime(t), ...tasmotaSensorBody(reading) }),
+  };
 }
 
-export function tasmotaState(topic: string, s: { t: number; power: 'ON' | 'OFF'; uptimeSec: number; rssi: number }): Frame {
+export function tasmotaState(
+  topic: string,
+  s: { t: number; power: 'ON' | 'OFF'; uptimeSec: number; rssi: number },
+): Frame {
   const up = s.uptimeSec;
   const uptime = `${Math.floor(up / 86400)}T${[Math.floor(up / 3600) % 24, Math.floor(up / 60) % 60, up % 60].map((n) => String(n).padStart(2, '0')).join(':')}`;
   const body = {
@@ -56,13 +62,27 @@ export function tasmotaState(topic: string, s: { t: number; power: 'ON' | 'OFF';
     LoadAvg: 19,
     MqttCount: 1,
     POWER: s.power,
-    Wifi: { AP: 1, SSId: 'sentra-iot', BSSId: '30:B5:C2:5D:70:72', Channel: 6, Mode: '11n', RSSI: s.rssi, Signal: Math.round(s.rssi / 2 - 100), LinkCount: 1, Downtime: '0T00:00:03' },
+    Wifi: {
+      AP: 1,
+      SSId: 'sentra-iot',
+      BSSId: '30:B5:C2:5D:70:72',
+      Channel: 6,
+      Mode: '11n',
+      RSSI: s.rssi,
+      Signal: Math.round(s.rssi / 2 - 100),
+      LinkCount: 1,
+      Downtime: '0T00:00:03',
+    },
   };
   return { topic: tasmotaTopics(topic).state, payload: JSON.stringify(body) };
 }
 
 /** Retained, as Tasmota publishes it; `Offline` is also the will the broker sends when the plug vanishes. */
-export const tasmotaLwt = (topic: string, online: boolean): Frame => ({ topic: tasmotaTopics(topic).lwt, payload: online ? 'Online' : 'Offline', retain: true });
+export const tasmotaLwt = (topic: string, online: boolean): Frame => ({
+  topic: tasmotaTopics(topic).lwt,
+  payload: online ? 'Online' : 'Offline',
+  retain: true,
+});
 
 export type PowerRequest = 'ON' | 'OFF' | 'TOGGLE' | 'QUERY';
 
@@ -77,7 +97,13 @@ export function parsePowerPayload(payload: string): PowerRequest | null {
 }
 
 /** What a plug answers to `cmnd/<topic>/<command>`: the frames, and the POWER it switches to (undefined: unchanged). */
-export function tasmotaAnswer(topic: string, command: string, payload: string, power: 'ON' | 'OFF', telePeriod: number): { frames: Frame[]; power?: 'ON' | 'OFF'; telePeriod?: number } {
+export function tasmotaAnswer(
+  topic: string,
+  command: string,
+  payload: string,
+  power: 'ON' | 'OFF',
+  telePeriod: number,
+): { frames: Frame[]; power?: 'ON' | 'OFF'; telePeriod?: number } {
   const t = tasmotaTopics(topic);
   const cmd = command.toUpperCase();
   if (cmd === 'POWER' || cmd === 'POWER1') {
@@ -94,7 +120,8 @@ export function tasmotaAnswer(topic: string, command: string, payload: string, p
   }
   if (cmd === 'TELEPERIOD') {
     const n = Number(payload.trim());
-    const next = payload.trim() === '' || !Number.isFinite(n) ? telePeriod : Math.min(3600, Math.max(10, Math.round(n)));
+    const next =
+      payload.trim() === '' || !Number.isFinite(n) ? telePeriod : Math.min(3600, Math.max(10, Math.round(n)));
     return { frames: [{ topic: t.result, payload: JSON.stringify({ TelePeriod: next }) }], telePeriod: next };
   }
   return { frames: [{ topic: t.result, payload: JSON.stringify({ Command: 'Unknown' }) }] };

@@ -27,7 +27,8 @@ export function flatten(data: DataTree): FlatValue[] {
       const params = data[sensor]![configtype]!;
       for (const param in params) {
         const v: Value = params[param]!;
-        if (v !== null && typeof v === 'object') for (const sub in v) out.push({ sensor, configtype, param, subparam: sub, value: v[sub]! });
+        if (v !== null && typeof v === 'object')
+          for (const sub in v) out.push({ sensor, configtype, param, subparam: sub, value: v[sub]! });
         else out.push({ sensor, configtype, param, subparam: '', value: v });
       }
     }
@@ -50,7 +51,8 @@ export interface CommandReply {
   code?: number;
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function parseJsonObject(payload: Buffer | string): Record<string, unknown> | null {
   try {

@@ -5,7 +5,16 @@
 export const TENANT_SCREENS: ReadonlySet<string> = new Set(['login', 'registration', 'apps']);
 
 /** First path segments that are never an application domain. */
-export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set(['admin', 'pages', 'expire', 'app', 'apps', 'lora_gates', 'application', 'applications']);
+export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
+  'admin',
+  'pages',
+  'expire',
+  'app',
+  'apps',
+  'lora_gates',
+  'application',
+  'applications',
+]);
 
 /** The application domain pattern of spec 01 section 5 (lowercase letter first; letters, digits, underscore; ≤ 64). */
 export const DOMAIN_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;

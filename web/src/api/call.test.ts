@@ -4,7 +4,15 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { T, contracts } from '@sentra/contracts';
 import { notices } from '../ui/snackbar/notices.js';
 
-const answer = vi.hoisted(() => ({ next: { code: 200, text: 'OK', headers: {}, body: {} as unknown } as { code: number; text: string; headers: Record<string, string>; body: unknown; failure?: string } }));
+const answer = vi.hoisted(() => ({
+  next: { code: 200, text: 'OK', headers: {}, body: {} as unknown } as {
+    code: number;
+    text: string;
+    headers: Record<string, string>;
+    body: unknown;
+    failure?: string;
+  },
+}));
 vi.mock('./client.js', () => ({ api: { call: async () => answer.next } }));
 const { CallError, callAndNotify, callOrThrow } = await import('./call.js');
 
@@ -17,13 +25,19 @@ beforeEach(() => {
 describe('callAndNotify', () => {
   it('answers the output of a successful call and shows nothing', async () => {
     answer.next = { code: 200, text: 'OK', headers: {}, body: { response_result: 0, data: [{ id: 1 }] } };
-    expect(await callAndNotify(contracts.users.list)).toEqual({ ok: true, value: { response_result: 0, data: [{ id: 1 }] } });
+    expect(await callAndNotify(contracts.users.list)).toEqual({
+      ok: true,
+      value: { response_result: 0, data: [{ id: 1 }] },
+    });
     expect(shown()).toEqual([]);
   });
 
   it("shows a failure as the catalogue's message: the screen's fallback, or the network text", async () => {
     answer.next = { code: 400, text: 'Bad Request', headers: {}, body: { response_result: -99 } };
-    expect(await callAndNotify(contracts.users.list, undefined, T.users.deleteFailed)).toEqual({ ok: false, sessionEnded: false });
+    expect(await callAndNotify(contracts.users.list, undefined, T.users.deleteFailed)).toEqual({
+      ok: false,
+      sessionEnded: false,
+    });
     answer.next = { code: 0, text: 'network', headers: {}, body: null, failure: 'network' };
     await callAndNotify(contracts.users.list);
     expect(shown()).toEqual([`error: ${T.users.deleteFailed}`, `error: ${T.common.noConnection}`]);
@@ -38,14 +52,27 @@ describe('callAndNotify', () => {
 
 describe('callOrThrow', () => {
   it("throws a CallError with the message, the form's field errors, the status and the envelope code", async () => {
-    answer.next = { code: 400, text: 'Bad Request', headers: {}, body: { response_result: -10, errors: [{ path: 'name', message: 'Nama wajib diisi' }] } };
+    answer.next = {
+      code: 400,
+      text: 'Bad Request',
+      headers: {},
+      body: { response_result: -10, errors: [{ path: 'name', message: 'Nama wajib diisi' }] },
+    };
     const err = await callOrThrow(contracts.users.list, undefined, T.shell.loadFailed).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CallError);
-    expect(err).toMatchObject({ message: T.shell.loadFailed, fieldErrors: { name: 'Nama wajib diisi' }, status: 400, code: -10 });
+    expect(err).toMatchObject({
+      message: T.shell.loadFailed,
+      fieldErrors: { name: 'Nama wajib diisi' },
+      status: 400,
+      code: -10,
+    });
   });
 
   it('answers the output of a successful call', async () => {
     answer.next = { code: 200, text: 'OK', headers: {}, body: { response_result: 0, data: [] } };
-    expect(await callOrThrow(contracts.users.list, undefined, T.shell.loadFailed)).toEqual({ response_result: 0, data: [] });
+    expect(await callOrThrow(contracts.users.list, undefined, T.shell.loadFailed)).toEqual({
+      response_result: 0,
+      data: [],
+    });
   });
 });

@@ -35,7 +35,8 @@ export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, fal
   const body = r.body as { message?: unknown } | null;
   const fields = r.code === 400 ? fieldErrorsOfEnvelope(r.body) : {};
   let message = failureMessage(r, { byCode: def?.errors, fallback });
-  if (r.code === 400 && code !== undefined && def?.errors?.[code] && typeof body?.message === 'string' && body.message) message = body.message;
+  if (r.code === 400 && code !== undefined && def?.errors?.[code] && typeof body?.message === 'string' && body.message)
+    message = body.message;
   if (code === -12 && message === T.devices.serverSerialTaken) fields.serial_number = message;
   if (code === -12 && message === T.devices.serverTopicTaken) fields.topic = message;
   return new CallError(message, fields, r.code, code);
@@ -44,7 +45,12 @@ export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, fal
 type Input<D extends CallDef> = InputOf<D> | undefined;
 
 /** The call's output, or a CallError with the catalogue's message (`fallback` when no rule names the failure). */
-export async function callOrThrow<D extends CallDef>(def: D, input: Input<D>, fallback: string, opts?: CallOptions): Promise<OutputOf<D>> {
+export async function callOrThrow<D extends CallDef>(
+  def: D,
+  input: Input<D>,
+  fallback: string,
+  opts?: CallOptions,
+): Promise<OutputOf<D>> {
   const r = await api.call(def, input as InputOf<D>, opts);
   if (!isOk(r)) throw callFailure(r, def, fallback);
   return r.body as OutputOf<D>;
@@ -61,7 +67,12 @@ export function notifyFailure(r: ApiResult<unknown>, rules: MessageRules | strin
 export type Called<O> = { ok: true; value: O } | { ok: false; sessionEnded: boolean };
 
 /** The call's output, or its failure shown as an error notice (`rules`: the fallback text, default "load failed"). */
-export async function callAndNotify<D extends CallDef>(def: D, input?: Input<D>, rules: MessageRules | string = T.shell.loadFailed, opts?: CallOptions): Promise<Called<OutputOf<D>>> {
+export async function callAndNotify<D extends CallDef>(
+  def: D,
+  input?: Input<D>,
+  rules: MessageRules | string = T.shell.loadFailed,
+  opts?: CallOptions,
+): Promise<Called<OutputOf<D>>> {
   const r = await api.call(def, input as InputOf<D>, opts);
   if (isOk(r)) return { ok: true, value: r.body as OutputOf<D> };
   notifyFailure(r, rules);

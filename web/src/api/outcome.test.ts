@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { T, contracts } from '@sentra/contracts';
 import { failureMessage } from './outcome.js';
 
-const answer = (code: number, body: Record<string, unknown>) => ({ code, text: '', headers: {}, body }) as Parameters<typeof failureMessage>[0];
+const answer = (code: number, body: Record<string, unknown>) =>
+  ({ code, text: '', headers: {}, body }) as Parameters<typeof failureMessage>[0];
 
 describe('failureMessage', () => {
   it('shows the spec message of a known code and the fallback otherwise', () => {
@@ -14,7 +15,9 @@ describe('failureMessage', () => {
   });
   it('shows how long to wait when registration or sign-in is throttled (429), not "Registrasi Gagal"', () => {
     const message = T.common.tooManyAttempts(30);
-    expect(failureMessage(answer(429, { response_result: -41, message }), { fallback: T.registration.failed })).toBe(message);
+    expect(failureMessage(answer(429, { response_result: -41, message }), { fallback: T.registration.failed })).toBe(
+      message,
+    );
     expect(failureMessage(answer(429, {}), { fallback: T.registration.failed })).toBe(T.registration.failed);
   });
 });

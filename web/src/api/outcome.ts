@@ -39,7 +39,9 @@ export function serverReason(r: ApiResult<unknown>): string | undefined {
     }
   }
   const env = body as { message?: unknown; errors?: { message?: unknown }[] } | null;
-  const field = Array.isArray(env?.errors) ? env.errors.find((e) => typeof e?.message === 'string')?.message : undefined;
+  const field = Array.isArray(env?.errors)
+    ? env.errors.find((e) => typeof e?.message === 'string')?.message
+    : undefined;
   if (typeof field === 'string' && field) return field;
   return typeof env?.message === 'string' && env.message ? env.message : undefined;
 }

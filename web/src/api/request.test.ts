@@ -9,7 +9,10 @@ function json(status: number, body: unknown, statusText = 'OK') {
   return new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
 }
 
-function setup(over: Partial<RequestEnv> = {}, answer: () => Promise<Response> | Response = () => json(200, { response_result: 0 })) {
+function setup(
+  over: Partial<RequestEnv> = {},
+  answer: () => Promise<Response> | Response = () => json(200, { response_result: 0 }),
+) {
   const fetchMock = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => answer());
   const env: RequestEnv = {
     serviceBase: 'http://svc.test',
@@ -75,18 +78,32 @@ describe('request layer: headers per principal', () => {
   it('sends the tenant id and token, plus the application domain', async () => {
     const { api, sent } = setup();
     await api.request({ path: '/service/web/x', isTenant: true, domain: 'kebun' });
-    expect(sent().headers).toMatchObject({ [Header.tenantId]: '7', [Header.tenantToken]: 'tenant-token', [Header.appDomain]: 'kebun' });
+    expect(sent().headers).toMatchObject({
+      [Header.tenantId]: '7',
+      [Header.tenantToken]: 'tenant-token',
+      [Header.appDomain]: 'kebun',
+    });
     expect(sent().headers[Header.accountId]).toBeUndefined();
   });
   it("sends the application user's id and token of the current domain", async () => {
     const { api, sent } = setup();
     await api.request({ path: '/service/web/x', isTenant: false, domain: 'kebun' });
-    expect(sent().headers).toMatchObject({ [Header.accountId]: '21', [Header.accountToken]: 'account-token', [Header.appDomain]: 'kebun' });
+    expect(sent().headers).toMatchObject({
+      [Header.accountId]: '21',
+      [Header.accountToken]: 'account-token',
+      [Header.appDomain]: 'kebun',
+    });
     expect(sent().headers[Header.tenantId]).toBeUndefined();
   });
   it('with usingAuth false and a domain, sends only the domain header', async () => {
     const { api, sent } = setup();
-    await api.request({ method: 'POST', path: '/service/web/application/account/auth/login', usingAuth: false, domain: 'kebun', body: {} });
+    await api.request({
+      method: 'POST',
+      path: '/service/web/application/account/auth/login',
+      usingAuth: false,
+      domain: 'kebun',
+      body: {},
+    });
     expect(Object.keys(sent().headers).sort()).toEqual([Header.appDomain, 'content-type'].sort());
   });
   it('gives an unauthorized result and sends nothing when credentials are missing', async () => {
@@ -147,7 +164,12 @@ describe('request layer: time-outs', () => {
   it('aborts after the default time-out and answers a timeout failure', async () => {
     vi.useFakeTimers();
     try {
-      const fetchMock = vi.fn((_u: unknown, init?: RequestInit) => new Promise<Response>((_, reject) => init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))));
+      const fetchMock = vi.fn(
+        (_u: unknown, init?: RequestInit) =>
+          new Promise<Response>((_, reject) =>
+            init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+      );
       const { api } = setup({ fetch: fetchMock as unknown as typeof fetch, timeoutMs: 30_000 });
       const pending = api.request({ path: '/service/web/x' });
       await vi.advanceTimersByTimeAsync(29_999);
@@ -161,7 +183,12 @@ describe('request layer: time-outs', () => {
   it("uses the contract's own time-out (add application 180000 ms)", async () => {
     vi.useFakeTimers();
     try {
-      const fetchMock = vi.fn((_u: unknown, init?: RequestInit) => new Promise<Response>((_, reject) => init!.signal!.addEventListener('abort', () => reject(new Error('aborted')))));
+      const fetchMock = vi.fn(
+        (_u: unknown, init?: RequestInit) =>
+          new Promise<Response>((_, reject) =>
+            init!.signal!.addEventListener('abort', () => reject(new Error('aborted'))),
+          ),
+      );
       const { api } = setup({ fetch: fetchMock as unknown as typeof fetch });
       const pending = api.call(contracts.apps.add, { name: 'Kebun Raya', domain: 'kebun' });
       await vi.advanceTimersByTimeAsync(30_000);
@@ -211,7 +238,12 @@ describe('request layer: global 401 and 402', () => {
   });
   it('does not report a 401 of an unauthenticated call (the sign-in handles it)', async () => {
     const { api, env } = setup({}, () => json(401, { response_result: -14 }));
-    await api.request({ method: 'POST', path: '/service/web/application/account/auth/login', usingAuth: false, domain: 'kebun' });
+    await api.request({
+      method: 'POST',
+      path: '/service/web/application/account/auth/login',
+      usingAuth: false,
+      domain: 'kebun',
+    });
     expect(env.onUnauthorized).not.toHaveBeenCalled();
   });
   it('reports a 402 with the isTenant of the answer', async () => {

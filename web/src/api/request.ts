@@ -50,7 +50,9 @@ export interface ApiResult<B = unknown> {
 }
 
 /** The envelope of a JSON answer: `response_result` 0 beside the call's output, or a failure with its message. */
-export type Envelope<O> = (O & { response_result: 0 }) | { response_result: number; message?: string; errors?: { path: string; message: string }[]; isTenant?: boolean };
+export type Envelope<O> =
+  | (O & { response_result: 0 })
+  | { response_result: number; message?: string; errors?: { path: string; message: string }[]; isTenant?: boolean };
 
 export interface RequestEnv {
   /** base address of /service calls ('' = same origin) */
@@ -106,7 +108,13 @@ function headersObject(h: Headers): Record<string, string> {
   return out;
 }
 
-const noAnswer = <B>(failure: Failure, code: number, text: string): ApiResult<B> => ({ code, text, headers: {}, body: null as B, failure });
+const noAnswer = <B>(failure: Failure, code: number, text: string): ApiResult<B> => ({
+  code,
+  text,
+  headers: {},
+  body: null as B,
+  failure,
+});
 
 export function createRequester(env: RequestEnv): Requester {
   async function request<B = unknown>(spec: RequestSpec): Promise<ApiResult<B>> {
@@ -139,7 +147,11 @@ export function createRequester(env: RequestEnv): Requester {
     } else {
       headers['content-type'] = 'application/json';
       const payload = spec.body ?? spec.params ?? {};
-      body = JSON.stringify(payload && typeof payload === 'object' && !Array.isArray(payload) ? convertPeriod(payload as Record<string, unknown>) : payload);
+      body = JSON.stringify(
+        payload && typeof payload === 'object' && !Array.isArray(payload)
+          ? convertPeriod(payload as Record<string, unknown>)
+          : payload,
+      );
     }
 
     const controller = new AbortController();
@@ -167,7 +179,12 @@ export function createRequester(env: RequestEnv): Requester {
         parsed = null;
       }
     }
-    const result: ApiResult<B> = { code: res.status, text: res.statusText, headers: headersObject(res.headers), body: parsed as B };
+    const result: ApiResult<B> = {
+      code: res.status,
+      text: res.statusText,
+      headers: headersObject(res.headers),
+      body: parsed as B,
+    };
 
     if (usingAuth && !spec.silent) {
       if (res.status === 401) env.onUnauthorized?.(area);

@@ -7,11 +7,17 @@ type OutputBundle = Rollup.OutputBundle;
 type OutputChunk = Rollup.OutputChunk;
 type OutputAsset = Rollup.OutputAsset;
 
-const chunk = (fileName: string, facadeModuleId: string | null, code: string) => ({ type: 'chunk', fileName, facadeModuleId, code }) as unknown as OutputChunk;
-const asset = (fileName: string, source: string | Uint8Array) => ({ type: 'asset', fileName, source }) as unknown as OutputAsset;
+const chunk = (fileName: string, facadeModuleId: string | null, code: string) =>
+  ({ type: 'chunk', fileName, facadeModuleId, code }) as unknown as OutputChunk;
+const asset = (fileName: string, source: string | Uint8Array) =>
+  ({ type: 'asset', fileName, source }) as unknown as OutputAsset;
 
 function generate(bundle: OutputBundle, hinted = (id: string) => id.endsWith('/plotly.ts')) {
-  const hook = compileHints(hinted).generateBundle as unknown as (this: unknown, options: unknown, bundle: OutputBundle) => void;
+  const hook = compileHints(hinted).generateBundle as unknown as (
+    this: unknown,
+    options: unknown,
+    bundle: OutputBundle,
+  ) => void;
   hook.call({}, {}, bundle);
 }
 
@@ -26,10 +32,13 @@ describe('compile hints', () => {
     expect(map).toEqual({ version: 3, sources: ['a.ts'], mappings: ';AAAA;AACA' });
   });
 
-  it("hint the chosen chunk and its map (text or bytes), and leave the others as they are", () => {
+  it('hint the chosen chunk and its map (text or bytes), and leave the others as they are', () => {
     const bundle = {
       'plotly-1.js': chunk('plotly-1.js', '/w/src/cards/chart/plotly.ts', 'var p=1;'),
-      'plotly-1.js.map': asset('plotly-1.js.map', new TextEncoder().encode(JSON.stringify({ version: 3, mappings: 'AAAA' }))),
+      'plotly-1.js.map': asset(
+        'plotly-1.js.map',
+        new TextEncoder().encode(JSON.stringify({ version: 3, mappings: 'AAAA' })),
+      ),
       'index-2.js': chunk('index-2.js', '/w/src/main.tsx', 'var i=1;'),
       'index-2.js.map': asset('index-2.js.map', JSON.stringify({ version: 3, mappings: 'AAAA' })),
       'shared-3.js': chunk('shared-3.js', null, 'var s=1;'),

@@ -29,10 +29,19 @@ export function compileHints(hinted: (facadeModuleId: string) => boolean): Plugi
     apply: 'build',
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk' || !chunk.facadeModuleId || !hinted(chunk.facadeModuleId) || chunk.code.startsWith(COMPILE_HINT)) continue;
+        if (
+          chunk.type !== 'chunk' ||
+          !chunk.facadeModuleId ||
+          !hinted(chunk.facadeModuleId) ||
+          chunk.code.startsWith(COMPILE_HINT)
+        )
+          continue;
         chunk.code = withCompileHint(chunk.code);
         const map = bundle[`${chunk.fileName}.map`];
-        if (map?.type === 'asset') map.source = shiftedSourceMap(typeof map.source === 'string' ? map.source : new TextDecoder().decode(map.source));
+        if (map?.type === 'asset')
+          map.source = shiftedSourceMap(
+            typeof map.source === 'string' ? map.source : new TextDecoder().decode(map.source),
+          );
       }
     },
   };

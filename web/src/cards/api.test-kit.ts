@@ -15,7 +15,12 @@ interface Answer {
 
 export const apiRecorder = {
   calls: [] as { path: string; input: any; opts?: any }[],
-  answer: (_path: string): Answer | Promise<unknown> => ({ code: 200, body: { response_result: 0, message: 'ok' }, headers: {}, text: 'OK' }),
+  answer: (_path: string): Answer | Promise<unknown> => ({
+    code: 200,
+    body: { response_result: 0, message: 'ok' },
+    headers: {},
+    text: 'OK',
+  }),
 };
 
 /** what `api/client.js` exports, recording */
@@ -34,6 +39,11 @@ export function recordedApiModule() {
 /** no calls yet, every call answered with success, no notice on screen */
 export function resetApiRecorder() {
   apiRecorder.calls.length = 0;
-  apiRecorder.answer = () => ({ code: 200, body: { response_result: 0, message: T.dashboards.commands.success }, headers: {}, text: 'OK' });
+  apiRecorder.answer = () => ({
+    code: 200,
+    body: { response_result: 0, message: T.dashboards.commands.success },
+    headers: {},
+    text: 'OK',
+  });
   for (const n of notices.snapshot()) notices.dismiss(n.id);
 }

@@ -53,7 +53,12 @@ export function cardElement(cat: CardTypeCode, f: CardFixture = {}): ReactElemen
   const state = data ? ({ data, frame: 1, seq: 0, appends: [], receivedAt: 0, ...f.state } as CardState) : undefined;
   const View = def.view;
   return (
-    <LiveDashboard dashboardId={1} components={f.components ?? [component]} hub={createLiveHub(silentTransport)} globals={f.globals}>
+    <LiveDashboard
+      dashboardId={1}
+      components={f.components ?? [component]}
+      hub={createLiveHub(silentTransport)}
+      globals={f.globals}
+    >
       <Suspense fallback={<span>loading</span>}>
         <View component={component} view={view} data={data} state={state} dashboardId={1} height={300} decimals={2} />
       </Suspense>

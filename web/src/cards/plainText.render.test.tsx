@@ -11,7 +11,12 @@ afterEach(cleanup);
 
 describe('cards drawn by React', () => {
   it("a list card shows a device's name and text value as text", async () => {
-    renderCard('LIST_CARD', { data: { table_keys: ['device_id', 'label', 'value'], table_data: [{ device_id: 1, label: PAYLOAD, value: SCRIPT }] } });
+    renderCard('LIST_CARD', {
+      data: {
+        table_keys: ['device_id', 'label', 'value'],
+        table_data: [{ device_id: 1, label: PAYLOAD, value: SCRIPT }],
+      },
+    });
     const list = await screen.findByTestId('card-list');
     expect(within(list).getByText(PAYLOAD)).toBeTruthy();
     expect(within(list).getByText(SCRIPT)).toBeTruthy();

@@ -16,11 +16,13 @@ function expectedMin(cat: CardTypeCode): { w: number; h: number } {
   if (cat === 'TITLE') return { w: 1, h: 1 };
   if (cat === 'DROPDOWN_SELECTOR') return { w: 2, h: 1 };
   if (cat === 'MAP_CARD') return { w: 1, h: 2 };
-  if (['THREE_PHASE_CARD', 'COORDINATE_CARD', 'STRAIN_CARD', 'CRACK_CARD', 'DATA_VALUE_CARD'].includes(cat)) return SECTION_5_MIN.TALL!;
+  if (['THREE_PHASE_CARD', 'COORDINATE_CARD', 'STRAIN_CARD', 'CRACK_CARD', 'DATA_VALUE_CARD'].includes(cat))
+    return SECTION_5_MIN.TALL!;
   const group = CARD_TYPES[cat].group;
   if (group === 'list') return SECTION_5_MIN.LIST!;
   if (group === 'chart') return SECTION_5_MIN.CHART!;
-  if (['SINGLE_IMAGE_CARD', 'EMBEDDED_DASHBOARD', 'WEBSERVICE', 'WEBSERVICE_FETCH'].includes(cat)) return { w: 2, h: 4 };
+  if (['SINGLE_IMAGE_CARD', 'EMBEDDED_DASHBOARD', 'WEBSERVICE', 'WEBSERVICE_FETCH'].includes(cat))
+    return { w: 2, h: 4 };
   return { w: 1, h: 2 };
 }
 
@@ -71,10 +73,19 @@ describe('card registry', () => {
         // the subtype (type) and decimals belong to the editor form itself, not to the Visualisasi fields
         if (name === 'type' || name === 'decimal') continue;
         expect(offered.has(name), `${cat}: the default ${name} is not an editor field`).toBe(true);
-        expect(offered.get(name)!.initial, `${cat}: the editor starts ${name} elsewhere than the default`).toEqual(value);
+        expect(offered.get(name)!.initial, `${cat}: the editor starts ${name} elsewhere than the default`).toEqual(
+          value,
+        );
       }
-      for (const f of fields) if (f.initial !== undefined) expect(def.defaults, `${cat}: the editor starts ${f.name} without a default`).toHaveProperty([f.name], f.initial);
-      expect(initialView(cat)).toEqual(Object.fromEntries(Object.entries(def.defaults).filter(([k]) => k !== 'type' && k !== 'decimal')));
+      for (const f of fields)
+        if (f.initial !== undefined)
+          expect(def.defaults, `${cat}: the editor starts ${f.name} without a default`).toHaveProperty(
+            [f.name],
+            f.initial,
+          );
+      expect(initialView(cat)).toEqual(
+        Object.fromEntries(Object.entries(def.defaults).filter(([k]) => k !== 'type' && k !== 'decimal')),
+      );
     });
 
     it('offers the query options of its kind', () => {

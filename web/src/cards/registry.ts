@@ -44,7 +44,9 @@ export const CARD_DEFINITIONS: readonly CardDefinition[] = [
   webserviceFetchCard,
 ];
 
-export const registry: Readonly<Record<CardTypeCode, CardDefinition>> = Object.fromEntries(CARD_DEFINITIONS.map((d) => [d.type, d])) as Record<CardTypeCode, CardDefinition>;
+export const registry: Readonly<Record<CardTypeCode, CardDefinition>> = Object.fromEntries(
+  CARD_DEFINITIONS.map((d) => [d.type, d]),
+) as Record<CardTypeCode, CardDefinition>;
 
 export function cardDefinition(cat: string): CardDefinition | undefined {
   return isCardType(cat) ? registry[cat] : undefined;

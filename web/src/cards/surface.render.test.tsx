@@ -23,13 +23,23 @@ function liveTransport() {
       return () => undefined;
     },
     onReconnect: () => () => undefined,
-    push: (key, data) => handler?.({ room: 'room1', dashboard_id: 9, key, mode: 'full', data: { key, cat: 'X', success: true, ...data } }),
+    push: (key, data) =>
+      handler?.({ room: 'room1', dashboard_id: 9, key, mode: 'full', data: { key, cat: 'X', success: true, ...data } }),
   };
   return t;
 }
 
-const card = (key: string, cat: string, extra: Partial<CardComponent> = {}): CardComponent => ({ key, cat, x: 0, y: 0, w: 1, h: 1, ...extra });
-const cardEl = (key: string) => screen.getAllByTestId('dashboard-card').find((e) => e.getAttribute('data-key') === key)!;
+const card = (key: string, cat: string, extra: Partial<CardComponent> = {}): CardComponent => ({
+  key,
+  cat,
+  x: 0,
+  y: 0,
+  w: 1,
+  h: 1,
+  ...extra,
+});
+const cardEl = (key: string) =>
+  screen.getAllByTestId('dashboard-card').find((e) => e.getAttribute('data-key') === key)!;
 
 describe('<CardSurface> in a live dashboard', () => {
   it('joined as the record arrives: the cards rendered later take over that subscription and its first frames', async () => {
@@ -75,16 +85,28 @@ describe('<CardSurface> in a live dashboard', () => {
     await act(async () => {
       t.push('ok', { value: 229.5 });
       t.push('badquery', { success: false, alert: T.cards.deviceNotFound });
-      t.push('throws', { value: { toJSON() { throw new Error('nilai rusak'); } } });
+      t.push('throws', {
+        value: {
+          toJSON() {
+            throw new Error('nilai rusak');
+          },
+        },
+      });
       t.push('judul', {});
       await new Promise((r) => setTimeout(r, 20));
     });
-    await vi.waitFor(() => expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('229,50 V'), { timeout: 8000 });
+    await vi.waitFor(() => expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('229,50 V'), {
+      timeout: 8000,
+    });
     expect(within(cardEl('ok')).getByTestId('card-title').textContent).toBe('Tegangan');
     expect(within(cardEl('badconf')).getByTestId('card-error').textContent).toContain(T.cards.invalidComponent);
     expect(within(cardEl('badquery')).getByTestId('card-error').textContent).toContain(T.cards.deviceNotFound);
-    await vi.waitFor(() => expect(within(cardEl('throws')).getByTestId('card-error').textContent).toContain('nilai rusak'));
-    expect(within(cardEl('unknown')).getByTestId('card-error').textContent).toContain(T.cardViews.unknownType('NO_SUCH_CARD'));
+    await vi.waitFor(() =>
+      expect(within(cardEl('throws')).getByTestId('card-error').textContent).toContain('nilai rusak'),
+    );
+    expect(within(cardEl('unknown')).getByTestId('card-error').textContent).toContain(
+      T.cardViews.unknownType('NO_SUCH_CARD'),
+    );
     expect(within(cardEl('judul')).getByText('Panel Utama')).toBeTruthy();
 
     // the healthy card keeps living
@@ -99,7 +121,11 @@ describe('<CardSurface> in a live dashboard', () => {
     const t = liveTransport();
     const hub = createLiveHub(t);
     const c = card('ok', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT' } });
-    const { rerender } = render(<LiveDashboard dashboardId={9} components={[c]} hub={hub}>{null}</LiveDashboard>);
+    const { rerender } = render(
+      <LiveDashboard dashboardId={9} components={[c]} hub={hub}>
+        {null}
+      </LiveDashboard>,
+    );
     await vi.waitFor(() => expect(t.subscriptions).toBe(1));
     await act(async () => {
       t.push('ok', { value: 229.5 });
@@ -127,11 +153,25 @@ describe('<CardSurface> where cards must not act (edit layout, editor preview)',
     const t = liveTransport();
     const hub = createLiveHub(t);
     const c = card('baru', 'SINGLE_VALUE_CARD', { view: { type: 'VOLT', title: 'Tegangan baru' } });
-    const given = { state: { data: { key: 'baru', cat: 'SINGLE_VALUE_CARD', success: true, value: 231.25 }, frame: 1, seq: 0, appends: [], receivedAt: 0 } };
+    const given = {
+      state: {
+        data: { key: 'baru', cat: 'SINGLE_VALUE_CARD', success: true, value: 231.25 },
+        frame: 1,
+        seq: 0,
+        appends: [],
+        receivedAt: 0,
+      },
+    };
     render(
       <LiveDashboard dashboardId={9} components={[c]} hub={hub}>
         <CardsReadOnly.Provider value={true}>
-          <CardSurface component={c} h={2} dashboardId={9} given={given} actions={<button type="button">menu</button>} />
+          <CardSurface
+            component={c}
+            h={2}
+            dashboardId={9}
+            given={given}
+            actions={<button type="button">menu</button>}
+          />
         </CardsReadOnly.Provider>
       </LiveDashboard>,
     );

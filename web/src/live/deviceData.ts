@@ -5,5 +5,10 @@ import { useLiveEvent } from './useLive.js';
 export type DeviceDataEvent = DeviceDataPush;
 
 export function useLiveDeviceData(deviceId: number | null, apply: (events: DeviceDataEvent[]) => void): void {
-  useLiveEvent<DeviceDataEvent>(DEVICE_DATA_LIVE.channel, deviceId ? { device_id: deviceId } : null, DEVICE_DATA_LIVE.event, apply);
+  useLiveEvent<DeviceDataEvent>(
+    DEVICE_DATA_LIVE.channel,
+    deviceId ? { device_id: deviceId } : null,
+    DEVICE_DATA_LIVE.event,
+    apply,
+  );
 }

@@ -5,7 +5,10 @@ import { useLiveEvent } from './useLive.js';
 
 export type DeviceStatusEvent = DeviceStatusPush;
 
-export function withDeviceStatus<R extends { id: number; online: boolean }>(rows: R[] | null, changes: readonly DeviceStatusEvent[]): R[] | null {
+export function withDeviceStatus<R extends { id: number; online: boolean }>(
+  rows: R[] | null,
+  changes: readonly DeviceStatusEvent[],
+): R[] | null {
   if (!rows) return rows;
   let out = rows;
   for (const c of changes) {
@@ -18,7 +21,9 @@ export function withDeviceStatus<R extends { id: number; online: boolean }>(rows
 }
 
 /** one device's status after the changes that concern it (the last one wins); the same object when none does */
-export function withOwnStatus<D extends { id: number; online: boolean; last_online_ts: number | null; last_offline_ts: number | null }>(device: D | null, changes: readonly DeviceStatusEvent[]): D | null {
+export function withOwnStatus<
+  D extends { id: number; online: boolean; last_online_ts: number | null; last_offline_ts: number | null },
+>(device: D | null, changes: readonly DeviceStatusEvent[]): D | null {
   if (!device) return device;
   const mine = changes.filter((c) => c.id === device.id).at(-1);
   if (!mine) return device;

@@ -75,12 +75,19 @@ describe('live hub', () => {
 
   it('reports a refused subscription with the server message, and leaves a room answered after its release', async () => {
     let answer: (room: string) => void = () => undefined;
-    const refusing = createLiveHub(fakeTransport(() => Promise.reject({ response_result: -13, message: 'Anda tidak memiliki akses' })));
+    const refusing = createLiveHub(
+      fakeTransport(() => Promise.reject({ response_result: -13, message: 'Anda tidak memiliki akses' })),
+    );
     const sub = refusing.open('dashboard', { dashboard_id: 1 });
     const statuses: string[] = [];
     sub.onStatus(() => statuses.push(sub.status));
     await vi.advanceTimersByTimeAsync(0);
-    expect([sub.status, sub.error, sub.refused, statuses]).toEqual(['failed', 'Anda tidak memiliki akses', -13, ['failed']]);
+    expect([sub.status, sub.error, sub.refused, statuses]).toEqual([
+      'failed',
+      'Anda tidak memiliki akses',
+      -13,
+      ['failed'],
+    ]);
 
     const slow = fakeTransport(() => new Promise((resolve) => (answer = resolve)));
     const hub = createLiveHub(slow, { releaseDelayMs: 10 });
@@ -92,10 +99,25 @@ describe('live hub', () => {
   });
 
   it('names a subscription by its channel and params whatever their key order, undefined ones left out', () => {
-    const a = subscriptionKey('dashboard', { dashboard_id: 3, type: 'CUSTOM', start: 1, end: 2, vars: { zona: 'b', area: 'a' } });
-    const b = subscriptionKey('dashboard', { vars: { area: 'a', zona: 'b' }, end: 2, start: 1, type: 'CUSTOM', dashboard_id: 3, filter: undefined });
+    const a = subscriptionKey('dashboard', {
+      dashboard_id: 3,
+      type: 'CUSTOM',
+      start: 1,
+      end: 2,
+      vars: { zona: 'b', area: 'a' },
+    });
+    const b = subscriptionKey('dashboard', {
+      vars: { area: 'a', zona: 'b' },
+      end: 2,
+      start: 1,
+      type: 'CUSTOM',
+      dashboard_id: 3,
+      filter: undefined,
+    });
     expect(a).toBe(b);
-    expect(subscriptionKey('dashboard', { dashboard_id: 3, vars: { zona: 'a' } })).not.toBe(subscriptionKey('dashboard', { dashboard_id: 3, vars: { zona: 'b' } }));
+    expect(subscriptionKey('dashboard', { dashboard_id: 3, vars: { zona: 'a' } })).not.toBe(
+      subscriptionKey('dashboard', { dashboard_id: 3, vars: { zona: 'b' } }),
+    );
     expect(subscriptionKey('devices', { dashboard_id: 3 })).not.toBe(subscriptionKey('dashboard', { dashboard_id: 3 }));
     // upper case sorts before lower case (code units): the same order on every machine, whatever its locale
     expect(subscriptionKey('x', { b: 1, B: 2, a: 3 })).toBe('x\u001f{"B":2,"a":3,"b":1}');

@@ -92,7 +92,12 @@ export function subscriptionKey(channel: string, params: unknown): string {
   // dashboard's record to its channel's subscribe
   const sorted = (v: unknown): unknown =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, sorted(x)]))
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([, x]) => x !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([k, x]) => [k, sorted(x)]),
+        )
       : v;
   return `${channel}\u001f${JSON.stringify(sorted(params ?? {}))}`;
 }
@@ -145,7 +150,7 @@ export function createLiveHub(transport: LiveTransport, opts: { releaseDelayMs?:
       held.set(key, h);
       void join(h.sub);
     }
-    if (h.releaseTimer) clearTimeout(h.releaseTimer), (h.releaseTimer = undefined);
+    if (h.releaseTimer) (clearTimeout(h.releaseTimer), (h.releaseTimer = undefined));
     h.users++;
     return h.sub;
   }
@@ -169,7 +174,8 @@ export function createLiveHub(transport: LiveTransport, opts: { releaseDelayMs?:
     open,
     release,
     /** the subscription of these params if one is held (a card rendering for the first time reads what it has) */
-    peek: (channel: string, params: unknown): LiveSubscription | undefined => held.get(subscriptionKey(channel, params))?.sub,
+    peek: (channel: string, params: unknown): LiveSubscription | undefined =>
+      held.get(subscriptionKey(channel, params))?.sub,
     /** listens to `event` of `channel` with `params` while held; answers the function that stops (and releases) */
     listen(channel: string, params: unknown, event: string, listener: Listener): () => void {
       const sub = open(channel, params);

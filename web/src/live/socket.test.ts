@@ -10,9 +10,16 @@ function fakeSocket() {
   const s = {
     connected: false,
     acks,
-    timeout: () => ({ emit: (_event: string, body: unknown, ack: (err: unknown, answer?: unknown) => void) => void acks.push({ body, ack }) }),
+    timeout: () => ({
+      emit: (_event: string, body: unknown, ack: (err: unknown, answer?: unknown) => void) =>
+        void acks.push({ body, ack }),
+    }),
     emit: () => true,
-    on: (event: string, fn: (...a: any[]) => void) => (handlers.has(event) || handlers.set(event, new Set()), handlers.get(event)!.add(fn), s),
+    on: (event: string, fn: (...a: any[]) => void) => (
+      handlers.has(event) || handlers.set(event, new Set()),
+      handlers.get(event)!.add(fn),
+      s
+    ),
     off: (event: string, fn: (...a: any[]) => void) => (handlers.get(event)?.delete(fn), s),
     connect: () => {
       s.connected = true;

@@ -21,7 +21,9 @@ let current: Connection | null = null;
 export function liveAuth(pathname = window.location.pathname): { key: string; auth: Record<string, string> } | null {
   const area = areaOf(pathname);
   if (!area.domain) return null;
-  const session = area.isTenant ? sessionStore.read({ kind: 'tenant' }) : sessionStore.read({ kind: 'member', domain: area.domain });
+  const session = area.isTenant
+    ? sessionStore.read({ kind: 'tenant' })
+    : sessionStore.read({ kind: 'member', domain: area.domain });
   if (!session) return null;
   const auth: Record<string, string> = area.isTenant
     ? { [Header.tenantId]: String(session.id), [Header.tenantToken]: session.token }
@@ -36,7 +38,11 @@ export function liveHub(): LiveHub | null {
   if (!who) return null;
   if (current?.key === who.key) return current.hub;
   current?.socket.close();
-  const socket = io(import.meta.env.VITE_FETCH_BASE || undefined, { auth: who.auth, transports: ['websocket'], reconnectionDelayMax: 10_000 });
+  const socket = io(import.meta.env.VITE_FETCH_BASE || undefined, {
+    auth: who.auth,
+    transports: ['websocket'],
+    reconnectionDelayMax: 10_000,
+  });
   const hub = createLiveHub(transportOf(socket));
   current = { key: who.key, socket, hub };
   return hub;
@@ -63,14 +69,20 @@ export function transportOf(socket: Pick<Socket, 'timeout' | 'emit' | 'on' | 'of
   return {
     subscribe: (channel, params) =>
       new Promise((resolve, reject) => {
-        socket.timeout(ACK_TIMEOUT_MS).emit('subscribe', { channel, params }, (err: unknown, ack: { response_result?: number; room?: string; message?: string }) => {
-          if (err) {
-            timedOut = true;
-            return reject({ response_result: -99, message: 'timeout' });
-          }
-          if (ack?.response_result === 0 && typeof ack.room === 'string') resolve(ack.room);
-          else reject(ack ?? { response_result: -99 });
-        });
+        socket
+          .timeout(ACK_TIMEOUT_MS)
+          .emit(
+            'subscribe',
+            { channel, params },
+            (err: unknown, ack: { response_result?: number; room?: string; message?: string }) => {
+              if (err) {
+                timedOut = true;
+                return reject({ response_result: -99, message: 'timeout' });
+              }
+              if (ack?.response_result === 0 && typeof ack.room === 'string') resolve(ack.room);
+              else reject(ack ?? { response_result: -99 });
+            },
+          );
       }),
     unsubscribe: (room) => void socket.emit('unsubscribe', { room }),
     on: (event, fn) => {

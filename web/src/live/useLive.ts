@@ -5,7 +5,12 @@ import { liveHub } from './socket.js';
 
 const MAX_BUFFERED = 1000;
 
-export function useLiveEvent<P>(channel: string, params: Record<string, unknown> | null, event: string, onBatch: (payloads: P[]) => void): void {
+export function useLiveEvent<P>(
+  channel: string,
+  params: Record<string, unknown> | null,
+  event: string,
+  onBatch: (payloads: P[]) => void,
+): void {
   const handler = useRef(onBatch);
   handler.current = onBatch;
   const paramsKey = params ? JSON.stringify(params) : null;

@@ -13,17 +13,25 @@ type LoginAnswer = ApiResult<Envelope<{ id: number; token: string; name: string 
 /** Maps a sign-in answer to the spec's outcome and message (spec 01 section 8 "Sign-in"). */
 export function loginOutcome(principal: Principal, r: LoginAnswer): LoginOutcome {
   if (isOk(r)) return { ok: true, session: { id: r.body.id, token: r.body.token, name: r.body.name } };
-  if (principal.kind === 'member' && r.code === 401) return { ok: false, message: T.login.appNotRegistered, notRegistered: true };
-  return { ok: false, message: failureMessage(r, { byCode: contracts.auth.tenantLogin.errors, fallback: T.login.failed }) };
+  if (principal.kind === 'member' && r.code === 401)
+    return { ok: false, message: T.login.appNotRegistered, notRegistered: true };
+  return {
+    ok: false,
+    message: failureMessage(r, { byCode: contracts.auth.tenantLogin.errors, fallback: T.login.failed }),
+  };
 }
 
 async function signIn({ principal, username, password }: LoginRequest): Promise<LoginOutcome> {
   const def = principal.kind === 'tenant' ? contracts.auth.tenantLogin : contracts.auth.appLogin;
-  const r = await api.call(def, { input: username, pass: password }, {
-    usingAuth: false,
-    isTenant: principal.kind === 'tenant',
-    domain: principal.kind === 'member' ? principal.domain : undefined,
-  });
+  const r = await api.call(
+    def,
+    { input: username, pass: password },
+    {
+      usingAuth: false,
+      isTenant: principal.kind === 'tenant',
+      domain: principal.kind === 'member' ? principal.domain : undefined,
+    },
+  );
   return loginOutcome(principal, r);
 }
 
@@ -34,12 +42,16 @@ const liveMachine = sessionMachine.provide({
       if (!input.session) return;
       const isTenant = input.principal.kind === 'tenant';
       const def = isTenant ? contracts.auth.tenantLogout : contracts.auth.appLogout;
-      await api.call(def, {}, {
-        isTenant,
-        domain: input.principal.kind === 'member' ? input.principal.domain : undefined,
-        credentials: input.session,
-        silent: true,
-      });
+      await api.call(
+        def,
+        {},
+        {
+          isTenant,
+          domain: input.principal.kind === 'member' ? input.principal.domain : undefined,
+          credentials: input.session,
+          silent: true,
+        },
+      );
     }),
   },
 });
@@ -65,7 +77,8 @@ export function sessionActor(principal: Principal): SessionActor {
 if (typeof window !== 'undefined') {
   window.addEventListener('storage', (e) => {
     for (const [key, actor] of actors) {
-      const p: Principal = key === 'tenant' ? { kind: 'tenant' } : { kind: 'member', domain: key.slice('member:'.length) };
+      const p: Principal =
+        key === 'tenant' ? { kind: 'tenant' } : { kind: 'member', domain: key.slice('member:'.length) };
       const k = keysOf(p);
       if (e.key === null || e.key === k.id || e.key === k.token) actor.send({ type: 'SYNC' });
     }

@@ -6,10 +6,19 @@ import { createSessionStore, memoryStorage, TENANT_ID_KEY, TENANT_TOKEN_KEY, typ
 
 const tenant: Principal = { kind: 'tenant' };
 
-function start(opts: { storage?: Storage; principal?: Principal; login?: (r: LoginRequest) => Promise<LoginOutcome>; logout?: (input: unknown) => Promise<void> } = {}) {
+function start(
+  opts: {
+    storage?: Storage;
+    principal?: Principal;
+    login?: (r: LoginRequest) => Promise<LoginOutcome>;
+    logout?: (input: unknown) => Promise<void>;
+  } = {},
+) {
   const storage = opts.storage ?? memoryStorage();
   const store = createSessionStore(storage);
-  const login = vi.fn(opts.login ?? (async () => ({ ok: true, session: { id: 5, token: 'tok', name: 'Budi' } }) as LoginOutcome));
+  const login = vi.fn(
+    opts.login ?? (async () => ({ ok: true, session: { id: 5, token: 'tok', name: 'Budi' } }) as LoginOutcome),
+  );
   const logout = vi.fn(opts.logout ?? (async (_input: unknown) => undefined));
   const machine = sessionMachine.provide({
     actors: {
@@ -81,7 +90,10 @@ describe('session machine', () => {
   it('allows a new attempt straight from failure', async () => {
     let attempt = 0;
     const { actor } = start({
-      login: async () => (++attempt === 1 ? { ok: false, message: T.login.unknownUsername } : { ok: true, session: { id: 1, token: 't', name: 'A' } }),
+      login: async () =>
+        ++attempt === 1
+          ? { ok: false, message: T.login.unknownUsername }
+          : { ok: true, session: { id: 1, token: 't', name: 'A' } },
     });
     actor.send({ type: 'SUBMIT', username: 'x', password: 'y' });
     await waitFor(actor, (s) => s.matches('failure'));
@@ -90,7 +102,10 @@ describe('session machine', () => {
   });
 
   it("marks an application sign-in 401 as 'not registered' with a warning", async () => {
-    const { actor, notices } = start({ principal: { kind: 'member', domain: 'kebun' }, login: async () => ({ ok: false, message: T.login.appNotRegistered, notRegistered: true }) });
+    const { actor, notices } = start({
+      principal: { kind: 'member', domain: 'kebun' },
+      login: async () => ({ ok: false, message: T.login.appNotRegistered, notRegistered: true }),
+    });
     actor.send({ type: 'SUBMIT', username: 'x', password: 'y' });
     await waitFor(actor, (s) => s.matches('failure'));
     expect(actor.getSnapshot().context.notRegistered).toBe(true);
@@ -142,7 +157,10 @@ describe('session machine', () => {
     const storage = memoryStorage();
     storage.setItem(TENANT_ID_KEY, '9');
     storage.setItem(TENANT_TOKEN_KEY, 'lama');
-    const { actor, notices } = start({ storage, login: async () => ({ ok: true, session: { id: 9, token: 'baru', name: 'Budi' } }) });
+    const { actor, notices } = start({
+      storage,
+      login: async () => ({ ok: true, session: { id: 9, token: 'baru', name: 'Budi' } }),
+    });
     actor.send({ type: 'EXPIRED' });
     // no error is shown for an ended session: the sign-in form is simply there
     expect(notices).toEqual([]);

@@ -5,7 +5,8 @@ import { assign, emit, fromPromise, setup } from 'xstate';
 import { T } from '@sentra/contracts';
 import type { Principal, SessionStore, StoredSession } from './storage.js';
 
-export type LoginOutcome = { ok: true; session: StoredSession } | { ok: false; message: string; notRegistered?: boolean };
+export type LoginOutcome =
+  { ok: true; session: StoredSession } | { ok: false; message: string; notRegistered?: boolean };
 
 export interface LoginRequest {
   principal: Principal;
@@ -99,7 +100,14 @@ export const sessionMachine = setup({
             actions: [
               assign({ session: ({ event }) => (event.output.ok ? event.output.session : null) }),
               ({ context }) => context.session && context.store.write(context.principal, context.session),
-              emit(({ context }) => ({ type: 'notice', level: 'success', message: T.login.welcome(context.session?.name ?? '') }) as SessionNotice),
+              emit(
+                ({ context }) =>
+                  ({
+                    type: 'notice',
+                    level: 'success',
+                    message: T.login.welcome(context.session?.name ?? ''),
+                  }) as SessionNotice,
+              ),
             ],
           },
           {
@@ -114,7 +122,14 @@ export const sessionMachine = setup({
       },
     },
     failure: {
-      entry: emit(({ context }) => ({ type: 'notice', level: context.notRegistered ? 'warning' : 'error', message: context.error ?? T.login.failed }) as SessionNotice),
+      entry: emit(
+        ({ context }) =>
+          ({
+            type: 'notice',
+            level: context.notRegistered ? 'warning' : 'error',
+            message: context.error ?? T.login.failed,
+          }) as SessionNotice,
+      ),
       on: { SUBMIT: 'submitting', DISMISS: { target: 'idle', actions: ['resetFailure', 'forgetLogout'] } },
     },
     authenticated: {

@@ -87,4 +87,6 @@ function browserStorage(): Storage {
   }
 }
 
-export const sessionStore: SessionStore = createSessionStore(typeof window !== 'undefined' ? browserStorage() : memoryStorage());
+export const sessionStore: SessionStore = createSessionStore(
+  typeof window !== 'undefined' ? browserStorage() : memoryStorage(),
+);

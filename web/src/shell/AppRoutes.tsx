@@ -37,7 +37,12 @@ export function AppRoutes({ base, routes, custom = [], home, empty }: AppRoutesP
 }
 
 /** The top bar title of the current page. */
-export function usePageTitle(base: string, routes: readonly ScreenRoute[], custom: readonly MenuEntry[], fallback: string): string {
+export function usePageTitle(
+  base: string,
+  routes: readonly ScreenRoute[],
+  custom: readonly MenuEntry[],
+  fallback: string,
+): string {
   const { pathname } = useLocation();
   for (const r of routes) if (matchPath({ path: `${base}/${routePath(r.key)}` }, pathname)) return r.title;
   for (const e of custom) if (matchPath({ path: e.to }, pathname)) return e.label;

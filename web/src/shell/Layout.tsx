@@ -3,8 +3,22 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import {
-  AppBar, Box, Collapse, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, Menu, MenuItem,
-  Toolbar, Tooltip, Typography, useMediaQuery,
+  AppBar,
+  Box,
+  Collapse,
+  Divider,
+  Drawer,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Toolbar,
+  Tooltip,
+  Typography,
+  useMediaQuery,
 } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
@@ -20,7 +34,9 @@ import { PageTitleProvider, usePageTitleState } from './pageTitle.js';
 
 // the Tugas entry's unread count listens on the live socket: loaded after the shell, so the socket client stays off the
 // shell's first load
-const TaskMenuBadge = lazy(() => import('../screens/tasks/TaskMenuBadge.js').then((m) => ({ default: m.TaskMenuBadge })));
+const TaskMenuBadge = lazy(() =>
+  import('../screens/tasks/TaskMenuBadge.js').then((m) => ({ default: m.TaskMenuBadge })),
+);
 
 export const DRAWER_WIDTH = 265;
 /** up to this width the side menu starts collapsed and overlays the page */
@@ -42,7 +58,15 @@ export interface LayoutProps {
   children: ReactNode;
 }
 
-function MenuItems({ entries, depth = 0, onNavigate }: { entries: readonly MenuEntry[]; depth?: number; onNavigate(): void }) {
+function MenuItems({
+  entries,
+  depth = 0,
+  onNavigate,
+}: {
+  entries: readonly MenuEntry[];
+  depth?: number;
+  onNavigate(): void;
+}) {
   const { pathname } = useLocation();
   const [open, setOpen] = useState<Record<string, boolean>>({});
   return (
@@ -55,7 +79,9 @@ function MenuItems({ entries, depth = 0, onNavigate }: { entries: readonly MenuE
           return (
             <Box key={e.id}>
               <ListItemButton sx={{ pl: 2 + depth * 2 }} onClick={() => setOpen((o) => ({ ...o, [e.id]: !expanded }))}>
-                <ListItemIcon><Icon /></ListItemIcon>
+                <ListItemIcon>
+                  <Icon />
+                </ListItemIcon>
                 <ListItemText primary={e.label} />
                 {expanded ? <ExpandLess /> : <ExpandMore />}
               </ListItemButton>
@@ -68,8 +94,18 @@ function MenuItems({ entries, depth = 0, onNavigate }: { entries: readonly MenuE
           );
         }
         return (
-          <ListItemButton key={e.id} component={Link} to={e.to} selected={selected} onClick={onNavigate} sx={{ pl: 2 + depth * 2 }} data-testid="menu-entry">
-            <ListItemIcon><Icon /></ListItemIcon>
+          <ListItemButton
+            key={e.id}
+            component={Link}
+            to={e.to}
+            selected={selected}
+            onClick={onNavigate}
+            sx={{ pl: 2 + depth * 2 }}
+            data-testid="menu-entry"
+          >
+            <ListItemIcon>
+              <Icon />
+            </ListItemIcon>
             <ListItemText primary={e.label} />
             {e.id === '_task_list_' && (
               <Suspense fallback={null}>
@@ -110,11 +146,22 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute
     <Box sx={{ width: DRAWER_WIDTH }} role="navigation">
       <Toolbar sx={{ flexDirection: 'column', alignItems: 'flex-start', justifyContent: 'center', py: 1 }}>
         <Tooltip title={logo.title}>
-          <Box component={Link} to={logo.to} title={logo.title} aria-label={logo.title} onClick={closeIfOverlay} sx={{ display: 'inline-flex', color: 'inherit', textDecoration: 'none' }}>
+          <Box
+            component={Link}
+            to={logo.to}
+            title={logo.title}
+            aria-label={logo.title}
+            onClick={closeIfOverlay}
+            sx={{ display: 'inline-flex', color: 'inherit', textDecoration: 'none' }}
+          >
             <SentraLogo />
           </Box>
         </Tooltip>
-        {caption && <Typography variant="caption" color="text.secondary" noWrap sx={{ maxWidth: '100%' }}>{caption}</Typography>}
+        {caption && (
+          <Typography variant="caption" color="text.secondary" noWrap sx={{ maxWidth: '100%' }}>
+            {caption}
+          </Typography>
+        )}
       </Toolbar>
       <Divider />
       <List data-testid="side-menu">
@@ -134,7 +181,12 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute
   const shifted = open && !overlay;
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
-      <AppBar position="fixed" color="inherit" elevation={1} sx={{ ml: shifted ? `${DRAWER_WIDTH}px` : 0, width: shifted ? `calc(100% - ${DRAWER_WIDTH}px)` : '100%' }}>
+      <AppBar
+        position="fixed"
+        color="inherit"
+        elevation={1}
+        sx={{ ml: shifted ? `${DRAWER_WIDTH}px` : 0, width: shifted ? `calc(100% - ${DRAWER_WIDTH}px)` : '100%' }}
+      >
         <Toolbar>
           <IconButton edge="start" aria-label={T.shell.toggleMenu} onClick={() => setOpen((o) => !o)} sx={{ mr: 1 }}>
             <MenuIcon />
@@ -152,18 +204,46 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute
               <AccountCircle />
             </IconButton>
           </Tooltip>
-          <Menu anchorEl={accessAnchor} open={accessAnchor !== null} onClose={() => setAccessAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+          <Menu
+            anchorEl={accessAnchor}
+            open={accessAnchor !== null}
+            onClose={() => setAccessAnchor(null)}
+            anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+            transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+          >
             {userName && <MenuItem disabled>{userName}</MenuItem>}
             {apiRoute ? (
-              <MenuItem component={Link} to={apiRoute} onClick={() => { setAccessAnchor(null); closeIfOverlay(); }}>
+              <MenuItem
+                component={Link}
+                to={apiRoute}
+                onClick={() => {
+                  setAccessAnchor(null);
+                  closeIfOverlay();
+                }}
+              >
                 {T.shell.api}
               </MenuItem>
-            ) : apiHref && (
-              <MenuItem component="a" href={apiHref} target="_blank" rel="noopener" onClick={() => setAccessAnchor(null)}>
-                {T.shell.api}
-              </MenuItem>
+            ) : (
+              apiHref && (
+                <MenuItem
+                  component="a"
+                  href={apiHref}
+                  target="_blank"
+                  rel="noopener"
+                  onClick={() => setAccessAnchor(null)}
+                >
+                  {T.shell.api}
+                </MenuItem>
+              )
             )}
-            <MenuItem onClick={() => { setAccessAnchor(null); onLogout(); }}>{T.shell.logout}</MenuItem>
+            <MenuItem
+              onClick={() => {
+                setAccessAnchor(null);
+                onLogout();
+              }}
+            >
+              {T.shell.logout}
+            </MenuItem>
           </Menu>
         </Toolbar>
       </AppBar>
@@ -172,7 +252,11 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute
         open={open}
         onClose={() => setOpen(false)}
         ModalProps={{ keepMounted: true }}
-        sx={{ width: shifted ? DRAWER_WIDTH : 0, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' } }}
+        sx={{
+          width: shifted ? DRAWER_WIDTH : 0,
+          flexShrink: 0,
+          '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
+        }}
       >
         {drawer}
       </Drawer>

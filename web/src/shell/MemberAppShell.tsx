@@ -50,20 +50,34 @@ function MemberArea({ domain }: { domain: string }) {
   if (failed) {
     return (
       <Box sx={{ p: 4 }}>
-        <Alert severity="error" action={<Button onClick={() => void reload()}>{T.shell.retry}</Button>}>{T.shell.loadFailed}</Alert>
+        <Alert severity="error" action={<Button onClick={() => void reload()}>{T.shell.retry}</Button>}>
+          {T.shell.loadFailed}
+        </Alert>
       </Box>
     );
   }
   if (!menu) return <PageLoading />;
   return (
-    <Layout menu={model} title={title} logo={{ to: base, title: menu.app_name }} caption={menu.app_name} userName={session?.name} apiRoute={routeTo(base, TOKEN_ROUTE_KEY)} onLogout={logout}>
+    <Layout
+      menu={model}
+      title={title}
+      logo={{ to: base, title: menu.app_name }}
+      caption={menu.app_name}
+      userName={session?.name}
+      apiRoute={routeTo(base, TOKEN_ROUTE_KEY)}
+      onLogout={logout}
+    >
       <GrantsProvider keys={routeKeys}>
         <AppRoutes
           base={base}
           routes={routes}
           custom={custom}
           home={firstEntry(model)?.to}
-          empty={<Typography color="text.secondary" sx={{ p: 2 }}>{T.shell.noMenu}</Typography>}
+          empty={
+            <Typography color="text.secondary" sx={{ p: 2 }}>
+              {T.shell.noMenu}
+            </Typography>
+          }
         />
       </GrantsProvider>
     </Layout>

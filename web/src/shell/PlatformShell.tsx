@@ -14,7 +14,14 @@ export function PlatformShell() {
   const { pathname } = useLocation();
   const title = pathname.endsWith('/add') ? T.appForm.title : T.application.platformMenu;
   return (
-    <Layout menu={platformMenu()} title={title} logo={{ to: '/admin/apps', title: T.application.tenantLogoTitle }} userName={session?.name} apiHref={OPENAPI_PATH} onLogout={logout}>
+    <Layout
+      menu={platformMenu()}
+      title={title}
+      logo={{ to: '/admin/apps', title: T.application.tenantLogoTitle }}
+      userName={session?.name}
+      apiHref={OPENAPI_PATH}
+      onLogout={logout}
+    >
       <Suspense fallback={<PageLoading />}>
         <Outlet />
       </Suspense>

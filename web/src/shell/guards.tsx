@@ -21,6 +21,7 @@ export function RequireSession({ principal, children }: { principal: Principal; 
   const { authenticated, loggedOut } = useSession(principal);
   const location = useLocation();
   if (!authenticated && loggedOut) return <Navigate to={loginPathFor(principal)} replace />;
-  if (!authenticated) return <Navigate to={loginWithRedirect(principal, location.pathname + location.search)} replace />;
+  if (!authenticated)
+    return <Navigate to={loginWithRedirect(principal, location.pathname + location.search)} replace />;
   return <>{children}</>;
 }

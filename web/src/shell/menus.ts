@@ -3,7 +3,8 @@
 import { RULE_ACCESS, T, type NavEntry } from '@sentra/contracts';
 import { routeTo } from './routeRegistry.js';
 
-export type MenuIcon = 'apps' | 'dashboard' | 'role' | 'users' | 'devices' | 'tags' | 'rules' | 'tasks' | 'credentials' | 'about' | 'custom';
+export type MenuIcon =
+  'apps' | 'dashboard' | 'role' | 'users' | 'devices' | 'tags' | 'rules' | 'tasks' | 'credentials' | 'about' | 'custom';
 
 export interface MenuEntry {
   id: string;
@@ -20,7 +21,12 @@ export interface MenuModel {
   system: MenuEntry[];
 }
 
-const entry = (base: string, key: string, label: string, icon: MenuIcon): MenuEntry => ({ id: key, label, to: routeTo(base, key), icon });
+const entry = (base: string, key: string, label: string, icon: MenuIcon): MenuEntry => ({
+  id: key,
+  label,
+  to: routeTo(base, key),
+  icon,
+});
 
 /** The tenant's menu inside an application, in the spec's order. */
 export function tenantMenu(base: string): MenuModel {
@@ -53,7 +59,13 @@ function customEntries(base: string, navs: readonly NavEntry[]): MenuEntry[] {
     .filter((n) => isCustomPath(n.path))
     .map((n) => {
       const children = customEntries(base, n.children ?? []);
-      return { id: `nav:${n.id}`, label: n.label, to: `${base}/${n.path}`, icon: 'custom' as const, ...(children.length ? { children } : {}) };
+      return {
+        id: `nav:${n.id}`,
+        label: n.label,
+        to: `${base}/${n.path}`,
+        icon: 'custom' as const,
+        ...(children.length ? { children } : {}),
+      };
     });
 }
 

@@ -16,7 +16,11 @@ export function areaRest(pathname: string): string | undefined {
 }
 
 /** The screens of the application area the rest of an address names (usually one). */
-export function screensAt<R extends { key: string }>(routes: readonly R[], rest: string, routePath: (key: string) => string): R[] {
+export function screensAt<R extends { key: string }>(
+  routes: readonly R[],
+  rest: string,
+  routePath: (key: string) => string,
+): R[] {
   return routes.filter((r) => matchPath({ path: `/${routePath(r.key)}`, end: true }, `/${rest}`));
 }
 

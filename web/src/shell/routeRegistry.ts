@@ -39,7 +39,12 @@ const NotBuilt = lazy(() => import('../screens/common/NotBuiltPage.js').then((m)
 const About = lazy(() => import('../screens/about/AboutPage.js').then((m) => ({ default: m.AboutPage })));
 
 /** A destination whose screen belongs to a later issue: routed, titled, and clearly labelled as not built yet. */
-const notBuilt = (key: string, title: string, grantedBy: readonly SysNav[] = []): ScreenRoute => ({ key, title, grantedBy, screen: NotBuilt });
+const notBuilt = (key: string, title: string, grantedBy: readonly SysNav[] = []): ScreenRoute => ({
+  key,
+  title,
+  grantedBy,
+  screen: NotBuilt,
+});
 
 const DEVICES: readonly SysNav[] = ['_device_manage_', '_device_list_'];
 

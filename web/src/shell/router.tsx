@@ -22,7 +22,8 @@ const TenantAppShell = named(() => import('./TenantAppShell.js'), 'TenantAppShel
 const MemberAppShell = named(() => import('./MemberAppShell.js'), 'MemberAppShell');
 const BillingExpired = named(() => import('../screens/billing/BillingExpiredPage.js'), 'BillingExpiredPage');
 const NotFound = named(() => import('../screens/common/NotFoundPage.js'), 'NotFoundPage');
-const demo = (name: 'DemoSignIn' | 'DemoRegister' | 'DemoForget' | 'DemoInvoice' | 'DemoTest') => named(() => import('../screens/demo/DemoPages.js'), name);
+const demo = (name: 'DemoSignIn' | 'DemoRegister' | 'DemoForget' | 'DemoInvoice' | 'DemoTest') =>
+  named(() => import('../screens/demo/DemoPages.js'), name);
 
 const page = (C: ComponentType) => (
   <Suspense fallback={<PageLoading />}>
@@ -63,7 +64,11 @@ export const router = createBrowserRouter([
       { path: '*', element: <Navigate to="/admin/apps" replace /> },
     ],
   },
-  { path: '/admin/:domain/*', element: <RequireSession principal={TENANT}>{page(TenantAppShell)}</RequireSession>, handle: { page: TenantAppShell } satisfies PageHandle },
+  {
+    path: '/admin/:domain/*',
+    element: <RequireSession principal={TENANT}>{page(TenantAppShell)}</RequireSession>,
+    handle: { page: TenantAppShell } satisfies PageHandle,
+  },
   { path: '/expire', ...paged(BillingExpired) },
   { path: '/pages/signin', ...paged(demo('DemoSignIn')) },
   { path: '/pages/register', ...paged(demo('DemoRegister')) },
@@ -83,7 +88,9 @@ setGlobalHandlers({
     sessionActor(area.isTenant || !area.domain ? TENANT : member(area.domain)).send({ type: 'EXPIRED' });
     const { pathname, search } = window.location;
     if (pathname.endsWith('/login')) return;
-    void router.navigate(`${loginPathOf(area)}?redirectURL=${encodeURIComponent(pathname + search)}`, { replace: true });
+    void router.navigate(`${loginPathOf(area)}?redirectURL=${encodeURIComponent(pathname + search)}`, {
+      replace: true,
+    });
   },
   onPaymentRequired({ isTenant }) {
     void router.navigate(`/expire?isTenant=${isTenant}`, { replace: true });

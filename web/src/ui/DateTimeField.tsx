@@ -49,7 +49,22 @@ export const hasTime = (format: string) => /[Hhms]/.test(format.replace(/\[[^\]]
 
 const toDayjs = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : dayjs(ms));
 
-export function DateTimeField({ label, value, onChange, format = DATE_TIME_FORMAT, locale = 'en', placeholder, min, max, error, helperText, size, fullWidth, disabled, name }: DateTimeFieldProps) {
+export function DateTimeField({
+  label,
+  value,
+  onChange,
+  format = DATE_TIME_FORMAT,
+  locale = 'en',
+  placeholder,
+  min,
+  max,
+  error,
+  helperText,
+  size,
+  fullWidth,
+  disabled,
+  name,
+}: DateTimeFieldProps) {
   const change = (v: Dayjs | null) => onChange(v && v.isValid() ? v.valueOf() : null);
   const textField = { size, fullWidth, error, helperText, name, placeholder };
   const common = { label, value: toDayjs(value), onChange: change, format, disabled, slotProps: { textField } };

@@ -6,7 +6,8 @@ const devices: DeviceChoice[] = [
   { value: '40', label: 'Pompa Air', serial: 'SN-POMPA-0040' },
   { value: '7', label: 'Meter Lobi' },
 ];
-const find = (inputValue: string) => filterDevices(devices, { inputValue, getOptionLabel: (d) => d.label }).map((d) => d.value);
+const find = (inputValue: string) =>
+  filterDevices(devices, { inputValue, getOptionLabel: (d) => d.label }).map((d) => d.value);
 
 describe('the searchable device picker', () => {
   it('finds a device by part of its name, any case', () => {

@@ -12,7 +12,12 @@ export interface DeviceChoice {
 
 /** What a device is found by: its name, serial number and id (case and accents ignored by the filter). */
 export const deviceSearchText = (d: DeviceChoice) => [d.label, d.serial ?? '', d.value].join(' ');
-export const filterDevices = createFilterOptions<DeviceChoice>({ stringify: deviceSearchText, ignoreAccents: true, ignoreCase: true, limit: 200 });
+export const filterDevices = createFilterOptions<DeviceChoice>({
+  stringify: deviceSearchText,
+  ignoreAccents: true,
+  ignoreCase: true,
+  limit: 200,
+});
 
 export interface DevicePickerProps {
   label: string;
@@ -54,7 +59,16 @@ export function DevicePicker({ label, options, value, onChange, onBlur, required
           </Box>
         );
       }}
-      renderInput={(params) => <TextField {...params} label={label} required={required} error={Boolean(error)} helperText={error} placeholder={T.common.searchDevice} />}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label={label}
+          required={required}
+          error={Boolean(error)}
+          helperText={error}
+          placeholder={T.common.searchDevice}
+        />
+      )}
     />
   );
 }

@@ -20,8 +20,12 @@ export function FormCard({ onSubmit, onCancel, busy, loading, canSave, children 
       <CardContent component="form" noValidate onSubmit={onSubmit}>
         {children}
         <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-          <Button onClick={onCancel} disabled={busy}>{T.common.cancel}</Button>
-          <Button type="submit" variant="contained" disabled={busy || !canSave}>{T.common.save}</Button>
+          <Button onClick={onCancel} disabled={busy}>
+            {T.common.cancel}
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy || !canSave}>
+            {T.common.save}
+          </Button>
         </Stack>
       </CardContent>
       <LoadingOverlay open={loading || busy} />

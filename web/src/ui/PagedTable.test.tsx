@@ -8,18 +8,43 @@ import { BrowserPagedTable, PagedTable, useClientPaging, usePagedRows } from './
 
 afterEach(cleanup);
 
-const pager = (total: number, page = 0) => ({ total, paging: { page, size: 10 }, sizes: [5, 10, 25], onPaging: () => {} });
+const pager = (total: number, page = 0) => ({
+  total,
+  paging: { page, size: 10 },
+  sizes: [5, 10, 25],
+  onPaging: () => {},
+});
 
 describe('PagedTable', () => {
   it('shows the empty state instead of the table when a loaded page has no rows', () => {
-    render(<PagedTable label="Daftar" head={<TableCell>Nama</TableCell>} rowCount={0} loading={false} empty={{ title: 'Oopss...', hint: 'kosong' }} pager={pager(0)}>{null}</PagedTable>);
+    render(
+      <PagedTable
+        label="Daftar"
+        head={<TableCell>Nama</TableCell>}
+        rowCount={0}
+        loading={false}
+        empty={{ title: 'Oopss...', hint: 'kosong' }}
+        pager={pager(0)}
+      >
+        {null}
+      </PagedTable>,
+    );
     expect(screen.getByTestId('empty-state').textContent).toContain('Oopss...');
     expect(screen.queryByRole('table')).toBeNull();
   });
   it('shows the table with its label, header and rows, and the pager clamped to the last page', () => {
     render(
-      <PagedTable label="Daftar" head={<TableCell>Nama</TableCell>} rowCount={1} loading={false} empty={{ title: 'Oopss...' }} pager={pager(12, 5)}>
-        <TableRow><TableCell>satu</TableCell></TableRow>
+      <PagedTable
+        label="Daftar"
+        head={<TableCell>Nama</TableCell>}
+        rowCount={1}
+        loading={false}
+        empty={{ title: 'Oopss...' }}
+        pager={pager(12, 5)}
+      >
+        <TableRow>
+          <TableCell>satu</TableCell>
+        </TableRow>
       </PagedTable>,
     );
     expect(screen.getByRole('table', { name: 'Daftar' })).toBeTruthy();
@@ -44,8 +69,17 @@ function NumberList({ count }: { count: number }) {
   const rows = Array.from({ length: count }, (_, i) => `baris ${i + 1}`);
   const { shown, pager } = useClientPaging(rows, 100);
   return (
-    <BrowserPagedTable label="Daftar" head={<TableCell>key</TableCell>} emptyRow={null} pager={{ ...pager, sizes: [100, 150, 200] }}>
-      {shown.map((r) => <TableRow key={r} data-testid="row"><TableCell>{r}</TableCell></TableRow>)}
+    <BrowserPagedTable
+      label="Daftar"
+      head={<TableCell>key</TableCell>}
+      emptyRow={null}
+      pager={{ ...pager, sizes: [100, 150, 200] }}
+    >
+      {shown.map((r) => (
+        <TableRow key={r} data-testid="row">
+          <TableCell>{r}</TableCell>
+        </TableRow>
+      ))}
     </BrowserPagedTable>
   );
 }
@@ -64,7 +98,14 @@ describe('a browser-paged list after its rows shrink', () => {
     expect(screen.getByText(T.table.displayedRows(1, 100, 120))).toBeTruthy();
   });
   it('moves the page itself back, so the rows sliced and the page reported agree', () => {
-    const { result, rerender } = renderHook(({ n }) => useClientPaging(Array.from({ length: n }, (_, i) => i), 25), { initialProps: { n: 60 } });
+    const { result, rerender } = renderHook(
+      ({ n }) =>
+        useClientPaging(
+          Array.from({ length: n }, (_, i) => i),
+          25,
+        ),
+      { initialProps: { n: 60 } },
+    );
     act(() => result.current.pager.onPaging({ page: 2, size: 25 }));
     expect(result.current.shown).toEqual([50, 51, 52, 53, 54, 55, 56, 57, 58, 59]);
     rerender({ n: 40 });

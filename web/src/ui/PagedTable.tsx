@@ -2,7 +2,19 @@
 // and action, the table in an outlined paper that shows the empty state instead when a page has no rows, the pager
 // with the shared labels and page clamp, the loading overlay, and the load of one page from the server.
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Box, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { EmptyState } from './EmptyState.js';
 import { LoadingOverlay } from './LoadingOverlay.js';
 import { lastPage, paginationLabels } from './pagination.js';
@@ -13,7 +25,17 @@ export interface Paging {
 }
 
 /** MUI's TablePagination with the shared labels; the page shown never passes the last page of `total` rows. */
-export function TablePager({ total, paging, sizes, onPaging }: { total: number; paging: Paging; sizes: readonly number[]; onPaging(p: Paging): void }) {
+export function TablePager({
+  total,
+  paging,
+  sizes,
+  onPaging,
+}: {
+  total: number;
+  paging: Paging;
+  sizes: readonly number[];
+  onPaging(p: Paging): void;
+}) {
   return (
     <TablePagination
       component="div"
@@ -51,13 +73,21 @@ export function useClientPaging<Row>(rows: readonly Row[] | null, initialSize: n
 export function TableEmptyRow({ colSpan, text, py = 5 }: { colSpan: number; text: string; py?: number }) {
   return (
     <TableRow>
-      <TableCell colSpan={colSpan} sx={{ textAlign: 'center', py, color: 'text.secondary' }}>{text}</TableCell>
+      <TableCell colSpan={colSpan} sx={{ textAlign: 'center', py, color: 'text.secondary' }}>
+        {text}
+      </TableCell>
     </TableRow>
   );
 }
 
 /** A table paged in the browser over all its rows: outlined, its one empty row when there are no rows, the pager under it. */
-export function BrowserPagedTable({ label, head, children, emptyRow, pager }: {
+export function BrowserPagedTable({
+  label,
+  head,
+  children,
+  emptyRow,
+  pager,
+}: {
   label: string;
   head: ReactNode;
   children: ReactNode;
@@ -85,9 +115,15 @@ export function BrowserPagedTable({ label, head, children, emptyRow, pager }: {
 /** A list screen's title, subtitle and its main action (a "... Baru" button) on the right. */
 export function ListHeading({ title, subtitle, action }: { title: string; subtitle: string; action?: ReactNode }) {
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      sx={{ mb: 2, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
+    >
       <Box>
-        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{title}</Typography>
+        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+          {title}
+        </Typography>
         <Typography color="text.secondary">{subtitle}</Typography>
       </Box>
       {action}
@@ -116,7 +152,18 @@ export interface PagedTableProps {
 }
 
 /** A server-paged list: the table (or its empty state) and the pager in an outlined paper under a loading overlay. */
-export function PagedTable({ label, head, children, rowCount, loading, busy = false, empty, pager, top, minHeight = 200 }: PagedTableProps) {
+export function PagedTable({
+  label,
+  head,
+  children,
+  rowCount,
+  loading,
+  busy = false,
+  empty,
+  pager,
+  top,
+  minHeight = 200,
+}: PagedTableProps) {
   return (
     <Paper variant="outlined" sx={{ position: 'relative', minHeight }}>
       {top}
@@ -148,7 +195,10 @@ export interface PageOf<Row> {
  * A failed fetch stops the indicator and shows nothing else (spec 03 section 4). `pastEnd`, when given, is told the
  * last page instead of showing an empty page past the end (rows removed elsewhere, a stored page).
  */
-export function usePagedRows<Row>(fetchPage: () => Promise<PageOf<Row>>, pastEnd?: { page: number; size: number; goTo(page: number): void }) {
+export function usePagedRows<Row>(
+  fetchPage: () => Promise<PageOf<Row>>,
+  pastEnd?: { page: number; size: number; goTo(page: number): void },
+) {
   const [rows, setRows] = useState<Row[] | null>(null);
   const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(true);
@@ -160,7 +210,14 @@ export function usePagedRows<Row>(fetchPage: () => Promise<PageOf<Row>>, pastEnd
     setLoading(true);
     try {
       const r = await fetchPage();
-      if (goTo && page !== undefined && size !== undefined && r.rows.length === 0 && r.total > 0 && page > lastPage(r.total, size)) {
+      if (
+        goTo &&
+        page !== undefined &&
+        size !== undefined &&
+        r.rows.length === 0 &&
+        r.total > 0 &&
+        page > lastPage(r.total, size)
+      ) {
         goTo(lastPage(r.total, size));
         return;
       }

@@ -15,7 +15,12 @@ export function PasswordField(props: TextFieldProps) {
         input: {
           endAdornment: (
             <InputAdornment position="end">
-              <IconButton aria-label={shown ? T.signInPage.hidePassword : T.signInPage.showPassword} onClick={() => setShown((s) => !s)} edge="end" size="small">
+              <IconButton
+                aria-label={shown ? T.signInPage.hidePassword : T.signInPage.showPassword}
+                onClick={() => setShown((s) => !s)}
+                edge="end"
+                size="small"
+              >
                 {shown ? <VisibilityOff /> : <Visibility />}
               </IconButton>
             </InputAdornment>

@@ -4,7 +4,8 @@ import { T } from '@sentra/contracts';
 
 export const paginationLabels = {
   labelRowsPerPage: T.table.rowsPerPage,
-  labelDisplayedRows: ({ from, to, count }: { from: number; to: number; count: number }) => T.table.displayedRows(from, to, count),
+  labelDisplayedRows: ({ from, to, count }: { from: number; to: number; count: number }) =>
+    T.table.displayedRows(from, to, count),
 } as const;
 
 /** The last page that still has rows (0 when there are none). */

@@ -23,7 +23,13 @@ describe('escapeHtml', () => {
 
 describe('plotlyText', () => {
   it('leaves no markup character and no template opening, and shows the original text once Plotly decodes it', () => {
-    for (const s of [PAYLOAD, '<script>window.__xss=1</script>', 'A & B "kWh"', 'suhu %{y} °C', '<a href="javascript:alert(1)">x</a>']) {
+    for (const s of [
+      PAYLOAD,
+      '<script>window.__xss=1</script>',
+      'A & B "kWh"',
+      'suhu %{y} °C',
+      '<a href="javascript:alert(1)">x</a>',
+    ]) {
       const out = plotlyText(s);
       expect(out).not.toMatch(/[<>"]|%\{/);
       expect(plotlyShown(out)).toBe(s);

@@ -27,7 +27,12 @@ describe('preloadLazy', () => {
 
   it('useLazyReady: the caller shows its own placeholder until the chunk is there, never the fallback', async () => {
     let arrive!: () => void;
-    const View = lazy(() => new Promise<{ default: () => React.JSX.Element }>((r) => (arrive = () => r({ default: () => <span>nilai 42</span> }))));
+    const View = lazy(
+      () =>
+        new Promise<{ default: () => React.JSX.Element }>(
+          (r) => (arrive = () => r({ default: () => <span>nilai 42</span> })),
+        ),
+    );
     function Card() {
       const ready = useLazyReady(View);
       return ready ? <View /> : <span>memuat kartu</span>;

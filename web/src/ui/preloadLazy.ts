@@ -20,8 +20,16 @@ export function preloadLazy(component: LazyExoticComponent<ComponentType<any>> |
     return Promise.resolve();
   } catch (thrown) {
     // the load's promise (still loading) or its error
-    const pending = thrown && typeof (thrown as PromiseLike<unknown>).then === 'function' ? (thrown as PromiseLike<unknown>) : undefined;
-    return pending ? Promise.resolve(pending).then(() => undefined, () => undefined) : Promise.resolve();
+    const pending =
+      thrown && typeof (thrown as PromiseLike<unknown>).then === 'function'
+        ? (thrown as PromiseLike<unknown>)
+        : undefined;
+    return pending
+      ? Promise.resolve(pending).then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
   }
 }
 

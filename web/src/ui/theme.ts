@@ -14,7 +14,10 @@ export const theme = createTheme({
   shape: { borderRadius: 8 },
   typography: { fontFamily: '"Roboto", "Segoe UI", "Helvetica Neue", Arial, sans-serif' },
   components: {
-    MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+      styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } },
+    },
     MuiTab: { styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
   },
 });

@@ -9,9 +9,12 @@ export function useImagePreview() {
   const input = useRef<HTMLInputElement>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const confirm = useConfirm();
-  useEffect(() => () => {
-    if (preview) URL.revokeObjectURL(preview);
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
 
   const pick = (file: File | undefined) => {
     if (file?.type.startsWith('image/')) setPreview(URL.createObjectURL(file));

@@ -18,7 +18,10 @@ const series = { device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'volta
 
 describe('component key', () => {
   it(`rejects an empty key with "${t.component.keyRequired}"`, () => {
-    expect(rejection(Component, card('voltage', { key: '' }))[0]).toEqual({ path: 'key', message: t.component.keyRequired });
+    expect(rejection(Component, card('voltage', { key: '' }))[0]).toEqual({
+      path: 'key',
+      message: t.component.keyRequired,
+    });
   });
   it(`rejects a key with a space with "${t.component.keyNoSpaces}"`, () => {
     expect(rejection(Component, card('voltage', { key: 'tegangan r' }))).toEqual([
@@ -26,10 +29,14 @@ describe('component key', () => {
     ]);
   });
   it('rejects a key of more than 30 characters', () => {
-    expect(rejection(Component, card('voltage', { key: 'k'.repeat(31) }))).toEqual([{ path: 'key', message: T.common.max(30) }]);
+    expect(rejection(Component, card('voltage', { key: 'k'.repeat(31) }))).toEqual([
+      { path: 'key', message: T.common.max(30) },
+    ]);
   });
   it('rejects a key that does not start with a letter', () => {
-    expect(rejection(Component, card('voltage', { key: '1card' }))).toEqual([{ path: 'key', message: t.component.keyPattern }]);
+    expect(rejection(Component, card('voltage', { key: '1card' }))).toEqual([
+      { path: 'key', message: t.component.keyPattern },
+    ]);
   });
 });
 
@@ -51,7 +58,9 @@ describe('component category, position and size', () => {
     expect(rejection(Component, card('fleet', { w: 1 }))).toEqual([{ path: 'w', message: t.component.tooSmall(2, 4) }]);
   });
   it('rejects a graph card lower than 4 grid rows (stored heights are halved: at least 2)', () => {
-    expect(rejection(Component, card('trend', { h: 1.5 }))).toEqual([{ path: 'h', message: t.component.tooSmall(2, 4) }]);
+    expect(rejection(Component, card('trend', { h: 1.5 }))).toEqual([
+      { path: 'h', message: t.component.tooSmall(2, 4) },
+    ]);
   });
   it('rejects a three-phase card lower than 4 grid rows', () => {
     expect(rejection(Component, card('phases', { h: 1 }))[0].path).toBe('h');
@@ -108,16 +117,24 @@ describe('component model', () => {
   });
   it('rejects a stored _no_subparam_ placeholder', () => {
     expect(
-      rejection(Component, withValue('voltage', { query: 'LATEST', queryType: 'device', ...series, subparam: '_no_subparam_' })),
+      rejection(
+        Component,
+        withValue('voltage', { query: 'LATEST', queryType: 'device', ...series, subparam: '_no_subparam_' }),
+      ),
     ).toEqual([{ path: 'model.value.subparam', message: t.component.incomplete }]);
   });
   it('needs the three subparams of Data 1, 2 and 3 on a three-phase card', () => {
     expect(
-      rejection(Component, withValue('phases', { query: 'LATEST', queryType: 'three_phase', ...series, subparam: ['r', 's'] })),
+      rejection(
+        Component,
+        withValue('phases', { query: 'LATEST', queryType: 'three_phase', ...series, subparam: ['r', 's'] }),
+      ),
     ).toEqual([{ path: 'model.value.subparam', message: t.component.incomplete }]);
   });
   it('drops empty tags', () => {
-    const parsed = Component.parse(card('fleet', { model: { ...(EXAMPLE_COMPONENTS.fleet.model as object), tags: ['a', '', ' '] } }));
+    const parsed = Component.parse(
+      card('fleet', { model: { ...(EXAMPLE_COMPONENTS.fleet.model as object), tags: ['a', '', ' '] } }),
+    );
     expect(parsed.model?.tags).toEqual(['a']);
   });
   it('accepts a single-value card whose view type is a unit code, and rejects another', () => {

@@ -12,7 +12,14 @@ import {
 } from '../../catalogue/cardTypes.js';
 import { queryOption } from '../../catalogue/queries.js';
 import { UNIT_CODES } from '../../catalogue/units.js';
-import { CHART_TOOLTIP_KINDS, COMPONENT_KEY_MAX, COMPONENT_KEY_PATTERN, DECIMALS_MAX, DECIMALS_MIN, REFRESH_MIN_MS } from '../../catalogue/limits.js';
+import {
+  CHART_TOOLTIP_KINDS,
+  COMPONENT_KEY_MAX,
+  COMPONENT_KEY_PATTERN,
+  DECIMALS_MAX,
+  DECIMALS_MIN,
+  REFRESH_MIN_MS,
+} from '../../catalogue/limits.js';
 import { CardFilters } from './filters.js';
 import { QueryEntity, TagList } from './query.js';
 import { VariableMap } from './variables.js';
@@ -140,13 +147,18 @@ export const Component = z
     for (const role of MODEL_QUERIES) {
       const q = c.model?.[role];
       if (!q?.query) continue;
-      if (queryOption(info.kind, q.query)?.queryType !== q.queryType) issue(['model', role, 'query'], t.component.queryNotOffered);
+      if (queryOption(info.kind, q.query)?.queryType !== q.queryType)
+        issue(['model', role, 'query'], t.component.queryNotOffered);
     }
     if (c.cat === 'MAP_CARD') {
       if (!c.model?.latitude) issue(['model', 'latitude'], t.component.latitudeRequired);
       if (!c.model?.longitude) issue(['model', 'longitude'], t.component.longitudeRequired);
     }
-    if (c.cat === 'SINGLE_VALUE_CARD' && c.view?.type !== undefined && !(UNIT_CODES as readonly string[]).includes(c.view.type))
+    if (
+      c.cat === 'SINGLE_VALUE_CARD' &&
+      c.view?.type !== undefined &&
+      !(UNIT_CODES as readonly string[]).includes(c.view.type)
+    )
       issue(['view', 'type'], T.common.invalidInput);
     const { minW, minH, fixedW, fixedH } = info.size;
     const okW = fixedW !== undefined ? c.w === fixedW : c.w >= minW;

@@ -19,7 +19,12 @@ describe('conf_dashboard version "2"', () => {
   });
 
   it('round-trips a custom URL dashboard', () => {
-    const dashboard = { version: '2', type: 'custom_url', custom_url: 'https://grafana.example.com/d/x', config: { refresh: 0 } };
+    const dashboard = {
+      version: '2',
+      type: 'custom_url',
+      custom_url: 'https://grafana.example.com/d/x',
+      config: { refresh: 0 },
+    };
     expect(ConfDashboard.parse(dashboard)).toEqual(dashboard);
   });
 
@@ -34,7 +39,9 @@ describe('conf_dashboard version "2"', () => {
   });
 
   it('rejects a custom URL that is not http(s), and takes an empty one as none on a normal dashboard', () => {
-    expect(rejection(ConfDashboard, dashboardWith({ type: 'custom_url', custom_url: 'javascript:alert(1)' }))[0].path).toBe('custom_url');
+    expect(
+      rejection(ConfDashboard, dashboardWith({ type: 'custom_url', custom_url: 'javascript:alert(1)' }))[0].path,
+    ).toBe('custom_url');
     expect(ConfDashboard.safeParse(dashboardWith({ custom_url: '' })).success).toBe(true);
     expect(rejection(ConfDashboard, dashboardWith({ type: 'custom_url', custom_url: '' }))[0].path).toBe('custom_url');
   });
@@ -67,7 +74,9 @@ describe('conf_dashboard version "2"', () => {
 
   it('rejects a component stored under another key than its own', () => {
     const dashboard = dashboardWith({ dashboard: { other: EXAMPLE_COMPONENTS.voltage } });
-    expect(rejection(ConfDashboard, dashboard)).toEqual([{ path: 'dashboard.other.key', message: T.common.invalidInput }]);
+    expect(rejection(ConfDashboard, dashboard)).toEqual([
+      { path: 'dashboard.other.key', message: T.common.invalidInput },
+    ]);
   });
 
   it('names the path of a deep error, as the server answers it with -10', () => {

@@ -26,7 +26,8 @@ export const ConfDashboard = z
     if (d.type === 'custom_url' && !d.custom_url)
       ctx.addIssue({ code: 'custom', path: ['custom_url'], message: T.common.required });
     for (const [key, component] of Object.entries(d.dashboard ?? {})) {
-      if (component.key !== key) ctx.addIssue({ code: 'custom', path: ['dashboard', key, 'key'], message: T.common.invalidInput });
+      if (component.key !== key)
+        ctx.addIssue({ code: 'custom', path: ['dashboard', key, 'key'], message: T.common.invalidInput });
     }
   });
 export type ConfDashboard = z.output<typeof ConfDashboard>;
@@ -47,7 +48,10 @@ export const AUTO_REFRESH_MS_PER_COMPONENT = 1000;
 export const AUTO_REFRESH_MIN_COMPONENTS = 5;
 
 /** The refresh a dashboard runs with: its own rate, or for 0 ("auto") the default by component count; 0 = none. */
-export function dashboardRefreshMs(conf: { config?: { refresh?: number } | null; dashboard?: Record<string, unknown> | null }): number {
+export function dashboardRefreshMs(conf: {
+  config?: { refresh?: number } | null;
+  dashboard?: Record<string, unknown> | null;
+}): number {
   const own = conf.config?.refresh ?? 0;
   if (own > 0) return own;
   const components = Object.keys(conf.dashboard ?? {}).length;

@@ -13,7 +13,9 @@ describe('filter variables', () => {
     ]);
   });
   it.each([0, 121, 2.5, undefined])(`rejects REALTIME N Data %s: "${v.ndata}"`, (ndata) => {
-    expect(rejection(FilterVariable, filter({ type: 'REALTIME', ndata }))).toEqual([{ path: 'ndata', message: v.ndata }]);
+    expect(rejection(FilterVariable, filter({ type: 'REALTIME', ndata }))).toEqual([
+      { path: 'ndata', message: v.ndata },
+    ]);
   });
   it.each([1, 120])('accepts REALTIME N Data %i', (ndata) => {
     expect(FilterVariable.safeParse(filter({ type: 'REALTIME', ndata })).success).toBe(true);
@@ -24,12 +26,17 @@ describe('filter variables', () => {
     ]);
   });
   it('needs one of the range parameters of LAST_MINUTE (15, 30) and LAST_HOUR (1, 3, 6, 12)', () => {
-    expect(rejection(FilterVariable, filter({ type: 'PERIODIC', range: 'LAST_HOUR', range_param: 2 }))[0].path).toBe('range_param');
+    expect(rejection(FilterVariable, filter({ type: 'PERIODIC', range: 'LAST_HOUR', range_param: 2 }))[0].path).toBe(
+      'range_param',
+    );
     expect(rejection(FilterVariable, filter({ type: 'PERIODIC', range: 'LAST_MINUTE' }))[0].path).toBe('range_param');
-    expect(FilterVariable.safeParse(filter({ type: 'PERIODIC', range: 'LAST_MINUTE', range_param: 30 })).success).toBe(true);
+    expect(FilterVariable.safeParse(filter({ type: 'PERIODIC', range: 'LAST_MINUTE', range_param: 30 })).success).toBe(
+      true,
+    );
   });
   it('allows minutes 1, 5, 10, 15 in the last hour, and 20, 30 only in the last 3, 6 or 12 hours', () => {
-    const lastHours = (range_param: number) => filter({ type: 'PERIODIC', range: 'LAST_HOUR', range_param, period: 'minute', interval: 20 });
+    const lastHours = (range_param: number) =>
+      filter({ type: 'PERIODIC', range: 'LAST_HOUR', range_param, period: 'minute', interval: 20 });
     expect(rejection(FilterVariable, lastHours(1))).toEqual([{ path: 'interval', message: v.optionNotOffered }]);
     expect(FilterVariable.safeParse(lastHours(6)).success).toBe(true);
   });
@@ -44,25 +51,36 @@ describe('filter variables', () => {
     ['LAST_MINUTE', 'second', 20, true],
   ] as const)('periodic %s with %s %i is allowed: %s', (range, period, interval, allowed) => {
     const range_param = range === 'LAST_MINUTE' ? 15 : undefined;
-    expect(FilterVariable.safeParse(filter({ type: 'PERIODIC', range, range_param, period, interval })).success).toBe(allowed);
+    expect(FilterVariable.safeParse(filter({ type: 'PERIODIC', range, range_param, period, interval })).success).toBe(
+      allowed,
+    );
   });
   it('removes a period of auto from the stored filter', () => {
     expect(FilterVariable.parse(filter({ type: 'CUSTOM', period: 'auto' }))).toEqual(filter({ type: 'CUSTOM' }));
   });
   it('allows custom intervals month 1-2, hour 1-12, minute 5-30', () => {
     expect(FilterVariable.safeParse(filter({ type: 'CUSTOM', period: 'minute', interval: 5 })).success).toBe(true);
-    expect(rejection(FilterVariable, filter({ type: 'CUSTOM', period: 'minute', interval: 1 }))[0].path).toBe('interval');
-    expect(rejection(FilterVariable, filter({ type: 'CUSTOM', period: 'second', interval: 10 }))[0].path).toBe('period');
+    expect(rejection(FilterVariable, filter({ type: 'CUSTOM', period: 'minute', interval: 1 }))[0].path).toBe(
+      'interval',
+    );
+    expect(rejection(FilterVariable, filter({ type: 'CUSTOM', period: 'second', interval: 10 }))[0].path).toBe(
+      'period',
+    );
   });
 });
 
 describe('card filters', () => {
   it('checks a card filter by the type its fields imply', () => {
     expect(rejection(CardFilter, { name: 'Live', ndata: 500 })).toEqual([{ path: 'ndata', message: v.ndata }]);
-    expect(CardFilter.safeParse({ name: 'Minggu ini', range: 'THIS_WEEK', period: 'day', interval: 1 }).success).toBe(true);
+    expect(CardFilter.safeParse({ name: 'Minggu ini', range: 'THIS_WEEK', period: 'day', interval: 1 }).success).toBe(
+      true,
+    );
   });
   it("lists 'default' first, then the others by id", () => {
-    expect(cardFilterList({ live: { ndata: 5 }, default: { range: 'TODAY' } }).map((f) => f.key)).toEqual(['default', 'live']);
+    expect(cardFilterList({ live: { ndata: 5 }, default: { range: 'TODAY' } }).map((f) => f.key)).toEqual([
+      'default',
+      'live',
+    ]);
   });
   it("adds a 'custom' filter when the card has none", () => {
     expect(cardFilterList(undefined)).toEqual([{ key: 'custom', filter: {} }]);

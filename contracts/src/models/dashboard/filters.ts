@@ -20,11 +20,7 @@ import {
 
 const t = T.dashboards.variables;
 
-const ndata = z
-  .number({ error: t.ndata })
-  .int(t.ndata)
-  .min(NDATA_MIN, t.ndata)
-  .max(NDATA_MAX, t.ndata);
+const ndata = z.number({ error: t.ndata }).int(t.ndata).min(NDATA_MIN, t.ndata).max(NDATA_MAX, t.ndata);
 
 /** The fields every time filter shares; `period` 'auto' is dropped ("A period of auto is removed"). */
 const filterFields = {

@@ -63,7 +63,8 @@ const GraphQuery = QueryBase.extend({
   if (!Array.isArray(q.subparam)) return;
   const labels = q.subparam_label ?? [];
   // "incomplete when the number of labels differs from the number of selected subparams"
-  if (labels.length !== q.subparam.length) ctx.addIssue({ code: 'custom', path: ['subparam_label'], message: incomplete });
+  if (labels.length !== q.subparam.length)
+    ctx.addIssue({ code: 'custom', path: ['subparam_label'], message: incomplete });
   labels.forEach((label, i) => {
     const error = subparamLabelError(label);
     if (error) ctx.addIssue({ code: 'custom', path: ['subparam_label', i], message: error });
@@ -77,7 +78,12 @@ const GraphQuery = QueryBase.extend({
  * param label (else the subparam), or the param's label (else the param). A param chosen whole is named by the
  * subparams the device has, which only the gateway knows.
  */
-export function querySeriesLabels(q: { param?: string; param_label?: string; subparam?: string | string[]; subparam_label?: string[] }): string[] {
+export function querySeriesLabels(q: {
+  param?: string;
+  param_label?: string;
+  subparam?: string | string[];
+  subparam_label?: string[];
+}): string[] {
   if (Array.isArray(q.subparam)) return q.subparam.map((sub, i) => q.subparam_label?.[i] ?? sub);
   if (typeof q.subparam === 'string' && q.subparam !== '') return [q.param_label || q.subparam];
   return [q.param_label || q.param || ''];

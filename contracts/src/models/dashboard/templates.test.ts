@@ -11,6 +11,11 @@ describe('dashboard templates', () => {
   it('reads the whole application (no device ids): the count, the online count and the map', () => {
     const conf = templateDashboard('x');
     expect(JSON.stringify(conf)).not.toContain('device_id');
-    expect(Object.values(conf.dashboard!).map((c) => c.cat)).toEqual(['TITLE', 'SINGLE_VALUE_CARD', 'SINGLE_VALUE_CARD', 'MAP_CARD']);
+    expect(Object.values(conf.dashboard!).map((c) => c.cat)).toEqual([
+      'TITLE',
+      'SINGLE_VALUE_CARD',
+      'SINGLE_VALUE_CARD',
+      'MAP_CARD',
+    ]);
   });
 });

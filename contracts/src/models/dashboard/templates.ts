@@ -45,7 +45,11 @@ export function templateDashboard(title: string): ConfDashboardInput {
         y: 2,
         w: 4,
         h: 2,
-        model: { latitude: { query: 'LATITUDE', queryType: 'none' }, longitude: { query: 'LONGITUDE', queryType: 'none' }, tags: [] },
+        model: {
+          latitude: { query: 'LATITUDE', queryType: 'none' },
+          longitude: { query: 'LONGITUDE', queryType: 'none' },
+          tags: [],
+        },
       },
     },
   };

@@ -4,11 +4,21 @@ import { VariableMap, variableKeyError } from './variables.js';
 import { rejection } from './testing.js';
 
 const t = T.dashboards;
-const func = { _varType: 'func', query: 'LATEST', queryType: 'device', device_id: 'd', sensor: 's', config: 'c', param: 'p' };
+const func = {
+  _varType: 'func',
+  query: 'LATEST',
+  queryType: 'device',
+  device_id: 'd',
+  sensor: 's',
+  config: 'c',
+  param: 'p',
+};
 
 describe('variable keys', () => {
   it(`rejects a key with a space: "${t.variables.keyNoSpaces}"`, () => {
-    expect(rejection(VariableMap, { 'suhu ruang': 'x' })).toEqual([{ path: 'suhu ruang', message: t.variables.keyNoSpaces }]);
+    expect(rejection(VariableMap, { 'suhu ruang': 'x' })).toEqual([
+      { path: 'suhu ruang', message: t.variables.keyNoSpaces },
+    ]);
   });
   it(`rejects a function key not starting with func_: "${t.variables.funcPrefix}"`, () => {
     expect(rejection(VariableMap, { total: func })).toEqual([{ path: 'total', message: t.variables.funcPrefix }]);
@@ -48,12 +58,14 @@ describe('variable values', () => {
       { path: 'o.true_condition', message: t.query.trueRequired },
       { path: 'o.false_condition', message: t.query.falseRequired },
     ]);
-    expect(rejection(VariableMap, { o: { _varType: 'obj', queryType: 'condition', true_condition: 1, false_condition: 0 } })).toEqual([
-      { path: 'o.condition', message: t.query.conditionRequired },
-    ]);
+    expect(
+      rejection(VariableMap, { o: { _varType: 'obj', queryType: 'condition', true_condition: 1, false_condition: 0 } }),
+    ).toEqual([{ path: 'o.condition', message: t.query.conditionRequired }]);
   });
   it('drops empty tags of an object variable', () => {
-    expect(VariableMap.parse({ o: { queryType: 'tags', tags: ['a', ''] } })).toEqual({ o: { queryType: 'tags', tags: ['a'] } });
+    expect(VariableMap.parse({ o: { queryType: 'tags', tags: ['a', ''] } })).toEqual({
+      o: { queryType: 'tags', tags: ['a'] },
+    });
   });
   it('validates a function variable as a query', () => {
     expect(rejection(VariableMap, { func_b: { _varType: 'func', queryType: 'condition' } })).toEqual([

@@ -18,7 +18,18 @@ const info = {
  * Domains the console's own paths use (root: /admin, /pages, /expire and the old redirected paths; under /admin:
  * login, registration, apps). An application there could never be opened, so they count as taken.
  */
-export const RESERVED_DOMAINS: ReadonlySet<string> = new Set(['admin', 'pages', 'expire', 'app', 'apps', 'lora_gates', 'application', 'applications', 'login', 'registration']);
+export const RESERVED_DOMAINS: ReadonlySet<string> = new Set([
+  'admin',
+  'pages',
+  'expire',
+  'app',
+  'apps',
+  'lora_gates',
+  'application',
+  'applications',
+  'login',
+  'registration',
+]);
 
 /** Dashboard navigation of the menu; the dashboards and roles domains provide it. */
 export type MenuNavs = (caller: Caller) => import('@sentra/contracts').NavEntry[];
@@ -27,20 +38,34 @@ export const appsRoutes = (db: Db, menuNavs: MenuNavs = () => []) =>
   implement(appsContract, {
     list: ({ caller }) => ({
       data: db
-        .select({ id: applications.id, name: applications.name, domain: applications.domain, description: applications.description })
+        .select({
+          id: applications.id,
+          name: applications.name,
+          domain: applications.domain,
+          description: applications.description,
+        })
         .from(applications)
         .where(eq(applications.tenantId, caller.tenantId))
         .orderBy(asc(applications.id))
         .all(),
     }),
     add: ({ input, caller }) => {
-      if (RESERVED_DOMAINS.has(input.domain) || db.select({ id: applications.id }).from(applications).where(eq(applications.domain, input.domain)).get()) {
+      if (
+        RESERVED_DOMAINS.has(input.domain) ||
+        db.select({ id: applications.id }).from(applications).where(eq(applications.domain, input.domain)).get()
+      ) {
         throw fail(-3, T.application.domainTaken);
       }
       // another gateway (scale-out) may take the domain between the check and the insert: the unique index decides
       const row = db
         .insert(applications)
-        .values({ tenantId: caller.tenantId, name: input.name, domain: input.domain, description: input.description || null, createdAt: Date.now() })
+        .values({
+          tenantId: caller.tenantId,
+          name: input.name,
+          domain: input.domain,
+          description: input.description || null,
+          createdAt: Date.now(),
+        })
         .onConflictDoNothing()
         .returning(info)
         .get();
@@ -48,7 +73,11 @@ export const appsRoutes = (db: Db, menuNavs: MenuNavs = () => []) =>
       return { data: row };
     },
     getByDomain: ({ input, caller }) => {
-      const row = db.select({ ...info, tenantId: applications.tenantId }).from(applications).where(eq(applications.domain, input.domain)).get();
+      const row = db
+        .select({ ...info, tenantId: applications.tenantId })
+        .from(applications)
+        .where(eq(applications.domain, input.domain))
+        .get();
       const visible = row && (caller.kind === 'tenant' ? row.tenantId === caller.tenantId : row.id === caller.app?.id);
       if (!row || !visible) throw notFound();
       const { tenantId: _t, ...data } = row;

@@ -4,7 +4,15 @@ import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { Header, T, type CallDef } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../platform/crypto.js';
-import { ApiError, billingExpired, fail, forbidden, invalid, notFound, unauthorized } from '../../platform/http/errors.js';
+import {
+  ApiError,
+  billingExpired,
+  fail,
+  forbidden,
+  invalid,
+  notFound,
+  unauthorized,
+} from '../../platform/http/errors.js';
 import type { AppScope, Caller } from '../../platform/http/mount.js';
 import { sessions, tenants } from './auth.table.js';
 import type { SignInThrottle } from './throttle.js';
@@ -23,7 +31,11 @@ export type HeaderReader = (name: string) => string | undefined;
  * Extra ways to authenticate a request (API credentials); returns null when the request does not use it. Its answer
  * is cached like a session's, so it may depend on the headers, the audience and the application only.
  */
-export type ExtraAuthenticator = (header: HeaderReader, def: Pick<CallDef, 'audience'>, app: AppScope | null) => Caller | null;
+export type ExtraAuthenticator = (
+  header: HeaderReader,
+  def: Pick<CallDef, 'audience'>,
+  app: AppScope | null,
+) => Caller | null;
 
 const DEFAULT_BILLING_DAYS = 365;
 /** how often a session's last_seen_at is written (its idle time-out is counted from it) */
@@ -52,7 +64,14 @@ export interface AuthServiceOptions {
 }
 
 /** The headers that carry credentials: a call with none of them is unauthenticated (401). */
-const CREDENTIAL_HEADERS = [Header.tenantId, Header.tenantToken, Header.accountId, Header.accountToken, Header.credentialsId, Header.credentialsSecret];
+const CREDENTIAL_HEADERS = [
+  Header.tenantId,
+  Header.tenantToken,
+  Header.accountId,
+  Header.accountToken,
+  Header.credentialsId,
+  Header.credentialsSecret,
+];
 
 export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   const now = opts.now ?? Date.now;
@@ -67,12 +86,34 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   let prunedAt = 0;
 
   // every authenticated request runs these: prepared once, not rebuilt per call
-  const sessionByHash = db.select().from(sessions).where(eq(sessions.tokenHash, sql.placeholder('h'))).prepare();
+  const sessionByHash = db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.tokenHash, sql.placeholder('h')))
+    .prepare();
   // billing is the one fact read on every call, cached or not: it is set outside these calls (the subscription)
-  const billingById = db.select({ b: tenants.billingExpiresAt }).from(tenants).where(eq(tenants.id, sql.placeholder('id'))).prepare();
-  const appScope = { id: applications.id, tenantId: applications.tenantId, domain: applications.domain, name: applications.name, timezone: applications.timezone };
-  const appScopeByDomain = db.select(appScope).from(applications).where(eq(applications.domain, sql.placeholder('d'))).prepare();
-  const appScopeById = db.select(appScope).from(applications).where(eq(applications.id, sql.placeholder('id'))).prepare();
+  const billingById = db
+    .select({ b: tenants.billingExpiresAt })
+    .from(tenants)
+    .where(eq(tenants.id, sql.placeholder('id')))
+    .prepare();
+  const appScope = {
+    id: applications.id,
+    tenantId: applications.tenantId,
+    domain: applications.domain,
+    name: applications.name,
+    timezone: applications.timezone,
+  };
+  const appScopeByDomain = db
+    .select(appScope)
+    .from(applications)
+    .where(eq(applications.domain, sql.placeholder('d')))
+    .prepare();
+  const appScopeById = db
+    .select(appScope)
+    .from(applications)
+    .where(eq(applications.id, sql.placeholder('id')))
+    .prepare();
   const accountById = db
     .select({ id: accounts.id, appId: accounts.appId, roleId: accounts.roleId })
     .from(accounts)
@@ -88,7 +129,16 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     const token = newToken();
     const at = now();
     pruneSessions(at);
-    db.insert(sessions).values({ tokenHash: hashToken(token), kind, principalId, createdAt: at, lastSeenAt: at, refreshFamily: refreshFamily ?? null }).run();
+    db.insert(sessions)
+      .values({
+        tokenHash: hashToken(token),
+        kind,
+        principalId,
+        createdAt: at,
+        lastSeenAt: at,
+        refreshFamily: refreshFamily ?? null,
+      })
+      .run();
     return token;
   }
 
@@ -96,10 +146,13 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   function pruneSessions(at: number) {
     if (at - prunedAt < PRUNE_MS) return;
     prunedAt = at;
-    db.delete(sessions).where(or(lt(sessions.createdAt, at - limits.maxAgeMs), lt(sessions.lastSeenAt, at - limits.idleMs))).run();
+    db.delete(sessions)
+      .where(or(lt(sessions.createdAt, at - limits.maxAgeMs), lt(sessions.lastSeenAt, at - limits.idleMs)))
+      .run();
   }
 
-  const expired = (row: { createdAt: number; lastSeenAt: number }, at: number) => at - row.createdAt >= limits.maxAgeMs || at - row.lastSeenAt >= limits.idleMs;
+  const expired = (row: { createdAt: number; lastSeenAt: number }, at: number) =>
+    at - row.createdAt >= limits.maxAgeMs || at - row.lastSeenAt >= limits.idleMs;
 
   function sessionOf(kind: 'tenant' | 'member', idHeader: string | undefined, token: string | undefined) {
     const principalId = Number(idHeader);
@@ -113,7 +166,8 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
       return undefined;
     }
     // the caller cache answers repeated calls for a few seconds: the idle clock is precise to a minute, not a call
-    if (at - row.lastSeenAt >= TOUCH_MS) db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.tokenHash, tokenHash)).run();
+    if (at - row.lastSeenAt >= TOUCH_MS)
+      db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.tokenHash, tokenHash)).run();
     return { principalId, tokenHash };
   }
 
@@ -188,7 +242,14 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
       if (!scope) throw unauthorized();
       if (def.audience === 'tenant') throw forbidden();
       if (billingOf(scope.tenantId) < now()) throw billingExpired(false);
-      return { kind: 'member', tenantId: scope.tenantId, accountId: account.id, app: scope, grants: grantsOf(account.roleId, scope.id), sessionHash: memberSession.tokenHash };
+      return {
+        kind: 'member',
+        tenantId: scope.tenantId,
+        accountId: account.id,
+        app: scope,
+        grants: grantsOf(account.roleId, scope.id),
+        sessionHash: memberSession.tokenHash,
+      };
     }
     if (header(Header.accountId) || header(Header.accountToken)) throw unauthorized();
 
@@ -203,10 +264,15 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     throw unauthorized();
   }
 
-  async function register(input: { username: string; first: string; last?: string; email: string; pass: string; tenant_name: string }, address = '') {
+  async function register(
+    input: { username: string; first: string; last?: string; email: string; pass: string; tenant_name: string },
+    address = '',
+  ) {
     await throttle?.register(address);
-    if (db.select({ id: tenants.id }).from(tenants).where(eq(tenants.username, input.username)).get()) throw fail(-4, T.registration.usernameTaken);
-    if (db.select({ id: tenants.id }).from(tenants).where(eq(tenants.email, input.email)).get()) throw fail(-5, T.registration.emailTaken);
+    if (db.select({ id: tenants.id }).from(tenants).where(eq(tenants.username, input.username)).get())
+      throw fail(-4, T.registration.usernameTaken);
+    if (db.select({ id: tenants.id }).from(tenants).where(eq(tenants.email, input.email)).get())
+      throw fail(-5, T.registration.emailTaken);
     const passHash = await hashPassword(input.pass);
     try {
       const row = db
@@ -236,7 +302,12 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
    * The password check of every sign-in: throttled per account name and address, and as slow for an unknown name as
    * for a wrong password (the spec's -1 and -2 stay distinct answers; see docs/decisions/security-access.md).
    */
-  async function checkPassword(accountKey: string, address: string, passHash: string | undefined, pass: string): Promise<void> {
+  async function checkPassword(
+    accountKey: string,
+    address: string,
+    passHash: string | undefined,
+    pass: string,
+  ): Promise<void> {
     await throttle?.attempt(accountKey, address);
     const ok = await verifyPassword(pass, passHash ?? (await dummyHash));
     if (!passHash || !ok) {
@@ -255,7 +326,11 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   async function appLogin(domain: string | undefined, input: { input: string; pass: string }, address = '') {
     const app = domain ? appByDomain(domain) : undefined;
     if (!app) throw new ApiError(-14, T.login.appNotRegistered, 401);
-    const account = db.select().from(accounts).where(and(eq(accounts.appId, app.id), eq(accounts.username, input.input))).get();
+    const account = db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.appId, app.id), eq(accounts.username, input.input)))
+      .get();
     await checkPassword(`member:${app.id}:${input.input}`, address, account?.passHash, input.pass);
     return { id: account!.id, token: startSession('member', account!.id), name: account!.first };
   }
@@ -268,21 +343,43 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
 
   /** Ends every session and refresh token of an application account (password change or reset, removal). */
   function endMemberSessions(accountId: number) {
-    db.transaction((tx) => {
-      tx.delete(sessions).where(and(eq(sessions.kind, 'member'), eq(sessions.principalId, accountId))).run();
-      tx.delete(refreshTokens).where(and(eq(refreshTokens.kind, 'member'), eq(refreshTokens.principalId, accountId))).run();
-      tx.delete(retiredRefreshTokens).where(and(eq(retiredRefreshTokens.kind, 'member'), eq(retiredRefreshTokens.principalId, accountId))).run();
-    }, { behavior: 'immediate' });
+    db.transaction(
+      (tx) => {
+        tx.delete(sessions)
+          .where(and(eq(sessions.kind, 'member'), eq(sessions.principalId, accountId)))
+          .run();
+        tx.delete(refreshTokens)
+          .where(and(eq(refreshTokens.kind, 'member'), eq(refreshTokens.principalId, accountId)))
+          .run();
+        tx.delete(retiredRefreshTokens)
+          .where(and(eq(retiredRefreshTokens.kind, 'member'), eq(retiredRefreshTokens.principalId, accountId)))
+          .run();
+      },
+      { behavior: 'immediate' },
+    );
     changes.changed('access');
   }
 
   /** Ends the sessions a refresh token family opened (a rotated token was presented again). */
   function endFamilySessions(kind: 'tenant' | 'member', principalId: number, family: string) {
-    db.delete(sessions).where(and(eq(sessions.kind, kind), eq(sessions.principalId, principalId), eq(sessions.refreshFamily, family))).run();
+    db.delete(sessions)
+      .where(and(eq(sessions.kind, kind), eq(sessions.principalId, principalId), eq(sessions.refreshFamily, family)))
+      .run();
     changes.changed('access');
   }
 
-  return { authenticate, resolveCaller, register, tenantLogin, appLogin, logout, endMemberSessions, endFamilySessions, appByDomain, startSession };
+  return {
+    authenticate,
+    resolveCaller,
+    register,
+    tenantLogin,
+    appLogin,
+    logout,
+    endMemberSessions,
+    endFamilySessions,
+    appByDomain,
+    startSession,
+  };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

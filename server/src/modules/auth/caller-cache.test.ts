@@ -3,7 +3,11 @@ import type { Caller } from '../../platform/http/mount.js';
 import { createAccessChanges } from './access-changes.js';
 import { createCallerCache } from './caller-cache.js';
 
-const tenant = (tenantId: number): Caller => ({ kind: 'tenant', tenantId, app: { id: 1, tenantId, domain: 'pabrik', name: 'Pabrik', timezone: 'Asia/Jakarta' } });
+const tenant = (tenantId: number): Caller => ({
+  kind: 'tenant',
+  tenantId,
+  app: { id: 1, tenantId, domain: 'pabrik', name: 'Pabrik', timezone: 'Asia/Jakarta' },
+});
 
 describe('caller cache', () => {
   it('answers a caller until the next access change, which drops every entry', () => {

@@ -20,7 +20,10 @@ export interface CallerCache {
   readonly size: number;
 }
 
-export function createCallerCache(changes: Pick<AccessChanges, 'access'>, opts: { now?: () => number; ttlMs?: number; max?: number } = {}): CallerCache {
+export function createCallerCache(
+  changes: Pick<AccessChanges, 'access'>,
+  opts: { now?: () => number; ttlMs?: number; max?: number } = {},
+): CallerCache {
   const now = opts.now ?? Date.now;
   const ttlMs = opts.ttlMs ?? CALLER_TTL_MS;
   const max = opts.max ?? MAX_CALLERS;

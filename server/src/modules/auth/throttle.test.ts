@@ -20,7 +20,11 @@ describe('sign-in throttle', () => {
   it('takes `attempts` attempts per account, refuses the next with 429 -41, and a success starts the account afresh', async () => {
     const t = createSignInThrottle({ attempts: 3, windowS: 60 }, { attempts: 1, windowS: 60 });
     for (let i = 0; i < 3; i++) expect(await refusal(t.attempt('tenant:budi', `10.0.0.${i}`))).toBeNull();
-    expect(await refusal(t.attempt('tenant:budi', '10.0.0.9'))).toEqual({ status: 429, code: Result.TOO_MANY_ATTEMPTS, retryAfter: 60 });
+    expect(await refusal(t.attempt('tenant:budi', '10.0.0.9'))).toEqual({
+      status: 429,
+      code: Result.TOO_MANY_ATTEMPTS,
+      retryAfter: 60,
+    });
     // another account from a fresh address is not affected
     expect(await refusal(t.attempt('tenant:siti', '10.0.0.8'))).toBeNull();
     await t.succeeded('tenant:siti');
@@ -29,12 +33,18 @@ describe('sign-in throttle', () => {
 
   it('counts failures per address across accounts, never successes (many people signing in at once from one address)', async () => {
     const t = createSignInThrottle({ attempts: 2, windowS: 60 }, { attempts: 1, windowS: 60 });
-    const ok = await Promise.all(Array.from({ length: 20 }, (_, i) => refusal(t.attempt(`member:1:u${i}`, '10.0.0.1'))));
+    const ok = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => refusal(t.attempt(`member:1:u${i}`, '10.0.0.1'))),
+    );
     expect(ok.every((r) => r === null)).toBe(true);
     await t.failed('10.0.0.1');
     expect(await refusal(t.attempt('member:1:x', '10.0.0.1'))).toBeNull();
     await t.failed('10.0.0.1');
-    expect(await refusal(t.attempt('member:1:y', '10.0.0.1'))).toEqual({ status: 429, code: Result.TOO_MANY_ATTEMPTS, retryAfter: 60 });
+    expect(await refusal(t.attempt('member:1:y', '10.0.0.1'))).toEqual({
+      status: 429,
+      code: Result.TOO_MANY_ATTEMPTS,
+      retryAfter: 60,
+    });
     expect(await refusal(t.attempt('member:1:y', '10.0.0.2'))).toBeNull();
   });
 

@@ -18,12 +18,18 @@ const LOCKOUT_MEMORY_S = 86_400;
 /** 429 in the envelope, telling how many seconds until the next attempt is taken (also as Retry-After). */
 export function tooManyAttempts(msBeforeNext: number): ApiError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new ApiError(Result.TOO_MANY_ATTEMPTS, T.common.tooManyAttempts(seconds), 429, undefined, { retry_after: seconds });
+  return new ApiError(Result.TOO_MANY_ATTEMPTS, T.common.tooManyAttempts(seconds), 429, undefined, {
+    retry_after: seconds,
+  });
 }
 
 /** The block of a key that just went over its limit: the window, doubled for every earlier lock-out of the key today. */
 function createLockouts(prefix: string, windowS: number) {
-  const lockouts = new RateLimiterMemory({ keyPrefix: `${prefix}:lock`, points: 1_000_000, duration: LOCKOUT_MEMORY_S });
+  const lockouts = new RateLimiterMemory({
+    keyPrefix: `${prefix}:lock`,
+    points: 1_000_000,
+    duration: LOCKOUT_MEMORY_S,
+  });
   return async (key: string): Promise<number> => {
     const earlier = (await lockouts.penalty(key, 1)).consumedPoints - 1;
     return Math.min(MAX_BLOCK_S, windowS * 2 ** Math.min(earlier, 12));
@@ -36,7 +42,11 @@ function createLockouts(prefix: string, windowS: number) {
  * limit the account is blocked (createLockouts).
  */
 function createAccountCounter(limits: ThrottleLimits) {
-  const attempts = new RateLimiterMemory({ keyPrefix: 'login-account', points: limits.attempts, duration: limits.windowS });
+  const attempts = new RateLimiterMemory({
+    keyPrefix: 'login-account',
+    points: limits.attempts,
+    duration: limits.windowS,
+  });
   const blockFor = createLockouts('login-account', limits.windowS);
   return {
     /** counts one attempt; ms the account must wait when it is over the limit, else 0 */
@@ -62,7 +72,11 @@ function createAccountCounter(limits: ThrottleLimits) {
  * address (createLockouts).
  */
 function createAddressCounter(limits: ThrottleLimits) {
-  const failures = new RateLimiterMemory({ keyPrefix: 'login-address', points: limits.attempts, duration: limits.windowS });
+  const failures = new RateLimiterMemory({
+    keyPrefix: 'login-address',
+    points: limits.attempts,
+    duration: limits.windowS,
+  });
   const blockFor = createLockouts('login-address', limits.windowS);
   return {
     /** ms the address must wait, else 0 */
@@ -80,7 +94,11 @@ function createAddressCounter(limits: ThrottleLimits) {
 export function createSignInThrottle(login: ThrottleLimits, register: ThrottleLimits) {
   const accounts = createAccountCounter(login);
   const addresses = createAddressCounter(login);
-  const registrations = new RateLimiterMemory({ keyPrefix: 'register-address', points: register.attempts, duration: register.windowS });
+  const registrations = new RateLimiterMemory({
+    keyPrefix: 'register-address',
+    points: register.attempts,
+    duration: register.windowS,
+  });
 
   return {
     /**

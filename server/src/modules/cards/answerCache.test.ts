@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createAnswerCache } from './answerCache.js';
 import type { CardResult } from './cardData.js';
 
-const result = (value: number, ...deps: string[]): CardResult => ({ data: { key: 'k', cat: 'SINGLE_VALUE_CARD', value } as never, deps: new Set(deps) });
+const result = (value: number, ...deps: string[]): CardResult => ({
+  data: { key: 'k', cat: 'SINGLE_VALUE_CARD', value } as never,
+  deps: new Set(deps),
+});
 
 describe('createAnswerCache', () => {
   function setup(maxEntries = 10) {
@@ -26,7 +29,14 @@ describe('createAnswerCache', () => {
   it('tells questions apart by dashboard object, component and filter', () => {
     const { cache } = setup();
     const [a, b] = [{}, {}];
-    expect(new Set([cache.keyOf(a, 'x', {}), cache.keyOf(b, 'x', {}), cache.keyOf(a, 'y', {}), cache.keyOf(a, 'x', { period: 'TODAY' })]).size).toBe(4);
+    expect(
+      new Set([
+        cache.keyOf(a, 'x', {}),
+        cache.keyOf(b, 'x', {}),
+        cache.keyOf(a, 'y', {}),
+        cache.keyOf(a, 'x', { period: 'TODAY' }),
+      ]).size,
+    ).toBe(4);
     expect(cache.keyOf(a, 'x', { period: 'TODAY' })).toBe(cache.keyOf(a, 'x', { period: 'TODAY' }));
   });
 

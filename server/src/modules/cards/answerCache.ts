@@ -65,7 +65,7 @@ export function createAnswerCache(opts: { ttlMs: number; maxEntries: number; now
       for (const k of keys) {
         const set = byDep.get(k);
         if (!set) continue;
-        for (const e of [...set]) drop(e), stats.dropped++;
+        for (const e of [...set]) (drop(e), stats.dropped++);
       }
     },
     clear(): void {

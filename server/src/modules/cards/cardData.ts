@@ -16,7 +16,17 @@ import {
   type FilterVariable,
 } from '@sentra/contracts';
 import { ownValue } from '../../platform/own.js';
-import { CardError, MAX_LIST_DEVICES, VariableScope, chartQuery, perDeviceQuery, scalarQuery, threePhaseQuery, type EngineSources, type EvalContext } from './cardQuery.js';
+import {
+  CardError,
+  MAX_LIST_DEVICES,
+  VariableScope,
+  chartQuery,
+  perDeviceQuery,
+  scalarQuery,
+  threePhaseQuery,
+  type EngineSources,
+  type EvalContext,
+} from './cardQuery.js';
 import { FilterError, requestFilter, resolveWindow, type CardWindow, type FilterSpec } from './filters.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { DashboardView } from '../dashboards/views.js';
@@ -46,7 +56,12 @@ export interface CardResult {
 
 const CHART_CARD_GROUP = 'chart';
 const PIE_CARDS = new Set(['PIE_CHART_CARD', 'PIE_MONITORING_CHART_CARD']);
-const TAG_COMMAND_CARDS = new Set(['BUTTON_TAGS_CARD', 'INPUT_TOGGLE_TAGS_CARD', 'INPUT_TEXT_TAGS_CARD', 'INPUT_NUMBER_TAGS_CARD']);
+const TAG_COMMAND_CARDS = new Set([
+  'BUTTON_TAGS_CARD',
+  'INPUT_TOGGLE_TAGS_CARD',
+  'INPUT_TEXT_TAGS_CARD',
+  'INPUT_NUMBER_TAGS_CARD',
+]);
 
 /** The filter a card is read with: the request's fields, a filter it names, the card's first, the dashboard's default. */
 export function filterOf(component: Component, conf: ConfDashboard, q: CardFilterQuery): FilterSpec {
@@ -62,7 +77,10 @@ export function filterOf(component: Component, conf: ConfDashboard, q: CardFilte
   }
   const first = cardFilterList(cardFilters)[0]!.filter;
   if (Object.keys(first).some((k) => k !== 'name')) return first as FilterSpec;
-  const dashboardFilters = Object.values(conf.var ?? {}).filter((v): v is FilterVariable => typeof v === 'object' && v !== null && (v as { _varType?: string })._varType === 'filter');
+  const dashboardFilters = Object.values(conf.var ?? {}).filter(
+    (v): v is FilterVariable =>
+      typeof v === 'object' && v !== null && (v as { _varType?: string })._varType === 'filter',
+  );
   return (initialViewFilter(dashboardFilters) ?? dashboardFilters[0] ?? {}) as FilterSpec;
 }
 
@@ -96,7 +114,11 @@ export function evaluateCard(src: EngineSources, req: CardRequest): CardResult {
   const info = CARD_TYPES[c.cat];
   const deps = new Set<string>();
   const decimals = c.view?.decimal ?? conf.view?.decimal ?? DECIMALS_DEFAULT;
-  const vars = new VariableScope([overrides(req.query.vars), c.var as Record<string, unknown> | undefined, conf.var as Record<string, unknown> | undefined]);
+  const vars = new VariableScope([
+    overrides(req.query.vars),
+    c.var as Record<string, unknown> | undefined,
+    conf.var as Record<string, unknown> | undefined,
+  ]);
   let window: CardWindow | undefined;
   const bucketed = info.group === CHART_CARD_GROUP || c.cat === 'DOWNLOAD_DATA_CARD' || c.cat === 'COORDINATE_CARD';
   const ctx: EvalContext = {
@@ -153,7 +175,10 @@ function fill(data: CardData, c: Component, ctx: EvalContext): void {
       data.status_1 = a!.value !== null;
       data.status_2 = b!.value !== null;
       data.status_3 = d!.value !== null;
-      data.time = [a, b, d].reduce<number | null>((t, s) => (s!.time !== null && (t === null || s!.time > t) ? s!.time : t), null);
+      data.time = [a, b, d].reduce<number | null>(
+        (t, s) => (s!.time !== null && (t === null || s!.time > t) ? s!.time : t),
+        null,
+      );
       return;
     }
     case 'chart':
@@ -196,7 +221,26 @@ function fillChart(data: CardData, c: Component, value: QueryEntity | undefined,
     const fn = value.query ?? 'AVG';
     data.chart_data = chart.keys.map((key) => {
       const values = chart.rows.map((r) => r[key]).filter((v): v is number => typeof v === 'number');
-      const total = fn === 'AVG' ? (values.length ? values.reduce((a, v) => a + v, 0) / values.length : null) : fn === 'MAX' ? (values.length ? Math.max(...values) : null) : fn === 'MIN' ? (values.length ? Math.min(...values) : null) : fn === 'LAST' ? (values.at(-1) ?? null) : fn === 'SAMPLE' ? (values[0] ?? null) : values.length ? values.reduce((a, v) => a + v, 0) : null;
+      const total =
+        fn === 'AVG'
+          ? values.length
+            ? values.reduce((a, v) => a + v, 0) / values.length
+            : null
+          : fn === 'MAX'
+            ? values.length
+              ? Math.max(...values)
+              : null
+            : fn === 'MIN'
+              ? values.length
+                ? Math.min(...values)
+                : null
+              : fn === 'LAST'
+                ? (values.at(-1) ?? null)
+                : fn === 'SAMPLE'
+                  ? (values[0] ?? null)
+                  : values.length
+                    ? values.reduce((a, v) => a + v, 0)
+                    : null;
       return { key, value: total };
     });
   } else data.chart_data = chart.rows;
@@ -207,7 +251,10 @@ function fillChart(data: CardData, c: Component, value: QueryEntity | undefined,
 function fillCoordinates(data: CardData, x: QueryEntity | undefined, y: QueryEntity | undefined, ctx: EvalContext) {
   if (!x || !y) throw new CardError(T.cards.noQuery);
   // x from model.value and y from model.output, paired by time (LAST of each bucket, or the last N points)
-  const asLast = (q: QueryEntity): QueryEntity => (q.queryType === 'device' || q.queryType === 'graph' ? ({ ...q, queryType: 'graph', query: q.query === 'LATEST' || !q.query ? 'LAST' : q.query } as QueryEntity) : q);
+  const asLast = (q: QueryEntity): QueryEntity =>
+    q.queryType === 'device' || q.queryType === 'graph'
+      ? ({ ...q, queryType: 'graph', query: q.query === 'LATEST' || !q.query ? 'LAST' : q.query } as QueryEntity)
+      : q;
   const cx = chartQuery(asLast(x), ctx);
   const cy = chartQuery(asLast(y), ctx);
   const ys = new Map(cy.rows.map((r) => [r.ts as number, r[cy.keys[0]!]]));
@@ -224,7 +271,10 @@ function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
   data.devices = devices.map((d) => d.id);
   const value = queryOf(model.value);
   const status = queryOf(model.status);
-  const cols: [string, QueryEntity | undefined][] = [['value', value], ['status', status]];
+  const cols: [string, QueryEntity | undefined][] = [
+    ['value', value],
+    ['status', status],
+  ];
   if (c.cat === 'MAP_CARD') cols.push(['latitude', queryOf(model.latitude)], ['longitude', queryOf(model.longitude)]);
   const shown = devices.slice(0, MAX_LIST_DEVICES);
   const columns = new Map<string, Map<number, { value: unknown; time: number | null }>>();
@@ -238,7 +288,13 @@ function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
       const lat = columns.get('latitude')?.get(d.id)?.value ?? d.latitude;
       const lon = columns.get('longitude')?.get(d.id)?.value ?? d.longitude;
       if (typeof lat !== 'number' || typeof lon !== 'number') return [];
-      const marker: Record<string, unknown> = { device_id: d.id, label: d.label, latitude: lat, longitude: lon, online: d.online && !d.disabled };
+      const marker: Record<string, unknown> = {
+        device_id: d.id,
+        label: d.label,
+        latitude: lat,
+        longitude: lon,
+        online: d.online && !d.disabled,
+      };
       if (columns.has('value')) marker.value = columns.get('value')!.get(d.id)?.value ?? null;
       if (columns.has('status')) marker.status = columns.get('status')!.get(d.id)?.value ?? null;
       return [marker];
@@ -261,7 +317,13 @@ function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
   if (devices.length === 0 && (model.tags?.length ?? 0) > 0) data.alert = T.dashboards.component.noDataByTags;
 }
 
-function fillCommand(data: CardData, c: Component, value: QueryEntity | undefined, status: QueryEntity | undefined, ctx: EvalContext) {
+function fillCommand(
+  data: CardData,
+  c: Component,
+  value: QueryEntity | undefined,
+  status: QueryEntity | undefined,
+  ctx: EvalContext,
+) {
   const target = (c.model?.config ?? {}) as { device_id?: unknown };
   if (TAG_COMMAND_CARDS.has(c.cat)) {
     const devices = ctx.src.directory.matching(ctx.appId, c.model?.tags);

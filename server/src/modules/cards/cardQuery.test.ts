@@ -30,23 +30,87 @@ beforeAll(() => {
   sqlite.pragma('foreign_keys = OFF');
   pipeline = createTelemetryPipeline({ sqlite, log: createLogger('error'), now: () => NOW });
   engine = createCardEngine(sqlite, pipeline, { now: () => NOW, grants: createDashboardGrants(sqlite) });
-  dev1 = seedDevice(sqlite, { appId: 1, name: 'Meter A', label: 'Panel A', serialNumber: 'SN-A', category: 8, categoryText: 'MQTT', deviceType: 'MQTT', firmwareVersion: '2.1', latitude: -6.2, longitude: 106.8, online: true, lastOnlineTs: at(10), tags: { gedung: ['gedung_a'] } });
-  dev2 = seedDevice(sqlite, { appId: 1, name: 'Meter B', serialNumber: 'SN-B', latitude: -6.3, longitude: 106.9, tags: { gedung: ['gedung_b'], fungsi: ['pompa'] } });
+  dev1 = seedDevice(sqlite, {
+    appId: 1,
+    name: 'Meter A',
+    label: 'Panel A',
+    serialNumber: 'SN-A',
+    category: 8,
+    categoryText: 'MQTT',
+    deviceType: 'MQTT',
+    firmwareVersion: '2.1',
+    latitude: -6.2,
+    longitude: 106.8,
+    online: true,
+    lastOnlineTs: at(10),
+    tags: { gedung: ['gedung_a'] },
+  });
+  dev2 = seedDevice(sqlite, {
+    appId: 1,
+    name: 'Meter B',
+    serialNumber: 'SN-B',
+    latitude: -6.3,
+    longitude: 106.9,
+    tags: { gedung: ['gedung_b'], fungsi: ['pompa'] },
+  });
   foreign = seedDevice(sqlite, { appId: 2, name: 'Milik orang lain', online: true });
-  const series = (deviceId: number, sensor: string, configtype: string, param: string, points: [number, number][], subparam = '', appId = 1) => {
+  const series = (
+    deviceId: number,
+    sensor: string,
+    configtype: string,
+    param: string,
+    points: [number, number][],
+    subparam = '',
+    appId = 1,
+  ) => {
     const id = seedSeries(sqlite, { appId, deviceId, sensor, configtype, param, subparam });
     seedPoints(sqlite, id, points);
     return id;
   };
   sqlite.transaction(() => {
     // power: yesterday 23:00 = 5; today 10, 20, 30, 40, 50 every half hour from 08:00
-    series(dev1, 'pm', 'meter', 'power', [[at(-1), 5], [at(8), 10], [at(8, 30), 20], [at(9), 30], [at(9, 30), 40], [at(10), 50]]);
+    series(dev1, 'pm', 'meter', 'power', [
+      [at(-1), 5],
+      [at(8), 10],
+      [at(8, 30), 20],
+      [at(9), 30],
+      [at(9, 30), 40],
+      [at(10), 50],
+    ]);
     series(dev2, 'pm', 'meter', 'power', [[at(9, 45), 7]]);
     // energy: a cumulative counter with one reset inside the 09:00 hour (130 → 3)
-    series(dev1, 'pm', 'meter', 'energy', [[at(-1, 10), 100], [at(8), 110], [at(8, 30), 125], [at(9), 130], [at(9, 15), 3], [at(9, 30), 10], [at(10), 12]]);
+    series(dev1, 'pm', 'meter', 'energy', [
+      [at(-1, 10), 100],
+      [at(8), 110],
+      [at(8, 30), 125],
+      [at(9), 130],
+      [at(9, 15), 3],
+      [at(9, 30), 10],
+      [at(10), 12],
+    ]);
     // temperature: sub-minute times around the LAST_MINUTE 15 edge (window 10:16:20 .. 10:31:20)
-    series(dev1, 'env', 'data', 'temp', [[at(10, 16), 100], [at(10, 20, 10), 1], [at(10, 25, 30), 2], [at(10, 31), 3]]);
-    for (const [sub, base] of [['r', 210], ['s', 211], ['t', 212]] as const) series(dev1, 'pm', 'meter', 'voltage', [[at(9), base], [at(10), base + 10]], sub);
+    series(dev1, 'env', 'data', 'temp', [
+      [at(10, 16), 100],
+      [at(10, 20, 10), 1],
+      [at(10, 25, 30), 2],
+      [at(10, 31), 3],
+    ]);
+    for (const [sub, base] of [
+      ['r', 210],
+      ['s', 211],
+      ['t', 212],
+    ] as const)
+      series(
+        dev1,
+        'pm',
+        'meter',
+        'voltage',
+        [
+          [at(9), base],
+          [at(10), base + 10],
+        ],
+        sub,
+      );
     // 30 days of one point every 6 hours (value = day index) for the daily chart
     const daily: [number, number][] = [];
     for (let d = 29; d >= 0; d--) for (let q = 0; q < 4; q++) daily.push([MIDNIGHT - d * 24 * H + q * 6 * H, 30 - d]);
@@ -55,7 +119,14 @@ beforeAll(() => {
     // device states: a Tasmota plug's POWER on each device, an object state, another application's device
     seedState(sqlite, { appId: 1, deviceId: dev1, key: 'POWER', value: 'ON', since: at(9), ts: at(10, 30) });
     seedState(sqlite, { appId: 1, deviceId: dev2, key: 'POWER', value: 'OFF', since: at(8), ts: at(9, 45) });
-    seedState(sqlite, { appId: 1, deviceId: dev1, key: 'last_vend', value: { machine: 'w1', amount: 10000 }, since: at(10), ts: at(10) });
+    seedState(sqlite, {
+      appId: 1,
+      deviceId: dev1,
+      key: 'last_vend',
+      value: { machine: 'w1', amount: 10000 },
+      since: at(10),
+      ts: at(10),
+    });
     seedState(sqlite, { appId: 2, deviceId: foreign, key: 'POWER', value: 'ON', since: at(9), ts: at(9) });
   })();
 });
@@ -72,7 +143,15 @@ const dash = (vars: Record<string, unknown> = {}) =>
     var: {
       var_b: 3,
       site: { _varType: 'device', device_id: dev1, sensor: 'pm', config: 'meter', param: 'power' },
-      func_total: { _varType: 'func', query: 'SUM', queryType: 'device', device_id: dev1, sensor: 'pm', config: 'meter', param: 'power' },
+      func_total: {
+        _varType: 'func',
+        query: 'SUM',
+        queryType: 'device',
+        device_id: dev1,
+        sensor: 'pm',
+        config: 'meter',
+        param: 'power',
+      },
       ...vars,
     },
     dashboard: {},
@@ -105,7 +184,9 @@ describe('data and aggregate functions on one series (queryType device)', () => 
   it('an aggregate over today answers the time of its newest point ("Diperbarui"), not the end of its rollup bucket', () => {
     // at 10:31:20 the newest power point is 10:00:00 and the newest temperature 10:31:00: inside the current hour and minute
     expect(single(ofDevice({ ...power, query: 'AVG' })).time).toBe(at(10));
-    expect(single(ofDevice({ ...power, param: 'temp', sensor: 'env', config: 'data', query: 'MAX' })).time).toBe(at(10, 31));
+    expect(single(ofDevice({ ...power, param: 'temp', sensor: 'env', config: 'data', query: 'MAX' })).time).toBe(
+      at(10, 31),
+    );
     // a window of whole past hours (08:00 to 09:59:59.999, end inclusive): the 09:00 hour's newest point is 09:30
     expect(single(ofDevice({ ...power, query: 'AVG' }), {}, { start: at(8), end: at(10) - 1 }).time).toBe(at(9, 30));
   });
@@ -113,10 +194,15 @@ describe('data and aggregate functions on one series (queryType device)', () => 
     expect(single(ofDevice({ ...power, param: 'energy', query: 'USAGE' })).value).toBe(42);
   });
   it('USAGE of yesterday starts at the first point when nothing came before', () => {
-    expect(single(ofDevice({ ...power, param: 'energy', query: 'USAGE' }), { default: { range: 'LAST_DAY' } }).value).toBe(0);
+    expect(
+      single(ofDevice({ ...power, param: 'energy', query: 'USAGE' }), { default: { range: 'LAST_DAY' } }).value,
+    ).toBe(0);
   });
   it('an empty window answers null, and COUNT 0', () => {
-    expect(single(ofDevice({ ...power, query: 'AVG' }), { default: { range: 'LAST_MONTH' } })).toMatchObject({ success: true, value: null });
+    expect(single(ofDevice({ ...power, query: 'AVG' }), { default: { range: 'LAST_MONTH' } })).toMatchObject({
+      success: true,
+      value: null,
+    });
     expect(single(ofDevice({ ...power, query: 'COUNT' }), { default: { range: 'LAST_MONTH' } }).value).toBe(0);
     expect(single(ofDevice({ ...power, query: 'USAGE' }), { default: { range: 'LAST_MONTH' } }).value).toBeNull();
   });
@@ -138,14 +224,33 @@ describe('data and aggregate functions on one series (queryType device)', () => 
     expect(single(ofDevice({ ...power, param: 'voltage', query: 'LATEST' })).value).toEqual({ r: 220, s: 221, t: 222 });
   });
   it(`a missing device or another application's device answers "${T.cards.deviceNotFound}" on the card`, () => {
-    expect(single({ ...power, device_id: 99999, query: 'LATEST' })).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
-    expect(evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query: 'LABEL', queryType: 'device_id', device_id: foreign } } })).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
-    expect(single({ ...power, device_id: foreign, query: 'LATEST' })).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
+    expect(single({ ...power, device_id: 99999, query: 'LATEST' })).toMatchObject({
+      success: false,
+      alert: T.cards.deviceNotFound,
+    });
+    expect(
+      evaluate({
+        cat: 'SINGLE_VALUE_CARD',
+        w: 1,
+        h: 1,
+        model: { value: { query: 'LABEL', queryType: 'device_id', device_id: foreign } },
+      }),
+    ).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
+    expect(single({ ...power, device_id: foreign, query: 'LATEST' })).toMatchObject({
+      success: false,
+      alert: T.cards.deviceNotFound,
+    });
   });
 });
 
 describe('device info and presence (queryType device_id and tags)', () => {
-  const info = (query: string, device = dev1) => evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query, queryType: 'device_id', device_id: device } } }).value;
+  const info = (query: string, device = dev1) =>
+    evaluate({
+      cat: 'SINGLE_VALUE_CARD',
+      w: 1,
+      h: 1,
+      model: { value: { query, queryType: 'device_id', device_id: device } },
+    }).value;
   it.each([
     ['DEVICE_CATEGORY', 'MQTT'],
     ['LABEL', 'Panel A'],
@@ -163,12 +268,24 @@ describe('device info and presence (queryType device_id and tags)', () => {
     expect(info('ONLINE', dev2)).toBe(false);
   });
   it('a title card with only its text answers success without a value', () => {
-    expect(evaluate({ cat: 'TITLE', w: 4, h: 1, view: { title: 'Gedung A' } })).toEqual({ key: 'k', cat: 'TITLE', success: true });
+    expect(evaluate({ cat: 'TITLE', w: 4, h: 1, view: { title: 'Gedung A' } })).toEqual({
+      key: 'k',
+      cat: 'TITLE',
+      success: true,
+    });
   });
   it('the title card reads DEVICE_ID', () => {
-    expect(evaluate({ cat: 'TITLE', w: 4, h: 1, model: { value: { query: 'DEVICE_ID', queryType: 'device_id', device_id: dev1 } } }).value).toBe(dev1);
+    expect(
+      evaluate({
+        cat: 'TITLE',
+        w: 4,
+        h: 1,
+        model: { value: { query: 'DEVICE_ID', queryType: 'device_id', device_id: dev1 } },
+      }).value,
+    ).toBe(dev1);
   });
-  const count = (query: string, tags: string[]) => evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query, queryType: 'tags', tags } } }).value;
+  const count = (query: string, tags: string[]) =>
+    evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query, queryType: 'tags', tags } } }).value;
   it('TOTAL_DEVICE counts the devices of the tags (none = every device of the application), APP_ONLINE those online', () => {
     expect(count('TOTAL_DEVICE', [])).toBe(2);
     expect(count('APP_ONLINE', [])).toBe(1);
@@ -186,7 +303,14 @@ describe('charts (queryType graph)', () => {
   const chart = (value: Record<string, unknown>, filter: Record<string, unknown>, query: CardFilterQuery = {}) =>
     evaluate({ cat: 'LINE_CHART_CARD', w: 2, h: 2, model: { value: { queryType: 'graph', ...value }, filter } }, query);
   const hourly = { default: { range: 'TODAY', period: 'hour', interval: 1 } };
-  const volts = () => ofDevice({ sensor: 'pm', config: 'meter', param: 'voltage', subparam: ['r', 's'], subparam_label: ['fasa r', 'fasa s'] });
+  const volts = () =>
+    ofDevice({
+      sensor: 'pm',
+      config: 'meter',
+      param: 'voltage',
+      subparam: ['r', 's'],
+      subparam_label: ['fasa r', 'fasa s'],
+    });
   it('an hourly AVG of today: 24 buckets from local midnight, one key per subparam label', () => {
     const d = chart({ ...volts(), query: 'AVG' }, hourly);
     expect(d.chart_keys).toEqual(['fasa r', 'fasa s']);
@@ -213,38 +337,76 @@ describe('charts (queryType graph)', () => {
     expect(d.chart_data!.slice(8, 11).map((r) => r.energy)).toEqual([25, 15, 2]);
   });
   it('a 30-day daily chart: one bucket per local day', () => {
-    const d = chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, { start: MIDNIGHT - 29 * 24 * H, end: MIDNIGHT + 24 * H - 1, period: 'day', interval: 1 });
+    const d = chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, {
+      start: MIDNIGHT - 29 * 24 * H,
+      end: MIDNIGHT + 24 * H - 1,
+      period: 'day',
+      interval: 1,
+    });
     expect(d.chart_data).toHaveLength(30);
     expect(d.chart_data!.map((r) => r.level)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
   it("CUSTOM 'auto' keeps a chart at 700 points or fewer", () => {
-    const d = chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, { start: MIDNIGHT - 29 * 24 * H, end: NOW });
+    const d = chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, {
+      start: MIDNIGHT - 29 * 24 * H,
+      end: NOW,
+    });
     expect(d.chart_data!.length).toBeLessThanOrEqual(700);
     expect(d.chart_data!.length).toBeGreaterThan(100);
   });
   it('REALTIME: the last N points of each series, oldest first', () => {
     const d = chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'AVG' }), { live: { ndata: 2 } });
-    expect(d.chart_data).toEqual([{ ts: at(9, 30), power: 40 }, { ts: at(10), power: 50 }]);
+    expect(d.chart_data).toEqual([
+      { ts: at(9, 30), power: 40 },
+      { ts: at(10), power: 50 },
+    ]);
   });
   it('a pie folds the window into one slice per series', () => {
-    const d = evaluate({ cat: 'PIE_CHART_CARD', w: 2, h: 2, model: { value: { queryType: 'graph', ...volts(), query: 'SUM' }, filter: hourly } });
-    expect(d.chart_data).toEqual([{ key: 'fasa r', value: 430 }, { key: 'fasa s', value: 432 }]);
+    const d = evaluate({
+      cat: 'PIE_CHART_CARD',
+      w: 2,
+      h: 2,
+      model: { value: { queryType: 'graph', ...volts(), query: 'SUM' }, filter: hourly },
+    });
+    expect(d.chart_data).toEqual([
+      { key: 'fasa r', value: 430 },
+      { key: 'fasa s', value: 432 },
+    ]);
   });
   it('a period the range does not allow is an error on the card', () => {
-    const d = chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'AVG' }), {}, { range: 'TODAY', period: 'hour', interval: 12 });
+    const d = chart(
+      ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'AVG' }),
+      {},
+      { range: 'TODAY', period: 'hour', interval: 12 },
+    );
     expect(d).toMatchObject({ success: false, alert: T.dashboards.variables.optionNotOffered });
   });
 });
 
 describe('three-phase (queryType three_phase)', () => {
   it('LATEST of Data 1, 2, 3', () => {
-    const d = evaluate({ cat: 'THREE_PHASE_CARD', w: 1, h: 2, model: { value: ofDevice({ query: 'LATEST', queryType: 'three_phase', sensor: 'pm', config: 'meter', param: 'voltage', subparam: ['r', 's', 't'] }) } });
+    const d = evaluate({
+      cat: 'THREE_PHASE_CARD',
+      w: 1,
+      h: 2,
+      model: {
+        value: ofDevice({
+          query: 'LATEST',
+          queryType: 'three_phase',
+          sensor: 'pm',
+          config: 'meter',
+          param: 'voltage',
+          subparam: ['r', 's', 't'],
+        }),
+      },
+    });
     expect(d).toMatchObject({ value_1: 220, value_2: 221, value_3: 222, time: at(10) });
   });
 });
 
 describe('list and map cards (queryType device_no_id and none)', () => {
-  const list = (value: Record<string, unknown>, tags: string[] = []) => evaluate({ cat: 'LIST_CARD', w: 2, h: 2, model: { value, tags, filter: today } });
+  const list = (value: Record<string, unknown>, tags: string[] = []) =>
+    evaluate({ cat: 'LIST_CARD', w: 2, h: 2, model: { value, tags, filter: today } });
   it('LATEST of every device of the tags', () => {
     const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' });
     expect(d.table_keys).toEqual(['device_id', 'label', 'value', 'time']);
@@ -259,7 +421,14 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     try {
       const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'env', config: 'data', param: 'temp' });
       expect(d.table_data!.map((r) => r.value)).toEqual([3, null]);
-      const phase = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'voltage', subparam: 'r' });
+      const phase = list({
+        query: 'LATEST',
+        queryType: 'device_no_id',
+        sensor: 'pm',
+        config: 'meter',
+        param: 'voltage',
+        subparam: 'r',
+      });
       expect(phase.table_data!.map((r) => r.value)).toEqual([220, null]);
       expect(lookups).not.toHaveBeenCalled();
     } finally {
@@ -294,7 +463,9 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     expect(d.table_data!.map((r) => r.value)).toEqual(want);
   });
   it(`tags matching no device give no rows and "${T.dashboards.component.noDataByTags}"`, () => {
-    const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' }, ['tidak_ada']);
+    const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' }, [
+      'tidak_ada',
+    ]);
     expect(d).toMatchObject({ success: true, table_data: [], devices: [], alert: T.dashboards.component.noDataByTags });
   });
   it('a map card marks each device at its registry position with its LATEST value', () => {
@@ -302,15 +473,30 @@ describe('list and map cards (queryType device_no_id and none)', () => {
       cat: 'MAP_CARD',
       w: 2,
       h: 1,
-      model: { latitude: { query: 'LATITUDE', queryType: 'none' }, longitude: { query: 'LONGITUDE', queryType: 'none' }, value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' }, tags: ['gedung_a'] },
+      model: {
+        latitude: { query: 'LATITUDE', queryType: 'none' },
+        longitude: { query: 'LONGITUDE', queryType: 'none' },
+        value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' },
+        tags: ['gedung_a'],
+      },
     });
-    expect(d.map_marker).toEqual([{ device_id: dev1, label: 'Panel A', latitude: -6.2, longitude: 106.8, online: true, value: 50 }]);
+    expect(d.map_marker).toEqual([
+      { device_id: dev1, label: 'Panel A', latitude: -6.2, longitude: 106.8, online: true, value: 50 },
+    ]);
   });
 });
 
 describe('condition functions (queryType condition and condition_bool)', () => {
   const cond = (query: string, condition: string, extra: Record<string, unknown> = {}) =>
-    evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query, queryType: query === 'IFELSE' ? 'condition_bool' : 'condition', condition, ...extra }, filter: today } });
+    evaluate({
+      cat: 'SINGLE_VALUE_CARD',
+      w: 1,
+      h: 1,
+      model: {
+        value: { query, queryType: query === 'IFELSE' ? 'condition_bool' : 'condition', condition, ...extra },
+        filter: today,
+      },
+    });
   it('MATH over a function variable (SUM of power today = 150) and a device variable (LATEST = 50)', () => {
     expect(cond('MATH', '{func_total} / 5 + {site}').value).toBe(80);
   });
@@ -322,29 +508,71 @@ describe('condition functions (queryType condition and condition_bool)', () => {
     expect(cond('FORMAT', 'Daya {site} W, total {func_total}').value).toBe('Daya 50 W, total 150');
   });
   it('IFELSE answers the true or the false value (numbers or templates)', () => {
-    expect(cond('IFELSE', '{site} > 40', { true_condition: 'Tinggi ({site})', false_condition: 'Rendah' }).value).toBe('Tinggi (50)');
+    expect(cond('IFELSE', '{site} > 40', { true_condition: 'Tinggi ({site})', false_condition: 'Rendah' }).value).toBe(
+      'Tinggi (50)',
+    );
     expect(cond('IFELSE', '{site} > 60', { true_condition: 1, false_condition: 0 }).value).toBe(0);
   });
   it('a bad expression is an error on the card, not an exception', () => {
-    expect(cond('MATH', '{site} * (2')).toMatchObject({ success: false, alert: expect.stringMatching(/^Ekspresi tidak valid/) });
-    expect(cond('BOOL', '{tidak_ada} > 1')).toMatchObject({ success: false, alert: T.cards.unknownVariable('tidak_ada') });
+    expect(cond('MATH', '{site} * (2')).toMatchObject({
+      success: false,
+      alert: expect.stringMatching(/^Ekspresi tidak valid/),
+    });
+    expect(cond('BOOL', '{tidak_ada} > 1')).toMatchObject({
+      success: false,
+      alert: T.cards.unknownVariable('tidak_ada'),
+    });
     expect(cond('MATH', 'process.exit(1)')).toMatchObject({ success: false });
   });
   it('a variable referring to itself is an error on the card', () => {
-    const conf = dash({ loop: { _varType: 'obj', queryType: 'condition', condition: '{loop} + 1', true_condition: 1, false_condition: 0 } });
-    const d = evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query: 'MATH', queryType: 'condition', condition: '{loop}' } } }, {}, conf);
+    const conf = dash({
+      loop: { _varType: 'obj', queryType: 'condition', condition: '{loop} + 1', true_condition: 1, false_condition: 0 },
+    });
+    const d = evaluate(
+      {
+        cat: 'SINGLE_VALUE_CARD',
+        w: 1,
+        h: 1,
+        model: { value: { query: 'MATH', queryType: 'condition', condition: '{loop}' } },
+      },
+      {},
+      conf,
+    );
     expect(d).toMatchObject({ success: false, alert: T.cards.variableCycle('loop') });
   });
   it('a request variable override replaces the dashboard variable (a dropdown selection)', () => {
-    const d = evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query: 'MATH', queryType: 'condition', condition: '{var_b} * 2' } } }, { vars: { var_b: 21 } });
+    const d = evaluate(
+      {
+        cat: 'SINGLE_VALUE_CARD',
+        w: 1,
+        h: 1,
+        model: { value: { query: 'MATH', queryType: 'condition', condition: '{var_b} * 2' } },
+      },
+      { vars: { var_b: 21 } },
+    );
     expect(d.value).toBe(42);
   });
 });
 
 describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
-  const state = (key: string, extra: Record<string, unknown> = {}, device: number = dev1) => ({ query: 'LATEST', queryType: 'device', device_id: device, sensor: STATE_SENSOR, config: STATE_CONFIG, param: key, ...extra });
+  const state = (key: string, extra: Record<string, unknown> = {}, device: number = dev1) => ({
+    query: 'LATEST',
+    queryType: 'device',
+    device_id: device,
+    sensor: STATE_SENSOR,
+    config: STATE_CONFIG,
+    param: key,
+    ...extra,
+  });
   const full = (component: Record<string, unknown>, query: CardFilterQuery = {}) =>
-    evaluateCard(engine.src, { component: Component.parse({ key: 'k', x: 0, y: 0, ...component }), conf: dash(), appId: 1, tz: TZ, now: NOW, query });
+    evaluateCard(engine.src, {
+      component: Component.parse({ key: 'k', x: 0, y: 0, ...component }),
+      conf: dash(),
+      appId: 1,
+      tz: TZ,
+      now: NOW,
+      query,
+    });
   it("LATEST answers the state's value and the time it was last reported, and depends on that state", () => {
     const r = full({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: state('POWER') } });
     expect(r.data).toMatchObject({ success: true, value: 'ON', time: at(10, 30) });
@@ -364,17 +592,47 @@ describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
   });
   it(`an aggregate or a chart of a state is "${T.cards.stateLatestOnly}" on the card`, () => {
     expect(single(state('POWER', { query: 'AVG' }))).toMatchObject({ success: false, alert: T.cards.stateLatestOnly });
-    const chart = evaluate({ cat: 'LINE_CHART_CARD', w: 2, h: 2, model: { value: state('POWER', { queryType: 'graph', query: 'LAST' }), filter: today } });
+    const chart = evaluate({
+      cat: 'LINE_CHART_CARD',
+      w: 2,
+      h: 2,
+      model: { value: state('POWER', { queryType: 'graph', query: 'LAST' }), filter: today },
+    });
     expect(chart).toMatchObject({ success: false, alert: T.cards.stateLatestOnly });
   });
   it('BOOL and IFELSE read a state through a device variable', () => {
-    const conf = dash({ plug: { _varType: 'device', device_id: dev1, sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' } });
-    const cond = (value: Record<string, unknown>) => evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value } }, {}, conf).value;
+    const conf = dash({
+      plug: { _varType: 'device', device_id: dev1, sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' },
+    });
+    const cond = (value: Record<string, unknown>) =>
+      evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value } }, {}, conf).value;
     expect(cond({ query: 'BOOL', queryType: 'condition', condition: "{plug} == 'ON'" })).toBe(true);
-    expect(cond({ query: 'IFELSE', queryType: 'condition_bool', condition: "{plug} == 'OFF'", true_condition: 'Mati', false_condition: 'Nyala sejak 09:00' })).toBe('Nyala sejak 09:00');
+    expect(
+      cond({
+        query: 'IFELSE',
+        queryType: 'condition_bool',
+        condition: "{plug} == 'OFF'",
+        true_condition: 'Mati',
+        false_condition: 'Nyala sejak 09:00',
+      }),
+    ).toBe('Nyala sejak 09:00');
   });
   it('a list card reads the state of every device (queryType device_no_id), depending on that state anywhere', () => {
-    const r = full({ cat: 'LIST_CARD', w: 2, h: 2, model: { value: { query: 'LATEST', queryType: 'device_no_id', sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' }, tags: [] } });
+    const r = full({
+      cat: 'LIST_CARD',
+      w: 2,
+      h: 2,
+      model: {
+        value: {
+          query: 'LATEST',
+          queryType: 'device_no_id',
+          sensor: STATE_SENSOR,
+          config: STATE_CONFIG,
+          param: 'POWER',
+        },
+        tags: [],
+      },
+    });
     expect(r.data.table_data).toEqual([
       { device_id: dev1, label: 'Panel A', value: 'ON', time: at(10, 30) },
       { device_id: dev2, label: 'Meter B', value: 'OFF', time: at(9, 45) },

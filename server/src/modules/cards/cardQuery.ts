@@ -33,8 +33,10 @@ export interface EngineSources {
  * `sa:<app>|<state>`, `dev:<device>`, `app:<app>`.
  */
 export const depKey = {
-  param: (deviceId: number, sensor: string, config: string, param: string) => `d:${deviceId}|${sensor}|${config}|${param}`,
-  anyDevice: (appId: number, sensor: string, config: string, param: string) => `a:${appId}|${sensor}|${config}|${param}`,
+  param: (deviceId: number, sensor: string, config: string, param: string) =>
+    `d:${deviceId}|${sensor}|${config}|${param}`,
+  anyDevice: (appId: number, sensor: string, config: string, param: string) =>
+    `a:${appId}|${sensor}|${config}|${param}`,
   /** a device state (its key), on one device or on any device of the application */
   state: (deviceId: number, key: string) => `s:${deviceId}|${key}`,
   anyState: (appId: number, key: string) => `sa:${appId}|${key}`,
@@ -97,7 +99,8 @@ export class VariableScope {
     if (this.resolved.has(name)) return this.resolved.get(name);
     const raw = this.raw(name);
     if (raw === undefined) return undefined;
-    if (this.resolving.has(name) || this.resolving.size >= MAX_VARIABLE_DEPTH) throw new CardError(T.cards.variableCycle(name));
+    if (this.resolving.has(name) || this.resolving.size >= MAX_VARIABLE_DEPTH)
+      throw new CardError(T.cards.variableCycle(name));
     this.resolving.add(name);
     try {
       const v = this.resolve(raw);
@@ -114,7 +117,14 @@ export class VariableScope {
     const v = raw as Record<string, unknown>;
     switch (v._varType) {
       case 'device': {
-        const q = { query: 'LATEST', queryType: 'device', device_id: v.device_id, sensor: v.sensor, config: v.config, param: v.param } as Query;
+        const q = {
+          query: 'LATEST',
+          queryType: 'device',
+          device_id: v.device_id,
+          sensor: v.sensor,
+          config: v.config,
+          param: v.param,
+        } as Query;
         return asExprValue(scalarQuery(q, this.ctx).value);
       }
       case 'func':
@@ -132,7 +142,11 @@ export class VariableScope {
 }
 
 const asExprValue = (v: unknown): ExprValue =>
-  v === undefined ? null : v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? v : JSON.stringify(v);
+  v === undefined
+    ? null
+    : v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'
+      ? v
+      : JSON.stringify(v);
 
 // ---- devices and series ----
 
@@ -174,10 +188,20 @@ interface LabelledSeries {
  * The series a query reads on one device: its subparam(s), or every subparam of a param chosen whole. `known`: the
  * device came from the application's directory, so a series it lacks needs no check that the device is the app's.
  */
-export function seriesOf(q: Query, ctx: EvalContext, deviceId: number, forChart: boolean, known = false): LabelledSeries[] {
+export function seriesOf(
+  q: Query,
+  ctx: EvalContext,
+  deviceId: number,
+  forChart: boolean,
+  known = false,
+): LabelledSeries[] {
   const { sensor = '', config = '', param = '' } = q;
   const r = ctx.src.reads;
-  const one = (sub: string, label: string): LabelledSeries => ({ label, subparam: sub, series: r.series(ctx.appId, deviceId, sensor, config, param, sub) });
+  const one = (sub: string, label: string): LabelledSeries => ({
+    label,
+    subparam: sub,
+    series: r.series(ctx.appId, deviceId, sensor, config, param, sub),
+  });
   const checked = (list: LabelledSeries[]) => {
     if (!known && list.some((l) => !l.series)) requireDevice(ctx, deviceId);
     return list;
@@ -192,7 +216,12 @@ export function seriesOf(q: Query, ctx: EvalContext, deviceId: number, forChart:
     if (!known) requireDevice(ctx, deviceId);
     return [plain];
   }
-  return subs.map((s) => ({ label: forChart && q.param_label ? `${q.param_label} ${s.subparam}` : s.subparam, subparam: s.subparam, series: s, whole: true as const }));
+  return subs.map((s) => ({
+    label: forChart && q.param_label ? `${q.param_label} ${s.subparam}` : s.subparam,
+    subparam: s.subparam,
+    series: s,
+    whole: true as const,
+  }));
 }
 
 // ---- device states ----
@@ -206,7 +235,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * A device state through LATEST (states are values, not series: nothing to aggregate): its value and the time it was
  * last reported; a subparam picks one field of an object value. `known`: the device is one of the directory's.
  */
-function stateValue(fn: string, q: Query, ctx: EvalContext, deviceId: number, subparam?: string, known = false): Scalar {
+function stateValue(
+  fn: string,
+  q: Query,
+  ctx: EvalContext,
+  deviceId: number,
+  subparam?: string,
+  known = false,
+): Scalar {
   if (fn !== 'LATEST') throw new CardError(T.cards.stateLatestOnly);
   const s = ctx.src.states.current(ctx.appId, deviceId, q.param ?? '');
   if (!s) {
@@ -243,7 +279,13 @@ function aggregateOf(fn: AggregateFn, s: SeriesRef | null, ctx: EvalContext): Sc
   const r = ctx.src.reads;
   const bounds = [w.start, w.end];
   const pieces = r.pieces(s, w.start, w.end, 'hour');
-  const usage = fn === 'USAGE' ? { baseline: r.pointBefore(s, w.start)?.v ?? null, expand: (p: Parameters<typeof r.expand>[1]) => r.expand(s, p) } : undefined;
+  const usage =
+    fn === 'USAGE'
+      ? {
+          baseline: r.pointBefore(s, w.start)?.v ?? null,
+          expand: (p: Parameters<typeof r.expand>[1]) => r.expand(s, p),
+        }
+      : undefined;
   const value = bucketAggregates(fn, pieces, bounds, usage)[0] ?? null;
   const last = pieces.length ? pieces[pieces.length - 1]!.lastTs : null;
   return { value, time: last === null ? null : Math.min(last, w.end - 1) };
@@ -320,7 +362,8 @@ export function chartQuery(q: Query, ctx: EvalContext): Chart {
     const v = scalarQuery(q, ctx);
     return { keys: ['value'], rows: [{ ts: ctx.now, value: v.value }] };
   }
-  if (q.queryType !== 'graph' && q.queryType !== 'device' && q.queryType !== 'three_phase') throw new CardError(T.dashboards.component.queryNotOffered);
+  if (q.queryType !== 'graph' && q.queryType !== 'device' && q.queryType !== 'three_phase')
+    throw new CardError(T.dashboards.component.queryNotOffered);
   if (isStateQuery(q)) throw new CardError(T.cards.stateLatestOnly);
   if (!isAggregate(fn)) throw new CardError(T.dashboards.component.queryNotOffered);
   const deviceId = deviceIdOf(q, ctx);
@@ -349,7 +392,14 @@ export function chartQuery(q: Query, ctx: EvalContext): Chart {
   for (const l of list) {
     const s = l.series;
     const values: (number | null)[] = s
-      ? bucketAggregates(fn, r.pieces(s, w.start, w.end, level), w.boundaries, fn === 'USAGE' ? { baseline: r.pointBefore(s, w.start)?.v ?? null, expand: (p) => r.expand(s, p) } : undefined)
+      ? bucketAggregates(
+          fn,
+          r.pieces(s, w.start, w.end, level),
+          w.boundaries,
+          fn === 'USAGE'
+            ? { baseline: r.pointBefore(s, w.start)?.v ?? null, expand: (p) => r.expand(s, p) }
+            : undefined,
+        )
       : new Array(n).fill(fn === 'COUNT' ? 0 : null);
     for (let i = 0; i < n; i++) rows[i]![l.label] = values[i];
   }
@@ -361,7 +411,11 @@ export interface DeviceRow extends Scalar {
 }
 
 /** One value per device of the card's tags (list and map cards): device_no_id reads a series, none a device fact. */
-export function perDeviceQuery(q: Query, ctx: EvalContext, devices?: DeviceFacts[]): { rows: DeviceRow[]; total: number } {
+export function perDeviceQuery(
+  q: Query,
+  ctx: EvalContext,
+  devices?: DeviceFacts[],
+): { rows: DeviceRow[]; total: number } {
   const fn = q.query ?? 'LATEST';
   const all = devices ?? ctx.src.directory.matching(ctx.appId, ctx.tags);
   ctx.deps.add(depKey.app(ctx.appId));
@@ -369,7 +423,8 @@ export function perDeviceQuery(q: Query, ctx: EvalContext, devices?: DeviceFacts
   const rows: DeviceRow[] = new Array(list.length);
   if (q.queryType === 'device_no_id' && isStateQuery(q)) {
     ctx.deps.add(depKey.anyState(ctx.appId, q.param ?? ''));
-    for (let i = 0; i < list.length; i++) rows[i] = { device: list[i]!, ...stateValue(fn, q, ctx, list[i]!.id, undefined, true) };
+    for (let i = 0; i < list.length; i++)
+      rows[i] = { device: list[i]!, ...stateValue(fn, q, ctx, list[i]!.id, undefined, true) };
   } else if (q.queryType === 'device_no_id') {
     ctx.deps.add(depKey.anyDevice(ctx.appId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
     for (let i = 0; i < list.length; i++) {
@@ -380,7 +435,8 @@ export function perDeviceQuery(q: Query, ctx: EvalContext, devices?: DeviceFacts
     for (let i = 0; i < list.length; i++) {
       const d = list[i]!;
       if (isDeviceInfo(fn)) rows[i] = { device: d, value: deviceInfo(fn, d), time: null };
-      else if (fn === 'LATEST_UPDATE') rows[i] = { device: d, value: ctx.src.reads.newestOfDevice(ctx.appId, d.id), time: null };
+      else if (fn === 'LATEST_UPDATE')
+        rows[i] = { device: d, value: ctx.src.reads.newestOfDevice(ctx.appId, d.id), time: null };
       else throw new CardError(T.dashboards.component.queryNotOffered);
     }
   } else {
@@ -397,7 +453,9 @@ export function threePhaseQuery(q: Query, ctx: EvalContext): Scalar[] {
   if (isStateQuery(q)) {
     // a state whose value is an object: Data 1-3 are three of its fields
     ctx.deps.add(depKey.state(deviceId, q.param ?? ''));
-    return [0, 1, 2].map((i) => (subs[i] === undefined ? { value: null, time: null } : stateValue(q.query ?? 'LATEST', q, ctx, deviceId, subs[i])));
+    return [0, 1, 2].map((i) =>
+      subs[i] === undefined ? { value: null, time: null } : stateValue(q.query ?? 'LATEST', q, ctx, deviceId, subs[i]),
+    );
   }
   ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
   return [0, 1, 2].map((i) => {

@@ -7,7 +7,11 @@ import { createLogger } from '../../platform/log.js';
 import { createCardsLive } from './cards.live.js';
 import type { CardEngine } from './cards.module.js';
 
-function setup({ cards = ['a', 'b'], costMs = 0, onPush }: { cards?: string[]; costMs?: number; onPush?: () => void } = {}) {
+function setup({
+  cards = ['a', 'b'],
+  costMs = 0,
+  onPush,
+}: { cards?: string[]; costMs?: number; onPush?: () => void } = {}) {
   const pushes: CardPush[] = [];
   let channel: RealtimeChannel | undefined;
   let emptied: ((room: string) => void) | undefined;
@@ -22,16 +26,36 @@ function setup({ cards = ['a', 'b'], costMs = 0, onPush }: { cards?: string[]; c
   let value = 0;
   const computed: string[] = [];
   const engine = {
-    source: { dashboard: () => ({ id: 7, appId: 1, conf: { dashboard: Object.fromEntries(cards.map((k) => [k, {}])) }, broken: new Set() }) },
+    source: {
+      dashboard: () => ({
+        id: 7,
+        appId: 1,
+        conf: { dashboard: Object.fromEntries(cards.map((k) => [k, {}])) },
+        broken: new Set(),
+      }),
+    },
     evaluateStored: (_app: number, _tz: string, _id: number, key: string) => {
       computed.push(key);
-      for (const until = performance.now() + costMs; performance.now() < until; );
-      return { data: { key, cat: 'SINGLE_VALUE_CARD', success: true, value: ++value }, deps: new Set([key === 'a' ? 'd:1|pm|meter|power' : 'dev:2']) };
+      for (const until = performance.now() + costMs; performance.now() < until;);
+      return {
+        data: { key, cat: 'SINGLE_VALUE_CARD', success: true, value: ++value },
+        deps: new Set([key === 'a' ? 'd:1|pm|meter|power' : 'dev:2']),
+      };
     },
   } as unknown as CardEngine;
   const live = createCardsLive({ realtime, engine, log: createLogger('error') });
-  const caller = { kind: 'tenant' as const, tenantId: 1, app: { id: 1, tenantId: 1, domain: 'x', name: 'x', timezone: 'Asia/Jakarta' } };
-  return { live, pushes, computed, join: () => channel!.join(caller, { dashboard_id: 7 }) as string, empty: (room: string) => emptied!(room) };
+  const caller = {
+    kind: 'tenant' as const,
+    tenantId: 1,
+    app: { id: 1, tenantId: 1, domain: 'x', name: 'x', timezone: 'Asia/Jakarta' },
+  };
+  return {
+    live,
+    pushes,
+    computed,
+    join: () => channel!.join(caller, { dashboard_id: 7 }) as string,
+    empty: (room: string) => emptied!(room),
+  };
 }
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
@@ -41,7 +65,10 @@ describe('card live index', () => {
     const t = setup();
     const room = t.join();
     await tick(5);
-    expect(t.pushes.map((p) => [p.key, p.mode, p.room])).toEqual([['a', 'full', room], ['b', 'full', room]]);
+    expect(t.pushes.map((p) => [p.key, p.mode, p.room])).toEqual([
+      ['a', 'full', room],
+      ['b', 'full', room],
+    ]);
     await tick(110);
     t.live.pointsCommitted(['d:1|pm|meter|power', 'd:9|pm|meter|power']);
     await tick(5);
@@ -68,10 +95,14 @@ describe('card live index', () => {
     expect(t.pushes.at(-1)!.data.value).toBe(t.computed.length);
   });
 
-  it('evaluates a dashboard\'s first frames in slices, with the event loop\'s other work served between them', async () => {
+  it("evaluates a dashboard's first frames in slices, with the event loop's other work served between them", async () => {
     // 8 cards of 5 ms each: without slices the 40 ms would run in one turn of the loop, a timer waiting behind all of it
     let pushedWhenTimerRan = -1;
-    const t = setup({ cards: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], costMs: 5, onPush: () => t.pushes.length === 1 && setTimeout(() => (pushedWhenTimerRan = t.pushes.length)) });
+    const t = setup({
+      cards: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
+      costMs: 5,
+      onPush: () => t.pushes.length === 1 && setTimeout(() => (pushedWhenTimerRan = t.pushes.length)),
+    });
     t.join();
     await tick(100);
     expect(t.pushes).toHaveLength(8);

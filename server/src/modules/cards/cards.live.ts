@@ -48,7 +48,13 @@ export interface LiveStats {
 /** longest the card evaluations of one turn of the event loop run before I/O gets its turn */
 const FLUSH_SLICE_MS = 8;
 
-export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; log: Logger; coalesceMs?: number; now?: () => number }) {
+export function createCardsLive(opts: {
+  realtime: Realtime;
+  engine: CardEngine;
+  log: Logger;
+  coalesceMs?: number;
+  now?: () => number;
+}) {
   const { realtime, engine, log } = opts;
   const coalesceMs = opts.coalesceMs ?? CARD_LIVE.coalesceMs;
   const now = opts.now ?? Date.now;
@@ -77,16 +83,18 @@ export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; 
   }
 
   function reindex(card: LiveCard, deps: Set<string>) {
-    for (const k of card.deps) if (!deps.has(k)) {
-      const set = index.get(k);
-      set?.delete(card);
-      if (set && set.size === 0) index.delete(k);
-    }
-    for (const k of deps) if (!card.deps.has(k)) {
-      let set = index.get(k);
-      if (!set) index.set(k, (set = new Set()));
-      set.add(card);
-    }
+    for (const k of card.deps)
+      if (!deps.has(k)) {
+        const set = index.get(k);
+        set?.delete(card);
+        if (set && set.size === 0) index.delete(k);
+      }
+    for (const k of deps)
+      if (!card.deps.has(k)) {
+        let set = index.get(k);
+        if (!set) index.set(k, (set = new Set()));
+        set.add(card);
+      }
     card.deps = deps;
   }
 
@@ -104,10 +112,13 @@ export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; 
     }
     if (due === Infinity) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      flush();
-    }, Math.max(1, due - t));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        flush();
+      },
+      Math.max(1, due - t),
+    );
   }
 
   function mark(card: LiveCard, full = false) {
@@ -124,14 +135,14 @@ export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; 
     for (const k of keys) {
       const set = index.get(k);
       if (!set) continue;
-      for (const card of set) mark(card), (any = true);
+      for (const card of set) (mark(card), (any = true));
     }
     if (any) schedule();
   }
 
   function flush() {
     immediate = undefined;
-    if (timer) clearTimeout(timer), (timer = undefined);
+    if (timer) (clearTimeout(timer), (timer = undefined));
     const t = now();
     const until = performance.now() + FLUSH_SLICE_MS;
     for (const card of [...dirty]) {
@@ -188,20 +199,33 @@ export function createCardsLive(opts: { realtime: Realtime; engine: CardEngine; 
   realtime.channel<unknown>(CARD_LIVE.channel, {
     join(caller, raw) {
       const parsed = CardSubscribeParams.safeParse(raw);
-      if (!parsed.success) throw invalid(T.common.invalidInput, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+      if (!parsed.success)
+        throw invalid(
+          T.common.invalidInput,
+          parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+        );
       const params = parsed.data;
       const view = engine.source.dashboard(caller, params.dashboard_id);
       const app = caller.app!;
       const name = roomName(app.id, params);
       let room = rooms.get(name);
       if (!room) {
-        room = { name, appId: app.id, dashboardId: view.id, tz: app.timezone, params, keys: params.keys ? new Set(params.keys) : undefined, cards: new Map() };
+        room = {
+          name,
+          appId: app.id,
+          dashboardId: view.id,
+          tz: app.timezone,
+          params,
+          keys: params.keys ? new Set(params.keys) : undefined,
+          cards: new Map(),
+        };
         rooms.set(name, room);
       }
       const keys = Object.keys(view.conf.dashboard ?? {}).filter((k) => !room!.keys || room!.keys.has(k));
       for (const key of keys) {
         let card = room.cards.get(key);
-        if (!card) room.cards.set(key, (card = { room, key, deps: new Set(), lastSentAt: 0, dirty: false, full: true }));
+        if (!card)
+          room.cards.set(key, (card = { room, key, deps: new Set(), lastSentAt: 0, dirty: false, full: true }));
         mark(card, true);
       }
       // the socket joins the room once join() resolves: send the first frame after that

@@ -29,13 +29,26 @@ export interface CardEngine {
   /** GET answers until what they read changes (the domain feeds it the same keys as the live index) */
   answers: AnswerCache;
   /** evaluates a card of a stored dashboard without an access check (rooms already joined); null when it is gone */
-  evaluateStored(appId: number, tz: string, dashboardId: number, key: string, query: CardFilterQuery, now: number): CardResult | null;
+  evaluateStored(
+    appId: number,
+    tz: string,
+    dashboardId: number,
+    key: string,
+    query: CardFilterQuery,
+    now: number,
+  ): CardResult | null;
 }
 
 export function createCardEngine(
   sqlite: Database.Database,
   telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>,
-  opts: { grants: DashboardGrants; now?: () => number; directoryTtlMs?: number; changes?: Pick<AccessChanges, 'access' | 'dashboards'>; answerTtlMs?: number },
+  opts: {
+    grants: DashboardGrants;
+    now?: () => number;
+    directoryTtlMs?: number;
+    changes?: Pick<AccessChanges, 'access' | 'dashboards'>;
+    answerTtlMs?: number;
+  },
 ): CardEngine {
   const now = opts.now ?? Date.now;
   const src: EngineSources = {
@@ -47,12 +60,20 @@ export function createCardEngine(
   // 1 s: the clock drift of a relative window a cached answer may show (device facts are already read with 3 s)
   const answers = createAnswerCache({ ttlMs: opts.answerTtlMs ?? 1000, maxEntries: 5000, now });
 
-  function run(appId: number, tz: string, view: DashboardView, key: string, query: CardFilterQuery, at: number): CardResult {
+  function run(
+    appId: number,
+    tz: string,
+    view: DashboardView,
+    key: string,
+    query: CardFilterQuery,
+    at: number,
+  ): CardResult {
     let component;
     try {
       component = componentOf(view, key);
     } catch (err) {
-      if (err instanceof CardError) return { data: { key, cat: 'UNKNOWN', success: false, alert: err.message }, deps: new Set() };
+      if (err instanceof CardError)
+        return { data: { key, cat: 'UNKNOWN', success: false, alert: err.message }, deps: new Set() };
       throw err;
     }
     return evaluateCard(src, { component, conf: view.conf, appId, tz, now: at, query });
@@ -109,7 +130,11 @@ export interface CardsDomainDeps {
  * (`attachRealtime`): the commit, presence and registry listeners feed its index.
  */
 export function createCardsDomain(deps: CardsDomainDeps) {
-  const engine = createCardEngine(deps.sqlite, deps.telemetry, { now: deps.now, changes: deps.changes, grants: deps.grants });
+  const engine = createCardEngine(deps.sqlite, deps.telemetry, {
+    now: deps.now,
+    changes: deps.changes,
+    grants: deps.grants,
+  });
   let live: CardsLive | undefined;
   const offs: (() => void)[] = [];
 

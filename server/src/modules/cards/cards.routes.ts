@@ -1,6 +1,15 @@
 // The card calls: GET `/fetch/web/g/{dashboardId}/{componentKey}` (live data), GET `/fetch/web/file/csv/card/...`
 // (points as CSV, streamed) and POST `/fetch/web/p/...` (a control card's command through the command path).
-import { CARD_TYPES, QueryEntity, Result, T, cardCsvFileName, cardsContract, type CardFilterQuery, type Component } from '@sentra/contracts';
+import {
+  CARD_TYPES,
+  QueryEntity,
+  Result,
+  T,
+  cardCsvFileName,
+  cardsContract,
+  type CardFilterQuery,
+  type Component,
+} from '@sentra/contracts';
 import { ApiError, fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { BoundRoute, Caller, Handler } from '../../platform/http/mount.js';
 import { componentOf, evaluateCard, filterOf, overrides } from './cardData.js';
@@ -12,15 +21,35 @@ import { FilterError, resolveWindow } from './filters.js';
 
 /** What the command path answers for one device: ok, or a failure code (-30 offline, -31 busy, -32 timeout, …). */
 export type CommandOutcome = { ok: true } | { ok: false; code: number; message?: string };
-export type CardCommandSender = (cmd: { caller: Caller; appId: number; deviceId: number; sensor: string; configtype: string; param: string; value: unknown }) => Promise<CommandOutcome>;
+export type CardCommandSender = (cmd: {
+  caller: Caller;
+  appId: number;
+  deviceId: number;
+  sensor: string;
+  configtype: string;
+  param: string;
+  value: unknown;
+}) => Promise<CommandOutcome>;
 
-const TAG_COMMAND_CARDS = new Set(['BUTTON_TAGS_CARD', 'INPUT_TOGGLE_TAGS_CARD', 'INPUT_TEXT_TAGS_CARD', 'INPUT_NUMBER_TAGS_CARD']);
+const TAG_COMMAND_CARDS = new Set([
+  'BUTTON_TAGS_CARD',
+  'INPUT_TOGGLE_TAGS_CARD',
+  'INPUT_TEXT_TAGS_CARD',
+  'INPUT_NUMBER_TAGS_CARD',
+]);
 const COMMAND_FANOUT = 16;
 const c = T.dashboards.commands;
 
 /** 'Kirim perintah gagal' with the reason the spec gives for the code. */
 export function commandFailure(code: number): string {
-  const reason = code === Result.DEVICE_OFFLINE ? c.offline : code === Result.DEVICE_BUSY ? c.busy : code === Result.DEVICE_TIMEOUT ? c.timeout : '';
+  const reason =
+    code === Result.DEVICE_OFFLINE
+      ? c.offline
+      : code === Result.DEVICE_BUSY
+        ? c.busy
+        : code === Result.DEVICE_TIMEOUT
+          ? c.timeout
+          : '';
   return reason ? `${c.failed} ${reason}` : c.failed;
 }
 
@@ -28,7 +57,13 @@ function route<D extends (typeof cardsContract)[keyof typeof cardsContract]>(def
   return { def, handler: handler as unknown as Handler<typeof def> } as BoundRoute;
 }
 
-export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendCommand?: CardCommandSender }): BoundRoute[] {
+export function cardsRoutes({
+  engine,
+  sendCommand,
+}: {
+  engine: CardEngine;
+  sendCommand?: CardCommandSender;
+}): BoundRoute[] {
   const routes: BoundRoute[] = [
     route(cardsContract.get, ({ input, caller }) => {
       const view = engine.source.dashboard(caller, input.dashboardId);
@@ -40,7 +75,14 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
       const view = engine.source.dashboard(caller, input.dashboardId);
       const { dashboardId: _id, component, ...query } = input;
       const app = caller.app!;
-      return evaluateCard(engine.src, { component, conf: view.conf, appId: app.id, tz: app.timezone, now: Date.now(), query }).data;
+      return evaluateCard(engine.src, {
+        component,
+        conf: view.conf,
+        appId: app.id,
+        tz: app.timezone,
+        now: Date.now(),
+        query,
+      }).data;
     }),
     route(cardsContract.csv, async ({ input, caller, res }) => {
       const view = engine.source.dashboard(caller, input.dashboardId);
@@ -73,11 +115,21 @@ export function cardsRoutes({ engine, sendCommand }: { engine: CardEngine; sendC
         throw err;
       }
       const filename = cardCsvFileName(component.key, component.model, ctx.now, app.timezone);
-      await streamCsv({ res, src: { reads: engine.src.reads, states: engine.src.states, appId: app.id }, columns: columns.columns, long: columns.long, start, end, tz: app.timezone, filename });
+      await streamCsv({
+        res,
+        src: { reads: engine.src.reads, states: engine.src.states, appId: app.id },
+        columns: columns.columns,
+        long: columns.long,
+        start,
+        end,
+        tz: app.timezone,
+        filename,
+      });
       return null;
     }),
   ];
-  if (sendCommand) routes.push(route(cardsContract.command, ({ input, caller }) => command(engine, sendCommand, caller, input)));
+  if (sendCommand)
+    routes.push(route(cardsContract.command, ({ input, caller }) => command(engine, sendCommand, caller, input)));
   return routes;
 }
 
@@ -90,8 +142,19 @@ function componentForCall(view: DashboardView, key: string): Component {
   }
 }
 
-function contextOf(engine: CardEngine, appId: number, tz: string, component: Component, conf: Parameters<typeof filterOf>[1], q: CardFilterQuery): EvalContext {
-  const vars = new VariableScope([overrides(q.vars), component.var as Record<string, unknown> | undefined, conf.var as Record<string, unknown> | undefined]);
+function contextOf(
+  engine: CardEngine,
+  appId: number,
+  tz: string,
+  component: Component,
+  conf: Parameters<typeof filterOf>[1],
+  q: CardFilterQuery,
+): EvalContext {
+  const vars = new VariableScope([
+    overrides(q.vars),
+    component.var as Record<string, unknown> | undefined,
+    conf.var as Record<string, unknown> | undefined,
+  ]);
   const ctx: EvalContext = {
     src: engine.src,
     appId,
@@ -111,16 +174,30 @@ async function command(
   engine: CardEngine,
   send: CardCommandSender,
   caller: Caller,
-  input: { dashboardId: number; componentKey: string; value?: unknown; device_id?: number | string; sensor?: string; config?: string; param?: string },
+  input: {
+    dashboardId: number;
+    componentKey: string;
+    value?: unknown;
+    device_id?: number | string;
+    sensor?: string;
+    config?: string;
+    param?: string;
+  },
 ) {
   const view = engine.source.dashboard(caller, input.dashboardId);
   const component = componentForCall(view, input.componentKey);
   const group = CARD_TYPES[component.cat].group;
-  if ((group !== 'control' && group !== 'controlVariant') || component.cat === 'DOWNLOAD_DATA_CARD' || component.cat === 'UPLOAD_CSV_CARD') throw invalid(T.cards.notCommandCard);
+  if (
+    (group !== 'control' && group !== 'controlVariant') ||
+    component.cat === 'DOWNLOAD_DATA_CARD' ||
+    component.cat === 'UPLOAD_CSV_CARD'
+  )
+    throw invalid(T.cards.notCommandCard);
   const app = caller.app!;
   const target = (component.model?.config ?? {}) as Record<string, unknown>;
   // the card's configured target wins; the request only fills what the card leaves open
-  const pick = (own: unknown, sent: unknown) => (typeof own === 'string' && own !== '' ? own : typeof sent === 'string' && sent !== '' ? sent : undefined);
+  const pick = (own: unknown, sent: unknown) =>
+    typeof own === 'string' && own !== '' ? own : typeof sent === 'string' && sent !== '' ? sent : undefined;
   const sensor = pick(target.sensor, input.sensor);
   const configtype = pick(target.config ?? target.configtype, input.config);
   const param = pick(target.param, input.param);
@@ -137,7 +214,12 @@ async function command(
     }
     if (deviceIds.length === 0) throw notFound(T.cards.noMatchingDevice);
   } else {
-    const configured = target.device_id !== undefined && target.device_id !== '' ? Number(target.device_id) : input.device_id !== undefined ? Number(input.device_id) : NaN;
+    const configured =
+      target.device_id !== undefined && target.device_id !== ''
+        ? Number(target.device_id)
+        : input.device_id !== undefined
+          ? Number(input.device_id)
+          : NaN;
     if (!Number.isSafeInteger(configured)) throw invalid(T.cards.noTarget);
     if (!engine.src.directory.device(app.id, configured)) throw notFound(T.cards.deviceNotFound);
     deviceIds = [configured];
@@ -154,11 +236,19 @@ async function command(
         }),
       ),
     );
-    outcomes.forEach((o, k) => results.push({ device_id: batch[k]!, response_result: o.ok ? Result.OK : o.code, message: o.ok ? c.success : commandFailure(o.code) }));
+    outcomes.forEach((o, k) =>
+      results.push({
+        device_id: batch[k]!,
+        response_result: o.ok ? Result.OK : o.code,
+        message: o.ok ? c.success : commandFailure(o.code),
+      }),
+    );
   }
   const failed = results.find((r) => r.response_result !== Result.OK);
   if (failed) {
-    throw results.length > 1 ? new ApiError(failed.response_result, failed.message, 400, undefined, { results }) : fail(failed.response_result, failed.message);
+    throw results.length > 1
+      ? new ApiError(failed.response_result, failed.message, 400, undefined, { results })
+      : fail(failed.response_result, failed.message);
   }
   return results.length > 1 ? { message: c.success, results } : { message: c.success };
 }

@@ -5,7 +5,15 @@
 import type { Response } from 'express';
 import type { QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
-import { MAX_LIST_DEVICES, deviceIdOf, isStateQuery, seriesOf, stateField, stateSubparam, type EvalContext } from './cardQuery.js';
+import {
+  MAX_LIST_DEVICES,
+  deviceIdOf,
+  isStateQuery,
+  seriesOf,
+  stateField,
+  stateSubparam,
+  type EvalContext,
+} from './cardQuery.js';
 import { zoneOffset } from '../../platform/time/zone.js';
 import type { SeriesReads, SeriesRef } from './seriesReads.js';
 import type { StateReads } from '../states/states.reads.js';
@@ -66,7 +74,9 @@ class Cursor {
     this.done = true;
     if (!col.state) return [];
     const { key, subparam } = col.state;
-    return this.src.states.history(this.src.appId, col.deviceId, key, this.last + 1, this.end).map((h): Row => [h.ts, stateField(h.value, subparam)]);
+    return this.src.states
+      .history(this.src.appId, col.deviceId, key, this.last + 1, this.end)
+      .map((h): Row => [h.ts, stateField(h.value, subparam)]);
   }
   peek(): Row | undefined {
     if (this.i < this.rows.length) return this.rows[this.i];
@@ -105,7 +115,9 @@ export async function streamCsv(opts: {
   res.status(200);
   res.setHeader('content-type', 'text/csv; charset=utf-8');
   res.setHeader('content-disposition', `attachment; filename="${opts.filename}"`);
-  let buf = opts.long ? 'time,ts,device_id,label,series,value\n' : `time,ts,${columns.map((c) => csvCell(c.label)).join(',')}\n`;
+  let buf = opts.long
+    ? 'time,ts,device_id,label,series,value\n'
+    : `time,ts,${columns.map((c) => csvCell(c.label)).join(',')}\n`;
   let rows = 0;
   const cursors = columns.map((c) => new Cursor(opts.src, c, opts.start, opts.end));
   try {
@@ -114,7 +126,7 @@ export async function streamCsv(opts: {
         for (let p = cur.peek(); p && rows < MAX_CSV_ROWS; cur.next(), p = cur.peek(), rows++) {
           const c = cur.col;
           buf += `${localIso(p[0], tz)},${p[0]},${c.deviceId},${csvCell(c.deviceLabel)},${csvCell(c.label)},${csvCell(p[1])}\n`;
-          if (buf.length > FLUSH_BYTES) await write(res, buf), (buf = '');
+          if (buf.length > FLUSH_BYTES) (await write(res, buf), (buf = ''));
         }
       }
     } else {
@@ -136,7 +148,7 @@ export async function streamCsv(opts: {
         }
         buf += `${line}\n`;
         rows++;
-        if (buf.length > FLUSH_BYTES) await write(res, buf), (buf = '');
+        if (buf.length > FLUSH_BYTES) (await write(res, buf), (buf = ''));
       }
     }
     if (buf) await write(res, buf);
@@ -151,9 +163,15 @@ export function csvColumns(queries: QueryEntity[], ctx: EvalContext): { columns:
   const columns: CsvColumn[] = [];
   const add = (q: QueryEntity, deviceId: number, deviceLabel: string) => {
     if (isStateQuery(q)) {
-      return void columns.push({ label: q.param_label || q.param || '', state: { key: q.param ?? '', subparam: stateSubparam(q) }, deviceId, deviceLabel });
+      return void columns.push({
+        label: q.param_label || q.param || '',
+        state: { key: q.param ?? '', subparam: stateSubparam(q) },
+        deviceId,
+        deviceLabel,
+      });
     }
-    for (const l of seriesOf(q, ctx, deviceId, true)) if (l.series) columns.push({ label: l.label, series: l.series, deviceId, deviceLabel });
+    for (const l of seriesOf(q, ctx, deviceId, true))
+      if (l.series) columns.push({ label: l.label, series: l.series, deviceId, deviceLabel });
   };
   let long = false;
   for (const q of queries) {

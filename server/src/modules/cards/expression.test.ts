@@ -1,10 +1,26 @@
 // The expression language: arithmetic, comparisons, strings, variables, and input that must never reach JavaScript.
 import { describe, expect, it } from 'vitest';
 import { T } from '@sentra/contracts';
-import { ExpressionError, evaluate, parseExpression, parseTemplate, renderTemplate, type ExprValue } from './expression.js';
+import {
+  ExpressionError,
+  evaluate,
+  parseExpression,
+  parseTemplate,
+  renderTemplate,
+  type ExprValue,
+} from './expression.js';
 
-const vars: Record<string, ExprValue> = { var_a: 4, var_b: 3, var_c: 2, name: 'Pompa', kosong: null, teks: 'abc', angka: '12.5' };
-const run = (src: string, v: Record<string, ExprValue> = vars) => evaluate(parseExpression(src), (n) => (Object.prototype.hasOwnProperty.call(v, n) ? v[n] : undefined));
+const vars: Record<string, ExprValue> = {
+  var_a: 4,
+  var_b: 3,
+  var_c: 2,
+  name: 'Pompa',
+  kosong: null,
+  teks: 'abc',
+  angka: '12.5',
+};
+const run = (src: string, v: Record<string, ExprValue> = vars) =>
+  evaluate(parseExpression(src), (n) => (Object.prototype.hasOwnProperty.call(v, n) ? v[n] : undefined));
 const refusal = (src: string) => {
   try {
     run(src);
@@ -76,7 +92,8 @@ describe('expressions', () => {
     expect(refusal('{constructor} + 1')).toBe(T.cards.unknownVariable('constructor'));
   });
   it('rejects malformed input: unbalanced parentheses, trailing operators, chained comparisons, oversize', () => {
-    for (const src of ['(1 + 2', '1 +', '1 < 2 < 3', '{var_a', '"tanpa akhir', '1 2', '', '1'.repeat(1001)]) expect(refusal(src)).toMatch(/^Ekspresi tidak valid/);
+    for (const src of ['(1 + 2', '1 +', '1 < 2 < 3', '{var_a', '"tanpa akhir', '1 2', '', '1'.repeat(1001)])
+      expect(refusal(src)).toMatch(/^Ekspresi tidak valid/);
   });
   it('bounds nesting depth', () => {
     expect(refusal('('.repeat(200) + '1' + ')'.repeat(200))).toMatch(/^Ekspresi tidak valid/);

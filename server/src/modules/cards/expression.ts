@@ -20,9 +20,37 @@ const MAX_SOURCE = 1000;
 const MAX_DEPTH = 40;
 const MAX_TEMPLATE_PARTS = 100;
 
-type Token = { t: 'num'; v: number } | { t: 'str'; v: string } | { t: 'var'; v: string } | { t: 'id'; v: string } | { t: 'op'; v: string };
+type Token =
+  | { t: 'num'; v: number }
+  | { t: 'str'; v: string }
+  | { t: 'var'; v: string }
+  | { t: 'id'; v: string }
+  | { t: 'op'; v: string };
 
-const OPS = ['&&', '||', '==', '!=', '<=', '>=', '**', '<', '>', '+', '-', '*', '/', '%', '^', '!', '(', ')', ',', '?', ':', '='];
+const OPS = [
+  '&&',
+  '||',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '**',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '^',
+  '!',
+  '(',
+  ')',
+  ',',
+  '?',
+  ':',
+  '=',
+];
 const VAR_NAME = /^[A-Za-z_][\w-]{0,63}$/;
 
 const bad = (detail: string) => new ExpressionError(T.cards.expressionInvalid(detail));
@@ -86,29 +114,45 @@ const FUNCTIONS: Record<string, { min: number; max: number; fn: (args: ExprValue
   round: {
     min: 1,
     max: 2,
-    fn: ([x, d]) => nullable(x, (n) => {
-      const f = 10 ** Math.max(0, Math.min(10, Math.trunc(d === undefined || d === null ? 0 : num(d, 'round')))) ;
-      return Math.round(n * f) / f;
-    }),
+    fn: ([x, d]) =>
+      nullable(x, (n) => {
+        const f = 10 ** Math.max(0, Math.min(10, Math.trunc(d === undefined || d === null ? 0 : num(d, 'round'))));
+        return Math.round(n * f) / f;
+      }),
   },
   floor: { min: 1, max: 1, fn: ([x]) => nullable(x, Math.floor) },
   ceil: { min: 1, max: 1, fn: ([x]) => nullable(x, Math.ceil) },
   sqrt: { min: 1, max: 1, fn: ([x]) => nullable(x, (n) => (n < 0 ? null : Math.sqrt(n))) },
   pow: { min: 2, max: 2, fn: ([x, y]) => finite(num(x, 'pow') ** num(y, 'pow')) },
-  min: { min: 1, max: 20, fn: (args) => (args.some((a) => a === null) ? null : Math.min(...args.map((a) => num(a, 'min')))) },
-  max: { min: 1, max: 20, fn: (args) => (args.some((a) => a === null) ? null : Math.max(...args.map((a) => num(a, 'max')))) },
+  min: {
+    min: 1,
+    max: 20,
+    fn: (args) => (args.some((a) => a === null) ? null : Math.min(...args.map((a) => num(a, 'min')))),
+  },
+  max: {
+    min: 1,
+    max: 20,
+    fn: (args) => (args.some((a) => a === null) ? null : Math.max(...args.map((a) => num(a, 'max')))),
+  },
   upper: { min: 1, max: 1, fn: ([s]) => text(s).toUpperCase() },
   lower: { min: 1, max: 1, fn: ([s]) => text(s).toLowerCase() },
   len: { min: 1, max: 1, fn: ([s]) => text(s).length },
   concat: { min: 1, max: 20, fn: (args) => args.map(text).join('') },
-  fixed: { min: 2, max: 2, fn: ([x, d]) => (x === null ? null : num(x, 'fixed').toFixed(Math.max(0, Math.min(10, Math.trunc(num(d, 'fixed')))))) },
+  fixed: {
+    min: 2,
+    max: 2,
+    fn: ([x, d]) =>
+      x === null ? null : num(x, 'fixed').toFixed(Math.max(0, Math.min(10, Math.trunc(num(d, 'fixed'))))),
+  },
 };
 const KEYWORDS: Record<string, ExprValue> = { true: true, false: false, null: null };
 const WORD_OPS: Record<string, string> = { and: '&&', or: '||', not: '!' };
 
 /** Parses an expression; throws ExpressionError (Indonesian message) on anything it does not understand. */
 export function parseExpression(src: string): Expr {
-  const tokens = tokenize(src).map((tk): Token => (tk.t === 'id' && WORD_OPS[tk.v] ? { t: 'op', v: WORD_OPS[tk.v]! } : tk));
+  const tokens = tokenize(src).map((tk): Token =>
+    tk.t === 'id' && WORD_OPS[tk.v] ? { t: 'op', v: WORD_OPS[tk.v]! } : tk,
+  );
   if (tokens.length === 0) throw bad('kosong');
   let pos = 0;
   const peek = () => tokens[pos];
@@ -138,7 +182,8 @@ export function parseExpression(src: string): Expr {
       const b = binary(level + 1, depth + 1);
       a = { k: 'bin', op: op === '=' ? '==' : op, a, b };
       // comparisons do not chain: `1 < 2 < 3` is a mistake, not a boolean compared with 3
-      if (level === 3 && peek()?.t === 'op' && LEVELS[3]!.includes(String(peek()!.v))) throw bad('perbandingan berantai');
+      if (level === 3 && peek()?.t === 'op' && LEVELS[3]!.includes(String(peek()!.v)))
+        throw bad('perbandingan berantai');
     }
     return a;
   }
@@ -207,7 +252,8 @@ function num(v: ExprValue, what: string): number {
 }
 const text = (v: ExprValue): string => (v === null ? '' : typeof v === 'number' ? String(v) : String(v));
 const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
-const nullable = (x: ExprValue, fn: (n: number) => number | null): ExprValue => (x === null ? null : fn(num(x, 'fungsi')));
+const nullable = (x: ExprValue, fn: (n: number) => number | null): ExprValue =>
+  x === null ? null : fn(num(x, 'fungsi'));
 
 function compare(op: string, a: ExprValue, b: ExprValue): boolean {
   if (op === '==' || op === '!=') {
@@ -216,7 +262,10 @@ function compare(op: string, a: ExprValue, b: ExprValue): boolean {
     else if (typeof a === 'number' || typeof b === 'number') {
       const x = typeof a === 'number' ? a : Number(a);
       const y = typeof b === 'number' ? b : Number(b);
-      eq = typeof a === typeof b ? a === b : !Number.isNaN(x) && x === y && typeof a !== 'boolean' && typeof b !== 'boolean';
+      eq =
+        typeof a === typeof b
+          ? a === b
+          : !Number.isNaN(x) && x === y && typeof a !== 'boolean' && typeof b !== 'boolean';
     } else eq = a === b;
     return op === '==' ? eq : !eq;
   }
@@ -261,7 +310,8 @@ export function evaluate(e: Expr, lookup: VariableLookup): ExprValue {
       const b = evaluate(e.b, lookup);
       if (['==', '!=', '<', '<=', '>', '>='].includes(e.op)) return compare(e.op, a, b);
       if (e.op === '+' && (typeof a === 'string' || typeof b === 'string')) {
-        const numeric = (v: ExprValue) => typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
+        const numeric = (v: ExprValue) =>
+          typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
         if (!(numeric(a) && numeric(b))) return text(a) + text(b);
       }
       if (a === null || b === null) return null;
@@ -296,10 +346,10 @@ export function variablesOf(e: Expr, out = new Set<string>()): Set<string> {
       variablesOf(e.a, out);
       break;
     case 'bin':
-      variablesOf(e.a, out), variablesOf(e.b, out);
+      (variablesOf(e.a, out), variablesOf(e.b, out));
       break;
     case 'if':
-      variablesOf(e.c, out), variablesOf(e.a, out), variablesOf(e.b, out);
+      (variablesOf(e.c, out), variablesOf(e.a, out), variablesOf(e.b, out));
       break;
     case 'call':
       e.args.forEach((a) => variablesOf(a, out));
@@ -334,7 +384,11 @@ export function parseTemplate(src: string): Template {
   return parts;
 }
 
-export function renderTemplate(t: Template, lookup: VariableLookup, format: (v: ExprValue) => string = (v) => text(v)): string {
+export function renderTemplate(
+  t: Template,
+  lookup: VariableLookup,
+  format: (v: ExprValue) => string = (v) => text(v),
+): string {
   return t.map((p) => (typeof p === 'string' ? p : format(evaluate(p, lookup)))).join('');
 }
 

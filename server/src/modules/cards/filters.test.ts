@@ -27,7 +27,10 @@ describe('periodic ranges in the application time zone', () => {
     expect(win({ range })).toMatchObject({ type: 'PERIODIC', start, end });
   });
   it('LAST_MINUTE and LAST_HOUR end now and take their parameter', () => {
-    expect(win({ range: 'LAST_MINUTE', range_param: 30 })).toMatchObject({ start: NOW + 1 - 30 * 60_000, end: NOW + 1 });
+    expect(win({ range: 'LAST_MINUTE', range_param: 30 })).toMatchObject({
+      start: NOW + 1 - 30 * 60_000,
+      end: NOW + 1,
+    });
     expect(win({ range: 'LAST_HOUR', range_param: 6 })).toMatchObject({ start: NOW + 1 - 6 * 3_600_000 });
   });
   it('cuts today into 3-hour buckets from local midnight', () => {

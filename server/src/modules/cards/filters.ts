@@ -163,13 +163,23 @@ const AUTO_LADDER: [Period, number][] = [
   ['month', 2],
   ['year', 1],
 ];
-const APPROX_MS: Record<Period, number> = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30.44 * 86_400_000, year: 365.25 * 86_400_000 };
+const APPROX_MS: Record<Period, number> = {
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+  month: 30.44 * 86_400_000,
+  year: 365.25 * 86_400_000,
+};
 
 /** The bucket step 'auto' chooses: among the allowed options (when given) the finest within 700 points. */
 export function autoStep(span: number, allowed?: PeriodIntervals): [Period, number] {
   const fits = ([p, i]: [Period, number]) => Math.ceil(span / (APPROX_MS[p] * i)) <= AUTO_MAX_POINTS;
   if (allowed) {
-    const options = (Object.entries(allowed) as [Period, readonly number[]][]).flatMap(([p, is]) => is.map((i): [Period, number] => [p, i]));
+    const options = (Object.entries(allowed) as [Period, readonly number[]][]).flatMap(([p, is]) =>
+      is.map((i): [Period, number] => [p, i]),
+    );
     options.sort((a, b) => APPROX_MS[a[0]] * a[1] - APPROX_MS[b[0]] * b[1]);
     const hit = options.find(fits);
     if (hit) return hit;
@@ -185,7 +195,9 @@ const NAMED_MONTHS: Record<string, number> = { march: 2, april: 3, may: 4 };
  * bucket; true (charts) cuts it with the period × interval grid.
  */
 export function resolveWindow(f: FilterSpec, now: number, tz: string, bucketed: boolean): CardWindow {
-  const type = f.type ?? (f.ndata !== undefined ? 'REALTIME' : f.range !== undefined && isPeriodicRange(f.range) ? 'PERIODIC' : 'CUSTOM');
+  const type =
+    f.type ??
+    (f.ndata !== undefined ? 'REALTIME' : f.range !== undefined && isPeriodicRange(f.range) ? 'PERIODIC' : 'CUSTOM');
   if (type === 'REALTIME') {
     const n = Math.trunc(f.ndata ?? NaN);
     if (!(n >= NDATA_MIN && n <= NDATA_MAX)) throw new FilterError(T.dashboards.variables.ndata);
@@ -221,7 +233,8 @@ export function resolveWindow(f: FilterSpec, now: number, tz: string, bucketed: 
     const options = type === 'PERIODIC' ? allowed! : CUSTOM_PERIODS;
     const intervals = ownValue(options, period);
     const interval = f.interval ?? intervals?.[0];
-    if (!intervals || interval === undefined || !intervals.includes(interval)) throw new FilterError(T.dashboards.variables.optionNotOffered);
+    if (!intervals || interval === undefined || !intervals.includes(interval))
+      throw new FilterError(T.dashboards.variables.optionNotOffered);
     step = [period as Period, interval];
   } else step = autoStep(end - start, allowed);
   const boundaries = bucketed ? bucketBoundaries(start, end, step[0], step[1], tz) : [start, end];
@@ -270,5 +283,14 @@ function periodicRange(range: string, param: number | undefined, now: number, tz
 export function requestFilter(q: CardFilterQuery): FilterSpec | undefined {
   const has = q.type ?? q.range ?? q.ndata ?? q.start ?? q.end ?? q.period;
   if (has === undefined) return undefined;
-  return { type: q.type, range: q.range, range_param: q.range_param, period: q.period, interval: q.interval, ndata: q.ndata, start: q.start, end: q.end };
+  return {
+    type: q.type,
+    range: q.range,
+    range_param: q.range_param,
+    period: q.period,
+    interval: q.interval,
+    ndata: q.ndata,
+    start: q.start,
+    end: q.end,
+  };
 }

@@ -16,7 +16,10 @@ afterAll(() => handle.close());
 
 function reads() {
   let clock = 1_000_000;
-  const telemetry = { seriesLearnt: 0, series: () => undefined, reads: {}, points: {} } as unknown as Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'> & { seriesLearnt: number };
+  const telemetry = { seriesLearnt: 0, series: () => undefined, reads: {}, points: {} } as unknown as Pick<
+    TelemetryPipeline,
+    'reads' | 'series' | 'points' | 'seriesLearnt'
+  > & { seriesLearnt: number };
   const r = createSeriesReads(handle.sqlite, telemetry, { now: () => clock });
   return { r, telemetry, advance: (ms: number) => (clock += ms) };
 }
@@ -28,8 +31,22 @@ describe('series reads of absent series', () => {
     expect(r.series(1, device, 'pm', 'meter', 'power')).toBeNull();
     expect(r.seriesOfParam(1, device, 'pm', 'meter', 'voltage')).toEqual([]);
     // created behind the process's back (another gateway): still absent here until the process learns of a series
-    const power = seedSeries(handle.sqlite, { appId: 1, deviceId: device, sensor: 'pm', configtype: 'meter', param: 'power', subparam: '' });
-    const phase = seedSeries(handle.sqlite, { appId: 1, deviceId: device, sensor: 'pm', configtype: 'meter', param: 'voltage', subparam: 'r' });
+    const power = seedSeries(handle.sqlite, {
+      appId: 1,
+      deviceId: device,
+      sensor: 'pm',
+      configtype: 'meter',
+      param: 'power',
+      subparam: '',
+    });
+    const phase = seedSeries(handle.sqlite, {
+      appId: 1,
+      deviceId: device,
+      sensor: 'pm',
+      configtype: 'meter',
+      param: 'voltage',
+      subparam: 'r',
+    });
     expect(r.series(1, device, 'pm', 'meter', 'power')).toBeNull();
     expect(r.seriesOfParam(1, device, 'pm', 'meter', 'voltage')).toEqual([]);
     telemetry.seriesLearnt++;
@@ -40,7 +57,14 @@ describe('series reads of absent series', () => {
   it('keeps an absent series apart from an absent param, whatever the subparam is called', () => {
     const { r } = reads();
     const device = seedDevice(handle.sqlite, { appId: 1, name: 'Meter E' });
-    const phase = seedSeries(handle.sqlite, { appId: 1, deviceId: device, sensor: 'pm', configtype: 'meter', param: 'voltage', subparam: 'r' });
+    const phase = seedSeries(handle.sqlite, {
+      appId: 1,
+      deviceId: device,
+      sensor: 'pm',
+      configtype: 'meter',
+      param: 'voltage',
+      subparam: 'r',
+    });
     // a subparam named like anything (here '*') that the device lacks says nothing about the param's other subparams
     expect(r.series(1, device, 'pm', 'meter', 'voltage', '*')).toBeNull();
     expect(r.series(1, device, 'pm', 'meter', 'voltage', '')).toBeNull();
@@ -51,7 +75,14 @@ describe('series reads of absent series', () => {
     const { r, advance } = reads();
     const device = seedDevice(handle.sqlite, { appId: 1, name: 'Meter D' });
     expect(r.series(1, device, 'env', 'data', 'temp')).toBeNull();
-    const temp = seedSeries(handle.sqlite, { appId: 1, deviceId: device, sensor: 'env', configtype: 'data', param: 'temp', subparam: '' });
+    const temp = seedSeries(handle.sqlite, {
+      appId: 1,
+      deviceId: device,
+      sensor: 'env',
+      configtype: 'data',
+      param: 'temp',
+      subparam: '',
+    });
     advance(ABSENT_KEPT_MS - 1);
     expect(r.series(1, device, 'env', 'data', 'temp')).toBeNull();
     advance(1);

@@ -34,11 +34,16 @@ export const MAX_RAW_POINTS = 200_000;
 /** how long a series found absent is answered absent without asking again (while no series becomes known) */
 export const ABSENT_KEPT_MS = 1000;
 
-export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>, opts: { now?: () => number } = {}) {
+export function createSeriesReads(
+  sqlite: Database.Database,
+  telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>,
+  opts: { now?: () => number } = {},
+) {
   const keys = createSeriesKeys(sqlite);
   const { points } = telemetry;
   /** [start, end): timestamps are whole milliseconds */
-  const rows = (s: SeriesRef, start: number, end: number, limit: number): PointRow[] => points.oldest(s.id, start, end - 1, limit);
+  const rows = (s: SeriesRef, start: number, end: number, limit: number): PointRow[] =>
+    points.oldest(s.id, start, end - 1, limit);
 
   // series never change identity: a hit is kept. A series appears when its first point arrives, so an absent one is
   // remembered only while this process learns of no new series (`seriesLearnt`: created here, or named by another
@@ -70,7 +75,14 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
   const keyOf = (appId: number, deviceId: number, sensor: string, configtype: string, param: string, subparam = '') =>
     `${appId}\u001f${deviceId}\u001f${sensor}\u001f${configtype}\u001f${param}\u001f${subparam}`;
 
-  function series(appId: number, deviceId: number, sensor: string, configtype: string, param: string, subparam = ''): SeriesRef | null {
+  function series(
+    appId: number,
+    deviceId: number,
+    sensor: string,
+    configtype: string,
+    param: string,
+    subparam = '',
+  ): SeriesRef | null {
     const k = keyOf(appId, deviceId, sensor, configtype, param, subparam);
     const hit = cache.get(k);
     if (hit) return hit;
@@ -93,7 +105,17 @@ export function createSeriesReads(sqlite: Database.Database, telemetry: Pick<Tel
     const size = SIZE[level];
     for (const b of telemetry.reads.rollups(s, { bucket: level, start, end })) {
       if (b.count === 0) continue;
-      out.push({ from: b.ts, to: b.ts + size, count: b.count, sum: b.sum, min: b.min, max: b.max, first: b.first, last: b.last, lastTs: b.lastTs });
+      out.push({
+        from: b.ts,
+        to: b.ts + size,
+        count: b.count,
+        sum: b.sum,
+        min: b.min,
+        max: b.max,
+        first: b.first,
+        last: b.last,
+        lastTs: b.lastTs,
+      });
     }
   }
 

@@ -13,7 +13,16 @@ import type { DeviceService } from '../devices/devices.service.js';
 import type { DeviceRow } from '../devices/devices.table.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 import { parseSensorConfig } from '../telemetry/sensor-config.js';
-import { encodeCommand, familyOf, matchReply, wireOf, type CommandBody, type DeviceIdentity, type DeviceResolver, type ReplyVerdict } from '../devices/families/index.js';
+import {
+  encodeCommand,
+  familyOf,
+  matchReply,
+  wireOf,
+  type CommandBody,
+  type DeviceIdentity,
+  type DeviceResolver,
+  type ReplyVerdict,
+} from '../devices/families/index.js';
 
 /** Default wait for a device's reply: inside the configuration call's 60 s, with room for the bus and the answer. */
 export const DEFAULT_COMMAND_WAIT_MS = 55_000;
@@ -93,7 +102,8 @@ export function createCommands(deps: CommandsDeps) {
     if (pending.has(row.id)) return BUSY;
     const id = randomUUID();
     const cmd: CommandBody = { sensor: req.sensor, configtype: req.configtype, param: req.param, value: req.value };
-    const loraApplication = wireOf(row) === 'lora' ? deps.loraApplications?.levelOf(row.appId, row.networkServerId) : undefined;
+    const loraApplication =
+      wireOf(row) === 'lora' ? deps.loraApplications?.levelOf(row.appId, row.networkServerId) : undefined;
     // a device with its own decoder table gets its downlink's bytes from it (devices/families/lora/encoder.ts)
     const decoder = wireOf(row) === 'lora' ? parseSensorConfig(row.sensors).decoder : undefined;
     const out = encodeCommand(row, id, cmd, { application: loraApplication, decoder });
@@ -124,7 +134,10 @@ export function createCommands(deps: CommandsDeps) {
         replied(verdict) {
           entry.finish(
             verdict.ok
-              ? { ok: true, data: { id, device_id: row.id, ...cmd, sent_ts: sentTs, reply_ts: now(), reply: verdict.reply } }
+              ? {
+                  ok: true,
+                  data: { id, device_id: row.id, ...cmd, sent_ts: sentTs, reply_ts: now(), reply: verdict.reply },
+                }
               : { ok: false, code: COMMAND_REFUSED, message: T.deviceData.commandRefused },
           );
         },
@@ -158,7 +171,11 @@ export function createCommands(deps: CommandsDeps) {
     const waitMs = Math.max(1, Math.min(req.waitMs ?? defaultWait, MAX_COMMAND_WAIT_MS));
     let answer: CommandAnswer;
     try {
-      answer = await bus.request<CommandAnswer>(`cmd.${req.appId}.${req.deviceId}`, { sensor: req.sensor, configtype: req.configtype, param: req.param, value: req.value, waitMs }, { timeoutMs: waitMs + BUS_MARGIN_MS });
+      answer = await bus.request<CommandAnswer>(
+        `cmd.${req.appId}.${req.deviceId}`,
+        { sensor: req.sensor, configtype: req.configtype, param: req.param, value: req.value, waitMs },
+        { timeoutMs: waitMs + BUS_MARGIN_MS },
+      );
     } catch (err) {
       if (err instanceof BusTimeoutError) throw fail(TIMEOUT.code, T.deviceData.commandTimeout);
       if (err instanceof BusNoRespondersError) throw fail(OFFLINE.code, T.deviceData.commandOffline);

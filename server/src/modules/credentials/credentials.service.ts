@@ -24,12 +24,21 @@ const asObject = (text: string): JsonObject => {
 /** Scopes → the grants a role with those sys_navs and permissions gives (`*` = every system key). */
 export function grantsOfScopes(scopes: JsonObject): Grants {
   const navs = Array.isArray(scopes.navs) ? scopes.navs.filter((n): n is string => typeof n === 'string') : [];
-  const keys = navs.includes(ALL_NAVS) ? [...SYS_NAVS] : navs.filter((n) => (SYS_NAVS as readonly string[]).includes(n));
-  const permissions = typeof scopes.permissions === 'object' && scopes.permissions !== null && !Array.isArray(scopes.permissions) ? (scopes.permissions as JsonObject) : {};
+  const keys = navs.includes(ALL_NAVS)
+    ? [...SYS_NAVS]
+    : navs.filter((n) => (SYS_NAVS as readonly string[]).includes(n));
+  const permissions =
+    typeof scopes.permissions === 'object' && scopes.permissions !== null && !Array.isArray(scopes.permissions)
+      ? (scopes.permissions as JsonObject)
+      : {};
   return { navs: expandNavs(keys), permissions };
 }
 
-export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {}) {
+export function createCredentialsService(
+  db: Db,
+  box: SecretBox,
+  opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {},
+) {
   const now = opts.now ?? Date.now;
   // a pair's grants are cached with its callers: new scopes, removal and a new secret drop them
   const changed = () => opts.changes?.changed('access');
@@ -49,12 +58,17 @@ export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: (
   }
 
   function rowOf(appId: number, id: number): Row {
-    const row = db.select().from(credentials).where(and(eq(credentials.appId, appId), eq(credentials.id, id))).get();
+    const row = db
+      .select()
+      .from(credentials)
+      .where(and(eq(credentials.appId, appId), eq(credentials.id, id)))
+      .get();
     if (!row) throw notFound();
     return row;
   }
 
-  const list = (appId: number) => db.select().from(credentials).where(eq(credentials.appId, appId)).orderBy(asc(credentials.id)).all().map(present);
+  const list = (appId: number) =>
+    db.select().from(credentials).where(eq(credentials.appId, appId)).orderBy(asc(credentials.id)).all().map(present);
   const read = (appId: number, id: number) => present(rowOf(appId, id));
 
   function newSecret() {
@@ -62,8 +76,15 @@ export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: (
     return { secretSealed: box.seal(secret), secretHash: hashToken(secret) };
   }
 
-  function create(appId: number, input: { category: number; credentials_id: string; scopes: JsonObject; details: JsonObject }) {
-    const exists = db.select({ id: credentials.id }).from(credentials).where(and(eq(credentials.appId, appId), eq(credentials.credentialsId, input.credentials_id))).get();
+  function create(
+    appId: number,
+    input: { category: number; credentials_id: string; scopes: JsonObject; details: JsonObject },
+  ) {
+    const exists = db
+      .select({ id: credentials.id })
+      .from(credentials)
+      .where(and(eq(credentials.appId, appId), eq(credentials.credentialsId, input.credentials_id)))
+      .get();
     if (exists) throw conflict(T.credentials.idTaken);
     try {
       const row = db
@@ -108,7 +129,12 @@ export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: (
 
   function regenerateSecret(appId: number, id: number) {
     rowOf(appId, id);
-    const row = db.update(credentials).set({ ...newSecret(), updatedAt: now() }).where(eq(credentials.id, id)).returning().get();
+    const row = db
+      .update(credentials)
+      .set({ ...newSecret(), updatedAt: now() })
+      .where(eq(credentials.id, id))
+      .returning()
+      .get();
     changed();
     return present(row);
   }
@@ -117,7 +143,12 @@ export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: (
   const findPair = db
     .select({ id: credentials.id, secretHash: credentials.secretHash, scopes: credentials.scopes })
     .from(credentials)
-    .where(and(eq(credentials.appId, sql.placeholder('appId')), eq(credentials.credentialsId, sql.placeholder('credentialsId'))))
+    .where(
+      and(
+        eq(credentials.appId, sql.placeholder('appId')),
+        eq(credentials.credentialsId, sql.placeholder('credentialsId')),
+      ),
+    )
     .prepare();
 
   /**
@@ -135,7 +166,12 @@ export function createCredentialsService(db: Db, box: SecretBox, opts: { now?: (
     const given = Buffer.from(hashToken(secret), 'hex');
     const stored = Buffer.from(pair.secretHash, 'hex');
     if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw unauthorized();
-    const caller: Caller = { kind: 'credentials', tenantId: app.tenantId, app, grants: grantsOfScopes(asObject(pair.scopes)) };
+    const caller: Caller = {
+      kind: 'credentials',
+      tenantId: app.tenantId,
+      app,
+      grants: grantsOfScopes(asObject(pair.scopes)),
+    };
     return caller;
   };
 

@@ -47,7 +47,12 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
   const now = deps.now ?? Date.now;
   const changed = () => deps.changes?.changed('dashboards');
 
-  const rowOf = (appId: number, id: number) => db.select().from(dashboards).where(and(eq(dashboards.appId, appId), eq(dashboards.id, id))).get();
+  const rowOf = (appId: number, id: number) =>
+    db
+      .select()
+      .from(dashboards)
+      .where(and(eq(dashboards.appId, appId), eq(dashboards.id, id)))
+      .get();
   function mustGet(appId: number, id: number): Row {
     const row = rowOf(appId, id);
     if (!row) throw notFound();
@@ -66,7 +71,13 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
         db
           .select({ id: dashboards.id })
           .from(dashboards)
-          .where(and(eq(dashboards.appId, appId), eq(dashboards.path, path), self !== undefined ? ne(dashboards.id, self) : undefined))
+          .where(
+            and(
+              eq(dashboards.appId, appId),
+              eq(dashboards.path, path),
+              self !== undefined ? ne(dashboards.id, self) : undefined,
+            ),
+          )
           .get(),
       ),
     );
@@ -75,12 +86,13 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
   /** Ids of `id` and everything below it (a parent cycle in old data is cut). */
   function subtreeIds(items: NavItem[], id: number): Set<number> {
     const out = new Set<number>([id]);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
-      for (const item of items) if (item.parent !== null && out.has(item.parent) && !out.has(item.id)) {
-        out.add(item.id);
-        grew = true;
-      }
+      for (const item of items)
+        if (item.parent !== null && out.has(item.parent) && !out.has(item.id)) {
+          out.add(item.id);
+          grew = true;
+        }
     }
     return out;
   }
@@ -91,12 +103,23 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
     const appId = caller.app!.id;
     granted(caller, parent);
     if (self !== undefined && subtreeIds(navItems(db, appId), self).has(parent))
-      throw invalid(`parent: ${T.dashboards.screens.parentCycle}`, [{ path: 'parent', message: T.dashboards.screens.parentCycle }]);
+      throw invalid(`parent: ${T.dashboards.screens.parentCycle}`, [
+        { path: 'parent', message: T.dashboards.screens.parentCycle },
+      ]);
   }
 
   function nextSort(appId: number, parent: number | null): number {
-    const where = and(eq(dashboards.appId, appId), parent === null ? isNull(dashboards.parentId) : eq(dashboards.parentId, parent));
-    return (db.select({ s: max(dashboards.sort) }).from(dashboards).where(where).get()?.s ?? -1) + 1;
+    const where = and(
+      eq(dashboards.appId, appId),
+      parent === null ? isNull(dashboards.parentId) : eq(dashboards.parentId, parent),
+    );
+    return (
+      (db
+        .select({ s: max(dashboards.sort) })
+        .from(dashboards)
+        .where(where)
+        .get()?.s ?? -1) + 1
+    );
   }
 
   return {
@@ -113,36 +136,45 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
       return navFlat(items).filter((i) => !excluded.has(i.id) && deps.grants.within(scope, i.id));
     },
 
-    add(caller: Caller, input: { label: string; desc?: string; parent?: number | null; conf_dashboard: ConfDashboard }) {
+    add(
+      caller: Caller,
+      input: { label: string; desc?: string; parent?: number | null; conf_dashboard: ConfDashboard },
+    ) {
       const appId = caller.app!.id;
       const parent = input.parent ?? null;
       checkParent(caller, parent);
-      const added = db.transaction((tx) => {
-        const path = pathFor(appId, input.label);
-        const row = tx
-          .insert(dashboards)
-          .values({
-            appId,
-            label: input.label,
-            description: input.desc ?? '',
-            path,
-            parentId: parent,
-            sort: nextSort(appId, parent),
-            confDashboard: JSON.stringify(input.conf_dashboard),
-            createdAt: now(),
-            updatedAt: now(),
-          })
-          .returning({ id: dashboards.id, path: dashboards.path })
-          .get();
-        return row;
-      }, { behavior: 'immediate' });
+      const added = db.transaction(
+        (tx) => {
+          const path = pathFor(appId, input.label);
+          const row = tx
+            .insert(dashboards)
+            .values({
+              appId,
+              label: input.label,
+              description: input.desc ?? '',
+              path,
+              parentId: parent,
+              sort: nextSort(appId, parent),
+              confDashboard: JSON.stringify(input.conf_dashboard),
+              createdAt: now(),
+              updatedAt: now(),
+            })
+            .returning({ id: dashboards.id, path: dashboards.path })
+            .get();
+          return row;
+        },
+        { behavior: 'immediate' },
+      );
       // a member keeps what they create: it joins their role (a new child of a "descendant" grant is in it already)
       if (!deps.grants.within(deps.grants.scopeOf(caller, true), added.id)) deps.grantCreated?.(caller, added.id);
       changed();
       return added;
     },
 
-    edit(caller: Caller, input: { id: number; label?: string; desc?: string; parent?: number | null; conf_dashboard?: ConfDashboard }) {
+    edit(
+      caller: Caller,
+      input: { id: number; label?: string; desc?: string; parent?: number | null; conf_dashboard?: ConfDashboard },
+    ) {
       const appId = caller.app!.id;
       const row = granted(caller, input.id);
       const changes: Partial<typeof dashboards.$inferInsert> = { updatedAt: now() };
@@ -157,7 +189,12 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
         changes.parentId = input.parent;
         changes.sort = nextSort(appId, input.parent);
       }
-      const edited = db.update(dashboards).set(changes).where(eq(dashboards.id, row.id)).returning({ id: dashboards.id, path: dashboards.path }).get()!;
+      const edited = db
+        .update(dashboards)
+        .set(changes)
+        .where(eq(dashboards.id, row.id))
+        .returning({ id: dashboards.id, path: dashboards.path })
+        .get()!;
       changed();
       return edited;
     },
@@ -166,10 +203,16 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
     remove(caller: Caller, id: number): void {
       const appId = caller.app!.id;
       const row = granted(caller, id);
-      db.transaction((tx) => {
-        tx.update(dashboards).set({ parentId: row.parentId, updatedAt: now() }).where(and(eq(dashboards.appId, appId), eq(dashboards.parentId, id))).run();
-        tx.delete(dashboards).where(eq(dashboards.id, id)).run();
-      }, { behavior: 'immediate' });
+      db.transaction(
+        (tx) => {
+          tx.update(dashboards)
+            .set({ parentId: row.parentId, updatedAt: now() })
+            .where(and(eq(dashboards.appId, appId), eq(dashboards.parentId, id)))
+            .run();
+          tx.delete(dashboards).where(eq(dashboards.id, id)).run();
+        },
+        { behavior: 'immediate' },
+      );
       changed();
     },
 
@@ -178,10 +221,14 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
       const row = granted(caller, id);
       const conf = parseConf(row.confDashboard);
       const cards = conf.dashboard;
-      if (typeof cards !== 'object' || cards === null || !Object.prototype.hasOwnProperty.call(cards, key)) throw notFound();
+      if (typeof cards !== 'object' || cards === null || !Object.prototype.hasOwnProperty.call(cards, key))
+        throw notFound();
       const { [key]: _removed, ...rest } = cards as Record<string, unknown>;
       conf.dashboard = rest;
-      db.update(dashboards).set({ confDashboard: JSON.stringify(conf), updatedAt: now() }).where(eq(dashboards.id, row.id)).run();
+      db.update(dashboards)
+        .set({ confDashboard: JSON.stringify(conf), updatedAt: now() })
+        .where(eq(dashboards.id, row.id))
+        .run();
       changed();
       return { id: row.id, path: row.path };
     },

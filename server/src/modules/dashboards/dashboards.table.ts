@@ -22,5 +22,8 @@ export const dashboards = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at'),
   },
-  (t) => [uniqueIndex('dashboards_app_path').on(t.appId, t.path), index('dashboards_app_parent').on(t.appId, t.parentId)],
+  (t) => [
+    uniqueIndex('dashboards_app_path').on(t.appId, t.path),
+    index('dashboards_app_parent').on(t.appId, t.parentId),
+  ],
 );

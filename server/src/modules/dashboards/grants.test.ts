@@ -14,26 +14,38 @@ let grants: ReturnType<typeof createDashboardGrants>;
 const app = { id: 1, timezone: 'Asia/Jakarta' } as Caller['app'];
 const tenant = { kind: 'tenant', app } as Caller;
 const member = { kind: 'member', app, accountId: 10 } as Caller;
-const apiKey = (navs: string[]) => ({ kind: 'credentials', app, grants: { navs: new Set(navs), permissions: {} } }) as unknown as Caller;
-const ids = (entries: { id: number; children: unknown[] }[]): unknown[] => entries.map((e) => (e.children.length ? [e.id, ids(e.children as never)] : e.id));
+const apiKey = (navs: string[]) =>
+  ({ kind: 'credentials', app, grants: { navs: new Set(navs), permissions: {} } }) as unknown as Caller;
+const ids = (entries: { id: number; children: unknown[] }[]): unknown[] =>
+  entries.map((e) => (e.children.length ? [e.id, ids(e.children as never)] : e.id));
 
 beforeAll(() => {
   handle = openDb({ dataDir: ':memory:', schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const { sqlite } = handle;
   sqlite.pragma('foreign_keys = OFF');
-  const dash = sqlite.prepare('INSERT INTO dashboards (id, app_id, label, path, parent_id, sort, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)');
+  const dash = sqlite.prepare(
+    'INSERT INTO dashboards (id, app_id, label, path, parent_id, sort, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)',
+  );
   // 1 Gedung ─ 2 Lantai 1 ─ 4 Panel; 3 Pompa (sorted first); 9 of another application
   dash.run(1, 1, 'Gedung', 'gedung', null, 1);
   dash.run(2, 1, 'Lantai 1', 'lantai-1', 1, 0);
   dash.run(3, 1, 'Pompa', 'pompa', null, 0);
   dash.run(4, 1, 'Panel', 'panel', 2, 0);
   dash.run(9, 2, 'Milik orang lain', 'lain', null, 0);
-  sqlite.prepare("INSERT INTO roles (id, app_id, name, descendant, created_at, updated_at) VALUES (5, 1, 'operator', 0, 0, 0)").run();
+  sqlite
+    .prepare(
+      "INSERT INTO roles (id, app_id, name, descendant, created_at, updated_at) VALUES (5, 1, 'operator', 0, 0, 0)",
+    )
+    .run();
   const nav = sqlite.prepare('INSERT INTO role_navs (role_id, dashboard_id, sort) VALUES (5, ?, ?)');
   nav.run(2, 0); // the role's order: Lantai 1, then Pompa, then another application's dashboard
   nav.run(3, 1);
   nav.run(9, 2);
-  sqlite.prepare("INSERT INTO accounts (id, app_id, username, email, first, pass_hash, role_id, created_at) VALUES (10, 1, 'budi', 'budi@x.id', 'Budi', 'x', 5, 0)").run();
+  sqlite
+    .prepare(
+      "INSERT INTO accounts (id, app_id, username, email, first, pass_hash, role_id, created_at) VALUES (10, 1, 'budi', 'budi@x.id', 'Budi', 'x', 5, 0)",
+    )
+    .run();
   grants = createDashboardGrants(sqlite, { now: () => clock, changes });
 });
 afterAll(() => handle?.close());

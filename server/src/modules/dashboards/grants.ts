@@ -34,13 +34,18 @@ interface Granted {
 }
 const NOTHING: Granted = { ids: NONE, items: [], selected: [], descendant: false, menu: [] };
 
-export function createDashboardGrants(sqlite: Database.Database, opts: { now?: () => number; changes?: Pick<AccessChanges, 'access' | 'dashboards'> } = {}) {
+export function createDashboardGrants(
+  sqlite: Database.Database,
+  opts: { now?: () => number; changes?: Pick<AccessChanges, 'access' | 'dashboards'> } = {},
+) {
   const now = opts.now ?? Date.now;
   const changes = opts.changes;
   const roleOf = sqlite.prepare('SELECT role_id FROM accounts WHERE id = ? AND app_id = ?').pluck();
   const roleRow = sqlite.prepare('SELECT descendant FROM roles WHERE id = ? AND app_id = ?').pluck();
   const roleNavs = sqlite.prepare('SELECT dashboard_id FROM role_navs WHERE role_id = ? ORDER BY sort').pluck();
-  const tree = sqlite.prepare('SELECT id, label, path, parent_id AS parent, sort FROM dashboards WHERE app_id = ? ORDER BY sort, id');
+  const tree = sqlite.prepare(
+    'SELECT id, label, path, parent_id AS parent, sort FROM dashboards WHERE app_id = ? ORDER BY sort, id',
+  );
   const cache = new Map<string, { at: number; access: number; dashboards: number; granted: Granted }>();
 
   const itemsOf = (appId: number) => asNavItems(tree.all(appId) as NavItem[]);

@@ -2,10 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { navFlat, navTree, roleMenu, type NavItem } from './navigation.js';
 
-const item = (id: number, parent: number | null, sort = id): NavItem => ({ id, label: `N${id}`, path: `n${id}`, parent, sort });
+const item = (id: number, parent: number | null, sort = id): NavItem => ({
+  id,
+  label: `N${id}`,
+  path: `n${id}`,
+  parent,
+  sort,
+});
 // 1 (3 (5), 4), 2
 const items = [item(1, null, 1), item(2, null, 2), item(3, 1, 1), item(4, 1, 2), item(5, 3, 1)];
-const ids = (entries: { id: number; children: unknown[] }[]): unknown => entries.map((e) => (e.children.length ? [e.id, ids(e.children as never)] : e.id));
+const ids = (entries: { id: number; children: unknown[] }[]): unknown =>
+  entries.map((e) => (e.children.length ? [e.id, ids(e.children as never)] : e.id));
 
 describe('navigation', () => {
   it('builds the tree by sort and lists it flat with parents first', () => {
@@ -23,7 +30,11 @@ describe('navigation', () => {
   });
   it('cuts a parent cycle instead of looping', () => {
     const cyclic = [item(1, 2), item(2, 1), item(3, null)];
-    expect(navTree(cyclic).map((e) => e.id).sort()).toEqual([1, 3]);
+    expect(
+      navTree(cyclic)
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([1, 3]);
     expect(roleMenu(cyclic, [1], true)).toHaveLength(1);
   });
 });

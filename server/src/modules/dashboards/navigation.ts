@@ -15,7 +15,13 @@ export interface NavItem {
 /** Every navigation item of the application, by (sort, id); a parent outside the application counts as none. */
 export function navItems(db: Db, appId: number): NavItem[] {
   const rows = db
-    .select({ id: dashboards.id, label: dashboards.label, path: dashboards.path, parent: dashboards.parentId, sort: dashboards.sort })
+    .select({
+      id: dashboards.id,
+      label: dashboards.label,
+      path: dashboards.path,
+      parent: dashboards.parentId,
+      sort: dashboards.sort,
+    })
     .from(dashboards)
     .where(eq(dashboards.appId, appId))
     .orderBy(asc(dashboards.sort), asc(dashboards.id))
@@ -26,7 +32,10 @@ export function navItems(db: Db, appId: number): NavItem[] {
 /** An application's dashboard rows (by sort, id) as navigation items: a parent outside them, or itself, counts as none. */
 export function asNavItems(rows: readonly NavItem[]): NavItem[] {
   const ids = new Set(rows.map((r) => r.id));
-  return rows.map((r) => ({ ...r, parent: r.parent !== null && ids.has(r.parent) && r.parent !== r.id ? r.parent : null }));
+  return rows.map((r) => ({
+    ...r,
+    parent: r.parent !== null && ids.has(r.parent) && r.parent !== r.id ? r.parent : null,
+  }));
 }
 
 function childrenIndex(items: NavItem[]): Map<number | null, NavItem[]> {
@@ -95,10 +104,12 @@ export function roleMenu(items: NavItem[], selected: number[], descendant: boole
       .filter((id) => !ancestors(byId.get(id)!, byId).some((a) => grantedSet.has(a)))
       .map((id) => entryOf(byId.get(id)!, byParent, new Set()));
   }
-  const entries = new Map<number, NavEntry>(granted.map((id) => {
-    const item = byId.get(id)!;
-    return [id, { id, path: item.path, label: item.label, children: [] }];
-  }));
+  const entries = new Map<number, NavEntry>(
+    granted.map((id) => {
+      const item = byId.get(id)!;
+      return [id, { id, path: item.path, label: item.label, children: [] }];
+    }),
+  );
   const roots: NavEntry[] = [];
   for (const id of granted) {
     const holder = ancestors(byId.get(id)!, byId).find((a) => grantedSet.has(a));
@@ -112,14 +123,19 @@ export function roleMenu(items: NavItem[], selected: number[], descendant: boole
  * The dashboard ids a role's selection opens: the selected items of the application, and with `descendant` every
  * item below them (a parent cycle in the data is cut). roleMenu gives the same items as a menu.
  */
-export function grantedIds(items: readonly Pick<NavItem, 'id' | 'parent'>[], selected: Iterable<number>, descendant: boolean): Set<number> {
+export function grantedIds(
+  items: readonly Pick<NavItem, 'id' | 'parent'>[],
+  selected: Iterable<number>,
+  descendant: boolean,
+): Set<number> {
   const known = new Set(items.map((i) => i.id));
   const ids = new Set([...selected].filter((id) => known.has(id)));
   if (!descendant) return ids;
   const children = new Map<number, number[]>();
   for (const { id, parent } of items) if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), id]);
   const stack = [...ids];
-  while (stack.length) for (const child of children.get(stack.pop()!) ?? []) if (!ids.has(child)) ids.add(child), stack.push(child);
+  while (stack.length)
+    for (const child of children.get(stack.pop()!) ?? []) if (!ids.has(child)) (ids.add(child), stack.push(child));
   return ids;
 }
 

@@ -71,8 +71,18 @@ function addDeclared(tree: Obj, sensors: unknown): void {
       if (!isObject(s) || typeof s.sensor !== 'string' || typeof s.param !== 'string') continue;
       const config = typeof s.configtype === 'string' ? s.configtype : 'data';
       const subs = isObject(s.subparam_datatypes) ? s.subparam_datatypes : undefined;
-      if (subs && Object.keys(subs).length > 0) for (const [subparam, leaf] of Object.entries(subs)) put(tree, s.sensor, config, s.param, subparam, declaredLeaf(leaf));
-      else put(tree, s.sensor, config, s.param, typeof s.subparam === 'string' ? s.subparam : '', declaredLeaf(s.datatype));
+      if (subs && Object.keys(subs).length > 0)
+        for (const [subparam, leaf] of Object.entries(subs))
+          put(tree, s.sensor, config, s.param, subparam, declaredLeaf(leaf));
+      else
+        put(
+          tree,
+          s.sensor,
+          config,
+          s.param,
+          typeof s.subparam === 'string' ? s.subparam : '',
+          declaredLeaf(s.datatype),
+        );
     }
     return;
   }
@@ -83,7 +93,9 @@ function addDeclared(tree: Obj, sensors: unknown): void {
       if (!isObject(params)) continue;
       for (const [param, value] of Object.entries(params)) {
         const subs = declaredSubparams(value);
-        if (subs) for (const [subparam, leaf] of Object.entries(subs)) put(tree, sensor, config, param, subparam, declaredLeaf(leaf));
+        if (subs)
+          for (const [subparam, leaf] of Object.entries(subs))
+            put(tree, sensor, config, param, subparam, declaredLeaf(leaf));
         else put(tree, sensor, config, param, '', declaredParamLeaf(value));
       }
     }
@@ -114,7 +126,8 @@ function hasAnyTag(tagsText: string, wanted: readonly string[]): boolean {
   if (!isObject(tags)) return false;
   for (const [prefix, values] of Object.entries(tags)) {
     if (!Array.isArray(values)) continue;
-    for (const value of values) if (wanted.includes(`${prefix}:${String(value)}`) || wanted.includes(String(value))) return true;
+    for (const value of values)
+      if (wanted.includes(`${prefix}:${String(value)}`) || wanted.includes(String(value))) return true;
   }
   return false;
 }
@@ -129,7 +142,14 @@ function deepMerge(into: Obj, from: Obj): void {
 export function createSelection(db: Db) {
   function deviceTrees(appId: number, filter: SelectionFilter) {
     const rows = db
-      .select({ id: devices.id, name: devices.name, label: devices.label, serial: devices.serialNumber, sensors: devices.sensors, tags: devices.tags })
+      .select({
+        id: devices.id,
+        name: devices.name,
+        label: devices.label,
+        serial: devices.serialNumber,
+        sensors: devices.sensors,
+        tags: devices.tags,
+      })
       .from(devices)
       .where(eq(devices.appId, appId))
       .orderBy(asc(devices.id))
@@ -138,7 +158,14 @@ export function createSelection(db: Db) {
     const trees = new Map<number, Obj>(rows.map((d) => [d.id, node()]));
     for (const d of rows) addDeclared(trees.get(d.id)!, parseJson(d.sensors));
     const series = db
-      .select({ deviceId: telemetrySeries.deviceId, sensor: telemetrySeries.sensor, configtype: telemetrySeries.configtype, param: telemetrySeries.param, subparam: telemetrySeries.subparam, datatype: telemetrySeries.datatype })
+      .select({
+        deviceId: telemetrySeries.deviceId,
+        sensor: telemetrySeries.sensor,
+        configtype: telemetrySeries.configtype,
+        param: telemetrySeries.param,
+        subparam: telemetrySeries.subparam,
+        datatype: telemetrySeries.datatype,
+      })
       .from(telemetrySeries)
       .where(eq(telemetrySeries.appId, appId))
       .all();
@@ -146,7 +173,11 @@ export function createSelection(db: Db) {
       const tree = trees.get(s.deviceId);
       if (tree) put(tree, s.sensor, s.configtype, s.param, s.subparam, s.datatype);
     }
-    const states = db.select({ deviceId: deviceStates.deviceId, key: deviceStates.key }).from(deviceStates).where(eq(deviceStates.appId, appId)).all();
+    const states = db
+      .select({ deviceId: deviceStates.deviceId, key: deviceStates.key })
+      .from(deviceStates)
+      .where(eq(deviceStates.appId, appId))
+      .all();
     for (const st of states) {
       const tree = trees.get(st.deviceId);
       if (tree) put(tree, STATE_SENSOR, STATE_CONFIG, st.key, '', null);
@@ -156,7 +187,10 @@ export function createSelection(db: Db) {
   }
 
   return {
-    devices(appId: number, filter: SelectionFilter): { devices: DeviceTree; devices_label: Record<string, string>; devices_serial: Record<string, string> } {
+    devices(
+      appId: number,
+      filter: SelectionFilter,
+    ): { devices: DeviceTree; devices_label: Record<string, string>; devices_serial: Record<string, string> } {
       const { rows, trees } = deviceTrees(appId, filter);
       return {
         devices: Object.fromEntries(rows.map((d) => [String(d.id), trees.get(d.id) as SensorTree])),
@@ -185,7 +219,8 @@ export function createSelection(db: Db) {
       for (const d of db.select({ tags: devices.tags }).from(devices).where(eq(devices.appId, appId)).all()) {
         const tags = parseJson(d.tags);
         if (!isObject(tags)) continue;
-        for (const [prefix, values] of Object.entries(tags)) if (Array.isArray(values)) for (const v of values) out.add(`${prefix}:${String(v)}`);
+        for (const [prefix, values] of Object.entries(tags))
+          if (Array.isArray(values)) for (const v of values) out.add(`${prefix}:${String(v)}`);
       }
       return { tags: [...out].sort() };
     },

@@ -57,7 +57,13 @@ export function createDashboardViews(
       if (p.success) dashboard[key] = p.data;
       else broken.add(key);
     }
-    const conf = { version: '2', config: { refresh: 0 }, ...(r.view ? { view: r.view } : {}), var: {}, dashboard } as ConfDashboard;
+    const conf = {
+      version: '2',
+      config: { refresh: 0 },
+      ...(r.view ? { view: r.view } : {}),
+      var: {},
+      dashboard,
+    } as ConfDashboard;
     return { id, appId, conf, broken };
   }
 

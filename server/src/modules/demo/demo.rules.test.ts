@@ -13,8 +13,20 @@ describe('demo rules', async () => {
     expect(seedDemoRules(gw.app.rules.rules, appId)).toBe(0);
     expect(gw.app.rules.engine.metrics().rules).toBe(DEMO_RULES.length);
     // the engine as the demo fleet's meter readings reach it (pm/meter/voltage with subparams r, s, t)
-    const point = (r: number, ts: number) => ['r', 's', 't'].map((sub) => ({ sensor: 'pm', config: 'meter', param: 'voltage', subparam: sub, value: sub === 'r' ? r : 225, ts }));
-    gw.app.db.sqlite.prepare("INSERT INTO devices (id, app_id, name, serial_number, category, device_type, sensors, tags, created_at, updated_at) VALUES (900001, ?, 'Meter Demo', 'SN-DEMO-1', 1, 'MQTT', '{}', '{}', 0, 0)").run(appId);
+    const point = (r: number, ts: number) =>
+      ['r', 's', 't'].map((sub) => ({
+        sensor: 'pm',
+        config: 'meter',
+        param: 'voltage',
+        subparam: sub,
+        value: sub === 'r' ? r : 225,
+        ts,
+      }));
+    gw.app.db.sqlite
+      .prepare(
+        "INSERT INTO devices (id, app_id, name, serial_number, category, device_type, sensors, tags, created_at, updated_at) VALUES (900001, ?, 'Meter Demo', 'SN-DEMO-1', 1, 'MQTT', '{}', '{}', 0, 0)",
+      )
+      .run(appId);
     gw.app.rules.engine.telemetry({ appId, deviceId: 900001, points: point(226, Date.now()) });
     gw.app.rules.engine.telemetry({ appId, deviceId: 900001, points: point(229.6, Date.now() + 1) });
     const tasks = gw.app.rules.tasks.list(appId, { page: 0, size: 10 }).tasks;

@@ -5,7 +5,11 @@
 import { RuleAddBody } from '@sentra/contracts';
 import type { RulesService } from '../rules/rules.service.js';
 
-const t = (query: 'SENSOR' | 'CONFIG' | 'PARAM' | 'VALUE', op: '==' | '>' | '>=' | '<=' | '<', value: string | number) => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query }, op, value });
+const t = (
+  query: 'SENSOR' | 'CONFIG' | 'PARAM' | 'VALUE',
+  op: '==' | '>' | '>=' | '<=' | '<',
+  value: string | number,
+) => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query }, op, value });
 
 export const DEMO_RULES = [
   {
@@ -14,11 +18,27 @@ export const DEMO_RULES = [
     key: 'demo_voltage_high',
     category: 11,
     description: 'Tegangan fasa R di atas 229 V (selesai di bawah 227 V)',
-    condition: { triggers: [t('SENSOR', '==', 'pm'), t('CONFIG', '==', 'meter'), t('PARAM', '==', 'voltage.r'), t('VALUE', '>', 229)], clear: [t('SENSOR', '==', 'pm'), t('CONFIG', '==', 'meter'), t('PARAM', '==', 'voltage.r'), t('VALUE', '<', 227)], cooldown_s: 600 },
+    condition: {
+      triggers: [
+        t('SENSOR', '==', 'pm'),
+        t('CONFIG', '==', 'meter'),
+        t('PARAM', '==', 'voltage.r'),
+        t('VALUE', '>', 229),
+      ],
+      clear: [t('SENSOR', '==', 'pm'), t('CONFIG', '==', 'meter'), t('PARAM', '==', 'voltage.r'), t('VALUE', '<', 227)],
+      cooldown_s: 600,
+    },
     action: {
       name: 'Catat',
       title: 'Tegangan tinggi {{device.name}} ({{value}} V)',
-      new: [{ type: 'EMAIL', email: 'teknisi@demo.sentra.local', subject: 'Tegangan tinggi: {{device.name}}', content: 'Tegangan {{param}} {{device.name}} {{value}} V pada {{time}}.' }],
+      new: [
+        {
+          type: 'EMAIL',
+          email: 'teknisi@demo.sentra.local',
+          subject: 'Tegangan tinggi: {{device.name}}',
+          content: 'Tegangan {{param}} {{device.name}} {{value}} V pada {{time}}.',
+        },
+      ],
       response: [],
     },
   },
@@ -28,11 +48,38 @@ export const DEMO_RULES = [
     key: 'demo_fuel_low',
     category: 11,
     description: 'Level tangki Pertalite di bawah 25 %',
-    condition: { triggers: [t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'data'), t('PARAM', '==', 'Pertalite.level'), t('VALUE', '<', 25)], clear: [t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'data'), t('PARAM', '==', 'Pertalite.level'), t('VALUE', '>=', 40)] },
+    condition: {
+      triggers: [
+        t('SENSOR', '==', 'tank'),
+        t('CONFIG', '==', 'data'),
+        t('PARAM', '==', 'Pertalite.level'),
+        t('VALUE', '<', 25),
+      ],
+      clear: [
+        t('SENSOR', '==', 'tank'),
+        t('CONFIG', '==', 'data'),
+        t('PARAM', '==', 'Pertalite.level'),
+        t('VALUE', '>=', 40),
+      ],
+    },
     action: {
       title: 'Pertalite {{device.name}} tinggal {{value}} %',
-      new: [{ type: 'EMAIL', email: 'spbu@demo.sentra.local', subject: 'BBM hampir habis: {{device.name}}', content: 'Level Pertalite {{value}} % pada {{time}}. Segera pesan pengiriman.' }],
-      response: [{ type: 'EMAIL', email: 'spbu@demo.sentra.local', subject: 'Tugas {{task.title}}: {{task.status}}', content: 'Status tugas sekarang {{task.status}}.' }],
+      new: [
+        {
+          type: 'EMAIL',
+          email: 'spbu@demo.sentra.local',
+          subject: 'BBM hampir habis: {{device.name}}',
+          content: 'Level Pertalite {{value}} % pada {{time}}. Segera pesan pengiriman.',
+        },
+      ],
+      response: [
+        {
+          type: 'EMAIL',
+          email: 'spbu@demo.sentra.local',
+          subject: 'Tugas {{task.title}}: {{task.status}}',
+          content: 'Status tugas sekarang {{task.status}}.',
+        },
+      ],
     },
   },
   {

@@ -25,12 +25,27 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; tenantId: nu
     const now = Date.now();
     const tenant = tx
       .insert(tenants)
-      .values({ username: DEMO.username, first: 'Demo', last: 'Sentra', email: 'demo@sentra.local', passHash, tenantName: 'PT Demo Sentra', billingExpiresAt: FAR_FUTURE, createdAt: now })
+      .values({
+        username: DEMO.username,
+        first: 'Demo',
+        last: 'Sentra',
+        email: 'demo@sentra.local',
+        passHash,
+        tenantName: 'PT Demo Sentra',
+        billingExpiresAt: FAR_FUTURE,
+        createdAt: now,
+      })
       .returning({ id: tenants.id })
       .get();
     const app = tx
       .insert(applications)
-      .values({ tenantId: tenant.id, name: DEMO.appName, domain: DEMO.domain, description: 'Aplikasi demo: energi, SPBU, laundry dan lingkungan', createdAt: now })
+      .values({
+        tenantId: tenant.id,
+        name: DEMO.appName,
+        domain: DEMO.domain,
+        description: 'Aplikasi demo: energi, SPBU, laundry dan lingkungan',
+        createdAt: now,
+      })
       .returning({ id: applications.id })
       .get();
     return { created: true, tenantId: tenant.id, appId: app.id };

@@ -15,11 +15,20 @@ export function createActivation(db: Db, now: () => number) {
 
   function generateToken(appId: number): string {
     const token = newToken(32);
-    db.insert(deviceTokens).values({ appId, tokenHash: hashToken(token), createdAt: now() }).run();
+    db.insert(deviceTokens)
+      .values({ appId, tokenHash: hashToken(token), createdAt: now() })
+      .run();
     return token;
   }
 
-  const tokenByValue = (token: string) => (TOKEN_PATTERN.test(token) ? db.select().from(deviceTokens).where(eq(deviceTokens.tokenHash, hashToken(token))).get() : undefined);
+  const tokenByValue = (token: string) =>
+    TOKEN_PATTERN.test(token)
+      ? db
+          .select()
+          .from(deviceTokens)
+          .where(eq(deviceTokens.tokenHash, hashToken(token)))
+          .get()
+      : undefined;
 
   /** The application's token when a device has connected with it, else undefined. */
   function connectedToken(appId: number, token: string) {
@@ -41,7 +50,10 @@ export function createActivation(db: Db, now: () => number) {
       seen.ts = ts;
       return;
     }
-    db.insert(gatewaySightings).values({ uid, firstTs: ts, lastTs: ts }).onConflictDoUpdate({ target: gatewaySightings.uid, set: { lastTs: ts } }).run();
+    db.insert(gatewaySightings)
+      .values({ uid, firstTs: ts, lastTs: ts })
+      .onConflictDoUpdate({ target: gatewaySightings.uid, set: { lastTs: ts } })
+      .run();
     heardAt.set(uid, { ts, written: ts });
   }
 
@@ -49,7 +61,11 @@ export function createActivation(db: Db, now: () => number) {
   function lastHeard(uid: string): number | undefined {
     const seen = heardAt.get(uid);
     if (seen) return seen.ts;
-    return db.select({ ts: gatewaySightings.lastTs }).from(gatewaySightings).where(and(eq(gatewaySightings.uid, uid), isNotNull(gatewaySightings.lastTs))).get()?.ts;
+    return db
+      .select({ ts: gatewaySightings.lastTs })
+      .from(gatewaySightings)
+      .where(and(eq(gatewaySightings.uid, uid), isNotNull(gatewaySightings.lastTs)))
+      .get()?.ts;
   }
 
   return { generateToken, tokenByValue, tokenById, connectedToken, tokenConnected, removeToken, heard, lastHeard };

@@ -21,11 +21,17 @@ const PLUGINS = [
 /** Every Sentra application sees the same three plugins, each under an application id of its own. */
 export const simulatedEmmaCloud: EmmaPluginCloud = {
   applications: (appId) =>
-    PLUGINS.map(([key, name]) => ({ emma_plugin_key: key, emma_application_plugin_id: `app-${appId}-${key.split('.')[1]}`, emma_plugin_name: name })),
+    PLUGINS.map(([key, name]) => ({
+      emma_plugin_key: key,
+      emma_application_plugin_id: `app-${appId}-${key.split('.')[1]}`,
+      emma_plugin_name: name,
+    })),
 };
 
 /** Knows every well-formed id: the simulated cloud has no camera list of its own. */
 export const simulatedImouCloud: ImouCloud = {
   findDevice: (imouApplicationId, imouDeviceId) =>
-    /^[A-Za-z0-9_.-]+$/.test(imouApplicationId) && /^[A-Za-z0-9_.-]+$/.test(imouDeviceId) ? { name: `Imou ${imouDeviceId}` } : null,
+    /^[A-Za-z0-9_.-]+$/.test(imouApplicationId) && /^[A-Za-z0-9_.-]+$/.test(imouDeviceId)
+      ? { name: `Imou ${imouDeviceId}` }
+      : null,
 };

@@ -41,7 +41,8 @@ interface Row {
   tags: string;
 }
 
-const COLS = 'id, app_id, name, label, serial_number, category, category_text, device_type, firmware_version, latitude, longitude, online, last_online_ts, disabled, tags';
+const COLS =
+  'id, app_id, name, label, serial_number, category, category_text, device_type, firmware_version, latitude, longitude, online, last_online_ts, disabled, tags';
 
 function facts(r: Row): DeviceFacts {
   let tags: Record<string, string[]> = {};

@@ -5,11 +5,28 @@ import { createDeviceAuthority, topicRules } from './devices.broker.js';
 import type { DeviceRow } from './devices.table.js';
 import { isUnder, type DeviceIdentity } from './families/index.js';
 
-const row = (over: Partial<DeviceRow>): DeviceRow => ({ id: 1, appId: 7, disabled: false, tokenId: null, uid: null, topic: null, brokerUsername: null, brokerPassword: null, ...over }) as DeviceRow;
+const row = (over: Partial<DeviceRow>): DeviceRow =>
+  ({
+    id: 1,
+    appId: 7,
+    disabled: false,
+    tokenId: null,
+    uid: null,
+    topic: null,
+    brokerUsername: null,
+    brokerPassword: null,
+    ...over,
+  }) as DeviceRow;
 const rows = [
   row({ id: 1, brokerUsername: 'mqtt_a', brokerPassword: hashBrokerSecret('rahasia') }),
   row({ id: 2, brokerUsername: 'tasmota_b', brokerPassword: hashBrokerSecret('sandi'), topic: 'sentra_b' }),
-  row({ id: 8, brokerUsername: 'tasmota_k', brokerPassword: hashBrokerSecret('sandi'), topic: 'sentra_k', details: JSON.stringify({ tasmota_discovery: { mac: '001122334455' } }) }),
+  row({
+    id: 8,
+    brokerUsername: 'tasmota_k',
+    brokerPassword: hashBrokerSecret('sandi'),
+    topic: 'sentra_k',
+    details: JSON.stringify({ tasmota_discovery: { mac: '001122334455' } }),
+  }),
   row({ id: 3, uid: 'ZL-01', brokerPassword: hashBrokerSecret('gw-secret') }),
   row({ id: 4, uid: 'ZL-OFF', disabled: true, brokerPassword: hashBrokerSecret('off') }),
   row({ id: 5, tokenId: 9 }),
@@ -28,7 +45,12 @@ const authority = createDeviceAuthority(
   { tokenByValue: (t) => (t === token ? { id: 9, appId: 7, tokenHash: '', createdAt: 0, connectedAt: 1 } : undefined) },
   (id, secret) => (id === 'ns' && secret === 'pair' ? { appId: 7, credentialsRowId: 3 } : null),
 );
-const auth = (clientId: string, username?: string, password?: string) => authority.authenticate(clientId, username, password === undefined ? undefined : Buffer.from(password)) as DeviceIdentity | null;
+const auth = (clientId: string, username?: string, password?: string) =>
+  authority.authenticate(
+    clientId,
+    username,
+    password === undefined ? undefined : Buffer.from(password),
+  ) as DeviceIdentity | null;
 
 describe('device authority', () => {
   it('knows MQTT and Tasmota devices by username and password only', () => {
@@ -57,7 +79,7 @@ describe('device authority', () => {
     expect(auth('ZL-OLD', 'ZL-OLD')).toMatchObject({ refused: true, returnCode: 4 });
     expect(auth('ZL-OLD', 'ZL-OLD', '')).toMatchObject({ refused: true, returnCode: 4 });
   });
-  it("binds a Tasmota session to the MAC of its first discovery publish", () => {
+  it('binds a Tasmota session to the MAC of its first discovery publish', () => {
     const t = auth('c', 'tasmota_b', 'sandi')!;
     expect(authority.authorizePublish(t, 'tasmota/discovery/A4CF12ABCDEF/sensors')).toBe(true);
     expect(authority.authorizePublish(t, 'tasmota/discovery/A4CF12ABCDEF/config')).toBe(true);
@@ -95,8 +117,16 @@ describe('device authority', () => {
     expect(unclaimed.publish('gw/X/down')).toBe(false);
     expect(unclaimed.subscribe('gw/X/#')).toBe(false);
     expect(topicRules({ key: 'device:3', role: 'gateway', uid: 'X', deviceId: 3 }).subscribe('gw/X/down')).toBe(true);
-    expect(topicRules({ key: 'ns:3', role: 'networkServer', appId: 7 }).publish('application/7/device/0102030405060708/event/up')).toBe(true);
-    expect(topicRules({ key: 'ns:3', role: 'networkServer', appId: 7 }).publish('application/8/device/0102030405060708/event/up')).toBe(false);
+    expect(
+      topicRules({ key: 'ns:3', role: 'networkServer', appId: 7 }).publish(
+        'application/7/device/0102030405060708/event/up',
+      ),
+    ).toBe(true);
+    expect(
+      topicRules({ key: 'ns:3', role: 'networkServer', appId: 7 }).publish(
+        'application/8/device/0102030405060708/event/up',
+      ),
+    ).toBe(false);
     expect(topicRules({ key: 'token:1', role: 'token', tokenId: 1 }).publish('d/undefined/data')).toBe(false);
   });
   it('treats wildcards in the identity levels as foreign', () => {

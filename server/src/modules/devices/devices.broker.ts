@@ -4,17 +4,34 @@
 // evidence, LWT, discovery). Telemetry itself is another module's.
 import { gatewayUid } from '@sentra/contracts';
 import { brokerSecretMatches } from '../../platform/crypto.js';
-import { badCredentials, notAuthorized, type Broker, type BrokerAuthority, type MqttIdentity, type MqttRefusal } from '../../platform/mqtt/types.js';
+import {
+  badCredentials,
+  notAuthorized,
+  type Broker,
+  type BrokerAuthority,
+  type MqttIdentity,
+  type MqttRefusal,
+} from '../../platform/mqtt/types.js';
 import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
 import type { DeviceRow } from './devices.table.js';
-import { familyOfRole, nothing, type DeviceIdentity, type HeardEnv, type TopicEnv, type TopicRules } from './families/index.js';
+import {
+  familyOfRole,
+  nothing,
+  type DeviceIdentity,
+  type HeardEnv,
+  type TopicEnv,
+  type TopicRules,
+} from './families/index.js';
 import { knownMac } from './families/tasmota/index.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
 import { SEEN_FLUSH_MS, type DeviceService } from './devices.service.js';
 
 /** The application a (credentials_id, secret) pair belongs to; the credentials module answers. */
-export type NetworkServerSignIn = (credentialsId: string, secret: string) => { appId: number; credentialsRowId: number } | null;
+export type NetworkServerSignIn = (
+  credentialsId: string,
+  secret: string,
+) => { appId: number; credentialsRowId: number } | null;
 
 /** What an identity may publish and subscribe: only under its own identity, by the rules of its wire family. */
 export function topicRules(identity: DeviceIdentity, env: TopicEnv = {}): TopicRules {
@@ -47,7 +64,13 @@ export function createDeviceAuthority(
         if (token) {
           const device = registry.byToken(token.id);
           if (device?.disabled) return null;
-          return { key: `token:${token.id}`, appId: token.appId, role: 'token', tokenId: token.id, deviceId: device?.id };
+          return {
+            key: `token:${token.id}`,
+            appId: token.appId,
+            role: 'token',
+            tokenId: token.id,
+            deviceId: device?.id,
+          };
         }
       }
       const byName = registry.byBrokerUsername(username);
@@ -56,7 +79,14 @@ export function createDeviceAuthority(
         // answered as an unknown username is (5), so the answer tells no one which device usernames exist
         if (!brokerSecretMatches(password, byName.brokerPassword)) return notAuthorized('wrong device password');
         return byName.topic
-          ? { key: `device:${byName.id}`, appId: byName.appId, role: 'tasmota', deviceId: byName.id, topic: byName.topic, mac: knownMac(byName) }
+          ? {
+              key: `device:${byName.id}`,
+              appId: byName.appId,
+              role: 'tasmota',
+              deviceId: byName.id,
+              topic: byName.topic,
+              mac: knownMac(byName),
+            }
           : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };
       }
       if (password && networkServer) {
@@ -69,7 +99,13 @@ export function createDeviceAuthority(
         if (gateway) {
           if (gateway.disabled) return null;
           if (!brokerSecretMatches(password, gateway.brokerPassword)) return badCredentials('wrong gateway secret');
-          return { key: `device:${gateway.id}`, appId: gateway.appId, role: 'gateway', deviceId: gateway.id, uid: username };
+          return {
+            key: `device:${gateway.id}`,
+            appId: gateway.appId,
+            role: 'gateway',
+            deviceId: gateway.id,
+            uid: username,
+          };
         }
         return { key: `gateway:${username}`, role: 'unclaimedGateway', uid: username };
       }
@@ -90,7 +126,11 @@ export function createDeviceAuthority(
 /** Whether a connected identity is (or speaks for) this device: kicked when the device is removed or disabled. */
 export const belongsTo = (row: Pick<DeviceRow, 'id' | 'tokenId' | 'uid'>) => (identity: MqttIdentity) => {
   const i = identity as DeviceIdentity;
-  return i.deviceId === row.id || (row.tokenId !== null && i.tokenId === row.tokenId) || (row.uid !== null && i.uid === row.uid);
+  return (
+    i.deviceId === row.id ||
+    (row.tokenId !== null && i.tokenId === row.tokenId) ||
+    (row.uid !== null && i.uid === row.uid)
+  );
 };
 
 /** LoRa devices are heard only through their network server: silent this long, they count as offline (default of
@@ -116,7 +156,16 @@ export function attachDevicesToBroker(
   broker: Broker,
   devices: DeviceService,
   activation: Activation,
-  opts: { log: Logger; networkServer?: NetworkServerSignIn; lora?: LoraApplications; silenceMs?: number; now?: () => number; loraCategory: number; bus?: PresenceBus; presenceGatherMs?: number },
+  opts: {
+    log: Logger;
+    networkServer?: NetworkServerSignIn;
+    lora?: LoraApplications;
+    silenceMs?: number;
+    now?: () => number;
+    loraCategory: number;
+    bus?: PresenceBus;
+    presenceGatherMs?: number;
+  },
 ) {
   const now = opts.now ?? Date.now;
   const startedAt = now();
@@ -169,13 +218,18 @@ export function attachDevicesToBroker(
   devices.on('secret', (row) => broker.disconnect(belongsTo(row)));
   // a gateway heard while unclaimed reconnects as the registered device, with its gw/<uid>/... rights
   devices.on('added', (row) => {
-    if (row.uid) broker.disconnect((i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === row.uid);
+    if (row.uid)
+      broker.disconnect(
+        (i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === row.uid,
+      );
   });
 
   // After a crash the registry still says "online" for the devices whose connections died with the gateway. At start,
   // every device marked online by a connection that no gateway holds goes offline: alone (memory bus) at once; in
   // scale-out after asking the other gateways on `presence.held` which devices they hold.
-  const held = opts.bus?.subscribe<{ reply: string }>('presence.held', ({ data }) => opts.bus!.publish(data.reply, { ids: [...connections.keys()] }));
+  const held = opts.bus?.subscribe<{ reply: string }>('presence.held', ({ data }) =>
+    opts.bus!.publish(data.reply, { ids: [...connections.keys()] }),
+  );
   const reconcile = (others: ReadonlySet<number>) => {
     try {
       const all = new Set([...others, ...connections.keys()]);
@@ -189,7 +243,9 @@ export function attachDevicesToBroker(
   if (opts.bus?.kind === 'nats') {
     const others = new Set<number>();
     const reply = `presence.reply.${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
-    const answers = opts.bus.subscribe<{ ids: number[] }>(reply, ({ data }) => data.ids.forEach((id) => others.add(id)));
+    const answers = opts.bus.subscribe<{ ids: number[] }>(reply, ({ data }) =>
+      data.ids.forEach((id) => others.add(id)),
+    );
     opts.bus.publish('presence.held', { reply });
     gather = setTimeout(() => {
       answers.unsubscribe();
@@ -210,7 +266,9 @@ export function attachDevicesToBroker(
     return t;
   };
   const silenceMs = opts.silenceMs ?? LORA_SILENCE_MS;
-  const sweep = every(silenceSweepMs(silenceMs), 'device silence sweep', () => devices.expireSilent([opts.loraCategory], silenceMs, now()));
+  const sweep = every(silenceSweepMs(silenceMs), 'device silence sweep', () =>
+    devices.expireSilent([opts.loraCategory], silenceMs, now()),
+  );
   const seenWrites = every(SEEN_FLUSH_MS, 'device presence write', () => devices.flushSeen());
   return {
     close: () => {

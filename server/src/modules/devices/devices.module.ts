@@ -29,7 +29,17 @@ export interface DevicesDomainDeps {
   httpPort?: () => number;
 }
 
-export function createDevicesDomain({ db, broker, bus, config, log, now = Date.now, emma = simulatedEmmaCloud, imou = simulatedImouCloud, httpPort = () => config.PORT }: DevicesDomainDeps) {
+export function createDevicesDomain({
+  db,
+  broker,
+  bus,
+  config,
+  log,
+  now = Date.now,
+  emma = simulatedEmmaCloud,
+  imou = simulatedImouCloud,
+  httpPort = () => config.PORT,
+}: DevicesDomainDeps) {
   const tags = createTagsService(db, { now });
   const lora = createLoraService(db, { now });
   const activation = createActivation(db, now);
@@ -46,7 +56,15 @@ export function createDevicesDomain({ db, broker, bus, config, log, now = Date.n
   });
   // which application a network server's topics name (Sentra's numeric id or its own, e.g. a ChirpStack UUID)
   const loraApps = loraApplications(db, { now });
-  const onBroker = attachDevicesToBroker(broker, devices, activation, { log, now, networkServer: loraNetworkServerSignIn(db), lora: loraApps, silenceMs: config.PRESENCE_SILENCE_S * 1000, loraCategory: familyByKey('lora')!.category, bus });
+  const onBroker = attachDevicesToBroker(broker, devices, activation, {
+    log,
+    now,
+    networkServer: loraNetworkServerSignIn(db),
+    lora: loraApps,
+    silenceMs: config.PRESENCE_SILENCE_S * 1000,
+    loraCategory: familyByKey('lora')!.category,
+    bus,
+  });
   return {
     tags,
     lora,

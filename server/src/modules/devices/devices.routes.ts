@@ -42,9 +42,15 @@ export function devicesRoutes({ db, devices, activation, emma, now = Date.now }:
   });
 
   const perFamily = Object.values(deviceFamilyCalls).flatMap(({ family, adds, remove, sensors, get, check }) => [
-    ...family.variants.map((variant) => route(adds[variant.key]!, ({ caller, input }) => ({ data: devices.add(caller!.app!.id, family, variant, input) }))),
+    ...family.variants.map((variant) =>
+      route(adds[variant.key]!, ({ caller, input }) => ({
+        data: devices.add(caller!.app!.id, family, variant, input),
+      })),
+    ),
     route(remove, ({ caller, input }) => devices.remove(caller!.app!.id, family, input.id)),
-    route(sensors, ({ caller, input }) => ({ data: devices.editSensors(caller!.app!.id, family, input.id, input.sensors) })),
+    route(sensors, ({ caller, input }) => ({
+      data: devices.editSensors(caller!.app!.id, family, input.id, input.sensors),
+    })),
     route(get, ({ caller, input }) => ({ data: devices.getFamily(caller!.app!.id, family, input.id) })),
     ...(check
       ? [

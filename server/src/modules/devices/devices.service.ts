@@ -42,7 +42,15 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
   const behaviours = familyBehaviours({ ...deps, db });
   // status: online ↔ offline transitions (live device list)
   // secret: its broker secret was regenerated (connections signed in with the old one go)
-  const listeners = { added: new Set<Listener>(), removed: new Set<Listener>(), disabled: new Set<Listener>(), status: new Set<Listener>(), secret: new Set<Listener>(), updated: new Set<Listener>(), sensors: new Set<Listener>() };
+  const listeners = {
+    added: new Set<Listener>(),
+    removed: new Set<Listener>(),
+    disabled: new Set<Listener>(),
+    status: new Set<Listener>(),
+    secret: new Set<Listener>(),
+    updated: new Set<Listener>(),
+    sensors: new Set<Listener>(),
+  };
   const lastSeenWrite = new Map<number, number>();
   ensureSearchIndex(db);
   hashPlainBrokerPasswords(db);
@@ -74,17 +82,30 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 
   /** The application's device (of the family, when given); anything else is 404. */
   function rowOf(appId: number, id: number, family?: DeviceFamily): DeviceRow {
-    const row = db.select().from(devices).where(and(eq(devices.appId, appId), eq(devices.id, id))).get();
+    const row = db
+      .select()
+      .from(devices)
+      .where(and(eq(devices.appId, appId), eq(devices.id, id)))
+      .get();
     if (!row || (family && row.category !== family.category)) throw notFound();
     return row;
   }
 
   function familyInfo(row: DeviceRow, family: DeviceFamily) {
-    return { ...full(row), ...behaviours[family.activation].info(row, family, parse(row.details, {}) as Record<string, unknown>) };
+    return {
+      ...full(row),
+      ...behaviours[family.activation].info(row, family, parse(row.details, {}) as Record<string, unknown>),
+    };
   }
 
   function add(appId: number, family: DeviceFamily, variant: DeviceVariant, input: Record<string, any>) {
-    if (db.select({ id: devices.id }).from(devices).where(and(eq(devices.appId, appId), eq(devices.serialNumber, input.serial_number))).get()) {
+    if (
+      db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.appId, appId), eq(devices.serialNumber, input.serial_number)))
+        .get()
+    ) {
       throw conflict(T.devices.serverSerialTaken);
     }
     const tags = input.tags ? deps.tags.normalise(appId, input.tags) : {};
@@ -120,16 +141,25 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     const row = db.select({ details: devices.details }).from(devices).where(eq(devices.id, id)).get();
     if (!row) return;
     const details = change(parse(row.details, {}) as Record<string, unknown>);
-    db.update(devices).set({ details: JSON.stringify(details), updatedAt: now() }).where(eq(devices.id, id)).run();
+    db.update(devices)
+      .set({ details: JSON.stringify(details), updatedAt: now() })
+      .where(eq(devices.id, id))
+      .run();
   }
 
   /** A new broker password or gateway secret for the device, answered once; the old one stops working at once. */
   function regenerateSecret(appId: number, id: number) {
     const before = rowOf(appId, id);
     const username = before.brokerUsername ?? before.uid;
-    if (!username) throw invalid(T.devices.serverNoBrokerSecret, [{ path: 'id', message: T.devices.serverNoBrokerSecret }]);
+    if (!username)
+      throw invalid(T.devices.serverNoBrokerSecret, [{ path: 'id', message: T.devices.serverNoBrokerSecret }]);
     const { secret, stored } = brokerSecret();
-    const row = db.update(devices).set({ brokerPassword: stored, updatedAt: now() }).where(eq(devices.id, id)).returning().get();
+    const row = db
+      .update(devices)
+      .set({ brokerPassword: stored, updatedAt: now() })
+      .where(eq(devices.id, id))
+      .returning()
+      .get();
     announce('secret', row);
     return { id, username, secret };
   }
@@ -145,12 +175,29 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 
   function editSensors(appId: number, family: DeviceFamily, id: number, sensors: unknown) {
     rowOf(appId, id, family);
-    const row = db.update(devices).set({ sensors: JSON.stringify(sensors), updatedAt: now() }).where(eq(devices.id, id)).returning().get();
+    const row = db
+      .update(devices)
+      .set({ sensors: JSON.stringify(sensors), updatedAt: now() })
+      .where(eq(devices.id, id))
+      .returning()
+      .get();
     announce('sensors', row);
     return full(row);
   }
 
-  function edit(appId: number, input: { id: number; name?: string; description?: string | null; latitude?: number | null; longitude?: number | null; label?: string; tags?: DeviceTags; disabled?: boolean }) {
+  function edit(
+    appId: number,
+    input: {
+      id: number;
+      name?: string;
+      description?: string | null;
+      latitude?: number | null;
+      longitude?: number | null;
+      label?: string;
+      tags?: DeviceTags;
+      disabled?: boolean;
+    },
+  ) {
     const before = rowOf(appId, input.id);
     const set: Partial<DeviceRow> = { updatedAt: now() };
     if (input.name !== undefined) set.name = input.name;
@@ -160,7 +207,8 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     if (input.label !== undefined) set.label = input.label || null;
     if (input.tags !== undefined) set.tags = JSON.stringify(deps.tags.normalise(appId, input.tags));
     if (input.disabled !== undefined) set.disabled = input.disabled;
-    if (input.disabled) Object.assign(set, { online: false, lastOfflineTs: before.online ? now() : before.lastOfflineTs });
+    if (input.disabled)
+      Object.assign(set, { online: false, lastOfflineTs: before.online ? now() : before.lastOfflineTs });
     const row = db.update(devices).set(set).where(eq(devices.id, input.id)).returning().get();
     if (input.disabled && !before.disabled) announce('disabled', row);
     announce('updated', row);
@@ -172,7 +220,10 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     const byId = /^\d{1,15}$/.test(search) ? [eq(devices.id, Number(search))] : [];
     if (search.length >= 3) {
       const phrase = `"${search.replace(/"/g, '""')}"`;
-      return or(sql`${devices.id} in (select rowid from devices_search where devices_search match ${phrase})`, ...byId)!;
+      return or(
+        sql`${devices.id} in (select rowid from devices_search where devices_search match ${phrase})`,
+        ...byId,
+      )!;
     }
     const prefix = `${escapeLike(search)}%`;
     return or(like(devices.name, prefix), like(devices.serialNumber, prefix), ...byId)!;
@@ -197,7 +248,14 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
       q.tag ? tagCondition(q.tag) : undefined,
     );
     const total = db.select({ n: count() }).from(devices).where(where).get()?.n ?? 0;
-    const rows = db.select().from(devices).where(where).orderBy(desc(devices.id)).limit(q.size).offset(q.page * q.size).all();
+    const rows = db
+      .select()
+      .from(devices)
+      .where(where)
+      .orderBy(desc(devices.id))
+      .limit(q.size)
+      .offset(q.page * q.size)
+      .all();
     return { devices: rows.map(summary), total, page: q.page, size: q.size };
   }
 
@@ -205,15 +263,29 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 
   // prepared once: a fleet connecting (or its gateway stopping) calls this thousands of times in a few seconds, and
   // drizzle's builder per call cost more than the write
-  const wasOnline = db.select({ online: devices.online }).from(devices).where(eq(devices.id, sql.placeholder('id'))).prepare();
+  const wasOnline = db
+    .select({ online: devices.online })
+    .from(devices)
+    .where(eq(devices.id, sql.placeholder('id')))
+    .prepare();
   const enabled = and(eq(devices.id, sql.placeholder('id')), eq(devices.disabled, false));
-  const markOnline = db.update(devices).set({ online: true, lastOnlineTs: sql`${sql.placeholder('ts')}` }).where(enabled).returning().prepare();
-  const markOffline = db.update(devices).set({ online: false, lastOfflineTs: sql`${sql.placeholder('ts')}` }).where(enabled).returning().prepare();
+  const markOnline = db
+    .update(devices)
+    .set({ online: true, lastOnlineTs: sql`${sql.placeholder('ts')}` })
+    .where(enabled)
+    .returning()
+    .prepare();
+  const markOffline = db
+    .update(devices)
+    .set({ online: false, lastOfflineTs: sql`${sql.placeholder('ts')}` })
+    .where(enabled)
+    .returning()
+    .prepare();
   function setOnline(id: number, online: boolean, ts = now()) {
     const before = wasOnline.get({ id });
     const row = (online ? markOnline : markOffline).get({ id, ts }) as DeviceRow | undefined;
     if (online) lastSeenWrite.set(id, ts);
-    else lastSeenWrite.delete(id), pendingSeen.delete(id);
+    else (lastSeenWrite.delete(id), pendingSeen.delete(id));
     if (row && before && before.online !== online) announce('status', row);
   }
 
@@ -225,15 +297,25 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
   const moveSeen = db
     .update(devices)
     .set({ lastOnlineTs: sql`${sql.placeholder('ts')}` })
-    .where(and(eq(devices.id, sql.placeholder('id')), eq(devices.online, true), eq(devices.disabled, false), or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, sql.placeholder('ts')))))
+    .where(
+      and(
+        eq(devices.id, sql.placeholder('id')),
+        eq(devices.online, true),
+        eq(devices.disabled, false),
+        or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, sql.placeholder('ts'))),
+      ),
+    )
     .prepare();
   function flushSeen() {
     if (pendingSeen.size === 0) return;
     const rows = [...pendingSeen];
     pendingSeen.clear();
-    db.transaction(() => {
-      for (const [id, ts] of rows) moveSeen.run({ id, ts });
-    }, { behavior: 'immediate' });
+    db.transaction(
+      () => {
+        for (const [id, ts] of rows) moveSeen.run({ id, ts });
+      },
+      { behavior: 'immediate' },
+    );
   }
   /** A message from the device: online (at once when it was not), and last_online_ts moves (throttled, gathered). */
   function seen(id: number, ts = now()) {
@@ -249,7 +331,9 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     const stale = db
       .select({ id: devices.id })
       .from(devices)
-      .where(and(eq(devices.online, true), inArray(devices.category, categories), lt(devices.lastOnlineTs, ts - silenceMs)))
+      .where(
+        and(eq(devices.online, true), inArray(devices.category, categories), lt(devices.lastOnlineTs, ts - silenceMs)),
+      )
       .all();
     for (const { id } of stale) setOnline(id, false, ts);
     return stale.length;
@@ -264,7 +348,13 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     const stale = db
       .select({ id: devices.id })
       .from(devices)
-      .where(and(eq(devices.online, true), notInArray(devices.category, except), or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, before))))
+      .where(
+        and(
+          eq(devices.online, true),
+          notInArray(devices.category, except),
+          or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, before)),
+        ),
+      )
       .all()
       .filter(({ id }) => !held.has(id));
     for (const { id } of stale) setOnline(id, false, ts);
@@ -274,10 +364,26 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
   // ---- identity lookups for the broker authority ----
   // prepared once: they run on every connect (and byDevEui on every LoRa uplink), where building the query cost more
   // than running it
-  const byBrokerUsernameQ = db.select().from(devices).where(eq(devices.brokerUsername, sql.placeholder('username'))).prepare();
-  const byUidQ = db.select().from(devices).where(eq(devices.uid, sql.placeholder('uid'))).prepare();
-  const byTokenQ = db.select().from(devices).where(eq(devices.tokenId, sql.placeholder('tokenId'))).prepare();
-  const byDevEuiQ = db.select().from(devices).where(and(eq(devices.appId, sql.placeholder('appId')), eq(devices.devEui, sql.placeholder('devEui')))).prepare();
+  const byBrokerUsernameQ = db
+    .select()
+    .from(devices)
+    .where(eq(devices.brokerUsername, sql.placeholder('username')))
+    .prepare();
+  const byUidQ = db
+    .select()
+    .from(devices)
+    .where(eq(devices.uid, sql.placeholder('uid')))
+    .prepare();
+  const byTokenQ = db
+    .select()
+    .from(devices)
+    .where(eq(devices.tokenId, sql.placeholder('tokenId')))
+    .prepare();
+  const byDevEuiQ = db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.appId, sql.placeholder('appId')), eq(devices.devEui, sql.placeholder('devEui'))))
+    .prepare();
   const byBrokerUsername = (username: string) => byBrokerUsernameQ.get({ username });
   const byUid = (uid: string) => byUidQ.get({ uid });
   const byToken = (tokenId: number) => byTokenQ.get({ tokenId });
@@ -349,8 +455,15 @@ export function hashPlainBrokerPasswords(db: Db): number {
     .all()
     .filter((r) => !isHashedBrokerSecret(r.password!));
   if (plain.length === 0) return 0;
-  db.transaction((tx) => {
-    for (const r of plain) tx.update(devices).set({ brokerPassword: hashBrokerSecret(r.password!) }).where(eq(devices.id, r.id)).run();
-  }, { behavior: 'immediate' });
+  db.transaction(
+    (tx) => {
+      for (const r of plain)
+        tx.update(devices)
+          .set({ brokerPassword: hashBrokerSecret(r.password!) })
+          .where(eq(devices.id, r.id))
+          .run();
+    },
+    { behavior: 'immediate' },
+  );
   return plain.length;
 }

@@ -1,14 +1,23 @@
 // "Generate Dashboard" for a dummy device (application/nav/add/dum): a version "2" dashboard with one LATEST
 // single-value card per sensor parameter found in the device's sensor configuration.
 import { and, eq, isNull, max } from 'drizzle-orm';
-import { CARD_TYPES, GRID_COLUMNS, storedHeight, type ComponentInput, type ConfDashboardInput } from '@sentra/contracts';
+import {
+  CARD_TYPES,
+  GRID_COLUMNS,
+  storedHeight,
+  type ComponentInput,
+  type ConfDashboardInput,
+} from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { dashboards } from '../dashboards/dashboards.table.js';
 import { uniquePath } from '../dashboards/paths.js';
 
 const MAX_CARDS = 60;
 /** smallest single-value card, in stored units (heights are halved on save), laid out on the 4-column grid */
-const CARD = { w: CARD_TYPES.SINGLE_VALUE_CARD.size.minW, h: storedHeight('SINGLE_VALUE_CARD', CARD_TYPES.SINGLE_VALUE_CARD.size.minH) };
+const CARD = {
+  w: CARD_TYPES.SINGLE_VALUE_CARD.size.minW,
+  h: storedHeight('SINGLE_VALUE_CARD', CARD_TYPES.SINGLE_VALUE_CARD.size.minH),
+};
 const PER_ROW = Math.floor(GRID_COLUMNS / CARD.w);
 
 export interface SensorParam {
@@ -28,7 +37,11 @@ export function sensorParams(sensors: unknown): SensorParam[] {
   if (Array.isArray(sensors)) {
     for (const s of sensors) {
       if (isObject(s) && typeof s.sensor === 'string' && typeof s.param === 'string') {
-        out.push({ sensor: s.sensor, configtype: typeof s.configtype === 'string' ? s.configtype : 'data', param: s.param });
+        out.push({
+          sensor: s.sensor,
+          configtype: typeof s.configtype === 'string' ? s.configtype : 'data',
+          param: s.param,
+        });
       }
     }
   } else if (isObject(sensors)) {
@@ -55,10 +68,33 @@ export function dummyDashboardConf(device: { id: number; name: string }, params:
         h: CARD.h,
         config: { refresh: 0 },
         var: {},
-        model: { value: { query: 'LATEST', queryType: 'device', device_id: device.id, sensor: p.sensor, config: p.configtype, param: p.param, param_label: p.param } },
+        model: {
+          value: {
+            query: 'LATEST',
+            queryType: 'device',
+            device_id: device.id,
+            sensor: p.sensor,
+            config: p.configtype,
+            param: p.param,
+            param_label: p.param,
+          },
+        },
         view: { type: 'CUSTOM', title: `${p.sensor} ${p.param}`, unit: '', decimal: 2 },
       }))
-    : [{ key: 'card_1', cat: 'TITLE', x: 0, y: 0, w: GRID_COLUMNS, h: 1, config: { refresh: 0 }, var: {}, model: {}, view: { title: device.name } }];
+    : [
+        {
+          key: 'card_1',
+          cat: 'TITLE',
+          x: 0,
+          y: 0,
+          w: GRID_COLUMNS,
+          h: 1,
+          config: { refresh: 0 },
+          var: {},
+          model: {},
+          view: { title: device.name },
+        },
+      ];
   return {
     type: 'normal',
     custom_url: '',
@@ -71,10 +107,29 @@ export function dummyDashboardConf(device: { id: number; name: string }, params:
 }
 
 /** Inserts the dashboard as a root navigation item with a path derived from its label, unique in the application. */
-export function createDummyDashboard(db: Db, appId: number, device: { id: number; name: string; sensors: unknown }, label: string, now: number) {
+export function createDummyDashboard(
+  db: Db,
+  appId: number,
+  device: { id: number; name: string; sensors: unknown },
+  label: string,
+  now: number,
+) {
   // the same path rule as every dashboard: from the label, no underscore (menus read those as system keys), unique
-  const path = uniquePath(label, (p) => db.select({ id: dashboards.id }).from(dashboards).where(and(eq(dashboards.appId, appId), eq(dashboards.path, p))).get() !== undefined);
-  const sort = (db.select({ s: max(dashboards.sort) }).from(dashboards).where(and(eq(dashboards.appId, appId), isNull(dashboards.parentId))).get()?.s ?? -1) + 1;
+  const path = uniquePath(
+    label,
+    (p) =>
+      db
+        .select({ id: dashboards.id })
+        .from(dashboards)
+        .where(and(eq(dashboards.appId, appId), eq(dashboards.path, p)))
+        .get() !== undefined,
+  );
+  const sort =
+    (db
+      .select({ s: max(dashboards.sort) })
+      .from(dashboards)
+      .where(and(eq(dashboards.appId, appId), isNull(dashboards.parentId)))
+      .get()?.s ?? -1) + 1;
   const conf = dummyDashboardConf(device, sensorParams(device.sensors));
   return db
     .insert(dashboards)

@@ -9,7 +9,17 @@ const DEVICES = 5000;
 
 function fleet() {
   const table = new Map<number, DeviceRow>();
-  for (let id = 1; id <= DEVICES; id++) table.set(id, { id, appId: 7, category: 8, disabled: false, sensors: null, topic: null, devEui: null, uid: null } as unknown as DeviceRow);
+  for (let id = 1; id <= DEVICES; id++)
+    table.set(id, {
+      id,
+      appId: 7,
+      category: 8,
+      disabled: false,
+      sensors: null,
+      topic: null,
+      devEui: null,
+      uid: null,
+    } as unknown as DeviceRow);
   let loads = 0;
   const rows: ResolverRows = {
     byId: (id) => (loads++, table.get(id)),
@@ -17,7 +27,10 @@ function fleet() {
   };
   let t = 1_000_000;
   const events = new Map<string, (row: DeviceRow) => void>();
-  const registry = { on: (event: string, fn: (row: DeviceRow) => void) => void events.set(event, fn), byToken: () => undefined } as never;
+  const registry = {
+    on: (event: string, fn: (row: DeviceRow) => void) => void events.set(event, fn),
+    byToken: () => undefined,
+  } as never;
   const resolver = createTelemetryResolver(rows, registry, { now: () => t });
   const identity = (id: number) => ({ key: `device:${id}`, role: 'device', deviceId: id, appId: 7 }) as DeviceIdentity;
   return {

@@ -29,7 +29,10 @@ interface Cached {
 
 /** what a device's context is made of: the columns a reload reads (not the whole row: it is read ~1,300 times a second
  * for a fleet of 5,000) */
-export type ContextRow = Pick<DeviceRow, 'id' | 'appId' | 'category' | 'topic' | 'devEui' | 'uid' | 'sensors' | 'disabled'>;
+export type ContextRow = Pick<
+  DeviceRow,
+  'id' | 'appId' | 'category' | 'topic' | 'devEui' | 'uid' | 'sensors' | 'disabled'
+>;
 
 /** How a resolver reads the registry's rows (prepared statements over the database; a test's table). */
 export interface ResolverRows {
@@ -44,7 +47,16 @@ export const cacheLifetime = (random = Math.random) => RESOLVER_CACHE_MS * (0.5 
 /** The registry's rows through statements prepared once. */
 export function deviceRows(db: Db): ResolverRows {
   const byId = db
-    .select({ id: devices.id, appId: devices.appId, category: devices.category, topic: devices.topic, devEui: devices.devEui, uid: devices.uid, sensors: devices.sensors, disabled: devices.disabled })
+    .select({
+      id: devices.id,
+      appId: devices.appId,
+      category: devices.category,
+      topic: devices.topic,
+      devEui: devices.devEui,
+      uid: devices.uid,
+      sensors: devices.sensors,
+      disabled: devices.disabled,
+    })
     .from(devices)
     .where(eq(devices.id, sql.placeholder('id')))
     .prepare();

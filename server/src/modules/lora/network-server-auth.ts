@@ -12,7 +12,12 @@ export const loraNetworkServerSignIn = (db: Db) => {
   const pair = db
     .select({ id: credentials.id, appId: credentials.appId })
     .from(credentials)
-    .where(and(eq(credentials.credentialsId, sql.placeholder('credentialsId')), eq(credentials.secretHash, sql.placeholder('hash'))))
+    .where(
+      and(
+        eq(credentials.credentialsId, sql.placeholder('credentialsId')),
+        eq(credentials.secretHash, sql.placeholder('hash')),
+      ),
+    )
     .prepare();
   return (credentialsId: string, secret: string) => {
     if (credentialsId.length > 32 || secret.length > 256) return null;
@@ -54,7 +59,11 @@ export function loraApplications(db: Db, opts: { now?: () => number } = {}) {
     /** the level downlinks to a device of this server entry are published under */
     levelOf(appId: number, serverId: number | null): string {
       if (serverId === null) return String(appId);
-      const row = db.select({ uuid: loraServers.applicationUuid }).from(loraServers).where(and(eq(loraServers.appId, appId), eq(loraServers.id, serverId))).get();
+      const row = db
+        .select({ uuid: loraServers.applicationUuid })
+        .from(loraServers)
+        .where(and(eq(loraServers.appId, appId), eq(loraServers.id, serverId)))
+        .get();
       return row?.uuid ?? String(appId);
     },
   };

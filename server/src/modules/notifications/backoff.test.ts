@@ -9,7 +9,7 @@ describe('retry backoff', () => {
   it('spreads messages that failed together over the second half of the step', () => {
     const delays = new Set(Array.from({ length: 50 }, () => retryDelay(3, 1000)));
     expect(delays.size).toBeGreaterThan(10);
-    for (const d of delays) expect(d).toBeGreaterThanOrEqual(2000), expect(d).toBeLessThanOrEqual(4000);
+    for (const d of delays) (expect(d).toBeGreaterThanOrEqual(2000), expect(d).toBeLessThanOrEqual(4000));
   });
   it('never waits longer than the cap', () => {
     expect(retryDelay(40, 30_000, () => 1)).toBe(RETRY_CAP_MS);

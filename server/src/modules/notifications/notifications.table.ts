@@ -26,5 +26,8 @@ export const notificationOutbox = sqliteTable(
     createdAt: integer('created_at').notNull(),
     sentAt: integer('sent_at'),
   },
-  (t) => [index('notification_outbox_status_due').on(t.status, t.nextAttemptAt), index('notification_outbox_task').on(t.taskId)],
+  (t) => [
+    index('notification_outbox_status_due').on(t.status, t.nextAttemptAt),
+    index('notification_outbox_task').on(t.taskId),
+  ],
 );

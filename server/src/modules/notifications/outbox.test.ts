@@ -31,7 +31,17 @@ describe('the notification outbox', () => {
     outbox.enqueue([mail(), mail({ channel: 'SMS', recipient: '+6281234567890', subject: undefined })]);
     const list = outbox.listForTask(10, 5);
     expect(list).toMatchObject([
-      { channel: 'EMAIL', recipient: 'ops@example.com', subject: 'Tangki hampir kosong', event: 'new', status: 'queued', attempts: 0, last_error: null, created_at: 1_000, sent_at: null },
+      {
+        channel: 'EMAIL',
+        recipient: 'ops@example.com',
+        subject: 'Tangki hampir kosong',
+        event: 'new',
+        status: 'queued',
+        attempts: 0,
+        last_error: null,
+        created_at: 1_000,
+        sent_at: null,
+      },
       { channel: 'SMS', recipient: '+6281234567890', subject: null, status: 'queued' },
     ]);
   });
@@ -72,7 +82,11 @@ describe('the notification outbox', () => {
 
   it('stores a message with an invalid address as failed with the reason, never throwing into the task change', () => {
     const { outbox } = setup();
-    outbox.enqueue([mail({ recipient: 'not-an-address' }), mail({ channel: 'WHATSAPP', recipient: '0812' }), mail({ channel: 'WEBHOOK', recipient: 'file:///etc/passwd' })]);
+    outbox.enqueue([
+      mail({ recipient: 'not-an-address' }),
+      mail({ channel: 'WHATSAPP', recipient: '0812' }),
+      mail({ channel: 'WEBHOOK', recipient: 'file:///etc/passwd' }),
+    ]);
     expect(outbox.listForTask(10, 5).map((d) => [d.status, d.last_error])).toEqual([
       ['failed', 'invalid recipient for EMAIL'],
       ['failed', 'invalid recipient for WHATSAPP'],

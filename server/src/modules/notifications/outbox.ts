@@ -2,7 +2,13 @@
 // changes a task, so the task and its messages commit together (or not at all); the worker (worker.ts) delivers them.
 // Nothing here sends anything or throws on a bad message: a message that cannot be sent is stored with the reason.
 import { and, asc, eq } from 'drizzle-orm';
-import { isValidRecipient, NOTIFICATION_CHANNELS, type Delivery, type DeliveryStatus, type NotificationChannel } from '@sentra/contracts';
+import {
+  isValidRecipient,
+  NOTIFICATION_CHANNELS,
+  type Delivery,
+  type DeliveryStatus,
+  type NotificationChannel,
+} from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { notificationOutbox } from './notifications.table.js';
 
@@ -84,7 +90,11 @@ export function createOutbox(db: AppDb, opts: { now?: () => number } = {}): Outb
           status,
           attempts: 0,
           nextAttemptAt: at,
-          lastError: valid ? null : channelKnown ? `invalid recipient for ${m.channel}` : `unknown channel ${String(m.channel)}`,
+          lastError: valid
+            ? null
+            : channelKnown
+              ? `invalid recipient for ${m.channel}`
+              : `unknown channel ${String(m.channel)}`,
           createdAt: at,
           sentAt: null,
         };

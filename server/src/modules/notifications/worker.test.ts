@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 /** A transport that records what it was given and answers as the test says. */
-function fakeTransport(channel: Transport['channel'], behave: (m: OutgoingMessage, signal: AbortSignal) => Promise<void> = async () => undefined) {
+function fakeTransport(
+  channel: Transport['channel'],
+  behave: (m: OutgoingMessage, signal: AbortSignal) => Promise<void> = async () => undefined,
+) {
   const sent: OutgoingMessage[] = [];
   const transport: Transport = {
     channel,
@@ -26,14 +29,32 @@ function fakeTransport(channel: Transport['channel'], behave: (m: OutgoingMessag
   return { transport, sent };
 }
 
-function setup(opts: { transports: Transports; env?: Record<string, string>; dataDir?: string; deps?: Partial<WorkerDeps> }) {
-  const handle = openDb({ dataDir: opts.dataDir ?? ':memory:', schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+function setup(opts: {
+  transports: Transports;
+  env?: Record<string, string>;
+  dataDir?: string;
+  deps?: Partial<WorkerDeps>;
+}) {
+  const handle = openDb({
+    dataDir: opts.dataDir ?? ':memory:',
+    schema,
+    migrationsFolder: findUp('drizzle', import.meta.url),
+  });
   closers.push(() => handle.close());
   const clock = { t: 1_000_000 };
   const now = () => clock.t;
   const config = loadConfig({ NOTIFY_RETRY_BASE_MS: '1000', NOTIFY_MAX_ATTEMPTS: '3', ...opts.env });
   const outbox = createOutbox(handle.db, { now });
-  const worker = createNotificationWorker({ db: handle.db, config, log: createLogger('silent'), now, outbox, transports: opts.transports, random: () => 0.5, ...opts.deps });
+  const worker = createNotificationWorker({
+    db: handle.db,
+    config,
+    log: createLogger('silent'),
+    now,
+    outbox,
+    transports: opts.transports,
+    random: () => 0.5,
+    ...opts.deps,
+  });
   closers.push(() => worker.close());
   return { handle, outbox, worker, clock, list: () => outbox.listForTask(10, 5) };
 }
@@ -56,7 +77,9 @@ describe('the notification worker', () => {
     const { outbox, worker, list } = setup({ transports: { EMAIL: email.transport } });
     outbox.enqueue([msg()]);
     await worker.runOnce();
-    expect(email.sent).toMatchObject([{ recipient: 'ops@example.com', subject: 'Tangki hampir kosong', body: 'Level 9 %', event: 'new', taskId: 5 }]);
+    expect(email.sent).toMatchObject([
+      { recipient: 'ops@example.com', subject: 'Tangki hampir kosong', body: 'Level 9 %', event: 'new', taskId: 5 },
+    ]);
     expect(list()).toMatchObject([{ status: 'sent', attempts: 1, sent_at: 1_000_000, last_error: null }]);
     expect(worker.metrics()).toMatchObject({ outbox: { sent: 1, queued: 0 }, sent: 1 });
   });
@@ -68,7 +91,9 @@ describe('the notification worker', () => {
     const { outbox, worker, clock, list } = setup({ transports: { SMS: sms.transport } });
     outbox.enqueue([msg({ channel: 'SMS', recipient: '+6281234567890' })]);
     await worker.runOnce();
-    expect(list()).toMatchObject([{ status: 'queued', attempts: 1, last_error: 'SMS provider answered HTTP 503: down' }]);
+    expect(list()).toMatchObject([
+      { status: 'queued', attempts: 1, last_error: 'SMS provider answered HTTP 503: down' },
+    ]);
     // not due yet: base 1000 ms, jitter 0.5 → 750 ms
     clock.t += 700;
     await worker.runOnce();
@@ -83,7 +108,9 @@ describe('the notification worker', () => {
     expect(sms.sent).toHaveLength(2);
     clock.t += 100;
     await worker.runOnce();
-    expect(list()).toMatchObject([{ status: 'failed', attempts: 3, last_error: 'SMS provider answered HTTP 503: down', sent_at: null }]);
+    expect(list()).toMatchObject([
+      { status: 'failed', attempts: 3, last_error: 'SMS provider answered HTTP 503: down', sent_at: null },
+    ]);
     clock.t += 3_600_000;
     await worker.runOnce();
     expect(sms.sent).toHaveLength(3);
@@ -96,7 +123,9 @@ describe('the notification worker', () => {
     const { outbox, worker, list } = setup({ transports: { WHATSAPP: wa.transport } });
     outbox.enqueue([msg({ channel: 'WHATSAPP', recipient: '+6281234567890' })]);
     await worker.runOnce();
-    expect(list()).toMatchObject([{ status: 'failed', attempts: 1, last_error: 'WhatsApp Cloud API answered HTTP 400: invalid recipient' }]);
+    expect(list()).toMatchObject([
+      { status: 'failed', attempts: 1, last_error: 'WhatsApp Cloud API answered HTTP 400: invalid recipient' },
+    ]);
   });
 
   it('never sends muted messages, queued or muted later', async () => {
@@ -123,11 +152,16 @@ describe('the notification worker', () => {
 
   it("holds a tenant's messages over its rate limit for the next window, without spending an attempt, and lets other tenants through", async () => {
     const email = fakeTransport('EMAIL');
-    const { outbox, worker, handle } = setup({ transports: { EMAIL: email.transport }, env: { NOTIFY_RATE_PER_MINUTE: '2' } });
+    const { outbox, worker, handle } = setup({
+      transports: { EMAIL: email.transport },
+      env: { NOTIFY_RATE_PER_MINUTE: '2' },
+    });
     outbox.enqueue([msg(), msg(), msg(), msg({ tenantId: 2, appId: 20 })]);
     await worker.runOnce();
     expect(email.sent.map((m) => m.appId)).toEqual([10, 10, 20]);
-    const rows = handle.sqlite.prepare('SELECT status, attempts, next_attempt_at AS due FROM notification_outbox ORDER BY id').all() as { status: string; attempts: number; due: number }[];
+    const rows = handle.sqlite
+      .prepare('SELECT status, attempts, next_attempt_at AS due FROM notification_outbox ORDER BY id')
+      .all() as { status: string; attempts: number; due: number }[];
     expect(rows.map((r) => [r.status, r.attempts])).toEqual([
       ['sent', 1],
       ['sent', 1],
@@ -157,7 +191,11 @@ describe('the notification worker', () => {
   });
 
   it('puts a message in flight at shutdown back in the queue, due at once (at-least-once)', async () => {
-    const email = fakeTransport('EMAIL', (_m, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DeliveryError('aborted')))));
+    const email = fakeTransport(
+      'EMAIL',
+      (_m, signal) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DeliveryError('aborted')))),
+    );
     const { outbox, worker, list } = setup({ transports: { EMAIL: email.transport } });
     outbox.enqueue([msg()]);
     worker.start();
@@ -171,7 +209,9 @@ describe('the notification worker', () => {
     const email = fakeTransport('EMAIL');
     const { outbox, worker, handle, clock, list } = setup({ transports: { EMAIL: email.transport } });
     outbox.enqueue([msg()]);
-    handle.sqlite.prepare("UPDATE notification_outbox SET status = 'sending', next_attempt_at = ?").run(clock.t + 60_000);
+    handle.sqlite
+      .prepare("UPDATE notification_outbox SET status = 'sending', next_attempt_at = ?")
+      .run(clock.t + 60_000);
     await worker.runOnce();
     expect(email.sent).toEqual([]);
     clock.t += 60_000;
@@ -209,11 +249,18 @@ describe('the notification worker, idle', () => {
     const db = new Proxy(handle.db, {
       get(target, prop, receiver) {
         const v = Reflect.get(target, prop, receiver);
-        if (prop === 'get') return (...args: unknown[]) => (reads++, (v as (...a: unknown[]) => unknown).apply(target, args));
+        if (prop === 'get')
+          return (...args: unknown[]) => (reads++, (v as (...a: unknown[]) => unknown).apply(target, args));
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
-    const worker = createNotificationWorker({ db, config: loadConfig({}), log: createLogger('silent'), transports: {}, pollMs: 100 });
+    const worker = createNotificationWorker({
+      db,
+      config: loadConfig({}),
+      log: createLogger('silent'),
+      transports: {},
+      pollMs: 100,
+    });
     closers.push(() => worker.close());
     worker.start();
     await new Promise((r) => setTimeout(r, 350));

@@ -103,7 +103,10 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
     // also a 'sending' row whose lease ended, left by a gateway configured differently: nothing here could claim it
     const open = sql`(status = 'queued' OR (status = 'sending' AND next_attempt_at <= ${now()}))`;
     if (channels.length === 0) db.run(sql`UPDATE notification_outbox SET status = 'not_configured' WHERE ${open}`);
-    else db.run(sql`UPDATE notification_outbox SET status = 'not_configured' WHERE ${open} AND channel NOT IN (${channelList})`);
+    else
+      db.run(
+        sql`UPDATE notification_outbox SET status = 'not_configured' WHERE ${open} AND channel NOT IN (${channelList})`,
+      );
   }
 
   /** due queued rows, and 'sending' rows whose lease ended, become 'sending' under a new lease, in one statement */
@@ -166,7 +169,11 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
       const attempts = row.attempts + 1;
       const final = (err instanceof DeliveryError && err.permanent) || attempts >= maxAttempts;
       if (final) record(row.id, sql`status = 'failed', attempts = ${attempts}, last_error = ${reason}`);
-      else record(row.id, sql`status = 'queued', attempts = ${attempts}, last_error = ${reason}, next_attempt_at = ${now() + retryDelay(attempts, config.NOTIFY_RETRY_BASE_MS, random)}`);
+      else
+        record(
+          row.id,
+          sql`status = 'queued', attempts = ${attempts}, last_error = ${reason}, next_attempt_at = ${now() + retryDelay(attempts, config.NOTIFY_RETRY_BASE_MS, random)}`,
+        );
       log.debug(`notification ${row.id} (${row.channel}) attempt ${attempts} failed: ${reason}`);
     }
   }
@@ -182,13 +189,17 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
   }
 
   function nextDueIn(): number {
-    const row = db.get<{ due: number | null }>(sql`SELECT min(next_attempt_at) AS due FROM notification_outbox WHERE status IN ('queued', 'sending')`);
+    const row = db.get<{ due: number | null }>(
+      sql`SELECT min(next_attempt_at) AS due FROM notification_outbox WHERE status IN ('queued', 'sending')`,
+    );
     return row?.due == null ? pollMs : Math.min(pollMs, Math.max(0, row.due - now()));
   }
 
   /** a read (never waits in WAL mode): the write lock is only taken when there is something to claim or mark */
   function anythingDue(): boolean {
-    return !!db.get<{ due: number }>(sql`SELECT 1 AS due FROM notification_outbox WHERE status IN ('queued', 'sending') AND next_attempt_at <= ${now()} LIMIT 1`);
+    return !!db.get<{ due: number }>(
+      sql`SELECT 1 AS due FROM notification_outbox WHERE status IN ('queued', 'sending') AND next_attempt_at <= ${now()} LIMIT 1`,
+    );
   }
 
   async function runRound(): Promise<void> {
@@ -249,7 +260,9 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
       started = true;
       unsubscribe = deps.outbox?.onEnqueued(() => schedule(0));
       const configured = channels.filter((c) => c !== 'WEBHOOK');
-      log.info(`notifications: ${configured.length ? configured.join(', ') : 'no provider'} configured (+ WEBHOOK); others stay 'not_configured'`);
+      log.info(
+        `notifications: ${configured.length ? configured.join(', ') : 'no provider'} configured (+ WEBHOOK); others stay 'not_configured'`,
+      );
       schedule(0);
     },
     kick() {
@@ -272,7 +285,10 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
     metrics() {
       const outbox = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
       try {
-        for (const r of db.all<{ status: DeliveryStatus; n: number }>(sql`SELECT status, count(*) AS n FROM notification_outbox GROUP BY status`)) outbox[r.status] = r.n;
+        for (const r of db.all<{ status: DeliveryStatus; n: number }>(
+          sql`SELECT status, count(*) AS n FROM notification_outbox GROUP BY status`,
+        ))
+          outbox[r.status] = r.n;
       } catch {
         // database closed: the counters still answer
       }

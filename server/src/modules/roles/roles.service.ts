@@ -43,7 +43,8 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   }
 }
 
-const sysNavsOf = (text: string): SysNav[] => parseJson<unknown[]>(text, []).filter((k): k is SysNav => SYS_NAVS.includes(k as SysNav));
+const sysNavsOf = (text: string): SysNav[] =>
+  parseJson<unknown[]>(text, []).filter((k): k is SysNav => SYS_NAVS.includes(k as SysNav));
 const permissionsOf = (text: string): Record<string, unknown> => {
   const v = parseJson<unknown>(text, {});
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -53,11 +54,16 @@ const permissionsOf = (text: string): Record<string, unknown> => {
  * Refuses (403) a member who would hand out more system navigation or permissions than their own role grants; the
  * roles service adds the dashboards (assertRoleWithin): no escalation through roles or users.
  */
-export function assertWithinGrants(caller: Caller, sysNavs: Iterable<string>, permissions: Record<string, unknown>): void {
+export function assertWithinGrants(
+  caller: Caller,
+  sysNavs: Iterable<string>,
+  permissions: Record<string, unknown>,
+): void {
   if (caller.kind === 'tenant') return;
   const own = caller.grants ?? { navs: new Set<string>(), permissions: {} };
   for (const key of expandNavs(sysNavs)) if (!own.navs.has(key)) throw forbidden();
-  for (const [key, value] of Object.entries(permissions)) if (value === true && own.permissions[key] !== true) throw forbidden();
+  for (const [key, value] of Object.entries(permissions))
+    if (value === true && own.permissions[key] !== true) throw forbidden();
 }
 
 export interface RoleInfo {
@@ -69,7 +75,11 @@ export interface RoleInfo {
 
 export function createRolesService(
   db: Db,
-  opts: { grants: Pick<DashboardGrants, 'assertAll' | 'ofSelection'>; now?: () => number; changes?: Pick<AccessChanges, 'changed'> },
+  opts: {
+    grants: Pick<DashboardGrants, 'assertAll' | 'ofSelection'>;
+    now?: () => number;
+    changes?: Pick<AccessChanges, 'changed'>;
+  },
 ) {
   const now = opts.now ?? Date.now;
   const grants = opts.grants;
@@ -77,7 +87,11 @@ export function createRolesService(
   const changed = () => opts.changes?.changed('access');
 
   function roleRow(appId: number, id: number) {
-    return db.select().from(roles).where(and(eq(roles.id, id), eq(roles.appId, appId))).get();
+    return db
+      .select()
+      .from(roles)
+      .where(and(eq(roles.id, id), eq(roles.appId, appId)))
+      .get();
   }
 
   /** The grants of a role of `appId` (none for no role, or a role of another application). */
@@ -109,7 +123,10 @@ export function createRolesService(
    * 403 unless a role with these grants stays within the member caller's own: system navigation, permissions, and
    * every dashboard the selection opens (descendants included when the role says so).
    */
-  function assertRoleWithin(caller: Caller, role: { sysNavs: Iterable<string>; permissions: Record<string, unknown>; navs: number[]; descendant: boolean }) {
+  function assertRoleWithin(
+    caller: Caller,
+    role: { sysNavs: Iterable<string>; permissions: Record<string, unknown>; navs: number[]; descendant: boolean },
+  ) {
     if (caller.kind === 'tenant') return;
     assertWithinGrants(caller, role.sysNavs, role.permissions);
     grants.assertAll(caller, grants.ofSelection(caller.app!.id, role.navs, role.descendant));
@@ -200,32 +217,51 @@ export function createRolesService(
     const appId = caller.app!.id;
     assertWithinGrants(caller, input.sys_navs, input.permissions);
     const navs = checkNavs(appId, input.navs);
-    assertRoleWithin(caller, { sysNavs: input.sys_navs, permissions: input.permissions, navs, descendant: input.descendant });
+    assertRoleWithin(caller, {
+      sysNavs: input.sys_navs,
+      permissions: input.permissions,
+      navs,
+      descendant: input.descendant,
+    });
     if (nameTaken(appId, input.name)) throw conflict(T.roles.nameTaken);
-    const id = db.transaction((tx) => {
-      const row = tx
-        .insert(roles)
-        .values({
-          appId,
-          name: input.name,
-          description: input.description || null,
-          permissions: JSON.stringify(input.permissions),
-          sysNavs: JSON.stringify(input.sys_navs),
-          descendant: input.descendant,
-          createdAt: now(),
-          updatedAt: now(),
-        })
-        .returning({ id: roles.id })
-        .get();
-      if (navs.length) tx.insert(roleNavs).values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort }))).run();
-      return row.id;
-    }, { behavior: 'immediate' });
+    const id = db.transaction(
+      (tx) => {
+        const row = tx
+          .insert(roles)
+          .values({
+            appId,
+            name: input.name,
+            description: input.description || null,
+            permissions: JSON.stringify(input.permissions),
+            sysNavs: JSON.stringify(input.sys_navs),
+            descendant: input.descendant,
+            createdAt: now(),
+            updatedAt: now(),
+          })
+          .returning({ id: roles.id })
+          .get();
+        if (navs.length)
+          tx.insert(roleNavs)
+            .values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort })))
+            .run();
+        return row.id;
+      },
+      { behavior: 'immediate' },
+    );
     return detail(appId, id);
   }
 
   function edit(
     caller: Caller,
-    input: { id: number; name?: string; description?: string; permissions?: Record<string, unknown>; sys_navs?: SysNav[]; descendant?: boolean; navs?: number[] },
+    input: {
+      id: number;
+      name?: string;
+      description?: string;
+      permissions?: Record<string, unknown>;
+      sys_navs?: SysNav[];
+      descendant?: boolean;
+      navs?: number[];
+    },
   ) {
     const appId = caller.app!.id;
     const row = roleRow(appId, input.id);
@@ -237,22 +273,42 @@ export function createRolesService(
     assertRoleWithin(caller, before);
     assertWithinGrants(caller, sysNavs, permissions);
     const navs = input.navs === undefined ? undefined : checkNavs(appId, input.navs);
-    assertRoleWithin(caller, { sysNavs, permissions, navs: navs ?? before.navs, descendant: input.descendant ?? row.descendant });
+    assertRoleWithin(caller, {
+      sysNavs,
+      permissions,
+      navs: navs ?? before.navs,
+      descendant: input.descendant ?? row.descendant,
+    });
     if (input.name !== undefined && nameTaken(appId, input.name, row.id)) throw conflict(T.roles.nameTaken);
-    db.transaction((tx) => {
-      const info =
-        input.name !== undefined
-          ? { name: input.name, description: input.description !== undefined ? input.description || null : row.description, sysNavs: JSON.stringify(sysNavs), permissions: JSON.stringify(permissions) }
-          : {};
-      tx.update(roles)
-        .set({ ...info, ...(input.descendant !== undefined ? { descendant: input.descendant } : {}), updatedAt: now() })
-        .where(eq(roles.id, row.id))
-        .run();
-      if (navs) {
-        tx.delete(roleNavs).where(eq(roleNavs.roleId, row.id)).run();
-        if (navs.length) tx.insert(roleNavs).values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort }))).run();
-      }
-    }, { behavior: 'immediate' });
+    db.transaction(
+      (tx) => {
+        const info =
+          input.name !== undefined
+            ? {
+                name: input.name,
+                description: input.description !== undefined ? input.description || null : row.description,
+                sysNavs: JSON.stringify(sysNavs),
+                permissions: JSON.stringify(permissions),
+              }
+            : {};
+        tx.update(roles)
+          .set({
+            ...info,
+            ...(input.descendant !== undefined ? { descendant: input.descendant } : {}),
+            updatedAt: now(),
+          })
+          .where(eq(roles.id, row.id))
+          .run();
+        if (navs) {
+          tx.delete(roleNavs).where(eq(roleNavs.roleId, row.id)).run();
+          if (navs.length)
+            tx.insert(roleNavs)
+              .values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort })))
+              .run();
+        }
+      },
+      { behavior: 'immediate' },
+    );
     changed();
     return detail(appId, row.id);
   }
@@ -280,15 +336,28 @@ export function createRolesService(
   /** A dashboard an application user created joins the end of their role's selection, so they keep managing it. */
   function grantCreated(caller: Caller, dashboardId: number) {
     if (caller.kind !== 'member' || caller.accountId === undefined) return;
-    const account = db.select({ roleId: accounts.roleId }).from(accounts).where(eq(accounts.id, caller.accountId)).get();
+    const account = db
+      .select({ roleId: accounts.roleId })
+      .from(accounts)
+      .where(eq(accounts.id, caller.accountId))
+      .get();
     const role = account?.roleId ? roleRow(caller.app!.id, account.roleId) : undefined;
     if (!role) return;
-    const last = db.select({ s: sql<number | null>`max(${roleNavs.sort})` }).from(roleNavs).where(eq(roleNavs.roleId, role.id)).get()?.s ?? -1;
-    db.insert(roleNavs).values({ roleId: role.id, dashboardId, sort: last + 1 }).onConflictDoNothing().run();
+    const last =
+      db
+        .select({ s: sql<number | null>`max(${roleNavs.sort})` })
+        .from(roleNavs)
+        .where(eq(roleNavs.roleId, role.id))
+        .get()?.s ?? -1;
+    db.insert(roleNavs)
+      .values({ roleId: role.id, dashboardId, sort: last + 1 })
+      .onConflictDoNothing()
+      .run();
     changed();
   }
 
-  const hasRoles = (appId: number) => db.select({ id: roles.id }).from(roles).where(eq(roles.appId, appId)).limit(1).get() !== undefined;
+  const hasRoles = (appId: number) =>
+    db.select({ id: roles.id }).from(roles).where(eq(roles.appId, appId)).limit(1).get() !== undefined;
 
   return { grantsOf, list, detail, add, edit, remove, roleForUser, grantCreated, hasRoles };
 }

@@ -1,6 +1,13 @@
 // A rule definition (contracts/src/models/rule.ts) compiled into what the engine evaluates: groups of clauses, each a
 // point selector (sensor/config/param, absent = any) and the value tests that apply to it. Pure: no I/O.
-import { groupsOf, TELEMETRY_CATEGORIES, type ActionEntry, type RuleCondition, type TriggerEntry, type TriggerOp } from '@sentra/contracts';
+import {
+  groupsOf,
+  TELEMETRY_CATEGORIES,
+  type ActionEntry,
+  type RuleCondition,
+  type TriggerEntry,
+  type TriggerOp,
+} from '@sentra/contracts';
 
 export interface Selector {
   sensor?: string;
@@ -63,7 +70,12 @@ export interface RuleRecord {
 
 function valueTest(t: TriggerEntry): ValueTest {
   const v = t.value;
-  const num = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
+  const num =
+    typeof v === 'number'
+      ? v
+      : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+        ? Number(v)
+        : null;
   return { op: t.op, num, text: String(v) };
 }
 
@@ -97,7 +109,8 @@ export function compileGroup(list: readonly TriggerEntry[]): Group {
 /** Status (21, 22) and state (31) rules with value tests are levels (e.g. "offline"); without, every event fires. */
 function kindOf(category: number, groups: Group[]): RuleKind {
   if (TELEMETRY_CATEGORIES.includes(category)) return 'level';
-  if (category === 21 || category === 22 || category === 31) return groups.some((g) => g.clauses.some((c) => c.tests.length > 0)) ? 'level' : 'pulse';
+  if (category === 21 || category === 22 || category === 31)
+    return groups.some((g) => g.clauses.some((c) => c.tests.length > 0)) ? 'level' : 'pulse';
   return 'pulse';
 }
 
@@ -130,7 +143,16 @@ export function compileRule(r: RuleRecord): CompiledRule {
 export function testValue(t: ValueTest, value: unknown): boolean {
   if (t.op === '==') {
     if (t.num !== null) {
-      const n = typeof value === 'number' ? value : typeof value === 'boolean' ? (value ? 1 : 0) : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'boolean'
+            ? value
+              ? 1
+              : 0
+            : typeof value === 'string' && value.trim() !== ''
+              ? Number(value)
+              : NaN;
       if (n === t.num) return true;
     }
     return value !== null && value !== undefined && String(value) === t.text;
@@ -173,7 +195,12 @@ export interface EnginePoint {
  * truth); otherwise whether every clause has a selected point passing all its tests. A group without clauses (event
  * rules filtered by device only) holds for every event of its device. `counter.checks` counts the value tests run.
  */
-export function evalGroup(g: Group, deviceId: number, points: readonly EnginePoint[], counter: { checks: number }): { truth: boolean; point: EnginePoint | null } | null {
+export function evalGroup(
+  g: Group,
+  deviceId: number,
+  points: readonly EnginePoint[],
+  counter: { checks: number },
+): { truth: boolean; point: EnginePoint | null } | null {
   if (g.never || (g.deviceId !== null && g.deviceId !== deviceId)) return null;
   if (g.clauses.length === 0) return { truth: true, point: points[0] ?? null };
   let all = true;

@@ -5,8 +5,16 @@ import type { RuleCondition, TriggerEntry } from '@sentra/contracts';
 import { compileRule, testValue } from './compile.js';
 import { createRuleEngine, type EngineStateStore, type Firing, type PersistedState } from './engine.js';
 
-const t = (query: TriggerEntry['field']['query'], op: TriggerEntry['op'], value: TriggerEntry['value']): TriggerEntry => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query }, op, value });
-const sel = (sensor: string, config: string, param: string) => [t('SENSOR', '==', sensor), t('CONFIG', '==', config), t('PARAM', '==', param)];
+const t = (
+  query: TriggerEntry['field']['query'],
+  op: TriggerEntry['op'],
+  value: TriggerEntry['value'],
+): TriggerEntry => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query }, op, value });
+const sel = (sensor: string, config: string, param: string) => [
+  t('SENSOR', '==', sensor),
+  t('CONFIG', '==', config),
+  t('PARAM', '==', param),
+];
 
 function memoryStore(): EngineStateStore & { rows: Map<string, PersistedState> } {
   const rows = new Map<string, PersistedState>();
@@ -26,7 +34,16 @@ let id = 0;
 function setup(category: number, condition: RuleCondition, store = memoryStore()) {
   const fired: Firing[] = [];
   const engine = createRuleEngine({ store, onFire: (f) => fired.push(f) });
-  const rule = { id: ++id, appId: 7, category, name: 'r', key: null, description: '', condition, action: { new: [], response: [] } };
+  const rule = {
+    id: ++id,
+    appId: 7,
+    category,
+    name: 'r',
+    key: null,
+    description: '',
+    condition,
+    action: { new: [], response: [] },
+  };
   engine.upsert(rule);
   let ts = Date.now();
   const send = (value: unknown, deviceId = 3, point = { sensor: 'tank', config: 'fuel', param: 'level' }) =>
@@ -35,7 +52,17 @@ function setup(category: number, condition: RuleCondition, store = memoryStore()
 }
 
 describe('trigger operators (spec 03 section 9: == > >= <= <)', () => {
-  const v = (op: TriggerEntry['op'], value: TriggerEntry['value']) => compileRule({ id: 1, appId: 1, category: 11, name: '', key: null, description: '', condition: { triggers: [t('VALUE', op, value)] }, action: { new: [], response: [] } }).groups[0]!.clauses[0]!.tests[0]!;
+  const v = (op: TriggerEntry['op'], value: TriggerEntry['value']) =>
+    compileRule({
+      id: 1,
+      appId: 1,
+      category: 11,
+      name: '',
+      key: null,
+      description: '',
+      condition: { triggers: [t('VALUE', op, value)] },
+      action: { new: [], response: [] },
+    }).groups[0]!.clauses[0]!.tests[0]!;
   it.each([
     ['==', 20, 20, true],
     ['==', 20, 20.5, false],
@@ -61,7 +88,9 @@ describe('trigger operators (spec 03 section 9: == > >= <= <)', () => {
 
 describe('fields: DEVICE_ID, SENSOR, CONFIG, PARAM select; VALUE compares', () => {
   it('fires only for the named device, sensor, config and param', () => {
-    const { fired, send } = setup(11, { triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    const { fired, send } = setup(11, {
+      triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+    });
     send(5, 4);
     send(5, 3, { sensor: 'tank', config: 'fuel', param: 'temp' });
     send(5, 3, { sensor: 'tank', config: 'oil', param: 'level' });
@@ -69,7 +98,11 @@ describe('fields: DEVICE_ID, SENSOR, CONFIG, PARAM select; VALUE compares', () =
     expect(fired).toHaveLength(0);
     send(5, 3);
     expect(fired).toHaveLength(1);
-    expect(fired[0]).toMatchObject({ deviceId: 3, value: 5, point: { sensor: 'tank', config: 'fuel', param: 'level' } });
+    expect(fired[0]).toMatchObject({
+      deviceId: 3,
+      value: 5,
+      point: { sensor: 'tank', config: 'fuel', param: 'level' },
+    });
   });
 
   it('without DEVICE_ID watches every device of the application, each with its own state', () => {
@@ -81,7 +114,9 @@ describe('fields: DEVICE_ID, SENSOR, CONFIG, PARAM select; VALUE compares', () =
   });
 
   it('an open selector (no PARAM) matches any param of the sensor and config', () => {
-    const { fired, send } = setup(11, { triggers: [t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'fuel'), t('VALUE', '>', 90)] });
+    const { fired, send } = setup(11, {
+      triggers: [t('SENSOR', '==', 'tank'), t('CONFIG', '==', 'fuel'), t('VALUE', '>', 90)],
+    });
     send(95, 3, { sensor: 'tank', config: 'fuel', param: 'anything' });
     expect(fired).toHaveLength(1);
   });
@@ -99,10 +134,16 @@ describe('fields: DEVICE_ID, SENSOR, CONFIG, PARAM select; VALUE compares', () =
   });
 
   it('costs nothing for points no rule watches (no evaluation)', () => {
-    const { engine, send } = setup(11, { triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    const { engine, send } = setup(11, {
+      triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+    });
     for (let i = 0; i < 100; i++) send(1, 3, { sensor: 'meter', config: 'pm', param: 'power' });
     expect(engine.metrics().checks).toBe(0);
-    engine.telemetry({ appId: 99, deviceId: 3, points: [{ sensor: 'tank', config: 'fuel', param: 'level', value: 1, ts: 1 }] });
+    engine.telemetry({
+      appId: 99,
+      deviceId: 3,
+      points: [{ sensor: 'tank', config: 'fuel', param: 'level', value: 1, ts: 1 }],
+    });
     expect(engine.metrics().checks).toBe(0);
   });
 });
@@ -121,7 +162,12 @@ describe('transitions', () => {
   });
 
   it('OR groups: either group matching is a match; the rule fires once until neither holds', () => {
-    const { fired, send } = setup(11, { groups: [[...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], [...sel('tank', 'fuel', 'temp'), t('VALUE', '>', 80)]] });
+    const { fired, send } = setup(11, {
+      groups: [
+        [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+        [...sel('tank', 'fuel', 'temp'), t('VALUE', '>', 80)],
+      ],
+    });
     send(10);
     send(90, 3, { sensor: 'tank', config: 'fuel', param: 'temp' });
     expect(fired).toHaveLength(1);
@@ -133,9 +179,23 @@ describe('transitions', () => {
   });
 
   it('category 12: every clause must hold in the same message', () => {
-    const { engine, fired } = setup(12, { triggers: [...sel('pm', 'meter', 'voltage'), t('VALUE', '<', 200), ...sel('pm', 'meter', 'current'), t('VALUE', '>', 10)] });
+    const { engine, fired } = setup(12, {
+      triggers: [
+        ...sel('pm', 'meter', 'voltage'),
+        t('VALUE', '<', 200),
+        ...sel('pm', 'meter', 'current'),
+        t('VALUE', '>', 10),
+      ],
+    });
     const msg = (v: number, c: number, ts: number) =>
-      engine.telemetry({ appId: 7, deviceId: 3, points: [{ sensor: 'pm', config: 'meter', param: 'voltage', value: v, ts }, { sensor: 'pm', config: 'meter', param: 'current', value: c, ts }] });
+      engine.telemetry({
+        appId: 7,
+        deviceId: 3,
+        points: [
+          { sensor: 'pm', config: 'meter', param: 'voltage', value: v, ts },
+          { sensor: 'pm', config: 'meter', param: 'current', value: c, ts },
+        ],
+      });
     msg(190, 5, 1);
     msg(230, 15, 2);
     expect(fired).toHaveLength(0);
@@ -146,7 +206,10 @@ describe('transitions', () => {
 
 describe('clear condition (hysteresis)', () => {
   it('stays active while the value hovers between the thresholds; fires again only after the clear condition held', () => {
-    const { fired, send } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], clear: [...sel('tank', 'fuel', 'level'), t('VALUE', '>=', 30)] });
+    const { fired, send } = setup(11, {
+      triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+      clear: [...sel('tank', 'fuel', 'level'), t('VALUE', '>=', 30)],
+    });
     send(19);
     send(21);
     send(19);
@@ -164,7 +227,10 @@ describe('duration (fake time)', () => {
   afterEach(() => void vi.useRealTimers());
 
   it('fires once the match has held for duration_s, not when it ends sooner', () => {
-    const { fired, send, engine, rule } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], duration_s: 60 });
+    const { fired, send, engine, rule } = setup(11, {
+      triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+      duration_s: 60,
+    });
     send(10);
     expect(engine.state(rule.id, 3)?.phase).toBe('pending');
     vi.advanceTimersByTime(30_000);
@@ -182,7 +248,11 @@ describe('duration (fake time)', () => {
 
   it('a pending duration survives a restart: a new engine on the same store fires when it is due', () => {
     const store = memoryStore();
-    const first = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], duration_s: 60 }, store);
+    const first = setup(
+      11,
+      { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], duration_s: 60 },
+      store,
+    );
     first.send(10);
     first.engine.close();
     vi.advanceTimersByTime(20_000);
@@ -202,7 +272,10 @@ describe('duration (fake time)', () => {
 
 describe('cooldown', () => {
   it('does not fire again for the same rule and device within cooldown_s of the last firing', () => {
-    const { fired, send } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], cooldown_s: 5 });
+    const { fired, send } = setup(11, {
+      triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+      cooldown_s: 5,
+    });
     send(10); // fires
     send(50);
     send(10); // 2 s later: suppressed
@@ -215,27 +288,38 @@ describe('cooldown', () => {
 });
 
 describe("each category's event", () => {
-  const ev = (engine: ReturnType<typeof setup>['engine'], category: number, deviceId = 3, extra: { key?: string; value?: unknown } = {}) => engine.event({ appId: 7, deviceId, category, ts: Date.now(), ...extra });
+  const ev = (
+    engine: ReturnType<typeof setup>['engine'],
+    category: number,
+    deviceId = 3,
+    extra: { key?: string; value?: unknown } = {},
+  ) => engine.event({ appId: 7, deviceId, category, ts: Date.now(), ...extra });
 
-  it.each([32, 111, 112, 113, 119, 501])('category %i fires on each of its events (filtered by DEVICE_ID)', (category) => {
-    const { engine, fired } = setup(category, { triggers: [t('DEVICE_ID', '==', 3)] });
-    ev(engine, category, 4);
-    ev(engine, category, 3);
-    ev(engine, category, 3);
-    ev(engine, category === 111 ? 112 : 111, 3);
-    expect(fired).toHaveLength(2);
-  });
+  it.each([32, 111, 112, 113, 119, 501])(
+    'category %i fires on each of its events (filtered by DEVICE_ID)',
+    (category) => {
+      const { engine, fired } = setup(category, { triggers: [t('DEVICE_ID', '==', 3)] });
+      ev(engine, category, 4);
+      ev(engine, category, 3);
+      ev(engine, category, 3);
+      ev(engine, category === 111 ? 112 : 111, 3);
+      expect(fired).toHaveLength(2);
+    },
+  );
 
-  it.each([21, 22])('category %i with VALUE == 0 fires when the device goes offline (a level: once per offline spell)', (category) => {
-    const { engine, fired } = setup(category, { triggers: [t('VALUE', '==', 0)] });
-    ev(engine, category, 3, { value: 1 });
-    ev(engine, category, 3, { value: 0 });
-    ev(engine, category, 3, { value: 0 });
-    expect(fired).toHaveLength(1);
-    ev(engine, category, 3, { value: 1 });
-    ev(engine, category, 3, { value: 0 });
-    expect(fired).toHaveLength(2);
-  });
+  it.each([21, 22])(
+    'category %i with VALUE == 0 fires when the device goes offline (a level: once per offline spell)',
+    (category) => {
+      const { engine, fired } = setup(category, { triggers: [t('VALUE', '==', 0)] });
+      ev(engine, category, 3, { value: 1 });
+      ev(engine, category, 3, { value: 0 });
+      ev(engine, category, 3, { value: 0 });
+      expect(fired).toHaveLength(1);
+      ev(engine, category, 3, { value: 1 });
+      ev(engine, category, 3, { value: 0 });
+      expect(fired).toHaveLength(2);
+    },
+  );
 
   it('category 31 compares the named state (SENSOR = state key)', () => {
     const { engine, fired } = setup(31, { triggers: [t('SENSOR', '==', 'mode'), t('VALUE', '==', 'manual')] });
@@ -256,7 +340,9 @@ describe("each category's event", () => {
 
 describe('rules come and go', () => {
   it('a removed rule forgets its state and stops firing; an edited one starts over', () => {
-    const { engine, fired, send, rule, store } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    const { engine, fired, send, rule, store } = setup(11, {
+      triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+    });
     send(10);
     expect(store.rows.size).toBe(1);
     engine.upsert({ ...rule, condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 5)] } });
@@ -272,7 +358,10 @@ describe('rules come and go', () => {
   it('a removed device loses its state and timers', () => {
     vi.useFakeTimers();
     try {
-      const { engine, fired, send, rule } = setup(11, { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)], duration_s: 10 });
+      const { engine, fired, send, rule } = setup(11, {
+        triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+        duration_s: 10,
+      });
       send(1);
       engine.deviceRemoved(3);
       expect(engine.state(rule.id, 3)).toBeUndefined();
@@ -286,11 +375,17 @@ describe('rules come and go', () => {
 
 describe('what the committed-telemetry hook asks the index', () => {
   it('a device is watched while a telemetry rule names it (or any device); a removed rule leaves no entry behind', () => {
-    const { engine, rule } = setup(11, { triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] });
+    const { engine, rule } = setup(11, {
+      triggers: [t('DEVICE_ID', '==', 3), ...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)],
+    });
     expect(engine.watchingDevice(7, 3)).toBe(true);
     expect(engine.watchingDevice(7, 4)).toBe(false);
     expect(engine.watchingDevice(8, 3)).toBe(false);
-    const anyDevice = { ...rule, id: rule.id + 1000, condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] } };
+    const anyDevice = {
+      ...rule,
+      id: rule.id + 1000,
+      condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] },
+    };
     engine.upsert(anyDevice);
     expect(engine.watchingDevice(7, 4)).toBe(true);
     engine.remove(anyDevice.id);
@@ -315,9 +410,23 @@ describe('writes handed to a queue (the gateway writes them when the lock is fre
     const fired: Firing[] = [];
     const jobs: Array<() => void> = [];
     const engine = createRuleEngine({ store, onFire: (f) => fired.push(f), write: (job) => void jobs.push(job) });
-    const rule = { id: ++id, appId: 7, category: 11, name: 'r', key: null, description: '', condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] }, action: { new: [], response: [] } };
+    const rule = {
+      id: ++id,
+      appId: 7,
+      category: 11,
+      name: 'r',
+      key: null,
+      description: '',
+      condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] },
+      action: { new: [], response: [] },
+    };
     engine.upsert(rule);
-    const send = (value: number, deviceId: number) => engine.telemetry({ appId: 7, deviceId, points: [{ sensor: 'tank', config: 'fuel', param: 'level', value, ts: Date.now() }] });
+    const send = (value: number, deviceId: number) =>
+      engine.telemetry({
+        appId: 7,
+        deviceId,
+        points: [{ sensor: 'tank', config: 'fuel', param: 'level', value, ts: Date.now() }],
+      });
     send(10, 3);
     // evaluation went on at once; the database has not been touched yet
     expect(engine.state(rule.id, 3)?.phase).toBe('active');

@@ -128,7 +128,18 @@ export interface RuleEngine {
    * state and task writes on the caller's thread (a firing's transaction, a phase change), with the time they took —
    * waiting for the database's write lock included, which is what the event loop pays for them.
    */
-  metrics(): { rules: number; checks: number; messages: number; events: number; fired: number; suppressed: number; pending: number; writes: number; write_ms: number; max_write_ms: number };
+  metrics(): {
+    rules: number;
+    checks: number;
+    messages: number;
+    events: number;
+    fired: number;
+    suppressed: number;
+    pending: number;
+    writes: number;
+    write_ms: number;
+    max_write_ms: number;
+  };
   close(): void;
 }
 
@@ -213,12 +224,17 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     let byDevice = states.get(rule.id);
     if (!byDevice) states.set(rule.id, (byDevice = new Map()));
     let s = byDevice.get(deviceId);
-    if (!s) byDevice.set(deviceId, (s = { ruleId: rule.id, deviceId, phase: 'idle', since: 0, due: null, value: null, lastFireTs: null, mask: 0 }));
+    if (!s)
+      byDevice.set(
+        deviceId,
+        (s = { ruleId: rule.id, deviceId, phase: 'idle', since: 0, due: null, value: null, lastFireTs: null, mask: 0 }),
+      );
     if (opts.shared) {
       // another gateway may have moved it: the store is the truth, the mask (group memory) stays ours
       const stored = store.read(rule.id, deviceId);
       if (stored) Object.assign(s, stored);
-      else if (s.phase !== 'idle' || s.lastFireTs !== null) Object.assign(s, { phase: 'idle', since: 0, due: null, value: null, lastFireTs: null });
+      else if (s.phase !== 'idle' || s.lastFireTs !== null)
+        Object.assign(s, { phase: 'idle', since: 0, due: null, value: null, lastFireTs: null });
     }
     return s;
   }
@@ -227,13 +243,30 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   function persist(s: LiveState) {
     if (states.get(s.ruleId)?.get(s.deviceId) !== s) return;
     if (s.phase === 'idle' && s.lastFireTs === null) store.remove(s.ruleId, s.deviceId);
-    else store.write({ ruleId: s.ruleId, deviceId: s.deviceId, phase: s.phase, since: s.since, due: s.due, value: s.value, lastFireTs: s.lastFireTs });
+    else
+      store.write({
+        ruleId: s.ruleId,
+        deviceId: s.deviceId,
+        phase: s.phase,
+        since: s.since,
+        due: s.due,
+        value: s.value,
+        lastFireTs: s.lastFireTs,
+      });
   }
 
   const asText = (v: unknown) => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
 
   /** Fires (or, within the cooldown, only records the transition) and persists, in one transaction. */
-  function fire(rule: CompiledRule, s: LiveState, ts: number, value: unknown, point: EnginePoint | null, appId: number, next: Phase) {
+  function fire(
+    rule: CompiledRule,
+    s: LiveState,
+    ts: number,
+    value: unknown,
+    point: EnginePoint | null,
+    appId: number,
+    next: Phase,
+  ) {
     clearTimeout(s.timer);
     s.timer = undefined;
     const cooling = rule.cooldownMs > 0 && s.lastFireTs !== null && ts - s.lastFireTs < rule.cooldownMs;
@@ -244,7 +277,22 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     if (!cooling) s.lastFireTs = ts;
     // pulse rules keep no state unless a cooldown needs the last firing
     if (rule.kind === 'pulse' && rule.cooldownMs === 0) s.lastFireTs = null;
-    const firing: Firing | null = cooling ? null : { rule, appId, deviceId: s.deviceId, ts, value, point: point ? { sensor: point.sensor, config: point.config, param: point.subparam ? `${point.param}.${point.subparam}` : point.param } : null };
+    const firing: Firing | null = cooling
+      ? null
+      : {
+          rule,
+          appId,
+          deviceId: s.deviceId,
+          ts,
+          value,
+          point: point
+            ? {
+                sensor: point.sensor,
+                config: point.config,
+                param: point.subparam ? `${point.param}.${point.subparam}` : point.param,
+              }
+            : null,
+        };
     try {
       timed(() =>
         write(() => {
@@ -264,15 +312,18 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     clearTimeout(s.timer);
     if (closed || s.due === null) return;
     const since = s.since;
-    s.timer = setTimeout(() => {
-      s.timer = undefined;
-      const current = rules.get(rule.id);
-      if (!current || closed) return;
-      const fresh = live(current, s.deviceId);
-      if (fresh.phase !== 'pending' || fresh.since !== since) return;
-      const value = fresh.value === null ? null : parseValue(fresh.value);
-      fire(current, fresh, fresh.due ?? now(), value, null, appId, 'active');
-    }, Math.max(0, s.due - now()));
+    s.timer = setTimeout(
+      () => {
+        s.timer = undefined;
+        const current = rules.get(rule.id);
+        if (!current || closed) return;
+        const fresh = live(current, s.deviceId);
+        if (fresh.phase !== 'pending' || fresh.since !== since) return;
+        const value = fresh.value === null ? null : parseValue(fresh.value);
+        fire(current, fresh, fresh.due ?? now(), value, null, appId, 'active');
+      },
+      Math.max(0, s.due - now()),
+    );
     s.timer.unref?.();
   }
 
@@ -458,18 +509,38 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     watching: (appId) => perApp.has(appId),
     watchingDevice(appId, deviceId) {
       const a = apps.get(appId);
-      return a !== undefined && (a.exact.has(deviceId) || a.exact.has(0) || a.partial.has(deviceId) || a.partial.has(0));
+      return (
+        a !== undefined && (a.exact.has(deviceId) || a.exact.has(0) || a.partial.has(deviceId) || a.partial.has(0))
+      );
     },
     watchingEvent: (appId, category) => apps.get(appId)?.events.has(category) === true,
     rulesOf: (appId, category) => [...(apps.get(appId)?.events.get(category) ?? [])],
     state(ruleId, deviceId) {
       const s = states.get(ruleId)?.get(deviceId);
-      return s && { ruleId: s.ruleId, deviceId: s.deviceId, phase: s.phase, since: s.since, due: s.due, value: s.value, lastFireTs: s.lastFireTs };
+      return (
+        s && {
+          ruleId: s.ruleId,
+          deviceId: s.deviceId,
+          phase: s.phase,
+          since: s.since,
+          due: s.due,
+          value: s.value,
+          lastFireTs: s.lastFireTs,
+        }
+      );
     },
     metrics() {
       let pending = 0;
       for (const byDevice of states.values()) for (const s of byDevice.values()) if (s.phase === 'pending') pending++;
-      return { rules: rules.size, checks: counter.checks, ...m, pending, writes: w.writes, write_ms: Math.round(w.write_ms), max_write_ms: Math.round(w.max_write_ms * 10) / 10 };
+      return {
+        rules: rules.size,
+        checks: counter.checks,
+        ...m,
+        pending,
+        writes: w.writes,
+        write_ms: Math.round(w.write_ms),
+        max_write_ms: Math.round(w.max_write_ms * 10) / 10,
+      };
     },
     close() {
       closed = true;

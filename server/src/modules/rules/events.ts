@@ -29,7 +29,8 @@ export const DEVICE_EVENT_KINDS = {
 } as const;
 export type DeviceEventKind = keyof typeof DEVICE_EVENT_KINDS;
 
-export const deviceEventSubject = (appId: number, deviceId: number, kind: DeviceEventKind) => `dev.${appId}.${deviceId}.${kind}`;
+export const deviceEventSubject = (appId: number, deviceId: number, kind: DeviceEventKind) =>
+  `dev.${appId}.${deviceId}.${kind}`;
 
 /** The bus message of a device event: the engine's DeviceEvent plus its kind. */
 export interface DeviceEventMessage extends DeviceEvent {
@@ -37,8 +38,19 @@ export interface DeviceEventMessage extends DeviceEvent {
 }
 
 /** Publishes one device event; a bus failure is logged by the caller's bus, never thrown at the service. */
-export function publishDeviceEvent(bus: Pick<Bus, 'publish'>, e: { appId: number; deviceId: number; kind: DeviceEventKind; ts: number; key?: string; value?: unknown }) {
-  const msg: DeviceEventMessage = { appId: e.appId, deviceId: e.deviceId, kind: e.kind, category: DEVICE_EVENT_KINDS[e.kind], ts: e.ts, key: e.key, value: e.value };
+export function publishDeviceEvent(
+  bus: Pick<Bus, 'publish'>,
+  e: { appId: number; deviceId: number; kind: DeviceEventKind; ts: number; key?: string; value?: unknown },
+) {
+  const msg: DeviceEventMessage = {
+    appId: e.appId,
+    deviceId: e.deviceId,
+    kind: e.kind,
+    category: DEVICE_EVENT_KINDS[e.kind],
+    ts: e.ts,
+    key: e.key,
+    value: e.value,
+  };
   try {
     bus.publish(deviceEventSubject(e.appId, e.deviceId, e.kind), msg);
   } catch {
@@ -49,6 +61,10 @@ export function publishDeviceEvent(bus: Pick<Bus, 'publish'>, e: { appId: number
 /** The engine events of one bus message: status events count for both status categories (21 V0 and 22 new). */
 export function engineEventsOf(m: DeviceEventMessage): DeviceEvent[] {
   const base = { appId: m.appId, deviceId: m.deviceId, ts: m.ts, key: m.key, value: m.value };
-  if (m.kind === 'online' || m.kind === 'offline') return [{ ...base, category: 21 }, { ...base, category: 22 }];
+  if (m.kind === 'online' || m.kind === 'offline')
+    return [
+      { ...base, category: 21 },
+      { ...base, category: 22 },
+    ];
   return [{ ...base, category: m.category }];
 }

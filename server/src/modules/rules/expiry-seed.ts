@@ -11,18 +11,35 @@ import { tasks } from '../tasks/tasks.table.js';
 import type { RuleEngine } from './engine.js';
 import { expiryOf, type SeedDevice } from './expiry.js';
 
-export function storedLastHeard({ db, engine, points }: { db: Db; engine: Pick<RuleEngine, 'rule'>; points: Pick<PointReads, 'last'> }) {
+export function storedLastHeard({
+  db,
+  engine,
+  points,
+}: {
+  db: Db;
+  engine: Pick<RuleEngine, 'rule'>;
+  points: Pick<PointReads, 'last'>;
+}) {
   return (appId: number): SeedDevice[] => {
     const at = new Map<number, number>();
     const later = (deviceId: number, ts: number | null | undefined) => {
       if (ts && ts > (at.get(deviceId) ?? 0)) at.set(deviceId, ts);
     };
-    for (const d of db.select({ id: devices.id, on: devices.lastOnlineTs, off: devices.lastOfflineTs }).from(devices).where(eq(devices.appId, appId)).all()) {
+    for (const d of db
+      .select({ id: devices.id, on: devices.lastOnlineTs, off: devices.lastOfflineTs })
+      .from(devices)
+      .where(eq(devices.appId, appId))
+      .all()) {
       later(d.id, d.on);
       later(d.id, d.off);
     }
     // one seek per series (the newest row of its clustered range, or the journal's newest point in memory)
-    for (const s of db.select({ id: telemetrySeries.id, deviceId: telemetrySeries.deviceId }).from(telemetrySeries).where(eq(telemetrySeries.appId, appId)).all()) later(s.deviceId, points.last(s.id)?.[0]);
+    for (const s of db
+      .select({ id: telemetrySeries.id, deviceId: telemetrySeries.deviceId })
+      .from(telemetrySeries)
+      .where(eq(telemetrySeries.appId, appId))
+      .all())
+      later(s.deviceId, points.last(s.id)?.[0]);
     // an expiry of this silence that already made (or added to) a task of a node-expired rule is not reported again
     const reported = new Map<number, number[]>();
     const fired = db

@@ -40,7 +40,10 @@ describe('node expiry watch (10009)', () => {
     expect(got).toEqual([[1, 10, 60]]);
     watch.heard(1, 10);
     vi.advanceTimersByTime(MIN);
-    expect(got).toEqual([[1, 10, 60], [1, 10, 60]]);
+    expect(got).toEqual([
+      [1, 10, 60],
+      [1, 10, 60],
+    ]);
     vi.advanceTimersByTime(3600_000);
     expect(got).toContainEqual([1, 10, 3600]);
     expect(watch.size()).toEqual({ devices: 1, heap: 0 });
@@ -65,21 +68,31 @@ describe('node expiry watch (10009)', () => {
 
   it('seeds the devices from the stored last-heard times when the rules are loaded: a device silent since before the restart expires', () => {
     const t = Date.now();
-    const { watch, got, seed } = setup([10 * MIN], [
-      { deviceId: 10, at: t - 9 * MIN }, // silent for 9 minutes before the restart: expires in 1
-      { deviceId: 11, at: t - 20 * MIN }, // expired while the gateway was down: published at once
-      { deviceId: 12, at: t - 20 * MIN, reported: [600] }, // that expiry already made its task: not again
-      { deviceId: 13, at: t + 5 * MIN }, // a device clock ahead of ours counts as now
-    ]);
+    const { watch, got, seed } = setup(
+      [10 * MIN],
+      [
+        { deviceId: 10, at: t - 9 * MIN }, // silent for 9 minutes before the restart: expires in 1
+        { deviceId: 11, at: t - 20 * MIN }, // expired while the gateway was down: published at once
+        { deviceId: 12, at: t - 20 * MIN, reported: [600] }, // that expiry already made its task: not again
+        { deviceId: 13, at: t + 5 * MIN }, // a device clock ahead of ours counts as now
+      ],
+    );
     watch.rulesChanged(1);
     watch.start();
     expect(seed).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(0);
     expect(got).toEqual([[1, 11, 600]]);
     vi.advanceTimersByTime(MIN);
-    expect(got).toEqual([[1, 11, 600], [1, 10, 600]]);
+    expect(got).toEqual([
+      [1, 11, 600],
+      [1, 10, 600],
+    ]);
     vi.advanceTimersByTime(9 * MIN);
-    expect(got).toEqual([[1, 11, 600], [1, 10, 600], [1, 13, 600]]);
+    expect(got).toEqual([
+      [1, 11, 600],
+      [1, 10, 600],
+      [1, 13, 600],
+    ]);
     // a seeded device heard again starts a new silence
     watch.heard(1, 12);
     vi.advanceTimersByTime(10 * MIN);

@@ -182,7 +182,9 @@ export function createExpiryWatch({ engine, publish, seed, now }: ExpiryWatchDep
     },
     /** the node-expired rules of an application changed (added, edited, removed, loaded at start) */
     rulesChanged(appId: number) {
-      const thresholds = [...new Set(engine.rulesOf(appId, 10009).map((r) => expiryOf(r.durationMs)))].sort((a, b) => a - b);
+      const thresholds = [...new Set(engine.rulesOf(appId, 10009).map((r) => expiryOf(r.durationMs)))].sort(
+        (a, b) => a - b,
+      );
       const had = apps.has(appId);
       if (thresholds.length === 0) {
         if (!had) return;
@@ -192,7 +194,8 @@ export function createExpiryWatch({ engine, publish, seed, now }: ExpiryWatchDep
         apps.set(appId, thresholds);
         if (!had) {
           const t = now();
-          for (const d of seed?.(appId) ?? []) if (!watched.has(d.deviceId)) watch(appId, d.deviceId, Math.min(d.at, t), d.reported);
+          for (const d of seed?.(appId) ?? [])
+            if (!watched.has(d.deviceId)) watch(appId, d.deviceId, Math.min(d.at, t), d.reported);
         } else for (const w of watched.values()) if (w.appId === appId) place(w, nextDue(w));
       }
       arm();

@@ -31,9 +31,23 @@ function memoryStore(): EngineStateStore {
 }
 
 export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; points: Pick<PointReads, 'oldest'> }) {
-  const rule = compileRule({ id: 1, appId: input.appId, category: input.category, name: 'test', key: null, description: '', condition: input.condition, action: { new: [], response: [] } });
-  const clauses = [...rule.groups, ...(rule.clear ? [rule.clear] : [])].flatMap((g) => (g.deviceId === null || g.deviceId === input.deviceId ? g.clauses : []));
-  const watched = input.category === 11 || input.category === 12 ? deps.series.filter((s) => clauses.some((c) => selects(c.sel, s.sensor, s.configtype, s.param, s.subparam))) : [];
+  const rule = compileRule({
+    id: 1,
+    appId: input.appId,
+    category: input.category,
+    name: 'test',
+    key: null,
+    description: '',
+    condition: input.condition,
+    action: { new: [], response: [] },
+  });
+  const clauses = [...rule.groups, ...(rule.clear ? [rule.clear] : [])].flatMap((g) =>
+    g.deviceId === null || g.deviceId === input.deviceId ? g.clauses : [],
+  );
+  const watched =
+    input.category === 11 || input.category === 12
+      ? deps.series.filter((s) => clauses.some((c) => selects(c.sel, s.sensor, s.configtype, s.param, s.subparam)))
+      : [];
   let truncated = false;
   const series = watched.map((s) => {
     const rows = deps.points.oldest(s.id, input.start, input.end, RULE_TEST_POINTS + 1);
@@ -41,7 +55,13 @@ export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; poi
       truncated = true;
       rows.length = RULE_TEST_POINTS;
     }
-    return { s, points: rows.map(([ts, num, text]) => ({ ts, value: decodeValue(s.datatype, num, text) as number | string | boolean | null })) };
+    return {
+      s,
+      points: rows.map(([ts, num, text]) => ({
+        ts,
+        value: decodeValue(s.datatype, num, text) as number | string | boolean | null,
+      })),
+    };
   });
   // one message per timestamp: points of one device message share its time
   const byTs = new Map<number, EnginePoint[]>();
@@ -49,15 +69,35 @@ export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; poi
     for (const p of points) {
       let list = byTs.get(p.ts);
       if (!list) byTs.set(p.ts, (list = []));
-      list.push({ sensor: s.sensor, config: s.configtype, param: s.param, subparam: s.subparam, value: p.value, ts: p.ts });
+      list.push({
+        sensor: s.sensor,
+        config: s.configtype,
+        param: s.param,
+        subparam: s.subparam,
+        value: p.value,
+        ts: p.ts,
+      });
     }
   }
-  const firings: Array<{ ts: number; value: number | string | boolean | null; sensor: string; configtype: string; param: string }> = [];
+  const firings: Array<{
+    ts: number;
+    value: number | string | boolean | null;
+    sensor: string;
+    configtype: string;
+    param: string;
+  }> = [];
   let clock = input.start;
   const engine = createRuleEngine({
     store: memoryStore(),
     now: () => clock,
-    onFire: (f) => firings.push({ ts: f.ts, value: (f.value ?? null) as number | string | boolean | null, sensor: f.point?.sensor ?? '', configtype: f.point?.config ?? '', param: f.point?.param ?? '' }),
+    onFire: (f) =>
+      firings.push({
+        ts: f.ts,
+        value: (f.value ?? null) as number | string | boolean | null,
+        sensor: f.point?.sensor ?? '',
+        configtype: f.point?.config ?? '',
+        param: f.point?.param ?? '',
+      }),
   });
   try {
     engine.upsert(rule);
@@ -70,7 +110,12 @@ export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; poi
   }
   return {
     firings,
-    series: series.map(({ s, points }) => ({ sensor: s.sensor, configtype: s.configtype, param: s.subparam ? `${s.param}.${s.subparam}` : s.param, points })),
+    series: series.map(({ s, points }) => ({
+      sensor: s.sensor,
+      configtype: s.configtype,
+      param: s.subparam ? `${s.param}.${s.subparam}` : s.param,
+      points,
+    })),
     start: input.start,
     end: input.end,
     truncated,

@@ -42,7 +42,16 @@ export interface RulesDomainDeps {
   log: Logger;
 }
 
-export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox, now = Date.now, log }: RulesDomainDeps) {
+export function createRulesDomain({
+  db,
+  sqlite,
+  bus,
+  telemetry,
+  devices,
+  outbox,
+  now = Date.now,
+  log,
+}: RulesDomainDeps) {
   const tasks = createTasksService({ db, outbox, bus, now, log });
   const shared = bus.kind === 'nats';
   // one gateway: the engine's writes never make the event loop wait for the write lock (write-queue.ts). Scale-out
@@ -56,13 +65,28 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
     if (loading) loading.add(appId);
     else expiry.rulesChanged(appId);
   };
-  const engine = createRuleEngine({ store: createRuleStateStore(sqlite), onFire: tasks.fire, transact: tasks.transact, write: writes?.run, onRulesChanged, shared, now, log });
+  const engine = createRuleEngine({
+    store: createRuleStateStore(sqlite),
+    onFire: tasks.fire,
+    transact: tasks.transact,
+    write: writes?.run,
+    onRulesChanged,
+    shared,
+    now,
+    log,
+  });
   const rules = createRulesService({ db, engine, bus, onRemoved: tasks.ruleRemoved, now, log });
   const subs: BusSubscription[] = [];
   const unsubs: Array<() => void> = [];
 
   // ---- telemetry: categories 11, 12 (points) and 31 (states) ----
-  const expiry = createExpiryWatch({ engine, publish: (appId, deviceId, silenceS) => publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }), seed: storedLastHeard({ db, engine, points: telemetry.points }), now });
+  const expiry = createExpiryWatch({
+    engine,
+    publish: (appId, deviceId, silenceS) =>
+      publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }),
+    seed: storedLastHeard({ db, engine, points: telemetry.points }),
+    now,
+  });
   /** Evaluates one committed message: cheap for a device no rule watches (two map lookups, no point built). */
   function onCommitted(b: CommittedTelemetry) {
     if (!engine.watching(b.appId)) return;
@@ -70,7 +94,15 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
       const points: EnginePoint[] = [];
       for (const p of b.points) {
         const s = telemetry.series(p.seriesId);
-        if (s) points.push({ sensor: s.sensor, config: s.configtype, param: s.param, subparam: s.subparam, value: decodeValue(s.datatype, p.num, p.text), ts: p.ts });
+        if (s)
+          points.push({
+            sensor: s.sensor,
+            config: s.configtype,
+            param: s.param,
+            subparam: s.subparam,
+            value: decodeValue(s.datatype, p.num, p.text),
+            ts: p.ts,
+          });
       }
       if (points.length) engine.telemetry({ appId: b.appId, deviceId: b.deviceId, points });
     }
@@ -91,7 +123,11 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
   // to exactly one gateway's engine, while the expiry watch hears every commit on every gateway (the pipeline's
   // listener gets the others' commits too), so a device is never thought silent because it was evaluated elsewhere.
   if (bus.kind === 'nats') {
-    subs.push(bus.subscribe<{ batch: CommittedTelemetry }>('stored.>', ({ data }) => onCommitted(data.batch), { queue: 'rule-engine' }));
+    subs.push(
+      bus.subscribe<{ batch: CommittedTelemetry }>('stored.>', ({ data }) => onCommitted(data.batch), {
+        queue: 'rule-engine',
+      }),
+    );
     unsubs.push(telemetry.subscribe((b) => expiry.heard(b.appId, b.deviceId)));
   } else
     unsubs.push(
@@ -111,16 +147,33 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
         .all()
         .map((t) => ({ ...t, appIds: apps.filter((a) => a.tenantId === t.tenantId).map((a) => a.id) }));
     },
-    publish: (appId, daysLeft) => publishDeviceEvent(bus, { appId, deviceId: 0, kind: 'subscription-ending', ts: now(), value: daysLeft }),
+    publish: (appId, daysLeft) =>
+      publishDeviceEvent(bus, { appId, deviceId: 0, kind: 'subscription-ending', ts: now(), value: daysLeft }),
     now,
   });
 
   // ---- device events: published where the change happens, evaluated once (queue group) ----
-  devices.on('status', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: row.online ? 'online' : 'offline', ts: now(), value: row.online ? 1 : 0 }));
-  devices.on('added', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'created', ts: now() }));
-  devices.on('updated', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'updated', ts: now() }));
-  devices.on('sensors', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'sensors', ts: now() }));
-  devices.on('removed', (row) => publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'deleted', ts: now() }));
+  devices.on('status', (row) =>
+    publishDeviceEvent(bus, {
+      appId: row.appId,
+      deviceId: row.id,
+      kind: row.online ? 'online' : 'offline',
+      ts: now(),
+      value: row.online ? 1 : 0,
+    }),
+  );
+  devices.on('added', (row) =>
+    publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'created', ts: now() }),
+  );
+  devices.on('updated', (row) =>
+    publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'updated', ts: now() }),
+  );
+  devices.on('sensors', (row) =>
+    publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'sensors', ts: now() }),
+  );
+  devices.on('removed', (row) =>
+    publishDeviceEvent(bus, { appId: row.appId, deviceId: row.id, kind: 'deleted', ts: now() }),
+  );
   subs.push(
     bus.subscribe<DeviceEventMessage>(
       'dev.>',
@@ -151,13 +204,18 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
         const device = devices.rowOf(appId, input.device_id);
         const end = input.end ?? now();
         const start = end - input.hours * 3_600_000;
-        return testRule({ appId, deviceId: device.id, category: input.category, condition: input.condition, start, end }, { series: telemetry.reads.seriesOfDevice(appId, device.id), points: telemetry.points });
+        return testRule(
+          { appId, deviceId: device.id, category: input.category, condition: input.condition, start, end },
+          { series: telemetry.reads.seriesOfDevice(appId, device.id), points: telemetry.points },
+        );
       },
     }),
     ...implement(tasksContract, {
       list: ({ caller, input }) => tasks.list(appOf(caller), input),
       get: ({ caller, input }) => ({ data: tasks.get(appOf(caller), input.id) }),
-      notificationActivate: ({ caller, input }) => ({ data: tasks.setNotification(appOf(caller), input.id, input.active) }),
+      notificationActivate: ({ caller, input }) => ({
+        data: tasks.setNotification(appOf(caller), input.id, input.active),
+      }),
       remove: ({ caller, input }) => tasks.remove(appOf(caller), input.id),
       changeStatus: ({ caller, input }) => ({ data: tasks.changeStatus(appOf(caller), input.id, input.status) }),
     }),
@@ -171,7 +229,8 @@ export function createRulesDomain({ db, sqlite, bus, telemetry, devices, outbox,
     writes,
     routes,
     /** the state-removal hook of the states calls (32) */
-    stateRemoved: (appId: number, deviceId: number, key: string) => publishDeviceEvent(bus, { appId, deviceId, kind: 'state-deleted', ts: now(), key }),
+    stateRemoved: (appId: number, deviceId: number, key: string) =>
+      publishDeviceEvent(bus, { appId, deviceId, kind: 'state-deleted', ts: now(), key }),
     /** loads the active rules and the kept engine state; seeds and starts the expiry watch */
     start() {
       loading = new Set();

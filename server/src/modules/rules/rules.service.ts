@@ -2,7 +2,15 @@
 // contract against the application's devices, and kept in the engine: every write is applied to this gateway's engine
 // at once and announced as `rule.<app>.<rule>` so the other gateways (scale-out) reload it.
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import { groupsOf, RULE_CATEGORIES, RuleCode, T, type ActionEntry, type Rule, type RuleCondition } from '@sentra/contracts';
+import {
+  groupsOf,
+  RULE_CATEGORIES,
+  RuleCode,
+  T,
+  type ActionEntry,
+  type Rule,
+  type RuleCondition,
+} from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import type { Bus } from '../../platform/bus/types.js';
 import { fail, invalid, notFound, type FieldError } from '../../platform/http/errors.js';
@@ -69,7 +77,11 @@ export function createRulesService({ db, engine, bus, onRemoved, now = Date.now,
   const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
   function rowOf(appId: number, id: number): RuleRow {
-    const row = db.select().from(rules).where(and(eq(rules.id, id), eq(rules.appId, appId))).get();
+    const row = db
+      .select()
+      .from(rules)
+      .where(and(eq(rules.id, id), eq(rules.appId, appId)))
+      .get();
     if (!row) throw notFound();
     return row;
   }
@@ -105,23 +117,49 @@ export function createRulesService({ db, engine, bus, onRemoved, now = Date.now,
   function checkDevices(appId: number, c: RuleCondition) {
     const named: Array<{ id: number; path: string }> = [];
     const collect = (list: RuleCondition['triggers'], path: string) =>
-      list?.forEach((t, i) => t.field.query === 'DEVICE_ID' && named.push({ id: Number(t.value), path: `${path}.${i}.value` }));
+      list?.forEach(
+        (t, i) => t.field.query === 'DEVICE_ID' && named.push({ id: Number(t.value), path: `${path}.${i}.value` }),
+      );
     if (c.groups) c.groups.forEach((g, gi) => collect(g, `condition.groups.${gi}`));
     else collect(c.triggers, 'condition.triggers');
     collect(c.clear, 'condition.clear');
     if (named.length === 0) return;
     const ids = [...new Set(named.map((n) => n.id))];
-    const found = new Set(db.select({ id: devices.id }).from(devices).where(and(eq(devices.appId, appId), inArray(devices.id, ids))).all().map((r) => r.id));
-    const errors: FieldError[] = named.filter((n) => !found.has(n.id)).map((n) => ({ path: n.path, message: T.rules.deviceNotInApp }));
+    const found = new Set(
+      db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.appId, appId), inArray(devices.id, ids)))
+        .all()
+        .map((r) => r.id),
+    );
+    const errors: FieldError[] = named
+      .filter((n) => !found.has(n.id))
+      .map((n) => ({ path: n.path, message: T.rules.deviceNotInApp }));
     if (errors.length) throw invalid(errors[0]!.message, errors);
   }
 
-  const keyTaken = (appId: number, key: string) => db.select({ id: rules.id }).from(rules).where(and(eq(rules.appId, appId), eq(rules.key, key))).get() !== undefined;
+  const keyTaken = (appId: number, key: string) =>
+    db
+      .select({ id: rules.id })
+      .from(rules)
+      .where(and(eq(rules.appId, appId), eq(rules.key, key)))
+      .get() !== undefined;
 
   function list(appId: number, q: { search?: string; page: number; size: number }) {
-    const where = and(eq(rules.appId, appId), q.search ? sql`${rules.name} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined);
+    const where = and(
+      eq(rules.appId, appId),
+      q.search ? sql`${rules.name} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined,
+    );
     const total = db.select({ n: count() }).from(rules).where(where).get()?.n ?? 0;
-    const rows = db.select().from(rules).where(where).orderBy(desc(rules.id)).limit(q.size).offset(q.page * q.size).all();
+    const rows = db
+      .select()
+      .from(rules)
+      .where(where)
+      .orderBy(desc(rules.id))
+      .limit(q.size)
+      .offset(q.page * q.size)
+      .all();
     return { rules: rows.map(toRule), total, page: q.page, size: q.size };
   }
 
@@ -132,7 +170,19 @@ export function createRulesService({ db, engine, bus, onRemoved, now = Date.now,
     const at = now();
     const row = db
       .insert(rules)
-      .values({ appId, name: body.name, key, category: body.category, description: body.description, condition: JSON.stringify(body.condition), action: JSON.stringify(body.action), details: JSON.stringify(body.details), active: true, createdAt: at, updatedAt: at })
+      .values({
+        appId,
+        name: body.name,
+        key,
+        category: body.category,
+        description: body.description,
+        condition: JSON.stringify(body.condition),
+        action: JSON.stringify(body.action),
+        details: JSON.stringify(body.details),
+        active: true,
+        createdAt: at,
+        updatedAt: at,
+      })
       .returning()
       .get();
     announce(row, appId, row.id);
@@ -142,11 +192,19 @@ export function createRulesService({ db, engine, bus, onRemoved, now = Date.now,
   function edit(appId: number, body: RuleBodyParsed & { id: number }): Rule {
     const before = rowOf(appId, body.id);
     // category is read-only (spec 03 section 5): a different one is refused rather than silently kept
-    if (body.category !== before.category) throw invalid(T.rules.categoryUnknown, [{ path: 'category', message: 'Kategori rule tidak dapat diubah' }]);
+    if (body.category !== before.category)
+      throw invalid(T.rules.categoryUnknown, [{ path: 'category', message: 'Kategori rule tidak dapat diubah' }]);
     checkDevices(appId, body.condition);
     const row = db
       .update(rules)
-      .set({ name: body.name, description: body.description, condition: JSON.stringify(body.condition), action: JSON.stringify(body.action), details: JSON.stringify(body.details), updatedAt: now() })
+      .set({
+        name: body.name,
+        description: body.description,
+        condition: JSON.stringify(body.condition),
+        action: JSON.stringify(body.action),
+        details: JSON.stringify(body.details),
+        updatedAt: now(),
+      })
       .where(eq(rules.id, before.id))
       .returning()
       .get();
@@ -174,11 +232,22 @@ export function createRulesService({ db, engine, bus, onRemoved, now = Date.now,
   /** A removed device: rules that watch only that device are switched off (they can never match again). */
   function deviceRemoved(appId: number, deviceId: number) {
     engine.deviceRemoved(deviceId);
-    const rows = db.select().from(rules).where(and(eq(rules.appId, appId), eq(rules.active, true))).all();
+    const rows = db
+      .select()
+      .from(rules)
+      .where(and(eq(rules.appId, appId), eq(rules.active, true)))
+      .all();
     for (const r of rows) {
       const groups = groupsOf(JSON.parse(r.condition) as RuleCondition);
-      const onlyThat = groups.length > 0 && groups.every((g) => g.some((t) => t.field.query === 'DEVICE_ID' && Number(t.value) === deviceId));
-      if (onlyThat) announce(db.update(rules).set({ active: false, updatedAt: now() }).where(eq(rules.id, r.id)).returning().get(), appId, r.id);
+      const onlyThat =
+        groups.length > 0 &&
+        groups.every((g) => g.some((t) => t.field.query === 'DEVICE_ID' && Number(t.value) === deviceId));
+      if (onlyThat)
+        announce(
+          db.update(rules).set({ active: false, updatedAt: now() }).where(eq(rules.id, r.id)).returning().get(),
+          appId,
+          r.id,
+        );
     }
   }
 

@@ -28,7 +28,11 @@ export const rules = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [uniqueIndex('rules_app_key').on(t.appId, t.key).where(sql`${t.key} IS NOT NULL`)],
+  (t) => [
+    uniqueIndex('rules_app_key')
+      .on(t.appId, t.key)
+      .where(sql`${t.key} IS NOT NULL`),
+  ],
 );
 
 /**

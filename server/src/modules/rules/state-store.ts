@@ -24,8 +24,12 @@ const toState = (r: Row): PersistedState => ({
 });
 
 export function createRuleStateStore(sqlite: Database.Database): EngineStateStore {
-  const all = sqlite.prepare<[], Row>('SELECT rule_id, device_id, phase, since, due, value, last_fire_ts FROM rule_states');
-  const read = sqlite.prepare<[number, number], Row>('SELECT rule_id, device_id, phase, since, due, value, last_fire_ts FROM rule_states WHERE rule_id = ? AND device_id = ?');
+  const all = sqlite.prepare<[], Row>(
+    'SELECT rule_id, device_id, phase, since, due, value, last_fire_ts FROM rule_states',
+  );
+  const read = sqlite.prepare<[number, number], Row>(
+    'SELECT rule_id, device_id, phase, since, due, value, last_fire_ts FROM rule_states WHERE rule_id = ? AND device_id = ?',
+  );
   const write = sqlite.prepare(
     `INSERT INTO rule_states (rule_id, device_id, phase, since, due, value, last_fire_ts) VALUES (@ruleId, @deviceId, @phase, @since, @due, @value, @lastFireTs)
      ON CONFLICT (rule_id, device_id) DO UPDATE SET phase = excluded.phase, since = excluded.since, due = excluded.due, value = excluded.value, last_fire_ts = excluded.last_fire_ts`,

@@ -7,7 +7,7 @@ describe('subscription ending (501)', () => {
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
-  it("publishes once per application of the tenant when the notice period before its billing date begins (a timer, no polling)", () => {
+  it('publishes once per application of the tenant when the notice period before its billing date begins (a timer, no polling)', () => {
     const start = Date.now();
     const got: Array<[number, number]> = [];
     const tenants = vi.fn(() => [
@@ -15,13 +15,21 @@ describe('subscription ending (501)', () => {
       { tenantId: 2, expiresAt: start + 3 * DAY, appIds: [21] },
       { tenantId: 3, expiresAt: start + 400 * DAY, appIds: [31] },
     ]);
-    const watch = createSubscriptionWatch({ tenants, publish: (appId, days) => got.push([appId, days]), noticeMs: 7 * DAY });
+    const watch = createSubscriptionWatch({
+      tenants,
+      publish: (appId, days) => got.push([appId, days]),
+      noticeMs: 7 * DAY,
+    });
     watch.start();
     expect(got).toEqual([[21, 3]]);
     vi.advanceTimersByTime(3 * DAY - 1000);
     expect(got).toEqual([[21, 3]]);
     vi.advanceTimersByTime(2000);
-    expect(got).toEqual([[21, 3], [11, 7], [12, 7]]);
+    expect(got).toEqual([
+      [21, 3],
+      [11, 7],
+      [12, 7],
+    ]);
     vi.advanceTimersByTime(100 * DAY);
     expect(got).toHaveLength(3);
     vi.advanceTimersByTime(300 * DAY);

@@ -11,7 +11,17 @@ export interface TenantBilling {
   appIds: number[];
 }
 
-export function createSubscriptionWatch({ tenants, publish, now = Date.now, noticeMs = SUBSCRIPTION_NOTICE_MS }: { tenants: () => TenantBilling[]; publish: (appId: number, daysLeft: number) => void; now?: () => number; noticeMs?: number }) {
+export function createSubscriptionWatch({
+  tenants,
+  publish,
+  now = Date.now,
+  noticeMs = SUBSCRIPTION_NOTICE_MS,
+}: {
+  tenants: () => TenantBilling[];
+  publish: (appId: number, daysLeft: number) => void;
+  now?: () => number;
+  noticeMs?: number;
+}) {
   let list: TenantBilling[] = [];
   const done = new Set<number>();
   let timer: NodeJS.Timeout | undefined;

@@ -29,7 +29,14 @@ export const isBusy = (err: unknown): boolean => {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 };
 
-export function createWriteQueue({ sqlite, transact, log, retryMs = 1, blockAfterMs = 250, maxQueued = 10_000 }: WriteQueueOptions) {
+export function createWriteQueue({
+  sqlite,
+  transact,
+  log,
+  retryMs = 1,
+  blockAfterMs = 250,
+  maxQueued = 10_000,
+}: WriteQueueOptions) {
   const busyTimeout = Number(sqlite.pragma('busy_timeout', { simple: true })) || 0;
   let queue: Array<{ job: WriteJob; at: number }> = [];
   let timer: NodeJS.Timeout | undefined;

@@ -32,7 +32,9 @@ function parsed(text: string | null): unknown {
 export const MAX_STATE_PERIODS = 100_000;
 
 export function createStateReads(sqlite: Database.Database) {
-  const one = sqlite.prepare('SELECT value, initial_ts, latest_ts FROM device_states WHERE device_id = ? AND key = ? AND app_id = ?');
+  const one = sqlite.prepare(
+    'SELECT value, initial_ts, latest_ts FROM device_states WHERE device_id = ? AND key = ? AND app_id = ?',
+  );
   // the device's application is checked against device_states (history rows carry no application)
   const periods = sqlite.prepare(
     `SELECT h.value, h.initial_ts FROM device_state_history h JOIN device_states s ON s.device_id = h.device_id AND s.key = h.key AND s.app_id = ?
@@ -47,11 +49,21 @@ export function createStateReads(sqlite: Database.Database) {
      * The values state `key` took in [start, end), oldest first: the one in effect at `start` (at `start`), then each
      * change at the time it took effect.
      */
-    history(appId: number, deviceId: number, key: string, start: number, end: number): { ts: number; value: unknown }[] {
+    history(
+      appId: number,
+      deviceId: number,
+      key: string,
+      start: number,
+      end: number,
+    ): { ts: number; value: unknown }[] {
       const out: { ts: number; value: unknown }[] = [];
       const first = before.get(appId, deviceId, key, start) as { value: string | null; initial_ts: number } | undefined;
       if (first) out.push({ ts: start, value: parsed(first.value) });
-      for (const r of periods.all(appId, deviceId, key, start, end, MAX_STATE_PERIODS) as { value: string | null; initial_ts: number }[]) out.push({ ts: r.initial_ts, value: parsed(r.value) });
+      for (const r of periods.all(appId, deviceId, key, start, end, MAX_STATE_PERIODS) as {
+        value: string | null;
+        initial_ts: number;
+      }[])
+        out.push({ ts: r.initial_ts, value: parsed(r.value) });
       return out;
     },
     /** the current state `key` of a device of the application; null when it never reported it */

@@ -7,7 +7,15 @@ import type { DeviceService } from '../devices/devices.service.js';
 import type { StatesStore } from './states.store.js';
 import { STATE_RANGE_MAX } from '@sentra/contracts';
 
-export function statesRoutes({ devices, states, onRemoved }: { devices: Pick<DeviceService, 'rowOf'>; states: StatesStore; onRemoved?: (appId: number, deviceId: number, key: string) => void }): BoundRoute[] {
+export function statesRoutes({
+  devices,
+  states,
+  onRemoved,
+}: {
+  devices: Pick<DeviceService, 'rowOf'>;
+  states: StatesStore;
+  onRemoved?: (appId: number, deviceId: number, key: string) => void;
+}): BoundRoute[] {
   return implement(statesContract, {
     list: ({ caller, input }) => {
       const row = devices.rowOf(caller.app!.id, input.device_id);
@@ -15,7 +23,14 @@ export function statesRoutes({ devices, states, onRemoved }: { devices: Pick<Dev
     },
     periodic: ({ caller, input }) => {
       const row = devices.rowOf(caller.app!.id, input.device_id);
-      const { rows, truncated } = states.periodic(row.appId, row.id, input.key, input.start, input.end, STATE_RANGE_MAX);
+      const { rows, truncated } = states.periodic(
+        row.appId,
+        row.id,
+        input.key,
+        input.start,
+        input.end,
+        STATE_RANGE_MAX,
+      );
       return { state_data: rows, truncated };
     },
     newest: ({ caller, input }) => {

@@ -25,7 +25,13 @@ interface Row {
   latest_ts: number;
 }
 
-const toRow = (r: Row): StateRow => ({ key: r.key, value: r.value === null ? null : JSON.parse(r.value), is_null: r.value === null, initial_ts: r.initial_ts, latest_ts: r.latest_ts });
+const toRow = (r: Row): StateRow => ({
+  key: r.key,
+  value: r.value === null ? null : JSON.parse(r.value),
+  is_null: r.value === null,
+  initial_ts: r.initial_ts,
+  latest_ts: r.latest_ts,
+});
 
 /**
  * The most state keys one device holds (as MAX series per device bound its points): a report of a key beyond it is
@@ -37,16 +43,28 @@ export const MAX_STATE_KEYS_PER_DEVICE = 1000;
 export function createStatesStore(sqlite: Database.Database, opts: { maxKeysPerDevice?: number } = {}) {
   const maxKeys = opts.maxKeysPerDevice ?? MAX_STATE_KEYS_PER_DEVICE;
   const keyCount = sqlite.prepare('SELECT count(*) FROM device_states WHERE device_id = ?').pluck();
-  const current = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_states WHERE device_id = ? AND key = ?');
-  const insertCurrent = sqlite.prepare('INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)');
+  const current = sqlite.prepare(
+    'SELECT key, value, initial_ts, latest_ts FROM device_states WHERE device_id = ? AND key = ?',
+  );
+  const insertCurrent = sqlite.prepare(
+    'INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const touchCurrent = sqlite.prepare('UPDATE device_states SET latest_ts = ? WHERE device_id = ? AND key = ?');
-  const changeCurrent = sqlite.prepare('UPDATE device_states SET value = ?, initial_ts = ?, latest_ts = ? WHERE device_id = ? AND key = ?');
+  const changeCurrent = sqlite.prepare(
+    'UPDATE device_states SET value = ?, initial_ts = ?, latest_ts = ? WHERE device_id = ? AND key = ?',
+  );
   const openPeriod = sqlite.prepare(
     'INSERT INTO device_state_history (device_id, key, initial_ts, value, latest_ts) VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_id, key, initial_ts) DO UPDATE SET value = excluded.value, latest_ts = excluded.latest_ts',
   );
-  const extendPeriod = sqlite.prepare('UPDATE device_state_history SET latest_ts = ? WHERE device_id = ? AND key = ? AND initial_ts = ?');
-  const list = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_states WHERE app_id = ? AND device_id = ?');
-  const newest = sqlite.prepare('SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? ORDER BY initial_ts DESC LIMIT ?');
+  const extendPeriod = sqlite.prepare(
+    'UPDATE device_state_history SET latest_ts = ? WHERE device_id = ? AND key = ? AND initial_ts = ?',
+  );
+  const list = sqlite.prepare(
+    'SELECT key, value, initial_ts, latest_ts FROM device_states WHERE app_id = ? AND device_id = ?',
+  );
+  const newest = sqlite.prepare(
+    'SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? ORDER BY initial_ts DESC LIMIT ?',
+  );
   const inRange = sqlite.prepare(
     'SELECT key, value, initial_ts, latest_ts FROM device_state_history WHERE device_id = ? AND key = ? AND initial_ts >= ? AND initial_ts <= ? ORDER BY initial_ts DESC LIMIT ?',
   );
@@ -104,7 +122,14 @@ export function createStatesStore(sqlite: Database.Database, opts: { maxKeysPerD
      * Value periods overlapping [start, end], newest first, at most `limit`: the newest ones, `truncated` when older
      * ones were left out (ask again with `end` just before the oldest one returned to read on).
      */
-    periodic(appId: number, deviceId: number, key: string, start: number, end: number, limit = STATE_PAGE_MAX): { rows: StateRow[]; truncated: boolean } {
+    periodic(
+      appId: number,
+      deviceId: number,
+      key: string,
+      start: number,
+      end: number,
+      limit = STATE_PAGE_MAX,
+    ): { rows: StateRow[]; truncated: boolean } {
       if (!ownsDevice.get(appId, deviceId)) return { rows: [], truncated: false };
       const rows = inRange.all(deviceId, key, start, end, limit + 1) as Row[];
       // the period that began before `start` and was still going at `start` overlaps too; it is the oldest of all

@@ -3,13 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { T } from '@sentra/contracts';
 import { checkTagValues } from './tags.rules.js';
 
-const rule = (category: number, options: [string, string][] = []) => ({ prefix: 'p', category, options: new Map(options) });
+const rule = (category: number, options: [string, string][] = []) => ({
+  prefix: 'p',
+  category,
+  options: new Map(options),
+});
 
 describe('tag values', () => {
   it('single selection: one registered option, by key or name, stored as its key', () => {
-    expect(checkTagValues(rule(1, [['gedung_a', 'Gedung A']]), ['Gedung A'])).toEqual({ ok: true, values: ['gedung_a'] });
-    expect(checkTagValues(rule(1, [['gedung_a', 'Gedung A']]), ['gedung_b'])).toMatchObject({ ok: false, message: T.tags.serverUnknownOption });
-    expect(checkTagValues(rule(1, [['a', 'A'], ['b', 'B']]), ['a', 'b'])).toMatchObject({ ok: false, message: T.tags.serverOneValue });
+    expect(checkTagValues(rule(1, [['gedung_a', 'Gedung A']]), ['Gedung A'])).toEqual({
+      ok: true,
+      values: ['gedung_a'],
+    });
+    expect(checkTagValues(rule(1, [['gedung_a', 'Gedung A']]), ['gedung_b'])).toMatchObject({
+      ok: false,
+      message: T.tags.serverUnknownOption,
+    });
+    expect(
+      checkTagValues(
+        rule(1, [
+          ['a', 'A'],
+          ['b', 'B'],
+        ]),
+        ['a', 'b'],
+      ),
+    ).toMatchObject({ ok: false, message: T.tags.serverOneValue });
   });
   it('single value and checkbox take one value', () => {
     expect(checkTagValues(rule(2), ['bebas apa saja'])).toEqual({ ok: true, values: ['bebas apa saja'] });

@@ -21,7 +21,8 @@ const SINGLE_VALUE_MAX = 32;
  */
 export function checkTagValues(rule: CategoryRule, given: readonly string[]): TagCheck {
   const values = given.map((v) => v.trim());
-  if (rule.category !== TagType.MULTI && values.length > 1) return { ok: false, index: 1, message: T.tags.serverOneValue };
+  if (rule.category !== TagType.MULTI && values.length > 1)
+    return { ok: false, index: 1, message: T.tags.serverOneValue };
   switch (rule.category) {
     case TagType.SELECTION: {
       const out: string[] = [];
@@ -34,14 +35,17 @@ export function checkTagValues(rule: CategoryRule, given: readonly string[]): Ta
     }
     case TagType.VALUE: {
       const bad = values.findIndex((v) => v.length === 0 || v.length > SINGLE_VALUE_MAX);
-      return bad >= 0 ? { ok: false, index: bad, message: values[bad]!.length ? T.common.max(SINGLE_VALUE_MAX) : T.common.required } : { ok: true, values };
+      return bad >= 0
+        ? { ok: false, index: bad, message: values[bad]!.length ? T.common.max(SINGLE_VALUE_MAX) : T.common.required }
+        : { ok: true, values };
     }
     case TagType.CHECKBOX: {
       const bad = values.findIndex((v) => v !== 'true' && v !== 'false');
       return bad >= 0 ? { ok: false, index: bad, message: T.tags.serverCheckbox } : { ok: true, values };
     }
     default: {
-      if (values.length > TAGS_PER_CATEGORY) return { ok: false, index: TAGS_PER_CATEGORY, message: T.tags.serverMaxThree };
+      if (values.length > TAGS_PER_CATEGORY)
+        return { ok: false, index: TAGS_PER_CATEGORY, message: T.tags.serverMaxThree };
       for (const [index, v] of values.entries()) {
         const parsed = multiTagValue.safeParse(v);
         if (!parsed.success) return { ok: false, index, message: parsed.error.issues[0]!.message };

@@ -19,7 +19,14 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
 
   function definitionsOf(rows: CategoryRow[]) {
     const ids = rows.map((r) => r.id);
-    const defs = ids.length ? db.select().from(tagDefinitions).where(inArray(tagDefinitions.categoryId, ids)).orderBy(asc(tagDefinitions.id)).all() : [];
+    const defs = ids.length
+      ? db
+          .select()
+          .from(tagDefinitions)
+          .where(inArray(tagDefinitions.categoryId, ids))
+          .orderBy(asc(tagDefinitions.id))
+          .all()
+      : [];
     const by = new Map<number, (typeof defs)[number][]>();
     for (const d of defs) by.set(d.categoryId, [...(by.get(d.categoryId) ?? []), d]);
     return by;
@@ -37,17 +44,34 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     }));
   }
 
-  const byPrefix = (appId: number, prefix: string) => db.select().from(tagCategories).where(and(eq(tagCategories.appId, appId), eq(tagCategories.prefix, prefix))).get();
+  const byPrefix = (appId: number, prefix: string) =>
+    db
+      .select()
+      .from(tagCategories)
+      .where(and(eq(tagCategories.appId, appId), eq(tagCategories.prefix, prefix)))
+      .get();
 
   function all(appId: number) {
-    return present(db.select().from(tagCategories).where(eq(tagCategories.appId, appId)).orderBy(asc(tagCategories.id)).all());
+    return present(
+      db.select().from(tagCategories).where(eq(tagCategories.appId, appId)).orderBy(asc(tagCategories.id)).all(),
+    );
   }
 
   function list(appId: number, q: { search?: string; page: number; size: number }) {
     const pattern = q.search ? `%${escapeLike(q.search)}%` : undefined;
-    const where = and(eq(tagCategories.appId, appId), pattern ? or(like(tagCategories.name, pattern), like(tagCategories.prefix, pattern)) : undefined);
+    const where = and(
+      eq(tagCategories.appId, appId),
+      pattern ? or(like(tagCategories.name, pattern), like(tagCategories.prefix, pattern)) : undefined,
+    );
     const total = db.select({ n: count() }).from(tagCategories).where(where).get()?.n ?? 0;
-    const rows = db.select().from(tagCategories).where(where).orderBy(asc(tagCategories.id)).limit(q.size).offset(q.page * q.size).all();
+    const rows = db
+      .select()
+      .from(tagCategories)
+      .where(where)
+      .orderBy(asc(tagCategories.id))
+      .limit(q.size)
+      .offset(q.page * q.size)
+      .all();
     return { categories: present(rows), total, page: q.page, size: q.size };
   }
 
@@ -60,7 +84,11 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     const prefix = input.prefix || keyFromLabel(input.name);
     if (prefix.length > 32) throw invalid(T.common.max(32), [{ path: 'prefix', message: T.common.max(32) }]);
     if (byPrefix(appId, prefix)) throw conflict(T.tags.serverKeyTaken);
-    const row = db.insert(tagCategories).values({ appId, name: input.name, prefix, category: input.category, createdAt: now() }).returning().get();
+    const row = db
+      .insert(tagCategories)
+      .values({ appId, name: input.name, prefix, category: input.category, createdAt: now() })
+      .returning()
+      .get();
     return present([row])[0]!;
   }
 
@@ -69,14 +97,22 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     if (!category) throw notFound(T.tags.serverUnknownCategory);
     if (category.category !== TagType.SELECTION) throw fail(TagCode.OPTION_NOT_ALLOWED, T.tags.optionNotAllowed);
     const nameLc = input.name_lc || keyFromLabel(input.name);
-    const taken = db.select({ id: tagDefinitions.id }).from(tagDefinitions).where(and(eq(tagDefinitions.categoryId, category.id), eq(tagDefinitions.nameLc, nameLc))).get();
+    const taken = db
+      .select({ id: tagDefinitions.id })
+      .from(tagDefinitions)
+      .where(and(eq(tagDefinitions.categoryId, category.id), eq(tagDefinitions.nameLc, nameLc)))
+      .get();
     if (taken) throw fail(TagCode.OPTION_DUPLICATE, T.tags.optionDuplicate);
     db.insert(tagDefinitions).values({ categoryId: category.id, name: input.name, nameLc, createdAt: now() }).run();
     return { name: input.name, name_lc: nameLc, prefix: category.prefix };
   }
 
   const categoryOf = (appId: number, id: number) => {
-    const row = db.select().from(tagCategories).where(and(eq(tagCategories.appId, appId), eq(tagCategories.id, id))).get();
+    const row = db
+      .select()
+      .from(tagCategories)
+      .where(and(eq(tagCategories.appId, appId), eq(tagCategories.id, id)))
+      .get();
     // another application's category is as unknown as a missing one
     if (!row) throw notFound(T.tags.serverUnknownCategory);
     return row;
@@ -84,7 +120,11 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
   const optionOf = (appId: number, prefix: string, nameLc: string) => {
     const category = byPrefix(appId, prefix);
     if (!category) throw notFound(T.tags.serverUnknownCategory);
-    const option = db.select().from(tagDefinitions).where(and(eq(tagDefinitions.categoryId, category.id), eq(tagDefinitions.nameLc, nameLc))).get();
+    const option = db
+      .select()
+      .from(tagDefinitions)
+      .where(and(eq(tagDefinitions.categoryId, category.id), eq(tagDefinitions.nameLc, nameLc)))
+      .get();
     if (!option) throw notFound(T.tags.serverUnknownOption);
     return { category, option };
   };
@@ -116,7 +156,11 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     // a cheap text filter first: only maps that mention the key are parsed
     const mentions = `%${escapeLike(JSON.stringify(prefix))}%`;
     const changed = new Set<number>();
-    for (const d of db.select({ id: devices.id, tags: devices.tags }).from(devices).where(and(eq(devices.appId, appId), like(devices.tags, mentions))).all()) {
+    for (const d of db
+      .select({ id: devices.id, tags: devices.tags })
+      .from(devices)
+      .where(and(eq(devices.appId, appId), like(devices.tags, mentions)))
+      .all()) {
       const next = strip(d.tags);
       if (next === null) continue;
       db.update(devices).set({ tags: next }).where(eq(devices.id, d.id)).run();
@@ -131,7 +175,10 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     for (const r of sensors) {
       const next = strip(r.tags);
       if (next === null) continue;
-      db.update(sensorSettings).set({ tags: next, updatedAt: now() }).where(and(eq(sensorSettings.deviceId, r.deviceId), eq(sensorSettings.key, r.key))).run();
+      db.update(sensorSettings)
+        .set({ tags: next, updatedAt: now() })
+        .where(and(eq(sensorSettings.deviceId, r.deviceId), eq(sensorSettings.key, r.key)))
+        .run();
       changed.add(r.deviceId);
     }
     return changed.size;
@@ -174,7 +221,11 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
   function normalise(appId: number, tags: DeviceTags, path = 'tags'): DeviceTags {
     const prefixes = Object.keys(tags);
     if (!prefixes.length) return {};
-    const rows = db.select().from(tagCategories).where(and(eq(tagCategories.appId, appId), inArray(tagCategories.prefix, prefixes))).all();
+    const rows = db
+      .select()
+      .from(tagCategories)
+      .where(and(eq(tagCategories.appId, appId), inArray(tagCategories.prefix, prefixes)))
+      .all();
     const defs = definitionsOf(rows);
     const out: DeviceTags = {};
     const errors: FieldError[] = [];
@@ -193,7 +244,18 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     return out;
   }
 
-  return { all, list, exists, addCategory, addDefinition, editCategory, removeCategory, editDefinition, removeDefinition, normalise };
+  return {
+    all,
+    list,
+    exists,
+    addCategory,
+    addDefinition,
+    editCategory,
+    removeCategory,
+    editDefinition,
+    removeDefinition,
+    normalise,
+  };
 }
 
 export type TagsService = ReturnType<typeof createTagsService>;

@@ -2,7 +2,16 @@
 // through the five statuses (the rule's `response` group runs on each change). Every change is published on the bus
 // as `task.<app>.<task>` (a TaskPush) after its commit; tasks.live.ts pushes it to the console.
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { isOpenStatus, RULE_CATEGORIES, TASK_STATUS_TEXT, renderTemplate, type ActionEntry, type Task, type TaskDetail, type TaskPush } from '@sentra/contracts';
+import {
+  isOpenStatus,
+  RULE_CATEGORIES,
+  TASK_STATUS_TEXT,
+  renderTemplate,
+  type ActionEntry,
+  type Task,
+  type TaskDetail,
+  type TaskPush,
+} from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import type { Bus } from '../../platform/bus/types.js';
 import { notFound } from '../../platform/http/errors.js';
@@ -58,24 +67,62 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
   /** pushes of the transaction under way, published once it commits */
   let pushes: Array<{ appId: number; push: TaskPush }> = [];
 
-  const appQ = db.select({ name: applications.name, timezone: applications.timezone, tenantId: applications.tenantId }).from(applications).where(eq(applications.id, sql.placeholder('id'))).prepare();
-  const deviceQ = db.select({ name: devices.name, serial: devices.serialNumber }).from(devices).where(eq(devices.id, sql.placeholder('id'))).prepare();
-  const openQ = db.select().from(tasks).where(and(eq(tasks.ruleId, sql.placeholder('ruleId')), eq(tasks.deviceId, sql.placeholder('deviceId')), eq(tasks.open, true))).prepare();
+  const appQ = db
+    .select({ name: applications.name, timezone: applications.timezone, tenantId: applications.tenantId })
+    .from(applications)
+    .where(eq(applications.id, sql.placeholder('id')))
+    .prepare();
+  const deviceQ = db
+    .select({ name: devices.name, serial: devices.serialNumber })
+    .from(devices)
+    .where(eq(devices.id, sql.placeholder('id')))
+    .prepare();
+  const openQ = db
+    .select()
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.ruleId, sql.placeholder('ruleId')),
+        eq(tasks.deviceId, sql.placeholder('deviceId')),
+        eq(tasks.open, true),
+      ),
+    )
+    .prepare();
   // the hot path of a rule that keeps firing while its task is open: prepared once, not built and prepared per firing
   const occurrenceQ = db
     .update(tasks)
-    .set({ occurrences: sql`${tasks.occurrences} + 1`, lastValue: sql`${sql.placeholder('lastValue')}`, lastTs: sql`${sql.placeholder('lastTs')}`, updatedAt: sql`${sql.placeholder('at')}` })
+    .set({
+      occurrences: sql`${tasks.occurrences} + 1`,
+      lastValue: sql`${sql.placeholder('lastValue')}`,
+      lastTs: sql`${sql.placeholder('lastTs')}`,
+      updatedAt: sql`${sql.placeholder('at')}`,
+    })
     .where(eq(tasks.id, sql.placeholder('id')))
     .returning()
     .prepare();
 
   function rowOf(appId: number, id: number): TaskRow {
-    const row = db.select().from(tasks).where(and(eq(tasks.id, id), eq(tasks.appId, appId))).get();
+    const row = db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.id, id), eq(tasks.appId, appId)))
+      .get();
     if (!row) throw notFound();
     return row;
   }
 
-  function values(row: TaskRow, app: { name: string; timezone: string }, extra: { rule?: { name: string; key: string | null }; sensor?: string; config?: string; param?: string; ts: number; event: string }): TemplateValues {
+  function values(
+    row: TaskRow,
+    app: { name: string; timezone: string },
+    extra: {
+      rule?: { name: string; key: string | null };
+      sensor?: string;
+      config?: string;
+      param?: string;
+      ts: number;
+      event: string;
+    },
+  ): TemplateValues {
     return {
       'rule.name': extra.rule?.name ?? row.ruleName ?? '',
       'rule.key': extra.rule?.key ?? '',
@@ -96,7 +143,8 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     };
   }
 
-  const queue = (kind: TaskPush['kind'], row: TaskRow) => pushes.push({ appId: row.appId, push: { kind, task: toTask(row) } });
+  const queue = (kind: TaskPush['kind'], row: TaskRow) =>
+    pushes.push({ appId: row.appId, push: { kind, task: toTask(row) } });
 
   /** Publishes what the committed transaction changed (call after commit); `discard` after a rollback. */
   function flush() {
@@ -162,27 +210,56 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
       updatedAt: at,
     };
     let row = db.insert(tasks).values(base).returning().get();
-    const extra = { rule: f.rule, sensor: f.point?.sensor, config: f.point?.config, param: f.point?.param, ts: f.ts, event };
+    const extra = {
+      rule: f.rule,
+      sensor: f.point?.sensor,
+      config: f.point?.config,
+      param: f.point?.param,
+      ts: f.ts,
+      event,
+    };
     const action: ActionEntry = f.rule.action;
     // title and description templates see the task as created (id, status)
     if (action.title || action.description) {
       const v = values(row, app, extra);
       row = db
         .update(tasks)
-        .set({ title: action.title ? renderTemplate(action.title, v).slice(0, 64) || f.rule.name : row.title, description: action.description ? renderTemplate(action.description, v).slice(0, 128) : row.description })
+        .set({
+          title: action.title ? renderTemplate(action.title, v).slice(0, 64) || f.rule.name : row.title,
+          description: action.description ? renderTemplate(action.description, v).slice(0, 128) : row.description,
+        })
         .where(eq(tasks.id, row.id))
         .returning()
         .get();
     }
-    outbox.enqueue(renderGroup(action.new, values(row, app, extra), { tenantId: app.tenantId, appId: f.appId, taskId: row.id, ruleId: f.rule.id, event: 'new' }));
+    outbox.enqueue(
+      renderGroup(action.new, values(row, app, extra), {
+        tenantId: app.tenantId,
+        appId: f.appId,
+        taskId: row.id,
+        ruleId: f.rule.id,
+        event: 'new',
+      }),
+    );
     queue('created', row);
   }
 
   function list(appId: number, q: { search?: string; status?: number; page: number; size: number }) {
     // LIKE with ESCAPE (drizzle's like() has none): the search text's own % and _ match themselves
-    const whereEsc = and(eq(tasks.appId, appId), q.search ? sql`${tasks.title} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined, q.status ? eq(tasks.status, q.status) : undefined);
+    const whereEsc = and(
+      eq(tasks.appId, appId),
+      q.search ? sql`${tasks.title} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined,
+      q.status ? eq(tasks.status, q.status) : undefined,
+    );
     const total = db.select({ n: count() }).from(tasks).where(whereEsc).get()?.n ?? 0;
-    const rows = db.select().from(tasks).where(whereEsc).orderBy(desc(tasks.updatedAt), desc(tasks.id)).limit(q.size).offset(q.page * q.size).all();
+    const rows = db
+      .select()
+      .from(tasks)
+      .where(whereEsc)
+      .orderBy(desc(tasks.updatedAt), desc(tasks.id))
+      .limit(q.size)
+      .offset(q.page * q.size)
+      .all();
     return { tasks: rows.map(toTask), total, page: q.page, size: q.size };
   }
 
@@ -195,7 +272,12 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     rowOf(appId, id);
     return toTask(
       transact(() => {
-        const row = db.update(tasks).set({ notificationActive: active, updatedAt: now() }).where(eq(tasks.id, id)).returning().get();
+        const row = db
+          .update(tasks)
+          .set({ notificationActive: active, updatedAt: now() })
+          .where(eq(tasks.id, id))
+          .returning()
+          .get();
         if (!active) outbox.muteTask(id);
         queue('changed', row);
         return row;
@@ -222,7 +304,11 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
         const open = isOpenStatus(status);
         // reopening a task while the rule and device already have another open one would break the one-open rule:
         // the reopened task takes the status but not the open slot
-        const slotTaken = open && !before.open && before.ruleId !== null && openQ.get({ ruleId: before.ruleId, deviceId: before.deviceId }) !== undefined;
+        const slotTaken =
+          open &&
+          !before.open &&
+          before.ruleId !== null &&
+          openQ.get({ ruleId: before.ruleId, deviceId: before.deviceId }) !== undefined;
         const row = db
           .update(tasks)
           .set({ status, open: open && !slotTaken, updatedAt: now() })
@@ -235,7 +321,16 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
           const action = JSON.parse(rule.action) as ActionEntry;
           if (action.response?.length) {
             const v = values(row, app, { rule, ts: now(), event: 'status' });
-            outbox.enqueue(renderGroup(action.response, v, { tenantId: app.tenantId, appId, taskId: id, ruleId: rule.id, event: 'response' }), { muted: !row.notificationActive });
+            outbox.enqueue(
+              renderGroup(action.response, v, {
+                tenantId: app.tenantId,
+                appId,
+                taskId: id,
+                ruleId: rule.id,
+                event: 'response',
+              }),
+              { muted: !row.notificationActive },
+            );
           }
         }
         queue('changed', row);

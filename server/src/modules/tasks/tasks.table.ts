@@ -33,7 +33,9 @@ export const tasks = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('tasks_open_rule_device').on(t.ruleId, t.deviceId).where(sql`${t.open} = 1`),
+    uniqueIndex('tasks_open_rule_device')
+      .on(t.ruleId, t.deviceId)
+      .where(sql`${t.open} = 1`),
     index('tasks_app_updated').on(t.appId, t.updatedAt),
   ],
 );

@@ -5,7 +5,9 @@ import { formatTime, renderGroup } from './templates.js';
 
 describe('templates', () => {
   it('fills known names, leaves absent ones empty, and inserts values as text (no markup interpreted)', () => {
-    expect(renderTemplate('{{device.name}}: {{ value }} {{sensor}}', { 'device.name': '<b>Genset</b>', value: 12.5 })).toBe('<b>Genset</b>: 12.5 ');
+    expect(
+      renderTemplate('{{device.name}}: {{ value }} {{sensor}}', { 'device.name': '<b>Genset</b>', value: 12.5 }),
+    ).toBe('<b>Genset</b>: 12.5 ');
     expect(renderTemplate('{{value}}{{value}}', { value: '{{device.name}}' })).toBe('{{device.name}}{{device.name}}');
   });
 
@@ -26,14 +28,29 @@ describe('templates', () => {
       { 'device.name': 'Genset A', value: 12, 'task.id': 9 },
       { tenantId: 1, appId: 2, taskId: 9, ruleId: 4, event: 'new' },
     );
-    expect(msgs[0]).toMatchObject({ channel: 'EMAIL', recipient: 'ops@contoh.id', subject: 'BBM Genset A', body: '12 %', taskId: 9, event: 'new' });
+    expect(msgs[0]).toMatchObject({
+      channel: 'EMAIL',
+      recipient: 'ops@contoh.id',
+      subject: 'BBM Genset A',
+      body: '12 %',
+      taskId: 9,
+      event: 'new',
+    });
     expect(msgs[1]).toMatchObject({ channel: 'WHATSAPP', recipient: '+6281234567890', body: 'Tugas 9' });
     expect(JSON.parse(msgs[2]!.body)).toMatchObject({ 'device.name': 'Genset A', value: 12, text: 'v=12' });
   });
 
   it('refuses an unknown template name when the rule is saved', () => {
-    const r = RuleAddBody.safeParse({ name: 'x', category: 111, condition: {}, action: { new: [{ type: 'EMAIL', email: 'a@contoh.id', subject: '{{device.nama}}', content: 'x' }] } });
+    const r = RuleAddBody.safeParse({
+      name: 'x',
+      category: 111,
+      condition: {},
+      action: { new: [{ type: 'EMAIL', email: 'a@contoh.id', subject: '{{device.nama}}', content: 'x' }] },
+    });
     expect(r.success).toBe(false);
-    expect(r.error!.issues[0]).toMatchObject({ path: ['action', 'new', 0, 'subject'], message: 'Variabel template tidak dikenal: {{device.nama}}' });
+    expect(r.error!.issues[0]).toMatchObject({
+      path: ['action', 'new', 0, 'subject'],
+      message: 'Variabel template tidak dikenal: {{device.nama}}',
+    });
   });
 });

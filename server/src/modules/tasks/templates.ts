@@ -11,7 +11,17 @@ const FORMATTERS_MAX = 500;
 function formatterOf(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (f) return f;
-  const make = (zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const make = (zone: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
   try {
     f = make(timeZone);
   } catch {
@@ -31,7 +41,8 @@ export function formatTime(ts: number, timeZone: string): string {
 }
 
 /** A value as a message shows it: text as is, numbers and booleans as JSON writes them, nothing for none. */
-export const valueText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+export const valueText = (v: unknown): string =>
+  v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
 
 /** The outbox messages of one action group, rendered. */
 export function renderGroup(
@@ -40,16 +51,33 @@ export function renderGroup(
   base: { tenantId: number; appId: number; taskId: number; ruleId: number | null; event: 'new' | 'response' },
 ): OutboxMessage[] {
   return group.map((a) => {
-    const common = { tenantId: base.tenantId, appId: base.appId, taskId: base.taskId, ruleId: base.ruleId ?? undefined, event: base.event };
+    const common = {
+      tenantId: base.tenantId,
+      appId: base.appId,
+      taskId: base.taskId,
+      ruleId: base.ruleId ?? undefined,
+      event: base.event,
+    };
     switch (a.type) {
       case 'EMAIL':
-        return { ...common, channel: 'EMAIL', recipient: a.email, subject: renderTemplate(a.subject, values), body: renderTemplate(a.content, values) };
+        return {
+          ...common,
+          channel: 'EMAIL',
+          recipient: a.email,
+          subject: renderTemplate(a.subject, values),
+          body: renderTemplate(a.content, values),
+        };
       case 'SMS':
       case 'WHATSAPP':
         return { ...common, channel: a.type, recipient: a.phone, body: renderTemplate(a.content, values) };
       case 'WEBHOOK':
         // the event as JSON (beyond the spec): the values every template sees, plus the rendered text
-        return { ...common, channel: 'WEBHOOK', recipient: a.url, body: JSON.stringify({ ...values, text: a.content ? renderTemplate(a.content, values) : null }) };
+        return {
+          ...common,
+          channel: 'WEBHOOK',
+          recipient: a.url,
+          body: JSON.stringify({ ...values, text: a.content ? renderTemplate(a.content, values) : null }),
+        };
     }
   });
 }

@@ -8,7 +8,20 @@ export const CSV_HEADER = 'timestamp,time,sensor,configtype,param,subparam,datat
 const formats = new Map<string, Intl.DateTimeFormat>();
 function parts(ts: number, timeZone: string) {
   let f = formats.get(timeZone);
-  if (!f) formats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })));
+  if (!f)
+    formats.set(
+      timeZone,
+      (f = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })),
+    );
   const p = Object.fromEntries(f.formatToParts(ts).map((x) => [x.type, x.value]));
   return p as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string>;
 }
@@ -20,7 +33,12 @@ export function csvTime(ts: number, timeZone: string): string {
 }
 
 /** label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv, the time being now in the same zone as the rows */
-export function csvFileName(device: { id: number; label: string | null | undefined }, k: { sensor: string; configtype: string; param: string }, now: number, timeZone: string): string {
+export function csvFileName(
+  device: { id: number; label: string | null | undefined },
+  k: { sensor: string; configtype: string; param: string },
+  now: number,
+  timeZone: string,
+): string {
   return deviceCsvFileName(device.label, device.id, [k.sensor, k.configtype, k.param], now, timeZone);
 }
 
@@ -33,12 +51,18 @@ export function csvCell(v: unknown): string {
   return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function csvRows(points: readonly CsvPoint[], k: { sensor: string; configtype: string; param: string }, timeZone: string): string {
+export function csvRows(
+  points: readonly CsvPoint[],
+  k: { sensor: string; configtype: string; param: string },
+  timeZone: string,
+): string {
   const fixed = `${csvCell(k.sensor)},${csvCell(k.configtype)},${csvCell(k.param)}`;
   let out = '';
-  for (const p of points) out += `${p.ts},${csvTime(p.ts, timeZone)},${fixed},${csvCell(p.subparam)},${p.datatype},${csvCell(p.value)},good\r\n`;
+  for (const p of points)
+    out += `${p.ts},${csvTime(p.ts, timeZone)},${fixed},${csvCell(p.subparam)},${p.datatype},${csvCell(p.value)},good\r\n`;
   return out;
 }
 
 /** content-disposition with an ASCII name and its UTF-8 form (RFC 6266) */
-export const attachment = (fileName: string) => `attachment; filename="${fileName.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+export const attachment = (fileName: string) =>
+  `attachment; filename="${fileName.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;

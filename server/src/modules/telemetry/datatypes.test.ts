@@ -5,7 +5,10 @@ import { encodeValue, inferDatatype } from './datatypes.js';
 describe('encodeValue', () => {
   it('keeps a datetime a Date can show, as epoch ms, and refuses one beyond the end of year 9999', () => {
     expect(encodeValue('datetime', 1_700_000_000_000)).toEqual({ num: 1_700_000_000_000, text: null });
-    expect(encodeValue('datetime', '2026-11-22T10:00:00+07:00')).toEqual({ num: Date.UTC(2026, 10, 22, 3), text: null });
+    expect(encodeValue('datetime', '2026-11-22T10:00:00+07:00')).toEqual({
+      num: Date.UTC(2026, 10, 22, 3),
+      text: null,
+    });
     expect(encodeValue('datetime', INSTANT_MAX_MS)).toEqual({ num: INSTANT_MAX_MS, text: null });
     expect(new Date(INSTANT_MAX_MS).toISOString()).toBe('9999-12-31T23:59:59.999Z');
     // within JavaScript's numbers but not a time any screen or CSV can print

@@ -2,10 +2,22 @@
 // (so they roll up and compare), everything else as text (strings and images as is, structured values as JSON).
 import { INSTANT_MAX_MS } from '@sentra/contracts';
 
-export const DATATYPES = ['number', 'boolean', 'datetime', 'string', 'object', 'uobject', 'image', 'mobject', 'surveillance', 'array'] as const;
+export const DATATYPES = [
+  'number',
+  'boolean',
+  'datetime',
+  'string',
+  'object',
+  'uobject',
+  'image',
+  'mobject',
+  'surveillance',
+  'array',
+] as const;
 export type Datatype = (typeof DATATYPES)[number];
 
-export const isDatatype = (v: unknown): v is Datatype => typeof v === 'string' && (DATATYPES as readonly string[]).includes(v);
+export const isDatatype = (v: unknown): v is Datatype =>
+  typeof v === 'string' && (DATATYPES as readonly string[]).includes(v);
 
 /** datatypes whose points feed the minute/hour rollups (a boolean's mean is its duty cycle) */
 export const ROLLUP_DATATYPES: readonly Datatype[] = ['number', 'boolean'];

@@ -24,7 +24,6 @@ const QUALITY_GOOD = 'good';
 const CSV_CHUNK = 2000;
 
 export function createDeviceDataService(reads: TelemetryReads) {
-
   /** the series of a param: the param itself, or its subparams (or the one asked for) */
   function seriesOf(appId: number, deviceId: number, k: ParamKey): SeriesView[] {
     if (k.subparam !== undefined) {
@@ -33,14 +32,25 @@ export function createDeviceDataService(reads: TelemetryReads) {
     }
     const whole = reads.findSeries(appId, deviceId, { ...k, subparam: '' });
     if (whole) return [whole];
-    return reads.seriesOfDevice(appId, deviceId).filter((s) => s.sensor === k.sensor && s.configtype === k.configtype && s.param === k.param && s.subparam !== '');
+    return reads
+      .seriesOfDevice(appId, deviceId)
+      .filter(
+        (s) => s.sensor === k.sensor && s.configtype === k.configtype && s.param === k.param && s.subparam !== '',
+      );
   }
 
   /** readings from per-series points: one series → its values; several → `{subparam: value}` per timestamp */
   /** one series answered as plain values: the param itself, or the one subparam asked for */
-  const scalar = (series: SeriesView[], k: ParamKey) => series.length === 1 && (series[0]!.subparam === '' || k.subparam !== undefined);
+  const scalar = (series: SeriesView[], k: ParamKey) =>
+    series.length === 1 && (series[0]!.subparam === '' || k.subparam !== undefined);
 
-  function fold(series: SeriesView[], points: { ts: number; value: unknown }[][], newestFirst: boolean, limit: number, asScalar: boolean): Reading[] {
+  function fold(
+    series: SeriesView[],
+    points: { ts: number; value: unknown }[][],
+    newestFirst: boolean,
+    limit: number,
+    asScalar: boolean,
+  ): Reading[] {
     if (asScalar) return points[0]!.slice(0, limit);
     const byTs = new Map<number, Record<string, unknown>>();
     series.forEach((s, i) => {
@@ -58,7 +68,15 @@ export function createDeviceDataService(reads: TelemetryReads) {
   const datatypeOf = (series: SeriesView[], asScalar: boolean): Datatype => (asScalar ? series[0]!.datatype : 'object');
 
   const toRows = (k: ParamKey, dt: Datatype, readings: Reading[]): SensorDataRow[] =>
-    readings.map((r) => ({ dt, value: r.value, quality: QUALITY_GOOD, timestamp: r.ts, sensor: k.sensor, configtype: k.configtype, param: k.param }));
+    readings.map((r) => ({
+      dt,
+      value: r.value,
+      quality: QUALITY_GOOD,
+      timestamp: r.ts,
+      sensor: k.sensor,
+      configtype: k.configtype,
+      param: k.param,
+    }));
 
   return {
     /** every stored series' latest value, newest first */
@@ -66,7 +84,15 @@ export function createDeviceDataService(reads: TelemetryReads) {
       return reads
         .latestOfDevice(appId, deviceId)
         .filter((l) => l.data_exist && l.ts !== null)
-        .map((l) => ({ sensor: l.sensor, configtype: l.configtype, param: l.param, subparam: l.subparam, datatype: l.datatype, value: l.value, ts: l.ts! }))
+        .map((l) => ({
+          sensor: l.sensor,
+          configtype: l.configtype,
+          param: l.param,
+          subparam: l.subparam,
+          datatype: l.datatype,
+          value: l.value,
+          ts: l.ts!,
+        }))
         .sort((a, b) => b.ts - a.ts);
     },
 
@@ -78,10 +104,32 @@ export function createDeviceDataService(reads: TelemetryReads) {
         const key = `${l.sensor}\u001f${l.configtype}\u001f${l.param}`;
         let row = rows.get(key);
         if (l.subparam === '') {
-          rows.set(key, { sensor: l.sensor, configtype: l.configtype, param: l.param, datatype: l.datatype, subparam_datatypes: row?.subparam_datatypes ?? {}, value: l.value, ts: l.ts, data_exist: l.data_exist });
+          rows.set(key, {
+            sensor: l.sensor,
+            configtype: l.configtype,
+            param: l.param,
+            datatype: l.datatype,
+            subparam_datatypes: row?.subparam_datatypes ?? {},
+            value: l.value,
+            ts: l.ts,
+            data_exist: l.data_exist,
+          });
           continue;
         }
-        if (!row) rows.set(key, (row = { sensor: l.sensor, configtype: l.configtype, param: l.param, datatype: 'object', subparam_datatypes: {}, value: {}, ts: null, data_exist: false }));
+        if (!row)
+          rows.set(
+            key,
+            (row = {
+              sensor: l.sensor,
+              configtype: l.configtype,
+              param: l.param,
+              datatype: 'object',
+              subparam_datatypes: {},
+              value: {},
+              ts: null,
+              data_exist: false,
+            }),
+          );
         row.subparam_datatypes[l.subparam] = l.datatype;
         if (l.data_exist) {
           if (row.value === null || typeof row.value !== 'object') row.value = {};
@@ -99,7 +147,16 @@ export function createDeviceDataService(reads: TelemetryReads) {
           continue;
         }
         const subs = Object.keys(p.subparams).length > 0;
-        rows.set(key, { sensor: p.sensor, configtype: p.configtype, param: p.param, datatype: p.datatype ?? (subs ? 'object' : 'string'), subparam_datatypes: { ...p.subparams }, value: null, ts: null, data_exist: false });
+        rows.set(key, {
+          sensor: p.sensor,
+          configtype: p.configtype,
+          param: p.param,
+          datatype: p.datatype ?? (subs ? 'object' : 'string'),
+          subparam_datatypes: { ...p.subparams },
+          value: null,
+          ts: null,
+          data_exist: false,
+        });
       }
       return [...rows.values()];
     },
@@ -109,24 +166,51 @@ export function createDeviceDataService(reads: TelemetryReads) {
       const series = seriesOf(appId, deviceId, k);
       if (!series.length) return [];
       const one = scalar(series, k);
-      return toRows(k, datatypeOf(series, one), fold(series, series.map((s) => reads.latestN(s, n)), true, n, one));
+      return toRows(
+        k,
+        datatypeOf(series, one),
+        fold(
+          series,
+          series.map((s) => reads.latestN(s, n)),
+          true,
+          n,
+          one,
+        ),
+      );
     },
 
     /** readings with start ≤ ts ≤ end, newest first, at most `limit` (the newest ones) */
-    range(appId: number, deviceId: number, k: ParamKey, start: number, end: number, limit: number): { rows: SensorDataRow[]; truncated: boolean } {
+    range(
+      appId: number,
+      deviceId: number,
+      k: ParamKey,
+      start: number,
+      end: number,
+      limit: number,
+    ): { rows: SensorDataRow[]; truncated: boolean } {
       const series = seriesOf(appId, deviceId, k);
       if (!series.length) return { rows: [], truncated: false };
       const points = series.map((s) => reads.newestInRange(s, start, end, limit + 1));
       const one = scalar(series, k);
       const readings = fold(series, points, true, limit + 1, one);
-      return { rows: toRows(k, datatypeOf(series, one), readings.slice(0, limit)), truncated: readings.length > limit || points.some((p) => p.length > limit) };
+      return {
+        rows: toRows(k, datatypeOf(series, one), readings.slice(0, limit)),
+        truncated: readings.length > limit || points.some((p) => p.length > limit),
+      };
     },
 
     /**
      * CSV rows oldest first, one per stored point (several subparams: ordered by time, then subparam), read in chunks
      * so a long range never holds the database or the memory: `each` receives a chunk and may wait (back-pressure).
      */
-    async csvRange(appId: number, deviceId: number, k: ParamKey, start: number, end: number, each: (chunk: CsvPoint[]) => Promise<void> | void): Promise<number> {
+    async csvRange(
+      appId: number,
+      deviceId: number,
+      k: ParamKey,
+      start: number,
+      end: number,
+      each: (chunk: CsvPoint[]) => Promise<void> | void,
+    ): Promise<number> {
       const series = seriesOf(appId, deviceId, k);
       const cursors = series.map((s) => ({ s, from: start, buf: [] as { ts: number; value: unknown }[], done: false }));
       const refill = (c: (typeof cursors)[number]) => {
@@ -156,7 +240,9 @@ export function createDeviceDataService(reads: TelemetryReads) {
     csvLatest(appId: number, deviceId: number, k: ParamKey, n: number): CsvPoint[] {
       const series = seriesOf(appId, deviceId, k);
       const all: CsvPoint[] = [];
-      for (const s of series) for (const p of reads.latestN(s, n)) all.push({ ts: p.ts, subparam: s.subparam, datatype: s.datatype, value: p.value });
+      for (const s of series)
+        for (const p of reads.latestN(s, n))
+          all.push({ ts: p.ts, subparam: s.subparam, datatype: s.datatype, value: p.value });
       // n readings = the n newest distinct timestamps
       const keep = new Set([...new Set(all.map((p) => p.ts))].sort((a, b) => b - a).slice(0, n));
       return all.filter((p) => keep.has(p.ts)).sort((a, b) => a.ts - b.ts || a.subparam.localeCompare(b.subparam));

@@ -3,7 +3,17 @@
 //                                           silent (the registry's transitions)
 //   DEVICE_DATA_LIVE   params {device_id} → room `device-data.<deviceId>`: DeviceDataPush for every committed message
 // Both need what the data calls need (_device_manage_ or _device_list_). Data is emitted only for rooms with viewers.
-import { DEVICE_DATA_LIVE, DEVICE_READ, DEVICE_STATUS_LIVE, DeviceDataSubscribeParams, T, type CallDef, type DeviceDataPush, type DeviceStatusPush, type LatestPoint } from '@sentra/contracts';
+import {
+  DEVICE_DATA_LIVE,
+  DEVICE_READ,
+  DEVICE_STATUS_LIVE,
+  DeviceDataSubscribeParams,
+  T,
+  type CallDef,
+  type DeviceDataPush,
+  type DeviceStatusPush,
+  type LatestPoint,
+} from '@sentra/contracts';
 import type { Bus } from '../../platform/bus/types.js';
 import { invalid } from '../../platform/http/errors.js';
 import { authorize, type Caller } from '../../platform/http/mount.js';
@@ -24,13 +34,27 @@ function appOf(caller: Caller) {
   return caller.app;
 }
 
-export function attachLiveChannels({ realtime, telemetry, devices, bus }: { realtime: Realtime; telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series'>; devices: Pick<DeviceService, 'on' | 'rowOf'>; bus: Pick<Bus, 'kind'> }) {
+export function attachLiveChannels({
+  realtime,
+  telemetry,
+  devices,
+  bus,
+}: {
+  realtime: Realtime;
+  telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series'>;
+  devices: Pick<DeviceService, 'on' | 'rowOf'>;
+  bus: Pick<Bus, 'kind'>;
+}) {
   realtime.channel(DEVICE_STATUS_LIVE.channel, { join: (caller) => devicesRoom(appOf(caller).id) });
   realtime.channel<unknown>(DEVICE_DATA_LIVE.channel, {
     join: (caller, raw) => {
       const app = appOf(caller);
       const parsed = DeviceDataSubscribeParams.safeParse(raw);
-      if (!parsed.success) throw invalid(T.common.invalidInput, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+      if (!parsed.success)
+        throw invalid(
+          T.common.invalidInput,
+          parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+        );
       return deviceDataRoom(devices.rowOf(app.id, parsed.data.device_id).id);
     },
   });
@@ -39,7 +63,12 @@ export function attachLiveChannels({ realtime, telemetry, devices, bus }: { real
   const emitStatus = (row: DeviceRow) => {
     const room = devicesRoom(row.appId);
     if (bus.kind !== 'nats' && realtime.viewers(room) === 0) return;
-    const push: DeviceStatusPush = { id: row.id, online: row.online && !row.disabled, last_online_ts: row.lastOnlineTs, last_offline_ts: row.lastOfflineTs };
+    const push: DeviceStatusPush = {
+      id: row.id,
+      online: row.online && !row.disabled,
+      last_online_ts: row.lastOnlineTs,
+      last_offline_ts: row.lastOfflineTs,
+    };
     realtime.emit(room, DEVICE_STATUS_LIVE.event, push);
   };
   devices.on('status', emitStatus);
@@ -51,9 +80,23 @@ export function attachLiveChannels({ realtime, telemetry, devices, bus }: { real
     const data: LatestPoint[] = [];
     for (const p of batch.points) {
       const s = telemetry.series(p.seriesId);
-      if (s) data.push({ sensor: s.sensor, configtype: s.configtype, param: s.param, subparam: s.subparam, datatype: s.datatype, value: decodeValue(s.datatype, p.num, p.text), ts: p.ts });
+      if (s)
+        data.push({
+          sensor: s.sensor,
+          configtype: s.configtype,
+          param: s.param,
+          subparam: s.subparam,
+          datatype: s.datatype,
+          value: decodeValue(s.datatype, p.num, p.text),
+          ts: p.ts,
+        });
     }
-    const states = batch.states.map((c) => ({ key: c.key, value: c.value === null ? null : (JSON.parse(c.value) as unknown), is_null: c.value === null, ts: c.ts }));
+    const states = batch.states.map((c) => ({
+      key: c.key,
+      value: c.value === null ? null : (JSON.parse(c.value) as unknown),
+      is_null: c.value === null,
+      ts: c.ts,
+    }));
     const push: DeviceDataPush = { device_id: batch.deviceId, data, states };
     realtime.emit(room, DEVICE_DATA_LIVE.event, push);
   });

@@ -35,11 +35,23 @@ afterEach(async () => {
 /** the writer mode of the describe block running: on its worker thread (a database file's default) or inline */
 let writerThread = true;
 
-function setup(extra: Partial<TelemetryPipelineOptions> = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-tele-'))) {
+function setup(
+  extra: Partial<TelemetryPipelineOptions> = {},
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-tele-')),
+) {
   const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const bus = createMemoryBus(log);
   let clock = T0;
-  const pipeline = createTelemetryPipeline({ sqlite: handle.sqlite, bus, log, resolver, now: () => clock, rollupFlushMs: 50, writerThread, ...extra });
+  const pipeline = createTelemetryPipeline({
+    sqlite: handle.sqlite,
+    bus,
+    log,
+    resolver,
+    now: () => clock,
+    rollupFlushMs: 50,
+    writerThread,
+    ...extra,
+  });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -52,12 +64,19 @@ function setup(extra: Partial<TelemetryPipelineOptions> = {}, dir = fs.mkdtempSy
     await close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  return { pipeline, sqlite: handle.sqlite, dir, close, tick: (ms: number) => (clock += ms), at: (ts: number) => (clock = ts) };
+  return {
+    pipeline,
+    sqlite: handle.sqlite,
+    dir,
+    close,
+    tick: (ms: number) => (clock += ms),
+    at: (ts: number) => (clock = ts),
+  };
 }
 
 /** deterministic pseudo-random values */
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 describe.each([
@@ -70,7 +89,15 @@ describe.each([
   it('commits many device messages in few transactions and stores every point with its datatype', async () => {
     const { pipeline, sqlite } = setup();
     for (let i = 0; i < 300; i++) {
-      const outcome = pipeline.ingest(dev((i % 9) + 1), `d/${(i % 9) + 1}/data`, json({ _ts: T0 + i * 1000, env: { data: { t: i, on: i % 2 === 0, label: `x${i}`, pos: { lat: -6.2, lng: 106.8 } } } }), 1);
+      const outcome = pipeline.ingest(
+        dev((i % 9) + 1),
+        `d/${(i % 9) + 1}/data`,
+        json({
+          _ts: T0 + i * 1000,
+          env: { data: { t: i, on: i % 2 === 0, label: `x${i}`, pos: { lat: -6.2, lng: 106.8 } } },
+        }),
+        1,
+      );
       expect(outcome).toBe('queued');
     }
     await pipeline.flush();
@@ -80,9 +107,15 @@ describe.each([
     expect(m.batches).toBeLessThan(10);
     const s = pipeline.reads.findSeries(1, 1, { sensor: 'env', configtype: 'data', param: 'on' })!;
     expect(s.datatype).toBe('boolean');
-    expect(pipeline.reads.latestN(s, 2)).toEqual([{ ts: T0 + 297_000, value: false }, { ts: T0 + 288_000, value: true }]);
+    expect(pipeline.reads.latestN(s, 2)).toEqual([
+      { ts: T0 + 297_000, value: false },
+      { ts: T0 + 288_000, value: true },
+    ]);
     const lat = pipeline.reads.findSeries(1, 1, { sensor: 'env', configtype: 'data', param: 'pos', subparam: 'lat' })!;
-    expect(pipeline.reads.range(lat, T0, T0 + 9_000)).toEqual([{ ts: T0, value: -6.2 }, { ts: T0 + 9_000, value: -6.2 }]);
+    expect(pipeline.reads.range(lat, T0, T0 + 9_000)).toEqual([
+      { ts: T0, value: -6.2 },
+      { ts: T0 + 9_000, value: -6.2 },
+    ]);
     // another application never finds the series
     expect(pipeline.reads.findSeries(2, 1, { sensor: 'env', configtype: 'data', param: 'on' })).toBeNull();
     expect(pipeline.reads.latestOfDevice(2, 1)).toEqual([]);
@@ -113,11 +146,24 @@ describe.each([
            FROM telemetry_points p WHERE series_id = ? GROUP BY (ts + ${offset}) / ${size} ORDER BY 1`,
         )
         .all(series.id) as Array<Record<string, number>>;
-    const strip = (rows: Array<Record<string, number>>) => rows.map((r) => ({ ts: r.ts, count: r.count, sum: Math.round(r.sum * 1000) / 1000, min: r.min, max: r.max, first: r.first, last: r.last }));
+    const strip = (rows: Array<Record<string, number>>) =>
+      rows.map((r) => ({
+        ts: r.ts,
+        count: r.count,
+        sum: Math.round(r.sum * 1000) / 1000,
+        min: r.min,
+        max: r.max,
+        first: r.first,
+        last: r.last,
+      }));
     const range = { start: T0 - 3_600_000, end: T0 + 4 * 3_600_000 };
     // read while deltas are still pending (overlay), then after they are merged
-    expect(strip(pipeline.reads.rollups(series, { bucket: 'minute', ...range }) as never)).toEqual(strip(recompute(60_000)));
-    expect(strip(pipeline.reads.rollups(series, { bucket: 'hour', ...range }) as never)).toEqual(strip(recompute(3_600_000)));
+    expect(strip(pipeline.reads.rollups(series, { bucket: 'minute', ...range }) as never)).toEqual(
+      strip(recompute(60_000)),
+    );
+    expect(strip(pipeline.reads.rollups(series, { bucket: 'hour', ...range }) as never)).toEqual(
+      strip(recompute(3_600_000)),
+    );
     const days = pipeline.reads.rollups(series, { bucket: 'day', ...range, timeZone: 'Asia/Jakarta' });
     expect(strip(days as never)).toEqual(strip(recompute(86_400_000, 7 * 3_600_000)));
     expect(days.map((d) => d.ts)).toEqual([Date.UTC(2023, 11, 31, 17), Date.UTC(2024, 0, 1, 17)]);
@@ -136,12 +182,21 @@ describe.each([
 
   it('keeps the latest-value cache equal to what is stored', async () => {
     const { pipeline, sqlite } = setup();
-    for (let i = 0; i < 50; i++) pipeline.ingest(dev(3), 'd/3/data', json({ _ts: T0 + ((i * 7919) % 50) * 1000, s: { data: { a: i, b: `v${i}` } } }), 0);
+    for (let i = 0; i < 50; i++)
+      pipeline.ingest(
+        dev(3),
+        'd/3/data',
+        json({ _ts: T0 + ((i * 7919) % 50) * 1000, s: { data: { a: i, b: `v${i}` } } }),
+        0,
+      );
     await pipeline.flush();
     const cached = pipeline.reads.latestOfDevice(1, 3);
     const fromDisk = createTelemetryReads(sqlite).latestOfDevice(1, 3);
     expect(cached).toEqual(fromDisk);
-    expect(cached.map((c) => [c.param, c.ts, c.data_exist])).toEqual([['a', T0 + 49_000, true], ['b', T0 + 49_000, true]]);
+    expect(cached.map((c) => [c.param, c.ts, c.data_exist])).toEqual([
+      ['a', T0 + 49_000, true],
+      ['b', T0 + 49_000, true],
+    ]);
   });
 
   it('stamps receive-time points of one series a millisecond apart, never dropping one', async () => {
@@ -209,7 +264,12 @@ describe.each([
   });
 
   it('bounds the queue: QoS 0 is shed oldest first, acknowledged QoS 1 is kept up to the hard bound', async () => {
-    const { pipeline, sqlite } = setup({ maxQueuedPoints: 10, hardMaxQueuedPoints: 15, flushIntervalMs: 60_000, maxBatchPoints: 1000 });
+    const { pipeline, sqlite } = setup({
+      maxQueuedPoints: 10,
+      hardMaxQueuedPoints: 15,
+      flushIntervalMs: 60_000,
+      maxBatchPoints: 1000,
+    });
     for (let i = 0; i < 8; i++) pipeline.ingest(dev(8), 'd/8/data', json({ _ts: T0 + i, q0: { data: { n: i } } }), 0);
     for (let i = 0; i < 16; i++) pipeline.ingest(dev(8), 'd/8/data', json({ _ts: T0 + i, q1: { data: { n: i } } }), 1);
     await new Promise((r) => setImmediate(r)); // the in-process bus delivers on the next turn
@@ -219,16 +279,25 @@ describe.each([
     expect(m.queued_points).toBe(15);
     await pipeline.flush();
     const q1 = pipeline.reads.findSeries(1, 8, { sensor: 'q1', configtype: 'data', param: 'n' })!;
-    expect(pipeline.reads.range(q1, T0, T0 + 100).map((p) => p.value)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(pipeline.reads.range(q1, T0, T0 + 100).map((p) => p.value)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+    ]);
     expect(sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get()).toBe(15);
   });
 
   it('serves journaled points from memory on every read path until a round compacts them, then from the table', async () => {
     const { pipeline, sqlite } = setup({ compactEveryMs: 60_000 });
-    for (let i = 0; i < 20; i++) pipeline.ingest(dev(2), 'd/2/data', json({ _ts: T0 + i * 1000, s: { data: { n: i, t: `t${i}` } } }), 1);
+    for (let i = 0; i < 20; i++)
+      pipeline.ingest(dev(2), 'd/2/data', json({ _ts: T0 + i * 1000, s: { data: { n: i, t: `t${i}` } } }), 1);
     await pipeline.flush({ compact: false });
     const count = (table: string) => sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
-    const journaled = () => sqlite.prepare('SELECT (SELECT coalesce(sum(points), 0) FROM telemetry_journal_0) + (SELECT coalesce(sum(points), 0) FROM telemetry_journal_1)').pluck().get();
+    const journaled = () =>
+      sqlite
+        .prepare(
+          'SELECT (SELECT coalesce(sum(points), 0) FROM telemetry_journal_0) + (SELECT coalesce(sum(points), 0) FROM telemetry_journal_1)',
+        )
+        .pluck()
+        .get();
     expect(count('telemetry_points')).toBe(0);
     expect(journaled()).toBe(40);
     const n = pipeline.reads.findSeries(1, 2, { sensor: 's', configtype: 'data', param: 'n' })!;
@@ -245,9 +314,15 @@ describe.each([
       latestN: [19, 18, 17].map((i) => ({ ts: T0 + i * 1000, value: i })),
       range: [5, 6, 7, 8].map((i) => ({ ts: T0 + i * 1000, value: i })),
       newestInRange: [15, 14].map((i) => ({ ts: T0 + i * 1000, value: i })),
-      latest: [['n', T0 + 19_000, 19], ['t', T0 + 19_000, 't19']],
+      latest: [
+        ['n', T0 + 19_000, 19],
+        ['t', T0 + 19_000, 't19'],
+      ],
       before: [[T0 + 9000, 9, null]],
-      oldest: [[T0 + 18_000, 18, null], [T0 + 19_000, 19, null]],
+      oldest: [
+        [T0 + 18_000, 18, null],
+        [T0 + 19_000, 19, null],
+      ],
     });
     await pipeline.flush();
     expect(count('telemetry_points')).toBe(40);
@@ -273,47 +348,102 @@ describe.each([
 
   it('compacts on its own every round, and a restart moves what a stopped process left in the journal', async () => {
     const first = setup({ compactEveryMs: 100 });
-    for (let i = 0; i < 10; i++) first.pipeline.ingest(dev(3), 'd/3/data', json({ _ts: T0 + i, s: { data: { n: i } } }));
+    for (let i = 0; i < 10; i++)
+      first.pipeline.ingest(dev(3), 'd/3/data', json({ _ts: T0 + i, s: { data: { n: i } } }));
     await first.pipeline.flush({ compact: false });
     const storedNow = () => first.sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get();
     // the pipeline's clock moves on: a round starts, and is compacted at its pace
-    for (let waited = 0; storedNow() !== 10 && waited < 3000; waited += 20) first.tick(50), await new Promise((r) => setTimeout(r, 20));
+    for (let waited = 0; storedNow() !== 10 && waited < 3000; waited += 20)
+      (first.tick(50), await new Promise((r) => setTimeout(r, 20)));
     expect(storedNow()).toBe(10);
     expect((first.pipeline.metrics() as { compaction_rounds: number }).compaction_rounds).toBeGreaterThanOrEqual(1);
     // points journaled and never compacted (as after a crash) are in the table before a new pipeline reads
-    for (let i = 10; i < 15; i++) first.pipeline.ingest(dev(3), 'd/3/data', json({ _ts: T0 + i, s: { data: { n: i, t: `t${i}` } } }));
+    for (let i = 10; i < 15; i++)
+      first.pipeline.ingest(dev(3), 'd/3/data', json({ _ts: T0 + i, s: { data: { n: i, t: `t${i}` } } }));
     await first.pipeline.flush({ compact: false });
     // journaled too, though dropped as a duplicate: the replay keeps the first as well
     first.pipeline.ingest(dev(3), 'd/3/data', json({ _ts: T0 + 12, s: { data: { n: 99, t: 'late' } } }));
     await first.pipeline.flush({ compact: false });
-    expect(first.sqlite.prepare('SELECT (SELECT coalesce(sum(points), 0) FROM telemetry_journal_0) + (SELECT coalesce(sum(points), 0) FROM telemetry_journal_1)').pluck().get()).toBe(12);
+    expect(
+      first.sqlite
+        .prepare(
+          'SELECT (SELECT coalesce(sum(points), 0) FROM telemetry_journal_0) + (SELECT coalesce(sum(points), 0) FROM telemetry_journal_1)',
+        )
+        .pluck()
+        .get(),
+    ).toBe(12);
     const second = setup({}, first.dir);
     const s = second.pipeline.reads.findSeries(1, 3, { sensor: 's', configtype: 'data', param: 'n' })!;
     const t = second.pipeline.reads.findSeries(1, 3, { sensor: 's', configtype: 'data', param: 't' })!;
     expect(second.sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get()).toBe(20);
     expect(second.sqlite.prepare('SELECT count(*) FROM telemetry_journal_0').pluck().get()).toBe(0);
-    expect(second.pipeline.reads.latestN(s, 20).map((p) => p.value)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(second.pipeline.reads.latestN(s, 20).map((p) => p.value)).toEqual([
+      14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    ]);
     expect(second.pipeline.reads.latestN(t, 20).map((p) => p.value)).toEqual(['t14', 't13', 't12', 't11', 't10']);
   });
 
-  it("rebuilds, at the next start, the rollups a writer that stopped without closing left short", async () => {
-    type Row = { series_id: number; bucket_ts: number; count: number; sum: number; min: number; max: number; first: number; first_ts: number; last: number; last_ts: number };
-    const rowsOf = (db: typeof first.sqlite, table: string) => db.prepare(`SELECT series_id, bucket_ts, count, sum, min, max, first, first_ts, last, last_ts FROM ${table} ORDER BY series_id, bucket_ts`).all() as Row[];
+  it('rebuilds, at the next start, the rollups a writer that stopped without closing left short', async () => {
+    type Row = {
+      series_id: number;
+      bucket_ts: number;
+      count: number;
+      sum: number;
+      min: number;
+      max: number;
+      first: number;
+      first_ts: number;
+      last: number;
+      last_ts: number;
+    };
+    const rowsOf = (db: typeof first.sqlite, table: string) =>
+      db
+        .prepare(
+          `SELECT series_id, bucket_ts, count, sum, min, max, first, first_ts, last, last_ts FROM ${table} ORDER BY series_id, bucket_ts`,
+        )
+        .all() as Row[];
     /** the rollup rows the stored points make, folded here point by point */
     const expected = (db: typeof first.sqlite, size: number): Row[] => {
       const out = new Map<string, Row>();
-      for (const p of db.prepare('SELECT series_id, ts, num FROM telemetry_points WHERE num IS NOT NULL ORDER BY series_id, ts').all() as { series_id: number; ts: number; num: number }[]) {
+      for (const p of db
+        .prepare('SELECT series_id, ts, num FROM telemetry_points WHERE num IS NOT NULL ORDER BY series_id, ts')
+        .all() as { series_id: number; ts: number; num: number }[]) {
         const b = p.ts - (p.ts % size);
         const r = out.get(`${p.series_id}:${b}`);
-        if (!r) out.set(`${p.series_id}:${b}`, { series_id: p.series_id, bucket_ts: b, count: 1, sum: p.num, min: p.num, max: p.num, first: p.num, first_ts: p.ts, last: p.num, last_ts: p.ts });
-        else Object.assign(r, { count: r.count + 1, sum: r.sum + p.num, min: Math.min(r.min, p.num), max: Math.max(r.max, p.num), last: p.num, last_ts: p.ts });
+        if (!r)
+          out.set(`${p.series_id}:${b}`, {
+            series_id: p.series_id,
+            bucket_ts: b,
+            count: 1,
+            sum: p.num,
+            min: p.num,
+            max: p.num,
+            first: p.num,
+            first_ts: p.ts,
+            last: p.num,
+            last_ts: p.ts,
+          });
+        else
+          Object.assign(r, {
+            count: r.count + 1,
+            sum: r.sum + p.num,
+            min: Math.min(r.min, p.num),
+            max: Math.max(r.max, p.num),
+            last: p.num,
+            last_ts: p.ts,
+          });
       }
       return [...out.values()];
     };
     const base = Date.now() - (Date.now() % 60_000) - 3 * 60_000; // three minutes ago, on a minute
     const first = setup({ rollupFlushMs: 60_000 });
     first.at(base + 150_000);
-    for (let i = 0; i < 9; i++) first.pipeline.ingest(dev(4), 'd/4/data', json({ _ts: base + i * 20_000, s: { data: { kw: 1.5 * i, on: i % 2 === 0 } } }));
+    for (let i = 0; i < 9; i++)
+      first.pipeline.ingest(
+        dev(4),
+        'd/4/data',
+        json({ _ts: base + i * 20_000, s: { data: { kw: 1.5 * i, on: i % 2 === 0 } } }),
+      );
     await first.pipeline.flush();
     // a later batch merges those points' deltas (the rollup period has passed on the pipeline's clock) and leaves its own
     // pending: the process then dies, as if killed, and never merges them
@@ -321,7 +451,10 @@ describe.each([
     await first.pipeline.flush();
     expect(first.sqlite.prepare('SELECT count(*) FROM telemetry_points').pluck().get()).toBe(20);
     const short = rowsOf(first.sqlite, 'telemetry_rollup_minute');
-    expect(short.reduce((n, r) => n + r.count, 0), 'the last two points are missing from the rollups').toBe(18);
+    expect(
+      short.reduce((n, r) => n + r.count, 0),
+      'the last two points are missing from the rollups',
+    ).toBe(18);
     expect(short).not.toEqual(expected(first.sqlite, 60_000));
 
     const second = setup({}, first.dir);
@@ -349,17 +482,29 @@ describe.each([
     pipeline.ingest(dev(9), 'd/9/data', json({ _ts: T0, s: { data: { a: 1, c: 3 } } }), 1); // a is a redelivery
     pipeline.ingest(dev(9), 'd/9/state', json({ mode: 'eco' }), 1);
     await pipeline.flush();
-    expect(got).toEqual([{ deviceId: 9, points: 2, states: 0 }, { deviceId: 9, points: 1, states: 0 }, { deviceId: 9, points: 0, states: 1 }]);
-    expect(pipeline.series(pipeline.reads.findSeries(1, 9, { sensor: 's', configtype: 'data', param: 'c' })!.id)?.latest?.num).toBe(3);
+    expect(got).toEqual([
+      { deviceId: 9, points: 2, states: 0 },
+      { deviceId: 9, points: 1, states: 0 },
+      { deviceId: 9, points: 0, states: 1 },
+    ]);
+    expect(
+      pipeline.series(pipeline.reads.findSeries(1, 9, { sensor: 's', configtype: 'data', param: 'c' })!.id)?.latest
+        ?.num,
+    ).toBe(3);
   });
 });
 
 describe('telemetry acknowledgements', () => {
   it('does not acknowledge a QoS 1 message whose new series could not be written (the device sends it again)', async () => {
     const { pipeline, sqlite } = setup();
-    sqlite.exec(`CREATE TRIGGER refuse_series BEFORE INSERT ON telemetry_series BEGIN SELECT RAISE(ABORT, 'database is locked'); END`);
+    sqlite.exec(
+      `CREATE TRIGGER refuse_series BEFORE INSERT ON telemetry_series BEGIN SELECT RAISE(ABORT, 'database is locked'); END`,
+    );
     const released: boolean[] = [];
-    const hold = () => (acknowledge = true) => void released.push(acknowledge);
+    const hold =
+      () =>
+      (acknowledge = true) =>
+        void released.push(acknowledge);
     expect(() => pipeline.ingest(dev(3), 'd/3/data', json({ s: { data: { a: 1 } } }), 1, hold)).toThrow(/locked/);
     expect(released).toEqual([false]);
     sqlite.exec('DROP TRIGGER refuse_series');
@@ -375,7 +520,8 @@ describe('telemetry backpressure', () => {
     const calls: boolean[] = [];
     pipeline.attachBroker({ on: () => undefined, setReadPaused: (p: boolean) => void calls.push(p) });
     // one synchronous burst: the writer has no turn, the queue passes half its bound (200 points)
-    for (let i = 0; i < 120; i++) pipeline.ingest(dev(1 + (i % 9)), `d/${1 + (i % 9)}/data`, json({ s: { c: { a: i, b: i, c: i } } }));
+    for (let i = 0; i < 120; i++)
+      pipeline.ingest(dev(1 + (i % 9)), `d/${1 + (i % 9)}/data`, json({ s: { c: { a: i, b: i, c: i } } }));
     // the memory bus delivers in a setImmediate: one queued after it runs once the burst is in the writer's queue (a
     // setTimeout(0) could fire first, before any delivery, when the test starts in the loop's check phase)
     await new Promise((r) => setImmediate(r));

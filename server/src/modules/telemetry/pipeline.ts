@@ -7,7 +7,13 @@ import type { Bus, BusSubscription } from '../../platform/bus/types.js';
 import type { Logger } from '../../platform/log.js';
 import type { AckRelease, Broker, MqttIdentity } from '../../platform/mqtt/types.js';
 import { createStatesStore, type StateChange, type StatesStore } from '../states/states.store.js';
-import { adaptMessage, MAX_PAYLOAD_BYTES, validName, type DeviceResolver, type RejectReason } from '../devices/families/index.js';
+import {
+  adaptMessage,
+  MAX_PAYLOAD_BYTES,
+  validName,
+  type DeviceResolver,
+  type RejectReason,
+} from '../devices/families/index.js';
 import { encodeValue } from './datatypes.js';
 import { createTelemetryReads, type TelemetryReads } from './reads.js';
 import { createRollupKeeper } from './rollups.js';
@@ -18,7 +24,12 @@ import { createRecentPoints } from './recent.js';
 import { replayJournal } from './write-batch.js';
 import { repairRollupsAfterCrash } from './rollup-repair.js';
 import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
-import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from './writer.js';
+import {
+  createTelemetryWriter,
+  type CommittedTelemetry,
+  type TelemetryMessage,
+  type TelemetryPoint,
+} from './writer.js';
 import { createRemoteAcks } from './remote-acks.js';
 
 /** the event kinds of ChirpStack v4's MQTT integration, counted one by one in `lora_events` (others as `other`) */
@@ -72,7 +83,13 @@ export interface TelemetryPipeline {
    * lets it go once its batch committed (docs/decisions/ingest.md); a refused one (not data to keep) is acknowledged at
    * once, as before.
    */
-  ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos?: 0 | 1 | 2, hold?: () => AckRelease): IngestOutcome;
+  ingest(
+    identity: MqttIdentity,
+    topic: string,
+    payload: Buffer,
+    qos?: 0 | 1 | 2,
+    hold?: () => AckRelease,
+  ): IngestOutcome;
   /** committed messages (only what was stored), for live fan-out and rules; returns the unsubscribe */
   subscribe(listener: (batch: CommittedTelemetry) => void): () => void;
   /** series by id (sensor, configtype, param, subparam, datatype, latest) for listeners */
@@ -127,9 +144,16 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   if (journaled) {
     // a writer that stopped without closing lost its last seconds of rollup deltas: those minutes are rebuilt
     const repair = repairRollupsAfterCrash(sqlite, origin);
-    if (repair) log.warn(`telemetry rollups: ${repair.writers.length} writer(s) stopped without closing; rollups from ${new Date(repair.from).toISOString()} rebuilt from the stored points (${repair.minuteRows} minute and ${repair.hourRows} hour rows, ${repair.ms} ms)`);
+    if (repair)
+      log.warn(
+        `telemetry rollups: ${repair.writers.length} writer(s) stopped without closing; rollups from ${new Date(repair.from).toISOString()} rebuilt from the stored points (${repair.minuteRows} minute and ${repair.hourRows} hour rows, ${repair.ms} ms)`,
+      );
     // this writer's row, from now until it closes with every delta merged: still there at the next start, it says a crash
-    sqlite.prepare('INSERT INTO telemetry_writer_state (writer, rollup_generation, updated_at) VALUES (?, 0, ?) ON CONFLICT (writer) DO NOTHING').run(origin, Date.now());
+    sqlite
+      .prepare(
+        'INSERT INTO telemetry_writer_state (writer, rollup_generation, updated_at) VALUES (?, 0, ?) ON CONFLICT (writer) DO NOTHING',
+      )
+      .run(origin, Date.now());
   }
   const states = createStatesStore(sqlite);
   // a writer that crashed a week ago left its row: nobody reads it any more
@@ -198,7 +222,17 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       })
     : undefined;
 
-  const counters = { read_pauses: 0, received_messages: 0, queued_messages: 0, ignored_messages: 0, rejected_messages: 0, rejected_points: 0, rejected_states: 0, clock_fallbacks: 0, refused_messages: 0 };
+  const counters = {
+    read_pauses: 0,
+    received_messages: 0,
+    queued_messages: 0,
+    ignored_messages: 0,
+    rejected_messages: 0,
+    rejected_points: 0,
+    rejected_states: 0,
+    clock_fallbacks: 0,
+    refused_messages: 0,
+  };
   const rejected: Partial<Record<RejectReason, number>> = {};
   const byDevice = new Map<number, DeviceRejects>();
 
@@ -245,12 +279,14 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       counters.refused_messages++;
       // never acknowledged: its connection is closed and the device sends it again
       settle(m, false);
-      if (counters.refused_messages % 1000 === 1) log.warn(`telemetry writer behind: ${writer.queuedPoints} points queued, messages refused`);
+      if (counters.refused_messages % 1000 === 1)
+        log.warn(`telemetry writer behind: ${writer.queuedPoints} points queued, messages refused`);
     }
     relievePressure();
   }
   let subscription: BusSubscription | undefined;
-  if (bus) subscription = bus.subscribe<TelemetryMessage>('tele.>', (msg) => enqueue(msg.data), { queue: 'telemetry-writer' });
+  if (bus)
+    subscription = bus.subscribe<TelemetryMessage>('tele.>', (msg) => enqueue(msg.data), { queue: 'telemetry-writer' });
 
   /** a LoRa network server's events by kind (ChirpStack v4: up, join, status, ack, txack, log, location, integration),
    * whether or not they carry data to store */
@@ -272,7 +308,13 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
   }
 
-  function ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2 = 0, hold?: () => AckRelease): IngestOutcome {
+  function ingest(
+    identity: MqttIdentity,
+    topic: string,
+    payload: Buffer,
+    qos: 0 | 1 | 2 = 0,
+    hold?: () => AckRelease,
+  ): IngestOutcome {
     try {
       return ingestOne(identity, topic, payload, qos, hold);
     } catch (err) {
@@ -283,7 +325,13 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
   }
 
-  function ingestOne(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2, hold?: () => AckRelease): IngestOutcome {
+  function ingestOne(
+    identity: MqttIdentity,
+    topic: string,
+    payload: Buffer,
+    qos: 0 | 1 | 2,
+    hold?: () => AckRelease,
+  ): IngestOutcome {
     counters.received_messages++;
     if (closed) {
       // not stored, so not acknowledged: the device sends it again to the next gateway
@@ -325,13 +373,24 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     const stateChanges: StateChange[] = [];
     for (const st of out.states) {
       if (!validName(st.key)) continue;
-      stateChanges.push({ key: st.key, value: st.value === null || st.value === undefined ? null : JSON.stringify(st.value), ts: stated ?? receivedAt });
+      stateChanges.push({
+        key: st.key,
+        value: st.value === null || st.value === undefined ? null : JSON.stringify(st.value),
+        ts: stated ?? receivedAt,
+      });
     }
     if (points.length === 0 && stateChanges.length === 0) {
       counters.ignored_messages++;
       return 'ignored';
     }
-    const m: TelemetryMessage = { appId: ctx.appId, deviceId: ctx.deviceId, qos, receivedAt, points, states: stateChanges };
+    const m: TelemetryMessage = {
+      appId: ctx.appId,
+      deviceId: ctx.deviceId,
+      qos,
+      receivedAt,
+      points,
+      states: stateChanges,
+    };
     counters.queued_messages++;
     // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
     // gateway stores it reports the commit back (docs/decisions/ingest.md)
@@ -401,7 +460,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       await writer.close();
       remoteAcks?.close();
       // closed cleanly: no repair at the next start (a writer that gave up with deltas still pending keeps its row)
-      if (journaled && !rollups.hasPending) sqlite.prepare('DELETE FROM telemetry_writer_state WHERE writer = ?').run(origin);
+      if (journaled && !rollups.hasPending)
+        sqlite.prepare('DELETE FROM telemetry_writer_state WHERE writer = ?').run(origin);
       storedSubscription?.unsubscribe();
     },
   };

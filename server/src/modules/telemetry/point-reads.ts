@@ -11,8 +11,16 @@ export const EARLIEST = -Number.MAX_SAFE_INTEGER;
 export const LATEST = Number.MAX_SAFE_INTEGER;
 
 export function createPointReads(sqlite: Database.Database, recent: RecentPoints | null) {
-  const oldest = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts LIMIT ?').raw();
-  const newest = sqlite.prepare('SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?').raw();
+  const oldest = sqlite
+    .prepare(
+      'SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts LIMIT ?',
+    )
+    .raw();
+  const newest = sqlite
+    .prepare(
+      'SELECT ts, num, text FROM telemetry_points WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?',
+    )
+    .raw();
 
   const count = (limit: number) => Math.max(0, Math.floor(limit));
 

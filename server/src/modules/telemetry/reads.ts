@@ -2,7 +2,14 @@
 // Every read is an index seek on a clustered key: (device_id, ...) for series, (series_id, ts) for points and rollups.
 import type Database from 'better-sqlite3';
 import { decodeValue, type Datatype } from './datatypes.js';
-import { BUCKET_MS, mergeBucket, ROLLUP_TABLE, type RollupBucket, type RollupKeeper, type RollupLevel } from './rollups.js';
+import {
+  BUCKET_MS,
+  mergeBucket,
+  ROLLUP_TABLE,
+  type RollupBucket,
+  type RollupKeeper,
+  type RollupLevel,
+} from './rollups.js';
 import type { SeriesRegistry } from './series.js';
 import { zoneOffset } from '../../platform/time/zone.js';
 import { createPointReads, EARLIEST, LATEST, type PointReads, type PointRow } from './point-reads.js';
@@ -56,7 +63,15 @@ interface SeriesRow {
   subparam: string;
   datatype: Datatype;
 }
-const view = (r: SeriesRow): SeriesView => ({ id: r.id, deviceId: r.device_id, sensor: r.sensor, configtype: r.configtype, param: r.param, subparam: r.subparam, datatype: r.datatype });
+const view = (r: SeriesRow): SeriesView => ({
+  id: r.id,
+  deviceId: r.device_id,
+  sensor: r.sensor,
+  configtype: r.configtype,
+  param: r.param,
+  subparam: r.subparam,
+  datatype: r.datatype,
+});
 
 /** Start of the local day containing `ts`. */
 export function startOfDay(ts: number, timeZone: string): number {
@@ -65,37 +80,70 @@ export function startOfDay(ts: number, timeZone: string): number {
   return localMidnight - zoneOffset(localMidnight - off, timeZone);
 }
 
-export function createTelemetryReads(sqlite: Database.Database, live: { series?: SeriesRegistry; rollups?: RollupKeeper; points?: PointReads } = {}) {
+export function createTelemetryReads(
+  sqlite: Database.Database,
+  live: { series?: SeriesRegistry; rollups?: RollupKeeper; points?: PointReads } = {},
+) {
   const pointReads = live.points ?? createPointReads(sqlite, null);
   const COLS = 'id, device_id, sensor, configtype, param, subparam, datatype';
-  const seriesOfDevice = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE app_id = ? AND device_id = ? ORDER BY sensor, configtype, param, subparam`);
-  const findSeries = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`);
+  const seriesOfDevice = sqlite.prepare(
+    `SELECT ${COLS} FROM telemetry_series WHERE app_id = ? AND device_id = ? ORDER BY sensor, configtype, param, subparam`,
+  );
+  const findSeries = sqlite.prepare(
+    `SELECT ${COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`,
+  );
   const rollupRange = {
-    minute: sqlite.prepare(`SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.minute} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).raw(),
-    hour: sqlite.prepare(`SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.hour} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).raw(),
+    minute: sqlite
+      .prepare(
+        `SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.minute} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`,
+      )
+      .raw(),
+    hour: sqlite
+      .prepare(
+        `SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.hour} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`,
+      )
+      .raw(),
   };
 
   function points(s: SeriesView, rows: PointRow[]): PointView[] {
     const out = new Array<PointView>(rows.length);
     // numbers are most points and need no decoding
     if (s.datatype === 'number') for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i]![0], value: rows[i]![1] };
-    else for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i]![0], value: decodeValue(s.datatype, rows[i]![1], rows[i]![2]) };
+    else
+      for (let i = 0; i < rows.length; i++)
+        out[i] = { ts: rows[i]![0], value: decodeValue(s.datatype, rows[i]![1], rows[i]![2]) };
     return out;
   }
   const clampN = (n: number) => Math.max(1, Math.min(Math.floor(n), MAX_RANGE_POINTS));
 
-  const durableGeneration = sqlite.prepare('SELECT rollup_generation FROM telemetry_writer_state WHERE writer = ?').pluck();
+  const durableGeneration = sqlite
+    .prepare('SELECT rollup_generation FROM telemetry_writer_state WHERE writer = ?')
+    .pluck();
   // the rows and the writer's durable generation in one read snapshot: deltas in flight count exactly once
-  const storedWithGeneration = sqlite.transaction((level: RollupLevel, seriesId: number, start: number, end: number, writer: string) => ({
-    rows: rollupRange[level].all(seriesId, start, end) as number[][],
-    generation: (durableGeneration.get(writer) as number | undefined) ?? 0,
-  }));
+  const storedWithGeneration = sqlite.transaction(
+    (level: RollupLevel, seriesId: number, start: number, end: number, writer: string) => ({
+      rows: rollupRange[level].all(seriesId, start, end) as number[][],
+      generation: (durableGeneration.get(writer) as number | undefined) ?? 0,
+    }),
+  );
 
   /** stored buckets of [start, end) with the not-yet-flushed deltas folded in, in time order */
   function buckets(level: RollupLevel, seriesId: number, start: number, end: number): RollupBucket[] {
     const keeper = live.rollups;
-    const stored = keeper ? storedWithGeneration(level, seriesId, start, end, keeper.writer) : { rows: rollupRange[level].all(seriesId, start, end) as number[][], generation: 0 };
-    const out: RollupBucket[] = stored.rows.map((r) => ({ bucketTs: r[0], count: r[1], sum: r[2], min: r[3], max: r[4], first: r[5], firstTs: r[6], last: r[7], lastTs: r[8] }));
+    const stored = keeper
+      ? storedWithGeneration(level, seriesId, start, end, keeper.writer)
+      : { rows: rollupRange[level].all(seriesId, start, end) as number[][], generation: 0 };
+    const out: RollupBucket[] = stored.rows.map((r) => ({
+      bucketTs: r[0],
+      count: r[1],
+      sum: r[2],
+      min: r[3],
+      max: r[4],
+      first: r[5],
+      firstTs: r[6],
+      last: r[7],
+      lastTs: r[8],
+    }));
     const pending = keeper?.pendingOf(level, seriesId, start, end, stored.generation) ?? [];
     if (pending.length === 0) return out;
     for (const p of pending) {
@@ -106,14 +154,29 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
     return out.sort((a, b) => a.bucketTs - b.bucketTs);
   }
 
-  const toView = (b: RollupBucket, ts = b.bucketTs): BucketView => ({ ts, count: b.count, sum: b.sum, min: b.min, max: b.max, avg: b.sum / b.count, first: b.first, last: b.last, lastTs: b.lastTs });
+  const toView = (b: RollupBucket, ts = b.bucketTs): BucketView => ({
+    ts,
+    count: b.count,
+    sum: b.sum,
+    min: b.min,
+    max: b.max,
+    avg: b.sum / b.count,
+    first: b.first,
+    last: b.last,
+    lastTs: b.lastTs,
+  });
 
   return {
     seriesOfDevice(appId: number, deviceId: number): SeriesView[] {
       return (seriesOfDevice.all(appId, deviceId) as SeriesRow[]).map(view);
     },
-    findSeries(appId: number, deviceId: number, key: { sensor: string; configtype: string; param: string; subparam?: string }): SeriesView | null {
-      const row = findSeries.get(deviceId, key.sensor, key.configtype, key.param, key.subparam ?? '', appId) as SeriesRow | undefined;
+    findSeries(
+      appId: number,
+      deviceId: number,
+      key: { sensor: string; configtype: string; param: string; subparam?: string },
+    ): SeriesView | null {
+      const row = findSeries.get(deviceId, key.sensor, key.configtype, key.param, key.subparam ?? '', appId) as
+        SeriesRow | undefined;
       return row ? view(row) : null;
     },
     /** every series of the device with its latest value (memory first, else one seek per series) */
@@ -123,7 +186,12 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
         const cached = live.series?.byId(s.id)?.latest;
         const row = cached ? null : pointReads.last(s.id);
         const last = cached ?? (row ? { ts: row[0], num: row[1], text: row[2] } : null);
-        return { ...s, ts: last?.ts ?? null, value: last ? decodeValue(s.datatype, last.num, last.text) : null, data_exist: last !== null };
+        return {
+          ...s,
+          ts: last?.ts ?? null,
+          value: last ? decodeValue(s.datatype, last.num, last.text) : null,
+          data_exist: last !== null,
+        };
       });
     },
     /** the newest `n` points, newest first */
@@ -142,7 +210,10 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
      * Aggregates per bucket over [start, end): minute and hour straight from their rollups, day from the hour rollups
      * grouped by local day of `timeZone` (from minute rollups when the zone's offset is not whole hours).
      */
-    rollups(series: SeriesView, opts: { bucket: BucketSize; start: number; end: number; timeZone?: string }): BucketView[] {
+    rollups(
+      series: SeriesView,
+      opts: { bucket: BucketSize; start: number; end: number; timeZone?: string },
+    ): BucketView[] {
       const { start, end } = opts;
       if (opts.bucket !== 'day') {
         const size = BUCKET_MS[opts.bucket];
@@ -157,7 +228,7 @@ export function createTelemetryReads(sqlite: Database.Database, live: { series?:
       let nextDay = startOfDay(first + 36 * 3_600_000, tz);
       for (const b of buckets(level, series.id, first, end)) {
         while (b.bucketTs >= nextDay) {
-          if (day) days.push(toView(day, dayStart)), (day = undefined);
+          if (day) (days.push(toView(day, dayStart)), (day = undefined));
           dayStart = nextDay;
           nextDay = startOfDay(nextDay + 36 * 3_600_000, tz);
         }

@@ -6,7 +6,12 @@ import { findUp } from '../../platform/db/sqlite.js';
 import { createPointReads, EARLIEST, LATEST } from './point-reads.js';
 import { createRecentPoints, mergeByTs } from './recent.js';
 
-const p = (seriesId: number, ts: number, num: number | null = ts, text: string | null = null) => ({ seriesId, ts, num, text });
+const p = (seriesId: number, ts: number, num: number | null = ts, text: string | null = null) => ({
+  seriesId,
+  ts,
+  num,
+  text,
+});
 
 describe('recent points', () => {
   it('reuses the generation compacted last for the round after next, its room kept (nothing allocated per series)', () => {
@@ -22,7 +27,13 @@ describe('recent points', () => {
     r.compacted();
     r.add(p(1, 5000));
     expect(r.freeze()).toBe(second);
-    expect([r.active, first.round, first.points, first.capacity, first.seriesIds().length]).toEqual([first, 3, 0, room, 0]);
+    expect([r.active, first.round, first.points, first.capacity, first.seriesIds().length]).toEqual([
+      first,
+      3,
+      0,
+      room,
+      0,
+    ]);
     expect(r.inRange(1, EARLIEST, LATEST).map((x) => x[0])).toEqual([5000]);
     r.add(p(1, 5001));
     r.add(p(2, 4000));
@@ -41,7 +52,13 @@ describe('recent points', () => {
     expect(r.inRange(1, EARLIEST, LATEST).map((x) => x[0])).toEqual([10, 20, 25, 30, 40]);
     expect(r.inRange(1, 20, 30).map((x) => x[0])).toEqual([20, 25, 30]);
     expect(r.inRange(1, 31, 39)).toEqual([]);
-    expect([r.has(1, 20), r.has(1, 25), r.has(1, 21), r.has(2, 5), r.has(3, 5)]).toEqual([true, true, false, true, false]);
+    expect([r.has(1, 20), r.has(1, 25), r.has(1, 21), r.has(2, 5), r.has(3, 5)]).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
     expect(r.size).toBe(6);
     r.frozen!.release(1);
     expect(r.inRange(1, EARLIEST, LATEST).map((x) => x[0])).toEqual([25, 40]);
@@ -56,9 +73,19 @@ describe('recent points', () => {
     r.add(p(4, 10, 1.5));
     r.add(p(4, 15, null));
     r.add(p(9, 1, 7));
-    expect(r.inRange(4, EARLIEST, LATEST)).toEqual([[10, 1.5, null], [15, null, null], [20, null, 'b']]);
+    expect(r.inRange(4, EARLIEST, LATEST)).toEqual([
+      [10, 1.5, null],
+      [15, null, null],
+      [20, null, 'b'],
+    ]);
     const c = r.active.columns(Float64Array.from([4, 5, 9]));
-    expect([Array.from(c.series), Array.from(c.ts), Array.from(c.hasNum), Array.from(c.textAt), c.texts]).toEqual([[4, 4, 4, 9], [10, 15, 20, 1], [1, 0, 0, 1], [2], ['b']]);
+    expect([Array.from(c.series), Array.from(c.ts), Array.from(c.hasNum), Array.from(c.textAt), c.texts]).toEqual([
+      [4, 4, 4, 9],
+      [10, 15, 20, 1],
+      [1, 0, 0, 1],
+      [2],
+      ['b'],
+    ]);
     expect([c.num[0], c.num[3]]).toEqual([1.5, 7]);
   });
 

@@ -59,7 +59,8 @@ export class Generation {
       this.counts[slot] = 0;
       this.unsorted[slot] = 0;
     }
-    if (this.n * 4 < this.ts.length && this.ts.length > MIN_POINTS) this.resize(Math.max(MIN_POINTS, this.ts.length >>> 1));
+    if (this.n * 4 < this.ts.length && this.ts.length > MIN_POINTS)
+      this.resize(Math.max(MIN_POINTS, this.ts.length >>> 1));
     this.round = round;
     this.points = 0;
     this.n = 0;
@@ -176,7 +177,14 @@ export class Generation {
   columns(ids: ArrayLike<number>): PointColumns {
     let n = 0;
     for (let k = 0; k < ids.length; k++) n += this.count(ids[k]!);
-    const out: PointColumns = { series: new Float64Array(n), ts: new Float64Array(n), num: new Float64Array(n), hasNum: new Uint8Array(n), textAt: new Int32Array(0), texts: [] };
+    const out: PointColumns = {
+      series: new Float64Array(n),
+      ts: new Float64Array(n),
+      num: new Float64Array(n),
+      hasNum: new Uint8Array(n),
+      textAt: new Int32Array(0),
+      texts: [],
+    };
     const textAt: number[] = [];
     let scratch: Int32Array = new Int32Array(64);
     let o = 0;
@@ -192,7 +200,7 @@ export class Generation {
         out.num[o] = this.num[i]!;
         const kind = this.kind[i];
         if (kind === NUM) out.hasNum[o] = 1;
-        else if (kind === TEXT) textAt.push(o), out.texts.push(this.texts.get(i)!);
+        else if (kind === TEXT) (textAt.push(o), out.texts.push(this.texts.get(i)!));
       }
     }
     out.textAt = Int32Array.from(textAt);
@@ -251,7 +259,12 @@ export function createRecentPoints() {
  * Two lists of rows in the same time order (`order` 1: oldest first, -1: newest first) as one, at most `limit` rows; a
  * timestamp present in both is kept once, from `a`.
  */
-export function mergeByTs(a: readonly PointRow[], b: readonly PointRow[], order: 1 | -1 = 1, limit = Infinity): PointRow[] {
+export function mergeByTs(
+  a: readonly PointRow[],
+  b: readonly PointRow[],
+  order: 1 | -1 = 1,
+  limit = Infinity,
+): PointRow[] {
   const out: PointRow[] = [];
   let i = 0;
   let j = 0;
@@ -259,9 +272,9 @@ export function mergeByTs(a: readonly PointRow[], b: readonly PointRow[], order:
     const x = a[i];
     const y = b[j];
     const d = x && y ? (x[0] - y[0]) * order : x ? -1 : 1;
-    if (d < 0) out.push(x!), i++;
-    else if (d > 0) out.push(y!), j++;
-    else out.push(x!), i++, j++;
+    if (d < 0) (out.push(x!), i++);
+    else if (d > 0) (out.push(y!), j++);
+    else (out.push(x!), i++, j++);
   }
   return out;
 }

@@ -39,7 +39,11 @@ export interface RemoteAcks {
   close(): void;
 }
 
-export function createRemoteAcks(bus: Bus, origin: string, opts: { now?: () => number; timeoutMs?: number } = {}): RemoteAcks {
+export function createRemoteAcks(
+  bus: Bus,
+  origin: string,
+  opts: { now?: () => number; timeoutMs?: number } = {},
+): RemoteAcks {
   const now = opts.now ?? Date.now;
   const timeoutMs = opts.timeoutMs ?? REMOTE_ACK_TIMEOUT_MS;
   /** number → release and when it was taken; a Map keeps insertion order, so the oldest come first */
@@ -103,7 +107,7 @@ export function createRemoteAcks(bus: Bus, origin: string, opts: { now?: () => n
     stats,
     close() {
       clearInterval(sweep);
-      if (sending) clearImmediate(sending), send();
+      if (sending) (clearImmediate(sending), send());
       subscription.unsubscribe();
     },
   };

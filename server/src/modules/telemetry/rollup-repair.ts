@@ -30,7 +30,9 @@ export interface RollupRepair {
  * cleanly (nothing to do). `self`: this process's writer, whose row is not a crash. One transaction.
  */
 export function repairRollupsAfterCrash(sqlite: Database.Database, self?: string): RollupRepair | null {
-  const crashed = sqlite.prepare('SELECT writer, updated_at AS at FROM telemetry_writer_state WHERE writer IS NOT ?').all(self ?? null) as { writer: string; at: number }[];
+  const crashed = sqlite
+    .prepare('SELECT writer, updated_at AS at FROM telemetry_writer_state WHERE writer IS NOT ?')
+    .all(self ?? null) as { writer: string; at: number }[];
   if (crashed.length === 0) return null;
   const started = performance.now();
   const from = bucketOf(Math.min(...crashed.map((c) => c.at)) - REPAIR_MARGIN_MS, BUCKET_MS.minute);
@@ -38,15 +40,16 @@ export function repairRollupsAfterCrash(sqlite: Database.Database, self?: string
   const types = ROLLUP_DATATYPES.map((t) => `'${t}'`).join(', ');
   const minute = ROLLUP_TABLE.minute;
   const hour = ROLLUP_TABLE.hour;
-  const out = sqlite.transaction(() => {
-    // every series' rows from the bucket on: a range of the clustered key per series, not a scan of the whole history
-    const eachSeries = 'series_id IN (SELECT id FROM telemetry_series) AND bucket_ts >= ?';
-    sqlite.prepare(`DELETE FROM ${minute} WHERE ${eachSeries}`).run(from);
-    // per series (CROSS JOIN keeps the series outer: a seek into the clustered points each), then first and last read
-    // back at their timestamps
-    const minuteRows = sqlite
-      .prepare(
-        `INSERT INTO ${minute} (series_id, bucket_ts, count, sum, min, max, first, first_ts, last, last_ts)
+  const out = sqlite
+    .transaction(() => {
+      // every series' rows from the bucket on: a range of the clustered key per series, not a scan of the whole history
+      const eachSeries = 'series_id IN (SELECT id FROM telemetry_series) AND bucket_ts >= ?';
+      sqlite.prepare(`DELETE FROM ${minute} WHERE ${eachSeries}`).run(from);
+      // per series (CROSS JOIN keeps the series outer: a seek into the clustered points each), then first and last read
+      // back at their timestamps
+      const minuteRows = sqlite
+        .prepare(
+          `INSERT INTO ${minute} (series_id, bucket_ts, count, sum, min, max, first, first_ts, last, last_ts)
          SELECT g.sid, g.b, g.n, g.s, g.lo, g.hi,
            (SELECT num FROM telemetry_points WHERE series_id = g.sid AND ts = g.fts), g.fts,
            (SELECT num FROM telemetry_points WHERE series_id = g.sid AND ts = g.lts), g.lts
@@ -56,13 +59,13 @@ export function repairRollupsAfterCrash(sqlite: Database.Database, self?: string
            WHERE s.datatype IN (${types}) AND p.num IS NOT NULL
            GROUP BY p.series_id, b
          ) g`,
-      )
-      .run(from).changes;
-    sqlite.prepare(`DELETE FROM ${hour} WHERE ${eachSeries}`).run(hourFrom);
-    // an hour is the merge of its minutes (those before `from` were complete)
-    const hourRows = sqlite
-      .prepare(
-        `INSERT INTO ${hour} (series_id, bucket_ts, count, sum, min, max, first, first_ts, last, last_ts)
+        )
+        .run(from).changes;
+      sqlite.prepare(`DELETE FROM ${hour} WHERE ${eachSeries}`).run(hourFrom);
+      // an hour is the merge of its minutes (those before `from` were complete)
+      const hourRows = sqlite
+        .prepare(
+          `INSERT INTO ${hour} (series_id, bucket_ts, count, sum, min, max, first, first_ts, last, last_ts)
          SELECT g.sid, g.b, g.n, g.s, g.lo, g.hi,
            (SELECT first FROM ${minute} WHERE series_id = g.sid AND bucket_ts = g.fts - (g.fts % ${BUCKET_MS.minute})), g.fts,
            (SELECT last FROM ${minute} WHERE series_id = g.sid AND bucket_ts = g.lts - (g.lts % ${BUCKET_MS.minute})), g.lts
@@ -71,11 +74,12 @@ export function repairRollupsAfterCrash(sqlite: Database.Database, self?: string
            FROM ${minute} WHERE ${eachSeries}
            GROUP BY series_id, b
          ) g`,
-      )
-      .run(hourFrom).changes;
-    const forget = sqlite.prepare('DELETE FROM telemetry_writer_state WHERE writer = ?');
-    for (const c of crashed) forget.run(c.writer);
-    return { minuteRows, hourRows };
-  }).immediate();
+        )
+        .run(hourFrom).changes;
+      const forget = sqlite.prepare('DELETE FROM telemetry_writer_state WHERE writer = ?');
+      for (const c of crashed) forget.run(c.writer);
+      return { minuteRows, hourRows };
+    })
+    .immediate();
   return { writers: crashed.map((c) => c.writer), from, ...out, ms: Math.round(performance.now() - started) };
 }

@@ -9,7 +9,15 @@ import { createBatchStore } from './write-batch.js';
 import { toBatch } from './writer.js';
 
 const T0 = Date.UTC(2024, 0, 1, 10, 0);
-const series: SeriesView = { id: 5, deviceId: 1, sensor: 's', configtype: 'c', param: 'p', subparam: '', datatype: 'number' };
+const series: SeriesView = {
+  id: 5,
+  deviceId: 1,
+  sensor: 's',
+  configtype: 'c',
+  param: 'p',
+  subparam: '',
+  datatype: 'number',
+};
 
 function setup() {
   const sqlite = new Database(':memory:');
@@ -17,7 +25,8 @@ function setup() {
   const rollups = createRollupKeeper('w-test');
   const reads = createTelemetryReads(sqlite, { rollups });
   const store = createBatchStore(sqlite);
-  const minute = () => reads.rollups(series, { bucket: 'minute', start: T0, end: T0 + 60_000 }).map((b) => [b.count, b.sum, b.min, b.max]);
+  const minute = () =>
+    reads.rollups(series, { bucket: 'minute', start: T0, end: T0 + 60_000 }).map((b) => [b.count, b.sum, b.min, b.max]);
   return { rollups, store, minute, reads };
 }
 
@@ -51,7 +60,10 @@ describe('rollup deltas in flight', () => {
 
   it('keep one bucket per minute across flushes and minute boundaries, late points included, each counted once', () => {
     const { rollups, store, minute, reads } = setup();
-    const second = () => reads.rollups(series, { bucket: 'minute', start: T0 + 60_000, end: T0 + 120_000 }).map((b) => [b.count, b.sum, b.min, b.max]);
+    const second = () =>
+      reads
+        .rollups(series, { bucket: 'minute', start: T0 + 60_000, end: T0 + 120_000 })
+        .map((b) => [b.count, b.sum, b.min, b.max]);
     rollups.add(5, T0 + 59_000, 1);
     rollups.add(5, T0 + 61_000, 2); // the next minute, the first still pending
     let s = rollups.snapshot()!;
@@ -71,12 +83,17 @@ describe('rollup deltas in flight', () => {
 
   it('hold a third bucket of a series beside the two kept in columns (a late point), through a failed write too', () => {
     const { rollups, store, minute, reads } = setup();
-    const range = () => reads.rollups(series, { bucket: 'minute', start: T0, end: T0 + 180_000 }).map((b) => [b.ts - T0, b.count, b.sum]);
+    const range = () =>
+      reads.rollups(series, { bucket: 'minute', start: T0, end: T0 + 180_000 }).map((b) => [b.ts - T0, b.count, b.sum]);
     rollups.add(5, T0 + 61_000, 2);
     rollups.add(5, T0 + 121_000, 3);
     rollups.add(5, T0 + 1_000, 1); // late, a third minute
     rollups.add(5, T0 + 2_000, 4);
-    expect(range()).toEqual([[0, 2, 5], [60_000, 1, 2], [120_000, 1, 3]]);
+    expect(range()).toEqual([
+      [0, 2, 5],
+      [60_000, 1, 2],
+      [120_000, 1, 3],
+    ]);
     rollups.snapshot();
     rollups.add(5, T0 + 3_000, 1);
     rollups.snapshotFailed();
@@ -85,7 +102,14 @@ describe('rollup deltas in flight', () => {
     expect(s.minute.length / 10).toBe(3);
     store.write(toBatch(1, [], s).batch);
     rollups.snapshotStored();
-    expect([range(), rollups.hasPending]).toEqual([[[0, 3, 6], [60_000, 1, 2], [120_000, 1, 3]], false]);
+    expect([range(), rollups.hasPending]).toEqual([
+      [
+        [0, 3, 6],
+        [60_000, 1, 2],
+        [120_000, 1, 3],
+      ],
+      false,
+    ]);
   });
 
   it('go to the writer in chunks of whole series, each counted once throughout', () => {
@@ -111,4 +135,3 @@ describe('rollup deltas in flight', () => {
     expect(rollups.hasPending).toBe(false);
   });
 });
-

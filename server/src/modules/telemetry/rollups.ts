@@ -41,7 +41,10 @@ export function mergeBucket(a: RollupBucket, b: RollupBucket): RollupBucket {
 /** Values per rollup row of a snapshot: series_id, bucket_ts, count, sum, min, max, first, first_ts, last, last_ts */
 export const ROLLUP_ROW = 10;
 
-export const ROLLUP_TABLE: Record<RollupLevel, string> = { minute: 'telemetry_rollup_minute', hour: 'telemetry_rollup_hour' };
+export const ROLLUP_TABLE: Record<RollupLevel, string> = {
+  minute: 'telemetry_rollup_minute',
+  hour: 'telemetry_rollup_hour',
+};
 
 /** Deltas handed to the writer: flat rows (see ROLLUP_ROW) and the generation their transaction records. */
 export interface RollupSnapshot {
@@ -120,7 +123,8 @@ class LevelDeltas {
   count = 0;
 
   room(slots: number): void {
-    if (slots * WAYS * B > this.cols.length) this.cols = grownF64(this.cols, Math.max(slots, (this.cols.length / (WAYS * B)) * 2) * WAYS * B);
+    if (slots * WAYS * B > this.cols.length)
+      this.cols = grownF64(this.cols, Math.max(slots, (this.cols.length / (WAYS * B)) * 2) * WAYS * B);
   }
 
   /** adds one value to the slot's bucket `bucketTs` */
@@ -138,8 +142,8 @@ class LevelDeltas {
       c[o + 2] += v;
       if (v < c[o + 3]!) c[o + 3] = v;
       if (v > c[o + 4]!) c[o + 4] = v;
-      if (ts < c[o + 6]!) (c[o + 5] = v), (c[o + 6] = ts);
-      if (ts >= c[o + 8]!) (c[o + 7] = v), (c[o + 8] = ts);
+      if (ts < c[o + 6]!) ((c[o + 5] = v), (c[o + 6] = ts));
+      if (ts >= c[o + 8]!) ((c[o + 7] = v), (c[o + 8] = ts));
       return;
     }
     if (empty >= 0) {
@@ -167,7 +171,7 @@ class LevelDeltas {
     }
     for (let w = 0; w < WAYS; w++) {
       const o = (slot * WAYS + w) * B;
-      if (c[o + 1] === 0) return this.count++, writeBucket(c, o, b);
+      if (c[o + 1] === 0) return (this.count++, writeBucket(c, o, b));
     }
     let list = this.extra.get(slot);
     if (!list) this.extra.set(slot, (list = []));
@@ -246,7 +250,7 @@ export function createRollupKeeper(writer: string) {
       queued[slot] = 1;
       if (tail === queue.length) {
         // move down in place once the head has passed half the array, else grow it
-        if (head * 2 >= queue.length) queue.copyWithin(0, head, tail), (tail -= head), (head = 0);
+        if (head * 2 >= queue.length) (queue.copyWithin(0, head, tail), (tail -= head), (head = 0));
         else queue = grownI32(queue, queue.length * 2);
       }
       queue[tail++] = slot;
@@ -305,18 +309,29 @@ export function createRollupKeeper(writer: string) {
       if (!flushing) return;
       for (const level of LEVELS) {
         const rows = flushing[level];
-        for (let o = 0; o < rows.length; o += ROLLUP_ROW) levels[level].fold(pendingSlot(rows[o]!), bucketAt(rows, o + 1));
+        for (let o = 0; o < rows.length; o += ROLLUP_ROW)
+          levels[level].fold(pendingSlot(rows[o]!), bucketAt(rows, o + 1));
       }
       flushing = null;
     },
     /** deltas of one series in [start, end) not yet in the table as of `durableGeneration` (copies) */
-    pendingOf(level: RollupLevel, seriesId: number, start: number, end: number, durableGeneration: number): RollupBucket[] {
+    pendingOf(
+      level: RollupLevel,
+      seriesId: number,
+      start: number,
+      end: number,
+      durableGeneration: number,
+    ): RollupBucket[] {
       const out: RollupBucket[] = [];
       const slot = slots.get(seriesId);
       if (slot >= 0 && slot < queued.length) levels[level].collect(slot, start, end, out);
       if (flushing && flushing.generation > durableGeneration) {
         const rows = flushing[level];
-        for (let o = firstRowOf(rows, seriesId) * ROLLUP_ROW; o < rows.length && rows[o] === seriesId; o += ROLLUP_ROW) {
+        for (
+          let o = firstRowOf(rows, seriesId) * ROLLUP_ROW;
+          o < rows.length && rows[o] === seriesId;
+          o += ROLLUP_ROW
+        ) {
           if (rows[o + 1]! >= start && rows[o + 1]! < end) fold(out, bucketAt(rows, o + 1));
         }
       }

@@ -38,10 +38,22 @@ function subparamTypes(v: unknown): Record<string, Datatype> {
 function declaration(sensor: string, configtype: string, param: string, spec: unknown): DeclaredParam {
   if (isDatatype(spec)) return { sensor, configtype, param, datatype: spec, subparams: {} };
   if (isObject(spec) && (isDatatype(spec.datatype) || isObject(spec.subparams) || isObject(spec.subparam_datatypes))) {
-    return { sensor, configtype, param, datatype: isDatatype(spec.datatype) ? spec.datatype : undefined, subparams: subparamTypes(spec.subparams ?? spec.subparam_datatypes) };
+    return {
+      sensor,
+      configtype,
+      param,
+      datatype: isDatatype(spec.datatype) ? spec.datatype : undefined,
+      subparams: subparamTypes(spec.subparams ?? spec.subparam_datatypes),
+    };
   }
   // a sample value (dummy devices are often configured with one): its JSON type
-  return { sensor, configtype, param, datatype: spec === null || spec === undefined ? undefined : (inferDatatype(spec) ?? undefined), subparams: {} };
+  return {
+    sensor,
+    configtype,
+    param,
+    datatype: spec === null || spec === undefined ? undefined : (inferDatatype(spec) ?? undefined),
+    subparams: {},
+  };
 }
 
 const EMPTY: SensorConfig = { params: [], datatypeOf: () => undefined };
@@ -60,7 +72,9 @@ export function parseSensorConfig(sensors: unknown): SensorConfig {
   if (Array.isArray(json)) {
     for (const row of json.slice(0, MAX_PARAMS)) {
       if (!isObject(row) || typeof row.sensor !== 'string' || typeof row.param !== 'string') continue;
-      params.push(declaration(row.sensor, typeof row.configtype === 'string' ? row.configtype : 'data', row.param, row));
+      params.push(
+        declaration(row.sensor, typeof row.configtype === 'string' ? row.configtype : 'data', row.param, row),
+      );
     }
   } else if (isObject(json)) {
     if ('_decoder' in json) {
@@ -71,7 +85,8 @@ export function parseSensorConfig(sensors: unknown): SensorConfig {
       if (sensor.startsWith('_') || !isObject(configs)) continue;
       for (const [configtype, ps] of Object.entries(configs)) {
         if (!isObject(ps)) continue;
-        for (const [param, spec] of Object.entries(ps)) if (params.length < MAX_PARAMS) params.push(declaration(sensor, configtype, param, spec));
+        for (const [param, spec] of Object.entries(ps))
+          if (params.length < MAX_PARAMS) params.push(declaration(sensor, configtype, param, spec));
       }
     }
   }

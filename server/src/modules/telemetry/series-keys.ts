@@ -10,12 +10,23 @@ export type SeriesRef = SeriesView;
 const SERIES_COLS = 'id, device_id AS deviceId, sensor, configtype, param, subparam, datatype';
 
 export function createSeriesKeys(sqlite: Database.Database) {
-  const byKey = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`);
-  const ofParam = sqlite.prepare(`SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND app_id = ? ORDER BY subparam`);
+  const byKey = sqlite.prepare(
+    `SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`,
+  );
+  const ofParam = sqlite.prepare(
+    `SELECT ${SERIES_COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND app_id = ? ORDER BY subparam`,
+  );
   const ofDevice = sqlite.prepare('SELECT id FROM telemetry_series WHERE app_id = ? AND device_id = ?').pluck();
   return {
     /** the series of this exact key in the application, undefined when it has none */
-    byKey(appId: number, deviceId: number, sensor: string, configtype: string, param: string, subparam: string): SeriesRef | undefined {
+    byKey(
+      appId: number,
+      deviceId: number,
+      sensor: string,
+      configtype: string,
+      param: string,
+      subparam: string,
+    ): SeriesRef | undefined {
       return byKey.get(deviceId, sensor, configtype, param, subparam, appId) as SeriesRef | undefined;
     },
     /** every subparam series of a param, by subparam */

@@ -33,7 +33,7 @@ export interface SeriesInfo {
 export function noteLatest(series: SeriesInfo, p: LatestValue): void {
   const latest = series.latest;
   if (!latest) series.latest = { ts: p.ts, num: p.num, text: p.text };
-  else if (p.ts >= latest.ts) (latest.ts = p.ts), (latest.num = p.num), (latest.text = p.text);
+  else if (p.ts >= latest.ts) ((latest.ts = p.ts), (latest.num = p.num), (latest.text = p.text));
 }
 
 export interface SeriesKey {
@@ -65,13 +65,19 @@ function child<K, V>(m: Map<K, V>, k: K, make: () => V): V {
 
 export type SeriesResolution = SeriesInfo | 'datatype_mismatch' | 'series_limit';
 
-export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSeriesPerDevice: number; now: () => number; points: PointReads }) {
+export function createSeriesRegistry(
+  sqlite: Database.Database,
+  opts: { maxSeriesPerDevice: number; now: () => number; points: PointReads },
+) {
   const tree: SeriesTree = new Map();
-  const lookup = (deviceId: number, k: SeriesKey) => tree.get(deviceId)?.get(k.sensor)?.get(k.configtype)?.get(k.param)?.get(k.subparam);
+  const lookup = (deviceId: number, k: SeriesKey) =>
+    tree.get(deviceId)?.get(k.sensor)?.get(k.configtype)?.get(k.param)?.get(k.subparam);
   const byId = new Map<number, SeriesInfo>();
   const perDevice = new Map<number, number>();
   const COLS = 'id, app_id, device_id, sensor, configtype, param, subparam, datatype';
-  const findByKey = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ?`);
+  const findByKey = sqlite.prepare(
+    `SELECT ${COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ?`,
+  );
   const findById = sqlite.prepare(`SELECT ${COLS} FROM telemetry_series WHERE id = ?`);
   const countOfDevice = sqlite.prepare('SELECT count(*) AS n FROM telemetry_series WHERE device_id = ?').pluck();
   const insert = sqlite.prepare(
@@ -94,7 +100,15 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
       latest,
       lastStampedTs: latest?.ts ?? 0,
     };
-    const params = child(child(child(tree, info.deviceId, () => new Map()), info.sensor, () => new Map()), info.configtype, () => new Map());
+    const params = child(
+      child(
+        child(tree, info.deviceId, () => new Map()),
+        info.sensor,
+        () => new Map(),
+      ),
+      info.configtype,
+      () => new Map(),
+    );
     child(params, info.param, () => new Map()).set(info.subparam, info);
     byId.set(info.id, info);
     learnt++;
@@ -121,7 +135,16 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
         }
         perDevice.set(deviceId, count + 1);
         const started = performance.now();
-        const row = insert.get(appId, deviceId, key.sensor, key.configtype, key.param, key.subparam, datatype, opts.now()) as SeriesRow;
+        const row = insert.get(
+          appId,
+          deviceId,
+          key.sensor,
+          key.configtype,
+          key.param,
+          key.subparam,
+          datatype,
+          opts.now(),
+        ) as SeriesRow;
         const took = performance.now() - started;
         stats.created++;
         stats.create_ms += took;
@@ -141,14 +164,19 @@ export function createSeriesRegistry(sqlite: Database.Database, opts: { maxSerie
 
   // one message's new series in one transaction (one commit, not one per series). Immediate: a deferred transaction
   // that reads first cannot take the write lock once the writer thread has committed since its read began.
-  const create = sqlite.transaction((appId: number, deviceId: number, keys: readonly (SeriesKey & { datatype: Datatype })[]) =>
-    keys.map((k) => resolve(appId, deviceId, k, k.datatype)),
+  const create = sqlite.transaction(
+    (appId: number, deviceId: number, keys: readonly (SeriesKey & { datatype: Datatype })[]) =>
+      keys.map((k) => resolve(appId, deviceId, k, k.datatype)),
   );
 
   return {
     stats,
     /** the series of a message's points, in order (see `resolve`); only a message naming a new series writes */
-    resolveAll(appId: number, deviceId: number, keys: readonly (SeriesKey & { datatype: Datatype })[]): SeriesResolution[] {
+    resolveAll(
+      appId: number,
+      deviceId: number,
+      keys: readonly (SeriesKey & { datatype: Datatype })[],
+    ): SeriesResolution[] {
       const out = new Array<SeriesResolution>(keys.length);
       for (let i = 0; i < keys.length; i++) {
         const info = lookup(deviceId, keys[i]!);

@@ -3,11 +3,17 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../platform/log.js';
 
-export const CLUSTERED_TABLES = ['telemetry_points', 'telemetry_rollup_minute', 'telemetry_rollup_hour', 'device_state_history'] as const;
+export const CLUSTERED_TABLES = [
+  'telemetry_points',
+  'telemetry_rollup_minute',
+  'telemetry_rollup_hour',
+  'device_state_history',
+] as const;
 
 export function ensureClusteredLayout(sqlite: Database.Database, log?: Logger): void {
   for (const table of CLUSTERED_TABLES) {
-    const row = sqlite.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) as { sql: string } | undefined;
+    const row = sqlite.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) as
+      { sql: string } | undefined;
     if (!row) throw new Error(`table ${table} is missing: run the migrations first`);
     if (/WITHOUT\s+ROWID\s*$/i.test(row.sql.trim())) continue;
     const rows = (sqlite.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;

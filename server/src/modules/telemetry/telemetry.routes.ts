@@ -58,7 +58,11 @@ function startCsv(res: Response, fileName: string) {
 
 export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: TelemetryRouteDeps): BoundRoute[] {
   const settingsOf = (deviceId: number, key: string) =>
-    db.select().from(sensorSettings).where(and(eq(sensorSettings.deviceId, deviceId), eq(sensorSettings.key, key))).get();
+    db
+      .select()
+      .from(sensorSettings)
+      .where(and(eq(sensorSettings.deviceId, deviceId), eq(sensorSettings.key, key)))
+      .get();
   const saveSettings = (deviceId: number, key: string, set: { policies?: string; tags?: string }) =>
     db
       .insert(sensorSettings)
@@ -91,9 +95,11 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
       const zone = input.tz ?? app.timezone;
       startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), zone));
       if (await write(res, CSV_HEADER)) {
-        await data.csvRange(row.appId, row.id, input, input.start, input.end, async (chunk) => {
-          if (!(await write(res, csvRows(chunk, input, zone)))) throw new Error('client went away');
-        }).catch(() => undefined);
+        await data
+          .csvRange(row.appId, row.id, input, input.start, input.end, async (chunk) => {
+            if (!(await write(res, csvRows(chunk, input, zone)))) throw new Error('client went away');
+          })
+          .catch(() => undefined);
       }
       res.end();
       return null;

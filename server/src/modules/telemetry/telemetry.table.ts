@@ -50,8 +50,12 @@ const rollupColumns = () => ({
   lastTs: integer('last_ts').notNull(),
 });
 
-export const telemetryRollupMinute = sqliteTable('telemetry_rollup_minute', rollupColumns(), (t) => [primaryKey({ columns: [t.seriesId, t.bucketTs] })]);
-export const telemetryRollupHour = sqliteTable('telemetry_rollup_hour', rollupColumns(), (t) => [primaryKey({ columns: [t.seriesId, t.bucketTs] })]);
+export const telemetryRollupMinute = sqliteTable('telemetry_rollup_minute', rollupColumns(), (t) => [
+  primaryKey({ columns: [t.seriesId, t.bucketTs] }),
+]);
+export const telemetryRollupHour = sqliteTable('telemetry_rollup_hour', rollupColumns(), (t) => [
+  primaryKey({ columns: [t.seriesId, t.bucketTs] }),
+]);
 
 /**
  * Per writer process, the last rollup-delta generation its transactions made durable: read in the same snapshot as the

@@ -23,7 +23,29 @@ function ordered(messages: TelemetryMessage[]) {
 
 describe('orderBySeries', () => {
   it('orders a batch by series then time, whatever the arrival order', () => {
-    expect(ordered([msg([[30, 5], [2, 9], [10, 1]]), msg([[2, 3], [30, 1], [10, 2]]), msg([[2, 10]])])).toEqual([[2, 3], [2, 9], [2, 10], [10, 1], [10, 2], [30, 1], [30, 5]]);
+    expect(
+      ordered([
+        msg([
+          [30, 5],
+          [2, 9],
+          [10, 1],
+        ]),
+        msg([
+          [2, 3],
+          [30, 1],
+          [10, 2],
+        ]),
+        msg([[2, 10]]),
+      ]),
+    ).toEqual([
+      [2, 3],
+      [2, 9],
+      [2, 10],
+      [10, 1],
+      [10, 2],
+      [30, 1],
+      [30, 5],
+    ]);
   });
   it('keeps every point and handles an empty batch', () => {
     expect(ordered([])).toEqual([]);
@@ -47,28 +69,60 @@ describe('createBatchStore', () => {
   it('stores numbers, nulls and texts as sent, reports duplicates by batch index, applies states', () => {
     const { sqlite, store: s } = store();
     const text = { seriesId: 7, ts: 5, num: null, text: '{"a":1}' };
-    const first = toBatch(1, [msg([[3, 2], [3, 1]], { points: [{ seriesId: 3, ts: 2, num: 2.5, text: null }, { seriesId: 3, ts: 1, num: null, text: null }, text], states: [{ key: 'POWER', value: '"ON"', ts: 1 }] })], null);
+    const first = toBatch(
+      1,
+      [
+        msg(
+          [
+            [3, 2],
+            [3, 1],
+          ],
+          {
+            points: [{ seriesId: 3, ts: 2, num: 2.5, text: null }, { seriesId: 3, ts: 1, num: null, text: null }, text],
+            states: [{ key: 'POWER', value: '"ON"', ts: 1 }],
+          },
+        ),
+      ],
+      null,
+    );
     const r1 = s.write(first.batch);
     expect(Array.from(r1.duplicates)).toEqual([]);
     expect(r1.appliedStates).toEqual([{ msg: 0, changes: [{ key: 'POWER', value: '"ON"', ts: 1 }] }]);
-    expect(sqlite.prepare('SELECT series_id, ts, num, text FROM telemetry_points ORDER BY series_id, ts').raw().all()).toEqual([
+    expect(
+      sqlite.prepare('SELECT series_id, ts, num, text FROM telemetry_points ORDER BY series_id, ts').raw().all(),
+    ).toEqual([
       [3, 1, null, null],
       [3, 2, 2.5, null],
       [7, 5, null, '{"a":1}'],
     ]);
     // the same (series, ts) again: not stored twice, reported by its index in the batch
-    const again = toBatch(2, [msg([[9, 1], [3, 2]])], null);
+    const again = toBatch(
+      2,
+      [
+        msg([
+          [9, 1],
+          [3, 2],
+        ]),
+      ],
+      null,
+    );
     expect(Array.from(s.write(again.batch).duplicates)).toEqual([1]);
-    expect(sqlite.prepare('SELECT value FROM device_states WHERE device_id = 1 AND key = ?').pluck().get('POWER')).toBe('"ON"');
+    expect(sqlite.prepare('SELECT value FROM device_states WHERE device_id = 1 AND key = ?').pluck().get('POWER')).toBe(
+      '"ON"',
+    );
   });
 
   it('merges rollup rows and records the generation in the same transaction', () => {
     const { sqlite, store: s } = store();
     const rows = (count: number, sum: number) => Float64Array.from([4, 60_000, count, sum, 1, 3, 1, 60_001, 3, 60_002]);
     s.write(toBatch(1, [], { writer: 'w1', generation: 1, minute: rows(2, 4), hour: new Float64Array(0) }).batch);
-    const r = s.write(toBatch(2, [], { writer: 'w1', generation: 2, minute: rows(1, 3), hour: new Float64Array(0) }).batch);
+    const r = s.write(
+      toBatch(2, [], { writer: 'w1', generation: 2, minute: rows(1, 3), hour: new Float64Array(0) }).batch,
+    );
     expect(r.rollupRows).toBe(1);
     expect(sqlite.prepare('SELECT "count", "sum" FROM telemetry_rollup_minute').raw().all()).toEqual([[3, 7]]);
-    expect(sqlite.prepare("SELECT rollup_generation FROM telemetry_writer_state WHERE writer = 'w1'").pluck().get()).toBe(2);
+    expect(
+      sqlite.prepare("SELECT rollup_generation FROM telemetry_writer_state WHERE writer = 'w1'").pluck().get(),
+    ).toBe(2);
   });
 });

@@ -75,7 +75,9 @@ export function orderBySeries(series: Float64Array, ts: Float64Array): Int32Arra
   return out;
 }
 
-const mergeSql = (table: string) => `INSERT INTO ${table} (series_id, bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts)
+const mergeSql = (
+  table: string,
+) => `INSERT INTO ${table} (series_id, bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (series_id, bucket_ts) DO UPDATE SET
     "count" = "count" + excluded."count",
@@ -90,7 +92,8 @@ const mergeSql = (table: string) => `INSERT INTO ${table} (series_id, bucket_ts,
 export const JOURNAL_TABLES = ['telemetry_journal_0', 'telemetry_journal_1'] as const;
 
 /** bytes of one WAL frame of this database: a page and its 24-byte frame header */
-export const walFrameBytes = (sqlite: Database.Database): number => (sqlite.pragma('page_size', { simple: true }) as number) + 24;
+export const walFrameBytes = (sqlite: Database.Database): number =>
+  (sqlite.pragma('page_size', { simple: true }) as number) + 24;
 
 const textsOf = (c: PointColumns) => {
   const texts = new Map<number, string>();
@@ -100,11 +103,18 @@ const textsOf = (c: PointColumns) => {
 
 /** The statements of one connection; `write` stores a batch in one transaction or throws (nothing stored). */
 export function createBatchStore(sqlite: Database.Database) {
-  const insertPoint = sqlite.prepare('INSERT INTO telemetry_points (series_id, ts, num, text) VALUES (?, ?, ?, ?) ON CONFLICT (series_id, ts) DO NOTHING');
-  const append = JOURNAL_TABLES.map((t) => sqlite.prepare(`INSERT INTO ${t} (round, points, series, ts, num, has_num, texts) VALUES (?, ?, ?, ?, ?, ?, ?)`));
+  const insertPoint = sqlite.prepare(
+    'INSERT INTO telemetry_points (series_id, ts, num, text) VALUES (?, ?, ?, ?) ON CONFLICT (series_id, ts) DO NOTHING',
+  );
+  const append = JOURNAL_TABLES.map((t) =>
+    sqlite.prepare(`INSERT INTO ${t} (round, points, series, ts, num, has_num, texts) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+  );
   // no WHERE: SQLite empties the table by dropping its pages, not row by row
   const clear = JOURNAL_TABLES.map((t) => sqlite.prepare(`DELETE FROM ${t}`));
-  const merge: Record<RollupLevel, Database.Statement> = { minute: sqlite.prepare(mergeSql(ROLLUP_TABLE.minute)), hour: sqlite.prepare(mergeSql(ROLLUP_TABLE.hour)) };
+  const merge: Record<RollupLevel, Database.Statement> = {
+    minute: sqlite.prepare(mergeSql(ROLLUP_TABLE.minute)),
+    hour: sqlite.prepare(mergeSql(ROLLUP_TABLE.hour)),
+  };
   const setGeneration = sqlite.prepare(
     'INSERT INTO telemetry_writer_state (writer, rollup_generation, updated_at) VALUES (?, ?, ?) ON CONFLICT (writer) DO UPDATE SET rollup_generation = excluded.rollup_generation, updated_at = excluded.updated_at',
   );
@@ -112,7 +122,19 @@ export function createBatchStore(sqlite: Database.Database) {
 
   function mergeRows(level: RollupLevel, rows: Float64Array): number {
     const stmt = merge[level];
-    for (let o = 0; o < rows.length; o += ROLLUP_ROW) stmt.run(rows[o], rows[o + 1], rows[o + 2], rows[o + 3], rows[o + 4], rows[o + 5], rows[o + 6], rows[o + 7], rows[o + 8], rows[o + 9]);
+    for (let o = 0; o < rows.length; o += ROLLUP_ROW)
+      stmt.run(
+        rows[o],
+        rows[o + 1],
+        rows[o + 2],
+        rows[o + 3],
+        rows[o + 4],
+        rows[o + 5],
+        rows[o + 6],
+        rows[o + 7],
+        rows[o + 8],
+        rows[o + 9],
+      );
     return rows.length / ROLLUP_ROW;
   }
 
@@ -122,7 +144,8 @@ export function createBatchStore(sqlite: Database.Database) {
     const dup: number[] = [];
     for (let k = 0; k < c.series.length; k++) {
       const i = order ? order[k]! : k;
-      if (insertPoint.run(c.series[i], c.ts[i], c.hasNum[i] ? c.num[i] : null, texts.get(i) ?? null).changes === 0) dup.push(i);
+      if (insertPoint.run(c.series[i], c.ts[i], c.hasNum[i] ? c.num[i] : null, texts.get(i) ?? null).changes === 0)
+        dup.push(i);
     }
     return Int32Array.from(dup);
   }
@@ -162,7 +185,16 @@ export function createBatchStore(sqlite: Database.Database) {
     write(b: WriteBatch): WriteResult {
       const started = performance.now();
       const startedAt = performance.timeOrigin + started;
-      const out: WriteResult = { id: b.id, duplicates: new Int32Array(0), appliedStates: [], refusedStates: [], rollupRows: 0, ms: 0, startedAt, endedAt: 0 };
+      const out: WriteResult = {
+        id: b.id,
+        duplicates: new Int32Array(0),
+        appliedStates: [],
+        refusedStates: [],
+        rollupRows: 0,
+        ms: 0,
+        startedAt,
+        endedAt: 0,
+      };
       run.immediate(b, out);
       out.ms = performance.now() - started;
       out.endedAt = performance.timeOrigin + performance.now();
@@ -180,11 +212,20 @@ export type BatchStore = ReturnType<typeof createBatchStore>;
  */
 export function replayJournal(sqlite: Database.Database): number {
   const rows = sqlite
-    .prepare(`SELECT points, series, ts, num, has_num AS hasNum, texts FROM (${JOURNAL_TABLES.map((t) => `SELECT round, id, points, series, ts, num, has_num, texts FROM ${t}`).join(' UNION ALL ')}) ORDER BY round, id`)
+    .prepare(
+      `SELECT points, series, ts, num, has_num AS hasNum, texts FROM (${JOURNAL_TABLES.map((t) => `SELECT round, id, points, series, ts, num, has_num, texts FROM ${t}`).join(' UNION ALL ')}) ORDER BY round, id`,
+    )
     .all() as { points: number; series: Buffer; ts: Buffer; num: Buffer; hasNum: Buffer; texts: string | null }[];
   if (rows.length === 0) return 0;
   const n = rows.reduce((k, r) => k + r.points, 0);
-  const all: PointColumns = { series: new Float64Array(n), ts: new Float64Array(n), num: new Float64Array(n), hasNum: new Uint8Array(n), textAt: new Int32Array(0), texts: [] };
+  const all: PointColumns = {
+    series: new Float64Array(n),
+    ts: new Float64Array(n),
+    num: new Float64Array(n),
+    hasNum: new Uint8Array(n),
+    textAt: new Int32Array(0),
+    texts: [],
+  };
   const textAt: number[] = [];
   // copies: a blob's bytes need not be aligned for a Float64Array view
   const floats = (b: Buffer) => new Float64Array(Uint8Array.from(b).buffer);
@@ -194,7 +235,8 @@ export function replayJournal(sqlite: Database.Database): number {
     all.ts.set(floats(r.ts), o);
     all.num.set(floats(r.num), o);
     all.hasNum.set(r.hasNum, o);
-    if (r.texts) for (const [at, text] of JSON.parse(r.texts) as [number, string][]) textAt.push(o + at), all.texts.push(text);
+    if (r.texts)
+      for (const [at, text] of JSON.parse(r.texts) as [number, string][]) (textAt.push(o + at), all.texts.push(text));
     o += r.points;
   }
   all.textAt = Int32Array.from(textAt);

@@ -11,7 +11,25 @@ import { createTelemetryPipeline } from './pipeline.js';
 import { toBatch } from './writer.js';
 
 const submit = (ex: ReturnType<typeof threadExecutor>, id: number) =>
-  new Promise<WriteResult>((resolve, reject) => ex.submit(toBatch(id, [{ appId: 1, deviceId: 1, qos: 0, receivedAt: 0, states: [], points: [{ seriesId: 1, ts: id, num: id, text: null }] }], null).batch, (err, r) => (err ? reject(err) : resolve(r!))));
+  new Promise<WriteResult>((resolve, reject) =>
+    ex.submit(
+      toBatch(
+        id,
+        [
+          {
+            appId: 1,
+            deviceId: 1,
+            qos: 0,
+            receivedAt: 0,
+            states: [],
+            points: [{ seriesId: 1, ts: id, num: id, text: null }],
+          },
+        ],
+        null,
+      ).batch,
+      (err, r) => (err ? reject(err) : resolve(r!)),
+    ),
+  );
 
 describe('threadExecutor', () => {
   it('fails a batch its thread cannot write, and starts a new thread for the next one', async () => {
@@ -40,13 +58,16 @@ describe('checkpoint thread', () => {
     try {
       for (let id = 1; id <= 5; id++) await submit(ex, id);
       const deadline = Date.now() + 5000;
-      while (ex.checkpoints!.wal_checkpointed_frames === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (ex.checkpoints!.wal_checkpointed_frames === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       expect(ex.checkpoints!.wal_checkpoints).toBeGreaterThan(0);
       expect(ex.checkpoints!.wal_checkpointed_frames).toBeGreaterThan(0);
       expect(ex.checkpoints!.wal_checkpoint_failures).toBe(0);
       // what was checkpointed is in the database file: a new connection without the WAL's help reads it
       expect(handle.sqlite.prepare('SELECT count(*) FROM telemetry_journal_0').pluck().get()).toBe(0);
-      expect(handle.sqlite.prepare('SELECT ts FROM telemetry_points ORDER BY ts').pluck().all()).toEqual([1, 2, 3, 4, 5]);
+      expect(handle.sqlite.prepare('SELECT ts FROM telemetry_points ORDER BY ts').pluck().all()).toEqual([
+        1, 2, 3, 4, 5,
+      ]);
     } finally {
       await ex.close();
       handle.close();
@@ -57,21 +78,38 @@ describe('checkpoint thread', () => {
   it('keeps the WAL bounded while batches come back to back: the writer thread finishes a checkpoint and the WAL starts over', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-walcap-'));
     const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
-    const ex = threadExecutor(handle.sqlite.name, createLogger('silent'), { checkpointEveryMs: 100, walRestartFrames: 64 });
+    const ex = threadExecutor(handle.sqlite.name, createLogger('silent'), {
+      checkpointEveryMs: 100,
+      walRestartFrames: 64,
+    });
     // 400 points of 50 series a batch, into the clustered table: tens of pages a commit
     const batchOf = (id: number) => {
-      const points = Array.from({ length: 400 }, (_, k) => ({ seriesId: 1 + (k % 50), ts: id * 1000 + k, num: k, text: null }));
+      const points = Array.from({ length: 400 }, (_, k) => ({
+        seriesId: 1 + (k % 50),
+        ts: id * 1000 + k,
+        num: k,
+        text: null,
+      }));
       return toBatch(id, [{ appId: 1, deviceId: 1, qos: 0, receivedAt: 0, states: [], points }], null).batch;
     };
     const walBytes = () => fs.statSync(`${handle.sqlite.name}-wal`).size;
     try {
       // the checkpoint thread running first (loaded through tsx here it takes ~1 s, the bundled one a fraction): what is
       // measured is the WAL under steady back-to-back commits, not the thread's start
-      for (let i = 0; i < 500 && ex.checkpoints!.wal_checkpoints === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && ex.checkpoints!.wal_checkpoints === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
       // all handed over at once: the thread commits them one after another without a gap
       let largest = 0;
       const sampler = setInterval(() => (largest = Math.max(largest, walBytes())), 5);
-      await Promise.all(Array.from({ length: 1500 }, (_, k) => new Promise<WriteResult>((resolve, reject) => ex.submit(batchOf(k + 1), (err, r) => (err ? reject(err) : resolve(r!))))));
+      await Promise.all(
+        Array.from(
+          { length: 1500 },
+          (_, k) =>
+            new Promise<WriteResult>((resolve, reject) =>
+              ex.submit(batchOf(k + 1), (err, r) => (err ? reject(err) : resolve(r!))),
+            ),
+        ),
+      );
       clearInterval(sampler);
       const c = ex.checkpoints!;
       expect(c.wal_checkpoint_failures).toBe(0);
@@ -126,7 +164,9 @@ describe('announceWrites', () => {
     try {
       handle.sqlite.exec('CREATE TABLE scratch (v INTEGER)');
       const insert = handle.sqlite.prepare('INSERT INTO scratch (v) VALUES (?)');
-      const payload = Buffer.from(JSON.stringify({ s: { c: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, i])) } }));
+      const payload = Buffer.from(
+        JSON.stringify({ s: { c: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, i])) } }),
+      );
       let slowest = 0;
       const until = Date.now() + 1500;
       for (let round = 0; Date.now() < until && round < 10_000; round++) {

@@ -13,7 +13,10 @@ import { createBatchStore, type WriteBatch, type WriteResult } from './write-bat
 export type WriteDone = (err: Error | null, result?: WriteResult) => void;
 
 /** what the writer thread posts: a batch's result or error, or a checkpoint it finished (writer.worker.ts) */
-export type WriterAnswer = { ok: true; result: WriteResult } | { ok: false; id: number; error: string; code?: string } | { walCheckpoint: { ms: number; caughtUp: boolean } };
+export type WriterAnswer =
+  | { ok: true; result: WriteResult }
+  | { ok: false; id: number; error: string; code?: string }
+  | { walCheckpoint: { ms: number; caughtUp: boolean } };
 
 export interface CheckpointStats {
   /** passive checkpoints run, and WAL frames they copied into the database file */
@@ -117,13 +120,19 @@ export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOp
   }
 
   function start(): Worker {
-    const w = new Worker(entry.script, { workerData: { file, gate, walCtl, walLimitFrames: walRestartFrames }, eval: entry.eval });
+    const w = new Worker(entry.script, {
+      workerData: { file, gate, walCtl, walLimitFrames: walRestartFrames },
+      eval: entry.eval,
+    });
     w.unref(); // an open writer never keeps a process alive; close() drains it
     w.on('message', (m: WriterAnswer) => {
       if ('walCheckpoint' in m) {
         checkpoints.wal_writer_checkpoints++;
         if (!m.walCheckpoint.caughtUp) checkpoints.wal_writer_checkpoint_misses++;
-        checkpoints.wal_writer_checkpoint_max_ms = Math.max(checkpoints.wal_writer_checkpoint_max_ms, Math.round(m.walCheckpoint.ms * 10) / 10);
+        checkpoints.wal_writer_checkpoint_max_ms = Math.max(
+          checkpoints.wal_writer_checkpoint_max_ms,
+          Math.round(m.walCheckpoint.ms * 10) / 10,
+        );
         return;
       }
       const id = m.ok ? m.result.id : m.id;
@@ -153,11 +162,25 @@ export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOp
   // second, and a fleet's first messages would queue behind it
   worker = start();
 
-  const checkpoints: CheckpointStats = { wal_checkpoints: 0, wal_checkpointed_frames: 0, wal_checkpoint_failures: 0, wal_max_frames: 0, wal_restarts: 0, wal_writer_checkpoints: 0, wal_writer_checkpoint_max_ms: 0, wal_writer_checkpoint_misses: 0 };
+  const checkpoints: CheckpointStats = {
+    wal_checkpoints: 0,
+    wal_checkpointed_frames: 0,
+    wal_checkpoint_failures: 0,
+    wal_max_frames: 0,
+    wal_restarts: 0,
+    wal_writer_checkpoints: 0,
+    wal_writer_checkpoint_max_ms: 0,
+    wal_writer_checkpoint_misses: 0,
+  };
   let checkpointer: Worker | null = null;
   let closing = false;
   function startCheckpointer(): Worker {
-    const workerData: CheckpointThreadData = { file, everyMs: checkpointEveryMs, ctl: walCtl, restartFrames: walRestartFrames };
+    const workerData: CheckpointThreadData = {
+      file,
+      everyMs: checkpointEveryMs,
+      ctl: walCtl,
+      restartFrames: walRestartFrames,
+    };
     const c = new Worker(checkpointEntry.script, { eval: checkpointEntry.eval, workerData });
     c.unref();
     let lastLog = 0;
@@ -196,9 +219,25 @@ export function threadExecutor(file: string, log: Logger, opts: ThreadExecutorOp
     submit(batch, done) {
       worker ??= start();
       inFlight.set(batch.id, done);
-      const transfer = [batch.series.buffer, batch.ts.buffer, batch.num.buffer, batch.hasNum.buffer, batch.textAt.buffer] as ArrayBuffer[];
-      if (batch.rollups) transfer.push(batch.rollups.minute.buffer as ArrayBuffer, batch.rollups.hour.buffer as ArrayBuffer);
-      if (batch.compact) transfer.push(...([batch.compact.series, batch.compact.ts, batch.compact.num, batch.compact.hasNum, batch.compact.textAt].map((a) => a.buffer) as ArrayBuffer[]));
+      const transfer = [
+        batch.series.buffer,
+        batch.ts.buffer,
+        batch.num.buffer,
+        batch.hasNum.buffer,
+        batch.textAt.buffer,
+      ] as ArrayBuffer[];
+      if (batch.rollups)
+        transfer.push(batch.rollups.minute.buffer as ArrayBuffer, batch.rollups.hour.buffer as ArrayBuffer);
+      if (batch.compact)
+        transfer.push(
+          ...([
+            batch.compact.series,
+            batch.compact.ts,
+            batch.compact.num,
+            batch.compact.hasNum,
+            batch.compact.textAt,
+          ].map((a) => a.buffer) as ArrayBuffer[]),
+        );
       worker.postMessage(batch, transfer);
     },
     async close() {

@@ -8,7 +8,14 @@ import type { BatchExecutor } from './writer-thread.js';
 import { COMPACT_YIELD_POINTS, createTelemetryWriter, type TelemetryMessage } from './writer.js';
 
 const log = createLogger('silent');
-const msg = (points: [number, number][]): TelemetryMessage => ({ appId: 1, deviceId: 1, qos: 1, receivedAt: 0, states: [], points: points.map(([seriesId, ts]) => ({ seriesId, ts, num: ts, text: null })) });
+const msg = (points: [number, number][]): TelemetryMessage => ({
+  appId: 1,
+  deviceId: 1,
+  qos: 1,
+  receivedAt: 0,
+  states: [],
+  points: points.map(([seriesId, ts]) => ({ seriesId, ts, num: ts, text: null })),
+});
 
 /** an executor that records each batch and answers at once (or fails) */
 function executor(fail = () => false) {
@@ -18,7 +25,16 @@ function executor(fail = () => false) {
     submit(batch, done) {
       batches.push(batch);
       if (fail()) return done(new Error('disk I/O error'));
-      const r: WriteResult = { id: batch.id, duplicates: new Int32Array(0), appliedStates: [], refusedStates: [], rollupRows: 0, ms: 0, startedAt: 0, endedAt: 0 };
+      const r: WriteResult = {
+        id: batch.id,
+        duplicates: new Int32Array(0),
+        appliedStates: [],
+        refusedStates: [],
+        rollupRows: 0,
+        ms: 0,
+        startedAt: 0,
+        endedAt: 0,
+      };
       done(null, r);
     },
     close: async () => {},
@@ -26,7 +42,15 @@ function executor(fail = () => false) {
   return { ex, batches };
 }
 
-function writer(ex: BatchExecutor, extra: { compactChunkPoints?: number; compactMaxChunkPoints?: number; now?: () => number; onSettled?: (m: TelemetryMessage, stored: boolean) => void } = {}) {
+function writer(
+  ex: BatchExecutor,
+  extra: {
+    compactChunkPoints?: number;
+    compactMaxChunkPoints?: number;
+    now?: () => number;
+    onSettled?: (m: TelemetryMessage, stored: boolean) => void;
+  } = {},
+) {
   const recent = createRecentPoints();
   const w = createTelemetryWriter({
     executor: ex,
@@ -53,7 +77,18 @@ describe('telemetry writer with a journal', () => {
     const { ex, batches } = executor();
     let clock = 0;
     const { w, recent } = writer(ex, { compactChunkPoints: 2, now: () => clock });
-    w.enqueue(msg([[3, 1], [1, 1], [2, 1], [1, 2], [3, 2], [2, 2], [4, 1], [4, 2]]));
+    w.enqueue(
+      msg([
+        [3, 1],
+        [1, 1],
+        [2, 1],
+        [1, 2],
+        [3, 2],
+        [2, 2],
+        [4, 1],
+        [4, 2],
+      ]),
+    );
     await w.flush({ compact: false });
     expect(batches.map((b) => [b.journal, b.compact, b.clearJournal])).toEqual([[{ part: 1, round: 1 }, null, -1]]);
     expect(recent.size).toBe(8);
@@ -64,7 +99,10 @@ describe('telemetry writer with a journal', () => {
     clock = 1150;
     w.enqueue(msg([[9, 2]]));
     await w.flush({ compact: false });
-    const compacted = () => batches.filter((b) => b.compact).map((b) => [b.journal?.part, Array.from(b.compact!.series), Array.from(b.compact!.ts), b.clearJournal]);
+    const compacted = () =>
+      batches
+        .filter((b) => b.compact)
+        .map((b) => [b.journal?.part, Array.from(b.compact!.series), Array.from(b.compact!.ts), b.clearJournal]);
     expect(compacted()).toEqual([[0, [1, 1], [1, 2], -1]]);
     // past the spread, the rest of the round is due: series 2, 3 and 4 (whole series), and the last chunk empties half 1
     clock = 1700;
@@ -87,7 +125,18 @@ describe('telemetry writer with a journal', () => {
     let clock = 0;
     const { w, recent } = writer(ex, { compactChunkPoints: 1, compactMaxChunkPoints: 4, now: () => clock });
     // ten series of two points, then the round is frozen and its whole spread has passed: all 20 points are due
-    w.enqueue(msg(Array.from({ length: 10 }, (_, s) => [[s + 1, 1], [s + 1, 2]] as [number, number][]).flat()));
+    w.enqueue(
+      msg(
+        Array.from(
+          { length: 10 },
+          (_, s) =>
+            [
+              [s + 1, 1],
+              [s + 1, 2],
+            ] as [number, number][],
+        ).flat(),
+      ),
+    );
     await w.flush({ compact: false });
     clock = 1000;
     w.enqueue(msg([[99, 1]]));
@@ -120,12 +169,30 @@ describe('telemetry writer with a journal', () => {
     /** `n` new points of series 100.. (one message per 500), all waiting at once */
     let next = 0;
     const backlog = (n: number) => {
-      for (let k = 0; k < n; k += 500) w.enqueue(msg(Array.from({ length: Math.min(500, n - k) }, (_, i): [number, number] => [100 + ((next + i) % 50), 10_000 + next + i])));
+      for (let k = 0; k < n; k += 500)
+        w.enqueue(
+          msg(
+            Array.from({ length: Math.min(500, n - k) }, (_, i): [number, number] => [
+              100 + ((next + i) % 50),
+              10_000 + next + i,
+            ]),
+          ),
+        );
       next += n;
     };
     const compactedIn = () => batches.map((b) => (b.compact ? b.compact.series.length : 0));
-    for (const [round, late] of [[1, false], [2, true]] as const) {
-      w.enqueue(msg([[round * 10 + 1, 1], [round * 10 + 1, 2], [round * 10 + 2, 1], [round * 10 + 2, 2]]));
+    for (const [round, late] of [
+      [1, false],
+      [2, true],
+    ] as const) {
+      w.enqueue(
+        msg([
+          [round * 10 + 1, 1],
+          [round * 10 + 1, 2],
+          [round * 10 + 2, 1],
+          [round * 10 + 2, 2],
+        ]),
+      );
       await w.flush({ compact: false });
       // the round freezes at the next batch after its period; 0.7 s (past the spread: all due) or 0.95 s later
       clock = round * 1000 + 50;
@@ -138,7 +205,10 @@ describe('telemetry writer with a journal', () => {
       // batches of 1,000 points (maxBatchPoints): the first leaves 1,500 waiting; the round's 4 points (and, in the
       // second, round 1's backlog) go in one chunk, in the first batch or the next
       const chunks = compactedIn();
-      expect(chunks, late ? 'the round runs late: it does not yield' : 'yields to the backlog, then catches up').toEqual(late ? [2505, 0, 0] : [0, 4, 0]);
+      expect(
+        chunks,
+        late ? 'the round runs late: it does not yield' : 'yields to the backlog, then catches up',
+      ).toEqual(late ? [2505, 0, 0] : [0, 4, 0]);
     }
   });
 
@@ -146,7 +216,12 @@ describe('telemetry writer with a journal', () => {
     let failing = false;
     const { ex, batches } = executor(() => failing);
     const { w, recent } = writer(ex);
-    w.enqueue(msg([[1, 1], [1, 2]]));
+    w.enqueue(
+      msg([
+        [1, 1],
+        [1, 2],
+      ]),
+    );
     await w.flush({ compact: false });
     failing = true;
     await w.close();
@@ -164,7 +239,10 @@ describe('telemetry writer on failing storage', () => {
     const { ex, batches } = executor(() => failures-- > 0);
     const settled: [TelemetryMessage, boolean][] = [];
     const { w } = writer(ex, { onSettled: (m, stored) => settled.push([m, stored]) });
-    const m = msg([[1, 1], [1, 2]]);
+    const m = msg([
+      [1, 1],
+      [1, 2],
+    ]);
     w.enqueue(m);
     // five failures, each followed by a growing pause (100, 200, 400, 800, 1600 ms: 3.1 s), then the sixth attempt commits
     const deadline = Date.now() + 15_000;
@@ -178,7 +256,11 @@ describe('telemetry writer on failing storage', () => {
 
   it('gives up on a batch failing for another reason after three attempts, unacknowledged', async () => {
     const batches: WriteBatch[] = [];
-    const ex: BatchExecutor = { threaded: false, submit: (b, done) => (batches.push(b), done(new Error('constraint failed'))), close: async () => {} };
+    const ex: BatchExecutor = {
+      threaded: false,
+      submit: (b, done) => (batches.push(b), done(new Error('constraint failed'))),
+      close: async () => {},
+    };
     const settled: boolean[] = [];
     const { w } = writer(ex, { onSettled: (_m, stored) => settled.push(stored) });
     w.enqueue(msg([[1, 1]]));

@@ -136,14 +136,18 @@ export function toColumns(points: readonly TelemetryPoint[]): PointColumns {
     const p = points[i]!;
     series[i] = p.seriesId;
     ts[i] = p.ts;
-    if (p.num !== null) (num[i] = p.num), (hasNum[i] = 1);
-    if (p.text !== null) textAt.push(i), texts.push(p.text);
+    if (p.num !== null) ((num[i] = p.num), (hasNum[i] = 1));
+    if (p.text !== null) (textAt.push(i), texts.push(p.text));
   }
   return { series, ts, num, hasNum, textAt: Int32Array.from(textAt), texts };
 }
 
 /** The messages' points and states as one batch (no journal, no compaction: the writer adds those). */
-export function toBatch(id: number, messages: readonly TelemetryMessage[], rollups: RollupSnapshot | null): { batch: WriteBatch; points: TelemetryPoint[] } {
+export function toBatch(
+  id: number,
+  messages: readonly TelemetryMessage[],
+  rollups: RollupSnapshot | null,
+): { batch: WriteBatch; points: TelemetryPoint[] } {
   const points: TelemetryPoint[] = [];
   const states: WriteBatch['states'] = [];
   for (let k = 0; k < messages.length; k++) {
@@ -151,7 +155,10 @@ export function toBatch(id: number, messages: readonly TelemetryMessage[], rollu
     for (const p of m.points) points.push(p);
     if (m.states.length) states.push({ msg: k, appId: m.appId, deviceId: m.deviceId, changes: m.states });
   }
-  return { batch: { id, ...toColumns(points), states, rollups, journal: null, compact: null, clearJournal: -1 }, points };
+  return {
+    batch: { id, ...toColumns(points), states, rollups, journal: null, compact: null, clearJournal: -1 },
+    points,
+  };
 }
 
 export function createTelemetryWriter(o: WriterOptions) {
@@ -222,9 +229,11 @@ export function createTelemetryWriter(o: WriterOptions) {
   const queued = () => qos0.length + qos1.length;
   // a rollup round merges every series pending when it starts, in chunks of ROLLUP_CHUNK_ROWS, one chunk per batch
   let roundLeft = 0;
-  const rollupDue = () => o.rollups.hasPending && (closed || roundLeft > 0 || o.now() - lastRollupFlush >= o.rollupFlushMs);
+  const rollupDue = () =>
+    o.rollups.hasPending && (closed || roundLeft > 0 || o.now() - lastRollupFlush >= o.rollupFlushMs);
   /** work for the next batch right now: messages queued, the rest of a rollup round, compaction behind its schedule */
-  const pressing = () => queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || worthAChunk(compactionDue()) || freezeDue();
+  const pressing = () =>
+    queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || worthAChunk(compactionDue()) || freezeDue();
   /** points of the frozen round the schedule wants compacted now (all of them when draining or far behind) */
   function compactionDue(): number {
     if (!recent?.frozen) return 0;
@@ -240,13 +249,16 @@ export function createTelemetryWriter(o: WriterOptions) {
   /** `due` points make a chunk: enough of them, or the rest of the round */
   const worthAChunk = (due: number) => due >= chunkPoints || (due > 0 && due === frozenTotal - frozenSent);
   const freezeDue = () =>
-    recent !== null && recent.frozen === null && recent.active.points > 0 && (compactAll || closed || recent.active.points >= maxRecent || o.now() - lastFreeze >= compactEveryMs);
+    recent !== null &&
+    recent.frozen === null &&
+    recent.active.points > 0 &&
+    (compactAll || closed || recent.active.points >= maxRecent || o.now() - lastFreeze >= compactEveryMs);
 
   let timerDue = 0;
   function schedule() {
     if (inFlight || immediate) return; // the batch's result schedules the next one
     if (queuedPoints >= o.maxBatchPoints && queued() > 0 && retryAt === 0) {
-      if (timer) clearTimeout(timer), (timer = undefined);
+      if (timer) (clearTimeout(timer), (timer = undefined));
       immediate = setImmediate(runDispatch);
       return;
     }
@@ -276,14 +288,23 @@ export function createTelemetryWriter(o: WriterOptions) {
   }
 
   /** The next chunk of the frozen round: whole series in id order, `want` points or a little more. */
-  function nextChunk(frozen: Generation, want: number): { columns: PointColumns; from: number; to: number; last: boolean; points: number } {
+  function nextChunk(
+    frozen: Generation,
+    want: number,
+  ): { columns: PointColumns; from: number; to: number; last: boolean; points: number } {
     const from = frozenNext;
     let to = from;
     let n = 0;
     while (to < frozenOrder.length && n < want) n += frozen.count(frozenOrder[to++]!);
     frozenNext = to;
     frozenSent += n;
-    return { columns: frozen.columns(frozenOrder.subarray(from, to)), from, to, last: to >= frozenOrder.length, points: n };
+    return {
+      columns: frozen.columns(frozenOrder.subarray(from, to)),
+      from,
+      to,
+      last: to >= frozenOrder.length,
+      points: n,
+    };
   }
 
   /** Hands up to maxBatchPoints (QoS 1 first: it was acknowledged), any due rollup deltas and compaction chunk. */
@@ -315,7 +336,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     }
     let snapshot: RollupSnapshot | null = null;
     if (rollupDue()) {
-      if (roundLeft <= 0) (roundLeft = o.rollups.pendingSeries), (lastRollupFlush = o.now());
+      if (roundLeft <= 0) ((roundLeft = o.rollups.pendingSeries), (lastRollupFlush = o.now()));
       const before = o.rollups.pendingSeries;
       snapshot = o.rollups.snapshot(ROLLUP_CHUNK_ROWS);
       roundLeft -= before - o.rollups.pendingSeries;
@@ -332,7 +353,14 @@ export function createTelemetryWriter(o: WriterOptions) {
         if (c.last) batch.clearJournal = (compacting.round % 2) as 0 | 1;
       }
     }
-    const flight: InFlight = { messages, points, weight: taken, rollups: snapshot, chunk, sentAt: performance.timeOrigin + performance.now() };
+    const flight: InFlight = {
+      messages,
+      points,
+      weight: taken,
+      rollups: snapshot,
+      chunk,
+      sentAt: performance.timeOrigin + performance.now(),
+    };
     inFlight = flight;
     o.executor.submit(batch, (err, result) => settle(flight, err, result));
     return true;
@@ -349,7 +377,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       for (const fn of waiting) fn();
       // more arrived while this batch was written: the next one goes at once (batches grow with the load)
       if (pressing() && !immediate && retryAt === 0) {
-        if (timer) clearTimeout(timer), (timer = undefined);
+        if (timer) (clearTimeout(timer), (timer = undefined));
         immediate = setImmediate(runDispatch);
       } else schedule();
     }
@@ -358,7 +386,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   function failed(f: InFlight, err: Error) {
     stats.failed_batches++;
     if (f.rollups) o.rollups.snapshotFailed();
-    if (f.chunk) (frozenNext = f.chunk.from), (frozenSent -= f.chunk.points); // the chunk goes again with a later batch
+    if (f.chunk) ((frozenNext = f.chunk.from), (frozenSent -= f.chunk.points)); // the chunk goes again with a later batch
     failedAttempts++;
     if (isStorageFault(err)) {
       stats.storage_faults++;
@@ -366,7 +394,9 @@ export function createTelemetryWriter(o: WriterOptions) {
       if (faultSince === 0) {
         faultSince = performance.now();
         stats.storage_faulting = true;
-        o.log.error(`telemetry storage failing, ingest stops acknowledging: ${queuedPoints} points held (${queued() + f.messages.length} messages), retrying until it recovers: ${err.message.split('\n')[0]}`);
+        o.log.error(
+          `telemetry storage failing, ingest stops acknowledging: ${queuedPoints} points held (${queued() + f.messages.length} messages), retrying until it recovers: ${err.message.split('\n')[0]}`,
+        );
       }
       retryDelay = retryDelay === 0 ? STORAGE_RETRY_MIN_MS : Math.min(STORAGE_RETRY_MAX_MS, retryDelay * 2);
       retryAt = performance.now() + retryDelay;
@@ -389,7 +419,9 @@ export function createTelemetryWriter(o: WriterOptions) {
   function committed(f: InFlight, r: WriteResult) {
     failedAttempts = 0;
     if (faultSince !== 0) {
-      o.log.warn(`telemetry storage writable again after ${Math.round((performance.now() - faultSince) / 100) / 10} s: ingest acknowledges again (${queuedPoints} points held)`);
+      o.log.warn(
+        `telemetry storage writable again after ${Math.round((performance.now() - faultSince) / 100) / 10} s: ingest acknowledges again (${queuedPoints} points held)`,
+      );
       faultSince = 0;
       stats.storage_faulting = false;
     }
@@ -456,7 +488,8 @@ export function createTelemetryWriter(o: WriterOptions) {
       const states = applied.get(k) ?? [];
       stats.stored_states += states.length;
       const pts = duplicates.size === 0 ? m.points : m.points.filter((p) => !duplicates.has(p));
-      if (pts.length || states.length) out.push({ appId: m.appId, deviceId: m.deviceId, receivedAt: m.receivedAt, committedAt, points: pts, states });
+      if (pts.length || states.length)
+        out.push({ appId: m.appId, deviceId: m.deviceId, receivedAt: m.receivedAt, committedAt, points: pts, states });
     }
     if (o.onSettled) for (const m of f.messages) o.onSettled(m, true);
     if (out.length) o.onCommit(out);
@@ -481,7 +514,8 @@ export function createTelemetryWriter(o: WriterOptions) {
         }
         // the database keeps failing (no commit since): give up; what is held stays journaled and the next start
         // replays it, and the messages' own attempts are counted by `failed`
-        if (stats.batches !== committedBefore) (committedBefore = stats.batches), (failedBefore = stats.failed_batches);
+        if (stats.batches !== committedBefore)
+          ((committedBefore = stats.batches), (failedBefore = stats.failed_batches));
         if (stats.failed_batches - failedBefore >= 2 * MAX_WRITE_ATTEMPTS) {
           o.log.error('telemetry writer: giving up draining after repeated failures');
           break;

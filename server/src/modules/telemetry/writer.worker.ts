@@ -6,7 +6,12 @@ import Database from 'better-sqlite3';
 import { createBatchStore, walFrameBytes, type WriteBatch } from './write-batch.js';
 import type { WriterAnswer } from './writer-thread.js';
 
-const { file, gate, walCtl, walLimitFrames } = workerData as { file: string; gate?: Int32Array; walCtl?: Int32Array; walLimitFrames?: number };
+const { file, gate, walCtl, walLimitFrames } = workerData as {
+  file: string;
+  gate?: Int32Array;
+  walCtl?: Int32Array;
+  walLimitFrames?: number;
+};
 /** the longest the thread defers its next transaction to a write of the event loop (then it takes its turn anyway) */
 const MAX_YIELD_MS = 100;
 const sqlite = new Database(file);
@@ -47,13 +52,20 @@ parentPort!.on('message', (batch: WriteBatch | 'close') => {
   }
   // the event loop is writing (registry, presence, HTTP calls): let it have the lock first, so its short writes never
   // starve behind back-to-back batches (its busy handler only polls)
-  if (gate) for (let waited = 0; Atomics.load(gate, 0) > 0 && waited < MAX_YIELD_MS; waited += 2) Atomics.wait(gate, 0, Atomics.load(gate, 0), 2);
+  if (gate)
+    for (let waited = 0; Atomics.load(gate, 0) > 0 && waited < MAX_YIELD_MS; waited += 2)
+      Atomics.wait(gate, 0, Atomics.load(gate, 0), 2);
   try {
     const result = store.write(batch);
     answer({ ok: true, result }, [result.duplicates.buffer as ArrayBuffer]);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    answer({ ok: false, id: batch.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err), ...(typeof code === 'string' ? { code } : {}) });
+    answer({
+      ok: false,
+      id: batch.id,
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      ...(typeof code === 'string' ? { code } : {}),
+    });
   }
   // after the answer, so the batch's points count as stored without waiting for it
   if (walCtl && Atomics.load(walCtl, 0) === 1) finishCheckpoint(walCtl);

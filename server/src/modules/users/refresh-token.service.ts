@@ -20,29 +20,56 @@ export interface SessionIssuer {
 /** how long a rotated token is remembered for replay detection (after that it is simply unknown: 401) */
 const RETIRED_KEEP_MS = 30 * 86_400_000;
 
-export function createRefreshTokenService(db: Db, box: SecretBox, auth: SessionIssuer, opts: { now?: () => number } = {}) {
+export function createRefreshTokenService(
+  db: Db,
+  box: SecretBox,
+  auth: SessionIssuer,
+  opts: { now?: () => number } = {},
+) {
   const now = opts.now ?? Date.now;
 
   function ownerOf(caller: Caller) {
     // a credentials pair is no principal: it has no refresh token of its own
-    if (caller.kind === 'tenant') return { kind: 'tenant' as const, principalId: caller.tenantId, appId: caller.app!.id };
-    if (caller.kind === 'member' && caller.accountId !== undefined) return { kind: 'member' as const, principalId: caller.accountId, appId: caller.app!.id };
+    if (caller.kind === 'tenant')
+      return { kind: 'tenant' as const, principalId: caller.tenantId, appId: caller.app!.id };
+    if (caller.kind === 'member' && caller.accountId !== undefined)
+      return { kind: 'member' as const, principalId: caller.accountId, appId: caller.app!.id };
     throw forbidden();
   }
 
   type Owner = ReturnType<typeof ownerOf>;
-  const ownedBy = (owner: Owner) => and(eq(refreshTokens.kind, owner.kind), eq(refreshTokens.principalId, owner.principalId), eq(refreshTokens.appId, owner.appId));
+  const ownedBy = (owner: Owner) =>
+    and(
+      eq(refreshTokens.kind, owner.kind),
+      eq(refreshTokens.principalId, owner.principalId),
+      eq(refreshTokens.appId, owner.appId),
+    );
   const retiredOf = (owner: Owner) =>
-    and(eq(retiredRefreshTokens.kind, owner.kind), eq(retiredRefreshTokens.principalId, owner.principalId), eq(retiredRefreshTokens.appId, owner.appId));
+    and(
+      eq(retiredRefreshTokens.kind, owner.kind),
+      eq(retiredRefreshTokens.principalId, owner.principalId),
+      eq(retiredRefreshTokens.appId, owner.appId),
+    );
 
   /** A new token in a new family; the previous token, and what its family retired, are forgotten. */
   function issue(owner: Owner): string {
     const token = newToken();
-    db.transaction((tx) => {
-      tx.delete(refreshTokens).where(ownedBy(owner)).run();
-      tx.delete(retiredRefreshTokens).where(retiredOf(owner)).run();
-      tx.insert(refreshTokens).values({ ...owner, tokenHash: hashToken(token), tokenSealed: box.seal(token), family: newToken(16), createdAt: now() }).run();
-    }, { behavior: 'immediate' });
+    db.transaction(
+      (tx) => {
+        tx.delete(refreshTokens).where(ownedBy(owner)).run();
+        tx.delete(retiredRefreshTokens).where(retiredOf(owner)).run();
+        tx.insert(refreshTokens)
+          .values({
+            ...owner,
+            tokenHash: hashToken(token),
+            tokenSealed: box.seal(token),
+            family: newToken(16),
+            createdAt: now(),
+          })
+          .run();
+      },
+      { behavior: 'immediate' },
+    );
     return token;
   }
 
@@ -53,20 +80,32 @@ export function createRefreshTokenService(db: Db, box: SecretBox, auth: SessionI
   function rotate(row: typeof refreshTokens.$inferSelect): string {
     const token = newToken();
     const at = now();
-    const rotated = db.transaction((tx) => {
-      const updated = tx
-        .update(refreshTokens)
-        .set({ tokenHash: hashToken(token), tokenSealed: box.seal(token), createdAt: at })
-        .where(and(eq(refreshTokens.id, row.id), eq(refreshTokens.tokenHash, row.tokenHash)))
-        .run();
-      if (updated.changes !== 1) return false;
-      tx.delete(retiredRefreshTokens).where(lt(retiredRefreshTokens.retiredAt, at - RETIRED_KEEP_MS)).run();
-      tx.insert(retiredRefreshTokens)
-        .values({ tokenHash: row.tokenHash, kind: row.kind, principalId: row.principalId, appId: row.appId, family: row.family, retiredAt: at })
-        .onConflictDoNothing()
-        .run();
-      return true;
-    }, { behavior: 'immediate' });
+    const rotated = db.transaction(
+      (tx) => {
+        const updated = tx
+          .update(refreshTokens)
+          .set({ tokenHash: hashToken(token), tokenSealed: box.seal(token), createdAt: at })
+          .where(and(eq(refreshTokens.id, row.id), eq(refreshTokens.tokenHash, row.tokenHash)))
+          .run();
+        if (updated.changes !== 1) return false;
+        tx.delete(retiredRefreshTokens)
+          .where(lt(retiredRefreshTokens.retiredAt, at - RETIRED_KEEP_MS))
+          .run();
+        tx.insert(retiredRefreshTokens)
+          .values({
+            tokenHash: row.tokenHash,
+            kind: row.kind,
+            principalId: row.principalId,
+            appId: row.appId,
+            family: row.family,
+            retiredAt: at,
+          })
+          .onConflictDoNothing()
+          .run();
+        return true;
+      },
+      { behavior: 'immediate' },
+    );
     if (!rotated) throw unauthorized();
     return token;
   }
@@ -74,7 +113,9 @@ export function createRefreshTokenService(db: Db, box: SecretBox, auth: SessionI
   /** A rotated token presented again: whoever holds the chain now may be a thief; the chain and its sessions end. */
   function revokeFamily(retired: typeof retiredRefreshTokens.$inferSelect): void {
     const owner = { kind: retired.kind, principalId: retired.principalId, appId: retired.appId };
-    db.delete(refreshTokens).where(and(ownedBy(owner), eq(refreshTokens.family, retired.family))).run();
+    db.delete(refreshTokens)
+      .where(and(ownedBy(owner), eq(refreshTokens.family, retired.family)))
+      .run();
     auth.endFamilySessions(retired.kind, retired.principalId, retired.family);
   }
 
@@ -84,7 +125,13 @@ export function createRefreshTokenService(db: Db, box: SecretBox, auth: SessionI
     const row = db
       .select({ sealed: refreshTokens.tokenSealed })
       .from(refreshTokens)
-      .where(and(eq(refreshTokens.kind, owner.kind), eq(refreshTokens.principalId, owner.principalId), eq(refreshTokens.appId, owner.appId)))
+      .where(
+        and(
+          eq(refreshTokens.kind, owner.kind),
+          eq(refreshTokens.principalId, owner.principalId),
+          eq(refreshTokens.appId, owner.appId),
+        ),
+      )
       .get();
     return { refresh_token: row ? box.open(row.sealed) : issue(owner) };
   }
@@ -107,15 +154,35 @@ export function createRefreshTokenService(db: Db, box: SecretBox, auth: SessionI
     }
     if (row.appId !== app.id) throw unauthorized();
     if (row.kind === 'member') {
-      const account = db.select({ id: accounts.id, appId: accounts.appId, first: accounts.first }).from(accounts).where(eq(accounts.id, row.principalId)).get();
+      const account = db
+        .select({ id: accounts.id, appId: accounts.appId, first: accounts.first })
+        .from(accounts)
+        .where(eq(accounts.id, row.principalId))
+        .get();
       if (!account || account.appId !== app.id) throw unauthorized();
       const next = rotate(row);
-      return { id: account.id, token: auth.startSession('member', account.id, row.family), name: account.first, is_tenant: false, refresh_token: next };
+      return {
+        id: account.id,
+        token: auth.startSession('member', account.id, row.family),
+        name: account.first,
+        is_tenant: false,
+        refresh_token: next,
+      };
     }
-    const tenant = db.select({ id: tenants.id, first: tenants.first }).from(tenants).where(eq(tenants.id, row.principalId)).get();
+    const tenant = db
+      .select({ id: tenants.id, first: tenants.first })
+      .from(tenants)
+      .where(eq(tenants.id, row.principalId))
+      .get();
     if (!tenant || app.tenantId !== tenant.id) throw unauthorized();
     const next = rotate(row);
-    return { id: tenant.id, token: auth.startSession('tenant', tenant.id, row.family), name: tenant.first, is_tenant: true, refresh_token: next };
+    return {
+      id: tenant.id,
+      token: auth.startSession('tenant', tenant.id, row.family),
+      name: tenant.first,
+      is_tenant: true,
+      refresh_token: next,
+    };
   }
 
   return { current, regenerate, exchange };

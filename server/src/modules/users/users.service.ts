@@ -25,7 +25,12 @@ const columns = {
   created_time: accounts.createdAt,
 };
 
-export function createUsersService(db: Db, rolesService: RolesService, auth: SessionEnder, opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {}) {
+export function createUsersService(
+  db: Db,
+  rolesService: RolesService,
+  auth: SessionEnder,
+  opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {},
+) {
   const now = opts.now ?? Date.now;
 
   const query = () => db.select(columns).from(accounts).leftJoin(roles, eq(roles.id, accounts.roleId));
@@ -35,14 +40,20 @@ export function createUsersService(db: Db, rolesService: RolesService, auth: Ses
   }
 
   function get(appId: number, id: number) {
-    const row = query().where(and(eq(accounts.appId, appId), eq(accounts.id, id))).get();
+    const row = query()
+      .where(and(eq(accounts.appId, appId), eq(accounts.id, id)))
+      .get();
     if (!row) throw notFound();
     return row;
   }
 
   /** The account of the caller's application, checked to be within a member caller's own grants. */
   function target(caller: Caller, id: number) {
-    const row = db.select().from(accounts).where(and(eq(accounts.appId, caller.app!.id), eq(accounts.id, id))).get();
+    const row = db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.appId, caller.app!.id), eq(accounts.id, id)))
+      .get();
     if (!row) throw notFound();
     if (row.roleId !== null) rolesService.roleForUser(caller, row.roleId);
     return row;
@@ -50,11 +61,17 @@ export function createUsersService(db: Db, rolesService: RolesService, auth: Ses
 
   function taken(appId: number, field: 'username' | 'email', value: string, exceptId?: number) {
     const column = field === 'username' ? accounts.username : accounts.email;
-    const where = exceptId === undefined ? and(eq(accounts.appId, appId), eq(column, value)) : and(eq(accounts.appId, appId), eq(column, value), ne(accounts.id, exceptId));
+    const where =
+      exceptId === undefined
+        ? and(eq(accounts.appId, appId), eq(column, value))
+        : and(eq(accounts.appId, appId), eq(column, value), ne(accounts.id, exceptId));
     return db.select({ id: accounts.id }).from(accounts).where(where).get() !== undefined;
   }
 
-  async function add(caller: Caller, input: { username: string; first: string; last?: string; email: string; pass: string; role_id: number }) {
+  async function add(
+    caller: Caller,
+    input: { username: string; first: string; last?: string; email: string; pass: string; role_id: number },
+  ) {
     const appId = caller.app!.id;
     if (!rolesService.hasRoles(appId)) throw fail(-12, T.users.noRole);
     rolesService.roleForUser(caller, input.role_id);
@@ -64,7 +81,16 @@ export function createUsersService(db: Db, rolesService: RolesService, auth: Ses
     try {
       const row = db
         .insert(accounts)
-        .values({ appId, username: input.username, first: input.first, last: input.last || null, email: input.email, passHash, roleId: input.role_id, createdAt: now() })
+        .values({
+          appId,
+          username: input.username,
+          first: input.first,
+          last: input.last || null,
+          email: input.email,
+          passHash,
+          roleId: input.role_id,
+          createdAt: now(),
+        })
         .returning({ id: accounts.id })
         .get();
       return get(appId, row.id);
@@ -81,7 +107,10 @@ export function createUsersService(db: Db, rolesService: RolesService, auth: Ses
     const row = target(caller, input.id);
     rolesService.roleForUser(caller, input.role_id);
     if (taken(appId, 'email', input.email, row.id)) throw fail(-4, T.users.emailTaken);
-    db.update(accounts).set({ first: input.first, last: input.last || null, email: input.email, roleId: input.role_id }).where(eq(accounts.id, row.id)).run();
+    db.update(accounts)
+      .set({ first: input.first, last: input.last || null, email: input.email, roleId: input.role_id })
+      .where(eq(accounts.id, row.id))
+      .run();
     // a new role takes effect on the next call: the user's cached grants are dropped
     opts.changes?.changed('access');
     return get(appId, row.id);
@@ -89,10 +118,15 @@ export function createUsersService(db: Db, rolesService: RolesService, auth: Ses
 
   function remove(caller: Caller, id: number) {
     const row = target(caller, id);
-    db.transaction((tx) => {
-      tx.delete(refreshTokens).where(and(eq(refreshTokens.kind, 'member'), eq(refreshTokens.principalId, row.id))).run();
-      tx.delete(accounts).where(eq(accounts.id, row.id)).run();
-    }, { behavior: 'immediate' });
+    db.transaction(
+      (tx) => {
+        tx.delete(refreshTokens)
+          .where(and(eq(refreshTokens.kind, 'member'), eq(refreshTokens.principalId, row.id)))
+          .run();
+        tx.delete(accounts).where(eq(accounts.id, row.id)).run();
+      },
+      { behavior: 'immediate' },
+    );
     auth.endMemberSessions(row.id);
     return {};
   }

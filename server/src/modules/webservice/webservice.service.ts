@@ -42,7 +42,9 @@ export function isAllowed(address: string, allow: readonly AllowEntry[]): boolea
   if (url.username || url.password) return false;
   const host = url.hostname.toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return allow.some((e) => (e.wildcard ? host.endsWith(`.${e.host}`) : host === e.host) && (e.port === undefined || e.port === port));
+  return allow.some(
+    (e) => (e.wildcard ? host.endsWith(`.${e.host}`) : host === e.host) && (e.port === undefined || e.port === port),
+  );
 }
 
 /** The value at a dot path (`data.items.0.value`) of a JSON answer. */
@@ -73,7 +75,8 @@ export function createWebservice(opts: WebserviceOptions) {
 
   async function read(res: Response): Promise<string> {
     const declared = Number(res.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > maxBytes) throw fail(WebserviceCode.TOO_LARGE, T.cardViews.webserviceTooLarge);
+    if (Number.isFinite(declared) && declared > maxBytes)
+      throw fail(WebserviceCode.TOO_LARGE, T.cardViews.webserviceTooLarge);
     if (!res.body) return '';
     const reader = res.body.getReader();
     const chunks: Uint8Array[] = [];
@@ -95,7 +98,8 @@ export function createWebservice(opts: WebserviceOptions) {
     async fetchCard(caller: Caller, dashboardId: number, key: string): Promise<WebserviceAnswer> {
       const view = opts.source.dashboard(caller, dashboardId);
       const component = componentOf(view, key);
-      if (!WEBSERVICE_CARDS.has(component.cat) || !CARD_TYPES[component.cat]) throw invalid(T.cardViews.webserviceNotCard);
+      if (!WEBSERVICE_CARDS.has(component.cat) || !CARD_TYPES[component.cat])
+        throw invalid(T.cardViews.webserviceNotCard);
       const cfg = (component.model?.config ?? {}) as { url?: unknown; path?: unknown };
       const url = typeof cfg.url === 'string' ? cfg.url.trim() : '';
       if (!url) throw invalid(T.cardViews.webserviceNoSource);
@@ -105,9 +109,16 @@ export function createWebservice(opts: WebserviceOptions) {
       try {
         let res: Response;
         try {
-          res = await doFetch(url, { method: 'GET', redirect: 'manual', signal: controller.signal, headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.1', 'user-agent': 'Sentra-Webservice/1' } });
+          res = await doFetch(url, {
+            method: 'GET',
+            redirect: 'manual',
+            signal: controller.signal,
+            headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.1', 'user-agent': 'Sentra-Webservice/1' },
+          });
         } catch {
-          throw controller.signal.aborted ? fail(WebserviceCode.UPSTREAM_TIMEOUT, T.cardViews.webserviceTimeout) : fail(WebserviceCode.UPSTREAM_FAILED, T.cardViews.webserviceFailed);
+          throw controller.signal.aborted
+            ? fail(WebserviceCode.UPSTREAM_TIMEOUT, T.cardViews.webserviceTimeout)
+            : fail(WebserviceCode.UPSTREAM_FAILED, T.cardViews.webserviceFailed);
         }
         if (res.status >= 300) {
           await res.body?.cancel().catch(() => undefined);

@@ -7,6 +7,11 @@ import type { Bus } from './types.js';
 
 export * from './types.js';
 
-export async function createBus(config: Pick<Config, 'BUS' | 'NATS_URL'> & Partial<Pick<Config, 'NATS_CONNECT_TIMEOUT_MS'>>, log: Logger): Promise<Bus> {
-  return config.BUS === 'nats' ? createNatsBus({ url: config.NATS_URL, connectWaitMs: config.NATS_CONNECT_TIMEOUT_MS }, log) : createMemoryBus(log);
+export async function createBus(
+  config: Pick<Config, 'BUS' | 'NATS_URL'> & Partial<Pick<Config, 'NATS_CONNECT_TIMEOUT_MS'>>,
+  log: Logger,
+): Promise<Bus> {
+  return config.BUS === 'nats'
+    ? createNatsBus({ url: config.NATS_URL, connectWaitMs: config.NATS_CONNECT_TIMEOUT_MS }, log)
+    : createMemoryBus(log);
 }

@@ -3,8 +3,15 @@
 import type { Logger } from '../log.js';
 import { assertPublishSubject, assertSubscribeSubject, SubjectIndex } from './subjects.js';
 import {
-  BusClosedError, BusNoRespondersError, BusRemoteError, BusTimeoutError, DEFAULT_REQUEST_TIMEOUT_MS,
-  type Bus, type BusMessage, type BusSubscription, type SubscribeOptions,
+  BusClosedError,
+  BusNoRespondersError,
+  BusRemoteError,
+  BusTimeoutError,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type Bus,
+  type BusMessage,
+  type BusSubscription,
+  type SubscribeOptions,
 } from './types.js';
 
 interface MemorySub {
@@ -41,7 +48,11 @@ export function createMemoryBus(log: Logger): Bus {
     } catch (err) {
       return failed(msg, err);
     }
-    if (result instanceof Promise) result.then((value) => answer(msg, value), (err) => failed(msg, err));
+    if (result instanceof Promise)
+      result.then(
+        (value) => answer(msg, value),
+        (err) => failed(msg, err),
+      );
     else answer(msg, result);
   }
 
@@ -65,7 +76,7 @@ export function createMemoryBus(log: Logger): Bus {
     }
     if (flushWaiters.length) {
       const still = [];
-      for (const w of flushWaiters) (w.upTo <= delivered ? w.resolve() : still.push(w));
+      for (const w of flushWaiters) w.upTo <= delivered ? w.resolve() : still.push(w);
       flushWaiters = still;
     }
     if (queue.length) schedule();
@@ -108,7 +119,11 @@ export function createMemoryBus(log: Logger): Bus {
     return count;
   }
 
-  function subscribe<T>(subject: string, handler: (msg: BusMessage<T>) => unknown, opts: SubscribeOptions = {}): BusSubscription {
+  function subscribe<T>(
+    subject: string,
+    handler: (msg: BusMessage<T>) => unknown,
+    opts: SubscribeOptions = {},
+  ): BusSubscription {
     assertSubscribeSubject(subject);
     if (closed) return { unsubscribe() {} };
     const sub: MemorySub = { subject, queue: opts.queue, handler, active: true };
@@ -146,7 +161,10 @@ export function createMemoryBus(log: Logger): Bus {
           if (msg.data instanceof RemoteFailure) abort(new BusRemoteError(subject, msg.data.message));
           else settle(() => resolve(msg.data as R));
         });
-        const timer = setTimeout(() => abort(new BusTimeoutError(subject)), opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => abort(new BusTimeoutError(subject)),
+          opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        );
         pendingRequests.add(abort);
         if (route(subject, data, inbox) === 0) abort(new BusNoRespondersError(subject));
       });

@@ -32,18 +32,26 @@ describe('the first connection of BUS=nats', () => {
     expect(failure).toBeInstanceOf(ConfigError);
     const message = (failure as Error).message;
     expect(message).not.toContain('\n');
-    expect(message).toMatch(new RegExp(`^BUS=nats: no NATS server reachable at NATS_URL=${url} within [\\d.]+ s \\(\\d+ attempts, last: CONNECTION_REFUSED\\)`));
+    expect(message).toMatch(
+      new RegExp(
+        `^BUS=nats: no NATS server reachable at NATS_URL=${url} within [\\d.]+ s \\(\\d+ attempts, last: CONNECTION_REFUSED\\)`,
+      ),
+    );
     expect(message).toContain('NATS_CONNECT_TIMEOUT_MS=1200');
     // bounded: the wait, plus at most one attempt and the scheduler's slack on a busy machine
     expect(took).toBeGreaterThanOrEqual(1_200);
     expect(took).toBeLessThan(1_200 + 3_000);
-    expect(log.warnings[0]).toBe(`BUS=nats: NATS not reachable at NATS_URL=${url} (CONNECTION_REFUSED); retrying for up to 1.2 s (NATS_CONNECT_TIMEOUT_MS) before giving up`);
+    expect(log.warnings[0]).toBe(
+      `BUS=nats: NATS not reachable at NATS_URL=${url} (CONNECTION_REFUSED); retrying for up to 1.2 s (NATS_CONNECT_TIMEOUT_MS) before giving up`,
+    );
   });
 
   it('makes a single attempt when NATS_CONNECT_TIMEOUT_MS is 0', async () => {
     const url = `nats://127.0.0.1:${await freePort()}`;
     const log = recordingLog();
-    await expect(connectNats({ url, name: 'test', waitMs: 0 }, log)).rejects.toThrow(/\(1 attempt, last: CONNECTION_REFUSED\)/);
+    await expect(connectNats({ url, name: 'test', waitMs: 0 }, log)).rejects.toThrow(
+      /\(1 attempt, last: CONNECTION_REFUSED\)/,
+    );
     expect(log.warnings).toEqual([]);
   });
 
@@ -56,14 +64,18 @@ describe('the first connection of BUS=nats', () => {
     const nc = await connecting;
     try {
       expect(nc.getServer()).toBe(`127.0.0.1:${port}`);
-      expect(log.warnings[0]).toMatch(/NATS not reachable at NATS_URL=nats:\/\/127\.0\.0\.1:\d+ \(CONNECTION_REFUSED\); retrying/);
+      expect(log.warnings[0]).toMatch(
+        /NATS not reachable at NATS_URL=nats:\/\/127\.0\.0\.1:\d+ \(CONNECTION_REFUSED\); retrying/,
+      );
     } finally {
       await nc.close();
     }
   });
 
   it('masks a user and password of NATS_URL in what it logs', () => {
-    expect(shownNatsUrl('nats://sentra:rahasia@nats-1:4222, nats://nats-2:4222')).toBe('nats://***@nats-1:4222,nats://nats-2:4222');
+    expect(shownNatsUrl('nats://sentra:rahasia@nats-1:4222, nats://nats-2:4222')).toBe(
+      'nats://***@nats-1:4222,nats://nats-2:4222',
+    );
     expect(shownNatsUrl('nats://token@127.0.0.1:4222')).toBe('nats://***@127.0.0.1:4222');
   });
 });

@@ -41,14 +41,23 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 export async function connectNats(opts: NatsConnectOptions, log: Logger): Promise<NatsConnection> {
   const shown = shownNatsUrl(opts.url);
-  const servers = opts.url.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const servers = opts.url
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const started = Date.now();
   const deadline = started + opts.waitMs;
   let pause = FIRST_PAUSE_MS;
   let lastReport = 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await connect({ servers, name: opts.name, timeout: ATTEMPT_TIMEOUT_MS, waitOnFirstConnect: false, maxReconnectAttempts: -1 });
+      return await connect({
+        servers,
+        name: opts.name,
+        timeout: ATTEMPT_TIMEOUT_MS,
+        waitOnFirstConnect: false,
+        maxReconnectAttempts: -1,
+      });
     } catch (err) {
       const reason = reasonOf(err);
       const now = Date.now();
@@ -58,7 +67,9 @@ export async function connectNats(opts: NatsConnectOptions, log: Logger): Promis
         );
       }
       if (attempt === 1) {
-        log.warn(`BUS=nats: NATS not reachable at NATS_URL=${shown} (${reason}); retrying for up to ${seconds(opts.waitMs)} (NATS_CONNECT_TIMEOUT_MS) before giving up`);
+        log.warn(
+          `BUS=nats: NATS not reachable at NATS_URL=${shown} (${reason}); retrying for up to ${seconds(opts.waitMs)} (NATS_CONNECT_TIMEOUT_MS) before giving up`,
+        );
         lastReport = now;
       } else if (now - lastReport >= REPORT_EVERY_MS) {
         log.warn(`BUS=nats: still no NATS at NATS_URL=${shown} after ${seconds(now - started)} (${reason}); retrying`);

@@ -5,8 +5,16 @@ import type { Logger } from '../log.js';
 import { connectNats } from './nats-connect.js';
 import { assertPublishSubject, assertSubscribeSubject } from './subjects.js';
 import {
-  BusClosedError, BusNoRespondersError, BusRemoteError, BusTimeoutError, DEFAULT_NATS_CONNECT_WAIT_MS, DEFAULT_REQUEST_TIMEOUT_MS,
-  type Bus, type BusMessage, type BusSubscription, type SubscribeOptions,
+  BusClosedError,
+  BusNoRespondersError,
+  BusRemoteError,
+  BusTimeoutError,
+  DEFAULT_NATS_CONNECT_WAIT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type Bus,
+  type BusMessage,
+  type BusSubscription,
+  type SubscribeOptions,
 } from './types.js';
 
 const ERROR_HEADER = 'Sentra-Error';
@@ -66,7 +74,11 @@ export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<
       if (closed) return log.debug(`bus closed: dropped a message on ${subject}`);
       nc.publish(subject, encode(data));
     },
-    subscribe<T>(subject: string, handler: (msg: BusMessage<T>) => unknown, so: SubscribeOptions = {}): BusSubscription {
+    subscribe<T>(
+      subject: string,
+      handler: (msg: BusMessage<T>) => unknown,
+      so: SubscribeOptions = {},
+    ): BusSubscription {
       assertSubscribeSubject(subject);
       if (closed) return { unsubscribe() {} };
       const sub = nc.subscribe(subject, {
@@ -77,7 +89,11 @@ export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<
           if (m.reply) msg.reply = m.reply;
           try {
             const result = handler(msg);
-            if (result instanceof Promise) result.then((v) => respond(m, v), (e) => failed(m, e));
+            if (result instanceof Promise)
+              result.then(
+                (v) => respond(m, v),
+                (e) => failed(m, e),
+              );
             else respond(m, result);
           } catch (e) {
             failed(m, e);

@@ -6,7 +6,8 @@ const PUBLISH_SUBJECT = /^[^\s.*>]+(?:\.[^\s.*>]+)*$/;
 
 /** A publish subject: non-empty tokens, no wildcards, no whitespace. Programming errors throw. */
 export function assertPublishSubject(subject: string): void {
-  if (typeof subject !== 'string' || !PUBLISH_SUBJECT.test(subject)) throw new Error(`invalid bus subject "${subject}"`);
+  if (typeof subject !== 'string' || !PUBLISH_SUBJECT.test(subject))
+    throw new Error(`invalid bus subject "${subject}"`);
 }
 
 /** A subscription subject: tokens or `*`, and `>` only as the last token. */

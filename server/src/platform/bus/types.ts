@@ -24,7 +24,11 @@ export interface Bus {
    * Handlers run asynchronously, in publish order per subject; a throw or rejection is logged and never reaches the
    * publisher. For a request, the returned value answers it, and a throw answers it with a BusRemoteError.
    */
-  subscribe<T = unknown>(subject: string, handler: (msg: BusMessage<T>) => unknown, opts?: SubscribeOptions): BusSubscription;
+  subscribe<T = unknown>(
+    subject: string,
+    handler: (msg: BusMessage<T>) => unknown,
+    opts?: SubscribeOptions,
+  ): BusSubscription;
   /** one answer, or a rejection: BusTimeoutError after `timeoutMs`, BusNoRespondersError when nobody listens */
   request<R = unknown>(subject: string, data: unknown, opts?: { timeoutMs?: number }): Promise<R>;
   /** resolves when everything published so far has been handed to the transport (memory: delivered) */

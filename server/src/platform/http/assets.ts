@@ -40,7 +40,9 @@ export function negotiate(req: Request, body: Encoded): { coding: Coding | 'iden
   const offered: string[] = CODINGS.filter((c) => body[c.coding]).map((c) => c.coding);
   if (offered.length === 0) return { coding: 'identity', body: body.identity };
   // negotiator 1.x takes the server's preference among equal q-values (its types predate the option)
-  const negotiator = new Negotiator(req) as unknown as { encoding(available: string[], opts: { preferred: string[] }): string | undefined };
+  const negotiator = new Negotiator(req) as unknown as {
+    encoding(available: string[], opts: { preferred: string[] }): string | undefined;
+  };
   const chosen = negotiator.encoding([...offered, 'identity'], { preferred: offered });
   const coding = CODINGS.find((c) => c.coding === chosen && body[c.coding]);
   return coding ? { coding: coding.coding, body: body[coding.coding]! } : { coding: 'identity', body: body.identity };
@@ -49,7 +51,11 @@ export function negotiate(req: Request, body: Encoded): { coding: Coding | 'iden
 /** Writes `body` negotiated, with the given headers; every variant answer says it varies by Accept-Encoding. */
 export function sendEncoded(req: Request, res: Response, body: Encoded, headers: Record<string, string>): void {
   const chosen = negotiate(req, body);
-  const out: Record<string, string | number> = { ...headers, 'content-length': chosen.body.length, vary: 'Accept-Encoding' };
+  const out: Record<string, string | number> = {
+    ...headers,
+    'content-length': chosen.body.length,
+    vary: 'Accept-Encoding',
+  };
   if (chosen.coding !== 'identity') out['content-encoding'] = chosen.coding;
   res.writeHead(200, out);
   res.end(req.method === 'HEAD' ? undefined : chosen.body);
@@ -57,9 +63,15 @@ export function sendEncoded(req: Request, res: Response, body: Encoded, headers:
 
 /** Compresses a small body made at start (the console page with its settings): brotli and gzip, kept when smaller. */
 export function compressed(identity: Buffer): Encoded {
-  const br = zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } });
+  const br = zlib.brotliCompressSync(identity, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+  });
   const gzip = zlib.gzipSync(identity, { level: 9 });
-  return { identity, ...(br.length < identity.length ? { br } : {}), ...(gzip.length < identity.length ? { gzip } : {}) };
+  return {
+    identity,
+    ...(br.length < identity.length ? { br } : {}),
+    ...(gzip.length < identity.length ? { gzip } : {}),
+  };
 }
 
 interface Asset extends Encoded {

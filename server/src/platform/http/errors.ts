@@ -20,7 +20,8 @@ export class ApiError extends Error {
 
 /** A call-specific documented failure (login -1/-2, add application -3, ...), HTTP 400. */
 export const fail = (code: number, message: string) => new ApiError(code, message, 400);
-export const invalid = (message: string = T.common.invalidInput, errors?: FieldError[]) => new ApiError(Result.INVALID, message, 400, errors);
+export const invalid = (message: string = T.common.invalidInput, errors?: FieldError[]) =>
+  new ApiError(Result.INVALID, message, 400, errors);
 export const notFound = (message: string = T.common.notFound) => new ApiError(Result.NOT_FOUND, message, 404);
 export const conflict = (message: string = T.common.conflict) => new ApiError(Result.CONFLICT, message, 400);
 export const forbidden = (message: string = T.common.forbidden) => new ApiError(Result.FORBIDDEN, message, 403);

@@ -1,6 +1,7 @@
 // The base-map tile URL (MAP_TILE_URL): which values are accepted, and the origin the console loads tiles from.
 /** A base-map tile URL template (`https://{s}.tile.example.org/{z}/{x}/{y}.png`) or a path on the gateway (`/tiles/...`). */
-const TILE_URL = /^(?:(https?):\/\/((?:\{s\}\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d{1,5})?)(?:[/?][^\s"'<>`\\]*)?|\/[^\s"'<>`\\]*)$/;
+const TILE_URL =
+  /^(?:(https?):\/\/((?:\{s\}\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d{1,5})?)(?:[/?][^\s"'<>`\\]*)?|\/[^\s"'<>`\\]*)$/;
 
 /** Whether `url` is a tile URL the console and its policy accept (see TILE_URL); used by the configuration. */
 export const isTileUrl = (url: string): boolean => url.length <= 2048 && TILE_URL.test(url);

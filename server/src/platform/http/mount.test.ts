@@ -10,11 +10,39 @@ import { implement } from './mount.js';
 import { createHttpApp } from './server.js';
 
 const itemContract = {
-  one: defineCall({ method: 'GET', path: '/service/web/test/item/{id}', summary: 'one', audience: 'public', input: z.object({ id: z.string() }), output: z.object({ id: z.string() }) }),
+  one: defineCall({
+    method: 'GET',
+    path: '/service/web/test/item/{id}',
+    summary: 'one',
+    audience: 'public',
+    input: z.object({ id: z.string() }),
+    output: z.object({ id: z.string() }),
+  }),
   // declared after the parameter route: Express gave `list` to the first, and so does the table
-  list: defineCall({ method: 'GET', path: '/service/web/test/item/list', summary: 'list', audience: 'public', input: z.object({}), output: z.object({ id: z.string() }) }),
-  save: defineCall({ method: 'POST', path: '/service/web/test/item/{id}', summary: 'save', audience: 'public', input: z.object({ id: z.string(), name: z.string() }), output: z.object({ id: z.string(), name: z.string() }) }),
-  pair: defineCall({ method: 'GET', path: '/fetch/web/test/{a}/{b}', summary: 'pair', audience: 'public', input: z.object({ a: z.string(), b: z.string(), q: z.string().optional() }), output: z.object({}).loose() }),
+  list: defineCall({
+    method: 'GET',
+    path: '/service/web/test/item/list',
+    summary: 'list',
+    audience: 'public',
+    input: z.object({}),
+    output: z.object({ id: z.string() }),
+  }),
+  save: defineCall({
+    method: 'POST',
+    path: '/service/web/test/item/{id}',
+    summary: 'save',
+    audience: 'public',
+    input: z.object({ id: z.string(), name: z.string() }),
+    output: z.object({ id: z.string(), name: z.string() }),
+  }),
+  pair: defineCall({
+    method: 'GET',
+    path: '/fetch/web/test/{a}/{b}',
+    summary: 'pair',
+    audience: 'public',
+    input: z.object({ a: z.string(), b: z.string(), q: z.string().optional() }),
+    output: z.object({}).loose(),
+  }),
 };
 
 let server: http.Server;
@@ -36,7 +64,12 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 const get = async (p: string, init: RequestInit = {}) => {
   const res = await fetch(base + p, init);
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 };
 
 describe('route table', () => {
@@ -86,13 +119,20 @@ describe('route table', () => {
   it('leaves a conditional GET to Express (If-None-Match: * is a 304)', async () => {
     // node:http, not fetch: fetch adds `cache-control: no-cache` to a conditional request, which makes it unconditional
     const status = await new Promise<number | undefined>((resolve, reject) => {
-      http.get(`${base}/service/web/test/item/7`, { headers: { 'if-none-match': '*' } }, (res) => (res.resume(), resolve(res.statusCode))).on('error', reject);
+      http
+        .get(
+          `${base}/service/web/test/item/7`,
+          { headers: { 'if-none-match': '*' } },
+          (res) => (res.resume(), resolve(res.statusCode)),
+        )
+        .on('error', reject);
     });
     expect(status).toBe(304);
   });
 
   it('parses the JSON body of a POST route; broken JSON is -10', async () => {
-    const post = (body: string) => get('/service/web/test/item/7', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const post = (body: string) =>
+      get('/service/web/test/item/7', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect((await post('{"name":"pompa"}')).body).toEqual({ response_result: 0, id: '7', name: 'pompa' });
     const broken = await post('{"name":');
     expect(broken.status).toBe(400);
@@ -101,8 +141,13 @@ describe('route table', () => {
 
   it('answers -10 for a JSON body nested deeper than JSON_DEPTH_MAX, which JSON.stringify could not write back', async () => {
     const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-    const post = (body: string) => get('/service/web/test/item/7', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    expect((await post(`{"name":"pompa","extra":${nested(JSON_DEPTH_MAX - 1)}}`)).body).toEqual({ response_result: 0, id: '7', name: 'pompa' });
+    const post = (body: string) =>
+      get('/service/web/test/item/7', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await post(`{"name":"pompa","extra":${nested(JSON_DEPTH_MAX - 1)}}`)).body).toEqual({
+      response_result: 0,
+      id: '7',
+      name: 'pompa',
+    });
     const deep = await post(`{"name":"pompa","extra":${nested(100_000)}}`);
     expect(deep.status).toBe(400);
     expect(deep.body.response_result).toBe(Result.INVALID);

@@ -3,7 +3,17 @@
 import { isStorageFault } from '../db/storage-fault.js';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
-import { Header, JSON_DEPTH_MAX, Result, T, jsonDepthWithin, type CallDef, type Contract, type OutputOf, type ParsedInputOf } from '@sentra/contracts';
+import {
+  Header,
+  JSON_DEPTH_MAX,
+  Result,
+  T,
+  jsonDepthWithin,
+  type CallDef,
+  type Contract,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@sentra/contracts';
 import { ApiError, forbidden, invalid, type FieldError } from './errors.js';
 import type { Logger } from '../log.js';
 
@@ -72,7 +82,10 @@ export function inputError(def: CallDef, error: z.ZodError): ApiError {
   // the first failing field decides: a documented field answers its call's own code (add application -2, ...)
   const special = def.fieldCodes?.[String(error.issues[0]?.path[0])];
   if (special) return new ApiError(special.code, special.message, 400, errors);
-  return invalid(errors[0] ? `${errors[0].path ? `${errors[0].path}: ` : ''}${errors[0].message}` : T.common.invalidInput, errors);
+  return invalid(
+    errors[0] ? `${errors[0].path ? `${errors[0].path}: ` : ''}${errors[0].message}` : T.common.invalidInput,
+    errors,
+  );
 }
 
 export function authorize(caller: Caller | null, def: CallDef): void {
@@ -116,7 +129,8 @@ export function sendError(res: Response, err: ApiError): void {
   const body: Record<string, unknown> = { response_result: err.code, message: err.message, ...err.extra };
   if (err.errors) body.errors = err.errors;
   // a throttled call says when to come back in the standard header too
-  if (err.status === 429 && typeof err.extra?.retry_after === 'number') res.setHeader('Retry-After', String(err.extra.retry_after));
+  if (err.status === 429 && typeof err.extra?.retry_after === 'number')
+    res.setHeader('Retry-After', String(err.extra.retry_after));
   sendJson(res, err.status, body);
 }
 
@@ -180,7 +194,10 @@ function runner(def: CallDef, handler: Handler<CallDef>, opts: MountOptions): Mo
       // a handler that answered synchronously is done: only a pending answer races the time-out
       if (out instanceof Promise) {
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new ApiError(Result.UNEXPECTED, T.common.timeout, 503)), Math.max(0, def.timeoutMs - (Date.now() - started)));
+          timer = setTimeout(
+            () => reject(new ApiError(Result.UNEXPECTED, T.common.timeout, 503)),
+            Math.max(0, def.timeoutMs - (Date.now() - started)),
+          );
         });
         out = await Promise.race([out, timeout]);
       }
@@ -197,7 +214,9 @@ function runner(def: CallDef, handler: Handler<CallDef>, opts: MountOptions): Mo
       if (err instanceof ApiError) return sendError(res, err);
       // disk full or read-only: the client's call was fine, the server cannot store it now (docs/decisions/ingest.md)
       if (isStorageFault(err)) {
-        opts.log.warn(`${def.method} ${def.path}: storage unavailable: ${err instanceof Error ? err.message : String(err)}`);
+        opts.log.warn(
+          `${def.method} ${def.path}: storage unavailable: ${err instanceof Error ? err.message : String(err)}`,
+        );
         return sendError(res, new ApiError(Result.STORAGE_UNAVAILABLE, T.common.storageUnavailable, 503));
       }
       opts.log.error(`${def.method} ${def.path} failed`, err);
@@ -238,7 +257,9 @@ export function mountRoutes(app: Pick<Router, 'use'>, routes: BoundRoute[], opts
     try {
       if (req.method === 'OPTIONS') {
         const methods = new Set<string>();
-        for (const route of all) if (matchRoute(route, parts)) route.method === 'GET' ? methods.add('GET').add('HEAD') : methods.add(route.method);
+        for (const route of all)
+          if (matchRoute(route, parts))
+            route.method === 'GET' ? methods.add('GET').add('HEAD') : methods.add(route.method);
         return methods.size ? sendAllow(res, methods) : next();
       }
       const method = req.method === 'HEAD' ? 'GET' : req.method;

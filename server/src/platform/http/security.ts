@@ -10,7 +10,11 @@ import { tileOrigin } from './map-tiles.js';
 /** The Host header as a CSP host source, or undefined when it is not a plain host[:port] (never echoed into a header). */
 function hostOf(req: IncomingMessage): string | undefined {
   const host = req.headers.host;
-  return host && host.length <= 255 && /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host) ? host : undefined;
+  return host &&
+    host.length <= 255 &&
+    /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host)
+    ? host
+    : undefined;
 }
 
 /** A source for `scheme://<the request's host>`, or 'self' again when the Host header is not a plain host. */

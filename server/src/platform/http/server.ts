@@ -41,7 +41,8 @@ export function createHttpApp(opts: HttpOptions): express.Express {
     res.json(openapi);
   });
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (API_PREFIXES.some((p) => req.path.startsWith(p))) return sendError(res, notFound(`Tidak ada panggilan ${req.method} ${req.path}`));
+    if (API_PREFIXES.some((p) => req.path.startsWith(p)))
+      return sendError(res, notFound(`Tidak ada panggilan ${req.method} ${req.path}`));
     next();
   });
 
@@ -65,7 +66,8 @@ export function createHttpApp(opts: HttpOptions): express.Express {
     if (err instanceof ApiError) return sendError(res, err);
     if (e?.type === 'entity.parse.failed') return sendError(res, invalid('Body bukan JSON yang valid'));
     if (e?.type === 'entity.too.large') return sendError(res, invalid('Body terlalu besar'));
-    if (e?.status && e.status >= 400 && e.status < 500) return sendError(res, new ApiError(Result.INVALID, T.common.invalidInput, e.status));
+    if (e?.status && e.status >= 400 && e.status < 500)
+      return sendError(res, new ApiError(Result.INVALID, T.common.invalidInput, e.status));
     opts.log.error('unhandled HTTP error', err);
     sendError(res, new ApiError(Result.UNEXPECTED, T.common.unexpected, 500));
   });

@@ -3,7 +3,9 @@ import { MessagePacker, unpackMessages } from './broker-wire.js';
 
 const unpackAll = (buf: ArrayBuffer) => {
   const out: { sid: number; qos: number; retain?: true; topic: string; payload: string }[] = [];
-  unpackMessages(buf, (sid, qos, retain, topic, payload) => out.push({ sid, qos, ...(retain ? { retain } : {}), topic, payload: payload.toString() }));
+  unpackMessages(buf, (sid, qos, retain, topic, payload) =>
+    out.push({ sid, qos, ...(retain ? { retain } : {}), topic, payload: payload.toString() }),
+  );
   return out;
 };
 

@@ -25,7 +25,15 @@ export type ThreadEvent =
   /** `address`: the client's IP address (for throttling CONNECT failures) */
   /** `session`: what the CONNECT asks of its session (persistence/session-store.ts): `keep` seconds it outlives the
    * connection (0: it ends with it), `discard` a stored one is ended first (3.1.1 clean session, MQTT 5 Clean Start) */
-  | { e: 'auth'; req: number; clientId: string; username?: string; password?: Uint8Array; address?: string; session?: { keep: number; discard: boolean } }
+  | {
+      e: 'auth';
+      req: number;
+      clientId: string;
+      username?: string;
+      password?: Uint8Array;
+      address?: string;
+      session?: { keep: number; discard: boolean };
+    }
   | { e: 'authz'; req: number; sid: SessionId; topic: string; kind: 'publish' | 'subscribe' }
   /** CONNACK sent: the session is live */
   | { e: 'ready'; sid: SessionId; clientId: string }
@@ -67,12 +75,28 @@ export type LoopCommand =
   | { t: 'listenFd'; fd: number }
   /** `sid` when accepted, else the CONNACK return code of the refusal */
   /** `resumed`: the client's stored session, handed to its connection (its subscriptions, its queued messages) */
-  | { t: 'authAnswer'; req: number; sid?: SessionId; returnCode?: number; message?: string; resumed?: { subscriptions: { topic: string; qos: number }[]; queued: WireMessage[] } }
+  | {
+      t: 'authAnswer';
+      req: number;
+      sid?: SessionId;
+      returnCode?: number;
+      message?: string;
+      resumed?: { subscriptions: { topic: string; qos: number }[]; queued: WireMessage[] };
+    }
   /** the retained messages kept across restarts, for a thread that starts */
   | { t: 'retained'; messages: WireMessage[] }
   | { t: 'authzAnswer'; req: number; ok: boolean; scope?: string[] }
   /** `req` 0: nobody waits for the answer (another thread's publish, delivered to this thread's subscribers) */
-  | { t: 'publish'; req: number; topic: string; payload: Uint8Array; qos: 0 | 1; retain: boolean; properties?: Record<string, unknown>; expiresAt?: number }
+  | {
+      t: 'publish';
+      req: number;
+      topic: string;
+      payload: Uint8Array;
+      qos: 0 | 1;
+      retain: boolean;
+      properties?: Record<string, unknown>;
+      expiresAt?: number;
+    }
   | { t: 'kick'; sids: SessionId[] }
   | { t: 'pause'; paused: boolean }
   /** the held acknowledgements (messages packed with `held`, numbered per thread from 0 in packing order) below `upTo`
@@ -125,7 +149,10 @@ export class MessagePacker {
 }
 
 /** Calls `each` for every packed message, in order; payloads are views of `buf` (not copies). */
-export function unpackMessages(buf: ArrayBuffer, each: (sid: SessionId, qos: 0 | 1 | 2, retain: boolean, topic: string, payload: Buffer, held: boolean) => void): void {
+export function unpackMessages(
+  buf: ArrayBuffer,
+  each: (sid: SessionId, qos: 0 | 1 | 2, retain: boolean, topic: string, payload: Buffer, held: boolean) => void,
+): void {
   const b = Buffer.from(buf);
   let o = 0;
   while (o + HEADER <= b.length) {
@@ -137,6 +164,13 @@ export function unpackMessages(buf: ArrayBuffer, each: (sid: SessionId, qos: 0 |
     const payloadAt = topicAt + topicBytes;
     o = payloadAt + payloadBytes;
     if (o > b.length) throw new Error('packed messages cut short');
-    each(sid, (flags & 3) as 0 | 1 | 2, (flags & 4) !== 0, b.toString('utf8', topicAt, payloadAt), b.subarray(payloadAt, o), (flags & 8) !== 0);
+    each(
+      sid,
+      (flags & 3) as 0 | 1 | 2,
+      (flags & 4) !== 0,
+      b.toString('utf8', topicAt, payloadAt),
+      b.subarray(payloadAt, o),
+      (flags & 8) !== 0,
+    );
   }
 }

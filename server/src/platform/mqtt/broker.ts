@@ -15,13 +15,28 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
 import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
-import { asBuffer, reserved, unpackMessages, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import {
+  asBuffer,
+  reserved,
+  unpackMessages,
+  type LoopCommand,
+  type SessionId,
+  type ThreadEvent,
+  type ThreadMessage,
+} from './broker-wire.js';
 import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
 import { AckLedger } from './held-acks.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import { TopicFilters } from './topic-filters.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
-import { DEFAULT_BROKER_THREADS, isRefusal, type Broker, type BrokerAuthority, type BrokerEvents, type MqttIdentity } from './types.js';
+import {
+  DEFAULT_BROKER_THREADS,
+  isRefusal,
+  type Broker,
+  type BrokerAuthority,
+  type BrokerEvents,
+  type MqttIdentity,
+} from './types.js';
 import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
 import type { SessionStore, StoredMessage } from './persistence/session-store.js';
 import type { WireMessage } from './broker-wire.js';
@@ -127,7 +142,11 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** client id → the session holding it: MQTT lets a new CONNECT with the same id take the session over, which must
    * stay a right of the same identity, never a way for one device to kick another */
   const holders = new Map<string, SessionId>();
-  const listeners: { [E in keyof BrokerEvents]: Set<BrokerEvents[E]> } = { connected: new Set(), disconnected: new Set(), message: new Set() };
+  const listeners: { [E in keyof BrokerEvents]: Set<BrokerEvents[E]> } = {
+    connected: new Set(),
+    disconnected: new Set(),
+    message: new Set(),
+  };
   const endpoints: WebSocketEndpoint[] = [];
   /** WebSocket connections relayed to the first thread */
   const relayed = new Map<number, Duplex>();
@@ -150,12 +169,15 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     droppedByKey.delete(key);
     droppedByKey.set(key, n);
     if (droppedByKey.size > DROPPED_BY_KEY_LIMIT) droppedByKey.delete(droppedByKey.keys().next().value!);
-    if (n === 1 || n % 1000 === 0) log.warn(`MQTT publish dropped (outside its rights): ${key} on ${topic} (${n} so far)`);
+    if (n === 1 || n % 1000 === 0)
+      log.warn(`MQTT publish dropped (outside its rights): ${key} on ${topic} (${n} so far)`);
   }
   const maxOutbound = opts.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
   function overflowed(clientId: string | undefined, bytes: number) {
     counters.outbound_overflows++;
-    log.warn(`MQTT ${clientId === undefined ? 'connection' : `client ${clientId}`} closed: ${bytes} bytes waiting to be sent (limit ${maxOutbound}); it stopped reading`);
+    log.warn(
+      `MQTT ${clientId === undefined ? 'connection' : `client ${clientId}`} closed: ${bytes} bytes waiting to be sent (limit ${maxOutbound}); it stopped reading`,
+    );
   }
 
   function emit<E extends keyof BrokerEvents>(event: E, ...args: Parameters<BrokerEvents[E]>) {
@@ -169,15 +191,25 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   }
 
   /** `identify`, behind the throttle: a blocked address is refused before any authority is asked; refusals count */
-  async function admit(clientId: string, username: string | undefined, password: Buffer | undefined, address: string | undefined): ReturnType<typeof identify> {
+  async function admit(
+    clientId: string,
+    username: string | undefined,
+    password: Buffer | undefined,
+    address: string | undefined,
+  ): ReturnType<typeof identify> {
     const throttle = opts.throttle;
-    if (throttle && (await throttle.blocked(address))) return { returnCode: NOT_AUTHORIZED, message: 'too many failed CONNECTs from this address' };
+    if (throttle && (await throttle.blocked(address)))
+      return { returnCode: NOT_AUTHORIZED, message: 'too many failed CONNECTs from this address' };
     const r = await identify(clientId, username, password);
     if (throttle && 'returnCode' in r && r.returnCode !== SERVER_UNAVAILABLE) await throttle.failed(address);
     return r;
   }
 
-  async function identify(clientId: string, username: string | undefined, password: Buffer | undefined): Promise<Pick<Session, 'identity' | 'authority'> | { returnCode: number; message: string }> {
+  async function identify(
+    clientId: string,
+    username: string | undefined,
+    password: Buffer | undefined,
+  ): Promise<Pick<Session, 'identity' | 'authority'> | { returnCode: number; message: string }> {
     if (!username) return { returnCode: NOT_AUTHORIZED, message: 'anonymous clients are refused' };
     for (const authority of authorities) {
       let identity: MqttIdentity | null;
@@ -194,7 +226,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       if (identity) {
         const holder = holders.get(clientId);
         const owner = holder === undefined ? undefined : sessions.get(holder)?.identity.key;
-        if (owner !== undefined && owner !== identity.key) return { returnCode: NOT_AUTHORIZED, message: 'client id in use by another identity' };
+        if (owner !== undefined && owner !== identity.key)
+          return { returnCode: NOT_AUTHORIZED, message: 'client id in use by another identity' };
         return { identity, authority };
       }
     }
@@ -204,7 +237,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   function allowed(session: Session | undefined, topic: string, kind: 'publish' | 'subscribe'): boolean {
     if (!session || session.gone || reserved(topic)) return false;
     try {
-      return kind === 'publish' ? session.authority.authorizePublish(session.identity, topic) === true : session.authority.authorizeSubscribe(session.identity, topic) === true;
+      return kind === 'publish'
+        ? session.authority.authorizePublish(session.identity, topic) === true
+        : session.authority.authorizeSubscribe(session.identity, topic) === true;
     } catch (err) {
       log.error(`MQTT authority failed authorising ${kind} on ${topic}`, err);
       return false;
@@ -222,7 +257,12 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     for (const f of session.filters) session.thread.filters.remove(f);
     // a persistent session nobody took over is kept until its client returns or its time passes
     if (store && session.keep > 0 && holders.get(session.clientId) === sid) {
-      store.keep(session.clientId, session.identity.key, [...session.qos].map(([topic, qos]) => ({ topic, qos })), Date.now() + session.keep * 1000);
+      store.keep(
+        session.clientId,
+        session.identity.key,
+        [...session.qos].map(([topic, qos]) => ({ topic, qos })),
+        Date.now() + session.keep * 1000,
+      );
     }
     session.filters = [];
     if (!replaced && holders.get(session.clientId) === sid) holders.delete(session.clientId);
@@ -232,7 +272,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** drops sessions whose will can no longer come, and accepted ones that never became ready */
   function sweep(now: number) {
     for (const [sid, s] of sessions) {
-      if ((s.gone && now - s.since > GONE_KEPT_MS) || (!s.announced && !s.gone && now - s.since > UNREADY_KEPT_MS)) sessions.delete(sid);
+      if ((s.gone && now - s.since > GONE_KEPT_MS) || (!s.announced && !s.gone && now - s.since > UNREADY_KEPT_MS))
+        sessions.delete(sid);
     }
   }
   const sweeper = setInterval(() => sweep(performance.now()), GONE_KEPT_MS);
@@ -247,7 +288,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
 
   /** a session's publish reaches the subscribers of the other threads (retained: every thread keeps it) */
   const store = opts.store;
-  const wire = (m: StoredMessage): WireMessage => ({ topic: m.topic, payload: new Uint8Array(m.payload), qos: m.qos, properties: m.properties, expiresAt: m.expiresAt });
+  const wire = (m: StoredMessage): WireMessage => ({
+    topic: m.topic,
+    payload: new Uint8Array(m.payload),
+    qos: m.qos,
+    properties: m.properties,
+    expiresAt: m.expiresAt,
+  });
   /** a message of a session or of the gateway: kept if retained, queued for the away sessions subscribed to it */
   function keepMessage(topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean, v5?: V5Properties) {
     // most messages are neither retained nor awaited by anyone away: nothing is built for them
@@ -306,7 +353,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         break;
       }
       case 'inflight':
-        store?.requeue(ev.clientId, ev.messages.map((m) => ({ ...m, payload: asBuffer(m.payload) })));
+        store?.requeue(
+          ev.clientId,
+          ev.messages.map((m) => ({ ...m, payload: asBuffer(m.payload) })),
+        );
         break;
       case 'props':
         thread.nextProperties = { properties: ev.properties, expiresAt: ev.expiresAt };
@@ -320,7 +370,17 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           }
           const sid = nextSid++;
           const keep = ev.session?.keep ?? 0;
-          sessions.set(sid, { ...r, clientId, thread, filters: [], qos: new Map(), keep, announced: false, since: performance.now(), gone: false });
+          sessions.set(sid, {
+            ...r,
+            clientId,
+            thread,
+            filters: [],
+            qos: new Map(),
+            keep,
+            announced: false,
+            since: performance.now(),
+            gone: false,
+          });
           // an authority that hands out the same identity object again: connected anew, it has not ended
           ended.delete(r.identity);
           // the client id is this session's from now on (its CONNACK may go out before `ready` comes back here); the
@@ -333,10 +393,16 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           // over (still up: its subscriptions continue); a clean session ends a stored one
           const discard = keep === 0 || (ev.session?.discard ?? true);
           const stored = store?.take(clientId, r.identity.key, discard);
-          const live = !discard && older && !older.gone && older.identity.key === r.identity.key && older.keep > 0 ? { subscriptions: [...older.qos].map(([topic, qos]) => ({ topic, qos })), queued: [] } : undefined;
+          const live =
+            !discard && older && !older.gone && older.identity.key === r.identity.key && older.keep > 0
+              ? { subscriptions: [...older.qos].map(([topic, qos]) => ({ topic, qos })), queued: [] }
+              : undefined;
           // its subscriptions under the rights its identity has now (they may have changed while it was away)
-          const rights = (subs: { topic: string; qos: number }[]) => subs.filter((x) => allowed(sessions.get(sid), x.topic, 'subscribe'));
-          const resumed = stored ? { subscriptions: rights(stored.subscriptions), queued: stored.queued.map(wire) } : live && { ...live, subscriptions: rights(live.subscriptions) };
+          const rights = (subs: { topic: string; qos: number }[]) =>
+            subs.filter((x) => allowed(sessions.get(sid), x.topic, 'subscribe'));
+          const resumed = stored
+            ? { subscriptions: rights(stored.subscriptions), queued: stored.queued.map(wire) }
+            : live && { ...live, subscriptions: rights(live.subscriptions) };
           send(thread, { t: 'authAnswer', req, sid, ...(resumed && { resumed }) });
         });
         break;
@@ -345,7 +411,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         const session = sessions.get(ev.sid);
         const ok = allowed(session, ev.topic, ev.kind);
         if (!ok && ev.kind === 'publish') dropped(session, ev.topic);
-        const scope = ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
+        const scope =
+          ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
         send(thread, { t: 'authzAnswer', req: ev.req, ok, ...(scope && { scope }) });
         break;
       }
@@ -415,7 +482,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       }
       case 'oversized':
         counters.oversized_packets++;
-        log.debug(`MQTT ${ev.clientId === undefined ? 'connection' : `client ${ev.clientId}`} closed: a packet of ${ev.length} bytes (limit ${MQTT_MAX_PACKET_BYTES})`);
+        log.debug(
+          `MQTT ${ev.clientId === undefined ? 'connection' : `client ${ev.clientId}`} closed: a packet of ${ev.length} bytes (limit ${MQTT_MAX_PACKET_BYTES})`,
+        );
         break;
       case 'log':
         log[ev.level](ev.message);
@@ -424,10 +493,14 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   }
 
   function start(index: number): Thread {
-    const worker = new Worker(entry.script, { eval: entry.eval, workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound } });
+    const worker = new Worker(entry.script, {
+      eval: entry.eval,
+      workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound },
+    });
     const thread: Thread = { index, worker, filters: new TopicFilters(), acks: new AckLedger(releaseAcks) };
     // the retained messages kept across restarts (a restarted thread gets the ones kept since)
-    if (store) worker.postMessage({ t: 'retained', messages: store.retainedMessages().map(wire) } satisfies LoopCommand);
+    if (store)
+      worker.postMessage({ t: 'retained', messages: store.retainedMessages().map(wire) } satisfies LoopCommand);
     worker.on('message', (m: ThreadMessage) => {
       if (m.t === 'batch') {
         for (const ev of m.events) onEvent(thread, ev);
@@ -491,7 +564,14 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         // a copy of just these bytes: a view would clone the whole (pooled) buffer behind it
         const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
         keepMessage(topic, bytes, po.qos ?? 0, po.retain ?? false);
-        sendAll({ t: 'publish', req, topic, payload: new Uint8Array(bytes), qos: po.qos ?? 0, retain: po.retain ?? false });
+        sendAll({
+          t: 'publish',
+          req,
+          topic,
+          payload: new Uint8Array(bytes),
+          qos: po.qos ?? 0,
+          retain: po.retain ?? false,
+        });
       });
     },
     disconnect(match) {
@@ -546,11 +626,23 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return threads.length;
     },
     metrics() {
-      const kept = store && { ...store.counters, away_sessions: store.size.sessions, queued_messages: store.size.queued, retained_messages: store.size.retained };
-      return { ...counters, dropped_publishes_by_client: Object.fromEntries(droppedByKey), ...opts.throttle?.metrics(), ...kept };
+      const kept = store && {
+        ...store.counters,
+        away_sessions: store.size.sessions,
+        queued_messages: store.size.queued,
+        retained_messages: store.size.retained,
+      };
+      return {
+        ...counters,
+        dropped_publishes_by_client: Object.fromEntries(droppedByKey),
+        ...opts.throttle?.metrics(),
+        ...kept,
+      };
     },
     threadUtilization(since) {
-      return threads.map((t, i) => (since?.[i] ? t.worker.performance.eventLoopUtilization(since[i]) : t.worker.performance.eventLoopUtilization()));
+      return threads.map((t, i) =>
+        since?.[i] ? t.worker.performance.eventLoopUtilization(since[i]) : t.worker.performance.eventLoopUtilization(),
+      );
     },
     listen() {
       return new Promise<number>((resolve, reject) => {
@@ -584,7 +676,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         await Promise.all(
           threads.map(async (t) => {
             const exited = new Promise<void>((resolve) => t.worker.once('exit', () => resolve()));
-            const closed = new Promise<void>((resolve) => t.worker.on('message', (m: ThreadMessage) => m.t === 'closed' && resolve()));
+            const closed = new Promise<void>((resolve) =>
+              t.worker.on('message', (m: ThreadMessage) => m.t === 'closed' && resolve()),
+            );
             send(t, { t: 'close' });
             const timer = setTimeout(() => void t.worker.terminate(), 5000);
             await Promise.race([closed.then(() => exited), exited]);

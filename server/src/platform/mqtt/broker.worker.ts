@@ -11,11 +11,32 @@ import { Duplex, Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AuthenticateError, Client, PublishPacket } from 'aedes';
 import type AedesClass from 'aedes';
-import { asBuffer, MessagePacker, reserved, type WireMessage, type LoopCommand, type SessionId, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import {
+  asBuffer,
+  MessagePacker,
+  reserved,
+  type WireMessage,
+  type LoopCommand,
+  type SessionId,
+  type ThreadEvent,
+  type ThreadMessage,
+} from './broker-wire.js';
 import { fastPublishParse, MQTT_MAX_PACKET_BYTES, type PacketParser } from './fast-publish.js';
 import { HeldAcks, MAX_HELD_PER_CONNECTION } from './held-acks.js';
 import { validClientId, validFilter, validPublishTopic } from './limits.js';
-import { asAedesConnect, connectRefusal, MAX_SESSION_EXPIRY_S, expiresAt, messageProperties, newV5Session, NOT_AUTHORIZED, reasonAck, resolveTopicAlias, toV5, type V5Session } from './mqtt5.js';
+import {
+  asAedesConnect,
+  connectRefusal,
+  MAX_SESSION_EXPIRY_S,
+  expiresAt,
+  messageProperties,
+  newV5Session,
+  NOT_AUTHORIZED,
+  reasonAck,
+  resolveTopicAlias,
+  toV5,
+  type V5Session,
+} from './mqtt5.js';
 
 const { debug, maxOutboundBytes } = workerData as { debug: boolean; maxOutboundBytes: number };
 
@@ -28,7 +49,11 @@ const puback = (id: number) => ackPacket(0x40, id);
 // A PUBACK as one 4-byte write. mqtt-packet writes it in two pieces under a cork released on the next tick, so every
 // QoS 1 message cost a writev and a tick; this is the module instance aedes writes through.
 const mqttPacket = requireInAedes('mqtt-packet') as {
-  writeToStream: (packet: { cmd: string; messageId?: number }, stream: { write(b: Buffer): boolean }, opts?: unknown) => boolean;
+  writeToStream: (
+    packet: { cmd: string; messageId?: number },
+    stream: { write(b: Buffer): boolean },
+    opts?: unknown,
+  ) => boolean;
   parser: (opt?: unknown) => PacketParser;
 };
 const writePacket = mqttPacket.writeToStream;
@@ -44,10 +69,17 @@ mqttPacket.writeToStream = (packet, stream, opts) => {
     const p = toV5(packet as Parameters<typeof toV5>[0], v5, { ...v5Limits, askedExpiry: v5.asked }, Date.now());
     if (p === null) return true;
     ok = writePacket(p as typeof packet, stream, V5);
-  } else if ((packet as { expiresAt?: number }).expiresAt !== undefined && (packet as unknown as { expiresAt: number }).expiresAt <= Date.now()) {
+  } else if (
+    (packet as { expiresAt?: number }).expiresAt !== undefined &&
+    (packet as unknown as { expiresAt: number }).expiresAt <= Date.now()
+  ) {
     // a message of an MQTT 5 publisher whose expiry passed before it could be delivered (retained, queued)
     return true;
-  } else ok = packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number' ? writePacket(packet, stream, opts) : stream.write(puback(id));
+  } else
+    ok =
+      packet.cmd !== 'puback' || opts !== undefined || typeof id !== 'number'
+        ? writePacket(packet, stream, opts)
+        : stream.write(puback(id));
   if (ok) return true;
   overflowing(stream as OutboundStream);
   // never "wait for drain": aedes would hold its delivery until this socket drains, and its emitter (100 deliveries
@@ -60,7 +92,12 @@ mqttPacket.writeToStream = (packet, stream, opts) => {
 // in its socket's buffer: past MQTT_MAX_OUTBOUND_BYTES waiting to be written it is closed and counted. Checked when a
 // write finds the socket's buffer past its mark (cheap: only then). WebSocket connections are relayed through
 // the event loop, which bounds them the same way (broker.ts).
-type OutboundStream = { writableLength?: number; destroy?: (err?: Error) => void; destroyed?: boolean; client?: V5Client };
+type OutboundStream = {
+  writableLength?: number;
+  destroy?: (err?: Error) => void;
+  destroyed?: boolean;
+  client?: V5Client;
+};
 /** an aedes client; an MQTT 5 one carries what the broker holds of its connection (mqtt5.ts), and the Session Expiry
  * its CONNECT asked for (CONNACK tells the one granted when it differs) */
 type V5Client = Client & { sentraV5?: V5Session & { asked?: number; cleanStart?: boolean } };
@@ -78,7 +115,8 @@ const fastParse = fastPublishParse(
   requireInAedes('mqtt-packet/packet') as new () => Record<string, unknown>,
   (requireInAedes('mqtt-packet/parser') as { prototype: PacketParser }).prototype.parse,
   // aedes sets `client` on its parser; the client has an id once its CONNECT was read
-  (parser, length) => report({ e: 'oversized', length, clientId: (parser as { client?: Client }).client?.id ?? undefined }),
+  (parser, length) =>
+    report({ e: 'oversized', length, clientId: (parser as { client?: Client }).client?.id ?? undefined }),
 );
 mqttPacket.parser = (opt) => Object.assign(makeParser(opt), { parse: fastParse });
 
@@ -87,13 +125,21 @@ mqttPacket.parser = (opt) => Object.assign(makeParser(opt), { parse: fastParse }
 // retained or queued copy is delivered with what remains of it, or not at all once it passed. (Patched before any aedes
 // module that takes the class loads.)
 const packetModule = requireInAedes.resolve('aedes-packet');
-const AedesPacket = requireInAedes(packetModule) as new (original: Record<string, unknown>, broker?: unknown) => Record<string, unknown>;
+const AedesPacket = requireInAedes(packetModule) as new (
+  original: Record<string, unknown>,
+  broker?: unknown,
+) => Record<string, unknown>;
 /** a retained message's MQTT 5 extras, by its payload: aedes sends a retained message to a new subscriber as a packet
  * it builds of 3.1.1's fields only (its subscribe handler), with the stored payload */
 const retainedExtras = new WeakMap<object, { properties?: Record<string, unknown>; expiresAt?: number }>();
 function MessagePacket(this: Record<string, unknown>, original: Record<string, unknown>, broker?: unknown) {
   AedesPacket.call(this, original, broker);
-  if (original.retain === true && original.properties === undefined && original.expiresAt === undefined && original.payload) {
+  if (
+    original.retain === true &&
+    original.properties === undefined &&
+    original.expiresAt === undefined &&
+    original.payload
+  ) {
     const extras = retainedExtras.get(original.payload as object);
     if (extras !== undefined) original = { ...original, ...extras };
   }
@@ -125,7 +171,11 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
   const v5 = (client as V5Client).sentraV5;
   if (v5 !== undefined) {
     // MQTT 5: the topic behind the client's Topic Alias (an alias out of range or unknown closes the connection)
-    const resolved = resolveTopicAlias(v5, packet.topic, (packet as { properties?: { topicAlias?: number } }).properties?.topicAlias);
+    const resolved = resolveTopicAlias(
+      v5,
+      packet.topic,
+      (packet as { properties?: { topicAlias?: number } }).properties?.topicAlias,
+    );
     if ('error' in resolved) return finished(new Error(resolved.error));
     packet.topic = resolved.topic;
   }
@@ -140,12 +190,17 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
   if (packet.qos === 0) return aedesPublish(client, packet, done);
   // aedes' own checks of a publish's topic (MQTT-3.3.2-2), then its authorisation, then its publish without the ack
   const topic = packet.topic;
-  if (topic.length === 0 || topic.includes('#') || topic.includes('+')) return done(new Error('invalid topic in PUBLISH'));
+  if (topic.length === 0 || topic.includes('#') || topic.includes('+'))
+    return done(new Error('invalid topic in PUBLISH'));
   aedes.authorizePublish(client, packet, (err) => {
     if (err) return done(err);
     holding.add(packet);
     // aedes' publish as its own handler calls it (with the client: the `publish` event names it)
-    (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(packet, client, done);
+    (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(
+      packet,
+      client,
+      done,
+    );
   });
 }) satisfies HandlePublish;
 // A publish outside the session's rights is dropped, not answered by closing the connection: MQTT 3.1.1 has no way to
@@ -161,7 +216,11 @@ function droppingRefusals(client: Client, packet: PublishPacket, done: (err?: Er
     // earlier message of this connection goes out after it; MQTT.js and device stacks match acks by packet id)
     // (an MQTT 5 client is told why: Not authorized)
     if (packet.qos > 0 && typeof packet.messageId === 'number' && !client.closed) {
-      client.conn.write((client as V5Client).sentraV5 ? reasonAck(packet.messageId, NOT_AUTHORIZED, packet.qos === 2) : ackPacket(packet.qos === 2 ? 0x50 : 0x40, packet.messageId));
+      client.conn.write(
+        (client as V5Client).sentraV5
+          ? reasonAck(packet.messageId, NOT_AUTHORIZED, packet.qos === 2)
+          : ackPacket(packet.qos === 2 ? 0x50 : 0x40, packet.messageId),
+      );
     }
     done();
   };
@@ -191,14 +250,22 @@ function resentQos2(client: Client, packet: PublishPacket): boolean {
 // to publish now; PUBCOMP at once (aedes' own handler would look for the packet in its persistence)
 const pubrelHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'pubrel.js');
 requireInAedes(pubrelHandler);
-requireInAedes.cache[pubrelHandler]!.exports = ((client: Client, packet: { messageId: number }, done: (err?: Error) => void) => {
+requireInAedes.cache[pubrelHandler]!.exports = ((
+  client: Client,
+  packet: { messageId: number },
+  done: (err?: Error) => void,
+) => {
   awaitingRelease.get(client)?.delete(packet.messageId);
   client.conn.write(ackPacket(0x70, packet.messageId));
   done();
 }) as unknown;
 // MQTT 5 (mqtt5.ts): a v5 CONNECT goes to aedes as a 3.1.1 one, the client marked so that what is written to it is
 // MQTT 5. The parser keeps parsing MQTT 5 (it took its settings from the CONNECT it read, not from this copy).
-type HandleConnect = (client: Client, packet: { protocolVersion: number; clean: boolean; clientId: string; properties?: Record<string, unknown> }, done: (err?: Error) => void) => void;
+type HandleConnect = (
+  client: Client,
+  packet: { protocolVersion: number; clean: boolean; clientId: string; properties?: Record<string, unknown> },
+  done: (err?: Error) => void,
+) => void;
 const connectHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'connect.js');
 const aedesConnect = requireInAedes(connectHandler) as HandleConnect;
 /** MQTT 5 clients whose Clean Start discards a stored session they keep anew: discarded once authenticated */
@@ -207,29 +274,45 @@ requireInAedes.cache[connectHandler]!.exports = ((client, packet, done) => {
   if (packet.protocolVersion !== 5) return aedesConnect(client, packet, done);
   const refused = connectRefusal(packet);
   if (refused !== undefined) {
-    writePacket({ cmd: 'connack', reasonCode: refused, sessionPresent: false } as { cmd: string }, client.conn as unknown as { write(b: Buffer): boolean }, V5);
+    writePacket(
+      { cmd: 'connack', reasonCode: refused, sessionPresent: false } as { cmd: string },
+      client.conn as unknown as { write(b: Buffer): boolean },
+      V5,
+    );
     // closed once the CONNACK is out (mqtt-packet corks the socket until the next tick)
     return void setImmediate(done, new Error(`CONNECT refused (reason ${refused})`));
   }
   const v5 = newV5Session(packet as Parameters<typeof newV5Session>[0]);
-  (client as V5Client).sentraV5 = Object.assign(v5, { asked: (packet.properties?.sessionExpiryInterval as number | undefined) ?? 0, cleanStart: packet.clean });
+  (client as V5Client).sentraV5 = Object.assign(v5, {
+    asked: (packet.properties?.sessionExpiryInterval as number | undefined) ?? 0,
+    cleanStart: packet.clean,
+  });
   const connect = asAedesConnect(packet, v5);
   if (connect.cleanStart && !connect.clean) cleanStarts.add(client);
   aedesConnect(client, connect, done);
 }) satisfies HandleConnect;
 // an MQTT 5 UNSUBACK has a reason code for each filter of its UNSUBSCRIBE: how many there were is noted here
-type HandleUnsubscribe = (client: Client, packet: { messageId?: number; unsubscriptions: string[] }, done: (err?: Error) => void) => void;
+type HandleUnsubscribe = (
+  client: Client,
+  packet: { messageId?: number; unsubscriptions: string[] },
+  done: (err?: Error) => void,
+) => void;
 const unsubscribeHandler = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'unsubscribe.js');
 const aedesUnsubscribe = requireInAedes(unsubscribeHandler) as HandleUnsubscribe;
 requireInAedes.cache[unsubscribeHandler]!.exports = ((client, packet, done) => {
   const v5 = (client as V5Client).sentraV5;
-  if (v5 !== undefined && packet.messageId !== undefined && v5.unsubscribing.size < 100) v5.unsubscribing.set(packet.messageId, packet.unsubscriptions.length);
+  if (v5 !== undefined && packet.messageId !== undefined && v5.unsubscribing.size < 100)
+    v5.unsubscribing.set(packet.messageId, packet.unsubscriptions.length);
   aedesUnsubscribe(client, packet, done);
 }) satisfies HandleUnsubscribe;
 // MQTT 5: a DISCONNECT may change the Session Expiry (0: the session ends with this connection; one that was 0 stays
 // 0, MQTT-3.14.2-2); the event loop keeps the session, or not, by it. (aedes' packet dispatch, loaded after the
 // handlers above are in place.)
-type Handle = (client: Client, packet: { cmd: string; properties?: { sessionExpiryInterval?: number } }, done: () => void) => void;
+type Handle = (
+  client: Client,
+  packet: { cmd: string; properties?: { sessionExpiryInterval?: number } },
+  done: () => void,
+) => void;
 const handlersIndex = path.join(path.dirname(aedesMain), 'lib', 'handlers', 'index.js');
 const aedesHandle = requireInAedes(handlersIndex) as Handle;
 requireInAedes.cache[handlersIndex]!.exports = ((client, packet, done) => {
@@ -307,27 +390,56 @@ persistence.subscriptionsByClient = (c, cb) => {
 const ownStoreRetained = persistence.storeRetained.bind(persistence);
 persistence.storeRetained = (packet, cb) => {
   const p = packet as { payload?: object; properties?: Record<string, unknown>; expiresAt?: number };
-  if (p.payload && (p.properties !== undefined || p.expiresAt !== undefined)) retainedExtras.set(p.payload, { properties: p.properties, expiresAt: p.expiresAt });
+  if (p.payload && (p.properties !== undefined || p.expiresAt !== undefined))
+    retainedExtras.set(p.payload, { properties: p.properties, expiresAt: p.expiresAt });
   ownStoreRetained(packet, cb);
 };
 // a retained message of an MQTT 5 publisher whose expiry passed is no longer delivered
 const ownRetained = persistence.createRetainedStreamCombi.bind(persistence);
-persistence.createRetainedStreamCombi = (patterns) => ownRetained(patterns).filter((p: { expiresAt?: number }) => p.expiresAt === undefined || p.expiresAt > Date.now());
+persistence.createRetainedStreamCombi = (patterns) =>
+  ownRetained(patterns).filter((p: { expiresAt?: number }) => p.expiresAt === undefined || p.expiresAt > Date.now());
 /** a message kept by the event loop, as aedes' packet */
 const keptPacket = (m: WireMessage, retain: boolean) =>
   new (MessagePacket as unknown as new (o: Record<string, unknown>, b: unknown) => Record<string, unknown>)(
-    { cmd: 'publish', topic: m.topic, payload: asBuffer(m.payload), qos: m.qos, retain, properties: m.properties, expiresAt: m.expiresAt },
+    {
+      cmd: 'publish',
+      topic: m.topic,
+      payload: asBuffer(m.payload),
+      qos: m.qos,
+      retain,
+      properties: m.properties,
+      expiresAt: m.expiresAt,
+    },
     aedes,
   );
 /** a persistent session's client went away: what was in flight to it goes to the event loop with its session */
 function handBackInflight(client: Client) {
   const messages: WireMessage[] = [];
-  persistence.outgoingStream(client).on('data', (p: { topic: string; payload: Buffer; qos: 0 | 1 | 2; messageId?: number; properties?: Record<string, unknown>; expiresAt?: number }) => {
-    messages.push({ topic: p.topic, payload: new Uint8Array(p.payload), qos: p.qos, properties: p.properties, expiresAt: p.expiresAt });
-    persistence.outgoingClearMessageId(client, p, () => {});
-  }).on('end', () => {
-    if (messages.length > 0) report({ e: 'inflight', clientId: client.id, messages });
-  });
+  persistence
+    .outgoingStream(client)
+    .on(
+      'data',
+      (p: {
+        topic: string;
+        payload: Buffer;
+        qos: 0 | 1 | 2;
+        messageId?: number;
+        properties?: Record<string, unknown>;
+        expiresAt?: number;
+      }) => {
+        messages.push({
+          topic: p.topic,
+          payload: new Uint8Array(p.payload),
+          qos: p.qos,
+          properties: p.properties,
+          expiresAt: p.expiresAt,
+        });
+        persistence.outgoingClearMessageId(client, p, () => {});
+      },
+    )
+    .on('end', () => {
+      if (messages.length > 0) report({ e: 'inflight', clientId: client.id, messages });
+    });
   persistence.cleanSubscriptions(client, () => {});
 }
 
@@ -418,33 +530,51 @@ function ask(event: ThreadEvent & { req: number }, answered: (answer: LoopComman
 
 aedes.authenticate = (client, username, password, done) => {
   // CONNACK 2 (identifier rejected), as mosquitto answers a client id it does not take
-  if (!validClientId(client.id)) return done(Object.assign(new Error('client id refused'), { returnCode: 2 }) as AuthenticateError, false);
+  if (!validClientId(client.id))
+    return done(Object.assign(new Error('client id refused'), { returnCode: 2 }) as AuthenticateError, false);
   const req = nextReq++;
   const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
   const v5 = (client as V5Client).sentraV5;
   // what the CONNECT asks of its session: MQTT 5 says it in Session Expiry and Clean Start, 3.1.1 in clean session
   // (a 3.1.1 persistent session is kept as long as MQTT 5's longest granted: MAX_SESSION_EXPIRY_S)
-  const session = v5 ? { keep: v5.sessionExpiry, discard: v5.cleanStart ?? true } : { keep: client.clean ? 0 : MAX_SESSION_EXPIRY_S, discard: client.clean };
-  ask({ e: 'auth', req, clientId: client.id, username: username || undefined, password: password ? new Uint8Array(password) : undefined, address, session }, (a) => {
-    if (a.t !== 'authAnswer' || a.sid === undefined) {
-      const err = Object.assign(new Error(a.t === 'authAnswer' ? (a.message ?? 'refused') : 'refused'), { returnCode: a.t === 'authAnswer' ? (a.returnCode ?? 5) : 5 });
-      return done(err as AuthenticateError, false);
-    }
-    sessions.set(client, { sid: a.sid, allowed: new Map() });
-    if (a.resumed) {
-      // its stored session: aedes restores the subscriptions (fetchSubs) and sends what was queued (emptyQueue)
-      // (aedes restores a session's subscriptions without storing them: its persistence is assumed to hold them; the
-      // event loop hears of them here, as it hears of every subscription)
-      const subs = a.resumed.subscriptions;
-      resumedSubs.set(client.id, subs);
-      persistence.addSubscriptions(client, subs, () => {});
-      if (subs.length > 0) report({ e: 'subs', sid: a.sid, filters: subs.map((x) => x.topic), qos: subs.map((x) => x.qos) });
-      for (const m of a.resumed.queued) persistence.outgoingEnqueueCombi([{ clientId: client.id }], keptPacket(m, false), () => {});
-    }
-    // an MQTT 5 Clean Start with a session kept anew: the stored one is discarded (only now that the client is known)
-    if (!cleanStarts.delete(client)) return done(null, true);
-    persistence.cleanSubscriptions(client, () => done(null, true));
-  });
+  const session = v5
+    ? { keep: v5.sessionExpiry, discard: v5.cleanStart ?? true }
+    : { keep: client.clean ? 0 : MAX_SESSION_EXPIRY_S, discard: client.clean };
+  ask(
+    {
+      e: 'auth',
+      req,
+      clientId: client.id,
+      username: username || undefined,
+      password: password ? new Uint8Array(password) : undefined,
+      address,
+      session,
+    },
+    (a) => {
+      if (a.t !== 'authAnswer' || a.sid === undefined) {
+        const err = Object.assign(new Error(a.t === 'authAnswer' ? (a.message ?? 'refused') : 'refused'), {
+          returnCode: a.t === 'authAnswer' ? (a.returnCode ?? 5) : 5,
+        });
+        return done(err as AuthenticateError, false);
+      }
+      sessions.set(client, { sid: a.sid, allowed: new Map() });
+      if (a.resumed) {
+        // its stored session: aedes restores the subscriptions (fetchSubs) and sends what was queued (emptyQueue)
+        // (aedes restores a session's subscriptions without storing them: its persistence is assumed to hold them; the
+        // event loop hears of them here, as it hears of every subscription)
+        const subs = a.resumed.subscriptions;
+        resumedSubs.set(client.id, subs);
+        persistence.addSubscriptions(client, subs, () => {});
+        if (subs.length > 0)
+          report({ e: 'subs', sid: a.sid, filters: subs.map((x) => x.topic), qos: subs.map((x) => x.qos) });
+        for (const m of a.resumed.queued)
+          persistence.outgoingEnqueueCombi([{ clientId: client.id }], keptPacket(m, false), () => {});
+      }
+      // an MQTT 5 Clean Start with a session kept anew: the stored one is discarded (only now that the client is known)
+      if (!cleanStarts.delete(client)) return done(null, true);
+      persistence.cleanSubscriptions(client, () => done(null, true));
+    },
+  );
 };
 
 // a publish outside the session's rights is dropped (PublishDropped, above) and counted by the event loop
@@ -504,7 +634,13 @@ aedes.on('publish', (packet, client) => {
 });
 aedes.on('subscribe', (subscriptions, client) => {
   const session = client ? sessions.get(client) : undefined;
-  if (session) report({ e: 'subs', sid: session.sid, filters: subscriptions.map((s) => s.topic), qos: subscriptions.map((s) => s.qos) });
+  if (session)
+    report({
+      e: 'subs',
+      sid: session.sid,
+      filters: subscriptions.map((s) => s.topic),
+      qos: subscriptions.map((s) => s.qos),
+    });
 });
 aedes.on('unsubscribe', (filters, client) => {
   const session = client ? sessions.get(client) : undefined;
@@ -513,7 +649,9 @@ aedes.on('unsubscribe', (filters, client) => {
 aedes.on('clientError', (client, err) => log('debug', `MQTT client ${client.id} error: ${err.message}`));
 aedes.on('connectionError', (_client, err) => log('debug', `MQTT connection error: ${err.message}`));
 // aedes emits 'error' for persistence failures; unhandled, an EventEmitter 'error' would end the thread
-(aedes as unknown as EventEmitter).on('error', (err: unknown) => log('error', `MQTT broker error: ${err instanceof Error ? err.message : String(err)}`));
+(aedes as unknown as EventEmitter).on('error', (err: unknown) =>
+  log('error', `MQTT broker error: ${err instanceof Error ? err.message : String(err)}`),
+);
 tcp.on('error', (err) => log('error', `MQTT TCP listener error: ${err.message}`));
 
 function clients(): Client[] {
@@ -591,9 +729,21 @@ port.on('message', (m: LoopCommand) => {
       break;
     }
     case 'publish':
-      aedes.publish({ cmd: 'publish', topic: m.topic, payload: asBuffer(m.payload), qos: m.qos, retain: m.retain, dup: false, ...(m.properties && { properties: m.properties }), ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }) } as PublishPacket, (err) => {
-        if (m.req) report({ e: 'published', req: m.req, error: err ? err.message : undefined });
-      });
+      aedes.publish(
+        {
+          cmd: 'publish',
+          topic: m.topic,
+          payload: asBuffer(m.payload),
+          qos: m.qos,
+          retain: m.retain,
+          dup: false,
+          ...(m.properties && { properties: m.properties }),
+          ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
+        } as PublishPacket,
+        (err) => {
+          if (m.req) report({ e: 'published', req: m.req, error: err ? err.message : undefined });
+        },
+      );
       break;
     case 'retained':
       for (const r of m.messages) persistence.storeRetained(keptPacket(r, true), () => {});
@@ -625,7 +775,8 @@ port.on('message', (m: LoopCommand) => {
     }
     case 'listen':
     case 'listenFd': {
-      const failed = (err: Error) => port.postMessage({ t: 'listenFailed', message: err.message } satisfies ThreadMessage);
+      const failed = (err: Error) =>
+        port.postMessage({ t: 'listenFailed', message: err.message } satisfies ThreadMessage);
       tcp.once('error', failed);
       const listening = () => {
         tcp.off('error', failed);

@@ -7,7 +7,10 @@ import { fastPublishParse, MQTT_MAX_PACKET_BYTES, PacketTooLarge, type PacketPar
 import { fixedHeader } from './testing/packets.js';
 
 const requireInAedes = createRequire(createRequire(import.meta.url).resolve('aedes'));
-const mqtt = requireInAedes('mqtt-packet') as { parser(): PacketParser & { on(e: string, fn: (x: unknown) => void): void }; generate(p: object): Buffer };
+const mqtt = requireInAedes('mqtt-packet') as {
+  parser(): PacketParser & { on(e: string, fn: (x: unknown) => void): void };
+  generate(p: object): Buffer;
+};
 /** the packets refused for their length, as the broker thread hears of them */
 const refusals: number[] = [];
 const fast = fastPublishParse(
@@ -16,7 +19,17 @@ const fast = fastPublishParse(
   (_parser, length) => refusals.push(length),
 );
 
-const publish = (topic: string, payload: string, qos: 0 | 1 | 2, extra: object = {}) => mqtt.generate({ cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain: false, dup: false, ...(qos > 0 ? { messageId: 100 + topic.length } : {}), ...extra });
+const publish = (topic: string, payload: string, qos: 0 | 1 | 2, extra: object = {}) =>
+  mqtt.generate({
+    cmd: 'publish',
+    topic,
+    payload: Buffer.from(payload),
+    qos,
+    retain: false,
+    dup: false,
+    ...(qos > 0 ? { messageId: 100 + topic.length } : {}),
+    ...extra,
+  });
 
 /** a device's traffic: publishes of every QoS (one retained, one long enough for a 2-byte length), pings, a subscribe */
 const stream = Buffer.concat([
@@ -38,7 +51,10 @@ function parse(chunks: Buffer[], fastPath: boolean, reenter = false): Seen {
   const pending = [...chunks];
   p.on('packet', (x) => {
     const packet = x as Record<string, unknown>;
-    seen.packets.push({ ...packet, payload: packet.payload ? Buffer.from(packet.payload as Buffer).toString('hex') : packet.payload });
+    seen.packets.push({
+      ...packet,
+      payload: packet.payload ? Buffer.from(packet.payload as Buffer).toString('hex') : packet.payload,
+    });
     // as aedes does when a packet's handling completes at once: the socket is read again from inside the handler
     if (reenter && pending.length) p.parse(pending.shift()!);
   });
@@ -48,13 +64,23 @@ function parse(chunks: Buffer[], fastPath: boolean, reenter = false): Seen {
 }
 
 /** `buf` cut at the given offsets */
-const cut = (buf: Buffer, at: number[]) => [0, ...at, buf.length].slice(1).map((end, i, all) => buf.subarray(i === 0 ? 0 : all[i - 1], end));
+const cut = (buf: Buffer, at: number[]) =>
+  [0, ...at, buf.length].slice(1).map((end, i, all) => buf.subarray(i === 0 ? 0 : all[i - 1], end));
 
 describe('PUBLISH fast path', () => {
   const expected = parse([stream], false);
 
   it('emits what mqtt-packet emits for a whole chunk', () => {
-    expect(expected.packets.map((p) => p.cmd)).toEqual(['publish', 'publish', 'pingreq', 'publish', 'publish', 'subscribe', 'publish', 'publish']);
+    expect(expected.packets.map((p) => p.cmd)).toEqual([
+      'publish',
+      'publish',
+      'pingreq',
+      'publish',
+      'publish',
+      'subscribe',
+      'publish',
+      'publish',
+    ]);
     expect(parse([stream], true)).toEqual(expected);
   });
 
@@ -63,7 +89,8 @@ describe('PUBLISH fast path', () => {
       expect(parse(cut(stream, [a]), true)).toEqual(expected);
       expect(parse(cut(stream, [a]), true, true)).toEqual(expected);
     }
-    for (let a = 1; a < stream.length; a += 7) for (let b = a + 1; b < stream.length; b += 11) expect(parse(cut(stream, [a, b]), true, true)).toEqual(expected);
+    for (let a = 1; a < stream.length; a += 7)
+      for (let b = a + 1; b < stream.length; b += 11) expect(parse(cut(stream, [a, b]), true, true)).toEqual(expected);
   });
 
   it('leaves malformed packets to the original parser, which reports them as before', () => {
@@ -95,7 +122,9 @@ describe('the packet size limit', () => {
     const seen: Seen & { refused: number[] } = { packets: [], errors: [], refused: [] };
     const before = refusals.length;
     p.on('packet', (x) => seen.packets.push(x as Record<string, unknown>));
-    p.on('error', (e) => seen.errors.push(e instanceof PacketTooLarge ? `too large: ${e.length}` : (e as Error).message));
+    p.on('error', (e) =>
+      seen.errors.push(e instanceof PacketTooLarge ? `too large: ${e.length}` : (e as Error).message),
+    );
     for (const c of chunks) p.parse(c);
     seen.refused = refusals.slice(before);
     return { seen, held: p._list.length };
@@ -123,7 +152,9 @@ describe('the packet size limit', () => {
     for (const [name, chunks] of cases) {
       const { seen, held } = feed([...chunks, publish('d/1/data', 'after', 0)]);
       // only the small whole PUBLISH before it, if any
-      expect(seen.packets.map(remainingOf), name).toEqual(name.startsWith('after a whole') ? ['d/1/data'.length + 3] : []);
+      expect(seen.packets.map(remainingOf), name).toEqual(
+        name.startsWith('after a whole') ? ['d/1/data'.length + 3] : [],
+      );
       expect(seen.errors, name).toEqual([`too large: ${LIMIT + 1}`]);
       expect(seen.refused, name).toEqual([LIMIT + 1]);
       expect(held, name).toBe(0);
@@ -131,7 +162,14 @@ describe('the packet size limit', () => {
   });
 
   it('refuses any packet type announcing more than the limit, CONNECT first, and 256 MB, before reading any of its body', () => {
-    for (const [first, length] of [[0x10, LIMIT + 1], [0x10, 268_435_455], [0x30, 10 << 20], [0x32, 268_435_455], [0x82, 5 << 20], [0xc0, LIMIT * 2]] as const) {
+    for (const [first, length] of [
+      [0x10, LIMIT + 1],
+      [0x10, 268_435_455],
+      [0x30, 10 << 20],
+      [0x32, 268_435_455],
+      [0x82, 5 << 20],
+      [0xc0, LIMIT * 2],
+    ] as const) {
       const { seen, held } = feed([fixedHeader(first, length), noiseOf(64 * 1024), noiseOf(64 * 1024)]);
       expect(seen.errors).toEqual([`too large: ${length}`]);
       expect(seen.packets).toEqual([]);

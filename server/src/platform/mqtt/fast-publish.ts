@@ -126,7 +126,11 @@ export function fastPublishParse(
 
   function one(parser: FastParser, buf: Buffer) {
     // between packets (nothing held, no packet begun) the chunk may start with whole PUBLISH packets
-    const between = parser._list.length === 0 && parser._stateCounter === 0 && parser.packet.length === -1 && parser.settings?.protocolVersion !== 5;
+    const between =
+      parser._list.length === 0 &&
+      parser._stateCounter === 0 &&
+      parser.packet.length === -1 &&
+      parser.settings?.protocolVersion !== 5;
     const rest = between ? publishes(parser, buf, 0) : 0;
     if (rest < buf.length) slow(parser, rest === 0 ? buf : buf.subarray(rest));
   }

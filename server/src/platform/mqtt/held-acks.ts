@@ -31,7 +31,10 @@ export class HeldAcks<C extends AckTarget> {
   private perClient = new Map<C, number>();
 
   /** `pause(client, true)` once a connection holds MAX_HELD_PER_CONNECTION, `pause(client, false)` below half */
-  constructor(private readonly pause: (client: C, paused: boolean) => void, private readonly maxPerClient = MAX_HELD_PER_CONNECTION) {}
+  constructor(
+    private readonly pause: (client: C, paused: boolean) => void,
+    private readonly maxPerClient = MAX_HELD_PER_CONNECTION,
+  ) {}
 
   get size(): number {
     return this.ids.length - this.head;

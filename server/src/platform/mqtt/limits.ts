@@ -12,7 +12,8 @@ export const DEFAULT_MAX_OUTBOUND_BYTES = 4 * 1024 * 1024;
 
 // C0 and C1 controls (U+0000 included), and the non-characters U+FDD0–U+FDEF, U+FFFE and U+FFFF; a lone surrogate
 // (what an invalid UTF-8 sequence cannot decode to, but a JavaScript string can hold) too
-const NOT_TEXT = /[\u0000-\u001f\u007f-\u009f\ufdd0-\ufdef\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_TEXT =
+  /[\u0000-\u001f\u007f-\u009f\ufdd0-\ufdef\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** whether a client id may connect: valid text, at most MAX_CLIENT_ID_BYTES (an empty one is aedes' to handle) */
 export function validClientId(id: string): boolean {
@@ -25,7 +26,15 @@ export function validClientId(id: string): boolean {
  * (dropped), since issue 27 made the latter keep the connection.
  */
 export function validPublishTopic(topic: string): boolean {
-  if (topic.length === 0 || topic.length > 65535 || NOT_TEXT.test(topic) || topic.includes('+') || topic.includes('#') || topic.includes('\ufffd')) return false;
+  if (
+    topic.length === 0 ||
+    topic.length > 65535 ||
+    NOT_TEXT.test(topic) ||
+    topic.includes('+') ||
+    topic.includes('#') ||
+    topic.includes('\ufffd')
+  )
+    return false;
   return levels(topic) <= MAX_TOPIC_LEVELS;
 }
 

@@ -24,7 +24,11 @@ const NEVER = 0xffffffff;
 
 export function newV5Session(connect: { properties?: { sessionExpiryInterval?: number } }): V5Session {
   const asked = connect.properties?.sessionExpiryInterval ?? 0;
-  return { sessionExpiry: Math.min(asked === NEVER ? MAX_SESSION_EXPIRY_S : asked, MAX_SESSION_EXPIRY_S), aliases: new Map(), unsubscribing: new Map() };
+  return {
+    sessionExpiry: Math.min(asked === NEVER ? MAX_SESSION_EXPIRY_S : asked, MAX_SESSION_EXPIRY_S),
+    aliases: new Map(),
+    unsubscribing: new Map(),
+  };
 }
 
 /**
@@ -32,7 +36,10 @@ export function newV5Session(connect: { properties?: { sessionExpiryInterval?: n
  * (MQTT 5 Session Expiry 0). `cleanStart` is MQTT 5's Clean Start: a stored session is discarded first even when the
  * new one is kept (the caller clears it before aedes restores it).
  */
-export function asAedesConnect<P extends { protocolVersion: number; clean: boolean }>(packet: P, session: V5Session): P & { cleanStart: boolean } {
+export function asAedesConnect<P extends { protocolVersion: number; clean: boolean }>(
+  packet: P,
+  session: V5Session,
+): P & { cleanStart: boolean } {
   return { ...packet, protocolVersion: 4, clean: session.sessionExpiry === 0, cleanStart: packet.clean };
 }
 
@@ -55,7 +62,11 @@ const CONNACK_REASON: Record<number, number> = {
 };
 
 /** what CONNACK tells a v5 client of this broker (MQTT 5 §3.2.2.3) */
-export function connackProperties(session: V5Session, limits: { receiveMaximum: number; maximumPacketSize: number }, asked?: number): Record<string, unknown> {
+export function connackProperties(
+  session: V5Session,
+  limits: { receiveMaximum: number; maximumPacketSize: number },
+  asked?: number,
+): Record<string, unknown> {
   return {
     // the session expiry actually granted, when it differs from what the client asked
     ...(asked !== undefined && asked !== session.sessionExpiry && { sessionExpiryInterval: session.sessionExpiry }),
@@ -74,7 +85,9 @@ export function connackProperties(session: V5Session, limits: { receiveMaximum: 
 const HOP_PROPERTIES = new Set(['topicAlias', 'subscriptionIdentifier', 'willDelayInterval']);
 
 /** the publisher's properties as they travel with the message (undefined when nothing is left) */
-export function messageProperties(properties: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function messageProperties(
+  properties: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
   if (properties === undefined) return undefined;
   let out: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(properties)) if (!HOP_PROPERTIES.has(k) && v !== undefined) (out ??= {})[k] = v;
@@ -100,7 +113,8 @@ export type AliasResult = { topic: string } | { error: string };
  */
 export function resolveTopicAlias(session: V5Session, topic: string, alias: number | undefined): AliasResult {
   if (alias === undefined) return { topic };
-  if (!Number.isInteger(alias) || alias < 1 || alias > TOPIC_ALIAS_MAXIMUM) return { error: `topic alias ${alias} out of range` };
+  if (!Number.isInteger(alias) || alias < 1 || alias > TOPIC_ALIAS_MAXIMUM)
+    return { error: `topic alias ${alias} out of range` };
   if (topic.length > 0) {
     session.aliases.set(alias, topic);
     return { topic };
@@ -127,14 +141,27 @@ type Packet = Record<string, unknown> & { cmd: string };
  * an UNSUBACK names a reason for each filter, a PUBLISH carries its message's properties with the expiry that remains.
  * Null: not to be written (a message that expired before it could be delivered).
  */
-export function toV5(packet: Packet, session: V5Session, limits: { receiveMaximum: number; maximumPacketSize: number; askedExpiry?: number }, now: number): Packet | null {
+export function toV5(
+  packet: Packet,
+  session: V5Session,
+  limits: { receiveMaximum: number; maximumPacketSize: number; askedExpiry?: number },
+  now: number,
+): Packet | null {
   switch (packet.cmd) {
     case 'connack': {
       const reasonCode = CONNACK_REASON[packet.returnCode as number] ?? 0x80;
-      return { cmd: 'connack', sessionPresent: packet.sessionPresent, reasonCode, ...(reasonCode === 0 && { properties: connackProperties(session, limits, limits.askedExpiry) }) };
+      return {
+        cmd: 'connack',
+        sessionPresent: packet.sessionPresent,
+        reasonCode,
+        ...(reasonCode === 0 && { properties: connackProperties(session, limits, limits.askedExpiry) }),
+      };
     }
     case 'suback':
-      return { ...packet, granted: (packet.granted as number[]).map((g) => (g === SUBSCRIPTION_REFUSED ? NOT_AUTHORIZED : g)) };
+      return {
+        ...packet,
+        granted: (packet.granted as number[]).map((g) => (g === SUBSCRIPTION_REFUSED ? NOT_AUTHORIZED : g)),
+      };
     case 'unsuback': {
       const id = packet.messageId as number;
       const n = session.unsubscribing.get(id) ?? 1;

@@ -23,11 +23,16 @@ export interface MqttRefusal {
 }
 export const badCredentials = (message: string): MqttRefusal => ({ refused: true, returnCode: 4, message });
 export const notAuthorized = (message: string): MqttRefusal => ({ refused: true, returnCode: 5, message });
-export const isRefusal = (answer: MqttIdentity | MqttRefusal | null): answer is MqttRefusal => answer !== null && answer.refused === true;
+export const isRefusal = (answer: MqttIdentity | MqttRefusal | null): answer is MqttRefusal =>
+  answer !== null && answer.refused === true;
 
 export interface BrokerAuthority {
   /** null when this authority does not know the client; the next authority is asked */
-  authenticate(clientId: string, username: string | undefined, password: Buffer | undefined): Promise<MqttIdentity | MqttRefusal | null> | MqttIdentity | MqttRefusal | null;
+  authenticate(
+    clientId: string,
+    username: string | undefined,
+    password: Buffer | undefined,
+  ): Promise<MqttIdentity | MqttRefusal | null> | MqttIdentity | MqttRefusal | null;
   /** asked only for identities this authority issued */
   authorizePublish(identity: MqttIdentity, topic: string): boolean;
   authorizeSubscribe(identity: MqttIdentity, topic: string): boolean;

@@ -26,7 +26,12 @@ export function serveMqttOverWebSocket(
   handle: (stream: Duplex, req: http.IncomingMessage) => void,
   log: Logger,
 ): WebSocketEndpoint {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: true });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    perMessageDeflate: false,
+    clientTracking: true,
+  });
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     // other paths (socket.io) belong to other listeners of the same event
     if (pathOf(req) !== path) return;

@@ -38,7 +38,13 @@ interface SocketData {
 
 /** what a caller may do, for comparing the caller of a socket before and after an access change */
 const grantsKey = (c: Caller) =>
-  JSON.stringify([c.kind, c.tenantId, c.accountId ?? null, c.app?.id ?? null, c.grants ? [[...c.grants.navs].sort(), c.grants.permissions] : null]);
+  JSON.stringify([
+    c.kind,
+    c.tenantId,
+    c.accountId ?? null,
+    c.app?.id ?? null,
+    c.grants ? [[...c.grants.navs].sort(), c.grants.permissions] : null,
+  ]);
 
 type Ack = (answer: Record<string, unknown>) => void;
 
@@ -130,11 +136,13 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
 
   async function subscribe(socket: Socket, request: unknown): Promise<Record<string, unknown>> {
     const { channel: name, params } = (request ?? {}) as { channel?: unknown; params?: unknown };
-    if (typeof name !== 'string' || name.length > MAX_CHANNEL_NAME) throw new ApiError(Result.INVALID, T.common.invalidInput);
+    if (typeof name !== 'string' || name.length > MAX_CHANNEL_NAME)
+      throw new ApiError(Result.INVALID, T.common.invalidInput);
     const channel = channels.get(name);
     if (!channel) throw notFound();
     const data = socket.data as SocketData;
-    if (data.rooms.size + data.joining >= MAX_ROOMS_PER_SOCKET) throw new ApiError(Result.INVALID, T.common.invalidInput);
+    if (data.rooms.size + data.joining >= MAX_ROOMS_PER_SOCKET)
+      throw new ApiError(Result.INVALID, T.common.invalidInput);
     data.joining++;
     let room: string;
     try {
@@ -142,7 +150,8 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     } finally {
       data.joining--;
     }
-    if (typeof room !== 'string' || room.length > 200 || !ROOM_PATTERN.test(room)) throw new Error(`channel ${name} answered an invalid room "${String(room)}"`);
+    if (typeof room !== 'string' || room.length > 200 || !ROOM_PATTERN.test(room))
+      throw new Error(`channel ${name} answered an invalid room "${String(room)}"`);
     if (!socket.connected) return { response_result: Result.OK, room };
     joined(socket, room, name, params ?? {});
     return { response_result: Result.OK, room };
@@ -182,7 +191,8 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     // changes come in bursts (a role edit, then its menus): one pass after them
     recheckDue ??= setTimeout(() => {
       recheckDue = undefined;
-      for (const socket of io.sockets.sockets.values()) recheck(socket).catch((err) => log.error('realtime access recheck failed', err));
+      for (const socket of io.sockets.sockets.values())
+        recheck(socket).catch((err) => log.error('realtime access recheck failed', err));
     }, 20);
   });
 
@@ -207,7 +217,9 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   // with NATS every gateway process hears every emit and delivers to its own sockets
   const fanout =
     bus.kind === 'nats'
-      ? bus.subscribe<{ e: string; p: unknown }>(`${FANOUT_PREFIX}>`, (m) => deliver(m.subject.slice(FANOUT_PREFIX.length), m.data.e, m.data.p))
+      ? bus.subscribe<{ e: string; p: unknown }>(`${FANOUT_PREFIX}>`, (m) =>
+          deliver(m.subject.slice(FANOUT_PREFIX.length), m.data.e, m.data.p),
+        )
       : undefined;
 
   return {

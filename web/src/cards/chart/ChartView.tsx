@@ -13,17 +13,45 @@ import { sliceShares, withShare, type TooltipModel } from '../common/tooltips.js
 import { useElementSize } from '../common/useElementSize.js';
 import { chartFuelProduct, pieSlices, tooltipForRow, tooltipForSlice } from './hover.js';
 import { releaseChart, requestChartDraw, type ChartLibrary } from './chartDraws.js';
-import { buildFigure, extension, seriesName, seriesSummary, xOf, type ChartView as ChartViewFields, type PlotFigure, type Row } from './series.js';
+import {
+  buildFigure,
+  extension,
+  seriesName,
+  seriesSummary,
+  xOf,
+  type ChartView as ChartViewFields,
+  type PlotFigure,
+  type Row,
+} from './series.js';
 
 type Variant = 'plain' | 'monitoring' | 'smart';
 
-const variantOf = (cat: string): Variant => (cat.includes('MONITORING') ? 'monitoring' : cat === 'LINE_SMART_CHART_CARD' ? 'smart' : 'plain');
+const variantOf = (cat: string): Variant =>
+  cat.includes('MONITORING') ? 'monitoring' : cat === 'LINE_SMART_CHART_CARD' ? 'smart' : 'plain';
 
 /** A number of a summary strip: the card's decimals (else the dashboard's), k/M/B/T unless full_number, its unit. */
 const summaryNumber = (n: number | undefined, view: ChartViewFields, decimals?: number) =>
-  n === undefined ? T.cardViews.noValue : withUnit(formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }), view.graph_unit ?? '', false);
+  n === undefined
+    ? T.cardViews.noValue
+    : withUnit(
+        formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }),
+        view.graph_unit ?? '',
+        false,
+      );
 
-function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure; rows: Row[]; view: ChartViewFields; decimals?: number; variant: Variant }) {
+function SummaryStrip({
+  fig,
+  rows,
+  view,
+  decimals,
+  variant,
+}: {
+  fig: PlotFigure;
+  rows: Row[];
+  view: ChartViewFields;
+  decimals?: number;
+  variant: Variant;
+}) {
   const summary = seriesSummary(rows, fig.keys);
   const fmt = (n: number | undefined) => summaryNumber(n, view, decimals);
   return (
@@ -35,7 +63,9 @@ function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure;
             <span className={CARD_CLASS.caption}>{seriesName(view, k)}</span>
           </div>
           {variant === 'monitoring' ? (
-            <div className={CARD_CLASS.summaryLast} data-testid="chart-last">{fmt(summary[k]?.last)}</div>
+            <div className={CARD_CLASS.summaryLast} data-testid="chart-last">
+              {fmt(summary[k]?.last)}
+            </div>
           ) : (
             <span className={CARD_CLASS.caption} style={{ color: 'inherit', fontVariantNumeric: 'tabular-nums' }}>
               min {fmt(summary[k]?.min)} · avg {fmt(summary[k]?.avg)} · max {fmt(summary[k]?.max)}
@@ -48,7 +78,17 @@ function SummaryStrip({ fig, rows, view, decimals, variant }: { fig: PlotFigure;
 }
 
 /** A pie's summary (`with_summary`): each slice's value and share of the whole, then the whole. */
-function PieSummary({ data, fig, view, decimals }: { data: CardViewProps['data']; fig: PlotFigure; view: ChartViewFields; decimals?: number }) {
+function PieSummary({
+  data,
+  fig,
+  view,
+  decimals,
+}: {
+  data: CardViewProps['data'];
+  fig: PlotFigure;
+  view: ChartViewFields;
+  decimals?: number;
+}) {
   const slices = pieSlices(data, fig, view);
   const { whole, shares } = sliceShares(slices);
   const fmt = (n: number | undefined) => summaryNumber(n, view, decimals);
@@ -67,7 +107,12 @@ function PieSummary({ data, fig, view, decimals }: { data: CardViewProps['data']
       ))}
       <div className={CARD_CLASS.summaryItem} data-testid="pie-total">
         <span className={CARD_CLASS.caption}>{T.cardViews.total}</span>
-        <span className={CARD_CLASS.caption} style={{ color: 'inherit', fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}>{fmt(whole)}</span>
+        <span
+          className={CARD_CLASS.caption}
+          style={{ color: 'inherit', fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}
+        >
+          {fmt(whole)}
+        </span>
       </div>
     </div>
   );
@@ -95,7 +140,9 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   /** Whether the chart on screen already shows this frame, append, size and figure. */
   const isDrawn = (s: typeof state, size: string, f: PlotFigure) => {
     const prev = drawn.current;
-    return !!prev && prev.frame === (s?.frame ?? 0) && prev.seq === (s?.seq ?? 0) && prev.size === size && prev.fig === f;
+    return (
+      !!prev && prev.frame === (s?.frame ?? 0) && prev.seq === (s?.seq ?? 0) && prev.size === size && prev.fig === f
+    );
   };
 
   /** Draws what the card holds now (it may have changed since the draw was asked for). */
@@ -106,9 +153,22 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
     const prev = drawn.current;
     const frame = state?.frame ?? 0;
     const seq = state?.seq ?? 0;
-    const appended = prev && prev.frame === frame && prev.size === size && prev.fig === fig && seq > prev.seq && view.tooltip !== 'fuel' ? state!.appends.filter((a) => a.seq > prev.seq) : null;
+    const appended =
+      prev &&
+      prev.frame === frame &&
+      prev.size === size &&
+      prev.fig === fig &&
+      seq > prev.seq &&
+      view.tooltip !== 'fuel'
+        ? state!.appends.filter((a) => a.seq > prev.seq)
+        : null;
     const complete = appended && appended.length === seq - prev!.seq;
-    const ext = complete ? extension(appended!.flatMap((a) => a.rows), fig) : null;
+    const ext = complete
+      ? extension(
+          appended!.flatMap((a) => a.rows),
+          fig,
+        )
+      : null;
     if (ext) {
       const keep = Math.min(MAX_CHART_ROWS, data?.window?.ndata ?? MAX_CHART_ROWS);
       void P.extendTraces(el, { x: ext.x, y: ext.y } as never, ext.indices, keep);
@@ -116,7 +176,12 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
       // a new frame, a new size, or appends we missed: redraw from the card's full (bounded) rows
       const full = buildFigure(cat, data, view);
       figRef.current = full;
-      void P.react(el, full.traces as never, { ...full.layout, width, height } as never, { displayModeBar: false, responsive: false, locale, staticPlot: false } as never).then(() => attachHover(el));
+      void P.react(
+        el,
+        full.traces as never,
+        { ...full.layout, width, height } as never,
+        { displayModeBar: false, responsive: false, locale, staticPlot: false } as never,
+      ).then(() => attachHover(el));
     }
     drawn.current = { frame, seq, fig, size };
   };
@@ -136,7 +201,10 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
     if (attached.current || !el.on) return;
     attached.current = true;
     el.on('plotly_hover', (e: unknown) => {
-      const ev = e as { points?: { x?: unknown; pointNumber?: number; data?: { type?: string } }[]; event?: MouseEvent };
+      const ev = e as {
+        points?: { x?: unknown; pointNumber?: number; data?: { type?: string } }[];
+        event?: MouseEvent;
+      };
       const pt = ev.points?.[0];
       if (!pt) return;
       const rect = el.getBoundingClientRect();
@@ -164,12 +232,30 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
 
   return (
     <div className={CARD_CLASS.column}>
-      {(variant !== 'plain' || view.with_summary) && fig.keys.length > 0 && CHART_NOT_PIE(cat) && <SummaryStrip fig={fig} rows={rows} view={view} decimals={decimals} variant={variant === 'plain' ? 'smart' : variant} />}
-      {view.with_summary && fig.keys.length > 0 && !CHART_NOT_PIE(cat) && <PieSummary data={data} fig={fig} view={view} decimals={decimals} />}
+      {(variant !== 'plain' || view.with_summary) && fig.keys.length > 0 && CHART_NOT_PIE(cat) && (
+        <SummaryStrip
+          fig={fig}
+          rows={rows}
+          view={view}
+          decimals={decimals}
+          variant={variant === 'plain' ? 'smart' : variant}
+        />
+      )}
+      {view.with_summary && fig.keys.length > 0 && !CHART_NOT_PIE(cat) && (
+        <PieSummary data={data} fig={fig} view={view} decimals={decimals} />
+      )}
       <div ref={box} className={CARD_CLASS.chartBox} onMouseLeave={() => setTip(null)}>
-        <div ref={host} data-testid="chart" data-points={rows.length} data-series={fig.keys.length} style={{ position: 'absolute', inset: 0 }} />
+        <div
+          ref={host}
+          data-testid="chart"
+          data-points={rows.length}
+          data-series={fig.keys.length}
+          style={{ position: 'absolute', inset: 0 }}
+        />
         {(rows.length === 0 || fig.allZero) && (
-          <div className={CARD_CLASS.chartEmpty} data-testid="chart-empty">{rows.length === 0 ? T.cardViews.noData : T.cardViews.allZero}</div>
+          <div className={CARD_CLASS.chartEmpty} data-testid="chart-empty">
+            {rows.length === 0 ? T.cardViews.noData : T.cardViews.allZero}
+          </div>
         )}
         {tip && <ChartTooltip model={tip.model} x={tip.x} y={tip.y} boundsWidth={width} />}
       </div>

@@ -13,9 +13,25 @@ export default function TextChartView({ view, data, decimals }: CardViewProps<Ch
   const keys = seriesKeys(data);
   const summary = seriesSummary(rows, keys);
   const colors = seriesColors(view.graph_colors, keys.length);
-  const fmt = (n: number | undefined) => (n === undefined ? T.cardViews.noValue : withUnit(formatCardNumber(n, { decimals: view.decimal ?? decimals, fullNumber: view.full_number, locale: view.locale }), view.graph_unit ?? '', false));
+  const fmt = (n: number | undefined) =>
+    n === undefined
+      ? T.cardViews.noValue
+      : withUnit(
+          formatCardNumber(n, {
+            decimals: view.decimal ?? decimals,
+            fullNumber: view.full_number,
+            locale: view.locale,
+          }),
+          view.graph_unit ?? '',
+          false,
+        );
   const dateFormat = pickFormat(view.date_format, chartDateFormats(data?.window).tooltip);
-  if (keys.length === 0) return <Typography variant="body2" color="text.secondary">{T.cardViews.noData}</Typography>;
+  if (keys.length === 0)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {T.cardViews.noData}
+      </Typography>
+    );
   return (
     <Stack spacing={1} sx={{ height: '100%', overflow: 'auto' }} data-testid="text-chart">
       {keys.map((k, i) => {
@@ -23,11 +39,20 @@ export default function TextChartView({ view, data, decimals }: CardViewProps<Ch
         return (
           <Box key={k} sx={{ borderLeft: 3, borderColor: colors[i], pl: 1 }}>
             <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
-              <Typography variant="body2" color="text.secondary" noWrap>{seriesName(view, k)}</Typography>
-              <Typography sx={{ fontWeight: 700, fontSize: 20, fontVariantNumeric: 'tabular-nums' }} noWrap data-testid="text-chart-last">{fmt(s.last)}</Typography>
+              <Typography variant="body2" color="text.secondary" noWrap>
+                {seriesName(view, k)}
+              </Typography>
+              <Typography
+                sx={{ fontWeight: 700, fontSize: 20, fontVariantNumeric: 'tabular-nums' }}
+                noWrap
+                data-testid="text-chart-last"
+              >
+                {fmt(s.last)}
+              </Typography>
             </Stack>
             <Typography variant="caption" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }} noWrap>
-              {s.lastTs !== undefined ? `${formatDate(s.lastTs, dateFormat, view.locale)} · ` : ''}min {fmt(s.min)} · avg {fmt(s.avg)} · max {fmt(s.max)}
+              {s.lastTs !== undefined ? `${formatDate(s.lastTs, dateFormat, view.locale)} · ` : ''}min {fmt(s.min)} ·
+              avg {fmt(s.avg)} · max {fmt(s.max)}
             </Typography>
           </Box>
         );

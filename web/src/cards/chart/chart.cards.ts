@@ -13,7 +13,8 @@ export const chartViewSchema = viewSchema({ labels: z.record(z.string(), z.strin
 
 const plotView = lazyView('ChartView');
 const defaults = { locale: DEFAULT_CARD_LOCALE };
-const chart = (type: CardTypeCode, label: string, fields: readonly ViewFieldSpec[]) => defineCard(type, { label, config: chartViewSchema, defaults, fields, size: { w: 2, h: 4 }, view: plotView });
+const chart = (type: CardTypeCode, label: string, fields: readonly ViewFieldSpec[]) =>
+  defineCard(type, { label, config: chartViewSchema, defaults, fields, size: { w: 2, h: 4 }, view: plotView });
 
 export const chartCard = chart('CHART_CARD', 'Chart', LINE_FIELDS);
 export const lineChartCard = chart('LINE_CHART_CARD', 'Line chart', LINE_FIELDS);
@@ -25,4 +26,11 @@ export const barChartCard = chart('BAR_CHART_CARD', 'Bar chart', BAR_FIELDS);
 export const barMonitoringChartCard = chart('BAR_MONITORING_CHART_CARD', 'Bar monitoring chart', BAR_FIELDS);
 export const pieChartCard = chart('PIE_CHART_CARD', 'Pie chart', PIE_FIELDS);
 export const pieMonitoringChartCard = chart('PIE_MONITORING_CHART_CARD', 'Pie monitoring chart', PIE_FIELDS);
-export const textChartCard = defineCard('TEXT_CHART_CARD', { label: 'Text chart', config: chartViewSchema, defaults, fields: TEXT_CHART_FIELDS, size: { w: 2, h: 4 }, view: lazyView('TextChartView') });
+export const textChartCard = defineCard('TEXT_CHART_CARD', {
+  label: 'Text chart',
+  config: chartViewSchema,
+  defaults,
+  fields: TEXT_CHART_FIELDS,
+  size: { w: 2, h: 4 },
+  view: lazyView('TextChartView'),
+});

@@ -8,7 +8,10 @@ import { CHART_PALETTE, WARNING_RED } from '../common/palette.js';
 import { xOf } from './series.js';
 
 type Handler = (e: unknown) => void;
-const calls = vi.hoisted(() => ({ react: [] as { el: HTMLElement; data: any[]; layout: any }[], extend: [] as { update: any; indices: number[]; max: number }[] }));
+const calls = vi.hoisted(() => ({
+  react: [] as { el: HTMLElement; data: any[]; layout: any }[],
+  extend: [] as { update: any; indices: number[]; max: number }[],
+}));
 vi.mock('./plotly.js', () => {
   const fake = {
     react: (el: HTMLElement & { on?: unknown; handlers?: Map<string, Handler> }, data: any[], layout: any) => {
@@ -46,19 +49,55 @@ const lastDraw = () => calls.react.at(-1)!;
 const hover = async (x: string) => {
   const el = lastDraw().el as HTMLElement & { handlers: Map<string, Handler> };
   await vi.waitFor(() => expect(el.handlers.get('plotly_hover')).toBeTypeOf('function'));
-  await act(async () => el.handlers.get('plotly_hover')!({ points: [{ x, data: { type: 'scatter' } }], event: { clientX: 10, clientY: 10 } }));
+  await act(async () =>
+    el.handlers.get('plotly_hover')!({
+      points: [{ x, data: { type: 'scatter' } }],
+      event: { clientX: 10, clientY: 10 },
+    }),
+  );
 };
 
-const LINES: CardTypeCode[] = ['CHART_CARD', 'LINE_CHART_CARD', 'LINE_MONITORING_CHART_CARD', 'LINE_SMART_CHART_CARD', 'AREA_CHART_CARD', 'AREA_MONITORING_CHART_CARD', 'BAR_CHART_CARD', 'BAR_MONITORING_CHART_CARD'];
+const LINES: CardTypeCode[] = [
+  'CHART_CARD',
+  'LINE_CHART_CARD',
+  'LINE_MONITORING_CHART_CARD',
+  'LINE_SMART_CHART_CARD',
+  'AREA_CHART_CARD',
+  'AREA_MONITORING_CHART_CARD',
+  'BAR_CHART_CARD',
+  'BAR_MONITORING_CHART_CARD',
+];
 
 describe.each(LINES.map((c) => [c]))('%s', (cat) => {
   it('draws one trace per series in the 7-colour palette, with the view options', async () => {
-    renderCard(cat, { view: { xlabel: 'Waktu', ylabel: 'Tegangan', graph_unit: 'V', is_stack: true, has_dot: true, is_dashed: true, graph_from_zero: true, graph_yaxis_min: 'auto', graph_yaxis_max: 250, reference_line_value: 230, reference_line_label: 'Batas' }, data: { chart_keys: ['r', 's'], chart_data: rows, window: { type: 'PERIODIC', start: h(8), end: h(11), period: 'hour', interval: 1 } } });
+    renderCard(cat, {
+      view: {
+        xlabel: 'Waktu',
+        ylabel: 'Tegangan',
+        graph_unit: 'V',
+        is_stack: true,
+        has_dot: true,
+        is_dashed: true,
+        graph_from_zero: true,
+        graph_yaxis_min: 'auto',
+        graph_yaxis_max: 250,
+        reference_line_value: 230,
+        reference_line_label: 'Batas',
+      },
+      data: {
+        chart_keys: ['r', 's'],
+        chart_data: rows,
+        window: { type: 'PERIODIC', start: h(8), end: h(11), period: 'hour', interval: 1 },
+      },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     const { data, layout } = lastDraw();
     // series are named by their labels as words (issue 28): 'r' → 'R'
     expect(data.map((t) => t.name)).toEqual(['R', 'S']);
-    expect(data.map((t) => t.y)).toEqual([[220.1, 221.4, 222.0], [219.8, 220.2, 221.0]]);
+    expect(data.map((t) => t.y)).toEqual([
+      [220.1, 221.4, 222.0],
+      [219.8, 220.2, 221.0],
+    ]);
     expect(data[0].x[0]).toBe('2024-03-10 08:00');
     expect(data[1].marker.color).toBe(CHART_PALETTE[1]);
     if (cat.startsWith('BAR')) {
@@ -77,17 +116,29 @@ describe.each(LINES.map((c) => [c]))('%s', (cat) => {
     expect(layout.yaxis.range).toEqual([null, 250]);
     expect(layout.shapes[0]).toMatchObject({ y0: 230, y1: 230 });
     expect(layout.annotations[0].text).toBe('Batas');
-    if (cat.includes('MONITORING')) expect(screen.getAllByTestId('chart-last').map((e) => e.textContent)).toEqual(['222,00 V', '221,00 V']);
-    if (cat === 'LINE_SMART_CHART_CARD') expect(screen.getByTestId('chart-summary').textContent).toContain('max 222,00 V');
+    if (cat.includes('MONITORING'))
+      expect(screen.getAllByTestId('chart-last').map((e) => e.textContent)).toEqual(['222,00 V', '221,00 V']);
+    if (cat === 'LINE_SMART_CHART_CARD')
+      expect(screen.getByTestId('chart-summary').textContent).toContain('max 222,00 V');
   });
 
   it('shows the generic tooltip: time, values with unit, total', async () => {
-    renderCard(cat, { view: { graph_unit: 'kW', with_summary: true, labels: { r: 'Fase R', s: 'Fase S' } }, data: { chart_keys: ['r', 's'], chart_data: rows, window: { type: 'PERIODIC', start: h(8), end: h(11), period: 'hour' } } });
+    renderCard(cat, {
+      view: { graph_unit: 'kW', with_summary: true, labels: { r: 'Fase R', s: 'Fase S' } },
+      data: {
+        chart_keys: ['r', 's'],
+        chart_data: rows,
+        window: { type: 'PERIODIC', start: h(8), end: h(11), period: 'hour' },
+      },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     await hover('2024-03-10 09:00');
     const tip = screen.getByTestId('chart-tooltip');
     expect(screen.getByTestId('tooltip-title').textContent).toBe('09:00, 10 Mar 24');
-    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['Fase R221,40 kW', 'Fase S220,20 kW']);
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([
+      'Fase R221,40 kW',
+      'Fase S220,20 kW',
+    ]);
     expect(screen.getByTestId('tooltip-total').textContent).toBe(`${T.cardViews.total}441,60 kW`);
     expect(tip).toBeTruthy();
   });
@@ -105,33 +156,53 @@ describe('x values', () => {
 
 describe('graph y-axis bounds', () => {
   it("fall back to 'auto' unless numeric", async () => {
-    renderCard('LINE_CHART_CARD', { view: { graph_yaxis_min: 'abc', graph_yaxis_max: '' }, data: { chart_keys: ['r'], chart_data: rows } });
+    renderCard('LINE_CHART_CARD', {
+      view: { graph_yaxis_min: 'abc', graph_yaxis_max: '' },
+      data: { chart_keys: ['r'], chart_data: rows },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     expect(lastDraw().layout.yaxis).toMatchObject({ autorange: true, range: undefined });
   });
 
   it('use the card colours first, then the palette', async () => {
-    renderCard('LINE_CHART_CARD', { view: { graph_colors: ['#000000'] }, data: { chart_keys: ['r', 's'], chart_data: rows } });
+    renderCard('LINE_CHART_CARD', {
+      view: { graph_colors: ['#000000'] },
+      data: { chart_keys: ['r', 's'], chart_data: rows },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     expect(lastDraw().data.map((t) => t.line.color)).toEqual(['#000000', CHART_PALETTE[0]]);
   });
 });
 
-describe.each([['LINE_CHART_CARD'], ['AREA_CHART_CARD']] as [CardTypeCode][])('%s with dots in their own colour (color_dot)', (cat) => {
-  it('draws the dots in that colour and the lines in the palette', async () => {
-    renderCard(cat, { view: { has_dot: true, color_dot: '#e53935' }, data: { chart_keys: ['r', 's'], chart_data: rows } });
-    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
-    const traces = lastDraw().data;
-    expect(traces.map((t) => [t.mode, t.marker.color, t.line.color])).toEqual([
-      ['lines+markers', '#e53935', CHART_PALETTE[0]],
-      ['lines+markers', '#e53935', CHART_PALETTE[1]],
-    ]);
-  });
-});
+describe.each([['LINE_CHART_CARD'], ['AREA_CHART_CARD']] as [CardTypeCode][])(
+  '%s with dots in their own colour (color_dot)',
+  (cat) => {
+    it('draws the dots in that colour and the lines in the palette', async () => {
+      renderCard(cat, {
+        view: { has_dot: true, color_dot: '#e53935' },
+        data: { chart_keys: ['r', 's'], chart_data: rows },
+      });
+      await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+      const traces = lastDraw().data;
+      expect(traces.map((t) => [t.mode, t.marker.color, t.line.color])).toEqual([
+        ['lines+markers', '#e53935', CHART_PALETTE[0]],
+        ['lines+markers', '#e53935', CHART_PALETTE[1]],
+      ]);
+    });
+  },
+);
 
 describe('LINE_CHART_CARD with a single reading', () => {
   it('shows that reading as a dot (a line needs two), and a plain line once there are more', async () => {
-    renderCard('LINE_CHART_CARD', { data: { chart_keys: ['r', 's'], chart_data: [{ ts: h(8), r: 220.1, s: null }, { ts: h(9), r: 221.4, s: 219.8 }] } });
+    renderCard('LINE_CHART_CARD', {
+      data: {
+        chart_keys: ['r', 's'],
+        chart_data: [
+          { ts: h(8), r: 220.1, s: null },
+          { ts: h(9), r: 221.4, s: 219.8 },
+        ],
+      },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     expect(lastDraw().data.map((t) => t.mode)).toEqual(['lines', 'lines+markers']);
   });
@@ -139,7 +210,16 @@ describe('LINE_CHART_CARD with a single reading', () => {
 
 describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCode][])('%s', (cat) => {
   it('draws one slice per series', async () => {
-    renderCard(cat, { view: { graph_unit: 'kWh' }, data: { chart_keys: ['a', 'b'], chart_data: [{ key: 'a', value: 30 }, { key: 'b', value: 70 }] } });
+    renderCard(cat, {
+      view: { graph_unit: 'kWh' },
+      data: {
+        chart_keys: ['a', 'b'],
+        chart_data: [
+          { key: 'a', value: 30 },
+          { key: 'b', value: 70 },
+        ],
+      },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     const [pie] = lastDraw().data;
     expect(pie.type).toBe('pie');
@@ -149,17 +229,34 @@ describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCo
     expect(screen.queryByTestId('chart-empty')).toBeNull();
   });
 
-  const slices = { chart_keys: ['cuci', 'kering', 'setrika'], chart_data: [{ key: 'cuci', value: 300 }, { key: 'kering', value: 1200 }, { key: 'setrika', value: 0 }], time: h(10) };
+  const slices = {
+    chart_keys: ['cuci', 'kering', 'setrika'],
+    chart_data: [
+      { key: 'cuci', value: 300 },
+      { key: 'kering', value: 1200 },
+      { key: 'setrika', value: 0 },
+    ],
+    time: h(10),
+  };
   const hoverSlice = async (pointNumber: number) => {
     const el = lastDraw().el as HTMLElement & { handlers: Map<string, Handler> };
     await vi.waitFor(() => expect(el.handlers.get('plotly_hover')).toBeTypeOf('function'));
-    await act(async () => el.handlers.get('plotly_hover')!({ points: [{ pointNumber, data: { type: 'pie' } }], event: { clientX: 10, clientY: 10 } }));
+    await act(async () =>
+      el.handlers.get('plotly_hover')!({
+        points: [{ pointNumber, data: { type: 'pie' } }],
+        event: { clientX: 10, clientY: 10 },
+      }),
+    );
   };
 
   it("shows each slice's value and share and the total with 'Tampilkan total' (with_summary)", async () => {
     renderCard(cat, { view: { graph_unit: 'kWh', with_summary: true, labels: { cuci: 'Mesin cuci' } }, data: slices });
     const items = await screen.findAllByTestId('pie-slice');
-    expect(items.map((e) => e.textContent)).toEqual(['Mesin cuci300,00 kWh · 20%', 'Kering1,20k kWh · 80%', 'Setrika0,00 kWh · 0%']);
+    expect(items.map((e) => e.textContent)).toEqual([
+      'Mesin cuci300,00 kWh · 20%',
+      'Kering1,20k kWh · 80%',
+      'Setrika0,00 kWh · 0%',
+    ]);
     expect(screen.getByTestId('pie-total').textContent).toBe(`${T.cardViews.total}1,50k kWh`);
     expect(T.dashboards.view.with_summary).toBe('Tampilkan total');
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
@@ -178,7 +275,15 @@ describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCo
   });
 
   it("says 'Semua nilai 0' when every slice is 0 (no pie to draw), not an empty card", async () => {
-    renderCard(cat, { data: { chart_keys: ['w1', 'w2'], chart_data: [{ key: 'w1', value: 0 }, { key: 'w2', value: null }] } });
+    renderCard(cat, {
+      data: {
+        chart_keys: ['w1', 'w2'],
+        chart_data: [
+          { key: 'w1', value: 0 },
+          { key: 'w2', value: null },
+        ],
+      },
+    });
     expect((await screen.findByTestId('chart-empty')).textContent).toBe(T.cardViews.allZero);
     expect(T.cardViews.allZero).toBe('Semua nilai 0');
   });
@@ -201,13 +306,19 @@ describe('fuel station chart', () => {
     { ts: h(10), volume: 20000, fill: 8000 },
   ];
   it("draws a red warning dot on a fill below 300 L and says 'ada indikasi kecurangan!'", async () => {
-    renderCard('LINE_CHART_CARD', { view: { tooltip: 'fuel' }, data: { chart_keys: ['volume', 'fill'], chart_data: fuel } });
+    renderCard('LINE_CHART_CARD', {
+      view: { tooltip: 'fuel' },
+      data: { chart_keys: ['volume', 'fill'], chart_data: fuel },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     const warn = lastDraw().data.find((t) => t.name === 'warning');
     expect(warn.marker.color).toBe(WARNING_RED);
     expect(warn.y).toEqual([12250]);
     await hover('2024-03-10 09:00');
-    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([`${T.cardViews.tank}12.250,00 L`, `${T.cardViews.fill}250,00 L`]);
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([
+      `${T.cardViews.tank}12.250,00 L`,
+      `${T.cardViews.fill}250,00 L`,
+    ]);
     expect(screen.getByTestId('tooltip-alert').textContent).toBe('ada indikasi kecurangan!');
     expect(screen.getAllByTestId('tooltip-row')[1]!.querySelector('[data-warning]')).toBeTruthy();
     await hover('2024-03-10 10:00');
@@ -217,48 +328,84 @@ describe('fuel station chart', () => {
     const rows = fuel.map(({ ts, volume, fill }) => ({ ts, sisa: volume, masuk: fill }));
     renderCard('LINE_MONITORING_CHART_CARD', {
       view: { tooltip: 'fuel', graph_unit: 'L' },
-      model: { value: { query: 'MAX', queryType: 'graph', device_id: 1, sensor: 'tank', config: 'data', param: 'Pertamax', subparam: ['volume', 'fill'], subparam_label: ['sisa', 'masuk'] } },
+      model: {
+        value: {
+          query: 'MAX',
+          queryType: 'graph',
+          device_id: 1,
+          sensor: 'tank',
+          config: 'data',
+          param: 'Pertamax',
+          subparam: ['volume', 'fill'],
+          subparam_label: ['sisa', 'masuk'],
+        },
+      },
       data: { chart_keys: ['sisa', 'masuk'], chart_data: rows },
     });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     expect(lastDraw().data.find((t) => t.name === 'warning').y).toEqual([12250]);
     await hover('2024-03-10 09:00');
     expect(screen.getByTestId('tooltip-title').textContent).toBe('09:00, 10 Mar 24 · Pertamax');
-    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([`${T.cardViews.tank}12.250,00 L`, `${T.cardViews.fill}250,00 L`]);
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([
+      `${T.cardViews.tank}12.250,00 L`,
+      `${T.cardViews.fill}250,00 L`,
+    ]);
     expect(screen.getByTestId('tooltip-alert').textContent).toBe('ada indikasi kecurangan!');
   });
 
   it('shift totals: each product by name with its totalizer, and the total', async () => {
     renderCard('BAR_CHART_CARD', {
       view: { tooltip: 'fuel_shift', graph_unit: 'L', is_stack: true },
-      data: { chart_keys: ['pertalite', 'pertamax', 'pertamax turbo'], chart_data: [{ ts: h(8), pertalite: 1000, pertamax: 250.5, 'pertamax turbo': 20 }] },
+      data: {
+        chart_keys: ['pertalite', 'pertamax', 'pertamax turbo'],
+        chart_data: [{ ts: h(8), pertalite: 1000, pertamax: 250.5, 'pertamax turbo': 20 }],
+      },
     });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     await hover('2024-03-10 08:00');
-    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual(['PertaliteTotalizer 126.430,00 L1.000,00 L', 'PertamaxTotalizer 48.465,50 L250,50 L', 'Pertamax Turbo20,00 L']);
+    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([
+      'PertaliteTotalizer 126.430,00 L1.000,00 L',
+      'PertamaxTotalizer 48.465,50 L250,50 L',
+      'Pertamax Turbo20,00 L',
+    ]);
     expect(screen.getByTestId('tooltip-total').textContent).toBe(`${T.cardViews.total}1.270,50 L`);
   });
 
-  it.each([[{ fill_key: 'pengisian' }], [{}]])("reads the demo SPBU tank chart (one product's subparams volume and fill, labelled sisa_bbm and pengisian) %o", async (extra) => {
-    const rows = fuel.map(({ ts, volume, fill }) => ({ ts, sisa_bbm: volume, pengisian: fill }));
-    renderCard('LINE_MONITORING_CHART_CARD', { view: { tooltip: 'fuel', graph_unit: 'L', ...extra }, data: { chart_keys: ['sisa_bbm', 'pengisian'], chart_data: rows } });
-    await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
-    expect(lastDraw().data.find((t) => t.name === 'warning').y).toEqual([12250]);
-    await hover('2024-03-10 09:00');
-    expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([`${T.cardViews.tank}12.250,00 L`, `${T.cardViews.fill}250,00 L`]);
-    expect(screen.getByTestId('tooltip-alert').textContent).toBe(T.dashboards.tooltips.fraudHint);
-  });
+  it.each([[{ fill_key: 'pengisian' }], [{}]])(
+    "reads the demo SPBU tank chart (one product's subparams volume and fill, labelled sisa_bbm and pengisian) %o",
+    async (extra) => {
+      const rows = fuel.map(({ ts, volume, fill }) => ({ ts, sisa_bbm: volume, pengisian: fill }));
+      renderCard('LINE_MONITORING_CHART_CARD', {
+        view: { tooltip: 'fuel', graph_unit: 'L', ...extra },
+        data: { chart_keys: ['sisa_bbm', 'pengisian'], chart_data: rows },
+      });
+      await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
+      expect(lastDraw().data.find((t) => t.name === 'warning').y).toEqual([12250]);
+      await hover('2024-03-10 09:00');
+      expect(screen.getAllByTestId('tooltip-row').map((r) => r.textContent)).toEqual([
+        `${T.cardViews.tank}12.250,00 L`,
+        `${T.cardViews.fill}250,00 L`,
+      ]);
+      expect(screen.getByTestId('tooltip-alert').textContent).toBe(T.dashboards.tooltips.fraudHint);
+    },
+  );
 });
 
 describe('laundry charts', () => {
   it('vending tooltip: on/off percentages', async () => {
-    renderCard('BAR_CHART_CARD', { view: { tooltip: 'vending' }, data: { chart_keys: ['washer_1'], chart_data: [{ ts: h(8), washer_1: 0.5 }] } });
+    renderCard('BAR_CHART_CARD', {
+      view: { tooltip: 'vending' },
+      data: { chart_keys: ['washer_1'], chart_data: [{ ts: h(8), washer_1: 0.5 }] },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     await hover('2024-03-10 08:00');
     expect(screen.getAllByTestId('tooltip-row')[0]!.textContent).toBe('Washer 1Menyala 50% · Mati 50%');
   });
   it('usage tooltip: count of runs', async () => {
-    renderCard('BAR_CHART_CARD', { view: { tooltip: 'laundry_usage' }, data: { chart_keys: ['washer_1'], chart_data: [{ ts: h(8), washer_1: 7 }] } });
+    renderCard('BAR_CHART_CARD', {
+      view: { tooltip: 'laundry_usage' },
+      data: { chart_keys: ['washer_1'], chart_data: [{ ts: h(8), washer_1: 7 }] },
+    });
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     await hover('2024-03-10 08:00');
     expect(screen.getAllByTestId('tooltip-row')[0]!.textContent).toBe('Washer 17 kali');
@@ -273,10 +420,19 @@ describe('REALTIME charts', () => {
     await vi.waitFor(() => expect(calls.react.length).toBeGreaterThan(0), { timeout: 8000 });
     const draws = calls.react.length;
     const added = { ts: h(11), r: 223.3 };
-    rerender(cardElement('LINE_CHART_CARD', { data: { ...data, chart_data: [...data.chart_data, added] }, state: { frame: 1, seq: 1, appends: [{ seq: 1, rows: [added] }] } }));
+    rerender(
+      cardElement('LINE_CHART_CARD', {
+        data: { ...data, chart_data: [...data.chart_data, added] },
+        state: { frame: 1, seq: 1, appends: [{ seq: 1, rows: [added] }] },
+      }),
+    );
     await vi.waitFor(() => expect(calls.extend).toHaveLength(1));
     expect(calls.react.length).toBe(draws);
-    expect(calls.extend[0]).toMatchObject({ indices: [0], max: 10, update: { y: [[223.3]], x: [['2024-03-10 11:00']] } });
+    expect(calls.extend[0]).toMatchObject({
+      indices: [0],
+      max: 10,
+      update: { y: [[223.3]], x: [['2024-03-10 11:00']] },
+    });
     // a new full frame redraws
     rerender(cardElement('LINE_CHART_CARD', { data, state: { frame: 2, seq: 1, appends: [] } }));
     await vi.waitFor(() => expect(calls.react.length).toBe(draws + 1));

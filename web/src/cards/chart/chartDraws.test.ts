@@ -41,7 +41,7 @@ describe('chart draws', () => {
     expect(loaded.count).toBe(1);
   });
 
-  it("wait until every card shows its first frame before loading Plotly and drawing", async () => {
+  it('wait until every card shows its first frame before loading Plotly and drawing', async () => {
     let release!: () => void;
     values.drawn = new Promise((r) => (release = r));
     const seen: string[] = [];
@@ -67,7 +67,11 @@ describe('chart draws', () => {
     const log: string[] = [];
     const a = el('a');
     const b = el('b');
-    for (const [name, e] of [['a', a], ['b', b]] as const) draws.requestChartDraw(e, () => log.push(`first ${name}`));
+    for (const [name, e] of [
+      ['a', a],
+      ['b', b],
+    ] as const)
+      draws.requestChartDraw(e, () => log.push(`first ${name}`));
     await vi.waitFor(() => expect(log).toEqual(['first a', 'first b']));
     log.length = 0;
     const slow = (name: string) => () => {
@@ -113,7 +117,10 @@ describe('chart draws', () => {
     draws.requestChartDraw(shown, () => seen.push('shown'));
     await new Promise((r) => setTimeout(r, 20));
     expect(seen).toEqual([]); // neither reported yet
-    report([{ target: below, isIntersecting: false }, { target: shown, isIntersecting: true }]);
+    report([
+      { target: below, isIntersecting: false },
+      { target: shown, isIntersecting: true },
+    ]);
     await vi.waitFor(() => expect(seen).toEqual(['shown', 'below']));
     draws.requestChartDraw(below, () => seen.push('below again'));
     await vi.waitFor(() => expect(seen).toEqual(['shown', 'below', 'below again']));
@@ -164,7 +171,12 @@ describe('Plotly preload', () => {
     draws.preloadChartLibrary(doc, 'assets/plotly-abc123.js');
     draws.preloadChartLibrary(doc, 'assets/plotly-abc123.js');
     expect(head).toHaveLength(1);
-    expect(head[0]).toMatchObject({ tag: 'link', rel: 'modulepreload', href: '/assets/plotly-abc123.js', attributes: { fetchpriority: 'low' } });
+    expect(head[0]).toMatchObject({
+      tag: 'link',
+      rel: 'modulepreload',
+      href: '/assets/plotly-abc123.js',
+      attributes: { fetchpriority: 'low' },
+    });
   });
 
   it('preloads nothing where the chunk name was never written in (the development server) or without a document', () => {

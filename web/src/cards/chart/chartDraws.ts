@@ -134,7 +134,10 @@ let preloaded = false;
  * Evaluating it early was measured and dropped: one 0.3–0.8 s task landing while the first frames arrived. `chunk`:
  * the built chunk's file (tests give their own).
  */
-export function preloadChartLibrary(doc: Document | undefined = typeof document === 'undefined' ? undefined : document, chunk = PLOTLY_CHUNK): void {
+export function preloadChartLibrary(
+  doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
+  chunk = PLOTLY_CHUNK,
+): void {
   if (preloaded || !doc || chunk.startsWith('__')) return;
   preloaded = true;
   const link = doc.createElement('link');

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildFigure, chartMargins, seriesName, valueRange } from './series.js';
 
-const rows = (values: number[][]) => values.map((v, i) => ({ ts: Date.UTC(2026, 10, 21, i), ...Object.fromEntries(v.map((x, k) => [`s${k}`, x])) }));
+const rows = (values: number[][]) =>
+  values.map((v, i) => ({ ts: Date.UTC(2026, 10, 21, i), ...Object.fromEntries(v.map((x, k) => [`s${k}`, x])) }));
 
 describe('chart margins', () => {
   it('leave room for the widest y label with its unit, the axis titles and the legend row', () => {
@@ -11,33 +12,72 @@ describe('chart margins', () => {
     expect(small).toEqual({ l: 48, r: 20, t: 20, b: 36 });
     const wide = chartMargins({ graph_unit: 'kWh' }, { min: 0, max: 12_345 }, false);
     expect(wide.l).toBeGreaterThan(small.l);
-    expect(chartMargins({ graph_unit: 'kWh', ylabel: 'Energi', xlabel: 'Waktu' }, { min: 0, max: 12_345 }, true)).toEqual({ l: wide.l + 18, r: 20, t: 48, b: 54 });
+    expect(
+      chartMargins({ graph_unit: 'kWh', ylabel: 'Energi', xlabel: 'Waktu' }, { min: 0, max: 12_345 }, true),
+    ).toEqual({ l: wide.l + 18, r: 20, t: 48, b: 54 });
   });
 
   it('count a minus sign and the decimals a small span needs', () => {
     const unit = { graph_unit: 'kWh' };
-    expect(chartMargins(unit, { min: -200, max: 200 }, false).l).toBeGreaterThan(chartMargins(unit, { min: 0, max: 200 }, false).l);
-    expect(chartMargins(unit, { min: 1.2, max: 1.25 }, false).l).toBeGreaterThan(chartMargins(unit, { min: 1, max: 6 }, false).l);
+    expect(chartMargins(unit, { min: -200, max: 200 }, false).l).toBeGreaterThan(
+      chartMargins(unit, { min: 0, max: 200 }, false).l,
+    );
+    expect(chartMargins(unit, { min: 1.2, max: 1.25 }, false).l).toBeGreaterThan(
+      chartMargins(unit, { min: 1, max: 6 }, false).l,
+    );
   });
 
   it('read the y range from the series, stacked ones added up, bars and areas from zero', () => {
-    const r = rows([[1, 2], [3, -1]]);
+    const r = rows([
+      [1, 2],
+      [3, -1],
+    ]);
     expect(valueRange(r, ['s0', 's1'], false)).toEqual({ min: -1, max: 3 });
     expect(valueRange(r, ['s0', 's1'], true)).toEqual({ min: -1, max: 3 });
-    expect(valueRange(rows([[1, 2], [3, 4]]), ['s0', 's1'], true)).toEqual({ min: 0, max: 7 });
+    expect(
+      valueRange(
+        rows([
+          [1, 2],
+          [3, 4],
+        ]),
+        ['s0', 's1'],
+        true,
+      ),
+    ).toEqual({ min: 0, max: 7 });
     expect(valueRange(rows([[5], [6]]), ['s0'], false, true)).toEqual({ min: 0, max: 6 });
     expect(valueRange([], ['s0'], false)).toBeUndefined();
   });
 
   it('go into the figure: the legend only for several series of a plain chart; pies keep their own margins', () => {
-    const data = { success: true, chart_keys: ['s0', 's1'], chart_data: rows([[1, 2], [3, 4]]) } as never;
+    const data = {
+      success: true,
+      chart_keys: ['s0', 's1'],
+      chart_data: rows([
+        [1, 2],
+        [3, 4],
+      ]),
+    } as never;
     const line = buildFigure('LINE_CHART_CARD', data, { graph_unit: 'V' });
     expect(line.layout.showlegend).toBe(true);
     expect(line.layout.margin.t).toBe(48);
-    for (const axis of [line.layout.xaxis, line.layout.yaxis]) expect(axis).toMatchObject({ automargin: false, tickangle: 0, ticklabeloverflow: 'allow' });
+    for (const axis of [line.layout.xaxis, line.layout.yaxis])
+      expect(axis).toMatchObject({ automargin: false, tickangle: 0, ticklabeloverflow: 'allow' });
     expect(buildFigure('LINE_MONITORING_CHART_CARD', data, {}).layout.showlegend).toBe(false);
-    expect(buildFigure('LINE_CHART_CARD', { success: true, chart_keys: ['s0'], chart_data: rows([[1]]) } as never, {}).layout.showlegend).toBe(false);
-    const pie = buildFigure('PIE_CHART_CARD', { success: true, chart_data: [{ key: 'a', value: 1 }, { key: 'b', value: 2 }] } as never, {});
+    expect(
+      buildFigure('LINE_CHART_CARD', { success: true, chart_keys: ['s0'], chart_data: rows([[1]]) } as never, {}).layout
+        .showlegend,
+    ).toBe(false);
+    const pie = buildFigure(
+      'PIE_CHART_CARD',
+      {
+        success: true,
+        chart_data: [
+          { key: 'a', value: 1 },
+          { key: 'b', value: 2 },
+        ],
+      } as never,
+      {},
+    );
     expect(pie.layout.margin).toEqual({ l: 8, r: 8, t: 8, b: 8 });
     expect(pie.layout.showlegend).toBe(true);
   });
@@ -56,7 +96,14 @@ describe('chart texts and axes (issue 28)', () => {
   });
 
   it('uses the names in the legend, escaped for Plotly', () => {
-    const fig = buildFigure('LINE_CHART_CARD', { chart_keys: ['fasa r', 'fasa s'], chart_data: rows([[1, 2]]).map((r) => ({ ts: r.ts, 'fasa r': 1, 'fasa s': 2 })) } as never, {});
+    const fig = buildFigure(
+      'LINE_CHART_CARD',
+      {
+        chart_keys: ['fasa r', 'fasa s'],
+        chart_data: rows([[1, 2]]).map((r) => ({ ts: r.ts, 'fasa r': 1, 'fasa s': 2 })),
+      } as never,
+      {},
+    );
     expect(fig.traces.map((t) => t.name)).toEqual(['Fasa R', 'Fasa S']);
   });
 
@@ -68,7 +115,11 @@ describe('chart texts and axes (issue 28)', () => {
 
   it('formats the y axis like the cards: k from 1e3, full numbers when the card asks', () => {
     const data = { chart_keys: ['s0'], chart_data: rows([[1013], [1014]]) } as never;
-    expect(buildFigure('LINE_CHART_CARD', data, {}).layout.yaxis).toMatchObject({ exponentformat: 'B', minexponent: 3, separatethousands: true });
+    expect(buildFigure('LINE_CHART_CARD', data, {}).layout.yaxis).toMatchObject({
+      exponentformat: 'B',
+      minexponent: 3,
+      separatethousands: true,
+    });
     expect(buildFigure('LINE_CHART_CARD', data, { full_number: true }).layout.yaxis.exponentformat).toBe('none');
   });
 });

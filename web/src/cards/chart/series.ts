@@ -53,7 +53,10 @@ export type Row = Record<string, unknown>;
 
 /** moment-style tokens → d3 time format (Plotly axes). */
 export function d3Format(pattern: string): string {
-  return pattern.replace(/YYYY|YY|MMMM|MMM|MM|DD|HH|mm|ss/g, (t) => ({ YYYY: '%Y', YY: '%y', MMMM: '%B', MMM: '%b', MM: '%m', DD: '%d', HH: '%H', mm: '%M', ss: '%S' })[t]!);
+  return pattern.replace(
+    /YYYY|YY|MMMM|MMM|MM|DD|HH|mm|ss/g,
+    (t) => ({ YYYY: '%Y', YY: '%y', MMMM: '%B', MMM: '%b', MM: '%m', DD: '%d', HH: '%H', mm: '%M', ss: '%S' })[t]!,
+  );
 }
 
 /**
@@ -82,7 +85,9 @@ export function seriesName(view: Pick<ChartView, 'labels'> | undefined, key: str
   if (!/^[a-z][a-z0-9_ ]*$/.test(key)) return key;
   const words = key.split(/[_ ]+/).filter((w) => w !== '');
   return words
-    .map((w, i) => (/^[a-z]+$/.test(w) && !/[aeiou]/.test(w) ? w.toUpperCase() : i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w))
+    .map((w, i) =>
+      /^[a-z]+$/.test(w) && !/[aeiou]/.test(w) ? w.toUpperCase() : i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w,
+    )
     .join(' ');
 }
 
@@ -111,7 +116,11 @@ export interface PlotFigure {
 }
 
 /** Fuel charts: the suspicious fills as red dots on the tank line. */
-export function warningPoints(rows: readonly Row[], keys: readonly string[], view: ChartView): { x: string[]; y: number[]; ts: number[] } {
+export function warningPoints(
+  rows: readonly Row[],
+  keys: readonly string[],
+  view: ChartView,
+): { x: string[]; y: number[]; ts: number[] } {
   const out = { x: [] as string[], y: [] as number[], ts: [] as number[] };
   if (view.tooltip !== 'fuel') return out;
   const fill = fuelFillKey(keys, view.fill_key);
@@ -163,7 +172,13 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
   keys.forEach((k, i) => {
     traceOf[k] = traces.length;
     const y = rows.map((r) => asNumber(r[k]) ?? null);
-    const common = { name: label(k), x, y, hoverinfo: 'none', marker: { color: view.has_dot && view.color_dot ? view.color_dot : colors[i] } };
+    const common = {
+      name: label(k),
+      x,
+      y,
+      hoverinfo: 'none',
+      marker: { color: view.has_dot && view.color_dot ? view.color_dot : colors[i] },
+    };
     if (style === 'bar') traces.push({ ...common, type: 'bar' });
     else
       traces.push({
@@ -173,17 +188,36 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
         mode: view.has_dot || y.filter((v) => v !== null).length === 1 ? 'lines+markers' : 'lines',
         line: { color: colors[i], width: 2, dash: view.is_dashed ? 'dash' : 'solid', shape: 'linear' },
         connectgaps: false,
-        ...(style === 'area' ? (view.is_stack ? { stackgroup: 'one' } : { fill: i === 0 ? 'tozeroy' : 'tonexty' }) : view.is_stack ? { stackgroup: 'one', fill: 'none' } : {}),
+        ...(style === 'area'
+          ? view.is_stack
+            ? { stackgroup: 'one' }
+            : { fill: i === 0 ? 'tozeroy' : 'tonexty' }
+          : view.is_stack
+            ? { stackgroup: 'one', fill: 'none' }
+            : {}),
       });
   });
   const warn = warningPoints(rows, keys, view);
   if (view.tooltip === 'fuel') {
-    traces.push({ type: 'scatter', mode: 'markers', name: 'warning', x: warn.x, y: warn.y, hoverinfo: 'none', showlegend: false, marker: { color: WARNING_RED, size: 11, line: { color: '#ffffff', width: 2 } } });
+    traces.push({
+      type: 'scatter',
+      mode: 'markers',
+      name: 'warning',
+      x: warn.x,
+      y: warn.y,
+      hoverinfo: 'none',
+      showlegend: false,
+      marker: { color: WARNING_RED, size: 11, line: { color: '#ffffff', width: 2 } },
+    });
   }
   const layout = baseLayout(view, style, formats.axis);
   layout.showlegend = showsLegend(cat, keys);
   // bars and filled areas reach down to zero
-  layout.margin = chartMargins(view, valueRange(rows, keys, view.is_stack === true, style === 'bar' || style === 'area'), layout.showlegend);
+  layout.margin = chartMargins(
+    view,
+    valueRange(rows, keys, view.is_stack === true, style === 'bar' || style === 'area'),
+    layout.showlegend,
+  );
   if (rows.length === 0) emptyAxes(layout);
   return { traces, traceOf, layout, keys, colors, formats };
 }
@@ -199,10 +233,16 @@ function emptyAxes(layout: Record<string, any>) {
 }
 
 /** The summary strip names the series already: Plotly's legend only for several series of a plain chart. */
-const showsLegend = (cat: CardTypeCode, keys: readonly string[]) => keys.length >= 2 && !cat.includes('MONITORING') && cat !== 'LINE_SMART_CHART_CARD';
+const showsLegend = (cat: CardTypeCode, keys: readonly string[]) =>
+  keys.length >= 2 && !cat.includes('MONITORING') && cat !== 'LINE_SMART_CHART_CARD';
 
 /** The smallest and largest value the y axis shows (stacked series add up), over the rows and the view's bounds. */
-export function valueRange(rows: readonly Row[], keys: readonly string[], stacked: boolean, fromZero = false): { min: number; max: number } | undefined {
+export function valueRange(
+  rows: readonly Row[],
+  keys: readonly string[],
+  stacked: boolean,
+  fromZero = false,
+): { min: number; max: number } | undefined {
   let min = fromZero ? 0 : Infinity;
   let max = fromZero ? 0 : -Infinity;
   for (const r of rows) {
@@ -212,9 +252,9 @@ export function valueRange(rows: readonly Row[], keys: readonly string[], stacke
       const v = asNumber(r[k]);
       if (v === undefined) continue;
       if (stacked) v >= 0 ? (up += v) : (down += v);
-      else (min = Math.min(min, v)), (max = Math.max(max, v));
+      else ((min = Math.min(min, v)), (max = Math.max(max, v)));
     }
-    if (stacked) (min = Math.min(min, down)), (max = Math.max(max, up));
+    if (stacked) ((min = Math.min(min, down)), (max = Math.max(max, up)));
   }
   return min <= max ? { min, max } : undefined;
 }
@@ -228,7 +268,11 @@ const CHAR_PX = 7;
  * 30-card profile) and drew the chart again when they did not fit. These margins are what keeps the labels inside
  * instead; e2e/cards-perf.spec.ts checks that no tick label of the 30-card dashboard passes its chart's edge.
  */
-export function chartMargins(view: ChartView, range: { min: number; max: number } | undefined, legend: boolean): { l: number; r: number; t: number; b: number } {
+export function chartMargins(
+  view: ChartView,
+  range: { min: number; max: number } | undefined,
+  legend: boolean,
+): { l: number; r: number; t: number; b: number } {
   const lo = Math.min(axisBound(view.graph_yaxis_min) ?? range?.min ?? 0, view.graph_from_zero ? 0 : Infinity);
   const hi = Math.max(axisBound(view.graph_yaxis_max) ?? range?.max ?? 0, view.graph_from_zero ? 0 : -Infinity);
   const span = hi - lo;
@@ -236,7 +280,12 @@ export function chartMargins(view: ChartView, range: { min: number; max: number 
   const decimals = span > 0 ? Math.min(6, Math.max(0, Math.ceil(-Math.log10(span / 5)))) : 0;
   const widest = Math.max(Math.abs(lo), Math.abs(hi)) * 1.1;
   const digits = Math.max(1, Math.floor(Math.log10(Math.max(1, widest))) + 1);
-  const chars = digits + Math.floor((digits - 1) / 3) + (decimals ? decimals + 1 : 0) + (lo < 0 ? 1 : 0) + (view.graph_unit ? view.graph_unit.length + 1 : 0);
+  const chars =
+    digits +
+    Math.floor((digits - 1) / 3) +
+    (decimals ? decimals + 1 : 0) +
+    (lo < 0 ? 1 : 0) +
+    (view.graph_unit ? view.graph_unit.length + 1 : 0);
   return {
     l: Math.max(48, Math.ceil(chars * CHAR_PX) + 18 + (view.ylabel ? 18 : 0)),
     // the last date label may reach past the plot's right edge, the top tick label half its height above it
@@ -271,12 +320,21 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
   // every tick label to hide those past the chart's edge), tickangle 0 (an 'auto' angle measures them all to see
   // whether they overlap; date labels are short and Plotly spaces ticks by the axis length) and automargin off
   // (chartMargins leaves the room). Together a first draw took ~40 → ~26 ms in the 30-card measurement.
-  layout.xaxis = { type: 'date', tickformat: d3Format(axisFormat), title: view.xlabel ? { text: plotlyText(view.xlabel), standoff: 4 } : undefined, showgrid: false, automargin: false, ticklabeloverflow: 'allow', tickangle: 0 };
+  layout.xaxis = {
+    type: 'date',
+    tickformat: d3Format(axisFormat),
+    title: view.xlabel ? { text: plotlyText(view.xlabel), standoff: 4 } : undefined,
+    showgrid: false,
+    automargin: false,
+    ticklabeloverflow: 'allow',
+    tickangle: 0,
+  };
   layout.yaxis = {
     title: view.ylabel ? { text: plotlyText(view.ylabel), standoff: 4 } : undefined,
     ticksuffix: view.graph_unit ? ` ${plotlyText(view.graph_unit)}` : undefined,
     rangemode: view.graph_from_zero ? 'tozero' : 'normal',
-    autorange: min === undefined && max === undefined ? true : min === undefined ? 'min' : max === undefined ? 'max' : false,
+    autorange:
+      min === undefined && max === undefined ? true : min === undefined ? 'min' : max === undefined ? 'max' : false,
     range: min !== undefined || max !== undefined ? [min ?? null, max ?? null] : undefined,
     gridcolor: '#eeeeee',
     automargin: false,
@@ -290,14 +348,39 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
   };
   const ref = axisBound(view.reference_line_value);
   if (ref !== undefined) {
-    layout.shapes = [{ type: 'line', xref: 'paper', x0: 0, x1: 1, y0: ref, y1: ref, line: { color: WARNING_RED, width: 1.5, dash: 'dot' } }];
-    if (view.reference_line_label) layout.annotations = [{ xref: 'paper', x: 1, xanchor: 'right', y: ref, yanchor: 'bottom', text: plotlyText(view.reference_line_label), showarrow: false, font: { color: WARNING_RED, size: 10 } }];
+    layout.shapes = [
+      {
+        type: 'line',
+        xref: 'paper',
+        x0: 0,
+        x1: 1,
+        y0: ref,
+        y1: ref,
+        line: { color: WARNING_RED, width: 1.5, dash: 'dot' },
+      },
+    ];
+    if (view.reference_line_label)
+      layout.annotations = [
+        {
+          xref: 'paper',
+          x: 1,
+          xanchor: 'right',
+          y: ref,
+          yanchor: 'bottom',
+          text: plotlyText(view.reference_line_label),
+          showarrow: false,
+          font: { color: WARNING_RED, size: 10 },
+        },
+      ];
   }
   return layout;
 }
 
 /** Rows appended to a REALTIME chart as extendTraces input, or null when they bring a series the chart lacks. */
-export function extension(rows: readonly Row[], fig: Pick<PlotFigure, 'keys' | 'traceOf'>): { x: string[][]; y: (number | null)[][]; indices: number[] } | null {
+export function extension(
+  rows: readonly Row[],
+  fig: Pick<PlotFigure, 'keys' | 'traceOf'>,
+): { x: string[][]; y: (number | null)[][]; indices: number[] } | null {
   for (const r of rows) for (const k of Object.keys(r)) if (k !== 'ts' && !(k in fig.traceOf)) return null;
   const x = fig.keys.map(() => rows.map((r) => xOf(Number(r.ts))));
   const y = fig.keys.map((k) => rows.map((r) => asNumber(r[k]) ?? null));
@@ -305,7 +388,10 @@ export function extension(rows: readonly Row[], fig: Pick<PlotFigure, 'keys' | '
 }
 
 /** Per series: the latest value and min/avg/max over the shown rows (monitoring and smart charts, text chart). */
-export function seriesSummary(rows: readonly Row[], keys: readonly string[]): Record<string, { last?: number; lastTs?: number; min?: number; max?: number; avg?: number }> {
+export function seriesSummary(
+  rows: readonly Row[],
+  keys: readonly string[],
+): Record<string, { last?: number; lastTs?: number; min?: number; max?: number; avg?: number }> {
   const out: Record<string, { last?: number; lastTs?: number; min?: number; max?: number; avg?: number }> = {};
   for (const k of keys) {
     let n = 0;

@@ -26,7 +26,12 @@ export interface CommandViewFields extends UnitView {
  * query) printed with the single value card's display rules (the card's decimals or the dashboard's, k/M/B/T unless
  * full_number, its unit), a boolean as ON/OFF; `word` prints it instead where the card has its own words (the toggle).
  */
-export function statusLine(data: CardData | undefined, view: CommandViewFields, decimals?: number, word?: (status: unknown) => string): string | undefined {
+export function statusLine(
+  data: CardData | undefined,
+  view: CommandViewFields,
+  decimals?: number,
+  word?: (status: unknown) => string,
+): string | undefined {
   if (!data) return undefined;
   if (data.success === false) return data.alert;
   const status = data.status ?? data.value;
@@ -61,21 +66,42 @@ export function CommandShell({
   const color = command.failed ? WARNING_RED : command.succeeded ? OK_GREEN : 'text.secondary';
   const tagged = Array.isArray(data?.devices) ? data!.devices.length : undefined;
   return (
-    <Stack sx={{ height: '100%', justifyContent: 'center', minWidth: 0 }} spacing={0.75} data-columns={columns} data-command-state={command.state}>
+    <Stack
+      sx={{ height: '100%', justifyContent: 'center', minWidth: 0 }}
+      spacing={0.75}
+      data-columns={columns}
+      data-command-state={command.state}
+    >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
         <CardIcon pict={view.pict} fallback={fallbackIcon} size={24} />
-        <Typography variant="body2" sx={{ color, flex: 1, minWidth: 0 }} noWrap data-testid="command-status" title={status}>
+        <Typography
+          variant="body2"
+          sx={{ color, flex: 1, minWidth: 0 }}
+          noWrap
+          data-testid="command-status"
+          title={status}
+        >
           {status ?? (data?.enable === false ? T.cardViews.disabledOffline : '\u00a0')}
         </Typography>
         {tagged !== undefined && (
-          <Typography variant="caption" color="text.secondary" noWrap>{T.cardViews.devicesTargeted(tagged)}</Typography>
+          <Typography variant="caption" color="text.secondary" noWrap>
+            {T.cardViews.devicesTargeted(tagged)}
+          </Typography>
         )}
       </Stack>
       {/* "Width w: 2 maps to 6 columns, 4 to 12 columns, otherwise 3" of a 12-column row: the controls' share */}
       {/* read-only (edit layout, preview): the controls shown disabled (a disabled fieldset disables every control in it) */}
-      <Box sx={{ width: `${Math.min(100, (columns / (3 * Math.max(1, w))) * 100)}%`, minWidth: 0, ...(command.readOnly && { opacity: 0.5 }) }}>
+      <Box
+        sx={{
+          width: `${Math.min(100, (columns / (3 * Math.max(1, w))) * 100)}%`,
+          minWidth: 0,
+          ...(command.readOnly && { opacity: 0.5 }),
+        }}
+      >
         {command.readOnly ? (
-          <fieldset disabled data-testid="command-readonly" style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>{children}</fieldset>
+          <fieldset disabled data-testid="command-readonly" style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
+            {children}
+          </fieldset>
         ) : (
           children
         )}
@@ -85,7 +111,9 @@ export function CommandShell({
         <DialogContent>{confirmText}</DialogContent>
         <DialogActions>
           <Button onClick={command.cancel}>{T.common.cancel}</Button>
-          <Button variant="contained" onClick={command.confirm} data-testid="command-confirm">{T.common.yes}</Button>
+          <Button variant="contained" onClick={command.confirm} data-testid="command-confirm">
+            {T.common.yes}
+          </Button>
         </DialogActions>
       </Dialog>
     </Stack>

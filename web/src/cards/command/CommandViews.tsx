@@ -7,7 +7,21 @@ import type { CardViewProps } from '../common/definition.js';
 import { formatDate } from '../common/dates.js';
 import { useCommand } from '../common/useCommand.js';
 import { CommandShell, type CommandViewFields } from './CommandShell.js';
-import { checkNumber, dateAllowed, dateCommand, dateDisplayFormat, DEFAULT_RANGE_MS, DAY_MS, isOn, numberBounds, pickerLocale, rangeCommand, textMax, toggleValue, toShownPrecision } from './commandValues.js';
+import {
+  checkNumber,
+  dateAllowed,
+  dateCommand,
+  dateDisplayFormat,
+  DEFAULT_RANGE_MS,
+  DAY_MS,
+  isOn,
+  numberBounds,
+  pickerLocale,
+  rangeCommand,
+  textMax,
+  toggleValue,
+  toShownPrecision,
+} from './commandValues.js';
 
 type Props = CardViewProps<CommandViewFields>;
 const c = T.dashboards.commands;
@@ -17,11 +31,35 @@ function useCardCommand(p: Props) {
   return useCommand(p.dashboardId, p.component.key, { confirm: isTags(p.component.cat) });
 }
 const titleOf = (p: Props, fallback: string) => (p.view.title && p.view.title.trim() ? p.view.title : fallback);
-const sendLabel = (view: CommandViewFields) => (view.button_label && view.button_label.trim() ? view.button_label : c.send);
+const sendLabel = (view: CommandViewFields) =>
+  view.button_label && view.button_label.trim() ? view.button_label : c.send;
 
-function Shell({ p, command, confirmText, icon, statusWord, children }: { p: Props; command: ReturnType<typeof useCommand>; confirmText: string; icon: string; statusWord?: (status: unknown) => string; children: React.ReactNode }) {
+function Shell({
+  p,
+  command,
+  confirmText,
+  icon,
+  statusWord,
+  children,
+}: {
+  p: Props;
+  command: ReturnType<typeof useCommand>;
+  confirmText: string;
+  icon: string;
+  statusWord?: (status: unknown) => string;
+  children: React.ReactNode;
+}) {
   return (
-    <CommandShell data={p.data as CardData | undefined} view={p.view} w={p.component.w} decimals={p.decimals} command={command} confirmText={confirmText} fallbackIcon={icon} statusWord={statusWord}>
+    <CommandShell
+      data={p.data as CardData | undefined}
+      view={p.view}
+      w={p.component.w}
+      decimals={p.decimals}
+      command={command}
+      confirmText={confirmText}
+      fallbackIcon={icon}
+      statusWord={statusWord}
+    >
       {children}
     </CommandShell>
   );
@@ -31,7 +69,13 @@ export function ButtonView(p: Props) {
   const command = useCardCommand(p);
   return (
     <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.buttonTitle))} icon="button">
-      <Button fullWidth variant="contained" disabled={command.busy} onClick={() => command.send({})} data-testid="command-send">
+      <Button
+        fullWidth
+        variant="contained"
+        disabled={command.busy}
+        onClick={() => command.send({})}
+        data-testid="command-send"
+      >
         {sendLabel(p.view)}
       </Button>
     </Shell>
@@ -41,13 +85,31 @@ export function ButtonView(p: Props) {
 export function NumberView(p: Props) {
   const command = useCardCommand(p);
   const { min, max } = numberBounds(p.view);
-  const [text, setText] = useState(() => (p.view.default_value !== undefined ? String(p.view.default_value) : String(min)));
+  const [text, setText] = useState(() =>
+    p.view.default_value !== undefined ? String(p.view.default_value) : String(min),
+  );
   const checked = checkNumber(text, p.view);
   return (
     <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="send">
       <Stack direction="row" spacing={1}>
-        <TextField size="small" type="number" value={text} onChange={(e) => setText(e.target.value)} error={!!checked.error} title={checked.error} slotProps={{ htmlInput: { min, max, 'data-testid': 'command-input', 'aria-label': titleOf(p, c.inputTitle) } }} sx={{ flex: 1, minWidth: 0 }} />
-        <Button variant="contained" disabled={command.busy || checked.value === undefined} onClick={() => command.send({ value: checked.value })} data-testid="command-send">
+        <TextField
+          size="small"
+          type="number"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          error={!!checked.error}
+          title={checked.error}
+          slotProps={{
+            htmlInput: { min, max, 'data-testid': 'command-input', 'aria-label': titleOf(p, c.inputTitle) },
+          }}
+          sx={{ flex: 1, minWidth: 0 }}
+        />
+        <Button
+          variant="contained"
+          disabled={command.busy || checked.value === undefined}
+          onClick={() => command.send({ value: checked.value })}
+          data-testid="command-send"
+        >
           {sendLabel(p.view)}
         </Button>
       </Stack>
@@ -62,8 +124,22 @@ export function TextView(p: Props) {
   return (
     <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="send">
       <Stack direction="row" spacing={1}>
-        <TextField size="small" value={text} onChange={(e) => setText(e.target.value.slice(0, max))} title={T.cardViews.textMax(max)} slotProps={{ htmlInput: { maxLength: max, 'data-testid': 'command-input', 'aria-label': titleOf(p, c.inputTitle) } }} sx={{ flex: 1, minWidth: 0 }} />
-        <Button variant="contained" disabled={command.busy || text.trim() === ''} onClick={() => command.send({ value: text })} data-testid="command-send">
+        <TextField
+          size="small"
+          value={text}
+          onChange={(e) => setText(e.target.value.slice(0, max))}
+          title={T.cardViews.textMax(max)}
+          slotProps={{
+            htmlInput: { maxLength: max, 'data-testid': 'command-input', 'aria-label': titleOf(p, c.inputTitle) },
+          }}
+          sx={{ flex: 1, minWidth: 0 }}
+        />
+        <Button
+          variant="contained"
+          disabled={command.busy || text.trim() === ''}
+          onClick={() => command.send({ value: text })}
+          data-testid="command-send"
+        >
           {sendLabel(p.view)}
         </Button>
       </Stack>
@@ -84,7 +160,13 @@ export function ToggleView(p: Props) {
   const awaitingReport = command.succeeded && (!atSuccess || p.data === atSuccess.data);
   const shown = requested !== undefined && (command.busy || awaitingReport) ? requested : reported;
   return (
-    <Shell p={p} command={command} confirmText={T.cardViews.confirmToggle(!shown ? T.cardViews.on : T.cardViews.off)} icon="toggle" statusWord={(status) => (isOn(status, p.view.on_value) ? T.cardViews.on : T.cardViews.off)}>
+    <Shell
+      p={p}
+      command={command}
+      confirmText={T.cardViews.confirmToggle(!shown ? T.cardViews.on : T.cardViews.off)}
+      icon="toggle"
+      statusWord={(status) => (isOn(status, p.view.on_value) ? T.cardViews.on : T.cardViews.off)}
+    >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         <Switch
           checked={shown}
@@ -98,7 +180,9 @@ export function ToggleView(p: Props) {
           data-testid="command-toggle"
           data-checked={shown ? 'true' : 'false'}
         />
-        <Typography variant="body2" sx={{ fontWeight: 700 }} data-testid="toggle-state">{shown ? T.cardViews.on : T.cardViews.off}</Typography>
+        <Typography variant="body2" sx={{ fontWeight: 700 }} data-testid="toggle-state">
+          {shown ? T.cardViews.on : T.cardViews.off}
+        </Typography>
       </Stack>
     </Shell>
   );
@@ -113,13 +197,44 @@ const dateLabel = (ms: number, view: CommandViewFields) => formatDate(ms, dateDi
  */
 const DateTimeField = lazy(() => import('../../ui/DateTimeField.js').then((m) => ({ default: m.DateTimeField })));
 
-function DateField({ label, value, onChange, min, error, helperText, view, testId }: { label: string; value: number | null; onChange(ms: number | null): void; min?: number; error?: boolean; helperText?: string; view: CommandViewFields; testId: string }) {
-  const waiting = <TextField size="small" label={label} disabled fullWidth slotProps={{ inputLabel: { shrink: true } }} />;
+function DateField({
+  label,
+  value,
+  onChange,
+  min,
+  error,
+  helperText,
+  view,
+  testId,
+}: {
+  label: string;
+  value: number | null;
+  onChange(ms: number | null): void;
+  min?: number;
+  error?: boolean;
+  helperText?: string;
+  view: CommandViewFields;
+  testId: string;
+}) {
+  const waiting = (
+    <TextField size="small" label={label} disabled fullWidth slotProps={{ inputLabel: { shrink: true } }} />
+  );
   const format = dateDisplayFormat(view);
   return (
     <div data-testid={testId} style={{ flex: 1, minWidth: 0 }}>
       <Suspense fallback={waiting}>
-        <DateTimeField label={label} value={value} onChange={(ms) => onChange(ms === null ? null : toShownPrecision(ms, format))} format={format} locale={pickerLocale(view.locale)} min={min} error={error} helperText={helperText} size="small" fullWidth />
+        <DateTimeField
+          label={label}
+          value={value}
+          onChange={(ms) => onChange(ms === null ? null : toShownPrecision(ms, format))}
+          format={format}
+          locale={pickerLocale(view.locale)}
+          min={min}
+          error={error}
+          helperText={helperText}
+          size="small"
+          fullWidth
+        />
       </Suspense>
     </div>
   );
@@ -134,8 +249,23 @@ export function DateView(p: Props) {
   return (
     <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(label)} icon="date">
       <Stack direction="row" spacing={1}>
-        <DateField label={label} value={ms} onChange={setMs} min={now - DAY_MS + 60_000} error={!ok} helperText={ok ? undefined : ms === null ? T.cardViews.dateMissing : T.cardViews.dateTooEarly} view={p.view} testId="command-input" />
-        <Button variant="contained" disabled={command.busy || !ok} onClick={() => ms !== null && command.send({ value: dateCommand(ms) })} data-testid="command-send" sx={{ alignSelf: 'flex-start' }}>
+        <DateField
+          label={label}
+          value={ms}
+          onChange={setMs}
+          min={now - DAY_MS + 60_000}
+          error={!ok}
+          helperText={ok ? undefined : ms === null ? T.cardViews.dateMissing : T.cardViews.dateTooEarly}
+          view={p.view}
+          testId="command-input"
+        />
+        <Button
+          variant="contained"
+          disabled={command.busy || !ok}
+          onClick={() => ms !== null && command.send({ value: dateCommand(ms) })}
+          data-testid="command-send"
+          sx={{ alignSelf: 'flex-start' }}
+        >
           {sendLabel(p.view)}
         </Button>
       </Stack>
@@ -153,19 +283,48 @@ export function DateRangeView(p: Props) {
   const { start, end } = range;
   const complete = start !== null && end !== null;
   const ok = complete && dateAllowed(start, now) && end > start;
-  const problem = !complete ? T.cardViews.dateMissing : end <= start ? T.cardViews.rangeInvalid : T.cardViews.dateTooEarly;
+  const problem = !complete
+    ? T.cardViews.dateMissing
+    : end <= start
+      ? T.cardViews.rangeInvalid
+      : T.cardViews.dateTooEarly;
   return (
     <Shell p={p} command={command} confirmText={T.cardViews.confirmSend(titleOf(p, c.inputTitle))} icon="date">
       <Stack spacing={0.75}>
         <Stack direction="row" spacing={1}>
-          <DateField label={T.cardViews.dateStart} value={start} onChange={(v) => setRange((r) => ({ ...r, start: v }))} min={now - DAY_MS + 60_000} view={p.view} testId="command-start" />
-          <DateField label={T.cardViews.dateEnd} value={end} onChange={(v) => setRange((r) => ({ ...r, end: v }))} min={start ?? undefined} view={p.view} testId="command-end" />
+          <DateField
+            label={T.cardViews.dateStart}
+            value={start}
+            onChange={(v) => setRange((r) => ({ ...r, start: v }))}
+            min={now - DAY_MS + 60_000}
+            view={p.view}
+            testId="command-start"
+          />
+          <DateField
+            label={T.cardViews.dateEnd}
+            value={end}
+            onChange={(v) => setRange((r) => ({ ...r, end: v }))}
+            min={start ?? undefined}
+            view={p.view}
+            testId="command-end"
+          />
         </Stack>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <Typography variant="caption" color={ok ? 'text.secondary' : 'error'} sx={{ flex: 1 }} noWrap data-testid="date-range-label">
+          <Typography
+            variant="caption"
+            color={ok ? 'text.secondary' : 'error'}
+            sx={{ flex: 1 }}
+            noWrap
+            data-testid="date-range-label"
+          >
             {ok ? `${dateLabel(start, p.view)} – ${dateLabel(end, p.view)}` : problem}
           </Typography>
-          <Button variant="contained" disabled={command.busy || !ok} onClick={() => ok && command.send({ value: rangeCommand(start, end) })} data-testid="command-send">
+          <Button
+            variant="contained"
+            disabled={command.busy || !ok}
+            onClick={() => ok && command.send({ value: rangeCommand(start, end) })}
+            data-testid="command-send"
+          >
             {sendLabel(p.view)}
           </Button>
         </Stack>

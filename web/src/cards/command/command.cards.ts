@@ -22,22 +22,67 @@ const BUTTON = { title: c.buttonTitle, button_label: c.send };
 const NUMBER = { title: c.inputTitle, button_label: c.send, min: NUMBER_COMMAND_MIN, max: NUMBER_COMMAND_MAX };
 const TEXT = { title: c.inputTitle, button_label: c.send, max: TEXT_COMMAND_MAX_LENGTH };
 const TOGGLE = { title: c.buttonTitle };
-const DATE = { title: c.inputTitle, button_label: c.send, locale: DEFAULT_CARD_LOCALE, date_format: COMMAND_DATE_DISPLAY_FORMATS[0], time_format: COMMAND_TIME_DISPLAY_FORMATS[0] };
+const DATE = {
+  title: c.inputTitle,
+  button_label: c.send,
+  locale: DEFAULT_CARD_LOCALE,
+  date_format: COMMAND_DATE_DISPLAY_FORMATS[0],
+  time_format: COMMAND_TIME_DISPLAY_FORMATS[0],
+};
 
-const command = (type: CardTypeCode, label: string, name: CardViewName, defaults: Record<string, unknown>, fields: readonly ViewFieldSpec[], size = { w: 1, h: 2 }) =>
-  defineCard(type, { label, defaults, fields, size, view: lazyView(name) });
+const command = (
+  type: CardTypeCode,
+  label: string,
+  name: CardViewName,
+  defaults: Record<string, unknown>,
+  fields: readonly ViewFieldSpec[],
+  size = { w: 1, h: 2 },
+) => defineCard(type, { label, defaults, fields, size, view: lazyView(name) });
 
 export const buttonCard = command('BUTTON_CARD', 'Button', 'ButtonView', BUTTON, BUTTON_FIELDS);
 export const buttonTagsCard = command('BUTTON_TAGS_CARD', 'Button (tags)', 'ButtonView', BUTTON, BUTTON_FIELDS);
 export const buttonCustomCard = command('BUTTON_CUSTOM_CARD', 'Button (custom)', 'ButtonView', BUTTON, BUTTON_FIELDS);
 export const inputNumberCard = command('INPUT_NUMBER_CARD', 'Number input', 'NumberView', NUMBER, NUMBER_FIELDS);
-export const inputNumberTagsCard = command('INPUT_NUMBER_TAGS_CARD', 'Number input (tags)', 'NumberView', NUMBER, NUMBER_FIELDS);
-export const inputNumberCustomCard = command('INPUT_NUMBER_CUSTOM_CARD', 'Number input (custom)', 'NumberView', NUMBER, NUMBER_FIELDS);
+export const inputNumberTagsCard = command(
+  'INPUT_NUMBER_TAGS_CARD',
+  'Number input (tags)',
+  'NumberView',
+  NUMBER,
+  NUMBER_FIELDS,
+);
+export const inputNumberCustomCard = command(
+  'INPUT_NUMBER_CUSTOM_CARD',
+  'Number input (custom)',
+  'NumberView',
+  NUMBER,
+  NUMBER_FIELDS,
+);
 export const inputTextCard = command('INPUT_TEXT_CARD', 'Text input', 'TextView', TEXT, TEXT_FIELDS);
 export const inputTextTagsCard = command('INPUT_TEXT_TAGS_CARD', 'Text input (tags)', 'TextView', TEXT, TEXT_FIELDS);
-export const inputTextCustomCard = command('INPUT_TEXT_CUSTOM_CARD', 'Text input (custom)', 'TextView', TEXT, TEXT_FIELDS);
+export const inputTextCustomCard = command(
+  'INPUT_TEXT_CUSTOM_CARD',
+  'Text input (custom)',
+  'TextView',
+  TEXT,
+  TEXT_FIELDS,
+);
 export const inputToggleCard = command('INPUT_TOGGLE_CARD', 'Toggle', 'ToggleView', TOGGLE, TOGGLE_FIELDS);
-export const inputToggleTagsCard = command('INPUT_TOGGLE_TAGS_CARD', 'Toggle (tags)', 'ToggleView', TOGGLE, TOGGLE_FIELDS);
-export const inputToggleCustomCard = command('INPUT_TOGGLE_CUSTOM_CARD', 'Toggle (custom)', 'ToggleView', TOGGLE, TOGGLE_FIELDS);
+export const inputToggleTagsCard = command(
+  'INPUT_TOGGLE_TAGS_CARD',
+  'Toggle (tags)',
+  'ToggleView',
+  TOGGLE,
+  TOGGLE_FIELDS,
+);
+export const inputToggleCustomCard = command(
+  'INPUT_TOGGLE_CUSTOM_CARD',
+  'Toggle (custom)',
+  'ToggleView',
+  TOGGLE,
+  TOGGLE_FIELDS,
+);
 export const inputDateCard = command('INPUT_DATE_CARD', 'Date', 'DateView', DATE, DATE_FIELDS);
-export const inputDateRangeCard = command('INPUT_DATE_RANGE_CARD', 'Date range', 'DateRangeView', DATE, DATE_FIELDS, { w: 2, h: 2 });
+export const inputDateRangeCard = command('INPUT_DATE_RANGE_CARD', 'Date range', 'DateRangeView', DATE, DATE_FIELDS, {
+  w: 2,
+  h: 2,
+});

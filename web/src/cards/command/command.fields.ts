@@ -12,6 +12,27 @@ const STATUS = [field('unit', 'text'), field('unit_front', 'switch'), field('ful
 
 export const BUTTON_FIELDS = [title(), field('pict', 'text'), SEND_BUTTON, ...STATUS];
 export const TOGGLE_FIELDS = [title(), field('pict', 'text')];
-export const NUMBER_FIELDS = [title(), field('pict', 'text'), SEND_BUTTON, field('min', 'number'), field('max', 'number'), ...STATUS];
-export const TEXT_FIELDS = [title(), field('pict', 'text'), SEND_BUTTON, field('max', 'number', { label: T.dashboards.view.maxLength }), ...STATUS];
-export const DATE_FIELDS = [title(), field('pict', 'text'), SEND_BUTTON, LOCALE, DATE_CARD_FORMAT, TIME_FORMAT, ...STATUS];
+export const NUMBER_FIELDS = [
+  title(),
+  field('pict', 'text'),
+  SEND_BUTTON,
+  field('min', 'number'),
+  field('max', 'number'),
+  ...STATUS,
+];
+export const TEXT_FIELDS = [
+  title(),
+  field('pict', 'text'),
+  SEND_BUTTON,
+  field('max', 'number', { label: T.dashboards.view.maxLength }),
+  ...STATUS,
+];
+export const DATE_FIELDS = [
+  title(),
+  field('pict', 'text'),
+  SEND_BUTTON,
+  LOCALE,
+  DATE_CARD_FORMAT,
+  TIME_FORMAT,
+  ...STATUS,
+];

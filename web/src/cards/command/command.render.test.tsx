@@ -19,7 +19,17 @@ const messages = () => notices.snapshot().map((n) => n.message);
 
 describe.each([['BUTTON_CARD'], ['BUTTON_TAGS_CARD'], ['BUTTON_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
   it("shows its status line and the 'Kirim' button, and sends its id", async () => {
-    renderCard(cat, { key: 'pompa', w: 1, data: { status: 'ON', value: 'ON', time: Date.now(), enable: true, devices: cat.includes('TAGS') ? [1, 2, 3] : undefined } });
+    renderCard(cat, {
+      key: 'pompa',
+      w: 1,
+      data: {
+        status: 'ON',
+        value: 'ON',
+        time: Date.now(),
+        enable: true,
+        devices: cat.includes('TAGS') ? [1, 2, 3] : undefined,
+      },
+    });
     const button = await screen.findByTestId('command-send');
     expect(button.textContent).toBe(c.send);
     expect(screen.getByTestId('command-status').textContent).toBe('ON');
@@ -39,7 +49,13 @@ describe.each([['BUTTON_CARD'], ['BUTTON_TAGS_CARD'], ['BUTTON_CUSTOM_CARD']] as
 const reading = (status: unknown) => ({ status, value: status, time: Date.now(), enable: true });
 const statusText = () => screen.getByTestId('command-status').textContent;
 
-describe.each([['BUTTON_CARD'], ['INPUT_NUMBER_CARD'], ['INPUT_TEXT_CARD'], ['INPUT_DATE_CARD'], ['INPUT_DATE_RANGE_CARD']] as [CardTypeCode][])('%s status line', (cat) => {
+describe.each([
+  ['BUTTON_CARD'],
+  ['INPUT_NUMBER_CARD'],
+  ['INPUT_TEXT_CARD'],
+  ['INPUT_DATE_CARD'],
+  ['INPUT_DATE_RANGE_CARD'],
+] as [CardTypeCode][])('%s status line', (cat) => {
   it("prints a number as the single value card does: id-ID, k/M/B/T, the dashboard's 2 decimals", async () => {
     renderCard(cat, { data: reading(1234.567) });
     await screen.findByTestId('command-send');
@@ -57,7 +73,12 @@ describe.each([['BUTTON_CARD'], ['INPUT_NUMBER_CARD'], ['INPUT_TEXT_CARD'], ['IN
   });
 
   it('prints a boolean as ON/OFF, numeric text as a number, and other text as it came', async () => {
-    for (const [status, text] of [[true, T.cardViews.on], [false, T.cardViews.off], ['999.995', '1,00k'], ['siaga', 'siaga']] as const) {
+    for (const [status, text] of [
+      [true, T.cardViews.on],
+      [false, T.cardViews.off],
+      ['999.995', '1,00k'],
+      ['siaga', 'siaga'],
+    ] as const) {
       cleanup();
       renderCard(cat, { data: reading(status) });
       await screen.findByTestId('command-send');
@@ -68,7 +89,14 @@ describe.each([['BUTTON_CARD'], ['INPUT_NUMBER_CARD'], ['INPUT_TEXT_CARD'], ['IN
 });
 
 describe.each([['INPUT_TOGGLE_CARD'], ['INPUT_TOGGLE_TAGS_CARD']] as [CardTypeCode][])('%s status line', (cat) => {
-  it.each([[true, 'ON'], [false, 'OFF'], [1, 'ON'], [0, 'OFF'], ['ON', 'ON'], ['off', 'OFF']] as const)('says what the switch says for a status of %o (%s)', async (status, word) => {
+  it.each([
+    [true, 'ON'],
+    [false, 'OFF'],
+    [1, 'ON'],
+    [0, 'OFF'],
+    ['ON', 'ON'],
+    ['off', 'OFF'],
+  ] as const)('says what the switch says for a status of %o (%s)', async (status, word) => {
     renderCard(cat, { data: reading(status) });
     const toggle = await screen.findByTestId('command-toggle');
     expect(statusText()).toBe(word);
@@ -83,7 +111,12 @@ describe.each([
   [Result.DEVICE_TIMEOUT, 'Kirim perintah gagal (timeout)'],
 ])('a command answered %s', (code, text) => {
   it(`shows '${text}'`, async () => {
-    api.answer = () => ({ code: 400, body: { response_result: code, message: text }, headers: {}, text: 'Bad Request' });
+    api.answer = () => ({
+      code: 400,
+      body: { response_result: code, message: text },
+      headers: {},
+      text: 'Bad Request',
+    });
     renderCard('BUTTON_CARD', { data: {} });
     fireEvent.click(await screen.findByTestId('command-send'));
     await vi.waitFor(() => expect(screen.getByTestId('command-status').textContent).toBe(text));
@@ -91,44 +124,53 @@ describe.each([
   });
 });
 
-describe.each([['INPUT_NUMBER_CARD'], ['INPUT_NUMBER_TAGS_CARD'], ['INPUT_NUMBER_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
-  it('sends the id and a value between min 0 and max 100', async () => {
-    renderCard(cat, { data: {} });
-    const input = (await screen.findByTestId('command-input')) as HTMLInputElement;
-    expect([input.min, input.max, input.value]).toEqual(['0', '100', '0']);
-    fireEvent.change(input, { target: { value: '150' } });
-    expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.change(input, { target: { value: '42.5' } });
-    fireEvent.click(screen.getByTestId('command-send'));
-    if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
-    await vi.waitFor(() => expect(sent()).toEqual([{ dashboardId: 1, componentKey: 'card1', value: 42.5 }]));
-  });
-});
+describe.each([['INPUT_NUMBER_CARD'], ['INPUT_NUMBER_TAGS_CARD'], ['INPUT_NUMBER_CUSTOM_CARD']] as [CardTypeCode][])(
+  '%s',
+  (cat) => {
+    it('sends the id and a value between min 0 and max 100', async () => {
+      renderCard(cat, { data: {} });
+      const input = (await screen.findByTestId('command-input')) as HTMLInputElement;
+      expect([input.min, input.max, input.value]).toEqual(['0', '100', '0']);
+      fireEvent.change(input, { target: { value: '150' } });
+      expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
+      fireEvent.change(input, { target: { value: '42.5' } });
+      fireEvent.click(screen.getByTestId('command-send'));
+      if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
+      await vi.waitFor(() => expect(sent()).toEqual([{ dashboardId: 1, componentKey: 'card1', value: 42.5 }]));
+    });
+  },
+);
 
-describe.each([['INPUT_TEXT_CARD'], ['INPUT_TEXT_TAGS_CARD'], ['INPUT_TEXT_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
-  it('limits the text to 30 characters and sends it', async () => {
-    renderCard(cat, { data: {} });
-    const input = (await screen.findByTestId('command-input')) as HTMLInputElement;
-    expect(input.maxLength).toBe(30);
-    fireEvent.change(input, { target: { value: 'x'.repeat(40) } });
-    expect(input.value).toHaveLength(30);
-    fireEvent.click(screen.getByTestId('command-send'));
-    if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
-    await vi.waitFor(() => expect(sent()[0]?.value).toBe('x'.repeat(30)));
-  });
-});
+describe.each([['INPUT_TEXT_CARD'], ['INPUT_TEXT_TAGS_CARD'], ['INPUT_TEXT_CUSTOM_CARD']] as [CardTypeCode][])(
+  '%s',
+  (cat) => {
+    it('limits the text to 30 characters and sends it', async () => {
+      renderCard(cat, { data: {} });
+      const input = (await screen.findByTestId('command-input')) as HTMLInputElement;
+      expect(input.maxLength).toBe(30);
+      fireEvent.change(input, { target: { value: 'x'.repeat(40) } });
+      expect(input.value).toHaveLength(30);
+      fireEvent.click(screen.getByTestId('command-send'));
+      if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
+      await vi.waitFor(() => expect(sent()[0]?.value).toBe('x'.repeat(30)));
+    });
+  },
+);
 
-describe.each([['INPUT_TOGGLE_CARD'], ['INPUT_TOGGLE_TAGS_CARD'], ['INPUT_TOGGLE_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
-  it("shows the device's state and sends the flipped value", async () => {
-    renderCard(cat, { data: { status: 'OFF' } });
-    const toggle = await screen.findByTestId('command-toggle');
-    expect(toggle.getAttribute('data-checked')).toBe('false');
-    expect(screen.getByTestId('toggle-state').textContent).toBe(T.cardViews.off);
-    fireEvent.click(toggle.querySelector('input')!);
-    if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
-    await vi.waitFor(() => expect(sent()[0]?.value).toBe(true));
-  });
-});
+describe.each([['INPUT_TOGGLE_CARD'], ['INPUT_TOGGLE_TAGS_CARD'], ['INPUT_TOGGLE_CUSTOM_CARD']] as [CardTypeCode][])(
+  '%s',
+  (cat) => {
+    it("shows the device's state and sends the flipped value", async () => {
+      renderCard(cat, { data: { status: 'OFF' } });
+      const toggle = await screen.findByTestId('command-toggle');
+      expect(toggle.getAttribute('data-checked')).toBe('false');
+      expect(screen.getByTestId('toggle-state').textContent).toBe(T.cardViews.off);
+      fireEvent.click(toggle.querySelector('input')!);
+      if (cat.includes('TAGS')) fireEvent.click(await screen.findByTestId('command-confirm'));
+      await vi.waitFor(() => expect(sent()[0]?.value).toBe(true));
+    });
+  },
+);
 
 describe('INPUT_TOGGLE_CARD on a Tasmota plug (status: the POWER state)', () => {
   it('keeps the requested state after success until the plug reports, then shows what it reports', async () => {
@@ -150,11 +192,14 @@ describe('INPUT_TOGGLE_CARD on a Tasmota plug (status: the POWER state)', () => 
 
 /** A date field's input once its chunk has loaded: the MUI X picker's hidden input holds the text the field shows. */
 async function dateInput(testId: string): Promise<HTMLInputElement> {
-  return vi.waitFor(() => {
-    const input = screen.getByTestId(testId).querySelector<HTMLInputElement>('input[aria-hidden="true"]');
-    if (!input) throw new Error(`${testId}: the date field is still loading`);
-    return input;
-  }, { timeout: 5000 });
+  return vi.waitFor(
+    () => {
+      const input = screen.getByTestId(testId).querySelector<HTMLInputElement>('input[aria-hidden="true"]');
+      if (!input) throw new Error(`${testId}: the date field is still loading`);
+      return input;
+    },
+    { timeout: 5000 },
+  );
 }
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'Mei', 'Jun', 'Jul', 'Agu', 'Sep', 'Okt', 'Nov', 'Des'];
 const two = (n: number) => String(n).padStart(2, '0');
@@ -164,7 +209,8 @@ const later = () => {
   at.setHours(9, 30, 0, 0);
   return at;
 };
-const sentDate = (at: Date, time = '09:30:00') => `${two(at.getDate())}-${two(at.getMonth() + 1)}-${at.getFullYear()} ${time}`;
+const sentDate = (at: Date, time = '09:30:00') =>
+  `${two(at.getDate())}-${two(at.getMonth() + 1)}-${at.getFullYear()} ${time}`;
 
 describe('INPUT_DATE_CARD', () => {
   it("writes the date as 'DD MMM YYYY HH:mm' in id-ID, refuses dates before yesterday and sends 'DD-MM-YYYY HH:mm:ss'", async () => {
@@ -224,10 +270,14 @@ describe.each([['INPUT_DATE_CARD'], ['INPUT_DATE_RANGE_CARD']] as [CardTypeCode]
     const plain = (year: number) => `${dd} ${months[at.getMonth()]} ${year} 09:30`;
     expect(await entered({}, plain(y), plain(y + 1))).toBe(plain(y));
     const slashes = (year: number) => `${dd}/${two(at.getMonth() + 1)}/${year} 09:30:00`;
-    expect(await entered({ date_format: 'DD/MM/YYYY', time_format: 'HH:mm:ss' }, slashes(y), slashes(y + 1))).toBe(slashes(y));
+    expect(await entered({ date_format: 'DD/MM/YYYY', time_format: 'HH:mm:ss' }, slashes(y), slashes(y + 1))).toBe(
+      slashes(y),
+    );
     // a view stored with a chart format that has its own time (the editor offered those before)
     const chart = (year: number) => `09:30, ${dd} ${months[at.getMonth()]} ${two(year % 100)}`;
-    expect(await entered({ date_format: 'HH:mm, DD MMM YY', time_format: 'HH:mm' }, chart(y), chart(y + 1))).toBe(chart(y));
+    expect(await entered({ date_format: 'HH:mm, DD MMM YY', time_format: 'HH:mm' }, chart(y), chart(y + 1))).toBe(
+      chart(y),
+    );
   });
 });
 
@@ -250,23 +300,38 @@ describe('INPUT_DATE_RANGE_CARD', () => {
   it('an end before the start is refused', async () => {
     renderCard('INPUT_DATE_RANGE_CARD', { data: {} });
     const at = later();
-    fireEvent.change(await dateInput('command-end'), { target: { value: `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 09:30` } });
-    fireEvent.change(await dateInput('command-start'), { target: { value: `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 10:30` } });
+    fireEvent.change(await dateInput('command-end'), {
+      target: { value: `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 09:30` },
+    });
+    fireEvent.change(await dateInput('command-start'), {
+      target: { value: `${two(at.getDate())} ${months[at.getMonth()]} ${at.getFullYear()} 10:30` },
+    });
     expect(screen.getByTestId('date-range-label').textContent).toBe(T.cardViews.rangeInvalid);
     expect((screen.getByTestId('command-send') as HTMLButtonElement).disabled).toBe(true);
   });
 });
 
 describe('a command card where cards must not act (the edit layout, the editor preview)', () => {
-  it.each([['BUTTON_CARD'], ['INPUT_TOGGLE_CARD'], ['INPUT_NUMBER_CARD']] as [CardTypeCode][])('%s shows its controls disabled and sends nothing', async (cat) => {
-    render(<CardsReadOnly.Provider value={true}>{cardElement(cat, { key: 'pompa', w: 1, data: { status: 'ON', value: 'ON', time: Date.now(), enable: true } })}</CardsReadOnly.Provider>);
-    const fence = await screen.findByTestId('command-readonly');
-    expect((fence as HTMLFieldSetElement).disabled).toBe(true);
-    // a click that reaches the control anyway (fireEvent ignores inert and disabled fieldsets) still sends nothing
-    const control = cat === 'INPUT_TOGGLE_CARD' ? screen.getByRole('switch') : screen.getByTestId('command-send');
-    fireEvent.click(control);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(sent()).toEqual([]);
-    expect(screen.getByTestId('command-status').textContent).toBe('ON');
-  });
+  it.each([['BUTTON_CARD'], ['INPUT_TOGGLE_CARD'], ['INPUT_NUMBER_CARD']] as [CardTypeCode][])(
+    '%s shows its controls disabled and sends nothing',
+    async (cat) => {
+      render(
+        <CardsReadOnly.Provider value={true}>
+          {cardElement(cat, {
+            key: 'pompa',
+            w: 1,
+            data: { status: 'ON', value: 'ON', time: Date.now(), enable: true },
+          })}
+        </CardsReadOnly.Provider>,
+      );
+      const fence = await screen.findByTestId('command-readonly');
+      expect((fence as HTMLFieldSetElement).disabled).toBe(true);
+      // a click that reaches the control anyway (fireEvent ignores inert and disabled fieldsets) still sends nothing
+      const control = cat === 'INPUT_TOGGLE_CARD' ? screen.getByRole('switch') : screen.getByTestId('command-send');
+      fireEvent.click(control);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(sent()).toEqual([]);
+      expect(screen.getByTestId('command-status').textContent).toBe('ON');
+    },
+  );
 });

@@ -1,5 +1,12 @@
 // The values command cards send (spec 02 section 4 "Command cards"), pure.
-import { COMMAND_DATE_DISPLAY_FORMATS, COMMAND_TIME_DISPLAY_FORMATS, NUMBER_COMMAND_MAX, NUMBER_COMMAND_MIN, TEXT_COMMAND_MAX_LENGTH, T } from '@sentra/contracts';
+import {
+  COMMAND_DATE_DISPLAY_FORMATS,
+  COMMAND_TIME_DISPLAY_FORMATS,
+  NUMBER_COMMAND_MAX,
+  NUMBER_COMMAND_MIN,
+  TEXT_COMMAND_MAX_LENGTH,
+  T,
+} from '@sentra/contracts';
 import { commandDate } from '../common/dates.js';
 import { asNumber } from '../common/format.js';
 
@@ -68,4 +75,5 @@ export function toShownPrecision(ms: number, format: string): number {
 }
 
 /** The date field's locale for a card's locale: English for an 'en' card, else Indonesian (the default id-ID). */
-export const pickerLocale = (locale: unknown): 'en' | 'id' => (typeof locale === 'string' && /^en\b/i.test(locale) ? 'en' : 'id');
+export const pickerLocale = (locale: unknown): 'en' | 'id' =>
+  typeof locale === 'string' && /^en\b/i.test(locale) ? 'en' : 'id';

@@ -7,14 +7,36 @@ import { T } from '@sentra/contracts';
 
 export function CardProblem({ message, detail, onRetry }: { message: string; detail?: string; onRetry?(): void }) {
   return (
-    <Box role="alert" data-testid="card-error" sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 0.5, p: 1, textAlign: 'center', color: 'error.main', minHeight: 0, overflow: 'hidden' }}>
+    <Box
+      role="alert"
+      data-testid="card-error"
+      sx={{
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 0.5,
+        p: 1,
+        textAlign: 'center',
+        color: 'error.main',
+        minHeight: 0,
+        overflow: 'hidden',
+      }}
+    >
       <ErrorOutlineIcon fontSize="small" />
-      <Typography variant="body2" sx={{ fontWeight: 600 }}>{message}</Typography>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {message}
+      </Typography>
       {detail && (
-        <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-word' }}>{detail}</Typography>
+        <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-word' }}>
+          {detail}
+        </Typography>
       )}
       {onRetry && (
-        <Button size="small" onClick={onRetry}>{T.cardViews.retry}</Button>
+        <Button size="small" onClick={onRetry}>
+          {T.cardViews.retry}
+        </Button>
       )}
     </Box>
   );
@@ -37,7 +59,13 @@ export class CardErrorBoundary extends Component<{ cardKey: string; children: Re
 
   override render() {
     if (this.state.error) {
-      return <CardProblem message={T.cardViews.cardError} detail={T.cardViews.cardErrorDetail(this.state.error.message)} onRetry={() => this.setState({ error: undefined })} />;
+      return (
+        <CardProblem
+          message={T.cardViews.cardError}
+          detail={T.cardViews.cardErrorDetail(this.state.error.message)}
+          onRetry={() => this.setState({ error: undefined })}
+        />
+      );
     }
     return this.props.children;
   }

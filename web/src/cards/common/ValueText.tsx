@@ -7,9 +7,26 @@ export function fitFontSize(text: string, width: number, height: number, max = 5
   return Math.round(Math.max(min, Math.min(max, byHeight, byWidth)));
 }
 
-export function ValueText({ text, width, height, color, testId = 'card-value' }: { text: string; width: number; height: number; color?: string; testId?: string }) {
+export function ValueText({
+  text,
+  width,
+  height,
+  color,
+  testId = 'card-value',
+}: {
+  text: string;
+  width: number;
+  height: number;
+  color?: string;
+  testId?: string;
+}) {
   return (
-    <div data-testid={testId} className={CARD_CLASS.value} title={text} style={{ fontSize: fitFontSize(text, width, height), color }}>
+    <div
+      data-testid={testId}
+      className={CARD_CLASS.value}
+      title={text}
+      style={{ fontSize: fitFontSize(text, width, height), color }}
+    >
       {text}
     </div>
   );

@@ -7,7 +7,10 @@ afterEach(() => document.getElementById('sentra-card-styles')?.remove());
 
 describe('card styles', () => {
   it('take colours, radius and type sizes from the theme', () => {
-    const t = createTheme({ palette: { primary: { main: '#123456' }, divider: '#abcdef' }, shape: { borderRadius: 5 } });
+    const t = createTheme({
+      palette: { primary: { main: '#123456' }, divider: '#abcdef' },
+      shape: { borderRadius: 5 },
+    });
     const css = cardStylesheet(t);
     expect(css).toContain(`.${CARD_CLASS.frame}{`);
     expect(css).toMatch(/\.sentra-card\{[^}]*border:1px solid #abcdef;border-radius:10px/);

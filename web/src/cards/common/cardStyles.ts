@@ -47,7 +47,12 @@ export const CARD_CLASS = {
 
 const ellipsis = 'overflow:hidden;text-overflow:ellipsis;white-space:nowrap;';
 /** a theme type variant's face, size, line height and spacing (what a Typography of that variant sets) */
-const type = (v: { fontFamily?: string; fontSize?: string | number; lineHeight?: string | number; letterSpacing?: string | number }) =>
+const type = (v: {
+  fontFamily?: string;
+  fontSize?: string | number;
+  lineHeight?: string | number;
+  letterSpacing?: string | number;
+}) =>
   `font-family:${v.fontFamily};font-size:${v.fontSize};line-height:${v.lineHeight};letter-spacing:${v.letterSpacing};`;
 
 /** The stylesheet's text: every colour, radius and type size comes from the console's theme. */
@@ -96,7 +101,9 @@ export function cardStylesheet(t = theme): string {
 const STYLE_ID = 'sentra-card-styles';
 
 /** Puts the stylesheet in the document once (the first card drawn); later calls only look it up. */
-export function ensureCardStyles(doc: Document | undefined = typeof document === 'undefined' ? undefined : document): void {
+export function ensureCardStyles(
+  doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
+): void {
   if (!doc || doc.getElementById(STYLE_ID)) return;
   const style = doc.createElement('style');
   style.id = STYLE_ID;

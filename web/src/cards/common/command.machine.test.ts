@@ -2,7 +2,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { Result, T } from '@sentra/contracts';
-import { commandMachine, failureText, reasonOf, RESULT_SHOWN_MS, type CommandNotice, type CommandOutcome, type CommandRequest } from './command.machine.js';
+import {
+  commandMachine,
+  failureText,
+  reasonOf,
+  RESULT_SHOWN_MS,
+  type CommandNotice,
+  type CommandOutcome,
+  type CommandRequest,
+} from './command.machine.js';
 
 const c = T.dashboards.commands;
 
@@ -10,7 +18,9 @@ function start(outcome: (req: CommandRequest) => Promise<CommandOutcome>, confir
   const sent: CommandRequest[] = [];
   const notices: CommandNotice[] = [];
   const actor = createActor(
-    commandMachine.provide({ actors: { send: fromPromise<CommandOutcome, CommandRequest>(({ input }) => (sent.push(input), outcome(input))) } }),
+    commandMachine.provide({
+      actors: { send: fromPromise<CommandOutcome, CommandRequest>(({ input }) => (sent.push(input), outcome(input))) },
+    }),
     { input: { confirm } },
   );
   actor.on('notice', (n) => void notices.push(n));
@@ -90,7 +100,11 @@ describe('command machine', () => {
 });
 
 describe('reasons of a failed call', () => {
-  const answer = (code: number, result?: number, failure?: string) => ({ code, failure, body: result === undefined ? null : { response_result: result } });
+  const answer = (code: number, result?: number, failure?: string) => ({
+    code,
+    failure,
+    body: result === undefined ? null : { response_result: result },
+  });
   it('reads -30 / -31 / -32 of an HTTP 400 and our own time-out of the 60 s call', () => {
     expect(reasonOf(answer(400, Result.DEVICE_OFFLINE))).toBe('offline');
     expect(reasonOf(answer(400, Result.DEVICE_BUSY))).toBe('busy');

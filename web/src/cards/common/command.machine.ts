@@ -25,7 +25,8 @@ export interface CommandContext {
   message?: string;
 }
 
-export type CommandEvent = { type: 'SEND'; request: CommandRequest } | { type: 'CONFIRM' } | { type: 'CANCEL' } | { type: 'DISMISS' };
+export type CommandEvent =
+  { type: 'SEND'; request: CommandRequest } | { type: 'CONFIRM' } | { type: 'CANCEL' } | { type: 'DISMISS' };
 
 export interface CommandNotice {
   type: 'notice';
@@ -75,7 +76,11 @@ export const commandMachine = setup({
     idle: {
       on: {
         SEND: [
-          { guard: 'needsConfirmation', target: 'confirming', actions: assign({ pending: ({ event }) => event.request }) },
+          {
+            guard: 'needsConfirmation',
+            target: 'confirming',
+            actions: assign({ pending: ({ event }) => event.request }),
+          },
           { target: 'sending', actions: assign({ pending: ({ event }) => event.request }) },
         ],
       },
@@ -114,18 +119,29 @@ export const commandMachine = setup({
       on: {
         DISMISS: 'idle',
         SEND: [
-          { guard: 'needsConfirmation', target: 'confirming', actions: assign({ pending: ({ event }) => event.request }) },
+          {
+            guard: 'needsConfirmation',
+            target: 'confirming',
+            actions: assign({ pending: ({ event }) => event.request }),
+          },
           { target: 'sending', actions: assign({ pending: ({ event }) => event.request }) },
         ],
       },
     },
     failed: {
-      entry: emit(({ context }) => ({ type: 'notice', level: 'error', message: failureText(context.reason ?? 'other') }) as CommandNotice),
+      entry: emit(
+        ({ context }) =>
+          ({ type: 'notice', level: 'error', message: failureText(context.reason ?? 'other') }) as CommandNotice,
+      ),
       after: { [RESULT_SHOWN_MS]: 'idle' },
       on: {
         DISMISS: 'idle',
         SEND: [
-          { guard: 'needsConfirmation', target: 'confirming', actions: assign({ pending: ({ event }) => event.request }) },
+          {
+            guard: 'needsConfirmation',
+            target: 'confirming',
+            actions: assign({ pending: ({ event }) => event.request }),
+          },
           { target: 'sending', actions: assign({ pending: ({ event }) => event.request }) },
         ],
       },

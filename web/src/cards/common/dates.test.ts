@@ -32,9 +32,14 @@ describe('date formats of section 9', () => {
   it('chooses a chart axis format by the window', () => {
     expect(chartDateFormats({ type: 'REALTIME' }).axis).toBe('HH:mm:ss');
     expect(chartDateFormats({ type: 'PERIODIC', start: 0, end: 6 * 3600_000, period: 'hour' }).axis).toBe('HH:mm');
-    expect(chartDateFormats({ type: 'PERIODIC', start: 0, end: 30 * 86400_000, period: 'day' })).toEqual({ axis: 'DD MMM', tooltip: 'DD MMM YY' });
+    expect(chartDateFormats({ type: 'PERIODIC', start: 0, end: 30 * 86400_000, period: 'day' })).toEqual({
+      axis: 'DD MMM',
+      tooltip: 'DD MMM YY',
+    });
     expect(chartDateFormats({ type: 'PERIODIC', start: 0, end: 300 * 86400_000, period: 'month' }).axis).toBe('MMMM');
-    expect(chartDateFormats({ type: 'PERIODIC', start: 0, end: 800 * 86400_000, period: 'month' }).axis).toBe('MMMM YYYY');
+    expect(chartDateFormats({ type: 'PERIODIC', start: 0, end: 800 * 86400_000, period: 'month' }).axis).toBe(
+      'MMMM YYYY',
+    );
     expect(chartDateFormats({ type: 'PERIODIC', start: 0, end: 800 * 86400_000, period: 'year' }).axis).toBe('YYYY');
     expect(chartDateFormats({ type: 'CUSTOM', start: 0, end: 3 * 86400_000 }).tooltip).toBe('HH:mm, DD MMM YY');
   });

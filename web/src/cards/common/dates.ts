@@ -54,13 +54,25 @@ const DAY = 24 * HOUR;
  * The axis label format of a chart and the tooltip's (which always carries the date when the axis does not):
  * seconds for live and minute buckets, minutes within a day, day and month across days, months across a year.
  */
-export function chartDateFormats(w: TimeWindow | undefined, firstTs?: number, lastTs?: number): { axis: DateFormat; tooltip: DateFormat } {
-  const span = w?.start !== undefined && w?.end !== undefined ? w.end - w.start : firstTs !== undefined && lastTs !== undefined ? lastTs - firstTs : 0;
+export function chartDateFormats(
+  w: TimeWindow | undefined,
+  firstTs?: number,
+  lastTs?: number,
+): { axis: DateFormat; tooltip: DateFormat } {
+  const span =
+    w?.start !== undefined && w?.end !== undefined
+      ? w.end - w.start
+      : firstTs !== undefined && lastTs !== undefined
+        ? lastTs - firstTs
+        : 0;
   const period = w?.period;
-  if (w?.type === 'REALTIME' || period === 'minute' || (!period && span <= HOUR)) return { axis: 'HH:mm:ss', tooltip: 'HH:mm:ss, DD MMM YY' };
+  if (w?.type === 'REALTIME' || period === 'minute' || (!period && span <= HOUR))
+    return { axis: 'HH:mm:ss', tooltip: 'HH:mm:ss, DD MMM YY' };
   if (period === 'year') return { axis: 'YYYY', tooltip: 'YYYY' };
-  if (period === 'month') return span > 366 * DAY ? { axis: 'MMMM YYYY', tooltip: 'MMMM YYYY' } : { axis: 'MMMM', tooltip: 'MMMM YYYY' };
-  if (period === 'day' || period === 'week') return span > 366 * DAY ? { axis: 'DD MMM YY', tooltip: 'DD MMM YY' } : { axis: 'DD MMM', tooltip: 'DD MMM YY' };
+  if (period === 'month')
+    return span > 366 * DAY ? { axis: 'MMMM YYYY', tooltip: 'MMMM YYYY' } : { axis: 'MMMM', tooltip: 'MMMM YYYY' };
+  if (period === 'day' || period === 'week')
+    return span > 366 * DAY ? { axis: 'DD MMM YY', tooltip: 'DD MMM YY' } : { axis: 'DD MMM', tooltip: 'DD MMM YY' };
   if (span <= DAY) return { axis: 'HH:mm', tooltip: 'HH:mm, DD MMM YY' };
   return { axis: 'DD MMM', tooltip: 'HH:mm, DD MMM YY' };
 }

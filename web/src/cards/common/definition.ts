@@ -3,7 +3,16 @@
 // query kind and minimum size (spec 02 section 5) so a definition cannot disagree with the schema that stores cards.
 import type { ComponentType, LazyExoticComponent } from 'react';
 import { z } from 'zod';
-import { CARD_TYPES, ComponentView, QUERY_OPTIONS, type CardData, type CardGroup, type CardTypeCode, type QueryKind, type QueryOption } from '@sentra/contracts';
+import {
+  CARD_TYPES,
+  ComponentView,
+  QUERY_OPTIONS,
+  type CardData,
+  type CardGroup,
+  type CardTypeCode,
+  type QueryKind,
+  type QueryOption,
+} from '@sentra/contracts';
 import type { ViewFieldSpec } from './viewFieldKit.js';
 import type { CardState } from '../../dashboards/live/cardFeed.js';
 
@@ -87,9 +96,13 @@ export interface CardDefinitionInput<V> {
 export const baseViewSchema = ComponentView as unknown as z.ZodType<Record<string, unknown>>;
 
 /** ComponentView with a card's own fields (narrower types or extras the manual JSON editor may set). */
-export const viewSchema = (extra: z.ZodRawShape) => ComponentView.extend(extra) as unknown as z.ZodType<Record<string, unknown>>;
+export const viewSchema = (extra: z.ZodRawShape) =>
+  ComponentView.extend(extra) as unknown as z.ZodType<Record<string, unknown>>;
 
-export function defineCard<V = Record<string, unknown>>(type: CardTypeCode, input: CardDefinitionInput<V>): CardDefinition<V> {
+export function defineCard<V = Record<string, unknown>>(
+  type: CardTypeCode,
+  input: CardDefinitionInput<V>,
+): CardDefinition<V> {
   const info = CARD_TYPES[type];
   const size = info.size as { minW: number; minH: number; fixedW?: number; fixedH?: number };
   const min = { w: size.fixedW ?? size.minW, h: size.fixedH ?? size.minH };

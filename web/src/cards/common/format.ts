@@ -1,7 +1,15 @@
 // What a card prints for a number (spec 02 section 9 "Display"): id-ID by default, 0–5 decimals, k/M/B/T above
 // 1e3/1e6/1e9/1e12 unless the card asks for the full number, and the unit of its single-value subtype in front or
 // behind. Pure: the render tests and the tooltips use the same functions.
-import { DECIMALS_DEFAULT, DECIMALS_MAX, DECIMALS_MIN, DEFAULT_CARD_LOCALE, NUMBER_ABBREVIATIONS, T, type UnitCode } from '@sentra/contracts';
+import {
+  DECIMALS_DEFAULT,
+  DECIMALS_MAX,
+  DECIMALS_MIN,
+  DEFAULT_CARD_LOCALE,
+  NUMBER_ABBREVIATIONS,
+  T,
+  type UnitCode,
+} from '@sentra/contracts';
 
 export interface NumberStyle {
   decimals?: number;
@@ -33,7 +41,9 @@ export const UNIT_SYMBOLS: Record<UnitCode, { symbol: string; front?: boolean; t
 };
 
 export const clampDecimals = (d: unknown): number =>
-  typeof d === 'number' && Number.isFinite(d) ? Math.min(DECIMALS_MAX, Math.max(DECIMALS_MIN, Math.round(d))) : DECIMALS_DEFAULT;
+  typeof d === 'number' && Number.isFinite(d)
+    ? Math.min(DECIMALS_MAX, Math.max(DECIMALS_MIN, Math.round(d)))
+    : DECIMALS_DEFAULT;
 
 const formatters = new Map<string, Intl.NumberFormat>();
 function numberFormat(locale: string, decimals: number): Intl.NumberFormat {
@@ -43,7 +53,10 @@ function numberFormat(locale: string, decimals: number): Intl.NumberFormat {
     try {
       f = new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
     } catch {
-      f = new Intl.NumberFormat(DEFAULT_CARD_LOCALE, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+      f = new Intl.NumberFormat(DEFAULT_CARD_LOCALE, {
+        minimumFractionDigits: decimals,
+        maximumFractionDigits: decimals,
+      });
     }
     formatters.set(key, f);
   }
@@ -85,7 +98,8 @@ export function formatCardNumber(n: number, style: NumberStyle = {}): string {
 /** A number that arrived as a number or as numeric text ("12.5"); anything else is not a number. */
 export function asNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string' && v.trim() !== '' && /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v.trim())) return Number(v);
+  if (typeof v === 'string' && v.trim() !== '' && /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(v.trim()))
+    return Number(v);
   return undefined;
 }
 
@@ -123,7 +137,11 @@ export function formatValue(value: unknown, view: UnitView | undefined, dashboar
     const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
     return unit.text ? withUnit(text.replace(/^v/i, ''), unit.symbol, true) : withUnit(text, unit.symbol, unit.front);
   }
-  const text = formatCardNumber(n, { decimals: view?.decimal ?? dashboardDecimals, fullNumber: view?.full_number, locale: view?.locale });
+  const text = formatCardNumber(n, {
+    decimals: view?.decimal ?? dashboardDecimals,
+    fullNumber: view?.full_number,
+    locale: view?.locale,
+  });
   return withUnit(text, unit.symbol, unit.front);
 }
 

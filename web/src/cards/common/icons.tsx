@@ -73,10 +73,22 @@ const BY_UNIT: Record<string, string> = {
 
 export const isPictureAddress = (pict: string) => /^(https?:\/\/|\/|data:image\/)/i.test(pict);
 
-export function CardIcon({ pict, fallback, size = 28, color = 'primary.main' }: { pict?: unknown; fallback?: string; size?: number; color?: string }): ReactElement | null {
+export function CardIcon({
+  pict,
+  fallback,
+  size = 28,
+  color = 'primary.main',
+}: {
+  pict?: unknown;
+  fallback?: string;
+  size?: number;
+  color?: string;
+}): ReactElement | null {
   const name = typeof pict === 'string' ? pict.trim() : '';
   if (name && isPictureAddress(name)) {
-    return <Box component="img" src={name} alt="" sx={{ width: size, height: size, objectFit: 'contain', flexShrink: 0 }} />;
+    return (
+      <Box component="img" src={name} alt="" sx={{ width: size, height: size, objectFit: 'contain', flexShrink: 0 }} />
+    );
   }
   const Icon = ICONS[name.toLowerCase()] ?? ICONS[BY_UNIT[fallback ?? ''] ?? fallback ?? ''] ?? null;
   if (!Icon) return null;

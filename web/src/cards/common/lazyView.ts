@@ -13,6 +13,12 @@ const made = new Map<CardViewName, View>();
 export function lazyView(name: CardViewName): View {
   let view = made.get(name);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  if (!view) made.set(name, (view = lazy(() => import('../views.js').then((m) => ({ default: m[name] as ComponentType<CardViewProps<any>> })))));
+  if (!view)
+    made.set(
+      name,
+      (view = lazy(() =>
+        import('../views.js').then((m) => ({ default: m[name] as ComponentType<CardViewProps<any>> })),
+      )),
+    );
   return view;
 }

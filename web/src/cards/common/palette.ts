@@ -10,5 +10,8 @@ export const OK_GREEN = '#2e7d32';
 /** The colours of a chart: the card's own `graph_colors` first, then the palette, cycling. */
 export function seriesColors(own: unknown, count: number): string[] {
   const mine = Array.isArray(own) ? own.filter((c): c is string => typeof c === 'string' && c.trim() !== '') : [];
-  return Array.from({ length: count }, (_, i) => mine[i] ?? CHART_PALETTE[(i - mine.length + CHART_PALETTE.length * 10) % CHART_PALETTE.length]!);
+  return Array.from(
+    { length: count },
+    (_, i) => mine[i] ?? CHART_PALETTE[(i - mine.length + CHART_PALETTE.length * 10) % CHART_PALETTE.length]!,
+  );
 }

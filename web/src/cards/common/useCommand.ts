@@ -8,9 +8,19 @@ import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useCardsReadOnly } from './readOnly.js';
-import { commandMachine, commandStatusText, reasonOf, type CommandOutcome, type CommandRequest } from './command.machine.js';
+import {
+  commandMachine,
+  commandStatusText,
+  reasonOf,
+  type CommandOutcome,
+  type CommandRequest,
+} from './command.machine.js';
 
-export async function sendCardCommand(dashboardId: number, componentKey: string, request: CommandRequest): Promise<CommandOutcome> {
+export async function sendCardCommand(
+  dashboardId: number,
+  componentKey: string,
+  request: CommandRequest,
+): Promise<CommandOutcome> {
   const input: Record<string, unknown> = { dashboardId, componentKey };
   // "value (only when not null)"
   if (request.value !== undefined && request.value !== null) input.value = request.value;
@@ -22,7 +32,14 @@ export async function sendCardCommand(dashboardId: number, componentKey: string,
 
 export function useCommand(dashboardId: number, componentKey: string, opts: { confirm?: boolean } = {}) {
   const machine = useMemo(
-    () => commandMachine.provide({ actors: { send: fromPromise<CommandOutcome, CommandRequest>(({ input }) => sendCardCommand(dashboardId, componentKey, input)) } }),
+    () =>
+      commandMachine.provide({
+        actors: {
+          send: fromPromise<CommandOutcome, CommandRequest>(({ input }) =>
+            sendCardCommand(dashboardId, componentKey, input),
+          ),
+        },
+      }),
     [dashboardId, componentKey],
   );
   const [snapshot, send, actor] = useMachine(machine, { input: { confirm: opts.confirm ?? false } });

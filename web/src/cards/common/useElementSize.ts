@@ -9,7 +9,9 @@ export function useElementSize<E extends HTMLElement = HTMLDivElement>() {
     if (!el) return;
     const measure = () => {
       const r = el.getBoundingClientRect();
-      setSize((s) => (Math.abs(s.width - r.width) < 1 && Math.abs(s.height - r.height) < 1 ? s : { width: r.width, height: r.height }));
+      setSize((s) =>
+        Math.abs(s.width - r.width) < 1 && Math.abs(s.height - r.height) < 1 ? s : { width: r.width, height: r.height },
+      );
     };
     measure();
     if (typeof ResizeObserver === 'undefined') return;

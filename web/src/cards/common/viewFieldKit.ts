@@ -53,6 +53,11 @@ export const DATE_FORMAT = field('date_format', 'select', { options: choices(DAT
 export const textList = (name: ViewFieldName) => field(name, 'textList', { helper: v.listHelp });
 export const numberList = (name: ViewFieldName) => field(name, 'numberList', { helper: v.listHelp });
 /** a value with its unit (single value, three phase) */
-export const VALUE = [field('unit', 'text'), field('unit_front', 'switch'), field('pict', 'text'), field('full_number', 'switch')];
+export const VALUE = [
+  field('unit', 'text'),
+  field('unit_front', 'switch'),
+  field('pict', 'text'),
+  field('full_number', 'switch'),
+];
 /** the label of a card's send button (command cards, download, upload) */
 export const SEND_BUTTON = field('button_label', 'text');

@@ -6,6 +6,13 @@ import { defineCard } from '../common/definition.js';
 export const coordinateCard = defineCard('COORDINATE_CARD', {
   label: 'Coordinate',
   size: { w: 2, h: 4 },
-  fields: [title(), field('axis_x', 'text'), field('axis_y', 'text'), field('unit_x', 'text'), field('unit_y', 'text'), field('color_dot', 'text')],
+  fields: [
+    title(),
+    field('axis_x', 'text'),
+    field('axis_y', 'text'),
+    field('unit_x', 'text'),
+    field('unit_y', 'text'),
+    field('color_dot', 'text'),
+  ],
   view: lazyView('CoordinateView'),
 });

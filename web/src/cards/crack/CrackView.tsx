@@ -20,7 +20,10 @@ interface CrackViewFields {
 export function crackPath(width: number, share: number, y: number): string {
   const len = Math.max(8, width * share);
   const steps = Math.max(3, Math.round(len / 14));
-  const pts = Array.from({ length: steps + 1 }, (_, i) => `${((i / steps) * len).toFixed(1)},${(y + (i % 2 === 0 ? -4 : 4)).toFixed(1)}`);
+  const pts = Array.from(
+    { length: steps + 1 },
+    (_, i) => `${((i / steps) * len).toFixed(1)},${(y + (i % 2 === 0 ? -4 : 4)).toFixed(1)}`,
+  );
   return `M ${pts.join(' L ')}`;
 }
 
@@ -30,23 +33,41 @@ export default function CrackView({ view, data, decimals }: CardViewProps<CrackV
   const lengths = readings.map((_, i) => (typeof view.crack_lengths?.[i] === 'number' ? view.crack_lengths[i]! : 1));
   const longest = Math.max(...lengths, 1);
   const widest = Math.max(...readings.map((r) => Math.abs(r.value ?? 0)), 0);
-  if (readings.length === 0) return <Typography variant="body2" color="text.secondary">{T.cardViews.noData}</Typography>;
+  if (readings.length === 0)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {T.cardViews.noData}
+      </Typography>
+    );
   return (
     <Stack spacing={1.25} sx={{ height: '100%', justifyContent: 'center', overflow: 'auto' }}>
       {readings.map((r, i) => {
         const label = view.crack_labels?.[i] ?? r.key;
-        const text = r.value === undefined ? T.cardViews.noValue : `${formatCardNumber(r.value, { decimals: view.decimal ?? decimals, locale: view.locale, fullNumber: true })}${view.unit ? ` ${view.unit}` : ''}`;
+        const text =
+          r.value === undefined
+            ? T.cardViews.noValue
+            : `${formatCardNumber(r.value, { decimals: view.decimal ?? decimals, locale: view.locale, fullNumber: true })}${view.unit ? ` ${view.unit}` : ''}`;
         const stroke = 1.5 + (widest > 0 ? (Math.abs(r.value ?? 0) / widest) * 4 : 0);
         return (
           <Box key={r.key} data-testid={`crack-${i}`}>
             <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
               <Typography variant="caption" color="text.secondary">
-                {T.cardViews.crack(label)} · {T.cardViews.length} {formatCardNumber(lengths[i]!, { decimals: 0, fullNumber: true })}
+                {T.cardViews.crack(label)} · {T.cardViews.length}{' '}
+                {formatCardNumber(lengths[i]!, { decimals: 0, fullNumber: true })}
               </Typography>
-              <Typography variant="body2" sx={{ fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}>{text}</Typography>
+              <Typography variant="body2" sx={{ fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}>
+                {text}
+              </Typography>
             </Stack>
             <svg width="100%" height="14" viewBox="0 0 200 14" preserveAspectRatio="none" aria-hidden>
-              <path d={crackPath(200, lengths[i]! / longest, 7)} fill="none" stroke={colors[i]} strokeWidth={stroke} strokeLinejoin="round" data-color={colors[i]} />
+              <path
+                d={crackPath(200, lengths[i]! / longest, 7)}
+                fill="none"
+                stroke={colors[i]}
+                strokeWidth={stroke}
+                strokeLinejoin="round"
+                data-color={colors[i]}
+              />
             </svg>
           </Box>
         );

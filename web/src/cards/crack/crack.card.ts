@@ -6,6 +6,12 @@ import { defineCard } from '../common/definition.js';
 export const crackCard = defineCard('CRACK_CARD', {
   label: 'Crack',
   size: { w: 1, h: 4 },
-  fields: [title(), field('unit', 'text'), textList('crack_labels'), numberList('crack_lengths'), field('crack_colors', 'colors')],
+  fields: [
+    title(),
+    field('unit', 'text'),
+    textList('crack_labels'),
+    numberList('crack_lengths'),
+    field('crack_colors', 'colors'),
+  ],
   view: lazyView('CrackView'),
 });

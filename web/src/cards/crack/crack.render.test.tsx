@@ -9,7 +9,15 @@ afterEach(cleanup);
 
 describe('CRACK_CARD', () => {
   it('draws one crack per reading with its label, length and colour', async () => {
-    renderCard('CRACK_CARD', { view: { unit: 'mm', crack_labels: ['Kolom 1', 'Kolom 2'], crack_lengths: [120, 60], crack_colors: ['#aa0000', '#00aa00'] }, data: { value: [0.42, 0.1] } });
+    renderCard('CRACK_CARD', {
+      view: {
+        unit: 'mm',
+        crack_labels: ['Kolom 1', 'Kolom 2'],
+        crack_lengths: [120, 60],
+        crack_colors: ['#aa0000', '#00aa00'],
+      },
+      data: { value: [0.42, 0.1] },
+    });
     const c = await screen.findByTestId('crack-0');
     expect(c.textContent).toContain(T.cardViews.crack('Kolom 1'));
     expect(c.textContent).toContain('0,42 mm');

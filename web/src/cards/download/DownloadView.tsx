@@ -21,7 +21,11 @@ function save(text: string, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export default function DownloadView({ component, view, dashboardId }: CardViewProps<{ pict?: string; button_label?: string }>) {
+export default function DownloadView({
+  component,
+  view,
+  dashboardId,
+}: CardViewProps<{ pict?: string; button_label?: string }>) {
   const live = useLiveDashboard();
   const [busy, setBusy] = useState(false);
   const run = async () => {
@@ -29,9 +33,14 @@ export default function DownloadView({ component, view, dashboardId }: CardViewP
     const notice = notices.about(`card-download:${dashboardId}:${component.key}`);
     notice.info(T.dashboards.commands.downloading);
     const { dashboard_id: _id, keys: _k, vars, ...filter } = live?.base ?? { dashboard_id: dashboardId };
-    const r = await api.call(contracts.cards.csv, { dashboardId, componentKey: component.key, ...filter, ...(vars ? { vars: JSON.stringify(vars) } : {}) } as never, { responseType: 'text' });
+    const r = await api.call(
+      contracts.cards.csv,
+      { dashboardId, componentKey: component.key, ...filter, ...(vars ? { vars: JSON.stringify(vars) } : {}) } as never,
+      { responseType: 'text' },
+    );
     setBusy(false);
-    if (r.code === 200 && typeof r.body === 'string') (notice.settle(), save(r.body as string, cardCsvFileName(component.key, component.model, Date.now())));
+    if (r.code === 200 && typeof r.body === 'string')
+      (notice.settle(), save(r.body as string, cardCsvFileName(component.key, component.model, Date.now())));
     else notice.error(failureMessage(r, { fallback: T.cardViews.downloadFailed }));
   };
   return (
@@ -40,7 +49,9 @@ export default function DownloadView({ component, view, dashboardId }: CardViewP
         <CardIcon pict={view.pict} fallback="download" size={28} />
       </Stack>
       <Button variant="contained" disabled={busy} onClick={() => void run()} data-testid="download-send">
-        {view.button_label && view.button_label !== T.dashboards.commands.send ? view.button_label : T.cardViews.download}
+        {view.button_label && view.button_label !== T.dashboards.commands.send
+          ? view.button_label
+          : T.cardViews.download}
       </Button>
     </Stack>
   );

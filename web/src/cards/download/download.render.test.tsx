@@ -29,10 +29,17 @@ describe('DOWNLOAD_DATA_CARD', () => {
     await act(async () => answer({ code: 200, body: 'ts,value\n', headers: {}, text: 'OK' }));
     await vi.waitFor(() => expect(created).toHaveLength(1));
     expect(messages()).not.toContain(c.downloading);
-    expect(api.calls[0]).toMatchObject({ path: '/fetch/web/file/csv/card/{dashboardId}/{componentKey}', input: { dashboardId: 1, componentKey: 'unduh' }, opts: { responseType: 'text' } });
+    expect(api.calls[0]).toMatchObject({
+      path: '/fetch/web/file/csv/card/{dashboardId}/{componentKey}',
+      input: { dashboardId: 1, componentKey: 'unduh' },
+      opts: { responseType: 'text' },
+    });
   });
 
-  it.each([['graph', 'Chart_unduh_'], ['device', 'Data_unduh_']])('saves the CSV of a %s query as %s plus the key and the local YYYYMMDD_HHmmss', async (queryType, prefix) => {
+  it.each([
+    ['graph', 'Chart_unduh_'],
+    ['device', 'Data_unduh_'],
+  ])('saves the CSV of a %s query as %s plus the key and the local YYYYMMDD_HHmmss', async (queryType, prefix) => {
     api.answer = () => ({ code: 200, body: 'ts,value\n', headers: {}, text: 'OK' });
     URL.createObjectURL = () => 'blob:x';
     URL.revokeObjectURL = () => undefined;
@@ -45,7 +52,8 @@ describe('DOWNLOAD_DATA_CARD', () => {
     await act(async () => fireEvent.click(await screen.findByTestId('download-send')));
     await vi.waitFor(() => expect(names).toHaveLength(1));
     click.mockRestore();
-    const stamp = (d: Date) => `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}_${String(d.getHours()).padStart(2, '0')}${String(d.getMinutes()).padStart(2, '0')}${String(d.getSeconds()).padStart(2, '0')}`;
+    const stamp = (d: Date) =>
+      `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}_${String(d.getHours()).padStart(2, '0')}${String(d.getMinutes()).padStart(2, '0')}${String(d.getSeconds()).padStart(2, '0')}`;
     expect(names[0]).toMatch(new RegExp(`^${prefix}\\d{8}_\\d{6}\\.csv$`));
     expect(names[0]! >= `${prefix}${stamp(before)}.csv`).toBe(true);
   });
@@ -54,6 +62,8 @@ describe('DOWNLOAD_DATA_CARD', () => {
     const at = new Date(2024, 5, 7, 8, 9, 10).getTime();
     expect(cardCsvFileName('energi', { value: { queryType: 'graph' } }, at)).toBe('Chart_energi_20240607_080910.csv');
     expect(cardCsvFileName('energi', { value: { queryType: 'device' } }, at)).toBe('Data_energi_20240607_080910.csv');
-    expect(cardCsvFileName('energi', undefined, Date.UTC(2024, 5, 7, 23, 9, 10), 'Asia/Jakarta')).toBe('Data_energi_20240608_060910.csv');
+    expect(cardCsvFileName('energi', undefined, Date.UTC(2024, 5, 7, 23, 9, 10), 'Asia/Jakarta')).toBe(
+      'Data_energi_20240608_060910.csv',
+    );
   });
 });

@@ -11,7 +11,14 @@ import { deviceOptions, optionIndex, selectorConfig, type SelectorOption } from 
 
 export default function DropdownView({ component, view }: CardViewProps<{ title?: string }>) {
   const live = useLiveDashboard();
-  const cfg = useMemo(() => selectorConfig(component.key, component.model, { ...(live?.globals ?? {}), ...((component.var as Record<string, unknown>) ?? {}) }), [component, live?.globals]);
+  const cfg = useMemo(
+    () =>
+      selectorConfig(component.key, component.model, {
+        ...(live?.globals ?? {}),
+        ...((component.var as Record<string, unknown>) ?? {}),
+      }),
+    [component, live?.globals],
+  );
   const [loaded, setLoaded] = useState<SelectorOption[]>([]);
   useEffect(() => {
     if (!cfg.device) return;
@@ -40,7 +47,9 @@ export default function DropdownView({ component, view }: CardViewProps<{ title?
         helperText={options.length === 0 ? T.cardViews.selectorNoOptions : undefined}
       >
         {options.map((o, i) => (
-          <MenuItem key={i} value={String(i)}>{o.label}</MenuItem>
+          <MenuItem key={i} value={String(i)}>
+            {o.label}
+          </MenuItem>
         ))}
       </TextField>
     </Box>

@@ -16,7 +16,15 @@ describe('DROPDOWN_SELECTOR', () => {
     }
     renderCard('DROPDOWN_SELECTOR', {
       key: 'pilih',
-      model: { config: { variable: 'zona', options: [{ label: 'Zona A', value: 'a' }, { label: 'Zona B', value: 'b' }] } },
+      model: {
+        config: {
+          variable: 'zona',
+          options: [
+            { label: 'Zona A', value: 'a' },
+            { label: 'Zona B', value: 'b' },
+          ],
+        },
+      },
       view: { title: 'Zona' },
       components: [
         { key: 'pilih', cat: 'DROPDOWN_SELECTOR', x: 0, y: 0, w: 2, h: 1 },
@@ -39,6 +47,10 @@ describe('DROPDOWN_SELECTOR', () => {
   it('offers the values of an array variable', async () => {
     renderCard('DROPDOWN_SELECTOR', { key: 'lantai', globals: { lantai: [1, 2, 3] } });
     fireEvent.mouseDown(await screen.findByRole('combobox'));
-    expect(within(await screen.findByRole('listbox')).getAllByRole('option').map((o) => o.textContent)).toEqual(['1', '2', '3']);
+    expect(
+      within(await screen.findByRole('listbox'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['1', '2', '3']);
   });
 });

@@ -5,8 +5,17 @@ import { T } from '@sentra/contracts';
 import { areaOf } from '../../api/area.js';
 import type { CardViewProps } from '../common/definition.js';
 
-export function embeddedAddress(view: { url?: unknown; dashboard_id?: unknown }, model: Record<string, unknown> | undefined, pathname: string): string | undefined {
-  const url = typeof view.url === 'string' ? view.url : typeof (model?.config as { url?: unknown } | undefined)?.url === 'string' ? ((model!.config as { url: string }).url) : undefined;
+export function embeddedAddress(
+  view: { url?: unknown; dashboard_id?: unknown },
+  model: Record<string, unknown> | undefined,
+  pathname: string,
+): string | undefined {
+  const url =
+    typeof view.url === 'string'
+      ? view.url
+      : typeof (model?.config as { url?: unknown } | undefined)?.url === 'string'
+        ? (model!.config as { url: string }).url
+        : undefined;
   if (url && /^https?:\/\//i.test(url.trim())) return url.trim();
   const id = Number(view.dashboard_id);
   if (Number.isInteger(id) && id > 0) {
@@ -17,14 +26,29 @@ export function embeddedAddress(view: { url?: unknown; dashboard_id?: unknown },
   return undefined;
 }
 
-export default function EmbeddedView({ component, view }: CardViewProps<{ url?: string; dashboard_id?: number; title?: string }>) {
+export default function EmbeddedView({
+  component,
+  view,
+}: CardViewProps<{ url?: string; dashboard_id?: number; title?: string }>) {
   const src = embeddedAddress(view, component.model, typeof window === 'undefined' ? '/' : window.location.pathname);
   if (!src) {
     return (
       <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-        <Typography variant="body2" color="text.secondary">{T.cardViews.noEmbeddedUrl}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {T.cardViews.noEmbeddedUrl}
+        </Typography>
       </Box>
     );
   }
-  return <Box component="iframe" data-testid="card-frame" title={view.title ?? component.key} src={src} loading="lazy" sandbox="allow-scripts allow-same-origin allow-forms allow-popups" sx={{ width: '100%', height: '100%', border: 0, borderRadius: 1 }} />;
+  return (
+    <Box
+      component="iframe"
+      data-testid="card-frame"
+      title={view.title ?? component.key}
+      src={src}
+      loading="lazy"
+      sandbox="allow-scripts allow-same-origin allow-forms allow-popups"
+      sx={{ width: '100%', height: '100%', border: 0, borderRadius: 1 }}
+    />
+  );
 }

@@ -20,13 +20,21 @@ export default function ImageView({ view, data }: CardViewProps<{ pict?: string;
   if (!src) {
     return (
       <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-        <Typography variant="body2" color="text.secondary">{T.cardViews.noImage}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {T.cardViews.noImage}
+        </Typography>
       </Box>
     );
   }
   return (
     <Box sx={{ height: '100%', display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-      <Box component="img" data-testid="card-image" src={src} alt={view.title ?? ''} sx={{ flex: 1, minHeight: 0, width: '100%', objectFit: 'contain' }} />
+      <Box
+        component="img"
+        data-testid="card-image"
+        src={src}
+        alt={view.title ?? ''}
+        sx={{ flex: 1, minHeight: 0, width: '100%', objectFit: 'contain' }}
+      />
       <UpdatedAt time={data?.time} />
     </Box>
   );

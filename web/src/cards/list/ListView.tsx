@@ -12,7 +12,13 @@ const ROW_PX = 33;
 const HEAD_PX = 36;
 const PAGER_PX = 44;
 
-export function ListCardView({ kind, view, data, decimals, height }: CardViewProps<ListViewFields> & { kind: ListKind }) {
+export function ListCardView({
+  kind,
+  view,
+  data,
+  decimals,
+  height,
+}: CardViewProps<ListViewFields> & { kind: ListKind }) {
   const { keys, rows } = listRows(kind, data, view);
   const scrolling = kind === 'transaction' || kind === 'payment';
   const perPage = Math.max(1, Math.floor((height - HEAD_PX - PAGER_PX) / ROW_PX));
@@ -22,7 +28,9 @@ export function ListCardView({ kind, view, data, decimals, height }: CardViewPro
   return (
     <div className={CARD_CLASS.column}>
       {data?.alert && (
-        <Typography variant="caption" color="warning.main">{data.alert}</Typography>
+        <Typography variant="caption" color="warning.main">
+          {data.alert}
+        </Typography>
       )}
       {/* plain table elements styled by the card stylesheet: a push re-renders every cell, without style work per cell */}
       <div className={CARD_CLASS.tableBox}>
@@ -30,14 +38,18 @@ export function ListCardView({ kind, view, data, decimals, height }: CardViewPro
           <thead>
             <tr>
               {keys.map((k) => (
-                <th key={k} scope="col">{columnLabel(k, view)}</th>
+                <th key={k} scope="col">
+                  {columnLabel(k, view)}
+                </th>
               ))}
             </tr>
           </thead>
           <tbody>
             {shown.length === 0 && (
               <tr>
-                <td colSpan={Math.max(1, keys.length)} className={CARD_CLASS.muted}>{T.cardViews.listEmpty}</td>
+                <td colSpan={Math.max(1, keys.length)} className={CARD_CLASS.muted}>
+                  {T.cardViews.listEmpty}
+                </td>
               </tr>
             )}
             {shown.map((r, i) => (

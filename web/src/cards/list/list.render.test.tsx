@@ -8,7 +8,13 @@ beforeAll(() => stubLayout());
 afterEach(cleanup);
 
 const t0 = new Date(2024, 4, 1, 8, 0, 0).getTime();
-const rows = Array.from({ length: 12 }, (_, i) => ({ device_id: i + 1, label: `Meter ${i + 1}`, value: 1000 * (i + 1), status: i % 3 !== 0, time: t0 + i * 60_000 }));
+const rows = Array.from({ length: 12 }, (_, i) => ({
+  device_id: i + 1,
+  label: `Meter ${i + 1}`,
+  value: 1000 * (i + 1),
+  status: i % 3 !== 0,
+  time: t0 + i * 60_000,
+}));
 const table = { table_keys: ['device_id', 'label', 'value', 'status', 'time'], table_data: rows };
 
 const bodyRows = () => within(screen.getByTestId('card-list')).getAllByRole('row').slice(1);
@@ -17,9 +23,13 @@ describe('LIST_CARD', () => {
   it('prints each device row with its unit, status and time, paged with the console labels', async () => {
     renderCard('LIST_CARD', { view: { type: 'KWH' }, data: table });
     await screen.findByTestId('card-list');
-    const header = within(screen.getByTestId('card-list')).getAllByRole('columnheader').map((h) => h.textContent);
+    const header = within(screen.getByTestId('card-list'))
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(header).toEqual(['ID', 'Perangkat', 'Nilai', 'Status', 'Waktu']);
-    const first = within(bodyRows()[0]!).getAllByRole('cell').map((c) => c.textContent);
+    const first = within(bodyRows()[0]!)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(first).toEqual(['1', 'Meter 1', '1,00k kWh', T.cardViews.offline, '08:00:00, 01 Mei 24']);
     // 300 px body: 6 rows a page
     expect(bodyRows()).toHaveLength(6);
@@ -27,7 +37,9 @@ describe('LIST_CARD', () => {
   });
 
   it("shows the server's alert when no device matches the tags", async () => {
-    renderCard('LIST_CARD', { data: { table_keys: ['device_id', 'label'], table_data: [], alert: T.dashboards.component.noDataByTags } });
+    renderCard('LIST_CARD', {
+      data: { table_keys: ['device_id', 'label'], table_data: [], alert: T.dashboards.component.noDataByTags },
+    });
     expect(await screen.findByText(T.dashboards.component.noDataByTags)).toBeTruthy();
     expect(screen.getByText(T.cardViews.listEmpty)).toBeTruthy();
   });
@@ -53,8 +65,15 @@ describe('LIST_TRANSACTION_CARD', () => {
 
 describe('LIST_PAYMENT_CARD', () => {
   it('prints amounts in Rupiah', async () => {
-    renderCard('LIST_PAYMENT_CARD', { view: { full_number: true, decimal: 0 }, data: { table_keys: ['label', 'value', 'time'], table_data: [{ label: 'Mesin cuci 1', value: 15000, time: t0 }] } });
+    renderCard('LIST_PAYMENT_CARD', {
+      view: { full_number: true, decimal: 0 },
+      data: { table_keys: ['label', 'value', 'time'], table_data: [{ label: 'Mesin cuci 1', value: 15000, time: t0 }] },
+    });
     await screen.findByTestId('card-list');
-    expect(within(bodyRows()[0]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Mesin cuci 1', 'Rp 15.000', '08:00:00, 01 Mei 24']);
+    expect(
+      within(bodyRows()[0]!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Mesin cuci 1', 'Rp 15.000', '08:00:00, 01 Mei 24']);
   });
 });

@@ -82,11 +82,22 @@ export default function MapView({ component, view, data, decimals, height }: Car
     // commit that first shows a dashboard's values (React runs passive effects early when a layout effect sets state,
     // as the cards' size measurement does), so the map is made once that frame is painted
     const cancel = afterPaint(() => {
-      m = L.map(el, { crs: floorPlan ? L.CRS.Simple : L.CRS.EPSG3857, zoomControl: true, attributionControl: false, minZoom: floorPlan ? -2 : 1 });
+      m = L.map(el, {
+        crs: floorPlan ? L.CRS.Simple : L.CRS.EPSG3857,
+        zoomControl: true,
+        attributionControl: false,
+        minZoom: floorPlan ? -2 : 1,
+      });
       const base = baseLayerOf({ floorPlan, tileUrl: tileUrl() });
       if (base === 'floor-plan') {
-        L.imageOverlay(model.image_url!, [[0, 0], [100, 100]]).addTo(m);
-        m.fitBounds([[0, 0], [100, 100]]);
+        L.imageOverlay(model.image_url!, [
+          [0, 0],
+          [100, 100],
+        ]).addTo(m);
+        m.fitBounds([
+          [0, 0],
+          [100, 100],
+        ]);
         setGround('floor-plan');
       } else {
         if (base === 'tiles') {
@@ -96,7 +107,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
             .on('tileerror', () => {
               setTilesFailed(true);
               // the first tile that does not load: the coastlines go under the tiles, where failed ones show them
-              if (!fallback) (fallback = true), (removeCoastlines = addCoastlines(m!, () => setGround('coastlines')));
+              if (!fallback) ((fallback = true), (removeCoastlines = addCoastlines(m!, () => setGround('coastlines'))));
             })
             .addTo(m);
         } else {
@@ -135,7 +146,10 @@ export default function MapView({ component, view, data, decimals, height }: Car
   const markers = useMemo(() => markersOf(data), [data]);
   const track = trackOf(data);
   /** a floor plan or a small fleet shows every marker; a dense fleet on a geographic map groups the close ones */
-  const grouped = useMemo(() => (floorPlan || markers.length < CLUSTER_MARKERS_FROM ? undefined : clusterMarkers(markers)), [markers, floorPlan]);
+  const grouped = useMemo(
+    () => (floorPlan || markers.length < CLUSTER_MARKERS_FROM ? undefined : clusterMarkers(markers)),
+    [markers, floorPlan],
+  );
   useEffect(() => {
     if (!made) return;
     const { map: m, layer: g, clusters: cg } = made;
@@ -163,7 +177,9 @@ export default function MapView({ component, view, data, decimals, height }: Car
       keyOf.set(i, key);
       points.push([mk.lat, mk.lon]);
     });
-    const items: MapItem[] = grouped ? grouped.at(zoom) : markers.map((marker, index) => ({ kind: 'marker', marker, index }));
+    const items: MapItem[] = grouped
+      ? grouped.at(zoom)
+      : markers.map((marker, index) => ({ kind: 'marker', marker, index }));
     cg.clearLayers();
     const shown = new Set<string>();
     for (const item of items) {
@@ -175,16 +191,32 @@ export default function MapView({ component, view, data, decimals, height }: Car
       const key = keyOf.get(item.index)!;
       shown.add(key);
       const color = view.color_dot || (mk.online === false ? OFFLINE_GREY : OK_GREEN);
-      const value = mk.value !== undefined ? formatValue(mk.value, { unit: view.unit, decimal: view.decimal }, decimals) : undefined;
+      const value =
+        mk.value !== undefined
+          ? formatValue(mk.value, { unit: view.unit, decimal: view.decimal }, decimals)
+          : undefined;
       // Leaflet writes a string tooltip or popup as HTML: the label (a member's or the device's name) and the value the
       // device sent are escaped, so they are shown as text (issue 23)
-      const text = escapeHtml(value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label);
+      const text = escapeHtml(
+        value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label,
+      );
       const popup = `<b>${escapeHtml(mk.label)}</b><br/>${escapeHtml(mk.online === false ? T.cardViews.offline : mk.online ? T.cardViews.online : '')}${value ? `<br/>${escapeHtml(value)}` : ''}`;
       const circle = have.circles.get(key);
       if (circle) {
-        circle.setLatLng([mk.lat, mk.lon]).setStyle({ fillColor: color }).setTooltipContent(text).setPopupContent(popup);
+        circle
+          .setLatLng([mk.lat, mk.lon])
+          .setStyle({ fillColor: color })
+          .setTooltipContent(text)
+          .setPopupContent(popup);
       } else {
-        const added = L.circleMarker([mk.lat, mk.lon], { radius: 8, color: '#ffffff', weight: 2, fillColor: color, fillOpacity: 0.95, renderer })
+        const added = L.circleMarker([mk.lat, mk.lon], {
+          radius: 8,
+          color: '#ffffff',
+          weight: 2,
+          fillColor: color,
+          fillOpacity: 0.95,
+          renderer,
+        })
           .bindTooltip(text, { direction: 'top', offset: [0, -8] })
           .bindPopup(popup)
           .addTo(g);
@@ -192,7 +224,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
       }
     }
     // markers gone from the data, or inside a cluster at this zoom
-    for (const [key, circle] of have.circles) if (!shown.has(key)) g.removeLayer(circle), have.circles.delete(key);
+    for (const [key, circle] of have.circles) if (!shown.has(key)) (g.removeLayer(circle), have.circles.delete(key));
     host.current?.setAttribute('data-clusters', String(items.filter((i) => i.kind === 'cluster').length));
     if (!fitted.current && points.length > 0 && !floorPlan) {
       fitted.current = true;
@@ -205,14 +237,54 @@ export default function MapView({ component, view, data, decimals, height }: Car
 
   return (
     <Box sx={{ position: 'relative', height: '100%', minHeight: 80 }}>
-      <Box ref={host} data-testid="map" data-markers={markers.length} data-base-layer={ground} sx={{ position: 'absolute', inset: 0, borderRadius: 1, overflow: 'hidden', bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR, '&.leaflet-container': { bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR } }} />
+      <Box
+        ref={host}
+        data-testid="map"
+        data-markers={markers.length}
+        data-base-layer={ground}
+        sx={{
+          position: 'absolute',
+          inset: 0,
+          borderRadius: 1,
+          overflow: 'hidden',
+          bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR,
+          '&.leaflet-container': { bgcolor: floorPlan ? '#e8eef3' : SEA_COLOR },
+        }}
+      />
       {markers.length === 0 && track.length === 0 && (
-        <Typography variant="caption" color="text.secondary" sx={{ position: 'absolute', left: 8, bottom: 6, zIndex: 500, bgcolor: 'background.paper', px: 0.5, borderRadius: 0.5 }}>{T.cardViews.mapNoMarkers}</Typography>
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          sx={{
+            position: 'absolute',
+            left: 8,
+            bottom: 6,
+            zIndex: 500,
+            bgcolor: 'background.paper',
+            px: 0.5,
+            borderRadius: 0.5,
+          }}
+        >
+          {T.cardViews.mapNoMarkers}
+        </Typography>
       )}
       {tilesFailed && (
-        <Typography variant="caption" color="text.secondary" sx={{ position: 'absolute', right: 8, bottom: 6, zIndex: 500, bgcolor: 'background.paper', px: 0.5, borderRadius: 0.5 }}>{T.cardViews.mapOfflineTiles}</Typography>
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          sx={{
+            position: 'absolute',
+            right: 8,
+            bottom: 6,
+            zIndex: 500,
+            bgcolor: 'background.paper',
+            px: 0.5,
+            borderRadius: 0.5,
+          }}
+        >
+          {T.cardViews.mapOfflineTiles}
+        </Typography>
       )}
     </Box>
   );
 }
-

@@ -57,8 +57,16 @@ export function addCoastlines(map: L.Map, onDrawn?: () => void): () => void {
       if (!map.getPane(FALLBACK_PANE)) map.createPane(FALLBACK_PANE).style.zIndex = '150';
       const renderer = L.svg({ pane: FALLBACK_PANE, padding: 0.5 });
       layer = L.layerGroup([
-        L.geoJSON(land, { pane: FALLBACK_PANE, interactive: false, style: { renderer, stroke: false, fillColor: LAND_COLOR, fillOpacity: 1 } as L.PathOptions }),
-        L.geoJSON(borders, { pane: FALLBACK_PANE, interactive: false, style: { renderer, color: BORDER_COLOR, weight: 0.8, fill: false } as L.PathOptions }),
+        L.geoJSON(land, {
+          pane: FALLBACK_PANE,
+          interactive: false,
+          style: { renderer, stroke: false, fillColor: LAND_COLOR, fillOpacity: 1 } as L.PathOptions,
+        }),
+        L.geoJSON(borders, {
+          pane: FALLBACK_PANE,
+          interactive: false,
+          style: { renderer, color: BORDER_COLOR, weight: 0.8, fill: false } as L.PathOptions,
+        }),
       ]).addTo(map);
       onDrawn?.();
     })

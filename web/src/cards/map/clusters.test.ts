@@ -6,7 +6,13 @@ import type { MapMarker } from './markers.js';
 
 /** `n` trucks around Jakarta, within ~1 km, the first `online` of them online. */
 function jakartaFleet(n: number, online: number): MapMarker[] {
-  return Array.from({ length: n }, (_, i) => ({ id: `truck-${i}`, label: `Truk ${i}`, lat: -6.2 + (i % 10) * 0.001, lon: 106.8 + Math.floor(i / 10) * 0.001, online: i < online }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `truck-${i}`,
+    label: `Truk ${i}`,
+    lat: -6.2 + (i % 10) * 0.001,
+    lon: 106.8 + Math.floor(i / 10) * 0.001,
+    online: i < online,
+  }));
 }
 
 describe('map clustering', () => {
@@ -21,7 +27,9 @@ describe('map clustering', () => {
     const items = clusterMarkers(fleet).at(CLUSTER_MAX_ZOOM + 2);
     expect(items).toHaveLength(30);
     expect(items.every((i) => i.kind === 'marker')).toBe(true);
-    expect(new Set(items.map((i) => (i.kind === 'marker' ? i.marker.id : '')))).toEqual(new Set(fleet.map((m) => m.id)));
+    expect(new Set(items.map((i) => (i.kind === 'marker' ? i.marker.id : '')))).toEqual(
+      new Set(fleet.map((m) => m.id)),
+    );
   });
 
   it('keeps markers far apart as markers (Jakarta and Surabaya at country zoom)', () => {

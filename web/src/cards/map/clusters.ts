@@ -56,7 +56,16 @@ export function clusterMarkers(markers: readonly MapMarker[]): MarkerClusters {
       return index.getClusters([-180, -85, 180, 85], z).map((f): MapItem => {
         const [lon, lat] = f.geometry.coordinates as [number, number];
         const p = f.properties as Partial<ClusterProperties> & PointProps;
-        if (p.cluster) return { kind: 'cluster', id: p.cluster_id!, lat, lon, count: p.point_count!, online: p.online, offline: p.offline };
+        if (p.cluster)
+          return {
+            kind: 'cluster',
+            id: p.cluster_id!,
+            lat,
+            lon,
+            count: p.point_count!,
+            online: p.online,
+            offline: p.offline,
+          };
         return { kind: 'marker', marker: markers[p.index]!, index: p.index };
       });
     },

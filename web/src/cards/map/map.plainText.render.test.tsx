@@ -7,7 +7,9 @@ beforeAll(() => stubLayout());
 afterEach(cleanup);
 
 describe('MAP_CARD marker', () => {
-  const data = { map_marker: [{ device_id: 1, label: PAYLOAD, latitude: -6.2, longitude: 106.8, online: true, value: SCRIPT }] };
+  const data = {
+    map_marker: [{ device_id: 1, label: PAYLOAD, latitude: -6.2, longitude: 106.8, online: true, value: SCRIPT }],
+  };
 
   it("tooltip shows a device's label and the text value it sent as text", async () => {
     renderCard('MAP_CARD', { h: 4, model: { map_type: 'street' }, data });
@@ -32,7 +34,10 @@ describe('MAP_CARD marker', () => {
 
   it('tooltip updated by a push stays text', async () => {
     const component = { h: 4, model: { map_type: 'street' } };
-    const { rerender } = renderCard('MAP_CARD', { ...component, data: { map_marker: [{ device_id: 1, label: 'SPBU 1', latitude: -6.2, longitude: 106.8 }] } });
+    const { rerender } = renderCard('MAP_CARD', {
+      ...component,
+      data: { map_marker: [{ device_id: 1, label: 'SPBU 1', latitude: -6.2, longitude: 106.8 }] },
+    });
     const map = await screen.findByTestId('map');
     await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(1));
     rerender(cardElement('MAP_CARD', { ...component, data }));

@@ -12,7 +12,13 @@ describe('MAP_CARD', () => {
     renderCard('MAP_CARD', {
       h: 4,
       model: { map_type: 'street' },
-      data: { map_marker: [{ device_id: 1, label: 'SPBU 1', latitude: -6.2, longitude: 106.8, online: true, value: 12 }, { device_id: 2, label: 'SPBU 2', latitude: -6.3, longitude: 106.9, online: false }, { device_id: 3, label: 'no gps' }] },
+      data: {
+        map_marker: [
+          { device_id: 1, label: 'SPBU 1', latitude: -6.2, longitude: 106.8, online: true, value: 12 },
+          { device_id: 2, label: 'SPBU 2', latitude: -6.3, longitude: 106.9, online: false },
+          { device_id: 3, label: 'no gps' },
+        ],
+      },
     });
     const map = await screen.findByTestId('map');
     expect(map.getAttribute('data-markers')).toBe('2');
@@ -25,15 +31,27 @@ describe('MAP_CARD', () => {
 
   it('moves, restyles, adds and removes markers in place when a push comes', async () => {
     const component = { model: { map_type: 'street' }, h: 4 };
-    const first = { map_marker: [{ device_id: 1, label: 'SPBU 1', latitude: -6.2, longitude: 106.8, online: true }, { device_id: 2, label: 'SPBU 2', latitude: -6.3, longitude: 106.9, online: true }] };
+    const first = {
+      map_marker: [
+        { device_id: 1, label: 'SPBU 1', latitude: -6.2, longitude: 106.8, online: true },
+        { device_id: 2, label: 'SPBU 2', latitude: -6.3, longitude: 106.9, online: true },
+      ],
+    };
     const { rerender } = renderCard('MAP_CARD', { ...component, data: first });
     const map = await screen.findByTestId('map');
     await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(2));
     const before = [...map.querySelectorAll('path.leaflet-interactive')];
     // device 1 went offline and moved, device 2 left the card, device 3 joined
-    const next = { map_marker: [{ device_id: 1, label: 'SPBU 1', latitude: -6.25, longitude: 106.85, online: false }, { device_id: 3, label: 'SPBU 3', latitude: -6.4, longitude: 107, online: true }] };
+    const next = {
+      map_marker: [
+        { device_id: 1, label: 'SPBU 1', latitude: -6.25, longitude: 106.85, online: false },
+        { device_id: 3, label: 'SPBU 3', latitude: -6.4, longitude: 107, online: true },
+      ],
+    };
     rerender(cardElement('MAP_CARD', { ...component, data: next }));
-    await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive')[0]!.getAttribute('fill')).toBe('#9e9e9e'));
+    await waitFor(() =>
+      expect(map.querySelectorAll('path.leaflet-interactive')[0]!.getAttribute('fill')).toBe('#9e9e9e'),
+    );
     const after = [...map.querySelectorAll('path.leaflet-interactive')];
     expect(after).toHaveLength(2);
     expect(after[0]).toBe(before[0]); // the same circle, restyled
@@ -49,7 +67,8 @@ describe('MAP_CARD', () => {
       get: (target, prop) => {
         if (prop in target) return target[prop];
         if (prop === 'arc') return (x: number, y: number, r: number) => void (arc = [x, y, r]);
-        if (prop === 'fill') return () => void (arc && fills.push({ x: arc[0], y: arc[1], r: arc[2], fill: String(target.fillStyle) }));
+        if (prop === 'fill')
+          return () => void (arc && fills.push({ x: arc[0], y: arc[1], r: arc[2], fill: String(target.fillStyle) }));
         return () => undefined;
       },
       set: (target, prop, value) => ((target[prop] = value), true),
@@ -62,7 +81,15 @@ describe('MAP_CARD', () => {
       const n = CANVAS_MARKERS_FROM + 10;
       // a fleet spread over a grid 1° apart (≥ 45 px at the fitted zoom): a dense fleet clusters only what touches, so
       // here every truck is its own circle (clustering: clusters.test.ts)
-      const fleet = (offline: number) => ({ map_marker: Array.from({ length: n }, (_, i) => ({ device_id: i + 1, label: `Truk ${i + 1}`, latitude: -2 - Math.floor(i / 10), longitude: 100 + (i % 10), online: i !== offline })) });
+      const fleet = (offline: number) => ({
+        map_marker: Array.from({ length: n }, (_, i) => ({
+          device_id: i + 1,
+          label: `Truk ${i + 1}`,
+          latitude: -2 - Math.floor(i / 10),
+          longitude: 100 + (i % 10),
+          online: i !== offline,
+        })),
+      });
       const component = { model: { map_type: 'street' }, h: 4 };
       const { rerender } = renderCard('MAP_CARD', { ...component, data: fleet(-1) });
       const map = await screen.findByTestId('map');
@@ -88,12 +115,20 @@ describe('MAP_CARD', () => {
 
 describe('MAP_CARD with a dense fleet (issue 28)', () => {
   it('groups trucks that touch into clusters with their count and online share; a handful of devices stays one by one', async () => {
-    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation((() => new Proxy({}, { get: () => () => undefined })) as never);
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(
+      (() => new Proxy({}, { get: () => () => undefined })) as never,
+    );
     vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(480);
     vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(320);
     try {
       // 60 trucks within ~1 km of each other in Jakarta, 20 of them online, and one far away in Surabaya
-      const trucks = Array.from({ length: 60 }, (_, i) => ({ device_id: i + 1, label: `Truk ${i + 1}`, latitude: -6.2 + (i % 6) * 0.001, longitude: 106.8 + Math.floor(i / 6) * 0.001, online: i < 20 }));
+      const trucks = Array.from({ length: 60 }, (_, i) => ({
+        device_id: i + 1,
+        label: `Truk ${i + 1}`,
+        latitude: -6.2 + (i % 6) * 0.001,
+        longitude: 106.8 + Math.floor(i / 6) * 0.001,
+        online: i < 20,
+      }));
       const far = { device_id: 99, label: 'Truk Surabaya', latitude: -7.25, longitude: 112.75, online: true };
       renderCard('MAP_CARD', { h: 4, model: { map_type: 'street' }, data: { map_marker: [...trucks, far] } });
       const map = await screen.findByTestId('map');

@@ -18,7 +18,15 @@ export function markersOf(data: CardData | undefined): MapMarker[] {
     const lat = asNumber(m.latitude ?? m.lat);
     const lon = asNumber(m.longitude ?? m.lon ?? m.lng);
     if (lat === undefined || lon === undefined || Math.abs(lat) > 90 || Math.abs(lon) > 180) continue;
-    out.push({ id: String(m.device_id ?? i), label: String(m.label ?? m.device_id ?? i + 1), lat, lon, online: typeof m.online === 'boolean' ? m.online : undefined, value: m.value, status: m.status });
+    out.push({
+      id: String(m.device_id ?? i),
+      label: String(m.label ?? m.device_id ?? i + 1),
+      lat,
+      lon,
+      online: typeof m.online === 'boolean' ? m.online : undefined,
+      value: m.value,
+      status: m.status,
+    });
   }
   return out;
 }
@@ -39,7 +47,9 @@ export const MAP_TILE_META = 'sentra-map-tile-url';
  * Where a map takes its base tiles: the gateway's MAP_TILE_URL, given in the page's meta tag (one setting for the
  * tiles and the Content-Security-Policy that allows their origin); none: markers on a plain ground.
  */
-export function tileUrl(doc: Pick<Document, 'querySelector'> | undefined = typeof document === 'undefined' ? undefined : document): string | undefined {
+export function tileUrl(
+  doc: Pick<Document, 'querySelector'> | undefined = typeof document === 'undefined' ? undefined : document,
+): string | undefined {
   const url = doc?.querySelector<HTMLMetaElement>(`meta[name="${MAP_TILE_META}"]`)?.content;
   return typeof url === 'string' && /^https?:\/\/|^\//.test(url) ? url : undefined;
 }

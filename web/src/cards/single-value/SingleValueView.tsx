@@ -8,7 +8,12 @@ import { UpdatedAt } from '../common/UpdatedAt.js';
 import { useElementSize } from '../common/useElementSize.js';
 import { ValueText } from '../common/ValueText.js';
 
-export default function SingleValueView({ view, data, decimals, height }: CardViewProps<UnitView & { pict?: string; locale?: string }>) {
+export default function SingleValueView({
+  view,
+  data,
+  decimals,
+  height,
+}: CardViewProps<UnitView & { pict?: string; locale?: string }>) {
   const { ref, width } = useElementSize();
   const text = formatValue(data?.value, view, decimals);
   const iconSize = Math.min(40, Math.max(20, height * 0.3));

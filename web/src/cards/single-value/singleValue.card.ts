@@ -7,7 +7,10 @@ import { defineCard, viewSchema } from '../common/definition.js';
 
 export const singleValueCard = defineCard('SINGLE_VALUE_CARD', {
   label: 'Single value',
-  config: viewSchema({ type: z.enum(UNIT_CODES).default(DEFAULT_UNIT), locale: z.string().default(DEFAULT_CARD_LOCALE) }),
+  config: viewSchema({
+    type: z.enum(UNIT_CODES).default(DEFAULT_UNIT),
+    locale: z.string().default(DEFAULT_CARD_LOCALE),
+  }),
   defaults: { type: DEFAULT_UNIT, locale: DEFAULT_CARD_LOCALE },
   size: { w: 1, h: 2 },
   fields: [title(), ...VALUE, LOCALE],

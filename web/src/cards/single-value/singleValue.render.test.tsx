@@ -33,7 +33,10 @@ describe('SINGLE_VALUE_CARD', () => {
   });
 
   it('puts a custom unit in front, prints the full number and the time it was read', async () => {
-    renderCard('SINGLE_VALUE_CARD', { view: { type: 'CUSTOM', unit: 'Rp', unit_front: true, full_number: true, decimal: 0 }, data: { value: 1_234_567, time: new Date(2024, 0, 2, 3, 4, 5).getTime() } });
+    renderCard('SINGLE_VALUE_CARD', {
+      view: { type: 'CUSTOM', unit: 'Rp', unit_front: true, full_number: true, decimal: 0 },
+      data: { value: 1_234_567, time: new Date(2024, 0, 2, 3, 4, 5).getTime() },
+    });
     expect((await screen.findByTestId('card-value')).textContent).toBe('Rp 1.234.567');
     expect(screen.getByTestId('card-time').textContent).toBe(T.cardViews.updatedAt('03:04:05, 02 Jan 24'));
   });

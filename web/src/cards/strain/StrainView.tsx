@@ -28,25 +28,48 @@ export default function StrainView({ view, data, decimals }: CardViewProps<Strai
   const readings = readingsOf(data);
   const colors = seriesColors(view.strain_colors, readings.length);
   const max = Math.max(1, ...readings.map((r) => Math.abs(r.value ?? 0)));
-  if (readings.length === 0) return <Typography variant="body2" color="text.secondary">{T.cardViews.noData}</Typography>;
+  if (readings.length === 0)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {T.cardViews.noData}
+      </Typography>
+    );
   return (
     <Stack spacing={1} sx={{ height: '100%', justifyContent: 'center', overflow: 'auto' }}>
       {readings.map((r, i) => {
         const label = view.strain_labels?.[i] ?? r.key;
         const curve = view.strain_curves?.[i];
         const share = r.value === undefined ? 0 : strainShare(r.value, max, curve);
-        const text = r.value === undefined ? T.cardViews.noValue : `${formatCardNumber(r.value, { decimals: view.decimal ?? decimals, locale: view.locale, fullNumber: true })}${view.unit ? ` ${view.unit}` : ''}`;
+        const text =
+          r.value === undefined
+            ? T.cardViews.noValue
+            : `${formatCardNumber(r.value, { decimals: view.decimal ?? decimals, locale: view.locale, fullNumber: true })}${view.unit ? ` ${view.unit}` : ''}`;
         return (
           <Box key={r.key} data-testid={`strain-${i}`}>
             <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-              <Typography variant="caption" color="text.secondary">{T.cardViews.strain(label)}{curve ? ` · ${curve}` : ''}</Typography>
-              <Typography variant="body2" sx={{ fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}>{text}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {T.cardViews.strain(label)}
+                {curve ? ` · ${curve}` : ''}
+              </Typography>
+              <Typography variant="body2" sx={{ fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}>
+                {text}
+              </Typography>
             </Stack>
             <Box sx={{ position: 'relative', height: 10, bgcolor: 'action.hover', borderRadius: 1 }}>
-              <Box sx={{ position: 'absolute', left: '50%', top: -2, bottom: -2, width: '1px', bgcolor: 'text.disabled' }} />
+              <Box
+                sx={{ position: 'absolute', left: '50%', top: -2, bottom: -2, width: '1px', bgcolor: 'text.disabled' }}
+              />
               <Box
                 data-color={colors[i]}
-                sx={{ position: 'absolute', top: 0, bottom: 0, borderRadius: 1, bgcolor: colors[i], width: `${share * 50}%`, left: (r.value ?? 0) >= 0 ? '50%' : `${50 - share * 50}%` }}
+                sx={{
+                  position: 'absolute',
+                  top: 0,
+                  bottom: 0,
+                  borderRadius: 1,
+                  bgcolor: colors[i],
+                  width: `${share * 50}%`,
+                  left: (r.value ?? 0) >= 0 ? '50%' : `${50 - share * 50}%`,
+                }}
               />
             </Box>
           </Box>

@@ -6,6 +6,12 @@ import { defineCard } from '../common/definition.js';
 export const strainCard = defineCard('STRAIN_CARD', {
   label: 'Strain',
   size: { w: 1, h: 4 },
-  fields: [title(), field('unit', 'text'), textList('strain_labels'), textList('strain_curves'), field('strain_colors', 'colors')],
+  fields: [
+    title(),
+    field('unit', 'text'),
+    textList('strain_labels'),
+    textList('strain_curves'),
+    field('strain_colors', 'colors'),
+  ],
   view: lazyView('StrainView'),
 });

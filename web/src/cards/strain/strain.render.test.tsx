@@ -9,7 +9,15 @@ afterEach(cleanup);
 
 describe('STRAIN_CARD', () => {
   it('draws one gauge per reading with its label, curve and colour', async () => {
-    renderCard('STRAIN_CARD', { view: { unit: 'µε', strain_labels: ['Balok A', 'Balok B'], strain_curves: ['linear', 'log'], strain_colors: ['#123456'] }, data: { value: { g1: 120.5, g2: -40 } } });
+    renderCard('STRAIN_CARD', {
+      view: {
+        unit: 'µε',
+        strain_labels: ['Balok A', 'Balok B'],
+        strain_curves: ['linear', 'log'],
+        strain_colors: ['#123456'],
+      },
+      data: { value: { g1: 120.5, g2: -40 } },
+    });
     const a = await screen.findByTestId('strain-0');
     expect(a.textContent).toContain(T.cardViews.strain('Balok A'));
     expect(a.textContent).toContain('120,50 µε');

@@ -7,7 +7,12 @@ import { UpdatedAt } from '../common/UpdatedAt.js';
 
 const PHASE_COLORS = ['#c62828', '#f9a825', '#1565c0'];
 
-export default function ThreePhaseView({ view, data, decimals, height }: CardViewProps<UnitView & { locale?: string }>) {
+export default function ThreePhaseView({
+  view,
+  data,
+  decimals,
+  height,
+}: CardViewProps<UnitView & { locale?: string }>) {
   const rowH = Math.max(24, (height - 24) / 3);
   return (
     <div className={CARD_CLASS.phases}>
@@ -16,9 +21,14 @@ export default function ThreePhaseView({ view, data, decimals, height }: CardVie
         const ok = data?.[`status_${n}`] !== false && value !== null && value !== undefined;
         return (
           <div key={n} className={CARD_CLASS.phase} style={{ opacity: ok ? 1 : 0.45 }} data-testid={`phase-${n}`}>
-            <div className={CARD_CLASS.phaseBar} style={{ height: Math.min(40, rowH * 0.7), background: PHASE_COLORS[n - 1] }} />
+            <div
+              className={CARD_CLASS.phaseBar}
+              style={{ height: Math.min(40, rowH * 0.7), background: PHASE_COLORS[n - 1] }}
+            />
             <span className={CARD_CLASS.phaseLabel}>{T.cardViews.phase(n)}</span>
-            <span className={CARD_CLASS.value} style={{ fontSize: Math.min(32, Math.max(14, rowH * 0.45)) }}>{formatValue(value, view, decimals)}</span>
+            <span className={CARD_CLASS.value} style={{ fontSize: Math.min(32, Math.max(14, rowH * 0.45)) }}>
+              {formatValue(value, view, decimals)}
+            </span>
           </div>
         );
       })}

@@ -9,7 +9,10 @@ afterEach(cleanup);
 
 describe('THREE_PHASE_CARD', () => {
   it('prints phases R, S, T with the unit and dims a phase without reading', async () => {
-    renderCard('THREE_PHASE_CARD', { view: { type: 'VOLT' }, data: { value_1: 220.1, value_2: 219.5, value_3: null, status_1: true, status_2: true, status_3: false } });
+    renderCard('THREE_PHASE_CARD', {
+      view: { type: 'VOLT' },
+      data: { value_1: 220.1, value_2: 219.5, value_3: null, status_1: true, status_2: true, status_3: false },
+    });
     const r = await screen.findByTestId('phase-1');
     expect(r.textContent).toBe(`${T.cardViews.phase(1)}220,10 V`);
     expect(screen.getByTestId('phase-2').textContent).toContain('219,50 V');

@@ -13,10 +13,19 @@ import { parseConfigCsv } from './csvRows.js';
 export function uploadDevices(view: { devices?: unknown }, model: Record<string, unknown> | undefined): number[] {
   const own = (model?.config as { device_id?: unknown } | undefined)?.device_id;
   const listed = Array.isArray(view.devices) ? view.devices : [];
-  return [...new Set([...(own !== undefined && own !== '' ? [own] : []), ...listed].map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
+  return [
+    ...new Set(
+      [...(own !== undefined && own !== '' ? [own] : []), ...listed]
+        .map(Number)
+        .filter((n) => Number.isSafeInteger(n) && n > 0),
+    ),
+  ];
 }
 
-export default function UploadView({ component, view }: CardViewProps<{ devices?: (string | number)[]; button_label?: string }>) {
+export default function UploadView({
+  component,
+  view,
+}: CardViewProps<{ devices?: (string | number)[]; button_label?: string }>) {
   const devices = uploadDevices(view, component.model);
   const [device, setDevice] = useState<number | ''>(devices.length === 1 ? devices[0]! : '');
   const [busy, setBusy] = useState(false);
@@ -32,7 +41,9 @@ export default function UploadView({ component, view }: CardViewProps<{ devices?
     for (const row of rows) {
       const r = await api.call(contracts.commands.configure, { id: device, ...row } as never);
       if (!isOk(r)) {
-        notices.error(failureMessage(r, { byCode: contracts.commands.configure.errors, fallback: T.dashboards.commands.failed }));
+        notices.error(
+          failureMessage(r, { byCode: contracts.commands.configure.errors, fallback: T.dashboards.commands.failed }),
+        );
         break;
       }
       sent++;
@@ -45,9 +56,18 @@ export default function UploadView({ component, view }: CardViewProps<{ devices?
   return (
     <Stack spacing={1} sx={{ height: '100%', justifyContent: 'center' }}>
       {devices.length > 1 && (
-        <TextField select size="small" label={T.cardViews.uploadDevice} value={device === '' ? '' : String(device)} onChange={(e) => setDevice(Number(e.target.value))} slotProps={{ htmlInput: { 'data-testid': 'upload-device' } }}>
+        <TextField
+          select
+          size="small"
+          label={T.cardViews.uploadDevice}
+          value={device === '' ? '' : String(device)}
+          onChange={(e) => setDevice(Number(e.target.value))}
+          slotProps={{ htmlInput: { 'data-testid': 'upload-device' } }}
+        >
           {devices.map((d) => (
-            <MenuItem key={d} value={String(d)}>{d}</MenuItem>
+            <MenuItem key={d} value={String(d)}>
+              {d}
+            </MenuItem>
           ))}
         </TextField>
       )}
@@ -74,7 +94,9 @@ export default function UploadView({ component, view }: CardViewProps<{ devices?
       >
         {view.button_label || T.cardViews.upload}
       </Button>
-      <Typography variant="caption" color="text.secondary" noWrap>{result ?? (device === '' ? T.cardViews.uploadNeedDevice : T.cardViews.uploadChooseFile)}</Typography>
+      <Typography variant="caption" color="text.secondary" noWrap>
+        {result ?? (device === '' ? T.cardViews.uploadNeedDevice : T.cardViews.uploadChooseFile)}
+      </Typography>
     </Stack>
   );
 }

@@ -14,22 +14,26 @@ function splitLine(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const ch = line[i]!;
     if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
+      if (ch === '"' && line[i + 1] === '"') ((cur += '"'), i++);
       else if (ch === '"') quoted = false;
       else cur += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',' || ch === ';') out.push(cur), (cur = '');
+    else if (ch === ',' || ch === ';') (out.push(cur), (cur = ''));
     else cur += ch;
   }
   out.push(cur);
   return out.map((s) => s.trim());
 }
 
-const typed = (s: string): unknown => (/^-?\d+(\.\d+)?$/.test(s) ? Number(s) : s === 'true' ? true : s === 'false' ? false : s);
+const typed = (s: string): unknown =>
+  /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : s === 'true' ? true : s === 'false' ? false : s;
 
 /** The rows, or null when the header lacks a column. At most 500 rows (a configuration, not a data import). */
 export function parseConfigCsv(text: string): ConfigRow[] | null {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).filter((l) => l.trim() !== '');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
   if (lines.length < 2) return null;
   const head = splitLine(lines[0]!).map((h) => h.toLowerCase());
   const col = (...names: string[]) => head.findIndex((h) => names.includes(h));

@@ -22,10 +22,12 @@ describe('UPLOAD_CSV_CARD', () => {
 
   it('reads sensor, config, param and value rows', async () => {
     const { parseConfigCsv } = await import('./csvRows.js');
-    expect(parseConfigCsv('sensor,config,param,value\nrelay,setting,interval,30\nrelay,setting,mode,"auto"\n')).toEqual([
-      { sensor: 'relay', configtype: 'setting', param: 'interval', value: 30 },
-      { sensor: 'relay', configtype: 'setting', param: 'mode', value: 'auto' },
-    ]);
+    expect(parseConfigCsv('sensor,config,param,value\nrelay,setting,interval,30\nrelay,setting,mode,"auto"\n')).toEqual(
+      [
+        { sensor: 'relay', configtype: 'setting', param: 'interval', value: 30 },
+        { sensor: 'relay', configtype: 'setting', param: 'mode', value: 'auto' },
+      ],
+    );
     expect(parseConfigCsv('a,b\n1,2')).toBeNull();
   });
 });

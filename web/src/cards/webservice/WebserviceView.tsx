@@ -18,7 +18,9 @@ import { ValueText } from '../common/ValueText.js';
 export function refreshOf(cat: string, config: Record<string, unknown> | undefined): number | undefined {
   if (cat !== 'WEBSERVICE_FETCH') return undefined;
   const own = Number((config as { refresh?: unknown } | undefined)?.refresh);
-  return Number.isFinite(own) && own > 0 ? Math.max(WEBSERVICE_LIMITS.minRefreshMs, own) : WEBSERVICE_LIMITS.defaultRefreshMs;
+  return Number.isFinite(own) && own > 0
+    ? Math.max(WEBSERVICE_LIMITS.minRefreshMs, own)
+    : WEBSERVICE_LIMITS.defaultRefreshMs;
 }
 
 export function WebserviceData({ data, view, decimals }: { data: unknown; view: UnitView; decimals?: number }) {
@@ -37,11 +39,23 @@ export function WebserviceData({ data, view, decimals }: { data: unknown; view: 
       <Box sx={{ height: '100%', overflow: 'auto' }}>
         <Table size="small" stickyHeader data-testid="webservice-table">
           <TableHead>
-            <TableRow>{keys.map((k) => <TableCell key={k} sx={{ fontWeight: 700 }}>{k}</TableCell>)}</TableRow>
+            <TableRow>
+              {keys.map((k) => (
+                <TableCell key={k} sx={{ fontWeight: 700 }}>
+                  {k}
+                </TableCell>
+              ))}
+            </TableRow>
           </TableHead>
           <TableBody>
             {rows.map((r, i) => (
-              <TableRow key={i}>{keys.map((k) => <TableCell key={k}>{formatValue(r[k], { decimal: view.decimal, full_number: view.full_number }, decimals)}</TableCell>)}</TableRow>
+              <TableRow key={i}>
+                {keys.map((k) => (
+                  <TableCell key={k}>
+                    {formatValue(r[k], { decimal: view.decimal, full_number: view.full_number }, decimals)}
+                  </TableCell>
+                ))}
+              </TableRow>
             ))}
           </TableBody>
         </Table>
@@ -50,12 +64,18 @@ export function WebserviceData({ data, view, decimals }: { data: unknown; view: 
   }
   return (
     <Stack spacing={0.25} sx={{ height: '100%', overflow: 'auto' }} data-testid="webservice-fields">
-      {Object.entries(data as Record<string, unknown>).slice(0, 30).map(([k, v]) => (
-        <Stack key={k} direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
-          <Typography variant="body2" color="text.secondary" noWrap>{k}</Typography>
-          <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>{formatValue(v, { decimal: view.decimal, full_number: view.full_number }, decimals)}</Typography>
-        </Stack>
-      ))}
+      {Object.entries(data as Record<string, unknown>)
+        .slice(0, 30)
+        .map(([k, v]) => (
+          <Stack key={k} direction="row" sx={{ justifyContent: 'space-between', gap: 1 }}>
+            <Typography variant="body2" color="text.secondary" noWrap>
+              {k}
+            </Typography>
+            <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
+              {formatValue(v, { decimal: view.decimal, full_number: view.full_number }, decimals)}
+            </Typography>
+          </Stack>
+        ))}
     </Stack>
   );
 }
@@ -72,7 +92,13 @@ export default function WebserviceView({ component, view, dashboardId, decimals 
       if (isOk(r)) {
         setAnswer(r.body as WebserviceAnswer);
         setError(undefined);
-      } else setError(failureMessage(r, { byCode: contracts.webservice.fetch.errors, fallback: (r.body as { message?: string } | null)?.message ?? T.cardViews.webserviceFailed }));
+      } else
+        setError(
+          failureMessage(r, {
+            byCode: contracts.webservice.fetch.errors,
+            fallback: (r.body as { message?: string } | null)?.message ?? T.cardViews.webserviceFailed,
+          }),
+        );
     };
     void load();
     const timer = every ? setInterval(() => void load(), every) : undefined;
@@ -88,7 +114,9 @@ export default function WebserviceView({ component, view, dashboardId, decimals 
       <Box sx={{ flex: 1, minHeight: 0 }}>
         <WebserviceData data={answer.data} view={view} decimals={decimals} />
       </Box>
-      <Typography variant="caption" color={error ? 'error' : 'text.secondary'} noWrap>{error ?? T.cardViews.webserviceFetched(formatDate(answer.fetched_at, 'HH:mm:ss, DD MMM YY'))}</Typography>
+      <Typography variant="caption" color={error ? 'error' : 'text.secondary'} noWrap>
+        {error ?? T.cardViews.webserviceFetched(formatDate(answer.fetched_at, 'HH:mm:ss, DD MMM YY'))}
+      </Typography>
     </Stack>
   );
 }

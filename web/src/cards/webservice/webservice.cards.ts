@@ -6,5 +6,17 @@ import { defineCard } from '../common/definition.js';
 
 const view = lazyView('WebserviceView');
 const fields = [title()];
-export const webserviceCard = defineCard('WEBSERVICE', { label: 'Web service', size: { w: 2, h: 4 }, live: false, fields, view });
-export const webserviceFetchCard = defineCard('WEBSERVICE_FETCH', { label: 'Web service (periodic)', size: { w: 2, h: 4 }, live: false, fields, view });
+export const webserviceCard = defineCard('WEBSERVICE', {
+  label: 'Web service',
+  size: { w: 2, h: 4 },
+  live: false,
+  fields,
+  view,
+});
+export const webserviceFetchCard = defineCard('WEBSERVICE_FETCH', {
+  label: 'Web service (periodic)',
+  size: { w: 2, h: 4 },
+  live: false,
+  fields,
+  view,
+});

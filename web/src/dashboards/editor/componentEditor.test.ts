@@ -18,7 +18,14 @@ import {
 const t = T.dashboards;
 const run = (events: ComponentEditorEvent[], start: ComponentEditorState = newComponentEditor()) =>
   events.reduce(componentEditorReducer, start);
-const latest: QueryEntityInput = { query: 'LATEST', queryType: 'device', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'energy' };
+const latest: QueryEntityInput = {
+  query: 'LATEST',
+  queryType: 'device',
+  device_id: 'dev1',
+  sensor: 'pm',
+  config: 'meter',
+  param: 'energy',
+};
 const avg: QueryEntityInput = {
   query: 'AVG',
   queryType: 'graph',
@@ -46,30 +53,50 @@ const lineChart: ComponentEditorEvent[] = [
 
 describe('component editor: key, refresh and decimals', () => {
   it(`refuses an empty key with "${t.component.keyRequired}"`, () => {
-    expect(run([...singleValue, { type: 'changeKey', key: '' }, { type: 'save' }]).errors.key).toBe('Component key tidak boleh kosong!');
+    expect(run([...singleValue, { type: 'changeKey', key: '' }, { type: 'save' }]).errors.key).toBe(
+      'Component key tidak boleh kosong!',
+    );
   });
   it(`refuses a key with spaces with "${t.component.keyNoSpaces}"`, () => {
-    expect(run([...singleValue, { type: 'changeKey', key: 'dua kata' }, { type: 'save' }]).errors.key).toBe('Tidak boleh mengandung spasi');
+    expect(run([...singleValue, { type: 'changeKey', key: 'dua kata' }, { type: 'save' }]).errors.key).toBe(
+      'Tidak boleh mengandung spasi',
+    );
   });
   it('keeps the key read-only when editing', () => {
     const state = componentEditorFrom(EXAMPLE_COMPONENTS.voltage!)!;
     expect(run([{ type: 'changeKey', key: 'lain' }], state).key).toBe('voltage');
   });
   it(`refuses an empty refresh rate with "${t.form.refreshRequired}" and one under 500 ms`, () => {
-    expect(run([...singleValue, { type: 'changeRefresh', refresh: '' }, { type: 'save' }]).errors.refresh).toBe(t.form.refreshRequired);
-    expect(run([...singleValue, { type: 'changeRefresh', refresh: '200' }, { type: 'save' }]).errors.refresh).toBe(t.form.refreshMin);
-    expect(run([...singleValue, { type: 'changeRefresh', refresh: '500' }, { type: 'save' }]).errors.refresh).toBeUndefined();
+    expect(run([...singleValue, { type: 'changeRefresh', refresh: '' }, { type: 'save' }]).errors.refresh).toBe(
+      t.form.refreshRequired,
+    );
+    expect(run([...singleValue, { type: 'changeRefresh', refresh: '200' }, { type: 'save' }]).errors.refresh).toBe(
+      t.form.refreshMin,
+    );
+    expect(
+      run([...singleValue, { type: 'changeRefresh', refresh: '500' }, { type: 'save' }]).errors.refresh,
+    ).toBeUndefined();
   });
   it('starts with refresh 0 (auto) and 2 decimals, and refuses decimals outside 0 to 5', () => {
     expect(newComponentEditor()).toMatchObject({ refresh: '0', decimal: '2' });
-    expect(run([...singleValue, { type: 'changeDecimal', decimal: '6' }, { type: 'save' }]).errors.decimal).toBe(t.form.decimalRange);
+    expect(run([...singleValue, { type: 'changeDecimal', decimal: '6' }, { type: 'save' }]).errors.decimal).toBe(
+      t.form.decimalRange,
+    );
   });
 });
 
 describe("component editor: category and type changes ('Semua variabel akan di hapus!')", () => {
   it('applies a first category choice at once, with its minimum size at the first free row', () => {
-    const state = newComponentEditor({ existing: { voltage: EXAMPLE_COMPONENTS.voltage!, trend: EXAMPLE_COMPONENTS.trend! } });
-    const chosen = run([{ type: 'chooseCategory', category: 'Chart' }, { type: 'chooseSubtype', subtype: 'Area' }], state);
+    const state = newComponentEditor({
+      existing: { voltage: EXAMPLE_COMPONENTS.voltage!, trend: EXAMPLE_COMPONENTS.trend! },
+    });
+    const chosen = run(
+      [
+        { type: 'chooseCategory', category: 'Chart' },
+        { type: 'chooseSubtype', subtype: 'Area' },
+      ],
+      state,
+    );
     expect(chosen.pending).toBeUndefined();
     expect(chosen.position).toEqual({ x: '0', y: '7', w: '2', h: '4' });
   });
@@ -86,24 +113,37 @@ describe("component editor: category and type changes ('Semua variabel akan di h
   it('keeps everything when the change is cancelled', () => {
     const before = run(lineChart);
     const state = run([{ type: 'chooseCategory', category: 'Map' }, { type: 'cancelChoice' }], before);
-    expect(state).toMatchObject({ choice: before.choice, vars: before.vars, model: before.model, view: before.view, position: before.position });
+    expect(state).toMatchObject({
+      choice: before.choice,
+      vars: before.vars,
+      model: before.model,
+      view: before.view,
+      position: before.position,
+    });
   });
-  it.each([
-    ['the chart type', [{ type: 'chooseSubtype', subtype: 'Bar' }] as ComponentEditorEvent[]],
-  ])('asks when %s changes, and on confirm clears variables, model and view but keeps the position', (_, change) => {
-    const asked = run([...lineChart, ...change]);
-    expect(asked.pending).toBeDefined();
-    const state = run([{ type: 'confirmChoice' }], asked);
-    expect(cardTypeOf(state)).toBe('BAR_CHART_CARD');
-    expect(state).toMatchObject({ vars: {}, model: {}, view: {} });
-    expect(state.position).toMatchObject({ x: '2', y: '5' });
-  });
+  it.each([['the chart type', [{ type: 'chooseSubtype', subtype: 'Bar' }] as ComponentEditorEvent[]]])(
+    'asks when %s changes, and on confirm clears variables, model and view but keeps the position',
+    (_, change) => {
+      const asked = run([...lineChart, ...change]);
+      expect(asked.pending).toBeDefined();
+      const state = run([{ type: 'confirmChoice' }], asked);
+      expect(cardTypeOf(state)).toBe('BAR_CHART_CARD');
+      expect(state).toMatchObject({ vars: {}, model: {}, view: {} });
+      expect(state.position).toMatchObject({ x: '2', y: '5' });
+    },
+  );
   it('asks when the list type changes', () => {
-    const list: ComponentEditorEvent[] = [{ type: 'chooseCategory', category: 'List' }, { type: 'chooseSubtype', subtype: 'Manual' }];
+    const list: ComponentEditorEvent[] = [
+      { type: 'chooseCategory', category: 'List' },
+      { type: 'chooseSubtype', subtype: 'Manual' },
+    ];
     expect(run([...list, { type: 'chooseSubtype', subtype: 'Transaction' }]).pending).toBeDefined();
   });
   it('asks when the control type or the Manual / By All/Tags toggle changes', () => {
-    const control: ComponentEditorEvent[] = [{ type: 'chooseCategory', category: 'Control' }, { type: 'chooseSubtype', subtype: 'Boolean Input' }];
+    const control: ComponentEditorEvent[] = [
+      { type: 'chooseCategory', category: 'Control' },
+      { type: 'chooseSubtype', subtype: 'Boolean Input' },
+    ];
     expect(cardTypeOf(run(control))).toBe('INPUT_TOGGLE_CARD');
     expect(run([...control, { type: 'chooseSubtype', subtype: 'Integer Input' }]).pending).toBeDefined();
     const toggled = run([...control, { type: 'chooseControlMode', controlMode: 'byTags' }]);
@@ -111,7 +151,11 @@ describe("component editor: category and type changes ('Semua variabel akan di h
     expect(cardTypeOf(run([{ type: 'confirmChoice' }], toggled))).toBe('INPUT_TOGGLE_TAGS_CARD');
   });
   it('changes the single-value unit without asking or deleting anything', () => {
-    const state = run([...singleValue, { type: 'setVariable', key: 'a', value: 1 }, { type: 'chooseUnit', unit: 'VOLT' }]);
+    const state = run([
+      ...singleValue,
+      { type: 'setVariable', key: 'a', value: 1 },
+      { type: 'chooseUnit', unit: 'VOLT' },
+    ]);
     expect(state.pending).toBeUndefined();
     expect(state.vars).toEqual({ a: 1 });
     expect(componentOf(state).component?.view?.type).toBe('VOLT');
@@ -124,33 +168,61 @@ describe("component editor: category and type changes ('Semua variabel akan di h
 
 describe('component editor: saving', () => {
   it('needs a category, a position and a size', () => {
-    const state = run([{ type: 'changeKey', key: 'k' }, { type: 'changePosition', position: { x: '', w: '' } }, { type: 'save' }]);
+    const state = run([
+      { type: 'changeKey', key: 'k' },
+      { type: 'changePosition', position: { x: '', w: '' } },
+      { type: 'save' },
+    ]);
     expect(state.errors).toMatchObject({ category: T.common.required, position: T.common.required });
     const sized = run([...singleValue, { type: 'changePosition', position: { w: '' } }, { type: 'save' }]);
     expect(sized.errors.size).toBe(T.common.required);
   });
   it(`refuses an incomplete model with "${t.component.incomplete}"`, () => {
-    const state = run([{ type: 'changeKey', key: 'k' }, { type: 'chooseCategory', category: 'Three Phase' }, { type: 'save' }]);
+    const state = run([
+      { type: 'changeKey', key: 'k' },
+      { type: 'chooseCategory', category: 'Three Phase' },
+      { type: 'save' },
+    ]);
     expect(state.errors['model.value']).toBe('Masih ada data yang tidak lengkap!');
   });
   it(`asks a map for latitude ("${t.component.latitudeRequired}") and longitude ("${t.component.longitudeRequired}")`, () => {
-    const state = run([{ type: 'changeKey', key: 'peta' }, { type: 'chooseCategory', category: 'Map' }, { type: 'save' }]);
+    const state = run([
+      { type: 'changeKey', key: 'peta' },
+      { type: 'chooseCategory', category: 'Map' },
+      { type: 'save' },
+    ]);
     expect(state.errors['model.latitude']).toBe('Latitude tidak boleh kosong');
     expect(state.errors['model.longitude']).toBe('Longitude tidak boleh kosong');
   });
   it('refuses a size under the minimum of the card type', () => {
-    const state = run([{ type: 'changeKey', key: 'k' }, ...lineChart, { type: 'changePosition', position: { x: '0', h: '2' } }, { type: 'save' }]);
+    const state = run([
+      { type: 'changeKey', key: 'k' },
+      ...lineChart,
+      { type: 'changePosition', position: { x: '0', h: '2' } },
+      { type: 'save' },
+    ]);
     expect(state.errors.size).toBe(t.component.tooSmall(2, 4));
   });
   it('stores heights halved and the Single Value unit in view.type, and the component parses', () => {
     const state = run([...singleValue, { type: 'changePosition', position: { h: '4' } }, { type: 'save' }]);
     expect(state.submit).toBe('ready');
-    expect(state.component).toMatchObject({ key: 'energi', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 2, config: { refresh: 0 } });
+    expect(state.component).toMatchObject({
+      key: 'energi',
+      cat: 'SINGLE_VALUE_CARD',
+      x: 0,
+      y: 0,
+      w: 1,
+      h: 2,
+      config: { refresh: 0 },
+    });
     expect(state.component?.view).toMatchObject({ decimal: 2, type: 'CUSTOM' });
     expect(Component.safeParse(state.component).success).toBe(true);
   });
   it('asks to replace a component saved under an existing key', () => {
-    const state = run([...singleValue, { type: 'changeKey', key: 'voltage' }, { type: 'save' }], newComponentEditor({ existing: { voltage: EXAMPLE_COMPONENTS.voltage! } }));
+    const state = run(
+      [...singleValue, { type: 'changeKey', key: 'voltage' }, { type: 'save' }],
+      newComponentEditor({ existing: { voltage: EXAMPLE_COMPONENTS.voltage! } }),
+    );
     expect(state.submit).toBe('confirm');
     expect(saveQuestion(state)).toEqual({ title: t.editor.keyExistsTitle, message: t.editor.keyExistsQuestion });
     expect(run([{ type: 'confirmSave' }], state).submit).toBe('ready');
@@ -164,16 +236,23 @@ describe('component editor: saving', () => {
     const state = run([...singleValue, { type: 'changeTags', tags: ['a', ' ', 'b'] }, { type: 'save' }]);
     expect(state.component?.model?.tags).toEqual(['a', 'b']);
   });
-  it('stores a command card\'s target in model.config and its status as a query', () => {
+  it("stores a command card's target in model.config and its status as a query", () => {
     const events: ComponentEditorEvent[] = [
       { type: 'changeKey', key: 'pompa' },
       { type: 'chooseCategory', category: 'Control' },
       { type: 'chooseSubtype', subtype: 'Without Input' },
-      { type: 'setQuery', role: 'command', query: { queryType: 'device', device_id: 'dev2', sensor: 'relay', config: 'out', param: 'pump' } },
+      {
+        type: 'setQuery',
+        role: 'command',
+        query: { queryType: 'device', device_id: 'dev2', sensor: 'relay', config: 'out', param: 'pump' },
+      },
       { type: 'save' },
     ];
     const state = run(events);
-    expect(state.component).toMatchObject({ cat: 'BUTTON_CARD', model: { config: { device_id: 'dev2', sensor: 'relay', config: 'out', param: 'pump' } } });
+    expect(state.component).toMatchObject({
+      cat: 'BUTTON_CARD',
+      model: { config: { device_id: 'dev2', sensor: 'relay', config: 'out', param: 'pump' } },
+    });
     expect(queryOf(state, 'command')).toMatchObject({ queryType: 'device', device_id: 'dev2' });
     expect(run([...events.slice(0, 3), { type: 'save' }]).errors['model.command']).toBe(t.component.incomplete);
   });
@@ -188,7 +267,12 @@ describe('component editor: editing', () => {
       // what the form adds: the default refresh and decimals, Single Value's default unit; what it drops: empty tags
       const view = { decimal: 2, ...(stored.cat === 'SINGLE_VALUE_CARD' ? { type: 'CUSTOM' } : {}), ...stored.view };
       const { tags, ...model } = stored.model ?? {};
-      const expected = { ...stored, view, config: { refresh: 0 }, ...(stored.model ? { model: tags?.length ? stored.model : model } : {}) };
+      const expected = {
+        ...stored,
+        view,
+        config: { refresh: 0 },
+        ...(stored.model ? { model: tags?.length ? stored.model : model } : {}),
+      };
       expect(Component.parse(state.component)).toEqual(expected);
     },
   );
@@ -199,7 +283,11 @@ describe('component editor: editing', () => {
 
 describe('component editor: queries per card type', () => {
   it('asks a map for latitude and longitude, and a title for an optional value', () => {
-    expect(querySlots('MAP_CARD').map((s) => [s.role, s.required])).toEqual([['latitude', true], ['longitude', true], ['value', false]]);
+    expect(querySlots('MAP_CARD').map((s) => [s.role, s.required])).toEqual([
+      ['latitude', true],
+      ['longitude', true],
+      ['value', false],
+    ]);
     expect(querySlots('TITLE')).toEqual([{ role: 'value', required: false, kind: 'title' }]);
   });
   it('gives command cards a fixed-type target: one device (Manual) or the sensors tree (By All/Tags)', () => {

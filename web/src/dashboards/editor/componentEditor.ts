@@ -199,7 +199,12 @@ export function componentEditorFrom(
     decimal: String(typeof decimal === 'number' ? decimal : DECIMALS_DEFAULT),
     choice: unit ? { ...choice, unit } : choice,
     tags: Array.isArray(tags) ? tags.map(String) : [],
-    position: { x: String(component.x), y: String(component.y), w: String(component.w), h: String(gridHeight(cat, component.h)) },
+    position: {
+      x: String(component.x),
+      y: String(component.y),
+      w: String(component.w),
+      h: String(gridHeight(cat, component.h)),
+    },
     vars: { ...((component.var ?? {}) as Vars) },
     model,
     // a stored view type that is not a unit (manual JSON extras) stays in the view
@@ -256,7 +261,11 @@ function choose(state: ComponentEditorState, field: keyof EditorChoice, value: s
 }
 
 export function componentEditorReducer(state: ComponentEditorState, event: ComponentEditorEvent): ComponentEditorState {
-  const edited = (patch: Partial<ComponentEditorState>): ComponentEditorState => ({ ...state, ...patch, submit: 'idle' });
+  const edited = (patch: Partial<ComponentEditorState>): ComponentEditorState => ({
+    ...state,
+    ...patch,
+    submit: 'idle',
+  });
   switch (event.type) {
     case 'changeKey':
       // "The component key is read-only" when editing
@@ -281,7 +290,10 @@ export function componentEditorReducer(state: ComponentEditorState, event: Compo
     case 'changeTags':
       return edited({ tags: event.tags.filter((tag) => tag.trim() !== '') });
     case 'changePosition':
-      return edited({ position: { ...state.position, ...event.position }, errors: without(state.errors, 'position', 'size') });
+      return edited({
+        position: { ...state.position, ...event.position },
+        errors: without(state.errors, 'position', 'size'),
+      });
     case 'setVariable':
       return edited({ vars: { ...state.vars, [event.key]: event.value } });
     case 'removeVariable': {
@@ -328,7 +340,10 @@ function without(errors: Record<string, string>, ...fields: string[]): Record<st
 }
 
 /** The stored query of a role (the command target read back from `model.config`). */
-export function queryOf(state: Pick<ComponentEditorState, 'model' | 'choice'>, role: QueryRole): QueryEntityInput | undefined {
+export function queryOf(
+  state: Pick<ComponentEditorState, 'model' | 'choice'>,
+  role: QueryRole,
+): QueryEntityInput | undefined {
   if (role !== 'command') return state.model[role] as QueryEntityInput | undefined;
   const config = state.model.config as Model | undefined;
   if (!config || typeof config.sensor !== 'string') return undefined;
@@ -341,7 +356,10 @@ export function queryOf(state: Pick<ComponentEditorState, 'model' | 'choice'>, r
 const whole = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : undefined);
 
 /** The component the form describes, and the messages by field when it cannot be stored. */
-export function componentOf(state: ComponentEditorState): { component?: ComponentInput; errors: Record<string, string> } {
+export function componentOf(state: ComponentEditorState): {
+  component?: ComponentInput;
+  errors: Record<string, string>;
+} {
   const errors: Record<string, string> = {};
   const cat = cardTypeOf(state);
   if (!cat) errors.category = T.common.required;
@@ -434,7 +452,12 @@ export function sizeHelp(cat: CardTypeCode | undefined): string | undefined {
 }
 
 /** "No devices and sensors: 'Tidak ada data berdasarkan penanda!'": tags chosen, and the tree they select is empty. */
-export function noDataByTags(tags: readonly string[], source: { devices: object; sensors: object }): string | undefined {
+export function noDataByTags(
+  tags: readonly string[],
+  source: { devices: object; sensors: object },
+): string | undefined {
   if (tags.length === 0) return undefined;
-  return Object.keys(source.devices).length === 0 && Object.keys(source.sensors).length === 0 ? t.component.noDataByTags : undefined;
+  return Object.keys(source.devices).length === 0 && Object.keys(source.sensors).length === 0
+    ? t.component.noDataByTags
+    : undefined;
 }

@@ -17,7 +17,10 @@ import type { FilterChoice } from './variableDialog.js';
 export const filterTypeChoices = () => [...FILTER_TYPES];
 
 export function rangeChoices(): { value: string; label: string }[] {
-  return PERIODIC_RANGE_CODES.map((value) => ({ value, label: (PERIODIC_RANGES[value] as PeriodicRange).label ?? value }));
+  return PERIODIC_RANGE_CODES.map((value) => ({
+    value,
+    label: (PERIODIC_RANGES[value] as PeriodicRange).label ?? value,
+  }));
 }
 
 export function rangeParamChoices(filter: FilterChoice): readonly number[] {
@@ -47,5 +50,7 @@ export function filterFields(filter: FilterChoice): ('ndata' | 'range' | 'range_
   if (filter.type === 'REALTIME') return ['ndata'];
   if (filter.type === 'CUSTOM') return ['period', 'interval'];
   if (filter.type !== 'PERIODIC') return [];
-  return rangeParamChoices(filter).length > 0 ? ['range', 'range_param', 'period', 'interval'] : ['range', 'period', 'interval'];
+  return rangeParamChoices(filter).length > 0
+    ? ['range', 'range_param', 'period', 'interval']
+    : ['range', 'period', 'interval'];
 }

@@ -4,14 +4,30 @@ import { componentEditorReducer, newComponentEditor, type ComponentEditorEvent }
 import { PREVIEW_KEY, previewOf } from './preview.js';
 
 const run = (events: ComponentEditorEvent[]) => events.reduce(componentEditorReducer, newComponentEditor());
-const latest: QueryEntityInput = { query: 'LATEST', queryType: 'device', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'energy' };
+const latest: QueryEntityInput = {
+  query: 'LATEST',
+  queryType: 'device',
+  device_id: 'dev1',
+  sensor: 'pm',
+  config: 'meter',
+  param: 'energy',
+};
 
 describe("the component editor's preview", () => {
   it('asks for a card type before anything else', () => {
-    expect(previewOf(newComponentEditor())).toEqual({ kind: 'message', message: T.dashboards.editor.previewChooseType, incomplete: false });
+    expect(previewOf(newComponentEditor())).toEqual({
+      kind: 'message',
+      message: T.dashboards.editor.previewChooseType,
+      incomplete: false,
+    });
   });
   it("shows the spec's message while the card's query is incomplete (a param with children is reported empty)", () => {
-    const p = previewOf(run([{ type: 'changeKey', key: 'energi' }, { type: 'chooseCategory', category: 'Single Value' }]));
+    const p = previewOf(
+      run([
+        { type: 'changeKey', key: 'energi' },
+        { type: 'chooseCategory', category: 'Single Value' },
+      ]),
+    );
     expect(p).toEqual({ kind: 'message', message: 'Masih ada data yang tidak lengkap!', incomplete: true });
   });
   it('previews the card as configured, with its query, view and variables', () => {
@@ -26,7 +42,13 @@ describe("the component editor's preview", () => {
     );
     expect(p.kind).toBe('card');
     if (p.kind !== 'card') return;
-    expect(p.component).toMatchObject({ key: 'energi', cat: 'SINGLE_VALUE_CARD', model: { value: latest }, view: { title: 'Energi Panel' }, var: { faktor: 2 } });
+    expect(p.component).toMatchObject({
+      key: 'energi',
+      cat: 'SINGLE_VALUE_CARD',
+      model: { value: latest },
+      view: { title: 'Energi Panel' },
+      var: { faktor: 2 },
+    });
   });
   it('does not wait for what only the save needs: a key, a position, a valid size', () => {
     const p = previewOf(

@@ -21,8 +21,18 @@ export function previewOf(state: ComponentEditorState): PreviewOf {
   if (!cat) return { kind: 'message', message: T.dashboards.editor.previewChooseType, incomplete: false };
   const { minW, minH, fixedW, fixedH }: CardSize = CARD_TYPES[cat].size;
   const key = COMPONENT_KEY_PATTERN.test(state.key) && state.key.length <= 30 ? state.key : PREVIEW_KEY;
-  const w = fixedW !== undefined ? String(fixedW) : whole(state.position.w) ? String(Math.min(4, Math.max(minW, Number(state.position.w)))) : String(minW);
-  const h = fixedH !== undefined ? String(fixedH) : whole(state.position.h) ? String(Math.max(minH, Number(state.position.h))) : String(minH);
+  const w =
+    fixedW !== undefined
+      ? String(fixedW)
+      : whole(state.position.w)
+        ? String(Math.min(4, Math.max(minW, Number(state.position.w))))
+        : String(minW);
+  const h =
+    fixedH !== undefined
+      ? String(fixedH)
+      : whole(state.position.h)
+        ? String(Math.max(minH, Number(state.position.h)))
+        : String(minH);
   const refresh = /^\d+$/.test(state.refresh.trim()) ? state.refresh : '0';
   const { component, errors } = componentOf({ ...state, key, refresh, position: { x: '0', y: '0', w, h } });
   if (component) return { kind: 'card', component };

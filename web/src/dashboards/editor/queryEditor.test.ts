@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { STATE_CONFIG, STATE_SENSOR, T, type QueryEntityInput, type QueryKind, type QueryType } from '@sentra/contracts';
+import {
+  STATE_CONFIG,
+  STATE_SENSOR,
+  T,
+  type QueryEntityInput,
+  type QueryKind,
+  type QueryType,
+} from '@sentra/contracts';
 import {
   initialQueryEditor,
   queryEditorFrom,
@@ -37,7 +44,7 @@ const selectSubparams = (subparams: string[]): QueryEditorEvent => ({ type: 'cho
 const label = (l: string): QueryEditorEvent => ({ type: 'addSubparamLabel', label: l });
 
 describe('Query selector', () => {
-  it('lists the card kind\'s query options under the headings Data, Aggregate, Device Info and Condition', () => {
+  it("lists the card kind's query options under the headings Data, Aggregate, Device Info and Condition", () => {
     const groups = queryGroups(editor('single', []));
     expect(groups.map((g) => g.heading)).toEqual(['Data', 'Aggregate', 'Device Info', 'Condition']);
     expect(groups[0].options).toContainEqual({ value: 'ONLINE', label: 'Status Online' });
@@ -54,7 +61,12 @@ describe('dependent selectors', () => {
   it('follow one another: Perangkat, Sensor, Config, Param, Sub Param', () => {
     expect(visibleFields(editor('single', [latest]))).toEqual(['query', 'device_id']);
     expect(visibleFields(editor('single', [latest, ...path('voltage')]))).toEqual([
-      'query', 'device_id', 'sensor', 'config', 'param', 'subparam',
+      'query',
+      'device_id',
+      'sensor',
+      'config',
+      'param',
+      'subparam',
     ]);
   });
   it('offer the devices with their labels, then the tree beneath the choice', () => {
@@ -67,40 +79,99 @@ describe('dependent selectors', () => {
     expect(fieldOptions(state, 'param').map((o) => o.value)).toEqual(['voltage', 'current', 'energy']);
   });
   it("offer a device's states as the sensor 'Kondisi perangkat', its keys as params (a toggle's POWER)", () => {
-    const source = { ...TEST_SOURCE, devices: { ...TEST_SOURCE.devices, plug: { ENERGY: { data: { Power: 'number' } }, [STATE_SENSOR]: { [STATE_CONFIG]: { POWER: null } } } } };
+    const source = {
+      ...TEST_SOURCE,
+      devices: {
+        ...TEST_SOURCE.devices,
+        plug: { ENERGY: { data: { Power: 'number' } }, [STATE_SENSOR]: { [STATE_CONFIG]: { POWER: null } } },
+      },
+    };
     const events: QueryEditorEvent[] = [latest, { type: 'chooseDevice', device_id: 'plug' }];
-    const state = events.reduce(queryEditorReducer, queryEditorReducer(initialQueryEditor('single'), { type: 'sourceLoaded', source }));
-    expect(fieldOptions(state, 'sensor')).toEqual([{ value: 'ENERGY', label: 'ENERGY' }, { value: STATE_SENSOR, label: q.stateSensor }]);
-    const chosen = [{ type: 'chooseSensor', sensor: STATE_SENSOR }, { type: 'chooseConfig', config: STATE_CONFIG }, { type: 'chooseParam', param: 'POWER' }] as QueryEditorEvent[];
+    const state = events.reduce(
+      queryEditorReducer,
+      queryEditorReducer(initialQueryEditor('single'), { type: 'sourceLoaded', source }),
+    );
+    expect(fieldOptions(state, 'sensor')).toEqual([
+      { value: 'ENERGY', label: 'ENERGY' },
+      { value: STATE_SENSOR, label: q.stateSensor },
+    ]);
+    const chosen = [
+      { type: 'chooseSensor', sensor: STATE_SENSOR },
+      { type: 'chooseConfig', config: STATE_CONFIG },
+      { type: 'chooseParam', param: 'POWER' },
+    ] as QueryEditorEvent[];
     const done = chosen.reduce(queryEditorReducer, state);
     expect(canSubmit(done)).toBe(true);
-    expect(queryData(done)).toEqual({ query: 'LATEST', queryType: 'device', device_id: 'plug', sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' });
+    expect(queryData(done)).toEqual({
+      query: 'LATEST',
+      queryType: 'device',
+      device_id: 'plug',
+      sensor: STATE_SENSOR,
+      config: STATE_CONFIG,
+      param: 'POWER',
+    });
   });
   it('name no device for list and map cards: the sensors tree', () => {
-    const state = editor('list', [latest, { type: 'chooseSensor', sensor: 'pm' }, { type: 'chooseConfig', config: 'meter' }, { type: 'chooseParam', param: 'energy' }]);
+    const state = editor('list', [
+      latest,
+      { type: 'chooseSensor', sensor: 'pm' },
+      { type: 'chooseConfig', config: 'meter' },
+      { type: 'chooseParam', param: 'energy' },
+    ]);
     expect(visibleFields(state)).toEqual(['query', 'sensor', 'config', 'param']);
-    expect(queryData(state)).toEqual({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'energy' });
+    expect(queryData(state)).toEqual({
+      query: 'LATEST',
+      queryType: 'device_no_id',
+      sensor: 'pm',
+      config: 'meter',
+      param: 'energy',
+    });
   });
 });
 
 describe('query editor cascade', () => {
-  const full = editor('single', [{ type: 'chooseQuery', query: 'IFELSE' }, { type: 'changeCondition', condition: '{a}' }, { type: 'changeTrue', value: '1' }]);
+  const full = editor('single', [
+    { type: 'chooseQuery', query: 'IFELSE' },
+    { type: 'changeCondition', condition: '{a}' },
+    { type: 'changeTrue', value: '1' },
+  ]);
   it('changing the query function resets device, sensor, config, param, subparam, tags, condition and true/false values', () => {
     const chosen = editor('single', [latest, ...path('voltage'), { type: 'chooseSubparam', subparam: 'r' }]);
     const changed = queryEditorReducer(chosen, avg);
-    expect(changed).toMatchObject({ query: 'AVG', device_id: undefined, sensor: undefined, config: undefined, param: undefined, subparam: undefined });
-    expect(queryEditorReducer(full, latest)).toMatchObject({ condition: '', true_condition: '', false_condition: '', tags: [] });
+    expect(changed).toMatchObject({
+      query: 'AVG',
+      device_id: undefined,
+      sensor: undefined,
+      config: undefined,
+      param: undefined,
+      subparam: undefined,
+    });
+    expect(queryEditorReducer(full, latest)).toMatchObject({
+      condition: '',
+      true_condition: '',
+      false_condition: '',
+      tags: [],
+    });
   });
   it('changing the device resets sensor and below', () => {
-    const state = queryEditorReducer(editor('single', [latest, ...path('voltage')]), { type: 'chooseDevice', device_id: 'dev2' });
+    const state = queryEditorReducer(editor('single', [latest, ...path('voltage')]), {
+      type: 'chooseDevice',
+      device_id: 'dev2',
+    });
     expect(state).toMatchObject({ device_id: 'dev2', sensor: undefined, config: undefined, param: undefined });
   });
   it('changing the sensor resets config and below', () => {
-    const state = queryEditorReducer(editor('single', [latest, ...path('voltage')]), { type: 'chooseSensor', sensor: 'env' });
+    const state = queryEditorReducer(editor('single', [latest, ...path('voltage')]), {
+      type: 'chooseSensor',
+      sensor: 'env',
+    });
     expect(state).toMatchObject({ device_id: 'dev1', sensor: 'env', config: undefined, param: undefined });
   });
   it('changing the config resets param and below', () => {
-    const state = queryEditorReducer(editor('single', [latest, ...path('voltage')]), { type: 'chooseConfig', config: 'info' });
+    const state = queryEditorReducer(editor('single', [latest, ...path('voltage')]), {
+      type: 'chooseConfig',
+      config: 'info',
+    });
     expect(state).toMatchObject({ config: 'info', param: undefined, subparam: undefined });
   });
   it('changing the param resets subparam and below', () => {
@@ -112,15 +183,28 @@ describe('query editor cascade', () => {
     expect(canSubmit(editor('single', [latest, { type: 'chooseDevice', device_id: 'dev1' }]))).toBe(false);
     const state = editor('single', [latest, ...path('energy')]);
     expect(canSubmit(state)).toBe(true);
-    expect(queryData(state)).toEqual({ query: 'LATEST', queryType: 'device', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'energy' });
+    expect(queryData(state)).toEqual({
+      query: 'LATEST',
+      queryType: 'device',
+      device_id: 'dev1',
+      sensor: 'pm',
+      config: 'meter',
+      param: 'energy',
+    });
   });
   it('reports a param that still has nested children incomplete and empty', () => {
     const state = editor('single', [latest, ...path('voltage')]);
     expect(queryData(state)).toBeUndefined();
-    expect(queryData(queryEditorReducer(state, { type: 'chooseSubparam', subparam: 'r' }))).toMatchObject({ subparam: 'r' });
+    expect(queryData(queryEditorReducer(state, { type: 'chooseSubparam', subparam: 'r' }))).toMatchObject({
+      subparam: 'r',
+    });
   });
   it("offers an object param's subparams only, never the placeholder '_no_subparam_' (issue 28)", () => {
-    expect(fieldOptions(editor('single', [latest, ...path('voltage')]), 'subparam').map((o) => o.value)).toEqual(['r', 's', 't']);
+    expect(fieldOptions(editor('single', [latest, ...path('voltage')]), 'subparam').map((o) => o.value)).toEqual([
+      'r',
+      's',
+      't',
+    ]);
   });
   it("takes the placeholder '_no_subparam_' (a stored card) as no subparam: an object param without one stays incomplete", () => {
     const state = editor('single', [latest, ...path('voltage'), { type: 'chooseSubparam', subparam: '_no_subparam_' }]);
@@ -134,17 +218,28 @@ describe('query editor cascade', () => {
   it('reports the data empty while the number of labels differs from the number of selected subparams', () => {
     const oneLabel = editor('chart', [avg, ...path('voltage'), selectSubparams(['r', 's']), label('fasa r')]);
     expect(queryData(oneLabel)).toBeUndefined();
-    expect(queryData(queryEditorReducer(oneLabel, label('fasa s')))).toMatchObject({ subparam: ['r', 's'], subparam_label: ['fasa r', 'fasa s'] });
+    expect(queryData(queryEditorReducer(oneLabel, label('fasa s')))).toMatchObject({
+      subparam: ['r', 's'],
+      subparam_label: ['fasa r', 'fasa s'],
+    });
   });
   it('completes a three-phase query only when Data 1, 2 and 3 are all chosen; the subparam is the list of the three', () => {
     const phase = (p: 0 | 1 | 2, subparam: string): QueryEditorEvent => ({ type: 'choosePhase', phase: p, subparam });
     const two = editor('threePhase', [latest, ...path('voltage'), phase(0, 'r'), phase(1, 's')]);
     expect(visibleFields(two).slice(-3)).toEqual(['data1', 'data2', 'data3']);
     expect(canSubmit(two)).toBe(false);
-    expect(queryData(queryEditorReducer(two, phase(2, 't')))).toMatchObject({ queryType: 'three_phase', subparam: ['r', 's', 't'] });
+    expect(queryData(queryEditorReducer(two, phase(2, 't')))).toMatchObject({
+      queryType: 'three_phase',
+      subparam: ['r', 's', 't'],
+    });
   });
   it('clears the true and false values on a Number/String toggle and reports incomplete', () => {
-    const numbers = editor('single', [{ type: 'chooseQuery', query: 'IFELSE' }, { type: 'changeCondition', condition: '{a} > 1' }, { type: 'changeTrue', value: '1' }, { type: 'changeFalse', value: '0' }]);
+    const numbers = editor('single', [
+      { type: 'chooseQuery', query: 'IFELSE' },
+      { type: 'changeCondition', condition: '{a} > 1' },
+      { type: 'changeTrue', value: '1' },
+      { type: 'changeFalse', value: '0' },
+    ]);
     expect(queryData(numbers)).toMatchObject({ true_condition: 1, false_condition: 0 });
     const toggled = queryEditorReducer(numbers, { type: 'toggleResultType', resultType: 'string' });
     expect(toggled).toMatchObject({ true_condition: '', false_condition: '' });
@@ -153,8 +248,14 @@ describe('query editor cascade', () => {
   it('gives numeric true/false inputs for Number and text for String', () => {
     const number = editor('single', [{ type: 'chooseQuery', query: 'IFELSE' }]);
     expect(resultInputType(number)).toBe('number');
-    expect(resultInputType(queryEditorReducer(number, { type: 'toggleResultType', resultType: 'string' }))).toBe('text');
-    const notNumeric = [{ type: 'changeCondition', condition: '{a}' }, { type: 'changeTrue', value: 'nyala' }, { type: 'changeFalse', value: '0' }] as QueryEditorEvent[];
+    expect(resultInputType(queryEditorReducer(number, { type: 'toggleResultType', resultType: 'string' }))).toBe(
+      'text',
+    );
+    const notNumeric = [
+      { type: 'changeCondition', condition: '{a}' },
+      { type: 'changeTrue', value: 'nyala' },
+      { type: 'changeFalse', value: '0' },
+    ] as QueryEditorEvent[];
     expect(canSubmit(notNumeric.reduce(queryEditorReducer, number))).toBe(false);
   });
 });
@@ -166,14 +267,19 @@ describe('fields by query', () => {
     expect(queryData(state)).toMatchObject({ param: 'energy', param_label: 'Energi' });
   });
   it('shows the Subparam multi-select and the Subparam Label tags for a graph param with subparams', () => {
-    expect(visibleFields(editor('chart', [avg, ...path('voltage')])).slice(-2)).toEqual(['subparams', 'subparam_label']);
+    expect(visibleFields(editor('chart', [avg, ...path('voltage')])).slice(-2)).toEqual([
+      'subparams',
+      'subparam_label',
+    ]);
   });
-  it("shows the Tags multi-select for a tags query; all tags empty queries every device", () => {
+  it('shows the Tags multi-select for a tags query; all tags empty queries every device', () => {
     const state = editor('single', [{ type: 'chooseQuery', query: 'TOTAL_DEVICE' }]);
     expect(visibleFields(state)).toEqual(['query', 'tags']);
     expect(q.tagsHeading).toBe('Set all tags empty to query from all devices');
     expect(queryData(state)).toEqual({ query: 'TOTAL_DEVICE', queryType: 'tags', tags: [] });
-    expect(queryData(queryEditorReducer(state, { type: 'chooseTags', tags: ['gedung_a', ''] }))).toMatchObject({ tags: ['gedung_a'] });
+    expect(queryData(queryEditorReducer(state, { type: 'chooseTags', tags: ['gedung_a', ''] }))).toMatchObject({
+      tags: ['gedung_a'],
+    });
   });
   it("shows Condition, the Number/String toggle, True and False for the condition query, hinted '{var_a} * 2 > {var_b} + {var_c}'", () => {
     const state = editor('single', [{ type: 'chooseQuery', query: 'IFELSE' }]);
@@ -200,7 +306,9 @@ describe('query editor validation', () => {
   });
   it(`requires condition, true and false: "${q.conditionRequired}", "${q.trueRequired}", "${q.falseRequired}"`, () => {
     expect(fieldErrors(editor('single', [{ type: 'chooseQuery', query: 'IFELSE' }])).map((e) => e.message)).toEqual([
-      q.conditionRequired, q.trueRequired, q.falseRequired,
+      q.conditionRequired,
+      q.trueRequired,
+      q.falseRequired,
     ]);
   });
   it.each([
@@ -227,7 +335,16 @@ describe('query editor validation', () => {
 
 describe('editing a stored query', () => {
   it('prefills every field and reports the same query', () => {
-    const stored: QueryEntityInput = { query: 'AVG', queryType: 'graph', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'voltage', subparam: ['r', 't'], subparam_label: ['fasa r', 'fasa t'] };
+    const stored: QueryEntityInput = {
+      query: 'AVG',
+      queryType: 'graph',
+      device_id: 'dev1',
+      sensor: 'pm',
+      config: 'meter',
+      param: 'voltage',
+      subparam: ['r', 't'],
+      subparam_label: ['fasa r', 'fasa t'],
+    };
     const state = queryEditorFrom(stored, 'chart', undefined, TEST_SOURCE);
     expect(queryData(state)).toEqual(stored);
   });

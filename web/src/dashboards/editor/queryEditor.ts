@@ -147,7 +147,11 @@ export function queryEditorReducer(state: QueryEditorState, event: QueryEditorEv
     case 'addSubparamLabel':
       return addSubparamLabel(state, event.label);
     case 'removeSubparamLabel':
-      return { ...state, subparam_label: state.subparam_label.filter((_, i) => i !== event.index), labelError: undefined };
+      return {
+        ...state,
+        subparam_label: state.subparam_label.filter((_, i) => i !== event.index),
+        labelError: undefined,
+      };
     case 'chooseTags':
       return { ...state, tags: event.tags.filter((tag) => tag.trim() !== '') };
     case 'changeCondition':

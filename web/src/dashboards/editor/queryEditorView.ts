@@ -24,7 +24,9 @@ import {
 const q = T.dashboards.query;
 
 /** The Query selector: the card kind's options under their group headings (Data, Aggregate, Device Info, Condition). */
-export function queryGroups(state: QueryEditorState): { heading: string; options: { value: QueryFunction; label: string }[] }[] {
+export function queryGroups(
+  state: QueryEditorState,
+): { heading: string; options: { value: QueryFunction; label: string }[] }[] {
   if (state.fixedQueryType) return [];
   return QUERY_OPTIONS[state.kind].map((group) => ({
     heading: q.groups[group.group],
@@ -75,7 +77,8 @@ export function visibleFields(state: QueryEditorState): EditorField[] {
   if (state.param === undefined) return fields;
   const children = paramChildren(state);
   if (type === 'three_phase') return [...fields, 'data1', 'data2', 'data3'];
-  if (type === 'graph') return children.length === 0 ? [...fields, 'param_label'] : [...fields, 'subparams', 'subparam_label'];
+  if (type === 'graph')
+    return children.length === 0 ? [...fields, 'param_label'] : [...fields, 'subparams', 'subparam_label'];
   return children.length === 0 ? fields : [...fields, 'subparam'];
 }
 
@@ -133,14 +136,20 @@ export function fieldErrors(state: QueryEditorState): { field: EditorField; mess
   const missing = (field: EditorField, message: string = T.common.required) => errors.push({ field, message });
   for (const field of visibleFields(state)) {
     if (field === 'query' && state.query === undefined) missing(field);
-    if ((field === 'device_id' || field === 'sensor' || field === 'config' || field === 'param') && state[field] === undefined)
+    if (
+      (field === 'device_id' || field === 'sensor' || field === 'config' || field === 'param') &&
+      state[field] === undefined
+    )
       missing(field);
     // the field shows only for a param with children: without a real subparam it "is incomplete" (spec 02 section 4)
     if (field === 'subparam' && state.subparam === undefined) missing(field);
     else if (field === 'subparam' && state.subparam === NO_SUBPARAM) missing(field, q.objectNeedsSubparam);
     if (field === 'subparams' && state.subparams.length === 0) missing(field);
     if (field === 'subparam_label' && state.labelError) missing(field, state.labelError);
-    if ((field === 'data1' || field === 'data2' || field === 'data3') && state.phases[Number(field.slice(4)) - 1] === undefined)
+    if (
+      (field === 'data1' || field === 'data2' || field === 'data3') &&
+      state.phases[Number(field.slice(4)) - 1] === undefined
+    )
       missing(field);
     if (field === 'condition' && blank(state.condition)) missing(field, q.conditionRequired);
     if (field === 'true_condition' && !validResult(state, state.true_condition)) missing(field, q.trueRequired);
@@ -163,7 +172,8 @@ export function queryData(state: QueryEditorState): QueryEntityInput | undefined
   const entity: Record<string, unknown> = { queryType };
   if (state.query) entity.query = state.query;
   const fields = visibleFields(state);
-  for (const key of ['device_id', 'sensor', 'config', 'param'] as const) if (fields.includes(key)) entity[key] = state[key];
+  for (const key of ['device_id', 'sensor', 'config', 'param'] as const)
+    if (fields.includes(key)) entity[key] = state[key];
   if (fields.includes('subparam') && state.subparam !== NO_SUBPARAM) entity.subparam = state.subparam;
   if (fields.includes('param_label') && !blank(state.param_label)) entity.param_label = state.param_label.trim();
   if (fields.includes('subparams')) {

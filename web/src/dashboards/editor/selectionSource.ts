@@ -37,7 +37,9 @@ function sensorTree(source: SelectionSource, withDevice: boolean, device_id?: st
 export function deviceOptions(source: SelectionSource): Option[] {
   return Object.keys(source.devices).map((value) => {
     const serial = source.devices_serial?.[value];
-    return serial ? { value, label: source.devices_label[value] ?? value, serial } : { value, label: source.devices_label[value] ?? value };
+    return serial
+      ? { value, label: source.devices_label[value] ?? value, serial }
+      : { value, label: source.devices_label[value] ?? value };
   });
 }
 
@@ -45,7 +47,9 @@ export function deviceOptions(source: SelectionSource): Option[] {
 export function sensorOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {
   const keys = Object.keys(sensorTree(source, withDevice, path.device_id) ?? {});
   const sensors = plain(keys.filter((k) => k !== STATE_SENSOR));
-  return keys.includes(STATE_SENSOR) ? [...sensors, { value: STATE_SENSOR, label: T.dashboards.query.stateSensor }] : sensors;
+  return keys.includes(STATE_SENSOR)
+    ? [...sensors, { value: STATE_SENSOR, label: T.dashboards.query.stateSensor }]
+    : sensors;
 }
 
 export function configOptions(source: SelectionSource, withDevice: boolean, path: SelectionPath): Option[] {

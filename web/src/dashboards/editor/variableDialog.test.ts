@@ -17,11 +17,23 @@ import { TEST_SOURCE } from './testSource.js';
 const v = T.dashboards.variables;
 const q = T.dashboards.query;
 
-function dialog(events: VariableDialogEvent[], existingKeys: string[] = [], scope: 'global' | 'local' = 'global'): VariableDialogState {
-  const opened = variableDialogReducer(initialVariableDialog(), { type: 'open', scope, existingKeys, source: TEST_SOURCE });
+function dialog(
+  events: VariableDialogEvent[],
+  existingKeys: string[] = [],
+  scope: 'global' | 'local' = 'global',
+): VariableDialogState {
+  const opened = variableDialogReducer(initialVariableDialog(), {
+    type: 'open',
+    scope,
+    existingKeys,
+    source: TEST_SOURCE,
+  });
   return events.reduce(variableDialogReducer, opened);
 }
-const type = (varType: VariableDialogState['varType'] & string): VariableDialogEvent => ({ type: 'chooseType', varType });
+const type = (varType: VariableDialogState['varType'] & string): VariableDialogEvent => ({
+  type: 'chooseType',
+  varType,
+});
 const key = (k: string): VariableDialogEvent => ({ type: 'changeKey', key: k });
 const text = (t: string): VariableDialogEvent => ({ type: 'changeText', text: t });
 const fullDevice: VariableDialogEvent[] = [
@@ -42,7 +54,14 @@ const periodic: VariableDialogEvent[] = [
 
 describe("'Tambah Variabel Baru'", () => {
   it('offers Array, Integer, Object, String, Function, Device (and Filter for global variables)', () => {
-    expect(variableTypeChoices('local').map((t) => t.label)).toEqual(['Array', 'Integer', 'Object', 'String', 'Function', 'Device']);
+    expect(variableTypeChoices('local').map((t) => t.label)).toEqual([
+      'Array',
+      'Integer',
+      'Object',
+      'String',
+      'Function',
+      'Device',
+    ]);
     expect(variableTypeChoices('global').map((t) => t.label)).toContain('Filter');
   });
   it('resets the value and submittability on a type change', () => {
@@ -73,7 +92,10 @@ describe("'Tambah Variabel Baru'", () => {
     const asking = dialog([type('int'), key('batas'), text('5'), { type: 'save' }], ['batas']);
     expect(asking.confirmingOverwrite).toBe(true);
     expect(asking.saved).toBeUndefined();
-    expect(variableDialogReducer(asking, { type: 'cancelOverwrite' })).toMatchObject({ open: true, confirmingOverwrite: false });
+    expect(variableDialogReducer(asking, { type: 'cancelOverwrite' })).toMatchObject({
+      open: true,
+      confirmingOverwrite: false,
+    });
     expect(variableDialogReducer(asking, { type: 'confirmOverwrite' }).saved).toEqual({ key: 'batas', value: 5 });
   });
 });
@@ -82,13 +104,28 @@ describe('device variable cascade', () => {
   const chosen = dialog([type('device'), key('panel'), ...fullDevice]);
   it('saves device, sensor, config, param and the optional label', () => {
     const labelled = variableDialogReducer(chosen, { type: 'changeDeviceLabel', label: 'Panel A' });
-    expect(variableValue(labelled)).toEqual({ _varType: 'device', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'energy', label: 'Panel A' });
+    expect(variableValue(labelled)).toEqual({
+      _varType: 'device',
+      device_id: 'dev1',
+      sensor: 'pm',
+      config: 'meter',
+      param: 'energy',
+      label: 'Panel A',
+    });
   });
   it('clears sensor, config and param on a new device', () => {
-    expect(variableDialogReducer(chosen, { type: 'chooseDevice', device_id: 'dev2' }).device).toMatchObject({ sensor: undefined, config: undefined, param: undefined });
+    expect(variableDialogReducer(chosen, { type: 'chooseDevice', device_id: 'dev2' }).device).toMatchObject({
+      sensor: undefined,
+      config: undefined,
+      param: undefined,
+    });
   });
   it('clears config and param on a new sensor', () => {
-    expect(variableDialogReducer(chosen, { type: 'chooseSensor', sensor: 'env' }).device).toMatchObject({ device_id: 'dev1', config: undefined, param: undefined });
+    expect(variableDialogReducer(chosen, { type: 'chooseSensor', sensor: 'env' }).device).toMatchObject({
+      device_id: 'dev1',
+      config: undefined,
+      param: undefined,
+    });
   });
   it('clears param on a new config', () => {
     const state = variableDialogReducer(chosen, { type: 'chooseConfig', config: 'info' });
@@ -111,20 +148,39 @@ describe('filter variable cascade', () => {
     expect(state.filter).toMatchObject({ period: 'day', interval: undefined });
   });
   it('saves a periodic filter with its key as id and its label as name', () => {
-    expect(variableValue(dialog(periodic))).toEqual({ _varType: 'filter', id: 'minggu', name: 'Minggu ini', type: 'PERIODIC', range: 'THIS_WEEK', period: 'hour', interval: 6 });
+    expect(variableValue(dialog(periodic))).toEqual({
+      _varType: 'filter',
+      id: 'minggu',
+      name: 'Minggu ini',
+      type: 'PERIODIC',
+      range: 'THIS_WEEK',
+      period: 'hour',
+      interval: 6,
+    });
   });
   it('offers the periodic options of the chosen range', () => {
     const filter = dialog(periodic).filter;
     expect(rangeChoices().map((r) => r.label)).toContain('Yesterday');
     expect(periodChoices(filter)).toEqual(['day', 'hour']);
     expect(intervalChoices(filter)).toEqual([2, 3, 4, 6, 12]);
-    const lastHour = dialog([...periodic.slice(0, 4), { type: 'chooseRange', range: 'LAST_HOUR' }, { type: 'chooseRangeParam', range_param: 1 }, { type: 'choosePeriod', period: 'minute' }]).filter;
+    const lastHour = dialog([
+      ...periodic.slice(0, 4),
+      { type: 'chooseRange', range: 'LAST_HOUR' },
+      { type: 'chooseRangeParam', range_param: 1 },
+      { type: 'choosePeriod', period: 'minute' },
+    ]).filter;
     expect(rangeParamChoices(lastHour)).toEqual([1, 3, 6, 12]);
     expect(intervalChoices(lastHour)).toEqual([1, 5, 10, 15]);
     expect(filterFields(lastHour)).toEqual(['range', 'range_param', 'period', 'interval']);
   });
   it('removes a period of auto from the stored filter', () => {
-    const custom = dialog([type('filter'), key('bebas'), { type: 'changeFilterName', name: 'Bebas' }, { type: 'chooseFilterType', filterType: 'CUSTOM' }, { type: 'choosePeriod', period: 'auto' }]);
+    const custom = dialog([
+      type('filter'),
+      key('bebas'),
+      { type: 'changeFilterName', name: 'Bebas' },
+      { type: 'chooseFilterType', filterType: 'CUSTOM' },
+      { type: 'choosePeriod', period: 'auto' },
+    ]);
     expect(periodChoices(custom.filter)).toEqual(['auto', 'month', 'week', 'day', 'hour', 'minute']);
     expect(variableValue(custom)).toEqual({ _varType: 'filter', id: 'bebas', name: 'Bebas', type: 'CUSTOM' });
   });
@@ -147,18 +203,44 @@ describe('variable validation', () => {
     expect(keyHelp(dialog([type('str')]))).toBeUndefined();
   });
   it(`rejects an empty filter label: "${v.labelRequired}"`, () => {
-    const state = dialog([type('filter'), key('live'), { type: 'chooseFilterType', filterType: 'REALTIME' }, { type: 'changeNdata', ndata: '10' }]);
+    const state = dialog([
+      type('filter'),
+      key('live'),
+      { type: 'chooseFilterType', filterType: 'REALTIME' },
+      { type: 'changeNdata', ndata: '10' },
+    ]);
     expect(dialogErrors(state).name).toBe(v.labelRequired);
     expect(canSave(state)).toBe(false);
   });
   it('requires condition, true_condition and false_condition for a conditional query type', () => {
-    const state = dialog([type('obj'), key('status'), { type: 'changeObject', object: { mode: 'form', queryType: 'condition_bool' } }]);
-    expect(dialogErrors(state)).toEqual({ condition: q.conditionRequired, true_condition: q.trueRequired, false_condition: q.falseRequired });
-    const filled = variableDialogReducer(state, { type: 'changeObject', object: { condition: '{a} > 1', true_condition: '1', false_condition: 'mati' } });
-    expect(variableValue(filled)).toEqual({ _varType: 'obj', queryType: 'condition_bool', condition: '{a} > 1', true_condition: 1, false_condition: 'mati' });
+    const state = dialog([
+      type('obj'),
+      key('status'),
+      { type: 'changeObject', object: { mode: 'form', queryType: 'condition_bool' } },
+    ]);
+    expect(dialogErrors(state)).toEqual({
+      condition: q.conditionRequired,
+      true_condition: q.trueRequired,
+      false_condition: q.falseRequired,
+    });
+    const filled = variableDialogReducer(state, {
+      type: 'changeObject',
+      object: { condition: '{a} > 1', true_condition: '1', false_condition: 'mati' },
+    });
+    expect(variableValue(filled)).toEqual({
+      _varType: 'obj',
+      queryType: 'condition_bool',
+      condition: '{a} > 1',
+      true_condition: 1,
+      false_condition: 'mati',
+    });
   });
   it('drops empty tags', () => {
-    const state = dialog([type('obj'), key('area'), { type: 'changeObject', object: { mode: 'form', queryType: 'tags', tags: ['gedung_a', '', ' '] } }]);
+    const state = dialog([
+      type('obj'),
+      key('area'),
+      { type: 'changeObject', object: { mode: 'form', queryType: 'tags', tags: ['gedung_a', '', ' '] } },
+    ]);
     expect(variableValue(state)).toEqual({ _varType: 'obj', queryType: 'tags', tags: ['gedung_a'] });
   });
   it('keeps Save disabled until type and key are set and the value differs from the empty default', () => {
@@ -180,10 +262,19 @@ describe('variable validation', () => {
     expect(dialogErrors(dialog([type('obj'), key('o'), text('{a: 1}')])).value).toBe(v.invalidValue);
   });
   it('takes a free-text object in Manual Code mode', () => {
-    expect(variableValue(dialog([type('obj'), key('o'), text('{"batas": {"atas": 10}}')]))).toEqual({ batas: { atas: 10 }, _varType: 'obj' });
+    expect(variableValue(dialog([type('obj'), key('o'), text('{"batas": {"atas": 10}}')]))).toEqual({
+      batas: { atas: 10 },
+      _varType: 'obj',
+    });
   });
   it.each(['0', '121', '2.5'])(`rejects REALTIME N Data %s: "${v.ndata}"`, (ndata) => {
-    const state = dialog([type('filter'), key('live'), { type: 'changeFilterName', name: 'Live' }, { type: 'chooseFilterType', filterType: 'REALTIME' }, { type: 'changeNdata', ndata }]);
+    const state = dialog([
+      type('filter'),
+      key('live'),
+      { type: 'changeFilterName', name: 'Live' },
+      { type: 'chooseFilterType', filterType: 'REALTIME' },
+      { type: 'changeNdata', ndata },
+    ]);
     expect(dialogErrors(state).ndata).toBe(v.ndata);
     expect(canSave(state)).toBe(false);
   });
@@ -192,6 +283,14 @@ describe('variable validation', () => {
       { type: 'func', event: { type: 'chooseQuery', query: 'LATEST' } },
       ...fullDevice.map((event) => ({ type: 'func', event }) as VariableDialogEvent),
     ];
-    expect(variableValue(dialog([type('func'), ...events]))).toEqual({ _varType: 'func', query: 'LATEST', queryType: 'device', device_id: 'dev1', sensor: 'pm', config: 'meter', param: 'energy' });
+    expect(variableValue(dialog([type('func'), ...events]))).toEqual({
+      _varType: 'func',
+      query: 'LATEST',
+      queryType: 'device',
+      device_id: 'dev1',
+      sensor: 'pm',
+      config: 'meter',
+      param: 'energy',
+    });
   });
 });

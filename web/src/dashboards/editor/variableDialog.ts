@@ -103,12 +103,21 @@ function emptyValue(source: SelectionSource) {
 }
 
 export function initialVariableDialog(): VariableDialogState {
-  return { open: false, scope: 'local', existingKeys: [], source: EMPTY_SOURCE, key: '', confirmingOverwrite: false, ...emptyValue(EMPTY_SOURCE) };
+  return {
+    open: false,
+    scope: 'local',
+    existingKeys: [],
+    source: EMPTY_SOURCE,
+    key: '',
+    confirmingOverwrite: false,
+    ...emptyValue(EMPTY_SOURCE),
+  };
 }
 
 /** "Choosing 'func' prefixes the key with func_ (or sets func_a if the key is empty). Leaving 'func' strips the prefix." */
 function keyForType(key: string, from: VariableType | undefined, to: VariableType): string {
-  if (to === 'func' && from !== 'func') return key === '' ? FUNC_DEFAULT_KEY : key.startsWith(FUNC_PREFIX) ? key : FUNC_PREFIX + key;
+  if (to === 'func' && from !== 'func')
+    return key === '' ? FUNC_DEFAULT_KEY : key.startsWith(FUNC_PREFIX) ? key : FUNC_PREFIX + key;
   if (from === 'func' && to !== 'func') return key.startsWith(FUNC_PREFIX) ? key.slice(FUNC_PREFIX.length) : key;
   return key;
 }
@@ -119,14 +128,26 @@ export function variableDialogReducer(state: VariableDialogState, event: Variabl
   switch (event.type) {
     case 'open': {
       const source = event.source ?? state.source;
-      return { ...initialVariableDialog(), ...emptyValue(source), open: true, scope: event.scope, existingKeys: [...event.existingKeys], source };
+      return {
+        ...initialVariableDialog(),
+        ...emptyValue(source),
+        open: true,
+        scope: event.scope,
+        existingKeys: [...event.existingKeys],
+        source,
+      };
     }
     case 'cancel':
       // "The dialog closes on save or cancel and clears its state."
       return initialVariableDialog();
     case 'chooseType':
       if (event.varType === state.varType) return state;
-      return { ...state, ...emptyValue(state.source), varType: event.varType, key: keyForType(state.key, state.varType, event.varType) };
+      return {
+        ...state,
+        ...emptyValue(state.source),
+        varType: event.varType,
+        key: keyForType(state.key, state.varType, event.varType),
+      };
     case 'changeKey':
       return { ...state, key: event.key };
     case 'changeText':
@@ -227,7 +248,16 @@ function readValue(state: VariableDialogState): Parsed {
     case 'device': {
       const { device_id, sensor, config, param, label } = state.device;
       if (!device_id || !sensor || !config || !param) return {};
-      return { value: { _varType: 'device', device_id, sensor, config, param, ...(label.trim() ? { label: label.trim() } : {}) } };
+      return {
+        value: {
+          _varType: 'device',
+          device_id,
+          sensor,
+          config,
+          param,
+          ...(label.trim() ? { label: label.trim() } : {}),
+        },
+      };
     }
     case 'filter': {
       const { name, type, range, range_param, period, interval, ndata, is_default } = state.filter;
@@ -255,7 +285,13 @@ function readObject(object: ObjectChoice, text: string): Parsed {
   const asValue = (s: string) => (s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
   const { queryType, condition, true_condition, false_condition } = object;
   return {
-    value: { _varType: 'obj', queryType, condition, true_condition: asValue(true_condition), false_condition: asValue(false_condition) },
+    value: {
+      _varType: 'obj',
+      queryType,
+      condition,
+      true_condition: asValue(true_condition),
+      false_condition: asValue(false_condition),
+    },
   };
 }
 

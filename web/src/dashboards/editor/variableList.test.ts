@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { T } from '@sentra/contracts';
-import { initialVariableList, pageCount, pageRows, variableListReducer, type VariableListEvent } from './variableList.js';
+import {
+  initialVariableList,
+  pageCount,
+  pageRows,
+  variableListReducer,
+  type VariableListEvent,
+} from './variableList.js';
 
-const many = (n: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+const many = (n: number, prefix: string) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
 const list = (events: VariableListEvent[], global = many(3, 'g'), local = many(3, 'l'), actions?: boolean) =>
-  events.reduce(variableListReducer, variableListReducer(initialVariableList(), { type: 'open', variables: { global, local }, actions }));
+  events.reduce(
+    variableListReducer,
+    variableListReducer(initialVariableList(), { type: 'open', variables: { global, local }, actions }),
+  );
 
 describe("'Daftar Variabel'", () => {
   it('shows 5 rows per page, global then local variables', () => {
@@ -32,12 +42,20 @@ describe("'Daftar Variabel'", () => {
     expect(state.variables.local).toHaveProperty('l1');
   });
   it('adjusts the page after deleting the last row of the last page', () => {
-    const state = list([{ type: 'changePage', page: 1 }, { type: 'askDelete', scope: 'local', key: 'l2' }, { type: 'confirmDelete' }]);
+    const state = list([
+      { type: 'changePage', page: 1 },
+      { type: 'askDelete', scope: 'local', key: 'l2' },
+      { type: 'confirmDelete' },
+    ]);
     expect(state.variables.local).not.toHaveProperty('l2');
     expect(state).toMatchObject({ page: 0, open: true });
   });
   it('closes the list once both variable sets are empty', () => {
-    const state = list([{ type: 'askDelete', scope: 'global', key: 'g0' }, { type: 'confirmDelete' }], many(1, 'g'), {});
+    const state = list(
+      [{ type: 'askDelete', scope: 'global', key: 'g0' }, { type: 'confirmDelete' }],
+      many(1, 'g'),
+      {},
+    );
     expect(state.open).toBe(false);
     expect(state.variables).toEqual({ global: {}, local: {} });
   });

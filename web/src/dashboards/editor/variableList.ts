@@ -37,7 +37,8 @@ export interface VariableRow {
   value: VariableValue;
 }
 export function variableRows(state: VariableListState): VariableRow[] {
-  const rows = (scope: VariableScope) => Object.entries(state.variables[scope]).map(([key, value]) => ({ scope, key, value }));
+  const rows = (scope: VariableScope) =>
+    Object.entries(state.variables[scope]).map(([key, value]) => ({ scope, key, value }));
   return [...rows('global'), ...rows('local')];
 }
 export function pageCount(state: VariableListState): number {

@@ -22,7 +22,9 @@ export function viewFieldsOf(cat: CardTypeCode): readonly ViewFieldSpec[] {
   let specs = withInitials.get(cat);
   if (!specs) {
     const defaults = registry[cat].defaults;
-    specs = registry[cat].fields.map((spec) => (Object.prototype.hasOwnProperty.call(defaults, spec.name) ? { ...spec, initial: defaults[spec.name] } : spec));
+    specs = registry[cat].fields.map((spec) =>
+      Object.prototype.hasOwnProperty.call(defaults, spec.name) ? { ...spec, initial: defaults[spec.name] } : spec,
+    );
     withInitials.set(cat, specs);
   }
   return specs;
@@ -111,7 +113,11 @@ function storedValue(spec: ViewFieldSpec, value: ViewFieldValue | undefined): un
  * The view the form describes, on top of the stored one: the listed fields written (an emptied field removed), every
  * other field kept (decimal and type belong to the editor form; manual JSON extras survive).
  */
-export function viewFromForm(specs: readonly ViewFieldSpec[], values: ViewFormValues, base: Record<string, unknown>): Record<string, unknown> {
+export function viewFromForm(
+  specs: readonly ViewFieldSpec[],
+  values: ViewFormValues,
+  base: Record<string, unknown>,
+): Record<string, unknown> {
   const view: Record<string, unknown> = { ...base };
   for (const spec of specs) {
     const stored = storedValue(spec, values[spec.name]);

@@ -1,7 +1,18 @@
 // The live context of one dashboard view: which feed each card reads (the dashboard's filter; cards affected by a
 // dropdown selector read a second feed carrying the selected variables), the dashboard decimals, and the variables
 // set by selectors. `useCardData(dashboardId, componentKey)` is how a card gets its data.
-import { createContext, startTransition, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { CARD_LIVE, contracts, REFRESH_MIN_MS, type CardSubscribeParams } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
@@ -58,7 +69,9 @@ export function affectedCards(components: readonly AffectableComponent[], change
  * background thread) must be over before the first chart draws. Repeated calls request nothing twice.
  */
 export function preloadDashboardViews(components: readonly { cat?: string }[]): void {
-  const views = new Set(components.map((c) => (c.cat ? cardDefinition(c.cat)?.view : undefined)).filter((v) => v !== undefined));
+  const views = new Set(
+    components.map((c) => (c.cat ? cardDefinition(c.cat)?.view : undefined)).filter((v) => v !== undefined),
+  );
   const charts = components.some((c) => !!c.cat && c.cat.endsWith('CHART_CARD') && c.cat !== 'TEXT_CHART_CARD');
   if (charts) preloadChartLibrary();
   void Promise.all([...views].map(preloadView));
@@ -73,7 +86,11 @@ export const dashboardParams = (dashboardId: number, filter: ViewFilter | undefi
  * cards' first frames while the browser renders the page, instead of from the moment LiveDashboard mounts (~150 ms
  * later). The feed is released at once and kept for the hub's release delay: LiveDashboard takes it over, or it closes.
  */
-export function joinDashboardEarly(dashboardId: number, filter: ViewFilter | undefined, hub: LiveHub = liveHubOrRefusing()): void {
+export function joinDashboardEarly(
+  dashboardId: number,
+  filter: ViewFilter | undefined,
+  hub: LiveHub = liveHubOrRefusing(),
+): void {
   releaseFeed(hub, acquireFeed(hub, dashboardParams(dashboardId, filter)));
 }
 
@@ -112,7 +129,17 @@ export function LiveDashboard(props: {
     return { params: { ...base, vars: variables, keys: [...keys].sort() } as CardSubscribeParams, keys };
   }, [variables, setters, components, base]);
   const value = useMemo<LiveDashboardValue>(
-    () => ({ dashboardId, hub, base, selected, variables, globals: props.globals, setVariable, decimals, pollMs: props.refreshMs && props.refreshMs > 0 ? Math.max(REFRESH_MIN_MS, props.refreshMs) : FALLBACK_POLL_MS }),
+    () => ({
+      dashboardId,
+      hub,
+      base,
+      selected,
+      variables,
+      globals: props.globals,
+      setVariable,
+      decimals,
+      pollMs: props.refreshMs && props.refreshMs > 0 ? Math.max(REFRESH_MIN_MS, props.refreshMs) : FALLBACK_POLL_MS,
+    }),
     [dashboardId, hub, base, selected, variables, props.globals, setVariable, decimals, props.refreshMs],
   );
   // the dashboard's channel is joined before its cards render: the gateway computes their first frames while the
@@ -151,7 +178,12 @@ export interface CardDataResult {
  */
 export function useCardData(dashboardId: number, componentKey: string, enabled = true): CardDataResult {
   const ctx = useLiveDashboard();
-  const params = ctx && enabled && ctx.dashboardId === dashboardId ? (ctx.selected?.keys.has(componentKey) ? ctx.selected.params : ctx.base) : undefined;
+  const params =
+    ctx && enabled && ctx.dashboardId === dashboardId
+      ? ctx.selected?.keys.has(componentKey)
+        ? ctx.selected.params
+        : ctx.base
+      : undefined;
   const sig = params ? subscriptionKey(CARD_LIVE.channel, params) : '';
   // the dashboard's feed is open already (LiveDashboard joined it before rendering the grid): a card mounting after
   // its first frame came renders with it at once, instead of a loading state and two more renders
@@ -183,7 +215,12 @@ export function useCardData(dashboardId: number, componentKey: string, enabled =
     let live = true;
     const load = async () => {
       const { dashboard_id, keys: _keys, vars, ...filter } = feed.params;
-      const r = await api.call(contracts.cards.get, { dashboardId: dashboard_id, componentKey, ...filter, ...(vars ? { vars: JSON.stringify(vars) } : {}) } as never);
+      const r = await api.call(contracts.cards.get, {
+        dashboardId: dashboard_id,
+        componentKey,
+        ...filter,
+        ...(vars ? { vars: JSON.stringify(vars) } : {}),
+      } as never);
       if (live && isOk(r)) feed.receive(componentKey, 'full', r.body as never);
     };
     void load();

@@ -8,11 +8,21 @@ import { MAX_CHART_ROWS, acquireFeed, applyPush, peekFeed, releaseFeed } from '.
 
 function manualFrames() {
   const queue: (() => void)[] = [];
-  return { request: (fn: () => void) => queue.push(fn), now: () => 1000, run: () => queue.splice(0).forEach((f) => f()), pending: () => queue.length };
+  return {
+    request: (fn: () => void) => queue.push(fn),
+    now: () => 1000,
+    run: () => queue.splice(0).forEach((f) => f()),
+    pending: () => queue.length,
+  };
 }
 
 const params = { dashboard_id: 7 } as CardSubscribeParams;
-const data = (key: string, extra: Partial<CardData> = {}): CardData => ({ key, cat: 'SINGLE_VALUE_CARD', success: true, ...extra });
+const data = (key: string, extra: Partial<CardData> = {}): CardData => ({
+  key,
+  cat: 'SINGLE_VALUE_CARD',
+  success: true,
+  ...extra,
+});
 
 describe('card feed', () => {
   it('subscribes once to the dashboard channel and routes pushes of its room by card key', async () => {
@@ -38,7 +48,8 @@ describe('card feed', () => {
     await vi.waitFor(() => expect(feed.status).toBe('live'));
     let renders = 0;
     feed.listen('a', () => renders++);
-    for (let i = 0; i < 50; i++) t.fire(CARD_LIVE.event, { room: 'dashboard.1', key: 'a', mode: 'full', data: data('a', { value: i }) });
+    for (let i = 0; i < 50; i++)
+      t.fire(CARD_LIVE.event, { room: 'dashboard.1', key: 'a', mode: 'full', data: data('a', { value: i }) });
     expect(frames.pending()).toBe(1);
     frames.run();
     expect(renders).toBe(1);
@@ -51,10 +62,25 @@ describe('card feed', () => {
     const feed = acquireFeed(createLiveHub(t), params, frames);
     await vi.waitFor(() => expect(feed.status).toBe('live'));
     const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ ts: from + i, v: from + i }));
-    t.fire(CARD_LIVE.event, { room: 'dashboard.1', key: 'c', mode: 'full', data: data('c', { chart_data: rows(0, 5), window: { type: 'REALTIME', ndata: 6 } }) });
+    t.fire(CARD_LIVE.event, {
+      room: 'dashboard.1',
+      key: 'c',
+      mode: 'full',
+      data: data('c', { chart_data: rows(0, 5), window: { type: 'REALTIME', ndata: 6 } }),
+    });
     frames.run();
-    t.fire(CARD_LIVE.event, { room: 'dashboard.1', key: 'c', mode: 'append', data: data('c', { chart_data: rows(5, 1) }) });
-    t.fire(CARD_LIVE.event, { room: 'dashboard.1', key: 'c', mode: 'append', data: data('c', { chart_data: rows(6, 2) }) });
+    t.fire(CARD_LIVE.event, {
+      room: 'dashboard.1',
+      key: 'c',
+      mode: 'append',
+      data: data('c', { chart_data: rows(5, 1) }),
+    });
+    t.fire(CARD_LIVE.event, {
+      room: 'dashboard.1',
+      key: 'c',
+      mode: 'append',
+      data: data('c', { chart_data: rows(6, 2) }),
+    });
     frames.run();
     const s = feed.get('c')!;
     expect((s.data.chart_data as { ts: number }[]).map((r) => r.ts)).toEqual([2, 3, 4, 5, 6, 7]);

@@ -27,7 +27,8 @@ export interface FeedScheduler {
 
 /** requestAnimationFrame where there is one (a hidden tab pauses it: updates wait and merge), else a 16 ms timer. */
 export const frameScheduler: FeedScheduler = {
-  request: (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => fn()) : setTimeout(fn, 16)),
+  request: (fn) =>
+    typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => fn()) : setTimeout(fn, 16),
   now: () => Date.now(),
 };
 
@@ -152,7 +153,11 @@ function cardFeedOf(sub: LiveSubscription, scheduler: FeedScheduler): CardFeed {
 }
 
 /** Holds the hub's subscription of a dashboard channel and answers its cards' feed; `releaseFeed` when done. */
-export function acquireFeed(hub: LiveHub, params: CardSubscribeParams, scheduler: FeedScheduler = frameScheduler): CardFeed {
+export function acquireFeed(
+  hub: LiveHub,
+  params: CardSubscribeParams,
+  scheduler: FeedScheduler = frameScheduler,
+): CardFeed {
   return cardFeedOf(hub.open(CARD_LIVE.channel, params), scheduler);
 }
 

@@ -22,11 +22,20 @@ export function AboutPage() {
   return (
     <Card sx={{ maxWidth: 640, position: 'relative', minHeight: 160 }}>
       <CardContent>
-        <Typography variant="h5" component="h2" gutterBottom>{T.about.title}</Typography>
+        <Typography variant="h5" component="h2" gutterBottom>
+          {T.about.title}
+        </Typography>
         {(failed || notFound) && <Alert severity="error">{T.shell.loadFailed}</Alert>}
         <Box sx={{ display: 'grid', gap: 2, mt: 1 }}>
           {fields.map(([name, label, value]) => (
-            <TextField key={name} name={name} label={label} value={value} slotProps={{ input: { readOnly: true } }} fullWidth />
+            <TextField
+              key={name}
+              name={name}
+              label={label}
+              value={value}
+              slotProps={{ input: { readOnly: true } }}
+              fullWidth
+            />
           ))}
         </Box>
       </CardContent>

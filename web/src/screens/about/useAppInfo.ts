@@ -8,7 +8,12 @@ import { DOMAIN_PATTERN } from '../../api/area.js';
 export type AppInfo = OutputOf<typeof contracts.apps.getByDomain>['data'];
 
 export function useAppInfo(domain: string, isTenant: boolean) {
-  const [state, setState] = useState<{ data: AppInfo | null; loading: boolean; notFound: boolean; failed: boolean }>({ data: null, loading: true, notFound: false, failed: false });
+  const [state, setState] = useState<{ data: AppInfo | null; loading: boolean; notFound: boolean; failed: boolean }>({
+    data: null,
+    loading: true,
+    notFound: false,
+    failed: false,
+  });
   useEffect(() => {
     if (!DOMAIN_PATTERN.test(domain)) return;
     let live = true;

@@ -20,7 +20,11 @@ const addNotice = notices.about('apps.add');
 
 /** the template's dashboard, added in the new application (the tenant's call, addressed to that domain) */
 async function createFromTemplate(domain: string, template: TemplateCard): Promise<void> {
-  const r = await api.call(contracts.dashboards.add, { label: template.name, conf_dashboard: templateDashboard(template.name) }, { domain, isTenant: true });
+  const r = await api.call(
+    contracts.dashboards.add,
+    { label: template.name, conf_dashboard: templateDashboard(template.name) },
+    { domain, isTenant: true },
+  );
   if (isOk(r)) notices.success(T.templatePicker.created(template.name));
   else notices.error(T.templatePicker.createFailed(template.name));
 }
@@ -35,7 +39,11 @@ export function AddAppPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const input = { name: values.name.trim(), domain: values.domain.trim(), ...(values.description.trim() ? { description: values.description.trim() } : {}) };
+    const input = {
+      name: values.name.trim(),
+      domain: values.domain.trim(),
+      ...(values.description.trim() ? { description: values.description.trim() } : {}),
+    };
     const parsed = AddAppInput.safeParse(input);
     if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
     setErrors({});
@@ -74,7 +82,17 @@ export function AddAppPage() {
   return (
     <Card sx={{ position: 'relative' }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Box component="form" noValidate onSubmit={submit} sx={{ display: 'grid', gap: 4, gridTemplateColumns: '1fr', '@media (min-width: 768px)': { gridTemplateColumns: 'minmax(220px, 1fr) 2fr' } }}>
+        <Box
+          component="form"
+          noValidate
+          onSubmit={submit}
+          sx={{
+            display: 'grid',
+            gap: 4,
+            gridTemplateColumns: '1fr',
+            '@media (min-width: 768px)': { gridTemplateColumns: 'minmax(220px, 1fr) 2fr' },
+          }}
+        >
           <AppImagePicker />
           <Box>
             <Stack spacing={0.5}>
@@ -84,18 +102,31 @@ export function AddAppPage() {
               {field('url', T.appForm.url, { type: 'url' })}
             </Stack>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-              <Button variant="outlined" onClick={() => setPicking(true)} disabled={busy}>{T.appForm.template}</Button>
+              <Button variant="outlined" onClick={() => setPicking(true)} disabled={busy}>
+                {T.appForm.template}
+              </Button>
               {template && <Chip label={T.appForm.templateChosen(template.name)} onDelete={() => setTemplate(null)} />}
             </Stack>
             <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-              <Button onClick={() => navigate('/admin/apps')} disabled={busy}>{T.common.cancel}</Button>
-              <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+              <Button onClick={() => navigate('/admin/apps')} disabled={busy}>
+                {T.common.cancel}
+              </Button>
+              <Button type="submit" variant="contained" disabled={busy}>
+                {T.common.save}
+              </Button>
             </Stack>
           </Box>
         </Box>
       </CardContent>
       <LoadingOverlay open={busy} />
-      <TemplatePicker open={picking} onClose={() => setPicking(false)} onChoose={(c) => { setTemplate(c); setPicking(false); }} />
+      <TemplatePicker
+        open={picking}
+        onClose={() => setPicking(false)}
+        onChoose={(c) => {
+          setTemplate(c);
+          setPicking(false);
+        }}
+      />
     </Card>
   );
 }

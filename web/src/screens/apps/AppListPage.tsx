@@ -13,21 +13,42 @@ type AppSummary = OutputOf<typeof contracts.apps.list>['data'][number];
 export function AppListPage() {
   const navigate = useNavigate();
   const [apps, setApps] = useState<AppSummary[] | null>(null);
-  useLoad(() => callAndNotify(contracts.apps.list), (o) => setApps(o.ok ? o.value.data : []), []);
+  useLoad(
+    () => callAndNotify(contracts.apps.list),
+    (o) => setApps(o.ok ? o.value.data : []),
+    [],
+  );
 
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
+      >
         <Box>
-          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.application.listTitle}</Typography>
+          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+            {T.application.listTitle}
+          </Typography>
           <Typography color="text.secondary">{T.application.listSubtitle}</Typography>
         </Box>
-        <Button component={RouterLink} to="/admin/apps/add" variant="contained" startIcon={<AddIcon />}>{T.appForm.add}</Button>
+        <Button component={RouterLink} to="/admin/apps/add" variant="contained" startIcon={<AddIcon />}>
+          {T.appForm.add}
+        </Button>
       </Stack>
-      {apps && apps.length === 0 && <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{T.appForm.empty}</Typography>}
+      {apps && apps.length === 0 && (
+        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
+          {T.appForm.empty}
+        </Typography>
+      )}
       <Box
         data-testid="app-cards"
-        sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', '@media (min-width: 997px)': { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))' } }}
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+          '@media (min-width: 997px)': { gridTemplateColumns: 'repeat(4, minmax(0, 1fr))' },
+        }}
       >
         {apps?.map((a) => (
           <Card key={a.id} variant="outlined" data-testid="app-card">
@@ -36,11 +57,25 @@ export function AppListPage() {
                 <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1.5 }}>
                   <Avatar sx={{ bgcolor: 'primary.main' }}>{a.name.charAt(0).toUpperCase()}</Avatar>
                   <Box sx={{ minWidth: 0 }}>
-                    <Typography variant="subtitle1" sx={{ fontWeight: 700 }} noWrap>{a.name}</Typography>
-                    <Typography variant="caption" color="text.secondary" noWrap component="p">{a.domain}</Typography>
+                    <Typography variant="subtitle1" sx={{ fontWeight: 700 }} noWrap>
+                      {a.name}
+                    </Typography>
+                    <Typography variant="caption" color="text.secondary" noWrap component="p">
+                      {a.domain}
+                    </Typography>
                   </Box>
                 </Stack>
-                <Typography variant="body2" color="text.secondary" sx={{ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden', minHeight: '4.3em' }}>
+                <Typography
+                  variant="body2"
+                  color="text.secondary"
+                  sx={{
+                    display: '-webkit-box',
+                    WebkitLineClamp: 3,
+                    WebkitBoxOrient: 'vertical',
+                    overflow: 'hidden',
+                    minHeight: '4.3em',
+                  }}
+                >
                   {a.description || T.appForm.noDescription}
                 </Typography>
               </CardContent>

@@ -6,7 +6,12 @@ import { z } from 'zod';
 import { useNavigate, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import {
-  contracts, CreateCredentialsInput, CREDENTIALS_CATEGORIES, DEFAULT_CREDENTIALS_CATEGORY, T, UpdateCredentialsInput,
+  contracts,
+  CreateCredentialsInput,
+  CREDENTIALS_CATEGORIES,
+  DEFAULT_CREDENTIALS_CATEGORY,
+  T,
+  UpdateCredentialsInput,
 } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk, resultCode } from '../../api/request.js';
@@ -26,14 +31,22 @@ interface FormValues {
   details: string;
 }
 
-const EMPTY: FormValues = { category: String(DEFAULT_CREDENTIALS_CATEGORY), credentials_id: '', credentials_secret: '', scopes: '{}', details: '{}' };
+const EMPTY: FormValues = {
+  category: String(DEFAULT_CREDENTIALS_CATEGORY),
+  credentials_id: '',
+  credentials_secret: '',
+  scopes: '{}',
+  details: '{}',
+};
 const categories = Object.entries(CREDENTIALS_CATEGORIES).map(([code, text]) => ({ code, text }));
 const asJsonText = (v: unknown) => JSON.stringify(v ?? {}, null, 2);
 
 /** The required fields the form checks before the schema (an empty JSON text is "required", not "invalid JSON"). */
 function missing(v: FormValues, update: boolean): FieldErrors {
   const out: FieldErrors = {};
-  const fields: (keyof FormValues)[] = update ? ['scopes', 'details'] : ['category', 'credentials_id', 'scopes', 'details'];
+  const fields: (keyof FormValues)[] = update
+    ? ['scopes', 'details']
+    : ['category', 'credentials_id', 'scopes', 'details'];
   for (const f of fields) if (!v[f].trim()) out[f] = T.common.required;
   return out;
 }
@@ -55,7 +68,13 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
       setBusy(false);
       if (o.ok) {
         const c = o.value.data;
-        setValues({ category: String(c.category), credentials_id: c.credentials_id, credentials_secret: c.credentials_secret, scopes: asJsonText(c.scopes), details: asJsonText(c.details) });
+        setValues({
+          category: String(c.category),
+          credentials_id: c.credentials_id,
+          credentials_secret: c.credentials_secret,
+          scopes: asJsonText(c.scopes),
+          details: asJsonText(c.details),
+        });
       } else if (!o.sessionEnded) navigate(area.to('@credentials'), { replace: true });
     },
     [update, id, area, navigate],
@@ -68,10 +87,19 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
     const send = async () => {
       // the forms edit JSON as text; the parsed objects are sent
       if (update) {
-        const parsed = UpdateCredentialsInput.safeParse({ id: Number(id), scopes: values.scopes, details: values.details });
+        const parsed = UpdateCredentialsInput.safeParse({
+          id: Number(id),
+          scopes: values.scopes,
+          details: values.details,
+        });
         return parsed.success ? api.call(contracts.credentials.update, parsed.data) : parsed.error;
       }
-      const parsed = CreateCredentialsInput.safeParse({ category: values.category, credentials_id: values.credentials_id.trim(), scopes: values.scopes, details: values.details });
+      const parsed = CreateCredentialsInput.safeParse({
+        category: values.category,
+        credentials_id: values.credentials_id.trim(),
+        scopes: values.scopes,
+        details: values.details,
+      });
       return parsed.success ? api.call(contracts.credentials.create, parsed.data) : parsed.error;
     };
     setBusy(true);
@@ -93,7 +121,8 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
     notices.error(failureMessage(r, { fallback: update ? T.credentials.updateFailed : T.credentials.createFailed }));
   };
 
-  const set = (name: keyof FormValues) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value }));
+  const set = (name: keyof FormValues) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [name]: e.target.value }));
   const common = (name: keyof FormValues) => ({
     name,
     value: values[name],
@@ -106,7 +135,9 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
   return (
     <Card sx={{ position: 'relative', maxWidth: 880 }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>{update ? T.credentials.updateTitle : T.credentials.createTitle}</Typography>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
+          {update ? T.credentials.updateTitle : T.credentials.createTitle}
+        </Typography>
         <Box component="form" noValidate onSubmit={submit}>
           <Stack spacing={1}>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
@@ -142,12 +173,32 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
               disabled={!update}
               slotProps={{ input: { readOnly: true, sx: { fontFamily: 'monospace' } }, inputLabel: { shrink: true } }}
             />
-            <TextField {...common('scopes')} required multiline minRows={4} label={T.credentials.scopes} helperText={errors.scopes ?? T.credentials.scopesHelp} slotProps={{ input: { sx: { fontFamily: 'monospace' } } }} />
-            <TextField {...common('details')} required multiline minRows={4} label={T.credentials.details} helperText={errors.details ?? T.credentials.detailsHelp} slotProps={{ input: { sx: { fontFamily: 'monospace' } } }} />
+            <TextField
+              {...common('scopes')}
+              required
+              multiline
+              minRows={4}
+              label={T.credentials.scopes}
+              helperText={errors.scopes ?? T.credentials.scopesHelp}
+              slotProps={{ input: { sx: { fontFamily: 'monospace' } } }}
+            />
+            <TextField
+              {...common('details')}
+              required
+              multiline
+              minRows={4}
+              label={T.credentials.details}
+              helperText={errors.details ?? T.credentials.detailsHelp}
+              slotProps={{ input: { sx: { fontFamily: 'monospace' } } }}
+            />
           </Stack>
           <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={toList} disabled={busy}>{T.common.cancel}</Button>
-            <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+            <Button onClick={toList} disabled={busy}>
+              {T.common.cancel}
+            </Button>
+            <Button type="submit" variant="contained" disabled={busy}>
+              {T.common.save}
+            </Button>
           </Stack>
         </Box>
       </CardContent>

@@ -2,7 +2,21 @@
 // secret; the card menu copies the id or the secret, regenerates the secret (after a warning), edits or deletes.
 import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { Box, Button, Card, CardContent, Chip, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
@@ -34,11 +48,19 @@ function SecretLine({ secret }: { secret: string }) {
   const [shown, setShown] = useState(false);
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-      <Typography variant="body2" data-testid="credentials-secret" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', flex: 1, minWidth: 0 }}>
+      <Typography
+        variant="body2"
+        data-testid="credentials-secret"
+        sx={{ fontFamily: 'monospace', wordBreak: 'break-all', flex: 1, minWidth: 0 }}
+      >
         {shown ? secret : maskSecret(secret)}
       </Typography>
       <Tooltip title={shown ? T.credentials.hideSecret : T.credentials.showSecret}>
-        <IconButton size="small" aria-label={shown ? T.credentials.hideSecret : T.credentials.showSecret} onClick={() => setShown((s) => !s)}>
+        <IconButton
+          size="small"
+          aria-label={shown ? T.credentials.hideSecret : T.credentials.showSecret}
+          onClick={() => setShown((s) => !s)}
+        >
           {shown ? <VisibilityOff fontSize="small" /> : <Visibility fontSize="small" />}
         </IconButton>
       </Tooltip>
@@ -92,27 +114,53 @@ export function CredentialsListPage() {
 
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
+      >
         <Box>
-          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.credentials.title}</Typography>
+          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+            {T.credentials.title}
+          </Typography>
           <Typography color="text.secondary">{T.credentials.listSubtitle}</Typography>
         </Box>
-        <Button component={RouterLink} to={area.to('@credentials/create')} variant="contained" startIcon={<AddIcon />}>{T.credentials.createButton}</Button>
+        <Button component={RouterLink} to={area.to('@credentials/create')} variant="contained" startIcon={<AddIcon />}>
+          {T.credentials.createButton}
+        </Button>
       </Stack>
-      {items?.length === 0 && <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{T.credentials.empty}</Typography>}
+      {items?.length === 0 && (
+        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
+          {T.credentials.empty}
+        </Typography>
+      )}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))' }}>
         {items?.map((c) => (
           <Card key={c.id} variant="outlined" data-testid="credentials-card">
             <CardContent>
               <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
                 <Chip label={c.category_text} color="primary" size="small" data-testid="credentials-category" />
-                <IconButton aria-label={T.credentials.cardMenu} onClick={(e) => setMenu({ anchor: e.currentTarget, pair: c })} size="small">
+                <IconButton
+                  aria-label={T.credentials.cardMenu}
+                  onClick={(e) => setMenu({ anchor: e.currentTarget, pair: c })}
+                  size="small"
+                >
                   <MoreVertIcon />
                 </IconButton>
               </Stack>
-              <Typography variant="caption" color="text.secondary">{T.credentials.credentialsId}</Typography>
-              <Typography variant="subtitle1" data-testid="credentials-id" sx={{ fontFamily: 'monospace', fontWeight: 700, wordBreak: 'break-all', mb: 1 }}>{c.credentials_id}</Typography>
-              <Typography variant="caption" color="text.secondary">{T.credentials.credentialsSecret}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {T.credentials.credentialsId}
+              </Typography>
+              <Typography
+                variant="subtitle1"
+                data-testid="credentials-id"
+                sx={{ fontFamily: 'monospace', fontWeight: 700, wordBreak: 'break-all', mb: 1 }}
+              >
+                {c.credentials_id}
+              </Typography>
+              <Typography variant="caption" color="text.secondary">
+                {T.credentials.credentialsSecret}
+              </Typography>
               <SecretLine key={c.credentials_secret} secret={c.credentials_secret} />
             </CardContent>
           </Card>
@@ -120,23 +168,33 @@ export function CredentialsListPage() {
       </Box>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
         <MenuItem onClick={act((p) => copyWithNotice(p.credentials_id, T.credentials.idCopied))}>
-          <ListItemIcon><ContentCopyIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <ContentCopyIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{T.credentials.copyId}</ListItemText>
         </MenuItem>
         <MenuItem onClick={act((p) => copyWithNotice(p.credentials_secret, T.credentials.secretCopied))}>
-          <ListItemIcon><ContentCopyIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <ContentCopyIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{T.credentials.copySecret}</ListItemText>
         </MenuItem>
         <MenuItem onClick={act(regenerate)}>
-          <ListItemIcon><AutorenewIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <AutorenewIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{T.credentials.regenerateSecret}</ListItemText>
         </MenuItem>
         <MenuItem onClick={act((p) => navigate(area.to('@credentials/update/{id}', { id: p.id })))}>
-          <ListItemIcon><EditIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <EditIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{T.credentials.edit}</ListItemText>
         </MenuItem>
         <MenuItem onClick={act(remove)}>
-          <ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon>
+          <ListItemIcon>
+            <DeleteIcon fontSize="small" color="error" />
+          </ListItemIcon>
           <ListItemText>{T.credentials.delete}</ListItemText>
         </MenuItem>
       </Menu>

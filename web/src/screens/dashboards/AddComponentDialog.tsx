@@ -5,7 +5,15 @@ import { T } from '@sentra/contracts';
 const c = T.dashboards.confirm;
 const l = T.dashboards.layout;
 
-export function AddComponentDialog({ open, onClose, onChoose }: { open: boolean; onClose(): void; onChoose(how: 'editor' | 'manual'): void }) {
+export function AddComponentDialog({
+  open,
+  onClose,
+  onChoose,
+}: {
+  open: boolean;
+  onClose(): void;
+  onChoose(how: 'editor' | 'manual'): void;
+}) {
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
       <DialogTitle>{c.addComponentTitle}</DialogTitle>
@@ -14,8 +22,12 @@ export function AddComponentDialog({ open, onClose, onChoose }: { open: boolean;
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{T.common.cancel}</Button>
-        <Button onClick={() => onChoose('manual')} variant="outlined">{l.manual}</Button>
-        <Button onClick={() => onChoose('editor')} variant="contained" autoFocus>{l.editor}</Button>
+        <Button onClick={() => onChoose('manual')} variant="outlined">
+          {l.manual}
+        </Button>
+        <Button onClick={() => onChoose('editor')} variant="contained" autoFocus>
+          {l.editor}
+        </Button>
       </DialogActions>
     </Dialog>
   );

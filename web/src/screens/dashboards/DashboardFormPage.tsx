@@ -13,7 +13,15 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { ROUTES, reportLoadFailure } from './dashboardCalls.js';
-import { EMPTY_FORM, fieldOfPath, formBody, formValuesOf, type DashboardFormErrors, type DashboardFormField, type DashboardFormValues } from './dashboardForm.js';
+import {
+  EMPTY_FORM,
+  fieldOfPath,
+  formBody,
+  formValuesOf,
+  type DashboardFormErrors,
+  type DashboardFormField,
+  type DashboardFormValues,
+} from './dashboardForm.js';
 import { GlobalVariablesField } from './GlobalVariablesField.js';
 
 const f = T.dashboards.form;
@@ -36,7 +44,10 @@ export function DashboardFormPage({ routeKey }: ScreenProps) {
     let live = true;
     void (async () => {
       const [record, others] = editing
-        ? await Promise.all([api.call(contracts.dashboards.get, { id: Number(id) }), api.call(contracts.dashboards.listNin, { id: Number(id) })])
+        ? await Promise.all([
+            api.call(contracts.dashboards.get, { id: Number(id) }),
+            api.call(contracts.dashboards.listNin, { id: Number(id) }),
+          ])
         : [undefined, await api.call(contracts.navs.list)];
       if (!live) return;
       setBusy(false);
@@ -67,7 +78,9 @@ export function DashboardFormPage({ routeKey }: ScreenProps) {
     }
     setErrors({});
     setBusy(true);
-    const r = editing ? await api.call(contracts.dashboards.edit, { id: Number(id), ...out.body }) : await api.call(contracts.dashboards.add, out.body);
+    const r = editing
+      ? await api.call(contracts.dashboards.edit, { id: Number(id), ...out.body })
+      : await api.call(contracts.dashboards.add, out.body);
     setBusy(false);
     if (isOk(r)) {
       notices.success(editing ? T.dashboards.notify.editSuccess : T.dashboards.notify.addSuccess);
@@ -80,42 +93,108 @@ export function DashboardFormPage({ routeKey }: ScreenProps) {
       if (field && !serverErrors[field]) serverErrors[field] = err.message;
     }
     setErrors(serverErrors);
-    notices.error(failureMessage(r, { fallback: editing ? T.dashboards.notify.editFailed : T.dashboards.notify.addFailed }));
+    notices.error(
+      failureMessage(r, { fallback: editing ? T.dashboards.notify.editFailed : T.dashboards.notify.addFailed }),
+    );
   };
 
-  const set = (name: DashboardFormField) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: name === 'decimals' ? Number(e.target.value) : e.target.value }));
-  const field = (name: DashboardFormField) => ({ name, value: values[name], onChange: set(name), error: !!errors[name], fullWidth: true, disabled: busy });
+  const set = (name: DashboardFormField) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [name]: name === 'decimals' ? Number(e.target.value) : e.target.value }));
+  const field = (name: DashboardFormField) => ({
+    name,
+    value: values[name],
+    onChange: set(name),
+    error: !!errors[name],
+    fullWidth: true,
+    disabled: busy,
+  });
 
   return (
     <Card sx={{ position: 'relative', maxWidth: 880 }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>{editing ? s.editTitle : s.addTitle}</Typography>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
+          {editing ? s.editTitle : s.addTitle}
+        </Typography>
         <Box component="form" noValidate onSubmit={submit}>
           <Stack spacing={1}>
-            <TextField {...field('label')} required autoFocus label={f.name} helperText={errors.label ?? ' '} slotProps={{ htmlInput: { maxLength: 64 } }} />
-            <TextField {...field('desc')} label={f.desc} multiline minRows={2} helperText={errors.desc ?? ' '} slotProps={{ htmlInput: { maxLength: 256 } }} />
+            <TextField
+              {...field('label')}
+              required
+              autoFocus
+              label={f.name}
+              helperText={errors.label ?? ' '}
+              slotProps={{ htmlInput: { maxLength: 64 } }}
+            />
+            <TextField
+              {...field('desc')}
+              label={f.desc}
+              multiline
+              minRows={2}
+              helperText={errors.desc ?? ' '}
+              slotProps={{ htmlInput: { maxLength: 256 } }}
+            />
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField {...field('refresh')} required type="number" label={f.refreshRate} helperText={errors.refresh ?? f.refreshHelper} slotProps={{ htmlInput: { min: 0, step: 100 } }} />
-              <TextField {...field('decimals')} select label={s.decimals} helperText={errors.decimals ?? s.decimalsHelper} sx={{ maxWidth: { sm: 220 } }}>
+              <TextField
+                {...field('refresh')}
+                required
+                type="number"
+                label={f.refreshRate}
+                helperText={errors.refresh ?? f.refreshHelper}
+                slotProps={{ htmlInput: { min: 0, step: 100 } }}
+              />
+              <TextField
+                {...field('decimals')}
+                select
+                label={s.decimals}
+                helperText={errors.decimals ?? s.decimalsHelper}
+                sx={{ maxWidth: { sm: 220 } }}
+              >
                 {decimals.map((d) => (
-                  <MenuItem key={d} value={d}>{d}</MenuItem>
+                  <MenuItem key={d} value={d}>
+                    {d}
+                  </MenuItem>
                 ))}
               </TextField>
             </Stack>
             {parents.length > 0 && (
-              <TextField {...field('parent')} select label={f.parent} helperText={errors.parent ?? ' '} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}>
+              <TextField
+                {...field('parent')}
+                select
+                label={f.parent}
+                helperText={errors.parent ?? ' '}
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              >
                 <MenuItem value="">{s.noParent}</MenuItem>
                 {parents.map((p) => (
                   <MenuItem key={p.id} value={String(p.id)}>{`${p.label} (/${p.path})`}</MenuItem>
                 ))}
               </TextField>
             )}
-            <TextField {...field('customUrl')} type="url" label={s.customUrl} helperText={errors.customUrl ?? s.customUrlHelper} />
-            <GlobalVariablesField value={values.variables} error={errors.variables} disabled={busy} onChange={(variables) => setValues((v) => ({ ...v, variables }))} />
+            <TextField
+              {...field('customUrl')}
+              type="url"
+              label={s.customUrl}
+              helperText={errors.customUrl ?? s.customUrlHelper}
+            />
+            <GlobalVariablesField
+              value={values.variables}
+              error={errors.variables}
+              disabled={busy}
+              onChange={(variables) => setValues((v) => ({ ...v, variables }))}
+            />
           </Stack>
           <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end', mt: 3 }}>
-            <Button onClick={() => navigate(editing && stored ? area.to(ROUTES.conf, { path: stored.path }) : area.to(ROUTES.list))} disabled={busy}>{T.common.cancel}</Button>
-            <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+            <Button
+              onClick={() =>
+                navigate(editing && stored ? area.to(ROUTES.conf, { path: stored.path }) : area.to(ROUTES.list))
+              }
+              disabled={busy}
+            >
+              {T.common.cancel}
+            </Button>
+            <Button type="submit" variant="contained" disabled={busy}>
+              {T.common.save}
+            </Button>
           </Stack>
         </Box>
       </CardContent>

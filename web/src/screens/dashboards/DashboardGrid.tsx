@@ -8,8 +8,23 @@ import { Responsive, WidthProvider, type Layout, type Layouts } from 'react-grid
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import { Box, Chip, Paper, Stack, Typography } from '@mui/material';
-import { EDIT_GRID_COLUMNS, GRID_BREAKPOINTS, GRID_MARGIN, GRID_ROW_HEIGHT, T, cardPixelHeight } from '@sentra/contracts';
-import { VIEW_COLUMNS, canArrange, gridItemOf, stackedItems, type Breakpoint, type GridLayouts, type StoredComponent } from './gridLayout.js';
+import {
+  EDIT_GRID_COLUMNS,
+  GRID_BREAKPOINTS,
+  GRID_MARGIN,
+  GRID_ROW_HEIGHT,
+  T,
+  cardPixelHeight,
+} from '@sentra/contracts';
+import {
+  VIEW_COLUMNS,
+  canArrange,
+  gridItemOf,
+  stackedItems,
+  type Breakpoint,
+  type GridLayouts,
+  type StoredComponent,
+} from './gridLayout.js';
 
 const ResponsiveGrid = WidthProvider(Responsive);
 
@@ -17,7 +32,13 @@ const ResponsiveGrid = WidthProvider(Responsive);
  * The view's margins [x, y]: the spec's 36 px, except beside the one stacked column below sm, where 36 px on both
  * sides of a 400 px screen would take a fifth of it. Rows keep 36 px (a card's height in pixels counts on it).
  */
-const VIEW_MARGINS: Record<Breakpoint, [number, number]> = { lg: [GRID_MARGIN, GRID_MARGIN], md: [GRID_MARGIN, GRID_MARGIN], sm: [GRID_MARGIN, GRID_MARGIN], xs: [16, GRID_MARGIN], xxs: [16, GRID_MARGIN] };
+const VIEW_MARGINS: Record<Breakpoint, [number, number]> = {
+  lg: [GRID_MARGIN, GRID_MARGIN],
+  md: [GRID_MARGIN, GRID_MARGIN],
+  sm: [GRID_MARGIN, GRID_MARGIN],
+  xs: [16, GRID_MARGIN],
+  xxs: [16, GRID_MARGIN],
+};
 
 /** Elements inside a card that must not start a drag (menus, buttons). */
 export const NO_DRAG = 'sentra-no-drag';
@@ -46,21 +67,53 @@ function DashboardCard({ c, h, actions }: { c: StoredComponent; h: number; actio
       sx={{ height: cardPixelHeight(h), display: 'flex', flexDirection: 'column', overflow: 'hidden', borderRadius: 2 }}
     >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1.5, pt: 1, pb: 0.5, minWidth: 0 }}>
-        <Typography variant="subtitle2" noWrap sx={{ fontWeight: 700, flex: 1, minWidth: 0 }} title={title}>{title}</Typography>
-        <Chip size="small" variant="outlined" label={c.cat || '?'} sx={{ fontFamily: 'monospace', fontSize: 11, maxWidth: '55%' }} />
+        <Typography variant="subtitle2" noWrap sx={{ fontWeight: 700, flex: 1, minWidth: 0 }} title={title}>
+          {title}
+        </Typography>
+        <Chip
+          size="small"
+          variant="outlined"
+          label={c.cat || '?'}
+          sx={{ fontFamily: 'monospace', fontSize: 11, maxWidth: '55%' }}
+        />
         {actions}
       </Stack>
       <Box
         data-testid="card-placeholder"
-        sx={{ flex: 1, m: 1, mt: 0.5, minHeight: 0, border: 1, borderStyle: 'dashed', borderColor: 'divider', borderRadius: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'action.hover', overflow: 'hidden' }}
+        sx={{
+          flex: 1,
+          m: 1,
+          mt: 0.5,
+          minHeight: 0,
+          border: 1,
+          borderStyle: 'dashed',
+          borderColor: 'divider',
+          borderRadius: 1,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          bgcolor: 'action.hover',
+          overflow: 'hidden',
+        }}
       >
-        <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'center', px: 1 }}>{T.dashboards.screens.cardPlaceholder}</Typography>
+        <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'center', px: 1 }}>
+          {T.dashboards.screens.cardPlaceholder}
+        </Typography>
       </Box>
     </Paper>
   );
 }
 
-export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', onLayoutsChange, onBreakpointChange, actions, renderCard }: DashboardGridProps) {
+export function DashboardGrid({
+  components,
+  mode,
+  layouts,
+  breakpoint = 'lg',
+  onLayoutsChange,
+  onBreakpointChange,
+  actions,
+  renderCard,
+}: DashboardGridProps) {
   const edit = mode === 'edit';
   /** the view's own breakpoint (the edit layout's is controlled by its page) */
   const [viewBreakpoint, setViewBreakpoint] = useState<Breakpoint>('lg');
@@ -78,7 +131,12 @@ export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', on
   const arrange = edit && canArrange(breakpoint);
 
   return (
-    <Box data-testid={edit ? 'dashboard-grid-edit' : 'dashboard-grid'} data-breakpoint={breakpoint} data-arrange={arrange ? 'on' : 'off'} sx={{ mx: { xs: -2, sm: -3 } }}>
+    <Box
+      data-testid={edit ? 'dashboard-grid-edit' : 'dashboard-grid'}
+      data-breakpoint={breakpoint}
+      data-arrange={arrange ? 'on' : 'off'}
+      sx={{ mx: { xs: -2, sm: -3 } }}
+    >
       <ResponsiveGrid
         breakpoints={GRID_BREAKPOINTS}
         cols={edit ? EDIT_GRID_COLUMNS : VIEW_COLUMNS}
@@ -89,7 +147,9 @@ export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', on
         isResizable={arrange}
         draggableCancel={`.${NO_DRAG}`}
         compactType="vertical"
-        onBreakpointChange={(bp) => (edit ? onBreakpointChange?.(bp as Breakpoint) : setViewBreakpoint(bp as Breakpoint))}
+        onBreakpointChange={(bp) =>
+          edit ? onBreakpointChange?.(bp as Breakpoint) : setViewBreakpoint(bp as Breakpoint)
+        }
         onResize={(_l: Layout[], _old: Layout, item: Layout) => {
           if (resizing?.key !== item.i || resizing.h !== item.h) setResizing({ key: item.i, h: item.h });
         }}
@@ -100,7 +160,15 @@ export function DashboardGrid({ components, mode, layouts, breakpoint = 'lg', on
       >
         {components.map((c) => (
           <div key={c.key} data-grid-key={c.key}>
-            {renderCard ? renderCard(c, heights.get(c.key) ?? gridItemOf(c).h, edit ? actions?.(c) : undefined) : <DashboardCard c={c} h={heights.get(c.key) ?? gridItemOf(c).h} actions={edit ? actions?.(c) : undefined} />}
+            {renderCard ? (
+              renderCard(c, heights.get(c.key) ?? gridItemOf(c).h, edit ? actions?.(c) : undefined)
+            ) : (
+              <DashboardCard
+                c={c}
+                h={heights.get(c.key) ?? gridItemOf(c).h}
+                actions={edit ? actions?.(c) : undefined}
+              />
+            )}
           </div>
         ))}
       </ResponsiveGrid>

@@ -4,7 +4,20 @@
 // the view's own, live on the dashboard's default filter, read-only (issue 28): arranging them sends no command.
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Alert, Box, Button, IconButton, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  ListSubheader,
+  Menu,
+  MenuItem,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import SaveIcon from '@mui/icons-material/Save';
 import EditIcon from '@mui/icons-material/Edit';
@@ -13,7 +26,16 @@ import MoreVertIcon from '@mui/icons-material/MoreVert';
 import TuneIcon from '@mui/icons-material/Tune';
 import DataObjectIcon from '@mui/icons-material/DataObject';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { CARD_TYPES, cardTypeLabel, contracts, dashboardRefreshMs, GRID_BREAKPOINTS, T, type CardTypeCode, type DashboardRecord } from '@sentra/contracts';
+import {
+  CARD_TYPES,
+  cardTypeLabel,
+  contracts,
+  dashboardRefreshMs,
+  GRID_BREAKPOINTS,
+  T,
+  type CardTypeCode,
+  type DashboardRecord,
+} from '@sentra/contracts';
 import { CardsReadOnly, LiveDashboard, liveCardRenderer } from '../../cards/index.js';
 import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
 import { api } from '../../api/client.js';
@@ -27,7 +49,17 @@ import { DashboardGrid, NO_DRAG } from './DashboardGrid.js';
 import { AddComponentDialog } from './AddComponentDialog.js';
 import { ROUTES, dashboardByPath, useLoad } from './dashboardCalls.js';
 import {
-  canArrange, canSaveLayout, componentsOf, editLayouts, layoutFingerprint, readLayouts, withLayout, writeLayouts, type Breakpoint, type GridLayouts, type StoredComponent,
+  canArrange,
+  canSaveLayout,
+  componentsOf,
+  editLayouts,
+  layoutFingerprint,
+  readLayouts,
+  withLayout,
+  writeLayouts,
+  type Breakpoint,
+  type GridLayouts,
+  type StoredComponent,
 } from './gridLayout.js';
 import type { ListForward } from './DashboardListPage.js';
 
@@ -58,7 +90,9 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
   const conf = dashboard.conf_dashboard as Record<string, unknown>;
   const components = useMemo(() => componentsOf(conf), [conf]);
   const base = useMemo(() => layoutFingerprint(components), [components]);
-  const [layouts, setLayouts] = useState<GridLayouts>(() => editLayouts(components, readLayouts(window.localStorage, dashboard.id, base)));
+  const [layouts, setLayouts] = useState<GridLayouts>(() =>
+    editLayouts(components, readLayouts(window.localStorage, dashboard.id, base)),
+  );
   const [breakpoint, setBreakpoint] = useState<Breakpoint>(() => breakpointOf(window.innerWidth));
   const [busy, setBusy] = useState(false);
   const [choosing, setChoosing] = useState(false);
@@ -68,7 +102,8 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
   const renderCard = useMemo(() => liveCardRenderer(dashboard.id), [dashboard.id]);
   const confPath = area.to(ROUTES.conf, { path: dashboard.path });
   /** "After saving or deleting it returns to the dashboard list, then the config view." */
-  const backThroughList = (path = dashboard.path) => navigate(area.to(ROUTES.list), { state: { then: area.to(ROUTES.conf, { path }) } satisfies ListForward });
+  const backThroughList = (path = dashboard.path) =>
+    navigate(area.to(ROUTES.list), { state: { then: area.to(ROUTES.conf, { path }) } satisfies ListForward });
 
   const changeLayouts = (next: GridLayouts) => {
     setLayouts(next);
@@ -83,7 +118,9 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
     setBusy(false);
     if (!isOk(r)) {
       const first = (r.body as { errors?: { path: string; message: string }[] }).errors?.[0];
-      notices.error(first ? `${n.layoutFailed}: ${first.path} ${first.message}` : failureMessage(r, { fallback: n.layoutFailed }));
+      notices.error(
+        first ? `${n.layoutFailed}: ${first.path} ${first.message}` : failureMessage(r, { fallback: n.layoutFailed }),
+      );
       return;
     }
     writeLayouts(window.localStorage, dashboard.id, layoutFingerprint(componentsOf(next)), layouts);
@@ -111,26 +148,58 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
 
   return (
     <Box sx={{ position: 'relative' }}>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2, justifyContent: 'space-between', alignItems: { md: 'center' } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }}>{T.dashboards.layout.editTitle(dashboard.label)}</Typography>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ mb: 2, justifyContent: 'space-between', alignItems: { md: 'center' } }}
+      >
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }}>
+          {T.dashboards.layout.editTitle(dashboard.label)}
+        </Typography>
         <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center', rowGap: 1 }}>
           <Tooltip title={s.refresh}>
-            <IconButton aria-label={s.refresh} onClick={onRefresh}><RefreshIcon /></IconButton>
+            <IconButton aria-label={s.refresh} onClick={onRefresh}>
+              <RefreshIcon />
+            </IconButton>
           </Tooltip>
           <Tooltip title={saveAllowed ? '' : s.saveLayoutNarrow}>
             <span>
-              <Button variant="outlined" startIcon={<SaveIcon />} onClick={() => void saveLayout()} disabled={!saveAllowed || busy}>{s.saveLayout}</Button>
+              <Button
+                variant="outlined"
+                startIcon={<SaveIcon />}
+                onClick={() => void saveLayout()}
+                disabled={!saveAllowed || busy}
+              >
+                {s.saveLayout}
+              </Button>
             </span>
           </Tooltip>
-          <Button variant="outlined" startIcon={<EditIcon />} onClick={() => navigate(area.to(ROUTES.edit, { id: dashboard.id }))}>{s.editDashboard}</Button>
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setChoosing(true)}>{s.addComponent}</Button>
+          <Button
+            variant="outlined"
+            startIcon={<EditIcon />}
+            onClick={() => navigate(area.to(ROUTES.edit, { id: dashboard.id }))}
+          >
+            {s.editDashboard}
+          </Button>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setChoosing(true)}>
+            {s.addComponent}
+          </Button>
         </Stack>
       </Stack>
       {components.length === 0 ? (
-        <Alert severity="info" variant="outlined">{s.emptyDashboard}</Alert>
+        <Alert severity="info" variant="outlined">
+          {s.emptyDashboard}
+        </Alert>
       ) : (
         <CardsReadOnly.Provider value={true}>
-          <LiveDashboard dashboardId={dashboard.id} filter={filter} components={components} refreshMs={dashboardRefreshMs(conf)} globals={conf.var as Record<string, unknown> | undefined} decimals={(conf.view as { decimal?: number } | undefined)?.decimal}>
+          <LiveDashboard
+            dashboardId={dashboard.id}
+            filter={filter}
+            components={components}
+            refreshMs={dashboardRefreshMs(conf)}
+            globals={conf.var as Record<string, unknown> | undefined}
+            decimals={(conf.view as { decimal?: number } | undefined)?.decimal}
+          >
             <DashboardGrid
               components={components}
               mode="edit"
@@ -140,7 +209,13 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
               onLayoutsChange={changeLayouts}
               renderCard={renderCard}
               actions={(c) => (
-                <IconButton size="small" className={NO_DRAG} aria-label={s.componentMenu(c.key)} onClick={(e) => setMenu({ anchor: e.currentTarget, c })} sx={{ mr: -1, flexShrink: 0 }}>
+                <IconButton
+                  size="small"
+                  className={NO_DRAG}
+                  aria-label={s.componentMenu(c.key)}
+                  onClick={(e) => setMenu({ anchor: e.currentTarget, c })}
+                  sx={{ mr: -1, flexShrink: 0 }}
+                >
                   <MoreVertIcon fontSize="small" />
                 </IconButton>
               )}
@@ -149,17 +224,31 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
         </CardsReadOnly.Provider>
       )}
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
-        {menu && menu.c.cat in CARD_TYPES && <ListSubheader data-testid="card-type-name" sx={{ lineHeight: '32px' }}>{cardTypeLabel(menu.c.cat as CardTypeCode, T.dashboards.editor)}</ListSubheader>}
-        <MenuItem onClick={act((c) => navigate(area.to(ROUTES.componentEdit, { path: dashboard.path, componentKey: c.key })))}>
-          <ListItemIcon><TuneIcon fontSize="small" /></ListItemIcon>
+        {menu && menu.c.cat in CARD_TYPES && (
+          <ListSubheader data-testid="card-type-name" sx={{ lineHeight: '32px' }}>
+            {cardTypeLabel(menu.c.cat as CardTypeCode, T.dashboards.editor)}
+          </ListSubheader>
+        )}
+        <MenuItem
+          onClick={act((c) => navigate(area.to(ROUTES.componentEdit, { path: dashboard.path, componentKey: c.key })))}
+        >
+          <ListItemIcon>
+            <TuneIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{s.editWithEditor}</ListItemText>
         </MenuItem>
-        <MenuItem onClick={act((c) => navigate(area.to(ROUTES.manualEdit, { path: dashboard.path, componentKey: c.key })))}>
-          <ListItemIcon><DataObjectIcon fontSize="small" /></ListItemIcon>
+        <MenuItem
+          onClick={act((c) => navigate(area.to(ROUTES.manualEdit, { path: dashboard.path, componentKey: c.key })))}
+        >
+          <ListItemIcon>
+            <DataObjectIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{s.editManual}</ListItemText>
         </MenuItem>
         <MenuItem onClick={act(removeCard)}>
-          <ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon>
+          <ListItemIcon>
+            <DeleteIcon fontSize="small" color="error" />
+          </ListItemIcon>
           <ListItemText>{s.removeComponent}</ListItemText>
         </MenuItem>
       </Menu>
@@ -181,7 +270,13 @@ export function DashboardLayoutPage() {
   const { state, busy, reload } = useLoad(() => dashboardByPath(path), [path]);
   return (
     <Box sx={{ position: 'relative', minHeight: 240 }}>
-      {state.status === 'ready' && <LayoutEditor key={`${state.data.id}:${JSON.stringify(state.data.conf_dashboard)}`} dashboard={state.data} onRefresh={() => void reload()} />}
+      {state.status === 'ready' && (
+        <LayoutEditor
+          key={`${state.data.id}:${JSON.stringify(state.data.conf_dashboard)}`}
+          dashboard={state.data}
+          onRefresh={() => void reload()}
+        />
+      )}
       {state.status === 'failed' && state.notFound && <Alert severity="warning">{s.dashboardNotFound}</Alert>}
       <LoadingOverlay open={busy} />
     </Box>

@@ -2,7 +2,20 @@
 // click opens it; the card menu edits (_dashboard_conf_/{path}) or deletes after confirmation; 'Create Dashboard'.
 import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { Box, Button, Card, CardActionArea, CardContent, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardActionArea,
+  CardContent,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Stack,
+  Typography,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import EditIcon from '@mui/icons-material/Edit';
@@ -40,7 +53,11 @@ export function DashboardListPage() {
     if (forward) navigate(forward, { replace: true });
   }, [forward, navigate]);
 
-  const { state, busy: loading, reload } = useLoad(async () => {
+  const {
+    state,
+    busy: loading,
+    reload,
+  } = useLoad(async () => {
     const r = await api.call(contracts.navs.list);
     if (isOk(r)) return { status: 'ready' as const, data: r.body.navs };
     reportLoadFailure(r);
@@ -69,14 +86,26 @@ export function DashboardListPage() {
   if (forward) return null;
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
+      >
         <Box>
-          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{s.listTitle}</Typography>
+          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+            {s.listTitle}
+          </Typography>
           <Typography color="text.secondary">{s.listSubtitle}</Typography>
         </Box>
-        <Button component={RouterLink} to={area.to(ROUTES.add)} variant="contained" startIcon={<AddIcon />}>{s.createButton}</Button>
+        <Button component={RouterLink} to={area.to(ROUTES.add)} variant="contained" startIcon={<AddIcon />}>
+          {s.createButton}
+        </Button>
       </Stack>
-      {items?.length === 0 && <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{s.empty}</Typography>}
+      {items?.length === 0 && (
+        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
+          {s.empty}
+        </Typography>
+      )}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
         {items?.map((item) => (
           <Card key={item.id} variant="outlined" data-testid="dashboard-list-card" sx={{ position: 'relative' }}>
@@ -84,15 +113,38 @@ export function DashboardListPage() {
               <CardContent sx={{ pr: 6 }}>
                 <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
                   <DashboardIcon color="primary" fontSize="small" />
-                  <Typography variant="subtitle1" sx={{ fontWeight: 700 }} noWrap data-testid="dashboard-label">{item.label}</Typography>
+                  <Typography variant="subtitle1" sx={{ fontWeight: 700 }} noWrap data-testid="dashboard-label">
+                    {item.label}
+                  </Typography>
                 </Stack>
-                <Typography variant="caption" color="text.secondary" component="div">{s.path}</Typography>
-                <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', mb: 1 }} data-testid="dashboard-path">/{item.path}</Typography>
-                <Typography variant="caption" color="text.secondary" component="div">{s.parentPath}</Typography>
+                <Typography variant="caption" color="text.secondary" component="div">
+                  {s.path}
+                </Typography>
+                <Typography
+                  variant="body2"
+                  sx={{ fontFamily: 'monospace', wordBreak: 'break-all', mb: 1 }}
+                  data-testid="dashboard-path"
+                >
+                  /{item.path}
+                </Typography>
+                <Typography variant="caption" color="text.secondary" component="div">
+                  {s.parentPath}
+                </Typography>
                 {item.parent !== null && pathOf.has(item.parent) ? (
-                  <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} data-testid="dashboard-parent">{`/${pathOf.get(item.parent)}`}</Typography>
+                  <Typography
+                    variant="body2"
+                    sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+                    data-testid="dashboard-parent"
+                  >{`/${pathOf.get(item.parent)}`}</Typography>
                 ) : (
-                  <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }} data-testid="dashboard-parent">{s.noParent}</Typography>
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ fontStyle: 'italic' }}
+                    data-testid="dashboard-parent"
+                  >
+                    {s.noParent}
+                  </Typography>
                 )}
               </CardContent>
             </CardActionArea>
@@ -109,11 +161,15 @@ export function DashboardListPage() {
       </Box>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
         <MenuItem onClick={act((i) => navigate(area.to(ROUTES.conf, { path: i.path })))}>
-          <ListItemIcon><EditIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <EditIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{s.edit}</ListItemText>
         </MenuItem>
         <MenuItem onClick={act(remove)}>
-          <ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon>
+          <ListItemIcon>
+            <DeleteIcon fontSize="small" color="error" />
+          </ListItemIcon>
           <ListItemText>{s.remove}</ListItemText>
         </MenuItem>
       </Menu>

@@ -40,7 +40,12 @@ function QuickRangePicker({ filter, onChange }: { filter: ViewFilter; onChange(f
       >
         {chosen ? quickRangeLabel(chosen) : filter.kind === 'range' ? s.customRange : s.quickRange}
       </Button>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)} slotProps={{ list: { dense: true, 'aria-label': s.quickRange } }}>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        slotProps={{ list: { dense: true, 'aria-label': s.quickRange } }}
+      >
         {QUICK_RANGE_IDS.map((id) => (
           <MenuItem
             key={id}
@@ -67,7 +72,8 @@ function FilterBar({ vars, filter, onChange }: { vars: unknown; filter: ViewFilt
   const filters = useMemo(() => filterVariables(vars), [vars]);
   const set = (field: 'start' | 'end') => (e: React.ChangeEvent<HTMLInputElement>) => {
     const ms = new Date(e.target.value).getTime();
-    if (Number.isFinite(ms) && filter.kind === 'range') onChange({ kind: 'range', start: filter.start, end: filter.end, [field]: ms });
+    if (Number.isFinite(ms) && filter.kind === 'range')
+      onChange({ kind: 'range', start: filter.start, end: filter.end, [field]: ms });
   };
   const showRange = filter.kind === 'range' && (filters.length === 0 || !filter.quick);
   return (
@@ -86,14 +92,30 @@ function FilterBar({ vars, filter, onChange }: { vars: unknown; filter: ViewFilt
           slotProps={{ htmlInput: { 'data-testid': 'view-filter' } }}
         >
           {filters.map((f) => (
-            <MenuItem key={f.id} value={f.id}>{f.name}</MenuItem>
+            <MenuItem key={f.id} value={f.id}>
+              {f.name}
+            </MenuItem>
           ))}
         </TextField>
       )}
       {showRange && filter.kind === 'range' && (
         <>
-          <TextField type="datetime-local" size="small" label={s.rangeStart} value={localInput(filter.start)} onChange={set('start')} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField type="datetime-local" size="small" label={s.rangeEnd} value={localInput(filter.end)} onChange={set('end')} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField
+            type="datetime-local"
+            size="small"
+            label={s.rangeStart}
+            value={localInput(filter.start)}
+            onChange={set('start')}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            type="datetime-local"
+            size="small"
+            label={s.rangeEnd}
+            value={localInput(filter.end)}
+            onChange={set('end')}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
         </>
       )}
       <QuickRangePicker filter={filter} onChange={onChange} />
@@ -102,7 +124,8 @@ function FilterBar({ vars, filter, onChange }: { vars: unknown; filter: ViewFilt
 }
 
 /** The page a custom-URL dashboard shows in a frame instead of cards. */
-const customUrlOf = (conf: Record<string, unknown>) => (conf.type === 'custom_url' && typeof conf.custom_url === 'string' && conf.custom_url ? conf.custom_url : undefined);
+const customUrlOf = (conf: Record<string, unknown>) =>
+  conf.type === 'custom_url' && typeof conf.custom_url === 'string' && conf.custom_url ? conf.custom_url : undefined;
 
 /** The cards a dashboard view draws live (none for a custom-URL dashboard). */
 export const liveComponentsOf = (conf: Record<string, unknown>) => (customUrlOf(conf) ? [] : componentsOf(conf));
@@ -111,7 +134,15 @@ export const liveComponentsOf = (conf: Record<string, unknown>) => (customUrlOf(
  * `initialFilter`: the filter the view opens with when the screen chose it already (it joined the channel of that
  * filter as the record arrived); otherwise the dashboard's default, as of now.
  */
-export function DashboardView({ dashboard, onRefresh, initialFilter }: { dashboard: DashboardRecord; onRefresh(): void; initialFilter?: ViewFilter }) {
+export function DashboardView({
+  dashboard,
+  onRefresh,
+  initialFilter,
+}: {
+  dashboard: DashboardRecord;
+  onRefresh(): void;
+  initialFilter?: ViewFilter;
+}) {
   const conf = dashboard.conf_dashboard as Record<string, unknown>;
   const components = useMemo(() => componentsOf(conf), [conf]);
   const [filter, setFilter] = useState<ViewFilter>(() => initialFilter ?? defaultViewFilter(conf.var, Date.now()));
@@ -119,24 +150,39 @@ export function DashboardView({ dashboard, onRefresh, initialFilter }: { dashboa
   usePageTitle(dashboard.label);
   /** refresh: the record again, and a quick range ("1 jam terakhir") moved up to now */
   const refresh = () => {
-    if (filter.kind === 'range' && filter.quick) setFilter({ kind: 'range', ...quickRange(filter.quick, Date.now()), quick: filter.quick });
+    if (filter.kind === 'range' && filter.quick)
+      setFilter({ kind: 'range', ...quickRange(filter.quick, Date.now()), quick: filter.quick });
     onRefresh();
   };
 
   return (
     <Box data-testid="dashboard-view" data-filter={filter.kind === 'filter' ? filter.key : 'range'}>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2, justifyContent: 'space-between', alignItems: { md: 'center' } }}>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ mb: 2, justifyContent: 'space-between', alignItems: { md: 'center' } }}
+      >
         <Box sx={{ minWidth: 0 }}>
-          <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }} noWrap>{dashboard.label}</Typography>
-          {dashboard.desc && <Typography color="text.secondary" variant="body2">{dashboard.desc}</Typography>}
+          <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }} noWrap>
+            {dashboard.label}
+          </Typography>
+          {dashboard.desc && (
+            <Typography color="text.secondary" variant="body2">
+              {dashboard.desc}
+            </Typography>
+          )}
         </Box>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
           {!customUrl && <FilterBar vars={conf.var} filter={filter} onChange={setFilter} />}
           {customUrl && (
-            <Button href={customUrl} target="_blank" rel="noopener noreferrer" startIcon={<OpenInNewIcon />}>{s.openInTab}</Button>
+            <Button href={customUrl} target="_blank" rel="noopener noreferrer" startIcon={<OpenInNewIcon />}>
+              {s.openInTab}
+            </Button>
           )}
           <Tooltip title={s.refresh}>
-            <IconButton aria-label={s.refresh} onClick={refresh}><RefreshIcon /></IconButton>
+            <IconButton aria-label={s.refresh} onClick={refresh}>
+              <RefreshIcon />
+            </IconButton>
           </Tooltip>
         </Stack>
       </Stack>
@@ -146,12 +192,29 @@ export function DashboardView({ dashboard, onRefresh, initialFilter }: { dashboa
           title={dashboard.label}
           src={customUrl}
           data-testid="dashboard-frame"
-          sx={{ width: '100%', height: 'calc(100vh - 200px)', minHeight: 400, border: 1, borderColor: 'divider', borderRadius: 2, bgcolor: 'background.paper' }}
+          sx={{
+            width: '100%',
+            height: 'calc(100vh - 200px)',
+            minHeight: 400,
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 2,
+            bgcolor: 'background.paper',
+          }}
         />
       ) : components.length === 0 ? (
-        <Alert severity="info" variant="outlined">{s.emptyDashboard}</Alert>
+        <Alert severity="info" variant="outlined">
+          {s.emptyDashboard}
+        </Alert>
       ) : (
-        <LiveDashboard dashboardId={dashboard.id} filter={filter} components={components} refreshMs={dashboardRefreshMs(conf)} globals={conf.var as Record<string, unknown> | undefined} decimals={(conf.view as { decimal?: number } | undefined)?.decimal}>
+        <LiveDashboard
+          dashboardId={dashboard.id}
+          filter={filter}
+          components={components}
+          refreshMs={dashboardRefreshMs(conf)}
+          globals={conf.var as Record<string, unknown> | undefined}
+          decimals={(conf.view as { decimal?: number } | undefined)?.decimal}
+        >
           <DashboardGrid components={components} mode="view" renderCard={liveCardRenderer(dashboard.id)} />
         </LiveDashboard>
       )}

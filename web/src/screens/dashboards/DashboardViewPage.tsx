@@ -20,31 +20,35 @@ function ViewById({ id }: { id: number | undefined }) {
   useEffect(() => void liveSocket(), []);
   /** the filter the view opens with, chosen (and its channel joined) when the record first arrived */
   const opened = useRef<{ id: number; filter: ViewFilter }>(undefined);
-  const { state, busy, reload } = useLoad<DashboardRecord>(
-    async () => {
-      if (id === undefined) return { status: 'failed', notFound: true };
-      const r = await dashboardById(id, contracts.dashboards.view);
-      // before the page renders with the record: the cards' chunks are requested and their channel joined (the gateway
-      // computes their first frames meanwhile); a reload keeps the view and its filter, so this runs once per dashboard
-      if (r.status === 'ready' && opened.current?.id !== r.data.id) {
-        const conf = r.data.conf_dashboard as Record<string, unknown>;
-        const components = liveComponentsOf(conf);
-        if (components.length > 0) {
-          opened.current = { id: r.data.id, filter: defaultViewFilter(conf.var, Date.now()) };
-          joinDashboardEarly(r.data.id, opened.current.filter);
-          preloadDashboardViews(components);
-        }
+  const { state, busy, reload } = useLoad<DashboardRecord>(async () => {
+    if (id === undefined) return { status: 'failed', notFound: true };
+    const r = await dashboardById(id, contracts.dashboards.view);
+    // before the page renders with the record: the cards' chunks are requested and their channel joined (the gateway
+    // computes their first frames meanwhile); a reload keeps the view and its filter, so this runs once per dashboard
+    if (r.status === 'ready' && opened.current?.id !== r.data.id) {
+      const conf = r.data.conf_dashboard as Record<string, unknown>;
+      const components = liveComponentsOf(conf);
+      if (components.length > 0) {
+        opened.current = { id: r.data.id, filter: defaultViewFilter(conf.var, Date.now()) };
+        joinDashboardEarly(r.data.id, opened.current.filter);
+        preloadDashboardViews(components);
       }
-      return r;
-    },
-    [id],
-  );
+    }
+    return r;
+  }, [id]);
   return (
     <Box sx={{ position: 'relative', minHeight: 240 }}>
       {state.status === 'ready' && (
-        <DashboardView key={state.data.id} dashboard={state.data} onRefresh={() => void reload()} initialFilter={opened.current?.id === state.data.id ? opened.current.filter : undefined} />
+        <DashboardView
+          key={state.data.id}
+          dashboard={state.data}
+          onRefresh={() => void reload()}
+          initialFilter={opened.current?.id === state.data.id ? opened.current.filter : undefined}
+        />
       )}
-      {state.status === 'failed' && state.notFound && <Alert severity="warning">{T.dashboards.screens.dashboardNotFound}</Alert>}
+      {state.status === 'failed' && state.notFound && (
+        <Alert severity="warning">{T.dashboards.screens.dashboardNotFound}</Alert>
+      )}
       <LoadingOverlay open={busy} />
     </Box>
   );
@@ -77,7 +81,8 @@ export function DashboardNavPage({ routeKey }: ScreenProps) {
     return entry ? { status: 'ready', data: entry.id } : { status: 'failed', notFound: true };
   }, [routeKey]);
   if (state.status === 'ready') return <ViewById id={state.data} />;
-  if (state.status === 'failed' && state.notFound) return <Alert severity="warning">{T.dashboards.screens.dashboardNotFound}</Alert>;
+  if (state.status === 'failed' && state.notFound)
+    return <Alert severity="warning">{T.dashboards.screens.dashboardNotFound}</Alert>;
   return (
     <Box sx={{ position: 'relative', minHeight: 240 }}>
       <LoadingOverlay open={state.status === 'loading'} />

@@ -17,14 +17,28 @@ function variablesOf(text: string): Record<string, VariableValue> | undefined {
   }
 }
 
-export function GlobalVariablesField({ value, error, disabled, onChange }: { value: string; error?: string; disabled?: boolean; onChange(text: string): void }) {
+export function GlobalVariablesField({
+  value,
+  error,
+  disabled,
+  onChange,
+}: {
+  value: string;
+  error?: string;
+  disabled?: boolean;
+  onChange(text: string): void;
+}) {
   const variables = variablesOf(value) ?? {};
   const write = (next: Record<string, VariableValue>) => onChange(JSON.stringify(next, null, 2));
   return (
     <Stack spacing={1}>
       <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
-        <Typography variant="subtitle2" sx={{ fontWeight: 700 }}>{s.globalVariables}</Typography>
-        <Typography variant="caption" color="text.secondary">{s.variablesCount(Object.keys(variables).length)}</Typography>
+        <Typography variant="subtitle2" sx={{ fontWeight: 700 }}>
+          {s.globalVariables}
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          {s.variablesCount(Object.keys(variables).length)}
+        </Typography>
       </Stack>
       <Stack direction="row" spacing={1.5} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
         <VariableButtons
@@ -36,7 +50,11 @@ export function GlobalVariablesField({ value, error, disabled, onChange }: { val
           onRemove={(_, key) => write(Object.fromEntries(Object.entries(variables).filter(([k]) => k !== key)))}
         />
       </Stack>
-      {error && <Typography variant="caption" color="error">{error}</Typography>}
+      {error && (
+        <Typography variant="caption" color="error">
+          {error}
+        </Typography>
+      )}
     </Stack>
   );
 }

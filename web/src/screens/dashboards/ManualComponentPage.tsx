@@ -14,7 +14,14 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { ROUTES, dashboardByPath } from './dashboardCalls.js';
-import { configText, manualComponent, newComponentConfig, withComponent, type ManualErrors, type ManualValues } from './manualComponent.js';
+import {
+  configText,
+  manualComponent,
+  newComponentConfig,
+  withComponent,
+  type ManualErrors,
+  type ManualValues,
+} from './manualComponent.js';
 
 const s = T.dashboards.screens;
 const n = T.dashboards.notify;
@@ -37,7 +44,8 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
     void dashboardByPath(path).then((r) => {
       if (!live) return;
       setBusy(false);
-      if (r.status !== 'ready') return setMissing(r.status === 'failed' && r.notFound ? s.dashboardNotFound : undefined);
+      if (r.status !== 'ready')
+        return setMissing(r.status === 'failed' && r.notFound ? s.dashboardNotFound : undefined);
       const conf = r.data.conf_dashboard as Record<string, unknown>;
       const existing = (conf.dashboard as Record<string, Record<string, unknown>> | undefined)?.[componentKey];
       if (editing && !existing) return setMissing(s.componentNotFound);
@@ -57,10 +65,18 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
     const conf = dashboard.conf_dashboard as Record<string, unknown>;
     const taken = Object.prototype.hasOwnProperty.call(conf.dashboard ?? {}, out.key);
     // "Saving a component under an existing key asks confirmation to replace it."
-    if (!editing && taken && !(await confirm({ title: T.dashboards.variables.overwriteTitle, message: T.dashboards.confirm.saveComponent }))) return;
+    if (
+      !editing &&
+      taken &&
+      !(await confirm({ title: T.dashboards.variables.overwriteTitle, message: T.dashboards.confirm.saveComponent }))
+    )
+      return;
     setErrors({});
     setBusy(true);
-    const r = await api.call(contracts.dashboards.edit, { id: dashboard.id, conf_dashboard: withComponent(conf, out.key, out.component) });
+    const r = await api.call(contracts.dashboards.edit, {
+      id: dashboard.id,
+      conf_dashboard: withComponent(conf, out.key, out.component),
+    });
     setBusy(false);
     if (isOk(r)) {
       notices.success(editing ? n.editSuccess : n.manualAddSuccess);
@@ -79,9 +95,13 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
   return (
     <Card sx={{ position: 'relative', maxWidth: 880 }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>{editing ? s.manualEditTitle : T.dashboards.layout.manualTitle}</Typography>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
+          {editing ? s.manualEditTitle : T.dashboards.layout.manualTitle}
+        </Typography>
         {missing ? (
-          <Alert severity="warning" action={<Button onClick={back}>{T.common.back}</Button>}>{missing}</Alert>
+          <Alert severity="warning" action={<Button onClick={back}>{T.common.back}</Button>}>
+            {missing}
+          </Alert>
         ) : (
           <Box component="form" noValidate onSubmit={submit}>
             <Stack spacing={2}>
@@ -112,8 +132,12 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
               />
             </Stack>
             <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end', mt: 3 }}>
-              <Button onClick={back} disabled={busy}>{T.common.cancel}</Button>
-              <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+              <Button onClick={back} disabled={busy}>
+                {T.common.cancel}
+              </Button>
+              <Button type="submit" variant="contained" disabled={busy}>
+                {T.common.save}
+              </Button>
             </Stack>
           </Box>
         )}

@@ -10,10 +10,12 @@ export { ROUTES } from './routeKeys.js';
 
 /** "A failure of any data fetch stops the loading indicator and shows nothing else" — beyond the platform-wide texts. */
 export function reportLoadFailure(r: ApiResult<unknown>): void {
-  if (r.failure === 'network' || r.failure === 'timeout' || r.code >= 500) notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
+  if (r.failure === 'network' || r.failure === 'timeout' || r.code >= 500)
+    notices.error(failureMessage(r, { fallback: T.shell.loadFailed }));
 }
 
-export type LoadState<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'failed'; notFound: boolean };
+export type LoadState<T> =
+  { status: 'loading' } | { status: 'ready'; data: T } | { status: 'failed'; notFound: boolean };
 
 /** A dashboard by its path (the config routes carry the path): the id from nav/list, then nav/dashboard/{id}. */
 export async function dashboardByPath(path: string): Promise<LoadState<DashboardRecord>> {
@@ -27,7 +29,10 @@ export async function dashboardByPath(path: string): Promise<LoadState<Dashboard
   return dashboardById(item.id, contracts.dashboards.dashboard);
 }
 
-export async function dashboardById(id: number, entry: typeof contracts.dashboards.dashboard | typeof contracts.dashboards.view | typeof contracts.dashboards.get): Promise<LoadState<DashboardRecord>> {
+export async function dashboardById(
+  id: number,
+  entry: typeof contracts.dashboards.dashboard | typeof contracts.dashboards.view | typeof contracts.dashboards.get,
+): Promise<LoadState<DashboardRecord>> {
   const r = await api.call(entry, { id });
   if (isOk(r)) return { status: 'ready', data: r.body.data };
   reportLoadFailure(r);

@@ -1,6 +1,13 @@
 // The add/edit dashboard form without React (spec 02 sections 2, 5): its fields, the conf_dashboard it sends (an
 // edit keeps the components and other stored fields), and where each schema issue shows.
-import { AddDashboardInput, DASHBOARD_VERSION, DECIMALS_DEFAULT, REFRESH_AUTO, T, type DashboardRecord } from '@sentra/contracts';
+import {
+  AddDashboardInput,
+  DASHBOARD_VERSION,
+  DECIMALS_DEFAULT,
+  REFRESH_AUTO,
+  T,
+  type DashboardRecord,
+} from '@sentra/contracts';
 
 export interface DashboardFormValues {
   label: string;
@@ -27,7 +34,8 @@ export const EMPTY_FORM: DashboardFormValues = {
   variables: '{}',
 };
 
-const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 export function formValuesOf(d: DashboardRecord): DashboardFormValues {
   const conf = obj(d.conf_dashboard);
@@ -66,7 +74,8 @@ export function formBody(values: DashboardFormValues, stored?: DashboardRecord):
   let vars: unknown;
   try {
     vars = JSON.parse(values.variables.trim() || '{}');
-    if (typeof vars !== 'object' || vars === null || Array.isArray(vars)) errors.variables = T.dashboards.screens.variablesInvalid;
+    if (typeof vars !== 'object' || vars === null || Array.isArray(vars))
+      errors.variables = T.dashboards.screens.variablesInvalid;
   } catch {
     errors.variables = T.dashboards.screens.variablesInvalid;
   }
@@ -84,7 +93,12 @@ export function formBody(values: DashboardFormValues, stored?: DashboardRecord):
     var: vars,
     dashboard: obj(base.dashboard),
   };
-  const body = { label: values.label, desc: values.desc, parent: values.parent ? Number(values.parent) : null, conf_dashboard: conf };
+  const body = {
+    label: values.label,
+    desc: values.desc,
+    parent: values.parent ? Number(values.parent) : null,
+    conf_dashboard: conf,
+  };
   const parsed = AddDashboardInput.safeParse(body);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -92,7 +106,8 @@ export function formBody(values: DashboardFormValues, stored?: DashboardRecord):
       if (field && !errors[field]) errors[field] = issue.message;
     }
     // an issue in a stored component is not a form field: it shows on the name's line rather than vanish
-    if (!Object.keys(errors).length) errors.label = `${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`;
+    if (!Object.keys(errors).length)
+      errors.label = `${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`;
     return { ok: false, errors };
   }
   return { ok: true, body: { ...body, label: parsed.data.label } };

@@ -53,7 +53,15 @@ export function componentsOf(conf: Record<string, unknown> | undefined): StoredC
     .filter(([, c]) => typeof c === 'object' && c !== null && !Array.isArray(c))
     .map(([key, c]) => {
       const comp = c as Record<string, unknown>;
-      return { ...comp, key, cat: String(comp.cat ?? ''), x: num(comp.x, 0), y: num(comp.y, 0), w: num(comp.w, 1), h: num(comp.h, 1) } as StoredComponent;
+      return {
+        ...comp,
+        key,
+        cat: String(comp.cat ?? ''),
+        x: num(comp.x, 0),
+        y: num(comp.y, 0),
+        w: num(comp.w, 1),
+        h: num(comp.h, 1),
+      } as StoredComponent;
     });
 }
 
@@ -74,7 +82,15 @@ export function saveHeight(cat: string, h: number): number {
 /** The grid item of a component: position, doubled height, and its type's minimum (fixed) size. */
 export function gridItemOf(c: StoredComponent, opts: { static?: boolean } = {}): GridItem {
   const size = cardSize(c.cat);
-  const item: GridItem = { i: c.key, x: c.x, y: c.y, w: c.w, h: Math.max(1, Math.round(loadHeight(c))), minW: size.fixedW ?? size.minW, minH: size.fixedH ?? size.minH };
+  const item: GridItem = {
+    i: c.key,
+    x: c.x,
+    y: c.y,
+    w: c.w,
+    h: Math.max(1, Math.round(loadHeight(c))),
+    minW: size.fixedW ?? size.minW,
+    minH: size.fixedH ?? size.minH,
+  };
   if (size.fixedW !== undefined) item.maxW = size.fixedW;
   if (size.fixedH !== undefined) item.maxH = size.fixedH;
   if (opts.static || c.static) item.static = true;
@@ -130,7 +146,10 @@ export const layoutStorageKey = (dashboardId: number) => `sentra.dashboard.layou
 
 /** What the server had when the local layouts were made: when it changes (a save elsewhere), local layouts are stale. */
 export function layoutFingerprint(components: readonly StoredComponent[]): string {
-  return components.map((c) => `${c.key}:${c.x},${c.y},${c.w},${c.h}`).sort().join('|');
+  return components
+    .map((c) => `${c.key}:${c.x},${c.y},${c.w},${c.h}`)
+    .sort()
+    .join('|');
 }
 
 interface StoredLayouts {

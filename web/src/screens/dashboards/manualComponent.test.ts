@@ -6,17 +6,32 @@ import { configText, manualComponent, newComponentConfig, withComponent } from '
 
 describe('the manual component form', () => {
   it('requires a key of at most 30 characters', () => {
-    expect(manualComponent({ key: ' ', config: '{}' })).toEqual({ ok: false, errors: { key: T.dashboards.component.manualKeyRequired } });
-    expect(manualComponent({ key: 'k'.repeat(31), config: '{}' })).toEqual({ ok: false, errors: { key: T.common.max(30) } });
+    expect(manualComponent({ key: ' ', config: '{}' })).toEqual({
+      ok: false,
+      errors: { key: T.dashboards.component.manualKeyRequired },
+    });
+    expect(manualComponent({ key: 'k'.repeat(31), config: '{}' })).toEqual({
+      ok: false,
+      errors: { key: T.common.max(30) },
+    });
   });
   it('requires the configuration to be a JSON object', () => {
     for (const config of ['{', '[1]', '"x"', ''])
-      expect(manualComponent({ key: 'a', config })).toEqual({ ok: false, errors: { config: T.dashboards.component.invalidJson } });
+      expect(manualComponent({ key: 'a', config })).toEqual({
+        ok: false,
+        errors: { config: T.dashboards.component.invalidJson },
+      });
   });
   it('gives the component with its key, which replaces one with the same key', () => {
-    const out = manualComponent({ key: 'suhu', config: '{"cat": "TITLE", "x": 0, "y": 0, "w": 4, "h": 1, "key": "lain"}' });
+    const out = manualComponent({
+      key: 'suhu',
+      config: '{"cat": "TITLE", "x": 0, "y": 0, "w": 4, "h": 1, "key": "lain"}',
+    });
     expect(out).toEqual({ ok: true, key: 'suhu', component: { cat: 'TITLE', x: 0, y: 0, w: 4, h: 1, key: 'suhu' } });
-    const conf = withComponent({ version: '2', dashboard: { suhu: { old: true } } }, 'suhu', { key: 'suhu', cat: 'TITLE' });
+    const conf = withComponent({ version: '2', dashboard: { suhu: { old: true } } }, 'suhu', {
+      key: 'suhu',
+      cat: 'TITLE',
+    });
     expect(conf.dashboard).toEqual({ suhu: { key: 'suhu', cat: 'TITLE' } });
   });
   it('starts a new component as a valid single value card under the others', () => {

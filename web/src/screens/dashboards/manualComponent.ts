@@ -14,7 +14,19 @@ export type ManualErrors = Partial<Record<keyof ManualValues, string>>;
 /** The JSON a new component starts from: a single value card under the existing ones. */
 export function newComponentConfig(conf: Record<string, unknown>): string {
   const bottom = componentsOf(conf).reduce((y, comp) => Math.max(y, comp.y + comp.h * 2), 0);
-  return JSON.stringify({ cat: 'SINGLE_VALUE_CARD', x: 0, y: bottom, w: 1, h: 1, config: { refresh: 0 }, view: { title: 'Nilai', decimal: 2 } }, null, 2);
+  return JSON.stringify(
+    {
+      cat: 'SINGLE_VALUE_CARD',
+      x: 0,
+      y: bottom,
+      w: 1,
+      h: 1,
+      config: { refresh: 0 },
+      view: { title: 'Nilai', decimal: 2 },
+    },
+    null,
+    2,
+  );
 }
 
 /** A stored component as the form shows it: everything but its key. */
@@ -23,7 +35,8 @@ export function configText(component: Record<string, unknown>): string {
   return JSON.stringify(rest, null, 2);
 }
 
-export type ManualOutcome = { ok: true; key: string; component: Record<string, unknown> } | { ok: false; errors: ManualErrors };
+export type ManualOutcome =
+  { ok: true; key: string; component: Record<string, unknown> } | { ok: false; errors: ManualErrors };
 
 export function manualComponent(values: ManualValues): ManualOutcome {
   const errors: ManualErrors = {};
@@ -42,7 +55,12 @@ export function manualComponent(values: ManualValues): ManualOutcome {
 }
 
 /** conf_dashboard with `component` under its key (replacing one with the same key). */
-export function withComponent(conf: Record<string, unknown>, key: string, component: Record<string, unknown>): Record<string, unknown> {
-  const cards = typeof conf.dashboard === 'object' && conf.dashboard !== null ? (conf.dashboard as Record<string, unknown>) : {};
+export function withComponent(
+  conf: Record<string, unknown>,
+  key: string,
+  component: Record<string, unknown>,
+): Record<string, unknown> {
+  const cards =
+    typeof conf.dashboard === 'object' && conf.dashboard !== null ? (conf.dashboard as Record<string, unknown>) : {};
   return { ...conf, dashboard: { ...cards, [key]: component } };
 }

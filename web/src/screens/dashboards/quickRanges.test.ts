@@ -5,13 +5,27 @@ import { QUICK_RANGE_IDS, isQuickRangeId, quickRange, quickRangeLabel } from './
 
 // Thursday 14 March 2024, 10:30 local time
 const now = new Date(2024, 2, 14, 10, 30, 0).getTime();
-const local = (...p: [number, number, number, number?, number?, number?, number?]) => new Date(...(p as [number, number, number])).getTime();
+const local = (...p: [number, number, number, number?, number?, number?, number?]) =>
+  new Date(...(p as [number, number, number])).getTime();
 
 describe('quick time ranges', () => {
   it('offers the ranges Grafana users know, in Indonesian', () => {
     expect(QUICK_RANGE_IDS.map(quickRangeLabel)).toEqual([
-      '5 menit terakhir', '15 menit terakhir', '30 menit terakhir', '1 jam terakhir', '3 jam terakhir', '6 jam terakhir', '12 jam terakhir',
-      '24 jam terakhir', '2 hari terakhir', '7 hari terakhir', '30 hari terakhir', 'Hari ini', 'Kemarin', 'Minggu ini', 'Bulan ini',
+      '5 menit terakhir',
+      '15 menit terakhir',
+      '30 menit terakhir',
+      '1 jam terakhir',
+      '3 jam terakhir',
+      '6 jam terakhir',
+      '12 jam terakhir',
+      '24 jam terakhir',
+      '2 hari terakhir',
+      '7 hari terakhir',
+      '30 hari terakhir',
+      'Hari ini',
+      'Kemarin',
+      'Minggu ini',
+      'Bulan ini',
     ]);
   });
 

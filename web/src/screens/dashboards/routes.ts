@@ -16,7 +16,9 @@ const View = lazy(() => import('./DashboardViewPage.js').then((m) => ({ default:
 const Manual = lazy(() => import('./ManualComponentPage.js').then((m) => ({ default: m.ManualComponentPage })));
 
 /** The view of a dashboard opened from an application user's menu (`/{domain}/{path}`). */
-export const DashboardNavScreen = lazy(() => import('./DashboardViewPage.js').then((m) => ({ default: m.DashboardNavPage })));
+export const DashboardNavScreen = lazy(() =>
+  import('./DashboardViewPage.js').then((m) => ({ default: m.DashboardNavPage })),
+);
 
 export const dashboardRoutes: readonly ScreenRoute[] = [
   { key: ROUTES.list, title: T.nav.dashboard, grantedBy: MANAGE, screen: List },

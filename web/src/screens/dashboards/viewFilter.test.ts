@@ -9,16 +9,32 @@ const week = { _varType: 'filter', id: 'minggu', name: 'Minggu ini', type: 'PERI
 
 describe('the dashboard view filter', () => {
   it('starts with the first periodic filter', () => {
-    expect(defaultViewFilter({ rt: realtime, hari: today, minggu: week }, 0)).toEqual({ kind: 'filter', key: 'hari', name: 'Hari ini' });
+    expect(defaultViewFilter({ rt: realtime, hari: today, minggu: week }, 0)).toEqual({
+      kind: 'filter',
+      key: 'hari',
+      name: 'Hari ini',
+    });
   });
   it('lets a filter flagged default win', () => {
-    expect(defaultViewFilter({ hari: today, rt: { ...realtime, is_default: true } }, 0)).toMatchObject({ kind: 'filter', key: 'rt' });
+    expect(defaultViewFilter({ hari: today, rt: { ...realtime, is_default: true } }, 0)).toMatchObject({
+      kind: 'filter',
+      key: 'rt',
+    });
   });
   it('uses a start/end range (the last 24 hours) without a periodic or default filter', () => {
-    expect(defaultViewFilter({ rt: realtime, x: 'teks' }, 1_000_000_000)).toEqual({ kind: 'range', start: 1_000_000_000 - DEFAULT_RANGE_MS, end: 1_000_000_000 });
+    expect(defaultViewFilter({ rt: realtime, x: 'teks' }, 1_000_000_000)).toEqual({
+      kind: 'range',
+      start: 1_000_000_000 - DEFAULT_RANGE_MS,
+      end: 1_000_000_000,
+    });
     expect(defaultViewFilter(undefined, 5).kind).toBe('range');
   });
   it('skips malformed filter variables', () => {
-    expect(filterVariables({ a: { _varType: 'filter', id: 'b', name: 'x', type: 'CUSTOM' }, c: { _varType: 'filter', type: 'PERIODIC' } })).toEqual([]);
+    expect(
+      filterVariables({
+        a: { _varType: 'filter', id: 'b', name: 'x', type: 'CUSTOM' },
+        c: { _varType: 'filter', type: 'PERIODIC' },
+      }),
+    ).toEqual([]);
   });
 });

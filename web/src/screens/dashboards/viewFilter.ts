@@ -6,7 +6,8 @@ import type { QuickRangeId } from './quickRanges.js';
 export const DEFAULT_RANGE_MS = 24 * 60 * 60 * 1000;
 
 /** `quick`: the range came from a quick choice ("1 jam terakhir"), recomputed when the view refreshes. */
-export type ViewFilter = { kind: 'filter'; key: string; name: string } | { kind: 'range'; start: number; end: number; quick?: QuickRangeId };
+export type ViewFilter =
+  { kind: 'filter'; key: string; name: string } | { kind: 'range'; start: number; end: number; quick?: QuickRangeId };
 
 /** The filter variables among a stored `var` map, in key order; malformed ones are skipped. */
 export function filterVariables(vars: unknown): FilterVariable[] {
@@ -19,5 +20,7 @@ export function filterVariables(vars: unknown): FilterVariable[] {
 
 export function defaultViewFilter(vars: unknown, now: number): ViewFilter {
   const chosen = initialViewFilter(filterVariables(vars));
-  return chosen ? { kind: 'filter', key: chosen.id, name: chosen.name } : { kind: 'range', start: now - DEFAULT_RANGE_MS, end: now };
+  return chosen
+    ? { kind: 'filter', key: chosen.id, name: chosen.name }
+    : { kind: 'range', start: now - DEFAULT_RANGE_MS, end: now };
 }

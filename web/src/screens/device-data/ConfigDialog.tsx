@@ -4,7 +4,18 @@
 // "Konfigurasi sedang dikirim. Mohon tunggu" shows; then "Konfigurasi berhasil" closes the dialog (the row shows the
 // value sent), or "Konfigurasi gagal" stays with the reason.
 import { useState } from 'react';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Switch, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { COMMAND_ERRORS, contracts, T, type DeviceDataRow } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
@@ -21,7 +32,11 @@ export function editorOf(datatype: string): ValueEditor {
 }
 
 /** the value to send, or the message to show (spec section 5); `warn`: also a warning notice (text that is not JSON) */
-export function parseConfigValue(editor: ValueEditor, text: string, checked: boolean): { ok: true; value: unknown } | { ok: false; message: string; warn?: true } {
+export function parseConfigValue(
+  editor: ValueEditor,
+  text: string,
+  checked: boolean,
+): { ok: true; value: unknown } | { ok: false; message: string; warn?: true } {
   if (editor === 'boolean') return { ok: true, value: checked };
   if (!text.trim()) return { ok: false, message: T.deviceData.inputError };
   if (editor === 'number') {
@@ -41,9 +56,25 @@ export function parseConfigValue(editor: ValueEditor, text: string, checked: boo
 }
 
 const initialText = (row: DeviceDataRow, editor: ValueEditor) =>
-  row.value === null || row.value === undefined ? '' : editor === 'json' ? JSON.stringify(row.value, null, 2) : editor === 'boolean' ? '' : String(row.value);
+  row.value === null || row.value === undefined
+    ? ''
+    : editor === 'json'
+      ? JSON.stringify(row.value, null, 2)
+      : editor === 'boolean'
+        ? ''
+        : String(row.value);
 
-export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: number; row: DeviceDataRow; onClose: () => void; onSent?: (value: unknown, acceptedAt: number) => void }) {
+export function ConfigDialog({
+  deviceId,
+  row,
+  onClose,
+  onSent,
+}: {
+  deviceId: number;
+  row: DeviceDataRow;
+  onClose: () => void;
+  onSent?: (value: unknown, acceptedAt: number) => void;
+}) {
   const editor = editorOf(row.datatype);
   const [text, setText] = useState(() => initialText(row, editor));
   const [checked, setChecked] = useState(row.value === true);
@@ -64,7 +95,13 @@ export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: num
     // the result replaces "Konfigurasi sedang dikirim" (one topic per device param)
     const notice = notices.about(`config:${deviceId}:${row.sensor}/${row.configtype}/${row.param}`);
     notice.info(T.deviceData.configSending);
-    const r = await api.call(contracts.commands.configure, { id: deviceId, sensor: row.sensor, configtype: row.configtype, param: row.param, value: parsed.value as never });
+    const r = await api.call(contracts.commands.configure, {
+      id: deviceId,
+      sensor: row.sensor,
+      configtype: row.configtype,
+      param: row.param,
+      value: parsed.value as never,
+    });
     setSending(false);
     if (isOk(r)) {
       notice.success(T.deviceData.configSuccess);
@@ -82,9 +119,14 @@ export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: num
     <Dialog open onClose={sending ? undefined : onClose} fullWidth maxWidth="sm">
       <DialogTitle>{T.deviceData.configTitle}</DialogTitle>
       <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{T.deviceData.configInfo(row.sensor, row.configtype, row.param, row.datatype)}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {T.deviceData.configInfo(row.sensor, row.configtype, row.param, row.datatype)}
+        </Typography>
         {editor === 'boolean' ? (
-          <FormControlLabel control={<Switch checked={checked} onChange={(e) => setChecked(e.target.checked)} disabled={sending} />} label={row.param} />
+          <FormControlLabel
+            control={<Switch checked={checked} onChange={(e) => setChecked(e.target.checked)} disabled={sending} />}
+            label={row.param}
+          />
         ) : (
           <TextField
             autoFocus
@@ -101,12 +143,24 @@ export function ConfigDialog({ deviceId, row, onClose, onSent }: { deviceId: num
             slotProps={{ htmlInput: editor === 'json' ? { style: { fontFamily: 'monospace' } } : { step: 'any' } }}
           />
         )}
-        {sending && <Alert severity="info" sx={{ mt: 1 }}>{T.deviceData.configSending}</Alert>}
-        {failure && <Alert severity="error" sx={{ mt: 1 }}>{failure}</Alert>}
+        {sending && (
+          <Alert severity="info" sx={{ mt: 1 }}>
+            {T.deviceData.configSending}
+          </Alert>
+        )}
+        {failure && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            {failure}
+          </Alert>
+        )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={sending}>{T.common.cancel}</Button>
-        <Button variant="contained" onClick={() => void send()} disabled={sending}>{T.deviceData.send}</Button>
+        <Button onClick={onClose} disabled={sending}>
+          {T.common.cancel}
+        </Button>
+        <Button variant="contained" onClick={() => void send()} disabled={sending}>
+          {T.deviceData.send}
+        </Button>
       </DialogActions>
     </Dialog>
   );

@@ -10,7 +10,13 @@ import { isOk } from '../../api/request.js';
 import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
 import { formatTs, formatValue } from './format.js';
 import { HistoryChart } from './HistoryChart.js';
-import { HISTORY_PAGE_SIZES, HistoryRangeFields, TruncatedNote, useHistoryRange, useHistoryRows } from './shared/HistoryRange.js';
+import {
+  HISTORY_PAGE_SIZES,
+  HistoryRangeFields,
+  TruncatedNote,
+  useHistoryRange,
+  useHistoryRows,
+} from './shared/HistoryRange.js';
 
 export interface SeriesRef {
   deviceId: number;
@@ -39,7 +45,9 @@ export function DataDialog({ series, onClose }: { series: SeriesRef; onClose: ()
     <Dialog open fullScreen onClose={onClose} aria-labelledby="data-dialog-title">
       <AppBar position="relative" color="default" elevation={1}>
         <Toolbar>
-          <IconButton edge="start" onClick={onClose} aria-label={T.deviceData.close}><CloseIcon /></IconButton>
+          <IconButton edge="start" onClick={onClose} aria-label={T.deviceData.close}>
+            <CloseIcon />
+          </IconButton>
           <Typography id="data-dialog-title" variant="h6" sx={{ ml: 2, flex: 1 }}>
             {T.deviceData.dataDialogTitle}: {series.sensor} / {series.configtype} / {series.param}
           </Typography>
@@ -63,13 +71,17 @@ export function DataDialog({ series, onClose }: { series: SeriesRef; onClose: ()
         >
           {shown.map((r) => (
             <TableRow key={r.timestamp} hover data-testid="history-row">
-              <TableCell sx={{ fontFamily: 'monospace', maxWidth: 600, overflowWrap: 'anywhere' }}>{formatValue(r.value)}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace', maxWidth: 600, overflowWrap: 'anywhere' }}>
+                {formatValue(r.value)}
+              </TableCell>
               <TableCell>{r.quality}</TableCell>
               <TableCell title={String(r.timestamp)}>{formatTs(r.timestamp)}</TableCell>
             </TableRow>
           ))}
         </BrowserPagedTable>
-        <Box sx={{ mt: 2 }}><Button onClick={onClose}>{T.deviceData.close}</Button></Box>
+        <Box sx={{ mt: 2 }}>
+          <Button onClick={onClose}>{T.deviceData.close}</Button>
+        </Box>
       </Box>
     </Dialog>
   );

@@ -17,17 +17,31 @@ const SIZES = [25, 50, 100];
 const keyOf = (p: LatestPoint) => `${p.sensor}\u001f${p.configtype}\u001f${p.param}\u001f${p.subparam}`;
 
 export function ConfigTypeIcon({ configtype }: { configtype: string }) {
-  const icon = configtype === 'config' ? <TuneIcon fontSize="small" color="primary" /> : configtype === 'command' ? <TerminalIcon fontSize="small" color="secondary" /> : <ShowChartIcon fontSize="small" color="action" />;
-  return <Tooltip title={configtype}><Box component="span" sx={{ display: 'inline-flex', verticalAlign: 'middle', mr: 1 }} aria-label={configtype}>{icon}</Box></Tooltip>;
+  const icon =
+    configtype === 'config' ? (
+      <TuneIcon fontSize="small" color="primary" />
+    ) : configtype === 'command' ? (
+      <TerminalIcon fontSize="small" color="secondary" />
+    ) : (
+      <ShowChartIcon fontSize="small" color="action" />
+    );
+  return (
+    <Tooltip title={configtype}>
+      <Box component="span" sx={{ display: 'inline-flex', verticalAlign: 'middle', mr: 1 }} aria-label={configtype}>
+        {icon}
+      </Box>
+    </Tooltip>
+  );
 }
 
 /** merges live points into the list: a series' newer value replaces its row, newest first */
 export function mergeLatest(rows: LatestPoint[], events: readonly DeviceDataEvent[]): LatestPoint[] {
   const map = new Map(rows.map((r) => [keyOf(r), r]));
-  for (const e of events) for (const p of e.data) {
-    const old = map.get(keyOf(p));
-    if (!old || old.ts <= p.ts) map.set(keyOf(p), p);
-  }
+  for (const e of events)
+    for (const p of e.data) {
+      const old = map.get(keyOf(p));
+      if (!old || old.ts <= p.ts) map.set(keyOf(p), p);
+    }
   return [...map.values()].sort((a, b) => b.ts - a.ts);
 }
 

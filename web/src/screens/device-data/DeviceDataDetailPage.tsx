@@ -3,7 +3,17 @@
 // updated live from the device's MQTT messages. Row menu: Lihat Data, Konfigurasi (not for measured `data` rows, which
 // a device reports and cannot be set), Download, Policy, Penanda; the changing ones only for a role that manages devices.
 import { useState, type JSX } from 'react';
-import { Box, Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow } from '@mui/material';
+import {
+  Box,
+  Button,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  TableCell,
+  TableRow,
+} from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import TuneIcon from '@mui/icons-material/Tune';
@@ -31,7 +41,8 @@ import { DeviceHeading } from './shared/DeviceHeading.js';
 import { useDeviceRows } from './shared/useDeviceRows.js';
 
 const SIZES = [100, 150, 200];
-const rowKey = (r: { sensor: string; configtype: string; param: string }) => `${r.sensor}\u001f${r.configtype}\u001f${r.param}`;
+const rowKey = (r: { sensor: string; configtype: string; param: string }) =>
+  `${r.sensor}\u001f${r.configtype}\u001f${r.param}`;
 /** config types a device reports and cannot be set (the spec leaves the list open) */
 export const canConfigure = (r: DeviceDataRow) => r.configtype !== 'data';
 
@@ -58,21 +69,38 @@ const MENU: Record<MenuKind, { label: string; icon: JSX.Element }> = {
 export function mergeRows(rows: DeviceDataRow[], events: readonly DeviceDataEvent[]): DeviceDataRow[] {
   const out = [...rows];
   const index = new Map(out.map((r, i) => [rowKey(r), i]));
-  for (const e of events) for (const p of e.data) {
-    const k = rowKey(p);
-    let i = index.get(k);
-    if (i === undefined) {
-      out.push({ sensor: p.sensor, configtype: p.configtype, param: p.param, datatype: p.subparam ? 'object' : p.datatype, subparam_datatypes: {}, value: p.subparam ? {} : null, ts: null, data_exist: false });
-      index.set(k, (i = out.length - 1));
+  for (const e of events)
+    for (const p of e.data) {
+      const k = rowKey(p);
+      let i = index.get(k);
+      if (i === undefined) {
+        out.push({
+          sensor: p.sensor,
+          configtype: p.configtype,
+          param: p.param,
+          datatype: p.subparam ? 'object' : p.datatype,
+          subparam_datatypes: {},
+          value: p.subparam ? {} : null,
+          ts: null,
+          data_exist: false,
+        });
+        index.set(k, (i = out.length - 1));
+      }
+      const r = out[i]!;
+      if (r.ts !== null && p.ts < r.ts) continue;
+      if (p.subparam) {
+        const value =
+          isStructured(r.value) && !Array.isArray(r.value) ? { ...(r.value as Record<string, unknown>) } : {};
+        value[p.subparam] = p.value;
+        out[i] = {
+          ...r,
+          value,
+          subparam_datatypes: { ...r.subparam_datatypes, [p.subparam]: p.datatype },
+          ts: p.ts,
+          data_exist: true,
+        };
+      } else out[i] = { ...r, value: p.value, ts: p.ts, data_exist: true };
     }
-    const r = out[i]!;
-    if (r.ts !== null && p.ts < r.ts) continue;
-    if (p.subparam) {
-      const value = isStructured(r.value) && !Array.isArray(r.value) ? { ...(r.value as Record<string, unknown>) } : {};
-      value[p.subparam] = p.value;
-      out[i] = { ...r, value, subparam_datatypes: { ...r.subparam_datatypes, [p.subparam]: p.datatype }, ts: p.ts, data_exist: true };
-    } else out[i] = { ...r, value: p.value, ts: p.ts, data_exist: true };
-  }
   return out;
 }
 
@@ -104,7 +132,17 @@ export function DeviceDataDetailPage() {
         emptyRow={rows?.length === 0 ? { colSpan: 8, text: T.deviceData.empty } : null}
         head={
           <>
-            {[T.deviceData.colSensor, T.deviceData.colConfigtype, T.deviceData.colParam, T.deviceData.colDatatype, T.deviceData.colSubparam, T.deviceData.colValue, T.deviceData.colLastUpdated].map((h) => <TableCell key={h}>{h}</TableCell>)}
+            {[
+              T.deviceData.colSensor,
+              T.deviceData.colConfigtype,
+              T.deviceData.colParam,
+              T.deviceData.colDatatype,
+              T.deviceData.colSubparam,
+              T.deviceData.colValue,
+              T.deviceData.colLastUpdated,
+            ].map((h) => (
+              <TableCell key={h}>{h}</TableCell>
+            ))}
             <TableCell align="right">{T.deviceData.colAction}</TableCell>
           </>
         }
@@ -112,20 +150,38 @@ export function DeviceDataDetailPage() {
         {shown.map((r) => (
           <TableRow key={rowKey(r)} hover data-testid="sensor-row" data-param={r.param}>
             <TableCell>{r.sensor}</TableCell>
-            <TableCell><ConfigTypeIcon configtype={r.configtype} />{r.configtype}</TableCell>
+            <TableCell>
+              <ConfigTypeIcon configtype={r.configtype} />
+              {r.configtype}
+            </TableCell>
             <TableCell sx={{ fontWeight: 600 }}>{r.param}</TableCell>
             <TableCell>{r.datatype}</TableCell>
             <TableCell>{subparamsOf(r)}</TableCell>
-            <TableCell data-testid="sensor-value" sx={{ fontFamily: 'monospace', maxWidth: 280, overflowWrap: 'anywhere' }}>
+            <TableCell
+              data-testid="sensor-value"
+              sx={{ fontFamily: 'monospace', maxWidth: 280, overflowWrap: 'anywhere' }}
+            >
               {isStructured(r.value) ? (
-                <Button size="small" variant="outlined" onClick={() => setOpen({ kind: 'tree', row: r })} sx={{ fontFamily: 'monospace', minWidth: 0 }}>{T.deviceData.objectValue}</Button>
+                <Button
+                  size="small"
+                  variant="outlined"
+                  onClick={() => setOpen({ kind: 'tree', row: r })}
+                  sx={{ fontFamily: 'monospace', minWidth: 0 }}
+                >
+                  {T.deviceData.objectValue}
+                </Button>
               ) : (
                 formatValue(r.value)
               )}
             </TableCell>
             <TableCell title={r.ts === null ? '' : String(r.ts)}>{formatTs(r.ts)}</TableCell>
             <TableCell align="right">
-              <IconButton size="small" aria-label={T.deviceData.rowMenu(r.param)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, row: r })}>
+              <IconButton
+                size="small"
+                aria-label={T.deviceData.rowMenu(r.param)}
+                aria-haspopup="menu"
+                onClick={(e) => setMenu({ anchor: e.currentTarget, row: r })}
+              >
                 <MoreVertIcon fontSize="small" />
               </IconButton>
             </TableCell>
@@ -133,9 +189,13 @@ export function DeviceDataDetailPage() {
         ))}
       </BrowserPagedTable>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
-        {menu && sensorMenuKinds(menu.row, canWrite).map((kind) => (
-          <MenuItem key={kind} onClick={pick(kind)}><ListItemIcon>{MENU[kind].icon}</ListItemIcon><ListItemText>{MENU[kind].label}</ListItemText></MenuItem>
-        ))}
+        {menu &&
+          sensorMenuKinds(menu.row, canWrite).map((kind) => (
+            <MenuItem key={kind} onClick={pick(kind)}>
+              <ListItemIcon>{MENU[kind].icon}</ListItemIcon>
+              <ListItemText>{MENU[kind].label}</ListItemText>
+            </MenuItem>
+          ))}
       </Menu>
       {id && open?.kind === 'data' && <DataDialog series={{ deviceId: id, ...open.row }} onClose={close} />}
       {id && open?.kind === 'config' && (
@@ -144,12 +204,27 @@ export function DeviceDataDetailPage() {
           row={open.row}
           onClose={close}
           // the row shows the value the device accepted, at the moment it did; its next report (live) confirms it
-          onSent={(value, ts) => setRows((prev) => prev?.map((r) => (rowKey(r) === rowKey(open.row) ? { ...r, value, ts, data_exist: true } : r)) ?? prev)}
+          onSent={(value, ts) =>
+            setRows(
+              (prev) =>
+                prev?.map((r) => (rowKey(r) === rowKey(open.row) ? { ...r, value, ts, data_exist: true } : r)) ?? prev,
+            )
+          }
         />
       )}
-      {id && open?.kind === 'policy' && <PolicyDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />}
-      {id && open?.kind === 'tags' && <SensorTagsDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />}
-      {open?.kind === 'tree' && <TreeDialog title={`${open.row.sensor} / ${open.row.configtype} / ${open.row.param}`} value={open.row.value} onClose={close} />}
+      {id && open?.kind === 'policy' && (
+        <PolicyDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />
+      )}
+      {id && open?.kind === 'tags' && (
+        <SensorTagsDialog deviceId={id} sensorKey={sensorKeyOf(open.row)} onClose={close} />
+      )}
+      {open?.kind === 'tree' && (
+        <TreeDialog
+          title={`${open.row.sensor} / ${open.row.configtype} / ${open.row.param}`}
+          value={open.row.value}
+          onClose={close}
+        />
+      )}
       {id && open?.kind === 'download' && (
         <DownloadDialog
           title={`${T.deviceData.downloadTitle}: ${open.row.param}`}

@@ -3,7 +3,18 @@
 // Terakhir" (default 50, an integer 1..5000); Batal and Simpan.
 import { useState } from 'react';
 import dayjs from 'dayjs';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Radio, RadioGroup, Stack, TextField } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Radio,
+  RadioGroup,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { DOWNLOAD_NDATA_MAX, T } from '@sentra/contracts';
 import { DateTimeField } from '../../ui/DateTimeField.js';
 import { rangeProblem } from './shared/HistoryRange.js';
@@ -14,9 +25,20 @@ export type DownloadChoice = { kind: 'time'; start: number; end: number } | { ki
 export const monthBack = (now: number) => dayjs(now).subtract(1, 'month').valueOf();
 
 /** the count field's rule: an integer 1..5000 */
-export const validCount = (text: string) => /^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= DOWNLOAD_NDATA_MAX;
+export const validCount = (text: string) =>
+  /^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= DOWNLOAD_NDATA_MAX;
 
-export function DownloadDialog({ title, onClose, onDownload, now = Date.now() }: { title: string; onClose: () => void; onDownload: (c: DownloadChoice) => void; now?: number }) {
+export function DownloadDialog({
+  title,
+  onClose,
+  onDownload,
+  now = Date.now(),
+}: {
+  title: string;
+  onClose: () => void;
+  onDownload: (c: DownloadChoice) => void;
+  now?: number;
+}) {
   const [kind, setKind] = useState<'time' | 'count'>('time');
   const [start, setStart] = useState<number | null>(() => monthBack(now));
   const [end, setEnd] = useState<number | null>(now);
@@ -34,8 +56,22 @@ export function DownloadDialog({ title, onClose, onDownload, now = Date.now() }:
         </RadioGroup>
         {kind === 'time' ? (
           <Stack spacing={2} sx={{ mt: 1 }}>
-            <DateTimeField fullWidth label={T.deviceData.start} placeholder={T.deviceData.start} value={start} onChange={setStart} />
-            <DateTimeField fullWidth label={T.deviceData.end} placeholder={T.deviceData.end} value={end} onChange={setEnd} error={Boolean(problem)} helperText={problem ?? undefined} />
+            <DateTimeField
+              fullWidth
+              label={T.deviceData.start}
+              placeholder={T.deviceData.start}
+              value={start}
+              onChange={setStart}
+            />
+            <DateTimeField
+              fullWidth
+              label={T.deviceData.end}
+              placeholder={T.deviceData.end}
+              value={end}
+              onChange={setEnd}
+              error={Boolean(problem)}
+              helperText={problem ?? undefined}
+            />
           </Stack>
         ) : (
           <TextField
@@ -52,7 +88,11 @@ export function DownloadDialog({ title, onClose, onDownload, now = Date.now() }:
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{T.common.cancel}</Button>
-        <Button variant="contained" disabled={!ready} onClick={() => onDownload(kind === 'time' ? { kind, start: start!, end: end! } : { kind, n: Number(count) })}>
+        <Button
+          variant="contained"
+          disabled={!ready}
+          onClick={() => onDownload(kind === 'time' ? { kind, start: start!, end: end! } : { kind, n: Number(count) })}
+        >
           {T.common.save}
         </Button>
       </DialogActions>

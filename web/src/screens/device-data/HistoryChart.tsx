@@ -29,7 +29,15 @@ export function HistoryChart({ rows, param }: { rows: readonly SensorDataRow[] |
       void plotly.react(
         el,
         data as never,
-        { height: HEIGHT, margin: { l: 56, r: 16, t: 8, b: 40 }, showlegend: traces.length > 1, legend: { orientation: 'h', y: -0.2 }, xaxis: { type: 'date' }, yaxis: { automargin: true }, autosize: true } as never,
+        {
+          height: HEIGHT,
+          margin: { l: 56, r: 16, t: 8, b: 40 },
+          showlegend: traces.length > 1,
+          legend: { orientation: 'h', y: -0.2 },
+          xaxis: { type: 'date' },
+          yaxis: { automargin: true },
+          autosize: true,
+        } as never,
         { displayModeBar: false, responsive: true, locale } as never,
       );
     });
@@ -42,5 +50,11 @@ export function HistoryChart({ rows, param }: { rows: readonly SensorDataRow[] |
   }, []);
 
   // kept mounted (hidden without a series): Plotly's state on the element is freed when it leaves
-  return <Box ref={host} data-testid="history-chart" sx={{ width: '100%', height: HEIGHT, mb: 2, display: traces.length ? 'block' : 'none' }} />;
+  return (
+    <Box
+      ref={host}
+      data-testid="history-chart"
+      sx={{ width: '100%', height: HEIGHT, mb: 2, display: traces.length ? 'block' : 'none' }}
+    />
+  );
 }

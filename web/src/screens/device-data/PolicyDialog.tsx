@@ -18,7 +18,15 @@ export function parsePolicies(text: string): object | null {
   }
 }
 
-export function PolicyDialog({ deviceId, sensorKey, onClose }: { deviceId: number; sensorKey: string; onClose: () => void }) {
+export function PolicyDialog({
+  deviceId,
+  sensorKey,
+  onClose,
+}: {
+  deviceId: number;
+  sensorKey: string;
+  onClose: () => void;
+}) {
   const [text, setText] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -39,7 +47,11 @@ export function PolicyDialog({ deviceId, sensorKey, onClose }: { deviceId: numbe
     if (!policies) return notices.warning(T.devices.policyJson);
     setText(JSON.stringify(policies, null, 2));
     setBusy(true);
-    const r = await api.call(contracts.deviceData.policyEdit, { device_id: deviceId, key: sensorKey, policies: policies as Record<string, unknown> });
+    const r = await api.call(contracts.deviceData.policyEdit, {
+      device_id: deviceId,
+      key: sensorKey,
+      policies: policies as Record<string, unknown>,
+    });
     setBusy(false);
     if (isOk(r)) {
       notices.success(T.deviceData.policySuccess);
@@ -52,7 +64,9 @@ export function PolicyDialog({ deviceId, sensorKey, onClose }: { deviceId: numbe
       <DialogTitle>{T.deviceData.policyTitle}</DialogTitle>
       <DialogContent>
         {loadError ? (
-          <Alert severity="error" sx={{ mt: 1 }} data-testid="load-failed">{loadError}</Alert>
+          <Alert severity="error" sx={{ mt: 1 }} data-testid="load-failed">
+            {loadError}
+          </Alert>
         ) : (
           <TextField
             sx={{ mt: 1 }}
@@ -69,7 +83,9 @@ export function PolicyDialog({ deviceId, sensorKey, onClose }: { deviceId: numbe
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{T.common.cancel}</Button>
-        <Button variant="contained" onClick={() => void save()} disabled={text === null || busy}>{T.common.save}</Button>
+        <Button variant="contained" onClick={() => void save()} disabled={text === null || busy}>
+          {T.common.save}
+        </Button>
       </DialogActions>
     </Dialog>
   );

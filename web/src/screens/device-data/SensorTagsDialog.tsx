@@ -15,9 +15,19 @@ import { loadFailureText } from './loadFailure.js';
 
 /** the categories a sensor row's save sends: every checkbox (ticked or not) and every other one given a value */
 export const sentCategories = (categories: readonly TagCategory[], values: TagValues): string[] =>
-  categories.filter((c) => c.category === TagType.CHECKBOX || (values[c.prefix] ?? []).some((v) => v.trim())).map((c) => c.prefix);
+  categories
+    .filter((c) => c.category === TagType.CHECKBOX || (values[c.prefix] ?? []).some((v) => v.trim()))
+    .map((c) => c.prefix);
 
-export function SensorTagsDialog({ deviceId, sensorKey, onClose }: { deviceId: number; sensorKey: string; onClose: () => void }) {
+export function SensorTagsDialog({
+  deviceId,
+  sensorKey,
+  onClose,
+}: {
+  deviceId: number;
+  sensorKey: string;
+  onClose: () => void;
+}) {
   const [categories, setCategories] = useState<TagCategory[] | null>(null);
   const [values, setValues] = useState<TagValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -26,7 +36,10 @@ export function SensorTagsDialog({ deviceId, sensorKey, onClose }: { deviceId: n
 
   useEffect(() => {
     let live = true;
-    void Promise.all([api.call(contracts.tags.all), api.call(contracts.deviceData.tagsGet, { device_id: deviceId, key: sensorKey })]).then(([cats, tags]) => {
+    void Promise.all([
+      api.call(contracts.tags.all),
+      api.call(contracts.deviceData.tagsGet, { device_id: deviceId, key: sensorKey }),
+    ]).then(([cats, tags]) => {
       if (!live) return;
       if (!isOk(cats)) return setLoadError(loadFailureText(cats));
       if (!isOk(tags)) return setLoadError(loadFailureText(tags));
@@ -45,7 +58,11 @@ export function SensorTagsDialog({ deviceId, sensorKey, onClose }: { deviceId: n
     setErrors(problems);
     if (Object.keys(problems).length) return;
     setBusy(true);
-    const r = await api.call(contracts.deviceData.tagsEdit, { device_id: deviceId, key: sensorKey, tags: tagsBody(categories, chosen, values) });
+    const r = await api.call(contracts.deviceData.tagsEdit, {
+      device_id: deviceId,
+      key: sensorKey,
+      tags: tagsBody(categories, chosen, values),
+    });
     setBusy(false);
     if (isOk(r)) {
       notices.success(T.deviceData.tagsSuccess);
@@ -60,8 +77,14 @@ export function SensorTagsDialog({ deviceId, sensorKey, onClose }: { deviceId: n
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
       <DialogTitle>{T.deviceData.tagsTitle}</DialogTitle>
       <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{sensorKey}</Typography>
-        {loadError && <Alert severity="error" data-testid="load-failed">{loadError}</Alert>}
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {sensorKey}
+        </Typography>
+        {loadError && (
+          <Alert severity="error" data-testid="load-failed">
+            {loadError}
+          </Alert>
+        )}
         {categories?.length === 0 && <Typography color="text.secondary">{T.deviceData.noTagCategories}</Typography>}
         {categories && (
           <TagValueFields
@@ -77,7 +100,9 @@ export function SensorTagsDialog({ deviceId, sensorKey, onClose }: { deviceId: n
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{T.common.cancel}</Button>
-        <Button variant="contained" onClick={() => void save()} disabled={!categories || busy}>{T.common.save}</Button>
+        <Button variant="contained" onClick={() => void save()} disabled={!categories || busy}>
+          {T.common.save}
+        </Button>
       </DialogActions>
     </Dialog>
   );

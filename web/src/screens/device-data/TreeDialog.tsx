@@ -13,13 +13,21 @@ function Node({ name, value, depth }: { name: string; value: unknown; depth: num
     <Box sx={{ pl: depth ? 2 : 0 }} role="treeitem" aria-expanded={structured ? open : undefined}>
       <Box sx={{ display: 'flex', alignItems: 'center', minHeight: 28 }}>
         {structured ? (
-          <IconButton size="small" onClick={() => setOpen(!open)} aria-label={name}>{open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}</IconButton>
+          <IconButton size="small" onClick={() => setOpen(!open)} aria-label={name}>
+            {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+          </IconButton>
         ) : (
           <Box sx={{ width: 30 }} />
         )}
-        <Typography component="span" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>{name}</Typography>
+        <Typography component="span" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+          {name}
+        </Typography>
         <Typography component="span" sx={{ fontFamily: 'monospace', ml: 1, color: 'text.secondary' }}>
-          {structured ? (Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`) : `: ${JSON.stringify(value)}`}
+          {structured
+            ? Array.isArray(value)
+              ? `[${entries.length}]`
+              : `{${entries.length}}`
+            : `: ${JSON.stringify(value)}`}
         </Typography>
       </Box>
       {structured && open && entries.map(([k, v]) => <Node key={k} name={k} value={v} depth={depth + 1} />)}

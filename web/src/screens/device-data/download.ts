@@ -16,10 +16,21 @@ export function downloadFailedText(r: ApiResult<unknown>): string {
   return reason ? T.deviceData.downloadFailedBecause(reason) : T.deviceData.downloadFailed;
 }
 
-export async function downloadParamCsv(device: { id: number; label: string }, k: { sensor: string; configtype: string; param: string }, choice: DownloadChoice): Promise<boolean> {
+export async function downloadParamCsv(
+  device: { id: number; label: string },
+  k: { sensor: string; configtype: string; param: string },
+  choice: DownloadChoice,
+): Promise<boolean> {
   const notice = notices.about(`download:${device.id}:${k.sensor}/${k.configtype}/${k.param}`);
   notice.info(T.deviceData.downloading);
-  const base = { id: device.id, device_id: device.id, sensor: k.sensor, configtype: k.configtype, param: k.param, tz: screenTimeZone() };
+  const base = {
+    id: device.id,
+    device_id: device.id,
+    sensor: k.sensor,
+    configtype: k.configtype,
+    param: k.param,
+    tz: screenTimeZone(),
+  };
   const r =
     choice.kind === 'time'
       ? await api.call(contracts.deviceData.csvPeriod, { ...base, start: choice.start, end: choice.end })
@@ -29,6 +40,10 @@ export async function downloadParamCsv(device: { id: number; label: string }, k:
     return false;
   }
   notice.settle();
-  saveText(fileNameOf(r.headers['content-disposition']) ?? downloadFileName(device.label, device.id, [k.sensor, k.configtype, k.param]), r.body);
+  saveText(
+    fileNameOf(r.headers['content-disposition']) ??
+      downloadFileName(device.label, device.id, [k.sensor, k.configtype, k.param]),
+    r.body,
+  );
   return true;
 }

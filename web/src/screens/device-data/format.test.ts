@@ -7,7 +7,9 @@ describe('data screen formats (spec 03 section 9)', () => {
   });
   it('names a download label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv, label defaulting to Data_perangkat', () => {
     const now = new Date(2025, 10, 2, 8, 7, 6).getTime();
-    expect(downloadFileName('Meteran A', 12, ['env', 'data', 'temp'], now)).toBe('Meteran_A_20251102_080706_12_env_data_temp.csv');
+    expect(downloadFileName('Meteran A', 12, ['env', 'data', 'temp'], now)).toBe(
+      'Meteran_A_20251102_080706_12_env_data_temp.csv',
+    );
     expect(downloadFileName(null, 12, ['state', 'mode'], now)).toBe('Data_perangkat_20251102_080706_12_state_mode.csv');
   });
   it('reads the file name of a content-disposition header', () => {

@@ -15,7 +15,12 @@ export function formatTs(ts: number | null | undefined): string {
 }
 
 /** label_YYYYMMDD_HHmmss_id_sensor_configtype_param.csv in the browser's zone (the server sends the same name for its CSV files) */
-export function downloadFileName(label: string | null | undefined, deviceId: number, parts: readonly string[], now = Date.now()): string {
+export function downloadFileName(
+  label: string | null | undefined,
+  deviceId: number,
+  parts: readonly string[],
+  now = Date.now(),
+): string {
   return deviceCsvFileName(label, deviceId, parts, now);
 }
 

@@ -5,26 +5,62 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { T } from '@sentra/contracts';
 
-const api = vi.hoisted(() => ({ calls: [] as { path: string; input: any }[], answer: (_path: string, _input: any): any => null }));
-vi.mock('../../api/client.js', () => ({ api: { call: async (def: { path: string }, input: any) => (api.calls.push({ path: def.path, input }), api.answer(def.path, input)) } }));
+const api = vi.hoisted(() => ({
+  calls: [] as { path: string; input: any }[],
+  answer: (_path: string, _input: any): any => null,
+}));
+vi.mock('../../api/client.js', () => ({
+  api: {
+    call: async (def: { path: string }, input: any) => (
+      api.calls.push({ path: def.path, input }),
+      api.answer(def.path, input)
+    ),
+  },
+}));
 
 const { DataDialog } = await import('./DataDialog.js');
 const { DownloadDialog, monthBack } = await import('./DownloadDialog.js');
 const { StateDialog } = await import('../device-states/StateDialog.js');
 
 const ok = (body: object) => ({ code: 200, headers: {}, text: 'OK', body: { response_result: 0, ...body } });
-const points = (n: number) => Array.from({ length: n }, (_, i) => ({ dt: 'number', value: n - i, quality: 'good', timestamp: 1_700_000_000_000 - i * 1000, sensor: 's', configtype: 'data', param: 'v' }));
-const periods = (n: number) => Array.from({ length: n }, (_, i) => ({ key: 'mode', value: `v${n - i}`, is_null: false, initial_ts: 1_700_000_000_000 - i * 1000, latest_ts: 1_700_000_000_000 - i * 1000 }));
+const points = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    dt: 'number',
+    value: n - i,
+    quality: 'good',
+    timestamp: 1_700_000_000_000 - i * 1000,
+    sensor: 's',
+    configtype: 'data',
+    param: 'v',
+  }));
+const periods = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    key: 'mode',
+    value: `v${n - i}`,
+    is_null: false,
+    initial_ts: 1_700_000_000_000 - i * 1000,
+    latest_ts: 1_700_000_000_000 - i * 1000,
+  }));
 const series = { deviceId: 7, sensor: 's', configtype: 'data', param: 'v' };
 
 beforeEach(() => {
   api.calls.length = 0;
-  api.answer = (path) => (path.includes('ndata') ? ok({ data: points(100) }) : path.includes('periodic/') ? ok({ data: points(10_000), truncated: true }) : path.includes('newest') ? ok({ state_data: periods(50) }) : ok({ state_data: periods(30), truncated: false }));
+  api.answer = (path) =>
+    path.includes('ndata')
+      ? ok({ data: points(100) })
+      : path.includes('periodic/')
+        ? ok({ data: points(10_000), truncated: true })
+        : path.includes('newest')
+          ? ok({ state_data: periods(50) })
+          : ok({ state_data: periods(30), truncated: false });
 });
 afterEach(cleanup);
 
 const rows = () => screen.getAllByTestId('history-row');
-const hidden = (label: string) => screen.getByText(label, { selector: 'label' }).parentElement!.querySelector<HTMLInputElement>('input[aria-hidden="true"]')!;
+const hidden = (label: string) =>
+  screen
+    .getByText(label, { selector: 'label' })
+    .parentElement!.querySelector<HTMLInputElement>('input[aria-hidden="true"]')!;
 
 describe('the Data dialog', () => {
   it('pages the latest values 25 at a time with the shared pager labels', async () => {
@@ -40,7 +76,10 @@ describe('the Data dialog', () => {
   it('says when the server kept only the newest values of a long range', async () => {
     render(<DataDialog series={series} onClose={() => {}} />);
     fireEvent.click(screen.getByRole('tab', { name: T.deviceData.timeTab }));
-    expect(await screen.findByTestId('history-truncated')).toHaveProperty('textContent', T.deviceData.truncated(10_000));
+    expect(await screen.findByTestId('history-truncated')).toHaveProperty(
+      'textContent',
+      T.deviceData.truncated(10_000),
+    );
     expect(api.calls.at(-1)!.path).toBe('/fetch/web/device/periodic/{id}');
   });
   it('shows "Waktu akhir harus setelah waktu awal" under akhir and asks nothing when the end is before the start', async () => {
@@ -56,7 +95,7 @@ describe('the Data dialog', () => {
 });
 
 describe('the Lihat State dialog', () => {
-  it('pages a state\'s history 25 at a time, newest first, and validates the range like the Data dialog (no swap, no call)', async () => {
+  it("pages a state's history 25 at a time, newest first, and validates the range like the Data dialog (no swap, no call)", async () => {
     render(<StateDialog deviceId={7} stateKey="mode" onClose={() => {}} />);
     await waitFor(() => expect(screen.getByText(T.table.displayedRows(1, 25, 50))).toBeTruthy());
     expect(within(rows()[0]!).getByText('v50')).toBeTruthy();
@@ -85,6 +124,10 @@ describe('the Download dialog', () => {
     expect(screen.getByRole('button', { name: T.common.save })).toHaveProperty('disabled', true);
     fireEvent.change(hidden(T.deviceData.end), { target: { value: '03/31/2025 23:59:59' } });
     fireEvent.click(screen.getByRole('button', { name: T.common.save }));
-    expect(onDownload).toHaveBeenCalledWith({ kind: 'time', start: new Date(2025, 1, 28, 10, 0, 0).getTime(), end: new Date(2025, 2, 31, 23, 59, 59).getTime() });
+    expect(onDownload).toHaveBeenCalledWith({
+      kind: 'time',
+      start: new Date(2025, 1, 28, 10, 0, 0).getTime(),
+      end: new Date(2025, 2, 31, 23, 59, 59).getTime(),
+    });
   });
 });

@@ -11,9 +11,11 @@ export interface HistoryTrace {
 }
 
 /** Plotly's pseudo-HTML (`<b>`, `<br>`, links) must not come from a device's text */
-export const plotlyText = (s: string) => s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+export const plotlyText = (s: string) =>
+  s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 
-const numberOf = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'boolean' ? (v ? 1 : 0) : undefined);
+const numberOf = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'boolean' ? (v ? 1 : 0) : undefined;
 
 /** Oldest first (the table lists newest first); at most `maxTraces` subparams, so a huge object cannot flood the chart. */
 export function historyTraces(rows: readonly SensorDataRow[], param: string, maxTraces = 12): HistoryTrace[] {

@@ -7,8 +7,18 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { T, type DeviceDataRow, type TagCategory } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
 
-const api = vi.hoisted(() => ({ calls: [] as { path: string; input: any }[], answer: (_path: string, _input: any): any => null }));
-vi.mock('../../api/client.js', () => ({ api: { call: async (def: { path: string }, input: any) => (api.calls.push({ path: def.path, input }), api.answer(def.path, input)) } }));
+const api = vi.hoisted(() => ({
+  calls: [] as { path: string; input: any }[],
+  answer: (_path: string, _input: any): any => null,
+}));
+vi.mock('../../api/client.js', () => ({
+  api: {
+    call: async (def: { path: string }, input: any) => (
+      api.calls.push({ path: def.path, input }),
+      api.answer(def.path, input)
+    ),
+  },
+}));
 
 const { PolicyDialog } = await import('./PolicyDialog.js');
 const { SensorTagsDialog } = await import('./SensorTagsDialog.js');
@@ -16,11 +26,23 @@ const { ConfigDialog } = await import('./ConfigDialog.js');
 const { sensorMenuKinds } = await import('./DeviceDataDetailPage.js');
 
 const ok = (body: object) => ({ code: 200, headers: {}, text: 'OK', body: { response_result: 0, ...body } });
-const down = { code: 500, headers: {}, text: 'Internal Server Error', body: { response_result: -99, message: 'Terjadi kesalahan' } };
+const down = {
+  code: 500,
+  headers: {},
+  text: 'Internal Server Error',
+  body: { response_result: -99, message: 'Terjadi kesalahan' },
+};
 const categories: TagCategory[] = [
   { id: 1, name: 'Lokasi', prefix: 'lokasi', category: 4, category_text: 'non-single', definitions: [] },
   { id: 2, name: 'Aktif', prefix: 'aktif', category: 3, category_text: 'checkbox', definitions: [] },
-  { id: 3, name: 'Zona', prefix: 'zona', category: 1, category_text: 'single', definitions: [{ name: 'Utara', name_lc: 'utara', prefix: 'zona' }] },
+  {
+    id: 3,
+    name: 'Zona',
+    prefix: 'zona',
+    category: 1,
+    category_text: 'single',
+    definitions: [{ name: 'Utara', name_lc: 'utara', prefix: 'zona' }],
+  },
 ];
 const sent = (path: string) => api.calls.filter((c) => c.path === path).map((c) => c.input);
 const messages = () => notices.snapshot().map((n) => n.message);
@@ -49,7 +71,12 @@ describe('Penanda (Edit Perangkat)', () => {
     expect(screen.queryByRole('checkbox')).toBeNull();
   });
   it('takes multi-value tags separated by space or Enter, says what is wrong while typing, and sends an unticked checkbox as false', async () => {
-    api.answer = (path) => (path.includes('tags/get') ? ok({ tags: { lokasi: ['gudang'] }, device_id: 7, key: 's.config.v' }) : path.includes('tags/edit') ? ok({ tags: {}, device_id: 7, key: 's.config.v' }) : ok({ categories }));
+    api.answer = (path) =>
+      path.includes('tags/get')
+        ? ok({ tags: { lokasi: ['gudang'] }, device_id: 7, key: 's.config.v' })
+        : path.includes('tags/edit')
+          ? ok({ tags: {}, device_id: 7, key: 's.config.v' })
+          : ok({ categories });
     const onClose = vi.fn();
     render(<SensorTagsDialog deviceId={7} sensorKey="s.config.v" onClose={onClose} />);
     const input = await screen.findByTestId('tag-input-lokasi');
@@ -63,12 +90,23 @@ describe('Penanda (Edit Perangkat)', () => {
     expect(screen.getByTestId('tags-lokasi').textContent).toBe('gudangataplantai_2');
     fireEvent.click(screen.getByRole('button', { name: T.common.save }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(sent('/service/web/device/sensor/tags/edit')).toEqual([{ device_id: 7, key: 's.config.v', tags: { lokasi: ['gudang', 'atap', 'lantai_2'], aktif: ['false'] } }]);
+    expect(sent('/service/web/device/sensor/tags/edit')).toEqual([
+      { device_id: 7, key: 's.config.v', tags: { lokasi: ['gudang', 'atap', 'lantai_2'], aktif: ['false'] } },
+    ]);
   });
 });
 
 describe('Ubah Konfigurasi', () => {
-  const row: DeviceDataRow = { sensor: 'hvac', configtype: 'config', param: 'jadwal', datatype: 'object', subparam_datatypes: {}, value: { on: 7 }, ts: 1, data_exist: true };
+  const row: DeviceDataRow = {
+    sensor: 'hvac',
+    configtype: 'config',
+    param: 'jadwal',
+    datatype: 'object',
+    subparam_datatypes: {},
+    value: { on: 7 },
+    ts: 1,
+    data_exist: true,
+  };
   it('warns "Konfigurasi harus dalam bentuk JSON yang benar" like the Policy dialog and sends nothing', async () => {
     render(<ConfigDialog deviceId={7} row={row} onClose={() => {}} />);
     fireEvent.change(screen.getByLabelText(T.deviceData.value), { target: { value: '{on: 7' } });
@@ -77,7 +115,20 @@ describe('Ubah Konfigurasi', () => {
     expect(api.calls).toEqual([]);
   });
   it('notifies "Konfigurasi berhasil", closes, and hands the new value and the moment the device accepted it to the row', async () => {
-    api.answer = () => ok({ data: { id: 'c1', device_id: 7, sensor: row.sensor, configtype: row.configtype, param: row.param, value: { on: 8 }, sent_ts: 1_700_000_000_000, reply_ts: 1_700_000_000_250, reply: { ok: true } } });
+    api.answer = () =>
+      ok({
+        data: {
+          id: 'c1',
+          device_id: 7,
+          sensor: row.sensor,
+          configtype: row.configtype,
+          param: row.param,
+          value: { on: 8 },
+          sent_ts: 1_700_000_000_000,
+          reply_ts: 1_700_000_000_250,
+          reply: { ok: true },
+        },
+      });
     const onClose = vi.fn();
     const onSent = vi.fn();
     render(<ConfigDialog deviceId={7} row={row} onClose={onClose} onSent={onSent} />);
@@ -96,6 +147,11 @@ describe('the data detail row menu', () => {
   });
   it('offers a managing role every entry (Konfigurasi not for measured data rows)', () => {
     expect(sensorMenuKinds(row, true)).toEqual(['data', 'config', 'download', 'policy', 'tags']);
-    expect(sensorMenuKinds({ configtype: 'data' } as DeviceDataRow, true)).toEqual(['data', 'download', 'policy', 'tags']);
+    expect(sensorMenuKinds({ configtype: 'data' } as DeviceDataRow, true)).toEqual([
+      'data',
+      'download',
+      'policy',
+      'tags',
+    ]);
   });
 });

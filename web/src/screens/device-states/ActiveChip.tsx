@@ -2,4 +2,11 @@
 import { Chip } from '@mui/material';
 import { T } from '@sentra/contracts';
 
-export const ActiveChip = ({ isNull }: { isNull: boolean }) => <Chip size="small" color={isNull ? 'default' : 'success'} variant={isNull ? 'outlined' : 'filled'} label={isNull ? T.deviceStates.inactive : T.deviceStates.active} />;
+export const ActiveChip = ({ isNull }: { isNull: boolean }) => (
+  <Chip
+    size="small"
+    color={isNull ? 'default' : 'success'}
+    variant={isNull ? 'outlined' : 'filled'}
+    label={isNull ? T.deviceStates.inactive : T.deviceStates.active}
+  />
+);

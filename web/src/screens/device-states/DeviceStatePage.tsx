@@ -2,7 +2,18 @@
 // timestamps in tooltips), action; paged 100/150/200 with "Baris terlihat:" / "x-y dari n". The row menu opens on
 // hover: Lihat State, Download, Hapus ("Konfirmasi Hapus State"). New reports arrive live.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  TableCell,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -30,12 +41,19 @@ const SIZES = [100, 150, 200];
 /** live state reports: a changed value restarts initial_ts, a repeated one moves latest_ts */
 export function mergeStates(rows: StateRow[], events: readonly DeviceDataEvent[]): StateRow[] {
   const map = new Map(rows.map((r) => [r.key, r]));
-  for (const e of events) for (const s of e.states) {
-    const old = map.get(s.key);
-    if (old && s.ts < old.latest_ts) continue;
-    const same = old && JSON.stringify(old.value) === JSON.stringify(s.value);
-    map.set(s.key, { key: s.key, value: s.value, is_null: s.is_null, initial_ts: same ? old.initial_ts : s.ts, latest_ts: s.ts });
-  }
+  for (const e of events)
+    for (const s of e.states) {
+      const old = map.get(s.key);
+      if (old && s.ts < old.latest_ts) continue;
+      const same = old && JSON.stringify(old.value) === JSON.stringify(s.value);
+      map.set(s.key, {
+        key: s.key,
+        value: s.value,
+        is_null: s.is_null,
+        initial_ts: same ? old.initial_ts : s.ts,
+        latest_ts: s.ts,
+      });
+    }
   return [...map.values()].sort((a, b) => compareStateKeys(a.key, b.key));
 }
 
@@ -60,10 +78,23 @@ export function DeviceStatePage() {
     } else setRows([]);
   }, [id]);
   useEffect(() => void load(), [load]);
-  useLiveDeviceData(id, (events) => setRows((prev) => (prev ? mergeStates(prev, events.filter((e) => e.device_id === id && e.states.length)) : prev)));
+  useLiveDeviceData(id, (events) =>
+    setRows((prev) =>
+      prev
+        ? mergeStates(
+            prev,
+            events.filter((e) => e.device_id === id && e.states.length),
+          )
+        : prev,
+    ),
+  );
 
   const remove = async (row: StateRow) => {
-    if (!id || !(await confirm({ title: T.deviceStates.removeConfirmTitle, message: T.deviceStates.removeQuestion(row.key) }))) return;
+    if (
+      !id ||
+      !(await confirm({ title: T.deviceStates.removeConfirmTitle, message: T.deviceStates.removeQuestion(row.key) }))
+    )
+      return;
     setBusy(true);
     const r = await api.call(contracts.states.remove, { device_id: id, key: row.key });
     setBusy(false);
@@ -90,12 +121,18 @@ export function DeviceStatePage() {
     else setOpen({ kind, row });
   };
   const { shown, pager } = useClientPaging(rows, 100);
-  const ts = (v: number) => <Tooltip title={String(v)}><span>{formatTs(v)}</span></Tooltip>;
+  const ts = (v: number) => (
+    <Tooltip title={String(v)}>
+      <span>{formatTs(v)}</span>
+    </Tooltip>
+  );
 
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
       <Box sx={{ mb: 2 }}>
-        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.deviceStates.title}</Typography>
+        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+          {T.deviceStates.title}
+        </Typography>
         <Typography color="text.secondary">{label}</Typography>
       </Box>
       <BrowserPagedTable
@@ -104,7 +141,15 @@ export function DeviceStatePage() {
         emptyRow={rows?.length === 0 ? { colSpan: 6, text: T.deviceStates.empty } : null}
         head={
           <>
-            {[T.deviceStates.colKey, T.deviceStates.colValue, T.deviceStates.colActive, T.deviceStates.colInitial, T.deviceStates.colLatest].map((h) => <TableCell key={h}>{h}</TableCell>)}
+            {[
+              T.deviceStates.colKey,
+              T.deviceStates.colValue,
+              T.deviceStates.colActive,
+              T.deviceStates.colInitial,
+              T.deviceStates.colLatest,
+            ].map((h) => (
+              <TableCell key={h}>{h}</TableCell>
+            ))}
             <TableCell align="right">{T.deviceStates.colAction}</TableCell>
           </>
         }
@@ -113,7 +158,9 @@ export function DeviceStatePage() {
           <TableRow key={r.key} hover data-testid="state-row">
             <TableCell sx={{ fontWeight: 600 }}>{r.key}</TableCell>
             <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{formatValue(r.value)}</TableCell>
-            <TableCell><ActiveChip isNull={r.is_null} /></TableCell>
+            <TableCell>
+              <ActiveChip isNull={r.is_null} />
+            </TableCell>
             <TableCell>{ts(r.initial_ts)}</TableCell>
             <TableCell>{ts(r.latest_ts)}</TableCell>
             <TableCell align="right">
@@ -139,13 +186,36 @@ export function DeviceStatePage() {
         // button (a backdrop there closed the menu the hover had just opened); leaving button and menu closes it
         hideBackdrop
         disableScrollLock
-        slotProps={{ root: { style: { pointerEvents: 'none' } }, paper: { style: { pointerEvents: 'auto' } }, list: { onMouseLeave: closeSoon, onMouseEnter: () => clearTimeout(closeTimer.current) } }}
+        slotProps={{
+          root: { style: { pointerEvents: 'none' } },
+          paper: { style: { pointerEvents: 'auto' } },
+          list: { onMouseLeave: closeSoon, onMouseEnter: () => clearTimeout(closeTimer.current) },
+        }}
       >
-        <MenuItem onClick={pick('view')}><ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceStates.view}</ListItemText></MenuItem>
-        <MenuItem onClick={pick('download')}><ListItemIcon><DownloadIcon fontSize="small" /></ListItemIcon><ListItemText>{T.deviceStates.download}</ListItemText></MenuItem>
-        {canRemove && <MenuItem onClick={pick('remove')}><ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon><ListItemText>{T.deviceStates.remove}</ListItemText></MenuItem>}
+        <MenuItem onClick={pick('view')}>
+          <ListItemIcon>
+            <VisibilityIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{T.deviceStates.view}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={pick('download')}>
+          <ListItemIcon>
+            <DownloadIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{T.deviceStates.download}</ListItemText>
+        </MenuItem>
+        {canRemove && (
+          <MenuItem onClick={pick('remove')}>
+            <ListItemIcon>
+              <DeleteIcon fontSize="small" color="error" />
+            </ListItemIcon>
+            <ListItemText>{T.deviceStates.remove}</ListItemText>
+          </MenuItem>
+        )}
       </Menu>
-      {id && open?.kind === 'view' && <StateDialog deviceId={id} stateKey={open.row.key} onClose={() => setOpen(null)} />}
+      {id && open?.kind === 'view' && (
+        <StateDialog deviceId={id} stateKey={open.row.key} onClose={() => setOpen(null)} />
+      )}
       {id && open?.kind === 'download' && (
         <DownloadDialog
           title={`${T.deviceStates.download}: ${open.row.key}`}

@@ -6,10 +6,24 @@ import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
 import { formatTs, formatValue } from '../device-data/format.js';
-import { HISTORY_PAGE_SIZES, HistoryRangeFields, TruncatedNote, useHistoryRange, useHistoryRows } from '../device-data/shared/HistoryRange.js';
+import {
+  HISTORY_PAGE_SIZES,
+  HistoryRangeFields,
+  TruncatedNote,
+  useHistoryRange,
+  useHistoryRows,
+} from '../device-data/shared/HistoryRange.js';
 import { ActiveChip } from './ActiveChip.js';
 
-export function StateDialog({ deviceId, stateKey, onClose }: { deviceId: number; stateKey: string; onClose: () => void }) {
+export function StateDialog({
+  deviceId,
+  stateKey,
+  onClose,
+}: {
+  deviceId: number;
+  stateKey: string;
+  onClose: () => void;
+}) {
   const range = useHistoryRange();
   const answer = useHistoryRows<StateRow>(range, `${deviceId}\u001f${stateKey}`, {
     latest: async (n) => {
@@ -26,28 +40,42 @@ export function StateDialog({ deviceId, stateKey, onClose }: { deviceId: number;
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md">
-      <DialogTitle>{T.deviceStates.dialogTitle}: {stateKey}</DialogTitle>
+      <DialogTitle>
+        {T.deviceStates.dialogTitle}: {stateKey}
+      </DialogTitle>
       <DialogContent>
         <HistoryRangeFields range={range} />
         <TruncatedNote answer={answer} />
         <BrowserPagedTable
-            label={T.deviceStates.dialogTitle}
-            pager={{ ...pager, sizes: HISTORY_PAGE_SIZES }}
-            emptyRow={rows?.length === 0 ? { colSpan: 5, text: T.deviceData.noData } : null}
-            head={[T.deviceStates.colKey, T.deviceStates.colValue, T.deviceStates.colActive, T.deviceStates.colInitial, T.deviceStates.colLatest].map((h) => <TableCell key={h}>{h}</TableCell>)}
-          >
-            {shown.map((r) => (
-              <TableRow key={r.initial_ts} data-testid="history-row">
-                <TableCell>{r.key}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{formatValue(r.value)}</TableCell>
-                <TableCell><ActiveChip isNull={r.is_null} /></TableCell>
-                <TableCell title={String(r.initial_ts)}>{formatTs(r.initial_ts)}</TableCell>
-                <TableCell title={String(r.latest_ts)}>{formatTs(r.latest_ts)}</TableCell>
-              </TableRow>
-            ))}
-          </BrowserPagedTable>
+          label={T.deviceStates.dialogTitle}
+          pager={{ ...pager, sizes: HISTORY_PAGE_SIZES }}
+          emptyRow={rows?.length === 0 ? { colSpan: 5, text: T.deviceData.noData } : null}
+          head={[
+            T.deviceStates.colKey,
+            T.deviceStates.colValue,
+            T.deviceStates.colActive,
+            T.deviceStates.colInitial,
+            T.deviceStates.colLatest,
+          ].map((h) => (
+            <TableCell key={h}>{h}</TableCell>
+          ))}
+        >
+          {shown.map((r) => (
+            <TableRow key={r.initial_ts} data-testid="history-row">
+              <TableCell>{r.key}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{formatValue(r.value)}</TableCell>
+              <TableCell>
+                <ActiveChip isNull={r.is_null} />
+              </TableCell>
+              <TableCell title={String(r.initial_ts)}>{formatTs(r.initial_ts)}</TableCell>
+              <TableCell title={String(r.latest_ts)}>{formatTs(r.latest_ts)}</TableCell>
+            </TableRow>
+          ))}
+        </BrowserPagedTable>
       </DialogContent>
-      <DialogActions><Button onClick={onClose}>{T.deviceData.close}</Button></DialogActions>
+      <DialogActions>
+        <Button onClick={onClose}>{T.deviceData.close}</Button>
+      </DialogActions>
     </Dialog>
   );
 }

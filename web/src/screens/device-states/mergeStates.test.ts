@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { compareStateKeys, type StateRow } from '@sentra/contracts';
 import { mergeStates } from './DeviceStatePage.js';
 
-const row = (key: string, value: unknown, ts: number): StateRow => ({ key, value, is_null: value === null, initial_ts: ts, latest_ts: ts });
+const row = (key: string, value: unknown, ts: number): StateRow => ({
+  key,
+  value,
+  is_null: value === null,
+  initial_ts: ts,
+  latest_ts: ts,
+});
 
 describe('mergeStates', () => {
   it('keeps the rows in the order the server listed them when a live report arrives', () => {
@@ -16,7 +22,17 @@ describe('mergeStates', () => {
     expect(merged.find((r) => r.key === 'b')).toMatchObject({ value: 2, initial_ts: 200, latest_ts: 200 });
   });
   it('puts a new key where the server would list it, and a repeated value only moves latest time', () => {
-    const merged = mergeStates([row('Mode', 'on', 100), row('b', 1, 100)], [{ states: [{ key: 'Zeta', value: 1, is_null: false, ts: 150 }, { key: 'b', value: 1, is_null: false, ts: 160 }] } as never]);
+    const merged = mergeStates(
+      [row('Mode', 'on', 100), row('b', 1, 100)],
+      [
+        {
+          states: [
+            { key: 'Zeta', value: 1, is_null: false, ts: 150 },
+            { key: 'b', value: 1, is_null: false, ts: 160 },
+          ],
+        } as never,
+      ],
+    );
     expect(merged.map((r) => r.key)).toEqual(['Mode', 'Zeta', 'b']);
     expect(merged[2]).toMatchObject({ initial_ts: 100, latest_ts: 160 });
   });

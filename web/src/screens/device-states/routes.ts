@@ -7,4 +7,6 @@ import type { ScreenRoute } from '../../shell/routeRegistry.js';
 const READ: readonly SysNav[] = ['_device_manage_', '_device_list_'];
 const States = lazy(() => import('./DeviceStatePage.js').then((m) => ({ default: m.DeviceStatePage })));
 
-export const deviceStateRoutes: readonly ScreenRoute[] = [{ key: '_device_state_/{id}', title: T.deviceStates.title, grantedBy: READ, screen: States }];
+export const deviceStateRoutes: readonly ScreenRoute[] = [
+  { key: '_device_state_/{id}', title: T.deviceStates.title, grantedBy: READ, screen: States },
+];

@@ -5,6 +5,17 @@ import type { StateRow } from '@sentra/contracts';
 
 export function stateCsv(rows: readonly StateRow[]): string {
   const lines = ['key,value,active,initial_ts,initial_time,latest_ts,latest_time'];
-  for (const r of rows) lines.push([csvCell(r.key), csvCell(r.value), r.is_null ? 'Inactive' : 'Active', r.initial_ts, formatTs(r.initial_ts), r.latest_ts, formatTs(r.latest_ts)].join(','));
+  for (const r of rows)
+    lines.push(
+      [
+        csvCell(r.key),
+        csvCell(r.value),
+        r.is_null ? 'Inactive' : 'Active',
+        r.initial_ts,
+        formatTs(r.initial_ts),
+        r.latest_ts,
+        formatTs(r.latest_ts),
+      ].join(','),
+    );
   return lines.join('\r\n') + '\r\n';
 }

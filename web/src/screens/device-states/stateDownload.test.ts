@@ -5,10 +5,19 @@ import { STATE_RANGE_MAX, T, type StateRow } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
 
 const saved = vi.hoisted(() => ({ files: [] as { name: string; text: string }[] }));
-vi.mock('../device-data/format.js', async (orig) => ({ ...(await orig<object>()), saveText: (name: string, text: string) => saved.files.push({ name, text }) }));
+vi.mock('../device-data/format.js', async (orig) => ({
+  ...(await orig<object>()),
+  saveText: (name: string, text: string) => saved.files.push({ name, text }),
+}));
 
 /** a stored history of 12,001 value periods, one per second, answered like the server: newest first, pages of STATE_RANGE_MAX */
-const history: StateRow[] = Array.from({ length: 12_001 }, (_, i) => ({ key: 'mode', value: `v${i}`, is_null: false, initial_ts: 1_000_000 + i * 1000, latest_ts: 1_000_000 + i * 1000 + 500 }));
+const history: StateRow[] = Array.from({ length: 12_001 }, (_, i) => ({
+  key: 'mode',
+  value: `v${i}`,
+  is_null: false,
+  initial_ts: 1_000_000 + i * 1000,
+  latest_ts: 1_000_000 + i * 1000 + 500,
+}));
 const api = vi.hoisted(() => ({ calls: [] as any[], answer: null as null | ((input: any) => any) }));
 vi.mock('../../api/client.js', () => ({
   api: {
@@ -16,7 +25,16 @@ vi.mock('../../api/client.js', () => ({
       api.calls.push({ path: def.path, input });
       if (api.answer) return api.answer(input);
       const inRange = history.filter((p) => p.initial_ts >= input.start && p.initial_ts <= input.end).reverse();
-      return { code: 200, headers: {}, text: 'OK', body: { response_result: 0, state_data: inRange.slice(0, STATE_RANGE_MAX), truncated: inRange.length > STATE_RANGE_MAX } };
+      return {
+        code: 200,
+        headers: {},
+        text: 'OK',
+        body: {
+          response_result: 0,
+          state_data: inRange.slice(0, STATE_RANGE_MAX),
+          truncated: inRange.length > STATE_RANGE_MAX,
+        },
+      };
     },
   },
 }));
@@ -32,7 +50,9 @@ beforeEach(() => {
 
 describe('state Download by Waktu', () => {
   it('puts every period of a range holding more than one answer in the file, oldest first, none twice', async () => {
-    expect(await downloadStateCsv({ id: 7, label: 'Pompa' }, 'mode', { kind: 'time', start: 0, end: 10_000_000_000 })).toBe(true);
+    expect(
+      await downloadStateCsv({ id: 7, label: 'Pompa' }, 'mode', { kind: 'time', start: 0, end: 10_000_000_000 }),
+    ).toBe(true);
     expect(api.calls.length).toBe(3);
     const lines = saved.files[0]!.text.trim().split('\r\n');
     expect(lines).toHaveLength(1 + 12_001);
@@ -49,15 +69,35 @@ describe('state Download by Waktu', () => {
     expect(got.ok && got.rows.length).toBe(2 * STATE_RANGE_MAX);
   });
   it('stops when a page reaches no further back (a server answering the same page again)', async () => {
-    api.answer = (input) => ({ code: 200, headers: {}, text: 'OK', body: { response_result: 0, state_data: [{ key: 'mode', value: 'x', is_null: false, initial_ts: input.start, latest_ts: input.start + 1 }], truncated: true } });
+    api.answer = (input) => ({
+      code: 200,
+      headers: {},
+      text: 'OK',
+      body: {
+        response_result: 0,
+        state_data: [{ key: 'mode', value: 'x', is_null: false, initial_ts: input.start, latest_ts: input.start + 1 }],
+        truncated: true,
+      },
+    });
     expect(await downloadStateCsv({ id: 7, label: 'Pompa' }, 'mode', { kind: 'time', start: 5, end: 10 })).toBe(true);
     expect(api.calls.length).toBe(2);
     expect(notices.snapshot().map((n) => n.message)).toContain(T.deviceData.downloadCut(1));
   });
-  it('shows the server\'s reason when a download is refused', async () => {
-    api.answer = () => ({ code: 400, headers: {}, text: 'Bad Request', body: { response_result: -10, message: 'Input tidak valid', errors: [{ path: 'end', message: T.deviceData.rangeOrder }] } });
+  it("shows the server's reason when a download is refused", async () => {
+    api.answer = () => ({
+      code: 400,
+      headers: {},
+      text: 'Bad Request',
+      body: {
+        response_result: -10,
+        message: 'Input tidak valid',
+        errors: [{ path: 'end', message: T.deviceData.rangeOrder }],
+      },
+    });
     expect(await downloadStateCsv({ id: 7, label: 'Pompa' }, 'mode', { kind: 'time', start: 10, end: 5 })).toBe(false);
-    expect(notices.snapshot().map((n) => n.message)).toContain(T.deviceData.downloadFailedBecause(T.deviceData.rangeOrder));
+    expect(notices.snapshot().map((n) => n.message)).toContain(
+      T.deviceData.downloadFailedBecause(T.deviceData.rangeOrder),
+    );
     expect(saved.files).toEqual([]);
   });
 });

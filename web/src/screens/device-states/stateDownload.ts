@@ -21,7 +21,13 @@ type Periods = { ok: true; rows: StateRow[]; cut: boolean } | Fail;
  * Every value period of `key` overlapping start..end, newest first: pages of the newest periods until one is complete.
  * Bounded: at most STATE_DOWNLOAD_MAX_PAGES pages, and a page that does not reach further back ends the reading.
  */
-export async function allPeriods(deviceId: number, key: string, start: number, end: number, maxPages = STATE_DOWNLOAD_MAX_PAGES): Promise<Periods> {
+export async function allPeriods(
+  deviceId: number,
+  key: string,
+  start: number,
+  end: number,
+  maxPages = STATE_DOWNLOAD_MAX_PAGES,
+): Promise<Periods> {
   const rows: StateRow[] = [];
   const seen = new Set<number>();
   let to = end;
@@ -39,19 +45,30 @@ export async function allPeriods(deviceId: number, key: string, start: number, e
   return { ok: true, rows, cut: true };
 }
 
-export async function downloadStateCsv(device: { id: number; label: string }, key: string, choice: DownloadChoice): Promise<boolean> {
+export async function downloadStateCsv(
+  device: { id: number; label: string },
+  key: string,
+  choice: DownloadChoice,
+): Promise<boolean> {
   const notice = notices.about(`download:${device.id}:state/${key}`);
   notice.info(T.deviceData.downloading);
   const got =
     choice.kind === 'time'
       ? await allPeriods(device.id, key, choice.start, choice.end)
-      : await api.call(contracts.states.newest, { device_id: device.id, key, n: choice.n }).then((r) => (isOk(r) ? { ok: true as const, rows: r.body.state_data, cut: false } : { ok: false as const, failed: r }));
+      : await api
+          .call(contracts.states.newest, { device_id: device.id, key, n: choice.n })
+          .then((r) =>
+            isOk(r) ? { ok: true as const, rows: r.body.state_data, cut: false } : { ok: false as const, failed: r },
+          );
   if (!got.ok) {
     notice.error(downloadFailedText(got.failed));
     return false;
   }
   if (got.cut) notice.warning(T.deviceData.downloadCut(got.rows.length));
   else notice.settle();
-  saveText(downloadFileName(device.label, device.id, ['state', key]), stateCsv([...got.rows].sort((a, b) => a.initial_ts - b.initial_ts)));
+  saveText(
+    downloadFileName(device.label, device.id, ['state', key]),
+    stateCsv([...got.rows].sort((a, b) => a.initial_ts - b.initial_ts)),
+  );
   return true;
 }

@@ -3,7 +3,24 @@
 // UID screen ("Aktivasi" checks, then "Simpan" adds), LoRa (Dev EUI, OTAA key, LoRa server), Emma (plugin and
 // "Plugin Details") and Imou (both ids). The form is disabled while a call runs.
 import { Link as RouterLink } from 'react-router';
-import { Alert, Box, Button, CircularProgress, FormControl, FormHelperText, IconButton, InputAdornment, InputLabel, Link, MenuItem, Select, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  FormControl,
+  FormHelperText,
+  IconButton,
+  InputAdornment,
+  InputLabel,
+  Link,
+  MenuItem,
+  Select,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { T } from '@sentra/contracts';
@@ -20,7 +37,9 @@ export function ActivationStep(props: StepProps & { state: string }) {
   const f = familyOf(props.context.draft);
   return (
     <Box sx={{ maxWidth: 620 }}>
-      <Typography variant="h6" component="h3" sx={{ mb: 2 }}>{T.devices.activationTitle}</Typography>
+      <Typography variant="h6" component="h3" sx={{ mb: 2 }}>
+        {T.devices.activationTitle}
+      </Typography>
       {f?.activation === 'token' && <TokenActivation {...props} />}
       {f?.activation === 'uid' && <UidActivation {...props} zlan={f.key === 'zlan'} />}
       {f?.activation === 'lora' && <LoraActivation {...props} />}
@@ -30,7 +49,12 @@ export function ActivationStep(props: StepProps & { state: string }) {
   );
 }
 
-function field(props: StepProps, name: ActivationField, label: string, extra: { multiline?: boolean; minRows?: number; mono?: boolean; helper?: string } = {}) {
+function field(
+  props: StepProps,
+  name: ActivationField,
+  label: string,
+  extra: { multiline?: boolean; minRows?: number; mono?: boolean; helper?: string } = {},
+) {
   const { context, send, busy } = props;
   const error = context.activationErrors[name];
   return (
@@ -61,7 +85,9 @@ function TokenActivation(props: StepProps & { state: string }) {
   const connected = context.tokenConnected;
   return (
     <Box component="form" noValidate onSubmit={submit(props)}>
-      <Typography color="text.secondary" sx={{ mb: 2 }}>{T.devices.tokenHint}</Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        {T.devices.tokenHint}
+      </Typography>
       <TextField
         label={T.devices.token}
         value={token}
@@ -73,7 +99,13 @@ function TokenActivation(props: StepProps & { state: string }) {
               <InputAdornment position="end">
                 <Tooltip title={T.refreshToken.copy}>
                   <span>
-                    <IconButton aria-label={T.refreshToken.copy} disabled={!token} onClick={async () => { if (!(await copyText(token))) notices.error(T.common.copyFailed); }}>
+                    <IconButton
+                      aria-label={T.refreshToken.copy}
+                      disabled={!token}
+                      onClick={async () => {
+                        if (!(await copyText(token))) notices.error(T.common.copyFailed);
+                      }}
+                    >
                       <ContentCopyIcon />
                     </IconButton>
                   </span>
@@ -84,14 +116,22 @@ function TokenActivation(props: StepProps & { state: string }) {
         }}
       />
       <Stack direction="row" spacing={1} sx={{ mt: 1.5, alignItems: 'center' }} data-testid="token-status">
-        {connected ? <CheckCircleIcon color="success" fontSize="small" /> : token ? <CircularProgress size={16} /> : null}
+        {connected ? (
+          <CheckCircleIcon color="success" fontSize="small" />
+        ) : token ? (
+          <CircularProgress size={16} />
+        ) : null}
         <Typography variant="body2" color={connected ? 'success.main' : 'text.secondary'}>
           {connected ? T.devices.tokenConnected : token ? T.devices.tokenWaiting : ''}
         </Typography>
       </Stack>
       <StepActions back={() => send({ type: 'BACK' })}>
-        <Button variant="outlined" disabled={busy} onClick={() => send({ type: 'REFRESH_TOKEN' })}>{T.devices.refreshToken}</Button>
-        <Button type="submit" variant="contained" disabled={busy || !connected}>{T.common.save}</Button>
+        <Button variant="outlined" disabled={busy} onClick={() => send({ type: 'REFRESH_TOKEN' })}>
+          {T.devices.refreshToken}
+        </Button>
+        <Button type="submit" variant="contained" disabled={busy || !connected}>
+          {T.common.save}
+        </Button>
       </StepActions>
     </Box>
   );
@@ -102,7 +142,9 @@ function UidActivation(props: StepProps & { zlan: boolean }) {
   const checked = Boolean(context.uidChecked) && context.uidChecked === context.draft.activation.dev_uid.trim();
   return (
     <Box component="form" noValidate onSubmit={submit(props)}>
-      <Typography color="text.secondary" sx={{ mb: 2 }}>{T.devices.uidHint}</Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        {T.devices.uidHint}
+      </Typography>
       <Stack spacing={2}>
         {field(props, 'dev_uid', T.devices.uid)}
         {props.zlan && (
@@ -116,7 +158,9 @@ function UidActivation(props: StepProps & { zlan: boolean }) {
         {checked && <Alert severity="success">{T.devices.uidChecked}</Alert>}
       </Stack>
       <StepActions back={() => send({ type: 'BACK' })}>
-        <Button type="submit" variant="contained" disabled={busy}>{checked ? T.common.save : T.devices.activate}</Button>
+        <Button type="submit" variant="contained" disabled={busy}>
+          {checked ? T.common.save : T.devices.activate}
+        </Button>
       </StepActions>
     </Box>
   );
@@ -133,7 +177,14 @@ function LoraActivation(props: StepProps) {
         {field(props, 'otaa_key', T.devices.otaaKey, { mono: true })}
         <FormControl fullWidth required disabled={busy} error={Boolean(error)}>
           <InputLabel id="lora-server">{T.devices.networkServer}</InputLabel>
-          <Select labelId="lora-server" label={T.devices.networkServer} value={context.draft.activation.network_server_id} onChange={(e) => send({ type: 'EDIT_ACTIVATION', field: 'network_server_id', value: String(e.target.value) })}>
+          <Select
+            labelId="lora-server"
+            label={T.devices.networkServer}
+            value={context.draft.activation.network_server_id}
+            onChange={(e) =>
+              send({ type: 'EDIT_ACTIVATION', field: 'network_server_id', value: String(e.target.value) })
+            }
+          >
             {context.loraServers.map((s) => (
               <MenuItem key={s.id} value={String(s.id)}>{`${s.name} (${s.mac})`}</MenuItem>
             ))}
@@ -141,10 +192,14 @@ function LoraActivation(props: StepProps) {
           {error && <FormHelperText>{error}</FormHelperText>}
         </FormControl>
         {context.loraServers.length === 0 && <Alert severity="info">{T.devices.noLoraServers}</Alert>}
-        <Link component={RouterLink} to={area.to('_lora_list_')}>{T.devices.manageLoraServers}</Link>
+        <Link component={RouterLink} to={area.to('_lora_list_')}>
+          {T.devices.manageLoraServers}
+        </Link>
       </Stack>
       <StepActions back={() => send({ type: 'BACK' })}>
-        <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+        <Button type="submit" variant="contained" disabled={busy}>
+          {T.common.save}
+        </Button>
       </StepActions>
     </Box>
   );
@@ -158,17 +213,30 @@ function PluginActivation(props: StepProps) {
       <Stack spacing={2}>
         <FormControl fullWidth required disabled={busy} error={Boolean(error)}>
           <InputLabel id="emma-plugin">{T.devices.emmaPlugin}</InputLabel>
-          <Select labelId="emma-plugin" label={T.devices.emmaPlugin} value={context.draft.activation.emma_application_plugin_id} onChange={(e) => send({ type: 'SELECT_PLUGIN', applicationId: String(e.target.value) })}>
+          <Select
+            labelId="emma-plugin"
+            label={T.devices.emmaPlugin}
+            value={context.draft.activation.emma_application_plugin_id}
+            onChange={(e) => send({ type: 'SELECT_PLUGIN', applicationId: String(e.target.value) })}
+          >
             {context.emmaPlugins.map((p) => (
-              <MenuItem key={p.emma_application_plugin_id} value={p.emma_application_plugin_id}>{p.emma_plugin_name}</MenuItem>
+              <MenuItem key={p.emma_application_plugin_id} value={p.emma_application_plugin_id}>
+                {p.emma_plugin_name}
+              </MenuItem>
             ))}
           </Select>
           {error && <FormHelperText>{error}</FormHelperText>}
         </FormControl>
-        {field(props, 'emma_device_plugin_details', T.devices.emmaPluginDetails, { multiline: true, minRows: 6, mono: true })}
+        {field(props, 'emma_device_plugin_details', T.devices.emmaPluginDetails, {
+          multiline: true,
+          minRows: 6,
+          mono: true,
+        })}
       </Stack>
       <StepActions back={() => send({ type: 'BACK' })}>
-        <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+        <Button type="submit" variant="contained" disabled={busy}>
+          {T.common.save}
+        </Button>
       </StepActions>
     </Box>
   );
@@ -182,7 +250,9 @@ function CloudActivation(props: StepProps) {
         {field(props, 'imou_application_id', T.devices.imouApplicationId)}
       </Stack>
       <StepActions back={() => props.send({ type: 'BACK' })}>
-        <Button type="submit" variant="contained" disabled={props.busy}>{T.common.save}</Button>
+        <Button type="submit" variant="contained" disabled={props.busy}>
+          {T.common.save}
+        </Button>
       </StepActions>
     </Box>
   );

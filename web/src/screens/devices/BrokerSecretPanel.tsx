@@ -19,20 +19,30 @@ export interface ShownSecret {
 }
 
 /** The secret an add answer shows once (gateway secret, MQTT or Tasmota password), or undefined. */
-export function shownSecretOf(family: DeviceFamily | undefined, d: Record<string, unknown> | undefined): ShownSecret | undefined {
+export function shownSecretOf(
+  family: DeviceFamily | undefined,
+  d: Record<string, unknown> | undefined,
+): ShownSecret | undefined {
   if (!family || !d) return undefined;
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   if (family.activation === 'uid' && text(d.gateway_secret)) {
     const connection = d.gateway_connection as GatewayConnection;
     return { secret: text(d.gateway_secret), username: connection.username, connection };
   }
-  if (family.activation === 'mqtt' && text(d.store_mqtt_password)) return { secret: text(d.store_mqtt_password), username: text(d.store_mqtt_username), brokerUrl: text(d.store_mqtt_url) };
-  if (family.activation === 'tasmota' && text(d.password)) return { secret: text(d.password), username: text(d.username), brokerUrl: text(d.device_mqtt_url) };
+  if (family.activation === 'mqtt' && text(d.store_mqtt_password))
+    return {
+      secret: text(d.store_mqtt_password),
+      username: text(d.store_mqtt_username),
+      brokerUrl: text(d.store_mqtt_url),
+    };
+  if (family.activation === 'tasmota' && text(d.password))
+    return { secret: text(d.password), username: text(d.username), brokerUrl: text(d.device_mqtt_url) };
   return undefined;
 }
 
 /** Whether the family's devices sign in on the broker with a secret the console can regenerate. */
-export const hasBrokerSecret = (family: DeviceFamily | undefined) => family?.activation === 'uid' || family?.activation === 'mqtt' || family?.activation === 'tasmota';
+export const hasBrokerSecret = (family: DeviceFamily | undefined) =>
+  family?.activation === 'uid' || family?.activation === 'mqtt' || family?.activation === 'tasmota';
 
 function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -68,7 +78,11 @@ export function BrokerSecretPanel({ shown }: { shown: ShownSecret }) {
   const c = shown.connection;
   return (
     <Stack spacing={2} data-testid="broker-secret">
-      {c && <Typography variant="h6" component="h3">{T.devices.gatewaySettingsTitle}</Typography>}
+      {c && (
+        <Typography variant="h6" component="h3">
+          {T.devices.gatewaySettingsTitle}
+        </Typography>
+      )}
       <Alert severity="warning">{c ? T.devices.secretShownOnce : T.devices.passwordShownOnce}</Alert>
       {c ? (
         <>

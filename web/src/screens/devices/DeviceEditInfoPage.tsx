@@ -21,7 +21,12 @@ interface InfoForm {
 }
 
 const optionalNumber = <S extends z.ZodType>(s: S) => z.union([z.literal(''), s]);
-const schema = z.object({ name: deviceName, description: deviceDescription, latitude: optionalNumber(latitude), longitude: optionalNumber(longitude) });
+const schema = z.object({
+  name: deviceName,
+  description: deviceDescription,
+  latitude: optionalNumber(latitude),
+  longitude: optionalNumber(longitude),
+});
 
 export function validateEditInfo(form: InfoForm): FieldErrors {
   const r = schema.safeParse({ ...form, latitude: form.latitude.trim(), longitude: form.longitude.trim() });
@@ -37,7 +42,13 @@ export function DeviceEditInfoPage() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    if (device) setForm({ name: device.name, description: device.description ?? '', latitude: device.latitude?.toString() ?? '', longitude: device.longitude?.toString() ?? '' });
+    if (device)
+      setForm({
+        name: device.name,
+        description: device.description ?? '',
+        latitude: device.latitude?.toString() ?? '',
+        longitude: device.longitude?.toString() ?? '',
+      });
   }, [device]);
 
   const set = (field: keyof InfoForm) => (e: React.ChangeEvent<HTMLInputElement>) => {
@@ -52,7 +63,13 @@ export function DeviceEditInfoPage() {
     if (Object.keys(problems).length) return;
     setBusy(true);
     try {
-      await editDevice({ id, name: form.name.trim(), description: form.description, latitude: form.latitude.trim(), longitude: form.longitude.trim() });
+      await editDevice({
+        id,
+        name: form.name.trim(),
+        description: form.description,
+        latitude: form.latitude.trim(),
+        longitude: form.longitude.trim(),
+      });
       notices.success(T.devices.editSuccess);
       navigate(area.to(DeviceRoute.list));
     } catch (err) {
@@ -64,15 +81,63 @@ export function DeviceEditInfoPage() {
 
   return (
     <Box sx={{ maxWidth: 640 }}>
-      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{T.devices.editTitle}</Typography>
-      <FormCard onSubmit={submit} onCancel={() => navigate(area.to(DeviceRoute.list))} busy={busy} loading={loading} canSave={Boolean(device)}>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+        {T.devices.editTitle}
+      </Typography>
+      <FormCard
+        onSubmit={submit}
+        onCancel={() => navigate(area.to(DeviceRoute.list))}
+        busy={busy}
+        loading={loading}
+        canSave={Boolean(device)}
+      >
         <Stack spacing={2}>
-          <TextField label={T.devices.serialNumber} value={device?.serial_number ?? ''} slotProps={{ htmlInput: { readOnly: true } }} helperText={T.credentials.readOnly} />
-          <TextField label={T.devices.name} value={form.name} required disabled={busy} onChange={set('name')} error={Boolean(errors.name)} helperText={errors.name} />
-          <TextField label={T.devices.description} value={form.description} disabled={busy} multiline minRows={2} onChange={set('description')} error={Boolean(errors.description)} helperText={errors.description ?? `${form.description.length}/${DEVICE_DESCRIPTION_MAX}`} />
+          <TextField
+            label={T.devices.serialNumber}
+            value={device?.serial_number ?? ''}
+            slotProps={{ htmlInput: { readOnly: true } }}
+            helperText={T.credentials.readOnly}
+          />
+          <TextField
+            label={T.devices.name}
+            value={form.name}
+            required
+            disabled={busy}
+            onChange={set('name')}
+            error={Boolean(errors.name)}
+            helperText={errors.name}
+          />
+          <TextField
+            label={T.devices.description}
+            value={form.description}
+            disabled={busy}
+            multiline
+            minRows={2}
+            onChange={set('description')}
+            error={Boolean(errors.description)}
+            helperText={errors.description ?? `${form.description.length}/${DEVICE_DESCRIPTION_MAX}`}
+          />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField label={T.devices.latitude} value={form.latitude} disabled={busy} onChange={set('latitude')} error={Boolean(errors.latitude)} helperText={errors.latitude} fullWidth slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
-            <TextField label={T.devices.longitude} value={form.longitude} disabled={busy} onChange={set('longitude')} error={Boolean(errors.longitude)} helperText={errors.longitude} fullWidth slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
+            <TextField
+              label={T.devices.latitude}
+              value={form.latitude}
+              disabled={busy}
+              onChange={set('latitude')}
+              error={Boolean(errors.latitude)}
+              helperText={errors.latitude}
+              fullWidth
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            />
+            <TextField
+              label={T.devices.longitude}
+              value={form.longitude}
+              disabled={busy}
+              onChange={set('longitude')}
+              error={Boolean(errors.longitude)}
+              helperText={errors.longitude}
+              fullWidth
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            />
           </Stack>
         </Stack>
       </FormCard>

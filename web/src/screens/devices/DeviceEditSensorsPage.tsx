@@ -55,9 +55,19 @@ export function DeviceEditSensorsPage() {
 
   return (
     <Box sx={{ maxWidth: 760 }}>
-      <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.devices.editSensorsTitle}</Typography>
-      <Typography color="text.secondary" sx={{ mb: 2 }}>{T.devices.editSensorsSubtitle}</Typography>
-      <FormCard onSubmit={submit} onCancel={() => navigate(area.to(DeviceRoute.list))} busy={busy} loading={loading} canSave={Boolean(device)}>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+        {T.devices.editSensorsTitle}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        {T.devices.editSensorsSubtitle}
+      </Typography>
+      <FormCard
+        onSubmit={submit}
+        onCancel={() => navigate(area.to(DeviceRoute.list))}
+        busy={busy}
+        loading={loading}
+        canSave={Boolean(device)}
+      >
         <TextField
           label={T.devices.sensors}
           value={text}

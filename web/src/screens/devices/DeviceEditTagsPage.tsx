@@ -3,7 +3,17 @@
 // tag values ("Pilih penanda yang akan dipakai dalam perangkat"; Batal, Simpan). The choice travels in `?cat=`.
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Box, Button, Card, CardContent, Checkbox, FormControlLabel, FormGroup, Stack, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  FormControlLabel,
+  FormGroup,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { T, type TagCategory } from '@sentra/contracts';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
@@ -42,7 +52,8 @@ export function DeviceEditTagsPage({ routeKey }: ScreenProps) {
     setValues(device.tags);
     setErrors({});
     // the value step without a choice goes back to the choice
-    if (valueStep && (!fromQuery || fromQuery.length === 0)) navigate(area.to(DeviceRoute.editTags, { id }), { replace: true });
+    if (valueStep && (!fromQuery || fromQuery.length === 0))
+      navigate(area.to(DeviceRoute.editTags, { id }), { replace: true });
   }, [device, categories, carried, valueStep, navigate, area, id]);
 
   const save = async (tags: TagValues) => {
@@ -76,13 +87,24 @@ export function DeviceEditTagsPage({ routeKey }: ScreenProps) {
 
   return (
     <Box sx={{ maxWidth: 640 }}>
-      <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.devices.editTagsTitle}</Typography>
-      {device && <Typography color="text.secondary" sx={{ mb: 2 }}>{`${device.name} · ${device.serial_number}`}</Typography>}
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+        {T.devices.editTagsTitle}
+      </Typography>
+      {device && (
+        <Typography color="text.secondary" sx={{ mb: 2 }}>{`${device.name} · ${device.serial_number}`}</Typography>
+      )}
       <Card variant="outlined" sx={{ position: 'relative', minHeight: 160 }}>
         <CardContent>
           <Typography sx={{ mb: 2 }}>{valueStep ? T.devices.chooseTags : T.devices.chooseTagCategories}</Typography>
           {valueStep ? (
-            <TagValueFields categories={categories ?? []} chosen={chosen} values={values} errors={errors} disabled={busy} onChange={(prefix, v) => setValues((prev) => ({ ...prev, [prefix]: v }))} />
+            <TagValueFields
+              categories={categories ?? []}
+              chosen={chosen}
+              values={values}
+              errors={errors}
+              disabled={busy}
+              onChange={(prefix, v) => setValues((prev) => ({ ...prev, [prefix]: v }))}
+            />
           ) : (
             <FormGroup>
               {categories?.length === 0 && <Typography color="text.secondary">{T.devices.noTagCategories}</Typography>}
@@ -90,17 +112,33 @@ export function DeviceEditTagsPage({ routeKey }: ScreenProps) {
                 <FormControlLabel
                   key={c.prefix}
                   label={c.name}
-                  control={<Checkbox checked={chosen.includes(c.prefix)} disabled={busy} onChange={() => setChosen((prev) => (prev.includes(c.prefix) ? prev.filter((p) => p !== c.prefix) : [...prev, c.prefix]))} />}
+                  control={
+                    <Checkbox
+                      checked={chosen.includes(c.prefix)}
+                      disabled={busy}
+                      onChange={() =>
+                        setChosen((prev) =>
+                          prev.includes(c.prefix) ? prev.filter((p) => p !== c.prefix) : [...prev, c.prefix],
+                        )
+                      }
+                    />
+                  }
                 />
               ))}
             </FormGroup>
           )}
           <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={toList} disabled={busy}>{T.common.cancel}</Button>
+            <Button onClick={toList} disabled={busy}>
+              {T.common.cancel}
+            </Button>
             {valueStep ? (
-              <Button variant="contained" disabled={busy || !device} onClick={() => void submitValues()}>{T.common.save}</Button>
+              <Button variant="contained" disabled={busy || !device} onClick={() => void submitValues()}>
+                {T.common.save}
+              </Button>
             ) : (
-              <Button variant="contained" disabled={busy || !device || !categories} onClick={() => void next()}>{T.common.next}</Button>
+              <Button variant="contained" disabled={busy || !device || !categories} onClick={() => void next()}>
+                {T.common.next}
+              </Button>
             )}
           </Stack>
         </CardContent>

@@ -6,7 +6,15 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
-import { T, deviceFamilies, deviceTypes, type Device, type DeviceFamily, type DeviceFamilyKey, type GatewayConnection } from '@sentra/contracts';
+import {
+  T,
+  deviceFamilies,
+  deviceTypes,
+  type Device,
+  type DeviceFamily,
+  type DeviceFamilyKey,
+  type GatewayConnection,
+} from '@sentra/contracts';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
@@ -64,7 +72,8 @@ export function familyInfoRows(f: DeviceFamily, d: Record<string, unknown>): Inf
     if (!label) continue;
     const v = d[field];
     let value: string;
-    if (field === 'emma_plugin_definition') value = `${(v as { name?: string } | null)?.name ?? ''} (${String(d.emma_plugin_application_id ?? '')})`;
+    if (field === 'emma_plugin_definition')
+      value = `${(v as { name?: string } | null)?.name ?? ''} (${String(d.emma_plugin_application_id ?? '')})`;
     else if (JSON_FIELDS.has(field)) value = v === null || v === undefined ? PLACEHOLDER : prettyJson(v);
     else if (SECRET_FIELDS.has(field) && !v) value = T.devices.secretHidden;
     else value = v === null || v === undefined ? PLACEHOLDER : String(v);
@@ -118,14 +127,18 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
       return;
     }
     setLoading(true);
-    (family ? getFamilyDevice(family.key as DeviceFamilyKey, deviceId) : getDevice(deviceId)).then(
-      (d) => setDevice(d as Device & Record<string, unknown>),
-      () => setDevice(null),
-    ).finally(() => setLoading(false));
+    (family ? getFamilyDevice(family.key as DeviceFamilyKey, deviceId) : getDevice(deviceId))
+      .then(
+        (d) => setDevice(d as Device & Record<string, unknown>),
+        () => setDevice(null),
+      )
+      .finally(() => setLoading(false));
   }, [id, family, routeKey]);
 
   const title = family ? (T.devices.familyInfoTitle[family.key] ?? T.devices.infoTitle) : T.devices.infoTitle;
-  const typeLabel = device ? (deviceTypes.find((t) => t.deviceType === device.deviceType)?.label ?? device.deviceType) : '';
+  const typeLabel = device
+    ? (deviceTypes.find((t) => t.deviceType === device.deviceType)?.label ?? device.deviceType)
+    : '';
   const general: InfoRow[] = device
     ? [
         { field: 'id', label: T.devices.infoId, value: String(device.id) },
@@ -158,7 +171,12 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
     try {
       const r = await regenerateBrokerSecret(device.id);
       const url = (device.store_mqtt_url ?? device.device_mqtt_url) as string | undefined;
-      setShown({ secret: r.secret, username: r.username, brokerUrl: url, connection: device.gateway_connection as GatewayConnection | undefined });
+      setShown({
+        secret: r.secret,
+        username: r.username,
+        brokerUrl: url,
+        connection: device.gateway_connection as GatewayConnection | undefined,
+      });
     } catch (err) {
       notices.error(err instanceof Error && err.message ? err.message : T.devices.regenerateFailed);
     } finally {
@@ -168,7 +186,9 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
 
   return (
     <Box sx={{ maxWidth: 760 }}>
-      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{title}</Typography>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+        {title}
+      </Typography>
       <Card variant="outlined" sx={{ position: 'relative', minHeight: 160 }}>
         <CardContent>
           <Stack spacing={2} data-testid="device-info">
@@ -179,16 +199,29 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
                 value={r.value}
                 fullWidth
                 multiline={JSON_FIELDS.has(r.field)}
-                slotProps={{ htmlInput: { readOnly: true, style: JSON_FIELDS.has(r.field) ? { fontFamily: 'monospace', height: 200, overflow: 'auto' } : MONO_FIELDS.has(r.field) ? { fontFamily: 'monospace' } : undefined } }}
+                slotProps={{
+                  htmlInput: {
+                    readOnly: true,
+                    style: JSON_FIELDS.has(r.field)
+                      ? { fontFamily: 'monospace', height: 200, overflow: 'auto' }
+                      : MONO_FIELDS.has(r.field)
+                        ? { fontFamily: 'monospace' }
+                        : undefined,
+                  },
+                }}
               />
             ))}
             {!loading && !device && <Typography color="text.secondary">{T.common.notFound}</Typography>}
             {shown && <BrokerSecretPanel shown={shown} />}
           </Stack>
           <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-            <Button variant="contained" onClick={() => navigate(area.to(DeviceRoute.list))}>{T.common.back}</Button>
+            <Button variant="contained" onClick={() => navigate(area.to(DeviceRoute.list))}>
+              {T.common.back}
+            </Button>
             {device && canWrite && hasBrokerSecret(family) && (
-              <Button variant="outlined" disabled={loading} onClick={() => void regenerate()}>{T.devices.regenerateSecret}</Button>
+              <Button variant="outlined" disabled={loading} onClick={() => void regenerate()}>
+                {T.devices.regenerateSecret}
+              </Button>
             )}
           </Stack>
         </CardContent>

@@ -2,7 +2,21 @@
 // chosen devices by name and serial, then each one's outcome) and "Tambah Dashboard" (Generate Dashboard of a dummy
 // device).
 import { useEffect, useState } from 'react';
-import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { T, type CommandInput, type DeviceSummary } from '@sentra/contracts';
 import { commandOfForm, type BulkOutcome, type CommandForm } from './bulkActions.js';
 
@@ -48,7 +62,9 @@ export function ControlDialog({ open, action, initial, devices, busy, outcomes, 
       <DialogTitle>{T.devices.controlTitle}</DialogTitle>
       <DialogContent dividers>
         <Typography variant="subtitle2">{T.devices.controlAction(action)}</Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{T.devices.controlHint}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {T.devices.controlHint}
+        </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 1 }}>
           {FIELDS.map(([name, label]) => (
             <TextField
@@ -69,7 +85,19 @@ export function ControlDialog({ open, action, initial, devices, busy, outcomes, 
           {devices.map((d) => {
             const o = outcomeOf(d.id);
             return (
-              <ListItem key={d.id} disableGutters secondaryAction={o && <Chip size="small" color={o.ok ? 'success' : 'error'} label={o.ok ? T.devices.bulkOk : T.devices.bulkFailed(o.reason ?? '')} />}>
+              <ListItem
+                key={d.id}
+                disableGutters
+                secondaryAction={
+                  o && (
+                    <Chip
+                      size="small"
+                      color={o.ok ? 'success' : 'error'}
+                      label={o.ok ? T.devices.bulkOk : T.devices.bulkFailed(o.reason ?? '')}
+                    />
+                  )
+                }
+              >
                 <ListItemText primary={d.name} secondary={d.serial_number} />
               </ListItem>
             );
@@ -77,14 +105,28 @@ export function ControlDialog({ open, action, initial, devices, busy, outcomes, 
         </List>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={busy}>{outcomes ? T.deviceData.close : T.common.cancel}</Button>
-        <Button variant="contained" onClick={send} disabled={busy}>{T.devices.controlSend}</Button>
+        <Button onClick={onClose} disabled={busy}>
+          {outcomes ? T.deviceData.close : T.common.cancel}
+        </Button>
+        <Button variant="contained" onClick={send} disabled={busy}>
+          {T.devices.controlSend}
+        </Button>
       </DialogActions>
     </Dialog>
   );
 }
 
-export function DashboardDialog({ device, busy, onClose, onSubmit }: { device: DeviceSummary | null; busy: boolean; onClose(): void; onSubmit(name: string): void }) {
+export function DashboardDialog({
+  device,
+  busy,
+  onClose,
+  onSubmit,
+}: {
+  device: DeviceSummary | null;
+  busy: boolean;
+  onClose(): void;
+  onSubmit(name: string): void;
+}) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
@@ -121,8 +163,12 @@ export function DashboardDialog({ device, busy, onClose, onSubmit }: { device: D
           />
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={busy}>{T.common.cancel}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>{T.devices.addDashboardSubmit}</Button>
+          <Button onClick={onClose} disabled={busy}>
+            {T.common.cancel}
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {T.devices.addDashboardSubmit}
+          </Button>
         </DialogActions>
       </form>
     </Dialog>

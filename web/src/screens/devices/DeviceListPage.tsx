@@ -5,14 +5,41 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
-  Autocomplete, Box, Button, Checkbox, Chip, Fab, FormControl, IconButton, ListItemText, Menu, MenuItem, OutlinedInput, Select, Stack, TableCell, TableRow, TextField, Toolbar, Tooltip, Typography,
+  Autocomplete,
+  Box,
+  Button,
+  Checkbox,
+  Chip,
+  Fab,
+  FormControl,
+  IconButton,
+  ListItemText,
+  Menu,
+  MenuItem,
+  OutlinedInput,
+  Select,
+  Stack,
+  TableCell,
+  TableRow,
+  TextField,
+  Toolbar,
+  Tooltip,
+  Typography,
 } from '@mui/material';
 import { useCanReach } from '../../shell/grants.js';
 import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import BlockIcon from '@mui/icons-material/Block';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import { DEVICE_PAGE_SIZES, T, contracts, deviceTypes, type CommandInput, type DeviceSummary, type TagCategory } from '@sentra/contracts';
+import {
+  DEVICE_PAGE_SIZES,
+  T,
+  contracts,
+  deviceTypes,
+  type CommandInput,
+  type DeviceSummary,
+  type TagCategory,
+} from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
@@ -66,7 +93,14 @@ export function DeviceListPage() {
 
   const fetchPage = useCallback(
     () =>
-      listDevices({ search: search || undefined, status: status.length ? status.join(',') : undefined, type: type || undefined, tag: tag || undefined, page: paging.page, size: paging.size }).then((r) => ({
+      listDevices({
+        search: search || undefined,
+        status: status.length ? status.join(',') : undefined,
+        type: type || undefined,
+        tag: tag || undefined,
+        page: paging.page,
+        size: paging.size,
+      }).then((r) => ({
         rows: r.devices,
         total: r.total,
       })),
@@ -74,7 +108,11 @@ export function DeviceListPage() {
   );
   // the page is past the end (devices removed elsewhere, a stored page): show the last page instead
   const goToPage = useCallback((page: number) => setPaging({ ...paging, page }), [paging, setPaging]);
-  const { rows, setRows, total, loading, load } = usePagedRows(fetchPage, { page: paging.page, size: paging.size, goTo: goToPage });
+  const { rows, setRows, total, loading, load } = usePagedRows(fetchPage, {
+    page: paging.page,
+    size: paging.size,
+    goTo: goToPage,
+  });
   useLiveDeviceStatus((changes) => setRows((prev) => withDeviceStatus(prev, changes)));
 
   useEffect(() => {
@@ -90,7 +128,13 @@ export function DeviceListPage() {
   };
 
   const remove = async (d: DeviceSummary) => {
-    if (!(await confirm({ title: T.devices.removeConfirmTitle, message: T.devices.removeConfirm(d.name, d.serial_number) }))) return;
+    if (
+      !(await confirm({
+        title: T.devices.removeConfirmTitle,
+        message: T.devices.removeConfirm(d.name, d.serial_number),
+      }))
+    )
+      return;
     setBusy(true);
     try {
       await removeDevice(d);
@@ -151,20 +195,32 @@ export function DeviceListPage() {
     setBulkAnchor(null);
     setOutcomes(null);
     if (action === 'remove') void removeChecked();
-    else setControl(action === 'reboot' ? { action: T.devices.bulkReboot, initial: REBOOT_COMMAND } : { action: T.devices.bulkCommand });
+    else
+      setControl(
+        action === 'reboot'
+          ? { action: T.devices.bulkReboot, initial: REBOOT_COMMAND }
+          : { action: T.devices.bulkCommand },
+      );
   };
 
   /** "Hapus device": after one confirmation, each chosen device by the single delete; the failed ones stay chosen */
   const removeChecked = async () => {
     const chosen = [...checked.values()];
-    if (!(await confirm({ title: T.devices.removeConfirmTitle, message: T.devices.bulkRemoveConfirm(chosen.length) }))) return;
+    if (!(await confirm({ title: T.devices.removeConfirmTitle, message: T.devices.bulkRemoveConfirm(chosen.length) })))
+      return;
     setBusy(true);
     const done = await runForEach(chosen, (d) => removeDevice(d));
     const ok = done.filter((o) => o.ok).length;
     const failed = done.filter((o) => !o.ok);
     const notice = notices.about('devices.bulkRemove');
     if (failed.length === 0) notice.success(T.devices.bulkRemoveDone(ok, done.length));
-    else notice.error([T.devices.bulkRemoveDone(ok, done.length), ...failed.map((o) => `${o.device.name}: ${o.reason ?? T.devices.removeFailed}`)].join(' · '));
+    else
+      notice.error(
+        [
+          T.devices.bulkRemoveDone(ok, done.length),
+          ...failed.map((o) => `${o.device.name}: ${o.reason ?? T.devices.removeFailed}`),
+        ].join(' · '),
+      );
     setChecked(new Map(failed.map((o) => [o.device.id, o.device])));
     await load();
     setBusy(false);
@@ -193,9 +249,21 @@ export function DeviceListPage() {
 
       <Box
         data-testid="device-filters"
-        sx={{ display: 'flex', gap: 1.5, mb: 2, flexDirection: 'column', alignItems: 'stretch', [`@media (min-width: ${NARROW_MAX}px)`]: { flexDirection: 'row', alignItems: 'center' } }}
+        sx={{
+          display: 'flex',
+          gap: 1.5,
+          mb: 2,
+          flexDirection: 'column',
+          alignItems: 'stretch',
+          [`@media (min-width: ${NARROW_MAX}px)`]: { flexDirection: 'row', alignItems: 'center' },
+        }}
       >
-        <SearchBox placeholder={T.devices.search} buttonLabel={T.devices.searchButton} onSearch={(s) => applyFilter(() => setSearch(s))} width={340} />
+        <SearchBox
+          placeholder={T.devices.search}
+          buttonLabel={T.devices.searchButton}
+          onSearch={(s) => applyFilter(() => setSearch(s))}
+          width={340}
+        />
         <FormControl size="small" sx={{ minWidth: 180 }}>
           <Select
             multiple
@@ -203,7 +271,13 @@ export function DeviceListPage() {
             value={status}
             input={<OutlinedInput />}
             inputProps={{ 'aria-label': T.devices.statusFilter }}
-            onChange={(e) => applyFilter(() => setStatus((typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as Status[]))}
+            onChange={(e) =>
+              applyFilter(() =>
+                setStatus(
+                  (typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as Status[],
+                ),
+              )
+            }
             renderValue={(v) => (v.length === 0 ? T.devices.allStatus : v.map((s) => STATUS_LABEL[s]).join(', '))}
           >
             {(['on', 'off'] as const).map((s) => (
@@ -215,10 +289,17 @@ export function DeviceListPage() {
           </Select>
         </FormControl>
         <FormControl size="small" sx={{ minWidth: 220 }}>
-          <Select displayEmpty value={type} inputProps={{ 'aria-label': T.devices.typeFilter }} onChange={(e) => applyFilter(() => setType(e.target.value))}>
+          <Select
+            displayEmpty
+            value={type}
+            inputProps={{ 'aria-label': T.devices.typeFilter }}
+            onChange={(e) => applyFilter(() => setType(e.target.value))}
+          >
             <MenuItem value="">{T.devices.allTypes}</MenuItem>
             {typeOptions.map((t) => (
-              <MenuItem key={t.deviceType} value={t.deviceType}>{t.label}</MenuItem>
+              <MenuItem key={t.deviceType} value={t.deviceType}>
+                {t.label}
+              </MenuItem>
             ))}
           </Select>
         </FormControl>
@@ -231,13 +312,26 @@ export function DeviceListPage() {
         rowCount={rows?.length ?? null}
         loading={loading}
         busy={busy}
-        empty={filtered ? { title: T.devices.notFound, hint: T.devices.notFoundHint } : { title: T.devices.empty, hint: T.devices.emptyHint }}
+        empty={
+          filtered
+            ? { title: T.devices.notFound, hint: T.devices.notFoundHint }
+            : { title: T.devices.empty, hint: T.devices.emptyHint }
+        }
         pager={{ total, paging, sizes: DEVICE_PAGE_SIZES, onPaging: setPaging }}
         top={
           checked.size > 0 && (
-            <Toolbar data-testid="bulk-bar" sx={{ bgcolor: 'primary.50', backgroundColor: 'rgba(13,71,161,0.08)', gap: 2 }}>
+            <Toolbar
+              data-testid="bulk-bar"
+              sx={{ bgcolor: 'primary.50', backgroundColor: 'rgba(13,71,161,0.08)', gap: 2 }}
+            >
               <Typography sx={{ flex: 1 }}>{T.devices.bulkSelected(checked.size)}</Typography>
-              <Button variant="contained" endIcon={<ArrowDropDownIcon />} onClick={(e) => setBulkAnchor(e.currentTarget)}>{T.devices.bulkActions}</Button>
+              <Button
+                variant="contained"
+                endIcon={<ArrowDropDownIcon />}
+                onClick={(e) => setBulkAnchor(e.currentTarget)}
+              >
+                {T.devices.bulkActions}
+              </Button>
               <Menu anchorEl={bulkAnchor} open={Boolean(bulkAnchor)} onClose={() => setBulkAnchor(null)}>
                 <MenuItem onClick={() => bulk('remove')}>{T.devices.bulkRemove}</MenuItem>
                 <MenuItem onClick={() => bulk('reboot')}>{T.devices.bulkReboot}</MenuItem>
@@ -249,7 +343,12 @@ export function DeviceListPage() {
         head={
           <>
             <TableCell padding="checkbox">
-              <Checkbox checked={allChecked} indeterminate={someChecked && !allChecked} onChange={toggleAll} slotProps={{ input: { 'aria-label': T.devices.selectAll } }} />
+              <Checkbox
+                checked={allChecked}
+                indeterminate={someChecked && !allChecked}
+                onChange={toggleAll}
+                slotProps={{ input: { 'aria-label': T.devices.selectAll } }}
+              />
             </TableCell>
             <TableCell>{T.devices.colDevice}</TableCell>
             <TableCell>{T.devices.colStatus}</TableCell>
@@ -262,7 +361,11 @@ export function DeviceListPage() {
         {rows?.map((d) => (
           <TableRow key={d.id} hover data-testid="device-row" selected={checked.has(d.id)}>
             <TableCell padding="checkbox">
-              <Checkbox checked={checked.has(d.id)} onChange={() => toggle(d)} slotProps={{ input: { 'aria-label': T.devices.selectRow(d.name) } }} />
+              <Checkbox
+                checked={checked.has(d.id)}
+                onChange={() => toggle(d)}
+                slotProps={{ input: { 'aria-label': T.devices.selectRow(d.name) } }}
+              />
             </TableCell>
             <TableCell>
               <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
@@ -273,17 +376,29 @@ export function DeviceListPage() {
                   </Tooltip>
                 )}
               </Stack>
-              <Typography variant="body2" color="text.secondary">{`${TYPE_LABEL[d.deviceType] ?? d.deviceType} · #${d.id}`}</Typography>
+              <Typography
+                variant="body2"
+                color="text.secondary"
+              >{`${TYPE_LABEL[d.deviceType] ?? d.deviceType} · #${d.id}`}</Typography>
             </TableCell>
             <TableCell>
-              <Chip size="small" label={d.online ? T.devices.online : T.devices.offline} color={d.online ? 'success' : 'default'} variant={d.online ? 'filled' : 'outlined'} />
+              <Chip
+                size="small"
+                label={d.online ? T.devices.online : T.devices.offline}
+                color={d.online ? 'success' : 'default'}
+                variant={d.online ? 'filled' : 'outlined'}
+              />
             </TableCell>
             <TableCell sx={{ fontFamily: 'monospace' }}>{d.serial_number}</TableCell>
             <TableCell>
               <TagChips device={d} categories={categories} />
             </TableCell>
             <TableCell align="right">
-              <IconButton aria-label={T.devices.rowMenu(d.name)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, device: d })}>
+              <IconButton
+                aria-label={T.devices.rowMenu(d.name)}
+                aria-haspopup="menu"
+                onClick={(e) => setMenu({ anchor: e.currentTarget, device: d })}
+              >
                 <MoreVertIcon />
               </IconButton>
             </TableCell>
@@ -293,14 +408,26 @@ export function DeviceListPage() {
 
       {canReach(DeviceRoute.add) && (
         <Tooltip title={T.devices.newDeviceTooltip}>
-          <Fab color="primary" variant="extended" onClick={() => navigate(area.to(DeviceRoute.add))} sx={{ position: 'fixed', right: 32, bottom: 32 }} aria-label={T.devices.newDevice}>
+          <Fab
+            color="primary"
+            variant="extended"
+            onClick={() => navigate(area.to(DeviceRoute.add))}
+            sx={{ position: 'fixed', right: 32, bottom: 32 }}
+            aria-label={T.devices.newDevice}
+          >
             <AddIcon sx={{ mr: 1 }} />
             {T.devices.newDevice}
           </Fab>
         </Tooltip>
       )}
 
-      <DeviceRowMenu anchor={menu?.anchor ?? null} device={menu?.device ?? null} hasTagCategories={categories.length > 0} onClose={() => setMenu(null)} onAction={onAction} />
+      <DeviceRowMenu
+        anchor={menu?.anchor ?? null}
+        device={menu?.device ?? null}
+        hasTagCategories={categories.length > 0}
+        onClose={() => setMenu(null)}
+        onAction={onAction}
+      />
       <ControlDialog
         open={control !== null}
         action={control?.action ?? ''}
@@ -311,13 +438,26 @@ export function DeviceListPage() {
         onClose={() => (setControl(null), setOutcomes(null))}
         onSend={(command) => void sendCommand(command)}
       />
-      <DashboardDialog device={dashboardFor} busy={busy} onClose={() => setDashboardFor(null)} onSubmit={(name) => void makeDashboard(name)} />
+      <DashboardDialog
+        device={dashboardFor}
+        busy={busy}
+        onClose={() => setDashboardFor(null)}
+        onSubmit={(name) => void makeDashboard(name)}
+      />
     </Box>
   );
 }
 
 /** One tag: a category's option picked from the list (searchable), or `prefix:value` typed for a free-value category. */
-function TagFilter({ options, value, onChange }: { options: readonly TagFilterOption[]; value: string; onChange(tag: string): void }) {
+function TagFilter({
+  options,
+  value,
+  onChange,
+}: {
+  options: readonly TagFilterOption[];
+  value: string;
+  onChange(tag: string): void;
+}) {
   const selected = options.find((o) => o.tag === value) ?? (value || null);
   return (
     <Autocomplete<TagFilterOption | string, false, false, true>
@@ -334,14 +474,23 @@ function TagFilter({ options, value, onChange }: { options: readonly TagFilterOp
         // typed text counts only as kunci:nilai (the server's form); anything else clears the filter
         onChange(/^[^:]+:.+$/.test(next) ? next : '');
       }}
-      renderInput={(params) => <TextField {...params} label={T.devices.tagFilter} placeholder={T.devices.allTags} inputProps={{ ...params.inputProps, 'aria-label': T.devices.tagFilter, title: T.devices.tagFilterHint }} />}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label={T.devices.tagFilter}
+          placeholder={T.devices.allTags}
+          inputProps={{ ...params.inputProps, 'aria-label': T.devices.tagFilter, title: T.devices.tagFilterHint }}
+        />
+      )}
     />
   );
 }
 
 /** About 6 tag chips, the rest behind "+N" (its tooltip lists them). */
 function TagChips({ device, categories }: { device: DeviceSummary; categories: readonly TagCategory[] }) {
-  const all = Object.entries(device.tags).flatMap(([prefix, values]) => values.map((v) => ({ key: `${prefix}:${v}`, label: tagDisplay(categories, prefix, v) })));
+  const all = Object.entries(device.tags).flatMap(([prefix, values]) =>
+    values.map((v) => ({ key: `${prefix}:${v}`, label: tagDisplay(categories, prefix, v) })),
+  );
   const { shown, rest } = splitTags(all);
   return (
     <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="device-tags">

@@ -11,7 +11,13 @@ import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { useAppArea, type AppArea } from '../../ui/useAppArea.js';
-import { familyOf, stepOfSnapshot, stepsOf, type DeviceWizardContext, type WizardStep } from './deviceWizard.machine.js';
+import {
+  familyOf,
+  stepOfSnapshot,
+  stepsOf,
+  type DeviceWizardContext,
+  type WizardStep,
+} from './deviceWizard.machine.js';
 import { obtainWizard, releaseWizard } from './wizardStore.js';
 import { DeviceRoute, familySegment } from './deviceRoutes.js';
 import { CategoryStep, InfoStep, SensorsStep, TagCategoryStep, TagValueStep } from './WizardSteps.js';
@@ -59,7 +65,10 @@ export function DeviceWizardPage({ routeKey }: ScreenProps) {
   const wanted = step ? pathOf(area, step, ctx) : null;
   const resolved = useRef(false);
   // added with a broker secret (gateway secret, device password): shown here once, before the list
-  const saved = snapshot.status === 'done' ? (ctx.saved as (Record<string, unknown> & { category: number }) | undefined) : undefined;
+  const saved =
+    snapshot.status === 'done'
+      ? (ctx.saved as (Record<string, unknown> & { category: number }) | undefined)
+      : undefined;
   const shown = shownSecretOf(saved && deviceFamilies.find((f) => f.category === saved.category), saved);
   const toList = () => {
     releaseWizard();
@@ -97,7 +106,11 @@ export function DeviceWizardPage({ routeKey }: ScreenProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the address changed
   }, [pathname]);
 
-  const busy = snapshot.matches('loading') || snapshot.matches('saving') || snapshot.matches({ activation: { uid: 'checking' } }) || snapshot.matches({ activation: { token: 'generating' } });
+  const busy =
+    snapshot.matches('loading') ||
+    snapshot.matches('saving') ||
+    snapshot.matches({ activation: { uid: 'checking' } }) ||
+    snapshot.matches({ activation: { token: 'generating' } });
   const send = actor.send;
   const steps = stepsOf(ctx.draft);
   const active = step ? steps.indexOf(step === 'tagCategories' ? 'tags' : step) : 0;
@@ -110,8 +123,12 @@ export function DeviceWizardPage({ routeKey }: ScreenProps) {
   return (
     <Box>
       <Stack direction="row" sx={{ mb: 2, justifyContent: 'space-between', alignItems: 'flex-start' }}>
-        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.devices.addTitle}</Typography>
-        <Button startIcon={<RestartAltIcon />} onClick={() => void reset()} disabled={busy}>{T.devices.reset}</Button>
+        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+          {T.devices.addTitle}
+        </Typography>
+        <Button startIcon={<RestartAltIcon />} onClick={() => void reset()} disabled={busy}>
+          {T.devices.reset}
+        </Button>
       </Stack>
       {/* the draft is over once added: no step to show beside the secret */}
       {!shown && (
@@ -134,7 +151,9 @@ export function DeviceWizardPage({ routeKey }: ScreenProps) {
           {shown && (
             <Box sx={{ maxWidth: 620 }}>
               <BrokerSecretPanel shown={shown} />
-              <Button variant="contained" sx={{ mt: 3 }} onClick={toList}>{T.devices.secretDone}</Button>
+              <Button variant="contained" sx={{ mt: 3 }} onClick={toList}>
+                {T.devices.secretDone}
+              </Button>
             </Box>
           )}
         </CardContent>

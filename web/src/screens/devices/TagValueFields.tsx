@@ -3,7 +3,20 @@
 // (at most 3, unique, each checked with the section 5 messages as it is typed and as it is added). The device screens
 // and a sensor row's "Edit Perangkat" dialog both use it.
 import { useState, type KeyboardEvent } from 'react';
-import { Box, Checkbox, Chip, FormControl, FormControlLabel, FormHelperText, InputLabel, MenuItem, Select, Stack, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Checkbox,
+  Chip,
+  FormControl,
+  FormControlLabel,
+  FormHelperText,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { T, TagType, type TagCategory } from '@sentra/contracts';
 import { multiTagProblem, type TagValues } from './tagValues.js';
 
@@ -18,7 +31,15 @@ export interface TagValueFieldsProps {
   onChange(prefix: string, values: string[]): void;
 }
 
-export function TagValueFields({ categories, chosen, values, errors, disabled, optional, onChange }: TagValueFieldsProps) {
+export function TagValueFields({
+  categories,
+  chosen,
+  values,
+  errors,
+  disabled,
+  optional,
+  onChange,
+}: TagValueFieldsProps) {
   return (
     <Stack spacing={2.5}>
       {chosen.map((prefix) => {
@@ -32,10 +53,17 @@ export function TagValueFields({ categories, chosen, values, errors, disabled, o
             return (
               <FormControl key={prefix} fullWidth error={Boolean(error)} disabled={disabled}>
                 <InputLabel id={`${fieldId}-label`}>{cat.name}</InputLabel>
-                <Select labelId={`${fieldId}-label`} label={cat.name} value={current[0] ?? ''} onChange={(e) => onChange(prefix, e.target.value ? [String(e.target.value)] : [])}>
+                <Select
+                  labelId={`${fieldId}-label`}
+                  label={cat.name}
+                  value={current[0] ?? ''}
+                  onChange={(e) => onChange(prefix, e.target.value ? [String(e.target.value)] : [])}
+                >
                   {optional && <MenuItem value="">-</MenuItem>}
                   {cat.definitions.map((d) => (
-                    <MenuItem key={d.name_lc} value={d.name_lc}>{d.name}</MenuItem>
+                    <MenuItem key={d.name_lc} value={d.name_lc}>
+                      {d.name}
+                    </MenuItem>
                   ))}
                 </Select>
                 {error && <FormHelperText>{error}</FormHelperText>}
@@ -43,19 +71,44 @@ export function TagValueFields({ categories, chosen, values, errors, disabled, o
             );
           case TagType.VALUE:
             return (
-              <TextField key={prefix} id={fieldId} label={cat.name} value={current[0] ?? ''} disabled={disabled} error={Boolean(error)} helperText={error} onChange={(e) => onChange(prefix, e.target.value ? [e.target.value] : [])} slotProps={{ htmlInput: { maxLength: 32 } }} fullWidth />
+              <TextField
+                key={prefix}
+                id={fieldId}
+                label={cat.name}
+                value={current[0] ?? ''}
+                disabled={disabled}
+                error={Boolean(error)}
+                helperText={error}
+                onChange={(e) => onChange(prefix, e.target.value ? [e.target.value] : [])}
+                slotProps={{ htmlInput: { maxLength: 32 } }}
+                fullWidth
+              />
             );
           case TagType.CHECKBOX:
             return (
               <FormControlLabel
                 key={prefix}
                 disabled={disabled}
-                control={<Checkbox checked={current[0] === 'true'} onChange={(e) => onChange(prefix, [e.target.checked ? 'true' : 'false'])} />}
+                control={
+                  <Checkbox
+                    checked={current[0] === 'true'}
+                    onChange={(e) => onChange(prefix, [e.target.checked ? 'true' : 'false'])}
+                  />
+                }
                 label={cat.name}
               />
             );
           default:
-            return <MultiTagInput key={prefix} category={cat} values={current} error={error} disabled={disabled} onChange={(v) => onChange(prefix, v)} />;
+            return (
+              <MultiTagInput
+                key={prefix}
+                category={cat}
+                values={current}
+                error={error}
+                disabled={disabled}
+                onChange={(v) => onChange(prefix, v)}
+              />
+            );
         }
       })}
     </Stack>
@@ -64,7 +117,19 @@ export function TagValueFields({ categories, chosen, values, errors, disabled, o
 
 const SEPARATORS = new Set(['Enter', 'Tab', ' ']);
 
-function MultiTagInput({ category, values, error, disabled, onChange }: { category: TagCategory; values: string[]; error?: string; disabled?: boolean; onChange(v: string[]): void }) {
+function MultiTagInput({
+  category,
+  values,
+  error,
+  disabled,
+  onChange,
+}: {
+  category: TagCategory;
+  values: string[];
+  error?: string;
+  disabled?: boolean;
+  onChange(v: string[]): void;
+}) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const add = (): boolean => {
@@ -86,8 +151,16 @@ function MultiTagInput({ category, values, error, disabled, onChange }: { catego
   const shown = problem ?? error;
   return (
     <Box>
-      <Typography variant="subtitle2" sx={{ mb: 0.5 }}>{category.name}</Typography>
-      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mb: values.length ? 1 : 0 }} data-testid={`tags-${category.prefix}`}>
+      <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
+        {category.name}
+      </Typography>
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', mb: values.length ? 1 : 0 }}
+        data-testid={`tags-${category.prefix}`}
+      >
         {values.map((v) => (
           <Chip key={v} label={v} disabled={disabled} onDelete={() => onChange(values.filter((x) => x !== v))} />
         ))}

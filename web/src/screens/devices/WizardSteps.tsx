@@ -1,7 +1,24 @@
 // The add wizard's steps before activation (spec 03 section 2.2): Kategori (cards with "Pilih" and the "Filter"),
 // Informasi, the tag category choice, the tag values and the sensors JSON ("Konfigurasi"). Each only sends events.
 import { useMemo, useState } from 'react';
-import { Box, Button, Card, CardActions, CardContent, Checkbox, Chip, FormControl, FormControlLabel, FormGroup, InputLabel, MenuItem, Select, Stack, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Checkbox,
+  Chip,
+  FormControl,
+  FormControlLabel,
+  FormGroup,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import RouterIcon from '@mui/icons-material/Router';
 import { T, deviceFamilies, type DeviceFamilyKey } from '@sentra/contracts';
 import { flowOf, familyOf, type DeviceWizardContext, type DeviceWizardEvent } from './deviceWizard.machine.js';
@@ -14,50 +31,102 @@ export interface StepProps {
 }
 
 /** The buttons under a step: Kembali/Batal on the left, the step's own actions on the right. */
-export function StepActions({ back, backLabel = T.common.back, children }: { back(): void; backLabel?: string; children: React.ReactNode }) {
+export function StepActions({
+  back,
+  backLabel = T.common.back,
+  children,
+}: {
+  back(): void;
+  backLabel?: string;
+  children: React.ReactNode;
+}) {
   return (
     <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}>
       <Button onClick={back}>{backLabel}</Button>
-      <Stack direction="row" spacing={1}>{children}</Stack>
+      <Stack direction="row" spacing={1}>
+        {children}
+      </Stack>
     </Stack>
   );
 }
 
-const CARDS = deviceFamilies.flatMap((f) => f.variants.map((v) => ({ family: f.key as DeviceFamilyKey, variant: v.key, label: v.label, deviceType: v.deviceType, categoryText: f.categoryText, connection: f.connection, category: f.category })));
+const CARDS = deviceFamilies.flatMap((f) =>
+  f.variants.map((v) => ({
+    family: f.key as DeviceFamilyKey,
+    variant: v.key,
+    label: v.label,
+    deviceType: v.deviceType,
+    categoryText: f.categoryText,
+    connection: f.connection,
+    category: f.category,
+  })),
+);
 
 export function CategoryStep({ context, send }: StepProps) {
   const [filter, setFilter] = useState<string>('');
   const cards = useMemo(() => CARDS.filter((c) => filter === '' || String(c.category) === filter), [filter]);
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2, justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ mb: 2, justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+      >
         <Typography color="text.secondary">{T.devices.categoryHint}</Typography>
         <FormControl size="small" sx={{ minWidth: 220 }}>
-          <InputLabel id="device-category-filter" shrink>{T.devices.categoryFilter}</InputLabel>
-          <Select labelId="device-category-filter" label={T.devices.categoryFilter} notched displayEmpty value={filter} onChange={(e) => setFilter(String(e.target.value))}>
+          <InputLabel id="device-category-filter" shrink>
+            {T.devices.categoryFilter}
+          </InputLabel>
+          <Select
+            labelId="device-category-filter"
+            label={T.devices.categoryFilter}
+            notched
+            displayEmpty
+            value={filter}
+            onChange={(e) => setFilter(String(e.target.value))}
+          >
             <MenuItem value="">{T.devices.allCategories}</MenuItem>
             {deviceFamilies.map((f) => (
-              <MenuItem key={f.key} value={String(f.category)}>{f.categoryText}</MenuItem>
+              <MenuItem key={f.key} value={String(f.category)}>
+                {f.categoryText}
+              </MenuItem>
             ))}
           </Select>
         </FormControl>
       </Stack>
-      <Box data-testid="device-type-cards" sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}>
+      <Box
+        data-testid="device-type-cards"
+        sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}
+      >
         {cards.map((c) => {
           const chosen = context.draft.variant === c.variant && context.draft.family === c.family;
           return (
-            <Card key={c.variant} variant="outlined" data-testid="device-type-card" sx={{ display: 'flex', flexDirection: 'column', borderColor: chosen ? 'primary.main' : undefined }}>
+            <Card
+              key={c.variant}
+              variant="outlined"
+              data-testid="device-type-card"
+              sx={{ display: 'flex', flexDirection: 'column', borderColor: chosen ? 'primary.main' : undefined }}
+            >
               <CardContent sx={{ flex: 1 }}>
                 <RouterIcon color="primary" />
-                <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>{c.label}</Typography>
-                <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{c.deviceType}</Typography>
+                <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+                  {c.label}
+                </Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                  {c.deviceType}
+                </Typography>
                 <Stack direction="row" spacing={0.5} useFlexGap sx={{ mt: 1, flexWrap: 'wrap' }}>
                   <Chip size="small" label={c.categoryText} />
                   <Chip size="small" variant="outlined" label={T.devices.connection(c.connection)} />
                 </Stack>
               </CardContent>
               <CardActions>
-                <Button variant={chosen ? 'contained' : 'outlined'} fullWidth aria-label={`${T.devices.choose} ${c.label}`} onClick={() => send({ type: 'CHOOSE', family: c.family, variant: c.variant })}>
+                <Button
+                  variant={chosen ? 'contained' : 'outlined'}
+                  fullWidth
+                  aria-label={`${T.devices.choose} ${c.label}`}
+                  onClick={() => send({ type: 'CHOOSE', family: c.family, variant: c.variant })}
+                >
                   {T.devices.choose}
                 </Button>
               </CardActions>
@@ -65,7 +134,9 @@ export function CategoryStep({ context, send }: StepProps) {
           );
         })}
       </Box>
-      <StepActions back={() => send({ type: 'CANCEL' })} backLabel={T.common.cancel}>{null}</StepActions>
+      <StepActions back={() => send({ type: 'CANCEL' })} backLabel={T.common.cancel}>
+        {null}
+      </StepActions>
     </Box>
   );
 }
@@ -77,8 +148,18 @@ export function InfoStep({ context, send, busy }: StepProps) {
   const { info } = context.draft;
   const variant = familyOf(context.draft)?.variants.find((v) => v.key === context.draft.variant);
   return (
-    <Box component="form" noValidate onSubmit={(e) => { e.preventDefault(); send({ type: 'SUBMIT_INFO' }); }} sx={{ maxWidth: 560 }}>
-      {variant && <Chip label={T.devices.chosenType(variant.label)} color="primary" variant="outlined" sx={{ mb: 2 }} />}
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        send({ type: 'SUBMIT_INFO' });
+      }}
+      sx={{ maxWidth: 560 }}
+    >
+      {variant && (
+        <Chip label={T.devices.chosenType(variant.label)} color="primary" variant="outlined" sx={{ mb: 2 }} />
+      )}
       <Stack spacing={2}>
         <TextField
           label={T.devices.serialNumber}
@@ -108,15 +189,21 @@ export function InfoStep({ context, send, busy }: StepProps) {
             error={Boolean(context.infoErrors.topic)}
             helperText={context.infoErrors.topic ?? T.devices.tasmotaTopicHelp}
             onChange={(e) => send({ type: 'EDIT_INFO', field: 'topic', value: e.target.value })}
-            slotProps={{ htmlInput: { maxLength: 32, 'data-testid': 'tasmota-topic', style: { fontFamily: 'monospace' } } }}
+            slotProps={{
+              htmlInput: { maxLength: 32, 'data-testid': 'tasmota-topic', style: { fontFamily: 'monospace' } },
+            }}
           />
         )}
       </Stack>
       <StepActions back={() => send({ type: 'BACK' })}>
         {context.tagCategories.length > 0 && (
-          <Button variant="outlined" disabled={busy} onClick={() => send({ type: 'OPEN_TAGS' })}>{T.devices.tagsButton}</Button>
+          <Button variant="outlined" disabled={busy} onClick={() => send({ type: 'OPEN_TAGS' })}>
+            {T.devices.tagsButton}
+          </Button>
         )}
-        <Button type="submit" variant="contained" disabled={busy}>{leaveLabel(context)}</Button>
+        <Button type="submit" variant="contained" disabled={busy}>
+          {leaveLabel(context)}
+        </Button>
       </StepActions>
     </Box>
   );
@@ -129,7 +216,16 @@ export function TagCategoryStep({ context, send, busy }: StepProps) {
       <Typography sx={{ mb: 1 }}>{T.devices.chooseTagCategories}</Typography>
       <FormGroup>
         {context.tagCategories.map((c) => (
-          <FormControlLabel key={c.prefix} control={<Checkbox checked={chosen.includes(c.prefix)} onChange={() => send({ type: 'TOGGLE_TAG_CATEGORY', prefix: c.prefix })} />} label={c.name} />
+          <FormControlLabel
+            key={c.prefix}
+            control={
+              <Checkbox
+                checked={chosen.includes(c.prefix)}
+                onChange={() => send({ type: 'TOGGLE_TAG_CATEGORY', prefix: c.prefix })}
+              />
+            }
+            label={c.name}
+          />
         ))}
       </FormGroup>
       <StepActions back={() => send({ type: 'BACK' })}>
@@ -154,7 +250,9 @@ export function TagValueStep({ context, send, busy }: StepProps) {
         onChange={(prefix, values) => send({ type: 'SET_TAG_VALUES', prefix, values })}
       />
       <StepActions back={() => send({ type: 'BACK' })}>
-        <Button variant="contained" disabled={busy} onClick={() => send({ type: 'SUBMIT_TAGS' })}>{leaveLabel(context)}</Button>
+        <Button variant="contained" disabled={busy} onClick={() => send({ type: 'SUBMIT_TAGS' })}>
+          {leaveLabel(context)}
+        </Button>
       </StepActions>
     </Box>
   );
@@ -177,7 +275,9 @@ export function SensorsStep({ context, send, busy }: StepProps) {
         slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
       />
       <StepActions back={() => send({ type: 'BACK' })}>
-        <Button variant="contained" disabled={busy} onClick={() => send({ type: 'SUBMIT_SENSORS' })}>{T.common.next}</Button>
+        <Button variant="contained" disabled={busy} onClick={() => send({ type: 'SUBMIT_SENSORS' })}>
+          {T.common.next}
+        </Button>
       </StepActions>
     </Box>
   );

@@ -5,15 +5,26 @@ describe('bulk actions on chosen devices', () => {
   it('acts on every device, a few at a time, keeping each outcome and its reason in order', async () => {
     let running = 0;
     let most = 0;
-    const out = await runForEach([1, 2, 3, 4, 5, 6], async (d) => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 5));
-      running--;
-      if (d % 3 === 0) throw new Error(`gagal ${d}`);
-    }, 2);
+    const out = await runForEach(
+      [1, 2, 3, 4, 5, 6],
+      async (d) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (d % 3 === 0) throw new Error(`gagal ${d}`);
+      },
+      2,
+    );
     expect(most).toBe(2);
-    expect(out.map((o) => [o.device, o.ok, o.reason])).toEqual([[1, true, undefined], [2, true, undefined], [3, false, 'gagal 3'], [4, true, undefined], [5, true, undefined], [6, false, 'gagal 6']]);
+    expect(out.map((o) => [o.device, o.ok, o.reason])).toEqual([
+      [1, true, undefined],
+      [2, true, undefined],
+      [3, false, 'gagal 3'],
+      [4, true, undefined],
+      [5, true, undefined],
+      [6, false, 'gagal 6'],
+    ]);
   });
   it('does nothing for no devices', async () => {
     expect(await runForEach([], async () => undefined)).toEqual([]);

@@ -14,7 +14,11 @@ export interface BulkOutcome<D> {
 }
 
 /** runs `act` for every device, `limit` at a time, in the devices' order; never throws */
-export async function runForEach<D>(devices: readonly D[], act: (d: D) => Promise<void>, limit = BULK_CONCURRENCY): Promise<BulkOutcome<D>[]> {
+export async function runForEach<D>(
+  devices: readonly D[],
+  act: (d: D) => Promise<void>,
+  limit = BULK_CONCURRENCY,
+): Promise<BulkOutcome<D>[]> {
   const out: BulkOutcome<D>[] = new Array(devices.length);
   let next = 0;
   const worker = async () => {
@@ -47,7 +51,9 @@ export interface CommandForm {
  * The command to send from the "Kontrol device" form: the value is JSON when it reads as JSON (a number, true, an
  * object), else the text itself; the fields' errors in the configuration call's own rules otherwise.
  */
-export function commandOfForm(form: CommandForm): { ok: true; command: CommandInput } | { ok: false; errors: Partial<Record<keyof CommandForm, string>> } {
+export function commandOfForm(
+  form: CommandForm,
+): { ok: true; command: CommandInput } | { ok: false; errors: Partial<Record<keyof CommandForm, string>> } {
   const text = form.value.trim();
   let value: unknown = text;
   if (text) {
@@ -58,7 +64,12 @@ export function commandOfForm(form: CommandForm): { ok: true; command: CommandIn
       // plain text
     }
   }
-  const parsed = CommandInput.safeParse({ sensor: form.sensor.trim(), configtype: form.configtype.trim(), param: form.param.trim(), value });
+  const parsed = CommandInput.safeParse({
+    sensor: form.sensor.trim(),
+    configtype: form.configtype.trim(),
+    param: form.param.trim(),
+    value,
+  });
   if (parsed.success) return { ok: true, command: parsed.data };
   const errors: Partial<Record<keyof CommandForm, string>> = {};
   for (const issue of parsed.error.issues) {

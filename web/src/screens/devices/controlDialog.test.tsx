@@ -14,14 +14,35 @@ const devices = [
 describe('"Kontrol device" (bulk Reboot / Kirim command)', () => {
   it('sends the pre-filled Reboot command, parsed, for the chosen devices', () => {
     const onSend = vi.fn();
-    render(<ControlDialog open action={T.devices.bulkReboot} initial={REBOOT_COMMAND} devices={devices} busy={false} outcomes={null} onClose={() => undefined} onSend={onSend} />);
+    render(
+      <ControlDialog
+        open
+        action={T.devices.bulkReboot}
+        initial={REBOOT_COMMAND}
+        devices={devices}
+        busy={false}
+        outcomes={null}
+        onClose={() => undefined}
+        onSend={onSend}
+      />,
+    );
     expect(screen.getByTestId('control-devices').textContent).toContain('SN-2');
     fireEvent.click(screen.getByRole('button', { name: T.devices.controlSend }));
     expect(onSend).toHaveBeenCalledWith({ sensor: 'system', configtype: 'command', param: 'reboot', value: 1 });
   });
   it('refuses an empty command with the fields named, sending nothing', () => {
     const onSend = vi.fn();
-    render(<ControlDialog open action={T.devices.bulkCommand} devices={devices} busy={false} outcomes={null} onClose={() => undefined} onSend={onSend} />);
+    render(
+      <ControlDialog
+        open
+        action={T.devices.bulkCommand}
+        devices={devices}
+        busy={false}
+        outcomes={null}
+        onClose={() => undefined}
+        onSend={onSend}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: T.devices.controlSend }));
     expect(onSend).not.toHaveBeenCalled();
     expect(screen.getAllByText(T.deviceData.inputError).length).toBeGreaterThan(0);
@@ -33,7 +54,10 @@ describe('"Kontrol device" (bulk Reboot / Kirim command)', () => {
         action={T.devices.bulkCommand}
         devices={devices}
         busy={false}
-        outcomes={[{ device: devices[0] as never, ok: true }, { device: devices[1] as never, ok: false, reason: T.deviceData.commandOffline }]}
+        outcomes={[
+          { device: devices[0] as never, ok: true },
+          { device: devices[1] as never, ok: false, reason: T.deviceData.commandOffline },
+        ]}
         onClose={() => undefined}
         onSend={() => undefined}
       />,

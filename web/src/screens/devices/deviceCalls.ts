@@ -42,7 +42,8 @@ export async function getDevice(id: number): Promise<Device> {
 
 /** A device with its family's own fields (Info MQTT, Info ZLAN, ...). */
 export async function getFamilyDevice(family: DeviceFamilyKey, id: number): Promise<Device & Record<string, unknown>> {
-  return (await run(deviceFamilyCalls[family].get, { id }, T.shell.loadFailed)).data as Device & Record<string, unknown>;
+  return (await run(deviceFamilyCalls[family].get, { id }, T.shell.loadFailed)).data as Device &
+    Record<string, unknown>;
 }
 
 export type DeviceEdit = InputOf<typeof contracts.devices.edit>;
@@ -108,11 +109,19 @@ export async function loadEmmaPlugins(): Promise<EmmaPluginApplication[]> {
 }
 
 /** Generate Dashboard for a dummy device: answers the new dashboard. */
-export async function generateDashboard(name: string, deviceId: number): Promise<{ id: number; label: string; path: string }> {
-  return (await run(contracts.devices.dummyDashboard, { name, device_id: deviceId }, T.devices.dashboardFailed)).data as { id: number; label: string; path: string };
+export async function generateDashboard(
+  name: string,
+  deviceId: number,
+): Promise<{ id: number; label: string; path: string }> {
+  return (await run(contracts.devices.dummyDashboard, { name, device_id: deviceId }, T.devices.dashboardFailed))
+    .data as { id: number; label: string; path: string };
 }
 
 /** A new broker password or gateway secret for the device (shown once); the old one stops working at once. */
 export async function regenerateBrokerSecret(id: number): Promise<{ id: number; username: string; secret: string }> {
-  return (await run(contracts.devices.brokerSecretRegenerate, { id }, T.devices.regenerateFailed)).data as { id: number; username: string; secret: string };
+  return (await run(contracts.devices.brokerSecretRegenerate, { id }, T.devices.regenerateFailed)).data as {
+    id: number;
+    username: string;
+    secret: string;
+  };
 }

@@ -48,5 +48,7 @@ export function familySegment(f: DeviceFamily): string | undefined {
 export function infoRouteOf(category: number, id: number): { key: string; params: Record<string, string | number> } {
   const f = familyByCategory(category);
   const segment = f && familySegment(f);
-  return segment ? { key: DeviceRoute.familyInfo, params: { category: segment, id } } : { key: DeviceRoute.info, params: { id } };
+  return segment
+    ? { key: DeviceRoute.familyInfo, params: { category: segment, id } }
+    : { key: DeviceRoute.info, params: { id } };
 }

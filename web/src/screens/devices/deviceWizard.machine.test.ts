@@ -1,12 +1,28 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { T, type Device, type TagCategory } from '@sentra/contracts';
-import { deviceWizardMachine, emptyDraft, reachableStep, stepOfSnapshot, stepsOf, type DeviceDraft, type DeviceWizardContext, type DeviceWizardInput } from './deviceWizard.machine.js';
+import {
+  deviceWizardMachine,
+  emptyDraft,
+  reachableStep,
+  stepOfSnapshot,
+  stepsOf,
+  type DeviceDraft,
+  type DeviceWizardContext,
+  type DeviceWizardInput,
+} from './deviceWizard.machine.js';
 import { DeviceCallError, type AddRequest } from './deviceCalls.js';
 import { notices } from '../../ui/snackbar/notices.js';
 
 const CATEGORIES: TagCategory[] = [
-  { id: 1, name: 'Lokasi', prefix: 'lokasi', category: 1, category_text: 'Single Selection', definitions: [{ name: 'Gedung A', name_lc: 'gedung_a', prefix: 'lokasi' }] },
+  {
+    id: 1,
+    name: 'Lokasi',
+    prefix: 'lokasi',
+    category: 1,
+    category_text: 'Single Selection',
+    definitions: [{ name: 'Gedung A', name_lc: 'gedung_a', prefix: 'lokasi' }],
+  },
   { id: 2, name: 'Label Bebas', prefix: 'bebas', category: 4, category_text: 'Multi', definitions: [] },
 ];
 
@@ -33,8 +49,19 @@ function start(input: DeviceWizardInput = {}, opts: Options = {}) {
         calls.uidChecks.push(input.uid);
         return (opts.uidCheck ?? ((u: string) => u))(input.uid);
       }),
-      loadLoraServers: fromPromise(async () => [{ id: 5, mac: 'AA:BB:CC:DD:EE:FF', name: 'Gerbang', server: 'x', application_uuid: null as string | null, created_at: 0 }]),
-      loadEmmaPlugins: fromPromise(async () => [{ emma_plugin_key: 'emma.meter', emma_application_plugin_id: 'app-1', emma_plugin_name: 'Meter' }]),
+      loadLoraServers: fromPromise(async () => [
+        {
+          id: 5,
+          mac: 'AA:BB:CC:DD:EE:FF',
+          name: 'Gerbang',
+          server: 'x',
+          application_uuid: null as string | null,
+          created_at: 0,
+        },
+      ]),
+      loadEmmaPlugins: fromPromise(async () => [
+        { emma_plugin_key: 'emma.meter', emma_application_plugin_id: 'app-1', emma_plugin_name: 'Meter' },
+      ]),
       addDevice: fromPromise(async ({ input }: { input: AddRequest }) => {
         calls.add.push(input);
         return (opts.add ?? (() => ({ id: 9 }) as Device))(input);
@@ -68,7 +95,9 @@ describe('device wizard: Kategori and Informasi', () => {
     fillInfo(actor);
     actor.send({ type: 'SUBMIT_INFO' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.add).toEqual([{ family: 'dummy', variant: 'dummy', body: { serial_number: 'AAAA-BBBB-1111-2222', name: 'Pompa Air' } }]);
+    expect(calls.add).toEqual([
+      { family: 'dummy', variant: 'dummy', body: { serial_number: 'AAAA-BBBB-1111-2222', name: 'Pompa Air' } },
+    ]);
     expect(noticeTexts()).toContain(T.devices.addSuccess);
   });
   it('refuses empty info with "Nomor serial tidak boleh kosong" and "Nama tidak boleh kosong", also on Penanda', () => {
@@ -76,14 +105,29 @@ describe('device wizard: Kategori and Informasi', () => {
     return ready(actor).then(() => {
       actor.send({ type: 'OPEN_TAGS' });
       expect(step(actor)).toBe('info');
-      expect(actor.getSnapshot().context.infoErrors).toEqual({ serial_number: T.devices.serialRequired, name: T.devices.nameRequired });
+      expect(actor.getSnapshot().context.infoErrors).toEqual({
+        serial_number: T.devices.serialRequired,
+        name: T.devices.nameRequired,
+      });
       actor.send({ type: 'EDIT_INFO', field: 'name', value: 'n'.repeat(33) });
       actor.send({ type: 'SUBMIT_INFO' });
       expect(actor.getSnapshot().context.infoErrors.name).toBe(T.common.max(32));
     });
   });
   it('returns to Informasi with the field message when the serial number is taken', async () => {
-    const { actor } = start({}, { add: () => { throw new DeviceCallError(T.devices.serverSerialTaken, { serial_number: T.devices.serverSerialTaken }, 400, -12); } });
+    const { actor } = start(
+      {},
+      {
+        add: () => {
+          throw new DeviceCallError(
+            T.devices.serverSerialTaken,
+            { serial_number: T.devices.serverSerialTaken },
+            400,
+            -12,
+          );
+        },
+      },
+    );
     await ready(actor);
     actor.send({ type: 'CHOOSE', family: 'mqtt', variant: 'mqtt' });
     fillInfo(actor);
@@ -103,7 +147,11 @@ describe("device wizard: a Tasmota's existing Topic (issue 27)", () => {
     actor.send({ type: 'EDIT_INFO', field: 'topic', value: ' tasmota_5C1A2B ' });
     actor.send({ type: 'SUBMIT_INFO' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.add[0]).toEqual({ family: 'tasmota', variant: 'tasmota', body: { serial_number: 'TAS-1', name: 'Lampu Teras', topic: 'tasmota_5C1A2B' } });
+    expect(calls.add[0]).toEqual({
+      family: 'tasmota',
+      variant: 'tasmota',
+      body: { serial_number: 'TAS-1', name: 'Lampu Teras', topic: 'tasmota_5C1A2B' },
+    });
 
     const second = start();
     await ready(second.actor);
@@ -127,7 +175,14 @@ describe("device wizard: a Tasmota's existing Topic (issue 27)", () => {
     expect(calls.add).toEqual([]);
   });
   it('returns to Informasi with the message on the Topic field when another device has that Topic', async () => {
-    const { actor } = start({}, { add: () => { throw new DeviceCallError(T.devices.serverTopicTaken, { topic: T.devices.serverTopicTaken }, 400, -12); } });
+    const { actor } = start(
+      {},
+      {
+        add: () => {
+          throw new DeviceCallError(T.devices.serverTopicTaken, { topic: T.devices.serverTopicTaken }, 400, -12);
+        },
+      },
+    );
     await ready(actor);
     actor.send({ type: 'CHOOSE', family: 'tasmota', variant: 'tasmota' });
     fillInfo(actor);
@@ -151,7 +206,10 @@ describe('device wizard: tags', () => {
     actor.send({ type: 'SUBMIT_TAG_CATEGORIES' });
     expect(step(actor)).toBe('tags');
     actor.send({ type: 'SUBMIT_TAGS' });
-    expect(actor.getSnapshot().context.tagErrors).toEqual({ lokasi: T.devices.tagValueRequired, bebas: T.devices.tagValueRequired });
+    expect(actor.getSnapshot().context.tagErrors).toEqual({
+      lokasi: T.devices.tagValueRequired,
+      bebas: T.devices.tagValueRequired,
+    });
     actor.send({ type: 'SET_TAG_VALUES', prefix: 'lokasi', values: ['gedung_a'] });
     actor.send({ type: 'SET_TAG_VALUES', prefix: 'bebas', values: ['Pompa'] });
     actor.send({ type: 'SUBMIT_TAGS' });
@@ -203,7 +261,10 @@ describe('device wizard: the raspberry-pi type (token activation)', () => {
     expect(calls.tokenChecks).toBe(3);
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.add[0]).toMatchObject({ family: 'sentraEnd', body: { credentials_token: 'token-1', sensors: JSON.stringify({ suhu: { data: { celsius: 0 } } }, null, 2) } });
+    expect(calls.add[0]).toMatchObject({
+      family: 'sentraEnd',
+      body: { credentials_token: 'token-1', sensors: JSON.stringify({ suhu: { data: { celsius: 0 } } }, null, 2) },
+    });
   });
   it('"Refresh token" issues a new token and checks again', async () => {
     const { actor, calls } = start({}, { tokenChecks: [false, false, false, false, false, false] });
@@ -241,10 +302,21 @@ describe('device wizard: UID activation (ZLAN, USR IOT, Bivocom, Friendcom, Sent
     expect(calls.uidChecks).toEqual(['ZL-0001', 'ZL-0002']);
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.add[0]).toEqual({ family: 'zlan', variant: 'zlan', body: { serial_number: 'AAAA-BBBB-1111-2222', name: 'Pompa Air', dev_uid: 'ZL-0002' } });
+    expect(calls.add[0]).toEqual({
+      family: 'zlan',
+      variant: 'zlan',
+      body: { serial_number: 'AAAA-BBBB-1111-2222', name: 'Pompa Air', dev_uid: 'ZL-0002' },
+    });
   });
   it('shows the check failure and stays on "Aktivasi"', async () => {
-    const { actor, calls } = start({}, { uidCheck: () => { throw new DeviceCallError(T.devices.serverUidNotHeard); } });
+    const { actor, calls } = start(
+      {},
+      {
+        uidCheck: () => {
+          throw new DeviceCallError(T.devices.serverUidNotHeard);
+        },
+      },
+    );
     await ready(actor);
     actor.send({ type: 'CHOOSE', family: 'sentraGateway', variant: 'sentraMini' });
     fillInfo(actor);
@@ -266,13 +338,21 @@ describe('device wizard: LoRa, Emma and Imou', () => {
     actor.send({ type: 'SUBMIT_INFO' });
     await waitFor(actor, (s) => s.matches({ activation: { lora: 'form' } }));
     actor.send({ type: 'SUBMIT_ACTIVATION' });
-    expect(Object.keys(actor.getSnapshot().context.activationErrors).sort()).toEqual(['dev_eui', 'network_server_id', 'otaa_key']);
+    expect(Object.keys(actor.getSnapshot().context.activationErrors).sort()).toEqual([
+      'dev_eui',
+      'network_server_id',
+      'otaa_key',
+    ]);
     actor.send({ type: 'EDIT_ACTIVATION', field: 'dev_eui', value: '70b3d57ed0000001' });
     actor.send({ type: 'EDIT_ACTIVATION', field: 'otaa_key', value: '0'.repeat(32) });
     actor.send({ type: 'EDIT_ACTIVATION', field: 'network_server_id', value: '5' });
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.add[0]!.body).toMatchObject({ dev_eui: '70b3d57ed0000001', otaa_key: '0'.repeat(32), network_server_id: 5 });
+    expect(calls.add[0]!.body).toMatchObject({
+      dev_eui: '70b3d57ed0000001',
+      otaa_key: '0'.repeat(32),
+      network_server_id: 5,
+    });
   });
   it('adds an Emma device with the chosen plugin and its details (default "{}")', async () => {
     const { actor, calls } = start();
@@ -286,7 +366,11 @@ describe('device wizard: LoRa, Emma and Imou', () => {
     actor.send({ type: 'SELECT_PLUGIN', applicationId: 'app-1' });
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.add[0]!.body).toMatchObject({ emma_plugin_key: 'emma.meter', emma_application_plugin_id: 'app-1', emma_device_plugin_details: '{}' });
+    expect(calls.add[0]!.body).toMatchObject({
+      emma_plugin_key: 'emma.meter',
+      emma_application_plugin_id: 'app-1',
+      emma_device_plugin_details: '{}',
+    });
   });
   it('needs both Imou ids', async () => {
     const { actor, calls } = start();
@@ -305,7 +389,13 @@ describe('device wizard: LoRa, Emma and Imou', () => {
 });
 
 describe('device wizard: drafts, redirects and reset', () => {
-  const drafted = (over: Partial<DeviceDraft> = {}): DeviceDraft => ({ ...emptyDraft(), family: 'zlan', variant: 'zlan', info: { serial_number: 'S-1', name: 'ZLAN' }, ...over });
+  const drafted = (over: Partial<DeviceDraft> = {}): DeviceDraft => ({
+    ...emptyDraft(),
+    family: 'zlan',
+    variant: 'zlan',
+    info: { serial_number: 'S-1', name: 'ZLAN' },
+    ...over,
+  });
 
   it('sends a step asked for without its draft back to the step before', async () => {
     const none = start({ start: 'activation' });
@@ -332,12 +422,31 @@ describe('device wizard: drafts, redirects and reset', () => {
   });
   it('shows the steps of the family: direct, raspberry-pi type, activation, with tags', () => {
     expect(stepsOf({ ...emptyDraft(), family: 'dummy' })).toEqual(['category', 'info']);
-    expect(stepsOf({ ...emptyDraft(), family: 'sentraEnd', tagCat: ['lokasi'] })).toEqual(['category', 'info', 'tags', 'sensors', 'activation']);
+    expect(stepsOf({ ...emptyDraft(), family: 'sentraEnd', tagCat: ['lokasi'] })).toEqual([
+      'category',
+      'info',
+      'tags',
+      'sensors',
+      'activation',
+    ]);
     expect(stepsOf({ ...emptyDraft(), family: 'bivocom' })).toEqual(['category', 'info', 'activation']);
   });
   it('reaches the sensors step only for the raspberry-pi type', () => {
-    const ctx = (draft: DeviceDraft): DeviceWizardContext => ({ draft, tagCategories: CATEGORIES, start: 'category', infoErrors: {}, tagErrors: {}, activationErrors: {}, tokenConnected: false, loraServers: [], emmaPlugins: [], returnTo: 'info' });
-    expect(reachableStep({ ...ctx(drafted({ family: 'sentraEnd', variant: 'sentraEnd' })) }, 'sensors')).toBe('sensors');
+    const ctx = (draft: DeviceDraft): DeviceWizardContext => ({
+      draft,
+      tagCategories: CATEGORIES,
+      start: 'category',
+      infoErrors: {},
+      tagErrors: {},
+      activationErrors: {},
+      tokenConnected: false,
+      loraServers: [],
+      emmaPlugins: [],
+      returnTo: 'info',
+    });
+    expect(reachableStep({ ...ctx(drafted({ family: 'sentraEnd', variant: 'sentraEnd' })) }, 'sensors')).toBe(
+      'sensors',
+    );
     expect(reachableStep({ ...ctx(drafted()) }, 'sensors')).toBe('info');
   });
 });

@@ -36,7 +36,14 @@ import {
 import type { Device } from '@sentra/contracts';
 
 export type WizardStep = 'category' | 'info' | 'tagCategories' | 'tags' | 'sensors' | 'activation';
-export const WIZARD_STEPS: readonly WizardStep[] = ['category', 'info', 'tagCategories', 'tags', 'sensors', 'activation'];
+export const WIZARD_STEPS: readonly WizardStep[] = [
+  'category',
+  'info',
+  'tagCategories',
+  'tags',
+  'sensors',
+  'activation',
+];
 
 /** What follows the info and tag steps. */
 export type Flow = 'direct' | 'sensors' | 'activation';
@@ -87,7 +94,13 @@ export const EMPTY_ACTIVATION: ActivationForm = {
   imou_application_id: '',
 };
 
-export const emptyDraft = (): DeviceDraft => ({ info: { serial_number: '', name: '' }, tagCat: null, tags: {}, sensors: '{}', activation: { ...EMPTY_ACTIVATION } });
+export const emptyDraft = (): DeviceDraft => ({
+  info: { serial_number: '', name: '' },
+  tagCat: null,
+  tags: {},
+  sensors: '{}',
+  activation: { ...EMPTY_ACTIVATION },
+});
 
 export interface DeviceWizardInput {
   draft?: DeviceDraft;
@@ -137,7 +150,8 @@ export type DeviceWizardEvent =
 
 // ---- the family table decides the flow ----
 
-export const familyOf = (d: Pick<DeviceDraft, 'family'>): DeviceFamily | undefined => (d.family ? familyByKey(d.family) : undefined);
+export const familyOf = (d: Pick<DeviceDraft, 'family'>): DeviceFamily | undefined =>
+  d.family ? familyByKey(d.family) : undefined;
 
 export function flowOf(f: DeviceFamily | undefined): Flow {
   if (!f || f.activation === 'none' || f.activation === 'mqtt' || f.activation === 'tasmota') return 'direct';
@@ -181,7 +195,8 @@ export function validateActivation(f: DeviceFamily | undefined, a: ActivationFor
       const errors = r.success ? {} : fieldErrorsOf(r.error);
       if (f.activation === 'lora' && !a.network_server_id) errors.network_server_id = T.common.required;
       if (f.activation === 'plugin' && !a.emma_application_plugin_id) errors.emma_plugin = T.common.required;
-      if (f.activation === 'plugin' && errors.emma_application_plugin_id) errors.emma_plugin = errors.emma_application_plugin_id;
+      if (f.activation === 'plugin' && errors.emma_application_plugin_id)
+        errors.emma_plugin = errors.emma_application_plugin_id;
       return errors;
     }
     default:
@@ -195,9 +210,17 @@ export function activationBody(f: DeviceFamily, a: ActivationForm): Record<strin
     case 'uid':
       return { dev_uid: a.dev_uid.trim() };
     case 'lora':
-      return { dev_eui: a.dev_eui.trim(), otaa_key: a.otaa_key.trim(), network_server_id: a.network_server_id ? Number(a.network_server_id) : undefined };
+      return {
+        dev_eui: a.dev_eui.trim(),
+        otaa_key: a.otaa_key.trim(),
+        network_server_id: a.network_server_id ? Number(a.network_server_id) : undefined,
+      };
     case 'plugin':
-      return { emma_plugin_key: a.emma_plugin_key, emma_application_plugin_id: a.emma_application_plugin_id, emma_device_plugin_details: a.emma_device_plugin_details };
+      return {
+        emma_plugin_key: a.emma_plugin_key,
+        emma_application_plugin_id: a.emma_application_plugin_id,
+        emma_device_plugin_details: a.emma_device_plugin_details,
+      };
     case 'cloud':
       return { imou_device_id: a.imou_device_id.trim(), imou_application_id: a.imou_application_id.trim() };
     default:
@@ -223,7 +246,8 @@ export function addRequestOf(c: Pick<DeviceWizardContext, 'draft' | 'tagCategori
 // ---- which steps the draft allows ----
 
 const infoValid = (c: DeviceWizardContext) => Object.keys(validateInfo(c.draft.info, familyOf(c.draft))).length === 0;
-const tagsValid = (c: DeviceWizardContext) => Object.keys(tagValueErrors(c.tagCategories, chosenTags(c.draft), c.draft.tags)).length === 0;
+const tagsValid = (c: DeviceWizardContext) =>
+  Object.keys(tagValueErrors(c.tagCategories, chosenTags(c.draft), c.draft.tags)).length === 0;
 const sensorsValid = (c: DeviceWizardContext) => parseSensorsText(c.draft.sensors).ok;
 
 /** Whether the draft holds what a step needs. */
@@ -243,7 +267,9 @@ export function stepAllowed(c: DeviceWizardContext, step: WizardStep): boolean {
     case 'sensors':
       return variantKnown && infoValid(c) && flow === 'sensors' && tagsValid(c);
     case 'activation':
-      return variantKnown && infoValid(c) && flow !== 'direct' && tagsValid(c) && (flow !== 'sensors' || sensorsValid(c));
+      return (
+        variantKnown && infoValid(c) && flow !== 'direct' && tagsValid(c) && (flow !== 'sensors' || sensorsValid(c))
+      );
   }
 }
 
@@ -275,14 +301,23 @@ export function reachableStep(c: DeviceWizardContext, wanted: WizardStep): Wizar
 /** The steps the stepper shows for the draft (the two tag steps are one, "Penanda"). */
 export function stepsOf(d: DeviceDraft): WizardStep[] {
   const flow = flowOf(familyOf(d));
-  return ['category', 'info', ...(chosenTags(d).length ? (['tags'] as const) : []), ...(flow === 'sensors' ? (['sensors'] as const) : []), ...(flow !== 'direct' ? (['activation'] as const) : [])];
+  return [
+    'category',
+    'info',
+    ...(chosenTags(d).length ? (['tags'] as const) : []),
+    ...(flow === 'sensors' ? (['sensors'] as const) : []),
+    ...(flow !== 'direct' ? (['activation'] as const) : []),
+  ];
 }
 
 /** The token check's interval while the device has not connected. */
 export const TOKEN_CHECK_INTERVAL_MS = 2000;
 
 /** GOTO (and the resume after loading) go to the step the draft allows, trying each in order. */
-const stepTargets = WIZARD_STEPS.map((step) => ({ guard: { type: 'resolvesTo' as const, params: { step } }, target: `#deviceWizard.${step}` }));
+const stepTargets = WIZARD_STEPS.map((step) => ({
+  guard: { type: 'resolvesTo' as const, params: { step } },
+  target: `#deviceWizard.${step}`,
+}));
 /** What every step accepts besides its own events (never a save in progress). */
 const stepEvents = { GOTO: stepTargets, RESET: { target: '#deviceWizard.category', actions: 'reset' as const } };
 
@@ -296,7 +331,9 @@ export const deviceWizardMachine = setup({
     loadTagCategories: fromPromise<TagCategory[]>(() => loadTagCategories()),
     generateToken: fromPromise<string>(() => generateToken()),
     checkToken: fromPromise<number, { token: string }>(({ input }) => checkToken(input.token)),
-    checkUid: fromPromise<string, { family: DeviceFamilyKey; uid: string }>(({ input }) => checkUid(input.family, input.uid)),
+    checkUid: fromPromise<string, { family: DeviceFamilyKey; uid: string }>(({ input }) =>
+      checkUid(input.family, input.uid),
+    ),
     loadLoraServers: fromPromise<LoraServer[]>(() => loadLoraServers()),
     loadEmmaPlugins: fromPromise<EmmaPluginApplication[]>(() => loadEmmaPlugins()),
     addDevice: fromPromise<Device, AddRequest>(({ input }) => addDevice(input)),
@@ -305,7 +342,8 @@ export const deviceWizardMachine = setup({
     tokenCheckInterval: TOKEN_CHECK_INTERVAL_MS,
   },
   guards: {
-    resolvesTo: ({ context, event }, params: { step: WizardStep }) => reachableStep(context, event.type === 'GOTO' ? event.step : context.start) === params.step,
+    resolvesTo: ({ context, event }, params: { step: WizardStep }) =>
+      reachableStep(context, event.type === 'GOTO' ? event.step : context.start) === params.step,
     infoInvalid: ({ context }) => !infoValid(context),
     hasTagCategories: ({ context }) => context.tagCategories.length > 0,
     noTagCategoryChosen: ({ context }) => chosenTags(context.draft).length === 0,
@@ -314,8 +352,10 @@ export const deviceWizardMachine = setup({
     flowDirect: ({ context }) => flowOf(familyOf(context.draft)) === 'direct',
     flowSensors: ({ context }) => flowOf(familyOf(context.draft)) === 'sensors',
     activationIs: ({ context }, params: { kind: string }) => familyOf(context.draft)?.activation === params.kind,
-    activationInvalid: ({ context }) => Object.keys(validateActivation(familyOf(context.draft), context.draft.activation)).length > 0,
-    uidAlreadyChecked: ({ context }) => Boolean(context.uidChecked) && context.uidChecked === context.draft.activation.dev_uid.trim(),
+    activationInvalid: ({ context }) =>
+      Object.keys(validateActivation(familyOf(context.draft), context.draft.activation)).length > 0,
+    uidAlreadyChecked: ({ context }) =>
+      Boolean(context.uidChecked) && context.uidChecked === context.draft.activation.dev_uid.trim(),
     canGoBack: ({ context }) => stepAllowed(context, 'info'),
     failedOnInfo: ({ event }) => {
       const err = (event as { error?: unknown }).error;
@@ -323,9 +363,13 @@ export const deviceWizardMachine = setup({
     },
   },
   actions: {
-    assignInfoErrors: assign({ infoErrors: ({ context }) => validateInfo(context.draft.info, familyOf(context.draft)) }),
+    assignInfoErrors: assign({
+      infoErrors: ({ context }) => validateInfo(context.draft.info, familyOf(context.draft)),
+    }),
     clearInfoErrors: assign({ infoErrors: {} }),
-    assignTagErrors: assign({ tagErrors: ({ context }) => tagValueErrors(context.tagCategories, chosenTags(context.draft), context.draft.tags) }),
+    assignTagErrors: assign({
+      tagErrors: ({ context }) => tagValueErrors(context.tagCategories, chosenTags(context.draft), context.draft.tags),
+    }),
     clearTagErrors: assign({ tagErrors: {} }),
     assignSensorsError: assign({ sensorsError: T.devices.sensorsJson }),
     warnSensors: () => notices.warning(T.devices.sensorsJson),
@@ -336,12 +380,24 @@ export const deviceWizardMachine = setup({
       },
       sensorsError: ({ context }) => (parseSensorsText(context.draft.sensors).ok ? undefined : context.sensorsError),
     }),
-    assignActivationErrors: assign({ activationErrors: ({ context }) => validateActivation(familyOf(context.draft), context.draft.activation) }),
+    assignActivationErrors: assign({
+      activationErrors: ({ context }) => validateActivation(familyOf(context.draft), context.draft.activation),
+    }),
     clearActivationErrors: assign({ activationErrors: {} }),
     returnTo: assign({ returnTo: (_, params: { step: WizardStep }) => params.step }),
-    notifyFailure: (_, params: { error: unknown; fallback: string }) => notices.error(params.error instanceof Error && params.error.message ? params.error.message : params.fallback),
+    notifyFailure: (_, params: { error: unknown; fallback: string }) =>
+      notices.error(params.error instanceof Error && params.error.message ? params.error.message : params.fallback),
     notifySaved: () => notices.success(T.devices.addSuccess),
-    reset: assign(() => ({ draft: emptyDraft(), infoErrors: {}, tagErrors: {}, sensorsError: undefined, activationErrors: {}, token: undefined, tokenConnected: false, uidChecked: undefined })),
+    reset: assign(() => ({
+      draft: emptyDraft(),
+      infoErrors: {},
+      tagErrors: {},
+      sensorsError: undefined,
+      activationErrors: {},
+      token: undefined,
+      tokenConnected: false,
+      uidChecked: undefined,
+    })),
   },
 }).createMachine({
   id: 'deviceWizard',
@@ -380,7 +436,12 @@ export const deviceWizardMachine = setup({
           actions: assign(({ context, event }) => {
             const same = context.draft.family === event.family;
             return {
-              draft: { ...context.draft, family: event.family, variant: event.variant, activation: same ? context.draft.activation : { ...EMPTY_ACTIVATION } },
+              draft: {
+                ...context.draft,
+                family: event.family,
+                variant: event.variant,
+                activation: same ? context.draft.activation : { ...EMPTY_ACTIVATION },
+              },
               token: same ? context.token : undefined,
               tokenConnected: same ? context.tokenConnected : false,
               uidChecked: same ? context.uidChecked : undefined,
@@ -393,15 +454,40 @@ export const deviceWizardMachine = setup({
     info: {
       on: {
         ...stepEvents,
-        EDIT_INFO: { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, info: { ...context.draft.info, [event.field]: event.value } }) }) },
+        EDIT_INFO: {
+          actions: assign({
+            draft: ({ context, event }) => ({
+              ...context.draft,
+              info: { ...context.draft.info, [event.field]: event.value },
+            }),
+          }),
+        },
         SUBMIT_INFO: [
           { guard: 'infoInvalid', actions: 'assignInfoErrors' },
           // submitting without Penanda sends no tags
-          { guard: 'flowDirect', target: 'saving', actions: ['clearInfoErrors', assign({ draft: ({ context }) => ({ ...context.draft, tagCat: null }) }), { type: 'returnTo', params: { step: 'info' } }] },
-          { guard: 'flowSensors', target: 'sensors', actions: ['clearInfoErrors', assign({ draft: ({ context }) => ({ ...context.draft, tagCat: null }) })] },
-          { target: 'activation', actions: ['clearInfoErrors', assign({ draft: ({ context }) => ({ ...context.draft, tagCat: null }) })] },
+          {
+            guard: 'flowDirect',
+            target: 'saving',
+            actions: [
+              'clearInfoErrors',
+              assign({ draft: ({ context }) => ({ ...context.draft, tagCat: null }) }),
+              { type: 'returnTo', params: { step: 'info' } },
+            ],
+          },
+          {
+            guard: 'flowSensors',
+            target: 'sensors',
+            actions: ['clearInfoErrors', assign({ draft: ({ context }) => ({ ...context.draft, tagCat: null }) })],
+          },
+          {
+            target: 'activation',
+            actions: ['clearInfoErrors', assign({ draft: ({ context }) => ({ ...context.draft, tagCat: null }) })],
+          },
         ],
-        OPEN_TAGS: [{ guard: 'infoInvalid', actions: 'assignInfoErrors' }, { guard: 'hasTagCategories', target: 'tagCategories', actions: 'clearInfoErrors' }],
+        OPEN_TAGS: [
+          { guard: 'infoInvalid', actions: 'assignInfoErrors' },
+          { guard: 'hasTagCategories', target: 'tagCategories', actions: 'clearInfoErrors' },
+        ],
         BACK: 'category',
       },
     },
@@ -412,13 +498,23 @@ export const deviceWizardMachine = setup({
           actions: assign({
             draft: ({ context, event }) => {
               const now = chosenTags(context.draft);
-              return { ...context.draft, tagCat: now.includes(event.prefix) ? now.filter((p) => p !== event.prefix) : [...now, event.prefix] };
+              return {
+                ...context.draft,
+                tagCat: now.includes(event.prefix) ? now.filter((p) => p !== event.prefix) : [...now, event.prefix],
+              };
             },
           }),
         },
         SUBMIT_TAG_CATEGORIES: [
-          { guard: 'noTagCategoryChosen', actions: assign({ draft: ({ context }) => ({ ...context.draft, tagCat: [] }) }), target: 'afterTags' },
-          { target: 'tags', actions: assign({ draft: ({ context }) => ({ ...context.draft, tagCat: chosenTags(context.draft) }) }) },
+          {
+            guard: 'noTagCategoryChosen',
+            actions: assign({ draft: ({ context }) => ({ ...context.draft, tagCat: [] }) }),
+            target: 'afterTags',
+          },
+          {
+            target: 'tags',
+            actions: assign({ draft: ({ context }) => ({ ...context.draft, tagCat: chosenTags(context.draft) }) }),
+          },
         ],
         BACK: 'info',
       },
@@ -426,8 +522,18 @@ export const deviceWizardMachine = setup({
     tags: {
       on: {
         ...stepEvents,
-        SET_TAG_VALUES: { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, tags: { ...context.draft.tags, [event.prefix]: event.values } }) }) },
-        SUBMIT_TAGS: [{ guard: 'tagsInvalid', actions: 'assignTagErrors' }, { target: 'afterTags', actions: 'clearTagErrors' }],
+        SET_TAG_VALUES: {
+          actions: assign({
+            draft: ({ context, event }) => ({
+              ...context.draft,
+              tags: { ...context.draft.tags, [event.prefix]: event.values },
+            }),
+          }),
+        },
+        SUBMIT_TAGS: [
+          { guard: 'tagsInvalid', actions: 'assignTagErrors' },
+          { target: 'afterTags', actions: 'clearTagErrors' },
+        ],
         BACK: 'tagCategories',
       },
     },
@@ -441,9 +547,14 @@ export const deviceWizardMachine = setup({
     sensors: {
       on: {
         ...stepEvents,
-        EDIT_SENSORS: { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, sensors: event.value }) }) },
+        EDIT_SENSORS: {
+          actions: assign({ draft: ({ context, event }) => ({ ...context.draft, sensors: event.value }) }),
+        },
         FORMAT_SENSORS: { actions: 'formatSensors' },
-        SUBMIT_SENSORS: [{ guard: 'sensorsInvalid', actions: ['assignSensorsError', 'warnSensors'] }, { target: 'activation', actions: ['formatSensors', assign({ sensorsError: undefined })] }],
+        SUBMIT_SENSORS: [
+          { guard: 'sensorsInvalid', actions: ['assignSensorsError', 'warnSensors'] },
+          { target: 'activation', actions: ['formatSensors', assign({ sensorsError: undefined })] },
+        ],
         BACK: [{ guard: 'noTagCategoryChosen', target: 'info' }, { target: 'tags' }],
       },
     },
@@ -453,14 +564,21 @@ export const deviceWizardMachine = setup({
         ...stepEvents,
         EDIT_ACTIVATION: {
           actions: assign({
-            draft: ({ context, event }) => ({ ...context.draft, activation: { ...context.draft.activation, [event.field]: event.value } }),
+            draft: ({ context, event }) => ({
+              ...context.draft,
+              activation: { ...context.draft.activation, [event.field]: event.value },
+            }),
             activationErrors: ({ context, event }) => {
               const { [event.field]: _dropped, ...rest } = context.activationErrors;
               return rest;
             },
           }),
         },
-        BACK: [{ guard: 'flowSensors', target: 'sensors' }, { guard: 'noTagCategoryChosen', target: 'info' }, { target: 'tags' }],
+        BACK: [
+          { guard: 'flowSensors', target: 'sensors' },
+          { guard: 'noTagCategoryChosen', target: 'info' },
+          { target: 'tags' },
+        ],
       },
       states: {
         choose: {
@@ -482,7 +600,13 @@ export const deviceWizardMachine = setup({
               invoke: {
                 src: 'generateToken',
                 onDone: { target: 'checking', actions: assign({ token: ({ event }) => event.output }) },
-                onError: { target: 'failed', actions: { type: 'notifyFailure', params: ({ event }) => ({ error: event.error, fallback: T.devices.tokenFailed }) } },
+                onError: {
+                  target: 'failed',
+                  actions: {
+                    type: 'notifyFailure',
+                    params: ({ event }) => ({ error: event.error, fallback: T.devices.tokenFailed }),
+                  },
+                },
               },
             },
             checking: {
@@ -495,7 +619,12 @@ export const deviceWizardMachine = setup({
             },
             waiting: { after: { tokenCheckInterval: 'checking' } },
             connected: {
-              on: { SUBMIT_ACTIVATION: { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } } },
+              on: {
+                SUBMIT_ACTIVATION: {
+                  target: '#deviceWizard.saving',
+                  actions: { type: 'returnTo', params: { step: 'activation' } },
+                },
+              },
             },
             failed: {},
           },
@@ -508,7 +637,11 @@ export const deviceWizardMachine = setup({
               on: {
                 SUBMIT_ACTIVATION: [
                   { guard: 'activationInvalid', actions: 'assignActivationErrors' },
-                  { guard: 'uidAlreadyChecked', target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } },
+                  {
+                    guard: 'uidAlreadyChecked',
+                    target: '#deviceWizard.saving',
+                    actions: { type: 'returnTo', params: { step: 'activation' } },
+                  },
                   { target: 'checking', actions: 'clearActivationErrors' },
                 ],
               },
@@ -516,9 +649,21 @@ export const deviceWizardMachine = setup({
             checking: {
               invoke: {
                 src: 'checkUid',
-                input: ({ context }) => ({ family: context.draft.family!, uid: context.draft.activation.dev_uid.trim() }),
+                input: ({ context }) => ({
+                  family: context.draft.family!,
+                  uid: context.draft.activation.dev_uid.trim(),
+                }),
                 onDone: { target: 'idle', actions: assign({ uidChecked: ({ event }) => event.output }) },
-                onError: { target: 'idle', actions: [assign({ uidChecked: undefined }), { type: 'notifyFailure', params: ({ event }) => ({ error: event.error, fallback: T.devices.uidCheckFailed }) }] },
+                onError: {
+                  target: 'idle',
+                  actions: [
+                    assign({ uidChecked: undefined }),
+                    {
+                      type: 'notifyFailure',
+                      params: ({ event }) => ({ error: event.error, fallback: T.devices.uidCheckFailed }),
+                    },
+                  ],
+                },
               },
             },
           },
@@ -533,7 +678,14 @@ export const deviceWizardMachine = setup({
                 onError: 'form',
               },
             },
-            form: { on: { SUBMIT_ACTIVATION: [{ guard: 'activationInvalid', actions: 'assignActivationErrors' }, { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } }] } },
+            form: {
+              on: {
+                SUBMIT_ACTIVATION: [
+                  { guard: 'activationInvalid', actions: 'assignActivationErrors' },
+                  { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } },
+                ],
+              },
+            },
           },
         },
         plugin: {
@@ -543,7 +695,14 @@ export const deviceWizardMachine = setup({
               actions: assign({
                 draft: ({ context, event }) => {
                   const p = context.emmaPlugins.find((x) => x.emma_application_plugin_id === event.applicationId);
-                  return { ...context.draft, activation: { ...context.draft.activation, emma_plugin_key: p?.emma_plugin_key ?? '', emma_application_plugin_id: p?.emma_application_plugin_id ?? '' } };
+                  return {
+                    ...context.draft,
+                    activation: {
+                      ...context.draft.activation,
+                      emma_plugin_key: p?.emma_plugin_key ?? '',
+                      emma_application_plugin_id: p?.emma_application_plugin_id ?? '',
+                    },
+                  };
                 },
                 activationErrors: ({ context }) => ({ ...context.activationErrors, emma_plugin: '' }),
               }),
@@ -557,11 +716,23 @@ export const deviceWizardMachine = setup({
                 onError: 'form',
               },
             },
-            form: { on: { SUBMIT_ACTIVATION: [{ guard: 'activationInvalid', actions: 'assignActivationErrors' }, { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } }] } },
+            form: {
+              on: {
+                SUBMIT_ACTIVATION: [
+                  { guard: 'activationInvalid', actions: 'assignActivationErrors' },
+                  { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } },
+                ],
+              },
+            },
           },
         },
         cloud: {
-          on: { SUBMIT_ACTIVATION: [{ guard: 'activationInvalid', actions: 'assignActivationErrors' }, { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } }] },
+          on: {
+            SUBMIT_ACTIVATION: [
+              { guard: 'activationInvalid', actions: 'assignActivationErrors' },
+              { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } },
+            ],
+          },
         },
       },
     },
@@ -582,7 +753,10 @@ export const deviceWizardMachine = setup({
           {
             target: 'saveFailed',
             actions: [
-              assign({ activationErrors: ({ event }) => (event.error instanceof DeviceCallError ? event.error.fieldErrors : {}) }),
+              assign({
+                activationErrors: ({ event }) =>
+                  event.error instanceof DeviceCallError ? event.error.fieldErrors : {},
+              }),
               { type: 'notifyFailure', params: ({ event }) => ({ error: event.error, fallback: T.devices.addFailed }) },
             ],
           },
@@ -592,12 +766,27 @@ export const deviceWizardMachine = setup({
     // back where the save started; the token screen keeps its (connected) token
     saveFailed: {
       always: [
-        { guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'token', target: 'activation.token.connected' },
-        { guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'uid', target: 'activation.uid' },
-        { guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'lora', target: 'activation.lora.form' },
-        { guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'plugin', target: 'activation.plugin.form' },
+        {
+          guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'token',
+          target: 'activation.token.connected',
+        },
+        {
+          guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'uid',
+          target: 'activation.uid',
+        },
+        {
+          guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'lora',
+          target: 'activation.lora.form',
+        },
+        {
+          guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'plugin',
+          target: 'activation.plugin.form',
+        },
         { guard: ({ context }) => context.returnTo === 'activation', target: 'activation.cloud' },
-        { guard: ({ context }) => context.returnTo === 'tagCategories' && chosenTags(context.draft).length > 0, target: 'tags' },
+        {
+          guard: ({ context }) => context.returnTo === 'tagCategories' && chosenTags(context.draft).length > 0,
+          target: 'tags',
+        },
         { guard: ({ context }) => context.returnTo === 'tagCategories', target: 'tagCategories' },
         { target: 'info' },
       ],
@@ -611,6 +800,11 @@ export const deviceWizardMachine = setup({
 export function stepOfSnapshot(value: unknown, context: DeviceWizardContext): WizardStep | null {
   const top = typeof value === 'string' ? value : Object.keys(value as object)[0];
   if ((WIZARD_STEPS as readonly string[]).includes(top!)) return top as WizardStep;
-  if (top === 'saving' || top === 'saveFailed' || top === 'afterTags') return context.returnTo === 'tagCategories' ? (chosenTags(context.draft).length ? 'tags' : 'tagCategories') : context.returnTo;
+  if (top === 'saving' || top === 'saveFailed' || top === 'afterTags')
+    return context.returnTo === 'tagCategories'
+      ? chosenTags(context.draft).length
+        ? 'tags'
+        : 'tagCategories'
+      : context.returnTo;
   return null;
 }

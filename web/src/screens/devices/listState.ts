@@ -13,7 +13,9 @@ const key = (domain: string) => `sentra.devices.paging.${domain}`;
 export function readPaging(domain: string, storage: Pick<Storage, 'getItem'> = sessionStorage): Paging {
   try {
     const v = JSON.parse(storage.getItem(key(domain)) ?? 'null') as Partial<Paging> | null;
-    const size = (DEVICE_PAGE_SIZES as readonly number[]).includes(Number(v?.size)) ? Number(v!.size) : DEFAULT_PAGING.size;
+    const size = (DEVICE_PAGE_SIZES as readonly number[]).includes(Number(v?.size))
+      ? Number(v!.size)
+      : DEFAULT_PAGING.size;
     const page = Number.isInteger(v?.page) && v!.page! >= 0 ? v!.page! : 0;
     return { page, size };
   } catch {
@@ -32,5 +34,7 @@ export function writePaging(domain: string, paging: Paging, storage: Pick<Storag
 /** The tag chips a row shows (about 6), and how many go into the "+N" overflow. */
 export const VISIBLE_TAGS = 6;
 export function splitTags<Tag>(tags: readonly Tag[], visible = VISIBLE_TAGS): { shown: Tag[]; rest: Tag[] } {
-  return tags.length <= visible ? { shown: [...tags], rest: [] } : { shown: tags.slice(0, visible - 1), rest: tags.slice(visible - 1) };
+  return tags.length <= visible
+    ? { shown: [...tags], rest: [] }
+    : { shown: tags.slice(0, visible - 1), rest: tags.slice(visible - 1) };
 }

@@ -13,11 +13,21 @@ const List = lazy(() => import('./DeviceListPage.js').then((m) => ({ default: m.
 const Wizard = lazy(() => import('./DeviceWizardPage.js').then((m) => ({ default: m.DeviceWizardPage })));
 const Info = lazy(() => import('./DeviceInfoPage.js').then((m) => ({ default: m.DeviceInfoPage })));
 const EditInfo = lazy(() => import('./DeviceEditInfoPage.js').then((m) => ({ default: m.DeviceEditInfoPage })));
-const EditSensors = lazy(() => import('./DeviceEditSensorsPage.js').then((m) => ({ default: m.DeviceEditSensorsPage })));
+const EditSensors = lazy(() =>
+  import('./DeviceEditSensorsPage.js').then((m) => ({ default: m.DeviceEditSensorsPage })),
+);
 const EditTags = lazy(() => import('./DeviceEditTagsPage.js').then((m) => ({ default: m.DeviceEditTagsPage })));
 
 const title = T.nav.devices;
-const wizardKeys = [DeviceRoute.add, DeviceRoute.addInfo, DeviceRoute.addTagCategories, DeviceRoute.addTags, DeviceRoute.addSensors, DeviceRoute.addActivation, DeviceRoute.addActivationOf];
+const wizardKeys = [
+  DeviceRoute.add,
+  DeviceRoute.addInfo,
+  DeviceRoute.addTagCategories,
+  DeviceRoute.addTags,
+  DeviceRoute.addSensors,
+  DeviceRoute.addActivation,
+  DeviceRoute.addActivationOf,
+];
 
 export const deviceRoutes: readonly ScreenRoute[] = [
   { key: DeviceRoute.list, title, grantedBy: READ, screen: List },

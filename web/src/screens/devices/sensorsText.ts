@@ -4,7 +4,8 @@ export type SensorsText = { ok: true; value: Record<string, unknown> | unknown[]
 export function parseSensorsText(text: string): SensorsText {
   try {
     const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object') return { ok: true, value: value as Record<string, unknown> | unknown[], pretty: JSON.stringify(value, null, 2) };
+    if (value !== null && typeof value === 'object')
+      return { ok: true, value: value as Record<string, unknown> | unknown[], pretty: JSON.stringify(value, null, 2) };
   } catch {
     /* not JSON */
   }

@@ -16,7 +16,11 @@ export function multiTagProblem(text: string, existing: readonly string[]): stri
 }
 
 /** The problem of each chosen category's values, by prefix (empty when every value may be sent). */
-export function tagValueErrors(categories: readonly TagCategory[], chosen: readonly string[], values: TagValues): Record<string, string> {
+export function tagValueErrors(
+  categories: readonly TagCategory[],
+  chosen: readonly string[],
+  values: TagValues,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const prefix of chosen) {
     const cat = categories.find((c) => c.prefix === prefix);
@@ -24,7 +28,8 @@ export function tagValueErrors(categories: readonly TagCategory[], chosen: reado
     const given = (values[prefix] ?? []).map((v) => v.trim()).filter(Boolean);
     switch (cat.category) {
       case TagType.SELECTION:
-        if (!given[0] || !cat.definitions.some((d) => d.name_lc === given[0])) errors[prefix] = T.devices.tagValueRequired;
+        if (!given[0] || !cat.definitions.some((d) => d.name_lc === given[0]))
+          errors[prefix] = T.devices.tagValueRequired;
         break;
       case TagType.VALUE:
         if (!given[0]) errors[prefix] = T.devices.tagValueRequired;
@@ -57,7 +62,12 @@ export function tagsBody(categories: readonly TagCategory[], chosen: readonly st
     const cat = categories.find((c) => c.prefix === prefix);
     if (!cat) continue;
     const given = (values[prefix] ?? []).map((v) => v.trim()).filter(Boolean);
-    out[prefix] = cat.category === TagType.CHECKBOX ? [given[0] === 'true' ? 'true' : 'false'] : cat.category === TagType.MULTI ? given : given.slice(0, 1);
+    out[prefix] =
+      cat.category === TagType.CHECKBOX
+        ? [given[0] === 'true' ? 'true' : 'false']
+        : cat.category === TagType.MULTI
+          ? given
+          : given.slice(0, 1);
   }
   return out;
 }
@@ -70,8 +80,10 @@ export const usedCategories = (categories: readonly TagCategory[], tags: TagValu
 export function tagDisplay(categories: readonly TagCategory[], prefix: string, value: string): string {
   const cat = categories.find((c) => c.prefix === prefix);
   if (!cat) return `${prefix}: ${value}`;
-  if (cat.category === TagType.SELECTION) return `${cat.name}: ${cat.definitions.find((d) => d.name_lc === value)?.name ?? value}`;
-  if (cat.category === TagType.CHECKBOX) return `${cat.name}: ${value === 'true' ? T.devices.tagChecked : T.devices.tagUnchecked}`;
+  if (cat.category === TagType.SELECTION)
+    return `${cat.name}: ${cat.definitions.find((d) => d.name_lc === value)?.name ?? value}`;
+  if (cat.category === TagType.CHECKBOX)
+    return `${cat.name}: ${value === 'true' ? T.devices.tagChecked : T.devices.tagUnchecked}`;
   return cat.category === TagType.MULTI ? value : `${cat.name}: ${value}`;
 }
 
@@ -86,7 +98,12 @@ export interface TagFilterOption {
  *  (free-value and multi categories have no fixed values: those are typed as `prefix:value`). */
 export function tagFilterOptions(categories: readonly TagCategory[]): TagFilterOption[] {
   return categories.flatMap((c) => {
-    const values = c.category === TagType.SELECTION ? c.definitions.map((d) => d.name_lc) : c.category === TagType.CHECKBOX ? ['true', 'false'] : [];
+    const values =
+      c.category === TagType.SELECTION
+        ? c.definitions.map((d) => d.name_lc)
+        : c.category === TagType.CHECKBOX
+          ? ['true', 'false']
+          : [];
     return values.map((v) => ({ tag: `${c.prefix}:${v}`, label: tagDisplay(categories, c.prefix, v), group: c.name }));
   });
 }

@@ -13,7 +13,13 @@ export function readDraft(domain: string): DeviceDraft | undefined {
     if (!raw) return undefined;
     const d = JSON.parse(raw) as Partial<DeviceDraft>;
     const empty = emptyDraft();
-    return { ...empty, ...d, info: { ...empty.info, ...d.info }, activation: { ...empty.activation, ...d.activation }, tags: d.tags ?? {} };
+    return {
+      ...empty,
+      ...d,
+      info: { ...empty.info, ...d.info },
+      activation: { ...empty.activation, ...d.activation },
+      tags: d.tags ?? {},
+    };
   } catch {
     return undefined;
   }

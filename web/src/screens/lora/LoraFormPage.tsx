@@ -29,7 +29,10 @@ export function LoraFormPage({ routeKey }: ScreenProps) {
   useEffect(() => {
     if (!editing) return;
     getLoraServer(Number(id))
-      .then((s) => setForm({ mac: s.mac, name: s.name, server: s.server, application_uuid: s.application_uuid ?? '' }), () => undefined)
+      .then(
+        (s) => setForm({ mac: s.mac, name: s.name, server: s.server, application_uuid: s.application_uuid ?? '' }),
+        () => undefined,
+      )
       .finally(() => setLoading(false));
   }, [editing, id]);
 
@@ -56,18 +59,58 @@ export function LoraFormPage({ routeKey }: ScreenProps) {
 
   return (
     <Box sx={{ maxWidth: 560 }}>
-      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{editing ? T.lora.editTitle : T.lora.addTitle}</Typography>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+        {editing ? T.lora.editTitle : T.lora.addTitle}
+      </Typography>
       <Card variant="outlined" sx={{ position: 'relative' }}>
         <CardContent component="form" noValidate onSubmit={submit}>
           <Stack spacing={2}>
-            <TextField label={T.lora.mac} value={form.mac} required disabled={busy} error={Boolean(errors.mac)} helperText={errors.mac ?? T.lora.macHelp} onChange={set('mac')} slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }} />
-            <TextField label={T.lora.name} value={form.name} required disabled={busy} error={Boolean(errors.name)} helperText={errors.name} onChange={set('name')} />
-            <TextField label={T.lora.server} value={form.server} required disabled={busy} error={Boolean(errors.server)} helperText={errors.server ?? T.lora.serverHelp} onChange={set('server')} />
-            <TextField label={T.lora.applicationUuid} value={form.application_uuid} disabled={busy} error={Boolean(errors.application_uuid)} helperText={errors.application_uuid ?? T.lora.applicationUuidHelp} onChange={set('application_uuid')} placeholder="xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" slotProps={{ htmlInput: { style: { fontFamily: 'monospace' }, 'data-testid': 'lora-application-uuid' } }} />
+            <TextField
+              label={T.lora.mac}
+              value={form.mac}
+              required
+              disabled={busy}
+              error={Boolean(errors.mac)}
+              helperText={errors.mac ?? T.lora.macHelp}
+              onChange={set('mac')}
+              slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }}
+            />
+            <TextField
+              label={T.lora.name}
+              value={form.name}
+              required
+              disabled={busy}
+              error={Boolean(errors.name)}
+              helperText={errors.name}
+              onChange={set('name')}
+            />
+            <TextField
+              label={T.lora.server}
+              value={form.server}
+              required
+              disabled={busy}
+              error={Boolean(errors.server)}
+              helperText={errors.server ?? T.lora.serverHelp}
+              onChange={set('server')}
+            />
+            <TextField
+              label={T.lora.applicationUuid}
+              value={form.application_uuid}
+              disabled={busy}
+              error={Boolean(errors.application_uuid)}
+              helperText={errors.application_uuid ?? T.lora.applicationUuidHelp}
+              onChange={set('application_uuid')}
+              placeholder="xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+              slotProps={{ htmlInput: { style: { fontFamily: 'monospace' }, 'data-testid': 'lora-application-uuid' } }}
+            />
           </Stack>
           <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => navigate(area.to('_lora_list_'))} disabled={busy}>{T.common.cancel}</Button>
-            <Button type="submit" variant="contained" disabled={busy || loading}>{T.common.save}</Button>
+            <Button onClick={() => navigate(area.to('_lora_list_'))} disabled={busy}>
+              {T.common.cancel}
+            </Button>
+            <Button type="submit" variant="contained" disabled={busy || loading}>
+              {T.common.save}
+            </Button>
           </Stack>
         </CardContent>
         <LoadingOverlay open={loading || busy} />

@@ -2,7 +2,17 @@
 // shows the "not available" notice), paging 10 (5, 10, 25), and "LoRA Server Baru" to the add form.
 import { useCallback, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { Box, Button, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow } from '@mui/material';
+import {
+  Box,
+  Button,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  TableCell,
+  TableRow,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import EditIcon from '@mui/icons-material/Edit';
@@ -29,7 +39,11 @@ export function LoraListPage() {
       <ListHeading
         title={T.lora.title}
         subtitle={T.lora.subtitle}
-        action={<Button component={RouterLink} to={area.to('_lora_add_')} variant="contained" startIcon={<AddIcon />}>{T.lora.newServer}</Button>}
+        action={
+          <Button component={RouterLink} to={area.to('_lora_add_')} variant="contained" startIcon={<AddIcon />}>
+            {T.lora.newServer}
+          </Button>
+        }
       />
       <PagedTable
         label={T.lora.title}
@@ -52,7 +66,10 @@ export function LoraListPage() {
             <TableCell>{s.name}</TableCell>
             <TableCell>{s.server}</TableCell>
             <TableCell align="right">
-              <IconButton aria-label={T.lora.rowMenu(s.name)} onClick={(e) => setMenu({ anchor: e.currentTarget, server: s })}>
+              <IconButton
+                aria-label={T.lora.rowMenu(s.name)}
+                onClick={(e) => setMenu({ anchor: e.currentTarget, server: s })}
+              >
                 <MoreVertIcon />
               </IconButton>
             </TableCell>
@@ -66,7 +83,9 @@ export function LoraListPage() {
             setMenu(null);
           }}
         >
-          <ListItemIcon><EditIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <EditIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{T.lora.edit}</ListItemText>
         </MenuItem>
         <MenuItem
@@ -75,7 +94,9 @@ export function LoraListPage() {
             notices.info(T.lora.removeNotAvailable);
           }}
         >
-          <ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon>
+          <ListItemIcon>
+            <DeleteIcon fontSize="small" color="error" />
+          </ListItemIcon>
           <ListItemText>{T.lora.remove}</ListItemText>
         </MenuItem>
       </Menu>

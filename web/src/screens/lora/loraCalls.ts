@@ -5,7 +5,9 @@ import { callOrThrow } from '../../api/call.js';
 import { isOk } from '../../api/request.js';
 import { callFailure } from '../devices/deviceCalls.js';
 
-export async function listLoraServers(input: InputOf<typeof contracts.lora.list>): Promise<{ servers: LoraServer[]; total: number }> {
+export async function listLoraServers(
+  input: InputOf<typeof contracts.lora.list>,
+): Promise<{ servers: LoraServer[]; total: number }> {
   const { data, total } = await callOrThrow(contracts.lora.list, input, T.shell.loadFailed);
   return { servers: data, total };
 }
@@ -14,7 +16,13 @@ export async function getLoraServer(id: number): Promise<LoraServer> {
   return (await callOrThrow(contracts.lora.get, { id }, T.shell.loadFailed)).data;
 }
 
-export async function saveLoraServer(input: { id?: number; mac: string; name: string; server: string; application_uuid?: string }): Promise<LoraServer> {
+export async function saveLoraServer(input: {
+  id?: number;
+  mac: string;
+  name: string;
+  server: string;
+  application_uuid?: string;
+}): Promise<LoraServer> {
   const def = input.id ? contracts.lora.edit : contracts.lora.add;
   const r = await api.call(def, input as InputOf<typeof contracts.lora.edit>);
   if (!isOk(r)) {

@@ -28,7 +28,15 @@ const LABELS: Record<Field, string> = {
 
 export function RegistrationPage() {
   const navigate = useNavigate();
-  const [values, setValues] = useState<Record<Field, string>>({ username: '', first: '', last: '', email: '', pass: '', passv: '', tenant_name: '' });
+  const [values, setValues] = useState<Record<Field, string>>({
+    username: '',
+    first: '',
+    last: '',
+    email: '',
+    pass: '',
+    passv: '',
+    tenant_name: '',
+  });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
 
@@ -61,12 +69,18 @@ export function RegistrationPage() {
       disabled: busy,
       required: name !== 'last',
     };
-    return name === 'pass' || name === 'passv' ? <PasswordField key={name} {...props} autoComplete="new-password" /> : <TextField key={name} {...props} type={name === 'email' ? 'email' : 'text'} />;
+    return name === 'pass' || name === 'passv' ? (
+      <PasswordField key={name} {...props} autoComplete="new-password" />
+    ) : (
+      <TextField key={name} {...props} type={name === 'email' ? 'email' : 'text'} />
+    );
   };
 
   return (
     <SignInFrame>
-      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 3 }}>{T.registrationPage.title}</Typography>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 3 }}>
+        {T.registrationPage.title}
+      </Typography>
       <Box component="form" noValidate onSubmit={submit} sx={{ position: 'relative' }}>
         <Stack spacing={0.5}>
           {field('username')}
@@ -80,8 +94,12 @@ export function RegistrationPage() {
           {field('tenant_name')}
         </Stack>
         <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-          <Button onClick={() => navigate('/admin/login')} disabled={busy}>{T.common.cancel}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>{T.registration.submit}</Button>
+          <Button onClick={() => navigate('/admin/login')} disabled={busy}>
+            {T.common.cancel}
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {T.registration.submit}
+          </Button>
         </Stack>
         <LoadingOverlay open={busy} />
       </Box>

@@ -1,23 +1,52 @@
 // The wizard's access step: the application's navigation tree with a checkbox per item, and 'Include All Children'
 // (each picked item stands for its whole subtree; switching it clears the selection).
 import { useMemo } from 'react';
-import { Alert, Box, Checkbox, FormControlLabel, List, ListItem, ListItemIcon, ListItemText, Switch, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Checkbox,
+  FormControlLabel,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Switch,
+  Typography,
+} from '@mui/material';
 import { T, type NavEntry } from '@sentra/contracts';
 import { checkState, flattenTree } from './navTree.js';
 import type { RoleWizardEvent } from './roleWizard.machine.js';
 
-export function RoleAccessStep(props: { tree: NavEntry[]; selected: number[]; descendant: boolean; disabled: boolean; send(e: RoleWizardEvent): void }) {
+export function RoleAccessStep(props: {
+  tree: NavEntry[];
+  selected: number[];
+  descendant: boolean;
+  disabled: boolean;
+  send(e: RoleWizardEvent): void;
+}) {
   const { tree, selected, descendant, disabled, send } = props;
   const items = useMemo(() => flattenTree(tree), [tree]);
   return (
     <Box>
       <FormControlLabel
-        control={<Switch checked={descendant} onChange={(e) => send({ type: 'SET_DESCENDANT', value: e.target.checked })} disabled={disabled} />}
+        control={
+          <Switch
+            checked={descendant}
+            onChange={(e) => send({ type: 'SET_DESCENDANT', value: e.target.checked })}
+            disabled={disabled}
+          />
+        }
         label={T.roles.includeAllChildren}
       />
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{descendant ? T.roles.includeAllChildrenHint : T.roles.accessHint}</Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {descendant ? T.roles.includeAllChildrenHint : T.roles.accessHint}
+      </Typography>
       {items.length === 0 && <Alert severity="info">{T.roles.noNavs}</Alert>}
-      <List dense data-testid="role-access-tree" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, maxHeight: 420, overflow: 'auto' }}>
+      <List
+        dense
+        data-testid="role-access-tree"
+        sx={{ border: 1, borderColor: 'divider', borderRadius: 1, maxHeight: 420, overflow: 'auto' }}
+      >
         {items.map((n) => {
           const state = checkState(tree, selected, n.id, descendant);
           const labelId = `role-nav-${n.id}`;

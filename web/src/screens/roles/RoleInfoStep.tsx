@@ -1,12 +1,35 @@
 // The wizard's info step: name, description, permissions (JSON text) and the system navigation multi-select.
-import { Box, Checkbox, Chip, FormControl, FormHelperText, InputLabel, ListItemText, MenuItem, OutlinedInput, Select, Stack, TextField } from '@mui/material';
+import {
+  Box,
+  Checkbox,
+  Chip,
+  FormControl,
+  FormHelperText,
+  InputLabel,
+  ListItemText,
+  MenuItem,
+  OutlinedInput,
+  Select,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { SYS_NAVS, T, type SysNav } from '@sentra/contracts';
 import type { FieldErrors } from '../../ui/forms.js';
 import type { RoleInfoForm, RoleWizardEvent } from './roleWizard.machine.js';
 
 const sysNavLabel = (k: SysNav) => T.roles.sysNavLabels[k];
 
-export function RoleInfoStep({ info, errors, disabled, send }: { info: RoleInfoForm; errors: FieldErrors; disabled: boolean; send(e: RoleWizardEvent): void }) {
+export function RoleInfoStep({
+  info,
+  errors,
+  disabled,
+  send,
+}: {
+  info: RoleInfoForm;
+  errors: FieldErrors;
+  disabled: boolean;
+  send(e: RoleWizardEvent): void;
+}) {
   const text = (field: 'name' | 'description' | 'permissions') => ({
     name: field,
     value: info[field],
@@ -17,8 +40,21 @@ export function RoleInfoStep({ info, errors, disabled, send }: { info: RoleInfoF
   });
   return (
     <Stack spacing={1}>
-      <TextField {...text('name')} label={T.roles.name} required autoFocus helperText={errors.name ?? ' '} slotProps={{ htmlInput: { maxLength: 30 } }} />
-      <TextField {...text('description')} label={T.roles.description} multiline minRows={2} helperText={errors.description ?? ' '} />
+      <TextField
+        {...text('name')}
+        label={T.roles.name}
+        required
+        autoFocus
+        helperText={errors.name ?? ' '}
+        slotProps={{ htmlInput: { maxLength: 30 } }}
+      />
+      <TextField
+        {...text('description')}
+        label={T.roles.description}
+        multiline
+        minRows={2}
+        helperText={errors.description ?? ' '}
+      />
       <FormControl fullWidth error={!!errors.sys_navs} disabled={disabled}>
         <InputLabel id="role-sys-navs-label">{T.roles.sysNavs}</InputLabel>
         <Select
@@ -26,11 +62,18 @@ export function RoleInfoStep({ info, errors, disabled, send }: { info: RoleInfoF
           id="role-sys-navs"
           multiple
           value={info.sys_navs}
-          onChange={(e) => send({ type: 'SET_SYS_NAVS', value: (typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as SysNav[] })}
+          onChange={(e) =>
+            send({
+              type: 'SET_SYS_NAVS',
+              value: (typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as SysNav[],
+            })
+          }
           input={<OutlinedInput label={T.roles.sysNavs} />}
           renderValue={(keys) => (
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-              {keys.map((k) => <Chip key={k} size="small" label={sysNavLabel(k)} />)}
+              {keys.map((k) => (
+                <Chip key={k} size="small" label={sysNavLabel(k)} />
+              ))}
             </Box>
           )}
         >

@@ -5,8 +5,28 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
-  Box, Button, Card, CardActions, CardContent, Chip, Fab, IconButton, InputAdornment, Paper, Stack, Table, TableBody, TableCell,
-  TableContainer, TableHead, TableRow, TextField, ToggleButton, ToggleButtonGroup, Tooltip, Typography,
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Chip,
+  Fab,
+  IconButton,
+  InputAdornment,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Tooltip,
+  Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
@@ -38,17 +58,32 @@ interface RoleActions {
 function ActionButtons({ role, actions }: { role: Role; actions: RoleActions }) {
   return (
     <>
-      <Button size="small" onClick={() => actions.editInfo(role)}>{T.roles.editInfo}</Button>
-      {actions.navsExist && <Button size="small" onClick={() => actions.setAccess(role)}>{T.roles.setAccess}</Button>}
-      {role.navsObj.length > 0 && <Button size="small" onClick={() => actions.reorder(role)}>{T.roles.reorder}</Button>}
-      <Button size="small" color="error" onClick={() => actions.remove(role)}>{T.roles.delete}</Button>
+      <Button size="small" onClick={() => actions.editInfo(role)}>
+        {T.roles.editInfo}
+      </Button>
+      {actions.navsExist && (
+        <Button size="small" onClick={() => actions.setAccess(role)}>
+          {T.roles.setAccess}
+        </Button>
+      )}
+      {role.navsObj.length > 0 && (
+        <Button size="small" onClick={() => actions.reorder(role)}>
+          {T.roles.reorder}
+        </Button>
+      )}
+      <Button size="small" color="error" onClick={() => actions.remove(role)}>
+        {T.roles.delete}
+      </Button>
     </>
   );
 }
 
 function RoleCards({ roles, actions }: { roles: Role[]; actions: RoleActions }) {
   return (
-    <Box data-testid="role-cards" sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))' }}>
+    <Box
+      data-testid="role-cards"
+      sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))' }}
+    >
       {roles.map((r) => {
         const access = accessSummary(r.navsObj.map((n) => n.label));
         const sysNavs = r.sys_navs.filter((s) => s.checked);
@@ -56,14 +91,22 @@ function RoleCards({ roles, actions }: { roles: Role[]; actions: RoleActions }) 
           <Card key={r.id} variant="outlined" data-testid="role-card" sx={{ display: 'flex', flexDirection: 'column' }}>
             <CardContent sx={{ flexGrow: 1 }}>
               <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'flex-start', gap: 1 }}>
-                <Typography variant="h6" component="h3" sx={{ fontWeight: 700, wordBreak: 'break-word' }}>{r.name}</Typography>
+                <Typography variant="h6" component="h3" sx={{ fontWeight: 700, wordBreak: 'break-word' }}>
+                  {r.name}
+                </Typography>
                 <Chip size="small" variant="outlined" label={T.roles.userCount(r.user_count)} />
               </Stack>
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>{r.description || T.roles.noDescription}</Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+                {r.description || T.roles.noDescription}
+              </Typography>
               <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5, mb: 1 }}>
-                {sysNavs.map((s) => <Chip key={s.id} size="small" color="primary" variant="outlined" label={s.label} />)}
+                {sysNavs.map((s) => (
+                  <Chip key={s.id} size="small" color="primary" variant="outlined" label={s.label} />
+                ))}
               </Stack>
-              <Typography variant="caption" color="text.secondary" component="p">{T.roles.columnAccess}</Typography>
+              <Typography variant="caption" color="text.secondary" component="p">
+                {T.roles.columnAccess}
+              </Typography>
               <Typography variant="body2">{access || T.roles.noAccess}</Typography>
             </CardContent>
             <CardActions sx={{ flexWrap: 'wrap', justifyContent: 'flex-end' }}>
@@ -93,7 +136,13 @@ function RoleTable({ roles, actions }: { roles: Role[]; actions: RoleActions }) 
             <TableRow key={r.id} hover>
               <TableCell sx={{ fontWeight: 600 }}>{r.name}</TableCell>
               <TableCell>{r.description}</TableCell>
-              <TableCell>{accessSummary(r.navsObj.map((n) => n.label)) || <Typography variant="body2" color="text.secondary">{T.roles.noAccess}</Typography>}</TableCell>
+              <TableCell>
+                {accessSummary(r.navsObj.map((n) => n.label)) || (
+                  <Typography variant="body2" color="text.secondary">
+                    {T.roles.noAccess}
+                  </Typography>
+                )}
+              </TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 <ActionButtons role={r} actions={actions} />
               </TableCell>
@@ -157,15 +206,22 @@ export function RoleListPage() {
       if (isOk(res)) {
         notices.success(T.roles.deleteSuccess);
         await load(applied);
-      } else notices.error(failureMessage(res, { byCode: contracts.roles.remove.errors, fallback: T.roles.deleteFailed }));
+      } else
+        notices.error(failureMessage(res, { byCode: contracts.roles.remove.errors, fallback: T.roles.deleteFailed }));
     },
   };
 
   const empty = roles !== null && roles.length === 0;
   return (
     <Box sx={{ position: 'relative', minHeight: 240, pb: 10 }}>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { md: 'center' } }}>
-        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.roles.title}</Typography>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { md: 'center' } }}
+      >
+        <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+          {T.roles.title}
+        </Typography>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <Box component="form" role="search" onSubmit={search} sx={{ flexGrow: 1 }}>
             <TextField
@@ -189,12 +245,21 @@ export function RoleListPage() {
               }}
             />
           </Box>
-          <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, v: View | null) => v && setParams(v === 'table' ? { view: 'table' } : {}, { replace: true })}>
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={view}
+            onChange={(_, v: View | null) => v && setParams(v === 'table' ? { view: 'table' } : {}, { replace: true })}
+          >
             <ToggleButton value="cards" aria-label={T.roles.viewCards}>
-              <Tooltip title={T.roles.viewCards}><ViewModuleIcon fontSize="small" /></Tooltip>
+              <Tooltip title={T.roles.viewCards}>
+                <ViewModuleIcon fontSize="small" />
+              </Tooltip>
             </ToggleButton>
             <ToggleButton value="table" aria-label={T.roles.viewTable}>
-              <Tooltip title={T.roles.viewTable}><TableRowsIcon fontSize="small" /></Tooltip>
+              <Tooltip title={T.roles.viewTable}>
+                <TableRowsIcon fontSize="small" />
+              </Tooltip>
             </ToggleButton>
           </ToggleButtonGroup>
         </Stack>
@@ -202,10 +267,24 @@ export function RoleListPage() {
       {empty ? (
         <Stack sx={{ alignItems: 'center', py: 8, color: 'text.secondary' }} spacing={1} data-testid="role-empty">
           <SearchOffIcon sx={{ fontSize: 56 }} />
-          <Typography variant="h6" component="p">{applied ? T.roles.noneFound : T.roles.empty}</Typography>
+          <Typography variant="h6" component="p">
+            {applied ? T.roles.noneFound : T.roles.empty}
+          </Typography>
         </Stack>
-      ) : roles && (view === 'table' ? <RoleTable roles={roles} actions={actions} /> : <RoleCards roles={roles} actions={actions} />)}
-      <Fab color="primary" variant="extended" onClick={() => navigate(area.to('_role_add_info_'))} sx={{ position: 'fixed', right: 24, bottom: 24, textTransform: 'none' }}>
+      ) : (
+        roles &&
+        (view === 'table' ? (
+          <RoleTable roles={roles} actions={actions} />
+        ) : (
+          <RoleCards roles={roles} actions={actions} />
+        ))
+      )}
+      <Fab
+        color="primary"
+        variant="extended"
+        onClick={() => navigate(area.to('_role_add_info_'))}
+        sx={{ position: 'fixed', right: 24, bottom: 24, textTransform: 'none' }}
+      >
         <AddIcon sx={{ mr: 1 }} />
         {T.roles.newRole}
       </Fab>

@@ -6,11 +6,23 @@ import { T, type NavEntry } from '@sentra/contracts';
 import { labelsOf } from './navTree.js';
 import type { RoleWizardEvent } from './roleWizard.machine.js';
 
-export function RoleSortStep({ tree, selected, disabled, send }: { tree: NavEntry[]; selected: number[]; disabled: boolean; send(e: RoleWizardEvent): void }) {
+export function RoleSortStep({
+  tree,
+  selected,
+  disabled,
+  send,
+}: {
+  tree: NavEntry[];
+  selected: number[];
+  disabled: boolean;
+  send(e: RoleWizardEvent): void;
+}) {
   const items = labelsOf(tree, selected);
   return (
     <>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{T.roles.sortHint}</Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {T.roles.sortHint}
+      </Typography>
       <List data-testid="role-sort-list" sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
         {items.map((n, i) => (
           <ListItem
@@ -20,14 +32,22 @@ export function RoleSortStep({ tree, selected, disabled, send }: { tree: NavEntr
               <Stack direction="row">
                 <Tooltip title={T.roles.moveUp(n.label)}>
                   <span>
-                    <IconButton aria-label={T.roles.moveUp(n.label)} disabled={disabled || i === 0} onClick={() => send({ type: 'MOVE', from: i, to: i - 1 })}>
+                    <IconButton
+                      aria-label={T.roles.moveUp(n.label)}
+                      disabled={disabled || i === 0}
+                      onClick={() => send({ type: 'MOVE', from: i, to: i - 1 })}
+                    >
                       <ArrowUpwardIcon />
                     </IconButton>
                   </span>
                 </Tooltip>
                 <Tooltip title={T.roles.moveDown(n.label)}>
                   <span>
-                    <IconButton aria-label={T.roles.moveDown(n.label)} disabled={disabled || i === items.length - 1} onClick={() => send({ type: 'MOVE', from: i, to: i + 1 })}>
+                    <IconButton
+                      aria-label={T.roles.moveDown(n.label)}
+                      disabled={disabled || i === items.length - 1}
+                      onClick={() => send({ type: 'MOVE', from: i, to: i + 1 })}
+                    >
                       <ArrowDownwardIcon />
                     </IconButton>
                   </span>

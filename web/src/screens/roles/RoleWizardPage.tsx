@@ -15,8 +15,16 @@ import { RoleInfoStep } from './RoleInfoStep.js';
 import { RoleAccessStep } from './RoleAccessStep.js';
 import { RoleSortStep } from './RoleSortStep.js';
 
-const ADD_ROUTES: Record<WizardStep, string> = { info: '_role_add_info_', access: '_role_add_access_', sort: '_role_add_sort_' };
-const EDIT_ROUTES: Record<WizardStep, string> = { info: '_role_edit_/{id}', access: '_role_edit_sort_/{id}', sort: '_role_edit_sort_/{id}' };
+const ADD_ROUTES: Record<WizardStep, string> = {
+  info: '_role_add_info_',
+  access: '_role_add_access_',
+  sort: '_role_add_sort_',
+};
+const EDIT_ROUTES: Record<WizardStep, string> = {
+  info: '_role_edit_/{id}',
+  access: '_role_edit_sort_/{id}',
+  sort: '_role_edit_sort_/{id}',
+};
 
 type Snapshot = ReturnType<HeldWizard['actor']['getSnapshot']>;
 
@@ -39,12 +47,26 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
   const roleId = Number(id);
   const routes = mode === 'add' ? ADD_ROUTES : EDIT_ROUTES;
   const routeStep: WizardStep =
-    routeKey === '_role_add_access_' ? 'access' : routeKey === '_role_add_sort_' ? 'sort' : routeKey === '_role_edit_sort_/{id}' ? (search.get('step') === 'sort' ? 'sort' : 'access') : 'info';
+    routeKey === '_role_add_access_'
+      ? 'access'
+      : routeKey === '_role_add_sort_'
+        ? 'sort'
+        : routeKey === '_role_edit_sort_/{id}'
+          ? search.get('step') === 'sort'
+            ? 'sort'
+            : 'access'
+          : 'info';
   const carried = (location.state as { roleWizard?: string } | null)?.roleWizard;
   const key = mode === 'add' ? 'add' : `edit:${roleId}`;
 
   const held = useMemo(
-    () => obtainWizard(key, carried, location.key, mode === 'add' ? { mode: 'add' } : { mode: 'edit', roleId, start: routeStep }),
+    () =>
+      obtainWizard(
+        key,
+        carried,
+        location.key,
+        mode === 'add' ? { mode: 'add' } : { mode: 'edit', roleId, start: routeStep },
+      ),
     // a new wizard only for another role or another visit; the step follows the machine
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [key, carried, location.key],
@@ -82,7 +104,19 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
     const forward = carried === held.id && now !== null && stepIndex(now) > stepIndex(routeStep);
     const to = wanted === routeKey ? location.pathname + location.search : area.to(wanted, { id: roleId });
     navigate(to, { replace: !forward, state: { roleWizard: held.id } });
-  }, [snapshot, held, carried, routeKey, routeStep, routes, roleId, area, navigate, location.pathname, location.search]);
+  }, [
+    snapshot,
+    held,
+    carried,
+    routeKey,
+    routeStep,
+    routes,
+    roleId,
+    area,
+    navigate,
+    location.pathname,
+    location.search,
+  ]);
 
   const saving = snapshot.matches('saving') || snapshot.matches('savingInfo');
   const busy = snapshot.matches('loading') || saving;
@@ -91,7 +125,10 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
   const primary =
     step === 'info'
       ? // editing, the info step saves before going on (roleWizard.machine.ts)
-        { label: hasNavs && ctx.mode === 'add' ? T.common.next : T.common.save, event: { type: 'SUBMIT_INFO' } as const }
+        {
+          label: hasNavs && ctx.mode === 'add' ? T.common.next : T.common.save,
+          event: { type: 'SUBMIT_INFO' } as const,
+        }
       : step === 'access'
         ? { label: ctx.selected.length ? T.common.next : T.common.save, event: { type: 'NEXT' } as const }
         : { label: T.common.save, event: { type: 'SAVE' } as const };
@@ -99,7 +136,9 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
   return (
     <Card sx={{ position: 'relative', maxWidth: 880 }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>{mode === 'add' ? T.roles.addTitle : T.roles.editTitle}</Typography>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
+          {mode === 'add' ? T.roles.addTitle : T.roles.editTitle}
+        </Typography>
         <Stepper activeStep={step ? stepIndex(step) : 0} alternativeLabel sx={{ mb: 4 }}>
           {[T.roles.stepInfo, T.roles.stepAccess, T.roles.stepSort].map((label) => (
             <Step key={label}>
@@ -108,7 +147,9 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
           ))}
         </Stepper>
         {snapshot.matches('failed') && (
-          <Alert severity="error" action={<Button onClick={() => send({ type: 'RETRY' })}>{T.shell.retry}</Button>}>{ctx.loadError ?? T.shell.loadFailed}</Alert>
+          <Alert severity="error" action={<Button onClick={() => send({ type: 'RETRY' })}>{T.shell.retry}</Button>}>
+            {ctx.loadError ?? T.shell.loadFailed}
+          </Alert>
         )}
         <Box
           component="form"
@@ -119,12 +160,30 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
           }}
         >
           {step === 'info' && <RoleInfoStep info={ctx.info} errors={ctx.infoErrors} disabled={busy} send={send} />}
-          {step === 'access' && <RoleAccessStep tree={ctx.tree} selected={ctx.selected} descendant={ctx.descendant} disabled={busy} send={send} />}
+          {step === 'access' && (
+            <RoleAccessStep
+              tree={ctx.tree}
+              selected={ctx.selected}
+              descendant={ctx.descendant}
+              disabled={busy}
+              send={send}
+            />
+          )}
           {step === 'sort' && <RoleSortStep tree={ctx.tree} selected={ctx.selected} disabled={busy} send={send} />}
           <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => send({ type: 'CANCEL' })} disabled={saving}>{T.common.cancel}</Button>
-            {canBack && <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>{T.common.back}</Button>}
-            {step && <Button type="submit" variant="contained" disabled={busy}>{primary.label}</Button>}
+            <Button onClick={() => send({ type: 'CANCEL' })} disabled={saving}>
+              {T.common.cancel}
+            </Button>
+            {canBack && (
+              <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>
+                {T.common.back}
+              </Button>
+            )}
+            {step && (
+              <Button type="submit" variant="contained" disabled={busy}>
+                {primary.label}
+              </Button>
+            )}
           </Stack>
         </Box>
       </CardContent>

@@ -3,7 +3,12 @@ import type { NavEntry } from '@sentra/contracts';
 import { checkState, flattenTree, labelsOf, moveNav, toggleNav } from './navTree.js';
 import { accessSummary } from './accessSummary.js';
 
-const nav = (id: number, label: string, children: NavEntry[] = []): NavEntry => ({ id, label, path: label.toLowerCase(), children });
+const nav = (id: number, label: string, children: NavEntry[] = []): NavEntry => ({
+  id,
+  label,
+  path: label.toLowerCase(),
+  children,
+});
 const TREE = [nav(1, 'Listrik', [nav(3, 'GedungA', [nav(5, 'Lantai1')]), nav(4, 'GedungB')]), nav(2, 'Air')];
 
 describe('access tree, hierarchical (not descendant)', () => {
@@ -37,7 +42,10 @@ describe('order step', () => {
     expect(moveNav([1, 2, 3], 0, 3)).toEqual([1, 2, 3]);
   });
   it('labels ids in order and leaves out unknown ones', () => {
-    expect(labelsOf(TREE, [2, 99, 5])).toEqual([{ id: 2, label: 'Air' }, { id: 5, label: 'Lantai1' }]);
+    expect(labelsOf(TREE, [2, 99, 5])).toEqual([
+      { id: 2, label: 'Air' },
+      { id: 5, label: 'Lantai1' },
+    ]);
     expect(flattenTree(TREE).map((n) => n.depth)).toEqual([0, 1, 2, 1, 0]);
   });
 });

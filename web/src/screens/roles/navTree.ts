@@ -55,7 +55,12 @@ function ancestorsOf(byId: Map<number, FlatNav>, id: number): number[] {
 }
 
 /** Checks or unchecks `id`; new items are appended (in tree order) so the order step keeps earlier choices. */
-export function toggleNav(tree: readonly NavEntry[], selected: readonly number[], id: number, descendant: boolean): number[] {
+export function toggleNav(
+  tree: readonly NavEntry[],
+  selected: readonly number[],
+  id: number,
+  descendant: boolean,
+): number[] {
   const byId = index(tree);
   if (!byId.has(id)) return [...selected];
   const checked = selected.includes(id);
@@ -65,7 +70,9 @@ export function toggleNav(tree: readonly NavEntry[], selected: readonly number[]
     return [...selected.filter((s) => !below.has(s)), id];
   }
   const subtree = [id, ...descendantsOf(tree, id)];
-  let next = checked ? selected.filter((s) => !subtree.includes(s)) : [...selected, ...subtree.filter((s) => !selected.includes(s))];
+  let next = checked
+    ? selected.filter((s) => !subtree.includes(s))
+    : [...selected, ...subtree.filter((s) => !selected.includes(s))];
   // conduct upwards: a parent is checked exactly when all of its children are
   for (const a of ancestorsOf(byId, id)) {
     const all = byId.get(a)!.childIds.every((c) => next.includes(c));
@@ -78,7 +85,12 @@ export function toggleNav(tree: readonly NavEntry[], selected: readonly number[]
 export type CheckState = 'checked' | 'partial' | 'included' | 'unchecked';
 
 /** How an item's checkbox shows: checked, partly (some descendants), or included by a picked ancestor. */
-export function checkState(tree: readonly NavEntry[], selected: readonly number[], id: number, descendant: boolean): CheckState {
+export function checkState(
+  tree: readonly NavEntry[],
+  selected: readonly number[],
+  id: number,
+  descendant: boolean,
+): CheckState {
   if (selected.includes(id)) return 'checked';
   const byId = index(tree);
   if (descendant && ancestorsOf(byId, id).some((a) => selected.includes(a))) return 'included';

@@ -12,7 +12,11 @@ export type AddRoleBody = InputOf<typeof contracts.roles.add>;
 export type EditRoleBody = InputOf<typeof contracts.roles.edit>;
 
 export class RoleCallError extends Error {
-  constructor(message: string, readonly fieldErrors: FieldErrors = {}, readonly status = 0) {
+  constructor(
+    message: string,
+    readonly fieldErrors: FieldErrors = {},
+    readonly status = 0,
+  ) {
     super(message);
     this.name = 'RoleCallError';
   }
@@ -21,7 +25,8 @@ export class RoleCallError extends Error {
 function fail(r: ApiResult<unknown>, rules: MessageRules): never {
   const fields = fieldErrorsOfEnvelope(r.body);
   // -12 is the duplicate name
-  if (r.code === 400 && (r.body as { response_result?: number } | null)?.response_result === -12) fields.name = T.roles.nameTaken;
+  if (r.code === 400 && (r.body as { response_result?: number } | null)?.response_result === -12)
+    fields.name = T.roles.nameTaken;
   throw new RoleCallError(failureMessage(r, rules), fields, r.code);
 }
 
@@ -51,4 +56,5 @@ export async function editRole(body: EditRoleBody): Promise<RoleDetail> {
 }
 
 /** The checked system navigation keys of a role. */
-export const checkedSysNavs = (role: Pick<RoleDetail, 'sys_navs'>): SysNav[] => role.sys_navs.filter((s) => s.checked).map((s) => s.id);
+export const checkedSysNavs = (role: Pick<RoleDetail, 'sys_navs'>): SysNav[] =>
+  role.sys_navs.filter((s) => s.checked).map((s) => s.id);

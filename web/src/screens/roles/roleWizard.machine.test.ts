@@ -5,20 +5,43 @@ import { roleWizardMachine, saveRequest, validateInfo, type RoleWizardInput } fr
 import { RoleCallError, type AddRoleBody, type EditRoleBody, type RoleDetail } from './roleCalls.js';
 import { notices } from '../../ui/snackbar/notices.js';
 
-const nav = (id: number, label: string, children: NavEntry[] = []): NavEntry => ({ id, label, path: label.toLowerCase(), children });
+const nav = (id: number, label: string, children: NavEntry[] = []): NavEntry => ({
+  id,
+  label,
+  path: label.toLowerCase(),
+  children,
+});
 /** Listrik (Gedung A (Lantai 1), Gedung B), Air */
 const TREE = [nav(1, 'Listrik', [nav(3, 'GedungA', [nav(5, 'Lantai1')]), nav(4, 'GedungB')]), nav(2, 'Air')];
 
 const detail = (over: Partial<RoleDetail> = {}): RoleDetail => ({
-  id: 7, name: 'Operator', description: 'Lapangan', permissions: { task_manage: true }, navs: [2, 1], navsObj: [], descendant: false, direct: true,
+  id: 7,
+  name: 'Operator',
+  description: 'Lapangan',
+  permissions: { task_manage: true },
+  navs: [2, 1],
+  navsObj: [],
+  descendant: false,
+  direct: true,
   sys_navs: [
     { id: '_device_list_', label: 'Lihat Perangkat', checked: true },
     { id: '_task_list_', label: 'Tugas', checked: false },
   ],
-  user_count: 0, navs_root_obj: TREE, navs_root: [], ...over,
+  user_count: 0,
+  navs_root_obj: TREE,
+  navs_root: [],
+  ...over,
 });
 
-function start(input: RoleWizardInput, opts: { tree?: NavEntry[]; role?: RoleDetail; add?: (b: AddRoleBody) => RoleDetail; edit?: (b: EditRoleBody) => RoleDetail } = {}) {
+function start(
+  input: RoleWizardInput,
+  opts: {
+    tree?: NavEntry[];
+    role?: RoleDetail;
+    add?: (b: AddRoleBody) => RoleDetail;
+    edit?: (b: EditRoleBody) => RoleDetail;
+  } = {},
+) {
   const calls: { add: AddRoleBody[]; edit: EditRoleBody[] } = { add: [], edit: [] };
   const machine = roleWizardMachine.provide({
     actors: {
@@ -66,7 +89,14 @@ describe('role wizard: add', () => {
     await waitFor(actor, (s) => s.status === 'done');
     expect(actor.getSnapshot().value).toBe('done');
     expect(calls.add).toEqual([
-      { name: 'Operator_1', description: 'Operator lapangan', permissions: {}, sys_navs: ['_device_list_', '_task_list_'], descendant: false, navs: [4, 2] },
+      {
+        name: 'Operator_1',
+        description: 'Operator lapangan',
+        permissions: {},
+        sys_navs: ['_device_list_', '_task_list_'],
+        descendant: false,
+        navs: [4, 2],
+      },
     ]);
     expect(noticeTexts()).toContain(T.roles.addSuccess);
   });
@@ -77,7 +107,12 @@ describe('role wizard: add', () => {
     fillInfo(actor);
     actor.send({ type: 'SUBMIT_INFO' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.add[0]).toMatchObject({ name: 'Operator_1', navs: [], descendant: false, sys_navs: ['_device_list_', '_task_list_'] });
+    expect(calls.add[0]).toMatchObject({
+      name: 'Operator_1',
+      navs: [],
+      descendant: false,
+      sys_navs: ['_device_list_', '_task_list_'],
+    });
   });
 
   it('saves from the access step when nothing is picked (nothing to order)', async () => {
@@ -96,11 +131,17 @@ describe('role wizard: add', () => {
     actor.send({ type: 'EDIT_INFO', field: 'permissions', value: '{tidak json' });
     actor.send({ type: 'SUBMIT_INFO' });
     expect(actor.getSnapshot().value).toBe('info');
-    expect(actor.getSnapshot().context.infoErrors).toEqual({ name: T.common.required, permissions: T.roles.invalidPermissions });
+    expect(actor.getSnapshot().context.infoErrors).toEqual({
+      name: T.common.required,
+      permissions: T.roles.invalidPermissions,
+    });
     actor.send({ type: 'EDIT_INFO', field: 'name', value: 'a b' });
     actor.send({ type: 'EDIT_INFO', field: 'permissions', value: '' });
     actor.send({ type: 'SUBMIT_INFO' });
-    expect(actor.getSnapshot().context.infoErrors).toEqual({ name: T.roles.namePattern, permissions: T.common.required });
+    expect(actor.getSnapshot().context.infoErrors).toEqual({
+      name: T.roles.namePattern,
+      permissions: T.common.required,
+    });
     expect(calls.add).toEqual([]);
   });
 
@@ -140,11 +181,14 @@ describe('role wizard: add', () => {
   });
 
   it('notifies the failure and returns to info with "Nama role sudah terpakai" when the name is taken', async () => {
-    const { actor } = start({ mode: 'add' }, {
-      add: () => {
-        throw new RoleCallError(T.roles.addFailed, { name: T.roles.nameTaken }, 400);
+    const { actor } = start(
+      { mode: 'add' },
+      {
+        add: () => {
+          throw new RoleCallError(T.roles.addFailed, { name: T.roles.nameTaken }, 400);
+        },
       },
-    });
+    );
     await waitFor(actor, (s) => s.matches('info'));
     fillInfo(actor);
     actor.send({ type: 'SUBMIT_INFO' });
@@ -157,11 +201,14 @@ describe('role wizard: add', () => {
   });
 
   it('stays on the order step when the save fails for another reason', async () => {
-    const { actor } = start({ mode: 'add' }, {
-      add: () => {
-        throw new RoleCallError(T.common.noConnection);
+    const { actor } = start(
+      { mode: 'add' },
+      {
+        add: () => {
+          throw new RoleCallError(T.common.noConnection);
+        },
       },
-    });
+    );
     await waitFor(actor, (s) => s.matches('info'));
     fillInfo(actor);
     actor.send({ type: 'SUBMIT_INFO' });
@@ -205,13 +252,26 @@ describe('role wizard: edit', () => {
     const { actor, calls } = start({ mode: 'edit', roleId: 7, start: 'info' });
     await waitFor(actor, (s) => s.matches('info'));
     const c = actor.getSnapshot().context;
-    expect(c.info).toEqual({ name: 'Operator', description: 'Lapangan', permissions: JSON.stringify({ task_manage: true }, null, 2), sys_navs: ['_device_list_'] });
+    expect(c.info).toEqual({
+      name: 'Operator',
+      description: 'Lapangan',
+      permissions: JSON.stringify({ task_manage: true }, null, 2),
+      sys_navs: ['_device_list_'],
+    });
     expect(c.selected).toEqual([2, 1]);
     actor.send({ type: 'SET_SYS_NAVS', value: ['_device_list_', '_task_list_'] });
     actor.send({ type: 'SUBMIT_INFO' });
     await waitFor(actor, (s) => s.matches('access'));
     // saved already: a user who leaves now keeps the info
-    expect(calls.edit).toEqual([{ id: 7, name: 'Operator', description: 'Lapangan', permissions: { task_manage: true }, sys_navs: ['_device_list_', '_task_list_'] }]);
+    expect(calls.edit).toEqual([
+      {
+        id: 7,
+        name: 'Operator',
+        description: 'Lapangan',
+        permissions: { task_manage: true },
+        sys_navs: ['_device_list_', '_task_list_'],
+      },
+    ]);
     expect(noticeTexts()).toEqual([T.roles.infoSaved]);
     actor.send({ type: 'NEXT' });
     actor.send({ type: 'MOVE', from: 0, to: 1 });
@@ -222,12 +282,15 @@ describe('role wizard: edit', () => {
     expect(noticeTexts()).toEqual([T.roles.editSuccess]);
   });
 
-  it('stays on info with the server\'s message when the info save is refused, and saves nothing else', async () => {
-    const { actor, calls } = start({ mode: 'edit', roleId: 7, start: 'info' }, {
-      edit: () => {
-        throw new RoleCallError(T.roles.editFailed, { name: 'Nama role sudah terpakai' });
+  it("stays on info with the server's message when the info save is refused, and saves nothing else", async () => {
+    const { actor, calls } = start(
+      { mode: 'edit', roleId: 7, start: 'info' },
+      {
+        edit: () => {
+          throw new RoleCallError(T.roles.editFailed, { name: 'Nama role sudah terpakai' });
+        },
       },
-    });
+    );
     await waitFor(actor, (s) => s.matches('info'));
     actor.send({ type: 'SUBMIT_INFO' });
     await waitFor(actor, (s) => !s.matches('savingInfo'));
@@ -238,12 +301,23 @@ describe('role wizard: edit', () => {
   });
 
   it('saves only the info form from _role_edit_/{id} when the application has no navigation', async () => {
-    const { actor, calls } = start({ mode: 'edit', roleId: 7, start: 'info' }, { role: detail({ navs: [], navs_root_obj: [] }) });
+    const { actor, calls } = start(
+      { mode: 'edit', roleId: 7, start: 'info' },
+      { role: detail({ navs: [], navs_root_obj: [] }) },
+    );
     await waitFor(actor, (s) => s.matches('info'));
     actor.send({ type: 'EDIT_INFO', field: 'name', value: 'Operator_2' });
     actor.send({ type: 'SUBMIT_INFO' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(calls.edit).toEqual([{ id: 7, name: 'Operator_2', description: 'Lapangan', permissions: { task_manage: true }, sys_navs: ['_device_list_'] }]);
+    expect(calls.edit).toEqual([
+      {
+        id: 7,
+        name: 'Operator_2',
+        description: 'Lapangan',
+        permissions: { task_manage: true },
+        sys_navs: ['_device_list_'],
+      },
+    ]);
   });
 
   it('starts at access (Atur Akses) and sends only the access form; info is not reachable by BACK', async () => {
@@ -268,11 +342,14 @@ describe('role wizard: edit', () => {
   });
 
   it('notifies "Edit Role Gagal" and stays when the save fails', async () => {
-    const { actor } = start({ mode: 'edit', roleId: 7, start: 'sort' }, {
-      edit: () => {
-        throw new RoleCallError(T.roles.editFailed);
+    const { actor } = start(
+      { mode: 'edit', roleId: 7, start: 'sort' },
+      {
+        edit: () => {
+          throw new RoleCallError(T.roles.editFailed);
+        },
       },
-    });
+    );
     await waitFor(actor, (s) => s.matches('sort'));
     actor.send({ type: 'SAVE' });
     await waitFor(actor, (s) => !s.matches('saving'));
@@ -284,12 +361,26 @@ describe('role wizard: edit', () => {
 describe('role info form rules', () => {
   it('uses the catalogue messages of the contract', () => {
     expect(validateInfo({ name: 'Operator_1', description: '', permissions: '{}', sys_navs: [] })).toEqual({});
-    expect(validateInfo({ name: 'a'.repeat(31), description: '', permissions: '[1]', sys_navs: [] })).toEqual({ name: T.common.max(30), permissions: T.roles.invalidPermissions });
+    expect(validateInfo({ name: 'a'.repeat(31), description: '', permissions: '[1]', sys_navs: [] })).toEqual({
+      name: T.common.max(30),
+      permissions: T.roles.invalidPermissions,
+    });
   });
   it('builds the add body with the parsed permissions', () => {
     const req = saveRequest({
-      mode: 'add', start: 'info', info: { name: ' Op ', description: ' x ', permissions: '{"a":1}', sys_navs: [] }, infoErrors: {}, tree: [], selected: [3], descendant: true, accessShown: true, returnTo: 'sort',
+      mode: 'add',
+      start: 'info',
+      info: { name: ' Op ', description: ' x ', permissions: '{"a":1}', sys_navs: [] },
+      infoErrors: {},
+      tree: [],
+      selected: [3],
+      descendant: true,
+      accessShown: true,
+      returnTo: 'sort',
     });
-    expect(req).toEqual({ kind: 'add', body: { name: 'Op', description: 'x', permissions: { a: 1 }, sys_navs: [], descendant: true, navs: [3] } });
+    expect(req).toEqual({
+      kind: 'add',
+      body: { name: 'Op', description: 'x', permissions: { a: 1 }, sys_navs: [], descendant: true, navs: [3] },
+    });
   });
 });

@@ -8,7 +8,17 @@ import { assign, fromPromise, setup } from 'xstate';
 import { AddRoleInput, T, type NavEntry, type SysNav } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
-import { addRole, editRole, loadNavigationTree, loadRole, RoleCallError, checkedSysNavs, type AddRoleBody, type EditRoleBody, type RoleDetail } from './roleCalls.js';
+import {
+  addRole,
+  editRole,
+  loadNavigationTree,
+  loadRole,
+  RoleCallError,
+  checkedSysNavs,
+  type AddRoleBody,
+  type EditRoleBody,
+  type RoleDetail,
+} from './roleCalls.js';
 import { moveNav, toggleNav } from './navTree.js';
 
 export type WizardStep = 'info' | 'access' | 'sort';
@@ -69,7 +79,12 @@ export function validateInfo(info: RoleInfoForm): FieldErrors {
   const errors: FieldErrors = {};
   if (!info.name.trim()) errors.name = T.common.required;
   if (!info.permissions.trim()) errors.permissions = T.common.required;
-  const parsed = infoSchema.safeParse({ name: info.name.trim(), description: info.description, permissions: info.permissions, sys_navs: info.sys_navs });
+  const parsed = infoSchema.safeParse({
+    name: info.name.trim(),
+    description: info.description,
+    permissions: info.permissions,
+    sys_navs: info.sys_navs,
+  });
   return parsed.success ? errors : { ...fieldErrorsOf(parsed.error), ...errors };
 }
 
@@ -81,12 +96,22 @@ const infoBody = (info: RoleInfoForm) => ({
 });
 
 /** The body of add, or of edit with the forms this wizard went through. */
-export function saveRequest(c: RoleWizardContext): { kind: 'add'; body: AddRoleBody } | { kind: 'edit'; body: EditRoleBody } {
+export function saveRequest(
+  c: RoleWizardContext,
+): { kind: 'add'; body: AddRoleBody } | { kind: 'edit'; body: EditRoleBody } {
   const access = { descendant: c.descendant, navs: c.selected };
-  if (c.mode === 'add') return { kind: 'add', body: { ...infoBody(c.info), ...(c.accessShown ? access : { descendant: false, navs: [] }) } };
+  if (c.mode === 'add')
+    return {
+      kind: 'add',
+      body: { ...infoBody(c.info), ...(c.accessShown ? access : { descendant: false, navs: [] }) },
+    };
   return {
     kind: 'edit',
-    body: { id: c.roleId!, ...(c.start === 'info' && !c.infoSaved ? infoBody(c.info) : {}), ...(c.accessShown || c.start !== 'info' ? access : {}) },
+    body: {
+      id: c.roleId!,
+      ...(c.start === 'info' && !c.infoSaved ? infoBody(c.info) : {}),
+      ...(c.accessShown || c.start !== 'info' ? access : {}),
+    },
   };
 }
 
@@ -135,16 +160,23 @@ export const roleWizardMachine = setup({
     returnToInfo: assign({ returnTo: 'info' as WizardStep }),
     returnToAccess: assign({ returnTo: 'access' as WizardStep }),
     returnToSort: assign({ returnTo: 'sort' as WizardStep }),
-    notifySaved: ({ context }) => notices.about('roles.save').success(context.mode === 'add' ? T.roles.addSuccess : T.roles.editSuccess),
+    notifySaved: ({ context }) =>
+      notices.about('roles.save').success(context.mode === 'add' ? T.roles.addSuccess : T.roles.editSuccess),
     notifyInfoSaved: () => notices.about('roles.save').success(T.roles.infoSaved),
     notifySaveFailed: ({ context }) => {
       const err = context.saveError;
-      notices.about('roles.save').error(err instanceof RoleCallError ? err.message : context.mode === 'add' ? T.roles.addFailed : T.roles.editFailed);
+      notices
+        .about('roles.save')
+        .error(
+          err instanceof RoleCallError ? err.message : context.mode === 'add' ? T.roles.addFailed : T.roles.editFailed,
+        );
     },
     assignSaveErrors: assign({
       infoErrors: ({ context }) => {
         const err = context.saveError;
-        return err instanceof RoleCallError ? Object.fromEntries(Object.entries(err.fieldErrors).filter(([f]) => ROLE_INFO_FIELDS.includes(f))) : {};
+        return err instanceof RoleCallError
+          ? Object.fromEntries(Object.entries(err.fieldErrors).filter(([f]) => ROLE_INFO_FIELDS.includes(f)))
+          : {};
       },
     }),
   },
@@ -172,7 +204,12 @@ export const roleWizardMachine = setup({
           invoke: {
             src: 'loadNavigationTree',
             onDone: { target: '#roleWizard.info', actions: assign({ tree: ({ event }) => event.output }) },
-            onError: { target: '#roleWizard.failed', actions: assign({ loadError: ({ event }) => (event.error instanceof Error ? event.error.message : T.shell.loadFailed) }) },
+            onError: {
+              target: '#roleWizard.failed',
+              actions: assign({
+                loadError: ({ event }) => (event.error instanceof Error ? event.error.message : T.shell.loadFailed),
+              }),
+            },
           },
         },
         role: {
@@ -187,11 +224,21 @@ export const roleWizardMachine = setup({
                   tree: r.navs_root_obj,
                   selected: r.navs,
                   descendant: r.descendant,
-                  info: { name: r.name, description: r.description ?? '', permissions: JSON.stringify(r.permissions, null, 2), sys_navs: checkedSysNavs(r) },
+                  info: {
+                    name: r.name,
+                    description: r.description ?? '',
+                    permissions: JSON.stringify(r.permissions, null, 2),
+                    sys_navs: checkedSysNavs(r),
+                  },
                 };
               }),
             },
-            onError: { target: '#roleWizard.failed', actions: assign({ loadError: ({ event }) => (event.error instanceof Error ? event.error.message : T.shell.loadFailed) }) },
+            onError: {
+              target: '#roleWizard.failed',
+              actions: assign({
+                loadError: ({ event }) => (event.error instanceof Error ? event.error.message : T.shell.loadFailed),
+              }),
+            },
           },
         },
         ready: {
@@ -216,7 +263,10 @@ export const roleWizardMachine = setup({
           }),
         },
         SET_SYS_NAVS: {
-          actions: assign({ info: ({ context, event }) => ({ ...context.info, sys_navs: event.value }), infoErrors: ({ context }) => withoutField(context.infoErrors, 'sys_navs') }),
+          actions: assign({
+            info: ({ context, event }) => ({ ...context.info, sys_navs: event.value }),
+            infoErrors: ({ context }) => withoutField(context.infoErrors, 'sys_navs'),
+          }),
         },
         SUBMIT_INFO: [
           { guard: 'infoInvalid', actions: 'assignInfoErrors' },
@@ -233,7 +283,11 @@ export const roleWizardMachine = setup({
         src: 'editRole',
         input: ({ context }) => infoSaveRequest(context),
         onDone: [
-          { guard: 'hasNavs', target: 'access', actions: [assign({ infoSaved: true, saved: ({ event }) => event.output }), 'notifyInfoSaved'] },
+          {
+            guard: 'hasNavs',
+            target: 'access',
+            actions: [assign({ infoSaved: true, saved: ({ event }) => event.output }), 'notifyInfoSaved'],
+          },
           { target: 'done', actions: [assign({ infoSaved: true, saved: ({ event }) => event.output }), 'notifySaved'] },
         ],
         onError: { target: 'saveFailed', actions: assign({ saveError: ({ event }) => event.error }) },
@@ -242,17 +296,26 @@ export const roleWizardMachine = setup({
     access: {
       entry: 'markAccessShown',
       on: {
-        TOGGLE_NAV: { actions: assign({ selected: ({ context, event }) => toggleNav(context.tree, context.selected, event.id, context.descendant) }) },
+        TOGGLE_NAV: {
+          actions: assign({
+            selected: ({ context, event }) => toggleNav(context.tree, context.selected, event.id, context.descendant),
+          }),
+        },
         // 'Include All Children' changes what a check means, so the selection starts over
         SET_DESCENDANT: { actions: assign({ descendant: ({ event }) => event.value, selected: [] }) },
-        NEXT: [{ guard: 'hasSelection', target: 'sort' }, { target: 'saving', actions: 'returnToAccess' }],
+        NEXT: [
+          { guard: 'hasSelection', target: 'sort' },
+          { target: 'saving', actions: 'returnToAccess' },
+        ],
         BACK: { guard: 'canGoBackToInfo', target: 'info' },
         CANCEL: 'cancelled',
       },
     },
     sort: {
       on: {
-        MOVE: { actions: assign({ selected: ({ context, event }) => moveNav(context.selected, event.from, event.to) }) },
+        MOVE: {
+          actions: assign({ selected: ({ context, event }) => moveNav(context.selected, event.from, event.to) }),
+        },
         SAVE: { target: 'saving', actions: 'returnToSort' },
         BACK: 'access',
         CANCEL: 'cancelled',
@@ -266,7 +329,10 @@ export const roleWizardMachine = setup({
           invoke: {
             src: 'addRole',
             input: ({ context }) => saveRequest(context).body as AddRoleBody,
-            onDone: { target: '#roleWizard.done', actions: [assign({ saved: ({ event }) => event.output }), 'notifySaved'] },
+            onDone: {
+              target: '#roleWizard.done',
+              actions: [assign({ saved: ({ event }) => event.output }), 'notifySaved'],
+            },
             onError: { target: '#roleWizard.saveFailed', actions: assign({ saveError: ({ event }) => event.error }) },
           },
         },
@@ -274,7 +340,10 @@ export const roleWizardMachine = setup({
           invoke: {
             src: 'editRole',
             input: ({ context }) => saveRequest(context).body as EditRoleBody,
-            onDone: { target: '#roleWizard.done', actions: [assign({ saved: ({ event }) => event.output }), 'notifySaved'] },
+            onDone: {
+              target: '#roleWizard.done',
+              actions: [assign({ saved: ({ event }) => event.output }), 'notifySaved'],
+            },
             onError: { target: '#roleWizard.saveFailed', actions: assign({ saveError: ({ event }) => event.error }) },
           },
         },

@@ -4,7 +4,9 @@ import type { NavEntry } from '@sentra/contracts';
 import { roleWizardMachine } from './roleWizard.machine.js';
 import { obtainWizard, releaseWizard } from './wizardStore.js';
 
-const machine = roleWizardMachine.provide({ actors: { loadNavigationTree: fromPromise(async (): Promise<NavEntry[]> => []) } });
+const machine = roleWizardMachine.provide({
+  actors: { loadNavigationTree: fromPromise(async (): Promise<NavEntry[]> => []) },
+});
 
 describe('the role wizard in progress', () => {
   it('continues for the history entry that started it and for entries carrying its id, else starts anew', () => {

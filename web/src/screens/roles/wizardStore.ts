@@ -24,11 +24,26 @@ let seq = 0;
  * The wizard `carried` (the history state's id) names if it is still in progress; without one, the wizard this same
  * history entry started; else a new one.
  */
-export function obtainWizard(key: string, carried: string | undefined, entry: string, input: RoleWizardInput, machine = roleWizardMachine): HeldWizard {
-  const reusable = held && held.key === key && held.actor.getSnapshot().status === 'active' && (carried ? held.id === carried : held.origin === entry);
+export function obtainWizard(
+  key: string,
+  carried: string | undefined,
+  entry: string,
+  input: RoleWizardInput,
+  machine = roleWizardMachine,
+): HeldWizard {
+  const reusable =
+    held &&
+    held.key === key &&
+    held.actor.getSnapshot().status === 'active' &&
+    (carried ? held.id === carried : held.origin === entry);
   if (reusable) return held!;
   held?.actor.stop();
-  held = { id: `role-wizard-${Date.now().toString(36)}-${++seq}`, key, actor: createActor(machine, { input }).start(), origin: entry };
+  held = {
+    id: `role-wizard-${Date.now().toString(36)}-${++seq}`,
+    key,
+    actor: createActor(machine, { input }).start(),
+    origin: entry,
+  };
   return held;
 }
 

@@ -5,7 +5,17 @@ import { T } from '@sentra/contracts';
 
 export type RuleFormKind = 'editor' | 'manual';
 
-export function ChoiceDialog({ question, open, onChoose, onClose }: { question: string; open: boolean; onChoose(kind: RuleFormKind): void; onClose(): void }) {
+export function ChoiceDialog({
+  question,
+  open,
+  onChoose,
+  onClose,
+}: {
+  question: string;
+  open: boolean;
+  onChoose(kind: RuleFormKind): void;
+  onClose(): void;
+}) {
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-label={question}>
       <DialogContent>
@@ -13,8 +23,12 @@ export function ChoiceDialog({ question, open, onChoose, onClose }: { question: 
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{T.common.cancel}</Button>
-        <Button onClick={() => onChoose('manual')} variant="outlined">{T.rules.manual}</Button>
-        <Button onClick={() => onChoose('editor')} variant="contained" autoFocus>{T.rules.editor}</Button>
+        <Button onClick={() => onChoose('manual')} variant="outlined">
+          {T.rules.manual}
+        </Button>
+        <Button onClick={() => onChoose('editor')} variant="contained" autoFocus>
+          {T.rules.editor}
+        </Button>
       </DialogActions>
     </Dialog>
   );

@@ -29,7 +29,11 @@ export function RuleListPage() {
   /** the open question: a new rule, or the rule to edit */
   const [asking, setAsking] = useState<{ rule: Rule | null } | null>(null);
   const fetchPage = useCallback(
-    () => listRules({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({ rows: r.rules, total: r.total })),
+    () =>
+      listRules({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({
+        rows: r.rules,
+        total: r.total,
+      })),
     [search, paging],
   );
   // stable: usePagedRows reloads when it changes
@@ -38,7 +42,13 @@ export function RuleListPage() {
 
   const toggle = async (rule: Rule) => {
     const next = !rule.active;
-    if (!(await confirm({ title: S.confirmTitle, message: next ? S.confirmEnable(rule.name) : S.confirmDisable(rule.name) }))) return;
+    if (
+      !(await confirm({
+        title: S.confirmTitle,
+        message: next ? S.confirmEnable(rule.name) : S.confirmDisable(rule.name),
+      }))
+    )
+      return;
     setBusy(true);
     try {
       const saved = await activateRule(rule.id, next);
@@ -68,7 +78,10 @@ export function RuleListPage() {
   const choose = (kind: RuleFormKind) => {
     const rule = asking?.rule ?? null;
     setAsking(null);
-    if (rule) navigate(kind === 'manual' ? area.to(RuleRoute.edit, { id: rule.id }) : area.to(EditorRoute.editInfo, { id: rule.id }));
+    if (rule)
+      navigate(
+        kind === 'manual' ? area.to(RuleRoute.edit, { id: rule.id }) : area.to(EditorRoute.editInfo, { id: rule.id }),
+      );
     else navigate(kind === 'manual' ? area.to(RuleRoute.add) : area.to(EditorRoute.info));
   };
 
@@ -76,7 +89,14 @@ export function RuleListPage() {
     <Box sx={{ pb: 10 }}>
       <ListHeading title={T.rules.title} subtitle={S.subtitle} />
       <Box sx={{ mb: 2 }}>
-        <SearchBox placeholder={S.search} buttonLabel={S.searchButton} onSearch={(s) => { setSearch(s); setPaging((p) => ({ ...p, page: 0 })); }} />
+        <SearchBox
+          placeholder={S.search}
+          buttonLabel={S.searchButton}
+          onSearch={(s) => {
+            setSearch(s);
+            setPaging((p) => ({ ...p, page: 0 }));
+          }}
+        />
       </Box>
       <PagedTable
         label={T.rules.title}
@@ -98,28 +118,49 @@ export function RuleListPage() {
           <TableRow key={r.id} hover data-testid="rule-row">
             <TableCell>
               <Typography sx={{ fontWeight: 600 }}>{r.name}</Typography>
-              <Typography variant="caption" color="text.secondary">{r.category_text}{r.key ? ` · ${r.key}` : ''}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {r.category_text}
+                {r.key ? ` · ${r.key}` : ''}
+              </Typography>
             </TableCell>
             <TableCell sx={{ maxWidth: 360, overflowWrap: 'anywhere' }}>{r.description}</TableCell>
             <TableCell>
-              <Switch checked={r.active} onChange={() => void toggle(r)} slotProps={{ input: { 'aria-label': S.statusOf(r.name) } }} />
+              <Switch
+                checked={r.active}
+                onChange={() => void toggle(r)}
+                slotProps={{ input: { 'aria-label': S.statusOf(r.name) } }}
+              />
             </TableCell>
             <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
               <Tooltip title={S.edit}>
-                <IconButton aria-label={S.editOf(r.name)} onClick={() => setAsking({ rule: r })}><EditIcon /></IconButton>
+                <IconButton aria-label={S.editOf(r.name)} onClick={() => setAsking({ rule: r })}>
+                  <EditIcon />
+                </IconButton>
               </Tooltip>
               <Tooltip title={S.remove}>
-                <IconButton aria-label={S.removeOf(r.name)} onClick={() => void remove(r)}><DeleteIcon color="error" /></IconButton>
+                <IconButton aria-label={S.removeOf(r.name)} onClick={() => void remove(r)}>
+                  <DeleteIcon color="error" />
+                </IconButton>
               </Tooltip>
             </TableCell>
           </TableRow>
         ))}
       </PagedTable>
-      <Fab color="primary" variant="extended" onClick={() => setAsking({ rule: null })} sx={{ position: 'fixed', right: 32, bottom: 32, textTransform: 'none' }}>
+      <Fab
+        color="primary"
+        variant="extended"
+        onClick={() => setAsking({ rule: null })}
+        sx={{ position: 'fixed', right: 32, bottom: 32, textTransform: 'none' }}
+      >
         <AddIcon sx={{ mr: 1 }} />
         {T.rules.newRule}
       </Fab>
-      <ChoiceDialog question={asking?.rule ? T.rules.askEdit : T.rules.askAdd} open={asking !== null} onChoose={choose} onClose={() => setAsking(null)} />
+      <ChoiceDialog
+        question={asking?.rule ? T.rules.askEdit : T.rules.askAdd}
+        open={asking !== null}
+        onChoose={choose}
+        onClose={() => setAsking(null)}
+      />
     </Box>
   );
 }

@@ -24,10 +24,21 @@ const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 function testSubject(form: ManualForm): RuleTestSubject | null {
   const condition = parseObject(form.condition);
   if (!condition) return null;
-  const triggers = (Array.isArray(condition.triggers) ? condition.triggers : Array.isArray(condition.groups) ? (condition.groups as unknown[][]).flat() : []) as TriggerEntry[];
+  const triggers = (
+    Array.isArray(condition.triggers)
+      ? condition.triggers
+      : Array.isArray(condition.groups)
+        ? (condition.groups as unknown[][]).flat()
+        : []
+  ) as TriggerEntry[];
   const device = triggers.find((t) => t?.field?.query === 'DEVICE_ID');
   const deviceId = Number(device?.value);
-  return { category: Number(form.category), trigger: [], condition, deviceId: Number.isSafeInteger(deviceId) && deviceId > 0 ? deviceId : null };
+  return {
+    category: Number(form.category),
+    trigger: [],
+    condition,
+    deviceId: Number.isSafeInteger(deviceId) && deviceId > 0 ? deviceId : null,
+  };
 }
 
 export function RuleManualPage({ routeKey }: ScreenProps) {
@@ -110,11 +121,26 @@ export function RuleManualPage({ routeKey }: ScreenProps) {
 
   return (
     <Box sx={{ maxWidth: 880 }}>
-      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{editing ? S.editTitle : S.addTitle}</Typography>
-      <FormCard onSubmit={submit} onCancel={() => navigate(area.to(RuleRoute.list))} busy={busy} loading={loading} canSave={!loading}>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+        {editing ? S.editTitle : S.addTitle}
+      </Typography>
+      <FormCard
+        onSubmit={submit}
+        onCancel={() => navigate(area.to(RuleRoute.list))}
+        busy={busy}
+        loading={loading}
+        canSave={!loading}
+      >
         <Stack spacing={1}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField {...field('name')} label={S.name} required autoFocus helperText={errors.name ?? ' '} slotProps={{ htmlInput: { maxLength: RULE_NAME_MAX } }} />
+            <TextField
+              {...field('name')}
+              label={S.name}
+              required
+              autoFocus
+              helperText={errors.name ?? ' '}
+              slotProps={{ htmlInput: { maxLength: RULE_NAME_MAX } }}
+            />
             <TextField
               {...field('key')}
               label={S.key}
@@ -123,7 +149,14 @@ export function RuleManualPage({ routeKey }: ScreenProps) {
               slotProps={{ htmlInput: { maxLength: RULE_KEY_MAX, style: { fontFamily: 'monospace' } } }}
             />
           </Stack>
-          <TextField {...field('category')} select label={S.category} required disabled={busy || editing} helperText={errors.category ?? ' '}>
+          <TextField
+            {...field('category')}
+            select
+            label={S.category}
+            required
+            disabled={busy || editing}
+            helperText={errors.category ?? ' '}
+          >
             {RULE_CATEGORY_LIST.map((c) => (
               <MenuItem key={c.code} value={String(c.code)}>{`${c.code} · ${c.name}`}</MenuItem>
             ))}
@@ -131,7 +164,14 @@ export function RuleManualPage({ routeKey }: ScreenProps) {
           {json('condition', S.condition, 6)}
           {json('action', S.action, 6)}
           {json('details', S.details, 2)}
-          <TextField {...field('description')} label={S.description} multiline minRows={2} helperText={errors.description ?? ' '} slotProps={{ htmlInput: { maxLength: RULE_DESCRIPTION_MAX } }} />
+          <TextField
+            {...field('description')}
+            label={S.description}
+            multiline
+            minRows={2}
+            helperText={errors.description ?? ' '}
+            slotProps={{ htmlInput: { maxLength: RULE_DESCRIPTION_MAX } }}
+          />
         </Stack>
       </FormCard>
       <RuleTestPanel subject={subject} />

@@ -25,10 +25,18 @@ export function RuleTestPanel({ subject }: { subject: RuleTestSubject | null }) 
   const [result, setResult] = useState<RuleTestResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const chart = useRef<HTMLDivElement>(null);
-  const threshold = subject ? thresholdOf(subject.trigger.length ? subject.trigger : ((subject.condition.triggers as TriggerEntry[] | undefined) ?? [])) : null;
+  const threshold = subject
+    ? thresholdOf(
+        subject.trigger.length ? subject.trigger : ((subject.condition.triggers as TriggerEntry[] | undefined) ?? []),
+      )
+    : null;
   const tOp = threshold?.op;
   const tValue = threshold?.value;
-  const figure = useMemo(() => (result ? testFigure(result, tOp !== undefined && tValue !== undefined ? { op: tOp, value: tValue } : null) : null), [result, tOp, tValue]);
+  const figure = useMemo(
+    () =>
+      result ? testFigure(result, tOp !== undefined && tValue !== undefined ? { op: tOp, value: tValue } : null) : null,
+    [result, tOp, tValue],
+  );
 
   const run = async () => {
     if (!subject?.deviceId) return;
@@ -47,7 +55,9 @@ export function RuleTestPanel({ subject }: { subject: RuleTestSubject | null }) 
       );
     } catch (e) {
       setResult(null);
-      setError(e instanceof DeviceCallError ? (Object.values(e.fieldErrors)[0] ?? e.message) : T.ruleScreens.testFailed);
+      setError(
+        e instanceof DeviceCallError ? (Object.values(e.fieldErrors)[0] ?? e.message) : T.ruleScreens.testFailed,
+      );
     } finally {
       setRunning(false);
     }
@@ -59,7 +69,14 @@ export function RuleTestPanel({ subject }: { subject: RuleTestSubject | null }) 
     let cancelled = false;
     void import('../../cards/chart/plotly.js').then((m) => {
       if (cancelled) return;
-      void m.plotly().react(el, figure.data as never, figure.layout as never, { displayModeBar: false, responsive: true, locale: m.PLOTLY_LOCALE } as never);
+      void m
+        .plotly()
+        .react(
+          el,
+          figure.data as never,
+          figure.layout as never,
+          { displayModeBar: false, responsive: true, locale: m.PLOTLY_LOCALE } as never,
+        );
     });
     return () => {
       cancelled = true;
@@ -69,18 +86,41 @@ export function RuleTestPanel({ subject }: { subject: RuleTestSubject | null }) 
   return (
     <Card variant="outlined" sx={{ mt: 3 }} data-testid="rule-test-panel">
       <CardContent>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}>
-          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>{T.ruleScreens.testTitle}</Typography>
-          <Button variant="outlined" startIcon={running ? <CircularProgress size={16} /> : <ScienceIcon />} disabled={running || !subject?.deviceId} onClick={() => void run()}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+        >
+          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+            {T.ruleScreens.testTitle}
+          </Typography>
+          <Button
+            variant="outlined"
+            startIcon={running ? <CircularProgress size={16} /> : <ScienceIcon />}
+            disabled={running || !subject?.deviceId}
+            onClick={() => void run()}
+          >
             {T.ruleScreens.testRun}
           </Button>
         </Stack>
-        {!subject?.deviceId && <Typography color="text.secondary" sx={{ mt: 1 }}>{T.ruleScreens.testNeedsDevice}</Typography>}
-        {error && <Alert severity="error" sx={{ mt: 2 }}>{error}</Alert>}
+        {!subject?.deviceId && (
+          <Typography color="text.secondary" sx={{ mt: 1 }}>
+            {T.ruleScreens.testNeedsDevice}
+          </Typography>
+        )}
+        {error && (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {error}
+          </Alert>
+        )}
         {figure && (
           <Box sx={{ mt: 2 }}>
-            <Alert severity={figure.firings ? 'warning' : 'info'} data-testid="rule-test-summary">{figure.summary}</Alert>
-            {figure.points + figure.firings > 0 && <Box ref={chart} sx={{ mt: 1, height: 220 }} data-testid="rule-test-chart" />}
+            <Alert severity={figure.firings ? 'warning' : 'info'} data-testid="rule-test-summary">
+              {figure.summary}
+            </Alert>
+            {figure.points + figure.firings > 0 && (
+              <Box ref={chart} sx={{ mt: 1, height: 220 }} data-testid="rule-test-chart" />
+            )}
           </Box>
         )}
       </CardContent>

@@ -14,7 +14,15 @@ import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { draftExtras, draftTriggers, type TaskGroup } from './ruleDraft.js';
-import { parseTaskId, ruleWizardMachine, taskIdOf, WIZARD_STEPS, type RuleWizardContext, type RuleWizardInput, type WizardStep } from './ruleWizard.machine.js';
+import {
+  parseTaskId,
+  ruleWizardMachine,
+  taskIdOf,
+  WIZARD_STEPS,
+  type RuleWizardContext,
+  type RuleWizardInput,
+  type WizardStep,
+} from './ruleWizard.machine.js';
 import { ActionStep, InfoStep, TaskStep, TriggerStep } from './RuleWizardSteps.js';
 import { RuleTestPanel } from './RuleTestPanel.js';
 import { EditorRoute, RuleRoute } from './routes.js';
@@ -28,10 +36,19 @@ type Snapshot = ReturnType<Actor['getSnapshot']>;
 let held: { id: string; key: string; actor: Actor; origin: string } | null = null;
 let seq = 0;
 function obtain(key: string, carried: string | undefined, entry: string, input: RuleWizardInput) {
-  const reusable = held && held.key === key && held.actor.getSnapshot().status === 'active' && (carried ? held.id === carried : held.origin === entry);
+  const reusable =
+    held &&
+    held.key === key &&
+    held.actor.getSnapshot().status === 'active' &&
+    (carried ? held.id === carried : held.origin === entry);
   if (reusable) return held!;
   held?.actor.stop();
-  held = { id: `rule-wizard-${Date.now().toString(36)}-${++seq}`, key, actor: createActor(ruleWizardMachine, { input }).start(), origin: entry };
+  held = {
+    id: `rule-wizard-${Date.now().toString(36)}-${++seq}`,
+    key,
+    actor: createActor(ruleWizardMachine, { input }).start(),
+    origin: entry,
+  };
   return held;
 }
 function release(h: NonNullable<typeof held>) {
@@ -66,11 +83,17 @@ function addressOf(s: Snapshot, area: ReturnType<typeof useAppArea>): string | n
   const id = c.ruleId ?? 0;
   if (step === 'task' && c.task) {
     const group = `?group=${c.task.group}`;
-    if (c.task.index === null) return edit ? area.to(EditorRoute.editTask, { id, taskId: 'new' }) + group : area.to(EditorRoute.newTask) + group;
+    if (c.task.index === null)
+      return edit ? area.to(EditorRoute.editTask, { id, taskId: 'new' }) + group : area.to(EditorRoute.newTask) + group;
     const taskId = taskIdOf({ group: c.task.group, index: c.task.index });
     return edit ? area.to(EditorRoute.editTask, { id, taskId }) : area.to(EditorRoute.task, { taskId });
   }
-  const keys = { info: [EditorRoute.info, EditorRoute.editInfo], trigger: [EditorRoute.trigger, EditorRoute.editTrigger], action: [EditorRoute.action, EditorRoute.editAction], task: [EditorRoute.action, EditorRoute.editAction] } as const;
+  const keys = {
+    info: [EditorRoute.info, EditorRoute.editInfo],
+    trigger: [EditorRoute.trigger, EditorRoute.editTrigger],
+    action: [EditorRoute.action, EditorRoute.editAction],
+    task: [EditorRoute.action, EditorRoute.editAction],
+  } as const;
   return area.to(keys[step][edit ? 1 : 0], { id });
 }
 
@@ -78,7 +101,12 @@ function addressOf(s: Snapshot, area: ReturnType<typeof useAppArea>): string | n
 function testSubjectOf(c: RuleWizardContext) {
   const trigger = draftTriggers(c.draft) as TriggerEntry[];
   const device = Number(c.draft.trigger.find((r) => r.field === 'DEVICE_ID')?.value);
-  return { category: c.draft.info.category, trigger, condition: draftExtras(c.draft), deviceId: Number.isSafeInteger(device) && device > 0 ? device : null };
+  return {
+    category: c.draft.info.category,
+    trigger,
+    condition: draftExtras(c.draft),
+    deviceId: Number.isSafeInteger(device) && device > 0 ? device : null,
+  };
 }
 
 export function RuleWizardPage({ routeKey }: ScreenProps) {
@@ -98,7 +126,12 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
 
   const h = useMemo(() => {
     const task = routeStep === 'task' ? (parseTaskId(taskId) ?? { group, index: -1 }) : null;
-    return obtain(key, carried, location.key, mode === 'add' ? { mode: 'add', start: routeStep, task } : { mode: 'edit', ruleId, start: routeStep, task });
+    return obtain(
+      key,
+      carried,
+      location.key,
+      mode === 'add' ? { mode: 'add', start: routeStep, task } : { mode: 'edit', ruleId, start: routeStep, task },
+    );
     // a new wizard only for another rule or another visit; the step follows the machine
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, carried, location.key]);
@@ -157,7 +190,9 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
     <Box sx={{ maxWidth: 960 }}>
       <Card sx={{ position: 'relative' }}>
         <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-          <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>{mode === 'add' ? S.addTitleEditor : S.editTitleEditor}</Typography>
+          <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
+            {mode === 'add' ? S.addTitleEditor : S.editTitleEditor}
+          </Typography>
           <Stepper activeStep={stepIndex} alternativeLabel sx={{ mb: 4 }}>
             {WIZARD_STEPS.map((s) => (
               <Step key={s}>
@@ -166,10 +201,20 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
             ))}
           </Stepper>
           {snapshot.matches('failed') && (
-            <Alert severity="error" action={<Button onClick={() => send({ type: 'RETRY' })}>{T.shell.retry}</Button>}>{ctx.loadError ?? T.shell.loadFailed}</Alert>
+            <Alert severity="error" action={<Button onClick={() => send({ type: 'RETRY' })}>{T.shell.retry}</Button>}>
+              {ctx.loadError ?? T.shell.loadFailed}
+            </Alert>
           )}
           {mode === 'edit' && !ctx.wizardOk && step && (
-            <Alert severity="warning" sx={{ mb: 2 }} action={<Button onClick={() => navigate(area.to(RuleRoute.edit, { id: ruleId }))}>{T.rules.manual}</Button>}>{S.wizardCannotEdit}</Alert>
+            <Alert
+              severity="warning"
+              sx={{ mb: 2 }}
+              action={
+                <Button onClick={() => navigate(area.to(RuleRoute.edit, { id: ruleId }))}>{T.rules.manual}</Button>
+              }
+            >
+              {S.wizardCannotEdit}
+            </Alert>
           )}
           <Box
             component="form"
@@ -180,15 +225,34 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
             }}
           >
             {step === 'info' && <InfoStep draft={ctx.draft} errors={ctx.infoErrors} disabled={busy} send={send} />}
-            {step === 'trigger' && <TriggerStep draft={ctx.draft} errors={ctx.triggerErrors} devices={devices} disabled={busy} send={send} />}
-            {step === 'action' && <ActionStep draft={ctx.draft} saveError={ctx.saveError} disabled={busy} send={send} />}
+            {step === 'trigger' && (
+              <TriggerStep draft={ctx.draft} errors={ctx.triggerErrors} devices={devices} disabled={busy} send={send} />
+            )}
+            {step === 'action' && (
+              <ActionStep draft={ctx.draft} saveError={ctx.saveError} disabled={busy} send={send} />
+            )}
             {step === 'task' && ctx.task && <TaskStep task={ctx.task} disabled={busy} send={send} />}
             <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'space-between', flexWrap: 'wrap' }}>
-              <Button color="warning" onClick={() => void reset()} disabled={busy || !step}>{S.reset}</Button>
+              <Button color="warning" onClick={() => void reset()} disabled={busy || !step}>
+                {S.reset}
+              </Button>
               <Stack direction="row" spacing={1}>
-                <Button onClick={() => (step === 'task' ? send({ type: 'BACK' }) : navigate(area.to(RuleRoute.list)))} disabled={snapshot.matches('saving')}>{T.common.cancel}</Button>
-                {step && step !== 'info' && <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>{T.common.back}</Button>}
-                {step && <Button type="submit" variant="contained" disabled={busy}>{primary.label}</Button>}
+                <Button
+                  onClick={() => (step === 'task' ? send({ type: 'BACK' }) : navigate(area.to(RuleRoute.list)))}
+                  disabled={snapshot.matches('saving')}
+                >
+                  {T.common.cancel}
+                </Button>
+                {step && step !== 'info' && (
+                  <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>
+                    {T.common.back}
+                  </Button>
+                )}
+                {step && (
+                  <Button type="submit" variant="contained" disabled={busy}>
+                    {primary.label}
+                  </Button>
+                )}
               </Stack>
             </Stack>
           </Box>

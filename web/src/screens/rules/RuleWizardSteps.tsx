@@ -3,21 +3,60 @@
 // Action (the action's name and the `new` and `response` task groups) and one notification task.
 import type { ChangeEvent } from 'react';
 import {
-  Alert, Box, Button, Divider, IconButton, List, ListItem, ListItemText, MenuItem, Paper, Stack, TextField, Tooltip, Typography,
+  Alert,
+  Box,
+  Button,
+  Divider,
+  IconButton,
+  List,
+  ListItem,
+  ListItemText,
+  MenuItem,
+  Paper,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { RULE_DESCRIPTION_MAX, RULE_NAME_MAX, T, TASK_TITLE_MAX, TASK_TYPES, TRIGGER_FIELDS, TRIGGER_OPS, type DeviceSummary } from '@sentra/contracts';
+import {
+  RULE_DESCRIPTION_MAX,
+  RULE_NAME_MAX,
+  T,
+  TASK_TITLE_MAX,
+  TASK_TYPES,
+  TRIGGER_FIELDS,
+  TRIGGER_OPS,
+  type DeviceSummary,
+} from '@sentra/contracts';
 import type { FieldErrors } from '../../ui/forms.js';
-import { TASK_GROUPS, WIZARD_CATEGORIES, type RuleDraft, type RuleTask, type TaskGroup, type TriggerRow } from './ruleDraft.js';
+import {
+  TASK_GROUPS,
+  WIZARD_CATEGORIES,
+  type RuleDraft,
+  type RuleTask,
+  type TaskGroup,
+  type TriggerRow,
+} from './ruleDraft.js';
 import type { RuleWizardEvent, TaskEditing } from './ruleWizard.machine.js';
 import { pointOptions, useDevicePoints } from './useRuleDevices.js';
 
 const S = T.ruleScreens;
 type Send = (e: RuleWizardEvent) => void;
 
-export function InfoStep({ draft, errors, disabled, send }: { draft: RuleDraft; errors: FieldErrors; disabled: boolean; send: Send }) {
+export function InfoStep({
+  draft,
+  errors,
+  disabled,
+  send,
+}: {
+  draft: RuleDraft;
+  errors: FieldErrors;
+  disabled: boolean;
+  send: Send;
+}) {
   const info = draft.info;
   return (
     <Stack spacing={1}>
@@ -32,7 +71,16 @@ export function InfoStep({ draft, errors, disabled, send }: { draft: RuleDraft; 
         onChange={(e) => send({ type: 'EDIT_INFO', field: 'name', value: e.target.value })}
         slotProps={{ htmlInput: { maxLength: RULE_NAME_MAX } }}
       />
-      <TextField select label={S.category} value={String(info.category)} required disabled={disabled} error={!!errors.category} helperText={errors.category ?? ' '} onChange={(e) => send({ type: 'SET_CATEGORY', value: Number(e.target.value) })}>
+      <TextField
+        select
+        label={S.category}
+        value={String(info.category)}
+        required
+        disabled={disabled}
+        error={!!errors.category}
+        helperText={errors.category ?? ' '}
+        onChange={(e) => send({ type: 'SET_CATEGORY', value: Number(e.target.value) })}
+      >
         {WIZARD_CATEGORIES.map((c) => (
           <MenuItem key={c.code} value={String(c.code)}>{`${c.code} · ${c.name}`}</MenuItem>
         ))}
@@ -55,7 +103,16 @@ export function InfoStep({ draft, errors, disabled, send }: { draft: RuleDraft; 
 const deviceLabel = (d: DeviceSummary) => `${d.name} (${d.serial_number})`;
 
 /** The value input of one trigger row: a device picker, a sensor/config/param picker of the chosen device, or text. */
-function RowValue({ row, index, rows, devices, points, error, disabled, send }: {
+function RowValue({
+  row,
+  index,
+  rows,
+  devices,
+  points,
+  error,
+  disabled,
+  send,
+}: {
   row: TriggerRow;
   index: number;
   rows: readonly TriggerRow[];
@@ -82,7 +139,9 @@ function RowValue({ row, index, rows, devices, points, error, disabled, send }: 
       <TextField {...common} select label={S.device}>
         {!known && row.value && <MenuItem value={row.value}>{row.value}</MenuItem>}
         {devices.map((d) => (
-          <MenuItem key={d.id} value={String(d.id)}>{deviceLabel(d)}</MenuItem>
+          <MenuItem key={d.id} value={String(d.id)}>
+            {deviceLabel(d)}
+          </MenuItem>
         ))}
       </TextField>
     );
@@ -90,7 +149,10 @@ function RowValue({ row, index, rows, devices, points, error, disabled, send }: 
   if (row.field === 'SENSOR' || row.field === 'CONFIG' || row.field === 'PARAM') {
     // the rows above this one choose the sensor and the config the next picker narrows to
     const before = rows.slice(0, index);
-    const chosen = { sensor: before.find((r) => r.field === 'SENSOR')?.value, config: before.find((r) => r.field === 'CONFIG')?.value };
+    const chosen = {
+      sensor: before.find((r) => r.field === 'SENSOR')?.value,
+      config: before.find((r) => r.field === 'CONFIG')?.value,
+    };
     const options = pointOptions(points, row.field, chosen);
     if (options.length > 0) {
       const label = row.field === 'SENSOR' ? S.sensor : row.field === 'CONFIG' ? S.config : S.param;
@@ -98,7 +160,9 @@ function RowValue({ row, index, rows, devices, points, error, disabled, send }: 
         <TextField {...common} select label={label}>
           {row.value && !options.includes(row.value) && <MenuItem value={row.value}>{row.value}</MenuItem>}
           {options.map((o) => (
-            <MenuItem key={o} value={o}>{o}</MenuItem>
+            <MenuItem key={o} value={o}>
+              {o}
+            </MenuItem>
           ))}
         </TextField>
       );
@@ -107,7 +171,19 @@ function RowValue({ row, index, rows, devices, points, error, disabled, send }: 
   return <TextField {...common} />;
 }
 
-export function TriggerStep({ draft, errors, devices, disabled, send }: { draft: RuleDraft; errors: FieldErrors; devices: DeviceSummary[] | null; disabled: boolean; send: Send }) {
+export function TriggerStep({
+  draft,
+  errors,
+  devices,
+  disabled,
+  send,
+}: {
+  draft: RuleDraft;
+  errors: FieldErrors;
+  devices: DeviceSummary[] | null;
+  disabled: boolean;
+  send: Send;
+}) {
   const deviceRow = draft.trigger.find((r) => r.field === 'DEVICE_ID');
   const deviceId = Number(deviceRow?.value);
   const points = useDevicePoints(Number.isSafeInteger(deviceId) && deviceId > 0 ? deviceId : null);
@@ -119,7 +195,16 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
       <Stack spacing={1} data-testid="trigger-rows">
         {draft.trigger.map((row, i) => (
           // one line on wide screens; on a phone field, operator and delete on one line, the value under them
-          <Box key={i} sx={{ display: 'grid', gap: 1, alignItems: 'start', gridTemplateColumns: { xs: '1fr 96px 40px', sm: '150px 96px 1fr 40px' } }} data-testid="trigger-row">
+          <Box
+            key={i}
+            sx={{
+              display: 'grid',
+              gap: 1,
+              alignItems: 'start',
+              gridTemplateColumns: { xs: '1fr 96px 40px', sm: '150px 96px 1fr 40px' },
+            }}
+            data-testid="trigger-row"
+          >
             <TextField
               select
               size="small"
@@ -128,11 +213,22 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
               disabled={disabled}
               sx={{ gridColumn: 1, gridRow: 1 }}
               helperText=" "
-              onChange={(e) => send({ type: 'EDIT_ROW', index: i, patch: { field: e.target.value as TriggerRow['field'], op: e.target.value === 'VALUE' ? row.op : '==' } })}
+              onChange={(e) =>
+                send({
+                  type: 'EDIT_ROW',
+                  index: i,
+                  patch: {
+                    field: e.target.value as TriggerRow['field'],
+                    op: e.target.value === 'VALUE' ? row.op : '==',
+                  },
+                })
+              }
               slotProps={{ htmlInput: { 'aria-label': S.rowField(i + 1) } }}
             >
               {TRIGGER_FIELDS.map((f) => (
-                <MenuItem key={f} value={f}>{f}</MenuItem>
+                <MenuItem key={f} value={f}>
+                  {f}
+                </MenuItem>
               ))}
             </TextField>
             <TextField
@@ -147,25 +243,46 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
               slotProps={{ htmlInput: { 'aria-label': S.rowOperator(i + 1) } }}
             >
               {TRIGGER_OPS.map((o) => (
-                <MenuItem key={o} value={o}>{o}</MenuItem>
+                <MenuItem key={o} value={o}>
+                  {o}
+                </MenuItem>
               ))}
             </TextField>
             <Box sx={{ gridColumn: { xs: '1 / 3', sm: 3 }, gridRow: { xs: 2, sm: 1 }, minWidth: 0 }}>
-              <RowValue row={row} index={i} rows={draft.trigger} devices={devices} points={points} error={errors[`row.${i}`]} disabled={disabled} send={send} />
+              <RowValue
+                row={row}
+                index={i}
+                rows={draft.trigger}
+                devices={devices}
+                points={points}
+                error={errors[`row.${i}`]}
+                disabled={disabled}
+                send={send}
+              />
             </Box>
             <Tooltip title={S.removeRow}>
               <Box component="span" sx={{ gridColumn: { xs: 3, sm: 4 }, gridRow: 1 }}>
-                <IconButton aria-label={`${S.removeRow} ${i + 1}`} disabled={disabled} onClick={() => send({ type: 'REMOVE_ROW', index: i })}><DeleteIcon /></IconButton>
+                <IconButton
+                  aria-label={`${S.removeRow} ${i + 1}`}
+                  disabled={disabled}
+                  onClick={() => send({ type: 'REMOVE_ROW', index: i })}
+                >
+                  <DeleteIcon />
+                </IconButton>
               </Box>
             </Tooltip>
           </Box>
         ))}
       </Stack>
       <Box>
-        <Button startIcon={<AddIcon />} disabled={disabled} onClick={() => send({ type: 'ADD_ROW' })}>{S.addRow}</Button>
+        <Button startIcon={<AddIcon />} disabled={disabled} onClick={() => send({ type: 'ADD_ROW' })}>
+          {S.addRow}
+        </Button>
       </Box>
       <Divider />
-      <Typography variant="subtitle2" component="h3">{S.extras}</Typography>
+      <Typography variant="subtitle2" component="h3">
+        {S.extras}
+      </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
         <TextField
           size="small"
@@ -179,9 +296,20 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
           sx={{ flex: 1 }}
         />
         <Stack direction="row" spacing={1} sx={{ flex: 1 }}>
-          <TextField select size="small" label={S.operator} value={ex.clearOp} disabled={disabled} onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { clearOp: e.target.value as TriggerRow['op'] } })} sx={{ minWidth: 96 }} helperText=" ">
+          <TextField
+            select
+            size="small"
+            label={S.operator}
+            value={ex.clearOp}
+            disabled={disabled}
+            onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { clearOp: e.target.value as TriggerRow['op'] } })}
+            sx={{ minWidth: 96 }}
+            helperText=" "
+          >
             {TRIGGER_OPS.map((o) => (
-              <MenuItem key={o} value={o}>{o}</MenuItem>
+              <MenuItem key={o} value={o}>
+                {o}
+              </MenuItem>
             ))}
           </TextField>
           <TextField
@@ -213,9 +341,20 @@ export function TriggerStep({ draft, errors, devices, disabled, send }: { draft:
 }
 
 /** One line of a task list: its type and where it goes. */
-const taskLine = (t: RuleTask) => (t.type === 'EMAIL' ? `${t.email} · ${t.subject}` : t.type === 'WEBHOOK' ? t.url : t.phone);
+const taskLine = (t: RuleTask) =>
+  t.type === 'EMAIL' ? `${t.email} · ${t.subject}` : t.type === 'WEBHOOK' ? t.url : t.phone;
 
-export function ActionStep({ draft, saveError, disabled, send }: { draft: RuleDraft; saveError?: string; disabled: boolean; send: Send }) {
+export function ActionStep({
+  draft,
+  saveError,
+  disabled,
+  send,
+}: {
+  draft: RuleDraft;
+  saveError?: string;
+  disabled: boolean;
+  send: Send;
+}) {
   const groupTitle: Record<TaskGroup, string> = { new: S.groupNew, response: S.groupResponse };
   return (
     <Stack spacing={2}>
@@ -232,11 +371,23 @@ export function ActionStep({ draft, saveError, disabled, send }: { draft: RuleDr
       {TASK_GROUPS.map((g) => (
         <Paper key={g} variant="outlined" sx={{ p: 2 }} data-testid={`task-group-${g}`}>
           <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
-            <Typography variant="subtitle2" component="h3">{groupTitle[g]}</Typography>
-            <Button size="small" startIcon={<AddIcon />} disabled={disabled} onClick={() => send({ type: 'ADD_TASK', group: g })} aria-label={`${S.addTask} ${g}`}>{S.addTask}</Button>
+            <Typography variant="subtitle2" component="h3">
+              {groupTitle[g]}
+            </Typography>
+            <Button
+              size="small"
+              startIcon={<AddIcon />}
+              disabled={disabled}
+              onClick={() => send({ type: 'ADD_TASK', group: g })}
+              aria-label={`${S.addTask} ${g}`}
+            >
+              {S.addTask}
+            </Button>
           </Stack>
           {draft.action[g].length === 0 ? (
-            <Typography color="text.secondary" sx={{ mt: 1 }}>{S.noTasks}</Typography>
+            <Typography color="text.secondary" sx={{ mt: 1 }}>
+              {S.noTasks}
+            </Typography>
           ) : (
             <List dense>
               {draft.action[g].map((t, i) => (
@@ -245,12 +396,28 @@ export function ActionStep({ draft, saveError, disabled, send }: { draft: RuleDr
                   divider={i < draft.action[g].length - 1}
                   secondaryAction={
                     <Stack direction="row">
-                      <IconButton aria-label={S.taskEdit} disabled={disabled} onClick={() => send({ type: 'OPEN_TASK', group: g, index: i })}><EditIcon /></IconButton>
-                      <IconButton aria-label={S.taskRemove} disabled={disabled} onClick={() => send({ type: 'REMOVE_TASK', group: g, index: i })}><DeleteIcon /></IconButton>
+                      <IconButton
+                        aria-label={S.taskEdit}
+                        disabled={disabled}
+                        onClick={() => send({ type: 'OPEN_TASK', group: g, index: i })}
+                      >
+                        <EditIcon />
+                      </IconButton>
+                      <IconButton
+                        aria-label={S.taskRemove}
+                        disabled={disabled}
+                        onClick={() => send({ type: 'REMOVE_TASK', group: g, index: i })}
+                      >
+                        <DeleteIcon />
+                      </IconButton>
                     </Stack>
                   }
                 >
-                  <ListItemText primary={t.type} secondary={taskLine(t)} slotProps={{ secondary: { sx: { overflowWrap: 'anywhere', pr: 10 } } }} />
+                  <ListItemText
+                    primary={t.type}
+                    secondary={taskLine(t)}
+                    slotProps={{ secondary: { sx: { overflowWrap: 'anywhere', pr: 10 } } }}
+                  />
                 </ListItem>
               ))}
             </List>
@@ -281,9 +448,18 @@ export function TaskStep({ task, disabled, send }: { task: TaskEditing; disabled
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
         {task.index === null ? S.taskTitleAdd : S.taskTitleEdit} · {task.group === 'new' ? S.groupNew : S.groupResponse}
       </Typography>
-      <TextField select label={S.taskType} value={f.type} disabled={disabled} helperText=" " onChange={(ev) => send({ type: 'EDIT_TASK', patch: { type: ev.target.value as RuleTask['type'] } })}>
+      <TextField
+        select
+        label={S.taskType}
+        value={f.type}
+        disabled={disabled}
+        helperText=" "
+        onChange={(ev) => send({ type: 'EDIT_TASK', patch: { type: ev.target.value as RuleTask['type'] } })}
+      >
         {TASK_TYPES.map((t) => (
-          <MenuItem key={t} value={t}>{t}</MenuItem>
+          <MenuItem key={t} value={t}>
+            {t}
+          </MenuItem>
         ))}
       </TextField>
       {f.type === 'EMAIL' && (
@@ -292,10 +468,13 @@ export function TaskStep({ task, disabled, send }: { task: TaskEditing; disabled
           {text('subject', S.subject, { required: true })}
         </>
       )}
-      {(f.type === 'SMS' || f.type === 'WHATSAPP') && text('phone', S.phone, { required: true, placeholder: '+6281234567890' })}
+      {(f.type === 'SMS' || f.type === 'WHATSAPP') &&
+        text('phone', S.phone, { required: true, placeholder: '+6281234567890' })}
       {f.type === 'WEBHOOK' && text('url', S.url, { required: true, placeholder: 'https://' })}
       {text('content', S.content, { multiline: true, minRows: 3, required: f.type !== 'WEBHOOK' })}
-      <Typography variant="caption" color="text.secondary">{S.templateHint}</Typography>
+      <Typography variant="caption" color="text.secondary">
+        {S.templateHint}
+      </Typography>
     </Stack>
   );
 }

@@ -13,7 +13,9 @@ export type EditRuleBody = InputOf<typeof contracts.rules.edit>;
 export type RuleTestBody = InputOf<typeof contracts.rules.test>;
 export type RuleTestResult = OutputOf<typeof contracts.rules.test>;
 
-export async function listRules(input: InputOf<typeof contracts.rules.list>): Promise<{ rules: Rule[]; total: number }> {
+export async function listRules(
+  input: InputOf<typeof contracts.rules.list>,
+): Promise<{ rules: Rule[]; total: number }> {
   const { rules, total } = await callOrThrow(contracts.rules.list, input, T.shell.loadFailed);
   return { rules, total };
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { T } from '@sentra/contracts';
-import { draftAction, draftCondition, emptyDraft, emptyTask, jsonToDraft, validateTask, wizardCanEdit } from './ruleDraft.js';
+import {
+  draftAction,
+  draftCondition,
+  emptyDraft,
+  emptyTask,
+  jsonToDraft,
+  validateTask,
+  wizardCanEdit,
+} from './ruleDraft.js';
 
 const info = { name: 'R', category: 11, description: '' };
 
@@ -15,7 +23,12 @@ describe('rule draft ⇄ rule JSON', () => {
       clear: [{ node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: '<', value: 220 }],
       cooldown_s: 600,
     };
-    const action = { name: 'Tegangan', title: 'Tegangan {{value}}', new: [{ type: 'WEBHOOK', url: 'https://contoh.id/hook' }], response: [{ type: 'WHATSAPP', phone: '+628123456789', content: 'Ditangani' }] };
+    const action = {
+      name: 'Tegangan',
+      title: 'Tegangan {{value}}',
+      new: [{ type: 'WEBHOOK', url: 'https://contoh.id/hook' }],
+      response: [{ type: 'WHATSAPP', phone: '+628123456789', content: 'Ditangani' }],
+    };
     const d = jsonToDraft(info, { condition, action });
     expect(draftCondition(d)).toEqual(condition);
     expect(draftAction(d)).toEqual(action);
@@ -27,7 +40,9 @@ describe('rule draft ⇄ rule JSON', () => {
       expect(Array.isArray(d.trigger)).toBe(true);
       expect(d.action.new).toEqual([]);
     }
-    expect(jsonToDraft(info, { condition: { triggers: [{ field: 5, op: '!=' }] }, action: {} }).trigger).toEqual([{ field: 'VALUE', op: '==', value: '' }]);
+    expect(jsonToDraft(info, { condition: { triggers: [{ field: 5, op: '!=' }] }, action: {} }).trigger).toEqual([
+      { field: 'VALUE', op: '==', value: '' },
+    ]);
   });
 
   it('tells when the wizard cannot show a stored condition without loss', () => {
@@ -46,8 +61,12 @@ describe('rule draft ⇄ rule JSON', () => {
 describe('a notification task', () => {
   it('needs its type’s fields, checked by the engine’s rules', () => {
     expect(validateTask({ ...emptyTask('SMS'), phone: '+6281234567890', content: 'x' })).toEqual({});
-    expect(validateTask({ ...emptyTask('EMAIL'), email: 'bukan-email', subject: 's', content: 'c' })).toEqual({ email: T.common.invalidEmail });
-    expect(validateTask({ ...emptyTask('EMAIL'), email: 'a@b.id', subject: 's', content: 'Nilai {{tidak.ada}}' }).content).toBe(T.rules.templateUnknown('tidak.ada'));
+    expect(validateTask({ ...emptyTask('EMAIL'), email: 'bukan-email', subject: 's', content: 'c' })).toEqual({
+      email: T.common.invalidEmail,
+    });
+    expect(
+      validateTask({ ...emptyTask('EMAIL'), email: 'a@b.id', subject: 's', content: 'Nilai {{tidak.ada}}' }).content,
+    ).toBe(T.rules.templateUnknown('tidak.ada'));
     expect(validateTask({ ...emptyTask('WEBHOOK'), url: 'ftp://x' })).toEqual({ url: T.notifications.invalidUrl });
     expect(validateTask(emptyTask('WEBHOOK'))).toEqual({ url: T.common.required });
   });

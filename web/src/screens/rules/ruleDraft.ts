@@ -21,7 +21,10 @@ import {
 import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
 
 /** Rule categories (spec 03 section 9) as a list, in code order; the wizard offers only 11. */
-export const RULE_CATEGORY_LIST: readonly { code: number; name: string }[] = RULE_CATEGORY_CODES.map((code) => ({ code, name: RULE_CATEGORIES[code] }));
+export const RULE_CATEGORY_LIST: readonly { code: number; name: string }[] = RULE_CATEGORY_CODES.map((code) => ({
+  code,
+  name: RULE_CATEGORIES[code],
+}));
 export const WIZARD_CATEGORIES = RULE_CATEGORY_LIST.filter((c) => c.code === 11);
 export const TASK_GROUPS = ['new', 'response'] as const;
 export type TaskGroup = (typeof TASK_GROUPS)[number];
@@ -75,7 +78,14 @@ export interface RuleDraft {
   action: RuleAction;
 }
 
-export const emptyTask = (type: TaskType = 'EMAIL'): RuleTask => ({ type, email: '', subject: '', phone: '', url: '', content: '' });
+export const emptyTask = (type: TaskType = 'EMAIL'): RuleTask => ({
+  type,
+  email: '',
+  subject: '',
+  phone: '',
+  url: '',
+  content: '',
+});
 export const EMPTY_EXTRAS: RuleExtras = { duration: '', clearOp: '<', clearValue: '', cooldown: '' };
 
 /** A new draft: the wizard's one category, a device row and a value row to fill. */
@@ -142,7 +152,8 @@ export function validateTask(t: RuleTask): FieldErrors {
 }
 
 /** The device a draft's trigger names (its first DEVICE_ID row), for the pickers and the test panel. */
-export const triggerDevice = (rows: readonly TriggerRow[]) => rows.find((r) => r.field === 'DEVICE_ID' && r.value.trim())?.value.trim() ?? '';
+export const triggerDevice = (rows: readonly TriggerRow[]) =>
+  rows.find((r) => r.field === 'DEVICE_ID' && r.value.trim())?.value.trim() ?? '';
 
 /** The first VALUE row: the threshold the test panel draws. */
 export const triggerThreshold = (rows: readonly TriggerRow[]) => {
@@ -157,13 +168,26 @@ const entryValue = (r: TriggerRow): string | number =>
 
 /** The trigger entries of a draft (the wizard's `trigger`). */
 export const draftTriggers = (d: RuleDraft): TriggerEntry[] =>
-  d.trigger.map((r) => ({ node_type: 'INCOMING_DEVICE_DATA', field: { query: r.field }, op: r.op, value: entryValue(r) }));
+  d.trigger.map((r) => ({
+    node_type: 'INCOMING_DEVICE_DATA',
+    field: { query: r.field },
+    op: r.op,
+    value: entryValue(r),
+  }));
 
 /** The condition without its triggers: the extras where set (duration_s, clear, cooldown_s). */
 export function draftExtras(d: RuleDraft): Record<string, unknown> {
   const c: Record<string, unknown> = {};
   if (d.extras.duration.trim()) c.duration_s = Number(d.extras.duration);
-  if (d.extras.clearValue.trim()) c.clear = [{ node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: d.extras.clearOp, value: Number(d.extras.clearValue) }];
+  if (d.extras.clearValue.trim())
+    c.clear = [
+      {
+        node_type: 'INCOMING_DEVICE_DATA',
+        field: { query: 'VALUE' },
+        op: d.extras.clearOp,
+        value: Number(d.extras.clearValue),
+      },
+    ];
   if (d.extras.cooldown.trim()) c.cooldown_s = Number(d.extras.cooldown);
   return c;
 }
@@ -191,25 +215,42 @@ export const draftAction = (d: RuleDraft) => ({
 /** The whole condition (the manual form's JSON): triggers plus the extras. */
 export const draftCondition = (d: RuleDraft) => ({ triggers: draftTriggers(d), ...draftExtras(d) });
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
-const oneOf = <K extends string>(list: readonly K[], v: unknown, fallback: K): K => (list.includes(v as K) ? (v as K) : fallback);
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const text = (v: unknown) =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+const oneOf = <K extends string>(list: readonly K[], v: unknown, fallback: K): K =>
+  list.includes(v as K) ? (v as K) : fallback;
 
 function taskFrom(v: unknown): RuleTask {
   const t = obj(v);
-  return { type: oneOf(TASK_TYPES, t.type, 'EMAIL'), email: text(t.email), subject: text(t.subject), phone: text(t.phone), url: text(t.url), content: text(t.content) };
+  return {
+    type: oneOf(TASK_TYPES, t.type, 'EMAIL'),
+    email: text(t.email),
+    subject: text(t.subject),
+    phone: text(t.phone),
+    url: text(t.url),
+    content: text(t.content),
+  };
 }
 
 const rowFrom = (v: unknown): TriggerRow => {
   const e = obj(v);
-  return { field: oneOf(TRIGGER_FIELDS, obj(e.field).query, 'VALUE'), op: oneOf(TRIGGER_OPS, e.op, '=='), value: text(e.value) };
+  return {
+    field: oneOf(TRIGGER_FIELDS, obj(e.field).query, 'VALUE'),
+    op: oneOf(TRIGGER_OPS, e.op, '=='),
+    value: text(e.value),
+  };
 };
 
 /** Whether the wizard can show a stored condition without losing parts of it (OR groups, a clear of several entries). */
 export function wizardCanEdit(condition: unknown): boolean {
   const c = obj(condition);
   const clear = Array.isArray(c.clear) ? c.clear : [];
-  return !Array.isArray(c.groups) && (clear.length === 0 || (clear.length === 1 && obj(obj(clear[0]).field).query === 'VALUE'));
+  return (
+    !Array.isArray(c.groups) &&
+    (clear.length === 0 || (clear.length === 1 && obj(obj(clear[0]).field).query === 'VALUE'))
+  );
 }
 
 /** A stored rule read back into a draft, leniently (a rule written by hand may hold anything). */
@@ -220,7 +261,12 @@ export function jsonToDraft(info: RuleInfo, json: { condition: unknown; action: 
   return {
     info,
     trigger: (Array.isArray(c.triggers) ? c.triggers : []).map(rowFrom),
-    extras: { duration: text(c.duration_s), clearOp: oneOf(TRIGGER_OPS, clear.op, '<'), clearValue: text(clear.value), cooldown: text(c.cooldown_s) },
+    extras: {
+      duration: text(c.duration_s),
+      clearOp: oneOf(TRIGGER_OPS, clear.op, '<'),
+      clearValue: text(clear.value),
+      cooldown: text(c.cooldown_s),
+    },
     action: {
       name: text(a.name),
       title: text(a.title),

@@ -34,7 +34,11 @@ describe('manual rule form', () => {
     const r = checkManual({ ...good, condition: '{triggers: []}', action: '[1,2]', details: '"x"' }, false);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.errors).toEqual({ condition: T.rules.conditionJson, action: T.rules.actionJson, details: T.rules.detailsJson });
+    expect(r.errors).toEqual({
+      condition: T.rules.conditionJson,
+      action: T.rules.actionJson,
+      details: T.rules.detailsJson,
+    });
     expect(r.jsonWarnings).toEqual([T.rules.conditionJson, T.rules.actionJson, T.rules.detailsJson]);
   });
 

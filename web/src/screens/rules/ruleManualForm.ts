@@ -18,7 +18,11 @@ export interface ManualForm {
 
 export const JSON_FIELDS = ['condition', 'action', 'details'] as const;
 export type JsonField = (typeof JSON_FIELDS)[number];
-export const JSON_MESSAGES: Record<JsonField, string> = { condition: T.rules.conditionJson, action: T.rules.actionJson, details: T.rules.detailsJson };
+export const JSON_MESSAGES: Record<JsonField, string> = {
+  condition: T.rules.conditionJson,
+  action: T.rules.actionJson,
+  details: T.rules.detailsJson,
+};
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -44,7 +48,8 @@ export function parseObject(text: string): Record<string, unknown> | null {
   }
 }
 
-export type ManualCheck = { ok: true; body: AddRuleBody; formatted: ManualForm } | { ok: false; errors: FieldErrors; jsonWarnings: string[] };
+export type ManualCheck =
+  { ok: true; body: AddRuleBody; formatted: ManualForm } | { ok: false; errors: FieldErrors; jsonWarnings: string[] };
 
 /** The form's problems, or the body to send (with the JSON texts pretty-printed for the form). */
 export function checkManual(form: ManualForm, editing: boolean): ManualCheck {
@@ -80,5 +85,14 @@ export function checkManual(form: ManualForm, editing: boolean): ManualCheck {
     details: parsed.details,
     ...(!editing && KEY_PATTERN.test(key) ? { key } : {}),
   };
-  return { ok: true, body, formatted: { ...form, condition: pretty(parsed.condition), action: pretty(parsed.action), details: pretty(parsed.details) } };
+  return {
+    ok: true,
+    body,
+    formatted: {
+      ...form,
+      condition: pretty(parsed.condition),
+      action: pretty(parsed.action),
+      details: pretty(parsed.details),
+    },
+  };
 }

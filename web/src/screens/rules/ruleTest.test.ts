@@ -3,10 +3,26 @@ import { T } from '@sentra/contracts';
 import { plotlyText, testFigure, thresholdOf } from './ruleTest.js';
 import type { RuleTestResult } from './ruleCalls.js';
 
-const entry = (query: 'DEVICE_ID' | 'VALUE', op: '==' | '<' | '>', value: number | string | boolean) => ({ field: { query }, op, value });
+const entry = (query: 'DEVICE_ID' | 'VALUE', op: '==' | '<' | '>', value: number | string | boolean) => ({
+  field: { query },
+  op,
+  value,
+});
 
 const result = (over: Partial<RuleTestResult> = {}): RuleTestResult => ({
-  series: [{ sensor: '<img src=x onerror=alert(1)>', configtype: 'data', param: 'level', points: [{ ts: 1000, value: 30 }, { ts: 2000, value: 15 }, { ts: 3000, value: 'n/a' }, { ts: 4000, value: null }] }],
+  series: [
+    {
+      sensor: '<img src=x onerror=alert(1)>',
+      configtype: 'data',
+      param: 'level',
+      points: [
+        { ts: 1000, value: 30 },
+        { ts: 2000, value: 15 },
+        { ts: 3000, value: 'n/a' },
+        { ts: 4000, value: null },
+      ],
+    },
+  ],
   firings: [{ ts: 2000, value: 15, sensor: 'tank', configtype: 'data', param: 'level' }],
   start: 0,
   end: 5000,
@@ -16,7 +32,10 @@ const result = (over: Partial<RuleTestResult> = {}): RuleTestResult => ({
 
 describe('Uji rule chart', () => {
   it('takes the threshold from the first VALUE entry with a number', () => {
-    expect(thresholdOf([entry('DEVICE_ID', '==', 7), entry('VALUE', '==', 'x'), entry('VALUE', '<', '20')])).toEqual({ op: '<', value: 20 });
+    expect(thresholdOf([entry('DEVICE_ID', '==', 7), entry('VALUE', '==', 'x'), entry('VALUE', '<', '20')])).toEqual({
+      op: '<',
+      value: 20,
+    });
     expect(thresholdOf([entry('VALUE', '==', true), entry('VALUE', '>', '')])).toBeNull();
   });
 

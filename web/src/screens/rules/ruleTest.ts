@@ -8,7 +8,9 @@ import type { RuleTestResult } from './ruleCalls.js';
 export const plotlyText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The threshold line: the first VALUE entry with a number (its operator tells which side fires). */
-export function thresholdOf(entries: readonly Pick<TriggerEntry, 'field' | 'op' | 'value'>[]): { op: string; value: number } | null {
+export function thresholdOf(
+  entries: readonly Pick<TriggerEntry, 'field' | 'op' | 'value'>[],
+): { op: string; value: number } | null {
   for (const e of entries) {
     if (e.field.query !== 'VALUE' || typeof e.value === 'boolean') continue;
     const n = typeof e.value === 'number' ? e.value : e.value.trim() === '' ? NaN : Number(e.value);
@@ -42,7 +44,15 @@ export function testFigure(result: RuleTestResult, threshold: { op: string; valu
       ys.push(y);
     }
     points += ys.length;
-    data.push({ type: 'scatter', mode: 'lines', name: plotlyText(`${s.sensor}/${s.configtype}/${s.param}`), x: xs, y: ys, line: { width: 1.5, color: '#1976d2' }, hoverinfo: 'x+y' });
+    data.push({
+      type: 'scatter',
+      mode: 'lines',
+      name: plotlyText(`${s.sensor}/${s.configtype}/${s.param}`),
+      x: xs,
+      y: ys,
+      line: { width: 1.5, color: '#1976d2' },
+      hoverinfo: 'x+y',
+    });
   }
   if (result.firings.length) {
     data.push({
@@ -57,12 +67,38 @@ export function testFigure(result: RuleTestResult, threshold: { op: string; valu
     });
   }
   const shapes = threshold
-    ? [{ type: 'line', xref: 'paper', x0: 0, x1: 1, y0: threshold.value, y1: threshold.value, line: { color: '#ed6c02', width: 1.5, dash: 'dash' } }]
+    ? [
+        {
+          type: 'line',
+          xref: 'paper',
+          x0: 0,
+          x1: 1,
+          y0: threshold.value,
+          y1: threshold.value,
+          line: { color: '#ed6c02', width: 1.5, dash: 'dash' },
+        },
+      ]
     : [];
   const annotations = threshold
-    ? [{ xref: 'paper', x: 1, xanchor: 'right', y: threshold.value, yanchor: 'bottom', text: plotlyText(`${T.ruleScreens.testThreshold} ${threshold.op} ${threshold.value}`), showarrow: false, font: { size: 11, color: '#ed6c02' } }]
+    ? [
+        {
+          xref: 'paper',
+          x: 1,
+          xanchor: 'right',
+          y: threshold.value,
+          yanchor: 'bottom',
+          text: plotlyText(`${T.ruleScreens.testThreshold} ${threshold.op} ${threshold.value}`),
+          showarrow: false,
+          font: { size: 11, color: '#ed6c02' },
+        },
+      ]
     : [];
-  const summary = points === 0 && result.firings.length === 0 ? T.rules.testNoData : result.firings.length ? T.ruleScreens.testFired(result.firings.length) : T.ruleScreens.testNone;
+  const summary =
+    points === 0 && result.firings.length === 0
+      ? T.rules.testNoData
+      : result.firings.length
+        ? T.ruleScreens.testFired(result.firings.length)
+        : T.ruleScreens.testNone;
   return {
     data,
     layout: {

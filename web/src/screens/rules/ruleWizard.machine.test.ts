@@ -21,7 +21,11 @@ const STORED: RuleDraft = jsonToDraft(
       ],
       duration_s: 60,
     },
-    action: { name: 'BBM rendah', new: [{ type: 'EMAIL', email: 'ops@example.com', subject: 'BBM', content: 'Isi tangki {{device.name}}' }], response: [] },
+    action: {
+      name: 'BBM rendah',
+      new: [{ type: 'EMAIL', email: 'ops@example.com', subject: 'BBM', content: 'Isi tangki {{device.name}}' }],
+      response: [],
+    },
   },
 );
 
@@ -105,7 +109,11 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
           { node_type: 'INCOMING_DEVICE_DATA', field: { query: 'PARAM' }, op: '==', value: 'temp' },
           { node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: '>', value: 30 },
         ],
-        condition: { duration_s: 60, clear: [{ node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: '<=', value: 25 }], cooldown_s: 600 },
+        condition: {
+          duration_s: 60,
+          clear: [{ node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: '<=', value: 25 }],
+          cooldown_s: 600,
+        },
         action: {
           name: 'Suhu panel tinggi',
           title: 'Panel {{device.name}} panas',
@@ -146,7 +154,11 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
     actor.send({ type: 'NEXT' });
     const errors = actor.getSnapshot().context.triggerErrors;
     expect(actor.getSnapshot().value).toBe('trigger');
-    expect(errors).toMatchObject({ 'row.1': T.rules.selectorEquals, 'row.4': T.rules.valueNumber, duration: T.ruleScreens.numberInvalid });
+    expect(errors).toMatchObject({
+      'row.1': T.rules.selectorEquals,
+      'row.4': T.rules.valueNumber,
+      duration: T.ruleScreens.numberInvalid,
+    });
   });
 
   it('asks for a device row and a VALUE row', () => {
@@ -172,7 +184,11 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
     expect(actor.getSnapshot().value).toBe('task');
     expect(actor.getSnapshot().context.task).toMatchObject({ group: 'new', index: null });
     actor.send({ type: 'SUBMIT_TASK' });
-    expect(actor.getSnapshot().context.task?.errors).toEqual({ email: T.common.required, subject: T.common.required, content: T.common.required });
+    expect(actor.getSnapshot().context.task?.errors).toEqual({
+      email: T.common.required,
+      subject: T.common.required,
+      content: T.common.required,
+    });
     actor.send({ type: 'EDIT_TASK', patch: { type: 'WHATSAPP', phone: '0812', content: 'x' } });
     actor.send({ type: 'SUBMIT_TASK' });
     expect(actor.getSnapshot().context.task?.errors).toEqual({ phone: T.notifications.invalidPhone });
@@ -181,7 +197,11 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
     expect(actor.getSnapshot().context.draft.action.new).toEqual([]);
     addEmail(actor);
     actor.send({ type: 'OPEN_TASK', group: 'new', index: 0 });
-    expect(actor.getSnapshot().context.task).toMatchObject({ group: 'new', index: 0, form: { email: 'ops@example.com' } });
+    expect(actor.getSnapshot().context.task).toMatchObject({
+      group: 'new',
+      index: 0,
+      form: { email: 'ops@example.com' },
+    });
     actor.send({ type: 'EDIT_TASK', patch: { subject: 'Panas sekali' } });
     actor.send({ type: 'SUBMIT_TASK' });
     expect(actor.getSnapshot().context.draft.action.new).toHaveLength(1);
@@ -210,7 +230,11 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
 
   it('redirects a step reached without the info draft to info (trigger, action, action/task)', () => {
     for (const start_ of ['trigger', 'action', 'task'] as const) {
-      const { actor } = start({ mode: 'add', start: start_, task: start_ === 'task' ? { group: 'new', index: 0 } : null });
+      const { actor } = start({
+        mode: 'add',
+        start: start_,
+        task: start_ === 'task' ? { group: 'new', index: 0 } : null,
+      });
       expect(actor.getSnapshot().value).toBe('info');
     }
   });
@@ -228,7 +252,12 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
   });
 
   it('a refused save stays on the action step, toasts "Tambah rule gagal" and shows what the server named', async () => {
-    const refused = new DeviceCallError(T.rules.addFailed, { trigger: 'DEVICE_ID harus berupa id perangkat' }, 400, -10);
+    const refused = new DeviceCallError(
+      T.rules.addFailed,
+      { trigger: 'DEVICE_ID harus berupa id perangkat' },
+      400,
+      -10,
+    );
     const { actor, calls } = start({ mode: 'add' }, { addFails: refused });
     fillInfo(actor);
     fillTrigger(actor);
@@ -250,7 +279,11 @@ describe('rule wizard: create (editor/info → trigger → action)', () => {
 
 describe('rule wizard: update (info/{id}, trigger/{id}, action/{id}, action/task/{id}/{taskId})', () => {
   it('loads the rule and starts at the step its route names', async () => {
-    for (const [start_, value] of [['info', 'info'], ['trigger', 'trigger'], ['action', 'action']] as const) {
+    for (const [start_, value] of [
+      ['info', 'info'],
+      ['trigger', 'trigger'],
+      ['action', 'action'],
+    ] as const) {
       const { actor, calls } = start({ mode: 'edit', ruleId: 4, start: start_ });
       await waitFor(actor, (s) => !s.matches('loading'));
       expect(actor.getSnapshot().value).toBe(value);

@@ -147,7 +147,8 @@ export const ruleWizardMachine = setup({
   guards: {
     isEdit: ({ context }) => context.mode === 'edit',
     infoInvalid: ({ context }) => Object.keys(validateInfo(context.draft.info)).length > 0,
-    triggerInvalid: ({ context }) => Object.keys(validateTrigger(context.draft.trigger, context.draft.extras)).length > 0,
+    triggerInvalid: ({ context }) =>
+      Object.keys(validateTrigger(context.draft.trigger, context.draft.extras)).length > 0,
     startsAtTrigger: ({ context }) => context.start === 'trigger',
     startsAtAction: ({ context }) => context.start === 'action',
     startsAtTask: ({ context }) => context.start === 'task',
@@ -158,11 +159,17 @@ export const ruleWizardMachine = setup({
     notifySaved: ({ context }) => notices.success(context.mode === 'add' ? T.rules.addSuccess : T.rules.editSuccess),
     notifySaveFailed: ({ context, event }) => {
       const err = (event as { error?: unknown }).error;
-      notices.error(err instanceof DeviceCallError ? err.message : context.mode === 'add' ? T.rules.addFailed : T.rules.editFailed);
+      notices.error(
+        err instanceof DeviceCallError ? err.message : context.mode === 'add' ? T.rules.addFailed : T.rules.editFailed,
+      );
     },
     resetDraft: assign({ draft: ({ context }) => context.initial, infoErrors: {}, triggerErrors: {}, task: null }),
-    openStartTask: assign({ task: ({ context }) => (context.startTask ? openTask(context.draft, context.startTask) : null) }),
-    openNewTask: assign({ task: ({ context }) => ({ group: context.startTask?.group ?? 'new', index: null, form: emptyTask(), errors: {} }) }),
+    openStartTask: assign({
+      task: ({ context }) => (context.startTask ? openTask(context.draft, context.startTask) : null),
+    }),
+    openNewTask: assign({
+      task: ({ context }) => ({ group: context.startTask?.group ?? 'new', index: null, form: emptyTask(), errors: {} }),
+    }),
   },
 }).createMachine({
   id: 'ruleWizard',
@@ -188,8 +195,19 @@ export const ruleWizardMachine = setup({
           invoke: {
             src: 'loadRule',
             input: ({ context }) => ({ id: context.ruleId! }),
-            onDone: { target: 'ready', actions: assign({ draft: ({ event }) => event.output.draft, initial: ({ event }) => event.output.draft, key: ({ event }) => event.output.key, wizardOk: ({ event }) => event.output.wizardOk }) },
-            onError: { target: '#ruleWizard.failed', actions: assign({ loadError: ({ event }) => failure(event.error) }) },
+            onDone: {
+              target: 'ready',
+              actions: assign({
+                draft: ({ event }) => event.output.draft,
+                initial: ({ event }) => event.output.draft,
+                key: ({ event }) => event.output.key,
+                wizardOk: ({ event }) => event.output.wizardOk,
+              }),
+            },
+            onError: {
+              target: '#ruleWizard.failed',
+              actions: assign({ loadError: ({ event }) => failure(event.error) }),
+            },
           },
         },
         // a later step reached without a usable info draft (a new wizard, a reload) starts at info
@@ -213,13 +231,19 @@ export const ruleWizardMachine = setup({
         ...EDITING,
         EDIT_INFO: {
           actions: assign({
-            draft: ({ context, event }) => ({ ...context.draft, info: { ...context.draft.info, [event.field]: event.value } }),
+            draft: ({ context, event }) => ({
+              ...context.draft,
+              info: { ...context.draft.info, [event.field]: event.value },
+            }),
             infoErrors: ({ context, event }) => withoutKey(context.infoErrors, event.field),
           }),
         },
         SET_CATEGORY: {
           actions: assign({
-            draft: ({ context, event }) => ({ ...context.draft, info: { ...context.draft.info, category: event.value } as RuleInfo }),
+            draft: ({ context, event }) => ({
+              ...context.draft,
+              info: { ...context.draft.info, category: event.value } as RuleInfo,
+            }),
             infoErrors: ({ context }) => withoutKey(context.infoErrors, 'category'),
           }),
         },
@@ -232,10 +256,20 @@ export const ruleWizardMachine = setup({
     trigger: {
       on: {
         ...EDITING,
-        ADD_ROW: { actions: assign({ draft: ({ context }) => ({ ...context.draft, trigger: [...context.draft.trigger, { field: 'VALUE', op: '>', value: '' }] }) }) },
+        ADD_ROW: {
+          actions: assign({
+            draft: ({ context }) => ({
+              ...context.draft,
+              trigger: [...context.draft.trigger, { field: 'VALUE', op: '>', value: '' }],
+            }),
+          }),
+        },
         REMOVE_ROW: {
           actions: assign({
-            draft: ({ context, event }) => ({ ...context.draft, trigger: context.draft.trigger.filter((_, i) => i !== event.index) }),
+            draft: ({ context, event }) => ({
+              ...context.draft,
+              trigger: context.draft.trigger.filter((_, i) => i !== event.index),
+            }),
             // row messages are keyed by position: after a removal they are recomputed on the next NEXT
             triggerErrors: {},
           }),
@@ -251,17 +285,24 @@ export const ruleWizardMachine = setup({
                 return event.patch.field && event.patch.field !== r.field ? { ...next, value: '' } : next;
               }),
             }),
-            triggerErrors: ({ context, event }) => withoutKey(withoutKey(context.triggerErrors, `row.${event.index}`), 'trigger'),
+            triggerErrors: ({ context, event }) =>
+              withoutKey(withoutKey(context.triggerErrors, `row.${event.index}`), 'trigger'),
           }),
         },
         EDIT_EXTRAS: {
           actions: assign({
             draft: ({ context, event }) => ({ ...context.draft, extras: { ...context.draft.extras, ...event.patch } }),
-            triggerErrors: ({ context, event }) => Object.keys(event.patch).reduce((e, k) => withoutKey(e, k), context.triggerErrors),
+            triggerErrors: ({ context, event }) =>
+              Object.keys(event.patch).reduce((e, k) => withoutKey(e, k), context.triggerErrors),
           }),
         },
         NEXT: [
-          { guard: 'triggerInvalid', actions: assign({ triggerErrors: ({ context }) => validateTrigger(context.draft.trigger, context.draft.extras) }) },
+          {
+            guard: 'triggerInvalid',
+            actions: assign({
+              triggerErrors: ({ context }) => validateTrigger(context.draft.trigger, context.draft.extras),
+            }),
+          },
           { target: 'action', actions: assign({ triggerErrors: {} }) },
         ],
         BACK: 'info',
@@ -271,14 +312,33 @@ export const ruleWizardMachine = setup({
       entry: assign({ task: null }),
       on: {
         ...EDITING,
-        EDIT_ACTION_TITLE: { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, action: { ...context.draft.action, title: event.value } }) }) },
-        ADD_TASK: { target: 'task', actions: assign({ task: ({ event }) => ({ group: event.group, index: null, form: emptyTask(), errors: {} }) }) },
-        OPEN_TASK: { target: 'task', guard: ({ context, event }) => openTask(context.draft, event) !== null, actions: assign({ task: ({ context, event }) => openTask(context.draft, event) }) },
+        EDIT_ACTION_TITLE: {
+          actions: assign({
+            draft: ({ context, event }) => ({
+              ...context.draft,
+              action: { ...context.draft.action, title: event.value },
+            }),
+          }),
+        },
+        ADD_TASK: {
+          target: 'task',
+          actions: assign({
+            task: ({ event }) => ({ group: event.group, index: null, form: emptyTask(), errors: {} }),
+          }),
+        },
+        OPEN_TASK: {
+          target: 'task',
+          guard: ({ context, event }) => openTask(context.draft, event) !== null,
+          actions: assign({ task: ({ context, event }) => openTask(context.draft, event) }),
+        },
         REMOVE_TASK: {
           actions: assign({
             draft: ({ context, event }) => ({
               ...context.draft,
-              action: { ...context.draft.action, [event.group]: context.draft.action[event.group].filter((_, i) => i !== event.index) },
+              action: {
+                ...context.draft.action,
+                [event.group]: context.draft.action[event.group].filter((_, i) => i !== event.index),
+              },
             }),
           }),
         },
@@ -300,7 +360,12 @@ export const ruleWizardMachine = setup({
           }),
         },
         SUBMIT_TASK: [
-          { guard: 'taskInvalid', actions: assign({ task: ({ context }) => context.task && { ...context.task, errors: validateTask(context.task.form) } }) },
+          {
+            guard: 'taskInvalid',
+            actions: assign({
+              task: ({ context }) => context.task && { ...context.task, errors: validateTask(context.task.form) },
+            }),
+          },
           {
             target: 'action',
             actions: assign({
@@ -326,7 +391,10 @@ export const ruleWizardMachine = setup({
             src: 'addRule',
             input: ({ context }) => saveBody(context) as AddRuleBody,
             onDone: { target: '#ruleWizard.done', actions: 'notifySaved' },
-            onError: { target: '#ruleWizard.action', actions: [assign({ saveError: ({ event }) => saveMessage(event.error) }), 'notifySaveFailed'] },
+            onError: {
+              target: '#ruleWizard.action',
+              actions: [assign({ saveError: ({ event }) => saveMessage(event.error) }), 'notifySaveFailed'],
+            },
           },
         },
         edit: {
@@ -334,7 +402,10 @@ export const ruleWizardMachine = setup({
             src: 'editRule',
             input: ({ context }) => saveBody(context) as EditRuleBody,
             onDone: { target: '#ruleWizard.done', actions: 'notifySaved' },
-            onError: { target: '#ruleWizard.action', actions: [assign({ saveError: ({ event }) => saveMessage(event.error) }), 'notifySaveFailed'] },
+            onError: {
+              target: '#ruleWizard.action',
+              actions: [assign({ saveError: ({ event }) => saveMessage(event.error) }), 'notifySaveFailed'],
+            },
           },
         },
       },

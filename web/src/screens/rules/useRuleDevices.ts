@@ -41,10 +41,18 @@ export function useDevicePoints(deviceId: number | null): DeviceDataRow[] {
 const unique = (xs: string[]) => [...new Set(xs)];
 
 /** The options of one picker given what the rows before it chose (sensor → configtype → param or param.subparam). */
-export function pointOptions(points: readonly DeviceDataRow[], field: 'SENSOR' | 'CONFIG' | 'PARAM', chosen: { sensor?: string; config?: string }): string[] {
+export function pointOptions(
+  points: readonly DeviceDataRow[],
+  field: 'SENSOR' | 'CONFIG' | 'PARAM',
+  chosen: { sensor?: string; config?: string },
+): string[] {
   if (field === 'SENSOR') return unique(points.map((p) => p.sensor));
   const ofSensor = points.filter((p) => !chosen.sensor || p.sensor === chosen.sensor);
   if (field === 'CONFIG') return unique(ofSensor.map((p) => p.configtype));
   // a param with subparams is also offered as param.subparam (the engine watches one subparam that way)
-  return unique(ofSensor.filter((p) => !chosen.config || p.configtype === chosen.config).flatMap((p) => [p.param, ...Object.keys(p.subparam_datatypes).map((s) => `${p.param}.${s}`)]));
+  return unique(
+    ofSensor
+      .filter((p) => !chosen.config || p.configtype === chosen.config)
+      .flatMap((p) => [p.param, ...Object.keys(p.subparam_datatypes).map((s) => `${p.param}.${s}`)]),
+  );
 }

@@ -26,8 +26,14 @@ function AppSignIn({ domain }: { domain: string }) {
   if (authenticated) return <Navigate to={safeRedirect(search) ?? `/${domain}`} replace />;
   return (
     <SignInFrame>
-      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 3 }}>{T.signInPage.appSignInTitle(domain)}</Typography>
-      <SignInForm busy={busy} submitLabel={T.login.signIn} onSubmit={(username, password) => send({ type: 'SUBMIT', username, password })} />
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 3 }}>
+        {T.signInPage.appSignInTitle(domain)}
+      </Typography>
+      <SignInForm
+        busy={busy}
+        submitLabel={T.login.signIn}
+        onSubmit={(username, password) => send({ type: 'SUBMIT', username, password })}
+      />
     </SignInFrame>
   );
 }

@@ -23,9 +23,22 @@ export function SignInFrame({ children }: { children: ReactNode }) {
         data-testid="signin-form-panel"
         sx={{
           ...formWidth,
-          position: 'relative', display: 'flex', flexDirection: 'column', justifyContent: 'center', px: { xs: 3, sm: 5 }, py: 5,
-          mx: 'auto', my: 4, borderRadius: 2,
-          '@media (min-width: 768px)': { ...formWidth['@media (min-width: 768px)'], mx: 0, my: 0, borderRadius: 0, minHeight: '100vh' },
+          position: 'relative',
+          display: 'flex',
+          flexDirection: 'column',
+          justifyContent: 'center',
+          px: { xs: 3, sm: 5 },
+          py: 5,
+          mx: 'auto',
+          my: 4,
+          borderRadius: 2,
+          '@media (min-width: 768px)': {
+            ...formWidth['@media (min-width: 768px)'],
+            mx: 0,
+            my: 0,
+            borderRadius: 0,
+            minHeight: '100vh',
+          },
         }}
       >
         {children}

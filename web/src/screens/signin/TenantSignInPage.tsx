@@ -11,7 +11,13 @@ import { SignInForm } from './SignInForm.js';
 
 function TenantForm() {
   const { busy, send } = useSession(TENANT);
-  return <SignInForm busy={busy} submitLabel={T.login.login} onSubmit={(username, password) => send({ type: 'SUBMIT', username, password })} />;
+  return (
+    <SignInForm
+      busy={busy}
+      submitLabel={T.login.login}
+      onSubmit={(username, password) => send({ type: 'SUBMIT', username, password })}
+    />
+  );
 }
 
 function UserForm() {
@@ -27,9 +33,18 @@ function UserForm() {
   return (
     <Box component="form" noValidate onSubmit={submit}>
       <Stack spacing={2}>
-        <TextField name="appname" label={T.login.appName} value={name} onChange={(e) => setName(e.target.value)} fullWidth
-          error={!!error} helperText={error ?? T.signInPage.appNameHint} />
-        <Button type="submit" variant="contained" size="large">{T.login.continue}</Button>
+        <TextField
+          name="appname"
+          label={T.login.appName}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          fullWidth
+          error={!!error}
+          helperText={error ?? T.signInPage.appNameHint}
+        />
+        <Button type="submit" variant="contained" size="large">
+          {T.login.continue}
+        </Button>
       </Stack>
     </Box>
   );
@@ -43,7 +58,9 @@ export function TenantSignInPage() {
   if (authenticated) return <Navigate to={safeRedirect(search) ?? '/admin/apps'} replace />;
   return (
     <SignInFrame>
-      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 3 }}>{T.signInPage.title}</Typography>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 3 }}>
+        {T.signInPage.title}
+      </Typography>
       <Tabs value={tab} onChange={(_, v: number) => setTab(v)} sx={{ mb: 3 }} variant="fullWidth">
         <Tab label={T.login.asTenant} id="signin-tab-0" aria-controls="signin-panel-0" />
         <Tab label={T.login.asUser} id="signin-tab-1" aria-controls="signin-panel-1" />
@@ -53,7 +70,9 @@ export function TenantSignInPage() {
       </Box>
       <Typography variant="body2" sx={{ mt: 4, textAlign: 'center' }}>
         {T.signInPage.noAccount}{' '}
-        <Link component={RouterLink} to="/admin/registration">{T.signInPage.register}</Link>
+        <Link component={RouterLink} to="/admin/registration">
+          {T.signInPage.register}
+        </Link>
       </Typography>
     </SignInFrame>
   );

@@ -3,7 +3,24 @@
 // Single Value (2); Multi is 4. "Tambah Penanda Sukses" returns to the list.
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Box, Button, Card, CardContent, FormControl, FormControlLabel, FormHelperText, FormLabel, InputLabel, MenuItem, Radio, RadioGroup, Select, Stack, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  FormControl,
+  FormControlLabel,
+  FormHelperText,
+  FormLabel,
+  InputLabel,
+  MenuItem,
+  Radio,
+  RadioGroup,
+  Select,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { z } from 'zod';
 import { T, TAG_LABEL_MAX, TAG_TYPE_TEXT, TagType, keyFromLabel, tagKey } from '@sentra/contracts';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
@@ -16,7 +33,10 @@ import { addTagCategory, tagKeyTaken } from './tagCalls.js';
 type Kind = 'single' | 'multi';
 const SINGLE_INPUTS = [TagType.SELECTION, TagType.CHECKBOX, TagType.VALUE] as const;
 
-const schema = z.object({ name: z.string().trim().min(1, T.common.required).max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX)), prefix: tagKey });
+const schema = z.object({
+  name: z.string().trim().min(1, T.common.required).max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX)),
+  prefix: tagKey,
+});
 
 /** The category code of the form's type and input (spec 03 section 9). */
 export const categoryOf = (kind: Kind, input: number | '') => (kind === 'multi' ? TagType.MULTI : input);
@@ -34,7 +54,8 @@ export function TagAddPage() {
 
   const checkKey = async () => {
     const k = key.trim() || keyFromLabel(name);
-    if (k && schema.shape.prefix.safeParse(k).success && (await tagKeyTaken(k))) setErrors((e) => ({ ...e, prefix: T.tags.keyTakenNow }));
+    if (k && schema.shape.prefix.safeParse(k).success && (await tagKeyTaken(k)))
+      setErrors((e) => ({ ...e, prefix: T.tags.keyTakenNow }));
   };
 
   const submit = async (e: React.FormEvent) => {
@@ -59,11 +80,25 @@ export function TagAddPage() {
 
   return (
     <Box sx={{ maxWidth: 560 }}>
-      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{T.tags.addTitle}</Typography>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+        {T.tags.addTitle}
+      </Typography>
       <Card variant="outlined" sx={{ position: 'relative' }}>
         <CardContent component="form" noValidate onSubmit={submit}>
           <Stack spacing={2}>
-            <TextField label={T.tags.label} value={name} required disabled={busy} error={Boolean(errors.name)} helperText={errors.name} onChange={(e) => { setName(e.target.value); clear('name'); }} slotProps={{ htmlInput: { maxLength: 64 } }} />
+            <TextField
+              label={T.tags.label}
+              value={name}
+              required
+              disabled={busy}
+              error={Boolean(errors.name)}
+              helperText={errors.name}
+              onChange={(e) => {
+                setName(e.target.value);
+                clear('name');
+              }}
+              slotProps={{ htmlInput: { maxLength: 64 } }}
+            />
             <TextField
               label={T.tags.key}
               value={key}
@@ -71,12 +106,23 @@ export function TagAddPage() {
               placeholder={keyFromLabel(name)}
               error={Boolean(errors.prefix)}
               helperText={errors.prefix ?? T.tags.keyHelp}
-              onChange={(e) => { setKey(e.target.value); clear('prefix'); }}
+              onChange={(e) => {
+                setKey(e.target.value);
+                clear('prefix');
+              }}
               onBlur={() => void checkKey()}
             />
             <FormControl disabled={busy}>
               <FormLabel id="tag-type">{T.tags.type}</FormLabel>
-              <RadioGroup row aria-labelledby="tag-type" value={kind} onChange={(e) => { setKind(e.target.value as Kind); clear('category'); }}>
+              <RadioGroup
+                row
+                aria-labelledby="tag-type"
+                value={kind}
+                onChange={(e) => {
+                  setKind(e.target.value as Kind);
+                  clear('category');
+                }}
+              >
                 <FormControlLabel value="single" control={<Radio />} label={T.tags.typeSingle} />
                 <FormControlLabel value="multi" control={<Radio />} label={T.tags.typeMulti} />
               </RadioGroup>
@@ -84,9 +130,19 @@ export function TagAddPage() {
             {kind === 'single' && (
               <FormControl required disabled={busy} error={Boolean(errors.category)}>
                 <InputLabel id="tag-input">{T.tags.input}</InputLabel>
-                <Select labelId="tag-input" label={T.tags.input} value={input === '' ? '' : String(input)} onChange={(e) => { setInput(Number(e.target.value)); clear('category'); }}>
+                <Select
+                  labelId="tag-input"
+                  label={T.tags.input}
+                  value={input === '' ? '' : String(input)}
+                  onChange={(e) => {
+                    setInput(Number(e.target.value));
+                    clear('category');
+                  }}
+                >
                   {SINGLE_INPUTS.map((c) => (
-                    <MenuItem key={c} value={String(c)}>{TAG_TYPE_TEXT[c]}</MenuItem>
+                    <MenuItem key={c} value={String(c)}>
+                      {TAG_TYPE_TEXT[c]}
+                    </MenuItem>
                   ))}
                 </Select>
                 {errors.category && <FormHelperText>{errors.category}</FormHelperText>}
@@ -94,8 +150,12 @@ export function TagAddPage() {
             )}
           </Stack>
           <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => navigate(area.to('_tag_list_'))} disabled={busy}>{T.common.cancel}</Button>
-            <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+            <Button onClick={() => navigate(area.to('_tag_list_'))} disabled={busy}>
+              {T.common.cancel}
+            </Button>
+            <Button type="submit" variant="contained" disabled={busy}>
+              {T.common.save}
+            </Button>
           </Stack>
         </CardContent>
         <LoadingOverlay open={busy} />

@@ -18,7 +18,13 @@ import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { useCanReach } from '../../shell/grants.js';
 import { canManageDevices } from '../devices/deviceRoutes.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
-import { listTagCategories, removeTagCategory, removeTagOption, renameTagCategory, renameTagOption } from './tagCalls.js';
+import {
+  listTagCategories,
+  removeTagCategory,
+  removeTagOption,
+  renameTagCategory,
+  renameTagOption,
+} from './tagCalls.js';
 import { TagRenameDialog, type RenameTarget } from './TagRenameDialog.js';
 import { TagOptionDialog } from './TagOptionDialog.js';
 
@@ -28,7 +34,11 @@ export function TagListPage() {
   const [paging, setPaging] = useState<Paging>({ page: 0, size: 10 });
   const [optionFor, setOptionFor] = useState<TagCategory | null>(null);
   const fetchPage = useCallback(
-    () => listTagCategories({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({ rows: r.categories, total: r.total })),
+    () =>
+      listTagCategories({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({
+        rows: r.categories,
+        total: r.total,
+      })),
     [search, paging],
   );
   const { rows, total, loading, load } = usePagedRows(fetchPage);
@@ -39,12 +49,29 @@ export function TagListPage() {
   const [busy, setBusy] = useState(false);
 
   const renameCategory = (c: TagCategory) =>
-    setRename({ title: T.tags.editTitle, keyText: c.prefix, name: c.name, save: async (name) => void (await renameTagCategory(c.id, name), notices.success(T.tags.editSuccess)) });
+    setRename({
+      title: T.tags.editTitle,
+      keyText: c.prefix,
+      name: c.name,
+      save: async (name) => void (await renameTagCategory(c.id, name), notices.success(T.tags.editSuccess)),
+    });
   const renameOption = (c: TagCategory, d: TagDefinition) =>
-    setRename({ title: T.tags.optionEditTitle, keyText: `${c.prefix}:${d.name_lc}`, name: d.name, save: async (name) => void (await renameTagOption(c.prefix, d.name_lc, name), notices.success(T.tags.optionEditSuccess)) });
+    setRename({
+      title: T.tags.optionEditTitle,
+      keyText: `${c.prefix}:${d.name_lc}`,
+      name: d.name,
+      save: async (name) =>
+        void (await renameTagOption(c.prefix, d.name_lc, name), notices.success(T.tags.optionEditSuccess)),
+    });
 
   /** asks, then deletes; the list reloads either way (something may have changed elsewhere) */
-  const removeWith = async (title: string, message: string, run: () => Promise<number>, success: (n: number) => string, failed: string) => {
+  const removeWith = async (
+    title: string,
+    message: string,
+    run: () => Promise<number>,
+    success: (n: number) => string,
+    failed: string,
+  ) => {
     if (!(await confirm({ title, message }))) return;
     setBusy(true);
     try {
@@ -56,9 +83,22 @@ export function TagListPage() {
       void load();
     }
   };
-  const removeCategory = (c: TagCategory) => void removeWith(T.tags.removeTitle, T.tags.removeConfirm(c.name), () => removeTagCategory(c.id), T.tags.removeSuccess, T.tags.removeFailed);
+  const removeCategory = (c: TagCategory) =>
+    void removeWith(
+      T.tags.removeTitle,
+      T.tags.removeConfirm(c.name),
+      () => removeTagCategory(c.id),
+      T.tags.removeSuccess,
+      T.tags.removeFailed,
+    );
   const removeOption = (c: TagCategory, d: TagDefinition) =>
-    void removeWith(T.tags.optionRemoveTitle, T.tags.optionRemoveConfirm(d.name), () => removeTagOption(c.prefix, d.name_lc), T.tags.optionRemoveSuccess, T.tags.optionRemoveFailed);
+    void removeWith(
+      T.tags.optionRemoveTitle,
+      T.tags.optionRemoveConfirm(d.name),
+      () => removeTagOption(c.prefix, d.name_lc),
+      T.tags.optionRemoveSuccess,
+      T.tags.optionRemoveFailed,
+    );
 
   const openOptions = (c: TagCategory) => {
     if (c.category !== TagType.SELECTION) notices.warning(T.tags.optionNotAllowed);
@@ -70,17 +110,32 @@ export function TagListPage() {
       <ListHeading
         title={T.tags.title}
         subtitle={T.tags.subtitle}
-        action={<Button component={RouterLink} to={area.to('_tag_add_')} variant="contained" startIcon={<AddIcon />}>{T.tags.newTag}</Button>}
+        action={
+          <Button component={RouterLink} to={area.to('_tag_add_')} variant="contained" startIcon={<AddIcon />}>
+            {T.tags.newTag}
+          </Button>
+        }
       />
       <Box sx={{ mb: 2 }}>
-        <SearchBox placeholder={T.tags.search} buttonLabel={T.tags.searchButton} onSearch={(s) => { setSearch(s); setPaging((p) => ({ ...p, page: 0 })); }} />
+        <SearchBox
+          placeholder={T.tags.search}
+          buttonLabel={T.tags.searchButton}
+          onSearch={(s) => {
+            setSearch(s);
+            setPaging((p) => ({ ...p, page: 0 }));
+          }}
+        />
       </Box>
       <PagedTable
         label={T.tags.title}
         rowCount={rows?.length ?? null}
         loading={loading}
         busy={busy}
-        empty={search ? { title: T.tags.notFound, hint: T.tags.notFoundHint } : { title: T.tags.empty, hint: T.tags.emptyHint }}
+        empty={
+          search
+            ? { title: T.tags.notFound, hint: T.tags.notFoundHint }
+            : { title: T.tags.empty, hint: T.tags.emptyHint }
+        }
         pager={{ total, paging, sizes: TAG_PAGE_SIZES, onPaging: setPaging }}
         head={
           <>
@@ -101,17 +156,37 @@ export function TagListPage() {
               <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
                 {c.definitions.map((d) =>
                   canWrite ? (
-                    <Chip key={d.name_lc} size="small" label={d.name} data-testid="tag-option" aria-label={T.tags.optionEditFor(d.name)} onClick={() => renameOption(c, d)} onDelete={() => removeOption(c, d)} />
+                    <Chip
+                      key={d.name_lc}
+                      size="small"
+                      label={d.name}
+                      data-testid="tag-option"
+                      aria-label={T.tags.optionEditFor(d.name)}
+                      onClick={() => renameOption(c, d)}
+                      onDelete={() => removeOption(c, d)}
+                    />
                   ) : (
                     <Chip key={d.name_lc} size="small" label={d.name} data-testid="tag-option" />
                   ),
                 )}
-                <Button size="small" startIcon={<PlaylistAddIcon />} onClick={() => openOptions(c)} aria-label={T.tags.addOptionFor(c.name)}>{T.tags.options}</Button>
+                <Button
+                  size="small"
+                  startIcon={<PlaylistAddIcon />}
+                  onClick={() => openOptions(c)}
+                  aria-label={T.tags.addOptionFor(c.name)}
+                >
+                  {T.tags.options}
+                </Button>
               </Stack>
             </TableCell>
             {canWrite && (
               <TableCell align="right">
-                <IconButton size="small" aria-label={T.tags.rowMenu(c.name)} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, category: c })}>
+                <IconButton
+                  size="small"
+                  aria-label={T.tags.rowMenu(c.name)}
+                  aria-haspopup="menu"
+                  onClick={(e) => setMenu({ anchor: e.currentTarget, category: c })}
+                >
                   <MoreVertIcon fontSize="small" />
                 </IconButton>
               </TableCell>
@@ -120,8 +195,12 @@ export function TagListPage() {
         ))}
       </PagedTable>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
-        <MenuItem onClick={() => (menu && renameCategory(menu.category), setMenu(null))}><ListItemText>{T.tags.edit}</ListItemText></MenuItem>
-        <MenuItem onClick={() => (menu && removeCategory(menu.category), setMenu(null))}><ListItemText>{T.tags.remove}</ListItemText></MenuItem>
+        <MenuItem onClick={() => (menu && renameCategory(menu.category), setMenu(null))}>
+          <ListItemText>{T.tags.edit}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={() => (menu && removeCategory(menu.category), setMenu(null))}>
+          <ListItemText>{T.tags.remove}</ListItemText>
+        </MenuItem>
       </Menu>
       <TagRenameDialog target={rename} onClose={() => setRename(null)} onSaved={() => (setRename(null), void load())} />
       <TagOptionDialog

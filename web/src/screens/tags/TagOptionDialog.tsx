@@ -10,9 +10,20 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { addTagOption } from './tagCalls.js';
 
-const schema = z.object({ name: z.string().trim().min(1, T.common.required).max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX)), name_lc: tagOptionKey });
+const schema = z.object({
+  name: z.string().trim().min(1, T.common.required).max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX)),
+  name_lc: tagOptionKey,
+});
 
-export function TagOptionDialog({ category, onClose, onAdded }: { category: TagCategory | null; onClose(): void; onAdded(): void }) {
+export function TagOptionDialog({
+  category,
+  onClose,
+  onAdded,
+}: {
+  category: TagCategory | null;
+  onClose(): void;
+  onAdded(): void;
+}) {
   const [name, setName] = useState('');
   const [key, setKey] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -30,7 +41,11 @@ export function TagOptionDialog({ category, onClose, onAdded }: { category: TagC
     if (!parsed.success) return setErrors(fieldErrorsOf(parsed.error));
     setBusy(true);
     try {
-      await addTagOption({ name: name.trim(), prefix: category.prefix, ...(key.trim() ? { name_lc: key.trim() } : {}) });
+      await addTagOption({
+        name: name.trim(),
+        prefix: category.prefix,
+        ...(key.trim() ? { name_lc: key.trim() } : {}),
+      });
       notices.success(T.tags.optionAddSuccess);
       onAdded();
     } catch (err) {
@@ -49,14 +64,45 @@ export function TagOptionDialog({ category, onClose, onAdded }: { category: TagC
         <DialogTitle>{T.tags.optionDialogTitle}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField label={category?.name ?? ''} value={category?.prefix ?? ''} slotProps={{ htmlInput: { readOnly: true } }} size="small" />
-            <TextField autoFocus label={T.tags.optionName} value={name} required disabled={busy} error={Boolean(errors.name)} helperText={errors.name} onChange={(e) => { setName(e.target.value); setErrors({}); }} />
-            <TextField label={T.tags.optionKey} value={key} disabled={busy} error={Boolean(errors.name_lc)} helperText={errors.name_lc ?? T.tags.optionKeyHelp} onChange={(e) => { setKey(e.target.value); setErrors({}); }} />
+            <TextField
+              label={category?.name ?? ''}
+              value={category?.prefix ?? ''}
+              slotProps={{ htmlInput: { readOnly: true } }}
+              size="small"
+            />
+            <TextField
+              autoFocus
+              label={T.tags.optionName}
+              value={name}
+              required
+              disabled={busy}
+              error={Boolean(errors.name)}
+              helperText={errors.name}
+              onChange={(e) => {
+                setName(e.target.value);
+                setErrors({});
+              }}
+            />
+            <TextField
+              label={T.tags.optionKey}
+              value={key}
+              disabled={busy}
+              error={Boolean(errors.name_lc)}
+              helperText={errors.name_lc ?? T.tags.optionKeyHelp}
+              onChange={(e) => {
+                setKey(e.target.value);
+                setErrors({});
+              }}
+            />
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={busy}>{T.common.cancel}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+          <Button onClick={onClose} disabled={busy}>
+            {T.common.cancel}
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {T.common.save}
+          </Button>
         </DialogActions>
         <LoadingOverlay open={busy} />
       </form>

@@ -21,7 +21,15 @@ export function labelError(name: string): string | undefined {
   return undefined;
 }
 
-export function TagRenameDialog({ target, onClose, onSaved }: { target: RenameTarget | null; onClose(): void; onSaved(): void }) {
+export function TagRenameDialog({
+  target,
+  onClose,
+  onSaved,
+}: {
+  target: RenameTarget | null;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -52,13 +60,32 @@ export function TagRenameDialog({ target, onClose, onSaved }: { target: RenameTa
         <DialogTitle>{target?.title}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField label={T.tags.keyLabel} value={target?.keyText ?? ''} size="small" helperText={T.tags.keyFixed} slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }} />
-            <TextField autoFocus label={T.tags.label} value={name} required disabled={busy} error={Boolean(error)} helperText={error ?? ' '} onChange={(e) => (setName(e.target.value), setError(undefined))} />
+            <TextField
+              label={T.tags.keyLabel}
+              value={target?.keyText ?? ''}
+              size="small"
+              helperText={T.tags.keyFixed}
+              slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
+            />
+            <TextField
+              autoFocus
+              label={T.tags.label}
+              value={name}
+              required
+              disabled={busy}
+              error={Boolean(error)}
+              helperText={error ?? ' '}
+              onChange={(e) => (setName(e.target.value), setError(undefined))}
+            />
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={busy}>{T.common.cancel}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+          <Button onClick={onClose} disabled={busy}>
+            {T.common.cancel}
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {T.common.save}
+          </Button>
         </DialogActions>
         <LoadingOverlay open={busy} />
       </form>

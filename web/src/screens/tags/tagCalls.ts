@@ -7,7 +7,9 @@ import { callOrThrow } from '../../api/call.js';
 import { isOk } from '../../api/request.js';
 import { callFailure } from '../devices/deviceCalls.js';
 
-export async function listTagCategories(input: InputOf<typeof contracts.tags.list>): Promise<{ categories: TagCategory[]; total: number }> {
+export async function listTagCategories(
+  input: InputOf<typeof contracts.tags.list>,
+): Promise<{ categories: TagCategory[]; total: number }> {
   const { categories, total } = await callOrThrow(contracts.tags.list, input, T.shell.loadFailed);
   return { categories, total };
 }
@@ -22,7 +24,9 @@ export async function addTagCategory(input: InputOf<typeof contracts.tags.add>):
   return r.body.data;
 }
 
-export async function addTagOption(input: InputOf<typeof contracts.tags.addDefinition>): Promise<z.infer<typeof TagDefinition>> {
+export async function addTagOption(
+  input: InputOf<typeof contracts.tags.addDefinition>,
+): Promise<z.infer<typeof TagDefinition>> {
   return (await callOrThrow(contracts.tags.addDefinition, input, T.tags.optionAddFailed)).data;
 }
 
@@ -47,5 +51,6 @@ export async function renameTagOption(prefix: string, nameLc: string, name: stri
 
 /** answers how many devices the option was taken off */
 export async function removeTagOption(prefix: string, nameLc: string): Promise<number> {
-  return (await callOrThrow(contracts.tags.removeDefinition, { prefix, name_lc: nameLc }, T.tags.optionRemoveFailed)).devices;
+  return (await callOrThrow(contracts.tags.removeDefinition, { prefix, name_lc: nameLc }, T.tags.optionRemoveFailed))
+    .devices;
 }

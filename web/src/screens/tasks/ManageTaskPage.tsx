@@ -4,8 +4,26 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
-  Box, Button, Card, CardContent, Chip, FormControl, FormControlLabel, FormLabel, Grid, Paper, Radio, RadioGroup, Stack, Table, TableBody, TableCell,
-  TableContainer, TableHead, TableRow, Typography,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Grid,
+  Paper,
+  Radio,
+  RadioGroup,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
 } from '@mui/material';
 import { T, type TaskDelivery, type TaskDetail } from '@sentra/contracts';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
@@ -31,7 +49,9 @@ const DELIVERY: Record<TaskDelivery['status'], { label: string; color: ChipColor
 function Fact({ label, value }: { label: string; value: string }) {
   return (
     <Box>
-      <Typography variant="caption" color="text.secondary">{label}</Typography>
+      <Typography variant="caption" color="text.secondary">
+        {label}
+      </Typography>
       <Typography sx={{ overflowWrap: 'anywhere' }}>{value}</Typography>
     </Box>
   );
@@ -83,24 +103,38 @@ export function ManageTaskPage() {
 
   return (
     <Box sx={{ maxWidth: 960 }}>
-      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>{S.manageTitle}</Typography>
+      <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+        {S.manageTitle}
+      </Typography>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 5 }}>
           <Card variant="outlined" sx={{ position: 'relative' }}>
             <CardContent component="form" noValidate onSubmit={submit}>
-              <Typography variant="h6" component="h3" sx={{ overflowWrap: 'anywhere' }}>{task?.title ?? ' '}</Typography>
-              <Typography color="text.secondary" sx={{ mb: 2, overflowWrap: 'anywhere' }}>{task?.description}</Typography>
+              <Typography variant="h6" component="h3" sx={{ overflowWrap: 'anywhere' }}>
+                {task?.title ?? ' '}
+              </Typography>
+              <Typography color="text.secondary" sx={{ mb: 2, overflowWrap: 'anywhere' }}>
+                {task?.description}
+              </Typography>
               <FormControl disabled={busy || !task}>
                 <FormLabel id="task-status-label">{S.statusLabel}</FormLabel>
-                <RadioGroup aria-labelledby="task-status-label" value={status === null ? '' : String(status)} onChange={(e) => setStatus(Number(e.target.value))}>
+                <RadioGroup
+                  aria-labelledby="task-status-label"
+                  value={status === null ? '' : String(status)}
+                  onChange={(e) => setStatus(Number(e.target.value))}
+                >
                   {STATUS_CHOICES.map((c) => (
                     <FormControlLabel key={c.code} value={String(c.code)} control={<Radio />} label={c.label} />
                   ))}
                 </RadioGroup>
               </FormControl>
               <Stack direction="row" spacing={1} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-                <Button onClick={() => navigate(area.to(TaskRoute.list))} disabled={busy}>{T.common.cancel}</Button>
-                <Button type="submit" variant="contained" disabled={busy || !task}>{T.common.save}</Button>
+                <Button onClick={() => navigate(area.to(TaskRoute.list))} disabled={busy}>
+                  {T.common.cancel}
+                </Button>
+                <Button type="submit" variant="contained" disabled={busy || !task}>
+                  {T.common.save}
+                </Button>
               </Stack>
             </CardContent>
             <LoadingOverlay open={loading || busy} />
@@ -110,18 +144,30 @@ export function ManageTaskPage() {
           <Card variant="outlined">
             <CardContent>
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 2 }}>
-                <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>{S.occurrences}</Typography>
+                <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+                  {S.occurrences}
+                </Typography>
                 {task && <Chip size="small" color={statusColor(task.status)} label={task.status_value} />}
               </Stack>
               <Grid container spacing={2} data-testid="task-occurrences">
-                <Grid size={{ xs: 6, sm: 3 }}><Fact label={S.occurrenceCount} value={task ? String(task.occurrences) : '-'} /></Grid>
-                <Grid size={{ xs: 6, sm: 3 }}><Fact label={S.lastValue} value={task?.last_value ?? '-'} /></Grid>
-                <Grid size={{ xs: 6, sm: 3 }}><Fact label={S.lastTime} value={task ? formatTs(task.last_ts) : '-'} /></Grid>
-                <Grid size={{ xs: 6, sm: 3 }}><Fact label={S.device} value={task?.device_name ?? '-'} /></Grid>
+                <Grid size={{ xs: 6, sm: 3 }}>
+                  <Fact label={S.occurrenceCount} value={task ? String(task.occurrences) : '-'} />
+                </Grid>
+                <Grid size={{ xs: 6, sm: 3 }}>
+                  <Fact label={S.lastValue} value={task?.last_value ?? '-'} />
+                </Grid>
+                <Grid size={{ xs: 6, sm: 3 }}>
+                  <Fact label={S.lastTime} value={task ? formatTs(task.last_ts) : '-'} />
+                </Grid>
+                <Grid size={{ xs: 6, sm: 3 }}>
+                  <Fact label={S.device} value={task?.device_name ?? '-'} />
+                </Grid>
               </Grid>
             </CardContent>
           </Card>
-          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700, mt: 3, mb: 1 }}>{S.notifications}</Typography>
+          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700, mt: 3, mb: 1 }}>
+            {S.notifications}
+          </Typography>
           <TableContainer component={Paper} variant="outlined">
             <Table size="small" aria-label={S.notifications}>
               <TableHead>
@@ -140,13 +186,17 @@ export function ManageTaskPage() {
                     <TableCell>
                       <Chip size="small" color={DELIVERY[n.status].color} label={DELIVERY[n.status].label} />
                       {n.status === 'failed' && n.last_error && (
-                        <Typography variant="caption" color="error" sx={{ display: 'block', overflowWrap: 'anywhere' }}>{n.last_error}</Typography>
+                        <Typography variant="caption" color="error" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+                          {n.last_error}
+                        </Typography>
                       )}
                     </TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTs(n.sent_at ?? n.created_at)}</TableCell>
                   </TableRow>
                 ))}
-                {task && task.notifications.length === 0 && <TableEmptyRow colSpan={4} text={S.noNotifications} py={3} />}
+                {task && task.notifications.length === 0 && (
+                  <TableEmptyRow colSpan={4} text={S.noNotifications} py={3} />
+                )}
               </TableBody>
             </Table>
           </TableContainer>

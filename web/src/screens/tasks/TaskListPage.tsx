@@ -27,7 +27,11 @@ export function TaskListPage() {
   const [paging, setPaging] = useState<Paging>({ page: 0, size: 5 });
   const [busy, setBusy] = useState(false);
   const fetchPage = useCallback(
-    () => listTasks({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({ rows: r.tasks, total: r.total })),
+    () =>
+      listTasks({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({
+        rows: r.tasks,
+        total: r.total,
+      })),
     [search, paging],
   );
   // stable: usePagedRows reloads when it changes
@@ -43,7 +47,8 @@ export function TaskListPage() {
 
   const toggleNotification = async (t: Task) => {
     const next = !t.notification_active;
-    if (!(await confirm({ title: S.confirmTitle, message: next ? S.confirmUnmute(t.title) : S.confirmMute(t.title) }))) return;
+    if (!(await confirm({ title: S.confirmTitle, message: next ? S.confirmUnmute(t.title) : S.confirmMute(t.title) })))
+      return;
     setBusy(true);
     try {
       const saved = await setTaskNotification(t.id, next);
@@ -74,14 +79,23 @@ export function TaskListPage() {
     <Box>
       <ListHeading title={T.tasks.title} subtitle={S.subtitle} />
       <Box sx={{ mb: 2 }}>
-        <SearchBox placeholder={S.search} buttonLabel={S.searchButton} onSearch={(s) => { setSearch(s); setPaging((p) => ({ ...p, page: 0 })); }} />
+        <SearchBox
+          placeholder={S.search}
+          buttonLabel={S.searchButton}
+          onSearch={(s) => {
+            setSearch(s);
+            setPaging((p) => ({ ...p, page: 0 }));
+          }}
+        />
       </Box>
       <PagedTable
         label={T.tasks.title}
         rowCount={rows?.length ?? null}
         loading={loading}
         busy={busy}
-        empty={search ? { title: T.tasks.notFoundSearch, hint: S.notFoundHint } : { title: T.tasks.empty, hint: S.emptyHint }}
+        empty={
+          search ? { title: T.tasks.notFoundSearch, hint: S.notFoundHint } : { title: T.tasks.empty, hint: S.emptyHint }
+        }
         pager={{ total, paging, sizes: TASK_PAGE_SIZES, onPaging: setPaging }}
         head={
           <>
@@ -97,19 +111,34 @@ export function TaskListPage() {
           <TableRow key={t.id} hover data-testid="task-row">
             <TableCell>
               <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{t.title}</Typography>
-              <Typography variant="caption" color="text.secondary">{S.occurrenceLine(t.occurrences, t.device_name ?? '-')}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {S.occurrenceLine(t.occurrences, t.device_name ?? '-')}
+              </Typography>
             </TableCell>
             <TableCell sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>{t.description}</TableCell>
             <TableCell>
               <Chip size="small" color={statusColor(t.status)} label={t.status_value} data-testid="task-status" />
             </TableCell>
             <TableCell>
-              <Switch checked={t.notification_active} onChange={() => void toggleNotification(t)} slotProps={{ input: { 'aria-label': S.notificationOf(t.title) } }} />
+              <Switch
+                checked={t.notification_active}
+                onChange={() => void toggleNotification(t)}
+                slotProps={{ input: { 'aria-label': S.notificationOf(t.title) } }}
+              />
             </TableCell>
             <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              <Button size="small" variant="outlined" onClick={() => navigate(area.to(TaskRoute.manage, { id: t.id }))} aria-label={S.manageOf(t.title)}>{S.manage}</Button>
+              <Button
+                size="small"
+                variant="outlined"
+                onClick={() => navigate(area.to(TaskRoute.manage, { id: t.id }))}
+                aria-label={S.manageOf(t.title)}
+              >
+                {S.manage}
+              </Button>
               <Tooltip title={S.remove}>
-                <IconButton aria-label={S.removeOf(t.title)} onClick={() => void remove(t)}><DeleteIcon color="error" /></IconButton>
+                <IconButton aria-label={S.removeOf(t.title)} onClick={() => void remove(t)}>
+                  <DeleteIcon color="error" />
+                </IconButton>
               </Tooltip>
             </TableCell>
           </TableRow>

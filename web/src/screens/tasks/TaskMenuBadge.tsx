@@ -9,5 +9,14 @@ export function TaskMenuBadge() {
   const count = useUnreadTasks();
   useLiveTasks(true, (pushes) => unreadTasks.created(pushes.filter((p) => p.kind === 'created').length));
   if (count === 0) return null;
-  return <Chip size="small" color="error" label={count > 99 ? '99+' : count} aria-label={T.taskScreens.unread(count)} data-testid="task-unread" sx={{ height: 20, fontWeight: 700 }} />;
+  return (
+    <Chip
+      size="small"
+      color="error"
+      label={count > 99 ? '99+' : count}
+      aria-label={T.taskScreens.unread(count)}
+      data-testid="task-unread"
+      sx={{ height: 20, fontWeight: 700 }}
+    />
+  );
 }

@@ -3,13 +3,32 @@ import type { Task } from '@sentra/contracts';
 import { applyPushes } from './liveTasks.js';
 
 const task = (id: number, over: Partial<Task> = {}): Task => ({
-  id, title: `Tugas ${id}`, description: '', status: 1, status_value: 'New', notification_active: true, rule_id: 1, rule_name: 'r', category: 11,
-  device_id: 3, device_name: 'Meter', occurrences: 1, last_value: '12', first_ts: 1, last_ts: 1, created_at: 1, updated_at: 1, ...over,
+  id,
+  title: `Tugas ${id}`,
+  description: '',
+  status: 1,
+  status_value: 'New',
+  notification_active: true,
+  rule_id: 1,
+  rule_name: 'r',
+  category: 11,
+  device_id: 3,
+  device_name: 'Meter',
+  occurrences: 1,
+  last_value: '12',
+  first_ts: 1,
+  last_ts: 1,
+  created_at: 1,
+  updated_at: 1,
+  ...over,
 });
 
 describe('live task pushes on the list page', () => {
   it('changes a shown task in place without a reload', () => {
-    const r = applyPushes([task(1), task(2)], [{ kind: 'changed', task: task(2, { status: 4, status_value: 'Solved' }) }]);
+    const r = applyPushes(
+      [task(1), task(2)],
+      [{ kind: 'changed', task: task(2, { status: 4, status_value: 'Solved' }) }],
+    );
     expect(r.reload).toBe(false);
     expect(r.rows.map((t) => t.status_value)).toEqual(['New', 'Solved']);
   });

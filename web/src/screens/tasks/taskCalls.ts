@@ -6,7 +6,9 @@ import { callOrThrow } from '../../api/call.js';
 import { isOk } from '../../api/request.js';
 import { callFailure } from '../devices/deviceCalls.js';
 
-export async function listTasks(input: InputOf<typeof contracts.tasks.list>): Promise<{ tasks: Task[]; total: number }> {
+export async function listTasks(
+  input: InputOf<typeof contracts.tasks.list>,
+): Promise<{ tasks: Task[]; total: number }> {
   const { tasks, total } = await callOrThrow(contracts.tasks.list, input, T.shell.loadFailed);
   return { tasks, total };
 }

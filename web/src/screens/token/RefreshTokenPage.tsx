@@ -2,7 +2,20 @@
 // token of this application, copies it, and regenerates it after a confirmation (the previous token stops at once);
 // a regenerated token is copied to the clipboard with 'Refresh token telah di-copy ke clipboard.'.
 import { useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, IconButton, InputAdornment, Link, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  IconButton,
+  InputAdornment,
+  Link,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import Visibility from '@mui/icons-material/Visibility';
@@ -53,9 +66,15 @@ export function RefreshTokenPage() {
   return (
     <Card sx={{ position: 'relative', maxWidth: 880 }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }}>{T.refreshToken.title}</Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>{T.refreshToken.subtitle}</Typography>
-        <Alert severity="warning" sx={{ mb: 3 }}>{isTenant ? T.refreshToken.warningTenant : T.refreshToken.warningMember}</Alert>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }}>
+          {T.refreshToken.title}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 3 }}>
+          {T.refreshToken.subtitle}
+        </Typography>
+        <Alert severity="warning" sx={{ mb: 3 }}>
+          {isTenant ? T.refreshToken.warningTenant : T.refreshToken.warningMember}
+        </Alert>
         <TextField
           name="refresh_token"
           label={T.refreshToken.title}
@@ -79,12 +98,30 @@ export function RefreshTokenPage() {
           }}
         />
         <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
-          <Button startIcon={<ContentCopyIcon />} onClick={() => token && void copyToken(token)} disabled={busy || !token}>{T.refreshToken.copy}</Button>
-          <Button variant="contained" color="warning" startIcon={<AutorenewIcon />} onClick={() => void regenerate()} disabled={busy}>{T.refreshToken.regenerate}</Button>
+          <Button
+            startIcon={<ContentCopyIcon />}
+            onClick={() => token && void copyToken(token)}
+            disabled={busy || !token}
+          >
+            {T.refreshToken.copy}
+          </Button>
+          <Button
+            variant="contained"
+            color="warning"
+            startIcon={<AutorenewIcon />}
+            onClick={() => void regenerate()}
+            disabled={busy}
+          >
+            {T.refreshToken.regenerate}
+          </Button>
         </Stack>
         <Box sx={{ mt: 4 }}>
-          <Typography variant="body2" color="text.secondary">{T.refreshToken.exchangeHelp(contracts.refreshToken.exchange.path)}</Typography>
-          <Link href={OPENAPI_PATH} target="_blank" rel="noopener" variant="body2">{T.refreshToken.apiDocs}</Link>
+          <Typography variant="body2" color="text.secondary">
+            {T.refreshToken.exchangeHelp(contracts.refreshToken.exchange.path)}
+          </Typography>
+          <Link href={OPENAPI_PATH} target="_blank" rel="noopener" variant="body2">
+            {T.refreshToken.apiDocs}
+          </Link>
         </Box>
       </CardContent>
       <LoadingOverlay open={busy} />

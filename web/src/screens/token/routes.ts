@@ -8,4 +8,6 @@ export const TOKEN_ROUTE_KEY = '@token';
 
 const Page = lazy(() => import('./RefreshTokenPage.js').then((m) => ({ default: m.RefreshTokenPage })));
 
-export const tokenRoutes: readonly ScreenRoute[] = [{ key: TOKEN_ROUTE_KEY, title: T.refreshToken.title, grantedBy: 'everyone', screen: Page }];
+export const tokenRoutes: readonly ScreenRoute[] = [
+  { key: TOKEN_ROUTE_KEY, title: T.refreshToken.title, grantedBy: 'everyone', screen: Page },
+];

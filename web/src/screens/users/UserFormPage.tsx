@@ -39,14 +39,25 @@ export function UserFormPage({ routeKey }: ScreenProps) {
   const toList = () => navigate(area.to('_user_list_'));
 
   useLoad(
-    () => Promise.all([callAndNotify(contracts.roles.list, {}), editing ? callAndNotify(contracts.users.get, { id: Number(id) }) : null] as const),
+    () =>
+      Promise.all([
+        callAndNotify(contracts.roles.list, {}),
+        editing ? callAndNotify(contracts.users.get, { id: Number(id) }) : null,
+      ] as const),
     ([rolesAnswer, userAnswer]) => {
       setLoading(false);
       setRoles(rolesAnswer.ok ? rolesAnswer.value.data : []);
       if (!userAnswer) return;
       if (userAnswer.ok) {
         const u = userAnswer.value.data;
-        setValues({ ...EMPTY, username: u.username, first: u.first, last: u.last ?? '', email: u.email, role_id: u.role_id === null ? '' : String(u.role_id) });
+        setValues({
+          ...EMPTY,
+          username: u.username,
+          first: u.first,
+          last: u.last ?? '',
+          email: u.email,
+          role_id: u.role_id === null ? '' : String(u.role_id),
+        });
       } else if (!userAnswer.sessionEnded) navigate(area.to('_user_list_'), { replace: true });
     },
     [editing, id, area, navigate],
@@ -58,13 +69,24 @@ export function UserFormPage({ routeKey }: ScreenProps) {
     e.preventDefault();
     if (noRole) return notices.warning(T.users.noRole);
     const roleId = values.role_id === '' ? undefined : Number(values.role_id);
-    const person = { first: values.first.trim(), last: values.last.trim(), email: values.email.trim(), role_id: roleId };
+    const person = {
+      first: values.first.trim(),
+      last: values.last.trim(),
+      email: values.email.trim(),
+      role_id: roleId,
+    };
     const send = async () => {
       if (editing) {
         const parsed = EditUserInput.safeParse({ id: Number(id), ...person });
         return parsed.success ? api.call(contracts.users.edit, parsed.data) : parsed.error;
       }
-      const parsed = AddUserInput.safeParse({ username: values.username.trim(), ...person, pass: values.pass, passv: values.passv, email_verification: false });
+      const parsed = AddUserInput.safeParse({
+        username: values.username.trim(),
+        ...person,
+        pass: values.pass,
+        passv: values.passv,
+        email_verification: false,
+      });
       return parsed.success ? api.call(contracts.users.add, parsed.data) : parsed.error;
     };
     setSaving(true);
@@ -86,7 +108,11 @@ export function UserFormPage({ routeKey }: ScreenProps) {
     if (field) fieldErrors[field] = code === -3 ? T.users.usernameTaken : T.users.emailTaken;
     setErrors(fieldErrors);
     // add names -3 / -4 (and -12 no role) in its notice; edit says 'Edit User Gagal' (the field shows why)
-    notices.error(editing ? failureMessage(r, { fallback: T.users.editFailed }) : failureMessage(r, { byCode: contracts.users.add.errors, fallback: T.users.addFailed }));
+    notices.error(
+      editing
+        ? failureMessage(r, { fallback: T.users.editFailed })
+        : failureMessage(r, { byCode: contracts.users.add.errors, fallback: T.users.addFailed }),
+    );
   };
 
   const field = (name: Field, label: string, extra: Partial<React.ComponentProps<typeof TextField>> = {}) => ({
@@ -97,9 +123,25 @@ export function UserFormPage({ routeKey }: ScreenProps) {
   return (
     <Card sx={{ position: 'relative', maxWidth: 1000 }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>{editing ? T.users.editTitle : T.users.addTitle}</Typography>
-        {noRole && <Alert severity="warning" sx={{ mb: 3 }} data-testid="no-role">{T.users.noRole}</Alert>}
-        <Box component="form" noValidate onSubmit={submit} sx={{ display: 'grid', gap: 4, gridTemplateColumns: '1fr', '@media (min-width: 768px)': { gridTemplateColumns: '200px 1fr' } }}>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
+          {editing ? T.users.editTitle : T.users.addTitle}
+        </Typography>
+        {noRole && (
+          <Alert severity="warning" sx={{ mb: 3 }} data-testid="no-role">
+            {T.users.noRole}
+          </Alert>
+        )}
+        <Box
+          component="form"
+          noValidate
+          onSubmit={submit}
+          sx={{
+            display: 'grid',
+            gap: 4,
+            gridTemplateColumns: '1fr',
+            '@media (min-width: 768px)': { gridTemplateColumns: '200px 1fr' },
+          }}
+        >
           <AvatarPicker initial={values.first || values.username} disabled={busy} />
           <Box>
             <Stack spacing={0.5}>
@@ -109,7 +151,10 @@ export function UserFormPage({ routeKey }: ScreenProps) {
                 slotProps={{ input: { readOnly: editing }, htmlInput: { maxLength: 16 } }}
               />
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField {...field('first', T.users.first, { required: true })} slotProps={{ htmlInput: { maxLength: 16 } }} />
+                <TextField
+                  {...field('first', T.users.first, { required: true })}
+                  slotProps={{ htmlInput: { maxLength: 16 } }}
+                />
                 <TextField {...field('last', T.users.last)} slotProps={{ htmlInput: { maxLength: 16 } }} />
               </Stack>
               <TextField {...field('email', T.users.email, { required: true, type: 'email' })} />
@@ -119,17 +164,26 @@ export function UserFormPage({ routeKey }: ScreenProps) {
                   <PasswordField {...field('passv', T.users.passv, { required: true, autoComplete: 'new-password' })} />
                 </Stack>
               )}
-              <TextField {...field('role_id', T.users.role, { required: true, select: true })} disabled={busy || noRole}>
+              <TextField
+                {...field('role_id', T.users.role, { required: true, select: true })}
+                disabled={busy || noRole}
+              >
                 {(roles ?? []).map((r) => (
-                  <MenuItem key={r.id} value={String(r.id)}>{r.name}</MenuItem>
+                  <MenuItem key={r.id} value={String(r.id)}>
+                    {r.name}
+                  </MenuItem>
                 ))}
                 {/* the current role while the list loads, so the select never shows an unknown value */}
                 {roles === null && values.role_id && <MenuItem value={values.role_id}>{values.role_id}</MenuItem>}
               </TextField>
             </Stack>
             <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-              <Button onClick={toList} disabled={saving}>{T.common.cancel}</Button>
-              <Button type="submit" variant="contained" disabled={busy || noRole}>{T.common.save}</Button>
+              <Button onClick={toList} disabled={saving}>
+                {T.common.cancel}
+              </Button>
+              <Button type="submit" variant="contained" disabled={busy || noRole}>
+                {T.common.save}
+              </Button>
             </Stack>
           </Box>
         </Box>

@@ -3,7 +3,21 @@
 // (then Info or Password) and Hapus; the list is reloaded after a delete.
 import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { Avatar, Box, Button, Card, CardActionArea, CardContent, Chip, ListItemIcon, ListItemText, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import {
+  Avatar,
+  Box,
+  Button,
+  Card,
+  CardActionArea,
+  CardContent,
+  Chip,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Stack,
+  Typography,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SettingsIcon from '@mui/icons-material/Settings';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -60,14 +74,26 @@ export function UserListPage() {
 
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
+      >
         <Box>
-          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>{T.users.listTitle}</Typography>
+          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
+            {T.users.listTitle}
+          </Typography>
           <Typography color="text.secondary">{T.users.listSubtitle}</Typography>
         </Box>
-        <Button component={RouterLink} to={area.to('_user_add_')} variant="contained" startIcon={<AddIcon />}>{T.users.createButton}</Button>
+        <Button component={RouterLink} to={area.to('_user_add_')} variant="contained" startIcon={<AddIcon />}>
+          {T.users.createButton}
+        </Button>
       </Stack>
-      {users?.length === 0 && <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{T.users.empty}</Typography>}
+      {users?.length === 0 && (
+        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
+          {T.users.empty}
+        </Typography>
+      )}
       <Box
         data-testid="user-cards"
         sx={{
@@ -86,11 +112,31 @@ export function UserListPage() {
               aria-haspopup="menu"
               sx={{ height: '100%' }}
             >
-              <CardContent sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', textAlign: 'center', gap: 0.5 }}>
-                <Avatar sx={{ bgcolor: 'primary.main', width: 56, height: 56, mb: 1 }}>{u.first.charAt(0).toUpperCase()}</Avatar>
-                <Typography variant="subtitle1" sx={{ fontWeight: 700, maxWidth: '100%' }} noWrap>{u.username}</Typography>
-                <Typography variant="body2" color="text.secondary" sx={{ maxWidth: '100%' }} noWrap>{fullName(u)}</Typography>
-                <Chip size="small" label={u.role_name ?? T.users.noRoleName} variant={u.role_name ? 'filled' : 'outlined'} />
+              <CardContent
+                sx={{
+                  height: '100%',
+                  display: 'flex',
+                  flexDirection: 'column',
+                  alignItems: 'center',
+                  justifyContent: 'center',
+                  textAlign: 'center',
+                  gap: 0.5,
+                }}
+              >
+                <Avatar sx={{ bgcolor: 'primary.main', width: 56, height: 56, mb: 1 }}>
+                  {u.first.charAt(0).toUpperCase()}
+                </Avatar>
+                <Typography variant="subtitle1" sx={{ fontWeight: 700, maxWidth: '100%' }} noWrap>
+                  {u.username}
+                </Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ maxWidth: '100%' }} noWrap>
+                  {fullName(u)}
+                </Typography>
+                <Chip
+                  size="small"
+                  label={u.role_name ?? T.users.noRoleName}
+                  variant={u.role_name ? 'filled' : 'outlined'}
+                />
               </CardContent>
             </CardActionArea>
           </Card>
@@ -100,21 +146,29 @@ export function UserListPage() {
         {menu?.level === 'manage'
           ? [
               <MenuItem key="back" onClick={() => setMenu({ ...menu, level: 'root' })} dense>
-                <ListItemIcon><ChevronLeftIcon fontSize="small" /></ListItemIcon>
+                <ListItemIcon>
+                  <ChevronLeftIcon fontSize="small" />
+                </ListItemIcon>
                 <ListItemText>{T.users.manage}</ListItemText>
               </MenuItem>,
               <MenuItem key="info" onClick={go('_user_edit_/{id}')}>
-                <ListItemIcon><InfoIcon fontSize="small" /></ListItemIcon>
+                <ListItemIcon>
+                  <InfoIcon fontSize="small" />
+                </ListItemIcon>
                 <ListItemText>{T.users.info}</ListItemText>
               </MenuItem>,
               <MenuItem key="password" onClick={go('@user/password/{id}')}>
-                <ListItemIcon><KeyIcon fontSize="small" /></ListItemIcon>
+                <ListItemIcon>
+                  <KeyIcon fontSize="small" />
+                </ListItemIcon>
                 <ListItemText>{T.users.password}</ListItemText>
               </MenuItem>,
             ]
           : [
               <MenuItem key="manage" onClick={() => menu && setMenu({ ...menu, level: 'manage' })}>
-                <ListItemIcon><SettingsIcon fontSize="small" /></ListItemIcon>
+                <ListItemIcon>
+                  <SettingsIcon fontSize="small" />
+                </ListItemIcon>
                 <ListItemText>{T.users.manage}</ListItemText>
               </MenuItem>,
               <MenuItem
@@ -125,7 +179,9 @@ export function UserListPage() {
                   if (user) void remove(user);
                 }}
               >
-                <ListItemIcon><DeleteIcon fontSize="small" color="error" /></ListItemIcon>
+                <ListItemIcon>
+                  <DeleteIcon fontSize="small" color="error" />
+                </ListItemIcon>
                 <ListItemText>{T.users.delete}</ListItemText>
               </MenuItem>,
             ]}

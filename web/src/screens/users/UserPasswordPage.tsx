@@ -67,16 +67,24 @@ export function UserPasswordPage() {
   return (
     <Card sx={{ position: 'relative', maxWidth: 560 }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }}>{T.users.passwordTitle}</Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }} data-testid="password-user">{username ? T.users.passwordFor(username) : ' '}</Typography>
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700 }}>
+          {T.users.passwordTitle}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 3 }} data-testid="password-user">
+          {username ? T.users.passwordFor(username) : ' '}
+        </Typography>
         <Box component="form" noValidate onSubmit={submit}>
           <Stack spacing={0.5}>
             <PasswordField {...field('passn', T.users.newPassword)} autoFocus />
             <PasswordField {...field('passv', T.users.confirmPassword)} />
           </Stack>
           <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-            <Button onClick={toList} disabled={busy}>{T.common.cancel}</Button>
-            <Button type="submit" variant="contained" disabled={busy}>{T.common.save}</Button>
+            <Button onClick={toList} disabled={busy}>
+              {T.common.cancel}
+            </Button>
+            <Button type="submit" variant="contained" disabled={busy}>
+              {T.common.save}
+            </Button>
           </Stack>
         </Box>
       </CardContent>

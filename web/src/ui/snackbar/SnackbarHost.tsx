@@ -31,7 +31,17 @@ function NoticeItem({ notice }: { notice: Notice }) {
 export function SnackbarHost() {
   const shown = useSyncExternalStore(notices.subscribe, notices.snapshot, notices.snapshot);
   return (
-    <Box sx={{ position: 'fixed', top: 16, right: 16, zIndex: (t) => t.zIndex.snackbar, display: 'flex', flexDirection: 'column', gap: 1 }}>
+    <Box
+      sx={{
+        position: 'fixed',
+        top: 16,
+        right: 16,
+        zIndex: (t) => t.zIndex.snackbar,
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 1,
+      }}
+    >
       {shown.map((n) => (
         <NoticeItem key={n.id} notice={n} />
       ))}

@@ -36,7 +36,10 @@ describe('notification queue', () => {
     expect(shown.map((x) => x.message)).toEqual(['Sensor lain tersimpan', 'Konfigurasi sukses']);
   });
   it("a success replaces the earlier attempt's failure about the same action", () => {
-    let shown = pushNotice([], { ...n(1, 'Domain sudah terpakai, silahkan gunakan domain lain', 'error'), topic: 'apps.add' });
+    let shown = pushNotice([], {
+      ...n(1, 'Domain sudah terpakai, silahkan gunakan domain lain', 'error'),
+      topic: 'apps.add',
+    });
     shown = pushNotice(shown, { ...n(2, 'Tambah Aplikasi Sukses', 'success'), topic: 'apps.add' });
     expect(shown).toEqual([{ id: 2, level: 'success', message: 'Tambah Aplikasi Sukses', topic: 'apps.add' }]);
   });

@@ -20,7 +20,12 @@ export interface UsageContext {
  * is a reset and counts the new value (the counter restarted from zero), as Prometheus' increase() does. A rollup
  * bucket is taken whole when it is monotone (its first is its min and its last its max), else its raw points decide.
  */
-export function bucketAggregates(fn: AggregateFn, pieces: readonly Piece[], boundaries: readonly number[], usage?: UsageContext): (number | null)[] {
+export function bucketAggregates(
+  fn: AggregateFn,
+  pieces: readonly Piece[],
+  boundaries: readonly number[],
+  usage?: UsageContext,
+): (number | null)[] {
   const n = boundaries.length - 1;
   const count = new Array<number>(n).fill(0);
   const acc = new Array<number | null>(n).fill(null);
@@ -89,7 +94,8 @@ export function valuesAggregate(fn: AggregateFn, values: readonly number[]): num
       return values[values.length - 1]!;
     case 'USAGE': {
       let inc = 0;
-      for (let i = 1; i < values.length; i++) inc += values[i]! >= values[i - 1]! ? values[i]! - values[i - 1]! : values[i]!;
+      for (let i = 1; i < values.length; i++)
+        inc += values[i]! >= values[i - 1]! ? values[i]! - values[i - 1]! : values[i]!;
       return inc;
     }
   }

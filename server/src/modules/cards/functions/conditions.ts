@@ -1,7 +1,15 @@
 // The condition functions (queryType condition / condition_bool): BOOL (is the condition true), MATH (a number),
 // FORMAT (text with `{variable}` holes), IFELSE (the true or the false value; text values are templates too).
 import { T } from '@sentra/contracts';
-import { ExpressionError, compiled, evaluate, parseTemplate, renderTemplate, type ExprValue, type VariableLookup } from '../expression.js';
+import {
+  ExpressionError,
+  compiled,
+  evaluate,
+  parseTemplate,
+  renderTemplate,
+  type ExprValue,
+  type VariableLookup,
+} from '../expression.js';
 
 export const CONDITIONS = ['BOOL', 'FORMAT', 'IFELSE', 'MATH'] as const;
 export type ConditionFn = (typeof CONDITIONS)[number];
@@ -33,7 +41,12 @@ export interface ConditionQuery {
 }
 
 /** Evaluates a condition function; throws ExpressionError (shown on the card) for a bad expression or value. */
-export function evaluateCondition(fn: ConditionFn, q: ConditionQuery, lookup: VariableLookup, decimals: number): ExprValue {
+export function evaluateCondition(
+  fn: ConditionFn,
+  q: ConditionQuery,
+  lookup: VariableLookup,
+  decimals: number,
+): ExprValue {
   const src = q.condition ?? '';
   switch (fn) {
     case 'BOOL':

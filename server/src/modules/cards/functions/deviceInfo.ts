@@ -4,7 +4,17 @@
 // LATEST_UPDATE (the newest point of any of the device's series) needs the series and lives in cardQuery.ts.
 import type { DeviceFacts } from '../../devices/device-facts.js';
 
-export const DEVICE_INFO = ['DEVICE_CATEGORY', 'LABEL', 'DEVICE_TYPE', 'FIRMWARE', 'LATITUDE', 'LONGITUDE', 'SN', 'DEVICE_ID', 'ONLINE'] as const;
+export const DEVICE_INFO = [
+  'DEVICE_CATEGORY',
+  'LABEL',
+  'DEVICE_TYPE',
+  'FIRMWARE',
+  'LATITUDE',
+  'LONGITUDE',
+  'SN',
+  'DEVICE_ID',
+  'ONLINE',
+] as const;
 export type DeviceInfoFn = (typeof DEVICE_INFO)[number];
 export const isDeviceInfo = (q: string): q is DeviceInfoFn => (DEVICE_INFO as readonly string[]).includes(q);
 

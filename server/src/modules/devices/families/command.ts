@@ -40,7 +40,14 @@ export interface CommandWire {
   /** The message that carries command `id` to the device, or null when the device cannot take it. */
   encode(row: DeviceRow, id: string, cmd: CommandBody, lora: LoraDownlink): Outbound | null;
   /** The verdict when `topic`/`payload` answers the pending command `id` to `row`; undefined when it does not. */
-  matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer, loraApplication: string): ReplyVerdict | undefined;
+  matchReply(
+    row: DeviceRow,
+    id: string,
+    cmd: CommandBody,
+    topic: string,
+    payload: Buffer,
+    loraApplication: string,
+  ): ReplyVerdict | undefined;
   /** Whether one of these broker connections carries the device's commands; absent: a connection of the device itself. */
   reachable?(row: DeviceRow, connected: readonly DeviceIdentity[]): boolean;
 }

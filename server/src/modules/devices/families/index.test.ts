@@ -11,9 +11,18 @@ describe('the wire family table', () => {
   it('gives every MQTT device family one wire protocol and none to the cloud integrations', () => {
     const wires = Object.fromEntries(deviceFamilies.map((f) => [f.key, WIRE_OF_CATEGORY[f.category] ?? null]));
     expect(wires).toEqual({
-      dummy: 'generic', sentraEnd: 'generic', mqtt: 'generic', lora: 'lora', tasmota: 'tasmota',
-      zlan: 'gateway', usrIot: 'gateway', bivocom: 'gateway', friendcom: 'gateway', sentraGateway: 'gateway',
-      emma: null, imou: null,
+      dummy: 'generic',
+      sentraEnd: 'generic',
+      mqtt: 'generic',
+      lora: 'lora',
+      tasmota: 'tasmota',
+      zlan: 'gateway',
+      usrIot: 'gateway',
+      bivocom: 'gateway',
+      friendcom: 'gateway',
+      sentraGateway: 'gateway',
+      emma: null,
+      imou: null,
     });
   });
 
@@ -27,10 +36,18 @@ describe('the wire family table', () => {
     expect([...roles].sort()).toEqual([...ROLES].sort());
     expect(new Set(kinds).size).toBe(kinds.length);
     // each MQTT family's activation kind is its wire family's
-    for (const f of deviceFamilies) if (familyOf(f.category)) expect(Object.keys(familyOf(f.category)!.registration)).toContain(f.activation);
+    for (const f of deviceFamilies)
+      if (familyOf(f.category)) expect(Object.keys(familyOf(f.category)!.registration)).toContain(f.activation);
   });
 
   it('answers a broker role with the family that speaks for it', () => {
-    expect(ROLES.map((r) => familyOfRole(r)?.wire)).toEqual(['generic', 'generic', 'tasmota', 'gateway', 'gateway', 'lora']);
+    expect(ROLES.map((r) => familyOfRole(r)?.wire)).toEqual([
+      'generic',
+      'generic',
+      'tasmota',
+      'gateway',
+      'gateway',
+      'lora',
+    ]);
   });
 });

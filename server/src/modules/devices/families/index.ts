@@ -22,7 +22,17 @@ export type { CommandBody, LoraDownlink, Outbound, ReplyVerdict } from './comman
 export type { DeviceRow } from '../devices.table.js';
 export { brokerSecret, type FamilyBehaviour, type FamilyDeps, type Prepared } from './registration.js';
 export { uidHiddenFrom } from './gateway/registration.js';
-export { isUnder, nothing, own, type BrokerRules, type DeviceIdentity, type DeviceRole, type HeardEnv, type TopicEnv, type TopicRules } from './topics.js';
+export {
+  isUnder,
+  nothing,
+  own,
+  type BrokerRules,
+  type DeviceIdentity,
+  type DeviceRole,
+  type HeardEnv,
+  type TopicEnv,
+  type TopicRules,
+} from './topics.js';
 export { decodeLora, loraDecoderSchema, type LoraDecoder, type LoraField } from './lora/decoder.js';
 
 export const WIRE_FAMILIES: Readonly<Record<WireProtocol, WireFamily>> = {
@@ -38,7 +48,9 @@ export const WIRE_OF_CATEGORY: Readonly<Record<number, WireProtocol>> = Object.f
 );
 
 /** A broker identity's role → the wire family it speaks, from the families' own `broker.roles`. */
-const FAMILY_OF_ROLE: ReadonlyMap<DeviceRole, WireFamily> = new Map(Object.values(WIRE_FAMILIES).flatMap((f) => f.broker.roles.map((r) => [r, f] as const)));
+const FAMILY_OF_ROLE: ReadonlyMap<DeviceRole, WireFamily> = new Map(
+  Object.values(WIRE_FAMILIES).flatMap((f) => f.broker.roles.map((r) => [r, f] as const)),
+);
 
 /** The wire family a broker identity of this role speaks. */
 export const familyOfRole = (role: DeviceRole): WireFamily | undefined => FAMILY_OF_ROLE.get(role);
@@ -51,7 +63,12 @@ export const familyOf = (category: number): WireFamily | undefined => {
 
 /** The uplink of a message, by the device's family; the topic must belong to it. Never throws: every failure is a
  * typed rejection the pipeline counts. */
-export function adaptMessage(ctx: DeviceContext, topic: string, payload: Buffer, maxPayloadBytes = MAX_PAYLOAD_BYTES): AdapterResult {
+export function adaptMessage(
+  ctx: DeviceContext,
+  topic: string,
+  payload: Buffer,
+  maxPayloadBytes = MAX_PAYLOAD_BYTES,
+): AdapterResult {
   if (payload.length > maxPayloadBytes) return reject('too_large', `${payload.length} bytes`);
   const family = familyOf(ctx.category);
   if (!family) return reject('unknown_topic', `category ${ctx.category} has no MQTT telemetry`);
@@ -72,7 +89,14 @@ export function encodeCommand(row: DeviceRow, id: string, cmd: CommandBody, lora
 }
 
 /** The verdict when `topic`/`payload` answers the pending command `id` to `row`; undefined when it does not. */
-export function matchReply(row: DeviceRow, id: string, cmd: CommandBody, topic: string, payload: Buffer, loraApplication = String(row.appId)): ReplyVerdict | undefined {
+export function matchReply(
+  row: DeviceRow,
+  id: string,
+  cmd: CommandBody,
+  topic: string,
+  payload: Buffer,
+  loraApplication = String(row.appId),
+): ReplyVerdict | undefined {
   return familyOf(row.category)?.command.matchReply(row, id, cmd, topic, payload, loraApplication);
 }
 
@@ -82,6 +106,13 @@ const CLOUD_REGISTRATION: WireFamily['registration'] = { plugin: pluginRegistrat
 /** Every activation kind's behaviour (contracts' family table names the kind of each family): the wire families' own,
  * and the cloud integrations'. */
 export function familyBehaviours(deps: FamilyDeps): Record<ActivationKind, FamilyBehaviour> {
-  const kinds: WireFamily['registration'] = Object.assign({}, ...Object.values(WIRE_FAMILIES).map((f) => f.registration), CLOUD_REGISTRATION);
-  return Object.fromEntries(Object.entries(kinds).map(([kind, make]) => [kind, make!(deps)])) as Record<ActivationKind, FamilyBehaviour>;
+  const kinds: WireFamily['registration'] = Object.assign(
+    {},
+    ...Object.values(WIRE_FAMILIES).map((f) => f.registration),
+    CLOUD_REGISTRATION,
+  );
+  return Object.fromEntries(Object.entries(kinds).map(([kind, make]) => [kind, make!(deps)])) as Record<
+    ActivationKind,
+    FamilyBehaviour
+  >;
 }

@@ -15,7 +15,9 @@ type Input = Record<string, any>;
 
 export interface Prepared {
   /** identity columns (uid, broker credentials, token, LoRa) */
-  columns: Partial<Pick<DeviceRow, 'uid' | 'brokerUsername' | 'brokerPassword' | 'topic' | 'tokenId' | 'devEui' | 'networkServerId'>>;
+  columns: Partial<
+    Pick<DeviceRow, 'uid' | 'brokerUsername' | 'brokerPassword' | 'topic' | 'tokenId' | 'devEui' | 'networkServerId'>
+  >;
   /** the family's other fields, kept as JSON */
   details: Record<string, unknown>;
   /** what the add's answer shows once and the registry does not keep (a broker secret; its hash is in `columns`) */
@@ -49,4 +51,3 @@ export function brokerSecret() {
   const secret = newBrokerSecret();
   return { secret, stored: hashBrokerSecret(secret) };
 }
-

@@ -45,7 +45,10 @@ export interface TopicRules {
 }
 
 export const nothing: TopicRules = { publish: () => false, subscribe: () => false };
-export const own = (...prefix: string[]): TopicRules => ({ publish: (t) => isUnder(t, ...prefix), subscribe: (f) => isUnder(f, ...prefix) });
+export const own = (...prefix: string[]): TopicRules => ({
+  publish: (t) => isUnder(t, ...prefix),
+  subscribe: (f) => isUnder(f, ...prefix),
+});
 
 /** What topic rules may look up beyond the identity: a network server's own application ids (ChirpStack UUIDs). */
 export interface TopicEnv {

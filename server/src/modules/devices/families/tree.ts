@@ -1,10 +1,26 @@
 // The one walk every adapter shares: `{ param: value | { subparam: value } }` under a sensor and configtype → points.
 import { inferDatatype, type Datatype } from '../../telemetry/datatypes.js';
 import { jsonDepthWithin } from '@sentra/contracts';
-import { isPlainObject, MAX_DEPTH, reject, unstorable, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from './wire.js';
+import {
+  isPlainObject,
+  MAX_DEPTH,
+  reject,
+  unstorable,
+  validName,
+  type AdapterResult,
+  type DeviceContext,
+  type RawPoint,
+  type RawState,
+} from './wire.js';
 
 /** Appends the points of one configtype's params; a rejection when a name or a value makes the whole message malformed. */
-export function pointsOfParams(ctx: DeviceContext, sensor: string, configtype: string, params: Record<string, unknown>, out: RawPoint[]): AdapterResult | undefined {
+export function pointsOfParams(
+  ctx: DeviceContext,
+  sensor: string,
+  configtype: string,
+  params: Record<string, unknown>,
+  out: RawPoint[],
+): AdapterResult | undefined {
   for (const param in params) {
     if (!validName(param)) return reject('bad_shape', 'name');
     const value = params[param];
@@ -16,7 +32,15 @@ export function pointsOfParams(ctx: DeviceContext, sensor: string, configtype: s
         if (!validName(subparam)) return reject('bad_shape', 'name');
         const sub = value[subparam];
         if (sub === null || sub === undefined) continue;
-        const bad = pushPoint(sensor, configtype, param, subparam, ctx.declaredDatatype?.(sensor, configtype, param, subparam), sub, out);
+        const bad = pushPoint(
+          sensor,
+          configtype,
+          param,
+          subparam,
+          ctx.declaredDatatype?.(sensor, configtype, param, subparam),
+          sub,
+          out,
+        );
         if (bad) return bad;
       }
       continue;
@@ -28,7 +52,15 @@ export function pointsOfParams(ctx: DeviceContext, sensor: string, configtype: s
 }
 
 /** One value (not null) as a point of its declared datatype, else of its JSON type; a rejection when it cannot be one. */
-export function pushPoint(sensor: string, configtype: string, param: string, subparam: string, declared: Datatype | undefined, value: unknown, out: RawPoint[]): AdapterResult | undefined {
+export function pushPoint(
+  sensor: string,
+  configtype: string,
+  param: string,
+  subparam: string,
+  declared: Datatype | undefined,
+  value: unknown,
+  out: RawPoint[],
+): AdapterResult | undefined {
   const datatype = declared ?? inferDatatype(value);
   // the one JSON value without a datatype: a number beyond a double (1e999 reads as Infinity)
   if (!datatype) return reject('bad_value', `${param}: number out of range`);

@@ -125,7 +125,8 @@ export function commandReply(payload: Buffer): AdapterResult {
   const json = parseJson(payload);
   if (!json.ok) return reject('not_json');
   const body = json.value;
-  if (!isPlainObject(body) || typeof body.id !== 'string' || typeof body.ok !== 'boolean') return reject('bad_shape', 'a reply is {id, ok, code?}');
+  if (!isPlainObject(body) || typeof body.id !== 'string' || typeof body.ok !== 'boolean')
+    return reject('bad_shape', 'a reply is {id, ok, code?}');
   return jsonDepthWithin(body, MAX_DEPTH) ? NOTHING : reject('bad_shape', `nested deeper than ${MAX_DEPTH}`);
 }
 
@@ -139,4 +140,5 @@ export function parseDeviceTime(v: unknown): number | undefined {
   return undefined;
 }
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -48,7 +48,10 @@ export function isPublicAddress(address: string): boolean {
 }
 
 function refused(host: string, address: string): DeliveryError {
-  return new DeliveryError(`webhook address ${host} (${address}) is not public; set WEBHOOK_ALLOW_PRIVATE=on to allow it`, { permanent: true });
+  return new DeliveryError(
+    `webhook address ${host} (${address}) is not public; set WEBHOOK_ALLOW_PRIVATE=on to allow it`,
+    { permanent: true },
+  );
 }
 
 /** Refuses a URL whose host is a non-public IP literal (these are connected to without a lookup). */

@@ -40,7 +40,10 @@ export function createEmailTransport(s: EmailSettings): Transport {
       let timer: NodeJS.Timeout | undefined;
       let onAbort: (() => void) | undefined;
       const stopped = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new DeliveryError(`no answer from the SMTP server within ${s.timeoutMs * 2} ms`)), s.timeoutMs * 2);
+        timer = setTimeout(
+          () => reject(new DeliveryError(`no answer from the SMTP server within ${s.timeoutMs * 2} ms`)),
+          s.timeoutMs * 2,
+        );
         onAbort = () => reject(new DeliveryError('aborted: the gateway is shutting down'));
         signal.addEventListener('abort', onAbort, { once: true });
       });

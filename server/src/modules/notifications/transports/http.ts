@@ -31,7 +31,10 @@ export function post(url: URL, opts: PostOptions): Promise<HttpAnswer> {
       lookup: opts.lookup,
       agent: false,
     });
-    const deadline = setTimeout(() => req.destroy(new DeliveryError(`no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    const deadline = setTimeout(
+      () => req.destroy(new DeliveryError(`no answer within ${opts.timeoutMs} ms`)),
+      opts.timeoutMs,
+    );
     const onAbort = () => req.destroy(new DeliveryError('aborted: the gateway is shutting down'));
     opts.signal.addEventListener('abort', onAbort, { once: true });
     const done = () => {
@@ -71,5 +74,7 @@ export function checkAnswer(provider: string, answer: HttpAnswer): void {
   if (answer.status >= 200 && answer.status < 300) return;
   const retry = answer.status === 408 || answer.status === 429 || answer.status >= 500;
   const detail = clipLine(answer.body, 300);
-  throw new DeliveryError(`${provider} answered HTTP ${answer.status}${detail ? `: ${detail}` : ''}`, { permanent: !retry });
+  throw new DeliveryError(`${provider} answered HTTP ${answer.status}${detail ? `: ${detail}` : ''}`, {
+    permanent: !retry,
+  });
 }

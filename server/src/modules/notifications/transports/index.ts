@@ -13,13 +13,29 @@ export type Transports = Partial<Record<NotificationChannel, Transport>>;
 export function createTransports(config: Config): Transports {
   const timeoutMs = config.NOTIFY_TIMEOUT_MS;
   const t: Transports = {};
-  if (config.SMTP_URL && config.SMTP_FROM) t.EMAIL = createEmailTransport({ url: config.SMTP_URL, from: config.SMTP_FROM, timeoutMs });
+  if (config.SMTP_URL && config.SMTP_FROM)
+    t.EMAIL = createEmailTransport({ url: config.SMTP_URL, from: config.SMTP_FROM, timeoutMs });
   if (config.SMS_ACCOUNT_SID && config.SMS_AUTH_TOKEN && config.SMS_FROM) {
-    t.SMS = createSmsTransport({ apiUrl: config.SMS_API_URL, accountSid: config.SMS_ACCOUNT_SID, authToken: config.SMS_AUTH_TOKEN, from: config.SMS_FROM, timeoutMs });
+    t.SMS = createSmsTransport({
+      apiUrl: config.SMS_API_URL,
+      accountSid: config.SMS_ACCOUNT_SID,
+      authToken: config.SMS_AUTH_TOKEN,
+      from: config.SMS_FROM,
+      timeoutMs,
+    });
   }
   if (config.WHATSAPP_PHONE_NUMBER_ID && config.WHATSAPP_TOKEN) {
-    t.WHATSAPP = createWhatsappTransport({ apiUrl: config.WHATSAPP_API_URL, phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID, token: config.WHATSAPP_TOKEN, timeoutMs });
+    t.WHATSAPP = createWhatsappTransport({
+      apiUrl: config.WHATSAPP_API_URL,
+      phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
+      token: config.WHATSAPP_TOKEN,
+      timeoutMs,
+    });
   }
-  t.WEBHOOK = createWebhookTransport({ secret: config.WEBHOOK_SECRET, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE === 'on', timeoutMs });
+  t.WEBHOOK = createWebhookTransport({
+    secret: config.WEBHOOK_SECRET,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE === 'on',
+    timeoutMs,
+  });
   return t;
 }

@@ -21,7 +21,9 @@ export interface ProviderRequest {
 }
 
 export function smsRequest(s: SmsSettings, m: OutgoingMessage): ProviderRequest {
-  const url = new URL(`${s.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(s.accountSid)}/Messages.json`);
+  const url = new URL(
+    `${s.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(s.accountSid)}/Messages.json`,
+  );
   const text = m.subject ? `${m.subject}\n${m.body}` : m.body;
   return {
     url,

@@ -49,7 +49,8 @@ export function webhookRequest(s: WebhookSettings, m: OutgoingMessage): Provider
   } catch {
     throw new DeliveryError('webhook address is not a URL', { permanent: true });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DeliveryError('webhook address must be http(s)', { permanent: true });
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new DeliveryError('webhook address must be http(s)', { permanent: true });
   const timestamp = (s.now ?? Date.now)();
   const body = JSON.stringify(webhookPayload(m, timestamp));
   const headers: Record<string, string> = {
@@ -68,7 +69,12 @@ export function createWebhookTransport(s: WebhookSettings): Transport {
     async send(m, signal) {
       const req = webhookRequest(s, m);
       if (!s.allowPrivate) checkLiteralHost(req.url);
-      const answer = await post(req.url, { ...req, timeoutMs: s.timeoutMs, signal, lookup: s.allowPrivate ? undefined : publicOnlyLookup });
+      const answer = await post(req.url, {
+        ...req,
+        timeoutMs: s.timeoutMs,
+        signal,
+        lookup: s.allowPrivate ? undefined : publicOnlyLookup,
+      });
       checkAnswer('webhook', answer);
     },
   };

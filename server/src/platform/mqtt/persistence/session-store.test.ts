@@ -1,6 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { filterMatches, MAX_QUEUED_MESSAGES, MAX_RETAINED_BYTES, MAX_SESSIONS_PER_IDENTITY, SessionStore } from './session-store.js';
+import {
+  filterMatches,
+  MAX_QUEUED_MESSAGES,
+  MAX_RETAINED_BYTES,
+  MAX_SESSIONS_PER_IDENTITY,
+  SessionStore,
+} from './session-store.js';
 
 const schema = `
 CREATE TABLE mqtt_retained (topic text PRIMARY KEY NOT NULL, payload blob NOT NULL, qos integer NOT NULL, properties text, expires_at integer);
@@ -90,7 +96,8 @@ describe('the broker session store', () => {
 
   it(`holds at most ${MAX_SESSIONS_PER_IDENTITY} away sessions per identity, ending the oldest`, () => {
     const s = new SessionStore(db());
-    for (let i = 0; i < MAX_SESSIONS_PER_IDENTITY + 2; i++) s.keep(`c${i}`, 'device:1', [{ topic: 'a', qos: 1 }], Date.now() + 60_000);
+    for (let i = 0; i < MAX_SESSIONS_PER_IDENTITY + 2; i++)
+      s.keep(`c${i}`, 'device:1', [{ topic: 'a', qos: 1 }], Date.now() + 60_000);
     expect(s.size.sessions).toBe(MAX_SESSIONS_PER_IDENTITY);
     expect(s.take('c0', 'device:1', false)).toBeUndefined();
     expect(s.take(`c${MAX_SESSIONS_PER_IDENTITY + 1}`, 'device:1', false)).toBeDefined();

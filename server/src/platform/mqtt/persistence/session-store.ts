@@ -65,7 +65,8 @@ export function filterMatches(filter: string, topic: string): boolean {
 }
 
 /** what a queued message counts against its session's MAX_QUEUED_BYTES: its payload and its MQTT 5 properties */
-const bytesOf = (m: StoredMessage) => m.payload.length + (m.properties === undefined ? 0 : JSON.stringify(m.properties).length);
+const bytesOf = (m: StoredMessage) =>
+  m.payload.length + (m.properties === undefined ? 0 : JSON.stringify(m.properties).length);
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 const parse = (s: string | null) => (s === null ? undefined : (JSON.parse(s) as Record<string, unknown>));
 
@@ -89,14 +90,24 @@ export class SessionStore {
     private readonly failed: (err: unknown) => void = () => {},
   ) {
     this.sql = {
-      putRetained: db.prepare('INSERT OR REPLACE INTO mqtt_retained (topic, payload, qos, properties, expires_at) VALUES (?, ?, ?, ?, ?)'),
+      putRetained: db.prepare(
+        'INSERT OR REPLACE INTO mqtt_retained (topic, payload, qos, properties, expires_at) VALUES (?, ?, ?, ?, ?)',
+      ),
       delRetained: db.prepare('DELETE FROM mqtt_retained WHERE topic = ?'),
-      putSession: db.prepare('INSERT OR REPLACE INTO mqtt_sessions (client_id, identity_key, subscriptions, expires_at) VALUES (?, ?, ?, ?)'),
+      putSession: db.prepare(
+        'INSERT OR REPLACE INTO mqtt_sessions (client_id, identity_key, subscriptions, expires_at) VALUES (?, ?, ?, ?)',
+      ),
       delSession: db.prepare('DELETE FROM mqtt_sessions WHERE client_id = ?'),
-      putQueued: db.prepare('INSERT INTO mqtt_queued (client_id, topic, payload, qos, properties, expires_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      putQueued: db.prepare(
+        'INSERT INTO mqtt_queued (client_id, topic, payload, qos, properties, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
       delQueuedOf: db.prepare('DELETE FROM mqtt_queued WHERE client_id = ?'),
-      delOldestQueued: db.prepare('DELETE FROM mqtt_queued WHERE id IN (SELECT id FROM mqtt_queued WHERE client_id = ? ORDER BY id LIMIT ?)'),
-      delQueuedMessage: db.prepare('DELETE FROM mqtt_queued WHERE id = (SELECT id FROM mqtt_queued WHERE client_id = ? AND topic = ? AND payload = ? ORDER BY id LIMIT 1)'),
+      delOldestQueued: db.prepare(
+        'DELETE FROM mqtt_queued WHERE id IN (SELECT id FROM mqtt_queued WHERE client_id = ? ORDER BY id LIMIT ?)',
+      ),
+      delQueuedMessage: db.prepare(
+        'DELETE FROM mqtt_queued WHERE id = (SELECT id FROM mqtt_queued WHERE client_id = ? AND topic = ? AND payload = ? ORDER BY id LIMIT 1)',
+      ),
     };
     this.load();
   }
@@ -104,20 +115,45 @@ export class SessionStore {
   private load() {
     const now = this.now();
     type Row = { topic: string; payload: Buffer; qos: number; properties: string | null; expires_at: number | null };
-    for (const r of this.db.prepare('SELECT topic, payload, qos, properties, expires_at FROM mqtt_retained').all() as Row[]) {
+    for (const r of this.db
+      .prepare('SELECT topic, payload, qos, properties, expires_at FROM mqtt_retained')
+      .all() as Row[]) {
       if (r.expires_at !== null && r.expires_at <= now) continue;
-      const m: StoredMessage = { topic: r.topic, payload: r.payload, qos: r.qos as 0 | 1 | 2, properties: parse(r.properties), expiresAt: r.expires_at ?? undefined };
+      const m: StoredMessage = {
+        topic: r.topic,
+        payload: r.payload,
+        qos: r.qos as 0 | 1 | 2,
+        properties: parse(r.properties),
+        expiresAt: r.expires_at ?? undefined,
+      };
       this.retained.set(r.topic, m);
       this.retainedBytes += bytesOf(m);
     }
     type SessionRow = { client_id: string; identity_key: string; subscriptions: string; expires_at: number };
-    for (const r of this.db.prepare('SELECT client_id, identity_key, subscriptions, expires_at FROM mqtt_sessions').all() as SessionRow[]) {
-      this.addAway(r.client_id, { identityKey: r.identity_key, subscriptions: JSON.parse(r.subscriptions) as Subscription[], expiresAt: r.expires_at, queued: [], bytes: 0, stored: true });
+    for (const r of this.db
+      .prepare('SELECT client_id, identity_key, subscriptions, expires_at FROM mqtt_sessions')
+      .all() as SessionRow[]) {
+      this.addAway(r.client_id, {
+        identityKey: r.identity_key,
+        subscriptions: JSON.parse(r.subscriptions) as Subscription[],
+        expiresAt: r.expires_at,
+        queued: [],
+        bytes: 0,
+        stored: true,
+      });
     }
-    for (const r of this.db.prepare('SELECT client_id, topic, payload, qos, properties, expires_at FROM mqtt_queued ORDER BY id').all() as Array<Row & { client_id: string }>) {
+    for (const r of this.db
+      .prepare('SELECT client_id, topic, payload, qos, properties, expires_at FROM mqtt_queued ORDER BY id')
+      .all() as Array<Row & { client_id: string }>) {
       const s = this.away.get(r.client_id);
       if (!s) continue;
-      s.queued.push({ topic: r.topic, payload: r.payload, qos: r.qos as 0 | 1 | 2, properties: parse(r.properties), expiresAt: r.expires_at ?? undefined });
+      s.queued.push({
+        topic: r.topic,
+        payload: r.payload,
+        qos: r.qos as 0 | 1 | 2,
+        properties: parse(r.properties),
+        expiresAt: r.expires_at ?? undefined,
+      });
       s.bytes += bytesOf(s.queued[s.queued.length - 1]!);
     }
     this.expire();
@@ -159,7 +195,13 @@ export class SessionStore {
       this.write(() => this.sql.delRetained.run(m.topic));
       return;
     }
-    const kept: StoredMessage = { topic: m.topic, payload: Buffer.from(m.payload), qos: m.qos, properties: m.properties, expiresAt: m.expiresAt };
+    const kept: StoredMessage = {
+      topic: m.topic,
+      payload: Buffer.from(m.payload),
+      qos: m.qos,
+      properties: m.properties,
+      expiresAt: m.expiresAt,
+    };
     const bytes = this.retainedBytes - (before ? bytesOf(before) : 0) + bytesOf(kept);
     if ((!before && this.retained.size >= MAX_RETAINED) || bytes > MAX_RETAINED_BYTES) {
       this.counters.retained_refused++;
@@ -167,7 +209,9 @@ export class SessionStore {
     }
     this.retainedBytes = bytes;
     this.retained.set(m.topic, kept);
-    this.write(() => this.sql.putRetained.run(kept.topic, kept.payload, kept.qos, json(kept.properties), kept.expiresAt ?? null));
+    this.write(() =>
+      this.sql.putRetained.run(kept.topic, kept.payload, kept.qos, json(kept.properties), kept.expiresAt ?? null),
+    );
   }
 
   private addAway(clientId: string, s: AwaySession) {
@@ -214,7 +258,10 @@ export class SessionStore {
     this.removeAway(clientId);
     if (discard || s.expiresAt <= this.now()) return undefined;
     const now = this.now();
-    return { subscriptions: s.subscriptions, queued: s.queued.filter((m) => m.expiresAt === undefined || m.expiresAt > now) };
+    return {
+      subscriptions: s.subscriptions,
+      queued: s.queued.filter((m) => m.expiresAt === undefined || m.expiresAt > now),
+    };
   }
 
   /** whether any away session subscribes to anything (else no message needs looking at) */
@@ -225,7 +272,12 @@ export class SessionStore {
   /** whether an away session of `identityKey` subscribes to `topic` (a message there would wait for it) */
   awaits(topic: string, identityKey?: string): boolean {
     if (this.awayFilters.size === 0 || !this.awayFilters.matches(topic)) return false;
-    for (const s of this.away.values()) if ((identityKey === undefined || s.identityKey === identityKey) && s.subscriptions.some((sub) => sub.qos > 0 && filterMatches(sub.topic, topic))) return true;
+    for (const s of this.away.values())
+      if (
+        (identityKey === undefined || s.identityKey === identityKey) &&
+        s.subscriptions.some((sub) => sub.qos > 0 && filterMatches(sub.topic, topic))
+      )
+        return true;
     return false;
   }
 
@@ -239,17 +291,26 @@ export class SessionStore {
       let qos = 0;
       for (const sub of s.subscriptions) if (sub.qos > qos && filterMatches(sub.topic, m.topic)) qos = sub.qos;
       if (qos === 0) continue;
-      const q: StoredMessage = { topic: m.topic, payload: Buffer.from(m.payload), qos: Math.min(qos, m.qos) as 1 | 2, properties: m.properties, expiresAt: m.expiresAt };
+      const q: StoredMessage = {
+        topic: m.topic,
+        payload: Buffer.from(m.payload),
+        qos: Math.min(qos, m.qos) as 1 | 2,
+        properties: m.properties,
+        expiresAt: m.expiresAt,
+      };
       s.queued.push(q);
       s.bytes += bytesOf(q);
       let drop = 0;
-      while (s.queued.length - drop > MAX_QUEUED_MESSAGES || (s.bytes > MAX_QUEUED_BYTES && s.queued.length - drop > 1)) s.bytes -= bytesOf(s.queued[drop++]!);
+      while (s.queued.length - drop > MAX_QUEUED_MESSAGES || (s.bytes > MAX_QUEUED_BYTES && s.queued.length - drop > 1))
+        s.bytes -= bytesOf(s.queued[drop++]!);
       if (drop > 0) {
         s.queued.splice(0, drop);
         this.counters.queued_dropped += drop;
         this.write(() => this.sql.delOldestQueued.run(clientId, drop));
       }
-      this.write(() => this.sql.putQueued.run(clientId, q.topic, q.payload, q.qos, json(q.properties), q.expiresAt ?? null));
+      this.write(() =>
+        this.sql.putQueued.run(clientId, q.topic, q.payload, q.qos, json(q.properties), q.expiresAt ?? null),
+      );
     }
   }
 
@@ -267,7 +328,8 @@ export class SessionStore {
     // rare (a disconnect with messages unacknowledged): the session's rows are written again in their new order
     this.write(() => {
       this.sql.delQueuedOf.run(clientId);
-      for (const q of queued) this.sql.putQueued.run(clientId, q.topic, q.payload, q.qos, json(q.properties), q.expiresAt ?? null);
+      for (const q of queued)
+        this.sql.putQueued.run(clientId, q.topic, q.payload, q.qos, json(q.properties), q.expiresAt ?? null);
     });
   }
 

@@ -12,7 +12,13 @@ export const sessionAuth = (s: { tenant: { id: number; token: string } }, domain
 /** Connects once (no reconnection); resolves with the socket, or with the handshake refusal's `data`. */
 export function openSocket(url: string, auth: Record<string, string>): Promise<{ socket?: Socket; refusal?: any }> {
   return new Promise((resolve) => {
-    const socket = connectIo(url, { auth, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 3000 });
+    const socket = connectIo(url, {
+      auth,
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      timeout: 3000,
+    });
     socket.once('connect', () => resolve({ socket }));
     socket.once('connect_error', (err: Error & { data?: unknown }) => {
       socket.close();
@@ -22,4 +28,5 @@ export function openSocket(url: string, auth: Record<string, string>): Promise<{
 }
 
 /** Emits with an acknowledgement, failing after 3 s. */
-export const ask = (socket: Socket, event: string, body: unknown) => socket.timeout(3000).emitWithAck(event, body) as Promise<Record<string, any>>;
+export const ask = (socket: Socket, event: string, body: unknown) =>
+  socket.timeout(3000).emitWithAck(event, body) as Promise<Record<string, any>>;

@@ -64,7 +64,12 @@ const t = T.dashboards;
 const e = t.editor;
 
 /** `filter`: the query the preview is evaluated with, the dashboard's default filter as its view opens with it */
-type Loaded = { record: DashboardRecord; conf: ConfDashboardInput; state: ComponentEditorState | undefined; filter: Record<string, unknown> };
+type Loaded = {
+  record: DashboardRecord;
+  conf: ConfDashboardInput;
+  state: ComponentEditorState | undefined;
+  filter: Record<string, unknown>;
+};
 
 export function ComponentEditorPage({ routeKey }: ScreenProps) {
   const editing = routeKey === COMPONENT_EDIT_ROUTE;
@@ -103,7 +108,12 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
         }
         initial = componentEditorFrom(component, existing);
       }
-      setLoaded({ record: r.data, conf, state: initial, filter: filterParams(defaultViewFilter(conf.var, Date.now())) });
+      setLoaded({
+        record: r.data,
+        conf,
+        state: initial,
+        filter: filterParams(defaultViewFilter(conf.var, Date.now())),
+      });
       setState(initial);
       setGlobals({ ...((conf.var ?? {}) as Record<string, VariableValue>) });
     });
@@ -319,7 +329,11 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
               {e.localVariables(Object.keys(state.vars).length)} · {e.viewSet(Object.keys(state.view).length)}
             </Typography>
 
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={1.5}
+              sx={{ justifyContent: 'flex-end', flexWrap: 'wrap' }}
+            >
               <VariableButtons
                 scope="local"
                 global={globals}
@@ -331,7 +345,12 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
                   else setGlobals(({ [key]: _removed, ...rest }) => rest);
                 }}
               />
-              <Button variant="outlined" startIcon={<PaletteIcon />} disabled={!cat} onClick={() => setVisualising(true)}>
+              <Button
+                variant="outlined"
+                startIcon={<PaletteIcon />}
+                disabled={!cat}
+                onClick={() => setVisualising(true)}
+              >
                 {t.variables.visualization}
               </Button>
               <Box sx={{ flexGrow: 1 }} />
@@ -373,12 +392,15 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
   );
 }
 
-
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   return (
     <Box component="section">
       {title && (
-        <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1.5, textTransform: 'uppercase', letterSpacing: 0.5 }}>
+        <Typography
+          variant="subtitle2"
+          color="text.secondary"
+          sx={{ mb: 1.5, textTransform: 'uppercase', letterSpacing: 0.5 }}
+        >
           {title}
         </Typography>
       )}

@@ -19,7 +19,15 @@ export const PREVIEW_DEBOUNCE_MS = 400;
 
 type Evaluated = { sig: string; cat: string; data?: CardData; failure?: string; frame: number };
 
-export function ComponentPreview({ dashboardId, state, filter }: { dashboardId: number; state: ComponentEditorState; filter: Record<string, unknown> }) {
+export function ComponentPreview({
+  dashboardId,
+  state,
+  filter,
+}: {
+  dashboardId: number;
+  state: ComponentEditorState;
+  filter: Record<string, unknown>;
+}) {
   const preview = useMemo(() => previewOf(state), [state]);
   const component = preview.kind === 'card' ? preview.component : undefined;
   const live = component ? (cardDefinition(component.cat)?.live ?? false) : false;
@@ -36,7 +44,11 @@ export function ComponentPreview({ dashboardId, state, filter }: { dashboardId: 
         if (!current) return;
         frames.current += 1;
         const cat = sent.cat;
-        setEvaluated(isOk(r) ? { sig, cat, data: r.body as CardData, frame: frames.current } : { sig, cat, failure: failureMessage(r, { fallback: T.cardViews.cardError }), frame: frames.current });
+        setEvaluated(
+          isOk(r)
+            ? { sig, cat, data: r.body as CardData, frame: frames.current }
+            : { sig, cat, failure: failureMessage(r, { fallback: T.cardViews.cardError }), frame: frames.current },
+        );
       });
     }, PREVIEW_DEBOUNCE_MS);
     return () => {
@@ -53,7 +65,11 @@ export function ComponentPreview({ dashboardId, state, filter }: { dashboardId: 
 
   if (preview.kind === 'message')
     return (
-      <Alert severity={preview.incomplete ? 'warning' : 'info'} variant="outlined" data-testid="component-preview-message">
+      <Alert
+        severity={preview.incomplete ? 'warning' : 'info'}
+        variant="outlined"
+        data-testid="component-preview-message"
+      >
         {preview.message}
       </Alert>
     );
@@ -69,7 +85,12 @@ export function ComponentPreview({ dashboardId, state, filter }: { dashboardId: 
       )}
       <Box sx={{ width: { xs: '100%', md: `${(w / 4) * 100}%` }, minWidth: { md: 260 }, maxWidth: '100%' }}>
         <CardsReadOnly.Provider value={true}>
-          <CardSurface component={c} h={Math.max(1, Math.round(loadHeight(c)))} dashboardId={dashboardId} given={live ? given : undefined} />
+          <CardSurface
+            component={c}
+            h={Math.max(1, Math.round(loadHeight(c)))}
+            dashboardId={dashboardId}
+            given={live ? given : undefined}
+          />
         </CardsReadOnly.Provider>
       </Box>
     </Box>

@@ -21,7 +21,9 @@ export interface QueryEditorDialogProps {
 /** Mounted while open: each opening starts from the stored query. */
 export function QueryEditorDialog({ title, slot, initial, tags, onSave, onClose }: QueryEditorDialogProps) {
   const [state, send] = useReducer(queryEditorReducer, undefined, () =>
-    initial ? queryEditorFrom(initial, slot.kind, slot.fixedQueryType) : initialQueryEditor(slot.kind, slot.fixedQueryType),
+    initial
+      ? queryEditorFrom(initial, slot.kind, slot.fixedQueryType)
+      : initialQueryEditor(slot.kind, slot.fixedQueryType),
   );
   const [loading, setLoading] = useState(true);
   const [emptyByTags, setEmptyByTags] = useState<string>();

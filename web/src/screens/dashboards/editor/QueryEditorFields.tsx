@@ -25,7 +25,13 @@ import {
 } from '@mui/material';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import { SUBPARAM_LABEL_ADD_KEYS, T, type QueryFunction } from '@sentra/contracts';
-import { labelsFull, queryEditorReducer, type QueryEditorEvent, type QueryEditorState, type ResultType } from '../../../dashboards/editor/queryEditor.js';
+import {
+  labelsFull,
+  queryEditorReducer,
+  type QueryEditorEvent,
+  type QueryEditorState,
+  type ResultType,
+} from '../../../dashboards/editor/queryEditor.js';
 import {
   expressionField,
   fieldErrors,
@@ -61,8 +67,11 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
   const [touched, setTouched] = useState<ReadonlySet<EditorField>>(new Set());
   const touch = (field: EditorField) => setTouched((s) => (s.has(field) ? s : new Set([...s, field])));
   const fields = visibleFields(state);
-  const errors = Object.fromEntries(fieldErrors(state).map((e) => [e.field, e.message])) as Partial<Record<EditorField, string>>;
-  const errorOf = (field: EditorField) => (showAll || touched.has(field) || field === 'subparam_label' ? errors[field] : undefined);
+  const errors = Object.fromEntries(fieldErrors(state).map((e) => [e.field, e.message])) as Partial<
+    Record<EditorField, string>
+  >;
+  const errorOf = (field: EditorField) =>
+    showAll || touched.has(field) || field === 'subparam_label' ? errors[field] : undefined;
 
   const select = (field: EditorField, value: string | undefined, onChange: (v: string) => void) => {
     const id = `query-${field}`;
@@ -95,7 +104,9 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
   const draw = (field: EditorField) => {
     switch (field) {
       case 'query':
-        return <QuerySelect key={field} state={state} send={send} error={errorOf('query')} onTouch={() => touch('query')} />;
+        return (
+          <QuerySelect key={field} state={state} send={send} error={errorOf('query')} onTouch={() => touch('query')} />
+        );
       case 'device_id':
         return (
           <DevicePicker
@@ -136,7 +147,15 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
           />
         );
       case 'subparams':
-        return <SubparamsSelect key={field} state={state} send={send} error={errorOf('subparams')} onTouch={() => touch('subparams')} />;
+        return (
+          <SubparamsSelect
+            key={field}
+            state={state}
+            send={send}
+            error={errorOf('subparams')}
+            onTouch={() => touch('subparams')}
+          />
+        );
       case 'subparam_label':
         return <SubparamLabels key={field} state={state} send={send} />;
       case 'tags':
@@ -185,7 +204,9 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
             size="small"
             color="primary"
             value={state.resultType}
-            onChange={(_, resultType: ResultType | null) => resultType && send({ type: 'toggleResultType', resultType })}
+            onChange={(_, resultType: ResultType | null) =>
+              resultType && send({ type: 'toggleResultType', resultType })
+            }
           >
             {fieldOptions(state, 'resultType').map((o) => (
               <ToggleButton key={o.value} value={o.value}>
@@ -211,7 +232,11 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
             helperText={error}
             onBlur={() => touch(field)}
             onChange={(e) =>
-              send(field === 'true_condition' ? { type: 'changeTrue', value: e.target.value } : { type: 'changeFalse', value: e.target.value })
+              send(
+                field === 'true_condition'
+                  ? { type: 'changeTrue', value: e.target.value }
+                  : { type: 'changeFalse', value: e.target.value },
+              )
             }
           />
         );
@@ -227,7 +252,17 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
 }
 
 /** The Query selector: the card kind's functions under Data, Aggregate, Device Info and Condition. */
-function QuerySelect({ state, send, error, onTouch }: { state: QueryEditorState; send(e: QueryEditorEvent): void; error?: string; onTouch(): void }) {
+function QuerySelect({
+  state,
+  send,
+  error,
+  onTouch,
+}: {
+  state: QueryEditorState;
+  send(e: QueryEditorEvent): void;
+  error?: string;
+  onTouch(): void;
+}) {
   const items = queryGroups(state).flatMap((group) => [
     <ListSubheader key={`h-${group.heading}`}>{group.heading}</ListSubheader>,
     ...group.options.map((o) => (
@@ -255,7 +290,17 @@ function QuerySelect({ state, send, error, onTouch }: { state: QueryEditorState;
 }
 
 /** Graph queries on a param with several subparams: the Subparam multi-select. */
-function SubparamsSelect({ state, send, error, onTouch }: { state: QueryEditorState; send(e: QueryEditorEvent): void; error?: string; onTouch(): void }) {
+function SubparamsSelect({
+  state,
+  send,
+  error,
+  onTouch,
+}: {
+  state: QueryEditorState;
+  send(e: QueryEditorEvent): void;
+  error?: string;
+  onTouch(): void;
+}) {
   return (
     <FormControl fullWidth size="small" required error={!!error}>
       <InputLabel id="query-subparams-label">{q.subparams}</InputLabel>
@@ -327,7 +372,12 @@ function SubparamLabels({ state, send }: { state: QueryEditorState; send(e: Quer
       />
       <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap', rowGap: 1 }}>
         {state.subparam_label.map((label, index) => (
-          <Chip key={label} size="small" label={`${state.subparams[index] ?? ''}: ${label}`} onDelete={() => send({ type: 'removeSubparamLabel', index })} />
+          <Chip
+            key={label}
+            size="small"
+            label={`${state.subparams[index] ?? ''}: ${label}`}
+            onDelete={() => send({ type: 'removeSubparamLabel', index })}
+          />
         ))}
       </Stack>
       {state.subparams.length > 0 && state.subparam_label.length !== state.subparams.length && (

@@ -19,10 +19,24 @@ import { formGrid } from './formGrid.js';
 const e = T.dashboards.editor;
 
 /** Category, then the type selector its category has: unit, list type, chart type, control type and Manual/By All/Tags. */
-export function TypeSelectors({ state, send, error }: { state: ComponentEditorState; send(e: ComponentEditorEvent): void; error?: string }) {
+export function TypeSelectors({
+  state,
+  send,
+  error,
+}: {
+  state: ComponentEditorState;
+  send(e: ComponentEditorEvent): void;
+  error?: string;
+}) {
   const { category, subtype, unit, controlMode } = state.choice;
   const subtypes =
-    category === 'List' ? LIST_SUBTYPES.map((s) => s.label) : category === 'Chart' ? CHART_SUBTYPES.map((s) => s.label) : category === 'Control' ? CONTROL_SUBTYPES.map((s) => s.label) : [];
+    category === 'List'
+      ? LIST_SUBTYPES.map((s) => s.label)
+      : category === 'Chart'
+        ? CHART_SUBTYPES.map((s) => s.label)
+        : category === 'Control'
+          ? CONTROL_SUBTYPES.map((s) => s.label)
+          : [];
   return (
     <Box sx={formGrid(3)}>
       <TextField
@@ -42,7 +56,14 @@ export function TypeSelectors({ state, send, error }: { state: ComponentEditorSt
         ))}
       </TextField>
       {category === 'Single Value' && (
-        <TextField select label={e.unit} size="small" value={unit ?? ''} helperText=" " onChange={(ev) => send({ type: 'chooseUnit', unit: ev.target.value as UnitCode })}>
+        <TextField
+          select
+          label={e.unit}
+          size="small"
+          value={unit ?? ''}
+          helperText=" "
+          onChange={(ev) => send({ type: 'chooseUnit', unit: ev.target.value as UnitCode })}
+        >
           {SINGLE_VALUE_SUBTYPES.map((s) => (
             <MenuItem key={s.unit} value={s.unit}>
               {s.label}

@@ -35,9 +35,22 @@ import {
   type VariableDialogEvent,
   type VariableDialogState,
 } from '../../../dashboards/editor/variableDialog.js';
-import { filterFields, filterTypeChoices, intervalChoices, periodChoices, rangeChoices, rangeParamChoices } from '../../../dashboards/editor/filterChoices.js';
+import {
+  filterFields,
+  filterTypeChoices,
+  intervalChoices,
+  periodChoices,
+  rangeChoices,
+  rangeParamChoices,
+} from '../../../dashboards/editor/filterChoices.js';
 import { DevicePicker } from '../../../ui/DevicePicker.js';
-import { configOptions, deviceOptions, paramOptions, sensorOptions, type Option } from '../../../dashboards/editor/selectionSource.js';
+import {
+  configOptions,
+  deviceOptions,
+  paramOptions,
+  sensorOptions,
+  type Option,
+} from '../../../dashboards/editor/selectionSource.js';
 import { QueryEditorFields } from './QueryEditorFields.js';
 
 const v = T.dashboards.variables;
@@ -83,7 +96,8 @@ function Choice<V extends string | number>(props: {
   );
 }
 
-const plain = <V extends string | number>(values: readonly V[]) => values.map((value) => ({ value, label: String(value) }));
+const plain = <V extends string | number>(values: readonly V[]) =>
+  values.map((value) => ({ value, label: String(value) }));
 
 export function VariableAddDialog({ state, send }: VariableAddDialogProps) {
   const errors = dialogErrors(state);
@@ -121,7 +135,12 @@ export function VariableAddDialog({ state, send }: VariableAddDialogProps) {
           </Button>
         </DialogActions>
       </Dialog>
-      <Dialog open={state.confirmingOverwrite} onClose={() => send({ type: 'cancelOverwrite' })} maxWidth="xs" fullWidth>
+      <Dialog
+        open={state.confirmingOverwrite}
+        onClose={() => send({ type: 'cancelOverwrite' })}
+        maxWidth="xs"
+        fullWidth
+      >
         <DialogTitle>{v.overwriteTitle}</DialogTitle>
         <DialogContent>
           <DialogContentText>{v.overwriteQuestion}</DialogContentText>
@@ -165,7 +184,14 @@ function ValueFields({ state, send, errors }: VariableAddDialogProps & { errors:
     case 'arr':
       return text({ multiline: true, placeholder: f.arrayHint });
     case 'obj':
-      return <ObjectFields state={state} send={send} errors={errors} text={text({ multiline: true, placeholder: f.objectHint })} />;
+      return (
+        <ObjectFields
+          state={state}
+          send={send}
+          errors={errors}
+          text={text({ multiline: true, placeholder: f.objectHint })}
+        />
+      );
     case 'func':
       return <QueryEditorFields state={state.func} send={(event) => send({ type: 'func', event })} />;
     case 'device':
@@ -175,7 +201,12 @@ function ValueFields({ state, send, errors }: VariableAddDialogProps & { errors:
   }
 }
 
-function ObjectFields({ state, send, errors, text }: VariableAddDialogProps & { errors: Record<string, string>; text: ReactNode }) {
+function ObjectFields({
+  state,
+  send,
+  errors,
+  text,
+}: VariableAddDialogProps & { errors: Record<string, string>; text: ReactNode }) {
   const o = state.object;
   const conditional = o.queryType === 'condition' || o.queryType === 'condition_bool';
   return (
@@ -258,15 +289,50 @@ function ObjectFields({ state, send, errors, text }: VariableAddDialogProps & { 
 function DeviceFields({ state, send }: VariableAddDialogProps) {
   const d = state.device;
   const path = { device_id: d.device_id, sensor: d.sensor, config: d.config };
-  const step = (label: string, value: string | undefined, options: Option[], onChange: (v: string) => void, show: boolean) =>
-    show && <Choice label={label} required value={value} options={options} onChange={onChange} />;
+  const step = (
+    label: string,
+    value: string | undefined,
+    options: Option[],
+    onChange: (v: string) => void,
+    show: boolean,
+  ) => show && <Choice label={label} required value={value} options={options} onChange={onChange} />;
   return (
     <>
-      <DevicePicker label={q.device} required options={deviceOptions(state.source)} value={d.device_id} onChange={(device_id) => send({ type: 'chooseDevice', device_id })} />
-      {step(q.sensor, d.sensor, sensorOptions(state.source, true, path), (sensor) => send({ type: 'chooseSensor', sensor }), d.device_id !== undefined)}
-      {step(q.config, d.config, configOptions(state.source, true, path), (config) => send({ type: 'chooseConfig', config }), d.sensor !== undefined)}
-      {step(q.param, d.param, paramOptions(state.source, true, path), (param) => send({ type: 'chooseParam', param }), d.config !== undefined)}
-      <TextField size="small" fullWidth label={f.label} value={d.label} onChange={(e) => send({ type: 'changeDeviceLabel', label: e.target.value })} />
+      <DevicePicker
+        label={q.device}
+        required
+        options={deviceOptions(state.source)}
+        value={d.device_id}
+        onChange={(device_id) => send({ type: 'chooseDevice', device_id })}
+      />
+      {step(
+        q.sensor,
+        d.sensor,
+        sensorOptions(state.source, true, path),
+        (sensor) => send({ type: 'chooseSensor', sensor }),
+        d.device_id !== undefined,
+      )}
+      {step(
+        q.config,
+        d.config,
+        configOptions(state.source, true, path),
+        (config) => send({ type: 'chooseConfig', config }),
+        d.sensor !== undefined,
+      )}
+      {step(
+        q.param,
+        d.param,
+        paramOptions(state.source, true, path),
+        (param) => send({ type: 'chooseParam', param }),
+        d.config !== undefined,
+      )}
+      <TextField
+        size="small"
+        fullWidth
+        label={f.label}
+        value={d.label}
+        onChange={(e) => send({ type: 'changeDeviceLabel', label: e.target.value })}
+      />
     </>
   );
 }
@@ -276,7 +342,8 @@ function FilterFields({ state, send, errors }: VariableAddDialogProps & { errors
   const fl = state.filter;
   const shown = filterFields(fl);
   // a choice not made yet is no error (Simpan waits for it); a made one the range does not allow is
-  const chosenError = (field: 'range' | 'range_param' | 'period' | 'interval') => (fl[field] === undefined ? undefined : errors[field]);
+  const chosenError = (field: 'range' | 'range_param' | 'period' | 'interval') =>
+    fl[field] === undefined ? undefined : errors[field];
   return (
     <>
       <TextField
@@ -350,7 +417,12 @@ function FilterFields({ state, send, errors }: VariableAddDialogProps & { errors
         />
       )}
       <FormControlLabel
-        control={<Switch checked={fl.is_default} onChange={(e) => send({ type: 'toggleDefault', is_default: e.target.checked })} />}
+        control={
+          <Switch
+            checked={fl.is_default}
+            onChange={(e) => send({ type: 'toggleDefault', is_default: e.target.checked })}
+          />
+        }
         label={f.isDefault}
       />
     </>

@@ -5,8 +5,17 @@ import { Button } from '@mui/material';
 import ListIcon from '@mui/icons-material/List';
 import AddIcon from '@mui/icons-material/Add';
 import { T, type VariableValue } from '@sentra/contracts';
-import { initialVariableDialog, variableDialogReducer, type VariableDialogEvent } from '../../../dashboards/editor/variableDialog.js';
-import { initialVariableList, variableListReducer, type VariableListEvent, type VariableScope } from '../../../dashboards/editor/variableList.js';
+import {
+  initialVariableDialog,
+  variableDialogReducer,
+  type VariableDialogEvent,
+} from '../../../dashboards/editor/variableDialog.js';
+import {
+  initialVariableList,
+  variableListReducer,
+  type VariableListEvent,
+  type VariableScope,
+} from '../../../dashboards/editor/variableList.js';
 import type { SelectionSource } from '../../../dashboards/editor/selectionSource.js';
 import { VariableListDialog } from './VariableListDialog.js';
 import { VariableAddDialog } from './VariableAddDialog.js';
@@ -27,12 +36,22 @@ export interface VariableButtonsProps {
   disabled?: boolean;
 }
 
-export function VariableButtons({ scope, global, local = {}, actions, loadSource, onSave, onRemove, disabled }: VariableButtonsProps) {
+export function VariableButtons({
+  scope,
+  global,
+  local = {},
+  actions,
+  loadSource,
+  onSave,
+  onRemove,
+  disabled,
+}: VariableButtonsProps) {
   const [list, setList] = useState(initialVariableList);
   const [add, setAdd] = useState(initialVariableDialog);
 
   const sendList = (event: VariableListEvent) => {
-    if (event.type === 'confirmDelete' && list.confirmingDelete) onRemove(list.confirmingDelete.scope, list.confirmingDelete.key);
+    if (event.type === 'confirmDelete' && list.confirmingDelete)
+      onRemove(list.confirmingDelete.scope, list.confirmingDelete.key);
     setList((s) => variableListReducer(s, event));
   };
   const sendAdd = (event: VariableDialogEvent) => {

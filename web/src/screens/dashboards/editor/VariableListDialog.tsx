@@ -22,7 +22,12 @@ import {
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { T, VARIABLE_PAGE_SIZE, type VariableValue } from '@sentra/contracts';
-import { pageRows, variableRows, type VariableListEvent, type VariableListState } from '../../../dashboards/editor/variableList.js';
+import {
+  pageRows,
+  variableRows,
+  type VariableListEvent,
+  type VariableListState,
+} from '../../../dashboards/editor/variableList.js';
 import { copyText } from '../../../ui/clipboard.js';
 import { notices } from '../../../ui/snackbar/notices.js';
 
@@ -54,7 +59,13 @@ export function VariableListDialog({ state, send }: VariableListDialogProps) {
   };
   return (
     <>
-      <Dialog open={state.open} onClose={() => send({ type: 'close' })} fullWidth maxWidth="md" aria-labelledby="variable-list-title">
+      <Dialog
+        open={state.open}
+        onClose={() => send({ type: 'close' })}
+        fullWidth
+        maxWidth="md"
+        aria-labelledby="variable-list-title"
+      >
         <DialogTitle id="variable-list-title">{v.listTitle}</DialogTitle>
         <DialogContent>
           {total === 0 ? (
@@ -83,7 +94,16 @@ export function VariableListDialog({ state, send }: VariableListDialogProps) {
                     <TableCell>
                       <Chip size="small" variant="outlined" label={row.scope === 'global' ? f.global : f.local} />
                     </TableCell>
-                    <TableCell sx={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontFamily: 'monospace', fontSize: 12 }}>
+                    <TableCell
+                      sx={{
+                        maxWidth: 360,
+                        overflow: 'hidden',
+                        textOverflow: 'ellipsis',
+                        whiteSpace: 'nowrap',
+                        fontFamily: 'monospace',
+                        fontSize: 12,
+                      }}
+                    >
                       {describeValue(row.value)}
                     </TableCell>
                     {state.actions && (
@@ -120,7 +140,12 @@ export function VariableListDialog({ state, send }: VariableListDialogProps) {
           <Button onClick={() => send({ type: 'close' })}>{T.common.back}</Button>
         </DialogActions>
       </Dialog>
-      <Dialog open={state.confirmingDelete !== undefined} onClose={() => send({ type: 'cancelDelete' })} maxWidth="xs" fullWidth>
+      <Dialog
+        open={state.confirmingDelete !== undefined}
+        onClose={() => send({ type: 'cancelDelete' })}
+        maxWidth="xs"
+        fullWidth
+      >
         <DialogTitle>{v.removeTitle}</DialogTitle>
         <DialogContent>
           <DialogContentText>{v.removeQuestion}</DialogContentText>

@@ -1,6 +1,17 @@
 // The one form renderer of the view fields (STYLE.md "Editors are data drawn by one form renderer"): draws any list
 // of ViewFieldSpec (dashboards/editor/viewFields.ts) by kind.
-import { Autocomplete, Box, Button, FormControlLabel, IconButton, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import {
+  Autocomplete,
+  Box,
+  Button,
+  FormControlLabel,
+  IconButton,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { T } from '@sentra/contracts';
 import type { ViewFieldSpec, ViewFieldValue, ViewFormValues } from '../../../dashboards/editor/viewFields.js';
@@ -25,7 +36,18 @@ export function ViewFieldsForm({ specs, values, errors, onChange, devices = [], 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2, pt: 1 }}>
       {specs.map((spec) => (
-        <Field key={spec.name} spec={spec.kind === 'series' && series.length > 0 ? { ...spec, kind: 'select', options: series.map((s) => ({ value: s, label: s })) } : spec} value={values[spec.name]} error={errors[spec.name]} onChange={(v) => onChange(spec.name, v)} devices={devices} />
+        <Field
+          key={spec.name}
+          spec={
+            spec.kind === 'series' && series.length > 0
+              ? { ...spec, kind: 'select', options: series.map((s) => ({ value: s, label: s })) }
+              : spec
+          }
+          value={values[spec.name]}
+          error={errors[spec.name]}
+          onChange={(v) => onChange(spec.name, v)}
+          devices={devices}
+        />
       ))}
     </Box>
   );
@@ -52,12 +74,22 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
       );
     case 'select':
       return (
-        <TextField select size="small" label={spec.label} value={text} helperText={spec.helper} onChange={(e) => onChange(e.target.value)}>
+        <TextField
+          select
+          size="small"
+          label={spec.label}
+          value={text}
+          helperText={spec.helper}
+          onChange={(e) => onChange(e.target.value)}
+        >
           <MenuItem value="">
             <em>-</em>
           </MenuItem>
           {/* a stored value the list no longer offers (a hand-written view, an older list) stays visible and kept */}
-          {[...(spec.options ?? []), ...(text && !spec.options?.some((o) => o.value === text) ? [{ value: text, label: text }] : [])].map((o) => (
+          {[
+            ...(spec.options ?? []),
+            ...(text && !spec.options?.some((o) => o.value === text) ? [{ value: text, label: text }] : []),
+          ].map((o) => (
             <MenuItem key={o.value} value={o.value}>
               {o.label}
             </MenuItem>
@@ -72,7 +104,11 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
           </Typography>
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, alignItems: 'center' }}>
             {list.map((color, i) => (
-              <Stack key={i} direction="row" sx={{ alignItems: 'center', border: 1, borderColor: 'divider', borderRadius: 1, pl: 0.5 }}>
+              <Stack
+                key={i}
+                direction="row"
+                sx={{ alignItems: 'center', border: 1, borderColor: 'divider', borderRadius: 1, pl: 0.5 }}
+              >
                 <input
                   type="color"
                   aria-label={`${spec.label} ${i + 1}`}
@@ -80,7 +116,11 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
                   onChange={(e) => onChange(list.map((c, j) => (j === i ? e.target.value : c)))}
                   style={{ width: 32, height: 28, border: 'none', background: 'none', padding: 0 }}
                 />
-                <IconButton size="small" aria-label={T.common.cancel} onClick={() => onChange(list.filter((_, j) => j !== i))}>
+                <IconButton
+                  size="small"
+                  aria-label={T.common.cancel}
+                  onClick={() => onChange(list.filter((_, j) => j !== i))}
+                >
                   <CloseIcon fontSize="small" />
                 </IconButton>
               </Stack>
@@ -101,7 +141,10 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
           getOptionLabel={(id) => devices.find((d) => d.value === id)?.label ?? id}
           // found by name, serial number or id, like every device picker
           filterOptions={(ids, s) => {
-            const chosen = filterDevices(devices.filter((d) => ids.includes(d.value)), { ...s, getOptionLabel: deviceSearchText });
+            const chosen = filterDevices(
+              devices.filter((d) => ids.includes(d.value)),
+              { ...s, getOptionLabel: deviceSearchText },
+            );
             return chosen.map((d) => d.value);
           }}
           value={list}

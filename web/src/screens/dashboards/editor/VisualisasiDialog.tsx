@@ -29,7 +29,14 @@ export function VisualisasiDialog({ cat, view, devices, series, onSave, onClose 
         {T.dashboards.variables.visualization} · {cardTypeLabel(cat, T.dashboards.editor)}
       </DialogTitle>
       <DialogContent>
-        <ViewFieldsForm specs={specs} values={values} errors={errors} devices={devices} series={series} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
+        <ViewFieldsForm
+          specs={specs}
+          values={values}
+          errors={errors}
+          devices={devices}
+          series={series}
+          onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
+        />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{T.common.cancel}</Button>

@@ -10,7 +10,10 @@ import { EMPTY_SOURCE, type SelectionSource } from '../../../dashboards/editor/s
 export const handledGlobally = (r: ApiResult<unknown> | undefined) => r?.code === 401 || r?.code === 402;
 
 /** "A layout save or component change sends id and conf_dashboard." */
-export async function saveConf(id: number, conf: ConfDashboardInput): Promise<{ ok: true; path: string } | { ok: false; message: string; result: ApiResult<unknown> }> {
+export async function saveConf(
+  id: number,
+  conf: ConfDashboardInput,
+): Promise<{ ok: true; path: string } | { ok: false; message: string; result: ApiResult<unknown> }> {
   const r = await api.call(contracts.dashboards.edit, { id, conf_dashboard: conf });
   if (isOk(r)) return { ok: true, path: r.body.path };
   return { ok: false, result: r, message: failureMessage(r, { fallback: T.dashboards.notify.editFailed }) };
@@ -24,7 +27,10 @@ export interface SourceFilter {
 
 /** The device and sensor trees (filtered by the card's tags) and every tag. A failed fetch gives an empty part. */
 export async function loadSource(filter: SourceFilter = {}): Promise<SelectionSource> {
-  const query = { ...(filter.tags?.length ? { tags: [...filter.tags] } : {}), ...(filter.config ? { config: true } : {}) };
+  const query = {
+    ...(filter.tags?.length ? { tags: [...filter.tags] } : {}),
+    ...(filter.config ? { config: true } : {}),
+  };
   const [devices, sensors, tags] = await Promise.all([
     api.call(contracts.dashboards.devices, query),
     api.call(contracts.dashboards.sensors, query),

@@ -29,7 +29,10 @@ export const rangeProblem = (start: number | null, end: number | null): string |
   start !== null && end !== null && !rangeInOrder({ start, end }) ? T.deviceData.rangeOrder : null;
 
 /** The request of the chosen tab: the latest n, or the time range when both ends are set and in order; null asks for nothing. */
-export function historyRequest<R>(range: RangeChoice, calls: { latest(n: number): R; time(from: number, to: number): R }): R | null {
+export function historyRequest<R>(
+  range: RangeChoice,
+  calls: { latest(n: number): R; time(from: number, to: number): R },
+): R | null {
   if (range.tab === 'latest') return calls.latest(range.n);
   const { start, end } = range;
   return start !== null && end !== null && !rangeProblem(start, end) ? calls.time(start, end) : null;
@@ -45,7 +48,14 @@ export interface HistoryAnswer<Row> {
  * The rows of the current choice: null while asking or while the choice asks for nothing. `calls` may be a new object
  * each render; `source` names what is read (a series, a state key) and asks again when it changes.
  */
-export function useHistoryRows<Row>(range: RangeChoice, source: string, calls: { latest(n: number): Promise<HistoryAnswer<Row>>; time(from: number, to: number): Promise<HistoryAnswer<Row>> }) {
+export function useHistoryRows<Row>(
+  range: RangeChoice,
+  source: string,
+  calls: {
+    latest(n: number): Promise<HistoryAnswer<Row>>;
+    time(from: number, to: number): Promise<HistoryAnswer<Row>>;
+  },
+) {
   const [answer, setAnswer] = useState<HistoryAnswer<Row> | null>(null);
   const latestCalls = useRef(calls);
   latestCalls.current = calls;
@@ -73,13 +83,38 @@ export function HistoryRangeFields({ range }: { range: HistoryRange }) {
       </Tabs>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
         {tab === 'latest' ? (
-          <TextField select size="small" label={T.deviceData.latestCount} value={n} onChange={(e) => setN(Number(e.target.value))} sx={{ width: 160 }}>
-            {LATEST_SIZES.map((s) => <MenuItem key={s} value={s}>{s}</MenuItem>)}
+          <TextField
+            select
+            size="small"
+            label={T.deviceData.latestCount}
+            value={n}
+            onChange={(e) => setN(Number(e.target.value))}
+            sx={{ width: 160 }}
+          >
+            {LATEST_SIZES.map((s) => (
+              <MenuItem key={s} value={s}>
+                {s}
+              </MenuItem>
+            ))}
           </TextField>
         ) : (
           <>
-            <DateTimeField size="small" label={T.deviceData.start} placeholder={T.deviceData.start} value={start} onChange={setStart} />
-            <DateTimeField size="small" label={T.deviceData.end} placeholder={T.deviceData.end} value={end} onChange={setEnd} error={Boolean(problem)} helperText={problem ?? undefined} />
+            <DateTimeField
+              size="small"
+              label={T.deviceData.start}
+              placeholder={T.deviceData.start}
+              value={start}
+              onChange={setStart}
+            />
+            <DateTimeField
+              size="small"
+              label={T.deviceData.end}
+              placeholder={T.deviceData.end}
+              value={end}
+              onChange={setEnd}
+              error={Boolean(problem)}
+              helperText={problem ?? undefined}
+            />
           </>
         )}
       </Stack>
@@ -90,5 +125,9 @@ export function HistoryRangeFields({ range }: { range: HistoryRange }) {
 /** the note over a range answer the server cut to its newest rows */
 export function TruncatedNote({ answer }: { answer: HistoryAnswer<unknown> | null }) {
   if (!answer?.truncated) return null;
-  return <Alert severity="warning" sx={{ mb: 2 }} data-testid="history-truncated">{T.deviceData.truncated(answer.rows.length)}</Alert>;
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }} data-testid="history-truncated">
+      {T.deviceData.truncated(answer.rows.length)}
+    </Alert>
+  );
 }

@@ -11,7 +11,10 @@ import { useDeviceId } from '../useDeviceId.js';
 type DeviceRowsAnswer<Row> = Parameters<typeof isOk<{ device: DataDevice; data: Row[] }>>[0];
 
 /** `fetchRows` is a module-level function (a new one each render would load again each render). */
-export function useDeviceRows<Row>(fetchRows: (id: number) => Promise<DeviceRowsAnswer<Row>>, merge: (rows: Row[], events: readonly DeviceDataEvent[]) => Row[]) {
+export function useDeviceRows<Row>(
+  fetchRows: (id: number) => Promise<DeviceRowsAnswer<Row>>,
+  merge: (rows: Row[], events: readonly DeviceDataEvent[]) => Row[],
+) {
   const id = useDeviceId();
   const [device, setDevice] = useState<DataDevice | null>(null);
   const [rows, setRows] = useState<Row[] | null>(null);
@@ -25,7 +28,16 @@ export function useDeviceRows<Row>(fetchRows: (id: number) => Promise<DeviceRows
     } else setRows([]);
   }, [id, fetchRows]);
   useEffect(() => void load(), [load]);
-  useLiveDeviceData(id, (events) => setRows((prev) => (prev ? merge(prev, events.filter((e) => e.device_id === id)) : prev)));
+  useLiveDeviceData(id, (events) =>
+    setRows((prev) =>
+      prev
+        ? merge(
+            prev,
+            events.filter((e) => e.device_id === id),
+          )
+        : prev,
+    ),
+  );
   // the heading's On/Off chip follows the device like the list's does (same `devices` channel)
   useLiveDeviceStatus((changes) => setDevice((prev) => withOwnStatus(prev, changes)));
   return { id, device, rows, setRows };

@@ -11,10 +11,24 @@ import { brokerSecret, type FamilyBehaviour, type FamilyDeps } from '../registra
  * the add never tell one tenant that a UID exists elsewhere (issue 23), so they answer "not heard yet", as for a UID
  * nobody has seen; a gateway bound to another application cannot sign in without that application's secret anyway.
  */
-export const uidHiddenFrom = (appId: number, row: Pick<DeviceRow, 'appId'> | undefined) => row !== undefined && row.appId !== appId;
+export const uidHiddenFrom = (appId: number, row: Pick<DeviceRow, 'appId'> | undefined) =>
+  row !== undefined && row.appId !== appId;
 
-export function gatewayConnection(uid: string, broker: ReturnType<FamilyDeps['broker']>, mqttUrl: string): GatewayConnection {
-  return { mqtt_host: broker.host, mqtt_port: broker.port, mqtt_url: mqttUrl, ws_url: broker.wsUrl, client_id: uid, username: uid, up_topic: `gw/${uid}/up`, down_topic: `gw/${uid}/down` };
+export function gatewayConnection(
+  uid: string,
+  broker: ReturnType<FamilyDeps['broker']>,
+  mqttUrl: string,
+): GatewayConnection {
+  return {
+    mqtt_host: broker.host,
+    mqtt_port: broker.port,
+    mqtt_url: mqttUrl,
+    ws_url: broker.wsUrl,
+    client_id: uid,
+    username: uid,
+    up_topic: `gw/${uid}/up`,
+    down_topic: `gw/${uid}/down`,
+  };
 }
 
 /** `uid`: ZLAN, USR-IOT, Bivocom, Friendcom and the Sentra gateways */
@@ -25,7 +39,8 @@ export function uidRegistration(deps: FamilyDeps): FamilyBehaviour {
       const uid: string = input.dev_uid;
       const owner = db.select({ appId: devices.appId }).from(devices).where(eq(devices.uid, uid)).get();
       if (owner && !uidHiddenFrom(appId, owner)) throw conflict(T.devices.serverUidTaken);
-      if (owner || activation.lastHeard(uid) === undefined) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverUidNotHeard);
+      if (owner || activation.lastHeard(uid) === undefined)
+        throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverUidNotHeard);
       // bound to this application from now on: the gateway signs in with this secret, never with its UID alone
       const { secret, stored } = brokerSecret();
       return { columns: { uid, brokerPassword: stored }, details: {}, shown: { gateway_secret: secret } };

@@ -5,7 +5,9 @@ import { own, type BrokerRules } from '../topics.js';
 export const gatewayBroker: BrokerRules = {
   roles: ['gateway', 'unclaimedGateway'],
   rules: (identity) =>
-    identity.role === 'unclaimedGateway' ? { publish: (topic) => topic === `gw/${identity.uid}/up`, subscribe: () => false } : own('gw', identity.uid!),
+    identity.role === 'unclaimedGateway'
+      ? { publish: (topic) => topic === `gw/${identity.uid}/up`, subscribe: () => false }
+      : own('gw', identity.uid!),
   heard(identity, topic, _payload, ts, env) {
     if (topic === `gw/${identity.uid}/up`) env.activation.heard(identity.uid!, ts);
     return false;

@@ -3,7 +3,8 @@ import { adaptMessage } from '../index.js';
 import type { DeviceContext } from '../wire.js';
 
 const zlan: DeviceContext = { deviceId: 5, appId: 1, category: 4, uid: 'ZL-0001' };
-const msg = (topic: string, payload: unknown) => adaptMessage(zlan, topic, Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)));
+const msg = (topic: string, payload: unknown) =>
+  adaptMessage(zlan, topic, Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)));
 
 describe('serial gateway adapter (gw/<uid>/up)', () => {
   it('turns one register frame into points of sensor node<n>', () => {
@@ -22,16 +23,31 @@ describe('serial gateway adapter (gw/<uid>/up)', () => {
   });
 
   it('reads a poll cycle of several nodes with its time', () => {
-    const r = msg('gw/zl-0001/up', [{ node: 1, ts: 1704067200000, registers: { '30001': 1 } }, { node: 2, registers: { '30001': 2 } }]);
+    const r = msg('gw/zl-0001/up', [
+      { node: 1, ts: 1704067200000, registers: { '30001': 1 } },
+      { node: 2, registers: { '30001': 2 } },
+    ]);
     expect(r.ok && r.out.ts).toBe(1704067200000);
-    expect(r.ok && r.out.points.map((p) => [p.sensor, p.value])).toEqual([['node1', 1], ['node2', 2]]);
+    expect(r.ok && r.out.points.map((p) => [p.sensor, p.value])).toEqual([
+      ['node1', 1],
+      ['node2', 2],
+    ]);
   });
 
   it('drops frames with wrong types or of another gateway', () => {
-    expect(msg('gw/ZL-0001/up', { node: 1, registers: { '40001': 'tinggi' } })).toMatchObject({ ok: false, reason: 'bad_shape' });
-    expect(msg('gw/ZL-0001/up', { node: 300, registers: { '40001': 1 } })).toMatchObject({ ok: false, reason: 'bad_shape' });
+    expect(msg('gw/ZL-0001/up', { node: 1, registers: { '40001': 'tinggi' } })).toMatchObject({
+      ok: false,
+      reason: 'bad_shape',
+    });
+    expect(msg('gw/ZL-0001/up', { node: 300, registers: { '40001': 1 } })).toMatchObject({
+      ok: false,
+      reason: 'bad_shape',
+    });
     expect(msg('gw/ZL-0001/up', { node: 1, registers: {} })).toMatchObject({ ok: false, reason: 'bad_shape' });
-    expect(msg('gw/ZL-0002/up', { node: 1, registers: { a: 1 } })).toMatchObject({ ok: false, reason: 'topic_mismatch' });
+    expect(msg('gw/ZL-0002/up', { node: 1, registers: { a: 1 } })).toMatchObject({
+      ok: false,
+      reason: 'topic_mismatch',
+    });
     expect(msg('gw/ZL-0001/up', '\u0001\u0002')).toMatchObject({ ok: false, reason: 'not_json' });
   });
 });

@@ -2,7 +2,18 @@
 // Modbus-like register sets: `{ "node": 1, "registers": { "40001": 231.5, "coil1": true }, "ts"?: epoch }`, or an
 // array of up to 32 such frames (one poll cycle of several nodes). Each node is a sensor `node<n>`, each register a param.
 import { z } from 'zod';
-import { accept, commandReply, MAX_NAME, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint } from '../wire.js';
+import {
+  accept,
+  commandReply,
+  MAX_NAME,
+  NOTHING,
+  parseDeviceTime,
+  parseJson,
+  reject,
+  type AdapterResult,
+  type DeviceContext,
+  type RawPoint,
+} from '../wire.js';
 
 const frameSchema = z.object({
   node: z.number().int().min(0).max(255),
@@ -37,7 +48,8 @@ export function adaptGateway(ctx: DeviceContext, topic: string, payload: Buffer)
     const sensor = `node${f.node}`;
     for (const reg in f.registers) {
       const v = f.registers[reg];
-      const datatype = ctx.declaredDatatype?.(sensor, 'data', reg, '') ?? (typeof v === 'boolean' ? 'boolean' : 'number');
+      const datatype =
+        ctx.declaredDatatype?.(sensor, 'data', reg, '') ?? (typeof v === 'boolean' ? 'boolean' : 'number');
       points.push({ sensor, configtype: 'data', param: reg, subparam: '', datatype, value: v });
     }
   }

@@ -7,10 +7,18 @@ import { devices } from '../../devices.table.js';
 import { brokerHandle, brokerSecret, type FamilyBehaviour, type FamilyDeps } from '../registration.js';
 
 /** The d/<id>/... topics of generic MQTT and Sentra devices (DESIGN.md section 4). */
-export const deviceTopics = (id: number) => ({ data_topic: `d/${id}/data`, state_topic: `d/${id}/state`, command_topic: `d/${id}/cmd`, command_reply_topic: `d/${id}/cmd/res` });
+export const deviceTopics = (id: number) => ({
+  data_topic: `d/${id}/data`,
+  state_topic: `d/${id}/state`,
+  command_topic: `d/${id}/cmd`,
+  command_reply_topic: `d/${id}/cmd/res`,
+});
 
 /** `none`: Dummy devices */
-export const noneRegistration = (): FamilyBehaviour => ({ prepare: () => ({ columns: {}, details: {} }), info: () => ({}) });
+export const noneRegistration = (): FamilyBehaviour => ({
+  prepare: () => ({ columns: {}, details: {} }),
+  info: () => ({}),
+});
 
 /** `token`: a Sentra end device, once it connected with its credentials token */
 export function tokenRegistration(deps: FamilyDeps): FamilyBehaviour {
@@ -19,30 +27,33 @@ export function tokenRegistration(deps: FamilyDeps): FamilyBehaviour {
     prepare(appId, _f, input) {
       const token = activation.connectedToken(appId, input.credentials_token);
       if (!token) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverNotConnected);
-      if (db.select({ id: devices.id }).from(devices).where(eq(devices.tokenId, token.id)).get()) throw conflict(T.devices.serverNotActivated);
+      if (db.select({ id: devices.id }).from(devices).where(eq(devices.tokenId, token.id)).get())
+        throw conflict(T.devices.serverNotActivated);
       return { columns: { tokenId: token.id }, details: {} };
     },
-    info: (row) => ({ token_connected_ts: row.tokenId ? (activation.tokenById(row.tokenId)?.connectedAt ?? null) : null }),
+    info: (row) => ({
+      token_connected_ts: row.tokenId ? (activation.tokenById(row.tokenId)?.connectedAt ?? null) : null,
+    }),
   };
 }
 
 /** `mqtt`: a generic MQTT device; its broker password is shown once (only its hash is kept) */
 export const mqttRegistration = (deps: FamilyDeps): FamilyBehaviour => ({
-    prepare: (_a, _f, input) => {
-      const { secret, stored } = brokerSecret();
-      return {
-        columns: { brokerUsername: brokerHandle('mqtt'), brokerPassword: stored },
-        details: { mqtt_mode: input.store_mqtt_mode ?? 'json', mqtt_details: input.store_mqtt_details ?? {} },
-        shown: { store_mqtt_password: secret },
-      };
-    },
-    info: (row, _f, d) => ({
-      store_mqtt_url: deps.brokerUrl(),
-      store_mqtt_username: row.brokerUsername ?? '',
-      // only its hash is kept: shown once by the add and by the regenerate call
-      store_mqtt_password: '',
-      store_mqtt_mode: d.mqtt_mode ?? 'json',
-      store_mqtt_details: { ...deviceTopics(row.id), ...(d.mqtt_details ?? {}) },
-      store_mqtt_topic: `d/${row.id}`,
-    }),
-  });
+  prepare: (_a, _f, input) => {
+    const { secret, stored } = brokerSecret();
+    return {
+      columns: { brokerUsername: brokerHandle('mqtt'), brokerPassword: stored },
+      details: { mqtt_mode: input.store_mqtt_mode ?? 'json', mqtt_details: input.store_mqtt_details ?? {} },
+      shown: { store_mqtt_password: secret },
+    };
+  },
+  info: (row, _f, d) => ({
+    store_mqtt_url: deps.brokerUrl(),
+    store_mqtt_username: row.brokerUsername ?? '',
+    // only its hash is kept: shown once by the add and by the regenerate call
+    store_mqtt_password: '',
+    store_mqtt_mode: d.mqtt_mode ?? 'json',
+    store_mqtt_details: { ...deviceTopics(row.id), ...(d.mqtt_details ?? {}) },
+    store_mqtt_topic: `d/${row.id}`,
+  }),
+});

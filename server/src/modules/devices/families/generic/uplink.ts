@@ -1,7 +1,22 @@
 // Generic MQTT, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<deviceId>/data` and `d/<deviceId>/state`.
 // An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
 import { z } from 'zod';
-import { accept, commandReply, isPlainObject, MAX_NAME, MAX_STATES, NOTHING, parseDeviceTime, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from '../wire.js';
+import {
+  accept,
+  commandReply,
+  isPlainObject,
+  MAX_NAME,
+  MAX_STATES,
+  NOTHING,
+  parseDeviceTime,
+  parseJson,
+  reject,
+  validName,
+  type AdapterResult,
+  type DeviceContext,
+  type RawPoint,
+  type RawState,
+} from '../wire.js';
 import { pointsOfParams, pushState } from '../tree.js';
 
 const name = z.string().min(1).max(MAX_NAME);
@@ -15,7 +30,8 @@ function dataShapeError(body: Record<string, unknown>): string | undefined {
   let sensors = 0;
   for (const sensor in body) {
     sensors++;
-    if (!validName(sensor) || sensor[0] === '_') return `invalid sensor name ${JSON.stringify(sensor.slice(0, MAX_NAME))}`;
+    if (!validName(sensor) || sensor[0] === '_')
+      return `invalid sensor name ${JSON.stringify(sensor.slice(0, MAX_NAME))}`;
     const configs = body[sensor];
     if (!isPlainObject(configs)) return `${sensor}: expected an object`;
     for (const configtype in configs) {
@@ -25,7 +41,9 @@ function dataShapeError(body: Record<string, unknown>): string | undefined {
   }
   return sensors === 0 ? 'no sensor' : undefined;
 }
-const stateSchema = z.record(sensorName, z.unknown()).refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= MAX_STATES, `1 to ${MAX_STATES} keys`);
+const stateSchema = z
+  .record(sensorName, z.unknown())
+  .refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= MAX_STATES, `1 to ${MAX_STATES} keys`);
 
 /** `d/<id>/<kind>` split once; the id must be the device's own. */
 export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult {

@@ -9,12 +9,26 @@ describe('LoRa downlinks', () => {
     const decoder = { ports: { '10': [{ name: 'setpoint', offset: 0, type: 'i16' as const, scale: 0.1 }] } };
     const out = encodeCommand(row, 'q1', cmd, { application: 'b1c2d3e4-0000-4000-8000-000000000001', decoder })!;
     expect(out.topic).toBe('application/b1c2d3e4-0000-4000-8000-000000000001/device/70b3d57ed0050010/command/down');
-    expect(JSON.parse(out.payload)).toEqual({ id: 'q1', devEui: '70b3d57ed0050010', confirmed: true, fPort: 10, data: Buffer.from([0x00, 0xe1]).toString('base64') });
+    expect(JSON.parse(out.payload)).toEqual({
+      id: 'q1',
+      devEui: '70b3d57ed0050010',
+      confirmed: true,
+      fPort: 10,
+      data: Buffer.from([0x00, 0xe1]).toString('base64'),
+    });
   });
   it('carry object for the network server codec otherwise, on the numeric application id by default', () => {
-    const out = encodeCommand(row, 'q2', cmd, { decoder: { ports: { '10': [{ name: 'other', offset: 0, type: 'u8' as const }] } } })!;
+    const out = encodeCommand(row, 'q2', cmd, {
+      decoder: { ports: { '10': [{ name: 'other', offset: 0, type: 'u8' as const }] } },
+    })!;
     expect(out.topic).toBe('application/3/device/70b3d57ed0050010/command/down');
-    expect(JSON.parse(out.payload)).toEqual({ id: 'q2', devEui: '70b3d57ed0050010', confirmed: true, fPort: 10, object: cmd });
+    expect(JSON.parse(out.payload)).toEqual({
+      id: 'q2',
+      devEui: '70b3d57ed0050010',
+      confirmed: true,
+      fPort: 10,
+      object: cmd,
+    });
   });
 });
 

@@ -16,11 +16,20 @@ export const loraCommand: CommandWire = {
     const devEui = row.devEui.toLowerCase();
     const head = { id, devEui, confirmed: true, fPort: LORA_COMMAND_FPORT };
     const bytes = lora.decoder ? encodeLora(lora.decoder, LORA_COMMAND_FPORT, cmd.param, cmd.value) : null;
-    const body = bytes ? { ...head, data: bytes.toString('base64') } : { ...head, object: { sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value } };
-    return { topic: `application/${lora.application ?? row.appId}/device/${devEui}/command/down`, payload: JSON.stringify(body) };
+    const body = bytes
+      ? { ...head, data: bytes.toString('base64') }
+      : { ...head, object: { sensor: cmd.sensor, configtype: cmd.configtype, param: cmd.param, value: cmd.value } };
+    return {
+      topic: `application/${lora.application ?? row.appId}/device/${devEui}/command/down`,
+      payload: JSON.stringify(body),
+    };
   },
   matchReply(row, id, _cmd, topic, payload, loraApplication) {
-    if (!row.devEui || topic.toLowerCase() !== `application/${loraApplication}/device/${row.devEui.toLowerCase()}/event/ack`) return undefined;
+    if (
+      !row.devEui ||
+      topic.toLowerCase() !== `application/${loraApplication}/device/${row.devEui.toLowerCase()}/event/ack`
+    )
+      return undefined;
     const body = replyJson(payload);
     if (!isPlainObject(body) || body.queueItemId !== id) return undefined;
     return { ok: body.acknowledged === true, reply: body };

@@ -28,12 +28,17 @@ export type LoraDecoder = z.infer<typeof loraDecoderSchema>;
 const SIZE: Record<LoraField['type'], number> = { u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, f32: 4, bit: 1 };
 
 /** Decoded values by field name, or an error text when the bytes are shorter than the table says. */
-export function decodeLora(decoder: LoraDecoder, fPort: number | undefined, bytes: Buffer): { ok: true; values: Record<string, number | boolean> } | { ok: false; error: string } {
+export function decodeLora(
+  decoder: LoraDecoder,
+  fPort: number | undefined,
+  bytes: Buffer,
+): { ok: true; values: Record<string, number | boolean> } | { ok: false; error: string } {
   const fields = (fPort !== undefined ? decoder.ports[String(fPort)] : undefined) ?? decoder.ports['*'];
   if (!fields) return { ok: false, error: `no fields for fPort ${fPort}` };
   const values: Record<string, number | boolean> = {};
   for (const f of fields) {
-    if (f.offset + SIZE[f.type] > bytes.length) return { ok: false, error: `field ${f.name} beyond ${bytes.length} bytes` };
+    if (f.offset + SIZE[f.type] > bytes.length)
+      return { ok: false, error: `field ${f.name} beyond ${bytes.length} bytes` };
     if (f.type === 'bit') {
       values[f.name] = ((bytes[f.offset] >> (f.bit ?? 0)) & 1) === 1;
       continue;
@@ -41,13 +46,27 @@ export function decodeLora(decoder: LoraDecoder, fPort: number | undefined, byte
     const le = f.littleEndian === true;
     let raw: number;
     switch (f.type) {
-      case 'u8': raw = bytes.readUInt8(f.offset); break;
-      case 'i8': raw = bytes.readInt8(f.offset); break;
-      case 'u16': raw = le ? bytes.readUInt16LE(f.offset) : bytes.readUInt16BE(f.offset); break;
-      case 'i16': raw = le ? bytes.readInt16LE(f.offset) : bytes.readInt16BE(f.offset); break;
-      case 'u32': raw = le ? bytes.readUInt32LE(f.offset) : bytes.readUInt32BE(f.offset); break;
-      case 'i32': raw = le ? bytes.readInt32LE(f.offset) : bytes.readInt32BE(f.offset); break;
-      case 'f32': raw = le ? bytes.readFloatLE(f.offset) : bytes.readFloatBE(f.offset); break;
+      case 'u8':
+        raw = bytes.readUInt8(f.offset);
+        break;
+      case 'i8':
+        raw = bytes.readInt8(f.offset);
+        break;
+      case 'u16':
+        raw = le ? bytes.readUInt16LE(f.offset) : bytes.readUInt16BE(f.offset);
+        break;
+      case 'i16':
+        raw = le ? bytes.readInt16LE(f.offset) : bytes.readInt16BE(f.offset);
+        break;
+      case 'u32':
+        raw = le ? bytes.readUInt32LE(f.offset) : bytes.readUInt32BE(f.offset);
+        break;
+      case 'i32':
+        raw = le ? bytes.readInt32LE(f.offset) : bytes.readInt32BE(f.offset);
+        break;
+      case 'f32':
+        raw = le ? bytes.readFloatLE(f.offset) : bytes.readFloatBE(f.offset);
+        break;
     }
     const v = raw * (f.scale ?? 1) + (f.add ?? 0);
     // scaling by 0.1 leaves binary noise (22.500000000000004); keep what the table meant

@@ -19,7 +19,14 @@ export function encodeLora(decoder: LoraDecoder, fPort: number, name: string, va
   const fields = decoder.ports[String(fPort)] ?? decoder.ports['*'];
   const field = fields?.find((f) => f.name === name);
   if (!fields || !field) return null;
-  const n = typeof value === 'boolean' ? Number(value) : typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  const n =
+    typeof value === 'boolean'
+      ? Number(value)
+      : typeof value === 'number'
+        ? value
+        : typeof value === 'string' && value.trim() !== ''
+          ? Number(value)
+          : NaN;
   if (!Number.isFinite(n)) return null;
   const bytes = Buffer.alloc(Math.max(...fields.map((f) => f.offset + SIZE[f.type])));
   if (field.type === 'bit') {
@@ -38,12 +45,24 @@ export function encodeLora(decoder: LoraDecoder, fPort: number, name: string, va
   if (!Number.isFinite(int) || int < min || int > max) return null;
   const le = field.littleEndian === true;
   switch (field.type) {
-    case 'u8': bytes.writeUInt8(int, field.offset); break;
-    case 'i8': bytes.writeInt8(int, field.offset); break;
-    case 'u16': le ? bytes.writeUInt16LE(int, field.offset) : bytes.writeUInt16BE(int, field.offset); break;
-    case 'i16': le ? bytes.writeInt16LE(int, field.offset) : bytes.writeInt16BE(int, field.offset); break;
-    case 'u32': le ? bytes.writeUInt32LE(int, field.offset) : bytes.writeUInt32BE(int, field.offset); break;
-    case 'i32': le ? bytes.writeInt32LE(int, field.offset) : bytes.writeInt32BE(int, field.offset); break;
+    case 'u8':
+      bytes.writeUInt8(int, field.offset);
+      break;
+    case 'i8':
+      bytes.writeInt8(int, field.offset);
+      break;
+    case 'u16':
+      le ? bytes.writeUInt16LE(int, field.offset) : bytes.writeUInt16BE(int, field.offset);
+      break;
+    case 'i16':
+      le ? bytes.writeInt16LE(int, field.offset) : bytes.writeInt16BE(int, field.offset);
+      break;
+    case 'u32':
+      le ? bytes.writeUInt32LE(int, field.offset) : bytes.writeUInt32BE(int, field.offset);
+      break;
+    case 'i32':
+      le ? bytes.writeInt32LE(int, field.offset) : bytes.writeInt32BE(int, field.offset);
+      break;
   }
   return bytes;
 }

@@ -23,11 +23,17 @@ function networkServerRules(appId: number, uuids: readonly string[]): TopicRules
 
 export const loraBroker: BrokerRules = {
   roles: ['networkServer'],
-  rules: (identity, env) => (identity.appId === undefined ? nothing : networkServerRules(identity.appId, env.lora?.uuidsOf(identity.appId) ?? [])),
+  rules: (identity, env) =>
+    identity.appId === undefined
+      ? nothing
+      : networkServerRules(identity.appId, env.lora?.uuidsOf(identity.appId) ?? []),
   // LoRa devices are heard only through their network server: an uplink or a join of one of its application's devices
   heard(identity, topic, _payload, ts, env) {
     const m = LORA_HEARD.exec(topic);
-    const names = m !== null && identity.appId !== undefined && (m[1] === String(identity.appId) || env.lora?.names(identity.appId, m[1]!) === true);
+    const names =
+      m !== null &&
+      identity.appId !== undefined &&
+      (m[1] === String(identity.appId) || env.lora?.names(identity.appId, m[1]!) === true);
     const device = names ? env.devices.byDevEui(identity.appId!, m![2]!.toUpperCase()) : undefined;
     if (device && !device.disabled) env.devices.seen(device.id, ts);
     return true;

@@ -5,13 +5,24 @@ import type { DeviceContext } from '../wire.js';
 const eui = '0102030405060708';
 const sensorNode: DeviceContext = { deviceId: 7, appId: 1, category: 3, devEui: eui.toUpperCase() };
 const topic = (event: string) => `application/6f1d3c1e-4c2a-4b8e-9e0e-000000000001/device/${eui}/event/${event}`;
-const msg = (t: string, payload: unknown, ctx = sensorNode) => adaptMessage(ctx, t, Buffer.from(JSON.stringify(payload)));
+const msg = (t: string, payload: unknown, ctx = sensorNode) =>
+  adaptMessage(ctx, t, Buffer.from(JSON.stringify(payload)));
 
 // shape of a ChirpStack v4 integration event (trimmed of fields we do not read)
 const uplink = {
   deduplicationId: '3ac7e3c4-4401-4b8d-9386-a5c902f9202d',
   time: '2024-01-01T00:00:00.123+00:00',
-  deviceInfo: { tenantId: 't', tenantName: 'Sentra', applicationId: 'a', applicationName: 'kebun', deviceProfileId: 'p', deviceProfileName: 'suhu', deviceName: 'node-7', devEui: eui, tags: {} },
+  deviceInfo: {
+    tenantId: 't',
+    tenantName: 'Sentra',
+    applicationId: 'a',
+    applicationName: 'kebun',
+    deviceProfileId: 'p',
+    deviceProfileName: 'suhu',
+    deviceName: 'node-7',
+    devEui: eui,
+    tags: {},
+  },
   devAddr: '01fe0a2b',
   adr: true,
   dr: 5,
@@ -50,7 +61,15 @@ describe('LoRa (ChirpStack v4) adapter', () => {
     // 0x00E1 = 225 → 22.5 °C; 0x0192 = 402 → 40.2 %
     const ctx: DeviceContext = {
       ...sensorNode,
-      loraDecoder: { ports: { '2': [{ name: 'temperature', offset: 0, type: 'i16', scale: 0.1 }, { name: 'humidity', offset: 2, type: 'u16', scale: 0.1 }, { name: 'alarm', offset: 3, type: 'bit', bit: 1 }] } },
+      loraDecoder: {
+        ports: {
+          '2': [
+            { name: 'temperature', offset: 0, type: 'i16', scale: 0.1 },
+            { name: 'humidity', offset: 2, type: 'u16', scale: 0.1 },
+            { name: 'alarm', offset: 3, type: 'bit', bit: 1 },
+          ],
+        },
+      },
     };
     const r = msg(topic('up'), { ...uplink, object: undefined }, ctx);
     expect(r.ok && r.out.points.slice(0, 3).map((p) => [p.param, p.datatype, p.value])).toEqual([
@@ -62,22 +81,51 @@ describe('LoRa (ChirpStack v4) adapter', () => {
 
   it('keeps raw bytes as hex when no decoder is configured, and rejects bytes shorter than the decoder table', () => {
     const r = msg(topic('up'), { ...uplink, object: undefined, rxInfo: [] });
-    expect(r.ok && r.out.points).toEqual([{ sensor: 'lora', configtype: 'data', param: 'raw', subparam: '', datatype: 'string', value: '00e10192' }]);
-    const ctx: DeviceContext = { ...sensorNode, loraDecoder: { ports: { '*': [{ name: 'x', offset: 6, type: 'u16' }] } } };
-    expect(msg(topic('up'), { ...uplink, object: undefined }, ctx)).toMatchObject({ ok: false, reason: 'decoder_error' });
+    expect(r.ok && r.out.points).toEqual([
+      { sensor: 'lora', configtype: 'data', param: 'raw', subparam: '', datatype: 'string', value: '00e10192' },
+    ]);
+    const ctx: DeviceContext = {
+      ...sensorNode,
+      loraDecoder: { ports: { '*': [{ name: 'x', offset: 6, type: 'u16' }] } },
+    };
+    expect(msg(topic('up'), { ...uplink, object: undefined }, ctx)).toMatchObject({
+      ok: false,
+      reason: 'decoder_error',
+    });
   });
 
   it('reads status events (battery, margin) and join events', () => {
-    const r = msg(topic('status'), { deviceInfo: { devEui: eui }, time: '2024-01-01T00:00:00Z', margin: 7, externalPowerSource: false, batteryLevel: 87.5 });
-    expect(r.ok && r.out.points.map((p) => [p.sensor, p.param, p.value])).toEqual([['status', 'battery_level', 87.5], ['status', 'margin', 7]]);
-    expect(msg(topic('join'), { deviceInfo: { devEui: eui } })).toEqual({ ok: true, out: { points: [], states: [], online: true } });
+    const r = msg(topic('status'), {
+      deviceInfo: { devEui: eui },
+      time: '2024-01-01T00:00:00Z',
+      margin: 7,
+      externalPowerSource: false,
+      batteryLevel: 87.5,
+    });
+    expect(r.ok && r.out.points.map((p) => [p.sensor, p.param, p.value])).toEqual([
+      ['status', 'battery_level', 87.5],
+      ['status', 'margin', 7],
+    ]);
+    expect(msg(topic('join'), { deviceInfo: { devEui: eui } })).toEqual({
+      ok: true,
+      out: { points: [], states: [], online: true },
+    });
     expect(msg(topic('txack'), { deviceInfo: { devEui: eui } })).toEqual({ ok: true, out: { points: [], states: [] } });
   });
 
   it('drops uplinks of another device, without deviceInfo, or with a data field that is not base64', () => {
-    expect(msg(topic('up').replace(eui, '0102030405060709'), uplink)).toMatchObject({ ok: false, reason: 'topic_mismatch' });
-    expect(msg(topic('up'), { ...uplink, deviceInfo: { devEui: '0102030405060709' } })).toMatchObject({ ok: false, reason: 'topic_mismatch' });
+    expect(msg(topic('up').replace(eui, '0102030405060709'), uplink)).toMatchObject({
+      ok: false,
+      reason: 'topic_mismatch',
+    });
+    expect(msg(topic('up'), { ...uplink, deviceInfo: { devEui: '0102030405060709' } })).toMatchObject({
+      ok: false,
+      reason: 'topic_mismatch',
+    });
     expect(msg(topic('up'), { fPort: 2 })).toMatchObject({ ok: false, reason: 'bad_shape' });
-    expect(msg(topic('up'), { ...uplink, object: undefined, data: '%%%' })).toMatchObject({ ok: false, reason: 'bad_value' });
+    expect(msg(topic('up'), { ...uplink, object: undefined, data: '%%%' })).toMatchObject({
+      ok: false,
+      reason: 'bad_value',
+    });
   });
 });

@@ -5,7 +5,16 @@
 import { z } from 'zod';
 import { decodeLora } from './decoder.js';
 import { pointsOfParams } from '../tree.js';
-import { accept, NOTHING, parseDeviceTime, parseJson, reject, type AdapterResult, type DeviceContext, type RawPoint } from '../wire.js';
+import {
+  accept,
+  NOTHING,
+  parseDeviceTime,
+  parseJson,
+  reject,
+  type AdapterResult,
+  type DeviceContext,
+  type RawPoint,
+} from '../wire.js';
 
 const uplinkSchema = z.object({
   deviceInfo: z.object({ devEui: z.string().regex(/^[0-9a-fA-F]{16}$/) }),
@@ -13,7 +22,10 @@ const uplinkSchema = z.object({
   fPort: z.number().int().min(0).max(255).optional(),
   data: z.string().max(400).optional(),
   object: z.record(z.string(), z.unknown()).optional(),
-  rxInfo: z.array(z.object({ rssi: z.number().optional(), snr: z.number().optional() })).max(64).optional(),
+  rxInfo: z
+    .array(z.object({ rssi: z.number().optional(), snr: z.number().optional() }))
+    .max(64)
+    .optional(),
 });
 /** what every event names: the device */
 const eventSchema = z.object({ deviceInfo: z.object({ devEui: z.string() }) });
@@ -29,14 +41,25 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function radioPoints(rxInfo: z.infer<typeof uplinkSchema>['rxInfo'], out: RawPoint[]): void {
   let best: { rssi?: number; snr?: number } | undefined;
-  for (const rx of rxInfo ?? []) if (rx.rssi !== undefined && (best?.rssi === undefined || rx.rssi > best.rssi)) best = rx;
-  if (best?.rssi !== undefined) out.push({ sensor: 'radio', configtype: 'data', param: 'rssi', subparam: '', datatype: 'number', value: best.rssi });
-  if (best?.snr !== undefined) out.push({ sensor: 'radio', configtype: 'data', param: 'snr', subparam: '', datatype: 'number', value: best.snr });
+  for (const rx of rxInfo ?? [])
+    if (rx.rssi !== undefined && (best?.rssi === undefined || rx.rssi > best.rssi)) best = rx;
+  if (best?.rssi !== undefined)
+    out.push({
+      sensor: 'radio',
+      configtype: 'data',
+      param: 'rssi',
+      subparam: '',
+      datatype: 'number',
+      value: best.rssi,
+    });
+  if (best?.snr !== undefined)
+    out.push({ sensor: 'radio', configtype: 'data', param: 'snr', subparam: '', datatype: 'number', value: best.snr });
 }
 
 export function adaptLora(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult {
   const parts = topic.split('/');
-  if (parts.length !== 6 || parts[0] !== 'application' || parts[2] !== 'device' || parts[4] !== 'event') return reject('unknown_topic', topic);
+  if (parts.length !== 6 || parts[0] !== 'application' || parts[2] !== 'device' || parts[4] !== 'event')
+    return reject('unknown_topic', topic);
   const devEui = parts[3].toLowerCase();
   if (!ctx.devEui || devEui !== ctx.devEui.toLowerCase()) return reject('topic_mismatch', topic);
   const event = parts[5];
@@ -55,8 +78,24 @@ export function adaptLora(ctx: DeviceContext, topic: string, payload: Buffer): A
     if (!parsed.success) return reject('bad_shape', parsed.error.issues[0]?.message);
     if (parsed.data.deviceInfo.devEui.toLowerCase() !== devEui) return reject('topic_mismatch', 'devEui');
     const { batteryLevel, margin } = parsed.data;
-    if (batteryLevel !== undefined) points.push({ sensor: 'status', configtype: 'data', param: 'battery_level', subparam: '', datatype: 'number', value: batteryLevel });
-    if (margin !== undefined) points.push({ sensor: 'status', configtype: 'data', param: 'margin', subparam: '', datatype: 'number', value: margin });
+    if (batteryLevel !== undefined)
+      points.push({
+        sensor: 'status',
+        configtype: 'data',
+        param: 'battery_level',
+        subparam: '',
+        datatype: 'number',
+        value: batteryLevel,
+      });
+    if (margin !== undefined)
+      points.push({
+        sensor: 'status',
+        configtype: 'data',
+        param: 'margin',
+        subparam: '',
+        datatype: 'number',
+        value: margin,
+      });
     return accept({ points, states: [], ts: parseDeviceTime(parsed.data.time) });
   }
   const parsed = uplinkSchema.safeParse(json.value);
@@ -77,7 +116,14 @@ export function adaptLora(ctx: DeviceContext, topic: string, payload: Buffer): A
       if (bad && !bad.ok) return reject('decoder_error', bad.detail);
     } else {
       // without a decoder the bytes are still kept, so a decoder configured later can be checked against them
-      points.push({ sensor: 'lora', configtype: 'data', param: 'raw', subparam: '', datatype: 'string', value: bytes.toString('hex') });
+      points.push({
+        sensor: 'lora',
+        configtype: 'data',
+        param: 'raw',
+        subparam: '',
+        datatype: 'string',
+        value: bytes.toString('hex'),
+      });
     }
   }
   radioPoints(up.rxInfo, points);

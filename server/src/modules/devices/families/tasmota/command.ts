@@ -4,7 +4,8 @@ import { replyJson, type CommandWire } from '../command.js';
 import { isPlainObject } from '../wire.js';
 
 /** Tasmota takes a command's value as text: ON/OFF for booleans, JSON for structures. */
-export const tasmotaValue = (v: unknown) => (v === true ? 'ON' : v === false ? 'OFF' : typeof v === 'string' ? v : JSON.stringify(v));
+export const tasmotaValue = (v: unknown) =>
+  v === true ? 'ON' : v === false ? 'OFF' : typeof v === 'string' ? v : JSON.stringify(v);
 
 const ON = /^(on|1|true)$/i;
 const OFF = /^(off|0|false)$/i;
@@ -20,7 +21,8 @@ export function tasmotaTook(sent: unknown, answer: unknown): boolean {
     if (OFF.test(value)) return answer === 'OFF';
     return true;
   }
-  if (typeof answer === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value) === answer;
+  if (typeof answer === 'number' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value) === answer;
   return true;
 }
 
@@ -31,7 +33,10 @@ export const tasmotaCommand: CommandWire = {
   },
   matchReply(row, _id, cmd, topic, payload) {
     // POWER<n> may be answered by stat/<topic>/POWER<n> alone (ON/OFF as text, no RESULT): that answers it too
-    if (topic.toLowerCase() === `stat/${row.topic}/${cmd.param}`.toLowerCase() && topic !== `stat/${row.topic}/RESULT`) {
+    if (
+      topic.toLowerCase() === `stat/${row.topic}/${cmd.param}`.toLowerCase() &&
+      topic !== `stat/${row.topic}/RESULT`
+    ) {
       const text = payload.toString('utf8').trim();
       if (!/^(ON|OFF)$/.test(text)) return undefined;
       const reply = { [topic.slice(topic.lastIndexOf('/') + 1)]: text };
@@ -41,11 +46,14 @@ export const tasmotaCommand: CommandWire = {
     const body = replyJson(payload);
     if (!isPlainObject(body)) return undefined;
     // an unknown command or a bad value: Tasmota answers {"Command":"Unknown"} / {"Command":"Error"}
-    if (typeof body.Command === 'string' && /^(Unknown|Error)$/i.test(body.Command)) return { ok: false, code: body.Command, reply: body };
+    if (typeof body.Command === 'string' && /^(Unknown|Error)$/i.test(body.Command))
+      return { ok: false, code: body.Command, reply: body };
     const wanted = cmd.param.toLowerCase();
     const key = Object.keys(body).find((k) => k.toLowerCase() === wanted);
     if (key === undefined) return undefined;
     // the device kept another value (a power lock, an interlock, a value out of range): it refused
-    return tasmotaTook(cmd.value, body[key]) ? { ok: true, reply: body } : { ok: false, code: 'unchanged', reply: body };
+    return tasmotaTook(cmd.value, body[key])
+      ? { ok: true, reply: body }
+      : { ok: false, code: 'unchanged', reply: body };
   },
 };

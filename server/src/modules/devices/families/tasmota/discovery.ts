@@ -18,7 +18,16 @@ export function discoveryTopic(topic: string): { mac: string; kind: 'config' | '
   return m ? { mac: m[1]!, kind: m[2] as 'config' | 'sensors' } : undefined;
 }
 
-export const emptyDiscovery = (): TasmotaDiscovery => ({ mac: null, ip: null, hostname: null, model: null, version: null, relays: [], friendly_names: [], sensors: {} });
+export const emptyDiscovery = (): TasmotaDiscovery => ({
+  mac: null,
+  ip: null,
+  hostname: null,
+  model: null,
+  version: null,
+  relays: [],
+  friendly_names: [],
+  sensors: {},
+});
 
 const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, MAX_TEXT) : null);
 
@@ -36,7 +45,11 @@ function json(payload: Buffer): unknown {
  * The device's discovery info after one message: `undefined` when the message is not a discovery message of this
  * shape (ignored, the info unchanged). An empty payload clears what that message had said.
  */
-export function applyDiscovery(before: TasmotaDiscovery | null, topic: string, payload: Buffer): TasmotaDiscovery | null | undefined {
+export function applyDiscovery(
+  before: TasmotaDiscovery | null,
+  topic: string,
+  payload: Buffer,
+): TasmotaDiscovery | null | undefined {
   const at = discoveryTopic(topic);
   if (!at) return undefined;
   const info = { ...(before ?? emptyDiscovery()) };
@@ -54,7 +67,18 @@ export function applyDiscovery(before: TasmotaDiscovery | null, topic: string, p
   }
   // the config names its own MAC; one naming another than its topic's is not the firmware's
   if (typeof body.mac === 'string' && body.mac.toUpperCase() !== at.mac) return undefined;
-  const relays = Array.isArray(body.rl) ? body.rl.slice(0, MAX_RELAYS).map((r) => (Number.isInteger(r) ? (r as number) : 0)) : [];
+  const relays = Array.isArray(body.rl)
+    ? body.rl.slice(0, MAX_RELAYS).map((r) => (Number.isInteger(r) ? (r as number) : 0))
+    : [];
   const names = Array.isArray(body.fn) ? body.fn.slice(0, MAX_RELAYS).map(text) : [];
-  return { ...info, mac: at.mac, ip: text(body.ip), hostname: text(body.hn), model: text(body.md), version: text(body.sw), relays, friendly_names: names };
+  return {
+    ...info,
+    mac: at.mac,
+    ip: text(body.ip),
+    hostname: text(body.hn),
+    model: text(body.md),
+    version: text(body.sw),
+    relays,
+    friendly_names: names,
+  };
 }

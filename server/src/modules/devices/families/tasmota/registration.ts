@@ -14,9 +14,14 @@ export function tasmotaRegistration(deps: FamilyDeps): FamilyBehaviour {
     // a generated one the device is then set to
     prepare: (_a, _f, input) => {
       const topic: string = input.topic ?? brokerHandle('sentra');
-      if (db.select({ id: devices.id }).from(devices).where(eq(devices.topic, topic)).get()) throw conflict(T.devices.serverTopicTaken);
+      if (db.select({ id: devices.id }).from(devices).where(eq(devices.topic, topic)).get())
+        throw conflict(T.devices.serverTopicTaken);
       const { secret, stored } = brokerSecret();
-      return { columns: { brokerUsername: brokerHandle('tasmota'), brokerPassword: stored, topic }, details: {}, shown: { password: secret } };
+      return {
+        columns: { brokerUsername: brokerHandle('tasmota'), brokerPassword: stored, topic },
+        details: {},
+        shown: { password: secret },
+      };
     },
     info: (row, _f, d) => ({
       device_mqtt_url: deps.brokerUrl(),

@@ -19,7 +19,11 @@ export function knownMac(row: Pick<DeviceRow, 'details'>): string | undefined {
 function discovered(identity: DeviceIdentity, id: number, topic: string, payload: Buffer, env: HeardEnv) {
   try {
     env.devices.updateDetails(id, (details) => {
-      const next = applyDiscovery((details.tasmota_discovery as TasmotaDiscovery | null | undefined) ?? null, topic, payload);
+      const next = applyDiscovery(
+        (details.tasmota_discovery as TasmotaDiscovery | null | undefined) ?? null,
+        topic,
+        payload,
+      );
       if (next === undefined) return details;
       if (next?.mac) identity.mac = next.mac;
       return { ...details, tasmota_discovery: next };
@@ -40,7 +44,8 @@ export const tasmotaBroker: BrokerRules = {
         isUnder(topic, 'tele', t) ||
         isUnder(topic, 'stat', t) ||
         topic === `cmnd/${t}/POWER` ||
-        (discoveryTopic(topic) !== undefined && (identity.mac === undefined || discoveryTopic(topic)!.mac === identity.mac)),
+        (discoveryTopic(topic) !== undefined &&
+          (identity.mac === undefined || discoveryTopic(topic)!.mac === identity.mac)),
       subscribe: (f) => isUnder(f, 'cmnd', t) || isUnder(f, 'tele', t) || isUnder(f, 'stat', t),
     };
   },

@@ -1,6 +1,18 @@
 // Tasmota, as real firmware sends it with the default FullTopic `%prefix%/%topic%/`: tele/<topic>/SENSOR|STATE|LWT and
 // stat/<topic>/RESULT|POWER<n>. Tasmota's `Time` is local time without a zone, so points take the receive time.
-import { accept, isPlainObject, MAX_STATES, NOTHING, parseJson, reject, validName, type AdapterResult, type DeviceContext, type RawPoint, type RawState } from '../wire.js';
+import {
+  accept,
+  isPlainObject,
+  MAX_STATES,
+  NOTHING,
+  parseJson,
+  reject,
+  validName,
+  type AdapterResult,
+  type DeviceContext,
+  type RawPoint,
+  type RawState,
+} from '../wire.js';
 import { pushPoint, pushState } from '../tree.js';
 
 /** STATE fields that are measurements (charted as points under sensor `device`); other scalars are device states. */
@@ -20,7 +32,9 @@ const badName = () => reject('bad_shape', 'name');
 /** `"Power":[45,30]` on multi-channel devices: channels become subparams "1", "2", ... like Tasmota's Power1, Power2. */
 function pushValue(sensor: string, param: string, value: unknown, out: RawPoint[]): AdapterResult | undefined {
   if (Array.isArray(value) && value.length > 0 && value.length <= 32 && value.every((v) => typeof v === 'number')) {
-    value.forEach((v, i) => out.push({ sensor, configtype: 'data', param, subparam: String(i + 1), datatype: 'number', value: v }));
+    value.forEach((v, i) =>
+      out.push({ sensor, configtype: 'data', param, subparam: String(i + 1), datatype: 'number', value: v }),
+    );
     return undefined;
   }
   if (isPlainObject(value)) {
@@ -34,7 +48,8 @@ function pushValue(sensor: string, param: string, value: unknown, out: RawPoint[
   return value === null ? undefined : pushPoint(sensor, 'data', param, '', undefined, value, out);
 }
 
-const answer = (points: RawPoint[], states: RawState[]): AdapterResult => (states.length > MAX_STATES ? reject('bad_shape', `more than ${MAX_STATES} states`) : accept({ points, states }));
+const answer = (points: RawPoint[], states: RawState[]): AdapterResult =>
+  states.length > MAX_STATES ? reject('bad_shape', `more than ${MAX_STATES} states`) : accept({ points, states });
 
 function sensorMessage(body: Record<string, unknown>): AdapterResult {
   const points: RawPoint[] = [];
@@ -69,7 +84,14 @@ function stateMessage(body: Record<string, unknown>): AdapterResult {
       for (const name of STATE_POINTS.get(key) ?? []) {
         if (v[name] === undefined) continue;
         if (typeof v[name] !== 'number') return reject('bad_value', `${key}.${name}`);
-        points.push({ sensor: 'device', configtype: 'data', param: key, subparam: name, datatype: 'number', value: v[name] });
+        points.push({
+          sensor: 'device',
+          configtype: 'data',
+          param: key,
+          subparam: name,
+          datatype: 'number',
+          value: v[name],
+        });
       }
     } else if (DEVICE_POINTS.includes(key)) {
       if (typeof v !== 'number') return reject('bad_value', key);
@@ -101,7 +123,16 @@ export function adaptTasmota(ctx: DeviceContext, topic: string, payload: Buffer)
     if (!/^(ON|OFF)$/.test(text)) return reject('bad_value', leaf);
     return accept({ points: [], states: [{ key: leaf, value: text }] });
   }
-  const handler = prefix === 'tele' ? (leaf === 'SENSOR' ? sensorMessage : leaf === 'STATE' ? stateMessage : undefined) : leaf === 'RESULT' ? resultMessage : undefined;
+  const handler =
+    prefix === 'tele'
+      ? leaf === 'SENSOR'
+        ? sensorMessage
+        : leaf === 'STATE'
+          ? stateMessage
+          : undefined
+      : leaf === 'RESULT'
+        ? resultMessage
+        : undefined;
   if (!handler) return NOTHING; // INFO1..3, STATUS*, HASS_STATE ...: not telemetry
   const json = parseJson(payload);
   if (!json.ok) return reject('not_json');
