@@ -39,8 +39,8 @@ import {
   type ComponentEditorEvent,
   type ComponentEditorState,
   type QuerySlot,
-} from '../../../dashboards/editor/componentEditor.js';
-import { deviceOptions, EMPTY_SOURCE, type SelectionSource } from '../../../dashboards/editor/selectionSource.js';
+} from './componentEditor.js';
+import { deviceOptions, EMPTY_SOURCE, type SelectionSource } from './selectionSource.js';
 import { LoadingOverlay } from '../../../ui/LoadingOverlay.js';
 import { useConfirm } from '../../../ui/ConfirmDialog.js';
 import { notices } from '../../../ui/snackbar/notices.js';
@@ -50,7 +50,7 @@ import { handledGlobally, loadSource, saveConf } from './editorCalls.js';
 import { dashboardByPath } from '../dashboardCalls.js';
 import { QueryEditorDialog } from './QueryEditorDialog.js';
 import { VisualisasiDialog } from './VisualisasiDialog.js';
-import { seriesChoices } from '../../../dashboards/editor/viewFields.js';
+import { seriesChoices } from './viewFields.js';
 import { VariableButtons } from './VariableButtons.js';
 import { TypeSelectors } from './TypeSelectors.js';
 import { QueryRow } from './QueryRow.js';

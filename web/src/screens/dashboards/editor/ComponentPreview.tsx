@@ -10,8 +10,8 @@ import { isOk } from '../../../api/request.js';
 import { failureMessage } from '../../../api/outcome.js';
 import { CardSurface, CardsReadOnly, cardDefinition, type GivenCardData } from '../../../cards/index.js';
 import type { CardComponent } from '../../../cards/common/definition.js';
-import type { ComponentEditorState } from '../../../dashboards/editor/componentEditor.js';
-import { previewOf } from '../../../dashboards/editor/preview.js';
+import type { ComponentEditorState } from './componentEditor.js';
+import { previewOf } from './preview.js';
 import { loadHeight } from '../gridLayout.js';
 
 /** edits closer together than this are evaluated once */

@@ -4,7 +4,7 @@ import { contracts, T, type ConfDashboardInput } from '@sentra/contracts';
 import { api } from '../../../api/client.js';
 import { isOk, type ApiResult } from '../../../api/request.js';
 import { failureMessage } from '../../../api/outcome.js';
-import { EMPTY_SOURCE, type SelectionSource } from '../../../dashboards/editor/selectionSource.js';
+import { EMPTY_SOURCE, type SelectionSource } from './selectionSource.js';
 
 /** Is this failure one the shell already handles (401 sign-in, 402 billing)? */
 export const handledGlobally = (r: ApiResult<unknown> | undefined) => r?.code === 401 || r?.code === 402;
