@@ -41,13 +41,14 @@ import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
+import { callAndNotify } from '../../api/call.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { DashboardGrid, NO_DRAG } from './DashboardGrid.js';
 import { AddComponentDialog } from './AddComponentDialog.js';
-import { ROUTES, dashboardByPath, useLoad } from './dashboardCalls.js';
+import { ROUTES, dashboardByPath, useLoadState } from './dashboardCalls.js';
 import {
   canArrange,
   canSaveLayout,
@@ -131,12 +132,16 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
   const removeCard = async (c: StoredComponent) => {
     if (!(await confirm({ message: s.removeComponentConfirm }))) return;
     setBusy(true);
-    const r = await api.call(contracts.dashboards.removeComponent, { id: dashboard.id, dashboard_id: c.key });
+    const r = await callAndNotify(
+      contracts.dashboards.removeComponent,
+      { id: dashboard.id, dashboard_id: c.key },
+      n.componentRemoveFailed,
+    );
     setBusy(false);
-    if (isOk(r)) {
+    if (r.ok) {
       notices.success(n.componentRemoved);
-      backThroughList(r.body.path);
-    } else notices.error(failureMessage(r, { fallback: n.componentRemoveFailed }));
+      backThroughList(r.value.path);
+    }
   };
 
   const act = (what: (c: StoredComponent) => unknown) => () => {
@@ -267,7 +272,7 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
 
 export function DashboardLayoutPage() {
   const { path = '' } = useParams();
-  const { state, busy, reload } = useLoad(() => dashboardByPath(path), [path]);
+  const { state, busy, reload } = useLoadState(() => dashboardByPath(path), [path]);
   return (
     <Box sx={{ position: 'relative', minHeight: 240 }}>
       {state.status === 'ready' && (

@@ -46,7 +46,8 @@ import { useConfirm } from '../../../ui/ConfirmDialog.js';
 import { notices } from '../../../ui/snackbar/notices.js';
 import { useAppArea } from '../../../ui/useAppArea.js';
 import type { ScreenProps } from '../../../shell/routeRegistry.js';
-import { handledGlobally, loadSource, saveConf } from './editorCalls.js';
+import { loadSource, saveConf } from './editorCalls.js';
+import { useLoad } from '../../../api/call.js';
 import { dashboardByPath } from '../dashboardCalls.js';
 import { QueryEditorDialog } from './QueryEditorDialog.js';
 import { VisualisasiDialog } from './VisualisasiDialog.js';
@@ -89,10 +90,9 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
 
   const send = useCallback((event: ComponentEditorEvent) => setState((s) => s && componentEditorReducer(s, event)), []);
 
-  useEffect(() => {
-    let live = true;
-    void dashboardByPath(path).then((r) => {
-      if (!live) return;
+  useLoad(
+    () => dashboardByPath(path),
+    (r) => {
       if (r.status !== 'ready') {
         if (r.status === 'failed' && r.notFound) setLoadError(e.dashboardNotFound);
         return;
@@ -116,22 +116,17 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
       });
       setState(initial);
       setGlobals({ ...((conf.var ?? {}) as Record<string, VariableValue>) });
-    });
-    return () => {
-      live = false;
-    };
-  }, [path, componentKey, editing]);
+    },
+    [path, componentKey, editing],
+  );
 
   // the trees follow the card's tags: 'Tidak ada data berdasarkan penanda!' when they select nothing
   const tagKey = state?.tags.join('\n') ?? '';
-  useEffect(() => {
-    if (!loaded) return;
-    let live = true;
-    void loadSource({ tags: tagKey ? tagKey.split('\n') : [] }).then((s) => live && setSource(s));
-    return () => {
-      live = false;
-    };
-  }, [loaded, tagKey]);
+  useLoad(
+    async () => (loaded ? loadSource({ tags: tagKey ? tagKey.split('\n') : [] }) : undefined),
+    (s) => s && setSource(s),
+    [loaded, tagKey],
+  );
 
   // the 'Semua variabel akan di hapus!' confirmation of a category or type change
   const pending = state?.pending;
@@ -164,8 +159,8 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
       setSaving(false);
       if (r.ok) {
         notices.success(t.notify.editSuccess);
-        toConf(r.path || loaded.record.path);
-      } else if (!handledGlobally(r.result)) notices.error(r.message);
+        toConf(r.value.path || loaded.record.path);
+      }
     });
     // keyed on `submit` alone: the state read here is this render's, and a save must run once per confirmation
   }, [submit]);
