@@ -46,6 +46,7 @@ import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
+import { usePageTitle } from '../../shell/pageTitle.js';
 import { DashboardGrid, NO_DRAG } from './DashboardGrid.js';
 import { AddComponentDialog } from './AddComponentDialog.js';
 import { ROUTES, dashboardByPath, useLoadState } from './dashboardCalls.js';
@@ -88,6 +89,8 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
   const navigate = useNavigate();
   const confirm = useConfirm();
   const windowWidth = useWindowWidth();
+  // the top bar names the dashboard being arranged, as on its view (issue 28)
+  usePageTitle(dashboard.label);
   const conf = dashboard.conf_dashboard as Record<string, unknown>;
   const components = useMemo(() => componentsOf(conf), [conf]);
   const base = useMemo(() => layoutFingerprint(components), [components]);

@@ -9,6 +9,7 @@ import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
 import { useLoad } from '../../api/call.js';
+import { usePageTitle } from '../../shell/pageTitle.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
@@ -39,6 +40,9 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
   const [missing, setMissing] = useState<string | undefined>();
   const [busy, setBusy] = useState(true);
   const back = () => navigate(area.to(ROUTES.conf, { path }));
+
+  // the top bar names the dashboard the component belongs to, as on its view (issue 28)
+  usePageTitle(dashboard?.label);
 
   useLoad(
     () => dashboardByPath(path),

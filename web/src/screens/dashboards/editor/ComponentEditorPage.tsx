@@ -48,6 +48,7 @@ import { useAppArea } from '../../../ui/useAppArea.js';
 import type { ScreenProps } from '../../../shell/routeRegistry.js';
 import { loadSource, saveConf } from './editorCalls.js';
 import { useLoad } from '../../../api/call.js';
+import { usePageTitle } from '../../../shell/pageTitle.js';
 import { dashboardByPath } from '../dashboardCalls.js';
 import { QueryEditorDialog } from './QueryEditorDialog.js';
 import { VisualisasiDialog } from './VisualisasiDialog.js';
@@ -89,6 +90,9 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
   const toConf = useCallback((p: string) => navigate(area.to(DASHBOARD_CONF_ROUTE, { path: p })), [area, navigate]);
 
   const send = useCallback((event: ComponentEditorEvent) => setState((s) => s && componentEditorReducer(s, event)), []);
+
+  // the top bar names the dashboard the component belongs to, as on its view (issue 28)
+  usePageTitle(loaded?.record.label);
 
   useLoad(
     () => dashboardByPath(path),
