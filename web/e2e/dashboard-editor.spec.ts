@@ -103,6 +103,8 @@ test.describe.serial('the component editor', () => {
     await confirmYes(page, T.dashboards.confirm.addComponentQuestion, T.dashboards.layout.editor);
     await expect(page).toHaveURL(new RegExp(`/_dashboard_conf_/${path}/add$`));
     await expect(page.getByRole('heading', { name: e.addTitle })).toBeVisible();
+    // the top bar names the dashboard the card goes to (issue 28)
+    await expect(page.getByTestId('page-title')).toHaveText('Monitoring Energi');
 
     // saving an empty form names what is missing
     await page.getByRole('button', { name: T.common.save, exact: true }).click();
@@ -187,6 +189,7 @@ test.describe.serial('the component editor', () => {
   test('edits the card: prefilled, key read-only, saved after the confirmation', async () => {
     await page.goto(`/admin/${t.domain}/_dashboard_conf_/${path}/edit/energi`);
     await expect(page.getByRole('heading', { name: e.editTitle })).toBeVisible();
+    await expect(page.getByTestId('page-title')).toHaveText('Monitoring Energi');
     const key = page.getByRole('textbox', { name: e.key });
     await expect(key).toHaveValue('energi');
     await expect(key).toHaveAttribute('readonly', '');

@@ -123,6 +123,8 @@ test.describe.serial('a tenant builds a dashboard', () => {
     await page.getByRole('menuitem', { name: s.edit }).click();
     await expect(page).toHaveURL(/\/_dashboard_conf_\/energi-gedung$/);
     await expect(page.getByRole('heading', { name: T.dashboards.layout.editTitle(label) })).toBeVisible();
+    // the top bar names the dashboard being arranged, as on its view (issue 28), not "Dashboard"
+    await expect(page.getByTestId('page-title')).toHaveText(label);
 
     await page.getByRole('button', { name: s.addComponent }).click();
     const ask = page.getByRole('dialog').filter({ hasText: T.dashboards.confirm.addComponentQuestion });
@@ -130,6 +132,7 @@ test.describe.serial('a tenant builds a dashboard', () => {
     await ask.getByRole('button', { name: T.dashboards.layout.manual }).click();
     await expect(page).toHaveURL(/\/_dashboard_conf_\/energi-gedung\/manual_add$/);
     await expect(page.getByRole('heading', { name: T.dashboards.layout.manualTitle })).toBeVisible();
+    await expect(page.getByTestId('page-title')).toHaveText(label);
 
     await page.getByLabel(s.componentKey).fill('suhu');
     await page.getByLabel(s.configuration).fill('{"cat": "SINGLE_VALUE_CARD",');

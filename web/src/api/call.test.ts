@@ -37,6 +37,7 @@ describe('callAndNotify', () => {
     expect(await callAndNotify(contracts.users.list, undefined, T.users.deleteFailed)).toEqual({
       ok: false,
       sessionEnded: false,
+      status: 400,
     });
     answer.next = { code: 0, text: 'network', headers: {}, body: null, failure: 'network' };
     await callAndNotify(contracts.users.list);
@@ -45,8 +46,21 @@ describe('callAndNotify', () => {
 
   it.each([401, 402])('shows nothing after a %i (the session reactions answer it)', async (code) => {
     answer.next = { code, text: 'x', headers: {}, body: { response_result: -14 } };
-    expect(await callAndNotify(contracts.users.list)).toEqual({ ok: false, sessionEnded: true });
+    expect(await callAndNotify(contracts.users.list)).toEqual({ ok: false, sessionEnded: true, status: code });
     expect(shown()).toEqual([]);
+  });
+
+  it('shows only the failures the screen names (shown), and never after an ended session', async () => {
+    const onlyNoAnswer = (r: { code: number }) => r.code === 0 || r.code === 401;
+    answer.next = { code: 404, text: 'Not Found', headers: {}, body: { response_result: -11 } };
+    expect(await callAndNotify(contracts.users.list, undefined, T.users.deleteFailed, { shown: onlyNoAnswer })).toEqual(
+      { ok: false, sessionEnded: false, status: 404 },
+    );
+    answer.next = { code: 401, text: 'Unauthorized', headers: {}, body: { response_result: -14 } };
+    await callAndNotify(contracts.users.list, undefined, T.users.deleteFailed, { shown: onlyNoAnswer });
+    answer.next = { code: 0, text: 'timeout', headers: {}, body: null, failure: 'timeout' };
+    await callAndNotify(contracts.users.list, undefined, T.users.deleteFailed, { shown: onlyNoAnswer });
+    expect(shown()).toEqual([`error: ${T.common.timeout}`]);
   });
 });
 

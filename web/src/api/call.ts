@@ -59,24 +59,37 @@ export async function callOrThrow<D extends CallDef>(
 /** A 401 or 402: the global reactions handle it (sign-in, payment), a screen says nothing more. */
 export const sessionEnded = (r: ApiResult<unknown>) => r.code === 401 || r.code === 402;
 
-/** Shows a failed call's message as an error notice, unless the session ended. */
-export function notifyFailure(r: ApiResult<unknown>, rules: MessageRules | string = T.shell.loadFailed): void {
-  if (!sessionEnded(r)) notices.error(failureMessage(r, typeof rules === 'string' ? { fallback: rules } : rules));
+/** Which failures a screen shows: by default every one but an ended session; a screen may show fewer (never more). */
+export type ShownWhen = (r: ApiResult<unknown>) => boolean;
+const unlessSessionEnded: ShownWhen = (r) => !sessionEnded(r);
+
+/** Shows a failed call's message as an error notice, unless the session ended (or `shown` says no). */
+export function notifyFailure(
+  r: ApiResult<unknown>,
+  rules: MessageRules | string = T.shell.loadFailed,
+  shown: ShownWhen = unlessSessionEnded,
+): void {
+  if (!sessionEnded(r) && shown(r))
+    notices.error(failureMessage(r, typeof rules === 'string' ? { fallback: rules } : rules));
 }
 
-export type Called<O> = { ok: true; value: O } | { ok: false; sessionEnded: boolean };
+/** A failure carries its HTTP status (0: no answer) for screens that tell "not found" from "failed". */
+export type Called<O> = { ok: true; value: O } | { ok: false; sessionEnded: boolean; status: number };
+
+/** `shown`: which failures become a notice (see ShownWhen); the rest are CallOptions of the request. */
+export type NotifyOptions = CallOptions & { shown?: ShownWhen };
 
 /** The call's output, or its failure shown as an error notice (`rules`: the fallback text, default "load failed"). */
 export async function callAndNotify<D extends CallDef>(
   def: D,
   input?: Input<D>,
   rules: MessageRules | string = T.shell.loadFailed,
-  opts?: CallOptions,
+  { shown, ...opts }: NotifyOptions = {},
 ): Promise<Called<OutputOf<D>>> {
   const r = await api.call(def, input as InputOf<D>, opts);
   if (isOk(r)) return { ok: true, value: r.body as OutputOf<D> };
-  notifyFailure(r, rules);
-  return { ok: false, sessionEnded: sessionEnded(r) };
+  notifyFailure(r, rules, shown);
+  return { ok: false, sessionEnded: sessionEnded(r), status: r.code };
 }
 
 /** Runs `load` when `deps` change and hands its result to `then` only while the screen is still mounted. */

@@ -2,7 +2,7 @@
 // whose minimum size is section 5's and not above its default, and whose editor fields exist in the view schema.
 import { describe, expect, it } from 'vitest';
 import { CARD_TYPES, CARD_TYPE_CODES, ComponentView, T, type CardTypeCode } from '@sentra/contracts';
-import { initialView, viewFieldsOf } from '../dashboards/editor/viewFields.js';
+import { initialView, viewFieldsOf } from '../screens/dashboards/editor/viewFields.js';
 import { CARD_DEFINITIONS, registry } from './registry.js';
 
 // spec 02 section 5 "Minimum card size", in editor grid units (w × h)

@@ -1,7 +1,7 @@
 // The command card types (spec 02 sections 2, 3, 4): each its own definition; plain, _TAGS_ (every device of the
 // card's tags, confirmed first) and _CUSTOM_ variants share a view. Defaults: title 'Tombol perintah' (buttons,
 // toggles) or 'Kirim perintah' (inputs), button label 'Kirim', number 0–100, text max 30, dates 'DD MMM YYYY HH:mm'.
-// The editor's initial values are these (dashboards/editor/viewFields.ts reads them); the fields are command.fields.ts.
+// The editor's initial values are these (screens/dashboards/editor/viewFields.ts reads them); the fields are command.fields.ts.
 import {
   COMMAND_DATE_DISPLAY_FORMATS,
   COMMAND_TIME_DISPLAY_FORMATS,

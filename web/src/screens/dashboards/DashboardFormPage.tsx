@@ -1,7 +1,7 @@
 // Add (_dashboard_add_) and edit (_dashboard_edit_/{id}) a dashboard (spec 02 sections 2, 5, 8): name, description,
 // refresh rate with its rules and helper text, decimals 0–5, parent only when other dashboards exist, custom URL,
 // global variables. Add returns to the list; edit goes to the configuration page of the returned path.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { contracts, DECIMALS_MAX, DECIMALS_MIN, T, type DashboardRecord, type OutputOf } from '@sentra/contracts';
@@ -12,7 +12,8 @@ import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
-import { ROUTES, reportLoadFailure } from './dashboardCalls.js';
+import { ROUTES, loadCall } from './dashboardCalls.js';
+import { useLoad } from '../../api/call.js';
 import {
   EMPTY_FORM,
   fieldOfPath,
@@ -40,33 +41,26 @@ export function DashboardFormPage({ routeKey }: ScreenProps) {
   const [errors, setErrors] = useState<DashboardFormErrors>({});
   const [busy, setBusy] = useState(true);
 
-  useEffect(() => {
-    let live = true;
-    void (async () => {
-      const [record, others] = editing
-        ? await Promise.all([
-            api.call(contracts.dashboards.get, { id: Number(id) }),
-            api.call(contracts.dashboards.listNin, { id: Number(id) }),
-          ])
-        : [undefined, await api.call(contracts.navs.list)];
-      if (!live) return;
+  useLoad(
+    () =>
+      Promise.all([
+        editing ? loadCall(contracts.dashboards.get, { id: Number(id) }) : undefined,
+        editing ? loadCall(contracts.dashboards.listNin, { id: Number(id) }) : loadCall(contracts.navs.list),
+      ]),
+    ([record, others]) => {
       setBusy(false);
       if (record) {
-        if (!isOk(record)) {
-          reportLoadFailure(record);
-          if (record.code === 404) navigate(area.to(ROUTES.list), { replace: true });
+        if (!record.ok) {
+          if (record.status === 404) navigate(area.to(ROUTES.list), { replace: true });
           return;
         }
-        setStored(record.body.data);
-        setValues(formValuesOf(record.body.data));
+        setStored(record.value.data);
+        setValues(formValuesOf(record.value.data));
       }
-      if (isOk(others)) setParents(others.body.navs);
-      else reportLoadFailure(others);
-    })();
-    return () => {
-      live = false;
-    };
-  }, [editing, id, area, navigate]);
+      if (others.ok) setParents(others.value.navs);
+    },
+    [editing, id, area, navigate],
+  );
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

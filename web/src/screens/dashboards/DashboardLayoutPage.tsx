@@ -41,13 +41,15 @@ import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
+import { callAndNotify } from '../../api/call.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
+import { usePageTitle } from '../../shell/pageTitle.js';
 import { DashboardGrid, NO_DRAG } from './DashboardGrid.js';
 import { AddComponentDialog } from './AddComponentDialog.js';
-import { ROUTES, dashboardByPath, useLoad } from './dashboardCalls.js';
+import { ROUTES, dashboardByPath, useLoadState } from './dashboardCalls.js';
 import {
   canArrange,
   canSaveLayout,
@@ -87,6 +89,8 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
   const navigate = useNavigate();
   const confirm = useConfirm();
   const windowWidth = useWindowWidth();
+  // the top bar names the dashboard being arranged, as on its view (issue 28)
+  usePageTitle(dashboard.label);
   const conf = dashboard.conf_dashboard as Record<string, unknown>;
   const components = useMemo(() => componentsOf(conf), [conf]);
   const base = useMemo(() => layoutFingerprint(components), [components]);
@@ -131,12 +135,16 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
   const removeCard = async (c: StoredComponent) => {
     if (!(await confirm({ message: s.removeComponentConfirm }))) return;
     setBusy(true);
-    const r = await api.call(contracts.dashboards.removeComponent, { id: dashboard.id, dashboard_id: c.key });
+    const r = await callAndNotify(
+      contracts.dashboards.removeComponent,
+      { id: dashboard.id, dashboard_id: c.key },
+      n.componentRemoveFailed,
+    );
     setBusy(false);
-    if (isOk(r)) {
+    if (r.ok) {
       notices.success(n.componentRemoved);
-      backThroughList(r.body.path);
-    } else notices.error(failureMessage(r, { fallback: n.componentRemoveFailed }));
+      backThroughList(r.value.path);
+    }
   };
 
   const act = (what: (c: StoredComponent) => unknown) => () => {
@@ -267,7 +275,7 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
 
 export function DashboardLayoutPage() {
   const { path = '' } = useParams();
-  const { state, busy, reload } = useLoad(() => dashboardByPath(path), [path]);
+  const { state, busy, reload } = useLoadState(() => dashboardByPath(path), [path]);
   return (
     <Box sx={{ position: 'relative', minHeight: 240 }}>
       {state.status === 'ready' && (

@@ -22,14 +22,12 @@ import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DashboardIcon from '@mui/icons-material/SpaceDashboard';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
+import { callAndNotify } from '../../api/call.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
-import { ROUTES, reportLoadFailure, useLoad } from './dashboardCalls.js';
+import { ROUTES, loadCall, useLoadState } from './dashboardCalls.js';
 
 const s = T.dashboards.screens;
 type NavItem = OutputOf<typeof contracts.navs.list>['navs'][number];
@@ -57,11 +55,9 @@ export function DashboardListPage() {
     state,
     busy: loading,
     reload,
-  } = useLoad(async () => {
-    const r = await api.call(contracts.navs.list);
-    if (isOk(r)) return { status: 'ready' as const, data: r.body.navs };
-    reportLoadFailure(r);
-    return { status: 'ready' as const, data: [] as Item[] };
+  } = useLoadState(async () => {
+    const r = await loadCall(contracts.navs.list);
+    return { status: 'ready' as const, data: r.ok ? r.value.navs : ([] as Item[]) };
   }, []);
   const items = state.status === 'ready' ? state.data : null;
   const pathOf = useMemo(() => new Map((items ?? []).map((i) => [i.id, i.path])), [items]);
@@ -69,12 +65,12 @@ export function DashboardListPage() {
   const remove = async (item: Item) => {
     if (!(await confirm({ message: T.dashboards.confirm.removeDashboard }))) return;
     setBusy(true);
-    const r = await api.call(contracts.dashboards.remove, { id: item.id });
+    const r = await callAndNotify(contracts.dashboards.remove, { id: item.id }, T.dashboards.notify.removeFailed);
     setBusy(false);
-    if (isOk(r)) {
+    if (r.ok) {
       notices.success(T.dashboards.notify.removeSuccess);
       await reload();
-    } else notices.error(failureMessage(r, { fallback: T.dashboards.notify.removeFailed }));
+    }
   };
 
   const act = (what: (item: Item) => unknown) => () => {

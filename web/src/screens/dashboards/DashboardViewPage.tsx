@@ -4,15 +4,13 @@ import { useEffect, useRef } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Box } from '@mui/material';
 import { contracts, T } from '@sentra/contracts';
-import { api } from '../../api/client.js';
 import { liveSocket } from '../../live/socket.js';
-import { isOk } from '../../api/request.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { DashboardView, liveComponentsOf } from './DashboardView.js';
 import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
 import { joinDashboardEarly, preloadDashboardViews } from '../../cards/index.js';
-import { dashboardById, reportLoadFailure, useLoad, type LoadState } from './dashboardCalls.js';
+import { dashboardById, loadCall, useLoadState, type LoadState } from './dashboardCalls.js';
 import type { DashboardRecord, NavEntry } from '@sentra/contracts';
 
 function ViewById({ id }: { id: number | undefined }) {
@@ -20,7 +18,7 @@ function ViewById({ id }: { id: number | undefined }) {
   useEffect(() => void liveSocket(), []);
   /** the filter the view opens with, chosen (and its channel joined) when the record first arrived */
   const opened = useRef<{ id: number; filter: ViewFilter }>(undefined);
-  const { state, busy, reload } = useLoad<DashboardRecord>(async () => {
+  const { state, busy, reload } = useLoadState<DashboardRecord>(async () => {
     if (id === undefined) return { status: 'failed', notFound: true };
     const r = await dashboardById(id, contracts.dashboards.view);
     // before the page renders with the record: the cards' chunks are requested and their channel joined (the gateway
@@ -71,13 +69,10 @@ const findByPath = (entries: readonly NavEntry[], path: string): NavEntry | unde
 
 /** `customNavScreen`: routeKey is the dashboard's path. */
 export function DashboardNavPage({ routeKey }: ScreenProps) {
-  const { state } = useLoad<number>(async (): Promise<LoadState<number>> => {
-    const r = await api.call(contracts.apps.menu);
-    if (!isOk(r)) {
-      reportLoadFailure(r);
-      return { status: 'failed', notFound: false };
-    }
-    const entry = findByPath(r.body.navs, routeKey);
+  const { state } = useLoadState<number>(async (): Promise<LoadState<number>> => {
+    const r = await loadCall(contracts.apps.menu);
+    if (!r.ok) return { status: 'failed', notFound: false };
+    const entry = findByPath(r.value.navs, routeKey);
     return entry ? { status: 'ready', data: entry.id } : { status: 'failed', notFound: true };
   }, [routeKey]);
   if (state.status === 'ready') return <ViewById id={state.data} />;

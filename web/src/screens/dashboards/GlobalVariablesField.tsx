@@ -1,5 +1,5 @@
 // The form's global variables: 'List Variabel' ('Daftar Variabel') and 'Tambah Variabel' ('Tambah Variabel Baru', Filter
-// offered) drawn on the headless logic in web/src/dashboards/editor; the field keeps its value/onChange contract (JSON
+// offered) drawn on the headless logic in editor/ (variableList.ts, variableDialog.ts); the field keeps its value/onChange contract (JSON
 // text of the `var` map).
 import { Stack, Typography } from '@mui/material';
 import { T, type VariableValue } from '@sentra/contracts';

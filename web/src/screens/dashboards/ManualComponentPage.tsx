@@ -1,13 +1,15 @@
 // Add a component manually ({path}/manual_add, title 'Add Dashboard') or edit one as JSON ({path}/manual_edit/{key},
 // key read-only): Component Key and Konfigurasi; the server validates the whole conf_dashboard; on success back two
 // levels, to the dashboard's configuration view.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { contracts, COMPONENT_KEY_MAX, T, type DashboardRecord } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
+import { useLoad } from '../../api/call.js';
+import { usePageTitle } from '../../shell/pageTitle.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
@@ -39,10 +41,12 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
   const [busy, setBusy] = useState(true);
   const back = () => navigate(area.to(ROUTES.conf, { path }));
 
-  useEffect(() => {
-    let live = true;
-    void dashboardByPath(path).then((r) => {
-      if (!live) return;
+  // the top bar names the dashboard the component belongs to, as on its view (issue 28)
+  usePageTitle(dashboard?.label);
+
+  useLoad(
+    () => dashboardByPath(path),
+    (r) => {
       setBusy(false);
       if (r.status !== 'ready')
         return setMissing(r.status === 'failed' && r.notFound ? s.dashboardNotFound : undefined);
@@ -51,11 +55,9 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
       if (editing && !existing) return setMissing(s.componentNotFound);
       setDashboard(r.data);
       setValues((v) => ({ ...v, config: editing ? configText(existing!) : newComponentConfig(conf) }));
-    });
-    return () => {
-      live = false;
-    };
-  }, [path, componentKey, editing]);
+    },
+    [path, componentKey, editing],
+  );
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -39,18 +39,20 @@ import {
   type ComponentEditorEvent,
   type ComponentEditorState,
   type QuerySlot,
-} from '../../../dashboards/editor/componentEditor.js';
-import { deviceOptions, EMPTY_SOURCE, type SelectionSource } from '../../../dashboards/editor/selectionSource.js';
+} from './componentEditor.js';
+import { deviceOptions, EMPTY_SOURCE, type SelectionSource } from './selectionSource.js';
 import { LoadingOverlay } from '../../../ui/LoadingOverlay.js';
 import { useConfirm } from '../../../ui/ConfirmDialog.js';
 import { notices } from '../../../ui/snackbar/notices.js';
 import { useAppArea } from '../../../ui/useAppArea.js';
 import type { ScreenProps } from '../../../shell/routeRegistry.js';
-import { handledGlobally, loadSource, saveConf } from './editorCalls.js';
+import { loadSource, saveConf } from './editorCalls.js';
+import { useLoad } from '../../../api/call.js';
+import { usePageTitle } from '../../../shell/pageTitle.js';
 import { dashboardByPath } from '../dashboardCalls.js';
 import { QueryEditorDialog } from './QueryEditorDialog.js';
 import { VisualisasiDialog } from './VisualisasiDialog.js';
-import { seriesChoices } from '../../../dashboards/editor/viewFields.js';
+import { seriesChoices } from './viewFields.js';
 import { VariableButtons } from './VariableButtons.js';
 import { TypeSelectors } from './TypeSelectors.js';
 import { QueryRow } from './QueryRow.js';
@@ -89,10 +91,12 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
 
   const send = useCallback((event: ComponentEditorEvent) => setState((s) => s && componentEditorReducer(s, event)), []);
 
-  useEffect(() => {
-    let live = true;
-    void dashboardByPath(path).then((r) => {
-      if (!live) return;
+  // the top bar names the dashboard the component belongs to, as on its view (issue 28)
+  usePageTitle(loaded?.record.label);
+
+  useLoad(
+    () => dashboardByPath(path),
+    (r) => {
       if (r.status !== 'ready') {
         if (r.status === 'failed' && r.notFound) setLoadError(e.dashboardNotFound);
         return;
@@ -116,22 +120,17 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
       });
       setState(initial);
       setGlobals({ ...((conf.var ?? {}) as Record<string, VariableValue>) });
-    });
-    return () => {
-      live = false;
-    };
-  }, [path, componentKey, editing]);
+    },
+    [path, componentKey, editing],
+  );
 
   // the trees follow the card's tags: 'Tidak ada data berdasarkan penanda!' when they select nothing
   const tagKey = state?.tags.join('\n') ?? '';
-  useEffect(() => {
-    if (!loaded) return;
-    let live = true;
-    void loadSource({ tags: tagKey ? tagKey.split('\n') : [] }).then((s) => live && setSource(s));
-    return () => {
-      live = false;
-    };
-  }, [loaded, tagKey]);
+  useLoad(
+    async () => (loaded ? loadSource({ tags: tagKey ? tagKey.split('\n') : [] }) : undefined),
+    (s) => s && setSource(s),
+    [loaded, tagKey],
+  );
 
   // the 'Semua variabel akan di hapus!' confirmation of a category or type change
   const pending = state?.pending;
@@ -164,8 +163,8 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
       setSaving(false);
       if (r.ok) {
         notices.success(t.notify.editSuccess);
-        toConf(r.path || loaded.record.path);
-      } else if (!handledGlobally(r.result)) notices.error(r.message);
+        toConf(r.value.path || loaded.record.path);
+      }
     });
     // keyed on `submit` alone: the state read here is this render's, and a save must run once per confirmation
   }, [submit]);

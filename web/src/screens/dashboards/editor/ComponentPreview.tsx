@@ -5,13 +5,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box } from '@mui/material';
 import { T, contracts, type CardData } from '@sentra/contracts';
-import { api } from '../../../api/client.js';
-import { isOk } from '../../../api/request.js';
-import { failureMessage } from '../../../api/outcome.js';
+import { CallError, callOrThrow } from '../../../api/call.js';
 import { CardSurface, CardsReadOnly, cardDefinition, type GivenCardData } from '../../../cards/index.js';
 import type { CardComponent } from '../../../cards/common/definition.js';
-import type { ComponentEditorState } from '../../../dashboards/editor/componentEditor.js';
-import { previewOf } from '../../../dashboards/editor/preview.js';
+import type { ComponentEditorState } from './componentEditor.js';
+import { previewOf } from './preview.js';
 import { loadHeight } from '../gridLayout.js';
 
 /** edits closer together than this are evaluated once */
@@ -40,16 +38,19 @@ export function ComponentPreview({
     let current = true;
     const timer = setTimeout(() => {
       const sent = JSON.parse(sig) as NonNullable<typeof component>;
-      void api.call(contracts.cards.preview, { dashboardId, component: sent, ...filter } as never).then((r) => {
-        if (!current) return;
-        frames.current += 1;
-        const cat = sent.cat;
-        setEvaluated(
-          isOk(r)
-            ? { sig, cat, data: r.body as CardData, frame: frames.current }
-            : { sig, cat, failure: failureMessage(r, { fallback: T.cardViews.cardError }), frame: frames.current },
-        );
-      });
+      const input = { dashboardId, component: sent, ...filter } as never;
+      // the failure is the card's own text (in the preview's place), not a notice
+      void callOrThrow(contracts.cards.preview, input, T.cardViews.cardError).then(
+        (data) => current && setEvaluated({ sig, cat: sent.cat, data: data as CardData, frame: ++frames.current }),
+        (e: unknown) =>
+          current &&
+          setEvaluated({
+            sig,
+            cat: sent.cat,
+            failure: e instanceof CallError ? e.message : T.cardViews.cardError,
+            frame: ++frames.current,
+          }),
+      );
     }, PREVIEW_DEBOUNCE_MS);
     return () => {
       current = false;

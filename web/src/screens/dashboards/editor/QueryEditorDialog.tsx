@@ -3,9 +3,9 @@
 import { useEffect, useReducer, useState } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress } from '@mui/material';
 import { T, type QueryEntityInput } from '@sentra/contracts';
-import { initialQueryEditor, queryEditorFrom, queryEditorReducer } from '../../../dashboards/editor/queryEditor.js';
-import { canSubmit, queryData } from '../../../dashboards/editor/queryEditorView.js';
-import { noDataByTags, type QuerySlot } from '../../../dashboards/editor/componentEditor.js';
+import { initialQueryEditor, queryEditorFrom, queryEditorReducer } from './queryEditor.js';
+import { canSubmit, queryData } from './queryEditorView.js';
+import { noDataByTags, type QuerySlot } from './componentEditor.js';
 import { QueryEditorFields } from './QueryEditorFields.js';
 import { loadSource } from './editorCalls.js';
 

@@ -1,4 +1,4 @@
-// Draws the headless query editor (dashboards/editor/queryEditor*.ts): the Query selector under group headings, the
+// Draws the headless query editor (queryEditor*.ts, beside it): the Query selector under group headings, the
 // dependent selectors, Label, Subparam and Subparam Label, Tags, Condition with its Number/String toggle, True, False.
 // Used by the card's query dialog and by the function variable of 'Tambah Variabel Baru'.
 import { useState, type KeyboardEvent } from 'react';
@@ -31,7 +31,7 @@ import {
   type QueryEditorEvent,
   type QueryEditorState,
   type ResultType,
-} from '../../../dashboards/editor/queryEditor.js';
+} from './queryEditor.js';
 import {
   expressionField,
   fieldErrors,
@@ -40,7 +40,7 @@ import {
   resultInputType,
   visibleFields,
   type EditorField,
-} from '../../../dashboards/editor/queryEditorView.js';
+} from './queryEditorView.js';
 import { DevicePicker } from '../../../ui/DevicePicker.js';
 
 const q = T.dashboards.query;

@@ -2,8 +2,8 @@
 // its message, and the buttons that open the query editor or clear it.
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { QUERY_FUNCTIONS, T, type QueryEntityInput } from '@sentra/contracts';
-import type { QuerySlot } from '../../../dashboards/editor/componentEditor.js';
-import type { SelectionSource } from '../../../dashboards/editor/selectionSource.js';
+import type { QuerySlot } from './componentEditor.js';
+import type { SelectionSource } from './selectionSource.js';
 
 const e = T.dashboards.editor;
 

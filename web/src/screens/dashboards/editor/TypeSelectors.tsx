@@ -13,7 +13,7 @@ import {
   type EditorCategory,
   type UnitCode,
 } from '@sentra/contracts';
-import type { ComponentEditorEvent, ComponentEditorState } from '../../../dashboards/editor/componentEditor.js';
+import type { ComponentEditorEvent, ComponentEditorState } from './componentEditor.js';
 import { formGrid } from './formGrid.js';
 
 const e = T.dashboards.editor;

@@ -34,7 +34,7 @@ import {
   type ObjectQueryType,
   type VariableDialogEvent,
   type VariableDialogState,
-} from '../../../dashboards/editor/variableDialog.js';
+} from './variableDialog.js';
 import {
   filterFields,
   filterTypeChoices,
@@ -42,15 +42,9 @@ import {
   periodChoices,
   rangeChoices,
   rangeParamChoices,
-} from '../../../dashboards/editor/filterChoices.js';
+} from './filterChoices.js';
 import { DevicePicker } from '../../../ui/DevicePicker.js';
-import {
-  configOptions,
-  deviceOptions,
-  paramOptions,
-  sensorOptions,
-  type Option,
-} from '../../../dashboards/editor/selectionSource.js';
+import { configOptions, deviceOptions, paramOptions, sensorOptions, type Option } from './selectionSource.js';
 import { QueryEditorFields } from './QueryEditorFields.js';
 
 const v = T.dashboards.variables;

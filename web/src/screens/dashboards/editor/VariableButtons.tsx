@@ -5,18 +5,14 @@ import { Button } from '@mui/material';
 import ListIcon from '@mui/icons-material/List';
 import AddIcon from '@mui/icons-material/Add';
 import { T, type VariableValue } from '@sentra/contracts';
-import {
-  initialVariableDialog,
-  variableDialogReducer,
-  type VariableDialogEvent,
-} from '../../../dashboards/editor/variableDialog.js';
+import { initialVariableDialog, variableDialogReducer, type VariableDialogEvent } from './variableDialog.js';
 import {
   initialVariableList,
   variableListReducer,
   type VariableListEvent,
   type VariableScope,
-} from '../../../dashboards/editor/variableList.js';
-import type { SelectionSource } from '../../../dashboards/editor/selectionSource.js';
+} from './variableList.js';
+import type { SelectionSource } from './selectionSource.js';
 import { VariableListDialog } from './VariableListDialog.js';
 import { VariableAddDialog } from './VariableAddDialog.js';
 

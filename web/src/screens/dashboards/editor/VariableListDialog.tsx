@@ -22,12 +22,7 @@ import {
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { T, VARIABLE_PAGE_SIZE, type VariableValue } from '@sentra/contracts';
-import {
-  pageRows,
-  variableRows,
-  type VariableListEvent,
-  type VariableListState,
-} from '../../../dashboards/editor/variableList.js';
+import { pageRows, variableRows, type VariableListEvent, type VariableListState } from './variableList.js';
 import { copyText } from '../../../ui/clipboard.js';
 import { notices } from '../../../ui/snackbar/notices.js';
 

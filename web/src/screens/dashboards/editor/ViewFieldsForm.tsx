@@ -1,5 +1,5 @@
 // The one form renderer of the view fields (STYLE.md "Editors are data drawn by one form renderer"): draws any list
-// of ViewFieldSpec (dashboards/editor/viewFields.ts) by kind.
+// of ViewFieldSpec (viewFields.ts, beside it) by kind.
 import {
   Autocomplete,
   Box,
@@ -14,8 +14,8 @@ import {
 } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { T } from '@sentra/contracts';
-import type { ViewFieldSpec, ViewFieldValue, ViewFormValues } from '../../../dashboards/editor/viewFields.js';
-import type { Option } from '../../../dashboards/editor/selectionSource.js';
+import type { ViewFieldSpec, ViewFieldValue, ViewFormValues } from './viewFields.js';
+import type { Option } from './selectionSource.js';
 import { deviceSearchText, filterDevices } from '../../../ui/DevicePicker.js';
 
 export interface ViewFieldsFormProps {

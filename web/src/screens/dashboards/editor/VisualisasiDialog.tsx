@@ -3,8 +3,8 @@
 import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { cardTypeLabel, T, type CardTypeCode } from '@sentra/contracts';
-import { viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from '../../../dashboards/editor/viewFields.js';
-import type { Option } from '../../../dashboards/editor/selectionSource.js';
+import { viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from './viewFields.js';
+import type { Option } from './selectionSource.js';
 import { ViewFieldsForm } from './ViewFieldsForm.js';
 
 export interface VisualisasiDialogProps {

@@ -1,23 +1,12 @@
 // The component editor's calls (spec 02 section 7), typed by the dashboards contract (the dashboard by its path is the
 // dashboard screens' dashboardByPath): its save with id and conf_dashboard, and the selection trees and tags the query editor and variables choose from.
 import { contracts, T, type ConfDashboardInput } from '@sentra/contracts';
-import { api } from '../../../api/client.js';
-import { isOk, type ApiResult } from '../../../api/request.js';
-import { failureMessage } from '../../../api/outcome.js';
-import { EMPTY_SOURCE, type SelectionSource } from '../../../dashboards/editor/selectionSource.js';
+import { callAndNotify, callOrThrow } from '../../../api/call.js';
+import { EMPTY_SOURCE, type SelectionSource } from './selectionSource.js';
 
-/** Is this failure one the shell already handles (401 sign-in, 402 billing)? */
-export const handledGlobally = (r: ApiResult<unknown> | undefined) => r?.code === 401 || r?.code === 402;
-
-/** "A layout save or component change sends id and conf_dashboard." */
-export async function saveConf(
-  id: number,
-  conf: ConfDashboardInput,
-): Promise<{ ok: true; path: string } | { ok: false; message: string; result: ApiResult<unknown> }> {
-  const r = await api.call(contracts.dashboards.edit, { id, conf_dashboard: conf });
-  if (isOk(r)) return { ok: true, path: r.body.path };
-  return { ok: false, result: r, message: failureMessage(r, { fallback: T.dashboards.notify.editFailed }) };
-}
+/** "A layout save or component change sends id and conf_dashboard"; a failure is shown as its notice. */
+export const saveConf = (id: number, conf: ConfDashboardInput) =>
+  callAndNotify(contracts.dashboards.edit, { id, conf_dashboard: conf }, T.dashboards.notify.editFailed);
 
 export interface SourceFilter {
   tags?: readonly string[];
@@ -31,16 +20,18 @@ export async function loadSource(filter: SourceFilter = {}): Promise<SelectionSo
     ...(filter.tags?.length ? { tags: [...filter.tags] } : {}),
     ...(filter.config ? { config: true } : {}),
   };
+  // a part that failed is empty, silently: the pickers then offer nothing, as with no data
+  const quietly = <O>(p: Promise<O>) => p.catch(() => undefined);
   const [devices, sensors, tags] = await Promise.all([
-    api.call(contracts.dashboards.devices, query),
-    api.call(contracts.dashboards.sensors, query),
-    api.call(contracts.dashboards.tags, {}),
+    quietly(callOrThrow(contracts.dashboards.devices, query, T.shell.loadFailed)),
+    quietly(callOrThrow(contracts.dashboards.sensors, query, T.shell.loadFailed)),
+    quietly(callOrThrow(contracts.dashboards.tags, {}, T.shell.loadFailed)),
   ]);
   return {
-    devices: isOk(devices) ? devices.body.devices : EMPTY_SOURCE.devices,
-    devices_label: isOk(devices) ? devices.body.devices_label : EMPTY_SOURCE.devices_label,
-    devices_serial: isOk(devices) ? (devices.body.devices_serial ?? {}) : {},
-    sensors: isOk(sensors) ? sensors.body.sensors : EMPTY_SOURCE.sensors,
-    tags: isOk(tags) ? tags.body.tags : EMPTY_SOURCE.tags,
+    devices: devices?.devices ?? EMPTY_SOURCE.devices,
+    devices_label: devices?.devices_label ?? EMPTY_SOURCE.devices_label,
+    devices_serial: devices?.devices_serial ?? {},
+    sensors: sensors?.sensors ?? EMPTY_SOURCE.sensors,
+    tags: tags?.tags ?? EMPTY_SOURCE.tags,
   };
 }

@@ -3,10 +3,10 @@
 // cards/common/viewFieldKit.ts); here their initial values and the conversion between the stored view and the form's
 // values. One renderer (ViewFieldsForm) draws any list; the test checks every field against ComponentView.
 import { CARD_TYPES, T, querySeriesLabels, type CardTypeCode } from '@sentra/contracts';
-import { registry } from '../../cards/registry.js';
-import type { ViewFieldSpec } from '../../cards/common/viewFieldKit.js';
+import { registry } from '../../../cards/registry.js';
+import type { ViewFieldSpec } from '../../../cards/common/viewFieldKit.js';
 
-export type { ViewFieldKind, ViewFieldName, ViewFieldSpec } from '../../cards/common/viewFieldKit.js';
+export type { ViewFieldKind, ViewFieldName, ViewFieldSpec } from '../../../cards/common/viewFieldKit.js';
 
 const v = T.dashboards.view;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Component, T, type ComponentInput, type QueryEntityInput } from '@sentra/contracts';
-import { EXAMPLE_COMPONENTS } from '../../../../contracts/src/models/dashboard/examples.js';
+import { EXAMPLE_COMPONENTS } from '../../../../../contracts/src/models/dashboard/examples.js';
 import {
   cardTypeOf,
   componentEditorFrom,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_TYPE_CODES, ComponentView, T } from '@sentra/contracts';
-import { registry } from '../../cards/registry.js';
+import { registry } from '../../../cards/registry.js';
 import {
   initialView,
   seriesChoices,
