@@ -6,7 +6,7 @@
 // relative to the area they describe, so a path is found when some tracked file or folder ends with it.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -44,11 +44,13 @@ const files =
   process.argv.length > 2 ? process.argv.slice(2) : tracked.filter((f) => /^(README|docs\/.*)\.md$/.test(f));
 let missing = 0;
 for (const file of files) {
-  readFileSync(join(root, file), 'utf8')
+  // a file named on the command line is relative to where the command runs; the repository's own, to the root
+  const path = process.argv.length > 2 ? resolve(file) : join(root, file);
+  readFileSync(path, 'utf8')
     .split('\n')
     .forEach((line, index) => {
       for (const [, text] of line.matchAll(/`([^`\n]+)`/g)) {
-        if (looksLikePath(text) && !exists(text, dirname(file))) {
+        if (looksLikePath(text) && !exists(text, relative(root, dirname(path)))) {
           missing += 1;
           console.log(`${file}:${index + 1}: ${text}`);
         }
