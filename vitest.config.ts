@@ -11,6 +11,7 @@ export default defineConfig({
       'simulator/src/**/*.test.ts',
       'web/src/**/*.test.{ts,tsx}',
       'loadtest/**/*.test.ts',
+      'scripts/**/*.test.mjs',
     ],
     environmentMatchGlobs: [['web/src/**/*.test.tsx', 'jsdom']],
     pool: 'forks',

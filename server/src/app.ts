@@ -149,7 +149,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // the HTTP server is made below; the port is asked only when a device answer is built
   const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now, httpPort });
-  // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions.md)
+  // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions/card-reads.md)
   const resolver = createTelemetryResolver(db, devicesDomain.devices, {
     now: opts.now,
     lora: devicesDomain.loraApplications,

@@ -771,7 +771,7 @@ describe('MQTT over WebSocket (/mqtt on the HTTP port)', () => {
     const ws = await mqtt.connectAsync(wsUrl, { ...creds, clientId: unique('ws'), reconnectPeriod: 0 });
     clients.push(ws);
     await dropsAll(ws, device.id, `d/${device.id}/data`, COMMON);
-    // the WebSocket endpoint takes frames up to 1 MB (docs/decisions.md): a bigger one ends that connection
+    // the WebSocket endpoint takes frames up to 1 MB (docs/decisions/mqtt-broker.md): a bigger one ends that connection
     const big = await mqtt.connectAsync(wsUrl, { ...creds, clientId: unique('ws'), reconnectPeriod: 0 });
     clients.push(big);
     const closed = new Promise<void>((r) => big.once('close', () => r()));

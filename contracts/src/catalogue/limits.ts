@@ -62,7 +62,7 @@ export function cardPixelHeight(h: number): number {
 
 /** Display (section 9 "Display"). */
 export const DEFAULT_CARD_LOCALE = 'id-ID';
-// "Default min 0 and max 1000000" bounds nothing a card draws: see docs/decisions.md, session 9.
+// "Default min 0 and max 1000000" bounds nothing a card draws: see docs/decisions/card-views.md.
 export const NUMBER_ABBREVIATIONS = [
   { at: 1e12, suffix: 'T' },
   { at: 1e9, suffix: 'B' },

@@ -12,7 +12,7 @@ export const ConfigSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   MQTT_PORT: port.default(1883),
-  /** broker threads sharing the MQTT listener (more than 1 needs the native helper; see docs/decisions.md) */
+  /** broker threads sharing the MQTT listener (more than 1 needs the native helper; docs/decisions/mqtt-broker.md) */
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
   /** bytes a client's connection (TCP or WebSocket) may hold unsent before it is closed: 64 KiB to 256 MiB, 4 MiB */
   MQTT_MAX_OUTBOUND_BYTES: z.coerce

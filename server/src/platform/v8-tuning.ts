@@ -1,6 +1,6 @@
-// Process-wide V8 settings the gateway's hot paths depend on (docs/decisions.md, "Session 6"). Flags are global to the
-// process (every worker thread's isolate too) and read at run time by the collector, so setting them before the first
-// message is handled is enough.
+// Process-wide V8 settings the gateway's hot paths depend on (docs/decisions/telemetry-storage.md, "Memory"). Flags
+// are global to the process (every worker thread's isolate too) and read at run time by the collector, so setting them
+// before the first message is handled is enough.
 import v8 from 'node:v8';
 
 let tuned = false;

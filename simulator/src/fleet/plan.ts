@@ -9,7 +9,7 @@ import { JAKARTA_ROUTE } from '../profiles/gps.js';
 export type WireKind = 'generic' | 'tasmota' | 'lora' | 'gateway' | 'none';
 
 export const WIRE_OF_FAMILY: Record<DeviceFamilyKey, WireKind> = {
-  dummy: 'none', // the registry gives a Dummy no broker identity (see docs/decisions.md, Simulator)
+  dummy: 'none', // the registry gives a Dummy no broker identity (see docs/decisions/simulator.md)
   sentraEnd: 'generic',
   lora: 'lora',
   zlan: 'gateway',

@@ -1,7 +1,7 @@
 // V8's explicit compile hints for a built chunk (used by vite.config.ts, never by the console itself). A chunk whose
 // first line is the magic comment `//# allFunctionsCalledOnLoad` is compiled whole while it loads (a module preload
 // streams it on a background thread) instead of function by function on the main thread at first call. Measured on
-// Plotly's chunk (docs/decisions.md "Session 4 (helper): card views performance"): its evaluation fell from ~125 ms
+// Plotly's chunk (docs/decisions/dashboard-performance.md "Compile hints"): its evaluation fell from ~125 ms
 // to ~20 ms and the first draws of a dashboard's charts by a third, for more bytecode held in memory. Browsers
 // without the hint read a comment.
 import type { Plugin } from 'vite';

@@ -1,6 +1,6 @@
 // One socket.io connection per signed-in principal and application (STYLE.md "Live data"): authenticated with the
-// same headers as REST (keyed by header names, docs/decisions.md "Realtime"), opened on first use, shared by every
-// live subscription of the page through the one hub (`hub.ts`).
+// same headers as REST (keyed by header names, docs/decisions/platform.md "Realtime"), opened on first use, shared by
+// every live subscription of the page through the one hub (`hub.ts`).
 import { io, type Socket } from 'socket.io-client';
 import { Header } from '@sentra/contracts';
 import { areaOf } from '../api/area.js';

@@ -57,7 +57,8 @@ export function devicesRoutes({ db, devices, activation, emma, now = Date.now }:
           route(check, ({ caller, input }) => {
             const uid = String(input.dev_uid || input.token);
             const owner = devices.byUid(uid);
-            // registered in this application: taken; in another: the same answer as a UID never heard (families.ts)
+            // registered in this application: taken; in another: the same answer as a UID never heard
+            // (families/gateway/registration.ts)
             if (owner && !uidHiddenFrom(caller!.app!.id, owner)) throw fail(-12, T.devices.serverUidTaken);
             const heard = owner ? undefined : activation.lastHeard(uid);
             if (heard === undefined) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverUidNotHeard);

@@ -1,6 +1,6 @@
 // Tasks: created or updated by a rule's firing (one open task per rule and device), listed, muted, removed, and moved
 // through the five statuses (the rule's `response` group runs on each change). Every change is published on the bus
-// as `task.<app>.<task>` (a TaskPush) after its commit; tasks.live.ts pushes it to the console.
+// as `task.<app>.<task>` (a TaskPush) after its commit; rules.module.ts pushes it to the console.
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import {
   isOpenStatus,

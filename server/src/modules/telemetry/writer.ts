@@ -85,7 +85,7 @@ export const STORAGE_RETRY_MAX_MS = 5000;
 /** rollup rows merged per transaction: 3–10 ms of upserts, so a round over 15,000 series never holds the lock long */
 export const ROLLUP_CHUNK_ROWS = 1000;
 
-/** Default round period: at 4 points/s per series a page takes ~20 points per write (docs/decisions.md). */
+/** Round period: at 4 points/s per series a page takes ~20 points per write (docs/decisions/telemetry-storage.md). */
 export const COMPACT_EVERY_MS = 5000;
 export const MAX_RECENT_POINTS = 400_000;
 /**

@@ -1,5 +1,5 @@
 // The tag category screens (spec 03 section 2.8): tenant-only, as the tenant menu alone has "Penanda"
-// (docs/decisions.md, web foundation).
+// (docs/decisions/web.md).
 import { lazy } from 'react';
 import { T } from '@sentra/contracts';
 import type { ScreenRoute } from '../../shell/routeRegistry.js';
