@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../platform/log.js';
-import { createRecentPoints } from './recent.js';
+import { createLogger } from '../../../platform/log.js';
+import { createRecentPoints } from '../read/recent.js';
 import { createRollupKeeper } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
 import type { WriteBatch, WriteResult } from './write-batch.js';

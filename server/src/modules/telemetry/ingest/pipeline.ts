@@ -3,33 +3,33 @@
 // dropped message per device. Presence (online/offline) is the device registry's alone (devices.broker.ts), not
 // tracked here. Nothing here throws at the broker.
 import type Database from 'better-sqlite3';
-import type { Bus, BusSubscription } from '../../platform/bus/types.js';
-import type { Logger } from '../../platform/log.js';
-import type { AckRelease, Broker, MqttIdentity } from '../../platform/mqtt/types.js';
-import { createStatesStore, type StateChange, type StatesStore } from '../states/states.store.js';
+import type { Bus, BusSubscription } from '../../../platform/bus/types.js';
+import type { Logger } from '../../../platform/log.js';
+import type { AckRelease, Broker, MqttIdentity } from '../../../platform/mqtt/types.js';
+import { createStatesStore, type StateChange, type StatesStore } from '../../states/states.store.js';
 import {
   adaptMessage,
   MAX_PAYLOAD_BYTES,
   validName,
   type DeviceResolver,
   type RejectReason,
-} from '../devices/families/index.js';
-import { encodeValue } from './datatypes.js';
-import { createTelemetryReads, type TelemetryReads } from './reads.js';
-import { createRollupKeeper } from './rollups.js';
-import { createSeriesRegistry, noteLatest, type SeriesInfo } from './series.js';
-import { ensureClusteredLayout } from './storage.js';
-import { createPointReads, type PointReads } from './point-reads.js';
-import { createRecentPoints } from './recent.js';
-import { replayJournal } from './write-batch.js';
-import { repairRollupsAfterCrash } from './rollup-repair.js';
-import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
+} from '../../devices/families/index.js';
+import { encodeValue } from '../datatypes.js';
+import { createTelemetryReads, type TelemetryReads } from '../read/reads.js';
+import { createRollupKeeper } from '../store/rollups.js';
+import { createSeriesRegistry, noteLatest, type SeriesInfo } from '../store/series.js';
+import { ensureClusteredLayout } from '../store/storage.js';
+import { createPointReads, type PointReads } from '../read/point-reads.js';
+import { createRecentPoints } from '../read/recent.js';
+import { replayJournal } from '../store/write-batch.js';
+import { repairRollupsAfterCrash } from '../store/rollup-repair.js';
+import { announceWrites, inlineExecutor, threadExecutor } from '../store/writer-thread.js';
 import {
   createTelemetryWriter,
   type CommittedTelemetry,
   type TelemetryMessage,
   type TelemetryPoint,
-} from './writer.js';
+} from '../store/writer.js';
 import { createRemoteAcks } from './remote-acks.js';
 
 /** the event kinds of ChirpStack v4's MQTT integration, counted one by one in `lora_events` (others as `other`) */

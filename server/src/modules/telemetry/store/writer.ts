@@ -8,18 +8,18 @@
 // freezes the points held every `compactEveryMs` and hands them over in chunks of whole series, one chunk per batch,
 // so each series' page is written once per round instead of once per point. The last chunk's transaction empties
 // the round's journal half. A (series, ts) already stored or held is a duplicate: dropped here, the first one kept.
-import { isStorageFault } from '../../platform/db/storage-fault.js';
-import type { Logger } from '../../platform/log.js';
-import type { StateChange } from '../states/states.store.js';
-import { rollsUp } from './datatypes.js';
+import { isStorageFault } from '../../../platform/db/storage-fault.js';
+import type { Logger } from '../../../platform/log.js';
+import type { StateChange } from '../../states/states.store.js';
+import { rollsUp } from '../datatypes.js';
 import type { RollupKeeper, RollupSnapshot } from './rollups.js';
 import { noteLatest, type SeriesRegistry } from './series.js';
 import type { PointColumns, WriteBatch, WriteResult } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
-import type { Generation, RecentPoints } from './recent.js';
-import type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from './message.js';
+import type { Generation, RecentPoints } from '../read/recent.js';
+import type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from '../message.js';
 
-export type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from './message.js';
+export type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from '../message.js';
 
 export interface WriterOptions {
   executor: BatchExecutor;
