@@ -6,7 +6,7 @@ import { findUp } from '../../../platform/db/sqlite.js';
 import { createTelemetryReads, type SeriesView } from '../read/reads.js';
 import { createRollupKeeper } from './rollups.js';
 import { createBatchStore } from './write-batch.js';
-import { toBatch } from './writer.js';
+import { toBatch } from './batch.js';
 
 const T0 = Date.UTC(2024, 0, 1, 10, 0);
 const series: SeriesView = {

@@ -8,7 +8,7 @@ import * as schema from '../../../schema.js';
 import type { WriteResult } from './write-batch.js';
 import { announceWrites, threadExecutor } from './writer-thread.js';
 import { createTelemetryPipeline } from '../ingest/pipeline.js';
-import { toBatch } from './writer.js';
+import { toBatch } from './batch.js';
 
 const submit = (ex: ReturnType<typeof threadExecutor>, id: number) =>
   new Promise<WriteResult>((resolve, reject) =>

@@ -14,7 +14,9 @@ import type { StateChange } from '../../states/states.store.js';
 import { rollsUp } from '../datatypes.js';
 import type { RollupKeeper, RollupSnapshot } from './rollups.js';
 import { noteLatest, type SeriesRegistry } from './series.js';
-import type { PointColumns, WriteBatch, WriteResult } from './write-batch.js';
+import type { PointColumns, WriteResult } from './write-batch.js';
+import { toBatch } from './batch.js';
+import { weightOf, WriteQueue } from './write-queue.js';
 import type { BatchExecutor } from './writer-thread.js';
 import type { Generation, RecentPoints } from '../read/recent.js';
 import type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from '../message.js';
@@ -53,28 +55,6 @@ export interface WriterOptions {
   compactChunkPoints?: number;
   /** the most points a chunk takes while points are written (default COMPACT_MAX_CHUNK_POINTS; drains take the rest) */
   compactMaxChunkPoints?: number;
-}
-
-/** A FIFO with O(1) shift (arrays' shift is O(n)). */
-class Fifo<T> {
-  private items: (T | undefined)[] = [];
-  private head = 0;
-  get length() {
-    return this.items.length - this.head;
-  }
-  push(v: T) {
-    this.items.push(v);
-  }
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const v = this.items[this.head];
-    this.items[this.head++] = undefined;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return v;
-  }
 }
 
 const MAX_WRITE_ATTEMPTS = 3;
@@ -123,49 +103,8 @@ interface InFlight {
   sentAt: number;
 }
 
-/** Points as columns (typed arrays travel to the writer thread without copying). */
-export function toColumns(points: readonly TelemetryPoint[]): PointColumns {
-  const n = points.length;
-  const series = new Float64Array(n);
-  const ts = new Float64Array(n);
-  const num = new Float64Array(n);
-  const hasNum = new Uint8Array(n);
-  const textAt: number[] = [];
-  const texts: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const p = points[i]!;
-    series[i] = p.seriesId;
-    ts[i] = p.ts;
-    if (p.num !== null) ((num[i] = p.num), (hasNum[i] = 1));
-    if (p.text !== null) (textAt.push(i), texts.push(p.text));
-  }
-  return { series, ts, num, hasNum, textAt: Int32Array.from(textAt), texts };
-}
-
-/** The messages' points and states as one batch (no journal, no compaction: the writer adds those). */
-export function toBatch(
-  id: number,
-  messages: readonly TelemetryMessage[],
-  rollups: RollupSnapshot | null,
-): { batch: WriteBatch; points: TelemetryPoint[] } {
-  const points: TelemetryPoint[] = [];
-  const states: WriteBatch['states'] = [];
-  for (let k = 0; k < messages.length; k++) {
-    const m = messages[k]!;
-    for (const p of m.points) points.push(p);
-    if (m.states.length) states.push({ msg: k, appId: m.appId, deviceId: m.deviceId, changes: m.states });
-  }
-  return {
-    batch: { id, ...toColumns(points), states, rollups, journal: null, compact: null, clearJournal: -1 },
-    points,
-  };
-}
-
 export function createTelemetryWriter(o: WriterOptions) {
-  const qos0 = new Fifo<TelemetryMessage>();
-  const qos1 = new Fifo<TelemetryMessage>();
-  /** points and states waiting, in flight included (what memory holds) */
-  let queuedPoints = 0;
+  const queue = new WriteQueue(o);
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let inFlight: InFlight | null = null;
@@ -183,8 +122,12 @@ export function createTelemetryWriter(o: WriterOptions) {
     stored_points: 0,
     duplicate_points: 0,
     stored_states: 0,
-    shed_qos0_points: 0,
-    refused_points: 0,
+    get shed_qos0_points() {
+      return queue.shedQos0Points;
+    },
+    get refused_points() {
+      return queue.refusedPoints;
+    },
     failed_points: 0,
     failed_batches: 0,
     /** batches that failed on storage (disk full, read-only, I/O) and were retried; storage_faulting while it lasts */
@@ -201,7 +144,9 @@ export function createTelemetryWriter(o: WriterOptions) {
     max_answer_ms: 0,
     total_roundtrip_ms: 0,
     total_batch_ms: 0,
-    max_queued_points: 0,
+    get max_queued_points() {
+      return queue.maxPoints;
+    },
     writer_thread: o.executor.threaded,
     journal: o.recent !== null,
     /** points journaled and served from memory, not yet compacted */
@@ -225,8 +170,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   /** drain: compact whatever is held now */
   let compactAll = false;
 
-  const weight = (m: TelemetryMessage) => m.points.length + m.states.length;
-  const queued = () => qos0.length + qos1.length;
+  const queued = () => queue.messages;
   // a rollup round merges every series pending when it starts, in chunks of ROLLUP_CHUNK_ROWS, one chunk per batch
   let roundLeft = 0;
   const rollupDue = () =>
@@ -242,7 +186,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     // far behind (memory past its bound): catch up, a bounded chunk with every batch
     if (recent.size > maxRecent) return Math.min(left, maxChunkPoints);
     // points wait for the writer (it fell behind them): they go first while the round has time to spare
-    if (queuedPoints > COMPACT_YIELD_POINTS && o.now() - lastFreeze < COMPACT_YIELD_UNTIL * compactEveryMs) return 0;
+    if (queue.points > COMPACT_YIELD_POINTS && o.now() - lastFreeze < COMPACT_YIELD_UNTIL * compactEveryMs) return 0;
     const share = Math.min(1, (o.now() - lastFreeze) / (COMPACT_SPREAD * compactEveryMs));
     return Math.min(left, maxChunkPoints, Math.max(0, Math.ceil(frozenTotal * share) - frozenSent));
   }
@@ -257,7 +201,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   let timerDue = 0;
   function schedule() {
     if (inFlight || immediate) return; // the batch's result schedules the next one
-    if (queuedPoints >= o.maxBatchPoints && queued() > 0 && retryAt === 0) {
+    if (queue.points >= o.maxBatchPoints && queued() > 0 && retryAt === 0) {
       if (timer) (clearTimeout(timer), (timer = undefined));
       immediate = setImmediate(runDispatch);
       return;
@@ -325,15 +269,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       schedule();
       return false;
     }
-    const messages: TelemetryMessage[] = [];
-    let taken = 0;
-    for (const q of [qos1, qos0]) {
-      while (q.length > 0 && taken < o.maxBatchPoints) {
-        const m = q.shift()!;
-        messages.push(m);
-        taken += weight(m);
-      }
-    }
+    const { messages, weight: taken } = queue.take(o.maxBatchPoints);
     let snapshot: RollupSnapshot | null = null;
     if (rollupDue()) {
       if (roundLeft <= 0) ((roundLeft = o.rollups.pendingSeries), (lastRollupFlush = o.now()));
@@ -395,22 +331,21 @@ export function createTelemetryWriter(o: WriterOptions) {
         faultSince = performance.now();
         stats.storage_faulting = true;
         o.log.error(
-          `telemetry storage failing, ingest stops acknowledging: ${queuedPoints} points held (${queued() + f.messages.length} messages), retrying until it recovers: ${err.message.split('\n')[0]}`,
+          `telemetry storage failing, ingest stops acknowledging: ${queue.points} points held (${queued() + f.messages.length} messages), retrying until it recovers: ${err.message.split('\n')[0]}`,
         );
       }
       retryDelay = retryDelay === 0 ? STORAGE_RETRY_MIN_MS : Math.min(STORAGE_RETRY_MAX_MS, retryDelay * 2);
       retryAt = performance.now() + retryDelay;
-      for (const m of f.messages) (m.qos > 0 ? qos1 : qos0).push(m);
+      queue.requeue(f.messages);
       return;
     }
     o.log.error(`telemetry write failed (attempt ${failedAttempts})`, err);
     if (failedAttempts < MAX_WRITE_ATTEMPTS) {
-      // back to the queues (order inside a batch does not matter: it is sorted by the store)
-      for (const m of f.messages) (m.qos > 0 ? qos1 : qos0).push(m);
+      queue.requeue(f.messages);
       return;
     }
     failedAttempts = 0;
-    queuedPoints -= f.weight;
+    queue.settled(f.weight);
     stats.failed_points += f.points.length;
     // given up: never acknowledged (the device sends it again)
     for (const m of f.messages) o.onSettled?.(m, false);
@@ -420,14 +355,14 @@ export function createTelemetryWriter(o: WriterOptions) {
     failedAttempts = 0;
     if (faultSince !== 0) {
       o.log.warn(
-        `telemetry storage writable again after ${Math.round((performance.now() - faultSince) / 100) / 10} s: ingest acknowledges again (${queuedPoints} points held)`,
+        `telemetry storage writable again after ${Math.round((performance.now() - faultSince) / 100) / 10} s: ingest acknowledges again (${queue.points} points held)`,
       );
       faultSince = 0;
       stats.storage_faulting = false;
     }
     retryDelay = 0;
     retryAt = 0;
-    queuedPoints -= f.weight;
+    queue.settled(f.weight);
     if (f.rollups) {
       o.rollups.snapshotStored();
       stats.rollup_rows += r.rollupRows;
@@ -539,25 +474,11 @@ export function createTelemetryWriter(o: WriterOptions) {
      * (counted and logged) so memory stays bounded whatever the devices do.
      */
     enqueue(m: TelemetryMessage): 'queued' | 'refused' {
-      const w = weight(m);
-      if (closed || w === 0) return closed ? 'refused' : 'queued';
-      if (queuedPoints + w > o.maxQueuedPoints) {
-        while (qos0.length > 0 && queuedPoints + w > o.maxQueuedPoints) {
-          const old = qos0.shift()!;
-          queuedPoints -= weight(old);
-          stats.shed_qos0_points += weight(old);
-        }
-        const bound = m.qos > 0 ? o.hardMaxQueuedPoints : o.maxQueuedPoints;
-        if (queuedPoints + w > bound) {
-          stats.refused_points += w;
-          return 'refused';
-        }
-      }
-      (m.qos > 0 ? qos1 : qos0).push(m);
-      queuedPoints += w;
-      if (queuedPoints > stats.max_queued_points) stats.max_queued_points = queuedPoints;
-      schedule();
-      return 'queued';
+      if (closed) return 'refused';
+      if (weightOf(m) === 0) return 'queued';
+      const outcome = queue.offer(m);
+      if (outcome === 'queued') schedule();
+      return outcome;
     },
     /**
      * Resolves once everything queued so far is committed (or has failed its attempts) and, unless `compact` is false,
@@ -575,14 +496,14 @@ export function createTelemetryWriter(o: WriterOptions) {
       await o.executor.close();
     },
     get queuedPoints() {
-      return queuedPoints;
+      return queue.points;
     },
     get pressured() {
-      return queuedPoints > o.maxQueuedPoints;
+      return queue.pressured;
     },
     /** points queued, plus those held beyond twice `maxRecentPoints` (compaction far behind): what backpressure weighs */
     get backlog() {
-      return queuedPoints + Math.max(0, (recent?.size ?? 0) - 2 * maxRecent);
+      return queue.points + Math.max(0, (recent?.size ?? 0) - 2 * maxRecent);
     },
     stats,
   };
