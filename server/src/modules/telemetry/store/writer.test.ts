@@ -5,7 +5,8 @@ import { createRollupKeeper } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
 import type { WriteBatch, WriteResult } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
-import { COMPACT_YIELD_POINTS, createTelemetryWriter, type TelemetryMessage } from './writer.js';
+import { COMPACT_YIELD_POINTS } from './compaction.js';
+import { createTelemetryWriter, type TelemetryMessage } from './writer.js';
 
 const log = createLogger('silent');
 const msg = (points: [number, number][]): TelemetryMessage => ({

@@ -17,8 +17,9 @@ import { noteLatest, type SeriesRegistry } from './series.js';
 import type { PointColumns, WriteResult } from './write-batch.js';
 import { toBatch } from './batch.js';
 import { weightOf, WriteQueue } from './write-queue.js';
+import { CompactionSchedule, type CompactionChunk } from './compaction.js';
 import type { BatchExecutor } from './writer-thread.js';
-import type { Generation, RecentPoints } from '../read/recent.js';
+import type { RecentPoints } from '../read/recent.js';
 import type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from '../message.js';
 
 export type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from '../message.js';
@@ -65,41 +66,14 @@ export const STORAGE_RETRY_MAX_MS = 5000;
 /** rollup rows merged per transaction: 3–10 ms of upserts, so a round over 15,000 series never holds the lock long */
 export const ROLLUP_CHUNK_ROWS = 1000;
 
-/** Default round period: at 4 points/s per series a page takes ~20 points per write (docs/decisions.md). */
-export const COMPACT_EVERY_MS = 5000;
-export const MAX_RECENT_POINTS = 400_000;
-/**
- * A round is compacted over this share of the period, at an even pace: a chunk per batch as large as the schedule
- * asks (a few ms of sorted inserts), so compaction never takes the writer (nor a core) in one burst and new points
- * are never stuck behind a long chunk.
- */
-const COMPACT_SPREAD = 0.6;
-/** the least points worth a chunk (whole series are taken, so a chunk is usually a little larger) */
-export const COMPACT_CHUNK_POINTS = 500;
-/**
- * The most points a chunk takes while points are being written (behind schedule or catching up): at 2–5 µs a point
- * a chunk holds the writer 5–12 ms, so a new point never waits behind more than that. Drains take what is left.
- */
-export const COMPACT_MAX_CHUNK_POINTS = 2500;
-/**
- * With more points than this waiting for the writer (~23 ms of traffic at the target rate: it fell behind them), a
- * batch takes no compaction chunk, so new points never queue behind the round's background work while the machine is
- * short of time; the schedule catches up with the next batches (chunks of at most COMPACT_MAX_CHUNK_POINTS). Past
- * COMPACT_YIELD_UNTIL of the period the round no longer yields, so it still ends before the next one is due.
- */
-export const COMPACT_YIELD_POINTS = 1500;
-const COMPACT_YIELD_UNTIL = 0.9;
-/** with nothing else to write, compaction goes on this often */
-const COMPACT_TICK_MS = 20;
-
 interface InFlight {
   messages: TelemetryMessage[];
   /** the batch's points in batch order (index = point index of the batch) */
   points: TelemetryPoint[];
   weight: number;
   rollups: RollupSnapshot | null;
-  /** the compaction chunk's series (frozen order positions [from, to)), its points and whether it ends the round */
-  chunk: { from: number; to: number; last: boolean; points: number } | null;
+  /** the compaction chunk it carries */
+  chunk: CompactionChunk | null;
   sentAt: number;
 }
 
@@ -152,24 +126,31 @@ export function createTelemetryWriter(o: WriterOptions) {
     /** points journaled and served from memory, not yet compacted */
     recent_points: 0,
     max_recent_points: 0,
-    compacted_points: 0,
-    compaction_rounds: 0,
+    get compacted_points() {
+      return compaction?.compactedPoints ?? 0;
+    },
+    get compaction_rounds() {
+      return compaction?.rounds ?? 0;
+    },
   };
   const recent = o.recent;
-  const compactEveryMs = o.compactEveryMs ?? COMPACT_EVERY_MS;
-  const maxRecent = o.maxRecentPoints ?? MAX_RECENT_POINTS;
-  const chunkPoints = o.compactChunkPoints ?? COMPACT_CHUNK_POINTS;
-  const maxChunkPoints = o.compactMaxChunkPoints ?? COMPACT_MAX_CHUNK_POINTS;
-  let lastFreeze = o.now();
-  /** the frozen round's series in id order, and how many of them are compacted (or in flight) */
-  let frozenOrder: Float64Array = new Float64Array(0);
-  let frozenNext = 0;
-  /** points of the frozen round, and how many of them are compacted or in flight */
-  let frozenTotal = 0;
-  let frozenSent = 0;
   /** drain: compact whatever is held now */
   let compactAll = false;
-
+  const compaction = recent
+    ? new CompactionSchedule(recent, {
+        now: o.now,
+        everyMs: o.compactEveryMs,
+        maxRecentPoints: o.maxRecentPoints,
+        chunkPoints: o.compactChunkPoints,
+        maxChunkPoints: o.compactMaxChunkPoints,
+        queuedPoints: () => queue.points,
+        hurry: () => compactAll || closed,
+      })
+    : null;
+  const maxRecent = compaction?.maxRecent ?? 0;
+  const compactionDue = () => compaction?.due() ?? 0;
+  const worthAChunk = (due: number) => compaction?.worthAChunk(due) ?? false;
+  const freezeDue = () => compaction?.freezeDue() ?? false;
   const queued = () => queue.messages;
   // a rollup round merges every series pending when it starts, in chunks of ROLLUP_CHUNK_ROWS, one chunk per batch
   let roundLeft = 0;
@@ -178,26 +159,6 @@ export function createTelemetryWriter(o: WriterOptions) {
   /** work for the next batch right now: messages queued, the rest of a rollup round, compaction behind its schedule */
   const pressing = () =>
     queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || worthAChunk(compactionDue()) || freezeDue();
-  /** points of the frozen round the schedule wants compacted now (all of them when draining or far behind) */
-  function compactionDue(): number {
-    if (!recent?.frozen) return 0;
-    const left = frozenTotal - frozenSent;
-    if (compactAll || closed) return left;
-    // far behind (memory past its bound): catch up, a bounded chunk with every batch
-    if (recent.size > maxRecent) return Math.min(left, maxChunkPoints);
-    // points wait for the writer (it fell behind them): they go first while the round has time to spare
-    if (queue.points > COMPACT_YIELD_POINTS && o.now() - lastFreeze < COMPACT_YIELD_UNTIL * compactEveryMs) return 0;
-    const share = Math.min(1, (o.now() - lastFreeze) / (COMPACT_SPREAD * compactEveryMs));
-    return Math.min(left, maxChunkPoints, Math.max(0, Math.ceil(frozenTotal * share) - frozenSent));
-  }
-  /** `due` points make a chunk: enough of them, or the rest of the round */
-  const worthAChunk = (due: number) => due >= chunkPoints || (due > 0 && due === frozenTotal - frozenSent);
-  const freezeDue = () =>
-    recent !== null &&
-    recent.frozen === null &&
-    recent.active.points > 0 &&
-    (compactAll || closed || recent.active.points >= maxRecent || o.now() - lastFreeze >= compactEveryMs);
-
   let timerDue = 0;
   function schedule() {
     if (inFlight || immediate) return; // the batch's result schedules the next one
@@ -212,11 +173,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     let delay = pressing() ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
     // storage faulting: nothing before the next retry
     if (delay >= 0 && retryAt > 0) delay = Math.max(delay, retryAt - performance.now());
-    if (!pressing() && recent && recent.active.points > 0) {
-      const untilRound = Math.max(0, compactEveryMs - (o.now() - lastFreeze));
-      delay = delay < 0 ? untilRound : Math.min(delay, untilRound);
-    }
-    if (!pressing() && recent?.frozen) delay = delay < 0 ? COMPACT_TICK_MS : Math.min(delay, COMPACT_TICK_MS);
+    if (compaction && !pressing()) delay = compaction.idleDelay(delay);
     if (delay < 0) return;
     const due = performance.now() + delay;
     if (timer && timerDue <= due) return;
@@ -231,38 +188,10 @@ export function createTelemetryWriter(o: WriterOptions) {
     dispatch();
   }
 
-  /** The next chunk of the frozen round: whole series in id order, `want` points or a little more. */
-  function nextChunk(
-    frozen: Generation,
-    want: number,
-  ): { columns: PointColumns; from: number; to: number; last: boolean; points: number } {
-    const from = frozenNext;
-    let to = from;
-    let n = 0;
-    while (to < frozenOrder.length && n < want) n += frozen.count(frozenOrder[to++]!);
-    frozenNext = to;
-    frozenSent += n;
-    return {
-      columns: frozen.columns(frozenOrder.subarray(from, to)),
-      from,
-      to,
-      last: to >= frozenOrder.length,
-      points: n,
-    };
-  }
-
   /** Hands up to maxBatchPoints (QoS 1 first: it was acknowledged), any due rollup deltas and compaction chunk. */
   function dispatch(): boolean {
     if (inFlight) return false;
-    if (freezeDue()) {
-      const frozen = recent!.freeze();
-      lastFreeze = o.now();
-      frozenOrder = frozen.seriesIds().sort();
-      frozenNext = 0;
-      frozenTotal = frozen.points;
-      frozenSent = 0;
-      stats.compaction_rounds++;
-    }
+    compaction?.freezeIfDue();
     const compacting = recent?.frozen ?? null;
     const compactNow = compactionDue();
     if (queued() === 0 && !rollupDue() && !worthAChunk(compactNow)) {
@@ -283,7 +212,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       batch.journal = { part: (recent.active.round % 2) as 0 | 1, round: recent.active.round };
       // a batch merging rollup rows takes no chunk (unless draining): the two together held the writer 30–55 ms
       if (compacting && compactNow > 0 && (snapshot === null || compactAll || closed)) {
-        const c = nextChunk(compacting, compactNow);
+        const c = compaction!.nextChunk(compactNow);
         chunk = { from: c.from, to: c.to, last: c.last, points: c.points };
         batch.compact = c.columns;
         if (c.last) batch.clearJournal = (compacting.round % 2) as 0 | 1;
@@ -322,7 +251,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   function failed(f: InFlight, err: Error) {
     stats.failed_batches++;
     if (f.rollups) o.rollups.snapshotFailed();
-    if (f.chunk) ((frozenNext = f.chunk.from), (frozenSent -= f.chunk.points)); // the chunk goes again with a later batch
+    if (f.chunk) compaction!.chunkFailed(f.chunk); // the chunk goes again with a later batch
     failedAttempts++;
     if (isStorageFault(err)) {
       stats.storage_faults++;
@@ -367,15 +296,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       o.rollups.snapshotStored();
       stats.rollup_rows += r.rollupRows;
     }
-    if (f.chunk) {
-      const frozen = recent!.frozen!;
-      for (let k = f.chunk.from; k < f.chunk.to; k++) {
-        const id = frozenOrder[k]!;
-        stats.compacted_points += frozen.count(id);
-        frozen.release(id);
-      }
-      if (f.chunk.last) recent!.compacted();
-    }
+    if (f.chunk) compaction!.chunkStored(f.chunk);
     const duplicates = new Set<TelemetryPoint>();
     for (let k = 0; k < r.duplicates.length; k++) duplicates.add(f.points[r.duplicates[k]!]!);
     for (const p of f.points) {
