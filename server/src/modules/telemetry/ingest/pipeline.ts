@@ -6,15 +6,13 @@ import type Database from 'better-sqlite3';
 import type { Bus, BusSubscription } from '../../../platform/bus/types.js';
 import type { Logger } from '../../../platform/log.js';
 import type { AckRelease, Broker, MqttIdentity } from '../../../platform/mqtt/types.js';
-import { createStatesStore, type StateChange, type StatesStore } from '../../states/states.store.js';
+import { createStatesStore, type StatesStore } from '../../states/states.store.js';
 import {
   adaptMessage,
   MAX_PAYLOAD_BYTES,
-  validName,
   type DeviceResolver,
   type RejectReason,
 } from '../../devices/families/index.js';
-import { encodeValue } from '../datatypes.js';
 import { createTelemetryReads, type TelemetryReads } from '../read/reads.js';
 import { createRollupKeeper } from '../store/rollups.js';
 import { createSeriesRegistry, noteLatest, type SeriesInfo } from '../store/series.js';
@@ -24,15 +22,11 @@ import { createRecentPoints } from '../read/recent.js';
 import { replayJournal } from '../store/write-batch.js';
 import { repairRollupsAfterCrash } from '../store/rollup-repair.js';
 import { announceWrites, inlineExecutor, threadExecutor } from '../store/writer-thread.js';
-import {
-  createTelemetryWriter,
-  type CommittedTelemetry,
-  type TelemetryMessage,
-  type TelemetryPoint,
-} from '../store/writer.js';
+import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage } from '../store/writer.js';
 import { createRemoteAcks } from './remote-acks.js';
 import { Backpressure } from './backpressure.js';
 import { IngestRejects, type DeviceRejects } from './rejects.js';
+import { normalise, type NormaliseOptions } from './normalise.js';
 
 export type { DeviceRejects } from './rejects.js';
 
@@ -114,8 +108,6 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const { sqlite, log, bus } = opts;
   const now = opts.now ?? Date.now;
   const maxPayload = opts.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
-  const futureTolerance = opts.futureToleranceMs ?? 5 * 60_000;
-  const maxAge = opts.maxAgeMs ?? 400 * 86_400_000;
   let resolver = opts.resolver ?? null;
   let closed = false;
 
@@ -267,6 +259,13 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     }
   }
 
+  const normalising: NormaliseOptions = {
+    series,
+    futureToleranceMs: opts.futureToleranceMs ?? 5 * 60_000,
+    maxAgeMs: opts.maxAgeMs ?? 400 * 86_400_000,
+    rejectPoint: (reason, deviceId) => void rejects.count(reason, deviceId, 1),
+  };
+
   function ingest(
     identity: MqttIdentity,
     topic: string,
@@ -303,53 +302,12 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     if (ctx.disabled) return rejects.count('disabled', ctx.deviceId);
     const res = adaptMessage(ctx, topic, payload, maxPayload);
     if (!res.ok) return rejects.count(res.reason, ctx.deviceId);
-    const out = res.out;
-    const receivedAt = now();
-    let stated = out.ts;
-    if (stated !== undefined && (stated > receivedAt + futureTolerance || stated < receivedAt - maxAge)) {
-      counters.clock_fallbacks++;
-      stated = undefined;
-    }
-    const points: TelemetryPoint[] = [];
-    const resolved = series.resolveAll(ctx.appId, ctx.deviceId, out.points);
-    for (let k = 0; k < out.points.length; k++) {
-      const raw = out.points[k]!;
-      const s = resolved[k]!;
-      if (typeof s === 'string') {
-        rejects.count(s, ctx.deviceId, 1);
-        continue;
-      }
-      const enc = encodeValue(s.datatype, raw.value);
-      if (!enc) {
-        rejects.count('bad_value', ctx.deviceId, 1);
-        continue;
-      }
-      // receive-time points of one series never share a millisecond (the key is (series, ts))
-      const ts = stated ?? Math.max(receivedAt, s.lastStampedTs + 1);
-      if (ts > s.lastStampedTs) s.lastStampedTs = ts;
-      points.push({ seriesId: s.id, ts, num: enc.num, text: enc.text });
-    }
-    const stateChanges: StateChange[] = [];
-    for (const st of out.states) {
-      if (!validName(st.key)) continue;
-      stateChanges.push({
-        key: st.key,
-        value: st.value === null || st.value === undefined ? null : JSON.stringify(st.value),
-        ts: stated ?? receivedAt,
-      });
-    }
-    if (points.length === 0 && stateChanges.length === 0) {
+    const { message: m, clockFallback } = normalise(normalising, ctx, res.out, qos, now());
+    if (clockFallback) counters.clock_fallbacks++;
+    if (!m) {
       counters.ignored_messages++;
       return 'ignored';
     }
-    const m: TelemetryMessage = {
-      appId: ctx.appId,
-      deviceId: ctx.deviceId,
-      qos,
-      receivedAt,
-      points,
-      states: stateChanges,
-    };
     counters.queued_messages++;
     // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
     // gateway stores it reports the commit back (docs/decisions/ingest.md)
