@@ -13,8 +13,8 @@ const externalPackages = {
 await build({
   entryPoints: [
     'src/main.ts',
-    'src/modules/telemetry/writer.worker.ts',
-    'src/modules/telemetry/checkpoint.worker.ts',
+    'src/modules/telemetry/store/writer.worker.ts',
+    'src/modules/telemetry/store/checkpoint.worker.ts',
     'src/platform/mqtt/broker.worker.ts',
   ],
   outdir: 'dist',

@@ -14,7 +14,7 @@ import { createBroker, type EmbeddedBroker } from './platform/mqtt/broker.js';
 import { createRealtime } from './platform/realtime/realtime.js';
 import type { Realtime } from './platform/realtime/types.js';
 import * as schema from './schema.js';
-import { createTelemetryPipeline, type TelemetryPipeline } from './modules/telemetry/pipeline.js';
+import { createTelemetryPipeline, type TelemetryPipeline } from './modules/telemetry/ingest/pipeline.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createSignInThrottle } from './modules/auth/throttle.js';
 import { createAccessChanges } from './modules/auth/access-changes.js';

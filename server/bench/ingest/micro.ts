@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { createTelemetryPipeline } from '../../src/modules/telemetry/pipeline.js';
+import { createTelemetryPipeline } from '../../src/modules/telemetry/ingest/pipeline.js';
 import { createMemoryBus } from '../../src/platform/bus/memory.js';
 import { createLogger } from '../../src/platform/log.js';
 import { findUp } from '../../src/platform/db/sqlite.js';

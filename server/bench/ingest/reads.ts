@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { findUp, openDb } from '../../src/platform/db/sqlite.js';
 import * as schema from '../../src/schema.js';
-import { createTelemetryReads } from '../../src/modules/telemetry/reads.js';
-import { ensureClusteredLayout } from '../../src/modules/telemetry/storage.js';
+import { createTelemetryReads } from '../../src/modules/telemetry/read/reads.js';
+import { ensureClusteredLayout } from '../../src/modules/telemetry/store/storage.js';
 
 const POINTS_PER_SERIES = 5000; // one point a minute: ~3.5 days per series, so a one-day range holds 1,440 points
 const STEP_MS = 60_000;

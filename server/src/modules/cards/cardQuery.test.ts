@@ -5,7 +5,7 @@ import { Component, ConfDashboard, STATE_CONFIG, STATE_SENSOR, T, type CardFilte
 import { findUp, openDb } from '../../platform/db/sqlite.js';
 import { createLogger } from '../../platform/log.js';
 import * as schema from '../../schema.js';
-import { createTelemetryPipeline, type TelemetryPipeline } from '../telemetry/pipeline.js';
+import { createTelemetryPipeline, type TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
 import { evaluateCard } from './cardData.js';
 import { createCardEngine, type CardEngine } from './cards.module.js';
 import { createDashboardGrants } from '../dashboards/grants.js';

@@ -6,7 +6,7 @@ import type { CardFilterQuery } from '@sentra/contracts';
 import type { Caller } from '../../platform/http/mount.js';
 import type { Logger } from '../../platform/log.js';
 import type { Realtime } from '../../platform/realtime/types.js';
-import type { TelemetryPipeline } from '../telemetry/pipeline.js';
+import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import { componentOf, evaluateCard, type CardResult } from './cardData.js';
 import { CardError, depKey, type EngineSources } from './cardQuery.js';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUp, openDb } from '../../platform/db/sqlite.js';
 import * as schema from '../../schema.js';
-import type { TelemetryPipeline } from '../telemetry/pipeline.js';
+import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
 import { ABSENT_KEPT_MS, createSeriesReads } from './seriesReads.js';
 import { seedDevice, seedSeries } from './testing/seed.js';
 

@@ -6,9 +6,9 @@
 // the rollups through the telemetry reads, which overlay the deltas not yet merged, so an aggregate is exact the
 // moment its points are stored.
 import type Database from 'better-sqlite3';
-import type { TelemetryPipeline } from '../telemetry/pipeline.js';
-import { EARLIEST, LATEST, type PointRow } from '../telemetry/point-reads.js';
-import { createSeriesKeys, type SeriesRef } from '../telemetry/series-keys.js';
+import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
+import { EARLIEST, LATEST, type PointRow } from '../telemetry/read/point-reads.js';
+import { createSeriesKeys, type SeriesRef } from '../telemetry/read/series-keys.js';
 
 export type { SeriesRef };
 

@@ -6,7 +6,7 @@ import { and, eq, isNotNull, max } from 'drizzle-orm';
 import type { Db } from '../../db.js';
 import { devices } from '../devices/devices.table.js';
 import { telemetrySeries } from '../telemetry/telemetry.table.js';
-import type { PointReads } from '../telemetry/point-reads.js';
+import type { PointReads } from '../telemetry/read/point-reads.js';
 import { tasks } from '../tasks/tasks.table.js';
 import type { RuleEngine } from './engine.js';
 import { expiryOf, type SeedDevice } from './expiry.js';

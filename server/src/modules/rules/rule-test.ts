@@ -3,8 +3,8 @@
 // the private engine's state lives in memory and its firings are only collected.
 import { RULE_TEST_POINTS, type RuleCondition } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
-import type { PointReads } from '../telemetry/point-reads.js';
-import type { SeriesView } from '../telemetry/reads.js';
+import type { PointReads } from '../telemetry/read/point-reads.js';
+import type { SeriesView } from '../telemetry/read/reads.js';
 import { compileRule, selects, type EnginePoint } from './compile.js';
 import { createRuleEngine, type EngineStateStore, type PersistedState } from './engine.js';
 

@@ -3,7 +3,7 @@
 // the caller (registry rowOf → 404); series are always looked up through the application (the tenant filter).
 import type { DeviceDataRow, LatestPoint, SensorDataRow } from '@sentra/contracts';
 import type { Datatype } from './datatypes.js';
-import type { SeriesView, TelemetryReads } from './reads.js';
+import type { SeriesView, TelemetryReads } from './read/reads.js';
 import { parseSensorConfig } from './sensor-config.js';
 
 export interface ParamKey {

@@ -21,7 +21,7 @@ import type { Realtime } from '../../platform/realtime/types.js';
 import type { DeviceService } from '../devices/devices.service.js';
 import type { DeviceRow } from '../devices/devices.table.js';
 import { decodeValue } from './datatypes.js';
-import type { TelemetryPipeline } from './pipeline.js';
+import type { TelemetryPipeline } from './ingest/pipeline.js';
 
 export const devicesRoom = (appId: number) => `${DEVICE_STATUS_LIVE.channel}.${appId}`;
 export const deviceDataRoom = (deviceId: number) => `${DEVICE_DATA_LIVE.channel}.${deviceId}`;

@@ -2,7 +2,7 @@
 // and the writer's queue), and what a commit tells listeners. Types only, so the store and the read side can name a
 // point without importing the writer.
 import type { StateChange } from '../states/states.store.js';
-import type { AckTicket } from './remote-acks.js';
+import type { AckTicket } from './ingest/remote-acks.js';
 
 export interface TelemetryPoint {
   seriesId: number;

@@ -2,7 +2,7 @@
 // the ingest writer would have left them (the rollups folded with the writer's own merge rule). Never used by the
 // gateway itself.
 import type Database from 'better-sqlite3';
-import { bucketOf, mergeBucket, ROLLUP_TABLE, type RollupBucket } from '../../telemetry/rollups.js';
+import { bucketOf, mergeBucket, ROLLUP_TABLE, type RollupBucket } from '../../telemetry/store/rollups.js';
 
 export interface SeedDevice {
   id?: number;

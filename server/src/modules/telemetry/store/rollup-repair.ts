@@ -6,7 +6,7 @@
 // rollup write (or the writer's start) on, then every hour bucket from its minutes.
 import type Database from 'better-sqlite3';
 import { BUCKET_MS, bucketOf, ROLLUP_TABLE } from './rollups.js';
-import { ROLLUP_DATATYPES } from './datatypes.js';
+import { ROLLUP_DATATYPES } from '../datatypes.js';
 
 /**
  * How far before the crashed writer's last durable rollup write the minutes are rebuilt: its last round's deltas

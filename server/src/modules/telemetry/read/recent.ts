@@ -3,9 +3,9 @@
 // compacted chunk by chunk (series in id order), each series released once its chunk committed; the generation
 // compacted whole is reset and becomes the active one of the round after. Every point read merges these with the
 // table's rows (point-reads.ts).
-import type { PointColumns } from './write-batch.js';
-import type { TelemetryPoint } from './message.js';
-import { grownF64, grownI32, grownU8, MIN_SLOTS, Slots } from './slots.js';
+import type { PointColumns } from '../store/write-batch.js';
+import type { TelemetryPoint } from '../message.js';
+import { grownF64, grownI32, grownU8, MIN_SLOTS, Slots } from '../slots.js';
 
 export type PointRow = [ts: number, num: number | null, text: string | null];
 

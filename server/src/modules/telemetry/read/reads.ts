@@ -1,7 +1,7 @@
 // Reads for the data screens and card queries: a device's series with latest values, latest-N, ranges and rollups.
 // Every read is an index seek on a clustered key: (device_id, ...) for series, (series_id, ts) for points and rollups.
 import type Database from 'better-sqlite3';
-import { decodeValue, type Datatype } from './datatypes.js';
+import { decodeValue, type Datatype } from '../datatypes.js';
 import {
   BUCKET_MS,
   mergeBucket,
@@ -9,9 +9,9 @@ import {
   type RollupBucket,
   type RollupKeeper,
   type RollupLevel,
-} from './rollups.js';
-import type { SeriesRegistry } from './series.js';
-import { zoneOffset } from '../../platform/time/zone.js';
+} from '../store/rollups.js';
+import type { SeriesRegistry } from '../store/series.js';
+import { zoneOffset } from '../../../platform/time/zone.js';
 import { createPointReads, EARLIEST, LATEST, type PointReads, type PointRow } from './point-reads.js';
 
 /** A series found through its application: pass only these to the point reads (that is the tenant filter). */

@@ -3,7 +3,7 @@
 // one, inserted in (series, ts) order), a compaction chunk moved into the clustered table, states applied. The same
 // function runs on the writer thread and, for in-memory databases, on the main thread.
 import type Database from 'better-sqlite3';
-import { createStatesStore, type StateChange } from '../states/states.store.js';
+import { createStatesStore, type StateChange } from '../../states/states.store.js';
 import { ROLLUP_ROW, ROLLUP_TABLE, type RollupLevel, type RollupSnapshot } from './rollups.js';
 
 /** Points as columns: point i is (series[i], ts[i], hasNum[i] ? num[i] : null, text of i or null). */

@@ -3,34 +3,32 @@
 // dropped message per device. Presence (online/offline) is the device registry's alone (devices.broker.ts), not
 // tracked here. Nothing here throws at the broker.
 import type Database from 'better-sqlite3';
-import type { Bus, BusSubscription } from '../../platform/bus/types.js';
-import type { Logger } from '../../platform/log.js';
-import type { AckRelease, Broker, MqttIdentity } from '../../platform/mqtt/types.js';
-import { createStatesStore, type StateChange, type StatesStore } from '../states/states.store.js';
+import type { Bus, BusSubscription } from '../../../platform/bus/types.js';
+import type { Logger } from '../../../platform/log.js';
+import type { AckRelease, Broker, MqttIdentity } from '../../../platform/mqtt/types.js';
+import { createStatesStore, type StatesStore } from '../../states/states.store.js';
 import {
   adaptMessage,
   MAX_PAYLOAD_BYTES,
-  validName,
   type DeviceResolver,
   type RejectReason,
-} from '../devices/families/index.js';
-import { encodeValue } from './datatypes.js';
-import { createTelemetryReads, type TelemetryReads } from './reads.js';
-import { createRollupKeeper } from './rollups.js';
-import { createSeriesRegistry, noteLatest, type SeriesInfo } from './series.js';
-import { ensureClusteredLayout } from './storage.js';
-import { createPointReads, type PointReads } from './point-reads.js';
-import { createRecentPoints } from './recent.js';
-import { replayJournal } from './write-batch.js';
-import { repairRollupsAfterCrash } from './rollup-repair.js';
-import { announceWrites, inlineExecutor, threadExecutor } from './writer-thread.js';
-import {
-  createTelemetryWriter,
-  type CommittedTelemetry,
-  type TelemetryMessage,
-  type TelemetryPoint,
-} from './writer.js';
+} from '../../devices/families/index.js';
+import { createTelemetryReads, type TelemetryReads } from '../read/reads.js';
+import { createRollupKeeper } from '../store/rollups.js';
+import { createSeriesRegistry, noteLatest, type SeriesInfo } from '../store/series.js';
+import { ensureClusteredLayout } from '../store/storage.js';
+import { createPointReads, type PointReads } from '../read/point-reads.js';
+import { createRecentPoints } from '../read/recent.js';
+import { replayJournal } from '../store/write-batch.js';
+import { repairRollupsAfterCrash } from '../store/rollup-repair.js';
+import { announceWrites, inlineExecutor, threadExecutor } from '../store/writer-thread.js';
+import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage } from '../store/writer.js';
 import { createRemoteAcks } from './remote-acks.js';
+import { Backpressure } from './backpressure.js';
+import { IngestRejects, type DeviceRejects } from './rejects.js';
+import { normalise, type NormaliseOptions } from './normalise.js';
+
+export type { DeviceRejects } from './rejects.js';
 
 /** the event kinds of ChirpStack v4's MQTT integration, counted one by one in `lora_events` (others as `other`) */
 const LORA_EVENTS = new Set(['up', 'join', 'status', 'ack', 'txack', 'log', 'location', 'integration']);
@@ -66,12 +64,6 @@ export interface TelemetryPipelineOptions {
 }
 
 export type IngestOutcome = 'queued' | 'ignored' | RejectReason;
-
-export interface DeviceRejects {
-  count: number;
-  last_reason: RejectReason;
-  last_ts: number;
-}
 
 export interface TelemetryPipeline {
   /** listens to the broker's message events, and pauses its reads while the writer is behind */
@@ -112,14 +104,10 @@ export interface TelemetryPipeline {
   close(): Promise<void>;
 }
 
-const MAX_TRACKED_DEVICES = 10_000;
-
 export function createTelemetryPipeline(opts: TelemetryPipelineOptions): TelemetryPipeline {
   const { sqlite, log, bus } = opts;
   const now = opts.now ?? Date.now;
   const maxPayload = opts.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
-  const futureTolerance = opts.futureToleranceMs ?? 5 * 60_000;
-  const maxAge = opts.maxAgeMs ?? 400 * 86_400_000;
   let resolver = opts.resolver ?? null;
   let closed = false;
 
@@ -199,7 +187,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     recent,
     storedAt: (seriesId, ts) => storedAt.get(seriesId, ts) !== undefined,
     compactEveryMs: opts.compactEveryMs,
-    onStatesRefused: (deviceId, count) => void countReject('state_limit', deviceId, 0, count),
+    onStatesRefused: (deviceId, count) => void rejects.count('state_limit', deviceId, 0, count),
     onSettled: settle,
     onCommit(batches) {
       if (listeners.size) for (const b of batches) call(listeners, b, 'subscribe');
@@ -223,56 +211,19 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     : undefined;
 
   const counters = {
-    read_pauses: 0,
     received_messages: 0,
     queued_messages: 0,
     ignored_messages: 0,
-    rejected_messages: 0,
-    rejected_points: 0,
-    rejected_states: 0,
     clock_fallbacks: 0,
     refused_messages: 0,
   };
-  const rejected: Partial<Record<RejectReason, number>> = {};
-  const byDevice = new Map<number, DeviceRejects>();
+  const rejects = new IngestRejects(now);
 
-  /** counts a rejected message, or `points` rejected points or `states` refused state reports of a message */
-  function countReject(reason: RejectReason, deviceId: number | undefined, points = 0, states = 0): RejectReason {
-    rejected[reason] = (rejected[reason] ?? 0) + 1;
-    if (states) counters.rejected_states += states;
-    else if (points) counters.rejected_points += points;
-    else counters.rejected_messages++;
-    if (deviceId === undefined) return reason;
-    let r = byDevice.get(deviceId);
-    if (!r) {
-      if (byDevice.size >= MAX_TRACKED_DEVICES) byDevice.delete(byDevice.keys().next().value!);
-      byDevice.set(deviceId, (r = { count: 0, last_reason: reason, last_ts: 0 }));
-    }
-    r.count++;
-    r.last_reason = reason;
-    r.last_ts = now();
-    return reason;
-  }
-
-  // Backpressure: past the high-water mark the broker stops reading from device sockets (TCP pushes back on the
-  // devices), and reads resume once the writer has caught up below the low-water mark (the points held for compaction
-  // count too once far more than a round's worth wait). Shedding (QoS 0 beyond the
-  // queue bound) is then the last resort, and the event loop keeps time for HTTP and socket.io.
-  const highWater = Math.floor(maxQueued / 2);
-  const lowWater = Math.floor(maxQueued / 8);
-  let pausable: Pick<Broker, 'setReadPaused'> | undefined;
-  let resumeCheck: NodeJS.Timeout | undefined;
-  function relievePressure() {
-    if (!pausable || resumeCheck || writer.backlog <= highWater) return;
-    pausable.setReadPaused(true);
-    counters.read_pauses++;
-    resumeCheck = setInterval(() => {
-      if (writer.backlog > lowWater && !closed) return;
-      clearInterval(resumeCheck);
-      resumeCheck = undefined;
-      pausable?.setReadPaused(false);
-    }, 5);
-  }
+  const backpressure = new Backpressure(
+    () => writer.backlog,
+    maxQueued,
+    () => closed,
+  );
 
   function enqueue(m: TelemetryMessage) {
     if (writer.enqueue(m) === 'refused') {
@@ -282,7 +233,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       if (counters.refused_messages % 1000 === 1)
         log.warn(`telemetry writer behind: ${writer.queuedPoints} points queued, messages refused`);
     }
-    relievePressure();
+    backpressure.relieve();
   }
   let subscription: BusSubscription | undefined;
   if (bus)
@@ -307,6 +258,13 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       return null;
     }
   }
+
+  const normalising: NormaliseOptions = {
+    series,
+    futureToleranceMs: opts.futureToleranceMs ?? 5 * 60_000,
+    maxAgeMs: opts.maxAgeMs ?? 400 * 86_400_000,
+    rejectPoint: (reason, deviceId) => void rejects.count(reason, deviceId, 1),
+  };
 
   function ingest(
     identity: MqttIdentity,
@@ -336,61 +294,20 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     if (closed) {
       // not stored, so not acknowledged: the device sends it again to the next gateway
       if (qos > 0) hold?.()(false);
-      return countReject('closed', undefined);
+      return rejects.count('closed', undefined);
     }
     const ctx = resolve(identity, topic);
-    if (!ctx) return countReject('unknown_device', undefined);
+    if (!ctx) return rejects.count('unknown_device', undefined);
     if (ctx.devEui !== undefined) countLoraEvent(topic);
-    if (ctx.disabled) return countReject('disabled', ctx.deviceId);
+    if (ctx.disabled) return rejects.count('disabled', ctx.deviceId);
     const res = adaptMessage(ctx, topic, payload, maxPayload);
-    if (!res.ok) return countReject(res.reason, ctx.deviceId);
-    const out = res.out;
-    const receivedAt = now();
-    let stated = out.ts;
-    if (stated !== undefined && (stated > receivedAt + futureTolerance || stated < receivedAt - maxAge)) {
-      counters.clock_fallbacks++;
-      stated = undefined;
-    }
-    const points: TelemetryPoint[] = [];
-    const resolved = series.resolveAll(ctx.appId, ctx.deviceId, out.points);
-    for (let k = 0; k < out.points.length; k++) {
-      const raw = out.points[k]!;
-      const s = resolved[k]!;
-      if (typeof s === 'string') {
-        countReject(s, ctx.deviceId, 1);
-        continue;
-      }
-      const enc = encodeValue(s.datatype, raw.value);
-      if (!enc) {
-        countReject('bad_value', ctx.deviceId, 1);
-        continue;
-      }
-      // receive-time points of one series never share a millisecond (the key is (series, ts))
-      const ts = stated ?? Math.max(receivedAt, s.lastStampedTs + 1);
-      if (ts > s.lastStampedTs) s.lastStampedTs = ts;
-      points.push({ seriesId: s.id, ts, num: enc.num, text: enc.text });
-    }
-    const stateChanges: StateChange[] = [];
-    for (const st of out.states) {
-      if (!validName(st.key)) continue;
-      stateChanges.push({
-        key: st.key,
-        value: st.value === null || st.value === undefined ? null : JSON.stringify(st.value),
-        ts: stated ?? receivedAt,
-      });
-    }
-    if (points.length === 0 && stateChanges.length === 0) {
+    if (!res.ok) return rejects.count(res.reason, ctx.deviceId);
+    const { message: m, clockFallback } = normalise(normalising, ctx, res.out, qos, now());
+    if (clockFallback) counters.clock_fallbacks++;
+    if (!m) {
       counters.ignored_messages++;
       return 'ignored';
     }
-    const m: TelemetryMessage = {
-      appId: ctx.appId,
-      deviceId: ctx.deviceId,
-      qos,
-      receivedAt,
-      points,
-      states: stateChanges,
-    };
     counters.queued_messages++;
     // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
     // gateway stores it reports the commit back (docs/decisions/ingest.md)
@@ -408,7 +325,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
 
   return {
     attachBroker(broker) {
-      if (broker.setReadPaused) pausable = broker as Pick<Broker, 'setReadPaused'>;
+      if (broker.setReadPaused) backpressure.attach(broker as Pick<Broker, 'setReadPaused'>);
       broker.on('message', (identity, topic, payload, qos, hold) => void ingest(identity, topic, payload, qos, hold));
     },
     useResolver(r) {
@@ -423,16 +340,16 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     reads,
     points,
     states,
-    rejectsOf: (deviceId) => byDevice.get(deviceId),
+    rejectsOf: (deviceId) => rejects.of(deviceId),
     metrics() {
       return {
+        read_pauses: backpressure.pauses,
         ...counters,
-        rejected: { ...rejected },
-        rejected_by_device: Object.fromEntries(byDevice),
+        ...rejects.metrics(),
         ...writer.stats,
         queued_points: writer.queuedPoints,
         pressured: writer.pressured,
-        reads_paused: resumeCheck !== undefined,
+        reads_paused: backpressure.paused,
         lora_events: { ...loraEvents },
         series_cached: series.size,
         series_created: series.stats.created,
@@ -450,9 +367,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     async close() {
       if (closed) return;
       closed = true;
-      if (resumeCheck) clearInterval(resumeCheck);
-      resumeCheck = undefined;
-      pausable?.setReadPaused(false);
+      backpressure.close();
       // messages already published on an in-process bus are delivered before the writer closes
       if (bus) await bus.flush().catch((err) => log.error('bus flush failed', err));
       await new Promise((r) => setImmediate(r));

@@ -5,8 +5,8 @@
 // NATS delivers at most once: a message (or its report) lost with a gateway that stopped is never reported, so a
 // number waiting longer than REMOTE_ACK_TIMEOUT_MS is let go unacknowledged (the connection closes, the device sends
 // the message again) instead of holding back every later acknowledgement of its broker thread for ever.
-import type { Bus, BusSubscription } from '../../platform/bus/types.js';
-import type { AckRelease } from '../../platform/mqtt/types.js';
+import type { Bus, BusSubscription } from '../../../platform/bus/types.js';
+import type { AckRelease } from '../../../platform/mqtt/types.js';
 
 /** Travels with a message over the bus: whose acknowledgement it holds. */
 export interface AckTicket {

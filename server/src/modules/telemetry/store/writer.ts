@@ -8,18 +8,21 @@
 // freezes the points held every `compactEveryMs` and hands them over in chunks of whole series, one chunk per batch,
 // so each series' page is written once per round instead of once per point. The last chunk's transaction empties
 // the round's journal half. A (series, ts) already stored or held is a duplicate: dropped here, the first one kept.
-import { isStorageFault } from '../../platform/db/storage-fault.js';
-import type { Logger } from '../../platform/log.js';
-import type { StateChange } from '../states/states.store.js';
-import { rollsUp } from './datatypes.js';
+import { isStorageFault } from '../../../platform/db/storage-fault.js';
+import type { Logger } from '../../../platform/log.js';
+import type { StateChange } from '../../states/states.store.js';
+import { rollsUp } from '../datatypes.js';
 import type { RollupKeeper, RollupSnapshot } from './rollups.js';
 import { noteLatest, type SeriesRegistry } from './series.js';
-import type { PointColumns, WriteBatch, WriteResult } from './write-batch.js';
+import type { PointColumns, WriteResult } from './write-batch.js';
+import { toBatch } from './batch.js';
+import { weightOf, WriteQueue } from './write-queue.js';
+import { CompactionSchedule, type CompactionChunk } from './compaction.js';
 import type { BatchExecutor } from './writer-thread.js';
-import type { Generation, RecentPoints } from './recent.js';
-import type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from './message.js';
+import type { RecentPoints } from '../read/recent.js';
+import type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from '../message.js';
 
-export type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from './message.js';
+export type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from '../message.js';
 
 export interface WriterOptions {
   executor: BatchExecutor;
@@ -55,28 +58,6 @@ export interface WriterOptions {
   compactMaxChunkPoints?: number;
 }
 
-/** A FIFO with O(1) shift (arrays' shift is O(n)). */
-class Fifo<T> {
-  private items: (T | undefined)[] = [];
-  private head = 0;
-  get length() {
-    return this.items.length - this.head;
-  }
-  push(v: T) {
-    this.items.push(v);
-  }
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const v = this.items[this.head];
-    this.items[this.head++] = undefined;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return v;
-  }
-}
-
 const MAX_WRITE_ATTEMPTS = 3;
 /** a storage fault is retried after this, doubling up to STORAGE_RETRY_MAX_MS, until the storage takes writes again */
 export const STORAGE_RETRY_MIN_MS = 100;
@@ -85,87 +66,19 @@ export const STORAGE_RETRY_MAX_MS = 5000;
 /** rollup rows merged per transaction: 3–10 ms of upserts, so a round over 15,000 series never holds the lock long */
 export const ROLLUP_CHUNK_ROWS = 1000;
 
-/** Round period: at 4 points/s per series a page takes ~20 points per write (docs/decisions/telemetry-storage.md). */
-export const COMPACT_EVERY_MS = 5000;
-export const MAX_RECENT_POINTS = 400_000;
-/**
- * A round is compacted over this share of the period, at an even pace: a chunk per batch as large as the schedule
- * asks (a few ms of sorted inserts), so compaction never takes the writer (nor a core) in one burst and new points
- * are never stuck behind a long chunk.
- */
-const COMPACT_SPREAD = 0.6;
-/** the least points worth a chunk (whole series are taken, so a chunk is usually a little larger) */
-export const COMPACT_CHUNK_POINTS = 500;
-/**
- * The most points a chunk takes while points are being written (behind schedule or catching up): at 2–5 µs a point
- * a chunk holds the writer 5–12 ms, so a new point never waits behind more than that. Drains take what is left.
- */
-export const COMPACT_MAX_CHUNK_POINTS = 2500;
-/**
- * With more points than this waiting for the writer (~23 ms of traffic at the target rate: it fell behind them), a
- * batch takes no compaction chunk, so new points never queue behind the round's background work while the machine is
- * short of time; the schedule catches up with the next batches (chunks of at most COMPACT_MAX_CHUNK_POINTS). Past
- * COMPACT_YIELD_UNTIL of the period the round no longer yields, so it still ends before the next one is due.
- */
-export const COMPACT_YIELD_POINTS = 1500;
-const COMPACT_YIELD_UNTIL = 0.9;
-/** with nothing else to write, compaction goes on this often */
-const COMPACT_TICK_MS = 20;
-
 interface InFlight {
   messages: TelemetryMessage[];
   /** the batch's points in batch order (index = point index of the batch) */
   points: TelemetryPoint[];
   weight: number;
   rollups: RollupSnapshot | null;
-  /** the compaction chunk's series (frozen order positions [from, to)), its points and whether it ends the round */
-  chunk: { from: number; to: number; last: boolean; points: number } | null;
+  /** the compaction chunk it carries */
+  chunk: CompactionChunk | null;
   sentAt: number;
 }
 
-/** Points as columns (typed arrays travel to the writer thread without copying). */
-export function toColumns(points: readonly TelemetryPoint[]): PointColumns {
-  const n = points.length;
-  const series = new Float64Array(n);
-  const ts = new Float64Array(n);
-  const num = new Float64Array(n);
-  const hasNum = new Uint8Array(n);
-  const textAt: number[] = [];
-  const texts: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const p = points[i]!;
-    series[i] = p.seriesId;
-    ts[i] = p.ts;
-    if (p.num !== null) ((num[i] = p.num), (hasNum[i] = 1));
-    if (p.text !== null) (textAt.push(i), texts.push(p.text));
-  }
-  return { series, ts, num, hasNum, textAt: Int32Array.from(textAt), texts };
-}
-
-/** The messages' points and states as one batch (no journal, no compaction: the writer adds those). */
-export function toBatch(
-  id: number,
-  messages: readonly TelemetryMessage[],
-  rollups: RollupSnapshot | null,
-): { batch: WriteBatch; points: TelemetryPoint[] } {
-  const points: TelemetryPoint[] = [];
-  const states: WriteBatch['states'] = [];
-  for (let k = 0; k < messages.length; k++) {
-    const m = messages[k]!;
-    for (const p of m.points) points.push(p);
-    if (m.states.length) states.push({ msg: k, appId: m.appId, deviceId: m.deviceId, changes: m.states });
-  }
-  return {
-    batch: { id, ...toColumns(points), states, rollups, journal: null, compact: null, clearJournal: -1 },
-    points,
-  };
-}
-
 export function createTelemetryWriter(o: WriterOptions) {
-  const qos0 = new Fifo<TelemetryMessage>();
-  const qos1 = new Fifo<TelemetryMessage>();
-  /** points and states waiting, in flight included (what memory holds) */
-  let queuedPoints = 0;
+  const queue = new WriteQueue(o);
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let inFlight: InFlight | null = null;
@@ -183,8 +96,12 @@ export function createTelemetryWriter(o: WriterOptions) {
     stored_points: 0,
     duplicate_points: 0,
     stored_states: 0,
-    shed_qos0_points: 0,
-    refused_points: 0,
+    get shed_qos0_points() {
+      return queue.shedQos0Points;
+    },
+    get refused_points() {
+      return queue.refusedPoints;
+    },
     failed_points: 0,
     failed_batches: 0,
     /** batches that failed on storage (disk full, read-only, I/O) and were retried; storage_faulting while it lasts */
@@ -201,32 +118,40 @@ export function createTelemetryWriter(o: WriterOptions) {
     max_answer_ms: 0,
     total_roundtrip_ms: 0,
     total_batch_ms: 0,
-    max_queued_points: 0,
+    get max_queued_points() {
+      return queue.maxPoints;
+    },
     writer_thread: o.executor.threaded,
     journal: o.recent !== null,
     /** points journaled and served from memory, not yet compacted */
     recent_points: 0,
     max_recent_points: 0,
-    compacted_points: 0,
-    compaction_rounds: 0,
+    get compacted_points() {
+      return compaction?.compactedPoints ?? 0;
+    },
+    get compaction_rounds() {
+      return compaction?.rounds ?? 0;
+    },
   };
   const recent = o.recent;
-  const compactEveryMs = o.compactEveryMs ?? COMPACT_EVERY_MS;
-  const maxRecent = o.maxRecentPoints ?? MAX_RECENT_POINTS;
-  const chunkPoints = o.compactChunkPoints ?? COMPACT_CHUNK_POINTS;
-  const maxChunkPoints = o.compactMaxChunkPoints ?? COMPACT_MAX_CHUNK_POINTS;
-  let lastFreeze = o.now();
-  /** the frozen round's series in id order, and how many of them are compacted (or in flight) */
-  let frozenOrder: Float64Array = new Float64Array(0);
-  let frozenNext = 0;
-  /** points of the frozen round, and how many of them are compacted or in flight */
-  let frozenTotal = 0;
-  let frozenSent = 0;
   /** drain: compact whatever is held now */
   let compactAll = false;
-
-  const weight = (m: TelemetryMessage) => m.points.length + m.states.length;
-  const queued = () => qos0.length + qos1.length;
+  const compaction = recent
+    ? new CompactionSchedule(recent, {
+        now: o.now,
+        everyMs: o.compactEveryMs,
+        maxRecentPoints: o.maxRecentPoints,
+        chunkPoints: o.compactChunkPoints,
+        maxChunkPoints: o.compactMaxChunkPoints,
+        queuedPoints: () => queue.points,
+        hurry: () => compactAll || closed,
+      })
+    : null;
+  const maxRecent = compaction?.maxRecent ?? 0;
+  const compactionDue = () => compaction?.due() ?? 0;
+  const worthAChunk = (due: number) => compaction?.worthAChunk(due) ?? false;
+  const freezeDue = () => compaction?.freezeDue() ?? false;
+  const queued = () => queue.messages;
   // a rollup round merges every series pending when it starts, in chunks of ROLLUP_CHUNK_ROWS, one chunk per batch
   let roundLeft = 0;
   const rollupDue = () =>
@@ -234,30 +159,10 @@ export function createTelemetryWriter(o: WriterOptions) {
   /** work for the next batch right now: messages queued, the rest of a rollup round, compaction behind its schedule */
   const pressing = () =>
     queued() > 0 || (roundLeft > 0 && o.rollups.hasPending) || worthAChunk(compactionDue()) || freezeDue();
-  /** points of the frozen round the schedule wants compacted now (all of them when draining or far behind) */
-  function compactionDue(): number {
-    if (!recent?.frozen) return 0;
-    const left = frozenTotal - frozenSent;
-    if (compactAll || closed) return left;
-    // far behind (memory past its bound): catch up, a bounded chunk with every batch
-    if (recent.size > maxRecent) return Math.min(left, maxChunkPoints);
-    // points wait for the writer (it fell behind them): they go first while the round has time to spare
-    if (queuedPoints > COMPACT_YIELD_POINTS && o.now() - lastFreeze < COMPACT_YIELD_UNTIL * compactEveryMs) return 0;
-    const share = Math.min(1, (o.now() - lastFreeze) / (COMPACT_SPREAD * compactEveryMs));
-    return Math.min(left, maxChunkPoints, Math.max(0, Math.ceil(frozenTotal * share) - frozenSent));
-  }
-  /** `due` points make a chunk: enough of them, or the rest of the round */
-  const worthAChunk = (due: number) => due >= chunkPoints || (due > 0 && due === frozenTotal - frozenSent);
-  const freezeDue = () =>
-    recent !== null &&
-    recent.frozen === null &&
-    recent.active.points > 0 &&
-    (compactAll || closed || recent.active.points >= maxRecent || o.now() - lastFreeze >= compactEveryMs);
-
   let timerDue = 0;
   function schedule() {
     if (inFlight || immediate) return; // the batch's result schedules the next one
-    if (queuedPoints >= o.maxBatchPoints && queued() > 0 && retryAt === 0) {
+    if (queue.points >= o.maxBatchPoints && queued() > 0 && retryAt === 0) {
       if (timer) (clearTimeout(timer), (timer = undefined));
       immediate = setImmediate(runDispatch);
       return;
@@ -268,11 +173,7 @@ export function createTelemetryWriter(o: WriterOptions) {
     let delay = pressing() ? o.flushIntervalMs : o.rollups.hasPending ? o.rollupFlushMs : -1;
     // storage faulting: nothing before the next retry
     if (delay >= 0 && retryAt > 0) delay = Math.max(delay, retryAt - performance.now());
-    if (!pressing() && recent && recent.active.points > 0) {
-      const untilRound = Math.max(0, compactEveryMs - (o.now() - lastFreeze));
-      delay = delay < 0 ? untilRound : Math.min(delay, untilRound);
-    }
-    if (!pressing() && recent?.frozen) delay = delay < 0 ? COMPACT_TICK_MS : Math.min(delay, COMPACT_TICK_MS);
+    if (compaction && !pressing()) delay = compaction.idleDelay(delay);
     if (delay < 0) return;
     const due = performance.now() + delay;
     if (timer && timerDue <= due) return;
@@ -287,53 +188,17 @@ export function createTelemetryWriter(o: WriterOptions) {
     dispatch();
   }
 
-  /** The next chunk of the frozen round: whole series in id order, `want` points or a little more. */
-  function nextChunk(
-    frozen: Generation,
-    want: number,
-  ): { columns: PointColumns; from: number; to: number; last: boolean; points: number } {
-    const from = frozenNext;
-    let to = from;
-    let n = 0;
-    while (to < frozenOrder.length && n < want) n += frozen.count(frozenOrder[to++]!);
-    frozenNext = to;
-    frozenSent += n;
-    return {
-      columns: frozen.columns(frozenOrder.subarray(from, to)),
-      from,
-      to,
-      last: to >= frozenOrder.length,
-      points: n,
-    };
-  }
-
   /** Hands up to maxBatchPoints (QoS 1 first: it was acknowledged), any due rollup deltas and compaction chunk. */
   function dispatch(): boolean {
     if (inFlight) return false;
-    if (freezeDue()) {
-      const frozen = recent!.freeze();
-      lastFreeze = o.now();
-      frozenOrder = frozen.seriesIds().sort();
-      frozenNext = 0;
-      frozenTotal = frozen.points;
-      frozenSent = 0;
-      stats.compaction_rounds++;
-    }
+    compaction?.freezeIfDue();
     const compacting = recent?.frozen ?? null;
     const compactNow = compactionDue();
     if (queued() === 0 && !rollupDue() && !worthAChunk(compactNow)) {
       schedule();
       return false;
     }
-    const messages: TelemetryMessage[] = [];
-    let taken = 0;
-    for (const q of [qos1, qos0]) {
-      while (q.length > 0 && taken < o.maxBatchPoints) {
-        const m = q.shift()!;
-        messages.push(m);
-        taken += weight(m);
-      }
-    }
+    const { messages, weight: taken } = queue.take(o.maxBatchPoints);
     let snapshot: RollupSnapshot | null = null;
     if (rollupDue()) {
       if (roundLeft <= 0) ((roundLeft = o.rollups.pendingSeries), (lastRollupFlush = o.now()));
@@ -347,7 +212,7 @@ export function createTelemetryWriter(o: WriterOptions) {
       batch.journal = { part: (recent.active.round % 2) as 0 | 1, round: recent.active.round };
       // a batch merging rollup rows takes no chunk (unless draining): the two together held the writer 30–55 ms
       if (compacting && compactNow > 0 && (snapshot === null || compactAll || closed)) {
-        const c = nextChunk(compacting, compactNow);
+        const c = compaction!.nextChunk(compactNow);
         chunk = { from: c.from, to: c.to, last: c.last, points: c.points };
         batch.compact = c.columns;
         if (c.last) batch.clearJournal = (compacting.round % 2) as 0 | 1;
@@ -386,7 +251,7 @@ export function createTelemetryWriter(o: WriterOptions) {
   function failed(f: InFlight, err: Error) {
     stats.failed_batches++;
     if (f.rollups) o.rollups.snapshotFailed();
-    if (f.chunk) ((frozenNext = f.chunk.from), (frozenSent -= f.chunk.points)); // the chunk goes again with a later batch
+    if (f.chunk) compaction!.chunkFailed(f.chunk); // the chunk goes again with a later batch
     failedAttempts++;
     if (isStorageFault(err)) {
       stats.storage_faults++;
@@ -395,22 +260,21 @@ export function createTelemetryWriter(o: WriterOptions) {
         faultSince = performance.now();
         stats.storage_faulting = true;
         o.log.error(
-          `telemetry storage failing, ingest stops acknowledging: ${queuedPoints} points held (${queued() + f.messages.length} messages), retrying until it recovers: ${err.message.split('\n')[0]}`,
+          `telemetry storage failing, ingest stops acknowledging: ${queue.points} points held (${queued() + f.messages.length} messages), retrying until it recovers: ${err.message.split('\n')[0]}`,
         );
       }
       retryDelay = retryDelay === 0 ? STORAGE_RETRY_MIN_MS : Math.min(STORAGE_RETRY_MAX_MS, retryDelay * 2);
       retryAt = performance.now() + retryDelay;
-      for (const m of f.messages) (m.qos > 0 ? qos1 : qos0).push(m);
+      queue.requeue(f.messages);
       return;
     }
     o.log.error(`telemetry write failed (attempt ${failedAttempts})`, err);
     if (failedAttempts < MAX_WRITE_ATTEMPTS) {
-      // back to the queues (order inside a batch does not matter: it is sorted by the store)
-      for (const m of f.messages) (m.qos > 0 ? qos1 : qos0).push(m);
+      queue.requeue(f.messages);
       return;
     }
     failedAttempts = 0;
-    queuedPoints -= f.weight;
+    queue.settled(f.weight);
     stats.failed_points += f.points.length;
     // given up: never acknowledged (the device sends it again)
     for (const m of f.messages) o.onSettled?.(m, false);
@@ -420,27 +284,19 @@ export function createTelemetryWriter(o: WriterOptions) {
     failedAttempts = 0;
     if (faultSince !== 0) {
       o.log.warn(
-        `telemetry storage writable again after ${Math.round((performance.now() - faultSince) / 100) / 10} s: ingest acknowledges again (${queuedPoints} points held)`,
+        `telemetry storage writable again after ${Math.round((performance.now() - faultSince) / 100) / 10} s: ingest acknowledges again (${queue.points} points held)`,
       );
       faultSince = 0;
       stats.storage_faulting = false;
     }
     retryDelay = 0;
     retryAt = 0;
-    queuedPoints -= f.weight;
+    queue.settled(f.weight);
     if (f.rollups) {
       o.rollups.snapshotStored();
       stats.rollup_rows += r.rollupRows;
     }
-    if (f.chunk) {
-      const frozen = recent!.frozen!;
-      for (let k = f.chunk.from; k < f.chunk.to; k++) {
-        const id = frozenOrder[k]!;
-        stats.compacted_points += frozen.count(id);
-        frozen.release(id);
-      }
-      if (f.chunk.last) recent!.compacted();
-    }
+    if (f.chunk) compaction!.chunkStored(f.chunk);
     const duplicates = new Set<TelemetryPoint>();
     for (let k = 0; k < r.duplicates.length; k++) duplicates.add(f.points[r.duplicates[k]!]!);
     for (const p of f.points) {
@@ -539,25 +395,11 @@ export function createTelemetryWriter(o: WriterOptions) {
      * (counted and logged) so memory stays bounded whatever the devices do.
      */
     enqueue(m: TelemetryMessage): 'queued' | 'refused' {
-      const w = weight(m);
-      if (closed || w === 0) return closed ? 'refused' : 'queued';
-      if (queuedPoints + w > o.maxQueuedPoints) {
-        while (qos0.length > 0 && queuedPoints + w > o.maxQueuedPoints) {
-          const old = qos0.shift()!;
-          queuedPoints -= weight(old);
-          stats.shed_qos0_points += weight(old);
-        }
-        const bound = m.qos > 0 ? o.hardMaxQueuedPoints : o.maxQueuedPoints;
-        if (queuedPoints + w > bound) {
-          stats.refused_points += w;
-          return 'refused';
-        }
-      }
-      (m.qos > 0 ? qos1 : qos0).push(m);
-      queuedPoints += w;
-      if (queuedPoints > stats.max_queued_points) stats.max_queued_points = queuedPoints;
-      schedule();
-      return 'queued';
+      if (closed) return 'refused';
+      if (weightOf(m) === 0) return 'queued';
+      const outcome = queue.offer(m);
+      if (outcome === 'queued') schedule();
+      return outcome;
     },
     /**
      * Resolves once everything queued so far is committed (or has failed its attempts) and, unless `compact` is false,
@@ -575,14 +417,14 @@ export function createTelemetryWriter(o: WriterOptions) {
       await o.executor.close();
     },
     get queuedPoints() {
-      return queuedPoints;
+      return queue.points;
     },
     get pressured() {
-      return queuedPoints > o.maxQueuedPoints;
+      return queue.pressured;
     },
     /** points queued, plus those held beyond twice `maxRecentPoints` (compaction far behind): what backpressure weighs */
     get backlog() {
-      return queuedPoints + Math.max(0, (recent?.size ?? 0) - 2 * maxRecent);
+      return queue.points + Math.max(0, (recent?.size ?? 0) - 2 * maxRecent);
     },
     stats,
   };

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findUp, openDb } from '../../platform/db/sqlite.js';
-import { createMemoryBus } from '../../platform/bus/memory.js';
-import { createLogger } from '../../platform/log.js';
-import * as schema from '../../schema.js';
-import type { MqttIdentity } from '../../platform/mqtt/types.js';
-import type { DeviceContext, DeviceResolver } from '../devices/families/index.js';
+import { findUp, openDb } from '../../../platform/db/sqlite.js';
+import { createMemoryBus } from '../../../platform/bus/memory.js';
+import { createLogger } from '../../../platform/log.js';
+import * as schema from '../../../schema.js';
+import type { MqttIdentity } from '../../../platform/mqtt/types.js';
+import type { DeviceContext, DeviceResolver } from '../../devices/families/index.js';
 import { createTelemetryPipeline, type TelemetryPipelineOptions } from './pipeline.js';
-import { createTelemetryReads } from './reads.js';
+import { createTelemetryReads } from '../read/reads.js';
 
 const log = createLogger('silent');
 const T0 = Date.UTC(2024, 0, 1, 16, 58); // 23:58 in Jakarta: rollups cross a minute, an hour and a local day

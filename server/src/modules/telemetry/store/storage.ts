@@ -1,7 +1,7 @@
 // Physical layout the hot path relies on. drizzle-kit cannot declare WITHOUT ROWID, so right after the generated
 // migration the clustered tables are rebuilt once (empty on a fresh database; copied in key order otherwise).
 import type Database from 'better-sqlite3';
-import type { Logger } from '../../platform/log.js';
+import type { Logger } from '../../../platform/log.js';
 
 export const CLUSTERED_TABLES = [
   'telemetry_points',

@@ -2,7 +2,7 @@
 // are merged into the rollup tables every `rollupFlushMs` inside a writer transaction (folded only after their points
 // committed) — raw points are never rescanned.
 // Reads overlay the deltas not yet flushed, so an aggregate is exact the moment its points are stored.
-import { grownF64, grownI32, grownU8, MIN_SLOTS, Slots } from './slots.js';
+import { grownF64, grownI32, grownU8, MIN_SLOTS, Slots } from '../slots.js';
 
 export type RollupLevel = 'minute' | 'hour';
 export const BUCKET_MS: Record<RollupLevel, number> = { minute: 60_000, hour: 3_600_000 };

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { findUp } from '../../platform/db/sqlite.js';
+import { findUp } from '../../../platform/db/sqlite.js';
 import { createBatchStore, orderBySeries } from './write-batch.js';
-import { toBatch, type TelemetryMessage } from './writer.js';
+import type { TelemetryMessage } from '../message.js';
+import { toBatch } from './batch.js';
 
 const msg = (points: [number, number][], more: Partial<TelemetryMessage> = {}): TelemetryMessage => ({
   appId: 1,

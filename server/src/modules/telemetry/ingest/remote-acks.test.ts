@@ -1,8 +1,8 @@
 // BUS=nats acknowledgements: the receiving gateway lets a held acknowledgement go only when the storing gateway
 // reports the commit, unacknowledged when it reports giving up or never reports (a gateway lost with the message).
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryBus } from '../../platform/bus/memory.js';
-import { createLogger } from '../../platform/log.js';
+import { createMemoryBus } from '../../../platform/bus/memory.js';
+import { createLogger } from '../../../platform/log.js';
 import { createRemoteAcks, type RemoteAcks } from './remote-acks.js';
 
 const log = createLogger('error');

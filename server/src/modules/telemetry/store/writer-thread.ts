@@ -5,8 +5,8 @@
 // and asks the writer thread now and then to finish one itself, so that the WAL starts over instead of growing.
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { Logger } from '../../platform/log.js';
-import { workerEntry } from '../../platform/worker-entry.js';
+import type { Logger } from '../../../platform/log.js';
+import { workerEntry } from '../../../platform/worker-entry.js';
 import type { CheckpointReport, CheckpointThreadData } from './checkpoint.worker.js';
 import { createBatchStore, type WriteBatch, type WriteResult } from './write-batch.js';
 

@@ -1,8 +1,8 @@
 // Series: one per (device, sensor, configtype, param, subparam), created on first sight, cached in memory with its
 // latest stored value (the latest-value cache; on disk the latest value is the last row of the series' clustered range).
 import type Database from 'better-sqlite3';
-import type { Datatype } from './datatypes.js';
-import type { PointReads } from './point-reads.js';
+import type { Datatype } from '../datatypes.js';
+import type { PointReads } from '../read/point-reads.js';
 
 export interface LatestValue {
   ts: number;

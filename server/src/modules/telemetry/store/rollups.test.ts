@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { findUp } from '../../platform/db/sqlite.js';
-import { createTelemetryReads, type SeriesView } from './reads.js';
+import { findUp } from '../../../platform/db/sqlite.js';
+import { createTelemetryReads, type SeriesView } from '../read/reads.js';
 import { createRollupKeeper } from './rollups.js';
 import { createBatchStore } from './write-batch.js';
-import { toBatch } from './writer.js';
+import { toBatch } from './batch.js';
 
 const T0 = Date.UTC(2024, 0, 1, 10, 0);
 const series: SeriesView = {

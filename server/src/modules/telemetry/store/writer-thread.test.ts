@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDb, findUp } from '../../platform/db/sqlite.js';
-import { createLogger } from '../../platform/log.js';
-import * as schema from '../../schema.js';
+import { openDb, findUp } from '../../../platform/db/sqlite.js';
+import { createLogger } from '../../../platform/log.js';
+import * as schema from '../../../schema.js';
 import type { WriteResult } from './write-batch.js';
 import { announceWrites, threadExecutor } from './writer-thread.js';
-import { createTelemetryPipeline } from './pipeline.js';
-import { toBatch } from './writer.js';
+import { createTelemetryPipeline } from '../ingest/pipeline.js';
+import { toBatch } from './batch.js';
 
 const submit = (ex: ReturnType<typeof threadExecutor>, id: number) =>
   new Promise<WriteResult>((resolve, reject) =>

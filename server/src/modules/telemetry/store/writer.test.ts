@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../platform/log.js';
-import { createRecentPoints } from './recent.js';
+import { createLogger } from '../../../platform/log.js';
+import { createRecentPoints } from '../read/recent.js';
 import { createRollupKeeper } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
 import type { WriteBatch, WriteResult } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
-import { COMPACT_YIELD_POINTS, createTelemetryWriter, type TelemetryMessage } from './writer.js';
+import { COMPACT_YIELD_POINTS } from './compaction.js';
+import { createTelemetryWriter, type TelemetryMessage } from './writer.js';
 
 const log = createLogger('silent');
 const msg = (points: [number, number][]): TelemetryMessage => ({

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { describe, expect, it } from 'vitest';
-import { findUp } from '../../platform/db/sqlite.js';
+import { findUp } from '../../../platform/db/sqlite.js';
 import { createPointReads, EARLIEST, LATEST } from './point-reads.js';
 import { createRecentPoints, mergeByTs } from './recent.js';
 
