@@ -20,13 +20,19 @@ afterEach(() => {
 });
 
 type Connack = { sessionPresent: boolean };
-function connect(port: number, opts: IClientOptions): Promise<{ client: MqttClient; connack: Connack; got: string[] }> {
+function connect(
+  port: number,
+  opts: IClientOptions,
+  onMessage?: (client: MqttClient, topic: string, payload: Buffer) => void,
+): Promise<{ client: MqttClient; connack: Connack; got: string[] }> {
   return new Promise((resolve, reject) => {
     const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 3000, ...opts });
     clients.push(client);
-    // listening from the start: queued messages arrive right after CONNACK
+    // listening from the start: queued messages arrive right after CONNACK, often in the same read as it (before the
+    // promise below resolves), so a device's answer is wired here, not after `await connect(...)`
     const got: string[] = [];
     client.on('message', (topic, payload) => got.push(`${topic} ${payload}`));
+    if (onMessage) client.on('message', (topic, payload) => onMessage(client, topic, payload));
     client.once('connect', (connack) => resolve({ client, connack, got }));
     client.once('error', reject);
   });
@@ -134,11 +140,10 @@ describe('a console command to a device away with a persistent session', () => {
     const { device, opts } = await awayDevice();
     const answer = configure(device.id, 23);
     await new Promise((r) => setTimeout(r, 500));
-    const back = await connect(gw.mqttPort, opts);
-    back.client.on('message', (topic, payload) => {
+    const back = await connect(gw.mqttPort, opts, (client, topic, payload) => {
       const cmd = JSON.parse(payload.toString());
       if (topic === `d/${device.id}/cmd`)
-        back.client.publish(`d/${device.id}/cmd/res`, JSON.stringify({ id: cmd.id, ok: true }), { qos: 1 });
+        client.publish(`d/${device.id}/cmd/res`, JSON.stringify({ id: cmd.id, ok: true }), { qos: 1 });
     });
     const r = await answer;
     expect(r.body).toMatchObject({

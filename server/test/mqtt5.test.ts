@@ -42,11 +42,14 @@ type Connack = {
 function attempt(
   url: string,
   opts: IClientOptions,
-): Promise<{ client: MqttClient; connack: Connack } | { code: number | string }> {
+): Promise<{ client: MqttClient; connack: Connack; got: string[] } | { code: number | string }> {
   return new Promise((resolve) => {
     const client = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 3000, ...opts });
     clients.push(client);
-    client.once('connect', (connack) => resolve({ client, connack: connack as Connack }));
+    // every payload from the start: a session's queued messages arrive right after CONNACK, often in the same read
+    const got: string[] = [];
+    client.on('message', (_topic, payload) => got.push(payload.toString()));
+    client.once('connect', (connack) => resolve({ client, connack: connack as Connack, got }));
     client.once('error', (err) => resolve({ code: (err as { code?: number }).code ?? err.message }));
     client.once('close', () => resolve({ code: 'closed' }));
   });
@@ -235,13 +238,13 @@ describe('the MQTT 5 broker', () => {
     const opts = v5('v5dev16', { clientId: 'v5-sesi-16', clean: true, properties: { sessionExpiryInterval: 300 } });
     const first = (await connect(tcp(), opts)).client;
     await first.subscribeAsync('v5/16/cmd', { qos: 1 });
+    const away = gw.app.broker.metrics().away_sessions ?? 0;
     await first.endAsync();
+    await eventually(() => expect(gw.app.broker.metrics().away_sessions).toBe(away + 1));
     await gw.app.broker.publish('v5/16/cmd', 'selagi-pergi', { qos: 1 });
     const back = await connect(tcp(), { ...opts, clean: false });
-    const got: string[] = [];
-    back.client.on('message', (_topic, payload) => got.push(payload.toString()));
     expect(back.connack.sessionPresent).toBe(true);
-    await eventually(() => expect(got).toEqual(['selagi-pergi']));
+    await eventually(() => expect(back.got).toEqual(['selagi-pergi']));
     await back.client.endAsync();
     // Clean Start: the stored session is gone (nothing queued, no subscription)
     await gw.app.broker.publish('v5/16/cmd', 'dibuang', { qos: 1 });
