@@ -24,7 +24,7 @@ import {
   type ThreadEvent,
   type ThreadMessage,
 } from './broker-wire.js';
-import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
+import { BrokerMetrics } from './broker-metrics.js';
 import { AckLedger } from './held-acks.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import { TopicFilters } from './topic-filters.js';
@@ -129,8 +129,7 @@ const NOT_AUTHORIZED = 5;
 const GONE_KEPT_MS = 10_000;
 /** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
 const UNREADY_KEPT_MS = 60_000;
-/** identities whose dropped publishes are counted one by one in the metrics (the most recent ones) */
-export const DROPPED_BY_KEY_LIMIT = 1000;
+export { DROPPED_BY_KEY_LIMIT } from './broker-metrics.js';
 
 export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;
@@ -159,26 +158,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
   let listenFd = -1;
   let closing: Promise<void> | undefined;
-  const counters = { oversized_packets: 0, outbound_overflows: 0, dropped_publishes: 0 };
-  const droppedByKey = new Map<string, number>();
-  /** a publish outside its rights: dropped by the thread, counted here (per identity, bounded) */
-  function dropped(session: Session | undefined, topic: string) {
-    counters.dropped_publishes++;
-    const key = session?.identity.key ?? 'unknown';
-    const n = (droppedByKey.get(key) ?? 0) + 1;
-    droppedByKey.delete(key);
-    droppedByKey.set(key, n);
-    if (droppedByKey.size > DROPPED_BY_KEY_LIMIT) droppedByKey.delete(droppedByKey.keys().next().value!);
-    if (n === 1 || n % 1000 === 0)
-      log.warn(`MQTT publish dropped (outside its rights): ${key} on ${topic} (${n} so far)`);
-  }
   const maxOutbound = opts.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
-  function overflowed(clientId: string | undefined, bytes: number) {
-    counters.outbound_overflows++;
-    log.warn(
-      `MQTT ${clientId === undefined ? 'connection' : `client ${clientId}`} closed: ${bytes} bytes waiting to be sent (limit ${maxOutbound}); it stopped reading`,
-    );
-  }
+  const counted = new BrokerMetrics(log, maxOutbound);
 
   function emit<E extends keyof BrokerEvents>(event: E, ...args: Parameters<BrokerEvents[E]>) {
     for (const fn of listeners[event]) {
@@ -410,7 +391,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       case 'authz': {
         const session = sessions.get(ev.sid);
         const ok = allowed(session, ev.topic, ev.kind);
-        if (!ok && ev.kind === 'publish') dropped(session, ev.topic);
+        if (!ok && ev.kind === 'publish') counted.dropped(session?.identity.key ?? 'unknown', ev.topic);
         const scope =
           ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
         send(thread, { t: 'authzAnswer', req: ev.req, ok, ...(scope && { scope }) });
@@ -464,7 +445,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         if (!stream) break;
         stream.write(ev.data);
         if (stream.writableLength > maxOutbound) {
-          overflowed(undefined, stream.writableLength);
+          counted.overflowed(undefined, stream.writableLength);
           relayed.delete(ev.id);
           stream.destroy();
           send(threads[0]!, { t: 'wsEnd', id: ev.id });
@@ -472,7 +453,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         break;
       }
       case 'overflow':
-        overflowed(ev.clientId, ev.bytes);
+        counted.overflowed(ev.clientId, ev.bytes);
         break;
       case 'wsEnd': {
         const stream = relayed.get(ev.id);
@@ -481,10 +462,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         break;
       }
       case 'oversized':
-        counters.oversized_packets++;
-        log.debug(
-          `MQTT ${ev.clientId === undefined ? 'connection' : `client ${ev.clientId}`} closed: a packet of ${ev.length} bytes (limit ${MQTT_MAX_PACKET_BYTES})`,
-        );
+        counted.oversized(ev.clientId, ev.length);
         break;
       case 'log':
         log[ev.level](ev.message);
@@ -626,18 +604,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return threads.length;
     },
     metrics() {
-      const kept = store && {
-        ...store.counters,
-        away_sessions: store.size.sessions,
-        queued_messages: store.size.queued,
-        retained_messages: store.size.retained,
-      };
-      return {
-        ...counters,
-        dropped_publishes_by_client: Object.fromEntries(droppedByKey),
-        ...opts.throttle?.metrics(),
-        ...kept,
-      };
+      return counted.snapshot(opts.throttle, store);
     },
     threadUtilization(since) {
       return threads.map((t, i) =>
