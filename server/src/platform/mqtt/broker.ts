@@ -17,13 +17,13 @@ import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
 import {
   asBuffer,
-  reserved,
   unpackMessages,
   type LoopCommand,
   type SessionId,
   type ThreadEvent,
   type ThreadMessage,
 } from './broker-wire.js';
+import { AuthorityRelay } from './authority-relay.js';
 import { BrokerMetrics } from './broker-metrics.js';
 import { AckLedger } from './held-acks.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
@@ -31,7 +31,6 @@ import { TopicFilters } from './topic-filters.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
 import {
   DEFAULT_BROKER_THREADS,
-  isRefusal,
   type Broker,
   type BrokerAuthority,
   type BrokerEvents,
@@ -122,9 +121,6 @@ interface Session {
   gone: boolean;
 }
 
-// CONNACK return codes of MQTT 3.1.1
-const SERVER_UNAVAILABLE = 3;
-const NOT_AUTHORIZED = 5;
 /** a gone session is kept this long: a will message is published after the disconnect is reported */
 const GONE_KEPT_MS = 10_000;
 /** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
@@ -135,12 +131,19 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;
   const native = nativeFd();
   const count = native ? Math.max(1, opts.threads ?? DEFAULT_BROKER_THREADS) : 1;
-  const authorities: BrokerAuthority[] = [];
   const sessions = new Map<SessionId, Session>();
   let nextSid = 1;
   /** client id → the session holding it: MQTT lets a new CONNECT with the same id take the session over, which must
    * stay a right of the same identity, never a way for one device to kick another */
   const holders = new Map<string, SessionId>();
+  const relay = new AuthorityRelay(
+    log,
+    (clientId) => {
+      const holder = holders.get(clientId);
+      return holder === undefined ? undefined : sessions.get(holder)?.identity.key;
+    },
+    opts.throttle,
+  );
   const listeners: { [E in keyof BrokerEvents]: Set<BrokerEvents[E]> } = {
     connected: new Set(),
     disconnected: new Set(),
@@ -168,62 +171,6 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       } catch (err) {
         log.error(`broker ${event} listener failed`, err);
       }
-    }
-  }
-
-  /** `identify`, behind the throttle: a blocked address is refused before any authority is asked; refusals count */
-  async function admit(
-    clientId: string,
-    username: string | undefined,
-    password: Buffer | undefined,
-    address: string | undefined,
-  ): ReturnType<typeof identify> {
-    const throttle = opts.throttle;
-    if (throttle && (await throttle.blocked(address)))
-      return { returnCode: NOT_AUTHORIZED, message: 'too many failed CONNECTs from this address' };
-    const r = await identify(clientId, username, password);
-    if (throttle && 'returnCode' in r && r.returnCode !== SERVER_UNAVAILABLE) await throttle.failed(address);
-    return r;
-  }
-
-  async function identify(
-    clientId: string,
-    username: string | undefined,
-    password: Buffer | undefined,
-  ): Promise<Pick<Session, 'identity' | 'authority'> | { returnCode: number; message: string }> {
-    if (!username) return { returnCode: NOT_AUTHORIZED, message: 'anonymous clients are refused' };
-    for (const authority of authorities) {
-      let identity: MqttIdentity | null;
-      try {
-        const known = await authority.authenticate(clientId, username, password);
-        // an authority that knows the client and refuses it ends the search (a wrong password is not "unknown")
-        if (isRefusal(known)) return { returnCode: known.returnCode, message: known.message };
-        identity = known;
-        if (identity && typeof identity.key !== 'string') throw new Error('authority returned an identity without key');
-      } catch (err) {
-        log.error(`MQTT authority failed for client ${clientId}`, err);
-        return { returnCode: SERVER_UNAVAILABLE, message: 'authentication unavailable' };
-      }
-      if (identity) {
-        const holder = holders.get(clientId);
-        const owner = holder === undefined ? undefined : sessions.get(holder)?.identity.key;
-        if (owner !== undefined && owner !== identity.key)
-          return { returnCode: NOT_AUTHORIZED, message: 'client id in use by another identity' };
-        return { identity, authority };
-      }
-    }
-    return { returnCode: NOT_AUTHORIZED, message: 'unknown client' };
-  }
-
-  function allowed(session: Session | undefined, topic: string, kind: 'publish' | 'subscribe'): boolean {
-    if (!session || session.gone || reserved(topic)) return false;
-    try {
-      return kind === 'publish'
-        ? session.authority.authorizePublish(session.identity, topic) === true
-        : session.authority.authorizeSubscribe(session.identity, topic) === true;
-    } catch (err) {
-      log.error(`MQTT authority failed authorising ${kind} on ${topic}`, err);
-      return false;
     }
   }
 
@@ -344,7 +291,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         break;
       case 'auth': {
         const { req, clientId } = ev;
-        admit(clientId, ev.username, ev.password ? asBuffer(ev.password) : undefined, ev.address).then((r) => {
+        relay.admit(clientId, ev.username, ev.password ? asBuffer(ev.password) : undefined, ev.address).then((r) => {
           if ('returnCode' in r) {
             log.debug(`MQTT client ${clientId} refused: ${r.message}`);
             return send(thread, { t: 'authAnswer', req, returnCode: r.returnCode, message: r.message });
@@ -380,7 +327,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
               : undefined;
           // its subscriptions under the rights its identity has now (they may have changed while it was away)
           const rights = (subs: { topic: string; qos: number }[]) =>
-            subs.filter((x) => allowed(sessions.get(sid), x.topic, 'subscribe'));
+            subs.filter((x) => relay.allowed(sessions.get(sid), x.topic, 'subscribe'));
           const resumed = stored
             ? { subscriptions: rights(stored.subscriptions), queued: stored.queued.map(wire) }
             : live && { ...live, subscriptions: rights(live.subscriptions) };
@@ -390,7 +337,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       }
       case 'authz': {
         const session = sessions.get(ev.sid);
-        const ok = allowed(session, ev.topic, ev.kind);
+        const ok = relay.allowed(session, ev.topic, ev.kind);
         if (!ok && ev.kind === 'publish') counted.dropped(session?.identity.key ?? 'unknown', ev.topic);
         const scope =
           ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
@@ -529,7 +476,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
 
   return {
     addAuthority(authority) {
-      authorities.push(authority);
+      relay.add(authority);
     },
     on(event, listener) {
       listeners[event].add(listener);
