@@ -25,6 +25,7 @@ import {
 } from './broker-wire.js';
 import { AuthorityRelay } from './authority-relay.js';
 import { BrokerMetrics } from './broker-metrics.js';
+import { GatewayPublishes } from './gateway-publishes.js';
 import { AckLedger } from './held-acks.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import { TopicFilters } from './topic-filters.js';
@@ -154,8 +155,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const relayed = new Map<number, Duplex>();
   let nextWs = 1;
   /** the gateway's publishes: the threads that have not answered yet */
-  const publishes = new Map<number, { left: number; resolve: () => void; reject: (err: Error) => void }>();
-  let nextReq = 1;
+  const publishes = new GatewayPublishes();
   let readPaused = false;
   let boundPort = 0;
   /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
@@ -375,18 +375,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         }
         break;
       }
-      case 'published': {
-        const p = publishes.get(ev.req);
-        if (!p) return;
-        if (ev.error) {
-          publishes.delete(ev.req);
-          p.reject(new Error(ev.error));
-        } else if (--p.left === 0) {
-          publishes.delete(ev.req);
-          p.resolve();
-        }
+      case 'published':
+        publishes.answered(ev.req, ev.error);
         break;
-      }
       case 'ws': {
         const stream = relayed.get(ev.id);
         if (!stream) break;
@@ -462,10 +453,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** what a thread held is gone with it */
   function lost(thread: Thread, err: Error) {
     for (const [sid, s] of sessions) if (s.thread === thread) end(sid, s, false);
-    for (const [req, p] of publishes) {
-      publishes.delete(req);
-      p.reject(err);
-    }
+    publishes.failAll(err);
     if (thread.index === 0) {
       for (const stream of relayed.values()) stream.destroy();
       relayed.clear();
@@ -483,9 +471,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     },
     publish(topic, payload, po = {}) {
       if (closing) return Promise.reject(new Error('MQTT broker closed'));
-      return new Promise<void>((resolve, reject) => {
-        const req = nextReq++;
-        publishes.set(req, { left: threads.length, resolve, reject });
+      return publishes.open(threads.length, (req) => {
         // a copy of just these bytes: a view would clone the whole (pooled) buffer behind it
         const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
         keepMessage(topic, bytes, po.qos ?? 0, po.retain ?? false);
