@@ -9,7 +9,6 @@
 // (retained ones to all), and a client id taken over on another thread closes the older connection.
 import fs from 'node:fs';
 import type http from 'node:http';
-import type { Duplex } from 'node:stream';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
@@ -37,7 +36,7 @@ import {
   type BrokerEvents,
   type MqttIdentity,
 } from './types.js';
-import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
+import { WebSocketRelay } from './websocket-relay.js';
 import type { SessionStore, StoredMessage } from './persistence/session-store.js';
 import type { WireMessage } from './broker-wire.js';
 
@@ -150,10 +149,6 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     disconnected: new Set(),
     message: new Set(),
   };
-  const endpoints: WebSocketEndpoint[] = [];
-  /** WebSocket connections relayed to the first thread */
-  const relayed = new Map<number, Duplex>();
-  let nextWs = 1;
   /** the gateway's publishes: the threads that have not answered yet */
   const publishes = new GatewayPublishes();
   let readPaused = false;
@@ -213,6 +208,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   let listening: { resolve: (port: number) => void; reject: (err: Error) => void } | undefined;
   const send = (t: Thread, m: LoopCommand) => t.worker.postMessage(m);
   const sendAll = (m: LoopCommand) => threads.forEach((t) => send(t, m));
+  /** WebSocket connections relayed to the first thread */
+  const relayed = new WebSocketRelay(
+    (m) => send(threads[0]!, m),
+    maxOutbound,
+    (bytes) => counted.overflowed(undefined, bytes),
+    log,
+  );
 
   /** a session's publish reaches the subscribers of the other threads (retained: every thread keeps it) */
   const store = opts.store;
@@ -378,27 +380,15 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       case 'published':
         publishes.answered(ev.req, ev.error);
         break;
-      case 'ws': {
-        const stream = relayed.get(ev.id);
-        if (!stream) break;
-        stream.write(ev.data);
-        if (stream.writableLength > maxOutbound) {
-          counted.overflowed(undefined, stream.writableLength);
-          relayed.delete(ev.id);
-          stream.destroy();
-          send(threads[0]!, { t: 'wsEnd', id: ev.id });
-        }
+      case 'ws':
+        relayed.write(ev.id, ev.data);
         break;
-      }
       case 'overflow':
         counted.overflowed(ev.clientId, ev.bytes);
         break;
-      case 'wsEnd': {
-        const stream = relayed.get(ev.id);
-        relayed.delete(ev.id);
-        stream?.end();
+      case 'wsEnd':
+        relayed.ended(ev.id);
         break;
-      }
       case 'oversized':
         counted.oversized(ev.clientId, ev.length);
         break;
@@ -454,10 +444,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   function lost(thread: Thread, err: Error) {
     for (const [sid, s] of sessions) if (s.thread === thread) end(sid, s, false);
     publishes.failAll(err);
-    if (thread.index === 0) {
-      for (const stream of relayed.values()) stream.destroy();
-      relayed.clear();
-    }
+    if (thread.index === 0) relayed.dropAll();
   }
 
   for (let i = 0; i < count; i++) threads.push(start(i));
@@ -551,28 +538,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       });
     },
     attachWebSocket(server, path = '/mqtt') {
-      endpoints.push(
-        serveMqttOverWebSocket(
-          server,
-          path,
-          (stream, req) => {
-            const id = nextWs++;
-            relayed.set(id, stream);
-            send(threads[0]!, { t: 'wsOpen', id, address: req.socket.remoteAddress });
-            stream.on('data', (data: Buffer) => send(threads[0]!, { t: 'wsData', id, data: new Uint8Array(data) }));
-            stream.on('close', () => {
-              if (relayed.delete(id)) send(threads[0]!, { t: 'wsEnd', id });
-            });
-          },
-          log,
-        ),
-      );
+      relayed.attach(server, path);
     },
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
         if (expirySweep) clearInterval(expirySweep);
-        await Promise.all(endpoints.map((e) => e.close()));
+        await relayed.close();
         await Promise.all(
           threads.map(async (t) => {
             const exited = new Promise<void>((resolve) => t.worker.once('exit', () => resolve()));
