@@ -9,7 +9,6 @@
 // (retained ones to all), and a client id taken over on another thread closes the older connection.
 import fs from 'node:fs';
 import type http from 'node:http';
-import type { Duplex } from 'node:stream';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
@@ -17,27 +16,27 @@ import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
 import {
   asBuffer,
-  reserved,
   unpackMessages,
   type LoopCommand,
   type SessionId,
   type ThreadEvent,
   type ThreadMessage,
 } from './broker-wire.js';
-import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
+import { AuthorityRelay } from './authority-relay.js';
+import { BrokerMetrics } from './broker-metrics.js';
+import { GatewayPublishes } from './gateway-publishes.js';
 import { AckLedger } from './held-acks.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import { TopicFilters } from './topic-filters.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
 import {
   DEFAULT_BROKER_THREADS,
-  isRefusal,
   type Broker,
   type BrokerAuthority,
   type BrokerEvents,
   type MqttIdentity,
 } from './types.js';
-import { serveMqttOverWebSocket, type WebSocketEndpoint } from './websocket.js';
+import { WebSocketRelay } from './websocket-relay.js';
 import type { SessionStore, StoredMessage } from './persistence/session-store.js';
 import type { WireMessage } from './broker-wire.js';
 
@@ -122,63 +121,43 @@ interface Session {
   gone: boolean;
 }
 
-// CONNACK return codes of MQTT 3.1.1
-const SERVER_UNAVAILABLE = 3;
-const NOT_AUTHORIZED = 5;
 /** a gone session is kept this long: a will message is published after the disconnect is reported */
 const GONE_KEPT_MS = 10_000;
 /** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
 const UNREADY_KEPT_MS = 60_000;
-/** identities whose dropped publishes are counted one by one in the metrics (the most recent ones) */
-export const DROPPED_BY_KEY_LIMIT = 1000;
+export { DROPPED_BY_KEY_LIMIT } from './broker-metrics.js';
 
 export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;
   const native = nativeFd();
   const count = native ? Math.max(1, opts.threads ?? DEFAULT_BROKER_THREADS) : 1;
-  const authorities: BrokerAuthority[] = [];
   const sessions = new Map<SessionId, Session>();
   let nextSid = 1;
   /** client id → the session holding it: MQTT lets a new CONNECT with the same id take the session over, which must
    * stay a right of the same identity, never a way for one device to kick another */
   const holders = new Map<string, SessionId>();
+  const relay = new AuthorityRelay(
+    log,
+    (clientId) => {
+      const holder = holders.get(clientId);
+      return holder === undefined ? undefined : sessions.get(holder)?.identity.key;
+    },
+    opts.throttle,
+  );
   const listeners: { [E in keyof BrokerEvents]: Set<BrokerEvents[E]> } = {
     connected: new Set(),
     disconnected: new Set(),
     message: new Set(),
   };
-  const endpoints: WebSocketEndpoint[] = [];
-  /** WebSocket connections relayed to the first thread */
-  const relayed = new Map<number, Duplex>();
-  let nextWs = 1;
   /** the gateway's publishes: the threads that have not answered yet */
-  const publishes = new Map<number, { left: number; resolve: () => void; reject: (err: Error) => void }>();
-  let nextReq = 1;
+  const publishes = new GatewayPublishes();
   let readPaused = false;
   let boundPort = 0;
   /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
   let listenFd = -1;
   let closing: Promise<void> | undefined;
-  const counters = { oversized_packets: 0, outbound_overflows: 0, dropped_publishes: 0 };
-  const droppedByKey = new Map<string, number>();
-  /** a publish outside its rights: dropped by the thread, counted here (per identity, bounded) */
-  function dropped(session: Session | undefined, topic: string) {
-    counters.dropped_publishes++;
-    const key = session?.identity.key ?? 'unknown';
-    const n = (droppedByKey.get(key) ?? 0) + 1;
-    droppedByKey.delete(key);
-    droppedByKey.set(key, n);
-    if (droppedByKey.size > DROPPED_BY_KEY_LIMIT) droppedByKey.delete(droppedByKey.keys().next().value!);
-    if (n === 1 || n % 1000 === 0)
-      log.warn(`MQTT publish dropped (outside its rights): ${key} on ${topic} (${n} so far)`);
-  }
   const maxOutbound = opts.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
-  function overflowed(clientId: string | undefined, bytes: number) {
-    counters.outbound_overflows++;
-    log.warn(
-      `MQTT ${clientId === undefined ? 'connection' : `client ${clientId}`} closed: ${bytes} bytes waiting to be sent (limit ${maxOutbound}); it stopped reading`,
-    );
-  }
+  const counted = new BrokerMetrics(log, maxOutbound);
 
   function emit<E extends keyof BrokerEvents>(event: E, ...args: Parameters<BrokerEvents[E]>) {
     for (const fn of listeners[event]) {
@@ -187,62 +166,6 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       } catch (err) {
         log.error(`broker ${event} listener failed`, err);
       }
-    }
-  }
-
-  /** `identify`, behind the throttle: a blocked address is refused before any authority is asked; refusals count */
-  async function admit(
-    clientId: string,
-    username: string | undefined,
-    password: Buffer | undefined,
-    address: string | undefined,
-  ): ReturnType<typeof identify> {
-    const throttle = opts.throttle;
-    if (throttle && (await throttle.blocked(address)))
-      return { returnCode: NOT_AUTHORIZED, message: 'too many failed CONNECTs from this address' };
-    const r = await identify(clientId, username, password);
-    if (throttle && 'returnCode' in r && r.returnCode !== SERVER_UNAVAILABLE) await throttle.failed(address);
-    return r;
-  }
-
-  async function identify(
-    clientId: string,
-    username: string | undefined,
-    password: Buffer | undefined,
-  ): Promise<Pick<Session, 'identity' | 'authority'> | { returnCode: number; message: string }> {
-    if (!username) return { returnCode: NOT_AUTHORIZED, message: 'anonymous clients are refused' };
-    for (const authority of authorities) {
-      let identity: MqttIdentity | null;
-      try {
-        const known = await authority.authenticate(clientId, username, password);
-        // an authority that knows the client and refuses it ends the search (a wrong password is not "unknown")
-        if (isRefusal(known)) return { returnCode: known.returnCode, message: known.message };
-        identity = known;
-        if (identity && typeof identity.key !== 'string') throw new Error('authority returned an identity without key');
-      } catch (err) {
-        log.error(`MQTT authority failed for client ${clientId}`, err);
-        return { returnCode: SERVER_UNAVAILABLE, message: 'authentication unavailable' };
-      }
-      if (identity) {
-        const holder = holders.get(clientId);
-        const owner = holder === undefined ? undefined : sessions.get(holder)?.identity.key;
-        if (owner !== undefined && owner !== identity.key)
-          return { returnCode: NOT_AUTHORIZED, message: 'client id in use by another identity' };
-        return { identity, authority };
-      }
-    }
-    return { returnCode: NOT_AUTHORIZED, message: 'unknown client' };
-  }
-
-  function allowed(session: Session | undefined, topic: string, kind: 'publish' | 'subscribe'): boolean {
-    if (!session || session.gone || reserved(topic)) return false;
-    try {
-      return kind === 'publish'
-        ? session.authority.authorizePublish(session.identity, topic) === true
-        : session.authority.authorizeSubscribe(session.identity, topic) === true;
-    } catch (err) {
-      log.error(`MQTT authority failed authorising ${kind} on ${topic}`, err);
-      return false;
     }
   }
 
@@ -285,6 +208,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   let listening: { resolve: (port: number) => void; reject: (err: Error) => void } | undefined;
   const send = (t: Thread, m: LoopCommand) => t.worker.postMessage(m);
   const sendAll = (m: LoopCommand) => threads.forEach((t) => send(t, m));
+  /** WebSocket connections relayed to the first thread */
+  const relayed = new WebSocketRelay(
+    (m) => send(threads[0]!, m),
+    maxOutbound,
+    (bytes) => counted.overflowed(undefined, bytes),
+    log,
+  );
 
   /** a session's publish reaches the subscribers of the other threads (retained: every thread keeps it) */
   const store = opts.store;
@@ -363,7 +293,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         break;
       case 'auth': {
         const { req, clientId } = ev;
-        admit(clientId, ev.username, ev.password ? asBuffer(ev.password) : undefined, ev.address).then((r) => {
+        relay.admit(clientId, ev.username, ev.password ? asBuffer(ev.password) : undefined, ev.address).then((r) => {
           if ('returnCode' in r) {
             log.debug(`MQTT client ${clientId} refused: ${r.message}`);
             return send(thread, { t: 'authAnswer', req, returnCode: r.returnCode, message: r.message });
@@ -399,7 +329,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
               : undefined;
           // its subscriptions under the rights its identity has now (they may have changed while it was away)
           const rights = (subs: { topic: string; qos: number }[]) =>
-            subs.filter((x) => allowed(sessions.get(sid), x.topic, 'subscribe'));
+            subs.filter((x) => relay.allowed(sessions.get(sid), x.topic, 'subscribe'));
           const resumed = stored
             ? { subscriptions: rights(stored.subscriptions), queued: stored.queued.map(wire) }
             : live && { ...live, subscriptions: rights(live.subscriptions) };
@@ -409,8 +339,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       }
       case 'authz': {
         const session = sessions.get(ev.sid);
-        const ok = allowed(session, ev.topic, ev.kind);
-        if (!ok && ev.kind === 'publish') dropped(session, ev.topic);
+        const ok = relay.allowed(session, ev.topic, ev.kind);
+        if (!ok && ev.kind === 'publish') counted.dropped(session?.identity.key ?? 'unknown', ev.topic);
         const scope =
           ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
         send(thread, { t: 'authzAnswer', req: ev.req, ok, ...(scope && { scope }) });
@@ -447,44 +377,20 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         }
         break;
       }
-      case 'published': {
-        const p = publishes.get(ev.req);
-        if (!p) return;
-        if (ev.error) {
-          publishes.delete(ev.req);
-          p.reject(new Error(ev.error));
-        } else if (--p.left === 0) {
-          publishes.delete(ev.req);
-          p.resolve();
-        }
+      case 'published':
+        publishes.answered(ev.req, ev.error);
         break;
-      }
-      case 'ws': {
-        const stream = relayed.get(ev.id);
-        if (!stream) break;
-        stream.write(ev.data);
-        if (stream.writableLength > maxOutbound) {
-          overflowed(undefined, stream.writableLength);
-          relayed.delete(ev.id);
-          stream.destroy();
-          send(threads[0]!, { t: 'wsEnd', id: ev.id });
-        }
+      case 'ws':
+        relayed.write(ev.id, ev.data);
         break;
-      }
       case 'overflow':
-        overflowed(ev.clientId, ev.bytes);
+        counted.overflowed(ev.clientId, ev.bytes);
         break;
-      case 'wsEnd': {
-        const stream = relayed.get(ev.id);
-        relayed.delete(ev.id);
-        stream?.end();
+      case 'wsEnd':
+        relayed.ended(ev.id);
         break;
-      }
       case 'oversized':
-        counters.oversized_packets++;
-        log.debug(
-          `MQTT ${ev.clientId === undefined ? 'connection' : `client ${ev.clientId}`} closed: a packet of ${ev.length} bytes (limit ${MQTT_MAX_PACKET_BYTES})`,
-        );
+        counted.oversized(ev.clientId, ev.length);
         break;
       case 'log':
         log[ev.level](ev.message);
@@ -537,30 +443,22 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** what a thread held is gone with it */
   function lost(thread: Thread, err: Error) {
     for (const [sid, s] of sessions) if (s.thread === thread) end(sid, s, false);
-    for (const [req, p] of publishes) {
-      publishes.delete(req);
-      p.reject(err);
-    }
-    if (thread.index === 0) {
-      for (const stream of relayed.values()) stream.destroy();
-      relayed.clear();
-    }
+    publishes.failAll(err);
+    if (thread.index === 0) relayed.dropAll();
   }
 
   for (let i = 0; i < count; i++) threads.push(start(i));
 
   return {
     addAuthority(authority) {
-      authorities.push(authority);
+      relay.add(authority);
     },
     on(event, listener) {
       listeners[event].add(listener);
     },
     publish(topic, payload, po = {}) {
       if (closing) return Promise.reject(new Error('MQTT broker closed'));
-      return new Promise<void>((resolve, reject) => {
-        const req = nextReq++;
-        publishes.set(req, { left: threads.length, resolve, reject });
+      return publishes.open(threads.length, (req) => {
         // a copy of just these bytes: a view would clone the whole (pooled) buffer behind it
         const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
         keepMessage(topic, bytes, po.qos ?? 0, po.retain ?? false);
@@ -626,18 +524,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return threads.length;
     },
     metrics() {
-      const kept = store && {
-        ...store.counters,
-        away_sessions: store.size.sessions,
-        queued_messages: store.size.queued,
-        retained_messages: store.size.retained,
-      };
-      return {
-        ...counters,
-        dropped_publishes_by_client: Object.fromEntries(droppedByKey),
-        ...opts.throttle?.metrics(),
-        ...kept,
-      };
+      return counted.snapshot(opts.throttle, store);
     },
     threadUtilization(since) {
       return threads.map((t, i) =>
@@ -651,28 +538,13 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       });
     },
     attachWebSocket(server, path = '/mqtt') {
-      endpoints.push(
-        serveMqttOverWebSocket(
-          server,
-          path,
-          (stream, req) => {
-            const id = nextWs++;
-            relayed.set(id, stream);
-            send(threads[0]!, { t: 'wsOpen', id, address: req.socket.remoteAddress });
-            stream.on('data', (data: Buffer) => send(threads[0]!, { t: 'wsData', id, data: new Uint8Array(data) }));
-            stream.on('close', () => {
-              if (relayed.delete(id)) send(threads[0]!, { t: 'wsEnd', id });
-            });
-          },
-          log,
-        ),
-      );
+      relayed.attach(server, path);
     },
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
         if (expirySweep) clearInterval(expirySweep);
-        await Promise.all(endpoints.map((e) => e.close()));
+        await relayed.close();
         await Promise.all(
           threads.map(async (t) => {
             const exited = new Promise<void>((resolve) => t.worker.once('exit', () => resolve()));

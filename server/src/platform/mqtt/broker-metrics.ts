@@ -1,0 +1,80 @@
+// The broker's counters as the event loop sees them: packets refused for their size, connections closed for not
+// reading, publishes dropped outside their rights (per identity, bounded). One place so that `metrics()` and the warning
+// lines agree, and so that createBroker only reports what happened.
+import type { Logger } from '../log.js';
+import { MQTT_MAX_PACKET_BYTES } from './fast-publish.js';
+import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
+import type { SessionStore } from './persistence/session-store.js';
+
+/** identities whose dropped publishes are counted one by one in the metrics (the most recent ones) */
+export const DROPPED_BY_KEY_LIMIT = 1000;
+
+export interface BrokerCounters {
+  oversized_packets: number;
+  outbound_overflows: number;
+  dropped_publishes: number;
+  dropped_publishes_by_client: Record<string, number>;
+  throttled_connects?: number;
+  failed_connects?: number;
+  queued_dropped?: number;
+  retained_refused?: number;
+  sessions_expired?: number;
+  store_write_failures?: number;
+  away_sessions?: number;
+  queued_messages?: number;
+  retained_messages?: number;
+}
+
+export class BrokerMetrics {
+  private readonly counters = { oversized_packets: 0, outbound_overflows: 0, dropped_publishes: 0 };
+  /** identity key → publishes dropped; the most recently dropping keys last (a Map keeps insertion order) */
+  private readonly droppedByKey = new Map<string, number>();
+
+  constructor(
+    private readonly log: Logger,
+    private readonly maxOutbound: number,
+  ) {}
+
+  /** a publish outside its rights: dropped by the thread, counted here; warned on the first and every thousandth */
+  dropped(key: string, topic: string) {
+    this.counters.dropped_publishes++;
+    const n = (this.droppedByKey.get(key) ?? 0) + 1;
+    this.droppedByKey.delete(key);
+    this.droppedByKey.set(key, n);
+    if (this.droppedByKey.size > DROPPED_BY_KEY_LIMIT) this.droppedByKey.delete(this.droppedByKey.keys().next().value!);
+    if (n === 1 || n % 1000 === 0)
+      this.log.warn(`MQTT publish dropped (outside its rights): ${key} on ${topic} (${n} so far)`);
+  }
+
+  /** a connection (of `clientId`, or not yet identified) closed for holding `bytes` unwritten */
+  overflowed(clientId: string | undefined, bytes: number) {
+    this.counters.outbound_overflows++;
+    this.log.warn(
+      `MQTT ${clientId === undefined ? 'connection' : `client ${clientId}`} closed: ${bytes} bytes waiting to be sent (limit ${this.maxOutbound}); it stopped reading`,
+    );
+  }
+
+  /** a connection closed by its thread for announcing a packet over MQTT_MAX_PACKET_BYTES */
+  oversized(clientId: string | undefined, length: number) {
+    this.counters.oversized_packets++;
+    this.log.debug(
+      `MQTT ${clientId === undefined ? 'connection' : `client ${clientId}`} closed: a packet of ${length} bytes (limit ${MQTT_MAX_PACKET_BYTES})`,
+    );
+  }
+
+  /** the counters with the throttle's and the session store's, as `EmbeddedBroker.metrics()` reports them */
+  snapshot(throttle?: ConnectThrottle, store?: SessionStore): BrokerCounters {
+    const kept = store && {
+      ...store.counters,
+      away_sessions: store.size.sessions,
+      queued_messages: store.size.queued,
+      retained_messages: store.size.retained,
+    };
+    return {
+      ...this.counters,
+      dropped_publishes_by_client: Object.fromEntries(this.droppedByKey),
+      ...throttle?.metrics(),
+      ...kept,
+    };
+  }
+}
