@@ -9,13 +9,20 @@ import type { SessionStore } from './persistence/session-store.js';
 /** identities whose dropped publishes are counted one by one in the metrics (the most recent ones) */
 export const DROPPED_BY_KEY_LIMIT = 1000;
 
+/** The broker's counters since start. */
 export interface BrokerCounters {
+  /** packets refused (their connections closed) for a remaining length over MQTT_MAX_PACKET_BYTES (fast-publish.ts) */
   oversized_packets: number;
+  /** connections closed for holding more than `maxOutboundBytes` unwritten (they stopped reading) */
   outbound_overflows: number;
+  /** publishes outside a client's rights, dropped (the connection stays up) */
   dropped_publishes: number;
+  /** the same per identity key (`device:42`, ...), for the DROPPED_BY_KEY_LIMIT keys that dropped most recently */
   dropped_publishes_by_client: Record<string, number>;
   throttled_connects?: number;
   failed_connects?: number;
+  /** persistent sessions kept (persistence/session-store.ts): messages dropped from full queues, retained messages
+   * refused past the store's limit, sessions ended by their expiry; and how many are kept now */
   queued_dropped?: number;
   retained_refused?: number;
   sessions_expired?: number;

@@ -23,7 +23,7 @@ import {
   type ThreadMessage,
 } from './broker-wire.js';
 import { AuthorityRelay } from './authority-relay.js';
-import { BrokerMetrics } from './broker-metrics.js';
+import { BrokerMetrics, type BrokerCounters } from './broker-metrics.js';
 import { GatewayPublishes } from './gateway-publishes.js';
 import { AckLedger } from './held-acks.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
@@ -49,28 +49,8 @@ export interface EmbeddedBroker extends Broker {
   threadUtilization(since?: EventLoopUtilization[]): EventLoopUtilization[];
   /** how many broker threads serve the TCP listener */
   readonly threads: number;
-  /** counters since start: `oversized_packets`, packets refused (their connections closed) for a remaining length over
-   * MQTT_MAX_PACKET_BYTES (fast-publish.ts); `outbound_overflows`, connections closed for holding more than
-   * `maxOutboundBytes` unwritten (they stopped reading) */
-  metrics(): {
-    oversized_packets: number;
-    outbound_overflows: number;
-    /** publishes outside a client's rights, dropped (the connection stays up) */
-    dropped_publishes: number;
-    /** the same per identity key (`device:42`, ...), for the DROPPED_BY_KEY_LIMIT keys that dropped most recently */
-    dropped_publishes_by_client: Record<string, number>;
-    throttled_connects?: number;
-    failed_connects?: number;
-    /** persistent sessions kept (persistence/session-store.ts): messages dropped from full queues, retained messages
-     * refused past the store's limit, sessions ended by their expiry; and how many are kept now */
-    queued_dropped?: number;
-    retained_refused?: number;
-    sessions_expired?: number;
-    store_write_failures?: number;
-    away_sessions?: number;
-    queued_messages?: number;
-    retained_messages?: number;
-  };
+  /** counters since start (broker-metrics.ts) */
+  metrics(): BrokerCounters;
   /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
   close(): Promise<void>;
 }
