@@ -23,58 +23,8 @@ export interface GatewayProcess {
   rss(): number;
 }
 
-/** Spawns the gateway and waits until it listens (rejects with its output if it exits first). */
-export function spawnGateway(dataDir: string, env: Record<string, string> = {}, ms = 60_000): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      MQTT_PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DEMO: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => (child.kill('SIGKILL'), reject(new Error(`gateway did not listen in ${ms} ms:\n${out}`))),
-      ms,
-    );
-    child.on('message', (m: GatewayListening) => {
-      if (m?.sentra !== 'listening') return;
-      clearTimeout(timer);
-      resolve({
-        child,
-        url: `http://127.0.0.1:${m.port}`,
-        port: m.port,
-        mqttPort: m.mqttPort,
-        output: () => out,
-        exited,
-        rss: () => rssOf(child.pid!),
-      });
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway exited (${code}) before listening:\n${out}`));
-    });
-  });
-}
-
-/** Runs the gateway until it exits (a start-up that must fail), bounded in time. */
-export async function runGatewayToExit(
-  dataDir: string,
-  env: Record<string, string> = {},
-  ms = 30_000,
-  as?: { uid: number; gid: number },
-): Promise<{ code: number | null; output: string }> {
+/** The gateway's main.ts in a child process on free ports and its own DATA_DIR, its output collected. */
+function startChild(dataDir: string, env: Record<string, string>, as?: { uid: number; gid: number }) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
     ...as,
@@ -93,12 +43,52 @@ export async function runGatewayToExit(
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  return { child, output: () => out };
+}
+
+/** Spawns the gateway and waits until it listens (rejects with its output if it exits first). */
+export function spawnGateway(dataDir: string, env: Record<string, string> = {}, ms = 60_000): Promise<GatewayProcess> {
+  const { child, output } = startChild(dataDir, env);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error(`gateway did not listen in ${ms} ms:\n${output()}`))),
+      ms,
+    );
+    child.on('message', (m: GatewayListening) => {
+      if (m?.sentra !== 'listening') return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url: `http://127.0.0.1:${m.port}`,
+        port: m.port,
+        mqttPort: m.mqttPort,
+        output,
+        exited,
+        rss: () => rssOf(child.pid!),
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited (${code}) before listening:\n${output()}`));
+    });
+  });
+}
+
+/** Runs the gateway until it exits (a start-up that must fail), bounded in time. */
+export async function runGatewayToExit(
+  dataDir: string,
+  env: Record<string, string> = {},
+  ms = 30_000,
+  as?: { uid: number; gid: number },
+): Promise<{ code: number | null; output: string }> {
+  const { child, output } = startChild(dataDir, env, as);
   // it started after all: stop it, the caller sees a zero or null code and the output
   child.on('message', () => child.kill('SIGTERM'));
   const timer = setTimeout(() => child.kill('SIGKILL'), ms);
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   clearTimeout(timer);
-  return { code, output: out };
+  return { code, output: output() };
 }
 
 export function rssOf(pid: number): number {
