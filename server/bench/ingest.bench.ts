@@ -13,7 +13,8 @@
 // Knobs (defaults keep the whole bench near 5 minutes on an idle 2-core machine):
 //   BENCH_DEVICES (5000), BENCH_POINTS_PER_S (66000), BENCH_PHASE_S (15: the QoS 0/1 and rules phases),
 //   BENCH_STEP_S (8: each capacity step and the 2× phase), BENCH_CAPACITY_STEPS (7), BENCH_CAPACITY_BUDGET_S (100),
-//   BENCH_CAPACITY_QOS (1), BENCH_CAPACITY=0 (skip the search and the 2× phase), BENCH_RULES (1000; 0 skips),
+//   BENCH_CAPACITY_QOS (1), BENCH_CAPACITY=0 (skip the search and the 2× phase), BENCH_OVERLOAD_POINTS_PER_S (skip the
+//   search, run the overload phase at that rate), BENCH_RULES (1000; 0 skips),
 //   BENCH_AUTHORITY=1, BENCH_READ_POINTS (10000000; 0 skips the read figures), BENCH_QOS_ORDER, BENCH_TRACE=1,
 //   BENCH_FLEET (native | node | mqttjs), WRITER_THREAD, MQTT_THREADS.
 import { performance } from 'node:perf_hooks';
@@ -411,31 +412,36 @@ export const ingestBench: Bench = {
       if (process.env.BENCH_CAPACITY !== '0')
         try {
           const cq = CAPACITY_QOS;
-          const search = await findCapacity({
-            start: POINTS_PER_S,
-            growth: 1.5,
-            resolution: 0.1,
-            quantum: 3000,
-            floor: 3000,
-            maxSteps: Number(process.env.BENCH_CAPACITY_STEPS ?? 7),
-            budgetMs: Number(process.env.BENCH_CAPACITY_BUDGET_S ?? 100) * 1000,
-            attempt: async (rate) => {
-              const k = `step_${rate}_`;
-              const f = await phase(r, {
-                qos: cq,
-                pointsPerS: rate,
-                seconds: STEP_S,
-                warmupS: STEP_WARMUP_S,
-                k,
-                full: false,
-              });
-              const ok = passes(f, k);
-              process.stderr.write(
-                `ingest capacity step: ${rate} points/s offered, qos ${cq}: stored ${f[`${k}stored_points_per_s`]}/s, p99 ${f[`${k}p99_ms`]} ms, lost ${f[`${k}lost_points`]} → ${ok ? 'pass' : 'fail'}\n`,
-              );
-              return ok;
-            },
-          });
+          // BENCH_OVERLOAD_POINTS_PER_S: no search, the overload phase at that rate (to compare overload behaviour)
+          const overload = Number(process.env.BENCH_OVERLOAD_POINTS_PER_S ?? 0);
+          const search =
+            overload > 0
+              ? { capacity: overload / 2, lowestFailed: null, steps: [], ended: 'BENCH_OVERLOAD_POINTS_PER_S' }
+              : await findCapacity({
+                  start: POINTS_PER_S,
+                  growth: 1.5,
+                  resolution: 0.1,
+                  quantum: 3000,
+                  floor: 3000,
+                  maxSteps: Number(process.env.BENCH_CAPACITY_STEPS ?? 7),
+                  budgetMs: Number(process.env.BENCH_CAPACITY_BUDGET_S ?? 100) * 1000,
+                  attempt: async (rate) => {
+                    const k = `step_${rate}_`;
+                    const f = await phase(r, {
+                      qos: cq,
+                      pointsPerS: rate,
+                      seconds: STEP_S,
+                      warmupS: STEP_WARMUP_S,
+                      k,
+                      full: false,
+                    });
+                    const ok = passes(f, k);
+                    process.stderr.write(
+                      `ingest capacity step: ${rate} points/s offered, qos ${cq}: stored ${f[`${k}stored_points_per_s`]}/s, p99 ${f[`${k}p99_ms`]} ms, lost ${f[`${k}lost_points`]} → ${ok ? 'pass' : 'fail'}\n`,
+                    );
+                    return ok;
+                  },
+                });
           figures.capacity_qos = cq;
           figures.capacity_points_per_s = search.capacity;
           figures.capacity_lowest_failed_points_per_s = search.lowestFailed ?? 'none';

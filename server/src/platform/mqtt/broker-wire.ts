@@ -99,10 +99,11 @@ export type LoopCommand =
     }
   | { t: 'kick'; sids: SessionId[] }
   | { t: 'pause'; paused: boolean }
-  /** the held acknowledgements (messages packed with `held`, numbered per thread from 0 in packing order) below `upTo`
-   * are released: each is written (PUBACK, or PUBREC for QoS 2), except those in `refused`, whose connections are closed
-   * unacknowledged so that the client sends them again */
-  | { t: 'acks'; upTo: number; refused?: number[] }
+  /** once per turn of the event loop: the held acknowledgements (messages packed with `held`, numbered per thread from
+   * 0 in packing order) below `upTo` are released: each is written (PUBACK, or PUBREC for QoS 2), except those in
+   * `refused`, whose connections are closed unacknowledged so that the client sends them again; `took`: how many runs
+   * of packed messages the event loop took since the last time (handover-bound.ts) */
+  | { t: 'acks'; upTo?: number; refused?: number[]; took?: number }
   | { t: 'wsOpen'; id: number; address?: string }
   | { t: 'wsData'; id: number; data: Uint8Array }
   | { t: 'wsEnd'; id: number }
@@ -117,6 +118,11 @@ export class MessagePacker {
   private buf = Buffer.allocUnsafe(64 * 1024);
   private used = 0;
   count = 0;
+
+  /** the packed messages' bytes so far */
+  get bytes(): number {
+    return this.used;
+  }
 
   /** `held`: its acknowledgement waits for the event loop's `acks` (the message is the thread's next held one) */
   add(sid: SessionId, qos: number, retain: boolean, topic: string, payload: Uint8Array, held = false): void {

@@ -78,6 +78,8 @@ interface Thread {
   filters: TopicFilters;
   /** its held acknowledgements (QoS 1 and 2), released once what they acknowledge is stored */
   acks: AckLedger;
+  /** runs of packed messages taken since the thread was last told (its handover bound, handover-bound.ts) */
+  took: number;
   /** MQTT 5 properties of the first message of the thread's next packed run */
   nextProperties?: V5Properties;
 }
@@ -223,16 +225,19 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
-  // released acknowledgements go to their threads once per turn of the event loop (a commit releases a batch of them)
+  // released acknowledgements and the count of runs taken go to their threads once per turn of the event loop (a
+  // commit releases a batch of acknowledgements; the thread's handover bound waits for the runs taken)
   let releasing: NodeJS.Immediate | undefined;
-  function releaseAcks() {
+  function tellThreads() {
     if (closing) return;
     releasing ??= setImmediate(() => {
       releasing = undefined;
       if (closing) return;
       for (const t of threads) {
         const r = t.acks.take();
-        if (r) send(t, { t: 'acks', ...r });
+        const took = t.took;
+        t.took = 0;
+        if (r || took) send(t, { t: 'acks', ...r, ...(took > 0 && { took }) });
       }
     });
   }
@@ -240,6 +245,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   function onEvent(thread: Thread, ev: ThreadEvent) {
     switch (ev.e) {
       case 'msgs': {
+        thread.took++;
+        tellThreads();
         const others = threads.length > 1;
         const ledger = thread.acks;
         let v5 = thread.nextProperties;
@@ -383,7 +390,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       eval: entry.eval,
       workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound },
     });
-    const thread: Thread = { index, worker, filters: new TopicFilters(), acks: new AckLedger(releaseAcks) };
+    const thread: Thread = { index, worker, filters: new TopicFilters(), acks: new AckLedger(tellThreads), took: 0 };
     // the retained messages kept across restarts (a restarted thread gets the ones kept since)
     if (store)
       worker.postMessage({ t: 'retained', messages: store.retainedMessages().map(wire) } satisfies LoopCommand);

@@ -22,6 +22,8 @@ import {
   type ThreadMessage,
 } from './broker-wire.js';
 import { fastPublishParse, MQTT_MAX_PACKET_BYTES, type PacketParser } from './fast-publish.js';
+import { HANDOVER_RUN, HandoverBound } from './handover-bound.js';
+import { pauseReading, ReadGate, resumeReading } from './read-gate.js';
 import { HeldAcks, MAX_HELD_PER_CONNECTION } from './held-acks.js';
 import { validClientId, validFilter, validPublishTopic } from './limits.js';
 import {
@@ -182,27 +184,68 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
   if (packet.qos === 2 && resentQos2(client, packet)) return finished();
   const session = sessions.get(client);
   if (session === undefined) return aedesPublish(client, packet, finished);
+  publishOf(client, session, packet, finished);
+}) satisfies HandlePublish;
+
+// The first publish on a topic asks the event loop whether the session may publish there, and so may several in a
+// row (their asks go out at once and are answered in order). While any is unanswered, the session's publishes take
+// their place in its `lane` and go on in the order they came, each once it and all before it are answered. Without
+// the lane a later publish whose topic is already known would take the hot path at once and overtake the ones still
+// waiting (MQTT 4.6: a topic's messages are delivered in order; seen when aedes read the next packets before the
+// first ones were answered). Subscriptions are not in the lane; they ask too, and their answers come in order with
+// the publishes', so a device's own publish made before it subscribes is not delivered back to it.
+function publishOf(client: Client, session: ThreadSession, packet: PublishPacket, finished: (err?: Error) => void) {
   const done = droppingRefusals(client, packet, finished);
-  if (packet.qos < 2 && !packet.retain && unheard(session, packet.topic)) {
-    handOver(session, packet, client);
-    return done();
+  const hot = () => packet.qos < 2 && !packet.retain && unheard(session, packet.topic);
+  const go = (err?: Error | null) => {
+    if (err) done(err);
+    else if (hot()) {
+      handOver(session, packet, client);
+      done();
+    } else if (packet.qos === 0) aedesPublish(client, packet, done);
+    else {
+      holding.add(packet);
+      // aedes' publish as its own handler calls it (with the client: the `publish` event names it)
+      (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(
+        packet,
+        client,
+        done,
+      );
+    }
+  };
+  const known = session.allowed.has(packet.topic);
+  if (known && (hot() || packet.qos === 0)) {
+    if (session.lane) session.lane.push({ answered: true, go: () => go() });
+    else go();
+    return;
   }
-  if (packet.qos === 0) return aedesPublish(client, packet, done);
   // aedes' own checks of a publish's topic (MQTT-3.3.2-2), then its authorisation, then its publish without the ack
   const topic = packet.topic;
   if (topic.length === 0 || topic.includes('#') || topic.includes('+'))
     return done(new Error('invalid topic in PUBLISH'));
+  const place: LanePlace = { answered: false, go: () => {} };
+  (session.lane ??= []).push(place);
   aedes.authorizePublish(client, packet, (err) => {
-    if (err) return done(err);
-    holding.add(packet);
-    // aedes' publish as its own handler calls it (with the client: the `publish` event names it)
-    (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(
-      packet,
-      client,
-      done,
-    );
+    place.answered = true;
+    place.go = () => go(err);
+    goOn(session);
   });
-}) satisfies HandlePublish;
+}
+/** the lane's publishes from its head, each answered one in turn, until one still waits for its answer */
+function goOn(session: ThreadSession) {
+  // a publish of the lane answered at once (its topic known by now): the loop below goes on with the next one
+  if (session.going) return;
+  const lane = session.lane;
+  if (!lane) return;
+  session.going = true;
+  let k = 0;
+  while (k < lane.length && lane[k]!.answered) lane[k++]!.go();
+  lane.splice(0, k);
+  session.going = false;
+  if (lane.length === 0) session.lane = undefined;
+}
+type LanePlace = { answered: boolean; go: () => void };
+
 // A publish outside the session's rights is dropped, not answered by closing the connection: MQTT 3.1.1 has no way to
 // tell a client its publish was refused, and real devices publish harmless extras (Tasmota's discovery, its empty
 // POWER query) on every connect; closing made them reconnect in a loop (issue 27). Like mosquitto, the message is
@@ -361,6 +404,10 @@ interface ThreadSession {
   allowed: Map<string, number>;
   /** topic prefixes a wildcard subscription beyond its own topics was limited to (BrokerAuthority.receiveScope) */
   scope?: Set<string>;
+  /** while one of its publishes waits for the event loop's authorisation: its publishes in order (publishOf) */
+  lane?: LanePlace[];
+  /** whether its lane is being worked through (goOn) */
+  going?: boolean;
 }
 
 // Sessions that outlive their connection (persistence/session-store.ts): aedes' in-memory persistence holds what this
@@ -465,8 +512,11 @@ const clientsBySid = new Map<SessionId, Client>();
 const kickedEarly = new Set<SessionId>();
 // TCP keep-alive: a client that asked for no MQTT keep-alive (0) and whose network vanished is still found out (after
 // the system's probes: with Linux defaults about 12 minutes), so its session ends and the device goes offline
-const tcp = net.createServer((socket) => aedes.handle((socket.setKeepAlive(true, 60_000), socket)));
+const tcp = net.createServer((socket) => gate.guard(aedes.handle((socket.setKeepAlive(true, 60_000), socket))));
 const sockets = new Map<number, Duplex>();
+// Connections are read while three things allow it (read-gate.ts): the event loop's global pause (its writer's queue
+// past half its bound) and this thread's own bound on what it handed over and the event loop has not taken
+// (handover-bound.ts), both kept by the thread-wide gate; and the connection's own held acknowledgements (held-acks.ts).
 let readPaused = false;
 /** connections not read while too many of their acknowledgements are held (held-acks.ts) */
 const ackPaused = new WeakSet<Client>();
@@ -474,8 +524,12 @@ const acks = new HeldAcks<Client>((client, paused) => {
   if (paused) {
     ackPaused.add(client);
     pauseReading(client);
-  } else if (ackPaused.delete(client) && !readPaused && !client.closed) resumeReading(client);
+  } else if (ackPaused.delete(client) && !client.closed) resumeReading(client);
 });
+const handedOver = new HandoverBound((behind) => {
+  if (!behind) gate.readWaiting();
+});
+const gate = new ReadGate<Client>(() => !readPaused && !handedOver.isBehind);
 
 // --- what goes to the event loop: one batch per turn, in order ---
 let events: ThreadEvent[] = [];
@@ -493,8 +547,11 @@ function flush() {
 }
 /** the messages packed so far become an event, so that what follows them stays after them */
 function cutMessages() {
+  const count = packer.count;
   const buf = packer.take();
-  if (buf) events.push({ e: 'msgs', buf });
+  if (!buf) return;
+  events.push({ e: 'msgs', buf });
+  handedOver.handed(count, buf.byteLength);
 }
 function report(event: ThreadEvent) {
   if (event.e !== 'log') cutMessages();
@@ -514,7 +571,13 @@ function handOver(session: ThreadSession, packet: PublishPacket, client?: Client
   }
   packer.add(session.sid, packet.qos, packet.retain, packet.topic, packet.payload as Buffer, held);
   if (held) acks.hold(client, packet.messageId!, packet.qos === 2);
-  flushing ??= setImmediate(flush);
+  // One turn may read thousands of sockets. The bound is kept inside the turn: reading stops the moment it is reached,
+  // not at the end of the turn (what a connection's current read already holds is still handed over). And a long
+  // turn's messages go over in runs of HANDOVER_RUN, so the event loop works on the first while this thread reads on.
+  if (packer.count >= HANDOVER_RUN || handedOver.reaches(packer.count, packer.bytes)) {
+    if (flushing) clearImmediate(flushing);
+    flush();
+  } else flushing ??= setImmediate(flush);
 }
 const log = (level: 'debug' | 'warn' | 'error', message: string) => {
   if (level !== 'debug' || debug) report({ e: 'log', level, message });
@@ -613,7 +676,6 @@ aedes.on('clientReady', (client) => {
   const session = sessions.get(client);
   if (!session) return;
   clientsBySid.set(session.sid, client);
-  if (readPaused) (client as unknown as { _paused: boolean })._paused = true;
   report({ e: 'ready', sid: session.sid, clientId: client.id });
   if (kickedEarly.delete(session.sid)) client.close();
 });
@@ -622,6 +684,7 @@ aedes.on('clientDisconnect', (client) => {
   if (!session) return;
   if (clientsBySid.get(session.sid) === client) clientsBySid.delete(session.sid);
   acks.forget(client);
+  gate.forget(client);
   // aedes unregisters before this event; on a takeover the new client registers (and claims the id) right after
   const replaced = Boolean((aedes as unknown as { clients: Record<string, Client> }).clients[client.id]);
   report({ e: 'gone', sid: session.sid, clientId: client.id, replaced });
@@ -654,31 +717,10 @@ aedes.on('connectionError', (_client, err) => log('debug', `MQTT connection erro
 );
 tcp.on('error', (err) => log('error', `MQTT TCP listener error: ${err.message}`));
 
-function clients(): Client[] {
-  return Object.values((aedes as unknown as { clients: Record<string, Client> }).clients);
-}
-
-type ReadLoop = { _paused: boolean; _parsingBatch: number; _nextBatch?: () => void };
-// aedes' read loop checks this flag before each read; a resumed client must be kicked to read what waited. While
-// paused, aedes' per-packet callback returns before counting the packet as handled, so a client paused in the
-// middle of a batch would wait forever for its batch to end: resuming starts the next batch afresh.
-function pauseReading(client: Client) {
-  (client as unknown as ReadLoop)._paused = true;
-}
-function resumeReading(client: Client) {
-  const c = client as unknown as ReadLoop;
-  c._paused = false;
-  c._parsingBatch = 0;
-  c._nextBatch?.();
-}
-
 function setReadPaused(paused: boolean) {
   if (paused === readPaused) return;
   readPaused = paused;
-  for (const client of clients()) {
-    if (paused) pauseReading(client);
-    else if (!ackPaused.has(client)) resumeReading(client);
-  }
+  if (!paused) gate.readWaiting();
 }
 
 /** A WebSocket connection's bytes, relayed by the event loop, as the stream aedes reads and writes. */
@@ -759,10 +801,11 @@ port.on('message', (m: LoopCommand) => {
       setReadPaused(m.paused);
       break;
     case 'acks':
-      acks.release(m.upTo, m.refused);
+      if (m.upTo !== undefined) acks.release(m.upTo, m.refused);
+      if (m.took) handedOver.taken(m.took);
       break;
     case 'wsOpen':
-      aedes.handle(Object.assign(relayedSocket(m.id), { remoteAddress: m.address }));
+      gate.guard(aedes.handle(Object.assign(relayedSocket(m.id), { remoteAddress: m.address })));
       break;
     case 'wsData':
       sockets.get(m.id)?.push(asBuffer(m.data));

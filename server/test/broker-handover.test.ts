@@ -1,0 +1,120 @@
+// The broker thread's own bound (issue 24): while the event loop is busy (a saturated or starved gateway), the broker
+// thread stops reading once it has handed over MAX_UNTAKEN_MESSAGES the event loop has not taken, instead of reading on
+// and queueing everything in between. So the event loop's next turn is a few milliseconds of ingest, not seconds
+// (HTTP and socket.io answer meanwhile), and the rest follows, in order, as the event loop takes it.
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import mqttPacket from 'mqtt-packet';
+import { createBroker, type EmbeddedBroker } from '../src/platform/mqtt/broker.js';
+import { HANDOVER_RUN, MAX_UNTAKEN_MESSAGES } from '../src/platform/mqtt/handover-bound.js';
+import { createLogger } from '../src/platform/log.js';
+import { until } from '../src/platform/testing/until.js';
+
+let broker: EmbeddedBroker | undefined;
+let socket: net.Socket | undefined;
+afterEach(async () => {
+  socket?.destroy();
+  await broker?.close();
+  broker = socket = undefined;
+});
+
+/** a raw MQTT 3.1.1 connection, signed in: what a device stack that writes without waiting sends */
+async function signedIn(port: number): Promise<net.Socket> {
+  const s = net.connect(port, '127.0.0.1');
+  s.write(
+    mqttPacket.generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: 'flood-1',
+      keepalive: 60,
+      username: 'dev1',
+      password: Buffer.from('rahasia'),
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    s.once('data', (d: Buffer) => (d[0] === 0x20 && d[3] === 0 ? resolve() : reject(new Error('CONNACK refused'))));
+    s.once('error', reject);
+  });
+  return s;
+}
+
+/** a broker whose one device may publish on d/1/data; what reaches the event loop, by the payload's `n` */
+async function started() {
+  broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
+  broker.addAuthority({
+    authenticate: (_c, username, password) =>
+      username === 'dev1' && password?.toString() === 'rahasia' ? { key: 'device:1', appId: 1 } : null,
+    authorizePublish: (_id, topic) => topic === 'd/1/data',
+    authorizeSubscribe: () => false,
+  });
+  const port = await broker.listen();
+  const got: number[] = [];
+  broker.on('message', (_identity, _topic, payload) => got.push(JSON.parse(payload.toString()).n));
+  return { port, got };
+}
+
+const publish = (n: number, pad = '') =>
+  mqttPacket.generate({
+    cmd: 'publish',
+    topic: 'd/1/data',
+    payload: Buffer.from(JSON.stringify({ n, pad })),
+    qos: 0,
+    retain: false,
+    dup: false,
+  });
+
+describe('a broker thread while the event loop is busy', () => {
+  it('stops reading at its bound and hands the rest over, in order and complete, as the event loop takes it', async () => {
+    const { port, got } = await started();
+    socket = await signedIn(port);
+    // the session's first publish on its topic asks the event loop (authorisation); later ones the thread passes alone
+    socket.write(publish(-1));
+    expect(await until(() => got.length === 1)).toBe(true);
+    got.length = 0;
+
+    // five times the bound of ~200-byte QoS 0 publishes, written at once
+    const total = MAX_UNTAKEN_MESSAGES * 5;
+    const pad = 'x'.repeat(180);
+    const packets: Buffer[] = [];
+    for (let n = 0; n < total; n++) packets.push(publish(n, pad));
+    socket.write(Buffer.concat(packets));
+    // the event loop is busy for a while (the broker thread is not): it reads what it may meanwhile
+    const busyUntil = Date.now() + 1500;
+    while (Date.now() < busyUntil);
+    // what the event loop is handed in one turn: the count at the end of each turn (setImmediate: after the turn's
+    // I/O, where the thread's runs arrive), until the first turn that received any
+    let firstTurn = 0;
+    const turn = () =>
+      setImmediate(() => {
+        if (got.length > 0) firstTurn = got.length;
+        else turn();
+      });
+    turn();
+    expect(await until(() => got.length === total, 30_000)).toBe(true);
+
+    // at most the bound, plus what the read that reached it already held (a socket read of ~64 KiB: ~300 of these)
+    expect(firstTurn).toBeGreaterThan(0);
+    expect(firstTurn).toBeLessThanOrEqual(MAX_UNTAKEN_MESSAGES + HANDOVER_RUN + 400);
+    // nothing lost, nothing out of order
+    const wrong = got.findIndex((n, i) => n !== i);
+    expect(
+      wrong,
+      `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}; ${wrong} is at ${got.indexOf(wrong)}, ${wrong + 1} at ${got.indexOf(wrong + 1)}; first turn ${firstTurn}`,
+    ).toBe(-1);
+  }, 60_000);
+
+  it("keeps the order of a device's first publishes on a topic, read while the first one's authorisation was asked", async () => {
+    const { port, got } = await started();
+    socket = await signedIn(port);
+    // one write: aedes reads and handles many of them before the event loop has answered whether d/1/data is allowed
+    const total = 3000;
+    const packets: Buffer[] = [];
+    for (let n = 0; n < total; n++) packets.push(publish(n, 'x'.repeat(100)));
+    socket.write(Buffer.concat(packets));
+    expect(await until(() => got.length === total, 30_000)).toBe(true);
+    const wrong = got.findIndex((n, i) => n !== i);
+    expect(wrong, `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}`).toBe(-1);
+  }, 60_000);
+});
