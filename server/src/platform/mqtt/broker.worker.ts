@@ -270,17 +270,38 @@ function droppingRefusals(client: Client, packet: PublishPacket, done: (err?: Er
 }
 // A QoS 2 PUBLISH is handed over once: until its PUBREL, the same packet id again (the client re-sending it with DUP,
 // having missed or not yet read our PUBREC) is answered with a PUBREC and goes nowhere (MQTT-4.3.3-2: no duplicate to
-// onward recipients). If the first one's PUBREC is still held (not yet stored), that one answers both. Per connection:
-// a client that reconnects and sends it again before it heard the PUBREC may still have it stored twice (at least once,
-// as QoS 1). A client that never sends PUBREL cannot grow this without bound: past MAX_QOS2_AWAITING_RELEASE the
-// oldest id is forgotten.
+// onward recipients). If the first one's PUBREC is still held (not yet stored), that one answers both. A persistent
+// session (clean session false) keeps its ids across a reconnection to this thread (MQTT-4.3.3: the session state
+// includes the QoS 2 messages received and not yet released), so a client that reconnects and sends it again before it
+// heard the PUBREC does not have it stored twice; a clean session starts with none. A client that never sends PUBREL
+// cannot grow this without bound: past MAX_QOS2_AWAITING_RELEASE the oldest id is forgotten, and past
+// MAX_KEPT_SESSIONS the longest-away session's ids are.
 const MAX_QOS2_AWAITING_RELEASE = 1000;
+const MAX_KEPT_SESSIONS = 10_000;
 const awaitingRelease = new WeakMap<Client, Set<number>>();
+/** the ids persistent sessions awaited when their connections went, by client id, until they connect again */
+const keptAwaitingRelease = new Map<string, Set<number>>();
+function awaitingReleaseOf(client: Client): Set<number> {
+  let ids = awaitingRelease.get(client);
+  if (!ids) {
+    ids = (!client.clean && keptAwaitingRelease.get(client.id)) || new Set();
+    keptAwaitingRelease.delete(client.id);
+    awaitingRelease.set(client, ids);
+  }
+  return ids;
+}
+function keepAwaitingRelease(client: Client) {
+  const ids = awaitingRelease.get(client);
+  if (client.clean || !ids || ids.size === 0) return;
+  keptAwaitingRelease.delete(client.id);
+  keptAwaitingRelease.set(client.id, ids);
+  if (keptAwaitingRelease.size > MAX_KEPT_SESSIONS)
+    keptAwaitingRelease.delete(keptAwaitingRelease.keys().next().value!);
+}
 function resentQos2(client: Client, packet: PublishPacket): boolean {
   const id = packet.messageId;
   if (typeof id !== 'number') return false;
-  let ids = awaitingRelease.get(client);
-  if (!ids) awaitingRelease.set(client, (ids = new Set()));
+  const ids = awaitingReleaseOf(client);
   if (!ids.has(id)) {
     if (ids.size >= MAX_QOS2_AWAITING_RELEASE) ids.delete(ids.values().next().value!);
     ids.add(id);
@@ -298,7 +319,7 @@ requireInAedes.cache[pubrelHandler]!.exports = ((
   packet: { messageId: number },
   done: (err?: Error) => void,
 ) => {
-  awaitingRelease.get(client)?.delete(packet.messageId);
+  awaitingReleaseOf(client).delete(packet.messageId);
   client.conn.write(ackPacket(0x70, packet.messageId));
   done();
 }) as unknown;
@@ -676,6 +697,8 @@ aedes.on('clientReady', (client) => {
   const session = sessions.get(client);
   if (!session) return;
   clientsBySid.set(session.sid, client);
+  // a clean session starts without the QoS 2 ids an earlier persistent one of this client id awaited
+  if (client.clean) keptAwaitingRelease.delete(client.id);
   report({ e: 'ready', sid: session.sid, clientId: client.id });
   if (kickedEarly.delete(session.sid)) client.close();
 });
@@ -688,6 +711,7 @@ aedes.on('clientDisconnect', (client) => {
   // aedes unregisters before this event; on a takeover the new client registers (and claims the id) right after
   const replaced = Boolean((aedes as unknown as { clients: Record<string, Client> }).clients[client.id]);
   report({ e: 'gone', sid: session.sid, clientId: client.id, replaced });
+  keepAwaitingRelease(client);
   if (!client.clean && !replaced) handBackInflight(client);
 });
 aedes.on('publish', (packet, client) => {

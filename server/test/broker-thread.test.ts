@@ -1,7 +1,10 @@
-// The broker thread's own bound (issue 24): while the event loop is busy (a saturated or starved gateway), the broker
-// thread stops reading once it has handed over MAX_UNTAKEN_MESSAGES the event loop has not taken, instead of reading on
-// and queueing everything in between. So the event loop's next turn is a few milliseconds of ingest, not seconds
-// (HTTP and socket.io answer meanwhile), and the rest follows, in order, as the event loop takes it.
+// A broker thread with raw MQTT connections, as device stacks that write without waiting use it:
+// - its own bound (issue 24): while the event loop is busy (a saturated or starved gateway), the thread stops reading
+//   once it has handed over MAX_UNTAKEN_MESSAGES the event loop has not taken, instead of reading on and queueing
+//   everything in between. So the event loop's next turn is a few milliseconds of ingest, not seconds (HTTP and
+//   socket.io answer meanwhile), and the rest follows, in order, as the event loop takes it;
+// - a session's publishes in order while the first one's authorisation is asked;
+// - a persistent session's QoS 2 packet ids awaiting PUBREL kept across a reconnection (no duplicate).
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import mqttPacket from 'mqtt-packet';
@@ -19,15 +22,15 @@ afterEach(async () => {
 });
 
 /** a raw MQTT 3.1.1 connection, signed in: what a device stack that writes without waiting sends */
-async function signedIn(port: number): Promise<net.Socket> {
+async function signedIn(port: number, { clean = true, clientId = 'flood-1' } = {}): Promise<net.Socket> {
   const s = net.connect(port, '127.0.0.1');
   s.write(
     mqttPacket.generate({
       cmd: 'connect',
       protocolId: 'MQTT',
       protocolVersion: 4,
-      clean: true,
-      clientId: 'flood-1',
+      clean,
+      clientId,
       keepalive: 60,
       username: 'dev1',
       password: Buffer.from('rahasia'),
@@ -55,15 +58,23 @@ async function started() {
   return { port, got };
 }
 
-const publish = (n: number, pad = '') =>
+const publish = (n: number, pad = '', qos: 0 | 2 = 0, messageId?: number, dup = false) =>
   mqttPacket.generate({
     cmd: 'publish',
     topic: 'd/1/data',
     payload: Buffer.from(JSON.stringify({ n, pad })),
-    qos: 0,
+    qos,
     retain: false,
-    dup: false,
+    dup,
+    ...(messageId !== undefined && { messageId }),
   });
+
+/** the bytes a connection received, and a wait for a packet among them */
+function received(s: net.Socket) {
+  let bytes = Buffer.alloc(0);
+  s.on('data', (d: Buffer) => (bytes = Buffer.concat([bytes, d])));
+  return { has: (packet: number[]) => bytes.includes(Buffer.from(packet)) };
+}
 
 describe('a broker thread while the event loop is busy', () => {
   it('stops reading at its bound and hands the rest over, in order and complete, as the event loop takes it', async () => {
@@ -117,4 +128,36 @@ describe('a broker thread while the event loop is busy', () => {
     const wrong = got.findIndex((n, i) => n !== i);
     expect(wrong, `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}`).toBe(-1);
   }, 60_000);
+});
+
+describe("a persistent session's QoS 2 messages across a reconnection", () => {
+  /** a QoS 2 message stored, its connection gone before the client heard the PUBREC, then sent again with DUP */
+  async function resentAfterReconnect(clean: boolean) {
+    const { port, got } = await started();
+    const first = await signedIn(port, { clean: false, clientId: 'q2-device' });
+    first.write(publish(1, '', 2, 7));
+    expect(await until(() => got.length === 1)).toBe(true);
+    first.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    socket = await signedIn(port, { clean, clientId: 'q2-device' });
+    const answers = received(socket);
+    socket.write(publish(1, '', 2, 7, true));
+    // a QoS 0 marker after it: once it arrived, the copy had its chance to arrive too
+    socket.write(publish(2));
+    expect(await until(() => got.includes(2))).toBe(true);
+    expect(await until(() => answers.has([0x50, 2, 0, 7]))).toBe(true);
+    return { got, answers };
+  }
+
+  it('does not store the copy a persistent session sends again, answers it with PUBREC and its PUBREL with PUBCOMP', async () => {
+    const { got, answers } = await resentAfterReconnect(false);
+    expect(got).toEqual([1, 2]);
+    socket!.write(mqttPacket.generate({ cmd: 'pubrel', messageId: 7 }));
+    expect(await until(() => answers.has([0x70, 2, 0, 7]))).toBe(true);
+  });
+
+  it('takes the same packet id of a clean session as a new message (its state was discarded)', async () => {
+    const { got } = await resentAfterReconnect(true);
+    expect(got).toEqual([1, 1, 2]);
+  });
 });
