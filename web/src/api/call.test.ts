@@ -14,7 +14,7 @@ const answer = vi.hoisted(() => ({
   },
 }));
 vi.mock('./client.js', () => ({ api: { call: async () => answer.next } }));
-const { CallError, callAndNotify, callOrThrow } = await import('./call.js');
+const { CallError, callAndNotify, callOrThrow, notifyCallFailure } = await import('./call.js');
 
 const shown = () => notices.snapshot().map((n) => `${n.level}: ${n.message}`);
 
@@ -88,5 +88,42 @@ describe('callOrThrow', () => {
       response_result: 0,
       data: [],
     });
+  });
+
+  it("keeps the answer's errors whole (paths inside a JSON document) for a screen that shows where it failed", async () => {
+    const problem = { path: 'conf_dashboard.dashboard.k1.config.max', message: 'Harus angka' };
+    answer.next = {
+      code: 400,
+      text: 'Bad Request',
+      headers: {},
+      body: { response_result: -10, errors: [problem, { path: 7 }] },
+    };
+    const err = await callOrThrow(contracts.dashboards.edit, { id: 1, conf_dashboard: {} }, 'x').catch((e) => e);
+    expect(err).toMatchObject({ problems: [problem], fieldErrors: { conf_dashboard: 'Harus angka' } });
+  });
+
+  it("names a documented refusal by the contract's table, or by the screen's own text when it passes MessageRules", async () => {
+    answer.next = {
+      code: 400,
+      text: 'Bad Request',
+      headers: {},
+      body: { response_result: -11, message: 'Data tidak ditemukan' },
+    };
+    const byContract = await callOrThrow(contracts.dashboards.remove, { id: 1 }, 'Hapus gagal').catch((e) => e);
+    expect(byContract.message).toBe('Data tidak ditemukan');
+    const byScreen = await callOrThrow(contracts.dashboards.remove, { id: 1 }, { fallback: 'Hapus gagal' }).catch(
+      (e) => e,
+    );
+    expect(byScreen).toMatchObject({ message: 'Hapus gagal', status: 400, code: -11 });
+  });
+});
+
+describe('notifyCallFailure', () => {
+  it("shows a CallError's message, the screen's text for anything else, and nothing after a 401 or 402", () => {
+    notifyCallFailure(new CallError(T.common.timeout, {}, 0), 'Gagal');
+    notifyCallFailure(new Error('boom'), 'Gagal');
+    notifyCallFailure(new CallError('Sesi berakhir', {}, 401), 'Gagal');
+    notifyCallFailure(new CallError('Bayar', {}, 402), 'Gagal');
+    expect(shown()).toEqual([`error: ${T.common.timeout}`, 'error: Gagal']);
   });
 });

@@ -4,16 +4,19 @@
 import { useCallback, useState } from 'react';
 import { useConfirm, type ConfirmRequest } from '../ui/ConfirmDialog.js';
 import { notices } from '../ui/snackbar/notices.js';
-import { CallError } from './call.js';
+import { notifyCallFailure } from './call.js';
 
 export interface ConfirmedAction<R> {
   /** the question; answering 'Batal' (or closing the dialog) does nothing at all */
   ask: ConfirmRequest;
-  /** the call: callOrThrow or a *Calls.ts function, so a failure arrives as a CallError with the catalogue's message */
-  run: () => Promise<R>;
+  /**
+   * the call: callOrThrow (with `failed` as its fallback) or a *Calls.ts function, so that a failure arrives as a
+   * CallError carrying the catalogue's message
+   */
+  run: (failed: string) => Promise<R>;
   /** the success notice (none when the screen shows its result another way) */
   success?: string | ((result: R) => string);
-  /** the failure notice when the failure carries no message of its own (not a CallError) */
+  /** the screen's failure text: callOrThrow's fallback, and the notice for a failure that is not a CallError */
   failed: string;
   /** after success, still busy: reload the list, replace the row, navigate */
   done?: (result: R) => unknown;
@@ -21,15 +24,6 @@ export interface ConfirmedAction<R> {
   refused?: (error: unknown) => void;
   /** after either outcome, no longer busy: a list that reloads whatever happened */
   settled?: () => unknown;
-}
-
-/** A 401 or 402 is answered by the session reactions (sign-in, payment): like callAndNotify, say nothing more. */
-const sessionEnded = (e: unknown) => e instanceof CallError && (e.status === 401 || e.status === 402);
-
-/** The failure's notice: the CallError's catalogue message (network, time-out, 5xx, a documented code), else `failed`. */
-export function notifyRefused(e: unknown, failed: string): void {
-  if (sessionEnded(e)) return;
-  notices.error(e instanceof CallError && e.message ? e.message : failed);
 }
 
 /**
@@ -46,10 +40,10 @@ export function useConfirmedAction() {
       setBusy(true);
       let result: R;
       try {
-        result = await action.run();
+        result = await action.run(action.failed);
       } catch (e) {
         setBusy(false);
-        notifyRefused(e, action.failed);
+        notifyCallFailure(e, action.failed);
         action.refused?.(e);
         await action.settled?.();
         return false;
