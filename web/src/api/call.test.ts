@@ -1,7 +1,7 @@
 // The one way a screen calls the API: the output, or the catalogue's message as a notice or a CallError; nothing shown
 // after a 401 or 402 (the session reactions are leaving the page).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { T, contracts } from '@sentra/contracts';
+import { T, contracts, deviceFamilyCalls } from '@sentra/contracts';
 import { notices } from '../ui/snackbar/notices.js';
 
 const answer = vi.hoisted(() => ({
@@ -14,7 +14,7 @@ const answer = vi.hoisted(() => ({
   },
 }));
 vi.mock('./client.js', () => ({ api: { call: async () => answer.next } }));
-const { CallError, callAndNotify, callOrThrow, notifyCallFailure } = await import('./call.js');
+const { CallError, callAndNotify, callFailure, callOrThrow, notifyCallFailure } = await import('./call.js');
 
 const shown = () => notices.snapshot().map((n) => `${n.level}: ${n.message}`);
 
@@ -125,5 +125,44 @@ describe('notifyCallFailure', () => {
     notifyCallFailure(new CallError('Sesi berakhir', {}, 401), 'Gagal');
     notifyCallFailure(new CallError('Bayar', {}, 402), 'Gagal');
     expect(shown()).toEqual([`error: ${T.common.timeout}`, 'error: Gagal']);
+  });
+});
+
+describe('callFailure of the device add call', () => {
+  const refused = (code: number, message: string, status = 400) => ({
+    code: status,
+    text: 'x',
+    headers: {},
+    body: { response_result: code, message },
+  });
+  const tasmotaAdd = deviceFamilyCalls.tasmota.adds.tasmota;
+  const mqttAdd = deviceFamilyCalls.mqtt.adds.mqtt;
+
+  it('puts a taken serial number under serial_number, and a taken Tasmota topic under topic', () => {
+    expect(callFailure(refused(-12, T.devices.serverSerialTaken), mqttAdd, T.devices.addFailed)).toMatchObject({
+      message: T.devices.serverSerialTaken,
+      fieldErrors: { serial_number: T.devices.serverSerialTaken },
+      code: -12,
+    });
+    expect(callFailure(refused(-12, T.devices.serverTopicTaken), tasmotaAdd, T.devices.addFailed)).toMatchObject({
+      message: T.devices.serverTopicTaken,
+      fieldErrors: { topic: T.devices.serverTopicTaken },
+    });
+  });
+
+  it('names no field for a message the call does not assign, a code it does not document, or a server failure', () => {
+    // an MQTT device has no topic field: the message stays a notice
+    const noTopic = callFailure(refused(-12, T.devices.serverTopicTaken), mqttAdd, T.devices.addFailed);
+    expect(noTopic.message).toBe(T.devices.serverTopicTaken);
+    expect(noTopic.fieldErrors).toEqual({});
+    // -3 is not documented for the add: the screen's text, no field
+    expect(callFailure(refused(-3, T.devices.serverSerialTaken), tasmotaAdd, T.devices.addFailed)).toMatchObject({
+      message: T.devices.addFailed,
+      fieldErrors: {},
+    });
+    expect(callFailure(refused(-99, T.devices.serverSerialTaken, 500), tasmotaAdd, T.devices.addFailed)).toMatchObject({
+      message: T.common.serverDown,
+      fieldErrors: {},
+    });
   });
 });

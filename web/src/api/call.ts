@@ -45,7 +45,7 @@ function problemsOf(body: unknown): Problem[] {
  * message (a catalogue text; one code such as -12 may mean a taken serial or a taken UID), else the contract's text;
  * otherwise the fallback (network, time-out and 5xx texts as everywhere). With MessageRules the screen names the
  * refusals itself (`{ fallback }` alone: its text for every refusal, as callAndNotify does). A -10's field messages
- * travel in `fieldErrors` for the form.
+ * travel in `fieldErrors` for the form, and so does a message the contract assigns to a field (`def.errorFields`).
  */
 export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, rules: MessageRules | string): CallError {
   const code = resultCode(r);
@@ -57,8 +57,8 @@ export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, rul
   let message = failureMessage(r, { byCode, fallback });
   if (refused && code !== undefined && byCode?.[code] && typeof body?.message === 'string' && body.message)
     message = body.message;
-  if (code === -12 && message === T.devices.serverSerialTaken) fields.serial_number = message;
-  if (code === -12 && message === T.devices.serverTopicTaken) fields.topic = message;
+  const field = refused ? def?.errorFields?.[message] : undefined;
+  if (field) fields[field] = message;
   return new CallError(message, fields, r.code, code, refused ? problemsOf(r.body) : []);
 }
 
