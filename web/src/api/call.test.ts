@@ -128,7 +128,7 @@ describe('notifyCallFailure', () => {
   });
 });
 
-describe('callFailure of the device add call', () => {
+describe('callFailure: a refusal that belongs to a field (the device add and others)', () => {
   const refused = (code: number, message: string, status = 400) => ({
     code: status,
     text: 'x',
@@ -163,6 +163,18 @@ describe('callFailure of the device add call', () => {
     expect(callFailure(refused(-99, T.devices.serverSerialTaken, 500), tasmotaAdd, T.devices.addFailed)).toMatchObject({
       message: T.common.serverDown,
       fieldErrors: {},
+    });
+  });
+
+  it('names the field by what the server said, whatever text the screen picks for the notice', () => {
+    const taken = refused(-12, T.roles.nameTaken);
+    expect(callFailure(taken, contracts.roles.add, { fallback: T.roles.addFailed })).toMatchObject({
+      message: T.roles.addFailed,
+      fieldErrors: { name: T.roles.nameTaken },
+    });
+    expect(callFailure(refused(-12, T.tags.serverKeyTaken), contracts.tags.add, T.tags.addFailed)).toMatchObject({
+      message: T.tags.serverKeyTaken,
+      fieldErrors: { prefix: T.tags.serverKeyTaken },
     });
   });
 });

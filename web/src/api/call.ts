@@ -57,8 +57,10 @@ export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, rul
   let message = failureMessage(r, { byCode, fallback });
   if (refused && code !== undefined && byCode?.[code] && typeof body?.message === 'string' && body.message)
     message = body.message;
-  const field = refused ? def?.errorFields?.[message] : undefined;
-  if (field) fields[field] = message;
+  // the field is named by what the server said, so it shows whatever text the screen picked for the notice
+  const said = refused && typeof body?.message === 'string' ? body.message : '';
+  const field = said ? def?.errorFields?.[said] : undefined;
+  if (field) fields[field] = said;
   return new CallError(message, fields, r.code, code, refused ? problemsOf(r.body) : []);
 }
 
