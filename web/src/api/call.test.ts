@@ -172,6 +172,13 @@ describe('callFailure: a refusal that belongs to a field (the device add and oth
       message: T.roles.addFailed,
       fieldErrors: { name: T.roles.nameTaken },
     });
+    expect(callFailure(refused(-3, T.users.usernameTaken), contracts.users.add, T.users.addFailed)).toMatchObject({
+      message: T.users.usernameTaken,
+      fieldErrors: { username: T.users.usernameTaken },
+    });
+    expect(
+      callFailure(refused(-12, T.credentials.idTaken), contracts.credentials.create, { fallback: 'Gagal' }),
+    ).toMatchObject({ message: 'Gagal', fieldErrors: { credentials_id: T.credentials.idTaken } });
     expect(callFailure(refused(-12, T.tags.serverKeyTaken), contracts.tags.add, T.tags.addFailed)).toMatchObject({
       message: T.tags.serverKeyTaken,
       fieldErrors: { prefix: T.tags.serverKeyTaken },
