@@ -63,7 +63,8 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
     if (!out.ok) return setErrors(out.errors);
     const conf = dashboard.conf_dashboard as Record<string, unknown>;
     const taken = Object.prototype.hasOwnProperty.call(conf.dashboard ?? {}, out.key);
-    // "Saving a component under an existing key asks confirmation to replace it."
+    // "Saving a component under an existing key asks confirmation to replace it." Not a confirmed action
+    // (useConfirmedAction): the question is asked only for a taken key, and a refusal also fills the form.
     if (
       !editing &&
       taken &&
