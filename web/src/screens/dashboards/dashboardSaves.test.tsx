@@ -7,19 +7,9 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { T } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
 import { ConfirmProvider } from '../../ui/ConfirmDialog.js';
+import { apiRecorder as api, resetApiRecorder } from '../../cards/api.test-kit.js';
 
-const api = vi.hoisted(() => ({
-  calls: [] as { path: string; input: any }[],
-  answer: (_path: string, _input: any): any => null,
-}));
-vi.mock('../../api/client.js', () => ({
-  api: {
-    call: async (def: { path: string }, input: any) => (
-      api.calls.push({ path: def.path, input }),
-      api.answer(def.path, input)
-    ),
-  },
-}));
+vi.mock('../../api/client.js', async () => (await import('../../cards/api.test-kit.js')).recordedApiModule());
 
 const { ManualComponentPage } = await import('./ManualComponentPage.js');
 const { DashboardFormPage } = await import('./DashboardFormPage.js');
@@ -48,10 +38,7 @@ function at(url: string, pattern: string, page: React.ReactNode) {
   );
 }
 
-beforeEach(() => {
-  api.calls = [];
-  for (const n of notices.snapshot()) notices.dismiss(n.id);
-});
+beforeEach(resetApiRecorder);
 afterEach(cleanup);
 
 describe('the manual JSON save', () => {
