@@ -29,6 +29,7 @@ import { contracts, T, type OutputOf } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { withSavedRow } from '../../ui/PagedTable.js';
 import { copyText } from '../../ui/clipboard.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { maskSecret } from './secret.js';
@@ -86,7 +87,7 @@ export function CredentialsListPage() {
       run: (failed) => callOrThrow(contracts.credentials.regenerateSecret, { id: pair.id }, failed),
       success: T.credentials.generateSuccess,
       failed: T.credentials.generateFailed,
-      done: (r) => setItems((list) => list?.map((c) => (c.id === pair.id ? r.data : c)) ?? null),
+      done: (r) => setItems(withSavedRow(r.data)),
     });
 
   const remove = (pair: CredentialsPair) =>

@@ -11,7 +11,7 @@ import { RULE_PAGE_SIZES, T, type Rule } from '@sentra/contracts';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
 import { SearchBox } from '../../ui/SearchBox.js';
-import { ListHeading, PagedTable, usePagedRows, type Paging } from '../../ui/PagedTable.js';
+import { ListHeading, PagedTable, usePagedRows, withSavedRow, type Paging } from '../../ui/PagedTable.js';
 import { activateRule, listRules, removeRule } from './ruleCalls.js';
 import { ChoiceDialog, type RuleFormKind } from './ChoiceDialog.js';
 import { EditorRoute, RuleRoute } from './routes.js';
@@ -45,7 +45,7 @@ export function RuleListPage() {
       run: () => activateRule(rule.id, next),
       success: T.rules.activateSuccess,
       failed: S.statusFailed,
-      done: (saved) => setRows((list) => list?.map((r) => (r.id === saved.id ? saved : r)) ?? list),
+      done: (saved) => setRows(withSavedRow(saved)),
     });
   };
 

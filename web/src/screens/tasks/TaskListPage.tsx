@@ -9,7 +9,7 @@ import { T, TASK_PAGE_SIZES, type Task, type TaskPush } from '@sentra/contracts'
 import { useAppArea } from '../../ui/useAppArea.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
 import { SearchBox } from '../../ui/SearchBox.js';
-import { ListHeading, PagedTable, usePagedRows, type Paging } from '../../ui/PagedTable.js';
+import { ListHeading, PagedTable, usePagedRows, withSavedRow, type Paging } from '../../ui/PagedTable.js';
 import { listTasks, removeTask, setTaskNotification } from './taskCalls.js';
 import { statusColor } from './taskStatus.js';
 import { applyPushes, useLiveTasks } from './liveTasks.js';
@@ -50,7 +50,7 @@ export function TaskListPage() {
       run: () => setTaskNotification(t.id, next),
       success: T.tasks.notificationSuccess,
       failed: T.tasks.notificationFailed,
-      done: (saved) => setRows((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? list),
+      done: (saved) => setRows(withSavedRow(saved)),
     });
   };
 
