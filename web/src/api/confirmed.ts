@@ -20,8 +20,6 @@ export interface ConfirmedAction<R> {
   failed: string;
   /** after success, still busy: reload the list, replace the row, navigate */
   done?: (result: R) => unknown;
-  /** after a failure, beside the notice: a form shows the server's field errors */
-  refused?: (error: unknown) => void;
   /** after either outcome, no longer busy: a list that reloads whatever happened */
   settled?: () => unknown;
 }
@@ -44,7 +42,6 @@ export function useConfirmedAction() {
       } catch (e) {
         setBusy(false);
         notifyCallFailure(e, action.failed);
-        action.refused?.(e);
         await action.settled?.();
         return false;
       }
