@@ -73,6 +73,7 @@ export const credentialsContract = {
     input: CreateCredentialsInput,
     output: one,
     errors: { [-12]: T.credentials.idTaken },
+    errorFields: { [T.credentials.idTaken]: 'credentials_id' },
   }),
   update: defineCall({
     method: 'POST',

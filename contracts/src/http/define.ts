@@ -40,6 +40,11 @@ export interface CallDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = 
   timeoutMs: number;
   /** documented failures of this call: code → meaning */
   errors?: Record<number, string>;
+  /**
+   * documented failure messages that belong to one input field (message → field), e.g. a taken serial number: the
+   * form shows the message under that field. Any code the server answers it with; the answer itself is unchanged.
+   */
+  errorFields?: Readonly<Record<string, string>>;
   fieldCodes?: FieldCodes;
   /** answered as a stream, not the JSON envelope */
   stream?: 'text/csv';
@@ -47,8 +52,14 @@ export interface CallDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = 
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** the names of a call's input fields, for `errorFields` */
+export type FieldOf<I extends z.ZodType> = Extract<keyof z.input<I>, string>;
+
 export function defineCall<I extends z.ZodType, O extends z.ZodType>(
-  def: Omit<CallDef<I, O>, 'timeoutMs'> & { timeoutMs?: number },
+  def: Omit<CallDef<I, O>, 'timeoutMs' | 'errorFields'> & {
+    timeoutMs?: number;
+    errorFields?: Readonly<Record<string, FieldOf<I>>>;
+  },
 ): CallDef<I, O> {
   return { ...def, timeoutMs: def.timeoutMs ?? DEFAULT_TIMEOUT_MS };
 }

@@ -76,6 +76,7 @@ function callsOf(f: DeviceFamily): FamilyCalls {
       output: infoOutputOf(f),
       timeoutMs: f.addTimeoutMs,
       errors: { [-12]: T.devices.serverSerialTaken, [DeviceCode.NOT_ACTIVATED]: T.devices.serverNotActivated },
+      errorFields: { [T.devices.serverSerialTaken]: 'serial_number', ...f.addErrorFields },
     });
   }
   return {

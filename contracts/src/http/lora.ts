@@ -82,6 +82,7 @@ export const loraContract = {
     input: z.object(fields),
     output: z.object({ data: LoraServer }),
     errors: { [-12]: T.lora.serverMacTaken },
+    errorFields: { [T.lora.serverMacTaken]: 'mac' },
   }),
   edit: defineCall({
     method: 'POST',
@@ -92,6 +93,7 @@ export const loraContract = {
     input: z.object({ id, ...fields }),
     output: z.object({ data: LoraServer }),
     errors: { [-12]: T.lora.serverMacTaken },
+    errorFields: { [T.lora.serverMacTaken]: 'mac' },
   }),
   remove: defineCall({
     method: 'POST',

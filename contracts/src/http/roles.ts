@@ -79,6 +79,7 @@ export const rolesContract = {
     input: AddRoleInput,
     output: z.object({ data: RoleDetail }),
     errors: { [-12]: T.roles.nameTaken },
+    errorFields: { [T.roles.nameTaken]: 'name' },
   }),
   get: defineCall({
     method: 'GET',
@@ -98,6 +99,7 @@ export const rolesContract = {
     input: EditRoleInput,
     output: z.object({ data: RoleDetail }),
     errors: { [-12]: T.roles.nameTaken },
+    errorFields: { [T.roles.nameTaken]: 'name' },
   }),
   remove: defineCall({
     method: 'POST',

@@ -123,6 +123,7 @@ export const tagsContract = {
     }),
     output: z.object({ data: TagCategory }),
     errors: { [-12]: T.tags.serverKeyTaken },
+    errorFields: { [T.tags.serverKeyTaken]: 'prefix' },
   }),
   addDefinition: defineCall({
     method: 'POST',

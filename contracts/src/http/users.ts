@@ -62,6 +62,7 @@ export const usersContract = {
     input: AddUserInput,
     output: one,
     errors: { [-3]: T.users.usernameTaken, [-4]: T.users.emailTaken, [-12]: T.users.noRole },
+    errorFields: { [T.users.usernameTaken]: 'username', [T.users.emailTaken]: 'email' },
   }),
   get: defineCall({
     method: 'GET',
@@ -81,6 +82,7 @@ export const usersContract = {
     input: EditUserInput,
     output: one,
     errors: { [-4]: T.users.emailTaken },
+    errorFields: { [T.users.emailTaken]: 'email' },
   }),
   remove: defineCall({
     method: 'POST',

@@ -47,6 +47,8 @@ export interface DeviceFamily {
   uidField?: string;
   /** the add draft's own fields, beside serial_number, name, tags, sensors, description, latitude, longitude */
   fields: z.ZodRawShape;
+  /** the add's refusals that belong to one of the family's own fields (message → field), e.g. a taken topic */
+  addErrorFields?: Readonly<Record<string, string>>;
   /** the per-family get's own fields, beside the device */
   info: z.ZodRawShape;
 }
@@ -251,6 +253,7 @@ export const deviceFamilies = [
     addTimeoutMs: 30 * S,
     ...paths('tasmota/node', 'TASMOTA_SONOFF_BASIC', 'Tasmota', 'tasmota'),
     fields: { topic: tasmotaTopic.optional() },
+    addErrorFields: { [T.devices.serverTopicTaken]: 'topic' },
     info: tasmotaInfo,
   },
   {

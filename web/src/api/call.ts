@@ -13,51 +13,76 @@ import { isOk, resultCode, type ApiResult, type CallOptions } from './request.js
 import { fieldErrorsOfEnvelope, type FieldErrors } from '../ui/forms.js';
 import { notices } from '../ui/snackbar/notices.js';
 
+/** One entry of a -10 answer's `errors`, its path whole (a JSON document's inner field, not only the form field). */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
 export class CallError extends Error {
   constructor(
     message: string,
     readonly fieldErrors: FieldErrors = {},
     readonly status = 0,
     readonly code?: number,
+    /** the answer's `errors` as sent, for a screen that shows where inside a document the problem is */
+    readonly problems: readonly Problem[] = [],
   ) {
     super(message);
     this.name = 'CallError';
   }
 }
 
+/** the envelope's `errors` that have a path and a message */
+function problemsOf(body: unknown): Problem[] {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return [];
+  return errors.filter((e): e is Problem => typeof e?.path === 'string' && typeof e?.message === 'string');
+}
+
 /**
- * The failure's message: for a documented code the server's own message (a catalogue text; one code such as -12 may
- * mean a taken serial or a taken UID), else the contract's text; otherwise the screen's fallback (network, time-out and
- * 5xx texts as everywhere). A -10's field messages travel in `fieldErrors` for the form.
+ * The failure's message. With a `fallback` text: for a code the contract documents (`def.errors`) the server's own
+ * message (a catalogue text; one code such as -12 may mean a taken serial or a taken UID), else the contract's text;
+ * otherwise the fallback (network, time-out and 5xx texts as everywhere). With MessageRules the screen names the
+ * refusals itself (`{ fallback }` alone: its text for every refusal, as callAndNotify does). A -10's field messages
+ * travel in `fieldErrors` for the form, and so does a message the contract assigns to a field (`def.errorFields`).
  */
-export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, fallback: string): CallError {
+export function callFailure(r: ApiResult<unknown>, def: CallDef | undefined, rules: MessageRules | string): CallError {
   const code = resultCode(r);
   const body = r.body as { message?: unknown } | null;
-  const fields = r.code === 400 ? fieldErrorsOfEnvelope(r.body) : {};
-  let message = failureMessage(r, { byCode: def?.errors, fallback });
-  if (r.code === 400 && code !== undefined && def?.errors?.[code] && typeof body?.message === 'string' && body.message)
+  const refused = r.code === 400;
+  const fields = refused ? fieldErrorsOfEnvelope(r.body) : {};
+  const byCode = typeof rules === 'string' ? def?.errors : rules.byCode;
+  const fallback = typeof rules === 'string' ? rules : rules.fallback;
+  let message = failureMessage(r, { byCode, fallback });
+  if (refused && code !== undefined && byCode?.[code] && typeof body?.message === 'string' && body.message)
     message = body.message;
-  if (code === -12 && message === T.devices.serverSerialTaken) fields.serial_number = message;
-  if (code === -12 && message === T.devices.serverTopicTaken) fields.topic = message;
-  return new CallError(message, fields, r.code, code);
+  // the field is named by what the server said, so it shows whatever text the screen picked for the notice
+  const said = refused && typeof body?.message === 'string' ? body.message : '';
+  const field = said ? def?.errorFields?.[said] : undefined;
+  if (field) fields[field] = said;
+  return new CallError(message, fields, r.code, code, refused ? problemsOf(r.body) : []);
 }
 
 type Input<D extends CallDef> = InputOf<D> | undefined;
 
-/** The call's output, or a CallError with the catalogue's message (`fallback` when no rule names the failure). */
+/**
+ * The call's output, or a CallError with the catalogue's message: `rules` is the fallback text (the contract's
+ * documented codes first), or the screen's own MessageRules (see callFailure).
+ */
 export async function callOrThrow<D extends CallDef>(
   def: D,
   input: Input<D>,
-  fallback: string,
+  rules: MessageRules | string,
   opts?: CallOptions,
 ): Promise<OutputOf<D>> {
   const r = await api.call(def, input as InputOf<D>, opts);
-  if (!isOk(r)) throw callFailure(r, def, fallback);
+  if (!isOk(r)) throw callFailure(r, def, rules);
   return r.body as OutputOf<D>;
 }
 
 /** A 401 or 402: the global reactions handle it (sign-in, payment), a screen says nothing more. */
-export const sessionEnded = (r: ApiResult<unknown>) => r.code === 401 || r.code === 402;
+export const sessionEnded = (r: Pick<ApiResult<unknown>, 'code'>) => r.code === 401 || r.code === 402;
 
 /** Which failures a screen shows: by default every one but an ended session; a screen may show fewer (never more). */
 export type ShownWhen = (r: ApiResult<unknown>) => boolean;
@@ -71,6 +96,15 @@ export function notifyFailure(
 ): void {
   if (!sessionEnded(r) && shown(r))
     notices.error(failureMessage(r, typeof rules === 'string' ? { fallback: rules } : rules));
+}
+
+/**
+ * Shows a thrown failure (callOrThrow's CallError) as an error notice: its catalogue message, or `fallback` for any
+ * other error; nothing after a 401 or 402, as notifyFailure.
+ */
+export function notifyCallFailure(e: unknown, fallback: string): void {
+  if (e instanceof CallError && sessionEnded({ code: e.status })) return;
+  notices.error(e instanceof CallError && e.message ? e.message : fallback);
 }
 
 /** A failure carries its HTTP status (0: no answer) for screens that tell "not found" from "failed". */

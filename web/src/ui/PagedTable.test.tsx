@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { TableCell, TableRow } from '@mui/material';
 import { T } from '@sentra/contracts';
-import { BrowserPagedTable, PagedTable, useClientPaging, usePagedRows } from './PagedTable.js';
+import { BrowserPagedTable, PagedTable, useClientPaging, usePagedRows, withSavedRow } from './PagedTable.js';
 
 afterEach(cleanup);
 
@@ -128,5 +128,20 @@ describe('usePagedRows', () => {
     await waitFor(() => expect(result.current.loading).toBe(false));
     expect(goTo).toHaveBeenCalledWith(1);
     expect(result.current.rows).toBeNull();
+  });
+});
+
+describe('withSavedRow', () => {
+  it('puts the saved row in place of the one with its id and leaves the others and a missing list alone', () => {
+    const list = [
+      { id: 1, active: false },
+      { id: 2, active: false },
+    ];
+    expect(withSavedRow({ id: 2, active: true })(list)).toEqual([
+      { id: 1, active: false },
+      { id: 2, active: true },
+    ]);
+    expect(withSavedRow({ id: 3, active: true })(list)).toEqual(list);
+    expect(withSavedRow({ id: 2, active: true })(null)).toBeNull();
   });
 });

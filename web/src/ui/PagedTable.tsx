@@ -185,6 +185,12 @@ export function PagedTable({
   );
 }
 
+/** A list updater putting `saved` in place of the row with its id (a toggled or regenerated row); no list stays none. */
+export const withSavedRow =
+  <Row extends { id: unknown }>(saved: Row) =>
+  (list: Row[] | null): Row[] | null =>
+    list?.map((row) => (row.id === saved.id ? saved : row)) ?? list;
+
 export interface PageOf<Row> {
   rows: Row[];
   total: number;

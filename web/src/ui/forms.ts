@@ -16,9 +16,12 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
 
 /** The envelope's `errors: [{path, message}]` of a -10 answer, per field. */
 export function fieldErrorsOfEnvelope(body: unknown): FieldErrors {
-  const errors = (body as { errors?: { path: string; message: string }[] } | null)?.errors ?? [];
+  const errors = (body as { errors?: unknown } | null)?.errors;
   const out: FieldErrors = {};
-  for (const e of errors) {
+  if (!Array.isArray(errors)) return out;
+  for (const e of errors as { path?: unknown; message?: unknown }[]) {
+    // an answer is read, not trusted: an entry without a text path and message is passed over
+    if (typeof e?.path !== 'string' || typeof e.message !== 'string') continue;
     const field = e.path.split('.')[0] ?? '';
     if (field && !(field in out)) out[field] = e.message;
   }

@@ -13,15 +13,12 @@ import {
   T,
   UpdateCredentialsInput,
 } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk, resultCode } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
-import { fieldErrorsOf, fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
+import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
-import { callAndNotify, useLoad } from '../../api/call.js';
+import { CallError, callAndNotify, callOrThrow, notifyCallFailure, useLoad } from '../../api/call.js';
 
 interface FormValues {
   category: string;
@@ -84,6 +81,8 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
     e.preventDefault();
     const empty = missing(values, update);
     if (Object.keys(empty).length) return setErrors(empty);
+    // every refusal reads the form's own text; a taken ID shows under its field (the contract's errorFields)
+    const rules = { fallback: update ? T.credentials.updateFailed : T.credentials.createFailed };
     const send = async () => {
       // the forms edit JSON as text; the parsed objects are sent
       if (update) {
@@ -92,7 +91,7 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
           scopes: values.scopes,
           details: values.details,
         });
-        return parsed.success ? api.call(contracts.credentials.update, parsed.data) : parsed.error;
+        return parsed.success ? callOrThrow(contracts.credentials.update, parsed.data, rules) : parsed.error;
       }
       const parsed = CreateCredentialsInput.safeParse({
         category: values.category,
@@ -100,25 +99,21 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
         scopes: values.scopes,
         details: values.details,
       });
-      return parsed.success ? api.call(contracts.credentials.create, parsed.data) : parsed.error;
+      return parsed.success ? callOrThrow(contracts.credentials.create, parsed.data, rules) : parsed.error;
     };
     setBusy(true);
-    const r = await send();
-    if (r instanceof z.ZodError) {
-      setBusy(false);
-      return setErrors(fieldErrorsOf(r));
-    }
-    setErrors({});
-    setBusy(false);
-    if (isOk(r)) {
+    try {
+      const r = await send();
+      if (r instanceof z.ZodError) return setErrors(fieldErrorsOf(r));
+      setErrors({});
       notices.success(update ? T.credentials.updateSuccess : T.credentials.createSuccess);
       toList();
-      return;
+    } catch (err) {
+      setErrors(err instanceof CallError ? err.fieldErrors : {});
+      notifyCallFailure(err, rules.fallback);
+    } finally {
+      setBusy(false);
     }
-    const fieldErrors = fieldErrorsOfEnvelope(r.body);
-    if (r.code === 400 && resultCode(r) === -12) fieldErrors.credentials_id = T.credentials.idTaken;
-    setErrors(fieldErrors);
-    notices.error(failureMessage(r, { fallback: update ? T.credentials.updateFailed : T.credentials.createFailed }));
   };
 
   const set = (name: keyof FormValues) => (e: React.ChangeEvent<HTMLInputElement>) =>

@@ -26,16 +26,14 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
 import { notices } from '../../ui/snackbar/notices.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { withSavedRow } from '../../ui/PagedTable.js';
 import { copyText } from '../../ui/clipboard.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { maskSecret } from './secret.js';
-import { callAndNotify } from '../../api/call.js';
+import { callAndNotify, callOrThrow } from '../../api/call.js';
 
 type CredentialsPair = OutputOf<typeof contracts.credentials.list>['data'][number];
 
@@ -71,9 +69,8 @@ function SecretLine({ secret }: { secret: string }) {
 export function CredentialsListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
-  const confirm = useConfirm();
+  const { busy, act: confirmed } = useConfirmedAction();
   const [items, setItems] = useState<CredentialsPair[] | null>(null);
-  const [busy, setBusy] = useState(false);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; pair: CredentialsPair } | null>(null);
 
   const load = useCallback(async () => {
@@ -84,27 +81,23 @@ export function CredentialsListPage() {
     void load();
   }, [load]);
 
-  const regenerate = async (pair: CredentialsPair) => {
-    if (!(await confirm({ title: T.credentials.regenerateSecret, message: T.credentials.regenerateConfirm }))) return;
-    setBusy(true);
-    const r = await api.call(contracts.credentials.regenerateSecret, { id: pair.id });
-    setBusy(false);
-    if (isOk(r)) {
-      notices.success(T.credentials.generateSuccess);
-      setItems((list) => list?.map((c) => (c.id === pair.id ? r.body.data : c)) ?? null);
-    } else notices.error(failureMessage(r, { fallback: T.credentials.generateFailed }));
-  };
+  const regenerate = (pair: CredentialsPair) =>
+    confirmed({
+      ask: { title: T.credentials.regenerateSecret, message: T.credentials.regenerateConfirm },
+      run: (failed) => callOrThrow(contracts.credentials.regenerateSecret, { id: pair.id }, failed),
+      success: T.credentials.generateSuccess,
+      failed: T.credentials.generateFailed,
+      done: (r) => setItems(withSavedRow(r.data)),
+    });
 
-  const remove = async (pair: CredentialsPair) => {
-    if (!(await confirm({ message: T.credentials.deleteConfirm(pair.credentials_id) }))) return;
-    setBusy(true);
-    const r = await api.call(contracts.credentials.delete, { id: pair.id });
-    if (isOk(r)) {
-      notices.success(T.credentials.deleteSuccess);
-      await load();
-    } else notices.error(failureMessage(r, { fallback: T.credentials.deleteFailed }));
-    setBusy(false);
-  };
+  const remove = (pair: CredentialsPair) =>
+    confirmed({
+      ask: { message: T.credentials.deleteConfirm(pair.credentials_id) },
+      run: (failed) => callOrThrow(contracts.credentials.delete, { id: pair.id }, failed),
+      success: T.credentials.deleteSuccess,
+      failed: T.credentials.deleteFailed,
+      done: load,
+    });
 
   const act = (what: (pair: CredentialsPair) => unknown) => () => {
     const pair = menu?.pair;

@@ -5,15 +5,12 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { contracts, DECIMALS_MAX, DECIMALS_MIN, T, type DashboardRecord, type OutputOf } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { ROUTES, loadCall } from './dashboardCalls.js';
-import { useLoad } from '../../api/call.js';
+import { CallError, callOrThrow, notifyCallFailure, useLoad } from '../../api/call.js';
 import {
   EMPTY_FORM,
   fieldOfPath,
@@ -72,24 +69,25 @@ export function DashboardFormPage({ routeKey }: ScreenProps) {
     }
     setErrors({});
     setBusy(true);
-    const r = editing
-      ? await api.call(contracts.dashboards.edit, { id: Number(id), ...out.body })
-      : await api.call(contracts.dashboards.add, out.body);
-    setBusy(false);
-    if (isOk(r)) {
+    // spec 02 section 8: a refusal reads 'Edit Dashboard Gagal' / 'Tambah Dashboard Gagal'
+    const rules = { fallback: editing ? T.dashboards.notify.editFailed : T.dashboards.notify.addFailed };
+    try {
+      const r = editing
+        ? await callOrThrow(contracts.dashboards.edit, { id: Number(id), ...out.body }, rules)
+        : await callOrThrow(contracts.dashboards.add, out.body, rules);
       notices.success(editing ? T.dashboards.notify.editSuccess : T.dashboards.notify.addSuccess);
-      navigate(editing ? area.to(ROUTES.conf, { path: r.body.path }) : area.to(ROUTES.list));
-      return;
+      navigate(editing ? area.to(ROUTES.conf, { path: r.path }) : area.to(ROUTES.list));
+    } catch (e) {
+      const serverErrors: DashboardFormErrors = {};
+      for (const problem of e instanceof CallError ? e.problems : []) {
+        const field = fieldOfPath(problem.path);
+        if (field && !serverErrors[field]) serverErrors[field] = problem.message;
+      }
+      setErrors(serverErrors);
+      notifyCallFailure(e, rules.fallback);
+    } finally {
+      setBusy(false);
     }
-    const serverErrors: DashboardFormErrors = {};
-    for (const err of (r.body as { errors?: { path: string; message: string }[] }).errors ?? []) {
-      const field = fieldOfPath(err.path);
-      if (field && !serverErrors[field]) serverErrors[field] = err.message;
-    }
-    setErrors(serverErrors);
-    notices.error(
-      failureMessage(r, { fallback: editing ? T.dashboards.notify.editFailed : T.dashboards.notify.addFailed }),
-    );
   };
 
   const set = (name: DashboardFormField) => (e: React.ChangeEvent<HTMLInputElement>) =>

@@ -38,12 +38,9 @@ import {
 } from '@sentra/contracts';
 import { CardsReadOnly, LiveDashboard, liveCardRenderer } from '../../cards/index.js';
 import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
-import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
-import { callAndNotify } from '../../api/call.js';
+import { CallError, callOrThrow, notifyCallFailure } from '../../api/call.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { notices } from '../../ui/snackbar/notices.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { usePageTitle } from '../../shell/pageTitle.js';
@@ -87,7 +84,7 @@ function useWindowWidth(): number {
 function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; onRefresh(): void }) {
   const area = useAppArea();
   const navigate = useNavigate();
-  const confirm = useConfirm();
+  const { busy: acting, act: confirmed } = useConfirmedAction();
   const windowWidth = useWindowWidth();
   // the top bar names the dashboard being arranged, as on its view (issue 28)
   usePageTitle(dashboard.label);
@@ -98,7 +95,8 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
     editLayouts(components, readLayouts(window.localStorage, dashboard.id, base)),
   );
   const [breakpoint, setBreakpoint] = useState<Breakpoint>(() => breakpointOf(window.innerWidth));
-  const [busy, setBusy] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const busy = saving || acting;
   const [choosing, setChoosing] = useState(false);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; c: StoredComponent } | null>(null);
   /** the cards read the dashboard's default filter, as the view opens with it */
@@ -117,35 +115,40 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
   const saveLayout = async () => {
     const layout = (canArrange(breakpoint) ? layouts[breakpoint] : undefined) ?? layouts.lg ?? layouts.md ?? [];
     const next = withLayout(conf, layout);
-    setBusy(true);
-    const r = await api.call(contracts.dashboards.edit, { id: dashboard.id, conf_dashboard: next });
-    setBusy(false);
-    if (!isOk(r)) {
-      const first = (r.body as { errors?: { path: string; message: string }[] }).errors?.[0];
-      notices.error(
-        first ? `${n.layoutFailed}: ${first.path} ${first.message}` : failureMessage(r, { fallback: n.layoutFailed }),
+    setSaving(true);
+    try {
+      // spec 02 section 8: a refusal reads 'Simpan posisi dashboard gagal', with where in the document it failed
+      const r = await callOrThrow(
+        contracts.dashboards.edit,
+        { id: dashboard.id, conf_dashboard: next },
+        { fallback: n.layoutFailed },
       );
-      return;
+      writeLayouts(window.localStorage, dashboard.id, layoutFingerprint(componentsOf(next)), layouts);
+      notices.success(n.layoutSaved);
+      backThroughList(r.path);
+    } catch (e) {
+      const first = e instanceof CallError ? e.problems[0] : undefined;
+      if (first) notices.error(`${n.layoutFailed}: ${first.path} ${first.message}`);
+      else notifyCallFailure(e, n.layoutFailed);
+    } finally {
+      setSaving(false);
     }
-    writeLayouts(window.localStorage, dashboard.id, layoutFingerprint(componentsOf(next)), layouts);
-    notices.success(n.layoutSaved);
-    backThroughList(r.body.path);
   };
 
-  const removeCard = async (c: StoredComponent) => {
-    if (!(await confirm({ message: s.removeComponentConfirm }))) return;
-    setBusy(true);
-    const r = await callAndNotify(
-      contracts.dashboards.removeComponent,
-      { id: dashboard.id, dashboard_id: c.key },
-      n.componentRemoveFailed,
-    );
-    setBusy(false);
-    if (r.ok) {
-      notices.success(n.componentRemoved);
-      backThroughList(r.value.path);
-    }
-  };
+  const removeCard = (c: StoredComponent) =>
+    confirmed({
+      ask: { message: s.removeComponentConfirm },
+      // spec 02 section 8: every refusal reads 'Hapus component dashboard gagal'
+      run: (failed) =>
+        callOrThrow(
+          contracts.dashboards.removeComponent,
+          { id: dashboard.id, dashboard_id: c.key },
+          { fallback: failed },
+        ),
+      success: n.componentRemoved,
+      failed: n.componentRemoveFailed,
+      done: (r) => backThroughList(r.path),
+    });
 
   const act = (what: (c: StoredComponent) => unknown) => () => {
     const c = menu?.c;

@@ -22,9 +22,8 @@ import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DashboardIcon from '@mui/icons-material/SpaceDashboard';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
-import { callAndNotify } from '../../api/call.js';
-import { notices } from '../../ui/snackbar/notices.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { callOrThrow } from '../../api/call.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { ROUTES, loadCall, useLoadState } from './dashboardCalls.js';
@@ -42,9 +41,8 @@ export function DashboardListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
   const location = useLocation();
-  const confirm = useConfirm();
+  const { busy, act: confirmed } = useConfirmedAction();
   const forward = (location.state as ListForward | null)?.then;
-  const [busy, setBusy] = useState(false);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; item: Item } | null>(null);
 
   useEffect(() => {
@@ -62,16 +60,15 @@ export function DashboardListPage() {
   const items = state.status === 'ready' ? state.data : null;
   const pathOf = useMemo(() => new Map((items ?? []).map((i) => [i.id, i.path])), [items]);
 
-  const remove = async (item: Item) => {
-    if (!(await confirm({ message: T.dashboards.confirm.removeDashboard }))) return;
-    setBusy(true);
-    const r = await callAndNotify(contracts.dashboards.remove, { id: item.id }, T.dashboards.notify.removeFailed);
-    setBusy(false);
-    if (r.ok) {
-      notices.success(T.dashboards.notify.removeSuccess);
-      await reload();
-    }
-  };
+  const remove = (item: Item) =>
+    confirmed({
+      ask: { message: T.dashboards.confirm.removeDashboard },
+      // spec 02 section 8: every refusal reads 'Hapus Dashboard Gagal'
+      run: (failed) => callOrThrow(contracts.dashboards.remove, { id: item.id }, { fallback: failed }),
+      success: T.dashboards.notify.removeSuccess,
+      failed: T.dashboards.notify.removeFailed,
+      done: reload,
+    });
 
   const act = (what: (item: Item) => unknown) => () => {
     const item = menu?.item;

@@ -5,10 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { contracts, COMPONENT_KEY_MAX, T, type DashboardRecord } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
-import { useLoad } from '../../api/call.js';
+import { CallError, callOrThrow, notifyCallFailure, useLoad } from '../../api/call.js';
 import { usePageTitle } from '../../shell/pageTitle.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
@@ -66,7 +63,8 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
     if (!out.ok) return setErrors(out.errors);
     const conf = dashboard.conf_dashboard as Record<string, unknown>;
     const taken = Object.prototype.hasOwnProperty.call(conf.dashboard ?? {}, out.key);
-    // "Saving a component under an existing key asks confirmation to replace it."
+    // "Saving a component under an existing key asks confirmation to replace it." Not a confirmed action
+    // (useConfirmedAction): the question is asked only for a taken key, and a refusal also fills the form.
     if (
       !editing &&
       taken &&
@@ -75,23 +73,27 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
       return;
     setErrors({});
     setBusy(true);
-    const r = await api.call(contracts.dashboards.edit, {
-      id: dashboard.id,
-      conf_dashboard: withComponent(conf, out.key, out.component),
-    });
-    setBusy(false);
-    if (isOk(r)) {
+    // spec 02 section 8: a refusal reads 'Edit Dashboard Gagal' / 'Add Dashboard Gagal'
+    const failed = editing ? n.editFailed : n.manualAddFailed;
+    try {
+      const r = await callOrThrow(
+        contracts.dashboards.edit,
+        { id: dashboard.id, conf_dashboard: withComponent(conf, out.key, out.component) },
+        { fallback: failed },
+      );
       notices.success(editing ? n.editSuccess : n.manualAddSuccess);
-      navigate(area.to(ROUTES.conf, { path: r.body.path }));
-      return;
+      navigate(area.to(ROUTES.conf, { path: r.path }));
+    } catch (e) {
+      const first = e instanceof CallError ? e.problems[0] : undefined;
+      if (first) {
+        // the component's own fields show under Konfigurasi with their path inside it
+        const inside = first.path.replace(new RegExp(`^conf_dashboard\\.dashboard\\.${out.key}\\.?`), '');
+        setErrors({ config: `${inside || first.path}: ${first.message}` });
+      }
+      notifyCallFailure(e, failed);
+    } finally {
+      setBusy(false);
     }
-    const first = (r.body as { errors?: { path: string; message: string }[] }).errors?.[0];
-    if (first) {
-      // the component's own fields show under Konfigurasi with their path inside it
-      const inside = first.path.replace(new RegExp(`^conf_dashboard\\.dashboard\\.${out.key}\\.?`), '');
-      setErrors({ config: `${inside || first.path}: ${first.message}` });
-    }
-    notices.error(failureMessage(r, { fallback: editing ? n.editFailed : n.manualAddFailed }));
   };
 
   return (

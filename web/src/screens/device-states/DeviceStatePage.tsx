@@ -23,11 +23,10 @@ import { api } from '../../api/client.js';
 import { useCanReach } from '../../shell/grants.js';
 import { canManageDevices } from '../devices/deviceRoutes.js';
 import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
+import { callOrThrow } from '../../api/call.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
-import { notices } from '../../ui/snackbar/notices.js';
 import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
 import { DownloadDialog } from '../device-data/DownloadDialog.js';
 import { formatTs, formatValue } from '../device-data/format.js';
@@ -59,14 +58,13 @@ export function mergeStates(rows: StateRow[], events: readonly DeviceDataEvent[]
 
 export function DeviceStatePage() {
   const id = useDeviceId();
-  const confirm = useConfirm();
+  const { busy, act: confirmed } = useConfirmedAction();
   // Hapus is a change: only for a role that manages devices (the server refuses it to a list-only role)
   const canRemove = canManageDevices(useCanReach());
   const [label, setLabel] = useState('');
   const [rows, setRows] = useState<StateRow[] | null>(null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; row: StateRow } | null>(null);
   const [open, setOpen] = useState<{ kind: 'view' | 'download'; row: StateRow } | null>(null);
-  const [busy, setBusy] = useState(false);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const load = useCallback(async () => {
@@ -89,19 +87,15 @@ export function DeviceStatePage() {
     ),
   );
 
-  const remove = async (row: StateRow) => {
-    if (
-      !id ||
-      !(await confirm({ title: T.deviceStates.removeConfirmTitle, message: T.deviceStates.removeQuestion(row.key) }))
-    )
-      return;
-    setBusy(true);
-    const r = await api.call(contracts.states.remove, { device_id: id, key: row.key });
-    setBusy(false);
-    if (isOk(r)) {
-      notices.success(T.deviceStates.removeSuccess);
-      await load();
-    } else notices.error(failureMessage(r, { fallback: T.deviceStates.removeFailed }));
+  const remove = (row: StateRow) => {
+    if (!id) return;
+    return confirmed({
+      ask: { title: T.deviceStates.removeConfirmTitle, message: T.deviceStates.removeQuestion(row.key) },
+      run: (failed) => callOrThrow(contracts.states.remove, { device_id: id, key: row.key }, failed),
+      success: T.deviceStates.removeSuccess,
+      failed: T.deviceStates.removeFailed,
+      done: load,
+    });
   };
 
   /** the row menu closes shortly after the pointer leaves its button or the menu, unless it enters the other */

@@ -70,6 +70,7 @@ export function DeviceEditTagsPage({ routeKey }: ScreenProps) {
 
   const next = async () => {
     if (chosen.length === 0) {
+      // the same save as the value step (it stays busy while leaving), asked first only when no tag is chosen
       if (await confirm({ message: T.devices.noTagsConfirm })) await save({});
       return;
     }

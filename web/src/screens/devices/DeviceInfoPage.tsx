@@ -22,8 +22,7 @@ import { canManageDevices, DeviceRoute, familySegment } from './deviceRoutes.js'
 import { useCanReach } from '../../shell/grants.js';
 import { getDevice, getFamilyDevice, regenerateBrokerSecret } from './deviceCalls.js';
 import { BrokerSecretPanel, hasBrokerSecret, type ShownSecret } from './BrokerSecretPanel.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
-import { notices } from '../../ui/snackbar/notices.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 
 /** What the general screen shows where the server has no value (the spec: "fixed placeholders"). */
 const PLACEHOLDER = '-';
@@ -116,7 +115,7 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
   const [device, setDevice] = useState<(Device & Record<string, unknown>) | null>(null);
   const [loading, setLoading] = useState(true);
   const [shown, setShown] = useState<ShownSecret | null>(null);
-  const confirm = useConfirm();
+  const { busy: acting, act: confirmed } = useConfirmedAction();
   // a role that only lists devices is refused the call: no button for it
   const canWrite = canManageDevices(useCanReach());
 
@@ -165,23 +164,23 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
     : [];
   const own = device && family ? familyInfoRows(family, device) : [];
 
-  const regenerate = async () => {
-    if (!device || !(await confirm({ message: T.devices.regenerateConfirm }))) return;
-    setLoading(true);
-    try {
-      const r = await regenerateBrokerSecret(device.id);
-      const url = (device.store_mqtt_url ?? device.device_mqtt_url) as string | undefined;
-      setShown({
-        secret: r.secret,
-        username: r.username,
-        brokerUrl: url,
-        connection: device.gateway_connection as GatewayConnection | undefined,
-      });
-    } catch (err) {
-      notices.error(err instanceof Error && err.message ? err.message : T.devices.regenerateFailed);
-    } finally {
-      setLoading(false);
-    }
+  const regenerate = () => {
+    if (!device) return;
+    return confirmed({
+      ask: { message: T.devices.regenerateConfirm },
+      run: () => regenerateBrokerSecret(device.id),
+      failed: T.devices.regenerateFailed,
+      // no notice: the new secret is shown once, beside its copy button
+      done: (r) => {
+        const url = (device.store_mqtt_url ?? device.device_mqtt_url) as string | undefined;
+        setShown({
+          secret: r.secret,
+          username: r.username,
+          brokerUrl: url,
+          connection: device.gateway_connection as GatewayConnection | undefined,
+        });
+      },
+    });
   };
 
   return (
@@ -219,13 +218,13 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
               {T.common.back}
             </Button>
             {device && canWrite && hasBrokerSecret(family) && (
-              <Button variant="outlined" disabled={loading} onClick={() => void regenerate()}>
+              <Button variant="outlined" disabled={loading || acting} onClick={() => void regenerate()}>
                 {T.devices.regenerateSecret}
               </Button>
             )}
           </Stack>
         </CardContent>
-        <LoadingOverlay open={loading} />
+        <LoadingOverlay open={loading || acting} />
       </Card>
     </Box>
   );

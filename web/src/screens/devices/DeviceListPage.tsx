@@ -45,6 +45,7 @@ import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { SearchBox } from '../../ui/SearchBox.js';
 import { ListHeading, PagedTable, usePagedRows } from '../../ui/PagedTable.js';
@@ -69,12 +70,14 @@ export function DeviceListPage() {
   const navigate = useNavigate();
   const canReach = useCanReach();
   const confirm = useConfirm();
+  const { busy: acting, act: confirmed } = useConfirmedAction();
   const [paging, setPagingState] = useState<Paging>(() => readPaging(area.domain));
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<Status[]>([]);
   const [type, setType] = useState('');
   const [tag, setTag] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [working, setBusy] = useState(false);
+  const busy = working || acting;
   const [categories, setCategories] = useState<TagCategory[]>([]);
   const [checked, setChecked] = useState<Map<number, DeviceSummary>>(new Map());
   const [menu, setMenu] = useState<{ anchor: HTMLElement; device: DeviceSummary } | null>(null);
@@ -127,30 +130,21 @@ export function DeviceListPage() {
     if (paging.page !== 0) setPaging({ ...paging, page: 0 });
   };
 
-  const remove = async (d: DeviceSummary) => {
-    if (
-      !(await confirm({
-        title: T.devices.removeConfirmTitle,
-        message: T.devices.removeConfirm(d.name, d.serial_number),
-      }))
-    )
-      return;
-    setBusy(true);
-    try {
-      await removeDevice(d);
-      notices.success(T.devices.removeSuccess);
-      setChecked((prev) => {
-        const next = new Map(prev);
-        next.delete(d.id);
-        return next;
-      });
-      await load();
-    } catch (e) {
-      notices.error(errorOf(e, T.devices.removeFailed));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remove = (d: DeviceSummary) =>
+    confirmed({
+      ask: { title: T.devices.removeConfirmTitle, message: T.devices.removeConfirm(d.name, d.serial_number) },
+      run: () => removeDevice(d),
+      success: T.devices.removeSuccess,
+      failed: T.devices.removeFailed,
+      done: async () => {
+        setChecked((prev) => {
+          const next = new Map(prev);
+          next.delete(d.id);
+          return next;
+        });
+        await load();
+      },
+    });
 
   const onAction = (a: RowAction, d: DeviceSummary) => {
     if (a.kind === 'go') navigate(area.to(a.key, a.params));
@@ -203,7 +197,10 @@ export function DeviceListPage() {
       );
   };
 
-  /** "Hapus device": after one confirmation, each chosen device by the single delete; the failed ones stay chosen */
+  /**
+   * "Hapus device": after one confirmation, each chosen device by the single delete; the failed ones stay chosen. Not a
+   * confirmed action: many calls, and one notice that counts the removed and names each failure.
+   */
   const removeChecked = async () => {
     const chosen = [...checked.values()];
     if (!(await confirm({ title: T.devices.removeConfirmTitle, message: T.devices.bulkRemoveConfirm(chosen.length) })))

@@ -1,9 +1,6 @@
 // The LoRa server calls of the LoRa screens (spec 03 section 2.11; add/edit are ours), as values or a DeviceCallError.
 import { T, contracts, type InputOf, type LoraServer } from '@sentra/contracts';
-import { api } from '../../api/client.js';
 import { callOrThrow } from '../../api/call.js';
-import { isOk } from '../../api/request.js';
-import { callFailure } from '../devices/deviceCalls.js';
 
 export async function listLoraServers(
   input: InputOf<typeof contracts.lora.list>,
@@ -24,11 +21,7 @@ export async function saveLoraServer(input: {
   application_uuid?: string;
 }): Promise<LoraServer> {
   const def = input.id ? contracts.lora.edit : contracts.lora.add;
-  const r = await api.call(def, input as InputOf<typeof contracts.lora.edit>);
-  if (!isOk(r)) {
-    const err = callFailure(r, def, input.id ? T.lora.editFailed : T.lora.addFailed);
-    if (err.code === -12) err.fieldErrors.mac = T.lora.serverMacTaken;
-    throw err;
-  }
-  return r.body.data;
+  // a taken MAC shows under its field (the contract's errorFields)
+  const fallback = input.id ? T.lora.editFailed : T.lora.addFailed;
+  return (await callOrThrow(def, input as InputOf<typeof contracts.lora.edit>, fallback)).data;
 }

@@ -36,13 +36,12 @@ import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
 import { notices } from '../../ui/snackbar/notices.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { accessSummary } from './accessSummary.js';
-import { callAndNotify } from '../../api/call.js';
+import { callAndNotify, callOrThrow } from '../../api/call.js';
 
 type Role = OutputOf<typeof contracts.roles.list>['data'][number];
 type View = 'cards' | 'table';
@@ -157,19 +156,20 @@ function RoleTable({ roles, actions }: { roles: Role[]; actions: RoleActions }) 
 export function RoleListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
-  const confirm = useConfirm();
+  const { busy: acting, act: confirmed } = useConfirmedAction();
   const [params, setParams] = useSearchParams();
   const view: View = params.get('view') === 'table' ? 'table' : 'cards';
   const [term, setTerm] = useState('');
   const [applied, setApplied] = useState('');
   const [roles, setRoles] = useState<Role[] | null>(null);
   const [navsExist, setNavsExist] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const busy = loading || acting;
 
   const load = useCallback(async (name: string) => {
-    setBusy(true);
+    setLoading(true);
     const o = await callAndNotify(contracts.roles.list, name ? { name } : {});
-    setBusy(false);
+    setLoading(false);
     setRoles((prev) => (o.ok ? o.value.data : (prev ?? [])));
   }, []);
 
@@ -197,17 +197,15 @@ export function RoleListPage() {
     editInfo: (r) => navigate(area.to('_role_edit_/{id}', { id: r.id })),
     setAccess: (r) => navigate(area.to('_role_edit_sort_/{id}', { id: r.id })),
     reorder: (r) => navigate(`${area.to('_role_edit_sort_/{id}', { id: r.id })}?step=sort`),
-    remove: async (r) => {
+    remove: (r) => {
       if (view === 'table') return notices.info(T.roles.deleteUnavailable);
-      if (!(await confirm({ message: T.roles.deleteConfirm(r.name) }))) return;
-      setBusy(true);
-      const res = await api.call(contracts.roles.remove, { id: r.id });
-      setBusy(false);
-      if (isOk(res)) {
-        notices.success(T.roles.deleteSuccess);
-        await load(applied);
-      } else
-        notices.error(failureMessage(res, { byCode: contracts.roles.remove.errors, fallback: T.roles.deleteFailed }));
+      return confirmed({
+        ask: { message: T.roles.deleteConfirm(r.name) },
+        run: (failed) => callOrThrow(contracts.roles.remove, { id: r.id }, failed),
+        success: T.roles.deleteSuccess,
+        failed: T.roles.deleteFailed,
+        done: () => load(applied),
+      });
     },
   };
 

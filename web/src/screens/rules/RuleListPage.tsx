@@ -9,10 +9,9 @@ import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { RULE_PAGE_SIZES, T, type Rule } from '@sentra/contracts';
 import { useAppArea } from '../../ui/useAppArea.js';
-import { notices } from '../../ui/snackbar/notices.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { SearchBox } from '../../ui/SearchBox.js';
-import { ListHeading, PagedTable, usePagedRows, type Paging } from '../../ui/PagedTable.js';
+import { ListHeading, PagedTable, usePagedRows, withSavedRow, type Paging } from '../../ui/PagedTable.js';
 import { activateRule, listRules, removeRule } from './ruleCalls.js';
 import { ChoiceDialog, type RuleFormKind } from './ChoiceDialog.js';
 import { EditorRoute, RuleRoute } from './routes.js';
@@ -22,10 +21,9 @@ const S = T.ruleScreens;
 export function RuleListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
-  const confirm = useConfirm();
+  const { busy, act: confirmed } = useConfirmedAction();
   const [search, setSearch] = useState('');
   const [paging, setPaging] = useState<Paging>({ page: 0, size: 10 });
-  const [busy, setBusy] = useState(false);
   /** the open question: a new rule, or the rule to edit */
   const [asking, setAsking] = useState<{ rule: Rule | null } | null>(null);
   const fetchPage = useCallback(
@@ -40,40 +38,25 @@ export function RuleListPage() {
   const goTo = useCallback((page: number) => setPaging((p) => ({ ...p, page })), []);
   const { rows, setRows, total, loading, load } = usePagedRows(fetchPage, { ...paging, goTo });
 
-  const toggle = async (rule: Rule) => {
+  const toggle = (rule: Rule) => {
     const next = !rule.active;
-    if (
-      !(await confirm({
-        title: S.confirmTitle,
-        message: next ? S.confirmEnable(rule.name) : S.confirmDisable(rule.name),
-      }))
-    )
-      return;
-    setBusy(true);
-    try {
-      const saved = await activateRule(rule.id, next);
-      setRows((list) => list?.map((r) => (r.id === saved.id ? saved : r)) ?? list);
-      notices.success(T.rules.activateSuccess);
-    } catch (e) {
-      notices.error(e instanceof Error ? e.message : S.statusFailed);
-    } finally {
-      setBusy(false);
-    }
+    return confirmed({
+      ask: { title: S.confirmTitle, message: next ? S.confirmEnable(rule.name) : S.confirmDisable(rule.name) },
+      run: () => activateRule(rule.id, next),
+      success: T.rules.activateSuccess,
+      failed: S.statusFailed,
+      done: (saved) => setRows(withSavedRow(saved)),
+    });
   };
 
-  const remove = async (rule: Rule) => {
-    if (!(await confirm({ title: S.confirmTitle, message: S.confirmRemove(rule.name) }))) return;
-    setBusy(true);
-    try {
-      await removeRule(rule.id);
-      notices.success(T.rules.removeSuccess);
-      await load();
-    } catch {
-      notices.error(T.rules.removeFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remove = (rule: Rule) =>
+    confirmed({
+      ask: { title: S.confirmTitle, message: S.confirmRemove(rule.name) },
+      run: () => removeRule(rule.id),
+      success: T.rules.removeSuccess,
+      failed: T.rules.removeFailed,
+      done: load,
+    });
 
   const choose = (kind: RuleFormKind) => {
     const rule = asking?.rule ?? null;

@@ -14,10 +14,9 @@ import { useAppArea } from '../../ui/useAppArea.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { SearchBox } from '../../ui/SearchBox.js';
 import { ListHeading, PagedTable, usePagedRows, type Paging } from '../../ui/PagedTable.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { useCanReach } from '../../shell/grants.js';
 import { canManageDevices } from '../devices/deviceRoutes.js';
-import { DeviceCallError } from '../devices/deviceCalls.js';
 import {
   listTagCategories,
   removeTagCategory,
@@ -43,10 +42,9 @@ export function TagListPage() {
   );
   const { rows, total, loading, load } = usePagedRows(fetchPage);
   const canWrite = canManageDevices(useCanReach());
-  const confirm = useConfirm();
+  const { busy, act: confirmed } = useConfirmedAction();
   const [menu, setMenu] = useState<{ anchor: HTMLElement; category: TagCategory } | null>(null);
   const [rename, setRename] = useState<RenameTarget | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const renameCategory = (c: TagCategory) =>
     setRename({
@@ -65,24 +63,13 @@ export function TagListPage() {
     });
 
   /** asks, then deletes; the list reloads either way (something may have changed elsewhere) */
-  const removeWith = async (
+  const removeWith = (
     title: string,
     message: string,
     run: () => Promise<number>,
     success: (n: number) => string,
     failed: string,
-  ) => {
-    if (!(await confirm({ title, message }))) return;
-    setBusy(true);
-    try {
-      notices.success(success(await run()));
-    } catch (e) {
-      notices.error(e instanceof DeviceCallError && e.message ? e.message : failed);
-    } finally {
-      setBusy(false);
-      void load();
-    }
-  };
+  ) => confirmed({ ask: { title, message }, run, success, failed, settled: load });
   const removeCategory = (c: TagCategory) =>
     void removeWith(
       T.tags.removeTitle,

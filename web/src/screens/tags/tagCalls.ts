@@ -5,7 +5,6 @@ import type { z } from 'zod';
 import { api } from '../../api/client.js';
 import { callOrThrow } from '../../api/call.js';
 import { isOk } from '../../api/request.js';
-import { callFailure } from '../devices/deviceCalls.js';
 
 export async function listTagCategories(
   input: InputOf<typeof contracts.tags.list>,
@@ -15,13 +14,8 @@ export async function listTagCategories(
 }
 
 export async function addTagCategory(input: InputOf<typeof contracts.tags.add>): Promise<TagCategory> {
-  const r = await api.call(contracts.tags.add, input);
-  if (!isOk(r)) {
-    const err = callFailure(r, contracts.tags.add, T.tags.addFailed);
-    if (err.code === -12) err.fieldErrors.prefix = T.tags.serverKeyTaken;
-    throw err;
-  }
-  return r.body.data;
+  // a taken key shows under ID (the contract's errorFields)
+  return (await callOrThrow(contracts.tags.add, input, T.tags.addFailed)).data;
 }
 
 export async function addTagOption(

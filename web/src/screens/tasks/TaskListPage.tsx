@@ -7,10 +7,9 @@ import { Box, Button, Chip, IconButton, Switch, TableCell, TableRow, Tooltip, Ty
 import DeleteIcon from '@mui/icons-material/Delete';
 import { T, TASK_PAGE_SIZES, type Task, type TaskPush } from '@sentra/contracts';
 import { useAppArea } from '../../ui/useAppArea.js';
-import { notices } from '../../ui/snackbar/notices.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { SearchBox } from '../../ui/SearchBox.js';
-import { ListHeading, PagedTable, usePagedRows, type Paging } from '../../ui/PagedTable.js';
+import { ListHeading, PagedTable, usePagedRows, withSavedRow, type Paging } from '../../ui/PagedTable.js';
 import { listTasks, removeTask, setTaskNotification } from './taskCalls.js';
 import { statusColor } from './taskStatus.js';
 import { applyPushes, useLiveTasks } from './liveTasks.js';
@@ -22,10 +21,9 @@ const S = T.taskScreens;
 export function TaskListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
-  const confirm = useConfirm();
+  const { busy, act: confirmed } = useConfirmedAction();
   const [search, setSearch] = useState('');
   const [paging, setPaging] = useState<Paging>({ page: 0, size: 5 });
-  const [busy, setBusy] = useState(false);
   const fetchPage = useCallback(
     () =>
       listTasks({ search: search || undefined, page: paging.page, size: paging.size }).then((r) => ({
@@ -45,35 +43,25 @@ export function TaskListPage() {
     if (r.reload) void load();
   });
 
-  const toggleNotification = async (t: Task) => {
+  const toggleNotification = (t: Task) => {
     const next = !t.notification_active;
-    if (!(await confirm({ title: S.confirmTitle, message: next ? S.confirmUnmute(t.title) : S.confirmMute(t.title) })))
-      return;
-    setBusy(true);
-    try {
-      const saved = await setTaskNotification(t.id, next);
-      setRows((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? list);
-      notices.success(T.tasks.notificationSuccess);
-    } catch {
-      notices.error(T.tasks.notificationFailed);
-    } finally {
-      setBusy(false);
-    }
+    return confirmed({
+      ask: { title: S.confirmTitle, message: next ? S.confirmUnmute(t.title) : S.confirmMute(t.title) },
+      run: () => setTaskNotification(t.id, next),
+      success: T.tasks.notificationSuccess,
+      failed: T.tasks.notificationFailed,
+      done: (saved) => setRows(withSavedRow(saved)),
+    });
   };
 
-  const remove = async (t: Task) => {
-    if (!(await confirm({ title: S.confirmTitle, message: S.confirmRemove(t.title) }))) return;
-    setBusy(true);
-    try {
-      await removeTask(t.id);
-      notices.success(T.tasks.removeSuccess);
-      await load();
-    } catch {
-      notices.error(T.tasks.removeFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remove = (t: Task) =>
+    confirmed({
+      ask: { title: S.confirmTitle, message: S.confirmRemove(t.title) },
+      run: () => removeTask(t.id),
+      success: T.tasks.removeSuccess,
+      failed: T.tasks.removeFailed,
+      done: load,
+    });
 
   return (
     <Box>

@@ -21,15 +21,12 @@ import AutorenewIcon from '@mui/icons-material/Autorenew';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { contracts, OPENAPI_PATH, T } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
 import { notices } from '../../ui/snackbar/notices.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { copyText } from '../../ui/clipboard.js';
 import { useAppArea } from '../../ui/useAppArea.js';
-import { callAndNotify, useLoad } from '../../api/call.js';
+import { callAndNotify, callOrThrow, useLoad } from '../../api/call.js';
 
 async function copyToken(token: string) {
   if (await copyText(token)) notices.success(T.refreshToken.copied);
@@ -38,29 +35,32 @@ async function copyToken(token: string) {
 
 export function RefreshTokenPage() {
   const { isTenant } = useAppArea();
-  const confirm = useConfirm();
+  const { busy: acting, act: confirmed } = useConfirmedAction();
   const [token, setToken] = useState<string | null>(null);
-  const [busy, setBusy] = useState(true);
+  const [loading, setLoading] = useState(true);
+  const busy = loading || acting;
   const [shown, setShown] = useState(false);
 
   useLoad(
     () => callAndNotify(contracts.refreshToken.get),
     (o) => {
-      setBusy(false);
+      setLoading(false);
       if (o.ok) setToken(o.value.refresh_token);
     },
     [],
   );
 
-  const regenerate = async () => {
-    if (!(await confirm({ title: T.refreshToken.regenerate, message: T.refreshToken.regenerateConfirm }))) return;
-    setBusy(true);
-    const r = await api.call(contracts.refreshToken.gen, {});
-    setBusy(false);
-    if (!isOk(r)) return notices.error(failureMessage(r, { fallback: T.refreshToken.generateFailed }));
-    setToken(r.body.refresh_token);
-    await copyToken(r.body.refresh_token);
-  };
+  const regenerate = () =>
+    confirmed({
+      ask: { title: T.refreshToken.regenerate, message: T.refreshToken.regenerateConfirm },
+      run: (failed) => callOrThrow(contracts.refreshToken.gen, {}, failed),
+      failed: T.refreshToken.generateFailed,
+      // no notice of its own: copying the new token says so (copyToken)
+      done: async (r) => {
+        setToken(r.refresh_token);
+        await copyToken(r.refresh_token);
+      },
+    });
 
   const label = shown ? T.refreshToken.hide : T.refreshToken.show;
   return (

@@ -6,25 +6,19 @@ import { z } from 'zod';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { AddUserInput, contracts, EditUserInput, T, type OutputOf } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk, resultCode } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
-import { boundField, fieldErrorsOf, fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
+import { boundField, fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { PasswordField } from '../../ui/PasswordField.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { AvatarPicker } from './AvatarPicker.js';
-import { callAndNotify, useLoad } from '../../api/call.js';
+import { CallError, callAndNotify, callOrThrow, notifyCallFailure, useLoad } from '../../api/call.js';
 
 type Role = OutputOf<typeof contracts.roles.list>['data'][number];
 type Field = 'username' | 'first' | 'last' | 'email' | 'pass' | 'passv' | 'role_id';
 
 const EMPTY: Record<Field, string> = { username: '', first: '', last: '', email: '', pass: '', passv: '', role_id: '' };
-/** where a -3 / -4 answer of add or edit belongs */
-const FIELD_OF_CODE: Record<number, Field> = { [-3]: 'username', [-4]: 'email' };
-
 export function UserFormPage({ routeKey }: ScreenProps) {
   const editing = routeKey.startsWith('_user_edit_');
   const { id = '' } = useParams();
@@ -78,7 +72,10 @@ export function UserFormPage({ routeKey }: ScreenProps) {
     const send = async () => {
       if (editing) {
         const parsed = EditUserInput.safeParse({ id: Number(id), ...person });
-        return parsed.success ? api.call(contracts.users.edit, parsed.data) : parsed.error;
+        // 'Edit User Gagal' for every refusal; a taken e-mail shows under its field (the contract's errorFields)
+        return parsed.success
+          ? callOrThrow(contracts.users.edit, parsed.data, { fallback: T.users.editFailed })
+          : parsed.error;
       }
       const parsed = AddUserInput.safeParse({
         username: values.username.trim(),
@@ -87,32 +84,22 @@ export function UserFormPage({ routeKey }: ScreenProps) {
         passv: values.passv,
         email_verification: false,
       });
-      return parsed.success ? api.call(contracts.users.add, parsed.data) : parsed.error;
+      // the add's notice names -3 / -4 / -12 (the contract's errors); a taken username or e-mail shows under its field
+      return parsed.success ? callOrThrow(contracts.users.add, parsed.data, T.users.addFailed) : parsed.error;
     };
     setSaving(true);
-    const r = await send();
-    if (r instanceof z.ZodError) {
-      setSaving(false);
-      return setErrors(fieldErrorsOf(r));
-    }
-    setErrors({});
-    setSaving(false);
-    if (isOk(r)) {
+    try {
+      const r = await send();
+      if (r instanceof z.ZodError) return setErrors(fieldErrorsOf(r));
+      setErrors({});
       notices.success(editing ? T.users.editSuccess : T.users.addSuccess);
       toList();
-      return;
+    } catch (err) {
+      setErrors(err instanceof CallError ? err.fieldErrors : {});
+      notifyCallFailure(err, editing ? T.users.editFailed : T.users.addFailed);
+    } finally {
+      setSaving(false);
     }
-    const fieldErrors = fieldErrorsOfEnvelope(r.body);
-    const code = r.code === 400 ? resultCode(r) : undefined;
-    const field = code !== undefined ? FIELD_OF_CODE[code] : undefined;
-    if (field) fieldErrors[field] = code === -3 ? T.users.usernameTaken : T.users.emailTaken;
-    setErrors(fieldErrors);
-    // add names -3 / -4 (and -12 no role) in its notice; edit says 'Edit User Gagal' (the field shows why)
-    notices.error(
-      editing
-        ? failureMessage(r, { fallback: T.users.editFailed })
-        : failureMessage(r, { byCode: contracts.users.add.errors, fallback: T.users.addFailed }),
-    );
   };
 
   const field = (name: Field, label: string, extra: Partial<React.ComponentProps<typeof TextField>> = {}) => ({

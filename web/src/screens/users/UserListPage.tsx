@@ -25,15 +25,11 @@ import InfoIcon from '@mui/icons-material/Info';
 import KeyIcon from '@mui/icons-material/Key';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
-import { api } from '../../api/client.js';
-import { isOk } from '../../api/request.js';
-import { failureMessage } from '../../api/outcome.js';
-import { notices } from '../../ui/snackbar/notices.js';
-import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { useConfirmedAction } from '../../api/confirmed.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { fullName } from './names.js';
-import { callAndNotify } from '../../api/call.js';
+import { callAndNotify, callOrThrow } from '../../api/call.js';
 
 type UserAccount = OutputOf<typeof contracts.users.list>['data'][number];
 
@@ -42,9 +38,8 @@ export const USER_CARD_HEIGHT = 200;
 export function UserListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
-  const confirm = useConfirm();
+  const { busy, act: confirmed } = useConfirmedAction();
   const [users, setUsers] = useState<UserAccount[] | null>(null);
-  const [busy, setBusy] = useState(false);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; user: UserAccount; level: 'root' | 'manage' } | null>(null);
 
   const load = useCallback(async () => {
@@ -55,16 +50,14 @@ export function UserListPage() {
     void load();
   }, [load]);
 
-  const remove = async (user: UserAccount) => {
-    if (!(await confirm({ message: T.users.deleteConfirm(user.username) }))) return;
-    setBusy(true);
-    const r = await api.call(contracts.users.remove, { id: user.id });
-    if (isOk(r)) {
-      notices.success(T.users.deleteSuccess);
-      await load();
-    } else notices.error(failureMessage(r, { fallback: T.users.deleteFailed }));
-    setBusy(false);
-  };
+  const remove = (user: UserAccount) =>
+    confirmed({
+      ask: { message: T.users.deleteConfirm(user.username) },
+      run: (failed) => callOrThrow(contracts.users.remove, { id: user.id }, failed),
+      success: T.users.deleteSuccess,
+      failed: T.users.deleteFailed,
+      done: load,
+    });
 
   const close = () => setMenu(null);
   const go = (key: string) => () => {

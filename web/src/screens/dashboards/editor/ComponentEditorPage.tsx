@@ -141,7 +141,8 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
     );
   }, [pending, confirm, send]);
 
-  // a save waits for its confirmation (edited card, existing key), then stores the whole conf_dashboard
+  // a save waits for its confirmation (edited card, existing key), then stores the whole conf_dashboard; the editor's
+  // machine owns the question's turn and the call, so this is no useConfirmedAction
   const submit = state?.submit;
   useEffect(() => {
     if (!state || !loaded) return;
