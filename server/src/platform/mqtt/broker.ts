@@ -9,33 +9,21 @@
 // (retained ones to all), and a client id taken over on another thread closes the older connection.
 import fs from 'node:fs';
 import type http from 'node:http';
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
 import { nativeFd } from '../native-fd.js';
 import { workerEntry } from '../worker-entry.js';
-import {
-  asBuffer,
-  unpackMessages,
-  type LoopCommand,
-  type SessionId,
-  type ThreadEvent,
-  type ThreadMessage,
-} from './broker-wire.js';
+import { asBuffer, unpackMessages, type LoopCommand, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
 import { AuthorityRelay } from './authority-relay.js';
 import { BrokerMetrics, type BrokerCounters } from './broker-metrics.js';
+import { BrokerSessions, GONE_KEPT_MS } from './broker-sessions.js';
 import { GatewayPublishes } from './gateway-publishes.js';
 import { AckLedger } from './held-acks.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import { TopicFilters } from './topic-filters.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
-import {
-  DEFAULT_BROKER_THREADS,
-  type Broker,
-  type BrokerAuthority,
-  type BrokerEvents,
-  type MqttIdentity,
-} from './types.js';
+import { DEFAULT_BROKER_THREADS, type Broker, type BrokerEvents } from './types.js';
 import { WebSocketRelay } from './websocket-relay.js';
 import type { SessionStore, StoredMessage } from './persistence/session-store.js';
 import type { WireMessage } from './broker-wire.js';
@@ -85,47 +73,25 @@ interface Thread {
 }
 type V5Properties = { properties?: Record<string, unknown>; expiresAt?: number };
 
-interface Session {
-  identity: MqttIdentity;
-  authority: BrokerAuthority;
-  clientId: string;
-  thread: Thread;
-  /** its granted subscriptions (dropped from its thread's filters when it goes) */
-  filters: string[];
-  /** `connected` was emitted, so `disconnected` must follow */
-  announced: boolean;
-  /** seconds its session outlives the connection (0: a clean session) */
-  keep: number;
-  /** the QoS granted to each of its subscriptions (kept with its session when it goes away) */
-  qos: Map<string, number>;
-  /** when the connection went (its will message may still follow), or when it was accepted, for the sweep */
-  since: number;
-  gone: boolean;
-}
-
-/** a gone session is kept this long: a will message is published after the disconnect is reported */
-const GONE_KEPT_MS = 10_000;
-/** an accepted session that never became ready (the socket dropped before CONNACK) is forgotten after this */
-const UNREADY_KEPT_MS = 60_000;
 export { DROPPED_BY_KEY_LIMIT } from './broker-metrics.js';
 
 export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;
   const native = nativeFd();
   const count = native ? Math.max(1, opts.threads ?? DEFAULT_BROKER_THREADS) : 1;
-  const sessions = new Map<SessionId, Session>();
-  let nextSid = 1;
-  /** client id → the session holding it: MQTT lets a new CONNECT with the same id take the session over, which must
-   * stay a right of the same identity, never a way for one device to kick another */
-  const holders = new Map<string, SessionId>();
-  const relay = new AuthorityRelay(
-    log,
-    (clientId) => {
-      const holder = holders.get(clientId);
-      return holder === undefined ? undefined : sessions.get(holder)?.identity.key;
-    },
-    opts.throttle,
-  );
+  const sessions: BrokerSessions<Thread> = new BrokerSessions<Thread>({
+    connected: (identity, clientId) => emit('connected', identity, clientId),
+    disconnected: (identity, clientId) => emit('disconnected', identity, clientId),
+    // a persistent session nobody took over is kept until its client returns or its time passes
+    away: (session) =>
+      store?.keep(
+        session.clientId,
+        session.identity.key,
+        [...session.qos].map(([topic, qos]) => ({ topic, qos })),
+        Date.now() + session.keep * 1000,
+      ),
+  });
+  const relay = new AuthorityRelay(log, (clientId) => sessions.holderKey(clientId), opts.throttle);
   const listeners: { [E in keyof BrokerEvents]: Set<BrokerEvents[E]> } = {
     connected: new Set(),
     disconnected: new Set(),
@@ -151,37 +117,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
-  /** identities whose connection ended: what they publish now is their will (`Broker.ended`) */
-  const ended = new WeakSet<MqttIdentity>();
-  /** the session is over on its thread: announced, its departure is reported; its subscriptions go */
-  function end(sid: SessionId, session: Session, replaced: boolean) {
-    if (session.gone) return;
-    session.gone = true;
-    ended.add(session.identity);
-    session.since = performance.now();
-    for (const f of session.filters) session.thread.filters.remove(f);
-    // a persistent session nobody took over is kept until its client returns or its time passes
-    if (store && session.keep > 0 && holders.get(session.clientId) === sid) {
-      store.keep(
-        session.clientId,
-        session.identity.key,
-        [...session.qos].map(([topic, qos]) => ({ topic, qos })),
-        Date.now() + session.keep * 1000,
-      );
-    }
-    session.filters = [];
-    if (!replaced && holders.get(session.clientId) === sid) holders.delete(session.clientId);
-    if (session.announced) emit('disconnected', session.identity, session.clientId);
-  }
-
-  /** drops sessions whose will can no longer come, and accepted ones that never became ready */
-  function sweep(now: number) {
-    for (const [sid, s] of sessions) {
-      if ((s.gone && now - s.since > GONE_KEPT_MS) || (!s.announced && !s.gone && now - s.since > UNREADY_KEPT_MS))
-        sessions.delete(sid);
-    }
-  }
-  const sweeper = setInterval(() => sweep(performance.now()), GONE_KEPT_MS);
+  const sweeper = setInterval(() => sessions.sweep(), GONE_KEPT_MS);
   sweeper.unref();
 
   // --- the threads ---
@@ -285,33 +221,18 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
             log.debug(`MQTT client ${clientId} refused: ${r.message}`);
             return send(thread, { t: 'authAnswer', req, returnCode: r.returnCode, message: r.message });
           }
-          const sid = nextSid++;
           const keep = ev.session?.keep ?? 0;
-          sessions.set(sid, {
-            ...r,
-            clientId,
-            thread,
-            filters: [],
-            qos: new Map(),
-            keep,
-            announced: false,
-            since: performance.now(),
-            gone: false,
-          });
-          // an authority that hands out the same identity object again: connected anew, it has not ended
-          ended.delete(r.identity);
-          // the client id is this session's from now on (its CONNACK may go out before `ready` comes back here); the
-          // same id still connected through another thread is taken over (MQTT-3.1.4-2; within a thread aedes does it)
-          const before = holders.get(clientId);
-          const older = before === undefined ? undefined : sessions.get(before);
-          if (older && !older.gone && older.thread !== thread) send(older.thread, { t: 'kick', sids: [before!] });
-          holders.set(clientId, sid);
+          const { sid, older: taken } = sessions.open(r, clientId, thread, keep);
+          // the same id still connected through another thread is taken over (MQTT-3.1.4-2; within a thread aedes
+          // does it)
+          const older = taken?.session;
+          if (taken && taken.session.thread !== thread) send(taken.session.thread, { t: 'kick', sids: [taken.sid] });
           // its stored session, if it keeps one: from the store (its client was away), or from the connection it takes
           // over (still up: its subscriptions continue); a clean session ends a stored one
           const discard = keep === 0 || (ev.session?.discard ?? true);
           const stored = store?.take(clientId, r.identity.key, discard);
           const live =
-            !discard && older && !older.gone && older.identity.key === r.identity.key && older.keep > 0
+            !discard && older && older.identity.key === r.identity.key && older.keep > 0
               ? { subscriptions: [...older.qos].map(([topic, qos]) => ({ topic, qos })), queued: [] }
               : undefined;
           // its subscriptions under the rights its identity has now (they may have changed while it was away)
@@ -333,37 +254,18 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         send(thread, { t: 'authzAnswer', req: ev.req, ok, ...(scope && { scope }) });
         break;
       }
-      case 'ready': {
-        const session = sessions.get(ev.sid);
-        if (!session || session.gone) return;
-        session.announced = true;
-        emit('connected', session.identity, ev.clientId);
+      case 'ready':
+        sessions.ready(ev.sid, ev.clientId);
         break;
-      }
-      case 'gone': {
-        const session = sessions.get(ev.sid);
-        if (session) end(ev.sid, session, ev.replaced);
+      case 'gone':
+        sessions.end(ev.sid, ev.replaced);
         break;
-      }
       case 'subs':
-      case 'unsubs': {
-        const session = sessions.get(ev.sid);
-        if (!session || session.gone) return;
-        for (const [i, f] of ev.filters.entries()) {
-          if (ev.e === 'subs') {
-            session.filters.push(f);
-            thread.filters.add(f);
-            session.qos.set(f, ev.qos?.[i] ?? 0);
-          } else {
-            session.qos.delete(f);
-            const at = session.filters.indexOf(f);
-            if (at < 0) continue;
-            session.filters.splice(at, 1);
-            thread.filters.remove(f);
-          }
-        }
+        sessions.subscribed(ev.sid, ev.filters, ev.qos);
         break;
-      }
+      case 'unsubs':
+        sessions.unsubscribed(ev.sid, ev.filters);
+        break;
       case 'published':
         publishes.answered(ev.req, ev.error);
         break;
@@ -429,7 +331,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
 
   /** what a thread held is gone with it */
   function lost(thread: Thread, err: Error) {
-    for (const [sid, s] of sessions) if (s.thread === thread) end(sid, s, false);
+    sessions.endAllOf(thread);
     publishes.failAll(err);
     if (thread.index === 0) relayed.dropAll();
   }
@@ -460,21 +362,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       });
     },
     disconnect(match) {
-      const kicks = new Map<Thread, SessionId[]>();
       // sessions not announced yet too: the thread may have sent CONNACK before its `ready` reached the event loop
-      for (const [sid, session] of sessions) {
-        if (session.gone) continue;
-        let hit = false;
-        try {
-          hit = match(session.identity);
-        } catch (err) {
-          log.error('broker disconnect matcher failed', err);
-        }
-        if (!hit) continue;
-        const sids = kicks.get(session.thread);
-        if (sids) sids.push(sid);
-        else kicks.set(session.thread, [sid]);
-      }
+      const kicks = sessions.matching(match, (err) => log.error('broker disconnect matcher failed', err));
       let n = 0;
       for (const [thread, sids] of kicks) {
         send(thread, { t: 'kick', sids });
@@ -497,12 +386,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return store?.unqueue(topic, payload, identityKey) ?? false;
     },
     ended(identity) {
-      return ended.has(identity);
+      return sessions.hasEnded(identity);
     },
     connected() {
-      const out: MqttIdentity[] = [];
-      for (const s of sessions.values()) if (s.announced && !s.gone) out.push(s.identity);
-      return out;
+      return sessions.connected();
     },
     get port() {
       return boundPort;
