@@ -1,0 +1,22 @@
+// What the demo installs, card for card: the dashboards `installDemoDashboards` adds (label, path, description and
+// conf_dashboard), kept in a snapshot so a change to how they are built that changes what they hold is seen.
+import { describe, expect, it } from 'vitest';
+import { DEMO_FLEET, demoDashboards } from './demo.js';
+import { planFleet } from './fleet/plan.js';
+
+describe('the demo dashboards', () => {
+  const plans = planFleet({ ...DEMO_FLEET, domain: 'demo' });
+  const devices = plans.map((plan) => ({ plan, id: 1000 + plan.index }));
+
+  it('come out as they did, card for card, for the demo fleet', () => {
+    expect(demoDashboards(devices)).toMatchSnapshot();
+  });
+
+  it('come out as they did without Tasmota plugs (the plug cards left out)', () => {
+    expect(demoDashboards(devices.filter((d) => d.plan.family !== 'tasmota'))).toMatchSnapshot();
+  });
+
+  it('follow the seed: products and machines are read from the devices as they report', () => {
+    expect(demoDashboards(devices, 'another seed')).toMatchSnapshot();
+  });
+});
