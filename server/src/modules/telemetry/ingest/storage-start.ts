@@ -70,7 +70,6 @@ export function startTelemetryStorage(o: StorageStartOptions) {
 
   return {
     origin,
-    journaled,
     executor,
     recent,
     points,

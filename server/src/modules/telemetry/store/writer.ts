@@ -72,7 +72,7 @@ export function createTelemetryWriter(o: WriterOptions) {
         chunkPoints: o.compactChunkPoints,
         maxChunkPoints: o.compactMaxChunkPoints,
         queuedPoints: () => queue.points,
-        hurry: () => batches.hurrying,
+        hurry: () => batches.hurrying, // draining or closing: every point held is due
       })
     : null;
   const stats = createWriterStats(queue, compaction, { threaded: o.executor.threaded, journal: recent !== null });
