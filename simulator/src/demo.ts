@@ -12,7 +12,9 @@ import {
   tagsContract,
   type CardTypeCode,
   type ComponentInput,
+  type ComponentView,
   type ConfDashboardInput,
+  type UnitCode,
 } from '@sentra/contracts';
 import { pool, RestClient, RestError } from './fleet/rest.js';
 import { PROFILES, Simulation, type ProfileName, type Reading } from './profiles/index.js';
@@ -219,6 +221,51 @@ function powerToggle(key: string, plug: DemoDevice, title: string, x: number, y:
   };
 }
 
+/** the series a card reads: a device's sensor and configtype */
+interface Source {
+  device_id: number;
+  sensor: string;
+  config: string;
+}
+
+/**
+ * A value card (SINGLE_VALUE_CARD, one cell) as a row of a table: its key and cell, its query on the source device (a
+ * day's figure, USAGE or MAX, is read over the view's day), the param it reads (or [param, subparam]), and its view:
+ * unit type, title, unit and any more view fields (decimals and the like).
+ */
+type ValueCardRow = [
+  key: string,
+  x: number,
+  y: number,
+  query: 'LATEST' | 'USAGE' | 'MAX',
+  series: string | [param: string, subparam: string],
+  type: UnitCode,
+  title: string,
+  unit: string,
+  more?: Omit<ComponentView, 'type' | 'title' | 'unit'>,
+];
+
+function valueCard(source: Source, [key, x, y, query, series, type, title, unit, more]: ValueCardRow): ComponentInput {
+  const [param, subparam] = typeof series === 'string' ? [series] : series;
+  return {
+    key,
+    cat: 'SINGLE_VALUE_CARD',
+    x,
+    y,
+    w: 1,
+    h: 1,
+    model: {
+      value: { query, queryType: 'device', ...source, param, ...(subparam === undefined ? {} : { subparam }) },
+      ...(query === 'LATEST' ? {} : { filter: today }),
+    },
+    view: { type, title, unit, ...more },
+  };
+}
+
+/** the value cards of a table, all reading one source device */
+const valueCards = (source: Source, rows: readonly ValueCardRow[]): ComponentInput[] =>
+  rows.map((row) => valueCard(source, row));
+
 const label = (s: string) => s.toLowerCase().slice(0, 16);
 
 /**
@@ -266,46 +313,12 @@ export function demoDashboards(
           },
           view: { title: 'Arus', unit: 'A' },
         },
-        {
-          key: 'daya',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 2,
-          y: 1,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'power', subparam: 'total' } },
-          view: { type: 'KW', title: 'Daya total', unit: 'kW' },
-        },
-        {
-          key: 'kwh_hari_ini',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 3,
-          y: 1,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'USAGE', queryType: 'device', ...s, param: 'energy' }, filter: today },
-          view: { type: 'KWH', title: 'Pemakaian hari ini', unit: 'kWh' },
-        },
-        {
-          key: 'cos_phi',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 2,
-          y: 2,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'pf', subparam: 'r' } },
-          view: { type: 'CUSTOM', title: 'Faktor daya R', unit: '' },
-        },
-        {
-          key: 'frekuensi',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 3,
-          y: 2,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'LATEST', queryType: 'device', ...s, param: 'frequency' } },
-          view: { type: 'CUSTOM', title: 'Frekuensi', unit: 'Hz' },
-        },
+        ...valueCards(s, [
+          ['daya', 2, 1, 'LATEST', ['power', 'total'], 'KW', 'Daya total', 'kW'],
+          ['kwh_hari_ini', 3, 1, 'USAGE', 'energy', 'KWH', 'Pemakaian hari ini', 'kWh'],
+          ['cos_phi', 2, 2, 'LATEST', ['pf', 'r'], 'CUSTOM', 'Faktor daya R', ''],
+          ['frekuensi', 3, 2, 'LATEST', 'frequency', 'CUSTOM', 'Frekuensi', 'Hz'],
+        ]),
         {
           key: 'daya_fasa',
           cat: 'LINE_CHART_CARD',
@@ -425,16 +438,22 @@ export function demoDashboards(
       conf_dashboard: dashboard([
         title('judul', fuel.plan.name, 0),
         ...charts.map((c, i): ComponentInput => ({ ...c, x: (i % 2) * 2, y: 1 + 2 * Math.floor(i / 2) })),
-        ...products.slice(0, 4).map((p, i): ComponentInput => ({
-          key: `level_${i + 1}`,
-          cat: 'SINGLE_VALUE_CARD',
-          x: i,
-          y: below,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'LATEST', queryType: 'device', ...tank, param: p, subparam: 'level' } },
-          view: { type: 'PERCENTAGE', title: `Level ${p}`, unit: '%', decimal: 1 },
-        })),
+        ...valueCards(
+          tank,
+          products
+            .slice(0, 4)
+            .map((p, i): ValueCardRow => [
+              `level_${i + 1}`,
+              i,
+              below,
+              'LATEST',
+              [p, 'level'],
+              'PERCENTAGE',
+              `Level ${p}`,
+              '%',
+              { decimal: 1 },
+            ]),
+        ),
         {
           key: 'semua_spbu',
           cat: 'LIST_CARD',
@@ -471,39 +490,11 @@ export function demoDashboards(
       desc: `Outlet ${laundry.plan.name}: mesin cuci dan pengering nyala/mati, jumlah pemakaian, transaksi vending`,
       conf_dashboard: dashboard([
         title('judul', `Outlet ${laundry.plan.name}`, 0),
-        {
-          key: 'transaksi',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 0,
-          y: 1,
-          w: 1,
-          h: 1,
-          model: {
-            value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'transactions' },
-            filter: today,
-          },
-          view: { type: 'CUSTOM', title: 'Transaksi hari ini', unit: 'x', decimal: 0 },
-        },
-        {
-          key: 'penjualan',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 1,
-          y: 1,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'USAGE', queryType: 'device', ...m('vending'), param: 'sales' }, filter: today },
-          view: { type: 'RUPIAH', title: 'Penjualan hari ini', unit: 'Rp', unit_front: true, decimal: 0 },
-        },
-        {
-          key: 'mesin_jalan',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 2,
-          y: 1,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'LATEST', queryType: 'device', ...m('vending'), param: 'running' } },
-          view: { type: 'CUSTOM', title: 'Mesin berjalan', unit: 'unit', decimal: 0 },
-        },
+        ...valueCards(m('vending'), [
+          ['transaksi', 0, 1, 'USAGE', 'transactions', 'CUSTOM', 'Transaksi hari ini', 'x', { decimal: 0 }],
+          ['penjualan', 1, 1, 'USAGE', 'sales', 'RUPIAH', 'Penjualan hari ini', 'Rp', { unit_front: true, decimal: 0 }],
+          ['mesin_jalan', 2, 1, 'LATEST', 'running', 'CUSTOM', 'Mesin berjalan', 'unit', { decimal: 0 }],
+        ]),
         {
           key: 'cuci_nyala',
           cat: 'PIE_CHART_CARD',
@@ -600,25 +591,9 @@ export function demoDashboards(
         ...(machinePlug
           ? [
               powerToggle('mesin_tasmota', machinePlug, machinePlug.plan.name, 1, 6),
-              {
-                key: 'daya_mesin',
-                cat: 'SINGLE_VALUE_CARD',
-                x: 2,
-                y: 6,
-                w: 1,
-                h: 1,
-                model: {
-                  value: {
-                    query: 'LATEST',
-                    queryType: 'device',
-                    device_id: machinePlug.id,
-                    sensor: 'ENERGY',
-                    config: 'data',
-                    param: 'Power',
-                  },
-                },
-                view: { type: 'WATT', title: 'Daya mesin', unit: 'W', decimal: 0 },
-              } satisfies ComponentInput,
+              ...valueCards({ device_id: machinePlug.id, sensor: 'ENERGY', config: 'data' }, [
+                ['daya_mesin', 2, 6, 'LATEST', 'Power', 'WATT', 'Daya mesin', 'W', { decimal: 0 }],
+              ]),
             ]
           : []),
       ]),
@@ -636,46 +611,22 @@ export function demoDashboards(
       conf_dashboard: dashboard(
         [
           title('judul', `Lingkungan — ${env.plan.name}`, 0),
-          {
-            key: 'suhu',
-            cat: 'SINGLE_VALUE_CARD',
-            x: 0,
-            y: 1,
-            w: 1,
-            h: 1,
-            model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'temperature' } },
-            view: { type: 'TEMP_CELCIUS', title: 'Suhu', unit: '°C', decimal: 1 },
-          },
-          {
-            key: 'kelembapan',
-            cat: 'SINGLE_VALUE_CARD',
-            x: 1,
-            y: 1,
-            w: 1,
-            h: 1,
-            model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'humidity' } },
-            view: { type: 'HUMIDITY', title: 'Kelembapan', unit: '%', decimal: 0 },
-          },
-          {
-            key: 'tekanan',
-            cat: 'SINGLE_VALUE_CARD',
-            x: 2,
-            y: 1,
-            w: 1,
-            h: 1,
-            model: { value: { query: 'LATEST', queryType: 'device', ...e, param: 'pressure' } },
-            view: { type: 'PRESSURE_AIR', title: 'Tekanan udara', unit: 'hPa', decimal: 1, full_number: true },
-          },
-          {
-            key: 'suhu_maks',
-            cat: 'SINGLE_VALUE_CARD',
-            x: 3,
-            y: 1,
-            w: 1,
-            h: 1,
-            model: { value: { query: 'MAX', queryType: 'device', ...e, param: 'temperature' }, filter: today },
-            view: { type: 'TEMP_CELCIUS', title: 'Suhu maksimum', unit: '°C', decimal: 1 },
-          },
+          ...valueCards(e, [
+            ['suhu', 0, 1, 'LATEST', 'temperature', 'TEMP_CELCIUS', 'Suhu', '°C', { decimal: 1 }],
+            ['kelembapan', 1, 1, 'LATEST', 'humidity', 'HUMIDITY', 'Kelembapan', '%', { decimal: 0 }],
+            [
+              'tekanan',
+              2,
+              1,
+              'LATEST',
+              'pressure',
+              'PRESSURE_AIR',
+              'Tekanan udara',
+              'hPa',
+              { decimal: 1, full_number: true },
+            ],
+            ['suhu_maks', 3, 1, 'MAX', 'temperature', 'TEMP_CELCIUS', 'Suhu maksimum', '°C', { decimal: 1 }],
+          ]),
           {
             key: 'tren_suhu',
             cat: 'LINE_CHART_CARD',
@@ -712,25 +663,19 @@ export function demoDashboards(
           ...(envPlug
             ? [
                 powerToggle('kipas', envPlug, 'Kipas ruang server', 0, 6),
-                {
-                  key: 'suhu_kipas',
-                  cat: 'SINGLE_VALUE_CARD',
-                  x: 1,
-                  y: 6,
-                  w: 1,
-                  h: 1,
-                  model: {
-                    value: {
-                      query: 'LATEST',
-                      queryType: 'device',
-                      device_id: envPlug.id,
-                      sensor: 'BME280',
-                      config: 'data',
-                      param: 'Temperature',
-                    },
-                  },
-                  view: { type: 'TEMP_CELCIUS', title: 'Suhu ruang server', unit: '°C', decimal: 1 },
-                } satisfies ComponentInput,
+                ...valueCards({ device_id: envPlug.id, sensor: 'BME280', config: 'data' }, [
+                  [
+                    'suhu_kipas',
+                    1,
+                    6,
+                    'LATEST',
+                    'Temperature',
+                    'TEMP_CELCIUS',
+                    'Suhu ruang server',
+                    '°C',
+                    { decimal: 1 },
+                  ],
+                ]),
               ]
             : []),
         ],
@@ -872,26 +817,10 @@ export function demoDashboards(
           },
           view: { title: tracker.plan.name, decimal: 5, axis_x: 'Bujur', axis_y: 'Lintang' },
         },
-        {
-          key: 'kecepatan',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 0,
-          y: 3,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'LATEST', queryType: 'device', ...g, param: 'speed' } },
-          view: { type: 'CUSTOM', title: 'Kecepatan', unit: 'km/j', decimal: 0 },
-        },
-        {
-          key: 'jarak_hari_ini',
-          cat: 'SINGLE_VALUE_CARD',
-          x: 1,
-          y: 3,
-          w: 1,
-          h: 1,
-          model: { value: { query: 'USAGE', queryType: 'device', ...g, param: 'odometer' }, filter: today },
-          view: { type: 'CUSTOM', title: 'Jarak hari ini', unit: 'km', decimal: 1 },
-        },
+        ...valueCards(g, [
+          ['kecepatan', 0, 3, 'LATEST', 'speed', 'CUSTOM', 'Kecepatan', 'km/j', { decimal: 0 }],
+          ['jarak_hari_ini', 1, 3, 'USAGE', 'odometer', 'CUSTOM', 'Jarak hari ini', 'km', { decimal: 1 }],
+        ]),
         {
           key: 'semua_armada',
           cat: 'LIST_CARD',

@@ -1,0 +1,62 @@
+// Committed telemetry to its listeners (live cards, device data, rules). With NATS each message is stored by one
+// gateway of the writer queue group: it publishes what it stored on `stored.<app>.<device>`, and every other gateway
+// serves its own listeners from there, its latest-value cache kept current the same way.
+import type { Bus, BusSubscription } from '../../../platform/bus/types.js';
+import type { Logger } from '../../../platform/log.js';
+import type { CommittedTelemetry } from '../message.js';
+import { noteLatest, type SeriesRegistry } from '../store/series.js';
+
+export interface CommittedFanOutOptions {
+  log: Logger;
+  series: Pick<SeriesRegistry, 'byId'>;
+  /** share commits with the other gateways on this bus (scale-out over NATS) */
+  share: Bus | null;
+  /** this gateway's name on the bus */
+  origin: string;
+  /** the pipeline is closing: other gateways' commits are no longer heard */
+  closing: () => boolean;
+}
+
+export function createCommittedFanOut(o: CommittedFanOutOptions) {
+  const listeners = new Set<(b: CommittedTelemetry) => void>();
+
+  function tell(b: CommittedTelemetry) {
+    for (const fn of listeners) {
+      try {
+        fn(b);
+      } catch (err) {
+        o.log.error('telemetry subscribe listener failed', err);
+      }
+    }
+  }
+
+  const shared: BusSubscription | undefined = o.share?.subscribe<{ origin: string; batch: CommittedTelemetry }>(
+    'stored.>',
+    ({ data }) => {
+      if (data.origin === o.origin || o.closing()) return;
+      for (const p of data.batch.points) {
+        const s = o.series.byId(p.seriesId);
+        if (s) noteLatest(s, p);
+      }
+      if (listeners.size) tell(data.batch);
+    },
+  );
+
+  return {
+    /** a listener of every committed message (only what was stored); returns the unsubscribe */
+    subscribe(listener: (b: CommittedTelemetry) => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    /** this gateway's writer committed `batches` */
+    committed(batches: CommittedTelemetry[]): void {
+      if (listeners.size) for (const b of batches) tell(b);
+      // scale-out: the other gateway processes' viewers (live cards, device data) hear what this one stored
+      if (o.share)
+        for (const b of batches) o.share.publish(`stored.${b.appId}.${b.deviceId}`, { origin: o.origin, batch: b });
+    },
+    close(): void {
+      shared?.unsubscribe();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// One MQTT message on its way in: the device (resolver) → its family's uplink → normalised points and states on their
+// series → handed on (the bus or the writer's queue), its acknowledgement held until the writer settles it. Every
+// message turned away is counted by reason and device; a LoRa network server's events are counted by kind.
+import type { Logger } from '../../../platform/log.js';
+import type { AckRelease, MqttIdentity } from '../../../platform/mqtt/types.js';
+import {
+  adaptMessage,
+  type DeviceContext,
+  type DeviceResolver,
+  type RejectReason,
+} from '../../devices/families/index.js';
+import type { TelemetryMessage } from '../message.js';
+import type { HeldAcks } from './acks.js';
+import { normalise, type NormaliseOptions } from './normalise.js';
+import type { IngestRejects } from './rejects.js';
+
+export type IngestOutcome = 'queued' | 'ignored' | RejectReason;
+
+/** the event kinds of ChirpStack v4's MQTT integration, counted one by one in `lora_events` (others as `other`) */
+const LORA_EVENTS = new Set(['up', 'join', 'status', 'ack', 'txack', 'log', 'location', 'integration']);
+
+export interface MessageIngestOptions {
+  log: Logger;
+  now: () => number;
+  maxPayloadBytes: number;
+  /** the device registry's resolver as it is now (null: no device is known) */
+  resolver: () => DeviceResolver | null;
+  /** the pipeline is closing: nothing more is taken */
+  closed: () => boolean;
+  rejects: IngestRejects;
+  normalising: NormaliseOptions;
+  acks: HeldAcks;
+  /** hands a queued message on (the bus, or the writer's queue) */
+  deliver: (m: TelemetryMessage, ctx: DeviceContext) => void;
+}
+
+export function createMessageIngest(o: MessageIngestOptions) {
+  const counters = {
+    received_messages: 0,
+    queued_messages: 0,
+    ignored_messages: 0,
+    clock_fallbacks: 0,
+  };
+  /** a LoRa network server's events by kind (ChirpStack v4: up, join, status, ack, txack, log, location, integration),
+   * whether or not they carry data to store */
+  const loraEvents: Record<string, number> = {};
+  function countLoraEvent(topic: string) {
+    const at = topic.lastIndexOf('/event/');
+    const kind = at < 0 ? 'other' : topic.slice(at + 7);
+    const key = LORA_EVENTS.has(kind) ? kind : 'other';
+    loraEvents[key] = (loraEvents[key] ?? 0) + 1;
+  }
+
+  function resolve(identity: MqttIdentity, topic?: string) {
+    const resolver = o.resolver();
+    if (!resolver) return null;
+    try {
+      return resolver.resolveDevice(identity, topic);
+    } catch (err) {
+      o.log.error('device resolver failed', err);
+      return null;
+    }
+  }
+
+  function ingestOne(
+    identity: MqttIdentity,
+    topic: string,
+    payload: Buffer,
+    qos: 0 | 1 | 2,
+    hold?: () => AckRelease,
+  ): IngestOutcome {
+    const { rejects } = o;
+    counters.received_messages++;
+    if (o.closed()) {
+      // not stored, so not acknowledged: the device sends it again to the next gateway
+      if (qos > 0) hold?.()(false);
+      return rejects.count('closed', undefined);
+    }
+    const ctx = resolve(identity, topic);
+    if (!ctx) return rejects.count('unknown_device', undefined);
+    if (ctx.devEui !== undefined) countLoraEvent(topic);
+    if (ctx.disabled) return rejects.count('disabled', ctx.deviceId);
+    const res = adaptMessage(ctx, topic, payload, o.maxPayloadBytes);
+    if (!res.ok) return rejects.count(res.reason, ctx.deviceId);
+    const { message: m, clockFallback } = normalise(o.normalising, ctx, res.out, qos, o.now());
+    if (clockFallback) counters.clock_fallbacks++;
+    if (!m) {
+      counters.ignored_messages++;
+      return 'ignored';
+    }
+    counters.queued_messages++;
+    // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
+    // gateway stores it reports the commit back (docs/decisions/ingest.md)
+    if (qos > 0 && hold) o.acks.hold(m, hold());
+    o.deliver(m, ctx);
+    return 'queued';
+  }
+
+  return {
+    /** One message from an authorised client; a queued QoS 1 or 2 message holds its acknowledgement (`hold`). */
+    ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2 = 0, hold?: () => AckRelease) {
+      try {
+        return ingestOne(identity, topic, payload, qos, hold);
+      } catch (err) {
+        // not stored (its new series could not be written: the database busy or failing), so not acknowledged either:
+        // its connection closes and the device sends it again. Without a hold the broker would acknowledge it.
+        if (qos > 0) hold?.()(false);
+        throw err;
+      }
+    },
+    counters,
+    loraEvents,
+  };
+}
