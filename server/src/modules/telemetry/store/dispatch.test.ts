@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TelemetryMessage } from '../message.js';
 import { BatchDispatch, ROLLUP_CHUNK_ROWS, type DispatchOptions, type InFlight } from './dispatch.js';
 import { createRollupKeeper, ROLLUP_ROW } from './rollups.js';
-import type { WriteBatch, WriteResult } from './write-batch.js';
+import { emptyWriteResult, type WriteBatch } from './write-batch.js';
 import { WriteQueue } from './write-queue.js';
 import type { WriteDone } from './writer-thread.js';
 
@@ -14,16 +14,7 @@ const msg = (qos: 0 | 1, seriesIds: number[]): TelemetryMessage => ({
   states: [],
   points: seriesIds.map((seriesId) => ({ seriesId, ts: 1, num: 1, text: null })),
 });
-const result = (id: number): WriteResult => ({
-  id,
-  duplicates: new Int32Array(0),
-  appliedStates: [],
-  refusedStates: [],
-  rollupRows: 0,
-  ms: 0,
-  startedAt: 0,
-  endedAt: 0,
-});
+const result = emptyWriteResult;
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 /** a dispatch over an executor that holds each batch until the test answers it */

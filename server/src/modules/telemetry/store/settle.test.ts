@@ -6,7 +6,7 @@ import type { InFlight } from './dispatch.js';
 import { createRollupKeeper } from './rollups.js';
 import type { SeriesInfo } from './series.js';
 import { BatchSettle, MAX_WRITE_ATTEMPTS, STORAGE_RETRY_MAX_MS, STORAGE_RETRY_MIN_MS } from './settle.js';
-import type { WriteResult } from './write-batch.js';
+import { emptyWriteResult, type WriteResult } from './write-batch.js';
 import { WriteQueue } from './write-queue.js';
 import { createWriterStats } from './writer-stats.js';
 
@@ -30,17 +30,7 @@ const seriesInfo = (id: number, datatype: SeriesInfo['datatype']): SeriesInfo =>
   latest: null,
   lastStampedTs: 0,
 });
-const ok = (extra: Partial<WriteResult> = {}): WriteResult => ({
-  id: 1,
-  duplicates: new Int32Array(0),
-  appliedStates: [],
-  refusedStates: [],
-  rollupRows: 0,
-  ms: 2,
-  startedAt: 0,
-  endedAt: 0,
-  ...extra,
-});
+const ok = (extra: Partial<WriteResult> = {}): WriteResult => ({ ...emptyWriteResult(1), ms: 2, ...extra });
 
 function setUp() {
   const logged: string[] = [];

@@ -47,6 +47,18 @@ export interface WriteResult {
   endedAt: number;
 }
 
+/** what a batch's write answers before it did anything: nothing duplicate, no state changed, no time yet */
+export const emptyWriteResult = (id: number, startedAt = 0): WriteResult => ({
+  id,
+  duplicates: new Int32Array(0),
+  appliedStates: [],
+  refusedStates: [],
+  rollupRows: 0,
+  ms: 0,
+  startedAt,
+  endedAt: 0,
+});
+
 /**
  * Point indices ordered by (series, ts), so each series' pages of the clustered table are touched once. Points of one
  * series nearly always arrive in time order: bucket by series, sort the series ids (a typed-array sort), and sort a
@@ -185,16 +197,7 @@ export function createBatchStore(sqlite: Database.Database) {
     write(b: WriteBatch): WriteResult {
       const started = performance.now();
       const startedAt = performance.timeOrigin + started;
-      const out: WriteResult = {
-        id: b.id,
-        duplicates: new Int32Array(0),
-        appliedStates: [],
-        refusedStates: [],
-        rollupRows: 0,
-        ms: 0,
-        startedAt,
-        endedAt: 0,
-      };
+      const out = emptyWriteResult(b.id, startedAt);
       run.immediate(b, out);
       out.ms = performance.now() - started;
       out.endedAt = performance.timeOrigin + performance.now();

@@ -3,7 +3,7 @@ import { createLogger } from '../../../platform/log.js';
 import { createRecentPoints } from '../read/recent.js';
 import { createRollupKeeper } from './rollups.js';
 import type { SeriesRegistry } from './series.js';
-import type { WriteBatch, WriteResult } from './write-batch.js';
+import { emptyWriteResult, type WriteBatch } from './write-batch.js';
 import type { BatchExecutor } from './writer-thread.js';
 import { COMPACT_YIELD_POINTS } from './compaction.js';
 import { createTelemetryWriter, type TelemetryMessage } from './writer.js';
@@ -26,16 +26,7 @@ function executor(fail = () => false) {
     submit(batch, done) {
       batches.push(batch);
       if (fail()) return done(new Error('disk I/O error'));
-      const r: WriteResult = {
-        id: batch.id,
-        duplicates: new Int32Array(0),
-        appliedStates: [],
-        refusedStates: [],
-        rollupRows: 0,
-        ms: 0,
-        startedAt: 0,
-        endedAt: 0,
-      };
+      const r = emptyWriteResult(batch.id);
       done(null, r);
     },
     close: async () => {},
