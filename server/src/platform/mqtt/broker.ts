@@ -7,21 +7,17 @@
 // arrives here in packed runs, in order, as `message` events of their identities. Between threads it plays the
 // broker: the gateway's publishes go to every thread, a client's publish to the threads whose sessions subscribed
 // (retained ones to all), and a client id taken over on another thread closes the older connection.
-import fs from 'node:fs';
 import type http from 'node:http';
 import type { EventLoopUtilization } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
 import { nativeFd } from '../native-fd.js';
-import { workerEntry } from '../worker-entry.js';
-import { asBuffer, unpackMessages, type LoopCommand, type ThreadEvent, type ThreadMessage } from './broker-wire.js';
+import { asBuffer, unpackMessages, type LoopCommand, type ThreadEvent } from './broker-wire.js';
 import { AuthorityRelay } from './authority-relay.js';
 import { BrokerMetrics, type BrokerCounters } from './broker-metrics.js';
 import { BrokerSessions, GONE_KEPT_MS } from './broker-sessions.js';
+import { BrokerThreads, type BrokerThread, type V5Properties } from './broker-threads.js';
 import { GatewayPublishes } from './gateway-publishes.js';
-import { AckLedger } from './held-acks.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
-import { TopicFilters } from './topic-filters.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
 import { DEFAULT_BROKER_THREADS, type Broker, type BrokerEvents } from './types.js';
 import { WebSocketRelay } from './websocket-relay.js';
@@ -59,19 +55,7 @@ export interface BrokerOptions {
   store?: SessionStore;
 }
 
-interface Thread {
-  index: number;
-  worker: Worker;
-  /** subscriptions of this thread's sessions, for publishes of sessions on other threads */
-  filters: TopicFilters;
-  /** its held acknowledgements (QoS 1 and 2), released once what they acknowledge is stored */
-  acks: AckLedger;
-  /** runs of packed messages taken since the thread was last told (its handover bound, handover-bound.ts) */
-  took: number;
-  /** MQTT 5 properties of the first message of the thread's next packed run */
-  nextProperties?: V5Properties;
-}
-type V5Properties = { properties?: Record<string, unknown>; expiresAt?: number };
+type Thread = BrokerThread;
 
 export { DROPPED_BY_KEY_LIMIT } from './broker-metrics.js';
 
@@ -100,9 +84,6 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** the gateway's publishes: the threads that have not answered yet */
   const publishes = new GatewayPublishes();
   let readPaused = false;
-  let boundPort = 0;
-  /** the event loop's own descriptor of the listening socket: each (re)started thread listens on a duplicate */
-  let listenFd = -1;
   let closing: Promise<void> | undefined;
   const maxOutbound = opts.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
   const counted = new BrokerMetrics(log, maxOutbound);
@@ -120,21 +101,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const sweeper = setInterval(() => sessions.sweep(), GONE_KEPT_MS);
   sweeper.unref();
 
-  // --- the threads ---
-  const entry = workerEntry(import.meta.url, 'broker.worker');
-  const threads: Thread[] = [];
-  let listening: { resolve: (port: number) => void; reject: (err: Error) => void } | undefined;
-  const send = (t: Thread, m: LoopCommand) => t.worker.postMessage(m);
-  const sendAll = (m: LoopCommand) => threads.forEach((t) => send(t, m));
-  /** WebSocket connections relayed to the first thread */
-  const relayed = new WebSocketRelay(
-    (m) => send(threads[0]!, m),
-    maxOutbound,
-    (bytes) => counted.overflowed(undefined, bytes),
-    log,
-  );
-
-  /** a session's publish reaches the subscribers of the other threads (retained: every thread keeps it) */
+  /** retained messages and persistent sessions kept across restarts, and how a kept message travels to a thread */
   const store = opts.store;
   const wire = (m: StoredMessage): WireMessage => ({
     topic: m.topic,
@@ -143,6 +110,34 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     properties: m.properties,
     expiresAt: m.expiresAt,
   });
+
+  // --- the threads (broker-threads.ts: started, restarted, listening, stopped) ---
+  const pool: BrokerThreads = new BrokerThreads({
+    count,
+    host: opts.host,
+    log,
+    native,
+    workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound },
+    onEvent: (thread, ev) => onEvent(thread, ev),
+    onReleased: () => tellThreads(),
+    onLost: (thread, err) => lost(thread, err),
+    greeting: () => [
+      // the retained messages kept across restarts (a restarted thread gets the ones kept since)
+      ...(store ? [{ t: 'retained', messages: store.retainedMessages().map(wire) } satisfies LoopCommand] : []),
+      ...(readPaused ? [{ t: 'pause', paused: true } satisfies LoopCommand] : []),
+    ],
+  });
+  const threads = pool.all;
+  const send = (t: Thread, m: LoopCommand) => pool.send(t, m);
+  const sendAll = (m: LoopCommand) => pool.sendAll(m);
+  /** WebSocket connections relayed to the first thread */
+  const relayed = new WebSocketRelay(
+    (m) => send(threads[0]!, m),
+    maxOutbound,
+    (bytes) => counted.overflowed(undefined, bytes),
+    log,
+  );
+
   /** a message of a session or of the gateway: kept if retained, queued for the away sessions subscribed to it */
   function keepMessage(topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean, v5?: V5Properties) {
     // most messages are neither retained nor awaited by anyone away: nothing is built for them
@@ -154,6 +149,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const expirySweep = store ? setInterval(() => store.expire(), 60_000) : undefined;
   expirySweep?.unref();
 
+  /** a session's publish reaches the subscribers of the other threads (retained: every thread keeps it) */
   function forward(from: Thread, topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean, v5?: V5Properties) {
     for (const t of threads) {
       if (t === from || !(retain || t.filters.matches(topic))) continue;
@@ -287,56 +283,12 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     }
   }
 
-  function start(index: number): Thread {
-    const worker = new Worker(entry.script, {
-      eval: entry.eval,
-      workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound },
-    });
-    const thread: Thread = { index, worker, filters: new TopicFilters(), acks: new AckLedger(tellThreads), took: 0 };
-    // the retained messages kept across restarts (a restarted thread gets the ones kept since)
-    if (store)
-      worker.postMessage({ t: 'retained', messages: store.retainedMessages().map(wire) } satisfies LoopCommand);
-    worker.on('message', (m: ThreadMessage) => {
-      if (m.t === 'batch') {
-        for (const ev of m.events) onEvent(thread, ev);
-      } else if (m.t === 'listening') {
-        boundPort = m.port;
-        if (listenFd < 0 && native) listenFd = native.dup(m.fd);
-        if (index === 0 && listening) {
-          // the others listen on duplicates of the first one's socket
-          for (const t of threads.slice(1)) send(t, { t: 'listenFd', fd: native!.dup(listenFd) });
-          listening.resolve(m.port);
-          listening = undefined;
-        }
-      } else if (m.t === 'listenFailed') {
-        if (listening) listening.reject(new Error(m.message));
-        else log.error(`MQTT broker thread ${index} could not listen: ${m.message}`);
-        listening = undefined;
-      }
-    });
-    worker.on('error', (err) => log.error(`MQTT broker thread ${index} failed`, err));
-    worker.on('exit', (code) => {
-      if (threads[index] !== thread || closing) return;
-      // its connections went with it: devices reconnect, to this thread's successor or another one
-      log.error(`MQTT broker thread ${index} exited (${code}); starting a new one`);
-      lost(thread, new Error('MQTT broker thread exited'));
-      const next = start(index);
-      threads[index] = next;
-      if (readPaused) send(next, { t: 'pause', paused: true });
-      if (listenFd >= 0) send(next, { t: 'listenFd', fd: native!.dup(listenFd) });
-      else if (boundPort) send(next, { t: 'listen', host: opts.host, port: boundPort });
-    });
-    return thread;
-  }
-
   /** what a thread held is gone with it */
   function lost(thread: Thread, err: Error) {
     sessions.endAllOf(thread);
     publishes.failAll(err);
     if (thread.index === 0) relayed.dropAll();
   }
-
-  for (let i = 0; i < count; i++) threads.push(start(i));
 
   return {
     addAuthority(authority) {
@@ -392,7 +344,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return sessions.connected();
     },
     get port() {
-      return boundPort;
+      return pool.port;
     },
     get threads() {
       return threads.length;
@@ -401,15 +353,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       return counted.snapshot(opts.throttle, store);
     },
     threadUtilization(since) {
-      return threads.map((t, i) =>
-        since?.[i] ? t.worker.performance.eventLoopUtilization(since[i]) : t.worker.performance.eventLoopUtilization(),
-      );
+      return pool.utilization(since);
     },
     listen() {
-      return new Promise<number>((resolve, reject) => {
-        listening = { resolve, reject };
-        send(threads[0]!, { t: 'listen', host: opts.host, port: opts.port });
-      });
+      return pool.listen(opts.port);
     },
     attachWebSocket(server, path = '/mqtt') {
       relayed.attach(server, path);
@@ -419,21 +366,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         clearInterval(sweeper);
         if (expirySweep) clearInterval(expirySweep);
         await relayed.close();
-        await Promise.all(
-          threads.map(async (t) => {
-            const exited = new Promise<void>((resolve) => t.worker.once('exit', () => resolve()));
-            const closed = new Promise<void>((resolve) =>
-              t.worker.on('message', (m: ThreadMessage) => m.t === 'closed' && resolve()),
-            );
-            send(t, { t: 'close' });
-            const timer = setTimeout(() => void t.worker.terminate(), 5000);
-            await Promise.race([closed.then(() => exited), exited]);
-            clearTimeout(timer);
-            lost(t, new Error('MQTT broker closed'));
-          }),
-        );
-        if (listenFd >= 0) fs.closeSync(listenFd);
-        listenFd = -1;
+        await pool.close();
         store?.close();
       })();
       return closing;

@@ -1,0 +1,72 @@
+import net from 'node:net';
+import mqttPacket from 'mqtt-packet';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../log.js';
+import { nativeFd } from '../native-fd.js';
+import { until } from '../testing/until.js';
+import type { ThreadEvent } from './broker-wire.js';
+import { BrokerThreads } from './broker-threads.js';
+
+let pool: BrokerThreads | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+function threads(count: number) {
+  const events: ThreadEvent[] = [];
+  const lost: string[] = [];
+  pool = new BrokerThreads({
+    count,
+    host: '127.0.0.1',
+    log: createLogger('silent'),
+    native: nativeFd(),
+    workerData: { debug: false, maxOutboundBytes: 1 << 20 },
+    onEvent: (_t, ev) => events.push(ev),
+    onReleased: () => {},
+    onLost: (_t, err) => lost.push(err.message),
+    greeting: () => [],
+  });
+  return { pool, events, lost };
+}
+
+/** a client's CONNECT on the port: a listening thread asks the event loop who it is (an `auth` event) */
+function knock(port: number): net.Socket {
+  const s = net.connect(port, '127.0.0.1');
+  s.on('error', () => {});
+  s.write(
+    mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'knock' }),
+  );
+  return s;
+}
+
+describe('the broker threads', () => {
+  it('replaces a thread that exits, and its successor listens on the same port', async () => {
+    const { pool, events, lost } = threads(1);
+    const port = await pool.listen(0);
+    expect(port).toBeGreaterThan(0);
+    const first = pool.all[0]!;
+    await first.worker.terminate();
+    expect(await until(() => pool.all[0] !== first)).toBe(true);
+    expect(lost).toEqual(['MQTT broker thread exited']);
+    expect(pool.port).toBe(port);
+    const sockets: net.Socket[] = [];
+    try {
+      expect(
+        await until(() => {
+          if (sockets.length < 50) sockets.push(knock(port));
+          return events.some((e) => e.e === 'auth');
+        }, 10_000),
+      ).toBe(true);
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
+  });
+
+  it('stops every thread on close, once, telling what each held is gone', async () => {
+    const { pool, lost } = threads(2);
+    await pool.listen(0);
+    await Promise.all([pool.close(), pool.close()]);
+    expect(lost.filter((m) => m === 'MQTT broker closed')).toHaveLength(pool.all.length);
+  });
+});
