@@ -127,7 +127,9 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     try {
       const online = (id: number) =>
         one.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id);
-      expect(await until(() => online(ghost.id) === 0, PRESENCE_GATHER_MS + 3000)).toBe(true);
+      // the gather window is PRESENCE_GATHER_MS on an idle machine; counted in turns of the event loop, it takes
+      // longer on a starved one
+      expect(await until(() => online(ghost.id) === 0, PRESENCE_GATHER_MS + 10_000)).toBe(true);
       expect(online(held.device.id)).toBe(1);
     } finally {
       await three.app.close();
