@@ -107,7 +107,7 @@ async function viewer() {
   socket.on(CARD_LIVE.event, (p: CardPush) => pushes.push(p));
   const ack = await ask(socket, 'subscribe', { channel: CARD_LIVE.channel, params: { dashboard_id: dashboardId } });
   expect(ack).toMatchObject({ response_result: 0 });
-  expect(await until(() => new Set(pushes.map((p) => p.key)).size === 3, 3000)).toBe(true);
+  expect(await until(() => new Set(pushes.map((p) => p.key)).size === 3)).toBe(true);
   return { socket, pushes, room: ack.room as string };
 }
 const latest = (pushes: CardPush[], key: string) => pushes.filter((p) => p.key === key).at(-1)?.data;

@@ -314,7 +314,7 @@ describe('live push over socket.io', () => {
     });
     expect(ack).toMatchObject({ response_result: 0, room: expect.stringMatching(/^cards\./) });
     // first a full frame of every card
-    expect(await until(() => new Set(watcher.pushes.map((p) => p.key)).size === 9, 3000)).toBe(true);
+    expect(await until(() => new Set(watcher.pushes.map((p) => p.key)).size === 9)).toBe(true);
     expect(watcher.pushes.find((p) => p.key === 'daya')).toMatchObject({
       mode: 'full',
       dashboard_id: dashboardId,
@@ -362,7 +362,7 @@ describe('live push over socket.io', () => {
     const late = await mqttDevice(gw, auth, clients);
     expect(await until(() => w.pushes.some((p) => p.data.value === 3))).toBe(true);
     late.client.end(true);
-    expect(await until(() => w.pushes.at(-1)!.data.value === 2, 3000)).toBe(true);
+    expect(await until(() => w.pushes.at(-1)!.data.value === 2)).toBe(true);
     await ask(w.socket, 'unsubscribe', { room: ack.room });
   });
 
