@@ -269,11 +269,13 @@ describe.skipIf(!hasNatsServer)('caches across gateways (BUS=nats)', () => {
     const o = await tenantWithApp(one.url);
     const id = await addPanel(one.url, o, 'Panel Bersama');
     const who = { tenant: o.tenant, domain: o.domain };
+    // the cached caller would be dropped CALLER_TTL_MS after it was cached at the latest: refused before that, it was
+    // the sign-out that reached gateway two (measured from the caching, not a fixed share a starved machine may miss)
+    const cachedBy = Date.now();
     await primed(two.url, id, who);
     expect((await call(one.url, authContract.tenantLogout, {}, who)).body.response_result).toBe(0);
-    const started = Date.now();
-    expect(await until(async () => (await readCard(two.url, id, who)).status === 401, CALLER_TTL_MS / 2)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(CALLER_TTL_MS / 2);
+    expect(await until(async () => (await readCard(two.url, id, who)).status === 401)).toBe(true);
+    expect(Date.now() - cachedBy).toBeLessThan(CALLER_TTL_MS);
   });
 
   it('answers on one gateway a card edited on the other', async () => {

@@ -181,6 +181,7 @@ describe('a console command to a device away with a persistent session', () => {
       response_result: Result.DEVICE_OFFLINE,
       message: T.deviceData.commandOffline,
     });
-    expect(Date.now() - started).toBeLessThan(1000);
+    // at once: not after the command time-out a device with a session waits for (a starved machine may take a while)
+    expect(Date.now() - started).toBeLessThan(WAIT_MS);
   });
 });

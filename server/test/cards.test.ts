@@ -314,7 +314,7 @@ describe('live push over socket.io', () => {
     });
     expect(ack).toMatchObject({ response_result: 0, room: expect.stringMatching(/^cards\./) });
     // first a full frame of every card
-    expect(await until(() => new Set(watcher.pushes.map((p) => p.key)).size === 9, 3000)).toBe(true);
+    expect(await until(() => new Set(watcher.pushes.map((p) => p.key)).size === 9)).toBe(true);
     expect(watcher.pushes.find((p) => p.key === 'daya')).toMatchObject({
       mode: 'full',
       dashboard_id: dashboardId,
@@ -323,7 +323,7 @@ describe('live push over socket.io', () => {
     await new Promise((r) => setTimeout(r, 150));
     const sent = performance.now();
     await publish(meter.client, meter.device.id, 41);
-    expect(await until(() => watcher.pushes.some((p) => p.key === 'daya' && p.data.value === 41), 2000)).toBe(true);
+    expect(await until(() => watcher.pushes.some((p) => p.key === 'daya' && p.data.value === 41))).toBe(true);
     const update = watcher.pushes.find((p) => p.key === 'daya' && p.data.value === 41)!;
     expect(update.at - sent).toBeLessThan(100);
     // only the cards reading that series were recomputed: the presence card was not pushed again
@@ -338,11 +338,11 @@ describe('live push over socket.io', () => {
       channel: CARD_LIVE.channel,
       params: { dashboard_id: dashboardId, keys: ['tren'] },
     });
-    expect(await until(() => w.pushes.length === 1, 2000)).toBe(true);
+    expect(await until(() => w.pushes.length === 1)).toBe(true);
     expect(w.pushes[0]).toMatchObject({ key: 'tren', mode: 'full' });
     await new Promise((r) => setTimeout(r, 120));
     await publish(meter.client, meter.device.id, 55);
-    expect(await until(() => w.pushes.length === 2, 2000)).toBe(true);
+    expect(await until(() => w.pushes.length === 2)).toBe(true);
     expect(w.pushes[1]).toMatchObject({
       key: 'tren',
       mode: 'append',
@@ -357,12 +357,12 @@ describe('live push over socket.io', () => {
       channel: CARD_LIVE.channel,
       params: { dashboard_id: dashboardId, keys: ['aktif'] },
     });
-    expect(await until(() => w.pushes.length === 1, 2000)).toBe(true);
+    expect(await until(() => w.pushes.length === 1)).toBe(true);
     expect(w.pushes[0]!.data.value).toBe(2);
     const late = await mqttDevice(gw, auth, clients);
-    expect(await until(() => w.pushes.some((p) => p.data.value === 3), 2000)).toBe(true);
+    expect(await until(() => w.pushes.some((p) => p.data.value === 3))).toBe(true);
     late.client.end(true);
-    expect(await until(() => w.pushes.at(-1)!.data.value === 2, 3000)).toBe(true);
+    expect(await until(() => w.pushes.at(-1)!.data.value === 2)).toBe(true);
     await ask(w.socket, 'unsubscribe', { room: ack.room });
   });
 
@@ -379,9 +379,7 @@ describe('live push over socket.io', () => {
     await settle(gw);
     await new Promise((r) => setTimeout(r, 150));
     expect(intruder.pushes).toEqual([]);
-    expect(await until(() => gw.app.realtime.viewers('x') === 0 && (cardsLiveStats()?.rooms ?? 0) === 0, 2000)).toBe(
-      true,
-    );
+    expect(await until(() => gw.app.realtime.viewers('x') === 0 && (cardsLiveStats()?.rooms ?? 0) === 0)).toBe(true);
   });
 });
 

@@ -28,7 +28,7 @@ async function connect(gw: Running, clients: MqttClient[], opts: Parameters<type
 
 /** waits until the registry shows the device online (the command path checks it) */
 const online = (gw: Running, id: number) =>
-  until(() => Boolean(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id)), 3000);
+  until(() => Boolean(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id)));
 
 export async function mqttDevice(
   gw: Running,
@@ -133,6 +133,6 @@ export async function serialGateway(gw: Running, auth: AppAuth, clients: MqttCli
 
 /** until everything published so far is committed */
 export async function settle(gw: Running, check?: () => boolean | Promise<boolean>) {
-  if (check) await until(async () => (await gw.app.telemetry.flush(), await check()), 3000);
+  if (check) await until(async () => (await gw.app.telemetry.flush(), await check()));
   await gw.app.telemetry.flush();
 }

@@ -6,7 +6,7 @@ import mqttPacket from 'mqtt-packet';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Running } from './harness.js';
-import { mqttAttempt, unique } from './fixtures.js';
+import { mqttAttempt, unique, until } from './fixtures.js';
 
 let gw: Running;
 beforeAll(async () => {
@@ -74,7 +74,7 @@ describe('a subscriber that stops reading', () => {
     ws.on('message', (m: Buffer) => (got += m.length));
     await new Promise<void>((r) => ws.once('open', () => r()));
     const received = async (bytes: number) => {
-      for (let i = 0; i < 100 && got < bytes; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => got >= bytes);
       expect(got).toBe(bytes);
     };
     ws.send(connectPacket('pelan-ws'));

@@ -10,6 +10,7 @@ import { addDevice, until } from './fixtures.js';
 import { startDataGateway, type AppAuth } from './device-data.kit.js';
 import type { BrokerAuthority } from '../src/platform/mqtt/types.js';
 import { TOPIC_ALIAS_MAXIMUM } from '../src/platform/mqtt/mqtt5.js';
+import { eventually } from '../src/platform/testing/until.js';
 
 let gw: Running;
 let auth: AppAuth;
@@ -142,18 +143,6 @@ describe.each([
     await eventually(() => expect(got4).toEqual([[`v5/${n}/data`, 'halo']]));
   });
 });
-
-async function eventually(check: () => void, ms = 3000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
 
 describe('the MQTT 5 broker', () => {
   it('answers CONNACK with reason code 0 and says what it takes: topic aliases, receive maximum, packet size, retain', async () => {

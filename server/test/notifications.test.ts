@@ -204,12 +204,12 @@ describe('a provider that is down', () => {
 
   it('times out a slow provider, while the gateway keeps answering its calls', async () => {
     const wa = await providerSink();
-    wa.respond({ status: 200, body: {}, delayMs: 5000 });
+    wa.respond({ status: 200, body: {}, delayMs: 8000 });
     const gw = await gateway({
       WHATSAPP_API_URL: wa.url,
       WHATSAPP_PHONE_NUMBER_ID: '1',
       WHATSAPP_TOKEN: 't',
-      NOTIFY_TIMEOUT_MS: '1500',
+      NOTIFY_TIMEOUT_MS: '3000',
       NOTIFY_RETRY_BASE_MS: '60000',
     });
     const o = await owner(gw);
@@ -217,17 +217,15 @@ describe('a provider that is down', () => {
       Array.from({ length: 5 }, () => message(o, { channel: 'WHATSAPP', recipient: '+6281234567890' })),
     );
     await wa.waitFor(5);
-    // the provider hangs; the gateway does not
-    const started = Date.now();
+    // the provider hangs; the gateway does not: the call is answered while every delivery still waits for it (measured
+    // against the deliveries' own time-out, not a wall-clock bound a starved machine may miss)
     const list = await call(gw.url, appsContract.list, {}, { tenant: o.tenant });
     expect(list.body.response_result).toBe(0);
-    // well inside the provider's time-out (timing on a shared machine: generous bound)
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(deliveries(gw, o).every((d) => d.status === 'sending')).toBe(true);
-    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'queued' && d.attempts === 1), 4000)).toBe(
+    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'queued' && d.attempts === 1), 8000)).toBe(
       true,
     );
-    expect(deliveries(gw, o)[0]!.last_error).toBe('no answer within 1500 ms');
+    expect(deliveries(gw, o)[0]!.last_error).toBe('no answer within 3000 ms');
   });
 });
 

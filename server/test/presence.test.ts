@@ -28,7 +28,7 @@ afterAll(async () => gw.stop());
 
 const online = async (id: number) =>
   (await call(gw.url, devicesContract.get, { id }, auth)).body.data.online as boolean;
-const goesOnline = (id: number) => until(() => online(id), 3000);
+const goesOnline = (id: number) => until(() => online(id));
 const goesOffline = (id: number, ms = OFFLINE_WITHIN_MS) => until(async () => !(await online(id)), ms);
 
 async function device() {

@@ -190,10 +190,10 @@ describe('realtime (socket.io)', () => {
       { tenant: owner.tenant, domain: owner.domain },
     );
     expect(edit.body.response_result).toBe(0);
-    await eventually(() => expect(gw.app.realtime.viewers(devices.room)).toBe(0), 3000);
+    await eventually(() => expect(gw.app.realtime.viewers(devices.room)).toBe(0));
     gw.app.realtime.emit(devices.room, 'ping.test', { n: 'devices' });
     gw.app.realtime.emit(app.room, 'ping.test', { n: 'app' });
-    await eventually(() => expect(heard).toContain('app'), 3000);
+    await eventually(() => expect(heard).toContain('app'));
     expect(heard).toEqual(['app']);
     expect(s.connected).toBe(true);
   });

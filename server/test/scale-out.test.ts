@@ -72,7 +72,7 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
       params: { dashboard_id: added.body.id },
     });
     expect(ack.response_result).toBe(0);
-    expect(await until(() => pushes.some((p) => p.key === 'daya'), 3000)).toBe(true);
+    expect(await until(() => pushes.some((p) => p.key === 'daya'))).toBe(true);
 
     // the writer queue group spreads messages over both gateways: publish until gateway one (not the viewer's) has
     // stored some itself; each of those values must reach the viewer on gateway two all the same (one value at a time:
@@ -82,10 +82,10 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     for (let v = 100; v < 140 && byOne.length < 2; v++) {
       const [before1, before2] = [storedBy(one), storedBy(two)];
       await meter.client.publishAsync(`d/${id}/data`, JSON.stringify({ pm: { meter: { power: v } } }), { qos: 1 });
-      expect(await until(() => storedBy(one) + storedBy(two) > before1 + before2, 3000)).toBe(true);
+      expect(await until(() => storedBy(one) + storedBy(two) > before1 + before2)).toBe(true);
       if (storedBy(one) > before1) byOne.push(v);
       expect(
-        await until(() => pushes.some((p) => p.key === 'daya' && p.data.value === v), 3000),
+        await until(() => pushes.some((p) => p.key === 'daya' && p.data.value === v)),
         `value ${v} stored by ${storedBy(one) > before1 ? 'the other' : 'the same'} gateway`,
       ).toBe(true);
     }
@@ -127,7 +127,9 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     try {
       const online = (id: number) =>
         one.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id);
-      expect(await until(() => online(ghost.id) === 0, PRESENCE_GATHER_MS + 3000)).toBe(true);
+      // the gather window is PRESENCE_GATHER_MS on an idle machine; counted in turns of the event loop, it takes
+      // longer on a starved one
+      expect(await until(() => online(ghost.id) === 0, PRESENCE_GATHER_MS + 10_000)).toBe(true);
       expect(online(held.device.id)).toBe(1);
     } finally {
       await three.app.close();

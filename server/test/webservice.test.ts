@@ -126,6 +126,25 @@ describe('web-service cards', () => {
     expect((await fetchCard('missing')).status).toBe(404);
   });
 
+  it('answers -10 (not a 500) for a stored card whose body is broken', async () => {
+    const auth = { tenant: owner.tenant, domain: owner.domain };
+    const added = await call(
+      gw.url,
+      dashboardsContract.add,
+      { label: 'Rusak', conf_dashboard: { version: '2', config: { refresh: 0 }, var: {}, dashboard: {} } },
+      auth,
+    );
+    const id = added.body.data?.id ?? added.body.id;
+    // stored before a schema change (or written outside the service): the card no longer passes the schema
+    const rusak = { ...card('rusak', 'WEBSERVICE', { url: `${origin}/weather` }), w: 'lebar' };
+    gw.app.db.sqlite
+      .prepare('UPDATE dashboards SET conf_dashboard = ? WHERE id = ?')
+      .run(JSON.stringify({ version: '2', config: { refresh: 0 }, var: {}, dashboard: { rusak } }), id);
+    const r = await call(gw.url, webserviceContract.fetch, { dashboardId: id, componentKey: 'rusak' }, auth);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ response_result: -10, message: T.cards.invalidComponent });
+  });
+
   it('is for the application only: another tenant gets 404', async () => {
     const stranger = await tenantWithApp(gw.url);
     const r = await call(

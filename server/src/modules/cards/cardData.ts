@@ -28,7 +28,7 @@ import {
   type EvalContext,
 } from './cardQuery.js';
 import { FilterError, requestFilter, resolveWindow, type CardWindow, type FilterSpec } from './filters.js';
-import { notFound } from '../../platform/http/errors.js';
+import { invalid, notFound } from '../../platform/http/errors.js';
 import type { DashboardView } from '../dashboards/views.js';
 
 /** The card `key` of a dashboard: a component that fails the schema on its own is a CardError, an unknown key 404. */
@@ -37,6 +37,16 @@ export function componentOf(view: DashboardView, key: string): Component {
   if (c) return c;
   if (view.broken.has(key)) throw new CardError(T.cards.invalidComponent);
   throw notFound();
+}
+
+/** `componentOf` for a call on one card: a broken component is the caller's -10 (its message), never a 500. */
+export function componentForCall(view: DashboardView, key: string): Component {
+  try {
+    return componentOf(view, key);
+  } catch (err) {
+    if (err instanceof CardError) throw invalid(err.message);
+    throw err;
+  }
 }
 
 export interface CardRequest {

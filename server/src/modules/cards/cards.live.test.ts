@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CARD_LIVE, type CardPush } from '@sentra/contracts';
 import type { Realtime, RealtimeChannel } from '../../platform/realtime/types.js';
 import { createLogger } from '../../platform/log.js';
+import { eventually } from '../../platform/testing/until.js';
 import { createCardsLive } from './cards.live.js';
 import type { CardEngine } from './cards.module.js';
 
@@ -64,34 +65,39 @@ describe('card live index', () => {
   it('sends every card once after subscribe, then recomputes only the cards reading a touched key', async () => {
     const t = setup();
     const room = t.join();
-    await tick(5);
-    expect(t.pushes.map((p) => [p.key, p.mode, p.room])).toEqual([
-      ['a', 'full', room],
-      ['b', 'full', room],
-    ]);
+    await eventually(() =>
+      expect(t.pushes.map((p) => [p.key, p.mode, p.room])).toEqual([
+        ['a', 'full', room],
+        ['b', 'full', room],
+      ]),
+    );
     await tick(110);
     t.live.pointsCommitted(['d:1|pm|meter|power', 'd:9|pm|meter|power']);
-    await tick(5);
-    expect(t.computed).toEqual(['a', 'b', 'a']);
+    await eventually(() => expect(t.computed).toEqual(['a', 'b', 'a']));
     t.live.deviceChanged(1, 2);
-    await tick(5);
-    expect(t.computed.at(-1)).toBe('b');
+    await eventually(() => expect(t.computed).toEqual(['a', 'b', 'a', 'b']));
   });
 
   it(`coalesces a burst into at most one update per card per ${CARD_LIVE.coalesceMs} ms`, async () => {
-    const t = setup();
+    // when card a was sent: measured, so a starved machine (touches further apart) changes the count, not the rule
+    const sentAt: number[] = [];
+    const t = setup({ onPush: () => t.pushes.at(-1)!.key === 'a' && sentAt.push(Date.now()) });
     t.join();
-    await tick(5);
+    await eventually(() => expect(t.pushes).toHaveLength(2));
     const before = t.computed.length;
     for (let i = 0; i < 20; i++) {
       t.live.pointsCommitted(['d:1|pm|meter|power']);
       await tick(5);
     }
-    // 100 ms of touches: the first right away (or at the end of the first frame's 100 ms), the rest coalesced
+    // the last touch is answered too, with the newest value
+    await eventually(() => expect(t.pushes.at(-1)!.data.value).toBe(t.computed.length));
     await tick(CARD_LIVE.coalesceMs + 20);
     const updates = t.computed.slice(before);
     expect(updates.length).toBeGreaterThanOrEqual(1);
-    expect(updates.length).toBeLessThanOrEqual(2);
+    expect(updates.length).toBeLessThan(20);
+    // Date.now and the timers' clock may differ by a millisecond
+    const gaps = sentAt.slice(1).map((at, i) => at - sentAt[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(CARD_LIVE.coalesceMs - 2);
     expect(t.pushes.at(-1)!.data.value).toBe(t.computed.length);
   });
 
@@ -104,8 +110,7 @@ describe('card live index', () => {
       onPush: () => t.pushes.length === 1 && setTimeout(() => (pushedWhenTimerRan = t.pushes.length)),
     });
     t.join();
-    await tick(100);
-    expect(t.pushes).toHaveLength(8);
+    await eventually(() => expect(t.pushes).toHaveLength(8));
     expect(pushedWhenTimerRan).toBeGreaterThan(0);
     expect(pushedWhenTimerRan).toBeLessThan(8);
   });
@@ -113,8 +118,7 @@ describe('card live index', () => {
   it('forgets a room and its index entries when its last viewer leaves', async () => {
     const t = setup();
     const room = t.join();
-    await tick(5);
-    expect(t.live.stats()).toMatchObject({ rooms: 1, cards: 2, index_keys: 2 });
+    await eventually(() => expect(t.live.stats()).toMatchObject({ rooms: 1, cards: 2, index_keys: 2 }));
     t.empty(room);
     expect(t.live.stats()).toMatchObject({ rooms: 0, cards: 0, index_keys: 0 });
     const n = t.computed.length;

@@ -12,8 +12,7 @@ import {
 } from '@sentra/contracts';
 import { ApiError, fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { BoundRoute, Caller, Handler } from '../../platform/http/mount.js';
-import { componentOf, evaluateCard, filterOf, overrides } from './cardData.js';
-import type { DashboardView } from '../dashboards/views.js';
+import { componentForCall, evaluateCard, filterOf, overrides } from './cardData.js';
 import { CardError, VariableScope, type EvalContext } from './cardQuery.js';
 import type { CardEngine } from './cards.module.js';
 import { csvColumns, streamCsv } from './csv.js';
@@ -131,15 +130,6 @@ export function cardsRoutes({
   if (sendCommand)
     routes.push(route(cardsContract.command, ({ input, caller }) => command(engine, sendCommand, caller, input)));
   return routes;
-}
-
-function componentForCall(view: DashboardView, key: string): Component {
-  try {
-    return componentOf(view, key);
-  } catch (err) {
-    if (err instanceof CardError) throw invalid(err.message);
-    throw err;
-  }
 }
 
 function contextOf(

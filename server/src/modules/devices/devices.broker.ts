@@ -151,6 +151,12 @@ export interface PresenceBus {
 
 /** How long a starting gateway listens for the other gateways' connected devices (scale-out) */
 export const PRESENCE_GATHER_MS = 1500;
+/**
+ * The gather window is counted in turns of this gateway's event loop as well (one per this many ms), not in time
+ * alone: a start that starves its own loop (the rest of the start, a loaded machine) would otherwise close the window
+ * before reading the answers that arrived meanwhile, and put the devices the other gateways hold offline.
+ */
+const GATHER_TURN_MS = 100;
 
 export function attachDevicesToBroker(
   broker: Broker,
@@ -247,10 +253,18 @@ export function attachDevicesToBroker(
       data.ids.forEach((id) => others.add(id)),
     );
     opts.bus.publish('presence.held', { reply });
-    gather = setTimeout(() => {
+    // an interval overdue after a blocked loop runs once, then the loop reads its sockets before the next turn: the
+    // window closes after `turns` turns, each with a chance to read answers, however long the loop was blocked
+    const windowMs = opts.presenceGatherMs ?? PRESENCE_GATHER_MS;
+    const turns = Math.max(1, Math.round(windowMs / GATHER_TURN_MS));
+    let turn = 0;
+    gather = setInterval(() => {
+      if (++turn < turns) return;
+      clearInterval(gather);
+      gather = undefined;
       answers.unsubscribe();
       reconcile(others);
-    }, opts.presenceGatherMs ?? PRESENCE_GATHER_MS);
+    }, windowMs / turns);
     gather.unref();
   } else reconcile(new Set());
 
@@ -274,7 +288,7 @@ export function attachDevicesToBroker(
     close: () => {
       clearInterval(sweep);
       clearInterval(seenWrites);
-      if (gather) clearTimeout(gather);
+      if (gather) clearInterval(gather);
       held?.unsubscribe();
       devices.flushSeen();
     },

@@ -6,7 +6,7 @@ import { CARD_TYPES, T, WEBSERVICE_LIMITS, WebserviceCode, type WebserviceAnswer
 import type { Caller } from '../../platform/http/mount.js';
 import { fail, invalid } from '../../platform/http/errors.js';
 import type { DashboardViews } from '../dashboards/views.js';
-import { componentOf } from '../cards/cardData.js';
+import { componentForCall } from '../cards/cardData.js';
 
 export const WEBSERVICE_CARDS = new Set(['WEBSERVICE', 'WEBSERVICE_FETCH']);
 
@@ -97,7 +97,7 @@ export function createWebservice(opts: WebserviceOptions) {
   return {
     async fetchCard(caller: Caller, dashboardId: number, key: string): Promise<WebserviceAnswer> {
       const view = opts.source.dashboard(caller, dashboardId);
-      const component = componentOf(view, key);
+      const component = componentForCall(view, key);
       if (!WEBSERVICE_CARDS.has(component.cat) || !CARD_TYPES[component.cat])
         throw invalid(T.cardViews.webserviceNotCard);
       const cfg = (component.model?.config ?? {}) as { url?: unknown; path?: unknown };
