@@ -9,9 +9,11 @@
 // the backlog between the threads stays a few milliseconds of the event loop's work, and overload slows the devices
 // down (TCP backpressure) instead of growing a queue.
 
-/** Messages a thread may have handed over and not seen taken before it stops reading (resumed below half): a few
- * runs, so the event loop always has the next one while the thread reads on. */
-export const MAX_UNTAKEN_MESSAGES = 4_096;
+/** Messages a thread may have handed over and not seen taken before it stops reading (resumed below half): four
+ * runs, so the event loop always has the next one while the thread reads on, and little enough that an HTTP request
+ * waits behind at most ~30 ms of ingest (docs/decisions/ingest.md: 4,096 doubled the LATEST card's p99 under overload
+ * for no more goodput). */
+export const MAX_UNTAKEN_MESSAGES = 2_048;
 /** The most messages a thread packs into one run before handing it over (else: one run per turn of the thread). */
 export const HANDOVER_RUN = 512;
 /** The same in payload bytes (large messages): 8 MiB. */
