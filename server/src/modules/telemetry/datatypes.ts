@@ -1,20 +1,8 @@
 // The datatypes of spec section 3 and how each is kept in a point: numbers, booleans and datetimes in the REAL column
 // (so they roll up and compare), everything else as text (strings and images as is, structured values as JSON).
-import { INSTANT_MAX_MS } from '@sentra/contracts';
+import { DATATYPES, INSTANT_MAX_MS, type Datatype } from '@sentra/contracts';
 
-export const DATATYPES = [
-  'number',
-  'boolean',
-  'datetime',
-  'string',
-  'object',
-  'uobject',
-  'image',
-  'mobject',
-  'surveillance',
-  'array',
-] as const;
-export type Datatype = (typeof DATATYPES)[number];
+export { DATATYPES, type Datatype };
 
 export const isDatatype = (v: unknown): v is Datatype =>
   typeof v === 'string' && (DATATYPES as readonly string[]).includes(v);
