@@ -196,27 +196,14 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
 // the publishes', so a device's own publish made before it subscribes is not delivered back to it.
 function publishOf(client: Client, session: ThreadSession, packet: PublishPacket, finished: (err?: Error) => void) {
   const done = droppingRefusals(client, packet, finished);
-  const hot = () => packet.qos < 2 && !packet.retain && unheard(session, packet.topic);
-  const go = (err?: Error | null) => {
-    if (err) done(err);
-    else if (hot()) {
-      handOver(session, packet, client);
-      done();
-    } else if (packet.qos === 0) aedesPublish(client, packet, done);
-    else {
-      holding.add(packet);
-      // aedes' publish as its own handler calls it (with the client: the `publish` event names it)
-      (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(
-        packet,
-        client,
-        done,
-      );
-    }
-  };
-  const known = session.allowed.has(packet.topic);
-  if (known && (hot() || packet.qos === 0)) {
-    if (session.lane) session.lane.push({ answered: true, go: () => go() });
-    else go();
+  // the hot path, with nothing waiting before it: no lane, nothing allocated
+  if (!session.lane && hot(session, packet)) {
+    handOver(session, packet, client);
+    return done();
+  }
+  if (session.allowed.has(packet.topic) && (packet.qos === 0 || hot(session, packet))) {
+    if (session.lane) session.lane.push({ answered: true, go: () => publishAllowed(client, session, packet, done) });
+    else publishAllowed(client, session, packet, done);
     return;
   }
   // aedes' own checks of a publish's topic (MQTT-3.3.2-2), then its authorisation, then its publish without the ack
@@ -227,9 +214,28 @@ function publishOf(client: Client, session: ThreadSession, packet: PublishPacket
   (session.lane ??= []).push(place);
   aedes.authorizePublish(client, packet, (err) => {
     place.answered = true;
-    place.go = () => go(err);
+    place.go = () => (err ? done(err) : publishAllowed(client, session, packet, done));
     goOn(session);
   });
+}
+/** QoS 0 or 1, not retained, on a topic the session was allowed, and no subscriber anywhere */
+const hot = (session: ThreadSession, packet: PublishPacket) =>
+  packet.qos < 2 && !packet.retain && unheard(session, packet.topic);
+/** an allowed publish: the hot path if it applies now, else aedes' way (QoS 1 and 2 with the acknowledgement held) */
+function publishAllowed(client: Client, session: ThreadSession, packet: PublishPacket, done: (err?: Error) => void) {
+  if (hot(session, packet)) {
+    handOver(session, packet, client);
+    done();
+  } else if (packet.qos === 0) aedesPublish(client, packet, done);
+  else {
+    holding.add(packet);
+    // aedes' publish as its own handler calls it (with the client: the `publish` event names it)
+    (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(
+      packet,
+      client,
+      done,
+    );
+  }
 }
 /** the lane's publishes from its head, each answered one in turn, until one still waits for its answer */
 function goOn(session: ThreadSession) {
