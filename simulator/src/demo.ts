@@ -484,6 +484,8 @@ export function demoDashboards(
     const washers = subparams(seed, laundry, 'washer', 'data', 'power');
     const dryers = subparams(seed, laundry, 'dryer', 'data', 'power');
     const m = (sensor: string) => ({ device_id: laundry.id, sensor, config: 'data' });
+    const machines = { washer: washers, dryer: dryers };
+    const usageView = (title: string) => ({ title, graph_unit: 'siklus', tooltip: 'laundry_usage' as const });
     out.push({
       label: 'Laundry',
       path: 'laundry',
@@ -495,86 +497,34 @@ export function demoDashboards(
           ['penjualan', 1, 1, 'USAGE', 'sales', 'RUPIAH', 'Penjualan hari ini', 'Rp', { unit_front: true, decimal: 0 }],
           ['mesin_jalan', 2, 1, 'LATEST', 'running', 'CUSTOM', 'Mesin berjalan', 'unit', { decimal: 0 }],
         ]),
-        {
-          key: 'cuci_nyala',
-          cat: 'PIE_CHART_CARD',
-          x: 0,
-          y: 2,
+        // the washers' and the dryers' charts: the same card for each kind of machine
+        ...(
+          [
+            ['cuci_nyala', 'PIE_CHART_CARD', 0, 2, 'AVG', 'washer', 'power', { title: 'Mesin cuci nyala (%)' }],
+            ['kering_nyala', 'PIE_CHART_CARD', 2, 2, 'AVG', 'dryer', 'power', { title: 'Pengering nyala (%)' }],
+            ['pemakaian_cuci', 'BAR_CHART_CARD', 0, 4, 'USAGE', 'washer', 'usage', usageView('Pemakaian mesin cuci')],
+            ['pemakaian_kering', 'BAR_CHART_CARD', 2, 4, 'USAGE', 'dryer', 'usage', usageView('Pemakaian pengering')],
+          ] as const
+        ).map(([key, cat, x, y, query, sensor, param, view]): ComponentInput => ({
+          key,
+          cat,
+          x,
+          y,
           w: 2,
           h: 2,
           model: {
             value: {
-              query: 'AVG',
+              query,
               queryType: 'graph',
-              ...m('washer'),
-              param: 'power',
-              subparam: washers,
-              subparam_label: washers,
+              ...m(sensor),
+              param,
+              subparam: sensor === 'washer' ? washers : dryers,
+              subparam_label: sensor === 'washer' ? washers : dryers,
             },
             filter: today,
           },
-          view: { title: 'Mesin cuci nyala (%)' },
-        },
-        {
-          key: 'kering_nyala',
-          cat: 'PIE_CHART_CARD',
-          x: 2,
-          y: 2,
-          w: 2,
-          h: 2,
-          model: {
-            value: {
-              query: 'AVG',
-              queryType: 'graph',
-              ...m('dryer'),
-              param: 'power',
-              subparam: dryers,
-              subparam_label: dryers,
-            },
-            filter: today,
-          },
-          view: { title: 'Pengering nyala (%)' },
-        },
-        {
-          key: 'pemakaian_cuci',
-          cat: 'BAR_CHART_CARD',
-          x: 0,
-          y: 4,
-          w: 2,
-          h: 2,
-          model: {
-            value: {
-              query: 'USAGE',
-              queryType: 'graph',
-              ...m('washer'),
-              param: 'usage',
-              subparam: washers,
-              subparam_label: washers,
-            },
-            filter: today,
-          },
-          view: { title: 'Pemakaian mesin cuci', graph_unit: 'siklus', tooltip: 'laundry_usage' },
-        },
-        {
-          key: 'pemakaian_kering',
-          cat: 'BAR_CHART_CARD',
-          x: 2,
-          y: 4,
-          w: 2,
-          h: 2,
-          model: {
-            value: {
-              query: 'USAGE',
-              queryType: 'graph',
-              ...m('dryer'),
-              param: 'usage',
-              subparam: dryers,
-              subparam_label: dryers,
-            },
-            filter: today,
-          },
-          view: { title: 'Pemakaian pengering', graph_unit: 'siklus', tooltip: 'laundry_usage' },
-        },
+          view,
+        })),
         // the button sends the card's configured value: the machine to start
         {
           key: 'mulai_cuci',
