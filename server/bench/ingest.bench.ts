@@ -32,7 +32,7 @@ import type { CommittedTelemetry } from '../src/modules/telemetry/store/writer.j
 import { walFrameBytes } from '../src/modules/telemetry/store/write-batch.js';
 import { startFleet } from './ingest/fleet.js';
 import { seedAndRead } from './ingest/reads.js';
-import { mainThreadCpuUs, processCpuUs } from './ingest/micro.js';
+import { mainThreadCpuUs, processCpuUs, threadsCpuUs } from './ingest/micro.js';
 import { load } from './load.js';
 import { findCapacity } from './ingest/capacity.js';
 import { latestCard, registerServedFleet, removeFleetFile, type ServedFleet } from './ingest/served.js';
@@ -185,6 +185,7 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   const cpu0 = mainThreadCpuUs();
   const fleetCpu0 = processCpuUs(fleet.pid);
   const gatewayCpu0 = processCpuUs(process.pid);
+  const threadsCpu0 = threadsCpuUs();
   const t0 = performance.now();
   const windowMs = (o.seconds - o.warmupS - 1) * 1000;
   // a console reading a LATEST card meanwhile: 50 requests/s on 2 connections (autocannon, this process)
@@ -206,6 +207,7 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   const mainCpuUs = mainThreadCpuUs() - cpu0;
   const fleetCpuUs = processCpuUs(fleet.pid) - fleetCpu0;
   const gatewayCpuUs = processCpuUs(process.pid) - gatewayCpu0;
+  const threadsCpu = [...threadsCpuUs()].map(([tid, us]) => ({ tid, us: us - (threadsCpu0.get(tid) ?? us) }));
   const windowS = (performance.now() - t0) / 1000;
   const sent = await ran;
   if (trace) clearInterval(trace);
@@ -261,6 +263,15 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   figures[`${k}main_thread_cpu_us_per_message`] =
     Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
   figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
+  // every other thread's CPU per message, busiest first (the broker threads, the writer, V8's GC helpers): CPU time
+  // holds when the machine is short of cores, where a utilisation also counts the time a thread waited for one
+  const perMessage = (us: number) => us / Math.max(1, w1.received_messages - w0.received_messages);
+  figures[`${k}other_threads_cpu_us_per_message`] = threadsCpu
+    .filter((t) => t.tid !== process.pid && t.us > 0)
+    .sort((a, b) => b.us - a.us)
+    .slice(0, 4)
+    .map((t) => perMessage(t.us).toFixed(1))
+    .join(' / ');
   // each broker thread's event loop (the kernel spreads the connections over them)
   figures[`${k}broker_threads_utilization`] = brokerElu.map((u) => Math.round(u * 100) / 100).join(' / ');
   // cores busy: the whole gateway process (event loop, writer thread, GC threads) and the load generator

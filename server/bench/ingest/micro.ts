@@ -25,6 +25,24 @@ export function mainThreadCpuUs(): number {
   }
 }
 
+/** CPU time of each of this process' threads by thread id, from /proc (empty elsewhere) */
+export function threadsCpuUs(): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of fs.readdirSync('/proc/self/task')) {
+      try {
+        const fields = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10_000);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+
 /** CPU time of a whole process (every thread), from /proc; NaN elsewhere */
 export function processCpuUs(pid: number | undefined): number {
   try {

@@ -195,12 +195,13 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
 // first ones were answered). Subscriptions are not in the lane; they ask too, and their answers come in order with
 // the publishes', so a device's own publish made before it subscribes is not delivered back to it.
 function publishOf(client: Client, session: ThreadSession, packet: PublishPacket, finished: (err?: Error) => void) {
-  const done = droppingRefusals(client, packet, finished);
-  // the hot path, with nothing waiting before it: no lane, nothing allocated
+  // the hot path, with nothing waiting before it: no lane, nothing allocated (not even the refusal's wrapper: a publish
+  // on the hot path was allowed before, so it is never refused)
   if (!session.lane && hot(session, packet)) {
     handOver(session, packet, client);
-    return done();
+    return finished();
   }
+  const done = droppingRefusals(client, packet, finished);
   if (session.allowed.has(packet.topic) && (packet.qos === 0 || hot(session, packet))) {
     if (session.lane) session.lane.push({ answered: true, go: () => publishAllowed(client, session, packet, done) });
     else publishAllowed(client, session, packet, done);
