@@ -73,7 +73,7 @@ const publish = (n: number, pad = '', qos: 0 | 2 = 0, messageId?: number, dup = 
 function received(s: net.Socket) {
   let bytes = Buffer.alloc(0);
   s.on('data', (d: Buffer) => (bytes = Buffer.concat([bytes, d])));
-  return { has: (packet: number[]) => bytes.includes(Buffer.from(packet)) };
+  return { has: (packet: number[]) => bytes.includes(Buffer.from(packet)), bytes: () => bytes };
 }
 
 describe('a broker thread while the event loop is busy', () => {
@@ -128,6 +128,77 @@ describe('a broker thread while the event loop is busy', () => {
     const wrong = got.findIndex((n, i) => n !== i);
     expect(wrong, `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}`).toBe(-1);
   }, 60_000);
+});
+
+describe("a session's publishes, some on a topic somebody subscribes to", () => {
+  it('hands them over in the order the device sent them (each topic allowed, QoS 1 and 0 mixed)', async () => {
+    broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
+    broker.addAuthority({
+      authenticate: (_c, username, password) =>
+        username === 'dev1' && password?.toString() === 'rahasia'
+          ? { key: 'device:1', appId: 1 }
+          : username === 'watcher'
+            ? { key: 'user:1', appId: 1 }
+            : null,
+      authorizePublish: (_id, topic) => topic === 'd/1/data' || topic === 'd/1/state',
+      authorizeSubscribe: (id) => id.key === 'user:1',
+    });
+    const port = await broker.listen();
+    const got: number[] = [];
+    broker.on('message', (_identity, topic, payload) => {
+      if (topic.startsWith('d/1/')) got.push(JSON.parse(payload.toString()).n);
+    });
+    // somebody watches d/1/state: its publishes go aedes' whole way (delivery), d/1/data's the hot path
+    const watcher = net.connect(port, '127.0.0.1');
+    watcher.write(
+      mqttPacket.generate({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 4,
+        clean: true,
+        clientId: 'w',
+        keepalive: 60,
+        username: 'watcher',
+      }),
+    );
+    const watched = received(watcher);
+    watcher.write(
+      mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'd/1/state', qos: 0 }] }),
+    );
+    expect(await until(() => watched.has([0x90, 3, 0, 1, 0]))).toBe(true);
+    socket = await signedIn(port);
+    const device = received(socket);
+    const packet = (n: number, topic: string, qos: 0 | 1) =>
+      mqttPacket.generate({
+        cmd: 'publish',
+        topic,
+        payload: Buffer.from(JSON.stringify({ n })),
+        qos,
+        retain: false,
+        dup: false,
+        ...(qos > 0 && { messageId: n + 1 }),
+      });
+    // each topic allowed first (its first publish asks the event loop)
+    socket.write(Buffer.concat([packet(0, 'd/1/state', 1), packet(1, 'd/1/data', 1)]));
+    expect(await until(() => got.length === 2), `first two: ${got}`).toBe(true);
+    const total = 400;
+    const packets: Buffer[] = [];
+    for (let n = 2; n < total; n++)
+      packets.push(packet(n, n % 3 === 0 ? 'd/1/state' : 'd/1/data', n % 2 === 0 ? 1 : 0));
+    socket.write(Buffer.concat(packets));
+    const all = await until(() => got.length === total);
+    expect(all, `handed over ${got.length}: ${got.slice(-8)}`).toBe(true);
+    watcher.destroy();
+    const wrong = got.findIndex((n, i) => n !== i);
+    expect(wrong, `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}`).toBe(-1);
+    // and the device's PUBACKs come in the order of its PUBLISHes (MQTT-4.6.0-2)
+    const qos1 = Array.from({ length: total - 2 }, (_, i) => i + 2).filter((n) => n % 2 === 0);
+    const sentIds = [1, 2, ...qos1.map((n) => n + 1)];
+    expect(await until(() => device.bytes().length >= sentIds.length * 4)).toBe(true);
+    const acked: number[] = [];
+    for (let at = 0; at + 4 <= device.bytes().length; at += 4) acked.push(device.bytes().readUInt16BE(at + 2));
+    expect(acked).toEqual(sentIds);
+  }, 30_000);
 });
 
 describe("a persistent session's QoS 2 messages across a reconnection", () => {

@@ -197,13 +197,14 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
 function publishOf(client: Client, session: ThreadSession, packet: PublishPacket, finished: (err?: Error) => void) {
   // the hot path, with nothing waiting before it: no lane, nothing allocated (not even the refusal's wrapper: a publish
   // on the hot path was allowed before, so it is never refused)
-  if (!session.lane && hot(session, packet)) {
+  if (!session.lane && session.inAedes === 0 && hot(session, packet)) {
     handOver(session, packet, client);
     return finished();
   }
   const done = droppingRefusals(client, packet, finished);
   if (session.allowed.has(packet.topic) && (packet.qos === 0 || hot(session, packet))) {
-    if (session.lane) session.lane.push({ answered: true, go: () => publishAllowed(client, session, packet, done) });
+    if (session.lane || session.inAedes > 0)
+      (session.lane ??= []).push({ answered: true, go: () => publishAllowed(client, session, packet, done) });
     else publishAllowed(client, session, packet, done);
     return;
   }
@@ -226,19 +227,35 @@ const hot = (session: ThreadSession, packet: PublishPacket) =>
 function publishAllowed(client: Client, session: ThreadSession, packet: PublishPacket, done: (err?: Error) => void) {
   if (hot(session, packet)) {
     handOver(session, packet, client);
-    done();
-  } else if (packet.qos === 0) aedesPublish(client, packet, done);
+    return done();
+  }
+  // aedes' own way (somebody subscribes, retained, QoS 2): its steps may finish on a later turn, and the message is
+  // handed over from aedes' `publish` event at their end. Until then the session's next publishes wait in its lane,
+  // or a later one on the hot path would be handed over (stored, acknowledged) before it (MQTT 4.6).
+  session.inAedes++;
+  const through = (err?: Error) => {
+    // aedes calls back just before it emits `publish` (callPublished): the hand-over happens first, then the lane
+    queueMicrotask(() => {
+      session.inAedes--;
+      goOn(session);
+    });
+    done(err);
+  };
+  if (packet.qos === 0) aedesPublish(client, packet, through);
   else {
     holding.add(packet);
     // aedes' publish as its own handler calls it (with the client: the `publish` event names it)
     (aedes.publish as unknown as (p: PublishPacket, c: Client, cb: (err?: Error) => void) => void)(
       packet,
       client,
-      done,
+      through,
     );
   }
 }
-/** the lane's publishes from its head, each answered one in turn, until one still waits for its answer */
+/**
+ * The lane's publishes from its head, each answered one in turn, until one still waits for its answer or one went
+ * aedes' own way and is not handed over yet.
+ */
 function goOn(session: ThreadSession) {
   // a publish of the lane answered at once (its topic known by now): the loop below goes on with the next one
   if (session.going) return;
@@ -246,7 +263,7 @@ function goOn(session: ThreadSession) {
   if (!lane) return;
   session.going = true;
   let k = 0;
-  while (k < lane.length && lane[k]!.answered) lane[k++]!.go();
+  while (k < lane.length && lane[k]!.answered && session.inAedes === 0) lane[k++]!.go();
   lane.splice(0, k);
   session.going = false;
   if (lane.length === 0) session.lane = undefined;
@@ -436,6 +453,8 @@ interface ThreadSession {
   lane?: LanePlace[];
   /** whether its lane is being worked through (goOn) */
   going?: boolean;
+  /** its publishes on their way through aedes' own handling, not yet handed over: later ones wait in the lane */
+  inAedes: number;
 }
 
 // Sessions that outlive their connection (persistence/session-store.ts): aedes' in-memory persistence holds what this
@@ -648,7 +667,7 @@ aedes.authenticate = (client, username, password, done) => {
         });
         return done(err as AuthenticateError, false);
       }
-      sessions.set(client, { sid: a.sid, allowed: new Map() });
+      sessions.set(client, { sid: a.sid, allowed: new Map(), inAedes: 0 });
       if (a.resumed) {
         // its stored session: aedes restores the subscriptions (fetchSubs) and sends what was queued (emptyQueue)
         // (aedes restores a session's subscriptions without storing them: its persistence is assumed to hold them; the
