@@ -155,6 +155,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     lora: devicesDomain.loraApplications,
   });
   telemetry.useResolver(resolver);
+  devicesDomain.registryChanges.on((change) => resolver.changed(change));
   const commands = createCommands({
     bus,
     broker,

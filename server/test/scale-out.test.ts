@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
-import { CARD_LIVE, dashboardsContract, type CardPush } from '@sentra/contracts';
+import { CARD_LIVE, dashboardsContract, deviceFamilyCalls, devicesContract, type CardPush } from '@sentra/contracts';
 import { call, startGateway, startScaleOut, type Running, type ScaleOut } from './harness.js';
 import { tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, type AppAuth } from './device-data.kit.js';
@@ -112,6 +112,27 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     expect(storedBy(two)).toBeGreaterThan(twoBefore);
     expect(reportsFrom(two)).toBeGreaterThan(reportsBefore);
     expect((one.app.telemetry.metrics() as { remote_acks_waiting: number }).remote_acks_waiting).toBe(0);
+  });
+
+  it('a device given a new secret or removed through one gateway is disconnected from the other at once', async () => {
+    const owner = await tenantWithApp(one.url);
+    const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
+    const [rotated, removed] = [await mqttDevice(one, auth, clients), await mqttDevice(one, auth, clients)];
+    const closes = (c: MqttClient) => new Promise<number>((resolve) => c.once('close', () => resolve(Date.now())));
+    const rotatedClosed = closes(rotated.client);
+    const removedClosed = closes(removed.client);
+    const asked = Date.now();
+    const secret = await call(two.url, devicesContract.brokerSecretRegenerate, { id: rotated.device.id }, auth);
+    expect(secret.body.response_result).toBe(0);
+    const gone = await call(two.url, deviceFamilyCalls.mqtt!.remove, { id: removed.device.id }, auth);
+    expect(gone.body.response_result).toBe(0);
+    // gateway one holds both connections; before, only a change made through gateway one ended them
+    const ended = await Promise.race([
+      Promise.all([rotatedClosed, removedClosed]),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+    ]);
+    expect(ended, 'both connections to gateway one closed').not.toBeNull();
+    console.log(`scale-out kick: ${Math.max(...ended!) - asked} ms after the first call`);
   });
 
   it('a gateway starting beside another leaves the devices that gateway holds online, and only those', async () => {

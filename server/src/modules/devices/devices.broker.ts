@@ -15,6 +15,7 @@ import {
 import type { Logger } from '../../platform/log.js';
 import { TOKEN_PATTERN, type Activation } from './activation.js';
 import type { DeviceRow } from './devices.table.js';
+import type { RegistryChanges } from './registry-changes.js';
 import {
   familyOfRole,
   nothing,
@@ -171,6 +172,8 @@ export function attachDevicesToBroker(
     loraCategory: number;
     bus?: PresenceBus;
     presenceGatherMs?: number;
+    /** the registry's changes made on the other gateways (scale-out) */
+    registryChanges?: Pick<RegistryChanges, 'on'>;
   },
 ) {
   const now = opts.now ?? Date.now;
@@ -218,16 +221,21 @@ export function attachDevicesToBroker(
     devices.seen(id, ts);
   });
 
-  devices.on('removed', (row) => broker.disconnect(belongsTo(row)));
-  devices.on('disabled', (row) => broker.disconnect(belongsTo(row)));
-  // a regenerated secret ends the connections signed in with the old one
-  devices.on('secret', (row) => broker.disconnect(belongsTo(row)));
+  const kick = (row: Pick<DeviceRow, 'id' | 'tokenId' | 'uid'>) => broker.disconnect(belongsTo(row));
   // a gateway heard while unclaimed reconnects as the registered device, with its gw/<uid>/... rights
-  devices.on('added', (row) => {
-    if (row.uid)
-      broker.disconnect(
-        (i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === row.uid,
-      );
+  const claimed = (uid: string | null) => {
+    if (uid)
+      broker.disconnect((i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === uid);
+  };
+  devices.on('removed', kick);
+  devices.on('disabled', kick);
+  // a regenerated secret ends the connections signed in with the old one
+  devices.on('secret', kick);
+  devices.on('added', (row) => claimed(row.uid));
+  // the same for a change made on another gateway (scale-out): its connections here end too
+  opts.registryChanges?.on((change) => {
+    if (change.event === 'removed' || change.event === 'disabled' || change.event === 'secret') kick(change);
+    else if (change.event === 'added') claimed(change.uid);
   });
 
   // After a crash the registry still says "online" for the devices whose connections died with the gateway. At start,

@@ -14,6 +14,7 @@ import { simulatedEmmaCloud, simulatedImouCloud, type EmmaPluginCloud, type Imou
 import { attachDevicesToBroker, type PresenceBus } from './devices.broker.js';
 import { devicesRoutes } from './devices.routes.js';
 import { createDeviceService } from './devices.service.js';
+import { shareRegistryChanges } from './registry-changes.js';
 
 export interface DevicesDomainDeps {
   db: Db;
@@ -56,6 +57,8 @@ export function createDevicesDomain({
   });
   // which application a network server's topics name (Sentra's numeric id or its own, e.g. a ChirpStack UUID)
   const loraApps = loraApplications(db, { now });
+  // scale-out: the other gateways kick and forget a device as this one does (registry-changes.ts)
+  const registryChanges = shareRegistryChanges(bus, devices);
   const onBroker = attachDevicesToBroker(broker, devices, activation, {
     log,
     now,
@@ -64,6 +67,7 @@ export function createDevicesDomain({
     silenceMs: config.PRESENCE_SILENCE_S * 1000,
     loraCategory: familyByKey('lora')!.category,
     bus,
+    registryChanges,
   });
   return {
     tags,
@@ -71,7 +75,11 @@ export function createDevicesDomain({
     loraApplications: loraApps,
     devices,
     activation,
+    registryChanges,
     routes: [...devicesRoutes({ db, devices, activation, emma, now }), ...tagsRoutes(tags), ...loraRoutes(lora)],
-    close: () => onBroker.close(),
+    close: () => {
+      registryChanges.close();
+      onBroker.close();
+    },
   };
 }

@@ -93,6 +93,21 @@ describe('telemetry resolver cache', () => {
     expect(f.loads).toBe(loads + 1);
   });
 
+  it("serves another gateway's edit (scale-out) as soon as the bus brings it", () => {
+    const f = fleet();
+    expect(f.resolver.resolveDevice(f.identity(6))).toMatchObject({ deviceId: 6, disabled: false });
+    f.table.set(6, { ...f.table.get(6)!, disabled: true });
+    // no local event: the edit was made through another gateway
+    expect(f.resolver.resolveDevice(f.identity(6))).toMatchObject({ disabled: false });
+    f.resolver.changed({ event: 'disabled', id: 6, appId: 1, devEui: null });
+    expect(f.resolver.resolveDevice(f.identity(6))).toMatchObject({ deviceId: 6, disabled: true });
+    // a secret changes nothing the resolver keeps: the row stays cached
+    const loads = f.loads;
+    f.resolver.changed({ event: 'secret', id: 6, appId: 1, devEui: null });
+    f.resolver.resolveDevice(f.identity(6));
+    expect(f.loads).toBe(loads);
+  });
+
   it('forgets a device at once', () => {
     const f = fleet();
     f.resolver.resolveDevice(f.identity(4));

@@ -15,6 +15,7 @@ import { parseSensorConfig } from '../telemetry/sensor-config.js';
 import type { DeviceService } from './devices.service.js';
 import { devices, type DeviceRow } from './devices.table.js';
 import type { LoraApplications } from '../lora/network-server-auth.js';
+import type { RegistryChange } from './registry-changes.js';
 
 /** Another gateway's edit of a device reaches ingest within this time; this gateway's edits, remove and disable at once. */
 export const RESOLVER_CACHE_MS = 5000;
@@ -74,6 +75,8 @@ export function deviceRows(db: Db): ResolverRows {
 export interface TelemetryResolver extends DeviceResolver {
   /** drops what is cached about a device (the registry's events call it) */
   forget(deviceId: number): void;
+  /** a change made on another gateway (scale-out, registry-changes.ts): acted on as this gateway's own events are */
+  changed(change: Pick<RegistryChange, 'event' | 'id' | 'appId' | 'devEui'>): void;
 }
 
 export function createTelemetryResolver(
@@ -146,16 +149,21 @@ export function createTelemetryResolver(
   registry.on('removed', (row) => forget(row.id));
   registry.on('disabled', (row) => forget(row.id));
   // an edit made through this gateway (sensor configuration, enable, topic) reaches ingest at once; another gateway's
-  // (scale-out) within RESOLVER_CACHE_MS
+  // (scale-out) as soon as the bus brings it (`changed`), at the latest within RESOLVER_CACHE_MS
   registry.on('sensors', (row) => forget(row.id));
   registry.on('updated', (row) => forget(row.id));
   // a LoRa device added after its DevEUI was looked up (and found missing) is known at once
-  registry.on('added', (row) => {
+  const added = (row: Pick<ContextRow, 'appId' | 'devEui'>) => {
     if (row.devEui) byEui.delete(`${row.appId}:${row.devEui.toUpperCase()}`);
-  });
+  };
+  registry.on('added', added);
 
   return {
     forget,
+    changed(change) {
+      if (change.event === 'added') added(change);
+      else if (change.event !== 'secret') forget(change.id);
+    },
     resolveDevice(identity: MqttIdentity, topic?: string): DeviceContext | null {
       const i = identity as DeviceIdentity;
       switch (i.role) {
