@@ -7,6 +7,7 @@ import { ingestCpuBench } from './ingest/micro.js';
 import { cardsBench } from './cards.bench.js';
 import { rulesBench } from './rules.bench.js';
 import { rulesCpuBench } from './ingest/rules-cpu.js';
+import { brokerFloorBench } from './ingest/floor.js';
 
 export interface Bench {
   name: string;
@@ -14,7 +15,16 @@ export interface Bench {
   run(): Promise<Record<string, number | string>>;
 }
 
-const BENCHES: Bench[] = [httpBench, devicesBench, ingestCpuBench, ingestBench, cardsBench, rulesBench, rulesCpuBench];
+const BENCHES: Bench[] = [
+  httpBench,
+  devicesBench,
+  ingestCpuBench,
+  ingestBench,
+  brokerFloorBench,
+  cardsBench,
+  rulesBench,
+  rulesCpuBench,
+];
 
 async function main() {
   const only = process.argv.slice(2);

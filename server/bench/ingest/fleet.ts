@@ -32,14 +32,15 @@ const limitS = (phaseS: number) => 5 * 60 + 3 * phaseS;
 let built: string | null | undefined;
 function nativeBinary(): string | null {
   if (built !== undefined) return built;
-  built = build();
+  built = buildC('fleet.c');
   return built;
 }
 
-function build(): string | null {
-  const source = fileURLToPath(new URL('./fleet.c', import.meta.url));
+/** a C source of this folder built into the temporary directory, keyed by its content (null without a C compiler) */
+export function buildC(file: string): string | null {
+  const source = fileURLToPath(new URL(`./${file}`, import.meta.url));
   const hash = createHash('sha1').update(fs.readFileSync(source)).digest('hex').slice(0, 12);
-  const binary = path.join(os.tmpdir(), `sentra-bench-fleet-${hash}`);
+  const binary = path.join(os.tmpdir(), `sentra-bench-${path.basename(file, '.c')}-${hash}`);
   if (fs.existsSync(binary)) return binary;
   try {
     execFileSync(process.env.CC ?? 'cc', ['-O2', '-o', `${binary}.tmp`, source], {
