@@ -46,7 +46,7 @@ describe.skipIf(!binary)('the broker floor (floor.c)', () => {
         ]),
       );
       const expected = Buffer.from([0x20, 2, 0, 0, 0x40, 2, 0x12, 0x34, 0xd0, 0]);
-      for (let i = 0; i < 100 && got.length < expected.length; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 500 && got.length < expected.length; i++) await new Promise((r) => setTimeout(r, 20));
       expect([...got]).toEqual([...expected]);
       floor.stdin!.write('mark\n');
       expect(await next()).toMatchObject({ messages: 2 });
