@@ -1,13 +1,56 @@
-// `npm run bench -- broker_floor`: the floor under the broker thread's CPU per device message on this machine. floor.c
-// (epoll, one read() per readable socket, PUBACKs in one write per read, nothing else) is driven by the same C fleet
-// and the same offered rate as the ingest bench, at QoS 0 then QoS 1; compare its `cpu_us_per_message` with the ingest
-// bench's broker thread (the first of `other_threads_cpu_us_per_message`): the difference is the broker's own code.
+// `npm run bench -- broker_floor`: the floors under the broker thread's CPU per device message on this machine, each
+// driven by the same C fleet at the ingest bench's offered rate, QoS 0 then QoS 1: floor.c (`c_`: epoll, one read()
+// per readable socket, the PUBACKs of a read in one write, nothing else) and node-floor.mjs (`node_`: the same with
+// Node's net sockets). Against the ingest bench's broker thread (the first of `other_threads_cpu_us_per_message`):
+// C → Node is what Node's socket layer costs, Node → broker thread what aedes and the gateway's own code cost.
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import type { Bench } from '../run.js';
 import { buildC, startFleet } from './fleet.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** one floor (a child speaking floor.c's protocol) driven by a fresh fleet at QoS 0 then QoS 1 */
+async function measure(command: string, args: string[], devices: number, messagesPerS: number, phaseS: number) {
+  const floor = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: floor.stdout! })[Symbol.asyncIterator]();
+  const next = async <T>() => JSON.parse(((await lines.next()).value as string) ?? 'null') as T;
+  const fleet = startFleet(phaseS);
+  try {
+    const { port } = await next<{ port: number }>();
+    const conn = await fleet.ask<{ connected: number; failed: number }>(
+      { cmd: 'connect', port, devices, concurrency: 200 },
+      'connected',
+      120_000,
+    );
+    const figures: Record<string, number> = { devices: conn.connected };
+    for (const qos of [0, 1] as const) {
+      const mark = async () => (floor.stdin!.write('mark\n'), next<{ messages: number; cpu_us: number }>());
+      const before = await mark();
+      const ran = await fleet.ask<{ sent: number; errors: number }>(
+        { cmd: 'run', qos, messagesPerSecond: messagesPerS, seconds: phaseS },
+        'ran',
+        (phaseS + 60) * 1000,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      const after = await mark();
+      const messages = after.messages - before.messages;
+      const cpu = after.cpu_us - before.cpu_us;
+      figures[`qos${qos}_messages`] = messages;
+      figures[`qos${qos}_errors`] = ran.errors;
+      figures[`qos${qos}_cpu_us_per_message`] = Math.round((cpu / Math.max(1, messages)) * 10) / 10;
+      figures[`qos${qos}_cores`] = Math.round((cpu / 1e6 / phaseS) * 100) / 100;
+    }
+    return figures;
+  } finally {
+    await fleet.quit();
+    floor.stdin!.write('quit\n');
+  }
+}
+
+const prefixed = (prefix: string, figures: Record<string, number>) =>
+  Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${prefix}${k}`, v]));
 
 export const brokerFloorBench: Bench = {
   name: 'broker_floor',
@@ -16,44 +59,14 @@ export const brokerFloorBench: Bench = {
     const messagesPerS = env('BENCH_POINTS_PER_S', 150_000) / 3;
     const phaseS = env('BENCH_PHASE_S', 10);
     const binary = buildC('floor.c');
-    if (!binary) return { error: 'no C compiler' };
-    const floor = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const lines = createInterface({ input: floor.stdout! })[Symbol.asyncIterator]();
-    const next = async <T>() => JSON.parse(((await lines.next()).value as string) ?? 'null') as T;
-    const fleet = startFleet(phaseS);
-    try {
-      const { port } = await next<{ port: number }>();
-      const conn = await fleet.ask<{ connected: number; failed: number }>(
-        { cmd: 'connect', port, devices, concurrency: 200 },
-        'connected',
-        120_000,
-      );
-      const figures: Record<string, number> = {
-        devices: conn.connected,
-        offered_messages_per_s: messagesPerS,
-        offered_points_per_s: messagesPerS * 3,
-      };
-      for (const qos of [0, 1] as const) {
-        const mark = async () => (floor.stdin!.write('mark\n'), next<{ messages: number; cpu_us: number }>());
-        const before = await mark();
-        const ran = await fleet.ask<{ sent: number; errors: number }>(
-          { cmd: 'run', qos, messagesPerSecond: messagesPerS, seconds: phaseS },
-          'ran',
-          (phaseS + 60) * 1000,
-        );
-        await new Promise((r) => setTimeout(r, 500));
-        const after = await mark();
-        const messages = after.messages - before.messages;
-        figures[`qos${qos}_messages`] = messages;
-        figures[`qos${qos}_errors`] = ran.errors;
-        figures[`qos${qos}_cpu_us_per_message`] =
-          Math.round(((after.cpu_us - before.cpu_us) / Math.max(1, messages)) * 10) / 10;
-        figures[`qos${qos}_cores`] = Math.round(((after.cpu_us - before.cpu_us) / 1e6 / phaseS) * 100) / 100;
-      }
-      return figures;
-    } finally {
-      await fleet.quit();
-      floor.stdin!.write('quit\n');
-    }
+    const figures: Record<string, number | string> = {
+      offered_messages_per_s: messagesPerS,
+      offered_points_per_s: messagesPerS * 3,
+    };
+    if (binary) Object.assign(figures, prefixed('c_', await measure(binary, [], devices, messagesPerS, phaseS)));
+    else figures.c_error = 'no C compiler';
+    const script = fileURLToPath(new URL('./node-floor.mjs', import.meta.url));
+    Object.assign(figures, prefixed('node_', await measure(process.execPath, [script], devices, messagesPerS, phaseS)));
+    return figures;
   },
 };
