@@ -3,6 +3,7 @@
 // `changed`, and the caches drop what they hold before the next request is served. With BUS=nats the change is also
 // published, so the other gateways drop theirs (as fast as the bus delivers it).
 import type { Bus } from '../../platform/bus/types.js';
+import { newOrigin } from '../../platform/bus/subjects.js';
 
 /**
  * `access`: sessions, application accounts, roles and their menus, credentials pairs, applications.
@@ -27,7 +28,7 @@ const SUBJECT = 'access.changed';
 export function createAccessChanges(opts: { bus?: Pick<Bus, 'kind' | 'publish' | 'subscribe'> } = {}): AccessChanges {
   const generation = { access: 0, dashboards: 0 };
   const bus = opts.bus?.kind === 'nats' ? opts.bus : undefined;
-  const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const origin = newOrigin();
   const listeners = new Set<(what: AccessChange) => void>();
   const bump = (what: AccessChange) => {
     generation[what]++;

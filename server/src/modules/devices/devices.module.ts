@@ -19,7 +19,7 @@ import { shareRegistryChanges } from './registry-changes.js';
 export interface DevicesDomainDeps {
   db: Db;
   broker: Broker;
-  /** presence across gateways (scale-out) */
+  /** presence and the registry's changes across gateways (scale-out) */
   bus?: PresenceBus;
   config: Config;
   log: Logger;

@@ -8,7 +8,9 @@
 // Core NATS is at most once: a change lost with a gateway that stopped at that moment is not heard. The resolver's
 // cache lifetime stays the bound on how long an edit can go unseen, and a kicked device would sign in again with its
 // old secret only where that secret was not yet replaced in the database (it is: the origin wrote it first).
+import type { PresenceBus } from './devices.broker.js';
 import type { DeviceRow } from './devices.table.js';
+import { newOrigin } from '../../platform/bus/subjects.js';
 
 /** the subject every gateway hears (no queue group) */
 export const REGISTRY_SUBJECT = 'registry.device';
@@ -29,12 +31,6 @@ export interface RegistryChange {
   devEui: string | null;
 }
 
-export interface RegistryBus {
-  readonly kind: 'memory' | 'nats';
-  publish(subject: string, data: unknown): void;
-  subscribe<T>(subject: string, handler: (msg: { data: T }) => unknown): { unsubscribe(): void };
-}
-
 export interface RegistryChanges {
   /** hears the changes made on the other gateways */
   on(listener: (change: RegistryChange) => void): void;
@@ -46,12 +42,12 @@ export interface RegistryChanges {
  * there is no other gateway: nothing is published and nobody is told.
  */
 export function shareRegistryChanges(
-  bus: RegistryBus | undefined,
+  bus: PresenceBus | undefined,
   registry: { on(event: SharedEvent, fn: (row: DeviceRow) => void): void },
 ): RegistryChanges {
   const listeners: ((change: RegistryChange) => void)[] = [];
   if (!bus || bus.kind !== 'nats') return { on: () => {}, close: () => {} };
-  const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const origin = newOrigin();
   for (const event of SHARED_EVENTS)
     registry.on(event, (row) =>
       bus.publish(REGISTRY_SUBJECT, {

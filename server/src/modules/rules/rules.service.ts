@@ -19,6 +19,7 @@ import { devices } from '../devices/devices.table.js';
 import type { RuleRecord } from './compile.js';
 import type { RuleEngine } from './engine.js';
 import { rules } from './rules.table.js';
+import { newOrigin } from '../../platform/bus/subjects.js';
 
 type RuleRow = typeof rules.$inferSelect;
 
@@ -74,7 +75,7 @@ export interface RulesServiceDeps {
 }
 
 export function createRulesService({ db, engine, bus, onRemoved, now = Date.now, log }: RulesServiceDeps) {
-  const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const origin = newOrigin();
 
   function rowOf(appId: number, id: number): RuleRow {
     const row = db

@@ -93,3 +93,9 @@ export class SubjectIndex<S> {
     if (star) this.collect(star, tokens, i + 1, out);
   }
 }
+
+/**
+ * A name for one publisher on the bus, unique across gateways and across the gateways one process may run (tests):
+ * what a subscriber compares to skip the changes it published itself.
+ */
+export const newOrigin = (): string => `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;

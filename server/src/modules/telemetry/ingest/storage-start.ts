@@ -13,6 +13,7 @@ import { createSeriesRegistry } from '../store/series.js';
 import { ensureClusteredLayout } from '../store/storage.js';
 import { replayJournal } from '../store/write-batch.js';
 import { announceWrites, inlineExecutor, threadExecutor } from '../store/writer-thread.js';
+import { newOrigin } from '../../../platform/bus/subjects.js';
 
 /** a writer's row older than this is a crash nobody will repair any more */
 const STALE_WRITER_ROW_MS = 7 * 86_400_000;
@@ -45,7 +46,7 @@ export function startTelemetryStorage(o: StorageStartOptions) {
   const stored = sqlite.prepare('SELECT 1 FROM telemetry_points WHERE series_id = ? AND ts = ?').pluck();
   const series = createSeriesRegistry(sqlite, { maxSeriesPerDevice: o.maxSeriesPerDevice, now, points });
   // this process's name on the bus and as the rollup writer (telemetry_writer_state)
-  const origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const origin = newOrigin();
   const rollups = createRollupKeeper(origin);
   if (journaled) {
     // a writer that stopped without closing lost its last seconds of rollup deltas: those minutes are rebuilt
