@@ -197,13 +197,13 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
 function publishOf(client: Client, session: ThreadSession, packet: PublishPacket, finished: (err?: Error) => void) {
   // the hot path, with nothing waiting before it: no lane, nothing allocated (not even the refusal's wrapper: a publish
   // on the hot path was allowed before, so it is never refused)
-  if (!session.lane && session.inAedes === 0 && hot(session, packet)) {
+  if (!queued(session) && hot(session, packet)) {
     handOver(session, packet, client);
     return finished();
   }
   const done = droppingRefusals(client, packet, finished);
   if (session.allowed.has(packet.topic) && (packet.qos === 0 || hot(session, packet))) {
-    if (session.lane || session.inAedes > 0)
+    if (queued(session))
       (session.lane ??= []).push({ answered: true, go: () => publishAllowed(client, session, packet, done) });
     else publishAllowed(client, session, packet, done);
     return;
@@ -220,6 +220,8 @@ function publishOf(client: Client, session: ThreadSession, packet: PublishPacket
     goOn(session);
   });
 }
+/** something of the session goes before its next publish: its lane, or a publish still on aedes' way */
+const queued = (session: ThreadSession) => session.lane !== undefined || session.inAedes > 0;
 /** QoS 0 or 1, not retained, on a topic the session was allowed, and no subscriber anywhere */
 const hot = (session: ThreadSession, packet: PublishPacket) =>
   packet.qos < 2 && !packet.retain && unheard(session, packet.topic);
