@@ -2,12 +2,11 @@
 // runs against them unchanged: CONNACK to CONNECT, a PUBACK per QoS 1 PUBLISH (none for QoS 0), PINGRESP to PINGREQ,
 // and they count the PUBLISHes they read.
 import net from 'node:net';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import mqttPacket from 'mqtt-packet';
 import { buildC } from './fleet.js';
+import { startFloor } from './floor.js';
 
 const binary = buildC('floor.c');
 const script = fileURLToPath(new URL('./node-floor.mjs', import.meta.url));
@@ -20,12 +19,9 @@ describe('the broker floors', () => {
   it.each(floors)(
     '$name answers CONNECT, QoS 1 PUBLISH and PINGREQ as a broker does, and counts the PUBLISHes',
     async ({ command, args }) => {
-      const floor = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { BENCH_FLOOR_LIMIT_S: '30' } });
-      const lines = createInterface({ input: floor.stdout! })[Symbol.asyncIterator]();
-      const next = async () => JSON.parse((await lines.next()).value as string) as Record<string, number>;
+      const floor = startFloor(command, args, { BENCH_FLOOR_LIMIT_S: '30' });
       try {
-        const { port } = await next();
-        const s = net.connect(port!, '127.0.0.1');
+        const s = net.connect(await floor.port(), '127.0.0.1');
         let got = Buffer.alloc(0);
         s.on('data', (d: Buffer) => (got = Buffer.concat([got, d])));
         const publish = (qos: 0 | 1, messageId?: number) =>
@@ -56,11 +52,10 @@ describe('the broker floors', () => {
         const expected = Buffer.from([0x20, 2, 0, 0, 0x40, 2, 0x12, 0x34, 0xd0, 0]);
         for (let i = 0; i < 500 && got.length < expected.length; i++) await new Promise((r) => setTimeout(r, 20));
         expect([...got]).toEqual([...expected]);
-        floor.stdin!.write('mark\n');
-        expect(await next()).toMatchObject({ messages: 2 });
+        expect(await floor.mark()).toMatchObject({ messages: 2 });
         s.destroy();
       } finally {
-        floor.stdin!.write('quit\n');
+        floor.quit();
       }
     },
   );

@@ -11,14 +11,24 @@ import { buildC, startFleet } from './fleet.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-/** one floor (a child speaking floor.c's protocol) driven by a fresh fleet at QoS 0 then QoS 1 */
-async function measure(command: string, args: string[], devices: number, messagesPerS: number, phaseS: number) {
-  const floor = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: floor.stdout! })[Symbol.asyncIterator]();
+/** A floor started as a child process: its port line first, then a `mark` answered with its totals. */
+export function startFloor(command: string, args: string[], env?: NodeJS.ProcessEnv) {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async <T>() => JSON.parse(((await lines.next()).value as string) ?? 'null') as T;
+  return {
+    port: async () => (await next<{ port: number }>()).port,
+    mark: async () => (child.stdin!.write('mark\n'), next<{ messages: number; cpu_us: number }>()),
+    quit: () => void child.stdin!.write('quit\n'),
+  };
+}
+
+/** one floor driven by a fresh fleet at QoS 0 then QoS 1 */
+async function measure(command: string, args: string[], devices: number, messagesPerS: number, phaseS: number) {
+  const floor = startFloor(command, args);
   const fleet = startFleet(phaseS);
   try {
-    const { port } = await next<{ port: number }>();
+    const port = await floor.port();
     const conn = await fleet.ask<{ connected: number; failed: number }>(
       { cmd: 'connect', port, devices, concurrency: 200 },
       'connected',
@@ -26,15 +36,14 @@ async function measure(command: string, args: string[], devices: number, message
     );
     const figures: Record<string, number> = { devices: conn.connected };
     for (const qos of [0, 1] as const) {
-      const mark = async () => (floor.stdin!.write('mark\n'), next<{ messages: number; cpu_us: number }>());
-      const before = await mark();
+      const before = await floor.mark();
       const ran = await fleet.ask<{ sent: number; errors: number }>(
         { cmd: 'run', qos, messagesPerSecond: messagesPerS, seconds: phaseS },
         'ran',
         (phaseS + 60) * 1000,
       );
       await new Promise((r) => setTimeout(r, 500));
-      const after = await mark();
+      const after = await floor.mark();
       const messages = after.messages - before.messages;
       const cpu = after.cpu_us - before.cpu_us;
       figures[`qos${qos}_messages`] = messages;
@@ -45,7 +54,7 @@ async function measure(command: string, args: string[], devices: number, message
     return figures;
   } finally {
     await fleet.quit();
-    floor.stdin!.write('quit\n');
+    floor.quit();
   }
 }
 

@@ -14,44 +14,37 @@ import { findUp } from '../../src/platform/db/sqlite.js';
 import type { MqttIdentity } from '../../src/platform/mqtt/types.js';
 import type { Bench } from '../run.js';
 
-/** CPU time of the main thread alone (the event loop), from Linux's per-thread accounting; NaN elsewhere */
-export function mainThreadCpuUs(): number {
+/** utime + stime of a /proc `stat` file in µs (clock ticks: USER_HZ = 100 on Linux); NaN when it cannot be read */
+function statCpuUs(file: string): number {
   try {
-    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (USER_HZ = 100 on Linux)
-    return ticks * 10_000;
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU time of each of this process' threads by thread id, from /proc (empty elsewhere) */
-export function threadsCpuUs(): Map<number, number> {
-  const out = new Map<number, number>();
-  try {
-    for (const tid of fs.readdirSync('/proc/self/task')) {
-      try {
-        const fields = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10_000);
-      } catch {
-        // the thread ended meanwhile
-      }
-    }
-  } catch {
-    // not Linux
-  }
-  return out;
-}
-
-/** CPU time of a whole process (every thread), from /proc; NaN elsewhere */
-export function processCpuUs(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = fs.readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
   } catch {
     return NaN;
   }
 }
+
+/** CPU time of the main thread alone (the event loop), from Linux's per-thread accounting; NaN elsewhere */
+export const mainThreadCpuUs = (): number => statCpuUs(`/proc/self/task/${process.pid}/stat`);
+
+/** CPU time of each of this process' threads by thread id, from /proc (empty elsewhere; a thread that ended is left out) */
+export function threadsCpuUs(): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[] = [];
+  try {
+    tids = fs.readdirSync('/proc/self/task');
+  } catch {
+    // not Linux
+  }
+  for (const tid of tids) {
+    const us = statCpuUs(`/proc/self/task/${tid}/stat`);
+    if (!Number.isNaN(us)) out.set(Number(tid), us);
+  }
+  return out;
+}
+
+/** CPU time of a whole process (every thread), from /proc; NaN elsewhere */
+export const processCpuUs = (pid: number | undefined): number => statCpuUs(`/proc/${pid}/stat`);
 
 export async function ingestMicro(
   opts: { devices?: number; messages?: number; viaBus?: boolean; writerThread?: boolean } = {},
