@@ -8,6 +8,7 @@
 // thread stops reading all its connections once `maxMessages` or `maxBytes` wait untaken and resumes below half:
 // the backlog between the threads stays a few milliseconds of the event loop's work, and overload slows the devices
 // down (TCP backpressure) instead of growing a queue.
+import { Fifo } from '../fifo.js';
 
 /** Messages a thread may have handed over and not seen taken before it stops reading (resumed below half): four
  * runs, so the event loop always has the next one while the thread reads on, and little enough that an HTTP request
@@ -21,8 +22,7 @@ export const MAX_UNTAKEN_BYTES = 8 * 1024 * 1024;
 
 export class HandoverBound {
   /** each run handed over and not yet taken, oldest first: its messages and bytes */
-  private runs: { messages: number; bytes: number }[] = [];
-  private head = 0;
+  private runs = new Fifo<{ messages: number; bytes: number }>();
   messages = 0;
   bytes = 0;
   private behind = false;
@@ -57,14 +57,11 @@ export class HandoverBound {
 
   /** the event loop took the `runs` oldest runs (in the order they were handed over) */
   taken(runs: number): void {
-    for (let k = 0; k < runs && this.head < this.runs.length; k++) {
-      const run = this.runs[this.head++]!;
+    for (let k = 0; k < runs; k++) {
+      const run = this.runs.shift();
+      if (run === undefined) break;
       this.messages -= run.messages;
       this.bytes -= run.bytes;
-    }
-    if (this.head > 1024 && this.head * 2 > this.runs.length) {
-      this.runs = this.runs.slice(this.head);
-      this.head = 0;
     }
     if (this.behind && this.messages < this.maxMessages / 2 && this.bytes < this.maxBytes / 2) {
       this.behind = false;

@@ -4,6 +4,7 @@
 // a mark; what a connection gets released in one turn goes out as one write. A connection with too many
 // acknowledgements held stops being read until they come down: its in-flight window is its backpressure, and one
 // flooding device cannot fill the writer's queue ahead of the others.
+import { Fifo } from '../fifo.js';
 
 /** the least a connection needs from its client: the socket, and whether it is still up */
 export interface AckTarget {
@@ -130,8 +131,7 @@ interface LedgerEntry {
  * connection's PUBACKs in the order of its PUBLISHes), so one message still being written holds back the ones after it.
  */
 export class AckLedger {
-  private entries: (LedgerEntry | undefined)[] = [];
-  private head = 0;
+  private entries = new Fifo<LedgerEntry>();
   /** held messages released so far (the next one's number) */
   private released = 0;
   private sentUpTo = 0;
@@ -142,7 +142,7 @@ export class AckLedger {
 
   /** how many held messages wait */
   get waiting(): number {
-    return this.entries.length - this.head;
+    return this.entries.length;
   }
 
   /** the thread's next held message, held once by the caller until `let go` */
@@ -166,16 +166,12 @@ export class AckLedger {
   letGo(e: LedgerEntry, acknowledge = true): void {
     if (!acknowledge) e.refused = true;
     e.holds--;
-    if (e.holds > 0 || this.entries[this.head] !== e) return;
+    if (e.holds > 0 || this.entries.peek() !== e) return;
     this.onReleased();
-    while (this.head < this.entries.length && this.entries[this.head]!.holds <= 0) {
-      if (this.entries[this.head]!.refused) this.refused.push(this.released);
-      this.entries[this.head++] = undefined;
+    for (let first = this.entries.peek(); first !== undefined && first.holds <= 0; first = this.entries.peek()) {
+      if (first.refused) this.refused.push(this.released);
+      this.entries.shift();
       this.released++;
-    }
-    if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
     }
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TelemetryMessage } from '../message.js';
-import { Fifo, WriteQueue } from './write-queue.js';
+import { WriteQueue } from './write-queue.js';
 
 let next = 0;
 const message = (qos: 0 | 1, points: number): TelemetryMessage => ({
@@ -59,18 +59,5 @@ describe("the writer's queue", () => {
     q.requeue(batch.messages);
     expect(q.take(10).messages).toEqual(batch.messages);
     expect(q.points).toBe(2);
-  });
-});
-
-describe('Fifo', () => {
-  it('keeps order across the compaction of its shifted head', () => {
-    const f = new Fifo<number>();
-    for (let i = 0; i < 5000; i++) f.push(i);
-    for (let i = 0; i < 3000; i++) expect(f.shift()).toBe(i);
-    f.push(5000);
-    expect(f.length).toBe(2001);
-    let last = 2999;
-    for (let v = f.shift(); v !== undefined; v = f.shift()) expect(v).toBe(++last);
-    expect(last).toBe(5000);
   });
 });

@@ -1,29 +1,8 @@
 // The writer's queue: device messages wait here for their batch, QoS 1 first (the broker acknowledged them). Memory is
 // bounded whatever the devices do: past the soft bound QoS 0 messages are shed oldest first, past the hard bound the
 // newest message is refused. A message counts (points plus states) from its arrival until its batch settles.
+import { Fifo } from '../../../platform/fifo.js';
 import type { TelemetryMessage } from '../message.js';
-
-/** A FIFO with O(1) shift (arrays' shift is O(n)). */
-export class Fifo<T> {
-  private items: (T | undefined)[] = [];
-  private head = 0;
-  get length() {
-    return this.items.length - this.head;
-  }
-  push(v: T) {
-    this.items.push(v);
-  }
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const v = this.items[this.head];
-    this.items[this.head++] = undefined;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return v;
-  }
-}
 
 export interface QueueBounds {
   /** soft bound: beyond it QoS 0 messages are shed, oldest first */
