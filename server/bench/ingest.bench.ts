@@ -312,6 +312,7 @@ async function start(served: boolean, figures: Record<string, number | string>, 
       LOG_LEVEL: 'error',
       WRITER_THREAD: process.env.WRITER_THREAD,
       MQTT_THREADS: process.env.MQTT_THREADS,
+      MQTT_NATIVE_READS: process.env.MQTT_NATIVE_READS,
     }),
     { log: createLogger('error') },
   );

@@ -1,3 +1,3 @@
 {
-  "targets": [{ "target_name": "fd", "sources": ["fd.c"] }]
+  "targets": [{ "target_name": "fd", "sources": ["fd.c", "io.c"] }]
 }

@@ -22,9 +22,11 @@ static napi_value Dup(napi_env env, napi_callback_info info) {
   return out;
 }
 
+napi_value io_init(napi_env env, napi_value exports); /* io.c */
+
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "dup", NAPI_AUTO_LENGTH, Dup, NULL, &fn);
   napi_set_named_property(env, exports, "dup", fn);
-  return exports;
+  return io_init(env, exports);
 }

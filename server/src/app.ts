@@ -102,6 +102,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     debug: config.LOG_LEVEL === 'debug',
     threads: config.MQTT_THREADS,
+    nativeReads: config.MQTT_NATIVE_READS === 'on',
     maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
     store: new SessionStore(dbHandle.sqlite, Date.now, (err) =>

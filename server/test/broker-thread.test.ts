@@ -4,16 +4,20 @@
 //   everything in between. So the event loop's next turn is a few milliseconds of ingest, not seconds (HTTP and
 //   socket.io answer meanwhile), and the rest follows, in order, as the event loop takes it;
 // - a session's publishes in order while the first one's authorisation is asked;
-// - a persistent session's QoS 2 packet ids awaiting PUBREL kept across a reconnection (no duplicate).
+// - a persistent session's QoS 2 packet ids awaiting PUBREL kept across a reconnection (no duplicate);
+// each with the connections read by the native reader and by Node's own reads (its fallback).
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import mqttPacket from 'mqtt-packet';
 import { createBroker, type EmbeddedBroker } from '../src/platform/mqtt/broker.js';
 import { HANDOVER_RUN, MAX_UNTAKEN_MESSAGES } from '../src/platform/mqtt/handover-bound.js';
 import { createLogger } from '../src/platform/log.js';
+import { nativeFd } from '../src/platform/native-fd.js';
 import { until } from '../src/platform/testing/until.js';
 
 let broker: EmbeddedBroker | undefined;
+/** the connections read by the native reader (native-reads.ts), or by Node's own reads (its fallback) */
+let nativeReads = true;
 let socket: net.Socket | undefined;
 afterEach(async () => {
   socket?.destroy();
@@ -43,9 +47,11 @@ async function signedIn(port: number, { clean = true, clientId = 'flood-1' } = {
   return s;
 }
 
+const noLog = createLogger('silent').debug;
+
 /** a broker whose one device may publish on d/1/data; what reaches the event loop, by the payload's `n` */
-async function started() {
-  broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
+async function started(log = createLogger('silent')) {
+  broker = createBroker({ host: '127.0.0.1', port: 0, log, debug: log.debug !== noLog, nativeReads });
   broker.addAuthority({
     authenticate: (_c, username, password) =>
       username === 'dev1' && password?.toString() === 'rahasia' ? { key: 'device:1', appId: 1 } : null,
@@ -76,159 +82,192 @@ function received(s: net.Socket) {
   return { has: (packet: number[]) => bytes.includes(Buffer.from(packet)), bytes: () => bytes };
 }
 
-describe('a broker thread while the event loop is busy', () => {
-  it('stops reading at its bound and hands the rest over, in order and complete, as the event loop takes it', async () => {
-    const { port, got } = await started();
-    socket = await signedIn(port);
-    // the session's first publish on its topic asks the event loop (authorisation); later ones the thread passes alone
-    socket.write(publish(-1));
-    expect(await until(() => got.length === 1)).toBe(true);
-    got.length = 0;
-
-    // five times the bound of ~200-byte QoS 0 publishes, written at once
-    const total = MAX_UNTAKEN_MESSAGES * 5;
-    const pad = 'x'.repeat(180);
-    const packets: Buffer[] = [];
-    for (let n = 0; n < total; n++) packets.push(publish(n, pad));
-    socket.write(Buffer.concat(packets));
-    // the event loop is busy for a while (the broker thread is not): it reads what it may meanwhile
-    const busyUntil = Date.now() + 1500;
-    while (Date.now() < busyUntil);
-    // what the event loop is handed in one turn: the count at the end of each turn (setImmediate: after the turn's
-    // I/O, where the thread's runs arrive), until the first turn that received any
-    let firstTurn = 0;
-    const turn = () =>
-      setImmediate(() => {
-        if (got.length > 0) firstTurn = got.length;
-        else turn();
-      });
-    turn();
-    expect(await until(() => got.length === total, 30_000)).toBe(true);
-
-    // at most the bound, plus what the read that reached it already held (a socket read of ~64 KiB: ~300 of these)
-    expect(firstTurn).toBeGreaterThan(0);
-    expect(firstTurn).toBeLessThanOrEqual(MAX_UNTAKEN_MESSAGES + HANDOVER_RUN + 400);
-    // nothing lost, nothing out of order
-    const wrong = got.findIndex((n, i) => n !== i);
-    expect(
-      wrong,
-      `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}; ${wrong} is at ${got.indexOf(wrong)}, ${wrong + 1} at ${got.indexOf(wrong + 1)}; first turn ${firstTurn}`,
-    ).toBe(-1);
-  }, 60_000);
-
-  it("keeps the order of a device's first publishes on a topic, read while the first one's authorisation was asked", async () => {
-    const { port, got } = await started();
-    socket = await signedIn(port);
-    // one write: aedes reads and handles many of them before the event loop has answered whether d/1/data is allowed
-    const total = 3000;
-    const packets: Buffer[] = [];
-    for (let n = 0; n < total; n++) packets.push(publish(n, 'x'.repeat(100)));
-    socket.write(Buffer.concat(packets));
-    expect(await until(() => got.length === total, 30_000)).toBe(true);
-    const wrong = got.findIndex((n, i) => n !== i);
-    expect(wrong, `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}`).toBe(-1);
-  }, 60_000);
-});
-
-describe("a session's publishes, some on a topic somebody subscribes to", () => {
-  it('hands them over in the order the device sent them (each topic allowed, QoS 1 and 0 mixed)', async () => {
-    broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
-    broker.addAuthority({
-      authenticate: (_c, username, password) =>
-        username === 'dev1' && password?.toString() === 'rahasia'
-          ? { key: 'device:1', appId: 1 }
-          : username === 'watcher'
-            ? { key: 'user:1', appId: 1 }
-            : null,
-      authorizePublish: (_id, topic) => topic === 'd/1/data' || topic === 'd/1/state',
-      authorizeSubscribe: (id) => id.key === 'user:1',
-    });
-    const port = await broker.listen();
-    const got: number[] = [];
-    broker.on('message', (_identity, topic, payload) => {
-      if (topic.startsWith('d/1/')) got.push(JSON.parse(payload.toString()).n);
-    });
-    // somebody watches d/1/state: its publishes go aedes' whole way (delivery), d/1/data's the hot path
-    const watcher = net.connect(port, '127.0.0.1');
-    watcher.write(
-      mqttPacket.generate({
-        cmd: 'connect',
-        protocolId: 'MQTT',
-        protocolVersion: 4,
-        clean: true,
-        clientId: 'w',
-        keepalive: 60,
-        username: 'watcher',
-      }),
-    );
-    const watched = received(watcher);
-    watcher.write(
-      mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'd/1/state', qos: 0 }] }),
-    );
-    expect(await until(() => watched.has([0x90, 3, 0, 1, 0]))).toBe(true);
-    socket = await signedIn(port);
-    const device = received(socket);
-    const packet = (n: number, topic: string, qos: 0 | 1) =>
-      mqttPacket.generate({
-        cmd: 'publish',
-        topic,
-        payload: Buffer.from(JSON.stringify({ n })),
-        qos,
-        retain: false,
-        dup: false,
-        ...(qos > 0 && { messageId: n + 1 }),
-      });
-    // each topic allowed first (its first publish asks the event loop)
-    socket.write(Buffer.concat([packet(0, 'd/1/state', 1), packet(1, 'd/1/data', 1)]));
-    expect(await until(() => got.length === 2), `first two: ${got}`).toBe(true);
-    const total = 400;
-    const packets: Buffer[] = [];
-    for (let n = 2; n < total; n++)
-      packets.push(packet(n, n % 3 === 0 ? 'd/1/state' : 'd/1/data', n % 2 === 0 ? 1 : 0));
-    socket.write(Buffer.concat(packets));
-    const all = await until(() => got.length === total);
-    expect(all, `handed over ${got.length}: ${got.slice(-8)}`).toBe(true);
-    watcher.destroy();
-    const wrong = got.findIndex((n, i) => n !== i);
-    expect(wrong, `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}`).toBe(-1);
-    // and the device's PUBACKs come in the order of its PUBLISHes (MQTT-4.6.0-2)
-    const qos1 = Array.from({ length: total - 2 }, (_, i) => i + 2).filter((n) => n % 2 === 0);
-    const sentIds = [1, 2, ...qos1.map((n) => n + 1)];
-    expect(await until(() => device.bytes().length >= sentIds.length * 4)).toBe(true);
-    const acked: number[] = [];
-    for (let at = 0; at + 4 <= device.bytes().length; at += 4) acked.push(device.bytes().readUInt16BE(at + 2));
-    expect(acked).toEqual(sentIds);
-  }, 30_000);
-});
-
-describe("a persistent session's QoS 2 messages across a reconnection", () => {
-  /** a QoS 2 message stored, its connection gone before the client heard the PUBREC, then sent again with DUP */
-  async function resentAfterReconnect(clean: boolean) {
-    const { port, got } = await started();
-    const first = await signedIn(port, { clean: false, clientId: 'q2-device' });
-    first.write(publish(1, '', 2, 7));
-    expect(await until(() => got.length === 1)).toBe(true);
-    first.destroy();
-    await new Promise((r) => setTimeout(r, 100));
-    socket = await signedIn(port, { clean, clientId: 'q2-device' });
-    const answers = received(socket);
-    socket.write(publish(1, '', 2, 7, true));
-    // a QoS 0 marker after it: once it arrived, the copy had its chance to arrive too
-    socket.write(publish(2));
-    expect(await until(() => got.includes(2))).toBe(true);
-    expect(await until(() => answers.has([0x50, 2, 0, 7]))).toBe(true);
-    return { got, answers };
-  }
-
-  it('does not store the copy a persistent session sends again, answers it with PUBREC and its PUBREL with PUBCOMP', async () => {
-    const { got, answers } = await resentAfterReconnect(false);
-    expect(got).toEqual([1, 2]);
-    socket!.write(mqttPacket.generate({ cmd: 'pubrel', messageId: 7 }));
-    expect(await until(() => answers.has([0x70, 2, 0, 7]))).toBe(true);
+describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) => {
+  beforeEach(() => {
+    nativeReads = native;
   });
 
-  it('takes the same packet id of a clean session as a new message (its state was discarded)', async () => {
-    const { got } = await resentAfterReconnect(true);
-    expect(got).toEqual([1, 1, 2]);
+  describe('a broker thread while the event loop is busy', () => {
+    it('stops reading at its bound and hands the rest over, in order and complete, as the event loop takes it', async () => {
+      const { port, got } = await started();
+      socket = await signedIn(port);
+      // the session's first publish on its topic asks the event loop (authorisation); later ones the thread passes alone
+      socket.write(publish(-1));
+      expect(await until(() => got.length === 1)).toBe(true);
+      got.length = 0;
+
+      // five times the bound of ~200-byte QoS 0 publishes, written at once
+      const total = MAX_UNTAKEN_MESSAGES * 5;
+      const pad = 'x'.repeat(180);
+      const packets: Buffer[] = [];
+      for (let n = 0; n < total; n++) packets.push(publish(n, pad));
+      socket.write(Buffer.concat(packets));
+      // the event loop is busy for a while (the broker thread is not): it reads what it may meanwhile
+      const busyUntil = Date.now() + 1500;
+      while (Date.now() < busyUntil);
+      // what the event loop is handed in one turn: the count at the end of each turn (setImmediate: after the turn's
+      // I/O, where the thread's runs arrive), until the first turn that received any
+      let firstTurn = 0;
+      const turn = () =>
+        setImmediate(() => {
+          if (got.length > 0) firstTurn = got.length;
+          else turn();
+        });
+      turn();
+      expect(await until(() => got.length === total, 30_000)).toBe(true);
+
+      // at most the bound, plus what the read that reached it already held (a socket read of ~64 KiB: ~300 of these)
+      expect(firstTurn).toBeGreaterThan(0);
+      expect(firstTurn).toBeLessThanOrEqual(MAX_UNTAKEN_MESSAGES + HANDOVER_RUN + 400);
+      // nothing lost, nothing out of order
+      const wrong = got.findIndex((n, i) => n !== i);
+      expect(
+        wrong,
+        `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}; ${wrong} is at ${got.indexOf(wrong)}, ${wrong + 1} at ${got.indexOf(wrong + 1)}; first turn ${firstTurn}`,
+      ).toBe(-1);
+    }, 60_000);
+
+    it("keeps the order of a device's first publishes on a topic, read while the first one's authorisation was asked", async () => {
+      const { port, got } = await started();
+      socket = await signedIn(port);
+      // one write: aedes reads and handles many of them before the event loop has answered whether d/1/data is allowed
+      const total = 3000;
+      const packets: Buffer[] = [];
+      for (let n = 0; n < total; n++) packets.push(publish(n, 'x'.repeat(100)));
+      socket.write(Buffer.concat(packets));
+      expect(await until(() => got.length === total, 30_000)).toBe(true);
+      const wrong = got.findIndex((n, i) => n !== i);
+      expect(wrong, `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}`).toBe(-1);
+    }, 60_000);
+  });
+
+  describe("a session's publishes, some on a topic somebody subscribes to", () => {
+    it('hands them over in the order the device sent them (each topic allowed, QoS 1 and 0 mixed)', async () => {
+      broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent'), nativeReads });
+      broker.addAuthority({
+        authenticate: (_c, username, password) =>
+          username === 'dev1' && password?.toString() === 'rahasia'
+            ? { key: 'device:1', appId: 1 }
+            : username === 'watcher'
+              ? { key: 'user:1', appId: 1 }
+              : null,
+        authorizePublish: (_id, topic) => topic === 'd/1/data' || topic === 'd/1/state',
+        authorizeSubscribe: (id) => id.key === 'user:1',
+      });
+      const port = await broker.listen();
+      const got: number[] = [];
+      broker.on('message', (_identity, topic, payload) => {
+        if (topic.startsWith('d/1/')) got.push(JSON.parse(payload.toString()).n);
+      });
+      // somebody watches d/1/state: its publishes go aedes' whole way (delivery), d/1/data's the hot path
+      const watcher = net.connect(port, '127.0.0.1');
+      watcher.write(
+        mqttPacket.generate({
+          cmd: 'connect',
+          protocolId: 'MQTT',
+          protocolVersion: 4,
+          clean: true,
+          clientId: 'w',
+          keepalive: 60,
+          username: 'watcher',
+        }),
+      );
+      const watched = received(watcher);
+      watcher.write(
+        mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'd/1/state', qos: 0 }] }),
+      );
+      expect(await until(() => watched.has([0x90, 3, 0, 1, 0]))).toBe(true);
+      socket = await signedIn(port);
+      const device = received(socket);
+      const packet = (n: number, topic: string, qos: 0 | 1) =>
+        mqttPacket.generate({
+          cmd: 'publish',
+          topic,
+          payload: Buffer.from(JSON.stringify({ n })),
+          qos,
+          retain: false,
+          dup: false,
+          ...(qos > 0 && { messageId: n + 1 }),
+        });
+      // each topic allowed first (its first publish asks the event loop)
+      socket.write(Buffer.concat([packet(0, 'd/1/state', 1), packet(1, 'd/1/data', 1)]));
+      expect(await until(() => got.length === 2), `first two: ${got}`).toBe(true);
+      const total = 400;
+      const packets: Buffer[] = [];
+      for (let n = 2; n < total; n++)
+        packets.push(packet(n, n % 3 === 0 ? 'd/1/state' : 'd/1/data', n % 2 === 0 ? 1 : 0));
+      socket.write(Buffer.concat(packets));
+      const all = await until(() => got.length === total);
+      expect(all, `handed over ${got.length}: ${got.slice(-8)}`).toBe(true);
+      watcher.destroy();
+      const wrong = got.findIndex((n, i) => n !== i);
+      expect(wrong, `first out of place: ${got.slice(Math.max(0, wrong - 3), wrong + 5)}`).toBe(-1);
+      // and the device's PUBACKs come in the order of its PUBLISHes (MQTT-4.6.0-2)
+      const qos1 = Array.from({ length: total - 2 }, (_, i) => i + 2).filter((n) => n % 2 === 0);
+      const sentIds = [1, 2, ...qos1.map((n) => n + 1)];
+      expect(await until(() => device.bytes().length >= sentIds.length * 4)).toBe(true);
+      const acked: number[] = [];
+      for (let at = 0; at + 4 <= device.bytes().length; at += 4) acked.push(device.bytes().readUInt16BE(at + 2));
+      expect(acked).toEqual(sentIds);
+    }, 30_000);
+  });
+
+  describe("a persistent session's QoS 2 messages across a reconnection", () => {
+    /** a QoS 2 message stored, its connection gone before the client heard the PUBREC, then sent again with DUP */
+    async function resentAfterReconnect(clean: boolean) {
+      const { port, got } = await started();
+      const first = await signedIn(port, { clean: false, clientId: 'q2-device' });
+      first.write(publish(1, '', 2, 7));
+      expect(await until(() => got.length === 1)).toBe(true);
+      first.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      socket = await signedIn(port, { clean, clientId: 'q2-device' });
+      const answers = received(socket);
+      socket.write(publish(1, '', 2, 7, true));
+      // a QoS 0 marker after it: once it arrived, the copy had its chance to arrive too
+      socket.write(publish(2));
+      expect(await until(() => got.includes(2))).toBe(true);
+      expect(await until(() => answers.has([0x50, 2, 0, 7]))).toBe(true);
+      return { got, answers };
+    }
+
+    it('does not store the copy a persistent session sends again, answers it with PUBREC and its PUBREL with PUBCOMP', async () => {
+      const { got, answers } = await resentAfterReconnect(false);
+      expect(got).toEqual([1, 2]);
+      socket!.write(mqttPacket.generate({ cmd: 'pubrel', messageId: 7 }));
+      expect(await until(() => answers.has([0x70, 2, 0, 7]))).toBe(true);
+    });
+
+    it('takes the same packet id of a clean session as a new message (its state was discarded)', async () => {
+      const { got } = await resentAfterReconnect(true);
+      expect(got).toEqual([1, 1, 2]);
+    });
+  });
+});
+
+describe.skipIf(!nativeFd())('the native reader on a broker thread', () => {
+  it("takes a device's connection over once signed in: what it sent with its CONNECT and after reaches the event loop in order", async () => {
+    nativeReads = true;
+    const lines: string[] = [];
+    const { port, got } = await started({ ...createLogger('silent'), debug: (m: string) => lines.push(m) });
+    const s = (socket = net.connect(port, '127.0.0.1'));
+    // the whole sequence in one write, as a device stack that does not wait for CONNACK sends it
+    const connect = mqttPacket.generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: 'native-1',
+      keepalive: 60,
+      username: 'dev1',
+      password: Buffer.from('rahasia'),
+    });
+    // (aedes holds at most 42 packets read before the CONNECT is answered)
+    s.write(Buffer.concat([connect, ...Array.from({ length: 20 }, (_, n) => publish(n))]));
+    expect(await until(() => got.length === 20)).toBe(true);
+    expect(await until(() => lines.some((l) => l.includes('native-1 read by the native reader')))).toBe(true);
+    for (let n = 20; n < 250; n++) s.write(publish(n, 'x'.repeat(n)));
+    expect(await until(() => got.length === 250)).toBe(true);
+    expect(got).toEqual(Array.from({ length: 250 }, (_, n) => n));
   });
 });

@@ -14,6 +14,8 @@ export const ConfigSchema = z.object({
   MQTT_PORT: port.default(1883),
   /** broker threads sharing the MQTT listener (more than 1 needs the native helper; docs/decisions/mqtt-broker.md) */
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
+  /** signed-in TCP connections read by the native reader (server/native/io.c) instead of Node's per-socket reads */
+  MQTT_NATIVE_READS: onOff.default('on'),
   /** bytes a client's connection (TCP or WebSocket) may hold unsent before it is closed: 64 KiB to 256 MiB, 4 MiB */
   MQTT_MAX_OUTBOUND_BYTES: z.coerce
     .number()

@@ -5,9 +5,12 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CreateReader } from './mqtt/native-reads.js';
 
 export interface NativeFd {
   dup(fd: number): number;
+  /** the broker thread's socket reader (server/native/io.c, mqtt/native-reads.ts) */
+  createReader: CreateReader;
 }
 
 let loaded: NativeFd | null | undefined;

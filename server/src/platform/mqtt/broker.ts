@@ -47,6 +47,8 @@ export interface BrokerOptions {
   debug?: boolean;
   /** broker threads (default 1; more need the native dup helper, else 1) */
   threads?: number;
+  /** signed-in TCP connections read by the native reader when it was built (native-reads.ts; default true) */
+  nativeReads?: boolean;
   /** CONNECT failures counted per client address; a blocked address is refused unchecked (mqtt-connect-throttle.ts) */
   throttle?: ConnectThrottle;
   /** a connection (TCP or WebSocket) holding more than this unwritten is closed (MQTT_MAX_OUTBOUND_BYTES, default 4 MiB) */
@@ -117,7 +119,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     host: opts.host,
     log,
     native,
-    workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound },
+    workerData: { debug: opts.debug ?? false, maxOutboundBytes: maxOutbound, nativeReads: opts.nativeReads ?? true },
     onEvent: (thread, ev) => onEvent(thread, ev),
     onReleased: () => tellThreads(),
     onLost: (thread, err) => lost(thread, err),

@@ -25,6 +25,8 @@ import { fastPublishParse, MQTT_MAX_PACKET_BYTES, type PacketParser } from './fa
 import { HANDOVER_RUN, HandoverBound } from './handover-bound.js';
 import { pauseReading, ReadGate, resumeReading } from './read-gate.js';
 import { HeldAcks, MAX_HELD_PER_CONNECTION } from './held-acks.js';
+import { NativeReads } from './native-reads.js';
+import { nativeFd } from '../native-fd.js';
 import { validClientId, validFilter, validPublishTopic } from './limits.js';
 import {
   asAedesConnect,
@@ -40,7 +42,11 @@ import {
   type V5Session,
 } from './mqtt5.js';
 
-const { debug, maxOutboundBytes } = workerData as { debug: boolean; maxOutboundBytes: number };
+const { debug, maxOutboundBytes, nativeReads } = workerData as {
+  debug: boolean;
+  maxOutboundBytes: number;
+  nativeReads: boolean;
+};
 
 const requireHere = createRequire(import.meta.url);
 const aedesMain = requireHere.resolve('aedes');
@@ -567,18 +573,35 @@ const sockets = new Map<number, Duplex>();
 // past half its bound) and this thread's own bound on what it handed over and the event loop has not taken
 // (handover-bound.ts), both kept by the thread-wide gate; and the connection's own held acknowledgements (held-acks.ts).
 let readPaused = false;
+// TCP connections, once signed in, are read by the native reader when it was built (native-reads.ts)
+const createReader = nativeReads ? nativeFd()?.createReader : undefined;
+const native = createReader ? new NativeReads<Client>(createReader) : undefined;
 /** connections not read while too many of their acknowledgements are held (held-acks.ts) */
 const ackPaused = new WeakSet<Client>();
-const acks = new HeldAcks<Client>((client, paused) => {
-  if (paused) {
-    ackPaused.add(client);
-    pauseReading(client);
-  } else if (ackPaused.delete(client) && !client.closed) resumeReading(client);
-});
-const handedOver = new HandoverBound((behind) => {
-  if (!behind) gate.readWaiting();
-});
-const gate = new ReadGate<Client>(() => !readPaused && !handedOver.isBehind);
+const acks = new HeldAcks<Client>(
+  (client, paused) => {
+    if (paused) {
+      ackPaused.add(client);
+      pauseReading(client);
+    } else if (ackPaused.delete(client) && !client.closed) resumeReading(client);
+  },
+  MAX_HELD_PER_CONNECTION,
+  native && ((client, data) => native.write(client, data)),
+);
+const handedOver = new HandoverBound(gateMoved);
+const readOpen = () => !readPaused && !handedOver.isBehind;
+const gate = new ReadGate<Client>(
+  readOpen,
+  native &&
+    ((client) => {
+      if (native.settled(client) && debug) log('debug', `MQTT client ${client.id} read by the native reader`);
+    }),
+);
+/** the thread-wide gate opened or closed */
+function gateMoved() {
+  native?.reading(readOpen());
+  if (readOpen()) gate.readWaiting();
+}
 
 // --- what goes to the event loop: one batch per turn, in order ---
 let events: ThreadEvent[] = [];
@@ -772,7 +795,7 @@ tcp.on('error', (err) => log('error', `MQTT TCP listener error: ${err.message}`)
 function setReadPaused(paused: boolean) {
   if (paused === readPaused) return;
   readPaused = paused;
-  if (!paused) gate.readWaiting();
+  gateMoved();
 }
 
 /** A WebSocket connection's bytes, relayed by the event loop, as the stream aedes reads and writes. */
@@ -807,6 +830,7 @@ function close() {
   new Promise<void>((resolve) => aedes.close(() => resolve()))
     .then(() => tcpClosed)
     .then(() => {
+      native?.close();
       flush();
       port.postMessage({ t: 'closed' } satisfies ThreadMessage);
       port.close();

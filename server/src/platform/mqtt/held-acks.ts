@@ -31,10 +31,12 @@ export class HeldAcks<C extends AckTarget> {
   private base = 0;
   private perClient = new Map<C, number>();
 
-  /** `pause(client, true)` once a connection holds MAX_HELD_PER_CONNECTION, `pause(client, false)` below half */
+  /** `pause(client, true)` once a connection holds MAX_HELD_PER_CONNECTION, `pause(client, false)` below half;
+   * `write` puts released acknowledgements on the connection */
   constructor(
     private readonly pause: (client: C, paused: boolean) => void,
     private readonly maxPerClient = MAX_HELD_PER_CONNECTION,
+    private readonly write: (client: C, data: Buffer) => void = (client, data) => void client.conn.write(data),
   ) {}
 
   get size(): number {
@@ -90,7 +92,7 @@ export class HeldAcks<C extends AckTarget> {
         buf[k * 4 + 2] = (id >> 8) & 0xff;
         buf[k * 4 + 3] = id & 0xff;
       }
-      client.conn.write(buf);
+      this.write(client, buf);
     }
     for (const client of closing) client.close();
   }

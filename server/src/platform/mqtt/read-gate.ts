@@ -23,8 +23,11 @@ export class ReadGate<C extends object> {
   /** connections that wanted to read while the gate was closed, in the order they came (a Set keeps it) */
   private waiting = new Set<C>();
 
-  /** `open()`: whether the thread reads at all now */
-  constructor(private readonly open: () => boolean) {}
+  /** `open()`: whether the thread reads at all now; `settled(client)` after each turn of a client's read loop */
+  constructor(
+    private readonly open: () => boolean,
+    private readonly settled?: (client: C) => void,
+  ) {}
 
   /** how many connections wait to read */
   get size(): number {
@@ -42,6 +45,7 @@ export class ReadGate<C extends object> {
         return;
       }
       next(err);
+      this.settled?.(client);
     };
     c.conn.removeListener('readable', next);
     c.conn.on('readable', gated);
