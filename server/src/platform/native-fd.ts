@@ -1,6 +1,7 @@
-// The gateway's one native helper (server/native/fd.c, built by `npm install`'s postinstall): dup(2), so each MQTT
-// broker thread can listen on a descriptor of its own of the one listening socket. Absent (no compiler when the
-// packages were installed), the broker runs one thread.
+// The gateway's native helper (server/native, built by `npm install`'s postinstall): dup(2), so each MQTT broker thread
+// can listen on a descriptor of its own of the one listening socket (fd.c), and the broker threads' socket reader
+// (io.c, mqtt/native-reads.ts). Absent (no compiler when the packages were installed), the broker runs one thread and
+// reads its sockets through Node.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
