@@ -189,7 +189,7 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
   }
   if (packet.qos === 2 && resentQos2(client, packet)) return finished();
   const session = sessions.get(client);
-  if (session === undefined) return aedesPublish(client, packet, finished);
+  if (session === undefined) return aedesPublish(client, ownPayload(packet), finished);
   publishOf(client, session, packet, finished);
 }) satisfies HandlePublish;
 
@@ -226,6 +226,16 @@ function publishOf(client: Client, session: ThreadSession, packet: PublishPacket
     goOn(session);
   });
 }
+/**
+ * A publish going aedes' own way keeps its payload (a retained message, a delivery in flight, a queue for an away
+ * session) for as long as aedes keeps it: as a copy, not as a view of what the connection's read held (up to a native
+ * reader's whole turn, 1 MiB), which a small retained message would otherwise keep alive.
+ */
+function ownPayload(packet: PublishPacket): PublishPacket {
+  const payload = packet.payload as Buffer;
+  if (payload.byteLength < payload.buffer.byteLength) packet.payload = Buffer.from(payload);
+  return packet;
+}
 /** something of the session goes before its next publish: its lane, or a publish still on aedes' way */
 const queued = (session: ThreadSession) => session.lane !== undefined || session.inAedes > 0;
 /** QoS 0 or 1, not retained, on a topic the session was allowed, and no subscriber anywhere */
@@ -237,6 +247,7 @@ function publishAllowed(client: Client, session: ThreadSession, packet: PublishP
     handOver(session, packet, client);
     return done();
   }
+  ownPayload(packet);
   // aedes' own way (somebody subscribes, retained, QoS 2): its steps may finish on a later turn, and the message is
   // handed over from aedes' `publish` event at their end. Until then the session's next publishes wait in its lane,
   // or a later one on the hot path would be handed over (stored, acknowledged) before it (MQTT 4.6).
