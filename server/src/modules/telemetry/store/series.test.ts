@@ -1,0 +1,97 @@
+// The series registry as ingest uses it: a device's points resolved message after message (the last keys remembered
+// per device), new keys, a changed datatype, a device forgotten.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findUp, openDb } from '../../../platform/db/sqlite.js';
+import { createLogger } from '../../../platform/log.js';
+import * as schema from '../../../schema.js';
+import { startTelemetryStorage } from '../ingest/storage-start.js';
+import type { Datatype } from '../datatypes.js';
+
+let cleanup: Array<() => void> = [];
+afterEach(() => {
+  for (const fn of cleanup.reverse()) fn();
+  cleanup = [];
+});
+
+function registry() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-series-'));
+  const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+  const storage = startTelemetryStorage({
+    sqlite: handle.sqlite,
+    log: createLogger('silent'),
+    now: () => 1_700_000_000_000,
+    journaled: true,
+    writerThread: false,
+    maxSeriesPerDevice: 10,
+  });
+  cleanup.push(() => {
+    storage.executor.close();
+    handle.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return Object.assign(storage.series, { sqlite: handle.sqlite });
+}
+
+const key = (param: string, datatype: Datatype = 'number') => ({
+  sensor: 'env',
+  configtype: 'data',
+  param,
+  subparam: '',
+  datatype,
+});
+/** the keys resolved twice: created, then found (what the registry then remembers for the device) */
+function known(series: ReturnType<typeof registry>, deviceId: number, keys: ReturnType<typeof key>[]) {
+  series.resolveAll(1, deviceId, keys);
+  return series.resolveAll(1, deviceId, keys);
+}
+const ids = (r: readonly unknown[]) =>
+  r.map((s) => (typeof s === 'object' && s !== null ? (s as { id: number }).id : s));
+
+describe('the series registry', () => {
+  it('resolves the same keys to the same series message after message, and new keys to their own', () => {
+    const series = registry();
+    const first = ids(known(series, 7, [key('temperature'), key('humidity')]));
+    expect(first).toHaveLength(2);
+    expect(ids(series.resolveAll(1, 7, [key('temperature'), key('humidity')]))).toEqual(first);
+    // another order, another key, another device: never the remembered answer
+    expect(ids(series.resolveAll(1, 7, [key('humidity'), key('temperature')]))).toEqual([first[1], first[0]]);
+    const three = ids(series.resolveAll(1, 7, [key('temperature'), key('humidity'), key('pressure')]));
+    expect(three.slice(0, 2)).toEqual(first);
+    expect(new Set([...three, ...ids(series.resolveAll(1, 8, [key('temperature')]))]).size).toBe(4);
+  });
+
+  it('refuses a point whose datatype differs from its series, right after the same key resolved', () => {
+    const series = registry();
+    known(series, 7, [key('temperature')]);
+    expect(series.resolveAll(1, 7, [key('temperature', 'string')])).toEqual(['datatype_mismatch']);
+  });
+
+  it('is not fooled by a caller reusing its keys for the next message', () => {
+    const series = registry();
+    known(series, 7, [key('humidity')]);
+    const keys = [key('temperature')];
+    const [t] = ids(known(series, 7, keys));
+    keys[0] = key('humidity');
+    const [h] = ids(series.resolveAll(1, 7, keys));
+    expect(h).not.toBe(t);
+  });
+
+  it('reads a forgotten device’s series from the table again, under the same ids', () => {
+    const series = registry();
+    const before = ids(known(series, 7, [key('temperature'), key('humidity')]));
+    series.forgetDevice(7);
+    expect(ids(series.resolveAll(1, 7, [key('temperature'), key('humidity')]))).toEqual(before);
+  });
+
+  it('creates a removed device’s series anew once it is forgotten (nothing remembered of the old ones)', () => {
+    const series = registry();
+    const before = ids(known(series, 7, [key('temperature')]));
+    series.sqlite.prepare('DELETE FROM telemetry_series WHERE device_id = 7').run();
+    series.forgetDevice(7);
+    const after = ids(known(series, 7, [key('temperature')]));
+    expect(after[0]).not.toBe(before[0]);
+  });
+});
