@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <node_api.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -228,23 +229,20 @@ static napi_value Watch(napi_env env, napi_callback_info info) {
 }
 
 /**
- * detach(slot, open): the slot is forgotten. `open` true: its socket is still open and leaves the epoll set now;
- * false: it was closed already (closing removed it from the set, and its number may belong to another socket by now).
+ * detach(slot): the slot is forgotten. Its socket left the epoll set already: closing it did (and its number may
+ * belong to another socket by now), or the reader did on reading its end or an error.
  */
 static napi_value Detach(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 1;
+  napi_value argv[1];
   void *data;
   napi_get_cb_info(env, info, &argc, argv, NULL, &data);
   /* sockets still closing after the reader closed (the thread's end): nothing left to forget */
   if (((Reader *)data)->closed) return NULL;
   Reader *r = reader_of(env, info, &argc, argv);
   uint32_t s;
-  bool open = false;
   Slot *slot = r ? slot_arg(env, r, argc, argv, &s) : NULL;
   if (!slot) return NULL;
-  if (argc > 1) napi_get_value_bool(env, argv[1], &open);
-  if (open && slot->watched) epoll_ctl(r->ep, EPOLL_CTL_DEL, slot->fd, NULL);
   release_slot(r, s);
   return NULL;
 }

@@ -16,7 +16,7 @@ import { constants } from 'node:os';
 export interface NativeReader {
   attach(fd: number): number;
   watch(slot: number, on: boolean): boolean;
-  detach(slot: number, open: boolean): void;
+  detach(slot: number): void;
   write(slot: number, data: Buffer): number;
   reading(on: boolean): void;
   close(): void;
@@ -169,6 +169,6 @@ export class NativeReads<C extends object> {
     this.bySlot[slot] = undefined;
     this.unwatched.delete(slot);
     this.count--;
-    this.reader.detach(slot, false);
+    this.reader.detach(slot);
   }
 }
