@@ -149,6 +149,14 @@ static int int_arg(napi_env env, size_t argc, napi_value *argv, size_t i, int32_
   return 1;
 }
 
+static int bool_arg(napi_env env, size_t argc, napi_value *argv, size_t i, bool *out) {
+  if (argc <= i || napi_get_value_bool(env, argv[i], out) != napi_ok) {
+    napi_throw_type_error(env, NULL, "expected a boolean");
+    return 0;
+  }
+  return 1;
+}
+
 static Slot *slot_arg(napi_env env, Reader *r, size_t argc, napi_value *argv, uint32_t *s) {
   int32_t v;
   if (!int_arg(env, argc, argv, 0, &v)) return NULL;
@@ -211,11 +219,7 @@ static napi_value Watch(napi_env env, napi_callback_info info) {
   uint32_t s;
   bool on;
   Slot *slot = r ? slot_arg(env, r, argc, argv, &s) : NULL;
-  if (!slot) return NULL;
-  if (argc < 2 || napi_get_value_bool(env, argv[1], &on) != napi_ok) {
-    napi_throw_type_error(env, NULL, "expected a boolean");
-    return NULL;
-  }
+  if (!slot || !bool_arg(env, argc, argv, 1, &on)) return NULL;
   napi_value out;
   int ok = 1;
   if (on != (slot->watched != 0)) {
@@ -274,11 +278,7 @@ static napi_value Reading(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   Reader *r = reader_of(env, info, &argc, argv);
   bool on;
-  if (!r) return NULL;
-  if (argc < 1 || napi_get_value_bool(env, argv[0], &on) != napi_ok) {
-    napi_throw_type_error(env, NULL, "expected a boolean");
-    return NULL;
-  }
+  if (!r || !bool_arg(env, argc, argv, 0, &on)) return NULL;
   if (on && !r->polling) uv_poll_start(&r->poll, UV_READABLE, on_ready);
   if (!on && r->polling) uv_poll_stop(&r->poll);
   r->polling = on;

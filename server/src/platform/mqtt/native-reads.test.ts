@@ -49,6 +49,15 @@ async function pair(): Promise<{ server: net.Socket; peer: net.Socket }> {
   return { server, peer };
 }
 
+/** a pair whose broker side the reader took over (the reader made if the test has none yet) */
+async function takenOver() {
+  reads ??= new NativeReads<Fake>(native!.createReader);
+  const { server, peer } = await pair();
+  const client = clientOf(server);
+  expect(reads.settled(client)).toBe(true);
+  return { server, peer, client };
+}
+
 describe.skipIf(!native)('native reads', () => {
   it('takes a quiet connection over: what the peer sends reaches the parser in order, Node reads nothing', async () => {
     reads = new NativeReads<Fake>(native!.createReader);
@@ -81,10 +90,7 @@ describe.skipIf(!native)('native reads', () => {
   });
 
   it('stops reading a client that cannot take more until it settles; the bytes wait in the socket', async () => {
-    reads = new NativeReads<Fake>(native!.createReader);
-    const { server, peer } = await pair();
-    const client = clientOf(server);
-    reads.settled(client);
+    const { server, peer, client } = await takenOver();
     // the first chunk's packet is still being handled (aedes counts it in _parsingBatch)
     client._parser.parse = (b: Buffer) => {
       client.chunks.push(Buffer.from(b));
@@ -97,20 +103,17 @@ describe.skipIf(!native)('native reads', () => {
     expect(client.text()).toBe('one');
     client._parsingBatch = 0;
     client._parser.parse = (b: Buffer) => client.chunks.push(Buffer.from(b));
-    reads.settled(client);
+    reads!.settled(client);
     expect(await until(() => client.text() === 'onetwo')).toBe(true);
   });
 
   it('reads nothing while the whole reader is stopped (the thread-wide gate), and all of it once it reads again', async () => {
-    reads = new NativeReads<Fake>(native!.createReader);
-    const { server, peer } = await pair();
-    const client = clientOf(server);
-    reads.settled(client);
-    reads.reading(false);
+    const { server, peer, client } = await takenOver();
+    reads!.reading(false);
     peer.write('held');
     await new Promise((r) => setTimeout(r, 100));
     expect(client.text()).toBe('');
-    reads.reading(true);
+    reads!.reading(true);
     expect(await until(() => client.text() === 'held')).toBe(true);
   });
 
@@ -151,19 +154,16 @@ describe.skipIf(!native)('native reads', () => {
   });
 
   it("writes straight to the socket when nothing else waits, else after Node's own writes, in order", async () => {
-    reads = new NativeReads<Fake>(native!.createReader);
-    const { server, peer } = await pair();
-    const client = clientOf(server);
-    reads.settled(client);
+    const { server, peer, client } = await takenOver();
     let got = '';
     peer.on('data', (d: Buffer) => (got += d.toString()));
-    reads.write(client, Buffer.from('a'));
+    reads!.write(client, Buffer.from('a'));
     server.cork();
     server.write('b');
     // Node holds 'b' (corked): this one must follow it, not overtake it
-    reads.write(client, Buffer.from('c'));
+    reads!.write(client, Buffer.from('c'));
     server.uncork();
-    reads.write(client, Buffer.from('d'));
+    reads!.write(client, Buffer.from('d'));
     expect(await until(() => got.length === 4)).toBe(true);
     expect(got).toBe('abcd');
   });
