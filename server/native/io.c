@@ -168,6 +168,12 @@ static Slot *slot_arg(napi_env env, Reader *r, size_t argc, napi_value *argv, ui
   return &r->slots[v];
 }
 
+/** the reader of a call and the slot its first argument names (NULL with an exception pending) */
+static Slot *slot_call(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv, Reader **r, uint32_t *s) {
+  *r = reader_of(env, info, argc, argv);
+  return *r ? slot_arg(env, *r, *argc, argv, s) : NULL;
+}
+
 /** attach(fd): the socket is read by this reader from now on; returns its slot */
 static napi_value Attach(napi_env env, napi_callback_info info) {
   size_t argc = 1;
@@ -215,10 +221,10 @@ static napi_value Attach(napi_env env, napi_callback_info info) {
 static napi_value Watch(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
-  Reader *r = reader_of(env, info, &argc, argv);
+  Reader *r;
   uint32_t s;
   bool on;
-  Slot *slot = r ? slot_arg(env, r, argc, argv, &s) : NULL;
+  Slot *slot = slot_call(env, info, &argc, argv, &r, &s);
   if (!slot || !bool_arg(env, argc, argv, 1, &on)) return NULL;
   napi_value out;
   int ok = 1;
@@ -240,13 +246,11 @@ static napi_value Detach(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   void *data;
-  napi_get_cb_info(env, info, &argc, argv, NULL, &data);
-  /* sockets still closing after the reader closed (the thread's end): nothing left to forget */
-  if (((Reader *)data)->closed) return NULL;
-  Reader *r = reader_of(env, info, &argc, argv);
   uint32_t s;
-  Slot *slot = r ? slot_arg(env, r, argc, argv, &s) : NULL;
-  if (!slot) return NULL;
+  napi_get_cb_info(env, info, &argc, argv, NULL, &data);
+  Reader *r = data;
+  /* sockets still closing after the reader closed (the thread's end): nothing left to forget */
+  if (r->closed || !slot_arg(env, r, argc, argv, &s)) return NULL;
   release_slot(r, s);
   return NULL;
 }
@@ -255,9 +259,9 @@ static napi_value Detach(napi_env env, napi_callback_info info) {
 static napi_value Write(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2], out;
-  Reader *r = reader_of(env, info, &argc, argv);
+  Reader *r;
   uint32_t s;
-  Slot *slot = r ? slot_arg(env, r, argc, argv, &s) : NULL;
+  Slot *slot = slot_call(env, info, &argc, argv, &r, &s);
   if (!slot) return NULL;
   void *data;
   size_t len;

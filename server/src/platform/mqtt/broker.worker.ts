@@ -610,8 +610,9 @@ const gate = new ReadGate<Client>(
 );
 /** the thread-wide gate opened or closed */
 function gateMoved() {
-  native?.reading(readOpen());
-  if (readOpen()) gate.readWaiting();
+  const open = readOpen();
+  native?.reading(open);
+  if (open) gate.readWaiting();
 }
 
 // --- what goes to the event loop: one batch per turn, in order ---

@@ -10,7 +10,7 @@
 // read loop stops the native reads of that connection too: a packet still being handled (`_parsingBatch`), the
 // connection's own pause (`_paused`: too many acknowledgements held); the thread-wide gate stops the whole reader. The
 // end of the stream or a read error destroys the socket, as Node's own read would.
-import { constants } from 'node:os';
+import { getSystemErrorName } from 'node:util';
 
 /** the native reader (io.c) */
 export interface NativeReader {
@@ -43,8 +43,6 @@ interface ReadClient {
 }
 
 const noRead = () => {};
-const errnoName = (errno: number) =>
-  Object.entries(constants.errno).find(([, n]) => n === errno)?.[0] ?? `errno ${errno}`;
 
 export class NativeReads<C extends object> {
   private readonly reader: NativeReader;
@@ -146,7 +144,7 @@ export class NativeReads<C extends object> {
       if (length < 0) {
         // the reader stopped watching it: the end of the stream (the peer closed) or a read error
         this.forget(client);
-        c.conn.destroy(length === -1 ? undefined : new Error(`read ${errnoName(at)}`));
+        c.conn.destroy(length === -1 ? undefined : new Error(`read ${getSystemErrorName(-at)}`));
         continue;
       }
       if (c.closed || !c.conn._handle) continue;
