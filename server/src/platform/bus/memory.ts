@@ -27,11 +27,13 @@ class RemoteFailure {
 }
 
 const INBOX = '_INBOX';
+/** subjects whose plan is kept (`tele.<app>.<device>` of every device of a 10,000-device fleet stays) */
+const MAX_PLANS = 32_768;
 
 export function createMemoryBus(log: Logger): Bus {
   const index = new SubjectIndex<MemorySub>();
-  const roundRobin = new Map<string, number>();
-  let queue: Array<{ sub: MemorySub; msg: BusMessage }> = [];
+  /** deliveries waiting for the next turn: a subscriber and its message, side by side (no object per delivery) */
+  let queue: Array<MemorySub | BusMessage> = [];
   let scheduled = false;
   let published = 0;
   let delivered = 0;
@@ -70,8 +72,8 @@ export function createMemoryBus(log: Logger): Bus {
     // bounded per turn so a handler publishing in a loop still lets I/O run between batches
     const batch = queue;
     queue = [];
-    for (const { sub, msg } of batch) {
-      run(sub, msg);
+    for (let k = 0; k < batch.length; k += 2) {
+      run(batch[k] as MemorySub, batch[k + 1] as BusMessage);
       delivered++;
     }
     if (flushWaiters.length) {
@@ -88,32 +90,50 @@ export function createMemoryBus(log: Logger): Bus {
     setImmediate(drain);
   }
 
+  /** how a subject's subscribers take a message, worked out once per subject and kept while they stay the same */
+  interface Plan {
+    plain: MemorySub[];
+    /** one member per queue group takes each message, in turn (the turn is the group's, over every subject) */
+    groups: Array<{ turn: { n: number }; members: MemorySub[] }>;
+  }
+  /** by subject; a subscription that comes or goes drops the plans it changes */
+  const plans = new Map<string, Plan>();
+  const turns = new Map<string, { n: number }>();
+  function planOf(subject: string): Plan {
+    let plan = plans.get(subject);
+    if (plan) return plan;
+    const matched = index.match(subject);
+    plan = { plain: [], groups: [] };
+    const groups = new Map<string, MemorySub[]>();
+    for (const sub of matched) {
+      if (!sub.queue) plan.plain.push(sub);
+      else if (groups.has(sub.queue)) groups.get(sub.queue)!.push(sub);
+      else groups.set(sub.queue, [sub]);
+    }
+    for (const [name, members] of groups) {
+      let turn = turns.get(name);
+      if (!turn) turns.set(name, (turn = { n: 0 }));
+      plan.groups.push({ turn, members });
+    }
+    if (plans.size >= MAX_PLANS) plans.clear();
+    plans.set(subject, plan);
+    return plan;
+  }
+
+  /** a subscription to `subject` came or went: the plans it may change are worked out again */
+  function replan(subject: string) {
+    if (subject.includes('*') || subject.includes('>')) plans.clear();
+    else plans.delete(subject);
+  }
+
   /** hands a message to every plain subscriber and one member per queue group; answers how many got it */
   function route(subject: string, data: unknown, reply?: string): number {
-    const matched = index.match(subject);
-    if (!matched.length) return 0;
+    const { plain, groups } = planOf(subject);
+    const count = plain.length + groups.length;
+    if (count === 0) return 0;
     const msg: BusMessage = reply ? { subject, data, reply } : { subject, data };
-    let groups: Map<string, MemorySub[]> | undefined;
-    let count = 0;
-    for (const sub of matched) {
-      if (sub.queue) {
-        groups ??= new Map();
-        const members = groups.get(sub.queue);
-        if (members) members.push(sub);
-        else groups.set(sub.queue, [sub]);
-        continue;
-      }
-      queue.push({ sub, msg });
-      count++;
-    }
-    if (groups) {
-      for (const [name, members] of groups) {
-        const turn = roundRobin.get(name) ?? 0;
-        roundRobin.set(name, turn + 1);
-        queue.push({ sub: members[turn % members.length], msg });
-        count++;
-      }
-    }
+    for (const sub of plain) queue.push(sub, msg);
+    for (const { turn, members } of groups) queue.push(members[turn.n++ % members.length]!, msg);
     published += count;
     schedule();
     return count;
@@ -128,11 +148,13 @@ export function createMemoryBus(log: Logger): Bus {
     if (closed) return { unsubscribe() {} };
     const sub: MemorySub = { subject, queue: opts.queue, handler, active: true };
     index.add(subject, sub);
+    replan(subject);
     return {
       unsubscribe() {
         if (!sub.active) return;
         sub.active = false;
         index.remove(subject, sub);
+        replan(subject);
       },
     };
   }

@@ -19,6 +19,21 @@ describe('SubjectIndex', () => {
     expect(idx.match('x.y')).toEqual([]);
   });
 
+  it("keeps other subjects' matches when an exact subscription comes or goes, and works out all again for a wildcard", () => {
+    const idx = new SubjectIndex<string>();
+    idx.add('tele.>', 'writer');
+    const tele = idx.match('tele.1.2');
+    idx.add('_INBOX.1', 'inbox');
+    expect(idx.match('tele.1.2')).toBe(tele); // the same cached match
+    expect(idx.match('_INBOX.1')).toEqual(['inbox']);
+    idx.remove('_INBOX.1', 'inbox');
+    expect(idx.match('_INBOX.1')).toEqual([]);
+    idx.add('tele.1.2', 'exact');
+    expect(idx.match('tele.1.2').sort()).toEqual(['exact', 'writer']);
+    idx.add('tele.*.2', 'star');
+    expect(idx.match('tele.1.2').sort()).toEqual(['exact', 'star', 'writer']);
+  });
+
   it('prunes empty branches so request inboxes do not accumulate', () => {
     const idx = new SubjectIndex<number>();
     for (let i = 0; i < 1000; i++) {

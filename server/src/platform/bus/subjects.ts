@@ -34,7 +34,7 @@ export class SubjectIndex<S> {
   private cache = new Map<string, S[]>();
 
   add(subject: string, sub: S): void {
-    this.cache.clear();
+    this.forget(subject);
     let at = this.root;
     for (const token of subject.split('.')) {
       if (token === '>') {
@@ -49,7 +49,7 @@ export class SubjectIndex<S> {
   }
 
   remove(subject: string, sub: S): void {
-    this.cache.clear();
+    this.forget(subject);
     const path: Array<[TrieNode<S>, string]> = [];
     let at: TrieNode<S> | undefined = this.root;
     for (const token of subject.split('.')) {
@@ -69,6 +69,13 @@ export class SubjectIndex<S> {
       if (child.here.size || child.tail.size || child.children.size) break;
       parent.children.delete(token);
     }
+  }
+
+  /** what a subscription to `subject` changes: only its own subject's match when it has no wildcard (a request's
+   * inbox comes and goes without the matches of every other subject worked out again) */
+  private forget(subject: string): void {
+    if (subject.includes('*') || subject.includes('>')) this.cache.clear();
+    else this.cache.delete(subject);
   }
 
   match(subject: string): S[] {
