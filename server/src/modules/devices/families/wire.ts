@@ -4,6 +4,7 @@
 import { jsonDepthWithin } from '@sentra/contracts';
 import type { MqttIdentity } from '../../../platform/mqtt/types.js';
 import type { Datatype } from '../../telemetry/datatypes.js';
+import type { DataTemplate } from './generic/template.js';
 import type { LoraDecoder } from './lora/decoder.js';
 
 /** Default payload limit: far above any real device message, far below what could hurt the gateway. */
@@ -25,6 +26,8 @@ export interface DeviceContext {
   loraDecoder?: LoraDecoder;
   /** a disabled device's messages are dropped (counted as `disabled`) */
   disabled?: boolean;
+  /** the generic family's template of the device's data messages (generic/template.ts), kept with its context */
+  dataTemplate?: DataTemplate;
   /** datatype declared by the device's sensor configuration; undefined → inferred from the JSON value */
   declaredDatatype?(sensor: string, configtype: string, param: string, subparam: string): Datatype | undefined;
 }

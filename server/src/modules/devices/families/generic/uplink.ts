@@ -12,12 +12,14 @@ import {
   parseJson,
   reject,
   validName,
+  type AdapterOutput,
   type AdapterResult,
   type DeviceContext,
   type RawPoint,
   type RawState,
 } from '../wire.js';
 import { pointsOfParams, pushState } from '../tree.js';
+import { fromTemplate, learnTemplate } from './template.js';
 
 const name = z.string().min(1).max(MAX_NAME);
 const sensorName = name.refine((s) => s[0] !== '_', 'names starting with _ are reserved');
@@ -54,6 +56,10 @@ export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer)
   // a reply is the command flow's to match; here it is only checked
   if (kind === 'cmd/res') return commandReply(payload);
   if (kind !== 'data' && kind !== 'state') return NOTHING;
+  if (kind === 'data') {
+    const fast = fromTemplate(ctx, payload);
+    if (fast) return accept(fast);
+  }
   const json = parseJson(payload);
   if (!json.ok) return reject('not_json');
   if (!isPlainObject(json.value)) return reject('bad_shape', 'not an object');
@@ -85,5 +91,7 @@ export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer)
       if (bad) return bad;
     }
   }
-  return accept({ points, states: [], ts });
+  const out: AdapterOutput = { points, states: [], ts };
+  learnTemplate(ctx, payload, out);
+  return accept(out);
 }
