@@ -35,7 +35,11 @@ import { createUsersService } from './modules/users/users.service.js';
 import { createRefreshTokenService } from './modules/users/refresh-token.service.js';
 import { refreshTokenRoutes, usersRoutes } from './modules/users/users.routes.js';
 import { createDevicesDomain } from './modules/devices/devices.module.js';
-import { createTelemetryResolver } from './modules/devices/telemetry-resolver.js';
+import {
+  ALONE_RESOLVER_CACHE_MS,
+  createTelemetryResolver,
+  RESOLVER_CACHE_MS,
+} from './modules/devices/telemetry-resolver.js';
 import { createDeviceDataService } from './modules/telemetry/device-data.service.js';
 import { telemetryRoutes } from './modules/telemetry/telemetry.routes.js';
 import { attachLiveChannels } from './modules/telemetry/live.channels.js';
@@ -154,6 +158,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const resolver = createTelemetryResolver(db, devicesDomain.devices, {
     now: opts.now,
     lora: devicesDomain.loraApplications,
+    // alone, every edit is this gateway's and evicts at once; in scale-out another gateway's edit may be lost on the bus
+    cacheMs: bus.kind === 'nats' ? RESOLVER_CACHE_MS : ALONE_RESOLVER_CACHE_MS,
   });
   telemetry.useResolver(resolver);
   devicesDomain.registryChanges.on((change) => resolver.changed(change));

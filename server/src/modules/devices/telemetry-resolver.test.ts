@@ -1,7 +1,13 @@
 // The telemetry resolver's cache: a fleet first heard at once does not reload its rows at once every RESOLVER_CACHE_MS
 // (the event-loop stall of the served ingest bench), and an edit still reaches ingest within RESOLVER_CACHE_MS.
 import { describe, expect, it } from 'vitest';
-import { cacheLifetime, createTelemetryResolver, RESOLVER_CACHE_MS, type ResolverRows } from './telemetry-resolver.js';
+import {
+  ALONE_RESOLVER_CACHE_MS,
+  cacheLifetime,
+  createTelemetryResolver,
+  RESOLVER_CACHE_MS,
+  type ResolverRows,
+} from './telemetry-resolver.js';
 import type { DeviceIdentity } from './families/index.js';
 import type { DeviceRow } from './devices.table.js';
 
@@ -50,6 +56,8 @@ describe('telemetry resolver cache', () => {
   it('keeps a row between half and all of RESOLVER_CACHE_MS', () => {
     expect(cacheLifetime(() => 0)).toBe(RESOLVER_CACHE_MS / 2);
     expect(cacheLifetime(() => 0.999999)).toBeLessThan(RESOLVER_CACHE_MS);
+    // a gateway alone keeps rows longer: its own edits evict them at once
+    expect(cacheLifetime(() => 0, ALONE_RESOLVER_CACHE_MS)).toBe(ALONE_RESOLVER_CACHE_MS / 2);
   });
 
   it('spreads the reloads of a fleet first heard at once instead of reloading it at once every period', () => {
