@@ -119,6 +119,7 @@ export function createTelemetryResolver(
       disabled: row.disabled,
       declaredDatatype: config.params.length ? config.datatypeOf : undefined,
       dataTemplate: undefined,
+      teleSubject: undefined,
     };
   }
 

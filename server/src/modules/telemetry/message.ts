@@ -1,6 +1,6 @@
 // What the ingest path carries: a device message's points and states, normalised (the bus subject `tele.<app>.<device>`
-// and the writer's queue), and what a commit tells listeners. Types only, so the store and the read side can name a
-// point without importing the writer.
+// and the writer's queue), and what a commit tells listeners. Types (and one shared empty array) only, so the store and
+// the read side can name a point without importing the writer.
 import type { StateChange } from '../states/states.store.js';
 import type { AckTicket } from './ingest/remote-acks.js';
 
@@ -10,6 +10,9 @@ export interface TelemetryPoint {
   num: number | null;
   text: string | null;
 }
+
+/** the states of the many messages that carry none: one array, frozen so that nobody adds to it */
+export const NO_STATES: StateChange[] = Object.freeze([]) as unknown as StateChange[];
 
 /** One device message, normalised: what travels on the bus subject `tele.<app>.<device>`. */
 export interface TelemetryMessage {

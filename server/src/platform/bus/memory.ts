@@ -162,7 +162,8 @@ export function createMemoryBus(log: Logger): Bus {
   return {
     kind: 'memory',
     publish(subject, data) {
-      assertPublishSubject(subject);
+      // a subject with a plan was checked when it was first published
+      if (!plans.has(subject)) assertPublishSubject(subject);
       if (closed) return log.debug(`bus closed: dropped a message on ${subject}`);
       route(subject, data);
     },

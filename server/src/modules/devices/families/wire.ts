@@ -26,6 +26,8 @@ export interface DeviceContext {
   loraDecoder?: LoraDecoder;
   /** a disabled device's messages are dropped (counted as `disabled`) */
   disabled?: boolean;
+  /** the bus subject of the device's telemetry, `tele.<app>.<device>` (the ingest pipeline's, kept with its context) */
+  teleSubject?: string;
   /** the generic family's template of the device's data messages (generic/template.ts), kept with its context */
   dataTemplate?: DataTemplate;
   /** datatype declared by the device's sensor configuration; undefined → inferred from the JSON value */

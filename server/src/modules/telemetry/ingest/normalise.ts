@@ -4,7 +4,7 @@
 import { validName, type AdapterOutput, type DeviceContext, type RejectReason } from '../../devices/families/index.js';
 import type { StateChange } from '../../states/states.store.js';
 import { encodeValue } from '../datatypes.js';
-import type { TelemetryMessage, TelemetryPoint } from '../message.js';
+import { NO_STATES, type TelemetryMessage, type TelemetryPoint } from '../message.js';
 import type { SeriesRegistry } from '../store/series.js';
 
 export interface NormaliseOptions {
@@ -46,17 +46,25 @@ export function normalise(
       o.rejectPoint(s, ctx.deviceId);
       continue;
     }
-    const enc = encodeValue(s.datatype, raw.value);
-    if (!enc) {
-      o.rejectPoint('bad_value', ctx.deviceId);
-      continue;
+    const value = raw.value;
+    let num: number | null = value as number;
+    let text: string | null = null;
+    // a number of a number series, the common case, needs no encoding (nor an object for it)
+    if (s.datatype !== 'number' || typeof value !== 'number' || !Number.isFinite(value)) {
+      const enc = encodeValue(s.datatype, value);
+      if (!enc) {
+        o.rejectPoint('bad_value', ctx.deviceId);
+        continue;
+      }
+      num = enc.num;
+      text = enc.text;
     }
     // receive-time points of one series never share a millisecond (the key is (series, ts))
     const ts = stated ?? Math.max(receivedAt, s.lastStampedTs + 1);
     if (ts > s.lastStampedTs) s.lastStampedTs = ts;
-    points.push({ seriesId: s.id, ts, num: enc.num, text: enc.text });
+    points.push({ seriesId: s.id, ts, num, text });
   }
-  const states: StateChange[] = [];
+  const states: StateChange[] = out.states.length ? [] : NO_STATES;
   for (const st of out.states) {
     if (!validName(st.key)) continue;
     states.push({

@@ -179,7 +179,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       rejectPoint: (reason, deviceId) => void rejects.count(reason, deviceId, 1),
     },
     acks,
-    deliver: bus ? (m, ctx) => bus.publish(`tele.${ctx.appId}.${ctx.deviceId}`, m) : enqueue,
+    // the subject is kept with the device's context: built once, and its hash with it
+    deliver: bus ? (m, ctx) => bus.publish((ctx.teleSubject ??= `tele.${ctx.appId}.${ctx.deviceId}`), m) : enqueue,
   });
   const { ingest } = messages;
   const reads = createTelemetryReads(sqlite, { series, rollups, points: storage.points });

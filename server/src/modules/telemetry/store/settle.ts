@@ -7,7 +7,7 @@ import { isStorageFault } from '../../../platform/db/storage-fault.js';
 import type { Logger } from '../../../platform/log.js';
 import type { StateChange } from '../../states/states.store.js';
 import { rollsUp } from '../datatypes.js';
-import type { CommittedTelemetry, TelemetryMessage, TelemetryPoint } from '../message.js';
+import { NO_STATES, type CommittedTelemetry, type TelemetryMessage, type TelemetryPoint } from '../message.js';
 import type { RecentPoints } from '../read/recent.js';
 import type { CompactionSchedule } from './compaction.js';
 import type { InFlight } from './dispatch.js';
@@ -178,7 +178,7 @@ export class BatchSettle {
     const out: CommittedTelemetry[] = [];
     for (let k = 0; k < f.messages.length; k++) {
       const m = f.messages[k]!;
-      const states = applied.get(k) ?? [];
+      const states = applied.size === 0 ? NO_STATES : (applied.get(k) ?? NO_STATES);
       stats.stored_states += states.length;
       const pts = duplicates.size === 0 ? m.points : m.points.filter((p) => !duplicates.has(p));
       if (pts.length || states.length)

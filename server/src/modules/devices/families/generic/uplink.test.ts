@@ -98,7 +98,11 @@ describe('generic MQTT / Sentra / Dummy adapter', () => {
       ok: false,
       reason: 'bad_value',
     });
-    expect(msg('d/43/data', { env: { data: { t: 1 } } })).toMatchObject({ ok: false, reason: 'topic_mismatch' });
+    for (const other of ['d/43/data', 'd/042/data', 'd//data', 'd/4 2/data', 'd/42.0/data', 'd/420/data', 'd/4/data'])
+      expect(msg(other, { env: { data: { t: 1 } } }), other).toMatchObject({ ok: false, reason: 'topic_mismatch' });
+    for (const unknown of ['d/42', 'x/42/data', 'D/42/data'])
+      expect(msg(unknown, { env: { data: { t: 1 } } }), unknown).toMatchObject({ ok: false, reason: 'unknown_topic' });
+    expect(msg('d/42/', { env: { data: { t: 1 } } })).toEqual({ ok: true, out: { points: [], states: [] } });
     expect(adaptMessage(node, 'd/42/data', Buffer.alloc(MAX_PAYLOAD_BYTES + 1, 32))).toMatchObject({
       ok: false,
       reason: 'too_large',

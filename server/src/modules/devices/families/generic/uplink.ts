@@ -47,12 +47,24 @@ const stateSchema = z
   .record(sensorName, z.unknown())
   .refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= MAX_STATES, `1 to ${MAX_STATES} keys`);
 
-/** `d/<id>/<kind>` split once; the id must be the device's own. */
+/** `d/<id>/` (the id from 2 to `slash`) names the device: its id written as String(id) writes it */
+function namesDevice(topic: string, slash: number, deviceId: number): boolean {
+  if (slash === 2 || (topic.charCodeAt(2) === 0x30 && slash > 3)) return false;
+  let id = 0;
+  for (let i = 2; i < slash; i++) {
+    const digit = topic.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return false;
+    id = id * 10 + digit;
+  }
+  return id === deviceId;
+}
+
+/** `d/<id>/<kind>`; the id must be the device's own. */
 export function adaptGeneric(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult {
-  const parts = topic.split('/');
-  if (parts.length < 3 || parts[0] !== 'd') return reject('unknown_topic', topic);
-  if (parts[1] !== String(ctx.deviceId)) return reject('topic_mismatch', topic);
-  const kind = parts.slice(2).join('/');
+  const slash = topic.indexOf('/', 2);
+  if (!topic.startsWith('d/') || slash < 0) return reject('unknown_topic', topic);
+  if (!namesDevice(topic, slash, ctx.deviceId)) return reject('topic_mismatch', topic);
+  const kind = topic.slice(slash + 1);
   // a reply is the command flow's to match; here it is only checked
   if (kind === 'cmd/res') return commandReply(payload);
   if (kind !== 'data' && kind !== 'state') return NOTHING;
