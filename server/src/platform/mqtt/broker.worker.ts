@@ -836,6 +836,8 @@ function relayedSocket(id: number): Duplex {
 }
 
 function close() {
+  // acknowledgements waiting to share a write (held-acks.ts) go before the connections close
+  acks.flushAll();
   for (const s of sockets.values()) s.destroy();
   const tcpClosed = tcp.listening ? new Promise<void>((resolve) => tcp.close(() => resolve())) : Promise.resolve();
   // closes every client, so the TCP server's last connections end and its close completes
