@@ -34,7 +34,12 @@ export interface BrokerThreadsOptions {
   log: Logger;
   /** the dup helper (several threads need it) */
   native: ReturnType<typeof nativeFd>;
-  workerData: { debug: boolean; maxOutboundBytes: number; nativeReads: boolean };
+  workerData: {
+    debug: boolean;
+    maxOutboundBytes: number;
+    nativeReads: boolean;
+    ackCoalesce?: { ms?: number; abovePerS?: number };
+  };
   /** each event a thread reports, in order */
   onEvent(thread: BrokerThread, ev: ThreadEvent): void;
   /** a thread's acknowledgements were released (tell it, once per turn) */

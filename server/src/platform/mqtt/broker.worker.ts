@@ -42,10 +42,11 @@ import {
   type V5Session,
 } from './mqtt5.js';
 
-const { debug, maxOutboundBytes, nativeReads } = workerData as {
+const { debug, maxOutboundBytes, nativeReads, ackCoalesce } = workerData as {
   debug: boolean;
   maxOutboundBytes: number;
   nativeReads: boolean;
+  ackCoalesce?: { ms?: number; abovePerS?: number };
 };
 
 const requireHere = createRequire(import.meta.url);
@@ -598,6 +599,7 @@ const acks = new HeldAcks<Client>(
   },
   MAX_HELD_PER_CONNECTION,
   native && ((client, data) => native.write(client, data)),
+  ackCoalesce,
 );
 const handedOver = new HandoverBound(gateMoved);
 const readOpen = () => !readPaused && !handedOver.isBehind;

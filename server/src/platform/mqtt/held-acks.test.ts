@@ -97,9 +97,9 @@ describe('PUBACKs under load share a write', () => {
         t += ms;
         vi.advanceTimersByTime(ms);
       },
-      /** `n` acknowledgements of `filler` released over the next second */
+      /** `n` acknowledgements of `filler` released a second, for 1.2 s (a whole window measured) */
       load(n: number) {
-        for (let k = 0; k < 10; k++) {
+        for (let k = 0; k < 12; k++) {
           for (let j = 0; j < n / 10; j++) clock.hold(filler, 1);
           clock.advance(100);
           clock.release();
@@ -164,11 +164,24 @@ describe('PUBACKs under load share a write', () => {
     const c = loaded();
     const a = target();
     c.load(2000);
-    c.load(400);
+    c.load(200);
     expect(c.held.coalesces).toBe(false);
     c.hold(a, 10);
     c.release();
     expect(a.writes.map((w) => [...w])).toEqual([puback(10)]);
+  });
+
+  it('writes at once again after a second with nothing released, whatever the window before counted', () => {
+    const c = loaded();
+    const a = target();
+    c.load(2000);
+    c.hold(a, 11);
+    c.release();
+    expect(a.writes).toEqual([]); // waits
+    c.advance(1000);
+    c.hold(a, 12);
+    c.release();
+    expect(a.writes.map((w) => [...w])).toEqual([puback(11), puback(12)]);
   });
 });
 

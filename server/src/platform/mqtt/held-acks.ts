@@ -67,6 +67,7 @@ export class HeldAcks<C extends AckTarget> {
   private coalescing = false;
   private windowStart: number;
   private releasedInWindow = 0;
+  private lastRelease = -Infinity;
   /** connections whose PUBACKs wait, oldest first, and each one's entry */
   private waiting = new Fifo<Waiting<C>>();
   private waitingOf = new Map<C, Waiting<C>>();
@@ -164,6 +165,13 @@ export class HeldAcks<C extends AckTarget> {
   /** the rate of releases over about a second decides whether PUBACKs are coalesced */
   private measure(now: number, released: number): void {
     if (this.coalesceMs <= 0) return;
+    // a second with nothing released is quiet, whatever the window before it counted
+    if (now - this.lastRelease >= 1000) {
+      this.coalescing = false;
+      this.windowStart = now;
+      this.releasedInWindow = 0;
+    }
+    this.lastRelease = now;
     this.releasedInWindow += Math.max(0, released);
     const elapsed = now - this.windowStart;
     if (elapsed < 1000) return;

@@ -18,8 +18,9 @@
 //   below 2^53, and one division by an exact power of ten is correctly rounded, as JSON.parse's result is.
 import { parseDeviceTime, type AdapterOutput, type DeviceContext, type RawPoint } from '../wire.js';
 
-/** a template is made of messages this long at most, with this many numbers at most */
-export const MAX_TEMPLATE_BYTES = 4096;
+/** a template is made of messages this long at most, with this many numbers at most (a device's context keeps its
+ * template: 50,000 cached contexts hold at most 50 MB of them, however their devices write) */
+export const MAX_TEMPLATE_BYTES = 1024;
 export const MAX_TEMPLATE_NUMBERS = 256;
 
 /**
