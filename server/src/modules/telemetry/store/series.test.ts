@@ -89,9 +89,14 @@ describe('the series registry', () => {
   it('creates a removed device’s series anew once it is forgotten (nothing remembered of the old ones)', () => {
     const series = registry();
     const before = ids(known(series, 7, [key('temperature')]));
+    known(series, 8, [key('temperature')]);
+    expect(series.size).toBe(2);
     series.sqlite.prepare('DELETE FROM telemetry_series WHERE device_id = 7').run();
     series.forgetDevice(7);
+    expect(series.size).toBe(1); // device 8's stays
+    expect(series.byId(before[0] as number)).toBeUndefined();
     const after = ids(known(series, 7, [key('temperature')]));
     expect(after[0]).not.toBe(before[0]);
+    expect(series.byId(after[0] as number)?.deviceId).toBe(7);
   });
 });
