@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3';
 import type { Datatype } from '../datatypes.js';
 import type { PointReads } from '../read/point-reads.js';
-import { MAX_INDEXED_ID } from '../slots.js';
+import { ById } from '../slots.js';
 
 export interface LatestValue {
   ts: number;
@@ -87,33 +87,6 @@ function child<K, V>(m: Map<K, V>, k: K, make: () => V): V {
   return v;
 }
 
-/** Series by id: an array indexed by id below MAX_INDEXED_ID, a map beyond. */
-class SeriesById {
-  private readonly indexed: (SeriesInfo | undefined)[] = [];
-  private readonly beyond = new Map<number, SeriesInfo>();
-  size = 0;
-
-  get(id: number): SeriesInfo | undefined {
-    return id >= 0 && id < MAX_INDEXED_ID ? this.indexed[id] : this.beyond.get(id);
-  }
-
-  set(id: number, info: SeriesInfo): void {
-    if (this.get(id) === undefined) this.size++;
-    if (id >= 0 && id < MAX_INDEXED_ID) this.indexed[id] = info;
-    else this.beyond.set(id, info);
-  }
-
-  dropDevice(deviceId: number): void {
-    for (let id = 0; id < this.indexed.length; id++) {
-      if (this.indexed[id]?.deviceId === deviceId) {
-        this.indexed[id] = undefined;
-        this.size--;
-      }
-    }
-    for (const [id, info] of this.beyond) if (info.deviceId === deviceId) (this.beyond.delete(id), this.size--);
-  }
-}
-
 export type SeriesResolution = SeriesInfo | 'datatype_mismatch' | 'series_limit';
 
 export function createSeriesRegistry(
@@ -123,8 +96,7 @@ export function createSeriesRegistry(
   const tree: SeriesTree = new Map();
   const lookup = (deviceId: number, k: SeriesKey) =>
     tree.get(deviceId)?.get(k.sensor)?.get(k.configtype)?.get(k.param)?.get(k.subparam);
-  // by id: a holey array (ids are SQLite's, dense from 1) rather than a map, since every stored point asks it
-  const byId = new SeriesById();
+  const byId = new ById<SeriesInfo>();
   const perDevice = new Map<number, number>();
   const COLS = 'id, app_id, device_id, sensor, configtype, param, subparam, datatype';
   const findByKey = sqlite.prepare(
@@ -220,7 +192,7 @@ export function createSeriesRegistry(
   /** drops a device's series from memory (the device was removed, or their creation rolled back) */
   function forgetDevice(deviceId: number): void {
     lastOf.delete(deviceId);
-    byId.dropDevice(deviceId);
+    byId.dropWhere((info) => info.deviceId === deviceId);
     tree.delete(deviceId);
     perDevice.delete(deviceId);
   }

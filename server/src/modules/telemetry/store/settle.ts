@@ -178,7 +178,7 @@ export class BatchSettle {
     const out: CommittedTelemetry[] = [];
     for (let k = 0; k < f.messages.length; k++) {
       const m = f.messages[k]!;
-      const states = applied.size === 0 ? NO_STATES : (applied.get(k) ?? NO_STATES);
+      const states = applied.get(k) ?? NO_STATES;
       stats.stored_states += states.length;
       const pts = duplicates.size === 0 ? m.points : m.points.filter((p) => !duplicates.has(p));
       if (pts.length || states.length)
