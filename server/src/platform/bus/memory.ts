@@ -27,11 +27,32 @@ class RemoteFailure {
 }
 
 const INBOX = '_INBOX';
-/** subjects whose plan is kept (`tele.<app>.<device>` of every device of a 10,000-device fleet stays) */
-const MAX_PLANS = 32_768;
+
+/** how a subject's subscribers take a message, worked out once per subject (kept by the index while they stay) */
+interface Plan {
+  plain: MemorySub[];
+  /** one member per queue group takes each message, in turn (the turn is the group's, over every subject) */
+  groups: Array<{ turn: { n: number }; members: MemorySub[] }>;
+}
 
 export function createMemoryBus(log: Logger): Bus {
-  const index = new SubjectIndex<MemorySub>();
+  /** each queue group's turn, shared by every subject it takes */
+  const turns = new Map<string, { n: number }>();
+  const index = new SubjectIndex<MemorySub, Plan>((matched) => {
+    const plan: Plan = { plain: [], groups: [] };
+    const groups = new Map<string, MemorySub[]>();
+    for (const sub of matched) {
+      if (!sub.queue) plan.plain.push(sub);
+      else if (groups.has(sub.queue)) groups.get(sub.queue)!.push(sub);
+      else groups.set(sub.queue, [sub]);
+    }
+    for (const [name, members] of groups) {
+      let turn = turns.get(name);
+      if (!turn) turns.set(name, (turn = { n: 0 }));
+      plan.groups.push({ turn, members });
+    }
+    return plan;
+  });
   /** deliveries waiting for the next turn: a subscriber and its message, side by side (no object per delivery) */
   let queue: Array<MemorySub | BusMessage> = [];
   let scheduled = false;
@@ -90,45 +111,9 @@ export function createMemoryBus(log: Logger): Bus {
     setImmediate(drain);
   }
 
-  /** how a subject's subscribers take a message, worked out once per subject and kept while they stay the same */
-  interface Plan {
-    plain: MemorySub[];
-    /** one member per queue group takes each message, in turn (the turn is the group's, over every subject) */
-    groups: Array<{ turn: { n: number }; members: MemorySub[] }>;
-  }
-  /** by subject; a subscription that comes or goes drops the plans it changes */
-  const plans = new Map<string, Plan>();
-  const turns = new Map<string, { n: number }>();
-  function planOf(subject: string): Plan {
-    let plan = plans.get(subject);
-    if (plan) return plan;
-    const matched = index.match(subject);
-    plan = { plain: [], groups: [] };
-    const groups = new Map<string, MemorySub[]>();
-    for (const sub of matched) {
-      if (!sub.queue) plan.plain.push(sub);
-      else if (groups.has(sub.queue)) groups.get(sub.queue)!.push(sub);
-      else groups.set(sub.queue, [sub]);
-    }
-    for (const [name, members] of groups) {
-      let turn = turns.get(name);
-      if (!turn) turns.set(name, (turn = { n: 0 }));
-      plan.groups.push({ turn, members });
-    }
-    if (plans.size >= MAX_PLANS) plans.clear();
-    plans.set(subject, plan);
-    return plan;
-  }
-
-  /** a subscription to `subject` came or went: the plans it may change are worked out again */
-  function replan(subject: string) {
-    if (subject.includes('*') || subject.includes('>')) plans.clear();
-    else plans.delete(subject);
-  }
-
   /** hands a message to every plain subscriber and one member per queue group; answers how many got it */
   function route(subject: string, data: unknown, reply?: string): number {
-    const { plain, groups } = planOf(subject);
+    const { plain, groups } = index.match(subject);
     const count = plain.length + groups.length;
     if (count === 0) return 0;
     const msg: BusMessage = reply ? { subject, data, reply } : { subject, data };
@@ -148,13 +133,11 @@ export function createMemoryBus(log: Logger): Bus {
     if (closed) return { unsubscribe() {} };
     const sub: MemorySub = { subject, queue: opts.queue, handler, active: true };
     index.add(subject, sub);
-    replan(subject);
     return {
       unsubscribe() {
         if (!sub.active) return;
         sub.active = false;
         index.remove(subject, sub);
-        replan(subject);
       },
     };
   }
@@ -162,8 +145,8 @@ export function createMemoryBus(log: Logger): Bus {
   return {
     kind: 'memory',
     publish(subject, data) {
-      // a subject with a plan was checked when it was first published
-      if (!plans.has(subject)) assertPublishSubject(subject);
+      // a subject already matched was checked when it was first published
+      if (!index.knows(subject)) assertPublishSubject(subject);
       if (closed) return log.debug(`bus closed: dropped a message on ${subject}`);
       route(subject, data);
     },

@@ -29,9 +29,15 @@ const node = <S>(): TrieNode<S> => ({ children: new Map(), here: new Set(), tail
 // one entry per subject published: `tele.<app>.<device>` for every device of a 10,000-device fleet stays cached
 const CACHE_LIMIT = 32_768;
 
-export class SubjectIndex<S> {
+/**
+ * Subscriptions by subject. What a subject matches is worked out once and kept, as `derive` makes it of the matching
+ * subscriptions (by default the list itself; the memory bus keeps how a message is handed to them).
+ */
+export class SubjectIndex<S, M = S[]> {
   private root = node<S>();
-  private cache = new Map<string, S[]>();
+  private cache = new Map<string, M>();
+
+  constructor(private readonly derive: (matched: S[]) => M = (matched) => matched as M) {}
 
   add(subject: string, sub: S): void {
     this.forget(subject);
@@ -78,14 +84,20 @@ export class SubjectIndex<S> {
     else this.cache.delete(subject);
   }
 
-  match(subject: string): S[] {
+  match(subject: string): M {
     const cached = this.cache.get(subject);
-    if (cached) return cached;
+    if (cached !== undefined) return cached;
     const out: S[] = [];
     this.collect(this.root, subject.split('.'), 0, out);
+    const derived = this.derive(out);
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-    this.cache.set(subject, out);
-    return out;
+    this.cache.set(subject, derived);
+    return derived;
+  }
+
+  /** whether what `subject` matches is kept (it was matched since the subscriptions it depends on last changed) */
+  knows(subject: string): boolean {
+    return this.cache.has(subject);
   }
 
   private collect(at: TrieNode<S>, tokens: string[], i: number, out: S[]): void {
