@@ -16,7 +16,7 @@
 //   BENCH_CAPACITY_QOS (1), BENCH_CAPACITY=0 (skip the search and the 2× phase), BENCH_OVERLOAD_POINTS_PER_S (skip the
 //   search, run the overload phase at that rate), BENCH_RULES (1000; 0 skips),
 //   BENCH_AUTHORITY=1, BENCH_READ_POINTS (10000000; 0 skips the read figures), BENCH_QOS_ORDER, BENCH_TRACE=1,
-//   BENCH_FLEET (native | node | mqttjs), WRITER_THREAD, MQTT_THREADS, MQTT_NATIVE_READS, MQTT_ACK_COALESCE_MS.
+//   BENCH_FLEET (native | node | mqttjs), WRITER_THREAD, MQTT_THREADS, MQTT_NATIVE_READS.
 import { performance } from 'node:perf_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -322,7 +322,6 @@ async function start(served: boolean, figures: Record<string, number | string>, 
       WRITER_THREAD: process.env.WRITER_THREAD,
       MQTT_THREADS: process.env.MQTT_THREADS,
       MQTT_NATIVE_READS: process.env.MQTT_NATIVE_READS,
-      MQTT_ACK_COALESCE_MS: process.env.MQTT_ACK_COALESCE_MS,
     }),
     { log: createLogger('error') },
   );

@@ -107,7 +107,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     debug: config.LOG_LEVEL === 'debug',
     threads: config.MQTT_THREADS,
     nativeReads: config.MQTT_NATIVE_READS === 'on',
-    ackCoalesce: { ms: config.MQTT_ACK_COALESCE_MS },
     maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
     throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
     store: new SessionStore(dbHandle.sqlite, Date.now, (err) =>

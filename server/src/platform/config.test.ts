@@ -17,11 +17,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ BUS: 'kafka' })).toThrow(/BUS="kafka"/);
   });
-  it('reads how long a PUBACK may wait to share a write under load (200 ms by default, 0: never)', () => {
-    expect(loadConfig({}).MQTT_ACK_COALESCE_MS).toBe(200);
-    expect(loadConfig({ MQTT_ACK_COALESCE_MS: '0' }).MQTT_ACK_COALESCE_MS).toBe(0);
-    expect(() => loadConfig({ MQTT_ACK_COALESCE_MS: '5000' })).toThrow(/MQTT_ACK_COALESCE_MS/);
-  });
   it("reads the command wait COMMAND_TIMEOUT_MS (unset: the commands module's default)", () => {
     expect(loadConfig({}).COMMAND_TIMEOUT_MS).toBeUndefined();
     expect(loadConfig({ COMMAND_TIMEOUT_MS: '3000' }).COMMAND_TIMEOUT_MS).toBe(3000);

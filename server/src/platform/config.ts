@@ -1,7 +1,6 @@
 // Configuration from the environment (DESIGN.md section 8), validated once at start with a clear error on a bad value.
 import { z } from 'zod';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
-import { ACK_COALESCE_MS } from './mqtt/held-acks.js';
 import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
 import { isTileUrl } from './http/map-tiles.js';
 import { sealKeyBytes } from './seal-key.js';
@@ -17,8 +16,6 @@ export const ConfigSchema = z.object({
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
   /** signed-in TCP connections read by the native reader (server/native/io.c) instead of Node's per-socket reads */
   MQTT_NATIVE_READS: onOff.default('on'),
-  /** under load, the longest a connection's released PUBACK waits to share a write (0: never; held-acks.ts) */
-  MQTT_ACK_COALESCE_MS: z.coerce.number().int().min(0).max(1000).default(ACK_COALESCE_MS),
   /** bytes a client's connection (TCP or WebSocket) may hold unsent before it is closed: 64 KiB to 256 MiB, 4 MiB */
   MQTT_MAX_OUTBOUND_BYTES: z.coerce
     .number()

@@ -38,7 +38,6 @@ export interface BrokerThreadsOptions {
     debug: boolean;
     maxOutboundBytes: number;
     nativeReads: boolean;
-    ackCoalesce?: { ms?: number; abovePerS?: number };
   };
   /** each event a thread reports, in order */
   onEvent(thread: BrokerThread, ev: ThreadEvent): void;

@@ -49,9 +49,6 @@ export interface BrokerOptions {
   threads?: number;
   /** signed-in TCP connections read by the native reader when it was built (native-reads.ts; default true) */
   nativeReads?: boolean;
-  /** under load a connection's PUBACKs share a write (held-acks.ts): `ms` the longest wait (0: never, default
-   * ACK_COALESCE_MS), `abovePerS` the load (acknowledgements a second on a thread, default COALESCE_ABOVE_PER_S) */
-  ackCoalesce?: { ms?: number; abovePerS?: number };
   /** CONNECT failures counted per client address; a blocked address is refused unchecked (mqtt-connect-throttle.ts) */
   throttle?: ConnectThrottle;
   /** a connection (TCP or WebSocket) holding more than this unwritten is closed (MQTT_MAX_OUTBOUND_BYTES, default 4 MiB) */
@@ -126,7 +123,6 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       debug: opts.debug ?? false,
       maxOutboundBytes: maxOutbound,
       nativeReads: opts.nativeReads ?? true,
-      ackCoalesce: opts.ackCoalesce ?? {},
     },
     onEvent: (thread, ev) => onEvent(thread, ev),
     onReleased: () => tellThreads(),

@@ -42,11 +42,10 @@ import {
   type V5Session,
 } from './mqtt5.js';
 
-const { debug, maxOutboundBytes, nativeReads, ackCoalesce } = workerData as {
+const { debug, maxOutboundBytes, nativeReads } = workerData as {
   debug: boolean;
   maxOutboundBytes: number;
   nativeReads: boolean;
-  ackCoalesce?: { ms?: number; abovePerS?: number };
 };
 
 const requireHere = createRequire(import.meta.url);
@@ -599,7 +598,6 @@ const acks = new HeldAcks<Client>(
   },
   MAX_HELD_PER_CONNECTION,
   native && ((client, data) => native.write(client, data)),
-  ackCoalesce,
 );
 const handedOver = new HandoverBound(gateMoved);
 const readOpen = () => !readPaused && !handedOver.isBehind;
@@ -838,8 +836,6 @@ function relayedSocket(id: number): Duplex {
 }
 
 function close() {
-  // acknowledgements waiting to share a write (held-acks.ts) go before the connections close
-  acks.flushAll();
   for (const s of sockets.values()) s.destroy();
   const tcpClosed = tcp.listening ? new Promise<void>((resolve) => tcp.close(() => resolve())) : Promise.resolve();
   // closes every client, so the TCP server's last connections end and its close completes

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ACK_COALESCE_MS, AckLedger, HeldAcks, type AckTarget } from './held-acks.js';
+import { describe, expect, it } from 'vitest';
+import { AckLedger, HeldAcks, type AckTarget } from './held-acks.js';
 
 function target() {
   const writes: Buffer[] = [];
@@ -73,115 +73,22 @@ describe('held acknowledgements (broker thread)', () => {
   });
 });
 
-describe('PUBACKs under load share a write', () => {
-  afterEach(() => void vi.useRealTimers());
-  const puback = (id: number) => [0x40, 2, 0, id];
-
-  /** a thread's acknowledgements with a clock of its own; `load` releases `perS` acknowledgements over one second */
-  function loaded() {
-    vi.useFakeTimers();
-    let t = 0;
-    const filler = target();
-    const held = new HeldAcks<ReturnType<typeof target>>(() => {}, 100, undefined, {
-      ms: ACK_COALESCE_MS,
-      abovePerS: 1000,
-      now: () => t,
-    });
-    let serial = 0;
-    const clock = {
-      held,
-      filler,
-      hold: (c: ReturnType<typeof target>, id: number, rec = false) => (held.hold(c, id, rec), ++serial),
-      release: () => held.release(serial),
-      advance(ms: number) {
-        t += ms;
-        vi.advanceTimersByTime(ms);
-      },
-      /** `n` acknowledgements of `filler` released a second, for 1.2 s (a whole window measured) */
-      load(n: number) {
-        for (let k = 0; k < 12; k++) {
-          for (let j = 0; j < n / 10; j++) clock.hold(filler, 1);
-          clock.advance(100);
-          clock.release();
-        }
-        vi.advanceTimersByTime(ACK_COALESCE_MS);
-        filler.writes.length = 0;
-      },
-    };
-    return clock;
-  }
-
-  it("writes at once below the load, and coalesces a connection's PUBACKs for ACK_COALESCE_MS above it", () => {
-    const c = loaded();
+describe('no acknowledgement waits for a timer', () => {
+  it('writes every release at once, as one write per connection, however many releases a second', () => {
     const a = target();
-    c.hold(a, 1);
-    c.release();
-    expect(a.writes.map((w) => [...w])).toEqual([puback(1)]); // no load yet: at once
-    c.load(2000);
-    expect(c.held.coalesces).toBe(true);
-    c.hold(a, 2);
-    c.release();
-    c.advance(50);
-    c.hold(a, 3);
-    c.release();
-    expect(a.writes).toHaveLength(1); // both wait
-    c.advance(ACK_COALESCE_MS - 50);
-    expect(a.writes.slice(1).map((w) => [...w])).toEqual([[...puback(2), ...puback(3)]]); // in order, one write
-  });
-
-  it('writes a PUBREC at once, after the PUBACKs waiting before it', () => {
-    const c = loaded();
-    const a = target();
-    c.load(2000);
-    c.hold(a, 4);
-    c.release();
-    c.hold(a, 5, true);
-    c.release();
-    expect(a.writes.map((w) => [...w])).toEqual([[...puback(4), 0x50, 2, 0, 5]]);
-  });
-
-  it('writes what waits when the thread closes, and nothing for a connection that went or was refused', () => {
-    const c = loaded();
-    const [a, b, d] = [target(), target(), target()];
-    c.load(2000);
-    c.hold(a, 6);
-    c.hold(b, 7);
-    c.release();
-    c.held.forget(b);
-    c.held.flushAll();
-    expect(a.writes.map((w) => [...w])).toEqual([puback(6)]);
-    expect(b.writes).toEqual([]);
-    c.hold(d, 8);
-    c.release();
-    const nine = c.hold(d, 9);
-    c.held.release(nine, [nine - 1]); // 9 refused: d is closed unacknowledged, 8 with it
-    c.advance(ACK_COALESCE_MS);
-    expect(d.writes).toEqual([]);
-    expect(d.closedBy).toBe(1);
-  });
-
-  it('writes at once again once the load falls below half', () => {
-    const c = loaded();
-    const a = target();
-    c.load(2000);
-    c.load(200);
-    expect(c.held.coalesces).toBe(false);
-    c.hold(a, 10);
-    c.release();
-    expect(a.writes.map((w) => [...w])).toEqual([puback(10)]);
-  });
-
-  it('writes at once again after a second with nothing released, whatever the window before counted', () => {
-    const c = loaded();
-    const a = target();
-    c.load(2000);
-    c.hold(a, 11);
-    c.release();
-    expect(a.writes).toEqual([]); // waits
-    c.advance(1000);
-    c.hold(a, 12);
-    c.release();
-    expect(a.writes.map((w) => [...w])).toEqual([puback(11), puback(12)]);
+    const b = target();
+    const held = new HeldAcks<typeof a>(() => {});
+    // 5,000 releases back to back (far above any rate a thread sees): each is on the connection when release returns
+    for (let k = 1; k <= 5000; k++) {
+      const id = k & 0xffff;
+      held.hold(a, id, false);
+      held.hold(b, id, false);
+      held.hold(a, id, true);
+      held.release(3 * k);
+      expect(a.writes).toHaveLength(k);
+      expect([...a.writes[k - 1]!]).toEqual([0x40, 2, id >> 8, id & 0xff, 0x50, 2, id >> 8, id & 0xff]);
+      expect(b.writes).toHaveLength(k);
+    }
   });
 });
 

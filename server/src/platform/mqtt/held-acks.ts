@@ -1,15 +1,11 @@
 // Held acknowledgements on a broker thread: a QoS 1 PUBACK (QoS 2 PUBREC) waits here, in the order its message was
 // handed over, until the event loop says the message's batch committed (or that the message was not data to keep).
 // The event loop numbers the held messages in the same order (0, 1, 2, ... per thread) and releases every number below
-// a mark; what a connection gets released in one turn goes out as one write. A connection with too many
-// acknowledgements held stops being read until they come down: its in-flight window is its backpressure, and one
-// flooding device cannot fill the writer's queue ahead of the others.
-//
-// Under load (more than COALESCE_ABOVE_PER_S acknowledgements a second released on the thread), a connection's
-// released PUBACKs wait up to ACK_COALESCE_MS so that the ones released meanwhile share its write. Each write is a
-// system call and a TCP segment: at 50,000 QoS 1 messages a second, one write per PUBACK was a third of the broker
-// thread (docs/decisions/ingest.md, "PUBACKs share a write under load"). Nothing waits for an acknowledgement but its
-// client, so only a client that waits for each PUBACK before it publishes again is slowed, and only under that load.
+// a mark; what a connection gets released in one release goes out at once, as one write. Nothing waits for a timer: a
+// client that keeps a small window of messages in flight (MQTT.js, Paho embedded with one, MQTT 5 Receive Maximum)
+// publishes again as soon as the commit that stored its messages is known (docs/decisions/ingest.md, "An acknowledgement
+// leaves with its commit"). A connection with too many acknowledgements held stops being read until they come down: its
+// in-flight window is its backpressure, and one flooding device cannot fill the writer's queue ahead of the others.
 import { Fifo } from '../fifo.js';
 
 /** the least a connection needs from its client: the socket, and whether it is still up */
@@ -29,27 +25,6 @@ export const MAX_HELD_PER_CONNECTION = 100;
 const PUBACK = 0x40;
 const PUBREC = 0x50;
 
-/** acknowledgements released a second on one thread above which a connection's PUBACKs are coalesced (below half of
- * it, written at once again) */
-export const COALESCE_ABOVE_PER_S = 20_000;
-/** the longest a released PUBACK waits for others of its connection while coalescing */
-export const ACK_COALESCE_MS = 200;
-
-export interface CoalesceOptions {
-  /** 0: never coalesced */
-  ms?: number;
-  abovePerS?: number;
-  /** the clock (ms) */
-  now?: () => number;
-}
-
-/** a connection's released acknowledgements waiting for its write, since `since` */
-interface Waiting<C> {
-  client: C;
-  ids: number[];
-  since: number;
-}
-
 export class HeldAcks<C extends AckTarget> {
   private clients: (C | undefined)[] = [];
   private ids: number[] = [];
@@ -60,35 +35,11 @@ export class HeldAcks<C extends AckTarget> {
 
   /** `pause(client, true)` once a connection holds MAX_HELD_PER_CONNECTION, `pause(client, false)` below half;
    * `write` puts released acknowledgements on the connection */
-  private readonly coalesceMs: number;
-  private readonly abovePerS: number;
-  private readonly now: () => number;
-  /** whether PUBACKs are coalesced now (the release rate of the last second) */
-  private coalescing = false;
-  private windowStart: number;
-  private releasedInWindow = 0;
-  private lastRelease = -Infinity;
-  /** connections whose PUBACKs wait, oldest first, and each one's entry */
-  private waiting = new Fifo<Waiting<C>>();
-  private waitingOf = new Map<C, Waiting<C>>();
-  private flushTimer: NodeJS.Timeout | undefined;
-
   constructor(
     private readonly pause: (client: C, paused: boolean) => void,
     private readonly maxPerClient = MAX_HELD_PER_CONNECTION,
     private readonly write: (client: C, data: Buffer) => void = (client, data) => void client.conn.write(data),
-    coalesce: CoalesceOptions = {},
-  ) {
-    this.coalesceMs = coalesce.ms ?? ACK_COALESCE_MS;
-    this.abovePerS = coalesce.abovePerS ?? COALESCE_ABOVE_PER_S;
-    this.now = coalesce.now ?? (() => performance.now());
-    this.windowStart = this.now();
-  }
-
-  /** whether released PUBACKs are coalesced now */
-  get coalesces(): boolean {
-    return this.coalescing;
-  }
+  ) {}
 
   get size(): number {
     return this.ids.length - this.head;
@@ -108,15 +59,14 @@ export class HeldAcks<C extends AckTarget> {
   }
 
   /**
-   * Releases every acknowledgement numbered below `upTo`: written to its connection if it is still up (one write per
-   * connection), except the `refused` ones, whose connections are closed unacknowledged (the client sends again).
+   * Releases every acknowledgement numbered below `upTo`: written to its connection at once if it is still up (one
+   * write per connection), except the `refused` ones, whose connections are closed unacknowledged (the client sends
+   * again).
    */
   release(upTo: number, refused?: readonly number[]): void {
     const refusedSet = refused?.length ? new Set(refused) : undefined;
     const out = new Map<C, number[]>();
     const closing = new Set<C>();
-    const now = this.now();
-    this.measure(now, upTo - this.base);
     while (this.base < upTo && this.head < this.ids.length) {
       const serial = this.base++;
       const client = this.clients[this.head]!;
@@ -135,70 +85,9 @@ export class HeldAcks<C extends AckTarget> {
       }
     }
     this.compact();
-    for (const [client, ids] of out) {
-      if (closing.has(client) || gone(client)) continue;
-      const before = this.waitingOf.get(client);
-      if (before) {
-        // after the ones already waiting (a connection's acknowledgements keep their order)
-        for (const id of ids) before.ids.push(id);
-        // a PUBREC is not kept waiting: a QoS 2 PUBLISH sent again asks whether its PUBREC is still held
-        if (ids.some(isRec)) this.flushOne(before);
-      } else if (this.coalescing && !ids.some(isRec)) {
-        const w = { client, ids, since: now };
-        this.waiting.push(w);
-        this.waitingOf.set(client, w);
-        this.flushTimer ??= setInterval(() => this.flushDue(), Math.max(5, this.coalesceMs / 8)).unref();
-      } else this.write(client, encode(ids));
-    }
-    for (const client of closing) {
-      this.waitingOf.delete(client); // closed unacknowledged: the client sends them again
-      client.close();
-    }
-  }
-
-  /** writes every waiting acknowledgement now (the thread closes) */
-  flushAll(): void {
-    while (this.waiting.length) this.flushOne(this.waiting.shift()!);
-    this.stopTimer();
-  }
-
-  /** the rate of releases over about a second decides whether PUBACKs are coalesced */
-  private measure(now: number, released: number): void {
-    if (this.coalesceMs <= 0) return;
-    // a second with nothing released is quiet, whatever the window before it counted
-    if (now - this.lastRelease >= 1000) {
-      this.coalescing = false;
-      this.windowStart = now;
-      this.releasedInWindow = 0;
-    }
-    this.lastRelease = now;
-    this.releasedInWindow += Math.max(0, released);
-    const elapsed = now - this.windowStart;
-    if (elapsed < 1000) return;
-    const perS = (this.releasedInWindow * 1000) / elapsed;
-    this.coalescing = perS >= (this.coalescing ? this.abovePerS / 2 : this.abovePerS);
-    this.windowStart = now;
-    this.releasedInWindow = 0;
-  }
-
-  /** the connections whose acknowledgements waited ACK_COALESCE_MS get them */
-  private flushDue(): void {
-    const due = this.now() - this.coalesceMs;
-    for (let w = this.waiting.peek(); w !== undefined && w.since <= due; w = this.waiting.peek())
-      this.flushOne(this.waiting.shift()!);
-    if (this.waiting.length === 0) this.stopTimer();
-  }
-
-  /** `w`'s acknowledgements in one write (its entry stays in the queue, and is skipped there once written) */
-  private flushOne(w: Waiting<C>): void {
-    if (this.waitingOf.get(w.client) !== w) return; // written already, or its connection went
-    this.waitingOf.delete(w.client);
-    if (!gone(w.client)) this.write(w.client, encode(w.ids));
-  }
-
-  private stopTimer(): void {
-    clearInterval(this.flushTimer);
-    this.flushTimer = undefined;
+    for (const [client, ids] of out) if (!closing.has(client) && !gone(client)) this.write(client, encode(ids));
+    // closed unacknowledged: the client sends them again
+    for (const client of closing) client.close();
   }
 
   /** whether `client`'s QoS 2 PUBREC for `messageId` is still held (a scan: asked only for a re-sent QoS 2 PUBLISH) */
@@ -212,7 +101,6 @@ export class HeldAcks<C extends AckTarget> {
   /** a connection that went: its count goes (its entries stay numbered, and are skipped when released) */
   forget(client: C): void {
     this.perClient.delete(client);
-    this.waitingOf.delete(client);
   }
 
   private compact() {
