@@ -4,14 +4,19 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 falls back to compiling when no prebuilt binary matches the platform
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# native builds (server/native, better-sqlite3's fallback) against the image's own Node headers, not a download
+ENV npm_config_nodedir=/usr/local
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
 COPY server/package.json server/
 COPY web/package.json web/
 COPY simulator/package.json simulator/
 COPY loadtest/package.json loadtest/
+# (the postinstall cannot build server/native yet: its sources come with the rest below)
 RUN npm ci
 COPY . .
+# the native helper (several MQTT broker threads, the native socket reader): a failed build fails the image
+RUN npm run native && test -f server/native/build/Release/fd.node
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: the built bundle, its migrations, the built console and production dependencies only.
@@ -29,6 +34,7 @@ COPY --from=build /app/contracts ./contracts
 COPY --from=build /app/server/package.json ./server/
 COPY --from=build /app/server/dist ./server/dist
 COPY --from=build /app/server/drizzle ./server/drizzle
+COPY --from=build /app/server/native/build/Release/fd.node ./server/native/build/Release/fd.node
 COPY --from=build /app/web/package.json ./web/
 COPY --from=build /app/web/dist ./web/dist
 RUN mkdir -p /app/data /app/keys && chown -R node:node /app/data /app/keys && chmod 700 /app/keys

@@ -13,6 +13,7 @@ import { createBroker, type EmbeddedBroker } from '../src/platform/mqtt/broker.j
 import { HANDOVER_RUN, MAX_UNTAKEN_MESSAGES } from '../src/platform/mqtt/handover-bound.js';
 import { createLogger } from '../src/platform/log.js';
 import { nativeFd } from '../src/platform/native-fd.js';
+import { required } from '../src/platform/testing/required.js';
 import { until } from '../src/platform/testing/until.js';
 
 let broker: EmbeddedBroker | undefined;
@@ -245,29 +246,32 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
   });
 });
 
-describe.skipIf(!nativeFd())('the native reader on a broker thread', () => {
-  it("takes a device's connection over once signed in: what it sent with its CONNECT and after reaches the event loop in order", async () => {
-    nativeReads = true;
-    const lines: string[] = [];
-    const { port, got } = await started({ ...createLogger('silent'), debug: (m: string) => lines.push(m) });
-    const s = (socket = net.connect(port, '127.0.0.1'));
-    // the whole sequence in one write, as a device stack that does not wait for CONNACK sends it
-    const connect = mqttPacket.generate({
-      cmd: 'connect',
-      protocolId: 'MQTT',
-      protocolVersion: 4,
-      clean: true,
-      clientId: 'native-1',
-      keepalive: 60,
-      username: 'dev1',
-      password: Buffer.from('rahasia'),
+describe.skipIf(!required('the native reader (server/native)', nativeFd() !== null, 'npm run native'))(
+  'the native reader on a broker thread',
+  () => {
+    it("takes a device's connection over once signed in: what it sent with its CONNECT and after reaches the event loop in order", async () => {
+      nativeReads = true;
+      const lines: string[] = [];
+      const { port, got } = await started({ ...createLogger('silent'), debug: (m: string) => lines.push(m) });
+      const s = (socket = net.connect(port, '127.0.0.1'));
+      // the whole sequence in one write, as a device stack that does not wait for CONNACK sends it
+      const connect = mqttPacket.generate({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 4,
+        clean: true,
+        clientId: 'native-1',
+        keepalive: 60,
+        username: 'dev1',
+        password: Buffer.from('rahasia'),
+      });
+      // (aedes holds at most 42 packets read before the CONNECT is answered)
+      s.write(Buffer.concat([connect, ...Array.from({ length: 20 }, (_, n) => publish(n))]));
+      expect(await until(() => got.length === 20)).toBe(true);
+      expect(await until(() => lines.some((l) => l.includes('native-1 read by the native reader')))).toBe(true);
+      for (let n = 20; n < 250; n++) s.write(publish(n, 'x'.repeat(n)));
+      expect(await until(() => got.length === 250)).toBe(true);
+      expect(got).toEqual(Array.from({ length: 250 }, (_, n) => n));
     });
-    // (aedes holds at most 42 packets read before the CONNECT is answered)
-    s.write(Buffer.concat([connect, ...Array.from({ length: 20 }, (_, n) => publish(n))]));
-    expect(await until(() => got.length === 20)).toBe(true);
-    expect(await until(() => lines.some((l) => l.includes('native-1 read by the native reader')))).toBe(true);
-    for (let n = 20; n < 250; n++) s.write(publish(n, 'x'.repeat(n)));
-    expect(await until(() => got.length === 250)).toBe(true);
-    expect(got).toEqual(Array.from({ length: 250 }, (_, n) => n));
-  });
-});
+  },
+);

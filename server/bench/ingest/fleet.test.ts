@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBroker } from 'aedes';
 import { nativeFleetAvailable, startFleet, type Fleet } from './fleet.js';
+import { required } from '../../src/platform/testing/required.js';
 
 interface Seen {
   clients: { id: string; username?: string; password?: string }[];
@@ -52,7 +53,7 @@ afterEach(async () => {
 
 // the C fleet needs a C compiler (CI installs one; without it the benchmark runs the Node fleet)
 describe.each(['native', 'node'])('the %s fleet', (kind) => {
-  it.skipIf(kind === 'native' && !nativeFleetAvailable())(
+  it.skipIf(kind === 'native' && !required('a C compiler (the C fleet)', nativeFleetAvailable()))(
     'connects one client per device, publishes the asked rate at QoS 0 and 1 with every PUBACK read, and disconnects',
     async () => {
       fleet = startFleet(15, kind);
@@ -110,7 +111,7 @@ describe.each(['native', 'node'])('the %s fleet', (kind) => {
     },
   );
 
-  it.skipIf(kind === 'native' && !nativeFleetAvailable())(
+  it.skipIf(kind === 'native' && !required('a C compiler (the C fleet)', nativeFleetAvailable()))(
     'signs each device in with the credentials the registration answered and publishes on its own topic',
     async () => {
       fleet = startFleet(15, kind);

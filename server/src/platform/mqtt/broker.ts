@@ -65,6 +65,11 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const { log } = opts;
   const native = nativeFd();
   const count = native ? Math.max(1, opts.threads ?? DEFAULT_BROKER_THREADS) : 1;
+  // a gateway without its native helper works, slower: say so at start, not only in an install log long gone
+  if (!native)
+    log.warn(
+      `MQTT broker without its native helper (server/native not built; \`npm run native\` builds it with python3, make and g++): one broker thread${(opts.threads ?? 1) > 1 ? ` instead of MQTT_THREADS=${opts.threads}` : ''}, sockets read through Node`,
+    );
   const sessions: BrokerSessions<Thread> = new BrokerSessions<Thread>({
     connected: (identity, clientId) => emit('connected', identity, clientId),
     disconnected: (identity, clientId) => emit('disconnected', identity, clientId),

@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nativeFd } from '../native-fd.js';
+import { required } from '../testing/required.js';
 import { until } from '../testing/until.js';
 import { NativeReads } from './native-reads.js';
 
@@ -58,113 +59,116 @@ async function takenOver() {
   return { server, peer, client };
 }
 
-describe.skipIf(!native)('native reads', () => {
-  it('takes a quiet connection over: what the peer sends reaches the parser in order, Node reads nothing', async () => {
-    reads = new NativeReads<Fake>(native!.createReader);
-    const { server, peer } = await pair();
-    const client = clientOf(server);
-    let nodeRead = 0;
-    server.on('data', () => nodeRead++);
-    expect(reads.settled(client)).toBe(true);
-    expect(reads.size).toBe(1);
-    // 2 MB in 4 KB writes: many reads, every byte once, in order
-    const parts = Array.from({ length: 512 }, (_, i) => `${String(i).padStart(4, '0')}:${'x'.repeat(4091)}`);
-    for (const p of parts) peer.write(p);
-    const whole = parts.join('');
-    expect(await until(() => client.text().length >= whole.length, 10_000)).toBe(true);
-    expect(client.text()).toBe(whole);
-    expect(nodeRead).toBe(0);
-  });
+describe.skipIf(!required('the native reader (server/native)', native !== null, 'npm run native'))(
+  'native reads',
+  () => {
+    it('takes a quiet connection over: what the peer sends reaches the parser in order, Node reads nothing', async () => {
+      reads = new NativeReads<Fake>(native!.createReader);
+      const { server, peer } = await pair();
+      const client = clientOf(server);
+      let nodeRead = 0;
+      server.on('data', () => nodeRead++);
+      expect(reads.settled(client)).toBe(true);
+      expect(reads.size).toBe(1);
+      // 2 MB in 4 KB writes: many reads, every byte once, in order
+      const parts = Array.from({ length: 512 }, (_, i) => `${String(i).padStart(4, '0')}:${'x'.repeat(4091)}`);
+      for (const p of parts) peer.write(p);
+      const whole = parts.join('');
+      expect(await until(() => client.text().length >= whole.length, 10_000)).toBe(true);
+      expect(client.text()).toBe(whole);
+      expect(nodeRead).toBe(0);
+    });
 
-  it('does not take over a connection not signed in, busy, paused or with bytes Node read and nobody parsed', async () => {
-    reads = new NativeReads<Fake>(native!.createReader);
-    const { server } = await pair();
-    const client = clientOf(server);
-    expect(reads.settled({ ...client, connackSent: false })).toBe(false);
-    expect(reads.settled({ ...client, _parsingBatch: 1 })).toBe(false);
-    expect(reads.settled({ ...client, _paused: true })).toBe(false);
-    server.pause();
-    server.unshift(Buffer.from('unparsed'));
-    expect(reads.settled(client)).toBe(false);
-    expect(reads.size).toBe(0);
-  });
+    it('does not take over a connection not signed in, busy, paused or with bytes Node read and nobody parsed', async () => {
+      reads = new NativeReads<Fake>(native!.createReader);
+      const { server } = await pair();
+      const client = clientOf(server);
+      expect(reads.settled({ ...client, connackSent: false })).toBe(false);
+      expect(reads.settled({ ...client, _parsingBatch: 1 })).toBe(false);
+      expect(reads.settled({ ...client, _paused: true })).toBe(false);
+      server.pause();
+      server.unshift(Buffer.from('unparsed'));
+      expect(reads.settled(client)).toBe(false);
+      expect(reads.size).toBe(0);
+    });
 
-  it('stops reading a client that cannot take more until it settles; the bytes wait in the socket', async () => {
-    const { server, peer, client } = await takenOver();
-    // the first chunk's packet is still being handled (aedes counts it in _parsingBatch)
-    client._parser.parse = (b: Buffer) => {
-      client.chunks.push(Buffer.from(b));
-      client._parsingBatch = 1;
-    };
-    peer.write('one');
-    expect(await until(() => client.text() === 'one')).toBe(true);
-    peer.write('two');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(client.text()).toBe('one');
-    client._parsingBatch = 0;
-    client._parser.parse = (b: Buffer) => client.chunks.push(Buffer.from(b));
-    reads!.settled(client);
-    expect(await until(() => client.text() === 'onetwo')).toBe(true);
-  });
+    it('stops reading a client that cannot take more until it settles; the bytes wait in the socket', async () => {
+      const { server, peer, client } = await takenOver();
+      // the first chunk's packet is still being handled (aedes counts it in _parsingBatch)
+      client._parser.parse = (b: Buffer) => {
+        client.chunks.push(Buffer.from(b));
+        client._parsingBatch = 1;
+      };
+      peer.write('one');
+      expect(await until(() => client.text() === 'one')).toBe(true);
+      peer.write('two');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(client.text()).toBe('one');
+      client._parsingBatch = 0;
+      client._parser.parse = (b: Buffer) => client.chunks.push(Buffer.from(b));
+      reads!.settled(client);
+      expect(await until(() => client.text() === 'onetwo')).toBe(true);
+    });
 
-  it('reads nothing while the whole reader is stopped (the thread-wide gate), and all of it once it reads again', async () => {
-    const { server, peer, client } = await takenOver();
-    reads!.reading(false);
-    peer.write('held');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(client.text()).toBe('');
-    reads!.reading(true);
-    expect(await until(() => client.text() === 'held')).toBe(true);
-  });
+    it('reads nothing while the whole reader is stopped (the thread-wide gate), and all of it once it reads again', async () => {
+      const { server, peer, client } = await takenOver();
+      reads!.reading(false);
+      peer.write('held');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(client.text()).toBe('');
+      reads!.reading(true);
+      expect(await until(() => client.text() === 'held')).toBe(true);
+    });
 
-  it("ends the connection at its peer's end or reset: the socket is destroyed and its slot reused", async () => {
-    reads = new NativeReads<Fake>(native!.createReader);
-    const a = await pair();
-    const first = clientOf(a.server);
-    reads.settled(first);
-    a.peer.end('last words');
-    expect(await until(() => a.server.destroyed && reads!.size === 0)).toBe(true);
-    expect(first.text()).toBe('last words');
-    const b = await pair();
-    const second = clientOf(b.server);
-    let error: Error | undefined;
-    b.server.on('error', (err) => (error = err));
-    reads.settled(second);
-    b.peer.write('hello');
-    expect(await until(() => second.text() === 'hello')).toBe(true);
-    b.peer.resetAndDestroy();
-    expect(await until(() => b.server.destroyed && reads!.size === 0)).toBe(true);
-    expect(error?.message).toBe('read ECONNRESET');
-    expect(first.text()).toBe('last words');
-  });
+    it("ends the connection at its peer's end or reset: the socket is destroyed and its slot reused", async () => {
+      reads = new NativeReads<Fake>(native!.createReader);
+      const a = await pair();
+      const first = clientOf(a.server);
+      reads.settled(first);
+      a.peer.end('last words');
+      expect(await until(() => a.server.destroyed && reads!.size === 0)).toBe(true);
+      expect(first.text()).toBe('last words');
+      const b = await pair();
+      const second = clientOf(b.server);
+      let error: Error | undefined;
+      b.server.on('error', (err) => (error = err));
+      reads.settled(second);
+      b.peer.write('hello');
+      expect(await until(() => second.text() === 'hello')).toBe(true);
+      b.peer.resetAndDestroy();
+      expect(await until(() => b.server.destroyed && reads!.size === 0)).toBe(true);
+      expect(error?.message).toBe('read ECONNRESET');
+      expect(first.text()).toBe('last words');
+    });
 
-  it('lets go of a connection a packet closed while it was parsed (DISCONNECT), and reads the others on', async () => {
-    reads = new NativeReads<Fake>(native!.createReader);
-    const a = await pair();
-    const b = await pair();
-    const leaving = clientOf(a.server);
-    const staying = clientOf(b.server);
-    leaving._parser.parse = () => a.server.destroy();
-    reads.settled(leaving);
-    reads.settled(staying);
-    a.peer.write('disconnect');
-    expect(await until(() => reads!.size === 1)).toBe(true);
-    b.peer.write('still here');
-    expect(await until(() => staying.text() === 'still here')).toBe(true);
-  });
+    it('lets go of a connection a packet closed while it was parsed (DISCONNECT), and reads the others on', async () => {
+      reads = new NativeReads<Fake>(native!.createReader);
+      const a = await pair();
+      const b = await pair();
+      const leaving = clientOf(a.server);
+      const staying = clientOf(b.server);
+      leaving._parser.parse = () => a.server.destroy();
+      reads.settled(leaving);
+      reads.settled(staying);
+      a.peer.write('disconnect');
+      expect(await until(() => reads!.size === 1)).toBe(true);
+      b.peer.write('still here');
+      expect(await until(() => staying.text() === 'still here')).toBe(true);
+    });
 
-  it("writes straight to the socket when nothing else waits, else after Node's own writes, in order", async () => {
-    const { server, peer, client } = await takenOver();
-    let got = '';
-    peer.on('data', (d: Buffer) => (got += d.toString()));
-    reads!.write(client, Buffer.from('a'));
-    server.cork();
-    server.write('b');
-    // Node holds 'b' (corked): this one must follow it, not overtake it
-    reads!.write(client, Buffer.from('c'));
-    server.uncork();
-    reads!.write(client, Buffer.from('d'));
-    expect(await until(() => got.length === 4)).toBe(true);
-    expect(got).toBe('abcd');
-  });
-});
+    it("writes straight to the socket when nothing else waits, else after Node's own writes, in order", async () => {
+      const { server, peer, client } = await takenOver();
+      let got = '';
+      peer.on('data', (d: Buffer) => (got += d.toString()));
+      reads!.write(client, Buffer.from('a'));
+      server.cork();
+      server.write('b');
+      // Node holds 'b' (corked): this one must follow it, not overtake it
+      reads!.write(client, Buffer.from('c'));
+      server.uncork();
+      reads!.write(client, Buffer.from('d'));
+      expect(await until(() => got.length === 4)).toBe(true);
+      expect(got).toBe('abcd');
+    });
+  },
+);

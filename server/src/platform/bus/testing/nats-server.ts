@@ -2,8 +2,14 @@
 // scale-out tests. Never imported by the gateway itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { required } from '../../testing/required.js';
 
-export const hasNatsServer = spawnSync('nats-server', ['--version'], { stdio: 'ignore' }).status === 0;
+/** whether nats-server is installed (CI fails here when it is not: testing/required.ts) */
+export const hasNatsServer = required(
+  'nats-server',
+  spawnSync('nats-server', ['--version'], { stdio: 'ignore' }).status === 0,
+  'apt-get install nats-server',
+);
 
 export interface NatsServer {
   url: string;
