@@ -2,7 +2,9 @@
 // broker threads: registered generic devices of both versions publish what is stored and receive console commands;
 // the broker's MQTT 5 answers (CONNACK properties and reason codes, PUBACK and SUBACK refusals), topic aliases from
 // clients, user properties passed through, message expiry and session expiry.
+import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import mqttPacket from 'mqtt-packet';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { commandsContract, deviceDataContract } from '@sentra/contracts';
 import { call, type Running } from './harness.js';
@@ -201,6 +203,56 @@ describe('the MQTT 5 broker', () => {
     client.publish('', 'empat', { qos: 0, properties: { topicAlias: 9 } });
     await closed;
   });
+
+  it.each([
+    { alias: TOPIC_ALIAS_MAXIMUM + 1, topic: 'v5/17/data', reason: 0x94, case: 'above the maximum the CONNACK gave' },
+    { alias: 0, topic: 'v5/17/data', reason: 0x94, case: '0' },
+    { alias: 9, topic: '', reason: 0x82, case: 'never set' },
+  ])(
+    'closes a connection whose topic alias is $case with DISCONNECT $reason first',
+    async ({ alias, topic, reason }) => {
+      const s = net.connect(gw.mqttPort, '127.0.0.1');
+      const parser = mqttPacket.parser({ protocolVersion: 5 });
+      const packets: Array<{ cmd: string; reasonCode?: number }> = [];
+      parser.on('packet', (p) => packets.push(p as never));
+      s.on('data', (d) => parser.parse(d));
+      const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
+      const v5 = { protocolVersion: 5 } as const;
+      s.write(
+        mqttPacket.generate(
+          {
+            cmd: 'connect',
+            protocolId: 'MQTT',
+            protocolVersion: 5,
+            clean: true,
+            clientId: `alias-${alias}`,
+            keepalive: 60,
+            username: 'v5dev17',
+            password: Buffer.from('rahasia'),
+          },
+          v5,
+        ),
+      );
+      await eventually(() => expect(packets[0]).toMatchObject({ cmd: 'connack', reasonCode: 0 }));
+      // mqtt-packet itself refuses to write an alias of 0: its bytes are written by hand from one with alias 1
+      const publish = mqttPacket.generate(
+        {
+          cmd: 'publish',
+          topic,
+          payload: Buffer.from('x'),
+          qos: 0,
+          retain: false,
+          dup: false,
+          properties: { topicAlias: alias || 1 },
+        },
+        v5,
+      );
+      if (alias === 0) publish[publish.length - 2] = 0; // the alias' low byte, just before the 1-byte payload
+      s.write(publish);
+      await closed;
+      expect(packets.slice(1)).toEqual([expect.objectContaining({ cmd: 'disconnect', reasonCode: reason })]);
+    },
+  );
 
   it('delivers a retained message with what remains of its expiry, and not at all once it expired', async () => {
     const { client } = await connect(tcp(), v5('v5dev15'));

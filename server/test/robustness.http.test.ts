@@ -9,6 +9,7 @@ import {
   Header,
   Result,
   SYS_NAVS,
+  T,
   allCalls,
   authContract,
   cardsContract,
@@ -332,10 +333,11 @@ async function callerHeaders(def: CallDef): Promise<Record<string, string>> {
 
 /**
  * The statuses each shared code goes with (DESIGN.md section 2). A request the body parser refuses before any call
- * sees it keeps the parser's status beside -10: 415 for a charset or content-encoding it does not take.
+ * sees it keeps the parser's status beside -10: 413 for a body over the limit, 415 for a charset or content-encoding it
+ * does not take.
  */
 const STATUS_OF: Record<number, number[]> = {
-  [Result.INVALID]: [400, 415],
+  [Result.INVALID]: [400, 413, 415],
   [Result.NOT_FOUND]: [404],
   [Result.CONFLICT]: [400],
   [Result.FORBIDDEN]: [403],
@@ -484,6 +486,18 @@ describe('JSON nested deeper than the gateway can write back', () => {
         code: ((await res.json()) as { response_result: number }).response_result,
       }).toEqual({ form, status: 400, code: Result.INVALID });
     }
+  });
+});
+
+describe('a body over the 2 MB limit', () => {
+  it('answers 413 with -10 "Body terlalu besar" before any call reads it', async () => {
+    const res = await fetch(gw.url + dashboardsContract.add.path, {
+      method: 'POST',
+      headers: { ...headersOf({ tenant: owner.tenant, domain: owner.domain }), 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'x'.repeat(2.5 * 1024 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ response_result: Result.INVALID, message: T.common.bodyTooLarge });
   });
 });
 

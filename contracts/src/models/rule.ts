@@ -147,18 +147,22 @@ export const RuleCondition = z
   });
 export type RuleCondition = z.output<typeof RuleCondition>;
 
-/** One task of an action group: a message by EMAIL, WHATSAPP, SMS, or a WEBHOOK POST (beyond the spec). */
+/**
+ * One task of an action group: a message by EMAIL, WHATSAPP, SMS, or a WEBHOOK POST (beyond the spec). A subject or
+ * content left out or blank is the default one (T.rules.defaultSubject, defaultContent: what fired, where, the value and
+ * when), never an empty message.
+ */
 export const ActionTask = z.discriminatedUnion(
   'type',
   [
     z.object({
       type: z.literal('EMAIL'),
       email: emailAddress,
-      subject: template(RULE_LIMITS.subject),
-      content: template(RULE_LIMITS.content),
+      subject: template(RULE_LIMITS.subject).optional(),
+      content: template(RULE_LIMITS.content).optional(),
     }),
-    z.object({ type: z.literal('SMS'), phone: phoneNumber, content: template(RULE_LIMITS.content) }),
-    z.object({ type: z.literal('WHATSAPP'), phone: phoneNumber, content: template(RULE_LIMITS.content) }),
+    z.object({ type: z.literal('SMS'), phone: phoneNumber, content: template(RULE_LIMITS.content).optional() }),
+    z.object({ type: z.literal('WHATSAPP'), phone: phoneNumber, content: template(RULE_LIMITS.content).optional() }),
     z.object({ type: z.literal('WEBHOOK'), url: webhookUrl, content: template(RULE_LIMITS.content).optional() }),
   ],
   { error: 'type harus EMAIL, WHATSAPP, SMS atau WEBHOOK' },

@@ -18,6 +18,9 @@ export const T = {
     serverDown: 'Server sedang down, silahkan coba lain waktu',
     invalidInput: 'Input tidak valid',
     jsonTooDeep: (n: number) => `JSON bersarang lebih dari ${n} tingkat`,
+    /** what the body parser refuses before any call reads it */
+    bodyNotJson: 'Body bukan JSON yang valid',
+    bodyTooLarge: 'Body terlalu besar',
     notFound: 'Data tidak ditemukan',
     conflict: 'Data sudah ada',
     forbidden: 'Anda tidak memiliki akses',
@@ -1422,6 +1425,10 @@ export const T = {
     valueNumber: 'Operator >, >=, <=, < membutuhkan nilai angka',
     templateUnknown: (name: string) => `Variabel template tidak dikenal: {{${name}}}`,
     testNoData: 'Tidak ada data pada rentang ini',
+    /** a message's subject and content when its action leaves them out or blank (templates, contracts TEMPLATE_VARS) */
+    defaultSubject: '[Sentra] {{task.title}}',
+    defaultContent:
+      '{{task.title}}\nRule: {{rule.name}}\nPerangkat: {{device.name}} ({{device.serial}})\nData: {{sensor}} {{param}} = {{value}}\nWaktu: {{time}}\nStatus tugas: {{task.status}}',
   },
   // Tasks ("Tugas", spec 03 sections 2.10, 6, 8)
   tasks: {

@@ -40,6 +40,43 @@ describe('templates', () => {
     expect(JSON.parse(msgs[2]!.body)).toMatchObject({ 'device.name': 'Genset A', value: 12, text: 'v=12' });
   });
 
+  it('takes an EMAIL without a subject, and gives a message with a blank content the default text, never an empty one', () => {
+    const r = RuleAddBody.safeParse({
+      name: 'x',
+      category: 111,
+      condition: {},
+      action: {
+        new: [
+          { type: 'EMAIL', email: 'a@contoh.id' },
+          { type: 'EMAIL', email: 'b@contoh.id', subject: '  ', content: '' },
+          { type: 'SMS', phone: '+6281234567890', content: ' ' },
+          { type: 'WHATSAPP', phone: '+6281234567890' },
+        ],
+      },
+    });
+    expect(r.success).toBe(true);
+    const values = {
+      'task.title': 'Tangki rendah',
+      'rule.name': 'BBM',
+      'device.name': 'Genset A',
+      'device.serial': 'GA-1',
+      sensor: 'tank',
+      param: 'level',
+      value: 12,
+      time: '28/11/2026 00:05:09',
+      'task.status': 'New',
+    };
+    const msgs = renderGroup(r.data!.action.new, values, { tenantId: 1, appId: 2, taskId: 9, ruleId: 4, event: 'new' });
+    const body =
+      'Tangki rendah\nRule: BBM\nPerangkat: Genset A (GA-1)\nData: tank level = 12\nWaktu: 28/11/2026 00:05:09\nStatus tugas: New';
+    expect(msgs.map((m) => [m.subject, m.body])).toEqual([
+      ['[Sentra] Tangki rendah', body],
+      ['[Sentra] Tangki rendah', body],
+      [undefined, body],
+      [undefined, body],
+    ]);
+  });
+
   it('refuses an unknown template name when the rule is saved', () => {
     const r = RuleAddBody.safeParse({
       name: 'x',

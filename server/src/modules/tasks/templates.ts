@@ -1,6 +1,6 @@
 // Message texts of a rule's actions: the `{{name}}` templates (contracts TEMPLATE_VARS) filled from the event, the
 // device, the application and the task. Text only: the values are inserted as given, never interpreted.
-import { renderTemplate, type ActionTask, type TemplateVar } from '@sentra/contracts';
+import { T, renderTemplate, type ActionTask, type TemplateVar } from '@sentra/contracts';
 import type { OutboxMessage } from '../notifications/outbox.js';
 
 export type TemplateValues = Partial<Record<TemplateVar, string | number | null | undefined>>;
@@ -44,6 +44,9 @@ export function formatTime(ts: number, timeZone: string): string {
 export const valueText = (v: unknown): string =>
   v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
 
+/** a subject or content the action left out or blank is the default one: never an empty message */
+const orDefault = (text: string | undefined, fallback: string) => (text?.trim() ? text : fallback);
+
 /** The outbox messages of one action group, rendered. */
 export function renderGroup(
   group: readonly ActionTask[],
@@ -64,12 +67,17 @@ export function renderGroup(
           ...common,
           channel: 'EMAIL',
           recipient: a.email,
-          subject: renderTemplate(a.subject, values),
-          body: renderTemplate(a.content, values),
+          subject: renderTemplate(orDefault(a.subject, T.rules.defaultSubject), values),
+          body: renderTemplate(orDefault(a.content, T.rules.defaultContent), values),
         };
       case 'SMS':
       case 'WHATSAPP':
-        return { ...common, channel: a.type, recipient: a.phone, body: renderTemplate(a.content, values) };
+        return {
+          ...common,
+          channel: a.type,
+          recipient: a.phone,
+          body: renderTemplate(orDefault(a.content, T.rules.defaultContent), values),
+        };
       case 'WEBHOOK':
         // the event as JSON (beyond the spec): the values every template sees, plus the rendered text
         return {

@@ -64,8 +64,9 @@ export function createHttpApp(opts: HttpOptions): express.Express {
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = err as { type?: string; status?: number };
     if (err instanceof ApiError) return sendError(res, err);
-    if (e?.type === 'entity.parse.failed') return sendError(res, invalid('Body bukan JSON yang valid'));
-    if (e?.type === 'entity.too.large') return sendError(res, invalid('Body terlalu besar'));
+    if (e?.type === 'entity.parse.failed') return sendError(res, invalid(T.common.bodyNotJson));
+    // 413 Content Too Large (RFC 9110), the envelope's -10 beside it
+    if (e?.type === 'entity.too.large') return sendError(res, new ApiError(Result.INVALID, T.common.bodyTooLarge, 413));
     if (e?.status && e.status >= 400 && e.status < 500)
       return sendError(res, new ApiError(Result.INVALID, T.common.invalidInput, e.status));
     opts.log.error('unhandled HTTP error', err);

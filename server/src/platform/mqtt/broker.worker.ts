@@ -184,7 +184,7 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
       packet.topic,
       (packet as { properties?: { topicAlias?: number } }).properties?.topicAlias,
     );
-    if ('error' in resolved) return finished(new Error(resolved.error));
+    if ('error' in resolved) return disconnectV5(client, resolved.reason, resolved.error, finished);
     packet.topic = resolved.topic;
   }
   if (packet.qos === 2 && resentQos2(client, packet)) return finished();
@@ -192,6 +192,17 @@ requireInAedes.cache[publishHandler]!.exports = ((client, packet, finished) => {
   if (session === undefined) return aedesPublish(client, ownPayload(packet), finished);
   publishOf(client, session, packet, finished);
 }) satisfies HandlePublish;
+
+/** a v5 connection closed for a protocol fault: a DISCONNECT with its reason first (MQTT-4.13.1-1), then the close
+ * (once the DISCONNECT is out: mqtt-packet corks the socket until the next tick) */
+function disconnectV5(client: Client, reasonCode: number, why: string, finished: (err?: Error) => void) {
+  writePacket(
+    { cmd: 'disconnect', reasonCode } as { cmd: string },
+    client.conn as unknown as { write(b: Buffer): boolean },
+    V5,
+  );
+  setImmediate(finished, new Error(why));
+}
 
 // The first publish on a topic asks the event loop whether the session may publish there, and so may several in a
 // row (their asks go out at once and are answered in order). While any is unanswered, the session's publishes take

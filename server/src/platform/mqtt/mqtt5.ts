@@ -105,22 +105,27 @@ export function secondsLeft(at: number, now: number): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-export type AliasResult = { topic: string } | { error: string };
+/** DISCONNECT reason codes the broker sends before it closes a v5 connection */
+export const PROTOCOL_ERROR = 0x82;
+export const TOPIC_ALIAS_INVALID = 0x94;
+
+export type AliasResult = { topic: string } | { error: string; reason: number };
 
 /**
  * A v5 PUBLISH's topic after its Topic Alias (MQTT 5 §3.3.2.3.4): a topic with an alias sets the alias, an empty topic
- * uses it. An alias out of range or unknown is a protocol error (the connection is closed, MQTT-3.3.2-8/-9).
+ * uses it. The connection is then closed with a DISCONNECT naming the reason: 0x94 Topic Alias invalid for an alias of
+ * 0 or above the maximum the CONNACK gave (MQTT-3.3.2-8/-9), 0x82 Protocol Error for an alias never set.
  */
 export function resolveTopicAlias(session: V5Session, topic: string, alias: number | undefined): AliasResult {
   if (alias === undefined) return { topic };
   if (!Number.isInteger(alias) || alias < 1 || alias > TOPIC_ALIAS_MAXIMUM)
-    return { error: `topic alias ${alias} out of range` };
+    return { error: `topic alias ${alias} out of range`, reason: TOPIC_ALIAS_INVALID };
   if (topic.length > 0) {
     session.aliases.set(alias, topic);
     return { topic };
   }
   const known = session.aliases.get(alias);
-  return known === undefined ? { error: `unknown topic alias ${alias}` } : { topic: known };
+  return known === undefined ? { error: `unknown topic alias ${alias}`, reason: PROTOCOL_ERROR } : { topic: known };
 }
 
 /** reason code of a refused publish (PUBACK/PUBREC) and a refused subscription (SUBACK) to a v5 client */

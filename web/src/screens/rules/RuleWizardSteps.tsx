@@ -465,13 +465,17 @@ export function TaskStep({ task, disabled, send }: { task: TaskEditing; disabled
       {f.type === 'EMAIL' && (
         <>
           {text('email', S.email, { type: 'email', required: true })}
-          {text('subject', S.subject, { required: true })}
+          {text('subject', S.subject, { placeholder: T.rules.defaultSubject })}
         </>
       )}
       {(f.type === 'SMS' || f.type === 'WHATSAPP') &&
         text('phone', S.phone, { required: true, placeholder: '+6281234567890' })}
       {f.type === 'WEBHOOK' && text('url', S.url, { required: true, placeholder: 'https://' })}
-      {text('content', S.content, { multiline: true, minRows: 3, required: f.type !== 'WEBHOOK' })}
+      {text('content', S.content, {
+        multiline: true,
+        minRows: 3,
+        placeholder: f.type === 'WEBHOOK' ? undefined : T.rules.defaultContent,
+      })}
       <Typography variant="caption" color="text.secondary">
         {S.templateHint}
       </Typography>

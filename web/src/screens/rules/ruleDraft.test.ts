@@ -70,4 +70,10 @@ describe('a notification task', () => {
     expect(validateTask({ ...emptyTask('WEBHOOK'), url: 'ftp://x' })).toEqual({ url: T.notifications.invalidUrl });
     expect(validateTask(emptyTask('WEBHOOK'))).toEqual({ url: T.common.required });
   });
+
+  it('takes an EMAIL, SMS or WhatsApp without a subject or content: the message is then the default one', () => {
+    expect(validateTask({ ...emptyTask('EMAIL'), email: 'a@b.id' })).toEqual({});
+    expect(validateTask({ ...emptyTask('SMS'), phone: '+6281234567890' })).toEqual({});
+    expect(validateTask(emptyTask('EMAIL'))).toEqual({ email: T.common.required });
+  });
 });

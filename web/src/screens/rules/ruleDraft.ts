@@ -144,9 +144,10 @@ export function validateTask(t: RuleTask): FieldErrors {
   const need = (field: keyof RuleTask) => {
     if (!t[field].trim()) required[field] = T.common.required;
   };
-  if (t.type === 'EMAIL') ['email', 'subject', 'content'].forEach((f) => need(f as keyof RuleTask));
+  // a subject or content left blank is the default message (T.rules.defaultSubject, defaultContent)
+  if (t.type === 'EMAIL') need('email');
   else if (t.type === 'WEBHOOK') need('url');
-  else ['phone', 'content'].forEach((f) => need(f as keyof RuleTask));
+  else need('phone');
   const parsed = ActionTask.safeParse(taskJson(t));
   return { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)), ...required };
 }
@@ -196,11 +197,16 @@ export function draftExtras(d: RuleDraft): Record<string, unknown> {
 function taskJson(t: RuleTask) {
   switch (t.type) {
     case 'EMAIL':
-      return { type: t.type, email: t.email.trim(), subject: t.subject.trim(), content: t.content };
+      return {
+        type: t.type,
+        email: t.email.trim(),
+        ...(t.subject.trim() ? { subject: t.subject.trim() } : {}),
+        ...(t.content.trim() ? { content: t.content } : {}),
+      };
     case 'WEBHOOK':
       return { type: t.type, url: t.url.trim(), ...(t.content.trim() ? { content: t.content } : {}) };
     default:
-      return { type: t.type, phone: t.phone.trim(), content: t.content };
+      return { type: t.type, phone: t.phone.trim(), ...(t.content.trim() ? { content: t.content } : {}) };
   }
 }
 
