@@ -20,6 +20,7 @@ import { createSignInThrottle } from './modules/auth/throttle.js';
 import { createAccessChanges } from './modules/auth/access-changes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
+import { createAppTenants } from './modules/apps/apps.reads.js';
 import { createRolesService } from './modules/roles/roles.service.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { navsRoutes } from './modules/dashboards/navs.routes.js';
@@ -108,7 +109,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     threads: config.MQTT_THREADS,
     nativeReads: config.MQTT_NATIVE_READS === 'on',
     maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
-    throttle: createConnectThrottle({ failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE }),
+    throttle: createConnectThrottle({
+      failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE,
+      unknownPerMinute: config.MQTT_UNKNOWN_CONNECTS_PER_MINUTE,
+    }),
     store: new SessionStore(dbHandle.sqlite, Date.now, (err) =>
       log.error('MQTT broker state (retained messages, sessions) could not be written', err),
     ),
@@ -153,7 +157,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   // the HTTP server is made below; the port is asked only when a device answer is built
   const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
-  const devicesDomain = createDevicesDomain({ db, broker, bus, config, log, now: opts.now, httpPort });
+  const appTenants = createAppTenants(db);
+  const devicesDomain = createDevicesDomain({
+    db,
+    broker,
+    bus,
+    config,
+    log,
+    now: opts.now,
+    httpPort,
+    tenantOf: appTenants.tenantOf,
+  });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions/card-reads.md)
   const resolver = createTelemetryResolver(db, devicesDomain.devices, {
     now: opts.now,

@@ -96,8 +96,11 @@ export const ConfigSchema = z.object({
       'an http(s) URL template such as https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png, or a path starting with /',
     )
     .optional(),
-  /** failed MQTT CONNECTs per client address within a minute before its CONNECTs are refused unchecked (issue 23) */
+  /** failed MQTT CONNECTs of one username from one client address within a minute before that pair is refused unchecked
+   * (and of one username from every address before it is slowed; mqtt-connect-throttle.ts) */
   MQTT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** CONNECTs a minute from one client address with unknown usernames or without credentials (mqtt-connect-throttle.ts) */
+  MQTT_UNKNOWN_CONNECTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** the key sealing API credentials and refresh tokens: 32 bytes as 64 hex or base64 (seal-key.ts); else SEAL_KEY_FILE */
   SEAL_KEY: z
     .string()

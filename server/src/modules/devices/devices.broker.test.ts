@@ -42,14 +42,21 @@ const authority = createDeviceAuthority(
     byUid: (u) => rows.find((r) => r.uid === u),
     byToken: (t) => rows.find((r) => r.tokenId === t),
   },
-  { tokenByValue: (t) => (t === token ? { id: 9, appId: 7, tokenHash: '', createdAt: 0, connectedAt: 1 } : undefined) },
+  {
+    tokenByValue: (t) => (t === token ? { id: 9, appId: 7, tokenHash: '', createdAt: 0, connectedAt: 1 } : undefined),
+    // one unregistered UID a client address at most (activation.ts bounds them)
+    admitUnclaimed: (uid, address) => address !== '10.0.0.66' || uid === 'ZL-FIRST',
+  },
   (id, secret) => (id === 'ns' && secret === 'pair' ? { appId: 7, credentialsRowId: 3 } : null),
+  undefined,
+  (appId) => (appId === 7 ? 70 : undefined),
 );
-const auth = (clientId: string, username?: string, password?: string) =>
+const auth = (clientId: string, username?: string, password?: string, address?: string) =>
   authority.authenticate(
     clientId,
     username,
     password === undefined ? undefined : Buffer.from(password),
+    address,
   ) as DeviceIdentity | null;
 
 describe('device authority', () => {
@@ -66,12 +73,22 @@ describe('device authority', () => {
   it('knows token devices by their token, gateways by UID as username and client id, network servers by their pair', () => {
     expect(auth('x', token)).toMatchObject({ role: 'token', tokenId: 9, deviceId: 5 });
     expect(auth('ZL-01', 'ZL-01', 'gw-secret')).toMatchObject({ role: 'gateway', deviceId: 3, uid: 'ZL-01' });
-    expect(auth('ZL-NEW', 'ZL-NEW')).toMatchObject({ role: 'unclaimedGateway', uid: 'ZL-NEW' });
+    expect(auth('ZL-NEW', 'ZL-NEW')).toMatchObject({ role: 'unclaimedGateway', uid: 'ZL-NEW', provisional: true });
     expect(auth('other', 'ZL-NEW')).toBeNull();
     expect(auth('ZL-OFF', 'ZL-OFF', 'off')).toBeNull();
     expect(auth('x', 'ns', 'pair')).toMatchObject({ role: 'networkServer', appId: 7 });
     expect(auth('x', 'ns', 'bukan')).toBeNull();
     expect(auth('x', undefined)).toBeNull();
+  });
+  it("gives an application's identities its tenant, none to a gateway nobody registered", () => {
+    expect(auth('c', 'mqtt_a', 'rahasia')).toMatchObject({ appId: 7, tenantId: 70 });
+    expect(auth('x', token)).toMatchObject({ appId: 7, tenantId: 70 });
+    expect(auth('ZL-NEW', 'ZL-NEW')?.tenantId).toBeUndefined();
+  });
+  it('refuses an unregistered gateway from an address that already brought its share of them', () => {
+    expect(auth('ZL-FIRST', 'ZL-FIRST', undefined, '10.0.0.66')).toMatchObject({ role: 'unclaimedGateway' });
+    expect(auth('ZL-MORE', 'ZL-MORE', undefined, '10.0.0.66')).toMatchObject({ refused: true, returnCode: 5 });
+    expect(auth('ZL-MORE', 'ZL-MORE', undefined, '10.0.0.67')).toMatchObject({ role: 'unclaimedGateway' });
   });
   it('refuses a registered gateway signing in with its UID alone or a wrong secret (bad username or password)', () => {
     expect(auth('ZL-01', 'ZL-01')).toMatchObject({ refused: true, returnCode: 4 });

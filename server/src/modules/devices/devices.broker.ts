@@ -6,6 +6,7 @@ import { gatewayUid } from '@sentra/contracts';
 import { brokerSecretMatches } from '../../platform/crypto.js';
 import {
   badCredentials,
+  isRefusal,
   notAuthorized,
   type Broker,
   type BrokerAuthority,
@@ -43,9 +44,11 @@ type Registry = Pick<DeviceService, 'byBrokerUsername' | 'byUid' | 'byToken'>;
 
 export function createDeviceAuthority(
   registry: Registry,
-  activation: Pick<Activation, 'tokenByValue'>,
+  activation: Pick<Activation, 'tokenByValue' | 'admitUnclaimed'>,
   networkServer?: NetworkServerSignIn,
   lora?: Pick<LoraApplications, 'uuidsOf'>,
+  /** the tenant of an application (the broker counts retained messages per tenant) */
+  tenantOf: (appId: number) => number | undefined = () => undefined,
 ): BrokerAuthority {
   const env: TopicEnv = { lora };
   /** a token device added after it connected: its identity learns the device id on its next publish */
@@ -57,60 +60,78 @@ export function createDeviceAuthority(
     return identity;
   }
 
+  function identify(
+    clientId: string,
+    username: string | undefined,
+    password: Buffer | undefined,
+    address: string | undefined,
+  ): DeviceIdentity | MqttRefusal | null {
+    if (!username) return null;
+    if (TOKEN_PATTERN.test(username)) {
+      const token = activation.tokenByValue(username);
+      if (token) {
+        const device = registry.byToken(token.id);
+        if (device?.disabled) return null;
+        return {
+          key: `token:${token.id}`,
+          appId: token.appId,
+          role: 'token',
+          tokenId: token.id,
+          deviceId: device?.id,
+        };
+      }
+    }
+    const byName = registry.byBrokerUsername(username);
+    if (byName) {
+      if (byName.disabled) return null;
+      // answered as an unknown username is (5), so the answer tells no one which device usernames exist
+      if (!brokerSecretMatches(password, byName.brokerPassword)) return notAuthorized('wrong device password');
+      return byName.topic
+        ? {
+            key: `device:${byName.id}`,
+            appId: byName.appId,
+            role: 'tasmota',
+            deviceId: byName.id,
+            topic: byName.topic,
+            mac: knownMac(byName),
+          }
+        : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };
+    }
+    if (password && networkServer) {
+      const ns = networkServer(username, password.toString());
+      if (ns) return { key: `ns:${ns.credentialsRowId}`, appId: ns.appId, role: 'networkServer' };
+    }
+    if (clientId === username && gatewayUid.safeParse(username).success) {
+      const gateway = registry.byUid(username);
+      // registered: bound to its application by the secret made at activation, never by its UID alone
+      if (gateway) {
+        if (gateway.disabled) return null;
+        if (!brokerSecretMatches(password, gateway.brokerPassword)) return badCredentials('wrong gateway secret');
+        return {
+          key: `device:${gateway.id}`,
+          appId: gateway.appId,
+          role: 'gateway',
+          deviceId: gateway.id,
+          uid: username,
+        };
+      }
+      // not registered: heard so that it can be claimed, with no credentials, so bounded per client address
+      // (activation.ts) and counted against the address's limit of such clients (provisional)
+      if (!activation.admitUnclaimed(username, address))
+        return notAuthorized('too many unregistered gateways from this address');
+      return { key: `gateway:${username}`, role: 'unclaimedGateway', uid: username, provisional: true };
+    }
+    return null;
+  }
+
+  /** an identity of an application carries its tenant */
+  const ofTenant = (identity: DeviceIdentity): DeviceIdentity =>
+    identity.appId === undefined ? identity : { ...identity, tenantId: tenantOf(identity.appId) };
+
   return {
-    authenticate(clientId, username, password): DeviceIdentity | MqttRefusal | null {
-      if (!username) return null;
-      if (TOKEN_PATTERN.test(username)) {
-        const token = activation.tokenByValue(username);
-        if (token) {
-          const device = registry.byToken(token.id);
-          if (device?.disabled) return null;
-          return {
-            key: `token:${token.id}`,
-            appId: token.appId,
-            role: 'token',
-            tokenId: token.id,
-            deviceId: device?.id,
-          };
-        }
-      }
-      const byName = registry.byBrokerUsername(username);
-      if (byName) {
-        if (byName.disabled) return null;
-        // answered as an unknown username is (5), so the answer tells no one which device usernames exist
-        if (!brokerSecretMatches(password, byName.brokerPassword)) return notAuthorized('wrong device password');
-        return byName.topic
-          ? {
-              key: `device:${byName.id}`,
-              appId: byName.appId,
-              role: 'tasmota',
-              deviceId: byName.id,
-              topic: byName.topic,
-              mac: knownMac(byName),
-            }
-          : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };
-      }
-      if (password && networkServer) {
-        const ns = networkServer(username, password.toString());
-        if (ns) return { key: `ns:${ns.credentialsRowId}`, appId: ns.appId, role: 'networkServer' };
-      }
-      if (clientId === username && gatewayUid.safeParse(username).success) {
-        const gateway = registry.byUid(username);
-        // registered: bound to its application by the secret made at activation, never by its UID alone
-        if (gateway) {
-          if (gateway.disabled) return null;
-          if (!brokerSecretMatches(password, gateway.brokerPassword)) return badCredentials('wrong gateway secret');
-          return {
-            key: `device:${gateway.id}`,
-            appId: gateway.appId,
-            role: 'gateway',
-            deviceId: gateway.id,
-            uid: username,
-          };
-        }
-        return { key: `gateway:${username}`, role: 'unclaimedGateway', uid: username };
-      }
-      return null;
+    authenticate(clientId, username, password, address): DeviceIdentity | MqttRefusal | null {
+      const answer = identify(clientId, username, password, address);
+      return answer === null || isRefusal(answer) ? answer : ofTenant(answer);
     },
     authorizePublish: (identity, topic) => {
       const i = resolved(identity as DeviceIdentity);
@@ -150,6 +171,9 @@ export interface PresenceBus {
   subscribe<T>(subject: string, handler: (msg: { data: T }) => unknown): { unsubscribe(): void };
 }
 
+/** how often gateway sightings not renewed for SIGHTING_TTL_MS are pruned */
+const SIGHTING_PRUNE_MS = 3_600_000;
+
 /** How long a starting gateway listens for the other gateways' connected devices (scale-out) */
 export const PRESENCE_GATHER_MS = 1500;
 /**
@@ -174,11 +198,13 @@ export function attachDevicesToBroker(
     presenceGatherMs?: number;
     /** the registry's changes made on the other gateways (scale-out) */
     registryChanges?: Pick<RegistryChanges, 'on'>;
+    /** the tenant of an application (apps domain) */
+    tenantOf?: (appId: number) => number | undefined;
   },
 ) {
   const now = opts.now ?? Date.now;
   const startedAt = now();
-  broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer, opts.lora));
+  broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer, opts.lora, opts.tenantOf));
 
   const deviceOf = (identity: MqttIdentity) => {
     const i = identity as DeviceIdentity;
@@ -292,10 +318,13 @@ export function attachDevicesToBroker(
     devices.expireSilent([opts.loraCategory], silenceMs, now()),
   );
   const seenWrites = every(SEEN_FLUSH_MS, 'device presence write', () => devices.flushSeen());
+  // gateways heard but never registered are forgotten after a while (activation.ts)
+  const sightingsPrune = every(SIGHTING_PRUNE_MS, 'gateway sightings prune', () => activation.pruneSightings());
   return {
     close: () => {
       clearInterval(sweep);
       clearInterval(seenWrites);
+      clearInterval(sightingsPrune);
       if (gather) clearInterval(gather);
       held?.unsubscribe();
       devices.flushSeen();

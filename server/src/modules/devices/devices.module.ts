@@ -28,6 +28,8 @@ export interface DevicesDomainDeps {
   imou?: ImouCloud;
   /** the HTTP port actually bound (MQTT over WebSocket is served on it at /mqtt) */
   httpPort?: () => number;
+  /** the tenant of an application (apps domain): device identities on the broker carry it */
+  tenantOf?: (appId: number) => number | undefined;
 }
 
 export function createDevicesDomain({
@@ -40,6 +42,7 @@ export function createDevicesDomain({
   emma = simulatedEmmaCloud,
   imou = simulatedImouCloud,
   httpPort = () => config.PORT,
+  tenantOf,
 }: DevicesDomainDeps) {
   const tags = createTagsService(db, { now });
   const lora = createLoraService(db, { now });
@@ -68,6 +71,7 @@ export function createDevicesDomain({
     loraCategory: familyByKey('lora')!.category,
     bus,
     registryChanges,
+    tenantOf,
   });
   return {
     tags,

@@ -78,21 +78,39 @@ describe('authority relay (the broker threads ask the event loop)', () => {
     expect(await relay.admit('taken', 'd2', pw('ok'), undefined)).toMatchObject({ identity: { key: 'device:d2' } });
   });
 
-  it('counts refusals per address and then refuses that address without asking any authority', async () => {
+  it("counts a username's refusals per address and then refuses that pair without asking any authority", async () => {
     const throttle = createConnectThrottle({ failuresPerMinute: 2 });
     let asked = 0;
     const relay = new AuthorityRelay(log, () => undefined, throttle);
-    const a = authority(['d1']);
+    const a = authority(['d1', 'd2']);
     relay.add({ ...a, authenticate: (...args) => (asked++, a.authenticate(...args)) });
     await relay.admit('c', 'd1', pw('wrong'), '10.0.0.9');
     await relay.admit('c', 'd1', pw('wrong'), '10.0.0.9');
     expect(await relay.admit('c', 'd1', pw('ok'), '10.0.0.9')).toEqual({
       returnCode: NOT_AUTHORIZED,
-      message: 'too many failed CONNECTs from this address',
+      message: 'too many failed CONNECTs for this username here',
     });
     expect(asked).toBe(2);
+    // its neighbour behind the same address, and the username from another address, sign in
+    expect(await relay.admit('c2', 'd2', pw('ok'), '10.0.0.9')).toMatchObject({ identity: { key: 'device:d2' } });
     expect(await relay.admit('c', 'd1', pw('ok'), '10.0.0.10')).toMatchObject({ identity: { key: 'device:d1' } });
-    expect(throttle.metrics()).toEqual({ throttled_connects: 1, failed_connects: 2 });
+    expect(throttle.metrics()).toMatchObject({ throttled_connects: 1, failed_connects: 2 });
+  });
+
+  it('counts a client admitted without credentials on its address, and refuses it past the limit', async () => {
+    const throttle = createConnectThrottle({ failuresPerMinute: 2, unknownPerMinute: 1 });
+    const relay = new AuthorityRelay(log, () => undefined, throttle);
+    relay.add({
+      authenticate: (_c, username) => ({ key: `gateway:${username}`, provisional: true }),
+      authorizePublish: () => true,
+      authorizeSubscribe: () => false,
+    });
+    expect(await relay.admit('G1', 'G1', undefined, '10.0.0.11')).toMatchObject({ identity: { key: 'gateway:G1' } });
+    expect(await relay.admit('G2', 'G2', undefined, '10.0.0.11')).toEqual({
+      returnCode: NOT_AUTHORIZED,
+      message: 'too many clients without credentials from this address',
+    });
+    expect(await relay.admit('G3', 'G3', undefined, '10.0.0.12')).toMatchObject({ identity: { key: 'gateway:G3' } });
   });
 
   it("authorises a live session's publishes and subscriptions by its authority, never reserved topics", () => {

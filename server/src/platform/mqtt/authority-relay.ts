@@ -17,6 +17,8 @@ export interface Grant {
   authority: BrokerAuthority;
 }
 export type Admission = Grant | { returnCode: number; message: string };
+/** an authority's answer: a grant, or a refusal telling whether any authority knew the username */
+type Identified = Grant | { returnCode: number; message: string; known?: boolean; notAGuess?: boolean };
 
 export class AuthorityRelay {
   private readonly authorities: BrokerAuthority[] = [];
@@ -32,7 +34,11 @@ export class AuthorityRelay {
     this.authorities.push(authority);
   }
 
-  /** `identify`, behind the throttle: a blocked address is refused before any authority is asked; refusals count */
+  /**
+   * `identify`, behind the throttle (mqtt-connect-throttle.ts): a (username, address) pair that kept failing is refused
+   * before any authority is asked, a guessed username waits its turn; refusals count, and so does a client admitted
+   * without credentials on its address.
+   */
   async admit(
     clientId: string,
     username: string | undefined,
@@ -40,10 +46,21 @@ export class AuthorityRelay {
     address: string | undefined,
   ): Promise<Admission> {
     const throttle = this.throttle;
-    if (throttle && (await throttle.blocked(address)))
-      return { returnCode: NOT_AUTHORIZED, message: 'too many failed CONNECTs from this address' };
-    const r = await this.identify(clientId, username, password);
-    if (throttle && 'returnCode' in r && r.returnCode !== SERVER_UNAVAILABLE) await throttle.failed(address);
+    if (throttle && username) {
+      const entry = await throttle.enter(username, address);
+      if (!entry.go) return { returnCode: NOT_AUTHORIZED, message: 'too many failed CONNECTs for this username here' };
+    }
+    const r = await this.identify(clientId, username, password, address);
+    if ('returnCode' in r) {
+      // an authority that could not answer is our fault, not the client's
+      if (throttle && r.returnCode !== SERVER_UNAVAILABLE && !r.notAGuess)
+        await throttle.failed(username ?? '', address, r.known === true);
+      return { returnCode: r.returnCode, message: r.message };
+    }
+    if (!throttle) return r;
+    if (r.identity.provisional === true && !(await throttle.provisional(address)))
+      return { returnCode: NOT_AUTHORIZED, message: 'too many clients without credentials from this address' };
+    await throttle.succeeded(username!, address);
     return r;
   }
 
@@ -51,14 +68,15 @@ export class AuthorityRelay {
     clientId: string,
     username: string | undefined,
     password: Buffer | undefined,
-  ): Promise<Admission> {
+    address: string | undefined,
+  ): Promise<Identified> {
     if (!username) return { returnCode: NOT_AUTHORIZED, message: 'anonymous clients are refused' };
     for (const authority of this.authorities) {
       let identity: MqttIdentity | null;
       try {
-        const known = await authority.authenticate(clientId, username, password);
+        const known = await authority.authenticate(clientId, username, password, address);
         // an authority that knows the client and refuses it ends the search (a wrong password is not "unknown")
-        if (isRefusal(known)) return { returnCode: known.returnCode, message: known.message };
+        if (isRefusal(known)) return { returnCode: known.returnCode, message: known.message, known: true };
         identity = known;
         if (identity && typeof identity.key !== 'string') throw new Error('authority returned an identity without key');
       } catch (err) {
@@ -68,7 +86,7 @@ export class AuthorityRelay {
       if (identity) {
         const owner = this.holderKey(clientId);
         if (owner !== undefined && owner !== identity.key)
-          return { returnCode: NOT_AUTHORIZED, message: 'client id in use by another identity' };
+          return { returnCode: NOT_AUTHORIZED, message: 'client id in use by another identity', notAGuess: true };
         return { identity, authority };
       }
     }

@@ -21,6 +21,8 @@ export interface BrokerCounters {
   dropped_publishes_by_client: Record<string, number>;
   throttled_connects?: number;
   failed_connects?: number;
+  slowed_connects?: number;
+  provisional_refused?: number;
   /** persistent sessions kept (persistence/session-store.ts): messages dropped from full queues, retained messages
    * refused past the store's limit, sessions ended by their expiry; and how many are kept now */
   queued_dropped?: number;

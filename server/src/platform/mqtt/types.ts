@@ -11,6 +11,13 @@ export interface MqttIdentity {
   /** e.g. 'device:42', 'gateway:ZL123', 'ns:7' */
   key: string;
   appId?: number;
+  /** the tenant the identity belongs to: its retained messages count against the tenant's share (persistence/) */
+  tenantId?: number;
+  /**
+   * admitted without credentials (a gateway not registered yet, heard so that it can be claimed): counted against
+   * its client address's limit of such clients (mqtt-connect-throttle.ts)
+   */
+  provisional?: boolean;
   [extra: string]: unknown;
 }
 
@@ -27,11 +34,12 @@ export const isRefusal = (answer: MqttIdentity | MqttRefusal | null): answer is 
   answer !== null && answer.refused === true;
 
 export interface BrokerAuthority {
-  /** null when this authority does not know the client; the next authority is asked */
+  /** null when this authority does not know the client; the next authority is asked (`address`: the client's IP) */
   authenticate(
     clientId: string,
     username: string | undefined,
     password: Buffer | undefined,
+    address?: string,
   ): Promise<MqttIdentity | MqttRefusal | null> | MqttIdentity | MqttRefusal | null;
   /** asked only for identities this authority issued */
   authorizePublish(identity: MqttIdentity, topic: string): boolean;

@@ -9,7 +9,9 @@ export const gatewayBroker: BrokerRules = {
       ? { publish: (topic) => topic === `gw/${identity.uid}/up`, subscribe: () => false }
       : own('gw', identity.uid!),
   heard(identity, topic, _payload, ts, env) {
-    if (topic === `gw/${identity.uid}/up`) env.activation.heard(identity.uid!, ts);
+    // only a gateway not registered yet needs to be heard (the UID check of its activation)
+    if (identity.role === 'unclaimedGateway' && topic === `gw/${identity.uid}/up`)
+      env.activation.heard(identity.uid!, ts);
     return false;
   },
 };
