@@ -2,9 +2,10 @@
 // (modules/auth/throttle.ts) and the broker's CONNECT (mqtt-connect-throttle.ts). Counters are rate-limiter-flexible's
 // memory store (per gateway process).
 //
-// - A **pair** (principal, address): its failures within the window block that pair, and only that pair, for the
-//   window (each further lock-out of the same pair within a day doubles its block, up to an hour). A device left with
-//   an old password locks out itself, not its neighbours behind the same NAT.
+// - A **pair** (principal, address): its attempts are counted before the check (parallel ones cannot all pass a check
+//   made before any of them failed) and given back by a success; past its limit within the window that pair, and only
+//   that pair, is refused unchecked, blocked for the window (doubled by each earlier lock-out of the pair within a day).
+//   A device left with an old password locks out itself, not its neighbours behind the same NAT.
 // - A **principal** (an account, a device username) guessed from many addresses: past its failures within the window
 //   it is slowed, not blocked: an attempt from an address it never signed in from waits its turn, one every
 //   window/attempts (at most `maxWaitMs`, else it is refused for now, told when to come back). The guesser gains no
@@ -70,6 +71,8 @@ export function createGuessThrottle(opts: GuessThrottleOptions) {
   const knownGood = new Map<string, number>();
   /** principal → when its slow lane's next turn is */
   const lanes = new Map<string, number>();
+  /** pairs blocked now → until when (a failure that was in flight meanwhile does not block them again) */
+  const blockedUntil = new Map<string, number>();
   /** the principal's spacing while slowed: its window shared among its attempts, so a guesser rotating addresses gets
    * no more guesses than from one; at most half the longest wait, so an owner's attempt finds a turn in time */
   const spacingMs = Math.min(
@@ -104,13 +107,15 @@ export function createGuessThrottle(opts: GuessThrottleOptions) {
      */
     async enter(principal: string, address: string): Promise<Entry> {
       const pairKey = principal + sep + address;
-      const pair = await pairs.get(pairKey);
-      if (over(pair, opts.pair)) {
+      // counted before the check (and given back by a success), so that parallel attempts cannot all pass a check
+      // made before any of them failed
+      const pair = await pairs.penalty(pairKey, 1);
+      if (pair.consumedPoints > opts.pair.attempts) {
         counters.pair_refused++;
-        return { go: false, retryMs: Math.max(1, pair!.msBeforeNext), why: 'pair' };
+        return { go: false, retryMs: Math.max(1, pair.msBeforeNext), why: 'pair' };
       }
-      if (isKnownGood(pairKey) || !over(await principals.get(principal), opts.principal))
-        return { go: true, waitedMs: 0 };
+      const own = await principals.penalty(principal, 1);
+      if (own.consumedPoints <= opts.principal.attempts || isKnownGood(pairKey)) return { go: true, waitedMs: 0 };
       // slowed: one attempt per spacing, in the order they came
       const t = now();
       const turn = Math.max(t, lanes.get(principal) ?? 0);
@@ -126,23 +131,29 @@ export function createGuessThrottle(opts: GuessThrottleOptions) {
       return { go: true, waitedMs: turn - t };
     },
 
-    /** the credentials were wrong (`known`) or named nobody: the pair and the principal count it, an unknown name its
-     * address too */
+    /** the credentials were wrong (`known`) or named nobody (counted on the address too); the pair's last allowed
+     * failure blocks it, for the window doubled by each earlier lock-out of the pair within a day */
     async failed(principal: string, address: string, known: boolean): Promise<void> {
       const pairKey = principal + sep + address;
-      const res = await pairs.penalty(pairKey, 1);
-      if (res.consumedPoints === opts.pair.attempts) {
-        const earlier = (await lockouts.penalty(pairKey, 1)).consumedPoints - 1;
-        await pairs.block(pairKey, Math.min(maxBlockS, opts.pair.windowS * 2 ** Math.min(earlier, 12)));
-      }
-      await principals.penalty(principal, 1);
       if (!known) await addresses.penalty(address, 1);
+      const pair = await pairs.get(pairKey);
+      if (!pair || pair.consumedPoints < opts.pair.attempts) return;
+      const t = now();
+      if ((blockedUntil.get(pairKey) ?? 0) > t) return; // blocked already (attempts that were in flight)
+      const earlier = (await lockouts.penalty(pairKey, 1)).consumedPoints - 1;
+      const seconds = Math.min(maxBlockS, opts.pair.windowS * 2 ** Math.min(earlier, 12));
+      await pairs.block(pairKey, seconds);
+      blockedUntil.set(pairKey, t + seconds * 1000);
+      if (blockedUntil.size > KNOWN_GOOD_MAX) blockedUntil.delete(blockedUntil.keys().next().value!);
     },
 
-    /** the right credentials: the pair starts afresh, and this address skips the principal's slow lane from now on */
+    /** the right credentials: the pair starts afresh, the principal gets this attempt back, and this address skips its
+     * slow lane from now on */
     async succeeded(principal: string, address: string): Promise<void> {
       const pairKey = principal + sep + address;
       await pairs.delete(pairKey);
+      await principals.reward(principal, 1);
+      blockedUntil.delete(pairKey);
       knownGood.delete(pairKey);
       knownGood.set(pairKey, now());
       if (knownGood.size > KNOWN_GOOD_MAX) knownGood.delete(knownGood.keys().next().value!);

@@ -8,7 +8,7 @@ describe('MQTT CONNECT throttle', () => {
       expect((await t.enter('dev-1', '10.0.0.1')).go).toBe(true);
       await t.failed('dev-1', '10.0.0.1', true);
     }
-    expect((await t.enter('dev-1', '10.0.0.1')).go).toBe(false);
+    expect(await t.enter('dev-1', '10.0.0.1')).toMatchObject({ go: false });
     expect((await t.enter('dev-2', '10.0.0.1')).go).toBe(true);
     expect((await t.enter('dev-1', '10.0.0.2')).go).toBe(true);
     expect(t.metrics()).toEqual({

@@ -308,13 +308,14 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     passHash: string | undefined,
     pass: string,
   ): Promise<void> {
-    await throttle?.attempt(accountKey, address);
+    const known = passHash !== undefined;
+    await throttle?.attempt(accountKey, address, known);
     const ok = await verifyPassword(pass, passHash ?? (await dummyHash));
     if (!passHash || !ok) {
-      await throttle?.failed(address);
+      await throttle?.failed(accountKey, address, known);
       throw passHash ? fail(-2, T.login.wrongPassword) : fail(-1, T.login.unknownUsername);
     }
-    await throttle?.succeeded(accountKey);
+    await throttle?.succeeded(accountKey, address);
   }
 
   async function tenantLogin(input: { input: string; pass: string }, address = '') {

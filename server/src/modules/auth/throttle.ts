@@ -1,19 +1,18 @@
-// Throttling of password guesses and self-registrations (issue 23 item 5), on rate-limiter-flexible's memory store:
-// sign-in attempts are counted per account and failed ones per client address; once either has had `attempts` within
-// `windowS` every sign-in of it answers 429 (the right password too, or guessing would go on under the block) until
-// the block ends. Each further lock-out of the same key within a day doubles its block (a growing delay), up to an
-// hour. A success clears the account's count. Registrations are counted per address, successful or not.
+// Throttling of password guesses and self-registrations (docs/decisions/security-access.md), on the one guessing rule
+// of platform/guess-throttle.ts: a sign-in is counted per (account, client address) pair, which its failures block
+// (the block doubling with each lock-out of the pair within a day, up to an hour), and per account, whose failures from
+// every address slow it (one check at a time, spaced) for addresses that never signed in to it, never block it; an
+// address counts the names nobody has, and past its limit answers 429 to them. So a guesser cannot keep the owner out:
+// from the owner's own address nothing is counted against them. Registrations are counted per address.
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { Result, T } from '@sentra/contracts';
 import { ApiError } from '../../platform/http/errors.js';
+import { createGuessThrottle } from '../../platform/guess-throttle.js';
 
 export interface ThrottleLimits {
   attempts: number;
   windowS: number;
 }
-
-const MAX_BLOCK_S = 3600;
-const LOCKOUT_MEMORY_S = 86_400;
 
 /** 429 in the envelope, telling how many seconds until the next attempt is taken (also as Retry-After). */
 export function tooManyAttempts(msBeforeNext: number): ApiError {
@@ -23,77 +22,19 @@ export function tooManyAttempts(msBeforeNext: number): ApiError {
   });
 }
 
-/** The block of a key that just went over its limit: the window, doubled for every earlier lock-out of the key today. */
-function createLockouts(prefix: string, windowS: number) {
-  const lockouts = new RateLimiterMemory({
-    keyPrefix: `${prefix}:lock`,
-    points: 1_000_000,
-    duration: LOCKOUT_MEMORY_S,
-  });
-  return async (key: string): Promise<number> => {
-    const earlier = (await lockouts.penalty(key, 1)).consumedPoints - 1;
-    return Math.min(MAX_BLOCK_S, windowS * 2 ** Math.min(earlier, 12));
-  };
-}
-
-/**
- * Sign-in attempts per account: an attempt is counted before the password is checked (so parallel guesses at one
- * account cannot all pass a check made before any of them failed) and the count is cleared by a success. Past the
- * limit the account is blocked (createLockouts).
- */
-function createAccountCounter(limits: ThrottleLimits) {
-  const attempts = new RateLimiterMemory({
-    keyPrefix: 'login-account',
-    points: limits.attempts,
-    duration: limits.windowS,
-  });
-  const blockFor = createLockouts('login-account', limits.windowS);
-  return {
-    /** counts one attempt; ms the account must wait when it is over the limit, else 0 */
-    async take(key: string): Promise<number> {
-      const res = await attempts.penalty(key, 1);
-      if (res.consumedPoints <= limits.attempts) return 0;
-      if (res.consumedPoints === limits.attempts + 1) {
-        const seconds = await blockFor(key);
-        await attempts.block(key, seconds);
-        return seconds * 1000;
-      }
-      return res.msBeforeNext;
-    },
-    async clear(key: string): Promise<void> {
-      await attempts.delete(key);
-    },
-  };
-}
-
-/**
- * Failed sign-ins per client address: checked before the password, counted after a failure only, so many people
- * signing in at once from one address (an office, a load test) are never refused. Reaching the limit blocks the
- * address (createLockouts).
- */
-function createAddressCounter(limits: ThrottleLimits) {
-  const failures = new RateLimiterMemory({
-    keyPrefix: 'login-address',
-    points: limits.attempts,
-    duration: limits.windowS,
-  });
-  const blockFor = createLockouts('login-address', limits.windowS);
-  return {
-    /** ms the address must wait, else 0 */
-    async wait(key: string): Promise<number> {
-      const res = await failures.get(key);
-      return res && res.consumedPoints >= limits.attempts ? Math.max(1, res.msBeforeNext) : 0;
-    },
-    async fail(key: string): Promise<void> {
-      const res = await failures.penalty(key, 1);
-      if (res.consumedPoints === limits.attempts) await failures.block(key, await blockFor(key));
-    },
-  };
-}
+/** names nobody has, tried from one address, per this many times the account limit (typos of a whole office) */
+export const UNKNOWN_NAMES_FACTOR = 3;
+/** the longest a slowed sign-in waits for its turn before it is answered 429 */
+const SLOWED_WAIT_MS = 8000;
 
 export function createSignInThrottle(login: ThrottleLimits, register: ThrottleLimits) {
-  const accounts = createAccountCounter(login);
-  const addresses = createAddressCounter(login);
+  const guesses = createGuessThrottle({
+    name: 'login',
+    pair: login,
+    principal: login,
+    address: { attempts: login.attempts * UNKNOWN_NAMES_FACTOR, windowS: login.windowS },
+    maxWaitMs: SLOWED_WAIT_MS,
+  });
   const registrations = new RateLimiterMemory({
     keyPrefix: 'register-address',
     points: register.attempts,
@@ -102,22 +43,24 @@ export function createSignInThrottle(login: ThrottleLimits, register: ThrottleLi
 
   return {
     /**
-     * Before a password is checked: 429 while the address or the account (the principal tried, known or not) is
-     * blocked; counts the account's attempt.
+     * Before a password is checked: 429 while this (account, address) pair is blocked, or for a name nobody has while
+     * the address is over its count of those; waits its turn while the account is slowed.
      */
-    async attempt(account: string, address: string): Promise<void> {
-      const byAddress = await addresses.wait(address);
-      if (byAddress > 0) throw tooManyAttempts(byAddress);
-      const byAccount = await accounts.take(account);
-      if (byAccount > 0) throw tooManyAttempts(byAccount);
+    async attempt(account: string, address: string, known: boolean): Promise<void> {
+      if (!known) {
+        const wait = await guesses.addressWait(address);
+        if (wait > 0) throw tooManyAttempts(wait);
+      }
+      const entry = await guesses.enter(account, address);
+      if (!entry.go) throw tooManyAttempts(entry.retryMs);
     },
-    /** the password was wrong (or the username unknown): the address counts a failure */
-    async failed(address: string): Promise<void> {
-      await addresses.fail(address);
+    /** the password was wrong (`known`) or the name unknown */
+    async failed(account: string, address: string, known: boolean): Promise<void> {
+      await guesses.failed(account, address, known);
     },
-    /** the right password: the account starts afresh */
-    async succeeded(account: string): Promise<void> {
-      await accounts.clear(account);
+    /** the right password: the pair starts afresh, and this address is the account's own from now on */
+    async succeeded(account: string, address: string): Promise<void> {
+      await guesses.succeeded(account, address);
     },
     /** Counts a registration attempt of `address`; 429 past the limit. */
     async register(address: string): Promise<void> {
