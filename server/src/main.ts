@@ -71,7 +71,7 @@ async function main() {
   }
   app.log.info(`Sentra console at ${url}/admin/login`);
   app.log.info(
-    `MQTT broker on ${app.config.HOST}:${mqttPort} (TCP) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`,
+    `MQTT broker on ${app.config.HOST}:${mqttPort} (TCP; ${app.broker.threads} thread${app.broker.threads > 1 ? 's' : ''}, ${app.broker.nativeReads ? 'native reader' : "Node's reads"}) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`,
   );
   if (demo) {
     app.log.info(

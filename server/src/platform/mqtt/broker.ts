@@ -33,6 +33,8 @@ export interface EmbeddedBroker extends Broker {
   threadUtilization(since?: EventLoopUtilization[]): EventLoopUtilization[];
   /** how many broker threads serve the TCP listener */
   readonly threads: number;
+  /** whether signed-in TCP connections are read by the native reader (built, and not turned off) */
+  readonly nativeReads: boolean;
   /** counters since start (broker-metrics.ts) */
   metrics(): BrokerCounters;
   /** stops accepting, disconnects every client, stops aedes and its threads; idempotent */
@@ -360,6 +362,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     get threads() {
       return threads.length;
     },
+    nativeReads: native !== null && (opts.nativeReads ?? true),
     metrics() {
       return counted.snapshot(opts.throttle, store);
     },
