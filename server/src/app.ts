@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Config } from './platform/config.js';
 import { createLogger, type Logger } from './platform/log.js';
 import { findUp, openDb } from './platform/db/sqlite.js';
+import { deploymentId } from './platform/db/deployment.js';
 import { createHttpApp } from './platform/http/server.js';
 import { tuneV8 } from './platform/v8-tuning.js';
 import { createBus, type Bus } from './platform/bus/index.js';
@@ -97,10 +98,19 @@ function defaultWebDist(): string | undefined {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<SentraApp> {
   tuneV8();
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
-  // the bus first: a BUS=nats start that cannot reach NATS fails before anything else is opened
-  const bus = await createBus(config, log);
   const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const db = dbHandle.db;
+  // with NATS, gateways prove they share this database before they take each other's messages (bus/deployment.ts)
+  let bus: Bus;
+  try {
+    bus = await createBus(config, log, {
+      id: deploymentId(dbHandle.sqlite),
+      what: `database (DATA_DIR=${config.DATA_DIR})`,
+    });
+  } catch (err) {
+    dbHandle.close();
+    throw err;
+  }
   const broker = createBroker({
     host: config.HOST,
     port: config.MQTT_PORT,

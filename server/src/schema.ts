@@ -15,3 +15,4 @@ export * from './modules/notifications/notifications.table.js';
 export * from './modules/rules/rules.table.js';
 export * from './modules/tasks/tasks.table.js';
 export * from './platform/mqtt/persistence/broker-state.table.js';
+export * from './platform/db/deployment.table.js';

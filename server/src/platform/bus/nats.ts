@@ -2,7 +2,9 @@
 // NATS client (`nats sub 'tele.>'`) can watch the traffic; a failing responder answers with a header, not a payload.
 import { Empty, ErrorCode, headers, type Msg, type NatsConnection, type NatsError } from 'nats';
 import type { Logger } from '../log.js';
-import { connectNats } from './nats-connect.js';
+import os from 'node:os';
+import { connectNats, shownNatsUrl } from './nats-connect.js';
+import { deploymentPrefix, proveDeployment } from './deployment.js';
 import { assertPublishSubject, assertSubscribeSubject } from './subjects.js';
 import {
   BusClosedError,
@@ -38,6 +40,12 @@ export interface NatsBusOptions {
   name?: string;
   /** how long the first connection is retried before the start fails (NATS_CONNECT_TIMEOUT_MS) */
   connectWaitMs?: number;
+  /**
+   * The deployment this gateway's database belongs to (platform/db/deployment.ts): its subjects live under it, and the
+   * start fails when a gateway of another deployment is on the bus (bus/deployment.ts). `what` names the database in
+   * that error (DATA_DIR=…).
+   */
+  deployment?: { id: string; what: string };
 }
 
 export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<Bus> {
@@ -46,6 +54,21 @@ export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<
     log,
   );
   log.info(`bus connected to NATS ${nc.getServer()}`);
+  if (opts.deployment) {
+    try {
+      await proveDeployment(
+        nc,
+        { deployment: opts.deployment.id, gateway: `${os.hostname()} pid ${process.pid}` },
+        log,
+        { natsUrl: shownNatsUrl(opts.url), what: opts.deployment.what },
+      );
+    } catch (err) {
+      await nc.close().catch(() => undefined);
+      throw err;
+    }
+  }
+  /** this deployment's subjects: every subject the bus is given lives under it on the wire */
+  const prefix = opts.deployment ? deploymentPrefix(opts.deployment.id) : '';
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect' || s.type === 'error') log.warn(`NATS ${s.type}`, s.data);
@@ -72,7 +95,7 @@ export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<
     publish(subject, data) {
       assertPublishSubject(subject);
       if (closed) return log.debug(`bus closed: dropped a message on ${subject}`);
-      nc.publish(subject, encode(data));
+      nc.publish(prefix + subject, encode(data));
     },
     subscribe<T>(
       subject: string,
@@ -81,11 +104,11 @@ export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<
     ): BusSubscription {
       assertSubscribeSubject(subject);
       if (closed) return { unsubscribe() {} };
-      const sub = nc.subscribe(subject, {
+      const sub = nc.subscribe(prefix + subject, {
         queue: so.queue,
         callback: (err: NatsError | null, m: Msg) => {
           if (err) return log.error(`bus subscription ${subject} failed`, err);
-          const msg: BusMessage<T> = { subject: m.subject, data: decode(m.data) as T };
+          const msg: BusMessage<T> = { subject: m.subject.slice(prefix.length), data: decode(m.data) as T };
           if (m.reply) msg.reply = m.reply;
           try {
             const result = handler(msg);
@@ -111,7 +134,7 @@ export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<
       if (closed) throw new BusClosedError();
       let m: Msg;
       try {
-        m = await nc.request(subject, encode(data), { timeout: ro.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
+        m = await nc.request(prefix + subject, encode(data), { timeout: ro.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
       } catch (err) {
         const code = (err as NatsError).code;
         if (code === ErrorCode.NoResponders) throw new BusNoRespondersError(subject);

@@ -1,0 +1,4 @@
+CREATE TABLE `deployment` (
+	`id` text PRIMARY KEY NOT NULL,
+	`created_at` integer NOT NULL
+);
