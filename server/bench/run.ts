@@ -8,6 +8,7 @@ import { cardsBench } from './cards.bench.js';
 import { rulesBench } from './rules.bench.js';
 import { rulesCpuBench } from './ingest/rules-cpu.js';
 import { brokerFloorBench } from './ingest/floor.js';
+import { retainedBench } from './retained.bench.js';
 
 export interface Bench {
   name: string;
@@ -24,6 +25,7 @@ const BENCHES: Bench[] = [
   cardsBench,
   rulesBench,
   rulesCpuBench,
+  retainedBench,
 ];
 
 async function main() {

@@ -10,7 +10,7 @@ import { deploymentId } from './platform/db/deployment.js';
 import { createHttpApp } from './platform/http/server.js';
 import { tuneV8 } from './platform/v8-tuning.js';
 import { createBus, type Bus } from './platform/bus/index.js';
-import { SessionStore } from './platform/mqtt/persistence/session-store.js';
+import { DEFAULT_RETAINED_LIMITS, SessionStore } from './platform/mqtt/persistence/session-store.js';
 import { createBroker, type EmbeddedBroker } from './platform/mqtt/broker.js';
 import { createRealtime } from './platform/realtime/realtime.js';
 import type { Realtime } from './platform/realtime/types.js';
@@ -123,8 +123,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE,
       unknownPerMinute: config.MQTT_UNKNOWN_CONNECTS_PER_MINUTE,
     }),
-    store: new SessionStore(dbHandle.sqlite, Date.now, (err) =>
-      log.error('MQTT broker state (retained messages, sessions) could not be written', err),
+    store: new SessionStore(
+      dbHandle.sqlite,
+      Date.now,
+      (err) => log.error('MQTT broker state (retained messages, sessions) could not be written', err),
+      {
+        device: { count: config.MQTT_RETAINED_PER_DEVICE, bytes: config.MQTT_RETAINED_BYTES_PER_DEVICE },
+        tenant: { count: config.MQTT_RETAINED_PER_TENANT, bytes: config.MQTT_RETAINED_BYTES_PER_TENANT },
+        platform: DEFAULT_RETAINED_LIMITS.platform,
+      },
     ),
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested

@@ -16,6 +16,22 @@ export const ConfigSchema = z.object({
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
   /** signed-in TCP connections read by the native reader (server/native/io.c) instead of Node's per-socket reads */
   MQTT_NATIVE_READS: onOff.default('on'),
+  /** a device's share of the retained store: messages (topics) and bytes (topics and payloads; session-store.ts) */
+  MQTT_RETAINED_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  MQTT_RETAINED_BYTES_PER_DEVICE: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** a tenant's share of the retained store, over all its devices */
+  MQTT_RETAINED_PER_TENANT: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
+  MQTT_RETAINED_BYTES_PER_TENANT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(4 * 1024 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
   /** bytes a client's connection (TCP or WebSocket) may hold unsent before it is closed: 64 KiB to 256 MiB, 4 MiB */
   MQTT_MAX_OUTBOUND_BYTES: z.coerce
     .number()

@@ -93,9 +93,17 @@ export class AuthorityRelay {
     return { returnCode: NOT_AUTHORIZED, message: 'unknown client' };
   }
 
-  /** whether a live session may publish or subscribe to `topic` (reserved topics never; a failing authority: no) */
-  allowed(session: (Grant & { gone: boolean }) | undefined, topic: string, kind: 'publish' | 'subscribe'): boolean {
-    if (!session || session.gone || reserved(topic)) return false;
+  /**
+   * Whether a live session may publish or subscribe to `topic` (reserved topics never; a failing authority: no). A
+   * session's will is asked about after its connection ended (`will`): its rights are those of its identity still.
+   */
+  allowed(
+    session: (Grant & { gone: boolean }) | undefined,
+    topic: string,
+    kind: 'publish' | 'subscribe',
+    will = false,
+  ): boolean {
+    if (!session || (session.gone && !will) || reserved(topic)) return false;
     try {
       return kind === 'publish'
         ? session.authority.authorizePublish(session.identity, topic) === true

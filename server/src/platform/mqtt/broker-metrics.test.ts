@@ -75,6 +75,7 @@ describe('broker metrics', () => {
     const store = {
       counters: { queued_dropped: 1, retained_refused: 2, sessions_expired: 3, store_write_failures: 4 },
       size: { sessions: 5, queued: 6, retained: 7 },
+      retainedUse: () => ({ count: 7, bytes: 800 }),
     };
     expect(m.snapshot(throttle as never, store as unknown as SessionStore)).toMatchObject({
       throttled_connects: 3,
@@ -86,6 +87,7 @@ describe('broker metrics', () => {
       away_sessions: 5,
       queued_messages: 6,
       retained_messages: 7,
+      retained_bytes: 800,
     });
   });
 });

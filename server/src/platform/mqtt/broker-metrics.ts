@@ -24,9 +24,17 @@ export interface BrokerCounters {
   slowed_connects?: number;
   provisional_refused?: number;
   /** persistent sessions kept (persistence/session-store.ts): messages dropped from full queues, retained messages
-   * refused past the store's limit, sessions ended by their expiry; and how many are kept now */
+   * refused past a share (in all, and by the share: a device's, a tenant's, the platform's, a tenant past its fair part
+   * of a nearly full store), retained messages whose MQTT 5 expiry passed, sessions ended by their expiry; and how many
+   * are kept now, with the retained bytes */
   queued_dropped?: number;
   retained_refused?: number;
+  retained_refused_device?: number;
+  retained_refused_tenant?: number;
+  retained_refused_platform?: number;
+  retained_refused_fair_share?: number;
+  retained_expired?: number;
+  retained_bytes?: number;
   sessions_expired?: number;
   store_write_failures?: number;
   away_sessions?: number;
@@ -38,6 +46,8 @@ export class BrokerMetrics {
   private readonly counters = { oversized_packets: 0, outbound_overflows: 0, dropped_publishes: 0 };
   /** identity key → publishes dropped; the most recently dropping keys last (a Map keeps insertion order) */
   private readonly droppedByKey = new Map<string, number>();
+  /** identity key → its retained messages refused (most recent last), for the log's "so far" */
+  private readonly retainRefusedByKey = new Map<string, number>();
 
   constructor(
     private readonly log: Logger,
@@ -63,6 +73,19 @@ export class BrokerMetrics {
     );
   }
 
+  /** a retained message of `key` over its share (counted by the session store): said at the first and every 1000th */
+  retainRefused(key: string, topic: string) {
+    const n = (this.retainRefusedByKey.get(key) ?? 0) + 1;
+    this.retainRefusedByKey.delete(key);
+    this.retainRefusedByKey.set(key, n);
+    if (this.retainRefusedByKey.size > DROPPED_BY_KEY_LIMIT)
+      this.retainRefusedByKey.delete(this.retainRefusedByKey.keys().next().value!);
+    if (n === 1 || n % 1000 === 0)
+      this.log.warn(
+        `MQTT retained message refused (over its share of the retained store): ${key} on ${topic} (${n} so far)`,
+      );
+  }
+
   /** a connection closed by its thread for announcing a packet over MQTT_MAX_PACKET_BYTES */
   oversized(clientId: string | undefined, length: number) {
     this.counters.oversized_packets++;
@@ -78,6 +101,7 @@ export class BrokerMetrics {
       away_sessions: store.size.sessions,
       queued_messages: store.size.queued,
       retained_messages: store.size.retained,
+      retained_bytes: store.retainedUse().bytes,
     };
     return {
       ...this.counters,

@@ -34,7 +34,19 @@ export type ThreadEvent =
       address?: string;
       session?: { keep: number; discard: boolean };
     }
-  | { e: 'authz'; req: number; sid: SessionId; topic: string; kind: 'publish' | 'subscribe' }
+  /** `retain`: a retained publish's payload bytes, asked to be kept in the same question (session-store.ts) */
+  /** `will`: the session's will, published after its connection ended */
+  | {
+      e: 'authz';
+      req: number;
+      sid: SessionId;
+      topic: string;
+      kind: 'publish' | 'subscribe';
+      retain?: number;
+      will?: boolean;
+    }
+  /** a retained publish with a payload (`bytes` of it) asks to be kept before aedes stores it (session-store.ts) */
+  | { e: 'retain'; req: number; sid: SessionId; topic: string; bytes: number }
   /** CONNACK sent: the session is live */
   | { e: 'ready'; sid: SessionId; clientId: string }
   /** the connection is gone; `replaced`: another connection with the same client id took over */
@@ -85,7 +97,9 @@ export type LoopCommand =
     }
   /** the retained messages kept across restarts, for a thread that starts */
   | { t: 'retained'; messages: WireMessage[] }
-  | { t: 'authzAnswer'; req: number; ok: boolean; scope?: string[] }
+  /** `retained`: whether the retained message asked about may be kept */
+  | { t: 'authzAnswer'; req: number; ok: boolean; scope?: string[]; retained?: boolean }
+  | { t: 'retainAnswer'; req: number; ok: boolean }
   /** `req` 0: nobody waits for the answer (another thread's publish, delivered to this thread's subscribers) */
   | {
       t: 'publish';

@@ -19,9 +19,9 @@ import { BrokerThreads, type BrokerThread, type V5Properties } from './broker-th
 import { GatewayPublishes } from './gateway-publishes.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
-import { DEFAULT_BROKER_THREADS, type Broker, type BrokerEvents } from './types.js';
+import { DEFAULT_BROKER_THREADS, type Broker, type BrokerEvents, type MqttIdentity } from './types.js';
 import { WebSocketRelay } from './websocket-relay.js';
-import type { SessionStore, StoredMessage } from './persistence/session-store.js';
+import type { RetainedHolder, SessionStore, StoredMessage } from './persistence/session-store.js';
 import type { WireMessage } from './broker-wire.js';
 
 export interface EmbeddedBroker extends Broker {
@@ -60,6 +60,17 @@ export interface BrokerOptions {
 }
 
 type Thread = BrokerThread;
+
+/** whose retained messages a session's are: its identity's, within its tenant's share (none known: one of its own) */
+const holderOf = (identity: MqttIdentity): RetainedHolder => ({
+  device: identity.key,
+  tenant:
+    identity.tenantId !== undefined
+      ? `tenant:${identity.tenantId}`
+      : identity.appId !== undefined
+        ? `app:${identity.appId}`
+        : 'unowned',
+});
 
 export { DROPPED_BY_KEY_LIMIT } from './broker-metrics.js';
 
@@ -151,15 +162,32 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     log,
   );
 
-  /** a message of a session or of the gateway: kept if retained, queued for the away sessions subscribed to it */
-  function keepMessage(topic: string, payload: Buffer, qos: 0 | 1 | 2, retain: boolean, v5?: V5Properties) {
+  /**
+   * A message of a session (`holder` its identity's) or of the gateway (none): kept if retained (a session's was
+   * admitted by its thread's `retain` question first), queued for the away sessions subscribed to it.
+   */
+  function keepMessage(
+    topic: string,
+    payload: Buffer,
+    qos: 0 | 1 | 2,
+    retain: boolean,
+    v5?: V5Properties,
+    holder?: RetainedHolder,
+  ) {
     // most messages are neither retained nor awaited by anyone away: nothing is built for them
     if (!store || (!retain && (qos === 0 || !store.anyAway))) return;
     const m = { topic, payload, qos, properties: v5?.properties, expiresAt: v5?.expiresAt };
-    if (retain) store.retain(m);
+    if (retain) store.retain(m, holder);
     store.enqueue(m);
   }
-  const expirySweep = store ? setInterval(() => store.expire(), 60_000) : undefined;
+  // sessions and retained messages whose time passed; the threads drop their copies of those retained messages
+  const expirySweep = store
+    ? setInterval(() => {
+        const gone = store.expire();
+        if (gone.length)
+          sendAll({ t: 'retained', messages: gone.map((topic) => ({ topic, payload: new Uint8Array(0), qos: 0 })) });
+      }, 60_000)
+    : undefined;
   expirySweep?.unref();
 
   /** a session's publish reaches the subscribers of the other threads (retained: every thread keeps it) */
@@ -204,7 +232,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
             ledger.letGo(entry);
           } else if (session) emit('message', session.identity, topic, payload, qos);
           if (others) forward(thread, topic, payload, qos, retain, v5);
-          keepMessage(topic, payload, qos, retain, v5);
+          keepMessage(topic, payload, qos, retain, v5, retain && session ? holderOf(session.identity) : undefined);
           v5 = undefined;
         });
         break;
@@ -256,13 +284,23 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       }
       case 'authz': {
         const session = sessions.get(ev.sid);
-        const ok = relay.allowed(session, ev.topic, ev.kind);
+        const ok = relay.allowed(session, ev.topic, ev.kind, ev.will === true);
         if (!ok && ev.kind === 'publish') counted.dropped(session?.identity.key ?? 'unknown', ev.topic);
         const scope =
           ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
-        send(thread, { t: 'authzAnswer', req: ev.req, ok, ...(scope && { scope }) });
+        const retained = ok && ev.retain !== undefined ? admitRetained(session, ev.topic, ev.retain) : undefined;
+        send(thread, {
+          t: 'authzAnswer',
+          req: ev.req,
+          ok,
+          ...(scope && { scope }),
+          ...(retained !== undefined && { retained }),
+        });
         break;
       }
+      case 'retain':
+        send(thread, { t: 'retainAnswer', req: ev.req, ok: admitRetained(sessions.get(ev.sid), ev.topic, ev.bytes) });
+        break;
       case 'ready':
         sessions.ready(ev.sid, ev.clientId);
         break;
@@ -294,6 +332,17 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         log[ev.level](ev.message);
         break;
     }
+  }
+
+  /**
+   * Whether a session's retained message may be kept: within its device's, its tenant's and the platform's shares
+   * (session-store.ts). A will comes after its session ended: still its identity's.
+   */
+  function admitRetained(session: ReturnType<typeof sessions.get>, topic: string, bytes: number): boolean {
+    const ok =
+      session !== undefined && (!store || store.admitRetained(holderOf(session.identity), topic, bytes) === null);
+    if (!ok) counted.retainRefused(session?.identity.key ?? 'unknown', topic);
+    return ok;
   }
 
   /** what a thread held is gone with it */

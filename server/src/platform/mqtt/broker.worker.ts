@@ -36,6 +36,7 @@ import {
   messageProperties,
   newV5Session,
   NOT_AUTHORIZED,
+  QUOTA_EXCEEDED,
   reasonAck,
   resolveTopicAlias,
   toV5,
@@ -219,7 +220,8 @@ function publishOf(client: Client, session: ThreadSession, packet: PublishPacket
     return finished();
   }
   const done = droppingRefusals(client, packet, finished);
-  if (session.allowed.has(packet.topic) && (packet.qos === 0 || hot(session, packet))) {
+  // a retained message with a payload is always asked about (aedes.authorizePublish): it must fit its shares
+  if (!keeps(packet) && session.allowed.has(packet.topic) && (packet.qos === 0 || hot(session, packet))) {
     if (queued(session))
       (session.lane ??= []).push({ answered: true, go: () => publishAllowed(client, session, packet, done) });
     else publishAllowed(client, session, packet, done);
@@ -306,21 +308,40 @@ type LanePlace = { answered: boolean; go: () => void };
 // acknowledged (QoS 1 PUBACK, QoS 2 PUBREC, so the client does not send it again) and goes nowhere; the event loop
 // counted it when it refused it. Any other error (a malformed topic) still closes the connection.
 class PublishDropped extends Error {}
+/** a retained message past its device's, its tenant's or the platform's share of the retained store: dropped the
+ * same way, an MQTT 5 client told Quota exceeded (persistence/session-store.ts) */
+class RetainedOverShare extends PublishDropped {}
 function droppingRefusals(client: Client, packet: PublishPacket, done: (err?: Error) => void) {
   return (err?: Error) => {
     if (!(err instanceof PublishDropped)) return done(err);
     // written at once: a dropped message is not stored, so nothing holds its acknowledgement (one still held for an
     // earlier message of this connection goes out after it; MQTT.js and device stacks match acks by packet id)
-    // (an MQTT 5 client is told why: Not authorized)
+    // (an MQTT 5 client is told why: Not authorized, or Quota exceeded)
     if (packet.qos > 0 && typeof packet.messageId === 'number' && !client.closed) {
       client.conn.write(
         (client as V5Client).sentraV5
-          ? reasonAck(packet.messageId, NOT_AUTHORIZED, packet.qos === 2)
+          ? reasonAck(
+              packet.messageId,
+              err instanceof RetainedOverShare ? QUOTA_EXCEEDED : NOT_AUTHORIZED,
+              packet.qos === 2,
+            )
           : ackPacket(packet.qos === 2 ? 0x50 : 0x40, packet.messageId),
       );
     }
     done();
   };
+}
+/** retained publishes let through (admitted to the retained store) that aedes' handler may ask about once more */
+const admitted = new WeakSet<object>();
+/** a retained publish that keeps a message (an empty one deletes the topic's, and needs no room) */
+const keeps = (packet: { retain?: boolean; payload?: unknown }) =>
+  packet.retain === true && ((packet.payload as Buffer | undefined)?.length ?? 0) > 0;
+/** asks the event loop whether a retained message fits its session's shares (persistence/session-store.ts) */
+function askRetain(session: ThreadSession, packet: PublishPacket, answered: (ok: boolean) => void) {
+  ask(
+    { e: 'retain', req: nextReq++, sid: session.sid, topic: packet.topic, bytes: (packet.payload as Buffer).length },
+    (a) => answered(a.t === 'retainAnswer' && a.ok),
+  );
 }
 // A QoS 2 PUBLISH is handed over once: until its PUBREL, the same packet id again (the client re-sending it with DUP,
 // having missed or not yet read our PUBREC) is answered with a PUBREC and goes nowhere (MQTT-4.3.3-2: no duplicate to
@@ -735,16 +756,36 @@ aedes.authenticate = (client, username, password, done) => {
   );
 };
 
-// a publish outside the session's rights is dropped (PublishDropped, above) and counted by the event loop
+// a publish outside the session's rights is dropped (PublishDropped, above) and counted by the event loop; a retained
+// message with a payload must also fit its shares of the retained store, or it is dropped too (RetainedOverShare). A
+// will (published by aedes after the connection ended) over its shares goes out live, not retained.
+// (One question each, asked when the publish is read: its answer comes in order with those of the packets after it.)
 aedes.authorizePublish = (client, packet, done) => {
   const session = client ? sessions.get(client) : undefined;
   if (!session) return done(new Error('publish not authorised'));
   if (!validPublishTopic(packet.topic)) return done(new Error('invalid topic in PUBLISH'));
-  if (session.allowed.has(packet.topic)) return done(null);
-  ask({ e: 'authz', req: nextReq++, sid: session.sid, topic: packet.topic, kind: 'publish' }, (a) => {
+  // aedes' own publish handler asks again for a QoS 0 publish this thread already let through: answered at once
+  if (admitted.delete(packet)) return done(null);
+  const keeping = keeps(packet);
+  const will = packet === (client as Client & { will?: unknown }).will;
+  const retained = (ok: boolean) => {
+    if (ok) {
+      admitted.add(packet);
+      return done(null);
+    }
+    if (will) {
+      packet.retain = false;
+      return done(null);
+    }
+    done(new RetainedOverShare('retained message over its share'));
+  };
+  if (session.allowed.has(packet.topic)) return keeping ? askRetain(session, packet, retained) : done(null);
+  const bytes = keeping ? (packet.payload as Buffer).length : undefined;
+  const question = { e: 'authz', req: nextReq++, sid: session.sid, topic: packet.topic, kind: 'publish' } as const;
+  ask({ ...question, retain: bytes, ...(will && { will }) }, (a) => {
     if (a.t === 'authzAnswer' && a.ok) {
       if (session.allowed.size < MAX_ALLOWED_TOPICS) session.allowed.set(packet.topic, -1);
-      return done(null);
+      return keeping ? retained(a.retained === true) : done(null);
     }
     done(new PublishDropped('publish not authorised'));
   });
@@ -863,7 +904,8 @@ function close() {
 port.on('message', (m: LoopCommand) => {
   switch (m.t) {
     case 'authAnswer':
-    case 'authzAnswer': {
+    case 'authzAnswer':
+    case 'retainAnswer': {
       const answered = waiting.get(m.req);
       waiting.delete(m.req);
       answered?.(m);

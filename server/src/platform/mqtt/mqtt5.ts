@@ -130,6 +130,8 @@ export function resolveTopicAlias(session: V5Session, topic: string, alias: numb
 
 /** reason code of a refused publish (PUBACK/PUBREC) and a refused subscription (SUBACK) to a v5 client */
 export const NOT_AUTHORIZED = 0x87;
+/** a retained message past its share of the retained store (PUBACK/PUBREC 0x97 Quota exceeded) */
+export const QUOTA_EXCEEDED = 0x97;
 /** aedes' "subscription refused" in a SUBACK (3.1.1's 0x80) */
 const SUBSCRIPTION_REFUSED = 0x80;
 

@@ -12,6 +12,10 @@ export const mqttRetained = sqliteTable('mqtt_retained', {
   properties: text('properties'),
   /** ms since the epoch when its MQTT 5 message expiry passes; null: never */
   expiresAt: integer('expires_at'),
+  /** whose share it counts against (session-store.ts): the publishing identity (`device:42`, `gateway`) and its tenant
+   * (`tenant:7`); null for a message kept before shares were counted */
+  holder: text('holder'),
+  tenant: text('tenant'),
 });
 
 /** a persistent session whose client is away: what it subscribed to, and until when it is kept */

@@ -6,10 +6,12 @@ import {
   MAX_RETAINED_BYTES,
   MAX_SESSIONS_PER_IDENTITY,
   SessionStore,
+  type RetainedHolder,
+  type RetainedLimits,
 } from './session-store.js';
 
 const schema = `
-CREATE TABLE mqtt_retained (topic text PRIMARY KEY NOT NULL, payload blob NOT NULL, qos integer NOT NULL, properties text, expires_at integer);
+CREATE TABLE mqtt_retained (topic text PRIMARY KEY NOT NULL, payload blob NOT NULL, qos integer NOT NULL, properties text, expires_at integer, holder text, tenant text);
 CREATE TABLE mqtt_sessions (client_id text PRIMARY KEY NOT NULL, identity_key text NOT NULL, subscriptions text NOT NULL, expires_at integer NOT NULL);
 CREATE TABLE mqtt_queued (id integer PRIMARY KEY AUTOINCREMENT NOT NULL, client_id text NOT NULL, topic text NOT NULL, payload blob NOT NULL, qos integer NOT NULL, properties text, expires_at integer);`;
 
@@ -136,5 +138,95 @@ describe('the broker session store', () => {
     now = 600;
     expect(s.retainedMessages()).toEqual([]);
     expect(s.take('c1', 'device:1', false)!.queued.map((m) => m.payload.toString())).toEqual(['segar']);
+  });
+});
+
+describe('shares of the retained store', () => {
+  const limits: RetainedLimits = {
+    device: { count: 3, bytes: 1000 },
+    tenant: { count: 5, bytes: 2000 },
+    platform: { count: 12, bytes: 100_000 },
+  };
+  const dev = (n: number, tenant = 1): RetainedHolder => ({ device: `device:${n}`, tenant: `tenant:${tenant}` });
+  /** a device's retained publish as the broker makes it: asked first, then arriving */
+  function publish(s: SessionStore, holder: RetainedHolder, topic: string, payload: string) {
+    const refused = s.admitRetained(holder, topic, Buffer.byteLength(payload));
+    if (refused === null) s.retain(msg(topic, payload), holder);
+    return refused;
+  }
+
+  it("keeps a device's retained messages within its count and bytes, a replacement counting once", () => {
+    const s = new SessionStore(db(), Date.now, () => {}, limits);
+    for (const t of ['d/1/a', 'd/1/b', 'd/1/c']) expect(publish(s, dev(1), t, 'x')).toBeNull();
+    expect(publish(s, dev(1), 'd/1/d', 'x')).toBe('device');
+    expect(publish(s, dev(1), 'd/1/a', 'y'.repeat(500))).toBeNull(); // replaces a: still three
+    expect(publish(s, dev(1), 'd/1/b', 'y'.repeat(600))).toBe('device'); // 1000 bytes a device at most
+    expect(s.retainedUse(dev(1))).toEqual({ count: 3, bytes: 5 + 500 + 5 + 1 + 5 + 1 });
+    publish(s, dev(1), 'd/1/c', ''); // deleted: room again
+    expect(publish(s, dev(1), 'd/1/d', 'x')).toBeNull();
+    expect(s.counters).toMatchObject({ retained_refused: 2, retained_refused_device: 2 });
+  });
+
+  it("keeps a tenant's within its share, whatever its devices, and never touches another tenant's", () => {
+    const s = new SessionStore(db(), Date.now, () => {}, limits);
+    expect(publish(s, dev(9, 2), 'd/9/kept', 'milik tenant 2')).toBeNull();
+    for (let d = 1; d <= 3; d++) for (let i = 0; i < 3; i++) publish(s, dev(d), `d/${d}/${i}`, 'x');
+    expect(s.retainedUse({ tenant: 'tenant:1' }).count).toBe(5);
+    expect(s.counters.retained_refused_tenant).toBe(4);
+    expect(publish(s, dev(9, 2), 'd/9/lagi', 'y')).toBeNull();
+    expect(s.retainedMessages().map((m) => m.topic)).toContain('d/9/kept');
+  });
+
+  it('past three quarters of the platform, refuses a tenant over its fair part while a tenant under it still gets room', () => {
+    const roomy: RetainedLimits = {
+      ...limits,
+      tenant: { count: 12, bytes: 100_000 },
+      device: { count: 12, bytes: 100_000 },
+    };
+    const s = new SessionStore(db(), Date.now, () => {}, roomy);
+    // tenant 1 floods: up to 9 of 12 freely, then its fair part (12 over 1 tenant) lets it to the platform's end...
+    for (let i = 0; i < 8; i++) expect(publish(s, dev(1), `d/1/${i}`, 'x')).toBeNull();
+    // ...until a second tenant holds one: then tenant 1, over 12 / 2, gets no more past the high water
+    expect(publish(s, dev(2, 2), 'd/2/a', 'x')).toBeNull();
+    expect(publish(s, dev(1), 'd/1/8', 'x')).toBe('fair_share');
+    // tenant 2 and a third tenant, under their parts, still get room
+    expect(publish(s, dev(2, 2), 'd/2/b', 'x')).toBeNull();
+    expect(publish(s, dev(3, 3), 'd/3/a', 'x')).toBeNull();
+    expect(publish(s, dev(3, 3), 'd/3/b', 'x')).toBeNull();
+    expect(s.retainedUse().count).toBe(12);
+    expect(publish(s, dev(3, 3), 'd/3/c', 'x')).toBe('platform');
+    // tenant 1 may still replace what it holds, not grow it
+    expect(publish(s, dev(1), 'd/1/0', 'y')).toBeNull();
+    expect(publish(s, dev(1), 'd/1/0', 'lebih besar')).toBe('fair_share');
+  });
+
+  it('keeps each message with its holder across a restart: the shares are counted again from the database', () => {
+    const d = db();
+    const first = new SessionStore(d, Date.now, () => {}, limits);
+    for (let i = 0; i < 3; i++) publish(first, dev(1), `d/1/${i}`, 'x');
+    first.close();
+    const second = new SessionStore(d, Date.now, () => {}, limits);
+    expect(second.retainedUse(dev(1))).toEqual({ count: 3, bytes: 3 * 6 });
+    expect(publish(second, dev(1), 'd/1/3', 'x')).toBe('device');
+    // a message kept before holders were counted has one of its own
+    d.prepare("INSERT INTO mqtt_retained (topic, payload, qos) VALUES ('lama', x'01', 0)").run();
+    expect(new SessionStore(d, Date.now, () => {}, limits).retainedUse({ device: 'unknown' }).count).toBe(1);
+  });
+
+  it('lets a retained message whose MQTT 5 expiry passed go, freeing its share, and says which topics went', () => {
+    let now = 0;
+    const s = new SessionStore(
+      db(),
+      () => now,
+      () => {},
+      limits,
+    );
+    s.admitRetained(dev(1), 'd/1/a', 4);
+    s.retain({ ...msg('d/1/a', 'basi'), expiresAt: 500 }, dev(1));
+    publish(s, dev(1), 'd/1/b', 'tetap');
+    now = 600;
+    expect(s.expire()).toEqual(['d/1/a']);
+    expect(s.retainedUse(dev(1)).count).toBe(1);
+    expect(s.counters.retained_expired).toBe(1);
   });
 });

@@ -14,9 +14,55 @@ export const MAX_QUEUED_MESSAGES = 1000;
 export const MAX_QUEUED_BYTES = 1024 * 1024;
 /** away sessions one identity may hold (the one away longest ends first): client ids are the client's to choose */
 export const MAX_SESSIONS_PER_IDENTITY = 10;
-/** retained messages kept at most, and their bytes (a message beyond either is not kept across restarts; counted) */
+/** retained messages kept at most on the platform, and their bytes (topics and payloads) */
 export const MAX_RETAINED = 100_000;
 export const MAX_RETAINED_BYTES = 64 * 1024 * 1024;
+
+/** how many retained messages (topics) and bytes one holder may keep */
+export interface RetainedQuota {
+  count: number;
+  bytes: number;
+}
+/**
+ * The shares of the retained store: per device (an identity), per tenant, and the platform's. Past three quarters of
+ * the platform's, a tenant holding more than its fair part (the platform's over the tenants holding any) gets no more,
+ * so that tenants below it still find room: one tenant's flood never evicts or blocks another's retained message.
+ */
+export interface RetainedLimits {
+  device: RetainedQuota;
+  tenant: RetainedQuota;
+  platform: RetainedQuota;
+}
+export const DEFAULT_RETAINED_LIMITS: RetainedLimits = {
+  device: { count: 100, bytes: 1024 * 1024 },
+  tenant: { count: 10_000, bytes: 16 * 1024 * 1024 },
+  platform: { count: MAX_RETAINED, bytes: MAX_RETAINED_BYTES },
+};
+/** the holder of the gateway's own retained publishes: within the platform's share only */
+export const GATEWAY_HOLDER = { device: 'gateway', tenant: 'gateway' } as const;
+/** whose retained message it is: the publishing identity and its tenant */
+export interface RetainedHolder {
+  device: string;
+  tenant: string;
+}
+/** why a retained message was not kept */
+export type RetainedRefusal = 'device' | 'tenant' | 'platform' | 'fair_share';
+
+interface RetainedEntry {
+  /** the topic's message (the one before, while an admitted one is on its way) */
+  message?: StoredMessage;
+  holder: RetainedHolder;
+  /** what it counts against its holder's shares: the admitted message's from its admission on */
+  bytes: number;
+  /** admitted, its message not arrived yet */
+  pending?: boolean;
+}
+class Usage {
+  count = 0;
+  bytes = 0;
+}
+/** what a retained message counts against its holders' shares: its topic and its payload */
+const retainedBytes = (topic: string, payloadBytes: number) => Buffer.byteLength(topic) + payloadBytes;
 /** write-behind period */
 const FLUSH_MS = 200;
 
@@ -71,15 +117,27 @@ const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 const parse = (s: string | null) => (s === null ? undefined : (JSON.parse(s) as Record<string, unknown>));
 
 export class SessionStore {
-  private retained = new Map<string, StoredMessage>();
-  private retainedBytes = 0;
+  private retained = new Map<string, RetainedEntry>();
+  private retainedTotal = new Usage();
+  private retainedByDevice = new Map<string, Usage>();
+  private retainedByTenant = new Map<string, Usage>();
   private away = new Map<string, AwaySession>();
   /** every filter of every away session: most messages match none, and are passed by in one walk */
   private awayFilters = new TopicFilters();
   /** pending writes, in order */
   private ops: Array<() => void> = [];
   private flushing: NodeJS.Timeout | undefined;
-  readonly counters = { queued_dropped: 0, retained_refused: 0, sessions_expired: 0, store_write_failures: 0 };
+  readonly counters = {
+    queued_dropped: 0,
+    retained_refused: 0,
+    retained_refused_device: 0,
+    retained_refused_tenant: 0,
+    retained_refused_platform: 0,
+    retained_refused_fair_share: 0,
+    retained_expired: 0,
+    sessions_expired: 0,
+    store_write_failures: 0,
+  };
   private readonly sql;
 
   /** `failed` hears of a batch that could not be written (a full disk, a storage fault): its changes stay in memory
@@ -88,10 +146,11 @@ export class SessionStore {
     private readonly db: Database.Database,
     private readonly now: () => number = Date.now,
     private readonly failed: (err: unknown) => void = () => {},
+    private readonly limits: RetainedLimits = DEFAULT_RETAINED_LIMITS,
   ) {
     this.sql = {
       putRetained: db.prepare(
-        'INSERT OR REPLACE INTO mqtt_retained (topic, payload, qos, properties, expires_at) VALUES (?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO mqtt_retained (topic, payload, qos, properties, expires_at, holder, tenant) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       delRetained: db.prepare('DELETE FROM mqtt_retained WHERE topic = ?'),
       putSession: db.prepare(
@@ -116,8 +175,8 @@ export class SessionStore {
     const now = this.now();
     type Row = { topic: string; payload: Buffer; qos: number; properties: string | null; expires_at: number | null };
     for (const r of this.db
-      .prepare('SELECT topic, payload, qos, properties, expires_at FROM mqtt_retained')
-      .all() as Row[]) {
+      .prepare('SELECT topic, payload, qos, properties, expires_at, holder, tenant FROM mqtt_retained')
+      .all() as Array<Row & { holder: string | null; tenant: string | null }>) {
       if (r.expires_at !== null && r.expires_at <= now) continue;
       const m: StoredMessage = {
         topic: r.topic,
@@ -126,8 +185,9 @@ export class SessionStore {
         properties: parse(r.properties),
         expiresAt: r.expires_at ?? undefined,
       };
-      this.retained.set(r.topic, m);
-      this.retainedBytes += bytesOf(m);
+      // kept before holders were recorded: one holder of its own, within the platform's share
+      const holder = { device: r.holder ?? 'unknown', tenant: r.tenant ?? 'unknown' };
+      this.account(r.topic, { message: m, holder, bytes: retainedBytes(r.topic, r.payload.length) });
     }
     type SessionRow = { client_id: string; identity_key: string; subscriptions: string; expires_at: number };
     for (const r of this.db
@@ -182,18 +242,115 @@ export class SessionStore {
   /** the retained messages (loaded at start, for every broker thread), expired ones left out */
   retainedMessages(): StoredMessage[] {
     const now = this.now();
-    return [...this.retained.values()].filter((m) => m.expiresAt === undefined || m.expiresAt > now);
+    const out: StoredMessage[] = [];
+    for (const e of this.retained.values())
+      if (e.message && (e.message.expiresAt === undefined || e.message.expiresAt > now)) out.push(e.message);
+    return out;
   }
 
-  /** a retained publish: kept (an empty payload deletes the topic's) */
-  retain(m: StoredMessage): void {
+  /** a holder's use of the retained store (tests, metrics) */
+  retainedUse(holder: Partial<RetainedHolder> = {}): { count: number; bytes: number } {
+    const u =
+      holder.device !== undefined
+        ? this.retainedByDevice.get(holder.device)
+        : holder.tenant !== undefined
+          ? this.retainedByTenant.get(holder.tenant)
+          : this.retainedTotal;
+    return { count: u?.count ?? 0, bytes: u?.bytes ?? 0 };
+  }
+
+  /**
+   * Before a retained message with a payload is kept anywhere (the broker thread asks before aedes stores it): whether
+   * it fits its device's, its tenant's and the platform's shares (docs/decisions/broker.md). Admitted, its bytes count
+   * from now on (its message follows through `retain`); refused, it is counted and `why` says which share.
+   */
+  admitRetained(holder: RetainedHolder, topic: string, payloadBytes: number): RetainedRefusal | null {
+    const bytes = retainedBytes(topic, payloadBytes);
+    const before = this.retained.get(topic);
+    const refusal = this.refusal(holder, before, bytes);
+    if (refusal) {
+      this.counters.retained_refused++;
+      this.counters[`retained_refused_${refusal}`]++;
+      return refusal;
+    }
+    if (before) this.unaccount(topic, before);
+    this.account(topic, { message: before?.message, holder, bytes, pending: true });
+    return null;
+  }
+
+  private refusal(holder: RetainedHolder, before: RetainedEntry | undefined, bytes: number): RetainedRefusal | null {
+    const same = (u: 'device' | 'tenant') => before !== undefined && before.holder[u] === holder[u];
+    const grows = (u: Usage | undefined, q: RetainedQuota, replaces: boolean) => {
+      const count = (u?.count ?? 0) + (replaces ? 0 : 1);
+      const used = (u?.bytes ?? 0) + bytes - (replaces ? before!.bytes : 0);
+      return count > q.count || used > q.bytes;
+    };
+    if (holder.device !== GATEWAY_HOLDER.device) {
+      if (grows(this.retainedByDevice.get(holder.device), this.limits.device, same('device'))) return 'device';
+      if (grows(this.retainedByTenant.get(holder.tenant), this.limits.tenant, same('tenant'))) return 'tenant';
+    }
+    const total = this.limits.platform;
+    const count = this.retainedTotal.count + (before ? 0 : 1);
+    const used = this.retainedTotal.bytes + bytes - (before?.bytes ?? 0);
+    if (count > total.count || used > total.bytes) return 'platform';
+    // past three quarters of the platform's share: a tenant over its fair part grows no more, so the last quarter is
+    // left to the tenants under theirs
+    if (holder.tenant !== GATEWAY_HOLDER.tenant && (count * 4 > total.count * 3 || used * 4 > total.bytes * 3)) {
+      const t = this.retainedByTenant.get(holder.tenant);
+      const tenants = this.retainedByTenant.size + (t ? 0 : 1);
+      const tCount = (t?.count ?? 0) + (same('tenant') ? 0 : 1);
+      const tBytes = (t?.bytes ?? 0) + bytes - (same('tenant') ? before!.bytes : 0);
+      const grew = tCount > (t?.count ?? 0) || tBytes > (t?.bytes ?? 0);
+      if (grew && (tCount > total.count / tenants || tBytes > total.bytes / tenants)) return 'fair_share';
+    }
+    return null;
+  }
+
+  private use(map: Map<string, Usage>, key: string): Usage {
+    let u = map.get(key);
+    if (!u) map.set(key, (u = new Usage()));
+    return u;
+  }
+
+  private account(topic: string, e: RetainedEntry) {
+    this.retained.set(topic, e);
+    for (const u of [
+      this.retainedTotal,
+      this.use(this.retainedByDevice, e.holder.device),
+      this.use(this.retainedByTenant, e.holder.tenant),
+    ]) {
+      u.count++;
+      u.bytes += e.bytes;
+    }
+  }
+
+  private unaccount(topic: string, e: RetainedEntry) {
+    this.retained.delete(topic);
+    this.retainedTotal.count--;
+    this.retainedTotal.bytes -= e.bytes;
+    for (const [map, key] of [
+      [this.retainedByDevice, e.holder.device],
+      [this.retainedByTenant, e.holder.tenant],
+    ] as const) {
+      const u = map.get(key)!;
+      u.count--;
+      u.bytes -= e.bytes;
+      if (u.count === 0) map.delete(key);
+    }
+  }
+
+  /**
+   * A retained publish that reached the broker (an empty payload deletes the topic's): kept with the holder it was
+   * admitted for. One not admitted before (`holder` given: the gateway's own publishes) is admitted here. False when it
+   * is not kept.
+   */
+  retain(m: StoredMessage, holder?: RetainedHolder): boolean {
     const before = this.retained.get(m.topic);
     if (m.payload.length === 0) {
-      if (!before) return;
-      this.retained.delete(m.topic);
-      this.retainedBytes -= bytesOf(before);
+      if (!before) return true;
+      this.unaccount(m.topic, before);
       this.write(() => this.sql.delRetained.run(m.topic));
-      return;
+      return true;
     }
     const kept: StoredMessage = {
       topic: m.topic,
@@ -202,16 +359,32 @@ export class SessionStore {
       properties: m.properties,
       expiresAt: m.expiresAt,
     };
-    const bytes = this.retainedBytes - (before ? bytesOf(before) : 0) + bytesOf(kept);
-    if ((!before && this.retained.size >= MAX_RETAINED) || bytes > MAX_RETAINED_BYTES) {
-      this.counters.retained_refused++;
-      return;
+    const bytes = retainedBytes(m.topic, m.payload.length);
+    let entry = before;
+    // admitted for this message (its bytes counted since), or a message nobody admitted: admitted now
+    if (!entry?.pending || (holder !== undefined && entry.holder.device !== holder.device)) {
+      if (this.admitRetained(holder ?? GATEWAY_HOLDER, m.topic, m.payload.length) !== null) return false;
+      entry = this.retained.get(m.topic)!;
     }
-    this.retainedBytes = bytes;
-    this.retained.set(m.topic, kept);
+    if (entry.bytes !== bytes) {
+      this.unaccount(m.topic, entry);
+      this.account(m.topic, (entry = { ...entry, bytes }));
+    }
+    entry.pending = false;
+    entry.message = kept;
+    const h = entry.holder;
     this.write(() =>
-      this.sql.putRetained.run(kept.topic, kept.payload, kept.qos, json(kept.properties), kept.expiresAt ?? null),
+      this.sql.putRetained.run(
+        kept.topic,
+        kept.payload,
+        kept.qos,
+        json(kept.properties),
+        kept.expiresAt ?? null,
+        h.device,
+        h.tenant,
+      ),
     );
+    return true;
   }
 
   private addAway(clientId: string, s: AwaySession) {
@@ -348,14 +521,27 @@ export class SessionStore {
     return false;
   }
 
-  /** away sessions whose time passed end (checked by the broker every minute) */
-  expire(): void {
+  /**
+   * Away sessions whose time passed end, and retained messages whose MQTT 5 expiry passed go (checked by the broker
+   * every minute); answers the topics of those retained messages (the broker threads drop their copies).
+   */
+  expire(): string[] {
     const now = this.now();
     for (const [clientId, s] of [...this.away]) {
       if (s.expiresAt > now) continue;
       this.removeAway(clientId);
       this.counters.sessions_expired++;
     }
+    const gone: string[] = [];
+    for (const [topic, e] of this.retained) {
+      const at = e.message?.expiresAt;
+      if (e.pending || at === undefined || at > now) continue;
+      this.unaccount(topic, e);
+      this.write(() => this.sql.delRetained.run(topic));
+      this.counters.retained_expired++;
+      gone.push(topic);
+    }
+    return gone;
   }
 
   /** away sessions and their queued messages (metrics) */

@@ -1,0 +1,2 @@
+ALTER TABLE `mqtt_retained` ADD `holder` text;--> statement-breakpoint
+ALTER TABLE `mqtt_retained` ADD `tenant` text;
