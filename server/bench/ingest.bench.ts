@@ -16,7 +16,9 @@
 //   BENCH_CAPACITY_QOS (1), BENCH_CAPACITY=0 (skip the search and the 2× phase), BENCH_OVERLOAD_POINTS_PER_S (skip the
 //   search, run the overload phase at that rate), BENCH_RULES (1000; 0 skips),
 //   BENCH_AUTHORITY=1, BENCH_READ_POINTS (10000000; 0 skips the read figures), BENCH_QOS_ORDER, BENCH_TRACE=1,
-//   BENCH_FLEET (native | node | mqttjs), WRITER_THREAD, MQTT_THREADS, MQTT_NATIVE_READS.
+//   BENCH_FLEET (native | node | mqttjs), WRITER_THREAD, MQTT_THREADS, MQTT_NATIVE_READS; the closed-loop MQTT.js
+//   devices: BENCH_CLOSED=0 (skip), BENCH_CLOSED_DEVICES (300), BENCH_CLOSED_WINDOWS (1,8), BENCH_CLOSED_S (the phase's),
+//   BENCH_CLOSED_PROCS (2).
 import { performance } from 'node:perf_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,6 +39,7 @@ import { load } from './load.js';
 import { findCapacity } from './ingest/capacity.js';
 import { latestCard, registerServedFleet, removeFleetFile, type ServedFleet } from './ingest/served.js';
 import { addRules, pushProbe } from './ingest/rules-load.js';
+import { startClosedLoop, type ClosedLoop } from './ingest/closed-loop.js';
 import { call } from '../test/harness.js';
 import { deviceFamilyCalls } from '@sentra/contracts';
 import type { SentraApp } from '../src/app.js';
@@ -394,6 +397,57 @@ async function start(served: boolean, figures: Record<string, number | string>, 
   }
 }
 
+/**
+ * Closed-loop MQTT.js devices (closed-loop.ts), `window` QoS 1 messages in flight each: what they store, publish →
+ * stored, and that every acknowledged point is stored. Their rate is the gateway's acknowledgements' pace.
+ */
+async function closedPhase(
+  r: Run,
+  closed: ClosedLoop,
+  window: number,
+  k: string,
+): Promise<Record<string, number | string>> {
+  const { app, sampling } = r;
+  const figures: Record<string, number | string> = {};
+  const m0 = app.telemetry.metrics() as Record<string, number>;
+  sampling.count = 0;
+  sampling.on = false;
+  const seconds = Number(process.env.BENCH_CLOSED_S ?? PHASE_S);
+  const ran = closed.run(window, seconds);
+  await new Promise((res) => setTimeout(res, WARMUP_S * 1000));
+  sampling.on = true;
+  const w0 = app.telemetry.metrics() as Record<string, number>;
+  const t0 = performance.now();
+  const childCpu0 = closed.pids.reduce((n, pid) => n + processCpuUs(pid), 0);
+  const gatewayCpu0 = processCpuUs(process.pid);
+  await new Promise((res) => setTimeout(res, (seconds - WARMUP_S - 1) * 1000));
+  const w1 = app.telemetry.metrics() as Record<string, number>;
+  const windowS = (performance.now() - t0) / 1000;
+  const childCpu = closed.pids.reduce((n, pid) => n + processCpuUs(pid), 0) - childCpu0;
+  const gatewayCpu = processCpuUs(process.pid) - gatewayCpu0;
+  const done = await ran;
+  sampling.on = false;
+  for (let i = 0; i < 600; i++) {
+    const m = app.telemetry.metrics() as Record<string, number>;
+    if (m.queued_points === 0 && m.queued_messages - m0.queued_messages >= done.acked) break;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  await app.telemetry.flush();
+  const m1 = app.telemetry.metrics() as Record<string, number>;
+  const { samples, count } = sampling;
+  figures[`${k}window`] = window;
+  figures[`${k}stored_points_per_s`] = Math.round((w1.stored_points - w0.stored_points) / windowS);
+  figures[`${k}p50_ms`] = percentile(samples, count, 50);
+  figures[`${k}p99_ms`] = percentile(samples, count, 99);
+  figures[`${k}acknowledged_messages`] = done.acked;
+  figures[`${k}unacknowledged_messages`] = done.errors;
+  // every point of an acknowledged message is stored (an acknowledgement means stored)
+  figures[`${k}acknowledged_lost_points`] = Math.max(0, done.acked * 3 - (m1.stored_points - m0.stored_points));
+  figures[`${k}gateway_cores`] = Math.round((gatewayCpu / 1e6 / windowS) * 100) / 100;
+  figures[`${k}clients_cores`] = Math.round((childCpu / 1e6 / windowS) * 100) / 100;
+  return figures;
+}
+
 /** the steady QoS 0 and QoS 1 phases at BENCH_POINTS_PER_S */
 async function steadyPhases(r: Run, figures: Record<string, number | string>, k: string) {
   for (const qos of QOS_ORDER)
@@ -427,6 +481,25 @@ export const ingestBench: Bench = {
     figures.writer_thread = r.app.telemetry.metrics().writer_thread ? 'on' : 'off';
     try {
       await steadyPhases(r, figures, '');
+
+      // ---- closed-loop MQTT.js devices, windows of 1 and 8 (issue 35): acknowledgements that wait on nothing but
+      // their commit; the first BENCH_CLOSED_DEVICES of the registered devices, on connections of their own ----
+      if (process.env.BENCH_CLOSED !== '0') {
+        const closed = startClosedLoop(Number(process.env.BENCH_CLOSED_PROCS ?? 2));
+        try {
+          const n = Number(process.env.BENCH_CLOSED_DEVICES ?? 300);
+          figures.closed_loop_devices = await closed.connect(
+            r.app.broker.port,
+            fleetOf.devices.slice(0, n).map((d) => ({ username: d.username, password: d.password, topic: d.topic })),
+          );
+          for (const window of (process.env.BENCH_CLOSED_WINDOWS ?? '1,8').split(',').map(Number))
+            Object.assign(figures, await closedPhase(r, closed, window, `closed_w${window}_`));
+        } catch (err) {
+          figures.closed_loop_error = String(err);
+        } finally {
+          await closed.quit();
+        }
+      }
 
       // ---- capacity: step search on short phases, then the goodput at twice it with a LATEST card read meanwhile ----
       // a section that fails records its error and the bench goes on with the figures it has
