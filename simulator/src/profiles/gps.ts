@@ -45,12 +45,14 @@ export function pointAt(km: number): { lat: number; lon: number; heading: number
 }
 
 /**
- * The vans' average speed over the week, km/h: on the road 06:00–21:00 Monday to Saturday (off for lunch 12–13, parked
- * at the depot at night and on Sundays), slower when the city is busy, with stops for deliveries and lights.
+ * The vans' average speed over the week, km/h: on the road 06:00–21:00 Monday to Saturday and 08:00–16:00 on Sundays
+ * at half the rounds (off for lunch 12–13, parked at the depot at night), slower when the city is busy, with stops
+ * for deliveries and lights.
  */
 export const VAN_SPEED = new WeeklyRate((weekday, hour) => {
-  if (weekday === 6 || hour < 6 || hour >= 21 || (hour >= 12 && hour < 13)) return 0;
-  return 0.6 * (55 - 35 * activityAt(hour));
+  const sunday = weekday === 6;
+  if (hour < (sunday ? 8 : 6) || hour >= (sunday ? 16 : 21) || (hour >= 12 && hour < 13)) return 0;
+  return (sunday ? 0.3 : 0.6) * (55 - 35 * activityAt(hour));
 });
 
 export interface GpsState {
