@@ -513,7 +513,6 @@ export const T = {
     emptyHint: 'Tugas dari rule akan tampil di sini.',
     notFoundHint: 'Coba kata kunci lain.',
     confirmTitle: 'Konfirmasi',
-    occurrenceLine: (n: number, device: string) => `${n}× · ${device}`,
     notificationOf: (title: string) => `Notifikasi tugas ${title}`,
     manageOf: (title: string) => `Kelola tugas ${title}`,
     removeOf: (title: string) => `Hapus tugas ${title}`,

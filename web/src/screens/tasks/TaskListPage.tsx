@@ -85,7 +85,7 @@ function Times({ task }: { task: Task }) {
       <Typography variant="body2" data-testid="task-last-seen">
         {formatTs(task.last_ts)}
       </Typography>
-      <Typography variant="caption" color="text.secondary">
+      <Typography variant="caption" color="text.secondary" data-testid="task-occurrences">
         {task.occurrences}×
       </Typography>
     </Box>
@@ -142,7 +142,8 @@ function TaskBlockRow(p: RowProps) {
           <TaskLinks task={t} direction="row" />
           <Typography variant="caption" color="text.secondary">
             {S.colCreated}: <span data-testid="task-created">{formatTs(t.created_at)}</span> · {S.colLastSeen}:{' '}
-            <span data-testid="task-last-seen">{formatTs(t.last_ts)}</span> ({t.occurrences}×)
+            <span data-testid="task-last-seen">{formatTs(t.last_ts)}</span> (
+            <span data-testid="task-occurrences">{t.occurrences}×</span>)
           </Typography>
           <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
             <Stack direction="row" sx={{ alignItems: 'center', mr: 'auto' }}>
