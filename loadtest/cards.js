@@ -8,7 +8,17 @@
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import { Rate, Trend, Counter } from 'k6/metrics';
-import { application, dashboard, devices, signIn, queryOf, FUNCTIONS, BASE } from './lib/session.js';
+import {
+  application,
+  dashboard,
+  devices,
+  emptyLatestCards,
+  signIn,
+  queryOf,
+  FUNCTIONS,
+  BASE,
+  SERIES,
+} from './lib/session.js';
 import { cardsProfile } from './lib/profile.js';
 
 const profile = cardsProfile(__ENV);
@@ -53,9 +63,12 @@ export const options = {
 export function setup() {
   const headers = application(signIn());
   const ids = devices(headers, 100);
+  const series = `${SERIES.sensor}/${SERIES.config}/${SERIES.param}`;
   if (ids.length === 0)
-    throw new Error('the application has no devices: run `npm run sim` (or npm start with the demo fleet) first');
+    throw new Error(`no device of the application reports ${series}: run \`npm run sim\` (or npm start) first`);
   const dashboardId = dashboard(headers, ids);
+  const empty = emptyLatestCards(headers, dashboardId, Math.min(10, ids.length));
+  if (empty > 0) throw new Error(`${empty} LATEST cards on ${series} answer no value: the run would time empty cards`);
   const keys = [];
   for (const name of Object.keys(FUNCTIONS))
     for (let i = 0; i < Math.min(10, ids.length); i++) keys.push({ name, key: `${name.toLowerCase()}_${i}` });

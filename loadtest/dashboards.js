@@ -4,7 +4,7 @@
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import { Trend } from 'k6/metrics';
-import { application, dashboard, devices, signIn, queryOf, FUNCTIONS, BASE } from './lib/session.js';
+import { application, dashboard, devices, signIn, queryOf, FUNCTIONS, BASE, SERIES } from './lib/session.js';
 
 const firstPaint = new Trend('dashboard_first_paint_ms', true);
 
@@ -19,7 +19,8 @@ export const options = {
 export function setup() {
   const headers = application(signIn());
   const ids = devices(headers, 100);
-  if (ids.length === 0) throw new Error('the application has no devices');
+  if (ids.length === 0)
+    throw new Error(`no device of the application reports ${SERIES.sensor}/${SERIES.config}/${SERIES.param}`);
   return { headers, dashboardId: dashboard(headers, ids) };
 }
 

@@ -8,9 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain k6 JavaScript without types
 import { cardsProfile } from './lib/profile.js';
+// @ts-expect-error plain k6 JavaScript without types
+import { cardsDashboard, devicesWithSeries, seriesOf } from './lib/cards.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const scripts = ['cards.js', 'dashboards.js', 'lib/session.js', 'lib/profile.js'];
+const scripts = ['cards.js', 'dashboards.js', 'lib/session.js', 'lib/profile.js', 'lib/cards.js'];
 const K6_MODULES = new Set([
   'k6',
   'k6/http',
@@ -109,5 +111,40 @@ describe('cards.js load profile from the environment', () => {
     [{ DURATION: 'lama' }, 'DURATION'],
   ])('stops on %o with a message naming %s', (env, name) => {
     expect(() => cardsProfile(env)).toThrow(new RegExp(`^${name}: `));
+  });
+});
+
+describe('the cards of the scenarios read devices that have their series', () => {
+  // a demo-like application: meters report pm/meter/power, the others something else
+  const tree = {
+    '7': { pm: { meter: { power: { r: null, total: null }, energy: null } } },
+    '3': { gps: { data: { speed: null } } },
+    '12': { pm: { meter: { energy: null } } },
+    '5': { pm: { meter: { power: { total: null } } } },
+    '9': {},
+  };
+  it('picks only the devices reporting the series, lowest id first, at most the number asked', () => {
+    const power = seriesOf(undefined);
+    expect(power).toEqual({ sensor: 'pm', config: 'meter', param: 'power' });
+    expect(devicesWithSeries(tree, power, 100)).toEqual([5, 7]);
+    expect(devicesWithSeries(tree, power, 1)).toEqual([5]);
+    expect(devicesWithSeries(tree, seriesOf('gps/data/speed'), 100)).toEqual([3]);
+    expect(devicesWithSeries({ '1': { ['__proto__']: {} } }, seriesOf('a/b/c'), 10)).toEqual([]);
+  });
+  it('refuses a SENTRA_SERIES that is not sensor/config/param', () => {
+    expect(() => seriesOf('pm/meter')).toThrow(/^SENTRA_SERIES: /);
+    expect(() => seriesOf('pm//power')).toThrow(/^SENTRA_SERIES: /);
+  });
+  it('builds one card per function and device on those devices', () => {
+    const functions = { LATEST: { cat: 'SINGLE_VALUE_CARD', queryType: 'device', w: 1, h: 1, query: '' } };
+    const conf = cardsDashboard(functions, [5, 7], seriesOf(undefined));
+    expect(Object.keys(conf.dashboard)).toEqual(['latest_0', 'latest_1']);
+    expect(conf.dashboard.latest_1.model.value).toMatchObject({ device_id: 7, sensor: 'pm', param: 'power' });
+  });
+  it('removes the dashboard of an earlier run and checks that its cards answer values before timing them', () => {
+    const session = fs.readFileSync(path.join(here, 'lib/session.js'), 'utf8');
+    expect(session).toMatch(/nav\/remove/);
+    expect(session).not.toMatch(/if \(existing\) return existing\.id/);
+    expect(fs.readFileSync(path.join(here, 'cards.js'), 'utf8')).toMatch(/emptyLatestCards\(/);
   });
 });

@@ -2,6 +2,7 @@
 // application and a dashboard of cards, and the headers every call carries. Plain k6 JavaScript (ES modules).
 import http from 'k6/http';
 import { check, fail } from 'k6';
+import { cardsDashboard, devicesWithSeries, seriesOf } from './cards.js';
 
 export const BASE = __ENV.SENTRA_URL || 'http://127.0.0.1:8080';
 const USER = __ENV.SENTRA_USER || 'k6tenant';
@@ -40,13 +41,17 @@ export function application(tenant) {
   return Object.assign({}, tenant, { 'x-app-domain': DOMAIN });
 }
 
-/** Device ids of the application (at most `size`). */
+/** The series the cards read (`SENTRA_SERIES`, sensor/config/param; default `pm/meter/power`). */
+export const SERIES = seriesOf(__ENV.SENTRA_SERIES);
+
+/** Ids of the application's devices that report the cards' series (at most `size`). */
 export function devices(headers, size) {
-  const r = http.get(`${BASE}/service/web/device/list/web/filter?size=${size || 100}`, {
+  const r = http.get(`${BASE}/service/web/application/nav/device/devices`, {
     headers,
-    tags: { name: 'device list' },
+    tags: { name: 'device tree' },
   });
-  return (r.json('devices') || []).map((d) => d.id);
+  if (!check(r, { 'device tree': (x) => x.json('response_result') === 0 })) fail(`device tree: ${r.body}`);
+  return devicesWithSeries(r.json('devices'), SERIES, size || 100);
 }
 
 /** The card functions the scenarios exercise, with the card that reads each and the query it is fetched with. */
@@ -76,39 +81,31 @@ export function queryOf(name) {
 }
 
 /**
- * A dashboard with one card per function and device (reused when it exists): `SENTRA_SERIES` names the series the
- * cards read (sensor/config/param, default the simulator's `pm/meter/power`).
+ * A fresh dashboard `K6 Cards` with one card per function and device (the devices reporting `SENTRA_SERIES`): a
+ * dashboard of an earlier run is removed first, since it may name devices that are gone or lack the series.
  */
 export function dashboard(headers, deviceIds) {
-  const [sensor, config, param] = (__ENV.SENTRA_SERIES || 'pm/meter/power').split('/');
   const list = http.get(`${BASE}/service/web/application/nav/list`, { headers, tags: { name: 'nav list' } });
-  const existing = (list.json('navs') || []).find((n) => n.label === 'K6 Cards');
-  if (existing) return existing.id;
-  const cards = {};
-  let y = 0;
-  deviceIds.slice(0, 10).forEach((device, i) => {
-    Object.keys(FUNCTIONS).forEach((name) => {
-      const f = FUNCTIONS[name];
-      const key = `${name.toLowerCase()}_${i}`;
-      let value;
-      if (f.queryType === 'tags') value = { query: f.fn, queryType: 'tags', tags: [] };
-      else if (f.queryType === 'condition')
-        value = { query: 'MATH', queryType: 'condition', condition: '{func_power} * 2' };
-      else value = { query: f.fn || 'LATEST', queryType: f.queryType, device_id: device, sensor, config, param };
-      cards[key] = { key, cat: f.cat, x: 0, y: y, w: f.w, h: f.h, model: { value } };
-      y += 2;
-    });
-  });
-  const first = deviceIds[0];
-  const conf = {
-    version: '2',
-    config: { refresh: 0 },
-    var: {
-      func_power: { _varType: 'func', query: 'LATEST', queryType: 'device', device_id: first, sensor, config, param },
-    },
-    dashboard: cards,
-  };
+  for (const stale of (list.json('navs') || []).filter((n) => n.label === 'K6 Cards')) {
+    const removed = post('/service/web/application/nav/remove', { id: stale.id }, headers);
+    if (!check(removed, { 'stale dashboard removed': (r) => r.json('response_result') === 0 }))
+      fail(`removing the dashboard of an earlier run: ${removed.body}`);
+  }
+  const conf = cardsDashboard(FUNCTIONS, deviceIds, SERIES);
   const added = post('/service/web/application/nav/add', { label: 'K6 Cards', conf_dashboard: conf }, headers);
   if (!check(added, { 'dashboard created': (r) => r.json('response_result') === 0 })) fail(`dashboard: ${added.body}`);
   return added.json('id');
+}
+
+/**
+ * Reads each LATEST card once: every one must answer a value, or the run would time the empty path. Answers the
+ * number of empty cards (setup fails on any).
+ */
+export function emptyLatestCards(headers, dashboardId, count) {
+  let empty = 0;
+  for (let i = 0; i < count; i++) {
+    const r = http.get(`${BASE}/fetch/web/g/${dashboardId}/latest_${i}`, { headers, tags: { name: 'card check' } });
+    if (r.json('response_result') !== 0 || r.json('value') === null || r.json('value') === undefined) empty++;
+  }
+  return empty;
 }

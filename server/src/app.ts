@@ -50,6 +50,7 @@ import { createCommands, type Commands } from './modules/commands/commands.servi
 import { commandsRoutes } from './modules/commands/commands.routes.js';
 import { createCardsDomain, type CardsDomain } from './modules/cards/cards.module.js';
 import { webserviceRoutes } from './modules/webservice/webservice.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
 import { createNotificationWorker, type NotificationWorker } from './modules/notifications/worker.js';
 import { createRulesDomain, type RulesDomain } from './modules/rules/rules.module.js';
@@ -253,6 +254,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...cardsDomain.routes,
     ...webserviceRoutes({ source: cardsDomain.engine.source }),
     ...rulesDomain.routes,
+    ...notificationsRoutes(notifications),
   ];
 
   const httpApp = createHttpApp({

@@ -41,7 +41,7 @@ async function main() {
     (h) =>
       h.readings > 0 &&
       log(
-        `history: ${h.readings} readings of the past ${options.historyMs! / 86_400_000} days sent in ${(h.ms / 1000).toFixed(1)} s`,
+        `history: ${h.readings} readings sent in ${(h.ms / 1000).toFixed(1)} s (each device's past from its newest stored reading, at most ${options.historyMs! / 86_400_000} days)`,
       ),
   );
   let stopping = false;

@@ -18,6 +18,7 @@ import {
 } from '@sentra/contracts';
 import { pool, RestClient, RestError } from './fleet/rest.js';
 import { PROFILES, Simulation, type ProfileName, type Reading } from './profiles/index.js';
+import { SIM_EPOCH } from './profiles/clock.js';
 import { DEFAULTS, type FleetOptions } from './fleet/run.js';
 import type { DevicePlan } from './fleet/plan.js';
 
@@ -133,6 +134,8 @@ export interface DemoDevice {
 }
 
 const today = { default: { name: 'Hari ini', range: 'TODAY', period: 'hour' as const, interval: 1 } };
+/** a day's figure ("Pemakaian hari ini"): today whatever range the viewer picks (the card filter's `fixed`) */
+const todayFixed = { default: { ...today.default, fixed: true } };
 const lastHour = {
   default: { name: '1 jam terakhir', range: 'LAST_HOUR', range_param: 1, period: 'minute' as const, interval: 5 },
 };
@@ -194,7 +197,7 @@ const title = (key: string, text: string, y: number): ComponentInput => ({
 });
 
 const firstReading = (seed: string | number, d: DemoDevice): Reading =>
-  new Simulation(PROFILES[d.plan.profile as ProfileName], seed, d.plan.index, 0).reading();
+  new Simulation(PROFILES[d.plan.profile as ProfileName], seed, d.plan.index, SIM_EPOCH).reading();
 
 /** subparam keys of a param as the device reports them */
 function subparams(seed: string | number, d: DemoDevice, sensor: string, configtype: string, param: string): string[] {
@@ -230,8 +233,8 @@ interface Source {
 
 /**
  * A value card (SINGLE_VALUE_CARD, one cell) as a row of a table: its key and cell, its query on the source device (a
- * day's figure, USAGE or MAX, is read over the view's day), the param it reads (or [param, subparam]), and its view:
- * unit type, title, unit and any more view fields (decimals and the like).
+ * day's figure, USAGE or MAX, is read over today, whatever range the view shows), the param it reads (or
+ * [param, subparam]), and its view: unit type, title, unit and any more view fields (decimals and the like).
  */
 type ValueCardRow = [
   key: string,
@@ -256,7 +259,7 @@ function valueCard(source: Source, [key, x, y, query, series, type, title, unit,
     h: 1,
     model: {
       value: { query, queryType: 'device', ...source, param, ...(subparam === undefined ? {} : { subparam }) },
-      ...(query === 'LATEST' ? {} : { filter: today }),
+      ...(query === 'LATEST' ? {} : { filter: todayFixed }),
     },
     view: { type, title, unit, ...more },
   };
@@ -497,6 +500,10 @@ export function demoDashboards(
           ['penjualan', 1, 1, 'USAGE', 'sales', 'RUPIAH', 'Penjualan hari ini', 'Rp', { unit_front: true, decimal: 0 }],
           ['mesin_jalan', 2, 1, 'LATEST', 'running', 'CUSTOM', 'Mesin berjalan', 'unit', { decimal: 0 }],
         ]),
+        // the outlet's own meter beside its running machines: one device, so the two always agree
+        ...valueCards(m('meter'), [
+          ['daya_outlet', 3, 1, 'LATEST', 'power', 'WATT', 'Daya outlet', 'W', { decimal: 0 }],
+        ]),
         // the washers' and the dryers' charts: the same card for each kind of machine
         ...(
           [
@@ -541,8 +548,9 @@ export function demoDashboards(
         ...(machinePlug
           ? [
               powerToggle('mesin_tasmota', machinePlug, machinePlug.plan.name, 1, 6),
+              // a machine of its own behind a smart plug: its switch and, beside it, the power that plug reads
               ...valueCards({ device_id: machinePlug.id, sensor: 'ENERGY', config: 'data' }, [
-                ['daya_mesin', 2, 6, 'LATEST', 'Power', 'WATT', 'Daya mesin', 'W', { decimal: 0 }],
+                ['daya_mesin', 2, 6, 'LATEST', 'Power', 'WATT', `Daya ${machinePlug.plan.name}`, 'W', { decimal: 0 }],
               ]),
             ]
           : []),
@@ -575,7 +583,7 @@ export function demoDashboards(
               'hPa',
               { decimal: 1, full_number: true },
             ],
-            ['suhu_maks', 3, 1, 'MAX', 'temperature', 'TEMP_CELCIUS', 'Suhu maksimum', '°C', { decimal: 1 }],
+            ['suhu_maks', 3, 1, 'MAX', 'temperature', 'TEMP_CELCIUS', 'Suhu maksimum hari ini', '°C', { decimal: 1 }],
           ]),
           {
             key: 'tren_suhu',

@@ -16,6 +16,7 @@ import { cardsContract } from './cards.js';
 import { webserviceContract } from './webservice.js';
 import { rulesContract } from './rules.js';
 import { tasksContract } from './tasks.js';
+import { notificationsContract } from './notifications.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
@@ -38,6 +39,7 @@ export const contracts = {
   webservice: webserviceContract,
   rules: rulesContract,
   tasks: tasksContract,
+  notifications: notificationsContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -49,5 +51,5 @@ export { credentialsContract, usersContract, refreshTokenContract, rolesContract
 export { devicesContract, deviceFamilyContract, tagsContract, loraContract };
 export { deviceDataContract, statesContract, commandsContract };
 export { cardsContract, webserviceContract };
-export { rulesContract, tasksContract };
+export { rulesContract, tasksContract, notificationsContract };
 export { WEBSERVICE_LIMITS, WebserviceCode, WebserviceAnswer } from './webservice.js';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { SysNav } from '../codes.js';
 import { id } from '../models/fields.js';
-import { Task, TaskDetail, TASK_MANAGE } from '../models/task.js';
+import { Task, TaskDetail, TaskEvent, TASK_MANAGE } from '../models/task.js';
 import { T } from '../text/id.js';
 import { defineCall } from './define.js';
 
@@ -33,6 +33,16 @@ export const tasksContract = {
     access: TASK_ACCESS,
     input: z.object({ id }),
     output: z.object({ data: TaskDetail }),
+  }),
+  timeline: defineCall({
+    method: 'GET',
+    path: '/service/web/task/timeline/{id}',
+    summary:
+      "A task's history, newest first (at most TASK_TIMELINE_MAX): creation, occurrences, status changes, notifications muted or enabled, and every notification attempt",
+    audience: 'member',
+    access: TASK_ACCESS,
+    input: z.object({ id }),
+    output: z.object({ events: z.array(TaskEvent) }),
   }),
   notificationActivate: defineCall({
     method: 'POST',

@@ -76,3 +76,22 @@ export const Delivery = z.object({
   sent_at: z.number().int().nullable(),
 });
 export type Delivery = z.infer<typeof Delivery>;
+
+/**
+ * The gateway's environment variables that configure each channel (all of them, or the channel stays unconfigured and
+ * its messages 'not_configured'); SMS_API_URL and WHATSAPP_API_URL have defaults. WEBHOOK needs none.
+ */
+export const CHANNEL_VARIABLES: Record<NotificationChannel, readonly string[]> = {
+  EMAIL: ['SMTP_URL', 'SMTP_FROM'],
+  SMS: ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'],
+  WHATSAPP: ['WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_TOKEN'],
+  WEBHOOK: [],
+};
+
+/** Whether the gateway can send through a channel, and which variables configure it (names only, never values). */
+export const ChannelStatus = z.object({
+  channel: notificationChannel,
+  configured: z.boolean(),
+  variables: z.array(z.string()),
+});
+export type ChannelStatus = z.infer<typeof ChannelStatus>;

@@ -51,3 +51,42 @@ export type Task = z.output<typeof Task>;
 
 export const TaskDetail = Task.extend({ notifications: z.array(TaskDelivery) });
 export type TaskDetail = z.output<typeof TaskDetail>;
+
+/**
+ * What happened to a task, for its timeline (an alarm console's history): created, each later occurrence (the rule
+ * fired again while it was open), status changes (by whom), notifications muted or enabled, and every attempt to send
+ * one of its notifications (queued, sent, to be retried, failed, muted, not configured).
+ */
+export const TASK_EVENT_KINDS = [
+  'created',
+  'occurrence',
+  'status',
+  'notification_on',
+  'notification_off',
+  'notification',
+] as const;
+export type TaskEventKind = (typeof TASK_EVENT_KINDS)[number];
+/** what became of one notification at one moment */
+export const NOTIFICATION_OUTCOMES = ['queued', 'sent', 'retry', 'failed', 'muted', 'not_configured'] as const;
+export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
+
+export const TaskEvent = z.object({
+  /** epoch ms */
+  ts: z.number().int(),
+  kind: z.enum(TASK_EVENT_KINDS),
+  /** status: the new status (1..5) and the one before */
+  status: z.number().int().nullable(),
+  previous: z.number().int().nullable(),
+  /** created, occurrence: the value the rule fired on (as text) */
+  value: z.string().nullable(),
+  /** status, notification_on/off: who did it (a username; null for the gateway itself) */
+  actor: z.string().nullable(),
+  /** notification: its channel, recipient, what became of it and why (a failure's reason) */
+  channel: z.string().nullable(),
+  recipient: z.string().nullable(),
+  outcome: z.enum(NOTIFICATION_OUTCOMES).nullable(),
+  detail: z.string().nullable(),
+});
+export type TaskEvent = z.output<typeof TaskEvent>;
+/** the newest entries of a timeline answered (older ones are dropped from the answer, newest first kept) */
+export const TASK_TIMELINE_MAX = 200;

@@ -516,7 +516,6 @@ export const T = {
     emptyHint: 'Tugas dari rule akan tampil di sini.',
     notFoundHint: 'Coba kata kunci lain.',
     confirmTitle: 'Konfirmasi',
-    occurrenceLine: (n: number, device: string) => `${n}× · ${device}`,
     notificationOf: (title: string) => `Notifikasi tugas ${title}`,
     manageOf: (title: string) => `Kelola tugas ${title}`,
     removeOf: (title: string) => `Hapus tugas ${title}`,
@@ -543,6 +542,43 @@ export const T = {
     deliveryPending: 'Menunggu',
     time: 'Waktu',
     unread: (n: number) => `${n} tugas baru`,
+    // the alarm console: list columns, filter, quick actions, links
+    colCreated: 'Dibuat',
+    colLastSeen: 'Terakhir terjadi',
+    statusFilter: 'Status',
+    statusAll: 'Semua status',
+    take: 'Ambil',
+    takeOf: (title: string) => `Ambil tugas ${title} (In progress)`,
+    solve: 'Selesaikan',
+    solveOf: (title: string) => `Selesaikan tugas ${title} (Solved)`,
+    confirmTake: (title: string) => `Ambil tugas "${title}"? Statusnya menjadi In progress.`,
+    confirmSolve: (title: string) => `Selesaikan tugas "${title}"? Statusnya menjadi Solved.`,
+    deviceLink: (name: string) => `Buka perangkat ${name}`,
+    ruleLink: (name: string) => `Buka rule ${name}`,
+    rule: 'Rule',
+    created: 'Dibuat',
+    firstTime: 'Pertama terjadi',
+    noDevice: 'Tanpa perangkat',
+    ruleRemoved: 'Rule sudah dihapus',
+    // Manage Task's timeline
+    timeline: 'Riwayat',
+    timelineEmpty: 'Belum ada riwayat',
+    timelineCreated: (value: string | null) => (value ? `Tugas dibuat (nilai ${value})` : 'Tugas dibuat'),
+    timelineOccurrence: (value: string | null) => (value ? `Terjadi lagi (nilai ${value})` : 'Terjadi lagi'),
+    timelineStatus: (from: string, to: string, actor: string | null) =>
+      `Status ${from} → ${to}${actor ? ` oleh ${actor}` : ''}`,
+    timelineMuted: (actor: string | null) => `Notifikasi dimatikan${actor ? ` oleh ${actor}` : ''}`,
+    timelineUnmuted: (actor: string | null) => `Notifikasi dinyalakan${actor ? ` oleh ${actor}` : ''}`,
+    timelineNotification: (channel: string, recipient: string, outcome: string) =>
+      `${channel} ke ${recipient}: ${outcome}`,
+    outcome: {
+      queued: 'diantrikan',
+      sent: 'terkirim',
+      retry: 'gagal, dicoba lagi',
+      failed: 'gagal',
+      muted: 'dibisukan',
+      not_configured: 'belum diatur',
+    } as Record<string, string>,
   },
   // web: the paged tables' labels (DESIGN.md section 6, spec 03 section 2.6)
   table: {
@@ -1280,6 +1316,14 @@ export const T = {
   },
   // ---- card query engine (server only, not in the spec): why a card could not be evaluated ----
   notifications: {
+    channelName: { EMAIL: 'Email', SMS: 'SMS', WHATSAPP: 'WhatsApp', WEBHOOK: 'Webhook' } as Record<string, string>,
+    /** the rule editor and the task, when the chosen channel has no transport on the gateway */
+    notConfiguredTitle: (channel: string) => `Kanal ${channel} belum diatur di gateway`,
+    notConfiguredText:
+      'Notifikasi lewat kanal ini tidak akan dikirim: tersimpan dengan status "Belum diatur" dan tidak dikirim ulang setelah kanal diatur.',
+    notConfiguredHow: (variables: string) =>
+      `Yang mengaturnya: variabel lingkungan ${variables} pada gateway (administrator server), lalu gateway dijalankan ulang.`,
+    channelsUnknown: 'Status kanal notifikasi gateway tidak dapat dibaca',
     invalidPhone: 'Nomor telepon harus format internasional (contoh: +6281234567890)',
     invalidUrl: 'Alamat webhook harus http:// atau https://',
     status: {

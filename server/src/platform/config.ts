@@ -1,5 +1,6 @@
 // Configuration from the environment (DESIGN.md section 8), validated once at start with a clear error on a bad value.
 import { z } from 'zod';
+import { CHANNEL_VARIABLES } from '@sentra/contracts';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
 import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
 import { isTileUrl } from './http/map-tiles.js';
@@ -155,10 +156,11 @@ const SECRET_VARIABLES = new Set(['SMTP_URL', 'SMS_AUTH_TOKEN', 'WHATSAPP_TOKEN'
 
 /** A channel is configured completely or not at all: half a configuration is a mistake worth stopping for. */
 function notificationIssues(c: z.infer<typeof ConfigSchema>, ctx: z.RefinementCtx) {
+  // the variables each channel needs: the same list the console shows beside an unconfigured channel
   const groups: [string, (keyof typeof c)[]][] = [
-    ['email', ['SMTP_URL', 'SMTP_FROM']],
-    ['SMS', ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM']],
-    ['WhatsApp', ['WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_TOKEN']],
+    ['email', CHANNEL_VARIABLES.EMAIL as (keyof typeof c)[]],
+    ['SMS', CHANNEL_VARIABLES.SMS as (keyof typeof c)[]],
+    ['WhatsApp', CHANNEL_VARIABLES.WHATSAPP as (keyof typeof c)[]],
   ];
   for (const [channel, keys] of groups) {
     const set = keys.filter((k) => c[k] !== undefined);

@@ -58,12 +58,15 @@ export interface Emitter {
   readonly simTime: number;
   /**
    * History (the demo's past week): advances the simulation by `stepMs` and sends that reading stamped with its
-   * simulated time, resolved once the gateway has it (PUBACK: a replay goes at the writer's pace). Absent for a wire
-   * whose device time the gateway does not take (Tasmota's zone-less `Time`).
+   * simulated time (`_ts`, LoRa `time`, a gateway's `ts`, Tasmota's `Time` with its zone), resolved once the gateway
+   * has it (PUBACK: a replay goes at the writer's pace).
    */
-  replay?(stepMs: number): Promise<void>;
-  /** without a replay: the simulation lives its past silently up to `t` */
-  advanceTo?(t: number): void;
+  replay(stepMs: number): Promise<void>;
+  /**
+   * Starts the device's simulation over at `t` (before a replay from there: the device's newest stored reading, or
+   * the start of the history). Its counters read the same at any instant whenever it starts (profiles/clock.ts).
+   */
+  restartAt(t: number): void;
 }
 
 const COMMAND_DELAY_MS: [number, number] = [40, 250];
@@ -222,7 +225,7 @@ function count(env: DeviceEnv, plan: DevicePlan, events: ProfileEvent[]) {
 export class GenericDevice extends Connection implements Emitter {
   nextAt = 0;
   deviceId?: number;
-  readonly sim: Simulation;
+  sim: Simulation;
   private busyUntil = 0;
   private sent = 0;
 
@@ -232,6 +235,10 @@ export class GenericDevice extends Connection implements Emitter {
   ) {
     super(plan.serial, env);
     this.sim = new Simulation(PROFILES[plan.profile], env.seed, plan.index, env.startMs);
+  }
+
+  restartAt(t: number): void {
+    this.sim = new Simulation(PROFILES[this.plan.profile], this.env.seed, this.plan.index, t);
   }
 
   protected override onConnect(): void {
@@ -288,7 +295,7 @@ export class GenericDevice extends Connection implements Emitter {
 export class TasmotaDevice extends Connection implements Emitter {
   nextAt = 0;
   topic?: string;
-  readonly sim: Simulation;
+  sim: Simulation;
   private power: 'ON' | 'OFF' = 'OFF';
   private telePeriod = 300;
   private readonly bornAt = Date.now();
@@ -300,6 +307,18 @@ export class TasmotaDevice extends Connection implements Emitter {
     super(plan.serial, env);
     this.sim = new Simulation(PROFILES[plan.profile], env.seed, plan.index, env.startMs);
     this.telePeriod = Math.max(10, Math.round(env.intervalMs / 1000));
+  }
+
+  restartAt(t: number): void {
+    this.sim = new Simulation(PROFILES[this.plan.profile], this.env.seed, this.plan.index, t);
+  }
+
+  /** its past: SENSOR readings stamped with their time and zone (SetOption52), as a plug that kept them would send */
+  async replay(stepMs: number): Promise<void> {
+    const t = this.topic;
+    if (!t) return;
+    this.sim.advance(stepMs);
+    await this.sendPast(tasmotaSensor(t, this.sim.reading(), this.sim.t));
   }
 
   options(topic: string, username: string, password: string): IClientOptions {
@@ -321,10 +340,6 @@ export class TasmotaDevice extends Connection implements Emitter {
 
   get simTime(): number {
     return this.sim.t;
-  }
-
-  advanceTo(t: number): void {
-    while (this.sim.t < t) this.sim.advance(Math.min(10 * 60_000, t - this.sim.t));
   }
 
   private powerOf(reading: Reading): 'ON' | 'OFF' {
@@ -397,17 +412,25 @@ export class GatewayDevice extends Connection implements Emitter {
   registered = false;
   /** the secret shown at its activation (or regenerated): a registered gateway signs in with it, never its UID alone */
   secret?: string;
-  readonly nodes: Simulation[];
+  nodes: Simulation[];
 
   constructor(
     readonly plan: DevicePlan,
     env: DeviceEnv,
   ) {
     super(plan.uid!, env);
-    this.nodes = Array.from(
-      { length: plan.nodes ?? 1 },
-      (_, i) => new Simulation(PROFILES[plan.profile], env.seed, plan.index * 32 + i, env.startMs),
+    this.nodes = this.simulations(env.startMs);
+  }
+
+  private simulations(startMs: number): Simulation[] {
+    return Array.from(
+      { length: this.plan.nodes ?? 1 },
+      (_, i) => new Simulation(PROFILES[this.plan.profile], this.env.seed, this.plan.index * 32 + i, startMs),
     );
+  }
+
+  restartAt(t: number): void {
+    this.nodes = this.simulations(t);
   }
 
   options(): IClientOptions {
@@ -487,7 +510,7 @@ export class LoraNodeDevice implements Emitter {
   registered = false;
   fCnt = 0;
   fCntDown = 0;
-  readonly sim: Simulation;
+  sim: Simulation;
 
   constructor(
     readonly plan: DevicePlan,
@@ -496,6 +519,10 @@ export class LoraNodeDevice implements Emitter {
     private readonly env: DeviceEnv,
   ) {
     this.sim = new Simulation(PROFILES[plan.profile], env.seed, plan.index, env.startMs);
+  }
+
+  restartAt(t: number): void {
+    this.sim = new Simulation(PROFILES[this.plan.profile], this.env.seed, this.plan.index, t);
   }
 
   get simTime(): number {

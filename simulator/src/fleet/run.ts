@@ -10,6 +10,7 @@ import {
   type RegisteredDevice,
   type RegistrationContext,
 } from './register.js';
+import { deviceDataContract } from '@sentra/contracts';
 import { pool, RestClient } from './rest.js';
 import { newStats, RateMeter, type FleetStats } from './stats.js';
 import type { Connection, DeviceEnv, Emitter, FaultMode } from './devices.js';
@@ -44,9 +45,10 @@ export interface FleetOptions extends Omit<PlanOptions, 'domain'> {
   speed?: number;
   onEvent?(plan: DevicePlan, e: ProfileEvent): void;
   /**
-   * A fresh application (none of the run's devices registered before) starts its devices' simulations this long ago
-   * and replays that past before publishing live: readings stamped with their simulated time, so the gateway's
-   * charts and rollups have a history from the first minute (the demo's week). Default 0: no history.
+   * Each device's past this long (the demo's week) is sent before it publishes live, from its newest reading the
+   * gateway holds (a restart fills the time the fleet was away; a device without data gets the whole span): readings
+   * stamped with their simulated time, so charts and rollups have a history from the first minute and a counter is
+   * one series across runs. Default 0: no history, live from now.
    */
   historyMs?: number;
 }
@@ -95,9 +97,9 @@ export interface FleetHandle {
   /** resolves with the summary when the run ends (duration or stop) */
   readonly done: Promise<FleetSummary>;
   /**
-   * After start, with a past to send (`historyMs`, a fresh application): starts the replay, whose devices stay silent
-   * until then, so a caller can finish its REST work (tags, dashboards) before the gateway gets busy ingesting.
-   * Idempotent; nothing to do without a past.
+   * After start, with a past to send (`historyMs`): starts the replay, whose devices stay silent until then, so a
+   * caller can finish its REST work (tags, dashboards) before the gateway gets busy ingesting. Idempotent; nothing to
+   * do without a past.
    */
   replayHistory(): void;
   /**
@@ -152,7 +154,10 @@ export function createFleet(options: FleetOptions): FleetHandle {
   let resolveHistory!: (h: { readings: number; ms: number }) => void;
   const history = new Promise<{ readings: number; ms: number }>((r) => (resolveHistory = r));
   /** the devices waiting to send their past (replayHistory) */
-  let past: Emitter[] | undefined;
+  let past: { id: number; emitter: Emitter }[] | undefined;
+  /** the signed-in client of the run (the replay asks where each device's stored data ends) */
+  let client: RestClient | undefined;
+  let historyMs = 0;
   const cpu0 = process.cpuUsage();
 
   const env: DeviceEnv = {
@@ -193,22 +198,34 @@ export function createFleet(options: FleetOptions): FleetHandle {
     }
   }
 
+  /** The newest reading time the gateway holds of a device (null: none, or the gateway would not say). */
+  async function newestStored(id: number): Promise<number | null> {
+    try {
+      const { data } = await client!.call(deviceDataContract.latest, { id });
+      return data.reduce<number | null>((m, p) => (m === null || p.ts > m ? p.ts : m), null);
+    } catch {
+      return null;
+    }
+  }
+
   /**
-   * Sends every device's past up to now, a few devices at a time: coarse steps for the older days, finer for the last
-   * day and hour (the "Hari ini" and "1 jam terakhir" views); a device with no replay (Tasmota) skips ahead to now.
+   * Sends every device's past up to now, a few devices at a time, from its newest stored reading (or `historyMs` ago):
+   * coarse steps for the older days, finer for the last day and hour (the "Hari ini" and "1 jam terakhir" views).
    */
-  async function replayHistory(past: Emitter[], live: (e: Emitter) => void): Promise<{ readings: number; ms: number }> {
+  async function replayHistory(
+    past: { id: number; emitter: Emitter }[],
+    live: (e: Emitter) => void,
+  ): Promise<{ readings: number; ms: number }> {
     const t0 = Date.now();
-    await pool(past, HISTORY_CONCURRENCY, async (e) => {
+    await pool(past, HISTORY_CONCURRENCY, async ({ id, emitter: e }) => {
       const until = Date.now();
-      while (e.replay && phase === 'running' && e.simTime < until - HISTORY_STEP_MIN_MS) {
+      const stored = await newestStored(id);
+      e.restartAt(Math.min(until, Math.max(until - historyMs, stored ?? -Infinity)));
+      while (phase === 'running' && e.simTime < until - HISTORY_STEP_MIN_MS) {
         await e.replay(Math.min(historyStep(until - e.simTime), until - e.simTime));
       }
-      // the simulation resumes at the wall clock (a device without replay jumps its past in one step)
-      if (e.simTime < until && phase === 'running') {
-        if (e.replay) await e.replay(until - e.simTime);
-        else e.advanceTo?.(until);
-      }
+      // the simulation resumes at the wall clock
+      if (e.simTime < until && phase === 'running') await e.replay(until - e.simTime);
       if (phase === 'running') live(e);
     });
     return { readings: stats.history, ms: Date.now() - t0 };
@@ -227,6 +244,7 @@ export function createFleet(options: FleetOptions): FleetHandle {
         }, 1000);
         const rest = new RestClient(options.url);
         await rest.signIn(options.username, options.password);
+        client = rest;
         const app = await ensureApp(rest, options.domain, options.appName ?? `Simulasi ${options.domain}`);
         handle.app = app;
         const ctx: RegistrationContext = {
@@ -235,9 +253,7 @@ export function createFleet(options: FleetOptions): FleetHandle {
           env,
           existing: await existingDevices(rest, serialPrefix(options.seed, options.domain)),
         };
-        // a fresh application gets a past: the devices' simulations start that long ago (see replayHistory)
-        const historyMs = ctx.existing.size === 0 ? Math.max(0, options.historyMs ?? 0) : 0;
-        if (historyMs > 0) env.startMs = Date.now() - historyMs;
+        historyMs = Math.max(0, options.historyMs ?? 0);
         if (plans.some((p) => p.family === 'lora')) {
           ctx.network = await ensureNetworkServer(rest, app, env);
           connections.push(ctx.network.ns);
@@ -267,7 +283,10 @@ export function createFleet(options: FleetOptions): FleetHandle {
         if (phase !== 'registering') return;
         phase = 'running';
         const now = Date.now();
-        past = historyMs > 0 ? emitters.splice(0) : [];
+        if (historyMs > 0) {
+          past = devices.flatMap((d) => (d.emitter ? [{ id: d.id, emitter: d.emitter }] : []));
+          emitters.splice(0);
+        } else past = [];
         emitters.forEach((e) => (e.nextAt = now + Math.random() * intervalMs));
         ticker = setInterval(tick, 50);
         if (past.length === 0) resolveHistory({ readings: 0, ms: 0 });

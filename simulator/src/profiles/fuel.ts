@@ -5,7 +5,8 @@
 // come from one graph query (subparam ['volume', 'fill']).
 import { FUEL_FILL_ALERT_LITRES, FUEL_PRODUCTS } from '@sentra/contracts';
 import { round, type Rng } from '../rng.js';
-import { dayActivity, localHour, type Profile, type ProfileEvent } from './types.js';
+import { WeeklyRate } from './clock.js';
+import { activityAt, localHour, type Profile, type ProfileEvent } from './types.js';
 
 export type FuelProduct = (typeof FUEL_PRODUCTS)[number];
 
@@ -17,6 +18,10 @@ const PEAK_LPH: Record<FuelProduct, number> = {
   Biosolar: 320,
   'Pertamax Turbo': 60,
 };
+/** The station's trade over the week (share of the peak hour): Friday and Saturday busier, Sunday quieter. */
+export const FUEL_TRADE = new WeeklyRate(
+  (weekday, hour) => activityAt(hour) * (weekday === 4 || weekday === 5 ? 1.1 : weekday === 6 ? 0.9 : 1),
+);
 /** What one tank-truck compartment carries. */
 const COMPARTMENT_L = 8000;
 const HOUR = 3_600_000;
@@ -36,9 +41,15 @@ export interface FuelState {
   tanks: Tank[];
   /** pump i sells tanks[pumpTank[i]]'s product */
   pumpTank: number[];
-  totalizer: number[];
+  /** pump i's totalizer at SIM_EPOCH, litres */
+  baseTotalizer: number[];
+  /** this station's trade against a busy urban station's */
+  pace: number;
+  /** litres per tank not sold while dispensing was stopped (a live command; a restart forgets it) */
+  unsold: number[];
+  /** `unsold` when the shift began */
+  unsoldAtShift: number[];
   shift: 1 | 2 | 3;
-  shiftTotal: Partial<Record<FuelProduct, number>>;
   /** when the next suspiciously small fill happens */
   smallFillAt: number;
   /** dispensing stopped by command (emergency stop) */
@@ -49,6 +60,35 @@ export const shiftOf = (t: number): 1 | 2 | 3 => {
   const h = localHour(t);
   return h >= 6 && h < 14 ? 1 : h >= 14 && h < 22 ? 2 : 3;
 };
+
+/** The start of the shift containing `t` (06:00, 14:00 or 22:00 local). */
+export function shiftStart(t: number): number {
+  const h = localHour(t);
+  const back = h >= 22 ? h - 22 : h < 6 ? h + 2 : h >= 14 ? h - 14 : h - 6;
+  return t - back * HOUR;
+}
+
+/** Litres of a product a station has sold from SIM_EPOCH to `t` (its sales are a closed-form integral: replay and live join). */
+export const soldLitres = (product: FuelProduct, pace: number, t: number): number =>
+  PEAK_LPH[product] * pace * FUEL_TRADE.integral(t);
+
+/** What each product sold since the shift began, at the state's own time (a counter restarting every shift). */
+export function shiftTotals(s: FuelState): Record<string, number> {
+  const since = shiftStart(s.t);
+  return Object.fromEntries(
+    s.tanks.map((k, ti) => {
+      const sold = soldLitres(k.product, s.pace, s.t) - soldLitres(k.product, s.pace, since);
+      return [k.product, round(Math.max(0, sold - (s.unsold[ti]! - s.unsoldAtShift[ti]!)), 1)];
+    }),
+  );
+}
+
+/** Pump i's totalizer at `t`. */
+export function totalizerOf(s: FuelState, i: number, t: number): number {
+  const tank = s.pumpTank[i]!;
+  const nozzles = s.pumpTank.filter((k) => k === tank).length;
+  return s.baseTotalizer[i]! + (soldLitres(s.tanks[tank]!.product, s.pace, t) - s.unsold[tank]!) / nozzles;
+}
 
 export const fuelProfile: Profile<FuelState> = {
   name: 'fuel',
@@ -67,14 +107,18 @@ export const fuelProfile: Profile<FuelState> = {
       const nozzles = tank.product === 'Pertalite' ? rng.int(2, 4) : rng.int(1, 2);
       for (let n = 0; n < nozzles; n++) pumpTank.push(i);
     });
+    const baseTotalizer = pumpTank.map(() => round(rng.range(100_000, 2_000_000), 2));
+    const smallFillAt = startMs + rng.range(1, 10) * HOUR;
     return {
       t: startMs,
       tanks,
       pumpTank,
-      totalizer: pumpTank.map(() => round(rng.range(100_000, 2_000_000), 2)),
+      baseTotalizer,
+      pace: rng.range(0.6, 1.2),
+      unsold: tanks.map(() => 0),
+      unsoldAtShift: tanks.map(() => 0),
       shift: shiftOf(startMs),
-      shiftTotal: {},
-      smallFillAt: startMs + rng.range(1, 10) * HOUR,
+      smallFillAt,
       stopped: false,
     };
   },
@@ -82,24 +126,19 @@ export const fuelProfile: Profile<FuelState> = {
     const t = s.t + dtMs;
     const events: ProfileEvent[] = [];
     const tanks = s.tanks.map((k) => ({ ...k, fill: 0 }));
-    const totalizer = [...s.totalizer];
-    let shiftTotal = { ...s.shiftTotal };
+    const unsold = [...s.unsold];
+    // sales: each product's litres since the last step, drawn from its tank (the pump cannot draw the last 200 L, the
+    // sump); while dispensing is stopped they are not sold (and not counted)
+    tanks.forEach((tank, ti) => {
+      const litres = soldLitres(tank.product, s.pace, t) - soldLitres(tank.product, s.pace, s.t);
+      if (s.stopped) unsold[ti] = unsold[ti]! + litres;
+      else tank.volume = Math.max(Math.min(tank.volume, 200), tank.volume - litres);
+    });
+    let unsoldAtShift = s.unsoldAtShift;
     const shift = shiftOf(t);
     if (shift !== s.shift) {
-      events.push({ kind: 'shift_end', at: t, shift: s.shift, totals: s.shiftTotal });
-      shiftTotal = {};
-    }
-    // sales: each product's hourly rate shaped by the day, shared by its nozzles
-    if (!s.stopped) {
-      tanks.forEach((tank, ti) => {
-        const pumps = s.pumpTank.flatMap((k, i) => (k === ti ? [i] : []));
-        const wanted = PEAK_LPH[tank.product] * dayActivity(t) * (dtMs / HOUR) * Math.max(0, rng.normal(1, 0.25));
-        const sold = Math.min(wanted, Math.max(0, tank.volume - 200)); // the pump cannot draw the last 200 L (sump)
-        if (sold <= 0 || pumps.length === 0) return;
-        tank.volume -= sold;
-        pumps.forEach((p) => (totalizer[p] = totalizer[p]! + sold / pumps.length));
-        shiftTotal[tank.product] = (shiftTotal[tank.product] ?? 0) + sold;
-      });
+      events.push({ kind: 'shift_end', at: t, shift: s.shift, totals: shiftTotals(s) });
+      unsoldAtShift = [...unsold];
     }
     // deliveries: ordered below 30 %, a truck arrives 1-4 hours later with whole compartments
     for (const tank of tanks) {
@@ -134,7 +173,7 @@ export const fuelProfile: Profile<FuelState> = {
       }
       smallFillAt = t + rng.range(12, 36) * HOUR;
     }
-    return { state: { ...s, t, tanks, totalizer, shift, shiftTotal, smallFillAt }, events };
+    return { state: { ...s, t, tanks, unsold, unsoldAtShift, shift, smallFillAt }, events };
   },
   reading(s) {
     return {
@@ -149,8 +188,8 @@ export const fuelProfile: Profile<FuelState> = {
         },
         pump: {
           data: {
-            totalizer: Object.fromEntries(s.totalizer.map((v, i) => [`pump${i + 1}`, round(v, 2)])),
-            shift_total: Object.fromEntries(s.tanks.map((k) => [k.product, round(s.shiftTotal[k.product] ?? 0, 1)])),
+            totalizer: Object.fromEntries(s.pumpTank.map((_, i) => [`pump${i + 1}`, round(totalizerOf(s, i, s.t), 2)])),
+            shift_total: shiftTotals(s),
             shift: s.shift,
           },
         },

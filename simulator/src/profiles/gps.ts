@@ -1,7 +1,9 @@
 // GPS tracker on a delivery van looping a route through Jakarta (map and coordinate cards): position along the route,
-// speed that varies with traffic and stops at the depot, heading, odometer.
+// speed that varies with traffic, parked at night, heading, odometer. The distance is a function of time alone
+// (profiles/clock.ts), so the position and the odometer continue across a replayed past, the live run and a restart.
 import { clamp, round } from '../rng.js';
-import { dayActivity, type Profile } from './types.js';
+import { WeeklyRate } from './clock.js';
+import { activityAt, type Profile } from './types.js';
 
 /** A loop through central Jakarta: [latitude, longitude]. */
 export const JAKARTA_ROUTE: readonly [number, number][] = [
@@ -42,35 +44,48 @@ export function pointAt(km: number): { lat: number; lon: number; heading: number
   return { lat: a[0] + (b[0] - a[0]) * f, lon: a[1] + (b[1] - a[1]) * f, heading: (heading + 360) % 360 };
 }
 
+/**
+ * The vans' average speed over the week, km/h: on the road 06:00–21:00 Monday to Saturday and 08:00–16:00 on Sundays
+ * at half the rounds (off for lunch 12–13, parked at the depot at night), slower when the city is busy, with stops
+ * for deliveries and lights.
+ */
+export const VAN_SPEED = new WeeklyRate((weekday, hour) => {
+  const sunday = weekday === 6;
+  if (hour < (sunday ? 8 : 6) || hour >= (sunday ? 16 : 21) || (hour >= 12 && hour < 13)) return 0;
+  return (sunday ? 0.3 : 0.6) * (55 - 35 * activityAt(hour));
+});
+
 export interface GpsState {
   t: number;
+  /** the odometer at SIM_EPOCH, km (vans start spread along the route) */
+  base: number;
+  /** this van's pace against the fleet's (its driver, its district) */
+  pace: number;
   /** km travelled along the loop (odometer since install) */
   km: number;
   speed: number;
-  /** parked at the depot until */
-  parkedUntil: number;
 }
+
+/** The odometer at `t`: the distance is the closed-form integral of the week's speed, so replay and live join. */
+export const gpsKm = (s: Pick<GpsState, 'base' | 'pace'>, t: number): number => s.base + s.pace * VAN_SPEED.integral(t);
 
 export const gpsProfile: Profile<GpsState> = {
   name: 'gps',
   label: 'Armada',
   init(rng, { startMs }) {
-    // vans start spread along the route
-    return { t: startMs, km: rng.range(0, ROUTE_KM) + rng.int(0, 200) * ROUTE_KM, speed: 0, parkedUntil: startMs };
+    const base = rng.range(0, ROUTE_KM) + rng.int(0, 200) * ROUTE_KM;
+    const pace = rng.range(0.85, 1.15);
+    return { t: startMs, base, pace, km: gpsKm({ base, pace }, startMs), speed: pace * VAN_SPEED.at(startMs) };
   },
   step(s, dtMs, rng) {
     const t = s.t + dtMs;
-    if (t < s.parkedUntil) return { state: { ...s, t, speed: 0 }, events: [] };
-    // traffic: slower when the city is busy
-    const free = 55 - 35 * dayActivity(t);
-    const speed = clamp(s.speed + (free - s.speed) * Math.min(1, dtMs / 60_000) + rng.normal(0, 4), 0, 80);
-    const km = s.km + (speed * dtMs) / 3_600_000;
-    const lap = Math.floor(km / ROUTE_KM) > Math.floor(s.km / ROUTE_KM);
-    const events = lap ? [{ kind: 'depot', at: t }] : [];
-    return {
-      state: { t, km, speed: lap ? 0 : speed, parkedUntil: lap ? t + rng.range(5, 20) * 60_000 : s.parkedUntil },
-      events,
-    };
+    const km = gpsKm(s, t);
+    const average = s.pace * VAN_SPEED.at(t);
+    // the speedometer swings around the average pace (traffic), zero when parked
+    const speed = average > 0 ? clamp(average * (1 + rng.normal(0, 0.25)), 0, 80) : 0;
+    const laps = Math.floor(km / ROUTE_KM) - Math.floor(s.km / ROUTE_KM);
+    const events = laps > 0 ? [{ kind: 'depot', at: t }] : [];
+    return { state: { ...s, t, km, speed }, events };
   },
   reading(s) {
     const p = pointAt(s.km);

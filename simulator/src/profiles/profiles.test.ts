@@ -31,6 +31,66 @@ describe('determinism', () => {
   });
 });
 
+/** every counter a profile reports (USAGE reads them), by name */
+const COUNTERS: Partial<Record<(typeof PROFILE_NAMES)[number], (r: Reading) => Record<string, number>>> = {
+  meter: (r) => ({ energy: r.data.pm!.meter!.energy as number }),
+  gps: (r) => ({ odometer: r.data.gps!.data!.odometer as number }),
+  fuel: (r) => r.data.pump!.data!.totalizer as Record<string, number>,
+  laundry: (r) => ({
+    ...(r.data.washer!.data!.usage as Record<string, number>),
+    ...(r.data.dryer!.data!.usage as Record<string, number>),
+    transactions: r.data.vending!.data!.transactions as number,
+    sales: r.data.vending!.data!.sales as number,
+  }),
+  plug: (r) => ({ Total: r.data.ENERGY!.data!.Total as number, C1: r.data.COUNTER!.data!.C1 as number }),
+};
+
+describe('counters are one series: a replayed past, a live run and a restart read the same at the same instant', () => {
+  const DAY = 24 * 60 * MIN;
+  it.each(Object.keys(COUNTERS) as (keyof typeof COUNTERS)[])('%s', (name) => {
+    const counters = COUNTERS[name]!;
+    // a week replayed in 30-minute steps, then live every 10 s for an hour
+    const replayed = new Simulation(PROFILES[name], 'demo', 3, START - 7 * DAY);
+    while (replayed.t < START) replayed.advance(30 * MIN);
+    for (let i = 0; i < 360; i++) replayed.advance(10_000);
+    // the same device started just now (a restart: no past), live every 10 s
+    const restarted = new Simulation(PROFILES[name], 'demo', 3, START);
+    for (let i = 0; i < 360; i++) restarted.advance(10_000);
+    expect(restarted.t).toBe(replayed.t);
+    expect(counters(restarted.reading())).toEqual(counters(replayed.reading()));
+  });
+
+  it('the meter reads the kWh its load drew: a day at most its contracted kW × 24 h, a Sunday less than a Tuesday', () => {
+    const sim = new Simulation(PROFILES.meter, 'demo', 3, START);
+    const peakKw = (sim.snapshot() as { peakKw: number }).peakKw;
+    const kwh = () => sim.reading().data.pm!.meter!.energy as number;
+    const day = () => {
+      const from = kwh();
+      for (let i = 0; i < 24 * 60; i++) sim.advance(MIN);
+      return kwh() - from;
+    };
+    const tuesday = day(); // START is 06:00 on a Tuesday
+    expect(tuesday).toBeGreaterThan(0.15 * peakKw * 24);
+    expect(tuesday).toBeLessThan(peakKw * 24);
+    for (let d = 0; d < 4; d++) day(); // to Sunday 06:00
+    expect(day()).toBeLessThan(tuesday);
+  });
+
+  it('a van drives by day and parks at night: no more than 80 km/h × the hours it moved', () => {
+    const sim = new Simulation(PROFILES.gps, 'demo', 3, START);
+    const km = () => sim.reading().data.gps!.data!.odometer as number;
+    const from = km();
+    let moving = 0;
+    for (let i = 0; i < 24 * 60; i++) {
+      sim.advance(MIN);
+      if ((sim.reading().data.gps!.data!.speed as number) > 0) moving++;
+    }
+    expect(km() - from).toBeGreaterThan(50);
+    expect(km() - from).toBeLessThanOrEqual((80 * moving) / 60);
+    expect(moving).toBeLessThan(16 * 60);
+  });
+});
+
 describe('fuel station (the fuel tooltips)', () => {
   const { readings, events } = run('fuel', 3, 3 * 24 * 60, MIN);
   const tanks = (r: Reading) => r.data.tank!.data as Record<string, { volume: number; fill: number; level: number }>;
@@ -135,8 +195,14 @@ describe('laundry (the laundry tooltips)', () => {
   });
 
   it('refuses to start a machine that is running (busy) and starts an idle one', () => {
-    const state = sim.snapshot() as { machines: { key: string; kind: string; on: boolean }[] };
-    const idle = state.machines.find((m) => !m.on)!;
+    const power = (r: Reading) => ({
+      washer: r.data.washer!.data!.power as Record<string, boolean>,
+      dryer: r.data.dryer!.data!.power as Record<string, boolean>,
+    });
+    const now = power(sim.reading());
+    const idle = (['washer', 'dryer'] as const)
+      .flatMap((kind) => Object.entries(now[kind]).map(([key, on]) => ({ kind, key, on })))
+      .find((m) => !m.on)!;
     expect(sim.command({ sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key })).toEqual({
       ok: true,
     });
@@ -144,6 +210,28 @@ describe('laundry (the laundry tooltips)', () => {
       ok: false,
       code: -31,
     });
+  });
+
+  it("reports the outlet's power beside its running machines, and they agree (no 517 W with 0 machines running)", () => {
+    for (const r of readings) {
+      const running = r.data.vending!.data!.running as number;
+      const watts = r.data.meter!.data!.power as number;
+      // lights and the controller draw at most 150 W; a washer at least 0.85 × 520 W, a dryer 0.85 × 2,100 W
+      if (running === 0) expect(watts).toBeLessThanOrEqual(150);
+      else expect(watts).toBeGreaterThanOrEqual(running * 0.85 * 520);
+    }
+    expect(readings.some((r) => (r.data.vending!.data!.running as number) > 0)).toBe(true);
+  });
+
+  it('sells what its machines ran: sales between Rp 10,000 and Rp 12,000 per transaction, day by day', () => {
+    const sales = (r: Reading) => r.data.vending!.data!.sales as number;
+    const tx = (r: Reading) => r.data.vending!.data!.transactions as number;
+    const first = readings[0]!;
+    const last = readings.at(-1)!;
+    const n = tx(last) - tx(first);
+    expect(n).toBeGreaterThan(0);
+    expect(sales(last) - sales(first)).toBeGreaterThanOrEqual(10_000 * n);
+    expect(sales(last) - sales(first)).toBeLessThanOrEqual(12_000 * n);
   });
 
   it('a Tasmota laundry plug reports POWER, ENERGY and its usage counter', () => {

@@ -62,8 +62,10 @@ export type ProfileName = (typeof PROFILE_NAMES)[number];
 export const localHour = (t: number): number => (((t / 3_600_000 + 7) % 24) + 24) % 24;
 
 /** A day's activity curve in [0, 1]: quiet at night, a morning and an evening peak. */
-export function dayActivity(t: number): number {
-  const h = localHour(t);
+export const dayActivity = (t: number): number => activityAt(localHour(t));
+
+/** The activity curve by local hour of the day (fractional). */
+export function activityAt(h: number): number {
   const bump = (centre: number, width: number) => Math.exp(-(((h - centre) / width) ** 2));
   return Math.min(1, 0.06 + 0.85 * bump(7.5, 1.8) + 0.6 * bump(12.5, 2.5) + 0.9 * bump(17.5, 2));
 }

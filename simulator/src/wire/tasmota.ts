@@ -12,8 +12,13 @@ export const tasmotaTopics = (topic: string) => ({
   power: `stat/${topic}/POWER`,
 });
 
-/** Tasmota writes local time without a zone (Asia/Jakarta here): "2024-05-01T17:04:05". */
-export const tasmotaTime = (t: number): string => new Date(t + 7 * 3_600_000).toISOString().slice(0, 19);
+/**
+ * Tasmota writes local time (Asia/Jakarta here), without a zone by default ("2024-05-01T17:04:05"); the simulated
+ * plugs run with SetOption52 1, which appends the UTC offset ("2024-05-01T17:04:05+07:00"), so the gateway takes the
+ * reading's own time (the demo replays a plug's past week with it).
+ */
+export const tasmotaTime = (t: number, withZone = true): string =>
+  new Date(t + 7 * 3_600_000).toISOString().slice(0, 19) + (withZone ? '+07:00' : '');
 
 /** How a Tasmota build names what our profiles call `env`: a BME280 on I2C. */
 const SENSOR_NAMES: Record<string, { name: string; params: Record<string, string> }> = {

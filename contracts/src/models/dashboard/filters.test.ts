@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { T } from '../../text/id.js';
-import { CardFilter, FilterVariable, cardFilterList, initialViewFilter } from './filters.js';
+import { CardFilter, FilterVariable, cardFilterList, fixedCardFilter, initialViewFilter } from './filters.js';
 import { rejection } from './testing.js';
 
 const v = T.dashboards.variables;
@@ -84,6 +84,13 @@ describe('card filters', () => {
   });
   it("adds a 'custom' filter when the card has none", () => {
     expect(cardFilterList(undefined)).toEqual([{ key: 'custom', filter: {} }]);
+  });
+  it('fixes a card to its first filter only when that one is flagged `fixed` and has a window', () => {
+    expect(fixedCardFilter({ default: { range: 'TODAY', fixed: true } })).toEqual({ range: 'TODAY', fixed: true });
+    expect(fixedCardFilter({ default: { range: 'TODAY' } })).toBeUndefined();
+    expect(fixedCardFilter({ default: { name: 'Kosong', fixed: true } })).toBeUndefined();
+    expect(fixedCardFilter({ default: { range: 'TODAY' }, live: { ndata: 5, fixed: true } })).toBeUndefined();
+    expect(rejection(CardFilter, { range: 'TODAY', fixed: 'ya' })).toHaveLength(1);
   });
 });
 

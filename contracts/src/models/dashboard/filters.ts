@@ -82,8 +82,13 @@ export function cardFilterType(f: FilterFields): FilterType {
   return f.ndata !== undefined ? 'REALTIME' : f.range !== undefined ? 'PERIODIC' : 'CUSTOM';
 }
 
+/**
+ * A card's filter. `fixed` (beyond the spec's fields): the card keeps this window whatever filter or range the view
+ * asks for — a "today" figure stays today's when the viewer picks the last 7 days (as a Grafana panel's relative time
+ * or a ThingsBoard widget's own time window). Only the card's first filter may fix it.
+ */
 export const CardFilter = z
-  .looseObject({ name: z.string().optional(), ...filterFields })
+  .looseObject({ name: z.string().optional(), ...filterFields, fixed: z.boolean().optional() })
   .superRefine((f, ctx) => checkFilterOptions(cardFilterType(f), f, ctx))
   .transform(dropAutoPeriod);
 export type CardFilter = z.output<typeof CardFilter>;
@@ -98,6 +103,14 @@ export function cardFilterList(filters: CardFilters | undefined): { key: string;
   if (entries.length === 0) return [{ key: CUSTOM_FILTER_KEY, filter: {} }];
   entries.sort(([a], [b]) => (a === DEFAULT_FILTER_KEY ? -1 : b === DEFAULT_FILTER_KEY ? 1 : 0));
   return entries.map(([key, filter]) => ({ key, filter }));
+}
+
+/** The filter a card is fixed to (its first, flagged `fixed`, with a window of its own), else undefined. */
+export function fixedCardFilter(filters: CardFilters | undefined): CardFilter | undefined {
+  const first = cardFilterList(filters)[0]!.filter;
+  return first.fixed === true && (first.range !== undefined || first.ndata !== undefined || first.period !== undefined)
+    ? first
+    : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   QueryEntity,
   T,
   cardFilterList,
+  fixedCardFilter,
   initialViewFilter,
   type CardData,
   type CardFilterQuery,
@@ -73,11 +74,17 @@ const TAG_COMMAND_CARDS = new Set([
   'INPUT_NUMBER_TAGS_CARD',
 ]);
 
-/** The filter a card is read with: the request's fields, a filter it names, the card's first, the dashboard's default. */
-export function filterOf(component: Component, conf: ConfDashboard, q: CardFilterQuery): FilterSpec {
-  const fromRequest = requestFilter(q);
-  if (fromRequest) return fromRequest;
+/**
+ * The filter a card is read with: its own when it is fixed to it (a "today" card stays today's), else the request's
+ * fields, a filter it names, the card's first, the dashboard's default. `explicit`: the request's own range wins even
+ * over a fixed filter (a CSV download names the range the user asked for).
+ */
+export function filterOf(component: Component, conf: ConfDashboard, q: CardFilterQuery, explicit = false): FilterSpec {
   const cardFilters = component.model?.filter;
+  const fixed = fixedCardFilter(cardFilters);
+  const fromRequest = requestFilter(q);
+  if (fromRequest && (explicit || !fixed)) return fromRequest;
+  if (fixed) return fixed as FilterSpec;
   if (q.filter) {
     const own = ownValue(cardFilters, q.filter);
     if (own) return own as FilterSpec;

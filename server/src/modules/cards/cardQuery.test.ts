@@ -78,9 +78,10 @@ beforeAll(() => {
       [at(10), 50],
     ]);
     series(dev2, 'pm', 'meter', 'power', [[at(9, 45), 7]]);
-    // energy: a cumulative counter with one reset inside the 09:00 hour (130 → 3)
+    // energy: a cumulative counter with one reset inside the 09:00 hour (130 → 3), silent from yesterday 23:10 to 07:30
     series(dev1, 'pm', 'meter', 'energy', [
-      [at(-1, 10), 100],
+      [at(-1, 10), 95],
+      [at(7, 30), 100],
       [at(8), 110],
       [at(8, 30), 125],
       [at(9), 130],
@@ -191,6 +192,7 @@ describe('data and aggregate functions on one series (queryType device)', () => 
     expect(single(ofDevice({ ...power, query: 'AVG' }), {}, { start: at(8), end: at(10) - 1 }).time).toBe(at(9, 30));
   });
   it('USAGE counts every increase and a reset as the new value (100 → 110 → 125 → 130 ↺ 3 → 10 → 12 = 42)', () => {
+    // the step from yesterday's 95 (23:10) to 07:30's 100 crosses a gap of more than an hour: it adds nothing
     expect(single(ofDevice({ ...power, param: 'energy', query: 'USAGE' })).value).toBe(42);
   });
   it('USAGE of yesterday starts at the first point when nothing came before', () => {
@@ -240,6 +242,27 @@ describe('data and aggregate functions on one series (queryType device)', () => 
       success: false,
       alert: T.cards.deviceNotFound,
     });
+  });
+});
+
+describe('a card fixed to its own window ("today" stays today)', () => {
+  const usage = () => ofDevice({ ...power, param: 'energy', query: 'USAGE' });
+  const fixedToday = { default: { name: 'Hari ini', range: 'TODAY', fixed: true } };
+  const lastWeek = { type: 'CUSTOM' as const, start: MIDNIGHT - 6 * 24 * H, end: NOW };
+  it('keeps today when the view asks for the last 7 days or names another filter', () => {
+    expect(single(usage(), fixedToday, lastWeek)).toMatchObject({ value: 42, window: { start: MIDNIGHT } });
+    const conf = dash({
+      kemarin: { _varType: 'filter', id: 'kemarin', name: 'Kemarin', type: 'PERIODIC', range: 'LAST_DAY' },
+    });
+    const d = evaluate(
+      { cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: usage(), filter: fixedToday } },
+      { filter: 'kemarin' },
+      conf,
+    );
+    expect(d).toMatchObject({ value: 42, secondary: 'Hari ini' });
+  });
+  it('without `fixed` the range the view asks for wins', () => {
+    expect(single(usage(), today, lastWeek).window).toMatchObject({ start: MIDNIGHT - 6 * 24 * H });
   });
 });
 
@@ -441,7 +464,8 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     ['SUM', [150, 7]],
     ['MAX', [50, 7]],
     ['MIN', [10, 7]],
-    ['USAGE', [45, 0]],
+    // power read as a counter: 10 → 50 in today's half hours; yesterday's 23:00 reading lies beyond a 9-hour gap
+    ['USAGE', [40, 0]],
   ])('%s per device over today', (query, expected) => {
     const d = list({ query, queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' });
     expect(d.table_data!.map((r) => r.value)).toEqual(expected);

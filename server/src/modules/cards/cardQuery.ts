@@ -272,8 +272,8 @@ function aggregateOf(fn: AggregateFn, s: SeriesRef | null, ctx: EvalContext): Sc
   if (w.type === 'REALTIME') {
     if (!s) return { value: fn === 'COUNT' ? 0 : null, time: null };
     const rows = ctx.src.reads.latestN(s, w.ndata);
-    const values = rows.filter((p) => p[1] !== null).map((p) => p[1]!);
-    return { value: valuesAggregate(fn, values), time: rows.length ? rows[rows.length - 1]![0] : null };
+    const readings = rows.filter((p) => p[1] !== null).map((p) => [p[0], p[1]!] as const);
+    return { value: valuesAggregate(fn, readings), time: rows.length ? rows[rows.length - 1]![0] : null };
   }
   if (!s) return { value: fn === 'COUNT' ? 0 : null, time: null };
   const r = ctx.src.reads;
@@ -282,7 +282,7 @@ function aggregateOf(fn: AggregateFn, s: SeriesRef | null, ctx: EvalContext): Sc
   const usage =
     fn === 'USAGE'
       ? {
-          baseline: r.pointBefore(s, w.start)?.v ?? null,
+          baseline: r.counterBefore(s, w.start),
           expand: (p: Parameters<typeof r.expand>[1]) => r.expand(s, p),
         }
       : undefined;
@@ -396,9 +396,7 @@ export function chartQuery(q: Query, ctx: EvalContext): Chart {
           fn,
           r.pieces(s, w.start, w.end, level),
           w.boundaries,
-          fn === 'USAGE'
-            ? { baseline: r.pointBefore(s, w.start)?.v ?? null, expand: (p) => r.expand(s, p) }
-            : undefined,
+          fn === 'USAGE' ? { baseline: r.counterBefore(s, w.start), expand: (p) => r.expand(s, p) } : undefined,
         )
       : new Array(n).fill(fn === 'COUNT' ? 0 : null);
     for (let i = 0; i < n; i++) rows[i]![l.label] = values[i];

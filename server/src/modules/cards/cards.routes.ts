@@ -99,7 +99,7 @@ export function cardsRoutes({
       let columns: ReturnType<typeof csvColumns>;
       try {
         columns = csvColumns(queries, ctx);
-        const w = resolveWindow(filterOf(component, view.conf, input), ctx.now, app.timezone, false);
+        const w = resolveWindow(filterOf(component, view.conf, input, true), ctx.now, app.timezone, false);
         if (w.type === 'REALTIME') {
           end = ctx.now + 1;
           start = end;
@@ -154,7 +154,7 @@ function contextOf(
     tags: component.model?.tags,
     vars,
     deps: new Set(),
-    window: () => resolveWindow(filterOf(component, conf, q), ctx.now, tz, false),
+    window: () => resolveWindow(filterOf(component, conf, q, true), ctx.now, tz, false),
   };
   vars.ctx = ctx;
   return ctx;

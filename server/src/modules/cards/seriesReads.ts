@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
 import { EARLIEST, LATEST, type PointRow } from '../telemetry/read/point-reads.js';
 import { createSeriesKeys, type SeriesRef } from '../telemetry/read/series-keys.js';
+import type { CounterReading } from './functions/usage.js';
 
 export type { SeriesRef };
 
@@ -21,6 +22,8 @@ export interface Piece {
   min: number;
   max: number;
   first: number;
+  /** the oldest point time inside (rollups store it with their aggregates) */
+  firstTs: number;
   last: number;
   /** the newest point time inside (rollups store it with their aggregates) */
   lastTs: number;
@@ -97,7 +100,7 @@ export function createSeriesReads(
     if (end <= start) return;
     for (const [ts, v] of rows(s, start, end, MAX_RAW_POINTS)) {
       if (v === null) continue;
-      out.push({ from: ts, to: ts + 1, count: 1, sum: v, min: v, max: v, first: v, last: v, lastTs: ts });
+      out.push({ from: ts, to: ts + 1, count: 1, sum: v, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
     }
   }
 
@@ -113,6 +116,7 @@ export function createSeriesReads(
         min: b.min,
         max: b.max,
         first: b.first,
+        firstTs: b.firstTs,
         last: b.last,
         lastTs: b.lastTs,
       });
@@ -172,6 +176,12 @@ export function createSeriesReads(
     pointBefore(s: SeriesRef, ts: number): { ts: number; v: number } | null {
       const row = points.newest(s.id, EARLIEST, ts - 1, 1)[0];
       return row && row[1] !== null ? { ts: row[0], v: row[1] } : null;
+    },
+    /** a counter's last reading before `ts` with the interval from the one before it (USAGE's baseline) */
+    counterBefore(s: SeriesRef, ts: number): CounterReading | null {
+      const [last, before] = points.newest(s.id, EARLIEST, ts - 1, 2);
+      if (!last || last[1] === null) return null;
+      return { v: last[1], ts: last[0], interval: before ? last[0] - before[0] : null };
     },
     /** raw points of one piece (a rollup bucket whose counter is not monotone) */
     expand(s: SeriesRef, p: Piece): Piece[] {

@@ -31,3 +31,21 @@ export const notificationOutbox = sqliteTable(
     index('notification_outbox_task').on(t.taskId),
   ],
 );
+
+/**
+ * Every attempt the worker made to send a message (sent, to be retried, failed), for the task's timeline: the outbox
+ * row keeps only the latest. Removed with the task's messages.
+ */
+export const notificationAttempts = sqliteTable(
+  'notification_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    outboxId: integer('outbox_id').notNull(),
+    taskId: integer('task_id'),
+    ts: integer('ts').notNull(),
+    /** 'sent' | 'retry' | 'failed' */
+    outcome: text('outcome').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('notification_attempts_task').on(t.taskId)],
+);

@@ -1,7 +1,7 @@
 // The transactional outbox of notifications. The rules engine calls `enqueue` inside the transaction that creates or
 // changes a task, so the task and its messages commit together (or not at all); the worker (worker.ts) delivers them.
 // Nothing here sends anything or throws on a bad message: a message that cannot be sent is stored with the reason.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   isValidRecipient,
   NOTIFICATION_CHANNELS,
@@ -10,7 +10,7 @@ import {
   type NotificationChannel,
 } from '@sentra/contracts';
 import type { Db } from '../../db.js';
-import { notificationOutbox } from './notifications.table.js';
+import { notificationAttempts, notificationOutbox } from './notifications.table.js';
 
 export type { Delivery, DeliveryStatus, NotificationChannel };
 export type AppDb = Db;
@@ -28,6 +28,14 @@ export interface OutboxMessage {
   body: string;
 }
 
+/** One try to send a message: its outbox row and what the provider answered. */
+export interface NotificationAttempt {
+  outboxId: number;
+  ts: number;
+  outcome: 'sent' | 'retry' | 'failed';
+  error: string | null;
+}
+
 export interface Outbox {
   /** synchronous; call it INSIDE the caller's better-sqlite3/drizzle transaction (the task change and its messages
    *  commit together). Messages of a muted task are stored as 'muted'. Wakes the worker after the commit. */
@@ -35,7 +43,9 @@ export interface Outbox {
   /** queued messages of the task become 'muted' (task/notification/activate false) */
   muteTask(taskId: number): void;
   listForTask(appId: number, taskId: number): Delivery[];
-  /** removes a task's messages (task/remove) */
+  /** every send attempt of a task's messages, oldest first (the task's timeline) */
+  attemptsForTask(appId: number, taskId: number): NotificationAttempt[];
+  /** removes a task's messages and their attempts (task/remove) */
   removeTask(taskId: number): void;
   /** the worker listens here to be woken when messages were queued (called after the enqueuing transaction) */
   onEnqueued(listener: () => void): () => void;
@@ -120,7 +130,29 @@ export function createOutbox(db: AppDb, opts: { now?: () => number } = {}): Outb
         .map(toDelivery);
     },
 
+    attemptsForTask(appId, taskId) {
+      return db
+        .select({
+          outboxId: notificationAttempts.outboxId,
+          ts: notificationAttempts.ts,
+          outcome: notificationAttempts.outcome,
+          error: notificationAttempts.error,
+        })
+        .from(notificationAttempts)
+        .innerJoin(notificationOutbox, eq(notificationOutbox.id, notificationAttempts.outboxId))
+        .where(and(eq(notificationOutbox.appId, appId), eq(notificationAttempts.taskId, taskId)))
+        .orderBy(asc(notificationAttempts.ts), asc(notificationAttempts.id))
+        .all() as NotificationAttempt[];
+    },
+
     removeTask(taskId) {
+      const ids = db
+        .select({ id: notificationOutbox.id })
+        .from(notificationOutbox)
+        .where(eq(notificationOutbox.taskId, taskId))
+        .all()
+        .map((r) => r.id);
+      if (ids.length) db.delete(notificationAttempts).where(inArray(notificationAttempts.outboxId, ids)).run();
       db.delete(notificationOutbox).where(eq(notificationOutbox.taskId, taskId)).run();
     },
 

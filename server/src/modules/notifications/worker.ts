@@ -12,6 +12,7 @@ import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
 import type { AppDb, Outbox } from './outbox.js';
 import { retryDelay } from './backoff.js';
+import { notificationAttempts } from './notifications.table.js';
 import { createTransports, type Transports } from './transports/index.js';
 import { DeliveryError, reasonOf, type OutgoingMessage } from './transports/transport.js';
 
@@ -28,6 +29,8 @@ export interface NotificationMetrics {
 }
 
 export interface NotificationWorker {
+  /** the channels this gateway can send through (a transport configured); the others' messages are 'not_configured' */
+  readonly channels: readonly NotificationChannel[];
   start(): void;
   /** look for due messages now (the outbox calls it after an enqueue) */
   kick(): void;
@@ -127,9 +130,20 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
     );
   }
 
-  function record(id: number, set: ReturnType<typeof sql>) {
+  function record(id: number, set: ReturnType<typeof sql>): boolean {
     // only while it is still ours: a task removed meanwhile has no row left to update
-    db.run(sql`UPDATE notification_outbox SET ${set} WHERE id = ${id} AND status = 'sending'`);
+    return db.run(sql`UPDATE notification_outbox SET ${set} WHERE id = ${id} AND status = 'sending'`).changes > 0;
+  }
+
+  /** one attempt for the task's timeline (the outbox row keeps only the latest); never in the way of delivery */
+  function attempted(row: ClaimedRow, outcome: 'sent' | 'retry' | 'failed', error: string | null = null) {
+    try {
+      db.insert(notificationAttempts)
+        .values({ outboxId: row.id, taskId: row.task_id, ts: now(), outcome, error })
+        .run();
+    } catch (err) {
+      log.warn('notification attempt not recorded', err);
+    }
   }
 
   async function deliver(row: ClaimedRow): Promise<void> {
@@ -157,7 +171,7 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
     try {
       await transport.send(message, stopping.signal);
       counters.sent++;
-      record(row.id, sql`status = 'sent', attempts = attempts + 1, sent_at = ${now()}`);
+      if (record(row.id, sql`status = 'sent', attempts = attempts + 1, sent_at = ${now()}`)) attempted(row, 'sent');
     } catch (err) {
       if (stopping.signal.aborted) {
         // shutdown mid-send: it may or may not have left; it goes again after the restart (at-least-once)
@@ -168,12 +182,13 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
       const reason = reasonOf(err);
       const attempts = row.attempts + 1;
       const final = (err instanceof DeliveryError && err.permanent) || attempts >= maxAttempts;
-      if (final) record(row.id, sql`status = 'failed', attempts = ${attempts}, last_error = ${reason}`);
-      else
-        record(
-          row.id,
-          sql`status = 'queued', attempts = ${attempts}, last_error = ${reason}, next_attempt_at = ${now() + retryDelay(attempts, config.NOTIFY_RETRY_BASE_MS, random)}`,
-        );
+      const kept = final
+        ? record(row.id, sql`status = 'failed', attempts = ${attempts}, last_error = ${reason}`)
+        : record(
+            row.id,
+            sql`status = 'queued', attempts = ${attempts}, last_error = ${reason}, next_attempt_at = ${now() + retryDelay(attempts, config.NOTIFY_RETRY_BASE_MS, random)}`,
+          );
+      if (kept) attempted(row, final ? 'failed' : 'retry', reason);
       log.debug(`notification ${row.id} (${row.channel}) attempt ${attempts} failed: ${reason}`);
     }
   }
@@ -255,6 +270,7 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
   }
 
   return {
+    channels,
     start() {
       if (started || closed) return;
       started = true;

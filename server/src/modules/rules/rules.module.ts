@@ -1,6 +1,7 @@
 // Composes rules and tasks: the engine fed by committed telemetry and device events, the rule and task calls, the
 // live task channel and the node-expiry watch. What app.ts mounts and closes.
 import type Database from 'better-sqlite3';
+import { eq } from 'drizzle-orm';
 import { rulesContract, tasksContract, TASK_ACCESS, TASK_LIVE, type CallDef, type TaskPush } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import type { Bus, BusSubscription } from '../../platform/bus/types.js';
@@ -25,6 +26,7 @@ import { createRuleStateStore } from './state-store.js';
 import { createSubscriptionWatch } from './subscription.js';
 import { createWriteQueue } from './write-queue.js';
 import { tenants as tenantsTable } from '../auth/auth.table.js';
+import { accounts } from '../users/users.table.js';
 import { applications } from '../apps/apps.table.js';
 
 export const TASKS_CHANNEL = TASK_LIVE.channel;
@@ -191,6 +193,19 @@ export function createRulesDomain({
   );
 
   const appOf = (caller: Caller) => caller.app!.id;
+  /** who a task's history names for a change: the tenant's or the application user's username */
+  const actorOf = (caller: Caller): string | null => {
+    if (caller.kind === 'tenant')
+      return (
+        db.select({ u: tenantsTable.username }).from(tenantsTable).where(eq(tenantsTable.id, caller.tenantId)).get()
+          ?.u ?? null
+      );
+    if (caller.kind === 'member' && caller.accountId !== undefined)
+      return (
+        db.select({ u: accounts.username }).from(accounts).where(eq(accounts.id, caller.accountId)).get()?.u ?? null
+      );
+    return null;
+  };
   const routes = [
     ...implement(rulesContract, {
       list: ({ caller, input }) => rules.list(appOf(caller), input),
@@ -213,11 +228,14 @@ export function createRulesDomain({
     ...implement(tasksContract, {
       list: ({ caller, input }) => tasks.list(appOf(caller), input),
       get: ({ caller, input }) => ({ data: tasks.get(appOf(caller), input.id) }),
+      timeline: ({ caller, input }) => ({ events: tasks.timeline(appOf(caller), input.id) }),
       notificationActivate: ({ caller, input }) => ({
-        data: tasks.setNotification(appOf(caller), input.id, input.active),
+        data: tasks.setNotification(appOf(caller), input.id, input.active, actorOf(caller)),
       }),
       remove: ({ caller, input }) => tasks.remove(appOf(caller), input.id),
-      changeStatus: ({ caller, input }) => ({ data: tasks.changeStatus(appOf(caller), input.id, input.status) }),
+      changeStatus: ({ caller, input }) => ({
+        data: tasks.changeStatus(appOf(caller), input.id, input.status, actorOf(caller)),
+      }),
     }),
   ];
 

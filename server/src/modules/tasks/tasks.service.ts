@@ -6,10 +6,12 @@ import {
   isOpenStatus,
   RULE_CATEGORIES,
   TASK_STATUS_TEXT,
+  TASK_TIMELINE_MAX,
   renderTemplate,
   type ActionEntry,
   type Task,
   type TaskDetail,
+  type TaskEvent,
   type TaskPush,
 } from '@sentra/contracts';
 import type { Db } from '../../db.js';
@@ -21,7 +23,7 @@ import { devices } from '../devices/devices.table.js';
 import type { Outbox } from '../notifications/outbox.js';
 import { rules } from '../rules/rules.table.js';
 import type { Firing } from '../rules/engine.js';
-import { tasks } from './tasks.table.js';
+import { taskEvents, tasks } from './tasks.table.js';
 import { formatTime, renderGroup, valueText, type TemplateValues } from './templates.js';
 
 type TaskRow = typeof tasks.$inferSelect;
@@ -100,6 +102,35 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     .where(eq(tasks.id, sql.placeholder('id')))
     .returning()
     .prepare();
+
+  // a task's history (its timeline): one row per change, in the change's own transaction
+  const eventQ = db
+    .insert(taskEvents)
+    .values({
+      taskId: sql.placeholder('taskId'),
+      ts: sql.placeholder('ts'),
+      kind: sql.placeholder('kind'),
+      status: sql.placeholder('status'),
+      previous: sql.placeholder('previous'),
+      value: sql.placeholder('value'),
+      actor: sql.placeholder('actor'),
+    })
+    .prepare();
+  const history = (
+    taskId: number,
+    ts: number,
+    kind: 'created' | 'occurrence' | 'status' | 'notification_on' | 'notification_off',
+    more: { status?: number; previous?: number; value?: string | null; actor?: string | null } = {},
+  ) =>
+    eventQ.run({
+      taskId,
+      ts,
+      kind,
+      status: more.status ?? null,
+      previous: more.previous ?? null,
+      value: more.value ?? null,
+      actor: more.actor ?? null,
+    });
 
   function rowOf(appId: number, id: number): TaskRow {
     const row = db
@@ -185,6 +216,7 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     const open = openQ.get({ ruleId: f.rule.id, deviceId: f.deviceId });
     if (open) {
       const row = occurrenceQ.get({ id: open.id, lastValue: value, lastTs: f.ts, at })!;
+      history(row.id, f.ts, 'occurrence', { value });
       queue('changed', row);
       return;
     }
@@ -210,6 +242,7 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
       updatedAt: at,
     };
     let row = db.insert(tasks).values(base).returning().get();
+    history(row.id, f.ts, 'created', { status: 1, value });
     const extra = {
       rule: f.rule,
       sensor: f.point?.sensor,
@@ -268,17 +301,78 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     return { ...toTask(row), notifications: outbox.listForTask(appId, id) };
   }
 
-  function setNotification(appId: number, id: number, active: boolean): Task {
+  /**
+   * The task's history, newest first (at most TASK_TIMELINE_MAX): its own events, each notification as queued (or
+   * what it became without an attempt: muted, not configured, refused address) and each attempt to send one.
+   */
+  function timeline(appId: number, id: number): TaskEvent[] {
     rowOf(appId, id);
+    const none = { status: null, previous: null, value: null, actor: null };
+    const noMessage = { channel: null, recipient: null, outcome: null, detail: null };
+    const own: TaskEvent[] = db
+      .select()
+      .from(taskEvents)
+      .where(eq(taskEvents.taskId, id))
+      .orderBy(desc(taskEvents.ts), desc(taskEvents.id))
+      .limit(TASK_TIMELINE_MAX)
+      .all()
+      .map((e) => ({
+        ts: e.ts,
+        kind: e.kind as TaskEvent['kind'],
+        status: e.status,
+        previous: e.previous,
+        value: e.value,
+        actor: e.actor,
+        ...noMessage,
+      }));
+    const deliveries = outbox.listForTask(appId, id);
+    const byId = new Map(deliveries.map((d) => [d.id, d]));
+    const messages: TaskEvent[] = deliveries.map((d) => {
+      // a message never attempted shows what it became at once (or later, without an attempt: muted, not configured)
+      const settled = d.attempts === 0 && d.status !== 'queued' && d.status !== 'sending';
+      return {
+        ts: d.created_at,
+        kind: 'notification',
+        ...none,
+        channel: d.channel,
+        recipient: d.recipient,
+        outcome: settled ? (d.status as 'failed' | 'muted' | 'not_configured') : 'queued',
+        detail: settled ? d.last_error : null,
+      };
+    });
+    const attempts: TaskEvent[] = outbox.attemptsForTask(appId, id).flatMap((a) => {
+      const d = byId.get(a.outboxId);
+      return d
+        ? [
+            {
+              ts: a.ts,
+              kind: 'notification' as const,
+              ...none,
+              channel: d.channel,
+              recipient: d.recipient,
+              outcome: a.outcome,
+              detail: a.error,
+            },
+          ]
+        : [];
+    });
+    return [...own, ...messages, ...attempts].sort((a, b) => b.ts - a.ts).slice(0, TASK_TIMELINE_MAX);
+  }
+
+  function setNotification(appId: number, id: number, active: boolean, actor: string | null = null): Task {
+    const before = rowOf(appId, id);
     return toTask(
       transact(() => {
+        const at = now();
         const row = db
           .update(tasks)
-          .set({ notificationActive: active, updatedAt: now() })
+          .set({ notificationActive: active, updatedAt: at })
           .where(eq(tasks.id, id))
           .returning()
           .get();
         if (!active) outbox.muteTask(id);
+        if (before.notificationActive !== active)
+          history(id, at, active ? 'notification_on' : 'notification_off', { actor });
         queue('changed', row);
         return row;
       }),
@@ -295,12 +389,16 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     return {};
   }
 
-  /** Sets the status; a change runs the rule's `response` group (muted when the task's notifications are off). */
-  function changeStatus(appId: number, id: number, status: number): Task {
+  /**
+   * Sets the status; a change runs the rule's `response` group (muted when the task's notifications are off) and is
+   * kept in the task's history with who made it.
+   */
+  function changeStatus(appId: number, id: number, status: number, actor: string | null = null): Task {
     const before = rowOf(appId, id);
     if (before.status === status) return toTask(before);
     return toTask(
       transact(() => {
+        history(id, now(), 'status', { status, previous: before.status, actor });
         const open = isOpenStatus(status);
         // reopening a task while the rule and device already have another open one would break the one-open rule:
         // the reopened task takes the status but not the open slot
@@ -344,7 +442,7 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     db.update(tasks).set({ ruleId: null }).where(eq(tasks.ruleId, ruleId)).run();
   }
 
-  return { fire, transact, flush, discard, list, get, setNotification, remove, changeStatus, ruleRemoved };
+  return { fire, transact, flush, discard, list, get, timeline, setNotification, remove, changeStatus, ruleRemoved };
 }
 
 export type TasksService = ReturnType<typeof createTasksService>;

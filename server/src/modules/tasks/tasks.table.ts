@@ -39,3 +39,27 @@ export const tasks = sqliteTable(
     index('tasks_app_updated').on(t.appId, t.updatedAt),
   ],
 );
+
+/**
+ * A task's history for its timeline: created, each occurrence, status changes (with who), notifications muted or
+ * enabled. Written in the transaction of the change itself; removed with the task. Notification attempts are the
+ * notifications module's (`notification_attempts`).
+ */
+export const taskEvents = sqliteTable(
+  'task_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    ts: integer('ts').notNull(),
+    /** 'created' | 'occurrence' | 'status' | 'notification_on' | 'notification_off' */
+    kind: text('kind').notNull(),
+    status: integer('status'),
+    previous: integer('previous'),
+    value: text('value'),
+    /** who did it (a username); null for the gateway (a rule's firing) */
+    actor: text('actor'),
+  },
+  (t) => [index('task_events_task').on(t.taskId, t.ts)],
+);

@@ -32,6 +32,7 @@ import {
   type DeviceSummary,
 } from '@sentra/contracts';
 import type { FieldErrors } from '../../ui/forms.js';
+import { UnconfiguredChannels } from '../notifications/ChannelNotice.js';
 import {
   TASK_GROUPS,
   WIZARD_CATEGORIES,
@@ -359,6 +360,7 @@ export function ActionStep({
   return (
     <Stack spacing={2}>
       {saveError && <Alert severity="error">{saveError}</Alert>}
+      <UnconfiguredChannels channels={[...draft.action.new, ...draft.action.response].map((t) => t.type)} compact />
       <TextField
         label={S.actionTitle}
         value={draft.action.title}
@@ -462,6 +464,8 @@ export function TaskStep({ task, disabled, send }: { task: TaskEditing; disabled
           </MenuItem>
         ))}
       </TextField>
+      {/* the moment a channel the gateway cannot send through is chosen: its messages would only be stored */}
+      <UnconfiguredChannels channels={[f.type]} />
       {f.type === 'EMAIL' && (
         <>
           {text('email', S.email, { type: 'email', required: true })}

@@ -1,7 +1,9 @@
 // Manage Task (spec 03 section 2.10, route action/{id}): one status choice of New, In progress, Pending, Solved,
 // Closed; saving unchanged warns "Tidak ada perubahan" and makes no call; a 403 shows the spec's message; "Kelola tugas
-// berhasil/gagal". Beside it, the task's occurrences and its notifications with their delivery status.
-import { useEffect, useState, type FormEvent } from 'react';
+// berhasil/gagal". Beside it, the task's occurrences (created, first and last time, its device and rule as links), its
+// notifications with their delivery status (and, for a channel the gateway cannot send through, what configures it),
+// and its timeline. A change to the task arriving on the live channel reloads them.
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   Box,
@@ -24,14 +26,19 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
 } from '@mui/material';
-import { T, type TaskDelivery, type TaskDetail } from '@sentra/contracts';
+import { T, type TaskDelivery, type TaskDetail, type TaskEvent, type TaskPush } from '@sentra/contracts';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { TableEmptyRow } from '../../ui/PagedTable.js';
 import { formatTs } from '../device-data/format.js';
-import { changeTaskStatus, getTask } from './taskCalls.js';
+import { changeTaskStatus, getTask, getTaskTimeline } from './taskCalls.js';
+import { TaskLinks } from './TaskParts.js';
+import { TaskTimeline } from './TaskTimeline.js';
+import { useLiveTasks } from './liveTasks.js';
+import { UnconfiguredChannels } from '../notifications/ChannelNotice.js';
 import { STATUS_CHOICES, statusColor, type ChipColor } from './taskStatus.js';
 import { TaskRoute } from './routes.js';
 
@@ -45,6 +52,19 @@ const DELIVERY: Record<TaskDelivery['status'], { label: string; color: ChipColor
   muted: { label: S.deliveryMuted, color: 'warning' },
   not_configured: { label: S.deliveryNotConfigured, color: 'default' },
 };
+
+function DeliveryStatus({ delivery: n }: { delivery: TaskDelivery }) {
+  return <Chip size="small" color={DELIVERY[n.status].color} label={DELIVERY[n.status].label} />;
+}
+
+function DeliveryError({ delivery: n }: { delivery: TaskDelivery }) {
+  if (n.status !== 'failed' || !n.last_error) return null;
+  return (
+    <Typography variant="caption" color="error" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+      {n.last_error}
+    </Typography>
+  );
+}
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (
@@ -65,10 +85,28 @@ export function ManageTaskPage() {
   const [status, setStatus] = useState<number | null>(null);
   const [loading, setLoading] = useState(true);
   const [busy, setBusy] = useState(false);
+  const [timeline, setTimeline] = useState<TaskEvent[] | null>(null);
+  const taskId = Number(id);
+  const narrow = useMediaQuery('(max-width:599.95px)', { noSsr: true });
+
+  /** the timeline and the facts beside the form; the status chosen in the form is kept */
+  const reloadHistory = useCallback(
+    (live: () => boolean = () => true) => {
+      getTask(taskId).then(
+        (t) => live() && setTask(t),
+        () => undefined,
+      );
+      getTaskTimeline(taskId).then(
+        (e) => live() && setTimeline(e),
+        () => undefined,
+      );
+    },
+    [taskId],
+  );
 
   useEffect(() => {
     let live = true;
-    getTask(Number(id))
+    getTask(taskId)
       .then(
         (t) => {
           if (!live) return;
@@ -78,10 +116,18 @@ export function ManageTaskPage() {
         () => undefined,
       )
       .finally(() => live && setLoading(false));
+    getTaskTimeline(taskId).then(
+      (e) => live && setTimeline(e),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
-  }, [id]);
+  }, [taskId]);
+
+  useLiveTasks(true, (pushes: TaskPush[]) => {
+    if (pushes.some((p) => p.task.id === taskId && p.kind !== 'removed')) reloadHistory();
+  });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -157,10 +203,19 @@ export function ManageTaskPage() {
                   <Fact label={S.lastValue} value={task?.last_value ?? '-'} />
                 </Grid>
                 <Grid size={{ xs: 6, sm: 3 }}>
+                  <Fact label={S.firstTime} value={task ? formatTs(task.first_ts) : '-'} />
+                </Grid>
+                <Grid size={{ xs: 6, sm: 3 }}>
                   <Fact label={S.lastTime} value={task ? formatTs(task.last_ts) : '-'} />
                 </Grid>
                 <Grid size={{ xs: 6, sm: 3 }}>
-                  <Fact label={S.device} value={task?.device_name ?? '-'} />
+                  <Fact label={S.created} value={task ? formatTs(task.created_at) : '-'} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 9 }}>
+                  <Typography variant="caption" color="text.secondary">
+                    {S.device} · {S.rule}
+                  </Typography>
+                  {task && <TaskLinks task={task} />}
                 </Grid>
               </Grid>
             </CardContent>
@@ -168,38 +223,74 @@ export function ManageTaskPage() {
           <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700, mt: 3, mb: 1 }}>
             {S.notifications}
           </Typography>
+          {task && (
+            <UnconfiguredChannels
+              channels={task.notifications.filter((n) => n.status === 'not_configured').map((n) => n.channel)}
+              compact
+            />
+          )}
           <TableContainer component={Paper} variant="outlined">
             <Table size="small" aria-label={S.notifications}>
               <TableHead>
-                <TableRow>
-                  <TableCell>{S.channel}</TableCell>
-                  <TableCell>{S.target}</TableCell>
-                  <TableCell>{S.deliveryStatus}</TableCell>
-                  <TableCell>{S.time}</TableCell>
-                </TableRow>
+                {narrow ? (
+                  <TableRow>
+                    <TableCell>
+                      {S.channel} · {S.target}
+                    </TableCell>
+                  </TableRow>
+                ) : (
+                  <TableRow>
+                    <TableCell>{S.channel}</TableCell>
+                    <TableCell>{S.target}</TableCell>
+                    <TableCell>{S.deliveryStatus}</TableCell>
+                    <TableCell>{S.time}</TableCell>
+                  </TableRow>
+                )}
               </TableHead>
               <TableBody>
-                {task?.notifications.map((n) => (
-                  <TableRow key={n.id} data-testid="task-delivery">
-                    <TableCell>{n.channel}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 220 }}>{n.recipient}</TableCell>
-                    <TableCell>
-                      <Chip size="small" color={DELIVERY[n.status].color} label={DELIVERY[n.status].label} />
-                      {n.status === 'failed' && n.last_error && (
-                        <Typography variant="caption" color="error" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
-                          {n.last_error}
+                {task?.notifications.map((n) =>
+                  narrow ? (
+                    // a phone: one block per message, the address kept whole on its own line
+                    <TableRow key={n.id} data-testid="task-delivery">
+                      <TableCell>
+                        <Stack
+                          direction="row"
+                          spacing={1}
+                          sx={{ alignItems: 'center', justifyContent: 'space-between' }}
+                        >
+                          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                            {n.channel}
+                          </Typography>
+                          <DeliveryStatus delivery={n} />
+                        </Stack>
+                        <Typography variant="body2" sx={{ overflowWrap: 'break-word' }}>
+                          {n.recipient}
                         </Typography>
-                      )}
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTs(n.sent_at ?? n.created_at)}</TableCell>
-                  </TableRow>
-                ))}
+                        <Typography variant="caption" color="text.secondary">
+                          {formatTs(n.sent_at ?? n.created_at)}
+                        </Typography>
+                        <DeliveryError delivery={n} />
+                      </TableCell>
+                    </TableRow>
+                  ) : (
+                    <TableRow key={n.id} data-testid="task-delivery">
+                      <TableCell>{n.channel}</TableCell>
+                      <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 220 }}>{n.recipient}</TableCell>
+                      <TableCell>
+                        <DeliveryStatus delivery={n} />
+                        <DeliveryError delivery={n} />
+                      </TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTs(n.sent_at ?? n.created_at)}</TableCell>
+                    </TableRow>
+                  ),
+                )}
                 {task && task.notifications.length === 0 && (
-                  <TableEmptyRow colSpan={4} text={S.noNotifications} py={3} />
+                  <TableEmptyRow colSpan={narrow ? 1 : 4} text={S.noNotifications} py={3} />
                 )}
               </TableBody>
             </Table>
           </TableContainer>
+          <TaskTimeline events={timeline} />
         </Grid>
       </Grid>
     </Box>

@@ -40,4 +40,9 @@ describe('live task pushes on the list page', () => {
     expect(removed.reload).toBe(true);
     expect(applyPushes([task(1)], [{ kind: 'removed', task: task(5) }]).reload).toBe(false);
   });
+  it('reloads a list filtered by status when a shown task leaves that status', () => {
+    const r = applyPushes([task(1), task(2)], [{ kind: 'changed', task: task(2, { status: 2 }) }], 1);
+    expect(r.reload).toBe(true);
+    expect(applyPushes([task(1)], [{ kind: 'changed', task: task(1, { occurrences: 2 }) }], 1).reload).toBe(false);
+  });
 });

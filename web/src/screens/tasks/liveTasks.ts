@@ -8,9 +8,14 @@ export function useLiveTasks(enabled: boolean, apply: (pushes: TaskPush[]) => vo
 
 /**
  * A batch of pushes applied to the page shown: changed tasks in place, removed ones out; `reload` when the page's
- * membership may have moved (a new task, or a change to a task not on this page: the list is newest change first).
+ * membership may have moved (a new task, a change to a task not on this page: the list is newest change first, or a
+ * task that left the status the list is filtered by).
  */
-export function applyPushes(rows: readonly Task[], pushes: readonly TaskPush[]): { rows: Task[]; reload: boolean } {
+export function applyPushes(
+  rows: readonly Task[],
+  pushes: readonly TaskPush[],
+  status?: number,
+): { rows: Task[]; reload: boolean } {
   let out = [...rows];
   let reload = false;
   for (const p of pushes) {
@@ -18,7 +23,7 @@ export function applyPushes(rows: readonly Task[], pushes: readonly TaskPush[]):
     if (p.kind === 'removed') {
       if (i >= 0) out = out.filter((t) => t.id !== p.task.id);
       reload ||= i >= 0;
-    } else if (p.kind === 'changed' && i >= 0) out[i] = p.task;
+    } else if (p.kind === 'changed' && i >= 0 && (status === undefined || p.task.status === status)) out[i] = p.task;
     else reload = true;
   }
   return { rows: out, reload };

@@ -1,6 +1,6 @@
 // The task calls of the Tugas list and Manage Task (spec 03 section 7 "Tasks"), as values or a DeviceCallError with
 // the catalogue's message (spec 03 section 8 "Task"); a refused status change (403) carries the spec's message.
-import { contracts, T, type InputOf, type Task, type TaskDetail } from '@sentra/contracts';
+import { contracts, T, type InputOf, type Task, type TaskDetail, type TaskEvent } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { callOrThrow } from '../../api/call.js';
 import { isOk } from '../../api/request.js';
@@ -34,4 +34,8 @@ export async function changeTaskStatus(id: number, status: number): Promise<Task
     throw err;
   }
   return r.body.data;
+}
+
+export async function getTaskTimeline(id: number): Promise<TaskEvent[]> {
+  return (await callOrThrow(contracts.tasks.timeline, { id }, T.shell.loadFailed)).events;
 }

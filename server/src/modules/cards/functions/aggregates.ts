@@ -2,23 +2,24 @@
 // (rollup buckets or raw points, in time order; see seriesReads.ts) so a month of hourly rollups is 720 rows, not
 // 2.6 million points. An empty bucket is null, except COUNT (0).
 import type { Piece } from '../seriesReads.js';
+import { CounterFold, risesOnly, usageOfReadings, type CounterReading } from './usage.js';
 
 export const AGGREGATES = ['AVG', 'COUNT', 'MAX', 'MIN', 'SUM', 'USAGE', 'SAMPLE', 'LAST'] as const;
 export type AggregateFn = (typeof AGGREGATES)[number];
 export const isAggregate = (q: string): q is AggregateFn => (AGGREGATES as readonly string[]).includes(q);
 
 export interface UsageContext {
-  /** the counter's value just before the window (its baseline); null when the window holds its first point */
-  baseline: number | null;
+  /** the counter's reading just before the window (its baseline); null when the window holds its first point */
+  baseline: CounterReading | null;
   /** raw points of a rollup piece whose counter is not monotone inside (it was reset there) */
   expand(p: Piece): Piece[];
 }
 
 /**
  * One value per bucket [boundaries[i], boundaries[i+1]).
- * USAGE is the increase of a cumulative counter: the sum of every step between consecutive points, where a step down
- * is a reset and counts the new value (the counter restarted from zero), as Prometheus' increase() does. A rollup
- * bucket is taken whole when it is monotone (its first is its min and its last its max), else its raw points decide.
+ * USAGE is the increase of a cumulative counter: the sum of the steps between consecutive readings under the rule of
+ * usage.ts (a rise counts, a drop to near zero is a reset, a re-basing or a step across a gap counts nothing). A rollup
+ * bucket is taken whole when it only rose (its first is its min and its last its max), else its raw points decide.
  */
 export function bucketAggregates(
   fn: AggregateFn,
@@ -30,15 +31,8 @@ export function bucketAggregates(
   const count = new Array<number>(n).fill(0);
   const acc = new Array<number | null>(n).fill(null);
   let b = 0;
-  let prev = usage?.baseline ?? null;
-
-  const step = (p: Piece, i: number) => {
-    let inc = 0;
-    if (prev !== null) inc += p.first >= prev ? p.first - prev : p.first;
-    inc += p.last - p.first;
-    prev = p.last;
-    acc[i] = (acc[i] ?? 0) + inc;
-  };
+  const counter = fn === 'USAGE' ? new CounterFold(usage?.baseline ?? null) : null;
+  const step = (p: Piece, i: number) => (acc[i] = (acc[i] ?? 0) + counter!.add(p));
 
   for (const p of pieces) {
     while (b < n - 1 && p.from >= boundaries[b + 1]!) b++;
@@ -65,7 +59,7 @@ export function bucketAggregates(
         acc[b] = p.last;
         break;
       case 'USAGE':
-        if (p.count === 1 || (p.first === p.min && p.last === p.max)) step(p, b);
+        if (risesOnly(p)) step(p, b);
         else for (const q of usage!.expand(p)) step(q, b);
         break;
     }
@@ -75,8 +69,9 @@ export function bucketAggregates(
   return acc.map((v, i) => (count[i] === 0 ? null : v));
 }
 
-/** The same functions over bare values in time order (REALTIME windows: the last N points). */
-export function valuesAggregate(fn: AggregateFn, values: readonly number[]): number | null {
+/** The same functions over readings ([ts, value]) in time order (REALTIME windows: the last N points). */
+export function valuesAggregate(fn: AggregateFn, readings: readonly (readonly [number, number])[]): number | null {
+  const values = readings.map((r) => r[1]);
   if (fn === 'COUNT') return values.length;
   if (values.length === 0) return null;
   switch (fn) {
@@ -92,11 +87,7 @@ export function valuesAggregate(fn: AggregateFn, values: readonly number[]): num
       return values[0]!;
     case 'LAST':
       return values[values.length - 1]!;
-    case 'USAGE': {
-      let inc = 0;
-      for (let i = 1; i < values.length; i++)
-        inc += values[i]! >= values[i - 1]! ? values[i]! - values[i - 1]! : values[i]!;
-      return inc;
-    }
+    case 'USAGE':
+      return usageOfReadings(readings);
   }
 }

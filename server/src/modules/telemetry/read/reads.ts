@@ -45,6 +45,8 @@ export interface BucketView {
   max: number;
   avg: number;
   first: number;
+  /** time of the oldest point inside, epoch ms (a counter's steps between buckets need both ends' times) */
+  firstTs: number;
   last: number;
   /** time of the newest point inside, epoch ms (the rollups store it: "Diperbarui" shows it, not the bucket end) */
   lastTs: number;
@@ -162,6 +164,7 @@ export function createTelemetryReads(
     max: b.max,
     avg: b.sum / b.count,
     first: b.first,
+    firstTs: b.firstTs,
     last: b.last,
     lastTs: b.lastTs,
   });

@@ -105,6 +105,17 @@ describe('Tasmota adapter', () => {
     ]);
   });
 
+  it('takes a Time with its UTC offset (SetOption52 1) as the reading time, a zone-less Time not', () => {
+    const withZone = msg('tele/tasmota_5A1B2C/SENSOR', {
+      Time: '2026-12-06T20:10:00+07:00',
+      ENERGY: { Total: 1.5 },
+    });
+    expect(withZone.ok && withZone.out.ts).toBe(Date.UTC(2026, 11, 6, 13, 10));
+    const state = msg('tele/tasmota_5A1B2C/STATE', { Time: '2026-12-06T20:10:00Z', UptimeSec: 5 });
+    expect(state.ok && state.out.ts).toBe(Date.UTC(2026, 11, 6, 20, 10));
+    const local = msg('tele/tasmota_5A1B2C/SENSOR', { Time: '2026-12-06T20:10:00', ENERGY: { Total: 1.5 } });
+    expect(local.ok && local.out.ts).toBeUndefined();
+  });
   it('reads LWT Online/Offline as the online flag', () => {
     expect(msg('tele/tasmota_5A1B2C/LWT', 'Online')).toEqual({
       ok: true,

@@ -1,10 +1,13 @@
 // Tasmota, as real firmware sends it with the default FullTopic `%prefix%/%topic%/`: tele/<topic>/SENSOR|STATE|LWT and
-// stat/<topic>/RESULT|POWER<n>. Tasmota's `Time` is local time without a zone, so points take the receive time.
+// stat/<topic>/RESULT|POWER<n>. Tasmota's `Time` is local time without a zone by default, so points take the receive
+// time; with SetOption52 1 the firmware appends its UTC offset ("2026-12-06T20:10:00+07:00") and that instant is the
+// reading's time (a plug sending what it stored while away, the demo's history), bounded as every device time is.
 import {
   accept,
   isPlainObject,
   MAX_STATES,
   NOTHING,
+  parseDeviceTime,
   parseJson,
   reject,
   validName,
@@ -137,7 +140,10 @@ export function adaptTasmota(ctx: DeviceContext, topic: string, payload: Buffer)
   const json = parseJson(payload);
   if (!json.ok) return reject('not_json');
   if (!isPlainObject(json.value)) return reject('bad_shape', 'not an object');
-  return handler(json.value);
+  const result = handler(json.value);
+  // only a Time with its zone names an instant; without one (the firmware's default) the receive time stands
+  const ts = typeof json.value.Time === 'string' ? parseDeviceTime(json.value.Time) : undefined;
+  return result.ok && ts !== undefined ? { ok: true, out: { ...result.out, ts } } : result;
 }
 
 /** RESULT answers a command: `{"POWER":"ON"}`, `{"Dimmer":40}` ... each top-level field is a device state. */
