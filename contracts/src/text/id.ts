@@ -574,6 +574,9 @@ export const T = {
     notBuiltTitle: 'Halaman belum tersedia',
     notBuiltBody: 'Layar ini belum dibangun dan akan hadir pada rilis berikutnya.',
     backHome: 'Kembali ke beranda',
+    accessDeniedTitle: 'Akses ditolak',
+    accessDeniedBody: 'Role anda tidak memiliki akses ke halaman ini. Hubungi admin aplikasi bila anda memerlukannya.',
+    accessDeniedBack: 'Kembali ke halaman awal',
   },
   signInPage: {
     title: 'Masuk ke Sentra',
@@ -1420,6 +1423,7 @@ export const T = {
     deviceNotInApp: 'Perangkat tidak terdaftar pada aplikasi ini',
     deviceIdNumber: 'DEVICE_ID harus berupa id perangkat',
     valueNumber: 'Operator >, >=, <=, < membutuhkan nilai angka',
+    valueTooLong: (digits: number) => `Nilai angka maksimal ${digits} digit`,
     templateUnknown: (name: string) => `Variabel template tidak dikenal: {{${name}}}`,
     testNoData: 'Tidak ada data pada rentang ini',
   },

@@ -21,16 +21,7 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import {
-  RULE_DESCRIPTION_MAX,
-  RULE_NAME_MAX,
-  T,
-  TASK_TITLE_MAX,
-  TASK_TYPES,
-  TRIGGER_FIELDS,
-  TRIGGER_OPS,
-  type DeviceSummary,
-} from '@sentra/contracts';
+import { T, TASK_TITLE_MAX, TASK_TYPES, TRIGGER_FIELDS, TRIGGER_OPS, type DeviceSummary } from '@sentra/contracts';
 import type { FieldErrors } from '../../ui/forms.js';
 import {
   TASK_GROUPS,
@@ -69,7 +60,6 @@ export function InfoStep({
         error={!!errors.name}
         helperText={errors.name ?? ' '}
         onChange={(e) => send({ type: 'EDIT_INFO', field: 'name', value: e.target.value })}
-        slotProps={{ htmlInput: { maxLength: RULE_NAME_MAX } }}
       />
       <TextField
         select
@@ -94,7 +84,6 @@ export function InfoStep({
         error={!!errors.description}
         helperText={errors.description ?? ' '}
         onChange={(e) => send({ type: 'EDIT_INFO', field: 'description', value: e.target.value })}
-        slotProps={{ htmlInput: { maxLength: RULE_DESCRIPTION_MAX } }}
       />
     </Stack>
   );
