@@ -1,9 +1,9 @@
 // "Perangkat" (spec 03 section 2.1): the application's devices with search, status and type filters, tag chips, the row
 // menu, the bulk bar "Tindakan" (Hapus device after one confirmation, Reboot and Kirim command through the single
-// device's calls), paging kept in session storage, the floating "Alat Baru" button, delete with
+// device's calls), paging kept in session storage, filters in the address, the floating "Alat Baru" button, delete with
 // "Konfirmasi Hapus Perangkat" and "Tambah Dashboard" for dummy devices.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
   Autocomplete,
   Box,
@@ -51,7 +51,16 @@ import { SearchBox } from '../../ui/SearchBox.js';
 import { ListHeading, PagedTable, usePagedRows } from '../../ui/PagedTable.js';
 import { NARROW_MAX } from '../../ui/theme.js';
 import { generateDashboard, listDevices, loadTagCategories, removeDevice, DeviceCallError } from './deviceCalls.js';
-import { readPaging, splitTags, writePaging, type Paging } from './listState.js';
+import {
+  filtersFromSearch,
+  filtersToSearch,
+  readPaging,
+  splitTags,
+  writePaging,
+  type DeviceListFilters,
+  type DeviceStatusFilter as Status,
+  type Paging,
+} from './listState.js';
 import { tagDisplay, tagFilterOptions, type TagFilterOption } from './tagValues.js';
 import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
 import { ControlDialog, DashboardDialog } from './DeviceListDialogs.js';
@@ -59,7 +68,6 @@ import { REBOOT_COMMAND, runForEach, type BulkOutcome, type CommandForm } from '
 import { DeviceRoute } from './deviceRoutes.js';
 import { useLiveDeviceStatus, withDeviceStatus } from '../../live/deviceStatus.js';
 
-type Status = 'on' | 'off';
 const STATUS_LABEL: Record<Status, string> = { on: T.devices.online, off: T.devices.offline };
 const TYPE_LABEL = Object.fromEntries(deviceTypes.map((t) => [t.deviceType, t.label]));
 
@@ -72,10 +80,12 @@ export function DeviceListPage() {
   const confirm = useConfirm();
   const { busy: acting, act: confirmed } = useConfirmedAction();
   const [paging, setPagingState] = useState<Paging>(() => readPaging(area.domain));
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<Status[]>([]);
-  const [type, setType] = useState('');
-  const [tag, setTag] = useState('');
+  // the filters are the address's: a reload or a shared link shows the same list
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(params), [params]);
+  const { search, status, type, tag } = filters;
+  const setFilter = (change: Partial<DeviceListFilters>) =>
+    setParams(filtersToSearch({ ...filters, ...change }), { replace: true });
   const [working, setBusy] = useState(false);
   const busy = working || acting;
   const [categories, setCategories] = useState<TagCategory[]>([]);
@@ -258,7 +268,8 @@ export function DeviceListPage() {
         <SearchBox
           placeholder={T.devices.search}
           buttonLabel={T.devices.searchButton}
-          onSearch={(s) => applyFilter(() => setSearch(s))}
+          initial={search}
+          onSearch={(s) => applyFilter(() => setFilter({ search: s }))}
           width={340}
         />
         <FormControl size="small" sx={{ minWidth: 180 }}>
@@ -270,9 +281,9 @@ export function DeviceListPage() {
             inputProps={{ 'aria-label': T.devices.statusFilter }}
             onChange={(e) =>
               applyFilter(() =>
-                setStatus(
-                  (typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as Status[],
-                ),
+                setFilter({
+                  status: (typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as Status[],
+                }),
               )
             }
             renderValue={(v) => (v.length === 0 ? T.devices.allStatus : v.map((s) => STATUS_LABEL[s]).join(', '))}
@@ -290,7 +301,7 @@ export function DeviceListPage() {
             displayEmpty
             value={type}
             inputProps={{ 'aria-label': T.devices.typeFilter }}
-            onChange={(e) => applyFilter(() => setType(e.target.value))}
+            onChange={(e) => applyFilter(() => setFilter({ type: e.target.value }))}
           >
             <MenuItem value="">{T.devices.allTypes}</MenuItem>
             {typeOptions.map((t) => (
@@ -300,7 +311,7 @@ export function DeviceListPage() {
             ))}
           </Select>
         </FormControl>
-        <TagFilter options={tagOptions} value={tag} onChange={(t) => applyFilter(() => setTag(t))} />
+        <TagFilter options={tagOptions} value={tag} onChange={(t) => applyFilter(() => setFilter({ tag: t }))} />
       </Box>
 
       <PagedTable
