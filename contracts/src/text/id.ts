@@ -71,6 +71,17 @@ export const T = {
   notFoundPage: 'Page Not Found!!',
   // ---- devices, tags and LoRa servers (spec 03 sections 2.1–2.4, 2.7, 2.8, 2.11, 5, 8); `server*` keys are the server's own ----
   devices: {
+    // what a device without data yet sends (sensor/config/param pickers, issue 38)
+    pointsHintGeneric:
+      'Belum ada data. Ketik nama dari pesan perangkat: {"sensor": {"config": {"param": nilai}}} pada d/<id>/data (config biasanya "data").',
+    pointsHintGateway:
+      'Belum ada data. Sensor = node<nomor node Modbus> (mis. node1), config = data, param = nama register (mis. 40001).',
+    pointsHintLora:
+      'Dari server jaringan: radio (rssi, snr) dan status (battery_level, margin); sensor "lora" berisi kunci objek hasil decode.',
+    pointsHintTasmota:
+      'Nama sensor Tasmota (ENERGY, BME280, ...), config = data, param = nama bacaan (mis. Power, Temperature).',
+    pointsHintCloud:
+      'Belum ada data dari cloud perangkat ini. Ketik sensor, config dan param seperti tercatat di cloud.',
     title: 'Perangkat',
     search: 'Cari nama atau id atau nomor serial',
     online: 'Nyala',

@@ -23,6 +23,7 @@ const route = (def: CallDef, fn: (ctx: Ctx) => unknown): BoundRoute => ({ def, h
 
 export function devicesRoutes({ db, devices, activation, emma, now = Date.now }: DeviceRouteDeps): BoundRoute[] {
   const common = implement(devicesContract, {
+    pick: ({ caller, input }) => devices.pick(caller.app!.id, input),
     filter: ({ caller, input }) => devices.filter(caller.app!.id, input),
     get: ({ caller, input }) => ({ data: devices.get(caller.app!.id, input.id) }),
     edit: ({ caller, input }) => ({ data: devices.edit(caller.app!.id, input) }),

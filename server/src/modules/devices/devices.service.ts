@@ -9,6 +9,15 @@ import type { TagsService } from '../tags/tags.service.js';
 import { devices } from './devices.table.js';
 import { brokerSecret, familyBehaviours, type DeviceRow, type FamilyDeps } from './families/index.js';
 
+export interface DevicePick {
+  search?: string;
+  ids?: number[];
+  /** any of: `prefix:value`, or a bare value of any category */
+  tags?: string[];
+  page: number;
+  size: number;
+}
+
 export interface DeviceFilter {
   search?: string;
   status?: ('on' | 'off')[];
@@ -237,6 +246,67 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     return sql`case when json_valid(${devices.tags}) then exists (select 1 from json_each(${devices.tags}) p, json_each(case when p.type = 'array' then p.value else '[]' end) v where p.key = ${prefix} and v.value = ${value}) else 0 end`;
   }
 
+  /** the device carries one of `wanted` (`prefix:value`, or a bare value under any category) */
+  function anyTagCondition(wanted: readonly string[]) {
+    const pairs = wanted.filter((t) => t.includes(':'));
+    const bare = wanted.filter((t) => !t.includes(':'));
+    const matches = [
+      ...pairs.map((t) => sql`(p.key = ${t.slice(0, t.indexOf(':'))} and v.value = ${t.slice(t.indexOf(':') + 1)})`),
+      ...bare.map((t) => sql`v.value = ${t}`),
+    ];
+    return sql`case when json_valid(${devices.tags}) then exists (select 1 from json_each(${devices.tags}) p, json_each(case when p.type = 'array' then p.value else '[]' end) v where ${sql.join(matches, sql` or `)}) else 0 end`;
+  }
+
+  /**
+   * A picker's page: the whole application searched like the list (name and serial substrings, the id), ordered for
+   * choosing rather than by age: the exact id first, then names that start with the text, then by name.
+   */
+  function pick(appId: number, q: DevicePick) {
+    const search = q.search ?? '';
+    const where = and(
+      eq(devices.appId, appId),
+      search ? searchCondition(search) : undefined,
+      q.ids?.length ? inArray(devices.id, q.ids) : undefined,
+      q.tags?.length ? anyTagCondition(q.tags) : undefined,
+    );
+    const total = db.select({ n: count() }).from(devices).where(where).get()?.n ?? 0;
+    const exactId = /^\d{1,15}$/.test(search) ? Number(search) : -1;
+    const rows = db
+      .select({
+        id: devices.id,
+        name: devices.name,
+        label: devices.label,
+        serial: devices.serialNumber,
+        category: devices.category,
+        deviceType: devices.deviceType,
+        online: devices.online,
+      })
+      .from(devices)
+      .where(where)
+      .orderBy(
+        ...(search ? [desc(sql`${devices.id} = ${exactId}`), desc(like(devices.name, `${escapeLike(search)}%`))] : []),
+        sql`${devices.name} collate nocase`,
+        devices.id,
+      )
+      .limit(q.size)
+      .offset(q.page * q.size)
+      .all();
+    return {
+      devices: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        label: r.label || r.name,
+        serial_number: r.serial,
+        category: r.category,
+        deviceType: r.deviceType,
+        online: r.online,
+      })),
+      total,
+      page: q.page,
+      size: q.size,
+    };
+  }
+
   function filter(appId: number, q: DeviceFilter) {
     const status = [...new Set(q.status ?? [])];
     const where = and(
@@ -395,6 +465,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     edit,
     editSensors,
     filter,
+    pick,
     regenerateSecret,
     updateDetails,
     get: (appId: number, id: number) => full(rowOf(appId, id)),
