@@ -11,8 +11,12 @@ export const T = {
     save: 'Simpan',
     back: 'Kembali',
     // the searchable device picker (not in the spec, issue 28)
-    searchDevice: 'Cari nama atau nomor serial',
+    searchDevice: 'Cari nama, nomor serial atau id',
     noDeviceFound: 'Perangkat tidak ditemukan',
+    searchingDevices: 'Mencari perangkat...',
+    /** the picker shows one page of the application's devices (issue 38) */
+    moreDevices: (shown: number, total: number) =>
+      `${shown} dari ${total} perangkat ditampilkan: ketik nama, nomor serial atau id untuk mempersempit`,
     next: 'Berikutnya',
     noConnection: 'Tidak ada koneksi, cek kembali jaringan internet',
     serverDown: 'Server sedang down, silahkan coba lain waktu',
@@ -468,6 +472,9 @@ export const T = {
     config: 'Config',
     param: 'Param',
     pickDevice: 'Pilih perangkat',
+    /** the chosen device sent nothing yet: the pickers offer what its family sends (issue 38) */
+    deviceNoData:
+      'Perangkat ini belum mengirim data. Pilihan Sensor, Config dan Param berasal dari jenis perangkatnya.',
     triggerEmpty: 'Minimal satu baris trigger',
     triggerValueRequired: 'Nilai tidak boleh kosong',
     triggerNeedsDevice: 'Trigger harus memilih perangkat',
