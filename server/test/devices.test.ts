@@ -428,6 +428,9 @@ describe('GET device/pick (every device picker, issue 38)', () => {
   it('names the devices a picker holds (ids), and narrows to a card’s tags', async () => {
     const held = await call(gw.url, devicesContract.pick, { ids: `${ids[1]},${ids[0]}` }, a);
     expect(held.body.devices.map((d: { id: number }) => d.id)).toEqual([ids[0], ids[1]]);
+    // as the console's client sends a list: a JSON array
+    const asJson = await call(gw.url, devicesContract.pick, { ids: JSON.stringify([ids[2]]) }, a);
+    expect(asJson.body.devices.map((d: { id: number }) => d.id)).toEqual([ids[2]]);
     await call(gw.url, tagsContract.add, { name: 'Zona', category: 2 }, a);
     await call(gw.url, devicesContract.edit, { id: ids[4], tags: { zona: ['utara'] } }, a);
     expect(names(await call(gw.url, devicesContract.pick, { tags: 'zona:utara' }, a))).toEqual(['Meter 00005']);

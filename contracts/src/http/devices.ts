@@ -193,9 +193,16 @@ export const DeviceChoice = z.object({
 });
 export type DeviceChoice = z.infer<typeof DeviceChoice>;
 
-/** `ids` travels as `1,2,3`, repeated, or one value. */
+/** `ids` travels as `1,2,3`, a JSON array (`[1,2]`, how the console's client sends a list), repeated, or one value. */
 const idList = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : typeof v === 'number' ? [v] : v),
+  (v) =>
+    typeof v === 'string'
+      ? v.trim().startsWith('[')
+        ? v.slice(1, -1).split(',').filter(Boolean)
+        : v.split(',').filter(Boolean)
+      : typeof v === 'number'
+        ? [v]
+        : v,
   z.array(z.coerce.number().int().min(1)).max(DEVICE_PICK_SIZE_MAX),
 );
 

@@ -1127,6 +1127,7 @@ export const T = {
       offline: '(perangkat sedang offline)',
       busy: '(perangkat sibuk)',
       timeout: '(timeout)',
+      refused: '(perangkat menolak perintah)',
       downloading: 'Download sedang dilakukan',
     },
     tooltips: {
@@ -1274,6 +1275,23 @@ export const T = {
     commandRefused: 'Perangkat menolak perintah',
     on: 'Nyala',
     off: 'Mati',
+  },
+  // the commands of a device's own screens (not in the spec, issue 38)
+  deviceCommands: {
+    title: 'Perintah perangkat',
+    hint: 'Perintah dikirim ke perangkat dan menunggu jawabannya.',
+    power: 'POWER',
+    on: 'Nyala (ON)',
+    off: 'Mati (OFF)',
+    toggle: 'Toggle',
+    telePeriod: 'Interval laporan (TelePeriod)',
+    seconds: 'detik',
+    send: 'Kirim',
+    range: (min: number, max: number, unit: string) => `${min} sampai ${max} ${unit}`,
+    switchOf: (key: string) => `Kondisi ${key}`,
+    setTo: (key: string, value: string) => `${key}: ${value}`,
+    none: 'Perangkat ini belum memiliki perintah tetap. Ubah nilai konfigurasi lewat menu baris (Konfigurasi) atau nilai kondisi lewat Daftar Kondisi.',
+    changeState: 'Ubah nilai',
   },
   deviceStates: {
     title: 'Daftar Kondisi',
