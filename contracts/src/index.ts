@@ -24,6 +24,7 @@ export * from './models/device.js';
 export * from './models/deviceFamilies.js';
 export * from './models/familyPoints.js';
 export * from './models/familyCommands.js';
+export * from './models/deviceConnection.js';
 export * from './models/nav.js';
 export * from './models/access.js';
 export * from './models/rule.js';

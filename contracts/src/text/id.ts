@@ -75,6 +75,33 @@ export const T = {
   notFoundPage: 'Page Not Found!!',
   // ---- devices, tags and LoRa servers (spec 03 sections 2.1–2.4, 2.7, 2.8, 2.11, 5, 8); `server*` keys are the server's own ----
   devices: {
+    // the "shown once" screen: everything a device needs to connect (issue 38)
+    connect: {
+      title: 'Menghubungkan perangkat',
+      host: 'Host broker',
+      port: 'Port',
+      tls: 'TLS',
+      tlsOn: 'Ya (mqtts)',
+      tlsOff: 'Tidak (mqtt)',
+      wsUrl: 'WebSocket',
+      clientId: 'Client ID',
+      clientIdAny: 'bebas',
+      topics: 'Topik',
+      publish: 'kirim',
+      subscribe: 'langganan',
+      example: 'Contoh pesan',
+      mosquittoPub: 'Uji dengan mosquitto_pub',
+      backlog: 'Tempel di Console Tasmota',
+      backlogHint:
+        'Satu baris: alamat broker, user, password dan Topic sekaligus. Tasmota tersambung ulang setelahnya.',
+      words: {
+        data: 'data (pembacaan sensor)',
+        state: 'kondisi',
+        commands: 'perintah ke perangkat',
+        replies: 'jawaban perintah',
+        presence: 'online/offline (LWT)',
+      },
+    },
     // what a device without data yet sends (sensor/config/param pickers, issue 38)
     pointsHintGeneric:
       'Belum ada data. Ketik nama dari pesan perangkat: {"sensor": {"config": {"param": nilai}}} pada d/<id>/data (config biasanya "data").',

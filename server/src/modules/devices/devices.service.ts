@@ -7,6 +7,7 @@ import { conflict, invalid, notFound } from '../../platform/http/errors.js';
 import { hashBrokerSecret, isHashedBrokerSecret } from '../../platform/crypto.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { devices } from './devices.table.js';
+import type { RequestOrigin } from './broker-address.js';
 import { brokerSecret, familyBehaviours, type DeviceRow, type FamilyDeps } from './families/index.js';
 
 export interface DevicePick {
@@ -100,14 +101,20 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     return row;
   }
 
-  function familyInfo(row: DeviceRow, family: DeviceFamily) {
+  function familyInfo(row: DeviceRow, family: DeviceFamily, origin?: RequestOrigin) {
     return {
       ...full(row),
-      ...behaviours[family.activation].info(row, family, parse(row.details, {}) as Record<string, unknown>),
+      ...behaviours[family.activation].info(row, family, parse(row.details, {}) as Record<string, unknown>, origin),
     };
   }
 
-  function add(appId: number, family: DeviceFamily, variant: DeviceVariant, input: Record<string, any>) {
+  function add(
+    appId: number,
+    family: DeviceFamily,
+    variant: DeviceVariant,
+    input: Record<string, any>,
+    origin?: RequestOrigin,
+  ) {
     if (
       db
         .select({ id: devices.id })
@@ -142,7 +149,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
       .returning()
       .get();
     announce('added', row);
-    return { ...familyInfo(row, family), ...prepared.shown };
+    return { ...familyInfo(row, family, origin), ...prepared.shown };
   }
 
   /** Changes the family's details of a device the gateway itself learnt about (Tasmota discovery); nothing if gone. */
@@ -469,7 +476,8 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     regenerateSecret,
     updateDetails,
     get: (appId: number, id: number) => full(rowOf(appId, id)),
-    getFamily: (appId: number, family: DeviceFamily, id: number) => familyInfo(rowOf(appId, id, family), family),
+    getFamily: (appId: number, family: DeviceFamily, id: number, origin?: RequestOrigin) =>
+      familyInfo(rowOf(appId, id, family), family, origin),
     rowOf,
     setOnline,
     seen,
