@@ -167,4 +167,48 @@ test.describe.serial('device pickers over a 301-device application', () => {
     }
     await device.press('Escape');
   });
+
+  for (const width of [1366, 400])
+    test(`at ${width} px "Alat Baru" never covers a row's menu: each row, as the last one seen, opens its menu`, async () => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`/admin/${t.domain}/_device_list_`);
+      const rows = page.getByTestId('device-row');
+      await expect(rows).toHaveCount(25);
+      // the list's loading overlay has faded out
+      await expect(page.locator('.MuiBackdrop-root:visible')).toHaveCount(0);
+      const fab = page.getByRole('button', { name: T.devices.newDevice });
+      for (let i = 0; i < 25; i++) {
+        // scroll so this row's menu button is the lowest thing above the bar (or the window's bottom)
+        const hit = await page.evaluate((i) => {
+          const button = document
+            .querySelectorAll('[data-testid="device-row"]')
+            [i]!.querySelector<HTMLElement>('button[aria-haspopup="menu"]')!;
+          button.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+          const bar = document.querySelector('[data-testid="device-add-bar"]');
+          const limit = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+          window.scrollBy(0, button.getBoundingClientRect().bottom - limit);
+          const r = button.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return top !== null && button.contains(top) ? true : `${top?.tagName}.${top?.className} at y ${r.top}`;
+        }, i);
+        const b = await rows
+          .nth(i)
+          .getByRole('button', { name: /^Aksi untuk / })
+          .boundingBox();
+        const f = await fab.boundingBox();
+        const overlaps =
+          b && f && b.x < f.x + f.width && f.x < b.x + b.width && b.y < f.y + f.height && f.y < b.y + b.height;
+        expect(overlaps, `row ${i + 1}'s menu under Alat Baru`).toBeFalsy();
+        expect(hit, `row ${i + 1}'s menu receives the click`).toBe(true);
+      }
+      // the last row, clicked as a user would
+      await rows
+        .nth(24)
+        .getByRole('button', { name: /^Aksi untuk / })
+        .click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await expect(page.getByRole('menu')).toHaveCSS('opacity', '1');
+      await page.screenshot({ path: `${SHOTS}/device-list-fab-${width}.png` });
+      await page.keyboard.press('Escape');
+    });
 });

@@ -251,7 +251,7 @@ export function DeviceListPage() {
   const typeOptions = useMemo(() => deviceTypes, []);
 
   return (
-    <Box sx={{ position: 'relative', pb: 10 }}>
+    <Box sx={{ position: 'relative' }}>
       <ListHeading title={T.devices.title} subtitle={T.devices.subtitle} />
 
       <Box
@@ -415,18 +415,35 @@ export function DeviceListPage() {
       </PagedTable>
 
       {canReach(DeviceRoute.add) && (
-        <Tooltip title={T.devices.newDeviceTooltip}>
-          <Fab
-            color="primary"
-            variant="extended"
-            onClick={() => navigate(area.to(DeviceRoute.add))}
-            sx={{ position: 'fixed', right: 32, bottom: 32 }}
-            aria-label={T.devices.newDevice}
-          >
-            <AddIcon sx={{ mr: 1 }} />
-            {T.devices.newDevice}
-          </Fab>
-        </Tooltip>
+        // "Alat Baru" floats in a bar of its own at the bottom of the window: rows scroll under the bar, never under
+        // the button, so no row's menu is ever covered by it (at the end of the list the bar sits below the pager)
+        <Box
+          data-testid="device-add-bar"
+          sx={{
+            position: 'sticky',
+            bottom: 0,
+            zIndex: 2,
+            display: 'flex',
+            justifyContent: 'flex-end',
+            mt: 2,
+            mx: { xs: -2, sm: -3 },
+            px: { xs: 2, sm: 3 },
+            py: 2,
+            bgcolor: 'background.default',
+          }}
+        >
+          <Tooltip title={T.devices.newDeviceTooltip}>
+            <Fab
+              color="primary"
+              variant="extended"
+              onClick={() => navigate(area.to(DeviceRoute.add))}
+              aria-label={T.devices.newDevice}
+            >
+              <AddIcon sx={{ mr: 1 }} />
+              {T.devices.newDevice}
+            </Fab>
+          </Tooltip>
+        </Box>
       )}
 
       <DeviceRowMenu
