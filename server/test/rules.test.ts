@@ -303,7 +303,7 @@ describe('rules and tasks (issue 25)', () => {
     );
     expect(longThreshold.body.response_result).toBe(-10);
     expect(longThreshold.body.errors[0]).toEqual({
-      path: 'condition.triggers.0.value',
+      path: 'trigger.0.value',
       message: 'Nilai angka maksimal 15 digit',
     });
 
