@@ -195,6 +195,7 @@ test.describe.serial('roles and users of an application', () => {
       await expect(memberPage.getByText(T.shell.accessDeniedBody)).toBeVisible();
       await expect(memberPage.getByText(T.notFoundPage)).toHaveCount(0);
     }
+    await memberPage.setViewportSize({ width: 1366, height: 800 });
     await memberPage.screenshot({ path: '.tmp/screens/member-access-denied.png', fullPage: true });
     await memberPage.setViewportSize({ width: 400, height: 800 });
     await memberPage.screenshot({ path: '.tmp/screens/member-access-denied-400.png', fullPage: true });
