@@ -16,7 +16,10 @@ describe('the broker address devices are told (issue 38)', () => {
       url: 'mqtt://192.168.1.20:1883',
       wsUrl: 'wss://192.168.1.20:8080/mqtt',
     });
-    expect(brokerAddress(config, { host: '[fd00::5]:8080' })).toMatchObject({ url: 'mqtt://[fd00::5]:1883', host: 'fd00::5' });
+    expect(brokerAddress(config, { host: '[fd00::5]:8080' })).toMatchObject({
+      url: 'mqtt://[fd00::5]:1883',
+      host: 'fd00::5',
+    });
   });
   it('is MQTT_PUBLIC_URL when set, TLS for mqtts (8883 by default)', () => {
     const pub = { ...config, publicUrl: 'mqtts://iot.example.com' };

@@ -28,7 +28,8 @@ export interface BrokerAddress {
 
 // a host name, an IPv4 address or a bracketed IPv6 address, with an optional port: anything else in a Host header
 // (a client may send what it likes) is not repeated to devices
-const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const HOST_HEADER =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]', '']);
 
 /** The request's origin, from an Express request (no proxy header is trusted, as for the throttles). */
@@ -53,7 +54,13 @@ export function brokerAddress(config: BrokerAddressConfig, origin: RequestOrigin
     const u = new URL(config.publicUrl);
     const tls = u.protocol === 'mqtts:';
     const port = u.port ? Number(u.port) : tls ? 8883 : 1883;
-    return { url: `${u.protocol}//${u.hostname}:${port}`, host: u.hostname.replace(/^\[(.*)\]$/, '$1'), port, tls, wsUrl };
+    return {
+      url: `${u.protocol}//${u.hostname}:${port}`,
+      host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port,
+      tls,
+      wsUrl,
+    };
   }
   const name = fromRequest?.name ?? bindName;
   return {
