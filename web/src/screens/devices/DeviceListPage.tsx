@@ -5,12 +5,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
-  Autocomplete,
   Box,
   Button,
   Checkbox,
   Chip,
-  Fab,
   FormControl,
   IconButton,
   ListItemText,
@@ -21,13 +19,11 @@ import {
   Stack,
   TableCell,
   TableRow,
-  TextField,
   Toolbar,
   Tooltip,
   Typography,
 } from '@mui/material';
 import { useCanReach } from '../../shell/grants.js';
-import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import BlockIcon from '@mui/icons-material/Block';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
@@ -55,14 +51,14 @@ import {
   filtersFromSearch,
   filtersToSearch,
   readPaging,
-  splitTags,
   writePaging,
   type DeviceListFilters,
   type DeviceStatusFilter as Status,
   type Paging,
 } from './listState.js';
-import { tagDisplay, tagFilterOptions, type TagFilterOption } from './tagValues.js';
+import { tagFilterOptions } from './tagValues.js';
 import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
+import { AddDeviceBar, TagChips, TagFilter } from './DeviceListParts.js';
 import { ControlDialog, DashboardDialog } from './DeviceListDialogs.js';
 import { REBOOT_COMMAND, runForEach, type BulkOutcome, type CommandForm } from './bulkActions.js';
 import { DeviceRoute } from './deviceRoutes.js';
@@ -414,37 +410,7 @@ export function DeviceListPage() {
         ))}
       </PagedTable>
 
-      {canReach(DeviceRoute.add) && (
-        // "Alat Baru" floats in a bar of its own at the bottom of the window: rows scroll under the bar, never under
-        // the button, so no row's menu is ever covered by it (at the end of the list the bar sits below the pager)
-        <Box
-          data-testid="device-add-bar"
-          sx={{
-            position: 'sticky',
-            bottom: 0,
-            zIndex: 2,
-            display: 'flex',
-            justifyContent: 'flex-end',
-            mt: 2,
-            mx: { xs: -2, sm: -3 },
-            px: { xs: 2, sm: 3 },
-            py: 2,
-            bgcolor: 'background.default',
-          }}
-        >
-          <Tooltip title={T.devices.newDeviceTooltip}>
-            <Fab
-              color="primary"
-              variant="extended"
-              onClick={() => navigate(area.to(DeviceRoute.add))}
-              aria-label={T.devices.newDevice}
-            >
-              <AddIcon sx={{ mr: 1 }} />
-              {T.devices.newDevice}
-            </Fab>
-          </Tooltip>
-        </Box>
-      )}
+      {canReach(DeviceRoute.add) && <AddDeviceBar onAdd={() => navigate(area.to(DeviceRoute.add))} />}
 
       <DeviceRowMenu
         anchor={menu?.anchor ?? null}
@@ -470,63 +436,5 @@ export function DeviceListPage() {
         onSubmit={(name) => void makeDashboard(name)}
       />
     </Box>
-  );
-}
-
-/** One tag: a category's option picked from the list (searchable), or `prefix:value` typed for a free-value category. */
-function TagFilter({
-  options,
-  value,
-  onChange,
-}: {
-  options: readonly TagFilterOption[];
-  value: string;
-  onChange(tag: string): void;
-}) {
-  const selected = options.find((o) => o.tag === value) ?? (value || null);
-  return (
-    <Autocomplete<TagFilterOption | string, false, false, true>
-      freeSolo
-      size="small"
-      sx={{ minWidth: 240 }}
-      options={options}
-      groupBy={(o) => (typeof o === 'string' ? '' : o.group)}
-      getOptionLabel={(o) => (typeof o === 'string' ? o : o.label)}
-      isOptionEqualToValue={(o, v) => (typeof o === 'string' ? o : o.tag) === (typeof v === 'string' ? v : v.tag)}
-      value={selected}
-      onChange={(_e, v) => {
-        const next = v === null ? '' : typeof v === 'string' ? v.trim() : v.tag;
-        // typed text counts only as kunci:nilai (the server's form); anything else clears the filter
-        onChange(/^[^:]+:.+$/.test(next) ? next : '');
-      }}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          label={T.devices.tagFilter}
-          placeholder={T.devices.allTags}
-          inputProps={{ ...params.inputProps, 'aria-label': T.devices.tagFilter, title: T.devices.tagFilterHint }}
-        />
-      )}
-    />
-  );
-}
-
-/** About 6 tag chips, the rest behind "+N" (its tooltip lists them). */
-function TagChips({ device, categories }: { device: DeviceSummary; categories: readonly TagCategory[] }) {
-  const all = Object.entries(device.tags).flatMap(([prefix, values]) =>
-    values.map((v) => ({ key: `${prefix}:${v}`, label: tagDisplay(categories, prefix, v) })),
-  );
-  const { shown, rest } = splitTags(all);
-  return (
-    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="device-tags">
-      {shown.map((t) => (
-        <Chip key={t.key} size="small" label={t.label} />
-      ))}
-      {rest.length > 0 && (
-        <Tooltip title={rest.map((t) => t.label).join(', ')}>
-          <Chip size="small" color="primary" variant="outlined" label={T.devices.moreTags(rest.length)} />
-        </Tooltip>
-      )}
-    </Stack>
   );
 }
