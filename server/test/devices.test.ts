@@ -370,6 +370,93 @@ describe('GET device/list/web/filter', () => {
   });
 });
 
+describe('GET device/pick (every device picker, issue 38)', () => {
+  let app: Awaited<ReturnType<typeof tenantWithApp>>;
+  let a: { tenant: { id: number; token: string }; domain: string };
+  const ids: number[] = [];
+  const names = (r: { body: Record<string, any> }) => (r.body.devices as { name: string }[]).map((d) => d.name);
+  beforeAll(async () => {
+    app = await tenantWithApp(gw.url);
+    a = { tenant: app.tenant, domain: app.domain };
+    // more than one page of the old pickers (100), the wanted one in the middle, a name holding LIKE's wildcards
+    for (let i = 1; i <= 120; i++)
+      ids.push(
+        (
+          await addDevice(gw.url, a, 'dummy', {
+            name: i === 60 ? 'Panel Listrik 00060' : i === 61 ? 'Diskon 100%_A' : `Meter ${String(i).padStart(5, '0')}`,
+            serial_number: `SN-PICK-${String(i).padStart(4, '0')}`,
+          })
+        ).id,
+      );
+  });
+  it('finds a device from the middle of the list by a part of its name, its serial number or its id', async () => {
+    const byName = await call(gw.url, devicesContract.pick, { search: 'listrik 0006' }, a);
+    expect(byName.body).toMatchObject({ response_result: 0, total: 1, page: 0, size: 20 });
+    expect(byName.body.devices[0]).toEqual({
+      id: ids[59],
+      name: 'Panel Listrik 00060',
+      label: 'Panel Listrik 00060',
+      serial_number: 'SN-PICK-0060',
+      category: 1,
+      deviceType: 'DUMMY',
+      online: false,
+    });
+    expect(names(await call(gw.url, devicesContract.pick, { search: 'pick-0060' }, a))).toEqual([
+      'Panel Listrik 00060',
+    ]);
+    // an exact id comes first, before the names and serials that merely contain its digits
+    const byId = await call(gw.url, devicesContract.pick, { search: String(ids[59]) }, a);
+    expect(byId.body.devices[0].id).toBe(ids[59]);
+  });
+  it('pages through the whole application, names starting with the text first, then by name', async () => {
+    const first = await call(gw.url, devicesContract.pick, { size: 50 }, a);
+    expect(first.body.total).toBe(120);
+    expect(names(first).slice(0, 2)).toEqual(['Diskon 100%_A', 'Meter 00001']);
+    const last = await call(gw.url, devicesContract.pick, { size: 50, page: 2 }, a);
+    expect(last.body.devices).toHaveLength(20);
+    expect(names(await call(gw.url, devicesContract.pick, { search: 'Pa' }, a))).toEqual(['Panel Listrik 00060']);
+    const panel = names(await call(gw.url, devicesContract.pick, { search: 'rik 000' }, a));
+    expect(panel).toEqual(['Panel Listrik 00060']);
+    expect((await call(gw.url, devicesContract.pick, { size: 51 }, a)).body.response_result).toBe(-10);
+  });
+  it("takes LIKE's wildcards literally", async () => {
+    expect(names(await call(gw.url, devicesContract.pick, { search: '%' }, a))).toEqual([]);
+    expect(names(await call(gw.url, devicesContract.pick, { search: '_' }, a))).toEqual([]);
+    expect(names(await call(gw.url, devicesContract.pick, { search: 'Di' }, a))).toEqual(['Diskon 100%_A']);
+    expect(names(await call(gw.url, devicesContract.pick, { search: '100%_' }, a))).toEqual(['Diskon 100%_A']);
+  });
+  it('names the devices a picker holds (ids), and narrows to a card’s tags', async () => {
+    const held = await call(gw.url, devicesContract.pick, { ids: `${ids[1]},${ids[0]}` }, a);
+    expect(held.body.devices.map((d: { id: number }) => d.id)).toEqual([ids[0], ids[1]]);
+    // as the console's client sends a list: a JSON array
+    const asJson = await call(gw.url, devicesContract.pick, { ids: JSON.stringify([ids[2]]) }, a);
+    expect(asJson.body.devices.map((d: { id: number }) => d.id)).toEqual([ids[2]]);
+    await call(gw.url, tagsContract.add, { name: 'Zona', category: 2 }, a);
+    await call(gw.url, devicesContract.edit, { id: ids[4], tags: { zona: ['utara'] } }, a);
+    expect(names(await call(gw.url, devicesContract.pick, { tags: 'zona:utara' }, a))).toEqual(['Meter 00005']);
+    expect(names(await call(gw.url, devicesContract.pick, { tags: 'utara,zona:selatan' }, a))).toEqual(['Meter 00005']);
+    expect(names(await call(gw.url, devicesContract.pick, { tags: 'zona:selatan' }, a))).toEqual([]);
+  });
+  it("is scoped to the caller's application, and open to device readers and dashboard editors only", async () => {
+    expect((await call(gw.url, devicesContract.pick, { search: 'Panel Listrik' }, auth)).body.total).toBe(0);
+    expect((await call(gw.url, devicesContract.pick, { ids: String(ids[0]) }, auth)).body.total).toBe(0);
+    for (const sys_navs of [['_device_list_'], ['_dashboard_manage_']] as const) {
+      const m = await memberWithRole(gw.url, app, { sys_navs });
+      const r = await call(
+        gw.url,
+        devicesContract.pick,
+        { search: 'listrik' },
+        { member: m.member, domain: app.domain },
+      );
+      expect(r.body.total).toBe(1);
+    }
+    const none = await memberWithRole(gw.url, app, { sys_navs: ['_task_list_'] });
+    expect((await call(gw.url, devicesContract.pick, {}, { member: none.member, domain: app.domain })).status).toBe(
+      403,
+    );
+  });
+});
+
 describe('POST application/nav/add/dum (Generate Dashboard)', () => {
   it('creates a version "2" dashboard with one LATEST card per sensor parameter', async () => {
     const d = await addDevice(gw.url, auth, 'dummy', { sensors: { suhu: { data: { celsius: 0, kelembapan: 0 } } } });

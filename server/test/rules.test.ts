@@ -291,6 +291,22 @@ describe('rules and tasks (issue 25)', () => {
     );
     expect(longName.body.errors[0]).toEqual({ path: 'name', message: 'Maksimal 30 karakter' });
 
+    // a 23-digit threshold would be compared rounded: refused with the trigger's path (issue 38)
+    const longThreshold = await call(
+      gw.url,
+      rulesContract.add,
+      {
+        ...fuelRule(1, { key: 'long_value' }),
+        trigger: [{ field: { query: 'VALUE' }, op: '>', value: 12345678901234567890123 }],
+      },
+      auth,
+    );
+    expect(longThreshold.body.response_result).toBe(-10);
+    expect(longThreshold.body.errors[0]).toEqual({
+      path: 'trigger.0.value',
+      message: 'Nilai angka maksimal 15 digit',
+    });
+
     const ok = await call(
       gw.url,
       rulesContract.add,

@@ -172,7 +172,10 @@ test.describe.serial('roles and users of an application', () => {
     await page.getByRole('button', { name: T.common.cancel }).click();
   });
 
-  test('the user signs in and sees only the menu and routes the role grants', async ({ browser, baseURL }) => {
+  test('the user signs in and sees only the menu and routes the role grants; other screens say access is denied', async ({
+    browser,
+    baseURL,
+  }) => {
     memberPage = await newPage(browser, baseURL);
     await memberPage.goto(`/${owner.domain}/login`);
     await memberPage.getByLabel(T.login.username).fill(username);
@@ -185,11 +188,23 @@ test.describe.serial('roles and users of an application', () => {
     await expect(memberPage.getByTestId('side-menu-system').getByTestId('menu-entry')).toHaveText([T.nav.tasks]);
     await memberPage.screenshot({ path: '.tmp/screens/member-menu.png', fullPage: true });
 
-    // routes outside the role are not there
+    // screens outside the role say access is denied, with the way back to the role's first page
     for (const key of ['_role_list_', '_role_add_info_', '_user_list_', '@credentials', '_dashboard_list_']) {
       await memberPage.goto(`/${owner.domain}/${key}`);
-      await expect(memberPage.getByText(T.notFoundPage)).toBeVisible();
+      await expect(memberPage.getByRole('heading', { name: T.shell.accessDeniedTitle })).toBeVisible();
+      await expect(memberPage.getByText(T.shell.accessDeniedBody)).toBeVisible();
+      await expect(memberPage.getByText(T.notFoundPage)).toHaveCount(0);
     }
+    await memberPage.setViewportSize({ width: 1366, height: 800 });
+    await memberPage.screenshot({ path: '.tmp/screens/member-access-denied.png', fullPage: true });
+    await memberPage.setViewportSize({ width: 400, height: 800 });
+    await memberPage.screenshot({ path: '.tmp/screens/member-access-denied-400.png', fullPage: true });
+    await memberPage.setViewportSize({ width: 1366, height: 800 });
+    await memberPage.getByRole('link', { name: T.shell.accessDeniedBack }).click();
+    await expect(memberPage).toHaveURL(new RegExp(`/${owner.domain}/_device_list_$`));
+    // a path no screen has is still the 404
+    await memberPage.goto(`/${owner.domain}/_tidak_ada_`);
+    await expect(memberPage.getByText(T.notFoundPage)).toBeVisible();
     // the top bar's API entry: the user's own refresh token
     await memberPage.goto(`/${owner.domain}/_task_list_`);
     await memberPage.getByRole('button', { name: T.shell.account }).click();

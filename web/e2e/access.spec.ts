@@ -53,6 +53,8 @@ test.describe.serial('a tenant from registration to logout', () => {
   test('signs in, welcomes by name and shows the application list', async () => {
     await signIn(page, { username, pass });
     await expect(notice(page, T.login.welcome('Dewi'))).toBeVisible();
+    // the welcome replaces the failed attempt's notice: no "Username dan password tidak sesuai" beside it (issue 38)
+    await expect(notice(page, T.login.wrongPassword)).toHaveCount(0);
     await expect(page).toHaveURL(/\/admin\/apps$/);
     await expect(page.getByRole('heading', { name: T.application.listTitle })).toBeVisible();
     await expect(page.getByText(T.application.listSubtitle)).toBeVisible();

@@ -249,6 +249,18 @@ test.describe.serial('device registry', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('device-row')).toHaveCount(1);
     await expect(row(raspi.name)).toBeVisible();
+
+    // the filters live in the address: a reload keeps them (issue 38)
+    await box.fill(raspi.serial.slice(0, 6));
+    await box.press('Enter');
+    await expect(page).toHaveURL(/status=on/);
+    await page.reload();
+    await expect(page.getByTestId('device-row')).toHaveCount(1);
+    await expect(row(raspi.name)).toBeVisible();
+    await expect(page.getByRole('textbox', { name: T.devices.search })).toHaveValue(raspi.serial.slice(0, 6));
+    await expect(page.getByRole('combobox').filter({ hasText: T.devices.online })).toBeVisible();
+    await page.goto(page.url().split('?')[0]!);
+    await expect(page.getByTestId('device-row')).toHaveCount(3);
   });
 
   test('bulk bar "Tindakan" opens "Kontrol device" with the chosen devices', async () => {

@@ -77,7 +77,13 @@ test.describe.serial('rules and tasks', () => {
     // Info: the name is required, the wizard offers category 11 only
     await page.getByRole('button', { name: T.common.next }).click();
     await expect(page.getByText(T.common.required).first()).toBeVisible();
+    // a 35-character name is not cut at 30: the field says so, and the step does not move on (issue 38)
+    await page.getByRole('textbox', { name: S.name }).fill('Tangki solar rendah di gudang utara');
+    await expect(page.getByText(S.nameMax)).toBeVisible();
+    await page.getByRole('button', { name: T.common.next }).click();
+    await expect(page).toHaveURL(/\/_rule_editor_\/info$/);
     await page.getByRole('textbox', { name: S.name }).fill(RULE);
+    await expect(page.getByText(S.nameMax)).toHaveCount(0);
     await page.getByRole('textbox', { name: S.description }).fill('Level solar di bawah 20%');
     await page.getByRole('combobox', { name: S.category }).click();
     await expect(page.getByRole('option')).toHaveText(['11 · Incoming Device Data']);
@@ -99,6 +105,11 @@ test.describe.serial('rules and tasks', () => {
     await page.getByRole('option', { name: 'level', exact: true }).click();
     await rows.nth(4).getByRole('combobox', { name: S.operator }).click();
     await page.getByRole('option', { name: '<', exact: true }).click();
+    // a 23-digit threshold would be compared rounded: refused on its row
+    await rows.nth(4).getByRole('textbox', { name: S.value }).fill('12345678901234567890123');
+    await page.getByRole('button', { name: T.common.next }).click();
+    await expect(rows.nth(4).getByText(T.rules.valueTooLong(15))).toBeVisible();
+    await expect(page).toHaveURL(/\/_rule_editor_\/trigger$/);
     await rows.nth(4).getByRole('textbox', { name: S.value }).fill('20');
     await page.getByRole('spinbutton', { name: S.durationLabel }).fill('0');
 
@@ -164,6 +175,8 @@ test.describe.serial('rules and tasks', () => {
     await page.getByRole('radio', { name: 'In progress' }).check();
     await page.getByRole('button', { name: T.common.save }).click();
     await expect(notice(page, T.tasks.manageSuccess)).toBeVisible();
+    // the success replaces the earlier "Tidak ada perubahan" (issue 38)
+    await expect(notice(page, T.tasks.noChange)).toHaveCount(0);
     await expect(page).toHaveURL(/\/_task_list_$/);
     await expect(page.getByTestId('task-status').filter({ hasText: 'In progress' })).toHaveCount(1);
   });

@@ -100,9 +100,9 @@ test.describe.serial('tasks of an application user', () => {
     await expect(member.getByTestId('side-menu-system')).toContainText(T.nav.tasks);
     await expect(member.getByTestId('menu-entry').filter({ hasText: T.nav.rules })).toHaveCount(0);
     await member.screenshot({ path: `${SHOTS}/member-tasks.png`, fullPage: true });
-    // the rule routes are not granted: 'Page Not Found!!'
+    // the rule routes are not granted: access denied
     await member.goto(`/${t.domain}/_rule_list_`);
-    await expect(member.getByText(T.notFoundPage)).toBeVisible();
+    await expect(member.getByRole('heading', { name: T.shell.accessDeniedTitle })).toBeVisible();
   });
 
   test("without task_manage a status change is refused with the spec's message", async () => {

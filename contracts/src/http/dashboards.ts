@@ -81,7 +81,7 @@ const saved = z.object({ id: z.number().int(), path: z.string() });
 const byId = z.object({ id }).strip();
 
 /** A list of tag strings: repeated, comma-separated, or a JSON array. */
-const tagFilter = z.preprocess(
+export const tagFilter = z.preprocess(
   (v) => {
     if (v === undefined || v === '') return undefined;
     if (typeof v === 'string' && v.trim().startsWith('[')) {

@@ -20,6 +20,7 @@ import {
   DEVICE_NAME_MAX,
 } from '../models/device.js';
 import { deviceFamilies, type DeviceFamily, type DeviceFamilyKey } from '../models/deviceFamilies.js';
+import { tagFilter } from './dashboards.js';
 
 /** Who may change devices, and who may look at them (tenants always may). */
 export const DEVICE_WRITE: { navs: readonly SysNav[] } = { navs: ['_device_manage_'] };
@@ -147,14 +148,16 @@ const statusList = z.preprocess(
   z.array(DeviceStatus).max(2),
 );
 
+// the search runs as a full-text phrase, and a NUL ends an FTS5 query string early
+const deviceSearch = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((s) => !s.includes('\u0000'), T.common.invalidInput)
+  .optional();
+
 export const DeviceFilterInput = z.object({
-  // the search runs as a full-text phrase, and a NUL ends an FTS5 query string early
-  search: z
-    .string()
-    .trim()
-    .max(64)
-    .refine((s) => !s.includes('\u0000'), T.common.invalidInput)
-    .optional(),
+  search: deviceSearch,
   status: statusList.optional(),
   category: z.coerce.number().int().min(1).max(99).optional(),
   type: z.string().max(64).optional(),
@@ -169,7 +172,66 @@ export const DeviceFilterInput = z.object({
   size: z.coerce.number().int().min(1).max(100).default(25),
 });
 
+/**
+ * Who may pick a device in an editor: whoever reads devices, and the dashboard editors (the query editor, variables,
+ * the Visualisasi devices field), who see every device of the application through the selection trees already.
+ */
+export const DEVICE_PICK: { navs: readonly SysNav[] } = {
+  navs: ['_device_manage_', '_device_list_', '_dashboard_manage_'],
+};
+export const DEVICE_PICK_SIZE_MAX = 50;
+
+/** A device as a picker offers it: what it is found and told apart by, and its family (what it sends). */
+export const DeviceChoice = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  label: z.string(),
+  serial_number: z.string(),
+  category: z.number().int(),
+  deviceType: z.string(),
+  online: z.boolean(),
+});
+export type DeviceChoice = z.infer<typeof DeviceChoice>;
+
+/** `ids` travels as `1,2,3`, a JSON array (`[1,2]`, how the console's client sends a list), repeated, or one value. */
+const idList = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v.trim().startsWith('[')
+        ? v.slice(1, -1).split(',').filter(Boolean)
+        : v.split(',').filter(Boolean)
+      : typeof v === 'number'
+        ? [v]
+        : v,
+  z.array(z.coerce.number().int().min(1)).max(DEVICE_PICK_SIZE_MAX),
+);
+
+export const DevicePickInput = z.object({
+  search: deviceSearch,
+  /** only these devices (a picker naming the devices it holds) */
+  ids: idList.optional(),
+  /** only devices carrying one of these tags (`prefix:value`, or a bare value of any category): a card's tags */
+  tags: tagFilter,
+  page: z.coerce.number().int().min(0).max(100_000).default(0),
+  size: z.coerce.number().int().min(1).max(DEVICE_PICK_SIZE_MAX).default(20),
+});
+
 export const devicesContract = {
+  pick: defineCall({
+    method: 'GET',
+    path: '/service/web/device/pick',
+    summary:
+      'Devices for a picker: the whole application searched by name, serial number or id (an exact id, then names starting with the text, first), a page at a time',
+    audience: 'member',
+    access: DEVICE_PICK,
+    input: DevicePickInput,
+    output: z.object({
+      devices: z.array(DeviceChoice),
+      total: z.number().int(),
+      page: z.number().int(),
+      size: z.number().int(),
+    }),
+  }),
   filter: defineCall({
     method: 'GET',
     path: '/service/web/device/list/web/filter',

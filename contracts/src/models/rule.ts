@@ -24,6 +24,11 @@ export const RULE_LIMITS = {
   seconds: 86_400,
   /** a text trigger value */
   textValue: 128,
+  /**
+   * a number compared with (threshold, clear value): at most 15 digits, what a double holds exactly; a longer number
+   * would be stored rounded, comparing with another value than the one typed
+   */
+  valueDigits: 15,
   /** "test a rule": hours of stored data looked at */
   testHours: 168,
 } as const;
@@ -107,13 +112,26 @@ const template = (max: number) =>
 
 /** The address rules of the task types are the notifications module's (one rule for the forms, the rules and the outbox). */
 
+/** the largest number a trigger compares with: 15 nines (RULE_LIMITS.valueDigits) */
+export const RULE_VALUE_MAX = 10 ** RULE_LIMITS.valueDigits - 1;
+
+/** The significant digits a number typed as text holds (sign, decimal point, exponent and leading zeros left out). */
+export function numberTextDigits(text: string): number {
+  const mantissa = text.trim().replace(/^[-+]/, '').split(/e/i)[0] ?? '';
+  return mantissa.replace('.', '').replace(/^0+/, '').length;
+}
+
 /** A trigger entry (spec 03 section 3): `{ node_type, field: { query }, op, value }`. */
 export const TriggerEntry = z.object({
   node_type: z.literal('INCOMING_DEVICE_DATA', { error: T.rules.nodeTypeUnknown }).default('INCOMING_DEVICE_DATA'),
   field: z.object({ query: z.enum(TRIGGER_FIELDS, { error: T.rules.fieldUnknown }) }),
   op: z.enum(TRIGGER_OPS, { error: T.rules.opUnknown }),
   value: z.union(
-    [z.number(), z.string().max(RULE_LIMITS.textValue, T.common.max(RULE_LIMITS.textValue)), z.boolean()],
+    [
+      z.number().refine((v) => Math.abs(v) <= RULE_VALUE_MAX, T.rules.valueTooLong(RULE_LIMITS.valueDigits)),
+      z.string().max(RULE_LIMITS.textValue, T.common.max(RULE_LIMITS.textValue)),
+      z.boolean(),
+    ],
     { error: T.common.required },
   ),
 });

@@ -11,8 +11,12 @@ export const T = {
     save: 'Simpan',
     back: 'Kembali',
     // the searchable device picker (not in the spec, issue 28)
-    searchDevice: 'Cari nama atau nomor serial',
+    searchDevice: 'Cari nama, nomor serial atau id',
     noDeviceFound: 'Perangkat tidak ditemukan',
+    searchingDevices: 'Mencari perangkat...',
+    /** the picker shows one page of the application's devices (issue 38) */
+    moreDevices: (shown: number, total: number) =>
+      `${shown} dari ${total} perangkat ditampilkan: ketik nama, nomor serial atau id untuk mempersempit`,
     next: 'Berikutnya',
     noConnection: 'Tidak ada koneksi, cek kembali jaringan internet',
     serverDown: 'Server sedang down, silahkan coba lain waktu',
@@ -74,6 +78,44 @@ export const T = {
   notFoundPage: 'Page Not Found!!',
   // ---- devices, tags and LoRa servers (spec 03 sections 2.1–2.4, 2.7, 2.8, 2.11, 5, 8); `server*` keys are the server's own ----
   devices: {
+    // the "shown once" screen: everything a device needs to connect (issue 38)
+    connect: {
+      title: 'Menghubungkan perangkat',
+      host: 'Host broker',
+      port: 'Port',
+      tls: 'TLS',
+      tlsOn: 'Ya (mqtts)',
+      tlsOff: 'Tidak (mqtt)',
+      wsUrl: 'WebSocket',
+      clientId: 'Client ID',
+      clientIdAny: 'bebas',
+      topics: 'Topik',
+      publish: 'kirim',
+      subscribe: 'langganan',
+      example: 'Contoh pesan',
+      mosquittoPub: 'Uji dengan mosquitto_pub',
+      backlog: 'Tempel di Console Tasmota',
+      backlogHint:
+        'Satu baris: alamat broker, user, password dan Topic sekaligus. Tasmota tersambung ulang setelahnya.',
+      words: {
+        data: 'data (pembacaan sensor)',
+        state: 'kondisi',
+        commands: 'perintah ke perangkat',
+        replies: 'jawaban perintah',
+        presence: 'online/offline (LWT)',
+      },
+    },
+    // what a device without data yet sends (sensor/config/param pickers, issue 38)
+    pointsHintGeneric:
+      'Belum ada data. Ketik nama dari pesan perangkat: {"sensor": {"config": {"param": nilai}}} pada d/<id>/data (config biasanya "data").',
+    pointsHintGateway:
+      'Belum ada data. Sensor = node<nomor node Modbus> (mis. node1), config = data, param = nama register (mis. 40001).',
+    pointsHintLora:
+      'Dari server jaringan: radio (rssi, snr) dan status (battery_level, margin); sensor "lora" berisi kunci objek hasil decode.',
+    pointsHintTasmota:
+      'Nama sensor Tasmota (ENERGY, BME280, ...), config = data, param = nama bacaan (mis. Power, Temperature).',
+    pointsHintCloud:
+      'Belum ada data dari cloud perangkat ini. Ketik sensor, config dan param seperti tercatat di cloud.',
     title: 'Perangkat',
     search: 'Cari nama atau id atau nomor serial',
     online: 'Nyala',
@@ -460,6 +502,9 @@ export const T = {
     config: 'Config',
     param: 'Param',
     pickDevice: 'Pilih perangkat',
+    /** the chosen device sent nothing yet: the pickers offer what its family sends (issue 38) */
+    deviceNoData:
+      'Perangkat ini belum mengirim data. Pilihan Sensor, Config dan Param berasal dari jenis perangkatnya.',
     triggerEmpty: 'Minimal satu baris trigger',
     triggerValueRequired: 'Nilai tidak boleh kosong',
     triggerNeedsDevice: 'Trigger harus memilih perangkat',
@@ -613,6 +658,9 @@ export const T = {
     notBuiltTitle: 'Halaman belum tersedia',
     notBuiltBody: 'Layar ini belum dibangun dan akan hadir pada rilis berikutnya.',
     backHome: 'Kembali ke beranda',
+    accessDeniedTitle: 'Akses ditolak',
+    accessDeniedBody: 'Role anda tidak memiliki akses ke halaman ini. Hubungi admin aplikasi bila anda memerlukannya.',
+    accessDeniedBack: 'Kembali ke halaman awal',
   },
   signInPage: {
     title: 'Masuk ke Sentra',
@@ -1145,6 +1193,7 @@ export const T = {
       offline: '(perangkat sedang offline)',
       busy: '(perangkat sibuk)',
       timeout: '(timeout)',
+      refused: '(perangkat menolak perintah)',
       downloading: 'Download sedang dilakukan',
     },
     tooltips: {
@@ -1292,6 +1341,23 @@ export const T = {
     commandRefused: 'Perangkat menolak perintah',
     on: 'Nyala',
     off: 'Mati',
+  },
+  // the commands of a device's own screens (not in the spec, issue 38)
+  deviceCommands: {
+    title: 'Perintah perangkat',
+    hint: 'Perintah dikirim ke perangkat dan menunggu jawabannya.',
+    power: 'POWER',
+    on: 'Nyala (ON)',
+    off: 'Mati (OFF)',
+    toggle: 'Toggle',
+    telePeriod: 'Interval laporan (TelePeriod)',
+    seconds: 'detik',
+    send: 'Kirim',
+    range: (min: number, max: number, unit: string) => `${min} sampai ${max} ${unit}`,
+    switchOf: (key: string) => `Kondisi ${key}`,
+    setTo: (key: string, value: string) => `${key}: ${value}`,
+    none: 'Perangkat ini belum memiliki perintah tetap. Ubah nilai konfigurasi lewat menu baris (Konfigurasi) atau nilai kondisi lewat Daftar Kondisi.',
+    changeState: 'Ubah nilai',
   },
   deviceStates: {
     title: 'Daftar Kondisi',
@@ -1467,6 +1533,7 @@ export const T = {
     deviceNotInApp: 'Perangkat tidak terdaftar pada aplikasi ini',
     deviceIdNumber: 'DEVICE_ID harus berupa id perangkat',
     valueNumber: 'Operator >, >=, <=, < membutuhkan nilai angka',
+    valueTooLong: (digits: number) => `Nilai angka maksimal ${digits} digit`,
     templateUnknown: (name: string) => `Variabel template tidak dikenal: {{${name}}}`,
     testNoData: 'Tidak ada data pada rentang ini',
     /** a message's subject and content when its action leaves them out or blank (templates, contracts TEMPLATE_VARS) */

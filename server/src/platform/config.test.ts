@@ -17,6 +17,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ BUS: 'kafka' })).toThrow(/BUS="kafka"/);
   });
+  it('reads MQTT_PUBLIC_URL, the address devices use: mqtt:// or mqtts:// with a host, nothing more', () => {
+    expect(loadConfig({}).MQTT_PUBLIC_URL).toBeUndefined();
+    expect(loadConfig({ MQTT_PUBLIC_URL: 'mqtts://iot.example.com:8883' }).MQTT_PUBLIC_URL).toBe(
+      'mqtts://iot.example.com:8883',
+    );
+    expect(loadConfig({ MQTT_PUBLIC_URL: 'mqtt://10.0.0.9' }).MQTT_PUBLIC_URL).toBe('mqtt://10.0.0.9');
+    for (const bad of ['iot.example.com:1883', 'http://iot.example.com', 'mqtt://u:p@iot.example.com', 'mqtt://h/x'])
+      expect(() => loadConfig({ MQTT_PUBLIC_URL: bad })).toThrow(/MQTT_PUBLIC_URL/);
+  });
   it("reads the command wait COMMAND_TIMEOUT_MS (unset: the commands module's default)", () => {
     expect(loadConfig({}).COMMAND_TIMEOUT_MS).toBeUndefined();
     expect(loadConfig({ COMMAND_TIMEOUT_MS: '3000' }).COMMAND_TIMEOUT_MS).toBe(3000);

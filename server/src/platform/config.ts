@@ -13,6 +13,17 @@ export const ConfigSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   MQTT_PORT: port.default(1883),
+  /**
+   * the broker address devices are told to use, `mqtt://host[:port]` or `mqtts://host[:port]` (no path, no user);
+   * unset: the host the console was reached at, with MQTT_PORT (modules/devices/broker-address.ts)
+   */
+  MQTT_PUBLIC_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || isBrokerUrl(v),
+      'must be mqtt://host[:port] or mqtts://host[:port] (the address devices connect to)',
+    ),
   /** broker threads sharing the MQTT listener (more than 1 needs the native helper; docs/decisions/mqtt-broker.md) */
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
   /** signed-in TCP connections read by the native reader (server/native/io.c) instead of Node's per-socket reads */
@@ -141,6 +152,23 @@ export const ConfigSchema = z.object({
   REGISTER_THROTTLE_ATTEMPTS: z.coerce.number().int().min(1).max(1_000_000).default(10),
   REGISTER_THROTTLE_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(3600),
 });
+
+/** A broker address for devices: mqtt(s)://host[:port] and nothing else (a path or credentials would be ignored). */
+function isBrokerUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (
+      isUrlOf(value, ['mqtt:', 'mqtts:']) &&
+      !u.username &&
+      !u.password &&
+      (u.pathname === '' || u.pathname === '/') &&
+      !u.search &&
+      !u.hash
+    );
+  } catch {
+    return false;
+  }
+}
 
 function isUrlOf(value: string, protocols: string[]): boolean {
   try {

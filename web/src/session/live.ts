@@ -65,7 +65,8 @@ export function sessionActor(principal: Principal): SessionActor {
   let actor = actors.get(key);
   if (!actor) {
     const created = createActor(liveMachine, { input: { principal, store: sessionStore } });
-    created.on('notice', (e) => notices.push(e.level, e.message));
+    // one topic per principal's sign-in: "Selamat datang" replaces the failed attempt's "Username dan password tidak sesuai"
+    created.on('notice', (e) => notices.push(e.level, e.message, `session:${key}`));
     created.start();
     actors.set(key, created);
     actor = created;

@@ -44,6 +44,7 @@ function MemberArea({ domain }: { domain: string }) {
   const model = useMemo(() => (menu ? memberMenu(base, menu) : { main: [], system: [] }), [base, menu]);
   const routes = useMemo(() => (menu ? grantedRoutes(screenRoutes, menu.navs_root) : []), [menu]);
   const routeKeys = useMemo(() => new Set(routes.map((r) => r.key)), [routes]);
+  const denied = useMemo(() => screenRoutes.filter((r) => !routeKeys.has(r.key)), [routeKeys]);
   const custom = useMemo(() => flattenEntries(model.main).filter((e) => e.icon === 'custom'), [model]);
   const title = usePageTitle(base, routes, custom, menu?.app_name ?? domain);
 
@@ -71,6 +72,7 @@ function MemberArea({ domain }: { domain: string }) {
         <AppRoutes
           base={base}
           routes={routes}
+          denied={denied}
           custom={custom}
           home={firstEntry(model)?.to}
           empty={

@@ -15,6 +15,7 @@ import { attachDevicesToBroker, type PresenceBus } from './devices.broker.js';
 import { devicesRoutes } from './devices.routes.js';
 import { createDeviceService } from './devices.service.js';
 import { shareRegistryChanges } from './registry-changes.js';
+import { brokerAddress, type RequestOrigin } from './broker-address.js';
 
 export interface DevicesDomainDeps {
   db: Db;
@@ -48,6 +49,12 @@ export function createDevicesDomain({
   const lora = createLoraService(db, { now });
   const activation = createActivation(db, now);
   const mqttPort = () => broker.port || config.MQTT_PORT;
+  // where devices connect: MQTT_PUBLIC_URL, else the host the asking request came to (broker-address.ts)
+  const address = (origin?: RequestOrigin) =>
+    brokerAddress(
+      { publicUrl: config.MQTT_PUBLIC_URL, bindHost: config.HOST, mqttPort: mqttPort(), httpPort: httpPort() },
+      origin,
+    );
   const devices = createDeviceService(db, {
     tags,
     lora,
@@ -55,8 +62,11 @@ export function createDevicesDomain({
     emma,
     imou,
     now,
-    brokerUrl: () => `mqtt://${config.HOST}:${mqttPort()}`,
-    broker: () => ({ host: config.HOST, port: mqttPort(), wsUrl: `ws://${config.HOST}:${httpPort()}/mqtt` }),
+    brokerUrl: (origin) => address(origin).url,
+    broker: (origin) => {
+      const a = address(origin);
+      return { host: a.host, port: a.port, wsUrl: a.wsUrl };
+    },
   });
   // which application a network server's topics name (Sentra's numeric id or its own, e.g. a ChirpStack UUID)
   const loraApps = loraApplications(db, { now });

@@ -9,6 +9,7 @@ import type { EmmaPluginCloud } from './cloud.js';
 import type { DeviceService } from './devices.service.js';
 import { createDummyDashboard } from './dummy-dashboard.js';
 import { uidHiddenFrom } from './families/index.js';
+import { requestOrigin } from './broker-address.js';
 
 export interface DeviceRouteDeps {
   db: Db;
@@ -23,6 +24,7 @@ const route = (def: CallDef, fn: (ctx: Ctx) => unknown): BoundRoute => ({ def, h
 
 export function devicesRoutes({ db, devices, activation, emma, now = Date.now }: DeviceRouteDeps): BoundRoute[] {
   const common = implement(devicesContract, {
+    pick: ({ caller, input }) => devices.pick(caller.app!.id, input),
     filter: ({ caller, input }) => devices.filter(caller.app!.id, input),
     get: ({ caller, input }) => ({ data: devices.get(caller.app!.id, input.id) }),
     edit: ({ caller, input }) => ({ data: devices.edit(caller.app!.id, input) }),
@@ -43,15 +45,17 @@ export function devicesRoutes({ db, devices, activation, emma, now = Date.now }:
 
   const perFamily = Object.values(deviceFamilyCalls).flatMap(({ family, adds, remove, sensors, get, check }) => [
     ...family.variants.map((variant) =>
-      route(adds[variant.key]!, ({ caller, input }) => ({
-        data: devices.add(caller!.app!.id, family, variant, input),
+      route(adds[variant.key]!, ({ caller, input, req }) => ({
+        data: devices.add(caller!.app!.id, family, variant, input, requestOrigin(req)),
       })),
     ),
     route(remove, ({ caller, input }) => devices.remove(caller!.app!.id, family, input.id)),
     route(sensors, ({ caller, input }) => ({
       data: devices.editSensors(caller!.app!.id, family, input.id, input.sensors),
     })),
-    route(get, ({ caller, input }) => ({ data: devices.getFamily(caller!.app!.id, family, input.id) })),
+    route(get, ({ caller, input, req }) => ({
+      data: devices.getFamily(caller!.app!.id, family, input.id, requestOrigin(req)),
+    })),
     ...(check
       ? [
           route(check, ({ caller, input }) => {

@@ -1,24 +1,18 @@
-// The device registry: add (through the family's activation behaviour), get, edit, remove, the filtered list, and
+// The device registry: add (through the family's activation behaviour), get, edit, remove, the list and the pickers'
+// search (device-search.ts), and
 // presence (online, last_online_ts, last_offline_ts) as the broker reports it. Knows no broker: it announces changes.
-import { and, count, desc, eq, inArray, isNull, lt, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { T, type DeviceFamily, type DeviceSummary, type DeviceTags, type DeviceVariant } from '@sentra/contracts';
 import type { Db } from '../../db.js';
 import { conflict, invalid, notFound } from '../../platform/http/errors.js';
 import { hashBrokerSecret, isHashedBrokerSecret } from '../../platform/crypto.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { devices } from './devices.table.js';
+import type { RequestOrigin } from './broker-address.js';
 import { brokerSecret, familyBehaviours, type DeviceRow, type FamilyDeps } from './families/index.js';
+import { createDeviceSearch } from './device-search.js';
 
-export interface DeviceFilter {
-  search?: string;
-  status?: ('on' | 'off')[];
-  category?: number;
-  type?: string;
-  /** `prefix:value` */
-  tag?: string;
-  page: number;
-  size: number;
-}
+export type { DeviceFilter, DevicePick } from './device-search.js';
 
 type Listener = (row: DeviceRow) => void;
 /** last_online_ts is rewritten at most this often while a device keeps talking */
@@ -33,9 +27,6 @@ const parse = (text: string, fallback: unknown) => {
     return fallback;
   }
 };
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-// drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
-const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
 
 export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tags: TagsService; now?: () => number }) {
   const now = deps.now ?? Date.now;
@@ -52,7 +43,6 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     sensors: new Set<Listener>(),
   };
   const lastSeenWrite = new Map<number, number>();
-  ensureSearchIndex(db);
   hashPlainBrokerPasswords(db);
 
   const announce = (event: keyof typeof listeners, row: DeviceRow) => listeners[event].forEach((fn) => fn(row));
@@ -79,6 +69,8 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     };
   }
   const full = (r: DeviceRow) => ({ ...summary(r), sensors: parse(r.sensors, {}) });
+  // the list's filters and the pickers' search (device-search.ts)
+  const search = createDeviceSearch(db, summary);
 
   /** The application's device (of the family, when given); anything else is 404. */
   function rowOf(appId: number, id: number, family?: DeviceFamily): DeviceRow {
@@ -91,14 +83,20 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     return row;
   }
 
-  function familyInfo(row: DeviceRow, family: DeviceFamily) {
+  function familyInfo(row: DeviceRow, family: DeviceFamily, origin?: RequestOrigin) {
     return {
       ...full(row),
-      ...behaviours[family.activation].info(row, family, parse(row.details, {}) as Record<string, unknown>),
+      ...behaviours[family.activation].info(row, family, parse(row.details, {}) as Record<string, unknown>, origin),
     };
   }
 
-  function add(appId: number, family: DeviceFamily, variant: DeviceVariant, input: Record<string, any>) {
+  function add(
+    appId: number,
+    family: DeviceFamily,
+    variant: DeviceVariant,
+    input: Record<string, any>,
+    origin?: RequestOrigin,
+  ) {
     if (
       db
         .select({ id: devices.id })
@@ -133,7 +131,7 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
       .returning()
       .get();
     announce('added', row);
-    return { ...familyInfo(row, family), ...prepared.shown };
+    return { ...familyInfo(row, family, origin), ...prepared.shown };
   }
 
   /** Changes the family's details of a device the gateway itself learnt about (Tasmota discovery); nothing if gone. */
@@ -213,50 +211,6 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     if (input.disabled && !before.disabled) announce('disabled', row);
     announce('updated', row);
     return full(row);
-  }
-
-  /** Name and serial substrings through the trigram index (3+ characters), shorter ones as prefixes; digits also match the id. */
-  function searchCondition(search: string): SQL {
-    const byId = /^\d{1,15}$/.test(search) ? [eq(devices.id, Number(search))] : [];
-    if (search.length >= 3) {
-      const phrase = `"${search.replace(/"/g, '""')}"`;
-      return or(
-        sql`${devices.id} in (select rowid from devices_search where devices_search match ${phrase})`,
-        ...byId,
-      )!;
-    }
-    const prefix = `${escapeLike(search)}%`;
-    return or(like(devices.name, prefix), like(devices.serialNumber, prefix), ...byId)!;
-  }
-
-  /** the device's tag map holds `value` under `prefix` (a damaged map matches nothing rather than failing the list) */
-  function tagCondition(tag: string) {
-    const at = tag.indexOf(':');
-    const prefix = tag.slice(0, at);
-    const value = tag.slice(at + 1);
-    return sql`case when json_valid(${devices.tags}) then exists (select 1 from json_each(${devices.tags}) p, json_each(case when p.type = 'array' then p.value else '[]' end) v where p.key = ${prefix} and v.value = ${value}) else 0 end`;
-  }
-
-  function filter(appId: number, q: DeviceFilter) {
-    const status = [...new Set(q.status ?? [])];
-    const where = and(
-      eq(devices.appId, appId),
-      status.length === 1 ? eq(devices.online, status[0] === 'on') : undefined,
-      q.category !== undefined ? eq(devices.category, q.category) : undefined,
-      q.type ? eq(devices.deviceType, q.type) : undefined,
-      q.search ? searchCondition(q.search) : undefined,
-      q.tag ? tagCondition(q.tag) : undefined,
-    );
-    const total = db.select({ n: count() }).from(devices).where(where).get()?.n ?? 0;
-    const rows = db
-      .select()
-      .from(devices)
-      .where(where)
-      .orderBy(desc(devices.id))
-      .limit(q.size)
-      .offset(q.page * q.size)
-      .all();
-    return { devices: rows.map(summary), total, page: q.page, size: q.size };
   }
 
   // ---- presence, as the broker reports it ----
@@ -394,11 +348,13 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     remove,
     edit,
     editSensors,
-    filter,
+    filter: search.filter,
+    pick: search.pick,
     regenerateSecret,
     updateDetails,
     get: (appId: number, id: number) => full(rowOf(appId, id)),
-    getFamily: (appId: number, family: DeviceFamily, id: number) => familyInfo(rowOf(appId, id, family), family),
+    getFamily: (appId: number, family: DeviceFamily, id: number, origin?: RequestOrigin) =>
+      familyInfo(rowOf(appId, id, family), family, origin),
     rowOf,
     setOnline,
     seen,
@@ -417,30 +373,6 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 }
 
 export type DeviceService = ReturnType<typeof createDeviceService>;
-
-/**
- * The trigram full-text index over name and serial number, kept by triggers: substring search stays an index probe
- * with 10,000 devices. Virtual tables are outside drizzle's schema, so it is created here, idempotently.
- */
-function ensureSearchIndex(db: Db) {
-  const exists = db.get(sql`select 1 as x from sqlite_master where type = 'table' and name = 'devices_search'`);
-  if (exists) return;
-  const statements = [
-    `create virtual table devices_search using fts5(name, serial_number, content='devices', content_rowid='id', tokenize='trigram')`,
-    `create trigger devices_search_ai after insert on devices begin
-      insert into devices_search(rowid, name, serial_number) values (new.id, new.name, new.serial_number);
-    end`,
-    `create trigger devices_search_ad after delete on devices begin
-      insert into devices_search(devices_search, rowid, name, serial_number) values ('delete', old.id, old.name, old.serial_number);
-    end`,
-    `create trigger devices_search_au after update of name, serial_number on devices begin
-      insert into devices_search(devices_search, rowid, name, serial_number) values ('delete', old.id, old.name, old.serial_number);
-      insert into devices_search(rowid, name, serial_number) values (new.id, new.name, new.serial_number);
-    end`,
-    `insert into devices_search(devices_search) values ('rebuild')`,
-  ];
-  db.transaction((tx) => statements.forEach((s) => tx.run(sql.raw(s))), { behavior: 'immediate' });
-}
 
 /**
  * Broker passwords of MQTT and Tasmota devices were kept in plain text before issue 23: at open, every one still plain is

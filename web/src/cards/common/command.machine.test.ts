@@ -50,6 +50,7 @@ describe('command machine', () => {
     ['offline', 'Kirim perintah gagal (perangkat sedang offline)'],
     ['busy', 'Kirim perintah gagal (perangkat sibuk)'],
     ['timeout', 'Kirim perintah gagal (timeout)'],
+    ['refused', 'Kirim perintah gagal (perangkat menolak perintah)'],
     ['other', 'Kirim perintah gagal'],
   ] as const)('fails with reason %s: "%s"', async (reason, text) => {
     const m = start(async () => ({ ok: false, reason }));
@@ -110,6 +111,7 @@ describe('reasons of a failed call', () => {
     expect(reasonOf(answer(400, Result.DEVICE_BUSY))).toBe('busy');
     expect(reasonOf(answer(400, Result.DEVICE_TIMEOUT))).toBe('timeout');
     expect(reasonOf(answer(0, undefined, 'timeout'))).toBe('timeout');
+    expect(reasonOf(answer(400, -33))).toBe('refused');
     expect(reasonOf(answer(500, -99))).toBe('other');
     expect(reasonOf(answer(200, -30))).toBe('other');
   });

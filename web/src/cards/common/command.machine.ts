@@ -1,13 +1,13 @@
 // The command flow of every control card (spec 02 sections 4 and 8): idle → confirming (when the card asks) →
-// sending → success | failed (offline, busy, timeout, other) → idle. The network call is the named actor `send`
+// sending → success | failed (offline, busy, timeout, refused, other) → idle. The network call is the named actor `send`
 // (tests replace it with .provide()); components only send events and read the snapshot. Outcomes are emitted as
 // notices with the section 8 words.
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { Result, T } from '@sentra/contracts';
+import { COMMAND_REFUSED, Result, T } from '@sentra/contracts';
 
 const c = T.dashboards.commands;
 
-export type CommandFailure = 'offline' | 'busy' | 'timeout' | 'other';
+export type CommandFailure = 'offline' | 'busy' | 'timeout' | 'refused' | 'other';
 
 export type CommandOutcome = { ok: true } | { ok: false; reason: CommandFailure; message?: string };
 
@@ -15,6 +15,8 @@ export interface CommandRequest {
   /** undefined for buttons (they send their id only) */
   value?: unknown;
   device_id?: number;
+  /** what a device screen's command sets (sensor, configtype, param); a card's query names it instead */
+  target?: { sensor: string; configtype: string; param: string };
 }
 
 export interface CommandContext {
@@ -36,7 +38,16 @@ export interface CommandNotice {
 
 /** "Kirim perintah gagal" plus the reason's words of section 8. */
 export function failureText(reason: CommandFailure): string {
-  const detail = reason === 'offline' ? c.offline : reason === 'busy' ? c.busy : reason === 'timeout' ? c.timeout : '';
+  const detail =
+    reason === 'offline'
+      ? c.offline
+      : reason === 'busy'
+        ? c.busy
+        : reason === 'timeout'
+          ? c.timeout
+          : reason === 'refused'
+            ? c.refused
+            : '';
   return detail ? `${c.failed} ${detail}` : c.failed;
 }
 
@@ -48,6 +59,8 @@ export function reasonOf(answer: { code: number; failure?: string; body?: unknow
     if (result === Result.DEVICE_OFFLINE) return 'offline';
     if (result === Result.DEVICE_BUSY) return 'busy';
     if (result === Result.DEVICE_TIMEOUT) return 'timeout';
+    // the device answered, refusing (a Tasmota "Command Unknown", a power lock)
+    if (result === COMMAND_REFUSED) return 'refused';
   }
   return 'other';
 }

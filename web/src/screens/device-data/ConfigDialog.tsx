@@ -69,9 +69,12 @@ export function ConfigDialog({
   row,
   onClose,
   onSent,
+  info,
 }: {
   deviceId: number;
   row: DeviceDataRow;
+  /** the line naming what is set, when the row's sensor/configtype/param does not (a state) */
+  info?: string;
   onClose: () => void;
   onSent?: (value: unknown, acceptedAt: number) => void;
 }) {
@@ -120,7 +123,7 @@ export function ConfigDialog({
       <DialogTitle>{T.deviceData.configTitle}</DialogTitle>
       <DialogContent>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {T.deviceData.configInfo(row.sensor, row.configtype, row.param, row.datatype)}
+          {info ?? T.deviceData.configInfo(row.sensor, row.configtype, row.param, row.datatype)}
         </Typography>
         {editor === 'boolean' ? (
           <FormControlLabel

@@ -2,6 +2,7 @@
 // param, datatype, subparam, value ("{...}" opens the tree viewer), last updated, action — paged 100/150/200, values
 // updated live from the device's MQTT messages. Row menu: Lihat Data, Konfigurasi (not for measured `data` rows, which
 // a device reports and cannot be set), Download, Policy, Penanda; the changing ones only for a role that manages devices.
+// Above the list, for that role, the device's commands (DeviceCommandsPanel: its family's, its switch-like states).
 import { useState, type JSX } from 'react';
 import {
   Box,
@@ -39,6 +40,8 @@ import { SensorTagsDialog } from './SensorTagsDialog.js';
 import { TreeDialog } from './TreeDialog.js';
 import { DeviceHeading } from './shared/DeviceHeading.js';
 import { useDeviceRows } from './shared/useDeviceRows.js';
+import { DeviceCommandsPanel } from './shared/DeviceCommandsPanel.js';
+import { useDeviceStates } from '../device-states/mergeStates.js';
 
 const SIZES = [100, 150, 200];
 const rowKey = (r: { sensor: string; configtype: string; param: string }) =>
@@ -109,6 +112,7 @@ const fetchList = (id: number) => api.call(contracts.deviceData.list, { id });
 export function DeviceDataDetailPage() {
   const { id, device, rows, setRows } = useDeviceRows(fetchList, mergeRows);
   const canWrite = canManageDevices(useCanReach());
+  const states = useDeviceStates(canWrite ? id : null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; row: DeviceDataRow } | null>(null);
   const [open, setOpen] = useState<Open | null>(null);
 
@@ -126,6 +130,9 @@ export function DeviceDataDetailPage() {
   return (
     <Box sx={{ position: 'relative', minHeight: 200 }}>
       <DeviceHeading title={T.deviceData.detailTitle} device={device} />
+      {id && canWrite && device && (
+        <DeviceCommandsPanel deviceId={id} category={device.category} states={states.rows} />
+      )}
       <BrowserPagedTable
         label={T.deviceData.detailTitle}
         pager={{ ...pager, sizes: SIZES }}

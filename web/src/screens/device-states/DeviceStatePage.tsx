@@ -1,7 +1,8 @@
 // "Daftar Kondisi" (spec 03 section 2.6): key, value, active (Inactive when null), initial time, latest time (raw
 // timestamps in tooltips), action; paged 100/150/200 with "Baris terlihat:" / "x-y dari n". The row menu opens on
-// hover: Lihat State, Download, Hapus ("Konfirmasi Hapus State"). New reports arrive live.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// hover: Lihat State, Ubah nilai (a command setting the state, for a role that manages devices), Download, Hapus
+// ("Konfirmasi Hapus State"). New reports arrive live. Above the list, the device's commands (DeviceCommandsPanel).
+import { useRef, useState } from 'react';
 import {
   Box,
   IconButton,
@@ -18,74 +19,51 @@ import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import DownloadIcon from '@mui/icons-material/Download';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { compareStateKeys, contracts, T, type StateRow } from '@sentra/contracts';
-import { api } from '../../api/client.js';
+import TuneIcon from '@mui/icons-material/Tune';
+import { contracts, stateTarget, T, type DeviceDataRow, type StateRow } from '@sentra/contracts';
 import { useCanReach } from '../../shell/grants.js';
 import { canManageDevices } from '../devices/deviceRoutes.js';
-import { isOk } from '../../api/request.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
 import { callOrThrow } from '../../api/call.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { BrowserPagedTable, useClientPaging } from '../../ui/PagedTable.js';
-import { useLiveDeviceData, type DeviceDataEvent } from '../../live/deviceData.js';
+import { useHeldDevices } from '../../ui/devicePicker/useDeviceSearch.js';
+import { ConfigDialog } from '../device-data/ConfigDialog.js';
+import { DeviceCommandsPanel } from '../device-data/shared/DeviceCommandsPanel.js';
 import { DownloadDialog } from '../device-data/DownloadDialog.js';
 import { formatTs, formatValue } from '../device-data/format.js';
 import { useDeviceId } from '../device-data/useDeviceId.js';
 import { ActiveChip } from './ActiveChip.js';
 import { StateDialog } from './StateDialog.js';
 import { downloadStateCsv } from './stateDownload.js';
+import { useDeviceStates } from './mergeStates.js';
+
+/** A state as the configuration dialog's row: set through the command call as the cards set it. */
+export function stateAsRow(s: StateRow): DeviceDataRow {
+  const datatype = typeof s.value === 'boolean' ? 'boolean' : typeof s.value === 'number' ? 'number' : 'string';
+  return {
+    ...stateTarget(s.key),
+    datatype: s.value !== null && typeof s.value === 'object' ? 'object' : datatype,
+    subparam_datatypes: {},
+    value: s.value,
+    ts: s.latest_ts,
+    data_exist: true,
+  };
+}
 
 const SIZES = [100, 150, 200];
-
-/** live state reports: a changed value restarts initial_ts, a repeated one moves latest_ts */
-export function mergeStates(rows: StateRow[], events: readonly DeviceDataEvent[]): StateRow[] {
-  const map = new Map(rows.map((r) => [r.key, r]));
-  for (const e of events)
-    for (const s of e.states) {
-      const old = map.get(s.key);
-      if (old && s.ts < old.latest_ts) continue;
-      const same = old && JSON.stringify(old.value) === JSON.stringify(s.value);
-      map.set(s.key, {
-        key: s.key,
-        value: s.value,
-        is_null: s.is_null,
-        initial_ts: same ? old.initial_ts : s.ts,
-        latest_ts: s.ts,
-      });
-    }
-  return [...map.values()].sort((a, b) => compareStateKeys(a.key, b.key));
-}
 
 export function DeviceStatePage() {
   const id = useDeviceId();
   const { busy, act: confirmed } = useConfirmedAction();
-  // Hapus is a change: only for a role that manages devices (the server refuses it to a list-only role)
-  const canRemove = canManageDevices(useCanReach());
-  const [label, setLabel] = useState('');
-  const [rows, setRows] = useState<StateRow[] | null>(null);
+  // Hapus and the commands are changes: only for a role that manages devices (the server refuses them to a list-only role)
+  const canWrite = canManageDevices(useCanReach());
+  const { label, rows, load } = useDeviceStates(id);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; row: StateRow } | null>(null);
-  const [open, setOpen] = useState<{ kind: 'view' | 'download'; row: StateRow } | null>(null);
+  const [open, setOpen] = useState<{ kind: 'view' | 'download' | 'set'; row: StateRow } | null>(null);
+  // its family: which commands its screens offer
+  const [device] = useHeldDevices(id ? [id] : []);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  const load = useCallback(async () => {
-    if (!id) return setRows([]);
-    const r = await api.call(contracts.states.list, { device_id: id });
-    if (isOk(r)) {
-      setLabel(r.body.device_label);
-      setRows(r.body.states);
-    } else setRows([]);
-  }, [id]);
-  useEffect(() => void load(), [load]);
-  useLiveDeviceData(id, (events) =>
-    setRows((prev) =>
-      prev
-        ? mergeStates(
-            prev,
-            events.filter((e) => e.device_id === id && e.states.length),
-          )
-        : prev,
-    ),
-  );
 
   const remove = (row: StateRow) => {
     if (!id) return;
@@ -107,7 +85,7 @@ export function DeviceStatePage() {
     clearTimeout(closeTimer.current);
     setMenu({ anchor, row });
   };
-  const pick = (kind: 'view' | 'download' | 'remove') => () => {
+  const pick = (kind: 'view' | 'download' | 'set' | 'remove') => () => {
     const row = menu?.row;
     setMenu(null);
     if (!row) return;
@@ -129,6 +107,7 @@ export function DeviceStatePage() {
         </Typography>
         <Typography color="text.secondary">{label}</Typography>
       </Box>
+      {id && canWrite && <DeviceCommandsPanel deviceId={id} category={device?.category} states={rows} />}
       <BrowserPagedTable
         label={T.deviceStates.title}
         pager={{ ...pager, sizes: SIZES }}
@@ -192,13 +171,21 @@ export function DeviceStatePage() {
           </ListItemIcon>
           <ListItemText>{T.deviceStates.view}</ListItemText>
         </MenuItem>
+        {canWrite && (
+          <MenuItem onClick={pick('set')}>
+            <ListItemIcon>
+              <TuneIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{T.deviceCommands.changeState}</ListItemText>
+          </MenuItem>
+        )}
         <MenuItem onClick={pick('download')}>
           <ListItemIcon>
             <DownloadIcon fontSize="small" />
           </ListItemIcon>
           <ListItemText>{T.deviceStates.download}</ListItemText>
         </MenuItem>
-        {canRemove && (
+        {canWrite && (
           <MenuItem onClick={pick('remove')}>
             <ListItemIcon>
               <DeleteIcon fontSize="small" color="error" />
@@ -209,6 +196,14 @@ export function DeviceStatePage() {
       </Menu>
       {id && open?.kind === 'view' && (
         <StateDialog deviceId={id} stateKey={open.row.key} onClose={() => setOpen(null)} />
+      )}
+      {id && open?.kind === 'set' && (
+        <ConfigDialog
+          deviceId={id}
+          row={stateAsRow(open.row)}
+          info={T.deviceCommands.switchOf(open.row.key)}
+          onClose={() => setOpen(null)}
+        />
       )}
       {id && open?.kind === 'download' && (
         <DownloadDialog

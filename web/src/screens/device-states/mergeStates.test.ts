@@ -2,7 +2,7 @@
 // server's key order (one comparator for both).
 import { describe, expect, it } from 'vitest';
 import { compareStateKeys, type StateRow } from '@sentra/contracts';
-import { mergeStates } from './DeviceStatePage.js';
+import { mergeStates } from './mergeStates.js';
 
 const row = (key: string, value: unknown, ts: number): StateRow => ({
   key,

@@ -173,11 +173,16 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
       // no notice: the new secret is shown once, beside its copy button
       done: (r) => {
         const url = (device.store_mqtt_url ?? device.device_mqtt_url) as string | undefined;
+        const connection = device.gateway_connection as GatewayConnection | undefined;
         setShown({
           secret: r.secret,
           username: r.username,
           brokerUrl: url,
-          connection: device.gateway_connection as GatewayConnection | undefined,
+          connection,
+          // what the device is: its topics in the guide beside the new secret
+          kind: connection ? 'gateway' : family?.activation === 'tasmota' ? 'tasmota' : 'mqtt',
+          deviceId: device.id,
+          topic: typeof device.topic === 'string' ? device.topic : undefined,
         });
       },
     });

@@ -1,16 +1,14 @@
 // "Perangkat" (spec 03 section 2.1): the application's devices with search, status and type filters, tag chips, the row
 // menu, the bulk bar "Tindakan" (Hapus device after one confirmation, Reboot and Kirim command through the single
-// device's calls), paging kept in session storage, the floating "Alat Baru" button, delete with
+// device's calls), paging kept in session storage, filters in the address, the floating "Alat Baru" button, delete with
 // "Konfirmasi Hapus Perangkat" and "Tambah Dashboard" for dummy devices.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
-  Autocomplete,
   Box,
   Button,
   Checkbox,
   Chip,
-  Fab,
   FormControl,
   IconButton,
   ListItemText,
@@ -21,13 +19,11 @@ import {
   Stack,
   TableCell,
   TableRow,
-  TextField,
   Toolbar,
   Tooltip,
   Typography,
 } from '@mui/material';
 import { useCanReach } from '../../shell/grants.js';
-import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import BlockIcon from '@mui/icons-material/Block';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
@@ -51,15 +47,23 @@ import { SearchBox } from '../../ui/SearchBox.js';
 import { ListHeading, PagedTable, usePagedRows } from '../../ui/PagedTable.js';
 import { NARROW_MAX } from '../../ui/theme.js';
 import { generateDashboard, listDevices, loadTagCategories, removeDevice, DeviceCallError } from './deviceCalls.js';
-import { readPaging, splitTags, writePaging, type Paging } from './listState.js';
-import { tagDisplay, tagFilterOptions, type TagFilterOption } from './tagValues.js';
+import {
+  filtersFromSearch,
+  filtersToSearch,
+  readPaging,
+  writePaging,
+  type DeviceListFilters,
+  type DeviceStatusFilter as Status,
+  type Paging,
+} from './listState.js';
+import { tagFilterOptions } from './tagValues.js';
 import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
+import { AddDeviceBar, TagChips, TagFilter } from './DeviceListParts.js';
 import { ControlDialog, DashboardDialog } from './DeviceListDialogs.js';
 import { REBOOT_COMMAND, runForEach, type BulkOutcome, type CommandForm } from './bulkActions.js';
 import { DeviceRoute } from './deviceRoutes.js';
 import { useLiveDeviceStatus, withDeviceStatus } from '../../live/deviceStatus.js';
 
-type Status = 'on' | 'off';
 const STATUS_LABEL: Record<Status, string> = { on: T.devices.online, off: T.devices.offline };
 const TYPE_LABEL = Object.fromEntries(deviceTypes.map((t) => [t.deviceType, t.label]));
 
@@ -72,10 +76,12 @@ export function DeviceListPage() {
   const confirm = useConfirm();
   const { busy: acting, act: confirmed } = useConfirmedAction();
   const [paging, setPagingState] = useState<Paging>(() => readPaging(area.domain));
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<Status[]>([]);
-  const [type, setType] = useState('');
-  const [tag, setTag] = useState('');
+  // the filters are the address's: a reload or a shared link shows the same list
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(params), [params]);
+  const { search, status, type, tag } = filters;
+  const setFilter = (change: Partial<DeviceListFilters>) =>
+    setParams(filtersToSearch({ ...filters, ...change }), { replace: true });
   const [working, setBusy] = useState(false);
   const busy = working || acting;
   const [categories, setCategories] = useState<TagCategory[]>([]);
@@ -241,7 +247,7 @@ export function DeviceListPage() {
   const typeOptions = useMemo(() => deviceTypes, []);
 
   return (
-    <Box sx={{ position: 'relative', pb: 10 }}>
+    <Box sx={{ position: 'relative' }}>
       <ListHeading title={T.devices.title} subtitle={T.devices.subtitle} />
 
       <Box
@@ -258,7 +264,8 @@ export function DeviceListPage() {
         <SearchBox
           placeholder={T.devices.search}
           buttonLabel={T.devices.searchButton}
-          onSearch={(s) => applyFilter(() => setSearch(s))}
+          initial={search}
+          onSearch={(s) => applyFilter(() => setFilter({ search: s }))}
           width={340}
         />
         <FormControl size="small" sx={{ minWidth: 180 }}>
@@ -270,9 +277,9 @@ export function DeviceListPage() {
             inputProps={{ 'aria-label': T.devices.statusFilter }}
             onChange={(e) =>
               applyFilter(() =>
-                setStatus(
-                  (typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as Status[],
-                ),
+                setFilter({
+                  status: (typeof e.target.value === 'string' ? e.target.value.split(',') : e.target.value) as Status[],
+                }),
               )
             }
             renderValue={(v) => (v.length === 0 ? T.devices.allStatus : v.map((s) => STATUS_LABEL[s]).join(', '))}
@@ -290,7 +297,7 @@ export function DeviceListPage() {
             displayEmpty
             value={type}
             inputProps={{ 'aria-label': T.devices.typeFilter }}
-            onChange={(e) => applyFilter(() => setType(e.target.value))}
+            onChange={(e) => applyFilter(() => setFilter({ type: e.target.value }))}
           >
             <MenuItem value="">{T.devices.allTypes}</MenuItem>
             {typeOptions.map((t) => (
@@ -300,7 +307,7 @@ export function DeviceListPage() {
             ))}
           </Select>
         </FormControl>
-        <TagFilter options={tagOptions} value={tag} onChange={(t) => applyFilter(() => setTag(t))} />
+        <TagFilter options={tagOptions} value={tag} onChange={(t) => applyFilter(() => setFilter({ tag: t }))} />
       </Box>
 
       <PagedTable
@@ -403,20 +410,7 @@ export function DeviceListPage() {
         ))}
       </PagedTable>
 
-      {canReach(DeviceRoute.add) && (
-        <Tooltip title={T.devices.newDeviceTooltip}>
-          <Fab
-            color="primary"
-            variant="extended"
-            onClick={() => navigate(area.to(DeviceRoute.add))}
-            sx={{ position: 'fixed', right: 32, bottom: 32 }}
-            aria-label={T.devices.newDevice}
-          >
-            <AddIcon sx={{ mr: 1 }} />
-            {T.devices.newDevice}
-          </Fab>
-        </Tooltip>
-      )}
+      {canReach(DeviceRoute.add) && <AddDeviceBar onAdd={() => navigate(area.to(DeviceRoute.add))} />}
 
       <DeviceRowMenu
         anchor={menu?.anchor ?? null}
@@ -442,63 +436,5 @@ export function DeviceListPage() {
         onSubmit={(name) => void makeDashboard(name)}
       />
     </Box>
-  );
-}
-
-/** One tag: a category's option picked from the list (searchable), or `prefix:value` typed for a free-value category. */
-function TagFilter({
-  options,
-  value,
-  onChange,
-}: {
-  options: readonly TagFilterOption[];
-  value: string;
-  onChange(tag: string): void;
-}) {
-  const selected = options.find((o) => o.tag === value) ?? (value || null);
-  return (
-    <Autocomplete<TagFilterOption | string, false, false, true>
-      freeSolo
-      size="small"
-      sx={{ minWidth: 240 }}
-      options={options}
-      groupBy={(o) => (typeof o === 'string' ? '' : o.group)}
-      getOptionLabel={(o) => (typeof o === 'string' ? o : o.label)}
-      isOptionEqualToValue={(o, v) => (typeof o === 'string' ? o : o.tag) === (typeof v === 'string' ? v : v.tag)}
-      value={selected}
-      onChange={(_e, v) => {
-        const next = v === null ? '' : typeof v === 'string' ? v.trim() : v.tag;
-        // typed text counts only as kunci:nilai (the server's form); anything else clears the filter
-        onChange(/^[^:]+:.+$/.test(next) ? next : '');
-      }}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          label={T.devices.tagFilter}
-          placeholder={T.devices.allTags}
-          inputProps={{ ...params.inputProps, 'aria-label': T.devices.tagFilter, title: T.devices.tagFilterHint }}
-        />
-      )}
-    />
-  );
-}
-
-/** About 6 tag chips, the rest behind "+N" (its tooltip lists them). */
-function TagChips({ device, categories }: { device: DeviceSummary; categories: readonly TagCategory[] }) {
-  const all = Object.entries(device.tags).flatMap(([prefix, values]) =>
-    values.map((v) => ({ key: `${prefix}:${v}`, label: tagDisplay(categories, prefix, v) })),
-  );
-  const { shown, rest } = splitTags(all);
-  return (
-    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="device-tags">
-      {shown.map((t) => (
-        <Chip key={t.key} size="small" label={t.label} />
-      ))}
-      {rest.length > 0 && (
-        <Tooltip title={rest.map((t) => t.label).join(', ')}>
-          <Chip size="small" color="primary" variant="outlined" label={T.devices.moreTags(rest.length)} />
-        </Tooltip>
-      )}
-    </Stack>
   );
 }

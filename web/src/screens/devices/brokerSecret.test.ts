@@ -22,17 +22,23 @@ describe('broker secrets on the device screens', () => {
         gateway_connection: connection,
         gateway_secret: 's3cret',
       }),
-    ).toEqual({ secret: 's3cret', username: 'ZL1', connection });
+    ).toEqual({ secret: 's3cret', username: 'ZL1', connection, kind: 'gateway' });
     expect(
       shownSecretOf(familyByKey('mqtt'), {
         store_mqtt_username: 'mqtt_a',
         store_mqtt_password: 'pw',
         store_mqtt_url: 'mqtt://h:1',
+        id: 7,
       }),
-    ).toEqual({ secret: 'pw', username: 'mqtt_a', brokerUrl: 'mqtt://h:1' });
+    ).toEqual({ secret: 'pw', username: 'mqtt_a', brokerUrl: 'mqtt://h:1', kind: 'mqtt', deviceId: 7 });
     expect(
-      shownSecretOf(familyByKey('tasmota'), { username: 'tasmota_a', password: 'pw', device_mqtt_url: 'mqtt://h:1' }),
-    ).toMatchObject({ secret: 'pw', username: 'tasmota_a' });
+      shownSecretOf(familyByKey('tasmota'), {
+        username: 'tasmota_a',
+        password: 'pw',
+        device_mqtt_url: 'mqtt://h:1',
+        topic: 'sentra_ab',
+      }),
+    ).toMatchObject({ secret: 'pw', username: 'tasmota_a', kind: 'tasmota', topic: 'sentra_ab' });
     // a get answer: nothing to show
     expect(shownSecretOf(familyByKey('zlan'), { zlan_dev_uid: 'ZL1', gateway_connection: connection })).toBeUndefined();
     expect(

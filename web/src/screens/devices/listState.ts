@@ -1,6 +1,45 @@
 // The device list's page and page size, kept in session storage per application (spec 03 section 2.1): default 25,
-// options 25, 50, 100. A stored value that is not one of the options falls back to the default.
-import { DEVICE_PAGE_SIZES } from '@sentra/contracts';
+// options 25, 50, 100. A stored value that is not one of the options falls back to the default. Its filters live in
+// the address (`?q=&status=&type=&tag=`): a reload, a shared link and the browser's back keep them.
+import { DEVICE_PAGE_SIZES, deviceTypes } from '@sentra/contracts';
+
+export type DeviceStatusFilter = 'on' | 'off';
+export interface DeviceListFilters {
+  search: string;
+  status: DeviceStatusFilter[];
+  /** a device type code, '' for every type */
+  type: string;
+  /** `prefix:value`, '' for none */
+  tag: string;
+}
+export const NO_FILTERS: DeviceListFilters = { search: '', status: [], type: '', tag: '' };
+
+const KNOWN_TYPES = new Set(deviceTypes.map((t) => t.deviceType));
+
+/** The filters an address holds; what is not a filter's value (an unknown type, a tag without `:`) is left out. */
+export function filtersFromSearch(params: URLSearchParams): DeviceListFilters {
+  const status = (params.get('status') ?? '')
+    .split(',')
+    .filter((s): s is DeviceStatusFilter => s === 'on' || s === 'off');
+  const type = params.get('type') ?? '';
+  const tag = params.get('tag') ?? '';
+  return {
+    search: (params.get('q') ?? '').trim().slice(0, 64),
+    status: [...new Set(status)],
+    type: KNOWN_TYPES.has(type) ? type : '',
+    tag: /^[^:]+:.+$/.test(tag) ? tag.slice(0, 80) : '',
+  };
+}
+
+/** The address's query for the filters: only those set, so an unfiltered list keeps a clean address. */
+export function filtersToSearch(f: DeviceListFilters): URLSearchParams {
+  const out = new URLSearchParams();
+  if (f.search) out.set('q', f.search);
+  if (f.status.length) out.set('status', f.status.join(','));
+  if (f.type) out.set('type', f.type);
+  if (f.tag) out.set('tag', f.tag);
+  return out;
+}
 
 export interface Paging {
   page: number;

@@ -1,5 +1,6 @@
 // The wizard's access step: the application's navigation tree with a checkbox per item, and 'Include All Children'
-// (each picked item stands for its whole subtree; switching it clears the selection).
+// (each picked item stands for its whole subtree; switching it clears the selection). The whole row is the checkbox's
+// label: a click on a dashboard's name ticks it, as a user expects (a name that did not left the choice unmade).
 import { useMemo } from 'react';
 import {
   Alert,
@@ -8,6 +9,7 @@ import {
   FormControlLabel,
   List,
   ListItem,
+  ListItemButton,
   ListItemIcon,
   ListItemText,
   Switch,
@@ -51,18 +53,27 @@ export function RoleAccessStep(props: {
           const state = checkState(tree, selected, n.id, descendant);
           const labelId = `role-nav-${n.id}`;
           return (
-            <ListItem key={n.id} disablePadding sx={{ pl: 1 + n.depth * 3 }}>
-              <ListItemIcon sx={{ minWidth: 40 }}>
-                <Checkbox
-                  edge="start"
-                  checked={state === 'checked' || state === 'included'}
-                  indeterminate={state === 'partial'}
-                  disabled={disabled || state === 'included'}
-                  onChange={() => send({ type: 'TOGGLE_NAV', id: n.id })}
-                  slotProps={{ input: { 'aria-labelledby': labelId } }}
-                />
-              </ListItemIcon>
-              <ListItemText id={labelId} primary={n.label} secondary={n.path} />
+            <ListItem key={n.id} disablePadding>
+              <ListItemButton
+                dense
+                sx={{ pl: 1 + n.depth * 3 }}
+                disabled={disabled || state === 'included'}
+                onClick={() => send({ type: 'TOGGLE_NAV', id: n.id })}
+                data-testid="role-access-item"
+              >
+                <ListItemIcon sx={{ minWidth: 40 }}>
+                  <Checkbox
+                    edge="start"
+                    checked={state === 'checked' || state === 'included'}
+                    indeterminate={state === 'partial'}
+                    disabled={disabled || state === 'included'}
+                    tabIndex={-1}
+                    disableRipple
+                    slotProps={{ input: { 'aria-labelledby': labelId } }}
+                  />
+                </ListItemIcon>
+                <ListItemText id={labelId} primary={n.label} secondary={n.path} />
+              </ListItemButton>
             </ListItem>
           );
         })}

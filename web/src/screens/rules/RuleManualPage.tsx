@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Box, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import { RULE_DESCRIPTION_MAX, RULE_KEY_MAX, RULE_NAME_MAX, T, type TriggerEntry } from '@sentra/contracts';
+import { RULE_KEY_MAX, T, type TriggerEntry } from '@sentra/contracts';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import type { FieldErrors } from '../../ui/forms.js';
 import { FormCard } from '../../ui/FormCard.js';
@@ -12,7 +12,7 @@ import { notices } from '../../ui/snackbar/notices.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { addRule, editRule, getRule } from './ruleCalls.js';
-import { RULE_CATEGORY_LIST } from './ruleDraft.js';
+import { infoLimitError, RULE_CATEGORY_LIST } from './ruleDraft.js';
 import { checkManual, EMPTY_MANUAL, JSON_FIELDS, parseObject, type ManualForm } from './ruleManualForm.js';
 import { RuleTestPanel, type RuleTestSubject } from './RuleTestPanel.js';
 import { RuleRoute } from './routes.js';
@@ -72,8 +72,10 @@ export function RuleManualPage({ routeKey }: ScreenProps) {
   }, [editing, id]);
 
   const set = (field: keyof ManualForm) => (e: ChangeEvent<HTMLInputElement>) => {
-    setForm((f) => ({ ...f, [field]: e.target.value }));
-    setErrors(({ [field]: _gone, ...rest }) => rest);
+    const value = e.target.value;
+    setForm((f) => ({ ...f, [field]: value }));
+    const over = infoLimitError(field, value);
+    setErrors(({ [field]: _gone, ...rest }) => (over ? { ...rest, [field]: over } : rest));
   };
 
   const submit = async (e: FormEvent) => {
@@ -133,14 +135,7 @@ export function RuleManualPage({ routeKey }: ScreenProps) {
       >
         <Stack spacing={1}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              {...field('name')}
-              label={S.name}
-              required
-              autoFocus
-              helperText={errors.name ?? ' '}
-              slotProps={{ htmlInput: { maxLength: RULE_NAME_MAX } }}
-            />
+            <TextField {...field('name')} label={S.name} required autoFocus helperText={errors.name ?? ' '} />
             <TextField
               {...field('key')}
               label={S.key}
@@ -170,7 +165,6 @@ export function RuleManualPage({ routeKey }: ScreenProps) {
             multiline
             minRows={2}
             helperText={errors.description ?? ' '}
-            slotProps={{ htmlInput: { maxLength: RULE_DESCRIPTION_MAX } }}
           />
         </Stack>
       </FormCard>

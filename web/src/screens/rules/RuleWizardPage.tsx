@@ -26,7 +26,6 @@ import {
 import { ActionStep, InfoStep, TaskStep, TriggerStep } from './RuleWizardSteps.js';
 import { RuleTestPanel } from './RuleTestPanel.js';
 import { EditorRoute, RuleRoute } from './routes.js';
-import { useRuleDevices } from './useRuleDevices.js';
 
 const S = T.ruleScreens;
 type Actor = ActorRefFrom<typeof ruleWizardMachine>;
@@ -116,7 +115,6 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
   const navigate = useNavigate();
   const area = useAppArea();
   const confirm = useConfirm();
-  const devices = useRuleDevices();
   const mode = routeKey.includes('{id}') ? 'edit' : 'add';
   const ruleId = Number(id);
   const routeStep = stepOfRoute(routeKey);
@@ -226,7 +224,7 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
           >
             {step === 'info' && <InfoStep draft={ctx.draft} errors={ctx.infoErrors} disabled={busy} send={send} />}
             {step === 'trigger' && (
-              <TriggerStep draft={ctx.draft} errors={ctx.triggerErrors} devices={devices} disabled={busy} send={send} />
+              <TriggerStep draft={ctx.draft} errors={ctx.triggerErrors} disabled={busy} send={send} />
             )}
             {step === 'action' && (
               <ActionStep draft={ctx.draft} saveError={ctx.saveError} disabled={busy} send={send} />

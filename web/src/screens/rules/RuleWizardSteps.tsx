@@ -21,16 +21,7 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import {
-  RULE_DESCRIPTION_MAX,
-  RULE_NAME_MAX,
-  T,
-  TASK_TITLE_MAX,
-  TASK_TYPES,
-  TRIGGER_FIELDS,
-  TRIGGER_OPS,
-  type DeviceSummary,
-} from '@sentra/contracts';
+import { familyPointsOf, T, TASK_TITLE_MAX, TASK_TYPES, TRIGGER_FIELDS, TRIGGER_OPS } from '@sentra/contracts';
 import type { FieldErrors } from '../../ui/forms.js';
 import { UnconfiguredChannels } from '../notifications/ChannelNotice.js';
 import {
@@ -42,7 +33,9 @@ import {
   type TriggerRow,
 } from './ruleDraft.js';
 import type { RuleWizardEvent, TaskEditing } from './ruleWizard.machine.js';
-import { pointOptions, useDevicePoints } from './useRuleDevices.js';
+import { useDevicePoints } from './useRuleDevices.js';
+import { TriggerRowValue } from './TriggerRowValue.js';
+import { useHeldDevices } from '../../ui/devicePicker/useDeviceSearch.js';
 
 const S = T.ruleScreens;
 type Send = (e: RuleWizardEvent) => void;
@@ -70,7 +63,6 @@ export function InfoStep({
         error={!!errors.name}
         helperText={errors.name ?? ' '}
         onChange={(e) => send({ type: 'EDIT_INFO', field: 'name', value: e.target.value })}
-        slotProps={{ htmlInput: { maxLength: RULE_NAME_MAX } }}
       />
       <TextField
         select
@@ -95,104 +87,40 @@ export function InfoStep({
         error={!!errors.description}
         helperText={errors.description ?? ' '}
         onChange={(e) => send({ type: 'EDIT_INFO', field: 'description', value: e.target.value })}
-        slotProps={{ htmlInput: { maxLength: RULE_DESCRIPTION_MAX } }}
       />
     </Stack>
   );
 }
 
-const deviceLabel = (d: DeviceSummary) => `${d.name} (${d.serial_number})`;
-
-/** The value input of one trigger row: a device picker, a sensor/config/param picker of the chosen device, or text. */
-function RowValue({
-  row,
-  index,
-  rows,
-  devices,
-  points,
-  error,
-  disabled,
-  send,
-}: {
-  row: TriggerRow;
-  index: number;
-  rows: readonly TriggerRow[];
-  devices: DeviceSummary[] | null;
-  points: ReturnType<typeof useDevicePoints>;
-  error?: string;
-  disabled: boolean;
-  send: Send;
-}) {
-  const common = {
-    label: S.value,
-    value: row.value,
-    disabled,
-    error: !!error,
-    helperText: error ?? ' ',
-    fullWidth: true,
-    size: 'small' as const,
-    onChange: (e: ChangeEvent<HTMLInputElement>) => send({ type: 'EDIT_ROW', index, patch: { value: e.target.value } }),
-    slotProps: { htmlInput: { 'aria-label': S.rowValue(index + 1) } },
-  };
-  if (row.field === 'DEVICE_ID' && devices && devices.length > 0) {
-    const known = devices.some((d) => String(d.id) === row.value);
-    return (
-      <TextField {...common} select label={S.device}>
-        {!known && row.value && <MenuItem value={row.value}>{row.value}</MenuItem>}
-        {devices.map((d) => (
-          <MenuItem key={d.id} value={String(d.id)}>
-            {deviceLabel(d)}
-          </MenuItem>
-        ))}
-      </TextField>
-    );
-  }
-  if (row.field === 'SENSOR' || row.field === 'CONFIG' || row.field === 'PARAM') {
-    // the rows above this one choose the sensor and the config the next picker narrows to
-    const before = rows.slice(0, index);
-    const chosen = {
-      sensor: before.find((r) => r.field === 'SENSOR')?.value,
-      config: before.find((r) => r.field === 'CONFIG')?.value,
-    };
-    const options = pointOptions(points, row.field, chosen);
-    if (options.length > 0) {
-      const label = row.field === 'SENSOR' ? S.sensor : row.field === 'CONFIG' ? S.config : S.param;
-      return (
-        <TextField {...common} select label={label}>
-          {row.value && !options.includes(row.value) && <MenuItem value={row.value}>{row.value}</MenuItem>}
-          {options.map((o) => (
-            <MenuItem key={o} value={o}>
-              {o}
-            </MenuItem>
-          ))}
-        </TextField>
-      );
-    }
-  }
-  return <TextField {...common} />;
-}
-
 export function TriggerStep({
   draft,
   errors,
-  devices,
   disabled,
   send,
 }: {
   draft: RuleDraft;
   errors: FieldErrors;
-  devices: DeviceSummary[] | null;
   disabled: boolean;
   send: Send;
 }) {
   const deviceRow = draft.trigger.find((r) => r.field === 'DEVICE_ID');
   const deviceId = Number(deviceRow?.value);
-  const points = useDevicePoints(Number.isSafeInteger(deviceId) && deviceId > 0 ? deviceId : null);
+  const chosenId = Number.isSafeInteger(deviceId) && deviceId > 0 ? deviceId : null;
+  const points = useDevicePoints(chosenId);
+  const [device] = useHeldDevices(chosenId ? [chosenId] : []);
+  // a device without data yet: its family's known points, and what to type
+  const family = familyPointsOf(device?.category);
+  const noData = chosenId !== null && points !== null && points.length === 0;
   const ex = draft.extras;
   return (
     <Stack spacing={2}>
       <Typography color="text.secondary">{S.triggerHint}</Typography>
       {errors.trigger && <Alert severity="warning">{errors.trigger}</Alert>}
+      {noData && (
+        <Alert severity="info" data-testid="trigger-no-data">
+          {S.deviceNoData} {family.hint}
+        </Alert>
+      )}
       <Stack spacing={1} data-testid="trigger-rows">
         {draft.trigger.map((row, i) => (
           // one line on wide screens; on a phone field, operator and delete on one line, the value under them
@@ -250,12 +178,12 @@ export function TriggerStep({
               ))}
             </TextField>
             <Box sx={{ gridColumn: { xs: '1 / 3', sm: 3 }, gridRow: { xs: 2, sm: 1 }, minWidth: 0 }}>
-              <RowValue
+              <TriggerRowValue
                 row={row}
                 index={i}
                 rows={draft.trigger}
-                devices={devices}
-                points={points}
+                points={points ?? []}
+                known={device ? family.points : []}
                 error={errors[`row.${i}`]}
                 disabled={disabled}
                 send={send}

@@ -5,8 +5,12 @@ import {
   draftCondition,
   emptyDraft,
   emptyTask,
+  EMPTY_EXTRAS,
+  infoLimitError,
   jsonToDraft,
+  validateInfo,
   validateTask,
+  validateTrigger,
   wizardCanEdit,
 } from './ruleDraft.js';
 
@@ -75,5 +79,30 @@ describe('a notification task', () => {
     expect(validateTask({ ...emptyTask('EMAIL'), email: 'a@b.id' })).toEqual({});
     expect(validateTask({ ...emptyTask('SMS'), phone: '+6281234567890' })).toEqual({});
     expect(validateTask(emptyTask('EMAIL'))).toEqual({ email: T.common.required });
+  });
+});
+
+describe('limits said with field messages (issue 38)', () => {
+  it('refuses a 35-character name while it is typed and on submit', () => {
+    const name = 'Suhu ruang server terlalu tinggi!!'.padEnd(35, '!');
+    expect(infoLimitError('name', name)).toBe(T.ruleScreens.nameMax);
+    expect(infoLimitError('name', name.slice(0, 30))).toBeUndefined();
+    expect(validateInfo({ ...info, name }).name).toBe(T.ruleScreens.nameMax);
+  });
+
+  it('refuses a threshold of more than 15 digits, a number a double cannot hold exactly', () => {
+    const rows = emptyDraft().trigger.map((r) => ({
+      ...r,
+      value: r.field === 'VALUE' ? '12345678901234567890123' : '1',
+    }));
+    expect(validateTrigger(rows, EMPTY_EXTRAS)['row.4']).toBe(T.rules.valueTooLong(15));
+    const fifteen = rows.map((r) => (r.field === 'VALUE' ? { ...r, value: '-999999999999.999' } : r));
+    expect(validateTrigger(fifteen, EMPTY_EXTRAS)['row.4']).toBeUndefined();
+    expect(
+      validateTrigger(fifteen, { ...EMPTY_EXTRAS, clearValue: '0.00000000000000000001' }).clearValue,
+    ).toBeUndefined();
+    expect(validateTrigger(fifteen, { ...EMPTY_EXTRAS, clearValue: '1234567890123456' }).clearValue).toBe(
+      T.rules.valueTooLong(15),
+    );
   });
 });

@@ -8,8 +8,10 @@ import {
   RULE_CATEGORIES,
   RULE_CATEGORY_CODES,
   RULE_DESCRIPTION_MAX,
+  RULE_LIMITS,
   RULE_NAME_MAX,
   T,
+  numberTextDigits,
   TASK_TYPES,
   TRIGGER_FIELDS,
   TRIGGER_OPS,
@@ -105,6 +107,16 @@ export function emptyDraft(): RuleDraft {
   };
 }
 
+/**
+ * A name or description past its limit, said while typing: the fields are not cut at the limit (a pasted 35-character
+ * name was silently shortened), so the message is what tells.
+ */
+export function infoLimitError(field: string, value: string): string | undefined {
+  if (field === 'name' && value.trim().length > RULE_NAME_MAX) return T.ruleScreens.nameMax;
+  if (field === 'description' && value.length > RULE_DESCRIPTION_MAX) return T.ruleScreens.descriptionMax;
+  return undefined;
+}
+
 export function validateInfo(info: RuleInfo): FieldErrors {
   const e: FieldErrors = {};
   if (!info.name.trim()) e.name = T.common.required;
@@ -116,6 +128,9 @@ export function validateInfo(info: RuleInfo): FieldErrors {
 
 const isNumberText = (s: string) => s.trim() !== '' && Number.isFinite(Number(s));
 const isSeconds = (s: string) => s.trim() === '' || (isNumberText(s) && Number(s) >= 0);
+/** a number longer than a double holds exactly would be compared rounded (RULE_LIMITS.valueDigits) */
+const tooLong = (s: string) => isNumberText(s) && numberTextDigits(s) > RULE_LIMITS.valueDigits;
+const TOO_LONG = T.rules.valueTooLong(RULE_LIMITS.valueDigits);
 
 /** Trigger problems keyed `row.{i}`, `trigger` (the whole list) and the extras' field names. */
 export function validateTrigger(rows: readonly TriggerRow[], extras: RuleExtras): FieldErrors {
@@ -131,10 +146,12 @@ export function validateTrigger(rows: readonly TriggerRow[], extras: RuleExtras)
     // selectors only compare with ==; ordering operators need numbers (the engine's rules)
     if (r.field !== 'VALUE' && r.op !== '==') e[`row.${i}`] = T.rules.selectorEquals;
     else if (r.field === 'VALUE' && r.op !== '==' && !isNumberText(r.value)) e[`row.${i}`] = T.rules.valueNumber;
+    else if (r.field === 'VALUE' && tooLong(r.value)) e[`row.${i}`] = TOO_LONG;
   });
   if (!isSeconds(extras.duration)) e.duration = T.ruleScreens.numberInvalid;
   if (!isSeconds(extras.cooldown)) e.cooldown = T.ruleScreens.numberInvalid;
   if (extras.clearValue.trim() && !isNumberText(extras.clearValue)) e.clearValue = T.ruleScreens.numberInvalid;
+  else if (tooLong(extras.clearValue)) e.clearValue = TOO_LONG;
   return e;
 }
 

@@ -13,6 +13,7 @@ import {
   draftTriggers,
   emptyDraft,
   emptyTask,
+  infoLimitError,
   validateInfo,
   validateTask,
   validateTrigger,
@@ -235,7 +236,11 @@ export const ruleWizardMachine = setup({
               ...context.draft,
               info: { ...context.draft.info, [event.field]: event.value },
             }),
-            infoErrors: ({ context, event }) => withoutKey(context.infoErrors, event.field),
+            infoErrors: ({ context, event }) => {
+              const rest = withoutKey(context.infoErrors, event.field);
+              const over = infoLimitError(event.field, event.value);
+              return over ? { ...rest, [event.field]: over } : rest;
+            },
           }),
         },
         SET_CATEGORY: {

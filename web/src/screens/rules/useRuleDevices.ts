@@ -1,29 +1,12 @@
-// What the trigger pickers offer: the application's real devices (device → sensor → config → param), from the device
-// list call and the chosen device's data list (its stored and declared points).
+// What the trigger pickers offer for the chosen device: the points it has stored and declared (its data list), and
+// what its family sends by itself (FAMILY_POINTS), so a device without data yet still offers names to choose.
 import { useEffect, useState } from 'react';
-import { contracts, type DeviceDataRow, type DeviceSummary } from '@sentra/contracts';
+import { contracts, type DeviceDataRow, type KnownPoint } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 
-/** the pickers list this many devices (the list call's page limit); another id can still be typed in the JSON form */
-export const PICKER_DEVICES = 100;
-
-export function useRuleDevices(): DeviceSummary[] | null {
-  const [devices, setDevices] = useState<DeviceSummary[] | null>(null);
-  useEffect(() => {
-    let live = true;
-    void api.call(contracts.devices.filter, { page: 0, size: PICKER_DEVICES }).then((r) => {
-      if (live) setDevices(isOk(r) ? r.body.devices : []);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return devices;
-}
-
-/** The chosen device's points (sensor, configtype, param); empty while none is chosen or it failed. */
-export function useDevicePoints(deviceId: number | null): DeviceDataRow[] {
+/** The chosen device's points (sensor, configtype, param); null while they load, empty when none is chosen or it failed. */
+export function useDevicePoints(deviceId: number | null): DeviceDataRow[] | null {
   const [rows, setRows] = useState<{ id: number; rows: DeviceDataRow[] } | null>(null);
   useEffect(() => {
     if (!deviceId) return;
@@ -35,19 +18,33 @@ export function useDevicePoints(deviceId: number | null): DeviceDataRow[] {
       live = false;
     };
   }, [deviceId]);
-  return rows && rows.id === deviceId ? rows.rows : [];
+  if (!deviceId) return [];
+  return rows && rows.id === deviceId ? rows.rows : null;
 }
 
 const unique = (xs: string[]) => [...new Set(xs)];
 
-/** The options of one picker given what the rows before it chose (sensor → configtype → param or param.subparam). */
+/** A family's known point as a data row of the pickers (a `param.subparam` stays one param name). */
+const asRow = (p: KnownPoint): Pick<DeviceDataRow, 'sensor' | 'configtype' | 'param' | 'subparam_datatypes'> => ({
+  sensor: p.sensor,
+  configtype: p.configtype,
+  param: p.param,
+  subparam_datatypes: {},
+});
+
+/**
+ * The options of one picker given what the rows before it chose (sensor → configtype → param or param.subparam): the
+ * device's own points first, then its family's known ones it has not sent yet.
+ */
 export function pointOptions(
-  points: readonly DeviceDataRow[],
+  points: readonly Pick<DeviceDataRow, 'sensor' | 'configtype' | 'param' | 'subparam_datatypes'>[],
   field: 'SENSOR' | 'CONFIG' | 'PARAM',
   chosen: { sensor?: string; config?: string },
+  known: readonly KnownPoint[] = [],
 ): string[] {
-  if (field === 'SENSOR') return unique(points.map((p) => p.sensor));
-  const ofSensor = points.filter((p) => !chosen.sensor || p.sensor === chosen.sensor);
+  const all = [...points, ...known.map(asRow)];
+  if (field === 'SENSOR') return unique(all.map((p) => p.sensor));
+  const ofSensor = all.filter((p) => !chosen.sensor || p.sensor === chosen.sensor);
   if (field === 'CONFIG') return unique(ofSensor.map((p) => p.configtype));
   // a param with subparams is also offered as param.subparam (the engine watches one subparam that way)
   return unique(

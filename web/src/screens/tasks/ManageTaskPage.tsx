@@ -132,17 +132,19 @@ export function ManageTaskPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!task || status === null) return;
+    // the save's notices replace each other: a success does not stand beside the earlier "Tidak ada perubahan"
+    const notice = notices.about(`tasks.manage:${task.id}`);
     if (status === task.status) {
-      notices.warning(T.tasks.noChange);
+      notice.warning(T.tasks.noChange);
       return;
     }
     setBusy(true);
     try {
       await changeTaskStatus(task.id, status);
-      notices.success(T.tasks.manageSuccess);
+      notice.success(T.tasks.manageSuccess);
       navigate(area.to(TaskRoute.list));
     } catch (err) {
-      notices.error(err instanceof Error ? err.message : T.tasks.manageFailed);
+      notice.error(err instanceof Error ? err.message : T.tasks.manageFailed);
       setBusy(false);
     }
   };

@@ -10,6 +10,7 @@ import type { LoraService } from '../../lora/lora.service.js';
 import type { Activation } from '../activation.js';
 import type { EmmaPluginCloud, ImouCloud } from '../cloud.js';
 import type { DeviceRow } from '../devices.table.js';
+import type { RequestOrigin } from '../broker-address.js';
 
 type Input = Record<string, any>;
 
@@ -27,8 +28,13 @@ export interface Prepared {
 export interface FamilyBehaviour {
   /** checks the draft's family fields against the world (activation evidence, clouds) and answers what to store */
   prepare(appId: number, family: DeviceFamily, input: Input): Prepared;
-  /** the per-family get's own fields */
-  info(row: DeviceRow, family: DeviceFamily, details: Record<string, any>): Record<string, unknown>;
+  /** the per-family get's own fields; `origin`: where the asking request was sent (the broker address follows it) */
+  info(
+    row: DeviceRow,
+    family: DeviceFamily,
+    details: Record<string, any>,
+    origin?: RequestOrigin,
+  ): Record<string, unknown>;
 }
 
 export interface FamilyDeps {
@@ -37,10 +43,10 @@ export interface FamilyDeps {
   lora: LoraService;
   emma: EmmaPluginCloud;
   imou: ImouCloud;
-  /** the broker address devices are told to use */
-  brokerUrl(): string;
+  /** the broker address devices are told to use (broker-address.ts), for a request sent to `origin` */
+  brokerUrl(origin?: RequestOrigin): string;
   /** its host and TCP port, and MQTT over WebSocket's URL, for the gateway connection settings */
-  broker(): { host: string; port: number; wsUrl: string };
+  broker(origin?: RequestOrigin): { host: string; port: number; wsUrl: string };
 }
 
 /** a generated broker username (or Tasmota Topic): the prefix and 12 random hex digits */

@@ -40,7 +40,7 @@ import {
   type ComponentEditorState,
   type QuerySlot,
 } from './componentEditor.js';
-import { deviceOptions, EMPTY_SOURCE, type SelectionSource } from './selectionSource.js';
+import { EMPTY_SOURCE, type SelectionSource } from './selectionSource.js';
 import { LoadingOverlay } from '../../../ui/LoadingOverlay.js';
 import { useConfirm } from '../../../ui/ConfirmDialog.js';
 import { notices } from '../../../ui/snackbar/notices.js';
@@ -379,7 +379,7 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
         <VisualisasiDialog
           cat={cat}
           view={state.view}
-          devices={deviceOptions(source)}
+          deviceTags={source.filterTags}
           series={seriesChoices(state.model)}
           onClose={() => setVisualising(false)}
           onSave={(view) => {

@@ -114,7 +114,7 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
             id="query-device_id"
             label={q.device}
             required
-            options={fieldOptions(state, field)}
+            tags={state.source.filterTags}
             value={state.device_id}
             error={errorOf(field)}
             onBlur={() => touch(field)}

@@ -44,7 +44,7 @@ import {
   rangeParamChoices,
 } from './filterChoices.js';
 import { DevicePicker } from '../../../ui/DevicePicker.js';
-import { configOptions, deviceOptions, paramOptions, sensorOptions, type Option } from './selectionSource.js';
+import { configOptions, paramOptions, sensorOptions, type Option } from './selectionSource.js';
 import { QueryEditorFields } from './QueryEditorFields.js';
 
 const v = T.dashboards.variables;
@@ -295,7 +295,6 @@ function DeviceFields({ state, send }: VariableAddDialogProps) {
       <DevicePicker
         label={q.device}
         required
-        options={deviceOptions(state.source)}
         value={d.device_id}
         onChange={(device_id) => send({ type: 'chooseDevice', device_id })}
       />

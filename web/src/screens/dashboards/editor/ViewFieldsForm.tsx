@@ -1,7 +1,6 @@
 // The one form renderer of the view fields (STYLE.md "Editors are data drawn by one form renderer"): draws any list
 // of ViewFieldSpec (viewFields.ts, beside it) by kind.
 import {
-  Autocomplete,
   Box,
   Button,
   FormControlLabel,
@@ -15,23 +14,22 @@ import {
 import CloseIcon from '@mui/icons-material/Close';
 import { T } from '@sentra/contracts';
 import type { ViewFieldSpec, ViewFieldValue, ViewFormValues } from './viewFields.js';
-import type { Option } from './selectionSource.js';
-import { deviceSearchText, filterDevices } from '../../../ui/DevicePicker.js';
+import { DevicesPicker } from '../../../ui/DevicePicker.js';
 
 export interface ViewFieldsFormProps {
   specs: readonly ViewFieldSpec[];
   values: ViewFormValues;
   errors: Record<string, string>;
   onChange(name: string, value: ViewFieldValue): void;
-  /** the choices of a `devices` field */
-  devices?: readonly Option[];
+  /** a `devices` field picks among the devices carrying these tags (the card's) */
+  deviceTags?: readonly string[];
   /** the choices of a `series` field: the series the card's value query names */
   series?: readonly string[];
 }
 
 const DEFAULT_COLOR = '#1976d2';
 
-export function ViewFieldsForm({ specs, values, errors, onChange, devices = [], series = [] }: ViewFieldsFormProps) {
+export function ViewFieldsForm({ specs, values, errors, onChange, deviceTags, series = [] }: ViewFieldsFormProps) {
   if (specs.length === 0) return <Typography color="text.secondary">{T.dashboards.view.noFields}</Typography>;
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2, pt: 1 }}>
@@ -46,7 +44,7 @@ export function ViewFieldsForm({ specs, values, errors, onChange, devices = [], 
           value={values[spec.name]}
           error={errors[spec.name]}
           onChange={(v) => onChange(spec.name, v)}
-          devices={devices}
+          deviceTags={deviceTags}
         />
       ))}
     </Box>
@@ -58,10 +56,10 @@ interface FieldProps {
   value: ViewFieldValue | undefined;
   error?: string;
   onChange(value: ViewFieldValue): void;
-  devices: readonly Option[];
+  deviceTags?: readonly string[];
 }
 
-function Field({ spec, value, error, onChange, devices }: FieldProps) {
+function Field({ spec, value, error, onChange, deviceTags }: FieldProps) {
   const text = typeof value === 'string' ? value : '';
   const list = Array.isArray(value) ? value : [];
   switch (spec.kind) {
@@ -132,24 +130,14 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
         </Box>
       );
     case 'devices':
+      // found on the server by name, serial number or id, like every device picker
       return (
-        <Autocomplete
-          multiple
-          size="small"
-          sx={{ gridColumn: '1 / -1' }}
-          options={devices.map((d) => d.value)}
-          getOptionLabel={(id) => devices.find((d) => d.value === id)?.label ?? id}
-          // found by name, serial number or id, like every device picker
-          filterOptions={(ids, s) => {
-            const chosen = filterDevices(
-              devices.filter((d) => ids.includes(d.value)),
-              { ...s, getOptionLabel: deviceSearchText },
-            );
-            return chosen.map((d) => d.value);
-          }}
+        <DevicesPicker
+          label={spec.label}
           value={list}
-          onChange={(_, ids) => onChange(ids)}
-          renderInput={(params) => <TextField {...params} label={spec.label} />}
+          tags={deviceTags}
+          onChange={onChange}
+          sx={{ gridColumn: '1 / -1' }}
         />
       );
     default:

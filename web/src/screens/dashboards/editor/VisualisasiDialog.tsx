@@ -4,13 +4,13 @@ import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { cardTypeLabel, T, type CardTypeCode } from '@sentra/contracts';
 import { viewFieldErrors, viewFieldsOf, viewFormValues, viewFromForm } from './viewFields.js';
-import type { Option } from './selectionSource.js';
 import { ViewFieldsForm } from './ViewFieldsForm.js';
 
 export interface VisualisasiDialogProps {
   cat: CardTypeCode;
   view: Record<string, unknown>;
-  devices?: readonly Option[];
+  /** the card's tags: its devices field picks among the devices carrying them */
+  deviceTags?: readonly string[];
   /** the series the card's value query names (the choices of a fuel chart's fill series) */
   series?: readonly string[];
   onSave(view: Record<string, unknown>): void;
@@ -18,7 +18,7 @@ export interface VisualisasiDialogProps {
 }
 
 /** Mounted while open: each opening starts from the component's view. */
-export function VisualisasiDialog({ cat, view, devices, series, onSave, onClose }: VisualisasiDialogProps) {
+export function VisualisasiDialog({ cat, view, deviceTags, series, onSave, onClose }: VisualisasiDialogProps) {
   const specs = viewFieldsOf(cat);
   const [values, setValues] = useState(() => viewFormValues(specs, view));
   const errors = viewFieldErrors(specs, values);
@@ -33,7 +33,7 @@ export function VisualisasiDialog({ cat, view, devices, series, onSave, onClose 
           specs={specs}
           values={values}
           errors={errors}
-          devices={devices}
+          deviceTags={deviceTags}
           series={series}
           onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
         />

@@ -33,5 +33,6 @@ export async function loadSource(filter: SourceFilter = {}): Promise<SelectionSo
     devices_serial: devices?.devices_serial ?? {},
     sensors: sensors?.sensors ?? EMPTY_SOURCE.sensors,
     tags: tags?.tags ?? EMPTY_SOURCE.tags,
+    ...(filter.tags?.length ? { filterTags: [...filter.tags] } : {}),
   };
 }

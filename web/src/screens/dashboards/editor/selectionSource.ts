@@ -10,6 +10,8 @@ export interface SelectionSource {
   /** sensors without a device: the tree of list and map card queries (`device_no_id`) */
   sensors: SensorTree;
   tags: string[];
+  /** the card's tags the trees were loaded for: the device picker searches within them too */
+  filterTags?: string[];
 }
 export const EMPTY_SOURCE: SelectionSource = { devices: {}, devices_label: {}, sensors: {}, tags: [] };
 

@@ -45,10 +45,10 @@ export function uidRegistration(deps: FamilyDeps): FamilyBehaviour {
       const { secret, stored } = brokerSecret();
       return { columns: { uid, brokerPassword: stored }, details: {}, shown: { gateway_secret: secret } };
     },
-    info: (row, family) => ({
+    info: (row, family, _d, origin) => ({
       [family.uidField!]: row.uid ?? '',
       ...('sentra_device_type' in family.info ? { sentra_device_type: row.deviceType } : {}),
-      gateway_connection: gatewayConnection(row.uid ?? '', deps.broker(), deps.brokerUrl()),
+      gateway_connection: gatewayConnection(row.uid ?? '', deps.broker(origin), deps.brokerUrl(origin)),
     }),
   };
 }

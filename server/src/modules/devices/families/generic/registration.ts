@@ -47,8 +47,8 @@ export const mqttRegistration = (deps: FamilyDeps): FamilyBehaviour => ({
       shown: { store_mqtt_password: secret },
     };
   },
-  info: (row, _f, d) => ({
-    store_mqtt_url: deps.brokerUrl(),
+  info: (row, _f, d, origin) => ({
+    store_mqtt_url: deps.brokerUrl(origin),
     store_mqtt_username: row.brokerUsername ?? '',
     // only its hash is kept: shown once by the add and by the regenerate call
     store_mqtt_password: '',

@@ -23,8 +23,8 @@ export function tasmotaRegistration(deps: FamilyDeps): FamilyBehaviour {
         shown: { password: secret },
       };
     },
-    info: (row, _f, d) => ({
-      device_mqtt_url: deps.brokerUrl(),
+    info: (row, _f, d, origin) => ({
+      device_mqtt_url: deps.brokerUrl(origin),
       username: row.brokerUsername ?? '',
       password: '',
       topic: row.topic ?? '',
