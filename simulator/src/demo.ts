@@ -347,7 +347,7 @@ export function demoDashboards(
           w: 2,
           h: 2,
           model: { value: { query: 'USAGE', queryType: 'graph', ...s, param: 'energy' }, filter: today },
-          view: { title: 'kWh per jam', graph_unit: 'kWh' },
+          view: { title: 'Pemakaian energi', graph_unit: 'kWh' },
         },
         {
           key: 'semua_panel',
@@ -588,7 +588,7 @@ export function demoDashboards(
               value: { query: 'AVG', queryType: 'graph', ...e, param: 'temperature', param_label: 'suhu' },
               filter: lastHour,
             },
-            view: { title: 'Suhu satu jam terakhir', graph_unit: '°C' },
+            view: { title: 'Tren suhu', graph_unit: '°C' },
           },
           {
             key: 'node_lora',

@@ -122,4 +122,28 @@ describe('chart texts and axes (issue 28)', () => {
     });
     expect(buildFigure('LINE_CHART_CARD', data, { full_number: true }).layout.yaxis.exponentformat).toBe('none');
   });
+
+  it('labels a week chart with dates, whatever its buckets (a 15-minute grid read 00:00:00 on every tick)', () => {
+    const week = {
+      chart_keys: ['s0'],
+      chart_data: rows([[1], [2]]),
+      window: { type: 'CUSTOM', start: 0, end: 7 * 86400_000, period: 'minute', interval: 15 },
+    } as never;
+    const x = buildFigure('LINE_CHART_CARD', week, {}).layout.xaxis;
+    expect(x.tickformat).toBeUndefined();
+    expect(x.tickformatstops.map((s: { value: string }) => s.value)).toEqual(
+      expect.arrayContaining(['%d %b', '%d %b %H:%M']),
+    );
+    expect(x.tickformatstops.map((s: { value: string }) => s.value)).not.toContain('%H:%M:%S');
+    // the card's own date format is every tick's
+    const own = buildFigure('LINE_CHART_CARD', week, { date_format: 'DD MMM YY' }).layout.xaxis;
+    expect(own.tickformat).toBe('%d %b %y');
+    expect(own.tickformatstops).toBeUndefined();
+  });
+
+  it('hovers the nearest row at any x of a line or bar chart, not only within 20 px of a point', () => {
+    const data = { chart_keys: ['s0'], chart_data: rows([[1], [2]]) } as never;
+    expect(buildFigure('LINE_CHART_CARD', data, {}).layout).toMatchObject({ hovermode: 'x', hoverdistance: -1 });
+    expect(buildFigure('BAR_CHART_CARD', data, {}).layout).toMatchObject({ hovermode: 'x', hoverdistance: -1 });
+  });
 });
