@@ -1152,10 +1152,9 @@ export const T = {
       configurationHelper: 'Objek JSON komponen: cat, x, y, w, h, config, var, model, view',
       manualEditTitle: 'Edit Component',
       componentNotFound: 'Komponen tidak ditemukan',
-      filter: 'Filter',
       rangeStart: 'Mulai',
       rangeEnd: 'Selesai',
-      // not in the spec: the Grafana-style quick time ranges beside the spec's filters (issue 28)
+      // not in the spec: the Grafana-style quick time ranges (issue 28), in the one time control (issue 38)
       quickRange: 'Rentang waktu',
       quickRanges: {
         last5m: '5 menit terakhir',
@@ -1174,7 +1173,18 @@ export const T = {
         thisWeek: 'Minggu ini',
         thisMonth: 'Bulan ini',
       },
-      customRange: 'Rentang khusus',
+      // not in the spec: the one time control (issue 38), Grafana's words in Indonesian
+      timeRange: {
+        dashboardFilters: 'Filter dashboard',
+        quickRanges: 'Rentang cepat',
+        absolute: 'Rentang waktu absolut',
+        help: 'Tanggal (2024-03-10 08:00) atau waktu relatif (now-7d, now/d)',
+        apply: 'Terapkan rentang waktu',
+        zoomOut: 'Perkecil: rentang waktu dua kali lebih panjang',
+        fromUnknown: 'Waktu mulai tidak dikenali',
+        toUnknown: 'Waktu selesai tidak dikenali',
+        between: (from: string, to: string) => `${from} – ${to}`,
+      },
       dashboardNotFound: 'Dashboard tidak ditemukan',
       openInTab: 'Buka di tab baru',
     },
@@ -1297,6 +1307,9 @@ export const T = {
     invalidComponent: 'Konfigurasi komponen tidak valid',
     tooManyBuckets: (n: number) => `Rentang terlalu besar untuk interval ini (maksimal ${n} titik)`,
     unknownFilter: 'Filter tidak dikenal',
+    // not in the spec: a dashboard's own time range (issue 38)
+    rangeOrder: 'Waktu mulai harus sebelum waktu selesai',
+    rangeTooLong: (days: number) => `Rentang waktu paling lama ${days} hari`,
     variableCycle: (name: string) => `Variabel {${name}} merujuk dirinya sendiri`,
     notCommandCard: 'Komponen ini bukan kartu perintah',
     noTarget: 'Perangkat tujuan perintah tidak ditentukan',

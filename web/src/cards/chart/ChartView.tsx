@@ -13,10 +13,13 @@ import { sliceShares, withShare, type TooltipModel } from '../common/tooltips.js
 import { useElementSize } from '../common/useElementSize.js';
 import { chartFuelProduct, pieSlices, tooltipForRow, tooltipForSlice } from './hover.js';
 import { releaseChart, requestChartDraw, type ChartLibrary } from './chartDraws.js';
+import { useTimeZoom } from '../../dashboards/live/timeZoom.js';
 import {
   buildFigure,
   extension,
   seriesName,
+  zoomableLayout,
+  zoomedRange,
   seriesSummary,
   xOf,
   type ChartView as ChartViewFields,
@@ -134,8 +137,13 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   const figRef = useRef(fig);
   figRef.current = fig;
 
-  const latest = useRef({ fig, data, view, state, width, height });
-  latest.current = { fig, data, view, state, width, height };
+  // inside a dashboard view, with a mouse (a drag on a phone scrolls the page), a time chart zooms by dragging
+  const zoom = useTimeZoom();
+  const zoomRef = useRef(zoom);
+  zoomRef.current = zoom;
+  const zoomable = !!zoom && CHART_NOT_PIE(cat) && rows.length > 1 && finePointer();
+  const latest = useRef({ fig, data, view, state, width, height, zoomable });
+  latest.current = { fig, data, view, state, width, height, zoomable };
   const sizeOf = (w: number, h: number) => `${Math.round(w)}x${Math.round(h)}`;
   /** Whether the chart on screen already shows this frame, append, size and figure. */
   const isDrawn = (s: typeof state, size: string, f: PlotFigure) => {
@@ -147,7 +155,7 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
 
   /** Draws what the card holds now (it may have changed since the draw was asked for). */
   const draw = (el: HTMLDivElement, { plotly: P, locale }: ChartLibrary) => {
-    const { fig, data, view, state, width, height } = latest.current;
+    const { fig, data, view, state, width, height, zoomable } = latest.current;
     const size = sizeOf(width, height);
     if (isDrawn(state, size, fig)) return;
     const prev = drawn.current;
@@ -176,11 +184,13 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
       // a new frame, a new size, or appends we missed: redraw from the card's full (bounded) rows
       const full = buildFigure(cat, data, view);
       figRef.current = full;
+      const layout = zoomable ? zoomableLayout(full.layout) : full.layout;
       void P.react(
         el,
         full.traces as never,
-        { ...full.layout, width, height } as never,
-        { displayModeBar: false, responsive: false, locale, staticPlot: false } as never,
+        { ...layout, width, height } as never,
+        // a double click would only reset Plotly's own view of the axis, not the dashboard's range
+        { displayModeBar: false, responsive: false, locale, staticPlot: false, doubleClick: false } as never,
       ).then(() => attachHover(el));
     }
     drawn.current = { frame, seq, fig, size };
@@ -221,6 +231,13 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
       if (model) setTip({ model, x, y });
     });
     el.on('plotly_unhover', () => setTip(null));
+    el.on('plotly_relayout', (e: unknown) => {
+      const range = zoomedRange(e);
+      if (range && zoomRef.current) {
+        setTip(null);
+        zoomRef.current(range.start, range.end);
+      }
+    });
   };
 
   useEffect(() => {
@@ -264,3 +281,6 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
 }
 
 const CHART_NOT_PIE = (cat: string) => !cat.startsWith('PIE_');
+
+/** A mouse or a pen: dragging selects. A finger's drag stays the page's scroll. */
+const finePointer = () => typeof matchMedia === 'function' && matchMedia('(pointer: fine)').matches;

@@ -1,7 +1,7 @@
 // The chart's margins are laid out before Plotly draws (automargin is off: Plotly measures nothing after drawing),
 // and the legend rule (several series of a plain chart).
 import { describe, expect, it } from 'vitest';
-import { buildFigure, chartMargins, seriesName, valueRange } from './series.js';
+import { buildFigure, chartMargins, msOfX, seriesName, valueRange, zoomableLayout, zoomedRange } from './series.js';
 
 const rows = (values: number[][]) =>
   values.map((v, i) => ({ ts: Date.UTC(2026, 10, 21, i), ...Object.fromEntries(v.map((x, k) => [`s${k}`, x])) }));
@@ -145,5 +145,37 @@ describe('chart texts and axes (issue 28)', () => {
     const data = { chart_keys: ['s0'], chart_data: rows([[1], [2]]) } as never;
     expect(buildFigure('LINE_CHART_CARD', data, {}).layout).toMatchObject({ hovermode: 'x', hoverdistance: -1 });
     expect(buildFigure('BAR_CHART_CARD', data, {}).layout).toMatchObject({ hovermode: 'x', hoverdistance: -1 });
+  });
+});
+
+describe('drag to zoom (a dashboard view)', () => {
+  const at = (h: number, m = 0, s = 0, ms = 0) => new Date(2024, 2, 10, h, m, s, ms).getTime();
+  it("reads Plotly's local wall-time x values back as instants", () => {
+    expect(msOfX('2024-03-10 09:15:30.1234')).toBe(at(9, 15, 30, 123));
+    expect(msOfX('2024-03-10 09:15')).toBe(at(9, 15));
+    expect(msOfX('2024-03-10')).toBe(at(0));
+    expect(msOfX('kemarin')).toBeUndefined();
+  });
+  it('turns a zoom selection into a range, in order; anything else is no zoom', () => {
+    expect(zoomedRange({ 'xaxis.range[0]': '2024-03-10 09:00', 'xaxis.range[1]': '2024-03-10 11:30' })).toEqual({
+      start: at(9),
+      end: at(11, 30),
+    });
+    expect(zoomedRange({ 'xaxis.range': ['2024-03-10 11:00', '2024-03-10 10:00'] })).toEqual({
+      start: at(10),
+      end: at(11),
+    });
+    expect(zoomedRange({ 'xaxis.autorange': true })).toBeUndefined();
+    expect(
+      zoomedRange({ 'xaxis.range[0]': '2024-03-10 09:00', 'xaxis.range[1]': '2024-03-10 09:00:00.5' }),
+    ).toBeUndefined();
+    expect(zoomedRange(undefined)).toBeUndefined();
+  });
+  it('selects a band of time: the x axis zooms, the y axis stays', () => {
+    const fig = buildFigure('LINE_CHART_CARD', { chart_keys: ['s0'], chart_data: rows([[1], [2]]) } as never, {});
+    expect(fig.layout.dragmode).toBe(false);
+    const z = zoomableLayout(fig.layout);
+    expect(z).toMatchObject({ dragmode: 'zoom', xaxis: { fixedrange: false }, yaxis: { fixedrange: true } });
+    expect(z.xaxis.tickformatstops).toEqual(fig.layout.xaxis.tickformatstops);
   });
 });

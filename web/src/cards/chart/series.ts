@@ -80,6 +80,47 @@ export const xOf = (ts: number) => {
   return time === '00:00:00' ? date : `${date} ${time.slice(0, 5)}`;
 };
 
+/** An x value Plotly hands back (a zoomed range's ends: local wall time text, any fraction of a second) as epoch ms. */
+export function msOfX(x: unknown): number | undefined {
+  if (typeof x === 'number') return Number.isFinite(x) ? x : undefined;
+  if (typeof x !== 'string') return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?)?$/.exec(x.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', sec = '0', frac = '0'] = m;
+  const ms = Math.round(Number(`0.${frac}`) * 1000);
+  const t = new Date(+y!, +mo! - 1, +d!, +h, +mi, +sec, ms).getTime();
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/**
+ * A chart inside a dashboard view zooms like Grafana's: dragging across it selects a time range (the y axis stays
+ * put, so the selection is a band of time), which the view then reads its cards with.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function zoomableLayout(layout: Record<string, any>): Record<string, any> {
+  return {
+    ...layout,
+    dragmode: 'zoom',
+    xaxis: { ...layout.xaxis, fixedrange: false },
+    yaxis: { ...layout.yaxis, fixedrange: true },
+  };
+}
+
+/** The range a zoom selected, from Plotly's relayout event; undefined for any other relayout (a reset, a resize). */
+export function zoomedRange(ev: unknown): { start: number; end: number } | undefined {
+  if (!ev || typeof ev !== 'object') return undefined;
+  const e = ev as Record<string, unknown>;
+  const pair = Array.isArray(e['xaxis.range'])
+    ? (e['xaxis.range'] as unknown[])
+    : [e['xaxis.range[0]'], e['xaxis.range[1]']];
+  const a = msOfX(pair[0]);
+  const b = msOfX(pair[1]);
+  if (a === undefined || b === undefined) return undefined;
+  const [start, end] = a < b ? [a, b] : [b, a];
+  // a click is not a selection: less than a second is no range to read
+  return end - start >= 1000 ? { start, end } : undefined;
+}
+
 /**
  * A series' display name. Spec 02's query labels are identifiers (lower-case start, at most 16 characters: "sisa_bbm",
  * "fasa r"), so a chart shows them as words: underscores as spaces, the first letter capital, a word without vowels

@@ -51,19 +51,19 @@ describe('date formats of section 9', () => {
   });
 
   it('takes a REALTIME chart span from its rows: 120 hourly points are days', () => {
-    expect(windowSpan({ type: 'REALTIME', ndata: 120 }, 0, 120 * 3600_000)).toBe(120 * 3600_000);
+    expect(windowSpan({ type: 'REALTIME' }, 0, 120 * 3600_000)).toBe(120 * 3600_000);
     expect(chartDateFormats({ type: 'REALTIME' }, 0, 5 * 86400_000).axis).toBe('DD MMM');
     expect(windowSpan({ type: 'CUSTOM', start: 10, end: 70 }, 0, 5)).toBe(60);
   });
 });
 
 describe('x tick labels by the window span (Plotly tickformatstops)', () => {
-  /** the d3 format Plotly uses for a tick step of `dtick` ms (as Plotly matches the stops) */
+  /** the d3 format Plotly uses for a tick step of `dtick` (as Plotly's getTickFormat: the first stop, ends included) */
   const at = (span: number, dtick: number | string) =>
     tickFormatStops(span).find(({ dtickrange: [lo, hi] }) => {
       const v = (x: number | string) => (typeof x === 'string' ? Number(x.slice(1)) * 30 * 86400_000 : x);
       const d = v(dtick);
-      return (lo === null || d >= v(lo)) && (hi === null || d < v(hi));
+      return (lo === null || v(lo) <= d) && (hi === null || v(hi) >= d);
     })?.value;
   const HOUR = 3600_000;
   const DAY = 24 * HOUR;
@@ -71,10 +71,13 @@ describe('x tick labels by the window span (Plotly tickformatstops)', () => {
   it('within a day: the time alone', () => {
     expect(at(6 * HOUR, HOUR)).toBe('%H:%M');
     expect(at(HOUR, 10_000)).toBe('%H:%M:%S');
+    expect(at(HOUR, 60_000)).toBe('%H:%M');
+    expect(at(DAY, DAY)).toBe('%d %b');
   });
 
   it('across days every tick carries its date: hour steps with the time, day steps the day', () => {
     expect(at(7 * DAY, DAY)).toBe('%d %b');
+    expect(at(7 * DAY, 2 * DAY)).toBe('%d %b');
     expect(at(7 * DAY, 12 * HOUR)).toBe('%d %b %H:%M');
     expect(at(2 * DAY, 6 * HOUR)).toBe('%d %b %H:%M');
     expect(at(30 * DAY, 7 * DAY)).toBe('%d %b');
@@ -82,6 +85,7 @@ describe('x tick labels by the window span (Plotly tickformatstops)', () => {
 
   it('months and years on long windows, the year on day labels beyond a year', () => {
     expect(at(300 * DAY, 'M1')).toBe('%B');
+    expect(at(3000 * DAY, 'M12')).toBe('%Y');
     expect(at(800 * DAY, 'M3')).toBe('%b %Y');
     expect(at(800 * DAY, 14 * DAY)).toBe('%d %b %y');
     expect(at(3000 * DAY, 'M12')).toBe('%Y');

@@ -101,12 +101,14 @@ export interface TickFormatStop {
 export function tickFormatStops(span: number): TickFormatStop[] {
   const acrossDays = span > DAY;
   const date = span > YEAR ? '%d %b %y' : '%d %b';
+  // Plotly takes the first stop whose range holds the step, both ends included: the longest steps first, so a step
+  // of exactly one day reads as a day, one month as a month
   return [
-    { dtickrange: [null, MINUTE], value: acrossDays ? `${date} %H:%M:%S` : '%H:%M:%S' },
-    { dtickrange: [MINUTE, DAY], value: acrossDays ? `${date} %H:%M` : '%H:%M' },
-    { dtickrange: [DAY, 'M1'], value: date },
-    { dtickrange: ['M1', 'M12'], value: span > YEAR ? '%b %Y' : '%B' },
     { dtickrange: ['M12', null], value: '%Y' },
+    { dtickrange: ['M1', 'M12'], value: span > YEAR ? '%b %Y' : '%B' },
+    { dtickrange: [DAY, 'M1'], value: date },
+    { dtickrange: [MINUTE, DAY], value: acrossDays ? `${date} %H:%M` : '%H:%M' },
+    { dtickrange: [null, MINUTE], value: acrossDays ? `${date} %H:%M:%S` : '%H:%M:%S' },
   ];
 }
 
