@@ -1353,6 +1353,9 @@ export const T = {
     // not in the spec: a group of close markers on a map card (issue 28)
     mapCluster: (count: number, online: number) => `${count} perangkat, ${online} online`,
     mapDevice: (label: string) => `Perangkat ${label}`,
+    // not in the spec: a marker's popup (issue 38)
+    mapLocation: 'Lokasi',
+    mapOpenDevice: 'Buka perangkat',
     selectPlaceholder: 'Pilih…',
     selectorNoOptions: 'Belum ada pilihan',
     listEmpty: 'Tidak ada baris',

@@ -307,6 +307,13 @@ function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
       };
       if (columns.has('value')) marker.value = columns.get('value')!.get(d.id)?.value ?? null;
       if (columns.has('status')) marker.status = columns.get('status')!.get(d.id)?.value ?? null;
+      // the marker's last update: the newest reading among its columns (its position included), as a list row's time
+      let time: number | null = null;
+      for (const col of columns.values()) {
+        const t = col.get(d.id)?.time;
+        if (t != null && (time === null || t > time)) time = t;
+      }
+      marker.time = time;
       return [marker];
     });
     return;

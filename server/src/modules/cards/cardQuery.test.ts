@@ -468,7 +468,7 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     ]);
     expect(d).toMatchObject({ success: true, table_data: [], devices: [], alert: T.dashboards.component.noDataByTags });
   });
-  it('a map card marks each device at its registry position with its LATEST value', () => {
+  it('a map card marks each device at its registry position with its LATEST value and its time', () => {
     const d = evaluate({
       cat: 'MAP_CARD',
       w: 2,
@@ -481,7 +481,7 @@ describe('list and map cards (queryType device_no_id and none)', () => {
       },
     });
     expect(d.map_marker).toEqual([
-      { device_id: dev1, label: 'Panel A', latitude: -6.2, longitude: 106.8, online: true, value: 50 },
+      { device_id: dev1, label: 'Panel A', latitude: -6.2, longitude: 106.8, online: true, value: 50, time: at(10) },
     ]);
   });
 });
