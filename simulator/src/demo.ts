@@ -750,9 +750,11 @@ export function demoDashboards(
               config: 'data',
               param: 'longitude',
             },
+            // each van's speed in its marker's tooltip and popup
+            value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'speed' },
             tags: [roleTag('armada')],
           },
-          view: { title: 'Armada' },
+          view: { title: 'Armada', unit: 'km/j', decimal: 0 },
         },
         {
           key: 'koordinat',

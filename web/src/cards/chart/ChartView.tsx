@@ -154,7 +154,10 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   };
 
   /** Draws what the card holds now (it may have changed since the draw was asked for). */
+  /** a button held down on the chart (a zoom being dragged): pushes wait, a redraw would drop the selection */
+  const held = useRef(false);
   const draw = (el: HTMLDivElement, { plotly: P, locale }: ChartLibrary) => {
+    if (held.current) return;
     const { fig, data, view, state, width, height, zoomable } = latest.current;
     const size = sizeOf(width, height);
     if (isDrawn(state, size, fig)) return;
@@ -190,8 +193,20 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
         full.traces as never,
         { ...layout, width, height } as never,
         // a double click would only reset Plotly's own view of the axis, not the dashboard's range
-        { displayModeBar: false, responsive: false, locale, staticPlot: false, doubleClick: false } as never,
-      ).then(() => attachHover(el));
+        {
+          displayModeBar: false,
+          responsive: false,
+          locale,
+          staticPlot: false,
+          doubleClick: false,
+          showTips: false,
+        } as never,
+      ).then(() => {
+        attachHover(el);
+        // the window this drawing shows (ms): a test or a screenshot waits for the range it chose
+        const w = data?.window;
+        el.dataset.drawnSpan = w?.start !== undefined && w.end !== undefined ? String(w.end - w.start) : '';
+      });
     }
     drawn.current = { frame, seq, fig, size };
   };
@@ -242,9 +257,24 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
 
   useEffect(() => {
     const el = host.current;
-    return () => {
-      if (el) releaseChart(el);
+    if (!el) return;
+    const press = () => void (held.current = true);
+    // released anywhere (a drag may end outside the chart): what came meanwhile is drawn
+    const release = () => {
+      if (!held.current) return;
+      held.current = false;
+      requestChartDraw(el, (lib) => draw(el, lib));
     };
+    el.addEventListener('pointerdown', press, true);
+    window.addEventListener('pointerup', release);
+    window.addEventListener('pointercancel', release);
+    return () => {
+      el.removeEventListener('pointerdown', press, true);
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
+      releaseChart(el);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (

@@ -1,7 +1,17 @@
 // The chart's margins are laid out before Plotly draws (automargin is off: Plotly measures nothing after drawing),
 // and the legend rule (several series of a plain chart).
 import { describe, expect, it } from 'vitest';
-import { buildFigure, chartMargins, msOfX, seriesName, valueRange, zoomableLayout, zoomedRange } from './series.js';
+import {
+  buildFigure,
+  chartMargins,
+  lineOf,
+  msOfX,
+  seriesName,
+  valueRange,
+  xOf,
+  zoomableLayout,
+  zoomedRange,
+} from './series.js';
 
 const rows = (values: number[][]) =>
   values.map((v, i) => ({ ts: Date.UTC(2026, 10, 21, i), ...Object.fromEntries(v.map((x, k) => [`s${k}`, x])) }));
@@ -177,5 +187,41 @@ describe('drag to zoom (a dashboard view)', () => {
     const z = zoomableLayout(fig.layout);
     expect(z).toMatchObject({ dragmode: 'zoom', xaxis: { fixedrange: false }, yaxis: { fixedrange: true } });
     expect(z.xaxis.tickformatstops).toEqual(fig.layout.xaxis.tickformatstops);
+  });
+});
+
+describe('a line across empty buckets', () => {
+  const M = 60_000;
+  const t0 = new Date(2024, 2, 10, 0, 0).getTime();
+  /** 15-minute buckets; readings every 30 minutes, then a silent device for three hours, then readings again */
+  const grid = Array.from({ length: 40 }, (_, i) => {
+    const ts = t0 + i * 15 * M;
+    const silent = i >= 12 && i < 24;
+    return { ts, p: i % 2 === 0 && !silent ? i : null };
+  });
+
+  it('joins readings over single empty buckets (a week of 30-minute readings in 15-minute buckets drew nothing)', () => {
+    const line = lineOf(grid, 'p');
+    expect(line.x.slice(0, 3)).toEqual([xOf(t0), xOf(t0 + 30 * M), xOf(t0 + 60 * M)]);
+    expect(line.y.slice(0, 3)).toEqual([0, 2, 4]);
+  });
+
+  it('breaks the line where the readings really stop', () => {
+    const line = lineOf(grid, 'p');
+    const gap = line.y.indexOf(null);
+    expect(gap).toBeGreaterThan(0);
+    expect(line.y.filter((v) => v === null)).toHaveLength(1);
+    // the break sits after the last reading before the silence (10 → break → 24)
+    expect(line.y.slice(gap - 1, gap + 2)).toEqual([10, null, 24]);
+  });
+
+  it('spans the whole bucket grid, not only the readings; a stacked chart keeps the shared grid', () => {
+    const data = { chart_keys: ['p'], chart_data: grid, window: { type: 'CUSTOM', start: t0, end: t0 + 40 * 15 * M } };
+    const fig = buildFigure('LINE_CHART_CARD', data as never, {});
+    expect(fig.layout.xaxis).toMatchObject({ autorange: false, range: [xOf(t0), xOf(t0 + 39 * 15 * M)] });
+    const stacked = buildFigure('AREA_CHART_CARD', data as never, { is_stack: true });
+    expect(stacked.traces[0]!.x).toHaveLength(40);
+    const live = buildFigure('LINE_CHART_CARD', { ...data, window: { type: 'REALTIME' } } as never, {});
+    expect(live.layout.xaxis.range).toBeUndefined();
   });
 });

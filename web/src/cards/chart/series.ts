@@ -222,10 +222,13 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
   keys.forEach((k, i) => {
     traceOf[k] = traces.length;
     const y = rows.map((r) => asNumber(r[k]) ?? null);
+    // a plain line joins its readings across empty buckets, broken only where readings really stop (stacked series
+    // keep the shared grid their sums need)
+    const own = style !== 'bar' && !view.is_stack ? lineOf(rows, k) : { x, y };
     const common = {
       name: label(k),
-      x,
-      y,
+      x: own.x,
+      y: own.y,
       hoverinfo: 'none',
       marker: { color: view.has_dot && view.color_dot ? view.color_dot : colors[i] },
     };
@@ -269,8 +272,46 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
     layout.showlegend,
   );
   if (rows.length === 0) emptyAxes(layout);
+  // a line over buckets spans its whole grid (the window up to now), not only the buckets holding readings: a week
+  // with one day of data still reads as a week; live (REALTIME) lines follow their points as they are appended
+  else if (style !== 'bar' && rows.length > 1 && data?.window?.type !== 'REALTIME' && x[0] && x.at(-1))
+    layout.xaxis = { ...layout.xaxis, autorange: false, range: [x[0], x.at(-1)] };
   return { traces, traceOf, layout, keys, colors, formats };
 }
+
+/**
+ * One series of a line as Plotly draws it: its readings in order, joined across the empty buckets between them, and a
+ * break (a null) where the next reading is further off than GAP_FACTOR times the series' usual spacing. A week cut into
+ * 15-minute buckets over readings every 30 minutes alternates value and empty: with every empty bucket a break, no two
+ * readings were adjacent and Plotly drew no line at all. A real outage (a device silent for hours) stays a gap.
+ */
+export function lineOf(rows: readonly Row[], key: string): { x: string[]; y: (number | null)[] } {
+  const points: { ts: number; v: number }[] = [];
+  for (const r of rows) {
+    const v = asNumber(r[key]);
+    if (v !== undefined && typeof r.ts === 'number') points.push({ ts: r.ts, v });
+  }
+  const steps = points
+    .slice(1)
+    .map((p, i) => p.ts - points[i]!.ts)
+    .filter((d) => d > 0)
+    .sort((a, b) => a - b);
+  const usual = steps.length ? steps[Math.floor(steps.length / 2)]! : 0;
+  const x: string[] = [];
+  const y: (number | null)[] = [];
+  points.forEach((p, i) => {
+    if (i > 0 && usual > 0 && p.ts - points[i - 1]!.ts > GAP_FACTOR * usual) {
+      x.push(xOf(points[i - 1]!.ts + usual));
+      y.push(null);
+    }
+    x.push(xOf(p.ts));
+    y.push(p.v);
+  });
+  return { x, y };
+}
+
+/** A pause longer than this many usual spacings between two readings is drawn as a gap. */
+export const GAP_FACTOR = 3;
 
 /**
  * A chart with no rows: Plotly would run its autorange from −1 to 1 over a year-2000 date axis. The axes keep their

@@ -277,6 +277,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
         data-testid="map"
         data-markers={markers.length}
         data-base-layer={ground}
+        data-zoom={zoom}
         sx={{
           position: 'absolute',
           inset: 0,

@@ -22,7 +22,7 @@ import ZoomOutIcon from '@mui/icons-material/ZoomOut';
 import { CARD_WINDOW_MAX_MS, T, type FilterVariable } from '@sentra/contracts';
 import { formatDate } from '../../cards/common/dates.js';
 import { QUICK_RANGE_IDS, quickRangeLabel, quickRangeText } from './quickRanges.js';
-import { fieldText, isRelative, resolveRange, type RangeProblem, type TimeRange } from './timeRange.js';
+import { addressText, fieldText, isRelative, resolveRange, type RangeProblem, type TimeRange } from './timeRange.js';
 import { DEFAULT_RANGE, type ViewChoice, type ViewFilter } from './viewFilter.js';
 
 const s = T.dashboards.screens;
@@ -51,9 +51,11 @@ function RangeFields({ filter, onApply }: { filter: ViewFilter; onApply(range: T
   );
   const [problem, setProblem] = useState<RangeProblem>();
   const apply = () => {
-    const r = resolveRange(range, Date.now());
+    const now = Date.now();
+    const r = resolveRange(range, now);
     if ('problem' in r) setProblem(r.problem);
-    else onApply({ from: range.from.trim(), to: range.to.trim() });
+    // a typed date goes to the address as epoch ms (what a shared link means wherever it is opened)
+    else onApply({ from: addressText(range.from, now, false), to: addressText(range.to, now, true) });
   };
   const field = (end: keyof TimeRange, label: string) => (
     <TextField
