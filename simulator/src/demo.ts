@@ -694,6 +694,7 @@ export function demoDashboards(
               unit: 'mm',
               crack_labels: cracks,
               crack_lengths: cracks.map(() => 100),
+              crack_length_unit: 'cm',
               crack_colors: ['#d32f2f', '#7b1fa2'],
             },
           },

@@ -1077,6 +1077,7 @@ export const T = {
       visTags: 'Tampilkan penanda',
       crack_labels: 'Label retakan',
       crack_lengths: 'Panjang retakan',
+      crack_length_unit: 'Satuan panjang retakan',
       crack_colors: 'Warna retakan',
       strain_labels: 'Label strain',
       strain_curves: 'Kurva strain',
