@@ -223,6 +223,24 @@ test.describe.serial('one time control and the fleet map', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
+  test('a tank chart heads with the tank now: the same litres as the list of stations beside it', async () => {
+    await open('spbu');
+    const station = fleet.devices.find((d) => d.plan.profile === 'fuel')!.plan.name;
+    const tank = page.getByTestId('dashboard-card').filter({ hasText: 'Tangki Pertalite' });
+    const header = tank.getByTestId('chart-last').first();
+    const row = page
+      .locator('[data-testid="dashboard-card"][data-key="semua_spbu"]')
+      .locator('tbody tr')
+      .filter({ hasText: station });
+    // both follow the live station (a reading every second): read together until they agree
+    await expect(async () => {
+      const list = (await row.locator('td').allTextContents()).find((t) => t.endsWith(' L'));
+      expect(list).toBeDefined();
+      expect(await header.textContent()).toBe(list);
+    }).toPass({ timeout: 20_000 });
+    await page.screenshot({ path: `${SHOTS}/spbu-1366.png`, fullPage: true });
+  });
+
   const mapCard = () => page.locator('[data-testid="dashboard-card"][data-key="peta"]');
   const map = () => mapCard().getByTestId('map');
 

@@ -83,6 +83,11 @@ export const CardData = z.looseObject({
   time: z.number().nullable().optional(),
   chart_data: z.array(ChartRow).optional(),
   chart_keys: z.array(z.string()).optional(),
+  /**
+   * a monitoring chart's headline (not in the spec): each series' newest reading by its key, for charts of levels
+   * (AVG, MAX, MIN, LAST, SAMPLE) over a time window; the last bucket would say the hour's MAX, not the tank now
+   */
+  latest: z.record(z.string(), z.object({ value: value, time: z.number().nullable() })).optional(),
   coord_data: z.array(z.object({ x: value, y: value, ts: z.number() })).optional(),
   /** a map card's devices: device_id, label, latitude, longitude, online, value, status, time (its newest reading) */
   map_marker: z.array(z.record(z.string(), z.unknown())).optional(),

@@ -45,17 +45,21 @@ const summaryNumber = (n: number | undefined, view: ChartViewFields, decimals?: 
 function SummaryStrip({
   fig,
   rows,
+  latest,
   view,
   decimals,
   variant,
 }: {
   fig: PlotFigure;
   rows: Row[];
+  /** each series' newest reading (the gateway's, for charts of levels): the headline, else the last row */
+  latest?: Record<string, { value?: unknown }>;
   view: ChartViewFields;
   decimals?: number;
   variant: Variant;
 }) {
   const summary = seriesSummary(rows, fig.keys);
+  const headline = (k: string) => (latest && k in latest ? asNumber(latest[k]!.value) : summary[k]?.last);
   const fmt = (n: number | undefined) => summaryNumber(n, view, decimals);
   return (
     <div className={CARD_CLASS.summary} data-testid="chart-summary">
@@ -67,7 +71,7 @@ function SummaryStrip({
           </div>
           {variant === 'monitoring' ? (
             <div className={CARD_CLASS.summaryLast} data-testid="chart-last">
-              {fmt(summary[k]?.last)}
+              {fmt(headline(k))}
             </div>
           ) : (
             <span className={CARD_CLASS.caption} style={{ color: 'inherit', fontVariantNumeric: 'tabular-nums' }}>
@@ -283,6 +287,7 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
         <SummaryStrip
           fig={fig}
           rows={rows}
+          latest={data?.latest}
           view={view}
           decimals={decimals}
           variant={variant === 'plain' ? 'smart' : variant}

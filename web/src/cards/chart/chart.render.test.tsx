@@ -290,6 +290,22 @@ describe.each([['PIE_CHART_CARD'], ['PIE_MONITORING_CHART_CARD']] as [CardTypeCo
   });
 });
 
+describe('a monitoring chart', () => {
+  it("heads each series with the gateway's newest reading when it sends one, not the last bucket", async () => {
+    renderCard('LINE_MONITORING_CHART_CARD', {
+      view: { graph_unit: 'L' },
+      data: {
+        chart_keys: ['r', 's'],
+        chart_data: rows,
+        latest: { r: { value: 180.5, time: h(10) + 5 * 60_000 } },
+      },
+    });
+    // r: the tank now (180,50 L), not the hour's MAX (222,00 L); s without one: its last bucket
+    const last = await screen.findAllByTestId('chart-last');
+    expect(last.map((e) => e.textContent)).toEqual(['180,50 L', '221,00 L']);
+  });
+});
+
 describe('TEXT_CHART_CARD', () => {
   it('prints each series as text: latest value with unit, min, avg, max', async () => {
     renderCard('TEXT_CHART_CARD', { view: { graph_unit: 'V' }, data: { chart_keys: ['r', 's'], chart_data: rows } });
