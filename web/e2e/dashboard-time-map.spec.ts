@@ -6,7 +6,7 @@
 // their attribution when they load and the bundled land-and-sea layer when they do not (this machine has no internet).
 // Screenshots at 1366 and 400 px are kept in test-results/dashboard-time-map.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { deviceFamilyCalls } from '@sentra/contracts';
+import { contracts, deviceFamilyCalls, fillPath } from '@sentra/contracts';
 import { T } from './helpers.js';
 import { openAsTenant, tenantHeaders, tenantWithApp, type TenantApp } from './access-fixtures.js';
 import {
@@ -124,6 +124,22 @@ test.describe.serial('one time control and the fleet map', () => {
     await page.screenshot({ path: `${SHOTS}/energi-7d-1366.png`, fullPage: true });
   });
 
+  test('a tooltip wherever the pointer is along a line, not only within a few pixels of a point', async () => {
+    // "Hari ini" by the hour: points ~50 px apart, where Plotly's own 20 px reach left the middles without a tooltip
+    await open('energi');
+    const target = chart('daya_fasa');
+    await expect(target).toHaveAttribute('data-drawn-span', /\d+/, { timeout: 20_000 });
+    const plot = (await target.locator('.nsewdrag').boundingBox())!;
+    const tip = page.locator('[data-testid="dashboard-card"][data-key="daya_fasa"]').getByTestId('chart-tooltip');
+    for (let i = 1; i < 40; i++) {
+      await page.mouse.move(plot.x + (plot.width * i) / 40, plot.y + plot.height * 0.3);
+      await expect(tip, `tooltip at ${i}/40 of the plot`).toBeVisible();
+      await expect(tip.getByTestId('tooltip-title')).toHaveText(/^\d{2}:\d{2}, \d{2} [A-Z][a-z]{2} \d{2}$/);
+    }
+    await page.mouse.move(0, 0);
+    await page.goBack();
+  });
+
   test('the range survives a reload and is what a shared address opens', async () => {
     await page.reload();
     await expect(picker()).toHaveText(q.last7d);
@@ -239,6 +255,45 @@ test.describe.serial('one time control and the fleet map', () => {
       expect(await header.textContent()).toBe(list);
     }).toPass({ timeout: 20_000 });
     await page.screenshot({ path: `${SHOTS}/spbu-1366.png`, fullPage: true });
+  });
+
+  test('Visualisasi: title, unit and icon first, beside a preview that follows every keystroke', async ({
+    request,
+  }) => {
+    const got = await (
+      await request.get(fillPath(contracts.dashboards.get.path, { id: ids.energi }).path, { headers: tenantHeaders(t) })
+    ).json();
+    await page.goto(`/admin/${t.domain}/_dashboard_conf_/${got.data.path}/edit/daya`);
+    await expect(page.getByRole('heading', { name: T.dashboards.editor.editTitle })).toBeVisible();
+    await page.getByRole('button', { name: T.dashboards.variables.visualization }).click();
+    const vis = page.getByRole('dialog');
+    const preview = vis.getByTestId('visualisasi-preview');
+    await expect(preview.getByTestId('card-title')).toHaveText('Daya total');
+    await expect(preview.getByTestId('card-value')).toHaveText(/\d.* kW$/, { timeout: 15_000 });
+    // beside the fields, not over them: the preview starts right of the title field and both are in view
+    const title = vis.getByRole('textbox', { name: T.dashboards.view.title });
+    const [fieldBox, previewBox] = [(await title.boundingBox())!, (await preview.boundingBox())!];
+    expect(previewBox.x).toBeGreaterThan(fieldBox.x + fieldBox.width);
+    // the title, the unit and the icon lead the form
+    const labels = await vis.locator('label').allTextContents();
+    expect(labels.slice(0, 2)).toEqual([T.dashboards.view.title, T.dashboards.view.unit]);
+    // typing shows at once on the card
+    await title.fill('Daya panel utama');
+    await expect(preview.getByTestId('card-title')).toHaveText('Daya panel utama');
+    await vis.getByRole('textbox', { name: T.dashboards.view.unit, exact: true }).fill('kVA');
+    await expect(preview.getByTestId('card-value')).toHaveText(/ kVA$/);
+    // an icon picked from the grid is the card's icon
+    await vis.getByRole('button', { name: T.dashboards.view.iconNames.bolt, exact: true }).click();
+    await expect(preview.locator('[data-icon="bolt"]')).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/editor-visualisasi-1366.png` });
+    await page.setViewportSize({ width: 400, height: 800 });
+    await page.screenshot({ path: `${SHOTS}/editor-visualisasi-400.png` });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await vis.getByRole('button', { name: T.common.save }).click();
+    // the editor's own preview took the view
+    const saved = page.getByTestId('component-preview');
+    await expect(saved.getByTestId('card-title')).toHaveText('Daya panel utama');
+    await expect(saved.locator('[data-icon="bolt"]')).toBeVisible();
   });
 
   const mapCard = () => page.locator('[data-testid="dashboard-card"][data-key="peta"]');

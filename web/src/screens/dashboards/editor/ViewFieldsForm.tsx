@@ -17,6 +17,7 @@ import { T } from '@sentra/contracts';
 import type { ViewFieldSpec, ViewFieldValue, ViewFormValues } from './viewFields.js';
 import type { Option } from './selectionSource.js';
 import { deviceSearchText, filterDevices } from '../../../ui/DevicePicker.js';
+import { IconPicker } from './IconPicker.js';
 
 export interface ViewFieldsFormProps {
   specs: readonly ViewFieldSpec[];
@@ -65,6 +66,8 @@ function Field({ spec, value, error, onChange, devices }: FieldProps) {
   const text = typeof value === 'string' ? value : '';
   const list = Array.isArray(value) ? value : [];
   switch (spec.kind) {
+    case 'icon':
+      return <IconPicker label={spec.label} value={text} onChange={onChange} />;
     case 'switch':
       return (
         <FormControlLabel
