@@ -304,9 +304,9 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
           data-series={fig.keys.length}
           style={{ position: 'absolute', inset: 0 }}
         />
-        {(rows.length === 0 || fig.allZero) && (
+        {(rows.length === 0 || fig.empty || fig.allZero) && (
           <div className={CARD_CLASS.chartEmpty} data-testid="chart-empty">
-            {rows.length === 0 ? T.cardViews.noData : T.cardViews.allZero}
+            {rows.length === 0 || fig.empty ? T.cardViews.noData : T.cardViews.allZero}
           </div>
         )}
         {tip && <ChartTooltip model={tip.model} x={tip.x} y={tip.y} boundsWidth={width} />}

@@ -225,3 +225,27 @@ describe('a line across empty buckets', () => {
     expect(live.layout.xaxis.range).toBeUndefined();
   });
 });
+
+describe('a chart without readings', () => {
+  it('is empty when its buckets hold no value (no axes around nothing), not only when it has no rows', () => {
+    const t0 = new Date(2024, 2, 10).getTime();
+    const buckets = {
+      chart_keys: ['a'],
+      chart_data: [
+        { ts: t0, a: null },
+        { ts: t0 + 3600_000, a: null },
+      ],
+    };
+    const fig = buildFigure('LINE_CHART_CARD', { ...buckets, window: { type: 'PERIODIC' } } as never, {});
+    expect(fig.empty).toBe(true);
+    expect(fig.layout.yaxis).toMatchObject({ range: [0, 1], showticklabels: false });
+    const one = {
+      ...buckets,
+      chart_data: [
+        { ts: t0, a: 1 },
+        { ts: t0 + 3600_000, a: null },
+      ],
+    };
+    expect(buildFigure('LINE_CHART_CARD', one as never, {}).empty).toBe(false);
+  });
+});

@@ -162,6 +162,8 @@ export interface PlotFigure {
   formats: { axis: string; tooltip: string };
   /** a pie whose every slice is 0 or missing: there is nothing to divide, so no pie is drawn */
   allZero?: boolean;
+  /** rows (buckets) but not one reading in them: the card says so instead of drawing axes around nothing */
+  empty?: boolean;
 }
 
 /** Fuel charts: the suspicious fills as red dots on the tank line. */
@@ -271,12 +273,16 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
     valueRange(rows, keys, view.is_stack === true, style === 'bar' || style === 'area'),
     layout.showlegend,
   );
-  if (rows.length === 0) emptyAxes(layout);
+  // (a live chart's frame is followed by appends: only its rows say whether it is empty)
+  const empty =
+    rows.length === 0 ||
+    (data?.window?.type !== 'REALTIME' && !rows.some((r) => keys.some((k) => asNumber(r[k]) !== undefined)));
+  if (empty) emptyAxes(layout);
   // a line over buckets spans its whole grid (the window up to now), not only the buckets holding readings: a week
   // with one day of data still reads as a week; live (REALTIME) lines follow their points as they are appended
   else if (style !== 'bar' && rows.length > 1 && data?.window?.type !== 'REALTIME' && x[0] && x.at(-1))
     layout.xaxis = { ...layout.xaxis, autorange: false, range: [x[0], x.at(-1)] };
-  return { traces, traceOf, layout, keys, colors, formats };
+  return { traces, traceOf, layout, keys, colors, formats, empty };
 }
 
 /**
@@ -314,7 +320,8 @@ export function lineOf(rows: readonly Row[], key: string): { x: string[]; y: (nu
 export const GAP_FACTOR = 3;
 
 /**
- * A chart with no rows: Plotly would run its autorange from −1 to 1 over a year-2000 date axis. The axes keep their
+ * A chart with no readings (no rows, or buckets all empty): Plotly would run its autorange from −1 to 1 (over a
+ * year-2000 date axis without rows). The axes keep their
  * place (the card's "no data" text sits over them) without numbers or dates that mean nothing.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -79,6 +79,8 @@ export default function CrackView({ view, data, decimals, height }: CardViewProp
                 stroke={colors[i]}
                 strokeWidth={stroke}
                 strokeLinejoin="round"
+                // the opening's width in pixels, however wide the card stretches the drawing
+                vectorEffect="non-scaling-stroke"
                 data-color={colors[i]}
               />
             </svg>
