@@ -228,6 +228,34 @@ describe('GET /fetch/web/g/{dashboardId}/{componentKey}', () => {
   it('answers -10 for a malformed filter query', async () => {
     expect((await card('daya', { vars: '{bukan json' })).status).toBe(400);
   });
+  it('reads a range relative to now (span: "7 hari terakhir"), and an absolute one (start, end)', async () => {
+    const week = 7 * 86_400_000;
+    const before = Date.now();
+    const r = (await card('rata', { type: 'CUSTOM', span: week })).body;
+    expect(r).toMatchObject({ success: true, value: 20, window: { type: 'CUSTOM' } });
+    expect(r.window.end - r.window.start).toBe(week);
+    expect(r.window.end).toBeGreaterThanOrEqual(before);
+    const end = Date.now();
+    expect((await card('rata', { type: 'CUSTOM', start: end - week, end })).body.window).toMatchObject({
+      start: end - week,
+      end: end + 1,
+    });
+  });
+  it(`refuses a range out of order ("${T.cards.rangeOrder}") or longer than 400 days, on the card or as input`, async () => {
+    const now = Date.now();
+    expect((await card('rata', { type: 'CUSTOM', start: now, end: now - 3_600_000 })).body).toMatchObject({
+      response_result: 0,
+      success: false,
+      alert: T.cards.rangeOrder,
+    });
+    expect((await card('rata', { type: 'CUSTOM', start: now - 401 * 86_400_000, end: now })).body).toMatchObject({
+      success: false,
+      alert: T.cards.rangeTooLong(400),
+    });
+    // a span is bounded by the contract itself
+    expect((await card('rata', { type: 'CUSTOM', span: 401 * 86_400_000 })).status).toBe(400);
+    expect((await card('rata', { type: 'CUSTOM', span: 10 })).status).toBe(400);
+  });
 });
 
 describe("POST /fetch/web/preview/{dashboardId} (the component editor's preview)", () => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config.js';
+import { tileOrigin } from '../src/platform/http/map-tiles.js';
 import { startGateway, type Running } from './harness.js';
 
 const TILES = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -128,7 +129,12 @@ describe('MAP_TILE_URL', () => {
   it('accepts an http(s) tile template or a path on the gateway', () => {
     for (const v of [TILES, 'http://tiles.lan:8081/{z}/{x}/{y}.png', '/tiles/{z}/{x}/{y}.png'])
       expect(loadConfig({ MAP_TILE_URL: v }).MAP_TILE_URL).toBe(v);
-    expect(loadConfig({}).MAP_TILE_URL).toBeUndefined();
+  });
+
+  it("defaults to OpenStreetMap's standard tiles, whose origin the policy then allows; off keeps every map inside", () => {
+    expect(loadConfig({}).MAP_TILE_URL).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+    expect(tileOrigin(loadConfig({}).MAP_TILE_URL)).toBe('https://tile.openstreetmap.org');
+    expect(loadConfig({ MAP_TILE_URL: 'off' }).MAP_TILE_URL).toBeUndefined();
   });
 
   it('stops the gateway with a message naming the variable for anything else', () => {

@@ -350,7 +350,7 @@ export function demoDashboards(
           w: 2,
           h: 2,
           model: { value: { query: 'USAGE', queryType: 'graph', ...s, param: 'energy' }, filter: today },
-          view: { title: 'kWh per jam', graph_unit: 'kWh' },
+          view: { title: 'Pemakaian energi', graph_unit: 'kWh' },
         },
         {
           key: 'semua_panel',
@@ -596,7 +596,7 @@ export function demoDashboards(
               value: { query: 'AVG', queryType: 'graph', ...e, param: 'temperature', param_label: 'suhu' },
               filter: lastHour,
             },
-            view: { title: 'Suhu satu jam terakhir', graph_unit: '°C' },
+            view: { title: 'Tren suhu', graph_unit: '°C' },
           },
           {
             key: 'node_lora',
@@ -702,6 +702,7 @@ export function demoDashboards(
               unit: 'mm',
               crack_labels: cracks,
               crack_lengths: cracks.map(() => 100),
+              crack_length_unit: 'cm',
               crack_colors: ['#d32f2f', '#7b1fa2'],
             },
           },
@@ -758,9 +759,11 @@ export function demoDashboards(
               config: 'data',
               param: 'longitude',
             },
+            // each van's speed in its marker's tooltip and popup
+            value: { query: 'LATEST', queryType: 'device_no_id', sensor: 'gps', config: 'data', param: 'speed' },
             tags: [roleTag('armada')],
           },
-          view: { title: 'Armada' },
+          view: { title: 'Armada', unit: 'km/j', decimal: 0 },
         },
         {
           key: 'koordinat',

@@ -7,6 +7,14 @@ export type FilterType = (typeof FILTER_TYPES)[number];
 export const NDATA_MIN = 1;
 export const NDATA_MAX = 120;
 
+/**
+ * The longest time range a card is read over (not in the spec): a CUSTOM range (start/end, or a span ending now)
+ * longer than this is refused; 400 days holds a year with its comparison month.
+ */
+export const CARD_WINDOW_MAX_MS = 400 * 86_400_000;
+/** The shortest span ending now a card may ask for. */
+export const CARD_SPAN_MIN_MS = 1000;
+
 export const PERIODS = ['year', 'month', 'week', 'day', 'hour', 'minute', 'second'] as const;
 export type Period = (typeof PERIODS)[number];
 /** "A period of auto is removed from the stored filter": auto is the absence of a period. */

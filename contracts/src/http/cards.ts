@@ -7,6 +7,7 @@ import { defineCall, type Access } from './define.js';
 import { INSTANT_MAX_MS } from '../models/fields.js';
 import { jsonObject } from '../models/access.js';
 import { Component } from '../models/dashboard/index.js';
+import { CARD_SPAN_MIN_MS, CARD_WINDOW_MAX_MS } from '../catalogue/filters.js';
 
 /**
  * Who may read a card: every principal of the application passes the route table's check; the server then lets a
@@ -29,9 +30,11 @@ const instant = z.union([z.coerce.number().int(), z.string().min(1).max(40)]).tr
 
 /**
  * The filter a card is read with: a key of the card's filters or the id of a dashboard filter variable (`filter`),
- * or the fields themselves (REALTIME `ndata`; PERIODIC `range`, `range_param`; CUSTOM `start`, `end`; `period` and
- * `interval` of the buckets, `period` also 'march' | 'april' | 'may' as the request layer's fixed months). `vars`
- * (JSON object) overrides dashboard variables, as a dropdown selector does.
+ * or the fields themselves (REALTIME `ndata`; PERIODIC `range`, `range_param`; CUSTOM `start`, `end` (end inclusive;
+ * start before end, at most CARD_WINDOW_MAX_MS apart) or `span`, a window of that many ms ending now that moves with
+ * the clock (a dashboard's "last 7 days"); `period` and `interval` of the buckets, `period` also 'march' | 'april' |
+ * 'may' as the request layer's fixed months). `vars` (JSON object) overrides dashboard variables, as a dropdown
+ * selector does.
  */
 export const CardFilterQuery = z.object({
   filter: z.string().max(64).optional(),
@@ -43,6 +46,7 @@ export const CardFilterQuery = z.object({
   ndata: numeric.optional(),
   start: instant.optional(),
   end: instant.optional(),
+  span: z.coerce.number().int().min(CARD_SPAN_MIN_MS).max(CARD_WINDOW_MAX_MS).optional(),
   // as text at most a query string's worth; as an object (socket.io) nested no deeper than any JSON field
   vars: z
     .union([z.string().max(4096), z.record(z.string(), z.unknown())])
@@ -79,7 +83,13 @@ export const CardData = z.looseObject({
   time: z.number().nullable().optional(),
   chart_data: z.array(ChartRow).optional(),
   chart_keys: z.array(z.string()).optional(),
+  /**
+   * a monitoring chart's headline (not in the spec): each series' newest reading by its key, for charts of levels
+   * (AVG, MAX, MIN, LAST, SAMPLE) over a time window; the last bucket would say the hour's MAX, not the tank now
+   */
+  latest: z.record(z.string(), z.object({ value: value, time: z.number().nullable() })).optional(),
   coord_data: z.array(z.object({ x: value, y: value, ts: z.number() })).optional(),
+  /** a map card's devices: device_id, label, latitude, longitude, online, value, status, time (its newest reading) */
   map_marker: z.array(z.record(z.string(), z.unknown())).optional(),
   devices: z.array(z.number()).optional(),
   affect: z.array(z.string()).optional(),

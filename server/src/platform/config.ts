@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CHANNEL_VARIABLES } from '@sentra/contracts';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
 import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
-import { isTileUrl } from './http/map-tiles.js';
+import { DEFAULT_MAP_TILE_URL, MAP_TILES_OFF, isTileUrl } from './http/map-tiles.js';
 import { sealKeyBytes } from './seal-key.js';
 
 const onOff = z.enum(['on', 'off']);
@@ -116,14 +116,18 @@ export const ConfigSchema = z.object({
   NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
   /** messages per tenant per minute (per gateway); more wait their turn */
   NOTIFY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
-  /** the map cards' base tiles: an http(s) URL template with {z}/{x}/{y} (and {s}), or a path on the gateway; none: no base map */
+  /**
+   * the map cards' base tiles: an http(s) URL template with {z}/{x}/{y} (and {s}), or a path on the gateway; by default
+   * OpenStreetMap's standard tiles; `off`: no tiles (nothing leaves the network; the bundled land-and-sea layer)
+   */
   MAP_TILE_URL: z
     .string()
     .refine(
-      isTileUrl,
-      'an http(s) URL template such as https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png, or a path starting with /',
+      (v) => v === MAP_TILES_OFF || isTileUrl(v),
+      `an http(s) URL template such as ${DEFAULT_MAP_TILE_URL}, a path starting with /, or ${MAP_TILES_OFF}`,
     )
-    .optional(),
+    .default(DEFAULT_MAP_TILE_URL)
+    .transform((v) => (v === MAP_TILES_OFF ? undefined : v)),
   /** failed MQTT CONNECTs of one username from one client address within a minute before that pair is refused unchecked
    * (and of one username from every address before it is slowed; mqtt-connect-throttle.ts) */
   MQTT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),

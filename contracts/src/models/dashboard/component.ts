@@ -98,6 +98,8 @@ export const ComponentView = z.looseObject({
   // crack cards: one entry per crack; strain cards: one per gauge
   crack_labels: z.array(z.string()).optional(),
   crack_lengths: z.array(z.number()).optional(),
+  /** the unit of crack_lengths (a crack's length is not measured in its opening's unit: 120 cm long, 0.4 mm wide) */
+  crack_length_unit: str,
   crack_colors: z.array(z.string()).optional(),
   strain_labels: z.array(z.string()).optional(),
   strain_curves: z.array(z.string()).optional(),

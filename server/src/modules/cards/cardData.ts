@@ -21,6 +21,7 @@ import {
   CardError,
   MAX_LIST_DEVICES,
   VariableScope,
+  chartLatest,
   chartQuery,
   perDeviceQuery,
   scalarQuery,
@@ -67,6 +68,11 @@ export interface CardResult {
 
 const CHART_CARD_GROUP = 'chart';
 const PIE_CARDS = new Set(['PIE_CHART_CARD', 'PIE_MONITORING_CHART_CARD']);
+const MONITORING_CARDS = new Set([
+  'LINE_MONITORING_CHART_CARD',
+  'AREA_MONITORING_CHART_CARD',
+  'BAR_MONITORING_CHART_CARD',
+]);
 const TAG_COMMAND_CARDS = new Set([
   'BUTTON_TAGS_CARD',
   'INPUT_TOGGLE_TAGS_CARD',
@@ -263,6 +269,12 @@ function fillChart(data: CardData, c: Component, value: QueryEntity | undefined,
   } else data.chart_data = chart.rows;
   const last = chart.rows.at(-1);
   data.time = last ? (last.ts as number) : null;
+  // a monitoring chart's headline: each series' newest reading (one source with the list and value cards)
+  if (MONITORING_CARDS.has(c.cat) && ctx.window().type !== 'REALTIME') {
+    const latest = chartLatest(value, ctx);
+    if (latest)
+      data.latest = Object.fromEntries(Object.entries(latest).map(([k, v]) => [k, { value: v.value, time: v.time }]));
+  }
 }
 
 function fillCoordinates(data: CardData, x: QueryEntity | undefined, y: QueryEntity | undefined, ctx: EvalContext) {
@@ -314,6 +326,13 @@ function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
       };
       if (columns.has('value')) marker.value = columns.get('value')!.get(d.id)?.value ?? null;
       if (columns.has('status')) marker.status = columns.get('status')!.get(d.id)?.value ?? null;
+      // the marker's last update: the newest reading among its columns (its position included), as a list row's time
+      let time: number | null = null;
+      for (const col of columns.values()) {
+        const t = col.get(d.id)?.time;
+        if (t != null && (time === null || t > time)) time = t;
+      }
+      marker.time = time;
       return [marker];
     });
     return;

@@ -384,6 +384,31 @@ describe('charts (queryType graph)', () => {
       { ts: at(10), power: 50 },
     ]);
   });
+  it("a monitoring chart's headline is each series' newest reading, not the last bucket (one source with LATEST)", () => {
+    const monitoring = (query: string, param = 'power') =>
+      evaluate({
+        cat: 'LINE_MONITORING_CHART_CARD',
+        w: 2,
+        h: 2,
+        model: {
+          value: {
+            queryType: 'graph',
+            ...ofDevice({ sensor: 'pm', config: 'meter', param, param_label: 'daya' }),
+            query,
+          },
+          filter: hourly,
+        },
+      });
+    // half-hourly power 10 … 50: the 09:00 bucket's MAX is 40, the newest reading 50 at 10:00
+    const d = monitoring('MAX');
+    expect(d.chart_data!.at(-1)).toBeDefined();
+    expect(d.latest).toEqual({ daya: { value: 50, time: at(10) } });
+    // an amount's headline stays its last bucket: a counter's newest reading is a lifetime total
+    expect(monitoring('USAGE', 'energy').latest).toBeUndefined();
+    expect(
+      chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'MAX' }), hourly).latest,
+    ).toBeUndefined();
+  });
   it('a pie folds the window into one slice per series', () => {
     const d = evaluate({
       cat: 'PIE_CHART_CARD',
@@ -492,7 +517,7 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     ]);
     expect(d).toMatchObject({ success: true, table_data: [], devices: [], alert: T.dashboards.component.noDataByTags });
   });
-  it('a map card marks each device at its registry position with its LATEST value', () => {
+  it('a map card marks each device at its registry position with its LATEST value and its time', () => {
     const d = evaluate({
       cat: 'MAP_CARD',
       w: 2,
@@ -505,7 +530,7 @@ describe('list and map cards (queryType device_no_id and none)', () => {
       },
     });
     expect(d.map_marker).toEqual([
-      { device_id: dev1, label: 'Panel A', latitude: -6.2, longitude: 106.8, online: true, value: 50 },
+      { device_id: dev1, label: 'Panel A', latitude: -6.2, longitude: 106.8, online: true, value: 50, time: at(10) },
     ]);
   });
 });

@@ -404,6 +404,25 @@ export function chartQuery(q: Query, ctx: EvalContext): Chart {
   return { keys, rows };
 }
 
+/** The functions whose buckets hold readings (a level, not an amount): their newest reading is the series' value now. */
+const LEVEL_FUNCTIONS = new Set(['AVG', 'MAX', 'MIN', 'LAST', 'SAMPLE']);
+
+/**
+ * The newest reading of each series a chart query draws, by its label: a monitoring chart's headline, which must say
+ * what the device reports now (as a list card's LATEST does), not the last bucket's MAX or AVG. Undefined for amounts
+ * (USAGE, SUM, COUNT: the last bucket is "this hour so far", a reading would be a lifetime counter) and for queries
+ * that are not a device's series.
+ */
+export function chartLatest(q: Query, ctx: EvalContext): Record<string, Scalar> | undefined {
+  const fn = q.query ?? 'AVG';
+  if (!LEVEL_FUNCTIONS.has(fn) || (q.queryType !== 'graph' && q.queryType !== 'device') || isStateQuery(q))
+    return undefined;
+  const deviceId = deviceIdOf(q, ctx);
+  const out: Record<string, Scalar> = {};
+  for (const l of seriesOf(q, ctx, deviceId, true)) out[l.label] = latestOf(l.series, ctx);
+  return out;
+}
+
 export interface DeviceRow extends Scalar {
   device: DeviceFacts;
 }

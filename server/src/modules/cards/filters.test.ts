@@ -56,6 +56,25 @@ describe('custom and realtime filters', () => {
   it('takes start and an inclusive end', () => {
     expect(win({ start: 1000, end: 1999 }, false)).toMatchObject({ type: 'CUSTOM', start: 1000, end: 2000 });
   });
+  it('takes a span ending now that moves with the clock (a dashboard\'s "7 hari terakhir")', () => {
+    const week = 7 * 86_400_000;
+    expect(win({ type: 'CUSTOM', span: week }, false)).toMatchObject({ start: NOW + 1 - week, end: NOW + 1 });
+    const later = resolveWindow({ type: 'CUSTOM', span: week }, NOW + 60_000, TZ, false);
+    expect(later).toMatchObject({ start: NOW + 60_001 - week, end: NOW + 60_001 });
+    // a start wins over a span
+    expect(win({ start: NOW - 1000, span: week }, false)).toMatchObject({ start: NOW - 1000, end: NOW + 1 });
+  });
+  it(`refuses a range whose start is not before its end: "${T.cards.rangeOrder}"`, () => {
+    expect(() => win({ start: 2000, end: 1000 })).toThrow(T.cards.rangeOrder);
+    expect(() => win({ start: 2000, end: 1999 })).toThrow(T.cards.rangeOrder);
+    // the end is inclusive: one millisecond is a window
+    expect(win({ start: 2000, end: 2000 }, false)).toMatchObject({ start: 2000, end: 2001 });
+  });
+  it(`refuses a range longer than 400 days instead of cutting it: "${T.cards.rangeTooLong(400)}"`, () => {
+    const day = 86_400_000;
+    expect(() => win({ start: NOW - 401 * day, end: NOW })).toThrow(T.cards.rangeTooLong(400));
+    expect(() => win({ start: NOW - 399 * day, end: NOW })).not.toThrow();
+  });
   it("converts the request layer's named months of 2020 to the whole local month", () => {
     expect(win({ period: 'april' }, false)).toMatchObject({ start: local(2020, 4, 1), end: local(2020, 5, 1) });
   });

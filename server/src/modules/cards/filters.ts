@@ -5,6 +5,7 @@
 import { zoneOffset } from '../../platform/time/zone.js';
 import { ownValue } from '../../platform/own.js';
 import {
+  CARD_WINDOW_MAX_MS,
   CUSTOM_PERIODS,
   NDATA_MAX,
   NDATA_MIN,
@@ -22,8 +23,8 @@ export const AUTO_MAX_POINTS = 700;
 export const MAX_BUCKETS = 5000;
 /** a CUSTOM filter without start/end covers the last day */
 export const DEFAULT_CUSTOM_SPAN_MS = 86_400_000;
-/** the longest window a card reads (longer ranges are cut at their start) */
-export const MAX_WINDOW_MS = 400 * 86_400_000;
+/** the longest window a card reads: a longer CUSTOM range is refused (the calendar ranges are all shorter) */
+export const MAX_WINDOW_MS = CARD_WINDOW_MAX_MS;
 
 export class FilterError extends Error {}
 
@@ -53,6 +54,8 @@ export interface FilterSpec {
   start?: number;
   /** inclusive, as the request layer sends it (last millisecond of the month) */
   end?: number;
+  /** without a start: the window is this many ms up to its end (now when there is none), moving with the clock */
+  span?: number;
 }
 
 // ---- calendar in a time zone ----
@@ -222,12 +225,12 @@ export function resolveWindow(f: FilterSpec, now: number, tz: string, bucketed: 
       period = undefined;
     } else {
       end = f.end !== undefined ? f.end + 1 : now + 1;
-      start = f.start ?? end - DEFAULT_CUSTOM_SPAN_MS;
+      start = f.start ?? end - (f.span ?? DEFAULT_CUSTOM_SPAN_MS);
     }
     allowed = undefined;
-    if (!(end > start)) throw new FilterError(T.common.invalidInput);
+    if (!(end > start)) throw new FilterError(T.cards.rangeOrder);
+    if (end - start > MAX_WINDOW_MS) throw new FilterError(T.cards.rangeTooLong(MAX_WINDOW_MS / 86_400_000));
   }
-  if (end - start > MAX_WINDOW_MS) start = end - MAX_WINDOW_MS;
   let step: [Period, number];
   if (period && period !== 'auto') {
     const options = type === 'PERIODIC' ? allowed! : CUSTOM_PERIODS;
@@ -281,7 +284,7 @@ function periodicRange(range: string, param: number | undefined, now: number, tz
 
 /** The request's filter fields, when it sent any (else the card's or the dashboard's filter applies). */
 export function requestFilter(q: CardFilterQuery): FilterSpec | undefined {
-  const has = q.type ?? q.range ?? q.ndata ?? q.start ?? q.end ?? q.period;
+  const has = q.type ?? q.range ?? q.ndata ?? q.start ?? q.end ?? q.span ?? q.period;
   if (has === undefined) return undefined;
   return {
     type: q.type,
@@ -292,5 +295,6 @@ export function requestFilter(q: CardFilterQuery): FilterSpec | undefined {
     ndata: q.ndata,
     start: q.start,
     end: q.end,
+    span: q.span,
   };
 }

@@ -1,4 +1,13 @@
 // The base-map tile URL (MAP_TILE_URL): which values are accepted, and the origin the console loads tiles from.
+
+/**
+ * Without a setting the map cards show OpenStreetMap's standard tiles (as ThingsBoard and Grafana's Geomap do), with
+ * OpenStreetMap's attribution (the console adds it for this host); the browser falls back to the bundled land-and-sea
+ * layer when they do not load.
+ */
+export const DEFAULT_MAP_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+/** `MAP_TILE_URL=off`: no tile server at all; nothing a map shows leaves the network. */
+export const MAP_TILES_OFF = 'off';
 /** A base-map tile URL template (`https://{s}.tile.example.org/{z}/{x}/{y}.png`) or a path on the gateway (`/tiles/...`). */
 const TILE_URL =
   /^(?:(https?):\/\/((?:\{s\}\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d{1,5})?)(?:[/?][^\s"'<>`\\]*)?|\/[^\s"'<>`\\]*)$/;

@@ -13,10 +13,13 @@ import { sliceShares, withShare, type TooltipModel } from '../common/tooltips.js
 import { useElementSize } from '../common/useElementSize.js';
 import { chartFuelProduct, pieSlices, tooltipForRow, tooltipForSlice } from './hover.js';
 import { releaseChart, requestChartDraw, type ChartLibrary } from './chartDraws.js';
+import { useTimeZoom } from '../../dashboards/live/timeZoom.js';
 import {
   buildFigure,
   extension,
   seriesName,
+  zoomableLayout,
+  zoomedRange,
   seriesSummary,
   xOf,
   type ChartView as ChartViewFields,
@@ -42,17 +45,21 @@ const summaryNumber = (n: number | undefined, view: ChartViewFields, decimals?: 
 function SummaryStrip({
   fig,
   rows,
+  latest,
   view,
   decimals,
   variant,
 }: {
   fig: PlotFigure;
   rows: Row[];
+  /** each series' newest reading (the gateway's, for charts of levels): the headline, else the last row */
+  latest?: Record<string, { value?: unknown }>;
   view: ChartViewFields;
   decimals?: number;
   variant: Variant;
 }) {
   const summary = seriesSummary(rows, fig.keys);
+  const headline = (k: string) => (latest && k in latest ? asNumber(latest[k]!.value) : summary[k]?.last);
   const fmt = (n: number | undefined) => summaryNumber(n, view, decimals);
   return (
     <div className={CARD_CLASS.summary} data-testid="chart-summary">
@@ -64,7 +71,7 @@ function SummaryStrip({
           </div>
           {variant === 'monitoring' ? (
             <div className={CARD_CLASS.summaryLast} data-testid="chart-last">
-              {fmt(summary[k]?.last)}
+              {fmt(headline(k))}
             </div>
           ) : (
             <span className={CARD_CLASS.caption} style={{ color: 'inherit', fontVariantNumeric: 'tabular-nums' }}>
@@ -134,8 +141,13 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   const figRef = useRef(fig);
   figRef.current = fig;
 
-  const latest = useRef({ fig, data, view, state, width, height });
-  latest.current = { fig, data, view, state, width, height };
+  // inside a dashboard view, with a mouse (a drag on a phone scrolls the page), a time chart zooms by dragging
+  const zoom = useTimeZoom();
+  const zoomRef = useRef(zoom);
+  zoomRef.current = zoom;
+  const zoomable = !!zoom && CHART_NOT_PIE(cat) && rows.length > 1 && finePointer();
+  const latest = useRef({ fig, data, view, state, width, height, zoomable });
+  latest.current = { fig, data, view, state, width, height, zoomable };
   const sizeOf = (w: number, h: number) => `${Math.round(w)}x${Math.round(h)}`;
   /** Whether the chart on screen already shows this frame, append, size and figure. */
   const isDrawn = (s: typeof state, size: string, f: PlotFigure) => {
@@ -146,8 +158,11 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
   };
 
   /** Draws what the card holds now (it may have changed since the draw was asked for). */
+  /** a button held down on the chart (a zoom being dragged): pushes wait, a redraw would drop the selection */
+  const held = useRef(false);
   const draw = (el: HTMLDivElement, { plotly: P, locale }: ChartLibrary) => {
-    const { fig, data, view, state, width, height } = latest.current;
+    if (held.current) return;
+    const { fig, data, view, state, width, height, zoomable } = latest.current;
     const size = sizeOf(width, height);
     if (isDrawn(state, size, fig)) return;
     const prev = drawn.current;
@@ -176,12 +191,26 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
       // a new frame, a new size, or appends we missed: redraw from the card's full (bounded) rows
       const full = buildFigure(cat, data, view);
       figRef.current = full;
+      const layout = zoomable ? zoomableLayout(full.layout) : full.layout;
       void P.react(
         el,
         full.traces as never,
-        { ...full.layout, width, height } as never,
-        { displayModeBar: false, responsive: false, locale, staticPlot: false } as never,
-      ).then(() => attachHover(el));
+        { ...layout, width, height } as never,
+        // a double click would only reset Plotly's own view of the axis, not the dashboard's range
+        {
+          displayModeBar: false,
+          responsive: false,
+          locale,
+          staticPlot: false,
+          doubleClick: false,
+          showTips: false,
+        } as never,
+      ).then(() => {
+        attachHover(el);
+        // the window this drawing shows (ms): a test or a screenshot waits for the range it chose
+        const w = data?.window;
+        el.dataset.drawnSpan = w?.start !== undefined && w.end !== undefined ? String(w.end - w.start) : '';
+      });
     }
     drawn.current = { frame, seq, fig, size };
   };
@@ -221,13 +250,35 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
       if (model) setTip({ model, x, y });
     });
     el.on('plotly_unhover', () => setTip(null));
+    el.on('plotly_relayout', (e: unknown) => {
+      const range = zoomedRange(e);
+      if (range && zoomRef.current) {
+        setTip(null);
+        zoomRef.current(range.start, range.end);
+      }
+    });
   };
 
   useEffect(() => {
     const el = host.current;
-    return () => {
-      if (el) releaseChart(el);
+    if (!el) return;
+    const press = () => void (held.current = true);
+    // released anywhere (a drag may end outside the chart): what came meanwhile is drawn
+    const release = () => {
+      if (!held.current) return;
+      held.current = false;
+      requestChartDraw(el, (lib) => draw(el, lib));
     };
+    el.addEventListener('pointerdown', press, true);
+    window.addEventListener('pointerup', release);
+    window.addEventListener('pointercancel', release);
+    return () => {
+      el.removeEventListener('pointerdown', press, true);
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
+      releaseChart(el);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (
@@ -236,6 +287,7 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
         <SummaryStrip
           fig={fig}
           rows={rows}
+          latest={data?.latest}
           view={view}
           decimals={decimals}
           variant={variant === 'plain' ? 'smart' : variant}
@@ -252,9 +304,9 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
           data-series={fig.keys.length}
           style={{ position: 'absolute', inset: 0 }}
         />
-        {(rows.length === 0 || fig.allZero) && (
+        {(rows.length === 0 || fig.empty || fig.allZero) && (
           <div className={CARD_CLASS.chartEmpty} data-testid="chart-empty">
-            {rows.length === 0 ? T.cardViews.noData : T.cardViews.allZero}
+            {rows.length === 0 || fig.empty ? T.cardViews.noData : T.cardViews.allZero}
           </div>
         )}
         {tip && <ChartTooltip model={tip.model} x={tip.x} y={tip.y} boundsWidth={width} />}
@@ -264,3 +316,6 @@ export default function ChartView({ component, view, data, state, decimals }: Ca
 }
 
 const CHART_NOT_PIE = (cat: string) => !cat.startsWith('PIE_');
+
+/** A mouse or a pen: dragging selects. A finger's drag stays the page's scroll. */
+const finePointer = () => typeof matchMedia === 'function' && matchMedia('(pointer: fine)').matches;

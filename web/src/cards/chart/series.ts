@@ -1,12 +1,13 @@
 // A chart card as Plotly data, without Plotly: traces per card type (line, area, bar, pie; monitoring and smart
 // variants), the view options (xlabel, ylabel, is_stack, has_dot, is_dashed, graph_unit, graph_colors, graph_from_zero,
 // y-axis min/max 'auto' unless numeric, reference line value and label, color_dot) and the fuel warning dots.
-// Times are local wall-clock strings, so the axis shows the browser's time like every other card.
+// Times are local wall-clock strings, so the axis shows the browser's time like every other card (timeAxis.ts).
 import type { CardData, CardTypeCode } from '@sentra/contracts';
-import { chartDateFormats, formatDate, pickFormat } from '../common/dates.js';
+import { chartDateFormats, pickFormat, tickFormatStops, windowSpan, type TickFormatStop } from '../common/dates.js';
 import { asNumber } from '../common/format.js';
 import { seriesColors, WARNING_RED } from '../common/palette.js';
 import { plotlyText } from '../../ui/plainText.js';
+import { lineOf, xOf } from './timeAxis.js';
 import { fuelFillKey, isSuspiciousFill, type TooltipKind } from '../common/tooltips.js';
 
 export type ChartStyle = 'line' | 'area' | 'bar' | 'pie';
@@ -51,6 +52,8 @@ export interface ChartView {
 
 export type Row = Record<string, unknown>;
 
+export { GAP_FACTOR, lineOf, msOfX, xOf, zoomableLayout, zoomedRange } from './timeAxis.js';
+
 /** moment-style tokens → d3 time format (Plotly axes). */
 export function d3Format(pattern: string): string {
   return pattern.replace(
@@ -58,20 +61,6 @@ export function d3Format(pattern: string): string {
     (t) => ({ YYYY: '%Y', YY: '%y', MMMM: '%B', MMM: '%b', MM: '%m', DD: '%d', HH: '%H', mm: '%M', ss: '%S' })[t]!,
   );
 }
-
-/**
- * The x value of a row: local wall time text (Plotly reads it as local time), written the way Plotly writes a date
- * back (its `c2d`, which a hover event's `x` carries): trailing zero parts dropped ('2024-03-10', '2024-03-10 09:00',
- * '2024-03-10 09:00:05', '2024-03-10 09:00:05.25'), so the hovered x finds its row by plain equality. A fuller text
- * would never match the hover of an hourly bucket.
- */
-export const xOf = (ts: number) => {
-  const ms = ((ts % 1000) + 1000) % 1000;
-  const [date, time] = formatDate(ts, 'YYYY-MM-DD HH:mm:ss').split(' ') as [string, string];
-  if (ms !== 0) return `${date} ${time}.${String(ms).padStart(3, '0').replace(/0+$/, '')}`;
-  if (!time.endsWith(':00')) return `${date} ${time}`;
-  return time === '00:00:00' ? date : `${date} ${time.slice(0, 5)}`;
-};
 
 /**
  * A series' display name. Spec 02's query labels are identifiers (lower-case start, at most 16 characters: "sisa_bbm",
@@ -110,9 +99,12 @@ export interface PlotFigure {
   layout: Record<string, any>;
   keys: string[];
   colors: string[];
+  /** `axis`: the labels' format (moment-style) as a card's date shows it; `ticks`: what the x axis draws */
   formats: { axis: string; tooltip: string };
   /** a pie whose every slice is 0 or missing: there is nothing to divide, so no pie is drawn */
   allZero?: boolean;
+  /** rows (buckets) but not one reading in them: the card says so instead of drawing axes around nothing */
+  empty?: boolean;
 }
 
 /** Fuel charts: the suspicious fills as red dots on the tank line. */
@@ -148,6 +140,7 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
   const lastTs = typeof rows.at(-1)?.ts === 'number' ? (rows.at(-1)!.ts as number) : undefined;
   const chosen = chartDateFormats(data?.window, firstTs, lastTs);
   const formats = { axis: pickFormat(view.date_format, chosen.axis), tooltip: chosen.tooltip };
+  const ticks = xTicks(view, windowSpan(data?.window, firstTs, lastTs));
   const traceOf: Record<string, number> = {};
   const traces: PlotTrace[] = [];
 
@@ -162,7 +155,7 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
       textinfo: 'percent',
       hoverinfo: 'none',
     });
-    const layout = baseLayout(view, style, formats.axis);
+    const layout = baseLayout(view, style, ticks);
     layout.showlegend = showsLegend(cat, keys);
     const allZero = rows.length > 0 && rows.every((r) => !asNumber(r.value));
     return { traces, traceOf, layout, keys, colors, formats, allZero };
@@ -172,10 +165,13 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
   keys.forEach((k, i) => {
     traceOf[k] = traces.length;
     const y = rows.map((r) => asNumber(r[k]) ?? null);
+    // a plain line joins its readings across empty buckets, broken only where readings really stop (stacked series
+    // keep the shared grid their sums need)
+    const own = style !== 'bar' && !view.is_stack ? lineOf(rows, k) : { x, y };
     const common = {
       name: label(k),
-      x,
-      y,
+      x: own.x,
+      y: own.y,
       hoverinfo: 'none',
       marker: { color: view.has_dot && view.color_dot ? view.color_dot : colors[i] },
     };
@@ -210,7 +206,7 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
       marker: { color: WARNING_RED, size: 11, line: { color: '#ffffff', width: 2 } },
     });
   }
-  const layout = baseLayout(view, style, formats.axis);
+  const layout = baseLayout(view, style, ticks);
   layout.showlegend = showsLegend(cat, keys);
   // bars and filled areas reach down to zero
   layout.margin = chartMargins(
@@ -218,12 +214,21 @@ export function buildFigure(cat: CardTypeCode, data: CardData | undefined, view:
     valueRange(rows, keys, view.is_stack === true, style === 'bar' || style === 'area'),
     layout.showlegend,
   );
-  if (rows.length === 0) emptyAxes(layout);
-  return { traces, traceOf, layout, keys, colors, formats };
+  // (a live chart's frame is followed by appends: only its rows say whether it is empty)
+  const empty =
+    rows.length === 0 ||
+    (data?.window?.type !== 'REALTIME' && !rows.some((r) => keys.some((k) => asNumber(r[k]) !== undefined)));
+  if (empty) emptyAxes(layout);
+  // a line over buckets spans its whole grid (the window up to now), not only the buckets holding readings: a week
+  // with one day of data still reads as a week; live (REALTIME) lines follow their points as they are appended
+  else if (style !== 'bar' && rows.length > 1 && data?.window?.type !== 'REALTIME' && x[0] && x.at(-1))
+    layout.xaxis = { ...layout.xaxis, autorange: false, range: [x[0], x.at(-1)] };
+  return { traces, traceOf, layout, keys, colors, formats, empty };
 }
 
 /**
- * A chart with no rows: Plotly would run its autorange from −1 to 1 over a year-2000 date axis. The axes keep their
+ * A chart with no readings (no rows, or buckets all empty): Plotly would run its autorange from −1 to 1 (over a
+ * year-2000 date axis without rows). The axes keep their
  * place (the card's "no data" text sits over them) without numbers or dates that mean nothing.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -295,7 +300,16 @@ export function chartMargins(
   };
 }
 
-function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
+/**
+ * The x axis's labels: the card's own `date_format` on every tick, else formats by the step Plotly picks, chosen for
+ * the window's span (a week's ticks carry their dates: tickFormatStops).
+ */
+function xTicks(view: ChartView, span: number): { tickformat?: string; tickformatstops?: TickFormatStop[] } {
+  const own = pickFormat(view.date_format, '');
+  return own ? { tickformat: d3Format(own) } : { tickformatstops: tickFormatStops(span) };
+}
+
+function baseLayout(view: ChartView, style: ChartStyle, ticks: ReturnType<typeof xTicks>) {
   const min = axisBound(view.graph_yaxis_min);
   const max = axisBound(view.graph_yaxis_max);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -308,6 +322,9 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
     showlegend: true,
     legend: { orientation: 'h', x: 0, y: 1.02, yanchor: 'bottom', font: { size: 10 } },
     hovermode: style === 'pie' ? 'closest' : 'x',
+    // every x along a line has its tooltip: the nearest row however far its point is (Plotly looks only 20 px away by
+    // default, so between the points of a sparse line, or beside a gap, nothing was hovered)
+    hoverdistance: -1,
     dragmode: false,
   };
   if (style === 'pie') {
@@ -322,7 +339,7 @@ function baseLayout(view: ChartView, style: ChartStyle, axisFormat: string) {
   // (chartMargins leaves the room). Together a first draw took ~40 → ~26 ms in the 30-card measurement.
   layout.xaxis = {
     type: 'date',
-    tickformat: d3Format(axisFormat),
+    ...ticks,
     title: view.xlabel ? { text: plotlyText(view.xlabel), standoff: 4 } : undefined,
     showgrid: false,
     automargin: false,

@@ -10,11 +10,11 @@ const DATE_CARD_FORMAT = field('date_format', 'select', { options: choices(COMMA
 const TIME_FORMAT = field('time_format', 'select', { options: choices(COMMAND_TIME_DISPLAY_FORMATS) });
 const STATUS = [field('unit', 'text'), field('unit_front', 'switch'), field('full_number', 'switch')];
 
-export const BUTTON_FIELDS = [title(), field('pict', 'text'), SEND_BUTTON, ...STATUS];
-export const TOGGLE_FIELDS = [title(), field('pict', 'text')];
+export const BUTTON_FIELDS = [title(), field('pict', 'icon'), SEND_BUTTON, ...STATUS];
+export const TOGGLE_FIELDS = [title(), field('pict', 'icon')];
 export const NUMBER_FIELDS = [
   title(),
-  field('pict', 'text'),
+  field('pict', 'icon'),
   SEND_BUTTON,
   field('min', 'number'),
   field('max', 'number'),
@@ -22,14 +22,14 @@ export const NUMBER_FIELDS = [
 ];
 export const TEXT_FIELDS = [
   title(),
-  field('pict', 'text'),
+  field('pict', 'icon'),
   SEND_BUTTON,
   field('max', 'number', { label: T.dashboards.view.maxLength }),
   ...STATUS,
 ];
 export const DATE_FIELDS = [
   title(),
-  field('pict', 'text'),
+  field('pict', 'icon'),
   SEND_BUTTON,
   LOCALE,
   DATE_CARD_FORMAT,

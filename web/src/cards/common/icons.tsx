@@ -90,7 +90,9 @@ export function CardIcon({
       <Box component="img" src={name} alt="" sx={{ width: size, height: size, objectFit: 'contain', flexShrink: 0 }} />
     );
   }
-  const Icon = ICONS[name.toLowerCase()] ?? ICONS[BY_UNIT[fallback ?? ''] ?? fallback ?? ''] ?? null;
+  const key = ICONS[name.toLowerCase()] ? name.toLowerCase() : (BY_UNIT[fallback ?? ''] ?? fallback ?? '');
+  const Icon = ICONS[key] ?? null;
   if (!Icon) return null;
-  return <Icon sx={{ fontSize: size, color, flexShrink: 0 }} aria-hidden />;
+  // data-icon: which of the names is drawn (the editor's picker and tests read it)
+  return <Icon sx={{ fontSize: size, color, flexShrink: 0 }} aria-hidden data-icon={key} />;
 }

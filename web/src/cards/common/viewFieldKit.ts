@@ -22,7 +22,9 @@ export type ViewFieldKind =
   /** device ids chosen from the selection tree */
   | 'devices'
   /** one of the series the card's value query names (a text field while it names none) */
-  | 'series';
+  | 'series'
+  /** a card icon: one of the named icons (common/icons.tsx) picked from a grid, or a picture address */
+  | 'icon';
 
 /** The view fields the form may write: ComponentView's fields except decimal and type, which the editor form owns. */
 export type ViewFieldName = Exclude<keyof typeof ComponentView.shape, 'decimal' | 'type'>;
@@ -56,7 +58,7 @@ export const numberList = (name: ViewFieldName) => field(name, 'numberList', { h
 export const VALUE = [
   field('unit', 'text'),
   field('unit_front', 'switch'),
-  field('pict', 'text'),
+  field('pict', 'icon'),
   field('full_number', 'switch'),
 ];
 /** the label of a card's send button (command cards, download, upload) */

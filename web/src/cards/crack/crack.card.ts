@@ -1,4 +1,4 @@
-// CRACK_CARD: crack openings with label, length and colour per crack.
+// CRACK_CARD: crack openings with label, length (in its own unit) and colour per crack.
 import { lazyView } from '../common/lazyView.js';
 import { field, numberList, textList, title } from '../common/viewFieldKit.js';
 import { defineCard } from '../common/definition.js';
@@ -11,6 +11,7 @@ export const crackCard = defineCard('CRACK_CARD', {
     field('unit', 'text'),
     textList('crack_labels'),
     numberList('crack_lengths'),
+    field('crack_length_unit', 'text'),
     field('crack_colors', 'colors'),
   ],
   view: lazyView('CrackView'),

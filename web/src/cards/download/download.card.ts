@@ -8,6 +8,6 @@ export const downloadCard = defineCard('DOWNLOAD_DATA_CARD', {
   label: 'Download data',
   defaults: { title: T.dashboards.commands.buttonTitle, button_label: T.dashboards.commands.send },
   live: false,
-  fields: [title(), field('pict', 'text'), SEND_BUTTON],
+  fields: [title(), field('pict', 'icon'), SEND_BUTTON],
   view: lazyView('DownloadView'),
 });

@@ -1,9 +1,10 @@
 // MAP_CARD with Leaflet (loaded with this chunk only): device markers from map_marker (green online, grey offline, or
-// the card's color_dot), their label and value as a tooltip, a track from coord_data. `map_type: 'image'` draws the
-// model's image_url (a floor plan) as the whole map, latitude/longitude read as percent of its height/width. The
-// base tiles come from the gateway's MAP_TILE_URL (a meta tag of the page); without one, or where a tile does not
-// load, land and sea come from a bundled Natural Earth layer (baseMap.ts), so the card is useful offline. In a dense
-// fleet markers close together on screen join a cluster with their count (clusters.ts); a click zooms in to split it.
+// the card's color_dot), their label and value as a tooltip, a popup with the card's values, the last update and a link
+// to the device; a track from coord_data. `map_type: 'image'` draws the model's image_url (a floor plan) as the whole
+// map, latitude/longitude read as percent of its height/width. The base tiles come from the gateway's MAP_TILE_URL
+// (OpenStreetMap's by default, with its attribution); offline, or where tiles do not load, land and sea come from a
+// bundled Natural Earth layer (baseMap.ts, tiles.ts). The map fits its markers when they first come; markers close
+// together on screen join a cluster with their count (clusters.ts); a click zooms in to split it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -15,9 +16,12 @@ import { afterPaint } from '../common/afterPaint.js';
 import { formatValue } from '../common/format.js';
 import { OK_GREEN } from '../common/palette.js';
 import { escapeHtml } from '../../ui/plainText.js';
+import { useDeviceLinks } from '../common/deviceLinks.js';
 import { CANVAS_MARKERS_FROM, markersOf, tileUrl, trackOf, type MapMarker } from './markers.js';
 import { addCoastlines, baseLayerOf, EMPTY_TILE, SEA_COLOR } from './baseMap.js';
 import { CLUSTER_MARKERS_FROM, clusterMarkers, clusterRadius, type MapItem } from './clusters.js';
+import { markerPopup, type PopupFields } from './popup.js';
+import { TILE_REFERRER_POLICY, tileAttribution, tileEvent, type TileState } from './tiles.js';
 
 interface MapViewFields {
   color_dot?: string;
@@ -26,8 +30,8 @@ interface MapViewFields {
 }
 
 const OFFLINE_GREY = '#9e9e9e';
-/** Natural Earth 1:110m has no detail below this zoom: a fleet fitted on it alone stops here (the user may zoom in). */
-const COASTLINE_FIT_MAX_ZOOM = 9;
+/** A fleet is fitted no closer than this (a street's scale): one device alone is not shown at the tiles' last zoom. */
+const FIT_MAX_ZOOM = 16;
 
 /** Whether this browser draws on a canvas (a test DOM may not): else every marker stays an SVG element. */
 function canvasDrawable(): boolean {
@@ -70,6 +74,9 @@ export default function MapView({ component, view, data, decimals, height }: Car
   /** what the marker layer holds: a circle per marker key, the track; a push moves and restyles them in place */
   const drawn = useRef<{ circles: Map<string, L.CircleMarker>; track?: L.Polyline }>({ circles: new Map() });
   const [tilesFailed, setTilesFailed] = useState(false);
+  /** what a marker's popup shows, by marker key: read when a popup opens (or is open while a push comes) */
+  const popups = useRef(new Map<string, { marker: MapMarker; fields: PopupFields }>());
+  const links = useDeviceLinks();
   const model = (component.model ?? {}) as { map_type?: string; image_url?: string };
   const floorPlan = model.map_type === 'image' && typeof model.image_url === 'string' && model.image_url !== '';
 
@@ -88,6 +95,8 @@ export default function MapView({ component, view, data, decimals, height }: Car
         attributionControl: false,
         minZoom: floorPlan ? -2 : 1,
       });
+      // the tiles' attribution (OpenStreetMap's), shown while they are on the map; no "Leaflet" prefix
+      L.control.attribution({ prefix: false }).addTo(m);
       const base = baseLayerOf({ floorPlan, tileUrl: tileUrl() });
       if (base === 'floor-plan') {
         L.imageOverlay(model.image_url!, [
@@ -101,14 +110,29 @@ export default function MapView({ component, view, data, decimals, height }: Car
         setGround('floor-plan');
       } else {
         if (base === 'tiles') {
-          let fallback = false;
-          L.tileLayer(tileUrl()!, { maxZoom: 19, errorTileUrl: EMPTY_TILE })
-            .on('tileload', () => setGround((g) => (g === 'none' ? 'tiles' : g)))
-            .on('tileerror', () => {
+          const url = tileUrl()!;
+          let state: TileState = 'waiting';
+          const tiles = L.tileLayer(url, {
+            maxZoom: 19,
+            errorTileUrl: EMPTY_TILE,
+            attribution: tileAttribution(url),
+            referrerPolicy: TILE_REFERRER_POLICY,
+          });
+          const next = (event: 'load' | 'error') => {
+            const was = state;
+            state = tileEvent(state, event);
+            if (state === was) return;
+            if (state === 'tiles') setGround((g) => (g === 'none' ? 'tiles' : g));
+            if (state === 'fallback' || state === 'holes') {
               setTilesFailed(true);
-              // the first tile that does not load: the coastlines go under the tiles, where failed ones show them
-              if (!fallback) ((fallback = true), (removeCoastlines = addCoastlines(m!, () => setGround('coastlines'))));
-            })
+              removeCoastlines ??= addCoastlines(m!, () => setGround('coastlines'));
+            }
+            // none loaded (no internet, the tile server unreachable): the tiles go, and their attribution with them
+            if (state === 'fallback') m!.removeLayer(tiles);
+          };
+          tiles
+            .on('tileload', (e: L.TileEvent) => e.tile.src !== EMPTY_TILE && next('load'))
+            .on('tileerror', () => next('error'))
             .addTo(m);
         } else {
           removeCoastlines = addCoastlines(m, () => setGround('coastlines'));
@@ -127,6 +151,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
       setMade(null);
       fitted.current = false;
       drawn.current = { circles: new Map() };
+      popups.current.clear();
       canvas.current = undefined;
     };
   }, [floorPlan, model.image_url]);
@@ -195,19 +220,25 @@ export default function MapView({ component, view, data, decimals, height }: Car
         mk.value !== undefined
           ? formatValue(mk.value, { unit: view.unit, decimal: view.decimal }, decimals)
           : undefined;
-      // Leaflet writes a string tooltip or popup as HTML: the label (a member's or the device's name) and the value the
-      // device sent are escaped, so they are shown as text (issue 23)
+      // Leaflet writes a string tooltip as HTML: the label (a member's or the device's name) and the value the device
+      // sent are escaped, so they are shown as text (issue 23); the popup is built from text nodes (popup.ts)
       const text = escapeHtml(
         value !== undefined && value !== T.cardViews.noValue ? `${mk.label}: ${value}` : mk.label,
       );
-      const popup = `<b>${escapeHtml(mk.label)}</b><br/>${escapeHtml(mk.online === false ? T.cardViews.offline : mk.online ? T.cardViews.online : '')}${value ? `<br/>${escapeHtml(value)}` : ''}`;
+      const id = Number(mk.id);
+      popups.current.set(key, {
+        marker: mk,
+        fields: {
+          value,
+          status: mk.status !== undefined ? formatValue(mk.status, undefined) : undefined,
+          link: links && Number.isInteger(id) && id > 0 ? links(id) : undefined,
+        },
+      });
       const circle = have.circles.get(key);
       if (circle) {
-        circle
-          .setLatLng([mk.lat, mk.lon])
-          .setStyle({ fillColor: color })
-          .setTooltipContent(text)
-          .setPopupContent(popup);
+        circle.setLatLng([mk.lat, mk.lon]).setStyle({ fillColor: color }).setTooltipContent(text);
+        // an open popup follows the push (its content is read again)
+        if (circle.isPopupOpen()) circle.getPopup()?.update();
       } else {
         const added = L.circleMarker([mk.lat, mk.lon], {
           radius: 8,
@@ -218,22 +249,26 @@ export default function MapView({ component, view, data, decimals, height }: Car
           renderer,
         })
           .bindTooltip(text, { direction: 'top', offset: [0, -8] })
-          .bindPopup(popup)
+          .bindPopup(() => {
+            const p = popups.current.get(key);
+            return p ? markerPopup(p.marker, p.fields) : '';
+          })
           .addTo(g);
         have.circles.set(key, added);
       }
     }
     // markers gone from the data, or inside a cluster at this zoom
     for (const [key, circle] of have.circles) if (!shown.has(key)) (g.removeLayer(circle), have.circles.delete(key));
+    for (const key of popups.current.keys()) if (!keys.has(key)) popups.current.delete(key);
     host.current?.setAttribute('data-clusters', String(items.filter((i) => i.kind === 'cluster').length));
     if (!fitted.current && points.length > 0 && !floorPlan) {
       fitted.current = true;
-      // on the coarse coastlines alone a city-wide fleet is fitted no closer than zoom 9, where the coast still shows
-      m.fitBounds(L.latLngBounds(points).pad(0.3), { maxZoom: tileUrl() ? 15 : COASTLINE_FIT_MAX_ZOOM });
+      // the fleet fills the map when it first shows (the clusters regroup at the zoom this lands on)
+      m.fitBounds(L.latLngBounds(points).pad(0.1), { maxZoom: FIT_MAX_ZOOM });
     }
     // only when what it draws changed: a re-render of the card (its frame, a parent) keeps the markers
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [made, data, view, decimals, floorPlan, grouped, zoom]);
+  }, [made, data, view, decimals, floorPlan, grouped, zoom, links]);
 
   return (
     <Box sx={{ position: 'relative', height: '100%', minHeight: 80 }}>
@@ -242,6 +277,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
         data-testid="map"
         data-markers={markers.length}
         data-base-layer={ground}
+        data-zoom={zoom}
         sx={{
           position: 'absolute',
           inset: 0,

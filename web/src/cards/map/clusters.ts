@@ -1,14 +1,15 @@
-// Clustering of a map card's markers (issue 28: a 300-truck fleet is one green smear at country zoom). Supercluster
+// Clustering of a map card's markers (issue 28: a 300-truck fleet is one green smear at country zoom; issue 38: so
+// are 25 vans in one depot). Supercluster
 // groups markers closer than CLUSTER_RADIUS_PX on screen at each zoom; from CLUSTER_MAX_ZOOM in every marker stands
 // alone. Pure (no Leaflet), so the grouping is tested without a map.
 import Supercluster, { type ClusterProperties } from 'supercluster';
 import type { MapMarker } from './markers.js';
 
 /**
- * A map clusters from this many markers on (a dense fleet, drawn on the canvas too: markers.ts CANVAS_MARKERS_FROM);
- * a handful of devices is clearer one by one, even where two touch.
+ * Any map with two markers or more clusters the ones that would touch (as Leaflet.markercluster does): 25 vans in one
+ * depot are one badge saying 25, not 25 circles drawn over each other (issue 38).
  */
-export const CLUSTER_MARKERS_FROM = 50;
+export const CLUSTER_MARKERS_FROM = 2;
 /** Markers closer than this on screen (px at the map's zoom) join one cluster. */
 export const CLUSTER_RADIUS_PX = 40;
 /** From this zoom (streets) every marker is drawn on its own. */

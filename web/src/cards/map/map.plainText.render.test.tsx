@@ -27,7 +27,7 @@ describe('MAP_CARD marker', () => {
     await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(1));
     fireEvent.click(map.querySelector('path.leaflet-interactive')!);
     const popup = await waitFor(() => document.querySelector('.leaflet-popup-content')!);
-    expect(popup.querySelector('b')!.textContent).toBe(PAYLOAD);
+    expect(popup.querySelector('[data-testid="map-popup-label"]')!.textContent).toBe(PAYLOAD);
     expect(popup.textContent).toContain(SCRIPT);
     noInjectedElement();
   });

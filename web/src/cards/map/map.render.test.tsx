@@ -1,14 +1,26 @@
 // Render tests of the map card with fixture payloads: what a user reads.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { T } from '@sentra/contracts';
+import { DeviceLinksContext } from '../common/deviceLinks.js';
 import { cardElement, renderCard, stubLayout } from '../cards.test-kit.js';
 import { CANVAS_MARKERS_FROM } from './markers.js';
 
 beforeAll(() => stubLayout());
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+/** Leaflet sizes the map by its container's client size, which jsdom leaves at 0 (a map of no size fits at zoom 1). */
+function sizedMaps(width = 960, height = 640) {
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(width);
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(height);
+}
 
 describe('MAP_CARD', () => {
   it('places a marker per located device, usable without a tile server', async () => {
+    sizedMaps();
     renderCard('MAP_CARD', {
       h: 4,
       model: { map_type: 'street' },
@@ -30,6 +42,7 @@ describe('MAP_CARD', () => {
   });
 
   it('moves, restyles, adds and removes markers in place when a push comes', async () => {
+    sizedMaps();
     const component = { model: { map_type: 'street' }, h: 4 };
     const first = {
       map_marker: [
@@ -114,7 +127,7 @@ describe('MAP_CARD', () => {
 });
 
 describe('MAP_CARD with a dense fleet (issue 28)', () => {
-  it('groups trucks that touch into clusters with their count and online share; a handful of devices stays one by one', async () => {
+  it('groups trucks that touch into clusters with their count and online share; one far away stays alone', async () => {
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(
       (() => new Proxy({}, { get: () => () => undefined })) as never,
     );
@@ -138,5 +151,90 @@ describe('MAP_CARD with a dense fleet (issue 28)', () => {
     } finally {
       vi.restoreAllMocks();
     }
+  });
+});
+
+describe('MAP_CARD on first show and its popups (issue 38)', () => {
+  const vans = Array.from({ length: 25 }, (_, i) => ({
+    device_id: 100 + i,
+    label: `Van ${i + 1}`,
+    // 25 vans in one depot, a few metres apart
+    latitude: -6.2 + (i % 5) * 0.00005,
+    longitude: 106.8 + Math.floor(i / 5) * 0.00005,
+    online: i !== 0,
+  }));
+  const elsewhere = { device_id: 7, label: 'Van Bandung', latitude: -6.9, longitude: 107.6, online: true };
+
+  it('fits its markers and shows the vans of one depot as one cluster saying 25 (not one blob of circles)', async () => {
+    sizedMaps(480, 320);
+    renderCard('MAP_CARD', { h: 4, model: { map_type: 'street' }, data: { map_marker: [...vans, elsewhere] } });
+    const map = await screen.findByTestId('map');
+    // once fitted (the first draw is at the whole country's zoom, where Bandung joins them)
+    await waitFor(() =>
+      expect([...map.querySelectorAll('[data-testid="map-cluster"]')].map((c) => c.textContent)).toEqual(['25']),
+    );
+    // Bandung alone: its own circle
+    expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(1);
+  });
+
+  it("pops up the card's value and status with its unit, where the device is, when it reported and a link to it", async () => {
+    sizedMaps();
+    const opened: number[] = [];
+    const links = (id: number) => ({ href: `/admin/kebun/_device_data_detail_/${id}`, open: () => opened.push(id) });
+    const time = new Date(2026, 11, 6, 9, 5, 7).getTime();
+    render(
+      <DeviceLinksContext.Provider value={links}>
+        {cardElement('MAP_CARD', {
+          h: 4,
+          model: { map_type: 'street' },
+          view: { unit: 'km/j', decimal: 0 },
+          data: {
+            map_marker: [
+              {
+                device_id: 42,
+                label: 'Van 1',
+                latitude: -6.2,
+                longitude: 106.8,
+                online: true,
+                value: 36.4,
+                status: 'jalan',
+                time,
+              },
+            ],
+          },
+        })}
+      </DeviceLinksContext.Provider>,
+    );
+    const map = await screen.findByTestId('map');
+    await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(1));
+    fireEvent.click(map.querySelector('path.leaflet-interactive')!);
+    const popup = await waitFor(() => document.querySelector<HTMLElement>('[data-testid="map-popup"]')!);
+    const text = (id: string) => popup.querySelector(`[data-testid="${id}"]`)?.textContent;
+    expect(text('map-popup-label')).toBe('Van 1');
+    expect(text('map-popup-online')).toBe(T.cardViews.online);
+    expect(text('map-popup-value')).toBe('Nilai: 36 km/j');
+    expect(text('map-popup-status')).toBe('Status: jalan');
+    expect(text('map-popup-location')).toBe('Lokasi: -6,20000, 106,80000');
+    expect(text('map-popup-time')).toBe(T.cardViews.updatedAt('09:05:07, 06 Des 26'));
+    const link = popup.querySelector<HTMLAnchorElement>('[data-testid="map-popup-device"]')!;
+    expect(link.textContent).toBe(T.cardViews.mapOpenDevice);
+    expect(link.getAttribute('href')).toBe('/admin/kebun/_device_data_detail_/42');
+    fireEvent.click(link);
+    expect(opened).toEqual([42]);
+  });
+
+  it('shows no device link where the screen gives none (the editor preview, a role without device screens)', async () => {
+    sizedMaps();
+    renderCard('MAP_CARD', {
+      h: 4,
+      model: { map_type: 'street' },
+      data: { map_marker: [{ device_id: 42, label: 'Van 1', latitude: -6.2, longitude: 106.8 }] },
+    });
+    const map = await screen.findByTestId('map');
+    await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive').length).toBe(1));
+    fireEvent.click(map.querySelector('path.leaflet-interactive')!);
+    const popup = await waitFor(() => document.querySelector<HTMLElement>('[data-testid="map-popup"]')!);
+    expect(popup.querySelector('[data-testid="map-popup-device"]')).toBeNull();
+    expect(popup.querySelector('[data-testid="map-popup-time"]')).toBeNull();
   });
 });

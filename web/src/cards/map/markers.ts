@@ -10,6 +10,8 @@ export interface MapMarker {
   online?: boolean;
   value?: unknown;
   status?: unknown;
+  /** its newest reading (epoch ms) */
+  time?: number;
 }
 
 export function markersOf(data: CardData | undefined): MapMarker[] {
@@ -26,6 +28,7 @@ export function markersOf(data: CardData | undefined): MapMarker[] {
       online: typeof m.online === 'boolean' ? m.online : undefined,
       value: m.value,
       status: m.status,
+      time: typeof m.time === 'number' ? m.time : undefined,
     });
   }
   return out;
@@ -44,8 +47,9 @@ export function trackOf(data: CardData | undefined): [number, number][] {
 export const MAP_TILE_META = 'sentra-map-tile-url';
 
 /**
- * Where a map takes its base tiles: the gateway's MAP_TILE_URL, given in the page's meta tag (one setting for the
- * tiles and the Content-Security-Policy that allows their origin); none: markers on a plain ground.
+ * Where a map takes its base tiles: the gateway's MAP_TILE_URL (by default OpenStreetMap's), given in the page's meta
+ * tag (one setting for the tiles and the Content-Security-Policy that allows their origin); none (`MAP_TILE_URL=off`):
+ * markers on the bundled land-and-sea layer.
  */
 export function tileUrl(
   doc: Pick<Document, 'querySelector'> | undefined = typeof document === 'undefined' ? undefined : document,

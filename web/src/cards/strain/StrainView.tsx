@@ -1,12 +1,17 @@
 // STRAIN_CARD: one gauge per reading with its label (strain_labels), curve (strain_curves: how the gauge's reading
 // is drawn — 'linear' bar by default, 'log' for gauges spanning decades) and colour (strain_colors); the bar grows
-// from the centre, tension right and compression left.
+// from the centre, tension right and compression left, as thick as the card's height allows (common/gauges.ts), over a
+// scale from −max to +max in the card's unit.
 import { Box, Stack, Typography } from '@mui/material';
 import { T } from '@sentra/contracts';
 import type { CardViewProps } from '../common/definition.js';
 import { formatCardNumber } from '../common/format.js';
 import { seriesColors } from '../common/palette.js';
 import { readingsOf } from '../common/values.js';
+import { gaugeThickness } from '../common/gauges.js';
+
+/** the scale line under the gauges */
+const SCALE_PX = 22;
 
 interface StrainViewFields {
   unit?: string;
@@ -24,7 +29,7 @@ export function strainShare(value: number, max: number, curve?: string): number 
   return Math.min(1, r);
 }
 
-export default function StrainView({ view, data, decimals }: CardViewProps<StrainViewFields>) {
+export default function StrainView({ view, data, decimals, height }: CardViewProps<StrainViewFields>) {
   const readings = readingsOf(data);
   const colors = seriesColors(view.strain_colors, readings.length);
   const max = Math.max(1, ...readings.map((r) => Math.abs(r.value ?? 0)));
@@ -34,16 +39,16 @@ export default function StrainView({ view, data, decimals }: CardViewProps<Strai
         {T.cardViews.noData}
       </Typography>
     );
+  const thickness = gaugeThickness(height, readings.length, SCALE_PX);
+  const number = (n: number) =>
+    `${formatCardNumber(n, { decimals: view.decimal ?? decimals, locale: view.locale, fullNumber: true })}${view.unit ? ` ${view.unit}` : ''}`;
   return (
-    <Stack spacing={1} sx={{ height: '100%', justifyContent: 'center', overflow: 'auto' }}>
+    <Stack spacing={1} sx={{ height: '100%', justifyContent: 'space-evenly', overflow: 'auto' }}>
       {readings.map((r, i) => {
         const label = view.strain_labels?.[i] ?? r.key;
         const curve = view.strain_curves?.[i];
         const share = r.value === undefined ? 0 : strainShare(r.value, max, curve);
-        const text =
-          r.value === undefined
-            ? T.cardViews.noValue
-            : `${formatCardNumber(r.value, { decimals: view.decimal ?? decimals, locale: view.locale, fullNumber: true })}${view.unit ? ` ${view.unit}` : ''}`;
+        const text = r.value === undefined ? T.cardViews.noValue : number(r.value);
         return (
           <Box key={r.key} data-testid={`strain-${i}`}>
             <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
@@ -55,7 +60,10 @@ export default function StrainView({ view, data, decimals }: CardViewProps<Strai
                 {text}
               </Typography>
             </Stack>
-            <Box sx={{ position: 'relative', height: 10, bgcolor: 'action.hover', borderRadius: 1 }}>
+            <Box
+              data-testid="strain-bar"
+              sx={{ position: 'relative', height: thickness, bgcolor: 'action.hover', borderRadius: 1 }}
+            >
               <Box
                 sx={{ position: 'absolute', left: '50%', top: -2, bottom: -2, width: '1px', bgcolor: 'text.disabled' }}
               />
@@ -75,6 +83,15 @@ export default function StrainView({ view, data, decimals }: CardViewProps<Strai
           </Box>
         );
       })}
+      <Stack
+        direction="row"
+        data-testid="strain-scale"
+        sx={{ justifyContent: 'space-between', color: 'text.secondary', typography: 'caption' }}
+      >
+        <span>{number(-max)}</span>
+        <span>0</span>
+        <span>{number(max)}</span>
+      </Stack>
     </Stack>
   );
 }

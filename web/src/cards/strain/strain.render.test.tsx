@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { T } from '@sentra/contracts';
 import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { GAUGE_MAX_PX, GAUGE_MIN_PX, gaugeThickness } from '../common/gauges.js';
 
 beforeAll(() => stubLayout());
 afterEach(cleanup);
@@ -24,5 +25,21 @@ describe('STRAIN_CARD', () => {
     expect(a.querySelector('[data-color]')!.getAttribute('data-color')).toBe('#123456');
     expect(screen.getByTestId('strain-1').textContent).toContain('log');
     expect(screen.getByTestId('strain-1').textContent).toContain('-40,00 µε');
+  });
+
+  it('draws a lone gauge as thick as the card allows, over a scale in the unit (not a 10 px bar in 300 px)', async () => {
+    renderCard('STRAIN_CARD', { view: { unit: 'µε' }, data: { value: 80 } });
+    const bar = await screen.findByTestId('strain-bar');
+    // the test kit's body is 300 px: one gauge gets the most a gauge takes
+    expect(bar.style.height || getComputedStyle(bar).height).toBe(`${GAUGE_MAX_PX}px`);
+    expect(screen.getByTestId('strain-scale').textContent).toBe('-80,00 µε080,00 µε');
+  });
+});
+
+describe('gauge thickness', () => {
+  it('shares the body among the readings, between 10 and 40 px', () => {
+    expect(gaugeThickness(300, 1)).toBe(GAUGE_MAX_PX);
+    expect(gaugeThickness(300, 5)).toBe(26);
+    expect(gaugeThickness(120, 6)).toBe(GAUGE_MIN_PX);
   });
 });

@@ -16,7 +16,7 @@ import {
 import { CARD_LIVE, contracts, REFRESH_MIN_MS, type CardSubscribeParams } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
-import type { ViewFilter } from '../../screens/dashboards/viewFilter.js';
+import { filterQuery, type ViewFilter } from '../../screens/dashboards/viewFilter.js';
 import { subscriptionKey, type LiveHub } from '../../live/hub.js';
 import { liveHubOrRefusing } from '../../live/socket.js';
 import { acquireFeed, peekFeed, releaseFeed, type CardFeed, type CardState, type FeedStatus } from './cardFeed.js';
@@ -41,9 +41,9 @@ export interface LiveDashboardValue {
 
 const LiveDashboardContext = createContext<LiveDashboardValue | null>(null);
 
+/** The channel's filter fields of a view filter: a filter variable by id, or the range (a span ending now, or instants). */
 export function filterParams(filter: ViewFilter | undefined): Omit<CardSubscribeParams, 'dashboard_id'> {
-  if (!filter) return {};
-  return filter.kind === 'filter' ? { filter: filter.key } : { type: 'CUSTOM', start: filter.start, end: filter.end };
+  return filterQuery(filter) as Omit<CardSubscribeParams, 'dashboard_id'>;
 }
 
 interface AffectableComponent {

@@ -1,126 +1,69 @@
 // The dashboard view (spec 02 section 2 "Dashboard view"): a header with refresh and the time filter, then either the
 // custom URL page in a frame or the static grid of cards.
-import { useMemo, useState } from 'react';
-import { Alert, Box, Button, IconButton, Menu, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
-import AccessTimeIcon from '@mui/icons-material/AccessTime';
-import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import { useCallback, useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Alert, Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { dashboardRefreshMs, T, type DashboardRecord } from '@sentra/contracts';
 import { DashboardGrid } from './DashboardGrid.js';
 import { LiveDashboard, liveCardRenderer } from '../../cards/index.js';
+import { TimeZoomContext } from '../../dashboards/live/timeZoom.js';
+import { DeviceLinksContext, type DeviceLinks } from '../../cards/common/deviceLinks.js';
+import { useCanReach } from '../../shell/grants.js';
+import { useAppArea } from '../../ui/useAppArea.js';
+import { DeviceRoute } from '../devices/deviceRoutes.js';
 import { componentsOf } from './gridLayout.js';
 import { usePageTitle } from '../../shell/pageTitle.js';
-import { QUICK_RANGE_IDS, quickRange, quickRangeLabel } from './quickRanges.js';
-import { defaultViewFilter, filterVariables, type ViewFilter } from './viewFilter.js';
+import { TimeRangePicker } from './TimeRangePicker.js';
+import { zoomedOut } from './timeRange.js';
+import { choiceOf, filterVariables, searchOf, viewFilterOf, type ViewChoice, type ViewFilter } from './viewFilter.js';
 
 const s = T.dashboards.screens;
 
-/** `datetime-local` text of an epoch time, in the browser's zone. */
-const localInput = (ms: number) => {
-  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-};
+/** An absolute range as the address writes it (epoch ms, Grafana's form). */
+const absolute = (start: number, end: number): ViewChoice => ({
+  kind: 'range',
+  range: { from: String(Math.round(start)), to: String(Math.round(end)) },
+});
 
-/** The Grafana-style quick ranges: a button naming the chosen one, a menu of them. */
-function QuickRangePicker({ filter, onChange }: { filter: ViewFilter; onChange(f: ViewFilter): void }) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const chosen = filter.kind === 'range' ? filter.quick : undefined;
-  return (
-    <>
-      <Button
-        variant="outlined"
-        size="small"
-        startIcon={<AccessTimeIcon />}
-        endIcon={<ArrowDropDownIcon />}
-        onClick={(e) => setAnchor(e.currentTarget)}
-        data-testid="quick-range"
-        aria-haspopup="menu"
-        sx={{ whiteSpace: 'nowrap', height: 40 }}
-      >
-        {chosen ? quickRangeLabel(chosen) : filter.kind === 'range' ? s.customRange : s.quickRange}
-      </Button>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        slotProps={{ list: { dense: true, 'aria-label': s.quickRange } }}
-      >
-        {QUICK_RANGE_IDS.map((id) => (
-          <MenuItem
-            key={id}
-            selected={id === chosen}
-            onClick={() => {
-              setAnchor(null);
-              onChange({ kind: 'range', ...quickRange(id, Date.now()), quick: id });
-            }}
-          >
-            {quickRangeLabel(id)}
-          </MenuItem>
-        ))}
-      </Menu>
-    </>
-  );
+/** A card's link to a device: its "Daftar Sensor" screen, for a principal who may open it. */
+function useDeviceLinks(): DeviceLinks | null {
+  const area = useAppArea();
+  const navigate = useNavigate();
+  const canReach = useCanReach();
+  const allowed = canReach(DeviceRoute.dataDetail);
+  return useMemo(() => {
+    if (!allowed) return null;
+    return (id: number) => {
+      const href = area.to(DeviceRoute.dataDetail, { id });
+      return { href, open: () => void navigate(href) };
+    };
+  }, [allowed, area, navigate]);
 }
 
 /**
- * The spec's filters (the dashboard's filter variables, else a start/end range) and the quick ranges beside them. A
- * quick range is a start/end range: the start/end inputs show it, except on a dashboard with filter variables, where
- * the picker's button names it.
+ * The view's filter from the address (`?filter=`, `?from=&to=`; none: the dashboard's default), resolved again when
+ * the address changes or the view refreshes (a relative range moves up to now). `initial`: the filter the screen
+ * already joined the cards' channel with for this address.
  */
-function FilterBar({ vars, filter, onChange }: { vars: unknown; filter: ViewFilter; onChange(f: ViewFilter): void }) {
-  const filters = useMemo(() => filterVariables(vars), [vars]);
-  const set = (field: 'start' | 'end') => (e: React.ChangeEvent<HTMLInputElement>) => {
-    const ms = new Date(e.target.value).getTime();
-    if (Number.isFinite(ms) && filter.kind === 'range')
-      onChange({ kind: 'range', start: filter.start, end: filter.end, [field]: ms });
-  };
-  const showRange = filter.kind === 'range' && (filters.length === 0 || !filter.quick);
-  return (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
-      {filters.length > 0 && (
-        <TextField
-          select
-          size="small"
-          label={s.filter}
-          value={filter.kind === 'filter' ? filter.key : ''}
-          onChange={(e) => {
-            const f = filters.find((x) => x.id === e.target.value);
-            if (f) onChange({ kind: 'filter', key: f.id, name: f.name });
-          }}
-          sx={{ minWidth: 200 }}
-          slotProps={{ htmlInput: { 'data-testid': 'view-filter' } }}
-        >
-          {filters.map((f) => (
-            <MenuItem key={f.id} value={f.id}>
-              {f.name}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-      {showRange && filter.kind === 'range' && (
-        <>
-          <TextField
-            type="datetime-local"
-            size="small"
-            label={s.rangeStart}
-            value={localInput(filter.start)}
-            onChange={set('start')}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            type="datetime-local"
-            size="small"
-            label={s.rangeEnd}
-            value={localInput(filter.end)}
-            onChange={set('end')}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-        </>
-      )}
-      <QuickRangePicker filter={filter} onChange={onChange} />
-    </Stack>
-  );
+function useAddressFilter(vars: unknown, initial: ViewFilter | undefined) {
+  const [search, setSearch] = useSearchParams();
+  const key = search.toString();
+  const [tick, setTick] = useState(0);
+  const [held, setHeld] = useState(() => ({
+    key,
+    tick,
+    filter: initial ?? viewFilterOf(choiceOf(search), vars, Date.now()),
+  }));
+  let filter = held.filter;
+  if (held.key !== key || held.tick !== tick) {
+    filter = viewFilterOf(choiceOf(search), vars, Date.now());
+    setHeld({ key, tick, filter });
+  }
+  /** a new choice is a new entry in the browser's history: back returns to the one before */
+  const choose = useCallback((c: ViewChoice) => setSearch(searchOf(c)), [setSearch]);
+  return { filter, choose, refresh: () => setTick((n) => n + 1) };
 }
 
 /** The page a custom-URL dashboard shows in a frame instead of cards. */
@@ -145,15 +88,17 @@ export function DashboardView({
 }) {
   const conf = dashboard.conf_dashboard as Record<string, unknown>;
   const components = useMemo(() => componentsOf(conf), [conf]);
-  const [filter, setFilter] = useState<ViewFilter>(() => initialFilter ?? defaultViewFilter(conf.var, Date.now()));
+  const { filter, choose, refresh: refreshRange } = useAddressFilter(conf.var, initialFilter);
+  const filters = useMemo(() => filterVariables(conf.var), [conf.var]);
   const customUrl = customUrlOf(conf);
   usePageTitle(dashboard.label);
-  /** refresh: the record again, and a quick range ("1 jam terakhir") moved up to now */
+  /** refresh: the record again, and a relative range ("1 jam terakhir") moved up to now */
   const refresh = () => {
-    if (filter.kind === 'range' && filter.quick)
-      setFilter({ kind: 'range', ...quickRange(filter.quick, Date.now()), quick: filter.quick });
+    refreshRange();
     onRefresh();
   };
+  const zoom = useCallback((start: number, end: number) => choose(absolute(start, end)), [choose]);
+  const deviceLinks = useDeviceLinks();
 
   return (
     <Box data-testid="dashboard-view" data-filter={filter.kind === 'filter' ? filter.key : 'range'}>
@@ -173,7 +118,21 @@ export function DashboardView({
           )}
         </Box>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
-          {!customUrl && <FilterBar vars={conf.var} filter={filter} onChange={setFilter} />}
+          {!customUrl && (
+            <TimeRangePicker
+              filters={filters}
+              filter={filter}
+              onChoose={choose}
+              onZoomOut={
+                filter.kind === 'range'
+                  ? () => {
+                      const z = zoomedOut(filter.start, filter.end, Date.now());
+                      choose(absolute(z.start, z.end));
+                    }
+                  : undefined
+              }
+            />
+          )}
           {customUrl && (
             <Button href={customUrl} target="_blank" rel="noopener noreferrer" startIcon={<OpenInNewIcon />}>
               {s.openInTab}
@@ -215,7 +174,11 @@ export function DashboardView({
           globals={conf.var as Record<string, unknown> | undefined}
           decimals={(conf.view as { decimal?: number } | undefined)?.decimal}
         >
-          <DashboardGrid components={components} mode="view" renderCard={liveCardRenderer(dashboard.id)} />
+          <TimeZoomContext.Provider value={zoom}>
+            <DeviceLinksContext.Provider value={deviceLinks}>
+              <DashboardGrid components={components} mode="view" renderCard={liveCardRenderer(dashboard.id)} />
+            </DeviceLinksContext.Provider>
+          </TimeZoomContext.Provider>
         </LiveDashboard>
       )}
     </Box>

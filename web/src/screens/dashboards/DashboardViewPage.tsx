@@ -1,14 +1,14 @@
 // The dashboard view by id (_dashboard_view_/{id}, opened from the list), and a granted dashboard opened from an
 // application user's menu (`/{domain}/{path}`: the id comes from the menu the role gives).
 import { useEffect, useRef } from 'react';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { Alert, Box } from '@mui/material';
 import { contracts, T } from '@sentra/contracts';
 import { liveSocket } from '../../live/socket.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { DashboardView, liveComponentsOf } from './DashboardView.js';
-import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
+import { choiceOf, viewFilterOf, type ViewFilter } from './viewFilter.js';
 import { joinDashboardEarly, preloadDashboardViews } from '../../cards/index.js';
 import { dashboardById, loadCall, useLoadState, type LoadState } from './dashboardCalls.js';
 import type { DashboardRecord, NavEntry } from '@sentra/contracts';
@@ -18,6 +18,10 @@ function ViewById({ id }: { id: number | undefined }) {
   useEffect(() => void liveSocket(), []);
   /** the filter the view opens with, chosen (and its channel joined) when the record first arrived */
   const opened = useRef<{ id: number; filter: ViewFilter }>(undefined);
+  /** the address's time choice (`?filter=`, `?from=&to=`) as the record arrives */
+  const { search } = useLocation();
+  const searchNow = useRef(search);
+  searchNow.current = search;
   const { state, busy, reload } = useLoadState<DashboardRecord>(async () => {
     if (id === undefined) return { status: 'failed', notFound: true };
     const r = await dashboardById(id, contracts.dashboards.view);
@@ -27,7 +31,8 @@ function ViewById({ id }: { id: number | undefined }) {
       const conf = r.data.conf_dashboard as Record<string, unknown>;
       const components = liveComponentsOf(conf);
       if (components.length > 0) {
-        opened.current = { id: r.data.id, filter: defaultViewFilter(conf.var, Date.now()) };
+        const choice = choiceOf(new URLSearchParams(searchNow.current));
+        opened.current = { id: r.data.id, filter: viewFilterOf(choice, conf.var, Date.now()) };
         joinDashboardEarly(r.data.id, opened.current.filter);
         preloadDashboardViews(components);
       }

@@ -1,7 +1,14 @@
-// The quick time ranges beside the dashboard filters: relative ones end now, calendar ones start at the browser's
-// midnight, Monday or first of the month.
+// The quick time ranges: written as Grafana writes them (what the address carries), relative ones ending now,
+// calendar ones starting at the browser's midnight, Monday or first of the month.
 import { describe, expect, it } from 'vitest';
-import { QUICK_RANGE_IDS, isQuickRangeId, quickRange, quickRangeLabel } from './quickRanges.js';
+import {
+  QUICK_RANGE_IDS,
+  isQuickRangeId,
+  quickRange,
+  quickRangeLabel,
+  quickRangeOf,
+  quickRangeText,
+} from './quickRanges.js';
 
 // Thursday 14 March 2024, 10:30 local time
 const now = new Date(2024, 2, 14, 10, 30, 0).getTime();
@@ -44,6 +51,13 @@ describe('quick time ranges', () => {
 
   it('covers the whole of yesterday', () => {
     expect(quickRange('yesterday', now)).toEqual({ start: local(2024, 2, 13), end: local(2024, 2, 14) - 1 });
+  });
+
+  it('is written as Grafana writes it, and a written range is recognised as its quick range', () => {
+    expect(quickRangeText('last7d')).toEqual({ from: 'now-7d', to: 'now' });
+    expect(quickRangeText('today')).toEqual({ from: 'now/d', to: 'now' });
+    for (const id of QUICK_RANGE_IDS) expect(quickRangeOf(quickRangeText(id))).toBe(id);
+    expect(quickRangeOf({ from: 'now-3d', to: 'now' })).toBeUndefined();
   });
 
   it('knows its own ids only', () => {

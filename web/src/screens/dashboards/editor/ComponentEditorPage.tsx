@@ -381,6 +381,9 @@ export function ComponentEditorPage({ routeKey }: ScreenProps) {
           view={state.view}
           deviceTags={source.filterTags}
           series={seriesChoices(state.model)}
+          preview={(view) => (
+            <ComponentPreview dashboardId={loaded!.record.id} state={{ ...state, view }} filter={loaded!.filter} />
+          )}
           onClose={() => setVisualising(false)}
           onSave={(view) => {
             send({ type: 'setView', view });

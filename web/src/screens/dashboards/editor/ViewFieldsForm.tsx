@@ -15,6 +15,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { T } from '@sentra/contracts';
 import type { ViewFieldSpec, ViewFieldValue, ViewFormValues } from './viewFields.js';
 import { DevicesPicker } from '../../../ui/DevicePicker.js';
+import { IconPicker } from './IconPicker.js';
 
 export interface ViewFieldsFormProps {
   specs: readonly ViewFieldSpec[];
@@ -63,6 +64,8 @@ function Field({ spec, value, error, onChange, deviceTags }: FieldProps) {
   const text = typeof value === 'string' ? value : '';
   const list = Array.isArray(value) ? value : [];
   switch (spec.kind) {
+    case 'icon':
+      return <IconPicker label={spec.label} value={text} onChange={onChange} />;
     case 'switch':
       return (
         <FormControlLabel
