@@ -14,6 +14,9 @@ import { HANDOVER_RUN, MAX_UNTAKEN_MESSAGES } from '../src/platform/mqtt/handove
 import { createLogger } from '../src/platform/log.js';
 import { nativeFd } from '../src/platform/native-fd.js';
 import { required } from '../src/platform/testing/required.js';
+import { findUp, openDb } from '../src/platform/db/sqlite.js';
+import { SessionStore } from '../src/platform/mqtt/persistence/session-store.js';
+import * as schema from '../src/schema.js';
 import { until } from '../src/platform/testing/until.js';
 
 let broker: EmbeddedBroker | undefined;
@@ -242,6 +245,46 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
     it('takes the same packet id of a clean session as a new message (its state was discarded)', async () => {
       const { got } = await resentAfterReconnect(true);
       expect(got).toEqual([1, 1, 2]);
+    });
+
+    it('keeps the ids through the session store, whichever of two broker threads the client returns to', async () => {
+      const db = openDb({ dataDir: ':memory:', schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+      broker = createBroker({
+        host: '127.0.0.1',
+        port: 0,
+        log: createLogger('silent'),
+        nativeReads,
+        threads: 2,
+        store: new SessionStore(db.sqlite),
+      });
+      broker.addAuthority({
+        authenticate: (_c, username, password) =>
+          username === 'dev1' && password?.toString() === 'rahasia' ? { key: 'device:1', appId: 1 } : null,
+        authorizePublish: (_id, topic) => topic === 'd/1/data',
+        authorizeSubscribe: () => false,
+      });
+      const port = await broker.listen();
+      const got: number[] = [];
+      broker.on('message', (_identity, _topic, payload) => got.push(JSON.parse(payload.toString()).n));
+      // eight returns: the kernel hands each connection to either thread, so some land on the other one
+      for (let round = 1; round <= 8; round++) {
+        const first = await signedIn(port, { clean: false, clientId: 'q2-wandering' });
+        first.write(publish(round, '', 2, round));
+        expect(await until(() => got.includes(round))).toBe(true);
+        first.destroy();
+        await until(() => broker!.metrics().away_sessions === 1);
+        const again = await signedIn(port, { clean: false, clientId: 'q2-wandering' });
+        const answers = received(again);
+        again.write(publish(round, '', 2, round, true));
+        again.write(mqttPacket.generate({ cmd: 'pubrel', messageId: round }));
+        expect(await until(() => answers.has([0x70, 2, 0, round]))).toBe(true);
+        again.destroy();
+        await until(() => broker!.metrics().away_sessions === 1);
+      }
+      expect(got).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      await broker.close();
+      broker = undefined;
+      db.close();
     });
   });
 });

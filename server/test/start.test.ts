@@ -60,7 +60,7 @@ describe('npm start', () => {
   it('runs the demo fleet against the ports the gateway bound when PORT=0 and MQTT_PORT=0', async () => {
     const { launcher, exited, seen } = launch();
     const [, port] = await seen(/Sentra console at http:\/\/127\.0\.0\.1:(\d+)\/admin\/login/, 60_000);
-    const [, mqttPort] = await seen(/MQTT broker on 127\.0\.0\.1:(\d+) \(TCP; 1 thread, native reader\)/, 5_000);
+    const [, mqttPort] = await seen(/MQTT broker on 127\.0\.0\.1:(\d+) \(TCP; \d+ threads?, native reader\)/, 5_000);
     expect(Number(port)).toBeGreaterThan(0);
     expect(Number(mqttPort)).toBeGreaterThan(0);
     await seen(

@@ -57,6 +57,8 @@ export type ThreadEvent =
   | { e: 'expiry'; sid: SessionId; keep: number }
   /** QoS 1 messages a persistent session's client left unacknowledged (sent again when it returns) */
   | { e: 'inflight'; clientId: string; messages: WireMessage[] }
+  /** the QoS 2 packet ids a persistent session's client left awaiting their PUBREL (its session keeps them) */
+  | { e: 'awaiting'; clientId: string; ids: number[] }
   | { e: 'unsubs'; sid: SessionId; filters: string[] }
   /** publishes of sessions, packed (see packMessages) */
   | { e: 'msgs'; buf: ArrayBuffer }
@@ -93,7 +95,7 @@ export type LoopCommand =
       sid?: SessionId;
       returnCode?: number;
       message?: string;
-      resumed?: { subscriptions: { topic: string; qos: number }[]; queued: WireMessage[] };
+      resumed?: { subscriptions: { topic: string; qos: number }[]; queued: WireMessage[]; awaiting?: number[] };
     }
   /** the retained messages kept across restarts, for a thread that starts */
   | { t: 'retained'; messages: WireMessage[] }

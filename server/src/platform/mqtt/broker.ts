@@ -242,6 +242,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         if (session) session.keep = ev.keep;
         break;
       }
+      case 'awaiting':
+        store?.awaitRelease(ev.clientId, ev.ids);
+        break;
       case 'inflight':
         store?.requeue(
           ev.clientId,
@@ -276,7 +279,11 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           const rights = (subs: { topic: string; qos: number }[]) =>
             subs.filter((x) => relay.allowed(sessions.get(sid), x.topic, 'subscribe'));
           const resumed = stored
-            ? { subscriptions: rights(stored.subscriptions), queued: stored.queued.map(wire) }
+            ? {
+                subscriptions: rights(stored.subscriptions),
+                queued: stored.queued.map(wire),
+                ...(stored.awaiting && { awaiting: stored.awaiting }),
+              }
             : live && { ...live, subscriptions: rights(live.subscriptions) };
           send(thread, { t: 'authAnswer', req, sid, ...(resumed && { resumed }) });
         });

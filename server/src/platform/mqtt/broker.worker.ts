@@ -365,9 +365,12 @@ function awaitingReleaseOf(client: Client): Set<number> {
   }
   return ids;
 }
-function keepAwaitingRelease(client: Client) {
+function keepAwaitingRelease(client: Client, replaced: boolean) {
   const ids = awaitingRelease.get(client);
   if (client.clean || !ids || ids.size === 0) return;
+  // the session goes to the event loop when nobody took it over: its ids go with it, to whichever thread the client
+  // returns to
+  if (!replaced) report({ e: 'awaiting', clientId: client.id, ids: [...ids] });
   keptAwaitingRelease.delete(client.id);
   keptAwaitingRelease.set(client.id, ids);
   if (keptAwaitingRelease.size > MAX_KEPT_SESSIONS)
@@ -481,12 +484,18 @@ let subscriptionsGeneration = 0;
  * a subscription changes, instead of being made for every message.
  */
 function unheard(session: ThreadSession, topic: string): boolean {
+  // a device publishes on the same topic message after message: one string comparison instead of a map lookup
+  if (topic === session.lastTopic && session.lastGeneration === subscriptionsGeneration) return true;
   const checked = session.allowed.get(topic);
   if (checked === undefined) return false;
-  if (checked === subscriptionsGeneration) return true;
-  const heard = matcher.match(topic).length > 0;
-  session.allowed.set(topic, heard ? -1 : subscriptionsGeneration);
-  return !heard;
+  if (checked !== subscriptionsGeneration) {
+    const heard = matcher.match(topic).length > 0;
+    session.allowed.set(topic, heard ? -1 : subscriptionsGeneration);
+    if (heard) return false;
+  }
+  session.lastTopic = topic;
+  session.lastGeneration = subscriptionsGeneration;
+  return true;
 }
 const port = parentPort!;
 
@@ -506,6 +515,9 @@ interface ThreadSession {
   going?: boolean;
   /** its publishes on their way through aedes' own handling, not yet handed over: later ones wait in the lane */
   inAedes: number;
+  /** the topic it last published on unheard (allowed, nobody subscribed), at that subscriptions' generation */
+  lastTopic?: string;
+  lastGeneration?: number;
 }
 
 // Sessions that outlive their connection (persistence/session-store.ts): aedes' in-memory persistence holds what this
@@ -639,6 +651,7 @@ const gate = new ReadGate<Client>(
     ((client) => {
       if (native.settled(client) && debug) log('debug', `MQTT client ${client.id} read by the native reader`);
     }),
+  native && ((client) => native.reads(client)),
 );
 /** the thread-wide gate opened or closed */
 function gateMoved() {
@@ -736,7 +749,7 @@ aedes.authenticate = (client, username, password, done) => {
         });
         return done(err as AuthenticateError, false);
       }
-      sessions.set(client, { sid: a.sid, allowed: new Map(), inAedes: 0 });
+      sessions.set(client, { sid: a.sid, allowed: new Map(), inAedes: 0, lastTopic: undefined, lastGeneration: -1 });
       if (a.resumed) {
         // its stored session: aedes restores the subscriptions (fetchSubs) and sends what was queued (emptyQueue)
         // (aedes restores a session's subscriptions without storing them: its persistence is assumed to hold them; the
@@ -748,6 +761,11 @@ aedes.authenticate = (client, username, password, done) => {
           report({ e: 'subs', sid: a.sid, filters: subs.map((x) => x.topic), qos: subs.map((x) => x.qos) });
         for (const m of a.resumed.queued)
           persistence.outgoingEnqueueCombi([{ clientId: client.id }], keptPacket(m, false), () => {});
+        // the QoS 2 ids it left awaiting their PUBREL, on whichever thread it was (MQTT-4.3.3)
+        if (a.resumed.awaiting?.length) {
+          keptAwaitingRelease.delete(client.id);
+          keptAwaitingRelease.set(client.id, new Set(a.resumed.awaiting));
+        }
       }
       // an MQTT 5 Clean Start with a session kept anew: the stored one is discarded (only now that the client is known)
       if (!cleanStarts.delete(client)) return done(null, true);
@@ -826,7 +844,7 @@ aedes.on('clientDisconnect', (client) => {
   // aedes unregisters before this event; on a takeover the new client registers (and claims the id) right after
   const replaced = Boolean((aedes as unknown as { clients: Record<string, Client> }).clients[client.id]);
   report({ e: 'gone', sid: session.sid, clientId: client.id, replaced });
-  keepAwaitingRelease(client);
+  keepAwaitingRelease(client, replaced);
   if (!client.clean && !replaced) handBackInflight(client);
 });
 aedes.on('publish', (packet, client) => {

@@ -25,20 +25,31 @@ export const MAX_HELD_PER_CONNECTION = 100;
 const PUBACK = 0x40;
 const PUBREC = 0x50;
 
+/** per connection, on its client object (no map lookups on the hot path): acknowledgements held, and the ids a
+ * release is gathering for it */
+const HELD = Symbol('held acknowledgements');
+const OUT = Symbol('released acknowledgements');
+type Tracked = { [HELD]?: number; [OUT]?: number[] };
+
 export class HeldAcks<C extends AckTarget> {
   private clients: (C | undefined)[] = [];
   private ids: number[] = [];
   private head = 0;
   /** the number of the oldest acknowledgement still held */
   private base = 0;
-  private perClient = new Map<C, number>();
+  /** one release's bytes, reused: a connection's acknowledgements are written from it before the next one's */
+  private scratch = Buffer.allocUnsafe(4096);
 
-  /** `pause(client, true)` once a connection holds MAX_HELD_PER_CONNECTION, `pause(client, false)` below half;
-   * `write` puts released acknowledgements on the connection */
+  /**
+   * `pause(client, true)` once a connection holds MAX_HELD_PER_CONNECTION, `pause(client, false)` below half;
+   * `write` puts released acknowledgements on the connection: `data` is valid only during the call (a writer that
+   * keeps it, as a stream does, copies it)
+   */
   constructor(
     private readonly pause: (client: C, paused: boolean) => void,
     private readonly maxPerClient = MAX_HELD_PER_CONNECTION,
-    private readonly write: (client: C, data: Buffer) => void = (client, data) => void client.conn.write(data),
+    private readonly write: (client: C, data: Buffer) => void = (client, data) =>
+      void client.conn.write(Buffer.from(data)),
   ) {}
 
   get size(): number {
@@ -46,15 +57,16 @@ export class HeldAcks<C extends AckTarget> {
   }
 
   held(client: C): number {
-    return this.perClient.get(client) ?? 0;
+    return (client as Tracked)[HELD] ?? 0;
   }
 
   /** the next held acknowledgement: `rec` for a QoS 2 PUBREC, else a PUBACK */
   hold(client: C, messageId: number, rec: boolean): void {
     this.clients.push(client);
     this.ids.push(rec ? messageId | 0x10000 : messageId);
-    const n = (this.perClient.get(client) ?? 0) + 1;
-    this.perClient.set(client, n);
+    const t = client as Tracked;
+    const n = (t[HELD] ?? 0) + 1;
+    t[HELD] = n;
     if (n === this.maxPerClient) this.pause(client, true);
   }
 
@@ -65,34 +77,59 @@ export class HeldAcks<C extends AckTarget> {
    */
   release(upTo: number, refused?: readonly number[]): void {
     const refusedSet = refused?.length ? new Set(refused) : undefined;
-    const out = new Map<C, number[]>();
-    const closing = new Set<C>();
+    let closing: Set<C> | undefined;
+    const touched: C[] = [];
+    const resumeAt = Math.floor(this.maxPerClient / 2) - 1;
     while (this.base < upTo && this.head < this.ids.length) {
       const serial = this.base++;
       const client = this.clients[this.head]!;
       const id = this.ids[this.head]!;
       this.clients[this.head] = undefined;
       this.head++;
-      const n = (this.perClient.get(client) ?? 1) - 1;
-      if (n === 0) this.perClient.delete(client);
-      else this.perClient.set(client, n);
-      if (n === Math.floor(this.maxPerClient / 2) - 1) this.pause(client, false);
-      if (refusedSet?.has(serial)) closing.add(client);
-      else if (!closing.has(client)) {
-        const ids = out.get(client);
+      const t = client as Tracked;
+      const n = (t[HELD] ?? 1) - 1;
+      t[HELD] = n;
+      if (n === resumeAt) this.pause(client, false);
+      if (refusedSet?.has(serial)) (closing ??= new Set()).add(client);
+      else {
+        const ids = t[OUT];
         if (ids) ids.push(id);
-        else out.set(client, [id]);
+        else {
+          t[OUT] = [id];
+          touched.push(client);
+        }
       }
     }
     this.compact();
-    for (const [client, ids] of out) if (!closing.has(client) && !gone(client)) this.write(client, encode(ids));
+    for (const client of touched) {
+      const t = client as Tracked;
+      const ids = t[OUT]!;
+      t[OUT] = undefined;
+      if (closing?.has(client) || gone(client)) continue;
+      this.write(client, this.encode(ids));
+    }
     // closed unacknowledged: the client sends them again
-    for (const client of closing) client.close();
+    if (closing) for (const client of closing) client.close();
+  }
+
+  /** PUBACKs (PUBRECs) of `ids`, in order, as the bytes of one write (in the scratch buffer) */
+  private encode(ids: readonly number[]): Buffer {
+    const length = ids.length * 4;
+    if (length > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.max(length, this.scratch.length * 2));
+    const buf = this.scratch;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
+      buf[k * 4] = isRec(id) ? PUBREC : PUBACK;
+      buf[k * 4 + 1] = 2;
+      buf[k * 4 + 2] = (id >> 8) & 0xff;
+      buf[k * 4 + 3] = id & 0xff;
+    }
+    return buf.subarray(0, length);
   }
 
   /** whether `client`'s QoS 2 PUBREC for `messageId` is still held (a scan: asked only for a re-sent QoS 2 PUBLISH) */
   holdsRec(client: C, messageId: number): boolean {
-    if (!this.perClient.has(client)) return false;
+    if (!(client as Tracked)[HELD]) return false;
     const id = messageId | 0x10000;
     for (let k = this.head; k < this.ids.length; k++) if (this.ids[k] === id && this.clients[k] === client) return true;
     return false;
@@ -100,7 +137,7 @@ export class HeldAcks<C extends AckTarget> {
 
   /** a connection that went: its count goes (its entries stay numbered, and are skipped when released) */
   forget(client: C): void {
-    this.perClient.delete(client);
+    (client as Tracked)[HELD] = undefined;
   }
 
   private compact() {
@@ -114,19 +151,6 @@ export class HeldAcks<C extends AckTarget> {
 
 const isRec = (id: number) => id > 0xffff;
 const gone = (client: AckTarget) => client.closed || client.connected === false || client.conn.destroyed;
-
-/** PUBACKs (PUBRECs) of `ids`, in order, as the bytes of one write */
-function encode(ids: readonly number[]): Buffer {
-  const buf = Buffer.allocUnsafe(ids.length * 4);
-  for (let k = 0; k < ids.length; k++) {
-    const id = ids[k]!;
-    buf[k * 4] = isRec(id) ? PUBREC : PUBACK;
-    buf[k * 4 + 1] = 2;
-    buf[k * 4 + 2] = (id >> 8) & 0xff;
-    buf[k * 4 + 3] = id & 0xff;
-  }
-  return buf;
-}
 
 /** Releases one held acknowledgement: `acknowledge` false closes its connection unacknowledged instead (sent again). */
 export type AckRelease = (acknowledge?: boolean) => void;

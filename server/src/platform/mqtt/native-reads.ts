@@ -111,16 +111,24 @@ export class NativeReads<C extends object> {
     return true;
   }
 
-  /** the connection's acknowledgements (or any bytes): straight to its socket when nothing else waits to be written */
+  /** whether the reader reads this connection now (taken over, not forgotten) */
+  reads(client: C): boolean {
+    return this.slots.has(client);
+  }
+
+  /**
+   * The connection's acknowledgements (or any bytes): straight to its socket when nothing else waits to be written.
+   * `data` may be a view of a buffer its caller reuses: what goes through Node's stream (which keeps it) is a copy.
+   */
   write(client: C, data: Buffer): void {
     const conn = (client as unknown as ReadClient).conn;
     const slot = this.slots.get(client);
     if (slot === undefined || conn.writableLength !== 0 || !conn._handle || conn.destroyed) {
-      conn.write(data);
+      conn.write(Buffer.from(data));
       return;
     }
     const written = this.reader.write(slot, data);
-    if (written < data.length) conn.write(written === 0 ? data : data.subarray(written));
+    if (written < data.length) conn.write(Buffer.from(written === 0 ? data : data.subarray(written)));
   }
 
   /** the thread ends: the reader lets go of its sockets (Node's, closed by aedes) */

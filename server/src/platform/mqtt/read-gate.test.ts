@@ -111,4 +111,27 @@ describe("a broker thread's read gate", () => {
     expect(reads).toEqual([]);
     expect(gate.size).toBe(0);
   });
+
+  it('ends the batch of a packet handled while closed for a connection read elsewhere (the native reader), never queues it', () => {
+    let open = false;
+    const reads: string[] = [];
+    const native = new Set<object>();
+    const gate = new ReadGate(
+      () => open,
+      undefined,
+      (c) => native.has(c),
+    );
+    const [a, b] = ['a', 'b'].map((n) => fakeClient(n, reads));
+    native.add(a!);
+    gate.guard(a!);
+    gate.guard(b!);
+    // a packet of each handled while the gate is closed: its handler ends the batch
+    a!._parsingBatch = 1;
+    a!._nextBatch!();
+    b!._parsingBatch = 1;
+    b!._nextBatch!();
+    expect(a!._parsingBatch).toBe(0);
+    expect(b!._parsingBatch).toBe(1);
+    expect(gate.size).toBe(1);
+  });
 });

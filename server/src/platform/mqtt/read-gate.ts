@@ -23,10 +23,16 @@ export class ReadGate<C extends object> {
   /** connections that wanted to read while the gate was closed, in the order they came (a Set keeps it) */
   private waiting = new Set<C>();
 
-  /** `open()`: whether the thread reads at all now; `settled(client)` after each turn of a client's read loop */
+  /**
+   * `open()`: whether the thread reads at all now; `settled(client)` after each turn of a client's read loop;
+   * `readElsewhere(client)`: its socket is not read through its read loop (the native reader, which the closed gate
+   * stops as a whole), so a packet it handled while the gate is closed ends its batch as usual: nothing would be read
+   * by going on, and a batch left open would take its socket out of the reader's set and put it back for nothing.
+   */
   constructor(
     private readonly open: () => boolean,
     private readonly settled?: (client: C) => void,
+    private readonly readElsewhere?: (client: C) => boolean,
   ) {}
 
   /** how many connections wait to read */
@@ -40,6 +46,14 @@ export class ReadGate<C extends object> {
     const next = c._nextBatch;
     if (!next) return;
     const gated = (err?: Error) => {
+      if (!err && this.readElsewhere?.(client)) {
+        // its packet's batch ends as aedes ends it, without asking Node's stream for more (it holds nothing: the
+        // native reader reads the socket, and the closed gate stops that reader as a whole)
+        if (c._paused) return;
+        if (--c._parsingBatch <= 0) c._parsingBatch = 0;
+        this.settled?.(client);
+        return;
+      }
       if (!err && !this.open()) {
         this.waiting.add(client);
         return;

@@ -1,10 +1,15 @@
 // What the embedded MQTT broker asks of the domains: who a client is, and what it may publish and subscribe.
 // The platform knows no device families; authorities (devices, credentials for LoRa network servers, ...) do.
+import { availableParallelism } from 'node:os';
 import type { AckRelease } from './held-acks.js';
 export type { AckRelease } from './held-acks.js';
 
-/** broker threads sharing the MQTT listener unless MQTT_THREADS says otherwise (more need the native dup helper) */
-export const DEFAULT_BROKER_THREADS = 1;
+/**
+ * Broker threads sharing the MQTT listener unless MQTT_THREADS says otherwise (more than one needs the native dup
+ * helper): two where the machine has two cores or more, so that the sockets' reads and the acknowledgements' writes
+ * of half the devices run beside the other half's (docs/decisions/mqtt-broker.md).
+ */
+export const DEFAULT_BROKER_THREADS = Math.min(2, availableParallelism());
 
 /** An authenticated MQTT client; opaque to the broker except for `key`, a stable identity used for kicking. */
 export interface MqttIdentity {

@@ -12,6 +12,8 @@ import { TopicFilters } from '../topic-filters.js';
 export const MAX_QUEUED_MESSAGES = 1000;
 /** queued bytes (payloads and MQTT 5 properties) per away session at most (the oldest are dropped and counted beyond it) */
 export const MAX_QUEUED_BYTES = 1024 * 1024;
+/** QoS 2 ids awaiting release an away session keeps (a broker thread keeps as many per connection) */
+export const MAX_AWAITING_RELEASE = 1000;
 /** away sessions one identity may hold (the one away longest ends first): client ids are the client's to choose */
 export const MAX_SESSIONS_PER_IDENTITY = 10;
 /** retained messages kept at most on the platform, and their bytes (topics and payloads) */
@@ -82,6 +84,8 @@ export interface Subscription {
 export interface ResumedSession {
   subscriptions: Subscription[];
   queued: StoredMessage[];
+  /** QoS 2 packet ids received and not yet released (MQTT-4.3.3): a copy re-sent after the return is not stored again */
+  awaiting?: number[];
 }
 
 interface AwaySession {
@@ -92,6 +96,8 @@ interface AwaySession {
   bytes: number;
   /** rows of its queued messages are in SQLite (a take or a drop must delete them) */
   stored: boolean;
+  /** QoS 2 ids awaiting their PUBREL when its client went (kept in memory: across a restart they are not) */
+  awaiting?: number[];
 }
 
 /** whether MQTT topic filter `filter` matches `topic` ('+' one level, '#' the rest) */
@@ -434,7 +440,14 @@ export class SessionStore {
     return {
       subscriptions: s.subscriptions,
       queued: s.queued.filter((m) => m.expiresAt === undefined || m.expiresAt > now),
+      ...(s.awaiting && { awaiting: s.awaiting }),
     };
+  }
+
+  /** the QoS 2 ids an away session's client left awaiting their PUBREL (at most MAX_AWAITING_RELEASE, the newest) */
+  awaitRelease(clientId: string, ids: number[]): void {
+    const s = this.away.get(clientId);
+    if (s && ids.length > 0) s.awaiting = ids.slice(-MAX_AWAITING_RELEASE);
   }
 
   /** whether any away session subscribes to anything (else no message needs looking at) */
