@@ -5,7 +5,6 @@
 // after, bytes sent, what the store kept and refused, and the other tenant's message.
 // Knobs: BENCH_RETAINED_MESSAGES (100000), BENCH_RETAINED_PAYLOAD_BYTES (1024).
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +12,7 @@ import mqtt from 'mqtt';
 import mqttPacket from 'mqtt-packet';
 import Database from 'better-sqlite3';
 import { addMqttDevices, spawnGateway, stopGateway } from '../test/gateway-process.kit.js';
+import { connectRaw } from '../src/platform/mqtt/testing/raw-client.js';
 import { tenantWithApp } from '../test/fixtures.js';
 import type { Bench } from './run.js';
 
@@ -22,30 +22,15 @@ const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
 
 /** a raw MQTT 3.1.1 connection that writes `n` retained QoS 0 publishes as fast as the socket takes them */
 async function flood(port: number, d: { id: number; username: string; password: string }, n: number) {
-  const s = net.connect(port, '127.0.0.1');
-  await new Promise((r) => s.once('connect', r));
-  const parser = mqttPacket.parser({ protocolVersion: 4 });
-  let connacked = false;
-  let pingresp = false;
-  parser.on('packet', (p) => {
-    if (p.cmd === 'connack') connacked = (p as { returnCode: number }).returnCode === 0;
-    if (p.cmd === 'pingresp') pingresp = true;
+  const c = await connectRaw(port, {
+    clientId: `banjir-${d.id}`,
+    username: d.username,
+    password: d.password,
+    keepalive: 120,
   });
-  s.on('data', (b) => parser.parse(b));
-  s.write(
-    mqttPacket.generate({
-      cmd: 'connect',
-      protocolId: 'MQTT',
-      protocolVersion: 4,
-      clean: true,
-      clientId: `banjir-${d.id}`,
-      keepalive: 120,
-      username: d.username,
-      password: Buffer.from(d.password),
-    }),
-  );
-  for (let i = 0; i < 200 && !connacked; i++) await new Promise((r) => setTimeout(r, 25));
-  if (!connacked) throw new Error('the flooding device was not signed in');
+  const s = c.socket;
+  let pingresp = false;
+  c.onPacket((p) => void (p.cmd === 'pingresp' && (pingresp = true)));
   const payload = Buffer.alloc(PAYLOAD, 0x61);
   let sent = 0;
   for (let i = 0; i < n; i++) {

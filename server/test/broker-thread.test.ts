@@ -54,8 +54,17 @@ async function signedIn(port: number, { clean = true, clientId = 'flood-1' } = {
 const noLog = createLogger('silent').debug;
 
 /** a broker whose one device may publish on d/1/data; what reaches the event loop, by the payload's `n` */
-async function started(log = createLogger('silent')) {
-  broker = createBroker({ host: '127.0.0.1', port: 0, log, debug: log.debug !== noLog, nativeReads });
+async function started(log = createLogger('silent'), more: Partial<Parameters<typeof createBroker>[0]> = {}) {
+  // one thread unless a test asks for more (these tests read one thread's behaviour)
+  broker = createBroker({
+    host: '127.0.0.1',
+    port: 0,
+    log,
+    debug: log.debug !== noLog,
+    nativeReads,
+    threads: 1,
+    ...more,
+  });
   broker.addAuthority({
     authenticate: (_c, username, password) =>
       username === 'dev1' && password?.toString() === 'rahasia' ? { key: 'device:1', appId: 1 } : null,
@@ -249,23 +258,7 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
 
     it('keeps the ids through the session store, whichever of two broker threads the client returns to', async () => {
       const db = openDb({ dataDir: ':memory:', schema, migrationsFolder: findUp('drizzle', import.meta.url) });
-      broker = createBroker({
-        host: '127.0.0.1',
-        port: 0,
-        log: createLogger('silent'),
-        nativeReads,
-        threads: 2,
-        store: new SessionStore(db.sqlite),
-      });
-      broker.addAuthority({
-        authenticate: (_c, username, password) =>
-          username === 'dev1' && password?.toString() === 'rahasia' ? { key: 'device:1', appId: 1 } : null,
-        authorizePublish: (_id, topic) => topic === 'd/1/data',
-        authorizeSubscribe: () => false,
-      });
-      const port = await broker.listen();
-      const got: number[] = [];
-      broker.on('message', (_identity, _topic, payload) => got.push(JSON.parse(payload.toString()).n));
+      const { port, got } = await started(undefined, { threads: 2, store: new SessionStore(db.sqlite) });
       // eight returns: the kernel hands each connection to either thread, so some land on the other one
       for (let round = 1; round <= 8; round++) {
         const first = await signedIn(port, { clean: false, clientId: 'q2-wandering' });
@@ -282,7 +275,7 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
         await until(() => broker!.metrics().away_sessions === 1);
       }
       expect(got).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-      await broker.close();
+      await broker!.close();
       broker = undefined;
       db.close();
     });

@@ -14,22 +14,17 @@ import { mqttDevice, type AppAuth } from './device-data.kit.js';
 import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { DeploymentMismatchError } from '../src/platform/bus/deployment.js';
 import { deploymentId } from '../src/platform/db/deployment.js';
-import type { Logger } from '../src/platform/log.js';
+import { errorCollector } from '../src/platform/testing/logs.js';
 
 describe.skipIf(!hasNatsServer)('gateways on one bus share one database (BUS=nats)', () => {
   let nats: NatsServer;
   let shared: string;
   let one: Running;
   let two: Running;
-  const errors: string[] = [];
   const clients: MqttClient[] = [];
   /** a logger that keeps the errors (the running gateways say when another deployment knocks) */
-  const log = {
-    debug() {},
-    info() {},
-    warn() {},
-    error: (m: string) => void errors.push(m),
-  } as unknown as Logger;
+  const log = errorCollector();
+  const errors = log.errors;
 
   beforeAll(async () => {
     nats = await startNatsServer();

@@ -2,12 +2,12 @@
 // one client floods the thread, a client that waits for each PUBACK before its next publish (window 1, as Paho
 // embedded or any SDK with one message in flight) still gets each PUBACK as soon as its message is "stored" (here: the
 // turn after it arrives, as a commit would release it). Every publish is acknowledged, once, in order.
-import net from 'node:net';
-import mqttPacket from 'mqtt-packet';
+import type net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { createBroker, type EmbeddedBroker } from '../src/platform/mqtt/broker.js';
 import { createLogger } from '../src/platform/log.js';
 import { until } from '../src/platform/testing/until.js';
+import { connectRaw } from '../src/platform/mqtt/testing/raw-client.js';
 
 let broker: EmbeddedBroker | undefined;
 const sockets: net.Socket[] = [];
@@ -17,34 +17,17 @@ afterEach(async () => {
   broker = undefined;
 });
 
-/** a raw MQTT 3.1.1 client on its own connection: `publish` sends a QoS 1 message, `acked` lists the PUBACK ids */
+/** a raw MQTT 3.1.1 client: `publish` sends a QoS 1 message, `acked` lists the PUBACK ids, `ackedAt` their times */
 async function client(port: number, username: string) {
-  const s = net.connect(port, '127.0.0.1');
-  sockets.push(s);
-  const parser = mqttPacket.parser({ protocolVersion: 4 });
+  const c = await connectRaw(port, { clientId: username, username });
+  sockets.push(c.socket);
   const acked: number[] = [];
   const ackedAt = new Map<number, number>();
-  let connacked = false;
-  parser.on('packet', (p) => {
-    if (p.cmd === 'connack') connacked = true;
-    if (p.cmd === 'puback') {
-      acked.push(p.messageId!);
-      ackedAt.set(p.messageId!, performance.now());
-    }
+  c.onPacket((p) => {
+    if (p.cmd !== 'puback') return;
+    acked.push(p.messageId!);
+    ackedAt.set(p.messageId!, performance.now());
   });
-  s.on('data', (d) => parser.parse(d));
-  s.write(
-    mqttPacket.generate({
-      cmd: 'connect',
-      protocolId: 'MQTT',
-      protocolVersion: 4,
-      clean: true,
-      clientId: username,
-      keepalive: 60,
-      username,
-    }),
-  );
-  await until(() => connacked);
   let next = 1;
   return {
     acked,
@@ -52,17 +35,15 @@ async function client(port: number, username: string) {
     publish(topic: string) {
       const id = next;
       next = (next % 65535) + 1;
-      s.write(
-        mqttPacket.generate({
-          cmd: 'publish',
-          topic,
-          payload: Buffer.from(`{"n":${id}}`),
-          qos: 1,
-          messageId: id,
-          retain: false,
-          dup: false,
-        }),
-      );
+      c.send({
+        cmd: 'publish',
+        topic,
+        payload: Buffer.from(`{"n":${id}}`),
+        qos: 1,
+        messageId: id,
+        retain: false,
+        dup: false,
+      });
       return id;
     },
   };

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../log.js';
+import { errorCollector } from '../testing/logs.js';
 import { createConnectThrottle } from '../mqtt-connect-throttle.js';
 import { AuthorityRelay, NOT_AUTHORIZED, SERVER_UNAVAILABLE } from './authority-relay.js';
 import { badCredentials, type BrokerAuthority, type MqttIdentity } from './types.js';
 
-const errors: string[] = [];
-const log = {
-  debug() {},
-  info() {},
-  warn() {},
-  error: (m: string) => void errors.push(m),
-} as unknown as Logger;
+const log = errorCollector();
+const errors = log.errors;
 
 /** an authority that knows the user names in `users` (password "ok"), may publish under `own/` and subscribe `in/#` */
 function authority(users: string[], kind = 'device'): BrokerAuthority {
