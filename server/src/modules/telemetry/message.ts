@@ -3,6 +3,7 @@
 // the read side can name a point without importing the writer.
 import type { StateChange } from '../states/states.store.js';
 import type { AckTicket } from './ingest/remote-acks.js';
+import type { AckRelease } from '../../platform/mqtt/types.js';
 
 export interface TelemetryPoint {
   seriesId: number;
@@ -24,6 +25,12 @@ export interface TelemetryMessage {
   states: StateChange[];
   /** BUS=nats, QoS 1/2: the acknowledgement the storing gateway reports to the receiving one (remote-acks.ts) */
   ack?: AckTicket;
+  /**
+   * One process (memory bus), QoS 1/2: the broker's held acknowledgement, let go once the message is settled
+   * (ingest/acks.ts). On the object itself rather than in a WeakMap: a WeakMap entry per message was an ephemeron for
+   * every collection to trace. Never on the wire (JSON leaves functions out).
+   */
+  release?: AckRelease;
 }
 
 /** What listeners (live fan-out, rules) receive once a message is committed: only what was stored. */

@@ -19,7 +19,8 @@ import { BrokerThreads, type BrokerThread, type V5Properties } from './broker-th
 import { GatewayPublishes } from './gateway-publishes.js';
 import { DEFAULT_MAX_OUTBOUND_BYTES } from './limits.js';
 import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
-import { DEFAULT_BROKER_THREADS, type Broker, type BrokerEvents, type MqttIdentity } from './types.js';
+import { DEFAULT_BROKER_THREADS, type AckRelease, type Broker, type BrokerEvents, type MqttIdentity } from './types.js';
+import type { AckLedger } from './held-acks.js';
 import { WebSocketRelay } from './websocket-relay.js';
 import type { RetainedHolder, SessionStore, StoredMessage } from './persistence/session-store.js';
 import type { WireMessage } from './broker-wire.js';
@@ -215,6 +216,15 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     });
   }
 
+  /** the held message whose `message` event is being emitted: its listeners hold it through `holdCurrent` (one
+   * function for every message instead of a closure each; a listener holds while it handles the event) */
+  let holding: ReturnType<AckLedger['open']> | undefined;
+  let holdingLedger: AckLedger | undefined;
+  const holdCurrent = (): AckRelease => {
+    if (!holding || !holdingLedger) throw new Error('a message is held only while its event is handled');
+    return holdingLedger.hold(holding);
+  };
+
   function onEvent(thread: Thread, ev: ThreadEvent) {
     switch (ev.e) {
       case 'msgs': {
@@ -227,8 +237,10 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         unpackMessages(ev.buf, (sid, qos, retain, topic, payload, held) => {
           const session = sessions.get(sid);
           if (held) {
-            const entry = ledger.open();
-            if (session) emit('message', session.identity, topic, payload, qos, () => ledger.hold(entry));
+            const entry = (holding = ledger.open());
+            holdingLedger = ledger;
+            if (session) emit('message', session.identity, topic, payload, qos, holdCurrent);
+            holding = undefined;
             ledger.letGo(entry);
           } else if (session) emit('message', session.identity, topic, payload, qos);
           if (others) forward(thread, topic, payload, qos, retain, v5);

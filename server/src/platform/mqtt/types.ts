@@ -64,7 +64,7 @@ export interface BrokerEvents {
    * An authorised publish from a client (not from the gateway itself). For QoS 1 and 2 the client's acknowledgement
    * waits for every listener that called `hold` until it calls the release it got (after the message is stored, or
    * with `false`: not acknowledged, the connection is closed so the client sends it again); a listener that does not
-   * hold lets it go when it returns.
+   * hold lets it go when it returns. `hold` is called while the listener handles the event, never later.
    */
   message: (identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2, hold?: () => AckRelease) => void;
 }

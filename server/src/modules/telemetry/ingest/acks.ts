@@ -6,19 +6,18 @@ import type { TelemetryMessage } from '../message.js';
 import type { RemoteAcks } from './remote-acks.js';
 
 export function createHeldAcks(remote: RemoteAcks | null) {
-  const held = new WeakMap<TelemetryMessage, AckRelease>();
   return {
     /** `m` keeps its acknowledgement until it is settled */
     hold(m: TelemetryMessage, release: AckRelease): void {
       if (remote) m.ack = remote.ticket(release);
-      else held.set(m, release);
+      else m.release = release;
     },
     /** `m` is stored or given up: its acknowledgement goes (once), wherever it is held */
     settle(m: TelemetryMessage, stored: boolean): void {
       if (m.ack) return remote?.settled(m.ack, stored);
-      const release = held.get(m);
+      const release = m.release;
       if (!release) return;
-      held.delete(m);
+      m.release = undefined;
       release(stored);
     },
     metrics(): Record<string, number> {

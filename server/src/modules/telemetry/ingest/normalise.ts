@@ -75,7 +75,8 @@ export function normalise(
   }
   if (points.length === 0 && states.length === 0) return { message: null, clockFallback };
   return {
-    message: { appId: ctx.appId, deviceId: ctx.deviceId, qos, receivedAt, points, states },
+    // (`release` made here, so a held message keeps the shape of every message)
+    message: { appId: ctx.appId, deviceId: ctx.deviceId, qos, receivedAt, points, states, release: undefined },
     clockFallback,
   };
 }
