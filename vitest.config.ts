@@ -14,6 +14,7 @@ export default defineConfig({
       'scripts/**/*.test.mjs',
     ],
     environmentMatchGlobs: [['web/src/**/*.test.tsx', 'jsdom']],
+    globalSetup: ['vitest.global-setup.ts'],
     pool: 'forks',
     testTimeout: 20000,
     hookTimeout: 30000,
