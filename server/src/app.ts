@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { Config } from './platform/config.js';
 import { createLogger, type Logger } from './platform/log.js';
 import { findUp, openDb } from './platform/db/sqlite.js';
+import { sqliteStore } from './platform/db/store.js';
+import type { AppStore } from './db.js';
 import { deploymentId } from './platform/db/deployment.js';
 import { createHttpApp } from './platform/http/server.js';
 import { tuneV8 } from './platform/v8-tuning.js';
@@ -59,6 +61,8 @@ export interface SentraApp {
   config: Config;
   log: Logger;
   db: ReturnType<typeof openDb<typeof schema>>;
+  /** the asynchronous store of the storage boundary (platform/db/store.ts) */
+  store: AppStore;
   server: http.Server;
   bus: Bus;
   broker: EmbeddedBroker;
@@ -101,6 +105,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
   const db = dbHandle.db;
+  // the storage boundary: domains moved behind it use this asynchronous store (the same connection, on SQLite)
+  const store: AppStore = sqliteStore(dbHandle.sqlite, schema);
   // with NATS, gateways prove they share this database before they take each other's messages (bus/deployment.ts)
   let bus: Bus;
   try {
@@ -289,6 +295,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     config,
     log,
     db: dbHandle,
+    store,
     server,
     bus,
     broker,

@@ -113,7 +113,7 @@ contract('the store on SQLite', async () => {
   sqlite.exec(
     'create table store_probe (id integer primary key autoincrement, name text not null, n integer, flag integer not null default 0)',
   );
-  return { store: sqliteStore(sqlite, schema), close: async () => sqlite.close() };
+  return { store: sqliteStore(sqlite, schema), close: async () => void sqlite.close() };
 });
 
 describe.skipIf(!hasPostgres)('PostgreSQL', () => {
