@@ -26,7 +26,7 @@ export function createAppsStore(store: AppStore) {
 
   return {
     /** the tenant's applications, oldest first */
-    listOf: (tenantId: number) =>
+    listOf: (tenantId: number): Promise<{ id: number; name: string; domain: string; description: string | null }[]> =>
       db
         .select({
           id: applications.id,
@@ -60,7 +60,7 @@ export function createAppsStore(store: AppStore) {
         .get(),
 
     /** every application's tenant, by application id */
-    tenants: () =>
+    tenants: (): Promise<{ id: number; tenantId: number }[]> =>
       db
         .select({ id: applications.id, tenantId: applications.tenantId })
         .from(applications)
