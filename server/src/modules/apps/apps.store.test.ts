@@ -1,8 +1,10 @@
 // The applications store on both engines: a tenant's list in its order, a domain taken once, the scope a call
 // resolves to.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachEngine, type OpenedStore } from '../../testing/engines.js';
 import { createAppsStore, type AppsStore } from './apps.store.js';
+import { applications } from './apps.table.js';
 import { addTenant } from './testing/owners.js';
 
 forEachEngine('apps store', (open) => {
@@ -33,6 +35,8 @@ forEachEngine('apps store', (open) => {
     const other = await add(tenantB, 'gudang1');
     const second = await add(tenantA, 'pabrik0', 'Pabrik Dua');
     expect(second!.id).toBeGreaterThan(first!.id);
+    // an update moves a row to the end of PostgreSQL's heap: the list's order is its own, not the storage's
+    await opened.store.db.update(applications).set({ name: 'Pabrik Satu' }).where(eq(applications.id, first!.id));
     expect((await apps.listOf(tenantA)).map((a) => a.domain)).toEqual(['pabrik1', 'pabrik0']);
     expect(await apps.listOf(tenantB)).toEqual([
       { id: other!.id, name: 'Pabrik', domain: 'gudang1', description: null },

@@ -1,6 +1,6 @@
 // The tenants and sessions tables: who registered, their billing date, and the sessions every authenticated call
 // presents.
-import { and, eq, lt, or } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { sessions, tenants } from './auth.table.js';
 
@@ -40,9 +40,12 @@ export function createAuthStore(store: AppStore) {
       return { taken: byName ? 'username' : 'email' };
     },
 
-    /** the tenant's billing date (epoch ms); 0 for no such tenant */
+    /**
+     * The tenant's billing date (epoch ms); 0 for no such tenant. Read on every call, a cached caller's too: written
+     * out, since rendering drizzle's builder costs several times the read itself (about 35 µs against 5 on SQLite).
+     */
     billingOf: async (tenantId: number): Promise<number> =>
-      (await db.select({ b: tenants.billingExpiresAt }).from(tenants).where(eq(tenants.id, tenantId)).get())?.b ?? 0,
+      (await store.one<{ b: number }>(sql`select billing_expires_at as b from tenants where id = ${tenantId}`))?.b ?? 0,
 
     session: (tokenHash: string): Promise<SessionRow | undefined> =>
       db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).get(),

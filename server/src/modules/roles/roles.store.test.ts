@@ -103,10 +103,10 @@ forEachEngine('roles store', (open) => {
 
   it("appends a dashboard at the end of a role's selection, once", async () => {
     const [op] = await roles.list(appA);
-    await roles.appendNav(op!.id, d[0]!);
     await roles.appendNav(op!.id, d[2]!);
     await roles.appendNav(op!.id, d[0]!);
-    expect(await roles.selectedNavs(op!.id)).toEqual([d[0], d[2]]);
+    await roles.appendNav(op!.id, d[2]!);
+    expect(await roles.selectedNavs(op!.id)).toEqual([d[2], d[0]]);
   });
 
   it('removes a role with its selection; a removed dashboard leaves every selection', async () => {
