@@ -157,8 +157,11 @@ export function createAuthService(store: AuthStore, domains: AuthDomains, opts: 
       if ((await billingOf(known.tenantId)) < now()) throw billingExpired(known.kind === 'tenant');
       return known;
     }
+    const generation = changes.access;
     const caller = await resolveFresh(header, def);
-    callers.set(key, caller);
+    // an access change while the reads were awaited (a logout, a new role) may have made this answer stale: it
+    // answers this call, as it would have a moment earlier, but is not kept for the next ones
+    if (changes.access === generation) callers.set(key, caller);
     return caller;
   }
 
