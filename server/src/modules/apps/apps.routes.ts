@@ -32,7 +32,9 @@ export const RESERVED_DOMAINS: ReadonlySet<string> = new Set([
 ]);
 
 /** Dashboard navigation of the menu; the dashboards and roles domains provide it. */
-export type MenuNavs = (caller: Caller) => import('@sentra/contracts').NavEntry[];
+export type MenuNavs = (
+  caller: Caller,
+) => import('@sentra/contracts').NavEntry[] | Promise<import('@sentra/contracts').NavEntry[]>;
 
 export const appsRoutes = (db: Db, menuNavs: MenuNavs = () => []) =>
   implement(appsContract, {
@@ -83,8 +85,8 @@ export const appsRoutes = (db: Db, menuNavs: MenuNavs = () => []) =>
       const { tenantId: _t, ...data } = row;
       return { data };
     },
-    menu: ({ caller }) => ({
-      navs: menuNavs(caller),
+    menu: async ({ caller }) => ({
+      navs: await menuNavs(caller),
       navs_root: caller.kind === 'tenant' ? [...SYS_NAVS] : SYS_NAVS.filter((n) => caller.grants?.navs.has(n)),
       app_name: caller.app!.name,
     }),

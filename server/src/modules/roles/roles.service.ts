@@ -9,7 +9,7 @@ import type { Caller } from '../../platform/http/mount.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import { accounts } from '../users/users.table.js';
 import { dashboards } from '../dashboards/dashboards.table.js';
-import { navItems, navTree, roleMenu, type NavItem } from '../dashboards/navigation.js';
+import { navTree, roleMenu, type NavItem } from '../dashboards/navigation.js';
 import type { DashboardGrants } from '../dashboards/grants.js';
 import { roleNavs, roles } from './roles.table.js';
 
@@ -76,7 +76,7 @@ export interface RoleInfo {
 export function createRolesService(
   db: Db,
   opts: {
-    grants: Pick<DashboardGrants, 'assertAll' | 'ofSelection'>;
+    grants: Pick<DashboardGrants, 'assertAll' | 'ofSelection' | 'items'>;
     now?: () => number;
     changes?: Pick<AccessChanges, 'changed'>;
   },
@@ -123,13 +123,13 @@ export function createRolesService(
    * 403 unless a role with these grants stays within the member caller's own: system navigation, permissions, and
    * every dashboard the selection opens (descendants included when the role says so).
    */
-  function assertRoleWithin(
+  async function assertRoleWithin(
     caller: Caller,
     role: { sysNavs: Iterable<string>; permissions: Record<string, unknown>; navs: number[]; descendant: boolean },
   ) {
     if (caller.kind === 'tenant') return;
     assertWithinGrants(caller, role.sysNavs, role.permissions);
-    grants.assertAll(caller, grants.ofSelection(caller.app!.id, role.navs, role.descendant));
+    await grants.assertAll(caller, await grants.ofSelection(caller.app!.id, role.navs, role.descendant));
   }
 
   /** what a stored role grants, in the shape assertRoleWithin reads */
@@ -168,16 +168,16 @@ export function createRolesService(
     };
   }
 
-  function detail(appId: number, id: number) {
+  async function detail(appId: number, id: number) {
     const row = roleRow(appId, id);
     if (!row) throw notFound();
-    const items = navItems(db, appId);
+    const items = await grants.items(appId);
     const base = present(row, items, userCounts(appId).get(id) ?? 0);
     return { ...base, navs_root_obj: navTree(items), navs_root: roleMenu(items, base.navs, row.descendant) };
   }
 
-  function list(appId: number, nameFilter?: string) {
-    const items = navItems(db, appId);
+  async function list(appId: number, nameFilter?: string) {
+    const items = await grants.items(appId);
     const counts = userCounts(appId);
     const needle = nameFilter?.trim().toLowerCase();
     return db
@@ -213,11 +213,11 @@ export function createRolesService(
     return row !== undefined && row.id !== exceptId;
   }
 
-  function add(caller: Caller, input: RoleInfo & { descendant: boolean; navs: number[] }) {
+  async function add(caller: Caller, input: RoleInfo & { descendant: boolean; navs: number[] }) {
     const appId = caller.app!.id;
     assertWithinGrants(caller, input.sys_navs, input.permissions);
     const navs = checkNavs(appId, input.navs);
-    assertRoleWithin(caller, {
+    await assertRoleWithin(caller, {
       sysNavs: input.sys_navs,
       permissions: input.permissions,
       navs,
@@ -251,7 +251,7 @@ export function createRolesService(
     return detail(appId, id);
   }
 
-  function edit(
+  async function edit(
     caller: Caller,
     input: {
       id: number;
@@ -270,10 +270,10 @@ export function createRolesService(
     const permissions = input.permissions ?? permissionsOf(row.permissions);
     // a member may neither edit a role above their own grants nor raise one (their own included) above them
     const before = grantsOfRow(row);
-    assertRoleWithin(caller, before);
+    await assertRoleWithin(caller, before);
     assertWithinGrants(caller, sysNavs, permissions);
     const navs = input.navs === undefined ? undefined : checkNavs(appId, input.navs);
-    assertRoleWithin(caller, {
+    await assertRoleWithin(caller, {
       sysNavs,
       permissions,
       navs: navs ?? before.navs,
@@ -313,11 +313,11 @@ export function createRolesService(
     return detail(appId, row.id);
   }
 
-  function remove(caller: Caller, id: number) {
+  async function remove(caller: Caller, id: number) {
     const appId = caller.app!.id;
     const row = roleRow(appId, id);
     if (!row) throw notFound();
-    assertRoleWithin(caller, grantsOfRow(row));
+    await assertRoleWithin(caller, grantsOfRow(row));
     const holder = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.roleId, id)).limit(1).get();
     if (holder) throw fail(-21, T.roles.deleteBound);
     db.delete(roles).where(eq(roles.id, id)).run();
@@ -326,10 +326,10 @@ export function createRolesService(
   }
 
   /** A role of the application, for the user forms; its grants so a member cannot hand out more than they hold. */
-  function roleForUser(caller: Caller, roleId: number) {
+  async function roleForUser(caller: Caller, roleId: number) {
     const row = roleRow(caller.app!.id, roleId);
     if (!row) throw notFound();
-    assertRoleWithin(caller, grantsOfRow(row));
+    await assertRoleWithin(caller, grantsOfRow(row));
     return row;
   }
 

@@ -9,7 +9,7 @@ export const usersRoutes = (users: UsersService) =>
     list: ({ caller }) => ({ data: users.list(caller.app!.id) }),
     add: async ({ input, caller }) => ({ data: await users.add(caller, input) }),
     get: ({ input, caller }) => ({ data: users.get(caller.app!.id, input.id) }),
-    edit: ({ input, caller }) => ({ data: users.edit(caller, input) }),
+    edit: async ({ input, caller }) => ({ data: await users.edit(caller, input) }),
     remove: ({ input, caller }) => users.remove(caller, input.id),
     changePassword: ({ input, caller }) => users.changePassword(caller, input),
   });

@@ -48,14 +48,14 @@ export function createUsersService(
   }
 
   /** The account of the caller's application, checked to be within a member caller's own grants. */
-  function target(caller: Caller, id: number) {
+  async function target(caller: Caller, id: number) {
     const row = db
       .select()
       .from(accounts)
       .where(and(eq(accounts.appId, caller.app!.id), eq(accounts.id, id)))
       .get();
     if (!row) throw notFound();
-    if (row.roleId !== null) rolesService.roleForUser(caller, row.roleId);
+    if (row.roleId !== null) await rolesService.roleForUser(caller, row.roleId);
     return row;
   }
 
@@ -74,7 +74,7 @@ export function createUsersService(
   ) {
     const appId = caller.app!.id;
     if (!rolesService.hasRoles(appId)) throw fail(-12, T.users.noRole);
-    rolesService.roleForUser(caller, input.role_id);
+    await rolesService.roleForUser(caller, input.role_id);
     if (taken(appId, 'username', input.username)) throw fail(-3, T.users.usernameTaken);
     if (taken(appId, 'email', input.email)) throw fail(-4, T.users.emailTaken);
     const passHash = await hashPassword(input.pass);
@@ -102,10 +102,13 @@ export function createUsersService(
     }
   }
 
-  function edit(caller: Caller, input: { id: number; first: string; last?: string; email: string; role_id: number }) {
+  async function edit(
+    caller: Caller,
+    input: { id: number; first: string; last?: string; email: string; role_id: number },
+  ) {
     const appId = caller.app!.id;
-    const row = target(caller, input.id);
-    rolesService.roleForUser(caller, input.role_id);
+    const row = await target(caller, input.id);
+    await rolesService.roleForUser(caller, input.role_id);
     if (taken(appId, 'email', input.email, row.id)) throw fail(-4, T.users.emailTaken);
     db.update(accounts)
       .set({ first: input.first, last: input.last || null, email: input.email, roleId: input.role_id })
@@ -116,8 +119,8 @@ export function createUsersService(
     return get(appId, row.id);
   }
 
-  function remove(caller: Caller, id: number) {
-    const row = target(caller, id);
+  async function remove(caller: Caller, id: number) {
+    const row = await target(caller, id);
     db.transaction(
       (tx) => {
         tx.delete(refreshTokens)
@@ -132,7 +135,7 @@ export function createUsersService(
   }
 
   async function changePassword(caller: Caller, input: { id: number; passn: string }) {
-    const row = target(caller, input.id);
+    const row = await target(caller, input.id);
     const passHash = await hashPassword(input.passn);
     db.update(accounts).set({ passHash }).where(eq(accounts.id, row.id)).run();
     auth.endMemberSessions(row.id);
