@@ -270,7 +270,7 @@ export const cardsBench: Bench = {
           timezone: 'Asia/Jakarta',
         },
       };
-      const view = app.cards.engine.source.dashboard(caller, dashboardId);
+      const view = await app.cards.engine.source.dashboard(caller, dashboardId);
       const service = (key: string, query: Record<string, unknown>) => {
         const times: number[] = [];
         for (let k = 0; k < 400; k++) {

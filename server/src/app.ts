@@ -34,6 +34,14 @@ import { navsRoutes } from './modules/dashboards/navs.routes.js';
 import { createDashboardsService } from './modules/dashboards/dashboards.service.js';
 import { createDashboardGrants } from './modules/dashboards/grants.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
+import { createDashboardsStore } from './modules/dashboards/dashboards.store.js';
+import { createSelection } from './modules/dashboards/selection.js';
+import { roleOfAccount } from './modules/users/users.store.js';
+import { roleSelection } from './modules/roles/roles.store.js';
+import { devicesForSelection } from './modules/devices/devices.store.js';
+import { tagOptions } from './modules/tags/tags.store.js';
+import { seriesOfApp } from './modules/telemetry/read/series-catalogue.js';
+import { stateKeysOfApp } from './modules/states/states.reads.js';
 import { createSecretBox } from './modules/credentials/secret-box.js';
 import { loadSealKey } from './platform/seal-key.js';
 import { createConnectThrottle } from './platform/mqtt-connect-throttle.js';
@@ -163,7 +171,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // callers, grants, menus and dashboards are cached on the request path; every write of them is announced here
   const changes = createAccessChanges({ bus });
   // the one rule of which dashboards a caller may open and manage, and the menu they see (dashboards/grants.ts)
-  const dashboardGrants = createDashboardGrants(dbHandle.sqlite, { now: opts.now, changes });
+  const dashboardsStore = createDashboardsStore(store);
+  const dashboardGrants = createDashboardGrants(
+    {
+      dashboards: dashboardsStore,
+      roleOfAccount: (appId, accountId) => roleOfAccount(store, appId, accountId),
+      roleSelection: (appId, roleId) => roleSelection(store, appId, roleId),
+    },
+    { now: opts.now, changes },
+  );
   const appsStore = createAppsStore(store);
   const usersStore = createUsersStore(store);
   const rolesService = createRolesService(
@@ -192,7 +208,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
   const usersService = createUsersService(usersStore, rolesService, auth, { now: opts.now, changes });
   const refreshTokens = createRefreshTokenService(usersStore, secretBox, auth, { now: opts.now });
-  const dashboardsService = createDashboardsService(db, {
+  const dashboardsService = createDashboardsService(dashboardsStore, {
     grants: dashboardGrants,
     grantCreated: rolesService.grantCreated,
     now: opts.now,
@@ -240,6 +256,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     devices: devicesDomain.devices,
     changes,
     grants: dashboardGrants,
+    dashboards: dashboardsStore,
     sendCommand: async ({ appId, deviceId, sensor, configtype, param, value }) => (
       await commands.sendCommand({ appId, deviceId, sensor, configtype, param, value: value as never }),
       { ok: true }
@@ -266,8 +283,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...usersRoutes(usersService),
     ...refreshTokenRoutes(refreshTokens),
     ...rolesRoutes(rolesService),
-    ...navsRoutes(db, dashboardGrants),
-    ...dashboardsRoutes(db, dashboardsService),
+    ...navsRoutes(dashboardsStore, dashboardGrants),
+    ...dashboardsRoutes(
+      dashboardsService,
+      // what the card editor chooses from, asked of the domains that hold it
+      createSelection({
+        devices: (appId) => devicesForSelection(store, appId),
+        series: (appId) => seriesOfApp(store, appId),
+        stateKeys: (appId) => stateKeysOfApp(store, appId),
+        tagOptions: (appId) => tagOptions(store, appId),
+      }),
+    ),
     ...devicesDomain.routes,
     ...telemetryRoutes({
       db,
@@ -301,8 +327,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     authenticate: (h) => auth.resolveCaller(h, { audience: 'session' }),
     onAccessChange: (fn) => changes.onChange((what) => what === 'access' && fn()),
     // a role that stops opening a dashboard ends that dashboard's live subscriptions too
-    accessKey: (caller) => {
-      const scope = dashboardGrants.scopeOf(caller);
+    accessKey: async (caller) => {
+      const scope = await dashboardGrants.scopeOf(caller);
       return scope === 'all' ? 'all' : [...scope].sort((x, y) => x - y).join(',');
     },
   });

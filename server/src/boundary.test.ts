@@ -33,13 +33,6 @@ const SQLITE_ENGINE = new Set([
 const NOT_YET_ASYNC = new Set([
   'modules/cards/cards.module.ts',
   'modules/cards/seriesReads.ts',
-  'modules/dashboards/dashboards.routes.ts',
-  'modules/dashboards/dashboards.service.ts',
-  'modules/dashboards/grants.ts',
-  'modules/dashboards/navigation.ts',
-  'modules/dashboards/navs.routes.ts',
-  'modules/dashboards/selection.ts',
-  'modules/dashboards/views.ts',
   'modules/demo/demo.seed.ts',
   'modules/devices/activation.ts',
   'modules/devices/device-facts.ts',
@@ -67,7 +60,6 @@ const NOT_YET_ASYNC = new Set([
 
 /** still reading or writing another domain's tables: to ask that domain instead */
 const NOT_YET_OWN_TABLES = new Set([
-  'modules/dashboards/selection.ts',
   'modules/demo/demo.seed.ts',
   'modules/devices/dummy-dashboard.ts',
   'modules/lora/lora.service.ts',

@@ -9,6 +9,8 @@ import { createTelemetryPipeline, type TelemetryPipeline } from '../telemetry/in
 import { evaluateCard } from './cardData.js';
 import { createCardEngine, type CardEngine } from './cards.module.js';
 import { createDashboardGrants } from '../dashboards/grants.js';
+import { createDashboardsStore } from '../dashboards/dashboards.store.js';
+import { sqliteStore } from '../../platform/db/store.js';
 import { seedDevice, seedPoints, seedSeries, seedState } from './testing/seed.js';
 
 const TZ = 'Asia/Jakarta';
@@ -29,7 +31,13 @@ beforeAll(() => {
   const { sqlite } = handle;
   sqlite.pragma('foreign_keys = OFF');
   pipeline = createTelemetryPipeline({ sqlite, log: createLogger('error'), now: () => NOW });
-  engine = createCardEngine(sqlite, pipeline, { now: () => NOW, grants: createDashboardGrants(sqlite) });
+  const dashboards = createDashboardsStore(sqliteStore(sqlite, schema));
+  const grants = createDashboardGrants({
+    dashboards,
+    roleOfAccount: async () => undefined,
+    roleSelection: async () => undefined,
+  });
+  engine = createCardEngine(sqlite, pipeline, { now: () => NOW, grants, dashboards });
   dev1 = seedDevice(sqlite, {
     appId: 1,
     name: 'Meter A',

@@ -12,7 +12,8 @@ function setup({
   cards = ['a', 'b'],
   costMs = 0,
   onPush,
-}: { cards?: string[]; costMs?: number; onPush?: () => void } = {}) {
+  reread = false,
+}: { cards?: string[]; costMs?: number; onPush?: () => void; reread?: boolean } = {}) {
   const pushes: CardPush[] = [];
   let channel: RealtimeChannel | undefined;
   let emptied: ((room: string) => void) | undefined;
@@ -28,7 +29,7 @@ function setup({
   const computed: string[] = [];
   const engine = {
     source: {
-      dashboard: () => ({
+      dashboard: async () => ({
         id: 7,
         appId: 1,
         conf: { dashboard: Object.fromEntries(cards.map((k) => [k, {}])) },
@@ -38,10 +39,12 @@ function setup({
     evaluateStored: (_app: number, _tz: string, _id: number, key: string) => {
       computed.push(key);
       for (const until = performance.now() + costMs; performance.now() < until;);
-      return {
+      const result = {
         data: { key, cat: 'SINGLE_VALUE_CARD', success: true, value: ++value },
         deps: new Set([key === 'a' ? 'd:1|pm|meter|power' : 'dev:2']),
       };
+      // the dashboard read again first (views.ts): the answer comes later
+      return reread ? tick(100).then(() => result) : result;
     },
   } as unknown as CardEngine;
   const live = createCardsLive({ realtime, engine, log: createLogger('error') });
@@ -54,7 +57,7 @@ function setup({
     live,
     pushes,
     computed,
-    join: () => channel!.join(caller, { dashboard_id: 7 }) as string,
+    join: () => channel!.join(caller, { dashboard_id: 7 }) as Promise<string>,
     empty: (room: string) => emptied!(room),
   };
 }
@@ -64,7 +67,7 @@ const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 describe('card live index', () => {
   it('sends every card once after subscribe, then recomputes only the cards reading a touched key', async () => {
     const t = setup();
-    const room = t.join();
+    const room = await t.join();
     await eventually(() =>
       expect(t.pushes.map((p) => [p.key, p.mode, p.room])).toEqual([
         ['a', 'full', room],
@@ -82,7 +85,7 @@ describe('card live index', () => {
     // when card a was sent: measured, so a starved machine (touches further apart) changes the count, not the rule
     const sentAt: number[] = [];
     const t = setup({ onPush: () => t.pushes.at(-1)!.key === 'a' && sentAt.push(Date.now()) });
-    t.join();
+    await t.join();
     await eventually(() => expect(t.pushes).toHaveLength(2));
     const before = t.computed.length;
     for (let i = 0; i < 20; i++) {
@@ -109,15 +112,32 @@ describe('card live index', () => {
       costMs: 5,
       onPush: () => t.pushes.length === 1 && setTimeout(() => (pushedWhenTimerRan = t.pushes.length)),
     });
-    t.join();
+    await t.join();
     await eventually(() => expect(t.pushes).toHaveLength(8));
     expect(pushedWhenTimerRan).toBeGreaterThan(0);
     expect(pushedWhenTimerRan).toBeLessThan(8);
   });
 
+  it('sends a card whose dashboard is read again once the read is done, and nothing to a room left meanwhile', async () => {
+    const t = setup({ reread: true });
+    const room = await t.join();
+    await eventually(() =>
+      expect(t.pushes.map((p) => [p.key, p.mode, p.data.value])).toEqual([
+        ['a', 'full', 1],
+        ['b', 'full', 2],
+      ]),
+    );
+    await tick(110);
+    t.live.pointsCommitted(['d:1|pm|meter|power']);
+    await eventually(() => expect(t.computed).toEqual(['a', 'b', 'a']));
+    t.empty(room);
+    await tick(150);
+    expect(t.pushes).toHaveLength(2);
+  });
+
   it('forgets a room and its index entries when its last viewer leaves', async () => {
     const t = setup();
-    const room = t.join();
+    const room = await t.join();
     await eventually(() => expect(t.live.stats()).toMatchObject({ rooms: 1, cards: 2, index_keys: 2 }));
     t.empty(room);
     expect(t.live.stats()).toMatchObject({ rooms: 0, cards: 0, index_keys: 0 });

@@ -11,6 +11,7 @@ import { invalid } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/log.js';
 import type { Realtime } from '../../platform/realtime/types.js';
 import type { CardEngine } from './cards.module.js';
+import type { CardResult } from './cardData.js';
 import { depKey } from './cardQuery.js';
 
 interface Room {
@@ -169,6 +170,17 @@ export function createCardsLive(opts: {
     const full = card.full;
     card.full = false;
     const result = engine.evaluateStored(room.appId, room.tz, room.dashboardId, card.key, room.params, now());
+    // the dashboard is read again first (a change, or its periodic check): the card is sent once it has been
+    if (result instanceof Promise)
+      result.then(
+        (r) => rooms.get(room.name) === room && sent(card, r, full),
+        (err) => log.error('card live update failed', err),
+      );
+    else sent(card, result, full);
+  }
+
+  function sent(card: LiveCard, result: CardResult | null, full: boolean) {
+    const room = card.room;
     stats.computed++;
     if (!result) {
       // the dashboard or the card is gone: stop watching it
@@ -197,7 +209,7 @@ export function createCardsLive(opts: {
   }
 
   realtime.channel<unknown>(CARD_LIVE.channel, {
-    join(caller, raw) {
+    async join(caller, raw) {
       const parsed = CardSubscribeParams.safeParse(raw);
       if (!parsed.success)
         throw invalid(
@@ -205,7 +217,7 @@ export function createCardsLive(opts: {
           parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
         );
       const params = parsed.data;
-      const view = engine.source.dashboard(caller, params.dashboard_id);
+      const view = await engine.source.dashboard(caller, params.dashboard_id);
       const app = caller.app!;
       const name = roomName(app.id, params);
       let room = rooms.get(name);

@@ -14,6 +14,7 @@ import { createCardsLive, type CardsLive } from './cards.live.js';
 import { createAnswerCache, type AnswerCache } from './answerCache.js';
 import { cardsRoutes, type CardCommandSender } from './cards.routes.js';
 import type { DashboardGrants } from '../dashboards/grants.js';
+import type { DashboardsStore } from '../dashboards/dashboards.store.js';
 import { createDashboardViews, type DashboardViews, type DashboardView } from '../dashboards/views.js';
 import { createDeviceDirectory } from './deviceDirectory.js';
 import { createDeviceFactsReads } from '../devices/device-facts.js';
@@ -28,7 +29,10 @@ export interface CardEngine {
   evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): CardResult;
   /** GET answers until what they read changes (the domain feeds it the same keys as the live index) */
   answers: AnswerCache;
-  /** evaluates a card of a stored dashboard without an access check (rooms already joined); null when it is gone */
+  /**
+   * evaluates a card of a stored dashboard without an access check (rooms already joined); null when it is gone.
+   * Synchronous while the parsed dashboard is trusted (views.ts), a promise when it is read again first.
+   */
   evaluateStored(
     appId: number,
     tz: string,
@@ -36,7 +40,7 @@ export interface CardEngine {
     key: string,
     query: CardFilterQuery,
     now: number,
-  ): CardResult | null;
+  ): CardResult | null | Promise<CardResult | null>;
 }
 
 export function createCardEngine(
@@ -44,6 +48,8 @@ export function createCardEngine(
   telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>,
   opts: {
     grants: DashboardGrants;
+    /** the dashboards' stored conf text (dashboards domain) */
+    dashboards: Pick<DashboardsStore, 'confText'>;
     now?: () => number;
     directoryTtlMs?: number;
     changes?: Pick<AccessChanges, 'access' | 'dashboards'>;
@@ -56,7 +62,7 @@ export function createCardEngine(
     directory: createDeviceDirectory(createDeviceFactsReads(sqlite), { ttlMs: opts.directoryTtlMs, now }),
     states: createStateReads(sqlite),
   };
-  const source = createDashboardViews(sqlite, { now, changes: opts.changes, grants: opts.grants });
+  const source = createDashboardViews(opts.dashboards, { now, changes: opts.changes, grants: opts.grants });
   // 1 s: the clock drift of a relative window a cached answer may show (device facts are already read with 3 s)
   const answers = createAnswerCache({ ttlMs: opts.answerTtlMs ?? 1000, maxEntries: 5000, now });
 
@@ -95,9 +101,10 @@ export function createCardEngine(
       return result;
     },
     evaluateStored(appId, tz, dashboardId, key, query, at) {
+      const stored = (view: DashboardView | null) =>
+        !view || !(view.conf.dashboard?.[key] || view.broken.has(key)) ? null : run(appId, tz, view, key, query, at);
       const view = source.load(appId, dashboardId);
-      if (!view || !(view.conf.dashboard?.[key] || view.broken.has(key))) return null;
-      return run(appId, tz, view, key, query, at);
+      return view instanceof Promise ? view.then(stored) : stored(view);
     },
   };
 }
@@ -122,6 +129,8 @@ export interface CardsDomainDeps {
   changes?: Pick<AccessChanges, 'access' | 'dashboards'>;
   /** the application's one dashboard-grants rule and its cache (dashboards/grants.ts), shared with the dashboard calls */
   grants: DashboardGrants;
+  /** the dashboards' stored conf text (dashboards domain) */
+  dashboards: Pick<DashboardsStore, 'confText'>;
   now?: () => number;
 }
 
@@ -134,6 +143,7 @@ export function createCardsDomain(deps: CardsDomainDeps) {
     now: deps.now,
     changes: deps.changes,
     grants: deps.grants,
+    dashboards: deps.dashboards,
   });
   let live: CardsLive | undefined;
   const offs: (() => void)[] = [];

@@ -64,14 +64,14 @@ export function cardsRoutes({
   sendCommand?: CardCommandSender;
 }): BoundRoute[] {
   const routes: BoundRoute[] = [
-    route(cardsContract.get, ({ input, caller }) => {
-      const view = engine.source.dashboard(caller, input.dashboardId);
+    route(cardsContract.get, async ({ input, caller }) => {
+      const view = await engine.source.dashboard(caller, input.dashboardId);
       return engine.evaluate(caller, view, input.componentKey, input).data;
     }),
     // the same dashboard and grants checks as the card query (another application's dashboard 404, outside the
     // caller's grants 403); the unsaved component reads the dashboard's variables and filters as it will once saved
-    route(cardsContract.preview, ({ input, caller }) => {
-      const view = engine.source.dashboard(caller, input.dashboardId);
+    route(cardsContract.preview, async ({ input, caller }) => {
+      const view = await engine.source.dashboard(caller, input.dashboardId);
       const { dashboardId: _id, component, ...query } = input;
       const app = caller.app!;
       return evaluateCard(engine.src, {
@@ -84,7 +84,7 @@ export function cardsRoutes({
       }).data;
     }),
     route(cardsContract.csv, async ({ input, caller, res }) => {
-      const view = engine.source.dashboard(caller, input.dashboardId);
+      const view = await engine.source.dashboard(caller, input.dashboardId);
       const component = componentForCall(view, input.componentKey);
       const app = caller.app!;
       const ctx = contextOf(engine, app.id, app.timezone, component, view.conf, input);
@@ -174,7 +174,7 @@ async function command(
     param?: string;
   },
 ) {
-  const view = engine.source.dashboard(caller, input.dashboardId);
+  const view = await engine.source.dashboard(caller, input.dashboardId);
   const component = componentForCall(view, input.componentKey);
   const group = CARD_TYPES[component.cat].group;
   if (

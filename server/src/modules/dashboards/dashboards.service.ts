@@ -1,24 +1,27 @@
 // Dashboards as records: add, edit (full, or a layout/component save), remove (children move up, roles stop granting
 // it), one component's removal, and viewing one. Every query is scoped to the caller's application and every one of a
 // dashboard follows the caller's dashboard grants (grants.ts): an application user manages only what their role opens.
-import { and, eq, isNull, max, ne } from 'drizzle-orm';
 import { T, type ConfDashboard, type DashboardRecord } from '@sentra/contracts';
-import type { Db } from '../../db.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import type { DashboardGrants } from './grants.js';
-import { dashboards } from './dashboards.table.js';
+import {
+  isUniqueViolation,
+  type DashboardChanges,
+  type DashboardRow,
+  type DashboardsStore,
+} from './dashboards.store.js';
 import { navFlat, navItems, type NavItem } from './navigation.js';
 import { uniquePath } from './paths.js';
 
-type Row = typeof dashboards.$inferSelect;
+type Row = DashboardRow;
 
 export interface DashboardsDeps {
   /** which dashboards a caller may open and manage */
   grants: Pick<DashboardGrants, 'assert' | 'scopeOf' | 'within'>;
   /** an application user's new dashboard joins their role's grants (roles domain), so they can go on managing it */
-  grantCreated?(caller: Caller, dashboardId: number): void;
+  grantCreated?(caller: Caller, dashboardId: number): void | Promise<void>;
   /** told after every write: the card calls cache dashboards and the menus built from the tree */
   changes?: Pick<AccessChanges, 'changed'>;
   now?: () => number;
@@ -43,45 +46,37 @@ const present = (r: Row): DashboardRecord => ({
   conf_dashboard: parseConf(r.confDashboard),
 });
 
-export function createDashboardsService(db: Db, deps: DashboardsDeps) {
+/** how many times an add or a rename tries again when another write took its path meanwhile (PostgreSQL) */
+const PATH_ATTEMPTS = 5;
+
+/** `write` again while another writer took the path it picked (the unique index refused it) */
+async function withFreePath<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= PATH_ATTEMPTS || !isUniqueViolation(err)) throw err;
+    }
+  }
+}
+
+export function createDashboardsService(store: DashboardsStore, deps: DashboardsDeps) {
   const now = deps.now ?? Date.now;
   const changed = () => deps.changes?.changed('dashboards');
 
-  const rowOf = (appId: number, id: number) =>
-    db
-      .select()
-      .from(dashboards)
-      .where(and(eq(dashboards.appId, appId), eq(dashboards.id, id)))
-      .get();
-  function mustGet(appId: number, id: number): Row {
-    const row = rowOf(appId, id);
+  async function mustGet(appId: number, id: number): Promise<Row> {
+    const row = await store.byId(appId, id);
     if (!row) throw notFound();
     return row;
   }
   /** the caller's dashboard: 404 outside its application, 403 outside its grants */
-  function granted(caller: Caller, id: number): Row {
-    const row = mustGet(caller.app!.id, id);
-    deps.grants.assert(caller, id);
+  async function granted(caller: Caller, id: number): Promise<Row> {
+    const row = await mustGet(caller.app!.id, id);
+    await deps.grants.assert(caller, id);
     return row;
   }
 
-  function pathFor(appId: number, label: string, self?: number): string {
-    return uniquePath(label, (path) =>
-      Boolean(
-        db
-          .select({ id: dashboards.id })
-          .from(dashboards)
-          .where(
-            and(
-              eq(dashboards.appId, appId),
-              eq(dashboards.path, path),
-              self !== undefined ? ne(dashboards.id, self) : undefined,
-            ),
-          )
-          .get(),
-      ),
-    );
-  }
+  const pathFor = (label: string) => (taken: ReadonlySet<string>) => uniquePath(label, (path) => taken.has(path));
 
   /** Ids of `id` and everything below it (a parent cycle in old data is cut). */
   function subtreeIds(items: NavItem[], id: number): Set<number> {
@@ -98,144 +93,103 @@ export function createDashboardsService(db: Db, deps: DashboardsDeps) {
   }
 
   /** A parent must be another dashboard of the application the caller holds, not the dashboard itself nor one below it. */
-  function checkParent(caller: Caller, parent: number | null, self?: number): void {
+  async function checkParent(caller: Caller, parent: number | null, self?: number): Promise<void> {
     if (parent === null) return;
     const appId = caller.app!.id;
-    granted(caller, parent);
-    if (self !== undefined && subtreeIds(navItems(db, appId), self).has(parent))
+    await granted(caller, parent);
+    if (self !== undefined && subtreeIds(await navItems(store, appId), self).has(parent))
       throw invalid(`parent: ${T.dashboards.screens.parentCycle}`, [
         { path: 'parent', message: T.dashboards.screens.parentCycle },
       ]);
   }
 
-  function nextSort(appId: number, parent: number | null): number {
-    const where = and(
-      eq(dashboards.appId, appId),
-      parent === null ? isNull(dashboards.parentId) : eq(dashboards.parentId, parent),
-    );
-    return (
-      (db
-        .select({ s: max(dashboards.sort) })
-        .from(dashboards)
-        .where(where)
-        .get()?.s ?? -1) + 1
-    );
-  }
-
   return {
-    get(caller: Caller, id: number): DashboardRecord {
-      return present(granted(caller, id));
+    async get(caller: Caller, id: number): Promise<DashboardRecord> {
+      return present(await granted(caller, id));
     },
 
     /** The dashboards that may become the parent of `id`: the caller's, but not itself nor its descendants. */
-    parentChoices(caller: Caller, id: number): NavItem[] {
-      granted(caller, id);
-      const items = navItems(db, caller.app!.id);
+    async parentChoices(caller: Caller, id: number): Promise<NavItem[]> {
+      await granted(caller, id);
+      const items = await navItems(store, caller.app!.id);
       const excluded = subtreeIds(items, id);
-      const scope = deps.grants.scopeOf(caller);
+      const scope = await deps.grants.scopeOf(caller);
       return navFlat(items).filter((i) => !excluded.has(i.id) && deps.grants.within(scope, i.id));
     },
 
-    add(
+    async add(
       caller: Caller,
       input: { label: string; desc?: string; parent?: number | null; conf_dashboard: ConfDashboard },
     ) {
       const appId = caller.app!.id;
       const parent = input.parent ?? null;
-      checkParent(caller, parent);
-      const added = db.transaction(
-        (tx) => {
-          const path = pathFor(appId, input.label);
-          const row = tx
-            .insert(dashboards)
-            .values({
-              appId,
-              label: input.label,
-              description: input.desc ?? '',
-              path,
-              parentId: parent,
-              sort: nextSort(appId, parent),
-              confDashboard: JSON.stringify(input.conf_dashboard),
-              createdAt: now(),
-              updatedAt: now(),
-            })
-            .returning({ id: dashboards.id, path: dashboards.path })
-            .get();
-          return row;
-        },
-        { behavior: 'immediate' },
+      await checkParent(caller, parent);
+      const added = await withFreePath(() =>
+        store.add({
+          appId,
+          label: input.label,
+          description: input.desc ?? '',
+          parentId: parent,
+          confDashboard: JSON.stringify(input.conf_dashboard),
+          now: now(),
+          path: pathFor(input.label),
+        }),
       );
       // a member keeps what they create: it joins their role (a new child of a "descendant" grant is in it already)
-      if (!deps.grants.within(deps.grants.scopeOf(caller, true), added.id)) deps.grantCreated?.(caller, added.id);
+      if (!deps.grants.within(await deps.grants.scopeOf(caller, true), added.id))
+        await deps.grantCreated?.(caller, added.id);
       changed();
       return added;
     },
 
-    edit(
+    async edit(
       caller: Caller,
       input: { id: number; label?: string; desc?: string; parent?: number | null; conf_dashboard?: ConfDashboard },
     ) {
-      const appId = caller.app!.id;
-      const row = granted(caller, input.id);
-      const changes: Partial<typeof dashboards.$inferInsert> = { updatedAt: now() };
+      const row = await granted(caller, input.id);
+      const changes: DashboardChanges = { updatedAt: now() };
+      const move: Parameters<DashboardsStore['update']>[3] = {};
       if (input.conf_dashboard !== undefined) changes.confDashboard = JSON.stringify(input.conf_dashboard);
       if (input.label !== undefined && input.label !== row.label) {
         changes.label = input.label;
-        changes.path = pathFor(appId, input.label, row.id);
+        move.path = pathFor(input.label);
       }
       if (input.desc !== undefined) changes.description = input.desc;
       if (input.parent !== undefined && input.parent !== row.parentId) {
-        checkParent(caller, input.parent, row.id);
-        changes.parentId = input.parent;
-        changes.sort = nextSort(appId, input.parent);
+        await checkParent(caller, input.parent, row.id);
+        move.parent = input.parent;
       }
-      const edited = db
-        .update(dashboards)
-        .set(changes)
-        .where(eq(dashboards.id, row.id))
-        .returning({ id: dashboards.id, path: dashboards.path })
-        .get()!;
+      const edited = await withFreePath(() => store.update(row.appId, row.id, changes, move));
+      // removed meanwhile by another call
+      if (!edited) throw notFound();
       changed();
       return edited;
     },
 
     /** Removes a dashboard; its children move up to its parent (role grants of it go with the row: foreign key). */
-    remove(caller: Caller, id: number): void {
-      const appId = caller.app!.id;
-      const row = granted(caller, id);
-      db.transaction(
-        (tx) => {
-          tx.update(dashboards)
-            .set({ parentId: row.parentId, updatedAt: now() })
-            .where(and(eq(dashboards.appId, appId), eq(dashboards.parentId, id)))
-            .run();
-          tx.delete(dashboards).where(eq(dashboards.id, id)).run();
-        },
-        { behavior: 'immediate' },
-      );
+    async remove(caller: Caller, id: number): Promise<void> {
+      const row = await granted(caller, id);
+      await store.remove(row.appId, id, row.parentId, now());
       changed();
     },
 
     /** Removes the component `key` from conf_dashboard.dashboard. */
-    removeComponent(caller: Caller, id: number, key: string) {
-      const row = granted(caller, id);
+    async removeComponent(caller: Caller, id: number, key: string) {
+      const row = await granted(caller, id);
       const conf = parseConf(row.confDashboard);
       const cards = conf.dashboard;
       if (typeof cards !== 'object' || cards === null || !Object.prototype.hasOwnProperty.call(cards, key))
         throw notFound();
       const { [key]: _removed, ...rest } = cards as Record<string, unknown>;
       conf.dashboard = rest;
-      db.update(dashboards)
-        .set({ confDashboard: JSON.stringify(conf), updatedAt: now() })
-        .where(eq(dashboards.id, row.id))
-        .run();
+      await store.update(row.appId, row.id, { confDashboard: JSON.stringify(conf), updatedAt: now() });
       changed();
       return { id: row.id, path: row.path };
     },
 
     /** A dashboard for viewing: within the caller's grants, else 403. */
-    view(caller: Caller, id: number): DashboardRecord {
-      return present(granted(caller, id));
+    async view(caller: Caller, id: number): Promise<DashboardRecord> {
+      return present(await granted(caller, id));
     },
   };
 }

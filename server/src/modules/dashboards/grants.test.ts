@@ -4,12 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUp, openDb } from '../../platform/db/sqlite.js';
 import type { Caller } from '../../platform/http/mount.js';
 import * as schema from '../../schema.js';
-import { createDashboardGrants } from './grants.js';
+import { sqliteStore } from '../../platform/db/store.js';
+import { roleOfAccount } from '../users/users.store.js';
+import { roleSelection } from '../roles/roles.store.js';
+import { createDashboardsStore } from './dashboards.store.js';
+import { createDashboardGrants, type GrantReads } from './grants.js';
 
 let handle: ReturnType<typeof openDb>;
 const changes = { access: 0, dashboards: 0 };
 let clock = 1_000_000;
 let grants: ReturnType<typeof createDashboardGrants>;
+let reads: GrantReads;
+/** account reads made, to tell a cache hit from a read */
+let accountReads = 0;
+/** holds the next role read once it has its answer (a read under way while the test changes things) */
+let hold: { taken: () => void; until: Promise<void> } | undefined;
 
 const app = { id: 1, timezone: 'Asia/Jakarta' } as Caller['app'];
 const tenant = { kind: 'tenant', app } as Caller;
@@ -46,40 +55,85 @@ beforeAll(() => {
       "INSERT INTO accounts (id, app_id, username, email, first, pass_hash, role_id, created_at) VALUES (10, 1, 'budi', 'budi@x.id', 'Budi', 'x', 5, 0)",
     )
     .run();
-  grants = createDashboardGrants(sqlite, { now: () => clock, changes });
+  const store = sqliteStore(sqlite, schema);
+  reads = {
+    dashboards: createDashboardsStore(store),
+    roleOfAccount: (appId, accountId) => (accountReads++, roleOfAccount(store, appId, accountId)),
+    roleSelection: async (appId, roleId) => {
+      const role = await roleSelection(store, appId, roleId);
+      const h = hold;
+      hold = undefined;
+      if (h) (h.taken(), await h.until);
+      return role;
+    },
+  };
+  grants = createDashboardGrants(reads, { now: () => clock, changes });
 });
 afterAll(() => handle?.close());
 
 describe('dashboard grants (the one mayView and menu rule)', () => {
-  it('lets a tenant view every dashboard of its application and shows it the whole tree', () => {
-    expect(grants.mayView(tenant, 4)).toBe(true);
-    expect(ids(grants.menuOf(tenant))).toEqual([3, [1, [[2, [4]]]]]);
+  it('lets a tenant view every dashboard of its application and shows it the whole tree', async () => {
+    expect(await grants.mayView(tenant, 4)).toBe(true);
+    expect(ids(await grants.menuOf(tenant))).toEqual([3, [1, [[2, [4]]]]]);
   });
 
-  it("lets a member view exactly their role's selection and shows it in the role's order", () => {
-    expect([1, 2, 3, 4, 9].filter((id) => grants.mayView(member, id))).toEqual([2, 3]);
-    expect(ids(grants.menuOf(member))).toEqual([2, 3]);
+  it("lets a member view exactly their role's selection and shows it in the role's order", async () => {
+    const viewable = await Promise.all([1, 2, 3, 4, 9].map((id) => grants.mayView(member, id)));
+    expect([1, 2, 3, 4, 9].filter((_, i) => viewable[i])).toEqual([2, 3]);
+    expect(ids(await grants.menuOf(member))).toEqual([2, 3]);
   });
 
-  it('lets a credentials pair view everything with "Kelola Dasboard" and shows it no menu', () => {
-    expect(grants.mayView(apiKey(['_dashboard_manage_']), 4)).toBe(true);
-    expect(grants.mayView(apiKey([]), 4)).toBe(false);
-    expect(grants.menuOf(apiKey(['_dashboard_manage_']))).toEqual([]);
+  it('lets a credentials pair view everything with "Kelola Dasboard" and shows it no menu', async () => {
+    expect(await grants.mayView(apiKey(['_dashboard_manage_']), 4)).toBe(true);
+    expect(await grants.mayView(apiKey([]), 4)).toBe(false);
+    expect(await grants.menuOf(apiKey(['_dashboard_manage_']))).toEqual([]);
   });
 
-  it('keeps a role change out until the next access change, then opens the descendants in the menu too', () => {
+  it('keeps a role change out until the next access change, then opens the descendants in the menu too', async () => {
     handle.sqlite.prepare('UPDATE roles SET descendant = 1 WHERE id = 5').run();
-    expect(grants.mayView(member, 4)).toBe(false);
+    expect(await grants.mayView(member, 4)).toBe(false);
     changes.access++;
-    expect(grants.mayView(member, 4)).toBe(true);
-    expect(ids(grants.menuOf(member))).toEqual([[2, [4]], 3]);
+    expect(await grants.mayView(member, 4)).toBe(true);
+    expect(ids(await grants.menuOf(member))).toEqual([[2, [4]], 3]);
   });
 
-  it('re-reads a change made outside the services within 2 s', () => {
+  it('re-reads a change made outside the services within 2 s', async () => {
     handle.sqlite.prepare('DELETE FROM role_navs WHERE dashboard_id = 3').run();
-    expect(grants.mayView(member, 3)).toBe(true);
+    expect(await grants.mayView(member, 3)).toBe(true);
     clock += 2000;
-    expect(grants.mayView(member, 3)).toBe(false);
-    expect(ids(grants.menuOf(member))).toEqual([[2, [4]]]);
+    expect(await grants.mayView(member, 3)).toBe(false);
+    expect(ids(await grants.menuOf(member))).toEqual([[2, [4]]]);
+  });
+
+  it('answers a cached account without a read, and a burst after a change with one read made after it', async () => {
+    await grants.scopeOf(member);
+    const before = accountReads;
+    await grants.scopeOf(member);
+    expect(accountReads).toBe(before);
+    changes.access++;
+    const burst = await Promise.all([grants.scopeOf(member), grants.scopeOf(member), grants.mayView(member, 2)]);
+    expect(accountReads).toBe(before + 1);
+    expect(burst[2]).toBe(true);
+    // a change while a read is under way: the next call does not join it, and the entry it leaves is not trusted
+    let release!: () => void;
+    const taken = new Promise<void>((t) => (hold = { taken: t, until: new Promise((r) => (release = r)) }));
+    changes.access++;
+    const stale = grants.mayView(member, 2);
+    await taken;
+    handle.sqlite.prepare('DELETE FROM role_navs WHERE dashboard_id = 2').run();
+    changes.access++;
+    expect(await grants.mayView(member, 2)).toBe(false);
+    release();
+    expect(await stale).toBe(true);
+    expect(await grants.mayView(member, 2)).toBe(false);
+  });
+
+  it('reads again for a caller right after its own write (reread), and gives an unknown account nothing', async () => {
+    const before = accountReads;
+    await grants.scopeOf(member, true);
+    expect(accountReads).toBe(before + 1);
+    const stranger = { kind: 'member', app, accountId: 99 } as Caller;
+    expect(await grants.scopeOf(stranger)).toEqual(new Set());
+    expect(await grants.menuOf(stranger)).toEqual([]);
   });
 });

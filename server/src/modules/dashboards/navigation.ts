@@ -1,8 +1,6 @@
 // Dashboards as navigation: the application's items flat and as a tree, and the menu a role's selection gives.
-import { asc, eq } from 'drizzle-orm';
 import type { NavEntry } from '@sentra/contracts';
-import type { Db } from '../../db.js';
-import { dashboards } from './dashboards.table.js';
+import type { DashboardsStore } from './dashboards.store.js';
 
 export interface NavItem {
   id: number;
@@ -13,20 +11,8 @@ export interface NavItem {
 }
 
 /** Every navigation item of the application, by (sort, id); a parent outside the application counts as none. */
-export function navItems(db: Db, appId: number): NavItem[] {
-  const rows = db
-    .select({
-      id: dashboards.id,
-      label: dashboards.label,
-      path: dashboards.path,
-      parent: dashboards.parentId,
-      sort: dashboards.sort,
-    })
-    .from(dashboards)
-    .where(eq(dashboards.appId, appId))
-    .orderBy(asc(dashboards.sort), asc(dashboards.id))
-    .all();
-  return asNavItems(rows);
+export async function navItems(dashboards: Pick<DashboardsStore, 'navRows'>, appId: number): Promise<NavItem[]> {
+  return asNavItems(await dashboards.navRows(appId));
 }
 
 /** An application's dashboard rows (by sort, id) as navigation items: a parent outside them, or itself, counts as none. */

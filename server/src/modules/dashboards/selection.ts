@@ -2,17 +2,25 @@
 // device → sensor → config → param → subparam, built from each device's declared sensors and the series telemetry
 // has actually stored, their labels, and the tags a query may filter by. A device's states (Tasmota's POWER) appear
 // under the sensor STATE_SENSOR / config STATE_CONFIG, one param per state key (docs/card-queries.md "Device states").
-import { asc, eq } from 'drizzle-orm';
 import { STATE_CONFIG, STATE_SENSOR, type DeviceTree, type SensorTree } from '@sentra/contracts';
-import type { Db } from '../../db.js';
-import { devices } from '../devices/devices.table.js';
-import { deviceStates } from '../states/states.table.js';
-import { tagCategories, tagDefinitions } from '../tags/tags.table.js';
-import { telemetrySeries } from '../telemetry/telemetry.table.js';
+import type { SelectionDevice } from '../devices/devices.store.js';
+import type { SeriesEntry } from '../telemetry/read/series-catalogue.js';
 import { isDatatype } from '../telemetry/datatypes.js';
 
 /** Config types a device accepts writes on: what `config=true` keeps (command cards). */
 export const WRITABLE_CONFIG_TYPES: readonly string[] = ['config', 'command'];
+
+/** what the selection is built from, each asked of the domain that owns it (app.ts wires them) */
+export interface SelectionReads {
+  /** the application's devices by id (devices) */
+  devices(appId: number): Promise<SelectionDevice[]>;
+  /** the series telemetry stored for them */
+  series(appId: number): Promise<SeriesEntry[]>;
+  /** the state keys they hold (states) */
+  stateKeys(appId: number): Promise<{ deviceId: number; key: string }[]>;
+  /** the selection options of the tag categories (tags) */
+  tagOptions(appId: number): Promise<{ prefix: string; value: string }[]>;
+}
 
 export interface SelectionFilter {
   config?: boolean;
@@ -139,45 +147,20 @@ function deepMerge(into: Obj, from: Obj): void {
   }
 }
 
-export function createSelection(db: Db) {
-  function deviceTrees(appId: number, filter: SelectionFilter) {
-    const rows = db
-      .select({
-        id: devices.id,
-        name: devices.name,
-        label: devices.label,
-        serial: devices.serialNumber,
-        sensors: devices.sensors,
-        tags: devices.tags,
-      })
-      .from(devices)
-      .where(eq(devices.appId, appId))
-      .orderBy(asc(devices.id))
-      .all()
-      .filter((d) => !filter.tags?.length || hasAnyTag(d.tags, filter.tags));
+export function createSelection(reads: SelectionReads) {
+  async function deviceTrees(appId: number, filter: SelectionFilter) {
+    const [all, series, states] = await Promise.all([
+      reads.devices(appId),
+      reads.series(appId),
+      reads.stateKeys(appId),
+    ]);
+    const rows = all.filter((d) => !filter.tags?.length || hasAnyTag(d.tags, filter.tags));
     const trees = new Map<number, Obj>(rows.map((d) => [d.id, node()]));
     for (const d of rows) addDeclared(trees.get(d.id)!, parseJson(d.sensors));
-    const series = db
-      .select({
-        deviceId: telemetrySeries.deviceId,
-        sensor: telemetrySeries.sensor,
-        configtype: telemetrySeries.configtype,
-        param: telemetrySeries.param,
-        subparam: telemetrySeries.subparam,
-        datatype: telemetrySeries.datatype,
-      })
-      .from(telemetrySeries)
-      .where(eq(telemetrySeries.appId, appId))
-      .all();
     for (const s of series) {
       const tree = trees.get(s.deviceId);
       if (tree) put(tree, s.sensor, s.configtype, s.param, s.subparam, s.datatype);
     }
-    const states = db
-      .select({ deviceId: deviceStates.deviceId, key: deviceStates.key })
-      .from(deviceStates)
-      .where(eq(deviceStates.appId, appId))
-      .all();
     for (const st of states) {
       const tree = trees.get(st.deviceId);
       if (tree) put(tree, STATE_SENSOR, STATE_CONFIG, st.key, '', null);
@@ -187,11 +170,11 @@ export function createSelection(db: Db) {
   }
 
   return {
-    devices(
+    async devices(
       appId: number,
       filter: SelectionFilter,
-    ): { devices: DeviceTree; devices_label: Record<string, string>; devices_serial: Record<string, string> } {
-      const { rows, trees } = deviceTrees(appId, filter);
+    ): Promise<{ devices: DeviceTree; devices_label: Record<string, string>; devices_serial: Record<string, string> }> {
+      const { rows, trees } = await deviceTrees(appId, filter);
       return {
         devices: Object.fromEntries(rows.map((d) => [String(d.id), trees.get(d.id) as SensorTree])),
         devices_label: Object.fromEntries(rows.map((d) => [String(d.id), d.label || d.name])),
@@ -200,23 +183,18 @@ export function createSelection(db: Db) {
     },
 
     /** The same devices' sensors merged, without the device level (list and map card queries). */
-    sensors(appId: number, filter: SelectionFilter): { sensors: SensorTree } {
+    async sensors(appId: number, filter: SelectionFilter): Promise<{ sensors: SensorTree }> {
       const merged = node();
-      for (const tree of deviceTrees(appId, filter).trees.values()) deepMerge(merged, tree);
+      for (const tree of (await deviceTrees(appId, filter)).trees.values()) deepMerge(merged, tree);
       return { sensors: merged as SensorTree };
     },
 
     /** Every selection option and every value devices carry, as `prefix:value`, sorted. */
-    tags(appId: number): { tags: string[] } {
+    async tags(appId: number): Promise<{ tags: string[] }> {
       const out = new Set<string>();
-      const options = db
-        .select({ prefix: tagCategories.prefix, value: tagDefinitions.nameLc })
-        .from(tagDefinitions)
-        .innerJoin(tagCategories, eq(tagDefinitions.categoryId, tagCategories.id))
-        .where(eq(tagCategories.appId, appId))
-        .all();
+      const [options, devices] = await Promise.all([reads.tagOptions(appId), reads.devices(appId)]);
       for (const o of options) out.add(`${o.prefix}:${o.value}`);
-      for (const d of db.select({ tags: devices.tags }).from(devices).where(eq(devices.appId, appId)).all()) {
+      for (const d of devices) {
         const tags = parseJson(d.tags);
         if (!isObject(tags)) continue;
         for (const [prefix, values] of Object.entries(tags))
@@ -226,3 +204,5 @@ export function createSelection(db: Db) {
     },
   };
 }
+
+export type Selection = ReturnType<typeof createSelection>;

@@ -2,12 +2,13 @@
 // conf_dashboard of the caller's application, validated with the contracts schema and kept parsed while its text is
 // unchanged, and who may view it (the one rule, grants.ts). Both are read on every card call: with `changes`, a parsed
 // dashboard and a caller's grants are trusted until the next dashboard (or access) change, re-checked against the
-// database at least every few seconds.
-import type Database from 'better-sqlite3';
+// database at least every few seconds. A trusted cached dashboard is answered synchronously (the live card push reads
+// one per recompute); only a read of the store is awaited.
 import { Component, ConfDashboard } from '@sentra/contracts';
 import { notFound } from '../../platform/http/errors.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { AccessChanges } from '../auth/access-changes.js';
+import type { DashboardsStore } from './dashboards.store.js';
 import type { DashboardGrants } from './grants.js';
 
 export interface DashboardView {
@@ -30,14 +31,14 @@ interface Cached {
 export const DASHBOARD_RECHECK_MS = 5000;
 
 export function createDashboardViews(
-  sqlite: Database.Database,
+  dashboards: Pick<DashboardsStore, 'confText'>,
   opts: { grants: Pick<DashboardGrants, 'assert'>; now?: () => number; changes?: Pick<AccessChanges, 'dashboards'> },
 ) {
   const now = opts.now ?? Date.now;
   const changes = opts.changes;
   const grants = opts.grants;
-  const byId = sqlite.prepare('SELECT conf_dashboard FROM dashboards WHERE id = ? AND app_id = ?').pluck();
   const cache = new Map<number, Cached>();
+  const reading = new Map<string, { generation: number; view: Promise<DashboardView | null> }>();
 
   function parse(id: number, appId: number, text: string): DashboardView {
     let raw: unknown;
@@ -67,16 +68,33 @@ export function createDashboardViews(
     return { id, appId, conf, broken };
   }
 
-  /** the dashboard of the application as stored now (no access check: live recomputes of a room already joined) */
-  function load(appId: number, id: number): DashboardView | null {
+  /**
+   * The dashboard of the application as stored now (no access check: live recomputes of a room already joined):
+   * synchronously while the cached one is trusted, else once the store has answered.
+   */
+  function load(appId: number, id: number): DashboardView | null | Promise<DashboardView | null> {
     const hit = cache.get(id);
-    const at = now();
-    if (hit && changes && hit.generation === changes.dashboards && at - hit.checkedAt < DASHBOARD_RECHECK_MS) {
+    if (hit && changes && hit.generation === changes.dashboards && now() - hit.checkedAt < DASHBOARD_RECHECK_MS) {
       return hit.view.appId === appId ? hit.view : null;
     }
+    // the cards of a live dashboard recomputed together wait for one read (made after the last change)
     const generation = changes?.dashboards ?? 0;
-    const text = byId.get(id, appId) as string | undefined;
+    const key = `${appId}:${id}`;
+    const pending = reading.get(key);
+    if (pending && pending.generation === generation) return pending.view;
+    const view = read(appId, id, generation).finally(() => {
+      if (reading.get(key)?.view === view) reading.delete(key);
+    });
+    reading.set(key, { generation, view });
+    return view;
+  }
+
+  /** `generation`: the one before the read (a change made while it runs leaves the entry to be checked again) */
+  async function read(appId: number, id: number, generation: number): Promise<DashboardView | null> {
+    const at = now();
+    const text = await dashboards.confText(appId, id);
     if (text === undefined) return null;
+    const hit = cache.get(id);
     if (hit && hit.text === text && hit.view.appId === appId) {
       hit.generation = generation;
       hit.checkedAt = at;
@@ -91,12 +109,12 @@ export function createDashboardViews(
   return {
     load,
     /** The caller's dashboard; another application's (or an unknown) id is 404, a dashboard outside the caller's grants 403. */
-    dashboard(caller: Caller, id: number): DashboardView {
+    async dashboard(caller: Caller, id: number): Promise<DashboardView> {
       const appId = caller.app?.id;
       if (appId === undefined) throw notFound();
-      const view = load(appId, id);
+      const view = await load(appId, id);
       if (!view) throw notFound();
-      grants.assert(caller, id);
+      await grants.assert(caller, id);
       return view;
     },
   };

@@ -81,7 +81,7 @@ export function createRolesService(
   store: RolesStore,
   domains: RolesDomains,
   opts: {
-    grants: Pick<DashboardGrants, 'assertAll' | 'ofSelection'>;
+    grants: Pick<DashboardGrants, 'assertAll' | 'ofSelection' | 'items'>;
     now?: () => number;
     changes?: Pick<AccessChanges, 'changed'>;
   },

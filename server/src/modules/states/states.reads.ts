@@ -3,6 +3,9 @@
 // these tables (states.store.ts); committed batches carry the changes (`CommittedTelemetry.states`), which is what
 // makes a card reading a state live. Prepared once: the card query path asks these on every evaluation.
 import type Database from 'better-sqlite3';
+import { asc, eq } from 'drizzle-orm';
+import type { AppStore } from '../../db.js';
+import { deviceStates } from './states.table.js';
 
 export interface StateValue {
   /** the reported value (JSON), null when the device reported null */
@@ -75,3 +78,12 @@ export function createStateReads(sqlite: Database.Database) {
 }
 
 export type StateReads = ReturnType<typeof createStateReads>;
+
+/** The state keys the application's devices hold, by device and key (the card editor's selection: dashboards domain). */
+export function stateKeysOfApp(store: AppStore, appId: number): Promise<{ deviceId: number; key: string }[]> {
+  return store.db
+    .select({ deviceId: deviceStates.deviceId, key: deviceStates.key })
+    .from(deviceStates)
+    .where(eq(deviceStates.appId, appId))
+    .orderBy(asc(deviceStates.deviceId), asc(deviceStates.key));
+}

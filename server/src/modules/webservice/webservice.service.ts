@@ -96,7 +96,7 @@ export function createWebservice(opts: WebserviceOptions) {
 
   return {
     async fetchCard(caller: Caller, dashboardId: number, key: string): Promise<WebserviceAnswer> {
-      const view = opts.source.dashboard(caller, dashboardId);
+      const view = await opts.source.dashboard(caller, dashboardId);
       const component = componentForCall(view, key);
       if (!WEBSERVICE_CARDS.has(component.cat) || !CARD_TYPES[component.cat])
         throw invalid(T.cardViews.webserviceNotCard);

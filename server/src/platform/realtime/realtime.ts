@@ -20,7 +20,7 @@ export interface RealtimeOptions {
    * What else a caller's rooms depend on besides its system grants (the dashboards its role opens): a socket whose
    * answer changes after an access change re-checks its rooms like one whose grants changed.
    */
-  accessKey?: (caller: Caller) => string;
+  accessKey?: (caller: Caller) => string | Promise<string>;
 }
 
 interface SocketData {
@@ -75,7 +75,8 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
   const emptyListeners = new Set<(room: string) => void>();
   const occupiedListeners = new Set<(room: string) => void>();
   let closing: Promise<void> | undefined;
-  const keyOf = (caller: Caller) => grantsKey(caller) + (opts.accessKey ? `|${opts.accessKey(caller)}` : '');
+  const keyOf = async (caller: Caller) =>
+    grantsKey(caller) + (opts.accessKey ? `|${await opts.accessKey(caller)}` : '');
 
   const notify = (set: Set<(room: string) => void>, room: string) => {
     for (const fn of set) {
@@ -96,7 +97,7 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     try {
       const caller = await opts.authenticate(header);
       if (!caller) throw unauthorized();
-      socket.data = { caller, key: keyOf(caller), header, rooms: new Map(), joining: 0 } satisfies SocketData;
+      socket.data = { caller, key: await keyOf(caller), header, rooms: new Map(), joining: 0 } satisfies SocketData;
       next();
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(Result.UNEXPECTED, T.common.unexpected, 500);
@@ -171,7 +172,8 @@ export function createRealtime(opts: RealtimeOptions): Realtime {
     }
     if (!socket.connected) return;
     if (!caller) return void socket.disconnect(true);
-    const key = keyOf(caller);
+    const key = await keyOf(caller);
+    if (!socket.connected) return;
     const changed = key !== data.key;
     data.caller = caller;
     data.key = key;
