@@ -56,6 +56,11 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
 import { createNotificationWorker, type NotificationWorker } from './modules/notifications/worker.js';
 import { createRulesDomain, type RulesDomain } from './modules/rules/rules.module.js';
+import { createAppsStore } from './modules/apps/apps.store.js';
+import { createAuthStore } from './modules/auth/auth.store.js';
+import { createUsersStore } from './modules/users/users.store.js';
+import { createDevicesStore } from './modules/devices/devices.store.js';
+import { seriesOfApp } from './modules/telemetry/read/series-catalogue.js';
 
 export interface SentraApp {
   config: Config;
@@ -226,11 +231,26 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     now: opts.now,
   });
   // notifications: written with the task change, delivered by the worker once the gateway listens
-  const outbox = createOutbox(db, { now: opts.now });
-  const notifications = createNotificationWorker({ db, config, log, now: opts.now, outbox });
+  const outbox = createOutbox(store, { now: opts.now });
+  const notifications = createNotificationWorker({ config, log, now: opts.now, outbox });
+  const appsStore = createAppsStore(store);
+  const authStore = createAuthStore(store);
+  const usersStore = createUsersStore(store);
+  const devicesStore = createDevicesStore(store);
   const rulesDomain = createRulesDomain({
-    db,
+    store,
     sqlite: dbHandle.sqlite,
+    reads: {
+      appOf: appsStore.scopeById,
+      appTenants: appsStore.tenants,
+      billingOf: authStore.billingOf,
+      tenantUsername: authStore.tenantUsername,
+      accountOf: usersStore.byId,
+      deviceOf: devicesStore.byId,
+      deviceIdsOf: devicesStore.idsOf,
+      presenceOf: devicesStore.presenceOf,
+      seriesOf: (appId) => seriesOfApp(store, appId),
+    },
     bus,
     telemetry,
     devices: devicesDomain.devices,
@@ -288,7 +308,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   attachLiveChannels({ realtime, telemetry, devices: devicesDomain.devices, bus });
   cardsDomain.attachRealtime(realtime);
   rulesDomain.attachRealtime(realtime);
-  rulesDomain.start();
+  await rulesDomain.start();
 
   let closing: Promise<void> | undefined;
   return {
