@@ -60,7 +60,6 @@ const NOT_YET_ASYNC = new Set([
   'modules/rules/rules.module.ts',
   'modules/rules/state-store.ts',
   'modules/rules/write-queue.ts',
-  'modules/states/states.reads.ts',
   'modules/tags/tags.service.ts',
   'modules/telemetry/ingest/pipeline.ts',
   'modules/telemetry/telemetry.routes.ts',
