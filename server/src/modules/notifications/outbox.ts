@@ -59,7 +59,8 @@ export type Outcome =
 
 export interface Outbox {
   /** call it INSIDE the caller's `store.tx` (the task change and its messages commit together). Messages of a muted
-   *  task are stored as 'muted'. Wakes the worker after the commit. */
+   *  task are stored as 'muted'. Wakes the worker after the commit on SQLite; on PostgreSQL the caller calls `queued()`
+   *  once its transaction has committed (a wake before it finds nothing, and the worker's poll would be next). */
   enqueue(messages: OutboxMessage[], opts?: { muted?: boolean }): Promise<void>;
   /** queued messages of the task become 'muted' (task/notification/activate false) */
   muteTask(taskId: number): Promise<void>;
@@ -70,7 +71,7 @@ export interface Outbox {
   removeTask(taskId: number): Promise<void>;
   /** the worker listens here to be woken when messages were queued (called after the enqueuing transaction) */
   onEnqueued(listener: () => void): () => void;
-  /** wakes the listeners after the current transaction: messages were written by another path (the rule engine's) */
+  /** wakes the listeners after the current turn: messages were committed (or written by the rule engine's path) */
   queued(): void;
 
   // ---- the worker's side (worker.ts) ----

@@ -353,6 +353,7 @@ export function createTasksService({
   async function changeStatus(appId: number, id: number, status: number, actor: string | null = null): Promise<Task> {
     const before = await rowOf(appId, id);
     if (before.status === status) return toTask(before);
+    let queued = false;
     const row = await change('changed', async () => {
       await store.history(id, now(), 'status', { status, previous: before.status, actor });
       const open = isOpenStatus(status);
@@ -382,10 +383,13 @@ export function createTasksService({
             }),
             { muted: !row.notificationActive },
           );
+          queued = row.notificationActive;
         }
       }
       return row;
     });
+    // on PostgreSQL the outbox's own wake may come before the commit: the worker is told again once it is in
+    if (queued) outbox.queued();
     return toTask(row);
   }
 
