@@ -164,6 +164,20 @@ forEachEngine('the notification outbox', (open, kind) => {
     expect((await outbox.claim(['EMAIL'], 63_000, 123_000, 10)).map((r) => r.body).sort()).toEqual(['a', 'b']);
   });
 
+  it('claims each message once when claims race (gateways sharing the database)', async () => {
+    // a few rounds: on PostgreSQL the claims run on connections of their own and do race
+    for (let round = 0; round < 3; round++) {
+      const bodies = Array.from({ length: 40 }, (_, i) => `r${round}m${i}`);
+      await outbox.enqueue(bodies.map((body) => mail({ body })));
+      const claims = Array.from({ length: 8 }, () => outbox.claim(['EMAIL'], 1_000, 10_000_000, 6));
+      const claimed = (await Promise.all(claims)).flat().map((r) => r.body);
+      expect(new Set(claimed).size).toBe(claimed.length);
+      // what no claim got is still there for the next
+      const rest = (await outbox.claim(['EMAIL'], 1_000, 10_000_000, 40)).map((r) => r.body);
+      expect([...claimed, ...rest].sort()).toEqual(bodies.sort());
+    }
+  });
+
   it("records an outcome only while the message is 'sending'", async () => {
     await outbox.enqueue([mail(), mail()]);
     const [a, b] = await outbox.claim(['EMAIL'], 1_000, 61_000, 10);
