@@ -40,7 +40,7 @@ import { roleOfAccount } from './modules/users/users.store.js';
 import { roleSelection } from './modules/roles/roles.store.js';
 import { devicesForSelection } from './modules/devices/devices.store.js';
 import { tagOptions } from './modules/tags/tags.store.js';
-import { seriesOfApp } from './modules/telemetry/read/series-catalogue.js';
+import { seriesIdsOfApp, seriesOfApp } from './modules/telemetry/read/series-catalogue.js';
 import { stateKeysOfApp } from './modules/states/states.reads.js';
 import { createSecretBox } from './modules/credentials/secret-box.js';
 import { loadSealKey } from './platform/seal-key.js';
@@ -70,6 +70,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
 import { createNotificationWorker, type NotificationWorker } from './modules/notifications/worker.js';
 import { createRulesDomain, type RulesDomain } from './modules/rules/rules.module.js';
+import { createDevicesStore } from './modules/devices/devices.store.js';
 
 export interface SentraApp {
   config: Config;
@@ -181,6 +182,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     { now: opts.now, changes },
   );
   const appsStore = createAppsStore(store);
+  const authStore = createAuthStore(store);
   const usersStore = createUsersStore(store);
   const rolesService = createRolesService(
     createRolesStore(store),
@@ -192,7 +194,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     changes,
   });
   const auth = createAuthService(
-    createAuthStore(store),
+    authStore,
     { apps: appsStore, users: usersStore },
     {
       now: opts.now,
@@ -264,11 +266,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     now: opts.now,
   });
   // notifications: written with the task change, delivered by the worker once the gateway listens
-  const outbox = createOutbox(db, { now: opts.now });
-  const notifications = createNotificationWorker({ db, config, log, now: opts.now, outbox });
+  const outbox = createOutbox(store, { now: opts.now });
+  const notifications = createNotificationWorker({ config, log, now: opts.now, outbox });
+  const devicesStore = createDevicesStore(store);
   const rulesDomain = createRulesDomain({
-    db,
+    store,
     sqlite: dbHandle.sqlite,
+    reads: {
+      appOf: appsStore.scopeById,
+      appTenants: appsStore.tenants,
+      billingOf: authStore.billingOf,
+      tenantUsername: authStore.tenantUsername,
+      accountOf: usersStore.byId,
+      deviceOf: devicesStore.byId,
+      deviceIdsOf: devicesStore.idsOf,
+      presenceOf: devicesStore.presenceOf,
+      seriesOf: (appId) => seriesIdsOfApp(store, appId),
+    },
     bus,
     telemetry,
     devices: devicesDomain.devices,
@@ -335,7 +349,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   attachLiveChannels({ realtime, telemetry, devices: devicesDomain.devices, bus });
   cardsDomain.attachRealtime(realtime);
   rulesDomain.attachRealtime(realtime);
-  rulesDomain.start();
+  await rulesDomain.start();
 
   let closing: Promise<void> | undefined;
   return {

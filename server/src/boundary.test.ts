@@ -45,15 +45,10 @@ const NOT_YET_ASYNC = new Set([
   'modules/devices/telemetry-resolver.ts',
   'modules/lora/lora.service.ts',
   'modules/lora/network-server-auth.ts',
-  'modules/notifications/outbox.ts',
-  'modules/rules/expiry-seed.ts',
   'modules/rules/rules.module.ts',
-  'modules/rules/rules.service.ts',
   'modules/rules/state-store.ts',
   'modules/rules/write-queue.ts',
-  'modules/states/states.reads.ts',
   'modules/tags/tags.service.ts',
-  'modules/tasks/tasks.service.ts',
   'modules/telemetry/ingest/pipeline.ts',
   'modules/telemetry/telemetry.routes.ts',
 ]);
@@ -64,11 +59,7 @@ const NOT_YET_OWN_TABLES = new Set([
   'modules/devices/dummy-dashboard.ts',
   'modules/lora/lora.service.ts',
   'modules/lora/network-server-auth.ts',
-  'modules/rules/expiry-seed.ts',
-  'modules/rules/rules.module.ts',
-  'modules/rules/rules.service.ts',
   'modules/tags/tags.service.ts',
-  'modules/tasks/tasks.service.ts',
 ]);
 
 function sources(dir: string): string[] {

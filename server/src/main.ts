@@ -61,7 +61,7 @@ async function main() {
   if (process.send) process.on('disconnect', () => void stop('launcher gone'));
   const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
   // the demo's ready rules (voltage, fuel, offline): tasks appear within minutes of the demo fleet starting
-  if (demo?.appId) seedDemoRules(app.rules.rules, demo.appId);
+  if (demo?.appId) await seedDemoRules(app.rules.rules, demo.appId);
   const { port, url, mqttPort } = await app.listen();
   // started by `npm start` (scripts/start.mjs): tell it the ports actually bound (PORT=0 picks free ones), which its demo
   // fleet then targets; the channel must not keep this process alive

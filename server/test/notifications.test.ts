@@ -74,7 +74,7 @@ describe('notifications by email', () => {
     const sink = await mailSink({ login: { user: 'sentra', pass: 'r4hasia' } });
     const gw = await gateway({ SMTP_URL: sink.url, SMTP_FROM: 'Sentra <alerts@contoh.id>' });
     const o = await owner(gw);
-    gw.app.db.db.transaction(() => gw.app.outbox.enqueue([message(o, { recipient: 'ops@contoh.id' })]));
+    await gw.app.store.tx(() => gw.app.outbox.enqueue([message(o, { recipient: 'ops@contoh.id' })]));
     const [mail] = await sink.waitFor(1);
     expect(mail).toMatchObject({
       fromAddress: 'alerts@contoh.id',
@@ -86,11 +86,11 @@ describe('notifications by email', () => {
       text: 'Level solar 9 % di Genset-01',
       user: 'sentra',
     });
-    expect(await until(() => deliveries(gw, o)[0]?.status === 'sent')).toBe(true);
-    expect(deliveries(gw, o)).toMatchObject([
+    expect(await until(async () => (await deliveries(gw, o))[0]?.status === 'sent')).toBe(true);
+    expect(await deliveries(gw, o)).toMatchObject([
       { channel: 'EMAIL', recipient: 'ops@contoh.id', status: 'sent', attempts: 1, last_error: null },
     ]);
-    expect(gw.app.notifications.metrics()).toMatchObject({
+    expect(await gw.app.notifications.metrics()).toMatchObject({
       outbox: { sent: 1 },
       channels: expect.arrayContaining(['EMAIL', 'WEBHOOK']),
     });
@@ -101,9 +101,9 @@ describe('notifications by email', () => {
     sink.refuseNext(1, 550, 'Mailbox unavailable');
     const gw = await gateway({ SMTP_URL: sink.url, SMTP_FROM: 'alerts@contoh.id' });
     const o = await owner(gw);
-    gw.app.outbox.enqueue([message(o, {})]);
-    expect(await until(() => deliveries(gw, o)[0]?.status === 'failed', 5000)).toBe(true);
-    expect(deliveries(gw, o)[0]).toMatchObject({
+    await gw.app.outbox.enqueue([message(o, {})]);
+    expect(await until(async () => (await deliveries(gw, o))[0]?.status === 'failed', 5000)).toBe(true);
+    expect((await deliveries(gw, o))[0]).toMatchObject({
       attempts: 1,
       last_error: expect.stringContaining('Mailbox unavailable'),
     });
@@ -115,10 +115,13 @@ describe('notifications by email', () => {
     sink.refuseNext(1, 451, 'Try again later');
     const gw = await gateway({ SMTP_URL: sink.url, SMTP_FROM: 'alerts@contoh.id' });
     const o = await owner(gw);
-    gw.app.outbox.enqueue([message(o, {})]);
+    await gw.app.outbox.enqueue([message(o, {})]);
     await sink.waitFor(1, 8000);
-    expect(await until(() => deliveries(gw, o)[0]?.status === 'sent', 5000)).toBe(true);
-    expect(deliveries(gw, o)[0]).toMatchObject({ attempts: 2, last_error: expect.stringContaining('Try again later') });
+    expect(await until(async () => (await deliveries(gw, o))[0]?.status === 'sent', 5000)).toBe(true);
+    expect((await deliveries(gw, o))[0]).toMatchObject({
+      attempts: 2,
+      last_error: expect.stringContaining('Try again later'),
+    });
   });
 });
 
@@ -137,7 +140,7 @@ describe('notifications by SMS and WhatsApp', () => {
       WHATSAPP_TOKEN: 'wa-token',
     });
     const o = await owner(gw);
-    gw.app.outbox.enqueue([
+    await gw.app.outbox.enqueue([
       message(o, { channel: 'SMS', recipient: '+6281234567890', subject: undefined }),
       message(o, { channel: 'WHATSAPP', recipient: '+6281298765432', subject: undefined }),
     ]);
@@ -156,7 +159,7 @@ describe('notifications by SMS and WhatsApp', () => {
       type: 'text',
       text: { preview_url: false, body: 'Level solar 9 % di Genset-01' },
     });
-    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'sent'))).toBe(true);
+    expect(await until(async () => (await deliveries(gw, o)).every((d) => d.status === 'sent'))).toBe(true);
   });
 });
 
@@ -170,9 +173,9 @@ describe('a provider that is down', () => {
       NOTIFY_MAX_ATTEMPTS: '3',
     });
     const o = await owner(gw);
-    gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890' })]);
-    expect(await until(() => deliveries(gw, o)[0]?.status === 'failed', 8000)).toBe(true);
-    expect(deliveries(gw, o)[0]).toMatchObject({
+    await gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890' })]);
+    expect(await until(async () => (await deliveries(gw, o))[0]?.status === 'failed', 8000)).toBe(true);
+    expect((await deliveries(gw, o))[0]).toMatchObject({
       attempts: 3,
       last_error: expect.stringContaining('ECONNREFUSED'),
       sent_at: null,
@@ -193,10 +196,10 @@ describe('a provider that is down', () => {
       SMS_FROM: '+15005550006',
     });
     const o = await owner(gw);
-    gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890' })]);
+    await gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890' })]);
     await sms.waitFor(2, 8000);
-    expect(await until(() => deliveries(gw, o)[0]?.status === 'sent')).toBe(true);
-    expect(deliveries(gw, o)[0]).toMatchObject({
+    expect(await until(async () => (await deliveries(gw, o))[0]?.status === 'sent')).toBe(true);
+    expect((await deliveries(gw, o))[0]).toMatchObject({
       attempts: 2,
       last_error: 'SMS provider answered HTTP 500: {"message":"internal error"}',
     });
@@ -213,7 +216,7 @@ describe('a provider that is down', () => {
       NOTIFY_RETRY_BASE_MS: '60000',
     });
     const o = await owner(gw);
-    gw.app.outbox.enqueue(
+    await gw.app.outbox.enqueue(
       Array.from({ length: 5 }, () => message(o, { channel: 'WHATSAPP', recipient: '+6281234567890' })),
     );
     await wa.waitFor(5);
@@ -221,11 +224,11 @@ describe('a provider that is down', () => {
     // against the deliveries' own time-out, not a wall-clock bound a starved machine may miss)
     const list = await call(gw.url, appsContract.list, {}, { tenant: o.tenant });
     expect(list.body.response_result).toBe(0);
-    expect(deliveries(gw, o).every((d) => d.status === 'sending')).toBe(true);
-    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'queued' && d.attempts === 1), 8000)).toBe(
-      true,
-    );
-    expect(deliveries(gw, o)[0]!.last_error).toBe('no answer within 3000 ms');
+    expect((await deliveries(gw, o)).every((d) => d.status === 'sending')).toBe(true);
+    expect(
+      await until(async () => (await deliveries(gw, o)).every((d) => d.status === 'queued' && d.attempts === 1), 8000),
+    ).toBe(true);
+    expect((await deliveries(gw, o))[0]!.last_error).toBe('no answer within 3000 ms');
   });
 });
 
@@ -241,21 +244,21 @@ describe('muted and not configured messages', () => {
     });
     const o = await owner(gw);
     // muted when queued, and muted after queueing (task/notification/activate false) before the worker got to it
-    gw.app.db.db.transaction(() => {
-      gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890', event: 'new' })], {
+    await gw.app.store.tx(async () => {
+      await gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890', event: 'new' })], {
         muted: true,
       });
-      gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890', event: 'response' })]);
-      gw.app.outbox.muteTask(o.taskId);
+      await gw.app.outbox.enqueue([message(o, { channel: 'SMS', recipient: '+6281234567890', event: 'response' })]);
+      await gw.app.outbox.muteTask(o.taskId);
     });
     // a message of another task goes out: the worker ran
-    gw.app.outbox.enqueue([
+    await gw.app.outbox.enqueue([
       message(o, { taskId: 8, channel: 'SMS', recipient: '+6281234567890', subject: undefined, body: 'lain' }),
     ]);
     await sms.waitFor(1);
     await new Promise((r) => setTimeout(r, 300));
     expect(sms.requests.map((r) => r.form.Body)).toEqual(['lain']);
-    expect(deliveries(gw, o).map((d) => [d.event, d.status, d.attempts])).toEqual([
+    expect((await deliveries(gw, o)).map((d) => [d.event, d.status, d.attempts])).toEqual([
       ['new', 'muted', 0],
       ['response', 'muted', 0],
     ]);
@@ -264,9 +267,9 @@ describe('muted and not configured messages', () => {
   it('keeps messages of a channel with no configuration as not_configured, visible with the task', async () => {
     const gw = await gateway({});
     const o = await owner(gw);
-    gw.app.outbox.enqueue([message(o, {}), message(o, { channel: 'WHATSAPP', recipient: '+6281234567890' })]);
-    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'not_configured'))).toBe(true);
-    expect(deliveries(gw, o)).toMatchObject([
+    await gw.app.outbox.enqueue([message(o, {}), message(o, { channel: 'WHATSAPP', recipient: '+6281234567890' })]);
+    expect(await until(async () => (await deliveries(gw, o)).every((d) => d.status === 'not_configured'))).toBe(true);
+    expect(await deliveries(gw, o)).toMatchObject([
       {
         channel: 'EMAIL',
         recipient: 'ops@contoh.id',
@@ -277,7 +280,7 @@ describe('muted and not configured messages', () => {
       },
       { channel: 'WHATSAPP', status: 'not_configured' },
     ]);
-    expect(gw.app.notifications.metrics().outbox).toMatchObject({ not_configured: 2, queued: 0 });
+    expect((await gw.app.notifications.metrics()).outbox).toMatchObject({ not_configured: 2, queued: 0 });
   });
 });
 
@@ -286,12 +289,12 @@ describe('webhooks', () => {
     const hook = await providerSink();
     const gw = await gateway({});
     const o = await owner(gw);
-    gw.app.outbox.enqueue([
+    await gw.app.outbox.enqueue([
       message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in` }),
       message(o, { channel: 'WEBHOOK', recipient: `http://localhost:${hook.port}/in` }),
     ]);
-    expect(await until(() => deliveries(gw, o).every((d) => d.status === 'failed'))).toBe(true);
-    expect(deliveries(gw, o).map((d) => d.last_error)).toEqual([
+    expect(await until(async () => (await deliveries(gw, o)).every((d) => d.status === 'failed'))).toBe(true);
+    expect((await deliveries(gw, o)).map((d) => d.last_error)).toEqual([
       expect.stringContaining('is not public; set WEBHOOK_ALLOW_PRIVATE=on'),
       expect.stringContaining('is not public; set WEBHOOK_ALLOW_PRIVATE=on'),
     ]);
@@ -303,11 +306,11 @@ describe('webhooks', () => {
     hook.respond({ status: 204 });
     const gw = await gateway({ WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_SECRET: 'sixteen-chars-secret' });
     const o = await owner(gw);
-    gw.app.outbox.enqueue([
+    await gw.app.outbox.enqueue([
       message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: '{"device":"Genset-01","value":9}' }),
     ]);
     const [req] = await hook.waitFor(1);
-    const id = deliveries(gw, o)[0]!.id;
+    const id = (await deliveries(gw, o))[0]!.id;
     expect(req).toMatchObject({
       method: 'POST',
       path: '/in',
@@ -325,7 +328,7 @@ describe('webhooks', () => {
     expect(req!.headers['x-sentra-signature']).toBe(
       signature('sixteen-chars-secret', Number(req!.headers['x-sentra-timestamp']), req!.body),
     );
-    expect(await until(() => deliveries(gw, o)[0]?.status === 'sent')).toBe(true);
+    expect(await until(async () => (await deliveries(gw, o))[0]?.status === 'sent')).toBe(true);
   });
 });
 
@@ -338,18 +341,16 @@ describe('restart and scale-out', () => {
     const env = { DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'on' };
     const first = await startGateway({ NOTIFY_RETRY_BASE_MS: '100', ...env });
     const o = await owner(first);
-    first.app.outbox.enqueue([message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in` })]);
+    await first.app.outbox.enqueue([message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in` })]);
     await hook.waitFor(1);
-    expect(deliveries(first, o)[0]!.status).toBe('sending');
+    expect((await deliveries(first, o))[0]!.status).toBe('sending');
     await first.stop();
     hook.respond({ status: 200 });
     const second = await gateway(env);
     await hook.waitFor(2);
-    expect(await until(() => deliveries(second, o)[0]?.status === 'sent')).toBe(true);
-    expect(hook.requests.map((r) => r.headers['x-sentra-delivery'])).toEqual([
-      String(deliveries(second, o)[0]!.id),
-      String(deliveries(second, o)[0]!.id),
-    ]);
+    expect(await until(async () => (await deliveries(second, o))[0]?.status === 'sent')).toBe(true);
+    const id = (await deliveries(second, o))[0]!.id;
+    expect(hook.requests.map((r) => r.headers['x-sentra-delivery'])).toEqual([String(id), String(id)]);
   });
 
   it('sends each message once when two gateways share the database (BUS=nats)', async () => {
@@ -371,12 +372,12 @@ describe('restart and scale-out', () => {
     const o = await owner(one);
     const n = 60;
     // half queued through each gateway, so both workers are woken and race for the rows
-    one.app.outbox.enqueue(
+    await one.app.outbox.enqueue(
       Array.from({ length: n / 2 }, (_, i) =>
         message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: `a${i}` }),
       ),
     );
-    two.app.outbox.enqueue(
+    await two.app.outbox.enqueue(
       Array.from({ length: n / 2 }, (_, i) =>
         message(o, { channel: 'WEBHOOK', recipient: `${hook.url}/in`, body: `b${i}` }),
       ),
@@ -386,7 +387,9 @@ describe('restart and scale-out', () => {
     const ids = hook.requests.map((r) => r.headers['x-sentra-delivery']);
     expect(ids).toHaveLength(n);
     expect(new Set(ids).size).toBe(n);
-    expect(one.app.notifications.metrics().sent + two.app.notifications.metrics().sent).toBe(n);
-    expect(await until(() => deliveries(one, o).filter((d) => d.status === 'sent').length === n)).toBe(true);
+    expect((await one.app.notifications.metrics()).sent + (await two.app.notifications.metrics()).sent).toBe(n);
+    expect(await until(async () => (await deliveries(one, o)).filter((d) => d.status === 'sent').length === n)).toBe(
+      true,
+    );
   });
 });

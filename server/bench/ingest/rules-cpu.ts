@@ -78,18 +78,20 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
               t('VALUE', '>', 1000),
             ];
       ruleIds.push(
-        app.rules.rules.add(owner.appId, {
-          name: `Bench ${i}`,
-          category: 11,
-          description: '',
-          condition: { triggers: trigger },
-          action: { new: [], response: [] },
-          details: {},
-        }).id,
+        (
+          await app.rules.rules.add(owner.appId, {
+            name: `Bench ${i}`,
+            category: 11,
+            description: '',
+            condition: { triggers: trigger },
+            action: { new: [], response: [] },
+            details: {},
+          })
+        ).id,
       );
     }
-    const setRules = (active: boolean) => {
-      for (const id of ruleIds) app.rules.rules.activate(owner.appId, id, active);
+    const setRules = async (active: boolean) => {
+      for (const id of ruleIds) await app.rules.rules.activate(owner.appId, id, active);
     };
 
     let sent = 0;
@@ -124,12 +126,12 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
     const on: number[] = [];
     const elu: { off: number[]; on: number[] } = { off: [], on: [] };
     await phase(); // warm-up without rules (JIT, the writer's first rounds)
-    setRules(false);
+    await setRules(false);
     for (let r = 0; r < rounds; r++) {
       const a = await phase();
       off.push(a.main_us_per_message);
       elu.off.push(a.elu);
-      setRules(true);
+      await setRules(true);
       const fired0 = app.rules.engine.metrics().fired;
       const b = await phase();
       on.push(b.main_us_per_message);
@@ -137,7 +139,7 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
       process.stderr.write(
         `rules_cpu round ${r}: without ${a.main_us_per_message.toFixed(1)} µs/message, with ${b.main_us_per_message.toFixed(1)} µs/message, firings ${app.rules.engine.metrics().fired - fired0}\n`,
       );
-      setRules(false);
+      await setRules(false);
     }
     const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
     const r1 = (x: number) => Math.round(x * 10) / 10;

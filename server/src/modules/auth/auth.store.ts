@@ -76,6 +76,12 @@ export function createAuthStore(store: AppStore) {
 
     /** `fn`'s writes, here and in other domains' stores, commit together */
     together: <T>(fn: () => Promise<T>): Promise<T> => store.tx(fn),
+
+    // ---- the tasks domain's read: who a task's history names for a tenant's change ----
+
+    /** the tenant's username; undefined for no such tenant */
+    tenantUsername: async (id: number): Promise<string | undefined> =>
+      (await db.select({ u: tenants.username }).from(tenants).where(eq(tenants.id, id)).get())?.u,
   };
 }
 

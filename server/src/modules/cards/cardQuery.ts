@@ -13,7 +13,7 @@ import { bucketAggregates, isAggregate, valuesAggregate, type AggregateFn } from
 import { evaluateCondition, isCondition } from './functions/conditions.js';
 import { deviceCount, deviceInfo, isDeviceInfo } from './functions/deviceInfo.js';
 import { levelFor, type SeriesReads, type SeriesRef } from './seriesReads.js';
-import type { StateReads } from '../states/states.reads.js';
+import type { StateCardReads } from '../states/states.store.js';
 
 /** Why a card could not be evaluated: shown on the card (`success: false, alert`), never a 500. */
 export class CardError extends Error {}
@@ -25,7 +25,7 @@ const MAX_VARIABLE_DEPTH = 8;
 export interface EngineSources {
   reads: SeriesReads;
   directory: DeviceDirectory;
-  states: StateReads;
+  states: StateCardReads;
 }
 
 /**

@@ -19,7 +19,7 @@ import { createDashboardViews, type DashboardViews, type DashboardView } from '.
 import { createDeviceDirectory } from './deviceDirectory.js';
 import { createDeviceFactsReads } from '../devices/device-facts.js';
 import { createSeriesReads } from './seriesReads.js';
-import { createStateReads } from '../states/states.reads.js';
+import { createStateCardReads } from '../states/states.store.js';
 
 export interface CardEngine {
   src: EngineSources;
@@ -60,7 +60,7 @@ export function createCardEngine(
   const src: EngineSources = {
     reads: createSeriesReads(sqlite, telemetry),
     directory: createDeviceDirectory(createDeviceFactsReads(sqlite), { ttlMs: opts.directoryTtlMs, now }),
-    states: createStateReads(sqlite),
+    states: createStateCardReads(sqlite),
   };
   const source = createDashboardViews(opts.dashboards, { now, changes: opts.changes, grants: opts.grants });
   // 1 s: the clock drift of a relative window a cached answer may show (device facts are already read with 3 s)

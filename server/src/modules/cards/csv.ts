@@ -16,7 +16,7 @@ import {
 } from './cardQuery.js';
 import { zoneOffset } from '../../platform/time/zone.js';
 import type { SeriesReads, SeriesRef } from './seriesReads.js';
-import type { StateReads } from '../states/states.reads.js';
+import type { StateCardReads } from '../states/states.store.js';
 
 const CHUNK = 5000;
 const FLUSH_BYTES = 64 * 1024;
@@ -56,7 +56,7 @@ class Cursor {
   private last: number;
   private done = false;
   constructor(
-    private readonly src: { reads: SeriesReads; states: StateReads; appId: number },
+    private readonly src: { reads: SeriesReads; states: StateCardReads; appId: number },
     readonly col: CsvColumn,
     start: number,
     private readonly end: number,
@@ -103,7 +103,7 @@ async function write(res: Response, text: string): Promise<void> {
 
 export async function streamCsv(opts: {
   res: Response;
-  src: { reads: SeriesReads; states: StateReads; appId: number };
+  src: { reads: SeriesReads; states: StateCardReads; appId: number };
   columns: CsvColumn[];
   start: number;
   end: number;

@@ -9,8 +9,8 @@ describe('demo rules', async () => {
 
   it('adds the ready rules once, valid and active in the engine; a demo meter above 229 V on phase R opens a task', async () => {
     const { appId } = await seedDemo(gw.app.db.db);
-    expect(seedDemoRules(gw.app.rules.rules, appId)).toBe(DEMO_RULES.length);
-    expect(seedDemoRules(gw.app.rules.rules, appId)).toBe(0);
+    expect(await seedDemoRules(gw.app.rules.rules, appId)).toBe(DEMO_RULES.length);
+    expect(await seedDemoRules(gw.app.rules.rules, appId)).toBe(0);
     expect(gw.app.rules.engine.metrics().rules).toBe(DEMO_RULES.length);
     // the engine as the demo fleet's meter readings reach it (pm/meter/voltage with subparams r, s, t)
     const point = (r: number, ts: number) =>
@@ -29,7 +29,7 @@ describe('demo rules', async () => {
       .run(appId);
     gw.app.rules.engine.telemetry({ appId, deviceId: 900001, points: point(226, Date.now()) });
     gw.app.rules.engine.telemetry({ appId, deviceId: 900001, points: point(229.6, Date.now() + 1) });
-    const tasks = gw.app.rules.tasks.list(appId, { page: 0, size: 10 }).tasks;
+    const tasks = (await gw.app.rules.tasks.list(appId, { page: 0, size: 10 })).tasks;
     expect(tasks).toHaveLength(1);
     expect(tasks[0]).toMatchObject({ title: 'Tegangan tinggi Meter Demo (229.6 V)', device_name: 'Meter Demo' });
   });

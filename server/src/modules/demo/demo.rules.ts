@@ -93,12 +93,12 @@ export const DEMO_RULES = [
 ] as const;
 
 /** Adds the demo rules the application does not have yet (by key); answers how many were added. */
-export function seedDemoRules(rules: Pick<RulesService, 'add' | 'list'>, appId: number): number {
-  const have = new Set(rules.list(appId, { page: 0, size: 100 }).rules.map((r) => r.key));
+export async function seedDemoRules(rules: Pick<RulesService, 'add' | 'list'>, appId: number): Promise<number> {
+  const have = new Set((await rules.list(appId, { page: 0, size: 100 })).rules.map((r) => r.key));
   let added = 0;
   for (const body of DEMO_RULES) {
     if (have.has(body.key)) continue;
-    rules.add(appId, RuleAddBody.parse(body));
+    await rules.add(appId, RuleAddBody.parse(body));
     added++;
   }
   return added;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { findUp, openDb } from '../../platform/db/sqlite.js';
+import { sqliteStore } from '../../platform/db/store.js';
 import { loadConfig } from '../../platform/config.js';
 import { createLogger } from '../../platform/log.js';
 import { until } from '../../platform/testing/until.js';
@@ -45,9 +46,9 @@ function setup(opts: {
   const clock = { t: 1_000_000 };
   const now = () => clock.t;
   const config = loadConfig({ NOTIFY_RETRY_BASE_MS: '1000', NOTIFY_MAX_ATTEMPTS: '3', ...opts.env });
-  const outbox = createOutbox(handle.db, { now });
+  const store = sqliteStore(handle.sqlite, schema);
+  const outbox = createOutbox(store, { now });
   const worker = createNotificationWorker({
-    db: handle.db,
     config,
     log: createLogger('silent'),
     now,
@@ -57,7 +58,7 @@ function setup(opts: {
     ...opts.deps,
   });
   closers.push(() => worker.close());
-  return { handle, outbox, worker, clock, list: () => outbox.listForTask(10, 5) };
+  return { handle, store, outbox, worker, clock, list: () => outbox.listForTask(10, 5) };
 }
 
 const msg = (over: Partial<OutboxMessage> = {}): OutboxMessage => ({
@@ -76,13 +77,13 @@ describe('the notification worker', () => {
   it('sends a due message through its channel and marks it sent', async () => {
     const email = fakeTransport('EMAIL');
     const { outbox, worker, list } = setup({ transports: { EMAIL: email.transport } });
-    outbox.enqueue([msg()]);
+    await outbox.enqueue([msg()]);
     await worker.runOnce();
     expect(email.sent).toMatchObject([
       { recipient: 'ops@example.com', subject: 'Tangki hampir kosong', body: 'Level 9 %', event: 'new', taskId: 5 },
     ]);
-    expect(list()).toMatchObject([{ status: 'sent', attempts: 1, sent_at: 1_000_000, last_error: null }]);
-    expect(worker.metrics()).toMatchObject({ outbox: { sent: 1, queued: 0 }, sent: 1 });
+    expect(await list()).toMatchObject([{ status: 'sent', attempts: 1, sent_at: 1_000_000, last_error: null }]);
+    expect(await worker.metrics()).toMatchObject({ outbox: { sent: 1, queued: 0 }, sent: 1 });
   });
 
   it('retries a failed message with exponential backoff and fails it with the reason after the last attempt', async () => {
@@ -90,9 +91,9 @@ describe('the notification worker', () => {
       throw new DeliveryError('SMS provider answered HTTP 503: down');
     });
     const { outbox, worker, clock, list } = setup({ transports: { SMS: sms.transport } });
-    outbox.enqueue([msg({ channel: 'SMS', recipient: '+6281234567890' })]);
+    await outbox.enqueue([msg({ channel: 'SMS', recipient: '+6281234567890' })]);
     await worker.runOnce();
-    expect(list()).toMatchObject([
+    expect(await list()).toMatchObject([
       { status: 'queued', attempts: 1, last_error: 'SMS provider answered HTTP 503: down' },
     ]);
     // not due yet: base 1000 ms, jitter 0.5 → 750 ms
@@ -102,14 +103,14 @@ describe('the notification worker', () => {
     clock.t += 50;
     await worker.runOnce();
     expect(sms.sent).toHaveLength(2);
-    expect(list()).toMatchObject([{ status: 'queued', attempts: 2 }]);
+    expect(await list()).toMatchObject([{ status: 'queued', attempts: 2 }]);
     // second step doubles: 1500 ms
     clock.t += 1400;
     await worker.runOnce();
     expect(sms.sent).toHaveLength(2);
     clock.t += 100;
     await worker.runOnce();
-    expect(list()).toMatchObject([
+    expect(await list()).toMatchObject([
       { status: 'failed', attempts: 3, last_error: 'SMS provider answered HTTP 503: down', sent_at: null },
     ]);
     clock.t += 3_600_000;
@@ -122,9 +123,9 @@ describe('the notification worker', () => {
       throw new DeliveryError('WhatsApp Cloud API answered HTTP 400: invalid recipient', { permanent: true });
     });
     const { outbox, worker, list } = setup({ transports: { WHATSAPP: wa.transport } });
-    outbox.enqueue([msg({ channel: 'WHATSAPP', recipient: '+6281234567890' })]);
+    await outbox.enqueue([msg({ channel: 'WHATSAPP', recipient: '+6281234567890' })]);
     await worker.runOnce();
-    expect(list()).toMatchObject([
+    expect(await list()).toMatchObject([
       { status: 'failed', attempts: 1, last_error: 'WhatsApp Cloud API answered HTTP 400: invalid recipient' },
     ]);
   });
@@ -132,20 +133,20 @@ describe('the notification worker', () => {
   it('never sends muted messages, queued or muted later', async () => {
     const email = fakeTransport('EMAIL');
     const { outbox, worker, list } = setup({ transports: { EMAIL: email.transport } });
-    outbox.enqueue([msg()], { muted: true });
-    outbox.enqueue([msg({ event: 'response' })]);
-    outbox.muteTask(5);
+    await outbox.enqueue([msg()], { muted: true });
+    await outbox.enqueue([msg({ event: 'response' })]);
+    await outbox.muteTask(5);
     await worker.runOnce();
     expect(email.sent).toEqual([]);
-    expect(list().map((d) => d.status)).toEqual(['muted', 'muted']);
+    expect((await list()).map((d) => d.status)).toEqual(['muted', 'muted']);
   });
 
   it('keeps messages of a channel without a transport as not_configured', async () => {
     const email = fakeTransport('EMAIL');
     const { outbox, worker, list } = setup({ transports: { EMAIL: email.transport } });
-    outbox.enqueue([msg({ channel: 'SMS', recipient: '+6281234567890' }), msg()]);
+    await outbox.enqueue([msg({ channel: 'SMS', recipient: '+6281234567890' }), msg()]);
     await worker.runOnce();
-    expect(list().map((d) => [d.channel, d.status, d.attempts])).toEqual([
+    expect((await list()).map((d) => [d.channel, d.status, d.attempts])).toEqual([
       ['SMS', 'not_configured', 0],
       ['EMAIL', 'sent', 1],
     ]);
@@ -157,7 +158,7 @@ describe('the notification worker', () => {
       transports: { EMAIL: email.transport },
       env: { NOTIFY_RATE_PER_MINUTE: '2' },
     });
-    outbox.enqueue([msg(), msg(), msg(), msg({ tenantId: 2, appId: 20 })]);
+    await outbox.enqueue([msg(), msg(), msg(), msg({ tenantId: 2, appId: 20 })]);
     await worker.runOnce();
     expect(email.sent.map((m) => m.appId)).toEqual([10, 10, 20]);
     const rows = handle.sqlite
@@ -170,7 +171,7 @@ describe('the notification worker', () => {
       ['sent', 1],
     ]);
     expect(rows[2]!.due).toBeGreaterThan(1_000_000 + 50_000);
-    expect(worker.metrics().rate_limited).toBe(1);
+    expect((await worker.metrics()).rate_limited).toBe(1);
   });
 
   it('claims each message once when two workers share the database (scale-out)', async () => {
@@ -183,7 +184,7 @@ describe('the notification worker', () => {
     const b = fakeTransport('EMAIL', () => new Promise((r) => setTimeout(r, 5)));
     const one = setup({ transports: { EMAIL: a.transport }, dataDir: dir, deps: { batchSize: 7 } });
     const two = setup({ transports: { EMAIL: b.transport }, dataDir: dir, deps: { batchSize: 7 } });
-    one.outbox.enqueue(Array.from({ length: 40 }, (_, i) => msg({ body: `m${i}` })));
+    await one.outbox.enqueue(Array.from({ length: 40 }, (_, i) => msg({ body: `m${i}` })));
     for (let i = 0; i < 6; i++) await Promise.all([one.worker.runOnce(), two.worker.runOnce()]);
     const bodies = [...a.sent, ...b.sent].map((m) => m.body).sort();
     expect(bodies).toEqual(Array.from({ length: 40 }, (_, i) => `m${i}`).sort());
@@ -198,18 +199,18 @@ describe('the notification worker', () => {
         new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DeliveryError('aborted')))),
     );
     const { outbox, worker, list } = setup({ transports: { EMAIL: email.transport } });
-    outbox.enqueue([msg()]);
+    await outbox.enqueue([msg()]);
     worker.start();
     expect(await until(() => email.sent.length > 0)).toBe(true);
-    expect(list()).toMatchObject([{ status: 'sending' }]);
+    expect(await list()).toMatchObject([{ status: 'sending' }]);
     await worker.close();
-    expect(list()).toMatchObject([{ status: 'queued', attempts: 0, last_error: null }]);
+    expect(await list()).toMatchObject([{ status: 'queued', attempts: 0, last_error: null }]);
   });
 
   it("reclaims a message left 'sending' by a gateway that died, once its lease has ended", async () => {
     const email = fakeTransport('EMAIL');
     const { outbox, worker, handle, clock, list } = setup({ transports: { EMAIL: email.transport } });
-    outbox.enqueue([msg()]);
+    await outbox.enqueue([msg()]);
     handle.sqlite
       .prepare("UPDATE notification_outbox SET status = 'sending', next_attempt_at = ?")
       .run(clock.t + 60_000);
@@ -217,15 +218,15 @@ describe('the notification worker', () => {
     expect(email.sent).toEqual([]);
     clock.t += 60_000;
     await worker.runOnce();
-    expect(list()).toMatchObject([{ status: 'sent', attempts: 1 }]);
+    expect(await list()).toMatchObject([{ status: 'sent', attempts: 1 }]);
   });
 
   it('is woken by an enqueue once started, without waiting for its poll', async () => {
     const email = fakeTransport('EMAIL');
-    const { outbox, worker, handle } = setup({ transports: { EMAIL: email.transport }, deps: { pollMs: 60_000 } });
+    const { outbox, worker, store } = setup({ transports: { EMAIL: email.transport }, deps: { pollMs: 60_000 } });
     worker.start();
     await new Promise((r) => setTimeout(r, 20));
-    handle.db.transaction(() => outbox.enqueue([msg()]));
+    await store.tx(() => outbox.enqueue([msg()]));
     // well before the 60 s poll
     expect(await until(() => email.sent.length > 0)).toBe(true);
     expect(email.sent).toHaveLength(1);
@@ -236,10 +237,10 @@ describe('the notification worker, odd rows', () => {
   it("marks a 'sending' row of a channel it cannot send, whose lease ended, as not_configured instead of spinning on it", async () => {
     const email = fakeTransport('EMAIL');
     const { outbox, worker, handle, clock, list } = setup({ transports: { EMAIL: email.transport } });
-    outbox.enqueue([msg({ channel: 'SMS', recipient: '+6281234567890' })]);
+    await outbox.enqueue([msg({ channel: 'SMS', recipient: '+6281234567890' })]);
     handle.sqlite.prepare("UPDATE notification_outbox SET status = 'sending', next_attempt_at = ?").run(clock.t - 1);
     await worker.runOnce();
-    expect(list()).toMatchObject([{ status: 'not_configured' }]);
+    expect(await list()).toMatchObject([{ status: 'not_configured' }]);
   });
 });
 
@@ -248,16 +249,12 @@ describe('the notification worker, idle', () => {
     const handle = openDb({ dataDir: ':memory:', schema, migrationsFolder: findUp('drizzle', import.meta.url) });
     closers.push(() => handle.close());
     let reads = 0;
-    const db = new Proxy(handle.db, {
-      get(target, prop, receiver) {
-        const v = Reflect.get(target, prop, receiver);
-        if (prop === 'get')
-          return (...args: unknown[]) => (reads++, (v as (...a: unknown[]) => unknown).apply(target, args));
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
+    const outbox = createOutbox(sqliteStore(handle.sqlite, schema));
+    const counted =
+      <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+      (...a: A) => (reads++, fn(...a));
     const worker = createNotificationWorker({
-      db,
+      outbox: { ...outbox, anythingDue: counted(outbox.anythingDue), nextDue: counted(outbox.nextDue) },
       config: loadConfig({}),
       log: createLogger('silent'),
       transports: {},

@@ -5,14 +5,12 @@
 // engine: the database work is a few indexed statements per batch, provider calls are asynchronous and bounded.
 // Delivery is at-least-once: a message being sent when the gateway stops (or dies) is sent again later
 // (docs/decisions/notifications.md).
-import { sql } from 'drizzle-orm';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { DELIVERY_STATUSES, type DeliveryStatus, type NotificationChannel } from '@sentra/contracts';
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
-import type { AppDb, Outbox } from './outbox.js';
+import type { ClaimedMessage, Outbox, Outcome } from './outbox.js';
 import { retryDelay } from './backoff.js';
-import { notificationAttempts } from './notifications.table.js';
 import { createTransports, type Transports } from './transports/index.js';
 import { DeliveryError, reasonOf, type OutgoingMessage } from './transports/transport.js';
 
@@ -36,18 +34,17 @@ export interface NotificationWorker {
   kick(): void;
   /** stops claiming, aborts what is in flight (those go back to 'queued'), closes the transports; idempotent */
   close(): Promise<void>;
-  metrics(): NotificationMetrics;
+  metrics(): Promise<NotificationMetrics>;
   /** one claim round and the sends it started (tests) */
   runOnce(): Promise<void>;
 }
 
 export interface WorkerDeps {
-  db: AppDb;
   config: Config;
   log: Logger;
   now?: () => number;
-  /** the outbox whose enqueues wake the worker */
-  outbox?: Outbox;
+  /** the outbox it delivers, whose enqueues wake the worker */
+  outbox: Outbox;
   /** the channels' transports (default: from config) */
   transports?: Transports;
   random?: () => number;
@@ -58,23 +55,8 @@ export interface WorkerDeps {
   pollMs?: number;
 }
 
-interface ClaimedRow {
-  id: number;
-  tenant_id: number;
-  app_id: number;
-  task_id: number | null;
-  rule_id: number | null;
-  event: string | null;
-  channel: string;
-  recipient: string;
-  subject: string | null;
-  body: string;
-  attempts: number;
-  created_at: number;
-}
-
 export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
-  const { db, config, log } = deps;
+  const { outbox, config, log } = deps;
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
   const transports = deps.transports ?? createTransports(config);
@@ -96,99 +78,75 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
   let round: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
 
-  const channelList = sql.join(
-    channels.map((c) => sql`${c}`),
-    sql`, `,
-  );
-
   /** rows of channels without a transport become visible as such instead of waiting forever */
-  function markNotConfigured() {
-    // also a 'sending' row whose lease ended, left by a gateway configured differently: nothing here could claim it
-    const open = sql`(status = 'queued' OR (status = 'sending' AND next_attempt_at <= ${now()}))`;
-    if (channels.length === 0) db.run(sql`UPDATE notification_outbox SET status = 'not_configured' WHERE ${open}`);
-    else
-      db.run(
-        sql`UPDATE notification_outbox SET status = 'not_configured' WHERE ${open} AND channel NOT IN (${channelList})`,
-      );
-  }
+  const markNotConfigured = () => outbox.markNotConfigured(channels, now());
 
   /** due queued rows, and 'sending' rows whose lease ended, become 'sending' under a new lease, in one statement */
-  function claim(limit: number): ClaimedRow[] {
-    if (channels.length === 0 || limit <= 0) return [];
+  function claim(limit: number): Promise<ClaimedMessage[]> {
     const at = now();
-    return db.transaction(
-      (tx) =>
-        tx.all<ClaimedRow>(sql`
-          UPDATE notification_outbox SET status = 'sending', next_attempt_at = ${at + leaseMs}
-          WHERE id IN (
-            SELECT id FROM notification_outbox
-            WHERE status IN ('queued', 'sending') AND next_attempt_at <= ${at} AND channel IN (${channelList})
-            ORDER BY next_attempt_at, id LIMIT ${limit}
-          ) AND status IN ('queued', 'sending')
-          RETURNING id, tenant_id, app_id, task_id, rule_id, event, channel, recipient, subject, body, attempts, created_at`),
-      { behavior: 'immediate' },
-    );
+    return outbox.claim(channels, at, at + leaseMs, limit);
   }
 
-  function record(id: number, set: ReturnType<typeof sql>): boolean {
-    // only while it is still ours: a task removed meanwhile has no row left to update
-    return db.run(sql`UPDATE notification_outbox SET ${set} WHERE id = ${id} AND status = 'sending'`).changes > 0;
-  }
+  // only while it is still ours: a task removed meanwhile has no row left to update
+  const record = (id: number, outcome: Outcome) => outbox.record(id, outcome);
 
   /** one attempt for the task's timeline (the outbox row keeps only the latest); never in the way of delivery */
-  function attempted(row: ClaimedRow, outcome: 'sent' | 'retry' | 'failed', error: string | null = null) {
+  async function attempted(row: ClaimedMessage, outcome: 'sent' | 'retry' | 'failed', error: string | null = null) {
     try {
-      db.insert(notificationAttempts)
-        .values({ outboxId: row.id, taskId: row.task_id, ts: now(), outcome, error })
-        .run();
+      await outbox.attempted({ outboxId: row.id, taskId: row.taskId, ts: now(), outcome, error });
     } catch (err) {
       log.warn('notification attempt not recorded', err);
     }
   }
 
-  async function deliver(row: ClaimedRow): Promise<void> {
+  async function deliver(row: ClaimedMessage): Promise<void> {
     const transport = transports[row.channel as NotificationChannel]!;
     try {
-      await limiter.consume(String(row.tenant_id));
+      await limiter.consume(String(row.tenantId));
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       counters.rate_limited++;
       // over the tenant's limit: back in the queue for the next window, no attempt spent
-      record(row.id, sql`status = 'queued', next_attempt_at = ${now() + Math.max(1, err.msBeforeNext)}`);
+      await record(row.id, { status: 'queued', nextAttemptAt: now() + Math.max(1, err.msBeforeNext) });
       return;
     }
     const message: OutgoingMessage = {
       id: row.id,
-      appId: row.app_id,
-      taskId: row.task_id,
-      ruleId: row.rule_id,
+      appId: row.appId,
+      taskId: row.taskId,
+      ruleId: row.ruleId,
       event: row.event,
       recipient: row.recipient,
       subject: row.subject,
       body: row.body,
-      createdAt: row.created_at,
+      createdAt: row.createdAt,
     };
     try {
       await transport.send(message, stopping.signal);
       counters.sent++;
-      if (record(row.id, sql`status = 'sent', attempts = attempts + 1, sent_at = ${now()}`)) attempted(row, 'sent');
+      if (await record(row.id, { status: 'sent', sentAt: now() })) await attempted(row, 'sent');
     } catch (err) {
       if (stopping.signal.aborted) {
         // shutdown mid-send: it may or may not have left; it goes again after the restart (at-least-once)
-        record(row.id, sql`status = 'queued', next_attempt_at = ${now()}`);
+        await record(row.id, { status: 'queued', nextAttemptAt: now() });
         return;
       }
       counters.failed_attempts++;
       const reason = reasonOf(err);
       const attempts = row.attempts + 1;
       const final = (err instanceof DeliveryError && err.permanent) || attempts >= maxAttempts;
-      const kept = final
-        ? record(row.id, sql`status = 'failed', attempts = ${attempts}, last_error = ${reason}`)
-        : record(
-            row.id,
-            sql`status = 'queued', attempts = ${attempts}, last_error = ${reason}, next_attempt_at = ${now() + retryDelay(attempts, config.NOTIFY_RETRY_BASE_MS, random)}`,
-          );
-      if (kept) attempted(row, final ? 'failed' : 'retry', reason);
+      const kept = await record(
+        row.id,
+        final
+          ? { status: 'failed', attempts, lastError: reason }
+          : {
+              status: 'queued',
+              attempts,
+              lastError: reason,
+              nextAttemptAt: now() + retryDelay(attempts, config.NOTIFY_RETRY_BASE_MS, random),
+            },
+      );
+      if (kept) await attempted(row, final ? 'failed' : 'retry', reason);
       log.debug(`notification ${row.id} (${row.channel}) attempt ${attempts} failed: ${reason}`);
     }
   }
@@ -203,27 +161,19 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
     inFlight.add(tracked);
   }
 
-  function nextDueIn(): number {
-    const row = db.get<{ due: number | null }>(
-      sql`SELECT min(next_attempt_at) AS due FROM notification_outbox WHERE status IN ('queued', 'sending')`,
-    );
-    return row?.due == null ? pollMs : Math.min(pollMs, Math.max(0, row.due - now()));
-  }
-
-  /** a read (never waits in WAL mode): the write lock is only taken when there is something to claim or mark */
-  function anythingDue(): boolean {
-    return !!db.get<{ due: number }>(
-      sql`SELECT 1 AS due FROM notification_outbox WHERE status IN ('queued', 'sending') AND next_attempt_at <= ${now()} LIMIT 1`,
-    );
+  async function nextDueIn(): Promise<number> {
+    const due = await outbox.nextDue();
+    return due == null ? pollMs : Math.min(pollMs, Math.max(0, due - now()));
   }
 
   async function runRound(): Promise<void> {
-    let claimed: ClaimedRow[] = [];
+    let claimed: ClaimedMessage[] = [];
     let failed = false;
     try {
-      if (anythingDue()) {
-        markNotConfigured();
-        claimed = claim(Math.min(batchSize, maxInFlight - inFlight.size));
+      // a read (never waits in WAL mode): the write lock is only taken when there is something to claim or mark
+      if (await outbox.anythingDue(now())) {
+        await markNotConfigured();
+        claimed = await claim(Math.min(batchSize, maxInFlight - inFlight.size));
       }
     } catch (err) {
       // SQLITE_BUSY with another gateway, or the database closing: try again on the next look
@@ -236,7 +186,7 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
     if (claimed.length === batchSize) return schedule(0);
     let wait = pollMs;
     try {
-      wait = nextDueIn();
+      wait = await nextDueIn();
     } catch {
       // as above
     }
@@ -274,7 +224,7 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
     start() {
       if (started || closed) return;
       started = true;
-      unsubscribe = deps.outbox?.onEnqueued(() => schedule(0));
+      unsubscribe = outbox.onEnqueued(() => schedule(0));
       const configured = channels.filter((c) => c !== 'WEBHOOK');
       log.info(
         `notifications: ${configured.length ? configured.join(', ') : 'no provider'} configured (+ WEBHOOK); others stay 'not_configured'`,
@@ -298,17 +248,14 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
       await Promise.all([...inFlight]);
       for (const t of Object.values(transports)) t.close?.();
     },
-    metrics() {
-      const outbox = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
+    async metrics() {
+      const byStatus = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
       try {
-        for (const r of db.all<{ status: DeliveryStatus; n: number }>(
-          sql`SELECT status, count(*) AS n FROM notification_outbox GROUP BY status`,
-        ))
-          outbox[r.status] = r.n;
+        for (const r of await outbox.countByStatus()) byStatus[r.status] = r.n;
       } catch {
         // database closed: the counters still answer
       }
-      return { outbox, ...counters, in_flight: inFlight.size, channels };
+      return { outbox: byStatus, ...counters, in_flight: inFlight.size, channels };
     },
   };
 }

@@ -9,6 +9,7 @@
 // when its next threshold falls due, and one timer waits for the earliest: nothing is scanned per tick, and a message
 // only moves the device's `at` (its heap key is corrected when it comes up, never earlier than due).
 import type { RuleEngine } from './engine.js';
+import type { Logger } from '../../platform/log.js';
 
 export const NODE_EXPIRY_DEFAULT_S = 3600;
 /** the longest a timer is set for (Node's limit is ~24.8 days); a later due is looked at again then */
@@ -41,11 +42,12 @@ export interface ExpiryWatchDeps {
   engine: Pick<RuleEngine, 'rulesOf'>;
   publish: (appId: number, deviceId: number, silenceS: number) => void;
   /** the application's devices as stored (read once when it gets its first node-expired rule) */
-  seed?: (appId: number) => Iterable<SeedDevice>;
+  seed?: (appId: number) => Iterable<SeedDevice> | Promise<Iterable<SeedDevice>>;
   now: () => number;
+  log?: Pick<Logger, 'error'>;
 }
 
-export function createExpiryWatch({ engine, publish, seed, now }: ExpiryWatchDeps) {
+export function createExpiryWatch({ engine, publish, seed, now, log }: ExpiryWatchDeps) {
   /** application → its node-expired thresholds (s), ascending */
   const apps = new Map<number, number[]>();
   const watched = new Map<number, Watched>();
@@ -158,6 +160,14 @@ export function createExpiryWatch({ engine, publish, seed, now }: ExpiryWatchDep
     watched.delete(w.deviceId);
   }
 
+  /** the application's stored devices; one heard since (or before the read came back) keeps its newer time */
+  function seeded(appId: number, devices: Iterable<SeedDevice>) {
+    if (!apps.has(appId)) return;
+    const t = now();
+    for (const d of devices) if (!watched.has(d.deviceId)) watch(appId, d.deviceId, Math.min(d.at, t), d.reported);
+    arm();
+  }
+
   return {
     /** the device was heard now (a committed message, a status change) */
     heard(appId: number, deviceId: number) {
@@ -193,9 +203,13 @@ export function createExpiryWatch({ engine, publish, seed, now }: ExpiryWatchDep
       } else {
         apps.set(appId, thresholds);
         if (!had) {
-          const t = now();
-          for (const d of seed?.(appId) ?? [])
-            if (!watched.has(d.deviceId)) watch(appId, d.deviceId, Math.min(d.at, t), d.reported);
+          const stored = seed?.(appId);
+          if (stored instanceof Promise)
+            stored.then(
+              (devices) => seeded(appId, devices),
+              (err) => log?.error(`node-expiry: the devices of application ${appId} not read`, err),
+            );
+          else if (stored) seeded(appId, stored);
         } else for (const w of watched.values()) if (w.appId === appId) place(w, nextDue(w));
       }
       arm();

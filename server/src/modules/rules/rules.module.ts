@@ -1,9 +1,8 @@
 // Composes rules and tasks: the engine fed by committed telemetry and device events, the rule and task calls, the
 // live task channel and the node-expiry watch. What app.ts mounts and closes.
 import type Database from 'better-sqlite3';
-import { eq } from 'drizzle-orm';
 import { rulesContract, tasksContract, TASK_ACCESS, TASK_LIVE, type CallDef, type TaskPush } from '@sentra/contracts';
-import type { Db } from '../../db.js';
+import type { AppStore } from '../../db.js';
 import type { Bus, BusSubscription } from '../../platform/bus/types.js';
 import { invalid } from '../../platform/http/errors.js';
 import { authorize, implement, type Caller } from '../../platform/http/mount.js';
@@ -14,28 +13,45 @@ import type { Outbox } from '../notifications/outbox.js';
 import { decodeValue } from '../telemetry/datatypes.js';
 import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
 import type { CommittedTelemetry } from '../telemetry/store/writer.js';
-import { createTasksService } from '../tasks/tasks.service.js';
+import { createTasksService, type TaskApp } from '../tasks/tasks.service.js';
+import { createTasksStore } from '../tasks/tasks.store.js';
 import type { EnginePoint } from './compile.js';
 import { createRuleEngine } from './engine.js';
 import { engineEventsOf, publishDeviceEvent, type DeviceEventMessage } from './events.js';
 import { createExpiryWatch } from './expiry.js';
-import { storedLastHeard } from './expiry-seed.js';
+import { storedLastHeard, type LastHeardSources } from './expiry-seed.js';
 import { testRule } from './rule-test.js';
 import { createRulesService } from './rules.service.js';
+import { createRulesStore } from './rules.store.js';
 import { createRuleStateStore } from './state-store.js';
 import { createSubscriptionWatch } from './subscription.js';
-import { createWriteQueue } from './write-queue.js';
-import { tenants as tenantsTable } from '../auth/auth.table.js';
-import { accounts } from '../users/users.table.js';
-import { applications } from '../apps/apps.table.js';
+import { createFiringWrites, createWriteQueue } from './write-queue.js';
 
 export const TASKS_CHANNEL = TASK_LIVE.channel;
 export const tasksRoom = (appId: number) => `tasks.${appId}`;
 const TASK_READ = { access: TASK_ACCESS } as unknown as CallDef;
 
+/** What rules and tasks ask of the other domains (app.ts passes their stores' reads). */
+export interface RulesDomainReads extends Pick<LastHeardSources, 'presenceOf' | 'seriesOf'> {
+  /** the application a task's messages name (apps) */
+  appOf: (appId: number) => Promise<TaskApp | undefined>;
+  /** every application's tenant (apps) */
+  appTenants: () => Promise<Array<{ id: number; tenantId: number }>>;
+  /** a tenant's billing date, 0 for none (auth) */
+  billingOf: (tenantId: number) => Promise<number>;
+  /** who a change names: the tenant's username (auth), the application user's (users) */
+  tenantUsername: (tenantId: number) => Promise<string | undefined>;
+  accountOf: (appId: number, accountId: number) => Promise<{ username: string } | undefined>;
+  /** the application's device (devices): its serial for a message; the ids of its devices for a rule's check */
+  deviceOf: (appId: number, deviceId: number) => Promise<{ serialNumber: string } | undefined>;
+  deviceIdsOf: (appId: number) => Promise<number[]>;
+}
+
 export interface RulesDomainDeps {
-  db: Db;
+  store: AppStore;
+  /** the engine's state, its firings' tasks and messages: the synchronous path beside ingest (write-queue.ts) */
   sqlite: Database.Database;
+  reads: RulesDomainReads;
   bus: Bus;
   telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series' | 'reads' | 'points'>;
   devices: Pick<DeviceService, 'on' | 'rowOf'>;
@@ -45,8 +61,9 @@ export interface RulesDomainDeps {
 }
 
 export function createRulesDomain({
-  db,
+  store,
   sqlite,
+  reads,
   bus,
   telemetry,
   devices,
@@ -54,7 +71,21 @@ export function createRulesDomain({
   now = Date.now,
   log,
 }: RulesDomainDeps) {
-  const tasks = createTasksService({ db, outbox, bus, now, log });
+  const tasksStore = createTasksStore(store);
+  const rulesStore = createRulesStore(store);
+  const tx = <T>(fn: () => Promise<T>) => store.tx(fn);
+  const tasks = createTasksService({
+    store: tasksStore,
+    tx,
+    firing: createFiringWrites(sqlite),
+    outbox,
+    appOf: reads.appOf,
+    deviceOf: reads.deviceOf,
+    ruleOf: rulesStore.byId,
+    bus,
+    now,
+    log,
+  });
   const shared = bus.kind === 'nats';
   // one gateway: the engine's writes never make the event loop wait for the write lock (write-queue.ts). Scale-out
   // reads each state from the table before a step, so there every write lands at once, as before.
@@ -77,7 +108,16 @@ export function createRulesDomain({
     now,
     log,
   });
-  const rules = createRulesService({ db, engine, bus, onRemoved: tasks.ruleRemoved, now, log });
+  const rules = createRulesService({
+    store: rulesStore,
+    tx,
+    deviceIdsOf: reads.deviceIdsOf,
+    engine,
+    bus,
+    onRemoved: tasks.ruleRemoved,
+    now,
+    log,
+  });
   const subs: BusSubscription[] = [];
   const unsubs: Array<() => void> = [];
 
@@ -86,8 +126,13 @@ export function createRulesDomain({
     engine,
     publish: (appId, deviceId, silenceS) =>
       publishDeviceEvent(bus, { appId, deviceId, kind: 'expired', ts: now(), value: silenceS }),
-    seed: storedLastHeard({ db, engine, points: telemetry.points }),
+    seed: storedLastHeard({
+      sources: { presenceOf: reads.presenceOf, seriesOf: reads.seriesOf, lastFired: tasksStore.lastFired },
+      engine,
+      points: telemetry.points,
+    }),
     now,
+    log,
   });
   /** Evaluates one committed message: cheap for a device no rule watches (two map lookups, no point built). */
   function onCommitted(b: CommittedTelemetry) {
@@ -141,17 +186,25 @@ export function createRulesDomain({
 
   // ---- subscription ending (501): the billing dates read once, a timer per next notice ----
   const subscription = createSubscriptionWatch({
-    tenants: () => {
-      const apps = db.select({ id: applications.id, tenantId: applications.tenantId }).from(applications).all();
-      return db
-        .select({ tenantId: tenantsTable.id, expiresAt: tenantsTable.billingExpiresAt })
-        .from(tenantsTable)
-        .all()
-        .map((t) => ({ ...t, appIds: apps.filter((a) => a.tenantId === t.tenantId).map((a) => a.id) }));
+    tenants: async () => {
+      const appIds = new Map<number, number[]>();
+      for (const a of await reads.appTenants()) {
+        let list = appIds.get(a.tenantId);
+        if (!list) appIds.set(a.tenantId, (list = []));
+        list.push(a.id);
+      }
+      return Promise.all(
+        [...appIds].map(async ([tenantId, ids]) => ({
+          tenantId,
+          expiresAt: await reads.billingOf(tenantId),
+          appIds: ids,
+        })),
+      );
     },
     publish: (appId, daysLeft) =>
       publishDeviceEvent(bus, { appId, deviceId: 0, kind: 'subscription-ending', ts: now(), value: daysLeft }),
     now,
+    log,
   });
 
   // ---- device events: published where the change happens, evaluated once (queue group) ----
@@ -185,7 +238,9 @@ export function createRulesDomain({
         // after the 119 rules ran: the device's state goes, rules watching only it are switched off
         if (data.kind === 'deleted') {
           expiry.forget(data.deviceId);
-          rules.deviceRemoved(data.appId, data.deviceId);
+          rules
+            .deviceRemoved(data.appId, data.deviceId)
+            .catch((err) => log.error(`rules of removed device ${data.deviceId} not switched off`, err));
         }
       },
       { queue: 'rule-engine' },
@@ -194,29 +249,23 @@ export function createRulesDomain({
 
   const appOf = (caller: Caller) => caller.app!.id;
   /** who a task's history names for a change: the tenant's or the application user's username */
-  const actorOf = (caller: Caller): string | null => {
-    if (caller.kind === 'tenant')
-      return (
-        db.select({ u: tenantsTable.username }).from(tenantsTable).where(eq(tenantsTable.id, caller.tenantId)).get()
-          ?.u ?? null
-      );
+  const actorOf = async (caller: Caller): Promise<string | null> => {
+    if (caller.kind === 'tenant') return (await reads.tenantUsername(caller.tenantId)) ?? null;
     if (caller.kind === 'member' && caller.accountId !== undefined)
-      return (
-        db.select({ u: accounts.username }).from(accounts).where(eq(accounts.id, caller.accountId)).get()?.u ?? null
-      );
+      return (await reads.accountOf(appOf(caller), caller.accountId))?.username ?? null;
     return null;
   };
   const routes = [
     ...implement(rulesContract, {
       list: ({ caller, input }) => rules.list(appOf(caller), input),
-      get: ({ caller, input }) => ({ data: rules.get(appOf(caller), input.id) }),
-      add: ({ caller, input }) => ({ data: rules.add(appOf(caller), input) }),
-      edit: ({ caller, input }) => ({ data: rules.edit(appOf(caller), input) }),
-      activate: ({ caller, input }) => ({ data: rules.activate(appOf(caller), input.id, input.active) }),
+      get: async ({ caller, input }) => ({ data: await rules.get(appOf(caller), input.id) }),
+      add: async ({ caller, input }) => ({ data: await rules.add(appOf(caller), input) }),
+      edit: async ({ caller, input }) => ({ data: await rules.edit(appOf(caller), input) }),
+      activate: async ({ caller, input }) => ({ data: await rules.activate(appOf(caller), input.id, input.active) }),
       remove: ({ caller, input }) => rules.remove(appOf(caller), input.id),
-      test: ({ caller, input }) => {
+      test: async ({ caller, input }) => {
         const appId = appOf(caller);
-        const device = devices.rowOf(appId, input.device_id);
+        const device = await devices.rowOf(appId, input.device_id);
         const end = input.end ?? now();
         const start = end - input.hours * 3_600_000;
         return testRule(
@@ -227,14 +276,14 @@ export function createRulesDomain({
     }),
     ...implement(tasksContract, {
       list: ({ caller, input }) => tasks.list(appOf(caller), input),
-      get: ({ caller, input }) => ({ data: tasks.get(appOf(caller), input.id) }),
-      timeline: ({ caller, input }) => ({ events: tasks.timeline(appOf(caller), input.id) }),
-      notificationActivate: ({ caller, input }) => ({
-        data: tasks.setNotification(appOf(caller), input.id, input.active, actorOf(caller)),
+      get: async ({ caller, input }) => ({ data: await tasks.get(appOf(caller), input.id) }),
+      timeline: async ({ caller, input }) => ({ events: await tasks.timeline(appOf(caller), input.id) }),
+      notificationActivate: async ({ caller, input }) => ({
+        data: await tasks.setNotification(appOf(caller), input.id, input.active, await actorOf(caller)),
       }),
       remove: ({ caller, input }) => tasks.remove(appOf(caller), input.id),
-      changeStatus: ({ caller, input }) => ({
-        data: tasks.changeStatus(appOf(caller), input.id, input.status, actorOf(caller)),
+      changeStatus: async ({ caller, input }) => ({
+        data: await tasks.changeStatus(appOf(caller), input.id, input.status, await actorOf(caller)),
       }),
     }),
   ];
@@ -250,10 +299,10 @@ export function createRulesDomain({
     stateRemoved: (appId: number, deviceId: number, key: string) =>
       publishDeviceEvent(bus, { appId, deviceId, kind: 'state-deleted', ts: now(), key }),
     /** loads the active rules and the kept engine state; seeds and starts the expiry watch */
-    start() {
+    async start() {
       loading = new Set();
       try {
-        rules.load();
+        await rules.load();
       } finally {
         const apps = loading;
         loading = null;

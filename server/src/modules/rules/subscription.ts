@@ -1,6 +1,8 @@
 // Subscription ending (category 501): a tenant's billing date (tenants.billing_expires_at) read once at start; a timer
 // (no polling) publishes `dev.<app>.0.subscription-ending` for each of the tenant's applications when the notice
 // period before that date begins (value: whole days left). docs/decisions/rules.md "Subscription ending".
+import type { Logger } from '../../platform/log.js';
+
 export const SUBSCRIPTION_NOTICE_MS = 7 * 86_400_000;
 /** setTimeout's longest delay (~24.8 days): farther dates are re-armed */
 const MAX_DELAY_MS = 2_147_483_647;
@@ -16,13 +18,16 @@ export function createSubscriptionWatch({
   publish,
   now = Date.now,
   noticeMs = SUBSCRIPTION_NOTICE_MS,
+  log,
 }: {
-  tenants: () => TenantBilling[];
+  tenants: () => TenantBilling[] | Promise<TenantBilling[]>;
   publish: (appId: number, daysLeft: number) => void;
   now?: () => number;
   noticeMs?: number;
+  log?: Pick<Logger, 'error'>;
 }) {
   let list: TenantBilling[] = [];
+  let closed = false;
   const done = new Set<number>();
   let timer: NodeJS.Timeout | undefined;
 
@@ -47,10 +52,22 @@ export function createSubscriptionWatch({
 
   return {
     start() {
-      list = tenants();
-      check();
+      const read = tenants();
+      if (!(read instanceof Promise)) {
+        list = read;
+        return check();
+      }
+      read.then(
+        (l) => {
+          if (closed) return;
+          list = l;
+          check();
+        },
+        (err) => log?.error('subscription notices: the billing dates not read', err),
+      );
     },
     close() {
+      closed = true;
       clearTimeout(timer);
       timer = undefined;
     },

@@ -72,6 +72,17 @@ describe('rule engine write queue', () => {
     expect(q.metrics().failed).toBe(1);
   });
 
+  it('does not join a transaction of the asynchronous store open on its own connection: it writes after it', async () => {
+    const { q, add } = queueOf();
+    // a store transaction between two of its awaits (platform/db/store.ts), rolled back in the end
+    main.exec('BEGIN IMMEDIATE');
+    add(1);
+    expect(q.metrics()).toMatchObject({ queued: 1, pending: 1 });
+    main.exec('ROLLBACK');
+    await until(() => q.metrics().pending === 0);
+    expect(rows()).toEqual([1]);
+  });
+
   it('flush writes what is queued, waiting for the lock', () => {
     const { q, add } = queueOf();
     writer.exec('BEGIN IMMEDIATE');

@@ -1,7 +1,6 @@
 // Tasks: created or updated by a rule's firing (one open task per rule and device), listed, muted, removed, and moved
 // through the five statuses (the rule's `response` group runs on each change). Every change is published on the bus
 // as `task.<app>.<task>` (a TaskPush) after its commit; rules.module.ts pushes it to the console.
-import { and, count, desc, eq, sql } from 'drizzle-orm';
 import {
   isOpenStatus,
   RULE_CATEGORIES,
@@ -14,19 +13,14 @@ import {
   type TaskEvent,
   type TaskPush,
 } from '@sentra/contracts';
-import type { Db } from '../../db.js';
 import type { Bus } from '../../platform/bus/types.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/log.js';
-import { applications } from '../apps/apps.table.js';
-import { devices } from '../devices/devices.table.js';
-import type { Outbox } from '../notifications/outbox.js';
-import { rules } from '../rules/rules.table.js';
+import type { NewOutboxRow, Outbox } from '../notifications/outbox.js';
+import { outboxRows } from '../notifications/outbox.js';
 import type { Firing } from '../rules/engine.js';
-import { taskEvents, tasks } from './tasks.table.js';
+import type { TaskEventKind, TaskEventMore, TaskRow, TasksStore } from './tasks.store.js';
 import { formatTime, renderGroup, valueText, type TemplateValues } from './templates.js';
-
-type TaskRow = typeof tasks.$inferSelect;
 
 /** characters of a firing's value a task keeps */
 export const LAST_VALUE_MAX = 256;
@@ -55,89 +49,66 @@ export function toTask(r: TaskRow): Task {
   };
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** What a task's messages name of its application */
+export interface TaskApp {
+  name: string;
+  timezone: string;
+  tenantId: number;
+}
+
+/**
+ * A firing's writes, on the rule engine's synchronous path (rules/write-queue.ts): the engine's state and the task
+ * and messages it makes commit in one transaction, without the event loop waiting for an asynchronous store.
+ */
+export interface FiringWrites {
+  /** `fn` in one immediate transaction */
+  transact<T>(fn: () => T): T;
+  app(appId: number): TaskApp | undefined;
+  device(deviceId: number): { name: string; serial: string } | undefined;
+  openTask(ruleId: number, deviceId: number): TaskRow | undefined;
+  /** the open task fired again */
+  occurrence(id: number, lastValue: string | null, lastTs: number, at: number): TaskRow;
+  insertTask(values: Omit<TaskRow, 'id'>): TaskRow;
+  retitle(id: number, title: string, description: string): TaskRow;
+  history(taskId: number, ts: number, kind: TaskEventKind, more?: TaskEventMore): void;
+  enqueue(rows: NewOutboxRow[]): void;
+}
 
 export interface TasksServiceDeps {
-  db: Db;
+  store: TasksStore;
+  /** runs `fn` in one transaction of the asynchronous store (a task change with its messages) */
+  tx: <T>(fn: () => Promise<T>) => Promise<T>;
+  firing: FiringWrites;
   outbox: Outbox;
+  /** the task's application (apps domain), its device (devices domain) and its rule (rules domain) */
+  appOf: (appId: number) => Promise<TaskApp | undefined>;
+  deviceOf: (appId: number, deviceId: number) => Promise<{ serialNumber: string } | undefined>;
+  ruleOf: (
+    appId: number,
+    ruleId: number,
+  ) => Promise<{ id: number; name: string; key: string | null; action: string } | undefined>;
   bus: Pick<Bus, 'publish'>;
   now?: () => number;
   log?: Logger;
 }
 
-export function createTasksService({ db, outbox, bus, now = Date.now, log }: TasksServiceDeps) {
-  /** pushes of the transaction under way, published once it commits */
+export function createTasksService({
+  store,
+  tx,
+  firing,
+  outbox,
+  appOf,
+  deviceOf,
+  ruleOf,
+  bus,
+  now = Date.now,
+  log,
+}: TasksServiceDeps) {
+  /** pushes of the engine's transaction under way, published once it commits */
   let pushes: Array<{ appId: number; push: TaskPush }> = [];
 
-  const appQ = db
-    .select({ name: applications.name, timezone: applications.timezone, tenantId: applications.tenantId })
-    .from(applications)
-    .where(eq(applications.id, sql.placeholder('id')))
-    .prepare();
-  const deviceQ = db
-    .select({ name: devices.name, serial: devices.serialNumber })
-    .from(devices)
-    .where(eq(devices.id, sql.placeholder('id')))
-    .prepare();
-  const openQ = db
-    .select()
-    .from(tasks)
-    .where(
-      and(
-        eq(tasks.ruleId, sql.placeholder('ruleId')),
-        eq(tasks.deviceId, sql.placeholder('deviceId')),
-        eq(tasks.open, true),
-      ),
-    )
-    .prepare();
-  // the hot path of a rule that keeps firing while its task is open: prepared once, not built and prepared per firing
-  const occurrenceQ = db
-    .update(tasks)
-    .set({
-      occurrences: sql`${tasks.occurrences} + 1`,
-      lastValue: sql`${sql.placeholder('lastValue')}`,
-      lastTs: sql`${sql.placeholder('lastTs')}`,
-      updatedAt: sql`${sql.placeholder('at')}`,
-    })
-    .where(eq(tasks.id, sql.placeholder('id')))
-    .returning()
-    .prepare();
-
-  // a task's history (its timeline): one row per change, in the change's own transaction
-  const eventQ = db
-    .insert(taskEvents)
-    .values({
-      taskId: sql.placeholder('taskId'),
-      ts: sql.placeholder('ts'),
-      kind: sql.placeholder('kind'),
-      status: sql.placeholder('status'),
-      previous: sql.placeholder('previous'),
-      value: sql.placeholder('value'),
-      actor: sql.placeholder('actor'),
-    })
-    .prepare();
-  const history = (
-    taskId: number,
-    ts: number,
-    kind: 'created' | 'occurrence' | 'status' | 'notification_on' | 'notification_off',
-    more: { status?: number; previous?: number; value?: string | null; actor?: string | null } = {},
-  ) =>
-    eventQ.run({
-      taskId,
-      ts,
-      kind,
-      status: more.status ?? null,
-      previous: more.previous ?? null,
-      value: more.value ?? null,
-      actor: more.actor ?? null,
-    });
-
-  function rowOf(appId: number, id: number): TaskRow {
-    const row = db
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.id, id), eq(tasks.appId, appId)))
-      .get();
+  async function rowOf(appId: number, id: number): Promise<TaskRow> {
+    const row = await store.byId(appId, id);
     if (!row) throw notFound();
     return row;
   }
@@ -145,6 +116,7 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
   function values(
     row: TaskRow,
     app: { name: string; timezone: string },
+    serial: string,
     extra: {
       rule?: { name: string; key: string | null };
       sensor?: string;
@@ -160,7 +132,7 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
       'app.name': app.name,
       'device.id': row.deviceId || '',
       'device.name': row.deviceName ?? '',
-      'device.serial': row.deviceId ? (deviceQ.get({ id: row.deviceId })?.serial ?? '') : '',
+      'device.serial': serial,
       sensor: extra.sensor ?? '',
       config: extra.config ?? '',
       param: extra.param ?? '',
@@ -177,10 +149,7 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
   const queue = (kind: TaskPush['kind'], row: TaskRow) =>
     pushes.push({ appId: row.appId, push: { kind, task: toTask(row) } });
 
-  /** Publishes what the committed transaction changed (call after commit); `discard` after a rollback. */
-  function flush() {
-    const out = pushes;
-    pushes = [];
+  function publish(out: Array<{ appId: number; push: TaskPush }>) {
     for (const { appId, push } of out) {
       try {
         bus.publish(taskSubject(appId, push.task.id), push);
@@ -189,12 +158,19 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
       }
     }
   }
+
+  /** Publishes what the committed transaction changed (call after commit); `discard` after a rollback. */
+  function flush() {
+    const out = pushes;
+    pushes = [];
+    publish(out);
+  }
   const discard = () => void (pushes = []);
 
-  /** Runs `fn` in one immediate transaction, then publishes its task changes. */
+  /** Runs `fn` (the engine's writes) in one immediate transaction, then publishes its task changes. */
   function transact<T>(fn: () => T): T {
     try {
-      const out = db.transaction(() => fn(), { behavior: 'immediate' });
+      const out = firing.transact(fn);
       flush();
       return out;
     } catch (err) {
@@ -203,26 +179,33 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     }
   }
 
+  /** A task change with its messages in one transaction of the store; its push is published after the commit. */
+  async function change(kind: TaskPush['kind'], fn: () => Promise<TaskRow>): Promise<TaskRow> {
+    const row = await tx(fn);
+    publish([{ appId: row.appId, push: { kind, task: toTask(row) } }]);
+    return row;
+  }
+
   /**
    * A rule fired (inside the engine's transaction): the open task of the rule and device gains an occurrence, or a new
    * task is created and the `new` group's messages queued with it.
    */
   function fire(f: Firing) {
-    const app = appQ.get({ id: f.appId });
+    const app = firing.app(f.appId);
     if (!app) return;
     const at = now();
     // a device's text value can be long: the task keeps its start (the outbox message has the whole template result)
     const value = f.value === undefined || f.value === null ? null : valueText(f.value).slice(0, LAST_VALUE_MAX);
-    const open = openQ.get({ ruleId: f.rule.id, deviceId: f.deviceId });
+    const open = firing.openTask(f.rule.id, f.deviceId);
     if (open) {
-      const row = occurrenceQ.get({ id: open.id, lastValue: value, lastTs: f.ts, at })!;
-      history(row.id, f.ts, 'occurrence', { value });
+      const row = firing.occurrence(open.id, value, f.ts, at);
+      firing.history(row.id, f.ts, 'occurrence', { value });
       queue('changed', row);
       return;
     }
-    const device = f.deviceId ? deviceQ.get({ id: f.deviceId }) : undefined;
+    const device = f.deviceId ? firing.device(f.deviceId) : undefined;
     const event = RULE_CATEGORIES[f.rule.category as keyof typeof RULE_CATEGORIES] ?? String(f.rule.category);
-    const base = {
+    let row = firing.insertTask({
       appId: f.appId,
       ruleId: f.rule.id,
       ruleName: f.rule.name,
@@ -240,9 +223,8 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
       lastTs: f.ts,
       createdAt: at,
       updatedAt: at,
-    };
-    let row = db.insert(tasks).values(base).returning().get();
-    history(row.id, f.ts, 'created', { status: 1, value });
+    });
+    firing.history(row.id, f.ts, 'created', { status: 1, value });
     const extra = {
       rule: f.rule,
       sensor: f.point?.sensor,
@@ -252,80 +234,61 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
       event,
     };
     const action: ActionEntry = f.rule.action;
+    const serial = device?.serial ?? '';
     // title and description templates see the task as created (id, status)
     if (action.title || action.description) {
-      const v = values(row, app, extra);
-      row = db
-        .update(tasks)
-        .set({
-          title: action.title ? renderTemplate(action.title, v).slice(0, 64) || f.rule.name : row.title,
-          description: action.description ? renderTemplate(action.description, v).slice(0, 128) : row.description,
-        })
-        .where(eq(tasks.id, row.id))
-        .returning()
-        .get();
+      const v = values(row, app, serial, extra);
+      row = firing.retitle(
+        row.id,
+        action.title ? renderTemplate(action.title, v).slice(0, 64) || f.rule.name : row.title,
+        action.description ? renderTemplate(action.description, v).slice(0, 128) : row.description,
+      );
     }
-    outbox.enqueue(
-      renderGroup(action.new, values(row, app, extra), {
+    const rows = outboxRows(
+      renderGroup(action.new, values(row, app, serial, extra), {
         tenantId: app.tenantId,
         appId: f.appId,
         taskId: row.id,
         ruleId: f.rule.id,
         event: 'new',
       }),
+      at,
     );
+    if (rows.length) {
+      firing.enqueue(rows);
+      if (rows.some((r) => r.status === 'queued')) outbox.queued();
+    }
     queue('created', row);
   }
 
-  function list(appId: number, q: { search?: string; status?: number; page: number; size: number }) {
-    // LIKE with ESCAPE (drizzle's like() has none): the search text's own % and _ match themselves
-    const whereEsc = and(
-      eq(tasks.appId, appId),
-      q.search ? sql`${tasks.title} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined,
-      q.status ? eq(tasks.status, q.status) : undefined,
-    );
-    const total = db.select({ n: count() }).from(tasks).where(whereEsc).get()?.n ?? 0;
-    const rows = db
-      .select()
-      .from(tasks)
-      .where(whereEsc)
-      .orderBy(desc(tasks.updatedAt), desc(tasks.id))
-      .limit(q.size)
-      .offset(q.page * q.size)
-      .all();
+  async function list(appId: number, q: { search?: string; status?: number; page: number; size: number }) {
+    const { rows, total } = await store.list(appId, q);
     return { tasks: rows.map(toTask), total, page: q.page, size: q.size };
   }
 
-  function get(appId: number, id: number): TaskDetail {
-    const row = rowOf(appId, id);
-    return { ...toTask(row), notifications: outbox.listForTask(appId, id) };
+  async function get(appId: number, id: number): Promise<TaskDetail> {
+    const row = await rowOf(appId, id);
+    return { ...toTask(row), notifications: await outbox.listForTask(appId, id) };
   }
 
   /**
    * The task's history, newest first (at most TASK_TIMELINE_MAX): its own events, each notification as queued (or
    * what it became without an attempt: muted, not configured, refused address) and each attempt to send one.
    */
-  function timeline(appId: number, id: number): TaskEvent[] {
-    rowOf(appId, id);
+  async function timeline(appId: number, id: number): Promise<TaskEvent[]> {
+    await rowOf(appId, id);
     const none = { status: null, previous: null, value: null, actor: null };
     const noMessage = { channel: null, recipient: null, outcome: null, detail: null };
-    const own: TaskEvent[] = db
-      .select()
-      .from(taskEvents)
-      .where(eq(taskEvents.taskId, id))
-      .orderBy(desc(taskEvents.ts), desc(taskEvents.id))
-      .limit(TASK_TIMELINE_MAX)
-      .all()
-      .map((e) => ({
-        ts: e.ts,
-        kind: e.kind as TaskEvent['kind'],
-        status: e.status,
-        previous: e.previous,
-        value: e.value,
-        actor: e.actor,
-        ...noMessage,
-      }));
-    const deliveries = outbox.listForTask(appId, id);
+    const own: TaskEvent[] = (await store.events(id, TASK_TIMELINE_MAX)).map((e) => ({
+      ts: e.ts,
+      kind: e.kind as TaskEvent['kind'],
+      status: e.status,
+      previous: e.previous,
+      value: e.value,
+      actor: e.actor,
+      ...noMessage,
+    }));
+    const deliveries = await outbox.listForTask(appId, id);
     const byId = new Map(deliveries.map((d) => [d.id, d]));
     const messages: TaskEvent[] = deliveries.map((d) => {
       // a message never attempted shows what it became at once (or later, without an attempt: muted, not configured)
@@ -340,7 +303,7 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
         detail: settled ? d.last_error : null,
       };
     });
-    const attempts: TaskEvent[] = outbox.attemptsForTask(appId, id).flatMap((a) => {
+    const attempts: TaskEvent[] = (await outbox.attemptsForTask(appId, id)).flatMap((a) => {
       const d = byId.get(a.outboxId);
       return d
         ? [
@@ -359,32 +322,26 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
     return [...own, ...messages, ...attempts].sort((a, b) => b.ts - a.ts).slice(0, TASK_TIMELINE_MAX);
   }
 
-  function setNotification(appId: number, id: number, active: boolean, actor: string | null = null): Task {
-    const before = rowOf(appId, id);
-    return toTask(
-      transact(() => {
-        const at = now();
-        const row = db
-          .update(tasks)
-          .set({ notificationActive: active, updatedAt: at })
-          .where(eq(tasks.id, id))
-          .returning()
-          .get();
-        if (!active) outbox.muteTask(id);
-        if (before.notificationActive !== active)
-          history(id, at, active ? 'notification_on' : 'notification_off', { actor });
-        queue('changed', row);
-        return row;
-      }),
-    );
+  async function setNotification(appId: number, id: number, active: boolean, actor: string | null = null) {
+    const before = await rowOf(appId, id);
+    const row = await change('changed', async () => {
+      const at = now();
+      const row = await store.setNotification(id, active, at);
+      if (!row) throw notFound();
+      if (!active) await outbox.muteTask(id);
+      if (before.notificationActive !== active)
+        await store.history(id, at, active ? 'notification_on' : 'notification_off', { actor });
+      return row;
+    });
+    return toTask(row);
   }
 
-  function remove(appId: number, id: number) {
-    const row = rowOf(appId, id);
-    transact(() => {
-      outbox.removeTask(id);
-      db.delete(tasks).where(eq(tasks.id, id)).run();
-      queue('removed', row);
+  async function remove(appId: number, id: number) {
+    const row = await rowOf(appId, id);
+    await change('removed', async () => {
+      await outbox.removeTask(id);
+      await store.remove(id);
+      return row;
     });
     return {};
   }
@@ -393,54 +350,51 @@ export function createTasksService({ db, outbox, bus, now = Date.now, log }: Tas
    * Sets the status; a change runs the rule's `response` group (muted when the task's notifications are off) and is
    * kept in the task's history with who made it.
    */
-  function changeStatus(appId: number, id: number, status: number, actor: string | null = null): Task {
-    const before = rowOf(appId, id);
+  async function changeStatus(appId: number, id: number, status: number, actor: string | null = null): Promise<Task> {
+    const before = await rowOf(appId, id);
     if (before.status === status) return toTask(before);
-    return toTask(
-      transact(() => {
-        history(id, now(), 'status', { status, previous: before.status, actor });
-        const open = isOpenStatus(status);
-        // reopening a task while the rule and device already have another open one would break the one-open rule:
-        // the reopened task takes the status but not the open slot
-        const slotTaken =
-          open &&
-          !before.open &&
-          before.ruleId !== null &&
-          openQ.get({ ruleId: before.ruleId, deviceId: before.deviceId }) !== undefined;
-        const row = db
-          .update(tasks)
-          .set({ status, open: open && !slotTaken, updatedAt: now() })
-          .where(eq(tasks.id, id))
-          .returning()
-          .get();
-        const rule = row.ruleId !== null ? db.select().from(rules).where(eq(rules.id, row.ruleId)).get() : undefined;
-        const app = appQ.get({ id: appId });
-        if (rule && app) {
-          const action = JSON.parse(rule.action) as ActionEntry;
-          if (action.response?.length) {
-            const v = values(row, app, { rule, ts: now(), event: 'status' });
-            outbox.enqueue(
-              renderGroup(action.response, v, {
-                tenantId: app.tenantId,
-                appId,
-                taskId: id,
-                ruleId: rule.id,
-                event: 'response',
-              }),
-              { muted: !row.notificationActive },
-            );
-          }
+    let queued = false;
+    const row = await change('changed', async () => {
+      await store.history(id, now(), 'status', { status, previous: before.status, actor });
+      const open = isOpenStatus(status);
+      // reopening a task while the rule and device already have another open one would break the one-open rule:
+      // the reopened task takes the status but not the open slot
+      const slotTaken =
+        open &&
+        !before.open &&
+        before.ruleId !== null &&
+        (await store.openOf(before.ruleId, before.deviceId)) !== undefined;
+      const row = await store.setStatus(id, status, open && !slotTaken, now());
+      if (!row) throw notFound();
+      const rule = row.ruleId !== null ? await ruleOf(appId, row.ruleId) : undefined;
+      const app = await appOf(appId);
+      if (rule && app) {
+        const action = JSON.parse(rule.action) as ActionEntry;
+        if (action.response?.length) {
+          const serial = row.deviceId ? ((await deviceOf(appId, row.deviceId))?.serialNumber ?? '') : '';
+          const v = values(row, app, serial, { rule, ts: now(), event: 'status' });
+          await outbox.enqueue(
+            renderGroup(action.response, v, {
+              tenantId: app.tenantId,
+              appId,
+              taskId: id,
+              ruleId: rule.id,
+              event: 'response',
+            }),
+            { muted: !row.notificationActive },
+          );
+          queued = row.notificationActive;
         }
-        queue('changed', row);
-        return row;
-      }),
-    );
+      }
+      return row;
+    });
+    // on PostgreSQL the outbox's own wake may come before the commit: the worker is told again once it is in
+    if (queued) outbox.queued();
+    return toTask(row);
   }
 
   /** A removed rule's tasks stay, without their rule (and its open slot: a rule id is never reused). */
-  function ruleRemoved(ruleId: number) {
-    db.update(tasks).set({ ruleId: null }).where(eq(tasks.ruleId, ruleId)).run();
-  }
+  const ruleRemoved = (ruleId: number) => store.detachRule(ruleId);
 
   return { fire, transact, flush, discard, list, get, timeline, setNotification, remove, changeStatus, ruleRemoved };
 }

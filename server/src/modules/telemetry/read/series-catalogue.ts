@@ -27,3 +27,12 @@ export function seriesOfApp(store: AppStore, appId: number): Promise<SeriesEntry
     .where(eq(telemetrySeries.appId, appId))
     .orderBy(asc(telemetrySeries.id));
 }
+
+/** the application's series and their devices (the node-expiry watch's seed) */
+export async function seriesIdsOfApp(store: AppStore, appId: number): Promise<Array<{ id: number; deviceId: number }>> {
+  return store.db
+    .select({ id: telemetrySeries.id, deviceId: telemetrySeries.deviceId })
+    .from(telemetrySeries)
+    .where(eq(telemetrySeries.appId, appId))
+    .orderBy(asc(telemetrySeries.id));
+}

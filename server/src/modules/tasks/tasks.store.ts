@@ -1,0 +1,114 @@
+// The tasks domain's persistence (tasks and their history, task_events) on the storage boundary's store: SQLite or
+// PostgreSQL, one query code. A rule's firing creates and updates tasks on the rule engine's synchronous path instead
+// (rules/write-queue.ts), beside the engine's state; everything the console does goes through here.
+import { and, count, desc, eq, isNotNull, max, sql } from 'drizzle-orm';
+import type { AppStore } from '../../db.js';
+import { taskEvents, tasks } from './tasks.table.js';
+
+export type TaskRow = typeof tasks.$inferSelect;
+export type TaskEventRow = typeof taskEvents.$inferSelect;
+export type TaskEventKind = 'created' | 'occurrence' | 'status' | 'notification_on' | 'notification_off';
+export interface TaskEventMore {
+  status?: number;
+  previous?: number;
+  value?: string | null;
+  actor?: string | null;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function createTasksStore(store: AppStore) {
+  const { db } = store;
+
+  /** the application's task; undefined for an unknown id or another application's task */
+  const byId = (appId: number, id: number): Promise<TaskRow | undefined> =>
+    db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.id, id), eq(tasks.appId, appId)))
+      .get();
+
+  /** a page of the application's tasks, the latest changed first; `search` is a part of the title, as typed */
+  async function list(appId: number, q: { search?: string; status?: number; page: number; size: number }) {
+    // LIKE with ESCAPE (drizzle's like() has none): the search text's own % and _ match themselves
+    const where = and(
+      eq(tasks.appId, appId),
+      q.search ? sql`${tasks.title} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined,
+      q.status ? eq(tasks.status, q.status) : undefined,
+    );
+    const total = (await db.select({ n: count() }).from(tasks).where(where).get())?.n ?? 0;
+    const rows = await db
+      .select()
+      .from(tasks)
+      .where(where)
+      .orderBy(desc(tasks.updatedAt), desc(tasks.id))
+      .limit(q.size)
+      .offset(q.page * q.size);
+    return { rows, total };
+  }
+
+  /** the open task of a rule and device (at most one: a unique index) */
+  const openOf = (ruleId: number, deviceId: number): Promise<TaskRow | undefined> =>
+    db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.ruleId, ruleId), eq(tasks.deviceId, deviceId), eq(tasks.open, true)))
+      .get();
+
+  /** the task's history, newest first, at most `limit` */
+  const events = (taskId: number, limit: number): Promise<TaskEventRow[]> =>
+    db
+      .select()
+      .from(taskEvents)
+      .where(eq(taskEvents.taskId, taskId))
+      .orderBy(desc(taskEvents.ts), desc(taskEvents.id))
+      .limit(limit);
+
+  /** one change of the task's history (in the change's own transaction) */
+  async function history(taskId: number, ts: number, kind: TaskEventKind, more: TaskEventMore = {}): Promise<void> {
+    await db.insert(taskEvents).values({
+      taskId,
+      ts,
+      kind,
+      status: more.status ?? null,
+      previous: more.previous ?? null,
+      value: more.value ?? null,
+      actor: more.actor ?? null,
+    });
+  }
+
+  async function change(id: number, set: Partial<Omit<TaskRow, 'id' | 'appId'>>): Promise<TaskRow | undefined> {
+    return db.update(tasks).set(set).where(eq(tasks.id, id)).returning().get();
+  }
+
+  return {
+    byId,
+    list,
+    openOf,
+    events,
+    history,
+    /** notifications of the task on or off; undefined when it is gone */
+    setNotification: (id: number, active: boolean, at: number) =>
+      change(id, { notificationActive: active, updatedAt: at }),
+    /** the task's status, whether it holds its rule and device's open slot; undefined when it is gone */
+    setStatus: (id: number, status: number, open: boolean, at: number) => change(id, { status, open, updatedAt: at }),
+    /** removes the task (its history goes with it) */
+    async remove(id: number): Promise<void> {
+      await db.delete(tasks).where(eq(tasks.id, id));
+    },
+    /** a removed rule's tasks stay, without their rule */
+    async detachRule(ruleId: number): Promise<void> {
+      await db.update(tasks).set({ ruleId: null }).where(eq(tasks.ruleId, ruleId));
+    },
+    /** the latest firing (last_ts) of each rule and device among the application's tasks of a category */
+    lastFired: (appId: number, category: number) =>
+      db
+        .select({ deviceId: tasks.deviceId, ruleId: tasks.ruleId, ts: max(tasks.lastTs) })
+        .from(tasks)
+        .where(and(eq(tasks.appId, appId), eq(tasks.category, category), isNotNull(tasks.ruleId)))
+        .groupBy(tasks.deviceId, tasks.ruleId)
+        .orderBy(tasks.deviceId, tasks.ruleId) as Promise<Array<{ deviceId: number; ruleId: number; ts: number }>>,
+  };
+}
+
+export type TasksStore = ReturnType<typeof createTasksStore>;
