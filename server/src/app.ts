@@ -39,6 +39,8 @@ import { createUsersService } from './modules/users/users.service.js';
 import { createRefreshTokenService } from './modules/users/refresh-token.service.js';
 import { refreshTokenRoutes, usersRoutes } from './modules/users/users.routes.js';
 import { createDevicesDomain } from './modules/devices/devices.module.js';
+import { addRootDashboard } from './modules/dashboards/dashboards.store.js';
+import { credentialsPairByHash } from './modules/credentials/credentials.store.js';
 import {
   ALONE_RESOLVER_CACHE_MS,
   createTelemetryResolver,
@@ -182,8 +184,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // the HTTP server is made below; the port is asked only when a device answer is built
   const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const appTenants = createAppTenants(db);
-  const devicesDomain = createDevicesDomain({
-    db,
+  const devicesDomain = await createDevicesDomain({
+    store,
+    credentialsPairByHash: (id, hash) => credentialsPairByHash(store, id, hash),
+    addDashboard: (input) => addRootDashboard(store, input),
     broker,
     bus,
     config,
@@ -336,7 +340,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         await bus.close();
         // in-flight sends are aborted and go back to 'queued' (at-least-once), before the database goes
         await notifications.close();
-        devicesDomain.close();
+        await devicesDomain.close();
         dbHandle.close();
       })();
       return closing;

@@ -214,9 +214,9 @@ export function createRulesDomain({
       edit: ({ caller, input }) => ({ data: rules.edit(appOf(caller), input) }),
       activate: ({ caller, input }) => ({ data: rules.activate(appOf(caller), input.id, input.active) }),
       remove: ({ caller, input }) => rules.remove(appOf(caller), input.id),
-      test: ({ caller, input }) => {
+      test: async ({ caller, input }) => {
         const appId = appOf(caller);
-        const device = devices.rowOf(appId, input.device_id);
+        const device = await devices.rowOf(appId, input.device_id);
         const end = input.end ?? now();
         const start = end - input.hours * 3_600_000;
         return testRule(
