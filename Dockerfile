@@ -34,6 +34,7 @@ COPY --from=build /app/contracts ./contracts
 COPY --from=build /app/server/package.json ./server/
 COPY --from=build /app/server/dist ./server/dist
 COPY --from=build /app/server/drizzle ./server/drizzle
+COPY --from=build /app/server/drizzle-pg ./server/drizzle-pg
 COPY --from=build /app/server/native/build/Release/fd.node ./server/native/build/Release/fd.node
 COPY --from=build /app/web/package.json ./web/
 COPY --from=build /app/web/dist ./web/dist
