@@ -33,6 +33,7 @@ export async function createActivation(
   /** client address → its unregistered UIDs and when each was last admitted (least recently first) */
   const unclaimedBy = new Map<string, Map<string, number>>();
   let sightings = await store.sightingCount();
+  let writes: Promise<unknown> = Promise.resolve();
 
   async function generateToken(appId: number): Promise<string> {
     const token = newToken(32);
@@ -89,7 +90,11 @@ export async function createActivation(
     heardAt.delete(uid);
     heardAt.set(uid, { ts, written: ts });
     if (heardAt.size > limits.sightings) heardAt.delete(heardAt.keys().next().value!);
-    const { evicted, kept } = await store.recordSighting(uid, ts, limits.sightings, seen !== undefined);
+    // one write at a time: concurrent ones would each find room for their new sighting (PostgreSQL runs them side by
+    // side) and the table would outgrow its bound
+    const write = writes.then(() => store.recordSighting(uid, ts, limits.sightings, seen !== undefined));
+    writes = write.catch(() => undefined);
+    const { evicted, kept } = await write;
     if (evicted !== undefined) heardAt.delete(evicted);
     if (kept !== undefined) sightings = kept;
   }

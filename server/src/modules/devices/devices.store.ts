@@ -214,10 +214,11 @@ export function createDevicesStore(store: AppStore) {
         }
         kept++;
       }
-      await db
-        .insert(gatewaySightings)
-        .values({ uid, firstTs: ts, lastTs: ts })
-        .onConflictDoUpdate({ target: gatewaySightings.uid, set: { lastTs: ts } });
+      // written by hand: drizzle's SQLite dialect names the conflict target `"table"."column"`, which PostgreSQL
+      // refuses (its ON CONFLICT takes bare column names)
+      await store.exec(
+        sql`insert into gateway_sightings (uid, first_ts, last_ts) values (${uid}, ${ts}, ${ts}) on conflict (uid) do update set last_ts = excluded.last_ts`,
+      );
       return { fresh, evicted, kept };
     });
   }
