@@ -19,12 +19,16 @@ import type { Realtime } from './platform/realtime/types.js';
 import * as schema from './schema.js';
 import { createTelemetryPipeline, type TelemetryPipeline } from './modules/telemetry/ingest/pipeline.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createAuthStore } from './modules/auth/auth.store.js';
 import { createSignInThrottle } from './modules/auth/throttle.js';
 import { createAccessChanges } from './modules/auth/access-changes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { createAppTenants } from './modules/apps/apps.reads.js';
+import { createAppsStore } from './modules/apps/apps.store.js';
 import { createRolesService } from './modules/roles/roles.service.js';
+import { createRolesStore } from './modules/roles/roles.store.js';
+import { navItemsOf } from './modules/dashboards/dashboards.store.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { navsRoutes } from './modules/dashboards/navs.routes.js';
 import { createDashboardsService } from './modules/dashboards/dashboards.service.js';
@@ -34,13 +38,14 @@ import { createSecretBox } from './modules/credentials/secret-box.js';
 import { loadSealKey } from './platform/seal-key.js';
 import { createConnectThrottle } from './platform/mqtt-connect-throttle.js';
 import { createCredentialsService } from './modules/credentials/credentials.service.js';
+import { createCredentialsStore } from './modules/credentials/credentials.store.js';
 import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createRefreshTokenService } from './modules/users/refresh-token.service.js';
+import { createUsersStore } from './modules/users/users.store.js';
 import { refreshTokenRoutes, usersRoutes } from './modules/users/users.routes.js';
 import { createDevicesDomain } from './modules/devices/devices.module.js';
 import { addRootDashboard } from './modules/dashboards/dashboards.store.js';
-import { credentialsPairByHash } from './modules/credentials/credentials.store.js';
 import {
   ALONE_RESOLVER_CACHE_MS,
   createTelemetryResolver,
@@ -160,21 +165,35 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const changes = createAccessChanges({ bus });
   // the one rule of which dashboards a caller may open and manage, and the menu they see (dashboards/grants.ts)
   const dashboardGrants = createDashboardGrants(dbHandle.sqlite, { now: opts.now, changes });
-  const rolesService = createRolesService(db, { grants: dashboardGrants, now: opts.now, changes });
-  const credentialsService = createCredentialsService(db, secretBox, { now: opts.now, changes });
-  const auth = createAuthService(db, {
+  const appsStore = createAppsStore(store);
+  const usersStore = createUsersStore(store);
+  const rolesService = createRolesService(
+    createRolesStore(store),
+    { users: usersStore, navItems: (appId) => navItemsOf(store, appId) },
+    { grants: dashboardGrants, now: opts.now, changes },
+  );
+  const credentialsStore = createCredentialsStore(store);
+  const credentialsService = createCredentialsService(credentialsStore, secretBox, {
     now: opts.now,
     changes,
-    grantsOf: rolesService.grantsOf,
-    extraAuthenticators: [credentialsService.authenticator],
-    sessionLimits: { idleMs: config.SESSION_IDLE_TIMEOUT_S * 1000, maxAgeMs: config.SESSION_MAX_AGE_S * 1000 },
-    throttle: createSignInThrottle(
-      { attempts: config.LOGIN_THROTTLE_ATTEMPTS, windowS: config.LOGIN_THROTTLE_WINDOW_S },
-      { attempts: config.REGISTER_THROTTLE_ATTEMPTS, windowS: config.REGISTER_THROTTLE_WINDOW_S },
-    ),
   });
-  const usersService = createUsersService(db, rolesService, auth, { now: opts.now, changes });
-  const refreshTokens = createRefreshTokenService(db, secretBox, auth, { now: opts.now });
+  const auth = createAuthService(
+    createAuthStore(store),
+    { apps: appsStore, users: usersStore },
+    {
+      now: opts.now,
+      changes,
+      grantsOf: rolesService.grantsOf,
+      extraAuthenticators: [credentialsService.authenticator],
+      sessionLimits: { idleMs: config.SESSION_IDLE_TIMEOUT_S * 1000, maxAgeMs: config.SESSION_MAX_AGE_S * 1000 },
+      throttle: createSignInThrottle(
+        { attempts: config.LOGIN_THROTTLE_ATTEMPTS, windowS: config.LOGIN_THROTTLE_WINDOW_S },
+        { attempts: config.REGISTER_THROTTLE_ATTEMPTS, windowS: config.REGISTER_THROTTLE_WINDOW_S },
+      ),
+    },
+  );
+  const usersService = createUsersService(usersStore, rolesService, auth, { now: opts.now, changes });
+  const refreshTokens = createRefreshTokenService(usersStore, secretBox, auth, { now: opts.now });
   const dashboardsService = createDashboardsService(db, {
     grants: dashboardGrants,
     grantCreated: rolesService.grantCreated,
@@ -183,10 +202,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   // the HTTP server is made below; the port is asked only when a device answer is built
   const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
-  const appTenants = createAppTenants(db);
+  const appTenants = createAppTenants(appsStore);
+  await appTenants.load();
   const devicesDomain = await createDevicesDomain({
     store,
-    credentialsPairByHash: (id, hash) => credentialsPairByHash(store, id, hash),
+    credentialsPairByHash: credentialsStore.pairByHash,
     addDashboard: (input) => addRootDashboard(store, input),
     broker,
     bus,
@@ -194,7 +214,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     now: opts.now,
     httpPort,
-    tenantOf: appTenants.tenantOf,
+    // the device authority answers without waiting (devices.broker.ts): the tenants read at start and kept since
+    tenantOf: appTenants.knownTenantOf,
   });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions/card-reads.md)
   const resolver = createTelemetryResolver(db, devicesDomain.devices, {
@@ -244,7 +265,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const routes = [
     ...authRoutes(auth),
-    ...appsRoutes(db, dashboardGrants.menuOf),
+    ...appsRoutes(appsStore, dashboardGrants.menuOf, appTenants),
     ...credentialsRoutes(credentialsService),
     ...usersRoutes(usersService),
     ...refreshTokenRoutes(refreshTokens),

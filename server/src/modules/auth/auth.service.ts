@@ -1,8 +1,6 @@
 // Sign-in, registration, sessions and the authenticator every mounted call goes through.
 import type { Request } from 'express';
-import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { Header, T, type CallDef } from '@sentra/contracts';
-import type { Db } from '../../db.js';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../platform/crypto.js';
 import {
   ApiError,
@@ -14,15 +12,21 @@ import {
   unauthorized,
 } from '../../platform/http/errors.js';
 import type { AppScope, Caller } from '../../platform/http/mount.js';
-import { sessions, tenants } from './auth.table.js';
+import type { AuthStore } from './auth.store.js';
 import type { SignInThrottle } from './throttle.js';
 import { createAccessChanges, type AccessChanges } from './access-changes.js';
 import { createCallerCache } from './caller-cache.js';
-import { applications } from '../apps/apps.table.js';
-import { accounts, refreshTokens, retiredRefreshTokens } from '../users/users.table.js';
+import type { AppsStore } from '../apps/apps.store.js';
+import type { UsersStore } from '../users/users.store.js';
 
 /** What a member's role grants; the roles domain provides it, none by default. */
-export type GrantsOf = (roleId: number | null, appId: number) => Caller['grants'];
+export type GrantsOf = (roleId: number | null, appId: number) => Promise<Caller['grants']> | Caller['grants'];
+
+/** What the authenticator asks the other domains: the application a call names, the account a member signs in as. */
+export interface AuthDomains {
+  apps: Pick<AppsStore, 'scopeByDomain' | 'scopeById'>;
+  users: Pick<UsersStore, 'principal' | 'byUsername' | 'forgetTokens'>;
+}
 
 /** Reads one request header (HTTP request, or a socket.io handshake's `auth` mapped to header names). */
 export type HeaderReader = (name: string) => string | undefined;
@@ -35,7 +39,7 @@ export type ExtraAuthenticator = (
   header: HeaderReader,
   def: Pick<CallDef, 'audience'>,
   app: AppScope | null,
-) => Caller | null;
+) => Promise<Caller | null> | Caller | null;
 
 const DEFAULT_BILLING_DAYS = 365;
 /** how often a session's last_seen_at is written (its idle time-out is counted from it) */
@@ -73,7 +77,7 @@ const CREDENTIAL_HEADERS = [
   Header.credentialsSecret,
 ];
 
-export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
+export function createAuthService(store: AuthStore, domains: AuthDomains, opts: AuthServiceOptions = {}) {
   const now = opts.now ?? Date.now;
   const grantsOf: GrantsOf = opts.grantsOf ?? (() => ({ navs: new Set(), permissions: {} }));
   const extra = opts.extraAuthenticators ?? [];
@@ -85,98 +89,59 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   const dummyHash = hashPassword(newToken(16));
   let prunedAt = 0;
 
-  // every authenticated request runs these: prepared once, not rebuilt per call
-  const sessionByHash = db
-    .select()
-    .from(sessions)
-    .where(eq(sessions.tokenHash, sql.placeholder('h')))
-    .prepare();
-  // billing is the one fact read on every call, cached or not: it is set outside these calls (the subscription)
-  const billingById = db
-    .select({ b: tenants.billingExpiresAt })
-    .from(tenants)
-    .where(eq(tenants.id, sql.placeholder('id')))
-    .prepare();
-  const appScope = {
-    id: applications.id,
-    tenantId: applications.tenantId,
-    domain: applications.domain,
-    name: applications.name,
-    timezone: applications.timezone,
-  };
-  const appScopeByDomain = db
-    .select(appScope)
-    .from(applications)
-    .where(eq(applications.domain, sql.placeholder('d')))
-    .prepare();
-  const appScopeById = db
-    .select(appScope)
-    .from(applications)
-    .where(eq(applications.id, sql.placeholder('id')))
-    .prepare();
-  const accountById = db
-    .select({ id: accounts.id, appId: accounts.appId, roleId: accounts.roleId })
-    .from(accounts)
-    .where(eq(accounts.id, sql.placeholder('id')))
-    .prepare();
+  const { apps, users } = domains;
 
-  function appByDomain(domain: string): AppScope | undefined {
-    return appScopeByDomain.get({ d: domain });
+  function appByDomain(domain: string): Promise<AppScope | undefined> {
+    return apps.scopeByDomain(domain);
   }
 
   /** Opens a session; `refreshFamily` when a refresh token exchange opened it (a replay of that chain ends it). */
-  function startSession(kind: 'tenant' | 'member', principalId: number, refreshFamily?: string): string {
+  async function startSession(kind: 'tenant' | 'member', principalId: number, refreshFamily?: string): Promise<string> {
     const token = newToken();
     const at = now();
-    pruneSessions(at);
-    db.insert(sessions)
-      .values({
-        tokenHash: hashToken(token),
-        kind,
-        principalId,
-        createdAt: at,
-        lastSeenAt: at,
-        refreshFamily: refreshFamily ?? null,
-      })
-      .run();
+    await pruneSessions(at);
+    await store.addSession({
+      tokenHash: hashToken(token),
+      kind,
+      principalId,
+      createdAt: at,
+      lastSeenAt: at,
+      refreshFamily: refreshFamily ?? null,
+    });
     return token;
   }
 
   /** Deletes sessions past their idle time-out or lifetime (at most once a minute; an expired one is refused anyway). */
-  function pruneSessions(at: number) {
+  async function pruneSessions(at: number) {
     if (at - prunedAt < PRUNE_MS) return;
     prunedAt = at;
-    db.delete(sessions)
-      .where(or(lt(sessions.createdAt, at - limits.maxAgeMs), lt(sessions.lastSeenAt, at - limits.idleMs)))
-      .run();
+    await store.pruneSessions(at - limits.maxAgeMs, at - limits.idleMs);
   }
 
   const expired = (row: { createdAt: number; lastSeenAt: number }, at: number) =>
     at - row.createdAt >= limits.maxAgeMs || at - row.lastSeenAt >= limits.idleMs;
 
-  function sessionOf(kind: 'tenant' | 'member', idHeader: string | undefined, token: string | undefined) {
+  async function sessionOf(kind: 'tenant' | 'member', idHeader: string | undefined, token: string | undefined) {
     const principalId = Number(idHeader);
     if (!token || !Number.isSafeInteger(principalId)) return undefined;
     const tokenHash = hashToken(token);
-    const row = sessionByHash.get({ h: tokenHash });
+    const row = await store.session(tokenHash);
     if (!row || row.kind !== kind || row.principalId !== principalId) return undefined;
     const at = now();
     if (expired(row, at)) {
-      db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
+      await store.endSession(tokenHash);
       return undefined;
     }
     // the caller cache answers repeated calls for a few seconds: the idle clock is precise to a minute, not a call
-    if (at - row.lastSeenAt >= TOUCH_MS)
-      db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.tokenHash, tokenHash)).run();
+    if (at - row.lastSeenAt >= TOUCH_MS) await store.touchSession(tokenHash, at);
     return { principalId, tokenHash };
   }
 
-  function billingOf(tenantId: number): number {
-    return billingById.get({ id: tenantId })?.b ?? 0;
-  }
+  // billing is the one fact read on every call, cached or not: it is set outside these calls (the subscription)
+  const billingOf = (tenantId: number): Promise<number> => store.billingOf(tenantId);
 
   /** Resolves and checks the caller of `def`: 401 wrong/missing credentials, 402 billing, 404 foreign application. */
-  function authenticate(req: Request, def: CallDef): Caller | null {
+  function authenticate(req: Request, def: CallDef): Promise<Caller | null> {
     return resolveCaller((name) => req.get(name) || undefined, def);
   }
 
@@ -184,16 +149,19 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
    * The same check from any header source (socket.io handshakes use it). A caller resolved before is answered from
    * the cache (its billing still read now); refusals are never cached.
    */
-  function resolveCaller(header: HeaderReader, def: Pick<CallDef, 'audience'>): Caller | null {
+  async function resolveCaller(header: HeaderReader, def: Pick<CallDef, 'audience'>): Promise<Caller | null> {
     if (def.audience === 'public') return null;
     const key = callerKey(header, def.audience);
     const known = callers.get(key);
     if (known) {
-      if (billingOf(known.tenantId) < now()) throw billingExpired(known.kind === 'tenant');
+      if ((await billingOf(known.tenantId)) < now()) throw billingExpired(known.kind === 'tenant');
       return known;
     }
-    const caller = resolveFresh(header, def);
-    callers.set(key, caller);
+    const generation = changes.access;
+    const caller = await resolveFresh(header, def);
+    // an access change while the reads were awaited (a logout, a new role) may have made this answer stale: it
+    // answers this call, as it would have a moment earlier, but is not kept for the next ones
+    if (changes.access === generation) callers.set(key, caller);
     return caller;
   }
 
@@ -215,49 +183,49 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     ]);
   }
 
-  function resolveFresh(header: HeaderReader, def: Pick<CallDef, 'audience'>): Caller {
+  async function resolveFresh(header: HeaderReader, def: Pick<CallDef, 'audience'>): Promise<Caller> {
     // no credentials at all is a 401 before anything else is checked (a missing x-app-domain included)
     if (!CREDENTIAL_HEADERS.some((name) => header(name))) throw unauthorized();
     const domain = header(Header.appDomain) || undefined;
     const wantsApp = def.audience === 'member' || (def.audience === 'session' && domain !== undefined);
     if (def.audience === 'member' && !domain) throw invalid(`Header ${Header.appDomain} wajib diisi`);
-    const app = wantsApp && domain ? appByDomain(domain) : undefined;
+    const app = wantsApp && domain ? await appByDomain(domain) : undefined;
 
-    const tenantSession = sessionOf('tenant', header(Header.tenantId), header(Header.tenantToken));
+    const tenantSession = await sessionOf('tenant', header(Header.tenantId), header(Header.tenantToken));
     if (tenantSession) {
       const tenantId = tenantSession.principalId;
-      if (billingOf(tenantId) < now()) throw billingExpired(true);
+      if ((await billingOf(tenantId)) < now()) throw billingExpired(true);
       if (wantsApp && (!app || app.tenantId !== tenantId)) throw notFound();
       return { kind: 'tenant', tenantId, app, sessionHash: tenantSession.tokenHash };
     }
     if (header(Header.tenantId) || header(Header.tenantToken)) throw unauthorized();
 
-    const memberSession = sessionOf('member', header(Header.accountId), header(Header.accountToken));
+    const memberSession = await sessionOf('member', header(Header.accountId), header(Header.accountToken));
     if (memberSession) {
-      const account = accountById.get({ id: memberSession.principalId });
+      const account = await users.principal(memberSession.principalId);
       if (!account) throw unauthorized();
       if (wantsApp && !app) throw notFound();
       if (app && app.id !== account.appId) throw unauthorized();
-      const scope = app ?? appScopeById.get({ id: account.appId });
+      const scope = app ?? (await apps.scopeById(account.appId));
       if (!scope) throw unauthorized();
       if (def.audience === 'tenant') throw forbidden();
-      if (billingOf(scope.tenantId) < now()) throw billingExpired(false);
+      if ((await billingOf(scope.tenantId)) < now()) throw billingExpired(false);
       return {
         kind: 'member',
         tenantId: scope.tenantId,
         accountId: account.id,
         app: scope,
-        grants: grantsOf(account.roleId, scope.id),
+        grants: await grantsOf(account.roleId, scope.id),
         sessionHash: memberSession.tokenHash,
       };
     }
     if (header(Header.accountId) || header(Header.accountToken)) throw unauthorized();
 
     for (const authenticator of extra) {
-      const caller = authenticator(header, def, app ?? null);
+      const caller = await authenticator(header, def, app ?? null);
       if (caller) {
         if (def.audience === 'tenant') throw forbidden();
-        if (billingOf(caller.tenantId) < now()) throw billingExpired(false);
+        if ((await billingOf(caller.tenantId)) < now()) throw billingExpired(false);
         return caller;
       }
     }
@@ -269,33 +237,23 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     address = '',
   ) {
     await throttle?.register(address);
-    if (db.select({ id: tenants.id }).from(tenants).where(eq(tenants.username, input.username)).get())
-      throw fail(-4, T.registration.usernameTaken);
-    if (db.select({ id: tenants.id }).from(tenants).where(eq(tenants.email, input.email)).get())
-      throw fail(-5, T.registration.emailTaken);
+    if (await store.tenantTaken('username', input.username)) throw fail(-4, T.registration.usernameTaken);
+    if (await store.tenantTaken('email', input.email)) throw fail(-5, T.registration.emailTaken);
     const passHash = await hashPassword(input.pass);
-    try {
-      const row = db
-        .insert(tenants)
-        .values({
-          username: input.username,
-          first: input.first,
-          last: input.last || null,
-          email: input.email,
-          passHash,
-          tenantName: input.tenant_name,
-          billingExpiresAt: now() + DEFAULT_BILLING_DAYS * 86_400_000,
-          createdAt: now(),
-        })
-        .returning({ id: tenants.id })
-        .get();
-      return { id: row.id };
-    } catch (err) {
-      // two registrations racing for the same name: the unique index decides
-      if (String(err).includes('tenants.email')) throw fail(-5, T.registration.emailTaken);
-      if (String(err).includes('UNIQUE')) throw fail(-4, T.registration.usernameTaken);
-      throw err;
-    }
+    const row = await store.createTenant({
+      username: input.username,
+      first: input.first,
+      last: input.last || null,
+      email: input.email,
+      passHash,
+      tenantName: input.tenant_name,
+      billingExpiresAt: now() + DEFAULT_BILLING_DAYS * 86_400_000,
+      createdAt: now(),
+    });
+    // two registrations racing for the same name: the unique index decides
+    if ('taken' in row)
+      throw row.taken === 'username' ? fail(-4, T.registration.usernameTaken) : fail(-5, T.registration.emailTaken);
+    return { id: row.id };
   }
 
   /**
@@ -319,55 +277,42 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
   }
 
   async function tenantLogin(input: { input: string; pass: string }, address = '') {
-    const tenant = db.select().from(tenants).where(eq(tenants.username, input.input)).get();
+    const tenant = await store.tenantByUsername(input.input);
     await checkPassword(`tenant:${input.input}`, address, tenant?.passHash, input.pass);
-    return { id: tenant!.id, token: startSession('tenant', tenant!.id), name: tenant!.first };
+    return { id: tenant!.id, token: await startSession('tenant', tenant!.id), name: tenant!.first };
   }
 
   async function appLogin(domain: string | undefined, input: { input: string; pass: string }, address = '') {
-    const app = domain ? appByDomain(domain) : undefined;
+    const app = domain ? await appByDomain(domain) : undefined;
     if (!app) throw new ApiError(-14, T.login.appNotRegistered, 401);
-    const account = db
-      .select()
-      .from(accounts)
-      .where(and(eq(accounts.appId, app.id), eq(accounts.username, input.input)))
-      .get();
+    const account = await users.byUsername(app.id, input.input);
     await checkPassword(`member:${app.id}:${input.input}`, address, account?.passHash, input.pass);
-    return { id: account!.id, token: startSession('member', account!.id), name: account!.first };
+    return { id: account!.id, token: await startSession('member', account!.id), name: account!.first };
   }
 
-  function logout(caller: Caller) {
-    if (caller.sessionHash) db.delete(sessions).where(eq(sessions.tokenHash, caller.sessionHash)).run();
+  async function logout(caller: Caller) {
+    if (caller.sessionHash) await store.endSession(caller.sessionHash);
     changes.changed('access');
     return {};
   }
 
   /** Ends every session and refresh token of an application account (password change or reset, removal). */
-  function endMemberSessions(accountId: number) {
-    db.transaction(
-      (tx) => {
-        tx.delete(sessions)
-          .where(and(eq(sessions.kind, 'member'), eq(sessions.principalId, accountId)))
-          .run();
-        tx.delete(refreshTokens)
-          .where(and(eq(refreshTokens.kind, 'member'), eq(refreshTokens.principalId, accountId)))
-          .run();
-        tx.delete(retiredRefreshTokens)
-          .where(and(eq(retiredRefreshTokens.kind, 'member'), eq(retiredRefreshTokens.principalId, accountId)))
-          .run();
-      },
-      { behavior: 'immediate' },
-    );
+  async function endMemberSessions(accountId: number) {
+    await store.together(async () => {
+      await store.endSessionsOf('member', accountId);
+      await users.forgetTokens('member', accountId);
+    });
     changes.changed('access');
   }
 
   /** Ends the sessions a refresh token family opened (a rotated token was presented again). */
-  function endFamilySessions(kind: 'tenant' | 'member', principalId: number, family: string) {
-    db.delete(sessions)
-      .where(and(eq(sessions.kind, kind), eq(sessions.principalId, principalId), eq(sessions.refreshFamily, family)))
-      .run();
+  async function endFamilySessions(kind: 'tenant' | 'member', principalId: number, family: string) {
+    await store.endSessionsOf(kind, principalId, family);
     changes.changed('access');
   }
+
+  /** the tenant's name to greet them with (a refresh token exchange) */
+  const tenantBrief = (id: number) => store.tenantBrief(id);
 
   return {
     authenticate,
@@ -380,6 +325,7 @@ export function createAuthService(db: Db, opts: AuthServiceOptions = {}) {
     endFamilySessions,
     appByDomain,
     startSession,
+    tenantBrief,
   };
 }
 

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachEngine, type OpenedStore } from '../../testing/engines.js';
 import { seedApplications } from '../devices/testing/applications.js';
-import { credentialsPairByHash } from './credentials.store.js';
+import { createCredentialsStore } from './credentials.store.js';
 
 forEachEngine('credentials pair by secret hash', (open) => {
   let opened: OpenedStore;
@@ -17,8 +17,9 @@ forEachEngine('credentials pair by secret hash', (open) => {
   afterAll(() => opened?.close());
 
   it('answers the pair only when both the id and the hash match', async () => {
-    expect(await credentialsPairByHash(opened.store, 'ns-key', 'hash-7')).toEqual({ id: 7, appId: 2 });
-    expect(await credentialsPairByHash(opened.store, 'ns-key', 'hash-8')).toBeUndefined();
-    expect(await credentialsPairByHash(opened.store, 'NS-KEY', 'hash-7')).toBeUndefined();
+    const { pairByHash } = createCredentialsStore(opened.store);
+    expect(await pairByHash('ns-key', 'hash-7')).toEqual({ id: 7, appId: 2 });
+    expect(await pairByHash('ns-key', 'hash-8')).toBeUndefined();
+    expect(await pairByHash('NS-KEY', 'hash-7')).toBeUndefined();
   });
 });

@@ -5,10 +5,10 @@ import type { CredentialsService } from './credentials.service.js';
 
 export const credentialsRoutes = (service: CredentialsService) =>
   implement(credentialsContract, {
-    list: ({ caller }) => ({ data: service.list(caller.app!.id) }),
-    read: ({ input, caller }) => ({ data: service.read(caller.app!.id, input.id) }),
-    create: ({ input, caller }) => ({ data: service.create(caller.app!.id, input) }),
-    update: ({ input, caller }) => ({ data: service.update(caller.app!.id, input) }),
+    list: async ({ caller }) => ({ data: await service.list(caller.app!.id) }),
+    read: async ({ input, caller }) => ({ data: await service.read(caller.app!.id, input.id) }),
+    create: async ({ input, caller }) => ({ data: await service.create(caller.app!.id, input) }),
+    update: async ({ input, caller }) => ({ data: await service.update(caller.app!.id, input) }),
     delete: ({ input, caller }) => service.remove(caller.app!.id, input.id),
-    regenerateSecret: ({ input, caller }) => ({ data: service.regenerateSecret(caller.app!.id, input.id) }),
+    regenerateSecret: async ({ input, caller }) => ({ data: await service.regenerateSecret(caller.app!.id, input.id) }),
   });

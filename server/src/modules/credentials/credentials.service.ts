@@ -1,19 +1,17 @@
 // API credentials: the records behind the Credentials screens, and the authenticator that lets a (credentials_id,
 // secret) pair call its application's REST API with the grants of its scopes.
 import { timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
 import { ALL_NAVS, CREDENTIALS_CATEGORIES, Header, SYS_NAVS, T, type CredentialsCategory } from '@sentra/contracts';
-import type { Db } from '../../db.js';
 import { hashToken, newToken } from '../../platform/crypto.js';
 import { conflict, notFound, unauthorized } from '../../platform/http/errors.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { ExtraAuthenticator } from '../auth/auth.service.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import { expandNavs, parseJson, type Grants } from '../roles/roles.service.js';
-import { credentials } from './credentials.table.js';
+import type { CredentialsRow, CredentialsStore } from './credentials.store.js';
 import type { SecretBox } from './secret-box.js';
 
-type Row = typeof credentials.$inferSelect;
+type Row = CredentialsRow;
 type JsonObject = Record<string, unknown>;
 
 const asObject = (text: string): JsonObject => {
@@ -35,7 +33,7 @@ export function grantsOfScopes(scopes: JsonObject): Grants {
 }
 
 export function createCredentialsService(
-  db: Db,
+  store: CredentialsStore,
   box: SecretBox,
   opts: { now?: () => number; changes?: Pick<AccessChanges, 'changed'> } = {},
 ) {
@@ -57,111 +55,76 @@ export function createCredentialsService(
     };
   }
 
-  function rowOf(appId: number, id: number): Row {
-    const row = db
-      .select()
-      .from(credentials)
-      .where(and(eq(credentials.appId, appId), eq(credentials.id, id)))
-      .get();
+  async function rowOf(appId: number, id: number): Promise<Row> {
+    const row = await store.byId(appId, id);
     if (!row) throw notFound();
     return row;
   }
 
-  const list = (appId: number) =>
-    db.select().from(credentials).where(eq(credentials.appId, appId)).orderBy(asc(credentials.id)).all().map(present);
-  const read = (appId: number, id: number) => present(rowOf(appId, id));
+  const list = async (appId: number) => (await store.list(appId)).map(present);
+  const read = async (appId: number, id: number) => present(await rowOf(appId, id));
 
   function newSecret() {
     const secret = newToken(32);
     return { secretSealed: box.seal(secret), secretHash: hashToken(secret) };
   }
 
-  function create(
+  async function create(
     appId: number,
     input: { category: number; credentials_id: string; scopes: JsonObject; details: JsonObject },
   ) {
-    const exists = db
-      .select({ id: credentials.id })
-      .from(credentials)
-      .where(and(eq(credentials.appId, appId), eq(credentials.credentialsId, input.credentials_id)))
-      .get();
-    if (exists) throw conflict(T.credentials.idTaken);
-    try {
-      const row = db
-        .insert(credentials)
-        .values({
-          appId,
-          category: input.category,
-          credentialsId: input.credentials_id,
-          ...newSecret(),
-          scopes: JSON.stringify(input.scopes),
-          details: JSON.stringify(input.details),
-          createdAt: now(),
-          updatedAt: now(),
-        })
-        .returning()
-        .get();
-      return present(row);
-    } catch (err) {
-      if (String(err).includes('UNIQUE')) throw conflict(T.credentials.idTaken);
-      throw err;
-    }
+    if (await store.idTaken(appId, input.credentials_id)) throw conflict(T.credentials.idTaken);
+    const row = await store.create({
+      appId,
+      category: input.category,
+      credentialsId: input.credentials_id,
+      ...newSecret(),
+      scopes: JSON.stringify(input.scopes),
+      details: JSON.stringify(input.details),
+      createdAt: now(),
+      updatedAt: now(),
+    });
+    // two creations racing for the same id: the unique index decides
+    if (!row) throw conflict(T.credentials.idTaken);
+    return present(row);
   }
 
-  function update(appId: number, input: { id: number; scopes: JsonObject; details: JsonObject }) {
-    rowOf(appId, input.id);
-    const row = db
-      .update(credentials)
-      .set({ scopes: JSON.stringify(input.scopes), details: JSON.stringify(input.details), updatedAt: now() })
-      .where(eq(credentials.id, input.id))
-      .returning()
-      .get();
+  /** `set` applied to the pair `id` of the application; 404 when it has none (or it went meanwhile) */
+  async function change(appId: number, id: number, set: Parameters<CredentialsStore['update']>[1]) {
+    await rowOf(appId, id);
+    const row = await store.update(id, set);
+    if (!row) throw notFound();
     changed();
     return present(row);
   }
 
-  function remove(appId: number, id: number) {
-    rowOf(appId, id);
-    db.delete(credentials).where(eq(credentials.id, id)).run();
+  const update = (appId: number, input: { id: number; scopes: JsonObject; details: JsonObject }) =>
+    change(appId, input.id, {
+      scopes: JSON.stringify(input.scopes),
+      details: JSON.stringify(input.details),
+      updatedAt: now(),
+    });
+
+  async function remove(appId: number, id: number) {
+    await rowOf(appId, id);
+    await store.remove(id);
     changed();
     return {};
   }
 
-  function regenerateSecret(appId: number, id: number) {
-    rowOf(appId, id);
-    const row = db
-      .update(credentials)
-      .set({ ...newSecret(), updatedAt: now() })
-      .where(eq(credentials.id, id))
-      .returning()
-      .get();
-    changed();
-    return present(row);
-  }
-
-  // the hot path of every API-key call: one unique-index probe through a statement prepared once
-  const findPair = db
-    .select({ id: credentials.id, secretHash: credentials.secretHash, scopes: credentials.scopes })
-    .from(credentials)
-    .where(
-      and(
-        eq(credentials.appId, sql.placeholder('appId')),
-        eq(credentials.credentialsId, sql.placeholder('credentialsId')),
-      ),
-    )
-    .prepare();
+  const regenerateSecret = (appId: number, id: number) => change(appId, id, { ...newSecret(), updatedAt: now() });
 
   /**
    * x-credentials-id + x-credentials-secret (+ x-app-domain): the pair of that application, compared by the
    * SHA-256 of the secret in constant time. Not using the headers → null (other authenticators decide); using them
    * wrongly → 401.
    */
-  const authenticator: ExtraAuthenticator = (header, _def, app) => {
+  const authenticator: ExtraAuthenticator = async (header, _def, app) => {
     const credentialsId = header(Header.credentialsId);
     const secret = header(Header.credentialsSecret);
     if (!credentialsId && !secret) return null;
     if (!credentialsId || !secret || !app || credentialsId.length > 32 || secret.length > 256) throw unauthorized();
-    const pair = findPair.get({ appId: app.id, credentialsId });
+    const pair = await store.pair(app.id, credentialsId);
     if (!pair) throw unauthorized();
     const given = Buffer.from(hashToken(secret), 'hex');
     const stored = Buffer.from(pair.secretHash, 'hex');

@@ -1,7 +1,27 @@
-// The dashboards domain's persistence on the storage boundary's store (SQLite or PostgreSQL, one query code).
-import { and, eq, isNull, max } from 'drizzle-orm';
+// The dashboards table's reads and writes.
+import { and, asc, eq, isNull, max } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { dashboards } from './dashboards.table.js';
+import { asNavItems, type NavItem } from './navigation.js';
+
+/**
+ * For the roles domain (the dashboards a role selects from): every navigation item of the application, by (sort, id);
+ * a parent outside the application counts as none.
+ */
+export async function navItemsOf(store: AppStore, appId: number): Promise<NavItem[]> {
+  const rows = await store.db
+    .select({
+      id: dashboards.id,
+      label: dashboards.label,
+      path: dashboards.path,
+      parent: dashboards.parentId,
+      sort: dashboards.sort,
+    })
+    .from(dashboards)
+    .where(eq(dashboards.appId, appId))
+    .orderBy(asc(dashboards.sort), asc(dashboards.id));
+  return asNavItems(rows);
+}
 
 // ---- a dashboard made for a device (devices' "Generate Dashboard") ----
 

@@ -5,9 +5,9 @@ import type { RolesService } from './roles.service.js';
 
 export const rolesRoutes = (rolesService: RolesService) =>
   implement(rolesContract, {
-    list: ({ input, caller }) => ({ data: rolesService.list(caller.app!.id, input.name) }),
-    add: ({ input, caller }) => ({ data: rolesService.add(caller, input) }),
-    get: ({ input, caller }) => ({ data: rolesService.detail(caller.app!.id, input.id) }),
-    edit: ({ input, caller }) => ({ data: rolesService.edit(caller, input) }),
+    list: async ({ input, caller }) => ({ data: await rolesService.list(caller.app!.id, input.name) }),
+    add: async ({ input, caller }) => ({ data: await rolesService.add(caller, input) }),
+    get: async ({ input, caller }) => ({ data: await rolesService.detail(caller.app!.id, input.id) }),
+    edit: async ({ input, caller }) => ({ data: await rolesService.edit(caller, input) }),
     remove: ({ input, caller }) => rolesService.remove(caller, input.id),
   });

@@ -1,17 +1,14 @@
 // Roles: what an application user may do (grantsOf, used by the authenticator on every member call) and the role
 // records themselves. Which dashboards a role opens, and the menu it gives a user, are the dashboards module's one
 // rule (dashboards/grants.ts).
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { SYS_NAVS, T, type SysNav } from '@sentra/contracts';
-import type { Db } from '../../db.js';
 import { conflict, fail, forbidden, notFound } from '../../platform/http/errors.js';
 import type { Caller } from '../../platform/http/mount.js';
 import type { AccessChanges } from '../auth/access-changes.js';
-import { accounts } from '../users/users.table.js';
-import { dashboards } from '../dashboards/dashboards.table.js';
-import { navItems, navTree, roleMenu, type NavItem } from '../dashboards/navigation.js';
+import type { UsersStore } from '../users/users.store.js';
+import { navTree, roleMenu, type NavItem } from '../dashboards/navigation.js';
 import type { DashboardGrants } from '../dashboards/grants.js';
-import { roleNavs, roles } from './roles.table.js';
+import type { RoleRow, RolesStore } from './roles.store.js';
 
 export type Grants = NonNullable<Caller['grants']>;
 
@@ -73,8 +70,16 @@ export interface RoleInfo {
   sys_navs: SysNav[];
 }
 
+/** What the roles domain asks the others: the accounts holding roles, and the dashboards a role selects from. */
+export interface RolesDomains {
+  users: Pick<UsersStore, 'roleCounts' | 'roleHeld' | 'principal'>;
+  /** the application's navigation items (the dashboards domain) */
+  navItems(appId: number): Promise<NavItem[]>;
+}
+
 export function createRolesService(
-  db: Db,
+  store: RolesStore,
+  domains: RolesDomains,
   opts: {
     grants: Pick<DashboardGrants, 'assertAll' | 'ofSelection'>;
     now?: () => number;
@@ -83,76 +88,42 @@ export function createRolesService(
 ) {
   const now = opts.now ?? Date.now;
   const grants = opts.grants;
+  const { users, navItems } = domains;
   // the grants and menus of a role are cached with every caller holding it: an edit or removal drops them
   const changed = () => opts.changes?.changed('access');
 
-  function roleRow(appId: number, id: number) {
-    return db
-      .select()
-      .from(roles)
-      .where(and(eq(roles.id, id), eq(roles.appId, appId)))
-      .get();
-  }
-
   /** The grants of a role of `appId` (none for no role, or a role of another application). */
-  // read on every member call: prepared once
-  const grantsRow = db
-    .select({ sysNavs: roles.sysNavs, permissions: roles.permissions })
-    .from(roles)
-    .where(and(eq(roles.id, sql.placeholder('roleId')), eq(roles.appId, sql.placeholder('appId'))))
-    .prepare();
-
-  function grantsOf(roleId: number | null, appId: number): Grants {
+  async function grantsOf(roleId: number | null, appId: number): Promise<Grants> {
     if (roleId === null) return { navs: new Set(), permissions: {} };
-    const row = grantsRow.get({ roleId, appId });
+    const row = await store.grants(roleId, appId);
     if (!row) return { navs: new Set(), permissions: {} };
     return { navs: expandNavs(sysNavsOf(row.sysNavs)), permissions: permissionsOf(row.permissions) };
-  }
-
-  function selectedNavs(roleId: number): number[] {
-    return db
-      .select({ id: roleNavs.dashboardId })
-      .from(roleNavs)
-      .where(eq(roleNavs.roleId, roleId))
-      .orderBy(asc(roleNavs.sort))
-      .all()
-      .map((r) => r.id);
   }
 
   /**
    * 403 unless a role with these grants stays within the member caller's own: system navigation, permissions, and
    * every dashboard the selection opens (descendants included when the role says so).
    */
-  function assertRoleWithin(
+  async function assertRoleWithin(
     caller: Caller,
     role: { sysNavs: Iterable<string>; permissions: Record<string, unknown>; navs: number[]; descendant: boolean },
   ) {
     if (caller.kind === 'tenant') return;
     assertWithinGrants(caller, role.sysNavs, role.permissions);
-    grants.assertAll(caller, grants.ofSelection(caller.app!.id, role.navs, role.descendant));
+    await grants.assertAll(caller, await grants.ofSelection(caller.app!.id, role.navs, role.descendant));
   }
 
   /** what a stored role grants, in the shape assertRoleWithin reads */
-  const grantsOfRow = (row: typeof roles.$inferSelect) => ({
+  const grantsOfRow = async (row: RoleRow) => ({
     sysNavs: sysNavsOf(row.sysNavs),
     permissions: permissionsOf(row.permissions),
-    navs: selectedNavs(row.id),
+    navs: await store.selectedNavs(row.id),
     descendant: row.descendant,
   });
 
-  function userCounts(appId: number): Map<number, number> {
-    const rows = db
-      .select({ roleId: accounts.roleId, n: sql<number>`count(*)` })
-      .from(accounts)
-      .where(eq(accounts.appId, appId))
-      .groupBy(accounts.roleId)
-      .all();
-    return new Map(rows.filter((r) => r.roleId !== null).map((r) => [r.roleId!, r.n]));
-  }
-
-  function present(row: typeof roles.$inferSelect, items: NavItem[], count: number) {
+  async function present(row: RoleRow, items: NavItem[], count: number) {
     const byId = new Map(items.map((i) => [i.id, i]));
-    const navs = selectedNavs(row.id).filter((id) => byId.has(id));
+    const navs = (await store.selectedNavs(row.id)).filter((id) => byId.has(id));
     const granted = new Set(sysNavsOf(row.sysNavs));
     return {
       id: row.id,
@@ -168,90 +139,66 @@ export function createRolesService(
     };
   }
 
-  function detail(appId: number, id: number) {
-    const row = roleRow(appId, id);
+  async function detail(appId: number, id: number) {
+    const row = await store.byId(appId, id);
     if (!row) throw notFound();
-    const items = navItems(db, appId);
-    const base = present(row, items, userCounts(appId).get(id) ?? 0);
+    const items = await navItems(appId);
+    const base = await present(row, items, (await users.roleCounts(appId)).get(id) ?? 0);
     return { ...base, navs_root_obj: navTree(items), navs_root: roleMenu(items, base.navs, row.descendant) };
   }
 
-  function list(appId: number, nameFilter?: string) {
-    const items = navItems(db, appId);
-    const counts = userCounts(appId);
+  async function list(appId: number, nameFilter?: string) {
+    const items = await navItems(appId);
+    const counts = await users.roleCounts(appId);
     const needle = nameFilter?.trim().toLowerCase();
-    return db
-      .select()
-      .from(roles)
-      .where(eq(roles.appId, appId))
-      .orderBy(asc(roles.id))
-      .all()
-      .filter((r) => !needle || r.name.toLowerCase().includes(needle))
-      .map((r) => present(r, items, counts.get(r.id) ?? 0));
+    const rows = (await store.list(appId)).filter((r) => !needle || r.name.toLowerCase().includes(needle));
+    return Promise.all(rows.map((r) => present(r, items, counts.get(r.id) ?? 0)));
   }
 
   /** Dashboard ids of this application, deduplicated in the given order; an unknown or foreign id answers 404. */
-  function checkNavs(appId: number, navs: number[]): number[] {
+  async function checkNavs(appId: number, navs: number[]): Promise<number[]> {
     const unique = [...new Set(navs)];
     if (unique.length === 0) return unique;
-    const found = db
-      .select({ id: dashboards.id })
-      .from(dashboards)
-      .where(and(eq(dashboards.appId, appId), inArray(dashboards.id, unique)))
-      .all();
-    if (found.length !== unique.length) throw notFound();
+    const known = new Set((await navItems(appId)).map((i) => i.id));
+    if (!unique.every((id) => known.has(id))) throw notFound();
     return unique;
   }
 
-  function nameTaken(appId: number, name: string, exceptId?: number): boolean {
+  async function nameTaken(appId: number, name: string, exceptId?: number): Promise<boolean> {
     // names compare case-insensitively, as the role search does
-    const row = db
-      .select({ id: roles.id })
-      .from(roles)
-      .where(and(eq(roles.appId, appId), sql`lower(${roles.name}) = lower(${name})`))
-      .get();
-    return row !== undefined && row.id !== exceptId;
+    const id = await store.idByName(appId, name);
+    return id !== undefined && id !== exceptId;
   }
 
-  function add(caller: Caller, input: RoleInfo & { descendant: boolean; navs: number[] }) {
+  async function add(caller: Caller, input: RoleInfo & { descendant: boolean; navs: number[] }) {
     const appId = caller.app!.id;
     assertWithinGrants(caller, input.sys_navs, input.permissions);
-    const navs = checkNavs(appId, input.navs);
-    assertRoleWithin(caller, {
+    const navs = await checkNavs(appId, input.navs);
+    await assertRoleWithin(caller, {
       sysNavs: input.sys_navs,
       permissions: input.permissions,
       navs,
       descendant: input.descendant,
     });
-    if (nameTaken(appId, input.name)) throw conflict(T.roles.nameTaken);
-    const id = db.transaction(
-      (tx) => {
-        const row = tx
-          .insert(roles)
-          .values({
-            appId,
-            name: input.name,
-            description: input.description || null,
-            permissions: JSON.stringify(input.permissions),
-            sysNavs: JSON.stringify(input.sys_navs),
-            descendant: input.descendant,
-            createdAt: now(),
-            updatedAt: now(),
-          })
-          .returning({ id: roles.id })
-          .get();
-        if (navs.length)
-          tx.insert(roleNavs)
-            .values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort })))
-            .run();
-        return row.id;
+    if (await nameTaken(appId, input.name)) throw conflict(T.roles.nameTaken);
+    const id = await store.create(
+      appId,
+      {
+        name: input.name,
+        description: input.description || null,
+        permissions: JSON.stringify(input.permissions),
+        sysNavs: JSON.stringify(input.sys_navs),
+        descendant: input.descendant,
       },
-      { behavior: 'immediate' },
+      navs,
+      now(),
     );
+    // two additions racing for the same name: the unique index decides
+    if (id === undefined) throw conflict(T.roles.nameTaken);
     return detail(appId, id);
   }
 
-  function edit(
+  async function edit(
     caller: Caller,
     input: {
       id: number;
@@ -264,102 +211,76 @@ export function createRolesService(
     },
   ) {
     const appId = caller.app!.id;
-    const row = roleRow(appId, input.id);
+    const row = await store.byId(appId, input.id);
     if (!row) throw notFound();
     const sysNavs = input.sys_navs ?? sysNavsOf(row.sysNavs);
     const permissions = input.permissions ?? permissionsOf(row.permissions);
     // a member may neither edit a role above their own grants nor raise one (their own included) above them
-    const before = grantsOfRow(row);
-    assertRoleWithin(caller, before);
+    const before = await grantsOfRow(row);
+    await assertRoleWithin(caller, before);
     assertWithinGrants(caller, sysNavs, permissions);
-    const navs = input.navs === undefined ? undefined : checkNavs(appId, input.navs);
-    assertRoleWithin(caller, {
+    const navs = input.navs === undefined ? undefined : await checkNavs(appId, input.navs);
+    await assertRoleWithin(caller, {
       sysNavs,
       permissions,
       navs: navs ?? before.navs,
       descendant: input.descendant ?? row.descendant,
     });
-    if (input.name !== undefined && nameTaken(appId, input.name, row.id)) throw conflict(T.roles.nameTaken);
-    db.transaction(
-      (tx) => {
-        const info =
-          input.name !== undefined
-            ? {
-                name: input.name,
-                description: input.description !== undefined ? input.description || null : row.description,
-                sysNavs: JSON.stringify(sysNavs),
-                permissions: JSON.stringify(permissions),
-              }
-            : {};
-        tx.update(roles)
-          .set({
-            ...info,
-            ...(input.descendant !== undefined ? { descendant: input.descendant } : {}),
-            updatedAt: now(),
-          })
-          .where(eq(roles.id, row.id))
-          .run();
-        if (navs) {
-          tx.delete(roleNavs).where(eq(roleNavs.roleId, row.id)).run();
-          if (navs.length)
-            tx.insert(roleNavs)
-              .values(navs.map((dashboardId, sort) => ({ roleId: row.id, dashboardId, sort })))
-              .run();
-        }
-      },
-      { behavior: 'immediate' },
+    if (input.name !== undefined && (await nameTaken(appId, input.name, row.id))) throw conflict(T.roles.nameTaken);
+    const info =
+      input.name !== undefined
+        ? {
+            name: input.name,
+            description: input.description !== undefined ? input.description || null : row.description,
+            sysNavs: JSON.stringify(sysNavs),
+            permissions: JSON.stringify(permissions),
+          }
+        : {};
+    await store.update(
+      row.id,
+      { ...info, ...(input.descendant !== undefined ? { descendant: input.descendant } : {}) },
+      navs,
+      now(),
     );
     changed();
     return detail(appId, row.id);
   }
 
-  function remove(caller: Caller, id: number) {
+  async function remove(caller: Caller, id: number) {
     const appId = caller.app!.id;
-    const row = roleRow(appId, id);
+    const row = await store.byId(appId, id);
     if (!row) throw notFound();
-    assertRoleWithin(caller, grantsOfRow(row));
-    const holder = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.roleId, id)).limit(1).get();
-    if (holder) throw fail(-21, T.roles.deleteBound);
-    db.delete(roles).where(eq(roles.id, id)).run();
+    await assertRoleWithin(caller, await grantsOfRow(row));
+    if (await users.roleHeld(id)) throw fail(-21, T.roles.deleteBound);
+    await store.remove(id);
     changed();
     return {};
   }
 
   /** A role of the application, for the user forms; its grants so a member cannot hand out more than they hold. */
-  function roleForUser(caller: Caller, roleId: number) {
-    const row = roleRow(caller.app!.id, roleId);
+  async function roleForUser(caller: Caller, roleId: number) {
+    const row = await store.byId(caller.app!.id, roleId);
     if (!row) throw notFound();
-    assertRoleWithin(caller, grantsOfRow(row));
+    await assertRoleWithin(caller, await grantsOfRow(row));
     return row;
   }
 
   /** A dashboard an application user created joins the end of their role's selection, so they keep managing it. */
-  function grantCreated(caller: Caller, dashboardId: number) {
+  async function grantCreated(caller: Caller, dashboardId: number): Promise<void> {
     if (caller.kind !== 'member' || caller.accountId === undefined) return;
-    const account = db
-      .select({ roleId: accounts.roleId })
-      .from(accounts)
-      .where(eq(accounts.id, caller.accountId))
-      .get();
-    const role = account?.roleId ? roleRow(caller.app!.id, account.roleId) : undefined;
+    const account = await users.principal(caller.accountId);
+    const role = account?.roleId ? await store.byId(caller.app!.id, account.roleId) : undefined;
     if (!role) return;
-    const last =
-      db
-        .select({ s: sql<number | null>`max(${roleNavs.sort})` })
-        .from(roleNavs)
-        .where(eq(roleNavs.roleId, role.id))
-        .get()?.s ?? -1;
-    db.insert(roleNavs)
-      .values({ roleId: role.id, dashboardId, sort: last + 1 })
-      .onConflictDoNothing()
-      .run();
+    await store.appendNav(role.id, dashboardId);
     changed();
   }
 
-  const hasRoles = (appId: number) =>
-    db.select({ id: roles.id }).from(roles).where(eq(roles.appId, appId)).limit(1).get() !== undefined;
+  const hasRoles = (appId: number) => store.hasRoles(appId);
 
-  return { grantsOf, list, detail, add, edit, remove, roleForUser, grantCreated, hasRoles };
+  /** for the users domain: the names of roles `ids` */
+  const namesOf = (ids: number[]) => store.namesOf(ids);
+
+  return { grantsOf, list, detail, add, edit, remove, roleForUser, grantCreated, hasRoles, namesOf };
 }
 
 export type RolesService = ReturnType<typeof createRolesService>;

@@ -6,10 +6,10 @@ import type { RefreshTokenService } from './refresh-token.service.js';
 
 export const usersRoutes = (users: UsersService) =>
   implement(usersContract, {
-    list: ({ caller }) => ({ data: users.list(caller.app!.id) }),
+    list: async ({ caller }) => ({ data: await users.list(caller.app!.id) }),
     add: async ({ input, caller }) => ({ data: await users.add(caller, input) }),
-    get: ({ input, caller }) => ({ data: users.get(caller.app!.id, input.id) }),
-    edit: ({ input, caller }) => ({ data: users.edit(caller, input) }),
+    get: async ({ input, caller }) => ({ data: await users.get(caller.app!.id, input.id) }),
+    edit: async ({ input, caller }) => ({ data: await users.edit(caller, input) }),
     remove: ({ input, caller }) => users.remove(caller, input.id),
     changePassword: ({ input, caller }) => users.changePassword(caller, input),
   });

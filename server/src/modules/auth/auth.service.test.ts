@@ -1,0 +1,59 @@
+// The authenticator over the stores: a caller resolved while an access change happened answers its own call but is
+// not kept for the next ones (the reads are awaited now, so a logout can land between them).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Header } from '@sentra/contracts';
+import { hashToken } from '../../platform/crypto.js';
+import type { Caller } from '../../platform/http/mount.js';
+import { openSqliteStore, type OpenedStore } from '../../testing/engines.js';
+import { createAppsStore } from '../apps/apps.store.js';
+import { createUsersStore } from '../users/users.store.js';
+import { createAccessChanges } from './access-changes.js';
+import { createAuthService } from './auth.service.js';
+import { createAuthStore, type AuthStore } from './auth.store.js';
+
+describe('the authenticator', () => {
+  let opened: OpenedStore;
+  beforeAll(async () => void (opened = await openSqliteStore()));
+  afterAll(() => opened.close());
+
+  it('does not keep a caller resolved across an access change', async () => {
+    const store = createAuthStore(opened.store);
+    let gate: Promise<void> | undefined;
+    let reached!: () => void;
+    const sessionRead = new Promise<void>((r) => (reached = r));
+    const held: AuthStore = {
+      ...store,
+      session: async (h) => {
+        const row = await store.session(h);
+        reached();
+        await gate;
+        return row;
+      },
+    };
+    const auth = createAuthService(
+      held,
+      { apps: createAppsStore(opened.store), users: createUsersStore(opened.store) },
+      { changes: createAccessChanges() },
+    );
+    await auth.register({
+      username: 'budi',
+      first: 'Budi',
+      email: 'budi@contoh.id',
+      pass: 'rahasia1',
+      tenant_name: 'PT',
+    });
+    const { id, token } = await auth.tenantLogin({ input: 'budi', pass: 'rahasia1' });
+    const headers: Record<string, string> = { [Header.tenantId]: String(id), [Header.tenantToken]: token };
+    const resolve = () => auth.resolveCaller((name) => headers[name], { audience: 'tenant' });
+
+    let open!: () => void;
+    gate = new Promise<void>((r) => (open = r));
+    const during = resolve();
+    await sessionRead;
+    await auth.logout({ kind: 'tenant', tenantId: id, sessionHash: hashToken(token) } as Caller);
+    open();
+    gate = undefined;
+    expect(await during).toMatchObject({ kind: 'tenant', tenantId: id });
+    await expect(resolve()).rejects.toMatchObject({ status: 401 });
+  });
+});
