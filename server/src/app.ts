@@ -53,6 +53,7 @@ import { createRefreshTokenService } from './modules/users/refresh-token.service
 import { createUsersStore } from './modules/users/users.store.js';
 import { refreshTokenRoutes, usersRoutes } from './modules/users/users.routes.js';
 import { createDevicesDomain } from './modules/devices/devices.module.js';
+import { addRootDashboard } from './modules/dashboards/dashboards.store.js';
 import {
   ALONE_RESOLVER_CACHE_MS,
   createTelemetryResolver,
@@ -189,7 +190,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     { users: usersStore, navItems: (appId) => navItemsOf(store, appId) },
     { grants: dashboardGrants, now: opts.now, changes },
   );
-  const credentialsService = createCredentialsService(createCredentialsStore(store), secretBox, {
+  const credentialsStore = createCredentialsStore(store);
+  const credentialsService = createCredentialsService(credentialsStore, secretBox, {
     now: opts.now,
     changes,
   });
@@ -220,8 +222,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const httpPort = () => (server.address() as AddressInfo | null)?.port ?? config.PORT;
   const appTenants = createAppTenants(appsStore);
   await appTenants.load();
-  const devicesDomain = createDevicesDomain({
-    db,
+  const devicesDomain = await createDevicesDomain({
+    store,
+    credentialsPairByHash: credentialsStore.pairByHash,
+    addDashboard: (input) => addRootDashboard(store, input),
     broker,
     bus,
     config,
@@ -397,7 +401,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         await bus.close();
         // in-flight sends are aborted and go back to 'queued' (at-least-once), before the database goes
         await notifications.close();
-        devicesDomain.close();
+        await devicesDomain.close();
         dbHandle.close();
       })();
       return closing;

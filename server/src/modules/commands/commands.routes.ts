@@ -13,7 +13,7 @@ export function commandsRoutes({
 }): BoundRoute[] {
   return implement(commandsContract, {
     configure: async ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.id);
+      const row = await devices.rowOf(caller.app!.id, input.id);
       const data = await commands.sendCommand({
         appId: row.appId,
         deviceId: row.id,

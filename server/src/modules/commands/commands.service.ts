@@ -90,7 +90,7 @@ export function createCommands(deps: CommandsDeps) {
   async function deliver(req: CommandRequest): Promise<CommandAnswer | undefined> {
     let row: DeviceRow;
     try {
-      row = devices.rowOf(req.appId, req.deviceId);
+      row = await devices.rowOf(req.appId, req.deviceId);
     } catch {
       return { ok: false, code: Result.NOT_FOUND, message: T.common.notFound };
     }

@@ -47,6 +47,16 @@ export function createCredentialsStore(store: AppStore) {
         .from(credentials)
         .where(and(eq(credentials.appId, appId), eq(credentials.credentialsId, credentialsId)))
         .get(),
+
+    // ---- the LoRa network-server sign-in (devices' broker authority) ----
+
+    /** the pair of this credentials id and secret hash, in any application: its row id and application */
+    pairByHash: (credentialsId: string, secretHash: string): Promise<{ id: number; appId: number } | undefined> =>
+      db
+        .select({ id: credentials.id, appId: credentials.appId })
+        .from(credentials)
+        .where(and(eq(credentials.credentialsId, credentialsId), eq(credentials.secretHash, secretHash)))
+        .get(),
   };
 }
 

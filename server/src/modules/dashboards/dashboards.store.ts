@@ -18,14 +18,8 @@ export type DashboardChanges = Partial<
   Pick<DashboardRow, 'label' | 'description' | 'path' | 'parentId' | 'sort' | 'confDashboard' | 'updatedAt'>
 >;
 
-/** a unique index refused the row (SQLite or PostgreSQL; drizzle wraps the driver's error as its cause) */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
+/** a unique index refused the row (either engine) */
+export { isUniqueViolation } from '../../platform/db/unique.js';
 
 export function createDashboardsStore(store: AppStore) {
   const { db } = store;
@@ -171,4 +165,45 @@ export type DashboardsStore = ReturnType<typeof createDashboardsStore>;
  */
 export function navItemsOf(store: AppStore, appId: number): Promise<NavItem[]> {
   return navItems(createDashboardsStore(store), appId);
+}
+
+// ---- a dashboard made for a device (devices' "Generate Dashboard") ----
+
+/**
+ * A new root dashboard of the application, last among the roots, at the path `pathFor` chooses given the paths the
+ * application has (one transaction: the path and the place are still free when it is written).
+ */
+export async function addRootDashboard(
+  store: AppStore,
+  input: {
+    appId: number;
+    label: string;
+    pathFor: (taken: (path: string) => boolean) => string;
+    confDashboard: string;
+    createdAt: number;
+  },
+): Promise<{ id: number; label: string; path: string }> {
+  const { db } = store;
+  return store.tx(async () => {
+    const paths = await db.select({ path: dashboards.path }).from(dashboards).where(eq(dashboards.appId, input.appId));
+    const taken = new Set(paths.map((p) => p.path));
+    const last = await db
+      .select({ s: max(dashboards.sort) })
+      .from(dashboards)
+      .where(and(eq(dashboards.appId, input.appId), isNull(dashboards.parentId)))
+      .get();
+    const [row] = await db
+      .insert(dashboards)
+      .values({
+        appId: input.appId,
+        label: input.label,
+        path: input.pathFor((p) => taken.has(p)),
+        parentId: null,
+        sort: (last?.s ?? -1) + 1,
+        confDashboard: input.confDashboard,
+        createdAt: input.createdAt,
+      })
+      .returning({ id: dashboards.id, label: dashboards.label, path: dashboards.path });
+    return row!;
+  });
 }

@@ -5,10 +5,8 @@
 // One client address may bring at most MAX_UNCLAIMED_PER_ADDRESS distinct UIDs a day (more are refused at CONNECT);
 // at most MAX_SIGHTINGS are kept (a new one past it replaces the one heard longest ago); one not heard for
 // SIGHTING_TTL_MS is forgotten. A real gateway keeps publishing, so it is heard again within a minute of any of these.
-import { and, asc, count, eq, isNotNull, lt } from 'drizzle-orm';
-import type { Db } from '../../db.js';
 import { hashToken, newToken } from '../../platform/crypto.js';
-import { deviceTokens, gatewaySightings } from './devices.table.js';
+import type { DevicesStore } from './devices.store.js';
 
 /** A token's username is 64 hex characters: the broker tells it from other usernames by its look. */
 export const TOKEN_PATTERN = /^[0-9a-f]{64}$/;
@@ -24,8 +22,9 @@ const UNCLAIMED_WINDOW_MS = 86_400_000;
 /** client addresses whose unregistered UIDs are remembered at most */
 const ADDRESSES_KEPT = 10_000;
 
-export function createActivation(
-  db: Db,
+/** Activation over the devices store; the count of sightings kept is read once, at start. */
+export async function createActivation(
+  store: DevicesStore,
   now: () => number,
   limits = { sightings: MAX_SIGHTINGS, perAddress: MAX_UNCLAIMED_PER_ADDRESS },
 ) {
@@ -33,38 +32,27 @@ export function createActivation(
   const heardAt = new Map<string, { ts: number; written: number }>();
   /** client address → its unregistered UIDs and when each was last admitted (least recently first) */
   const unclaimedBy = new Map<string, Map<string, number>>();
-  let sightings = db.select({ n: count() }).from(gatewaySightings).get()?.n ?? 0;
+  let sightings = await store.sightingCount();
+  let writes: Promise<unknown> = Promise.resolve();
 
-  function generateToken(appId: number): string {
+  async function generateToken(appId: number): Promise<string> {
     const token = newToken(32);
-    db.insert(deviceTokens)
-      .values({ appId, tokenHash: hashToken(token), createdAt: now() })
-      .run();
+    await store.insertToken(appId, hashToken(token), now());
     return token;
   }
 
-  const tokenByValue = (token: string) =>
-    TOKEN_PATTERN.test(token)
-      ? db
-          .select()
-          .from(deviceTokens)
-          .where(eq(deviceTokens.tokenHash, hashToken(token)))
-          .get()
-      : undefined;
+  const tokenByValue = async (token: string) =>
+    TOKEN_PATTERN.test(token) ? store.tokenByHash(hashToken(token)) : undefined;
 
   /** The application's token when a device has connected with it, else undefined. */
-  function connectedToken(appId: number, token: string) {
-    const row = tokenByValue(token);
+  async function connectedToken(appId: number, token: string) {
+    const row = await tokenByValue(token);
     return row && row.appId === appId && row.connectedAt !== null ? row : undefined;
   }
 
-  function tokenConnected(tokenId: number, ts: number) {
-    db.update(deviceTokens).set({ connectedAt: ts }).where(eq(deviceTokens.id, tokenId)).run();
-  }
-
-  const tokenById = (id: number) => db.select().from(deviceTokens).where(eq(deviceTokens.id, id)).get();
-
-  const removeToken = (tokenId: number) => db.delete(deviceTokens).where(eq(deviceTokens.id, tokenId)).run();
+  const tokenConnected = (tokenId: number, ts: number) => store.tokenConnected(tokenId, ts);
+  const tokenById = (id: number) => store.tokenById(id);
+  const removeToken = (tokenId: number) => store.removeToken(tokenId);
 
   /**
    * Whether an unregistered gateway `uid` may sign in from `address`: yes for a UID the address brought within the
@@ -91,60 +79,38 @@ export function createActivation(
     return true;
   }
 
-  function heard(uid: string, ts: number) {
+  /** `uid` heard on gw/<uid>/up at `ts`: written at most every SIGHTING_WRITE_MS (the broker does not wait for it) */
+  async function heard(uid: string, ts: number): Promise<void> {
     const seen = heardAt.get(uid);
     if (seen && ts - seen.written < SIGHTING_WRITE_MS) {
       seen.ts = ts;
       return;
     }
-    db.transaction((tx) => {
-      const fresh =
-        !seen &&
-        !tx.select({ uid: gatewaySightings.uid }).from(gatewaySightings).where(eq(gatewaySightings.uid, uid)).get();
-      if (fresh && sightings >= limits.sightings) {
-        // full: the sighting heard longest ago makes room
-        const oldest = tx
-          .select({ uid: gatewaySightings.uid })
-          .from(gatewaySightings)
-          .orderBy(asc(gatewaySightings.lastTs))
-          .limit(1)
-          .get();
-        if (oldest) {
-          tx.delete(gatewaySightings).where(eq(gatewaySightings.uid, oldest.uid)).run();
-          heardAt.delete(oldest.uid);
-          sightings--;
-        }
-      }
-      tx.insert(gatewaySightings)
-        .values({ uid, firstTs: ts, lastTs: ts })
-        .onConflictDoUpdate({ target: gatewaySightings.uid, set: { lastTs: ts } })
-        .run();
-      if (fresh) sightings++;
-    });
+    // taken as written before the write: the messages that follow while it runs do not write again
     heardAt.delete(uid);
     heardAt.set(uid, { ts, written: ts });
     if (heardAt.size > limits.sightings) heardAt.delete(heardAt.keys().next().value!);
+    // one write at a time: concurrent ones would each find room for their new sighting (PostgreSQL runs them side by
+    // side) and the table would outgrow its bound
+    const write = writes.then(() => store.recordSighting(uid, ts, limits.sightings, seen !== undefined));
+    writes = write.catch(() => undefined);
+    const { evicted, kept } = await write;
+    if (evicted !== undefined) heardAt.delete(evicted);
+    if (kept !== undefined) sightings = kept;
   }
 
   /** sightings not renewed within SIGHTING_TTL_MS are forgotten (the broker's sweep calls this) */
-  function pruneSightings(ts = now()): number {
+  async function pruneSightings(ts = now()): Promise<number> {
     const before = ts - SIGHTING_TTL_MS;
-    const gone = db.delete(gatewaySightings).where(lt(gatewaySightings.lastTs, before)).run().changes;
+    const gone = await store.pruneSightings(before);
     sightings = Math.max(0, sightings - gone);
     for (const [uid, seen] of heardAt) if (seen.ts < before) heardAt.delete(uid);
     return gone;
   }
 
   /** When the UID was last heard (within SIGHTING_TTL_MS), or undefined if not. */
-  function lastHeard(uid: string): number | undefined {
-    const seen = heardAt.get(uid);
-    const ts =
-      seen?.ts ??
-      db
-        .select({ ts: gatewaySightings.lastTs })
-        .from(gatewaySightings)
-        .where(and(eq(gatewaySightings.uid, uid), isNotNull(gatewaySightings.lastTs)))
-        .get()?.ts;
+  async function lastHeard(uid: string): Promise<number | undefined> {
+    const ts = heardAt.get(uid)?.ts ?? (await store.sightingOf(uid));
     return ts !== undefined && now() - ts <= SIGHTING_TTL_MS ? ts : undefined;
   }
 
@@ -164,4 +130,4 @@ export function createActivation(
   };
 }
 
-export type Activation = ReturnType<typeof createActivation>;
+export type Activation = Awaited<ReturnType<typeof createActivation>>;

@@ -1,9 +1,10 @@
 // The registry's searches: the device list's filters (spec 03 section 2.1, newest first) and the pickers' search
-// (issue 38, ordered for choosing), both over the trigram full-text index of name and serial number that this module
-// keeps (created at open, kept by triggers).
+// (issue 38, ordered for choosing). On SQLite over the trigram full-text index of name and serial number that this
+// module keeps (created at open, kept by triggers); on PostgreSQL the same substrings by ILIKE, and the tag maps read
+// with its JSON functions.
 import { and, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { DeviceSummary } from '@sentra/contracts';
-import type { Db } from '../../db.js';
+import type { AppStore } from '../../db.js';
+import type { EngineKind } from '../../platform/db/store.js';
 import { devices, type DeviceRow } from './devices.table.js';
 
 export interface DevicePick {
@@ -30,54 +31,73 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 // drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
 const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
 
-/** Name and serial substrings through the trigram index (3+ characters), shorter ones as prefixes; digits also match the id. */
-function searchCondition(search: string): SQL {
+/**
+ * Name and serial substrings (on SQLite through the trigram index, 3+ characters; shorter ones as prefixes, which the
+ * index cannot find); digits also match the id. Both engines match without regard to ASCII case.
+ */
+function searchCondition(kind: EngineKind, search: string): SQL {
   const byId = /^\d{1,15}$/.test(search) ? [eq(devices.id, Number(search))] : [];
-  if (search.length >= 3) {
+  if (search.length >= 3 && kind === 'sqlite') {
     const phrase = `"${search.replace(/"/g, '""')}"`;
     return or(sql`${devices.id} in (select rowid from devices_search where devices_search match ${phrase})`, ...byId)!;
   }
-  const prefix = `${escapeLike(search)}%`;
-  return or(like(devices.name, prefix), like(devices.serialNumber, prefix), ...byId)!;
+  const pattern = search.length >= 3 ? `%${escapeLike(search)}%` : `${escapeLike(search)}%`;
+  return or(like(devices.name, pattern), like(devices.serialNumber, pattern), ...byId)!;
 }
 
-/** the device's tag map holds `value` under `prefix` (a damaged map matches nothing rather than failing the list) */
-function tagCondition(tag: string) {
+/** the device's tag values, as rows `p.key` (its category) and `v` (one value), a damaged map none on SQLite */
+function tagValues(kind: EngineKind, where: SQL) {
+  if (kind === 'sqlite')
+    return sql`case when json_valid(${devices.tags}) then exists (select 1 from json_each(${devices.tags}) p, json_each(case when p.type = 'array' then p.value else '[]' end) v where ${where}) else 0 end`;
+  // PostgreSQL 15 has no test for valid JSON text without a function of our own: the maps are written by the registry
+  // (JSON.stringify) only, and one damaged by hand fails the list instead of matching nothing
+  const map = sql`(${devices.tags})::jsonb`;
+  return sql`exists (select 1 from jsonb_each(case when jsonb_typeof(${map}) = 'object' then ${map} else '{}'::jsonb end) p, jsonb_array_elements(case when jsonb_typeof(p.value) = 'array' then p.value else '[]'::jsonb end) v where ${where})`;
+}
+
+/** `v` is the text `value` (SQLite's json_each gives the text itself; PostgreSQL's jsonb a JSON string) */
+const valueIs = (kind: EngineKind, value: string) =>
+  kind === 'sqlite' ? sql`v.value = ${value}` : sql`v.value = to_jsonb(cast(${value} as text))`;
+
+/** the device's tag map holds `value` under `prefix` */
+function tagCondition(kind: EngineKind, tag: string) {
   const at = tag.indexOf(':');
-  const prefix = tag.slice(0, at);
-  const value = tag.slice(at + 1);
-  return sql`case when json_valid(${devices.tags}) then exists (select 1 from json_each(${devices.tags}) p, json_each(case when p.type = 'array' then p.value else '[]' end) v where p.key = ${prefix} and v.value = ${value}) else 0 end`;
+  return tagValues(kind, sql`p.key = ${tag.slice(0, at)} and ${valueIs(kind, tag.slice(at + 1))}`);
 }
 
 /** the device carries one of `wanted` (`prefix:value`, or a bare value under any category) */
-function anyTagCondition(wanted: readonly string[]) {
-  const pairs = wanted.filter((t) => t.includes(':'));
-  const bare = wanted.filter((t) => !t.includes(':'));
-  const matches = [
-    ...pairs.map((t) => sql`(p.key = ${t.slice(0, t.indexOf(':'))} and v.value = ${t.slice(t.indexOf(':') + 1)})`),
-    ...bare.map((t) => sql`v.value = ${t}`),
-  ];
-  return sql`case when json_valid(${devices.tags}) then exists (select 1 from json_each(${devices.tags}) p, json_each(case when p.type = 'array' then p.value else '[]' end) v where ${sql.join(matches, sql` or `)}) else 0 end`;
+function anyTagCondition(kind: EngineKind, wanted: readonly string[]) {
+  const matches = wanted.map((t) => {
+    const at = t.indexOf(':');
+    return at < 0 ? valueIs(kind, t) : sql`(p.key = ${t.slice(0, at)} and ${valueIs(kind, t.slice(at + 1))})`;
+  });
+  return tagValues(kind, sql`(${sql.join(matches, sql` or `)})`);
 }
 
-export function createDeviceSearch(db: Db, summary: (r: DeviceRow) => DeviceSummary) {
-  ensureSearchIndex(db);
+export type PickedDevice = Pick<DeviceRow, 'id' | 'name' | 'label' | 'category' | 'deviceType' | 'online'> & {
+  serial: string;
+};
+
+export function createDeviceSearch(store: AppStore) {
+  const { db, kind } = store;
+  let indexed: Promise<void> | undefined;
 
   /**
    * A picker's page: the whole application searched like the list (name and serial substrings, the id), ordered for
-   * choosing rather than by age: the exact id first, then names that start with the text, then by name.
+   * choosing rather than by age: the exact id first, then names that start with the text, then by name (ASCII case
+   * folded), then by id.
    */
-  function pick(appId: number, q: DevicePick) {
+  async function pick(appId: number, q: DevicePick): Promise<{ rows: PickedDevice[]; total: number }> {
     const search = q.search ?? '';
     const where = and(
       eq(devices.appId, appId),
-      search ? searchCondition(search) : undefined,
+      search ? searchCondition(kind, search) : undefined,
       q.ids?.length ? inArray(devices.id, q.ids) : undefined,
-      q.tags?.length ? anyTagCondition(q.tags) : undefined,
+      q.tags?.length ? anyTagCondition(kind, q.tags) : undefined,
     );
-    const total = db.select({ n: count() }).from(devices).where(where).get()?.n ?? 0;
+    const total = (await db.select({ n: count() }).from(devices).where(where).get())?.n ?? 0;
     const exactId = /^\d{1,15}$/.test(search) ? Number(search) : -1;
-    const rows = db
+    const rows = await db
       .select({
         id: devices.id,
         name: devices.name,
@@ -90,60 +110,58 @@ export function createDeviceSearch(db: Db, summary: (r: DeviceRow) => DeviceSumm
       .from(devices)
       .where(where)
       .orderBy(
-        ...(search ? [desc(sql`${devices.id} = ${exactId}`), desc(like(devices.name, `${escapeLike(search)}%`))] : []),
-        sql`${devices.name} collate nocase`,
+        ...(search
+          ? [
+              sql`case when ${devices.id} = ${exactId} then 0 else 1 end`,
+              sql`case when ${like(devices.name, `${escapeLike(search)}%`)} then 0 else 1 end`,
+            ]
+          : []),
+        sql`lower(${devices.name})`,
         devices.id,
       )
       .limit(q.size)
-      .offset(q.page * q.size)
-      .all();
-    return {
-      devices: rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        label: r.label || r.name,
-        serial_number: r.serial,
-        category: r.category,
-        deviceType: r.deviceType,
-        online: r.online,
-      })),
-      total,
-      page: q.page,
-      size: q.size,
-    };
+      .offset(q.page * q.size);
+    return { rows, total };
   }
 
-  function filter(appId: number, q: DeviceFilter) {
+  /** the list's page, newest first */
+  async function filter(appId: number, q: DeviceFilter): Promise<{ rows: DeviceRow[]; total: number }> {
     const status = [...new Set(q.status ?? [])];
     const where = and(
       eq(devices.appId, appId),
       status.length === 1 ? eq(devices.online, status[0] === 'on') : undefined,
       q.category !== undefined ? eq(devices.category, q.category) : undefined,
       q.type ? eq(devices.deviceType, q.type) : undefined,
-      q.search ? searchCondition(q.search) : undefined,
-      q.tag ? tagCondition(q.tag) : undefined,
+      q.search ? searchCondition(kind, q.search) : undefined,
+      q.tag ? tagCondition(kind, q.tag) : undefined,
     );
-    const total = db.select({ n: count() }).from(devices).where(where).get()?.n ?? 0;
-    const rows = db
+    const total = (await db.select({ n: count() }).from(devices).where(where).get())?.n ?? 0;
+    const rows = await db
       .select()
       .from(devices)
       .where(where)
       .orderBy(desc(devices.id))
       .limit(q.size)
-      .offset(q.page * q.size)
-      .all();
-    return { devices: rows.map(summary), total, page: q.page, size: q.size };
+      .offset(q.page * q.size);
+    return { rows, total };
   }
 
-  return { pick, filter };
+  return {
+    pick,
+    filter,
+    /** SQLite's trigram index, made once (the domain awaits it at start); nothing on PostgreSQL */
+    ensureIndex: () => (indexed ??= kind === 'sqlite' ? ensureSearchIndex(store) : Promise.resolve()),
+  };
 }
 
 /**
  * The trigram full-text index over name and serial number, kept by triggers: substring search stays an index probe
  * with 10,000 devices. Virtual tables are outside drizzle's schema, so it is created here, idempotently.
  */
-function ensureSearchIndex(db: Db) {
-  const exists = db.get(sql`select 1 as x from sqlite_master where type = 'table' and name = 'devices_search'`);
+async function ensureSearchIndex(store: AppStore) {
+  const exists = await store.one(
+    sql`select 1 as x from sqlite_master where type = 'table' and name = 'devices_search'`,
+  );
   if (exists) return;
   const statements = [
     `create virtual table devices_search using fts5(name, serial_number, content='devices', content_rowid='id', tokenize='trigram')`,
@@ -159,5 +177,7 @@ function ensureSearchIndex(db: Db) {
     end`,
     `insert into devices_search(devices_search) values ('rebuild')`,
   ];
-  db.transaction((tx) => statements.forEach((s) => tx.run(sql.raw(s))), { behavior: 'immediate' });
+  await store.tx(async () => {
+    for (const s of statements) await store.exec(sql.raw(s));
+  });
 }

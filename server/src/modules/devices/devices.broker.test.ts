@@ -38,16 +38,17 @@ const rows = [
 const token = 'a'.repeat(64);
 const authority = createDeviceAuthority(
   {
-    byBrokerUsername: (u) => rows.find((r) => r.brokerUsername === u),
-    byUid: (u) => rows.find((r) => r.uid === u),
-    byToken: (t) => rows.find((r) => r.tokenId === t),
+    byBrokerUsername: async (u) => rows.find((r) => r.brokerUsername === u),
+    byUid: async (u) => rows.find((r) => r.uid === u),
+    byToken: async (t) => rows.find((r) => r.tokenId === t),
   },
   {
-    tokenByValue: (t) => (t === token ? { id: 9, appId: 7, tokenHash: '', createdAt: 0, connectedAt: 1 } : undefined),
+    tokenByValue: async (t) =>
+      t === token ? { id: 9, appId: 7, tokenHash: '', createdAt: 0, connectedAt: 1 } : undefined,
     // one unregistered UID a client address at most (activation.ts bounds them)
     admitUnclaimed: (uid, address) => address !== '10.0.0.66' || uid === 'ZL-FIRST',
   },
-  (id, secret) => (id === 'ns' && secret === 'pair' ? { appId: 7, credentialsRowId: 3 } : null),
+  async (id, secret) => (id === 'ns' && secret === 'pair' ? { appId: 7, credentialsRowId: 3 } : null),
   undefined,
   (appId) => (appId === 7 ? 70 : undefined),
 );
@@ -57,52 +58,61 @@ const auth = (clientId: string, username?: string, password?: string, address?: 
     username,
     password === undefined ? undefined : Buffer.from(password),
     address,
-  ) as DeviceIdentity | null;
+  ) as Promise<DeviceIdentity | null>;
 
 describe('device authority', () => {
-  it('knows MQTT and Tasmota devices by username and password only', () => {
-    expect(auth('c', 'mqtt_a', 'rahasia')).toMatchObject({ key: 'device:1', role: 'device', deviceId: 1, appId: 7 });
+  it('knows MQTT and Tasmota devices by username and password only', async () => {
+    expect(await auth('c', 'mqtt_a', 'rahasia')).toMatchObject({
+      key: 'device:1',
+      role: 'device',
+      deviceId: 1,
+      appId: 7,
+    });
     // refused as an unknown username is (not authorised): the answer does not tell which usernames exist
-    expect(auth('c', 'mqtt_a', 'salah')).toMatchObject({ refused: true, returnCode: 5 });
-    expect(auth('c', 'mqtt_a')).toMatchObject({ refused: true, returnCode: 5 });
+    expect(await auth('c', 'mqtt_a', 'salah')).toMatchObject({ refused: true, returnCode: 5 });
+    expect(await auth('c', 'mqtt_a')).toMatchObject({ refused: true, returnCode: 5 });
     // the stored hash itself is not the password
-    expect(auth('c', 'mqtt_a', hashBrokerSecret('rahasia'))).toMatchObject({ refused: true, returnCode: 5 });
-    expect(auth('c', 'mqtt_plain', 'polos')).toMatchObject({ refused: true, returnCode: 5 });
-    expect(auth('c', 'tasmota_b', 'sandi')).toMatchObject({ role: 'tasmota', topic: 'sentra_b' });
+    expect(await auth('c', 'mqtt_a', hashBrokerSecret('rahasia'))).toMatchObject({ refused: true, returnCode: 5 });
+    expect(await auth('c', 'mqtt_plain', 'polos')).toMatchObject({ refused: true, returnCode: 5 });
+    expect(await auth('c', 'tasmota_b', 'sandi')).toMatchObject({ role: 'tasmota', topic: 'sentra_b' });
   });
-  it('knows token devices by their token, gateways by UID as username and client id, network servers by their pair', () => {
-    expect(auth('x', token)).toMatchObject({ role: 'token', tokenId: 9, deviceId: 5 });
-    expect(auth('ZL-01', 'ZL-01', 'gw-secret')).toMatchObject({ role: 'gateway', deviceId: 3, uid: 'ZL-01' });
-    expect(auth('ZL-NEW', 'ZL-NEW')).toMatchObject({ role: 'unclaimedGateway', uid: 'ZL-NEW', provisional: true });
-    expect(auth('other', 'ZL-NEW')).toBeNull();
-    expect(auth('ZL-OFF', 'ZL-OFF', 'off')).toBeNull();
-    expect(auth('x', 'ns', 'pair')).toMatchObject({ role: 'networkServer', appId: 7 });
-    expect(auth('x', 'ns', 'bukan')).toBeNull();
-    expect(auth('x', undefined)).toBeNull();
+  it('knows token devices by their token, gateways by UID as username and client id, network servers by their pair', async () => {
+    expect(await auth('x', token)).toMatchObject({ role: 'token', tokenId: 9, deviceId: 5 });
+    expect(await auth('ZL-01', 'ZL-01', 'gw-secret')).toMatchObject({ role: 'gateway', deviceId: 3, uid: 'ZL-01' });
+    expect(await auth('ZL-NEW', 'ZL-NEW')).toMatchObject({
+      role: 'unclaimedGateway',
+      uid: 'ZL-NEW',
+      provisional: true,
+    });
+    expect(await auth('other', 'ZL-NEW')).toBeNull();
+    expect(await auth('ZL-OFF', 'ZL-OFF', 'off')).toBeNull();
+    expect(await auth('x', 'ns', 'pair')).toMatchObject({ role: 'networkServer', appId: 7 });
+    expect(await auth('x', 'ns', 'bukan')).toBeNull();
+    expect(await auth('x', undefined)).toBeNull();
   });
-  it("gives an application's identities its tenant, none to a gateway nobody registered", () => {
-    expect(auth('c', 'mqtt_a', 'rahasia')).toMatchObject({ appId: 7, tenantId: 70 });
-    expect(auth('x', token)).toMatchObject({ appId: 7, tenantId: 70 });
-    expect(auth('ZL-NEW', 'ZL-NEW')?.tenantId).toBeUndefined();
+  it("gives an application's identities its tenant, none to a gateway nobody registered", async () => {
+    expect(await auth('c', 'mqtt_a', 'rahasia')).toMatchObject({ appId: 7, tenantId: 70 });
+    expect(await auth('x', token)).toMatchObject({ appId: 7, tenantId: 70 });
+    expect((await auth('ZL-NEW', 'ZL-NEW'))?.tenantId).toBeUndefined();
   });
-  it('refuses an unregistered gateway from an address that already brought its share of them', () => {
-    expect(auth('ZL-FIRST', 'ZL-FIRST', undefined, '10.0.0.66')).toMatchObject({ role: 'unclaimedGateway' });
-    expect(auth('ZL-MORE', 'ZL-MORE', undefined, '10.0.0.66')).toMatchObject({ refused: true, returnCode: 5 });
-    expect(auth('ZL-MORE', 'ZL-MORE', undefined, '10.0.0.67')).toMatchObject({ role: 'unclaimedGateway' });
+  it('refuses an unregistered gateway from an address that already brought its share of them', async () => {
+    expect(await auth('ZL-FIRST', 'ZL-FIRST', undefined, '10.0.0.66')).toMatchObject({ role: 'unclaimedGateway' });
+    expect(await auth('ZL-MORE', 'ZL-MORE', undefined, '10.0.0.66')).toMatchObject({ refused: true, returnCode: 5 });
+    expect(await auth('ZL-MORE', 'ZL-MORE', undefined, '10.0.0.67')).toMatchObject({ role: 'unclaimedGateway' });
   });
-  it('refuses a registered gateway signing in with its UID alone or a wrong secret (bad username or password)', () => {
-    expect(auth('ZL-01', 'ZL-01')).toMatchObject({ refused: true, returnCode: 4 });
-    expect(auth('ZL-01', 'ZL-01', 'tebakan')).toMatchObject({ refused: true, returnCode: 4 });
-    expect(auth('ZL-OLD', 'ZL-OLD')).toMatchObject({ refused: true, returnCode: 4 });
-    expect(auth('ZL-OLD', 'ZL-OLD', '')).toMatchObject({ refused: true, returnCode: 4 });
+  it('refuses a registered gateway signing in with its UID alone or a wrong secret (bad username or password)', async () => {
+    expect(await auth('ZL-01', 'ZL-01')).toMatchObject({ refused: true, returnCode: 4 });
+    expect(await auth('ZL-01', 'ZL-01', 'tebakan')).toMatchObject({ refused: true, returnCode: 4 });
+    expect(await auth('ZL-OLD', 'ZL-OLD')).toMatchObject({ refused: true, returnCode: 4 });
+    expect(await auth('ZL-OLD', 'ZL-OLD', '')).toMatchObject({ refused: true, returnCode: 4 });
   });
-  it('binds a Tasmota session to the MAC of its first discovery publish', () => {
-    const t = auth('c', 'tasmota_b', 'sandi')!;
+  it('binds a Tasmota session to the MAC of its first discovery publish', async () => {
+    const t = (await auth('c', 'tasmota_b', 'sandi'))!;
     expect(authority.authorizePublish(t, 'tasmota/discovery/A4CF12ABCDEF/sensors')).toBe(true);
     expect(authority.authorizePublish(t, 'tasmota/discovery/A4CF12ABCDEF/config')).toBe(true);
     expect(authority.authorizePublish(t, 'tasmota/discovery/001122334455/config')).toBe(false);
     // a discovery the device already kept binds it from sign-in on
-    const kept = auth('c', 'tasmota_k', 'sandi')!;
+    const kept = (await auth('c', 'tasmota_k', 'sandi'))!;
     expect(kept.mac).toBe('001122334455');
     expect(authority.authorizePublish(kept, 'tasmota/discovery/A4CF12ABCDEF/config')).toBe(false);
     expect(authority.authorizePublish(kept, 'tasmota/discovery/001122334455/config')).toBe(true);

@@ -33,7 +33,7 @@ import { SEEN_FLUSH_MS, type DeviceService } from './devices.service.js';
 export type NetworkServerSignIn = (
   credentialsId: string,
   secret: string,
-) => { appId: number; credentialsRowId: number } | null;
+) => Promise<{ appId: number; credentialsRowId: number } | null>;
 
 /** What an identity may publish and subscribe: only under its own identity, by the rules of its wire family. */
 export function topicRules(identity: DeviceIdentity, env: TopicEnv = {}): TopicRules {
@@ -51,26 +51,19 @@ export function createDeviceAuthority(
   tenantOf: (appId: number) => number | undefined = () => undefined,
 ): BrokerAuthority {
   const env: TopicEnv = { lora };
-  /** a token device added after it connected: its identity learns the device id on its next publish */
-  function resolved(identity: DeviceIdentity): DeviceIdentity {
-    if (identity.role === 'token' && identity.deviceId === undefined) {
-      const device = registry.byToken(identity.tokenId!);
-      if (device && !device.disabled) identity.deviceId = device.id;
-    }
-    return identity;
-  }
 
-  function identify(
+  // a token device added after it connected learns its device id from the registry's `added` (attachDevicesToBroker)
+  async function identify(
     clientId: string,
     username: string | undefined,
     password: Buffer | undefined,
     address: string | undefined,
-  ): DeviceIdentity | MqttRefusal | null {
+  ): Promise<DeviceIdentity | MqttRefusal | null> {
     if (!username) return null;
     if (TOKEN_PATTERN.test(username)) {
-      const token = activation.tokenByValue(username);
+      const token = await activation.tokenByValue(username);
       if (token) {
-        const device = registry.byToken(token.id);
+        const device = await registry.byToken(token.id);
         if (device?.disabled) return null;
         return {
           key: `token:${token.id}`,
@@ -81,7 +74,7 @@ export function createDeviceAuthority(
         };
       }
     }
-    const byName = registry.byBrokerUsername(username);
+    const byName = await registry.byBrokerUsername(username);
     if (byName) {
       if (byName.disabled) return null;
       // answered as an unknown username is (5), so the answer tells no one which device usernames exist
@@ -98,11 +91,11 @@ export function createDeviceAuthority(
         : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };
     }
     if (password && networkServer) {
-      const ns = networkServer(username, password.toString());
+      const ns = await networkServer(username, password.toString());
       if (ns) return { key: `ns:${ns.credentialsRowId}`, appId: ns.appId, role: 'networkServer' };
     }
     if (clientId === username && gatewayUid.safeParse(username).success) {
-      const gateway = registry.byUid(username);
+      const gateway = await registry.byUid(username);
       // registered: bound to its application by the secret made at activation, never by its UID alone
       if (gateway) {
         if (gateway.disabled) return null;
@@ -129,18 +122,18 @@ export function createDeviceAuthority(
     identity.appId === undefined ? identity : { ...identity, tenantId: tenantOf(identity.appId) };
 
   return {
-    authenticate(clientId, username, password, address): DeviceIdentity | MqttRefusal | null {
-      const answer = identify(clientId, username, password, address);
+    async authenticate(clientId, username, password, address): Promise<DeviceIdentity | MqttRefusal | null> {
+      const answer = await identify(clientId, username, password, address);
       return answer === null || isRefusal(answer) ? answer : ofTenant(answer);
     },
     authorizePublish: (identity, topic) => {
-      const i = resolved(identity as DeviceIdentity);
+      const i = identity as DeviceIdentity;
       const family = familyOfRole(i.role);
       if (!family?.broker.rules(i, env).publish(topic)) return false;
       family.broker.published?.(i, topic);
       return true;
     },
-    authorizeSubscribe: (identity, filter) => topicRules(resolved(identity as DeviceIdentity), env).subscribe(filter),
+    authorizeSubscribe: (identity, filter) => topicRules(identity as DeviceIdentity, env).subscribe(filter),
     receiveScope: (identity, filter) => topicRules(identity as DeviceIdentity, env).scope?.(filter),
   };
 }
@@ -206,12 +199,10 @@ export function attachDevicesToBroker(
   const startedAt = now();
   broker.addAuthority(createDeviceAuthority(devices, activation, opts.networkServer, opts.lora, opts.tenantOf));
 
+  const failed = (what: string) => (err: unknown) => opts.log.error(`${what} failed`, err);
+  // a token device's id: learnt at sign-in, or from the registry's `added` when the device was added after (below)
   const deviceOf = (identity: MqttIdentity) => {
     const i = identity as DeviceIdentity;
-    if (i.role === 'token' && i.deviceId === undefined) {
-      const device = devices.byToken(i.tokenId!);
-      if (device && !device.disabled) i.deviceId = device.id;
-    }
     return i.role === 'unclaimedGateway' || i.role === 'networkServer' ? undefined : i.deviceId;
   };
 
@@ -220,11 +211,11 @@ export function attachDevicesToBroker(
   const connections = new Map<number, number>();
   broker.on('connected', (identity) => {
     const i = identity as DeviceIdentity;
-    if (i.role === 'token') activation.tokenConnected(i.tokenId!, now());
+    if (i.role === 'token') void activation.tokenConnected(i.tokenId!, now()).catch(failed('token connection write'));
     const id = deviceOf(i);
     if (id === undefined) return;
     connections.set(id, (connections.get(id) ?? 0) + 1);
-    devices.setOnline(id, true, now());
+    void devices.setOnline(id, true, now()).catch(failed(`presence of device ${id}`));
   });
   broker.on('disconnected', (identity) => {
     const id = deviceOf(identity);
@@ -232,7 +223,7 @@ export function attachDevicesToBroker(
     const left = (connections.get(id) ?? 1) - 1;
     if (left > 0) return void connections.set(id, left);
     connections.delete(id);
-    devices.setOnline(id, false, now());
+    void devices.setOnline(id, false, now()).catch(failed(`presence of device ${id}`));
   });
   // what a message says beyond "the device was heard" is its family's (activation evidence, LWT, discovery, LoRa)
   const heardEnv: HeardEnv = { devices, activation, lora: opts.lora, log: opts.log, deviceOf };
@@ -257,11 +248,19 @@ export function attachDevicesToBroker(
   devices.on('disabled', kick);
   // a regenerated secret ends the connections signed in with the old one
   devices.on('secret', kick);
-  devices.on('added', (row) => claimed(row.uid));
+  // a Sentra end device connected with its token before it was added: its connections are that device from now on
+  const tokenAdded = (row: Pick<DeviceRow, 'id' | 'tokenId'>) => {
+    if (row.tokenId === null) return;
+    for (const identity of broker.connected?.() ?? []) {
+      const i = identity as DeviceIdentity;
+      if (i.role === 'token' && i.tokenId === row.tokenId && i.deviceId === undefined) i.deviceId = row.id;
+    }
+  };
+  devices.on('added', (row) => (claimed(row.uid), tokenAdded(row)));
   // the same for a change made on another gateway (scale-out): its connections here end too
   opts.registryChanges?.on((change) => {
     if (change.event === 'removed' || change.event === 'disabled' || change.event === 'secret') kick(change);
-    else if (change.event === 'added') claimed(change.uid);
+    else if (change.event === 'added') (claimed(change.uid), tokenAdded(change));
   });
 
   // After a crash the registry still says "online" for the devices whose connections died with the gateway. At start,
@@ -270,10 +269,10 @@ export function attachDevicesToBroker(
   const held = opts.bus?.subscribe<{ reply: string }>('presence.held', ({ data }) =>
     opts.bus!.publish(data.reply, { ids: [...connections.keys()] }),
   );
-  const reconcile = (others: ReadonlySet<number>) => {
+  const reconcile = async (others: ReadonlySet<number>) => {
     try {
       const all = new Set([...others, ...connections.keys()]);
-      const n = devices.expireUnheld([opts.loraCategory], startedAt, all, now());
+      const n = await devices.expireUnheld([opts.loraCategory], startedAt, all, now());
       if (n) opts.log.info(`presence: ${n} device(s) left online by a stopped gateway are offline now`);
     } catch (err) {
       opts.log.error('presence reconciliation failed', err);
@@ -297,18 +296,21 @@ export function attachDevicesToBroker(
       clearInterval(gather);
       gather = undefined;
       answers.unsubscribe();
-      reconcile(others);
+      void reconcile(others);
     }, windowMs / turns);
     gather.unref();
-  } else reconcile(new Set());
+  } else void reconcile(new Set());
 
-  const every = (ms: number, what: string, fn: () => void) => {
+  // a turn that has not ended when the next is due is not started again beside it
+  const every = (ms: number, what: string, fn: () => Promise<unknown>) => {
+    let running = false;
     const t = setInterval(() => {
-      try {
-        fn();
-      } catch (err) {
-        opts.log.error(`${what} failed`, err);
-      }
+      if (running) return;
+      running = true;
+      Promise.resolve()
+        .then(fn)
+        .catch(failed(what))
+        .finally(() => (running = false));
     }, ms);
     t.unref();
     return t;
@@ -321,13 +323,14 @@ export function attachDevicesToBroker(
   // gateways heard but never registered are forgotten after a while (activation.ts)
   const sightingsPrune = every(SIGHTING_PRUNE_MS, 'gateway sightings prune', () => activation.pruneSightings());
   return {
-    close: () => {
+    /** stops the timers and writes the gathered presence moves (before the store closes) */
+    close: async () => {
       clearInterval(sweep);
       clearInterval(seenWrites);
       clearInterval(sightingsPrune);
       if (gather) clearInterval(gather);
       held?.unsubscribe();
-      devices.flushSeen();
+      await devices.flushSeen();
     },
   };
 }

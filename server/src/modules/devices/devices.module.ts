@@ -1,24 +1,33 @@
 // Composes the devices domain with its neighbours (tags, LoRa servers, the broker): what app.ts mounts and closes.
 import { familyByKey } from '@sentra/contracts';
-import type { Db } from '../../db.js';
+import type { AppStore } from '../../db.js';
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
 import type { Broker } from '../../platform/mqtt/types.js';
 import { createLoraService } from '../lora/lora.service.js';
+import { createLoraStore } from '../lora/lora.store.js';
 import { loraRoutes } from '../lora/lora.routes.js';
-import { loraApplications, loraNetworkServerSignIn } from '../lora/network-server-auth.js';
+import { loraApplications, loraNetworkServerSignIn, type CredentialsPairByHash } from '../lora/network-server-auth.js';
 import { createTagsService } from '../tags/tags.service.js';
+import { createTagsStore } from '../tags/tags.store.js';
 import { tagsRoutes } from '../tags/tags.routes.js';
+import { createSensorSettingsStore } from '../telemetry/sensor-settings.store.js';
 import { createActivation } from './activation.js';
 import { simulatedEmmaCloud, simulatedImouCloud, type EmmaPluginCloud, type ImouCloud } from './cloud.js';
 import { attachDevicesToBroker, type PresenceBus } from './devices.broker.js';
 import { devicesRoutes } from './devices.routes.js';
-import { createDeviceService } from './devices.service.js';
+import { createDeviceService, hashPlainBrokerPasswords } from './devices.service.js';
+import { createDevicesStore } from './devices.store.js';
+import type { AddRootDashboard } from './dummy-dashboard.js';
 import { shareRegistryChanges } from './registry-changes.js';
 import { brokerAddress, type RequestOrigin } from './broker-address.js';
 
 export interface DevicesDomainDeps {
-  db: Db;
+  store: AppStore;
+  /** the credentials domain: the API credentials pair a LoRa network server signs in with */
+  credentialsPairByHash: CredentialsPairByHash;
+  /** the dashboards domain: a new root dashboard ("Generate Dashboard" of a dummy device) */
+  addDashboard: AddRootDashboard;
   broker: Broker;
   /** presence and the registry's changes across gateways (scale-out) */
   bus?: PresenceBus;
@@ -33,8 +42,11 @@ export interface DevicesDomainDeps {
   tenantOf?: (appId: number) => number | undefined;
 }
 
-export function createDevicesDomain({
-  db,
+/** Ready once the registry's start-up work is done (plain broker passwords hashed, the search index, LoRa ids). */
+export async function createDevicesDomain({
+  store,
+  credentialsPairByHash,
+  addDashboard,
   broker,
   bus,
   config,
@@ -45,9 +57,26 @@ export function createDevicesDomain({
   httpPort = () => config.PORT,
   tenantOf,
 }: DevicesDomainDeps) {
-  const tags = createTagsService(db, { now });
-  const lora = createLoraService(db, { now });
-  const activation = createActivation(db, now);
+  const devicesStore = createDevicesStore(store);
+  await hashPlainBrokerPasswords(devicesStore);
+  await devicesStore.search.ensureIndex();
+  const tags = createTagsService(
+    createTagsStore(store),
+    { devices: devicesStore, sensors: createSensorSettingsStore(store) },
+    { now },
+  );
+  const loraStore = createLoraStore(store);
+  // which application a network server's topics name (Sentra's numeric id or its own, e.g. a ChirpStack UUID)
+  const loraApps = await loraApplications(loraStore, {
+    now,
+    onError: (err) => log.error('LoRa application ids not read', err),
+  });
+  const lora = createLoraService(loraStore, {
+    now,
+    devicesOn: devicesStore.countOnNetworkServer,
+    changed: loraApps.reload,
+  });
+  const activation = await createActivation(devicesStore, now);
   const mqttPort = () => broker.port || config.MQTT_PORT;
   // where devices connect: MQTT_PUBLIC_URL, else the host the asking request came to (broker-address.ts)
   const address = (origin?: RequestOrigin) =>
@@ -55,7 +84,8 @@ export function createDevicesDomain({
       { publicUrl: config.MQTT_PUBLIC_URL, bindHost: config.HOST, mqttPort: mqttPort(), httpPort: httpPort() },
       origin,
     );
-  const devices = createDeviceService(db, {
+  const devices = createDeviceService(devicesStore, {
+    log,
     tags,
     lora,
     activation,
@@ -68,14 +98,12 @@ export function createDevicesDomain({
       return { host: a.host, port: a.port, wsUrl: a.wsUrl };
     },
   });
-  // which application a network server's topics name (Sentra's numeric id or its own, e.g. a ChirpStack UUID)
-  const loraApps = loraApplications(db, { now });
   // scale-out: the other gateways kick and forget a device as this one does (registry-changes.ts)
   const registryChanges = shareRegistryChanges(bus, devices);
   const onBroker = attachDevicesToBroker(broker, devices, activation, {
     log,
     now,
-    networkServer: loraNetworkServerSignIn(db),
+    networkServer: loraNetworkServerSignIn(credentialsPairByHash),
     lora: loraApps,
     silenceMs: config.PRESENCE_SILENCE_S * 1000,
     loraCategory: familyByKey('lora')!.category,
@@ -90,10 +118,15 @@ export function createDevicesDomain({
     devices,
     activation,
     registryChanges,
-    routes: [...devicesRoutes({ db, devices, activation, emma, now }), ...tagsRoutes(tags), ...loraRoutes(lora)],
-    close: () => {
+    routes: [
+      ...devicesRoutes({ addDashboard, devices, activation, emma, now }),
+      ...tagsRoutes(tags),
+      ...loraRoutes(lora),
+    ],
+    /** stops the broker listeners and writes what presence has gathered: before the store closes */
+    close: async () => {
       registryChanges.close();
-      onBroker.close();
+      await onBroker.close();
     },
   };
 }

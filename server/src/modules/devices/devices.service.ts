@@ -1,16 +1,16 @@
 // The device registry: add (through the family's activation behaviour), get, edit, remove, the list and the pickers'
-// search (device-search.ts), and
-// presence (online, last_online_ts, last_offline_ts) as the broker reports it. Knows no broker: it announces changes.
-import { and, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+// search (device-search.ts), and presence (online, last_online_ts, last_offline_ts) as the broker reports it. Knows no
+// broker: it announces changes. Its rows are the devices store's (devices.store.ts).
 import { T, type DeviceFamily, type DeviceSummary, type DeviceTags, type DeviceVariant } from '@sentra/contracts';
-import type { Db } from '../../db.js';
 import { conflict, invalid, notFound } from '../../platform/http/errors.js';
 import { hashBrokerSecret, isHashedBrokerSecret } from '../../platform/crypto.js';
+import type { Logger } from '../../platform/log.js';
+import { isUniqueViolation } from '../../platform/db/unique.js';
 import type { TagsService } from '../tags/tags.service.js';
-import { devices } from './devices.table.js';
 import type { RequestOrigin } from './broker-address.js';
+import type { DeviceChange, DevicesStore } from './devices.store.js';
 import { brokerSecret, familyBehaviours, type DeviceRow, type FamilyDeps } from './families/index.js';
-import { createDeviceSearch } from './device-search.js';
+import type { DeviceFilter, DevicePick } from './device-search.js';
 
 export type { DeviceFilter, DevicePick } from './device-search.js';
 
@@ -28,9 +28,12 @@ const parse = (text: string, fallback: unknown) => {
   }
 };
 
-export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tags: TagsService; now?: () => number }) {
+export function createDeviceService(
+  store: DevicesStore,
+  deps: Omit<FamilyDeps, 'store'> & { tags: TagsService; now?: () => number; log?: Logger },
+) {
   const now = deps.now ?? Date.now;
-  const behaviours = familyBehaviours({ ...deps, db });
+  const behaviours = familyBehaviours({ ...deps, store });
   // status: online ↔ offline transitions (live device list)
   // secret: its broker secret was regenerated (connections signed in with the old one go)
   const listeners = {
@@ -43,7 +46,6 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     sensors: new Set<Listener>(),
   };
   const lastSeenWrite = new Map<number, number>();
-  hashPlainBrokerPasswords(db);
 
   const announce = (event: keyof typeof listeners, row: DeviceRow) => listeners[event].forEach((fn) => fn(row));
 
@@ -69,49 +71,45 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     };
   }
   const full = (r: DeviceRow) => ({ ...summary(r), sensors: parse(r.sensors, {}) });
-  // the list's filters and the pickers' search (device-search.ts)
-  const search = createDeviceSearch(db, summary);
 
   /** The application's device (of the family, when given); anything else is 404. */
-  function rowOf(appId: number, id: number, family?: DeviceFamily): DeviceRow {
-    const row = db
-      .select()
-      .from(devices)
-      .where(and(eq(devices.appId, appId), eq(devices.id, id)))
-      .get();
+  async function rowOf(appId: number, id: number, family?: DeviceFamily): Promise<DeviceRow> {
+    const row = await store.byId(appId, id);
     if (!row || (family && row.category !== family.category)) throw notFound();
     return row;
   }
 
-  function familyInfo(row: DeviceRow, family: DeviceFamily, origin?: RequestOrigin) {
+  async function familyInfo(row: DeviceRow, family: DeviceFamily, origin?: RequestOrigin) {
     return {
       ...full(row),
-      ...behaviours[family.activation].info(row, family, parse(row.details, {}) as Record<string, unknown>, origin),
+      ...(await behaviours[family.activation].info(
+        row,
+        family,
+        parse(row.details, {}) as Record<string, unknown>,
+        origin,
+      )),
     };
   }
 
-  function add(
+  async function add(
     appId: number,
     family: DeviceFamily,
     variant: DeviceVariant,
     input: Record<string, any>,
     origin?: RequestOrigin,
   ) {
-    if (
-      db
-        .select({ id: devices.id })
-        .from(devices)
-        .where(and(eq(devices.appId, appId), eq(devices.serialNumber, input.serial_number)))
-        .get()
-    ) {
-      throw conflict(T.devices.serverSerialTaken);
-    }
-    const tags = input.tags ? deps.tags.normalise(appId, input.tags) : {};
-    const prepared = behaviours[family.activation].prepare(appId, family, input);
+    const behaviour = behaviours[family.activation];
+    // what the add checks; asked again when a concurrent add took a unique value first, to answer as it would have
+    const check = async () => {
+      if (await store.serialTaken(appId, input.serial_number)) throw conflict(T.devices.serverSerialTaken);
+      return behaviour.prepareAdd(appId, family, input);
+    };
+    const prepared = await check();
+    const tags = input.tags ? await deps.tags.normalise(appId, input.tags) : {};
     const ts = now();
-    const row = db
-      .insert(devices)
-      .values({
+    let row: DeviceRow;
+    try {
+      row = await store.insert({
         appId,
         category: family.category,
         categoryText: family.categoryText,
@@ -127,63 +125,71 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
         details: JSON.stringify(prepared.details),
         createdAt: ts,
         updatedAt: ts,
-      })
-      .returning()
-      .get();
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) await check();
+      throw err;
+    }
     announce('added', row);
-    return { ...familyInfo(row, family, origin), ...prepared.shown };
+    return { ...(await familyInfo(row, family, origin)), ...prepared.shown };
+  }
+
+  // What the broker reports of one device (presence, discovery) is written in the order it was reported: a connect and
+  // the disconnect right after it (a reconnect racing its old socket), or two discovery messages read-modify-writing
+  // the same details, must not overtake each other on an engine that answers out of order.
+  const turns = new Map<number, Promise<void>>();
+  function inTurn(id: number, write: () => Promise<void>): Promise<void> {
+    const next = (turns.get(id) ?? Promise.resolve()).then(write);
+    const settled = next.catch(() => undefined);
+    turns.set(id, settled);
+    void settled.then(() => {
+      if (turns.get(id) === settled) turns.delete(id);
+    });
+    return next;
   }
 
   /** Changes the family's details of a device the gateway itself learnt about (Tasmota discovery); nothing if gone. */
   function updateDetails(id: number, change: (details: Record<string, unknown>) => Record<string, unknown>) {
-    const row = db.select({ details: devices.details }).from(devices).where(eq(devices.id, id)).get();
-    if (!row) return;
-    const details = change(parse(row.details, {}) as Record<string, unknown>);
-    db.update(devices)
-      .set({ details: JSON.stringify(details), updatedAt: now() })
-      .where(eq(devices.id, id))
-      .run();
+    return inTurn(id, async () => {
+      const text = await store.detailsOf(id);
+      if (text === undefined) return;
+      const details = change(parse(text, {}) as Record<string, unknown>);
+      await store.update(id, { details: JSON.stringify(details), updatedAt: now() });
+    });
   }
 
   /** A new broker password or gateway secret for the device, answered once; the old one stops working at once. */
-  function regenerateSecret(appId: number, id: number) {
-    const before = rowOf(appId, id);
+  async function regenerateSecret(appId: number, id: number) {
+    const before = await rowOf(appId, id);
     const username = before.brokerUsername ?? before.uid;
     if (!username)
       throw invalid(T.devices.serverNoBrokerSecret, [{ path: 'id', message: T.devices.serverNoBrokerSecret }]);
     const { secret, stored } = brokerSecret();
-    const row = db
-      .update(devices)
-      .set({ brokerPassword: stored, updatedAt: now() })
-      .where(eq(devices.id, id))
-      .returning()
-      .get();
+    const row = await store.update(id, { brokerPassword: stored, updatedAt: now() });
+    if (!row) throw notFound();
     announce('secret', row);
     return { id, username, secret };
   }
 
-  function remove(appId: number, family: DeviceFamily, id: number) {
-    const row = rowOf(appId, id, family);
-    db.delete(devices).where(eq(devices.id, id)).run();
-    if (row.tokenId) deps.activation.removeToken(row.tokenId);
+  async function remove(appId: number, family: DeviceFamily, id: number) {
+    const row = await rowOf(appId, id, family);
+    // a remove racing another finds it gone: the one that removed it announces
+    if (!(await store.remove(id))) throw notFound();
+    if (row.tokenId) await deps.activation.removeToken(row.tokenId);
     lastSeenWrite.delete(id);
     announce('removed', row);
     return {};
   }
 
-  function editSensors(appId: number, family: DeviceFamily, id: number, sensors: unknown) {
-    rowOf(appId, id, family);
-    const row = db
-      .update(devices)
-      .set({ sensors: JSON.stringify(sensors), updatedAt: now() })
-      .where(eq(devices.id, id))
-      .returning()
-      .get();
+  async function editSensors(appId: number, family: DeviceFamily, id: number, sensors: unknown) {
+    await rowOf(appId, id, family);
+    const row = await store.update(id, { sensors: JSON.stringify(sensors), updatedAt: now() });
+    if (!row) throw notFound();
     announce('sensors', row);
     return full(row);
   }
 
-  function edit(
+  async function edit(
     appId: number,
     input: {
       id: number;
@@ -196,18 +202,19 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
       disabled?: boolean;
     },
   ) {
-    const before = rowOf(appId, input.id);
-    const set: Partial<DeviceRow> = { updatedAt: now() };
+    const before = await rowOf(appId, input.id);
+    const set: DeviceChange = { updatedAt: now() };
     if (input.name !== undefined) set.name = input.name;
     if (input.description !== undefined) set.description = input.description || null;
     if (input.latitude !== undefined) set.latitude = input.latitude;
     if (input.longitude !== undefined) set.longitude = input.longitude;
     if (input.label !== undefined) set.label = input.label || null;
-    if (input.tags !== undefined) set.tags = JSON.stringify(deps.tags.normalise(appId, input.tags));
+    if (input.tags !== undefined) set.tags = JSON.stringify(await deps.tags.normalise(appId, input.tags));
     if (input.disabled !== undefined) set.disabled = input.disabled;
     if (input.disabled)
       Object.assign(set, { online: false, lastOfflineTs: before.online ? now() : before.lastOfflineTs });
-    const row = db.update(devices).set(set).where(eq(devices.id, input.id)).returning().get();
+    const row = await store.update(input.id, set);
+    if (!row) throw notFound();
     if (input.disabled && !before.disabled) announce('disabled', row);
     announce('updated', row);
     return full(row);
@@ -215,81 +222,41 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
 
   // ---- presence, as the broker reports it ----
 
-  // prepared once: a fleet connecting (or its gateway stopping) calls this thousands of times in a few seconds, and
-  // drizzle's builder per call cost more than the write
-  const wasOnline = db
-    .select({ online: devices.online })
-    .from(devices)
-    .where(eq(devices.id, sql.placeholder('id')))
-    .prepare();
-  const enabled = and(eq(devices.id, sql.placeholder('id')), eq(devices.disabled, false));
-  const markOnline = db
-    .update(devices)
-    .set({ online: true, lastOnlineTs: sql`${sql.placeholder('ts')}` })
-    .where(enabled)
-    .returning()
-    .prepare();
-  const markOffline = db
-    .update(devices)
-    .set({ online: false, lastOfflineTs: sql`${sql.placeholder('ts')}` })
-    .where(enabled)
-    .returning()
-    .prepare();
-  function setOnline(id: number, online: boolean, ts = now()) {
-    const before = wasOnline.get({ id });
-    const row = (online ? markOnline : markOffline).get({ id, ts }) as DeviceRow | undefined;
+  async function writePresence(id: number, online: boolean, ts: number) {
+    const before = await store.onlineOf(id);
+    const row = await store.markPresence(id, online, ts);
+    if (row && before !== undefined && before !== online) announce('status', row);
+  }
+  function setOnline(id: number, online: boolean, ts = now()): Promise<void> {
     if (online) lastSeenWrite.set(id, ts);
     else (lastSeenWrite.delete(id), pendingSeen.delete(id));
-    if (row && before && before.online !== online) announce('status', row);
+    return inTurn(id, () => writePresence(id, online, ts));
   }
 
   // A device already online only moves its last_online_ts: those writes are gathered and made in one transaction each
-  // SEEN_FLUSH_MS, so thousands of devices cost one short write a second on the event loop (it shares the database's write
-  // lock with the telemetry writer thread) instead of one each.
+  // SEEN_FLUSH_MS, so thousands of devices cost one short write a second (it shares the database's write lock with the
+  // telemetry writer thread) instead of one each.
   const pendingSeen = new Map<number, number>();
-  // prepared once: built per row, drizzle's query builder cost more than the write
-  const moveSeen = db
-    .update(devices)
-    .set({ lastOnlineTs: sql`${sql.placeholder('ts')}` })
-    .where(
-      and(
-        eq(devices.id, sql.placeholder('id')),
-        eq(devices.online, true),
-        eq(devices.disabled, false),
-        or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, sql.placeholder('ts'))),
-      ),
-    )
-    .prepare();
-  function flushSeen() {
+  async function flushSeen(): Promise<void> {
     if (pendingSeen.size === 0) return;
     const rows = [...pendingSeen];
     pendingSeen.clear();
-    db.transaction(
-      () => {
-        for (const [id, ts] of rows) moveSeen.run({ id, ts });
-      },
-      { behavior: 'immediate' },
-    );
+    await store.moveLastSeen(rows);
   }
   /** A message from the device: online (at once when it was not), and last_online_ts moves (throttled, gathered). */
-  function seen(id: number, ts = now()) {
+  function seen(id: number, ts = now()): void {
     const last = lastSeenWrite.get(id);
-    if (last === undefined) return setOnline(id, true, ts);
+    if (last === undefined)
+      return void setOnline(id, true, ts).catch((err) => deps.log?.error(`presence of device ${id} not written`, err));
     if (ts - last < SEEN_WRITE_MS) return;
     lastSeenWrite.set(id, ts);
     pendingSeen.set(id, ts);
   }
 
   /** Devices heard only through messages (LoRa) go offline after this silence. */
-  function expireSilent(categories: number[], silenceMs: number, ts = now()) {
-    const stale = db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(
-        and(eq(devices.online, true), inArray(devices.category, categories), lt(devices.lastOnlineTs, ts - silenceMs)),
-      )
-      .all();
-    for (const { id } of stale) setOnline(id, false, ts);
+  async function expireSilent(categories: number[], silenceMs: number, ts = now()) {
+    const stale = await store.onlineSilentSince(categories, ts - silenceMs);
+    for (const id of stale) await setOnline(id, false, ts);
     return stale.length;
   }
 
@@ -298,63 +265,47 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
    * seeing them go: a crash): offline now. Only those not heard since `before`, so a device that connected meanwhile
    * stays online; presence by messages (`except`, LoRa) is left to its silence time-out.
    */
-  function expireUnheld(except: number[], before: number, held: ReadonlySet<number>, ts = now()) {
-    const stale = db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(
-        and(
-          eq(devices.online, true),
-          notInArray(devices.category, except),
-          or(isNull(devices.lastOnlineTs), lt(devices.lastOnlineTs, before)),
-        ),
-      )
-      .all()
-      .filter(({ id }) => !held.has(id));
-    for (const { id } of stale) setOnline(id, false, ts);
+  async function expireUnheld(except: number[], before: number, held: ReadonlySet<number>, ts = now()) {
+    const stale = (await store.onlineUnheardSince(except, before)).filter((id) => !held.has(id));
+    for (const id of stale) await setOnline(id, false, ts);
     return stale.length;
   }
 
-  // ---- identity lookups for the broker authority ----
-  // prepared once: they run on every connect (and byDevEui on every LoRa uplink), where building the query cost more
-  // than running it
-  const byBrokerUsernameQ = db
-    .select()
-    .from(devices)
-    .where(eq(devices.brokerUsername, sql.placeholder('username')))
-    .prepare();
-  const byUidQ = db
-    .select()
-    .from(devices)
-    .where(eq(devices.uid, sql.placeholder('uid')))
-    .prepare();
-  const byTokenQ = db
-    .select()
-    .from(devices)
-    .where(eq(devices.tokenId, sql.placeholder('tokenId')))
-    .prepare();
-  const byDevEuiQ = db
-    .select()
-    .from(devices)
-    .where(and(eq(devices.appId, sql.placeholder('appId')), eq(devices.devEui, sql.placeholder('devEui'))))
-    .prepare();
-  const byBrokerUsername = (username: string) => byBrokerUsernameQ.get({ username });
-  const byUid = (uid: string) => byUidQ.get({ uid });
-  const byToken = (tokenId: number) => byTokenQ.get({ tokenId });
-  const byDevEui = (appId: number, devEui: string) => byDevEuiQ.get({ appId, devEui });
+  async function filter(appId: number, q: DeviceFilter) {
+    const { rows, total } = await store.search.filter(appId, q);
+    return { devices: rows.map(summary), total, page: q.page, size: q.size };
+  }
+
+  async function pick(appId: number, q: DevicePick) {
+    const { rows, total } = await store.search.pick(appId, q);
+    return {
+      devices: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        label: r.label || r.name,
+        serial_number: r.serial,
+        category: r.category,
+        deviceType: r.deviceType,
+        online: r.online,
+      })),
+      total,
+      page: q.page,
+      size: q.size,
+    };
+  }
 
   return {
     add,
     remove,
     edit,
     editSensors,
-    filter: search.filter,
-    pick: search.pick,
+    filter,
+    pick,
     regenerateSecret,
     updateDetails,
-    get: (appId: number, id: number) => full(rowOf(appId, id)),
-    getFamily: (appId: number, family: DeviceFamily, id: number, origin?: RequestOrigin) =>
-      familyInfo(rowOf(appId, id, family), family, origin),
+    get: async (appId: number, id: number) => full(await rowOf(appId, id)),
+    getFamily: async (appId: number, family: DeviceFamily, id: number, origin?: RequestOrigin) =>
+      familyInfo(await rowOf(appId, id, family), family, origin),
     rowOf,
     setOnline,
     seen,
@@ -362,10 +313,11 @@ export function createDeviceService(db: Db, deps: Omit<FamilyDeps, 'db'> & { tag
     expireUnheld,
     /** writes the gathered last_online_ts moves now (every SEEN_FLUSH_MS, and at close) */
     flushSeen,
-    byBrokerUsername,
-    byUid,
-    byToken,
-    byDevEui,
+    // identity lookups for the broker authority (at sign-in) and the provision checks
+    byBrokerUsername: store.byBrokerUsername,
+    byUid: store.byUid,
+    byToken: store.byToken,
+    byDevEui: store.byDevEui,
     on(event: keyof typeof listeners, fn: Listener) {
       listeners[event].add(fn);
     },
@@ -379,23 +331,11 @@ export type DeviceService = ReturnType<typeof createDeviceService>;
  * replaced by its hash, so the device keeps signing in with the password it has while the database no longer holds it.
  * Idempotent (hashed values are marked); one transaction.
  */
-export function hashPlainBrokerPasswords(db: Db): number {
-  const plain = db
-    .select({ id: devices.id, password: devices.brokerPassword })
-    .from(devices)
-    .where(sql`${devices.brokerPassword} is not null and ${devices.brokerPassword} not like 'sha256$%'`)
-    .all()
-    .filter((r) => !isHashedBrokerSecret(r.password!));
+export async function hashPlainBrokerPasswords(
+  store: Pick<DevicesStore, 'plainBrokerPasswords' | 'setBrokerPasswords'>,
+): Promise<number> {
+  const plain = (await store.plainBrokerPasswords()).filter((r) => !isHashedBrokerSecret(r.password));
   if (plain.length === 0) return 0;
-  db.transaction(
-    (tx) => {
-      for (const r of plain)
-        tx.update(devices)
-          .set({ brokerPassword: hashBrokerSecret(r.password!) })
-          .where(eq(devices.id, r.id))
-          .run();
-    },
-    { behavior: 'immediate' },
-  );
+  await store.setBrokerPasswords(plain.map((r) => ({ id: r.id, password: hashBrokerSecret(r.password) })));
   return plain.length;
 }

@@ -1,6 +1,5 @@
 // "Generate Dashboard" for a dummy device (application/nav/add/dum): a version "2" dashboard with one LATEST
 // single-value card per sensor parameter found in the device's sensor configuration.
-import { and, eq, isNull, max } from 'drizzle-orm';
 import {
   CARD_TYPES,
   GRID_COLUMNS,
@@ -8,8 +7,6 @@ import {
   type ComponentInput,
   type ConfDashboardInput,
 } from '@sentra/contracts';
-import type { Db } from '../../db.js';
-import { dashboards } from '../dashboards/dashboards.table.js';
 import { uniquePath } from '../dashboards/paths.js';
 
 const MAX_CARDS = 60;
@@ -106,34 +103,30 @@ export function dummyDashboardConf(device: { id: number; name: string }, params:
   };
 }
 
-/** Inserts the dashboard as a root navigation item with a path derived from its label, unique in the application. */
+/** How the dashboards domain adds a root dashboard (dashboards.store.ts addRootDashboard). */
+export type AddRootDashboard = (input: {
+  appId: number;
+  label: string;
+  pathFor: (taken: (path: string) => boolean) => string;
+  confDashboard: string;
+  createdAt: number;
+}) => Promise<{ id: number; label: string; path: string }>;
+
+/** Adds the dashboard as a root navigation item with a path derived from its label, unique in the application. */
 export function createDummyDashboard(
-  db: Db,
+  addRoot: AddRootDashboard,
   appId: number,
   device: { id: number; name: string; sensors: unknown },
   label: string,
   now: number,
 ) {
-  // the same path rule as every dashboard: from the label, no underscore (menus read those as system keys), unique
-  const path = uniquePath(
-    label,
-    (p) =>
-      db
-        .select({ id: dashboards.id })
-        .from(dashboards)
-        .where(and(eq(dashboards.appId, appId), eq(dashboards.path, p)))
-        .get() !== undefined,
-  );
-  const sort =
-    (db
-      .select({ s: max(dashboards.sort) })
-      .from(dashboards)
-      .where(and(eq(dashboards.appId, appId), isNull(dashboards.parentId)))
-      .get()?.s ?? -1) + 1;
   const conf = dummyDashboardConf(device, sensorParams(device.sensors));
-  return db
-    .insert(dashboards)
-    .values({ appId, label, path, parentId: null, sort, confDashboard: JSON.stringify(conf), createdAt: now })
-    .returning({ id: dashboards.id, label: dashboards.label, path: dashboards.path })
-    .get();
+  return addRoot({
+    appId,
+    label,
+    // the same path rule as every dashboard: from the label, no underscore (menus read those as system keys), unique
+    pathFor: (taken) => uniquePath(label, taken),
+    confDashboard: JSON.stringify(conf),
+    createdAt: now,
+  });
 }

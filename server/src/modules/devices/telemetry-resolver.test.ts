@@ -30,12 +30,12 @@ function fleet() {
   const rows: ResolverRows = {
     byId: (id) => (loads++, table.get(id)),
     idByEui: () => undefined,
+    byToken: () => undefined,
   };
   let t = 1_000_000;
   const events = new Map<string, (row: DeviceRow) => void>();
   const registry = {
     on: (event: string, fn: (row: DeviceRow) => void) => void events.set(event, fn),
-    byToken: () => undefined,
   } as never;
   const resolver = createTelemetryResolver(rows, registry, { now: () => t });
   const identity = (id: number) => ({ key: `device:${id}`, role: 'device', deviceId: id, appId: 7 }) as DeviceIdentity;

@@ -40,6 +40,8 @@ export interface ResolverRows {
   byId(id: number): ContextRow | undefined;
   /** the device of `devEui` (upper case) in the application */
   idByEui(appId: number, devEui: string): number | undefined;
+  /** the device added for a Sentra end device's token */
+  byToken(tokenId: number): Pick<DeviceRow, 'id' | 'disabled'> | undefined;
 }
 
 /**
@@ -73,9 +75,15 @@ export function deviceRows(db: Db): ResolverRows {
     .from(devices)
     .where(and(eq(devices.appId, sql.placeholder('appId')), eq(devices.devEui, sql.placeholder('devEui'))))
     .prepare();
+  const byToken = db
+    .select({ id: devices.id, disabled: devices.disabled })
+    .from(devices)
+    .where(eq(devices.tokenId, sql.placeholder('tokenId')))
+    .prepare();
   return {
     byId: (id) => byId.get({ id }),
     idByEui: (appId, devEui) => byEui.get({ appId, devEui })?.id,
+    byToken: (tokenId) => byToken.get({ tokenId }),
   };
 }
 
@@ -88,7 +96,7 @@ export interface TelemetryResolver extends DeviceResolver {
 
 export function createTelemetryResolver(
   db: Db | ResolverRows,
-  registry: Pick<DeviceService, 'on' | 'byToken'>,
+  registry: Pick<DeviceService, 'on'>,
   opts: {
     now?: () => number;
     /** which application a network server's topic names (numeric id or its own UUID) */
@@ -185,7 +193,7 @@ export function createTelemetryResolver(
         case 'token': {
           // a Sentra end device that connected with its token before it was added
           if (i.deviceId === undefined) {
-            const row = registry.byToken(i.tokenId!);
+            const row = rows.byToken(i.tokenId!);
             if (!row || row.disabled) return null;
             i.deviceId = row.id;
           }

@@ -1,12 +1,9 @@
 // LoRa network servers of an application: list, get, add, edit, remove (refused while a device uses the server).
-import { and, asc, count, eq, or, sql, type AnyColumn } from 'drizzle-orm';
 import { T, type LoraServer } from '@sentra/contracts';
-import type { Db } from '../../db.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
-import { devices } from '../devices/devices.table.js';
-import { loraServers } from './lora.table.js';
+import { isUniqueViolation } from '../../platform/db/unique.js';
+import type { LoraServerRow as Row, LoraStore } from './lora.store.js';
 
-type Row = typeof loraServers.$inferSelect;
 type Fields = { mac: string; name: string; server: string; application_uuid?: string | null };
 
 const present = (r: Row): LoraServer => ({
@@ -24,75 +21,62 @@ const columns = ({ mac, name, server, application_uuid }: Fields) => ({
   server,
   ...(application_uuid !== undefined && { applicationUuid: application_uuid }),
 });
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-// drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
-const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
 
-export function createLoraService(db: Db, opts: { now?: () => number } = {}) {
+export function createLoraService(
+  store: LoraStore,
+  opts: {
+    now?: () => number;
+    /** how many devices name the entry (the devices domain) */
+    devicesOn: (serverId: number) => Promise<number>;
+    /** after an entry was added, edited or removed (the broker's view of the application ids follows) */
+    changed?: () => Promise<void>;
+  },
+) {
   const now = opts.now ?? Date.now;
+  const changed = opts.changed ?? (async () => {});
 
-  function rowOf(appId: number, id: number): Row {
-    const row = db
-      .select()
-      .from(loraServers)
-      .where(and(eq(loraServers.appId, appId), eq(loraServers.id, id)))
-      .get();
+  async function rowOf(appId: number, id: number): Promise<Row> {
+    const row = await store.byId(appId, id);
     if (!row) throw notFound();
     return row;
   }
 
-  function assertMacFree(appId: number, mac: string, except?: number) {
-    const other = db
-      .select({ id: loraServers.id })
-      .from(loraServers)
-      .where(and(eq(loraServers.appId, appId), eq(loraServers.mac, mac)))
-      .get();
-    if (other && other.id !== except) throw conflict(T.lora.serverMacTaken);
+  async function assertMacFree(appId: number, mac: string, except?: number) {
+    const other = await store.idByMac(appId, mac);
+    if (other !== undefined && other !== except) throw conflict(T.lora.serverMacTaken);
   }
 
-  function list(appId: number, q: { search?: string; page: number; size: number }) {
-    const p = q.search ? `%${escapeLike(q.search)}%` : undefined;
-    const where = and(
-      eq(loraServers.appId, appId),
-      p ? or(like(loraServers.mac, p), like(loraServers.name, p), like(loraServers.server, p)) : undefined,
-    );
-    const total = db.select({ n: count() }).from(loraServers).where(where).get()?.n ?? 0;
-    const data = db
-      .select()
-      .from(loraServers)
-      .where(where)
-      .orderBy(asc(loraServers.id))
-      .limit(q.size)
-      .offset(q.page * q.size)
-      .all()
-      .map(present);
-    return { data, total, page: q.page, size: q.size };
+  /** a MAC taken by a concurrent add or edit is refused by the unique index: answered as the check answers it */
+  const macTaken = (err: unknown) => (isUniqueViolation(err) ? conflict(T.lora.serverMacTaken) : err);
+
+  async function list(appId: number, q: { search?: string; page: number; size: number }) {
+    const { rows, total } = await store.page(appId, q);
+    return { data: rows.map(present), total, page: q.page, size: q.size };
   }
 
-  const get = (appId: number, id: number) => present(rowOf(appId, id));
+  const get = async (appId: number, id: number) => present(await rowOf(appId, id));
 
-  function add(appId: number, input: Fields) {
-    assertMacFree(appId, input.mac);
-    return present(
-      db
-        .insert(loraServers)
-        .values({ appId, ...columns(input), createdAt: now() })
-        .returning()
-        .get(),
-    );
+  async function add(appId: number, input: Fields) {
+    await assertMacFree(appId, input.mac);
+    const row = await store.insert(appId, columns(input), now()).catch((err) => Promise.reject(macTaken(err)));
+    await changed();
+    return present(row);
   }
 
-  function edit(appId: number, input: Fields & { id: number }) {
-    rowOf(appId, input.id);
-    assertMacFree(appId, input.mac, input.id);
-    return present(db.update(loraServers).set(columns(input)).where(eq(loraServers.id, input.id)).returning().get());
+  async function edit(appId: number, input: Fields & { id: number }) {
+    await rowOf(appId, input.id);
+    await assertMacFree(appId, input.mac, input.id);
+    const row = await store.update(input.id, columns(input)).catch((err) => Promise.reject(macTaken(err)));
+    if (!row) throw notFound();
+    await changed();
+    return present(row);
   }
 
-  function remove(appId: number, id: number) {
-    rowOf(appId, id);
-    const used = db.select({ n: count() }).from(devices).where(eq(devices.networkServerId, id)).get()?.n ?? 0;
-    if (used > 0) throw conflict(T.lora.serverInUse);
-    db.delete(loraServers).where(eq(loraServers.id, id)).run();
+  async function remove(appId: number, id: number) {
+    await rowOf(appId, id);
+    if ((await opts.devicesOn(id)) > 0) throw conflict(T.lora.serverInUse);
+    await store.remove(id);
+    await changed();
     return {};
   }
 

@@ -1,30 +1,22 @@
 // How a LoRa network-server integration signs in on the broker: with one of the application's API credentials pairs
 // (credentials_id as MQTT username, credentials_secret as password), compared by the secret's SHA-256.
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db.js';
 import { hashToken } from '../../platform/crypto.js';
-import { credentials } from '../credentials/credentials.table.js';
-import { loraServers } from './lora.table.js';
+import type { LoraStore } from './lora.store.js';
 
-export const loraNetworkServerSignIn = (db: Db) => {
-  // the secret's hash is unique enough to find the pair; the id must match too (prepared once: every unknown MQTT
-  // username with a password comes here)
-  const pair = db
-    .select({ id: credentials.id, appId: credentials.appId })
-    .from(credentials)
-    .where(
-      and(
-        eq(credentials.credentialsId, sql.placeholder('credentialsId')),
-        eq(credentials.secretHash, sql.placeholder('hash')),
-      ),
-    )
-    .prepare();
-  return (credentialsId: string, secret: string) => {
+/** the credentials domain's answer: the pair of this id and secret hash (credentials.store.ts) */
+export type CredentialsPairByHash = (
+  credentialsId: string,
+  secretHash: string,
+) => Promise<{ id: number; appId: number } | undefined>;
+
+export const loraNetworkServerSignIn =
+  (pairByHash: CredentialsPairByHash) =>
+  async (credentialsId: string, secret: string): Promise<{ appId: number; credentialsRowId: number } | null> => {
     if (credentialsId.length > 32 || secret.length > 256) return null;
-    const row = pair.get({ credentialsId, hash: hashToken(secret) });
+    // the secret's hash is unique enough to find the pair; the id must match too
+    const row = await pairByHash(credentialsId, hashToken(secret));
     return row ? { appId: row.appId, credentialsRowId: row.id } : null;
   };
-};
 
 /** How long what an application's LoRa server entries say is remembered: an edited entry counts within this time. */
 export const LORA_APPLICATIONS_CACHE_MS = 2000;
@@ -32,25 +24,52 @@ export const LORA_APPLICATIONS_CACHE_MS = 2000;
 /**
  * Which application a network server's topic names: its second level (application/<level>/device/...) is Sentra's
  * numeric application id, or the network server's own application id recorded on one of the application's LoRa
- * server entries (ChirpStack v4 puts its application UUID there). Asked on every uplink: remembered briefly.
+ * server entries (ChirpStack v4 puts its application UUID there). Asked on every uplink and publish check, so it is
+ * answered at once from memory: every entry that records such an id, read at start, again at once after this
+ * gateway's own edits (`reload`), and in the background when older than LORA_APPLICATIONS_CACHE_MS (another gateway's
+ * edits, scale-out).
  */
-export function loraApplications(db: Db, opts: { now?: () => number } = {}) {
+export async function loraApplications(
+  store: Pick<LoraStore, 'applicationUuids'>,
+  opts: { now?: () => number; onError?: (err: unknown) => void } = {},
+) {
   const now = opts.now ?? Date.now;
-  const uuidsQ = db
-    .select({ uuid: loraServers.applicationUuid })
-    .from(loraServers)
-    .where(and(eq(loraServers.appId, sql.placeholder('appId')), isNotNull(loraServers.applicationUuid)))
-    .prepare();
-  const cache = new Map<number, { uuids: string[]; at: number }>();
-  function uuidsOf(appId: number): string[] {
-    const t = now();
-    const hit = cache.get(appId);
-    if (hit && t - hit.at < LORA_APPLICATIONS_CACHE_MS) return hit.uuids;
-    const uuids = [...new Set(uuidsQ.all({ appId }).map((r) => r.uuid!))];
-    if (cache.size >= 10_000) cache.clear();
-    cache.set(appId, { uuids, at: t });
-    return uuids;
+  let byApp = new Map<number, string[]>();
+  let byServer = new Map<number, { appId: number; uuid: string }>();
+  let at = 0;
+  let generation = 0;
+  let refreshing = false;
+
+  /** reads the entries again; a read that started before another one finished is not applied over it */
+  async function reload(): Promise<void> {
+    const mine = ++generation;
+    const rows = await store.applicationUuids();
+    if (mine !== generation) return;
+    const apps = new Map<number, string[]>();
+    for (const r of rows) {
+      const uuids = apps.get(r.appId) ?? [];
+      if (!uuids.includes(r.uuid)) uuids.push(r.uuid);
+      apps.set(r.appId, uuids);
+    }
+    byApp = apps;
+    byServer = new Map(rows.map((r) => [r.id, { appId: r.appId, uuid: r.uuid }]));
+    at = now();
   }
+
+  function fresh() {
+    if (refreshing || now() - at < LORA_APPLICATIONS_CACHE_MS) return;
+    refreshing = true;
+    reload()
+      .catch((err) => opts.onError?.(err))
+      .finally(() => (refreshing = false));
+  }
+
+  function uuidsOf(appId: number): string[] {
+    fresh();
+    return byApp.get(appId) ?? [];
+  }
+
+  await reload();
   return {
     /** the network server's application ids of the application (ChirpStack UUIDs) */
     uuidsOf,
@@ -59,13 +78,11 @@ export function loraApplications(db: Db, opts: { now?: () => number } = {}) {
     /** the level downlinks to a device of this server entry are published under */
     levelOf(appId: number, serverId: number | null): string {
       if (serverId === null) return String(appId);
-      const row = db
-        .select({ uuid: loraServers.applicationUuid })
-        .from(loraServers)
-        .where(and(eq(loraServers.appId, appId), eq(loraServers.id, serverId)))
-        .get();
-      return row?.uuid ?? String(appId);
+      fresh();
+      const entry = byServer.get(serverId);
+      return entry && entry.appId === appId ? entry.uuid : String(appId);
     },
+    reload,
   };
 }
-export type LoraApplications = ReturnType<typeof loraApplications>;
+export type LoraApplications = Awaited<ReturnType<typeof loraApplications>>;

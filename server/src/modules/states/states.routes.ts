@@ -17,12 +17,12 @@ export function statesRoutes({
   onRemoved?: (appId: number, deviceId: number, key: string) => void;
 }): BoundRoute[] {
   return implement(statesContract, {
-    list: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.device_id);
+    list: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.device_id);
       return { states: states.list(row.appId, row.id), device_label: row.label ?? row.name, device_id: row.id };
     },
-    periodic: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.device_id);
+    periodic: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.device_id);
       const { rows, truncated } = states.periodic(
         row.appId,
         row.id,
@@ -33,12 +33,12 @@ export function statesRoutes({
       );
       return { state_data: rows, truncated };
     },
-    newest: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.device_id);
+    newest: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.device_id);
       return { state_data: states.newest(row.appId, row.id, input.key, input.n) };
     },
-    remove: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.device_id);
+    remove: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.device_id);
       if (!states.remove(row.appId, row.id, input.key)) throw notFound();
       onRemoved?.(row.appId, row.id, input.key);
       return {};

@@ -1,39 +1,42 @@
 // Tag categories and options of an application, and the check every device (and sensor) tag map goes through.
-import { and, asc, count, eq, inArray, or, sql, type AnyColumn } from 'drizzle-orm';
 import { T, TAG_TYPE_TEXT, TagCode, TagType, keyFromLabel, type DeviceTags, type TagCategory } from '@sentra/contracts';
-import type { Db } from '../../db.js';
 import { conflict, fail, invalid, notFound, type FieldError } from '../../platform/http/errors.js';
-import { tagCategories, tagDefinitions } from './tags.table.js';
-import { devices } from '../devices/devices.table.js';
-import { sensorSettings } from '../telemetry/sensor-settings.table.js';
+import { isUniqueViolation } from '../../platform/db/unique.js';
+import type { TagCategoryRow, TagsStore } from './tags.store.js';
 import { checkTagValues } from './tags.rules.js';
 
-type CategoryRow = typeof tagCategories.$inferSelect;
-
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-// drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
-const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
 
-export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
+/** What the tags domain rewrites when a category or an option goes: the devices' and their sensors' tag maps. */
+export interface TagMaps {
+  /** the devices domain: its application's device maps whose text matches a LIKE pattern, and their ids */
+  devices: {
+    tagMapsMatching(appId: number, pattern: string): Promise<{ id: number; tags: string }[]>;
+    setTags(id: number, tags: string): Promise<void>;
+    idsOf(appId: number): Promise<number[]>;
+  };
+  /** the telemetry domain's sensor settings of those devices */
+  sensors: {
+    tagMapsMatching(
+      deviceIds: readonly number[],
+      pattern: string,
+    ): Promise<{ deviceId: number; key: string; tags: string }[]>;
+    setTags(deviceId: number, key: string, tags: string, updatedAt: number): Promise<void>;
+  };
+}
+
+export function createTagsService(store: TagsStore, maps: TagMaps, opts: { now?: () => number } = {}) {
   const now = opts.now ?? Date.now;
 
-  function definitionsOf(rows: CategoryRow[]) {
-    const ids = rows.map((r) => r.id);
-    const defs = ids.length
-      ? db
-          .select()
-          .from(tagDefinitions)
-          .where(inArray(tagDefinitions.categoryId, ids))
-          .orderBy(asc(tagDefinitions.id))
-          .all()
-      : [];
+  async function definitionsOf(rows: TagCategoryRow[]) {
+    const defs = await store.definitionsOf(rows.map((r) => r.id));
     const by = new Map<number, (typeof defs)[number][]>();
     for (const d of defs) by.set(d.categoryId, [...(by.get(d.categoryId) ?? []), d]);
     return by;
   }
 
-  function present(rows: CategoryRow[]): TagCategory[] {
-    const defs = definitionsOf(rows);
+  async function present(rows: TagCategoryRow[]): Promise<TagCategory[]> {
+    const defs = await definitionsOf(rows);
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -44,87 +47,65 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     }));
   }
 
-  const byPrefix = (appId: number, prefix: string) =>
-    db
-      .select()
-      .from(tagCategories)
-      .where(and(eq(tagCategories.appId, appId), eq(tagCategories.prefix, prefix)))
-      .get();
+  const byPrefix = store.categoryByPrefix;
 
-  function all(appId: number) {
-    return present(
-      db.select().from(tagCategories).where(eq(tagCategories.appId, appId)).orderBy(asc(tagCategories.id)).all(),
-    );
+  const all = async (appId: number) => present(await store.categories(appId));
+
+  async function list(appId: number, q: { search?: string; page: number; size: number }) {
+    const { rows, total } = await store.page(appId, q);
+    return { categories: await present(rows), total, page: q.page, size: q.size };
   }
 
-  function list(appId: number, q: { search?: string; page: number; size: number }) {
-    const pattern = q.search ? `%${escapeLike(q.search)}%` : undefined;
-    const where = and(
-      eq(tagCategories.appId, appId),
-      pattern ? or(like(tagCategories.name, pattern), like(tagCategories.prefix, pattern)) : undefined,
-    );
-    const total = db.select({ n: count() }).from(tagCategories).where(where).get()?.n ?? 0;
-    const rows = db
-      .select()
-      .from(tagCategories)
-      .where(where)
-      .orderBy(asc(tagCategories.id))
-      .limit(q.size)
-      .offset(q.page * q.size)
-      .all();
-    return { categories: present(rows), total, page: q.page, size: q.size };
-  }
-
-  function exists(appId: number, q: { prefix?: string; name?: string }) {
+  async function exists(appId: number, q: { prefix?: string; name?: string }) {
     const prefix = q.prefix || (q.name ? keyFromLabel(q.name) : '');
-    return { value: prefix ? Boolean(byPrefix(appId, prefix)) : false };
+    return { value: prefix ? Boolean(await byPrefix(appId, prefix)) : false };
   }
 
-  function addCategory(appId: number, input: { name: string; prefix?: string; category: number }) {
+  async function addCategory(appId: number, input: { name: string; prefix?: string; category: number }) {
     const prefix = input.prefix || keyFromLabel(input.name);
     if (prefix.length > 32) throw invalid(T.common.max(32), [{ path: 'prefix', message: T.common.max(32) }]);
-    if (byPrefix(appId, prefix)) throw conflict(T.tags.serverKeyTaken);
-    const row = db
-      .insert(tagCategories)
-      .values({ appId, name: input.name, prefix, category: input.category, createdAt: now() })
-      .returning()
-      .get();
-    return present([row])[0]!;
+    if (await byPrefix(appId, prefix)) throw conflict(T.tags.serverKeyTaken);
+    try {
+      const row = await store.insertCategory({
+        appId,
+        name: input.name,
+        prefix,
+        category: input.category,
+        createdAt: now(),
+      });
+      return (await present([row]))[0]!;
+    } catch (err) {
+      // another add took the key first
+      if (isUniqueViolation(err)) throw conflict(T.tags.serverKeyTaken);
+      throw err;
+    }
   }
 
-  function addDefinition(appId: number, input: { name: string; prefix: string; name_lc?: string }) {
-    const category = byPrefix(appId, input.prefix);
+  async function addDefinition(appId: number, input: { name: string; prefix: string; name_lc?: string }) {
+    const category = await byPrefix(appId, input.prefix);
     if (!category) throw notFound(T.tags.serverUnknownCategory);
     if (category.category !== TagType.SELECTION) throw fail(TagCode.OPTION_NOT_ALLOWED, T.tags.optionNotAllowed);
     const nameLc = input.name_lc || keyFromLabel(input.name);
-    const taken = db
-      .select({ id: tagDefinitions.id })
-      .from(tagDefinitions)
-      .where(and(eq(tagDefinitions.categoryId, category.id), eq(tagDefinitions.nameLc, nameLc)))
-      .get();
-    if (taken) throw fail(TagCode.OPTION_DUPLICATE, T.tags.optionDuplicate);
-    db.insert(tagDefinitions).values({ categoryId: category.id, name: input.name, nameLc, createdAt: now() }).run();
+    if (await store.definition(category.id, nameLc)) throw fail(TagCode.OPTION_DUPLICATE, T.tags.optionDuplicate);
+    try {
+      await store.insertDefinition({ categoryId: category.id, name: input.name, nameLc, createdAt: now() });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw fail(TagCode.OPTION_DUPLICATE, T.tags.optionDuplicate);
+      throw err;
+    }
     return { name: input.name, name_lc: nameLc, prefix: category.prefix };
   }
 
-  const categoryOf = (appId: number, id: number) => {
-    const row = db
-      .select()
-      .from(tagCategories)
-      .where(and(eq(tagCategories.appId, appId), eq(tagCategories.id, id)))
-      .get();
+  const categoryOf = async (appId: number, id: number) => {
+    const row = await store.categoryById(appId, id);
     // another application's category is as unknown as a missing one
     if (!row) throw notFound(T.tags.serverUnknownCategory);
     return row;
   };
-  const optionOf = (appId: number, prefix: string, nameLc: string) => {
-    const category = byPrefix(appId, prefix);
+  const optionOf = async (appId: number, prefix: string, nameLc: string) => {
+    const category = await byPrefix(appId, prefix);
     if (!category) throw notFound(T.tags.serverUnknownCategory);
-    const option = db
-      .select()
-      .from(tagDefinitions)
-      .where(and(eq(tagDefinitions.categoryId, category.id), eq(tagDefinitions.nameLc, nameLc)))
-      .get();
+    const option = await store.definition(category.id, nameLc);
     if (!option) throw notFound(T.tags.serverUnknownOption);
     return { category, option };
   };
@@ -133,7 +114,7 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
    * Rewrites every device and sensor tag map of the application that holds `prefix` (all of it, or one value of it);
    * answers how many devices changed (a device counts once, whether its own map or one of its sensors' changed).
    */
-  function dropFromTagMaps(appId: number, prefix: string, value?: string): number {
+  async function dropFromTagMaps(appId: number, prefix: string, value?: string): Promise<number> {
     const strip = (text: string): string | null => {
       let map: Record<string, unknown>;
       try {
@@ -156,77 +137,57 @@ export function createTagsService(db: Db, opts: { now?: () => number } = {}) {
     // a cheap text filter first: only maps that mention the key are parsed
     const mentions = `%${escapeLike(JSON.stringify(prefix))}%`;
     const changed = new Set<number>();
-    for (const d of db
-      .select({ id: devices.id, tags: devices.tags })
-      .from(devices)
-      .where(and(eq(devices.appId, appId), like(devices.tags, mentions)))
-      .all()) {
+    for (const d of await maps.devices.tagMapsMatching(appId, mentions)) {
       const next = strip(d.tags);
       if (next === null) continue;
-      db.update(devices).set({ tags: next }).where(eq(devices.id, d.id)).run();
+      await maps.devices.setTags(d.id, next);
       changed.add(d.id);
     }
-    const sensors = db
-      .select({ deviceId: sensorSettings.deviceId, key: sensorSettings.key, tags: sensorSettings.tags })
-      .from(sensorSettings)
-      .innerJoin(devices, eq(devices.id, sensorSettings.deviceId))
-      .where(and(eq(devices.appId, appId), like(sensorSettings.tags, mentions)))
-      .all();
+    const sensors = await maps.sensors.tagMapsMatching(await maps.devices.idsOf(appId), mentions);
     for (const r of sensors) {
       const next = strip(r.tags);
       if (next === null) continue;
-      db.update(sensorSettings)
-        .set({ tags: next, updatedAt: now() })
-        .where(and(eq(sensorSettings.deviceId, r.deviceId), eq(sensorSettings.key, r.key)))
-        .run();
+      await maps.sensors.setTags(r.deviceId, r.key, next, now());
       changed.add(r.deviceId);
     }
     return changed.size;
   }
 
-  function editCategory(appId: number, input: { id: number; name: string }) {
-    const row = categoryOf(appId, input.id);
-    db.update(tagCategories).set({ name: input.name }).where(eq(tagCategories.id, row.id)).run();
-    return present([{ ...row, name: input.name }])[0]!;
+  async function editCategory(appId: number, input: { id: number; name: string }) {
+    const row = await categoryOf(appId, input.id);
+    await store.renameCategory(row.id, input.name);
+    return (await present([{ ...row, name: input.name }]))[0]!;
   }
 
-  function removeCategory(appId: number, input: { id: number }) {
-    const row = categoryOf(appId, input.id);
-    return db.transaction(() => {
-      const changed = dropFromTagMaps(appId, row.prefix);
-      db.delete(tagCategories).where(eq(tagCategories.id, row.id)).run(); // its options go with it (cascade)
-      return { devices: changed };
-    });
+  async function removeCategory(appId: number, input: { id: number }) {
+    const row = await categoryOf(appId, input.id);
+    const changed = await store.removeCategory(row.id, () => dropFromTagMaps(appId, row.prefix));
+    return { devices: changed };
   }
 
-  function editDefinition(appId: number, input: { prefix: string; name_lc: string; name: string }) {
-    const { category, option } = optionOf(appId, input.prefix, input.name_lc);
-    db.update(tagDefinitions).set({ name: input.name }).where(eq(tagDefinitions.id, option.id)).run();
+  async function editDefinition(appId: number, input: { prefix: string; name_lc: string; name: string }) {
+    const { category, option } = await optionOf(appId, input.prefix, input.name_lc);
+    await store.renameDefinition(option.id, input.name);
     return { name: input.name, name_lc: option.nameLc, prefix: category.prefix };
   }
 
-  function removeDefinition(appId: number, input: { prefix: string; name_lc: string }) {
-    const { category, option } = optionOf(appId, input.prefix, input.name_lc);
-    return db.transaction(() => {
-      const changed = dropFromTagMaps(appId, category.prefix, option.nameLc);
-      db.delete(tagDefinitions).where(eq(tagDefinitions.id, option.id)).run();
-      return { devices: changed };
-    });
+  async function removeDefinition(appId: number, input: { prefix: string; name_lc: string }) {
+    const { category, option } = await optionOf(appId, input.prefix, input.name_lc);
+    const changed = await store.removeDefinition(option.id, () =>
+      dropFromTagMaps(appId, category.prefix, option.nameLc),
+    );
+    return { devices: changed };
   }
 
   /**
    * Checks a tag map against the application's categories and answers it normalised (empty lists dropped,
    * selection options by name_lc). An unknown category or a bad value is -10 with the path of the offending value.
    */
-  function normalise(appId: number, tags: DeviceTags, path = 'tags'): DeviceTags {
+  async function normalise(appId: number, tags: DeviceTags, path = 'tags'): Promise<DeviceTags> {
     const prefixes = Object.keys(tags);
     if (!prefixes.length) return {};
-    const rows = db
-      .select()
-      .from(tagCategories)
-      .where(and(eq(tagCategories.appId, appId), inArray(tagCategories.prefix, prefixes)))
-      .all();
-    const defs = definitionsOf(rows);
+    const rows = await store.categoriesByPrefix(appId, prefixes);
+    const defs = await definitionsOf(rows);
     const out: DeviceTags = {};
     const errors: FieldError[] = [];
     for (const prefix of prefixes) {

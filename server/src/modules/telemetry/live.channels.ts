@@ -47,7 +47,7 @@ export function attachLiveChannels({
 }) {
   realtime.channel(DEVICE_STATUS_LIVE.channel, { join: (caller) => devicesRoom(appOf(caller).id) });
   realtime.channel<unknown>(DEVICE_DATA_LIVE.channel, {
-    join: (caller, raw) => {
+    join: async (caller, raw) => {
       const app = appOf(caller);
       const parsed = DeviceDataSubscribeParams.safeParse(raw);
       if (!parsed.success)
@@ -55,7 +55,7 @@ export function attachLiveChannels({
           T.common.invalidInput,
           parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
         );
-      return deviceDataRoom(devices.rowOf(app.id, parsed.data.device_id).id);
+      return deviceDataRoom((await devices.rowOf(app.id, parsed.data.device_id)).id);
     },
   });
 

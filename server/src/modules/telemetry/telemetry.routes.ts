@@ -72,26 +72,26 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
       .get();
 
   return implement(deviceDataContract, {
-    latest: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.id);
+    latest: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.id);
       return { device: dataDeviceOf(row), data: data.latest(row.appId, row.id) };
     },
-    list: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.id);
+    list: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.id);
       return { device: dataDeviceOf(row), data: data.list(row.appId, row.id, row.sensors) };
     },
-    periodic: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.id);
+    periodic: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.id);
       const { rows, truncated } = data.range(row.appId, row.id, input, input.start, input.end, RANGE_POINTS_MAX);
       return { data: rows, truncated };
     },
-    ndata: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.id);
+    ndata: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.id);
       return { data: data.newest(row.appId, row.id, input, input.ndata) };
     },
     csvPeriod: async ({ caller, input, res }) => {
       const app = caller.app!;
-      const row = devices.rowOf(app.id, input.id);
+      const row = await devices.rowOf(app.id, input.id);
       const zone = input.tz ?? app.timezone;
       startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), zone));
       if (await write(res, CSV_HEADER)) {
@@ -106,31 +106,31 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
     },
     csvLatest: async ({ caller, input, res }) => {
       const app = caller.app!;
-      const row = devices.rowOf(app.id, input.id);
+      const row = await devices.rowOf(app.id, input.id);
       const points = data.csvLatest(row.appId, row.id, input, input.ndata);
       const zone = input.tz ?? app.timezone;
       startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), zone));
       res.end(CSV_HEADER + csvRows(points, input, zone));
       return null;
     },
-    policyGet: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.device_id);
+    policyGet: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.device_id);
       const s = settingsOf(row.id, input.key);
       return { policies: s ? parse(s.policies, {}) : {}, device_id: row.id, key: input.key };
     },
-    policyEdit: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.device_id);
+    policyEdit: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.device_id);
       const s = saveSettings(row.id, input.key, { policies: JSON.stringify(input.policies) });
       return { policies: parse(s.policies, {}), device_id: row.id, key: input.key };
     },
-    tagsGet: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.device_id);
+    tagsGet: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.device_id);
       const s = settingsOf(row.id, input.key);
       return { tags: (s ? parse(s.tags, {}) : {}) as DeviceTags, device_id: row.id, key: input.key };
     },
-    tagsEdit: ({ caller, input }) => {
-      const row = devices.rowOf(caller.app!.id, input.device_id);
-      const normalised = tags.normalise(row.appId, input.tags);
+    tagsEdit: async ({ caller, input }) => {
+      const row = await devices.rowOf(caller.app!.id, input.device_id);
+      const normalised = await tags.normalise(row.appId, input.tags);
       const s = saveSettings(row.id, input.key, { tags: JSON.stringify(normalised) });
       return { tags: parse(s.tags, {}) as DeviceTags, device_id: row.id, key: input.key };
     },

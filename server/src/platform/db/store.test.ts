@@ -29,6 +29,9 @@ describe('translateToPostgres', () => {
     ).toBe(`select coalesce(a, 0), cast(b as double precision), cast(c AS bigint) from t where "like" ilike $1`);
     // a column named like a keyword is not a keyword
     expect(translateToPostgres('select t.like_count, unlike from t')).toBe('select t.like_count, unlike from t');
+    expect(translateToPostgres('insert into "t" ("a") values (?) on conflict ("t"."a") do update set "b" = ?')).toBe(
+      'insert into "t" ("a") values ($1) on conflict ("a") do update set "b" = $2',
+    );
   });
 });
 
@@ -49,6 +52,16 @@ function contract(name: string, open: () => Promise<{ store: S; close(): Promise
       const [{ total, n }] = (await store.db.select({ total: count(), n: sum(probe.n) }).from(probe)) as any;
       expect(total).toBe(2);
       expect(Number(n)).toBe(5);
+    });
+
+    it('upserts on a unique column with drizzle onConflictDoUpdate', async () => {
+      const [row] = await store.db.insert(probe).values({ name: 'upsert', n: 1 }).returning({ id: probe.id });
+      await store.db
+        .insert(probe)
+        .values({ id: row!.id, name: 'upsert', n: 7 })
+        .onConflictDoUpdate({ target: probe.id, set: { n: sql`excluded.n` } });
+      expect((await store.db.select({ n: probe.n }).from(probe).where(eq(probe.id, row!.id)).get())?.n).toBe(7);
+      await store.db.delete(probe).where(eq(probe.id, row!.id));
     });
 
     it('matches LIKE without regard to case, as SQLite does', async () => {

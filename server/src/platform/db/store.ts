@@ -154,7 +154,8 @@ const translations = new Map<string, string>();
 /**
  * A statement of drizzle's SQLite dialect as PostgreSQL reads it. Outside string literals and quoted names: `?` →
  * `$1, $2, …`; `like` → `ilike` (SQLite's LIKE ignores ASCII case, PostgreSQL's does not); `ifnull(` → `coalesce(`;
- * the casts whose names differ (`as real` is float4 on PostgreSQL, `as integer` int4). Anything else a store writes
+ * the casts whose names differ (`as real` is float4 on PostgreSQL, `as integer` int4); an upsert's target columns
+ * without their table. Anything else a store writes
  * must be SQL both engines read alike (the two-engine suites check it).
  */
 export function translateToPostgres(sql: string): string {
@@ -199,6 +200,11 @@ export function translateToPostgres(sql: string): string {
     out += c;
     i++;
   }
+  // drizzle's SQLite dialect names an upsert's target columns with their table ("t"."c"); PostgreSQL takes bare names
+  out = out.replace(
+    /\bon conflict \(([^)]*)\)/gi,
+    (_, cols: string) => `on conflict (${cols.replace(/"[^"]*"\./g, '')})`,
+  );
   if (translations.size >= TRANSLATIONS) translations.clear();
   translations.set(sql, out);
   return out;

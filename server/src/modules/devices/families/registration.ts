@@ -4,10 +4,10 @@
 // One behaviour per kind, not per family: ZLAN, USR-IOT, Bivocom, Friendcom and the Sentra gateways share `uid`.
 import { randomBytes } from 'node:crypto';
 import type { DeviceFamily } from '@sentra/contracts';
-import type { Db } from '../../../db.js';
 import { hashBrokerSecret, newBrokerSecret } from '../../../platform/crypto.js';
 import type { LoraService } from '../../lora/lora.service.js';
 import type { Activation } from '../activation.js';
+import type { DevicesStore } from '../devices.store.js';
 import type { EmmaPluginCloud, ImouCloud } from '../cloud.js';
 import type { DeviceRow } from '../devices.table.js';
 import type { RequestOrigin } from '../broker-address.js';
@@ -27,18 +27,19 @@ export interface Prepared {
 
 export interface FamilyBehaviour {
   /** checks the draft's family fields against the world (activation evidence, clouds) and answers what to store */
-  prepare(appId: number, family: DeviceFamily, input: Input): Prepared;
+  prepareAdd(appId: number, family: DeviceFamily, input: Input): Prepared | Promise<Prepared>;
   /** the per-family get's own fields; `origin`: where the asking request was sent (the broker address follows it) */
   info(
     row: DeviceRow,
     family: DeviceFamily,
     details: Record<string, any>,
     origin?: RequestOrigin,
-  ): Record<string, unknown>;
+  ): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 export interface FamilyDeps {
-  db: Db;
+  /** the registry's rows (the add checks what is taken) */
+  store: DevicesStore;
   activation: Activation;
   lora: LoraService;
   emma: EmmaPluginCloud;

@@ -6,7 +6,7 @@ import type { FamilyBehaviour, FamilyDeps } from '../registration.js';
 
 /** `plugin`: a device of one of the application's Emma plugin applications */
 export const pluginRegistration = (deps: FamilyDeps): FamilyBehaviour => ({
-  prepare(appId, _f, input) {
+  prepareAdd(appId, _f, input) {
     const plugin = deps.emma
       .applications(appId)
       .find(
@@ -29,7 +29,7 @@ export const pluginRegistration = (deps: FamilyDeps): FamilyBehaviour => ({
 
 /** `cloud`: an Imou cloud device */
 export const cloudRegistration = (deps: FamilyDeps): FamilyBehaviour => ({
-  prepare(_a, _f, input) {
+  prepareAdd(_a, _f, input) {
     if (!deps.imou.findDevice(input.imou_application_id, input.imou_device_id))
       throw invalid(T.common.notFound, [{ path: 'imou_device_id', message: T.common.notFound }]);
     return {

@@ -1,9 +1,8 @@
 // How a serial gateway is added: its UID must have been heard on gw/<uid>/up and belong to no application; the add
 // makes the secret it signs in with from then on, and its info carries its connection settings.
-import { eq } from 'drizzle-orm';
 import { DeviceCode, T, type GatewayConnection } from '@sentra/contracts';
 import { conflict, fail } from '../../../../platform/http/errors.js';
-import { devices, type DeviceRow } from '../../devices.table.js';
+import type { DeviceRow } from '../../devices.table.js';
 import { brokerSecret, type FamilyBehaviour, type FamilyDeps } from '../registration.js';
 
 /**
@@ -33,13 +32,13 @@ export function gatewayConnection(
 
 /** `uid`: ZLAN, USR-IOT, Bivocom, Friendcom and the Sentra gateways */
 export function uidRegistration(deps: FamilyDeps): FamilyBehaviour {
-  const { db, activation } = deps;
+  const { store, activation } = deps;
   return {
-    prepare(appId, _f, input) {
+    async prepareAdd(appId, _f, input) {
       const uid: string = input.dev_uid;
-      const owner = db.select({ appId: devices.appId }).from(devices).where(eq(devices.uid, uid)).get();
+      const owner = await store.byUid(uid);
       if (owner && !uidHiddenFrom(appId, owner)) throw conflict(T.devices.serverUidTaken);
-      if (owner || activation.lastHeard(uid) === undefined)
+      if (owner || (await activation.lastHeard(uid)) === undefined)
         throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverUidNotHeard);
       // bound to this application from now on: the gateway signs in with this secret, never with its UID alone
       const { secret, stored } = brokerSecret();

@@ -11,7 +11,7 @@ export const gatewayBroker: BrokerRules = {
   heard(identity, topic, _payload, ts, env) {
     // only a gateway not registered yet needs to be heard (the UID check of its activation)
     if (identity.role === 'unclaimedGateway' && topic === `gw/${identity.uid}/up`)
-      env.activation.heard(identity.uid!, ts);
+      void env.activation.heard(identity.uid!, ts).catch((err) => env.log.error('gateway sighting not written', err));
     return false;
   },
 };

@@ -1,9 +1,7 @@
 // How generic MQTT, Sentra end devices and Dummy devices are added: Dummy proves nothing; a Sentra end device's token
 // must have connected; an MQTT device gets broker credentials whose password is shown once.
-import { eq } from 'drizzle-orm';
 import { DeviceCode, T } from '@sentra/contracts';
 import { conflict, fail } from '../../../../platform/http/errors.js';
-import { devices } from '../../devices.table.js';
 import { brokerHandle, brokerSecret, type FamilyBehaviour, type FamilyDeps } from '../registration.js';
 
 /** The d/<id>/... topics of generic MQTT and Sentra devices (DESIGN.md section 4). */
@@ -16,30 +14,29 @@ export const deviceTopics = (id: number) => ({
 
 /** `none`: Dummy devices */
 export const noneRegistration = (): FamilyBehaviour => ({
-  prepare: () => ({ columns: {}, details: {} }),
+  prepareAdd: () => ({ columns: {}, details: {} }),
   info: () => ({}),
 });
 
 /** `token`: a Sentra end device, once it connected with its credentials token */
 export function tokenRegistration(deps: FamilyDeps): FamilyBehaviour {
-  const { db, activation } = deps;
+  const { store, activation } = deps;
   return {
-    prepare(appId, _f, input) {
-      const token = activation.connectedToken(appId, input.credentials_token);
+    async prepareAdd(appId, _f, input) {
+      const token = await activation.connectedToken(appId, input.credentials_token);
       if (!token) throw fail(DeviceCode.NOT_ACTIVATED, T.devices.serverNotConnected);
-      if (db.select({ id: devices.id }).from(devices).where(eq(devices.tokenId, token.id)).get())
-        throw conflict(T.devices.serverNotActivated);
+      if (await store.byToken(token.id)) throw conflict(T.devices.serverNotActivated);
       return { columns: { tokenId: token.id }, details: {} };
     },
-    info: (row) => ({
-      token_connected_ts: row.tokenId ? (activation.tokenById(row.tokenId)?.connectedAt ?? null) : null,
+    info: async (row) => ({
+      token_connected_ts: row.tokenId ? ((await activation.tokenById(row.tokenId))?.connectedAt ?? null) : null,
     }),
   };
 }
 
 /** `mqtt`: a generic MQTT device; its broker password is shown once (only its hash is kept) */
 export const mqttRegistration = (deps: FamilyDeps): FamilyBehaviour => ({
-  prepare: (_a, _f, input) => {
+  prepareAdd: (_a, _f, input) => {
     const { secret, stored } = brokerSecret();
     return {
       columns: { brokerUsername: brokerHandle('mqtt'), brokerPassword: stored },

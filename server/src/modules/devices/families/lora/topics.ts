@@ -34,8 +34,11 @@ export const loraBroker: BrokerRules = {
       m !== null &&
       identity.appId !== undefined &&
       (m[1] === String(identity.appId) || env.lora?.names(identity.appId, m[1]!) === true);
-    const device = names ? env.devices.byDevEui(identity.appId!, m![2]!.toUpperCase()) : undefined;
-    if (device && !device.disabled) env.devices.seen(device.id, ts);
+    if (names)
+      void env.devices
+        .byDevEui(identity.appId!, m![2]!.toUpperCase())
+        .then((device) => device && !device.disabled && env.devices.seen(device.id, ts))
+        .catch((err) => env.log.error('LoRa presence not read', err));
     return true;
   },
 };

@@ -17,8 +17,8 @@ export function knownMac(row: Pick<DeviceRow, 'details'>): string | undefined {
 
 /** a Tasmota's discovery message fills its info (its MAC binds its later discovery publishes) */
 function discovered(identity: DeviceIdentity, id: number, topic: string, payload: Buffer, env: HeardEnv) {
-  try {
-    env.devices.updateDetails(id, (details) => {
+  env.devices
+    .updateDetails(id, (details) => {
       const next = applyDiscovery(
         (details.tasmota_discovery as TasmotaDiscovery | null | undefined) ?? null,
         topic,
@@ -27,10 +27,8 @@ function discovered(identity: DeviceIdentity, id: number, topic: string, payload
       if (next === undefined) return details;
       if (next?.mac) identity.mac = next.mac;
       return { ...details, tasmota_discovery: next };
-    });
-  } catch (err) {
-    env.log.error(`Tasmota discovery of device ${id} not kept`, err);
-  }
+    })
+    .catch((err) => env.log.error(`Tasmota discovery of device ${id} not kept`, err));
 }
 
 export const tasmotaBroker: BrokerRules = {
@@ -58,7 +56,9 @@ export const tasmotaBroker: BrokerRules = {
     const id = env.deviceOf(identity);
     if (id === undefined) return true;
     if (topic === `tele/${identity.topic}/LWT`) {
-      env.devices.setOnline(id, payload.toString().trim() !== 'Offline', ts);
+      void env.devices
+        .setOnline(id, payload.toString().trim() !== 'Offline', ts)
+        .catch((err) => env.log.error(`presence of device ${id} not written`, err));
       return true;
     }
     if (topic.startsWith('tasmota/discovery/')) discovered(identity, id, topic, payload, env);
