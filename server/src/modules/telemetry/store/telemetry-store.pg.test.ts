@@ -1,10 +1,16 @@
 // The telemetry store contract on PostgreSQL, and what only PostgreSQL has: partitions (created ahead, dropped by
 // retention), a crash after a commit, a server stopped and started again, a connection lost inside a batch.
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../../platform/db/postgres.js';
 import { isStorageFault } from '../../../platform/db/storage-fault.js';
-import { hasPostgres, startPostgres, testDatabase, type Postgres } from '../../../platform/db/testing/postgres.js';
+import {
+  hasPostgres,
+  SHARED_PG_ENV,
+  startPostgres,
+  testDatabase,
+  type Postgres,
+} from '../../../platform/db/testing/postgres.js';
 import { createLogger } from '../../../platform/log.js';
 import { partitionName, partitionsOf, type Partition } from './pg/layout.js';
 import { STATES_LOCK } from './pg/states.js';
@@ -29,8 +35,27 @@ export const numbered = (sql: string) => {
   return sql.replace(/\?/g, () => `$${++n}`);
 };
 
+let seq = 0;
+
+/**
+ * A fresh database of the shared cluster whose default collation is ICU's root order (a < B < b), not byte order:
+ * the store's text order must not depend on the database's collation.
+ */
+async function icuDatabase(): Promise<string> {
+  const admin = process.env[SHARED_PG_ENV]!;
+  const name = `tele_icu_${process.pid}_${++seq}_${Date.now().toString(36)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`create database "${name}" template template0 locale_provider icu icu_locale 'und' locale 'C'`);
+  } finally {
+    await client.end();
+  }
+  return admin.replace(/\/postgres$/, `/${name}`);
+}
+
 export async function pgUnderTest(url?: string): Promise<StoreUnderTest> {
-  const { pool, close } = await openPostgres({ url: url ?? (await testDatabase()), max: 4 });
+  const { pool, close } = await openPostgres({ url: url ?? (await icuDatabase()), max: 4 });
   await createDerivedTables(pool);
   const store = await openPgTelemetryStore(pool);
   return {
