@@ -168,6 +168,26 @@ export function telemetryStoreContract(engine: string, open: () => Promise<Store
       expect(await store.rollups.read('hour', 99, hour, hour + 1, 'w1')).toEqual({ rows: [], generation: 2 });
     });
 
+    it('merges a snapshot holding one bucket twice as two deltas', async () => {
+      const row = (count: number, sum: number, first: number, firstTs: number, last: number, lastTs: number) => [
+        8,
+        60_000,
+        count,
+        sum,
+        Math.min(first, last),
+        Math.max(first, last),
+        first,
+        firstTs,
+        last,
+        lastTs,
+      ];
+      const minute = Float64Array.from([...row(2, 3, 1, 60_001, 2, 60_005), ...row(1, 7, 7, 60_000, 7, 60_000)]);
+      await append(t.store, batchOf(1, [], { writer: 'w1', generation: 1, minute, hour: new Float64Array(0) }));
+      expect((await t.store.rollups.read('minute', 8, 0, 120_000)).rows).toEqual([
+        { bucketTs: 60_000, count: 3, sum: 10, min: 1, max: 7, first: 7, firstTs: 60_000, last: 2, lastTs: 60_005 },
+      ]);
+    });
+
     it('applies states as value periods: a repeat extends, a change opens, a late report is ignored', async () => {
       const { store } = t;
       const d7 = { appId: 1, deviceId: 7 };

@@ -1,5 +1,5 @@
-// Array parameters for `unnest($1::bigint[], ...)`, written as PostgreSQL array literals straight from the batch's typed
-// arrays (node-postgres would quote every element of a JS array: a string per number).
+// Array parameters for `unnest($1::bigint[], ...)`, written as PostgreSQL array literals straight from the batch's
+// typed arrays (node-postgres would quote every element of a JS array: a string per number).
 
 /** `{1,2,3}` of the values at `order` (all, in index order, when absent): bigint or float8 */
 export function numbers(a: ArrayLike<number>, order?: ArrayLike<number>): string {

@@ -1,5 +1,5 @@
-// Telemetry's reads on PostgreSQL, answering what SQLite's do (point-reads.ts, series-keys.ts, rollup-rows.ts): the same
-// rows, order and limits. Named statements (prepared once per pooled connection). Text is ordered `collate "C"`, byte
+// Telemetry's reads on PostgreSQL, answering what SQLite's do (point-reads.ts, series-keys.ts, rollup-rows.ts): the
+// same rows, order and limits. Named statements (prepared once per pooled connection). Text is ordered `collate "C"`, byte
 // order as SQLite's BINARY, whatever the database's collation.
 import type pg from 'pg';
 import type { PointRow } from '../../read/recent.js';

@@ -1,7 +1,7 @@
-// Retention on PostgreSQL: whole days go. Every daily partition of points and minute rollups that ends at or before the
-// cutoff is dropped (a catalog change, whatever its rows: no delete, no vacuum), the default partitions' older rows
-// (points stamped far in the past) and the older hour rollups are deleted. Drops wait LAYOUT_LOCK_TIMEOUT_MS at most for
-// their table lock; one that cannot have it is left for the next run.
+// Retention on PostgreSQL: whole days go. Every daily partition of points and minute rollups that ends at or before
+// the cutoff is dropped (a catalog change, whatever its rows: no delete, no vacuum), the default partitions' older rows
+// (points stamped far in the past) and the older hour rollups are deleted. Drops wait LAYOUT_LOCK_TIMEOUT_MS at most
+// for their table lock; one that cannot have it is left for the next run.
 import type pg from 'pg';
 import { ROLLUP_TABLE } from '../rollups.js';
 import { retentionCutoff, type RetentionResult } from '../telemetry-store.js';
