@@ -19,14 +19,14 @@ export interface StateRow {
   latest_ts: number;
 }
 
-interface Row {
+export interface StateRecord {
   key: string;
   value: string | null;
   initial_ts: number;
   latest_ts: number;
 }
 
-const toRow = (r: Row): StateRow => ({
+const toRow = (r: StateRecord): StateRow => ({
   key: r.key,
   value: r.value === null ? null : JSON.parse(r.value),
   is_null: r.value === null,
@@ -40,6 +40,58 @@ const toRow = (r: Row): StateRow => ({
  * removed with state/delete makes room again.
  */
 export const MAX_STATE_KEYS_PER_DEVICE = 1000;
+
+/**
+ * What applying reports reads and writes, synchronously: SQLite's statements, or PostgreSQL's writer working on the
+ * rows it loaded for the batch (pg/states.ts). `current` and `keyCount` see the writes made before them.
+ */
+export interface StatesView {
+  current(deviceId: number, key: string): StateRecord | undefined;
+  keyCount(deviceId: number): number;
+  /** a new key: its current value and its first period */
+  add(appId: number, deviceId: number, c: StateChange): void;
+  /** the same value again: the current period goes on */
+  extend(deviceId: number, c: StateChange, cur: StateRecord): void;
+  /** another value: it becomes current and opens a period */
+  change(deviceId: number, c: StateChange): void;
+}
+
+/**
+ * The rules of a device's reports, one engine's `view` doing the reads and writes: answers the reports that changed
+ * something (not stale); a new key past `maxKeys` is not applied and goes into `refused` when given.
+ */
+export function applyStateReports(
+  view: StatesView,
+  appId: number,
+  deviceId: number,
+  changes: readonly StateChange[],
+  maxKeys: number,
+  refused?: StateChange[],
+): StateChange[] {
+  const applied: StateChange[] = [];
+  /** the device's keys, counted once per call when a new one comes */
+  let keys = -1;
+  for (const c of changes) {
+    const cur = view.current(deviceId, c.key);
+    if (!cur) {
+      if (keys < 0) keys = view.keyCount(deviceId);
+      if (keys >= maxKeys) {
+        refused?.push(c);
+        continue;
+      }
+      keys++;
+      view.add(appId, deviceId, c);
+    } else if (c.ts < cur.latest_ts) {
+      continue; // an older report arriving late does not override what is known
+    } else if (cur.value === c.value) {
+      view.extend(deviceId, c, cur);
+    } else {
+      view.change(deviceId, c);
+    }
+    applied.push(c);
+  }
+  return applied;
+}
 
 export function createStatesStore(sqlite: Database.Database, opts: { maxKeysPerDevice?: number } = {}) {
   const maxKeys = opts.maxKeysPerDevice ?? MAX_STATE_KEYS_PER_DEVICE;
@@ -77,47 +129,39 @@ export function createStatesStore(sqlite: Database.Database, opts: { maxKeysPerD
   const removeHistory = sqlite.prepare('DELETE FROM device_state_history WHERE device_id = ? AND key = ?');
   const ownsDevice = sqlite.prepare('SELECT 1 FROM device_states WHERE app_id = ? AND device_id = ? LIMIT 1').pluck();
 
+  const view: StatesView = {
+    current: (deviceId, key) => current.get(deviceId, key) as StateRecord | undefined,
+    keyCount: (deviceId) => keyCount.get(deviceId) as number,
+    add(appId, deviceId, c) {
+      insertCurrent.run(deviceId, appId, c.key, c.value, c.ts, c.ts);
+      openPeriod.run(deviceId, c.key, c.ts, c.value, c.ts);
+    },
+    extend(deviceId, c, cur) {
+      touchCurrent.run(c.ts, deviceId, c.key);
+      extendPeriod.run(c.ts, deviceId, c.key, cur.initial_ts);
+    },
+    change(deviceId, c) {
+      changeCurrent.run(c.value, c.ts, c.ts, deviceId, c.key);
+      openPeriod.run(deviceId, c.key, c.ts, c.value, c.ts);
+    },
+  };
+
   return {
     /**
      * Applies reports in order (caller holds a transaction); answers those that changed something (not stale). A new
      * key past the device's MAX_STATE_KEYS_PER_DEVICE is not applied: it goes into `refused` when given.
      */
     apply(appId: number, deviceId: number, changes: readonly StateChange[], refused?: StateChange[]): StateChange[] {
-      const applied: StateChange[] = [];
-      /** the device's keys, counted once per call when a new one comes */
-      let keys = -1;
-      for (const c of changes) {
-        const cur = current.get(deviceId, c.key) as Row | undefined;
-        if (!cur) {
-          if (keys < 0) keys = keyCount.get(deviceId) as number;
-          if (keys >= maxKeys) {
-            refused?.push(c);
-            continue;
-          }
-          keys++;
-          insertCurrent.run(deviceId, appId, c.key, c.value, c.ts, c.ts);
-          openPeriod.run(deviceId, c.key, c.ts, c.value, c.ts);
-        } else if (c.ts < cur.latest_ts) {
-          continue; // an older report arriving late does not override what is known
-        } else if (cur.value === c.value) {
-          touchCurrent.run(c.ts, deviceId, c.key);
-          extendPeriod.run(c.ts, deviceId, c.key, cur.initial_ts);
-        } else {
-          changeCurrent.run(c.value, c.ts, c.ts, deviceId, c.key);
-          openPeriod.run(deviceId, c.key, c.ts, c.value, c.ts);
-        }
-        applied.push(c);
-      }
-      return applied;
+      return applyStateReports(view, appId, deviceId, changes, maxKeys, refused);
     },
     /** current states of a device of the application, by key (the order the list's live updates keep) */
     list(appId: number, deviceId: number): StateRow[] {
-      return (list.all(appId, deviceId) as Row[]).sort((a, b) => compareStateKeys(a.key, b.key)).map(toRow);
+      return (list.all(appId, deviceId) as StateRecord[]).sort((a, b) => compareStateKeys(a.key, b.key)).map(toRow);
     },
     /** the newest `n` value periods of a state, newest first; empty for another application's device */
     newest(appId: number, deviceId: number, key: string, n: number): StateRow[] {
       if (!ownsDevice.get(appId, deviceId)) return [];
-      return (newest.all(deviceId, key, Math.max(1, Math.min(n, STATE_PAGE_MAX))) as Row[]).map(toRow);
+      return (newest.all(deviceId, key, Math.max(1, Math.min(n, STATE_PAGE_MAX))) as StateRecord[]).map(toRow);
     },
     /**
      * Value periods overlapping [start, end], newest first, at most `limit`: the newest ones, `truncated` when older
@@ -132,9 +176,9 @@ export function createStatesStore(sqlite: Database.Database, opts: { maxKeysPerD
       limit = STATE_PAGE_MAX,
     ): { rows: StateRow[]; truncated: boolean } {
       if (!ownsDevice.get(appId, deviceId)) return { rows: [], truncated: false };
-      const rows = inRange.all(deviceId, key, start, end, limit + 1) as Row[];
+      const rows = inRange.all(deviceId, key, start, end, limit + 1) as StateRecord[];
       // the period that began before `start` and was still going at `start` overlaps too; it is the oldest of all
-      const earlier = before.get(deviceId, key, start) as Row | undefined;
+      const earlier = before.get(deviceId, key, start) as StateRecord | undefined;
       if (earlier && earlier.latest_ts >= start) rows.push(earlier);
       return { rows: rows.slice(0, limit).map(toRow), truncated: rows.length > limit };
     },

@@ -2,16 +2,10 @@
 // Every read is an index seek on a clustered key: (device_id, ...) for series, (series_id, ts) for points and rollups.
 import type Database from 'better-sqlite3';
 import { decodeValue, type Datatype } from '../datatypes.js';
-import {
-  BUCKET_MS,
-  mergeBucket,
-  ROLLUP_TABLE,
-  type RollupBucket,
-  type RollupKeeper,
-  type RollupLevel,
-} from '../store/rollups.js';
+import { BUCKET_MS, mergeBucket, type RollupBucket, type RollupKeeper, type RollupLevel } from '../store/rollups.js';
 import type { SeriesRegistry } from '../store/series.js';
 import { zoneOffset } from '../../../platform/time/zone.js';
+import { createRollupRows } from './rollup-rows.js';
 import { createPointReads, EARLIEST, LATEST, type PointReads, type PointRow } from './point-reads.js';
 
 /** A series found through its application: pass only these to the point reads (that is the tenant filter). */
@@ -94,18 +88,7 @@ export function createTelemetryReads(
   const findSeries = sqlite.prepare(
     `SELECT ${COLS} FROM telemetry_series WHERE device_id = ? AND sensor = ? AND configtype = ? AND param = ? AND subparam = ? AND app_id = ?`,
   );
-  const rollupRange = {
-    minute: sqlite
-      .prepare(
-        `SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.minute} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`,
-      )
-      .raw(),
-    hour: sqlite
-      .prepare(
-        `SELECT bucket_ts, "count", "sum", "min", "max", "first", first_ts, "last", last_ts FROM ${ROLLUP_TABLE.hour} WHERE series_id = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`,
-      )
-      .raw(),
-  };
+  const rollupRows = createRollupRows(sqlite);
 
   function points(s: SeriesView, rows: PointRow[]): PointView[] {
     const out = new Array<PointView>(rows.length);
@@ -118,34 +101,11 @@ export function createTelemetryReads(
   }
   const clampN = (n: number) => Math.max(1, Math.min(Math.floor(n), MAX_RANGE_POINTS));
 
-  const durableGeneration = sqlite
-    .prepare('SELECT rollup_generation FROM telemetry_writer_state WHERE writer = ?')
-    .pluck();
-  // the rows and the writer's durable generation in one read snapshot: deltas in flight count exactly once
-  const storedWithGeneration = sqlite.transaction(
-    (level: RollupLevel, seriesId: number, start: number, end: number, writer: string) => ({
-      rows: rollupRange[level].all(seriesId, start, end) as number[][],
-      generation: (durableGeneration.get(writer) as number | undefined) ?? 0,
-    }),
-  );
-
   /** stored buckets of [start, end) with the not-yet-flushed deltas folded in, in time order */
   function buckets(level: RollupLevel, seriesId: number, start: number, end: number): RollupBucket[] {
     const keeper = live.rollups;
-    const stored = keeper
-      ? storedWithGeneration(level, seriesId, start, end, keeper.writer)
-      : { rows: rollupRange[level].all(seriesId, start, end) as number[][], generation: 0 };
-    const out: RollupBucket[] = stored.rows.map((r) => ({
-      bucketTs: r[0],
-      count: r[1],
-      sum: r[2],
-      min: r[3],
-      max: r[4],
-      first: r[5],
-      firstTs: r[6],
-      last: r[7],
-      lastTs: r[8],
-    }));
+    const stored = rollupRows.read(level, seriesId, start, end, keeper?.writer);
+    const out = stored.rows;
     const pending = keeper?.pendingOf(level, seriesId, start, end, stored.generation) ?? [];
     if (pending.length === 0) return out;
     for (const p of pending) {
