@@ -235,7 +235,7 @@ export function createStateCardReads(sqlite: Database.Database) {
     },
     /** as states.reads.ts `current` */
     current(appId: number, deviceId: number, key: string): StateValue | null {
-      const r = one.get(deviceId, key, appId) as Row | undefined;
+      const r = one.get(deviceId, key, appId) as StateRecord | undefined;
       return r ? { value: parsedState(r.value), since: r.initial_ts, ts: r.latest_ts } : null;
     },
   };

@@ -24,4 +24,11 @@ describe('isStorageFault', () => {
     for (const code of ['42601', '23505', '22P02', '40P01', '57014'])
       expect(isStorageFault(coded(code)), code).toBe(false);
   });
+
+  it("sees the driver's fault through the store's wrapped error (drizzle's cause)", () => {
+    const wrapped = (cause: Error) => Object.assign(new Error('Failed query: insert into "sessions" …'), { cause });
+    expect(isStorageFault(wrapped(coded('SQLITE_FULL')))).toBe(true);
+    expect(isStorageFault(wrapped(coded('57P01')))).toBe(true);
+    expect(isStorageFault(wrapped(coded('SQLITE_CONSTRAINT_UNIQUE')))).toBe(false);
+  });
 });

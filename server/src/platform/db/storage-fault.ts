@@ -16,6 +16,13 @@ const MESSAGES =
   /writer thread exited|database or disk is full|readonly database|disk I\/O error|database is locked|unable to open database|ENOSPC|EROFS|Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/i;
 
 export function isStorageFault(err: unknown): boolean {
+  // the store's queries fail with drizzle's error, the driver's as its cause
+  for (let e = err, depth = 0; e && depth < 5; depth++, e = (e as { cause?: unknown }).cause)
+    if (isFaultItself(e)) return true;
+  return false;
+}
+
+function isFaultItself(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (
     typeof code === 'string' &&
