@@ -1,8 +1,7 @@
 // The rules store on both engines: a rule by its application, the list's paging and search, a key unique per
 // application (the index decides when two adds race), edits, removal with the engine's state, the active ones.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { applications } from '../apps/apps.table.js';
-import { tenants } from '../auth/auth.table.js';
+import { addApp, addTenant } from '../apps/testing/owners.js';
 import { forEachEngine, type OpenedStore } from '../../testing/engines.js';
 import { ruleStates } from './rules.table.js';
 import { createRulesStore, type NewRule, type RulesStore } from './rules.store.js';
@@ -15,28 +14,9 @@ forEachEngine('rules store', (open) => {
   beforeEach(async () => {
     opened = await open();
     store = createRulesStore(opened.store);
-    const { db } = opened.store;
-    const [t] = await db
-      .insert(tenants)
-      .values({
-        username: 'budi',
-        first: 'Budi',
-        email: 'b@contoh.id',
-        passHash: 'x',
-        tenantName: 'PT B',
-        billingExpiresAt: 1,
-        createdAt: 1,
-      })
-      .returning();
-    const apps = await db
-      .insert(applications)
-      .values([
-        { tenantId: t!.id, name: 'Pabrik', domain: 'pabrik', createdAt: 1 },
-        { tenantId: t!.id, name: 'Gudang', domain: 'gudang', createdAt: 1 },
-      ])
-      .returning();
-    appId = apps[0]!.id;
-    otherApp = apps[1]!.id;
+    const tenant = await addTenant(opened.store, 'budi');
+    appId = await addApp(opened.store, tenant, 'pabrik');
+    otherApp = await addApp(opened.store, tenant, 'gudang');
   });
   afterEach(() => opened?.close());
 
