@@ -14,6 +14,8 @@ import type { AckRelease, Broker, MqttIdentity } from '../../../platform/mqtt/ty
 import type { StatesStore } from '../../states/states.store.js';
 import { MAX_PAYLOAD_BYTES, type DeviceResolver } from '../../devices/families/index.js';
 import { createTelemetryReads, type TelemetryReads } from '../read/reads.js';
+import { sqliteTelemetryQuery, type TelemetryQuery } from '../read/query.js';
+import { createSeriesKeys } from '../read/series-keys.js';
 import type { SeriesInfo } from '../store/series.js';
 import type { PointReads } from '../read/point-reads.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage } from '../store/writer.js';
@@ -84,7 +86,10 @@ export interface TelemetryPipeline {
    * reader that remembers absent series forgets them when it moves.
    */
   readonly seriesLearnt: number;
+  /** SQLite's synchronous reads (the engine-neutral ones are `query`) */
   reads: TelemetryReads;
+  /** the reads on either engine, asynchronous: series by key, latest values, points, rollups (read/query.ts) */
+  query: TelemetryQuery;
   /** raw point reads (the clustered table merged with the points not yet compacted) */
   points: PointReads;
   states: StatesStore;
@@ -184,6 +189,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   });
   const { ingest } = messages;
   const reads = createTelemetryReads(sqlite, { series, rollups, points: storage.points });
+  const query = sqliteTelemetryQuery(reads, createSeriesKeys(sqlite), storage.points);
 
   return {
     attachBroker(broker) {
@@ -200,6 +206,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       return series.learnt;
     },
     reads,
+    query,
     points: storage.points,
     states: storage.states,
     rejectsOf: (deviceId) => rejects.of(deviceId),
