@@ -213,11 +213,10 @@ describe('caches of the card path, invalidated at once', () => {
     await primed(gw.url, id, as(o));
     await primed(gw.url, id, m);
     // billing is set by whoever sells the subscription, outside these calls: it is read on every request
-    gw.app.db.db
+    await gw.app.store.db
       .update(tenants)
       .set({ billingExpiresAt: Date.now() - 1000 })
-      .where(eq(tenants.id, o.tenant.id))
-      .run();
+      .where(eq(tenants.id, o.tenant.id));
     expect((await readCard(gw.url, id, as(o))).body).toMatchObject({ response_result: -40, isTenant: true });
     expect((await readCard(gw.url, id, m)).body).toMatchObject({ response_result: -40, isTenant: false });
   });
@@ -237,12 +236,11 @@ describe('the time limit of the caches', () => {
     const who = { tenant: o.tenant, domain: o.domain };
     await primed(gw.url, id, who);
     // hand edits of the database: no service announced them
-    gw.app.db.db
+    await gw.app.store.db
       .update(dashboards)
       .set({ confDashboard: JSON.stringify(conf('3 + 3')) })
-      .where(eq(dashboards.id, id))
-      .run();
-    gw.app.db.db.delete(sessions).where(eq(sessions.principalId, o.tenant.id)).run();
+      .where(eq(dashboards.id, id));
+    await gw.app.store.db.delete(sessions).where(eq(sessions.principalId, o.tenant.id));
     expect((await readCard(gw.url, id, who)).body).toMatchObject({ value: 2 });
     clock += Math.max(CALLER_TTL_MS, DASHBOARD_RECHECK_MS);
     expect((await readCard(gw.url, id, who)).status).toBe(401);

@@ -104,7 +104,7 @@ describe('POST /service/web/tenant/account/auth/login', () => {
 describe('POST /service/web/application/account/auth/login', () => {
   it('signs in an application user through x-app-domain, and -1/-2 as the tenant sign-in does', async () => {
     const t = await tenantWithApp(gw.url);
-    gw.app.db.db
+    await gw.app.store.db
       .insert(accounts)
       .values({
         appId: t.appId,
@@ -169,11 +169,10 @@ describe('sessions', () => {
   });
   it('answers 402 with isTenant when the tenant billing has expired', async () => {
     const t = await tenantWithApp(gw.url);
-    gw.app.db.db
+    await gw.app.store.db
       .update(tenants)
       .set({ billingExpiresAt: Date.now() - 1000 })
-      .where(eq(tenants.id, t.tenant.id))
-      .run();
+      .where(eq(tenants.id, t.tenant.id));
     const r = await call(gw.url, appsContract.list, {}, { tenant: t.tenant });
     expect(r.status).toBe(402);
     expect(r.body).toMatchObject({ response_result: -40, isTenant: true });

@@ -57,7 +57,7 @@ describe('POST /service/web/credentials/create', () => {
   it('keeps the secret encrypted in the database', async () => {
     const o = await tenantWithApp(gw.url);
     const r = await create(o);
-    const row = gw.app.db.db.select().from(credentials).where(eq(credentials.id, r.body.data.id)).get()!;
+    const row = (await gw.app.store.db.select().from(credentials).where(eq(credentials.id, r.body.data.id)).get())!;
     expect(JSON.stringify(row)).not.toContain(r.body.data.credentials_secret);
   });
   it.each([

@@ -1,5 +1,6 @@
 // Spec 02 section 7, the dashboard calls: validation with the conf_dashboard v2 schema (-10 with the error's path),
 // paths from labels, parents, components, the selection trees, viewing, and who may do what (401, 403, 404).
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   STATE_CONFIG,
@@ -262,16 +263,12 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
       sensors: [{ sensor: 'relay', configtype: 'command', param: 'out' }],
     });
     // a series telemetry stored without the device declaring it, and a state the pump reported
-    gw.app.db.sqlite
-      .prepare(
-        'INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(o.appId, meter.id, 'env', 'data', 'temp', '', 'number', Date.now());
-    gw.app.db.sqlite
-      .prepare(
-        'INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(pump.id, o.appId, 'POWER', '"ON"', 1, 1);
+    await gw.app.store.exec(
+      sql`INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (${o.appId}, ${meter.id}, 'env', 'data', 'temp', '', 'number', ${Date.now()})`,
+    );
+    await gw.app.store.exec(
+      sql`INSERT INTO device_states (device_id, app_id, key, value, initial_ts, latest_ts) VALUES (${pump.id}, ${o.appId}, 'POWER', '"ON"', 1, 1)`,
+    );
 
     const all = await call(gw.url, dashboardsContract.devices, {}, auth);
     expect(all.body.devices).toEqual({
@@ -346,14 +343,12 @@ describe('GET nav/device/devices, nav/device/sensors, nav/tag/list', () => {
       sensors: { pm: { data: { energy: 'number' } } },
     });
     // written straight into storage: whatever the registry's validation refuses today, the tree must not trust it
-    gw.app.db.sqlite
-      .prepare('UPDATE devices SET sensors = ? WHERE id = ?')
-      .run('{"__proto__":{"data":{"polluted":"number"}},"pm":{"__proto__":{"x":"number"}}}', d.id);
-    gw.app.db.sqlite
-      .prepare(
-        'INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(o.appId, d.id, 'env', '__proto__', 'constructor', 'polluted', 'number', Date.now());
+    await gw.app.store.exec(
+      sql`UPDATE devices SET sensors = ${'{"__proto__":{"data":{"polluted":"number"}},"pm":{"__proto__":{"x":"number"}}}'} WHERE id = ${d.id}`,
+    );
+    await gw.app.store.exec(
+      sql`INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (${o.appId}, ${d.id}, 'env', '__proto__', 'constructor', 'polluted', 'number', ${Date.now()})`,
+    );
     for (const c of [dashboardsContract.devices, dashboardsContract.sensors]) {
       const r = await call(gw.url, c, {}, auth);
       expect(r.status, JSON.stringify(r.body)).toBe(200);

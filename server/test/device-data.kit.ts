@@ -2,7 +2,7 @@
 // family connected with real MQTT.js clients exactly as the device registry provisions them.
 import type { MqttClient } from 'mqtt';
 import { credentialsContract, deviceFamilyCalls, loraContract } from '@sentra/contracts';
-import { call, startGateway, type Running } from './harness.js';
+import { call, onlineOf, startGateway, type Running } from './harness.js';
 import { addDevice, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
 
 export type Owner = Awaited<ReturnType<typeof tenantWithApp>>;
@@ -27,8 +27,7 @@ async function connect(gw: Running, clients: MqttClient[], opts: Parameters<type
 }
 
 /** waits until the registry shows the device online (the command path checks it) */
-const online = (gw: Running, id: number) =>
-  until(() => Boolean(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id)));
+const online = (gw: Running, id: number) => until(async () => (await onlineOf(gw, id)) === 1);
 
 export async function mqttDevice(
   gw: Running,

@@ -2,6 +2,7 @@
 // signs in with the secret shown once at its activation, never with its UID alone; a UID heard before registration is
 // bound only by the application that registers it; the UID check tells no tenant that a UID exists elsewhere; device
 // broker passwords are stored as hashes, shown once, regenerable. Password guessing: mqtt-connect-throttle.test.ts.
+import { sql } from 'drizzle-orm';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -28,12 +29,10 @@ async function connected(gw: Running, opts: IClientOptions) {
   return a.client;
 }
 
-const storedPassword = (gw: Running, id: number) =>
-  (
-    gw.app.db.sqlite.prepare('select broker_password from devices where id = ?').get(id) as {
-      broker_password: string | null;
-    }
-  ).broker_password;
+const storedPassword = async (gw: Running, id: number) =>
+  (await gw.app.store.one<{ broker_password: string | null }>(
+    sql`select broker_password from devices where id = ${id}`,
+  ))!.broker_password;
 
 /** a gateway heard on gw/<uid>/up while nobody has registered its UID */
 async function heardGateway(gw: Running, auth: AppAuth, uid = unique('ZL').toUpperCase()) {
@@ -84,8 +83,8 @@ describe('serial gateways sign in with their secret', () => {
     const got = await call(gw.url, deviceFamilyCalls.zlan.get, { id: added.body.data.id }, owner);
     expect(got.body.data.gateway_connection.client_id).toBe(uid);
     expect(got.body.data).not.toHaveProperty('gateway_secret');
-    expect(storedPassword(gw, added.body.data.id)).not.toContain(secret);
-    expect(storedPassword(gw, added.body.data.id)).toMatch(/^sha256\$[0-9a-f]{64}$/);
+    expect(await storedPassword(gw, added.body.data.id)).not.toContain(secret);
+    expect(await storedPassword(gw, added.body.data.id)).toMatch(/^sha256\$[0-9a-f]{64}$/);
 
     // with those settings, over TCP and over WebSocket, the gateway is the registered device with its gw/<uid>/ rights
     const g = await connected(gw, { clientId: uid, username: uid, password: secret });
@@ -127,7 +126,7 @@ describe('serial gateways sign in with their secret', () => {
       { password: '' },
       { password: 'tebakan' },
       { password: secret.slice(0, -1) },
-      { password: storedPassword(gw, added.body.data.id)! },
+      { password: (await storedPassword(gw, added.body.data.id))! },
     ]) {
       expect((await mqttAttempt(gw.mqttPort, { clientId: uid, username: uid, ...attempt })).code).toBe(
         BAD_USERNAME_OR_PASSWORD,
@@ -240,8 +239,8 @@ describe('MQTT and Tasmota device passwords', () => {
     const d = await addDevice(gw.url, auth, 'mqtt');
     const password: string = d.store_mqtt_password;
     expect(password.length).toBeGreaterThanOrEqual(43);
-    expect(storedPassword(gw, d.id)).not.toBe(password);
-    expect(storedPassword(gw, d.id)).toMatch(/^sha256\$/);
+    expect(await storedPassword(gw, d.id)).not.toBe(password);
+    expect(await storedPassword(gw, d.id)).toMatch(/^sha256\$/);
     expect((await call(gw.url, deviceFamilyCalls.mqtt.get, { id: d.id }, auth)).body.data.store_mqtt_password).toBe('');
 
     const c = await connected(gw, { clientId: unique('c'), username: d.store_mqtt_username, password });
@@ -258,7 +257,7 @@ describe('MQTT and Tasmota device passwords', () => {
 
   it('does the same for Tasmota; a device without broker password answers -10', async () => {
     const t = await addDevice(gw.url, auth, 'tasmota');
-    expect(storedPassword(gw, t.id)).not.toBe(t.password);
+    expect(await storedPassword(gw, t.id)).not.toBe(t.password);
     expect((await call(gw.url, deviceFamilyCalls.tasmota.get, { id: t.id }, auth)).body.data.password).toBe('');
     await connected(gw, { clientId: unique('DVES_'), username: t.username, password: t.password });
     const dummy = await addDevice(gw.url, auth, 'dummy');
@@ -282,12 +281,12 @@ describe('an existing database', () => {
       const auth = await tenantWithApp(first.url);
       const d = await addDevice(first.url, auth, 'mqtt');
       // as an older version stored it
-      first.app.db.sqlite.prepare('update devices set broker_password = ? where id = ?').run('polos-lama-123', d.id);
+      await first.app.store.exec(sql`update devices set broker_password = ${'polos-lama-123'} where id = ${d.id}`);
       await first.stop();
 
       const again = await startGateway({ DATA_DIR: dataDir });
       try {
-        expect(storedPassword(again, d.id)).toMatch(/^sha256\$/);
+        expect(await storedPassword(again, d.id)).toMatch(/^sha256\$/);
         await connected(again, { clientId: unique('c'), username: d.store_mqtt_username, password: 'polos-lama-123' });
       } finally {
         open.splice(0).forEach((c) => c.end(true));

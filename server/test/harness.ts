@@ -2,11 +2,25 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { Header, fillPath, type CallDef, type InputOf } from '@sentra/contracts';
 import { buildApp, type BuildOptions, type SentraApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/log.js';
 import { startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
+import { testDatabase } from '../src/platform/db/testing/postgres.js';
+
+/**
+ * The engine this run's gateways store in: vitest's `postgres` project (vitest.config.ts) sets
+ * SENTRA_TEST_ENGINE=postgres and runs the storage-touching suites again, each gateway on a fresh database of the run's
+ * PostgreSQL cluster; otherwise SQLite in the gateway's throw-away DATA_DIR.
+ */
+export const testEngine: 'sqlite' | 'postgres' = process.env.SENTRA_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** DATABASE_URL of a fresh database when the run is on PostgreSQL (nothing on SQLite) */
+export async function engineEnv(): Promise<Record<string, string>> {
+  return testEngine === 'postgres' ? { DATABASE_URL: await testDatabase() } : {};
+}
 
 export interface Running {
   app: SentraApp;
@@ -27,6 +41,8 @@ export async function startGateway(env: Record<string, string> = {}, opts: Build
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
     REGISTER_THROTTLE_ATTEMPTS: '1000000',
+    // a test that names its own database (DATABASE_URL) keeps it: gateways sharing one are given the same
+    ...(env.DATABASE_URL ? {} : await engineEnv()),
     ...env,
   });
   const app = await buildApp(config, { log: createLogger('error'), ...opts });
@@ -57,7 +73,8 @@ export interface ScaleOut {
 export async function startScaleOut(): Promise<ScaleOut> {
   const nats = await startNatsServer();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-scaleout-'));
-  const env = { BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir };
+  // one database for both: the shared DATA_DIR on SQLite, one PostgreSQL database on PostgreSQL
+  const env = { BUS: 'nats', NATS_URL: nats.url, DATA_DIR: dataDir, ...(await engineEnv()) };
   const one = await startGateway(env);
   const two = await startGateway(env);
   return {
@@ -73,6 +90,12 @@ export async function startScaleOut(): Promise<ScaleOut> {
       fs.rmSync(`${dataDir}.seal.key`, { force: true }); // the sealing key beside it (seal-key.ts)
     },
   };
+}
+
+/** the device's `online` column as stored (1 or 0), on either engine */
+export async function onlineOf(gw: Running, deviceId: number): Promise<number | undefined> {
+  const row = await gw.app.store.one<{ online: number }>(sql`SELECT online FROM devices WHERE id = ${deviceId}`);
+  return row?.online;
 }
 
 export type Auth =

@@ -16,28 +16,28 @@ type Owner = Awaited<ReturnType<typeof tenantWithApp>>;
 const as = (o: Owner) => ({ tenant: o.tenant, domain: o.domain });
 
 /** Inserts dashboards (navigation items) straight into the table, as the dashboards issue will create them. */
-function dashboard(appId: number, label: string, parentId: number | null = null, sort = 0) {
-  return gw.app.db.db
+async function dashboard(appId: number, label: string, parentId: number | null = null, sort = 0) {
+  const [row] = await gw.app.store.db
     .insert(dashboards)
     .values({ appId, label, path: label.toLowerCase().replace(/\W+/g, '_'), parentId, sort, createdAt: Date.now() })
-    .returning({ id: dashboards.id })
-    .get().id;
+    .returning({ id: dashboards.id });
+  return row!.id;
 }
 
 /** Listrik (Gedung A (Lantai 1), Gedung B), Air: a small navigation tree. */
-function tree(appId: number) {
-  const listrik = dashboard(appId, 'Listrik', null, 1);
-  const air = dashboard(appId, 'Air', null, 2);
-  const gedungA = dashboard(appId, 'Gedung A', listrik, 1);
-  const gedungB = dashboard(appId, 'Gedung B', listrik, 2);
-  const lantai1 = dashboard(appId, 'Lantai 1', gedungA, 1);
+async function tree(appId: number) {
+  const listrik = await dashboard(appId, 'Listrik', null, 1);
+  const air = await dashboard(appId, 'Air', null, 2);
+  const gedungA = await dashboard(appId, 'Gedung A', listrik, 1);
+  const gedungB = await dashboard(appId, 'Gedung B', listrik, 2);
+  const lantai1 = await dashboard(appId, 'Lantai 1', gedungA, 1);
   return { listrik, air, gedungA, gedungB, lantai1 };
 }
 
 describe('POST /service/web/application/account/role/add', () => {
   it('adds a role with its system navigation, permissions and dashboards in order', async () => {
     const o = await tenantWithApp(gw.url);
-    const n = tree(o.appId);
+    const n = await tree(o.appId);
     const r = await call(
       gw.url,
       rolesContract.add,
@@ -122,7 +122,7 @@ describe('POST /service/web/application/account/role/add', () => {
   it('answers 404 for a dashboard of another application', async () => {
     const o = await tenantWithApp(gw.url);
     const other = await tenantWithApp(gw.url);
-    const foreign = dashboard(other.appId, 'Rahasia');
+    const foreign = await dashboard(other.appId, 'Rahasia');
     expect((await call(gw.url, rolesContract.add, { name: 'admin', navs: [foreign] }, as(o))).status).toBe(404);
     expect((await call(gw.url, rolesContract.add, { name: 'admin', navs: [999999] }, as(o))).status).toBe(404);
   });
@@ -155,7 +155,7 @@ describe('GET /service/web/application/account/role/list', () => {
 describe('GET /service/web/application/account/role/get/id/{id}', () => {
   it('answers the role, its sys_navs choices with labels, the navigation tree and the menu it gives', async () => {
     const o = await tenantWithApp(gw.url);
-    const n = tree(o.appId);
+    const n = await tree(o.appId);
     const add = await call(
       gw.url,
       rolesContract.add,
@@ -197,7 +197,7 @@ describe('GET /service/web/application/account/role/get/id/{id}', () => {
 describe('POST /service/web/application/account/role/edit', () => {
   it('edits the info form (name, description, sys_navs, permissions) and keeps the dashboards', async () => {
     const o = await tenantWithApp(gw.url);
-    const n = tree(o.appId);
+    const n = await tree(o.appId);
     const add = await call(gw.url, rolesContract.add, { name: 'admin', navs: [n.air] }, as(o));
     const r = await call(
       gw.url,
@@ -226,7 +226,7 @@ describe('POST /service/web/application/account/role/edit', () => {
   });
   it('edits the access form (descendant, navs in their new order) and keeps the info', async () => {
     const o = await tenantWithApp(gw.url);
-    const n = tree(o.appId);
+    const n = await tree(o.appId);
     const add = await call(
       gw.url,
       rolesContract.add,
@@ -299,7 +299,7 @@ describe('POST /service/web/application/account/role/remove', () => {
 describe('GET /service/web/application/nav/list and nav/list/detail', () => {
   it('answer the dashboards flat (parents first) and as a tree', async () => {
     const o = await tenantWithApp(gw.url);
-    const n = tree(o.appId);
+    const n = await tree(o.appId);
     const list = await call(gw.url, navsContract.list, {}, as(o));
     expect(list.body.navs.map((x: { id: number }) => x.id)).toEqual([
       n.listrik,
@@ -330,14 +330,14 @@ describe('GET /service/web/application/nav/list and nav/list/detail', () => {
 describe('GET /service/web/application/nav/list/role', () => {
   it('gives a tenant every dashboard as a tree', async () => {
     const o = await tenantWithApp(gw.url);
-    const n = tree(o.appId);
+    const n = await tree(o.appId);
     const r = await call(gw.url, appsContract.menu, {}, as(o));
     expect(r.body.navs.map((e: { id: number }) => e.id)).toEqual([n.listrik, n.air]);
     expect(r.body.navs[0].children.map((e: { id: number }) => e.id)).toEqual([n.gedungA, n.gedungB]);
   });
   it("gives a user their role's dashboards in the role's order, without children unless descendant", async () => {
     const o = await tenantWithApp(gw.url);
-    const n = tree(o.appId);
+    const n = await tree(o.appId);
     const m = await memberWithRole(gw.url, o, { sys_navs: ['_device_list_', '_task_list_'], navs: [n.air, n.gedungA] });
     const r = await call(gw.url, appsContract.menu, {}, { member: m.member, domain: m.domain });
     expect(r.body).toMatchObject({
@@ -352,7 +352,7 @@ describe('GET /service/web/application/nav/list/role', () => {
   });
   it('includes all children when the role is descendant', async () => {
     const o = await tenantWithApp(gw.url);
-    const n = tree(o.appId);
+    const n = await tree(o.appId);
     const m = await memberWithRole(gw.url, o, { navs: [n.listrik, n.lantai1], descendant: true });
     const r = await call(gw.url, appsContract.menu, {}, { member: m.member, domain: m.domain });
     // Lantai 1 is inside Listrik already: it is not repeated at the top

@@ -438,7 +438,7 @@ describe('new passwords of at least 8 characters (issue 23 item 5)', () => {
 
   it('still signs in an account whose password predates the rule (4 characters)', async () => {
     const o = await tenantWithApp(gw.url);
-    gw.app.db.db
+    await gw.app.store.db
       .insert(accounts)
       .values({
         appId: o.appId,
@@ -451,6 +451,6 @@ describe('new passwords of at least 8 characters (issue 23 item 5)', () => {
       .run();
     const login = await call(gw.url, authContract.appLogin, { input: 'lama', pass: 'abcd' }, { domain: o.domain });
     expect(login.body).toMatchObject({ response_result: 0, name: 'Lama' });
-    expect(gw.app.db.db.select().from(accounts).where(eq(accounts.username, 'lama')).all()).toHaveLength(1);
+    expect(await gw.app.store.db.select().from(accounts).where(eq(accounts.username, 'lama'))).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { Result, T, commandsContract, deviceDataContract, deviceFamilyCalls } from '@sentra/contracts';
-import { call, type Running } from './harness.js';
+import { call, onlineOf, type Running } from './harness.js';
 import { addDevice, mqttAttempt, unique, until } from './fixtures.js';
 import { startDataGateway, type AppAuth } from './device-data.kit.js';
 
@@ -249,7 +249,7 @@ describe('stock Tasmota: its connect sequence and console commands on one connec
     expect(closes).toBe(0);
     expect(client.connected).toBe(true);
     expect(gw.app.broker.metrics().dropped_publishes).toBe(droppedBefore);
-    expect(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(device.id)).toBe(1);
+    expect(await onlineOf(gw, device.id)).toBe(1);
   });
 
   it('clears the discovery info on the empty retained messages of SetOption19 changes, and keeps discovery to the MAC it named', async () => {
@@ -369,11 +369,7 @@ describe('Tasmota registration with the Topic the device already has', () => {
     clients.push(c);
     const before = gw.app.broker.metrics().dropped_publishes;
     await c.publishAsync(`tele/${topic}/LWT`, 'Online', { qos: 1, retain: true });
-    expect(
-      await until(() =>
-        Boolean(gw.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(kept.id)),
-      ),
-    ).toBe(true);
+    expect(await until(async () => (await onlineOf(gw, kept.id)) === 1)).toBe(true);
     expect(gw.app.broker.metrics().dropped_publishes).toBe(before);
   });
 });

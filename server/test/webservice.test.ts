@@ -1,5 +1,6 @@
 // Web-service cards (GET /fetch/web/ws/{dashboardId}/{componentKey}): the gateway fetches the card's stored address,
 // only for allow-listed hosts (WEBSERVICE_ALLOW, empty refuses all), within a time-out and a size limit.
+import { sql } from 'drizzle-orm';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,9 +138,9 @@ describe('web-service cards', () => {
     const id = added.body.data?.id ?? added.body.id;
     // stored before a schema change (or written outside the service): the card no longer passes the schema
     const rusak = { ...card('rusak', 'WEBSERVICE', { url: `${origin}/weather` }), w: 'lebar' };
-    gw.app.db.sqlite
-      .prepare('UPDATE dashboards SET conf_dashboard = ? WHERE id = ?')
-      .run(JSON.stringify({ version: '2', config: { refresh: 0 }, var: {}, dashboard: { rusak } }), id);
+    await gw.app.store.exec(
+      sql`UPDATE dashboards SET conf_dashboard = ${JSON.stringify({ version: '2', config: { refresh: 0 }, var: {}, dashboard: { rusak } })} WHERE id = ${id}`,
+    );
     const r = await call(gw.url, webserviceContract.fetch, { dashboardId: id, componentKey: 'rusak' }, auth);
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ response_result: -10, message: T.cards.invalidComponent });

@@ -26,6 +26,21 @@ describe('loadConfig', () => {
     for (const bad of ['iot.example.com:1883', 'http://iot.example.com', 'mqtt://u:p@iot.example.com', 'mqtt://h/x'])
       expect(() => loadConfig({ MQTT_PUBLIC_URL: bad })).toThrow(/MQTT_PUBLIC_URL/);
   });
+  it('reads DATABASE_URL (PostgreSQL; unset: SQLite in DATA_DIR) and its pool size, never printing the URL', () => {
+    expect(loadConfig({}).DATABASE_URL).toBeUndefined();
+    expect(loadConfig({}).DATABASE_POOL_SIZE).toBe(16);
+    expect(loadConfig({ DATABASE_URL: 'postgres://sentra:rahasia@127.0.0.1:5432/sentra' }).DATABASE_URL).toBe(
+      'postgres://sentra:rahasia@127.0.0.1:5432/sentra',
+    );
+    expect(loadConfig({ DATABASE_URL: 'postgresql:///sentra?host=/run/postgresql' }).DATABASE_URL).toContain('sentra');
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://sentra:rahasia@db/sentra' })).toThrow(
+      /DATABASE_URL=\(hidden\): must be postgres:\/\//,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://sentra:rahasia@db' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://sentra:rahasia@db' })).not.toThrow(/rahasia/);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '1' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it("reads the command wait COMMAND_TIMEOUT_MS (unset: the commands module's default)", () => {
     expect(loadConfig({}).COMMAND_TIMEOUT_MS).toBeUndefined();
     expect(loadConfig({ COMMAND_TIMEOUT_MS: '3000' }).COMMAND_TIMEOUT_MS).toBe(3000);

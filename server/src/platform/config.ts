@@ -55,6 +55,19 @@ export const ConfigSchema = z.object({
    * (seconds, 10 to 86400; 900); docs/decisions/presence-lora.md */
   PRESENCE_SILENCE_S: z.coerce.number().int().min(10).max(86_400).default(900),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * postgres://user:pass@host:port/db (or postgresql://…; a socket directory as `?host=/run/postgresql`): every table
+   * on that PostgreSQL, for gateways on several hosts. Unset: SQLite in DATA_DIR (docs/decisions/storage.md)
+   */
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || isDatabaseUrl(v),
+      'must be postgres://[user[:pass]@]host[:port]/database (or postgresql://…)',
+    ),
+  /** connections each gateway keeps to PostgreSQL (DATABASE_URL): 2 to 200 */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(16),
   BUS: z.enum(['memory', 'nats']).default('memory'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** BUS=nats: how long the start retries an unreachable NATS_URL before it fails with a message (0 = one attempt) */
@@ -174,6 +187,16 @@ function isBrokerUrl(value: string): boolean {
   }
 }
 
+function isDatabaseUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    // a database name is required; the host may be a socket directory given as ?host=
+    return ['postgres:', 'postgresql:'].includes(url.protocol) && url.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}
+
 function isUrlOf(value: string, protocols: string[]): boolean {
   try {
     const url = new URL(value);
@@ -184,7 +207,7 @@ function isUrlOf(value: string, protocols: string[]): boolean {
 }
 
 /** Variables whose value never appears in an error message. */
-const SECRET_VARIABLES = new Set(['SMTP_URL', 'SMS_AUTH_TOKEN', 'WHATSAPP_TOKEN', 'WEBHOOK_SECRET']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'SMS_AUTH_TOKEN', 'WHATSAPP_TOKEN', 'WEBHOOK_SECRET']);
 
 /** A channel is configured completely or not at all: half a configuration is a mistake worth stopping for. */
 function notificationIssues(c: z.infer<typeof ConfigSchema>, ctx: z.RefinementCtx) {
