@@ -4,6 +4,7 @@
 // p95 at a constant 3,000 requests/s, and the sustained mixed rate next to a bare Express JSON handler in the same run.
 // Then live push: 5,000 MQTT devices at 1 message/s (a separate fleet process) and 200 socket.io viewers (another
 // process) on 50 dashboards of 20 LATEST cards; publish → card update latency from the `sent_at` each message carries.
+import { benchEngine } from './engine.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -110,6 +111,9 @@ export const cardsBench: Bench = {
   async run() {
     const figures: Record<string, number | string> = {};
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-cards-'));
+    // SQLite in dataDir, or PostgreSQL on this machine (BENCH_ENGINE=postgres) or at DATABASE_URL (engine.ts)
+    const engine = await benchEngine();
+    figures.engine = engine.kind;
     const prevEnv = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     const app = await buildApp(
@@ -119,6 +123,7 @@ export const cardsBench: Bench = {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'error',
         WRITER_THREAD: process.env.WRITER_THREAD,
+        ...engine.env,
       }),
       { log: createLogger('error') },
     );
@@ -482,6 +487,7 @@ export const cardsBench: Bench = {
     } finally {
       for (const c of children) if (c.exitCode === null) c.kill();
       await app.close();
+      await engine.close();
       process.env.NODE_ENV = prevEnv;
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

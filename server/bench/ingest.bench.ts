@@ -18,7 +18,10 @@
 //   BENCH_AUTHORITY=1, BENCH_READ_POINTS (10000000; 0 skips the read figures), BENCH_QOS_ORDER, BENCH_TRACE=1,
 //   BENCH_FLEET (native | node | mqttjs), WRITER_THREAD, MQTT_THREADS, MQTT_NATIVE_READS; the closed-loop MQTT.js
 //   devices: BENCH_CLOSED=0 (skip), BENCH_CLOSED_DEVICES (300), BENCH_CLOSED_WINDOWS (1,8), BENCH_CLOSED_S (the phase's),
-//   BENCH_CLOSED_PROCS (2).
+//   BENCH_CLOSED_PROCS (2); the engine: BENCH_ENGINE=postgres (a PostgreSQL cluster of its own on this machine) or
+//   DATABASE_URL (that server; a fresh database beside the one named), else SQLite (engine.ts).
+import { sql } from 'drizzle-orm';
+import { benchEngine } from './engine.js';
 import { performance } from 'node:perf_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -261,10 +264,8 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   let over = 0;
   for (let i = 0; i < count; i++) if (samples[i]! > 100) over++;
   figures[`${k}share_over_100ms`] = Math.round((over / Math.max(1, count)) * 10_000) / 10_000;
-  figures[`${k}stored_rows_total`] = app.db.sqlite
-    .prepare('SELECT count(*) FROM telemetry_points')
-    .pluck()
-    .get() as number;
+  figures[`${k}stored_rows_total`] =
+    (await app.store.one<{ n: number }>(sql`SELECT count(*) AS n FROM telemetry_points`))?.n ?? 0;
   figures[`${k}max_batch_ms`] = m1.max_batch_ms;
   figures[`${k}max_queued_points`] = m1.max_queued_points;
   figures[`${k}batches_per_s`] = Math.round((w1.batches - w0.batches) / windowS);
@@ -293,7 +294,7 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   figures[`${k}compaction_rounds`] = w1.compaction_rounds - w0.compaction_rounds;
   figures[`${k}max_recent_points`] = m1.max_recent_points;
   // the WAL: its largest size so far (MB), how often it started over, the writer thread's checkpoints for that
-  figures[`${k}wal_max_mb`] = Math.round((m1.wal_max_frames * walFrameBytes(app.db.sqlite)) / 1048576);
+  if (app.db) figures[`${k}wal_max_mb`] = Math.round((m1.wal_max_frames * walFrameBytes(app.db.sqlite)) / 1048576);
   figures[`${k}wal_restarts`] = m1.wal_restarts - w0.wal_restarts;
   figures[`${k}wal_writer_checkpoints`] = m1.wal_writer_checkpoints - w0.wal_writer_checkpoints;
   figures[`${k}wal_writer_checkpoint_misses`] = m1.wal_writer_checkpoint_misses - w0.wal_writer_checkpoint_misses;
@@ -315,6 +316,9 @@ export const passes = (f: Record<string, number | string>, k: string) =>
  */
 async function start(served: boolean, figures: Record<string, number | string>, k: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-ingest-'));
+  // SQLite in dataDir, or PostgreSQL on this machine (BENCH_ENGINE=postgres) or at DATABASE_URL (engine.ts)
+  const engine = await benchEngine();
+  figures[`${k}engine`] = engine.kind;
   const app = await buildApp(
     loadConfig({
       PORT: '0',
@@ -325,6 +329,7 @@ async function start(served: boolean, figures: Record<string, number | string>, 
       WRITER_THREAD: process.env.WRITER_THREAD,
       MQTT_THREADS: process.env.MQTT_THREADS,
       MQTT_NATIVE_READS: process.env.MQTT_NATIVE_READS,
+      ...engine.env,
     }),
     { log: createLogger('error') },
   );
@@ -340,6 +345,7 @@ async function start(served: boolean, figures: Record<string, number | string>, 
   const close = async () => {
     await fleet.quit();
     await app.close();
+    await engine.close();
     if (servedFleet) removeFleetFile(servedFleet);
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(`${dataDir}.seal.key`, { force: true });
