@@ -4,7 +4,9 @@
 // p95 at a constant 3,000 requests/s, and the sustained mixed rate next to a bare Express JSON handler in the same run.
 // Then live push: 5,000 MQTT devices at 1 message/s (a separate fleet process) and 200 socket.io viewers (another
 // process) on 50 dashboards of 20 LATEST cards; publish → card update latency from the `sent_at` each message carries.
+import type Database from 'better-sqlite3';
 import { benchEngine } from './engine.js';
+import { pgDatabaseMb, seedPostgres } from './cards/seed-pg.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -43,8 +45,7 @@ function pct(values: number[], p: number): number {
 }
 
 /** Points and their minute/hour rollups for one series, written in key order inside the caller's transaction. */
-function seeder(app: SentraApp) {
-  const sqlite = app.db.sqlite;
+function seeder(sqlite: Database.Database) {
   const point = sqlite.prepare('INSERT INTO telemetry_points (series_id, ts, num) VALUES (?, ?, ?)');
   const roll = {
     minute: sqlite.prepare(
@@ -156,44 +157,59 @@ export const cardsBench: Bench = {
       const headers = { ...tenantHeaders, [Header.appDomain]: 'benchcards' };
 
       // ---- seed: devices, series, points, rollups ----
-      const sqlite = app.db.sqlite;
       const started = performance.now();
       const now = Date.now();
-      const addDevice = sqlite.prepare(
-        "INSERT INTO devices (id, app_id, category, category_text, device_type, name, serial_number, tags, online, created_at, updated_at) VALUES (?, ?, 8, 'MQTT', 'MQTT', ?, ?, ?, 0, 0, 0)",
-      );
-      const addSeries = sqlite.prepare(
-        "INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, 'pm', 'meter', 'voltage', '', 'number', 0)",
-      );
-      sqlite.transaction(() => {
-        for (let d = 1; d <= DEVICES; d++)
-          addDevice.run(d, appId, `Meter ${d}`, `SN-${d}`, JSON.stringify({ zona: [`z${d % 10}`] }));
-      })();
-      const seed = seeder(app);
       const densePoints = Math.floor(DENSE_SPAN_MS / STEP_MS);
       const sparsePoints = Math.max(1, Math.floor((TARGET_POINTS - DENSE * densePoints) / (DEVICES - DENSE)));
       let points = 0;
       let seededDevices = 0;
-      for (let d = 1; d <= DEVICES; d += 50) {
-        if (performance.now() - started > SEED_BUDGET_MS) break;
+      if (!app.db) {
+        ({ points, seededDevices } = await seedPostgres(app.store, {
+          appId,
+          devices: DEVICES,
+          dense: DENSE,
+          densePoints,
+          sparsePoints,
+          stepMs: STEP_MS,
+          now,
+          budgetMs: SEED_BUDGET_MS,
+        }));
+      } else {
+        const sqlite = app.db.sqlite;
+        const addDevice = sqlite.prepare(
+          "INSERT INTO devices (id, app_id, category, category_text, device_type, name, serial_number, tags, online, created_at, updated_at) VALUES (?, ?, 8, 'MQTT', 'MQTT', ?, ?, ?, 0, 0, 0)",
+        );
+        const addSeries = sqlite.prepare(
+          "INSERT INTO telemetry_series (app_id, device_id, sensor, configtype, param, subparam, datatype, created_at) VALUES (?, ?, 'pm', 'meter', 'voltage', '', 'number', 0)",
+        );
         sqlite.transaction(() => {
-          for (let k = d; k < d + 50 && k <= DEVICES; k++) {
-            const id = Number(addSeries.run(appId, k).lastInsertRowid);
-            const n = k <= DENSE ? densePoints : sparsePoints;
-            seed(id, now - n * STEP_MS, n);
-            points += n;
-            seededDevices = k;
-          }
+          for (let d = 1; d <= DEVICES; d++)
+            addDevice.run(d, appId, `Meter ${d}`, `SN-${d}`, JSON.stringify({ zona: [`z${d % 10}`] }));
         })();
+        const seed = seeder(app.db.sqlite);
+        for (let d = 1; d <= DEVICES; d += 50) {
+          if (performance.now() - started > SEED_BUDGET_MS) break;
+          sqlite.transaction(() => {
+            for (let k = d; k < d + 50 && k <= DEVICES; k++) {
+              const id = Number(addSeries.run(appId, k).lastInsertRowid);
+              const n = k <= DENSE ? densePoints : sparsePoints;
+              seed(id, now - n * STEP_MS, n);
+              points += n;
+              seededDevices = k;
+            }
+          })();
+        }
+        sqlite.pragma('wal_checkpoint(TRUNCATE)');
       }
-      sqlite.pragma('wal_checkpoint(TRUNCATE)');
       // seeding held the event loop: let the server drop the keep-alive sockets that timed out meanwhile
       await new Promise((r) => setTimeout(r, 1000));
       figures.seeded_points = points;
       figures.seeded_devices = DEVICES;
       figures.seeded_series = seededDevices;
       figures.seed_s = Math.round((performance.now() - started) / 100) / 10;
-      figures.db_mb = Math.round(fs.statSync(path.join(dataDir, 'sentra.db')).size / 1048576);
+      figures.db_mb = app.db
+        ? Math.round(fs.statSync(path.join(dataDir, 'sentra.db')).size / 1048576)
+        : await pgDatabaseMb(app.store);
 
       // ---- a dashboard: 40 LATEST cards, 20 hourly charts (today), 20 daily charts (30 days by request) ----
       const dense = (i: number) => 1 + (i % DENSE);
