@@ -18,6 +18,7 @@ export * from './http/commands.js';
 export * from './http/cards.js';
 export * from './http/rules.js';
 export * from './http/tasks.js';
+export * from './http/system.js';
 export * from './models/fields.js';
 export * from './models/fileNames.js';
 export * from './models/device.js';

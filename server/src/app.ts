@@ -72,6 +72,7 @@ import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
 import { createNotificationWorker, type NotificationWorker } from './modules/notifications/worker.js';
 import { createRulesDomain, type RulesDomain } from './modules/rules/rules.module.js';
 import { createDevicesStore } from './modules/devices/devices.store.js';
+import { createSystemStatus } from './modules/system/system.js';
 
 export interface SentraApp {
   config: Config;
@@ -294,6 +295,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     now: opts.now,
     log,
   });
+  // the console's banner while device data cannot be stored (a full disk, PostgreSQL unreachable)
+  const system = createSystemStatus({ storageFailing: () => telemetry.metrics().storage_faulting === true });
   const routes = [
     ...authRoutes(auth),
     ...appsRoutes(appsStore, dashboardGrants.menuOf, appTenants),
@@ -326,6 +329,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...webserviceRoutes({ source: cardsDomain.engine.source }),
     ...rulesDomain.routes,
     ...notificationsRoutes(notifications),
+    ...system.routes(),
   ];
 
   const httpApp = createHttpApp({
@@ -353,6 +357,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   attachLiveChannels({ realtime, telemetry, devices: devicesDomain.devices, bus });
   cardsDomain.attachRealtime(realtime);
   rulesDomain.attachRealtime(realtime);
+  system.attachRealtime(realtime);
   await rulesDomain.start();
 
   let closing: Promise<void> | undefined;
@@ -390,6 +395,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
         cardsDomain.close();
+        system.close();
         await realtime.close();
         await broker.close();
         await httpClosed;

@@ -17,6 +17,7 @@ import { webserviceContract } from './webservice.js';
 import { rulesContract } from './rules.js';
 import { tasksContract } from './tasks.js';
 import { notificationsContract } from './notifications.js';
+import { systemContract } from './system.js';
 import type { CallDef } from './define.js';
 
 export const contracts = {
@@ -40,6 +41,7 @@ export const contracts = {
   rules: rulesContract,
   tasks: tasksContract,
   notifications: notificationsContract,
+  system: systemContract,
 } as const;
 
 export function allCalls(): CallDef[] {
@@ -51,5 +53,5 @@ export { credentialsContract, usersContract, refreshTokenContract, rolesContract
 export { devicesContract, deviceFamilyContract, tagsContract, loraContract };
 export { deviceDataContract, statesContract, commandsContract };
 export { cardsContract, webserviceContract };
-export { rulesContract, tasksContract, notificationsContract };
+export { rulesContract, tasksContract, notificationsContract, systemContract };
 export { WEBSERVICE_LIMITS, WebserviceCode, WebserviceAnswer } from './webservice.js';

@@ -31,6 +31,9 @@ export const T = {
     unexpected: 'Terjadi kesalahan pada server',
     timeout: 'Waktu permintaan habis',
     storageUnavailable: 'Penyimpanan server sedang tidak dapat ditulis, silahkan coba lain waktu',
+    /** the banner on every screen while device data cannot be stored (contracts SYSTEM_LIVE) */
+    storageFailing:
+      'Penyimpanan server sedang bermasalah: data perangkat ditahan dan perangkat diperlambat. Data akan disimpan begitu penyimpanan pulih.',
     unauthorized: 'Sesi tidak valid, silahkan masuk kembali',
     billingExpired: 'Masa berlaku tagihan telah habis',
     /** HTTP 429: sign-in or registration throttled; `seconds` until the next attempt is accepted */

@@ -37,6 +37,8 @@ import { PageTitleProvider, usePageTitleState } from './pageTitle.js';
 const TaskMenuBadge = lazy(() =>
   import('../screens/tasks/TaskMenuBadge.js').then((m) => ({ default: m.TaskMenuBadge })),
 );
+// the storage warning listens on the live socket too: loaded after the shell for the same reason
+const StorageBanner = lazy(() => import('./StorageBanner.js').then((m) => ({ default: m.StorageBanner })));
 
 export const DRAWER_WIDTH = 265;
 /** up to this width the side menu starts collapsed and overlays the page */
@@ -262,6 +264,9 @@ export function Layout({ menu, title, logo, caption, userName, apiHref, apiRoute
       </Drawer>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}>
         <Toolbar />
+        <Suspense fallback={null}>
+          <StorageBanner />
+        </Suspense>
         <PageTitleProvider setTitle={setNamedTitle}>{children}</PageTitleProvider>
       </Box>
     </Box>
