@@ -5,6 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import mqtt from 'mqtt';
+import pg from 'pg';
 import { findUp } from '../src/platform/db/sqlite.js';
 import { addDevice } from './fixtures.js';
 import type { GatewayListening } from '../src/main.js';
@@ -138,5 +140,68 @@ export function storedTimes(dataDir: string, deviceId: number, param: string): S
     return new Set(rows);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Each device publishes QoS 1 messages back to back (MQTT.js keeps up to `window` in flight), each with its own stated
+ * time; a time is recorded when its PUBACK arrives. Runs until `stop` is called (or the connection drops).
+ */
+export function stream(
+  port: number,
+  device: { id: number; username: string; password: string },
+  base: number,
+  window: number,
+) {
+  const acked: number[] = [];
+  const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+    username: device.username,
+    password: device.password,
+    clientId: `crash-${device.id}-${base}`,
+    reconnectPeriod: 0,
+  });
+  let next = 0;
+  let inFlight = 0;
+  let stopped = false;
+  const pump = () => {
+    while (!stopped && client.connected && inFlight < window && next < 1_000_000) {
+      const ts = base + next++;
+      inFlight++;
+      client.publish(
+        `d/${device.id}/data`,
+        JSON.stringify({ _ts: ts, env: { data: { n: next } } }),
+        { qos: 1 },
+        (err) => {
+          inFlight--;
+          if (!err) acked.push(ts);
+          pump();
+        },
+      );
+    }
+  };
+  client.on('connect', pump);
+  client.on('error', () => {});
+  return {
+    acked,
+    stop() {
+      stopped = true;
+      client.end(true);
+    },
+  };
+}
+
+/** stated times of one device's stored points of env.data.<param>, read from PostgreSQL (DATABASE_URL) */
+export async function storedTimesAt(url: string, deviceId: number, param: string): Promise<Set<number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ts: string }>(
+      `SELECT p.ts FROM telemetry_points p JOIN telemetry_series s ON s.id = p.series_id
+       WHERE s.device_id = $1 AND s.sensor = 'env' AND s.configtype = 'data' AND s.param = $2`,
+      [deviceId, param],
+    );
+    return new Set(rows.map((r) => Number(r.ts)));
+  } finally {
+    await client.end();
   }
 }

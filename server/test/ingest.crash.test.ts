@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tenantWithApp } from './fixtures.js';
 import {
@@ -12,6 +11,7 @@ import {
   spawnGateway,
   stopGateway,
   storedTimes,
+  stream,
   type GatewayProcess,
 } from './gateway-process.kit.js';
 
@@ -20,53 +20,6 @@ afterEach(async () => {
   for (const fn of cleanup.reverse()) await fn();
   cleanup = [];
 });
-
-/**
- * Each device publishes QoS 1 messages back to back (MQTT.js keeps up to `window` in flight), each with its own stated
- * time; a time is recorded when its PUBACK arrives. Runs until `stop` is called (or the connection drops).
- */
-function stream(
-  port: number,
-  device: { id: number; username: string; password: string },
-  base: number,
-  window: number,
-) {
-  const acked: number[] = [];
-  const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
-    username: device.username,
-    password: device.password,
-    clientId: `crash-${device.id}-${base}`,
-    reconnectPeriod: 0,
-  });
-  let next = 0;
-  let inFlight = 0;
-  let stopped = false;
-  const pump = () => {
-    while (!stopped && client.connected && inFlight < window && next < 1_000_000) {
-      const ts = base + next++;
-      inFlight++;
-      client.publish(
-        `d/${device.id}/data`,
-        JSON.stringify({ _ts: ts, env: { data: { n: next } } }),
-        { qos: 1 },
-        (err) => {
-          inFlight--;
-          if (!err) acked.push(ts);
-          pump();
-        },
-      );
-    }
-  };
-  client.on('connect', pump);
-  client.on('error', () => {});
-  return {
-    acked,
-    stop() {
-      stopped = true;
-      client.end(true);
-    },
-  };
-}
 
 describe('ingest after SIGKILL', () => {
   it('stores every QoS 1 message whose PUBACK a device received, over three kills in the middle of a stream', async () => {
