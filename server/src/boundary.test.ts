@@ -28,7 +28,7 @@ const SQLITE_ENGINE = new Set([
   'modules/telemetry/store/writer-thread.ts',
   'modules/telemetry/store/writer.worker.ts',
   'modules/states/states.store.ts',
-  'platform/mqtt/persistence/session-store.ts',
+  'platform/mqtt/persistence/sqlite-persistence.ts',
 ]);
 
 /** still on the synchronous SQLite database (`Db`, better-sqlite3): to move behind their domain's store */

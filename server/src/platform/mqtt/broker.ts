@@ -449,7 +449,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         if (expirySweep) clearInterval(expirySweep);
         await relayed.close();
         await pool.close();
-        store?.close();
+        await store?.close();
       })();
       return closing;
     },

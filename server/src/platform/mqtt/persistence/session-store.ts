@@ -3,10 +3,12 @@
 // every broker thread and answers every CONNECT: one owner, so a session and the retained messages are the same
 // whichever thread a client lands on. A session's client returns → the session (its subscriptions and queued messages)
 // is handed to that thread with the CONNECT's answer and leaves the store; it goes away → the thread's record of it
-// (its subscriptions) comes back here. Held in memory, written to SQLite in one transaction at most every
-// FLUSH_MS (never a write per message on the event loop), read once at start.
-import type Database from 'better-sqlite3';
+// (its subscriptions) comes back here. Held in memory, its changes written in one transaction at most every
+// FLUSH_MS (never a write per message on the event loop), read once at start. Where they are written is the
+// persistence's (persistence.ts: SQLite or PostgreSQL); everything here stays synchronous.
 import { TopicFilters } from '../topic-filters.js';
+import type { BrokerStateChange, BrokerStatePersistence, BrokerStateSnapshot, QueuedRow } from './persistence.js';
+import { sqliteBrokerState, type SqliteDatabase } from './sqlite-persistence.js';
 
 /** queued messages per away session at most (the oldest are dropped and counted beyond it) */
 export const MAX_QUEUED_MESSAGES = 1000;
@@ -67,6 +69,8 @@ class Usage {
 const retainedBytes = (topic: string, payloadBytes: number) => Buffer.byteLength(topic) + payloadBytes;
 /** write-behind period */
 const FLUSH_MS = 200;
+/** a failed flush is tried again after this, doubling up to RETRY_MAX_MS while the storage stays down */
+const RETRY_MAX_MS = 5_000;
 
 export interface StoredMessage {
   topic: string;
@@ -94,7 +98,7 @@ interface AwaySession {
   expiresAt: number;
   queued: StoredMessage[];
   bytes: number;
-  /** rows of its queued messages are in SQLite (a take or a drop must delete them) */
+  /** rows of its queued messages are stored (a take or a drop must delete them) */
   stored: boolean;
   /** QoS 2 ids awaiting their PUBREL when its client went (kept in memory: across a restart they are not) */
   awaiting?: number[];
@@ -120,6 +124,21 @@ export function filterMatches(filter: string, topic: string): boolean {
 const bytesOf = (m: StoredMessage) =>
   m.payload.length + (m.properties === undefined ? 0 : JSON.stringify(m.properties).length);
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+const queuedRow = (clientId: string, q: StoredMessage): QueuedRow => ({
+  clientId,
+  topic: q.topic,
+  payload: q.payload,
+  qos: q.qos,
+  properties: json(q.properties),
+  expiresAt: q.expiresAt ?? null,
+});
+
+export interface SessionStoreOptions {
+  now?: () => number;
+  /** hears of a flush that could not be written, once per outage (see the constructor) */
+  failed?: (err: unknown) => void;
+  limits?: RetainedLimits;
+}
 const parse = (s: string | null) => (s === null ? undefined : (JSON.parse(s) as Record<string, unknown>));
 
 export class SessionStore {
@@ -130,9 +149,16 @@ export class SessionStore {
   private away = new Map<string, AwaySession>();
   /** every filter of every away session: most messages match none, and are passed by in one walk */
   private awayFilters = new TopicFilters();
-  /** pending writes, in order */
-  private ops: Array<() => void> = [];
+  /** pending changes, in order (a failed flush's first) */
+  private ops: BrokerStateChange[] = [];
   private flushing: NodeJS.Timeout | undefined;
+  /** the flush being written */
+  private writing: Promise<void> | undefined;
+  /** the last flush failed: the next failure is the same outage, not reported again */
+  private failing = false;
+  private retryMs = FLUSH_MS;
+  private closed = false;
+  private readonly persistence: BrokerStatePersistence;
   readonly counters = {
     queued_dropped: 0,
     retained_refused: 0,
@@ -144,105 +170,117 @@ export class SessionStore {
     sessions_expired: 0,
     store_write_failures: 0,
   };
-  private readonly sql;
-
-  /** `failed` hears of a batch that could not be written (a full disk, a storage fault): its changes stay in memory
-   * and are lost at the next restart; the broker goes on (counted as `store_write_failures`) */
+  /**
+   * The store over what `persistence` holds: `loaded` (what `SessionStore.open` read), or read at once (SQLite, whose
+   * persistence reads synchronously; a better-sqlite3 database is taken as SQLite's persistence).
+   * `failed` hears that changes could not be written (a full disk, a storage fault, PostgreSQL down), once per outage:
+   * the changes stay in memory and are written by a later flush (tried again every few seconds), so nothing is lost
+   * while the gateway runs; the broker goes on (each failed flush is counted as `store_write_failures`).
+   */
   constructor(
-    private readonly db: Database.Database,
+    persistence: BrokerStatePersistence | SqliteDatabase,
     private readonly now: () => number = Date.now,
     private readonly failed: (err: unknown) => void = () => {},
     private readonly limits: RetainedLimits = DEFAULT_RETAINED_LIMITS,
+    loaded?: BrokerStateSnapshot,
   ) {
-    this.sql = {
-      putRetained: db.prepare(
-        'INSERT OR REPLACE INTO mqtt_retained (topic, payload, qos, properties, expires_at, holder, tenant) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      delRetained: db.prepare('DELETE FROM mqtt_retained WHERE topic = ?'),
-      putSession: db.prepare(
-        'INSERT OR REPLACE INTO mqtt_sessions (client_id, identity_key, subscriptions, expires_at) VALUES (?, ?, ?, ?)',
-      ),
-      delSession: db.prepare('DELETE FROM mqtt_sessions WHERE client_id = ?'),
-      putQueued: db.prepare(
-        'INSERT INTO mqtt_queued (client_id, topic, payload, qos, properties, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      delQueuedOf: db.prepare('DELETE FROM mqtt_queued WHERE client_id = ?'),
-      delOldestQueued: db.prepare(
-        'DELETE FROM mqtt_queued WHERE id IN (SELECT id FROM mqtt_queued WHERE client_id = ? ORDER BY id LIMIT ?)',
-      ),
-      delQueuedMessage: db.prepare(
-        'DELETE FROM mqtt_queued WHERE id = (SELECT id FROM mqtt_queued WHERE client_id = ? AND topic = ? AND payload = ? ORDER BY id LIMIT 1)',
-      ),
-    };
-    this.load();
+    this.persistence = 'write' in persistence ? persistence : sqliteBrokerState(persistence);
+    const snapshot = loaded ?? this.persistence.loadSync?.();
+    if (!snapshot) throw new Error('this persistence loads asynchronously: use await SessionStore.open(persistence)');
+    this.load(snapshot);
   }
 
-  private load() {
+  /** the store over what `persistence` holds, read first (await it before the broker listens) */
+  static async open(persistence: BrokerStatePersistence, opts: SessionStoreOptions = {}): Promise<SessionStore> {
+    const loaded = await persistence.load();
+    return new SessionStore(persistence, opts.now, opts.failed, opts.limits, loaded);
+  }
+
+  private load(loaded: BrokerStateSnapshot) {
     const now = this.now();
-    type Row = { topic: string; payload: Buffer; qos: number; properties: string | null; expires_at: number | null };
-    for (const r of this.db
-      .prepare('SELECT topic, payload, qos, properties, expires_at, holder, tenant FROM mqtt_retained')
-      .all() as Array<Row & { holder: string | null; tenant: string | null }>) {
-      if (r.expires_at !== null && r.expires_at <= now) continue;
+    for (const r of loaded.retained) {
+      if (r.expiresAt !== null && r.expiresAt <= now) continue;
       const m: StoredMessage = {
         topic: r.topic,
         payload: r.payload,
         qos: r.qos as 0 | 1 | 2,
         properties: parse(r.properties),
-        expiresAt: r.expires_at ?? undefined,
+        expiresAt: r.expiresAt ?? undefined,
       };
       // kept before holders were recorded: one holder of its own, within the platform's share
       const holder = { device: r.holder ?? 'unknown', tenant: r.tenant ?? 'unknown' };
       this.account(r.topic, { message: m, holder, bytes: retainedBytes(r.topic, r.payload.length) });
     }
-    type SessionRow = { client_id: string; identity_key: string; subscriptions: string; expires_at: number };
-    for (const r of this.db
-      .prepare('SELECT client_id, identity_key, subscriptions, expires_at FROM mqtt_sessions')
-      .all() as SessionRow[]) {
-      this.addAway(r.client_id, {
-        identityKey: r.identity_key,
+    for (const r of loaded.sessions) {
+      this.addAway(r.clientId, {
+        identityKey: r.identityKey,
         subscriptions: JSON.parse(r.subscriptions) as Subscription[],
-        expiresAt: r.expires_at,
+        expiresAt: r.expiresAt,
         queued: [],
         bytes: 0,
         stored: true,
       });
     }
-    for (const r of this.db
-      .prepare('SELECT client_id, topic, payload, qos, properties, expires_at FROM mqtt_queued ORDER BY id')
-      .all() as Array<Row & { client_id: string }>) {
-      const s = this.away.get(r.client_id);
+    for (const r of loaded.queued) {
+      const s = this.away.get(r.clientId);
       if (!s) continue;
       s.queued.push({
         topic: r.topic,
         payload: r.payload,
         qos: r.qos as 0 | 1 | 2,
         properties: parse(r.properties),
-        expiresAt: r.expires_at ?? undefined,
+        expiresAt: r.expiresAt ?? undefined,
       });
       s.bytes += bytesOf(s.queued[s.queued.length - 1]!);
     }
     this.expire();
   }
 
-  private write(op: () => void) {
+  private write(op: BrokerStateChange) {
     this.ops.push(op);
-    this.flushing ??= setTimeout(() => this.flush(), FLUSH_MS);
+    if (!this.failing) this.flushing ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
-  /** writes what is pending, in one transaction */
-  flush(): void {
+  /**
+   * Writes what is pending, in one transaction (on SQLite at once, before it returns); resolves when it is stored or
+   * its write failed (then the changes wait for the next flush). One flush is written at a time: one asked for while
+   * another is under way follows it.
+   */
+  flush(): Promise<void> {
     if (this.flushing) clearTimeout(this.flushing);
     this.flushing = undefined;
-    if (this.ops.length === 0) return;
+    if (this.writing) return this.writing.then(() => this.flush());
+    if (this.ops.length === 0) return Promise.resolve();
     const ops = this.ops;
     this.ops = [];
-    try {
-      this.db.transaction(() => ops.forEach((op) => op()))();
-    } catch (err) {
-      this.counters.store_write_failures++;
-      this.failed(err);
-    }
+    const writing = this.persistence
+      .write(ops)
+      .then(
+        () => {
+          this.failing = false;
+          this.retryMs = FLUSH_MS;
+        },
+        (err: unknown) => {
+          // kept, first: the next flush writes them with what came since, in order
+          this.ops = this.ops.length === 0 ? ops : ops.concat(this.ops);
+          this.counters.store_write_failures++;
+          if (!this.failing) this.failed(err);
+          this.failing = true;
+          if (this.closed) return;
+          this.flushing = setTimeout(() => void this.flush(), this.retryMs);
+          this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+        },
+      )
+      .finally(() => {
+        this.writing = undefined;
+      });
+    this.writing = writing;
+    return writing;
+  }
+
+  /** changes not yet stored (metrics: above zero for long, the storage is failing) */
+  get pendingWrites(): number {
+    return this.ops.length;
   }
 
   /** the retained messages (loaded at start, for every broker thread), expired ones left out */
@@ -355,7 +393,7 @@ export class SessionStore {
     if (m.payload.length === 0) {
       if (!before) return true;
       this.unaccount(m.topic, before);
-      this.write(() => this.sql.delRetained.run(m.topic));
+      this.write({ op: 'delRetained', topic: m.topic });
       return true;
     }
     const kept: StoredMessage = {
@@ -379,17 +417,18 @@ export class SessionStore {
     entry.pending = false;
     entry.message = kept;
     const h = entry.holder;
-    this.write(() =>
-      this.sql.putRetained.run(
-        kept.topic,
-        kept.payload,
-        kept.qos,
-        json(kept.properties),
-        kept.expiresAt ?? null,
-        h.device,
-        h.tenant,
-      ),
-    );
+    this.write({
+      op: 'putRetained',
+      row: {
+        topic: kept.topic,
+        payload: kept.payload,
+        qos: kept.qos,
+        properties: json(kept.properties),
+        expiresAt: kept.expiresAt ?? null,
+        holder: h.device,
+        tenant: h.tenant,
+      },
+    });
     return true;
   }
 
@@ -403,12 +442,7 @@ export class SessionStore {
     if (!s) return undefined;
     this.away.delete(clientId);
     for (const sub of s.subscriptions) this.awayFilters.remove(sub.topic);
-    if (s.stored) {
-      this.write(() => {
-        this.sql.delSession.run(clientId);
-        this.sql.delQueuedOf.run(clientId);
-      });
-    }
+    if (s.stored) this.write({ op: 'endSession', clientId });
     return s;
   }
 
@@ -423,7 +457,10 @@ export class SessionStore {
     for (const [id] of own.slice(0, Math.max(0, own.length - MAX_SESSIONS_PER_IDENTITY + 1))) this.removeAway(id);
     const s: AwaySession = { identityKey, subscriptions, expiresAt, queued: [], bytes: 0, stored: true };
     this.addAway(clientId, s);
-    this.write(() => this.sql.putSession.run(clientId, identityKey, JSON.stringify(subscriptions), expiresAt));
+    this.write({
+      op: 'putSession',
+      row: { clientId, identityKey, subscriptions: JSON.stringify(subscriptions), expiresAt },
+    });
   }
 
   /**
@@ -492,11 +529,9 @@ export class SessionStore {
       if (drop > 0) {
         s.queued.splice(0, drop);
         this.counters.queued_dropped += drop;
-        this.write(() => this.sql.delOldestQueued.run(clientId, drop));
+        this.write({ op: 'dropOldest', clientId, count: drop });
       }
-      this.write(() =>
-        this.sql.putQueued.run(clientId, q.topic, q.payload, q.qos, json(q.properties), q.expiresAt ?? null),
-      );
+      this.write({ op: 'putQueued', row: queuedRow(clientId, q) });
     }
   }
 
@@ -510,13 +545,9 @@ export class SessionStore {
       s.bytes -= bytesOf(s.queued.shift()!);
       this.counters.queued_dropped++;
     }
-    const queued = s.queued;
     // rare (a disconnect with messages unacknowledged): the session's rows are written again in their new order
-    this.write(() => {
-      this.sql.delQueuedOf.run(clientId);
-      for (const q of queued)
-        this.sql.putQueued.run(clientId, q.topic, q.payload, q.qos, json(q.properties), q.expiresAt ?? null);
-    });
+    this.write({ op: 'clearQueued', clientId });
+    for (const q of s.queued) this.write({ op: 'putQueued', row: queuedRow(clientId, q) });
   }
 
   /** a queued message nobody wants any more (a command whose time-out passed): the first copy for an away session of
@@ -528,7 +559,7 @@ export class SessionStore {
       if (at < 0) continue;
       const [m] = s.queued.splice(at, 1);
       s.bytes -= bytesOf(m!);
-      this.write(() => this.sql.delQueuedMessage.run(clientId, topic, m!.payload));
+      this.write({ op: 'unqueue', clientId, topic, payload: m!.payload });
       return true;
     }
     return false;
@@ -550,7 +581,7 @@ export class SessionStore {
       const at = e.message?.expiresAt;
       if (e.pending || at === undefined || at > now) continue;
       this.unaccount(topic, e);
-      this.write(() => this.sql.delRetained.run(topic));
+      this.write({ op: 'delRetained', topic });
       this.counters.retained_expired++;
       gone.push(topic);
     }
@@ -564,7 +595,11 @@ export class SessionStore {
     return { sessions: this.away.size, queued, retained: this.retained.size };
   }
 
-  close(): void {
-    this.flush();
+  /** writes what is pending (resolves when it is stored, or its write failed: reported through `failed`) */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+    if (this.flushing) clearTimeout(this.flushing);
+    this.flushing = undefined;
   }
 }
