@@ -1,6 +1,6 @@
-// Device commands (DESIGN.md sections 1 "Command", 3 "Command results", 4): the configuration call reaches each
-// family's device in its own format and answers its reply; -30 offline, -31 busy, -32 time-out; the bus path
-// `cmd.<app>.<device>` is what the HTTP call uses, so other processes can send commands too.
+// Device commands (docs/conventions.md "Commands", "Codes of the domain", "Device topics"): the configuration call
+// reaches each family's device in its own format and answers its reply; -30 offline, -31 busy, -32 time-out; the bus
+// path `cmd.<app>.<device>` is what the HTTP call uses, so other processes can send commands too.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { COMMAND_REFUSED, Result, T, commandsContract, devicesContract } from '@sentra/contracts';

@@ -1,5 +1,6 @@
-// Devices on the broker with real MQTT.js clients (DESIGN.md section 4): each signs in with its own credentials and
-// uses only its own topics; presence follows connections; removed or disabled devices are kicked and refused.
+// Devices on the broker with real MQTT.js clients (docs/conventions.md "Device topics"): each signs in with its own
+// credentials and uses only its own topics; presence follows connections; removed or disabled devices are kicked and
+// refused.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { credentialsContract, deviceFamilyCalls, devicesContract, loraContract } from '@sentra/contracts';
