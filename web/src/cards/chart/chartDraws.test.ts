@@ -80,8 +80,10 @@ describe('chart draws', () => {
     draws.requestChartDraw(a, () => seen.push('old'));
     draws.requestChartDraw(a, () => seen.push('new'));
     await vi.waitFor(() => expect(seen).toEqual(['new']));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toEqual(['new']);
+    // a chart asked after it is drawn after it: the replaced draw, had it stayed in the queue, would have run by then
+    draws.requestChartDraw(el('later'), () => seen.push('later'));
+    await vi.waitFor(() => expect(seen).toContain('later'));
+    expect(seen).toEqual(['new', 'later']);
   });
 
   it('give the thread back between slow redraws (a frame or input can come in between)', async () => {
@@ -136,15 +138,19 @@ describe('chart draws', () => {
     const shown = el('shown');
     draws.requestChartDraw(below, () => seen.push('below'));
     draws.requestChartDraw(shown, () => seen.push('shown'));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toEqual([]); // neither reported yet
+    // a third chart reported in view is drawn; the two not reported yet are not, though they were asked first
+    const early = el('early');
+    draws.requestChartDraw(early, () => seen.push('early'));
+    report([{ target: early, isIntersecting: true }]);
+    await vi.waitFor(() => expect(seen).toContain('early'));
+    expect(seen).toEqual(['early']);
     report([
       { target: below, isIntersecting: false },
       { target: shown, isIntersecting: true },
     ]);
-    await vi.waitFor(() => expect(seen).toEqual(['shown', 'below']));
+    await vi.waitFor(() => expect(seen).toEqual(['early', 'shown', 'below']));
     draws.requestChartDraw(below, () => seen.push('below again'));
-    await vi.waitFor(() => expect(seen).toEqual(['shown', 'below', 'below again']));
+    await vi.waitFor(() => expect(seen).toEqual(['early', 'shown', 'below', 'below again']));
   });
 
   it('drop the waiting draw of a chart that leaves, and free its plot', async () => {
@@ -154,8 +160,10 @@ describe('chart draws', () => {
     await vi.waitFor(() => expect(seen).toEqual(['first']));
     draws.requestChartDraw(gone, () => seen.push('gone'));
     draws.releaseChart(gone);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toEqual(['first']);
+    // a chart asked after it is drawn after it: the dropped draw would have run by then
+    draws.requestChartDraw(el('later'), () => seen.push('later'));
+    await vi.waitFor(() => expect(seen).toContain('later'));
+    expect(seen).toEqual(['first', 'later']);
     expect(loaded.purged).toEqual([gone]);
   });
 
