@@ -2,8 +2,12 @@
 // Usage: node scripts/check-doc-paths.mjs [files...] (default: README.md and every docs/**/*.md). Exit 1 on a miss.
 //
 // A backticked text counts as a path when it ends in a source extension or "/", or starts with a folder name that
-// the repository has (so `telemetry/adapters` counts but the API path `tag/category/get` does not). Docs name files
-// relative to the area they describe, so a path is found when some tracked file or folder ends with it.
+// the repository has (so `telemetry/adapters` counts but the API path `tag/category/get` does not). A path is found
+// when it names a tracked file or folder from the repository's root, from the doc's own folder, or from one of the
+// areas the docs describe (AREAS: `devices/families/index.ts` is server/src/modules/devices/families/index.ts); a bare
+// file name names a kind of file and must be some tracked file's name. A path that merely ends some tracked path
+// (`families/index.ts`, or a folder's old place whose tail still exists elsewhere) is not found: it could name a file
+// the doc did not mean.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
@@ -31,13 +35,41 @@ function looksLikePath(text) {
   return sourceFile.test(text) || text.endsWith('/') || (text.includes('/') && folderNames.has(text.split('/')[0]));
 }
 
+/** The folders the docs name paths from, besides the root and the doc's own folder (the packages' sources). */
+const AREAS = [
+  'server/src/modules/telemetry/',
+  'server/src/modules/devices/',
+  'server/src/modules/',
+  'server/src/platform/mqtt/',
+  'server/src/platform/',
+  'server/src/',
+  'server/',
+  'web/src/screens/',
+  'web/src/cards/',
+  'web/src/ui/',
+  'web/src/',
+  'web/',
+  'contracts/src/',
+  'contracts/',
+  'simulator/src/',
+  'simulator/',
+  'loadtest/',
+  'docs/',
+];
+const baseName = (path) => path.split('/').pop();
+const byName = new Map();
+for (const path of known) byName.set(baseName(path), (byName.get(baseName(path)) ?? 0) + 1);
+
 function exists(text, from) {
   if (text.startsWith('/work/')) return true; // the shared workspace outside the repository
   const clean = text.replace(/:\d+$/, '').replace(/\/$/, '');
-  if (clean.startsWith('../') || clean.startsWith('./')) return known.has(normalize(join(from, clean)));
   // An import specifier names a module without its extension (`ui/DateTimeField`).
   const names = [clean, `${clean}.ts`, `${clean}.tsx`];
-  return [...known].some((path) => names.some((name) => path === name || path.endsWith(`/${name}`)));
+  if (clean.startsWith('../') || clean.startsWith('./')) return names.some((n) => known.has(normalize(join(from, n))));
+  // a bare file name names a kind of file ("each family's `uplink.ts`"): some tracked file must have that name
+  if (!clean.includes('/')) return names.some((n) => byName.has(n));
+  const bases = ['', `${from}/`, ...AREAS];
+  return bases.some((base) => names.some((name) => known.has(normalize(`${base}${name}`))));
 }
 
 const files =

@@ -1,5 +1,6 @@
 // The docs' path check: a backticked path that no tracked file has is reported and fails the run; existing files,
-// folders, import specifiers and texts that are not paths (topics, API calls, placeholders) pass.
+// folders, import specifiers and texts that are not paths (topics, API calls, placeholders) pass. A path counts from
+// the root, the doc's folder or one of the areas the docs describe, never because some tracked path ends with it.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,5 +42,29 @@ describe('scripts/check-doc-paths.mjs', () => {
     expect(r.out).toMatch(/:2: telemetry\/adapters\//);
     expect(r.out).toMatch(/:2: commands\/command-wire\.ts/);
     expect(r.out).toContain('2 named path(s) not found');
+  });
+
+  it('refuses a path that merely ends with a tracked one (a tail, a folder named in the wrong place)', () => {
+    // each is the end of a real path (server/src/modules/devices/families/tasmota/command.test.ts,
+    // web/src/screens/dashboards/editor/ViewFieldsForm.tsx) but names it from no root, doc folder or area
+    const r = check('The tests are `tasmota/command.test.ts`; the form is `editor/ViewFieldsForm.tsx`.\n');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/:1: tasmota\/command\.test\.ts/);
+    expect(r.out).toMatch(/:1: editor\/ViewFieldsForm\.tsx/);
+    expect(r.out).toContain('2 named path(s) not found');
+  });
+
+  it('passes the same files named from an area or the root, and a bare file name some tracked file has', () => {
+    const r = check(
+      '`devices/families/index.ts`, `screens/dashboards/editor/ViewFieldsForm.tsx`, ' +
+        '`web/src/screens/dashboards/editor/ViewFieldsForm.tsx`, `uplink.ts`.\n',
+    );
+    expect(r.out).toContain('every named path exists');
+    expect(r.code).toBe(0);
+  });
+
+  it('refuses a bare file name no tracked file has', () => {
+    const r = check('See `no-such-module.ts`.\n');
+    expect(r.code).toBe(1);
   });
 });

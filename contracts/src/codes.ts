@@ -1,4 +1,5 @@
-// Envelope result codes and HTTP headers of the API conventions (DESIGN.md section 2): fixed, other checks rely on them.
+// Envelope result codes and HTTP headers of the API conventions (docs/conventions.md "API conventions"): fixed, other
+// checks rely on them.
 export const Result = {
   OK: 0,
   INVALID: -10,
@@ -28,7 +29,7 @@ export const Header = {
   credentialsSecret: 'x-credentials-secret',
 } as const;
 
-/** System navigation keys a role can grant (DESIGN.md section 3). */
+/** System navigation keys a role can grant (docs/conventions.md "Codes of the domain"). */
 export const SYS_NAVS = [
   '_dashboard_manage_',
   '_device_manage_',

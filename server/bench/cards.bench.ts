@@ -1,9 +1,10 @@
-// Card query benchmark (DESIGN.md section 7): the real gateway with 10,000 devices and up to 10 million stored points
-// (60 devices with 30 days every 20 s, the rest with their last ~75 minutes), rollups as ingest leaves them.
-// Measures GET /fetch/web/g for LATEST, a one-day hourly AVG chart and a 30-day daily chart: service time p50/p95, HTTP
-// p95 at a constant 3,000 requests/s, and the sustained mixed rate next to a bare Express JSON handler in the same run.
-// Then live push: 5,000 MQTT devices at 1 message/s (a separate fleet process) and 200 socket.io viewers (another
-// process) on 50 dashboards of 20 LATEST cards; publish → card update latency from the `sent_at` each message carries.
+// Card query benchmark (docs/conventions.md "Performance targets"): the real gateway with 10,000 devices and up to 10
+// million stored points (60 devices with 30 days every 20 s, the rest with their last ~75 minutes), rollups as ingest
+// leaves them. Measures GET /fetch/web/g for LATEST, a one-day hourly AVG chart and a 30-day daily chart: service time
+// p50/p95, HTTP p95 at a constant 3,000 requests/s, and the sustained mixed rate next to a bare Express JSON handler in
+// the same run. Then live push: 5,000 MQTT devices at 1 message/s (a separate fleet process) and 200 socket.io viewers
+// (another process) on 50 dashboards of 20 LATEST cards; publish → card update latency from the `sent_at` each message
+// carries.
 import type Database from 'better-sqlite3';
 import { benchEngine } from './engine.js';
 import { pgDatabaseMb, seedPostgres } from './cards/seed-pg.js';

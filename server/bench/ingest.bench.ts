@@ -1,7 +1,8 @@
-// Ingest benchmark (DESIGN.md section 7): a separate process holds one MQTT connection per device and publishes 3-point
-// messages at a controlled rate into the real gateway (broker → adapters → bus → batching writer → SQLite). Reports
-// stored points/s, publish→stored latency (send time embedded in the payload, measured when its batch commits), RSS per
-// idle connection, and latest-N / one-day range reads on a table seeded with up to 10 million points.
+// Ingest benchmark (docs/conventions.md "Performance targets"): a separate process holds one MQTT connection per device
+// and publishes 3-point messages at a controlled rate into the real gateway (broker → adapters → bus → batching writer
+// → SQLite). Reports stored points/s, publish→stored latency (send time embedded in the payload, measured when its
+// batch commits), RSS per idle connection, and latest-N / one-day range reads on a table seeded with up to 10 million
+// points.
 //
 // The main figures are the served path (docs/decisions/bench.md): the devices are registered through the REST calls,
 // each signs in with its own credentials and publishes on its own d/<id>/data, through the gateway `npm run serve`

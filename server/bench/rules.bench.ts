@@ -1,6 +1,6 @@
-// The rule engine alone, on one core (DESIGN.md: ≥ 200,000 trigger checks/s): 1,000 active rules over 5,000 devices
-// of one application, fed committed messages of 3 points each straight into the engine (no HTTP, MQTT or database:
-// the state store is in memory, a firing is only counted). Figures:
+// The rule engine alone, on one core (docs/conventions.md "Performance targets": ≥ 200,000 trigger checks/s): 1,000
+// active rules over 5,000 devices of one application, fed committed messages of 3 points each straight into the engine
+// (no HTTP, MQTT or database: the state store is in memory, a firing is only counted). Figures:
 //   checks_per_s        value tests evaluated per second (a rule's VALUE entries against a watched point)
 //   watched_points_per_s / messages_per_s   the stream the checks came from
 //   unwatched_points_per_s                  points of a series no rule names (index lookups only), with 1,000 rules

@@ -1,5 +1,5 @@
-// Activation with a real MQTT client (spec 03 section 2.3, DESIGN.md section 4): the token check succeeds only after a
-// device connected with the token; the UID check only after the gateway was heard on gw/<uid>/up.
+// Activation with a real MQTT client (spec 03 section 2.3, docs/conventions.md "Device topics"): the token check
+// succeeds only after a device connected with the token; the UID check only after the gateway was heard on gw/<uid>/up.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { T, deviceFamilyCalls, devicesContract } from '@sentra/contracts';

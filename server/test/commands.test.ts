@@ -1,11 +1,11 @@
-// Device commands (DESIGN.md sections 1 "Command", 3 "Command results", 4): the configuration call reaches each
-// family's device in its own format and answers its reply; -30 offline, -31 busy, -32 time-out; the bus path
-// `cmd.<app>.<device>` is what the HTTP call uses, so other processes can send commands too.
+// Device commands (docs/conventions.md "Commands", "Codes of the domain", "Device topics"): the configuration call
+// reaches each family's device in its own format and answers its reply; -30 offline, -31 busy, -32 time-out; the bus
+// path `cmd.<app>.<device>` is what the HTTP call uses, so other processes can send commands too.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { COMMAND_REFUSED, Result, T, commandsContract, devicesContract } from '@sentra/contracts';
 import { call, type Running } from './harness.js';
-import { addDevice } from './fixtures.js';
+import { addDevice, until } from './fixtures.js';
 import {
   COMMAND_WAIT_MS,
   loraDevice,
@@ -112,7 +112,10 @@ describe('generic MQTT devices (d/<id>/cmd → d/<id>/cmd/res)', () => {
   it('answers -30 after the device disconnects, and -30 for a disabled device', async () => {
     const { device, client } = await replyingDevice();
     client.end(true);
-    await new Promise((r) => setTimeout(r, 200));
+    // once the registry says offline, a command is refused at once
+    expect(
+      await until(async () => !(await call(gw.url, devicesContract.get, { id: device.id }, auth)).body.data.online),
+    ).toBe(true);
     expect((await configure(device.id)).body.response_result).toBe(Result.DEVICE_OFFLINE);
     const other = await replyingDevice();
     await call(gw.url, devicesContract.edit, { id: other.device.id, disabled: true }, auth);
@@ -221,7 +224,9 @@ describe('other families', () => {
     // offline until the device has been heard
     expect((await configure(device.id)).body.response_result).toBe(Result.DEVICE_OFFLINE);
     await ns.publishAsync(upTopic, JSON.stringify({ deviceInfo: { devEui }, object: { t: 1 } }), { qos: 1 });
-    await new Promise((r) => setTimeout(r, 200));
+    expect(
+      await until(async () => (await call(gw.url, devicesContract.get, { id: device.id }, auth)).body.data.online),
+    ).toBe(true);
     const r = await configure(device.id, 30);
     expect(r.body).toMatchObject({ response_result: 0, data: { reply: { acknowledged: true } } });
     expect(downs).toEqual([

@@ -30,6 +30,9 @@ const online = async (id: number) =>
   (await call(gw.url, devicesContract.get, { id }, auth)).body.data.online as boolean;
 const goesOnline = (id: number) => until(() => online(id));
 const goesOffline = (id: number, ms = OFFLINE_WITHIN_MS) => until(async () => !(await online(id)), ms);
+/** whether `n` wills of the device were handled: the wills below are shapes its family refuses, and the pipeline counts
+ * each refusal, so the count is the positive signal that a will came through (and could have changed presence) */
+const willsHandled = (id: number, n: number) => until(() => (gw.app.telemetry.rejectsOf(id)?.count ?? 0) >= n);
 
 async function device() {
   const d = await addDevice(gw.url, auth, 'mqtt');
@@ -87,8 +90,9 @@ describe('presence ends offline on every disconnect path', () => {
     expect(await goesOnline(d.id)).toBe(true);
     c.stream.destroy();
     expect(await goesOffline(d.id)).toBe(true);
-    // the will is handled after the disconnect (its topic is authorised first): it used to mark the device online again
-    await new Promise((r) => setTimeout(r, 1500));
+    // the will is handled after the disconnect (its topic is authorised first): it used to mark the device online again.
+    // Its payload is not data the device family knows, so the pipeline counts it as refused: that count says it came.
+    expect(await willsHandled(d.id, 1)).toBe(true);
     expect(await online(d.id)).toBe(false);
   });
 
@@ -102,13 +106,19 @@ describe('presence ends offline on every disconnect path', () => {
     });
     expect(await goesOnline(d.id)).toBe(true);
     const kicked = closed(first);
-    const second = await overTcp({ ...d, clientId });
+    const second = await overTcp({
+      ...d,
+      clientId,
+      will: { topic: `d/${d.id}/data`, payload: Buffer.from('{"w":2}'), qos: 0, retain: false },
+    });
     await kicked;
-    await new Promise((r) => setTimeout(r, 500));
+    // the kicked connection's will is the last thing it does: once handled, its end has not taken the device offline
+    expect(await willsHandled(d.id, 1)).toBe(true);
     expect(await online(d.id)).toBe(true);
     second.stream.destroy();
     expect(await goesOffline(d.id)).toBe(true);
-    await new Promise((r) => setTimeout(r, 500));
+    // and the second's will, handled after its end, does not bring it back
+    expect(await willsHandled(d.id, 2)).toBe(true);
     expect(await online(d.id)).toBe(false);
   });
 

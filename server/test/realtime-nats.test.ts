@@ -41,8 +41,11 @@ describe.skipIf(!hasNatsServer)('realtime across gateways (BUS=nats)', () => {
     one.app.realtime.emit(room, 'card', { from: 'one' });
     two.app.realtime.emit(room, 'card', { from: 'two' });
     await eventually(() => expect(got).toHaveLength(2));
-    await new Promise((r) => setTimeout(r, 100));
+    // a second round: once both of its messages came, a duplicate of the first round would have come too
+    one.app.realtime.emit(room, 'card', { from: 'one', round: 2 });
+    two.app.realtime.emit(room, 'card', { from: 'two', round: 2 });
+    await eventually(() => expect(got.filter((p) => (p as { round?: number }).round === 2)).toHaveLength(2));
     expect(got).toEqual(expect.arrayContaining([{ from: 'one' }, { from: 'two' }]));
-    expect(got).toHaveLength(2);
+    expect(got).toHaveLength(4);
   });
 });

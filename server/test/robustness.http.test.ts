@@ -1,7 +1,7 @@
-// Hostile input over HTTP (DESIGN.md section 2: "Bad input never reaches the database and never yields a 500"): every
-// call of the route table, as a signed-in tenant inside a seeded application (the public ones without auth), with the
-// battery of robustness.http.kit (path parameters, fields, whole and raw bodies, query keys, auth headers). Every
-// answer is below 500, carries the envelope, and its status goes with its code.
+// Hostile input over HTTP (docs/conventions.md "API conventions": "Bad input never reaches the database and never
+// yields a 500"): every call of the route table, as a signed-in tenant inside a seeded application (the public ones
+// without auth), with the battery of robustness.http.kit (path parameters, fields, whole and raw bodies, query keys,
+// auth headers). Every answer is below 500, carries the envelope, and its status goes with its code.
 import http from 'node:http';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -332,9 +332,9 @@ async function callerHeaders(def: CallDef): Promise<Record<string, string>> {
 }
 
 /**
- * The statuses each shared code goes with (DESIGN.md section 2). A request the body parser refuses before any call
- * sees it keeps the parser's status beside -10: 413 for a body over the limit, 415 for a charset or content-encoding it
- * does not take.
+ * The statuses each shared code goes with (docs/conventions.md "API conventions"). A request the body parser refuses
+ * before any call sees it keeps the parser's status beside -10: 413 for a body over the limit, 415 for a charset or
+ * content-encoding it does not take.
  */
 const STATUS_OF: Record<number, number[]> = {
   [Result.INVALID]: [400, 413, 415],

@@ -456,8 +456,9 @@ describe('Tasmota: tele/<topic>/SENSOR|STATE|LWT, stat/<topic>/RESULT|POWER<n>',
     const was = rejects(device.id);
     await client.publishAsync(`tele/${topic}/STATE`, nested(10_000), { qos: 1 });
     await client.publishAsync(`tele/${topic}/STATE`, json({ constructor: { a: 1 }, toString: { b: 2 } }), { qos: 1 });
+    // the marker's PUBACK leaves only after the pipeline handled every earlier message of this connection (in order,
+    // docs/decisions/ingest.md): by then the two skipped objects would have been counted if they were dropped
     await client.publishAsync(`tele/${topic}/STATE`, 'penanda', { qos: 1 });
-    await until(() => rejects(device.id) > was);
     expect(rejects(device.id) - was).toBe(1);
     expect(await stored(device.id)).toEqual(before);
   });

@@ -112,7 +112,7 @@ export const CardData = z.looseObject({
 });
 export type CardData = z.output<typeof CardData>;
 
-/** Command card failures (DESIGN.md section 3) and their words (spec 02 section 8). */
+/** Command card failures (docs/conventions.md "Codes of the domain") and their words (spec 02 section 8). */
 export const CardCommandCode = {
   OFFLINE: Result.DEVICE_OFFLINE,
   BUSY: Result.DEVICE_BUSY,

@@ -1,4 +1,4 @@
-// Device commands (DESIGN.md section 1 "Command", section 3 "Command results"): the configuration dialog's call,
+// Device commands (docs/conventions.md "Commands", "Codes of the domain"): the configuration dialog's call,
 // published to the device in its family's format and answered once the device replies.
 import { z } from 'zod';
 import { Result } from '../codes.js';

@@ -1,5 +1,6 @@
-// Tasks ("Tugas", spec 03 sections 2.10, 6, 7, 8; DESIGN.md section 3): the list, mute, remove, detail with its
-// notifications, status change (403 without `task_manage`), and the live channel that pushes new and changed tasks.
+// Tasks ("Tugas", spec 03 sections 2.10, 6, 7, 8; docs/conventions.md "Codes of the domain"): the list, mute, remove,
+// detail with its notifications, status change (403 without `task_manage`), and the live channel that pushes new and
+// changed tasks.
 import { z } from 'zod';
 import type { SysNav } from '../codes.js';
 import { id } from '../models/fields.js';

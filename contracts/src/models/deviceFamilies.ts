@@ -1,5 +1,5 @@
-// The table of device families (DESIGN.md section 3, spec 03 section 7): one row per family drives its calls, its
-// add draft, its info answer and its activation, so no family is written out twice anywhere.
+// The table of device families (docs/conventions.md "Codes of the domain", spec 03 section 7): one row per family
+// drives its calls, its add draft, its info answer and its activation, so no family is written out twice anywhere.
 import { z } from 'zod';
 import { T } from '../text/id.js';
 import { gatewayUid, sensorsJson } from './device.js';
@@ -27,7 +27,7 @@ export interface DeviceVariant {
 
 export interface DeviceFamily {
   key: string;
-  /** `category` number of the device (DESIGN.md section 3) */
+  /** `category` number of the device (docs/conventions.md "Codes of the domain") */
   category: number;
   categoryText: string;
   /** path code after `device/` (`dum/node`, `io`, ...) */
@@ -74,9 +74,9 @@ const hex = (len: number, what: string) =>
     .transform((s) => s.toUpperCase());
 
 /**
- * How a serial gateway signs in on the broker (DESIGN.md section 4): client id = username = UID, password = the secret
- * made at activation. Every uid family's info carries the settings; `gateway_secret` only in the answers that made it
- * (the add and the regenerate call): only its hash is kept.
+ * How a serial gateway signs in on the broker (docs/conventions.md "Device topics"): client id = username = UID,
+ * password = the secret made at activation. Every uid family's info carries the settings; `gateway_secret` only in the
+ * answers that made it (the add and the regenerate call): only its hash is kept.
  */
 export const GatewayConnection = z.object({
   mqtt_host: z.string(),

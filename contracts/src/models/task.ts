@@ -1,10 +1,10 @@
-// The task entity (spec 03 sections 2.10, 3; DESIGN.md section 3): what a rule's firing creates, with its status,
-// occurrences and the deliveries of its notifications.
+// The task entity (spec 03 sections 2.10, 3; docs/conventions.md "Codes of the domain"): what a rule's firing creates,
+// with its status, occurrences and the deliveries of its notifications.
 import { z } from 'zod';
 import { T } from '../text/id.js';
 import { Delivery } from './notifications.js';
 
-/** Task status (DESIGN.md section 3): 1 New, 2 In progress, 3 Pending, 4 Solved, 5 Closed. */
+/** Task status (docs/conventions.md "Codes of the domain"): 1 New, 2 In progress, 3 Pending, 4 Solved, 5 Closed. */
 export const TaskStatus = { NEW: 1, IN_PROGRESS: 2, PENDING: 3, SOLVED: 4, CLOSED: 5 } as const;
 export const TASK_STATUS_CODES = [1, 2, 3, 4, 5] as const;
 export const TASK_STATUS_TEXT: Record<number, string> = T.tasks.status;
@@ -14,7 +14,9 @@ export const isOpenStatus = (status: number) => status !== TaskStatus.SOLVED && 
 export const TASK_PAGE_SIZES = [5, 10, 25] as const;
 export const TASK_TITLE_MAX = 64;
 
-/** The permission key (role permissions JSON) that task/change/status needs (DESIGN.md section 3). */
+/**
+ * The permission key (role permissions JSON) that task/change/status needs (docs/conventions.md "Codes of the domain").
+ */
 export const TASK_MANAGE = 'task_manage';
 
 /** One notification of a task and how its delivery went (the notifications outbox's row). */

@@ -628,7 +628,7 @@ export const T = {
       not_configured: 'belum diatur',
     } as Record<string, string>,
   },
-  // web: the paged tables' labels (DESIGN.md section 6, spec 03 section 2.6)
+  // web: the paged tables' labels (docs/conventions.md "Console tables", spec 03 section 2.6)
   table: {
     rowsPerPage: 'Baris terlihat:',
     displayedRows: (from: number, to: number, count: number) => `${from}-${to} dari ${count}`,

@@ -1,4 +1,5 @@
-// Configuration from the environment (DESIGN.md section 8), validated once at start with a clear error on a bad value.
+// Configuration from the environment (docs/conventions.md "Configuration"), validated once at start with a clear error
+// on a bad value.
 import { z } from 'zod';
 import { CHANNEL_VARIABLES } from '@sentra/contracts';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';

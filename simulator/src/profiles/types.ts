@@ -5,7 +5,7 @@ import type { Rng } from '../rng.js';
 /** A measured value: a scalar, or `{ subparam: scalar }` (three phases, tanks per product, machines). */
 export type Value = number | boolean | string | { [subparam: string]: number | boolean | string };
 
-/** sensor → configtype → param → value, exactly the `d/<id>/data` body of DESIGN.md section 4. */
+/** sensor → configtype → param → value, exactly the `d/<id>/data` body of docs/conventions.md "Device topics". */
 export type DataTree = Record<string, Record<string, Record<string, Value>>>;
 
 export interface Reading {

@@ -1,5 +1,6 @@
-// Generic MQTT devices, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<id>/data` carries the reading
-// tree, `d/<id>/state` the states, commands arrive on `d/<id>/cmd` and are answered on `d/<id>/cmd/res`.
+// Generic MQTT devices, Sentra end devices and Dummy devices (docs/conventions.md "Device topics"): `d/<id>/data`
+// carries the reading tree, `d/<id>/state` the states, commands arrive on `d/<id>/cmd` and are answered on
+// `d/<id>/cmd/res`.
 import type { Reading } from '../profiles/types.js';
 import { isRecord, parseJsonObject, type CommandReply, type DeviceCommand, type Frame } from './types.js';
 

@@ -1,4 +1,4 @@
-// The wire formats of every family (DESIGN.md section 4), one module each.
+// The wire formats of every family (docs/conventions.md "Device topics"), one module each.
 export * from './types.js';
 export * from './generic.js';
 export * from './tasmota.js';

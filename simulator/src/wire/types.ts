@@ -36,7 +36,7 @@ export function flatten(data: DataTree): FlatValue[] {
   return out;
 }
 
-/** A command as the gateway's command flow sends it to generic devices (DESIGN.md section 4). */
+/** A command as the gateway's command flow sends it to generic devices (docs/conventions.md "Device topics"). */
 export interface DeviceCommand {
   id: string | number;
   sensor: string;

@@ -1,5 +1,5 @@
-// Every card type, once (STYLE.md "One card type, one folder"): the view grid draws `registry[cat].view`, the editor
-// reads sizes, queries and fields from the same definitions. registry.test.ts walks it.
+// Every card type, once (docs/conventions.md "One card type, one folder"): the view grid draws `registry[cat].view`,
+// the editor reads sizes, queries and fields from the same definitions. registry.test.ts walks it.
 import { CARD_TYPE_CODES, isCardType, type CardTypeCode } from '@sentra/contracts';
 import type { CardDefinition } from './common/definition.js';
 import { singleValueCard } from './single-value/singleValue.card.js';

@@ -93,7 +93,6 @@ describe('<CardSurface> in a live dashboard', () => {
         },
       });
       t.push('judul', {});
-      await new Promise((r) => setTimeout(r, 20));
     });
     await vi.waitFor(() => expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('229,50 V'), {
       timeout: 8000,
@@ -110,11 +109,8 @@ describe('<CardSurface> in a live dashboard', () => {
     expect(within(cardEl('judul')).getByText('Panel Utama')).toBeTruthy();
 
     // the healthy card keeps living
-    await act(async () => {
-      t.push('ok', { value: 231 });
-      await new Promise((r) => setTimeout(r, 20));
-    });
-    expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('231,00 V');
+    act(() => t.push('ok', { value: 231 }));
+    await vi.waitFor(() => expect(within(cardEl('ok')).getByTestId('card-value').textContent).toBe('231,00 V'));
   });
 
   it('a card mounting after its first frame came renders with it at once, never in its loading state', async () => {

@@ -1,9 +1,9 @@
-// The console's one live-subscription manager (STYLE.md "Live data like Grafana Live"): one server subscription per
-// channel and params however many components use it, joined again after a reconnect, and left only RELEASE_DELAY_MS
-// after its last user went, so a component remounting (a page change, a dialog, a quick way back to a dashboard) does
-// not make the server leave the room and compute its first frames again. Every live screen goes through it: the device
-// list and data pages (`useLive.ts`) and the dashboard's card feeds (`dashboards/live/`). Framework-free: `socket.ts`
-// gives it the shared socket.io connection as a LiveTransport, tests a fake.
+// The console's one live-subscription manager (docs/conventions.md "Live data like Grafana Live"): one server
+// subscription per channel and params however many components use it, joined again after a reconnect, and left only
+// RELEASE_DELAY_MS after its last user went, so a component remounting (a page change, a dialog, a quick way back to a
+// dashboard) does not make the server leave the room and compute its first frames again. Every live screen goes through
+// it: the device list and data pages (`useLive.ts`) and the dashboard's card feeds (`dashboards/live/`).
+// Framework-free: `socket.ts` gives it the shared socket.io connection as a LiveTransport, tests a fake.
 
 /** What the hub needs of a socket. */
 export interface LiveTransport {

@@ -1,6 +1,6 @@
-// One socket.io connection per signed-in principal and application (STYLE.md "Live data"): authenticated with the
-// same headers as REST (keyed by header names, docs/decisions/platform.md "Realtime"), opened on first use, shared by
-// every live subscription of the page through the one hub (`hub.ts`).
+// One socket.io connection per signed-in principal and application (docs/conventions.md "Live data like Grafana Live"):
+// authenticated with the same headers as REST (keyed by header names, docs/decisions/platform.md "Realtime"), opened on
+// first use, shared by every live subscription of the page through the one hub (`hub.ts`).
 import { io, type Socket } from 'socket.io-client';
 import { Header } from '@sentra/contracts';
 import { areaOf } from '../api/area.js';

@@ -1,6 +1,6 @@
-// The scaffolding of the paged list screens (spec 03 section 2.1, DESIGN.md section 6): the heading with its subtitle
-// and action, the table in an outlined paper that shows the empty state instead when a page has no rows, the pager
-// with the shared labels and page clamp, the loading overlay, and the load of one page from the server.
+// The scaffolding of the paged list screens (spec 03 section 2.1, docs/conventions.md "Console tables"): the heading
+// with its subtitle and action, the table in an outlined paper that shows the empty state instead when a page has no
+// rows, the pager with the shared labels and page clamp, the loading overlay, and the load of one page from the server.
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import {
   Box,

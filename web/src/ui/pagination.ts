@@ -1,5 +1,6 @@
-// The labels every paged table shows (DESIGN.md section 6): 'Baris terlihat:' and 'x-y dari n', as props of MUI's
-// TablePagination, plus a page clamp for when the total shrinks under the current page (a delete, a new filter).
+// The labels every paged table shows (docs/conventions.md "Console tables"): 'Baris terlihat:' and 'x-y dari n', as
+// props of MUI's TablePagination, plus a page clamp for when the total shrinks under the current page (a delete, a new
+// filter).
 import { T } from '@sentra/contracts';
 
 export const paginationLabels = {

@@ -1,4 +1,4 @@
-// Device commands (DESIGN.md section 1 "Command"): a request on the bus subject `cmd.<app>.<device>` is answered by
+// Device commands (docs/conventions.md "Commands"): a request on the bus subject `cmd.<app>.<device>` is answered by
 // the gateway holding the device's connection, which publishes the command in the family's format, waits for the
 // device's reply (correlated by id, one pending command per device) and answers success, -30 offline, -31 busy or
 // -32 time-out. `sendCommand` is the one entry point: the configuration dialog's call and, later, the command cards.

@@ -1,5 +1,5 @@
-// The cloud integrations behind Emma and Imou devices (DESIGN.md section 4): adapter interfaces, and the simulated
-// plugin cloud Sentra ships with (no real cloud is reached).
+// The cloud integrations behind Emma and Imou devices (docs/conventions.md "Device topics"): adapter interfaces, and
+// the simulated plugin cloud Sentra ships with (no real cloud is reached).
 import type { EmmaPluginApplication } from '@sentra/contracts';
 
 export interface EmmaPluginCloud {

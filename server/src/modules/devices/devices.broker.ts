@@ -1,5 +1,5 @@
-// Devices on the embedded broker (DESIGN.md section 4): who a client is (its credentials, token, UID or the
-// application's network-server pair), which topics it may use (only its own: the rules of its wire family,
+// Devices on the embedded broker (docs/conventions.md "Device topics"): who a client is (its credentials, token, UID or
+// the application's network-server pair), which topics it may use (only its own: the rules of its wire family,
 // families/<wire>/topics.ts), and what its traffic tells the registry (presence, and through its family activation
 // evidence, LWT, discovery). Telemetry itself is another module's.
 import { gatewayUid } from '@sentra/contracts';

@@ -11,7 +11,7 @@ export const devices = sqliteTable(
     appId: integer('app_id')
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
-    /** family code (DESIGN.md section 3) */
+    /** family code (docs/conventions.md "Codes of the domain") */
     category: integer('category').notNull(),
     categoryText: text('category_text').notNull().default('Dummy'),
     deviceType: text('device_type').notNull(),

@@ -33,11 +33,17 @@ describe('notification configuration', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://secret:pw@mail.example.com', SMTP_FROM: 'a@example.com' })).toThrow(
       /SMTP_URL=\(hidden\): must be smtp/,
     );
+    let thrown: unknown;
     try {
       loadConfig({ SMTP_URL: 'http://secret:pw@mail.example.com' });
     } catch (e) {
-      expect(String(e)).not.toContain('pw@');
+      thrown = e;
     }
+    // it must stop (an accepted value would leave nothing to check) and its message must not carry the password
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect(String(thrown)).toContain('SMTP_URL');
+    expect(String(thrown)).not.toContain('pw@');
+    expect(String(thrown)).not.toContain('secret');
   });
   it('stops on a half-configured channel, naming the missing variables', () => {
     expect(() => loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' })).toThrow(

@@ -1,4 +1,5 @@
-// The one behaviour both buses promise (DESIGN.md section 1): run by bus.test.ts against the memory bus and a real NATS.
+// The one behaviour both buses promise (docs/conventions.md "The bus"): run by bus.test.ts against the memory bus and a
+// real NATS.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/until.js';
 import { BusNoRespondersError, BusRemoteError, BusTimeoutError, type Bus } from './types.js';

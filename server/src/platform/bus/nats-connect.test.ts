@@ -2,6 +2,7 @@
 // line naming the variables; a server that comes up within the wait is joined.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../log.js';
+import { until } from '../testing/until.js';
 import { ConfigError } from '../config.js';
 import { connectNats, NatsUnreachableError, shownNatsUrl } from './nats-connect.js';
 import { freePort, hasNatsServer, startNatsServer, type NatsServer } from './testing/nats-server.js';
@@ -59,7 +60,8 @@ describe('the first connection of BUS=nats', () => {
     const port = await freePort();
     const log = recordingLog();
     const connecting = connectNats({ url: `nats://127.0.0.1:${port}`, name: 'test', waitMs: 15_000 }, log);
-    await new Promise((r) => setTimeout(r, 600));
+    // the server starts once the first attempt failed: the join happens during the wait, not at the first try
+    expect(await until(() => log.warnings.length > 0)).toBe(true);
     nats = await startNatsServer(port);
     const nc = await connecting;
     try {

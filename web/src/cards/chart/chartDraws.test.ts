@@ -2,17 +2,34 @@
 // the thread given back between slow draws, charts in view first.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const loaded = vi.hoisted(() => ({ count: 0, purged: [] as unknown[] }));
+const loaded = vi.hoisted(() => ({ count: 0, purged: [] as unknown[], log: [] as string[] }));
 vi.mock('./plotly.js', () => ({
   plotly: () => {
     loaded.count++;
+    loaded.log.push('plotly loaded');
     return { purge: (el: unknown) => loaded.purged.push(el) };
   },
   PLOTLY_LOCALE: 'id',
 }));
 
 const values = vi.hoisted(() => ({ drawn: Promise.resolve() }));
-vi.mock('../common/firstFrames.js', () => ({ firstFramesDrawn: () => values.drawn }));
+vi.mock('../common/firstFrames.js', () => ({
+  firstFramesDrawn: () => {
+    loaded.log.push('values asked');
+    return values.drawn;
+  },
+}));
+
+// the real afterPaint, logged: the loader's wait for a paint is the step that follows the values being drawn
+vi.mock('../common/afterPaint.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../common/afterPaint.js')>();
+  return {
+    afterPaint: (fn: () => void) => {
+      loaded.log.push('after paint asked');
+      return real.afterPaint(fn);
+    },
+  };
+});
 
 type Draws = typeof import('./chartDraws.js');
 let draws: Draws;
@@ -28,6 +45,7 @@ beforeEach(async () => {
   vi.resetModules();
   loaded.count = 0;
   loaded.purged.length = 0;
+  loaded.log.length = 0;
   values.drawn = Promise.resolve();
   draws = await import('./chartDraws.js');
 });
@@ -46,11 +64,14 @@ describe('chart draws', () => {
     values.drawn = new Promise((r) => (release = r));
     const seen: string[] = [];
     draws.requestChartDraw(el('a'), () => seen.push('a'));
-    await new Promise((r) => setTimeout(r, 30));
-    expect(loaded.count).toBe(0);
+    // the loader asked whether the values are drawn: from here only their drawing lets it go on
+    await vi.waitFor(() => expect(loaded.log).toContain('values asked'));
     expect(seen).toEqual([]);
+    loaded.log.push('values drawn');
     release();
     await vi.waitFor(() => expect(seen).toEqual(['a']));
+    // the loader went on (a paint, then Plotly) only after the values were drawn: an order, not a sleep that saw nothing
+    expect(loaded.log.slice(0, 4)).toEqual(['values asked', 'values drawn', 'after paint asked', 'plotly loaded']);
   });
 
   it('draw a chart asked twice before its turn once, with the latest draw', async () => {
@@ -59,8 +80,10 @@ describe('chart draws', () => {
     draws.requestChartDraw(a, () => seen.push('old'));
     draws.requestChartDraw(a, () => seen.push('new'));
     await vi.waitFor(() => expect(seen).toEqual(['new']));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toEqual(['new']);
+    // a chart asked after it is drawn after it: the replaced draw, had it stayed in the queue, would have run by then
+    draws.requestChartDraw(el('later'), () => seen.push('later'));
+    await vi.waitFor(() => expect(seen).toContain('later'));
+    expect(seen).toEqual(['new', 'later']);
   });
 
   it('give the thread back between slow redraws (a frame or input can come in between)', async () => {
@@ -115,15 +138,19 @@ describe('chart draws', () => {
     const shown = el('shown');
     draws.requestChartDraw(below, () => seen.push('below'));
     draws.requestChartDraw(shown, () => seen.push('shown'));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toEqual([]); // neither reported yet
+    // a third chart reported in view is drawn; the two not reported yet are not, though they were asked first
+    const early = el('early');
+    draws.requestChartDraw(early, () => seen.push('early'));
+    report([{ target: early, isIntersecting: true }]);
+    await vi.waitFor(() => expect(seen).toContain('early'));
+    expect(seen).toEqual(['early']);
     report([
       { target: below, isIntersecting: false },
       { target: shown, isIntersecting: true },
     ]);
-    await vi.waitFor(() => expect(seen).toEqual(['shown', 'below']));
+    await vi.waitFor(() => expect(seen).toEqual(['early', 'shown', 'below']));
     draws.requestChartDraw(below, () => seen.push('below again'));
-    await vi.waitFor(() => expect(seen).toEqual(['shown', 'below', 'below again']));
+    await vi.waitFor(() => expect(seen).toEqual(['early', 'shown', 'below', 'below again']));
   });
 
   it('drop the waiting draw of a chart that leaves, and free its plot', async () => {
@@ -133,8 +160,10 @@ describe('chart draws', () => {
     await vi.waitFor(() => expect(seen).toEqual(['first']));
     draws.requestChartDraw(gone, () => seen.push('gone'));
     draws.releaseChart(gone);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toEqual(['first']);
+    // a chart asked after it is drawn after it: the dropped draw would have run by then
+    draws.requestChartDraw(el('later'), () => seen.push('later'));
+    await vi.waitFor(() => expect(seen).toContain('later'));
+    expect(seen).toEqual(['first', 'later']);
     expect(loaded.purged).toEqual([gone]);
   });
 

@@ -1,4 +1,5 @@
-// The shape of a card type (STYLE.md "One card type, one folder"): type code, category, zod config schema, defaults,
+// The shape of a card type (docs/conventions.md "One card type, one folder"): type code, category, zod config schema,
+// defaults,
 // minimum and default size, query options, lazy view, editor (Visualisasi) fields. `defineCard` takes the catalogue's group,
 // query kind and minimum size (spec 02 section 5) so a definition cannot disagree with the schema that stores cards.
 import type { ComponentType, LazyExoticComponent } from 'react';

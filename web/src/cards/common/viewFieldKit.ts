@@ -1,5 +1,6 @@
-// What a card type's Visualisasi fields are made of (spec 02 section 3 "Component" view fields; STYLE.md "Editors are
-// data drawn by one form renderer"): the field kinds, the builder, and the fields several card folders offer. Each card
+// What a card type's Visualisasi fields are made of (spec 02 section 3 "Component" view fields; docs/conventions.md
+// "Editors are data drawn by one form renderer"): the field kinds, the builder, and the fields several card folders
+// offer. Each card
 // type lists its own fields in its definition (`fields`, in its folder); the editor (screens/dashboards/editor/viewFields.ts)
 // converts between the stored view and the form's values, and one renderer (ViewFieldsForm) draws any list.
 import { ComponentView, DATE_FORMATS, DEFAULT_CARD_LOCALE, T } from '@sentra/contracts';

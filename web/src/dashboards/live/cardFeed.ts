@@ -1,5 +1,5 @@
-// The live data of one dashboard channel (STYLE.md "Live data like Grafana Live"): the cards' state over one held
-// subscription of the live hub (web/src/live/hub.ts: shared by every card of the dashboard and filter, left a few
+// The live data of one dashboard channel (docs/conventions.md "Live data like Grafana Live"): the cards' state over one
+// held subscription of the live hub (web/src/live/hub.ts: shared by every card of the dashboard and filter, left a few
 // seconds after its last card went). Pushes are buffered per card (a full frame replaces, REALTIME appends are merged,
 // bounded by the chart's N data) and applied once per animation frame. No React here.
 import { CARD_LIVE, type CardData, type CardPush, type CardSubscribeParams } from '@sentra/contracts';

@@ -1,4 +1,5 @@
-// The five task statuses (spec 03 section 2.10; integer values from DESIGN.md section 3) and their chip colours.
+// The five task statuses (spec 03 section 2.10; integer values: docs/conventions.md "Codes of the domain") and their
+// chip colours.
 import { TASK_STATUS_CODES, T } from '@sentra/contracts';
 
 export type ChipColor = 'default' | 'error' | 'info' | 'warning' | 'success';

@@ -1,6 +1,6 @@
 // The downlink vocabulary every wire family shares: a command's body, the message that carries it, and what a reply
-// says (DESIGN.md section 4). Each family's command.ts encodes its downlink and recognises its reply; the command
-// path (commands/commands.service.ts) asks the family table (./index.ts).
+// says (docs/conventions.md "Device topics"). Each family's command.ts encodes its downlink and recognises its reply;
+// the command path (commands/commands.service.ts) asks the family table (./index.ts).
 import { jsonDepthWithin } from '@sentra/contracts';
 import type { DeviceRow } from '../devices.table.js';
 import type { LoraDecoder } from './lora/decoder.js';

@@ -1,18 +1,18 @@
 // What one wire family's folder answers, so that the ingest pipeline, the command path, the broker authorisation and
 // the device registry ask the one table (./index.ts) instead of each keeping a `switch` over the families
-// (DESIGN.md section 4).
+// (docs/conventions.md "Device topics").
 import type { ActivationKind } from '@sentra/contracts';
 import type { CommandWire } from './command.js';
 import type { FamilyBehaviour, FamilyDeps } from './registration.js';
 import type { BrokerRules } from './topics.js';
 import type { AdapterResult, DeviceContext } from './wire.js';
 
-/** How a family speaks on the wire (DESIGN.md section 4). */
+/** How a family speaks on the wire (docs/conventions.md "Device topics"). */
 export type WireProtocol = 'generic' | 'tasmota' | 'lora' | 'gateway';
 
 export interface WireFamily {
   wire: WireProtocol;
-  /** the device family codes (DESIGN.md section 3) that speak this protocol */
+  /** the device family codes (docs/conventions.md "Codes of the domain") that speak this protocol */
   categories: readonly number[];
   /** uplink: one message of a device of the family → points and states, or a typed rejection (never throws on input) */
   uplink(ctx: DeviceContext, topic: string, payload: Buffer): AdapterResult;

@@ -42,7 +42,9 @@ export const WIRE_FAMILIES: Readonly<Record<WireProtocol, WireFamily>> = {
   gateway: gatewayFamily,
 };
 
-/** Device family code (DESIGN.md section 3) → wire protocol, from the families' own `categories`. */
+/**
+ * Device family code (docs/conventions.md "Codes of the domain") → wire protocol, from the families' own `categories`.
+ */
 export const WIRE_OF_CATEGORY: Readonly<Record<number, WireProtocol>> = Object.fromEntries(
   Object.values(WIRE_FAMILIES).flatMap((f) => f.categories.map((c) => [c, f.wire] as const)),
 );

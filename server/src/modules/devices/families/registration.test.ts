@@ -30,7 +30,7 @@ describe('the device family table', () => {
       }
     },
   );
-  it('numbers the families 1 to 12 as DESIGN.md section 3 does', () => {
+  it('numbers the families 1 to 12 (docs/conventions.md "Codes of the domain")', () => {
     expect(deviceFamilies.map((f) => [f.category, f.code])).toEqual([
       [1, 'dum/node'],
       [2, 'k/end'],

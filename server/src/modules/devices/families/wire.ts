@@ -14,7 +14,7 @@ export const MAX_PAYLOAD_BYTES = 64 * 1024;
 export interface DeviceContext {
   deviceId: number;
   appId: number;
-  /** family code, DESIGN.md section 3 */
+  /** family code, docs/conventions.md "Codes of the domain" */
   category: number;
   /** Tasmota `%topic%` */
   tasmotaTopic?: string;

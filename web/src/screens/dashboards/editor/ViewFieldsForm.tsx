@@ -1,5 +1,5 @@
-// The one form renderer of the view fields (STYLE.md "Editors are data drawn by one form renderer"): draws any list
-// of ViewFieldSpec (viewFields.ts, beside it) by kind.
+// The one form renderer of the view fields (docs/conventions.md "Editors are data drawn by one form renderer"): draws
+// any list of ViewFieldSpec (viewFields.ts, beside it) by kind.
 import {
   Box,
   Button,

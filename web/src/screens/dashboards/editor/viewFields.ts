@@ -1,7 +1,7 @@
-// The Visualisasi dialog's logic (spec 02 section 3 "Component" view fields; STYLE.md "Editors are data drawn by one
-// form renderer"): each card type's fields come from its definition (`fields`, in its folder under cards/, built with
-// cards/common/viewFieldKit.ts); here their initial values and the conversion between the stored view and the form's
-// values. One renderer (ViewFieldsForm) draws any list; the test checks every field against ComponentView.
+// The Visualisasi dialog's logic (spec 02 section 3 "Component" view fields; docs/conventions.md "Editors are data
+// drawn by one form renderer"): each card type's fields come from its definition (`fields`, in its folder under cards/,
+// built with cards/common/viewFieldKit.ts); here their initial values and the conversion between the stored view and
+// the form's values. One renderer (ViewFieldsForm) draws any list; the test checks every field against ComponentView.
 import { CARD_TYPES, T, querySeriesLabels, type CardTypeCode } from '@sentra/contracts';
 import { registry } from '../../../cards/registry.js';
 import type { ViewFieldSpec } from '../../../cards/common/viewFieldKit.js';

@@ -4,7 +4,7 @@ import { DeviceCode, T } from '@sentra/contracts';
 import { conflict, fail } from '../../../../platform/http/errors.js';
 import { brokerHandle, brokerSecret, type FamilyBehaviour, type FamilyDeps } from '../registration.js';
 
-/** The d/<id>/... topics of generic MQTT and Sentra devices (DESIGN.md section 4). */
+/** The d/<id>/... topics of generic MQTT and Sentra devices (docs/conventions.md "Device topics"). */
 export const deviceTopics = (id: number) => ({
   data_topic: `d/${id}/data`,
   state_topic: `d/${id}/state`,

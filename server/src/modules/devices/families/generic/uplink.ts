@@ -1,5 +1,5 @@
-// Generic MQTT, Sentra end devices and Dummy devices (DESIGN.md section 4): `d/<deviceId>/data` and `d/<deviceId>/state`.
-// An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
+// Generic MQTT, Sentra end devices and Dummy devices (docs/conventions.md "Device topics"): `d/<deviceId>/data` and
+// `d/<deviceId>/state`. An optional top-level `_ts` (epoch ms or s, or ISO-8601 with zone) states the measurement time.
 import { z } from 'zod';
 import {
   accept,
