@@ -37,7 +37,6 @@ const NOT_YET_ASYNC = new Set([
   'modules/cards/seriesReads.ts',
   'modules/demo/demo.seed.ts',
   'modules/devices/device-facts.ts',
-  'modules/devices/telemetry-resolver.ts',
   'modules/rules/rules.module.ts',
   'modules/rules/state-store.ts',
   'modules/rules/write-queue.ts',
