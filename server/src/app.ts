@@ -316,10 +316,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ),
     ...devicesDomain.routes,
     ...telemetryRoutes({
-      db,
+      store,
       devices: devicesDomain.devices,
       tags: devicesDomain.tags,
-      data: createDeviceDataService(telemetry.reads),
+      data: createDeviceDataService(telemetry.query),
       now: opts.now,
     }),
     ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states, onRemoved: rulesDomain.stateRemoved }),

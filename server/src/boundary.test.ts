@@ -41,7 +41,6 @@ const NOT_YET_ASYNC = new Set([
   'modules/rules/state-store.ts',
   'modules/rules/write-queue.ts',
   'modules/telemetry/ingest/pipeline.ts',
-  'modules/telemetry/telemetry.routes.ts',
 ]);
 
 /** still reading or writing another domain's tables: to ask that domain instead */
