@@ -35,7 +35,6 @@ const SQLITE_ENGINE = new Set([
 const NOT_YET_ASYNC = new Set([
   'modules/cards/cards.module.ts',
   'modules/cards/seriesReads.ts',
-  'modules/demo/demo.seed.ts',
   'modules/devices/device-facts.ts',
   'modules/rules/rules.module.ts',
   'modules/rules/state-store.ts',
@@ -44,7 +43,7 @@ const NOT_YET_ASYNC = new Set([
 ]);
 
 /** still reading or writing another domain's tables: to ask that domain instead */
-const NOT_YET_OWN_TABLES = new Set(['modules/demo/demo.seed.ts']);
+const NOT_YET_OWN_TABLES = new Set<string>([]);
 
 function sources(dir: string): string[] {
   return fs.readdirSync(path.join(SRC, dir), { withFileTypes: true }).flatMap((e) => {
