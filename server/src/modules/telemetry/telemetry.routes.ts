@@ -2,7 +2,6 @@
 // sensor row's policies and tags. Every call first finds the device in the caller's application (else 404).
 import { once } from 'node:events';
 import type { Response } from 'express';
-import { and, eq } from 'drizzle-orm';
 import { RANGE_POINTS_MAX, deviceDataContract, type DataDevice, type DeviceTags } from '@sentra/contracts';
 import type { AppStore } from '../../db.js';
 import { implement, type BoundRoute } from '../../platform/http/mount.js';
@@ -11,7 +10,7 @@ import type { DeviceRow } from '../devices/devices.table.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { attachment, CSV_HEADER, csvFileName, csvRows } from './csv.js';
 import type { DeviceDataService } from './device-data.service.js';
-import { sensorSettings } from './sensor-settings.table.js';
+import { createSensorSettingsStore } from './sensor-settings.store.js';
 
 export interface TelemetryRouteDeps {
   /** the sensor settings (policies and tags of a device's sensor row) are telemetry's own table */
@@ -58,21 +57,10 @@ function startCsv(res: Response, fileName: string) {
 }
 
 export function telemetryRoutes({ store, devices, tags, data, now = Date.now }: TelemetryRouteDeps): BoundRoute[] {
-  const { db } = store;
-  const settingsOf = (deviceId: number, key: string) =>
-    db
-      .select()
-      .from(sensorSettings)
-      .where(and(eq(sensorSettings.deviceId, deviceId), eq(sensorSettings.key, key)))
-      .get();
+  const settings = createSensorSettingsStore(store);
+  const settingsOf = (deviceId: number, key: string) => settings.settingsOf(deviceId, key);
   const saveSettings = (deviceId: number, key: string, set: { policies?: string; tags?: string }) =>
-    db
-      .insert(sensorSettings)
-      .values({ deviceId, key, ...set, updatedAt: now() })
-      .onConflictDoUpdate({ target: [sensorSettings.deviceId, sensorSettings.key], set: { ...set, updatedAt: now() } })
-      .returning()
-      .get()
-      .then((row) => row!);
+    settings.save(deviceId, key, set, now());
 
   return implement(deviceDataContract, {
     latest: async ({ caller, input }) => {
