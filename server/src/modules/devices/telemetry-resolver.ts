@@ -162,13 +162,13 @@ export function createTelemetryResolver(
     map: Map<K, Cached<V>>,
     loading: Map<K, Promise<V>>,
     key: K,
-    load: () => Promise<V>,
+    load: (key: K) => Promise<V>,
   ): V | Promise<V> {
     const hit = map.get(key);
     if (hit) {
       if (now() >= hit.until && !hit.reloading) {
         hit.reloading = true;
-        load().then(
+        load(key).then(
           (value) => {
             if (map.get(key) === hit) remember(map, key, value);
           },
@@ -182,7 +182,7 @@ export function createTelemetryResolver(
     }
     const pending = loading.get(key);
     if (pending) return pending;
-    const p = load().then(
+    const p = load(key).then(
       (value) => {
         if (loading.get(key) === p) {
           loading.delete(key);
@@ -199,17 +199,22 @@ export function createTelemetryResolver(
     return p;
   }
 
-  const device = (id: number) =>
-    cached(byId, loadingId, id, async () => {
-      const row = await rows.byId(id);
-      return row ? contextOf(row) : null;
-    });
+  // the loaders are made once: a message answered from the cache allocates nothing here
+  const loadDevice = async (id: number) => {
+    const row = await rows.byId(id);
+    return row ? contextOf(row) : null;
+  };
+  const loadEui = async (key: string) => {
+    const at = key.indexOf(':');
+    return (await rows.idByEui(Number(key.slice(0, at)), key.slice(at + 1))) ?? null;
+  };
+  const device = (id: number) => cached(byId, loadingId, id, loadDevice);
 
   function loraDevice(appId: number, topic: string): DeviceResolution {
     const m = LORA_TOPIC.exec(topic);
     if (!m || !(m[1] === String(appId) || opts.lora?.names(appId, m[1]!) === true)) return null;
     const devEui = m[2]!.toUpperCase();
-    const id = cached(byEui, loadingEui, `${appId}:${devEui}`, async () => (await rows.idByEui(appId, devEui)) ?? null);
+    const id = cached(byEui, loadingEui, `${appId}:${devEui}`, loadEui);
     return after(id, (id) =>
       id === null ? null : after(device(id), (ctx) => (ctx && ctx.appId === appId ? ctx : null)),
     );
