@@ -57,6 +57,7 @@ import { addRootDashboard } from './modules/dashboards/dashboards.store.js';
 import {
   ALONE_RESOLVER_CACHE_MS,
   createTelemetryResolver,
+  deviceRows,
   RESOLVER_CACHE_MS,
 } from './modules/devices/telemetry-resolver.js';
 import { createDeviceDataService } from './modules/telemetry/device-data.service.js';
@@ -237,11 +238,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     tenantOf: appTenants.knownTenantOf,
   });
   // the registry tells the pipeline whose message it is; presence stays the registry's (docs/decisions/card-reads.md)
-  const resolver = createTelemetryResolver(db, devicesDomain.devices, {
+  const resolver = createTelemetryResolver(deviceRows(store), devicesDomain.devices, {
     now: opts.now,
     lora: devicesDomain.loraApplications,
     // alone, every edit is this gateway's and evicts at once; in scale-out another gateway's edit may be lost on the bus
     cacheMs: bus.kind === 'nats' ? RESOLVER_CACHE_MS : ALONE_RESOLVER_CACHE_MS,
+    onError: (err) => log.warn('device row reload failed', err),
   });
   telemetry.useResolver(resolver);
   devicesDomain.registryChanges.on((change) => resolver.changed(change));
@@ -317,10 +319,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ),
     ...devicesDomain.routes,
     ...telemetryRoutes({
-      db,
+      store,
       devices: devicesDomain.devices,
       tags: devicesDomain.tags,
-      data: createDeviceDataService(telemetry.reads),
+      data: createDeviceDataService(telemetry.query),
       now: opts.now,
     }),
     ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states, onRemoved: rulesDomain.stateRemoved }),

@@ -59,7 +59,7 @@ async function main() {
   // started by the launcher: if it goes away without a signal reaching here (killed), so does the gateway, which
   // would otherwise hold its ports with nobody to stop it
   if (process.send) process.on('disconnect', () => void stop('launcher gone'));
-  const demo = config.DEMO === 'on' ? await seedDemo(app.db.db) : undefined;
+  const demo = config.DEMO === 'on' ? await seedDemo(app.store) : undefined;
   // the demo's ready rules (voltage, fuel, offline): tasks appear within minutes of the demo fleet starting
   if (demo?.appId) await seedDemoRules(app.rules.rules, demo.appId);
   const { port, url, mqttPort } = await app.listen();

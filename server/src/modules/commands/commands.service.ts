@@ -19,6 +19,7 @@ import {
   matchReply,
   wireOf,
   type CommandBody,
+  type DeviceContext,
   type DeviceIdentity,
   type DeviceResolver,
   type ReplyVerdict,
@@ -159,11 +160,16 @@ export function createCommands(deps: CommandsDeps) {
 
   broker.on('message', (identity: MqttIdentity, topic: string, payload: Buffer) => {
     if (pending.size === 0) return;
+    const reply = (ctx: DeviceContext | null) => {
+      const p = ctx && pending.get(ctx.deviceId);
+      if (!p) return;
+      const verdict = matchReply(p.row, p.id, p.cmd, topic, payload, p.loraApplication);
+      if (verdict) p.replied(verdict);
+    };
+    // the device's row may have to be read first (not cached): the reply is matched when it comes
     const ctx = resolver.resolveDevice(identity, topic);
-    const p = ctx && pending.get(ctx.deviceId);
-    if (!p) return;
-    const verdict = matchReply(p.row, p.id, p.cmd, topic, payload, p.loraApplication);
-    if (verdict) p.replied(verdict);
+    if (ctx instanceof Promise) ctx.then(reply, (err) => log.warn("a reply's device could not be read", err));
+    else reply(ctx);
   });
 
   /** Sends a command and answers the device's reply; throws the call's ApiError (-30, -31, -32, -33, 404). */

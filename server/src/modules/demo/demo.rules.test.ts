@@ -8,7 +8,7 @@ describe('demo rules', async () => {
   afterAll(() => gw.stop());
 
   it('adds the ready rules once, valid and active in the engine; a demo meter above 229 V on phase R opens a task', async () => {
-    const { appId } = await seedDemo(gw.app.db.db);
+    const { appId } = await seedDemo(gw.app.store);
     expect(await seedDemoRules(gw.app.rules.rules, appId)).toBe(DEMO_RULES.length);
     expect(await seedDemoRules(gw.app.rules.rules, appId)).toBe(0);
     expect(gw.app.rules.engine.metrics().rules).toBe(DEMO_RULES.length);

@@ -1,9 +1,13 @@
 // The data screens' reads (spec 03 section 2.5): latest values per series and per param, a param's newest N and time
 // range (subparams folded into one object per timestamp), and CSV rows streamed in chunks. The device is checked by
 // the caller (registry rowOf → 404); series are always looked up through the application (the tenant filter).
+//
+// Reads go through telemetry's asynchronous query (read/query.ts: either engine). A param's series are read together
+// (one promise each, awaited at once), not one after the other: a request may name thousands of series.
 import type { DeviceDataRow, LatestPoint, SensorDataRow } from '@sentra/contracts';
 import type { Datatype } from './datatypes.js';
-import type { SeriesView, TelemetryReads } from './read/reads.js';
+import type { TelemetryQuery } from './read/query.js';
+import type { SeriesView } from './read/reads.js';
 import { parseSensorConfig } from './sensor-config.js';
 
 export interface ParamKey {
@@ -23,20 +27,18 @@ interface Reading {
 const QUALITY_GOOD = 'good';
 const CSV_CHUNK = 2000;
 
-export function createDeviceDataService(reads: TelemetryReads) {
+export function createDeviceDataService(reads: TelemetryQuery) {
   /** the series of a param: the param itself, or its subparams (or the one asked for) */
-  function seriesOf(appId: number, deviceId: number, k: ParamKey): SeriesView[] {
+  async function seriesOf(appId: number, deviceId: number, k: ParamKey): Promise<SeriesView[]> {
     if (k.subparam !== undefined) {
-      const one = reads.findSeries(appId, deviceId, k);
+      const one = await reads.findSeries(appId, deviceId, k);
       return one ? [one] : [];
     }
-    const whole = reads.findSeries(appId, deviceId, { ...k, subparam: '' });
+    const whole = await reads.findSeries(appId, deviceId, { ...k, subparam: '' });
     if (whole) return [whole];
-    return reads
-      .seriesOfDevice(appId, deviceId)
-      .filter(
-        (s) => s.sensor === k.sensor && s.configtype === k.configtype && s.param === k.param && s.subparam !== '',
-      );
+    return (await reads.seriesOfDevice(appId, deviceId)).filter(
+      (s) => s.sensor === k.sensor && s.configtype === k.configtype && s.param === k.param && s.subparam !== '',
+    );
   }
 
   /** readings from per-series points: one series → its values; several → `{subparam: value}` per timestamp */
@@ -80,9 +82,8 @@ export function createDeviceDataService(reads: TelemetryReads) {
 
   return {
     /** every stored series' latest value, newest first */
-    latest(appId: number, deviceId: number): LatestPoint[] {
-      return reads
-        .latestOfDevice(appId, deviceId)
+    async latest(appId: number, deviceId: number): Promise<LatestPoint[]> {
+      return (await reads.latestOfDevice(appId, deviceId))
         .filter((l) => l.data_exist && l.ts !== null)
         .map((l) => ({
           sensor: l.sensor,
@@ -97,10 +98,10 @@ export function createDeviceDataService(reads: TelemetryReads) {
     },
 
     /** one row per sensor/configtype/param: stored ones with their latest value, then declared ones without data */
-    list(appId: number, deviceId: number, sensors: unknown): DeviceDataRow[] {
+    async list(appId: number, deviceId: number, sensors: unknown): Promise<DeviceDataRow[]> {
       const config = parseSensorConfig(sensors);
       const rows = new Map<string, DeviceDataRow>();
-      for (const l of reads.latestOfDevice(appId, deviceId)) {
+      for (const l of await reads.latestOfDevice(appId, deviceId)) {
         const key = `${l.sensor}\u001f${l.configtype}\u001f${l.param}`;
         let row = rows.get(key);
         if (l.subparam === '') {
@@ -162,35 +163,26 @@ export function createDeviceDataService(reads: TelemetryReads) {
     },
 
     /** the newest n readings, newest first */
-    newest(appId: number, deviceId: number, k: ParamKey, n: number): SensorDataRow[] {
-      const series = seriesOf(appId, deviceId, k);
+    async newest(appId: number, deviceId: number, k: ParamKey, n: number): Promise<SensorDataRow[]> {
+      const series = await seriesOf(appId, deviceId, k);
       if (!series.length) return [];
       const one = scalar(series, k);
-      return toRows(
-        k,
-        datatypeOf(series, one),
-        fold(
-          series,
-          series.map((s) => reads.latestN(s, n)),
-          true,
-          n,
-          one,
-        ),
-      );
+      const points = await Promise.all(series.map((s) => reads.latestN(s, n)));
+      return toRows(k, datatypeOf(series, one), fold(series, points, true, n, one));
     },
 
     /** readings with start ≤ ts ≤ end, newest first, at most `limit` (the newest ones) */
-    range(
+    async range(
       appId: number,
       deviceId: number,
       k: ParamKey,
       start: number,
       end: number,
       limit: number,
-    ): { rows: SensorDataRow[]; truncated: boolean } {
-      const series = seriesOf(appId, deviceId, k);
+    ): Promise<{ rows: SensorDataRow[]; truncated: boolean }> {
+      const series = await seriesOf(appId, deviceId, k);
       if (!series.length) return { rows: [], truncated: false };
-      const points = series.map((s) => reads.newestInRange(s, start, end, limit + 1));
+      const points = await Promise.all(series.map((s) => reads.newestInRange(s, start, end, limit + 1)));
       const one = scalar(series, k);
       const readings = fold(series, points, true, limit + 1, one);
       return {
@@ -211,19 +203,25 @@ export function createDeviceDataService(reads: TelemetryReads) {
       end: number,
       each: (chunk: CsvPoint[]) => Promise<void> | void,
     ): Promise<number> {
-      const series = seriesOf(appId, deviceId, k);
+      const series = await seriesOf(appId, deviceId, k);
       const cursors = series.map((s) => ({ s, from: start, buf: [] as { ts: number; value: unknown }[], done: false }));
-      const refill = (c: (typeof cursors)[number]) => {
+      const refill = async (c: (typeof cursors)[number]) => {
         if (c.buf.length || c.done) return;
-        c.buf = reads.range(c.s, c.from, end, CSV_CHUNK);
+        c.buf = await reads.range(c.s, c.from, end, CSV_CHUNK);
         if (c.buf.length < CSV_CHUNK) c.done = true;
         if (c.buf.length) c.from = c.buf[c.buf.length - 1]!.ts + 1;
+      };
+      /** the cursors that ran dry and may have more, refilled together */
+      const refillAll = () => {
+        const empty = cursors.filter((c) => !c.buf.length && !c.done);
+        return empty.length ? Promise.all(empty.map(refill)) : undefined;
       };
       let total = 0;
       for (;;) {
         const chunk: CsvPoint[] = [];
         while (chunk.length < CSV_CHUNK) {
-          cursors.forEach(refill);
+          const refilling = refillAll();
+          if (refilling) await refilling;
           let next: (typeof cursors)[number] | undefined;
           for (const c of cursors) if (c.buf.length && (!next || c.buf[0]!.ts < next.buf[0]!.ts)) next = c;
           if (!next) break;
@@ -237,12 +235,13 @@ export function createDeviceDataService(reads: TelemetryReads) {
     },
 
     /** the newest n readings as CSV points, oldest first */
-    csvLatest(appId: number, deviceId: number, k: ParamKey, n: number): CsvPoint[] {
-      const series = seriesOf(appId, deviceId, k);
+    async csvLatest(appId: number, deviceId: number, k: ParamKey, n: number): Promise<CsvPoint[]> {
+      const series = await seriesOf(appId, deviceId, k);
+      const points = await Promise.all(series.map((s) => reads.latestN(s, n)));
       const all: CsvPoint[] = [];
-      for (const s of series)
-        for (const p of reads.latestN(s, n))
-          all.push({ ts: p.ts, subparam: s.subparam, datatype: s.datatype, value: p.value });
+      series.forEach((s, i) => {
+        for (const p of points[i]!) all.push({ ts: p.ts, subparam: s.subparam, datatype: s.datatype, value: p.value });
+      });
       // n readings = the n newest distinct timestamps
       const keep = new Set([...new Set(all.map((p) => p.ts))].sort((a, b) => b - a).slice(0, n));
       return all.filter((p) => keep.has(p.ts)).sort((a, b) => a.ts - b.ts || a.subparam.localeCompare(b.subparam));

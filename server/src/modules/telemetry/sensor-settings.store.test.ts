@@ -1,5 +1,5 @@
-// The sensor settings' tag maps the tags domain rewrites, on both engines: found by device and text, across more
-// devices than one IN list holds, and written back.
+// The sensor settings on both engines: a sensor row's policies and tags saved and read back; the tag maps the tags
+// domain rewrites, found by device and text, across more devices than one IN list holds, and written back.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachEngine, type OpenedStore } from '../../testing/engines.js';
@@ -47,5 +47,28 @@ forEachEngine('sensor settings store', (open) => {
       { tags: '{"zona":["A"]}', updated_at: 0 },
       { tags: '{}', updated_at: 9 },
     ]);
+  });
+
+  it("saves a sensor row's policies and tags, each keeping the other, and reads them back", async () => {
+    const { store } = opened;
+    await store.exec(
+      sql`insert into devices (id, app_id, category, device_type, name, serial_number, created_at, updated_at) values (900, 1, 1, 'DUMMY', 'P', 'P900', 0, 0)`,
+    );
+    const settings = createSensorSettingsStore(store);
+    expect(await settings.settingsOf(900, 'env.data.t')).toBeUndefined();
+    expect(await settings.save(900, 'env.data.t', { policies: '{"min":1}' }, 5)).toMatchObject({
+      deviceId: 900,
+      key: 'env.data.t',
+      policies: '{"min":1}',
+      tags: '{}',
+      updatedAt: 5,
+    });
+    await settings.save(900, 'env.data.t', { tags: '{"lokasi":["gudang"]}' }, 6);
+    expect(await settings.settingsOf(900, 'env.data.t')).toMatchObject({
+      policies: '{"min":1}',
+      tags: '{"lokasi":["gudang"]}',
+      updatedAt: 6,
+    });
+    expect(await settings.settingsOf(900, 'env.data.h')).toBeUndefined();
   });
 });

@@ -2,19 +2,19 @@
 // sensor row's policies and tags. Every call first finds the device in the caller's application (else 404).
 import { once } from 'node:events';
 import type { Response } from 'express';
-import { and, eq } from 'drizzle-orm';
 import { RANGE_POINTS_MAX, deviceDataContract, type DataDevice, type DeviceTags } from '@sentra/contracts';
-import type { Db } from '../../db.js';
+import type { AppStore } from '../../db.js';
 import { implement, type BoundRoute } from '../../platform/http/mount.js';
 import type { DeviceService } from '../devices/devices.service.js';
 import type { DeviceRow } from '../devices/devices.table.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { attachment, CSV_HEADER, csvFileName, csvRows } from './csv.js';
 import type { DeviceDataService } from './device-data.service.js';
-import { sensorSettings } from './sensor-settings.table.js';
+import { createSensorSettingsStore } from './sensor-settings.store.js';
 
 export interface TelemetryRouteDeps {
-  db: Db;
+  /** the sensor settings (policies and tags of a device's sensor row) are telemetry's own table */
+  store: AppStore;
   devices: Pick<DeviceService, 'rowOf'>;
   tags: Pick<TagsService, 'normalise'>;
   data: DeviceDataService;
@@ -56,38 +56,29 @@ function startCsv(res: Response, fileName: string) {
   res.setHeader('x-content-type-options', 'nosniff');
 }
 
-export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: TelemetryRouteDeps): BoundRoute[] {
-  const settingsOf = (deviceId: number, key: string) =>
-    db
-      .select()
-      .from(sensorSettings)
-      .where(and(eq(sensorSettings.deviceId, deviceId), eq(sensorSettings.key, key)))
-      .get();
+export function telemetryRoutes({ store, devices, tags, data, now = Date.now }: TelemetryRouteDeps): BoundRoute[] {
+  const settings = createSensorSettingsStore(store);
+  const settingsOf = (deviceId: number, key: string) => settings.settingsOf(deviceId, key);
   const saveSettings = (deviceId: number, key: string, set: { policies?: string; tags?: string }) =>
-    db
-      .insert(sensorSettings)
-      .values({ deviceId, key, ...set, updatedAt: now() })
-      .onConflictDoUpdate({ target: [sensorSettings.deviceId, sensorSettings.key], set: { ...set, updatedAt: now() } })
-      .returning()
-      .get();
+    settings.save(deviceId, key, set, now());
 
   return implement(deviceDataContract, {
     latest: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.id);
-      return { device: dataDeviceOf(row), data: data.latest(row.appId, row.id) };
+      return { device: dataDeviceOf(row), data: await data.latest(row.appId, row.id) };
     },
     list: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.id);
-      return { device: dataDeviceOf(row), data: data.list(row.appId, row.id, row.sensors) };
+      return { device: dataDeviceOf(row), data: await data.list(row.appId, row.id, row.sensors) };
     },
     periodic: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.id);
-      const { rows, truncated } = data.range(row.appId, row.id, input, input.start, input.end, RANGE_POINTS_MAX);
+      const { rows, truncated } = await data.range(row.appId, row.id, input, input.start, input.end, RANGE_POINTS_MAX);
       return { data: rows, truncated };
     },
     ndata: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.id);
-      return { data: data.newest(row.appId, row.id, input, input.ndata) };
+      return { data: await data.newest(row.appId, row.id, input, input.ndata) };
     },
     csvPeriod: async ({ caller, input, res }) => {
       const app = caller.app!;
@@ -107,7 +98,7 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
     csvLatest: async ({ caller, input, res }) => {
       const app = caller.app!;
       const row = await devices.rowOf(app.id, input.id);
-      const points = data.csvLatest(row.appId, row.id, input, input.ndata);
+      const points = await data.csvLatest(row.appId, row.id, input, input.ndata);
       const zone = input.tz ?? app.timezone;
       startCsv(res, csvFileName({ id: row.id, label: row.label ?? row.name }, input, now(), zone));
       res.end(CSV_HEADER + csvRows(points, input, zone));
@@ -115,23 +106,23 @@ export function telemetryRoutes({ db, devices, tags, data, now = Date.now }: Tel
     },
     policyGet: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.device_id);
-      const s = settingsOf(row.id, input.key);
+      const s = await settingsOf(row.id, input.key);
       return { policies: s ? parse(s.policies, {}) : {}, device_id: row.id, key: input.key };
     },
     policyEdit: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.device_id);
-      const s = saveSettings(row.id, input.key, { policies: JSON.stringify(input.policies) });
+      const s = await saveSettings(row.id, input.key, { policies: JSON.stringify(input.policies) });
       return { policies: parse(s.policies, {}), device_id: row.id, key: input.key };
     },
     tagsGet: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.device_id);
-      const s = settingsOf(row.id, input.key);
+      const s = await settingsOf(row.id, input.key);
       return { tags: (s ? parse(s.tags, {}) : {}) as DeviceTags, device_id: row.id, key: input.key };
     },
     tagsEdit: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.device_id);
       const normalised = await tags.normalise(row.appId, input.tags);
-      const s = saveSettings(row.id, input.key, { tags: JSON.stringify(normalised) });
+      const s = await saveSettings(row.id, input.key, { tags: JSON.stringify(normalised) });
       return { tags: parse(s.tags, {}) as DeviceTags, device_id: row.id, key: input.key };
     },
   });

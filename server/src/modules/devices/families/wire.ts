@@ -39,8 +39,11 @@ export interface DeviceContext {
  * identity is one device, null when it is not (a LoRa network server speaks for many devices).
  */
 export interface DeviceResolver {
-  resolveDevice(identity: MqttIdentity, topic?: string): DeviceContext | null;
+  resolveDevice(identity: MqttIdentity, topic?: string): DeviceResolution;
 }
+
+/** a device's context (null: none) at once, or a promise of it when its row has to be read first */
+export type DeviceResolution = DeviceContext | null | Promise<DeviceContext | null>;
 
 export interface RawPoint {
   sensor: string;

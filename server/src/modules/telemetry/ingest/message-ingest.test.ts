@@ -23,9 +23,9 @@ const devices: DeviceResolver = {
   },
 };
 
-function setUp(o: { resolveAll?: () => SeriesResolution[] } = {}) {
+function setUp(o: { resolveAll?: () => SeriesResolution[]; resolver?: DeviceResolver } = {}) {
   let closed = false;
-  let resolver: DeviceResolver | null = devices;
+  let resolver: DeviceResolver | null = o.resolver ?? devices;
   const rejects = new IngestRejects(() => 0);
   const acks = createHeldAcks(null);
   const delivered: [TelemetryMessage, DeviceContext][] = [];
@@ -122,5 +122,50 @@ describe('one message on its way in', () => {
     // a QoS 0 message has no acknowledgement to hold back
     expect(s.ingest.ingest(dev(3), 'd/3/data', json({ s: { data: { a: 1 } } }), 0, s.hold)).toBe('closed');
     expect(s.released).toEqual([false, false]);
+  });
+
+  it("waits for a device's row when the resolver must read it, keeping the client's order and its acknowledgements", async () => {
+    // device 8's row is read once (answered when the test says), then cached; 9's read finds nothing; 10's fails
+    let answer!: (ctx: DeviceContext | null) => void;
+    let fail!: (err: Error) => void;
+    let cached = false;
+    const resolver: DeviceResolver = {
+      resolveDevice(identity) {
+        const id = Number(identity.key.split(':')[1]);
+        if (id === 8) {
+          if (cached) return { deviceId: 8, appId: 1, category: 8 };
+          return new Promise<DeviceContext | null>((r) => (answer = r)).finally(() => (cached = true));
+        }
+        if (id === 9) return Promise.resolve(null);
+        return new Promise((_, r) => (fail = r));
+      },
+    };
+    const { ingest, acks, delivered, released, hold } = setUp({ resolver });
+    const first = ingest.ingest(dev(8), 'd/8/data', json({ s: { data: { n: 1 } } }), 1, hold);
+    expect(first).toBeInstanceOf(Promise);
+    // answered from the cache at once, but after the first: it waits too
+    cached = true;
+    const second = ingest.ingest(dev(8), 'd/8/data', json({ s: { data: { n: 2 } } }), 1, hold);
+    cached = false;
+    expect(second).toBeInstanceOf(Promise);
+    expect(delivered).toEqual([]);
+    answer({ deviceId: 8, appId: 1, category: 8 });
+    expect(await first).toBe('queued');
+    expect(await second).toBe('queued');
+    expect(delivered.map(([m]) => m.points[0]!.num)).toEqual([1, 2]);
+    // the acknowledgements were held while the row was read, and go when the messages are stored
+    expect(released).toEqual([]);
+    for (const [m] of delivered) acks.settle(m, true);
+    expect(released).toEqual([true, true]);
+    // no device: acknowledged (not data to keep), as a refused message is at once
+    expect(await ingest.ingest(dev(9), 'd/9/data', json({ s: { data: { n: 1 } } }), 1, hold)).toBe('unknown_device');
+    expect(released).toEqual([true, true, true]);
+    // the read failed: not stored, so not acknowledged (the device sends it again)
+    const failing = ingest.ingest(dev(10), 'd/10/data', json({ s: { data: { n: 1 } } }), 1, hold);
+    fail(new Error('database away'));
+    expect(await failing).toBe('unknown_device');
+    expect(released).toEqual([true, true, true, false]);
+    // once cached, a message goes through at once again
+    expect(ingest.ingest(dev(8), 'd/8/data', json({ s: { data: { n: 3 } } }), 0)).toBe('queued');
   });
 });

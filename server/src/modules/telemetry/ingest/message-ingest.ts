@@ -6,6 +6,7 @@ import type { AckRelease, MqttIdentity } from '../../../platform/mqtt/types.js';
 import {
   adaptMessage,
   type DeviceContext,
+  type DeviceResolution,
   type DeviceResolver,
   type RejectReason,
 } from '../../devices/families/index.js';
@@ -51,7 +52,7 @@ export function createMessageIngest(o: MessageIngestOptions) {
     loraEvents[key] = (loraEvents[key] ?? 0) + 1;
   }
 
-  function resolve(identity: MqttIdentity, topic?: string) {
+  function resolve(identity: MqttIdentity, topic?: string): DeviceResolution {
     const resolver = o.resolver();
     if (!resolver) return null;
     try {
@@ -62,13 +63,19 @@ export function createMessageIngest(o: MessageIngestOptions) {
     }
   }
 
+  /**
+   * Clients whose messages wait for their device's row (the resolver answered a promise), by identity key: the
+   * client's next messages go after them, in the order they came, even when the row is cached meanwhile.
+   */
+  const waiting = new Map<string, Promise<unknown>>();
+
   function ingestOne(
     identity: MqttIdentity,
     topic: string,
     payload: Buffer,
     qos: 0 | 1 | 2,
     hold?: () => AckRelease,
-  ): IngestOutcome {
+  ): IngestOutcome | Promise<IngestOutcome> {
     const { rejects } = o;
     counters.received_messages++;
     if (o.closed()) {
@@ -76,37 +83,80 @@ export function createMessageIngest(o: MessageIngestOptions) {
       if (qos > 0) hold?.()(false);
       return rejects.count('closed', undefined);
     }
-    const ctx = resolve(identity, topic);
-    if (!ctx) return rejects.count('unknown_device', undefined);
-    if (ctx.devEui !== undefined) countLoraEvent(topic);
-    if (ctx.disabled) return rejects.count('disabled', ctx.deviceId);
-    const res = adaptMessage(ctx, topic, payload, o.maxPayloadBytes);
-    if (!res.ok) return rejects.count(res.reason, ctx.deviceId);
-    const { message: m, clockFallback } = normalise(o.normalising, ctx, res.out, qos, o.now());
-    if (clockFallback) counters.clock_fallbacks++;
-    if (!m) {
-      counters.ignored_messages++;
-      return 'ignored';
+    const before = waiting.get(identity.key);
+    const ctx = before ? undefined : resolve(identity, topic);
+    if (!before && !(ctx instanceof Promise)) return handle(ctx ?? null, topic, payload, qos, hold);
+    // the device's row is being read (or an earlier message of this client waits for it): the acknowledgement is
+    // held now (the broker takes a hold only while the listener runs) and given once the message is handled
+    const release = qos > 0 ? hold?.() : undefined;
+    const done = (before ? before.then(() => resolve(identity, topic)) : (ctx as Promise<DeviceContext | null>)).then(
+      (c) => {
+        if (o.closed()) return (release?.(false), rejects.count('closed', undefined));
+        const outcome = handle(c, topic, payload, qos, release && (() => release));
+        // a message not kept is acknowledged now, as the broker does for one refused at once
+        if (outcome !== 'queued') release?.();
+        return outcome;
+      },
+      (err) => {
+        // not known whose it is: not stored, so not acknowledged (the device sends it again)
+        o.log.error('device resolver failed', err);
+        release?.(false);
+        return rejects.count('unknown_device', undefined);
+      },
+    );
+    // a message that could not be stored (handle threw, its acknowledgement refused) is logged here; a caller awaiting
+    // the outcome sees the error too
+    done.catch((err) => o.log.error('message not ingested', err));
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    waiting.set(identity.key, settled);
+    void settled.then(() => {
+      if (waiting.get(identity.key) === settled) waiting.delete(identity.key);
+    });
+    return done;
+  }
+
+  /** a message whose device is known (or not); `hold` takes its acknowledgement (a refused one is not held) */
+  function handle(
+    ctx: DeviceContext | null,
+    topic: string,
+    payload: Buffer,
+    qos: 0 | 1 | 2,
+    hold: (() => AckRelease) | undefined,
+  ): IngestOutcome {
+    const { rejects } = o;
+    try {
+      if (!ctx) return rejects.count('unknown_device', undefined);
+      if (ctx.devEui !== undefined) countLoraEvent(topic);
+      if (ctx.disabled) return rejects.count('disabled', ctx.deviceId);
+      const res = adaptMessage(ctx, topic, payload, o.maxPayloadBytes);
+      if (!res.ok) return rejects.count(res.reason, ctx.deviceId);
+      const { message: m, clockFallback } = normalise(o.normalising, ctx, res.out, qos, o.now());
+      if (clockFallback) counters.clock_fallbacks++;
+      if (!m) {
+        counters.ignored_messages++;
+        return 'ignored';
+      }
+      counters.queued_messages++;
+      // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
+      // gateway stores it reports the commit back (docs/decisions/ingest.md)
+      if (qos > 0 && hold) o.acks.hold(m, hold());
+      o.deliver(m, ctx);
+      return 'queued';
+    } catch (err) {
+      // not stored (its new series could not be written: the database busy or failing), so not acknowledged either:
+      // its connection closes and the device sends it again. Without a hold the broker would acknowledge it.
+      if (qos > 0) hold?.()(false);
+      throw err;
     }
-    counters.queued_messages++;
-    // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
-    // gateway stores it reports the commit back (docs/decisions/ingest.md)
-    if (qos > 0 && hold) o.acks.hold(m, hold());
-    o.deliver(m, ctx);
-    return 'queued';
   }
 
   return {
     /** One message from an authorised client; a queued QoS 1 or 2 message holds its acknowledgement (`hold`). */
     ingest(identity: MqttIdentity, topic: string, payload: Buffer, qos: 0 | 1 | 2 = 0, hold?: () => AckRelease) {
-      try {
-        return ingestOne(identity, topic, payload, qos, hold);
-      } catch (err) {
-        // not stored (its new series could not be written: the database busy or failing), so not acknowledged either:
-        // its connection closes and the device sends it again. Without a hold the broker would acknowledge it.
-        if (qos > 0) hold?.()(false);
-        throw err;
-      }
+      return ingestOne(identity, topic, payload, qos, hold);
     },
     counters,
     loraEvents,

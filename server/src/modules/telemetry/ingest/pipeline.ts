@@ -68,7 +68,8 @@ export interface TelemetryPipeline {
   /**
    * One MQTT message from an authorised client. A queued QoS 1 or 2 message takes a `hold` on its acknowledgement and
    * lets it go once its batch committed (docs/decisions/ingest.md); a refused one (not data to keep) is acknowledged at
-   * once, as before.
+   * once, as before. The outcome is a promise when the device's row had to be read first (the resolver's miss), or
+   * when an earlier message of the same client still waits for one (a client's messages keep their order).
    */
   ingest(
     identity: MqttIdentity,
@@ -76,7 +77,7 @@ export interface TelemetryPipeline {
     payload: Buffer,
     qos?: 0 | 1 | 2,
     hold?: () => AckRelease,
-  ): IngestOutcome;
+  ): IngestOutcome | Promise<IngestOutcome>;
   /** committed messages (only what was stored), for live fan-out and rules; returns the unsubscribe */
   subscribe(listener: (batch: CommittedTelemetry) => void): () => void;
   /** series by id (sensor, configtype, param, subparam, datatype, latest) for listeners */
