@@ -5,13 +5,14 @@ import type { Logger } from '../../../platform/log.js';
 import type { AckRelease, MqttIdentity } from '../../../platform/mqtt/types.js';
 import {
   adaptMessage,
+  type AdapterOutput,
   type DeviceContext,
   type DeviceResolver,
   type RejectReason,
 } from '../../devices/families/index.js';
 import type { TelemetryMessage } from '../message.js';
 import type { HeldAcks } from './acks.js';
-import { normalise, type NormaliseOptions } from './normalise.js';
+import { normalise, type Normalised, type NormaliseOptions } from './normalise.js';
 import type { IngestRejects } from './rejects.js';
 
 export type IngestOutcome = 'queued' | 'ignored' | RejectReason;
@@ -40,7 +41,15 @@ export function createMessageIngest(o: MessageIngestOptions) {
     queued_messages: 0,
     ignored_messages: 0,
     clock_fallbacks: 0,
+    /** messages that waited for a series being created (PostgreSQL), and those whose series could not be written */
+    series_waits: 0,
+    series_failures: 0,
   };
+  /**
+   * Devices with a message waiting for its series (PostgreSQL creates them asynchronously): the device's later
+   * messages wait behind it, so a device's messages reach the writer in the order they came.
+   */
+  const waiting = new Map<number, Promise<void>>();
   /** a LoRa network server's events by kind (ChirpStack v4: up, join, status, ack, txack, log, location, integration),
    * whether or not they carry data to store */
   const loraEvents: Record<string, number> = {};
@@ -82,8 +91,17 @@ export function createMessageIngest(o: MessageIngestOptions) {
     if (ctx.disabled) return rejects.count('disabled', ctx.deviceId);
     const res = adaptMessage(ctx, topic, payload, o.maxPayloadBytes);
     if (!res.ok) return rejects.count(res.reason, ctx.deviceId);
-    const { message: m, clockFallback } = normalise(o.normalising, ctx, res.out, qos, o.now());
-    if (clockFallback) counters.clock_fallbacks++;
+    const receivedAt = o.now();
+    const behind = waiting.get(ctx.deviceId);
+    if (behind) return later(behind, ctx, res.out, qos, receivedAt, qos > 0 && hold ? hold() : undefined);
+    const n = normalise(o.normalising, ctx, res.out, qos, receivedAt);
+    if (n.waitFor) return later(n.waitFor, ctx, res.out, qos, receivedAt, qos > 0 && hold ? hold() : undefined);
+    return handOn(n, ctx, qos, hold && (() => hold()));
+  }
+
+  function handOn(n: Normalised, ctx: DeviceContext, qos: 0 | 1 | 2, release?: () => AckRelease): IngestOutcome {
+    const m = n.message;
+    if (n.clockFallback) counters.clock_fallbacks++;
     if (!m) {
       counters.ignored_messages++;
       return 'ignored';
@@ -91,8 +109,47 @@ export function createMessageIngest(o: MessageIngestOptions) {
     counters.queued_messages++;
     // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
     // gateway stores it reports the commit back (docs/decisions/ingest.md)
-    if (qos > 0 && hold) o.acks.hold(m, hold());
+    if (qos > 0 && release) o.acks.hold(m, release());
     o.deliver(m, ctx);
+    return 'queued';
+  }
+
+  /**
+   * The message once `before` settled (its series created, or the device's earlier message handed on): its
+   * acknowledgement is held meanwhile. A series that could not be written leaves it unacknowledged (the device sends it
+   * again), as on SQLite.
+   */
+  function later(
+    before: Promise<unknown>,
+    ctx: DeviceContext,
+    out: AdapterOutput,
+    qos: 0 | 1 | 2,
+    receivedAt: number,
+    release: AckRelease | undefined,
+  ): IngestOutcome {
+    counters.series_waits++;
+    const deviceId = ctx.deviceId;
+    const turn: Promise<void> = before
+      .then(async () => {
+        let n = normalise(o.normalising, ctx, out, qos, receivedAt);
+        while (n.waitFor) (await n.waitFor, (n = normalise(o.normalising, ctx, out, qos, receivedAt)));
+        if (o.closed()) {
+          release?.(false);
+          o.rejects.count('closed', deviceId);
+          return;
+        }
+        // nothing left to store: acknowledged, as a message refused at once is
+        if (handOn(n, ctx, qos, release && (() => release)) !== 'queued') release?.(true);
+      })
+      .catch((err: unknown) => {
+        counters.series_failures++;
+        release?.(false);
+        if (counters.series_failures % 100 === 1) o.log.warn(`telemetry series could not be created: ${String(err)}`);
+      })
+      .finally(() => {
+        if (waiting.get(deviceId) === turn) waiting.delete(deviceId);
+      });
+    waiting.set(deviceId, turn);
     return 'queued';
   }
 
@@ -110,5 +167,9 @@ export function createMessageIngest(o: MessageIngestOptions) {
     },
     counters,
     loraEvents,
+    /** resolves once every message waiting for its series was handed on (or given up) */
+    async settled(): Promise<void> {
+      while (waiting.size) await Promise.all(waiting.values());
+    },
   };
 }
