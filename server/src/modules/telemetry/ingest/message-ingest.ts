@@ -96,7 +96,7 @@ export function createMessageIngest(o: MessageIngestOptions) {
     if (behind) return later(behind, ctx, res.out, qos, receivedAt, qos > 0 && hold ? hold() : undefined);
     const n = normalise(o.normalising, ctx, res.out, qos, receivedAt);
     if (n.waitFor) return later(n.waitFor, ctx, res.out, qos, receivedAt, qos > 0 && hold ? hold() : undefined);
-    return handOn(n, ctx, qos, hold && (() => hold()));
+    return handOn(n, ctx, qos, hold);
   }
 
   function handOn(n: Normalised, ctx: DeviceContext, qos: 0 | 1 | 2, release?: () => AckRelease): IngestOutcome {
@@ -132,7 +132,13 @@ export function createMessageIngest(o: MessageIngestOptions) {
     const turn: Promise<void> = before
       .then(async () => {
         let n = normalise(o.normalising, ctx, out, qos, receivedAt);
-        while (n.waitFor) (await n.waitFor, (n = normalise(o.normalising, ctx, out, qos, receivedAt)));
+        // the series it waited for are held now; a message needing yet another creation (the device's earlier message
+        // was given up meanwhile) waits once more, but not without end
+        for (let tries = 0; n.waitFor; tries++) {
+          if (tries === 3) throw new Error('series still missing after their creation');
+          await n.waitFor;
+          n = normalise(o.normalising, ctx, out, qos, receivedAt);
+        }
         if (o.closed()) {
           release?.(false);
           o.rejects.count('closed', deviceId);

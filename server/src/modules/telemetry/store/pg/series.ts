@@ -78,12 +78,16 @@ export async function openPgSeriesRegistry(pool: pg.Pool, opts: PgSeriesOptions)
 
   const lookup = (deviceId: number, k: SeriesKey) => tree.get(deviceId)?.get(keyOf(k));
 
-  /** resolutions of keys all held; null when one is missing */
+  /** resolutions of keys all held (or past the device's cap, as SQLite answers at once); null when one is to create */
   function resolveHeld(deviceId: number, keys: readonly Key[]): SeriesResolution[] | null {
     const out = new Array<SeriesResolution>(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const info = lookup(deviceId, keys[i]!);
-      if (!info) return null;
+      if (!info) {
+        if ((perDevice.get(deviceId) ?? 0) < opts.maxSeriesPerDevice) return null;
+        out[i] = 'series_limit';
+        continue;
+      }
       out[i] = info.datatype === keys[i]!.datatype ? info : 'datatype_mismatch';
     }
     return out;
