@@ -41,7 +41,6 @@ const NOT_YET_ASYNC = new Set([
   'modules/rules/rules.module.ts',
   'modules/rules/state-store.ts',
   'modules/rules/write-queue.ts',
-  'modules/telemetry/ingest/pipeline.ts',
   'modules/telemetry/telemetry.routes.ts',
 ]);
 

@@ -167,7 +167,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
     it('answers rollups with the deltas not yet merged overlaid, by minute, hour and local day', async () => {
       // deltas merge only every minute: right after the flush they are all still in memory
-      const { pipeline } = await pipelineOn(await database(kind), { rollupFlushMs: 60_000 });
+      const engine = await database(kind);
+      const { pipeline } = await pipelineOn(engine, { rollupFlushMs: 60_000 });
       // 23:58 .. 00:01 in Jakarta, one point every 30 s: 8 points over 4 minutes, two hours and two local days
       for (let i = 0; i < 8; i++)
         pipeline.ingest(dev(5), 'd/5/data', json({ _ts: T0 + i * 30_000, m: { x: { v: i } } }), 1);
@@ -193,6 +194,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       ]);
       // merged on close: what the tables hold alone (a new pipeline has no deltas) is the same
       await pipeline.close();
+      const again = (await pipelineOn(engine)).pipeline;
+      expect(again.metrics().pending_rollup_buckets).toBe(0);
+      expect(await again.query.rollups(s, { bucket: 'minute', start: T0, end: T0 + 10 * 60_000 })).toEqual(minutes);
     });
   });
 }

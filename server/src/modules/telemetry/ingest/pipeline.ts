@@ -7,16 +7,14 @@
 // the writer's executor), `message-ingest.ts` (one message's way in), `acks.ts` (acknowledgements held until stored),
 // `committed.ts` (commits to listeners, shared across gateways over NATS), the writer (`store/writer.ts`),
 // `backpressure.ts` and `rejects.ts`.
-import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import type { Bus } from '../../../platform/bus/types.js';
 import type { Logger } from '../../../platform/log.js';
 import type { AckRelease, Broker, MqttIdentity } from '../../../platform/mqtt/types.js';
-import { asyncStates, type StatesStore } from '../../states/states.store.js';
+import type { StatesStore } from '../../states/states.store.js';
 import { MAX_PAYLOAD_BYTES, type DeviceResolver } from '../../devices/families/index.js';
-import { createTelemetryReads, type TelemetryReads } from '../read/reads.js';
-import { sqliteTelemetryQuery, type TelemetryQuery } from '../read/query.js';
-import { createSeriesKeys } from '../read/series-keys.js';
+import type { TelemetryReads } from '../read/reads.js';
+import type { TelemetryQuery } from '../read/query.js';
 import type { RollupKeeper } from '../store/rollups.js';
 import type { SeriesInfo, SeriesRegistry } from '../store/series.js';
 import type { BatchExecutor } from '../store/writer-thread.js';
@@ -29,19 +27,19 @@ import { createCommittedFanOut } from './committed.js';
 import { createMessageIngest, type IngestOutcome } from './message-ingest.js';
 import { createRemoteAcks } from './remote-acks.js';
 import { IngestRejects, type DeviceRejects } from './rejects.js';
-import { startTelemetryStorage } from './storage-start.js';
+import { startSqlitePipelineStorage, type SqliteDatabase } from './storage-start.js';
 import { startPgTelemetryStorage } from './pg-storage-start.js';
 
 export type { DeviceRejects } from './rejects.js';
 export type { IngestOutcome } from './message-ingest.js';
 
 export interface TelemetryPipelineOptions extends PipelineOptions {
-  sqlite: Database.Database;
+  sqlite: SqliteDatabase;
 }
 
 /** the pipeline on either engine (`openTelemetryPipeline`): SQLite's database, or PostgreSQL's pool */
 export type OpenTelemetryPipelineOptions = PipelineOptions &
-  ({ sqlite: Database.Database; postgres?: undefined } | { postgres: pg.Pool; sqlite?: undefined });
+  ({ sqlite: SqliteDatabase; postgres?: undefined } | { postgres: pg.Pool; sqlite?: undefined });
 
 interface PipelineOptions {
   log: Logger;
@@ -161,28 +159,15 @@ export async function openTelemetryPipeline(opts: OpenTelemetryPipelineOptions):
 }
 
 export function createTelemetryPipeline(opts: TelemetryPipelineOptions): TelemetryPipeline {
-  const { sqlite, log } = opts;
-  const started = startTelemetryStorage({
-    sqlite,
-    log,
+  const storage = startSqlitePipelineStorage({
+    sqlite: opts.sqlite,
+    log: opts.log,
     now: opts.now ?? Date.now,
     journaled: opts.bus?.kind !== 'nats',
     writerThread: opts.writerThread ?? true,
     maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000,
   });
-  const reads = createTelemetryReads(sqlite, {
-    series: started.series,
-    rollups: started.rollups,
-    points: started.points,
-  });
-  const query = sqliteTelemetryQuery(reads, createSeriesKeys(sqlite), started.points);
-  return assemblePipeline(opts, {
-    ...started,
-    engine: 'sqlite',
-    states: asyncStates(started.states),
-    reads,
-    query,
-  });
+  return assemblePipeline(opts, storage);
 }
 
 function assemblePipeline<R extends TelemetryReads | null, P extends PointReads | null>(
