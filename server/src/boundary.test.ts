@@ -39,7 +39,6 @@ const NOT_YET_ASYNC = new Set([
   'modules/rules/rules.module.ts',
   'modules/rules/state-store.ts',
   'modules/rules/write-queue.ts',
-  'modules/telemetry/ingest/pipeline.ts',
 ]);
 
 /** still reading or writing another domain's tables: to ask that domain instead */

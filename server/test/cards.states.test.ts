@@ -35,7 +35,9 @@ beforeAll(async () => {
     client.publish(`stat/${topic}/POWER`, next);
   });
   await client.publishAsync(`stat/${topic}/RESULT`, JSON.stringify({ POWER: 'OFF' }), { qos: 1 });
-  await settle(gw, () => gw.app.telemetry.states.list(owner.appId, plug.device.id).some((s) => s.key === 'POWER'));
+  await settle(gw, async () =>
+    (await gw.app.telemetry.states.list(owner.appId, plug.device.id)).some((s) => s.key === 'POWER'),
+  );
   const id = plug.device.id;
   const conf = {
     version: '2',
@@ -173,9 +175,9 @@ describe('cards reading a device state (Tasmota POWER)', () => {
         .map((l) => l.split(','));
     };
     // the store answers newest first (as Lihat State shows them); the CSV is oldest first
-    const changes = gw.app.telemetry.states
-      .periodic(owner.appId, plug.device.id, 'POWER', 0, Date.now() + 1000)
-      .rows.reverse();
+    const changes = (
+      await gw.app.telemetry.states.periodic(owner.appId, plug.device.id, 'POWER', 0, Date.now() + 1000)
+    ).rows.reverse();
     // OFF, ON (the button), OFF (the toggle card): three periods
     expect(changes.map((c) => c.value)).toEqual(['OFF', 'ON', 'OFF']);
     const all = await csv('lampu', Date.now() - 3_600_000);

@@ -66,8 +66,8 @@ describe('telemetry over MQTT', () => {
           .rollups(temperature, { bucket: 'hour', start: base - 3_600_000, end: base + 3_600_000 })
           .reduce((n, b) => n + b.count, 0),
       ).toBe(20);
-      expect(await until(() => gw.app.telemetry.states.list(9001, 4242).length === 2, 5000)).toBe(true);
-      expect(gw.app.telemetry.states.list(9001, 4242).map((s) => [s.key, s.value, s.is_null])).toEqual([
+      expect(await until(async () => (await gw.app.telemetry.states.list(9001, 4242)).length === 2, 5000)).toBe(true);
+      expect((await gw.app.telemetry.states.list(9001, 4242)).map((s) => [s.key, s.value, s.is_null])).toEqual([
         ['alarm', null, true],
         ['mode', 'auto', false],
       ]);

@@ -125,7 +125,7 @@ describe('the fleet on a real gateway', () => {
     litres.forEach((l) => expect(l).toBeGreaterThan(200));
   });
 
-  it('stores Tasmota SENSOR and STATE, LoRa uplinks and serial gateway registers', () => {
+  it('stores Tasmota SENSOR and STATE, LoRa uplinks and serial gateway registers', async () => {
     const names = (id: number) => seriesOf(id).map((s) => `${s.sensor}/${s.param}/${s.subparam}`);
     expect(names(deviceOf('tasmota', 'plug').id)).toEqual(
       expect.arrayContaining(['ENERGY/Power/', 'COUNTER/C1/', 'device/UptimeSec/', 'device/Wifi/RSSI']),
@@ -142,7 +142,9 @@ describe('the fleet on a real gateway', () => {
       expect(names(d.id), family).toEqual(expect.arrayContaining(['node1/40001/']));
       expect(new Set(seriesOf(d.id).map((s) => s.sensor)).size, family).toBe(d.plan.nodes);
     }
-    const states = gw.app.telemetry.states.list(fleet.app!.id, deviceOf('tasmota', 'plug').id).map((s) => s.key);
+    const states = (await gw.app.telemetry.states.list(fleet.app!.id, deviceOf('tasmota', 'plug').id)).map(
+      (s) => s.key,
+    );
     expect(states).toContain('POWER');
   });
 
@@ -202,7 +204,9 @@ describe('the fleet on a real gateway', () => {
     expect(await until(() => seen.includes(`stat/${plug.topic}/POWER ON`), 8000)).toBe(true);
     expect(seen).toContain(`stat/${plug.topic}/RESULT {"POWER":"ON"}`);
     await gw.app.telemetry.flush();
-    expect(gw.app.telemetry.states.list(fleet.app!.id, plug.id).find((s) => s.key === 'POWER')?.value).toBe('ON');
+    expect((await gw.app.telemetry.states.list(fleet.app!.id, plug.id)).find((s) => s.key === 'POWER')?.value).toBe(
+      'ON',
+    );
   });
 
   it('the network server answers a LoRa downlink with txack and ack', async () => {

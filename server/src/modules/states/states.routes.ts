@@ -19,11 +19,11 @@ export function statesRoutes({
   return implement(statesContract, {
     list: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.device_id);
-      return { states: states.list(row.appId, row.id), device_label: row.label ?? row.name, device_id: row.id };
+      return { states: await states.list(row.appId, row.id), device_label: row.label ?? row.name, device_id: row.id };
     },
     periodic: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.device_id);
-      const { rows, truncated } = states.periodic(
+      const { rows, truncated } = await states.periodic(
         row.appId,
         row.id,
         input.key,
@@ -35,11 +35,11 @@ export function statesRoutes({
     },
     newest: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.device_id);
-      return { state_data: states.newest(row.appId, row.id, input.key, input.n) };
+      return { state_data: await states.newest(row.appId, row.id, input.key, input.n) };
     },
     remove: async ({ caller, input }) => {
       const row = await devices.rowOf(caller.app!.id, input.device_id);
-      if (!states.remove(row.appId, row.id, input.key)) throw notFound();
+      if (!(await states.remove(row.appId, row.id, input.key))) throw notFound();
       onRemoved?.(row.appId, row.id, input.key);
       return {};
     },

@@ -194,7 +194,44 @@ export function createStatesStore(sqlite: Database.Database, opts: { maxKeysPerD
   };
 }
 
-export type StatesStore = ReturnType<typeof createStatesStore>;
+/** SQLite's states store: synchronous, the writer applies reports with it inside its batch transaction */
+export type SqliteStatesStore = ReturnType<typeof createStatesStore>;
+
+/**
+ * Device states as the routes, live channels and rules read them, on either engine: asynchronous (PostgreSQL answers
+ * over the network). SQLite's answers at once (`asyncStates`), PostgreSQL's is telemetry's (store/pg/states.ts
+ * `pgStatesStore`). Written only by the telemetry writer, in its batches.
+ */
+export interface StatesStore {
+  /** current states of a device of the application, by key (the order the list's live updates keep) */
+  list(appId: number, deviceId: number): Promise<StateRow[]>;
+  /** the newest `n` value periods of a state, newest first; empty for another application's device */
+  newest(appId: number, deviceId: number, key: string, n: number): Promise<StateRow[]>;
+  /** value periods overlapping [start, end], newest first, at most `limit` (`truncated`: older ones left out) */
+  periodic(
+    appId: number,
+    deviceId: number,
+    key: string,
+    start: number,
+    end: number,
+    limit?: number,
+  ): Promise<{ rows: StateRow[]; truncated: boolean }>;
+  /** deletes a state and its history; false when the application has no such state */
+  remove(appId: number, deviceId: number, key: string): Promise<boolean>;
+}
+
+/** SQLite's synchronous store behind the asynchronous interface */
+export function asyncStates(sync: SqliteStatesStore): StatesStore {
+  return {
+    list: async (appId, deviceId) => sync.list(appId, deviceId),
+    newest: async (appId, deviceId, key, n) => sync.newest(appId, deviceId, key, n),
+    periodic: async (appId, deviceId, key, start, end, limit) => sync.periodic(appId, deviceId, key, start, end, limit),
+    remove: async (appId, deviceId, key) => sync.remove(appId, deviceId, key),
+  };
+}
+
+/** rows as the store answers them (value parsed from its JSON text) */
+export const stateRowOf = (r: StateRecord): StateRow => toRow(r);
 
 /**
  * The card engine's reads of device states (a query whose sensor is STATE_SENSOR): its evaluation is synchronous, as

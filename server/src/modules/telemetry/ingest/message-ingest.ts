@@ -5,6 +5,7 @@ import type { Logger } from '../../../platform/log.js';
 import type { AckRelease, MqttIdentity } from '../../../platform/mqtt/types.js';
 import {
   adaptMessage,
+  type AdapterOutput,
   type DeviceContext,
   type DeviceResolution,
   type DeviceResolver,
@@ -12,7 +13,7 @@ import {
 } from '../../devices/families/index.js';
 import type { TelemetryMessage } from '../message.js';
 import type { HeldAcks } from './acks.js';
-import { normalise, type NormaliseOptions } from './normalise.js';
+import { normalise, type Normalised, type NormaliseOptions } from './normalise.js';
 import type { IngestRejects } from './rejects.js';
 
 export type IngestOutcome = 'queued' | 'ignored' | RejectReason;
@@ -41,7 +42,15 @@ export function createMessageIngest(o: MessageIngestOptions) {
     queued_messages: 0,
     ignored_messages: 0,
     clock_fallbacks: 0,
+    /** messages that waited for a series being created (PostgreSQL), and those whose series could not be written */
+    series_waits: 0,
+    series_failures: 0,
   };
+  /**
+   * Devices with a message waiting for its series (PostgreSQL creates them asynchronously): the device's later
+   * messages wait behind it, so a device's messages reach the writer in the order they came.
+   */
+  const seriesWaits = new Map<number, Promise<void>>();
   /** a LoRa network server's events by kind (ChirpStack v4: up, join, status, ack, txack, log, location, integration),
    * whether or not they carry data to store */
   const loraEvents: Record<string, number> = {};
@@ -67,7 +76,7 @@ export function createMessageIngest(o: MessageIngestOptions) {
    * Clients whose messages wait for their device's row (the resolver answered a promise), by identity key: the
    * client's next messages go after them, in the order they came, even when the row is cached meanwhile.
    */
-  const waiting = new Map<string, Promise<unknown>>();
+  const resolving = new Map<string, Promise<unknown>>();
 
   function ingestOne(
     identity: MqttIdentity,
@@ -83,7 +92,7 @@ export function createMessageIngest(o: MessageIngestOptions) {
       if (qos > 0) hold?.()(false);
       return rejects.count('closed', undefined);
     }
-    const before = waiting.get(identity.key);
+    const before = resolving.get(identity.key);
     const ctx = before ? undefined : resolve(identity, topic);
     if (!before && !(ctx instanceof Promise)) return handle(ctx ?? null, topic, payload, qos, hold);
     // the device's row is being read (or an earlier message of this client waits for it): the acknowledgement is
@@ -111,9 +120,9 @@ export function createMessageIngest(o: MessageIngestOptions) {
       () => undefined,
       () => undefined,
     );
-    waiting.set(identity.key, settled);
+    resolving.set(identity.key, settled);
     void settled.then(() => {
-      if (waiting.get(identity.key) === settled) waiting.delete(identity.key);
+      if (resolving.get(identity.key) === settled) resolving.delete(identity.key);
     });
     return done;
   }
@@ -133,24 +142,78 @@ export function createMessageIngest(o: MessageIngestOptions) {
       if (ctx.disabled) return rejects.count('disabled', ctx.deviceId);
       const res = adaptMessage(ctx, topic, payload, o.maxPayloadBytes);
       if (!res.ok) return rejects.count(res.reason, ctx.deviceId);
-      const { message: m, clockFallback } = normalise(o.normalising, ctx, res.out, qos, o.now());
-      if (clockFallback) counters.clock_fallbacks++;
-      if (!m) {
-        counters.ignored_messages++;
-        return 'ignored';
-      }
-      counters.queued_messages++;
-      // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
-      // gateway stores it reports the commit back (docs/decisions/ingest.md)
-      if (qos > 0 && hold) o.acks.hold(m, hold());
-      o.deliver(m, ctx);
-      return 'queued';
+      const receivedAt = o.now();
+      const behind = seriesWaits.get(ctx.deviceId);
+      if (behind) return later(behind, ctx, res.out, qos, receivedAt, qos > 0 && hold ? hold() : undefined);
+      const n = normalise(o.normalising, ctx, res.out, qos, receivedAt);
+      if (n.waitFor) return later(n.waitFor, ctx, res.out, qos, receivedAt, qos > 0 && hold ? hold() : undefined);
+      return handOn(n, ctx, qos, hold);
     } catch (err) {
       // not stored (its new series could not be written: the database busy or failing), so not acknowledged either:
       // its connection closes and the device sends it again. Without a hold the broker would acknowledge it.
       if (qos > 0) hold?.()(false);
       throw err;
     }
+  }
+
+  function handOn(n: Normalised, ctx: DeviceContext, qos: 0 | 1 | 2, release?: () => AckRelease): IngestOutcome {
+    const m = n.message;
+    if (n.clockFallback) counters.clock_fallbacks++;
+    if (!m) {
+      counters.ignored_messages++;
+      return 'ignored';
+    }
+    counters.queued_messages++;
+    // the in-process bus hands this very object to the writer; over NATS the message carries a ticket and whichever
+    // gateway stores it reports the commit back (docs/decisions/ingest.md)
+    if (qos > 0 && release) o.acks.hold(m, release());
+    o.deliver(m, ctx);
+    return 'queued';
+  }
+
+  /**
+   * The message once `before` settled (its series created, or the device's earlier message handed on): its
+   * acknowledgement is held meanwhile. A series that could not be written leaves it unacknowledged (the device sends it
+   * again), as on SQLite.
+   */
+  function later(
+    before: Promise<unknown>,
+    ctx: DeviceContext,
+    out: AdapterOutput,
+    qos: 0 | 1 | 2,
+    receivedAt: number,
+    release: AckRelease | undefined,
+  ): IngestOutcome {
+    counters.series_waits++;
+    const deviceId = ctx.deviceId;
+    const turn: Promise<void> = before
+      .then(async () => {
+        let n = normalise(o.normalising, ctx, out, qos, receivedAt);
+        // the series it waited for are held now; a message needing yet another creation (the device's earlier message
+        // was given up meanwhile) waits once more, but not without end
+        for (let tries = 0; n.waitFor; tries++) {
+          if (tries === 3) throw new Error('series still missing after their creation');
+          await n.waitFor;
+          n = normalise(o.normalising, ctx, out, qos, receivedAt);
+        }
+        if (o.closed()) {
+          release?.(false);
+          o.rejects.count('closed', deviceId);
+          return;
+        }
+        // nothing left to store: acknowledged, as a message refused at once is
+        if (handOn(n, ctx, qos, release && (() => release)) !== 'queued') release?.(true);
+      })
+      .catch((err: unknown) => {
+        counters.series_failures++;
+        release?.(false);
+        if (counters.series_failures % 100 === 1) o.log.warn(`telemetry series could not be created: ${String(err)}`);
+      })
+      .finally(() => {
+        if (seriesWaits.get(deviceId) === turn) seriesWaits.delete(deviceId);
+      });
+    seriesWaits.set(deviceId, turn);
+    return 'queued';
   }
 
   return {
@@ -160,5 +223,9 @@ export function createMessageIngest(o: MessageIngestOptions) {
     },
     counters,
     loraEvents,
+    /** resolves once every message waiting for its device's row or its series was handed on (or given up) */
+    async settled(): Promise<void> {
+      while (resolving.size || seriesWaits.size) await Promise.all([...resolving.values(), ...seriesWaits.values()]);
+    },
   };
 }

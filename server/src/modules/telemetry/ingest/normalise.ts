@@ -5,7 +5,7 @@ import { validName, type AdapterOutput, type DeviceContext, type RejectReason } 
 import type { StateChange } from '../../states/states.store.js';
 import { encodeValue } from '../datatypes.js';
 import { NO_STATES, type TelemetryMessage, type TelemetryPoint } from '../message.js';
-import type { SeriesRegistry } from '../store/series.js';
+import type { SeriesRegistry, SeriesResolution } from '../store/series.js';
 
 export interface NormaliseOptions {
   series: Pick<SeriesRegistry, 'resolveAll'>;
@@ -22,6 +22,11 @@ export interface Normalised {
   message: TelemetryMessage | null;
   /** the device's stated time was out of bounds and the receive time was used */
   clockFallback: boolean;
+  /**
+   * The registry is creating a series the message names (PostgreSQL): normalise again once it settles (then every
+   * series is held and the answer comes at once). `message` is null meanwhile.
+   */
+  waitFor?: Promise<unknown>;
 }
 
 export function normalise(
@@ -38,7 +43,9 @@ export function normalise(
     stated = undefined;
   }
   const points: TelemetryPoint[] = [];
-  const resolved = o.series.resolveAll(ctx.appId, ctx.deviceId, out.points);
+  const answer = o.series.resolveAll(ctx.appId, ctx.deviceId, out.points);
+  if (!Array.isArray(answer)) return { message: null, clockFallback, waitFor: answer as Promise<unknown> };
+  const resolved = answer as readonly SeriesResolution[];
   for (let k = 0; k < out.points.length; k++) {
     const raw = out.points[k]!;
     const s = resolved[k]!;

@@ -248,19 +248,22 @@ describe.each([
     tick(1000);
     pipeline.ingest(dev(50), 'stat/plug50/RESULT', json({ Alarm: null }));
     await pipeline.flush();
-    expect(pipeline.states.list(2, 50)).toEqual([
+    expect(await pipeline.states.list(2, 50)).toEqual([
       { key: 'Alarm', value: null, is_null: true, initial_ts: t + 3000, latest_ts: t + 3000 },
       { key: 'POWER', value: 'OFF', is_null: false, initial_ts: t + 2000, latest_ts: t + 2000 },
     ]);
-    expect(pipeline.states.newest(2, 50, 'POWER', 10)).toEqual([
+    expect(await pipeline.states.newest(2, 50, 'POWER', 10)).toEqual([
       { key: 'POWER', value: 'OFF', is_null: false, initial_ts: t + 2000, latest_ts: t + 2000 },
       { key: 'POWER', value: 'ON', is_null: false, initial_ts: t, latest_ts: t + 1000 },
     ]);
-    expect(pipeline.states.periodic(2, 50, 'POWER', t + 500, t + 5000).rows.map((r) => r.value)).toEqual(['OFF', 'ON']);
-    expect(pipeline.states.list(1, 50)).toEqual([]);
-    expect(pipeline.states.remove(1, 50, 'POWER')).toBe(false);
-    expect(pipeline.states.remove(2, 50, 'POWER')).toBe(true);
-    expect(pipeline.states.newest(2, 50, 'POWER', 10)).toEqual([]);
+    expect((await pipeline.states.periodic(2, 50, 'POWER', t + 500, t + 5000)).rows.map((r) => r.value)).toEqual([
+      'OFF',
+      'ON',
+    ]);
+    expect(await pipeline.states.list(1, 50)).toEqual([]);
+    expect(await pipeline.states.remove(1, 50, 'POWER')).toBe(false);
+    expect(await pipeline.states.remove(2, 50, 'POWER')).toBe(true);
+    expect(await pipeline.states.newest(2, 50, 'POWER', 10)).toEqual([]);
   });
 
   it('bounds the queue: QoS 0 is shed oldest first, acknowledged QoS 1 is kept up to the hard bound', async () => {

@@ -7,16 +7,18 @@
 // the writer's executor), `message-ingest.ts` (one message's way in), `acks.ts` (acknowledgements held until stored),
 // `committed.ts` (commits to listeners, shared across gateways over NATS), the writer (`store/writer.ts`),
 // `backpressure.ts` and `rejects.ts`.
-import type Database from 'better-sqlite3';
+import type pg from 'pg';
 import type { Bus } from '../../../platform/bus/types.js';
 import type { Logger } from '../../../platform/log.js';
 import type { AckRelease, Broker, MqttIdentity } from '../../../platform/mqtt/types.js';
 import type { StatesStore } from '../../states/states.store.js';
 import { MAX_PAYLOAD_BYTES, type DeviceResolver } from '../../devices/families/index.js';
-import { createTelemetryReads, type TelemetryReads } from '../read/reads.js';
-import { sqliteTelemetryQuery, type TelemetryQuery } from '../read/query.js';
-import { createSeriesKeys } from '../read/series-keys.js';
-import type { SeriesInfo } from '../store/series.js';
+import type { TelemetryReads } from '../read/reads.js';
+import type { TelemetryQuery } from '../read/query.js';
+import type { RollupKeeper } from '../store/rollups.js';
+import type { SeriesInfo, SeriesRegistry } from '../store/series.js';
+import type { BatchExecutor } from '../store/writer-thread.js';
+import type { RecentPoints } from '../read/recent.js';
 import type { PointReads } from '../read/point-reads.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage } from '../store/writer.js';
 import { createHeldAcks } from './acks.js';
@@ -25,20 +27,28 @@ import { createCommittedFanOut } from './committed.js';
 import { createMessageIngest, type IngestOutcome } from './message-ingest.js';
 import { createRemoteAcks } from './remote-acks.js';
 import { IngestRejects, type DeviceRejects } from './rejects.js';
-import { startTelemetryStorage } from './storage-start.js';
+import { startSqlitePipelineStorage, type SqliteDatabase } from './storage-start.js';
+import { startPgTelemetryStorage } from './pg-storage-start.js';
 
 export type { DeviceRejects } from './rejects.js';
 export type { IngestOutcome } from './message-ingest.js';
 
-export interface TelemetryPipelineOptions {
-  sqlite: Database.Database;
+export interface TelemetryPipelineOptions extends PipelineOptions {
+  sqlite: SqliteDatabase;
+}
+
+/** the pipeline on either engine (`openTelemetryPipeline`): SQLite's database, or PostgreSQL's pool */
+export type OpenTelemetryPipelineOptions = PipelineOptions &
+  ({ sqlite: SqliteDatabase; postgres?: undefined } | { postgres: pg.Pool; sqlite?: undefined });
+
+interface PipelineOptions {
   log: Logger;
   /** when given, normalised messages travel on `tele.<app>.<device>` and the writer consumes them (queue group) */
   bus?: Bus;
   resolver?: DeviceResolver | null;
   now?: () => number;
   maxPayloadBytes?: number;
-  /** writes on a worker thread with its own connection (default: yes for a database file; an in-memory one is inline) */
+  /** SQLite: writes on a worker thread with its own connection (default: yes for a database file; in memory inline) */
   writerThread?: boolean;
   /** longest a point waits before its batch is handed to the writer (default 5 ms) */
   flushIntervalMs?: number;
@@ -50,7 +60,7 @@ export interface TelemetryPipelineOptions {
   hardMaxQueuedPoints?: number;
   /** how often rollup deltas are merged into the rollup tables (default 5,000 ms: at 15,000 series ~6,000 upserts/s) */
   rollupFlushMs?: number;
-  /** points are journaled and compacted in rounds this often (default 5,000 ms; see writer.ts). Not with NATS. */
+  /** SQLite: points are journaled and compacted in rounds this often (default 5,000 ms; see writer.ts). Not with NATS. */
   compactEveryMs?: number;
   /** a device cannot create more series than this (default 1,000) */
   maxSeriesPerDevice?: number;
@@ -60,7 +70,9 @@ export interface TelemetryPipelineOptions {
   maxAgeMs?: number;
 }
 
-export interface TelemetryPipeline {
+/** the pipeline on either engine */
+export interface EngineTelemetryPipeline {
+  readonly engine: 'sqlite' | 'postgres';
   /** listens to the broker's message events, and pauses its reads while the writer is behind */
   attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused'>>): void;
   /** the device registry's resolver; null → no device is known and nothing is ingested */
@@ -87,12 +99,13 @@ export interface TelemetryPipeline {
    * reader that remembers absent series forgets them when it moves.
    */
   readonly seriesLearnt: number;
-  /** SQLite's synchronous reads (the engine-neutral ones are `query`) */
-  reads: TelemetryReads;
+  /** SQLite only (null on PostgreSQL): synchronous reads; the engine-neutral ones are `query` */
+  reads: TelemetryReads | null;
   /** the reads on either engine, asynchronous: series by key, latest values, points, rollups (read/query.ts) */
   query: TelemetryQuery;
-  /** raw point reads (the clustered table merged with the points not yet compacted) */
-  points: PointReads;
+  /** SQLite only (null on PostgreSQL): raw point reads, the clustered table merged with the points not compacted */
+  points: PointReads | null;
+  /** device states, asynchronous on both engines (routes, live channels, rules) */
   states: StatesStore;
   metrics(): Record<string, unknown>;
   /** rejected messages of one device */
@@ -103,21 +116,70 @@ export interface TelemetryPipeline {
   close(): Promise<void>;
 }
 
+/** the pipeline on SQLite (`createTelemetryPipeline`): its synchronous reads are there */
+export interface TelemetryPipeline extends EngineTelemetryPipeline {
+  reads: TelemetryReads;
+  points: PointReads;
+}
+
+/** what the pipeline needs of the storage as it started, on either engine */
+interface PipelineStorage<R, P> {
+  engine: 'sqlite' | 'postgres';
+  origin: string;
+  executor: BatchExecutor;
+  series: SeriesRegistry;
+  rollups: RollupKeeper;
+  /** the journal's memory side (SQLite with one writer), else null */
+  recent: RecentPoints | null;
+  storedAt?: (seriesId: number, ts: number) => boolean;
+  states: StatesStore;
+  query: TelemetryQuery;
+  reads: R;
+  points: P;
+  /** the writer closed with every delta merged */
+  closedCleanly(): void | Promise<void>;
+  /** stops what the storage runs itself (PostgreSQL's hourly upkeep) */
+  close?(): Promise<void>;
+}
+
+/**
+ * The pipeline on the engine the options name: `{ sqlite }` is exactly `createTelemetryPipeline`; `{ postgres }` (the
+ * pool of platform/db/postgres.ts `openPostgres`) writes through the PostgreSQL telemetry store (no journal, no writer
+ * thread, no compaction), its series, states and reads on PostgreSQL (docs/decisions/telemetry-postgres.md).
+ */
+export async function openTelemetryPipeline(opts: OpenTelemetryPipelineOptions): Promise<EngineTelemetryPipeline> {
+  if (opts.sqlite) return createTelemetryPipeline(opts as TelemetryPipelineOptions);
+  const now = opts.now ?? Date.now;
+  const storage = await startPgTelemetryStorage({
+    pool: opts.postgres!,
+    log: opts.log,
+    now,
+    maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000,
+  });
+  return assemblePipeline(opts, { ...storage, reads: null, points: null });
+}
+
 export function createTelemetryPipeline(opts: TelemetryPipelineOptions): TelemetryPipeline {
-  const { sqlite, log, bus } = opts;
+  const storage = startSqlitePipelineStorage({
+    sqlite: opts.sqlite,
+    log: opts.log,
+    now: opts.now ?? Date.now,
+    journaled: opts.bus?.kind !== 'nats',
+    writerThread: opts.writerThread ?? true,
+    maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000,
+  });
+  return assemblePipeline(opts, storage);
+}
+
+function assemblePipeline<R extends TelemetryReads | null, P extends PointReads | null>(
+  opts: PipelineOptions,
+  storage: PipelineStorage<R, P>,
+): EngineTelemetryPipeline & { reads: R; points: P } {
+  const { log, bus } = opts;
   const now = opts.now ?? Date.now;
   let resolver = opts.resolver ?? null;
   let closed = false;
   const nats = bus?.kind === 'nats';
-
-  const storage = startTelemetryStorage({
-    sqlite,
-    log,
-    now,
-    journaled: !nats,
-    writerThread: opts.writerThread ?? true,
-    maxSeriesPerDevice: opts.maxSeriesPerDevice ?? 1000,
-  });
   const { origin, executor, series, rollups } = storage;
   // BUS=nats: another gateway may store the message; it reports the commit back to this one (remote-acks.ts)
   const acks = createHeldAcks(nats ? createRemoteAcks(bus!, origin) : null);
@@ -189,10 +251,9 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     deliver: bus ? (m, ctx) => bus.publish((ctx.teleSubject ??= `tele.${ctx.appId}.${ctx.deviceId}`), m) : enqueue,
   });
   const { ingest } = messages;
-  const reads = createTelemetryReads(sqlite, { series, rollups, points: storage.points });
-  const query = sqliteTelemetryQuery(reads, createSeriesKeys(sqlite), storage.points);
 
   return {
+    engine: storage.engine,
     attachBroker(broker) {
       if (broker.setReadPaused) backpressure.attach(broker as Pick<Broker, 'setReadPaused'>);
       broker.on('message', (identity, topic, payload, qos, hold) => void ingest(identity, topic, payload, qos, hold));
@@ -206,8 +267,8 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     get seriesLearnt() {
       return series.learnt;
     },
-    reads,
-    query,
+    reads: storage.reads,
+    query: storage.query,
     points: storage.points,
     states: storage.states,
     rejectsOf: (deviceId) => rejects.of(deviceId),
@@ -228,10 +289,12 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
         series_max_create_ms: series.stats.max_create_ms,
         pending_rollup_buckets: rollups.pendingBuckets,
         ...acks.metrics(),
-        ...executor.checkpoints,
+        ...(executor.checkpoints ?? {}),
       };
     },
     async flush(o) {
+      // messages waiting for their new series (PostgreSQL) are handed on first
+      await messages.settled();
       if (bus) await bus.flush();
       await writer.flush(o);
     },
@@ -242,11 +305,13 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
       // messages already published on an in-process bus are delivered before the writer closes
       if (bus) await bus.flush().catch((err) => log.error('bus flush failed', err));
       await new Promise((r) => setImmediate(r));
+      await messages.settled();
       subscription?.unsubscribe();
       await writer.close();
       acks.close();
       // closed cleanly: no repair at the next start (a writer that gave up with deltas still pending keeps its row)
-      storage.closedCleanly();
+      await storage.closedCleanly();
+      await storage.close?.();
       committed.close();
     },
   };

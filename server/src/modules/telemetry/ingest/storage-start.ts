@@ -4,8 +4,11 @@
 // The order matters: the event loop's write gate is installed before any statement of this process is prepared.
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../../platform/log.js';
-import { createStatesStore } from '../../states/states.store.js';
+import { asyncStates, createStatesStore } from '../../states/states.store.js';
 import { createPointReads } from '../read/point-reads.js';
+import { sqliteTelemetryQuery } from '../read/query.js';
+import { createTelemetryReads } from '../read/reads.js';
+import { createSeriesKeys } from '../read/series-keys.js';
 import { createRecentPoints } from '../read/recent.js';
 import { repairRollupsAfterCrash } from '../store/rollup-repair.js';
 import { createRollupKeeper } from '../store/rollups.js';
@@ -88,3 +91,23 @@ export function startTelemetryStorage(o: StorageStartOptions) {
 }
 
 export type TelemetryStorage = ReturnType<typeof startTelemetryStorage>;
+
+/** SQLite's database handle, for those that name it without working on it */
+export type SqliteDatabase = Database.Database;
+
+/** the storage as the pipeline takes it on SQLite: with its synchronous reads, and `query`/`states` asynchronous */
+export function startSqlitePipelineStorage(o: StorageStartOptions) {
+  const started = startTelemetryStorage(o);
+  const reads = createTelemetryReads(o.sqlite, {
+    series: started.series,
+    rollups: started.rollups,
+    points: started.points,
+  });
+  return {
+    ...started,
+    engine: 'sqlite' as const,
+    states: asyncStates(started.states),
+    reads,
+    query: sqliteTelemetryQuery(reads, createSeriesKeys(o.sqlite), started.points),
+  };
+}

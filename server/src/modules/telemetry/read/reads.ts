@@ -5,7 +5,7 @@ import { decodeValue, type Datatype } from '../datatypes.js';
 import { BUCKET_MS, mergeBucket, type RollupBucket, type RollupKeeper, type RollupLevel } from '../store/rollups.js';
 import type { SeriesRegistry } from '../store/series.js';
 import { zoneOffset } from '../../../platform/time/zone.js';
-import { createRollupRows } from './rollup-rows.js';
+import { createRollupRows, type StoredRollups } from './rollup-rows.js';
 import { createPointReads, EARLIEST, LATEST, type PointReads, type PointRow } from './point-reads.js';
 
 /** A series found through its application: pass only these to the point reads (that is the tenant filter). */
@@ -76,6 +76,103 @@ export function startOfDay(ts: number, timeZone: string): number {
   return localMidnight - zoneOffset(localMidnight - off, timeZone);
 }
 
+const toView = (b: RollupBucket, ts = b.bucketTs): BucketView => ({
+  ts,
+  count: b.count,
+  sum: b.sum,
+  min: b.min,
+  max: b.max,
+  avg: b.sum / b.count,
+  first: b.first,
+  firstTs: b.firstTs,
+  last: b.last,
+  lastTs: b.lastTs,
+});
+
+/**
+ * The stored rollup rows of a window with the keeper's deltas not yet durable folded in, in time order: one overlay
+ * for both engines (the rows and the writer's durable generation read in one snapshot, by SQLite's statements or
+ * PostgreSQL's).
+ */
+export function overlayPending(
+  stored: StoredRollups,
+  keeper: RollupKeeper | undefined,
+  level: RollupLevel,
+  seriesId: number,
+  start: number,
+  end: number,
+): RollupBucket[] {
+  const out = stored.rows;
+  const pending = keeper?.pendingOf(level, seriesId, start, end, stored.generation) ?? [];
+  if (pending.length === 0) return out;
+  for (const p of pending) {
+    const hit = out.find((b) => b.bucketTs === p.bucketTs);
+    if (hit) mergeBucket(hit, p);
+    else out.push(p);
+  }
+  return out.sort((a, b) => a.bucketTs - b.bucketTs);
+}
+
+/**
+ * What a rollup read asks of the stored buckets (level and window) and how it makes its answer of them: minute and
+ * hour straight from their rollups, day from the hour rollups grouped by local day of `timeZone` (from minute rollups
+ * when the zone's offset is not whole hours). One implementation for both engines.
+ */
+export function rollupPlan(opts: { bucket: BucketSize; start: number; end: number; timeZone?: string }): {
+  level: RollupLevel;
+  start: number;
+  end: number;
+  group(buckets: RollupBucket[]): BucketView[];
+} {
+  const { start, end } = opts;
+  if (opts.bucket !== 'day') {
+    const size = BUCKET_MS[opts.bucket];
+    return {
+      level: opts.bucket,
+      start: start - (((start % size) + size) % size),
+      end,
+      group: (buckets) => buckets.map((b) => toView(b)),
+    };
+  }
+  const tz = opts.timeZone ?? 'Asia/Jakarta';
+  const first = startOfDay(start, tz);
+  const level: RollupLevel = zoneOffset(first, tz) % BUCKET_MS.hour === 0 ? 'hour' : 'minute';
+  return {
+    level,
+    start: first,
+    end,
+    group(buckets) {
+      const days: BucketView[] = [];
+      let day: RollupBucket | undefined;
+      let dayStart = first;
+      let nextDay = startOfDay(first + 36 * 3_600_000, tz);
+      for (const b of buckets) {
+        while (b.bucketTs >= nextDay) {
+          if (day) (days.push(toView(day, dayStart)), (day = undefined));
+          dayStart = nextDay;
+          nextDay = startOfDay(nextDay + 36 * 3_600_000, tz);
+        }
+        day = day ? mergeBucket(day, b) : { ...b };
+      }
+      if (day) days.push(toView(day, dayStart));
+      return days;
+    },
+  };
+}
+
+/** stored point rows as the reads answer them; numbers, most points, need no decoding */
+export function pointViews(s: SeriesView, rows: PointRow[]): PointView[] {
+  const out = new Array<PointView>(rows.length);
+  if (s.datatype === 'number') for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i]![0], value: rows[i]![1] };
+  else
+    for (let i = 0; i < rows.length; i++)
+      out[i] = { ts: rows[i]![0], value: decodeValue(s.datatype, rows[i]![1], rows[i]![2]) };
+  return out;
+}
+
+/** a count of points asked, within 1..MAX_RANGE_POINTS */
+export const clampN = (n: number) => Math.max(1, Math.min(Math.floor(n), MAX_RANGE_POINTS));
+
 export function createTelemetryReads(
   sqlite: Database.Database,
   live: { series?: SeriesRegistry; rollups?: RollupKeeper; points?: PointReads } = {},
@@ -90,44 +187,20 @@ export function createTelemetryReads(
   );
   const rollupRows = createRollupRows(sqlite);
 
-  function points(s: SeriesView, rows: PointRow[]): PointView[] {
-    const out = new Array<PointView>(rows.length);
-    // numbers are most points and need no decoding
-    if (s.datatype === 'number') for (let i = 0; i < rows.length; i++) out[i] = { ts: rows[i]![0], value: rows[i]![1] };
-    else
-      for (let i = 0; i < rows.length; i++)
-        out[i] = { ts: rows[i]![0], value: decodeValue(s.datatype, rows[i]![1], rows[i]![2]) };
-    return out;
-  }
-  const clampN = (n: number) => Math.max(1, Math.min(Math.floor(n), MAX_RANGE_POINTS));
+  const points = pointViews;
 
   /** stored buckets of [start, end) with the not-yet-flushed deltas folded in, in time order */
   function buckets(level: RollupLevel, seriesId: number, start: number, end: number): RollupBucket[] {
     const keeper = live.rollups;
-    const stored = rollupRows.read(level, seriesId, start, end, keeper?.writer);
-    const out = stored.rows;
-    const pending = keeper?.pendingOf(level, seriesId, start, end, stored.generation) ?? [];
-    if (pending.length === 0) return out;
-    for (const p of pending) {
-      const hit = out.find((b) => b.bucketTs === p.bucketTs);
-      if (hit) mergeBucket(hit, p);
-      else out.push(p);
-    }
-    return out.sort((a, b) => a.bucketTs - b.bucketTs);
+    return overlayPending(
+      rollupRows.read(level, seriesId, start, end, keeper?.writer),
+      keeper,
+      level,
+      seriesId,
+      start,
+      end,
+    );
   }
-
-  const toView = (b: RollupBucket, ts = b.bucketTs): BucketView => ({
-    ts,
-    count: b.count,
-    sum: b.sum,
-    min: b.min,
-    max: b.max,
-    avg: b.sum / b.count,
-    first: b.first,
-    firstTs: b.firstTs,
-    last: b.last,
-    lastTs: b.lastTs,
-  });
 
   return {
     seriesOfDevice(appId: number, deviceId: number): SeriesView[] {
@@ -177,28 +250,8 @@ export function createTelemetryReads(
       series: SeriesView,
       opts: { bucket: BucketSize; start: number; end: number; timeZone?: string },
     ): BucketView[] {
-      const { start, end } = opts;
-      if (opts.bucket !== 'day') {
-        const size = BUCKET_MS[opts.bucket];
-        return buckets(opts.bucket, series.id, start - (((start % size) + size) % size), end).map((b) => toView(b));
-      }
-      const tz = opts.timeZone ?? 'Asia/Jakarta';
-      const first = startOfDay(start, tz);
-      const level: RollupLevel = zoneOffset(first, tz) % BUCKET_MS.hour === 0 ? 'hour' : 'minute';
-      const days: BucketView[] = [];
-      let day: RollupBucket | undefined;
-      let dayStart = first;
-      let nextDay = startOfDay(first + 36 * 3_600_000, tz);
-      for (const b of buckets(level, series.id, first, end)) {
-        while (b.bucketTs >= nextDay) {
-          if (day) (days.push(toView(day, dayStart)), (day = undefined));
-          dayStart = nextDay;
-          nextDay = startOfDay(nextDay + 36 * 3_600_000, tz);
-        }
-        day = day ? mergeBucket(day, b) : { ...b };
-      }
-      if (day) days.push(toView(day, dayStart));
-      return days;
+      const plan = rollupPlan(opts);
+      return plan.group(buckets(plan.level, series.id, plan.start, plan.end));
     },
   };
 }

@@ -93,6 +93,13 @@ export function createSeriesRegistry(
   sqlite: Database.Database,
   opts: { maxSeriesPerDevice: number; now: () => number; points: PointReads },
 ) {
+  return createSqliteSeriesRegistry(sqlite, opts) satisfies SeriesRegistry;
+}
+
+function createSqliteSeriesRegistry(
+  sqlite: Database.Database,
+  opts: { maxSeriesPerDevice: number; now: () => number; points: PointReads },
+) {
   const tree: SeriesTree = new Map();
   const lookup = (deviceId: number, k: SeriesKey) =>
     tree.get(deviceId)?.get(k.sensor)?.get(k.configtype)?.get(k.param)?.get(k.subparam);
@@ -259,4 +266,20 @@ export function createSeriesRegistry(
   };
 }
 
-export type SeriesRegistry = ReturnType<typeof createSeriesRegistry>;
+/**
+ * The series registry as the pipeline asks it, on either engine. SQLite's (`createSeriesRegistry`) answers every
+ * resolution at once (a new series is inserted synchronously on the gateway's connection); PostgreSQL's
+ * (pg/series.ts) answers a promise when the message names a series it does not hold yet, and the message waits.
+ */
+export interface SeriesRegistry {
+  readonly stats: { created: number; create_ms: number; max_create_ms: number };
+  resolveAll(
+    appId: number,
+    deviceId: number,
+    keys: readonly (SeriesKey & { datatype: Datatype })[],
+  ): readonly SeriesResolution[] | Promise<readonly SeriesResolution[]>;
+  byId(id: number): SeriesInfo | undefined;
+  forgetDevice(deviceId: number): void;
+  readonly size: number;
+  readonly learnt: number;
+}

@@ -4,15 +4,19 @@
 // reports), their current rows and key counts loaded, the reports applied in memory in batch order, and what they left
 // written back: the current rows upserted, the periods they opened upserted, the periods they extended updated.
 import type pg from 'pg';
+import { compareStateKeys, STATE_RANGE_MAX } from '@sentra/contracts';
 import {
   applyStateReports,
   MAX_STATE_KEYS_PER_DEVICE,
+  stateRowOf,
+  type StatesStore,
   type StateChange,
   type StateRecord,
   type StatesView,
 } from '../../../states/states.store.js';
 import type { WriteBatch, WriteResult } from '../write-batch.js';
 import { pgText, texts } from './arrays.js';
+import { inTransaction } from './transaction.js';
 
 /** the first key of the two-key advisory locks a states writer takes per device (two int4 keys never meet one int8) */
 export const STATES_LOCK = 0x5e47c;
@@ -178,4 +182,72 @@ export async function applyBatchStates(
         extended.map((p) => p.latestTs),
       ],
     });
+}
+
+const STATE_COLS = 'key, value, initial_ts, latest_ts';
+
+/**
+ * Device states read on PostgreSQL (states.store.ts' StatesStore): the same answers as SQLite's store, a device of
+ * another application answering nothing. Written only by the writer (applyBatchStates); `remove` takes the device's
+ * states lock so it never interleaves with a batch applying the same device's reports.
+ */
+export function pgStatesStore(pool: pg.Pool): StatesStore {
+  const owns = async (appId: number, deviceId: number) =>
+    (
+      await pool.query({
+        name: 'states_owns_device',
+        text: 'select 1 from device_states where app_id = $1 and device_id = $2 limit 1',
+        values: [appId, deviceId],
+      })
+    ).rowCount! > 0;
+  return {
+    async list(appId, deviceId) {
+      const { rows } = await pool.query<StateRecord>({
+        name: 'states_list',
+        text: `select ${STATE_COLS} from device_states where app_id = $1 and device_id = $2`,
+        values: [appId, deviceId],
+      });
+      return rows.sort((a, b) => compareStateKeys(a.key, b.key)).map(stateRowOf);
+    },
+    async newest(appId, deviceId, key, n) {
+      if (!(await owns(appId, deviceId))) return [];
+      const { rows } = await pool.query<StateRecord>({
+        name: 'states_newest',
+        text: `select ${STATE_COLS} from device_state_history where device_id = $1 and key = $2 order by initial_ts desc limit $3`,
+        values: [deviceId, pgText(key), Math.max(1, Math.min(n, STATE_RANGE_MAX))],
+      });
+      return rows.map(stateRowOf);
+    },
+    async periodic(appId, deviceId, key, start, end, limit = STATE_RANGE_MAX) {
+      if (!(await owns(appId, deviceId))) return { rows: [], truncated: false };
+      const k = pgText(key);
+      const { rows } = await pool.query<StateRecord>({
+        name: 'states_range',
+        text: `select ${STATE_COLS} from device_state_history where device_id = $1 and key = $2 and initial_ts >= $3 and initial_ts <= $4 order by initial_ts desc limit $5`,
+        values: [deviceId, k, start, end, limit + 1],
+      });
+      // the period that began before `start` and was still going at `start` overlaps too; it is the oldest of all
+      const { rows: earlier } = await pool.query<StateRecord>({
+        name: 'states_before',
+        text: `select ${STATE_COLS} from device_state_history where device_id = $1 and key = $2 and initial_ts < $3 order by initial_ts desc limit 1`,
+        values: [deviceId, k, start],
+      });
+      if (earlier[0] && earlier[0].latest_ts >= start) rows.push(earlier[0]);
+      return { rows: rows.slice(0, limit).map(stateRowOf), truncated: rows.length > limit };
+    },
+    async remove(appId, deviceId, key) {
+      const k = pgText(key);
+      return inTransaction(pool, async (client) => {
+        await client.query('select pg_advisory_xact_lock($1, ($2::bigint % 2147483647)::int)', [STATES_LOCK, deviceId]);
+        const gone = await client.query('delete from device_states where app_id = $1 and device_id = $2 and key = $3', [
+          appId,
+          deviceId,
+          k,
+        ]);
+        if (!gone.rowCount) return false;
+        await client.query('delete from device_state_history where device_id = $1 and key = $2', [deviceId, k]);
+        return true;
+      });
+    },
+  };
 }
