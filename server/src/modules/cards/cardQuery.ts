@@ -212,12 +212,38 @@ interface LabelledSeries {
  * The series a query reads on one device: its subparam(s), or every subparam of a param chosen whole. `known`: the
  * device came from the application's directory, so a series it lacks needs no check that the device is the app's.
  */
-export async function seriesOf(
+export function seriesOf(
   q: Query,
   ctx: EvalContext,
   deviceId: number,
   forChart: boolean,
   known = false,
+): LabelledSeries[] | Promise<LabelledSeries[]> {
+  // what memory answers (a series known, or known absent on a directory device) answers without a promise: a list
+  // card asks this of every device, and a promise chain per device doubled its cost
+  if (!Array.isArray(q.subparam)) {
+    const { sensor = '', config = '', param = '' } = q;
+    const r = ctx.src.reads;
+    const sub = typeof q.subparam === 'string' ? q.subparam : '';
+    const s = r.series(ctx.appId, deviceId, sensor, config, param, sub);
+    if (!(s instanceof Promise) && (s || (known && sub !== ''))) {
+      return [{ label: querySeriesLabels({ ...q, param })[0]!, subparam: sub, series: s }];
+    }
+    if (s === null && known) {
+      const subs = r.seriesOfParam(ctx.appId, deviceId, sensor, config, param);
+      if (!(subs instanceof Promise) && subs.length === 0)
+        return [{ label: querySeriesLabels({ ...q, param })[0]!, subparam: '', series: null }];
+    }
+  }
+  return seriesRead(q, ctx, deviceId, forChart, known);
+}
+
+async function seriesRead(
+  q: Query,
+  ctx: EvalContext,
+  deviceId: number,
+  forChart: boolean,
+  known: boolean,
 ): Promise<LabelledSeries[]> {
   const { sensor = '', config = '', param = '' } = q;
   const r = ctx.src.reads;
@@ -481,7 +507,12 @@ export async function perDeviceQuery(
     ctx.deps.add(depKey.anyDevice(ctx.appId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
     for (let i = 0; i < list.length; i++) {
       const d = list[i]!;
-      rows[i] = { device: d, ...(await valueOfSeries(fn, await seriesOf(q, ctx, d.id, false, true), ctx)) };
+      // awaited only when something is read (see seriesOf)
+      let series = seriesOf(q, ctx, d.id, false, true);
+      if (series instanceof Promise) series = await series;
+      let v = valueOfSeries(fn, series, ctx);
+      if (v instanceof Promise) v = await v;
+      rows[i] = { device: d, ...v };
     }
   } else if (q.queryType === 'none') {
     for (let i = 0; i < list.length; i++) {

@@ -9,6 +9,7 @@
 import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
 import { EARLIEST, LATEST, type PointRow } from '../telemetry/read/point-reads.js';
 import type { SeriesRef } from '../telemetry/read/series-keys.js';
+import type { BucketView } from '../telemetry/read/reads.js';
 import type { CounterReading } from './functions/usage.js';
 
 export type { SeriesRef };
@@ -32,6 +33,12 @@ export interface Piece {
 export type Level = 'hour' | 'minute' | 'raw';
 const SIZE = { hour: 3_600_000, minute: 60_000 } as const;
 const FINER: Record<Level, Level> = { hour: 'minute', minute: 'raw', raw: 'raw' };
+/** a stretch of a window read at one level */
+interface Stretch {
+  level: Level;
+  from: number;
+  to: number;
+}
 /** raw points a single read may return; a window needing more is summarised by its rollups instead */
 export const MAX_RAW_POINTS = 200_000;
 /** how long a series found absent is answered absent without asking again (while no series becomes known) */
@@ -117,17 +124,15 @@ export function createSeriesReads(telemetry: CardTelemetry, opts: { now?: () => 
     return known !== undefined ? known : readSeries(k, appId, deviceId, sensor, configtype, param, subparam);
   }
 
-  async function rawPieces(s: SeriesRef, start: number, end: number, out: Piece[]) {
-    if (end <= start) return;
-    for (const [ts, v] of await rows(s, start, end, MAX_RAW_POINTS)) {
+  function rawPieces(rows: PointRow[], out: Piece[]) {
+    for (const [ts, v] of rows) {
       if (v === null) continue;
       out.push({ from: ts, to: ts + 1, count: 1, sum: v, min: v, max: v, first: v, firstTs: ts, last: v, lastTs: ts });
     }
   }
 
-  async function rollupPieces(s: SeriesRef, level: 'hour' | 'minute', start: number, end: number, out: Piece[]) {
-    const size = SIZE[level];
-    for (const b of await telemetry.query.rollups(s, { bucket: level, start, end })) {
+  function rollupPieces(buckets: BucketView[], size: number, out: Piece[]) {
+    for (const b of buckets) {
       if (b.count === 0) continue;
       out.push({
         from: b.ts,
@@ -144,39 +149,57 @@ export function createSeriesReads(telemetry: CardTelemetry, opts: { now?: () => 
     }
   }
 
-  /** [start, end) as pieces in time order: `level` rollups where they fit whole, finer ones at the edges. */
-  async function pieces(s: SeriesRef, start: number, end: number, level: Level, out: Piece[] = []): Promise<Piece[]> {
+  /** the stretches [from, to) of the window and the level each is read at, in time order */
+  function plan(start: number, end: number, level: Level, out: Stretch[]): Stretch[] {
     if (end <= start) return out;
-    if (level === 'raw') {
-      await rawPieces(s, start, end, out);
-      return out;
-    }
+    if (level === 'raw') return (out.push({ level, from: start, to: end }), out);
     const size = SIZE[level];
     const a = Math.ceil(start / size) * size;
     const b = Math.floor(end / size) * size;
-    if (a >= b) return pieces(s, start, end, FINER[level], out);
-    // read one after the other: the pieces go into `out` in time order
-    await pieces(s, start, a, FINER[level], out);
-    await rollupPieces(s, level, a, b, out);
-    await pieces(s, b, end, FINER[level], out);
+    if (a >= b) return plan(start, end, FINER[level], out);
+    plan(start, a, FINER[level], out);
+    out.push({ level, from: a, to: b });
+    return plan(b, end, FINER[level], out);
+  }
+
+  /**
+   * [start, end) as pieces in time order: `level` rollups where they fit whole, finer ones at the edges. The stretches
+   * are read at once (one await for all; on PostgreSQL their round trips overlap).
+   */
+  async function pieces(s: SeriesRef, start: number, end: number, level: Level, out: Piece[] = []): Promise<Piece[]> {
+    const stretches = plan(start, end, level, []);
+    const read = await Promise.all(
+      stretches.map((t) =>
+        t.level === 'raw'
+          ? rows(s, t.from, t.to, MAX_RAW_POINTS)
+          : telemetry.query.rollups(s, { bucket: t.level, start: t.from, end: t.to }),
+      ),
+    );
+    stretches.forEach((t, i) =>
+      t.level === 'raw'
+        ? rawPieces(read[i] as PointRow[], out)
+        : rollupPieces(read[i] as BucketView[], SIZE[t.level], out),
+    );
     return out;
   }
 
   return {
     series,
     /** the subparam series of a param (the whole param chosen without a subparam) */
-    async seriesOfParam(
+    seriesOfParam(
       appId: number,
       deviceId: number,
       sensor: string,
       configtype: string,
       param: string,
-    ): Promise<SeriesRef[]> {
+    ): SeriesRef[] | Promise<SeriesRef[]> {
       const k = keyOf(appId, deviceId, sensor, configtype, param);
+      // known absent: answered without a promise (a list card asks this of every device lacking the series)
       if (absentParams.has(k)) return [];
-      const found = await keys.ofParam(appId, deviceId, sensor, configtype, param);
-      if (found.length === 0) absentParams.add(k);
-      return found;
+      return keys.ofParam(appId, deviceId, sensor, configtype, param).then((found) => {
+        if (found.length === 0) absentParams.add(k);
+        return found;
+      });
     },
     /** the newest point time of any series of the device (LATEST_UPDATE), null when it never sent data */
     async newestOfDevice(appId: number, deviceId: number): Promise<number | null> {
@@ -214,7 +237,7 @@ export function createSeriesReads(telemetry: CardTelemetry, opts: { now?: () => 
     /** raw points of one piece (a rollup bucket whose counter is not monotone) */
     async expand(s: SeriesRef, p: Piece): Promise<Piece[]> {
       const out: Piece[] = [];
-      await rawPieces(s, p.from, p.to, out);
+      if (p.to > p.from) rawPieces(await rows(s, p.from, p.to, MAX_RAW_POINTS), out);
       return out;
     },
   };
