@@ -293,26 +293,26 @@ export const cardsBench: Bench = {
         },
       };
       const view = await app.cards.engine.source.dashboard(caller, dashboardId);
-      const service = (key: string, query: Record<string, unknown>) => {
+      const service = async (key: string, query: Record<string, unknown>) => {
         const times: number[] = [];
         for (let k = 0; k < 400; k++) {
           const t = performance.now();
-          const r = app.cards.engine.evaluate(caller, view, key.replace('#', String(k % 20)), query as never);
+          const r = await app.cards.engine.evaluate(caller, view, key.replace('#', String(k % 20)), query as never);
           times.push(performance.now() - t);
           if (!r.data.success) throw new Error(`${key}: ${r.data.alert}`);
         }
         return times;
       };
       const svc = {
-        latest: service('latest#', {}),
-        hourly: service('hourly#', { start: dayStart, end: now, period: 'hour', interval: 1 }),
-        daily: service('daily#', { start: now - 30 * 24 * H, end: now, period: 'day', interval: 1 }),
+        latest: await service('latest#', {}),
+        hourly: await service('hourly#', { start: dayStart, end: now, period: 'hour', interval: 1 }),
+        daily: await service('daily#', { start: now - 30 * 24 * H, end: now, period: 'day', interval: 1 }),
       };
       for (const [k, t] of Object.entries(svc)) {
         figures[`${k}_service_p50_ms`] = pct(t, 50);
         figures[`${k}_service_p95_ms`] = pct(t, 95);
       }
-      const check = app.cards.engine.evaluate(caller, view, 'daily0', {
+      const check = await app.cards.engine.evaluate(caller, view, 'daily0', {
         start: now - 30 * 24 * H,
         end: now,
         period: 'day',

@@ -259,7 +259,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   // card queries, live push and command cards (through the command path's sendCommand)
   const cardsDomain = createCardsDomain({
-    sqlite: dbHandle.sqlite,
+    store,
     telemetry,
     log,
     devices: devicesDomain.devices,

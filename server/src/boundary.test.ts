@@ -33,9 +33,6 @@ const SQLITE_ENGINE = new Set([
 
 /** still on the synchronous SQLite database (`Db`, better-sqlite3): to move behind their domain's store */
 const NOT_YET_ASYNC = new Set([
-  'modules/cards/cards.module.ts',
-  'modules/cards/seriesReads.ts',
-  'modules/devices/device-facts.ts',
   'modules/rules/rules.module.ts',
   'modules/rules/state-store.ts',
   'modules/rules/write-queue.ts',

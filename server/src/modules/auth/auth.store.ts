@@ -11,6 +11,12 @@ type Kind = SessionRow['kind'];
 
 export function createAuthStore(store: AppStore) {
   const db = store.db;
+  // prepared once: read on every authenticated call
+  const billing = db
+    .select({ b: tenants.billingExpiresAt })
+    .from(tenants)
+    .where(eq(tenants.id, sql.placeholder('id')))
+    .prepare();
 
   return {
     tenantByUsername: (username: string): Promise<TenantRow | undefined> =>
@@ -41,11 +47,11 @@ export function createAuthStore(store: AppStore) {
     },
 
     /**
-     * The tenant's billing date (epoch ms); 0 for no such tenant. Read on every call, a cached caller's too: written
-     * out, since rendering drizzle's builder costs several times the read itself (about 35 µs against 5 on SQLite).
+     * The tenant's billing date (epoch ms); 0 for no such tenant. Read on every call, a cached caller's too: a prepared
+     * query, since rendering drizzle's builder costs several times the read itself (about 35 µs against 5 on SQLite),
+     * and even a hand-written statement's render per call costs 3–8 µs more than the prepared one.
      */
-    billingOf: async (tenantId: number): Promise<number> =>
-      (await store.one<{ b: number }>(sql`select billing_expires_at as b from tenants where id = ${tenantId}`))?.b ?? 0,
+    billingOf: async (tenantId: number): Promise<number> => (await billing.get({ id: tenantId }))?.b ?? 0,
 
     session: (tokenHash: string): Promise<SessionRow | undefined> =>
       db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).get(),

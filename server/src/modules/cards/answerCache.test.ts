@@ -54,4 +54,23 @@ describe('createAnswerCache', () => {
     cache.touch(['app:1']);
     expect(cache.size).toBe(0);
   });
+
+  it('does not keep an answer whose reads were touched while it was being evaluated (an older value)', () => {
+    const { cache } = setup();
+    const v = {};
+    const [a, b] = [cache.keyOf(v, 'a', {}), cache.keyOf(v, 'b', {})];
+    const first = cache.begin();
+    const second = cache.begin();
+    expect(cache.evaluating).toBe(2);
+    // points of device 1 committed while both were reading
+    cache.touch(['d:1|pm|meter|power']);
+    cache.set(a, result(1, 'd:1|pm|meter|power'), first);
+    cache.set(b, result(2, 'd:2|pm|meter|power'), second);
+    cache.end(first);
+    cache.end(second);
+    expect(cache.get(a)).toBeUndefined();
+    expect(cache.get(b)?.data).toMatchObject({ value: 2 });
+    expect(cache.stats.stale).toBe(1);
+    expect(cache.evaluating).toBe(0);
+  });
 });

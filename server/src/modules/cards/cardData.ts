@@ -132,7 +132,7 @@ function windowInfo(w: CardWindow | undefined): CardData['window'] {
   return { type: w.type, start: w.start, end: w.end, period: w.period, interval: w.interval };
 }
 
-export function evaluateCard(src: EngineSources, req: CardRequest): CardResult {
+export async function evaluateCard(src: EngineSources, req: CardRequest): Promise<CardResult> {
   const { component: c, conf } = req;
   const info = CARD_TYPES[c.cat];
   const deps = new Set<string>();
@@ -170,7 +170,7 @@ export function evaluateCard(src: EngineSources, req: CardRequest): CardResult {
   const data: CardData = { key: c.key, cat: c.cat, success: true };
   if (c.model?.affected_by?.length) data.affect = c.model.affected_by;
   try {
-    fill(data, c, ctx);
+    await fill(data, c, ctx);
   } catch (err) {
     if (!(err instanceof CardError)) throw err;
     data.success = false;
@@ -181,7 +181,7 @@ export function evaluateCard(src: EngineSources, req: CardRequest): CardResult {
   return { data, deps, window };
 }
 
-function fill(data: CardData, c: Component, ctx: EvalContext): void {
+async function fill(data: CardData, c: Component, ctx: EvalContext): Promise<void> {
   const info = CARD_TYPES[c.cat];
   const model = c.model ?? {};
   const value = queryOf(model.value);
@@ -191,7 +191,7 @@ function fill(data: CardData, c: Component, ctx: EvalContext): void {
       return;
     case 'threePhase': {
       if (!value) throw new CardError(T.cards.noQuery);
-      const [a, b, d] = threePhaseQuery(value, ctx);
+      const [a, b, d] = await threePhaseQuery(value, ctx);
       data.value_1 = a!.value;
       data.value_2 = b!.value;
       data.value_3 = d!.value;
@@ -218,26 +218,27 @@ function fill(data: CardData, c: Component, ctx: EvalContext): void {
     // the three-value card: value_1 to value_3 from model.value_1..3 (value_1 falls back to model.value)
     const extra = model as Record<string, unknown>;
     const qs = [queryOf(extra.value_1) ?? value, queryOf(extra.value_2), queryOf(extra.value_3)];
-    qs.forEach((q, i) => {
-      if (!q) return;
-      const v = scalarQuery(q, ctx);
+    for (let i = 0; i < qs.length; i++) {
+      const q = qs[i];
+      if (!q) continue;
+      const v = await scalarQuery(q, ctx);
       data[`value_${i + 1}`] = v.value;
       if (v.time !== null && (data.time == null || v.time > data.time)) data.time = v.time;
-    });
+    }
     return;
   }
   if (info.group === 'control' || info.group === 'controlVariant') return fillCommand(data, c, value, status, ctx);
   // a title or picture card with only its view has nothing to evaluate
   if (!value) return;
-  const v = scalarQuery(value, ctx);
+  const v = await scalarQuery(value, ctx);
   data.value = v.value;
   data.time = v.time;
-  if (status) data.status = scalarQuery(status, ctx).value;
+  if (status) data.status = (await scalarQuery(status, ctx)).value;
 }
 
-function fillChart(data: CardData, c: Component, value: QueryEntity | undefined, ctx: EvalContext) {
+async function fillChart(data: CardData, c: Component, value: QueryEntity | undefined, ctx: EvalContext) {
   if (!value) throw new CardError(T.cards.noQuery);
-  const chart = chartQuery(value, ctx);
+  const chart = await chartQuery(value, ctx);
   data.chart_keys = chart.keys;
   if (PIE_CARDS.has(c.cat)) {
     // a pie is one slice per series: the function over the whole window (the buckets folded)
@@ -271,21 +272,26 @@ function fillChart(data: CardData, c: Component, value: QueryEntity | undefined,
   data.time = last ? (last.ts as number) : null;
   // a monitoring chart's headline: each series' newest reading (one source with the list and value cards)
   if (MONITORING_CARDS.has(c.cat) && ctx.window().type !== 'REALTIME') {
-    const latest = chartLatest(value, ctx);
+    const latest = await chartLatest(value, ctx);
     if (latest)
       data.latest = Object.fromEntries(Object.entries(latest).map(([k, v]) => [k, { value: v.value, time: v.time }]));
   }
 }
 
-function fillCoordinates(data: CardData, x: QueryEntity | undefined, y: QueryEntity | undefined, ctx: EvalContext) {
+async function fillCoordinates(
+  data: CardData,
+  x: QueryEntity | undefined,
+  y: QueryEntity | undefined,
+  ctx: EvalContext,
+) {
   if (!x || !y) throw new CardError(T.cards.noQuery);
   // x from model.value and y from model.output, paired by time (LAST of each bucket, or the last N points)
   const asLast = (q: QueryEntity): QueryEntity =>
     q.queryType === 'device' || q.queryType === 'graph'
       ? ({ ...q, queryType: 'graph', query: q.query === 'LATEST' || !q.query ? 'LAST' : q.query } as QueryEntity)
       : q;
-  const cx = chartQuery(asLast(x), ctx);
-  const cy = chartQuery(asLast(y), ctx);
+  const cx = await chartQuery(asLast(x), ctx);
+  const cy = await chartQuery(asLast(y), ctx);
   const ys = new Map(cy.rows.map((r) => [r.ts as number, r[cy.keys[0]!]]));
   data.coord_data = cx.rows
     .map((r) => ({ x: r[cx.keys[0]!], y: ys.get(r.ts as number), ts: r.ts as number }))
@@ -293,9 +299,9 @@ function fillCoordinates(data: CardData, x: QueryEntity | undefined, y: QueryEnt
   data.time = data.coord_data.at(-1)?.ts ?? null;
 }
 
-function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
+async function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
   const model = c.model ?? {};
-  const devices = ctx.src.directory.matching(ctx.appId, model.tags);
+  const devices = await ctx.src.directory.matching(ctx.appId, model.tags);
   ctx.deps.add(`app:${ctx.appId}`);
   data.devices = devices.map((d) => d.id);
   const value = queryOf(model.value);
@@ -309,7 +315,7 @@ function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
   const columns = new Map<string, Map<number, { value: unknown; time: number | null }>>();
   for (const [name, q] of cols) {
     if (!q) continue;
-    const rows = perDeviceQuery(q, ctx, shown).rows;
+    const rows = (await perDeviceQuery(q, ctx, shown)).rows;
     columns.set(name, new Map(rows.map((r) => [r.device.id, { value: r.value, time: r.time }])));
   }
   if (c.cat === 'MAP_CARD') {
@@ -353,7 +359,7 @@ function fillDevices(data: CardData, c: Component, ctx: EvalContext) {
   if (devices.length === 0 && (model.tags?.length ?? 0) > 0) data.alert = T.dashboards.component.noDataByTags;
 }
 
-function fillCommand(
+async function fillCommand(
   data: CardData,
   c: Component,
   value: QueryEntity | undefined,
@@ -362,19 +368,19 @@ function fillCommand(
 ) {
   const target = (c.model?.config ?? {}) as { device_id?: unknown };
   if (TAG_COMMAND_CARDS.has(c.cat)) {
-    const devices = ctx.src.directory.matching(ctx.appId, c.model?.tags);
+    const devices = await ctx.src.directory.matching(ctx.appId, c.model?.tags);
     ctx.deps.add(`app:${ctx.appId}`);
     data.devices = devices.map((d) => d.id);
     data.enable = devices.some((d) => d.online && !d.disabled);
   } else if (target.device_id !== undefined && target.device_id !== '') {
     const id = Number(target.device_id);
     ctx.deps.add(`dev:${id}`);
-    const d = Number.isSafeInteger(id) ? ctx.src.directory.device(ctx.appId, id) : null;
+    const d = Number.isSafeInteger(id) ? await ctx.src.directory.device(ctx.appId, id) : null;
     data.enable = !!d && d.online && !d.disabled;
   }
   const q = status ?? value;
   if (q) {
-    const v = scalarQuery(q, ctx);
+    const v = await scalarQuery(q, ctx);
     data.status = v.value;
     data.value = v.value;
     data.time = v.time;

@@ -37,7 +37,7 @@ beforeAll(() => {
     roleOfAccount: async () => undefined,
     roleSelection: async () => undefined,
   });
-  engine = createCardEngine(sqlite, pipeline, { now: () => NOW, grants, dashboards });
+  engine = createCardEngine(sqliteStore(sqlite, schema), pipeline, { now: () => NOW, grants, dashboards });
   dev1 = seedDevice(sqlite, {
     appId: 1,
     name: 'Meter A',
@@ -166,12 +166,15 @@ const dash = (vars: Record<string, unknown> = {}) =>
     dashboard: {},
   });
 
-function evaluate(component: Record<string, unknown>, query: CardFilterQuery = {}, conf = dash()) {
+async function evaluate(component: Record<string, unknown>, query: CardFilterQuery = {}, conf = dash()) {
   const c = Component.parse({ key: 'k', x: 0, y: 0, ...component });
-  return evaluateCard(engine.src, { component: c, conf, appId: 1, tz: TZ, now: NOW, query }).data;
+  return (await evaluateCard(engine.src, { component: c, conf, appId: 1, tz: TZ, now: NOW, query })).data;
 }
-const single = (value: Record<string, unknown>, filter: Record<string, unknown> = today, query: CardFilterQuery = {}) =>
-  evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value, filter } }, query);
+const single = async (
+  value: Record<string, unknown>,
+  filter: Record<string, unknown> = today,
+  query: CardFilterQuery = {},
+) => await evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value, filter } }, query);
 const power = { queryType: 'device', device_id: 0, sensor: 'pm', config: 'meter', param: 'power' };
 const ofDevice = (q: Record<string, unknown>, device = dev1) => ({ ...q, device_id: device });
 
@@ -183,70 +186,80 @@ describe('data and aggregate functions on one series (queryType device)', () => 
     ['MAX', 50],
     ['MIN', 10],
     ['SUM', 150],
-  ])('%s over today is %s', (query, expected) => {
-    const d = single(ofDevice({ ...power, query }));
+  ])('%s over today is %s', async (query, expected) => {
+    const d = await single(ofDevice({ ...power, query }));
     expect(d).toMatchObject({ success: true, value: expected });
   });
-  it('LATEST answers the point time', () => {
-    expect(single(ofDevice({ ...power, query: 'LATEST' })).time).toBe(at(10));
+  it('LATEST answers the point time', async () => {
+    expect((await single(ofDevice({ ...power, query: 'LATEST' }))).time).toBe(at(10));
   });
-  it('an aggregate over today answers the time of its newest point ("Diperbarui"), not the end of its rollup bucket', () => {
+  it('an aggregate over today answers the time of its newest point ("Diperbarui"), not the end of its rollup bucket', async () => {
     // at 10:31:20 the newest power point is 10:00:00 and the newest temperature 10:31:00: inside the current hour and minute
-    expect(single(ofDevice({ ...power, query: 'AVG' })).time).toBe(at(10));
-    expect(single(ofDevice({ ...power, param: 'temp', sensor: 'env', config: 'data', query: 'MAX' })).time).toBe(
-      at(10, 31),
-    );
-    // a window of whole past hours (08:00 to 09:59:59.999, end inclusive): the 09:00 hour's newest point is 09:30
-    expect(single(ofDevice({ ...power, query: 'AVG' }), {}, { start: at(8), end: at(10) - 1 }).time).toBe(at(9, 30));
-  });
-  it('USAGE counts every increase and a reset as the new value (100 → 110 → 125 → 130 ↺ 3 → 10 → 12 = 42)', () => {
-    // the step from yesterday's 95 (23:10) to 07:30's 100 crosses a gap of more than an hour: it adds nothing
-    expect(single(ofDevice({ ...power, param: 'energy', query: 'USAGE' })).value).toBe(42);
-  });
-  it('USAGE of yesterday starts at the first point when nothing came before', () => {
+    expect((await single(ofDevice({ ...power, query: 'AVG' }))).time).toBe(at(10));
     expect(
-      single(ofDevice({ ...power, param: 'energy', query: 'USAGE' }), { default: { range: 'LAST_DAY' } }).value,
+      (await single(ofDevice({ ...power, param: 'temp', sensor: 'env', config: 'data', query: 'MAX' }))).time,
+    ).toBe(at(10, 31));
+    // a window of whole past hours (08:00 to 09:59:59.999, end inclusive): the 09:00 hour's newest point is 09:30
+    expect((await single(ofDevice({ ...power, query: 'AVG' }), {}, { start: at(8), end: at(10) - 1 })).time).toBe(
+      at(9, 30),
+    );
+  });
+  it('USAGE counts every increase and a reset as the new value (100 → 110 → 125 → 130 ↺ 3 → 10 → 12 = 42)', async () => {
+    // the step from yesterday's 95 (23:10) to 07:30's 100 crosses a gap of more than an hour: it adds nothing
+    expect((await single(ofDevice({ ...power, param: 'energy', query: 'USAGE' }))).value).toBe(42);
+  });
+  it('USAGE of yesterday starts at the first point when nothing came before', async () => {
+    expect(
+      (await single(ofDevice({ ...power, param: 'energy', query: 'USAGE' }), { default: { range: 'LAST_DAY' } })).value,
     ).toBe(0);
   });
-  it('an empty window answers null, and COUNT 0', () => {
-    expect(single(ofDevice({ ...power, query: 'AVG' }), { default: { range: 'LAST_MONTH' } })).toMatchObject({
+  it('an empty window answers null, and COUNT 0', async () => {
+    expect(await single(ofDevice({ ...power, query: 'AVG' }), { default: { range: 'LAST_MONTH' } })).toMatchObject({
       success: true,
       value: null,
     });
-    expect(single(ofDevice({ ...power, query: 'COUNT' }), { default: { range: 'LAST_MONTH' } }).value).toBe(0);
-    expect(single(ofDevice({ ...power, query: 'USAGE' }), { default: { range: 'LAST_MONTH' } }).value).toBeNull();
+    expect((await single(ofDevice({ ...power, query: 'COUNT' }), { default: { range: 'LAST_MONTH' } })).value).toBe(0);
+    expect(
+      (await single(ofDevice({ ...power, query: 'USAGE' }), { default: { range: 'LAST_MONTH' } })).value,
+    ).toBeNull();
   });
-  it('REALTIME aggregates the last N points (30, 40, 50)', () => {
-    expect(single(ofDevice({ ...power, query: 'AVG' }), { live: { ndata: 3 } }).value).toBe(40);
-    expect(single(ofDevice({ ...power, query: 'USAGE', param: 'energy' }), { live: { ndata: 3 } }).value).toBe(9);
+  it('REALTIME aggregates the last N points (30, 40, 50)', async () => {
+    expect((await single(ofDevice({ ...power, query: 'AVG' }), { live: { ndata: 3 } })).value).toBe(40);
+    expect((await single(ofDevice({ ...power, query: 'USAGE', param: 'energy' }), { live: { ndata: 3 } })).value).toBe(
+      9,
+    );
   });
-  it('a rolling range cuts raw points at its exact edges (LAST_MINUTE 15: 1, 2, 3; not the 10:16:00 point)', () => {
+  it('a rolling range cuts raw points at its exact edges (LAST_MINUTE 15: 1, 2, 3; not the 10:16:00 point)', async () => {
     const q = ofDevice({ ...power, sensor: 'env', config: 'data', param: 'temp' });
     const f = { default: { range: 'LAST_MINUTE', range_param: 15 } };
-    expect(single({ ...q, query: 'AVG' }, f).value).toBe(2);
-    expect(single({ ...q, query: 'COUNT' }, f).value).toBe(3);
+    expect((await single({ ...q, query: 'AVG' }, f)).value).toBe(2);
+    expect((await single({ ...q, query: 'COUNT' }, f)).value).toBe(3);
   });
-  it('the request filter wins over the card filter (CUSTOM start/end, end inclusive)', () => {
-    expect(single(ofDevice({ ...power, query: 'SUM' }), today, { start: at(8), end: at(9) }).value).toBe(60);
+  it('the request filter wins over the card filter (CUSTOM start/end, end inclusive)', async () => {
+    expect((await single(ofDevice({ ...power, query: 'SUM' }), today, { start: at(8), end: at(9) })).value).toBe(60);
   });
-  it('a series with no data yet answers null; a subparam of a param chosen whole answers each subparam', () => {
-    expect(single(ofDevice({ ...power, param: 'belum_ada', query: 'LATEST' })).value).toBeNull();
-    expect(single(ofDevice({ ...power, param: 'voltage', query: 'LATEST' })).value).toEqual({ r: 220, s: 221, t: 222 });
+  it('a series with no data yet answers null; a subparam of a param chosen whole answers each subparam', async () => {
+    expect((await single(ofDevice({ ...power, param: 'belum_ada', query: 'LATEST' }))).value).toBeNull();
+    expect((await single(ofDevice({ ...power, param: 'voltage', query: 'LATEST' }))).value).toEqual({
+      r: 220,
+      s: 221,
+      t: 222,
+    });
   });
-  it(`a missing device or another application's device answers "${T.cards.deviceNotFound}" on the card`, () => {
-    expect(single({ ...power, device_id: 99999, query: 'LATEST' })).toMatchObject({
+  it(`a missing device or another application's device answers "${T.cards.deviceNotFound}" on the card`, async () => {
+    expect(await single({ ...power, device_id: 99999, query: 'LATEST' })).toMatchObject({
       success: false,
       alert: T.cards.deviceNotFound,
     });
     expect(
-      evaluate({
+      await evaluate({
         cat: 'SINGLE_VALUE_CARD',
         w: 1,
         h: 1,
         model: { value: { query: 'LABEL', queryType: 'device_id', device_id: foreign } },
       }),
     ).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
-    expect(single({ ...power, device_id: foreign, query: 'LATEST' })).toMatchObject({
+    expect(await single({ ...power, device_id: foreign, query: 'LATEST' })).toMatchObject({
       success: false,
       alert: T.cards.deviceNotFound,
     });
@@ -257,31 +270,33 @@ describe('a card fixed to its own window ("today" stays today)', () => {
   const usage = () => ofDevice({ ...power, param: 'energy', query: 'USAGE' });
   const fixedToday = { default: { name: 'Hari ini', range: 'TODAY', fixed: true } };
   const lastWeek = { type: 'CUSTOM' as const, start: MIDNIGHT - 6 * 24 * H, end: NOW };
-  it('keeps today when the view asks for the last 7 days or names another filter', () => {
-    expect(single(usage(), fixedToday, lastWeek)).toMatchObject({ value: 42, window: { start: MIDNIGHT } });
+  it('keeps today when the view asks for the last 7 days or names another filter', async () => {
+    expect(await single(usage(), fixedToday, lastWeek)).toMatchObject({ value: 42, window: { start: MIDNIGHT } });
     const conf = dash({
       kemarin: { _varType: 'filter', id: 'kemarin', name: 'Kemarin', type: 'PERIODIC', range: 'LAST_DAY' },
     });
-    const d = evaluate(
+    const d = await evaluate(
       { cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: usage(), filter: fixedToday } },
       { filter: 'kemarin' },
       conf,
     );
     expect(d).toMatchObject({ value: 42, secondary: 'Hari ini' });
   });
-  it('without `fixed` the range the view asks for wins', () => {
-    expect(single(usage(), today, lastWeek).window).toMatchObject({ start: MIDNIGHT - 6 * 24 * H });
+  it('without `fixed` the range the view asks for wins', async () => {
+    expect((await single(usage(), today, lastWeek)).window).toMatchObject({ start: MIDNIGHT - 6 * 24 * H });
   });
 });
 
 describe('device info and presence (queryType device_id and tags)', () => {
-  const info = (query: string, device = dev1) =>
-    evaluate({
-      cat: 'SINGLE_VALUE_CARD',
-      w: 1,
-      h: 1,
-      model: { value: { query, queryType: 'device_id', device_id: device } },
-    }).value;
+  const info = async (query: string, device = dev1) =>
+    (
+      await evaluate({
+        cat: 'SINGLE_VALUE_CARD',
+        w: 1,
+        h: 1,
+        model: { value: { query, queryType: 'device_id', device_id: device } },
+      })
+    ).value;
   it.each([
     ['DEVICE_CATEGORY', 'MQTT'],
     ['LABEL', 'Panel A'],
@@ -291,48 +306,54 @@ describe('device info and presence (queryType device_id and tags)', () => {
     ['LONGITUDE', 106.8],
     ['SN', 'SN-A'],
     ['ONLINE', true],
-  ])('%s of the device is %s', (query, expected) => {
-    expect(info(query)).toBe(expected);
+  ])('%s of the device is %s', async (query, expected) => {
+    expect(await info(query)).toBe(expected);
   });
-  it('LABEL falls back to the name; ONLINE of an offline device is false', () => {
-    expect(info('LABEL', dev2)).toBe('Meter B');
-    expect(info('ONLINE', dev2)).toBe(false);
+  it('LABEL falls back to the name; ONLINE of an offline device is false', async () => {
+    expect(await info('LABEL', dev2)).toBe('Meter B');
+    expect(await info('ONLINE', dev2)).toBe(false);
   });
-  it('a title card with only its text answers success without a value', () => {
-    expect(evaluate({ cat: 'TITLE', w: 4, h: 1, view: { title: 'Gedung A' } })).toEqual({
+  it('a title card with only its text answers success without a value', async () => {
+    expect(await evaluate({ cat: 'TITLE', w: 4, h: 1, view: { title: 'Gedung A' } })).toEqual({
       key: 'k',
       cat: 'TITLE',
       success: true,
     });
   });
-  it('the title card reads DEVICE_ID', () => {
+  it('the title card reads DEVICE_ID', async () => {
     expect(
-      evaluate({
-        cat: 'TITLE',
-        w: 4,
-        h: 1,
-        model: { value: { query: 'DEVICE_ID', queryType: 'device_id', device_id: dev1 } },
-      }).value,
+      (
+        await evaluate({
+          cat: 'TITLE',
+          w: 4,
+          h: 1,
+          model: { value: { query: 'DEVICE_ID', queryType: 'device_id', device_id: dev1 } },
+        })
+      ).value,
     ).toBe(dev1);
   });
-  const count = (query: string, tags: string[]) =>
-    evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query, queryType: 'tags', tags } } }).value;
-  it('TOTAL_DEVICE counts the devices of the tags (none = every device of the application), APP_ONLINE those online', () => {
-    expect(count('TOTAL_DEVICE', [])).toBe(2);
-    expect(count('APP_ONLINE', [])).toBe(1);
-    expect(count('TOTAL_DEVICE', ['gedung:gedung_b'])).toBe(1);
-    expect(count('APP_ONLINE', ['gedung:gedung_b'])).toBe(0);
-    expect(count('TOTAL_DEVICE', ['pompa', 'gedung_a'])).toBe(2);
+  const count = async (query: string, tags: string[]) =>
+    (await evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: { query, queryType: 'tags', tags } } }))
+      .value;
+  it('TOTAL_DEVICE counts the devices of the tags (none = every device of the application), APP_ONLINE those online', async () => {
+    expect(await count('TOTAL_DEVICE', [])).toBe(2);
+    expect(await count('APP_ONLINE', [])).toBe(1);
+    expect(await count('TOTAL_DEVICE', ['gedung:gedung_b'])).toBe(1);
+    expect(await count('APP_ONLINE', ['gedung:gedung_b'])).toBe(0);
+    expect(await count('TOTAL_DEVICE', ['pompa', 'gedung_a'])).toBe(2);
   });
-  it('tags matching no device count 0', () => {
-    expect(count('TOTAL_DEVICE', ['tidak_ada'])).toBe(0);
-    expect(count('APP_ONLINE', ['tidak_ada'])).toBe(0);
+  it('tags matching no device count 0', async () => {
+    expect(await count('TOTAL_DEVICE', ['tidak_ada'])).toBe(0);
+    expect(await count('APP_ONLINE', ['tidak_ada'])).toBe(0);
   });
 });
 
 describe('charts (queryType graph)', () => {
-  const chart = (value: Record<string, unknown>, filter: Record<string, unknown>, query: CardFilterQuery = {}) =>
-    evaluate({ cat: 'LINE_CHART_CARD', w: 2, h: 2, model: { value: { queryType: 'graph', ...value }, filter } }, query);
+  const chart = async (value: Record<string, unknown>, filter: Record<string, unknown>, query: CardFilterQuery = {}) =>
+    await evaluate(
+      { cat: 'LINE_CHART_CARD', w: 2, h: 2, model: { value: { queryType: 'graph', ...value }, filter } },
+      query,
+    );
   const hourly = { default: { range: 'TODAY', period: 'hour', interval: 1 } };
   const volts = () =>
     ofDevice({
@@ -342,8 +363,8 @@ describe('charts (queryType graph)', () => {
       subparam: ['r', 's'],
       subparam_label: ['fasa r', 'fasa s'],
     });
-  it('an hourly AVG of today: 24 buckets from local midnight, one key per subparam label', () => {
-    const d = chart({ ...volts(), query: 'AVG' }, hourly);
+  it('an hourly AVG of today: 24 buckets from local midnight, one key per subparam label', async () => {
+    const d = await chart({ ...volts(), query: 'AVG' }, hourly);
     expect(d.chart_keys).toEqual(['fasa r', 'fasa s']);
     expect(d.chart_data).toHaveLength(24);
     expect(d.chart_data![9]).toEqual({ ts: at(9), 'fasa r': 210, 'fasa s': 211 });
@@ -358,17 +379,20 @@ describe('charts (queryType graph)', () => {
     ['MIN', [10, 30, 50]],
     ['LAST', [20, 40, 50]],
     ['SAMPLE', [10, 30, 50]],
-  ])('%s per hour bucket (08, 09, 10) of power', (query, expected) => {
-    const d = chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'power', param_label: 'daya', query }), hourly);
+  ])('%s per hour bucket (08, 09, 10) of power', async (query, expected) => {
+    const d = await chart(
+      ofDevice({ sensor: 'pm', config: 'meter', param: 'power', param_label: 'daya', query }),
+      hourly,
+    );
     expect(d.chart_data!.slice(8, 11).map((r) => r.daya)).toEqual(expected);
     expect(d.chart_data![7]!.daya).toBe(query === 'COUNT' ? 0 : null);
   });
-  it('USAGE per hour bucket chains across buckets and survives the reset inside 09:00 (25, 15, 2)', () => {
-    const d = chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'energy', query: 'USAGE' }), hourly);
+  it('USAGE per hour bucket chains across buckets and survives the reset inside 09:00 (25, 15, 2)', async () => {
+    const d = await chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'energy', query: 'USAGE' }), hourly);
     expect(d.chart_data!.slice(8, 11).map((r) => r.energy)).toEqual([25, 15, 2]);
   });
-  it('a 30-day daily chart: one bucket per local day', () => {
-    const d = chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, {
+  it('a 30-day daily chart: one bucket per local day', async () => {
+    const d = await chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, {
       start: MIDNIGHT - 29 * 24 * H,
       end: MIDNIGHT + 24 * H - 1,
       period: 'day',
@@ -377,24 +401,26 @@ describe('charts (queryType graph)', () => {
     expect(d.chart_data).toHaveLength(30);
     expect(d.chart_data!.map((r) => r.level)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
-  it("CUSTOM 'auto' keeps a chart at 700 points or fewer", () => {
-    const d = chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, {
+  it("CUSTOM 'auto' keeps a chart at 700 points or fewer", async () => {
+    const d = await chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, {
       start: MIDNIGHT - 29 * 24 * H,
       end: NOW,
     });
     expect(d.chart_data!.length).toBeLessThanOrEqual(700);
     expect(d.chart_data!.length).toBeGreaterThan(100);
   });
-  it('REALTIME: the last N points of each series, oldest first', () => {
-    const d = chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'AVG' }), { live: { ndata: 2 } });
+  it('REALTIME: the last N points of each series, oldest first', async () => {
+    const d = await chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'AVG' }), {
+      live: { ndata: 2 },
+    });
     expect(d.chart_data).toEqual([
       { ts: at(9, 30), power: 40 },
       { ts: at(10), power: 50 },
     ]);
   });
-  it("a monitoring chart's headline is each series' newest reading, not the last bucket (one source with LATEST)", () => {
-    const monitoring = (query: string, param = 'power') =>
-      evaluate({
+  it("a monitoring chart's headline is each series' newest reading, not the last bucket (one source with LATEST)", async () => {
+    const monitoring = async (query: string, param = 'power') =>
+      await evaluate({
         cat: 'LINE_MONITORING_CHART_CARD',
         w: 2,
         h: 2,
@@ -408,17 +434,17 @@ describe('charts (queryType graph)', () => {
         },
       });
     // half-hourly power 10 … 50: the 09:00 bucket's MAX is 40, the newest reading 50 at 10:00
-    const d = monitoring('MAX');
+    const d = await monitoring('MAX');
     expect(d.chart_data!.at(-1)).toBeDefined();
     expect(d.latest).toEqual({ daya: { value: 50, time: at(10) } });
     // an amount's headline stays its last bucket: a counter's newest reading is a lifetime total
-    expect(monitoring('USAGE', 'energy').latest).toBeUndefined();
+    expect((await monitoring('USAGE', 'energy')).latest).toBeUndefined();
     expect(
-      chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'MAX' }), hourly).latest,
+      (await chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'MAX' }), hourly)).latest,
     ).toBeUndefined();
   });
-  it('a pie folds the window into one slice per series', () => {
-    const d = evaluate({
+  it('a pie folds the window into one slice per series', async () => {
+    const d = await evaluate({
       cat: 'PIE_CHART_CARD',
       w: 2,
       h: 2,
@@ -429,8 +455,8 @@ describe('charts (queryType graph)', () => {
       { key: 'fasa s', value: 432 },
     ]);
   });
-  it('a period the range does not allow is an error on the card', () => {
-    const d = chart(
+  it('a period the range does not allow is an error on the card', async () => {
+    const d = await chart(
       ofDevice({ sensor: 'pm', config: 'meter', param: 'power', query: 'AVG' }),
       {},
       { range: 'TODAY', period: 'hour', interval: 12 },
@@ -440,8 +466,8 @@ describe('charts (queryType graph)', () => {
 });
 
 describe('three-phase (queryType three_phase)', () => {
-  it('LATEST of Data 1, 2, 3', () => {
-    const d = evaluate({
+  it('LATEST of Data 1, 2, 3', async () => {
+    const d = await evaluate({
       cat: 'THREE_PHASE_CARD',
       w: 1,
       h: 2,
@@ -461,10 +487,10 @@ describe('three-phase (queryType three_phase)', () => {
 });
 
 describe('list and map cards (queryType device_no_id and none)', () => {
-  const list = (value: Record<string, unknown>, tags: string[] = []) =>
-    evaluate({ cat: 'LIST_CARD', w: 2, h: 2, model: { value, tags, filter: today } });
-  it('LATEST of every device of the tags', () => {
-    const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' });
+  const list = async (value: Record<string, unknown>, tags: string[] = []) =>
+    await evaluate({ cat: 'LIST_CARD', w: 2, h: 2, model: { value, tags, filter: today } });
+  it('LATEST of every device of the tags', async () => {
+    const d = await list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' });
     expect(d.table_keys).toEqual(['device_id', 'label', 'value', 'time']);
     expect(d.table_data).toEqual([
       { device_id: dev1, label: 'Panel A', value: 50, time: at(10) },
@@ -472,12 +498,18 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     ]);
     expect(d.devices).toEqual([dev1, dev2]);
   });
-  it('a device without the series has no value in its row, and is not looked up again (it came from the directory)', () => {
+  it('a device without the series has no value in its row, and is not looked up again (it came from the directory)', async () => {
     const lookups = vi.spyOn(engine.src.directory, 'device');
     try {
-      const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'env', config: 'data', param: 'temp' });
+      const d = await list({
+        query: 'LATEST',
+        queryType: 'device_no_id',
+        sensor: 'env',
+        config: 'data',
+        param: 'temp',
+      });
       expect(d.table_data!.map((r) => r.value)).toEqual([3, null]);
-      const phase = list({
+      const phase = await list({
         query: 'LATEST',
         queryType: 'device_no_id',
         sensor: 'pm',
@@ -499,8 +531,8 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     ['MIN', [10, 7]],
     // power read as a counter: 10 → 50 in today's half hours; yesterday's 23:00 reading lies beyond a 9-hour gap
     ['USAGE', [40, 0]],
-  ])('%s per device over today', (query, expected) => {
-    const d = list({ query, queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' });
+  ])('%s per device over today', async (query, expected) => {
+    const d = await list({ query, queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' });
     expect(d.table_data!.map((r) => r.value)).toEqual(expected);
   });
   it.each([
@@ -514,19 +546,20 @@ describe('list and map cards (queryType device_no_id and none)', () => {
     ['SN', ['SN-A', 'SN-B']],
     ['DEVICE_TYPE', ['MQTT', 'MQTT']],
     ['ONLINE', [true, false]],
-  ])('%s of every device (queryType none)', (query, expected) => {
-    const d = list({ query, queryType: 'none' });
+  ])('%s of every device (queryType none)', async (query, expected) => {
+    const d = await list({ query, queryType: 'none' });
     const want = query === 'DEVICE_ID' ? [dev1, dev2] : expected;
     expect(d.table_data!.map((r) => r.value)).toEqual(want);
   });
-  it(`tags matching no device give no rows and "${T.dashboards.component.noDataByTags}"`, () => {
-    const d = list({ query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' }, [
-      'tidak_ada',
-    ]);
+  it(`tags matching no device give no rows and "${T.dashboards.component.noDataByTags}"`, async () => {
+    const d = await list(
+      { query: 'LATEST', queryType: 'device_no_id', sensor: 'pm', config: 'meter', param: 'power' },
+      ['tidak_ada'],
+    );
     expect(d).toMatchObject({ success: true, table_data: [], devices: [], alert: T.dashboards.component.noDataByTags });
   });
-  it('a map card marks each device at its registry position with its LATEST value and its time', () => {
-    const d = evaluate({
+  it('a map card marks each device at its registry position with its LATEST value and its time', async () => {
+    const d = await evaluate({
       cat: 'MAP_CARD',
       w: 2,
       h: 1,
@@ -544,8 +577,8 @@ describe('list and map cards (queryType device_no_id and none)', () => {
 });
 
 describe('condition functions (queryType condition and condition_bool)', () => {
-  const cond = (query: string, condition: string, extra: Record<string, unknown> = {}) =>
-    evaluate({
+  const cond = async (query: string, condition: string, extra: Record<string, unknown> = {}) =>
+    await evaluate({
       cat: 'SINGLE_VALUE_CARD',
       w: 1,
       h: 1,
@@ -554,38 +587,38 @@ describe('condition functions (queryType condition and condition_bool)', () => {
         filter: today,
       },
     });
-  it('MATH over a function variable (SUM of power today = 150) and a device variable (LATEST = 50)', () => {
-    expect(cond('MATH', '{func_total} / 5 + {site}').value).toBe(80);
+  it('MATH over a function variable (SUM of power today = 150) and a device variable (LATEST = 50)', async () => {
+    expect((await cond('MATH', '{func_total} / 5 + {site}')).value).toBe(80);
   });
-  it('BOOL is the truth of the condition', () => {
-    expect(cond('BOOL', '{var_b} > 2').value).toBe(true);
-    expect(cond('BOOL', '{site} < 10').value).toBe(false);
+  it('BOOL is the truth of the condition', async () => {
+    expect((await cond('BOOL', '{var_b} > 2')).value).toBe(true);
+    expect((await cond('BOOL', '{site} < 10')).value).toBe(false);
   });
-  it('FORMAT fills the template', () => {
-    expect(cond('FORMAT', 'Daya {site} W, total {func_total}').value).toBe('Daya 50 W, total 150');
+  it('FORMAT fills the template', async () => {
+    expect((await cond('FORMAT', 'Daya {site} W, total {func_total}')).value).toBe('Daya 50 W, total 150');
   });
-  it('IFELSE answers the true or the false value (numbers or templates)', () => {
-    expect(cond('IFELSE', '{site} > 40', { true_condition: 'Tinggi ({site})', false_condition: 'Rendah' }).value).toBe(
-      'Tinggi (50)',
-    );
-    expect(cond('IFELSE', '{site} > 60', { true_condition: 1, false_condition: 0 }).value).toBe(0);
+  it('IFELSE answers the true or the false value (numbers or templates)', async () => {
+    expect(
+      (await cond('IFELSE', '{site} > 40', { true_condition: 'Tinggi ({site})', false_condition: 'Rendah' })).value,
+    ).toBe('Tinggi (50)');
+    expect((await cond('IFELSE', '{site} > 60', { true_condition: 1, false_condition: 0 })).value).toBe(0);
   });
-  it('a bad expression is an error on the card, not an exception', () => {
-    expect(cond('MATH', '{site} * (2')).toMatchObject({
+  it('a bad expression is an error on the card, not an exception', async () => {
+    expect(await cond('MATH', '{site} * (2')).toMatchObject({
       success: false,
       alert: expect.stringMatching(/^Ekspresi tidak valid/),
     });
-    expect(cond('BOOL', '{tidak_ada} > 1')).toMatchObject({
+    expect(await cond('BOOL', '{tidak_ada} > 1')).toMatchObject({
       success: false,
       alert: T.cards.unknownVariable('tidak_ada'),
     });
-    expect(cond('MATH', 'process.exit(1)')).toMatchObject({ success: false });
+    expect(await cond('MATH', 'process.exit(1)')).toMatchObject({ success: false });
   });
-  it('a variable referring to itself is an error on the card', () => {
+  it('a variable referring to itself is an error on the card', async () => {
     const conf = dash({
       loop: { _varType: 'obj', queryType: 'condition', condition: '{loop} + 1', true_condition: 1, false_condition: 0 },
     });
-    const d = evaluate(
+    const d = await evaluate(
       {
         cat: 'SINGLE_VALUE_CARD',
         w: 1,
@@ -597,8 +630,8 @@ describe('condition functions (queryType condition and condition_bool)', () => {
     );
     expect(d).toMatchObject({ success: false, alert: T.cards.variableCycle('loop') });
   });
-  it('a request variable override replaces the dashboard variable (a dropdown selection)', () => {
-    const d = evaluate(
+  it('a request variable override replaces the dashboard variable (a dropdown selection)', async () => {
+    const d = await evaluate(
       {
         cat: 'SINGLE_VALUE_CARD',
         w: 1,
@@ -621,8 +654,8 @@ describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
     param: key,
     ...extra,
   });
-  const full = (component: Record<string, unknown>, query: CardFilterQuery = {}) =>
-    evaluateCard(engine.src, {
+  const full = async (component: Record<string, unknown>, query: CardFilterQuery = {}) =>
+    await evaluateCard(engine.src, {
       component: Component.parse({ key: 'k', x: 0, y: 0, ...component }),
       conf: dash(),
       appId: 1,
@@ -630,26 +663,29 @@ describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
       now: NOW,
       query,
     });
-  it("LATEST answers the state's value and the time it was last reported, and depends on that state", () => {
-    const r = full({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: state('POWER') } });
+  it("LATEST answers the state's value and the time it was last reported, and depends on that state", async () => {
+    const r = await full({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value: state('POWER') } });
     expect(r.data).toMatchObject({ success: true, value: 'ON', time: at(10, 30) });
     // raw values only: the card prints them with its display rules
     expect(r.data).not.toHaveProperty('primary');
     expect([...r.deps]).toEqual([`s:${dev1}|POWER`]);
   });
-  it('a subparam picks one field of an object state', () => {
-    expect(single(state('last_vend', { subparam: 'amount' })).value).toBe(10000);
-    expect(single(state('last_vend')).value).toEqual({ machine: 'w1', amount: 10000 });
-    expect(single(state('last_vend', { subparam: 'tidak_ada' })).value).toBeNull();
+  it('a subparam picks one field of an object state', async () => {
+    expect((await single(state('last_vend', { subparam: 'amount' }))).value).toBe(10000);
+    expect((await single(state('last_vend'))).value).toEqual({ machine: 'w1', amount: 10000 });
+    expect((await single(state('last_vend', { subparam: 'tidak_ada' }))).value).toBeNull();
   });
-  it(`a state never reported answers null; a missing or another application's device "${T.cards.deviceNotFound}"`, () => {
-    expect(single(state('Dimmer'))).toMatchObject({ success: true, value: null });
-    expect(single(state('POWER', {}, 99999))).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
-    expect(single(state('POWER', {}, foreign))).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
+  it(`a state never reported answers null; a missing or another application's device "${T.cards.deviceNotFound}"`, async () => {
+    expect(await single(state('Dimmer'))).toMatchObject({ success: true, value: null });
+    expect(await single(state('POWER', {}, 99999))).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
+    expect(await single(state('POWER', {}, foreign))).toMatchObject({ success: false, alert: T.cards.deviceNotFound });
   });
-  it(`an aggregate or a chart of a state is "${T.cards.stateLatestOnly}" on the card`, () => {
-    expect(single(state('POWER', { query: 'AVG' }))).toMatchObject({ success: false, alert: T.cards.stateLatestOnly });
-    const chart = evaluate({
+  it(`an aggregate or a chart of a state is "${T.cards.stateLatestOnly}" on the card`, async () => {
+    expect(await single(state('POWER', { query: 'AVG' }))).toMatchObject({
+      success: false,
+      alert: T.cards.stateLatestOnly,
+    });
+    const chart = await evaluate({
       cat: 'LINE_CHART_CARD',
       w: 2,
       h: 2,
@@ -657,15 +693,15 @@ describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
     });
     expect(chart).toMatchObject({ success: false, alert: T.cards.stateLatestOnly });
   });
-  it('BOOL and IFELSE read a state through a device variable', () => {
+  it('BOOL and IFELSE read a state through a device variable', async () => {
     const conf = dash({
       plug: { _varType: 'device', device_id: dev1, sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' },
     });
-    const cond = (value: Record<string, unknown>) =>
-      evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value } }, {}, conf).value;
-    expect(cond({ query: 'BOOL', queryType: 'condition', condition: "{plug} == 'ON'" })).toBe(true);
+    const cond = async (value: Record<string, unknown>) =>
+      (await evaluate({ cat: 'SINGLE_VALUE_CARD', w: 1, h: 1, model: { value } }, {}, conf)).value;
+    expect(await cond({ query: 'BOOL', queryType: 'condition', condition: "{plug} == 'ON'" })).toBe(true);
     expect(
-      cond({
+      await cond({
         query: 'IFELSE',
         queryType: 'condition_bool',
         condition: "{plug} == 'OFF'",
@@ -674,8 +710,8 @@ describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
       }),
     ).toBe('Nyala sejak 09:00');
   });
-  it('a list card reads the state of every device (queryType device_no_id), depending on that state anywhere', () => {
-    const r = full({
+  it('a list card reads the state of every device (queryType device_no_id), depending on that state anywhere', async () => {
+    const r = await full({
       cat: 'LIST_CARD',
       w: 2,
       h: 2,
@@ -696,9 +732,9 @@ describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
     ]);
     expect(r.deps.has('sa:1|POWER')).toBe(true);
   });
-  it("a toggle card's status line and switch read the plug's POWER, and the target is the same state", () => {
+  it("a toggle card's status line and switch read the plug's POWER, and the target is the same state", async () => {
     const target = { device_id: dev1, sensor: STATE_SENSOR, config: STATE_CONFIG, param: 'POWER' };
-    const r = full({ cat: 'INPUT_TOGGLE_CARD', w: 1, h: 1, model: { status: state('POWER'), config: target } });
+    const r = await full({ cat: 'INPUT_TOGGLE_CARD', w: 1, h: 1, model: { status: state('POWER'), config: target } });
     expect(r.data).toMatchObject({ success: true, status: 'ON', value: 'ON', enable: true, time: at(10, 30) });
     expect(r.data).not.toHaveProperty('primary');
     expect(r.deps).toEqual(new Set([`dev:${dev1}`, `s:${dev1}|POWER`]));

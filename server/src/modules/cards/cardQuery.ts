@@ -3,6 +3,8 @@
 // a chart (graph), one value per device (list and map cards), three values (three-phase). Every series or device
 // read is recorded in `deps` (the live index keys of cards.live.ts), so a push recomputes exactly the cards it touches.
 // A query whose sensor is STATE_SENSOR reads a device state (Tasmota's POWER) instead of a series.
+// Evaluation is asynchronous (the sources answer promises: PostgreSQL answers over a socket); what memory already
+// holds (known series, latest values) answers without one.
 import { NO_SUBPARAM, STATE_SENSOR, T, querySeriesLabels, type QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
 import type { DeviceFacts } from '../devices/device-facts.js';
@@ -10,10 +12,11 @@ import type { DeviceDirectory } from './deviceDirectory.js';
 import { ExpressionError, type ExprValue } from './expression.js';
 import { FilterError, type CardWindow } from './filters.js';
 import { bucketAggregates, isAggregate, valuesAggregate, type AggregateFn } from './functions/aggregates.js';
-import { evaluateCondition, isCondition } from './functions/conditions.js';
+import { conditionVariables, evaluateCondition, isCondition, type ConditionFn } from './functions/conditions.js';
+import { risesOnly } from './functions/usage.js';
 import { deviceCount, deviceInfo, isDeviceInfo } from './functions/deviceInfo.js';
-import { levelFor, type SeriesReads, type SeriesRef } from './seriesReads.js';
-import type { StateCardReads } from '../states/states.store.js';
+import { levelFor, type Piece, type SeriesReads, type SeriesRef } from './seriesReads.js';
+import type { StateReads } from '../states/states.reads.js';
 
 /** Why a card could not be evaluated: shown on the card (`success: false, alert`), never a 500. */
 export class CardError extends Error {}
@@ -25,7 +28,7 @@ const MAX_VARIABLE_DEPTH = 8;
 export interface EngineSources {
   reads: SeriesReads;
   directory: DeviceDirectory;
-  states: StateCardReads;
+  states: Pick<StateReads, 'current' | 'history'>;
 }
 
 /**
@@ -82,10 +85,13 @@ const wrap = <T>(fn: () => T): T => {
 /**
  * The variables an expression sees: request overrides (dropdown selections), then the component's, then the
  * dashboard's. Values resolve on first use: a device variable is its series' latest value, a function variable its
- * query's value, a conditional object its expression's value.
+ * query's value, a conditional object its expression's value. Resolving reads (asynchronous) and expressions evaluate
+ * synchronously, so the variables an expression names are resolved first (`need`) and `lookup` answers from them; a
+ * variable that failed to resolve throws its error only where an expression reads it.
  */
 export class VariableScope {
   private resolved = new Map<string, ExprValue>();
+  private failed = new Map<string, unknown>();
   private resolving = new Set<string>();
   ctx!: EvalContext;
   constructor(private readonly layers: readonly (Record<string, unknown> | undefined)[]) {}
@@ -95,24 +101,42 @@ export class VariableScope {
     return undefined;
   }
 
+  /** resolves the variables of these names (one after the other: the chain being resolved detects a cycle) */
+  async need(names: Iterable<string>): Promise<void> {
+    for (const name of names) {
+      if (this.resolved.has(name) || this.failed.has(name) || this.resolving.has(name)) continue;
+      const raw = this.raw(name);
+      if (raw === undefined || raw === null || typeof raw !== 'object') continue;
+      if (this.resolving.size >= MAX_VARIABLE_DEPTH) continue;
+      this.resolving.add(name);
+      try {
+        this.resolved.set(name, await this.resolve(raw));
+      } catch (err) {
+        this.failed.set(name, err);
+      } finally {
+        this.resolving.delete(name);
+      }
+    }
+  }
+
   lookup = (name: string): ExprValue | undefined => {
-    if (this.resolved.has(name)) return this.resolved.get(name);
+    const v = this.resolved.get(name);
+    if (v !== undefined || this.resolved.has(name)) return v;
+    if (this.failed.has(name)) throw this.failed.get(name);
     const raw = this.raw(name);
     if (raw === undefined) return undefined;
-    if (this.resolving.has(name) || this.resolving.size >= MAX_VARIABLE_DEPTH)
-      throw new CardError(T.cards.variableCycle(name));
-    this.resolving.add(name);
-    try {
-      const v = this.resolve(raw);
-      this.resolved.set(name, v);
-      return v;
-    } finally {
-      this.resolving.delete(name);
-    }
+    if (raw === null || typeof raw !== 'object') return raw as ExprValue;
+    // not resolved by `need`: it is being resolved further up this chain (a cycle) or the chain is too deep
+    throw new CardError(T.cards.variableCycle(name));
   };
 
-  private resolve(raw: unknown): ExprValue {
-    if (raw === null || typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') return raw;
+  /** a condition function over these variables, once they are resolved */
+  async condition(fn: ConditionFn, q: Parameters<typeof evaluateCondition>[1]): Promise<ExprValue> {
+    await this.need(conditionVariables(fn, q));
+    return wrap(() => evaluateCondition(fn, q, this.lookup, this.ctx.decimals));
+  }
+
+  private async resolve(raw: unknown): Promise<ExprValue> {
     if (Array.isArray(raw)) return JSON.stringify(raw);
     const v = raw as Record<string, unknown>;
     switch (v._varType) {
@@ -125,16 +149,16 @@ export class VariableScope {
           config: v.config,
           param: v.param,
         } as Query;
-        return asExprValue(scalarQuery(q, this.ctx).value);
+        return asExprValue((await scalarQuery(q, this.ctx)).value);
       }
       case 'func':
-        return asExprValue(scalarQuery(v as unknown as Query, this.ctx).value);
+        return asExprValue((await scalarQuery(v as unknown as Query, this.ctx)).value);
       case 'filter':
         return typeof v.name === 'string' ? v.name : null;
       default:
         if ((v.queryType === 'condition' || v.queryType === 'condition_bool') && typeof v.condition === 'string') {
           const fn = v.queryType === 'condition_bool' ? 'IFELSE' : 'BOOL';
-          return wrap(() => evaluateCondition(fn, v as never, this.lookup, this.ctx.decimals));
+          return this.condition(fn, v as never);
         }
         return JSON.stringify(v);
     }
@@ -163,17 +187,17 @@ export function deviceIdOf(q: Query, ctx: EvalContext): number {
   return id;
 }
 
-function oneDevice(q: Query, ctx: EvalContext): DeviceFacts {
+async function oneDevice(q: Query, ctx: EvalContext): Promise<DeviceFacts> {
   const id = deviceIdOf(q, ctx);
   ctx.deps.add(depKey.device(id));
-  const d = ctx.src.directory.device(ctx.appId, id);
+  const d = await ctx.src.directory.device(ctx.appId, id);
   if (!d) throw new CardError(T.cards.deviceNotFound);
   return d;
 }
 
 /** A series that does not exist yet is fine (no data), a device that is not the application's is not. */
-function requireDevice(ctx: EvalContext, deviceId: number): void {
-  if (!ctx.src.directory.device(ctx.appId, deviceId)) throw new CardError(T.cards.deviceNotFound);
+async function requireDevice(ctx: EvalContext, deviceId: number): Promise<void> {
+  if (!(await ctx.src.directory.device(ctx.appId, deviceId))) throw new CardError(T.cards.deviceNotFound);
 }
 
 interface LabelledSeries {
@@ -194,26 +218,56 @@ export function seriesOf(
   deviceId: number,
   forChart: boolean,
   known = false,
-): LabelledSeries[] {
+): LabelledSeries[] | Promise<LabelledSeries[]> {
+  // what memory answers (a series known, or known absent on a directory device) answers without a promise: a list
+  // card asks this of every device, and a promise chain per device doubled its cost
+  if (!Array.isArray(q.subparam)) {
+    const { sensor = '', config = '', param = '' } = q;
+    const r = ctx.src.reads;
+    const sub = typeof q.subparam === 'string' ? q.subparam : '';
+    const s = r.series(ctx.appId, deviceId, sensor, config, param, sub);
+    if (!(s instanceof Promise) && (s || (known && sub !== ''))) {
+      return [{ label: querySeriesLabels({ ...q, param })[0]!, subparam: sub, series: s }];
+    }
+    if (s === null && known) {
+      const subs = r.seriesOfParam(ctx.appId, deviceId, sensor, config, param);
+      if (!(subs instanceof Promise) && subs.length === 0)
+        return [{ label: querySeriesLabels({ ...q, param })[0]!, subparam: '', series: null }];
+    }
+  }
+  return seriesRead(q, ctx, deviceId, forChart, known);
+}
+
+async function seriesRead(
+  q: Query,
+  ctx: EvalContext,
+  deviceId: number,
+  forChart: boolean,
+  known: boolean,
+): Promise<LabelledSeries[]> {
   const { sensor = '', config = '', param = '' } = q;
   const r = ctx.src.reads;
-  const one = (sub: string, label: string): LabelledSeries => ({
+  const one = async (sub: string, label: string): Promise<LabelledSeries> => ({
     label,
     subparam: sub,
-    series: r.series(ctx.appId, deviceId, sensor, config, param, sub),
+    series: await r.series(ctx.appId, deviceId, sensor, config, param, sub),
   });
-  const checked = (list: LabelledSeries[]) => {
-    if (!known && list.some((l) => !l.series)) requireDevice(ctx, deviceId);
+  const checked = async (list: LabelledSeries[]) => {
+    if (!known && list.some((l) => !l.series)) await requireDevice(ctx, deviceId);
     return list;
   };
   const labels = querySeriesLabels({ ...q, param });
-  if (Array.isArray(q.subparam)) return checked(q.subparam.map((sub, i) => one(sub, labels[i]!)));
-  if (typeof q.subparam === 'string' && q.subparam !== '') return checked([one(q.subparam, labels[0]!)]);
-  const plain = one('', labels[0]!);
+  if (Array.isArray(q.subparam)) {
+    const list: LabelledSeries[] = [];
+    for (let i = 0; i < q.subparam.length; i++) list.push(await one(q.subparam[i]!, labels[i]!));
+    return checked(list);
+  }
+  if (typeof q.subparam === 'string' && q.subparam !== '') return checked([await one(q.subparam, labels[0]!)]);
+  const plain = await one('', labels[0]!);
   if (plain.series) return [plain];
-  const subs = r.seriesOfParam(ctx.appId, deviceId, sensor, config, param).filter((s) => s.subparam !== '');
+  const subs = (await r.seriesOfParam(ctx.appId, deviceId, sensor, config, param)).filter((s) => s.subparam !== '');
   if (subs.length === 0) {
-    if (!known) requireDevice(ctx, deviceId);
+    if (!known) await requireDevice(ctx, deviceId);
     return [plain];
   }
   return subs.map((s) => ({
@@ -235,18 +289,18 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * A device state through LATEST (states are values, not series: nothing to aggregate): its value and the time it was
  * last reported; a subparam picks one field of an object value. `known`: the device is one of the directory's.
  */
-function stateValue(
+async function stateValue(
   fn: string,
   q: Query,
   ctx: EvalContext,
   deviceId: number,
   subparam?: string,
   known = false,
-): Scalar {
+): Promise<Scalar> {
   if (fn !== 'LATEST') throw new CardError(T.cards.stateLatestOnly);
-  const s = ctx.src.states.current(ctx.appId, deviceId, q.param ?? '');
+  const s = await ctx.src.states.current(ctx.appId, deviceId, q.param ?? '');
   if (!s) {
-    if (!known) requireDevice(ctx, deviceId);
+    if (!known) await requireDevice(ctx, deviceId);
     return { value: null, time: null };
   }
   return { value: stateField(s.value, subparam ?? stateSubparam(q)), time: s.ts };
@@ -267,44 +321,53 @@ function latestOf(s: SeriesRef | null, ctx: EvalContext): Scalar {
   return p ? { value: decodeValue(s.datatype, p.num, p.text), time: p.ts } : { value: null, time: null };
 }
 
-function aggregateOf(fn: AggregateFn, s: SeriesRef | null, ctx: EvalContext): Scalar {
+/**
+ * USAGE's context for bucketAggregates: the counter's baseline before `start`, and the raw points of each rollup piece
+ * whose counter was reset inside (read here, since the fold is synchronous).
+ */
+async function usageContext(r: SeriesReads, s: SeriesRef, start: number, pieces: readonly Piece[]) {
+  const baseline = await r.counterBefore(s, start);
+  const expanded = new Map<Piece, Piece[]>();
+  for (const p of pieces) if (!risesOnly(p)) expanded.set(p, await r.expand(s, p));
+  return { baseline, expand: (p: Piece) => expanded.get(p) ?? [p] };
+}
+
+async function aggregateOf(fn: AggregateFn, s: SeriesRef | null, ctx: EvalContext): Promise<Scalar> {
   const w = wrap(() => ctx.window());
   if (w.type === 'REALTIME') {
     if (!s) return { value: fn === 'COUNT' ? 0 : null, time: null };
-    const rows = ctx.src.reads.latestN(s, w.ndata);
+    const rows = await ctx.src.reads.latestN(s, w.ndata);
     const readings = rows.filter((p) => p[1] !== null).map((p) => [p[0], p[1]!] as const);
     return { value: valuesAggregate(fn, readings), time: rows.length ? rows[rows.length - 1]![0] : null };
   }
   if (!s) return { value: fn === 'COUNT' ? 0 : null, time: null };
   const r = ctx.src.reads;
   const bounds = [w.start, w.end];
-  const pieces = r.pieces(s, w.start, w.end, 'hour');
-  const usage =
-    fn === 'USAGE'
-      ? {
-          baseline: r.counterBefore(s, w.start),
-          expand: (p: Parameters<typeof r.expand>[1]) => r.expand(s, p),
-        }
-      : undefined;
+  const pieces = await r.pieces(s, w.start, w.end, 'hour');
+  const usage = fn === 'USAGE' ? await usageContext(r, s, w.start, pieces) : undefined;
   const value = bucketAggregates(fn, pieces, bounds, usage)[0] ?? null;
   const last = pieces.length ? pieces[pieces.length - 1]!.lastTs : null;
   return { value, time: last === null ? null : Math.min(last, w.end - 1) };
 }
 
 /** A series value through a data or aggregate function. */
-function seriesValue(fn: string, s: SeriesRef | null, ctx: EvalContext): Scalar {
+function seriesValue(fn: string, s: SeriesRef | null, ctx: EvalContext): Scalar | Promise<Scalar> {
   if (fn === 'LATEST') return latestOf(s, ctx);
   if (isAggregate(fn)) return aggregateOf(fn, s, ctx);
   throw new CardError(T.dashboards.component.queryNotOffered);
 }
 
 /** One value per labelled series; a param read whole answers an object of its subparams. */
-function valueOfSeries(fn: string, list: LabelledSeries[], ctx: EvalContext): Scalar {
+function valueOfSeries(fn: string, list: LabelledSeries[], ctx: EvalContext): Scalar | Promise<Scalar> {
   if (list.length === 1 && !list[0]!.whole) return seriesValue(fn, list[0]!.series, ctx);
+  return valuesOfSeries(fn, list, ctx);
+}
+
+async function valuesOfSeries(fn: string, list: LabelledSeries[], ctx: EvalContext): Promise<Scalar> {
   const value: Record<string, unknown> = {};
   let time: number | null = null;
   for (const l of list) {
-    const v = seriesValue(fn, l.series, ctx);
+    const v = await seriesValue(fn, l.series, ctx);
     value[l.label] = v.value;
     if (v.time !== null && (time === null || v.time > time)) time = v.time;
   }
@@ -314,7 +377,7 @@ function valueOfSeries(fn: string, list: LabelledSeries[], ctx: EvalContext): Sc
 // ---- the four shapes ----
 
 /** One value: single-value, title and command status lines, variables. */
-export function scalarQuery(q: Query, ctx: EvalContext): Scalar {
+export async function scalarQuery(q: Query, ctx: EvalContext): Promise<Scalar> {
   const fn = q.query ?? 'LATEST';
   switch (q.queryType) {
     case 'device':
@@ -326,29 +389,29 @@ export function scalarQuery(q: Query, ctx: EvalContext): Scalar {
         return stateValue(fn, q, ctx, deviceId);
       }
       ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
-      return valueOfSeries(fn, seriesOf(q, ctx, deviceId, false), ctx);
+      return valueOfSeries(fn, await seriesOf(q, ctx, deviceId, false), ctx);
     }
     case 'device_id': {
-      const d = oneDevice(q, ctx);
+      const d = await oneDevice(q, ctx);
       if (isDeviceInfo(fn)) return { value: deviceInfo(fn, d), time: fn === 'ONLINE' ? d.lastOnlineTs : null };
-      if (fn === 'LATEST_UPDATE') return { value: ctx.src.reads.newestOfDevice(ctx.appId, d.id), time: null };
+      if (fn === 'LATEST_UPDATE') return { value: await ctx.src.reads.newestOfDevice(ctx.appId, d.id), time: null };
       throw new CardError(T.dashboards.component.queryNotOffered);
     }
     case 'tags': {
       ctx.deps.add(depKey.app(ctx.appId));
-      const devices = ctx.src.directory.matching(ctx.appId, q.tags);
+      const devices = await ctx.src.directory.matching(ctx.appId, q.tags);
       if (fn !== 'TOTAL_DEVICE' && fn !== 'APP_ONLINE') throw new CardError(T.dashboards.component.queryNotOffered);
       return { value: deviceCount(fn, devices), time: ctx.now };
     }
     case 'condition':
     case 'condition_bool': {
       if (!isCondition(fn)) throw new CardError(T.dashboards.component.queryNotOffered);
-      return { value: wrap(() => evaluateCondition(fn, q, ctx.vars.lookup, ctx.decimals)), time: ctx.now };
+      return { value: await ctx.vars.condition(fn, q), time: ctx.now };
     }
     case 'device_no_id':
     case 'none': {
       // a list/map query read as one value: the first device of the card's tags
-      const rows = perDeviceQuery(q, ctx);
+      const rows = await perDeviceQuery(q, ctx);
       const first = rows.rows[0];
       return first ? { value: first.value, time: first.time } : { value: null, time: null };
     }
@@ -356,10 +419,10 @@ export function scalarQuery(q: Query, ctx: EvalContext): Scalar {
 }
 
 /** A chart: one row per bucket (or per point for REALTIME), one key per series label. */
-export function chartQuery(q: Query, ctx: EvalContext): Chart {
+export async function chartQuery(q: Query, ctx: EvalContext): Promise<Chart> {
   const fn = q.query ?? 'AVG';
   if (q.queryType === 'condition' || q.queryType === 'condition_bool') {
-    const v = scalarQuery(q, ctx);
+    const v = await scalarQuery(q, ctx);
     return { keys: ['value'], rows: [{ ts: ctx.now, value: v.value }] };
   }
   if (q.queryType !== 'graph' && q.queryType !== 'device' && q.queryType !== 'three_phase')
@@ -368,7 +431,7 @@ export function chartQuery(q: Query, ctx: EvalContext): Chart {
   if (!isAggregate(fn)) throw new CardError(T.dashboards.component.queryNotOffered);
   const deviceId = deviceIdOf(q, ctx);
   ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
-  const list = seriesOf(q, ctx, deviceId, true);
+  const list = await seriesOf(q, ctx, deviceId, true);
   const keys = list.map((l) => l.label);
   const w = wrap(() => ctx.window());
   const r = ctx.src.reads;
@@ -377,7 +440,7 @@ export function chartQuery(q: Query, ctx: EvalContext): Chart {
     const byTs = new Map<number, Record<string, unknown>>();
     for (const l of list) {
       if (!l.series) continue;
-      for (const [ts, num, text] of r.latestN(l.series, w.ndata)) {
+      for (const [ts, num, text] of await r.latestN(l.series, w.ndata)) {
         let row = byTs.get(ts);
         if (!row) byTs.set(ts, (row = { ts }));
         row[l.label] = decodeValue(l.series.datatype, num, text);
@@ -391,14 +454,12 @@ export function chartQuery(q: Query, ctx: EvalContext): Chart {
   for (let i = 0; i < n; i++) rows[i] = { ts: w.boundaries[i] };
   for (const l of list) {
     const s = l.series;
-    const values: (number | null)[] = s
-      ? bucketAggregates(
-          fn,
-          r.pieces(s, w.start, w.end, level),
-          w.boundaries,
-          fn === 'USAGE' ? { baseline: r.counterBefore(s, w.start), expand: (p) => r.expand(s, p) } : undefined,
-        )
-      : new Array(n).fill(fn === 'COUNT' ? 0 : null);
+    let values: (number | null)[];
+    if (s) {
+      const pieces = await r.pieces(s, w.start, w.end, level);
+      const usage = fn === 'USAGE' ? await usageContext(r, s, w.start, pieces) : undefined;
+      values = bucketAggregates(fn, pieces, w.boundaries, usage);
+    } else values = new Array(n).fill(fn === 'COUNT' ? 0 : null);
     for (let i = 0; i < n; i++) rows[i]![l.label] = values[i];
   }
   return { keys, rows };
@@ -413,13 +474,13 @@ const LEVEL_FUNCTIONS = new Set(['AVG', 'MAX', 'MIN', 'LAST', 'SAMPLE']);
  * (USAGE, SUM, COUNT: the last bucket is "this hour so far", a reading would be a lifetime counter) and for queries
  * that are not a device's series.
  */
-export function chartLatest(q: Query, ctx: EvalContext): Record<string, Scalar> | undefined {
+export async function chartLatest(q: Query, ctx: EvalContext): Promise<Record<string, Scalar> | undefined> {
   const fn = q.query ?? 'AVG';
   if (!LEVEL_FUNCTIONS.has(fn) || (q.queryType !== 'graph' && q.queryType !== 'device') || isStateQuery(q))
     return undefined;
   const deviceId = deviceIdOf(q, ctx);
   const out: Record<string, Scalar> = {};
-  for (const l of seriesOf(q, ctx, deviceId, true)) out[l.label] = latestOf(l.series, ctx);
+  for (const l of await seriesOf(q, ctx, deviceId, true)) out[l.label] = latestOf(l.series, ctx);
   return out;
 }
 
@@ -428,58 +489,73 @@ export interface DeviceRow extends Scalar {
 }
 
 /** One value per device of the card's tags (list and map cards): device_no_id reads a series, none a device fact. */
-export function perDeviceQuery(
+export async function perDeviceQuery(
   q: Query,
   ctx: EvalContext,
   devices?: DeviceFacts[],
-): { rows: DeviceRow[]; total: number } {
+): Promise<{ rows: DeviceRow[]; total: number }> {
   const fn = q.query ?? 'LATEST';
-  const all = devices ?? ctx.src.directory.matching(ctx.appId, ctx.tags);
+  const all = devices ?? (await ctx.src.directory.matching(ctx.appId, ctx.tags));
   ctx.deps.add(depKey.app(ctx.appId));
   const list = all.length > MAX_LIST_DEVICES ? all.slice(0, MAX_LIST_DEVICES) : all;
   const rows: DeviceRow[] = new Array(list.length);
   if (q.queryType === 'device_no_id' && isStateQuery(q)) {
     ctx.deps.add(depKey.anyState(ctx.appId, q.param ?? ''));
     for (let i = 0; i < list.length; i++)
-      rows[i] = { device: list[i]!, ...stateValue(fn, q, ctx, list[i]!.id, undefined, true) };
+      rows[i] = { device: list[i]!, ...(await stateValue(fn, q, ctx, list[i]!.id, undefined, true)) };
   } else if (q.queryType === 'device_no_id') {
     ctx.deps.add(depKey.anyDevice(ctx.appId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
     for (let i = 0; i < list.length; i++) {
       const d = list[i]!;
-      rows[i] = { device: d, ...valueOfSeries(fn, seriesOf(q, ctx, d.id, false, true), ctx) };
+      // awaited only when something is read (see seriesOf)
+      let series = seriesOf(q, ctx, d.id, false, true);
+      if (series instanceof Promise) series = await series;
+      let v = valueOfSeries(fn, series, ctx);
+      if (v instanceof Promise) v = await v;
+      rows[i] = { device: d, ...v };
     }
   } else if (q.queryType === 'none') {
     for (let i = 0; i < list.length; i++) {
       const d = list[i]!;
       if (isDeviceInfo(fn)) rows[i] = { device: d, value: deviceInfo(fn, d), time: null };
       else if (fn === 'LATEST_UPDATE')
-        rows[i] = { device: d, value: ctx.src.reads.newestOfDevice(ctx.appId, d.id), time: null };
+        rows[i] = { device: d, value: await ctx.src.reads.newestOfDevice(ctx.appId, d.id), time: null };
       else throw new CardError(T.dashboards.component.queryNotOffered);
     }
   } else {
-    const v = scalarQuery(q, ctx);
+    const v = await scalarQuery(q, ctx);
     for (let i = 0; i < list.length; i++) rows[i] = { device: list[i]!, ...v };
   }
   return { rows, total: all.length };
 }
 
 /** Three-phase: the latest of the three subparams (Data 1, 2, 3). */
-export function threePhaseQuery(q: Query, ctx: EvalContext): Scalar[] {
+export async function threePhaseQuery(q: Query, ctx: EvalContext): Promise<Scalar[]> {
   const deviceId = deviceIdOf(q, ctx);
   const subs = Array.isArray(q.subparam) ? q.subparam : [];
   if (isStateQuery(q)) {
     // a state whose value is an object: Data 1-3 are three of its fields
     ctx.deps.add(depKey.state(deviceId, q.param ?? ''));
-    return [0, 1, 2].map((i) =>
-      subs[i] === undefined ? { value: null, time: null } : stateValue(q.query ?? 'LATEST', q, ctx, deviceId, subs[i]),
-    );
+    const out: Scalar[] = [];
+    for (let i = 0; i < 3; i++)
+      out.push(
+        subs[i] === undefined
+          ? { value: null, time: null }
+          : await stateValue(q.query ?? 'LATEST', q, ctx, deviceId, subs[i]),
+      );
+    return out;
   }
   ctx.deps.add(depKey.param(deviceId, q.sensor ?? '', q.config ?? '', q.param ?? ''));
-  return [0, 1, 2].map((i) => {
+  const out: Scalar[] = [];
+  for (let i = 0; i < 3; i++) {
     const sub = subs[i];
-    if (sub === undefined) return { value: null, time: null };
-    const s = ctx.src.reads.series(ctx.appId, deviceId, q.sensor ?? '', q.config ?? '', q.param ?? '', sub);
-    if (!s) requireDevice(ctx, deviceId);
-    return seriesValue(q.query ?? 'LATEST', s, ctx);
-  });
+    if (sub === undefined) {
+      out.push({ value: null, time: null });
+      continue;
+    }
+    const s = await ctx.src.reads.series(ctx.appId, deviceId, q.sensor ?? '', q.config ?? '', q.param ?? '', sub);
+    if (!s) await requireDevice(ctx, deviceId);
+    out.push(await seriesValue(q.query ?? 'LATEST', s, ctx));
+  }
+  return out;
 }

@@ -65,6 +65,8 @@ export function createCardsLive(opts: {
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let closed = false;
+  /** a flush is evaluating (asynchronously): the next is scheduled when it ends */
+  let flushing = false;
   const stats = { computed: 0, pushed: 0, busy_ms: 0 };
 
   function roomName(appId: number, p: CardSubscribeParams): string {
@@ -100,7 +102,7 @@ export function createCardsLive(opts: {
   }
 
   function schedule() {
-    if (closed || immediate) return;
+    if (closed || immediate || flushing) return;
     let due = Infinity;
     const t = now();
     for (const c of dirty) {
@@ -144,10 +146,24 @@ export function createCardsLive(opts: {
   function flush() {
     immediate = undefined;
     if (timer) (clearTimeout(timer), (timer = undefined));
+    flushing = true;
+    void evaluateDirty()
+      .catch((err) => log.error('card live update failed', err))
+      .finally(() => {
+        flushing = false;
+        schedule();
+      });
+  }
+
+  /**
+   * The dirty cards one after the other (on SQLite an evaluation's reads answer at once, so this runs within the turn
+   * of the event loop; on PostgreSQL the turn ends at each read and I/O is served meanwhile).
+   */
+  async function evaluateDirty() {
     const t = now();
     const until = performance.now() + FLUSH_SLICE_MS;
     for (const card of [...dirty]) {
-      // the rest after a turn of the loop (schedule below): a dashboard's first frames are many cards at once, and
+      // the rest after a turn of the loop (schedule in flush): a dashboard's first frames are many cards at once, and
       // the same viewer's page is asking for its card views' scripts meanwhile
       if (performance.now() > until) break;
       if (!card.full && card.lastSentAt + coalesceMs > t) continue;
@@ -155,28 +171,21 @@ export function createCardsLive(opts: {
       card.dirty = false;
       if (!rooms.has(card.room.name)) continue;
       const t0 = performance.now();
-      try {
-        push(card);
-      } catch (err) {
-        log.error('card live update failed', err);
-      }
+      await push(card);
       stats.busy_ms += performance.now() - t0;
     }
-    schedule();
   }
 
-  function push(card: LiveCard) {
+  async function push(card: LiveCard) {
     const room = card.room;
     const full = card.full;
     card.full = false;
-    const result = engine.evaluateStored(room.appId, room.tz, room.dashboardId, card.key, room.params, now());
-    // the dashboard is read again first (a change, or its periodic check): the card is sent once it has been
-    if (result instanceof Promise)
-      result.then(
-        (r) => rooms.get(room.name) === room && sent(card, r, full),
-        (err) => log.error('card live update failed', err),
-      );
-    else sent(card, result, full);
+    try {
+      const result = await engine.evaluateStored(room.appId, room.tz, room.dashboardId, card.key, room.params, now());
+      if (rooms.get(room.name) === room) sent(card, result, full);
+    } catch (err) {
+      log.error('card live update failed', err);
+    }
   }
 
   function sent(card: LiveCard, result: CardResult | null, full: boolean) {

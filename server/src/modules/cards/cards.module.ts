@@ -1,12 +1,15 @@
 // Composes the card query engine: the sources it reads through their owners (telemetry series and rollups, devices,
 // states, dashboards), the evaluation the GET, the CSV and the live push share, and the listeners that feed the live
-// index (committed points; the device registry's presence and changes). What app.ts mounts and closes.
-import type Database from 'better-sqlite3';
+// index (committed points; the device registry's presence and changes). What app.ts mounts and closes. Every source
+// is engine-neutral: telemetry through its asynchronous reads and in-memory latest values, devices and states on the
+// storage boundary's store.
+import type { AppStore } from '../../db.js';
 import type { CardFilterQuery } from '@sentra/contracts';
 import type { Caller } from '../../platform/http/mount.js';
 import type { Logger } from '../../platform/log.js';
 import type { Realtime } from '../../platform/realtime/types.js';
 import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
+import { createStateReads } from '../states/states.reads.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import { componentOf, evaluateCard, type CardResult } from './cardData.js';
 import { CardError, depKey, type EngineSources } from './cardQuery.js';
@@ -18,21 +21,17 @@ import type { DashboardsStore } from '../dashboards/dashboards.store.js';
 import { createDashboardViews, type DashboardViews, type DashboardView } from '../dashboards/views.js';
 import { createDeviceDirectory } from './deviceDirectory.js';
 import { createDeviceFactsReads } from '../devices/device-facts.js';
-import { createSeriesReads } from './seriesReads.js';
-import { createStateCardReads } from '../states/states.store.js';
+import { createSeriesReads, type CardTelemetry } from './seriesReads.js';
 
 export interface CardEngine {
   src: EngineSources;
   /** the dashboards as the card calls view them (dashboards/views.ts: parsed, cached, the grants rule checked) */
   source: DashboardViews;
   /** evaluates one card of a dashboard the caller may view (the GET); answers asked "now" are cached (`answers`) */
-  evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): CardResult;
+  evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): Promise<CardResult>;
   /** GET answers until what they read changes (the domain feeds it the same keys as the live index) */
   answers: AnswerCache;
-  /**
-   * evaluates a card of a stored dashboard without an access check (rooms already joined); null when it is gone.
-   * Synchronous while the parsed dashboard is trusted (views.ts), a promise when it is read again first.
-   */
+  /** evaluates a card of a stored dashboard without an access check (rooms already joined); null when it is gone */
   evaluateStored(
     appId: number,
     tz: string,
@@ -40,12 +39,12 @@ export interface CardEngine {
     key: string,
     query: CardFilterQuery,
     now: number,
-  ): CardResult | null | Promise<CardResult | null>;
+  ): Promise<CardResult | null>;
 }
 
 export function createCardEngine(
-  sqlite: Database.Database,
-  telemetry: Pick<TelemetryPipeline, 'reads' | 'series' | 'points' | 'seriesLearnt'>,
+  store: AppStore,
+  telemetry: CardTelemetry,
   opts: {
     grants: DashboardGrants;
     /** the dashboards' stored conf text (dashboards domain) */
@@ -58,9 +57,9 @@ export function createCardEngine(
 ): CardEngine {
   const now = opts.now ?? Date.now;
   const src: EngineSources = {
-    reads: createSeriesReads(sqlite, telemetry),
-    directory: createDeviceDirectory(createDeviceFactsReads(sqlite), { ttlMs: opts.directoryTtlMs, now }),
-    states: createStateCardReads(sqlite),
+    reads: createSeriesReads(telemetry),
+    directory: createDeviceDirectory(createDeviceFactsReads(store), { ttlMs: opts.directoryTtlMs, now }),
+    states: createStateReads(store),
   };
   const source = createDashboardViews(opts.dashboards, { now, changes: opts.changes, grants: opts.grants });
   // 1 s: the clock drift of a relative window a cached answer may show (device facts are already read with 3 s)
@@ -73,16 +72,31 @@ export function createCardEngine(
     key: string,
     query: CardFilterQuery,
     at: number,
-  ): CardResult {
+  ): Promise<CardResult> {
     let component;
     try {
       component = componentOf(view, key);
     } catch (err) {
       if (err instanceof CardError)
-        return { data: { key, cat: 'UNKNOWN', success: false, alert: err.message }, deps: new Set() };
+        return Promise.resolve({ data: { key, cat: 'UNKNOWN', success: false, alert: err.message }, deps: new Set() });
       throw err;
     }
     return evaluateCard(src, { component, conf: view.conf, appId, tz, now: at, query });
+  }
+
+  // the same question asked again while it is being answered waits for that answer instead of reading again
+  const answering = new Map<string, Promise<CardResult>>();
+  async function answer(k: string, caller: Caller, view: DashboardView, key: string, query: CardFilterQuery) {
+    const app = caller.app!;
+    const evaluation = answers.begin();
+    try {
+      const result = await run(app.id, app.timezone, view, key, query, now());
+      answers.set(k, result, evaluation);
+      return result;
+    } finally {
+      answers.end(evaluation);
+      answering.delete(k);
+    }
   }
 
   return {
@@ -95,16 +109,16 @@ export function createCardEngine(
       // the view is per application and the answer depends on nothing of the caller beyond it (access was checked)
       const k = answers.keyOf(view, `${app.timezone}\u0000${key}`, query);
       const hit = answers.get(k);
-      if (hit) return hit;
-      const result = run(app.id, app.timezone, view, key, query, now());
-      answers.set(k, result);
-      return result;
+      if (hit) return Promise.resolve(hit);
+      let pending = answering.get(k);
+      if (!pending) answering.set(k, (pending = answer(k, caller, view, key, query)));
+      return pending;
     },
-    evaluateStored(appId, tz, dashboardId, key, query, at) {
-      const stored = (view: DashboardView | null) =>
-        !view || !(view.conf.dashboard?.[key] || view.broken.has(key)) ? null : run(appId, tz, view, key, query, at);
-      const view = source.load(appId, dashboardId);
-      return view instanceof Promise ? view.then(stored) : stored(view);
+    async evaluateStored(appId, tz, dashboardId, key, query, at) {
+      const view = await source.load(appId, dashboardId);
+      return !view || !(view.conf.dashboard?.[key] || view.broken.has(key))
+        ? null
+        : run(appId, tz, view, key, query, at);
     },
   };
 }
@@ -118,7 +132,8 @@ interface DeviceChange {
 }
 
 export interface CardsDomainDeps {
-  sqlite: Database.Database;
+  /** the storage boundary's store (devices and states are read through it) */
+  store: AppStore;
   telemetry: TelemetryPipeline;
   log: Logger;
   /** the device registry: its change events (added, removed, disabled) and presence (`status`: online ↔ offline) */
@@ -139,7 +154,7 @@ export interface CardsDomainDeps {
  * (`attachRealtime`): the commit, presence and registry listeners feed its index.
  */
 export function createCardsDomain(deps: CardsDomainDeps) {
-  const engine = createCardEngine(deps.sqlite, deps.telemetry, {
+  const engine = createCardEngine(deps.store, deps.telemetry, {
     now: deps.now,
     changes: deps.changes,
     grants: deps.grants,
@@ -157,7 +172,7 @@ export function createCardsDomain(deps: CardsDomainDeps) {
   // committed states → the cards reading that state key (a query with sensor STATE_SENSOR)
   offs.push(
     deps.telemetry.subscribe((batch) => {
-      if (!live?.watching && engine.answers.size === 0) return;
+      if (!live?.watching && engine.answers.size === 0 && engine.answers.evaluating === 0) return;
       const keys = new Set<string>();
       for (const p of batch.points) {
         const s = deps.telemetry.series(p.seriesId);

@@ -66,7 +66,7 @@ export function cardsRoutes({
   const routes: BoundRoute[] = [
     route(cardsContract.get, async ({ input, caller }) => {
       const view = await engine.source.dashboard(caller, input.dashboardId);
-      return engine.evaluate(caller, view, input.componentKey, input).data;
+      return (await engine.evaluate(caller, view, input.componentKey, input)).data;
     }),
     // the same dashboard and grants checks as the card query (another application's dashboard 404, outside the
     // caller's grants 403); the unsaved component reads the dashboard's variables and filters as it will once saved
@@ -74,14 +74,16 @@ export function cardsRoutes({
       const view = await engine.source.dashboard(caller, input.dashboardId);
       const { dashboardId: _id, component, ...query } = input;
       const app = caller.app!;
-      return evaluateCard(engine.src, {
-        component,
-        conf: view.conf,
-        appId: app.id,
-        tz: app.timezone,
-        now: Date.now(),
-        query,
-      }).data;
+      return (
+        await evaluateCard(engine.src, {
+          component,
+          conf: view.conf,
+          appId: app.id,
+          tz: app.timezone,
+          now: Date.now(),
+          query,
+        })
+      ).data;
     }),
     route(cardsContract.csv, async ({ input, caller, res }) => {
       const view = await engine.source.dashboard(caller, input.dashboardId);
@@ -96,16 +98,16 @@ export function cardsRoutes({
         .map((p) => p.data!);
       let start: number;
       let end: number;
-      let columns: ReturnType<typeof csvColumns>;
+      let columns: Awaited<ReturnType<typeof csvColumns>>;
       try {
-        columns = csvColumns(queries, ctx);
+        columns = await csvColumns(queries, ctx);
         const w = resolveWindow(filterOf(component, view.conf, input, true), ctx.now, app.timezone, false);
         if (w.type === 'REALTIME') {
           end = ctx.now + 1;
           start = end;
           for (const col of columns.columns) {
             if (!col.series) continue;
-            const rows = engine.src.reads.latestN(col.series, w.ndata);
+            const rows = await engine.src.reads.latestN(col.series, w.ndata);
             if (rows.length) start = Math.min(start, rows[0]![0]);
           }
         } else ({ start, end } = w);
@@ -196,7 +198,7 @@ async function command(
 
   let deviceIds: number[];
   if (TAG_COMMAND_CARDS.has(component.cat)) {
-    deviceIds = engine.src.directory.matching(app.id, component.model?.tags).map((d) => d.id);
+    deviceIds = (await engine.src.directory.matching(app.id, component.model?.tags)).map((d) => d.id);
     if (input.device_id !== undefined) {
       const one = Number(input.device_id);
       if (!deviceIds.includes(one)) throw notFound(T.cards.deviceNotFound);
@@ -211,7 +213,7 @@ async function command(
           ? Number(input.device_id)
           : NaN;
     if (!Number.isSafeInteger(configured)) throw invalid(T.cards.noTarget);
-    if (!engine.src.directory.device(app.id, configured)) throw notFound(T.cards.deviceNotFound);
+    if (!(await engine.src.directory.device(app.id, configured))) throw notFound(T.cards.deviceNotFound);
     deviceIds = [configured];
   }
 

@@ -1,13 +1,8 @@
 // The states' read side on both engines: a device's current state by its application only, and the values a key took
-// in a window (the one in effect at its start, then each change). On SQLite the card engine's synchronous reads
-// (states.store.ts) answer the same.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findUp, openDb } from '../../platform/db/sqlite.js';
-import { sqliteStore } from '../../platform/db/store.js';
-import * as schema from '../../schema.js';
+// in a window (the one in effect at its start, then each change). The card engine reads states through these.
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { forEachEngine, type OpenedStore } from '../../testing/engines.js';
 import { createStateReads, type StateReads } from './states.reads.js';
-import { createStateCardReads, createStatesStore } from './states.store.js';
 import { deviceStateHistory, deviceStates } from './states.table.js';
 
 forEachEngine('state reads', (open) => {
@@ -54,46 +49,5 @@ forEachEngine('state reads', (open) => {
     ]);
     expect(await reads.history(1, 7, 'mode', 0, 100)).toEqual([]);
     expect(await reads.history(2, 7, 'mode', 0, 1_000)).toEqual([]);
-  });
-});
-
-describe("the card engine's synchronous state reads", () => {
-  it('answer what the store-based reads answer', async () => {
-    const handle = openDb({ dataDir: ':memory:', schema, migrationsFolder: findUp('drizzle', import.meta.url) });
-    try {
-      const states = createStatesStore(handle.sqlite);
-      handle.sqlite.transaction(() => {
-        states.apply(1, 7, [
-          { key: 'mode', value: '"manual"', ts: 100 },
-          { key: 'mode', value: '"manual"', ts: 150 },
-          { key: 'mode', value: '"auto"', ts: 300 },
-          { key: 'cfg', value: '{"a":1}', ts: 10 },
-        ]);
-        states.apply(2, 8, [{ key: 'mode', value: '"x"', ts: 1 }]);
-      })();
-      const card = createStateCardReads(handle.sqlite);
-      const reads = createStateReads(sqliteStore(handle.sqlite, schema));
-      for (const [app, device, key] of [
-        [1, 7, 'mode'],
-        [1, 7, 'cfg'],
-        [2, 7, 'mode'],
-        [2, 8, 'mode'],
-        [1, 7, 'nope'],
-      ] as const) {
-        expect(card.current(app, device, key)).toEqual(await reads.current(app, device, key));
-        for (const [start, end] of [
-          [0, 1_000],
-          [120, 300],
-          [300, 301],
-        ])
-          expect(card.history(app, device, key, start, end)).toEqual(await reads.history(app, device, key, start, end));
-      }
-      expect(card.history(1, 7, 'mode', 120, 400)).toEqual([
-        { ts: 120, value: 'manual' },
-        { ts: 300, value: 'auto' },
-      ]);
-    } finally {
-      handle.close();
-    }
   });
 });

@@ -2,7 +2,7 @@
 // report), and the history as value periods. Written inside the telemetry writer's transaction; read by the state calls.
 import type Database from 'better-sqlite3';
 import { compareStateKeys, STATE_RANGE_MAX as STATE_PAGE_MAX } from '@sentra/contracts';
-import { MAX_STATE_PERIODS, parsedState, type StateValue } from './states.reads.js';
+import type { StateValue } from './states.reads.js';
 
 /** A state as reported: `value` is JSON text, null when the device reported null (the state is "Inactive"). */
 export interface StateChange {
@@ -232,50 +232,3 @@ export function asyncStates(sync: SqliteStatesStore): StatesStore {
 
 /** rows as the store answers them (value parsed from its JSON text) */
 export const stateRowOf = (r: StateRecord): StateRow => toRow(r);
-
-/**
- * The card engine's reads of device states (a query whose sensor is STATE_SENSOR): its evaluation is synchronous, as
- * are the telemetry reads it evaluates with, so these run on the gateway's connection, prepared once (the card query
- * path asks them on every evaluation). The same reads for everyone else are states.reads.ts, on the store.
- */
-export function createStateCardReads(sqlite: Database.Database) {
-  const one = sqlite.prepare(
-    'SELECT value, initial_ts, latest_ts FROM device_states WHERE device_id = ? AND key = ? AND app_id = ?',
-  );
-  // the device's application is checked against device_states (history rows carry no application)
-  const periods = sqlite.prepare(
-    `SELECT h.value, h.initial_ts FROM device_state_history h JOIN device_states s ON s.device_id = h.device_id AND s.key = h.key AND s.app_id = ?
-     WHERE h.device_id = ? AND h.key = ? AND h.initial_ts >= ? AND h.initial_ts < ? ORDER BY h.initial_ts LIMIT ?`,
-  );
-  const before = sqlite.prepare(
-    `SELECT h.value, h.initial_ts FROM device_state_history h JOIN device_states s ON s.device_id = h.device_id AND s.key = h.key AND s.app_id = ?
-     WHERE h.device_id = ? AND h.key = ? AND h.initial_ts < ? ORDER BY h.initial_ts DESC LIMIT 1`,
-  );
-  return {
-    /** as states.reads.ts `history` */
-    history(
-      appId: number,
-      deviceId: number,
-      key: string,
-      start: number,
-      end: number,
-    ): { ts: number; value: unknown }[] {
-      const out: { ts: number; value: unknown }[] = [];
-      const first = before.get(appId, deviceId, key, start) as { value: string | null; initial_ts: number } | undefined;
-      if (first) out.push({ ts: start, value: parsedState(first.value) });
-      for (const r of periods.all(appId, deviceId, key, start, end, MAX_STATE_PERIODS) as {
-        value: string | null;
-        initial_ts: number;
-      }[])
-        out.push({ ts: r.initial_ts, value: parsedState(r.value) });
-      return out;
-    },
-    /** as states.reads.ts `current` */
-    current(appId: number, deviceId: number, key: string): StateValue | null {
-      const r = one.get(deviceId, key, appId) as StateRecord | undefined;
-      return r ? { value: parsedState(r.value), since: r.initial_ts, ts: r.latest_ts } : null;
-    },
-  };
-}
-
-export type StateCardReads = ReturnType<typeof createStateCardReads>;

@@ -7,6 +7,8 @@ import {
   evaluate,
   parseTemplate,
   renderTemplate,
+  templateVariables,
+  variablesOf,
   type ExprValue,
   type VariableLookup,
 } from '../expression.js';
@@ -64,4 +66,26 @@ export function evaluateCondition(
       return chosen ?? null;
     }
   }
+}
+
+/**
+ * The variables a condition function may read: the card engine resolves them (reads, asynchronous) before it evaluates
+ * the condition, which is synchronous. A source that does not parse reads none (evaluating it names the error).
+ */
+export function conditionVariables(fn: ConditionFn, q: ConditionQuery): Set<string> {
+  const out = new Set<string>();
+  const add = (f: () => Set<string>) => {
+    try {
+      for (const v of f()) out.add(v);
+    } catch (err) {
+      if (!(err instanceof ExpressionError)) throw err;
+    }
+  };
+  const src = q.condition ?? '';
+  if (fn === 'FORMAT') add(() => templateVariables(template(src)));
+  else add(() => variablesOf(compiled(src)));
+  if (fn === 'IFELSE')
+    for (const chosen of [q.true_condition, q.false_condition])
+      if (typeof chosen === 'string') add(() => templateVariables(template(chosen)));
+  return out;
 }
