@@ -38,9 +38,6 @@ const NOT_YET_ASYNC = new Set([
   'modules/demo/demo.seed.ts',
   'modules/devices/device-facts.ts',
   'modules/devices/telemetry-resolver.ts',
-  'modules/rules/rules.module.ts',
-  'modules/rules/state-store.ts',
-  'modules/rules/write-queue.ts',
   'modules/telemetry/ingest/pipeline.ts',
   'modules/telemetry/telemetry.routes.ts',
 ]);

@@ -21,19 +21,19 @@ function memoryStore(): EngineStateStore & { rows: Map<string, PersistedState> }
   const k = (r: number, d: number) => `${r}:${d}`;
   return {
     rows,
-    all: () => [...rows.values()],
-    read: (r, d) => rows.get(k(r, d)),
-    write: (s) => void rows.set(k(s.ruleId, s.deviceId), { ...s }),
-    remove: (r, d) => void rows.delete(k(r, d)),
-    removeRule: (r) => [...rows.keys()].filter((x) => x.startsWith(`${r}:`)).forEach((x) => rows.delete(x)),
-    removeDevice: (d) => [...rows.keys()].filter((x) => x.endsWith(`:${d}`)).forEach((x) => rows.delete(x)),
+    all: async () => [...rows.values()],
+    ofDevice: async (d) => [...rows.values()].filter((s) => s.deviceId === d),
+    write: async (s) => void rows.set(k(s.ruleId, s.deviceId), { ...s }),
+    remove: async (r, d) => void rows.delete(k(r, d)),
+    removeRule: async (r) => [...rows.keys()].filter((x) => x.startsWith(`${r}:`)).forEach((x) => rows.delete(x)),
+    removeDevice: async (d) => [...rows.keys()].filter((x) => x.endsWith(`:${d}`)).forEach((x) => rows.delete(x)),
   };
 }
 
 let id = 0;
 function setup(category: number, condition: RuleCondition, store = memoryStore()) {
   const fired: Firing[] = [];
-  const engine = createRuleEngine({ store, onFire: (f) => fired.push(f) });
+  const engine = createRuleEngine({ store, onFire: async (f) => void fired.push(f) });
   const rule = {
     id: ++id,
     appId: 7,
@@ -246,7 +246,7 @@ describe('duration (fake time)', () => {
     expect(engine.state(rule.id, 3)?.phase).toBe('active');
   });
 
-  it('a pending duration survives a restart: a new engine on the same store fires when it is due', () => {
+  it('a pending duration survives a restart: a new engine on the same store fires when it is due', async () => {
     const store = memoryStore();
     const first = setup(
       11,
@@ -258,9 +258,9 @@ describe('duration (fake time)', () => {
     vi.advanceTimersByTime(20_000);
 
     const fired: Firing[] = [];
-    const second = createRuleEngine({ store, onFire: (f) => fired.push(f) });
+    const second = createRuleEngine({ store, onFire: async (f) => void fired.push(f) });
     second.upsert(first.rule);
-    second.restore();
+    await second.restore();
     expect(second.state(first.rule.id, 3)?.phase).toBe('pending');
     vi.advanceTimersByTime(39_000);
     expect(fired).toHaveLength(0);
@@ -408,8 +408,12 @@ describe('writes handed to a queue (the gateway writes them when the lock is fre
   it('the state and the firing are written when the job runs; a rule removed before that writes nothing', () => {
     const store = memoryStore();
     const fired: Firing[] = [];
-    const jobs: Array<() => void> = [];
-    const engine = createRuleEngine({ store, onFire: (f) => fired.push(f), write: (job) => void jobs.push(job) });
+    const jobs: Array<() => Promise<void>> = [];
+    const engine = createRuleEngine({
+      store,
+      onFire: async (f) => void fired.push(f),
+      write: (job) => void jobs.push(job),
+    });
     const rule = {
       id: ++id,
       appId: 7,
@@ -432,13 +436,13 @@ describe('writes handed to a queue (the gateway writes them when the lock is fre
     expect(engine.state(rule.id, 3)?.phase).toBe('active');
     expect(store.rows.size).toBe(0);
     expect(fired).toHaveLength(0);
-    jobs.splice(0).forEach((j) => j());
+    jobs.splice(0).forEach((j) => void j());
     expect(store.rows.size).toBe(1);
     expect(fired).toHaveLength(1);
     send(50, 3);
     send(10, 4);
     engine.remove(rule.id);
-    jobs.splice(0).forEach((j) => j());
+    jobs.splice(0).forEach((j) => void j());
     expect(store.rows.size).toBe(0);
     expect(fired).toHaveLength(1);
   });
