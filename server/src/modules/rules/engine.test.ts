@@ -3,7 +3,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RuleCondition, TriggerEntry } from '@sentra/contracts';
 import { compileRule, testValue } from './compile.js';
-import { createRuleEngine, type EngineStateStore, type Firing, type PersistedState } from './engine.js';
+import {
+  createRuleEngine,
+  type EngineStateStore,
+  type Firing,
+  type PersistedState,
+  type RuleEngine,
+} from './engine.js';
 
 const t = (
   query: TriggerEntry['field']['query'],
@@ -445,5 +451,51 @@ describe('writes handed to a queue (the gateway writes them when the lock is fre
     jobs.splice(0).forEach((j) => void j());
     expect(store.rows.size).toBe(0);
     expect(fired).toHaveLength(1);
+  });
+});
+
+describe('scale-out: the state is read back before a device is evaluated (refresh)', () => {
+  it('a gateway sees the phase another gateway wrote, and a state another removed', async () => {
+    const store = memoryStore();
+    const rule = {
+      id: ++id,
+      appId: 7,
+      category: 11,
+      name: 'r',
+      key: null,
+      description: '',
+      condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] },
+      action: { new: [], response: [] },
+    };
+    const firedA: Firing[] = [];
+    const firedB: Firing[] = [];
+    const a = createRuleEngine({ store, onFire: async (f) => void firedA.push(f), shared: true });
+    const b = createRuleEngine({ store, onFire: async (f) => void firedB.push(f), shared: true });
+    a.upsert(rule);
+    b.upsert(rule);
+    const send = (engine: RuleEngine, value: number) =>
+      engine.telemetry({
+        appId: 7,
+        deviceId: 3,
+        points: [{ sensor: 'tank', config: 'fuel', param: 'level', value, ts: Date.now() }],
+      });
+    await a.refresh(3);
+    send(a, 10);
+    expect(firedA).toHaveLength(1);
+    // the next message of the device comes to the other gateway: still active there, no second firing
+    await b.refresh(3);
+    expect(b.state(rule.id, 3)?.phase).toBe('active');
+    send(b, 5);
+    expect(firedB).toHaveLength(0);
+    // b clears it; a reads that back and fires again on the next crossing
+    send(b, 50);
+    expect(store.rows.get(`${rule.id}:3`)?.phase).toBe('idle');
+    await a.refresh(3);
+    expect(a.state(rule.id, 3)?.phase).toBe('idle');
+    store.rows.clear();
+    await a.refresh(3);
+    expect(a.state(rule.id, 3)).toMatchObject({ phase: 'idle', lastFireTs: null });
+    send(a, 10);
+    expect(firedA).toHaveLength(2);
   });
 });

@@ -134,8 +134,9 @@ export interface RuleEngine {
   state(ruleId: number, deviceId: number): Readonly<PersistedState> | undefined;
   /**
    * `messages`: committed messages evaluated (of devices a rule watches); `writes`, `write_ms`, `max_write_ms`: the
-   * state and task writes on the caller's thread (a firing's transaction, a phase change), with the time they took —
-   * waiting for the database's write lock included, which is what the event loop pays for them.
+   * state and task writes handed to `write` (a firing, a phase change), with the time the caller's thread spent on
+   * the hand-over — on SQLite the write queue begins the transaction and runs its first statements at once, the rest
+   * follows within the same turn; on PostgreSQL only the queueing.
    */
   metrics(): {
     rules: number;
