@@ -68,7 +68,7 @@ export interface DeviceEvent {
 
 export interface RuleEngineOptions {
   store: EngineStateStore;
-  /** called inside the write's transaction, with the state change already written (awaited before the commit) */
+  /** called inside the write's transaction, beside the state's write (both awaited before the commit) */
   onFire: (f: Firing) => Promise<void>;
   /**
    * Where the engine's writes go (a firing with its state, a phase change, a removal), in the order the engine made
@@ -303,7 +303,11 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
           // the state and the firing's task are rows of their own: both are started at once, in the job's transaction
           const stored = persist(s);
           // a rule removed before its firing was written creates nothing
-          return firing && rules.has(rule.id) ? Promise.all([stored, onFire(firing)]).then(() => undefined) : stored;
+          if (!firing || !rules.has(rule.id)) return stored;
+          // both run to their end before the job settles (never a query of one after the transaction rolled back)
+          return Promise.allSettled([stored, onFire(firing)]).then((done) => {
+            for (const d of done) if (d.status === 'rejected') throw d.reason;
+          });
         }),
       );
       if (cooling) m.suppressed++;

@@ -55,7 +55,7 @@ export function createWriteQueue({
   maxBatch = 1_000,
 }: WriteQueueOptions) {
   const sqlite = store.kind === 'sqlite';
-  let queue: Array<{ job: WriteJob; at: number }> = [];
+  let queue: Array<{ job: WriteJob; at: number; waited?: boolean }> = [];
   /** the drain under way (one at a time: the jobs keep their order) */
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
@@ -142,7 +142,14 @@ export function createWriteQueue({
       .then((r) => {
         running = null;
         last = r;
-        if (r === 'empty' || closing) return;
+        if (r === 'empty') return;
+        // `queued`: the jobs that had to wait for a retry (the lock, or the storage)
+        for (const e of queue)
+          if (!e.waited) {
+            e.waited = true;
+            m.queued++;
+          }
+        if (closing) return;
         m.retries++;
         timer = setTimeout(
           () => {
@@ -164,7 +171,6 @@ export function createWriteQueue({
         return;
       }
       queue.push({ job, at: performance.now() });
-      if (queue.length > 1 || running || timer) m.queued++;
       if (queue.length > m.max_queue) m.max_queue = queue.length;
       start();
     },
