@@ -189,7 +189,12 @@ export function createRulesDomain({
         'stored.>',
         ({ data }) => {
           const b = data.batch;
-          if (engine.watching(b.appId)) inTurn(b.deviceId, () => onCommitted(b));
+          // a device no rule watches costs no read of its states
+          const watched =
+            engine.watching(b.appId) &&
+            ((b.points.length > 0 && engine.watchingDevice(b.appId, b.deviceId)) ||
+              (b.states.length > 0 && engine.watchingEvent(b.appId, 31)));
+          if (watched) inTurn(b.deviceId, () => onCommitted(b));
         },
         { queue: 'rule-engine' },
       ),
