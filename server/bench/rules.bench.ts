@@ -20,12 +20,12 @@ const SECONDS = Number(process.env.RULES_BENCH_SECONDS ?? 3);
 function memoryStore(): EngineStateStore {
   const m = new Map<string, PersistedState>();
   return {
-    all: () => [...m.values()],
-    read: (r, d) => m.get(`${r}:${d}`),
-    write: (s) => void m.set(`${s.ruleId}:${s.deviceId}`, s),
-    remove: (r, d) => void m.delete(`${r}:${d}`),
-    removeRule: () => undefined,
-    removeDevice: () => undefined,
+    all: async () => [...m.values()],
+    ofDevice: async () => [],
+    write: async (s) => void m.set(`${s.ruleId}:${s.deviceId}`, s),
+    remove: async (r, d) => void m.delete(`${r}:${d}`),
+    removeRule: async () => undefined,
+    removeDevice: async () => undefined,
   };
 }
 
@@ -37,7 +37,7 @@ export const t = (
 
 function engineWith(rules: number) {
   let fired = 0;
-  const engine = createRuleEngine({ store: memoryStore(), onFire: () => void fired++ });
+  const engine = createRuleEngine({ store: memoryStore(), onFire: async () => void fired++ });
   for (let i = 0; i < rules; i++) {
     // 1,000 rules: each watches one device's fuel level with a band of three tests (the 5,000 devices: one in five
     // has a rule); every tenth rule watches every device's temperature instead (app-wide rules)

@@ -278,7 +278,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const devicesStore = createDevicesStore(store);
   const rulesDomain = createRulesDomain({
     store,
-    sqlite: dbHandle.sqlite,
     reads: {
       appOf: appsStore.scopeById,
       appTenants: appsStore.tenants,

@@ -32,11 +32,7 @@ const SQLITE_ENGINE = new Set([
 ]);
 
 /** still on the synchronous SQLite database (`Db`, better-sqlite3): to move behind their domain's store */
-const NOT_YET_ASYNC = new Set([
-  'modules/rules/rules.module.ts',
-  'modules/rules/state-store.ts',
-  'modules/rules/write-queue.ts',
-]);
+const NOT_YET_ASYNC = new Set<string>([]);
 
 /** still reading or writing another domain's tables: to ask that domain instead */
 const NOT_YET_OWN_TABLES = new Set<string>([]);

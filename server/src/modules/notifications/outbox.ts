@@ -1,5 +1,6 @@
-// The transactional outbox of notifications. The rules engine calls `enqueue` inside the transaction that creates or
-// changes a task, so the task and its messages commit together (or not at all); the worker (worker.ts) delivers them.
+// The transactional outbox of notifications. The tasks service calls `enqueue` inside the transaction that creates or
+// changes a task (a console change, or a rule's firing in the rule engine's write transaction), so the task and its
+// messages commit together (or not at all); the worker (worker.ts) delivers them.
 // Nothing here sends anything or throws on a bad message: a message that cannot be sent is stored with the reason.
 import { and, asc, count, eq, inArray, min, sql } from 'drizzle-orm';
 import {
@@ -71,7 +72,7 @@ export interface Outbox {
   removeTask(taskId: number): Promise<void>;
   /** the worker listens here to be woken when messages were queued (called after the enqueuing transaction) */
   onEnqueued(listener: () => void): () => void;
-  /** wakes the listeners after the current turn: messages were committed (or written by the rule engine's path) */
+  /** wakes the listeners after the current turn: messages were committed */
   queued(): void;
 
   // ---- the worker's side (worker.ts) ----
@@ -106,7 +107,7 @@ export type NewOutboxRow = typeof notificationOutbox.$inferInsert;
 
 /**
  * The rows `messages` are stored as at `at`: an unknown channel or an invalid address is kept as 'failed' with the
- * reason (nothing here throws into the task change). Shared with the rule engine's synchronous writes.
+ * reason (nothing here throws into the task change).
  */
 export function outboxRows(messages: readonly OutboxMessage[], at: number, opts: { muted?: boolean } = {}) {
   return messages.map((m) => {

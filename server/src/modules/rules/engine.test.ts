@@ -3,7 +3,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RuleCondition, TriggerEntry } from '@sentra/contracts';
 import { compileRule, testValue } from './compile.js';
-import { createRuleEngine, type EngineStateStore, type Firing, type PersistedState } from './engine.js';
+import {
+  createRuleEngine,
+  type EngineStateStore,
+  type Firing,
+  type PersistedState,
+  type RuleEngine,
+} from './engine.js';
 
 const t = (
   query: TriggerEntry['field']['query'],
@@ -21,19 +27,19 @@ function memoryStore(): EngineStateStore & { rows: Map<string, PersistedState> }
   const k = (r: number, d: number) => `${r}:${d}`;
   return {
     rows,
-    all: () => [...rows.values()],
-    read: (r, d) => rows.get(k(r, d)),
-    write: (s) => void rows.set(k(s.ruleId, s.deviceId), { ...s }),
-    remove: (r, d) => void rows.delete(k(r, d)),
-    removeRule: (r) => [...rows.keys()].filter((x) => x.startsWith(`${r}:`)).forEach((x) => rows.delete(x)),
-    removeDevice: (d) => [...rows.keys()].filter((x) => x.endsWith(`:${d}`)).forEach((x) => rows.delete(x)),
+    all: async () => [...rows.values()],
+    ofDevice: async (d) => [...rows.values()].filter((s) => s.deviceId === d),
+    write: async (s) => void rows.set(k(s.ruleId, s.deviceId), { ...s }),
+    remove: async (r, d) => void rows.delete(k(r, d)),
+    removeRule: async (r) => [...rows.keys()].filter((x) => x.startsWith(`${r}:`)).forEach((x) => rows.delete(x)),
+    removeDevice: async (d) => [...rows.keys()].filter((x) => x.endsWith(`:${d}`)).forEach((x) => rows.delete(x)),
   };
 }
 
 let id = 0;
 function setup(category: number, condition: RuleCondition, store = memoryStore()) {
   const fired: Firing[] = [];
-  const engine = createRuleEngine({ store, onFire: (f) => fired.push(f) });
+  const engine = createRuleEngine({ store, onFire: async (f) => void fired.push(f) });
   const rule = {
     id: ++id,
     appId: 7,
@@ -246,7 +252,7 @@ describe('duration (fake time)', () => {
     expect(engine.state(rule.id, 3)?.phase).toBe('active');
   });
 
-  it('a pending duration survives a restart: a new engine on the same store fires when it is due', () => {
+  it('a pending duration survives a restart: a new engine on the same store fires when it is due', async () => {
     const store = memoryStore();
     const first = setup(
       11,
@@ -258,9 +264,9 @@ describe('duration (fake time)', () => {
     vi.advanceTimersByTime(20_000);
 
     const fired: Firing[] = [];
-    const second = createRuleEngine({ store, onFire: (f) => fired.push(f) });
+    const second = createRuleEngine({ store, onFire: async (f) => void fired.push(f) });
     second.upsert(first.rule);
-    second.restore();
+    await second.restore();
     expect(second.state(first.rule.id, 3)?.phase).toBe('pending');
     vi.advanceTimersByTime(39_000);
     expect(fired).toHaveLength(0);
@@ -408,8 +414,12 @@ describe('writes handed to a queue (the gateway writes them when the lock is fre
   it('the state and the firing are written when the job runs; a rule removed before that writes nothing', () => {
     const store = memoryStore();
     const fired: Firing[] = [];
-    const jobs: Array<() => void> = [];
-    const engine = createRuleEngine({ store, onFire: (f) => fired.push(f), write: (job) => void jobs.push(job) });
+    const jobs: Array<() => Promise<void>> = [];
+    const engine = createRuleEngine({
+      store,
+      onFire: async (f) => void fired.push(f),
+      write: (job) => void jobs.push(job),
+    });
     const rule = {
       id: ++id,
       appId: 7,
@@ -432,14 +442,60 @@ describe('writes handed to a queue (the gateway writes them when the lock is fre
     expect(engine.state(rule.id, 3)?.phase).toBe('active');
     expect(store.rows.size).toBe(0);
     expect(fired).toHaveLength(0);
-    jobs.splice(0).forEach((j) => j());
+    jobs.splice(0).forEach((j) => void j());
     expect(store.rows.size).toBe(1);
     expect(fired).toHaveLength(1);
     send(50, 3);
     send(10, 4);
     engine.remove(rule.id);
-    jobs.splice(0).forEach((j) => j());
+    jobs.splice(0).forEach((j) => void j());
     expect(store.rows.size).toBe(0);
     expect(fired).toHaveLength(1);
+  });
+});
+
+describe('scale-out: the state is read back before a device is evaluated (refresh)', () => {
+  it('a gateway sees the phase another gateway wrote, and a state another removed', async () => {
+    const store = memoryStore();
+    const rule = {
+      id: ++id,
+      appId: 7,
+      category: 11,
+      name: 'r',
+      key: null,
+      description: '',
+      condition: { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] },
+      action: { new: [], response: [] },
+    };
+    const firedA: Firing[] = [];
+    const firedB: Firing[] = [];
+    const a = createRuleEngine({ store, onFire: async (f) => void firedA.push(f), shared: true });
+    const b = createRuleEngine({ store, onFire: async (f) => void firedB.push(f), shared: true });
+    a.upsert(rule);
+    b.upsert(rule);
+    const send = (engine: RuleEngine, value: number) =>
+      engine.telemetry({
+        appId: 7,
+        deviceId: 3,
+        points: [{ sensor: 'tank', config: 'fuel', param: 'level', value, ts: Date.now() }],
+      });
+    await a.refresh(3);
+    send(a, 10);
+    expect(firedA).toHaveLength(1);
+    // the next message of the device comes to the other gateway: still active there, no second firing
+    await b.refresh(3);
+    expect(b.state(rule.id, 3)?.phase).toBe('active');
+    send(b, 5);
+    expect(firedB).toHaveLength(0);
+    // b clears it; a reads that back and fires again on the next crossing
+    send(b, 50);
+    expect(store.rows.get(`${rule.id}:3`)?.phase).toBe('idle');
+    await a.refresh(3);
+    expect(a.state(rule.id, 3)?.phase).toBe('idle');
+    store.rows.clear();
+    await a.refresh(3);
+    expect(a.state(rule.id, 3)).toMatchObject({ phase: 'idle', lastFireTs: null });
+    send(a, 10);
+    expect(firedA).toHaveLength(2);
   });
 });

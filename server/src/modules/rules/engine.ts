@@ -24,14 +24,19 @@ export interface PersistedState {
   lastFireTs: number | null;
 }
 
+/** rule_states on the store (state-store.ts): asynchronous, read at start (and per message in scale-out) */
 export interface EngineStateStore {
-  all(): PersistedState[];
-  read(ruleId: number, deviceId: number): PersistedState | undefined;
-  write(s: PersistedState): void;
-  remove(ruleId: number, deviceId: number): void;
-  removeRule(ruleId: number): void;
-  removeDevice(deviceId: number): void;
+  all(): Promise<PersistedState[]>;
+  /** every rule's state of a device (scale-out: read before the device's message is evaluated) */
+  ofDevice(deviceId: number): Promise<PersistedState[]>;
+  write(s: PersistedState): Promise<void>;
+  remove(ruleId: number, deviceId: number): Promise<void>;
+  removeRule(ruleId: number): Promise<void>;
+  removeDevice(deviceId: number): Promise<void>;
 }
+
+/** one of the engine's writes: run inside the write's transaction, all its queries awaited */
+export type WriteJob = () => Promise<void>;
 
 export interface Firing {
   rule: CompiledRule;
@@ -63,19 +68,18 @@ export interface DeviceEvent {
 
 export interface RuleEngineOptions {
   store: EngineStateStore;
-  /** called synchronously inside `transact`, with the state change already written */
-  onFire: (f: Firing) => void;
-  /** runs a state change and its firing as one unit (the database transaction); default: just runs it */
-  transact?: <T>(fn: () => T) => T;
+  /** called inside the write's transaction, beside the state's write (both awaited before the commit) */
+  onFire: (f: Firing) => Promise<void>;
   /**
-   * Where the engine's writes go (a firing with its state, a phase change): default `transact` at once. The gateway
-   * passes its write queue (write-queue.ts), which writes later instead of waiting for the write lock; the engine's
-   * memory has moved on either way, and a job checks at its run that its rule and state are still the engine's.
+   * Where the engine's writes go (a firing with its state, a phase change, a removal), in the order the engine made
+   * them: the gateway passes its write queue (write-queue.ts), which runs each job in a transaction later, in order;
+   * default: the job at once, without a transaction. The engine's memory has moved on either way (evaluation never
+   * waits for a write), and a job checks at its run that its rule and state are still the engine's.
    */
-  write?: (job: () => void) => void;
+  write?: (job: WriteJob) => void;
   /** an application's active rules of a category changed (upsert, remove): the node-expiry watch follows its rules */
   onRulesChanged?: (appId: number, category: number) => void;
-  /** several gateways share the state: read it from the store before each step (scale-out) */
+  /** several gateways share the state: the caller awaits `refresh` of the device before each evaluation (scale-out) */
   shared?: boolean;
   now?: () => number;
   log?: Logger;
@@ -109,7 +113,12 @@ export interface RuleEngine {
   /** drops the state of a removed device (its timers too) */
   deviceRemoved(deviceId: number): void;
   /** re-arms the pending durations and active phases kept by the store (after the rules are loaded) */
-  restore(): void;
+  restore(): Promise<void>;
+  /**
+   * Scale-out: reads the device's states from the store into memory (another gateway may have moved them), to await
+   * before `telemetry`/`event` of that device; the group memory (which groups held) stays this gateway's.
+   */
+  refresh(deviceId: number): Promise<void>;
   rule(ruleId: number): CompiledRule | undefined;
   /** whether any active rule of the application exists (the committed-telemetry hook returns at once otherwise) */
   watching(appId: number): boolean;
@@ -125,8 +134,9 @@ export interface RuleEngine {
   state(ruleId: number, deviceId: number): Readonly<PersistedState> | undefined;
   /**
    * `messages`: committed messages evaluated (of devices a rule watches); `writes`, `write_ms`, `max_write_ms`: the
-   * state and task writes on the caller's thread (a firing's transaction, a phase change), with the time they took —
-   * waiting for the database's write lock included, which is what the event loop pays for them.
+   * state and task writes handed to `write` (a firing, a phase change), with the time the caller's thread spent on
+   * the hand-over — on SQLite the write queue begins the transaction and runs its first statements at once, the rest
+   * follows within the same turn; on PostgreSQL only the queueing.
    */
   metrics(): {
     rules: number;
@@ -146,8 +156,9 @@ export interface RuleEngine {
 export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   const { store, onFire } = opts;
   const now = opts.now ?? Date.now;
-  const transact = opts.transact ?? (<T>(fn: () => T) => fn());
-  const write = opts.write ?? ((job: () => void) => void transact(job));
+  const write =
+    opts.write ??
+    ((job: WriteJob) => void job().catch((err) => opts.log?.error('rule engine: a state or task write failed', err)));
   const rules = new Map<number, CompiledRule>();
   const apps = new Map<number, AppIndex>();
   /** rule id → device id → state */
@@ -229,22 +240,15 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
         deviceId,
         (s = { ruleId: rule.id, deviceId, phase: 'idle', since: 0, due: null, value: null, lastFireTs: null, mask: 0 }),
       );
-    if (opts.shared) {
-      // another gateway may have moved it: the store is the truth, the mask (group memory) stays ours
-      const stored = store.read(rule.id, deviceId);
-      if (stored) Object.assign(s, stored);
-      else if (s.phase !== 'idle' || s.lastFireTs !== null)
-        Object.assign(s, { phase: 'idle', since: 0, due: null, value: null, lastFireTs: null });
-    }
     return s;
   }
 
   /** writes the state as it is now; a state the engine dropped meanwhile (rule or device removed) is left alone */
-  function persist(s: LiveState) {
+  async function persist(s: LiveState) {
     if (states.get(s.ruleId)?.get(s.deviceId) !== s) return;
-    if (s.phase === 'idle' && s.lastFireTs === null) store.remove(s.ruleId, s.deviceId);
+    if (s.phase === 'idle' && s.lastFireTs === null) await store.remove(s.ruleId, s.deviceId);
     else
-      store.write({
+      await store.write({
         ruleId: s.ruleId,
         deviceId: s.deviceId,
         phase: s.phase,
@@ -296,9 +300,14 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     try {
       timed(() =>
         write(() => {
-          persist(s);
+          // the state and the firing's task are rows of their own: both are started at once, in the job's transaction
+          const stored = persist(s);
           // a rule removed before its firing was written creates nothing
-          if (firing && rules.has(rule.id)) onFire(firing);
+          if (!firing || !rules.has(rule.id)) return stored;
+          // both run to their end before the job settles (never a query of one after the transaction rolled back)
+          return Promise.allSettled([stored, onFire(firing)]).then((done) => {
+            for (const d of done) if (d.status === 'rejected') throw d.reason;
+          });
         }),
       );
       if (cooling) m.suppressed++;
@@ -315,16 +324,36 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     s.timer = setTimeout(
       () => {
         s.timer = undefined;
-        const current = rules.get(rule.id);
-        if (!current || closed) return;
-        const fresh = live(current, s.deviceId);
-        if (fresh.phase !== 'pending' || fresh.since !== since) return;
-        const value = fresh.value === null ? null : parseValue(fresh.value);
-        fire(current, fresh, fresh.due ?? now(), value, null, appId, 'active');
+        const due = () => {
+          const current = rules.get(rule.id);
+          if (!current || closed) return;
+          const fresh = live(current, s.deviceId);
+          if (fresh.phase !== 'pending' || fresh.since !== since) return;
+          const value = fresh.value === null ? null : parseValue(fresh.value);
+          fire(current, fresh, fresh.due ?? now(), value, null, appId, 'active');
+        };
+        // scale-out: another gateway may have moved the state meanwhile
+        if (opts.shared)
+          refresh(s.deviceId).then(due, (err) => opts.log?.error(`rule ${rule.id}: state not read`, err));
+        else due();
       },
       Math.max(0, s.due - now()),
     );
     s.timer.unref?.();
+  }
+
+  async function refresh(deviceId: number) {
+    const stored = new Map((await store.ofDevice(deviceId)).map((p) => [p.ruleId, p]));
+    for (const [ruleId, byDevice] of states) {
+      const s = byDevice.get(deviceId);
+      if (!s || stored.has(ruleId)) continue;
+      if (s.phase !== 'idle' || s.lastFireTs !== null)
+        Object.assign(s, { phase: 'idle', since: 0, due: null, value: null, lastFireTs: null });
+    }
+    for (const p of stored.values()) {
+      const rule = rules.get(p.ruleId);
+      if (rule) Object.assign(live(rule, deviceId), p);
+    }
   }
 
   const parseValue = (text: string): unknown => {
@@ -439,11 +468,8 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
       rules.delete(ruleId);
       states.delete(ruleId);
       if (r) opts.onRulesChanged?.(r.appId, r.category);
-      try {
-        store.removeRule(ruleId);
-      } catch (err) {
-        opts.log?.error(`rule ${ruleId}: state not removed`, err);
-      }
+      // in order with the rule's writes queued before
+      write(() => store.removeRule(ruleId));
     },
     telemetry(e) {
       m.messages++;
@@ -488,14 +514,10 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
         clearTimeout(s.timer);
         byDevice.delete(deviceId);
       }
-      try {
-        store.removeDevice(deviceId);
-      } catch (err) {
-        opts.log?.error(`device ${deviceId}: rule state not removed`, err);
-      }
+      write(() => store.removeDevice(deviceId));
     },
-    restore() {
-      for (const p of store.all()) {
+    async restore() {
+      for (const p of await store.all()) {
         const rule = rules.get(p.ruleId);
         if (!rule) continue;
         let byDevice = states.get(p.ruleId);
@@ -505,6 +527,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
         if (s.phase === 'pending') arm(rule, s, rule.appId);
       }
     },
+    refresh,
     rule: (id) => rules.get(id),
     watching: (appId) => perApp.has(appId),
     watchingDevice(appId, deviceId) {

@@ -3,7 +3,7 @@
 // tick. A device's last sign of life is the newest of its stored points (the clustered table and the journal's points
 // held in memory) and its last online/offline change; a device never heard is left out. Each domain is asked for its
 // own: the devices their presence, telemetry the series, the tasks the expiries already reported.
-import type { PointReads } from '../telemetry/read/point-reads.js';
+import type { TelemetryQuery } from '../telemetry/read/query.js';
 import type { RuleEngine } from './engine.js';
 import { expiryOf, type SeedDevice } from './expiry.js';
 
@@ -16,6 +16,8 @@ export interface LastHeardSources {
   lastFired: (appId: number, category: number) => Promise<Array<{ deviceId: number; ruleId: number; ts: number }>>;
 }
 
+const SEEKS_AT_ONCE = 16;
+
 export function storedLastHeard({
   sources,
   engine,
@@ -23,7 +25,7 @@ export function storedLastHeard({
 }: {
   sources: LastHeardSources;
   engine: Pick<RuleEngine, 'rule'>;
-  points: Pick<PointReads, 'last'>;
+  points: Pick<TelemetryQuery['points'], 'last'>;
 }) {
   return async (appId: number): Promise<SeedDevice[]> => {
     const [presence, series, fired] = await Promise.all([
@@ -40,8 +42,13 @@ export function storedLastHeard({
       later(d.id, d.on);
       later(d.id, d.off);
     }
-    // one seek per series (the newest row of its clustered range, or the journal's newest point in memory)
-    for (const s of series) later(s.deviceId, points.last(s.id)?.[0]);
+    // one seek per series (the newest row of its clustered range, or the journal's newest point in memory), a few
+    // at a time: on PostgreSQL each is a round trip, and the pool is shared
+    for (let i = 0; i < series.length; i += SEEKS_AT_ONCE) {
+      const part = series.slice(i, i + SEEKS_AT_ONCE);
+      const newest = await Promise.all(part.map((s) => points.last(s.id)));
+      part.forEach((s, j) => later(s.deviceId, newest[j]?.[0]));
+    }
     const reported = new Map<number, number[]>();
     for (const f of fired) {
       const rule = engine.rule(f.ruleId);

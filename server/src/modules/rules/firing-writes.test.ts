@@ -1,120 +1,163 @@
-// A firing's synchronous writes (write-queue.ts `createFiringWrites`): the rows they write are the ones the tasks store
-// and the outbox read back (same columns, same shapes), and they commit or roll back with the engine's transaction.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findUp, openDb } from '../../platform/db/sqlite.js';
-import { sqliteStore } from '../../platform/db/store.js';
-import * as schema from '../../schema.js';
-import { applications } from '../apps/apps.table.js';
-import { tenants } from '../auth/auth.table.js';
-import { devices } from '../devices/devices.table.js';
-import { createOutbox, outboxRows } from '../notifications/outbox.js';
+// A firing's writes on both engines: the engine's state (state-store.ts), the task with its history and the `new`
+// group's messages (tasks.service.ts `fire` over the tasks store and the outbox, the same writers the console uses)
+// commit in one transaction of the write queue, and the task push is published after the commit; a failure rolls
+// all of it back and publishes nothing.
+import type { TaskPush } from '@sentra/contracts';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { addApp, addTenant } from '../apps/testing/owners.js';
+import { createOutbox, type Outbox } from '../notifications/outbox.js';
+import { createTasksService } from '../tasks/tasks.service.js';
 import { createTasksStore } from '../tasks/tasks.store.js';
-import { createFiringWrites } from './write-queue.js';
+import { forEachEngine, type OpenedStore } from '../../testing/engines.js';
+import { createRuleEngine, type RuleEngine } from './engine.js';
+import { createRulesStore } from './rules.store.js';
+import { createRuleStateStore } from './state-store.js';
+import { createWriteQueue, type WriteQueue } from './write-queue.js';
 
-describe('a firing’s writes', () => {
-  let handle: ReturnType<typeof openDb<typeof schema>>;
+const DEVICE = 41;
+
+forEachEngine('a firing’s writes', (open) => {
+  let opened: OpenedStore;
   let appId: number;
-  let deviceId: number;
+  let ruleId: number;
+  let pushes: TaskPush[];
+  let engine: RuleEngine;
+  let writes: WriteQueue;
+  let outbox: Outbox;
+  let failEnqueue: boolean;
+
   beforeEach(async () => {
-    handle = openDb({ dataDir: ':memory:', schema, migrationsFolder: findUp('drizzle', import.meta.url) });
-    const { db } = handle;
-    const t = db
-      .insert(tenants)
-      .values({
-        username: 'budi',
-        first: 'B',
-        email: 'b@contoh.id',
-        passHash: 'x',
-        tenantName: 'B',
-        billingExpiresAt: 1,
-        createdAt: 1,
-      })
-      .returning()
-      .get();
-    appId = db
-      .insert(applications)
-      .values({ tenantId: t.id, name: 'Pabrik', domain: 'pabrik', timezone: 'Asia/Makassar', createdAt: 1 })
-      .returning()
-      .get().id;
-    deviceId = db
-      .insert(devices)
-      .values({
-        appId,
-        category: 1,
-        deviceType: 'x',
-        name: 'Genset-01',
-        serialNumber: 'SN-9',
-        createdAt: 1,
-        updatedAt: 1,
-      })
-      .returning()
-      .get().id;
+    opened = await open();
+    const { store } = opened;
+    const tenantId = await addTenant(store, 'budi');
+    appId = await addApp(store, tenantId, 'pabrik');
+    const action = {
+      title: '{{device.name}} panas',
+      new: [{ type: 'EMAIL' as const, email: 'ops@contoh.id', subject: 'S', content: '{{device.serial}} {{value}}' }],
+      response: [],
+    };
+    const condition = {
+      triggers: [
+        { node_type: 'INCOMING_DEVICE_DATA', field: { query: 'SENSOR' }, op: '==', value: 'genset' },
+        { node_type: 'INCOMING_DEVICE_DATA', field: { query: 'CONFIG' }, op: '==', value: 'engine' },
+        { node_type: 'INCOMING_DEVICE_DATA', field: { query: 'PARAM' }, op: '==', value: 'temp' },
+        { node_type: 'INCOMING_DEVICE_DATA', field: { query: 'VALUE' }, op: '>', value: 90 },
+      ],
+    } as const;
+    const rule = (await createRulesStore(store).create({
+      appId,
+      name: 'Suhu tinggi',
+      key: null,
+      category: 11,
+      description: 'di atas 90',
+      condition: JSON.stringify(condition),
+      action: JSON.stringify(action),
+      details: '{}',
+      active: true,
+      createdAt: 1,
+      updatedAt: 1,
+    }))!;
+    ruleId = rule.id;
+    pushes = [];
+    failEnqueue = false;
+    const realOutbox = createOutbox(store, { now: () => 50 });
+    outbox = {
+      ...realOutbox,
+      enqueue: async (messages, o) => {
+        await realOutbox.enqueue(messages, o);
+        if (failEnqueue) throw new Error('refused');
+      },
+    };
+    const tasks = createTasksService({
+      store: createTasksStore(store),
+      tx: (fn) => store.tx(fn),
+      outbox,
+      appOf: async (id) => (id === appId ? { name: 'Pabrik', timezone: 'Asia/Makassar', tenantId } : undefined),
+      deviceOf: async (_, id) => (id === DEVICE ? { name: 'Genset-01', serialNumber: 'SN-9' } : undefined),
+      ruleOf: async () => undefined,
+      bus: { publish: (_subject, data) => void pushes.push(data as TaskPush) },
+      now: () => 60,
+    });
+    writes = createWriteQueue({ store, committed: tasks.flush, rolledBack: tasks.discard });
+    engine = createRuleEngine({
+      store: createRuleStateStore(store),
+      onFire: tasks.fire,
+      write: writes.run,
+      now: () => 1_000,
+    });
+    engine.upsert({
+      id: ruleId,
+      appId,
+      category: 11,
+      name: rule.name,
+      key: null,
+      description: rule.description,
+      condition,
+      action,
+    } as never);
   });
-  afterEach(() => handle.close());
-
-  const base = () => ({
-    appId,
-    ruleId: 3,
-    ruleName: 'Suhu tinggi',
-    category: 11,
-    deviceId,
-    deviceName: 'Genset-01',
-    title: 'Suhu tinggi',
-    description: '',
-    status: 1,
-    open: true,
-    notificationActive: true,
-    occurrences: 1,
-    lastValue: '91',
-    firstTs: 10,
-    lastTs: 10,
-    createdAt: 20,
-    updatedAt: 20,
+  afterEach(async () => {
+    engine.close();
+    await opened?.close();
   });
 
-  it('reads the application and device, writes a task as the tasks store reads it, its occurrences and history', async () => {
-    const w = createFiringWrites(handle.sqlite);
-    const tasks = createTasksStore(sqliteStore(handle.sqlite, schema));
-    expect(w.app(appId)).toEqual({ name: 'Pabrik', timezone: 'Asia/Makassar', tenantId: expect.any(Number) });
-    expect(w.app(appId + 1)).toBeUndefined();
-    expect(w.device(deviceId)).toEqual({ name: 'Genset-01', serial: 'SN-9' });
-    const created = w.transact(() => w.insertTask(base()));
-    expect(created).toEqual(await tasks.byId(appId, created.id));
-    expect(created).toMatchObject({ open: true, notificationActive: true });
-    expect(w.openTask(3, deviceId)).toEqual(created);
-    expect(w.openTask(3, deviceId + 1)).toBeUndefined();
-    const again = w.occurrence(created.id, '95', 30, 40);
-    expect(again).toMatchObject({ occurrences: 2, lastValue: '95', lastTs: 30, updatedAt: 40, firstTs: 10 });
-    expect(again).toEqual(await tasks.byId(appId, created.id));
-    expect(w.retitle(created.id, 'Genset-01 panas', 'di atas 90')).toMatchObject({
+  const send = (value: number, ts: number) =>
+    engine.telemetry({
+      appId,
+      deviceId: DEVICE,
+      points: [{ sensor: 'genset', config: 'engine', param: 'temp', value, ts }],
+    });
+  const tasksStore = () => createTasksStore(opened.store);
+  const states = () => createRuleStateStore(opened.store).all();
+
+  it('writes the state, the task, its history and messages together, and pushes the task after the commit', async () => {
+    send(95, 1_000);
+    // evaluation moved on at once; the rows come with the queue's transaction
+    expect(engine.state(ruleId, DEVICE)?.phase).toBe('active');
+    await writes.flush();
+    const task = (await tasksStore().openOf(ruleId, DEVICE))!;
+    expect(task).toMatchObject({
+      appId,
       title: 'Genset-01 panas',
       description: 'di atas 90',
+      deviceName: 'Genset-01',
+      occurrences: 1,
+      lastValue: '95',
+      open: true,
+      notificationActive: true,
     });
-    w.history(created.id, 10, 'created', { status: 1, value: '91' });
-    w.history(created.id, 30, 'occurrence');
-    expect((await tasks.events(created.id, 10)).map((e) => [e.kind, e.status, e.value])).toEqual([
-      ['occurrence', null, null],
-      ['created', 1, '91'],
+    expect((await tasksStore().events(task.id, 10)).map((e) => [e.kind, e.status, e.value])).toEqual([
+      ['created', 1, '95'],
     ]);
+    expect((await outbox.listForTask(appId, task.id)).map((d) => [d.channel, d.recipient, d.status])).toEqual([
+      ['EMAIL', 'ops@contoh.id', 'queued'],
+    ]);
+    expect(await states()).toEqual([
+      { ruleId, deviceId: DEVICE, phase: 'active', since: 1_000, due: null, value: '95', lastFireTs: 1_000 },
+    ]);
+    expect(pushes.map((p) => [p.kind, p.task.id, p.task.title])).toEqual([['created', task.id, 'Genset-01 panas']]);
+
+    // the match ends, then holds again while the task is open: one more occurrence, no new message
+    send(80, 2_000);
+    send(97, 3_000);
+    await writes.flush();
+    const again = (await tasksStore().byId(appId, task.id))!;
+    expect(again).toMatchObject({ occurrences: 2, lastValue: '97', lastTs: 3_000, updatedAt: 60 });
+    expect((await tasksStore().events(task.id, 10)).map((e) => e.kind)).toEqual(['occurrence', 'created']);
+    expect(await outbox.listForTask(appId, task.id)).toHaveLength(1);
+    expect(pushes.map((p) => p.kind)).toEqual(['created', 'changed']);
+    expect(pushes[1]!.task.occurrences).toBe(2);
   });
 
-  it('writes the messages as the outbox stores them, and nothing when the transaction rolls back', async () => {
-    const w = createFiringWrites(handle.sqlite);
-    const outbox = createOutbox(sqliteStore(handle.sqlite, schema), { now: () => 50 });
-    const message = { tenantId: 1, appId, taskId: 7, channel: 'EMAIL' as const, recipient: 'ops@contoh.id', body: 'x' };
-    expect(() =>
-      w.transact(() => {
-        w.enqueue(outboxRows([message], 50));
-        throw new Error('state write failed');
-      }),
-    ).toThrow('state write failed');
-    expect(await outbox.listForTask(appId, 7)).toEqual([]);
-    w.transact(() => w.enqueue(outboxRows([message, { ...message, recipient: 'nope', subject: 'S' }], 50)));
-    await outbox.enqueue([
-      { ...message, taskId: 8 },
-      { ...message, taskId: 8, recipient: 'nope', subject: 'S' },
-    ]);
-    const strip = (l: Awaited<ReturnType<typeof outbox.listForTask>>) => l.map(({ id: _, ...d }) => d);
-    expect(strip(await outbox.listForTask(appId, 7))).toEqual(strip(await outbox.listForTask(appId, 8)));
+  it('a firing whose writes fail is rolled back whole: no state, task or message, nothing pushed', async () => {
+    failEnqueue = true;
+    send(95, 1_000);
+    await writes.flush();
+    expect(await tasksStore().openOf(ruleId, DEVICE)).toBeUndefined();
+    expect((await tasksStore().list(appId, { page: 0, size: 10 })).total).toBe(0);
+    expect(await outbox.countByStatus()).toEqual([]);
+    expect(await states()).toEqual([]);
+    expect(pushes).toEqual([]);
+    expect(writes.metrics().failed).toBe(1);
   });
 });

@@ -3,7 +3,7 @@
 // the private engine's state lives in memory and its firings are only collected.
 import { RULE_TEST_POINTS, type RuleCondition } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
-import type { PointReads } from '../telemetry/read/point-reads.js';
+import type { TelemetryQuery } from '../telemetry/read/query.js';
 import type { SeriesView } from '../telemetry/read/reads.js';
 import { compileRule, selects, type EnginePoint } from './compile.js';
 import { createRuleEngine, type EngineStateStore, type PersistedState } from './engine.js';
@@ -21,16 +21,20 @@ function memoryStore(): EngineStateStore {
   const m = new Map<string, PersistedState>();
   const k = (r: number, d: number) => `${r}:${d}`;
   return {
-    all: () => [...m.values()],
-    read: (r, d) => m.get(k(r, d)),
-    write: (s) => void m.set(k(s.ruleId, s.deviceId), s),
-    remove: (r, d) => void m.delete(k(r, d)),
-    removeRule: () => m.clear(),
-    removeDevice: () => m.clear(),
+    all: async () => [...m.values()],
+    ofDevice: async (d) => [...m.values()].filter((s) => s.deviceId === d),
+    write: async (s) => void m.set(k(s.ruleId, s.deviceId), s),
+    remove: async (r, d) => void m.delete(k(r, d)),
+    removeRule: async () => m.clear(),
+    removeDevice: async () => m.clear(),
   };
 }
 
-export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; points: Pick<PointReads, 'oldest'> }) {
+/** The watched series' points are read first (asynchronous, either engine), then replayed synchronously. */
+export async function testRule(
+  input: RuleTestInput,
+  deps: { series: SeriesView[]; points: Pick<TelemetryQuery['points'], 'oldest'> },
+) {
   const rule = compileRule({
     id: 1,
     appId: input.appId,
@@ -49,8 +53,11 @@ export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; poi
       ? deps.series.filter((s) => clauses.some((c) => selects(c.sel, s.sensor, s.configtype, s.param, s.subparam)))
       : [];
   let truncated = false;
-  const series = watched.map((s) => {
-    const rows = deps.points.oldest(s.id, input.start, input.end, RULE_TEST_POINTS + 1);
+  const read = await Promise.all(
+    watched.map((s) => deps.points.oldest(s.id, input.start, input.end, RULE_TEST_POINTS + 1)),
+  );
+  const series = watched.map((s, i) => {
+    const rows = read[i]!;
     if (rows.length > RULE_TEST_POINTS) {
       truncated = true;
       rows.length = RULE_TEST_POINTS;
@@ -90,8 +97,8 @@ export function testRule(input: RuleTestInput, deps: { series: SeriesView[]; poi
   const engine = createRuleEngine({
     store: memoryStore(),
     now: () => clock,
-    onFire: (f) =>
-      firings.push({
+    onFire: async (f) =>
+      void firings.push({
         ts: f.ts,
         value: (f.value ?? null) as number | string | boolean | null,
         sensor: f.point?.sensor ?? '',

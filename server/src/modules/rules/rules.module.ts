@@ -1,6 +1,5 @@
 // Composes rules and tasks: the engine fed by committed telemetry and device events, the rule and task calls, the
 // live task channel and the node-expiry watch. What app.ts mounts and closes.
-import type Database from 'better-sqlite3';
 import { rulesContract, tasksContract, TASK_ACCESS, TASK_LIVE, type CallDef, type TaskPush } from '@sentra/contracts';
 import type { AppStore } from '../../db.js';
 import type { Bus, BusSubscription } from '../../platform/bus/types.js';
@@ -25,7 +24,7 @@ import { createRulesService } from './rules.service.js';
 import { createRulesStore } from './rules.store.js';
 import { createRuleStateStore } from './state-store.js';
 import { createSubscriptionWatch } from './subscription.js';
-import { createFiringWrites, createWriteQueue } from './write-queue.js';
+import { createWriteQueue } from './write-queue.js';
 
 export const TASKS_CHANNEL = TASK_LIVE.channel;
 export const tasksRoom = (appId: number) => `tasks.${appId}`;
@@ -42,18 +41,18 @@ export interface RulesDomainReads extends Pick<LastHeardSources, 'presenceOf' | 
   /** who a change names: the tenant's username (auth), the application user's (users) */
   tenantUsername: (tenantId: number) => Promise<string | undefined>;
   accountOf: (appId: number, accountId: number) => Promise<{ username: string } | undefined>;
-  /** the application's device (devices): its serial for a message; the ids of its devices for a rule's check */
-  deviceOf: (appId: number, deviceId: number) => Promise<{ serialNumber: string } | undefined>;
+  /** the application's device (devices): its name and serial for a task and message; the ids of its devices */
+  deviceOf: (appId: number, deviceId: number) => Promise<{ name: string; serialNumber: string } | undefined>;
   deviceIdsOf: (appId: number) => Promise<number[]>;
 }
 
 export interface RulesDomainDeps {
+  /** rules, tasks, the engine's state (rule_states) and its firings' writes (write-queue.ts), on either engine */
   store: AppStore;
-  /** the engine's state, its firings' tasks and messages: the synchronous path beside ingest (write-queue.ts) */
-  sqlite: Database.Database;
   reads: RulesDomainReads;
   bus: Bus;
-  telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series' | 'reads' | 'points'>;
+  /** committed telemetry, the series of a committed point (memory), the reads of a rule test and the expiry seed */
+  telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series' | 'query'>;
   devices: Pick<DeviceService, 'on' | 'rowOf'>;
   outbox: Outbox;
   now?: () => number;
@@ -62,7 +61,6 @@ export interface RulesDomainDeps {
 
 export function createRulesDomain({
   store,
-  sqlite,
   reads,
   bus,
   telemetry,
@@ -77,7 +75,6 @@ export function createRulesDomain({
   const tasks = createTasksService({
     store: tasksStore,
     tx,
-    firing: createFiringWrites(sqlite),
     outbox,
     appOf: reads.appOf,
     deviceOf: reads.deviceOf,
@@ -87,9 +84,9 @@ export function createRulesDomain({
     log,
   });
   const shared = bus.kind === 'nats';
-  // one gateway: the engine's writes never make the event loop wait for the write lock (write-queue.ts). Scale-out
-  // reads each state from the table before a step, so there every write lands at once, as before.
-  const writes = shared ? undefined : createWriteQueue({ sqlite, transact: tasks.transact, log });
+  // the engine's writes, in order, in transactions of their own; on SQLite they never make the event loop wait for the
+  // write lock (write-queue.ts). A firing's task push is published after its transaction commits.
+  const writes = createWriteQueue({ store, committed: tasks.flush, rolledBack: tasks.discard, log });
   // the node-expiry watch follows the node-expired rules; while the rules load at start their applications are only
   // noted, and seeded once every rule is in (so a device's already reported expiries are known for all its rules)
   let loading: Set<number> | null = null;
@@ -99,10 +96,9 @@ export function createRulesDomain({
     else expiry.rulesChanged(appId);
   };
   const engine = createRuleEngine({
-    store: createRuleStateStore(sqlite),
+    store: createRuleStateStore(store),
     onFire: tasks.fire,
-    transact: tasks.transact,
-    write: writes?.run,
+    write: writes.run,
     onRulesChanged,
     shared,
     now,
@@ -129,7 +125,7 @@ export function createRulesDomain({
     seed: storedLastHeard({
       sources: { presenceOf: reads.presenceOf, seriesOf: reads.seriesOf, lastFired: tasksStore.lastFired },
       engine,
-      points: telemetry.points,
+      points: telemetry.query.points,
     }),
     now,
     log,
@@ -165,15 +161,43 @@ export function createRulesDomain({
       }
     }
   }
+  // Scale-out: another gateway may have moved a device's state (the queue group hands consecutive messages of a device
+  // to any gateway). So a device's evaluations here run one after the other, each after this gateway's queued writes
+  // are in and the device's states are read back from rule_states; the evaluation itself stays synchronous.
+  const turns = new Map<number, Promise<void>>();
+  function inTurn(deviceId: number, evaluate: () => void) {
+    if (!shared) return evaluate();
+    const next = (turns.get(deviceId) ?? Promise.resolve())
+      .then(async () => {
+        await writes.settled();
+        await engine.refresh(deviceId);
+        evaluate();
+      })
+      .catch((err) => log.error(`rules: device ${deviceId} not evaluated`, err));
+    turns.set(deviceId, next);
+    void next.then(() => {
+      if (turns.get(deviceId) === next) turns.delete(deviceId);
+    });
+  }
   // One gateway: one listener on the pipeline's commits runs the engine and the expiry watch. Scale-out: every commit
   // is published on `stored.<app>.<device>` by the gateway that wrote it and the `rule-engine` queue group hands each
   // to exactly one gateway's engine, while the expiry watch hears every commit on every gateway (the pipeline's
   // listener gets the others' commits too), so a device is never thought silent because it was evaluated elsewhere.
   if (bus.kind === 'nats') {
     subs.push(
-      bus.subscribe<{ batch: CommittedTelemetry }>('stored.>', ({ data }) => onCommitted(data.batch), {
-        queue: 'rule-engine',
-      }),
+      bus.subscribe<{ batch: CommittedTelemetry }>(
+        'stored.>',
+        ({ data }) => {
+          const b = data.batch;
+          // a device no rule watches costs no read of its states
+          const watched =
+            engine.watching(b.appId) &&
+            ((b.points.length > 0 && engine.watchingDevice(b.appId, b.deviceId)) ||
+              (b.states.length > 0 && engine.watchingEvent(b.appId, 31)));
+          if (watched) inTurn(b.deviceId, () => onCommitted(b));
+        },
+        { queue: 'rule-engine' },
+      ),
     );
     unsubs.push(telemetry.subscribe((b) => expiry.heard(b.appId, b.deviceId)));
   } else
@@ -233,15 +257,17 @@ export function createRulesDomain({
     bus.subscribe<DeviceEventMessage>(
       'dev.>',
       ({ data }) => {
-        for (const e of engineEventsOf(data)) engine.event(e);
         if (data.kind === 'online' || data.kind === 'offline') expiry.heard(data.appId, data.deviceId);
-        // after the 119 rules ran: the device's state goes, rules watching only it are switched off
-        if (data.kind === 'deleted') {
-          expiry.forget(data.deviceId);
-          rules
-            .deviceRemoved(data.appId, data.deviceId)
-            .catch((err) => log.error(`rules of removed device ${data.deviceId} not switched off`, err));
-        }
+        inTurn(data.deviceId, () => {
+          for (const e of engineEventsOf(data)) engine.event(e);
+          // after the 119 rules ran: the device's state goes, rules watching only it are switched off
+          if (data.kind === 'deleted') {
+            expiry.forget(data.deviceId);
+            rules
+              .deviceRemoved(data.appId, data.deviceId)
+              .catch((err) => log.error(`rules of removed device ${data.deviceId} not switched off`, err));
+          }
+        });
       },
       { queue: 'rule-engine' },
     ),
@@ -270,7 +296,7 @@ export function createRulesDomain({
         const start = end - input.hours * 3_600_000;
         return testRule(
           { appId, deviceId: device.id, category: input.category, condition: input.condition, start, end },
-          { series: telemetry.reads.seriesOfDevice(appId, device.id), points: telemetry.points },
+          { series: await telemetry.query.seriesOfDevice(appId, device.id), points: telemetry.query.points },
         );
       },
     }),
@@ -292,7 +318,7 @@ export function createRulesDomain({
     engine,
     rules,
     tasks,
-    /** the engine's queued writes (one gateway; undefined with NATS): `metrics()`, `flush()` */
+    /** the engine's queued writes: `metrics()`, `flush()`, `settled()` */
     writes,
     routes,
     /** the state-removal hook of the states calls (32) */
@@ -331,15 +357,16 @@ export function createRulesDomain({
         ),
       );
     },
-    close() {
+    /** stops the engine; resolves once what it decided is written (await it before the database closes) */
+    async close() {
       expiry.close();
       subscription.close();
-      // what the engine decided is written before the database closes
-      writes?.flush();
       engine.close();
       rules.close();
       for (const s of subs) s.unsubscribe();
       for (const u of unsubs) u();
+      await Promise.all(turns.values());
+      await writes.flush();
     },
   };
 }

@@ -218,7 +218,7 @@ export function createRulesService({
   /** Loads every active rule into the engine, then the engine's kept state (pending durations). */
   async function load() {
     for (const r of await store.allActive()) apply(r, r.id);
-    engine.restore();
+    await engine.restore();
   }
 
   return {

@@ -1,51 +1,73 @@
-// The engine's state in rule_states: written on phase changes only (a transition, a firing), never per point, so the
-// cost of the store is the rate of transitions, not of telemetry.
-import type Database from 'better-sqlite3';
+// The engine's state in rule_states, on the storage boundary's store (SQLite or PostgreSQL): written on phase changes
+// only (a transition, a firing), never per point, so the cost of the store is the rate of transitions, not of
+// telemetry. The engine keeps its state in memory and evaluates synchronously; only this persistence is asynchronous.
+// The writes are drizzle prepared queries (rendered once, not per call): they run inside the engine's write
+// transactions (write-queue.ts).
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppStore } from '../../db.js';
 import type { EngineStateStore, PersistedState } from './engine.js';
+import { ruleStates } from './rules.table.js';
 
-interface Row {
-  rule_id: number;
-  device_id: number;
-  phase: string;
-  since: number;
-  due: number | null;
-  value: string | null;
-  last_fire_ts: number | null;
-}
+type Row = typeof ruleStates.$inferSelect;
 
 const toState = (r: Row): PersistedState => ({
-  ruleId: r.rule_id,
-  deviceId: r.device_id,
+  ruleId: r.ruleId,
+  deviceId: r.deviceId,
   phase: r.phase === 'pending' || r.phase === 'active' ? r.phase : 'idle',
   since: r.since,
   due: r.due,
   value: r.value,
-  lastFireTs: r.last_fire_ts,
+  lastFireTs: r.lastFireTs,
 });
 
-export function createRuleStateStore(sqlite: Database.Database): EngineStateStore {
-  const all = sqlite.prepare<[], Row>(
-    'SELECT rule_id, device_id, phase, since, due, value, last_fire_ts FROM rule_states',
-  );
-  const read = sqlite.prepare<[number, number], Row>(
-    'SELECT rule_id, device_id, phase, since, due, value, last_fire_ts FROM rule_states WHERE rule_id = ? AND device_id = ?',
-  );
-  const write = sqlite.prepare(
-    `INSERT INTO rule_states (rule_id, device_id, phase, since, due, value, last_fire_ts) VALUES (@ruleId, @deviceId, @phase, @since, @due, @value, @lastFireTs)
-     ON CONFLICT (rule_id, device_id) DO UPDATE SET phase = excluded.phase, since = excluded.since, due = excluded.due, value = excluded.value, last_fire_ts = excluded.last_fire_ts`,
-  );
-  const remove = sqlite.prepare('DELETE FROM rule_states WHERE rule_id = ? AND device_id = ?');
-  const removeRule = sqlite.prepare('DELETE FROM rule_states WHERE rule_id = ?');
-  const removeDevice = sqlite.prepare('DELETE FROM rule_states WHERE device_id = ?');
+export function createRuleStateStore(store: AppStore): EngineStateStore {
+  const { db } = store;
+  const p = (name: string) => sql.placeholder(name);
+  const write = db
+    .insert(ruleStates)
+    .values({
+      ruleId: p('ruleId'),
+      deviceId: p('deviceId'),
+      phase: p('phase'),
+      since: p('since'),
+      due: p('due'),
+      value: p('value'),
+      lastFireTs: p('lastFireTs'),
+    })
+    .onConflictDoUpdate({
+      target: [ruleStates.ruleId, ruleStates.deviceId],
+      set: {
+        phase: sql`excluded.phase`,
+        since: sql`excluded.since`,
+        due: sql`excluded.due`,
+        value: sql`excluded.value`,
+        lastFireTs: sql`excluded.last_fire_ts`,
+      },
+    })
+    .prepare();
+  const remove = db
+    .delete(ruleStates)
+    .where(and(eq(ruleStates.ruleId, p('ruleId')), eq(ruleStates.deviceId, p('deviceId'))))
+    .prepare();
+  const ofDevice = db
+    .select()
+    .from(ruleStates)
+    .where(eq(ruleStates.deviceId, p('deviceId')))
+    .prepare();
   return {
-    all: () => all.all().map(toState),
-    read: (ruleId, deviceId) => {
-      const r = read.get(ruleId, deviceId);
-      return r && toState(r);
+    all: async () => (await db.select().from(ruleStates)).map(toState),
+    ofDevice: async (deviceId) => (await ofDevice.all({ deviceId })).map(toState),
+    async write(s) {
+      await write.run({ ...s });
     },
-    write: (s) => void write.run(s),
-    remove: (ruleId, deviceId) => void remove.run(ruleId, deviceId),
-    removeRule: (ruleId) => void removeRule.run(ruleId),
-    removeDevice: (deviceId) => void removeDevice.run(deviceId),
+    async remove(ruleId, deviceId) {
+      await remove.run({ ruleId, deviceId });
+    },
+    async removeRule(ruleId) {
+      await db.delete(ruleStates).where(eq(ruleStates.ruleId, ruleId));
+    },
+    async removeDevice(deviceId) {
+      await db.delete(ruleStates).where(eq(ruleStates.deviceId, deviceId));
+    },
   };
 }

@@ -1,225 +1,206 @@
-// The rule engine's writes (rule states, a firing's task and messages) without the event loop waiting for the
-// database's write lock. The telemetry writer thread holds that lock for each batch it commits; a write on the event
-// loop that meets it waits in SQLite's busy handler, and the whole gateway (MQTT acknowledgements, HTTP, socket.io)
-// waits with it: up to ~100 ms per firing under a 66,000 points/s ingest (docs/decisions/rules.md "Writes").
+// The rule engine's writes (rule states, a firing's task and messages), in the order the engine made them, on either
+// engine. Each write is a job (state-store.ts, tasks.service.ts `fire`: store queries, awaited); jobs run inside one
+// store transaction, several queued jobs as one transaction (group commit). The engine's state in memory has already
+// moved on, so evaluation never waits for a write; only the rows (and the task push, sent after the commit) come
+// later. docs/decisions/rules.md "Writes" says which property holds on which engine and why:
 //
-// So a write is tried at once without waiting (busy timeout 0 for that one transaction); if the lock is taken it is
-// queued, in order, and the queue is retried every `retryMs` as one transaction (group commit). The engine's state in
-// memory has already moved on, so evaluation never waits; only the database rows (and the task push, sent after the
-// commit) come a few ms later. A queue that could not be written for `blockAfterMs`, or that grows past `maxQueued`,
-// is written waiting for the lock as before, so nothing is held for long. `flush()` writes what is queued (close).
+// - SQLite: the telemetry writer thread holds the database's write lock for each batch it commits; a write on the
+//   event loop that meets it would wait in SQLite's busy handler, and the whole gateway (MQTT acknowledgements, HTTP,
+//   socket.io) with it: up to ~100 ms per firing under a 66,000 points/s ingest. So a write is tried at once without
+//   waiting (`store.tryTx`: busy timeout 0; a store transaction already open on the connection is not joined, it
+//   counts as busy); if the lock is taken it is queued and the queue retried every `retryMs`. A queue that could not
+//   be written for `blockAfterMs`, or that grows past `maxQueued`, is written waiting for the lock, so nothing is held
+//   for long.
+// - PostgreSQL: no database-wide lock to meet; the jobs are simply awaited transactions, one at a time, in order, the
+//   ones queued meanwhile committed together. A storage fault (the server unreachable, restarting, out of disk) keeps
+//   the jobs queued and retries them every `faultRetryMs`; past `maxQueued` jobs, new ones are dropped and logged (the
+//   engine's memory keeps the state; the next phase change writes it again).
+//
+// A job that fails for another reason is retried alone so the others of its group are still written, then logged
+// and dropped. `flush()` writes what is queued (close; tests).
 import { performance } from 'node:perf_hooks';
-import type Database from 'better-sqlite3';
+import type { AppStore } from '../../db.js';
+import { isStorageFault } from '../../platform/db/storage-fault.js';
 import type { Logger } from '../../platform/log.js';
-import type { NewOutboxRow } from '../notifications/outbox.js';
-import type { TaskRow } from '../tasks/tasks.store.js';
-import type { FiringWrites } from '../tasks/tasks.service.js';
+import type { WriteJob } from './engine.js';
 
-export type WriteJob = () => void;
+export type { WriteJob };
 
 export interface WriteQueueOptions {
-  sqlite: Database.Database;
-  /** runs the jobs as one transaction (immediate: it takes the write lock at its start) */
-  transact: (fn: () => void) => void;
+  store: Pick<AppStore, 'kind' | 'tx' | 'tryTx'>;
+  /** after a transaction of jobs committed (the tasks' pushes are published) */
+  committed?: () => void;
+  /** after a transaction of jobs rolled back (the tasks' pushes of it are dropped) */
+  rolledBack?: () => void;
   log?: Logger;
   retryMs?: number;
   blockAfterMs?: number;
   maxQueued?: number;
+  faultRetryMs?: number;
+  /** jobs per transaction at most */
+  maxBatch?: number;
 }
 
-export const isBusy = (err: unknown): boolean => {
-  const code = (err as { code?: unknown } | null)?.code ?? (err as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-};
+type Outcome = 'done' | 'busy' | 'fault' | 'failed';
 
 export function createWriteQueue({
-  sqlite,
-  transact,
+  store,
+  committed,
+  rolledBack,
   log,
   retryMs = 1,
   blockAfterMs = 250,
   maxQueued = 10_000,
+  faultRetryMs = 1_000,
+  maxBatch = 1_000,
 }: WriteQueueOptions) {
-  const busyTimeout = Number(sqlite.pragma('busy_timeout', { simple: true })) || 0;
-  let queue: Array<{ job: WriteJob; at: number }> = [];
+  const sqlite = store.kind === 'sqlite';
+  let queue: Array<{ job: WriteJob; at: number; waited?: boolean }> = [];
+  /** the drain under way (one at a time: the jobs keep their order) */
+  let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
-  const m = { writes: 0, queued: 0, retries: 0, blocking: 0, failed: 0, max_delay_ms: 0, max_queue: 0 };
+  let closing = false;
+  const m = {
+    writes: 0,
+    queued: 0,
+    retries: 0,
+    blocking: 0,
+    failed: 0,
+    faults: 0,
+    dropped: 0,
+    max_delay_ms: 0,
+    max_queue: 0,
+  };
 
-  /** one transaction of `jobs`: done, busy (nothing written), or failed (rolled back for another reason) */
-  function attempt(jobs: readonly WriteJob[], wait: boolean): 'done' | 'busy' | 'failed' {
-    // a transaction of the asynchronous store is open on this connection (between two of its awaits): not joined
-    if (!wait && sqlite.inTransaction) return 'busy';
-    if (!wait) sqlite.pragma('busy_timeout = 0');
+  /** one transaction of `jobs`: done, busy (SQLite: nothing written), fault (storage: retry) or failed (rolled back) */
+  async function attempt(jobs: readonly WriteJob[], wait: boolean): Promise<Outcome> {
+    const body = async () => {
+      for (const j of jobs) await j();
+    };
     try {
-      transact(() => {
-        for (const j of jobs) j();
-      });
+      if (wait) await store.tx(body);
+      else if ((await store.tryTx(body)).busy) return 'busy';
+      committed?.();
       return 'done';
     } catch (err) {
-      if (!wait && isBusy(err)) return 'busy';
+      rolledBack?.();
+      if (isStorageFault(err)) {
+        m.faults++;
+        if (m.faults === 1 || m.faults % 100 === 0) log?.error('rule engine: writes held back by the storage', err);
+        return 'fault';
+      }
       if (jobs.length === 1) {
         m.failed++;
         log?.error('rule engine: a state or task write failed', err);
       }
       return 'failed';
-    } finally {
-      if (!wait) sqlite.pragma(`busy_timeout = ${busyTimeout}`);
     }
   }
 
-  /** writes the queue in order; answers false when the lock was taken (the rest stays queued) */
-  function drain(wait: boolean): boolean {
+  function written(batch: ReadonlyArray<{ at: number }>) {
+    const t = performance.now();
+    for (const e of batch) if (t - e.at > m.max_delay_ms) m.max_delay_ms = Math.round((t - e.at) * 10) / 10;
+    m.writes += batch.length;
+  }
+
+  /** writes the queue in order; answers when the rest must wait: 'busy' (SQLite's lock), 'fault', or 'empty' */
+  async function drain(): Promise<'busy' | 'fault' | 'empty'> {
     while (queue.length) {
-      const batch = queue;
-      queue = [];
-      const r = attempt(
+      // SQLite: wait for the lock once the queue is old or long (or at close); PostgreSQL always waits its turn
+      const wait = !sqlite || closing || performance.now() - queue[0]!.at >= blockAfterMs || queue.length > maxQueued;
+      if (wait && sqlite) m.blocking++;
+      const batch = queue.slice(0, maxBatch);
+      const r = await attempt(
         batch.map((e) => e.job),
         wait,
       );
-      if (r === 'busy') {
-        queue = batch.concat(queue);
-        return false;
-      }
+      if (r === 'busy' || r === 'fault') return r;
+      queue = queue.slice(batch.length);
       if (r === 'failed' && batch.length > 1) {
         // one of them cannot be written: each alone, so the others still are (the bad one is logged and dropped)
         for (let i = 0; i < batch.length; i++) {
-          if (attempt([batch[i]!.job], wait) === 'busy') {
+          const one = await attempt([batch[i]!.job], wait);
+          if (one === 'busy' || one === 'fault') {
             queue = batch.slice(i).concat(queue);
-            return false;
+            return one;
           }
         }
       }
-      const t = performance.now();
-      for (const e of batch) if (t - e.at > m.max_delay_ms) m.max_delay_ms = Math.round((t - e.at) * 10) / 10;
-      m.writes += batch.length;
+      written(batch);
     }
-    return true;
+    return 'empty';
   }
 
-  function retry() {
-    timer = undefined;
-    if (!queue.length) return;
-    m.retries++;
-    const waitNow = performance.now() - queue[0]!.at >= blockAfterMs;
-    if (waitNow) m.blocking++;
-    if (!drain(waitNow)) schedule();
-  }
-
-  function schedule() {
-    timer ??= setTimeout(retry, retryMs);
+  let last: 'busy' | 'fault' | 'empty' = 'empty';
+  function start() {
+    if (running || timer) return;
+    running = drain()
+      .catch((err) => {
+        log?.error('rule engine: write queue stopped', err);
+        return 'fault' as const;
+      })
+      .then((r) => {
+        running = null;
+        last = r;
+        if (r === 'empty') return;
+        // `queued`: the jobs that had to wait for a retry (the lock, or the storage)
+        for (const e of queue)
+          if (!e.waited) {
+            e.waited = true;
+            m.queued++;
+          }
+        if (closing) return;
+        m.retries++;
+        timer = setTimeout(
+          () => {
+            timer = undefined;
+            start();
+          },
+          r === 'busy' ? retryMs : faultRetryMs,
+        );
+      });
   }
 
   return {
-    /** writes `job` now if the lock is free, else after the jobs queued before it */
+    /** writes `job` in its turn: at once when nothing is queued (SQLite: if the lock is free), else after the others */
     run(job: WriteJob): void {
-      if (queue.length === 0) {
-        const r = attempt([job], false);
-        if (r !== 'busy') {
-          if (r === 'done') m.writes++;
-          return;
-        }
+      if (queue.length >= maxQueued && !sqlite) {
+        m.dropped++;
+        if (m.dropped === 1 || m.dropped % 100 === 0)
+          log?.error(`rule engine: ${m.dropped} writes dropped, ${queue.length} queued (storage unavailable)`);
+        return;
       }
       queue.push({ job, at: performance.now() });
-      m.queued++;
       if (queue.length > m.max_queue) m.max_queue = queue.length;
-      if (queue.length > maxQueued) drain(true);
-      else schedule();
+      start();
     },
-    /** writes everything queued, waiting for the lock (at close; tests) */
-    flush(): void {
-      clearTimeout(timer);
-      timer = undefined;
-      drain(true);
+    /** resolves once everything queued before the call is written (or its storage keeps failing): close, tests */
+    async flush(): Promise<void> {
+      closing = true;
+      try {
+        if (running) await running;
+        while (queue.length) {
+          clearTimeout(timer);
+          timer = undefined;
+          start();
+          await running;
+          if (last === 'fault') break;
+        }
+      } finally {
+        closing = false;
+        // what a storage fault held back is retried as before
+        if (queue.length && !running && !timer) start();
+      }
+    },
+    /** resolves when nothing is queued or under way (scale-out: a device's next message waits for its writes) */
+    async settled(): Promise<void> {
+      while (running || timer || queue.length) {
+        if (running) await running;
+        else await new Promise((r) => setTimeout(r, retryMs));
+      }
     },
     metrics: () => ({ ...m, pending: queue.length }),
   };
 }
 
 export type WriteQueue = ReturnType<typeof createWriteQueue>;
-
-// ---- a firing's writes ----------------------------------------------------------------------------------------------
-// The engine's firing writes its task, the task's history and its messages in the transaction of its state change,
-// synchronously on the gateway's connection, as the state itself (state-store.ts): statements of their own here, not
-// the tasks' and notifications' asynchronous stores, until the engine's per-message path moves with the telemetry
-// store. The rows are the tables' own (tasks.table.ts, notifications.table.ts); what they hold is decided by the tasks
-// service (`fire`) and the outbox (`outboxRows`).
-
-const TASK_COLUMNS = `id, app_id AS appId, rule_id AS ruleId, rule_name AS ruleName, category, device_id AS deviceId,
-  device_name AS deviceName, title, description, status, open, notification_active AS notificationActive, occurrences,
-  last_value AS lastValue, first_ts AS firstTs, last_ts AS lastTs, created_at AS createdAt, updated_at AS updatedAt`;
-
-type StoredTask = Omit<TaskRow, 'open' | 'notificationActive'> & { open: number; notificationActive: number };
-const taskOf = (r: StoredTask): TaskRow => ({
-  ...r,
-  open: r.open === 1,
-  notificationActive: r.notificationActive === 1,
-});
-
-export function createFiringWrites(sqlite: Database.Database): FiringWrites {
-  const app = sqlite.prepare<[number], { name: string; timezone: string; tenantId: number }>(
-    'SELECT name, timezone, tenant_id AS tenantId FROM applications WHERE id = ?',
-  );
-  const device = sqlite.prepare<[number], { name: string; serial: string }>(
-    'SELECT name, serial_number AS serial FROM devices WHERE id = ?',
-  );
-  const openTask = sqlite.prepare<[number, number], StoredTask>(
-    `SELECT ${TASK_COLUMNS} FROM tasks WHERE rule_id = ? AND device_id = ? AND open = 1`,
-  );
-  // the hot path of a rule that keeps firing while its task is open
-  const occurrence = sqlite.prepare<[string | null, number, number, number], StoredTask>(
-    `UPDATE tasks SET occurrences = occurrences + 1, last_value = ?, last_ts = ?, updated_at = ? WHERE id = ? RETURNING ${TASK_COLUMNS}`,
-  );
-  const insertTask = sqlite.prepare<Record<string, unknown>, StoredTask>(
-    `INSERT INTO tasks (app_id, rule_id, rule_name, category, device_id, device_name, title, description, status, open,
-       notification_active, occurrences, last_value, first_ts, last_ts, created_at, updated_at)
-     VALUES (@appId, @ruleId, @ruleName, @category, @deviceId, @deviceName, @title, @description, @status, @open,
-       @notificationActive, @occurrences, @lastValue, @firstTs, @lastTs, @createdAt, @updatedAt) RETURNING ${TASK_COLUMNS}`,
-  );
-  const retitle = sqlite.prepare<[string, string, number], StoredTask>(
-    `UPDATE tasks SET title = ?, description = ? WHERE id = ? RETURNING ${TASK_COLUMNS}`,
-  );
-  const history = sqlite.prepare(
-    `INSERT INTO task_events (task_id, ts, kind, status, previous, value, actor)
-     VALUES (@taskId, @ts, @kind, @status, @previous, @value, @actor)`,
-  );
-  const message = sqlite.prepare(
-    `INSERT INTO notification_outbox (tenant_id, app_id, task_id, rule_id, event, channel, recipient, subject, body,
-       status, attempts, next_attempt_at, last_error, created_at, sent_at)
-     VALUES (@tenantId, @appId, @taskId, @ruleId, @event, @channel, @recipient, @subject, @body, @status, @attempts,
-       @nextAttemptAt, @lastError, @createdAt, @sentAt)`,
-  );
-  return {
-    transact: (fn) => sqlite.transaction(fn).immediate(),
-    app: (appId) => app.get(appId),
-    device: (deviceId) => device.get(deviceId),
-    openTask(ruleId, deviceId) {
-      const r = openTask.get(ruleId, deviceId);
-      return r && taskOf(r);
-    },
-    occurrence: (id, lastValue, lastTs, at) => taskOf(occurrence.get(lastValue, lastTs, at, id)!),
-    insertTask: (values) =>
-      taskOf(
-        insertTask.get({
-          ...values,
-          open: values.open ? 1 : 0,
-          notificationActive: values.notificationActive ? 1 : 0,
-        })!,
-      ),
-    retitle: (id, title, description) => taskOf(retitle.get(title, description, id)!),
-    history(taskId, ts, kind, more = {}) {
-      history.run({
-        taskId,
-        ts,
-        kind,
-        status: more.status ?? null,
-        previous: more.previous ?? null,
-        value: more.value ?? null,
-        actor: more.actor ?? null,
-      });
-    },
-    enqueue(rows: NewOutboxRow[]) {
-      for (const r of rows)
-        message.run({ taskId: null, ruleId: null, event: null, subject: null, lastError: null, sentAt: null, ...r });
-    },
-  };
-}

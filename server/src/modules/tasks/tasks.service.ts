@@ -16,10 +16,9 @@ import {
 import type { Bus } from '../../platform/bus/types.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/log.js';
-import type { NewOutboxRow, Outbox } from '../notifications/outbox.js';
-import { outboxRows } from '../notifications/outbox.js';
+import type { Outbox } from '../notifications/outbox.js';
 import type { Firing } from '../rules/engine.js';
-import type { TaskEventKind, TaskEventMore, TaskRow, TasksStore } from './tasks.store.js';
+import type { TaskRow, TasksStore } from './tasks.store.js';
 import { formatTime, renderGroup, valueText, type TemplateValues } from './templates.js';
 
 /** characters of a firing's value a task keeps */
@@ -56,33 +55,14 @@ export interface TaskApp {
   tenantId: number;
 }
 
-/**
- * A firing's writes, on the rule engine's synchronous path (rules/write-queue.ts): the engine's state and the task
- * and messages it makes commit in one transaction, without the event loop waiting for an asynchronous store.
- */
-export interface FiringWrites {
-  /** `fn` in one immediate transaction */
-  transact<T>(fn: () => T): T;
-  app(appId: number): TaskApp | undefined;
-  device(deviceId: number): { name: string; serial: string } | undefined;
-  openTask(ruleId: number, deviceId: number): TaskRow | undefined;
-  /** the open task fired again */
-  occurrence(id: number, lastValue: string | null, lastTs: number, at: number): TaskRow;
-  insertTask(values: Omit<TaskRow, 'id'>): TaskRow;
-  retitle(id: number, title: string, description: string): TaskRow;
-  history(taskId: number, ts: number, kind: TaskEventKind, more?: TaskEventMore): void;
-  enqueue(rows: NewOutboxRow[]): void;
-}
-
 export interface TasksServiceDeps {
   store: TasksStore;
   /** runs `fn` in one transaction of the asynchronous store (a task change with its messages) */
   tx: <T>(fn: () => Promise<T>) => Promise<T>;
-  firing: FiringWrites;
   outbox: Outbox;
   /** the task's application (apps domain), its device (devices domain) and its rule (rules domain) */
   appOf: (appId: number) => Promise<TaskApp | undefined>;
-  deviceOf: (appId: number, deviceId: number) => Promise<{ serialNumber: string } | undefined>;
+  deviceOf: (appId: number, deviceId: number) => Promise<{ name: string; serialNumber: string } | undefined>;
   ruleOf: (
     appId: number,
     ruleId: number,
@@ -95,7 +75,6 @@ export interface TasksServiceDeps {
 export function createTasksService({
   store,
   tx,
-  firing,
   outbox,
   appOf,
   deviceOf,
@@ -104,8 +83,12 @@ export function createTasksService({
   now = Date.now,
   log,
 }: TasksServiceDeps) {
-  /** pushes of the engine's transaction under way, published once it commits */
+  /**
+   * pushes of the engine's write transaction under way, published once it commits (the write queue runs one
+   * transaction at a time and calls `flush` or `discard` at its end); `wake`: it queued messages to send
+   */
   let pushes: Array<{ appId: number; push: TaskPush }> = [];
+  let wake = false;
 
   async function rowOf(appId: number, id: number): Promise<TaskRow> {
     const row = await store.byId(appId, id);
@@ -159,25 +142,19 @@ export function createTasksService({
     }
   }
 
-  /** Publishes what the committed transaction changed (call after commit); `discard` after a rollback. */
+  /** Publishes what the engine's committed transaction changed (call after commit); `discard` after a rollback. */
   function flush() {
     const out = pushes;
     pushes = [];
+    // on PostgreSQL the outbox's own wake may come before the commit: the worker is told again once it is in
+    if (wake) outbox.queued();
+    wake = false;
     publish(out);
   }
-  const discard = () => void (pushes = []);
-
-  /** Runs `fn` (the engine's writes) in one immediate transaction, then publishes its task changes. */
-  function transact<T>(fn: () => T): T {
-    try {
-      const out = firing.transact(fn);
-      flush();
-      return out;
-    } catch (err) {
-      discard();
-      throw err;
-    }
-  }
+  const discard = () => {
+    pushes = [];
+    wake = false;
+  };
 
   /** A task change with its messages in one transaction of the store; its push is published after the commit. */
   async function change(kind: TaskPush['kind'], fn: () => Promise<TaskRow>): Promise<TaskRow> {
@@ -187,25 +164,26 @@ export function createTasksService({
   }
 
   /**
-   * A rule fired (inside the engine's transaction): the open task of the rule and device gains an occurrence, or a new
-   * task is created and the `new` group's messages queued with it.
+   * A rule fired (inside the engine's write transaction: every query awaited in it): the open task of the rule and
+   * device gains an occurrence, or a new task is created and the `new` group's messages queued with it (the outbox's
+   * own `enqueue`). Its push is published by `flush` after the commit.
    */
-  function fire(f: Firing) {
-    const app = firing.app(f.appId);
+  async function fire(f: Firing): Promise<void> {
+    const app = await appOf(f.appId);
     if (!app) return;
     const at = now();
     // a device's text value can be long: the task keeps its start (the outbox message has the whole template result)
     const value = f.value === undefined || f.value === null ? null : valueText(f.value).slice(0, LAST_VALUE_MAX);
-    const open = firing.openTask(f.rule.id, f.deviceId);
+    const open = await store.openOf(f.rule.id, f.deviceId);
     if (open) {
-      const row = firing.occurrence(open.id, value, f.ts, at);
-      firing.history(row.id, f.ts, 'occurrence', { value });
+      const row = await store.occurrence(open.id, value, f.ts, at);
+      await store.history(row.id, f.ts, 'occurrence', { value });
       queue('changed', row);
       return;
     }
-    const device = f.deviceId ? firing.device(f.deviceId) : undefined;
+    const device = f.deviceId ? await deviceOf(f.appId, f.deviceId) : undefined;
     const event = RULE_CATEGORIES[f.rule.category as keyof typeof RULE_CATEGORIES] ?? String(f.rule.category);
-    let row = firing.insertTask({
+    let row = await store.insert({
       appId: f.appId,
       ruleId: f.rule.id,
       ruleName: f.rule.name,
@@ -224,7 +202,7 @@ export function createTasksService({
       createdAt: at,
       updatedAt: at,
     });
-    firing.history(row.id, f.ts, 'created', { status: 1, value });
+    await store.history(row.id, f.ts, 'created', { status: 1, value });
     const extra = {
       rule: f.rule,
       sensor: f.point?.sensor,
@@ -234,29 +212,26 @@ export function createTasksService({
       event,
     };
     const action: ActionEntry = f.rule.action;
-    const serial = device?.serial ?? '';
+    const serial = device?.serialNumber ?? '';
     // title and description templates see the task as created (id, status)
     if (action.title || action.description) {
       const v = values(row, app, serial, extra);
-      row = firing.retitle(
+      row = await store.retitle(
         row.id,
         action.title ? renderTemplate(action.title, v).slice(0, 64) || f.rule.name : row.title,
         action.description ? renderTemplate(action.description, v).slice(0, 128) : row.description,
       );
     }
-    const rows = outboxRows(
-      renderGroup(action.new, values(row, app, serial, extra), {
-        tenantId: app.tenantId,
-        appId: f.appId,
-        taskId: row.id,
-        ruleId: f.rule.id,
-        event: 'new',
-      }),
-      at,
-    );
-    if (rows.length) {
-      firing.enqueue(rows);
-      if (rows.some((r) => r.status === 'queued')) outbox.queued();
+    const messages = renderGroup(action.new, values(row, app, serial, extra), {
+      tenantId: app.tenantId,
+      appId: f.appId,
+      taskId: row.id,
+      ruleId: f.rule.id,
+      event: 'new',
+    });
+    if (messages.length) {
+      await outbox.enqueue(messages);
+      wake = true;
     }
     queue('created', row);
   }
@@ -396,7 +371,7 @@ export function createTasksService({
   /** A removed rule's tasks stay, without their rule (and its open slot: a rule id is never reused). */
   const ruleRemoved = (ruleId: number) => store.detachRule(ruleId);
 
-  return { fire, transact, flush, discard, list, get, timeline, setNotification, remove, changeStatus, ruleRemoved };
+  return { fire, flush, discard, list, get, timeline, setNotification, remove, changeStatus, ruleRemoved };
 }
 
 export type TasksService = ReturnType<typeof createTasksService>;

@@ -1,6 +1,7 @@
 // The tasks domain's persistence (tasks and their history, task_events) on the storage boundary's store: SQLite or
-// PostgreSQL, one query code. A rule's firing creates and updates tasks on the rule engine's synchronous path instead
-// (rules/write-queue.ts), beside the engine's state; everything the console does goes through here.
+// PostgreSQL, one query code. Both the console's changes and a rule's firing (tasks.service.ts `fire`, inside the rule
+// engine's write transaction: rules/write-queue.ts) write through here. The firing's hot path (a rule firing again
+// while its task is open: the open task, an occurrence, its history) runs drizzle prepared queries, rendered once.
 import { and, count, desc, eq, isNotNull, max, sql } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { taskEvents, tasks } from './tasks.table.js';
@@ -19,6 +20,35 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createTasksStore(store: AppStore) {
   const { db } = store;
+  const p = (name: string) => sql.placeholder(name);
+  const openOfQuery = db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.ruleId, p('ruleId')), eq(tasks.deviceId, p('deviceId')), eq(tasks.open, true)))
+    .prepare();
+  const occurrenceQuery = db
+    .update(tasks)
+    .set({
+      occurrences: sql`${tasks.occurrences} + 1`,
+      lastValue: sql`${p('lastValue')}`,
+      lastTs: sql`${p('lastTs')}`,
+      updatedAt: sql`${p('at')}`,
+    })
+    .where(eq(tasks.id, p('id')))
+    .returning()
+    .prepare();
+  const historyQuery = db
+    .insert(taskEvents)
+    .values({
+      taskId: p('taskId'),
+      ts: p('ts'),
+      kind: p('kind'),
+      status: p('status'),
+      previous: p('previous'),
+      value: p('value'),
+      actor: p('actor'),
+    })
+    .prepare();
 
   /** the application's task; undefined for an unknown id or another application's task */
   const byId = (appId: number, id: number): Promise<TaskRow | undefined> =>
@@ -49,11 +79,7 @@ export function createTasksStore(store: AppStore) {
 
   /** the open task of a rule and device (at most one: a unique index) */
   const openOf = (ruleId: number, deviceId: number): Promise<TaskRow | undefined> =>
-    db
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.ruleId, ruleId), eq(tasks.deviceId, deviceId), eq(tasks.open, true)))
-      .get();
+    openOfQuery.get({ ruleId, deviceId });
 
   /** the task's history, newest first, at most `limit` */
   const events = (taskId: number, limit: number): Promise<TaskEventRow[]> =>
@@ -66,7 +92,7 @@ export function createTasksStore(store: AppStore) {
 
   /** one change of the task's history (in the change's own transaction) */
   async function history(taskId: number, ts: number, kind: TaskEventKind, more: TaskEventMore = {}): Promise<void> {
-    await db.insert(taskEvents).values({
+    await historyQuery.run({
       taskId,
       ts,
       kind,
@@ -92,6 +118,15 @@ export function createTasksStore(store: AppStore) {
       change(id, { notificationActive: active, updatedAt: at }),
     /** the task's status, whether it holds its rule and device's open slot; undefined when it is gone */
     setStatus: (id: number, status: number, open: boolean, at: number) => change(id, { status, open, updatedAt: at }),
+    /** a new task (a rule's first firing while no task of its rule and device is open) */
+    insert: async (values: Omit<TaskRow, 'id'>): Promise<TaskRow> =>
+      (await db.insert(tasks).values(values).returning())[0]!,
+    /** the open task fired again: one more occurrence with its value and time */
+    occurrence: async (id: number, lastValue: string | null, lastTs: number, at: number): Promise<TaskRow> =>
+      (await occurrenceQuery.get({ id, lastValue, lastTs, at }))!,
+    /** the title and description rendered from the rule's templates once the task exists (they may name its id) */
+    retitle: async (id: number, title: string, description: string): Promise<TaskRow> =>
+      (await change(id, { title, description }))!,
     /** removes the task (its history goes with it) */
     async remove(id: number): Promise<void> {
       await db.delete(tasks).where(eq(tasks.id, id));

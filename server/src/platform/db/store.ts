@@ -36,6 +36,14 @@ export interface Store<S extends Record<string, unknown>> {
    * when it throws.
    */
   tx<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * `fn` in a transaction of its own that the caller does not wait on a lock for (the rule engine's write queue). It
+   * never joins a transaction under way. On SQLite it answers `busy` without running `fn` when the write lock is held
+   * (another connection, e.g. the telemetry writer thread: busy timeout 0 for its BEGIN IMMEDIATE) or a transaction of
+   * this store is open; once begun, it runs start to end within the turn, like `tx`. On PostgreSQL rows are locked
+   * per row, not per database: it is `tx` outside any transaction under way, and never answers `busy`.
+   */
+  tryTx<T>(fn: () => Promise<T>): Promise<{ busy: false; value: T } | { busy: true }>;
 }
 
 type Method = 'run' | 'all' | 'values' | 'get';
@@ -46,6 +54,7 @@ interface Runner {
   kind: EngineKind;
   run(sql: string, params: unknown[], method: Method | 'objects'): Promise<Rows>;
   tx<T>(fn: () => Promise<T>): Promise<T>;
+  tryTx<T>(fn: () => Promise<T>): Promise<{ busy: false; value: T } | { busy: true }>;
 }
 
 const dialect = new SQLiteAsyncDialect();
@@ -76,6 +85,7 @@ function storeOver<S extends Record<string, unknown>>(runner: Runner, schema: S)
       return { changes: (await runner.run(sql, params, 'run')).changes ?? 0 };
     },
     tx: (fn) => runner.tx(fn),
+    tryTx: (fn) => runner.tryTx(fn),
   };
 }
 
@@ -142,9 +152,41 @@ export function sqliteStore<S extends Record<string, unknown>>(sqlite: Database.
         end();
       }
     },
+    async tryTx(fn) {
+      if (open) return { busy: true };
+      const busyTimeout = Number(sqlite.pragma('busy_timeout', { simple: true })) || 0;
+      sqlite.pragma('busy_timeout = 0');
+      try {
+        sqlite.prepare('BEGIN IMMEDIATE').run();
+      } catch (err) {
+        if (isBusy(err)) return { busy: true };
+        throw err;
+      } finally {
+        sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+      }
+      let end!: () => void;
+      open = new Promise((resolve) => (end = resolve));
+      try {
+        const value = await inTx.run(true, fn);
+        sqlite.prepare('COMMIT').run();
+        return { busy: false, value };
+      } catch (err) {
+        if (sqlite.inTransaction) sqlite.prepare('ROLLBACK').run();
+        throw err;
+      } finally {
+        open = null;
+        end();
+      }
+    },
   };
   return storeOver(runner, schema);
 }
+
+/** SQLite's answer when the lock is held and the busy timeout ran out (or was 0) */
+export const isBusy = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code ?? (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+};
 
 // ---- PostgreSQL -----------------------------------------------------------------------------------------------------
 
@@ -248,6 +290,8 @@ export function postgresStore<S extends Record<string, unknown>>(pool: pg.Pool, 
         c.release(broken);
       }
     },
+    // a transaction of its own, even when called from inside one (a timer armed in it carries its context along)
+    tryTx: async (fn) => ({ busy: false, value: await client.exit(() => runner.tx(fn)) }),
   };
   return storeOver(runner, schema);
 }
