@@ -49,9 +49,9 @@ function searchCondition(kind: EngineKind, search: string): SQL {
 function tagValues(kind: EngineKind, where: SQL) {
   if (kind === 'sqlite')
     return sql`case when json_valid(${devices.tags}) then exists (select 1 from json_each(${devices.tags}) p, json_each(case when p.type = 'array' then p.value else '[]' end) v where ${where}) else 0 end`;
-  // PostgreSQL 15 has no test for valid JSON text without a function of our own: the maps are written by the registry
-  // (JSON.stringify) only, and one damaged by hand fails the list instead of matching nothing
-  const map = sql`(${devices.tags})::jsonb`;
+  // PostgreSQL 15 has no test for valid JSON text: sentra_jsonb (migration 0002) answers null for damaged text, so a map
+  // damaged by hand matches nothing, as on SQLite
+  const map = sql`sentra_jsonb(${devices.tags})`;
   return sql`exists (select 1 from jsonb_each(case when jsonb_typeof(${map}) = 'object' then ${map} else '{}'::jsonb end) p, jsonb_array_elements(case when jsonb_typeof(p.value) = 'array' then p.value else '[]'::jsonb end) v where ${where})`;
 }
 
