@@ -15,7 +15,7 @@ import type { Bench } from './run.js';
 const DEVICES = 10_000;
 
 /** Seeds rows straight into the table in one transaction: the bench measures reading, not 10,000 add calls. */
-function seed(db: Awaited<ReturnType<typeof buildApp>>['db']['db'], appId: number, n: number, prefix: string) {
+function seed(db: NonNullable<Awaited<ReturnType<typeof buildApp>>['db']>['db'], appId: number, n: number, prefix: string) {
   const now = Date.now();
   db.transaction((tx) => {
     for (let i = 0; i < n; i += 500) {
@@ -68,8 +68,8 @@ export const devicesBench: Bench = {
       const mine = await post(appsContract.add.path, { name: 'Bench Devices', domain: 'benchdevices' }, tenant);
       const other = await post(appsContract.add.path, { name: 'Bench Other', domain: 'benchother' }, tenant);
       const started = Date.now();
-      seed(app.db.db, other.data.id, 2_000, 'Lain');
-      seed(app.db.db, mine.data.id, DEVICES, 'Alat');
+      seed(app.db!.db, other.data.id, 2_000, 'Lain');
+      seed(app.db!.db, mine.data.id, DEVICES, 'Alat');
       const seedMs = Date.now() - started;
       const headers = { ...tenant, [Header.appDomain]: 'benchdevices' };
       const list = url + devicesContract.filter.path;

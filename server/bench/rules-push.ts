@@ -33,7 +33,7 @@ export async function pushLatency(): Promise<Record<string, number>> {
       createdAt: now,
       updatedAt: now,
     }));
-    const ids: number[] = gw.app.db.db.transaction((tx) =>
+    const ids: number[] = gw.app.db!.db.transaction((tx) =>
       rows.map((r) => tx.insert(devicesTable).values(r).returning({ id: devicesTable.id }).get().id),
     );
     for (let i = 0; i < RULES - 1; i++) {

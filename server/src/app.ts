@@ -5,19 +5,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './platform/config.js';
 import { createLogger, type Logger } from './platform/log.js';
-import { findUp, openDb } from './platform/db/sqlite.js';
-import { sqliteStore } from './platform/db/store.js';
+import { findUp, type SqliteHandle } from './platform/db/sqlite.js';
+import { openEngine } from './platform/db/engine.js';
 import type { AppStore } from './db.js';
-import { deploymentId } from './platform/db/deployment.js';
+import { deploymentIdOf } from './platform/db/deployment.js';
 import { createHttpApp } from './platform/http/server.js';
 import { tuneV8 } from './platform/v8-tuning.js';
 import { createBus, type Bus } from './platform/bus/index.js';
 import { DEFAULT_RETAINED_LIMITS, SessionStore } from './platform/mqtt/persistence/session-store.js';
+import { sqliteBrokerState } from './platform/mqtt/persistence/sqlite-persistence.js';
+import { pgBrokerState } from './platform/mqtt/persistence/pg-persistence.js';
 import { createBroker, type EmbeddedBroker } from './platform/mqtt/broker.js';
 import { createRealtime } from './platform/realtime/realtime.js';
 import type { Realtime } from './platform/realtime/types.js';
 import * as schema from './schema.js';
-import { createTelemetryPipeline, type TelemetryPipeline } from './modules/telemetry/ingest/pipeline.js';
+import { openTelemetryPipeline, type EngineTelemetryPipeline } from './modules/telemetry/ingest/pipeline.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createAuthStore } from './modules/auth/auth.store.js';
 import { createSignInThrottle } from './modules/auth/throttle.js';
@@ -78,7 +80,8 @@ import { createSystemStatus } from './modules/system/system.js';
 export interface SentraApp {
   config: Config;
   log: Logger;
-  db: ReturnType<typeof openDb<typeof schema>>;
+  /** the SQLite database when the engine is SQLite (DATABASE_URL unset); undefined on PostgreSQL */
+  db: SqliteHandle<typeof schema> | undefined;
   /** the asynchronous store of the storage boundary (platform/db/store.ts) */
   store: AppStore;
   server: http.Server;
@@ -86,7 +89,7 @@ export interface SentraApp {
   broker: EmbeddedBroker;
   realtime: Realtime;
   /** MQTT telemetry → points, states, rollups; the device registry installs its resolver with `useResolver` */
-  telemetry: TelemetryPipeline;
+  telemetry: EngineTelemetryPipeline;
   /** device commands (`sendCommand`): the configuration call and the command cards */
   commands: Commands;
   /** card query engine and live push (`/fetch/web/g`, `/fetch/web/p`, card CSV, socket.io channel `dashboard`) */
@@ -121,19 +124,30 @@ function defaultWebDist(): string | undefined {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<SentraApp> {
   tuneV8();
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
-  const dbHandle = openDb({ dataDir: config.DATA_DIR, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
-  const db = dbHandle.db;
-  // the storage boundary: domains moved behind it use this asynchronous store (the same connection, on SQLite)
-  const store: AppStore = sqliteStore(dbHandle.sqlite, schema);
+  // the engine: PostgreSQL at DATABASE_URL, or SQLite in DATA_DIR; every domain works through its async store
+  const engine = await openEngine(config, log);
+  const store: AppStore = engine.store;
+  // the SQLite connection for what runs on it directly (telemetry's writer thread and journal), when on SQLite
+  const dbHandle = engine.kind === 'sqlite' ? engine.sqlite : undefined;
   // with NATS, gateways prove they share this database before they take each other's messages (bus/deployment.ts)
   let bus: Bus;
+  let sessions: SessionStore;
   try {
-    bus = await createBus(config, log, {
-      id: deploymentId(dbHandle.sqlite),
-      what: `database (DATA_DIR=${config.DATA_DIR})`,
-    });
+    bus = await createBus(config, log, { id: await deploymentIdOf(store), what: engine.where });
+    // the broker's retained messages and away sessions, read before the broker listens
+    sessions = await SessionStore.open(
+      engine.kind === 'sqlite' ? sqliteBrokerState(engine.sqlite.sqlite) : pgBrokerState(engine.pool),
+      {
+        failed: (err) => log.error('MQTT broker state (retained messages, sessions) could not be written', err),
+        limits: {
+          device: { count: config.MQTT_RETAINED_PER_DEVICE, bytes: config.MQTT_RETAINED_BYTES_PER_DEVICE },
+          tenant: { count: config.MQTT_RETAINED_PER_TENANT, bytes: config.MQTT_RETAINED_BYTES_PER_TENANT },
+          platform: DEFAULT_RETAINED_LIMITS.platform,
+        },
+      },
+    );
   } catch (err) {
-    dbHandle.close();
+    await engine.close();
     throw err;
   }
   const broker = createBroker({
@@ -148,20 +162,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE,
       unknownPerMinute: config.MQTT_UNKNOWN_CONNECTS_PER_MINUTE,
     }),
-    store: new SessionStore(
-      dbHandle.sqlite,
-      Date.now,
-      (err) => log.error('MQTT broker state (retained messages, sessions) could not be written', err),
-      {
-        device: { count: config.MQTT_RETAINED_PER_DEVICE, bytes: config.MQTT_RETAINED_BYTES_PER_DEVICE },
-        tenant: { count: config.MQTT_RETAINED_PER_TENANT, bytes: config.MQTT_RETAINED_BYTES_PER_TENANT },
-        platform: DEFAULT_RETAINED_LIMITS.platform,
-      },
-    ),
+    store: sessions,
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
-  const telemetry = createTelemetryPipeline({
-    sqlite: dbHandle.sqlite,
+  const telemetry = await openTelemetryPipeline({
+    ...(engine.kind === 'sqlite' ? { sqlite: engine.sqlite.sqlite } : { postgres: engine.pool }),
     bus,
     log,
     now: opts.now,
@@ -404,12 +409,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         // what devices sent before the broker closed is still on the bus: deliver it before the database goes
         await bus.flush().catch((err) => log.warn('bus flush failed during shutdown', err));
         await telemetry.close();
-        rulesDomain.close();
+        await rulesDomain.close();
         await bus.close();
         // in-flight sends are aborted and go back to 'queued' (at-least-once), before the database goes
         await notifications.close();
         await devicesDomain.close();
-        dbHandle.close();
+        await engine.close();
       })();
       return closing;
     },

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { checkDataDir } from './platform/db/data-dir.js';
 import { isStorageFault } from './platform/db/storage-fault.js';
+import { redactedUrl } from './platform/db/engine.js';
 import { DEMO, seedDemo } from './modules/demo/demo.seed.js';
 import { seedDemoRules } from './modules/demo/demo.rules.js';
 
@@ -11,6 +12,16 @@ export interface GatewayListening {
   sentra: 'listening';
   port: number;
   mqttPort: number;
+}
+
+/** PostgreSQL at start: unreachable, the sign-in refused (28xxx), the database missing (3D000), or not allowed (42501) */
+function isPostgresStartFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (
+    isStorageFault(err) ||
+    (typeof code === 'string' &&
+      (/^(28|3D)/.test(code) || code === '42501' || /^E(CONNREFUSED|NOTFOUND|AI_AGAIN)/.test(code)))
+  );
 }
 
 async function main() {
@@ -35,10 +46,14 @@ async function main() {
       console.error(err.message);
       process.exit(2);
     }
-    // the storage failed between the check and the database's opening (or beneath SQLite only): still one line
-    if (!isStorageFault(err)) throw err;
+    // the storage failed between the check and the database's opening (or beneath SQLite only), or PostgreSQL cannot
+    // be reached or refuses the sign-in: still one line, naming the variable (never the password)
+    if (!isStorageFault(err) && !(config.DATABASE_URL && isPostgresStartFailure(err))) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
     console.error(
-      `DATA_DIR ${JSON.stringify(config.DATA_DIR)} cannot be used: ${err instanceof Error ? err.message : String(err)}`,
+      config.DATABASE_URL
+        ? `DATABASE_URL ${redactedUrl(config.DATABASE_URL)} cannot be used: ${reason}`
+        : `DATA_DIR ${JSON.stringify(config.DATA_DIR)} cannot be used: ${reason}`,
     );
     process.exit(2);
   }

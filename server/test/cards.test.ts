@@ -42,12 +42,12 @@ beforeAll(async () => {
   for (const v of [10, 20, 30]) await publish(meter.client, meter.device.id, v);
   await settle(
     gw,
-    () =>
-      gw.app.telemetry.reads.findSeries(owner.appId, meter.device.id, {
+    async () =>
+      (await gw.app.telemetry.query.findSeries(owner.appId, meter.device.id, {
         sensor: 'pm',
         configtype: 'meter',
         param: 'power',
-      }) !== null,
+      })) !== null,
   );
   const m = meter.device.id;
   const conf = {

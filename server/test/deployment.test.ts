@@ -13,7 +13,7 @@ import { tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, type AppAuth } from './device-data.kit.js';
 import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { DeploymentMismatchError } from '../src/platform/bus/deployment.js';
-import { deploymentId } from '../src/platform/db/deployment.js';
+import { deploymentIdOf } from '../src/platform/db/deployment.js';
 import { errorCollector } from '../src/platform/testing/logs.js';
 
 describe.skipIf(!hasNatsServer)('gateways on one bus share one database (BUS=nats)', () => {
@@ -43,8 +43,8 @@ describe.skipIf(!hasNatsServer)('gateways on one bus share one database (BUS=nat
   });
 
   it('refuses a third gateway with its own database at its start, naming the cause; the running gateways log it', async () => {
-    const theirs = deploymentId(one.app.db.sqlite);
-    expect(deploymentId(two.app.db.sqlite)).toBe(theirs);
+    const theirs = await deploymentIdOf(one.app.store);
+    expect(await deploymentIdOf(two.app.store)).toBe(theirs);
     const own = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-deployment-other-'));
     try {
       const start = startGateway({ BUS: 'nats', NATS_URL: nats.url, DATA_DIR: own });
@@ -80,7 +80,7 @@ describe.skipIf(!hasNatsServer)('gateways on one bus share one database (BUS=nat
       expect(await until(() => stored() - before === 30)).toBe(true);
       const tele = seen.filter((s) => s.includes(`tele.`));
       expect(tele.length).toBeGreaterThan(0);
-      const prefix = `dep.${deploymentId(one.app.db.sqlite)}.`;
+      const prefix = `dep.${await deploymentIdOf(one.app.store)}.`;
       expect(tele.every((s) => s.startsWith(prefix))).toBe(true);
     } finally {
       await nc.close();

@@ -1,5 +1,6 @@
 // Device registry calls (spec 03 sections 2.1–2.4, 2.7, 3, 5, 7, 8): adds of every family, validation, get, edit,
 // sensors, remove, the filtered list, tags on devices, Generate Dashboard, and tenant isolation and roles.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { T, deviceFamilyCalls, devicesContract, loraContract, tagsContract } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
@@ -365,7 +366,7 @@ describe('GET device/list/web/filter', () => {
     expect(await found({ tag: 'lokasi:gudang' }, auth)).toEqual([]);
     expect((await call(gw.url, devicesContract.filter, { tag: 'tanpa-titik-dua' }, a)).body.response_result).toBe(-10);
     // a damaged tags column matches nothing and fails nothing
-    gw.app.db.sqlite.prepare('update devices set tags = ? where id = ?').run('{rusak', ids[5]);
+    await gw.app.store.exec(sql`update devices set tags = ${'{rusak'} where id = ${ids[5]!}`);
     expect(await found({ tag: 'lokasi:gudang' })).toEqual([ids[0], ids[2]].sort());
   });
 });
@@ -462,9 +463,9 @@ describe('POST application/nav/add/dum (Generate Dashboard)', () => {
     const d = await addDevice(gw.url, auth, 'dummy', { sensors: { suhu: { data: { celsius: 0, kelembapan: 0 } } } });
     const r = await call(gw.url, devicesContract.dummyDashboard, { name: 'Dashboard Suhu', device_id: d.id }, auth);
     expect(r.body).toMatchObject({ response_result: 0, data: { label: 'Dashboard Suhu', path: 'dashboard-suhu' } });
-    const row = gw.app.db.sqlite.prepare('select conf_dashboard from dashboards where id = ?').get(r.body.data.id) as {
-      conf_dashboard: string;
-    };
+    const row = (await gw.app.store.one<{ conf_dashboard: string }>(
+      sql`select conf_dashboard from dashboards where id = ${r.body.data.id as number}`,
+    ))!;
     const conf = JSON.parse(row.conf_dashboard);
     expect(conf.version).toBe('2');
     expect(Object.values(conf.dashboard).map((c: any) => [c.cat, c.model.value.query, c.model.value.param])).toEqual([

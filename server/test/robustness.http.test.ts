@@ -75,8 +75,8 @@ beforeAll(async () => {
   await client.publishAsync(`d/${device.id}/state`, JSON.stringify({ mode: 'auto' }), { qos: 1 });
   await settle(
     gw,
-    () =>
-      gw.app.telemetry.reads.findSeries(owner.appId, device.id, { sensor: 'env', configtype: 'data', param: 't' }) !==
+    async () =>
+      (await gw.app.telemetry.query.findSeries(owner.appId, device.id, { sensor: 'env', configtype: 'data', param: 't' })) !==
       null,
   );
   seed.device = device.id;

@@ -1,5 +1,6 @@
 // Rules and tasks through the real gateway: rule calls, an MQTT publish crossing a threshold, the task it creates,
 // occurrences, status changes with the response group, the live task push, access and isolation.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
@@ -361,7 +362,8 @@ describe('rules and tasks (issue 25)', () => {
     ).toBe(true);
     expect(gw.app.rules.engine.state(rule.body.data.id, device.id)).toBeUndefined();
     expect(
-      gw.app.db.sqlite.prepare('SELECT count(*) FROM rule_states WHERE device_id = ?').pluck().get(device.id),
+      (await gw.app.store.one<{ n: number }>(sql`SELECT count(*) AS n FROM rule_states WHERE device_id = ${device.id}`))
+        ?.n,
     ).toBe(0);
   });
 

@@ -1,11 +1,12 @@
 // Scale-out (BUS=nats): two gateways share one NATS server and one database. A device connected to one gateway
 // publishes; a viewer watching a dashboard through the other gateway gets the card update, whichever gateway of the
 // writer queue group stored the points.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
 import { CARD_LIVE, dashboardsContract, deviceFamilyCalls, devicesContract, type CardPush } from '@sentra/contracts';
-import { call, startGateway, startScaleOut, type Running, type ScaleOut } from './harness.js';
+import { call, onlineOf, startGateway, startScaleOut, type Running, type ScaleOut } from './harness.js';
 import { tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, type AppAuth } from './device-data.kit.js';
 import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
@@ -141,17 +142,16 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
     const held = await mqttDevice(one, auth, clients);
     // a device a crashed gateway left "online"
     const ghost = await addDevice(one.url, auth, 'mqtt');
-    one.app.db.sqlite
-      .prepare('UPDATE devices SET online = 1, last_online_ts = ? WHERE id = ?')
-      .run(Date.now() - 60_000, ghost.id);
+    await one.app.store.exec(
+      sql`UPDATE devices SET online = 1, last_online_ts = ${Date.now() - 60_000} WHERE id = ${ghost.id}`,
+    );
     const three = await startGateway(scale.env);
     try {
-      const online = (id: number) =>
-        one.app.db.sqlite.prepare('SELECT online FROM devices WHERE id = ?').pluck().get(id);
+      const online = (id: number) => onlineOf(one, id);
       // the gather window is PRESENCE_GATHER_MS on an idle machine; counted in turns of the event loop, it takes
       // longer on a starved one
-      expect(await until(() => online(ghost.id) === 0, PRESENCE_GATHER_MS + 10_000)).toBe(true);
-      expect(online(held.device.id)).toBe(1);
+      expect(await until(async () => (await online(ghost.id)) === 0, PRESENCE_GATHER_MS + 10_000)).toBe(true);
+      expect(await online(held.device.id)).toBe(1);
     } finally {
       await three.app.close();
     }

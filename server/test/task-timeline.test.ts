@@ -1,6 +1,7 @@
 // Tugas as an alarm console, server side: a task's timeline (created, occurrences, status changes and mutes with who
 // made them, every notification as queued or settled and each attempt to send it) and the channels the gateway is
 // configured for (what the rule editor and the task warn about), through the real gateway with a real SMTP server.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import {
@@ -109,13 +110,10 @@ describe('a task timeline', () => {
     expect((await call(gw.url, tasksContract.remove, { id: task!.id }, auth)).body.response_result).toBe(0);
     expect((await call(gw.url, tasksContract.timeline, { id: task!.id }, auth)).status).toBe(404);
     // the task's own history goes with it (foreign key), its messages' attempts with its messages
-    const left = gw.app.db.sqlite
-      .prepare(
-        'SELECT (SELECT count(*) FROM task_events WHERE task_id = ?) + (SELECT count(*) FROM notification_attempts WHERE task_id = ?)',
-      )
-      .pluck()
-      .get(task!.id, task!.id);
-    expect(left).toBe(0);
+    const left = await gw.app.store.one<{ n: number }>(
+      sql`SELECT (SELECT count(*) FROM task_events WHERE task_id = ${task!.id}) + (SELECT count(*) FROM notification_attempts WHERE task_id = ${task!.id}) AS n`,
+    );
+    expect(left?.n).toBe(0);
   });
 });
 

@@ -1,5 +1,7 @@
 // Tasks across a gateway restart and across two gateways (BUS=nats): a pending duration and an open task survive a
 // restart; with two gateways each committed message is evaluated once, so one crossing makes one task.
+import { isUniqueViolation } from '../src/platform/db/unique.js';
+import { sql } from 'drizzle-orm';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,13 +108,14 @@ describe('one open task per rule and device', () => {
     const gw = await startGateway();
     try {
       const owner = await tenantWithApp(gw.url);
-      const db = gw.app.db.sqlite;
-      const insert = db.prepare(
-        "INSERT INTO tasks (app_id, rule_id, category, device_id, title, status, open, first_ts, last_ts, created_at, updated_at) VALUES (?, 7, 11, 3, 'x', ?, ?, 0, 0, 0, 0)",
-      );
-      insert.run(owner.appId, 1, 1);
-      expect(() => insert.run(owner.appId, 2, 1)).toThrow(/UNIQUE/);
-      expect(() => insert.run(owner.appId, 4, 0)).not.toThrow();
+      const insert = (status: number, open: number) =>
+        gw.app.store.exec(
+          sql`INSERT INTO tasks (app_id, rule_id, category, device_id, title, status, open, first_ts, last_ts, created_at, updated_at) VALUES (${owner.appId}, 7, 11, 3, 'x', ${status}, ${open}, 0, 0, 0, 0)`,
+        );
+      await insert(1, 1);
+      // SQLite says UNIQUE, PostgreSQL "duplicate key value violates unique constraint"
+      await expect(insert(2, 1)).rejects.toSatisfy(isUniqueViolation);
+      await expect(insert(4, 0)).resolves.toBeDefined();
     } finally {
       await gw.stop();
     }

@@ -49,22 +49,27 @@ describe('telemetry over MQTT', () => {
       await client.publishAsync('d/4242/data', JSON.stringify({ env: { data: { humidity: 55 } } }), { qos: 0 });
       await client.publishAsync('d/4242/state', JSON.stringify({ mode: 'auto', alarm: null }), { qos: 1 });
       await client.publishAsync('d/4242/data', 'bukan json', { qos: 1 });
-      const reads = gw.app.telemetry.reads;
+      const reads = gw.app.telemetry.query;
       expect(
         await until(
-          () =>
-            reads.findSeries(9001, 4242, { sensor: 'env', configtype: 'data', param: 'humidity' }) !== null &&
-            reads.latestOfDevice(9001, 4242).every((l) => l.data_exist),
+          async () =>
+            (await reads.findSeries(9001, 4242, { sensor: 'env', configtype: 'data', param: 'humidity' })) !== null &&
+            (await reads.latestOfDevice(9001, 4242)).every((l) => l.data_exist),
           5000,
         ),
       ).toBe(true);
       await gw.app.telemetry.flush();
-      const temperature = reads.findSeries(9001, 4242, { sensor: 'env', configtype: 'data', param: 'temperature' })!;
-      expect(reads.latestN(temperature, 3).map((p) => p.value)).toEqual([39, 38, 37]);
+      const temperature = (await reads.findSeries(9001, 4242, {
+        sensor: 'env',
+        configtype: 'data',
+        param: 'temperature',
+      }))!;
+      expect((await reads.latestN(temperature, 3)).map((p) => p.value)).toEqual([39, 38, 37]);
       expect(
-        reads
-          .rollups(temperature, { bucket: 'hour', start: base - 3_600_000, end: base + 3_600_000 })
-          .reduce((n, b) => n + b.count, 0),
+        (await reads.rollups(temperature, { bucket: 'hour', start: base - 3_600_000, end: base + 3_600_000 })).reduce(
+          (n, b) => n + b.count,
+          0,
+        ),
       ).toBe(20);
       expect(await until(async () => (await gw.app.telemetry.states.list(9001, 4242)).length === 2, 5000)).toBe(true);
       expect((await gw.app.telemetry.states.list(9001, 4242)).map((s) => [s.key, s.value, s.is_null])).toEqual([
@@ -93,12 +98,12 @@ describe('telemetry over MQTT', () => {
         });
         expect(stored()).toBeGreaterThan(before);
       }
-      const level = gw.app.telemetry.reads.findSeries(9001, 4343, {
+      const level = (await gw.app.telemetry.query.findSeries(9001, 4343, {
         sensor: 'env',
         configtype: 'data',
         param: 'level',
-      })!;
-      expect(gw.app.telemetry.reads.latestN(level, 6).map((p) => p.value)).toEqual([5, 4, 3, 2, 1, 0]);
+      }))!;
+      expect((await gw.app.telemetry.query.latestN(level, 6)).map((p) => p.value)).toEqual([5, 4, 3, 2, 1, 0]);
     } finally {
       await client.endAsync();
     }
@@ -133,12 +138,12 @@ describe('telemetry over MQTT', () => {
       // each copy was answered with a PUBREC of its own (the first one's had gone already)
       expect(await until(() => recs === 10)).toBe(true);
       await gw.app.telemetry.flush();
-      const count = gw.app.telemetry.reads.findSeries(9001, 4444, {
+      const count = gw.app.telemetry.reads!.findSeries(9001, 4444, {
         sensor: 'env',
         configtype: 'data',
         param: 'count',
       })!;
-      expect(gw.app.telemetry.reads.latestN(count, 20).map((p) => p.value)).toEqual([4, 3, 2, 1, 0]);
+      expect(gw.app.telemetry.reads!.latestN(count, 20).map((p) => p.value)).toEqual([4, 3, 2, 1, 0]);
     } finally {
       await client.endAsync();
     }

@@ -54,7 +54,7 @@ const series = (
   param: string,
   subparam?: string,
 ) =>
-  gw.app.telemetry.reads.findSeries(fleet.app!.id, deviceOf(family, profile).id, {
+  gw.app.telemetry.reads!.findSeries(fleet.app!.id, deviceOf(family, profile).id, {
     sensor,
     configtype,
     param,
@@ -89,7 +89,7 @@ describe('the demo history on first start', () => {
     ];
     for (const s of checks) {
       expect(s, 'series exists').toBeTruthy();
-      const points = gw.app.telemetry.reads.range(s, startedAt - 8 * DAY, Date.now() + 1000, 100_000);
+      const points = gw.app.telemetry.reads!.range(s, startedAt - 8 * DAY, Date.now() + 1000, 100_000);
       const oldest = Math.min(...points.map((p) => p.ts));
       expect(oldest).toBeLessThan(startedAt - 7 * DAY + 31 * 60_000);
       expect(oldest).toBeGreaterThan(startedAt - 7 * DAY - 60_000);
@@ -100,7 +100,7 @@ describe('the demo history on first start', () => {
       );
       // the last hour at one reading a minute: a "1 jam terakhir" chart with 5-minute buckets has a point in each
       expect(points.filter((p) => p.ts > startedAt - 3_600_000).length).toBeGreaterThanOrEqual(55);
-      const hours = gw.app.telemetry.reads.rollups(s, {
+      const hours = gw.app.telemetry.reads!.rollups(s, {
         bucket: 'hour',
         start: startedAt - 7 * DAY + 3_600_000,
         end: startedAt,
@@ -111,16 +111,16 @@ describe('the demo history on first start', () => {
 
   it("stores a serial gateway's week too: its nodes' registers 7 days back", () => {
     const zlan = deviceOf('zlan', 'meter');
-    const all = gw.app.telemetry.reads.seriesOfDevice(fleet.app!.id, zlan.id);
+    const all = gw.app.telemetry.reads!.seriesOfDevice(fleet.app!.id, zlan.id);
     expect(all.length).toBeGreaterThan(0);
-    const points = gw.app.telemetry.reads.range(all[0]!, startedAt - 8 * DAY, Date.now() + 1000, 100_000);
+    const points = gw.app.telemetry.reads!.range(all[0]!, startedAt - 8 * DAY, Date.now() + 1000, 100_000);
     expect(Math.min(...points.map((p) => p.ts))).toBeLessThan(startedAt - 7 * DAY + 31 * 60_000);
     expect(points.length).toBeGreaterThanOrEqual(Math.floor(0.98 * (6 * 48 + 23 * 12)));
   });
 
   it('keeps a cumulative counter rising from the past into the live readings (one simulation, no restart)', () => {
     const energy = series('mqtt', 'meter', 'pm', 'meter', 'energy');
-    const values = gw.app.telemetry.reads
+    const values = gw.app.telemetry.reads!
       .range(energy, startedAt - 8 * DAY, Date.now() + 1000, 100_000)
       .sort((a, b) => a.ts - b.ts)
       .map((p) => p.value as number);
@@ -136,7 +136,7 @@ describe('the demo history on first start', () => {
       series('tasmota', 'plug', 'ENERGY', 'data', 'Total'),
     ];
     const lastOf = (s: (typeof counters)[number]) =>
-      gw.app.telemetry.reads.newestInRange(s, 0, Date.now() + 1000, 1)[0]!;
+      gw.app.telemetry.reads!.newestInRange(s, 0, Date.now() + 1000, 1)[0]!;
     const before = counters.map(lastOf);
     await fleet.stop();
     // away for a while: the second run replays from each device's newest stored reading to now
@@ -153,7 +153,7 @@ describe('the demo history on first start', () => {
     expect(second.readings).toBeLessThan(history.readings / 4);
     counters.forEach((s, i) => {
       const last = before[i]!;
-      const points = gw.app.telemetry.reads
+      const points = gw.app.telemetry.reads!
         .range(s, last.ts - 5 * 60_000, Date.now() + 1000, 10_000)
         .sort((a, b) => a.ts - b.ts);
       const v = (p: { value: unknown }) => p.value as number;

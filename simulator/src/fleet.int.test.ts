@@ -76,7 +76,7 @@ beforeAll(async () => {
   const m = gw.app.telemetry.metrics() as { queued_messages: number; rejected: Record<string, number> };
   if (m.queued_messages === 0 && (m.rejected.unknown_device ?? 0) > (probe.rejected.unknown_device ?? 0)) {
     bridged = true;
-    gw.app.telemetry.useResolver(registryResolver(gw.app.db.sqlite));
+    gw.app.telemetry.useResolver(registryResolver(gw.app.db!.sqlite));
   }
   await new Promise((r) => setTimeout(r, 2500));
   await gw.app.telemetry.flush();
@@ -87,7 +87,7 @@ afterAll(async () => {
   await gw?.stop();
 });
 
-const seriesOf = (id: number) => gw.app.telemetry.reads.seriesOfDevice(fleet.app!.id, id);
+const seriesOf = (id: number) => gw.app.telemetry.reads!.seriesOfDevice(fleet.app!.id, id);
 const deviceOf = (family: string, profile?: string) =>
   fleet.devices.find((d) => d.plan.family === family && (!profile || d.plan.profile === profile))!;
 
@@ -114,13 +114,13 @@ describe('the fleet on a real gateway', () => {
       expect(names, `${d.plan.family} ${d.plan.profile}`).toEqual(expected);
     }
     const fuel = deviceOf('mqtt', 'fuel');
-    const tank = gw.app.telemetry.reads.findSeries(fleet.app!.id, fuel.id, {
+    const tank = gw.app.telemetry.reads!.findSeries(fleet.app!.id, fuel.id, {
       sensor: 'tank',
       configtype: 'data',
       param: 'Pertalite',
       subparam: 'volume',
     })!;
-    const litres = gw.app.telemetry.reads.latestN(tank, 5).map((p) => p.value as number);
+    const litres = gw.app.telemetry.reads!.latestN(tank, 5).map((p) => p.value as number);
     expect(litres.length).toBeGreaterThan(2);
     litres.forEach((l) => expect(l).toBeGreaterThan(200));
   });

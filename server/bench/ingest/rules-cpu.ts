@@ -37,7 +37,7 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
       createdAt: now,
       updatedAt: now,
     }));
-    const ids: number[] = app.db.db.transaction((tx) =>
+    const ids: number[] = app.db!.db.transaction((tx) =>
       rows.map((r) => tx.insert(devicesTable).values(r).returning({ id: devicesTable.id }).get().id),
     );
     const contexts = new Map<string, { deviceId: number; appId: number; category: number }>();
@@ -158,7 +158,7 @@ export async function rulesCpu(opts: { messages?: number; rounds?: number } = {}
       engine_write_mean_ms: Math.round((engine.write_ms / Math.max(1, engine.writes)) * 100) / 100,
       engine_max_write_ms: engine.max_write_ms,
       ...Object.fromEntries(Object.entries(app.rules.writes?.metrics() ?? {}).map(([k, v]) => [`write_queue_${k}`, v])),
-      tasks: app.db.sqlite.prepare('SELECT count(*) FROM tasks').pluck().get() as number,
+      tasks: app.db!.sqlite.prepare('SELECT count(*) FROM tasks').pluck().get() as number,
       note: 'in-process ingest() calls (no broker), CPU of the event loop only; the machine is shared',
     };
   } finally {

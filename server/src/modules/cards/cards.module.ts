@@ -8,7 +8,7 @@ import type { CardFilterQuery } from '@sentra/contracts';
 import type { Caller } from '../../platform/http/mount.js';
 import type { Logger } from '../../platform/log.js';
 import type { Realtime } from '../../platform/realtime/types.js';
-import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
+import type { EngineTelemetryPipeline } from '../telemetry/ingest/pipeline.js';
 import { createStateReads } from '../states/states.reads.js';
 import type { AccessChanges } from '../auth/access-changes.js';
 import { componentOf, evaluateCard, type CardResult } from './cardData.js';
@@ -134,7 +134,7 @@ interface DeviceChange {
 export interface CardsDomainDeps {
   /** the storage boundary's store (devices and states are read through it) */
   store: AppStore;
-  telemetry: TelemetryPipeline;
+  telemetry: EngineTelemetryPipeline;
   log: Logger;
   /** the device registry: its change events (added, removed, disabled) and presence (`status`: online ↔ offline) */
   devices?: { on(event: 'added' | 'removed' | 'disabled' | 'status', fn: (row: DeviceChange) => void): void };

@@ -6,7 +6,7 @@
 // Raw points come through the telemetry point reads (the clustered table merged with the points not yet compacted) and
 // the rollups through the telemetry reads, which overlay the deltas not yet merged, so an aggregate is exact the
 // moment its points are stored.
-import type { TelemetryPipeline } from '../telemetry/ingest/pipeline.js';
+import type { EngineTelemetryPipeline } from '../telemetry/ingest/pipeline.js';
 import { EARLIEST, LATEST, type PointRow } from '../telemetry/read/point-reads.js';
 import type { SeriesRef } from '../telemetry/read/series-keys.js';
 import type { BucketView } from '../telemetry/read/reads.js';
@@ -45,7 +45,7 @@ export const MAX_RAW_POINTS = 200_000;
 export const ABSENT_KEPT_MS = 1000;
 
 /** what the card engine reads of telemetry: the engine-neutral reads, the latest values and series learnt in memory */
-export type CardTelemetry = Pick<TelemetryPipeline, 'query' | 'series' | 'seriesLearnt'>;
+export type CardTelemetry = Pick<EngineTelemetryPipeline, 'query' | 'series' | 'seriesLearnt'>;
 
 export function createSeriesReads(telemetry: CardTelemetry, opts: { now?: () => number } = {}) {
   const keys = telemetry.query;

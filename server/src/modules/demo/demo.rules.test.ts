@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startGateway } from '../../../test/harness.js';
 import { seedDemo } from './demo.seed.js';
@@ -22,11 +23,9 @@ describe('demo rules', async () => {
         value: sub === 'r' ? r : 225,
         ts,
       }));
-    gw.app.db.sqlite
-      .prepare(
-        "INSERT INTO devices (id, app_id, name, serial_number, category, device_type, sensors, tags, created_at, updated_at) VALUES (900001, ?, 'Meter Demo', 'SN-DEMO-1', 1, 'MQTT', '{}', '{}', 0, 0)",
-      )
-      .run(appId);
+    await gw.app.store.exec(
+      sql`INSERT INTO devices (id, app_id, name, serial_number, category, device_type, sensors, tags, created_at, updated_at) VALUES (900001, ${appId}, 'Meter Demo', 'SN-DEMO-1', 1, 'MQTT', '{}', '{}', 0, 0)`,
+    );
     gw.app.rules.engine.telemetry({ appId, deviceId: 900001, points: point(226, Date.now()) });
     gw.app.rules.engine.telemetry({ appId, deviceId: 900001, points: point(229.6, Date.now() + 1) });
     const tasks = (await gw.app.rules.tasks.list(appId, { page: 0, size: 10 })).tasks;
