@@ -76,8 +76,11 @@ beforeAll(async () => {
   await settle(
     gw,
     async () =>
-      (await gw.app.telemetry.query.findSeries(owner.appId, device.id, { sensor: 'env', configtype: 'data', param: 't' })) !==
-      null,
+      (await gw.app.telemetry.query.findSeries(owner.appId, device.id, {
+        sensor: 'env',
+        configtype: 'data',
+        param: 't',
+      })) !== null,
   );
   seed.device = device.id;
 

@@ -120,8 +120,8 @@ describe('the demo history on first start', () => {
 
   it('keeps a cumulative counter rising from the past into the live readings (one simulation, no restart)', () => {
     const energy = series('mqtt', 'meter', 'pm', 'meter', 'energy');
-    const values = gw.app.telemetry.reads!
-      .range(energy, startedAt - 8 * DAY, Date.now() + 1000, 100_000)
+    const values = gw.app.telemetry
+      .reads!.range(energy, startedAt - 8 * DAY, Date.now() + 1000, 100_000)
       .sort((a, b) => a.ts - b.ts)
       .map((p) => p.value as number);
     for (let i = 1; i < values.length; i++) expect(values[i]!).toBeGreaterThanOrEqual(values[i - 1]!);
@@ -153,8 +153,8 @@ describe('the demo history on first start', () => {
     expect(second.readings).toBeLessThan(history.readings / 4);
     counters.forEach((s, i) => {
       const last = before[i]!;
-      const points = gw.app.telemetry.reads!
-        .range(s, last.ts - 5 * 60_000, Date.now() + 1000, 10_000)
+      const points = gw.app.telemetry
+        .reads!.range(s, last.ts - 5 * 60_000, Date.now() + 1000, 10_000)
         .sort((a, b) => a.ts - b.ts);
       const v = (p: { value: unknown }) => p.value as number;
       // never falls
