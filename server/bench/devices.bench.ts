@@ -15,7 +15,12 @@ import type { Bench } from './run.js';
 const DEVICES = 10_000;
 
 /** Seeds rows straight into the table in one transaction: the bench measures reading, not 10,000 add calls. */
-function seed(db: NonNullable<Awaited<ReturnType<typeof buildApp>>['db']>['db'], appId: number, n: number, prefix: string) {
+function seed(
+  db: NonNullable<Awaited<ReturnType<typeof buildApp>>['db']>['db'],
+  appId: number,
+  n: number,
+  prefix: string,
+) {
   const now = Date.now();
   db.transaction((tx) => {
     for (let i = 0; i < n; i += 500) {
