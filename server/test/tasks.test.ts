@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { rulesContract, tasksContract, type Task } from '@sentra/contracts';
-import { call, startGateway, startScaleOut, type Running } from './harness.js';
+import { call, engineEnv, startGateway, startScaleOut, type Running } from './harness.js';
 import { addDevice, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
 import type { AppAuth } from './device-data.kit.js';
 import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
@@ -56,7 +56,9 @@ describe('tasks across a restart', () => {
     // the gateways run on a clock `ahead` of the real one: a restart "after the duration" is a start with the clock
     // moved on, so the test never depends on how long a (starved) stop and start take against a real duration
     let ahead = 0;
-    const start = () => startGateway({ DATA_DIR: dataDir }, { now: () => Date.now() + ahead });
+    // the same database for every start: DATA_DIR on SQLite, one PostgreSQL database on PostgreSQL
+    const same = { DATA_DIR: dataDir, ...(await engineEnv()) };
+    const start = () => startGateway(same, { now: () => Date.now() + ahead });
     gw = await start();
     const owner = await tenantWithApp(gw.url);
     const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };

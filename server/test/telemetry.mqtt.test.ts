@@ -138,12 +138,12 @@ describe('telemetry over MQTT', () => {
       // each copy was answered with a PUBREC of its own (the first one's had gone already)
       expect(await until(() => recs === 10)).toBe(true);
       await gw.app.telemetry.flush();
-      const count = gw.app.telemetry.reads!.findSeries(9001, 4444, {
+      const count = (await gw.app.telemetry.query.findSeries(9001, 4444, {
         sensor: 'env',
         configtype: 'data',
         param: 'count',
-      })!;
-      expect(gw.app.telemetry.reads!.latestN(count, 20).map((p) => p.value)).toEqual([4, 3, 2, 1, 0]);
+      }))!;
+      expect((await gw.app.telemetry.query.latestN(count, 20)).map((p) => p.value)).toEqual([4, 3, 2, 1, 0]);
     } finally {
       await client.endAsync();
     }
