@@ -43,7 +43,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'sqlite',
+          name: 'default',
           include: [
             'contracts/src/**/*.test.ts',
             'server/src/**/*.test.ts',
