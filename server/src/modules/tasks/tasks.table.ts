@@ -1,5 +1,6 @@
-// Tasks ("Tugas"): what a rule's firing creates (DESIGN.md section 3). At most one OPEN task (not Solved/Closed) per
-// rule and device: a unique partial index, the guard that holds even when two gateways fire at once.
+// Tasks ("Tugas"): what a rule's firing creates (docs/conventions.md "Codes of the domain"). At most one OPEN task
+// (not Solved/Closed) per rule and device: a unique partial index, the guard that holds even when two gateways fire at
+// once.
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { sql } from 'drizzle-orm';
 import { applications } from '../apps/apps.table.js';

@@ -1,4 +1,5 @@
-// Live device data over socket.io (STYLE.md "Live data like Grafana Live"), two channels declared in contracts:
+// Live device data over socket.io (docs/conventions.md "Live data like Grafana Live"), two channels declared in
+// contracts:
 //   DEVICE_STATUS_LIVE params {}          → room `devices.<appId>`: DeviceStatusPush when a device connects or goes
 //                                           silent (the registry's transitions)
 //   DEVICE_DATA_LIVE   params {device_id} → room `device-data.<deviceId>`: DeviceDataPush for every committed message

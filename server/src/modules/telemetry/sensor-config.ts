@@ -2,7 +2,7 @@
 // each param and subparam, and a LoRa device's payload decoder. Read by the telemetry resolver (ingest) and by the
 // data screens' calls (declared params without data yet).
 //
-// Accepted shapes (DESIGN.md leaves them open; see docs/decisions/device-data.md):
+// Accepted shapes (the product leaves them open; see docs/decisions/device-data.md):
 //   { sensor: { configtype: { param: "number" | { datatype: "number", subparams?: { sub: "boolean" } } | <sample> } } }
 //   [ { sensor, configtype?, param, datatype?, subparam_datatypes?: { sub: "number" } } ]
 //   a LoRa decoder table under the reserved key `_decoder` of the object form (see devices/families/lora/decoder.ts)
