@@ -171,6 +171,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     now: opts.now,
     writerThread: config.WRITER_THREAD === 'on',
+    retentionDays: config.TELEMETRY_RETENTION_DAYS,
   });
   telemetry.attachBroker(broker);
 

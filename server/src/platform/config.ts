@@ -67,6 +67,8 @@ export const ConfigSchema = z.object({
       (v) => v === undefined || isDatabaseUrl(v),
       'must be postgres://[user[:pass]@]host[:port]/database (or postgresql://…)',
     ),
+  /** telemetry kept this many days (older UTC days' points and rollups dropped hourly); 0 keeps everything */
+  TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
   /** connections each gateway keeps to PostgreSQL (DATABASE_URL): 2 to 200 */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(16),
   BUS: z.enum(['memory', 'nats']).default('memory'),

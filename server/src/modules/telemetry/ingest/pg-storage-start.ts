@@ -73,6 +73,7 @@ export async function startPgTelemetryStorage(o: PgStorageStartOptions) {
     rollups,
     states: pgStatesStore(pool),
     query: storeTelemetryQuery({ store, seriesOfDevice, series, rollups }),
+    dropOlderThan: (before: number) => store.dropOlderThan(before),
     /** the writer closed with every delta merged: its row goes (nothing reads its generation any more) */
     async closedCleanly(): Promise<void> {
       if (rollups.hasPending) return;

@@ -130,6 +130,27 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(pipeline.metrics()).toMatchObject({ series_created: 6 });
     });
 
+    it('drops the points of the days older than the retention, keeps the rest, hourly while it runs', async () => {
+      // the clock stands at T0 (2024-01-01 16:58 UTC); one day kept: 2023-12-31 and later stay, older days go
+      const { pipeline, tick } = await pipelineOn(await database(kind), { retentionDays: 1, retentionEveryMs: 50 });
+      const days = [5, 2, 1, 0].map((d) => T0 - d * 86_400_000);
+      for (const ts of days) pipeline.ingest(dev(5), 'd/5/data', json({ _ts: ts, env: { data: { t: ts } } }), 1);
+      await pipeline.flush();
+      const t = (await pipeline.query.findSeries(1, 5, { sensor: 'env', configtype: 'data', param: 't' }))!;
+      const kept = async () => (await pipeline.query.range(t, 0, T0 + 1)).map((p) => p.ts);
+      expect(await kept()).toEqual(days);
+      expect(await until(async () => (await kept()).length === 2, 5000)).toBe(true);
+      expect(await kept()).toEqual(days.slice(2));
+      // the rollups too, once their deltas are merged (on the pipeline's clock: it moves on here) and the next run came
+      const hours = async () => (
+        tick(100),
+        (await pipeline.query.rollups(t, { bucket: 'hour', start: 0, end: T0 + 3_600_000 })).map((b) => b.ts)
+      );
+      const keptHours = days.slice(2).map((ts) => ts - (ts % 3_600_000));
+      await until(async () => JSON.stringify(await hours()) === JSON.stringify(keptHours), 3000);
+      expect(await hours()).toEqual(keptHours);
+    });
+
     it('keeps the per-device series cap', async () => {
       const { pipeline } = await pipelineOn(await database(kind), { maxSeriesPerDevice: 2 });
       pipeline.ingest(dev(4), 'd/4/data', json({ _ts: T0, s: { c: { a: 1, b: 2, c: 3 } } }), 1);

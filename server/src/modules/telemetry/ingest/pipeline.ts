@@ -18,6 +18,8 @@ import type { TelemetryQuery } from '../read/query.js';
 import type { RollupKeeper } from '../store/rollups.js';
 import type { SeriesInfo, SeriesRegistry } from '../store/series.js';
 import type { BatchExecutor } from '../store/writer-thread.js';
+import type { RetentionResult } from '../store/telemetry-store.js';
+import { startRetentionJob } from '../store/retention-job.js';
 import type { RecentPoints } from '../read/recent.js';
 import type { PointReads } from '../read/point-reads.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage } from '../store/writer.js';
@@ -68,6 +70,13 @@ interface PipelineOptions {
   futureToleranceMs?: number;
   /** device-stated times older than this fall back to the receive time (default 400 days) */
   maxAgeMs?: number;
+  /**
+   * telemetry kept this many days (points and rollups of older UTC days dropped: whole partitions on PostgreSQL);
+   * 0 or unset keeps everything (TELEMETRY_RETENTION_DAYS)
+   */
+  retentionDays?: number;
+  /** how often retention runs (default hourly, the first run a minute after the start) */
+  retentionEveryMs?: number;
 }
 
 /** the pipeline on either engine */
@@ -138,6 +147,8 @@ interface PipelineStorage<R, P> {
   points: P;
   /** the writer closed with every delta merged */
   closedCleanly(): void | Promise<void>;
+  /** drops the points and rollups of the UTC days before the one `before` falls in (the telemetry store's retention) */
+  dropOlderThan(before: number): Promise<RetentionResult>;
   /** stops what the storage runs itself (PostgreSQL's hourly upkeep) */
   close?(): Promise<void>;
 }
@@ -210,6 +221,18 @@ function assemblePipeline<R extends TelemetryReads | null, P extends PointReads 
     onSettled: acks.settle,
     onCommit: committed.committed,
   });
+  // points and rollups older than the kept days, dropped hourly (off unless retentionDays is set)
+  const retention =
+    opts.retentionDays && opts.retentionDays > 0
+      ? startRetentionJob({
+          days: opts.retentionDays,
+          dropOlderThan: storage.dropOlderThan,
+          now,
+          log,
+          everyMs: opts.retentionEveryMs,
+          firstAfterMs: opts.retentionEveryMs,
+        })
+      : undefined;
   const backpressure = new Backpressure(
     () => writer.backlog,
     maxQueued,
@@ -302,6 +325,7 @@ function assemblePipeline<R extends TelemetryReads | null, P extends PointReads 
       if (closed) return;
       closed = true;
       backpressure.close();
+      retention?.stop();
       // messages already published on an in-process bus are delivered before the writer closes
       if (bus) await bus.flush().catch((err) => log.error('bus flush failed', err));
       await new Promise((r) => setImmediate(r));

@@ -15,6 +15,7 @@ import { createRollupKeeper } from '../store/rollups.js';
 import { createSeriesRegistry } from '../store/series.js';
 import { ensureClusteredLayout } from '../store/storage.js';
 import { replayJournal } from '../store/write-batch.js';
+import { sqliteTelemetryStore } from '../store/sqlite-store.js';
 import { announceWrites, inlineExecutor, threadExecutor } from '../store/writer-thread.js';
 import { newOrigin } from '../../../platform/bus/subjects.js';
 
@@ -103,11 +104,14 @@ export function startSqlitePipelineStorage(o: StorageStartOptions) {
     rollups: started.rollups,
     points: started.points,
   });
+  // retention through the telemetry store's SQLite side: rows series by series, 500 series a transaction
+  const retention = sqliteTelemetryStore(o.sqlite, { executor: started.executor, points: started.points });
   return {
     ...started,
     engine: 'sqlite' as const,
     states: asyncStates(started.states),
     reads,
     query: sqliteTelemetryQuery(reads, createSeriesKeys(o.sqlite), started.points),
+    dropOlderThan: (before: number) => retention.dropOlderThan(before),
   };
 }
