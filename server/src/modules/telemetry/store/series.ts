@@ -44,7 +44,8 @@ export interface SeriesKey {
   subparam: string;
 }
 
-interface SeriesRow {
+/** a telemetry_series row as both engines' registries read it */
+export interface SeriesRow {
   id: number;
   app_id: number;
   device_id: number;
@@ -54,6 +55,20 @@ interface SeriesRow {
   subparam: string;
   datatype: Datatype;
 }
+
+/** the registry's record of a series row with its latest value (both engines) */
+export const seriesInfoOf = (row: SeriesRow, latest: LatestValue | null): SeriesInfo => ({
+  id: row.id,
+  appId: row.app_id,
+  deviceId: row.device_id,
+  sensor: row.sensor,
+  configtype: row.configtype,
+  param: row.param,
+  subparam: row.subparam,
+  datatype: row.datatype,
+  latest,
+  lastStampedTs: latest?.ts ?? 0,
+});
 
 /** devices whose last keys `resolveAll` remembers, at most (then it starts over) */
 const MAX_REMEMBERED_DEVICES = 50_000;
@@ -119,18 +134,7 @@ function createSqliteSeriesRegistry(
   function remember(row: SeriesRow, created = false): SeriesInfo {
     const last = created ? null : opts.points.last(row.id);
     const latest: LatestValue | null = last ? { ts: last[0], num: last[1], text: last[2] } : null;
-    const info: SeriesInfo = {
-      id: row.id,
-      appId: row.app_id,
-      deviceId: row.device_id,
-      sensor: row.sensor,
-      configtype: row.configtype,
-      param: row.param,
-      subparam: row.subparam,
-      datatype: row.datatype,
-      latest,
-      lastStampedTs: latest?.ts ?? 0,
-    };
+    const info = seriesInfoOf(row, latest);
     const params = child(
       child(
         child(tree, info.deviceId, () => new Map()),

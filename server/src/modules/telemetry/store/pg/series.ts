@@ -7,20 +7,17 @@ import type pg from 'pg';
 import type { Logger } from '../../../../platform/log.js';
 import type { Datatype } from '../../datatypes.js';
 import { ById } from '../../slots.js';
-import type { LatestValue, SeriesInfo, SeriesKey, SeriesRegistry, SeriesResolution } from '../series.js';
+import {
+  seriesInfoOf,
+  type LatestValue,
+  type SeriesInfo,
+  type SeriesKey,
+  type SeriesRegistry,
+  type SeriesResolution,
+  type SeriesRow,
+} from '../series.js';
 import type { PointWindows } from '../telemetry-store.js';
 import { texts } from './arrays.js';
-
-interface SeriesRow {
-  id: number;
-  app_id: number;
-  device_id: number;
-  sensor: string;
-  configtype: string;
-  param: string;
-  subparam: string;
-  datatype: Datatype;
-}
 
 type Key = SeriesKey & { datatype: Datatype };
 
@@ -51,18 +48,7 @@ export async function openPgSeriesRegistry(pool: pg.Pool, opts: PgSeriesOptions)
 
   function remember(row: SeriesRow, latest: LatestValue | null, askedAs?: SeriesKey): SeriesInfo {
     const known = byId.get(row.id);
-    const info: SeriesInfo = known ?? {
-      id: row.id,
-      appId: row.app_id,
-      deviceId: row.device_id,
-      sensor: row.sensor,
-      configtype: row.configtype,
-      param: row.param,
-      subparam: row.subparam,
-      datatype: row.datatype,
-      latest,
-      lastStampedTs: latest?.ts ?? 0,
-    };
+    const info: SeriesInfo = known ?? seriesInfoOf(row, latest);
     let keys = tree.get(info.deviceId);
     if (!keys) tree.set(info.deviceId, (keys = new Map()));
     keys.set(keyOf(info), info);
