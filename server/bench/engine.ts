@@ -4,7 +4,7 @@
 // instead (a fresh database is made beside `db`, so the figures start from empty tables). Unset: SQLite in the
 // bench's own DATA_DIR.
 import pg from 'pg';
-import { startPostgres } from '../src/platform/db/testing/postgres.js';
+import { createDatabaseAt, startPostgres } from '../src/platform/db/testing/postgres.js';
 
 export interface BenchEngine {
   kind: 'sqlite' | 'postgres';
@@ -15,20 +15,10 @@ export interface BenchEngine {
 
 async function freshDatabaseBeside(url: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `bench_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new URL(url);
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`create database "${name}"`);
-  } finally {
-    await client.end();
-  }
-  const target = new URL(url);
-  target.pathname = `/${name}`;
   return {
-    url: target.toString(),
+    url: await createDatabaseAt(url, name),
     async drop() {
-      const c = new pg.Client({ connectionString: admin.toString() });
+      const c = new pg.Client({ connectionString: url });
       await c.connect();
       try {
         await c.query(`drop database if exists "${name}" with (force)`);

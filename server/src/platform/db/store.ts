@@ -112,6 +112,26 @@ export function sqliteStore<S extends Record<string, unknown>>(sqlite: Database.
   };
   const inTx = new AsyncLocalStorage<true>();
   let open: Promise<void> | null = null;
+  /** marks a transaction open, keeping the other flows out until the returned release */
+  const hold = (): (() => void) => {
+    let end!: () => void;
+    open = new Promise((resolve) => (end = resolve));
+    return () => {
+      open = null;
+      end();
+    };
+  };
+  /** `fn` inside the transaction just begun, committed when it resolves, rolled back when it throws */
+  async function committed<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      const result = await inTx.run(true, fn);
+      sqlite.prepare('COMMIT').run();
+      return result;
+    } catch (err) {
+      if (sqlite.inTransaction) sqlite.prepare('ROLLBACK').run();
+      throw err;
+    }
+  }
 
   function execute(sql: string, params: unknown[], method: Method | 'objects'): Rows {
     const stmt = prepare(sql);
@@ -135,21 +155,12 @@ export function sqliteStore<S extends Record<string, unknown>>(sqlite: Database.
     async tx(fn) {
       if (inTx.getStore()) return fn();
       while (open) await open;
-      let end!: () => void;
-      open = new Promise((resolve) => (end = resolve));
+      const release = hold();
       try {
         sqlite.prepare('BEGIN IMMEDIATE').run();
-        try {
-          const result = await inTx.run(true, fn);
-          sqlite.prepare('COMMIT').run();
-          return result;
-        } catch (err) {
-          if (sqlite.inTransaction) sqlite.prepare('ROLLBACK').run();
-          throw err;
-        }
+        return await committed(fn);
       } finally {
-        open = null;
-        end();
+        release();
       }
     },
     async tryTx(fn) {
@@ -164,18 +175,11 @@ export function sqliteStore<S extends Record<string, unknown>>(sqlite: Database.
       } finally {
         sqlite.pragma(`busy_timeout = ${busyTimeout}`);
       }
-      let end!: () => void;
-      open = new Promise((resolve) => (end = resolve));
+      const release = hold();
       try {
-        const value = await inTx.run(true, fn);
-        sqlite.prepare('COMMIT').run();
-        return { busy: false, value };
-      } catch (err) {
-        if (sqlite.inTransaction) sqlite.prepare('ROLLBACK').run();
-        throw err;
+        return { busy: false, value: await committed(fn) };
       } finally {
-        open = null;
-        end();
+        release();
       }
     },
   };

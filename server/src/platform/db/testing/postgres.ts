@@ -101,16 +101,7 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
   return {
     adminUrl,
     port,
-    async createDatabase(name = `t_${process.pid}_${++seq}_${Date.now().toString(36)}`) {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`create database "${name}"`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
+    createDatabase: (name?: string) => createDatabaseAt(adminUrl, name),
     async restart(mode, downMs = 0) {
       await stop(mode);
       if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
@@ -132,13 +123,25 @@ export const SHARED_PG_ENV = 'SENTRA_TEST_PG_ADMIN_URL';
 export async function testDatabase(): Promise<string> {
   const admin = process.env[SHARED_PG_ENV];
   if (!admin) throw new Error(`${SHARED_PG_ENV} is not set: the run's global setup starts the shared cluster`);
-  const name = `t_${process.pid}_${++seq}_${Date.now().toString(36)}`;
-  const client = new pg.Client({ connectionString: admin });
+  return createDatabaseAt(admin);
+}
+
+/**
+ * Creates database `name` (a fresh unique one by default) on the server of `url`, signed in as `url` says; resolves to
+ * `url` naming the new database instead.
+ */
+export async function createDatabaseAt(
+  url: string,
+  name = `t_${process.pid}_${++seq}_${Date.now().toString(36)}`,
+): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(`create database "${name}"`);
   } finally {
     await client.end();
   }
-  return admin.replace(/\/postgres$/, `/${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return target.toString();
 }
