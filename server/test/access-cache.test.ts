@@ -18,6 +18,7 @@ import { addDashboard, memberWithRole, tenantWithApp, until } from './fixtures.j
 import { sessions, tenants } from '../src/modules/auth/auth.table.js';
 import { dashboards } from '../src/modules/dashboards/dashboards.table.js';
 import { CALLER_TTL_MS } from '../src/modules/auth/caller-cache.js';
+import { BILLING_RECHECK_MS } from '../src/modules/auth/billing-cache.js';
 import { DASHBOARD_RECHECK_MS } from '../src/modules/dashboards/views.js';
 import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
 
@@ -47,6 +48,8 @@ const addPanel = (base: string, o: Owner, label: string, parent?: number, condit
 const readCard = (base: string, dashboardId: number, who: Auth) =>
   call(base, cardsContract.get, { dashboardId, componentKey: 'hitung' }, who);
 
+const as = (o: Owner) => ({ tenant: o.tenant, domain: o.domain });
+
 /** Reads the card twice: the second answer comes from the caches. */
 async function primed(base: string, dashboardId: number, who: Auth) {
   expect((await readCard(base, dashboardId, who)).status).toBe(200);
@@ -59,7 +62,6 @@ describe('caches of the card path, invalidated at once', () => {
   let gw: Running;
   let owner: Owner;
   let panel: number;
-  const as = (o: Owner) => ({ tenant: o.tenant, domain: o.domain });
 
   beforeAll(async () => {
     gw = await startGateway();
@@ -205,21 +207,6 @@ describe('caches of the card path, invalidated at once', () => {
     expect((await call(gw.url, credentialsContract.delete, { id }, as(owner))).body.response_result).toBe(0);
     expect((await readCard(gw.url, panel, pair(second))).status).toBe(401);
   });
-
-  it('answers 402 on the next request once the billing has expired, for a tenant and for its users', async () => {
-    const o = await tenantWithApp(gw.url);
-    const id = await addPanel(gw.url, o, 'Panel Tagihan');
-    const m = await memberWithRole(gw.url, o, { navs: [id] });
-    await primed(gw.url, id, as(o));
-    await primed(gw.url, id, m);
-    // billing is set by whoever sells the subscription, outside these calls: it is read on every request
-    await gw.app.store.db
-      .update(tenants)
-      .set({ billingExpiresAt: Date.now() - 1000 })
-      .where(eq(tenants.id, o.tenant.id));
-    expect((await readCard(gw.url, id, as(o))).body).toMatchObject({ response_result: -40, isTenant: true });
-    expect((await readCard(gw.url, id, m)).body).toMatchObject({ response_result: -40, isTenant: false });
-  });
 });
 
 describe('the time limit of the caches', () => {
@@ -248,6 +235,35 @@ describe('the time limit of the caches', () => {
     expect(
       (await readCard(gw.url, id, { tenant: { id: again.body.id, token: again.body.token }, domain: o.domain })).body,
     ).toMatchObject({ value: 6 });
+  });
+  it('refuses a tenant and its users on the very next request once the billing date kept in memory has passed', async () => {
+    const o = await tenantWithApp(gw.url);
+    const id = await addPanel(gw.url, o, 'Panel Jatuh Tempo');
+    const m = await memberWithRole(gw.url, o, { navs: [id] });
+    // the date is set by whoever sells the subscription, outside these calls: read again after BILLING_RECHECK_MS
+    await gw.app.store.db
+      .update(tenants)
+      .set({ billingExpiresAt: clock + BILLING_RECHECK_MS + 500 })
+      .where(eq(tenants.id, o.tenant.id));
+    clock += BILLING_RECHECK_MS;
+    await primed(gw.url, id, as(o));
+    await primed(gw.url, id, m);
+    // the date kept a moment ago passes: no read is needed to refuse
+    clock += 600;
+    expect((await readCard(gw.url, id, as(o))).body).toMatchObject({ response_result: -40, isTenant: true });
+    expect((await readCard(gw.url, id, m)).body).toMatchObject({ response_result: -40, isTenant: false });
+  });
+
+  it(`sees a billing date changed outside the calls within ${BILLING_RECHECK_MS} ms`, async () => {
+    const o = await tenantWithApp(gw.url);
+    const id = await addPanel(gw.url, o, 'Panel Tagihan');
+    await primed(gw.url, id, as(o));
+    await gw.app.store.db
+      .update(tenants)
+      .set({ billingExpiresAt: clock - 1000 })
+      .where(eq(tenants.id, o.tenant.id));
+    clock += BILLING_RECHECK_MS;
+    expect((await readCard(gw.url, id, as(o))).body).toMatchObject({ response_result: -40, isTenant: true });
   });
 });
 

@@ -15,6 +15,7 @@ import type { AppScope, Caller } from '../../platform/http/mount.js';
 import type { AuthStore } from './auth.store.js';
 import type { SignInThrottle } from './throttle.js';
 import { createAccessChanges, type AccessChanges } from './access-changes.js';
+import { createBillingCache } from './billing-cache.js';
 import { createCallerCache } from './caller-cache.js';
 import type { AppsStore } from '../apps/apps.store.js';
 import type { UsersStore } from '../users/users.store.js';
@@ -137,8 +138,9 @@ export function createAuthService(store: AuthStore, domains: AuthDomains, opts: 
     return { principalId, tokenHash };
   }
 
-  // billing is the one fact read on every call, cached or not: it is set outside these calls (the subscription)
-  const billingOf = (tenantId: number): Promise<number> => store.billingOf(tenantId);
+  // billing is the one fact checked on every call, cached caller or not: the date is set outside these calls (the
+  // subscription), kept a second (billing-cache.ts) and compared with the clock each time
+  const billingOf = createBillingCache((tenantId) => store.billingOf(tenantId), changes, { now });
 
   /** Resolves and checks the caller of `def`: 401 wrong/missing credentials, 402 billing, 404 foreign application. */
   function authenticate(req: Request, def: CallDef): Promise<Caller | null> {
@@ -147,14 +149,16 @@ export function createAuthService(store: AuthStore, domains: AuthDomains, opts: 
 
   /**
    * The same check from any header source (socket.io handshakes use it). A caller resolved before is answered from
-   * the cache (its billing still read now); refusals are never cached.
+   * the cache (its billing date still checked now); refusals are never cached.
    */
   async function resolveCaller(header: HeaderReader, def: Pick<CallDef, 'audience'>): Promise<Caller | null> {
     if (def.audience === 'public') return null;
     const key = callerKey(header, def.audience);
     const known = callers.get(key);
     if (known) {
-      if ((await billingOf(known.tenantId)) < now()) throw billingExpired(known.kind === 'tenant');
+      const billing = billingOf(known.tenantId);
+      if ((typeof billing === 'number' ? billing : await billing) < now())
+        throw billingExpired(known.kind === 'tenant');
       return known;
     }
     const generation = changes.access;
