@@ -60,7 +60,7 @@ export function cspDirectives(opts: SecurityOptions = {}): Record<string, Direct
 
 /** The security headers middleware, first on the Express application. */
 export function securityHeaders(opts: SecurityOptions = {}): RequestHandler {
-  return helmet({
+  const helmetHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(opts) },
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
@@ -71,4 +71,40 @@ export function securityHeaders(opts: SecurityOptions = {}): RequestHandler {
     crossOriginResourcePolicy: { policy: 'same-origin' },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
   }) as RequestHandler;
+  // helmet's answer depends on the Host alone (the policy's ws:/wss: sources): it runs once per host and its headers are
+  // replayed, a dozen middlewares and a policy string saved on every request; a host beyond the first few (a client
+  // making up Host headers) is answered by helmet itself, so the memory stays bounded
+  const byHost = new Map<string, Array<[string, string]>>();
+  return (req, res, next) => {
+    const host = req.headers.host ?? '';
+    let headers = byHost.get(host);
+    if (!headers) {
+      headers = recordHeaders(helmetHeaders, req);
+      if (!headers || byHost.size >= MAX_HOSTS) return helmetHeaders(req, res, next);
+      byHost.set(host, headers);
+    }
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
+const MAX_HOSTS = 32;
+
+/** The headers a middleware sets for `req`, or undefined when it did anything else (an error, a removal). */
+function recordHeaders(middleware: RequestHandler, req: IncomingMessage): Array<[string, string]> | undefined {
+  const headers: Array<[string, string]> = [];
+  let plain = true;
+  let done = false;
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      if (typeof value === 'string') headers.push([name, value]);
+      else plain = false;
+    },
+    // helmet removes X-Powered-By, which the application never sets (express' x-powered-by is disabled)
+    removeHeader() {},
+  };
+  middleware(req as never, recorder as never, (err?: unknown) => {
+    done = err === undefined;
+  });
+  return done && plain ? headers : undefined;
 }
