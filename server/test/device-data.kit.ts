@@ -132,6 +132,8 @@ export async function serialGateway(gw: Running, auth: AppAuth, clients: MqttCli
 
 /** until everything published so far is committed */
 export async function settle(gw: Running, check?: () => boolean | Promise<boolean>) {
-  if (check) await until(async () => (await gw.app.telemetry.flush(), await check()));
+  // a condition that never holds is a failure here, not ten seconds spent before the assertions that follow
+  if (check && !(await until(async () => (await gw.app.telemetry.flush(), await check()))))
+    throw new Error('settle: the awaited condition never held');
   await gw.app.telemetry.flush();
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eventually, until } from './until.js';
 
 describe('polling in tests', () => {
@@ -9,6 +9,19 @@ describe('polling in tests', () => {
     const start = Date.now();
     expect(await until(() => false, 60, 5)).toBe(false);
     expect(Date.now() - start).toBeGreaterThanOrEqual(55);
+  });
+
+  it('until says on stderr which wait was not met, naming the line that waited', async () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await until(() => false, 10, 5);
+      expect(write).toHaveBeenCalledWith(expect.stringMatching(/^until: not within 10 ms .*until\.test\.ts:\d+/));
+      write.mockClear();
+      await until(() => true, 10, 5);
+      expect(write).not.toHaveBeenCalled();
+    } finally {
+      write.mockRestore();
+    }
   });
 
   it('eventually passes once the check stops throwing, and throws its last failure when it never does', async () => {

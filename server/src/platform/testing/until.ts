@@ -18,8 +18,19 @@ export async function until(
     if (await check()) return true;
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  return check();
+  const last = await check();
+  // said where: a wait that never holds costs its whole bound, and a test that ignores the answer hides it
+  if (!last) process.stderr.write(`until: not within ${ms} ms ${callerOf(new Error().stack)}\n`);
+  return last;
 }
+
+/** the first stack frame outside this file */
+const callerOf = (stack = '') =>
+  stack
+    .split('\n')
+    .slice(1)
+    .find((line) => !line.includes('until.ts'))
+    ?.trim() ?? '';
 
 /** Polls `check` until it stops throwing (at most `ms`), for asynchronous deliveries; throws its last failure. */
 export async function eventually(check: () => void, ms = UNTIL_DEFAULT_MS): Promise<void> {
