@@ -43,6 +43,6 @@ USER node
 VOLUME ["/app/data", "/app/keys"]
 EXPOSE 8080 1883
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:8080/service/web/openapi.json').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:8080/service/web/system/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # npm forwards SIGTERM to node, so `docker stop` ends in app.close() (graceful shutdown)
 CMD ["npm", "run", "serve"]

@@ -93,7 +93,7 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
     expect(r.stderr).not.toMatch(/WARNING|ALERT/);
   });
 
-  // two stand-in gateways: an HTTP server answering the health check as the gateway does (401 without a session) and
+  // two stand-in gateways: an HTTP server answering the health check as the gateway does (200 from its public health call) and
   // naming itself, and a TCP listener for MQTT
   interface StandIn {
     name: string;
@@ -120,7 +120,7 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
         sockets: new Set(),
       };
       g.http.on('request', (req, res) => {
-        if (req.url === '/service/web/system/status') res.writeHead(g.healthy ? 401 : 503).end();
+        if (req.url === '/service/web/system/health') res.writeHead(g.healthy ? 200 : 503).end();
         else res.writeHead(200, { 'x-gateway': name }).end(name);
       });
       g.mqtt.on('connection', (s) => {

@@ -12,7 +12,18 @@ export const SystemStatus = z.object({
 });
 export type SystemStatus = z.infer<typeof SystemStatus>;
 
+export const SystemHealth = z.object({ status: z.literal('ok') });
+
 export const systemContract = {
+  health: defineCall({
+    method: 'GET',
+    path: '/service/web/system/health',
+    summary:
+      "Whether this gateway serves calls: a load balancer's health check (no session, no database, a few bytes). It says nothing of the database, which every gateway shares (the status call and the system channel do)",
+    audience: 'public',
+    input: z.object({}),
+    output: SystemHealth,
+  }),
   status: defineCall({
     method: 'GET',
     path: '/service/web/system/status',
