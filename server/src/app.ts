@@ -10,6 +10,7 @@ import { openEngine } from './platform/db/engine.js';
 import type { AppStore } from './db.js';
 import { deploymentIdOf } from './platform/db/deployment.js';
 import { createHttpApp } from './platform/http/server.js';
+import { clientAddressOf } from './platform/http/client-address.js';
 import { tuneV8 } from './platform/v8-tuning.js';
 import { createBus, type Bus } from './platform/bus/index.js';
 import { DEFAULT_RETAINED_LIMITS, SessionStore } from './platform/mqtt/persistence/session-store.js';
@@ -305,7 +306,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // the console's banner while device data cannot be stored (a full disk, PostgreSQL unreachable)
   const system = createSystemStatus({ storageFailing: () => telemetry.metrics().storage_faulting === true });
   const routes = [
-    ...authRoutes(auth),
+    ...authRoutes(auth, clientAddressOf(config.TRUST_PROXY)),
     ...appsRoutes(appsStore, dashboardGrants.menuOf, appTenants),
     ...credentialsRoutes(credentialsService),
     ...usersRoutes(usersService),

@@ -260,7 +260,14 @@ describe('sign-in throttling (issue 23 item 5)', () => {
   });
 
   /** a tenant sign-in from a chosen loopback address: status, envelope code and how long it took */
-  function signInFrom(url: string, localAddress: string, input: string, pass: string, domain?: string) {
+  function signInFrom(
+    url: string,
+    localAddress: string,
+    input: string,
+    pass: string,
+    domain?: string,
+    forwardedFor?: string,
+  ) {
     const path = domain ? authContract.appLogin.path : authContract.tenantLogin.path;
     const started = performance.now();
     return new Promise<{ status: number; code: number; ms: number }>((resolve, reject) => {
@@ -269,7 +276,11 @@ describe('sign-in throttling (issue 23 item 5)', () => {
         {
           method: 'POST',
           localAddress,
-          headers: { 'content-type': 'application/json', ...(domain ? { [Header.appDomain]: domain } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            ...(domain ? { [Header.appDomain]: domain } : {}),
+            ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+          },
         },
         (res) => {
           let text = '';
@@ -305,6 +316,37 @@ describe('sign-in throttling (issue 23 item 5)', () => {
       expect(await signInFrom(throttled.url, '127.0.0.2', t.username, t.pass)).toMatchObject({ status: 429 });
       // the owner, from an address that has not failed, signs in
       expect(await signInFrom(throttled.url, '127.0.0.3', t.username, t.pass)).toMatchObject({ status: 200, code: 0 });
+    } finally {
+      await throttled.stop();
+    }
+  });
+
+  it('counts by the address a trusted balancer forwards (TRUST_PROXY), and ignores X-Forwarded-For from anyone else', async () => {
+    // 127.0.0.9 plays the load balancer; the guesser and the owner reach the gateway through it
+    const throttled = await startGateway({
+      LOGIN_THROTTLE_ATTEMPTS: '3',
+      LOGIN_THROTTLE_WINDOW_S: '60',
+      TRUST_PROXY: '127.0.0.9',
+    });
+    try {
+      const t = await tenantSession(throttled.url);
+      const viaBalancer = (from: string, pass: string) =>
+        signInFrom(throttled.url, '127.0.0.9', t.username, pass, undefined, from);
+      // the owner signs in from home through the balancer, then a guesser behind the same balancer tries
+      expect(await viaBalancer('198.51.100.9', t.pass)).toMatchObject({ status: 200, code: 0 });
+      for (let i = 0; i < 3; i++) expect(await viaBalancer('203.0.113.7', `salah${i}`)).toMatchObject({ code: -2 });
+      expect(await viaBalancer('203.0.113.7', t.pass)).toMatchObject({ status: 429 });
+      // the owner is not the guesser, though both came through the balancer's one address
+      expect(await viaBalancer('198.51.100.9', t.pass)).toMatchObject({ status: 200, code: 0 });
+      // a peer that is not the balancer cannot choose its address: the header is ignored, its own address counts
+      const u = await tenantSession(throttled.url);
+      for (let i = 0; i < 3; i++)
+        expect(
+          await signInFrom(throttled.url, '127.0.0.4', u.username, `salah${i}`, undefined, `192.0.2.${i + 1}`),
+        ).toMatchObject({ code: -2 });
+      expect(await signInFrom(throttled.url, '127.0.0.4', u.username, u.pass, undefined, '192.0.2.50')).toMatchObject({
+        status: 429,
+      });
     } finally {
       await throttled.stop();
     }

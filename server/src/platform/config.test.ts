@@ -17,6 +17,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ BUS: 'kafka' })).toThrow(/BUS="kafka"/);
   });
+  it('reads TRUST_PROXY, the balancers whose X-Forwarded-For is believed: none unless named', () => {
+    expect(loadConfig({}).TRUST_PROXY).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).TRUST_PROXY).toEqual(['10.0.0.0/8', 'loopback']);
+    expect(() => loadConfig({ TRUST_PROXY: 'haproxy.local' })).toThrow(/TRUST_PROXY/);
+  });
   it('reads MQTT_PUBLIC_URL, the address devices use: mqtt:// or mqtts:// with a host, nothing more', () => {
     expect(loadConfig({}).MQTT_PUBLIC_URL).toBeUndefined();
     expect(loadConfig({ MQTT_PUBLIC_URL: 'mqtts://iot.example.com:8883' }).MQTT_PUBLIC_URL).toBe(

@@ -5,6 +5,7 @@ import { CHANNEL_VARIABLES } from '@sentra/contracts';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
 import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
 import { DEFAULT_MAP_TILE_URL, MAP_TILES_OFF, isTileUrl } from './http/map-tiles.js';
+import { parseTrustedProxies } from './http/client-address.js';
 import { sealKeyBytes } from './seal-key.js';
 
 const onOff = z.enum(['on', 'off']);
@@ -144,6 +145,19 @@ export const ConfigSchema = z.object({
     )
     .default(DEFAULT_MAP_TILE_URL)
     .transform((v) => (v === MAP_TILES_OFF ? undefined : v)),
+  /**
+   * the load balancers whose X-Forwarded-For is believed (comma-separated addresses, CIDR ranges or `loopback`,
+   * `linklocal`, `uniquelocal`): the sign-in and registration throttles count by the client address they forward.
+   * Unset: no proxy is trusted, the connection's peer is the client (http/client-address.ts)
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      const parsed = v === undefined ? undefined : parseTrustedProxies(v);
+      if (parsed && !parsed.ok) ctx.addIssue({ code: 'custom', message: `not a list of addresses: ${parsed.error}` });
+    })
+    .transform((v) => (v === undefined ? [] : (parseTrustedProxies(v) as { list: string[] }).list)),
   /** failed MQTT CONNECTs of one username from one client address within a minute before that pair is refused unchecked
    * (and of one username from every address before it is slowed; mqtt-connect-throttle.ts) */
   MQTT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
