@@ -11,7 +11,6 @@ export const POSTGRES_SPECS = [
   'device-data.spec.ts',
   'dashboards.spec.ts',
   'cards.spec.ts',
-  'dashboard-time-map.spec.ts',
   'rules.spec.ts',
   'tasks.spec.ts',
   'task-console.spec.ts',
