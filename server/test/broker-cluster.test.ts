@@ -152,4 +152,26 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     // nobody queues for it while it is connected on B
     expect(a.app.broker.awaits?.(`d/${id}/cmd`)).toBe(false);
   });
+
+  it("routes a client's plain publish only to the gateway whose client subscribes to it", async () => {
+    const { id, login } = await device();
+    const before = a.app.broker.metrics().cluster_remote_filters ?? 0;
+    const sub = await connect(b.mqttPort, { ...login, clientId: unique('langgan'), protocolVersion: 5 });
+    await sub.client.subscribeAsync(`d/${id}/status`, { qos: 1 });
+    // A hears of B's new interest
+    expect(await until(() => (a.app.broker.metrics().cluster_remote_filters ?? 0) > before, 3000)).toBe(true);
+    const pub = await connect(a.mqttPort, { ...login, clientId: unique('terbit'), protocolVersion: 4 });
+    const routed = a.app.broker.metrics().cluster_routed ?? 0;
+    // telemetry nobody subscribes to stays on A
+    await pub.client.publishAsync(`d/${id}/data`, '{"t":1}', { qos: 1 });
+    await pub.client.publishAsync(`d/${id}/status`, 'ada', { qos: 1 });
+    expect(await until(() => sub.got.length > 0, 3000)).toBe(true);
+    expect(sub.got).toEqual([`d/${id}/status ada`]);
+    expect(a.app.broker.metrics().cluster_routed).toBe(routed + 1);
+    // gone from B: no longer routed
+    await sub.client.unsubscribeAsync(`d/${id}/status`);
+    expect(await until(() => (a.app.broker.metrics().cluster_remote_filters ?? 0) === before, 3000)).toBe(true);
+    await pub.client.publishAsync(`d/${id}/status`, 'lagi', { qos: 1 });
+    expect(a.app.broker.metrics().cluster_routed).toBe(routed + 1);
+  });
 });

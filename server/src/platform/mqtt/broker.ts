@@ -146,7 +146,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   /** retained messages and persistent sessions kept across restarts, and how a kept message travels to a thread */
   const store = opts.store;
   const cluster =
-    store && opts.cluster ? new BrokerCluster(opts.cluster, store, { deliverRetained, release }, { log }) : undefined;
+    store && opts.cluster
+      ? new BrokerCluster(opts.cluster, store, { deliverRetained, deliver, release }, { log })
+      : undefined;
   const wire = (m: StoredMessage): WireMessage => ({
     topic: m.topic,
     payload: new Uint8Array(m.payload),
@@ -169,6 +171,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     onEvent: (thread, ev) => onEvent(thread, ev),
     onReleased: () => tellThreads(),
     onLost: (thread, err) => lost(thread, err),
+    onFilter: opts.cluster ? (filter, added) => cluster?.filter(filter, added) : undefined,
     greeting: () => [
       // the retained messages kept across restarts (a restarted thread gets the ones kept since)
       ...(store ? [{ t: 'retained', messages: store.retainedMessages().map(wire) } satisfies LoopCommand] : []),
@@ -218,6 +221,23 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       ...(m.properties && { properties: m.properties }),
       ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
     });
+  }
+
+  /** another gateway's client publish: to the threads whose sessions subscribed to it */
+  function deliver(m: StoredMessage) {
+    for (const t of threads) {
+      if (!t.filters.matches(m.topic)) continue;
+      send(t, {
+        t: 'publish',
+        req: 0,
+        topic: m.topic,
+        payload: new Uint8Array(m.payload),
+        qos: m.qos === 0 ? 0 : 1,
+        retain: false,
+        ...(m.properties && { properties: m.properties }),
+        ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
+      });
+    }
   }
 
   /** another gateway takes `clientId` (same identity): this gateway's connection of it ends, its session stored */
@@ -300,6 +320,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
             ledger.letGo(entry);
           } else if (session) emit('message', session.identity, topic, payload, qos);
           if (others) forward(thread, topic, payload, qos, retain, v5);
+          // to the other gateways' subscribers (a retained one reaches every gateway through the store's notice)
+          if (cluster && !retain) cluster.route(topic, payload, qos, v5?.properties, v5?.expiresAt);
           keepMessage(topic, payload, qos, retain, v5, retain && session ? holderOf(session.identity) : undefined);
           v5 = undefined;
         });
@@ -509,7 +531,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     },
     nativeReads: native !== null && (opts.nativeReads ?? true),
     metrics() {
-      return counted.snapshot(opts.throttle, store);
+      return { ...counted.snapshot(opts.throttle, store), ...cluster?.metrics() };
     },
     threadUtilization(since) {
       return pool.utilization(since);

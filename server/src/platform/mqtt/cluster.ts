@@ -9,12 +9,17 @@
 // - `mqtt.session.take`: a gateway about to hand a client id's session to a connection asks every live gateway; each
 //   ends its connection of that client id (same identity), drops its away copy, writes what it has pending and
 //   answers (`mqtt.session.taken.<asker>`); the asker then reads the session and its queue from the database.
+// - `mqtt.interest`: the filters this gateway's clients subscribe to (changes, and all of them to a gateway that starts
+//   or whose count differs); a client's plain publish goes to the gateways whose clients' filters match it, and to no
+//   other (`mqtt.publish.<gateway>`: at most once, as core NATS carries it; delivered there at QoS 0 or 1). Most device
+//   telemetry has no subscriber anywhere: one trie walk per other gateway, nothing sent.
 // - `mqtt.alive` every HEARTBEAT_MS: the roster of live gateways. A take waits only for those, at most TAKE_WAIT_MS (one
 //   that does not answer leaves the roster until it is heard again); a client id nobody else held takes no wait at all.
 import { randomUUID } from 'node:crypto';
 import type { Bus, BusSubscription } from '../bus/types.js';
 import type { Logger } from '../log.js';
 import type { RetainedHolder, SessionStore, StoredMessage, Subscription } from './persistence/session-store.js';
+import { TopicFilters } from './topic-filters.js';
 
 export const HEARTBEAT_MS = 2_000;
 /** a gateway not heard for this long is not waited for */
@@ -26,6 +31,8 @@ export const TAKE_WAIT_MS = 2_000;
 export interface ClusterBroker {
   /** another gateway's retained message (empty: deleted) to every broker thread: delivered and kept */
   deliverRetained(m: StoredMessage): void;
+  /** another gateway's client publish, to this gateway's subscribers (not kept, not queued: its gateway did that) */
+  deliver(m: StoredMessage): void;
   /** ends this gateway's connection of `clientId` when `identityKey` holds it; resolves once its session is gone
    * (a persistent one in the store, not announced) */
   release(clientId: string, identityKey: string): Promise<void>;
@@ -40,6 +47,14 @@ interface RetainedNotice {
   properties?: Record<string, unknown>;
   expiresAt?: number;
   holder: RetainedHolder;
+}
+type MessageNotice = Omit<RetainedNotice, 'holder'>;
+interface InterestNotice {
+  gw: string;
+  add?: string[];
+  remove?: string[];
+  /** every filter: replaces what was known */
+  all?: string[];
 }
 interface SessionNotice {
   gw: string;
@@ -69,6 +84,12 @@ export class BrokerCluster {
   private readonly roster = new Map<string, number>();
   /** client ids connected through other gateways: which, and whose identity */
   private readonly holders = new Map<string, { gw: string; identityKey: string }>();
+  /** the filters this gateway's clients subscribe to (over all its threads), and the changes not yet announced */
+  private readonly interest = new Map<string, number>();
+  private interestChanges = new Map<string, boolean>();
+  private announcing: NodeJS.Immediate | undefined;
+  /** the other gateways' interest */
+  private readonly remote = new Map<string, TopicFilters>();
   private readonly asking = new Map<number, { waiting: Set<string>; done: () => void }>();
   private nextReq = 1;
   private readonly subs: BusSubscription[] = [];
@@ -77,7 +98,7 @@ export class BrokerCluster {
   private readonly heartbeatMs: number;
   private readonly takeWaitMs: number;
   private closed = false;
-  readonly counters = { takes: 0, take_waits: 0, take_timeouts: 0, retained_applied: 0 };
+  readonly counters = { takes: 0, take_waits: 0, take_timeouts: 0, retained_applied: 0, routed: 0, routed_in: 0 };
 
   constructor(
     private readonly bus: Bus,
@@ -98,10 +119,35 @@ export class BrokerCluster {
           return fn(m);
         }),
       );
-    on<{ gw: string; bye?: boolean; hello?: boolean }>('mqtt.alive', (m) => {
-      if (m.bye) this.lapse(m.gw);
-      // a gateway starting: it hears this one now, not a heartbeat later
-      else if (m.hello) this.bus.publish('mqtt.alive', { gw: this.id });
+    on<{ gw: string; bye?: boolean; hello?: boolean; filters?: number }>('mqtt.alive', (m) => {
+      if (m.bye) return this.lapse(m.gw);
+      // a gateway starting: it hears this one now, not a heartbeat later, and what its clients subscribe to
+      if (m.hello) {
+        this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size });
+        this.announceAll();
+      }
+      // its interest as known here is not what it says (a notice lost while NATS reconnected): all of it is asked for
+      if (m.filters !== undefined && m.filters !== (this.remote.get(m.gw)?.size ?? 0))
+        this.bus.publish('mqtt.interest.ask', { gw: this.id, of: m.gw });
+    });
+    on<{ gw: string; of: string }>('mqtt.interest.ask', (m) => {
+      if (m.of === this.id) this.announceAll();
+    });
+    on<InterestNotice>('mqtt.interest', (m) => {
+      let f = this.remote.get(m.gw);
+      if (!f || m.all) this.remote.set(m.gw, (f = new TopicFilters()));
+      for (const x of m.all ?? m.add ?? []) f.add(x);
+      for (const x of m.remove ?? []) f.remove(x);
+    });
+    on<MessageNotice>(`mqtt.publish.${this.id}`, (m) => {
+      this.counters.routed_in++;
+      this.broker.deliver({
+        topic: m.topic,
+        payload: Buffer.from(m.payload, 'base64'),
+        qos: m.qos,
+        properties: m.properties,
+        expiresAt: m.expiresAt,
+      });
     });
     on<RetainedNotice>('mqtt.retained', (m) => {
       const message: StoredMessage = {
@@ -152,7 +198,7 @@ export class BrokerCluster {
   }
 
   private alive() {
-    this.bus.publish('mqtt.alive', { gw: this.id });
+    this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size });
     const lapsed = this.now() - (this.heartbeatMs * LAPSE_MS) / HEARTBEAT_MS;
     for (const [gw, at] of this.roster) if (at < lapsed) this.lapse(gw);
   }
@@ -163,8 +209,26 @@ export class BrokerCluster {
 
   /** a gateway gone (or silent): not waited for, and the client ids it held are free */
   private lapse(gw: string) {
+    this.remote.delete(gw);
     if (!this.roster.delete(gw)) return;
     for (const [clientId, h] of this.holders) if (h.gw === gw) this.holders.delete(clientId);
+  }
+
+  /** counters for the broker's metrics */
+  metrics() {
+    const c = this.counters;
+    let filters = 0;
+    for (const f of this.remote.values()) filters += f.size;
+    return {
+      cluster_takes: c.takes,
+      cluster_take_waits: c.take_waits,
+      cluster_take_timeouts: c.take_timeouts,
+      cluster_retained_applied: c.retained_applied,
+      cluster_routed: c.routed,
+      cluster_routed_in: c.routed_in,
+      cluster_gateways: this.roster.size,
+      cluster_remote_filters: filters,
+    };
   }
 
   /** the gateways heard from lately */
@@ -210,6 +274,59 @@ export class BrokerCluster {
     });
   }
 
+  /** a filter first subscribed on one of this gateway's threads, or no longer subscribed on one */
+  filter(filter: string, added: boolean): void {
+    const n = (this.interest.get(filter) ?? 0) + (added ? 1 : -1);
+    if (n > 0) this.interest.set(filter, n);
+    else this.interest.delete(filter);
+    // announced only when the gateway as a whole starts or stops holding it, once per turn
+    if (n !== (added ? 1 : 0)) return;
+    if (this.interestChanges.get(filter) === !added) this.interestChanges.delete(filter);
+    else this.interestChanges.set(filter, added);
+    this.announcing ??= setImmediate(() => {
+      this.announcing = undefined;
+      const changes = [...this.interestChanges];
+      this.interestChanges = new Map();
+      if (changes.length === 0 || this.closed) return;
+      this.bus.publish('mqtt.interest', {
+        gw: this.id,
+        add: changes.filter(([, a]) => a).map(([f]) => f),
+        remove: changes.filter(([, a]) => !a).map(([f]) => f),
+      } satisfies InterestNotice);
+    });
+  }
+
+  private announceAll() {
+    if (this.announcing) clearImmediate(this.announcing);
+    this.announcing = undefined;
+    this.interestChanges.clear();
+    this.bus.publish('mqtt.interest', { gw: this.id, all: [...this.interest.keys()] } satisfies InterestNotice);
+  }
+
+  /** a client's plain publish here: to the other gateways whose clients subscribe to its topic */
+  route(
+    topic: string,
+    payload: Buffer,
+    qos: 0 | 1 | 2,
+    properties?: Record<string, unknown>,
+    expiresAt?: number,
+  ): void {
+    let notice: MessageNotice | undefined;
+    for (const [gw, filters] of this.remote) {
+      if (!filters.matches(topic)) continue;
+      notice ??= {
+        gw: this.id,
+        topic,
+        payload: payload.toString('base64'),
+        qos,
+        ...(properties && { properties }),
+        ...(expiresAt !== undefined && { expiresAt }),
+      };
+      this.counters.routed++;
+      this.bus.publish(`mqtt.publish.${gw}`, notice);
+    }
+  }
+
   /** a retained message kept here (empty: deleted), as the store holds it */
   retained(m: StoredMessage, holder: RetainedHolder): void {
     this.bus.publish('mqtt.retained', {
@@ -251,6 +368,7 @@ export class BrokerCluster {
     this.bus.publish('mqtt.alive', { gw: this.id, bye: true });
     this.closed = true;
     clearInterval(this.beat);
+    if (this.announcing) clearImmediate(this.announcing);
     for (const s of this.subs) s.unsubscribe();
     for (const a of this.asking.values()) a.done();
   }
