@@ -147,7 +147,12 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
   const store = opts.store;
   const cluster =
     store && opts.cluster
-      ? new BrokerCluster(opts.cluster, store, { deliverRetained, deliver, release }, { log })
+      ? new BrokerCluster(
+          opts.cluster,
+          store,
+          { deliverRetained, deliver, release, holds: (clientId) => sessions.holder(clientId) !== undefined },
+          { log },
+        )
       : undefined;
   const wire = (m: StoredMessage): WireMessage => ({
     topic: m.topic,

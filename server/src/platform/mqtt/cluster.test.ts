@@ -60,6 +60,7 @@ describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
         deliverRetained: (m) => void g.retained.push(`${m.topic}=${m.payload.toString()}`),
         deliver: (m) => void g.delivered.push(`${m.topic}=${m.payload.toString()}`),
         release: async (clientId) => void g.released.push(clientId),
+        holds: () => false,
         ...broker,
       },
       { log, ...opts },

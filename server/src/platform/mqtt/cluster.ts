@@ -33,6 +33,8 @@ export interface ClusterBroker {
   deliverRetained(m: StoredMessage): void;
   /** another gateway's client publish, to this gateway's subscribers (not kept, not queued: its gateway did that) */
   deliver(m: StoredMessage): void;
+  /** whether a connection of `clientId` is up on this gateway */
+  holds(clientId: string): boolean;
   /** ends this gateway's connection of `clientId` when `identityKey` holds it; resolves once its session is gone
    * (a persistent one in the store, not announced) */
   release(clientId: string, identityKey: string): Promise<void>;
@@ -163,15 +165,16 @@ export class BrokerCluster {
     });
     on<SessionNotice>('mqtt.session.open', (m) => {
       this.holders.set(m.clientId, { gw: m.gw, identityKey: m.identityKey });
-      // live there now: a copy of its away session here is stale
-      this.store.forget(m.clientId);
+      // live there now: a copy of its away session here is stale (another identity's is not its)
+      if (this.store.awayIdentity(m.clientId) === m.identityKey) this.store.forget(m.clientId);
     });
     on<SessionNotice>('mqtt.session.end', (m) => {
       if (this.holders.get(m.clientId)?.gw === m.gw) this.holders.delete(m.clientId);
     });
     on<SessionNotice>('mqtt.session.away', (m) => {
       if (this.holders.get(m.clientId)?.gw === m.gw) this.holders.delete(m.clientId);
-      if (m.subscriptions && m.expiresAt !== undefined)
+      // connected here again meanwhile: not away
+      if (m.subscriptions && m.expiresAt !== undefined && !this.broker.holds(m.clientId))
         this.store.adopt(m.clientId, m.identityKey, m.subscriptions, m.expiresAt);
     });
     on<TakeNotice>('mqtt.session.take', async (m) => {
