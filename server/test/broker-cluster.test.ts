@@ -131,6 +131,7 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     const { id, login } = await device();
     const persistent: IClientOptions = { ...login, clientId: unique('alih'), protocolVersion: 5, clean: false };
     persistent.properties = { sessionExpiryInterval: 600 };
+    const heldBefore = b.app.broker.metrics().cluster_held_elsewhere ?? 0;
     const onA = await connect(a.mqttPort, persistent);
     await onA.client.subscribeAsync(`d/${id}/cmd`, { qos: 1 });
     let closed = false;
@@ -138,7 +139,7 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     // B hears that A holds it
     const key = `device:${id}`;
     expect(await until(() => a.app.broker.connected().some((i) => i.key === key), 3000)).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
+    expect(await until(() => (b.app.broker.metrics().cluster_held_elsewhere ?? 0) > heldBefore, 3000)).toBe(true);
 
     const onB = await connect(b.mqttPort, persistent);
     expect(await until(() => closed, 3000)).toBe(true);

@@ -50,6 +50,8 @@ export interface BrokerCounters {
   cluster_routed?: number;
   cluster_routed_in?: number;
   cluster_gateways?: number;
+  /** client ids connected through other gateways, as announced */
+  cluster_held_elsewhere?: number;
   cluster_remote_filters?: number;
 }
 

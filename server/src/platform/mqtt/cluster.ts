@@ -230,6 +230,7 @@ export class BrokerCluster {
       cluster_routed: c.routed,
       cluster_routed_in: c.routed_in,
       cluster_gateways: this.roster.size,
+      cluster_held_elsewhere: this.holders.size,
       cluster_remote_filters: filters,
     };
   }
