@@ -6,7 +6,9 @@
 // authority that knew it (a session's allowed publish topics are remembered by its thread), and what sessions publish
 // arrives here in packed runs, in order, as `message` events of their identities. Between threads it plays the
 // broker: the gateway's publishes go to every thread, a client's publish to the threads whose sessions subscribed
-// (retained ones to all), and a client id taken over on another thread closes the older connection.
+// (retained ones to all), and a client id taken over on another thread closes the older connection. Between gateways
+// (BUS=nats) cluster.ts does the same over the bus: retained messages, away sessions, take-overs and plain publishes to
+// the gateways whose clients subscribe.
 import type http from 'node:http';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Logger } from '../log.js';

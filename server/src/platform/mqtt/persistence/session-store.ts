@@ -5,7 +5,8 @@
 // is handed to that thread with the CONNECT's answer and leaves the store; it goes away → the thread's record of it
 // (its subscriptions) comes back here. Held in memory, its changes written in one transaction at most every
 // FLUSH_MS (never a write per message on the event loop), read once at start. Where they are written is the
-// persistence's (persistence.ts: SQLite or PostgreSQL); everything here stays synchronous.
+// persistence's (persistence.ts: SQLite or PostgreSQL); everything here stays synchronous, except taking a session from
+// the database when several gateways share it (takeStored, cluster.ts).
 import { TopicFilters } from '../topic-filters.js';
 import type { BrokerStateChange, BrokerStatePersistence, BrokerStateSnapshot, QueuedRow } from './persistence.js';
 import { sqliteBrokerState, type SqliteDatabase } from './sqlite-persistence.js';
