@@ -164,6 +164,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       unknownPerMinute: config.MQTT_UNKNOWN_CONNECTS_PER_MINUTE,
     }),
     store: sessions,
+    // several gateways: retained messages and persistent sessions are the deployment's (mqtt/cluster.ts)
+    cluster: bus.kind === 'nats' ? bus : undefined,
   });
   // no resolver until the device registry provides one: no device is known, nothing is ingested
   const telemetry = await openTelemetryPipeline({

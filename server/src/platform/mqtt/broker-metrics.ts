@@ -40,6 +40,19 @@ export interface BrokerCounters {
   away_sessions?: number;
   queued_messages?: number;
   retained_messages?: number;
+  /** several gateways (cluster.ts): sessions taken from the deployment, those that waited for other gateways, waits
+   * that ran out; retained changes applied from other gateways; plain publishes sent to other gateways and received
+   * from them; the other gateways live now, and the filters their clients subscribe to */
+  cluster_takes?: number;
+  cluster_take_waits?: number;
+  cluster_take_timeouts?: number;
+  cluster_retained_applied?: number;
+  cluster_routed?: number;
+  cluster_routed_in?: number;
+  cluster_gateways?: number;
+  /** client ids connected through other gateways, as announced */
+  cluster_held_elsewhere?: number;
+  cluster_remote_filters?: number;
 }
 
 export class BrokerMetrics {

@@ -89,6 +89,13 @@ export class BrokerSessions<T extends { filters: TopicFilters }> {
     return { sid, ...(older && !older.gone && { older: { sid: before!, session: older } }) };
   }
 
+  /** the session holding `clientId` and still up, if any */
+  holder(clientId: string): { sid: SessionId; session: Session<T> } | undefined {
+    const sid = this.holders.get(clientId);
+    const session = sid === undefined ? undefined : this.sessions.get(sid);
+    return session && !session.gone ? { sid: sid!, session } : undefined;
+  }
+
   /** its thread has it ready (CONNACK sent): announced */
   ready(sid: SessionId, clientId: string): void {
     const session = this.sessions.get(sid);

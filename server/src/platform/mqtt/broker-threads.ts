@@ -45,6 +45,8 @@ export interface BrokerThreadsOptions {
   onReleased(): void;
   /** a thread went (exited, or closed): what it held is gone with it */
   onLost(thread: BrokerThread, err: Error): void;
+  /** a filter first subscribed on a thread, or no longer subscribed there (the gateway's interest, cluster.ts) */
+  onFilter?(filter: string, added: boolean): void;
   /** what a thread that starts is told first (the retained messages kept, the global read pause) */
   greeting(): LoopCommand[];
 }
@@ -116,7 +118,7 @@ export class BrokerThreads {
     const thread: BrokerThread = {
       index,
       worker,
-      filters: new TopicFilters(),
+      filters: new TopicFilters(this.o.onFilter),
       acks: new AckLedger(this.o.onReleased),
       took: 0,
     };

@@ -6,7 +6,9 @@
 // authority that knew it (a session's allowed publish topics are remembered by its thread), and what sessions publish
 // arrives here in packed runs, in order, as `message` events of their identities. Between threads it plays the
 // broker: the gateway's publishes go to every thread, a client's publish to the threads whose sessions subscribed
-// (retained ones to all), and a client id taken over on another thread closes the older connection.
+// (retained ones to all), and a client id taken over on another thread closes the older connection. Between gateways
+// (BUS=nats) cluster.ts does the same over the bus: retained messages, away sessions, take-overs and plain publishes to
+// the gateways whose clients subscribe.
 import type http from 'node:http';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
@@ -22,8 +24,15 @@ import type { ConnectThrottle } from '../mqtt-connect-throttle.js';
 import { DEFAULT_BROKER_THREADS, type AckRelease, type Broker, type BrokerEvents, type MqttIdentity } from './types.js';
 import type { AckLedger } from './held-acks.js';
 import { WebSocketRelay } from './websocket-relay.js';
-import type { RetainedHolder, SessionStore, StoredMessage } from './persistence/session-store.js';
+import {
+  GATEWAY_HOLDER,
+  type RetainedHolder,
+  type SessionStore,
+  type StoredMessage,
+} from './persistence/session-store.js';
 import type { WireMessage } from './broker-wire.js';
+import type { Bus } from '../bus/types.js';
+import { BrokerCluster } from './cluster.js';
 
 export interface EmbeddedBroker extends Broker {
   /** starts the broker threads' TCP listener; resolves with the bound port */
@@ -58,7 +67,12 @@ export interface BrokerOptions {
   maxOutboundBytes?: number;
   /** retained messages and persistent sessions kept across restarts (without: kept in memory by each thread only) */
   store?: SessionStore;
+  /** BUS=nats: the bus the gateways of the deployment share; the store's state is then the deployment's (cluster.ts) */
+  cluster?: Bus;
 }
+
+/** a connection taken over by another gateway: how long its end is awaited before the answer goes anyway */
+const RELEASE_WAIT_MS = 1_000;
 
 type Thread = BrokerThread;
 
@@ -88,15 +102,24 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     connected: (identity, clientId) => emit('connected', identity, clientId),
     disconnected: (identity, clientId) => emit('disconnected', identity, clientId),
     // a persistent session nobody took over is kept until its client returns or its time passes
-    away: (session) =>
-      store?.keep(
-        session.clientId,
-        session.identity.key,
-        [...session.qos].map(([topic, qos]) => ({ topic, qos })),
-        Date.now() + session.keep * 1000,
-      ),
+    away: (session) => {
+      if (!store) return;
+      const subscriptions = [...session.qos].map(([topic, qos]) => ({ topic, qos }));
+      const expiresAt = Date.now() + session.keep * 1000;
+      store.keep(session.clientId, session.identity.key, subscriptions, expiresAt);
+      // taken by another gateway: it reads the session back from the database, nobody else should queue for it
+      if (!released.has(session.clientId))
+        cluster?.away(session.clientId, session.identity.key, subscriptions, expiresAt);
+    },
   });
-  const relay = new AuthorityRelay(log, (clientId) => sessions.holderKey(clientId), opts.throttle);
+  const relay = new AuthorityRelay(
+    log,
+    (clientId) => sessions.holderKey(clientId) ?? cluster?.holderKey(clientId),
+    opts.throttle,
+  );
+  /** client ids whose connection here another gateway is taking over, and the sessions whose end it awaits */
+  const released = new Set<string>();
+  const goneWaiters = new Map<number, () => void>();
   const listeners: { [E in keyof BrokerEvents]: Set<BrokerEvents[E]> } = {
     connected: new Set(),
     disconnected: new Set(),
@@ -124,6 +147,15 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
 
   /** retained messages and persistent sessions kept across restarts, and how a kept message travels to a thread */
   const store = opts.store;
+  const cluster =
+    store && opts.cluster
+      ? new BrokerCluster(
+          opts.cluster,
+          store,
+          { deliverRetained, deliver, release, holds: (clientId) => sessions.holder(clientId) !== undefined },
+          { log },
+        )
+      : undefined;
   const wire = (m: StoredMessage): WireMessage => ({
     topic: m.topic,
     payload: new Uint8Array(m.payload),
@@ -146,6 +178,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     onEvent: (thread, ev) => onEvent(thread, ev),
     onReleased: () => tellThreads(),
     onLost: (thread, err) => lost(thread, err),
+    onFilter: opts.cluster ? (filter, added) => cluster?.filter(filter, added) : undefined,
     greeting: () => [
       // the retained messages kept across restarts (a restarted thread gets the ones kept since)
       ...(store ? [{ t: 'retained', messages: store.retainedMessages().map(wire) } satisfies LoopCommand] : []),
@@ -178,8 +211,58 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     // most messages are neither retained nor awaited by anyone away: nothing is built for them
     if (!store || (!retain && (qos === 0 || !store.anyAway))) return;
     const m = { topic, payload, qos, properties: v5?.properties, expiresAt: v5?.expiresAt };
-    if (retain) store.retain(m, holder);
+    if (retain && store.retain(m, holder) && cluster)
+      cluster.retained(m, store.retainedHolder(topic) ?? holder ?? GATEWAY_HOLDER);
     store.enqueue(m);
+  }
+
+  /** another gateway's retained message (empty: deleted): every thread delivers it to its subscribers and keeps it */
+  function deliverRetained(m: StoredMessage) {
+    sendAll({
+      t: 'publish',
+      req: 0,
+      topic: m.topic,
+      payload: new Uint8Array(m.payload),
+      qos: m.qos === 0 ? 0 : 1,
+      retain: true,
+      ...(m.properties && { properties: m.properties }),
+      ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
+    });
+  }
+
+  /** another gateway's client publish: to the threads whose sessions subscribed to it */
+  function deliver(m: StoredMessage) {
+    for (const t of threads) {
+      if (!t.filters.matches(m.topic)) continue;
+      send(t, {
+        t: 'publish',
+        req: 0,
+        topic: m.topic,
+        payload: new Uint8Array(m.payload),
+        qos: m.qos === 0 ? 0 : 1,
+        retain: false,
+        ...(m.properties && { properties: m.properties }),
+        ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
+      });
+    }
+  }
+
+  /** another gateway takes `clientId` (same identity): this gateway's connection of it ends, its session stored */
+  function release(clientId: string, identityKey: string): Promise<void> {
+    const held = sessions.holder(clientId);
+    if (!held || held.session.identity.key !== identityKey) return Promise.resolve();
+    released.add(clientId);
+    send(held.session.thread, { t: 'kick', sids: [held.sid] });
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, RELEASE_WAIT_MS);
+      function done() {
+        clearTimeout(timer);
+        goneWaiters.delete(held!.sid);
+        released.delete(clientId);
+        resolve();
+      }
+      goneWaiters.set(held.sid, done);
+    });
   }
   // sessions and retained messages whose time passed; the threads drop their copies of those retained messages
   const expirySweep = store
@@ -244,6 +327,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
             ledger.letGo(entry);
           } else if (session) emit('message', session.identity, topic, payload, qos);
           if (others) forward(thread, topic, payload, qos, retain, v5);
+          // to the other gateways' subscribers (a retained one reaches every gateway through the store's notice)
+          if (cluster && !retain) cluster.route(topic, payload, qos, v5?.properties, v5?.expiresAt);
           keepMessage(topic, payload, qos, retain, v5, retain && session ? holderOf(session.identity) : undefined);
           v5 = undefined;
         });
@@ -282,22 +367,37 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
           // its stored session, if it keeps one: from the store (its client was away), or from the connection it takes
           // over (still up: its subscriptions continue); a clean session ends a stored one
           const discard = keep === 0 || (ev.session?.discard ?? true);
-          const stored = store?.take(clientId, r.identity.key, discard);
-          const live =
-            !discard && older && older.identity.key === r.identity.key && older.keep > 0
-              ? { subscriptions: [...older.qos].map(([topic, qos]) => ({ topic, qos })), queued: [] }
-              : undefined;
-          // its subscriptions under the rights its identity has now (they may have changed while it was away)
-          const rights = (subs: { topic: string; qos: number }[]) =>
-            subs.filter((x) => relay.allowed(sessions.get(sid), x.topic, 'subscribe'));
-          const resumed = stored
-            ? {
-                subscriptions: rights(stored.subscriptions),
-                queued: stored.queued.map(wire),
-                ...(stored.awaiting && { awaiting: stored.awaiting }),
-              }
-            : live && { ...live, subscriptions: rights(live.subscriptions) };
-          send(thread, { t: 'authAnswer', req, sid, ...(resumed && { resumed }) });
+          const key = r.identity.key;
+          // several gateways: held through another one, or away (the others may have queued for it), the session is
+          // taken from the deployment first; a client id nobody else held (the common case) waits for nothing
+          if (cluster && !older && cluster.needsTake(clientId))
+            return cluster
+              .take(clientId, key)
+              .then(() => store!.takeStored(clientId, key, discard))
+              .catch((err: unknown) => {
+                log.error(`MQTT session ${clientId} could not be read from the database`, err);
+                return undefined;
+              })
+              .then((stored) => answer(stored));
+          answer(store?.take(clientId, key, discard));
+          function answer(stored: ReturnType<SessionStore['take']>) {
+            const live =
+              !discard && older && older.identity.key === key && older.keep > 0
+                ? { subscriptions: [...older.qos].map(([topic, qos]) => ({ topic, qos })), queued: [] }
+                : undefined;
+            // its subscriptions under the rights its identity has now (they may have changed while it was away)
+            const rights = (subs: { topic: string; qos: number }[]) =>
+              subs.filter((x) => relay.allowed(sessions.get(sid), x.topic, 'subscribe'));
+            const resumed = stored
+              ? {
+                  subscriptions: rights(stored.subscriptions),
+                  queued: stored.queued.map(wire),
+                  ...(stored.awaiting && { awaiting: stored.awaiting }),
+                }
+              : live && { ...live, subscriptions: rights(live.subscriptions) };
+            send(thread, { t: 'authAnswer', req, sid, ...(resumed && { resumed }) });
+            cluster?.opened(clientId, key);
+          }
         });
         break;
       }
@@ -323,9 +423,15 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       case 'ready':
         sessions.ready(ev.sid, ev.clientId);
         break;
-      case 'gone':
+      case 'gone': {
+        const session = sessions.get(ev.sid);
         sessions.end(ev.sid, ev.replaced);
+        // a clean session ended here: the client id is free (a persistent one was announced away)
+        if (cluster && session && session.keep === 0 && !ev.replaced && !released.has(session.clientId))
+          cluster.ended(session.clientId, session.identity.key);
+        goneWaiters.get(ev.sid)?.();
         break;
+      }
       case 'subs':
         sessions.subscribed(ev.sid, ev.filters, ev.qos);
         break;
@@ -432,7 +538,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     },
     nativeReads: native !== null && (opts.nativeReads ?? true),
     metrics() {
-      return counted.snapshot(opts.throttle, store);
+      return { ...counted.snapshot(opts.throttle, store), ...cluster?.metrics() };
     },
     threadUtilization(since) {
       return pool.utilization(since);
@@ -450,6 +556,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         await relayed.close();
         await pool.close();
         await store?.close();
+        cluster?.close();
       })();
       return closing;
     },

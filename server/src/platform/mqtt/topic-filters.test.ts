@@ -40,4 +40,17 @@ describe('topic filters', () => {
     f.add('$SYS/#');
     expect(f.matches('$SYS/x')).toBe(true);
   });
+
+  it('tells when a filter is first held and when it is no longer held at all', () => {
+    const seen: string[] = [];
+    const f = new TopicFilters((filter, added) => seen.push(`${added ? '+' : '-'}${filter}`));
+    f.add('d/+/status');
+    f.add('d/+/status');
+    f.add('d/#');
+    f.remove('d/+/status');
+    f.remove('never/added');
+    f.remove('d/+/status');
+    f.remove('d/+/status');
+    expect(seen).toEqual(['+d/+/status', '+d/#', '-d/+/status']);
+  });
 });

@@ -13,6 +13,9 @@ export class TopicFilters {
   private root = node();
   size = 0;
 
+  /** `changed` hears of a filter held for the first time (added) or no longer held at all */
+  constructor(private readonly changed?: (filter: string, added: boolean) => void) {}
+
   add(filter: string): void {
     let n = this.root;
     for (const level of filter.split('/')) {
@@ -22,6 +25,7 @@ export class TopicFilters {
     }
     n.count++;
     this.size++;
+    if (n.count === 1) this.changed?.(filter, true);
   }
 
   /** removes one count of `filter` (a filter never added is ignored) */
@@ -37,6 +41,7 @@ export class TopicFilters {
     if (n.count === 0) return;
     n.count--;
     this.size--;
+    if (n.count === 0) this.changed?.(filter, false);
     // prune the branch that no longer holds anything
     for (let i = path.length - 1; i >= 0; i--) {
       const [parent, level] = path[i]!;

@@ -42,6 +42,12 @@ export interface BrokerStateSnapshot {
   queued: QueuedRow[];
 }
 
+/** one away session as stored, and its queue (none: no row) */
+export interface StoredSession {
+  session?: SessionRow;
+  queued: QueuedRow[];
+}
+
 /** one change to the stored state; a flush hands over its changes in the order they were made */
 export type BrokerStateChange =
   | { op: 'putRetained'; row: RetainedRow }
@@ -63,6 +69,8 @@ export interface BrokerStatePersistence {
   load(): Promise<BrokerStateSnapshot>;
   /** the same, at once (SQLite): the composition can start the store without awaiting */
   loadSync?(): BrokerStateSnapshot;
+  /** one away session and its queued messages, in order, as stored now (a session taken from another gateway) */
+  loadSession(clientId: string): Promise<StoredSession>;
   /** one flush's changes in one transaction: all of them are stored, or none (the promise rejects) */
   write(changes: readonly BrokerStateChange[]): Promise<void>;
 }

@@ -16,6 +16,7 @@ import type {
   QueuedRow,
   RetainedRow,
   SessionRow,
+  StoredSession,
 } from './persistence.js';
 
 /** rows per statement at most: a flush after an outage can carry many; payloads travel in the parameters */
@@ -164,6 +165,23 @@ export function pgBrokerState(pool: pg.Pool): BrokerStatePersistence {
           expiresAt: num(r.expiresAt),
         })),
         sessions: (sessions.rows as SessionRow[]).map((r) => ({ ...r, expiresAt: Number(r.expiresAt) })),
+        queued: (queued.rows as QueuedRow[]).map((r) => ({ ...r, qos: Number(r.qos), expiresAt: num(r.expiresAt) })),
+      };
+    },
+    async loadSession(clientId): Promise<StoredSession> {
+      const [session, queued] = await Promise.all([
+        pool.query(
+          'SELECT client_id AS "clientId", identity_key AS "identityKey", subscriptions, expires_at AS "expiresAt" FROM mqtt_sessions WHERE client_id = $1',
+          [clientId],
+        ),
+        pool.query(
+          'SELECT client_id AS "clientId", topic, payload, qos, properties, expires_at AS "expiresAt" FROM mqtt_queued WHERE client_id = $1 ORDER BY id',
+          [clientId],
+        ),
+      ]);
+      const s = session.rows[0] as SessionRow | undefined;
+      return {
+        ...(s && { session: { ...s, expiresAt: Number(s.expiresAt) } }),
         queued: (queued.rows as QueuedRow[]).map((r) => ({ ...r, qos: Number(r.qos), expiresAt: num(r.expiresAt) })),
       };
     },

@@ -5,7 +5,8 @@
 // is handed to that thread with the CONNECT's answer and leaves the store; it goes away → the thread's record of it
 // (its subscriptions) comes back here. Held in memory, its changes written in one transaction at most every
 // FLUSH_MS (never a write per message on the event loop), read once at start. Where they are written is the
-// persistence's (persistence.ts: SQLite or PostgreSQL); everything here stays synchronous.
+// persistence's (persistence.ts: SQLite or PostgreSQL); everything here stays synchronous, except taking a session from
+// the database when several gateways share it (takeStored, cluster.ts).
 import { TopicFilters } from '../topic-filters.js';
 import type { BrokerStateChange, BrokerStatePersistence, BrokerStateSnapshot, QueuedRow } from './persistence.js';
 import { sqliteBrokerState, type SqliteDatabase } from './sqlite-persistence.js';
@@ -479,6 +480,94 @@ export class SessionStore {
       queued: s.queued.filter((m) => m.expiresAt === undefined || m.expiresAt > now),
       ...(s.awaiting && { awaiting: s.awaiting }),
     };
+  }
+
+  // --- several gateways on one database (cluster.ts): the database holds the sessions, every gateway a copy of each
+  // away session's filters (to queue what is published through it), the taker reads the session back from the database
+
+  /** whether `clientId` is an away session here (its own, or a copy of another gateway's) */
+  isAway(clientId: string): boolean {
+    return this.away.has(clientId);
+  }
+
+  /** whose the away session of `clientId` is */
+  awayIdentity(clientId: string): string | undefined {
+    return this.away.get(clientId)?.identityKey;
+  }
+
+  /** whose share the retained message of `topic` counts against, once kept */
+  retainedHolder(topic: string): RetainedHolder | undefined {
+    const e = this.retained.get(topic);
+    return e && !e.pending ? e.holder : undefined;
+  }
+
+  /**
+   * Another gateway's client went away with a persistent session (it wrote the session): a copy here, not written, so
+   * that what is published through this gateway is queued for it (into the database) too. One this gateway holds of
+   * another identity, still valid, is kept (as `keep` does).
+   */
+  adopt(clientId: string, identityKey: string, subscriptions: Subscription[], expiresAt: number): void {
+    const stored = this.away.get(clientId);
+    if (stored && stored.identityKey !== identityKey && stored.expiresAt > this.now()) return;
+    this.forget(clientId);
+    this.addAway(clientId, { identityKey, subscriptions, expiresAt, queued: [], bytes: 0, stored: true });
+  }
+
+  /** an away session taken by another gateway: dropped here without a write (the taker reads and ends its rows);
+   * the changes already made for it (its queued messages) are still written by the next flush */
+  forget(clientId: string): void {
+    const s = this.away.get(clientId);
+    if (!s) return;
+    this.away.delete(clientId);
+    for (const sub of s.subscriptions) this.awayFilters.remove(sub.topic);
+  }
+
+  /**
+   * `take` from the database: every other gateway dropped its copy and wrote what it queued (cluster.ts), so the
+   * stored session and its queue, in order, are the session's (this gateway's pending writes first). The rows end
+   * (written with the next flush). Another identity's session is neither taken nor ended.
+   */
+  async takeStored(clientId: string, identityKey: string, discard: boolean): Promise<ResumedSession | undefined> {
+    const local = this.away.get(clientId);
+    if (local && local.identityKey !== identityKey) return undefined;
+    await this.flush();
+    const read = await this.persistence.loadSession(clientId);
+    const row = read.session;
+    // another session of this client id here meanwhile (it came back here, or adopted anew): its own
+    if (this.away.get(clientId) !== local) return undefined;
+    if (!row || row.identityKey !== identityKey) {
+      // the database has none of its own: what this gateway knew (its own start's load) is the answer
+      return local ? this.take(clientId, identityKey, discard) : undefined;
+    }
+    this.forget(clientId);
+    this.write({ op: 'endSession', clientId });
+    const now = this.now();
+    if (discard || row.expiresAt <= now) return undefined;
+    return {
+      subscriptions: JSON.parse(row.subscriptions) as Subscription[],
+      queued: read.queued
+        .filter((r) => r.expiresAt === null || r.expiresAt > now)
+        .map((r) => ({
+          topic: r.topic,
+          payload: r.payload,
+          qos: r.qos as 0 | 1 | 2,
+          properties: parse(r.properties),
+          expiresAt: r.expiresAt ?? undefined,
+        })),
+      ...(local?.awaiting && { awaiting: local.awaiting }),
+    };
+  }
+
+  /**
+   * A retained change another gateway made (it was admitted there and written there): this gateway's memory follows,
+   * so its shares count it (an empty payload deletes the topic's). Never written from here.
+   */
+  applyRetained(m: StoredMessage, holder: RetainedHolder): void {
+    const before = this.retained.get(m.topic);
+    if (before) this.unaccount(m.topic, before);
+    if (m.payload.length === 0) return;
+    const message: StoredMessage = { ...m, payload: Buffer.from(m.payload) };
+    this.account(m.topic, { message, holder, bytes: retainedBytes(m.topic, m.payload.length) });
   }
 
   /** the QoS 2 ids an away session's client left awaiting their PUBREL (at most MAX_AWAITING_RELEASE, the newest) */

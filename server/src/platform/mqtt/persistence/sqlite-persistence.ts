@@ -89,6 +89,19 @@ export function sqliteBrokerState(db: SqliteDatabase): BrokerStatePersistence & 
     kind: 'sqlite',
     loadSync,
     load: async () => loadSync(),
+    loadSession: async (clientId) => {
+      const session = db
+        .prepare(
+          'SELECT client_id AS clientId, identity_key AS identityKey, subscriptions, expires_at AS expiresAt FROM mqtt_sessions WHERE client_id = ?',
+        )
+        .get(clientId) as SessionRow | undefined;
+      const queued = db
+        .prepare(
+          'SELECT client_id AS clientId, topic, payload, qos, properties, expires_at AS expiresAt FROM mqtt_queued WHERE client_id = ? ORDER BY id',
+        )
+        .all(clientId) as QueuedRow[];
+      return { ...(session && { session }), queued };
+    },
     // run now, on the caller's turn (not in a later microtask): what a flush hands over is on disk when it returns
     write(changes) {
       try {

@@ -1,0 +1,185 @@
+// Gateways' broker state in step (cluster.ts): two or three "gateways" (a session store each over one PostgreSQL
+// database, a cluster each on one in-process bus) and a broker stand-in that records what the cluster asks of it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryBus } from '../bus/memory.js';
+import type { Bus } from '../bus/types.js';
+import { createLogger } from '../log.js';
+import { openPostgres, type PostgresHandle } from '../db/postgres.js';
+import { findUp } from '../db/sqlite.js';
+import { hasPostgres, testDatabase } from '../db/testing/postgres.js';
+import { until } from '../testing/until.js';
+import { BrokerCluster, type ClusterBroker } from './cluster.js';
+import { pgBrokerState } from './persistence/pg-persistence.js';
+import { SessionStore, type StoredMessage } from './persistence/session-store.js';
+
+const log = createLogger('silent');
+const msg = (topic: string, payload: string, qos: 0 | 1 | 2 = 1): StoredMessage => ({
+  topic,
+  payload: Buffer.from(payload),
+  qos,
+});
+
+interface Gateway {
+  store: SessionStore;
+  cluster: BrokerCluster;
+  retained: string[];
+  delivered: string[];
+  released: string[];
+}
+
+describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
+  const closing: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of closing.splice(0).reverse()) await c();
+  });
+
+  async function deployment() {
+    const db: PostgresHandle = await openPostgres({
+      url: await testDatabase(),
+      migrationsFolder: findUp('drizzle-pg', import.meta.url),
+    });
+    const bus = createMemoryBus(log);
+    closing.push(
+      () => db.close(),
+      () => bus.close(),
+    );
+    return { db, bus };
+  }
+
+  async function gateway(
+    on: { db: PostgresHandle; bus: Bus },
+    broker: Partial<ClusterBroker> = {},
+    opts: { takeWaitMs?: number; heartbeatMs?: number } = {},
+  ): Promise<Gateway> {
+    const store = await SessionStore.open(pgBrokerState(on.db.pool));
+    const g = { store, retained: [] as string[], delivered: [] as string[], released: [] as string[] } as Gateway;
+    g.cluster = new BrokerCluster(
+      on.bus,
+      store,
+      {
+        deliverRetained: (m) => void g.retained.push(`${m.topic}=${m.payload.toString()}`),
+        deliver: (m) => void g.delivered.push(`${m.topic}=${m.payload.toString()}`),
+        release: async (clientId) => void g.released.push(clientId),
+        holds: () => false,
+        ...broker,
+      },
+      { log, ...opts },
+    );
+    closing.push(
+      () => store.close(),
+      () => g.cluster.close(),
+    );
+    return g;
+  }
+  /** every gateway has heard every other */
+  const met = (...gs: Gateway[]) => until(() => gs.every((g) => g.cluster.live.length === gs.length - 1), 2000);
+
+  it('applies a retained message kept through one gateway on the others, counted in their shares, and its deletion', async () => {
+    const d = await deployment();
+    const a = await gateway(d);
+    const b = await gateway(d);
+    expect(await met(a, b)).toBe(true);
+    const holder = { device: 'device:1', tenant: 'tenant:1' };
+    expect(a.store.admitRetained(holder, 'd/1/status', 5)).toBeNull();
+    expect(a.store.retain(msg('d/1/status', 'hidup'), holder)).toBe(true);
+    a.cluster.retained(msg('d/1/status', 'hidup'), a.store.retainedHolder('d/1/status')!);
+    expect(await until(() => b.retained.length === 1, 2000)).toBe(true);
+    expect(b.retained).toEqual(['d/1/status=hidup']);
+    expect(b.store.retainedMessages().map((m) => m.payload.toString())).toEqual(['hidup']);
+    expect(b.store.retainedUse({ device: 'device:1' })).toEqual(a.store.retainedUse({ device: 'device:1' }));
+    // written once, by A: B has nothing pending
+    expect(b.store.pendingWrites).toBe(0);
+
+    a.store.retain(msg('d/1/status', ''));
+    a.cluster.retained(msg('d/1/status', ''), holder);
+    expect(await until(() => b.retained.length === 2, 2000)).toBe(true);
+    expect(b.store.retainedMessages()).toEqual([]);
+    expect(b.store.retainedUse({ device: 'device:1' }).count).toBe(0);
+  });
+
+  it('queues for a session away from one gateway what every gateway receives, and hands all of it to the taker', async () => {
+    const d = await deployment();
+    const a = await gateway(d);
+    const b = await gateway(d);
+    const c = await gateway(d);
+    expect(await met(a, b, c)).toBe(true);
+    const subs = [{ topic: 'd/1/cmd', qos: 1 }];
+    const until_ = Date.now() + 60_000;
+    a.store.keep('sesi', 'device:1', subs, until_);
+    a.cluster.away('sesi', 'device:1', subs, until_);
+    expect(await until(() => b.store.isAway('sesi') && c.store.isAway('sesi'), 2000)).toBe(true);
+    for (const [g, text] of [
+      [a, 'dari-a'],
+      [b, 'dari-b'],
+      [c, 'dari-c'],
+    ] as const)
+      g.store.enqueue(msg('d/1/cmd', text));
+    // B takes it: A and C drop their copies and write what they queued first
+    expect(b.cluster.needsTake('sesi')).toBe(true);
+    await b.cluster.take('sesi', 'device:1');
+    expect(a.store.isAway('sesi') || c.store.isAway('sesi')).toBe(false);
+    const resumed = await b.store.takeStored('sesi', 'device:1', false);
+    expect(resumed?.subscriptions).toEqual(subs);
+    expect(resumed?.queued.map((m) => m.payload.toString()).sort()).toEqual(['dari-a', 'dari-b', 'dari-c']);
+    expect(a.released).toEqual(['sesi']);
+    // its rows end: a gateway starting now finds no session
+    await b.store.flush();
+    const fresh = await SessionStore.open(pgBrokerState(d.db.pool));
+    closing.push(() => fresh.close());
+    expect(fresh.isAway('sesi')).toBe(false);
+    // another identity neither takes nor ends a session
+    a.store.keep('lain', 'device:2', subs, until_);
+    await a.store.flush();
+    expect(await b.store.takeStored('lain', 'device:3', false)).toBeUndefined();
+    expect(await a.store.takeStored('lain', 'device:2', false)).toMatchObject({ subscriptions: subs });
+  });
+
+  it('takes without waiting when no other gateway held the client id, and waits a bounded time for a silent one', async () => {
+    const d = await deployment();
+    // no heartbeat during the test: the gateways know each other from their greetings
+    const quiet = { heartbeatMs: 60_000 };
+    const a = await gateway(d, {}, quiet);
+    // a client id nobody else held: nothing asked, nothing waited for
+    expect(a.cluster.needsTake('baru')).toBe(false);
+    const b = await gateway(d, { release: () => new Promise(() => {}) }, quiet);
+    const c = await gateway(d, { release: () => new Promise(() => {}) }, quiet);
+    expect(await met(a, b, c)).toBe(true);
+    // B's and C's answers never come: A2 waits its bound, then no longer waits for them
+    const a2 = await gateway(d, {}, { ...quiet, takeWaitMs: 150 });
+    expect(await until(() => a2.cluster.live.length === 3, 2000)).toBe(true);
+    const started = Date.now();
+    await a2.cluster.take('x', 'device:1');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(a2.cluster.metrics().cluster_take_timeouts).toBe(1);
+    // A (which answered) is still live; the silent ones are not waited for until heard again
+    expect(a2.cluster.live).toEqual([a.cluster.id]);
+    const again = Date.now();
+    await a2.cluster.take('y', 'device:1');
+    expect(Date.now() - again).toBeLessThan(140);
+  });
+
+  it("routes a plain publish only to the gateways whose clients' filters match, and stops when they unsubscribe", async () => {
+    const d = await deployment();
+    const a = await gateway(d);
+    const b = await gateway(d);
+    expect(await met(a, b)).toBe(true);
+    a.cluster.filter('d/+/status', true);
+    // a second thread subscribing to the same filter is no news
+    a.cluster.filter('d/+/status', true);
+    expect(await until(() => b.cluster.metrics().cluster_remote_filters === 1, 2000)).toBe(true);
+    b.cluster.route('d/1/data', Buffer.from('{}'), 1);
+    b.cluster.route('d/1/status', Buffer.from('ada'), 1);
+    expect(await until(() => a.delivered.length === 1, 2000)).toBe(true);
+    expect(a.delivered).toEqual(['d/1/status=ada']);
+    expect(b.cluster.metrics().cluster_routed).toBe(1);
+    a.cluster.filter('d/+/status', false);
+    a.cluster.filter('d/+/status', false);
+    expect(await until(() => b.cluster.metrics().cluster_remote_filters === 0, 2000)).toBe(true);
+    b.cluster.route('d/1/status', Buffer.from('lagi'), 1);
+    expect(b.cluster.metrics().cluster_routed).toBe(1);
+    // a gateway that starts hears every filter held already
+    a.cluster.filter('d/#', true);
+    const c = await gateway(d);
+    expect(await until(() => c.cluster.metrics().cluster_remote_filters === 1, 2000)).toBe(true);
+  });
+});

@@ -1,0 +1,379 @@
+// The broker's state across gateways (BUS=nats, one database): retained messages and persistent sessions are the
+// deployment's, not a gateway's. The database holds them (session-store.ts writes them, as alone); core NATS carries
+// the notices that keep every gateway's memory in step, under the deployment's subjects (bus/deployment.ts):
+// - `mqtt.retained`: a retained message kept (or deleted) through one gateway; every other applies it to its memory
+//   (its shares count it) and its broker threads (live delivery, and later subscribers get it as retained). Only the
+//   gateway it came through writes it.
+// - `mqtt.session.open` / `.end` / `.away`: who holds a client id now; a session that went away with its filters, so
+//   every gateway queues what is published through it for that session into the database itself.
+// - `mqtt.session.take`: a gateway about to hand a client id's session to a connection asks every live gateway; each
+//   ends its connection of that client id (same identity), drops its away copy, writes what it has pending and
+//   answers (`mqtt.session.taken.<asker>`); the asker then reads the session and its queue from the database.
+// - `mqtt.interest`: the filters this gateway's clients subscribe to (changes, and all of them to a gateway that starts
+//   or whose count differs); a client's plain publish goes to the gateways whose clients' filters match it, and to no
+//   other (`mqtt.publish.<gateway>`: at most once, as core NATS carries it; delivered there at QoS 0 or 1). Most device
+//   telemetry has no subscriber anywhere: one trie walk per other gateway, nothing sent.
+// - `mqtt.alive` every HEARTBEAT_MS: the roster of live gateways. A take waits only for those, at most TAKE_WAIT_MS (one
+//   that does not answer leaves the roster until it is heard again); a client id nobody else held takes no wait at all.
+import { randomUUID } from 'node:crypto';
+import type { Bus, BusSubscription } from '../bus/types.js';
+import type { Logger } from '../log.js';
+import type { RetainedHolder, SessionStore, StoredMessage, Subscription } from './persistence/session-store.js';
+import { TopicFilters } from './topic-filters.js';
+
+export const HEARTBEAT_MS = 2_000;
+/** a gateway not heard for this long is not waited for */
+export const LAPSE_MS = 3 * HEARTBEAT_MS;
+/** a take waits at most this long for the gateways' answers */
+export const TAKE_WAIT_MS = 2_000;
+
+/** what the cluster asks of its gateway's broker */
+export interface ClusterBroker {
+  /** another gateway's retained message (empty: deleted) to every broker thread: delivered and kept */
+  deliverRetained(m: StoredMessage): void;
+  /** another gateway's client publish, to this gateway's subscribers (not kept, not queued: its gateway did that) */
+  deliver(m: StoredMessage): void;
+  /** whether a connection of `clientId` is up on this gateway */
+  holds(clientId: string): boolean;
+  /** ends this gateway's connection of `clientId` when `identityKey` holds it; resolves once its session is gone
+   * (a persistent one in the store, not announced) */
+  release(clientId: string, identityKey: string): Promise<void>;
+}
+
+interface RetainedNotice {
+  gw: string;
+  topic: string;
+  /** base64 */
+  payload: string;
+  qos: 0 | 1 | 2;
+  properties?: Record<string, unknown>;
+  expiresAt?: number;
+  holder: RetainedHolder;
+}
+type MessageNotice = Omit<RetainedNotice, 'holder'>;
+interface InterestNotice {
+  gw: string;
+  add?: string[];
+  remove?: string[];
+  /** every filter: replaces what was known */
+  all?: string[];
+}
+interface SessionNotice {
+  gw: string;
+  clientId: string;
+  identityKey: string;
+  subscriptions?: Subscription[];
+  expiresAt?: number;
+}
+interface TakeNotice {
+  gw: string;
+  req: number;
+  clientId: string;
+  identityKey: string;
+}
+
+export interface ClusterOptions {
+  log: Logger;
+  now?: () => number;
+  heartbeatMs?: number;
+  takeWaitMs?: number;
+}
+
+export class BrokerCluster {
+  /** this gateway, for this run */
+  readonly id = randomUUID();
+  /** live gateways: when each was last heard */
+  private readonly roster = new Map<string, number>();
+  /** client ids connected through other gateways: which, and whose identity */
+  private readonly holders = new Map<string, { gw: string; identityKey: string }>();
+  /** the filters this gateway's clients subscribe to (over all its threads), and the changes not yet announced */
+  private readonly interest = new Map<string, number>();
+  private interestChanges = new Map<string, boolean>();
+  private announcing: NodeJS.Immediate | undefined;
+  /** the other gateways' interest */
+  private readonly remote = new Map<string, TopicFilters>();
+  private readonly asking = new Map<number, { waiting: Set<string>; done: () => void }>();
+  private nextReq = 1;
+  private readonly subs: BusSubscription[] = [];
+  private readonly beat: NodeJS.Timeout;
+  private readonly now: () => number;
+  private readonly heartbeatMs: number;
+  private readonly takeWaitMs: number;
+  private closed = false;
+  readonly counters = { takes: 0, take_waits: 0, take_timeouts: 0, retained_applied: 0, routed: 0, routed_in: 0 };
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly store: SessionStore,
+    private readonly broker: ClusterBroker,
+    opts: ClusterOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+    this.takeWaitMs = opts.takeWaitMs ?? TAKE_WAIT_MS;
+    const log = opts.log;
+    const on = <T extends { gw: string }>(subject: string, fn: (m: T) => unknown) =>
+      this.subs.push(
+        bus.subscribe<T>(subject, (msg) => {
+          const m = msg.data;
+          if (!m || typeof m !== 'object' || m.gw === this.id || this.closed) return;
+          this.heard(m.gw);
+          return fn(m);
+        }),
+      );
+    on<{ gw: string; bye?: boolean; hello?: boolean; filters?: number }>('mqtt.alive', (m) => {
+      if (m.bye) return this.lapse(m.gw);
+      // a gateway starting: it hears this one now, not a heartbeat later, and what its clients subscribe to
+      if (m.hello) {
+        this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size });
+        this.announceAll();
+      }
+      // its interest as known here is not what it says (a notice lost while NATS reconnected): all of it is asked for
+      if (m.filters !== undefined && m.filters !== (this.remote.get(m.gw)?.size ?? 0))
+        this.bus.publish('mqtt.interest.ask', { gw: this.id, of: m.gw });
+    });
+    on<{ gw: string; of: string }>('mqtt.interest.ask', (m) => {
+      if (m.of === this.id) this.announceAll();
+    });
+    on<InterestNotice>('mqtt.interest', (m) => {
+      let f = this.remote.get(m.gw);
+      if (!f || m.all) this.remote.set(m.gw, (f = new TopicFilters()));
+      for (const x of m.all ?? m.add ?? []) f.add(x);
+      for (const x of m.remove ?? []) f.remove(x);
+    });
+    on<MessageNotice>(`mqtt.publish.${this.id}`, (m) => {
+      this.counters.routed_in++;
+      this.broker.deliver({
+        topic: m.topic,
+        payload: Buffer.from(m.payload, 'base64'),
+        qos: m.qos,
+        properties: m.properties,
+        expiresAt: m.expiresAt,
+      });
+    });
+    on<RetainedNotice>('mqtt.retained', (m) => {
+      const message: StoredMessage = {
+        topic: m.topic,
+        payload: Buffer.from(m.payload, 'base64'),
+        qos: m.qos,
+        properties: m.properties,
+        expiresAt: m.expiresAt,
+      };
+      this.store.applyRetained(message, m.holder);
+      this.broker.deliverRetained(message);
+      this.counters.retained_applied++;
+    });
+    on<SessionNotice>('mqtt.session.open', (m) => {
+      this.holders.set(m.clientId, { gw: m.gw, identityKey: m.identityKey });
+      // live there now: a copy of its away session here is stale (another identity's is not its)
+      if (this.store.awayIdentity(m.clientId) === m.identityKey) this.store.forget(m.clientId);
+    });
+    on<SessionNotice>('mqtt.session.end', (m) => {
+      if (this.holders.get(m.clientId)?.gw === m.gw) this.holders.delete(m.clientId);
+    });
+    on<SessionNotice>('mqtt.session.away', (m) => {
+      if (this.holders.get(m.clientId)?.gw === m.gw) this.holders.delete(m.clientId);
+      // connected here again meanwhile: not away
+      if (m.subscriptions && m.expiresAt !== undefined && !this.broker.holds(m.clientId))
+        this.store.adopt(m.clientId, m.identityKey, m.subscriptions, m.expiresAt);
+    });
+    on<TakeNotice>('mqtt.session.take', async (m) => {
+      try {
+        await this.broker.release(m.clientId, m.identityKey);
+        if (this.store.awayIdentity(m.clientId) === m.identityKey) this.store.forget(m.clientId);
+        // what was queued here for it (and its session, if it was connected here) is in the database before the answer
+        await this.store.flush();
+      } catch (err) {
+        log.error(`MQTT session ${m.clientId} could not be handed to another gateway`, err);
+      }
+      this.holders.set(m.clientId, { gw: m.gw, identityKey: m.identityKey });
+      this.bus.publish(`mqtt.session.taken.${m.gw}`, { gw: this.id, req: m.req });
+    });
+    on<{ gw: string; req: number }>(`mqtt.session.taken.${this.id}`, (m) => {
+      const a = this.asking.get(m.req);
+      if (!a) return;
+      a.waiting.delete(m.gw);
+      if (a.waiting.size === 0) a.done();
+    });
+    this.bus.publish('mqtt.alive', { gw: this.id, hello: true });
+    this.beat = setInterval(() => this.alive(), this.heartbeatMs);
+    this.beat.unref();
+  }
+
+  private alive() {
+    this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size });
+    const lapsed = this.now() - (this.heartbeatMs * LAPSE_MS) / HEARTBEAT_MS;
+    for (const [gw, at] of this.roster) if (at < lapsed) this.lapse(gw);
+  }
+
+  private heard(gw: string) {
+    this.roster.set(gw, this.now());
+  }
+
+  /** a gateway gone (or silent): not waited for, and the client ids it held are free */
+  private lapse(gw: string) {
+    this.remote.delete(gw);
+    if (!this.roster.delete(gw)) return;
+    for (const [clientId, h] of this.holders) if (h.gw === gw) this.holders.delete(clientId);
+  }
+
+  /** counters for the broker's metrics */
+  metrics() {
+    const c = this.counters;
+    let filters = 0;
+    for (const f of this.remote.values()) filters += f.size;
+    return {
+      cluster_takes: c.takes,
+      cluster_take_waits: c.take_waits,
+      cluster_take_timeouts: c.take_timeouts,
+      cluster_retained_applied: c.retained_applied,
+      cluster_routed: c.routed,
+      cluster_routed_in: c.routed_in,
+      cluster_gateways: this.roster.size,
+      cluster_held_elsewhere: this.holders.size,
+      cluster_remote_filters: filters,
+    };
+  }
+
+  /** the gateways heard from lately */
+  get live(): string[] {
+    return [...this.roster.keys()];
+  }
+
+  /** the identity holding `clientId` through another live gateway (a client id is never taken by another identity) */
+  holderKey(clientId: string): string | undefined {
+    const h = this.holders.get(clientId);
+    return h && this.roster.has(h.gw) ? h.identityKey : undefined;
+  }
+
+  /** whether a connection of `clientId` must take its session from the deployment first: another live gateway holds
+   * it, or it is away (the others may have queued for it). Else (the common case) nothing is asked */
+  needsTake(clientId: string): boolean {
+    return this.store.isAway(clientId) || this.holderKey(clientId) !== undefined;
+  }
+
+  /**
+   * Asks every live gateway to let go of `clientId` (end its connection, drop its away copy, write what is pending);
+   * resolves when all answered or after the take wait (the silent ones leave the roster).
+   */
+  take(clientId: string, identityKey: string): Promise<void> {
+    this.counters.takes++;
+    const waiting = new Set(this.roster.keys());
+    if (waiting.size === 0) return Promise.resolve();
+    this.counters.take_waits++;
+    const req = this.nextReq++;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.counters.take_timeouts++;
+        for (const gw of waiting) this.lapse(gw);
+        done();
+      }, this.takeWaitMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.asking.delete(req);
+        resolve();
+      };
+      this.asking.set(req, { waiting, done });
+      this.bus.publish('mqtt.session.take', { gw: this.id, req, clientId, identityKey } satisfies TakeNotice);
+    });
+  }
+
+  /** a filter first subscribed on one of this gateway's threads, or no longer subscribed on one */
+  filter(filter: string, added: boolean): void {
+    const n = (this.interest.get(filter) ?? 0) + (added ? 1 : -1);
+    if (n > 0) this.interest.set(filter, n);
+    else this.interest.delete(filter);
+    // announced only when the gateway as a whole starts or stops holding it, once per turn
+    if (n !== (added ? 1 : 0)) return;
+    if (this.interestChanges.get(filter) === !added) this.interestChanges.delete(filter);
+    else this.interestChanges.set(filter, added);
+    this.announcing ??= setImmediate(() => {
+      this.announcing = undefined;
+      const changes = [...this.interestChanges];
+      this.interestChanges = new Map();
+      if (changes.length === 0 || this.closed) return;
+      this.bus.publish('mqtt.interest', {
+        gw: this.id,
+        add: changes.filter(([, a]) => a).map(([f]) => f),
+        remove: changes.filter(([, a]) => !a).map(([f]) => f),
+      } satisfies InterestNotice);
+    });
+  }
+
+  private announceAll() {
+    if (this.announcing) clearImmediate(this.announcing);
+    this.announcing = undefined;
+    this.interestChanges.clear();
+    this.bus.publish('mqtt.interest', { gw: this.id, all: [...this.interest.keys()] } satisfies InterestNotice);
+  }
+
+  /** a client's plain publish here: to the other gateways whose clients subscribe to its topic */
+  route(
+    topic: string,
+    payload: Buffer,
+    qos: 0 | 1 | 2,
+    properties?: Record<string, unknown>,
+    expiresAt?: number,
+  ): void {
+    let notice: MessageNotice | undefined;
+    for (const [gw, filters] of this.remote) {
+      if (!filters.matches(topic)) continue;
+      notice ??= {
+        gw: this.id,
+        topic,
+        payload: payload.toString('base64'),
+        qos,
+        ...(properties && { properties }),
+        ...(expiresAt !== undefined && { expiresAt }),
+      };
+      this.counters.routed++;
+      this.bus.publish(`mqtt.publish.${gw}`, notice);
+    }
+  }
+
+  /** a retained message kept here (empty: deleted), as the store holds it */
+  retained(m: StoredMessage, holder: RetainedHolder): void {
+    this.bus.publish('mqtt.retained', {
+      gw: this.id,
+      topic: m.topic,
+      payload: Buffer.from(m.payload).toString('base64'),
+      qos: m.qos,
+      ...(m.properties && { properties: m.properties }),
+      ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
+      holder,
+    } satisfies RetainedNotice);
+  }
+
+  /** a connection of `clientId` accepted here */
+  opened(clientId: string, identityKey: string): void {
+    this.holders.delete(clientId);
+    this.bus.publish('mqtt.session.open', { gw: this.id, clientId, identityKey } satisfies SessionNotice);
+  }
+
+  /** a connection of `clientId` ended here, its session with it */
+  ended(clientId: string, identityKey: string): void {
+    this.bus.publish('mqtt.session.end', { gw: this.id, clientId, identityKey } satisfies SessionNotice);
+  }
+
+  /** a persistent session went away here (written by this gateway's store) */
+  away(clientId: string, identityKey: string, subscriptions: Subscription[], expiresAt: number): void {
+    this.bus.publish('mqtt.session.away', {
+      gw: this.id,
+      clientId,
+      identityKey,
+      subscriptions,
+      expiresAt,
+    } satisfies SessionNotice);
+  }
+
+  /** stops answering; the others stop waiting for this gateway */
+  close(): void {
+    if (this.closed) return;
+    this.bus.publish('mqtt.alive', { gw: this.id, bye: true });
+    this.closed = true;
+    clearInterval(this.beat);
+    if (this.announcing) clearImmediate(this.announcing);
+    for (const s of this.subs) s.unsubscribe();
+    for (const a of this.asking.values()) a.done();
+  }
+}

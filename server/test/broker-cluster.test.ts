@@ -1,0 +1,178 @@
+// The broker's state across gateways (issue 37): two gateways on one PostgreSQL database and one NATS server
+// (BUS=nats, separate data directories). A retained message published through one reaches subscribers of the other at
+// once and after it restarts; an empty one deletes it everywhere; a persistent session that left one gateway returns
+// to the other with what was published through either meanwhile; a client id connected to one then to the other is
+// taken over (the first connection ends, the second has its subscriptions).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { startGateway, type Running } from './harness.js';
+import { addDevice, tenantWithApp, unique, until } from './fixtures.js';
+import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
+import { hasPostgres, testDatabase } from '../src/platform/db/testing/postgres.js';
+import type { AppAuth } from './device-data.kit.js';
+
+const clients: MqttClient[] = [];
+afterEach(() => {
+  clients.splice(0).forEach((c) => c.end(true));
+});
+
+function connect(port: number, opts: IClientOptions) {
+  return new Promise<{ client: MqttClient; sessionPresent: boolean; got: string[] }>((resolve, reject) => {
+    const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...opts });
+    clients.push(client);
+    // wired before CONNACK: queued messages follow it at once
+    const got: string[] = [];
+    client.on('message', (topic, payload) => got.push(`${topic} ${payload}`));
+    client.once('connect', (connack) => resolve({ client, sessionPresent: connack.sessionPresent, got }));
+    client.once('error', reject);
+  });
+}
+
+describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS=nats, PostgreSQL)', () => {
+  let nats: NatsServer;
+  let env: Record<string, string>;
+  let a: Running;
+  let b: Running;
+  let auth: AppAuth;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    env = { BUS: 'nats', NATS_URL: nats.url, DATABASE_URL: await testDatabase(), MQTT_THREADS: '2' };
+    a = await startGateway(env);
+    b = await startGateway(env);
+    const owner = await tenantWithApp(a.url);
+    auth = { tenant: owner.tenant, domain: owner.domain };
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    await nats?.stop();
+  });
+
+  async function device() {
+    const d = await addDevice(a.url, auth, 'mqtt');
+    return { id: d.id as number, login: { username: d.store_mqtt_username, password: d.store_mqtt_password } };
+  }
+
+  it('delivers a retained message published through A to B at once, keeps it there across a restart, and deletes it everywhere', async () => {
+    const { id, login } = await device();
+    const topic = `d/${id}/status`;
+    const live = await connect(b.mqttPort, { ...login, clientId: unique('lihat'), protocolVersion: 5 });
+    await live.client.subscribeAsync(topic, { qos: 1 });
+    const pub = await connect(a.mqttPort, { ...login, clientId: unique('kirim'), protocolVersion: 4 });
+    await pub.client.publishAsync(topic, 'hidup', { qos: 1, retain: true });
+    // live on B
+    expect(await until(() => live.got.length > 0, 3000)).toBe(true);
+    expect(live.got).toEqual([`${topic} hidup`]);
+    // kept by B: a later subscriber there gets it as retained
+    const later = await connect(b.mqttPort, { ...login, clientId: unique('nanti'), protocolVersion: 4 });
+    await later.client.subscribeAsync(topic, { qos: 1 });
+    expect(await until(() => later.got.length > 0, 3000)).toBe(true);
+    expect(later.got).toEqual([`${topic} hidup`]);
+
+    // B restarts: loaded from the database
+    await b.stop();
+    b = await startGateway(env);
+    const fresh = await connect(b.mqttPort, { ...login, clientId: unique('baru'), protocolVersion: 5 });
+    await fresh.client.subscribeAsync(topic, { qos: 1 });
+    expect(await until(() => fresh.got.length > 0, 3000)).toBe(true);
+    expect(fresh.got).toEqual([`${topic} hidup`]);
+
+    // an empty retained publish on A deletes it on B: its live subscriber hears the empty message, a new one nothing
+    await pub.client.publishAsync(topic, '', { qos: 1, retain: true });
+    expect(await until(() => fresh.got.length === 2, 3000)).toBe(true);
+    const after = await connect(b.mqttPort, { ...login, clientId: unique('kosong'), protocolVersion: 4 });
+    await after.client.subscribeAsync(topic, { qos: 1 });
+    // the retained copy, had it stayed, comes right after SUBACK: a publish through B after it marks the end
+    await b.app.broker.publish(topic, 'penanda', { qos: 1 });
+    expect(await until(() => after.got.length > 0, 3000)).toBe(true);
+    expect(after.got).toEqual([`${topic} penanda`]);
+  });
+
+  for (const protocolVersion of [4, 5] as const) {
+    it(`hands a session that left A back on B with what was published through A and B meanwhile (MQTT ${protocolVersion === 4 ? '3.1.1' : '5'})`, async () => {
+      const { id, login } = await device();
+      const persistent: IClientOptions = {
+        ...login,
+        clientId: unique('sesi'),
+        protocolVersion,
+        clean: false,
+        ...(protocolVersion === 5 && { properties: { sessionExpiryInterval: 600 } }),
+      };
+      const awayA = a.app.broker.metrics().away_sessions ?? 0;
+      const awayB = b.app.broker.metrics().away_sessions ?? 0;
+      const first = await connect(a.mqttPort, persistent);
+      await first.client.subscribeAsync([`d/${id}/cmd`, `d/${id}/status`], { qos: 1 });
+      await first.client.endAsync();
+      // away on A, and known away on B
+      expect(await until(() => a.app.broker.metrics().away_sessions === awayA + 1, 3000)).toBe(true);
+      expect(await until(() => b.app.broker.metrics().away_sessions === awayB + 1, 3000)).toBe(true);
+
+      // meanwhile: the gateway's command through A, a client's QoS 1 publish through B (QoS 0 is not queued)
+      await a.app.broker.publish(`d/${id}/cmd`, 'dari-a', { qos: 1 });
+      const other = await connect(b.mqttPort, { ...login, clientId: unique('lain'), protocolVersion: 4 });
+      await other.client.publishAsync(`d/${id}/status`, 'dari-b', { qos: 1 });
+      await other.client.publishAsync(`d/${id}/status`, 'qos-0', { qos: 0 });
+
+      const back = await connect(b.mqttPort, { ...persistent, clean: false });
+      expect(back.sessionPresent).toBe(true);
+      expect(await until(() => back.got.length >= 2, 3000)).toBe(true);
+      expect(back.got.sort()).toEqual([`d/${id}/cmd dari-a`, `d/${id}/status dari-b`]);
+      // its subscriptions came with it: a new command through B reaches it without subscribing again
+      await b.app.broker.publish(`d/${id}/cmd`, 'sesudah', { qos: 1 });
+      expect(await until(() => back.got.length === 3, 3000)).toBe(true);
+      // taken: neither gateway keeps it away any more
+      expect(await until(() => a.app.broker.metrics().away_sessions === awayA, 3000)).toBe(true);
+      expect(b.app.broker.metrics().away_sessions).toBe(awayB);
+    });
+  }
+
+  it('takes over a client id connected to A when it connects to B: A ends its connection, B has its subscriptions', async () => {
+    const { id, login } = await device();
+    const persistent: IClientOptions = { ...login, clientId: unique('alih'), protocolVersion: 5, clean: false };
+    persistent.properties = { sessionExpiryInterval: 600 };
+    const heldBefore = b.app.broker.metrics().cluster_held_elsewhere ?? 0;
+    const onA = await connect(a.mqttPort, persistent);
+    await onA.client.subscribeAsync(`d/${id}/cmd`, { qos: 1 });
+    let closed = false;
+    onA.client.on('close', () => (closed = true));
+    // B hears that A holds it
+    const key = `device:${id}`;
+    expect(await until(() => a.app.broker.connected().some((i) => i.key === key), 3000)).toBe(true);
+    expect(await until(() => (b.app.broker.metrics().cluster_held_elsewhere ?? 0) > heldBefore, 3000)).toBe(true);
+
+    const onB = await connect(b.mqttPort, persistent);
+    expect(await until(() => closed, 3000)).toBe(true);
+    expect(onB.sessionPresent).toBe(true);
+    expect(await until(() => !a.app.broker.connected().some((i) => i.key === key), 3000)).toBe(true);
+    // announced on B once its session is restored (a publish racing aedes' restore may be sent twice, as alone)
+    expect(await until(() => b.app.broker.connected().some((i) => i.key === key), 3000)).toBe(true);
+    await b.app.broker.publish(`d/${id}/cmd`, 'di-b', { qos: 1 });
+    expect(await until(() => onB.got.length > 0, 3000)).toBe(true);
+    expect(onB.got).toEqual([`d/${id}/cmd di-b`]);
+    // nobody queues for it while it is connected on B
+    expect(a.app.broker.awaits?.(`d/${id}/cmd`)).toBe(false);
+  });
+
+  it("routes a client's plain publish only to the gateway whose client subscribes to it", async () => {
+    const { id, login } = await device();
+    const before = a.app.broker.metrics().cluster_remote_filters ?? 0;
+    const sub = await connect(b.mqttPort, { ...login, clientId: unique('langgan'), protocolVersion: 5 });
+    await sub.client.subscribeAsync(`d/${id}/status`, { qos: 1 });
+    // A hears of B's new interest
+    expect(await until(() => (a.app.broker.metrics().cluster_remote_filters ?? 0) > before, 3000)).toBe(true);
+    const pub = await connect(a.mqttPort, { ...login, clientId: unique('terbit'), protocolVersion: 4 });
+    const routed = a.app.broker.metrics().cluster_routed ?? 0;
+    // telemetry nobody subscribes to stays on A
+    await pub.client.publishAsync(`d/${id}/data`, '{"t":1}', { qos: 1 });
+    await pub.client.publishAsync(`d/${id}/status`, 'ada', { qos: 1 });
+    expect(await until(() => sub.got.length > 0, 3000)).toBe(true);
+    expect(sub.got).toEqual([`d/${id}/status ada`]);
+    expect(a.app.broker.metrics().cluster_routed).toBe(routed + 1);
+    // gone from B: no longer routed
+    await sub.client.unsubscribeAsync(`d/${id}/status`);
+    expect(await until(() => (a.app.broker.metrics().cluster_remote_filters ?? 0) === before, 3000)).toBe(true);
+    await pub.client.publishAsync(`d/${id}/status`, 'lagi', { qos: 1 });
+    expect(a.app.broker.metrics().cluster_routed).toBe(routed + 1);
+  });
+});
