@@ -307,8 +307,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   // the console's banner while device data cannot be stored (a full disk, PostgreSQL unreachable)
   const system = createSystemStatus({ storageFailing: () => telemetry.metrics().storage_faulting === true });
+  // the client behind a call or a WebSocket upgrade: the peer, or what a balancer named by TRUST_PROXY forwarded
+  const clientAddress = clientAddressOf(config.TRUST_PROXY);
   const routes = [
-    ...authRoutes(auth, clientAddressOf(config.TRUST_PROXY)),
+    ...authRoutes(auth, clientAddress),
     ...appsRoutes(appsStore, dashboardGrants.menuOf, appTenants),
     ...credentialsRoutes(credentialsService),
     ...usersRoutes(usersService),
@@ -351,7 +353,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     mapTileUrl: config.MAP_TILE_URL,
   });
   const server = http.createServer(httpApp);
-  broker.attachWebSocket(server, '/mqtt');
+  broker.attachWebSocket(server, '/mqtt', clientAddress);
   const realtime = createRealtime({
     server,
     bus,

@@ -20,6 +20,8 @@ beforeAll(async () => {
   gw = await startGateway({
     MQTT_AUTH_FAILURES_PER_MINUTE: String(LIMIT),
     MQTT_UNKNOWN_CONNECTS_PER_MINUTE: String(UNKNOWN_LIMIT),
+    // 127.0.0.9 plays a load balancer in front of MQTT over WebSocket (no other test connects from it)
+    TRUST_PROXY: '127.0.0.9',
   });
   auth = await tenantWithApp(gw.url);
 });
@@ -52,6 +54,23 @@ function from(localAddress: string, opts: IClientOptions) {
 async function device() {
   const d = await addDevice(gw.url, auth, 'mqtt');
   return { id: d.id, username: d.store_mqtt_username as string, password: d.store_mqtt_password as string };
+}
+
+/** one CONNECT over WebSocket through the "balancer" at 127.0.0.9, which says the client is `forwardedFor` */
+function viaBalancer(forwardedFor: string, username: string, password: string) {
+  return mqtt
+    .connectAsync(`${gw.url.replace('http', 'ws')}/mqtt`, {
+      clientId: unique('w'),
+      username,
+      password,
+      reconnectPeriod: 0,
+      connectTimeout: 3000,
+      wsOptions: { localAddress: '127.0.0.9', headers: { 'x-forwarded-for': forwardedFor } },
+    })
+    .then(
+      (c) => (open.push(c), 0),
+      (err: { code?: number }) => err.code ?? -1,
+    );
 }
 
 describe('MQTT password guessing', () => {
@@ -151,5 +170,16 @@ describe('MQTT password guessing', () => {
     const uid = unique('ZL').toUpperCase();
     expect((await from('127.0.0.8', { username: uid, clientId: uid })).client).toBeDefined();
     expect(gw.app.broker.metrics().provisional_refused).toBe(2);
+  });
+
+  it('counts MQTT over WebSocket behind a trusted balancer by the address it forwards, never by what a client sends', async () => {
+    const stale = await device();
+    // the owner signs in from home first, through the balancer
+    expect(await viaBalancer('198.51.100.9', stale.username, stale.password)).toBe(0);
+    for (let i = 0; i < LIMIT; i++)
+      expect(await viaBalancer('203.0.113.7', stale.username, `lama-${i}`)).toBe(NOT_AUTHORIZED);
+    // the guesser behind the balancer is refused, the right password too; the owner behind the same balancer is not
+    expect(await viaBalancer('203.0.113.7', stale.username, stale.password)).toBe(NOT_AUTHORIZED);
+    expect(await viaBalancer('198.51.100.9', stale.username, stale.password)).toBe(0);
   });
 });

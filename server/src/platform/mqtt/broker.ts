@@ -37,8 +37,11 @@ import { BrokerCluster } from './cluster.js';
 export interface EmbeddedBroker extends Broker {
   /** starts the broker threads' TCP listener; resolves with the bound port */
   listen(): Promise<number>;
-  /** serves MQTT over WebSocket at `path` on the gateway's HTTP server */
-  attachWebSocket(server: http.Server, path?: string): void;
+  /**
+   * serves MQTT over WebSocket at `path` on the gateway's HTTP server; `addressOf` names a connection's client (the
+   * peer, or what a trusted load balancer forwarded: http/client-address.ts) for the sign-in throttles
+   */
+  attachWebSocket(server: http.Server, path?: string, addressOf?: (req: http.IncomingMessage) => string): void;
   /** each broker thread's event-loop utilisation since `since` (as performance.eventLoopUtilization), in thread order */
   threadUtilization(since?: EventLoopUtilization[]): EventLoopUtilization[];
   /** how many broker threads serve the TCP listener */
@@ -546,8 +549,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     listen() {
       return pool.listen(opts.port);
     },
-    attachWebSocket(server, path = '/mqtt') {
-      relayed.attach(server, path);
+    attachWebSocket(server, path = '/mqtt', addressOf) {
+      relayed.attach(server, path, addressOf);
     },
     close() {
       closing ??= (async () => {

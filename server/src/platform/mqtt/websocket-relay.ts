@@ -22,10 +22,14 @@ export class WebSocketRelay {
     private readonly log: Logger,
   ) {}
 
-  /** serves MQTT over WebSocket at `path` on `server` */
-  attach(server: http.Server, path: string) {
+  /** serves MQTT over WebSocket at `path` on `server`; `addressOf`: the client address of an upgrade request */
+  attach(
+    server: http.Server,
+    path: string,
+    addressOf: (req: http.IncomingMessage) => string | undefined = (req) => req.socket.remoteAddress,
+  ) {
     this.endpoints.push(
-      serveMqttOverWebSocket(server, path, (stream, req) => this.open(stream, req.socket.remoteAddress), this.log),
+      serveMqttOverWebSocket(server, path, (stream, req) => this.open(stream, addressOf(req)), this.log),
     );
   }
 
