@@ -121,6 +121,8 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
       };
       g.http.on('request', (req, res) => {
         if (req.url === '/service/web/system/health') res.writeHead(g.healthy ? 200 : 503).end();
+        // gw2 plays the upgraded gateway: only it has the new build's hashed file
+        else if (req.url === '/assets/index-new.js') res.writeHead(name === 'gw2' ? 200 : 404).end(name);
         else res.writeHead(200, { 'x-gateway': name }).end(name);
       });
       g.mqtt.on('connection', (s) => {
@@ -157,6 +159,14 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
       g.http.close();
       g.sockets.forEach((s) => s.destroy());
       g.mqtt.close();
+    }
+  });
+
+  it("asks another gateway for a hashed file the first one does not have (a rolling upgrade's new page)", async () => {
+    for (let i = 0; i < 6; i++) {
+      const r = await fetch(`http://127.0.0.1:${httpPort}/assets/index-new.js`);
+      expect(r.status).toBe(200);
+      expect(await r.text()).toBe('gw2');
     }
   });
 

@@ -117,6 +117,15 @@ describe('hashed console assets, precompressed', () => {
   });
 });
 
+describe('a hashed file this build does not have', () => {
+  it('is a 404 (a balancer may ask another gateway for it during a rolling upgrade), not the console page', async () => {
+    const a = await get('/assets/index-zzz.js', 'gzip, br');
+    expect(a.status).toBe(404);
+    expect(a.headers['content-type']).toMatch(/^text\/plain/);
+    expect(a.body.toString()).not.toContain('<html');
+  });
+});
+
 describe('the console page', () => {
   for (const page of ['/', '/index.html', '/admin/login']) {
     it(`${page}: compressed by Accept-Encoding, never cached without revalidation, with its map setting and CSP`, async () => {

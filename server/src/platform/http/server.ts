@@ -58,6 +58,11 @@ export function createHttpApp(opts: HttpOptions): express.Express {
     // the page by its file name too, with its settings (express.static would answer the file as built)
     app.get('/index.html', sendPage);
     app.use(express.static(opts.webDist, { index: false, maxAge: '1h' }));
+    // a hashed file this build does not have (a page of another build, during a rolling upgrade) is a 404, not the
+    // console page: a load balancer can ask another gateway for it (deploy/haproxy/haproxy.cfg)
+    app.use('/assets/', (_req: Request, res: Response) => {
+      res.status(404).type('text/plain').send('Not found');
+    });
     app.get(/.*/, sendPage);
   }
 
