@@ -1,6 +1,6 @@
 // `npm run chaos`: the chaos run at its default size (500 devices, 3 gateways, 60 s of QoS 1 through HAProxy), one
 // JSON object of figures on stdout, the progress on stderr; exit code 1 when a figure that must hold does not.
-// CHAOS_DEVICES, CHAOS_GATEWAYS, CHAOS_SECONDS, CHAOS_INTERVAL_MS change the size.
+// CHAOS_DEVICES, CHAOS_GATEWAYS, CHAOS_SECONDS, CHAOS_INTERVAL_MS, CHAOS_WINDOW change the size.
 import { runChaos } from './run.js';
 
 const num = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
@@ -10,6 +10,7 @@ const figures = await runChaos({
   gateways: num('CHAOS_GATEWAYS'),
   seconds: num('CHAOS_SECONDS'),
   intervalMs: num('CHAOS_INTERVAL_MS'),
+  window: num('CHAOS_WINDOW'),
 });
 process.stdout.write(JSON.stringify(figures) + '\n');
 process.exit(figures.ok ? 0 : 1);

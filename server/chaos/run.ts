@@ -19,6 +19,8 @@ export interface ChaosOptions {
   seconds?: number;
   /** each device's pause between an acknowledgement and its next message */
   intervalMs?: number;
+  /** QoS 1 messages a device keeps in flight (default 2) */
+  window?: number;
   /** every how many devices one sends the value a rule watches (crossing its threshold every 10 messages) */
   ruleEvery?: number;
   log?: (line: string) => void;
@@ -52,12 +54,14 @@ interface Sent {
 }
 
 /**
- * A device: one QoS 1 message at a time; a message not acknowledged when its connection drops is sent again, the same
- * (same stated time and values), on the next connection through HAProxy.
+ * A device: up to `window` QoS 1 messages in flight, a new one `intervalMs` after each acknowledgement; the messages not
+ * acknowledged when its connection drops are sent again, the same (same stated time and values) and in order, on the
+ * next connection through HAProxy.
  */
 class ChaosDevice {
   client: MqttClient | null = null;
-  pending: Sent | null = null;
+  /** sent, not acknowledged yet, oldest first */
+  pending: Sent[] = [];
   acked: Sent[] = [];
   next = 0;
   lastTs = 0;
@@ -75,6 +79,7 @@ class ChaosDevice {
     readonly watched: boolean,
     readonly port: number,
     readonly intervalMs: number,
+    readonly window: number,
   ) {}
 
   connect() {
@@ -90,10 +95,9 @@ class ChaosDevice {
     this.client = client;
     client.on('connect', () => {
       this.connects++;
-      if (this.pending) {
-        this.resent++;
-        this.publish(this.pending);
-      } else this.schedule(0);
+      this.resent += this.pending.length;
+      for (const m of this.pending) this.publish(m);
+      this.fill();
     });
     client.on('error', () => {});
     client.on('close', () => {
@@ -108,19 +112,19 @@ class ChaosDevice {
     });
   }
 
-  private schedule(ms: number) {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.send(), ms);
+  /** new messages up to the window, the first at once (a fresh connection), the others paced */
+  private fill() {
+    while (!this.stopping && this.client && this.pending.length < this.window) this.send();
   }
 
   private send() {
-    if (this.stopping) return this.finish();
     const n = this.next++;
     const ts = (this.lastTs = Math.max(this.lastTs + 1, Date.now()));
     const data: Record<string, number> = { n };
     if (this.watched) data.v = valueOf(n);
-    this.pending = { n, ts, payload: JSON.stringify({ _ts: ts, env: { data } }) };
-    this.publish(this.pending);
+    const m = { n, ts, payload: JSON.stringify({ _ts: ts, env: { data } }) };
+    this.pending.push(m);
+    this.publish(m);
   }
 
   private publish(m: Sent) {
@@ -128,11 +132,16 @@ class ChaosDevice {
     if (!client) return;
     const attempt = this.attempt;
     client.publish(`d/${this.d.id}/data`, m.payload, { qos: 1 }, (err) => {
-      if (err || attempt !== this.attempt || this.pending !== m) return;
-      this.pending = null;
+      const at = this.pending.indexOf(m);
+      if (err || attempt !== this.attempt || at < 0) return;
+      this.pending.splice(at, 1);
       this.acked.push(m);
-      if (this.stopping) this.finish();
-      else this.schedule(this.intervalMs);
+      if (this.stopping) {
+        if (this.pending.length === 0) this.finish();
+        return;
+      }
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.fill(), this.intervalMs);
     });
   }
 
@@ -144,10 +153,10 @@ class ChaosDevice {
     this.done?.();
   }
 
-  /** stops after the message in flight is acknowledged (sent again until it is), at most `ms` */
+  /** stops after the messages in flight are acknowledged (sent again until they are), at most `ms` */
   stop(ms: number): Promise<void> {
     this.stopping = true;
-    if (!this.pending) {
+    if (this.pending.length === 0) {
       this.finish();
       return Promise.resolve();
     }
@@ -253,7 +262,7 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
     log(`${registered.length} devices, rule ${ruleId}; streaming ${seconds} s`);
 
     for (const [k, d] of registered.entries())
-      devices.push(new ChaosDevice(d, k % ruleEvery === 0, cluster.mqttPort, intervalMs));
+      devices.push(new ChaosDevice(d, k % ruleEvery === 0, cluster.mqttPort, intervalMs, o.window ?? 2));
     for (const d of devices) d.connect();
     const viewer = liveViewer(cluster.url, sessionAuth(owner, owner.domain), registered[1]!.id);
     const t0 = Date.now();
@@ -298,7 +307,7 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
     log('PostgreSQL restarted (fast)');
 
     await at(seconds);
-    log('stopping the devices (each once its message in flight is acknowledged)');
+    log('stopping the devices (each once its messages in flight are acknowledged)');
     await Promise.all(devices.map((d) => d.stop(30_000)));
     const longestGap = viewer.stop();
 
@@ -336,7 +345,7 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
       // a message is one n: a row beyond the first of an n, or one whose time is not the one it was sent with, is twice
       const sentTs = new Map<number, number>();
       for (const m of dev.acked) sentTs.set(m.n, m.ts);
-      if (dev.pending) sentTs.set(dev.pending.n, dev.pending.ts);
+      for (const m of dev.pending) sentTs.set(m.n, m.ts);
       const seen = new Set<number>();
       for (const r of rowsOf) {
         if (seen.has(r.n) || (sentTs.has(r.n) && sentTs.get(r.n) !== r.ts)) duplicates++;

@@ -13,7 +13,7 @@ describe.skipIf(!hasNatsServer || !hasPostgres || !hasHaproxy())(
   'chaos run (kill -9, NATS and PostgreSQL restarts)',
   () => {
     it('loses nothing acknowledged, stores nothing twice, fires once per crossing, keeps devices and viewers served', async () => {
-      const f = await runChaos({ devices: 80, gateways: 3, seconds: 30, intervalMs: 200, log: () => {} });
+      const f = await runChaos({ devices: 80, gateways: 3, seconds: 30, intervalMs: 200, window: 2, log: () => {} });
       expect(f.acknowledged_points).toBeGreaterThan(2000);
       expect(f.acknowledged_lost).toBe(0);
       expect(f.duplicates_stored).toBe(0);
