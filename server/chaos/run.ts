@@ -21,8 +21,10 @@ export interface ChaosOptions {
   intervalMs?: number;
   /** QoS 1 messages a device keeps in flight (default 2) */
   window?: number;
-  /** every how many devices one sends the value a rule watches (crossing its threshold every 10 messages) */
+  /** every how many devices one sends the value a rule watches (default 5) */
   ruleEvery?: number;
+  /** the watched value stays below the threshold this many messages, then above as many, ... (default 10) */
+  flipEvery?: number;
   log?: (line: string) => void;
 }
 
@@ -44,8 +46,8 @@ export interface ChaosFigures {
 }
 
 const THRESHOLD = 50;
-/** the watched value: 10 for ten messages, 90 for the next ten, ... (a crossing every 20 messages) */
-const valueOf = (n: number) => (Math.floor(n / 10) % 2 === 1 ? 90 : 10);
+/** the watched value: 10 for `flip` messages, 90 for the next `flip`, ... (a crossing every 2 × flip messages) */
+const valueOf = (n: number, flip: number) => (Math.floor(n / flip) % 2 === 1 ? 90 : 10);
 
 interface Sent {
   n: number;
@@ -80,6 +82,7 @@ class ChaosDevice {
     readonly port: number,
     readonly intervalMs: number,
     readonly window: number,
+    readonly flip: number,
   ) {}
 
   connect() {
@@ -121,7 +124,7 @@ class ChaosDevice {
     const n = this.next++;
     const ts = (this.lastTs = Math.max(this.lastTs + 1, Date.now()));
     const data: Record<string, number> = { n };
-    if (this.watched) data.v = valueOf(n);
+    if (this.watched) data.v = valueOf(n, this.flip);
     const m = { n, ts, payload: JSON.stringify({ _ts: ts, env: { data } }) };
     this.pending.push(m);
     this.publish(m);
@@ -262,7 +265,9 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
     log(`${registered.length} devices, rule ${ruleId}; streaming ${seconds} s`);
 
     for (const [k, d] of registered.entries())
-      devices.push(new ChaosDevice(d, k % ruleEvery === 0, cluster.mqttPort, intervalMs, o.window ?? 2));
+      devices.push(
+        new ChaosDevice(d, k % ruleEvery === 0, cluster.mqttPort, intervalMs, o.window ?? 2, o.flipEvery ?? 10),
+      );
     for (const d of devices) d.connect();
     const viewer = liveViewer(cluster.url, sessionAuth(owner, owner.domain), registered[1]!.id);
     const t0 = Date.now();

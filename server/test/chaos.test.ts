@@ -13,12 +13,22 @@ describe.skipIf(!hasNatsServer || !hasPostgres || !hasHaproxy())(
   'chaos run (kill -9, NATS and PostgreSQL restarts)',
   () => {
     it('loses nothing acknowledged, stores nothing twice, fires once per crossing, keeps devices and viewers served', async () => {
-      const f = await runChaos({ devices: 80, gateways: 3, seconds: 30, intervalMs: 200, window: 2, log: () => {} });
+      // half the devices cross the rule's threshold with every other message: a kill catches crossings in flight
+      const f = await runChaos({
+        devices: 80,
+        gateways: 3,
+        seconds: 30,
+        intervalMs: 200,
+        window: 2,
+        ruleEvery: 2,
+        flipEvery: 1,
+        log: () => {},
+      });
       expect(f.acknowledged_points).toBeGreaterThan(2000);
       expect(f.acknowledged_lost).toBe(0);
       expect(f.duplicates_stored).toBe(0);
       expect(f.stored_points).toBeGreaterThanOrEqual(f.acknowledged_points);
-      expect(f.rule_firings_expected).toBeGreaterThan(20);
+      expect(f.rule_firings_expected).toBeGreaterThan(500);
       expect(f.tasks_created).toBe(f.rule_firings_expected);
       expect(f.devices_reconnected).toBeGreaterThan(0);
       expect(f.all_online_ms).not.toBeNull();
