@@ -218,7 +218,8 @@ export function createRulesDomain({
       }),
     );
     telemetry.gateAcks?.((appId, deviceId) => {
-      if (!engine.watching(appId)) return null;
+      if (!engine.watching(appId) || !(engine.watchingDevice(appId, deviceId) || engine.watchingEvent(appId, 31)))
+        return null;
       const turn = turns.get(deviceId);
       if (turn) return turn.then(() => writes.written());
       return writes.written();
