@@ -1,8 +1,9 @@
 // The chaos run (issue 37): devices publish QoS 1 through HAProxy to gateways on separate directories, one PostgreSQL
 // and one NATS, while one gateway is killed with kill -9 (and later started again), NATS is restarted and PostgreSQL
 // is restarted (fast). Then the figures: what was acknowledged is stored, nothing is stored twice, every crossing of a
-// rule's threshold made exactly one firing, the longest gap a live viewer saw, and how long until every device that lost
-// its gateway was online again by the registry. `npm run chaos` prints them; server/test/chaos.test.ts asserts them.
+// rule's threshold made exactly one firing, the longest gap a live viewer saw, and how long until every device that
+// lost its gateway was online again by the registry. `npm run chaos` prints them; server/test/chaos.test.ts asserts
+// them.
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { io as connectIo } from 'socket.io-client';
@@ -56,9 +57,9 @@ interface Sent {
 }
 
 /**
- * A device: up to `window` QoS 1 messages in flight, a new one `intervalMs` after each acknowledgement; the messages not
- * acknowledged when its connection drops are sent again, the same (same stated time and values) and in order, on the
- * next connection through HAProxy.
+ * A device: up to `window` QoS 1 messages in flight, new ones `intervalMs` after an acknowledgement; the messages
+ * not acknowledged when its connection drops are sent again, the same (same stated time and values) and in order, on
+ * the next connection through HAProxy.
  */
 class ChaosDevice {
   client: MqttClient | null = null;
@@ -172,7 +173,7 @@ class ChaosDevice {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** a socket.io viewer of one device's live data through HAProxy, reconnecting and subscribing again as the console does */
+/** a socket.io viewer of one device's live data through HAProxy, reconnecting and subscribing again like the console */
 function liveViewer(url: string, auth: Record<string, string>, deviceId: number) {
   const socket = connectIo(url, {
     auth,

@@ -1,6 +1,6 @@
-// A suite that needs a component of the machine (nats-server, the native reader, PostgreSQL, haproxy, a C compiler) runs
-// when it is there. Where it is missing, a developer's run skips the suite and says why; CI (`.ci/run` sets SENTRA_CI=1)
-// installs every component, so a missing one there is a failure of the run, never a silent skip.
+// A suite that needs a component of the machine (nats-server, the native reader, PostgreSQL, haproxy, a C compiler)
+// runs when it is there. Where it is missing, a developer's run skips the suite and says why; CI (`.ci/run` sets
+// SENTRA_CI=1) installs every component, so a missing one there is a failure of the run, never a silent skip.
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 

@@ -1,7 +1,7 @@
 // The ingest pipeline: broker message → device (resolver) → family adapter → series → bus `tele.<app>.<device>` (or,
-// PostgreSQL + NATS, straight on) → batching writer (points, states, rollups, latest values) → committed listeners (live
-// fan-out, rules). Counts every dropped message per device. Presence (online/offline) is the device registry's alone (devices.broker.ts), not
-// tracked here. Nothing here throws at the broker.
+// PostgreSQL + NATS, straight on) → batching writer (points, states, rollups, latest values) → committed listeners
+// (live fan-out, rules). Counts every dropped message per device. Presence (online/offline) is the device registry's
+// alone (devices.broker.ts), not tracked here. Nothing here throws at the broker.
 //
 // This file assembles the parts: `storage-start.ts` (the storage as it starts: layout, journal replay, crash repair,
 // the writer's executor), `message-ingest.ts` (one message's way in), `acks.ts` (acknowledgements held until stored),

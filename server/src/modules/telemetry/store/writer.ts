@@ -46,7 +46,7 @@ export interface WriterOptions {
    * another reason than storage, MAX_WRITE_ATTEMPTS times). Its held acknowledgement goes then.
    */
   onSettled?: (m: TelemetryMessage, stored: boolean) => void;
-  /** a commit names the points of a message the store already held (`CommittedTelemetry.resent`): gateways storing locally */
+  /** a commit names the points of a message the store already held (`CommittedTelemetry.resent`): storing locally */
   keepResent?: boolean;
   /** state reports of a device the store refused (new keys past MAX_STATE_KEYS_PER_DEVICE), after their commit */
   onStatesRefused?: (deviceId: number, count: number) => void;
