@@ -210,6 +210,77 @@ describe('transitions', () => {
   });
 });
 
+describe('evaluated once (gateways storing locally)', () => {
+  const condition = { triggers: [...sel('tank', 'fuel', 'level'), t('VALUE', '<', 20)] };
+  const at = (value: number, ts: number) => ({
+    appId: 7,
+    deviceId: 3,
+    points: [{ sensor: 'tank', config: 'fuel', param: 'level', value, ts }],
+  });
+  const rule = (n: number) => ({
+    id: 900 + n,
+    appId: 7,
+    category: 11,
+    name: 'r',
+    key: null,
+    description: '',
+    condition,
+    action: { new: [], response: [] },
+  });
+
+  it('a message sent again after its acknowledgement was lost fires no second time, on another engine too', async () => {
+    const store = memoryStore();
+    const fired: Firing[] = [];
+    const a = createRuleEngine({ store, onFire: async (f) => void fired.push(f), evaluatedOnce: true });
+    a.upsert(rule(1));
+    a.telemetry(at(50, 1000));
+    a.telemetry(at(10, 2000)); // crossing: fires
+    a.telemetry(at(50, 3000)); // clears
+    expect(fired).toHaveLength(1);
+    await new Promise((r) => setImmediate(r));
+    expect(store.rows.get('901:3')).toMatchObject({ phase: 'idle', lastTs: 3000 });
+    // the device moved: another engine reads the state and gets the three messages again, then a new crossing
+    const b = createRuleEngine({ store, onFire: async (f) => void fired.push(f), evaluatedOnce: true, shared: true });
+    b.upsert(rule(1));
+    await b.refresh(3);
+    for (const ts of [1000, 2000, 3000]) b.telemetry(at(ts === 2000 ? 10 : 50, ts));
+    expect(fired).toHaveLength(1);
+    b.telemetry(at(10, 4000));
+    expect(fired).toHaveLength(2);
+    // a message with an old and a new point: only the new one counts
+    b.telemetry({ appId: 7, deviceId: 3, points: [at(50, 3500).points[0]!, at(5, 4100).points[0]!] });
+    expect(fired).toHaveLength(2);
+  });
+
+  it('a point whose evaluation was never written is evaluated again and fires once', async () => {
+    const store = memoryStore();
+    const fired: Firing[] = [];
+    const lost = createRuleEngine({
+      store,
+      onFire: async (f) => void fired.push(f),
+      evaluatedOnce: true,
+      write: () => {},
+    });
+    lost.upsert(rule(2));
+    lost.telemetry(at(10, 2000)); // fired in memory, its write (the task with the state) lost with the gateway
+    expect(lost.metrics().fired).toBe(1);
+    expect(fired).toHaveLength(0);
+    const b = createRuleEngine({ store, onFire: async (f) => void fired.push(f), evaluatedOnce: true, shared: true });
+    b.upsert(rule(2));
+    await b.refresh(3);
+    b.telemetry(at(10, 2000));
+    expect(fired).toHaveLength(1);
+  });
+
+  it('off (one gateway): a point older than the last is still evaluated, as before', () => {
+    const { fired, engine, rule: r } = setup(11, condition);
+    engine.telemetry(at(50, 5000));
+    engine.telemetry(at(10, 4000));
+    expect(fired).toHaveLength(1);
+    expect(engine.state(r.id, 3)?.lastTs).toBeNull();
+  });
+});
+
 describe('clear condition (hysteresis)', () => {
   it('stays active while the value hovers between the thresholds; fires again only after the clear condition held', () => {
     const { fired, send } = setup(11, {

@@ -22,6 +22,11 @@ export interface PersistedState {
   due: number | null;
   value: string | null;
   lastFireTs: number | null;
+  /**
+   * `evaluatedOnce`: the device's time of the newest point the rule evaluated for the device (written with the state),
+   * else null
+   */
+  lastTs: number | null;
 }
 
 /** rule_states on the store (state-store.ts): asynchronous, read at start (and per message in scale-out) */
@@ -81,6 +86,12 @@ export interface RuleEngineOptions {
   onRulesChanged?: (appId: number, category: number) => void;
   /** several gateways share the state: the caller awaits `refresh` of the device before each evaluation (scale-out) */
   shared?: boolean;
+  /**
+   * Gateways that store their own devices' messages (PostgreSQL + NATS, docs/decisions/rules.md "Exactly once"): a
+   * telemetry rule evaluates only a device's points newer than the newest it evaluated (`lastTs`, kept with the state),
+   * so a message its device sends again after a lost acknowledgement does not fire twice.
+   */
+  evaluatedOnce?: boolean;
   now?: () => number;
   log?: Logger;
 }
@@ -238,7 +249,17 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     if (!s)
       byDevice.set(
         deviceId,
-        (s = { ruleId: rule.id, deviceId, phase: 'idle', since: 0, due: null, value: null, lastFireTs: null, mask: 0 }),
+        (s = {
+          ruleId: rule.id,
+          deviceId,
+          phase: 'idle',
+          since: 0,
+          due: null,
+          value: null,
+          lastFireTs: null,
+          lastTs: null,
+          mask: 0,
+        }),
       );
     return s;
   }
@@ -246,7 +267,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   /** writes the state as it is now; a state the engine dropped meanwhile (rule or device removed) is left alone */
   async function persist(s: LiveState) {
     if (states.get(s.ruleId)?.get(s.deviceId) !== s) return;
-    if (s.phase === 'idle' && s.lastFireTs === null) await store.remove(s.ruleId, s.deviceId);
+    if (s.phase === 'idle' && s.lastFireTs === null && s.lastTs === null) await store.remove(s.ruleId, s.deviceId);
     else
       await store.write({
         ruleId: s.ruleId,
@@ -256,6 +277,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
         due: s.due,
         value: s.value,
         lastFireTs: s.lastFireTs,
+        lastTs: s.lastTs,
       });
   }
 
@@ -347,8 +369,8 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     for (const [ruleId, byDevice] of states) {
       const s = byDevice.get(deviceId);
       if (!s || stored.has(ruleId)) continue;
-      if (s.phase !== 'idle' || s.lastFireTs !== null)
-        Object.assign(s, { phase: 'idle', since: 0, due: null, value: null, lastFireTs: null });
+      if (s.phase !== 'idle' || s.lastFireTs !== null || s.lastTs !== null)
+        Object.assign(s, { phase: 'idle', since: 0, due: null, value: null, lastFireTs: null, lastTs: null });
     }
     for (const p of stored.values()) {
       const rule = rules.get(p.ruleId);
@@ -379,12 +401,26 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   }
 
   /** One evaluation of a level rule: the transitions of the state machine. */
-  function step(rule: CompiledRule, appId: number, deviceId: number, points: readonly EnginePoint[], pointTs: number) {
+  function step(
+    rule: CompiledRule,
+    appId: number,
+    deviceId: number,
+    points: readonly EnginePoint[],
+    pointTs: number,
+    once = false,
+  ) {
+    const s = live(rule, deviceId);
+    if (once) {
+      // evaluated once: the points at or before the newest this rule evaluated for the device were evaluated already
+      const last = s.lastTs;
+      if (last !== null && pointTs <= last) return;
+      if (last !== null) points = points.filter((p) => p.ts > last);
+      s.lastTs = pointTs;
+    }
     // durations run on the engine's clock: a device's own (late, backfilled) timestamps never make a duration due at once
     const ts = Math.max(pointTs, now());
     let known = false;
     let hit: EnginePoint | null = null;
-    const s = live(rule, deviceId);
     let mask = s.mask;
     for (let gi = 0; gi < rule.groups.length; gi++) {
       const r = evalGroup(rule.groups[gi]!, deviceId, points, counter);
@@ -436,6 +472,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   }
 
   const touched = new Set<CompiledRule>();
+  const once = opts.evaluatedOnce === true;
   const perApp = new Map<number, number>();
 
   return {
@@ -495,7 +532,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
       if (touched.size === 0) return;
       let ts = 0;
       for (const p of e.points) if (p.ts > ts) ts = p.ts;
-      for (const r of [...touched]) step(r, e.appId, e.deviceId, e.points, ts);
+      for (const r of [...touched]) step(r, e.appId, e.deviceId, e.points, ts, once);
     },
     event(e) {
       m.events++;
@@ -549,6 +586,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
           due: s.due,
           value: s.value,
           lastFireTs: s.lastFireTs,
+          lastTs: s.lastTs,
         }
       );
     },

@@ -133,7 +133,16 @@ forEachEngine('a firing’s writes', (open) => {
       ['EMAIL', 'ops@contoh.id', 'queued'],
     ]);
     expect(await states()).toEqual([
-      { ruleId, deviceId: DEVICE, phase: 'active', since: 1_000, due: null, value: '95', lastFireTs: 1_000 },
+      {
+        ruleId,
+        deviceId: DEVICE,
+        phase: 'active',
+        since: 1_000,
+        due: null,
+        value: '95',
+        lastFireTs: 1_000,
+        lastTs: null,
+      },
     ]);
     expect(pushes.map((p) => [p.kind, p.task.id, p.task.title])).toEqual([['created', task.id, 'Genset-01 panas']]);
 

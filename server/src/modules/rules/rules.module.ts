@@ -52,7 +52,8 @@ export interface RulesDomainDeps {
   reads: RulesDomainReads;
   bus: Bus;
   /** committed telemetry, the series of a committed point (memory), the reads of a rule test and the expiry seed */
-  telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series' | 'query'>;
+  telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series' | 'query'> &
+    Partial<Pick<TelemetryPipeline, 'storesLocally' | 'gateAcks'>>;
   devices: Pick<DeviceService, 'on' | 'rowOf'>;
   outbox: Outbox;
   now?: () => number;
@@ -84,6 +85,8 @@ export function createRulesDomain({
     log,
   });
   const shared = bus.kind === 'nats';
+  // PostgreSQL + NATS: each gateway stores (and so evaluates) its own devices' messages (docs/decisions/rules.md)
+  const local = shared && telemetry.storesLocally === true;
   // the engine's writes, in order, in transactions of their own; on SQLite they never make the event loop wait for the
   // write lock (write-queue.ts). A firing's task push is published after its transaction commits.
   const writes = createWriteQueue({ store, committed: tasks.flush, rolledBack: tasks.discard, log });
@@ -101,6 +104,7 @@ export function createRulesDomain({
     write: writes.run,
     onRulesChanged,
     shared,
+    evaluatedOnce: local,
     now,
     log,
   });
@@ -133,9 +137,11 @@ export function createRulesDomain({
   /** Evaluates one committed message: cheap for a device no rule watches (two map lookups, no point built). */
   function onCommitted(b: CommittedTelemetry) {
     if (!engine.watching(b.appId)) return;
-    if (b.points.length && engine.watchingDevice(b.appId, b.deviceId)) {
+    // storing locally, a message sent again is evaluated once more: the engine skips the points it evaluated already
+    const all = local && b.resent ? [...b.resent, ...b.points] : b.points;
+    if (all.length && engine.watchingDevice(b.appId, b.deviceId)) {
       const points: EnginePoint[] = [];
-      for (const p of b.points) {
+      for (const p of all) {
         const s = telemetry.series(p.seriesId);
         if (s)
           points.push({
@@ -161,16 +167,32 @@ export function createRulesDomain({
       }
     }
   }
+  /** whether a rule watches what the commit carries */
+  const watched = (b: CommittedTelemetry) =>
+    engine.watching(b.appId) &&
+    ((b.points.length + (b.resent?.length ?? 0) > 0 && engine.watchingDevice(b.appId, b.deviceId)) ||
+      (b.states.length > 0 && engine.watchingEvent(b.appId, 31)));
   // Scale-out: another gateway may have moved a device's state (the queue group hands consecutive messages of a device
   // to any gateway). So a device's evaluations here run one after the other, each after this gateway's queued writes
   // are in and the device's states are read back from rule_states; the evaluation itself stays synchronous.
   const turns = new Map<number, Promise<void>>();
-  function inTurn(deviceId: number, evaluate: () => void) {
+  /**
+   * Storing locally: the devices whose state in memory is current (read here since another gateway last stored for
+   * them); their commits are evaluated at once, in order, without a read.
+   */
+  const current = new Set<number>();
+  function inTurn(deviceId: number, evaluate: () => void, read = true) {
     if (!shared) return evaluate();
-    const next = (turns.get(deviceId) ?? Promise.resolve())
+    const queued = turns.get(deviceId);
+    if (!read && !queued) return evaluate();
+    const next = (queued ?? Promise.resolve())
       .then(async () => {
-        await writes.settled();
-        await engine.refresh(deviceId);
+        if (read) {
+          // this gateway's writes first: the read must see them
+          await writes.written();
+          await engine.refresh(deviceId);
+          if (local) current.add(deviceId);
+        }
         evaluate();
       })
       .catch((err) => log.error(`rules: device ${deviceId} not evaluated`, err));
@@ -183,18 +205,33 @@ export function createRulesDomain({
   // is published on `stored.<app>.<device>` by the gateway that wrote it and the `rule-engine` queue group hands each
   // to exactly one gateway's engine, while the expiry watch hears every commit on every gateway (the pipeline's
   // listener gets the others' commits too), so a device is never thought silent because it was evaluated elsewhere.
-  if (bus.kind === 'nats') {
+  if (local) {
+    // Storing locally: a device's commits are this gateway's, evaluated here in order; its state is read when the
+    // device is first seen here and again after another gateway stored for it (it moved, and maybe back).
+    // A stored message's acknowledgement waits for the rule writes of its evaluation (exactly once: rules.md).
+    unsubs.push(
+      telemetry.subscribe((b, own) => {
+        expiry.heard(b.appId, b.deviceId);
+        if (!own) return void current.delete(b.deviceId);
+        if (!watched(b)) return;
+        inTurn(b.deviceId, () => onCommitted(b), !current.has(b.deviceId));
+      }),
+    );
+    telemetry.gateAcks?.((appId, deviceId) => {
+      if (!engine.watching(appId) || !(engine.watchingDevice(appId, deviceId) || engine.watchingEvent(appId, 31)))
+        return null;
+      const turn = turns.get(deviceId);
+      if (turn) return turn.then(() => writes.written());
+      return writes.written();
+    });
+  } else if (bus.kind === 'nats') {
     subs.push(
       bus.subscribe<{ batch: CommittedTelemetry }>(
         'stored.>',
         ({ data }) => {
           const b = data.batch;
           // a device no rule watches costs no read of its states
-          const watched =
-            engine.watching(b.appId) &&
-            ((b.points.length > 0 && engine.watchingDevice(b.appId, b.deviceId)) ||
-              (b.states.length > 0 && engine.watchingEvent(b.appId, 31)));
-          if (watched) inTurn(b.deviceId, () => onCommitted(b));
+          if (watched(b)) inTurn(b.deviceId, () => onCommitted(b));
         },
         { queue: 'rule-engine' },
       ),

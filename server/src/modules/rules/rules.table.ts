@@ -53,6 +53,11 @@ export const ruleStates = sqliteTable(
     /** the value that started the pending phase (text), for the task it creates */
     value: text('value'),
     lastFireTs: integer('last_fire_ts'),
+    /**
+     * the device's time of the newest point the rule evaluated for the device (gateways storing locally: a point resent
+     * by its device at or before it is not evaluated again), else null
+     */
+    lastTs: integer('last_ts'),
   },
   (t) => [primaryKey({ columns: [t.ruleId, t.deviceId] })],
 );

@@ -44,6 +44,7 @@ forEachEngine('rule state store', (open) => {
     due: 61_000,
     value: '12.5',
     lastFireTs: null,
+    lastTs: null,
     ...over,
   });
   const sorted = (l: PersistedState[]) => [...l].sort((a, b) => a.ruleId - b.ruleId || a.deviceId - b.deviceId);
@@ -51,7 +52,14 @@ forEachEngine('rule state store', (open) => {
   it('writes a state and overwrites it on the next phase change', async () => {
     await states.write(state(r1, 3));
     expect(await states.all()).toEqual([state(r1, 3)]);
-    const active = state(r1, 3, { phase: 'active', since: 61_000, due: null, value: null, lastFireTs: 61_000 });
+    const active = state(r1, 3, {
+      phase: 'active',
+      since: 61_000,
+      due: null,
+      value: null,
+      lastFireTs: 61_000,
+      lastTs: 60_500,
+    });
     await states.write(active);
     expect(await states.all()).toEqual([active]);
   });

@@ -18,6 +18,7 @@ const toState = (r: Row): PersistedState => ({
   due: r.due,
   value: r.value,
   lastFireTs: r.lastFireTs,
+  lastTs: r.lastTs,
 });
 
 export function createRuleStateStore(store: AppStore): EngineStateStore {
@@ -33,6 +34,7 @@ export function createRuleStateStore(store: AppStore): EngineStateStore {
       due: p('due'),
       value: p('value'),
       lastFireTs: p('lastFireTs'),
+      lastTs: p('lastTs'),
     })
     .onConflictDoUpdate({
       target: [ruleStates.ruleId, ruleStates.deviceId],
@@ -42,6 +44,7 @@ export function createRuleStateStore(store: AppStore): EngineStateStore {
         due: sql`excluded.due`,
         value: sql`excluded.value`,
         lastFireTs: sql`excluded.last_fire_ts`,
+        lastTs: sql`excluded.last_ts`,
       },
     })
     .prepare();

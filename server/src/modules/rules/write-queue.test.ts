@@ -75,6 +75,27 @@ forEachEngine('rule engine write queue', (open) => {
     expect(q.metrics()).toMatchObject({ faults: 2, failed: 0 });
   });
 
+  it('written() resolves once the jobs queued before it are written, not waiting for later ones; a fault holds it', async () => {
+    const t = await table(db.store);
+    let faults = 2;
+    const q = createWriteQueue({ store: db.store, faultRetryMs: 5 });
+    await q.written(); // nothing queued: at once
+    q.run(async () => {
+      if (faults-- > 0) throw fault();
+      await t.insert(1)();
+    });
+    let done = false;
+    const first = q.written().then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 2));
+    expect(done).toBe(false);
+    q.run(t.insert(2));
+    await first;
+    // what it waited for is written, whatever came after
+    expect((await t.rows())[0]).toBe(1);
+    await q.written();
+    expect(await t.rows()).toEqual([1, 2]);
+  });
+
   it('flush resolves once everything queued is written', async () => {
     const t = await table(db.store);
     const q = createWriteQueue({ store: db.store });

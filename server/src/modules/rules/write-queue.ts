@@ -60,6 +60,10 @@ export function createWriteQueue({
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
   let closing = false;
+  /** jobs queued and jobs done (written, or failed and dropped) since the start: `written()` waits on them */
+  let queuedCount = 0;
+  let doneCount = 0;
+  let waiters: Array<{ upTo: number; resolve: () => void }> = [];
   const m = {
     writes: 0,
     queued: 0,
@@ -101,6 +105,14 @@ export function createWriteQueue({
     const t = performance.now();
     for (const e of batch) if (t - e.at > m.max_delay_ms) m.max_delay_ms = Math.round((t - e.at) * 10) / 10;
     m.writes += batch.length;
+    doneCount += batch.length;
+    if (waiters.length) {
+      const still = [];
+      for (const x of waiters)
+        if (x.upTo <= doneCount) x.resolve();
+        else still.push(x);
+      waiters = still;
+    }
   }
 
   /** writes the queue in order; answers when the rest must wait: 'busy' (SQLite's lock), 'fault', or 'empty' */
@@ -171,6 +183,7 @@ export function createWriteQueue({
         return;
       }
       queue.push({ job, at: performance.now() });
+      queuedCount++;
       if (queue.length > m.max_queue) m.max_queue = queue.length;
       start();
     },
@@ -198,6 +211,14 @@ export function createWriteQueue({
         if (running) await running;
         else await new Promise((r) => setTimeout(r, retryMs));
       }
+    },
+    /**
+     * resolves once every job queued before the call is written (or failed and dropped); a storage fault keeps it
+     * waiting (gateways storing locally hold a device's acknowledgement on it: rules.module.ts)
+     */
+    written(): Promise<void> {
+      if (doneCount >= queuedCount) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ upTo: queuedCount, resolve }));
     },
     metrics: () => ({ ...m, pending: queue.length }),
   };

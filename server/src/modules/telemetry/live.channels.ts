@@ -77,7 +77,8 @@ export function attachLiveChannels({
 
   return telemetry.subscribe((batch) => {
     const room = deviceDataRoom(batch.deviceId);
-    if (realtime.viewers(room) === 0) return;
+    // a message that only repeated stored points (gateways storing locally) has nothing new to show
+    if (realtime.viewers(room) === 0 || (batch.points.length === 0 && batch.states.length === 0)) return;
     const data: LatestPoint[] = [];
     for (const p of batch.points) {
       const s = telemetry.series(p.seriesId);

@@ -41,4 +41,9 @@ export interface CommittedTelemetry {
   committedAt: number;
   points: readonly TelemetryPoint[];
   states: readonly StateChange[];
+  /**
+   * points of the message the store already held (a message its device sent again, its acknowledgement lost), when
+   * there were any: gateways storing locally evaluate them for rules once more (docs/decisions/rules.md "Exactly once")
+   */
+  resent?: readonly TelemetryPoint[];
 }

@@ -1,6 +1,8 @@
-// A suite that needs a component of the machine (nats-server, the native reader, PostgreSQL, a C compiler) runs when it
-// is there. Where it is missing, a developer's run skips the suite and says why; CI (`.ci/run` sets SENTRA_CI=1)
-// installs every component, so a missing one there is a failure of the run, never a silent skip.
+// A suite that needs a component of the machine (nats-server, the native reader, PostgreSQL, haproxy, a C compiler)
+// runs when it is there. Where it is missing, a developer's run skips the suite and says why; CI (`.ci/run` sets
+// SENTRA_CI=1) installs every component, so a missing one there is a failure of the run, never a silent skip.
+import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 
 /** whether this run must have every component (CI) */
 export const componentsRequired = (): boolean => process.env.SENTRA_CI === '1';
@@ -16,3 +18,9 @@ export function required(component: string, present: boolean, how = ''): boolean
   process.stderr.write(`skipped: ${why}\n`);
   return false;
 }
+
+/** whether haproxy is installed (the chaos run puts it in front of its gateways: server/chaos/cluster.ts) */
+export const haproxyBinary = (): string | null => {
+  for (const p of ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy']) if (fs.existsSync(p)) return p;
+  return spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0 ? 'haproxy' : null;
+};

@@ -1,10 +1,14 @@
 // Committed telemetry to its listeners (live cards, device data, rules). With NATS each message is stored by one
-// gateway of the writer queue group: it publishes what it stored on `stored.<app>.<device>`, and every other gateway
-// serves its own listeners from there, its latest-value cache kept current the same way.
+// gateway (its receiver on PostgreSQL, one of the writer queue group on SQLite): it publishes what it stored on
+// `stored.<app>.<device>`, and every other gateway serves its own listeners from there, its latest-value cache kept
+// current the same way. A listener hears whether a commit is this gateway's own (`local`) or another's.
 import type { Bus, BusSubscription } from '../../../platform/bus/types.js';
 import type { Logger } from '../../../platform/log.js';
 import type { CommittedTelemetry } from '../message.js';
 import { noteLatest, type SeriesRegistry } from '../store/series.js';
+
+/** `local`: this gateway stored it (else another gateway's commit heard over NATS) */
+export type CommittedListener = (b: CommittedTelemetry, local: boolean) => void;
 
 export interface CommittedFanOutOptions {
   log: Logger;
@@ -18,12 +22,12 @@ export interface CommittedFanOutOptions {
 }
 
 export function createCommittedFanOut(o: CommittedFanOutOptions) {
-  const listeners = new Set<(b: CommittedTelemetry) => void>();
+  const listeners = new Set<CommittedListener>();
 
-  function tell(b: CommittedTelemetry) {
+  function tell(b: CommittedTelemetry, local: boolean) {
     for (const fn of listeners) {
       try {
-        fn(b);
+        fn(b, local);
       } catch (err) {
         o.log.error('telemetry subscribe listener failed', err);
       }
@@ -38,19 +42,19 @@ export function createCommittedFanOut(o: CommittedFanOutOptions) {
         const s = o.series.byId(p.seriesId);
         if (s) noteLatest(s, p);
       }
-      if (listeners.size) tell(data.batch);
+      if (listeners.size) tell(data.batch, false);
     },
   );
 
   return {
     /** a listener of every committed message (only what was stored); returns the unsubscribe */
-    subscribe(listener: (b: CommittedTelemetry) => void): () => void {
+    subscribe(listener: CommittedListener): () => void {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
     /** this gateway's writer committed `batches` */
     committed(batches: CommittedTelemetry[]): void {
-      if (listeners.size) for (const b of batches) tell(b);
+      if (listeners.size) for (const b of batches) tell(b, true);
       // scale-out: the other gateway processes' viewers (live cards, device data) hear what this one stored
       if (o.share)
         for (const b of batches) o.share.publish(`stored.${b.appId}.${b.deviceId}`, { origin: o.origin, batch: b });

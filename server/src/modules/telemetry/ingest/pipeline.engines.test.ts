@@ -242,6 +242,49 @@ describe.skipIf(!hasPostgres)('telemetry pipeline on PostgreSQL: scale-out and o
     expect(created).toBe(1);
   });
 
+  it('PostgreSQL + NATS: stores what its own broker received (nothing on tele.>), the PUBACK waiting for the gate too; a message sent again names its points as resent', async () => {
+    // the memory bus standing in for NATS: the pipeline decides by the bus's kind
+    const bus = { ...createMemoryBus(log), kind: 'nats' as const };
+    cleanup.push(() => bus.close());
+    const hops: unknown[] = [];
+    bus.subscribe('tele.>', (m) => void hops.push(m.data));
+    const pipeline = await openTelemetryPipeline({
+      ...(await database('postgres')),
+      bus,
+      log,
+      resolver,
+      now: () => T0,
+    } as OpenTelemetryPipelineOptions);
+    cleanup.push(() => pipeline.close());
+    expect(pipeline.storesLocally).toBe(true);
+    const commits: Array<{ local: boolean; points: number; resent: number }> = [];
+    pipeline.subscribe((b, local) => commits.push({ local, points: b.points.length, resent: b.resent?.length ?? 0 }));
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    pipeline.gateAcks((appId, deviceId) => (appId === 1 && deviceId === 1 ? gate : null));
+    const { released, hold } = holds();
+    const message = json({ _ts: T0, env: { data: { t: 21.5 } } });
+    pipeline.ingest(dev(1), 'd/1/data', message, 1, hold);
+    pipeline.ingest(dev(2), 'd/2/data', message, 1, hold);
+    await pipeline.flush();
+    await until(() => released.length === 1);
+    // device 2 no rule holds: acknowledged at its commit; device 1 waits for the gate
+    expect(released).toEqual([true]);
+    open();
+    await until(() => released.length === 2);
+    expect(hops).toEqual([]);
+    expect(commits).toEqual([
+      { local: true, points: 1, resent: 0 },
+      { local: true, points: 1, resent: 0 },
+    ]);
+    // the same message again (its PUBACK lost): stored once, named as resent for the rules
+    pipeline.ingest(dev(1), 'd/1/data', message, 1, hold);
+    await pipeline.flush();
+    await until(() => released.length === 3);
+    expect(commits[2]).toEqual({ local: true, points: 0, resent: 1 });
+    expect(pipeline.metrics()).toMatchObject({ stored_points: 2, duplicate_points: 1 });
+  });
+
   it('pauses while PostgreSQL is down, holds acknowledgements, and resumes within seconds of its return', async () => {
     const server = await startPostgres({ fsync: 'off' });
     cleanup.push(() => server.destroy());

@@ -1,7 +1,7 @@
-// The ingest pipeline: broker message → device (resolver) → family adapter → series → bus `tele.<app>.<device>` →
-// batching writer (points, states, rollups, latest values) → committed listeners (live fan-out, rules). Counts every
-// dropped message per device. Presence (online/offline) is the device registry's alone (devices.broker.ts), not
-// tracked here. Nothing here throws at the broker.
+// The ingest pipeline: broker message → device (resolver) → family adapter → series → bus `tele.<app>.<device>` (or,
+// PostgreSQL + NATS, straight on) → batching writer (points, states, rollups, latest values) → committed listeners
+// (live fan-out, rules). Counts every dropped message per device. Presence (online/offline) is the device registry's
+// alone (devices.broker.ts), not tracked here. Nothing here throws at the broker.
 //
 // This file assembles the parts: `storage-start.ts` (the storage as it starts: layout, journal replay, crash repair,
 // the writer's executor), `message-ingest.ts` (one message's way in), `acks.ts` (acknowledgements held until stored),
@@ -25,7 +25,7 @@ import type { PointReads } from '../read/point-reads.js';
 import { createTelemetryWriter, type CommittedTelemetry, type TelemetryMessage } from '../store/writer.js';
 import { createHeldAcks } from './acks.js';
 import { Backpressure } from './backpressure.js';
-import { createCommittedFanOut } from './committed.js';
+import { createCommittedFanOut, type CommittedListener } from './committed.js';
 import { createMessageIngest, type IngestOutcome } from './message-ingest.js';
 import { createRemoteAcks } from './remote-acks.js';
 import { IngestRejects, type DeviceRejects } from './rejects.js';
@@ -34,6 +34,13 @@ import { startPgTelemetryStorage } from './pg-storage-start.js';
 
 export type { DeviceRejects } from './rejects.js';
 export type { IngestOutcome } from './message-ingest.js';
+export type { CommittedListener } from './committed.js';
+
+/**
+ * Gateways storing locally: what a stored QoS 1/2 message's acknowledgement still waits for (the rule writes of its
+ * evaluation), or null when nothing; a rejection lets it go unacknowledged (its device sends it again).
+ */
+export type AckGate = (appId: number, deviceId: number) => Promise<void> | null;
 
 export interface TelemetryPipelineOptions extends PipelineOptions {
   sqlite: SqliteDatabase;
@@ -82,6 +89,13 @@ interface PipelineOptions {
 /** the pipeline on either engine */
 export interface EngineTelemetryPipeline {
   readonly engine: 'sqlite' | 'postgres';
+  /**
+   * PostgreSQL + NATS: this gateway stores what its own broker received and acknowledges after its own commit (no
+   * `tele.>` hop); else the writer takes `tele.>` (in process, or SQLite + NATS: one gateway of the queue group).
+   */
+  readonly storesLocally: boolean;
+  /** storing locally: a stored message's acknowledgement also waits for what `gate` answers (rules.module.ts) */
+  gateAcks(gate: AckGate | null): void;
   /** listens to the broker's message events, and pauses its reads while the writer is behind */
   attachBroker(broker: Pick<Broker, 'on'> & Partial<Pick<Broker, 'setReadPaused'>>): void;
   /** the device registry's resolver; null → no device is known and nothing is ingested */
@@ -99,8 +113,11 @@ export interface EngineTelemetryPipeline {
     qos?: 0 | 1 | 2,
     hold?: () => AckRelease,
   ): IngestOutcome | Promise<IngestOutcome>;
-  /** committed messages (only what was stored), for live fan-out and rules; returns the unsubscribe */
-  subscribe(listener: (batch: CommittedTelemetry) => void): () => void;
+  /**
+   * committed messages (only what was stored, `local` when this gateway stored it), for live fan-out and rules;
+   * returns the unsubscribe
+   */
+  subscribe(listener: CommittedListener): () => void;
   /** series by id (sensor, configtype, param, subparam, datatype, latest) for listeners */
   series(id: number): SeriesInfo | undefined;
   /**
@@ -191,9 +208,29 @@ function assemblePipeline<R extends TelemetryReads | null, P extends PointReads 
   let resolver = opts.resolver ?? null;
   let closed = false;
   const nats = bus?.kind === 'nats';
+  // PostgreSQL + NATS (gateways on separate hosts): each stores what its own broker received, acknowledging after its
+  // own commit; SQLite + NATS (one host, one DATA_DIR) keeps the writer queue group (docs/decisions/ingest.md)
+  const local = nats && storage.engine === 'postgres';
   const { origin, executor, series, rollups } = storage;
-  // BUS=nats: another gateway may store the message; it reports the commit back to this one (remote-acks.ts)
-  const acks = createHeldAcks(nats ? createRemoteAcks(bus!, origin) : null);
+  // SQLite + NATS: another gateway may store the message; it reports the commit back to this one (remote-acks.ts)
+  const acks = createHeldAcks(nats && !local ? createRemoteAcks(bus!, origin) : null);
+  let ackGate: AckGate | null = null;
+  /** storing locally: a stored message's acknowledgement waits for the gate too (the rules see the commit first) */
+  function settleGated(m: TelemetryMessage, stored: boolean) {
+    const release = m.release;
+    if (!stored || !release || !ackGate) return acks.settle(m, stored);
+    m.release = undefined;
+    // after this commit's listeners ran (onCommit follows onSettled in the same turn): the rules queued their writes
+    queueMicrotask(() => {
+      const waiting = ackGate?.(m.appId, m.deviceId);
+      if (!waiting) release(true);
+      else
+        waiting.then(
+          () => release(true),
+          () => release(false),
+        );
+    });
+  }
   const committed = createCommittedFanOut({
     log,
     series,
@@ -218,8 +255,9 @@ function assemblePipeline<R extends TelemetryReads | null, P extends PointReads 
     storedAt: storage.storedAt,
     compactEveryMs: opts.compactEveryMs,
     onStatesRefused: (deviceId, count) => void rejects.count('state_limit', deviceId, 0, count),
-    onSettled: acks.settle,
+    onSettled: local ? settleGated : acks.settle,
     onCommit: committed.committed,
+    keepResent: local,
   });
   // points and rollups older than the kept days, dropped hourly (off unless retentionDays is set)
   const retention =
@@ -251,10 +289,13 @@ function assemblePipeline<R extends TelemetryReads | null, P extends PointReads 
     }
     backpressure.relieve();
   }
-  // with a bus, the writer takes its messages from `tele.>` (one gateway of the queue group each, over NATS)
-  const subscription = bus?.subscribe<TelemetryMessage>('tele.>', (msg) => enqueue(msg.data), {
-    queue: 'telemetry-writer',
-  });
+  // with a bus, the writer takes its messages from `tele.>` (one gateway of the queue group each, over NATS); a gateway
+  // storing locally hands them straight to its own writer
+  const subscription = local
+    ? undefined
+    : bus?.subscribe<TelemetryMessage>('tele.>', (msg) => enqueue(msg.data), {
+        queue: 'telemetry-writer',
+      });
 
   const messages = createMessageIngest({
     log,
@@ -271,12 +312,17 @@ function assemblePipeline<R extends TelemetryReads | null, P extends PointReads 
     },
     acks,
     // the subject is kept with the device's context: built once, and its hash with it
-    deliver: bus ? (m, ctx) => bus.publish((ctx.teleSubject ??= `tele.${ctx.appId}.${ctx.deviceId}`), m) : enqueue,
+    deliver:
+      bus && !local ? (m, ctx) => bus.publish((ctx.teleSubject ??= `tele.${ctx.appId}.${ctx.deviceId}`), m) : enqueue,
   });
   const { ingest } = messages;
 
   return {
     engine: storage.engine,
+    storesLocally: local,
+    gateAcks(gate) {
+      ackGate = gate;
+    },
     attachBroker(broker) {
       if (broker.setReadPaused) backpressure.attach(broker as Pick<Broker, 'setReadPaused'>);
       broker.on('message', (identity, topic, payload, qos, hold) => void ingest(identity, topic, payload, qos, hold));

@@ -35,6 +35,8 @@ export interface SettleOptions {
   now: () => number;
   onCommit: (batch: CommittedTelemetry[]) => void;
   onSettled?: (m: TelemetryMessage, stored: boolean) => void;
+  /** a commit names the points of a message the store already held (`CommittedTelemetry.resent`) */
+  keepResent?: boolean;
   onStatesRefused?: (deviceId: number, count: number) => void;
 }
 
@@ -181,8 +183,21 @@ export class BatchSettle {
       const states = applied.get(k) ?? NO_STATES;
       stats.stored_states += states.length;
       const pts = duplicates.size === 0 ? m.points : m.points.filter((p) => !duplicates.has(p));
-      if (pts.length || states.length)
-        out.push({ appId: m.appId, deviceId: m.deviceId, receivedAt: m.receivedAt, committedAt, points: pts, states });
+      // gateways storing locally: the points of a message sent again still reach the rules (evaluated once there)
+      const resent =
+        this.o.keepResent && pts.length < m.points.length ? m.points.filter((p) => duplicates.has(p)) : undefined;
+      if (pts.length || states.length || resent) {
+        const c: CommittedTelemetry = {
+          appId: m.appId,
+          deviceId: m.deviceId,
+          receivedAt: m.receivedAt,
+          committedAt,
+          points: pts,
+          states,
+        };
+        if (resent) c.resent = resent;
+        out.push(c);
+      }
     }
     return out;
   }

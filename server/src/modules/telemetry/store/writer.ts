@@ -46,6 +46,8 @@ export interface WriterOptions {
    * another reason than storage, MAX_WRITE_ATTEMPTS times). Its held acknowledgement goes then.
    */
   onSettled?: (m: TelemetryMessage, stored: boolean) => void;
+  /** a commit names the points of a message the store already held (`CommittedTelemetry.resent`): storing locally */
+  keepResent?: boolean;
   /** state reports of a device the store refused (new keys past MAX_STATE_KEYS_PER_DEVICE), after their commit */
   onStatesRefused?: (deviceId: number, count: number) => void;
   /** the journal's memory side; null: points go straight into the clustered table (several writers share it) */

@@ -1,0 +1,1 @@
+ALTER TABLE `rule_states` ADD `last_ts` integer;
