@@ -159,6 +159,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     threads: config.MQTT_THREADS,
     nativeReads: config.MQTT_NATIVE_READS === 'on',
     maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
+    proxyProtocolFrom: config.MQTT_PROXY_PROTOCOL === 'on' ? config.TRUST_PROXY : [],
     throttle: createConnectThrottle({
       failuresPerMinute: config.MQTT_AUTH_FAILURES_PER_MINUTE,
       unknownPerMinute: config.MQTT_UNKNOWN_CONNECTS_PER_MINUTE,

@@ -101,6 +101,8 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
     http: http.Server;
     mqtt: net.Server;
     sockets: Set<net.Socket>;
+    /** connections that carried the test device's bytes (health checks connect too, with a PROXY header) */
+    devices: Set<net.Socket>;
   }
   const standIns: StandIn[] = [];
   let proxy: ChildProcess;
@@ -118,6 +120,7 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
         http: http.createServer(),
         mqtt: net.createServer(),
         sockets: new Set(),
+        devices: new Set(),
       };
       g.http.on('request', (req, res) => {
         if (req.url === '/service/web/system/health') res.writeHead(g.healthy ? 200 : 503).end();
@@ -127,7 +130,8 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
       });
       g.mqtt.on('connection', (s) => {
         g.sockets.add(s);
-        s.on('error', () => undefined).on('close', () => g.sockets.delete(s));
+        s.on('data', (d: Buffer) => d.includes('DEVICE') && g.devices.add(s));
+        s.on('error', () => undefined).on('close', () => (g.sockets.delete(s), g.devices.delete(s)));
       });
       env[`SENTRA_${name.toUpperCase()}_HTTP`] = `127.0.0.1:${await listen(g.http)}`;
       env[`SENTRA_${name.toUpperCase()}_MQTT`] = `127.0.0.1:${await listen(g.mqtt)}`;
@@ -175,8 +179,9 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
     const device = net.connect(mqttPort, '127.0.0.1');
     const closed = new Promise<number>((resolve) => device.on('close', () => resolve(Date.now())));
     device.on('error', () => undefined);
-    expect(await until(() => standIns.some((g) => g.sockets.size === 1), 3000)).toBe(true);
-    const holder = standIns.find((g) => g.sockets.size === 1)!;
+    device.write('DEVICE');
+    expect(await until(() => standIns.some((g) => g.devices.size === 1), 3000)).toBe(true);
+    const holder = standIns.find((g) => g.devices.size === 1)!;
     const other = standIns.find((g) => g !== holder)!;
 
     // the holder stops answering both checks while its connections stay open (a hung host, not a refused port)

@@ -158,6 +158,11 @@ export const ConfigSchema = z.object({
       if (parsed && !parsed.ok) ctx.addIssue({ code: 'custom', message: `not a list of addresses: ${parsed.error}` });
     })
     .transform((v) => (v === undefined ? [] : (parseTrustedProxies(v) as { list: string[] }).list)),
+  /**
+   * `on`: a TCP connection to the MQTT port from a load balancer named by TRUST_PROXY opens with a PROXY header (v1 or
+   * v2, HAProxy's `send-proxy-v2`) naming the device's address, which the MQTT sign-in throttles count by
+   */
+  MQTT_PROXY_PROTOCOL: onOff.default('off'),
   /** failed MQTT CONNECTs of one username from one client address within a minute before that pair is refused unchecked
    * (and of one username from every address before it is slowed; mqtt-connect-throttle.ts) */
   MQTT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),

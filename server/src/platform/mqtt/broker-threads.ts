@@ -38,6 +38,8 @@ export interface BrokerThreadsOptions {
     debug: boolean;
     maxOutboundBytes: number;
     nativeReads: boolean;
+    /** TRUST_PROXY's list when MQTT_PROXY_PROTOCOL=on (proxy-protocol.ts) */
+    proxyProtocolFrom: string[];
   };
   /** each event a thread reports, in order */
   onEvent(thread: BrokerThread, ev: ThreadEvent): void;

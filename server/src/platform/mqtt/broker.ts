@@ -68,6 +68,11 @@ export interface BrokerOptions {
   throttle?: ConnectThrottle;
   /** a connection (TCP or WebSocket) holding more than this unwritten is closed (MQTT_MAX_OUTBOUND_BYTES, default 4 MiB) */
   maxOutboundBytes?: number;
+  /**
+   * the load balancers (TRUST_PROXY's list) whose TCP connections open with a PROXY header naming the client
+   * (MQTT_PROXY_PROTOCOL=on; proxy-protocol.ts); empty or absent: no header is read
+   */
+  proxyProtocolFrom?: readonly string[];
   /** retained messages and persistent sessions kept across restarts (without: kept in memory by each thread only) */
   store?: SessionStore;
   /** BUS=nats: the bus the gateways of the deployment share; the store's state is then the deployment's (cluster.ts) */
@@ -177,6 +182,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       debug: opts.debug ?? false,
       maxOutboundBytes: maxOutbound,
       nativeReads: opts.nativeReads ?? true,
+      proxyProtocolFrom: [...(opts.proxyProtocolFrom ?? [])],
     },
     onEvent: (thread, ev) => onEvent(thread, ev),
     onReleased: () => tellThreads(),

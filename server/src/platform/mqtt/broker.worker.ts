@@ -26,6 +26,8 @@ import { HANDOVER_RUN, HandoverBound } from './handover-bound.js';
 import { pauseReading, ReadGate, resumeReading } from './read-gate.js';
 import { HeldAcks, MAX_HELD_PER_CONNECTION } from './held-acks.js';
 import { NativeReads } from './native-reads.js';
+import { acceptProxied } from './proxy-protocol.js';
+import proxyAddr from 'proxy-addr';
 import { nativeFd } from '../native-fd.js';
 import { validClientId, validFilter, validPublishTopic } from './limits.js';
 import {
@@ -43,10 +45,11 @@ import {
   type V5Session,
 } from './mqtt5.js';
 
-const { debug, maxOutboundBytes, nativeReads } = workerData as {
+const { debug, maxOutboundBytes, nativeReads, proxyProtocolFrom } = workerData as {
   debug: boolean;
   maxOutboundBytes: number;
   nativeReads: boolean;
+  proxyProtocolFrom?: string[];
 };
 
 const requireHere = createRequire(import.meta.url);
@@ -622,7 +625,12 @@ const clientsBySid = new Map<SessionId, Client>();
 const kickedEarly = new Set<SessionId>();
 // TCP keep-alive: a client that asked for no MQTT keep-alive (0) and whose network vanished is still found out (after
 // the system's probes: with Linux defaults about 12 minutes), so its session ends and the device goes offline
-const tcp = net.createServer((socket) => gate.guard(aedes.handle((socket.setKeepAlive(true, 60_000), socket))));
+const serve = (socket: net.Socket) => gate.guard(aedes.handle((socket.setKeepAlive(true, 60_000), socket)));
+// behind a load balancer speaking the PROXY protocol, its connections name their client first (proxy-protocol.ts)
+const proxyTrusted = proxyProtocolFrom?.length ? proxyAddr.compile(proxyProtocolFrom) : undefined;
+const tcp = net.createServer(
+  proxyTrusted ? (socket) => acceptProxied(socket, (address) => proxyTrusted(address, 0), serve) : serve,
+);
 const sockets = new Map<number, Duplex>();
 // Connections are read while three things allow it (read-gate.ts): the event loop's global pause (its writer's queue
 // past half its bound) and this thread's own bound on what it handed over and the event loop has not taken
