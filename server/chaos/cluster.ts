@@ -61,8 +61,15 @@ function haproxyConfig(o: {
   statsSocket: string;
   gateways: ClusterGateway[];
 }): string {
+  // as deploy/haproxy/haproxy.cfg: devices' connections open with a PROXY v2 header, HTTP asks the health call
   const servers = (kind: 'mqtt' | 'http') =>
-    o.gateways.map((g, i) => `  server gw${i} 127.0.0.1:${kind === 'mqtt' ? g.mqttPort : g.port} check`).join('\n');
+    o.gateways
+      .map((g, i) =>
+        kind === 'mqtt'
+          ? `  server gw${i} 127.0.0.1:${g.mqttPort} check send-proxy-v2`
+          : `  server gw${i} 127.0.0.1:${g.port} check`,
+      )
+      .join('\n');
   return `global
   maxconn 8000
   stats socket ${o.statsSocket} mode 600 level admin
@@ -98,6 +105,10 @@ backend gateways_http
   mode http
   balance roundrobin
   option http-server-close
+  option forwardfor
+  option httpchk
+  http-check send meth GET uri /service/web/system/health
+  http-check expect status 200
 ${servers('http')}
 `;
 }
@@ -151,6 +162,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     // one sealing key for the deployment: a secret sealed by one gateway is opened by the others
     SEAL_KEY: sealKey,
     DATABASE_POOL_SIZE: '8',
+    // HAProxy (on loopback) names each client: X-Forwarded-For over HTTP, a PROXY v2 header on MQTT's connections
+    TRUST_PROXY: '127.0.0.1',
+    MQTT_PROXY_PROTOCOL: 'on',
     ...opts.env,
   });
   const start = async (i: number) => {

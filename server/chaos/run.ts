@@ -42,6 +42,8 @@ export interface ChaosFigures {
   longest_live_gap_ms: number | null;
   all_online_ms: number | null;
   devices_reconnected: number;
+  /** devices whose connection ended in each phase: from the kill, from the NATS restart, from PostgreSQL's */
+  devices_dropped_by_phase: { kill: number; nats: number; postgres: number };
   resent_messages: number;
   ok: boolean;
 }
@@ -305,10 +307,12 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
     await onlineWatch;
 
     await at(seconds * 0.5);
+    const natsAt = Date.now();
     await cluster.restartNats();
     log('NATS restarted');
 
     await at(seconds * 0.7);
+    const postgresAt = Date.now();
     await cluster.restartPostgres('fast');
     log('PostgreSQL restarted (fast)');
 
@@ -396,6 +400,11 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
       all_online_ms: allOnlineMs,
       devices_reconnected: devices.filter((d) => d.drops.some((t) => t >= killAt)).length,
       resent_messages: devices.reduce((n, d) => n + d.resent, 0),
+      devices_dropped_by_phase: {
+        kill: devices.filter((d) => d.drops.some((t) => t >= killAt && t < natsAt)).length,
+        nats: devices.filter((d) => d.drops.some((t) => t >= natsAt && t < postgresAt)).length,
+        postgres: devices.filter((d) => d.drops.some((t) => t >= postgresAt)).length,
+      },
       ok: false,
     };
     figures.ok =
