@@ -9,6 +9,7 @@ import type { MqttIdentity } from '../../server/src/platform/mqtt/types.js';
 import { MIX } from './fleet/plan.js';
 import { runFleet, type FleetHandle } from './fleet/run.js';
 import type { GenericDevice } from './fleet/devices.js';
+import { machineOn, type LaundryState } from './profiles/laundry.js';
 import { flatten } from './wire/index.js';
 import { demoDashboards, installDemoDashboards } from './demo.js';
 
@@ -154,16 +155,26 @@ describe('the fleet on a real gateway', () => {
     gw.app.broker.on('message', (_i, topic, payload) => {
       if (topic === `d/${laundry.id}/cmd/res`) replies.push(JSON.parse(payload.toString()));
     });
-    const state = (laundry.emitter as GenericDevice).sim.snapshot() as {
-      machines: { key: string; kind: string; on: boolean }[];
-    };
-    const idle = state.machines.find((m) => !m.on)!;
-    const send = (id: string) =>
+    const state = (laundry.emitter as GenericDevice).sim.snapshot() as LaundryState;
+    // a machine idle now and for the next minutes: a paid cycle of its own schedule cannot start in between (a
+    // cycle lasts at least 35 minutes), so only the command's start makes it busy
+    const quiet = state.machines.find(
+      (m) => !machineOn(m, state.t) && !machineOn(m, state.t + 60_000) && !machineOn(m, state.t + 120_000),
+    );
+    const idle = quiet ?? state.machines[0]!;
+    const send = (id: string, param = 'start') =>
       gw.app.broker.publish(
         `d/${laundry.id}/cmd`,
-        JSON.stringify({ id, sensor: idle.kind, configtype: 'data', param: 'start', value: idle.key }),
+        JSON.stringify({ id, sensor: idle.kind, configtype: 'data', param, value: idle.key }),
         { qos: 1 },
       );
+    if (!quiet) {
+      // every machine busy (a peak hour): one stopped by a remote stop stays off until its cycle would have ended
+      await send('c0', 'stop');
+      expect(await until(() => replies.length === 1, 8000)).toBe(true);
+      replies.length = 0;
+      await new Promise((r) => setTimeout(r, 600)); // the device takes one command per 500 ms
+    }
     await send('c1');
     expect(await until(() => replies.length === 1, 8000)).toBe(true);
     await new Promise((r) => setTimeout(r, 600));
