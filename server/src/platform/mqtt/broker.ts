@@ -225,35 +225,26 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     store.enqueue(m);
   }
 
+  /** a message another gateway published, as a broker thread takes it */
+  const publishOf = (m: StoredMessage, retain: boolean): LoopCommand => ({
+    t: 'publish',
+    req: 0,
+    topic: m.topic,
+    payload: new Uint8Array(m.payload),
+    qos: m.qos === 0 ? 0 : 1,
+    retain,
+    ...(m.properties && { properties: m.properties }),
+    ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
+  });
+
   /** another gateway's retained message (empty: deleted): every thread delivers it to its subscribers and keeps it */
   function deliverRetained(m: StoredMessage) {
-    sendAll({
-      t: 'publish',
-      req: 0,
-      topic: m.topic,
-      payload: new Uint8Array(m.payload),
-      qos: m.qos === 0 ? 0 : 1,
-      retain: true,
-      ...(m.properties && { properties: m.properties }),
-      ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
-    });
+    sendAll(publishOf(m, true));
   }
 
   /** another gateway's client publish: to the threads whose sessions subscribed to it */
   function deliver(m: StoredMessage) {
-    for (const t of threads) {
-      if (!t.filters.matches(m.topic)) continue;
-      send(t, {
-        t: 'publish',
-        req: 0,
-        topic: m.topic,
-        payload: new Uint8Array(m.payload),
-        qos: m.qos === 0 ? 0 : 1,
-        retain: false,
-        ...(m.properties && { properties: m.properties }),
-        ...(m.expiresAt !== undefined && { expiresAt: m.expiresAt }),
-      });
-    }
+    for (const t of threads) if (t.filters.matches(m.topic)) send(t, publishOf(m, false));
   }
 
   /** another gateway takes `clientId` (same identity): this gateway's connection of it ends, its session stored */
