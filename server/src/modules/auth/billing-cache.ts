@@ -4,6 +4,7 @@
 // next request; only a date changed outside the services (whoever sells the subscription writes it) is seen up to
 // `BILLING_RECHECK_MS` later, and at once after any access change (which drops every date kept).
 import type { AccessChanges } from './access-changes.js';
+import { createAccessCache } from './caller-cache.js';
 
 export const BILLING_RECHECK_MS = 1000;
 const MAX_TENANTS = 10_000;
@@ -17,28 +18,20 @@ export function createBillingCache(
   opts: { now?: () => number; ttlMs?: number; max?: number } = {},
 ): BillingOf {
   const now = opts.now ?? Date.now;
-  const ttlMs = opts.ttlMs ?? BILLING_RECHECK_MS;
-  const max = opts.max ?? MAX_TENANTS;
-  const dates = new Map<number, { date: number; until: number }>();
-  let generation = changes.access;
+  const dates = createAccessCache<number, number>(changes, {
+    now,
+    ttlMs: opts.ttlMs ?? BILLING_RECHECK_MS,
+    max: opts.max ?? MAX_TENANTS,
+  });
 
   return (tenantId) => {
-    if (changes.access !== generation) {
-      dates.clear();
-      generation = changes.access;
-    }
     const kept = dates.get(tenantId);
-    if (kept && kept.until > now()) return kept.date;
+    if (kept !== undefined) return kept;
     const readAt = now();
-    const since = generation;
+    const since = changes.access;
     return read(tenantId).then((date) => {
       // a change announced while reading may be what moved the date: this answer is used, not kept
-      if (changes.access === since) {
-        dates.delete(tenantId);
-        // the oldest entry goes first (a Map iterates in insertion order)
-        if (dates.size >= max) dates.delete(dates.keys().next().value!);
-        dates.set(tenantId, { date, until: readAt + ttlMs });
-      }
+      if (changes.access === since) dates.set(tenantId, date, readAt);
       return date;
     });
   };

@@ -8,9 +8,48 @@ import type { AccessChanges } from './access-changes.js';
 export const CALLER_TTL_MS = 5000;
 const MAX_CALLERS = 10_000;
 
-interface Entry {
-  caller: Caller;
-  expiresAt: number;
+/**
+ * Answers that depend on access data, by key: an entry lives until the next access change (every entry dropped at once:
+ * changes are rare, and nothing can be forgotten by a narrower rule) or `ttlMs` after `from` (its set, by default),
+ * whichever comes first; at most `max`, the oldest dropped first. The callers below and the tenants' billing dates
+ * (billing-cache.ts) are kept in one of these.
+ */
+export function createAccessCache<K, V>(
+  changes: Pick<AccessChanges, 'access'>,
+  opts: { now?: () => number; ttlMs: number; max: number },
+) {
+  const now = opts.now ?? Date.now;
+  const entries = new Map<K, { value: V; expiresAt: number }>();
+  let generation = changes.access;
+  /** false (and everything dropped) when access data changed since the last look */
+  const unchanged = () => {
+    if (changes.access === generation) return true;
+    entries.clear();
+    generation = changes.access;
+    return false;
+  };
+
+  return {
+    get(key: K): V | undefined {
+      if (!unchanged()) return undefined;
+      const e = entries.get(key);
+      if (!e) return undefined;
+      if (e.expiresAt <= now()) {
+        entries.delete(key);
+        return undefined;
+      }
+      return e.value;
+    },
+    set(key: K, value: V, from = now()): void {
+      unchanged();
+      // the oldest entry goes first (a Map iterates in insertion order)
+      if (entries.size >= opts.max) entries.delete(entries.keys().next().value!);
+      entries.set(key, { value, expiresAt: from + opts.ttlMs });
+    },
+    get size() {
+      return entries.size;
+    },
+  };
 }
 
 export interface CallerCache {
@@ -24,39 +63,16 @@ export function createCallerCache(
   changes: Pick<AccessChanges, 'access'>,
   opts: { now?: () => number; ttlMs?: number; max?: number } = {},
 ): CallerCache {
-  const now = opts.now ?? Date.now;
-  const ttlMs = opts.ttlMs ?? CALLER_TTL_MS;
-  const max = opts.max ?? MAX_CALLERS;
-  const entries = new Map<string, Entry>();
-  let generation = changes.access;
-
+  const cache = createAccessCache<string, Caller>(changes, {
+    now: opts.now,
+    ttlMs: opts.ttlMs ?? CALLER_TTL_MS,
+    max: opts.max ?? MAX_CALLERS,
+  });
   return {
-    get(key) {
-      if (changes.access !== generation) {
-        // one change drops everything: changes are rare, and nothing can be forgotten by a narrower rule
-        entries.clear();
-        generation = changes.access;
-        return undefined;
-      }
-      const e = entries.get(key);
-      if (!e) return undefined;
-      if (e.expiresAt <= now()) {
-        entries.delete(key);
-        return undefined;
-      }
-      return e.caller;
-    },
-    set(key, caller) {
-      if (changes.access !== generation) {
-        entries.clear();
-        generation = changes.access;
-      }
-      // the oldest entry goes first (a Map iterates in insertion order)
-      if (entries.size >= max) entries.delete(entries.keys().next().value!);
-      entries.set(key, { caller: freeze(caller), expiresAt: now() + ttlMs });
-    },
+    get: (key) => cache.get(key),
+    set: (key, caller) => cache.set(key, freeze(caller)),
     get size() {
-      return entries.size;
+      return cache.size;
     },
   };
 }
