@@ -153,11 +153,12 @@ export const ConfigSchema = z.object({
   TRUST_PROXY: z
     .string()
     .optional()
-    .superRefine((v, ctx) => {
-      const parsed = v === undefined ? undefined : parseTrustedProxies(v);
-      if (parsed && !parsed.ok) ctx.addIssue({ code: 'custom', message: `not a list of addresses: ${parsed.error}` });
-    })
-    .transform((v) => (v === undefined ? [] : (parseTrustedProxies(v) as { list: string[] }).list)),
+    .transform((v, ctx) => {
+      const parsed = parseTrustedProxies(v ?? '');
+      if (parsed.ok) return parsed.list;
+      ctx.addIssue({ code: 'custom', message: `not a list of addresses: ${parsed.error}` });
+      return z.NEVER;
+    }),
   /**
    * `on`: a TCP connection to the MQTT port from a load balancer named by TRUST_PROXY opens with a PROXY header (v1 or
    * v2, HAProxy's `send-proxy-v2`) naming the device's address, which the MQTT sign-in throttles count by

@@ -8,9 +8,6 @@ import proxyAddr from 'proxy-addr';
 
 export type ClientAddress = (req: IncomingMessage) => string;
 
-/** proxy-addr's presets, beside addresses and CIDR ranges */
-const PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
 /** the trusted proxies of TRUST_PROXY (comma-separated), or why they are not valid */
 export function parseTrustedProxies(value: string): { ok: true; list: string[] } | { ok: false; error: string } {
   const list = value
@@ -18,7 +15,8 @@ export function parseTrustedProxies(value: string): { ok: true; list: string[] }
     .map((s) => s.trim())
     .filter(Boolean);
   try {
-    proxyAddr.compile(list.filter((s) => !PRESETS.has(s)));
+    // addresses, CIDR ranges and proxy-addr's presets (loopback, linklocal, uniquelocal)
+    proxyAddr.compile(list);
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
