@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { freePort, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
+import { until } from '../src/platform/testing/until.js';
 import { startPostgres, type Postgres } from '../src/platform/db/testing/postgres.js';
 import { haproxyBinary, required } from '../src/platform/testing/required.js';
 import { spawnGateway, type GatewayProcess } from '../test/gateway-process.kit.js';
@@ -192,14 +193,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       await new Promise((r) => setTimeout(r, 50));
     }
 
-    const routed = async (i: number, ms = 10_000) => {
-      const until = Date.now() + ms;
-      while (Date.now() < until) {
-        if ((await serverState(statsSocket, 'gateways_mqtt', `gw${i}`)) === 'UP') return true;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return false;
-    };
+    const routed = (i: number, ms = 10_000) =>
+      until(async () => (await serverState(statsSocket, 'gateways_mqtt', `gw${i}`)) === 'UP', ms, 50);
     for (let i = 0; i < n; i++) if (!(await routed(i))) throw new Error(`haproxy does not route to gateway ${i}`);
 
     return {

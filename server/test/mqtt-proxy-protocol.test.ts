@@ -13,17 +13,10 @@ import { startGateway, type Running } from './harness.js';
 import { addDevice, tenantWithApp, unique, until } from './fixtures.js';
 import { hasHaproxy } from '../chaos/cluster.js';
 import { haproxyBinary } from '../src/platform/testing/required.js';
+import { freePort } from '../src/platform/bus/testing/nats-server.js';
 
 const NOT_AUTHORIZED = 5;
 const LIMIT = 3;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!hasHaproxy())('MQTT behind HAProxy with the PROXY protocol', () => {
   let gw: Running;

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { acceptProxied, parseProxyHeader } from './proxy-protocol.js';
+import { until } from '../testing/until.js';
 
 const SIG = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
 function v2(command: number, family: number, address: Buffer) {
@@ -84,14 +85,11 @@ describe('a connection behind a balancer', () => {
       });
       c.on('error', () => undefined);
     });
-  const until = async (check: () => boolean) => {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  };
 
   it("takes the client's address from a trusted peer's header, split over reads, and hands on the bytes after it", async () => {
     const { server, seen, port } = await serve((a) => a === '127.0.0.1');
     const c = await send(port, [Buffer.from('PROXY TCP4 203.0.'), Buffer.from('113.7 10.0.0.5 1 2\r\nMQTT')]);
-    await until(() => seen.length === 1);
+    expect(await until(() => seen.length === 1, 1000, 5)).toBe(true);
     expect(seen[0]).toEqual({ address: '203.0.113.7', data: 'MQTT' });
     c.destroy();
     server.close();
@@ -100,7 +98,7 @@ describe('a connection behind a balancer', () => {
   it("leaves an untrusted peer's bytes unread, header or not, and its own address", async () => {
     const { server, seen, port } = await serve((a) => a === '127.0.0.9');
     const c = await send(port, [Buffer.from('PROXY TCP4 203.0.113.7 10.0.0.5 1 2\r\nMQTT')], '127.0.0.2');
-    await until(() => seen.length === 1);
+    expect(await until(() => seen.length === 1, 1000, 5)).toBe(true);
     expect(seen[0]!.address).toBe('127.0.0.2');
     expect(seen[0]!.data.startsWith('PROXY TCP4')).toBe(true);
     c.destroy();
@@ -110,7 +108,7 @@ describe('a connection behind a balancer', () => {
   it('takes a trusted peer without a header as it is, and ends one whose header is malformed', async () => {
     const { server, seen, port } = await serve(() => true);
     const plain = await send(port, [Buffer.from([0x10, 0x0c])]);
-    await until(() => seen.length === 1);
+    expect(await until(() => seen.length === 1, 1000, 5)).toBe(true);
     expect(seen[0]).toEqual({ address: '127.0.0.1', data: '\x10\x0c' });
     const bad = await send(port, [Buffer.from('PROXY TCP4 nonsense\r\n')]);
     const closed = await new Promise((r) => {
