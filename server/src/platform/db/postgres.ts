@@ -39,6 +39,11 @@ export async function openPostgres(opts: PostgresOptions): Promise<PostgresHandl
   });
   // an idle client that loses its server (PostgreSQL restarted) is an event, not a crash; the pool replaces it
   pool.on('error', (err) => opts.log?.warn(`postgres: idle connection lost (${err.message})`));
+  // so is a client checked out between two queries (a transaction's, awaiting its caller): node-postgres emits the
+  // server's FATAL on the client itself, which had no listener, and the whole gateway went down with every PostgreSQL
+  // restart. The caller's next query fails with "not queryable", a storage fault its retries wait out; the pool drops
+  // the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   if (opts.migrationsFolder) {
     const client = await pool.connect();
     try {
