@@ -7,6 +7,7 @@
 //   cooldown: no firing of a rule and device within cooldown of the last (the transition is still taken).
 // The cost of a point no rule watches is two map lookups, whatever the number of rules.
 import { performance } from 'node:perf_hooks';
+import { waitOutStorageFaults } from '../../platform/db/storage-fault.js';
 import type { Logger } from '../../platform/log.js';
 import { compileRule, evalGroup, type CompiledRule, type EnginePoint, type RuleRecord } from './compile.js';
 import { expiryOf } from './expiry.js';
@@ -354,9 +355,12 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
           const value = fresh.value === null ? null : parseValue(fresh.value);
           fire(current, fresh, fresh.due ?? now(), value, null, appId, 'active');
         };
-        // scale-out: another gateway may have moved the state meanwhile
+        // scale-out: another gateway may have moved the state meanwhile (a storage fault is waited out: skipping the
+        // read would lose the firing)
         if (opts.shared)
-          refresh(s.deviceId).then(due, (err) => opts.log?.error(`rule ${rule.id}: state not read`, err));
+          waitOutStorageFaults(() => refresh(s.deviceId), { retryMs: 250, stopping: () => closed }).then(due, (err) =>
+            opts.log?.error(`rule ${rule.id}: state not read`, err),
+          );
         else due();
       },
       Math.max(0, s.due - now()),

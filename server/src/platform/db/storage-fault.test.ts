@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStorageFault } from './storage-fault.js';
+import { isStorageFault, waitOutStorageFaults } from './storage-fault.js';
 
 const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -30,5 +30,48 @@ describe('isStorageFault', () => {
     expect(isStorageFault(wrapped(coded('SQLITE_FULL')))).toBe(true);
     expect(isStorageFault(wrapped(coded('57P01')))).toBe(true);
     expect(isStorageFault(wrapped(coded('SQLITE_CONSTRAINT_UNIQUE')))).toBe(false);
+  });
+});
+
+describe('waitOutStorageFaults', () => {
+  it('tries again while the storage is at fault, tells the wait once, and answers what the read answers', async () => {
+    let calls = 0;
+    const waits: unknown[] = [];
+    const answer = await waitOutStorageFaults(
+      async () => {
+        if (++calls <= 3) throw coded('57P03', 'the database system is starting up');
+        return 'states';
+      },
+      { retryMs: 1, stopping: () => false, waiting: (err) => waits.push(err) },
+    );
+    expect(answer).toBe('states');
+    expect(calls).toBe(4);
+    expect(waits).toHaveLength(1);
+  });
+
+  it("throws the code's own error at once, and a fault once stopping", async () => {
+    let calls = 0;
+    const bug = new TypeError('x is undefined');
+    await expect(
+      waitOutStorageFaults(
+        async () => {
+          calls++;
+          throw bug;
+        },
+        { retryMs: 1, stopping: () => false },
+      ),
+    ).rejects.toBe(bug);
+    expect(calls).toBe(1);
+    let stopping = false;
+    const fault = coded('57P01');
+    await expect(
+      waitOutStorageFaults(
+        async () => {
+          if (calls++ > 3) stopping = true;
+          throw fault;
+        },
+        { retryMs: 1, stopping: () => stopping },
+      ),
+    ).rejects.toBe(fault);
   });
 });

@@ -37,3 +37,22 @@ function isFaultItself(err: unknown): boolean {
   const message = err instanceof Error ? err.message : String(err);
   return MESSAGES.test(message);
 }
+
+/**
+ * `read` until it answers: a storage fault is waited out, tried again every `retryMs` (the caller's work waits with
+ * it); another error, or a fault once `stopping()`, is thrown. `waiting` is told once, at the first fault.
+ */
+export async function waitOutStorageFaults<T>(
+  read: () => Promise<T>,
+  o: { retryMs: number; stopping: () => boolean; waiting?: (err: unknown) => void },
+): Promise<T> {
+  for (let faults = 0; ; faults++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (o.stopping() || !isStorageFault(err)) throw err;
+      if (faults === 0) o.waiting?.(err);
+      await new Promise((resolve) => setTimeout(resolve, o.retryMs));
+    }
+  }
+}
