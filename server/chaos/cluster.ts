@@ -44,6 +44,9 @@ export interface Cluster {
   restartNats(downMs?: number): Promise<void>;
   /** PostgreSQL restarted (`fast`: sessions ended cleanly) */
   restartPostgres(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** gateways that ended without being killed or stopped (a crash: the run's faults must never bring one down), with
+   * the end of their output */
+  crashed(): Array<{ gateway: number; code: number | null; output: string }>;
   /** resolves once HAProxy routes MQTT to gateway `i` again (its health check passed) */
   routed(i: number, ms?: number): Promise<boolean>;
   stop(): Promise<void>;
@@ -168,9 +171,14 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     MQTT_PROXY_PROTOCOL: 'on',
     ...opts.env,
   });
+  const crashes: Array<{ gateway: number; code: number | null; output: string }> = [];
   const start = async (i: number) => {
     const g = gateways[i]!;
-    g.process = await spawnGateway(g.dataDir, envOf(g), 120_000);
+    const p = (g.process = await spawnGateway(g.dataDir, envOf(g), 120_000));
+    // kill and stop take the process from its gateway first: an end while it is still there is a crash
+    void p.exited.then((code) => {
+      if (g.process === p) crashes.push({ gateway: i, code, output: p.output().slice(-4000) });
+    });
     log(`gateway ${i} listening (http ${g.port}, mqtt ${g.mqttPort})`);
   };
   // the first one migrates the database; the others follow together
@@ -222,6 +230,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       async restartPostgres(mode = 'fast') {
         await pg.restart(mode);
       },
+      crashed: () => [...crashes],
       routed,
       async stop() {
         for (const g of gateways) {

@@ -4,6 +4,7 @@
 // rule's threshold made exactly one firing, the longest gap a live viewer saw, and how long until every device that
 // lost its gateway was online again by the registry. `npm run chaos` prints them; server/test/chaos.test.ts asserts
 // them.
+import fs from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { io as connectIo } from 'socket.io-client';
@@ -45,6 +46,11 @@ export interface ChaosFigures {
   /** devices whose connection ended in each phase: from the kill, from the NATS restart, from PostgreSQL's */
   devices_dropped_by_phase: { kill: number; nats: number; postgres: number };
   resent_messages: number;
+  /** devices whose crossings and firings differ (at most 20): the first crossing out of step (its point's time from the
+   * start and its phase), firings minus crossings, and the device's connection drops (to tell which fault made it) */
+  /** gateways that went down by themselves during the run (the faults are survived, never a reason to crash) */
+  gateways_crashed: number;
+  firings_mismatched: Array<{ device: number; at_ms: number; phase: string; fired: number; drops_ms: number[] }>;
   ok: boolean;
 }
 
@@ -346,6 +352,8 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
     let lost = 0;
     let duplicates = 0;
     let expected = 0;
+    /** device → the times of its crossings */
+    const crossings = new Map<number, number[]>();
     for (const dev of devices) {
       const rowsOf = stored.get(dev.d.id) ?? [];
       storedPoints += rowsOf.length;
@@ -364,10 +372,12 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
       if (dev.watched) {
         const values = (watchedValues.get(dev.d.id) ?? []).sort((a, b) => a.ts - b.ts);
         let above = false;
-        for (const { v } of values) {
-          if (v > THRESHOLD && !above) expected++;
+        const at: number[] = [];
+        for (const { v, ts } of values) {
+          if (v > THRESHOLD && !above) (expected++, at.push(ts));
           above = v > THRESHOLD;
         }
+        crossings.set(dev.d.id, at);
       }
     }
     // the rule writes settle (a write held back by the PostgreSQL restart is retried): wait until the count holds
@@ -386,6 +396,51 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
       same = now === tasks ? same + 1 : 0;
       tasks = now;
     }
+    // which crossing went without its firing (or fired twice), from the tasks' timelines: a firing is a task created or
+    // an occurrence, timed by the engine's clock (never before its point's time, and normally before the next crossing)
+    const firedAt = new Map<number, number[]>();
+    for (const r of (
+      await db.query<{ device_id: string; ts: string }>(
+        `select t.device_id, e.ts from task_events e join tasks t on t.id = e.task_id
+         where t.rule_id = $1 and e.kind in ('created', 'occurrence') order by e.ts`,
+        [ruleId],
+      )
+    ).rows) {
+      const id = Number(r.device_id);
+      let l = firedAt.get(id);
+      if (!l) firedAt.set(id, (l = []));
+      l.push(Number(r.ts));
+    }
+    const phaseOf = (ts: number) =>
+      ts < killAt ? 'before' : ts < natsAt ? 'kill' : ts < postgresAt ? 'nats' : 'postgres';
+    const mismatched: ChaosFigures['firings_mismatched'] = [];
+    for (const dev of devices) {
+      const want = crossings.get(dev.d.id) ?? [];
+      const got = firedAt.get(dev.d.id) ?? [];
+      if (want.length === got.length || mismatched.length >= 20) continue;
+      // the first crossing whose firing is missing (the next one's taken its place) or doubled (one more before the next)
+      let k = 0;
+      while (
+        k < want.length &&
+        k < got.length &&
+        got[k]! >= want[k]! &&
+        (k + 1 >= want.length || got[k]! < want[k + 1]!)
+      )
+        k++;
+      const ts = want[Math.min(k, want.length - 1)] ?? 0;
+      mismatched.push({
+        device: dev.d.id,
+        at_ms: ts - t0,
+        phase: phaseOf(ts),
+        fired: got.length - want.length,
+        drops_ms: dev.drops.map((t) => t - t0),
+      });
+    }
+    for (const c of cluster.crashed()) log(`gateway ${c.gateway}: crashed (exit ${c.code}): ${c.output}`);
+    if (mismatched.length)
+      for (const [i, g] of cluster.gateways.entries())
+        for (const line of (g.process?.output() ?? '').split('\n'))
+          if (/rule|task/i.test(line) && /fail|error|dropped/i.test(line)) log(`gateway ${i}: ${line}`);
     const figures: ChaosFigures = {
       devices: devices.length,
       gateways: nGateways,
@@ -400,6 +455,8 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
       all_online_ms: allOnlineMs,
       devices_reconnected: devices.filter((d) => d.drops.some((t) => t >= killAt)).length,
       resent_messages: devices.reduce((n, d) => n + d.resent, 0),
+      gateways_crashed: cluster.crashed().length,
+      firings_mismatched: mismatched,
       devices_dropped_by_phase: {
         kill: devices.filter((d) => d.drops.some((t) => t >= killAt && t < natsAt)).length,
         nats: devices.filter((d) => d.drops.some((t) => t >= natsAt && t < postgresAt)).length,
@@ -410,11 +467,16 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
     figures.ok =
       figures.acknowledged_points > 0 &&
       figures.acknowledged_lost === 0 &&
+      figures.gateways_crashed === 0 &&
       figures.duplicates_stored === 0 &&
       figures.rule_firings_expected > 0 &&
       figures.rule_firings_expected === figures.tasks_created &&
       figures.all_online_ms !== null &&
       figures.longest_live_gap_ms !== null;
+    // CHAOS_DUMP=<prefix>: a failed run leaves each gateway's whole output in <prefix>-<i>.log
+    if (!figures.ok && process.env.CHAOS_DUMP)
+      for (const [i, g] of cluster.gateways.entries())
+        fs.writeFileSync(`${process.env.CHAOS_DUMP}-${i}.log`, g.process?.output() ?? '');
     return figures;
   } finally {
     for (const d of devices) d.stopped || (await d.stop(0));
