@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineCall, JSON_DEPTH_MAX, Result } from '@sentra/contracts';
+import { defineCall, JSON_DEPTH_MAX, Result, T } from '@sentra/contracts';
 import { createLogger } from '../log.js';
 import { implement } from './mount.js';
 import { createHttpApp } from './server.js';
@@ -35,6 +35,16 @@ const itemContract = {
     input: z.object({ id: z.string(), name: z.string() }),
     output: z.object({ id: z.string(), name: z.string() }),
   }),
+  // answers after `ms`, or fails then when `fail` is set; its time-out is 150 ms
+  slow: defineCall({
+    method: 'GET',
+    path: '/service/web/test/slow',
+    summary: 'slow',
+    audience: 'public',
+    timeoutMs: 150,
+    input: z.object({ ms: z.coerce.number(), fail: z.string().optional() }),
+    output: z.object({ ms: z.number() }),
+  }),
   pair: defineCall({
     method: 'GET',
     path: '/fetch/web/test/{a}/{b}',
@@ -53,6 +63,11 @@ beforeAll(async () => {
     list: () => ({ id: 'list' }),
     save: ({ input }) => input,
     pair: ({ input }) => input,
+    slow: async ({ input }) => {
+      await new Promise((r) => setTimeout(r, input.ms));
+      if (input.fail) throw new Error('failed after its time-out');
+      return { ms: input.ms };
+    },
   });
   const app = createHttpApp({ routes, authenticate: () => null, log: createLogger('silent'), checkOutput: true });
   server = http.createServer(app);
@@ -156,5 +171,25 @@ describe('route table', () => {
   it('answers -11 for an API path no route has, whatever the method', async () => {
     expect((await get('/service/web/test/other')).body.response_result).toBe(Result.NOT_FOUND);
     expect((await get('/fetch/web/test/x/y', { method: 'POST' })).body.response_result).toBe(Result.NOT_FOUND);
+  });
+
+  it('answers 503 with the time-out text once a call runs past its time-out, and what comes after is dropped', async () => {
+    expect(await get('/service/web/test/slow?ms=5')).toMatchObject({
+      status: 200,
+      body: { response_result: Result.OK, ms: 5 },
+    });
+    for (const q of ['ms=600', 'ms=600&fail=1']) {
+      const t = Date.now();
+      const r = await get(`/service/web/test/slow?${q}`);
+      expect(r, q).toMatchObject({
+        status: 503,
+        body: { response_result: Result.UNEXPECTED, message: T.common.timeout },
+      });
+      // due at 150 ms, answered by the next sweep: well before the handler's own answer
+      expect(Date.now() - t, q).toBeLessThan(500);
+    }
+    // the late answers went nowhere and broke nothing: the server answers the next call
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await get('/service/web/test/item/x')).body).toMatchObject({ id: 'x' });
   });
 });
