@@ -5,6 +5,7 @@
 // the same run. Then live push: 5,000 MQTT devices at 1 message/s (a separate fleet process) and 200 socket.io viewers
 // (another process) on 50 dashboards of 20 LATEST cards; publish → card update latency from the `sent_at` each message
 // carries.
+// Over 500 lines: one benchmark, its setup, phases and figures read top to bottom as the report prints them.
 import type Database from 'better-sqlite3';
 import { benchEngine } from './engine.js';
 import { pgDatabaseMb, seedPostgres } from './cards/seed-pg.js';

@@ -3,6 +3,7 @@
 // → SQLite). Reports stored points/s, publish→stored latency (send time embedded in the payload, measured when its
 // batch commits), RSS per idle connection, and latest-N / one-day range reads on a table seeded with up to 10 million
 // points.
+// Over 500 lines: one benchmark, its setup, phases and figures read top to bottom as the report prints them.
 //
 // The main figures are the served path (docs/decisions/bench.md): the devices are registered through the REST calls,
 // each signs in with its own credentials and publishes on its own d/<id>/data, through the gateway `npm run serve`

@@ -1,6 +1,7 @@
 // What the demo of `npm start` needs from the simulator: the fleet it runs (a few hundred mixed devices in the demo
 // tenant's application) and its ready-made dashboards (energy, fuel station, laundry, environment, structure, fleet
 // map) as conf_dashboard v2 documents naming the registered devices' ids. The gateway's demo seed stores them.
+// Over 500 lines: most of it is the dashboards themselves, as data (demoDashboards), read as one product tour.
 import {
   ConfDashboard,
   STATE_CONFIG,

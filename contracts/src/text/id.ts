@@ -1,5 +1,6 @@
 // The Indonesian text catalogue: every message the spec gives, word for word, shared by the server (envelope
 // messages) and the web (screens, notifications). Components and tests refer to these keys, never to copies.
+// Over 500 lines: one catalogue, kept whole so a text is found, reviewed and translated in one place.
 export const T = {
   common: {
     required: 'Tidak boleh kosong',

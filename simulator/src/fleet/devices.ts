@@ -1,6 +1,8 @@
 // The simulated devices on the wire: one MQTT connection per device (a LoRa network server and a serial gateway each
 // speak for their nodes), publishing their profile's readings on schedule, answering commands (ack, busy, or silence
 // when told to fault), dropping off abruptly (LWT) and coming back.
+// Over 500 lines: one connection base and its device kinds (generic, Tasmota, serial gateway, LoRa node, network
+// server), each a short class over the base's protected wire helpers.
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { createRng, type Rng } from '../rng.js';
 import { PROFILES, Simulation, type ProfileEvent, type Reading } from '../profiles/index.js';
