@@ -1,7 +1,7 @@
 // The notification variables of server/src/platform/config.ts.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../platform/config.js';
-import { createTransports } from './transports/index.js';
+import { createTransports } from './channels/index.js';
 
 describe('notification configuration', () => {
   it('starts with no provider configured: only webhooks have a transport', () => {
