@@ -24,6 +24,22 @@ export const webhookUrl = z
   .max(WEBHOOK_URL_MAX, T.common.max(WEBHOOK_URL_MAX))
   .refine(isHttpUrl, T.notifications.invalidUrl);
 
+/** The address field of a channel that sends to a phone (SMS, WhatsApp): `phone`, an E.164 number. */
+export const phoneAddress = {
+  field: 'phone',
+  label: T.ruleScreens.phone,
+  placeholder: '+6281234567890',
+  schema: phoneNumber,
+  example: '+6281234567890',
+} as const;
+
+/** A provider's API address among a channel's settings: an http(s) URL, `fallback` when unset. */
+export const apiUrlSetting = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL');
+
 export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);

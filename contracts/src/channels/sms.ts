@@ -1,28 +1,18 @@
 // SMS: an E.164 number; SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM configure it (a Twilio-style messages API).
 import { z } from 'zod';
-import { T } from '../text/id.js';
-import { isUrlOf, phoneNumber } from './addresses.js';
+import { apiUrlSetting, phoneAddress } from './addresses.js';
 import { defineChannel } from './define.js';
 
 export const sms = defineChannel({
   code: 'SMS',
   label: 'SMS',
   envName: 'SMS',
-  address: {
-    field: 'phone',
-    label: T.ruleScreens.phone,
-    placeholder: '+6281234567890',
-    schema: phoneNumber,
-    example: '+6281234567890',
-  },
+  address: phoneAddress,
   optional: [],
   defaultContent: true,
   settings: {
     /** Twilio-style messages API: POST {SMS_API_URL}/2010-04-01/Accounts/{sid}/Messages.json */
-    SMS_API_URL: z
-      .string()
-      .default('https://api.twilio.com')
-      .refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
+    SMS_API_URL: apiUrlSetting('https://api.twilio.com'),
     SMS_ACCOUNT_SID: z.string().optional(),
     SMS_AUTH_TOKEN: z.string().optional(),
     /** the sender number (E.164) or alphanumeric sender id */

@@ -1,28 +1,18 @@
 // WHATSAPP: an E.164 number; WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_TOKEN configure it (the WhatsApp Cloud API).
 import { z } from 'zod';
-import { T } from '../text/id.js';
-import { isUrlOf, phoneNumber } from './addresses.js';
+import { apiUrlSetting, phoneAddress } from './addresses.js';
 import { defineChannel } from './define.js';
 
 export const whatsapp = defineChannel({
   code: 'WHATSAPP',
   label: 'WhatsApp',
   envName: 'WhatsApp',
-  address: {
-    field: 'phone',
-    label: T.ruleScreens.phone,
-    placeholder: '+6281234567890',
-    schema: phoneNumber,
-    example: '+6281234567890',
-  },
+  address: phoneAddress,
   optional: [],
   defaultContent: true,
   settings: {
     /** WhatsApp Cloud API: POST {WHATSAPP_API_URL}/{WHATSAPP_PHONE_NUMBER_ID}/messages with a bearer token */
-    WHATSAPP_API_URL: z
-      .string()
-      .default('https://graph.facebook.com/v21.0')
-      .refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
+    WHATSAPP_API_URL: apiUrlSetting('https://graph.facebook.com/v21.0'),
     WHATSAPP_PHONE_NUMBER_ID: z
       .string()
       .regex(/^[0-9]{1,32}$/, 'must be the numeric phone-number id')

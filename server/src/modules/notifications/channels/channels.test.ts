@@ -4,19 +4,10 @@
 import { CHANNEL_CODES, CHANNELS, channelOf } from '@sentra/contracts';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigSchema, loadConfig } from '../../../platform/config.js';
+import { CHANNEL_EXAMPLE_ENV } from './env.test-kit.js';
 import { createTransports, SERVER_CHANNELS, taskMessage } from './index.js';
 
-/** a valid value of every variable that configures a channel: a channel added without one here fails below */
-const EXAMPLE_ENV: Record<string, string> = {
-  SMTP_URL: 'smtp://u:p@127.0.0.1:2525',
-  SMTP_FROM: 'Sentra <alerts@example.com>',
-  SMS_ACCOUNT_SID: 'AC1',
-  SMS_AUTH_TOKEN: 't',
-  SMS_FROM: '+15005550006',
-  WHATSAPP_PHONE_NUMBER_ID: '123',
-  WHATSAPP_TOKEN: 'EAAG',
-};
-const envOf = (variables: readonly string[]) => Object.fromEntries(variables.map((v) => [v, EXAMPLE_ENV[v]]));
+const envOf = (variables: readonly string[]) => Object.fromEntries(variables.map((v) => [v, CHANNEL_EXAMPLE_ENV[v]]));
 
 describe('the gateway channels', () => {
   it('pair every channel of contracts with a transport and a message, and no other', () => {
@@ -27,9 +18,9 @@ describe('the gateway channels', () => {
     describe(c.code, () => {
       it('has its variables read by the configuration, with an example here', () => {
         for (const name of Object.keys(c.settings)) expect(Object.keys(ConfigSchema.shape)).toContain(name);
-        for (const v of c.variables) expect(EXAMPLE_ENV, v).toHaveProperty(v);
+        for (const v of c.variables) expect(CHANNEL_EXAMPLE_ENV, v).toHaveProperty(v);
         const config = loadConfig(envOf(c.variables));
-        for (const v of c.variables) expect(config[v as keyof typeof config]).toBe(EXAMPLE_ENV[v]);
+        for (const v of c.variables) expect(config[v as keyof typeof config]).toBe(CHANNEL_EXAMPLE_ENV[v]);
       });
 
       it('has a transport exactly when its variables are all set', () => {
