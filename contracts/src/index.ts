@@ -31,6 +31,8 @@ export * from './models/access.js';
 export * from './models/rule.js';
 export * from './models/task.js';
 export * from './models/notifications.js';
+export * from './channels/index.js';
+export type { ChannelDescriptor, ChannelField } from './channels/define.js';
 export * from './models/dashboard/index.js';
 export * from './catalogue/index.js';
 export * from './text/id.js';

@@ -324,7 +324,7 @@ describe('webhooks', () => {
       },
     });
     expect(req!.headers['x-sentra-delivery']).toBe(String(id));
-    const { signature } = await import('../src/modules/notifications/transports/webhook.js');
+    const { signature } = await import('../src/modules/notifications/channels/webhook/transport.js');
     expect(req!.headers['x-sentra-signature']).toBe(
       signature('sixteen-chars-secret', Number(req!.headers['x-sentra-timestamp']), req!.body),
     );

@@ -121,10 +121,11 @@ describe('the notification channels of the gateway', () => {
   it('says which channels are configured and which variables configure the others, never their values', async () => {
     const r = await call(gw.url, notificationsContract.channels, {}, auth);
     expect(r.body.response_result).toBe(0);
+    // every channel, in the channels' order (contracts/src/channels/index.ts: the rule form's)
     expect(r.body.channels).toEqual([
       { channel: 'EMAIL', configured: true, variables: ['SMTP_URL', 'SMTP_FROM'] },
-      { channel: 'SMS', configured: false, variables: [...CHANNEL_VARIABLES.SMS] },
       { channel: 'WHATSAPP', configured: false, variables: ['WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_TOKEN'] },
+      { channel: 'SMS', configured: false, variables: [...CHANNEL_VARIABLES.SMS] },
       { channel: 'WEBHOOK', configured: true, variables: [] },
     ]);
     expect(JSON.stringify(r.body)).not.toContain(sink.url);

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { T } from '../text/id.js';
 import { jsonDocument } from './fields.js';
-import { emailAddress, phoneNumber, webhookUrl } from './notifications.js';
+import { CHANNEL_CODES, CHANNELS, type AnyChannelTask } from '../channels/index.js';
 
 export const RULE_NAME_MAX = 30;
 export const RULE_KEY_MAX = 30;
@@ -59,7 +59,8 @@ export const TRIGGER_FIELDS = ['DEVICE_ID', 'SENSOR', 'CONFIG', 'PARAM', 'VALUE'
 export type TriggerField = (typeof TRIGGER_FIELDS)[number];
 /** fields that select what a rule watches (only `==`); VALUE compares */
 export const SELECTOR_FIELDS: readonly TriggerField[] = ['DEVICE_ID', 'SENSOR', 'CONFIG', 'PARAM'];
-export const TASK_TYPES = ['EMAIL', 'WHATSAPP', 'SMS', 'WEBHOOK'] as const;
+/** the task types are the notification channels (contracts/src/channels/), in their order */
+export const TASK_TYPES = CHANNEL_CODES;
 export type TaskType = (typeof TASK_TYPES)[number];
 
 /**
@@ -166,26 +167,25 @@ export const RuleCondition = z
 export type RuleCondition = z.output<typeof RuleCondition>;
 
 /**
- * One task of an action group: a message by EMAIL, WHATSAPP, SMS, or a WEBHOOK POST (beyond the spec). A subject or
- * content left out or blank is the default one (T.rules.defaultSubject, defaultContent: what fired, where, the value and
- * when), never an empty message.
+ * One task of an action group: a message through one of the channels (EMAIL, WHATSAPP, SMS, or a WEBHOOK POST beyond
+ * the spec), its fields from the channel's descriptor: the address, the optional one-line fields (an email's subject)
+ * and the content. A subject or content left out or blank is the default one (T.rules.defaultSubject, defaultContent:
+ * what fired, where, the value and when), never an empty message.
  */
+const channelTask = (c: (typeof CHANNELS)[number]) =>
+  z.object({
+    type: z.literal(c.code),
+    [c.address.field]: c.address.schema,
+    ...Object.fromEntries(c.optional.map((o) => [o.field, template(RULE_LIMITS.subject).optional()])),
+    content: template(RULE_LIMITS.content).optional(),
+  });
+const lastJoined = (codes: readonly string[]) => `${codes.slice(0, -1).join(', ')} atau ${codes.at(-1)}`;
+export type ActionTask = AnyChannelTask;
 export const ActionTask = z.discriminatedUnion(
   'type',
-  [
-    z.object({
-      type: z.literal('EMAIL'),
-      email: emailAddress,
-      subject: template(RULE_LIMITS.subject).optional(),
-      content: template(RULE_LIMITS.content).optional(),
-    }),
-    z.object({ type: z.literal('SMS'), phone: phoneNumber, content: template(RULE_LIMITS.content).optional() }),
-    z.object({ type: z.literal('WHATSAPP'), phone: phoneNumber, content: template(RULE_LIMITS.content).optional() }),
-    z.object({ type: z.literal('WEBHOOK'), url: webhookUrl, content: template(RULE_LIMITS.content).optional() }),
-  ],
-  { error: 'type harus EMAIL, WHATSAPP, SMS atau WEBHOOK' },
-);
-export type ActionTask = z.output<typeof ActionTask>;
+  CHANNELS.map(channelTask) as unknown as [ReturnType<typeof channelTask>, ...ReturnType<typeof channelTask>[]],
+  { error: `type harus ${lastJoined(CHANNEL_CODES)}` },
+) as unknown as z.ZodType<ActionTask>;
 
 const actionGroup = z
   .array(ActionTask)

@@ -1424,7 +1424,6 @@ export const T = {
   },
   // ---- card query engine (server only, not in the spec): why a card could not be evaluated ----
   notifications: {
-    channelName: { EMAIL: 'Email', SMS: 'SMS', WHATSAPP: 'WhatsApp', WEBHOOK: 'Webhook' } as Record<string, string>,
     /** the rule editor and the task, when the chosen channel has no transport on the gateway */
     notConfiguredTitle: (channel: string) => `Kanal ${channel} belum diatur di gateway`,
     notConfiguredText:

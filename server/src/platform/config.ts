@@ -1,7 +1,7 @@
 // Configuration from the environment (docs/conventions.md "Configuration"), validated once at start with a clear error
 // on a bad value.
 import { z } from 'zod';
-import { CHANNEL_VARIABLES } from '@sentra/contracts';
+import { CHANNEL_SECRETS, CHANNEL_SETTINGS, CHANNELS, isUrlOf } from '@sentra/contracts';
 import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
 import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
 import { DEFAULT_MAP_TILE_URL, MAP_TILES_OFF, isTileUrl } from './http/map-tiles.js';
@@ -86,45 +86,8 @@ export const ConfigSchema = z.object({
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
   // notification delivery (modules/notifications; docs/decisions/notifications.md). A channel left unset keeps its
   // messages as 'not_configured'; a half-set one stops the start (notificationIssues below).
-  /** smtp://user:pass@host:port (STARTTLS when offered) or smtps://… (TLS from the start) */
-  SMTP_URL: z
-    .string()
-    .optional()
-    .refine(
-      (v) => v === undefined || isUrlOf(v, ['smtp:', 'smtps:']),
-      'must be smtp://[user:pass@]host[:port] or smtps://…',
-    ),
-  /** the sender: `alerts@example.com` or `Sentra <alerts@example.com>` */
-  SMTP_FROM: z
-    .string()
-    .optional()
-    .refine(
-      (v) => v === undefined || /^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.?[^\s@<>]*>?$/.test(v.trim()),
-      'must be an address, e.g. Sentra <alerts@example.com>',
-    ),
-  /** Twilio-style messages API: POST {SMS_API_URL}/2010-04-01/Accounts/{sid}/Messages.json */
-  SMS_API_URL: z
-    .string()
-    .default('https://api.twilio.com')
-    .refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
-  SMS_ACCOUNT_SID: z.string().optional(),
-  SMS_AUTH_TOKEN: z.string().optional(),
-  /** the sender number (E.164) or alphanumeric sender id */
-  SMS_FROM: z.string().optional(),
-  /** WhatsApp Cloud API: POST {WHATSAPP_API_URL}/{WHATSAPP_PHONE_NUMBER_ID}/messages with a bearer token */
-  WHATSAPP_API_URL: z
-    .string()
-    .default('https://graph.facebook.com/v21.0')
-    .refine((v) => isUrlOf(v, ['http:', 'https:']), 'must be an http(s) URL'),
-  WHATSAPP_PHONE_NUMBER_ID: z
-    .string()
-    .regex(/^[0-9]{1,32}$/, 'must be the numeric phone-number id')
-    .optional(),
-  WHATSAPP_TOKEN: z.string().optional(),
-  /** when set, webhook requests carry X-Sentra-Signature: sha256=HMAC(secret, timestamp.body) */
-  WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** webhooks to loopback, private, link-local and other non-public addresses: off (refused) unless turned on */
-  WEBHOOK_ALLOW_PRIVATE: onOff.default('off'),
+  // each channel's variables with their rules: its descriptor's (contracts/src/channels/)
+  ...CHANNEL_SETTINGS,
   /** time-out of every provider request (connect to answer) */
   NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(200).max(120_000).default(10_000),
   /** attempts before a message is 'failed' for good */
@@ -220,26 +183,13 @@ function isDatabaseUrl(value: string): boolean {
   }
 }
 
-function isUrlOf(value: string, protocols: string[]): boolean {
-  try {
-    const url = new URL(value);
-    return protocols.includes(url.protocol) && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
 /** Variables whose value never appears in an error message. */
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'SMS_AUTH_TOKEN', 'WHATSAPP_TOKEN', 'WEBHOOK_SECRET']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', ...CHANNEL_SECRETS]);
 
 /** A channel is configured completely or not at all: half a configuration is a mistake worth stopping for. */
 function notificationIssues(c: z.infer<typeof ConfigSchema>, ctx: z.RefinementCtx) {
   // the variables each channel needs: the same list the console shows beside an unconfigured channel
-  const groups: [string, (keyof typeof c)[]][] = [
-    ['email', CHANNEL_VARIABLES.EMAIL as (keyof typeof c)[]],
-    ['SMS', CHANNEL_VARIABLES.SMS as (keyof typeof c)[]],
-    ['WhatsApp', CHANNEL_VARIABLES.WHATSAPP as (keyof typeof c)[]],
-  ];
+  const groups = CHANNELS.map((ch) => [ch.envName, ch.variables as readonly (keyof typeof c)[]] as const);
   for (const [channel, keys] of groups) {
     const set = keys.filter((k) => c[k] !== undefined);
     if (set.length === 0 || set.length === keys.length) continue;

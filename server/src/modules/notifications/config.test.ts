@@ -1,7 +1,8 @@
 // The notification variables of server/src/platform/config.ts.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../platform/config.js';
-import { createTransports } from './transports/index.js';
+import { CHANNEL_EXAMPLE_ENV } from './channels/env.test-kit.js';
+import { createTransports } from './channels/index.js';
 
 describe('notification configuration', () => {
   it('starts with no provider configured: only webhooks have a transport', () => {
@@ -15,15 +16,7 @@ describe('notification configuration', () => {
     expect(Object.keys(createTransports(c))).toEqual(['WEBHOOK']);
   });
   it('builds a transport for each completely configured channel', () => {
-    const c = loadConfig({
-      SMTP_URL: 'smtp://u:p@127.0.0.1:2525',
-      SMTP_FROM: 'Sentra <alerts@example.com>',
-      SMS_ACCOUNT_SID: 'AC1',
-      SMS_AUTH_TOKEN: 't',
-      SMS_FROM: '+15005550006',
-      WHATSAPP_PHONE_NUMBER_ID: '123',
-      WHATSAPP_TOKEN: 'EAAG',
-    });
+    const c = loadConfig(CHANNEL_EXAMPLE_ENV);
     const t = createTransports(c);
     expect(Object.keys(t).sort()).toEqual(['EMAIL', 'SMS', 'WEBHOOK', 'WHATSAPP']);
     t.EMAIL?.close?.();

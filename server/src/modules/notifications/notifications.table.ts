@@ -12,7 +12,7 @@ export const notificationOutbox = sqliteTable(
     ruleId: integer('rule_id'),
     /** which action group queued it: 'new' | 'response' | 'reminder' ... */
     event: text('event'),
-    /** 'EMAIL' | 'SMS' | 'WHATSAPP' | 'WEBHOOK' */
+    /** a channel's code (contracts NOTIFICATION_CHANNELS) */
     channel: text('channel').notNull(),
     recipient: text('recipient').notNull(),
     subject: text('subject'),

@@ -8,7 +8,7 @@ import * as schema from '../../schema.js';
 import { createOutbox, type OutboxMessage } from './outbox.js';
 import { createNotificationWorker, type WorkerDeps } from './worker.js';
 import { DeliveryError, type OutgoingMessage, type Transport } from './transports/transport.js';
-import type { Transports } from './transports/index.js';
+import type { Transports } from './channels/index.js';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {

@@ -6,12 +6,12 @@
 // Delivery is at-least-once: a message being sent when the gateway stops (or dies) is sent again later
 // (docs/decisions/notifications.md).
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { DELIVERY_STATUSES, type DeliveryStatus, type NotificationChannel } from '@sentra/contracts';
+import { CHANNEL_VARIABLES, DELIVERY_STATUSES, type DeliveryStatus, type NotificationChannel } from '@sentra/contracts';
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/log.js';
 import type { ClaimedMessage, Outbox, Outcome } from './outbox.js';
 import { retryDelay } from './backoff.js';
-import { createTransports, type Transports } from './transports/index.js';
+import { createTransports, type Transports } from './channels/index.js';
 import { DeliveryError, reasonOf, type OutgoingMessage } from './transports/transport.js';
 
 export interface NotificationMetrics {
@@ -225,9 +225,11 @@ export function createNotificationWorker(deps: WorkerDeps): NotificationWorker {
       if (started || closed) return;
       started = true;
       unsubscribe = outbox.onEnqueued(() => schedule(0));
-      const configured = channels.filter((c) => c !== 'WEBHOOK');
+      // the channels without variables (WEBHOOK) are always there: named apart from the providers configured
+      const always = channels.filter((c) => CHANNEL_VARIABLES[c].length === 0);
+      const configured = channels.filter((c) => !always.includes(c));
       log.info(
-        `notifications: ${configured.length ? configured.join(', ') : 'no provider'} configured (+ WEBHOOK); others stay 'not_configured'`,
+        `notifications: ${configured.length ? configured.join(', ') : 'no provider'} configured (+ ${always.join(', ')}); others stay 'not_configured'`,
       );
       schedule(0);
     },

@@ -1,6 +1,7 @@
 // Message texts of a rule's actions: the `{{name}}` templates (contracts TEMPLATE_VARS) filled from the event, the
 // device, the application and the task. Text only: the values are inserted as given, never interpreted.
-import { T, renderTemplate, type ActionTask, type TemplateVar } from '@sentra/contracts';
+import type { ActionTask, TemplateVar } from '@sentra/contracts';
+import { taskMessage } from '../notifications/channels/index.js';
 import type { OutboxMessage } from '../notifications/outbox.js';
 
 export type TemplateValues = Partial<Record<TemplateVar, string | number | null | undefined>>;
@@ -44,48 +45,18 @@ export function formatTime(ts: number, timeZone: string): string {
 export const valueText = (v: unknown): string =>
   v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
 
-/** a subject or content the action left out or blank is the default one: never an empty message */
-const orDefault = (text: string | undefined, fallback: string) => (text?.trim() ? text : fallback);
-
-/** The outbox messages of one action group, rendered. */
+/** The outbox messages of one action group, rendered (each by its channel: notifications/channels/). */
 export function renderGroup(
   group: readonly ActionTask[],
   values: TemplateValues,
   base: { tenantId: number; appId: number; taskId: number; ruleId: number | null; event: 'new' | 'response' },
 ): OutboxMessage[] {
-  return group.map((a) => {
-    const common = {
-      tenantId: base.tenantId,
-      appId: base.appId,
-      taskId: base.taskId,
-      ruleId: base.ruleId ?? undefined,
-      event: base.event,
-    };
-    switch (a.type) {
-      case 'EMAIL':
-        return {
-          ...common,
-          channel: 'EMAIL',
-          recipient: a.email,
-          subject: renderTemplate(orDefault(a.subject, T.rules.defaultSubject), values),
-          body: renderTemplate(orDefault(a.content, T.rules.defaultContent), values),
-        };
-      case 'SMS':
-      case 'WHATSAPP':
-        return {
-          ...common,
-          channel: a.type,
-          recipient: a.phone,
-          body: renderTemplate(orDefault(a.content, T.rules.defaultContent), values),
-        };
-      case 'WEBHOOK':
-        // the event as JSON (beyond the spec): the values every template sees, plus the rendered text
-        return {
-          ...common,
-          channel: 'WEBHOOK',
-          recipient: a.url,
-          body: JSON.stringify({ ...values, text: a.content ? renderTemplate(a.content, values) : null }),
-        };
-    }
-  });
+  return group.map((a) => ({
+    tenantId: base.tenantId,
+    appId: base.appId,
+    taskId: base.taskId,
+    ruleId: base.ruleId ?? undefined,
+    event: base.event,
+    ...taskMessage(a, values),
+  }));
 }

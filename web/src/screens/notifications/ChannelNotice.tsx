@@ -2,12 +2,12 @@
 // ("Belum diatur", never sent) and what configures the channel (its environment variables). Shown by the rule
 // editor's task form the moment the channel is chosen, and by Manage Task beside such deliveries.
 import { Alert, AlertTitle } from '@mui/material';
-import { T, type ChannelStatus } from '@sentra/contracts';
+import { channelLabel, T, type ChannelStatus } from '@sentra/contracts';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { unconfigured, useChannels, variableList } from './channels.js';
 
 export function ChannelNotice({ status, compact = false }: { status: ChannelStatus; compact?: boolean }) {
-  const name = T.notifications.channelName[status.channel] ?? status.channel;
+  const name = channelLabel(status.channel);
   return (
     <Alert severity="warning" data-testid="channel-notice" sx={{ mt: compact ? 1 : 2 }}>
       <AlertTitle>{T.notifications.notConfiguredTitle(name)}</AlertTitle>

@@ -1,7 +1,7 @@
 // The rule wizard's four forms: Info (name, the wizard's one category, description), Trigger (rows of field, operator,
 // value with device → sensor → config → param pickers fed by the application's devices, and the engine's extras),
 // Action (the action's name and the `new` and `response` task groups) and one notification task.
-import type { ChangeEvent } from 'react';
+import { Fragment, type ChangeEvent } from 'react';
 import {
   Alert,
   Box,
@@ -21,7 +21,16 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { familyPointsOf, T, TASK_TITLE_MAX, TASK_TYPES, TRIGGER_FIELDS, TRIGGER_OPS } from '@sentra/contracts';
+import {
+  channelOf,
+  familyPointsOf,
+  T,
+  TASK_TITLE_MAX,
+  TASK_TYPES,
+  TRIGGER_FIELDS,
+  TRIGGER_OPS,
+  type ChannelTaskField,
+} from '@sentra/contracts';
 import type { FieldErrors } from '../../ui/forms.js';
 import { UnconfiguredChannels } from '../notifications/ChannelNotice.js';
 import {
@@ -269,9 +278,11 @@ export function TriggerStep({
   );
 }
 
-/** One line of a task list: its type and where it goes. */
-const taskLine = (t: RuleTask) =>
-  t.type === 'EMAIL' ? `${t.email} · ${t.subject}` : t.type === 'WEBHOOK' ? t.url : t.phone;
+/** One line of a task list: where it goes and its further fields (an email's subject). */
+const taskLine = (t: RuleTask) => {
+  const c = channelOf(t.type);
+  return [c.address, ...c.optional].map((f) => t[f.field]).join(' · ');
+};
 
 export function ActionStep({
   draft,
@@ -361,7 +372,8 @@ export function ActionStep({
 export function TaskStep({ task, disabled, send }: { task: TaskEditing; disabled: boolean; send: Send }) {
   const f = task.form;
   const e = task.errors;
-  const text = (field: 'email' | 'subject' | 'phone' | 'url' | 'content', label: string, extra: object = {}) => (
+  const channel = channelOf(f.type);
+  const text = (field: ChannelTaskField | 'content', label: string, extra: object = {}) => (
     <TextField
       label={label}
       value={f[field]}
@@ -394,19 +406,19 @@ export function TaskStep({ task, disabled, send }: { task: TaskEditing; disabled
       </TextField>
       {/* the moment a channel the gateway cannot send through is chosen: its messages would only be stored */}
       <UnconfiguredChannels channels={[f.type]} />
-      {f.type === 'EMAIL' && (
-        <>
-          {text('email', S.email, { type: 'email', required: true })}
-          {text('subject', S.subject, { placeholder: T.rules.defaultSubject })}
-        </>
-      )}
-      {(f.type === 'SMS' || f.type === 'WHATSAPP') &&
-        text('phone', S.phone, { required: true, placeholder: '+6281234567890' })}
-      {f.type === 'WEBHOOK' && text('url', S.url, { required: true, placeholder: 'https://' })}
+      {/* the channel's fields from its descriptor (contracts/src/channels/): the address, then the optional ones */}
+      {text(channel.address.field, channel.address.label, {
+        type: channel.address.inputType,
+        required: true,
+        placeholder: channel.address.placeholder,
+      })}
+      {channel.optional.map((o) => (
+        <Fragment key={o.field}>{text(o.field, o.label, { type: o.inputType, placeholder: o.placeholder })}</Fragment>
+      ))}
       {text('content', S.content, {
         multiline: true,
         minRows: 3,
-        placeholder: f.type === 'WEBHOOK' ? undefined : T.rules.defaultContent,
+        placeholder: channel.defaultContent ? T.rules.defaultContent : undefined,
       })}
       <Typography variant="caption" color="text.secondary">
         {S.templateHint}

@@ -1,10 +1,12 @@
 // The editor wizard's draft of a rule (spec 03 sections 3 and 9): info (name, category, description), trigger rows
 // (field DEVICE_ID/SENSOR/CONFIG/PARAM/VALUE, operator, value), the action (a name and the `new` and `response` groups
-// of EMAIL/WHATSAPP/SMS tasks) and the engine's extras (duration, clear condition, cooldown). Pure functions: the
+// of notification tasks, one per channel: contracts/src/channels/) and the engine's extras (duration, clear condition, cooldown). Pure functions: the
 // draft's checks, and the conversions between the draft and the rule's JSON (condition, action, details) the server
 // stores, so the manual form and the wizard read and write the same shape.
 import {
   ActionTask,
+  CHANNEL_TASK_FIELDS,
+  channelOf,
   RULE_CATEGORIES,
   RULE_CATEGORY_CODES,
   RULE_DESCRIPTION_MAX,
@@ -15,6 +17,7 @@ import {
   TASK_TYPES,
   TRIGGER_FIELDS,
   TRIGGER_OPS,
+  type ChannelTaskField,
   type TaskType,
   type TriggerEntry,
   type TriggerField,
@@ -44,14 +47,8 @@ export interface TriggerRow {
   value: string;
 }
 
-export interface RuleTask {
-  type: TaskType;
-  email: string;
-  subject: string;
-  phone: string;
-  url: string;
-  content: string;
-}
+/** A task as the form edits it: its type, every channel's fields (the chosen one's are sent) and the content. */
+export type RuleTask = { type: TaskType; content: string } & Record<ChannelTaskField, string>;
 
 export interface RuleAction {
   /** the action's name (kept as stored; the rule's name by default) */
@@ -80,14 +77,10 @@ export interface RuleDraft {
   action: RuleAction;
 }
 
-export const emptyTask = (type: TaskType = 'EMAIL'): RuleTask => ({
-  type,
-  email: '',
-  subject: '',
-  phone: '',
-  url: '',
-  content: '',
-});
+/** every channel's task fields, each with its value */
+const fieldsOf = (value: (field: ChannelTaskField) => string) =>
+  Object.fromEntries(CHANNEL_TASK_FIELDS.map((f) => [f, value(f)])) as Record<ChannelTaskField, string>;
+export const emptyTask = (type: TaskType = TASK_TYPES[0]): RuleTask => ({ type, ...fieldsOf(() => ''), content: '' });
 export const EMPTY_EXTRAS: RuleExtras = { duration: '', clearOp: '<', clearValue: '', cooldown: '' };
 
 /** A new draft: the wizard's one category, a device row and a value row to fill. */
@@ -162,9 +155,7 @@ export function validateTask(t: RuleTask): FieldErrors {
     if (!t[field].trim()) required[field] = T.common.required;
   };
   // a subject or content left blank is the default message (T.rules.defaultSubject, defaultContent)
-  if (t.type === 'EMAIL') need('email');
-  else if (t.type === 'WEBHOOK') need('url');
-  else need('phone');
+  need(channelOf(t.type).address.field);
   const parsed = ActionTask.safeParse(taskJson(t));
   return { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)), ...required };
 }
@@ -210,21 +201,18 @@ export function draftExtras(d: RuleDraft): Record<string, unknown> {
   return c;
 }
 
-/** A task as the action entry holds it: only its type's fields (a function: validateTask above uses it). */
+/**
+ * A task as the action entry holds it: only its channel's fields, the address always, an optional field and the
+ * content only when not blank (a function: validateTask above uses it).
+ */
 function taskJson(t: RuleTask) {
-  switch (t.type) {
-    case 'EMAIL':
-      return {
-        type: t.type,
-        email: t.email.trim(),
-        ...(t.subject.trim() ? { subject: t.subject.trim() } : {}),
-        ...(t.content.trim() ? { content: t.content } : {}),
-      };
-    case 'WEBHOOK':
-      return { type: t.type, url: t.url.trim(), ...(t.content.trim() ? { content: t.content } : {}) };
-    default:
-      return { type: t.type, phone: t.phone.trim(), ...(t.content.trim() ? { content: t.content } : {}) };
-  }
+  const c = channelOf(t.type);
+  return {
+    type: t.type,
+    [c.address.field]: t[c.address.field].trim(),
+    ...Object.fromEntries(c.optional.flatMap((o) => (t[o.field].trim() ? [[o.field, t[o.field].trim()]] : []))),
+    ...(t.content.trim() ? { content: t.content } : {}),
+  };
 }
 
 /** The action entry of a draft: its name (default the rule's) and the two task groups. */
@@ -248,11 +236,8 @@ const oneOf = <K extends string>(list: readonly K[], v: unknown, fallback: K): K
 function taskFrom(v: unknown): RuleTask {
   const t = obj(v);
   return {
-    type: oneOf(TASK_TYPES, t.type, 'EMAIL'),
-    email: text(t.email),
-    subject: text(t.subject),
-    phone: text(t.phone),
-    url: text(t.url),
+    type: oneOf(TASK_TYPES, t.type, TASK_TYPES[0]),
+    ...fieldsOf((f) => text(t[f])),
     content: text(t.content),
   };
 }

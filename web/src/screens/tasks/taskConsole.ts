@@ -1,6 +1,6 @@
 // The alarm-console parts of Tugas as plain functions: which quick status changes a task offers, and how a timeline
 // entry reads (the timeline comes from task/timeline, newest first).
-import { T, TaskStatus, type TaskEvent } from '@sentra/contracts';
+import { channelLabel, T, TaskStatus, type TaskEvent } from '@sentra/contracts';
 import type { ChipColor } from './taskStatus.js';
 
 const S = T.taskScreens;
@@ -48,7 +48,7 @@ export function timelineLine(e: TaskEvent): { text: string; color: ChipColor; de
       return { text: S.timelineMuted(e.actor), color: 'warning', detail: null };
     case 'notification': {
       const outcome = e.outcome ?? 'queued';
-      const channel = T.notifications.channelName[e.channel ?? ''] ?? e.channel ?? '';
+      const channel = channelLabel(e.channel);
       return {
         text: S.timelineNotification(channel, e.recipient ?? '', S.outcome[outcome] ?? outcome),
         color: OUTCOME_COLOR[outcome] ?? 'default',

@@ -6,6 +6,13 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { DeliveryError, clipLine } from './transport.js';
 
+/** a provider request as the transports build it (the request tests read these) */
+export interface ProviderRequest {
+  url: URL;
+  headers: Record<string, string>;
+  body: string;
+}
+
 export interface HttpAnswer {
   status: number;
   body: string;

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { smsRequest, SMS_BODY_MAX } from './sms.js';
-import { whatsappRequest } from './whatsapp.js';
-import { signature, webhookRequest } from './webhook.js';
-import { DEFAULT_SUBJECT, emailMessage } from './email.js';
-import { checkLiteralHost, isPublicAddress } from './address-guard.js';
+import { smsRequest, SMS_BODY_MAX } from '../channels/sms/transport.js';
+import { whatsappRequest } from '../channels/whatsapp/transport.js';
+import { signature, webhookRequest } from '../channels/webhook/transport.js';
+import { DEFAULT_SUBJECT, emailMessage } from '../channels/email/transport.js';
+import { checkLiteralHost, isPublicAddress } from '../channels/webhook/address-guard.js';
 import { checkAnswer } from './http.js';
 import { DeliveryError, type OutgoingMessage } from './transport.js';
 

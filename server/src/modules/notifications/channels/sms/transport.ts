@@ -1,7 +1,7 @@
 // SMS through a Twilio-style messages API: a form POST to {base}/2010-04-01/Accounts/{sid}/Messages.json with HTTP
 // basic auth (account sid : auth token) and the fields From, To, Body (Twilio answers 201 with the message resource).
-import { post, checkAnswer } from './http.js';
-import { clipText, type OutgoingMessage, type Transport } from './transport.js';
+import { post, checkAnswer, type ProviderRequest } from '../../transports/http.js';
+import { clipText, type OutgoingMessage, type Transport } from '../../transports/transport.js';
 
 export interface SmsSettings {
   apiUrl: string;
@@ -13,12 +13,6 @@ export interface SmsSettings {
 
 /** Twilio's limit for one message body. */
 export const SMS_BODY_MAX = 1600;
-
-export interface ProviderRequest {
-  url: URL;
-  headers: Record<string, string>;
-  body: string;
-}
 
 export function smsRequest(s: SmsSettings, m: OutgoingMessage): ProviderRequest {
   const url = new URL(

@@ -2,10 +2,9 @@
 // idempotency key: delivery is at-least-once), X-Sentra-Timestamp (ms) and, when WEBHOOK_SECRET is set,
 // X-Sentra-Signature: sha256=<hex HMAC-SHA256 of `${timestamp}.${body}`> so the receiver can check origin and age.
 import crypto from 'node:crypto';
-import { post, checkAnswer } from './http.js';
+import { post, checkAnswer, type ProviderRequest } from '../../transports/http.js';
+import { DeliveryError, type OutgoingMessage, type Transport } from '../../transports/transport.js';
 import { checkLiteralHost, publicOnlyLookup } from './address-guard.js';
-import type { ProviderRequest } from './sms.js';
-import { DeliveryError, type OutgoingMessage, type Transport } from './transport.js';
 
 export interface WebhookSettings {
   /** when set, every request is signed */

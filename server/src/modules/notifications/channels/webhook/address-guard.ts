@@ -4,7 +4,7 @@
 // 127.0.0.1 — or changes its answer between check and use — is refused too. WEBHOOK_ALLOW_PRIVATE=on lifts it.
 import dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
-import { DeliveryError } from './transport.js';
+import { DeliveryError } from '../../transports/transport.js';
 
 const blocked = new net.BlockList();
 for (const [prefix, bits] of [

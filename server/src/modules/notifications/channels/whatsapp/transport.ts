@@ -2,9 +2,8 @@
 // message. The Cloud API takes the recipient's number with its country code and without '+'. Free text reaches a user
 // only within 24 hours of their last message to the business number; outside it Meta refuses it (a permanent
 // failure recorded with Meta's reason) and a template message would be needed (docs/decisions/notifications.md).
-import { post, checkAnswer } from './http.js';
-import type { ProviderRequest } from './sms.js';
-import { clipText, type OutgoingMessage, type Transport } from './transport.js';
+import { post, checkAnswer, type ProviderRequest } from '../../transports/http.js';
+import { clipText, type OutgoingMessage, type Transport } from '../../transports/transport.js';
 
 export interface WhatsappSettings {
   apiUrl: string;

@@ -2,7 +2,7 @@
 // and socket, plain text. An SMTP 5xx answer (mailbox unknown, relay refused) is permanent; connection trouble and
 // 4xx (greylisting, busy) are retried by the worker.
 import nodemailer from 'nodemailer';
-import { DeliveryError, reasonOf, type OutgoingMessage, type Transport } from './transport.js';
+import { DeliveryError, reasonOf, type OutgoingMessage, type Transport } from '../../transports/transport.js';
 
 export interface EmailSettings {
   url: string;
