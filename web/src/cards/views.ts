@@ -6,13 +6,15 @@
 // imports this module statically.
 import type { ComponentType } from 'react';
 
-const modules = import.meta.glob<Record<string, unknown>>(['./*/*View.tsx', './*/*Views.tsx', '!./map/**'], {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type View = ComponentType<any>;
+
+const modules = import.meta.glob<Record<string, View>>(['./*/*View.tsx', './*/*Views.tsx', '!./map/**'], {
   eager: true,
 });
 
 /** The views by name: a module's exports named `…View`, its default export under its file's name. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const views: Readonly<Record<string, ComponentType<any>>> = Object.fromEntries(
+export const views: Readonly<Record<string, View>> = Object.fromEntries(
   Object.entries(modules).flatMap(([file, exports]) =>
     Object.entries(exports)
       .map(([name, view]) => [name === 'default' ? file.replace(/^.*\/|\.tsx$/g, '') : name, view] as const)
