@@ -1,5 +1,5 @@
 // Every card type, once (docs/conventions.md "One card type, one folder"): the definitions are found, not listed —
-// every card definition exported by a `<folder>/*.card.ts` or `*.cards.ts` — and checked against the catalogue's codes
+// every card definition exported (alone or in a list) by a `<folder>/*.card.ts` or `*.cards.ts` — and checked against the catalogue's codes
 // (contracts `CARD_TYPES`, the one line per card type) by registry.test.ts. The view grid draws `registry[cat].view`,
 // the editor reads sizes, queries and fields from the same definitions.
 import { CARD_TYPE_CODES, isCardType, type CardTypeCode } from '@sentra/contracts';
@@ -11,7 +11,7 @@ const isDefinition = (v: unknown): v is CardDefinition =>
   typeof v === 'object' && v !== null && 'type' in v && 'queryKind' in v && 'view' in v;
 
 export const CARD_DEFINITIONS: readonly CardDefinition[] = Object.values(modules).flatMap((m) =>
-  Object.values(m).filter(isDefinition),
+  Object.values(m).flat().filter(isDefinition),
 );
 
 export const registry: Readonly<Record<CardTypeCode, CardDefinition>> = Object.fromEntries(
