@@ -739,4 +739,22 @@ describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
     expect(r.data).not.toHaveProperty('primary');
     expect(r.deps).toEqual(new Set([`dev:${dev1}`, `s:${dev1}|POWER`]));
   });
+  it('a command card by tags lists the devices of its tags and is enabled while one is online; one by device follows it', async () => {
+    const target = { sensor: 'relay', config: 'out', param: 'pump' };
+    const byTags = await full({
+      cat: 'BUTTON_TAGS_CARD',
+      w: 1,
+      h: 1,
+      model: { tags: ['gedung:gedung_b'], config: target },
+    });
+    expect(byTags.data).toMatchObject({ success: true, devices: [dev2], enable: false });
+    expect(byTags.deps.has('app:1')).toBe(true);
+    const all = await full({ cat: 'INPUT_TOGGLE_TAGS_CARD', w: 1, h: 1, model: { tags: [], config: target } });
+    expect(all.data).toMatchObject({ success: true, enable: true });
+    expect([...(all.data.devices as number[])].sort()).toEqual([dev1, dev2].sort());
+    const one = await full({ cat: 'BUTTON_CARD', w: 1, h: 1, model: { config: { ...target, device_id: dev1 } } });
+    expect(one.data).toMatchObject({ success: true, enable: true });
+    expect(one.data).not.toHaveProperty('devices');
+    expect(one.deps.has(`dev:${dev1}`)).toBe(true);
+  });
 });
