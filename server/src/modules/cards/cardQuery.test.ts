@@ -1,5 +1,6 @@
 // Every query function × query type on a dataset with known values: the exact answer, empty windows, counter resets,
-// missing devices, another application's device, tags matching none, and expressions that fail on the card.
+// missing devices, another application's device, tags matching none, and expressions that fail on the card. Over 500
+// lines for that reason: every case reads the one seeded dataset, which a split would seed again per file.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Component, ConfDashboard, STATE_CONFIG, STATE_SENSOR, T, type CardFilterQuery } from '@sentra/contracts';
 import { findUp, openDb } from '../../platform/db/sqlite.js';
