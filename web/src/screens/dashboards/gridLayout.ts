@@ -15,6 +15,7 @@ import {
   storedHeight,
   type CardSize,
 } from '@sentra/contracts';
+import type { CardComponent } from '../../cards/common/definition.js';
 
 export type Breakpoint = keyof typeof GRID_BREAKPOINTS;
 
@@ -34,16 +35,9 @@ export interface GridItem {
 export type GridLayouts = Partial<Record<Breakpoint, GridItem[]>>;
 
 /** A component as stored, read leniently (older or generated dashboards may break today's rules). */
-export interface StoredComponent {
-  key: string;
-  cat: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
+export interface StoredComponent extends CardComponent {
   static?: boolean;
   view?: { title?: string };
-  [field: string]: unknown;
 }
 
 const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
