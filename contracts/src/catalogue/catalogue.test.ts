@@ -2,10 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CARD_TYPES,
   CARD_TYPE_CODES,
-  CHART_SUBTYPES,
-  CONTROL_SUBTYPES,
   EDITOR_CATEGORIES,
-  LIST_SUBTYPES,
   QUERY_KINDS,
   QUERY_OPTIONS,
   QUERY_TYPES,
@@ -14,6 +11,7 @@ import {
   cardTypeLabel,
   cardTypeOfChoice,
   choiceOfCardType,
+  editorSubtypes,
   gridHeight,
   periodicOptions,
   queryOption,
@@ -109,20 +107,40 @@ describe('the dashboards catalogue', () => {
     expect(QUERY_OPTIONS.chart[0].options.every((o) => o.queryType === 'graph')).toBe(true);
   });
   it('gives every card kind but three-phase BOOL, FORMAT, IFELSE (condition_bool) and MATH', () => {
-    for (const kind of ['single', 'list', 'map', 'title', 'chart'] as const) {
+    for (const kind of QUERY_KINDS.filter((k) => k !== 'threePhase' && k !== 'none')) {
       expect(queriesOf(kind).slice(-4)).toEqual(['BOOL', 'FORMAT', 'IFELSE', 'MATH']);
       expect(queryOption(kind, 'IFELSE')?.queryType).toBe('condition_bool');
     }
   });
-  it('maps every editor choice to a card type and back', () => {
-    const codes = [
-      ...LIST_SUBTYPES.map((s) => s.cat),
-      ...CHART_SUBTYPES.map((s) => s.cat),
-      ...CONTROL_SUBTYPES.flatMap((s) => [s.manual, s.byTags]),
-    ];
-    for (const cat of codes) expect(cardTypeOfChoice(choiceOfCardType(cat)!)).toBe(cat);
-    expect(EDITOR_CATEGORIES).toHaveLength(8);
+  it('maps every editor choice to a card type and back, each choice to one type', () => {
+    const placed = CARD_TYPE_CODES.filter((cat) => choiceOfCardType(cat));
+    for (const cat of placed) expect(cardTypeOfChoice(choiceOfCardType(cat)!)).toBe(cat);
+    expect(unique(placed.map((cat) => JSON.stringify(choiceOfCardType(cat))))).toBe(true);
+    // section 3 "Component category", "Category subtypes"
+    expect(EDITOR_CATEGORIES).toEqual([
+      'Chart',
+      'Control',
+      'Dropdown Selector',
+      'List',
+      'Map',
+      'Single Value',
+      'Three Phase',
+      'Title',
+    ]);
+    expect(editorSubtypes('List')).toEqual(['Auto (by all/tags)', 'Manual', 'Transaction']);
+    expect(editorSubtypes('Chart')).toEqual(['Area', 'Bar', 'Line', 'Pie']);
+    expect(editorSubtypes('Control')).toEqual(['Boolean Input', 'Integer Input', 'String Input', 'Without Input']);
+    expect(editorSubtypes('Map')).toEqual([]);
     expect(cardTypeOfChoice({ category: 'Control', subtype: 'Without Input' })).toBeUndefined();
+    expect(cardTypeOfChoice({ category: 'Control', subtype: 'Without Input', controlMode: 'byTags' })).toBe(
+      'BUTTON_TAGS_CARD',
+    );
+    expect(cardTypeOfChoice({ category: 'List' })).toBeUndefined();
+    expect(cardTypeOfChoice({ category: 'Single Value', unit: 'RUPIAH' })).toBe('SINGLE_VALUE_CARD');
+  });
+  it('gives the command and coordinate cards the single-value Query options', () => {
+    for (const kind of ['coordinate', 'threeValue', 'command', 'tagCommand'] as const)
+      expect(QUERY_OPTIONS[kind]).toEqual(QUERY_OPTIONS.single);
   });
   it("names a card type in the editor's words, never a code the editor can make", () => {
     const modes = { manual: 'Manual', byTags: 'By All/Tags' };

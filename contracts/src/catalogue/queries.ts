@@ -72,8 +72,25 @@ export const QUERY_FUNCTIONS = {
 } as const;
 export type QueryFunction = keyof typeof QUERY_FUNCTIONS;
 
-/** Card kinds as far as queries go: each card type names one (see cardTypes.ts). */
-export const QUERY_KINDS = ['single', 'threePhase', 'list', 'map', 'title', 'chart', 'none'] as const;
+/**
+ * Card kinds as far as queries go: each card type names one (see cardTypes.ts). A kind decides the Query options below,
+ * the editor's query rows (web `screens/dashboards/editor/querySlots.ts`) and the evaluation (server
+ * `modules/cards/cardKinds.ts`): one entry per side. The coordinate, three-value and command kinds query like single
+ * values but are evaluated (and commanded) their own way.
+ */
+export const QUERY_KINDS = [
+  'single',
+  'coordinate',
+  'threeValue',
+  'command',
+  'tagCommand',
+  'threePhase',
+  'list',
+  'map',
+  'title',
+  'chart',
+  'none',
+] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
 
 export interface QueryOption {
@@ -95,23 +112,30 @@ const CONDITIONS: QueryOptionGroup = {
   options: [...as('condition', 'BOOL', 'FORMAT'), ...as('condition_bool', 'IFELSE'), ...as('condition', 'MATH')],
 };
 
+/** A single value's options, also the coordinate, three-value and command cards'. */
+const SINGLE: readonly QueryOptionGroup[] = [
+  {
+    group: 'data',
+    options: [...as('device', 'LATEST'), ...as('device_id', 'ONLINE'), ...as('tags', 'TOTAL_DEVICE', 'APP_ONLINE')],
+  },
+  { group: 'aggregate', options: as('device', ...SERIES_AGGREGATES) },
+  {
+    group: 'deviceInfo',
+    options: as('device_id', 'DEVICE_CATEGORY', 'LABEL', 'DEVICE_TYPE', 'FIRMWARE', 'LATITUDE', 'LONGITUDE', 'SN'),
+  },
+  CONDITIONS,
+];
+
 /**
  * The Query selector's options per card kind. List and map cards read every device of their tags, so their series
  * queries name no device (`device_no_id`) and their device facts need no selection (`none`).
  */
 export const QUERY_OPTIONS: Record<QueryKind, readonly QueryOptionGroup[]> = {
-  single: [
-    {
-      group: 'data',
-      options: [...as('device', 'LATEST'), ...as('device_id', 'ONLINE'), ...as('tags', 'TOTAL_DEVICE', 'APP_ONLINE')],
-    },
-    { group: 'aggregate', options: as('device', ...SERIES_AGGREGATES) },
-    {
-      group: 'deviceInfo',
-      options: as('device_id', 'DEVICE_CATEGORY', 'LABEL', 'DEVICE_TYPE', 'FIRMWARE', 'LATITUDE', 'LONGITUDE', 'SN'),
-    },
-    CONDITIONS,
-  ],
+  single: SINGLE,
+  coordinate: SINGLE,
+  threeValue: SINGLE,
+  command: SINGLE,
+  tagCommand: SINGLE,
   threePhase: [{ group: 'data', options: as('three_phase', 'LATEST') }],
   list: [
     { group: 'data', options: [...as('device_no_id', 'LATEST'), ...as('none', 'ONLINE')] },

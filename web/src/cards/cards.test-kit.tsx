@@ -1,8 +1,8 @@
 // Rendering a card view in tests: the definition's view with a fixture payload inside a dashboard's live context
 // (a live hub without a socket), jsdom given a size so charts and text fit.
 import { Suspense, type ReactElement } from 'react';
-import { expect } from 'vitest';
-import { configure, render } from '@testing-library/react';
+import { afterEach, beforeAll, expect } from 'vitest';
+import { cleanup, configure, render } from '@testing-library/react';
 import type { CardData, CardTypeCode } from '@sentra/contracts';
 import type { CardState } from '../dashboards/live/cardFeed.js';
 import { createLiveHub, type LiveTransport } from '../live/hub.js';
@@ -25,6 +25,12 @@ export function stubLayout(width = 480, height = 320) {
     configurable: true,
     value: () => ({ x: 0, y: 0, left: 0, top: 0, right: width, bottom: height, width, height, toJSON: () => ({}) }),
   });
+}
+
+/** A render test file's set-up: jsdom given a size (stubLayout), what a test drew removed after it. */
+export function setUpRenderTests() {
+  beforeAll(() => stubLayout());
+  afterEach(cleanup);
 }
 
 export interface CardFixture {

@@ -1,13 +1,12 @@
 // Device and member texts in the cards React draws, and a card's title in the grid, are shown as text (issue 23).
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { PAYLOAD, SCRIPT, noInjectedElement, renderCard, silentTransport, stubLayout } from './cards.test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import { noInjectedElement, PAYLOAD, renderCard, SCRIPT, setUpRenderTests, silentTransport } from './cards.test-kit.js';
 import { CardSurface } from './CardSurface.js';
 import { createLiveHub } from '../live/hub.js';
 import { LiveDashboard } from '../dashboards/live/LiveDashboard.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('cards drawn by React', () => {
   it("a list card shows a device's name and text value as text", async () => {

@@ -1,16 +1,15 @@
 // The card in the view grid: live data through the dashboard's feed, and errors kept on the card they belong to.
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { act, render, screen, within } from '@testing-library/react';
 import { CARD_LIVE, T } from '@sentra/contracts';
 import { CardSurface } from './CardSurface.js';
 import { createLiveHub, type LiveTransport } from '../live/hub.js';
 import type { CardComponent } from './common/definition.js';
 import { LiveDashboard, joinDashboardEarly, useCardData } from '../dashboards/live/LiveDashboard.js';
-import { stubLayout } from './cards.test-kit.js';
+import { setUpRenderTests } from './cards.test-kit.js';
 import { CardsReadOnly } from './common/readOnly.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 function liveTransport() {
   let handler: ((p: unknown) => void) | undefined;

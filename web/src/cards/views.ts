@@ -1,21 +1,23 @@
 // Every card type's view but the map's, for one lazy chunk: a dashboard opening fetches its views in one request
 // instead of ~20 small chunks over the browser's six connections, three or four rounds while its first card frames
-// arrive (issue #9). Definitions take their view from here through `lazyView` (common/lazyView.ts); the map's view
-// stays a chunk of its own, with Leaflet. Nothing imports this module statically.
-export { default as ChartView } from './chart/ChartView.js';
-export { default as TextChartView } from './chart/TextChartView.js';
-export { ButtonView, DateRangeView, DateView, NumberView, TextView, ToggleView } from './command/CommandViews.js';
-export { default as CoordinateView } from './coordinate/CoordinateView.js';
-export { default as CrackView } from './crack/CrackView.js';
-export { default as DataValueView } from './data-value/DataValueView.js';
-export { default as DownloadView } from './download/DownloadView.js';
-export { default as DropdownView } from './dropdown/DropdownView.js';
-export { default as EmbeddedView } from './embedded/EmbeddedView.js';
-export { default as ImageView } from './image/ImageView.js';
-export { AutoListView, ManualListView, PaymentListView, TransactionListView } from './list/ListView.js';
-export { default as SingleValueView } from './single-value/SingleValueView.js';
-export { default as StrainView } from './strain/StrainView.js';
-export { default as ThreePhaseView } from './three-phase/ThreePhaseView.js';
-export { default as TitleView } from './title/TitleView.js';
-export { default as UploadView } from './upload/UploadView.js';
-export { default as WebserviceView } from './webservice/WebserviceView.js';
+// arrive (issue #9). The views are found, not listed: every `<Name>View.tsx` / `<Name>Views.tsx` of a card folder (the
+// glob is eager, so they are static imports of this module and stay in its chunk). Definitions take their view from
+// here by name through `lazyView` (common/lazyView.ts); the map's view stays a chunk of its own, with Leaflet. Nothing
+// imports this module statically.
+import type { ComponentType } from 'react';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type View = ComponentType<any>;
+
+const modules = import.meta.glob<Record<string, View>>(['./*/*View.tsx', './*/*Views.tsx', '!./map/**'], {
+  eager: true,
+});
+
+/** The views by name: a module's exports named `…View`, its default export under its file's name. */
+export const views: Readonly<Record<string, View>> = Object.fromEntries(
+  Object.entries(modules).flatMap(([file, exports]) =>
+    Object.entries(exports)
+      .map(([name, view]) => [name === 'default' ? file.replace(/^.*\/|\.tsx$/g, '') : name, view] as const)
+      .filter(([name]) => name.endsWith('View')),
+  ),
+);

@@ -1,5 +1,6 @@
 // Every query function × query type on a dataset with known values: the exact answer, empty windows, counter resets,
-// missing devices, another application's device, tags matching none, and expressions that fail on the card.
+// missing devices, another application's device, tags matching none, and expressions that fail on the card. Over 500
+// lines for that reason: every case reads the one seeded dataset, which a split would seed again per file.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Component, ConfDashboard, STATE_CONFIG, STATE_SENSOR, T, type CardFilterQuery } from '@sentra/contracts';
 import { findUp, openDb } from '../../platform/db/sqlite.js';
@@ -738,5 +739,23 @@ describe('device states (sensor STATE_SENSOR, param = the state key)', () => {
     expect(r.data).toMatchObject({ success: true, status: 'ON', value: 'ON', enable: true, time: at(10, 30) });
     expect(r.data).not.toHaveProperty('primary');
     expect(r.deps).toEqual(new Set([`dev:${dev1}`, `s:${dev1}|POWER`]));
+  });
+  it('a command card by tags lists the devices of its tags and is enabled while one is online; one by device follows it', async () => {
+    const target = { sensor: 'relay', config: 'out', param: 'pump' };
+    const byTags = await full({
+      cat: 'BUTTON_TAGS_CARD',
+      w: 1,
+      h: 1,
+      model: { tags: ['gedung:gedung_b'], config: target },
+    });
+    expect(byTags.data).toMatchObject({ success: true, devices: [dev2], enable: false });
+    expect(byTags.deps.has('app:1')).toBe(true);
+    const all = await full({ cat: 'INPUT_TOGGLE_TAGS_CARD', w: 1, h: 1, model: { tags: [], config: target } });
+    expect(all.data).toMatchObject({ success: true, enable: true });
+    expect([...(all.data.devices as number[])].sort()).toEqual([dev1, dev2].sort());
+    const one = await full({ cat: 'BUTTON_CARD', w: 1, h: 1, model: { config: { ...target, device_id: dev1 } } });
+    expect(one.data).toMatchObject({ success: true, enable: true });
+    expect(one.data).not.toHaveProperty('devices');
+    expect(one.deps.has(`dev:${dev1}`)).toBe(true);
   });
 });

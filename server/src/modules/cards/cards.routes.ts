@@ -1,7 +1,6 @@
 // The card calls: GET `/fetch/web/g/{dashboardId}/{componentKey}` (live data), GET `/fetch/web/file/csv/card/...`
 // (points as CSV, streamed) and POST `/fetch/web/p/...` (a control card's command through the command path).
 import {
-  CARD_TYPES,
   QueryEntity,
   Result,
   T,
@@ -13,6 +12,7 @@ import {
 import { ApiError, fail, invalid, notFound } from '../../platform/http/errors.js';
 import type { BoundRoute, Caller, Handler } from '../../platform/http/mount.js';
 import { componentForCall, evaluateCard, filterOf, overrides } from './cardData.js';
+import { commandsByTags, isCommandCard } from './cardKinds.js';
 import { CardError, VariableScope, type EvalContext } from './cardQuery.js';
 import type { CardEngine } from './cards.module.js';
 import { csvColumns, streamCsv } from './csv.js';
@@ -30,12 +30,6 @@ export type CardCommandSender = (cmd: {
   value: unknown;
 }) => Promise<CommandOutcome>;
 
-const TAG_COMMAND_CARDS = new Set([
-  'BUTTON_TAGS_CARD',
-  'INPUT_TOGGLE_TAGS_CARD',
-  'INPUT_TEXT_TAGS_CARD',
-  'INPUT_NUMBER_TAGS_CARD',
-]);
 const COMMAND_FANOUT = 16;
 const c = T.dashboards.commands;
 
@@ -178,13 +172,7 @@ async function command(
 ) {
   const view = await engine.source.dashboard(caller, input.dashboardId);
   const component = componentForCall(view, input.componentKey);
-  const group = CARD_TYPES[component.cat].group;
-  if (
-    (group !== 'control' && group !== 'controlVariant') ||
-    component.cat === 'DOWNLOAD_DATA_CARD' ||
-    component.cat === 'UPLOAD_CSV_CARD'
-  )
-    throw invalid(T.cards.notCommandCard);
+  if (!isCommandCard(component.cat)) throw invalid(T.cards.notCommandCard);
   const app = caller.app!;
   const target = (component.model?.config ?? {}) as Record<string, unknown>;
   // the card's configured target wins; the request only fills what the card leaves open
@@ -197,7 +185,7 @@ async function command(
   const value = input.value !== undefined && input.value !== null ? input.value : (target.value ?? true);
 
   let deviceIds: number[];
-  if (TAG_COMMAND_CARDS.has(component.cat)) {
+  if (commandsByTags(component.cat)) {
     deviceIds = (await engine.src.directory.matching(app.id, component.model?.tags)).map((d) => d.id);
     if (input.device_id !== undefined) {
       const one = Number(input.device_id);

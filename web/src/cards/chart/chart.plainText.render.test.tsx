@@ -1,12 +1,11 @@
 // A device's and a member's texts in the chart cards are shown as text (issue 23): names and labels carry no markup.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup } from '@testing-library/react';
-import { PAYLOAD, SCRIPT, stubLayout } from '../cards.test-kit.js';
+import { describe, expect, it } from 'vitest';
+
+import { PAYLOAD, SCRIPT, setUpRenderTests } from '../cards.test-kit.js';
 import { buildFigure } from './series.js';
 import { plotlyShown } from '../../ui/plainText.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('chart cards (Plotly strings)', () => {
   const rows = [

@@ -2,7 +2,7 @@
 // share them). Each drives its own command machine through useCommand; tag cards confirm first (many devices).
 import { Suspense, lazy, useState } from 'react';
 import { Button, Stack, Switch, TextField, Typography } from '@mui/material';
-import { T, type CardData } from '@sentra/contracts';
+import { CARD_TYPES, T, isCardType, type CardData } from '@sentra/contracts';
 import type { CardViewProps } from '../common/definition.js';
 import { formatDate } from '../common/dates.js';
 import { useCommand } from '../common/useCommand.js';
@@ -26,7 +26,8 @@ import {
 type Props = CardViewProps<CommandViewFields>;
 const c = T.dashboards.commands;
 
-const isTags = (cat: string) => cat.includes('_TAGS_');
+/** A `_TAGS_` card (the catalogue's tagCommand kind) commands every device of its tags: it asks first. */
+const isTags = (cat: string) => isCardType(cat) && CARD_TYPES[cat].kind === 'tagCommand';
 function useCardCommand(p: Props) {
   return useCommand(p.dashboardId, p.component.key, { confirm: isTags(p.component.cat) });
 }

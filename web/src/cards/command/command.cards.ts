@@ -39,48 +39,23 @@ const command = (
   size = { w: 1, h: 2 },
 ) => defineCard(type, { label, defaults, fields, size, view: lazyView(name) });
 
-export const buttonCard = command('BUTTON_CARD', 'Button', 'ButtonView', BUTTON, BUTTON_FIELDS);
-export const buttonTagsCard = command('BUTTON_TAGS_CARD', 'Button (tags)', 'ButtonView', BUTTON, BUTTON_FIELDS);
-export const buttonCustomCard = command('BUTTON_CUSTOM_CARD', 'Button (custom)', 'ButtonView', BUTTON, BUTTON_FIELDS);
-export const inputNumberCard = command('INPUT_NUMBER_CARD', 'Number input', 'NumberView', NUMBER, NUMBER_FIELDS);
-export const inputNumberTagsCard = command(
-  'INPUT_NUMBER_TAGS_CARD',
-  'Number input (tags)',
-  'NumberView',
-  NUMBER,
-  NUMBER_FIELDS,
-);
-export const inputNumberCustomCard = command(
-  'INPUT_NUMBER_CUSTOM_CARD',
-  'Number input (custom)',
-  'NumberView',
-  NUMBER,
-  NUMBER_FIELDS,
-);
-export const inputTextCard = command('INPUT_TEXT_CARD', 'Text input', 'TextView', TEXT, TEXT_FIELDS);
-export const inputTextTagsCard = command('INPUT_TEXT_TAGS_CARD', 'Text input (tags)', 'TextView', TEXT, TEXT_FIELDS);
-export const inputTextCustomCard = command(
-  'INPUT_TEXT_CUSTOM_CARD',
-  'Text input (custom)',
-  'TextView',
-  TEXT,
-  TEXT_FIELDS,
-);
-export const inputToggleCard = command('INPUT_TOGGLE_CARD', 'Toggle', 'ToggleView', TOGGLE, TOGGLE_FIELDS);
-export const inputToggleTagsCard = command(
-  'INPUT_TOGGLE_TAGS_CARD',
-  'Toggle (tags)',
-  'ToggleView',
-  TOGGLE,
-  TOGGLE_FIELDS,
-);
-export const inputToggleCustomCard = command(
-  'INPUT_TOGGLE_CUSTOM_CARD',
-  'Toggle (custom)',
-  'ToggleView',
-  TOGGLE,
-  TOGGLE_FIELDS,
-);
+/** A command card with its `_TAGS_` and `_CUSTOM_` variants: one view, defaults and fields for the three. */
+const withVariants = (
+  base: 'BUTTON' | 'INPUT_NUMBER' | 'INPUT_TEXT' | 'INPUT_TOGGLE',
+  label: string,
+  name: CardViewName,
+  defaults: Record<string, unknown>,
+  fields: readonly ViewFieldSpec[],
+) => [
+  command(`${base}_CARD`, label, name, defaults, fields),
+  command(`${base}_TAGS_CARD`, `${label} (tags)`, name, defaults, fields),
+  command(`${base}_CUSTOM_CARD`, `${label} (custom)`, name, defaults, fields),
+];
+
+export const buttonCards = withVariants('BUTTON', 'Button', 'ButtonView', BUTTON, BUTTON_FIELDS);
+export const numberCards = withVariants('INPUT_NUMBER', 'Number input', 'NumberView', NUMBER, NUMBER_FIELDS);
+export const textCards = withVariants('INPUT_TEXT', 'Text input', 'TextView', TEXT, TEXT_FIELDS);
+export const toggleCards = withVariants('INPUT_TOGGLE', 'Toggle', 'ToggleView', TOGGLE, TOGGLE_FIELDS);
 export const inputDateCard = command('INPUT_DATE_CARD', 'Date', 'DateView', DATE, DATE_FIELDS);
 export const inputDateRangeCard = command('INPUT_DATE_RANGE_CARD', 'Date range', 'DateRangeView', DATE, DATE_FIELDS, {
   w: 2,

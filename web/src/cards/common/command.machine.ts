@@ -68,6 +68,12 @@ export function reasonOf(answer: { code: number; failure?: string; body?: unknow
 /** How long a success or failure stays on the card's status line before it returns to idle. */
 export const RESULT_SHOWN_MS = 4000;
 
+/** A request while idle or showing a result: held, then confirmed first when the card asks, else sent. */
+const SEND_REQUEST = [
+  { guard: 'needsConfirmation' as const, target: 'confirming', actions: 'holdRequest' as const },
+  { target: 'sending', actions: 'holdRequest' as const },
+];
+
 export const commandMachine = setup({
   types: {
     context: {} as CommandContext,
@@ -77,6 +83,9 @@ export const commandMachine = setup({
   },
   actors: {
     send: fromPromise<CommandOutcome, CommandRequest>(async () => ({ ok: false, reason: 'other' })),
+  },
+  actions: {
+    holdRequest: assign({ pending: ({ event }) => (event as Extract<CommandEvent, { type: 'SEND' }>).request }),
   },
   guards: {
     needsConfirmation: ({ context }) => context.confirm,
@@ -88,14 +97,7 @@ export const commandMachine = setup({
   states: {
     idle: {
       on: {
-        SEND: [
-          {
-            guard: 'needsConfirmation',
-            target: 'confirming',
-            actions: assign({ pending: ({ event }) => event.request }),
-          },
-          { target: 'sending', actions: assign({ pending: ({ event }) => event.request }) },
-        ],
+        SEND: SEND_REQUEST,
       },
     },
     confirming: {
@@ -131,14 +133,7 @@ export const commandMachine = setup({
       after: { [RESULT_SHOWN_MS]: 'idle' },
       on: {
         DISMISS: 'idle',
-        SEND: [
-          {
-            guard: 'needsConfirmation',
-            target: 'confirming',
-            actions: assign({ pending: ({ event }) => event.request }),
-          },
-          { target: 'sending', actions: assign({ pending: ({ event }) => event.request }) },
-        ],
+        SEND: SEND_REQUEST,
       },
     },
     failed: {
@@ -149,14 +144,7 @@ export const commandMachine = setup({
       after: { [RESULT_SHOWN_MS]: 'idle' },
       on: {
         DISMISS: 'idle',
-        SEND: [
-          {
-            guard: 'needsConfirmation',
-            target: 'confirming',
-            actions: assign({ pending: ({ event }) => event.request }),
-          },
-          { target: 'sending', actions: assign({ pending: ({ event }) => event.request }) },
-        ],
+        SEND: SEND_REQUEST,
       },
     },
   },

@@ -1,10 +1,9 @@
 // Render tests of the coordinate card with fixture payloads: what a user reads.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('COORDINATE_CARD', () => {
   it('labels its axes with units and draws every pair, the newest larger', async () => {

@@ -1,11 +1,10 @@
 // Render tests of the crack card with fixture payloads: what a user reads.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
 import { T } from '@sentra/contracts';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('CRACK_CARD', () => {
   it('draws one crack per reading with its label, length and colour', async () => {

@@ -1,11 +1,10 @@
 // Render tests of the dropdown selector: what a user reads and the variable it sets.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 import { useLiveDashboard } from '../../dashboards/live/LiveDashboard.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('DROPDOWN_SELECTOR', () => {
   it('sets the dashboard variable; only the cards affected by it are re-queried with it', async () => {

@@ -1,9 +1,10 @@
 // EMBEDDED_DASHBOARD: another page in a frame — an http(s) address (`view.url`, or the model's `config.url`), or
 // another dashboard of this application by id (`view.dashboard_id`), shown with the console's own view route.
-import { Box, Typography } from '@mui/material';
+import { Box } from '@mui/material';
 import { T } from '@sentra/contracts';
 import { areaOf } from '../../api/area.js';
 import type { CardViewProps } from '../common/definition.js';
+import { CardMessage } from '../common/CardMessage.js';
 
 export function embeddedAddress(
   view: { url?: unknown; dashboard_id?: unknown },
@@ -32,13 +33,7 @@ export default function EmbeddedView({
 }: CardViewProps<{ url?: string; dashboard_id?: number; title?: string }>) {
   const src = embeddedAddress(view, component.model, typeof window === 'undefined' ? '/' : window.location.pathname);
   if (!src) {
-    return (
-      <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-        <Typography variant="body2" color="text.secondary">
-          {T.cardViews.noEmbeddedUrl}
-        </Typography>
-      </Box>
-    );
+    return <CardMessage>{T.cardViews.noEmbeddedUrl}</CardMessage>;
   }
   return (
     <Box

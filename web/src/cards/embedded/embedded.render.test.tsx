@@ -1,11 +1,10 @@
 // Render tests of the embedded dashboard card: what a user reads.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { T } from '@sentra/contracts';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('EMBEDDED_DASHBOARD', () => {
   it('frames an http(s) address and refuses others', async () => {

@@ -1,7 +1,8 @@
 // SINGLE_IMAGE_CARD: the picture a device sent (an image value: address or data URI), else the card's own picture.
-import { Box, Typography } from '@mui/material';
+import { Box } from '@mui/material';
 import { T } from '@sentra/contracts';
 import type { CardViewProps } from '../common/definition.js';
+import { CardMessage } from '../common/CardMessage.js';
 import { isPictureAddress } from '../common/icons.js';
 import { UpdatedAt } from '../common/UpdatedAt.js';
 
@@ -18,13 +19,7 @@ export function pictureOf(v: unknown): string | undefined {
 export default function ImageView({ view, data }: CardViewProps<{ pict?: string; title?: string }>) {
   const src = pictureOf(data?.value) ?? pictureOf(view.pict);
   if (!src) {
-    return (
-      <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-        <Typography variant="body2" color="text.secondary">
-          {T.cardViews.noImage}
-        </Typography>
-      </Box>
-    );
+    return <CardMessage>{T.cardViews.noImage}</CardMessage>;
   }
   return (
     <Box sx={{ height: '100%', display: 'flex', flexDirection: 'column', minHeight: 0 }}>

@@ -1,11 +1,10 @@
 // Render tests of the picture card with fixture payloads: what a user reads.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { T } from '@sentra/contracts';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('SINGLE_IMAGE_CARD', () => {
   it("shows the device's picture, else the card's own", async () => {

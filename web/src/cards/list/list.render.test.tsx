@@ -1,11 +1,10 @@
 // Render tests of the list cards with fixture payloads (table_data / table_keys).
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import { T } from '@sentra/contracts';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 const t0 = new Date(2024, 4, 1, 8, 0, 0).getTime();
 const rows = Array.from({ length: 12 }, (_, i) => ({

@@ -1,10 +1,9 @@
 // A device's texts on the map card are shown as text (issue 23): a label or value never becomes an element.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { PAYLOAD, SCRIPT, cardElement, noInjectedElement, renderCard, stubLayout } from '../cards.test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cardElement, noInjectedElement, PAYLOAD, renderCard, SCRIPT, setUpRenderTests } from '../cards.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('MAP_CARD marker', () => {
   const data = {

@@ -1,11 +1,10 @@
 // Render tests of the single value card with fixture payloads: what a user reads.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
 import { SINGLE_VALUE_SUBTYPES, T } from '@sentra/contracts';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('SINGLE_VALUE_CARD', () => {
   const reading: Record<string, [unknown, string]> = {

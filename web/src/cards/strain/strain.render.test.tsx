@@ -1,12 +1,11 @@
 // Render tests of the strain card with fixture payloads: what a user reads.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
 import { T } from '@sentra/contracts';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 import { GAUGE_MAX_PX, GAUGE_MIN_PX, gaugeThickness } from '../common/gauges.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('STRAIN_CARD', () => {
   it('draws one gauge per reading with its label, curve and colour', async () => {

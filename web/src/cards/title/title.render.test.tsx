@@ -1,10 +1,9 @@
 // Render tests of the title card: what a user reads.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
 
-beforeAll(() => stubLayout());
-afterEach(cleanup);
+setUpRenderTests();
 
 describe('TITLE', () => {
   it("shows 'Title' by default, the card's text and the device fact it reads", async () => {

@@ -30,7 +30,6 @@ import {
   CARD_TYPES,
   cardTypeLabel,
   contracts,
-  dashboardRefreshMs,
   GRID_BREAKPOINTS,
   T,
   type CardTypeCode,
@@ -52,6 +51,7 @@ import {
   canSaveLayout,
   componentsOf,
   editLayouts,
+  liveSettingsOf,
   layoutFingerprint,
   readLayouts,
   withLayout,
@@ -203,14 +203,7 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
         </Alert>
       ) : (
         <CardsReadOnly.Provider value={true}>
-          <LiveDashboard
-            dashboardId={dashboard.id}
-            filter={filter}
-            components={components}
-            refreshMs={dashboardRefreshMs(conf)}
-            globals={conf.var as Record<string, unknown> | undefined}
-            decimals={(conf.view as { decimal?: number } | undefined)?.decimal}
-          >
+          <LiveDashboard {...liveSettingsOf(dashboard, conf)} filter={filter} components={components}>
             <DashboardGrid
               components={components}
               mode="edit"

@@ -5,7 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { dashboardRefreshMs, T, type DashboardRecord } from '@sentra/contracts';
+import { T, type DashboardRecord } from '@sentra/contracts';
 import { DashboardGrid } from './DashboardGrid.js';
 import { LiveDashboard, liveCardRenderer } from '../../cards/index.js';
 import { TimeZoomContext } from '../../dashboards/live/timeZoom.js';
@@ -13,7 +13,7 @@ import { DeviceLinksContext, type DeviceLinks } from '../../cards/common/deviceL
 import { useCanReach } from '../../shell/grants.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { DeviceRoute } from '../devices/deviceRoutes.js';
-import { componentsOf } from './gridLayout.js';
+import { componentsOf, liveSettingsOf } from './gridLayout.js';
 import { usePageTitle } from '../../shell/pageTitle.js';
 import { TimeRangePicker } from './TimeRangePicker.js';
 import { zoomedOut } from './timeRange.js';
@@ -166,14 +166,7 @@ export function DashboardView({
           {s.emptyDashboard}
         </Alert>
       ) : (
-        <LiveDashboard
-          dashboardId={dashboard.id}
-          filter={filter}
-          components={components}
-          refreshMs={dashboardRefreshMs(conf)}
-          globals={conf.var as Record<string, unknown> | undefined}
-          decimals={(conf.view as { decimal?: number } | undefined)?.decimal}
-        >
+        <LiveDashboard {...liveSettingsOf(dashboard, conf)} filter={filter} components={components}>
           <TimeZoomContext.Provider value={zoom}>
             <DeviceLinksContext.Provider value={deviceLinks}>
               <DashboardGrid components={components} mode="view" renderCard={liveCardRenderer(dashboard.id)} />

@@ -1,9 +1,12 @@
 // The dashboard grid of spec 02 sections 4 and 9, without React: conf_dashboard positions ⇄ react-grid-layout items
 // (heights doubled on load and halved on save, except title and dropdown cards), minimum sizes per card type, which
-// breakpoints may drag and save, and the per-breakpoint layouts kept in local storage by dashboard id.
+// breakpoints may drag and save, the per-breakpoint layouts kept in local storage by dashboard id, and what a live
+// dashboard reads from the record (refresh, global variables, decimals).
 import {
   CARD_TYPES,
   EDIT_GRID_COLUMNS,
+  dashboardRefreshMs,
+  type DashboardRecord,
   GRID_BREAKPOINTS,
   LAYOUT_SAVE_MIN_WIDTH,
   SAVED_BREAKPOINTS,
@@ -12,6 +15,7 @@ import {
   storedHeight,
   type CardSize,
 } from '@sentra/contracts';
+import type { CardComponent } from '../../cards/common/definition.js';
 
 export type Breakpoint = keyof typeof GRID_BREAKPOINTS;
 
@@ -31,21 +35,22 @@ export interface GridItem {
 export type GridLayouts = Partial<Record<Breakpoint, GridItem[]>>;
 
 /** A component as stored, read leniently (older or generated dashboards may break today's rules). */
-export interface StoredComponent {
-  key: string;
-  cat: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
+export interface StoredComponent extends CardComponent {
   static?: boolean;
   view?: { title?: string };
-  [field: string]: unknown;
 }
 
 const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 /** The components of a stored conf_dashboard, in key order; entries that are not objects are skipped. */
+/** What LiveDashboard takes from the dashboard record: its id, refresh, global variables and decimals. */
+export const liveSettingsOf = (dashboard: DashboardRecord, conf: Record<string, unknown>) => ({
+  dashboardId: dashboard.id,
+  refreshMs: dashboardRefreshMs(conf),
+  globals: conf.var as Record<string, unknown> | undefined,
+  decimals: (conf.view as { decimal?: number } | undefined)?.decimal,
+});
+
 export function componentsOf(conf: Record<string, unknown> | undefined): StoredComponent[] {
   const map = conf?.dashboard;
   if (typeof map !== 'object' || map === null) return [];

@@ -251,18 +251,16 @@ export function QueryEditorFields({ state, send, showAll = false }: QueryEditorF
   );
 }
 
-/** The Query selector: the card kind's functions under Data, Aggregate, Device Info and Condition. */
-function QuerySelect({
-  state,
-  send,
-  error,
-  onTouch,
-}: {
+/** A selector of the query editor: the editor, its message and the touch that shows the message. */
+interface SelectProps {
   state: QueryEditorState;
   send(e: QueryEditorEvent): void;
   error?: string;
   onTouch(): void;
-}) {
+}
+
+/** The Query selector: the card kind's functions under Data, Aggregate, Device Info and Condition. */
+function QuerySelect({ state, send, error, onTouch }: SelectProps) {
   const items = queryGroups(state).flatMap((group) => [
     <ListSubheader key={`h-${group.heading}`}>{group.heading}</ListSubheader>,
     ...group.options.map((o) => (
@@ -290,17 +288,7 @@ function QuerySelect({
 }
 
 /** Graph queries on a param with several subparams: the Subparam multi-select. */
-function SubparamsSelect({
-  state,
-  send,
-  error,
-  onTouch,
-}: {
-  state: QueryEditorState;
-  send(e: QueryEditorEvent): void;
-  error?: string;
-  onTouch(): void;
-}) {
+function SubparamsSelect({ state, send, error, onTouch }: SelectProps) {
   return (
     <FormControl fullWidth size="small" required error={!!error}>
       <InputLabel id="query-subparams-label">{q.subparams}</InputLabel>

@@ -3,11 +3,10 @@
 // 'Semua variabel akan di hapus!' when an earlier choice changes.
 import { Box, MenuItem, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import {
-  CHART_SUBTYPES,
-  CONTROL_SUBTYPES,
   EDITOR_CATEGORIES,
-  LIST_SUBTYPES,
   SINGLE_VALUE_SUBTYPES,
+  editorSubtypes,
+  hasControlMode,
   T,
   type ControlMode,
   type EditorCategory,
@@ -29,14 +28,7 @@ export function TypeSelectors({
   error?: string;
 }) {
   const { category, subtype, unit, controlMode } = state.choice;
-  const subtypes =
-    category === 'List'
-      ? LIST_SUBTYPES.map((s) => s.label)
-      : category === 'Chart'
-        ? CHART_SUBTYPES.map((s) => s.label)
-        : category === 'Control'
-          ? CONTROL_SUBTYPES.map((s) => s.label)
-          : [];
+  const subtypes = editorSubtypes(category);
   return (
     <Box sx={formGrid(3)}>
       <TextField
@@ -88,7 +80,7 @@ export function TypeSelectors({
           ))}
         </TextField>
       )}
-      {category === 'Control' && (
+      {hasControlMode(category) && (
         <Box>
           <ToggleButtonGroup
             sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Component, T, type ComponentInput, type QueryEntityInput } from '@sentra/contracts';
+import { Component, T, type ComponentInput } from '@sentra/contracts';
 import { EXAMPLE_COMPONENTS } from '../../../../../contracts/src/models/dashboard/examples.js';
 import {
   cardTypeOf,
   componentEditorFrom,
-  componentEditorReducer,
   componentOf,
   newComponentEditor,
   noDataByTags,
@@ -12,30 +11,13 @@ import {
   querySlots,
   saveQuestion,
   type ComponentEditorEvent,
-  type ComponentEditorState,
 } from './componentEditor.js';
+import { AVG_VOLTAGE, LATEST_ENERGY, runEditor } from './editor.test-kit.js';
 
 const t = T.dashboards;
-const run = (events: ComponentEditorEvent[], start: ComponentEditorState = newComponentEditor()) =>
-  events.reduce(componentEditorReducer, start);
-const latest: QueryEntityInput = {
-  query: 'LATEST',
-  queryType: 'device',
-  device_id: 'dev1',
-  sensor: 'pm',
-  config: 'meter',
-  param: 'energy',
-};
-const avg: QueryEntityInput = {
-  query: 'AVG',
-  queryType: 'graph',
-  device_id: 'dev1',
-  sensor: 'pm',
-  config: 'meter',
-  param: 'voltage',
-  subparam: ['r'],
-  subparam_label: ['fasa r'],
-};
+const run = runEditor;
+const latest = LATEST_ENERGY;
+const avg = AVG_VOLTAGE;
 const singleValue: ComponentEditorEvent[] = [
   { type: 'changeKey', key: 'energi' },
   { type: 'chooseCategory', category: 'Single Value' },

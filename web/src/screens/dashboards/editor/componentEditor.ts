@@ -12,6 +12,7 @@ import {
   cardTypeOfChoice,
   choiceOfCardType,
   gridHeight,
+  hasControlMode,
   storedHeight,
   type CardSize,
   type CardTypeCode,
@@ -20,50 +21,14 @@ import {
   type EditorCategory,
   type EditorChoice,
   type QueryEntityInput,
-  type QueryKind,
-  type QueryType,
   type UnitCode,
   type VariableValue,
 } from '@sentra/contracts';
+import { querySlots, type QueryRole } from './querySlots.js';
 
 const t = T.dashboards;
 
-/** The queries a card asks for, by role: where each is stored and which query editor draws it. */
-export type QueryRole = 'value' | 'latitude' | 'longitude' | 'status' | 'command';
-export interface QuerySlot {
-  role: QueryRole;
-  required: boolean;
-  /** the query editor's kind (its Query options) */
-  kind: QueryKind;
-  /** a fixed query type: the editor shows no Query selector */
-  fixedQueryType?: QueryType;
-}
-
-/**
- * The query slots of a card type. Most cards have one `value`; the map asks its position ("Map needs latitude and
- * longitude") with an optional marker value; command cards command a target (stored in `model.config`: one device for
- * Manual, the sensors tree for By All/Tags) and may show a status line; the title's device fact is optional.
- */
-export function querySlots(cat: CardTypeCode): QuerySlot[] {
-  const { kind, group } = CARD_TYPES[cat];
-  if (group === 'control' || group === 'controlVariant') {
-    if (cat === 'DOWNLOAD_DATA_CARD') return [{ role: 'value', required: true, kind }];
-    if (kind === 'none') return [];
-    const byTags = cat.includes('_TAGS_');
-    return [
-      { role: 'command', required: true, kind: 'single', fixedQueryType: byTags ? 'device_no_id' : 'device' },
-      { role: 'status', required: false, kind: 'single' },
-    ];
-  }
-  if (kind === 'none') return [];
-  if (cat === 'MAP_CARD')
-    return [
-      { role: 'latitude', required: true, kind },
-      { role: 'longitude', required: true, kind },
-      { role: 'value', required: false, kind },
-    ];
-  return [{ role: 'value', required: cat !== 'TITLE', kind }];
-}
+export { querySlots, type QueryRole, type QuerySlot } from './querySlots.js';
 
 type Model = Record<string, unknown>;
 type View = Record<string, unknown>;
@@ -152,7 +117,7 @@ function startSize(cat: CardTypeCode | undefined): Pick<Position, 'w' | 'h'> {
 /** The choice a category starts with: Single Value's default unit (Custom Unit), Control's Manual mode. */
 function startChoice(category: EditorCategory): Partial<EditorChoice> {
   if (category === 'Single Value') return { category, unit: DEFAULT_UNIT };
-  if (category === 'Control') return { category, controlMode: 'manual' };
+  if (hasControlMode(category)) return { category, controlMode: 'manual' };
   return { category };
 }
 

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { T, type QueryEntityInput } from '@sentra/contracts';
-import { componentEditorReducer, newComponentEditor, type ComponentEditorEvent } from './componentEditor.js';
+import { T } from '@sentra/contracts';
+import { newComponentEditor } from './componentEditor.js';
 import { PREVIEW_KEY, previewOf } from './preview.js';
+import { LATEST_ENERGY, runEditor } from './editor.test-kit.js';
 
-const run = (events: ComponentEditorEvent[]) => events.reduce(componentEditorReducer, newComponentEditor());
-const latest: QueryEntityInput = {
-  query: 'LATEST',
-  queryType: 'device',
-  device_id: 'dev1',
-  sensor: 'pm',
-  config: 'meter',
-  param: 'energy',
-};
+const run = runEditor;
+const latest = LATEST_ENERGY;
 
 describe("the component editor's preview", () => {
   it('asks for a card type before anything else', () => {

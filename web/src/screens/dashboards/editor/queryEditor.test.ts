@@ -25,6 +25,7 @@ import {
   visibleFields,
 } from './queryEditorView.js';
 import { TEST_SOURCE } from './testSource.js';
+import { AVG_VOLTAGE, LATEST_ENERGY } from './editor.test-kit.js';
 
 const q = T.dashboards.query;
 
@@ -183,14 +184,7 @@ describe('query editor cascade', () => {
     expect(canSubmit(editor('single', [latest, { type: 'chooseDevice', device_id: 'dev1' }]))).toBe(false);
     const state = editor('single', [latest, ...path('energy')]);
     expect(canSubmit(state)).toBe(true);
-    expect(queryData(state)).toEqual({
-      query: 'LATEST',
-      queryType: 'device',
-      device_id: 'dev1',
-      sensor: 'pm',
-      config: 'meter',
-      param: 'energy',
-    });
+    expect(queryData(state)).toEqual(LATEST_ENERGY);
   });
   it('reports a param that still has nested children incomplete and empty', () => {
     const state = editor('single', [latest, ...path('voltage')]);
@@ -335,16 +329,7 @@ describe('query editor validation', () => {
 
 describe('editing a stored query', () => {
   it('prefills every field and reports the same query', () => {
-    const stored: QueryEntityInput = {
-      query: 'AVG',
-      queryType: 'graph',
-      device_id: 'dev1',
-      sensor: 'pm',
-      config: 'meter',
-      param: 'voltage',
-      subparam: ['r', 't'],
-      subparam_label: ['fasa r', 'fasa t'],
-    };
+    const stored: QueryEntityInput = { ...AVG_VOLTAGE, subparam: ['r', 't'], subparam_label: ['fasa r', 'fasa t'] };
     const state = queryEditorFrom(stored, 'chart', undefined, TEST_SOURCE);
     expect(queryData(state)).toEqual(stored);
   });

@@ -13,6 +13,7 @@ import {
 } from './variableDialog.js';
 import { filterFields, intervalChoices, periodChoices, rangeChoices, rangeParamChoices } from './filterChoices.js';
 import { TEST_SOURCE } from './testSource.js';
+import { LATEST_ENERGY } from './editor.test-kit.js';
 
 const v = T.dashboards.variables;
 const q = T.dashboards.query;
@@ -283,14 +284,6 @@ describe('variable validation', () => {
       { type: 'func', event: { type: 'chooseQuery', query: 'LATEST' } },
       ...fullDevice.map((event) => ({ type: 'func', event }) as VariableDialogEvent),
     ];
-    expect(variableValue(dialog([type('func'), ...events]))).toEqual({
-      _varType: 'func',
-      query: 'LATEST',
-      queryType: 'device',
-      device_id: 'dev1',
-      sensor: 'pm',
-      config: 'meter',
-      param: 'energy',
-    });
+    expect(variableValue(dialog([type('func'), ...events]))).toEqual({ _varType: 'func', ...LATEST_ENERGY });
   });
 });
