@@ -19,6 +19,7 @@ import {
 } from '@mui/material';
 import { T, type CommandInput, type DeviceSummary } from '@sentra/contracts';
 import { commandOfForm, type BulkOutcome, type CommandForm } from './bulkActions.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 const EMPTY_COMMAND: CommandForm = { sensor: '', configtype: '', param: '', value: '' };
 const FIELDS: readonly [keyof CommandForm, string][] = [
@@ -162,14 +163,7 @@ export function DashboardDialog({
             }}
           />
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            {T.common.cancel}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {T.devices.addDashboardSubmit}
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} label={T.devices.addDashboardSubmit} dialog />
       </form>
     </Dialog>
   );

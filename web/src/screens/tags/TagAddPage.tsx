@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   Box,
-  Button,
   Card,
   CardContent,
   FormControl,
@@ -29,6 +28,7 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { addTagCategory, tagKeyTaken } from './tagCalls.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 type Kind = 'single' | 'multi';
 const SINGLE_INPUTS = [TagType.SELECTION, TagType.CHECKBOX, TagType.VALUE] as const;
@@ -149,14 +149,7 @@ export function TagAddPage() {
               </FormControl>
             )}
           </Stack>
-          <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => navigate(area.to('_tag_list_'))} disabled={busy}>
-              {T.common.cancel}
-            </Button>
-            <Button type="submit" variant="contained" disabled={busy}>
-              {T.common.save}
-            </Button>
-          </Stack>
+          <FormActions onCancel={() => navigate(area.to('_tag_list_'))} busy={busy} spacing={1} />
         </CardContent>
         <LoadingOverlay open={busy} />
       </Card>

@@ -1,7 +1,7 @@
 // The add-option dialog of a single-selection tag category (spec 03 sections 2.8, 5, 8): option name and an optional
 // key ("Kunci penanda tidak boleh mengandung huruf besar!" / "... spasi!"); -4 answers "Pilihan sudah terdaftar!".
 import { useEffect, useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { z } from 'zod';
 import { T, TAG_LABEL_MAX, tagOptionKey, type TagCategory } from '@sentra/contracts';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
@@ -9,6 +9,7 @@ import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { addTagOption } from './tagCalls.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 const schema = z.object({
   name: z.string().trim().min(1, T.common.required).max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX)),
@@ -96,14 +97,7 @@ export function TagOptionDialog({
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            {T.common.cancel}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {T.common.save}
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} dialog />
         <LoadingOverlay open={busy} />
       </form>
     </Dialog>

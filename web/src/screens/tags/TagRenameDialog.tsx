@@ -1,10 +1,11 @@
 // Renaming a tag category or one of its options: only the label changes (the key and the type are what devices' tag
 // maps hold, so they stay and are shown read-only); the label follows the add form's rule (1-32 characters).
 import { useEffect, useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { T, TAG_LABEL_MAX } from '@sentra/contracts';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 export interface RenameTarget {
   title: string;
@@ -79,14 +80,7 @@ export function TagRenameDialog({
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            {T.common.cancel}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {T.common.save}
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} dialog />
         <LoadingOverlay open={busy} />
       </form>
     </Dialog>
