@@ -4,17 +4,7 @@
 // a device reports and cannot be set), Download, Policy, Penanda; the changing ones only for a role that manages devices.
 // Above the list, for that role, the device's commands (DeviceCommandsPanel: its family's, its switch-like states).
 import { useState, type JSX } from 'react';
-import {
-  Box,
-  Button,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  TableCell,
-  TableRow,
-} from '@mui/material';
+import { Box, Button, IconButton, Menu, TableCell, TableRow } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import TuneIcon from '@mui/icons-material/Tune';
@@ -42,6 +32,7 @@ import { DeviceHeading } from './shared/DeviceHeading.js';
 import { useDeviceRows } from './shared/useDeviceRows.js';
 import { DeviceCommandsPanel } from './shared/DeviceCommandsPanel.js';
 import { useDeviceStates } from '../device-states/mergeStates.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
 
 const SIZES = [100, 150, 200];
 const rowKey = (r: { sensor: string; configtype: string; param: string }) =>
@@ -198,10 +189,7 @@ export function DeviceDataDetailPage() {
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
         {menu &&
           sensorMenuKinds(menu.row, canWrite).map((kind) => (
-            <MenuItem key={kind} onClick={pick(kind)}>
-              <ListItemIcon>{MENU[kind].icon}</ListItemIcon>
-              <ListItemText>{MENU[kind].label}</ListItemText>
-            </MenuItem>
+            <IconMenuItem key={kind} onClick={pick(kind)} icon={MENU[kind].icon} text={MENU[kind].label} />
           ))}
       </Menu>
       {id && open?.kind === 'data' && <DataDialog series={{ deviceId: id, ...open.row }} onClose={close} />}
