@@ -113,12 +113,23 @@ export function BrowserPagedTable({
 }
 
 /** A list screen's title, subtitle and its main action (a "... Baru" button) on the right. */
-export function ListHeading({ title, subtitle, action }: { title: string; subtitle: string; action?: ReactNode }) {
+export function ListHeading({
+  title,
+  subtitle,
+  action,
+  mb = 2,
+}: {
+  title: string;
+  subtitle: string;
+  action?: ReactNode;
+  /** the space under it: 2 over a table, 3 over a grid of cards */
+  mb?: number;
+}) {
   return (
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
       spacing={2}
-      sx={{ mb: 2, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
+      sx={{ mb, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
     >
       <Box>
         <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
