@@ -388,6 +388,62 @@ describe('device wizard: LoRa, Emma and Imou', () => {
   });
 });
 
+describe('device wizard: the activation kinds (activationKinds.ts)', () => {
+  // each activation screen: how to fill it, and the state a failed add returns to
+  const screens = [
+    {
+      family: 'zlan',
+      variant: 'zlan',
+      fill: { dev_uid: '  ZL-9  ' },
+      body: { dev_uid: 'ZL-9' },
+      back: { uid: 'idle' },
+    },
+    {
+      family: 'lora',
+      variant: 'lora',
+      fill: { dev_eui: ' 70b3d57ed0000001 ', otaa_key: '0'.repeat(32), network_server_id: '5' },
+      body: { dev_eui: '70b3d57ed0000001', network_server_id: 5 },
+      back: { lora: 'form' },
+    },
+    {
+      family: 'imou',
+      variant: 'imou',
+      fill: { imou_device_id: ' CAM1 ', imou_application_id: 'lc01' },
+      body: { imou_device_id: 'CAM1', imou_application_id: 'lc01' },
+      back: 'cloud',
+    },
+  ] as const;
+  it.each(screens)(
+    '$family: sends its own fields trimmed, and a refused add returns to its form',
+    async ({ family, variant, fill, body, back }) => {
+      const { actor, calls } = start(
+        {},
+        {
+          add: () => {
+            throw new DeviceCallError('ditolak');
+          },
+        },
+      );
+      await ready(actor);
+      actor.send({ type: 'CHOOSE', family, variant });
+      fillInfo(actor);
+      actor.send({ type: 'SUBMIT_INFO' });
+      await waitFor(actor, (s) => s.matches({ activation: back }));
+      for (const [field, value] of Object.entries(fill))
+        actor.send({ type: 'EDIT_ACTIVATION', field: field as keyof typeof fill, value });
+      actor.send({ type: 'SUBMIT_ACTIVATION' });
+      if (family === 'zlan') {
+        await waitFor(actor, (s) => s.context.uidChecked === 'ZL-9');
+        actor.send({ type: 'SUBMIT_ACTIVATION' });
+      }
+      await waitFor(actor, () => calls.add.length === 1);
+      await waitFor(actor, (s) => !s.matches('saving'));
+      expect(calls.add[0]!.body).toMatchObject(body);
+      expect(actor.getSnapshot().matches({ activation: back })).toBe(true);
+    },
+  );
+});
+
 describe('device wizard: drafts, redirects and reset', () => {
   const drafted = (over: Partial<DeviceDraft> = {}): DeviceDraft => ({
     ...emptyDraft(),
