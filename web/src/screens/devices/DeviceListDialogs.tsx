@@ -19,7 +19,7 @@ import {
 } from '@mui/material';
 import { T, type CommandInput, type DeviceSummary } from '@sentra/contracts';
 import { commandOfForm, type BulkOutcome, type CommandForm } from './bulkActions.js';
-import { FormActions } from '../../ui/FormActions.js';
+import { FormDialog } from '../../ui/FormDialog.js';
 
 const EMPTY_COMMAND: CommandForm = { sensor: '', configtype: '', param: '', value: '' };
 const FIELDS: readonly [keyof CommandForm, string][] = [
@@ -144,27 +144,29 @@ export function DashboardDialog({
     onSubmit(value);
   };
   return (
-    <Dialog open={device !== null} onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth>
-      <form onSubmit={submit} noValidate>
-        <DialogTitle>{T.devices.addDashboardTitle}</DialogTitle>
-        <DialogContent>
-          <TextField
-            autoFocus
-            fullWidth
-            margin="dense"
-            label={T.devices.dashboardName}
-            value={name}
-            disabled={busy}
-            error={Boolean(error)}
-            helperText={error}
-            onChange={(e) => {
-              setName(e.target.value);
-              setError(undefined);
-            }}
-          />
-        </DialogContent>
-        <FormActions onCancel={onClose} busy={busy} label={T.devices.addDashboardSubmit} dialog />
-      </form>
-    </Dialog>
+    <FormDialog
+      open={device !== null}
+      title={T.devices.addDashboardTitle}
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel={T.devices.addDashboardSubmit}
+      overlay={false}
+    >
+      <TextField
+        autoFocus
+        fullWidth
+        margin="dense"
+        label={T.devices.dashboardName}
+        value={name}
+        disabled={busy}
+        error={Boolean(error)}
+        helperText={error}
+        onChange={(e) => {
+          setName(e.target.value);
+          setError(undefined);
+        }}
+      />
+    </FormDialog>
   );
 }
