@@ -1,5 +1,6 @@
 // The buttons closing a form: "Batal" then its submit button ("Simpan" unless a form names it), right-aligned on a page
 // or as a dialog's actions. Both wait for a running save; the submit also waits for whatever `blocked` names.
+import type { ReactNode } from 'react';
 import { Button, DialogActions, Stack } from '@mui/material';
 import { T } from '@sentra/contracts';
 
@@ -13,6 +14,10 @@ export interface FormActionsProps {
   cancelBusy?: boolean;
   /** the submit's text; "Simpan" by default */
   label?: string;
+  /** buttons between the two (a wizard's "Kembali") */
+  between?: ReactNode;
+  /** false: no submit (nothing to submit yet) */
+  submit?: boolean;
   /** inside a dialog: the dialog's actions instead of a row */
   dialog?: boolean;
   spacing?: number;
@@ -25,6 +30,8 @@ export function FormActions({
   blocked = false,
   cancelBusy = busy,
   label = T.common.save,
+  between,
+  submit = true,
   dialog = false,
   spacing = 2,
   mt = 3,
@@ -34,9 +41,12 @@ export function FormActions({
       <Button onClick={onCancel} disabled={cancelBusy}>
         {T.common.cancel}
       </Button>
-      <Button type="submit" variant="contained" disabled={busy || blocked}>
-        {label}
-      </Button>
+      {between}
+      {submit && (
+        <Button type="submit" variant="contained" disabled={busy || blocked}>
+          {label}
+        </Button>
+      )}
     </>
   );
   if (dialog) return <DialogActions>{buttons}</DialogActions>;
