@@ -128,22 +128,16 @@ export function DeviceDataDetailPage() {
         label={T.deviceData.detailTitle}
         pager={{ ...pager, sizes: SIZES }}
         emptyRow={rows?.length === 0 ? { colSpan: 8, text: T.deviceData.empty } : null}
-        head={
-          <>
-            {[
-              T.deviceData.colSensor,
-              T.deviceData.colConfigtype,
-              T.deviceData.colParam,
-              T.deviceData.colDatatype,
-              T.deviceData.colSubparam,
-              T.deviceData.colValue,
-              T.deviceData.colLastUpdated,
-            ].map((h) => (
-              <TableCell key={h}>{h}</TableCell>
-            ))}
-            <TableCell align="right">{T.deviceData.colAction}</TableCell>
-          </>
-        }
+        columns={[
+          T.deviceData.colSensor,
+          T.deviceData.colConfigtype,
+          T.deviceData.colParam,
+          T.deviceData.colDatatype,
+          T.deviceData.colSubparam,
+          T.deviceData.colValue,
+          T.deviceData.colLastUpdated,
+          { text: T.deviceData.colAction, align: 'right' },
+        ]}
       >
         {shown.map((r) => (
           <TableRow key={rowKey(r)} hover data-testid="sensor-row" data-param={r.param}>

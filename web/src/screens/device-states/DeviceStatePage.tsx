@@ -23,7 +23,7 @@ import { DownloadDialog } from '../device-data/DownloadDialog.js';
 import { formatTs, formatValue } from '../device-data/format.js';
 import { useDeviceId } from '../device-data/useDeviceId.js';
 import { ActiveChip } from './ActiveChip.js';
-import { StateDialog } from './StateDialog.js';
+import { StateDialog, STATE_COLUMNS } from './StateDialog.js';
 import { downloadStateCsv } from './stateDownload.js';
 import { useDeviceStates } from './mergeStates.js';
 import { IconMenuItem } from '../../ui/IconMenuItem.js';
@@ -102,20 +102,7 @@ export function DeviceStatePage() {
         label={T.deviceStates.title}
         pager={{ ...pager, sizes: SIZES }}
         emptyRow={rows?.length === 0 ? { colSpan: 6, text: T.deviceStates.empty } : null}
-        head={
-          <>
-            {[
-              T.deviceStates.colKey,
-              T.deviceStates.colValue,
-              T.deviceStates.colActive,
-              T.deviceStates.colInitial,
-              T.deviceStates.colLatest,
-            ].map((h) => (
-              <TableCell key={h}>{h}</TableCell>
-            ))}
-            <TableCell align="right">{T.deviceStates.colAction}</TableCell>
-          </>
-        }
+        columns={[...STATE_COLUMNS, { text: T.deviceStates.colAction, align: 'right' }]}
       >
         {shown.map((r) => (
           <TableRow key={r.key} hover data-testid="state-row">
