@@ -48,3 +48,9 @@ export function boundField<V extends Record<string, string>>(
     disabled: form.busy,
   };
 }
+
+/** A field's error props: marked and its message shown when it has one, else its hint. */
+export const errorShown = (message: string | undefined, hint?: string) => ({
+  error: Boolean(message),
+  helperText: message ?? hint,
+});

@@ -22,7 +22,7 @@ import {
 } from '@mui/material';
 import { z } from 'zod';
 import { T, TAG_LABEL_MAX, TAG_TYPE_TEXT, TagType, keyFromLabel, tagKey } from '@sentra/contracts';
-import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
+import { fieldErrorsOf, type FieldErrors, errorShown } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
@@ -91,8 +91,7 @@ export function TagAddPage() {
               value={name}
               required
               disabled={busy}
-              error={Boolean(errors.name)}
-              helperText={errors.name}
+              {...errorShown(errors.name)}
               onChange={(e) => {
                 setName(e.target.value);
                 clear('name');

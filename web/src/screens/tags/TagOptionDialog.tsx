@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Stack, TextField } from '@mui/material';
 import { z } from 'zod';
 import { T, TAG_LABEL_MAX, tagOptionKey, type TagCategory } from '@sentra/contracts';
-import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
+import { fieldErrorsOf, type FieldErrors, errorShown } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { addTagOption } from './tagCalls.js';
@@ -79,8 +79,7 @@ export function TagOptionDialog({
           value={name}
           required
           disabled={busy}
-          error={Boolean(errors.name)}
-          helperText={errors.name}
+          {...errorShown(errors.name)}
           onChange={(e) => {
             setName(e.target.value);
             setErrors({});
