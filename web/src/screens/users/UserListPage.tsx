@@ -109,46 +109,44 @@ export function UserListPage() {
         ))}
       </Box>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={close}>
-        {menu?.level === 'manage'
+        {(menu?.level === 'manage'
           ? [
-              <IconMenuItem
-                key="back"
-                icon={<ChevronLeftIcon fontSize="small" />}
-                text={T.users.manage}
-                onClick={() => setMenu({ ...menu, level: 'root' })}
-                dense
-              />,
-              <IconMenuItem
-                key="info"
-                icon={<InfoIcon fontSize="small" />}
-                text={T.users.info}
-                onClick={go('_user_edit_/{id}')}
-              />,
-              <IconMenuItem
-                key="password"
-                icon={<KeyIcon fontSize="small" />}
-                text={T.users.password}
-                onClick={go('@user/password/{id}')}
-              />,
+              {
+                key: 'back',
+                icon: <ChevronLeftIcon fontSize="small" />,
+                text: T.users.manage,
+                onClick: () => setMenu({ ...menu, level: 'root' }),
+                dense: true,
+              },
+              { key: 'info', icon: <InfoIcon fontSize="small" />, text: T.users.info, onClick: go('_user_edit_/{id}') },
+              {
+                key: 'password',
+                icon: <KeyIcon fontSize="small" />,
+                text: T.users.password,
+                onClick: go('@user/password/{id}'),
+              },
             ]
           : [
-              <IconMenuItem
-                key="manage"
-                icon={<SettingsIcon fontSize="small" />}
-                text={T.users.manage}
-                onClick={() => menu && setMenu({ ...menu, level: 'manage' })}
-              />,
-              <IconMenuItem
-                key="delete"
-                onClick={() => {
+              {
+                key: 'manage',
+                icon: <SettingsIcon fontSize="small" />,
+                text: T.users.manage,
+                onClick: () => menu && setMenu({ ...menu, level: 'manage' }),
+              },
+              {
+                key: 'delete',
+                icon: <DeleteIcon fontSize="small" color="error" />,
+                text: T.users.delete,
+                onClick: () => {
                   const user = menu?.user;
                   close();
                   if (user) void remove(user);
-                }}
-                icon={<DeleteIcon fontSize="small" color="error" />}
-                text={T.users.delete}
-              />,
-            ]}
+                },
+              },
+            ]
+        ).map(({ key, ...entry }) => (
+          <IconMenuItem key={key} {...entry} />
+        ))}
       </Menu>
     </CardListPage>
   );
