@@ -63,11 +63,15 @@ export interface ActivationKindRow {
   ownScreens: boolean;
 }
 
-/** The family's add fields over the kind's body, with the spec's messages. */
-function checkFields(f: DeviceFamily, body: Record<string, unknown>): FieldErrors {
-  const r = z.object(f.fields).safeParse(body);
-  return r.success ? {} : fieldErrorsOf(r.error);
-}
+/** The family's add fields over the kind's body, with the spec's messages, then what the form adds (`more`). */
+const checkFields =
+  (body: (a: ActivationForm) => Record<string, unknown>, more?: (a: ActivationForm, errors: FieldErrors) => void) =>
+  (f: DeviceFamily, a: ActivationForm): FieldErrors => {
+    const r = z.object(f.fields).safeParse(body(a));
+    const errors = r.success ? {} : fieldErrorsOf(r.error);
+    more?.(a, errors);
+    return errors;
+  };
 
 const lora = (a: ActivationForm) => ({
   dev_eui: a.dev_eui.trim(),
@@ -109,11 +113,9 @@ export const ACTIVATION_KINDS: Readonly<Record<ActivationKind, ActivationKindRow
     flow: 'activation',
     screen: { state: 'lora', resume: 'activation.lora.form' },
     body: lora,
-    validate: (f, a) => {
-      const errors = checkFields(f, lora(a));
+    validate: checkFields(lora, (a, errors) => {
       if (!a.network_server_id) errors.network_server_id = T.common.required;
-      return errors;
-    },
+    }),
     ownScreens: true,
   },
   mqtt: {
@@ -152,19 +154,17 @@ export const ACTIVATION_KINDS: Readonly<Record<ActivationKind, ActivationKindRow
     flow: 'activation',
     screen: { state: 'plugin', resume: 'activation.plugin.form' },
     body: plugin,
-    validate: (f, a) => {
-      const errors = checkFields(f, plugin(a));
+    validate: checkFields(plugin, (a, errors) => {
       if (!a.emma_application_plugin_id) errors.emma_plugin = T.common.required;
       if (errors.emma_application_plugin_id) errors.emma_plugin = errors.emma_application_plugin_id;
-      return errors;
-    },
+    }),
     ownScreens: true,
   },
   cloud: {
     flow: 'activation',
     screen: { state: 'cloud', resume: 'activation.cloud' },
     body: cloud,
-    validate: (f, a) => checkFields(f, cloud(a)),
+    validate: checkFields(cloud),
     ownScreens: true,
   },
 };
