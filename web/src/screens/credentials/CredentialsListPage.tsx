@@ -1,6 +1,6 @@
 // Credentials (@credentials, spec 01 sections 2 "Credentials", 4, 8): one card per pair with its category text, id and
 // secret; the card menu copies the id or the secret, regenerates the secret (after a warning), edits or deletes.
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Box, Card, CardContent, Chip, IconButton, Menu, Stack, Tooltip, Typography } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
@@ -17,7 +17,7 @@ import { withSavedRow } from '../../ui/PagedTable.js';
 import { copyText } from '../../ui/clipboard.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { maskSecret } from './secret.js';
-import { callAndNotify, callOrThrow } from '../../api/call.js';
+import { callOrThrow, useListCall } from '../../api/call.js';
 import { IconMenuItem } from '../../ui/IconMenuItem.js';
 import { CardListPage } from '../../ui/CardListPage.js';
 
@@ -56,16 +56,9 @@ export function CredentialsListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
   const { busy, act: confirmed } = useConfirmedAction();
-  const [items, setItems] = useState<CredentialsPair[] | null>(null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; pair: CredentialsPair } | null>(null);
 
-  const load = useCallback(async () => {
-    const o = await callAndNotify(contracts.credentials.list);
-    setItems((prev) => (o.ok ? o.value.data : (prev ?? [])));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { items, setItems, load } = useListCall(contracts.credentials.list);
 
   const regenerate = (pair: CredentialsPair) =>
     confirmed({

@@ -1,7 +1,7 @@
 // User list (_user_list_, spec 01 section 2 "Users"): 'List of User' / 'Manage user', one 200 px card per account
 // with username, full name and role name, 2 per row up to 996 px, 3 up to 1200 px, else 4. A card offers Kelola
 // (then Info or Password) and Hapus; the list is reloaded after a delete.
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar, Box, Card, CardActionArea, CardContent, Chip, Menu, Typography } from '@mui/material';
 import SettingsIcon from '@mui/icons-material/Settings';
@@ -13,7 +13,7 @@ import { contracts, T, type OutputOf } from '@sentra/contracts';
 import { useConfirmedAction } from '../../api/confirmed.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { fullName } from './names.js';
-import { callAndNotify, callOrThrow } from '../../api/call.js';
+import { callOrThrow, useListCall } from '../../api/call.js';
 import { IconMenuItem } from '../../ui/IconMenuItem.js';
 import { CardListPage } from '../../ui/CardListPage.js';
 
@@ -25,16 +25,9 @@ export function UserListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
   const { busy, act: confirmed } = useConfirmedAction();
-  const [users, setUsers] = useState<UserAccount[] | null>(null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; user: UserAccount; level: 'root' | 'manage' } | null>(null);
 
-  const load = useCallback(async () => {
-    const o = await callAndNotify(contracts.users.list);
-    setUsers((prev) => (o.ok ? o.value.data : (prev ?? [])));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { items: users, load } = useListCall(contracts.users.list);
 
   const remove = (user: UserAccount) =>
     confirmed({
