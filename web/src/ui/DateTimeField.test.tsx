@@ -2,13 +2,13 @@
 // locale; a date-only format in another locale for the dashboard's command cards.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render } from '@testing-library/react';
-import { DateTimeField } from './DateTimeField.js';
+import { DateTimeField, type DateTimeLocale } from './DateTimeField.js';
 
 afterEach(cleanup);
 
 const hidden = (c: HTMLElement) => c.querySelector<HTMLInputElement>('input[aria-hidden="true"]')!;
 /** The field labelled "Tanggal" showing `value` in `format` (and `locale`, `min` when given); its container. */
-const shown = (value: number, format: string, more: { locale?: string; min?: number } = {}) =>
+const shown = (value: number, format: string, more: { locale?: DateTimeLocale; min?: number } = {}) =>
   render(<DateTimeField label="Tanggal" format={format} value={value} onChange={() => {}} {...more} />).container;
 
 describe('DateTimeField', () => {
