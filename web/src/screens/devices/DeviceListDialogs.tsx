@@ -20,6 +20,7 @@ import {
 import { T, type CommandInput, type DeviceSummary } from '@sentra/contracts';
 import { commandOfForm, type BulkOutcome, type CommandForm } from './bulkActions.js';
 import { FormDialog } from '../../ui/FormDialog.js';
+import { editedValue, errorShown } from '../../ui/forms.js';
 
 const EMPTY_COMMAND: CommandForm = { sensor: '', configtype: '', param: '', value: '' };
 const FIELDS: readonly [keyof CommandForm, string][] = [
@@ -158,14 +159,9 @@ export function DashboardDialog({
         fullWidth
         margin="dense"
         label={T.devices.dashboardName}
-        value={name}
+        {...editedValue(name, setName, () => setError(undefined))}
         disabled={busy}
-        error={Boolean(error)}
-        helperText={error}
-        onChange={(e) => {
-          setName(e.target.value);
-          setError(undefined);
-        }}
+        {...errorShown(error)}
       />
     </FormDialog>
   );

@@ -22,7 +22,7 @@ import {
 } from '@mui/material';
 import { z } from 'zod';
 import { T, TAG_LABEL_MAX, TAG_TYPE_TEXT, TagType, keyFromLabel, tagKey } from '@sentra/contracts';
-import { fieldErrorsOf, type FieldErrors, errorShown } from '../../ui/forms.js';
+import { fieldErrorsOf, type FieldErrors, editedValue, errorShown } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
@@ -88,27 +88,18 @@ export function TagAddPage() {
           <Stack spacing={2}>
             <TextField
               label={T.tags.label}
-              value={name}
+              {...editedValue(name, setName, () => clear('name'))}
               required
               disabled={busy}
               {...errorShown(errors.name)}
-              onChange={(e) => {
-                setName(e.target.value);
-                clear('name');
-              }}
               slotProps={{ htmlInput: { maxLength: 64 } }}
             />
             <TextField
               label={T.tags.key}
-              value={key}
+              {...editedValue(key, setKey, () => clear('prefix'))}
               disabled={busy}
               placeholder={keyFromLabel(name)}
-              error={Boolean(errors.prefix)}
-              helperText={errors.prefix ?? T.tags.keyHelp}
-              onChange={(e) => {
-                setKey(e.target.value);
-                clear('prefix');
-              }}
+              {...errorShown(errors.prefix, T.tags.keyHelp)}
               onBlur={() => void checkKey()}
             />
             <FormControl disabled={busy}>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Stack, TextField } from '@mui/material';
 import { z } from 'zod';
 import { T, TAG_LABEL_MAX, tagOptionKey, type TagCategory } from '@sentra/contracts';
-import { fieldErrorsOf, type FieldErrors, errorShown } from '../../ui/forms.js';
+import { fieldErrorsOf, type FieldErrors, editedValue, errorShown } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { addTagOption } from './tagCalls.js';
@@ -76,25 +76,16 @@ export function TagOptionDialog({
         <TextField
           autoFocus
           label={T.tags.optionName}
-          value={name}
+          {...editedValue(name, setName, () => setErrors({}))}
           required
           disabled={busy}
           {...errorShown(errors.name)}
-          onChange={(e) => {
-            setName(e.target.value);
-            setErrors({});
-          }}
         />
         <TextField
           label={T.tags.optionKey}
-          value={key}
+          {...editedValue(key, setKey, () => setErrors({}))}
           disabled={busy}
-          error={Boolean(errors.name_lc)}
-          helperText={errors.name_lc ?? T.tags.optionKeyHelp}
-          onChange={(e) => {
-            setKey(e.target.value);
-            setErrors({});
-          }}
+          {...errorShown(errors.name_lc, T.tags.optionKeyHelp)}
         />
       </Stack>
     </FormDialog>
