@@ -4,8 +4,9 @@
 //                 errors, HTTP status, envelope code) the caller shows where it belongs (a form, a dialog)
 //   callAndNotify for screens: { ok, value }, a failure shown as an error notice (ui/snackbar); after a 401 or 402
 //                 nothing is shown, the global reactions are already leaving the page (sign-in, payment)
-// `useLoad` runs a load while the screen is mounted, handing its result over only if the screen is still there.
-import { useEffect, useRef, type DependencyList } from 'react';
+// `useLoad` runs a load while the screen is mounted, handing its result over only if the screen is still there;
+// `useListCall` keeps a list loaded on mount and reloaded after a change.
+import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
 import { T, type CallDef, type InputOf, type OutputOf } from '@sentra/contracts';
 import { api } from './client.js';
 import { failureMessage, type MessageRules } from './outcome.js';
@@ -140,4 +141,21 @@ export function useLoad<T>(load: () => Promise<T>, then: (result: T) => void, de
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
+}
+
+/**
+ * A list call's rows (`data`), loaded on mount and again by `load()` after a change: null until the first answer, none
+ * after a failed first load, the rows shown before after a failed reload (its failure is a notice).
+ */
+export function useListCall<D extends CallDef>(def: D) {
+  type Row = OutputOf<D> extends { data: (infer R)[] } ? R : never;
+  const [items, setItems] = useState<Row[] | null>(null);
+  const load = useCallback(async () => {
+    const o = await callAndNotify(def);
+    setItems((prev) => (o.ok ? (o.value as { data: Row[] }).data : (prev ?? [])));
+  }, [def]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { items, setItems, load };
 }

@@ -2,6 +2,7 @@
 // paging, and the server page load with its past-the-end jump.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { TableCell, TableRow } from '@mui/material';
 import { T } from '@sentra/contracts';
 import { BrowserPagedTable, PagedTable, useClientPaging, usePagedRows, withSavedRow } from './PagedTable.js';
@@ -15,41 +16,50 @@ const pager = (total: number, page = 0) => ({
   onPaging: () => {},
 });
 
+/** The server-paged table "Daftar" with one column "Nama", loaded. */
+const table = (rows: ReactNode, props: { rowCount: number; empty: { title: string; hint?: string }; pager: Paging }) =>
+  render(
+    <PagedTable label="Daftar" head={<TableCell>Nama</TableCell>} loading={false} {...props}>
+      {rows}
+    </PagedTable>,
+  );
+type Paging = ReturnType<typeof pager>;
+
 describe('PagedTable', () => {
   it('shows the empty state instead of the table when a loaded page has no rows', () => {
-    render(
-      <PagedTable
-        label="Daftar"
-        head={<TableCell>Nama</TableCell>}
-        rowCount={0}
-        loading={false}
-        empty={{ title: 'Oopss...', hint: 'kosong' }}
-        pager={pager(0)}
-      >
-        {null}
-      </PagedTable>,
-    );
+    table(null, { rowCount: 0, empty: { title: 'Oopss...', hint: 'kosong' }, pager: pager(0) });
     expect(screen.getByTestId('empty-state').textContent).toContain('Oopss...');
     expect(screen.queryByRole('table')).toBeNull();
   });
   it('shows the table with its label, header and rows, and the pager clamped to the last page', () => {
-    render(
-      <PagedTable
-        label="Daftar"
-        head={<TableCell>Nama</TableCell>}
-        rowCount={1}
-        loading={false}
-        empty={{ title: 'Oopss...' }}
-        pager={pager(12, 5)}
-      >
-        <TableRow>
-          <TableCell>satu</TableCell>
-        </TableRow>
-      </PagedTable>,
+    table(
+      <TableRow>
+        <TableCell>satu</TableCell>
+      </TableRow>,
+      { rowCount: 1, empty: { title: 'Oopss...' }, pager: pager(12, 5) },
     );
     expect(screen.getByRole('table', { name: 'Daftar' })).toBeTruthy();
     expect(screen.getByText(T.table.displayedRows(11, 12, 12))).toBeTruthy();
     expect(screen.getByText(T.table.rowsPerPage)).toBeTruthy();
+  });
+});
+
+describe('BrowserPagedTable', () => {
+  it('draws its header from a list of columns (a width, the action column on the right)', () => {
+    render(
+      <BrowserPagedTable
+        label="Daftar"
+        columns={['Nama', { text: 'Waktu', width: 200 }, { text: 'Aksi', align: 'right' }]}
+        emptyRow={{ colSpan: 3, text: 'kosong' }}
+        pager={{ ...pager(0), sizes: [10] }}
+      >
+        {null}
+      </BrowserPagedTable>,
+    );
+    const heads = screen.getAllByRole('columnheader');
+    expect(heads.map((h) => h.textContent)).toEqual(['Nama', 'Waktu', 'Aksi']);
+    expect(heads[2]!.className).toMatch(/alignRight/);
+    expect(screen.getByText('kosong')).toBeTruthy();
   });
 });
 

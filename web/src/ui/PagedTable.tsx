@@ -80,16 +80,35 @@ export function TableEmptyRow({ colSpan, text, py = 5 }: { colSpan: number; text
   );
 }
 
+/** A header cell: its text, or its text with a width or the right alignment (an "Aksi" column). */
+export type Column = string | { text: string; width?: number; align?: 'right' };
+
+/** The header cells of `columns`. */
+export const columnCells = (columns: readonly Column[]) =>
+  columns.map((c) =>
+    typeof c === 'string' ? (
+      <TableCell key={c}>{c}</TableCell>
+    ) : (
+      <TableCell key={c.text} align={c.align} sx={c.width ? { width: c.width } : undefined}>
+        {c.text}
+      </TableCell>
+    ),
+  );
+
 /** A table paged in the browser over all its rows: outlined, its one empty row when there are no rows, the pager under it. */
 export function BrowserPagedTable({
   label,
   head,
+  columns,
   children,
   emptyRow,
   pager,
 }: {
   label: string;
-  head: ReactNode;
+  /** the header row's cells, or instead */
+  head?: ReactNode;
+  /** its columns */
+  columns?: readonly Column[];
   children: ReactNode;
   emptyRow: { colSpan: number; text: string } | null;
   pager: { total: number; paging: Paging; sizes: readonly number[]; onPaging(p: Paging): void };
@@ -99,7 +118,7 @@ export function BrowserPagedTable({
       <TableContainer component={Paper} variant="outlined">
         <Table size="small" aria-label={label}>
           <TableHead>
-            <TableRow>{head}</TableRow>
+            <TableRow>{columns ? columnCells(columns) : head}</TableRow>
           </TableHead>
           <TableBody>
             {children}
@@ -113,12 +132,23 @@ export function BrowserPagedTable({
 }
 
 /** A list screen's title, subtitle and its main action (a "... Baru" button) on the right. */
-export function ListHeading({ title, subtitle, action }: { title: string; subtitle: string; action?: ReactNode }) {
+export function ListHeading({
+  title,
+  subtitle,
+  action,
+  mb = 2,
+}: {
+  title: string;
+  subtitle: string;
+  action?: ReactNode;
+  /** the space under it: 2 over a table, 3 over a grid of cards */
+  mb?: number;
+}) {
   return (
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
       spacing={2}
-      sx={{ mb: 2, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
+      sx={{ mb, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
     >
       <Box>
         <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>

@@ -48,3 +48,18 @@ export function boundField<V extends Record<string, string>>(
     disabled: form.busy,
   };
 }
+
+/** A field's error props: marked and its message shown when it has one, else its hint. */
+export const errorShown = (message: string | undefined, hint?: string) => ({
+  error: Boolean(message),
+  helperText: message ?? hint,
+});
+
+/** A text field's value and the change that sets it and drops its error (`edited`). */
+export const editedValue = (value: string, set: (value: string) => void, edited: () => void) => ({
+  value,
+  onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    set(e.target.value);
+    edited();
+  },
+});

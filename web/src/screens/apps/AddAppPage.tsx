@@ -13,6 +13,7 @@ import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { AppImagePicker } from './AppImagePicker.js';
 import { TemplatePicker, type TemplateCard } from './TemplatePicker.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 type Field = 'name' | 'domain' | 'description' | 'url';
 /** one add attempt's notice replaces the previous attempt's ("Domain sudah terpakai" goes when the next one succeeds) */
@@ -107,14 +108,7 @@ export function AddAppPage() {
               </Button>
               {template && <Chip label={T.appForm.templateChosen(template.name)} onDelete={() => setTemplate(null)} />}
             </Stack>
-            <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-              <Button onClick={() => navigate('/admin/apps')} disabled={busy}>
-                {T.common.cancel}
-              </Button>
-              <Button type="submit" variant="contained" disabled={busy}>
-                {T.common.save}
-              </Button>
-            </Stack>
+            <FormActions onCancel={() => navigate('/admin/apps')} busy={busy} />
           </Box>
         </Box>
       </CardContent>

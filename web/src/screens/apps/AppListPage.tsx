@@ -1,12 +1,11 @@
 // The tenant's application list (/admin/apps, spec 01 section 2): one card per application with its name and
 // description, 4 per row above 996 px wide, else 2; a card opens the application by its domain.
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import { Avatar, Box, Button, Card, CardActionArea, CardContent, Stack, Typography } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { useNavigate } from 'react-router';
+import { Avatar, Box, Card, CardActionArea, CardContent, Stack, Typography } from '@mui/material';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { callAndNotify, useLoad } from '../../api/call.js';
+import { CardListPage } from '../../ui/CardListPage.js';
 
 type AppSummary = OutputOf<typeof contracts.apps.list>['data'][number];
 
@@ -20,27 +19,13 @@ export function AppListPage() {
   );
 
   return (
-    <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
-      >
-        <Box>
-          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
-            {T.application.listTitle}
-          </Typography>
-          <Typography color="text.secondary">{T.application.listSubtitle}</Typography>
-        </Box>
-        <Button component={RouterLink} to="/admin/apps/add" variant="contained" startIcon={<AddIcon />}>
-          {T.appForm.add}
-        </Button>
-      </Stack>
-      {apps && apps.length === 0 && (
-        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
-          {T.appForm.empty}
-        </Typography>
-      )}
+    <CardListPage
+      title={T.application.listTitle}
+      subtitle={T.application.listSubtitle}
+      add={{ to: '/admin/apps/add', label: T.appForm.add }}
+      emptyText={T.appForm.empty}
+      items={apps}
+    >
       <Box
         data-testid="app-cards"
         sx={{
@@ -83,7 +68,6 @@ export function AppListPage() {
           </Card>
         ))}
       </Box>
-      <LoadingOverlay open={apps === null} />
-    </Box>
+    </CardListPage>
   );
 }

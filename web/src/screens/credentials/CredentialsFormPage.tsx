@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { useNavigate, useParams } from 'react-router';
-import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import {
   contracts,
   CreateCredentialsInput,
@@ -19,6 +19,7 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { CallError, callAndNotify, callOrThrow, notifyCallFailure, useLoad } from '../../api/call.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 interface FormValues {
   category: string;
@@ -187,14 +188,7 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
               slotProps={{ input: { sx: { fontFamily: 'monospace' } } }}
             />
           </Stack>
-          <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={toList} disabled={busy}>
-              {T.common.cancel}
-            </Button>
-            <Button type="submit" variant="contained" disabled={busy}>
-              {T.common.save}
-            </Button>
-          </Stack>
+          <FormActions onCancel={toList} busy={busy} />
         </Box>
       </CardContent>
       <LoadingOverlay open={busy} />

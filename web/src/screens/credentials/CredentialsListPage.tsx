@@ -1,23 +1,8 @@
 // Credentials (@credentials, spec 01 sections 2 "Credentials", 4, 8): one card per pair with its category text, id and
 // secret; the card menu copies the id or the secret, regenerates the secret (after a warning), edits or deletes.
-import { useCallback, useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import {
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Chip,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Stack,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Box, Card, CardContent, Chip, IconButton, Menu, Stack, Tooltip, Typography } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
@@ -28,12 +13,13 @@ import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { withSavedRow } from '../../ui/PagedTable.js';
 import { copyText } from '../../ui/clipboard.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { maskSecret } from './secret.js';
-import { callAndNotify, callOrThrow } from '../../api/call.js';
+import { callOrThrow, useListCall } from '../../api/call.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
+import { CardListPage } from '../../ui/CardListPage.js';
 
 type CredentialsPair = OutputOf<typeof contracts.credentials.list>['data'][number];
 
@@ -70,16 +56,9 @@ export function CredentialsListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
   const { busy, act: confirmed } = useConfirmedAction();
-  const [items, setItems] = useState<CredentialsPair[] | null>(null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; pair: CredentialsPair } | null>(null);
 
-  const load = useCallback(async () => {
-    const o = await callAndNotify(contracts.credentials.list);
-    setItems((prev) => (o.ok ? o.value.data : (prev ?? [])));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { items, setItems, load } = useListCall(contracts.credentials.list);
 
   const regenerate = (pair: CredentialsPair) =>
     confirmed({
@@ -106,27 +85,14 @@ export function CredentialsListPage() {
   };
 
   return (
-    <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
-      >
-        <Box>
-          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
-            {T.credentials.title}
-          </Typography>
-          <Typography color="text.secondary">{T.credentials.listSubtitle}</Typography>
-        </Box>
-        <Button component={RouterLink} to={area.to('@credentials/create')} variant="contained" startIcon={<AddIcon />}>
-          {T.credentials.createButton}
-        </Button>
-      </Stack>
-      {items?.length === 0 && (
-        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
-          {T.credentials.empty}
-        </Typography>
-      )}
+    <CardListPage
+      title={T.credentials.title}
+      subtitle={T.credentials.listSubtitle}
+      add={{ to: area.to('@credentials/create'), label: T.credentials.createButton }}
+      emptyText={T.credentials.empty}
+      items={items}
+      busy={busy}
+    >
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))' }}>
         {items?.map((c) => (
           <Card key={c.id} variant="outlined" data-testid="credentials-card">
@@ -160,38 +126,32 @@ export function CredentialsListPage() {
         ))}
       </Box>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
-        <MenuItem onClick={act((p) => copyWithNotice(p.credentials_id, T.credentials.idCopied))}>
-          <ListItemIcon>
-            <ContentCopyIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{T.credentials.copyId}</ListItemText>
-        </MenuItem>
-        <MenuItem onClick={act((p) => copyWithNotice(p.credentials_secret, T.credentials.secretCopied))}>
-          <ListItemIcon>
-            <ContentCopyIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{T.credentials.copySecret}</ListItemText>
-        </MenuItem>
-        <MenuItem onClick={act(regenerate)}>
-          <ListItemIcon>
-            <AutorenewIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{T.credentials.regenerateSecret}</ListItemText>
-        </MenuItem>
-        <MenuItem onClick={act((p) => navigate(area.to('@credentials/update/{id}', { id: p.id })))}>
-          <ListItemIcon>
-            <EditIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{T.credentials.edit}</ListItemText>
-        </MenuItem>
-        <MenuItem onClick={act(remove)}>
-          <ListItemIcon>
-            <DeleteIcon fontSize="small" color="error" />
-          </ListItemIcon>
-          <ListItemText>{T.credentials.delete}</ListItemText>
-        </MenuItem>
+        <IconMenuItem
+          icon={<ContentCopyIcon fontSize="small" />}
+          text={T.credentials.copyId}
+          onClick={act((p) => copyWithNotice(p.credentials_id, T.credentials.idCopied))}
+        />
+        <IconMenuItem
+          icon={<ContentCopyIcon fontSize="small" />}
+          text={T.credentials.copySecret}
+          onClick={act((p) => copyWithNotice(p.credentials_secret, T.credentials.secretCopied))}
+        />
+        <IconMenuItem
+          icon={<AutorenewIcon fontSize="small" />}
+          text={T.credentials.regenerateSecret}
+          onClick={act(regenerate)}
+        />
+        <IconMenuItem
+          icon={<EditIcon fontSize="small" />}
+          text={T.credentials.edit}
+          onClick={act((p) => navigate(area.to('@credentials/update/{id}', { id: p.id })))}
+        />
+        <IconMenuItem
+          icon={<DeleteIcon fontSize="small" color="error" />}
+          text={T.credentials.delete}
+          onClick={act(remove)}
+        />
       </Menu>
-      <LoadingOverlay open={items === null || busy} />
-    </Box>
+    </CardListPage>
   );
 }

@@ -3,12 +3,13 @@
 import { lazy } from 'react';
 import { T } from '@sentra/contracts';
 import type { ScreenRoute } from '../../shell/routeRegistry.js';
+import { routesOf } from '../../shell/routesOf.js';
 
 const List = lazy(() => import('./CredentialsListPage.js').then((m) => ({ default: m.CredentialsListPage })));
 const Form = lazy(() => import('./CredentialsFormPage.js').then((m) => ({ default: m.CredentialsFormPage })));
 
-export const credentialsRoutes: readonly ScreenRoute[] = [
-  { key: '@credentials', title: T.nav.credentials, grantedBy: [], screen: List },
-  { key: '@credentials/create', title: T.nav.credentials, grantedBy: [], screen: Form },
-  { key: '@credentials/update/{id}', title: T.nav.credentials, grantedBy: [], screen: Form },
-];
+export const credentialsRoutes: readonly ScreenRoute[] = routesOf(T.nav.credentials, [], {
+  '@credentials': List,
+  '@credentials/create': Form,
+  '@credentials/update/{id}': Form,
+});

@@ -61,13 +61,7 @@ export function DataDialog({ series, onClose }: { series: SeriesRef; onClose: ()
           label={T.deviceData.dataDialogTitle}
           pager={{ ...pager, sizes: HISTORY_PAGE_SIZES }}
           emptyRow={rows?.length === 0 ? { colSpan: 3, text: T.deviceData.noData } : null}
-          head={
-            <>
-              <TableCell>{T.deviceData.colValue}</TableCell>
-              <TableCell>{T.deviceData.colQuality}</TableCell>
-              <TableCell>{T.deviceData.colUpdated}</TableCell>
-            </>
-          }
+          columns={[T.deviceData.colValue, T.deviceData.colQuality, T.deviceData.colUpdated]}
         >
           {shown.map((r) => (
             <TableRow key={r.timestamp} hover data-testid="history-row">

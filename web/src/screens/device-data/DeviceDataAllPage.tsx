@@ -58,13 +58,11 @@ export function DeviceDataAllPage() {
         label={T.deviceData.allTitle}
         pager={{ ...pager, sizes: SIZES }}
         emptyRow={rows?.length === 0 ? { colSpan: 3, text: T.deviceData.empty } : null}
-        head={
-          <>
-            <TableCell sx={{ width: 200 }}>{T.deviceData.updatedAt}</TableCell>
-            <TableCell sx={{ width: 320 }}>{T.deviceData.config}</TableCell>
-            <TableCell>{T.deviceData.value}</TableCell>
-          </>
-        }
+        columns={[
+          { text: T.deviceData.updatedAt, width: 200 },
+          { text: T.deviceData.config, width: 320 },
+          T.deviceData.value,
+        ]}
       >
         {shown.map((p) => (
           <TableRow key={keyOf(p)} hover data-testid="data-row">

@@ -4,17 +4,7 @@
 // a device reports and cannot be set), Download, Policy, Penanda; the changing ones only for a role that manages devices.
 // Above the list, for that role, the device's commands (DeviceCommandsPanel: its family's, its switch-like states).
 import { useState, type JSX } from 'react';
-import {
-  Box,
-  Button,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  TableCell,
-  TableRow,
-} from '@mui/material';
+import { Box, Button, IconButton, Menu, TableCell, TableRow } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import TuneIcon from '@mui/icons-material/Tune';
@@ -42,6 +32,7 @@ import { DeviceHeading } from './shared/DeviceHeading.js';
 import { useDeviceRows } from './shared/useDeviceRows.js';
 import { DeviceCommandsPanel } from './shared/DeviceCommandsPanel.js';
 import { useDeviceStates } from '../device-states/mergeStates.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
 
 const SIZES = [100, 150, 200];
 const rowKey = (r: { sensor: string; configtype: string; param: string }) =>
@@ -137,22 +128,16 @@ export function DeviceDataDetailPage() {
         label={T.deviceData.detailTitle}
         pager={{ ...pager, sizes: SIZES }}
         emptyRow={rows?.length === 0 ? { colSpan: 8, text: T.deviceData.empty } : null}
-        head={
-          <>
-            {[
-              T.deviceData.colSensor,
-              T.deviceData.colConfigtype,
-              T.deviceData.colParam,
-              T.deviceData.colDatatype,
-              T.deviceData.colSubparam,
-              T.deviceData.colValue,
-              T.deviceData.colLastUpdated,
-            ].map((h) => (
-              <TableCell key={h}>{h}</TableCell>
-            ))}
-            <TableCell align="right">{T.deviceData.colAction}</TableCell>
-          </>
-        }
+        columns={[
+          T.deviceData.colSensor,
+          T.deviceData.colConfigtype,
+          T.deviceData.colParam,
+          T.deviceData.colDatatype,
+          T.deviceData.colSubparam,
+          T.deviceData.colValue,
+          T.deviceData.colLastUpdated,
+          { text: T.deviceData.colAction, align: 'right' },
+        ]}
       >
         {shown.map((r) => (
           <TableRow key={rowKey(r)} hover data-testid="sensor-row" data-param={r.param}>
@@ -198,10 +183,7 @@ export function DeviceDataDetailPage() {
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
         {menu &&
           sensorMenuKinds(menu.row, canWrite).map((kind) => (
-            <MenuItem key={kind} onClick={pick(kind)}>
-              <ListItemIcon>{MENU[kind].icon}</ListItemIcon>
-              <ListItemText>{MENU[kind].label}</ListItemText>
-            </MenuItem>
+            <IconMenuItem key={kind} onClick={pick(kind)} icon={MENU[kind].icon} text={MENU[kind].label} />
           ))}
       </Menu>
       {id && open?.kind === 'data' && <DataDialog series={{ deviceId: id, ...open.row }} onClose={close} />}

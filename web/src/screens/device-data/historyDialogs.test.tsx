@@ -3,20 +3,10 @@
 // a clear error and no call when the end is before the start, and the download range one calendar month back.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { apiRecorder as api } from '../../cards/api.test-kit.js';
 import { T } from '@sentra/contracts';
 
-const api = vi.hoisted(() => ({
-  calls: [] as { path: string; input: any }[],
-  answer: (_path: string, _input: any): any => null,
-}));
-vi.mock('../../api/client.js', () => ({
-  api: {
-    call: async (def: { path: string }, input: any) => (
-      api.calls.push({ path: def.path, input }),
-      api.answer(def.path, input)
-    ),
-  },
-}));
+vi.mock('../../api/client.js', async () => (await import('../../cards/api.test-kit.js')).recordedApiModule());
 
 const { DataDialog } = await import('./DataDialog.js');
 const { DownloadDialog, monthBack } = await import('./DownloadDialog.js');

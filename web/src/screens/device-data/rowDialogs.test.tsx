@@ -4,21 +4,11 @@
 // closes on success; a list-only role is offered only what it may do.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { apiRecorder as api } from '../../cards/api.test-kit.js';
 import { T, type DeviceDataRow, type TagCategory } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
 
-const api = vi.hoisted(() => ({
-  calls: [] as { path: string; input: any }[],
-  answer: (_path: string, _input: any): any => null,
-}));
-vi.mock('../../api/client.js', () => ({
-  api: {
-    call: async (def: { path: string }, input: any) => (
-      api.calls.push({ path: def.path, input }),
-      api.answer(def.path, input)
-    ),
-  },
-}));
+vi.mock('../../api/client.js', async () => (await import('../../cards/api.test-kit.js')).recordedApiModule());
 
 const { PolicyDialog } = await import('./PolicyDialog.js');
 const { SensorTagsDialog } = await import('./SensorTagsDialog.js');

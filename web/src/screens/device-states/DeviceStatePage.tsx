@@ -3,18 +3,7 @@
 // hover: Lihat State, Ubah nilai (a command setting the state, for a role that manages devices), Download, Hapus
 // ("Konfirmasi Hapus State"). New reports arrive live. Above the list, the device's commands (DeviceCommandsPanel).
 import { useRef, useState } from 'react';
-import {
-  Box,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  TableCell,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, IconButton, Menu, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -34,9 +23,10 @@ import { DownloadDialog } from '../device-data/DownloadDialog.js';
 import { formatTs, formatValue } from '../device-data/format.js';
 import { useDeviceId } from '../device-data/useDeviceId.js';
 import { ActiveChip } from './ActiveChip.js';
-import { StateDialog } from './StateDialog.js';
+import { StateDialog, STATE_COLUMNS } from './StateDialog.js';
 import { downloadStateCsv } from './stateDownload.js';
 import { useDeviceStates } from './mergeStates.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
 
 /** A state as the configuration dialog's row: set through the command call as the cards set it. */
 export function stateAsRow(s: StateRow): DeviceDataRow {
@@ -112,20 +102,7 @@ export function DeviceStatePage() {
         label={T.deviceStates.title}
         pager={{ ...pager, sizes: SIZES }}
         emptyRow={rows?.length === 0 ? { colSpan: 6, text: T.deviceStates.empty } : null}
-        head={
-          <>
-            {[
-              T.deviceStates.colKey,
-              T.deviceStates.colValue,
-              T.deviceStates.colActive,
-              T.deviceStates.colInitial,
-              T.deviceStates.colLatest,
-            ].map((h) => (
-              <TableCell key={h}>{h}</TableCell>
-            ))}
-            <TableCell align="right">{T.deviceStates.colAction}</TableCell>
-          </>
-        }
+        columns={[...STATE_COLUMNS, { text: T.deviceStates.colAction, align: 'right' }]}
       >
         {shown.map((r) => (
           <TableRow key={r.key} hover data-testid="state-row">
@@ -165,33 +142,25 @@ export function DeviceStatePage() {
           list: { onMouseLeave: closeSoon, onMouseEnter: () => clearTimeout(closeTimer.current) },
         }}
       >
-        <MenuItem onClick={pick('view')}>
-          <ListItemIcon>
-            <VisibilityIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{T.deviceStates.view}</ListItemText>
-        </MenuItem>
+        <IconMenuItem icon={<VisibilityIcon fontSize="small" />} text={T.deviceStates.view} onClick={pick('view')} />
         {canWrite && (
-          <MenuItem onClick={pick('set')}>
-            <ListItemIcon>
-              <TuneIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{T.deviceCommands.changeState}</ListItemText>
-          </MenuItem>
+          <IconMenuItem
+            icon={<TuneIcon fontSize="small" />}
+            text={T.deviceCommands.changeState}
+            onClick={pick('set')}
+          />
         )}
-        <MenuItem onClick={pick('download')}>
-          <ListItemIcon>
-            <DownloadIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{T.deviceStates.download}</ListItemText>
-        </MenuItem>
+        <IconMenuItem
+          icon={<DownloadIcon fontSize="small" />}
+          text={T.deviceStates.download}
+          onClick={pick('download')}
+        />
         {canWrite && (
-          <MenuItem onClick={pick('remove')}>
-            <ListItemIcon>
-              <DeleteIcon fontSize="small" color="error" />
-            </ListItemIcon>
-            <ListItemText>{T.deviceStates.remove}</ListItemText>
-          </MenuItem>
+          <IconMenuItem
+            icon={<DeleteIcon fontSize="small" color="error" />}
+            text={T.deviceStates.remove}
+            onClick={pick('remove')}
+          />
         )}
       </Menu>
       {id && open?.kind === 'view' && (

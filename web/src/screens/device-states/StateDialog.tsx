@@ -15,6 +15,15 @@ import {
 } from '../device-data/shared/HistoryRange.js';
 import { ActiveChip } from './ActiveChip.js';
 
+/** The columns of a state row, on the page and in its history. */
+export const STATE_COLUMNS = [
+  T.deviceStates.colKey,
+  T.deviceStates.colValue,
+  T.deviceStates.colActive,
+  T.deviceStates.colInitial,
+  T.deviceStates.colLatest,
+];
+
 export function StateDialog({
   deviceId,
   stateKey,
@@ -50,15 +59,7 @@ export function StateDialog({
           label={T.deviceStates.dialogTitle}
           pager={{ ...pager, sizes: HISTORY_PAGE_SIZES }}
           emptyRow={rows?.length === 0 ? { colSpan: 5, text: T.deviceData.noData } : null}
-          head={[
-            T.deviceStates.colKey,
-            T.deviceStates.colValue,
-            T.deviceStates.colActive,
-            T.deviceStates.colInitial,
-            T.deviceStates.colLatest,
-          ].map((h) => (
-            <TableCell key={h}>{h}</TableCell>
-          ))}
+          columns={STATE_COLUMNS}
         >
           {shown.map((r) => (
             <TableRow key={r.initial_ts} data-testid="history-row">

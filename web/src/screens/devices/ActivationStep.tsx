@@ -2,6 +2,7 @@
 // ("Aktivasi perangkat baru", read-only token checked in the background, "Refresh token", Simpan once connected), the
 // UID screen ("Aktivasi" checks, then "Simpan" adds), LoRa (Dev EUI, OTAA key, LoRa server), Emma (plugin and
 // "Plugin Details") and Imou (both ids). The form is disabled while a call runs.
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import {
   Alert,
@@ -24,7 +25,7 @@ import {
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { T } from '@sentra/contracts';
-import { familyOf, type ActivationField } from './deviceWizard.machine.js';
+import { activationOf, familyOf, type ActivationField, type ActivationScreen } from './deviceWizard.machine.js';
 import { StepActions, type StepProps } from './WizardSteps.js';
 import { copyText } from '../../ui/clipboard.js';
 import { notices } from '../../ui/snackbar/notices.js';
@@ -35,16 +36,16 @@ const ZLAN_SERVER_OPTION = 8;
 
 export function ActivationStep(props: StepProps & { state: string }) {
   const f = familyOf(props.context.draft);
+  // the family's activation kind names its screen (activationKinds.ts); the UID screen also asks whether it is ZLAN
+  const screen = f && activationOf(f).screen?.state;
+  const Screen = screen && screen !== 'uid' ? SCREENS[screen] : undefined;
   return (
     <Box sx={{ maxWidth: 620 }}>
       <Typography variant="h6" component="h3" sx={{ mb: 2 }}>
         {T.devices.activationTitle}
       </Typography>
-      {f?.activation === 'token' && <TokenActivation {...props} />}
-      {f?.activation === 'uid' && <UidActivation {...props} zlan={f.key === 'zlan'} />}
-      {f?.activation === 'lora' && <LoraActivation {...props} />}
-      {f?.activation === 'plugin' && <PluginActivation {...props} />}
-      {f?.activation === 'cloud' && <CloudActivation {...props} />}
+      {screen === 'uid' && <UidActivation {...props} zlan={f?.key === 'zlan'} />}
+      {Screen && <Screen {...props} />}
     </Box>
   );
 }
@@ -257,3 +258,12 @@ function CloudActivation(props: StepProps) {
     </Box>
   );
 }
+
+/** The activation screens by the wizard state that draws them (the UID screen is drawn with its ZLAN flag). */
+const SCREENS: Readonly<Record<Exclude<ActivationScreen, 'uid'>, (props: StepProps & { state: string }) => ReactNode>> =
+  {
+    token: TokenActivation,
+    lora: LoraActivation,
+    plugin: PluginActivation,
+    cloud: CloudActivation,
+  };

@@ -9,6 +9,7 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { connectionGuide, T, type ConnectionKind, type DeviceFamily, type GatewayConnection } from '@sentra/contracts';
 import { copyText } from '../../ui/clipboard.js';
 import { notices } from '../../ui/snackbar/notices.js';
+import { activationOf } from './activationKinds.js';
 
 const K = T.devices.connect;
 
@@ -31,36 +32,14 @@ export function shownSecretOf(
   family: DeviceFamily | undefined,
   d: Record<string, unknown> | undefined,
 ): ShownSecret | undefined {
-  if (!family || !d) return undefined;
-  const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  const deviceId = typeof d.id === 'number' ? d.id : undefined;
-  if (family.activation === 'uid' && text(d.gateway_secret)) {
-    const connection = d.gateway_connection as GatewayConnection;
-    return { secret: text(d.gateway_secret), username: connection.username, connection, kind: 'gateway', deviceId };
-  }
-  if (family.activation === 'mqtt' && text(d.store_mqtt_password))
-    return {
-      secret: text(d.store_mqtt_password),
-      username: text(d.store_mqtt_username),
-      brokerUrl: text(d.store_mqtt_url),
-      kind: 'mqtt',
-      deviceId,
-    };
-  if (family.activation === 'tasmota' && text(d.password))
-    return {
-      secret: text(d.password),
-      username: text(d.username),
-      brokerUrl: text(d.device_mqtt_url),
-      kind: 'tasmota',
-      deviceId,
-      topic: text(d.topic),
-    };
-  return undefined;
+  const reader = family && activationOf(family).secret;
+  const shown = d && reader?.read(d);
+  if (!d || !reader || !shown) return undefined;
+  return { ...shown, kind: reader.kind, deviceId: typeof d.id === 'number' ? d.id : undefined };
 }
 
 /** Whether the family's devices sign in on the broker with a secret the console can regenerate. */
-export const hasBrokerSecret = (family: DeviceFamily | undefined) =>
-  family?.activation === 'uid' || family?.activation === 'mqtt' || family?.activation === 'tasmota';
+export const hasBrokerSecret = (family: DeviceFamily | undefined) => Boolean(family && activationOf(family).secret);
 
 /** MQTT over WebSocket on the console's own address: `/mqtt`, wss when the console is served over https. */
 export const consoleWsUrl = (loc: Pick<Location, 'protocol' | 'host'> = window.location) =>

@@ -22,6 +22,7 @@ import { canManageDevices, DeviceRoute, familySegment } from './deviceRoutes.js'
 import { useCanReach } from '../../shell/grants.js';
 import { getDevice, getFamilyDevice, regenerateBrokerSecret } from './deviceCalls.js';
 import { BrokerSecretPanel, hasBrokerSecret, type ShownSecret } from './BrokerSecretPanel.js';
+import { activationOf } from './activationKinds.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
 
 /** What the general screen shows where the server has no value (the spec: "fixed placeholders"). */
@@ -180,7 +181,7 @@ export function DeviceInfoPage({ routeKey }: ScreenProps) {
           brokerUrl: url,
           connection,
           // what the device is: its topics in the guide beside the new secret
-          kind: connection ? 'gateway' : family?.activation === 'tasmota' ? 'tasmota' : 'mqtt',
+          kind: connection ? 'gateway' : family && activationOf(family).secret?.kind === 'tasmota' ? 'tasmota' : 'mqtt',
           deviceId: device.id,
           topic: typeof device.topic === 'string' ? device.topic : undefined,
         });

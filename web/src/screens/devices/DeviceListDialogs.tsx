@@ -19,6 +19,8 @@ import {
 } from '@mui/material';
 import { T, type CommandInput, type DeviceSummary } from '@sentra/contracts';
 import { commandOfForm, type BulkOutcome, type CommandForm } from './bulkActions.js';
+import { FormDialog } from '../../ui/FormDialog.js';
+import { editedValue, errorShown } from '../../ui/forms.js';
 
 const EMPTY_COMMAND: CommandForm = { sensor: '', configtype: '', param: '', value: '' };
 const FIELDS: readonly [keyof CommandForm, string][] = [
@@ -143,34 +145,24 @@ export function DashboardDialog({
     onSubmit(value);
   };
   return (
-    <Dialog open={device !== null} onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth>
-      <form onSubmit={submit} noValidate>
-        <DialogTitle>{T.devices.addDashboardTitle}</DialogTitle>
-        <DialogContent>
-          <TextField
-            autoFocus
-            fullWidth
-            margin="dense"
-            label={T.devices.dashboardName}
-            value={name}
-            disabled={busy}
-            error={Boolean(error)}
-            helperText={error}
-            onChange={(e) => {
-              setName(e.target.value);
-              setError(undefined);
-            }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            {T.common.cancel}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {T.devices.addDashboardSubmit}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={device !== null}
+      title={T.devices.addDashboardTitle}
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel={T.devices.addDashboardSubmit}
+      overlay={false}
+    >
+      <TextField
+        autoFocus
+        fullWidth
+        margin="dense"
+        label={T.devices.dashboardName}
+        {...editedValue(name, setName, () => setError(undefined))}
+        disabled={busy}
+        {...errorShown(error)}
+      />
+    </FormDialog>
   );
 }

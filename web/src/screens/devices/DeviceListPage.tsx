@@ -40,6 +40,7 @@ import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
 import { failureMessage } from '../../api/outcome.js';
 import { useAppArea } from '../../ui/useAppArea.js';
+import { useRowSelection } from '../../ui/useRowSelection.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
 import { notices } from '../../ui/snackbar/notices.js';
@@ -50,11 +51,9 @@ import { generateDashboard, listDevices, loadTagCategories, removeDevice, Device
 import {
   filtersFromSearch,
   filtersToSearch,
-  readPaging,
-  writePaging,
+  useStoredPaging,
   type DeviceListFilters,
   type DeviceStatusFilter as Status,
-  type Paging,
 } from './listState.js';
 import { tagFilterOptions } from './tagValues.js';
 import { DeviceRowMenu, type RowAction } from './DeviceRowMenu.js';
@@ -75,7 +74,7 @@ export function DeviceListPage() {
   const canReach = useCanReach();
   const confirm = useConfirm();
   const { busy: acting, act: confirmed } = useConfirmedAction();
-  const [paging, setPagingState] = useState<Paging>(() => readPaging(area.domain));
+  const [paging, setPaging] = useStoredPaging(area.domain);
   // the filters are the address's: a reload or a shared link shows the same list
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => filtersFromSearch(params), [params]);
@@ -85,20 +84,15 @@ export function DeviceListPage() {
   const [working, setBusy] = useState(false);
   const busy = working || acting;
   const [categories, setCategories] = useState<TagCategory[]>([]);
-  const [checked, setChecked] = useState<Map<number, DeviceSummary>>(new Map());
   const [menu, setMenu] = useState<{ anchor: HTMLElement; device: DeviceSummary } | null>(null);
   const [bulkAnchor, setBulkAnchor] = useState<HTMLElement | null>(null);
-  const [control, setControl] = useState<{ action: string; initial?: CommandForm } | null>(null);
-  const [outcomes, setOutcomes] = useState<BulkOutcome<DeviceSummary>[] | null>(null);
+  // the Reboot / Kirim command dialog, and each device's outcome once sent
+  const [control, setControl] = useState<{
+    action: string;
+    initial?: CommandForm;
+    outcomes: BulkOutcome<DeviceSummary>[] | null;
+  } | null>(null);
   const [dashboardFor, setDashboardFor] = useState<DeviceSummary | null>(null);
-
-  const setPaging = useCallback(
-    (p: Paging) => {
-      setPagingState(p);
-      writePaging(area.domain, p);
-    },
-    [area.domain],
-  );
 
   const fetchPage = useCallback(
     () =>
@@ -123,6 +117,7 @@ export function DeviceListPage() {
     goTo: goToPage,
   });
   useLiveDeviceStatus((changes) => setRows((prev) => withDeviceStatus(prev, changes)));
+  const { checked, allChecked, someChecked, toggleAll, toggle, uncheck, checkOnly } = useRowSelection(rows);
 
   useEffect(() => {
     loadTagCategories().then(setCategories, () => setCategories([]));
@@ -132,7 +127,7 @@ export function DeviceListPage() {
   const tagOptions = useMemo(() => tagFilterOptions(categories), [categories]);
   const applyFilter = (f: () => void) => {
     f();
-    setChecked(new Map());
+    checkOnly();
     if (paging.page !== 0) setPaging({ ...paging, page: 0 });
   };
 
@@ -143,11 +138,7 @@ export function DeviceListPage() {
       success: T.devices.removeSuccess,
       failed: T.devices.removeFailed,
       done: async () => {
-        setChecked((prev) => {
-          const next = new Map(prev);
-          next.delete(d.id);
-          return next;
-        });
+        uncheck(d.id);
         await load();
       },
     });
@@ -173,33 +164,14 @@ export function DeviceListPage() {
     }
   };
 
-  const pageIds = rows?.map((r) => r.id) ?? [];
-  const allChecked = pageIds.length > 0 && pageIds.every((id) => checked.has(id));
-  const someChecked = pageIds.some((id) => checked.has(id));
-  const toggleAll = () =>
-    setChecked((prev) => {
-      const next = new Map(prev);
-      if (allChecked) pageIds.forEach((id) => next.delete(id));
-      else rows?.forEach((r) => next.set(r.id, r));
-      return next;
-    });
-  const toggle = (d: DeviceSummary) =>
-    setChecked((prev) => {
-      const next = new Map(prev);
-      if (next.has(d.id)) next.delete(d.id);
-      else next.set(d.id, d);
-      return next;
-    });
-
   const bulk = (action: 'remove' | 'reboot' | 'command') => {
     setBulkAnchor(null);
-    setOutcomes(null);
     if (action === 'remove') void removeChecked();
     else
       setControl(
         action === 'reboot'
-          ? { action: T.devices.bulkReboot, initial: REBOOT_COMMAND }
-          : { action: T.devices.bulkCommand },
+          ? { action: T.devices.bulkReboot, initial: REBOOT_COMMAND, outcomes: null }
+          : { action: T.devices.bulkCommand, outcomes: null },
       );
   };
 
@@ -224,7 +196,7 @@ export function DeviceListPage() {
           ...failed.map((o) => `${o.device.name}: ${o.reason ?? T.devices.removeFailed}`),
         ].join(' · '),
       );
-    setChecked(new Map(failed.map((o) => [o.device.id, o.device])));
+    checkOnly(failed.map((o) => o.device));
     await load();
     setBusy(false);
   };
@@ -236,7 +208,7 @@ export function DeviceListPage() {
       const r = await api.call(contracts.commands.configure, { id: d.id, ...command } as never);
       if (!isOk(r)) throw new Error(failureMessage(r, { byCode: contracts.commands.configure.errors, fallback: '' }));
     });
-    setOutcomes(done);
+    setControl((c) => c && { ...c, outcomes: done });
     setBusy(false);
     const ok = done.filter((o) => o.ok).length;
     const notice = notices.about('devices.bulkCommand');
@@ -425,8 +397,8 @@ export function DeviceListPage() {
         initial={control?.initial}
         devices={[...checked.values()]}
         busy={busy}
-        outcomes={outcomes}
-        onClose={() => (setControl(null), setOutcomes(null))}
+        outcomes={control?.outcomes ?? null}
+        onClose={() => setControl(null)}
         onSend={(command) => void sendCommand(command)}
       />
       <DashboardDialog

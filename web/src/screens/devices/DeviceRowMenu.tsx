@@ -1,6 +1,6 @@
 // A device row's "Aksi" menu (spec 03 section 2.1): Dashboard, Semua Data, Daftar Sensor, Daftar Kondisi, Edit Info,
 // the entry of the device's family (its info screen), Konfigurasi, Penanda (only when tag categories exist), Hapus.
-import { ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
+import { Menu } from '@mui/material';
 import { useCanReach } from '../../shell/grants.js';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import TableChartIcon from '@mui/icons-material/TableChart';
@@ -13,6 +13,7 @@ import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { T, familyByCategory, type DeviceSummary } from '@sentra/contracts';
 import { canManageDevices, DeviceRoute, infoRouteOf } from './deviceRoutes.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
 
 export type RowAction =
   { kind: 'go'; key: string; params: Record<string, string | number> } | { kind: 'dashboard' } | { kind: 'remove' };
@@ -119,16 +120,15 @@ export function DeviceRowMenu({
     <Menu anchorEl={anchor} open={Boolean(anchor && device)} onClose={onClose}>
       {device &&
         rowMenuEntries(device, hasTagCategories, canReach).map((e) => (
-          <MenuItem
+          <IconMenuItem
             key={e.key}
             onClick={() => {
               onClose();
               onAction(e.action, device);
             }}
-          >
-            <ListItemIcon>{e.icon}</ListItemIcon>
-            <ListItemText>{e.label}</ListItemText>
-          </MenuItem>
+            icon={e.icon}
+            text={e.label}
+          />
         ))}
     </Menu>
   );

@@ -21,7 +21,13 @@ import {
 } from '@mui/material';
 import RouterIcon from '@mui/icons-material/Router';
 import { T, deviceFamilies, type DeviceFamilyKey } from '@sentra/contracts';
-import { flowOf, familyOf, type DeviceWizardContext, type DeviceWizardEvent } from './deviceWizard.machine.js';
+import {
+  flowOf,
+  familyOf,
+  tasmotaTopicAsked,
+  type DeviceWizardContext,
+  type DeviceWizardEvent,
+} from './deviceWizard.machine.js';
 import { TagValueFields } from './TagValueFields.js';
 
 export interface StepProps {
@@ -181,7 +187,7 @@ export function InfoStep({ context, send, busy }: StepProps) {
           helperText={context.infoErrors.name}
           onChange={(e) => send({ type: 'EDIT_INFO', field: 'name', value: e.target.value })}
         />
-        {familyOf(context.draft)?.activation === 'tasmota' && (
+        {tasmotaTopicAsked(familyOf(context.draft)) && (
           <TextField
             label={T.devices.tasmotaTopic}
             value={info.topic ?? ''}

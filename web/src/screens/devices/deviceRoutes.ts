@@ -1,6 +1,7 @@
 // The device screens' route keys (spec 03 section 2.1 "Destinations"; `{id}` glued to a name becomes its own segment,
 // docs/architecture.md) and the address segment of a family's activation and info screens.
 import { familyByCategory, type DeviceFamily } from '@sentra/contracts';
+import { activationOf } from './activationKinds.js';
 
 export const DeviceRoute = {
   list: '_device_list_',
@@ -40,7 +41,7 @@ export const canManageDevices = (canReach: (routeKey: string) => boolean) => can
  * Families activated without a screen of their own (none, token) have none: they use the generic screens.
  */
 export function familySegment(f: DeviceFamily): string | undefined {
-  if (f.activation === 'none' || f.activation === 'token') return undefined;
+  if (!activationOf(f).ownScreens) return undefined;
   return f.connection === 'lorawan' ? 'lora' : f.connection;
 }
 

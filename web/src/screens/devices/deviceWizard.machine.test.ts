@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { T, type Device, type TagCategory } from '@sentra/contracts';
+import { T, type Device, type DeviceFamilyKey, type TagCategory } from '@sentra/contracts';
 import {
   deviceWizardMachine,
   emptyDraft,
@@ -80,6 +80,13 @@ const fillInfo = (a: Actor, serial = 'AAAA-BBBB-1111-2222', name = 'Pompa Air') 
   a.send({ type: 'EDIT_INFO', field: 'serial_number', value: serial });
   a.send({ type: 'EDIT_INFO', field: 'name', value: name });
 };
+/** Loaded, the family's type chosen and the info filled in (`submit`: and submitted). */
+async function filled(a: Actor, family: DeviceFamilyKey, variant: string, submit = false) {
+  await ready(a);
+  a.send({ type: 'CHOOSE', family, variant });
+  fillInfo(a);
+  if (submit) a.send({ type: 'SUBMIT_INFO' });
+}
 const noticeTexts = () => notices.snapshot().map((n) => n.message);
 afterEach(() => {
   for (const n of notices.snapshot()) notices.dismiss(n.id);
@@ -128,10 +135,7 @@ describe('device wizard: Kategori and Informasi', () => {
         },
       },
     );
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'mqtt', variant: 'mqtt' });
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
+    await filled(actor, 'mqtt', 'mqtt', true);
     await waitFor(actor, (s) => s.matches('info') && Object.keys(s.context.infoErrors).length > 0);
     expect(actor.getSnapshot().context.infoErrors.serial_number).toBe(T.devices.serverSerialTaken);
     expect(noticeTexts()).toContain(T.devices.serverSerialTaken);
@@ -163,9 +167,7 @@ describe("device wizard: a Tasmota's existing Topic (issue 27)", () => {
   });
   it("refuses a Topic Tasmota would not take (a '/', its group topic) with the Indonesian message, before any call", async () => {
     const { actor, calls } = start();
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'tasmota', variant: 'tasmota' });
-    fillInfo(actor);
+    await filled(actor, 'tasmota', 'tasmota');
     for (const topic of ['lampu/teras', 'tasmotas', 'x'.repeat(33)]) {
       actor.send({ type: 'EDIT_INFO', field: 'topic', value: topic });
       actor.send({ type: 'SUBMIT_INFO' });
@@ -183,9 +185,7 @@ describe("device wizard: a Tasmota's existing Topic (issue 27)", () => {
         },
       },
     );
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'tasmota', variant: 'tasmota' });
-    fillInfo(actor);
+    await filled(actor, 'tasmota', 'tasmota');
     actor.send({ type: 'EDIT_INFO', field: 'topic', value: 'dipakai' });
     actor.send({ type: 'SUBMIT_INFO' });
     await waitFor(actor, (s) => s.matches('info') && Object.keys(s.context.infoErrors).length > 0);
@@ -196,9 +196,7 @@ describe("device wizard: a Tasmota's existing Topic (issue 27)", () => {
 describe('device wizard: tags', () => {
   it('goes Penanda → categories → values and sends the chosen tags only', async () => {
     const { actor, calls } = start();
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'tasmota', variant: 'tasmota' });
-    fillInfo(actor);
+    await filled(actor, 'tasmota', 'tasmota');
     actor.send({ type: 'OPEN_TAGS' });
     expect(step(actor)).toBe('tagCategories');
     actor.send({ type: 'TOGGLE_TAG_CATEGORY', prefix: 'lokasi' });
@@ -221,18 +219,14 @@ describe('device wizard: tags', () => {
   });
   it('with no category chosen proceeds past the tag values (to Konfigurasi for the raspberry-pi type)', async () => {
     const { actor } = start();
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'sentraEnd', variant: 'sentraEnd' });
-    fillInfo(actor);
+    await filled(actor, 'sentraEnd', 'sentraEnd');
     actor.send({ type: 'OPEN_TAGS' });
     actor.send({ type: 'SUBMIT_TAG_CATEGORIES' });
     expect(step(actor)).toBe('sensors');
   });
   it('offers no Penanda step when the application has no tag categories', async () => {
     const { actor } = start({}, { categories: [] });
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'dummy', variant: 'dummy' });
-    fillInfo(actor);
+    await filled(actor, 'dummy', 'dummy');
     actor.send({ type: 'OPEN_TAGS' });
     expect(step(actor)).toBe('info');
   });
@@ -241,10 +235,7 @@ describe('device wizard: tags', () => {
 describe('device wizard: the raspberry-pi type (token activation)', () => {
   it('checks the sensors JSON, pretty-formats it, generates a token, checks it in the background and adds with it', async () => {
     const { actor, calls } = start({}, { tokenChecks: [false, false, true] });
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'sentraEnd', variant: 'sentraEnd' });
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
+    await filled(actor, 'sentraEnd', 'sentraEnd', true);
     expect(step(actor)).toBe('sensors');
     actor.send({ type: 'EDIT_SENSORS', value: '{bukan json' });
     actor.send({ type: 'SUBMIT_SENSORS' });
@@ -268,10 +259,7 @@ describe('device wizard: the raspberry-pi type (token activation)', () => {
   });
   it('"Refresh token" issues a new token and checks again', async () => {
     const { actor, calls } = start({}, { tokenChecks: [false, false, false, false, false, false] });
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'sentraEnd', variant: 'sentraEnd' });
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
+    await filled(actor, 'sentraEnd', 'sentraEnd', true);
     actor.send({ type: 'SUBMIT_SENSORS' });
     await waitFor(actor, (s) => s.context.token === 'token-1');
     actor.send({ type: 'REFRESH_TOKEN' });
@@ -284,10 +272,7 @@ describe('device wizard: the raspberry-pi type (token activation)', () => {
 describe('device wizard: UID activation (ZLAN, USR IOT, Bivocom, Friendcom, Sentra gateways)', () => {
   it('needs a UID, checks it first ("Aktivasi"), then adds on the next submit ("Simpan")', async () => {
     const { actor, calls } = start();
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'zlan', variant: 'zlan' });
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
+    await filled(actor, 'zlan', 'zlan', true);
     expect(step(actor)).toBe('activation');
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     expect(actor.getSnapshot().context.activationErrors.dev_uid).toBe(T.devices.uidRequired);
@@ -317,10 +302,7 @@ describe('device wizard: UID activation (ZLAN, USR IOT, Bivocom, Friendcom, Sent
         },
       },
     );
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'sentraGateway', variant: 'sentraMini' });
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
+    await filled(actor, 'sentraGateway', 'sentraMini', true);
     actor.send({ type: 'EDIT_ACTIVATION', field: 'dev_uid', value: 'SG-1' });
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     await waitFor(actor, (s) => s.matches({ activation: { uid: 'idle' } }) && calls.uidChecks.length === 1);
@@ -332,10 +314,7 @@ describe('device wizard: UID activation (ZLAN, USR IOT, Bivocom, Friendcom, Sent
 describe('device wizard: LoRa, Emma and Imou', () => {
   it('adds a LoRa device with Dev EUI, OTAA key and one of the LoRa servers', async () => {
     const { actor, calls } = start();
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'lora', variant: 'lora' });
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
+    await filled(actor, 'lora', 'lora', true);
     await waitFor(actor, (s) => s.matches({ activation: { lora: 'form' } }));
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     expect(Object.keys(actor.getSnapshot().context.activationErrors).sort()).toEqual([
@@ -356,10 +335,7 @@ describe('device wizard: LoRa, Emma and Imou', () => {
   });
   it('adds an Emma device with the chosen plugin and its details (default "{}")', async () => {
     const { actor, calls } = start();
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'emma', variant: 'emma' });
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
+    await filled(actor, 'emma', 'emma', true);
     await waitFor(actor, (s) => s.matches({ activation: { plugin: 'form' } }));
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     expect(actor.getSnapshot().context.activationErrors.emma_plugin).toBe(T.common.required);
@@ -374,10 +350,7 @@ describe('device wizard: LoRa, Emma and Imou', () => {
   });
   it('needs both Imou ids', async () => {
     const { actor, calls } = start();
-    await ready(actor);
-    actor.send({ type: 'CHOOSE', family: 'imou', variant: 'imou' });
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
+    await filled(actor, 'imou', 'imou', true);
     actor.send({ type: 'EDIT_ACTIVATION', field: 'imou_device_id', value: 'CAM1' });
     actor.send({ type: 'SUBMIT_ACTIVATION' });
     expect(actor.getSnapshot().context.activationErrors).toEqual({ imou_application_id: T.common.required });
@@ -386,6 +359,62 @@ describe('device wizard: LoRa, Emma and Imou', () => {
     await waitFor(actor, (s) => s.status === 'done');
     expect(calls.add[0]!.body).toMatchObject({ imou_device_id: 'CAM1', imou_application_id: 'lc01' });
   });
+});
+
+describe('device wizard: the activation kinds (activationKinds.ts)', () => {
+  // each activation screen: how to fill it, and the state a failed add returns to
+  const screens = [
+    {
+      family: 'zlan',
+      variant: 'zlan',
+      fill: { dev_uid: '  ZL-9  ' },
+      body: { dev_uid: 'ZL-9' },
+      back: { uid: 'idle' },
+    },
+    {
+      family: 'lora',
+      variant: 'lora',
+      fill: { dev_eui: ' 70b3d57ed0000001 ', otaa_key: '0'.repeat(32), network_server_id: '5' },
+      body: { dev_eui: '70b3d57ed0000001', network_server_id: 5 },
+      back: { lora: 'form' },
+    },
+    {
+      family: 'imou',
+      variant: 'imou',
+      fill: { imou_device_id: ' CAM1 ', imou_application_id: 'lc01' },
+      body: { imou_device_id: 'CAM1', imou_application_id: 'lc01' },
+      back: 'cloud',
+    },
+  ] as const;
+  it.each(screens)(
+    '$family: sends its own fields trimmed, and a refused add returns to its form',
+    async ({ family, variant, fill, body, back }) => {
+      const { actor, calls } = start(
+        {},
+        {
+          add: () => {
+            throw new DeviceCallError('ditolak');
+          },
+        },
+      );
+      await ready(actor);
+      actor.send({ type: 'CHOOSE', family, variant });
+      fillInfo(actor);
+      actor.send({ type: 'SUBMIT_INFO' });
+      await waitFor(actor, (s) => s.matches({ activation: back }));
+      for (const [field, value] of Object.entries(fill))
+        actor.send({ type: 'EDIT_ACTIVATION', field: field as keyof typeof fill, value });
+      actor.send({ type: 'SUBMIT_ACTIVATION' });
+      if (family === 'zlan') {
+        await waitFor(actor, (s) => s.context.uidChecked === 'ZL-9');
+        actor.send({ type: 'SUBMIT_ACTIVATION' });
+      }
+      await waitFor(actor, () => calls.add.length === 1);
+      await waitFor(actor, (s) => !s.matches('saving'));
+      expect(calls.add[0]!.body).toMatchObject(body);
+      expect(actor.getSnapshot().matches({ activation: back })).toBe(true);
+    },
+  );
 });
 
 describe('device wizard: drafts, redirects and reset', () => {

@@ -1,27 +1,22 @@
 // The add-device wizard (spec 03 sections 2.2, 2.3, 4): Kategori → Informasi → (tag categories → tag values) →
-// (Konfigurasi) → (Aktivasi) → add. What follows each step comes from the chosen family's row of the family table:
-// activation none/mqtt/tasmota are added straight after the info or tag step, `token` (the raspberry-pi type) goes
-// through the sensors step to the token screen, every other family to its activation screen. A step that is asked for
-// without the draft it needs falls back to the step before (GOTO). API calls are the named actors below; tests
-// replace them with .provide().
+// (Konfigurasi) → (Aktivasi) → add. What follows each step comes from the chosen family's activation kind
+// (activationKinds.ts): none/mqtt/tasmota are added straight after the info or tag step, `token` (the raspberry-pi
+// type) goes through the sensors step to the token screen, every other kind to its activation screen. A step that is
+// asked for without the draft it needs falls back to the step before (GOTO). API calls are the named actors below;
+// tests replace them with .provide(). This file is the statechart alone (over 500 lines: its states share the typed
+// guards and actions of one `setup`, so it is not cut further); the draft and its rules are deviceWizard.draft.ts.
 import { assign, fromPromise, setup } from 'xstate';
-import { z } from 'zod';
 import {
   T,
-  familyByKey,
-  gatewayUid,
-  serialNumber,
-  deviceName,
-  type DeviceFamily,
+  type Device,
   type DeviceFamilyKey,
   type EmmaPluginApplication,
   type LoraServer,
   type TagCategory,
 } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
-import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
 import { parseSensorsText } from './sensorsText.js';
-import { tagValueErrors, tagsBody, type TagValues } from './tagValues.js';
+import { tagValueErrors } from './tagValues.js';
 import {
   addDevice,
   checkToken,
@@ -33,282 +28,31 @@ import {
   loadTagCategories,
   type AddRequest,
 } from './deviceCalls.js';
-import type { Device } from '@sentra/contracts';
+import { ACTIVATION_SCREENS, EMPTY_ACTIVATION, type ActivationScreen } from './activationKinds.js';
+import {
+  activationScreenOf,
+  addRequestOf,
+  chosenTags,
+  emptyDraft,
+  familyOf,
+  flowOf,
+  infoValid,
+  reachableStep,
+  sensorsValid,
+  stepAllowed,
+  tagsValid,
+  validateActivation,
+  validateInfo,
+  WIZARD_STEPS,
+  type DeviceWizardContext,
+  type DeviceWizardEvent,
+  type DeviceWizardInput,
+  type WizardStep,
+} from './deviceWizard.draft.js';
 
-export type WizardStep = 'category' | 'info' | 'tagCategories' | 'tags' | 'sensors' | 'activation';
-export const WIZARD_STEPS: readonly WizardStep[] = [
-  'category',
-  'info',
-  'tagCategories',
-  'tags',
-  'sensors',
-  'activation',
-];
-
-/** What follows the info and tag steps. */
-export type Flow = 'direct' | 'sensors' | 'activation';
-
-export interface InfoForm {
-  serial_number: string;
-  name: string;
-  /** Tasmota: the Topic the device already has (issue 27); empty: the gateway generates one */
-  topic?: string;
-}
-
-/** The activation screens' fields (one form per activation kind; only the family's own fields are sent). */
-export interface ActivationForm {
-  dev_uid: string;
-  dev_eui: string;
-  otaa_key: string;
-  network_server_id: string;
-  emma_plugin_key: string;
-  emma_application_plugin_id: string;
-  emma_device_plugin_details: string;
-  imou_device_id: string;
-  imou_application_id: string;
-}
-export type ActivationField = keyof ActivationForm;
-
-/** The wizard's draft: what survives a reload (session storage) and what RESET empties. */
-export interface DeviceDraft {
-  family?: DeviceFamilyKey;
-  /** the chosen device type's add call (family variant key) */
-  variant?: string;
-  info: InfoForm;
-  /** chosen tag category prefixes; null until the tag category step was submitted */
-  tagCat: string[] | null;
-  tags: TagValues;
-  sensors: string;
-  activation: ActivationForm;
-}
-
-export const EMPTY_ACTIVATION: ActivationForm = {
-  dev_uid: '',
-  dev_eui: '',
-  otaa_key: '',
-  network_server_id: '',
-  emma_plugin_key: '',
-  emma_application_plugin_id: '',
-  emma_device_plugin_details: '{}',
-  imou_device_id: '',
-  imou_application_id: '',
-};
-
-export const emptyDraft = (): DeviceDraft => ({
-  info: { serial_number: '', name: '' },
-  tagCat: null,
-  tags: {},
-  sensors: '{}',
-  activation: { ...EMPTY_ACTIVATION },
-});
-
-export interface DeviceWizardInput {
-  draft?: DeviceDraft;
-  /** the step the address asks for */
-  start?: WizardStep;
-}
-
-export interface DeviceWizardContext {
-  draft: DeviceDraft;
-  start: WizardStep;
-  tagCategories: TagCategory[];
-  infoErrors: FieldErrors;
-  tagErrors: Record<string, string>;
-  sensorsError?: string;
-  activationErrors: FieldErrors;
-  token?: string;
-  tokenConnected: boolean;
-  /** the UID whose check succeeded (the button reads Simpan while the field still holds it) */
-  uidChecked?: string;
-  loraServers: LoraServer[];
-  emmaPlugins: EmmaPluginApplication[];
-  /** the step a save started from, where a failed save returns */
-  returnTo: WizardStep;
-  saved?: Device;
-}
-
-export type DeviceWizardEvent =
-  | { type: 'CHOOSE'; family: DeviceFamilyKey; variant: string }
-  | { type: 'EDIT_INFO'; field: keyof InfoForm; value: string }
-  | { type: 'SUBMIT_INFO' }
-  | { type: 'OPEN_TAGS' }
-  | { type: 'TOGGLE_TAG_CATEGORY'; prefix: string }
-  | { type: 'SUBMIT_TAG_CATEGORIES' }
-  | { type: 'SET_TAG_VALUES'; prefix: string; values: string[] }
-  | { type: 'SUBMIT_TAGS' }
-  | { type: 'EDIT_SENSORS'; value: string }
-  | { type: 'FORMAT_SENSORS' }
-  | { type: 'SUBMIT_SENSORS' }
-  | { type: 'EDIT_ACTIVATION'; field: ActivationField; value: string }
-  | { type: 'SELECT_PLUGIN'; applicationId: string }
-  | { type: 'REFRESH_TOKEN' }
-  | { type: 'SUBMIT_ACTIVATION' }
-  | { type: 'BACK' }
-  | { type: 'GOTO'; step: WizardStep }
-  | { type: 'RESET' }
-  | { type: 'CANCEL' };
-
-// ---- the family table decides the flow ----
-
-export const familyOf = (d: Pick<DeviceDraft, 'family'>): DeviceFamily | undefined =>
-  d.family ? familyByKey(d.family) : undefined;
-
-export function flowOf(f: DeviceFamily | undefined): Flow {
-  if (!f || f.activation === 'none' || f.activation === 'mqtt' || f.activation === 'tasmota') return 'direct';
-  return f.activation === 'token' ? 'sensors' : 'activation';
-}
-
-const infoSchema = z.object({ serial_number: serialNumber, name: deviceName });
-
-/** The info form's problems with the spec's messages ("Nomor serial tidak boleh kosong", "Nama tidak boleh kosong"), and a Tasmota's Topic with the add call's own rule. */
-export function validateInfo(info: InfoForm, f?: DeviceFamily): FieldErrors {
-  const parsed = infoSchema.safeParse(info);
-  const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-  const topic = tasmotaTopicOf(f, info);
-  if (topic !== undefined && f?.fields.topic) {
-    const t = z.object({ topic: f.fields.topic }).safeParse({ topic });
-    if (!t.success) Object.assign(errors, fieldErrorsOf(t.error));
-  }
-  return errors;
-}
-
-/** The Topic a Tasmota is registered with: the one typed, or undefined (the gateway generates one). */
-export function tasmotaTopicOf(f: DeviceFamily | undefined, info: InfoForm): string | undefined {
-  if (f?.activation !== 'tasmota') return undefined;
-  const topic = info.topic?.trim() ?? '';
-  return topic === '' ? undefined : topic;
-}
-
-/** The activation form's problems, checked with the family's own add fields (UID, Dev EUI, OTAA key, ids ...). */
-export function validateActivation(f: DeviceFamily | undefined, a: ActivationForm): FieldErrors {
-  if (!f) return {};
-  switch (f.activation) {
-    case 'uid': {
-      const r = z.object({ dev_uid: gatewayUid }).safeParse({ dev_uid: a.dev_uid });
-      return r.success ? {} : fieldErrorsOf(r.error);
-    }
-    case 'lora':
-    case 'plugin':
-    case 'cloud': {
-      const values = activationBody(f, a);
-      const r = z.object(f.fields).safeParse(values);
-      const errors = r.success ? {} : fieldErrorsOf(r.error);
-      if (f.activation === 'lora' && !a.network_server_id) errors.network_server_id = T.common.required;
-      if (f.activation === 'plugin' && !a.emma_application_plugin_id) errors.emma_plugin = T.common.required;
-      if (f.activation === 'plugin' && errors.emma_application_plugin_id)
-        errors.emma_plugin = errors.emma_application_plugin_id;
-      return errors;
-    }
-    default:
-      return {};
-  }
-}
-
-/** The family's own activation fields of the add body. */
-export function activationBody(f: DeviceFamily, a: ActivationForm): Record<string, unknown> {
-  switch (f.activation) {
-    case 'uid':
-      return { dev_uid: a.dev_uid.trim() };
-    case 'lora':
-      return {
-        dev_eui: a.dev_eui.trim(),
-        otaa_key: a.otaa_key.trim(),
-        network_server_id: a.network_server_id ? Number(a.network_server_id) : undefined,
-      };
-    case 'plugin':
-      return {
-        emma_plugin_key: a.emma_plugin_key,
-        emma_application_plugin_id: a.emma_application_plugin_id,
-        emma_device_plugin_details: a.emma_device_plugin_details,
-      };
-    case 'cloud':
-      return { imou_device_id: a.imou_device_id.trim(), imou_application_id: a.imou_application_id.trim() };
-    default:
-      return {};
-  }
-}
-
-const chosenTags = (d: DeviceDraft) => d.tagCat ?? [];
-
-/** The add call and body of the draft. */
-export function addRequestOf(c: Pick<DeviceWizardContext, 'draft' | 'tagCategories' | 'token'>): AddRequest {
-  const f = familyOf(c.draft)!;
-  const d = c.draft;
-  const body: Record<string, unknown> = { serial_number: d.info.serial_number.trim(), name: d.info.name.trim() };
-  const topic = tasmotaTopicOf(f, d.info);
-  if (topic !== undefined) body.topic = topic;
-  if (chosenTags(d).length) body.tags = tagsBody(c.tagCategories, chosenTags(d), d.tags);
-  if (flowOf(f) === 'sensors') Object.assign(body, { sensors: d.sensors, credentials_token: c.token ?? '' });
-  Object.assign(body, activationBody(f, d.activation));
-  return { family: f.key as DeviceFamilyKey, variant: d.variant!, body };
-}
-
-// ---- which steps the draft allows ----
-
-const infoValid = (c: DeviceWizardContext) => Object.keys(validateInfo(c.draft.info, familyOf(c.draft))).length === 0;
-const tagsValid = (c: DeviceWizardContext) =>
-  Object.keys(tagValueErrors(c.tagCategories, chosenTags(c.draft), c.draft.tags)).length === 0;
-const sensorsValid = (c: DeviceWizardContext) => parseSensorsText(c.draft.sensors).ok;
-
-/** Whether the draft holds what a step needs. */
-export function stepAllowed(c: DeviceWizardContext, step: WizardStep): boolean {
-  const f = familyOf(c.draft);
-  const variantKnown = Boolean(f && f.variants.some((v) => v.key === c.draft.variant));
-  const flow = flowOf(f);
-  switch (step) {
-    case 'category':
-      return true;
-    case 'info':
-      return variantKnown;
-    case 'tagCategories':
-      return variantKnown && infoValid(c) && c.tagCategories.length > 0;
-    case 'tags':
-      return stepAllowed(c, 'tagCategories') && chosenTags(c.draft).length > 0;
-    case 'sensors':
-      return variantKnown && infoValid(c) && flow === 'sensors' && tagsValid(c);
-    case 'activation':
-      return (
-        variantKnown && infoValid(c) && flow !== 'direct' && tagsValid(c) && (flow !== 'sensors' || sensorsValid(c))
-      );
-  }
-}
-
-/** The step before `step` on the draft's path. */
-export function previousStep(c: DeviceWizardContext, step: WizardStep): WizardStep {
-  const afterInfo: WizardStep = chosenTags(c.draft).length ? 'tags' : 'info';
-  switch (step) {
-    case 'category':
-    case 'info':
-      return 'category';
-    case 'tagCategories':
-      return 'info';
-    case 'tags':
-      return 'tagCategories';
-    case 'sensors':
-      return afterInfo;
-    case 'activation':
-      return flowOf(familyOf(c.draft)) === 'sensors' ? 'sensors' : afterInfo;
-  }
-}
-
-/** The step shown when `wanted` is asked for: it, or the nearest step before it the draft allows. */
-export function reachableStep(c: DeviceWizardContext, wanted: WizardStep): WizardStep {
-  let step = wanted;
-  for (let i = 0; i < WIZARD_STEPS.length && !stepAllowed(c, step); i++) step = previousStep(c, step);
-  return stepAllowed(c, step) ? step : 'category';
-}
-
-/** The steps the stepper shows for the draft (the two tag steps are one, "Penanda"). */
-export function stepsOf(d: DeviceDraft): WizardStep[] {
-  const flow = flowOf(familyOf(d));
-  return [
-    'category',
-    'info',
-    ...(chosenTags(d).length ? (['tags'] as const) : []),
-    ...(flow === 'sensors' ? (['sensors'] as const) : []),
-    ...(flow !== 'direct' ? (['activation'] as const) : []),
-  ];
-}
+// the draft, its rules and the activation kinds are the wizard's public face too (screens and tests import them here)
+export * from './deviceWizard.draft.js';
+export * from './activationKinds.js';
 
 /** The token check's interval while the device has not connected. */
 export const TOKEN_CHECK_INTERVAL_MS = 2000;
@@ -320,6 +64,12 @@ const stepTargets = WIZARD_STEPS.map((step) => ({
 }));
 /** What every step accepts besides its own events (never a save in progress). */
 const stepEvents = { GOTO: stepTargets, RESET: { target: '#deviceWizard.category', actions: 'reset' as const } };
+
+/** An activation form's submit: its problems, or the save (a failed one returns to the form). */
+const submitActivation = [
+  { guard: 'activationInvalid' as const, actions: 'assignActivationErrors' as const },
+  { target: '#deviceWizard.saving', actions: { type: 'returnTo' as const, params: { step: 'activation' as const } } },
+];
 
 export const deviceWizardMachine = setup({
   types: {
@@ -351,7 +101,8 @@ export const deviceWizardMachine = setup({
     sensorsInvalid: ({ context }) => !sensorsValid(context),
     flowDirect: ({ context }) => flowOf(familyOf(context.draft)) === 'direct',
     flowSensors: ({ context }) => flowOf(familyOf(context.draft)) === 'sensors',
-    activationIs: ({ context }, params: { kind: string }) => familyOf(context.draft)?.activation === params.kind,
+    activationScreenIs: ({ context }, params: { screen: ActivationScreen }) =>
+      activationScreenOf(context.draft) === params.screen,
     activationInvalid: ({ context }) =>
       Object.keys(validateActivation(familyOf(context.draft), context.draft.activation)).length > 0,
     uidAlreadyChecked: ({ context }) =>
@@ -582,13 +333,11 @@ export const deviceWizardMachine = setup({
       },
       states: {
         choose: {
-          always: [
-            { guard: { type: 'activationIs', params: { kind: 'token' } }, target: 'token' },
-            { guard: { type: 'activationIs', params: { kind: 'uid' } }, target: 'uid' },
-            { guard: { type: 'activationIs', params: { kind: 'lora' } }, target: 'lora' },
-            { guard: { type: 'activationIs', params: { kind: 'plugin' } }, target: 'plugin' },
-            { target: 'cloud' },
-          ],
+          // the family's activation kind names its screen (activationKinds.ts)
+          always: ACTIVATION_SCREENS.map(({ state }) => ({
+            guard: { type: 'activationScreenIs' as const, params: { screen: state } },
+            target: state,
+          })),
         },
         // a token is generated, then checked in the background until the device connected with it
         token: {
@@ -680,10 +429,7 @@ export const deviceWizardMachine = setup({
             },
             form: {
               on: {
-                SUBMIT_ACTIVATION: [
-                  { guard: 'activationInvalid', actions: 'assignActivationErrors' },
-                  { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } },
-                ],
+                SUBMIT_ACTIVATION: submitActivation,
               },
             },
           },
@@ -718,20 +464,14 @@ export const deviceWizardMachine = setup({
             },
             form: {
               on: {
-                SUBMIT_ACTIVATION: [
-                  { guard: 'activationInvalid', actions: 'assignActivationErrors' },
-                  { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } },
-                ],
+                SUBMIT_ACTIVATION: submitActivation,
               },
             },
           },
         },
         cloud: {
           on: {
-            SUBMIT_ACTIVATION: [
-              { guard: 'activationInvalid', actions: 'assignActivationErrors' },
-              { target: '#deviceWizard.saving', actions: { type: 'returnTo', params: { step: 'activation' } } },
-            ],
+            SUBMIT_ACTIVATION: submitActivation,
           },
         },
       },
@@ -766,23 +506,11 @@ export const deviceWizardMachine = setup({
     // back where the save started; the token screen keeps its (connected) token
     saveFailed: {
       always: [
-        {
-          guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'token',
-          target: 'activation.token.connected',
-        },
-        {
-          guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'uid',
-          target: 'activation.uid',
-        },
-        {
-          guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'lora',
-          target: 'activation.lora.form',
-        },
-        {
-          guard: ({ context }) => context.returnTo === 'activation' && familyOf(context.draft)?.activation === 'plugin',
-          target: 'activation.plugin.form',
-        },
-        { guard: ({ context }) => context.returnTo === 'activation', target: 'activation.cloud' },
+        ...ACTIVATION_SCREENS.map(({ state, resume }) => ({
+          guard: ({ context }: { context: DeviceWizardContext }) =>
+            context.returnTo === 'activation' && activationScreenOf(context.draft) === state,
+          target: resume,
+        })),
         {
           guard: ({ context }) => context.returnTo === 'tagCategories' && chosenTags(context.draft).length > 0,
           target: 'tags',
@@ -795,16 +523,3 @@ export const deviceWizardMachine = setup({
     cancelled: { type: 'final' },
   },
 });
-
-/** The step a snapshot shows (during a save: the step it started from); null while loading or finished. */
-export function stepOfSnapshot(value: unknown, context: DeviceWizardContext): WizardStep | null {
-  const top = typeof value === 'string' ? value : Object.keys(value as object)[0];
-  if ((WIZARD_STEPS as readonly string[]).includes(top!)) return top as WizardStep;
-  if (top === 'saving' || top === 'saveFailed' || top === 'afterTags')
-    return context.returnTo === 'tagCategories'
-      ? chosenTags(context.draft).length
-        ? 'tags'
-        : 'tagCategories'
-      : context.returnTo;
-  return null;
-}

@@ -1,6 +1,7 @@
 // The device list's page and page size, kept in session storage per application (spec 03 section 2.1): default 25,
 // options 25, 50, 100. A stored value that is not one of the options falls back to the default. Its filters live in
 // the address (`?q=&status=&type=&tag=`): a reload, a shared link and the browser's back keep them.
+import { useCallback, useState } from 'react';
 import { DEVICE_PAGE_SIZES, deviceTypes } from '@sentra/contracts';
 
 export type DeviceStatusFilter = 'on' | 'off';
@@ -68,6 +69,19 @@ export function writePaging(domain: string, paging: Paging, storage: Pick<Storag
   } catch {
     /* storage refused: paging lives for this page only */
   }
+}
+
+/** The list's paging, read from and written to session storage. */
+export function useStoredPaging(domain: string) {
+  const [paging, setState] = useState<Paging>(() => readPaging(domain));
+  const setPaging = useCallback(
+    (p: Paging) => {
+      setState(p);
+      writePaging(domain, p);
+    },
+    [domain],
+  );
+  return [paging, setPaging] as const;
 }
 
 /** The tag chips a row shows (about 6), and how many go into the "+N" overflow. */

@@ -1,6 +1,8 @@
 // Holds the add-device wizard while its steps move between routes, and keeps its draft in session storage so a
-// reload of any step continues it (spec 03 section 2.2: without a draft a step falls back to the step before).
+// reload of any step continues it (spec 03 section 2.2: without a draft a step falls back to the step before). One
+// wizard per application: another application's starts anew (ui/wizardStore.ts holds it).
 import { createActor, type ActorRefFrom } from 'xstate';
+import { createWizardHolder } from '../../ui/wizardStore.js';
 import { deviceWizardMachine, emptyDraft, type DeviceDraft, type WizardStep } from './deviceWizard.machine.js';
 
 export type DeviceWizardActor = ActorRefFrom<typeof deviceWizardMachine>;
@@ -34,24 +36,21 @@ export function writeDraft(domain: string, draft: DeviceDraft | null): void {
   }
 }
 
-let held: { domain: string; actor: DeviceWizardActor; unsubscribe(): void } | null = null;
+const holder = createWizardHolder<DeviceWizardActor, string>();
 
 /** The wizard in progress in this application, or a new one starting from the stored draft at `start`. */
 export function obtainWizard(domain: string, start: WizardStep): DeviceWizardActor {
-  if (held && held.domain === domain && held.actor.getSnapshot().status === 'active') return held.actor;
-  releaseWizard();
-  const actor = createActor(deviceWizardMachine, { input: { draft: readDraft(domain), start } }).start();
-  const sub = actor.subscribe((s) => {
-    if (s.status === 'active') writeDraft(domain, s.context.draft);
-    else writeDraft(domain, null);
-  });
-  held = { domain, actor, unsubscribe: () => sub.unsubscribe() };
-  return actor;
+  return holder.obtain(
+    (heldDomain) => heldDomain === domain,
+    () => {
+      const actor = createActor(deviceWizardMachine, { input: { draft: readDraft(domain), start } }).start();
+      const sub = actor.subscribe((s) => {
+        if (s.status === 'active') writeDraft(domain, s.context.draft);
+        else writeDraft(domain, null);
+      });
+      return { actor, tag: domain, cleanup: () => sub.unsubscribe() };
+    },
+  ).actor;
 }
 
-export function releaseWizard(): void {
-  if (!held) return;
-  held.unsubscribe();
-  held.actor.stop();
-  held = null;
-}
+export const releaseWizard = (): void => holder.release();

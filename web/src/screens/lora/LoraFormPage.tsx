@@ -4,7 +4,7 @@
 // taken MAC answers -12.
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { Box, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { T, contracts } from '@sentra/contracts';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
@@ -13,6 +13,7 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { getLoraServer, saveLoraServer } from './loraCalls.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 const schema = contracts.lora.add.input;
 
@@ -104,14 +105,7 @@ export function LoraFormPage({ routeKey }: ScreenProps) {
               slotProps={{ htmlInput: { style: { fontFamily: 'monospace' }, 'data-testid': 'lora-application-uuid' } }}
             />
           </Stack>
-          <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => navigate(area.to('_lora_list_'))} disabled={busy}>
-              {T.common.cancel}
-            </Button>
-            <Button type="submit" variant="contained" disabled={busy || loading}>
-              {T.common.save}
-            </Button>
-          </Stack>
+          <FormActions onCancel={() => navigate(area.to('_lora_list_'))} busy={busy} blocked={loading} spacing={1} />
         </CardContent>
         <LoadingOverlay open={loading || busy} />
       </Card>

@@ -2,17 +2,7 @@
 // shows the "not available" notice), paging 10 (5, 10, 25), and "LoRA Server Baru" to the add form.
 import { useCallback, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import {
-  Box,
-  Button,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  TableCell,
-  TableRow,
-} from '@mui/material';
+import { Box, Button, IconButton, Menu, TableCell, TableRow } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import EditIcon from '@mui/icons-material/Edit';
@@ -22,6 +12,7 @@ import { useAppArea } from '../../ui/useAppArea.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { ListHeading, PagedTable, usePagedRows, type Paging } from '../../ui/PagedTable.js';
 import { listLoraServers } from './loraCalls.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
 
 export function LoraListPage() {
   const area = useAppArea();
@@ -77,28 +68,22 @@ export function LoraListPage() {
         ))}
       </PagedTable>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
-        <MenuItem
+        <IconMenuItem
           onClick={() => {
             if (menu) navigate(area.to('_lora_edit_/{id}', { id: menu.server.id }));
             setMenu(null);
           }}
-        >
-          <ListItemIcon>
-            <EditIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{T.lora.edit}</ListItemText>
-        </MenuItem>
-        <MenuItem
+          icon={<EditIcon fontSize="small" />}
+          text={T.lora.edit}
+        />
+        <IconMenuItem
           onClick={() => {
             setMenu(null);
             notices.info(T.lora.removeNotAvailable);
           }}
-        >
-          <ListItemIcon>
-            <DeleteIcon fontSize="small" color="error" />
-          </ListItemIcon>
-          <ListItemText>{T.lora.remove}</ListItemText>
-        </MenuItem>
+          icon={<DeleteIcon fontSize="small" color="error" />}
+          text={T.lora.remove}
+        />
       </Menu>
     </Box>
   );

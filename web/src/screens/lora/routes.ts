@@ -3,6 +3,7 @@
 import { lazy } from 'react';
 import { T, type SysNav } from '@sentra/contracts';
 import type { ScreenRoute } from '../../shell/routeRegistry.js';
+import { routesOf } from '../../shell/routesOf.js';
 
 const READ: readonly SysNav[] = ['_device_manage_', '_device_list_'];
 const WRITE: readonly SysNav[] = ['_device_manage_'];
@@ -11,7 +12,6 @@ const List = lazy(() => import('./LoraListPage.js').then((m) => ({ default: m.Lo
 const Form = lazy(() => import('./LoraFormPage.js').then((m) => ({ default: m.LoraFormPage })));
 
 export const loraRoutes: readonly ScreenRoute[] = [
-  { key: '_lora_list_', title: T.lora.title, grantedBy: READ, screen: List },
-  { key: '_lora_add_', title: T.lora.title, grantedBy: WRITE, screen: Form },
-  { key: '_lora_edit_/{id}', title: T.lora.title, grantedBy: WRITE, screen: Form },
+  ...routesOf(T.lora.title, READ, { _lora_list_: List }),
+  ...routesOf(T.lora.title, WRITE, { _lora_add_: Form, '_lora_edit_/{id}': Form }),
 ];

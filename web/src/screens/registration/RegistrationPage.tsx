@@ -2,7 +2,7 @@
 // zod schema the server uses; -3/-4/-5 and 'Registrasi Gagal' on failure; 'Registrasi Sukses' then the sign-in.
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { Box, Stack, TextField, Typography } from '@mui/material';
 import { contracts, RegisterInput, T } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
@@ -12,6 +12,7 @@ import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { PasswordField } from '../../ui/PasswordField.js';
 import { SignInFrame } from '../signin/SignInFrame.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 const FIELDS = ['username', 'first', 'last', 'email', 'pass', 'passv', 'tenant_name'] as const;
 type Field = (typeof FIELDS)[number];
@@ -93,14 +94,7 @@ export function RegistrationPage() {
           {field('passv')}
           {field('tenant_name')}
         </Stack>
-        <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-          <Button onClick={() => navigate('/admin/login')} disabled={busy}>
-            {T.common.cancel}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {T.registration.submit}
-          </Button>
-        </Stack>
+        <FormActions onCancel={() => navigate('/admin/login')} busy={busy} label={T.registration.submit} mt={2} />
         <LoadingOverlay open={busy} />
       </Box>
     </SignInFrame>

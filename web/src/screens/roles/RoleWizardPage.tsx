@@ -4,8 +4,9 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useSelector } from '@xstate/react';
-import { Alert, Box, Button, Card, CardContent, Stack, Step, StepLabel, Stepper, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { T } from '@sentra/contracts';
+import { FormActions } from '../../ui/FormActions.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
@@ -170,21 +171,20 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
             />
           )}
           {step === 'sort' && <RoleSortStep tree={ctx.tree} selected={ctx.selected} disabled={busy} send={send} />}
-          <Stack direction="row" spacing={2} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => send({ type: 'CANCEL' })} disabled={saving}>
-              {T.common.cancel}
-            </Button>
-            {canBack && (
-              <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>
-                {T.common.back}
-              </Button>
-            )}
-            {step && (
-              <Button type="submit" variant="contained" disabled={busy}>
-                {primary.label}
-              </Button>
-            )}
-          </Stack>
+          <FormActions
+            onCancel={() => send({ type: 'CANCEL' })}
+            busy={busy}
+            cancelBusy={saving}
+            label={primary.label}
+            submit={Boolean(step)}
+            between={
+              canBack && (
+                <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>
+                  {T.common.back}
+                </Button>
+              )
+            }
+          />
         </Box>
       </CardContent>
       <LoadingOverlay open={busy} />

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { NavEntry } from '@sentra/contracts';
 import { checkState, flattenTree, labelsOf, moveNav, toggleNav } from './navTree.js';
 import { accessSummary } from './accessSummary.js';
-
-const nav = (id: number, label: string, children: NavEntry[] = []): NavEntry => ({
-  id,
-  label,
-  path: label.toLowerCase(),
-  children,
-});
-const TREE = [nav(1, 'Listrik', [nav(3, 'GedungA', [nav(5, 'Lantai1')]), nav(4, 'GedungB')]), nav(2, 'Air')];
+import { TREE } from './navTree.test-kit.js';
 
 describe('access tree, hierarchical (not descendant)', () => {
   it('checks an item with its whole subtree and unchecks it the same way', () => {

@@ -4,15 +4,7 @@ import { T, type NavEntry } from '@sentra/contracts';
 import { roleWizardMachine, saveRequest, validateInfo, type RoleWizardInput } from './roleWizard.machine.js';
 import { RoleCallError, type AddRoleBody, type EditRoleBody, type RoleDetail } from './roleCalls.js';
 import { notices } from '../../ui/snackbar/notices.js';
-
-const nav = (id: number, label: string, children: NavEntry[] = []): NavEntry => ({
-  id,
-  label,
-  path: label.toLowerCase(),
-  children,
-});
-/** Listrik (Gedung A (Lantai 1), Gedung B), Air */
-const TREE = [nav(1, 'Listrik', [nav(3, 'GedungA', [nav(5, 'Lantai1')]), nav(4, 'GedungB')]), nav(2, 'Air')];
+import { TREE } from './navTree.test-kit.js';
 
 const detail = (over: Partial<RoleDetail> = {}): RoleDetail => ({
   id: 7,
@@ -65,6 +57,14 @@ const fillInfo = (actor: ReturnType<typeof start>['actor'], name = 'Operator_1')
   actor.send({ type: 'EDIT_INFO', field: 'name', value: name });
   actor.send({ type: 'EDIT_INFO', field: 'description', value: 'Operator lapangan' });
   actor.send({ type: 'SET_SYS_NAVS', value: ['_device_list_', '_task_list_'] });
+};
+
+/** Info filled and submitted, Air chosen, on to the order step. */
+const toOrderStep = (actor: ReturnType<typeof start>['actor']) => {
+  fillInfo(actor);
+  actor.send({ type: 'SUBMIT_INFO' });
+  actor.send({ type: 'TOGGLE_NAV', id: 2 });
+  actor.send({ type: 'NEXT' });
 };
 
 const noticeTexts = () => notices.snapshot().map((n) => n.message);
@@ -168,10 +168,7 @@ describe('role wizard: add', () => {
   it('goes back from order to access and from access to info, keeping what was entered', async () => {
     const { actor } = start({ mode: 'add' });
     await waitFor(actor, (s) => s.matches('info'));
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
-    actor.send({ type: 'TOGGLE_NAV', id: 2 });
-    actor.send({ type: 'NEXT' });
+    toOrderStep(actor);
     actor.send({ type: 'BACK' });
     expect(actor.getSnapshot().value).toBe('access');
     actor.send({ type: 'BACK' });
@@ -190,10 +187,7 @@ describe('role wizard: add', () => {
       },
     );
     await waitFor(actor, (s) => s.matches('info'));
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
-    actor.send({ type: 'TOGGLE_NAV', id: 2 });
-    actor.send({ type: 'NEXT' });
+    toOrderStep(actor);
     actor.send({ type: 'SAVE' });
     await waitFor(actor, (s) => s.matches('info'));
     expect(actor.getSnapshot().context.infoErrors).toEqual({ name: T.roles.nameTaken });
@@ -210,10 +204,7 @@ describe('role wizard: add', () => {
       },
     );
     await waitFor(actor, (s) => s.matches('info'));
-    fillInfo(actor);
-    actor.send({ type: 'SUBMIT_INFO' });
-    actor.send({ type: 'TOGGLE_NAV', id: 2 });
-    actor.send({ type: 'NEXT' });
+    toOrderStep(actor);
     actor.send({ type: 'SAVE' });
     await waitFor(actor, (s) => !s.matches('saving'));
     expect(actor.getSnapshot().value).toBe('sort');

@@ -3,17 +3,18 @@
 import { lazy } from 'react';
 import { T, type SysNav } from '@sentra/contracts';
 import type { ScreenRoute } from '../../shell/routeRegistry.js';
+import { routesOf } from '../../shell/routesOf.js';
 
 const ROLES: readonly SysNav[] = ['_role_manage_'];
 
 const List = lazy(() => import('./RoleListPage.js').then((m) => ({ default: m.RoleListPage })));
 const Wizard = lazy(() => import('./RoleWizardPage.js').then((m) => ({ default: m.RoleWizardPage })));
 
-export const roleRoutes: readonly ScreenRoute[] = [
-  { key: '_role_list_', title: T.nav.role, grantedBy: ROLES, screen: List },
-  { key: '_role_add_info_', title: T.nav.role, grantedBy: ROLES, screen: Wizard },
-  { key: '_role_add_access_', title: T.nav.role, grantedBy: ROLES, screen: Wizard },
-  { key: '_role_add_sort_', title: T.nav.role, grantedBy: ROLES, screen: Wizard },
-  { key: '_role_edit_/{id}', title: T.nav.role, grantedBy: ROLES, screen: Wizard },
-  { key: '_role_edit_sort_/{id}', title: T.nav.role, grantedBy: ROLES, screen: Wizard },
-];
+export const roleRoutes: readonly ScreenRoute[] = routesOf(T.nav.role, ROLES, {
+  _role_list_: List,
+  _role_add_info_: Wizard,
+  _role_add_access_: Wizard,
+  _role_add_sort_: Wizard,
+  '_role_edit_/{id}': Wizard,
+  '_role_edit_sort_/{id}': Wizard,
+});

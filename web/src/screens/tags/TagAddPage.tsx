@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   Box,
-  Button,
   Card,
   CardContent,
   FormControl,
@@ -23,12 +22,13 @@ import {
 } from '@mui/material';
 import { z } from 'zod';
 import { T, TAG_LABEL_MAX, TAG_TYPE_TEXT, TagType, keyFromLabel, tagKey } from '@sentra/contracts';
-import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
+import { fieldErrorsOf, type FieldErrors, editedValue, errorShown } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { addTagCategory, tagKeyTaken } from './tagCalls.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 type Kind = 'single' | 'multi';
 const SINGLE_INPUTS = [TagType.SELECTION, TagType.CHECKBOX, TagType.VALUE] as const;
@@ -88,28 +88,18 @@ export function TagAddPage() {
           <Stack spacing={2}>
             <TextField
               label={T.tags.label}
-              value={name}
+              {...editedValue(name, setName, () => clear('name'))}
               required
               disabled={busy}
-              error={Boolean(errors.name)}
-              helperText={errors.name}
-              onChange={(e) => {
-                setName(e.target.value);
-                clear('name');
-              }}
+              {...errorShown(errors.name)}
               slotProps={{ htmlInput: { maxLength: 64 } }}
             />
             <TextField
               label={T.tags.key}
-              value={key}
+              {...editedValue(key, setKey, () => clear('prefix'))}
               disabled={busy}
               placeholder={keyFromLabel(name)}
-              error={Boolean(errors.prefix)}
-              helperText={errors.prefix ?? T.tags.keyHelp}
-              onChange={(e) => {
-                setKey(e.target.value);
-                clear('prefix');
-              }}
+              {...errorShown(errors.prefix, T.tags.keyHelp)}
               onBlur={() => void checkKey()}
             />
             <FormControl disabled={busy}>
@@ -149,14 +139,7 @@ export function TagAddPage() {
               </FormControl>
             )}
           </Stack>
-          <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-            <Button onClick={() => navigate(area.to('_tag_list_'))} disabled={busy}>
-              {T.common.cancel}
-            </Button>
-            <Button type="submit" variant="contained" disabled={busy}>
-              {T.common.save}
-            </Button>
-          </Stack>
+          <FormActions onCancel={() => navigate(area.to('_tag_list_'))} busy={busy} spacing={1} />
         </CardContent>
         <LoadingOverlay open={busy} />
       </Card>

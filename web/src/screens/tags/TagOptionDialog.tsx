@@ -1,14 +1,14 @@
 // The add-option dialog of a single-selection tag category (spec 03 sections 2.8, 5, 8): option name and an optional
 // key ("Kunci penanda tidak boleh mengandung huruf besar!" / "... spasi!"); -4 answers "Pilihan sudah terdaftar!".
 import { useEffect, useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import { z } from 'zod';
 import { T, TAG_LABEL_MAX, tagOptionKey, type TagCategory } from '@sentra/contracts';
-import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
+import { fieldErrorsOf, type FieldErrors, editedValue, errorShown } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
 import { addTagOption } from './tagCalls.js';
+import { FormDialog } from '../../ui/FormDialog.js';
 
 const schema = z.object({
   name: z.string().trim().min(1, T.common.required).max(TAG_LABEL_MAX, T.common.max(TAG_LABEL_MAX)),
@@ -59,53 +59,35 @@ export function TagOptionDialog({
   };
 
   return (
-    <Dialog open={category !== null} onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth>
-      <form onSubmit={submit} noValidate style={{ position: 'relative' }}>
-        <DialogTitle>{T.tags.optionDialogTitle}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
-              label={category?.name ?? ''}
-              value={category?.prefix ?? ''}
-              slotProps={{ htmlInput: { readOnly: true } }}
-              size="small"
-            />
-            <TextField
-              autoFocus
-              label={T.tags.optionName}
-              value={name}
-              required
-              disabled={busy}
-              error={Boolean(errors.name)}
-              helperText={errors.name}
-              onChange={(e) => {
-                setName(e.target.value);
-                setErrors({});
-              }}
-            />
-            <TextField
-              label={T.tags.optionKey}
-              value={key}
-              disabled={busy}
-              error={Boolean(errors.name_lc)}
-              helperText={errors.name_lc ?? T.tags.optionKeyHelp}
-              onChange={(e) => {
-                setKey(e.target.value);
-                setErrors({});
-              }}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            {T.common.cancel}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {T.common.save}
-          </Button>
-        </DialogActions>
-        <LoadingOverlay open={busy} />
-      </form>
-    </Dialog>
+    <FormDialog
+      open={category !== null}
+      title={T.tags.optionDialogTitle}
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <TextField
+          label={category?.name ?? ''}
+          value={category?.prefix ?? ''}
+          slotProps={{ htmlInput: { readOnly: true } }}
+          size="small"
+        />
+        <TextField
+          autoFocus
+          label={T.tags.optionName}
+          {...editedValue(name, setName, () => setErrors({}))}
+          required
+          disabled={busy}
+          {...errorShown(errors.name)}
+        />
+        <TextField
+          label={T.tags.optionKey}
+          {...editedValue(key, setKey, () => setErrors({}))}
+          disabled={busy}
+          {...errorShown(errors.name_lc, T.tags.optionKeyHelp)}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

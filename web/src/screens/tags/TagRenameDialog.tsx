@@ -1,10 +1,10 @@
 // Renaming a tag category or one of its options: only the label changes (the key and the type are what devices' tag
 // maps hold, so they stay and are shown read-only); the label follows the add form's rule (1-32 characters).
 import { useEffect, useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import { T, TAG_LABEL_MAX } from '@sentra/contracts';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { DeviceCallError } from '../devices/deviceCalls.js';
+import { FormDialog } from '../../ui/FormDialog.js';
 
 export interface RenameTarget {
   title: string;
@@ -55,40 +55,26 @@ export function TagRenameDialog({
   };
 
   return (
-    <Dialog open={target !== null} onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth>
-      <form onSubmit={submit} noValidate style={{ position: 'relative' }}>
-        <DialogTitle>{target?.title}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
-              label={T.tags.keyLabel}
-              value={target?.keyText ?? ''}
-              size="small"
-              helperText={T.tags.keyFixed}
-              slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
-            />
-            <TextField
-              autoFocus
-              label={T.tags.label}
-              value={name}
-              required
-              disabled={busy}
-              error={Boolean(error)}
-              helperText={error ?? ' '}
-              onChange={(e) => (setName(e.target.value), setError(undefined))}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            {T.common.cancel}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {T.common.save}
-          </Button>
-        </DialogActions>
-        <LoadingOverlay open={busy} />
-      </form>
-    </Dialog>
+    <FormDialog open={target !== null} title={target?.title} busy={busy} onClose={onClose} onSubmit={submit}>
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <TextField
+          label={T.tags.keyLabel}
+          value={target?.keyText ?? ''}
+          size="small"
+          helperText={T.tags.keyFixed}
+          slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
+        />
+        <TextField
+          autoFocus
+          label={T.tags.label}
+          value={name}
+          required
+          disabled={busy}
+          error={Boolean(error)}
+          helperText={error ?? ' '}
+          onChange={(e) => (setName(e.target.value), setError(undefined))}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

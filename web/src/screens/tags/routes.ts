@@ -3,11 +3,9 @@
 import { lazy } from 'react';
 import { T } from '@sentra/contracts';
 import type { ScreenRoute } from '../../shell/routeRegistry.js';
+import { routesOf } from '../../shell/routesOf.js';
 
 const List = lazy(() => import('./TagListPage.js').then((m) => ({ default: m.TagListPage })));
 const Add = lazy(() => import('./TagAddPage.js').then((m) => ({ default: m.TagAddPage })));
 
-export const tagRoutes: readonly ScreenRoute[] = [
-  { key: '_tag_list_', title: T.nav.tags, grantedBy: [], screen: List },
-  { key: '_tag_add_', title: T.nav.tags, grantedBy: [], screen: Add },
-];
+export const tagRoutes: readonly ScreenRoute[] = routesOf(T.nav.tags, [], { _tag_list_: List, _tag_add_: Add });

@@ -7,7 +7,6 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   Box,
-  Button,
   Card,
   CardContent,
   Chip,
@@ -41,6 +40,7 @@ import { useLiveTasks } from './liveTasks.js';
 import { UnconfiguredChannels } from '../notifications/ChannelNotice.js';
 import { STATUS_CHOICES, statusColor, type ChipColor } from './taskStatus.js';
 import { TaskRoute } from './routes.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 const S = T.taskScreens;
 
@@ -176,14 +176,13 @@ export function ManageTaskPage() {
                   ))}
                 </RadioGroup>
               </FormControl>
-              <Stack direction="row" spacing={1} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-                <Button onClick={() => navigate(area.to(TaskRoute.list))} disabled={busy}>
-                  {T.common.cancel}
-                </Button>
-                <Button type="submit" variant="contained" disabled={busy || !task}>
-                  {T.common.save}
-                </Button>
-              </Stack>
+              <FormActions
+                onCancel={() => navigate(area.to(TaskRoute.list))}
+                busy={busy}
+                blocked={!task}
+                spacing={1}
+                mt={2}
+              />
             </CardContent>
             <LoadingOverlay open={loading || busy} />
           </Card>

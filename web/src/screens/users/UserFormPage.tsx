@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { useNavigate, useParams } from 'react-router';
-import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { AddUserInput, contracts, EditUserInput, T, type OutputOf } from '@sentra/contracts';
 import { boundField, fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
@@ -14,6 +14,7 @@ import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { AvatarPicker } from './AvatarPicker.js';
 import { CallError, callAndNotify, callOrThrow, notifyCallFailure, useLoad } from '../../api/call.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 type Role = OutputOf<typeof contracts.roles.list>['data'][number];
 type Field = 'username' | 'first' | 'last' | 'email' | 'pass' | 'passv' | 'role_id';
@@ -164,14 +165,7 @@ export function UserFormPage({ routeKey }: ScreenProps) {
                 {roles === null && values.role_id && <MenuItem value={values.role_id}>{values.role_id}</MenuItem>}
               </TextField>
             </Stack>
-            <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-              <Button onClick={toList} disabled={saving}>
-                {T.common.cancel}
-              </Button>
-              <Button type="submit" variant="contained" disabled={busy || noRole}>
-                {T.common.save}
-              </Button>
-            </Stack>
+            <FormActions onCancel={toList} busy={busy} blocked={noRole} cancelBusy={saving} mt={2} />
           </Box>
         </Box>
       </CardContent>

@@ -1,24 +1,9 @@
 // User list (_user_list_, spec 01 section 2 "Users"): 'List of User' / 'Manage user', one 200 px card per account
 // with username, full name and role name, 2 per row up to 996 px, 3 up to 1200 px, else 4. A card offers Kelola
 // (then Info or Password) and Hapus; the list is reloaded after a delete.
-import { useCallback, useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import {
-  Avatar,
-  Box,
-  Button,
-  Card,
-  CardActionArea,
-  CardContent,
-  Chip,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Stack,
-  Typography,
-} from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Avatar, Box, Card, CardActionArea, CardContent, Chip, Menu, Typography } from '@mui/material';
 import SettingsIcon from '@mui/icons-material/Settings';
 import DeleteIcon from '@mui/icons-material/Delete';
 import InfoIcon from '@mui/icons-material/Info';
@@ -26,10 +11,11 @@ import KeyIcon from '@mui/icons-material/Key';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
 import { useConfirmedAction } from '../../api/confirmed.js';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { fullName } from './names.js';
-import { callAndNotify, callOrThrow } from '../../api/call.js';
+import { callOrThrow, useListCall } from '../../api/call.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
+import { CardListPage } from '../../ui/CardListPage.js';
 
 type UserAccount = OutputOf<typeof contracts.users.list>['data'][number];
 
@@ -39,16 +25,9 @@ export function UserListPage() {
   const area = useAppArea();
   const navigate = useNavigate();
   const { busy, act: confirmed } = useConfirmedAction();
-  const [users, setUsers] = useState<UserAccount[] | null>(null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; user: UserAccount; level: 'root' | 'manage' } | null>(null);
 
-  const load = useCallback(async () => {
-    const o = await callAndNotify(contracts.users.list);
-    setUsers((prev) => (o.ok ? o.value.data : (prev ?? [])));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { items: users, load } = useListCall(contracts.users.list);
 
   const remove = (user: UserAccount) =>
     confirmed({
@@ -66,27 +45,14 @@ export function UserListPage() {
   };
 
   return (
-    <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
-      >
-        <Box>
-          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
-            {T.users.listTitle}
-          </Typography>
-          <Typography color="text.secondary">{T.users.listSubtitle}</Typography>
-        </Box>
-        <Button component={RouterLink} to={area.to('_user_add_')} variant="contained" startIcon={<AddIcon />}>
-          {T.users.createButton}
-        </Button>
-      </Stack>
-      {users?.length === 0 && (
-        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
-          {T.users.empty}
-        </Typography>
-      )}
+    <CardListPage
+      title={T.users.listTitle}
+      subtitle={T.users.listSubtitle}
+      add={{ to: area.to('_user_add_'), label: T.users.createButton }}
+      emptyText={T.users.empty}
+      items={users}
+      busy={busy}
+    >
       <Box
         data-testid="user-cards"
         sx={{
@@ -136,50 +102,45 @@ export function UserListPage() {
         ))}
       </Box>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={close}>
-        {menu?.level === 'manage'
+        {(menu?.level === 'manage'
           ? [
-              <MenuItem key="back" onClick={() => setMenu({ ...menu, level: 'root' })} dense>
-                <ListItemIcon>
-                  <ChevronLeftIcon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText>{T.users.manage}</ListItemText>
-              </MenuItem>,
-              <MenuItem key="info" onClick={go('_user_edit_/{id}')}>
-                <ListItemIcon>
-                  <InfoIcon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText>{T.users.info}</ListItemText>
-              </MenuItem>,
-              <MenuItem key="password" onClick={go('@user/password/{id}')}>
-                <ListItemIcon>
-                  <KeyIcon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText>{T.users.password}</ListItemText>
-              </MenuItem>,
+              {
+                key: 'back',
+                icon: <ChevronLeftIcon fontSize="small" />,
+                text: T.users.manage,
+                onClick: () => setMenu({ ...menu, level: 'root' }),
+                dense: true,
+              },
+              { key: 'info', icon: <InfoIcon fontSize="small" />, text: T.users.info, onClick: go('_user_edit_/{id}') },
+              {
+                key: 'password',
+                icon: <KeyIcon fontSize="small" />,
+                text: T.users.password,
+                onClick: go('@user/password/{id}'),
+              },
             ]
           : [
-              <MenuItem key="manage" onClick={() => menu && setMenu({ ...menu, level: 'manage' })}>
-                <ListItemIcon>
-                  <SettingsIcon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText>{T.users.manage}</ListItemText>
-              </MenuItem>,
-              <MenuItem
-                key="delete"
-                onClick={() => {
+              {
+                key: 'manage',
+                icon: <SettingsIcon fontSize="small" />,
+                text: T.users.manage,
+                onClick: () => menu && setMenu({ ...menu, level: 'manage' }),
+              },
+              {
+                key: 'delete',
+                icon: <DeleteIcon fontSize="small" color="error" />,
+                text: T.users.delete,
+                onClick: () => {
                   const user = menu?.user;
                   close();
                   if (user) void remove(user);
-                }}
-              >
-                <ListItemIcon>
-                  <DeleteIcon fontSize="small" color="error" />
-                </ListItemIcon>
-                <ListItemText>{T.users.delete}</ListItemText>
-              </MenuItem>,
-            ]}
+                },
+              },
+            ]
+        ).map(({ key, ...entry }) => (
+          <IconMenuItem key={key} {...entry} />
+        ))}
       </Menu>
-      <LoadingOverlay open={users === null || busy} />
-    </Box>
+    </CardListPage>
   );
 }

@@ -2,7 +2,7 @@
 // least one character, revealable; different → warning 'Password confirmation failed'; the new password is trimmed.
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
 import { ChangePasswordInput, contracts, T } from '@sentra/contracts';
 import { api } from '../../api/client.js';
 import { isOk } from '../../api/request.js';
@@ -13,6 +13,7 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { PasswordField } from '../../ui/PasswordField.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { callAndNotify, useLoad } from '../../api/call.js';
+import { FormActions } from '../../ui/FormActions.js';
 
 export function UserPasswordPage() {
   const { id = '' } = useParams();
@@ -78,14 +79,7 @@ export function UserPasswordPage() {
             <PasswordField {...field('passn', T.users.newPassword)} autoFocus />
             <PasswordField {...field('passv', T.users.confirmPassword)} />
           </Stack>
-          <Stack direction="row" spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-            <Button onClick={toList} disabled={busy}>
-              {T.common.cancel}
-            </Button>
-            <Button type="submit" variant="contained" disabled={busy}>
-              {T.common.save}
-            </Button>
-          </Stack>
+          <FormActions onCancel={toList} busy={busy} mt={2} />
         </Box>
       </CardContent>
       <LoadingOverlay open={busy || username === null} />

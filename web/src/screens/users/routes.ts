@@ -3,6 +3,7 @@
 import { lazy } from 'react';
 import { T, type SysNav } from '@sentra/contracts';
 import type { ScreenRoute } from '../../shell/routeRegistry.js';
+import { routesOf } from '../../shell/routesOf.js';
 
 const USERS: readonly SysNav[] = ['_user_manage_', '_role_manage_'];
 
@@ -10,9 +11,9 @@ const List = lazy(() => import('./UserListPage.js').then((m) => ({ default: m.Us
 const Form = lazy(() => import('./UserFormPage.js').then((m) => ({ default: m.UserFormPage })));
 const Password = lazy(() => import('./UserPasswordPage.js').then((m) => ({ default: m.UserPasswordPage })));
 
-export const userRoutes: readonly ScreenRoute[] = [
-  { key: '_user_list_', title: T.nav.users, grantedBy: USERS, screen: List },
-  { key: '_user_add_', title: T.nav.users, grantedBy: USERS, screen: Form },
-  { key: '_user_edit_/{id}', title: T.nav.users, grantedBy: USERS, screen: Form },
-  { key: '@user/password/{id}', title: T.nav.users, grantedBy: USERS, screen: Password },
-];
+export const userRoutes: readonly ScreenRoute[] = routesOf(T.nav.users, USERS, {
+  _user_list_: List,
+  _user_add_: Form,
+  '_user_edit_/{id}': Form,
+  '@user/password/{id}': Password,
+});
