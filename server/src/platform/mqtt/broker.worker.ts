@@ -13,13 +13,14 @@
 //   thread-link.ts         the batches to the event loop, its questions and answers
 //   thread-reads.ts        when connections are read (the global pause, the handover bound), thread-native.ts
 //   thread-connections.ts  the TCP listener, relayed WebSocket connections, the outbound bound
+//   thread-plain.ts        the plain-aedes mode (MQTT_FAST_PATH=off): aedes' own handlers through its public hooks
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import type { PublishPacket } from 'aedes';
 import type AedesClass from 'aedes';
 import { asBuffer, type LoopCommand, type ThreadMessage } from './broker-wire.js';
-import { aedesMain, requireInAedes, setAedes } from './thread-aedes.js';
+import { aedesMain, requireInAedes, setAedes, settings } from './thread-aedes.js';
 import { acks, installPubrelHandler } from './thread-acks.js';
 import { installParser, installWriter } from './thread-codec.js';
 import { openRelayed, sockets, tcp } from './thread-connections.js';
@@ -27,6 +28,7 @@ import { answer, flush, log, port, report } from './thread-link.js';
 import { installMessagePacket, installMqtt5Handlers } from './thread-mqtt5.js';
 import { native } from './thread-native.js';
 import { openPersistence, storeRetained } from './thread-persistence.js';
+import { authorizePlainForward, authorizePlainPublish, plainPersistence } from './thread-plain.js';
 import { authorizePublish, installPublishHandler, published, watchSubscriptions } from './thread-publish.js';
 import { handedOver, setReadPaused } from './thread-reads.js';
 import {
@@ -40,18 +42,22 @@ import {
   unsubscribed,
 } from './thread-sessions.js';
 
-// aedes' modules replaced before aedes loads (its handlers index takes the handlers, its subscribe handler and the
-// persistence the packet class, when they load)
-installWriter();
-installParser();
-installMessagePacket();
-installPublishHandler();
-installPubrelHandler();
-installMqtt5Handlers();
+// The fast path (MQTT_FAST_PATH, on by default): aedes' modules replaced before aedes loads (its handlers index takes
+// the handlers, its subscribe handler and the persistence the packet class, when they load). Off, aedes runs as it is
+// and the thread keeps to its public hooks (thread-plain.ts).
+const fast = settings.fastPath;
+if (fast) {
+  installWriter();
+  installParser();
+  installMessagePacket();
+  installPublishHandler();
+  installPubrelHandler();
+  installMqtt5Handlers();
+}
 const Aedes = requireInAedes(aedesMain) as typeof AedesClass;
 
 const aedes = new Aedes({
-  persistence: openPersistence() as never,
+  persistence: (fast ? openPersistence() : plainPersistence(openPersistence())) as never,
   id: `sentra-${randomBytes(4).toString('hex')}`,
   // a socket that never sends CONNECT holds memory for nothing
   connectTimeout: 10_000,
@@ -59,15 +65,16 @@ const aedes = new Aedes({
   maxClientsIdLength: 128,
 });
 setAedes(aedes);
-watchSubscriptions();
+if (fast) watchSubscriptions();
 
 aedes.authenticate = authenticate;
-aedes.authorizePublish = authorizePublish;
+aedes.authorizePublish = fast ? authorizePublish : authorizePlainPublish;
 aedes.authorizeSubscribe = authorizeSubscribe;
-aedes.authorizeForward = authorizeForward;
+aedes.authorizeForward = fast ? authorizeForward : authorizePlainForward;
 aedes.on('clientReady', clientReady);
 aedes.on('clientDisconnect', clientDisconnect);
-aedes.on('publish', published);
+// the fast path hands a message that went aedes' own way over at its end; the plain mode when it is authorised
+if (fast) aedes.on('publish', published);
 aedes.on('subscribe', subscribed);
 aedes.on('unsubscribe', unsubscribed);
 aedes.on('clientError', (client, err) => log('debug', `MQTT client ${client.id} error: ${err.message}`));

@@ -5,10 +5,11 @@ import type { Client, PublishPacket } from 'aedes';
 import { HeldAcks, MAX_HELD_PER_CONNECTION } from './held-acks.js';
 import { NOT_AUTHORIZED, QUOTA_EXCEEDED, reasonAck } from './mqtt5.js';
 import { pauseReading, resumeReading } from './read-gate.js';
-import { replaceHandler } from './thread-aedes.js';
+import { replaceHandler, settings } from './thread-aedes.js';
 import { report } from './thread-link.js';
 import type { V5Client } from './thread-mqtt5.js';
 import { native } from './thread-native.js';
+import { released } from './thread-plain.js';
 
 export const ackPacket = (type: number, id: number) => Buffer.from([type, 2, id >> 8, id & 0xff]);
 export const puback = (id: number) => ackPacket(0x40, id);
@@ -23,7 +24,10 @@ export const acks = new HeldAcks<Client>(
     } else if (ackPaused.delete(client) && !client.closed) resumeReading(client);
   },
   MAX_HELD_PER_CONNECTION,
-  native && ((client, data) => native!.write(client, data)),
+  // the plain mode writes no acknowledgement itself: a release lets aedes' handler go on and write it (thread-plain.ts)
+  settings.fastPath
+    ? native && ((client, data) => native!.write(client, data))
+    : (client, data) => released(client, data),
 );
 
 // A publish outside the session's rights is dropped, not answered by closing the connection: MQTT 3.1.1 has no way to
@@ -91,21 +95,25 @@ export function keepAwaitingRelease(client: Client, replaced: boolean) {
 }
 export function resentQos2(client: Client, packet: PublishPacket): boolean {
   const id = packet.messageId;
-  if (typeof id !== 'number') return false;
-  const ids = awaitingReleaseOf(client);
-  if (!ids.has(id)) {
-    if (ids.size >= MAX_QOS2_AWAITING_RELEASE) ids.delete(ids.values().next().value!);
-    ids.add(id);
-    return false;
-  }
+  if (typeof id !== 'number' || firstQos2(client, id)) return false;
   if (!client.closed && !acks.holdsRec(client, id)) client.conn.write(ackPacket(0x50, id));
   return true;
 }
+/** whether a QoS 2 packet id is new (not awaiting its PUBREL), kept awaiting it from now on */
+export function firstQos2(client: Client, id: number): boolean {
+  const ids = awaitingReleaseOf(client);
+  if (ids.has(id)) return false;
+  if (ids.size >= MAX_QOS2_AWAITING_RELEASE) ids.delete(ids.values().next().value!);
+  ids.add(id);
+  return true;
+}
+/** a QoS 2 message's PUBREL came */
+export const releasedQos2 = (client: Client, id: number) => awaitingReleaseOf(client).delete(id);
 // PUBREL of a QoS 2 message: it was handed over (and its PUBREC held until stored) when it arrived, so nothing is kept
 // to publish now; PUBCOMP at once (aedes' own handler would look for the packet in its persistence)
 export function installPubrelHandler() {
   replaceHandler('pubrel', (client: Client, packet: { messageId: number }, done: (err?: Error) => void) => {
-    awaitingReleaseOf(client).delete(packet.messageId);
+    releasedQos2(client, packet.messageId);
     client.conn.write(ackPacket(0x70, packet.messageId));
     done();
   });

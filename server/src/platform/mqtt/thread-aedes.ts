@@ -11,6 +11,7 @@ export const settings = workerData as {
   debug: boolean;
   maxOutboundBytes: number;
   nativeReads: boolean;
+  fastPath: boolean;
   proxyProtocolFrom?: string[];
 };
 

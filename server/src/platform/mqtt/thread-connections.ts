@@ -8,6 +8,7 @@ import { acceptProxied } from './proxy-protocol.js';
 import { aedes, settings } from './thread-aedes.js';
 import { report, reportWs } from './thread-link.js';
 import type { V5Client } from './thread-mqtt5.js';
+import { plainConnection } from './thread-plain.js';
 import { gate } from './thread-reads.js';
 
 // A connection that does not read what is sent to it (a subscriber that stopped reading) holds what is published to it
@@ -29,7 +30,12 @@ export function overflowing(stream: OutboundStream) {
 
 // TCP keep-alive: a client that asked for no MQTT keep-alive (0) and whose network vanished is still found out (after
 // the system's probes: with Linux defaults about 12 minutes), so its session ends and the device goes offline
-const serve = (socket: net.Socket) => gate.guard(aedes.handle((socket.setKeepAlive(true, 60_000), socket)));
+// (the plain mode keeps the outbound bound and the packet size limit on the connection: thread-plain.ts)
+const plain = !settings.fastPath;
+const serve = (socket: net.Socket) => {
+  if (plain) plainConnection(socket);
+  gate.guard(aedes.handle((socket.setKeepAlive(true, 60_000), socket)));
+};
 const proxyTrusted = settings.proxyProtocolFrom?.length ? proxyAddr.compile(settings.proxyProtocolFrom) : undefined;
 export const tcp = net.createServer(
   proxyTrusted ? (socket) => acceptProxied(socket, (address) => proxyTrusted(address, 0), serve) : serve,
@@ -61,5 +67,7 @@ function relayedSocket(id: number): Duplex {
 }
 /** a WebSocket connection the event loop accepted */
 export function openRelayed(id: number, address: string | undefined) {
-  gate.guard(aedes.handle(Object.assign(relayedSocket(id), { remoteAddress: address })));
+  const stream = relayedSocket(id);
+  if (plain) plainConnection(stream);
+  gate.guard(aedes.handle(Object.assign(stream, { remoteAddress: address })));
 }

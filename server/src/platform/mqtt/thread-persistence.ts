@@ -9,7 +9,7 @@ import { aedes, requireInAedes } from './thread-aedes.js';
 import { report } from './thread-link.js';
 import { MessagePacket, retainedExtras } from './thread-mqtt5.js';
 
-type Persistence = {
+export type Persistence = {
   subscriptionsByClient(c: { id: string }, cb: (err: Error | null, subs: unknown[] | null, c: unknown) => void): void;
   createRetainedStreamCombi(patterns: string[]): Readable;
   storeRetained(packet: unknown, cb: (err?: Error | null) => void): void;

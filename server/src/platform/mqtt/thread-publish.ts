@@ -128,7 +128,7 @@ function publishAllowed(client: Client, session: ThreadSession, packet: PublishP
  * The lane's publishes from its head, each answered one in turn, until one still waits for its answer or one went
  * aedes' own way and is not handed over yet.
  */
-function goOn(session: ThreadSession) {
+export function goOn(session: ThreadSession) {
   // a publish of the lane answered at once (its topic known by now): the loop below goes on with the next one
   if (session.going) return;
   const lane = session.lane;
