@@ -22,6 +22,8 @@ import { until } from '../src/platform/testing/until.js';
 let broker: EmbeddedBroker | undefined;
 /** the connections read by the native reader (native-reads.ts), or by Node's own reads (its fallback) */
 let nativeReads = true;
+/** the broker's mode: the fast path, or aedes as it is (MQTT_FAST_PATH=off, project `plain-aedes`; no native reader) */
+const fastPath = process.env.MQTT_FAST_PATH !== 'off';
 let socket: net.Socket | undefined;
 afterEach(async () => {
   socket?.destroy();
@@ -62,6 +64,7 @@ async function started(log = createLogger('silent'), more: Partial<Parameters<ty
     log,
     debug: log.debug !== noLog,
     nativeReads,
+    fastPath,
     threads: 1,
     ...more,
   });
@@ -95,7 +98,7 @@ function received(s: net.Socket) {
   return { has: (packet: number[]) => bytes.includes(Buffer.from(packet)), bytes: () => bytes };
 }
 
-describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) => {
+describe.each(fastPath && nativeFd() ? [true, false] : [false])('native reads %s', (native) => {
   beforeEach(() => {
     nativeReads = native;
   });
@@ -156,7 +159,7 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
 
   describe("a session's publishes, some on a topic somebody subscribes to", () => {
     it('hands them over in the order the device sent them (each topic allowed, QoS 1 and 0 mixed)', async () => {
-      broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent'), nativeReads });
+      broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent'), nativeReads, fastPath });
       broker.addAuthority({
         authenticate: (_c, username, password) =>
           username === 'dev1' && password?.toString() === 'rahasia'
@@ -282,7 +285,7 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
   });
 });
 
-describe.skipIf(!required('the native reader (server/native)', nativeFd() !== null, 'npm run native'))(
+describe.skipIf(!fastPath || !required('the native reader (server/native)', nativeFd() !== null, 'npm run native'))(
   'the native reader on a broker thread',
   () => {
     it("takes a device's connection over once signed in: what it sent with its CONNECT and after reaches the event loop in order", async () => {
