@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PacketLengths } from './packet-lengths.js';
+import { fixedHeader } from './testing/packets.js';
 
-/** a packet's fixed header: its first byte and its remaining length, MQTT's variable-length integer */
-function header(first: number, length: number): number[] {
-  const out = [first];
-  do {
-    let b = length % 128;
-    length = Math.floor(length / 128);
-    if (length > 0) b |= 0x80;
-    out.push(b);
-  } while (length > 0);
-  return out;
-}
-const packet = (length: number) => Buffer.from([...header(0x30, length), ...new Array<number>(length).fill(7)]);
+const header = (first: number, length: number) => [...fixedHeader(first, length)];
+const packet = (length: number) => Buffer.from([...header(0x30, length), ...new Array<number>(length).fill(0xff)]);
 
 describe('PacketLengths', () => {
   it('follows packets across chunks, any split, and lets every one up to the limit through', () => {
