@@ -5,6 +5,8 @@
 // A query whose sensor is STATE_SENSOR reads a device state (Tasmota's POWER) instead of a series.
 // Evaluation is asynchronous (the sources answer promises: PostgreSQL answers over a socket); what memory already
 // holds (known series, latest values) answers without one.
+// Over 500 lines: one evaluator; selection, windows, functions and variables call each other (a variable's query is
+// evaluated by the same code), so split they would import each other in a circle.
 import { NO_SUBPARAM, STATE_SENSOR, T, querySeriesLabels, type QueryEntity } from '@sentra/contracts';
 import { decodeValue } from '../telemetry/datatypes.js';
 import type { DeviceFacts } from '../devices/device-facts.js';
