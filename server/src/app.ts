@@ -340,7 +340,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...statesRoutes({ devices: devicesDomain.devices, states: telemetry.states, onRemoved: rulesDomain.stateRemoved }),
     ...commandsRoutes({ devices: devicesDomain.devices, commands }),
     ...cardsDomain.routes,
-    ...webserviceRoutes({ source: cardsDomain.engine.source }),
+    ...webserviceRoutes({ source: cardsDomain.engine.source, allow: config.WEBSERVICE_ALLOW }),
     ...rulesDomain.routes,
     ...notificationsRoutes(notifications),
     ...system.routes(),

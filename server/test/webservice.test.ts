@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { T, WebserviceCode, dashboardsContract, webserviceContract } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { tenantWithApp } from './fixtures.js';
-import { isAllowed, parseAllowList } from '../src/modules/webservice/webservice.service.js';
+import { isAllowed, parseHostAllowList } from '../src/platform/http/host-allow-list.js';
+import { loadConfig } from '../src/platform/config.js';
 
 let gw: Running;
 let upstream: http.Server;
@@ -42,8 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  process.env.WEBSERVICE_ALLOW = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  gw = await startGateway();
+  gw = await startGateway({ WEBSERVICE_ALLOW: `127.0.0.1:${(upstream.address() as AddressInfo).port}` });
   owner = await tenantWithApp(gw.url);
   const dashboard = {
     weather: card('weather', 'WEBSERVICE', { url: `${origin}/weather`, path: 'data.temp' }),
@@ -71,7 +71,6 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  delete process.env.WEBSERVICE_ALLOW;
   await gw?.stop();
   await new Promise((r) => upstream?.close(r));
 });
@@ -159,13 +158,18 @@ describe('web-service cards', () => {
 });
 
 describe('allow-list', () => {
+  const parsed = (raw: string) => {
+    const r = parseHostAllowList(raw);
+    if (!r.ok) throw new Error(r.error);
+    return r.list;
+  };
   it('is empty by default: every address is refused', () => {
-    expect(parseAllowList(undefined)).toEqual([]);
+    expect(loadConfig({}).WEBSERVICE_ALLOW).toEqual([]);
     expect(isAllowed('https://api.example.com/x', [])).toBe(false);
   });
   it('matches hosts, host:port and *.domain; only http(s), no credentials in the address', () => {
-    const allow = parseAllowList('api.example.com, 10.0.0.5:8080, *.bmkg.go.id, bad entry!');
-    expect(allow).toHaveLength(3);
+    const allow = parsed('api.example.com, 10.0.0.5:8080, *.bmkg.go.id, , [::1]:8443');
+    expect(allow).toHaveLength(4);
     expect(isAllowed('https://api.example.com/v1', allow)).toBe(true);
     expect(isAllowed('http://api.example.com:9999/v1', allow)).toBe(true);
     expect(isAllowed('http://10.0.0.5:8080/a', allow)).toBe(true);
@@ -175,5 +179,14 @@ describe('allow-list', () => {
     expect(isAllowed('ftp://api.example.com/x', allow)).toBe(false);
     expect(isAllowed('https://user:pw@api.example.com/x', allow)).toBe(false);
     expect(isAllowed('https://api.example.com.evil.org/', allow)).toBe(false);
+    expect(isAllowed('https://[::1]:8443/x', allow)).toBe(true);
+  });
+  it('a malformed entry stops the gateway at start, naming it (it was dropped without a word)', () => {
+    expect(() => loadConfig({ WEBSERVICE_ALLOW: 'api.example.com, bad entry!' })).toThrow(
+      /WEBSERVICE_ALLOW.*bad entry!/,
+    );
+    expect(loadConfig({ WEBSERVICE_ALLOW: 'api.example.com' }).WEBSERVICE_ALLOW).toEqual([
+      { host: 'api.example.com', port: undefined, wildcard: false },
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { DEFAULT_BROKER_THREADS } from './mqtt/types.js';
 import { DEFAULT_NATS_CONNECT_WAIT_MS } from './bus/types.js';
 import { DEFAULT_MAP_TILE_URL, MAP_TILES_OFF, isTileUrl } from './http/map-tiles.js';
 import { parseTrustedProxies } from './http/client-address.js';
+import { parseHostAllowList } from './http/host-allow-list.js';
 import { sealKeyBytes } from './seal-key.js';
 
 const onOff = z.enum(['on', 'off']);
@@ -116,6 +117,16 @@ export const ConfigSchema = z.object({
    * `linklocal`, `uniquelocal`): the sign-in and registration throttles count by the client address they forward.
    * Unset: no proxy is trusted, the connection's peer is the client (http/client-address.ts)
    */
+  /** hosts a web-service card may fetch from (http/host-allow-list.ts); unset or empty: none */
+  WEBSERVICE_ALLOW: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parsed = parseHostAllowList(v ?? '');
+      if (parsed.ok) return parsed.list;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }),
   TRUST_PROXY: z
     .string()
     .optional()

@@ -2,16 +2,11 @@
 import { webserviceContract } from '@sentra/contracts';
 import { implement } from '../../platform/http/mount.js';
 import type { DashboardViews } from '../dashboards/views.js';
-import { createWebservice, parseAllowList, type WebserviceOptions } from './webservice.service.js';
+import { createWebservice, type WebserviceOptions } from './webservice.service.js';
 
-/** The routes with the allow-list from the environment (WEBSERVICE_ALLOW; unset or empty refuses every address). */
-export function webserviceRoutes(
-  deps: { source: DashboardViews; env?: Record<string, string | undefined> } & Partial<
-    Omit<WebserviceOptions, 'source'>
-  >,
-) {
-  const env = deps.env ?? process.env;
-  const service = createWebservice({ ...deps, allow: deps.allow ?? parseAllowList(env.WEBSERVICE_ALLOW) });
+/** The routes; `allow` is the configuration's WEBSERVICE_ALLOW (empty refuses every address). */
+export function webserviceRoutes(deps: WebserviceOptions) {
+  const service = createWebservice(deps);
   return implement(webserviceContract, {
     fetch: ({ input, caller }) => service.fetchCard(caller, input.dashboardId, input.componentKey),
   });

@@ -4,48 +4,12 @@
 // so a viewer cannot point the gateway anywhere; a manager can point it only at allowed hosts.
 import { CARD_TYPES, T, WEBSERVICE_LIMITS, WebserviceCode, type WebserviceAnswer } from '@sentra/contracts';
 import type { Caller } from '../../platform/http/mount.js';
+import { isAllowed, type AllowEntry } from '../../platform/http/host-allow-list.js';
 import { fail, invalid } from '../../platform/http/errors.js';
 import type { DashboardViews } from '../dashboards/views.js';
 import { componentForCall } from '../cards/cardData.js';
 
 export const WEBSERVICE_CARDS = new Set(['WEBSERVICE', 'WEBSERVICE_FETCH']);
-
-export interface AllowEntry {
-  host: string;
-  port?: string;
-  wildcard: boolean;
-}
-
-/** `a.example.com, 127.0.0.1:8081, *.example.org` → entries; blanks and malformed ones are dropped. */
-export function parseAllowList(raw: string | undefined): AllowEntry[] {
-  return (raw ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter((s) => /^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/.test(s) || /^\[[0-9a-f:]+\](:\d{1,5})?$/.test(s))
-    .map((s) => {
-      const wildcard = s.startsWith('*.');
-      const body = wildcard ? s.slice(2) : s;
-      const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(body)!;
-      return { host: m[1]!, port: m[2], wildcard };
-    });
-}
-
-/** Whether an address may be fetched: http(s), no credentials in it, its host (and port when the entry names one) allowed. */
-export function isAllowed(address: string, allow: readonly AllowEntry[]): boolean {
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  if (url.username || url.password) return false;
-  const host = url.hostname.toLowerCase();
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return allow.some(
-    (e) => (e.wildcard ? host.endsWith(`.${e.host}`) : host === e.host) && (e.port === undefined || e.port === port),
-  );
-}
 
 /** The value at a dot path (`data.items.0.value`) of a JSON answer. */
 export function atPath(data: unknown, path: string | undefined): unknown {
