@@ -1364,6 +1364,8 @@ export const T = {
     tagsSuccess: 'Edit penanda sukses',
     tagsFailed: 'Edit penanda gagal',
     noTagCategories: 'Belum ada kategori penanda',
+    /** a history dialog (Data, Lihat State) whose values could not be read: said instead of an empty table */
+    historyFailed: (reason: string) => `Data gagal dimuat (${reason}); tutup lalu coba lagi.`,
     /** a Policy or Penanda dialog whose stored values could not be read: saving would overwrite them */
     loadFailed: (reason: string) =>
       `Data tersimpan gagal dimuat (${reason}). Simpan dinonaktifkan agar data tersimpan tidak tertimpa; tutup lalu coba lagi.`,

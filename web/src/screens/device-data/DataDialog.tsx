@@ -13,8 +13,9 @@ import { HistoryChart } from './HistoryChart.js';
 import {
   HISTORY_PAGE_SIZES,
   HistoryRangeFields,
-  TruncatedNote,
+  HistoryNote,
   useHistoryRange,
+  historyFailed,
   useHistoryRows,
 } from './shared/HistoryRange.js';
 
@@ -31,11 +32,11 @@ export function DataDialog({ series, onClose }: { series: SeriesRef; onClose: ()
   const answer = useHistoryRows<SensorDataRow>(range, JSON.stringify(key), {
     latest: async (ndata) => {
       const r = await api.call(contracts.deviceData.ndata, { ...key, ndata });
-      return { rows: isOk(r) ? r.body.data : [], truncated: false };
+      return isOk(r) ? { rows: r.body.data, truncated: false } : historyFailed(r);
     },
     time: async (start, end) => {
       const r = await api.call(contracts.deviceData.periodic, { ...key, start, end });
-      return isOk(r) ? { rows: r.body.data, truncated: r.body.truncated } : { rows: [], truncated: false };
+      return isOk(r) ? { rows: r.body.data, truncated: r.body.truncated } : historyFailed(r);
     },
   });
   const rows = answer?.rows ?? null;
@@ -55,12 +56,12 @@ export function DataDialog({ series, onClose }: { series: SeriesRef; onClose: ()
       </AppBar>
       <Box sx={{ p: 3 }}>
         <HistoryRangeFields range={range} />
-        <TruncatedNote answer={answer} />
+        <HistoryNote answer={answer} />
         <HistoryChart rows={rows} param={series.param} />
         <BrowserPagedTable
           label={T.deviceData.dataDialogTitle}
           pager={{ ...pager, sizes: HISTORY_PAGE_SIZES }}
-          emptyRow={rows?.length === 0 ? { colSpan: 3, text: T.deviceData.noData } : null}
+          emptyRow={rows?.length === 0 && !answer?.failed ? { colSpan: 3, text: T.deviceData.noData } : null}
           columns={[T.deviceData.colValue, T.deviceData.colQuality, T.deviceData.colUpdated]}
         >
           {shown.map((r) => (

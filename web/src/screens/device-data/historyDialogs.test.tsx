@@ -82,6 +82,23 @@ describe('the Data dialog', () => {
     expect(api.calls.length).toBe(before);
     expect(screen.queryByText(T.deviceData.noData)).toBeNull();
   });
+  it('says why when the values could not be read, instead of an empty table', async () => {
+    const unavailable = {
+      code: 503,
+      headers: {},
+      text: 'Service Unavailable',
+      body: { response_result: -50, message: 'Penyimpanan tidak tersedia' },
+    };
+    api.answer = () => unavailable;
+    const said = T.deviceData.historyFailed(T.common.serverDown);
+    render(<DataDialog series={series} onClose={() => {}} />);
+    expect((await screen.findByTestId('history-failed')).textContent).toBe(said);
+    expect(screen.queryByText(T.deviceData.noData)).toBeNull();
+    cleanup();
+    render(<StateDialog deviceId={7} stateKey="mode" onClose={() => {}} />);
+    expect((await screen.findByTestId('history-failed')).textContent).toBe(said);
+    expect(screen.queryByText(T.deviceData.noData)).toBeNull();
+  });
 });
 
 describe('the Lihat State dialog', () => {

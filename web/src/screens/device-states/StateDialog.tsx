@@ -9,8 +9,9 @@ import { formatTs, formatValue } from '../device-data/format.js';
 import {
   HISTORY_PAGE_SIZES,
   HistoryRangeFields,
-  TruncatedNote,
+  HistoryNote,
   useHistoryRange,
+  historyFailed,
   useHistoryRows,
 } from '../device-data/shared/HistoryRange.js';
 import { ActiveChip } from './ActiveChip.js';
@@ -37,11 +38,11 @@ export function StateDialog({
   const answer = useHistoryRows<StateRow>(range, `${deviceId}\u001f${stateKey}`, {
     latest: async (n) => {
       const r = await api.call(contracts.states.newest, { device_id: deviceId, key: stateKey, n });
-      return { rows: isOk(r) ? r.body.state_data : [], truncated: false };
+      return isOk(r) ? { rows: r.body.state_data, truncated: false } : historyFailed(r);
     },
     time: async (start, end) => {
       const r = await api.call(contracts.states.periodic, { device_id: deviceId, key: stateKey, start, end });
-      return isOk(r) ? { rows: r.body.state_data, truncated: r.body.truncated } : { rows: [], truncated: false };
+      return isOk(r) ? { rows: r.body.state_data, truncated: r.body.truncated } : historyFailed(r);
     },
   });
   const rows = answer?.rows ?? null;
@@ -54,11 +55,11 @@ export function StateDialog({
       </DialogTitle>
       <DialogContent>
         <HistoryRangeFields range={range} />
-        <TruncatedNote answer={answer} />
+        <HistoryNote answer={answer} />
         <BrowserPagedTable
           label={T.deviceStates.dialogTitle}
           pager={{ ...pager, sizes: HISTORY_PAGE_SIZES }}
-          emptyRow={rows?.length === 0 ? { colSpan: 5, text: T.deviceData.noData } : null}
+          emptyRow={rows?.length === 0 && !answer?.failed ? { colSpan: 5, text: T.deviceData.noData } : null}
           columns={STATE_COLUMNS}
         >
           {shown.map((r) => (

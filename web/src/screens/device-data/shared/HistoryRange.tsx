@@ -6,6 +6,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, MenuItem, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { rangeInOrder, T } from '@sentra/contracts';
 import { DateTimeField } from '../../../ui/DateTimeField.js';
+import type { ApiResult } from '../../../api/request.js';
+import { failureMessage, serverReason } from '../../../api/outcome.js';
 
 const LATEST_SIZES = [25, 50, 100] as const;
 /** the data dialogs' page sizes (spec 03 section 9), default 25 */
@@ -42,7 +44,16 @@ export interface HistoryAnswer<Row> {
   rows: Row[];
   /** the server kept only the newest `rows` of a longer range */
   truncated: boolean;
+  /** the read failed: why (said over the table, never shown as "no data") */
+  failed?: string;
 }
+
+/** the answer of a history read that failed: no rows, and the reason the dialog says */
+export const historyFailed = (r: ApiResult<unknown>): HistoryAnswer<never> => ({
+  rows: [],
+  truncated: false,
+  failed: T.deviceData.historyFailed(serverReason(r) ?? failureMessage(r, { fallback: `HTTP ${r.code}` })),
+});
 
 /**
  * The rows of the current choice: null while asking or while the choice asks for nothing. `calls` may be a new object
@@ -122,8 +133,14 @@ export function HistoryRangeFields({ range }: { range: HistoryRange }) {
   );
 }
 
-/** the note over a range answer the server cut to its newest rows */
-export function TruncatedNote({ answer }: { answer: HistoryAnswer<unknown> | null }) {
+/** the note over a history answer: the read failed (why), or the server cut a range to its newest rows */
+export function HistoryNote({ answer }: { answer: HistoryAnswer<unknown> | null }) {
+  if (answer?.failed)
+    return (
+      <Alert severity="error" sx={{ mb: 2 }} data-testid="history-failed">
+        {answer.failed}
+      </Alert>
+    );
   if (!answer?.truncated) return null;
   return (
     <Alert severity="warning" sx={{ mb: 2 }} data-testid="history-truncated">
