@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCall, JSON_DEPTH_MAX, Result, T } from '@sentra/contracts';
 import { createLogger } from '../log.js';
+import { until } from '../testing/until.js';
 import { implement } from './mount.js';
 import { createHttpApp } from './server.js';
 
@@ -56,6 +57,8 @@ const itemContract = {
 };
 
 let server: http.Server;
+/** the slow handler's ends, in order */
+const slowEnded: number[] = [];
 let base: string;
 beforeAll(async () => {
   const routes = implement(itemContract, {
@@ -65,6 +68,8 @@ beforeAll(async () => {
     pair: ({ input }) => input,
     slow: async ({ input }) => {
       await new Promise((r) => setTimeout(r, input.ms));
+      // answered (or failed) now: the test waits for these instead of a fixed time
+      slowEnded.push(input.ms);
       if (input.fail) throw new Error('failed after its time-out');
       return { ms: input.ms };
     },
@@ -188,8 +193,8 @@ describe('route table', () => {
       // due at 150 ms, answered by the next sweep: well before the handler's own answer
       expect(Date.now() - t, q).toBeLessThan(500);
     }
-    // the late answers went nowhere and broke nothing: the server answers the next call
-    await new Promise((r) => setTimeout(r, 600));
+    // the late answers went nowhere and broke nothing: once both handlers ended, the server answers the next call
+    expect(await until(() => slowEnded.length === 3, 5_000)).toBe(true);
     expect((await get('/service/web/test/item/x')).body).toMatchObject({ id: 'x' });
   });
 });
