@@ -12,6 +12,19 @@ import { sealKeyBytes } from './seal-key.js';
 const onOff = z.enum(['on', 'off']);
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** a comma-separated setting parsed once by `parse`: its list, or the gateway stops with the parser's reason */
+function listSetting<T>(parse: (v: string) => { ok: true; list: T[] } | { ok: false; error: string }, say = '') {
+  return z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parsed = parse(v ?? '');
+      if (parsed.ok) return parsed.list;
+      ctx.addIssue({ code: 'custom', message: `${say}${parsed.error}` });
+      return z.NEVER;
+    });
+}
+
 export const ConfigSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -112,30 +125,14 @@ export const ConfigSchema = z.object({
     )
     .default(DEFAULT_MAP_TILE_URL)
     .transform((v) => (v === MAP_TILES_OFF ? undefined : v)),
+  /** hosts a web-service card may fetch from (http/host-allow-list.ts); unset or empty: none */
+  WEBSERVICE_ALLOW: listSetting(parseHostAllowList),
   /**
    * the load balancers whose X-Forwarded-For is believed (comma-separated addresses, CIDR ranges or `loopback`,
    * `linklocal`, `uniquelocal`): the sign-in and registration throttles count by the client address they forward.
    * Unset: no proxy is trusted, the connection's peer is the client (http/client-address.ts)
    */
-  /** hosts a web-service card may fetch from (http/host-allow-list.ts); unset or empty: none */
-  WEBSERVICE_ALLOW: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const parsed = parseHostAllowList(v ?? '');
-      if (parsed.ok) return parsed.list;
-      ctx.addIssue({ code: 'custom', message: parsed.error });
-      return z.NEVER;
-    }),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const parsed = parseTrustedProxies(v ?? '');
-      if (parsed.ok) return parsed.list;
-      ctx.addIssue({ code: 'custom', message: `not a list of addresses: ${parsed.error}` });
-      return z.NEVER;
-    }),
+  TRUST_PROXY: listSetting(parseTrustedProxies, 'not a list of addresses: '),
   /**
    * `on`: a TCP connection to the MQTT port from a load balancer named by TRUST_PROXY opens with a PROXY header (v1 or
    * v2, HAProxy's `send-proxy-v2`) naming the device's address, which the MQTT sign-in throttles count by
