@@ -4,11 +4,12 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useSelector } from '@xstate/react';
-import { Alert, Box, Button, Card, CardContent, Step, StepLabel, Stepper, Typography } from '@mui/material';
+import { Button, Card, CardContent, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { T } from '@sentra/contracts';
 import { FormActions } from '../../ui/FormActions.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
+import { WizardForm, WizardLoadFailed } from '../../ui/WizardParts.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { WIZARD_STEPS, type RoleWizardContext, type WizardStep } from './roleWizard.machine.js';
 import { obtainWizard, releaseWizard, type HeldWizard } from './wizardStore.js';
@@ -148,15 +149,10 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
           ))}
         </Stepper>
         {snapshot.matches('failed') && (
-          <Alert severity="error" action={<Button onClick={() => send({ type: 'RETRY' })}>{T.shell.retry}</Button>}>
-            {ctx.loadError ?? T.shell.loadFailed}
-          </Alert>
+          <WizardLoadFailed error={ctx.loadError} onRetry={() => send({ type: 'RETRY' })} />
         )}
-        <Box
-          component="form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
+        <WizardForm
+          onSubmit={() => {
             if (step && !busy) send(primary.event);
           }}
         >
@@ -185,7 +181,7 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
               )
             }
           />
-        </Box>
+        </WizardForm>
       </CardContent>
       <LoadingOverlay open={busy} />
     </Card>
