@@ -47,3 +47,6 @@ export function resetApiRecorder() {
   });
   for (const n of notices.snapshot()) notices.dismiss(n.id);
 }
+
+/** the messages of the notices on screen */
+export const noticeMessages = () => notices.snapshot().map((n) => n.message);

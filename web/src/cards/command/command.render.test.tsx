@@ -1,21 +1,18 @@
 // Render tests of the control cards: what they show and what they send (the API is replaced by a recorder).
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Result, T, type CardTypeCode } from '@sentra/contracts';
-import { notices } from '../../ui/snackbar/notices.js';
-import { cardElement, renderCard, stubLayout } from '../cards.test-kit.js';
-import { apiRecorder as api, resetApiRecorder } from '../api.test-kit.js';
+import { cardElement, renderCard, setUpRenderTests } from '../cards.test-kit.js';
+import { apiRecorder as api, noticeMessages as messages, resetApiRecorder } from '../api.test-kit.js';
 import { CardsReadOnly } from '../common/readOnly.js';
 
 vi.mock('../../api/client.js', async () => (await import('../api.test-kit.js')).recordedApiModule());
 
 const c = T.dashboards.commands;
-beforeAll(() => stubLayout());
+setUpRenderTests();
 beforeEach(resetApiRecorder);
-afterEach(cleanup);
 
 const sent = () => api.calls.filter((x) => x.path === '/fetch/web/p/{dashboardId}/{componentKey}').map((x) => x.input);
-const messages = () => notices.snapshot().map((n) => n.message);
 
 describe.each([['BUTTON_CARD'], ['BUTTON_TAGS_CARD'], ['BUTTON_CUSTOM_CARD']] as [CardTypeCode][])('%s', (cat) => {
   it("shows its status line and the 'Kirim' button, and sends its id", async () => {

@@ -1,19 +1,15 @@
 // Render tests of the download card: what it shows and the CSV it saves (the API is replaced by a recorder).
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { T, cardCsvFileName } from '@sentra/contracts';
-import { notices } from '../../ui/snackbar/notices.js';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
-import { apiRecorder as api, resetApiRecorder } from '../api.test-kit.js';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
+import { apiRecorder as api, noticeMessages as messages, resetApiRecorder } from '../api.test-kit.js';
 
 vi.mock('../../api/client.js', async () => (await import('../api.test-kit.js')).recordedApiModule());
 
 const c = T.dashboards.commands;
-beforeAll(() => stubLayout());
+setUpRenderTests();
 beforeEach(resetApiRecorder);
-afterEach(cleanup);
-
-const messages = () => notices.snapshot().map((n) => n.message);
 
 describe('DOWNLOAD_DATA_CARD', () => {
   it("says 'Download sedang dilakukan' while it reads the card's CSV (120 s at most), and no longer once saved", async () => {

@@ -1,17 +1,13 @@
 // Render tests of the upload card: what it asks and the rows it reads (the API is replaced by a recorder).
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen } from '@testing-library/react';
-import { notices } from '../../ui/snackbar/notices.js';
-import { renderCard, stubLayout } from '../cards.test-kit.js';
-import { resetApiRecorder } from '../api.test-kit.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { renderCard, setUpRenderTests } from '../cards.test-kit.js';
+import { noticeMessages as messages, resetApiRecorder } from '../api.test-kit.js';
 
 vi.mock('../../api/client.js', async () => (await import('../api.test-kit.js')).recordedApiModule());
 
-beforeAll(() => stubLayout());
+setUpRenderTests();
 beforeEach(resetApiRecorder);
-afterEach(cleanup);
-
-const messages = () => notices.snapshot().map((n) => n.message);
 
 describe('UPLOAD_CSV_CARD', () => {
   it("asks for one device first: 'Harus memilih satu perangkat yang akan dikonfigurasi'", async () => {

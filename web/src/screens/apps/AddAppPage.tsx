@@ -11,6 +11,7 @@ import { failureMessage } from '../../api/outcome.js';
 import { fieldErrorsOf, fieldErrorsOfEnvelope, type FieldErrors } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { PictureForm } from '../../ui/FormPageCard.js';
 import { AppImagePicker } from './AppImagePicker.js';
 import { TemplatePicker, type TemplateCard } from './TemplatePicker.js';
 import { FormActions } from '../../ui/FormActions.js';
@@ -83,17 +84,7 @@ export function AddAppPage() {
   return (
     <Card sx={{ position: 'relative' }}>
       <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Box
-          component="form"
-          noValidate
-          onSubmit={submit}
-          sx={{
-            display: 'grid',
-            gap: 4,
-            gridTemplateColumns: '1fr',
-            '@media (min-width: 768px)': { gridTemplateColumns: 'minmax(220px, 1fr) 2fr' },
-          }}
-        >
+        <PictureForm onSubmit={submit} columns="minmax(220px, 1fr) 2fr">
           <AppImagePicker />
           <Box>
             <Stack spacing={0.5}>
@@ -110,7 +101,7 @@ export function AddAppPage() {
             </Stack>
             <FormActions onCancel={() => navigate('/admin/apps')} busy={busy} />
           </Box>
-        </Box>
+        </PictureForm>
       </CardContent>
       <LoadingOverlay open={busy} />
       <TemplatePicker

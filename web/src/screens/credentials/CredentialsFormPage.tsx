@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { useNavigate, useParams } from 'react-router';
-import { Box, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, MenuItem, Stack, TextField } from '@mui/material';
 import {
   contracts,
   CreateCredentialsInput,
@@ -15,6 +15,7 @@ import {
 } from '@sentra/contracts';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
+import { FormPageCard } from '../../ui/FormPageCard.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
@@ -128,70 +129,61 @@ export function CredentialsFormPage({ routeKey }: ScreenProps) {
     disabled: busy,
   });
 
+  // the JSON documents, typed in monospace
+  const documentField = (name: 'scopes' | 'details', label: string, help: string) => (
+    <TextField
+      {...common(name)}
+      required
+      multiline
+      minRows={4}
+      label={label}
+      helperText={errors[name] ?? help}
+      slotProps={{ input: { sx: { fontFamily: 'monospace' } } }}
+    />
+  );
+
   return (
-    <Card sx={{ position: 'relative', maxWidth: 880 }}>
-      <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
-          {update ? T.credentials.updateTitle : T.credentials.createTitle}
-        </Typography>
-        <Box component="form" noValidate onSubmit={submit}>
-          <Stack spacing={1}>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField
-                {...common('category')}
-                select
-                required
-                label={T.credentials.category}
-                helperText={errors.category ?? (update ? T.credentials.readOnly : ' ')}
-                slotProps={{ input: { readOnly: update } }}
-                sx={{ maxWidth: { sm: 240 } }}
-              >
-                {categories.map((c) => (
-                  <MenuItem key={c.code} value={c.code}>{`${c.code} ${c.text}`}</MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                {...common('credentials_id')}
-                required
-                label={T.credentials.credentialsId}
-                helperText={errors.credentials_id ?? (update ? T.credentials.readOnly : ' ')}
-                slotProps={{ input: { readOnly: update }, htmlInput: { maxLength: 32 } }}
-                autoFocus={!update}
-              />
-            </Stack>
+    <FormPageCard title={update ? T.credentials.updateTitle : T.credentials.createTitle} maxWidth={880} busy={busy}>
+      <Box component="form" noValidate onSubmit={submit}>
+        <Stack spacing={1}>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField
-              name="credentials_secret"
-              label={T.credentials.credentialsSecret}
-              value={update ? values.credentials_secret : ''}
-              placeholder={update ? undefined : T.credentials.secretByServer}
-              helperText={update ? T.credentials.readOnly : T.credentials.secretByServer}
-              fullWidth
-              disabled={!update}
-              slotProps={{ input: { readOnly: true, sx: { fontFamily: 'monospace' } }, inputLabel: { shrink: true } }}
-            />
-            <TextField
-              {...common('scopes')}
+              {...common('category')}
+              select
               required
-              multiline
-              minRows={4}
-              label={T.credentials.scopes}
-              helperText={errors.scopes ?? T.credentials.scopesHelp}
-              slotProps={{ input: { sx: { fontFamily: 'monospace' } } }}
-            />
+              label={T.credentials.category}
+              helperText={errors.category ?? (update ? T.credentials.readOnly : ' ')}
+              slotProps={{ input: { readOnly: update } }}
+              sx={{ maxWidth: { sm: 240 } }}
+            >
+              {categories.map((c) => (
+                <MenuItem key={c.code} value={c.code}>{`${c.code} ${c.text}`}</MenuItem>
+              ))}
+            </TextField>
             <TextField
-              {...common('details')}
+              {...common('credentials_id')}
               required
-              multiline
-              minRows={4}
-              label={T.credentials.details}
-              helperText={errors.details ?? T.credentials.detailsHelp}
-              slotProps={{ input: { sx: { fontFamily: 'monospace' } } }}
+              label={T.credentials.credentialsId}
+              helperText={errors.credentials_id ?? (update ? T.credentials.readOnly : ' ')}
+              slotProps={{ input: { readOnly: update }, htmlInput: { maxLength: 32 } }}
+              autoFocus={!update}
             />
           </Stack>
-          <FormActions onCancel={toList} busy={busy} />
-        </Box>
-      </CardContent>
-      <LoadingOverlay open={busy} />
-    </Card>
+          <TextField
+            name="credentials_secret"
+            label={T.credentials.credentialsSecret}
+            value={update ? values.credentials_secret : ''}
+            placeholder={update ? undefined : T.credentials.secretByServer}
+            helperText={update ? T.credentials.readOnly : T.credentials.secretByServer}
+            fullWidth
+            disabled={!update}
+            slotProps={{ input: { readOnly: true, sx: { fontFamily: 'monospace' } }, inputLabel: { shrink: true } }}
+          />
+          {documentField('scopes', T.credentials.scopes, T.credentials.scopesHelp)}
+          {documentField('details', T.credentials.details, T.credentials.detailsHelp)}
+        </Stack>
+        <FormActions onCancel={toList} busy={busy} />
+      </Box>
+    </FormPageCard>
   );
 }

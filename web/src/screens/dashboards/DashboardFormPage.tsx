@@ -3,9 +3,10 @@
 // global variables. Add returns to the list; edit goes to the configuration page of the returned path.
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { contracts, DECIMALS_MAX, DECIMALS_MIN, T, type DashboardRecord, type OutputOf } from '@sentra/contracts';
 import { notices } from '../../ui/snackbar/notices.js';
+import { FormActions } from '../../ui/FormActions.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
@@ -175,19 +176,12 @@ export function DashboardFormPage({ routeKey }: ScreenProps) {
               onChange={(variables) => setValues((v) => ({ ...v, variables }))}
             />
           </Stack>
-          <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end', mt: 3 }}>
-            <Button
-              onClick={() =>
-                navigate(editing && stored ? area.to(ROUTES.conf, { path: stored.path }) : area.to(ROUTES.list))
-              }
-              disabled={busy}
-            >
-              {T.common.cancel}
-            </Button>
-            <Button type="submit" variant="contained" disabled={busy}>
-              {T.common.save}
-            </Button>
-          </Stack>
+          <FormActions
+            onCancel={() =>
+              navigate(editing && stored ? area.to(ROUTES.conf, { path: stored.path }) : area.to(ROUTES.list))
+            }
+            busy={busy}
+          />
         </Box>
       </CardContent>
       <LoadingOverlay open={busy} />

@@ -4,20 +4,7 @@
 // the view's own, live on the dashboard's default filter, read-only (issue 28): arranging them sends no command.
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import {
-  Alert,
-  Box,
-  Button,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  ListSubheader,
-  Menu,
-  MenuItem,
-  Stack,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, IconButton, ListSubheader, Menu, Stack, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import SaveIcon from '@mui/icons-material/Save';
 import EditIcon from '@mui/icons-material/Edit';
@@ -40,6 +27,7 @@ import { defaultViewFilter, type ViewFilter } from './viewFilter.js';
 import { CallError, callOrThrow, notifyCallFailure } from '../../api/call.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
 import { notices } from '../../ui/snackbar/notices.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { usePageTitle } from '../../shell/pageTitle.js';
@@ -233,28 +221,21 @@ function LayoutEditor({ dashboard, onRefresh }: { dashboard: DashboardRecord; on
             {cardTypeLabel(menu.c.cat as CardTypeCode, T.dashboards.editor)}
           </ListSubheader>
         )}
-        <MenuItem
+        <IconMenuItem
           onClick={act((c) => navigate(area.to(ROUTES.componentEdit, { path: dashboard.path, componentKey: c.key })))}
-        >
-          <ListItemIcon>
-            <TuneIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{s.editWithEditor}</ListItemText>
-        </MenuItem>
-        <MenuItem
+          icon={<TuneIcon fontSize="small" />}
+          text={s.editWithEditor}
+        />
+        <IconMenuItem
           onClick={act((c) => navigate(area.to(ROUTES.manualEdit, { path: dashboard.path, componentKey: c.key })))}
-        >
-          <ListItemIcon>
-            <DataObjectIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{s.editManual}</ListItemText>
-        </MenuItem>
-        <MenuItem onClick={act(removeCard)}>
-          <ListItemIcon>
-            <DeleteIcon fontSize="small" color="error" />
-          </ListItemIcon>
-          <ListItemText>{s.removeComponent}</ListItemText>
-        </MenuItem>
+          icon={<DataObjectIcon fontSize="small" />}
+          text={s.editManual}
+        />
+        <IconMenuItem
+          onClick={act(removeCard)}
+          icon={<DeleteIcon fontSize="small" color="error" />}
+          text={s.removeComponent}
+        />
       </Menu>
       <AddComponentDialog
         open={choosing}

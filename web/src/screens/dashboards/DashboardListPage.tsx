@@ -1,22 +1,8 @@
 // Dashboard list (_dashboard_list_, spec 02 section 2): one card per dashboard with label, path and parent path; a
 // click opens it; the card menu edits (_dashboard_conf_/{path}) or deletes after confirmation; 'Create Dashboard'.
 import { useEffect, useMemo, useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import {
-  Box,
-  Button,
-  Card,
-  CardActionArea,
-  CardContent,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Stack,
-  Typography,
-} from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { useLocation, useNavigate } from 'react-router';
+import { Box, Card, CardActionArea, CardContent, IconButton, Menu, Stack, Typography } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -24,7 +10,8 @@ import DashboardIcon from '@mui/icons-material/SpaceDashboard';
 import { contracts, T, type OutputOf } from '@sentra/contracts';
 import { callOrThrow } from '../../api/call.js';
 import { useConfirmedAction } from '../../api/confirmed.js';
-import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
+import { CardListPage } from '../../ui/CardListPage.js';
+import { IconMenuItem } from '../../ui/IconMenuItem.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import { ROUTES, loadCall, useLoadState } from './dashboardCalls.js';
 
@@ -78,27 +65,14 @@ export function DashboardListPage() {
 
   if (forward) return null;
   return (
-    <Box sx={{ position: 'relative', minHeight: 200 }}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { sm: 'flex-end' } }}
-      >
-        <Box>
-          <Typography variant="h4" component="h2" sx={{ fontWeight: 700 }}>
-            {s.listTitle}
-          </Typography>
-          <Typography color="text.secondary">{s.listSubtitle}</Typography>
-        </Box>
-        <Button component={RouterLink} to={area.to(ROUTES.add)} variant="contained" startIcon={<AddIcon />}>
-          {s.createButton}
-        </Button>
-      </Stack>
-      {items?.length === 0 && (
-        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
-          {s.empty}
-        </Typography>
-      )}
+    <CardListPage
+      title={s.listTitle}
+      subtitle={s.listSubtitle}
+      add={{ to: area.to(ROUTES.add), label: s.createButton }}
+      emptyText={s.empty}
+      items={items}
+      busy={loading || busy}
+    >
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
         {items?.map((item) => (
           <Card key={item.id} variant="outlined" data-testid="dashboard-list-card" sx={{ position: 'relative' }}>
@@ -153,20 +127,13 @@ export function DashboardListPage() {
         ))}
       </Box>
       <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)}>
-        <MenuItem onClick={act((i) => navigate(area.to(ROUTES.conf, { path: i.path })))}>
-          <ListItemIcon>
-            <EditIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{s.edit}</ListItemText>
-        </MenuItem>
-        <MenuItem onClick={act(remove)}>
-          <ListItemIcon>
-            <DeleteIcon fontSize="small" color="error" />
-          </ListItemIcon>
-          <ListItemText>{s.remove}</ListItemText>
-        </MenuItem>
+        <IconMenuItem
+          onClick={act((i) => navigate(area.to(ROUTES.conf, { path: i.path })))}
+          icon={<EditIcon fontSize="small" />}
+          text={s.edit}
+        />
+        <IconMenuItem onClick={act(remove)} icon={<DeleteIcon fontSize="small" color="error" />} text={s.remove} />
       </Menu>
-      <LoadingOverlay open={loading || busy} />
-    </Box>
+    </CardListPage>
   );
 }

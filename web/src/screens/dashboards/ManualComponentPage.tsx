@@ -9,6 +9,7 @@ import { CallError, callOrThrow, notifyCallFailure, useLoad } from '../../api/ca
 import { usePageTitle } from '../../shell/pageTitle.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
+import { FormActions } from '../../ui/FormActions.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
@@ -135,14 +136,7 @@ export function ManualComponentPage({ routeKey }: ScreenProps) {
                 slotProps={{ input: { sx: { fontFamily: 'monospace', fontSize: 13 } } }}
               />
             </Stack>
-            <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end', mt: 3 }}>
-              <Button onClick={back} disabled={busy}>
-                {T.common.cancel}
-              </Button>
-              <Button type="submit" variant="contained" disabled={busy}>
-                {T.common.save}
-              </Button>
-            </Stack>
+            <FormActions onCancel={back} busy={busy} />
           </Box>
         )}
       </CardContent>

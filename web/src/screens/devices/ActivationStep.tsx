@@ -27,6 +27,7 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { T } from '@sentra/contracts';
 import { activationOf, familyOf, type ActivationField, type ActivationScreen } from './deviceWizard.machine.js';
 import { StepActions, type StepProps } from './WizardSteps.js';
+import { WizardForm } from '../../ui/WizardParts.js';
 import { copyText } from '../../ui/clipboard.js';
 import { notices } from '../../ui/snackbar/notices.js';
 import { useAppArea } from '../../ui/useAppArea.js';
@@ -75,17 +76,40 @@ function field(
   );
 }
 
-const submit = (props: StepProps) => (e: React.FormEvent) => {
-  e.preventDefault();
-  props.send({ type: 'SUBMIT_ACTIVATION' });
-};
+/** An activation screen's form: its fields, then Kembali and its buttons (by default Simpan); Enter submits. */
+function ActivationForm({ step, actions, children }: { step: StepProps; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <WizardForm onSubmit={() => step.send({ type: 'SUBMIT_ACTIVATION' })}>
+      {children}
+      <StepActions back={() => step.send({ type: 'BACK' })}>
+        {actions ?? (
+          <Button type="submit" variant="contained" disabled={step.busy}>
+            {T.common.save}
+          </Button>
+        )}
+      </StepActions>
+    </WizardForm>
+  );
+}
 
 function TokenActivation(props: StepProps & { state: string }) {
   const { context, send, busy } = props;
   const token = context.token ?? '';
   const connected = context.tokenConnected;
   return (
-    <Box component="form" noValidate onSubmit={submit(props)}>
+    <ActivationForm
+      step={props}
+      actions={
+        <>
+          <Button variant="outlined" disabled={busy} onClick={() => send({ type: 'REFRESH_TOKEN' })}>
+            {T.devices.refreshToken}
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy || !connected}>
+            {T.common.save}
+          </Button>
+        </>
+      }
+    >
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {T.devices.tokenHint}
       </Typography>
@@ -126,15 +150,7 @@ function TokenActivation(props: StepProps & { state: string }) {
           {connected ? T.devices.tokenConnected : token ? T.devices.tokenWaiting : ''}
         </Typography>
       </Stack>
-      <StepActions back={() => send({ type: 'BACK' })}>
-        <Button variant="outlined" disabled={busy} onClick={() => send({ type: 'REFRESH_TOKEN' })}>
-          {T.devices.refreshToken}
-        </Button>
-        <Button type="submit" variant="contained" disabled={busy || !connected}>
-          {T.common.save}
-        </Button>
-      </StepActions>
-    </Box>
+    </ActivationForm>
   );
 }
 
@@ -142,7 +158,14 @@ function UidActivation(props: StepProps & { zlan: boolean }) {
   const { context, send, busy } = props;
   const checked = Boolean(context.uidChecked) && context.uidChecked === context.draft.activation.dev_uid.trim();
   return (
-    <Box component="form" noValidate onSubmit={submit(props)}>
+    <ActivationForm
+      step={props}
+      actions={
+        <Button type="submit" variant="contained" disabled={busy}>
+          {checked ? T.common.save : T.devices.activate}
+        </Button>
+      }
+    >
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {T.devices.uidHint}
       </Typography>
@@ -158,12 +181,7 @@ function UidActivation(props: StepProps & { zlan: boolean }) {
         )}
         {checked && <Alert severity="success">{T.devices.uidChecked}</Alert>}
       </Stack>
-      <StepActions back={() => send({ type: 'BACK' })}>
-        <Button type="submit" variant="contained" disabled={busy}>
-          {checked ? T.common.save : T.devices.activate}
-        </Button>
-      </StepActions>
-    </Box>
+    </ActivationForm>
   );
 }
 
@@ -172,7 +190,7 @@ function LoraActivation(props: StepProps) {
   const area = useAppArea();
   const error = context.activationErrors.network_server_id;
   return (
-    <Box component="form" noValidate onSubmit={submit(props)}>
+    <ActivationForm step={props}>
       <Stack spacing={2}>
         {field(props, 'dev_eui', T.devices.devEui, { mono: true })}
         {field(props, 'otaa_key', T.devices.otaaKey, { mono: true })}
@@ -197,12 +215,7 @@ function LoraActivation(props: StepProps) {
           {T.devices.manageLoraServers}
         </Link>
       </Stack>
-      <StepActions back={() => send({ type: 'BACK' })}>
-        <Button type="submit" variant="contained" disabled={busy}>
-          {T.common.save}
-        </Button>
-      </StepActions>
-    </Box>
+    </ActivationForm>
   );
 }
 
@@ -210,7 +223,7 @@ function PluginActivation(props: StepProps) {
   const { context, send, busy } = props;
   const error = context.activationErrors.emma_plugin;
   return (
-    <Box component="form" noValidate onSubmit={submit(props)}>
+    <ActivationForm step={props}>
       <Stack spacing={2}>
         <FormControl fullWidth required disabled={busy} error={Boolean(error)}>
           <InputLabel id="emma-plugin">{T.devices.emmaPlugin}</InputLabel>
@@ -234,28 +247,18 @@ function PluginActivation(props: StepProps) {
           mono: true,
         })}
       </Stack>
-      <StepActions back={() => send({ type: 'BACK' })}>
-        <Button type="submit" variant="contained" disabled={busy}>
-          {T.common.save}
-        </Button>
-      </StepActions>
-    </Box>
+    </ActivationForm>
   );
 }
 
 function CloudActivation(props: StepProps) {
   return (
-    <Box component="form" noValidate onSubmit={submit(props)}>
+    <ActivationForm step={props}>
       <Stack spacing={2}>
         {field(props, 'imou_device_id', T.devices.imouDeviceId)}
         {field(props, 'imou_application_id', T.devices.imouApplicationId)}
       </Stack>
-      <StepActions back={() => props.send({ type: 'BACK' })}>
-        <Button type="submit" variant="contained" disabled={props.busy}>
-          {T.common.save}
-        </Button>
-      </StepActions>
-    </Box>
+    </ActivationForm>
   );
 }
 

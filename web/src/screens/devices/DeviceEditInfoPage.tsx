@@ -1,17 +1,13 @@
 // "Edit Device" (spec 03 section 2.7): serial number (read-only), name, description, latitude, longitude; Batal, Simpan.
 // Checked with the contract's rules before sending; "Edit Perangkat Sukses" returns to the list, a failure stays.
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { Box, Stack, TextField, Typography } from '@mui/material';
 import { z } from 'zod';
 import { T, DEVICE_DESCRIPTION_MAX, deviceDescription, deviceName, latitude, longitude } from '@sentra/contracts';
 import { FormCard } from '../../ui/FormCard.js';
-import { notices } from '../../ui/snackbar/notices.js';
-import { useAppArea } from '../../ui/useAppArea.js';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
-import { DeviceRoute } from './deviceRoutes.js';
 import { editDevice, DeviceCallError } from './deviceCalls.js';
-import { useDevice } from './useDevice.js';
+import { useDeviceEdit } from './useDevice.js';
 
 interface InfoForm {
   name: string;
@@ -34,12 +30,9 @@ export function validateEditInfo(form: InfoForm): FieldErrors {
 }
 
 export function DeviceEditInfoPage() {
-  const area = useAppArea();
-  const navigate = useNavigate();
-  const { id, device, loading } = useDevice();
+  const { id, device, busy, save, formCard } = useDeviceEdit();
   const [form, setForm] = useState<InfoForm>({ name: '', description: '', latitude: '', longitude: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (device)
@@ -61,22 +54,19 @@ export function DeviceEditInfoPage() {
     const problems = validateEditInfo(form);
     setErrors(problems);
     if (Object.keys(problems).length) return;
-    setBusy(true);
-    try {
-      await editDevice({
-        id,
-        name: form.name.trim(),
-        description: form.description,
-        latitude: form.latitude.trim(),
-        longitude: form.longitude.trim(),
-      });
-      notices.success(T.devices.editSuccess);
-      navigate(area.to(DeviceRoute.list));
-    } catch (err) {
-      if (err instanceof DeviceCallError) setErrors(err.fieldErrors);
-      notices.error(err instanceof DeviceCallError ? err.message : T.devices.editFailed);
-      setBusy(false);
-    }
+    await save(
+      () =>
+        editDevice({
+          id,
+          name: form.name.trim(),
+          description: form.description,
+          latitude: form.latitude.trim(),
+          longitude: form.longitude.trim(),
+        }),
+      (err) => {
+        if (err instanceof DeviceCallError) setErrors(err.fieldErrors);
+      },
+    );
   };
 
   return (
@@ -84,13 +74,7 @@ export function DeviceEditInfoPage() {
       <Typography variant="h4" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
         {T.devices.editTitle}
       </Typography>
-      <FormCard
-        onSubmit={submit}
-        onCancel={() => navigate(area.to(DeviceRoute.list))}
-        busy={busy}
-        loading={loading}
-        canSave={Boolean(device)}
-      >
+      <FormCard onSubmit={submit} {...formCard}>
         <Stack spacing={2}>
           <TextField
             label={T.devices.serialNumber}

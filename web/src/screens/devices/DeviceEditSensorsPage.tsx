@@ -2,24 +2,18 @@
 // field "Konfigurasi" shown pretty-formatted; invalid JSON warns "Konfigurasi harus dalam bentuk JSON yang benar".
 // Saved through the device family's own edit/sensors call.
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { Box, TextField, Typography } from '@mui/material';
 import { T } from '@sentra/contracts';
 import { FormCard } from '../../ui/FormCard.js';
 import { notices } from '../../ui/snackbar/notices.js';
-import { useAppArea } from '../../ui/useAppArea.js';
-import { DeviceRoute } from './deviceRoutes.js';
-import { editSensors, DeviceCallError } from './deviceCalls.js';
+import { editSensors } from './deviceCalls.js';
 import { parseSensorsText, prettySensors } from './sensorsText.js';
-import { useDevice } from './useDevice.js';
+import { useDeviceEdit } from './useDevice.js';
 
 export function DeviceEditSensorsPage() {
-  const area = useAppArea();
-  const navigate = useNavigate();
-  const { id, device, loading } = useDevice();
+  const { id, device, busy, save, formCard } = useDeviceEdit();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (device) setText(prettySensors(device.sensors));
@@ -42,15 +36,7 @@ export function DeviceEditSensorsPage() {
       return;
     }
     setText(parsed.pretty);
-    setBusy(true);
-    try {
-      await editSensors(device!.category, id, parsed.value);
-      notices.success(T.devices.editSuccess);
-      navigate(area.to(DeviceRoute.list));
-    } catch (err) {
-      notices.error(err instanceof DeviceCallError ? err.message : T.devices.editFailed);
-      setBusy(false);
-    }
+    await save(() => editSensors(device!.category, id, parsed.value));
   };
 
   return (
@@ -61,13 +47,7 @@ export function DeviceEditSensorsPage() {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {T.devices.editSensorsSubtitle}
       </Typography>
-      <FormCard
-        onSubmit={submit}
-        onCancel={() => navigate(area.to(DeviceRoute.list))}
-        busy={busy}
-        loading={loading}
-        canSave={Boolean(device)}
-      >
+      <FormCard onSubmit={submit} {...formCard}>
         <TextField
           label={T.devices.sensors}
           value={text}

@@ -29,6 +29,7 @@ import {
   type DeviceWizardEvent,
 } from './deviceWizard.machine.js';
 import { TagValueFields } from './TagValueFields.js';
+import { WizardForm } from '../../ui/WizardParts.js';
 
 export interface StepProps {
   context: DeviceWizardContext;
@@ -154,15 +155,7 @@ export function InfoStep({ context, send, busy }: StepProps) {
   const { info } = context.draft;
   const variant = familyOf(context.draft)?.variants.find((v) => v.key === context.draft.variant);
   return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        send({ type: 'SUBMIT_INFO' });
-      }}
-      sx={{ maxWidth: 560 }}
-    >
+    <WizardForm onSubmit={() => send({ type: 'SUBMIT_INFO' })} sx={{ maxWidth: 560 }}>
       {variant && (
         <Chip label={T.devices.chosenType(variant.label)} color="primary" variant="outlined" sx={{ mb: 2 }} />
       )}
@@ -211,7 +204,7 @@ export function InfoStep({ context, send, busy }: StepProps) {
           {leaveLabel(context)}
         </Button>
       </StepActions>
-    </Box>
+    </WizardForm>
   );
 }
 

@@ -4,11 +4,13 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useSelector } from '@xstate/react';
-import { Alert, Box, Button, Card, CardContent, Step, StepLabel, Stepper, Typography } from '@mui/material';
+import { Button, Step, StepLabel, Stepper } from '@mui/material';
 import { T } from '@sentra/contracts';
 import { FormActions } from '../../ui/FormActions.js';
+import { FormPageCard } from '../../ui/FormPageCard.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useAppArea } from '../../ui/useAppArea.js';
+import { WizardForm, WizardLoadFailed } from '../../ui/WizardParts.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { WIZARD_STEPS, type RoleWizardContext, type WizardStep } from './roleWizard.machine.js';
 import { obtainWizard, releaseWizard, type HeldWizard } from './wizardStore.js';
@@ -135,59 +137,46 @@ export function RoleWizardPage({ routeKey }: ScreenProps) {
         : { label: T.common.save, event: { type: 'SAVE' } as const };
 
   return (
-    <Card sx={{ position: 'relative', maxWidth: 880 }}>
-      <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
-          {mode === 'add' ? T.roles.addTitle : T.roles.editTitle}
-        </Typography>
-        <Stepper activeStep={step ? stepIndex(step) : 0} alternativeLabel sx={{ mb: 4 }}>
-          {[T.roles.stepInfo, T.roles.stepAccess, T.roles.stepSort].map((label) => (
-            <Step key={label}>
-              <StepLabel>{label}</StepLabel>
-            </Step>
-          ))}
-        </Stepper>
-        {snapshot.matches('failed') && (
-          <Alert severity="error" action={<Button onClick={() => send({ type: 'RETRY' })}>{T.shell.retry}</Button>}>
-            {ctx.loadError ?? T.shell.loadFailed}
-          </Alert>
-        )}
-        <Box
-          component="form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (step && !busy) send(primary.event);
-          }}
-        >
-          {step === 'info' && <RoleInfoStep info={ctx.info} errors={ctx.infoErrors} disabled={busy} send={send} />}
-          {step === 'access' && (
-            <RoleAccessStep
-              tree={ctx.tree}
-              selected={ctx.selected}
-              descendant={ctx.descendant}
-              disabled={busy}
-              send={send}
-            />
-          )}
-          {step === 'sort' && <RoleSortStep tree={ctx.tree} selected={ctx.selected} disabled={busy} send={send} />}
-          <FormActions
-            onCancel={() => send({ type: 'CANCEL' })}
-            busy={busy}
-            cancelBusy={saving}
-            label={primary.label}
-            submit={Boolean(step)}
-            between={
-              canBack && (
-                <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>
-                  {T.common.back}
-                </Button>
-              )
-            }
+    <FormPageCard title={mode === 'add' ? T.roles.addTitle : T.roles.editTitle} maxWidth={880} busy={busy}>
+      <Stepper activeStep={step ? stepIndex(step) : 0} alternativeLabel sx={{ mb: 4 }}>
+        {[T.roles.stepInfo, T.roles.stepAccess, T.roles.stepSort].map((label) => (
+          <Step key={label}>
+            <StepLabel>{label}</StepLabel>
+          </Step>
+        ))}
+      </Stepper>
+      {snapshot.matches('failed') && <WizardLoadFailed error={ctx.loadError} onRetry={() => send({ type: 'RETRY' })} />}
+      <WizardForm
+        onSubmit={() => {
+          if (step && !busy) send(primary.event);
+        }}
+      >
+        {step === 'info' && <RoleInfoStep info={ctx.info} errors={ctx.infoErrors} disabled={busy} send={send} />}
+        {step === 'access' && (
+          <RoleAccessStep
+            tree={ctx.tree}
+            selected={ctx.selected}
+            descendant={ctx.descendant}
+            disabled={busy}
+            send={send}
           />
-        </Box>
-      </CardContent>
-      <LoadingOverlay open={busy} />
-    </Card>
+        )}
+        {step === 'sort' && <RoleSortStep tree={ctx.tree} selected={ctx.selected} disabled={busy} send={send} />}
+        <FormActions
+          onCancel={() => send({ type: 'CANCEL' })}
+          busy={busy}
+          cancelBusy={saving}
+          label={primary.label}
+          submit={Boolean(step)}
+          between={
+            canBack && (
+              <Button onClick={() => send({ type: 'BACK' })} disabled={busy}>
+                {T.common.back}
+              </Button>
+            )
+          }
+        />
+      </WizardForm>
+    </FormPageCard>
   );
 }

@@ -6,12 +6,14 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useSelector } from '@xstate/react';
-import { createActor, type ActorRefFrom } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
 import { Alert, Box, Button, Card, CardContent, Stack, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { T, type TriggerEntry } from '@sentra/contracts';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { useConfirm } from '../../ui/ConfirmDialog.js';
 import { useAppArea } from '../../ui/useAppArea.js';
+import { WizardForm, WizardLoadFailed } from '../../ui/WizardParts.js';
+import { historyWizardStore } from '../../ui/wizardStore.js';
 import type { ScreenProps } from '../../shell/routeRegistry.js';
 import { draftExtras, draftTriggers, type TaskGroup } from './ruleDraft.js';
 import {
@@ -20,7 +22,6 @@ import {
   taskIdOf,
   WIZARD_STEPS,
   type RuleWizardContext,
-  type RuleWizardInput,
   type WizardStep,
 } from './ruleWizard.machine.js';
 import { ActionStep, InfoStep, TaskStep, TriggerStep } from './RuleWizardSteps.js';
@@ -31,30 +32,8 @@ const S = T.ruleScreens;
 type Actor = ActorRefFrom<typeof ruleWizardMachine>;
 type Snapshot = ReturnType<Actor['getSnapshot']>;
 
-// ---- the one wizard in progress (as the role wizard's store): continued while the history state carries its id ----
-let held: { id: string; key: string; actor: Actor; origin: string } | null = null;
-let seq = 0;
-function obtain(key: string, carried: string | undefined, entry: string, input: RuleWizardInput) {
-  const reusable =
-    held &&
-    held.key === key &&
-    held.actor.getSnapshot().status === 'active' &&
-    (carried ? held.id === carried : held.origin === entry);
-  if (reusable) return held!;
-  held?.actor.stop();
-  held = {
-    id: `rule-wizard-${Date.now().toString(36)}-${++seq}`,
-    key,
-    actor: createActor(ruleWizardMachine, { input }).start(),
-    origin: entry,
-  };
-  return held;
-}
-function release(h: NonNullable<typeof held>) {
-  if (held !== h) return;
-  held.actor.stop();
-  held = null;
-}
+// the one wizard in progress, continued while the history state carries its id (as the role wizard's)
+const { obtainWizard: obtain, releaseWizard: release } = historyWizardStore('rule-wizard', ruleWizardMachine);
 
 /** The step a route key names. */
 const stepOfRoute = (key: string): WizardStep =>
@@ -199,9 +178,7 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
             ))}
           </Stepper>
           {snapshot.matches('failed') && (
-            <Alert severity="error" action={<Button onClick={() => send({ type: 'RETRY' })}>{T.shell.retry}</Button>}>
-              {ctx.loadError ?? T.shell.loadFailed}
-            </Alert>
+            <WizardLoadFailed error={ctx.loadError} onRetry={() => send({ type: 'RETRY' })} />
           )}
           {mode === 'edit' && !ctx.wizardOk && step && (
             <Alert
@@ -214,11 +191,8 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
               {S.wizardCannotEdit}
             </Alert>
           )}
-          <Box
-            component="form"
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
+          <WizardForm
+            onSubmit={() => {
               if (step && !busy) send(primary.event);
             }}
           >
@@ -253,7 +227,7 @@ export function RuleWizardPage({ routeKey }: ScreenProps) {
                 )}
               </Stack>
             </Stack>
-          </Box>
+          </WizardForm>
         </CardContent>
         <LoadingOverlay open={busy} />
       </Card>

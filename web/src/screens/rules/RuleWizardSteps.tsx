@@ -48,18 +48,15 @@ import { useHeldDevices } from '../../ui/devicePicker/useDeviceSearch.js';
 
 const S = T.ruleScreens;
 type Send = (e: RuleWizardEvent) => void;
-
-export function InfoStep({
-  draft,
-  errors,
-  disabled,
-  send,
-}: {
+/** what the Info and Trigger forms take: the draft, the step's errors, and where edits go */
+interface DraftStepProps {
   draft: RuleDraft;
   errors: FieldErrors;
   disabled: boolean;
   send: Send;
-}) {
+}
+
+export function InfoStep({ draft, errors, disabled, send }: DraftStepProps) {
   const info = draft.info;
   return (
     <Stack spacing={1}>
@@ -101,17 +98,7 @@ export function InfoStep({
   );
 }
 
-export function TriggerStep({
-  draft,
-  errors,
-  disabled,
-  send,
-}: {
-  draft: RuleDraft;
-  errors: FieldErrors;
-  disabled: boolean;
-  send: Send;
-}) {
+export function TriggerStep({ draft, errors, disabled, send }: DraftStepProps) {
   const deviceRow = draft.trigger.find((r) => r.field === 'DEVICE_ID');
   const deviceId = Number(deviceRow?.value);
   const chosenId = Number.isSafeInteger(deviceId) && deviceId > 0 ? deviceId : null;
@@ -121,6 +108,20 @@ export function TriggerStep({
   const family = familyPointsOf(device?.category);
   const noData = chosenId !== null && points !== null && points.length === 0;
   const ex = draft.extras;
+  // one number of the engine's extras, with its error or else its help
+  const extraNumber = (name: 'duration' | 'clearValue' | 'cooldown', label: string, help: string) => (
+    <TextField
+      size="small"
+      type="number"
+      label={label}
+      value={ex[name]}
+      disabled={disabled}
+      error={!!errors[name]}
+      helperText={errors[name] ?? help}
+      onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { [name]: e.target.value } })}
+      sx={{ flex: 1 }}
+    />
+  );
   return (
     <Stack spacing={2}>
       <Typography color="text.secondary">{S.triggerHint}</Typography>
@@ -222,17 +223,7 @@ export function TriggerStep({
         {S.extras}
       </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <TextField
-          size="small"
-          type="number"
-          label={S.durationLabel}
-          value={ex.duration}
-          disabled={disabled}
-          error={!!errors.duration}
-          helperText={errors.duration ?? S.durationHelp}
-          onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { duration: e.target.value } })}
-          sx={{ flex: 1 }}
-        />
+        {extraNumber('duration', S.durationLabel, S.durationHelp)}
         <Stack direction="row" spacing={1} sx={{ flex: 1 }}>
           <TextField
             select
@@ -250,29 +241,9 @@ export function TriggerStep({
               </MenuItem>
             ))}
           </TextField>
-          <TextField
-            size="small"
-            type="number"
-            label={S.clearLabel}
-            value={ex.clearValue}
-            disabled={disabled}
-            error={!!errors.clearValue}
-            helperText={errors.clearValue ?? S.clearHelp}
-            onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { clearValue: e.target.value } })}
-            sx={{ flex: 1 }}
-          />
+          {extraNumber('clearValue', S.clearLabel, S.clearHelp)}
         </Stack>
-        <TextField
-          size="small"
-          type="number"
-          label={S.cooldownLabel}
-          value={ex.cooldown}
-          disabled={disabled}
-          error={!!errors.cooldown}
-          helperText={errors.cooldown ?? S.cooldownHelp}
-          onChange={(e) => send({ type: 'EDIT_EXTRAS', patch: { cooldown: e.target.value } })}
-          sx={{ flex: 1 }}
-        />
+        {extraNumber('cooldown', S.cooldownLabel, S.cooldownHelp)}
       </Stack>
     </Stack>
   );

@@ -4,10 +4,11 @@
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { useNavigate, useParams } from 'react-router';
-import { Alert, Box, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, MenuItem, Stack, TextField } from '@mui/material';
 import { AddUserInput, contracts, EditUserInput, T, type OutputOf } from '@sentra/contracts';
 import { boundField, fieldErrorsOf, type FieldErrors } from '../../ui/forms.js';
 import { notices } from '../../ui/snackbar/notices.js';
+import { FormPageCard, PictureForm } from '../../ui/FormPageCard.js';
 import { LoadingOverlay } from '../../ui/LoadingOverlay.js';
 import { PasswordField } from '../../ui/PasswordField.js';
 import { useAppArea } from '../../ui/useAppArea.js';
@@ -109,67 +110,48 @@ export function UserFormPage({ routeKey }: ScreenProps) {
   });
 
   return (
-    <Card sx={{ position: 'relative', maxWidth: 1000 }}>
-      <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 3 }}>
-          {editing ? T.users.editTitle : T.users.addTitle}
-        </Typography>
-        {noRole && (
-          <Alert severity="warning" sx={{ mb: 3 }} data-testid="no-role">
-            {T.users.noRole}
-          </Alert>
-        )}
-        <Box
-          component="form"
-          noValidate
-          onSubmit={submit}
-          sx={{
-            display: 'grid',
-            gap: 4,
-            gridTemplateColumns: '1fr',
-            '@media (min-width: 768px)': { gridTemplateColumns: '200px 1fr' },
-          }}
-        >
-          <AvatarPicker initial={values.first || values.username} disabled={busy} />
-          <Box>
-            <Stack spacing={0.5}>
+    <FormPageCard title={editing ? T.users.editTitle : T.users.addTitle} maxWidth={1000} busy={busy}>
+      {noRole && (
+        <Alert severity="warning" sx={{ mb: 3 }} data-testid="no-role">
+          {T.users.noRole}
+        </Alert>
+      )}
+      <PictureForm onSubmit={submit} columns="200px 1fr">
+        <AvatarPicker initial={values.first || values.username} disabled={busy} />
+        <Box>
+          <Stack spacing={0.5}>
+            <TextField
+              {...field('username', T.users.username, { required: true, autoFocus: !editing })}
+              helperText={errors.username ?? (editing ? T.credentials.readOnly : ' ')}
+              slotProps={{ input: { readOnly: editing }, htmlInput: { maxLength: 16 } }}
+            />
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
               <TextField
-                {...field('username', T.users.username, { required: true, autoFocus: !editing })}
-                helperText={errors.username ?? (editing ? T.credentials.readOnly : ' ')}
-                slotProps={{ input: { readOnly: editing }, htmlInput: { maxLength: 16 } }}
+                {...field('first', T.users.first, { required: true })}
+                slotProps={{ htmlInput: { maxLength: 16 } }}
               />
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField
-                  {...field('first', T.users.first, { required: true })}
-                  slotProps={{ htmlInput: { maxLength: 16 } }}
-                />
-                <TextField {...field('last', T.users.last)} slotProps={{ htmlInput: { maxLength: 16 } }} />
-              </Stack>
-              <TextField {...field('email', T.users.email, { required: true, type: 'email' })} />
-              {!editing && (
-                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                  <PasswordField {...field('pass', T.users.pass, { required: true, autoComplete: 'new-password' })} />
-                  <PasswordField {...field('passv', T.users.passv, { required: true, autoComplete: 'new-password' })} />
-                </Stack>
-              )}
-              <TextField
-                {...field('role_id', T.users.role, { required: true, select: true })}
-                disabled={busy || noRole}
-              >
-                {(roles ?? []).map((r) => (
-                  <MenuItem key={r.id} value={String(r.id)}>
-                    {r.name}
-                  </MenuItem>
-                ))}
-                {/* the current role while the list loads, so the select never shows an unknown value */}
-                {roles === null && values.role_id && <MenuItem value={values.role_id}>{values.role_id}</MenuItem>}
-              </TextField>
+              <TextField {...field('last', T.users.last)} slotProps={{ htmlInput: { maxLength: 16 } }} />
             </Stack>
-            <FormActions onCancel={toList} busy={busy} blocked={noRole} cancelBusy={saving} mt={2} />
-          </Box>
+            <TextField {...field('email', T.users.email, { required: true, type: 'email' })} />
+            {!editing && (
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                <PasswordField {...field('pass', T.users.pass, { required: true, autoComplete: 'new-password' })} />
+                <PasswordField {...field('passv', T.users.passv, { required: true, autoComplete: 'new-password' })} />
+              </Stack>
+            )}
+            <TextField {...field('role_id', T.users.role, { required: true, select: true })} disabled={busy || noRole}>
+              {(roles ?? []).map((r) => (
+                <MenuItem key={r.id} value={String(r.id)}>
+                  {r.name}
+                </MenuItem>
+              ))}
+              {/* the current role while the list loads, so the select never shows an unknown value */}
+              {roles === null && values.role_id && <MenuItem value={values.role_id}>{values.role_id}</MenuItem>}
+            </TextField>
+          </Stack>
+          <FormActions onCancel={toList} busy={busy} blocked={noRole} cancelBusy={saving} mt={2} />
         </Box>
-      </CardContent>
-      <LoadingOverlay open={busy} />
-    </Card>
+      </PictureForm>
+    </FormPageCard>
   );
 }
