@@ -348,6 +348,7 @@ describe('live push over socket.io', () => {
       dashboard_id: dashboardId,
       data: { value: 30 },
     });
+    // time itself: past the card's coalescing window (100 ms), so the update is pushed at once
     await new Promise((r) => setTimeout(r, 150));
     const sent = performance.now();
     await publish(meter.client, meter.device.id, 41);
@@ -368,6 +369,7 @@ describe('live push over socket.io', () => {
     });
     expect(await until(() => w.pushes.length === 1)).toBe(true);
     expect(w.pushes[0]).toMatchObject({ key: 'tren', mode: 'full' });
+    // time itself: past the card's coalescing window (100 ms), so the append is pushed at once
     await new Promise((r) => setTimeout(r, 120));
     await publish(meter.client, meter.device.id, 55);
     expect(await until(() => w.pushes.length === 2)).toBe(true);
@@ -405,6 +407,7 @@ describe('live push over socket.io', () => {
     ).toMatchObject({ response_result: Result.INVALID });
     await publish(meter.client, meter.device.id, 60);
     await settle(gw);
+    // time for a push the intruder must not get to arrive (cards are pushed within the 100 ms coalescing window)
     await new Promise((r) => setTimeout(r, 150));
     expect(intruder.pushes).toEqual([]);
     expect(await until(() => gw.app.realtime.viewers('x') === 0 && (cardsLiveStats()?.rooms ?? 0) === 0)).toBe(true);
