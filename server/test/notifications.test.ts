@@ -256,6 +256,7 @@ describe('muted and not configured messages', () => {
       message(o, { taskId: 8, channel: 'SMS', recipient: '+6281234567890', subject: undefined, body: 'lain' }),
     ]);
     await sms.waitFor(1);
+    // time for a muted message the worker wrongly sends to follow 'lain' (its send leaves no other trace)
     await new Promise((r) => setTimeout(r, 300));
     expect(sms.requests.map((r) => r.form.Body)).toEqual(['lain']);
     expect((await deliveries(gw, o)).map((d) => [d.event, d.status, d.attempts])).toEqual([
@@ -383,6 +384,7 @@ describe('restart and scale-out', () => {
       ),
     );
     await hook.waitFor(n, 10_000);
+    // time for a copy sent twice (both gateways claiming it) to arrive after the n-th
     await new Promise((r) => setTimeout(r, 300));
     const ids = hook.requests.map((r) => r.headers['x-sentra-delivery']);
     expect(ids).toHaveLength(n);
