@@ -1111,6 +1111,7 @@ describe('socket.io: junk on every event', () => {
     });
     await other.client.publishAsync(`d/${other.device.id}/data`, json({ env: { data: { t: 99 } } }), { qos: 1 });
     await settle(gw);
+    // time for a push that must not leak to arrive after the stored batch (it leaves no trace when nothing leaks)
     await new Promise((r) => setTimeout(r, 200));
     expect(
       leaked.filter(
