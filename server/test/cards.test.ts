@@ -405,10 +405,16 @@ describe('live push over socket.io', () => {
     expect(
       await ask(intruder.socket, 'subscribe', { channel: CARD_LIVE.channel, params: { dashboard_id: 'x' } }),
     ).toMatchObject({ response_result: Result.INVALID });
+    // the owner watches the same dashboard: once its viewer has the new value, the room's push went out
+    const w = await viewer();
+    const ack = await ask(w.socket, 'subscribe', {
+      channel: CARD_LIVE.channel,
+      params: { dashboard_id: dashboardId, keys: ['daya'] },
+    });
+    expect(await until(() => w.pushes.length === 1)).toBe(true);
     await publish(meter.client, meter.device.id, 60);
-    await settle(gw);
-    // time for a push the intruder must not get to arrive (cards are pushed within the 100 ms coalescing window)
-    await new Promise((r) => setTimeout(r, 150));
+    expect(await until(() => w.pushes.some((p) => p.key === 'daya' && p.data.value === 60))).toBe(true);
+    await ask(w.socket, 'unsubscribe', { room: ack.room });
     expect(intruder.pushes).toEqual([]);
     expect(await until(() => gw.app.realtime.viewers('x') === 0 && (cardsLiveStats()?.rooms ?? 0) === 0)).toBe(true);
   });
