@@ -300,7 +300,7 @@ describe.skipIf(!hasPostgres)('telemetry pipeline on PostgreSQL: scale-out and o
       pipeline.ingest(dev(7), 'd/7/data', json({ _ts: T0 + i * 1000, o: { u: { v: i } } }), 1, hold);
     // the batches fail as storage faults: nothing is acknowledged while the server is away (a batch holding them
     // was written and failed)
-    expect(await until(() => pipeline.metrics().storage_faults > 0)).toBe(true);
+    expect(await until(() => Number(pipeline.metrics().storage_faults) > 0)).toBe(true);
     expect(released).toEqual([true]);
 
     const back = Date.now();
