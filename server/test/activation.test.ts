@@ -95,6 +95,7 @@ describe('serial gateways: provision/{z,ui,b}/check', () => {
 
     // connected but silent is not enough: the UID must be heard on its up topic
     const gateway = await connect({ username: uid, clientId: uid });
+    // time for the connection to be heard, were a connection enough
     await new Promise((r) => setTimeout(r, 100));
     expect((await call(gw.url, check, { dev_uid: uid }, auth)).body.response_result).toBe(-7);
 

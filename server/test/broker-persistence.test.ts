@@ -138,8 +138,10 @@ describe('a console command to a device away with a persistent session', () => {
 
   it('is delivered when the device reconnects within the time-out, and answered with its reply', async () => {
     const { device, opts } = await awayDevice();
+    const queued = gw.app.broker.metrics().queued_messages ?? 0;
     const answer = configure(device.id, 23);
-    await new Promise((r) => setTimeout(r, 500));
+    // the command waits in the away session
+    expect(await until(() => gw.app.broker.metrics().queued_messages === queued + 1)).toBe(true);
     const back = await connect(gw.mqttPort, opts, (client, topic, payload) => {
       const cmd = JSON.parse(payload.toString());
       if (topic === `d/${device.id}/cmd`)
@@ -161,6 +163,7 @@ describe('a console command to a device away with a persistent session', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(WAIT_MS - 50);
     const back = await connect(gw.mqttPort, opts);
     expect(back.connack.sessionPresent).toBe(true);
+    // what the session still held is sent right after CONNACK: 300 ms let a copy that was not dropped arrive
     await new Promise((r) => setTimeout(r, 300));
     expect(back.got).toEqual([]);
   });
@@ -175,6 +178,7 @@ describe('a console command to a device away with a persistent session', () => {
     });
     await client.subscribeAsync(`d/${device.id}/cmd`, { qos: 1 });
     await client.endAsync();
+    // the broker takes the closed connection out (a clean session leaves no count to wait on)
     await new Promise((r) => setTimeout(r, 200));
     const started = Date.now();
     expect((await configure(device.id, 1)).body).toEqual({

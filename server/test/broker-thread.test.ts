@@ -302,6 +302,7 @@ describe.each(fastPath && nativeFd() ? [true, false] : [false])('native reads %s
       first.write(publish(1, '', 2, 7));
       expect(await until(() => got.length === 1)).toBe(true);
       first.destroy();
+      // time for the broker thread to see the connection close before the same client id connects again
       await new Promise((r) => setTimeout(r, 100));
       socket = await signedIn(port, { clean, clientId: 'q2-device' });
       const answers = received(socket);

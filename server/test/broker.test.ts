@@ -155,6 +155,7 @@ describe('MQTT broker', () => {
     gw.app.broker.setReadPaused(true);
     expect(gw.app.broker.readPaused).toBe(true);
     c.publish('d/8/data', 'while paused');
+    // the publish would reach the gateway within 300 ms; its socket is not read, so nothing can say it was not
     await new Promise((r) => setTimeout(r, 300));
     expect(messages.some((m) => m.payload === 'while paused')).toBe(false);
     expect(c.connected).toBe(true);

@@ -131,6 +131,7 @@ describe('cards reading a device state (Tasmota POWER)', () => {
   it('pushes the new state to a subscribed socket.io viewer when the plug reports POWER (a button press on the plug)', async () => {
     const w = await viewer();
     expect(latest(w.pushes, 'lampu')).toMatchObject({ status: 'OFF' });
+    // time itself: past the card's coalescing window (100 ms), so the new state is pushed at once
     await new Promise((r) => setTimeout(r, 120));
     await plug.client.publishAsync(`stat/${plug.topic}/POWER`, 'ON', { qos: 1 });
     expect(await until(() => latest(w.pushes, 'lampu')?.status === 'ON')).toBe(true);

@@ -348,6 +348,7 @@ describe('live push over socket.io', () => {
       dashboard_id: dashboardId,
       data: { value: 30 },
     });
+    // time itself: past the card's coalescing window (100 ms), so the update is pushed at once
     await new Promise((r) => setTimeout(r, 150));
     const sent = performance.now();
     await publish(meter.client, meter.device.id, 41);
@@ -368,6 +369,7 @@ describe('live push over socket.io', () => {
     });
     expect(await until(() => w.pushes.length === 1)).toBe(true);
     expect(w.pushes[0]).toMatchObject({ key: 'tren', mode: 'full' });
+    // time itself: past the card's coalescing window (100 ms), so the append is pushed at once
     await new Promise((r) => setTimeout(r, 120));
     await publish(meter.client, meter.device.id, 55);
     expect(await until(() => w.pushes.length === 2)).toBe(true);
@@ -403,9 +405,16 @@ describe('live push over socket.io', () => {
     expect(
       await ask(intruder.socket, 'subscribe', { channel: CARD_LIVE.channel, params: { dashboard_id: 'x' } }),
     ).toMatchObject({ response_result: Result.INVALID });
+    // the owner watches the same dashboard: once its viewer has the new value, the room's push went out
+    const w = await viewer();
+    const ack = await ask(w.socket, 'subscribe', {
+      channel: CARD_LIVE.channel,
+      params: { dashboard_id: dashboardId, keys: ['daya'] },
+    });
+    expect(await until(() => w.pushes.length === 1)).toBe(true);
     await publish(meter.client, meter.device.id, 60);
-    await settle(gw);
-    await new Promise((r) => setTimeout(r, 150));
+    expect(await until(() => w.pushes.some((p) => p.key === 'daya' && p.data.value === 60))).toBe(true);
+    await ask(w.socket, 'unsubscribe', { room: ack.room });
     expect(intruder.pushes).toEqual([]);
     expect(await until(() => gw.app.realtime.viewers('x') === 0 && (cardsLiveStats()?.rooms ?? 0) === 0)).toBe(true);
   });

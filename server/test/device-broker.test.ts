@@ -171,6 +171,7 @@ describe('last_online_ts of a device that stays online', () => {
         const connectedAt = clock;
         clock += 4000;
         await c.publishAsync(`d/${d.id}/data`, '{"s":{"data":{"n":1}}}', { qos: 1 });
+        // time for the presence writer (it writes within a second) to store a last-online the rule should not move
         await new Promise((r) => setTimeout(r, 1300));
         expect(await lastOnline()).toBe(connectedAt);
         clock += 7000;

@@ -52,11 +52,12 @@ describe('a subscriber that stops reading', () => {
     socket.on('close', () => (closed = true));
     socket.on('error', () => {});
     await new Promise<void>((r) => socket.once('connect', () => r()));
+    // read CONNACK (4 bytes) and SUBACK (5 bytes), then never read again
+    let heard = 0;
+    socket.on('data', (b) => (heard += b.length));
     socket.write(connectPacket('pelan'));
     socket.write(subscribePacket(topic));
-    // read CONNACK and SUBACK, then never read again
-    await new Promise<void>((r) => socket.once('data', () => r()));
-    await new Promise((r) => setTimeout(r, 100));
+    expect(await until(() => heard >= 9)).toBe(true);
     socket.pause();
     const before = gw.app.broker.metrics().outbound_overflows;
     const grown = await publishUntilClosed(topic, () => closed || gw.app.broker.metrics().outbound_overflows > before);

@@ -262,12 +262,14 @@ describe('the MQTT 5 broker', () => {
       retain: true,
       properties: { messageExpiryInterval: 600 },
     });
+    // time itself: past the first message's 1 s expiry
     await new Promise((r) => setTimeout(r, 1500));
     const later = (await connect(tcp(), v5('v5dev15'))).client;
     const got: Array<[string, number | undefined]> = [];
     later.on('message', (topic, _payload, packet) => got.push([topic, packet.properties?.messageExpiryInterval]));
     await later.subscribeAsync('v5/15/#', { qos: 1 });
     await eventually(() => expect(got).toHaveLength(1));
+    // time for the expired retained message, were it sent, to arrive after the other
     await new Promise((r) => setTimeout(r, 200));
     expect(got[0]![0]).toBe('v5/15/baru');
     expect(got[0]![1]).toBeGreaterThan(590);
@@ -309,6 +311,7 @@ describe('the MQTT 5 broker', () => {
     await new Promise<void>((resolve) =>
       first.end(false, { properties: { sessionExpiryInterval: 0 } }, () => resolve()),
     );
+    // time for the broker to handle the DISCONNECT before the same client id connects again
     await new Promise((r) => setTimeout(r, 200));
     const back = await connect(tcp(), opts);
     expect(back.connack.sessionPresent).toBe(false);

@@ -60,6 +60,7 @@ describe('node expiry (10009) across a restart', () => {
     // the same database, a new process; the device never connects again
     gw = await startGateway({ DATA_DIR: dataDir });
     expect(await until(async () => (await tasksOf(gw!, auth)).length > 0, (EXPIRY_S + 6) * 1000)).toBe(true);
+    // time for a second task of the same silence to be written, were it
     await new Promise((r) => setTimeout(r, 500));
     const tasks = await tasksOf(gw, auth);
     expect(tasks).toHaveLength(1);
@@ -73,6 +74,7 @@ describe('node expiry (10009) across a restart', () => {
     // the next restart does not report the same silence again (its task records it)
     await gw.stop();
     gw = await startGateway({ DATA_DIR: dataDir });
+    // time for the restarted gateway's first expiry check to run (it leaves no trace when it finds nothing new)
     await new Promise((r) => setTimeout(r, 1500));
     expect((await tasksOf(gw, auth))[0]?.occurrences).toBe(1);
   }, 40_000);

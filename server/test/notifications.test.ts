@@ -60,6 +60,12 @@ function message(
 
 const deliveries = (gw: Running, o: { appId: number; taskId: number }) => gw.app.outbox.listForTask(o.appId, o.taskId);
 
+/** the gateway's worker is done with all it would send: nothing queued, being sent or in flight */
+const idle = async (gw: Running) => {
+  const m = await gw.app.notifications.metrics();
+  return m.outbox.queued === 0 && m.outbox.sending === 0 && m.in_flight === 0;
+};
+
 /** A loopback port with nothing listening on it (connection refused). */
 async function closedPort(): Promise<number> {
   const srv = net.createServer();
@@ -256,7 +262,8 @@ describe('muted and not configured messages', () => {
       message(o, { taskId: 8, channel: 'SMS', recipient: '+6281234567890', subject: undefined, body: 'lain' }),
     ]);
     await sms.waitFor(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // the worker is done with all it would send: a muted message it sent would be there
+    expect(await until(() => idle(gw))).toBe(true);
     expect(sms.requests.map((r) => r.form.Body)).toEqual(['lain']);
     expect((await deliveries(gw, o)).map((d) => [d.event, d.status, d.attempts])).toEqual([
       ['new', 'muted', 0],
@@ -383,7 +390,8 @@ describe('restart and scale-out', () => {
       ),
     );
     await hook.waitFor(n, 10_000);
-    await new Promise((r) => setTimeout(r, 300));
+    // both workers are done with all they would send: a copy sent twice (both claiming it) would be there
+    expect(await until(async () => (await idle(one)) && (await idle(two)))).toBe(true);
     const ids = hook.requests.map((r) => r.headers['x-sentra-delivery']);
     expect(ids).toHaveLength(n);
     expect(new Set(ids).size).toBe(n);

@@ -1109,9 +1109,16 @@ describe('socket.io: junk on every event', () => {
       response_result: 0,
       room: `devices.${owner.appId}`,
     });
+    // the other tenant watches its device: once its own socket has the message, a leaked push went out too
+    const watcher = await socketOf(sessionAuth(other.owner, other.owner.domain));
+    const heard: unknown[] = [];
+    watcher.on('device.data', (p) => heard.push(p));
+    expect(
+      await ask(watcher, 'subscribe', { channel: 'device-data', params: { device_id: other.device.id } }),
+    ).toMatchObject({ response_result: 0 });
     await other.client.publishAsync(`d/${other.device.id}/data`, json({ env: { data: { t: 99 } } }), { qos: 1 });
     await settle(gw);
-    await new Promise((r) => setTimeout(r, 200));
+    expect(await until(() => heard.length > 0)).toBe(true);
     expect(
       leaked.filter(
         (p: any) => p.device_id === other.device.id || p.id === other.device.id || p.dashboard_id === otherDashboardId,

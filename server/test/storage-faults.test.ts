@@ -174,6 +174,7 @@ describe('a disk that fills while devices publish', () => {
     // the writer's next batches fail: acknowledgements stop (what was in flight may still have committed)
     expect(await until(() => gw.output().includes('telemetry storage failing'), 15_000)).toBe(true);
     const stalledAt = acked.length;
+    // time for an acknowledgement that should not come (the gateway runs in another process: no fault counter to read)
     await new Promise((r) => setTimeout(r, 1500));
     expect(acked.length).toBe(stalledAt);
     expect(gw.output().match(/telemetry storage failing, ingest stops acknowledging: \d+ points held/g)).toHaveLength(

@@ -73,12 +73,16 @@ beforeAll(async () => {
     seed: 'integration',
     ramp: 500,
   });
-  await new Promise((r) => setTimeout(r, 1000));
-  const m = gw.app.telemetry.metrics() as { queued_messages: number; rejected: Record<string, number> };
-  if (m.queued_messages === 0 && (m.rejected.unknown_device ?? 0) > (probe.rejected.unknown_device ?? 0)) {
+  // the fleet's messages reached the pipeline: one queued, or one of every device refused for want of a resolver (a
+  // device heard before its activation is refused too, so one refusal says nothing)
+  const metrics = () => gw.app.telemetry.metrics() as { queued_messages: number; rejected: Record<string, number> };
+  const refused = () => (metrics().rejected.unknown_device ?? 0) - (probe.rejected.unknown_device ?? 0);
+  expect(await until(() => metrics().queued_messages > 0 || refused() >= MIX.length)).toBe(true);
+  if (metrics().queued_messages === 0) {
     bridged = true;
     gw.app.telemetry.useResolver(registryResolver(gw.app.db!.sqlite));
   }
+  // time itself: the fleet publishes for a while (rate 4/s) so that the checks below have data of every device
   await new Promise((r) => setTimeout(r, 2500));
   await gw.app.telemetry.flush();
 }, 60_000);

@@ -224,8 +224,13 @@ describe('the notification worker', () => {
   it('is woken by an enqueue once started, without waiting for its poll', async () => {
     const email = fakeTransport('EMAIL');
     const { outbox, worker, store } = setup({ transports: { EMAIL: email.transport }, deps: { pollMs: 60_000 } });
+    // its first look (an empty outbox) is over once it asked when the next is due: from then on only the enqueue's
+    // wake-up can find the message before the 60 s poll
+    let looked = false;
+    const nextDue = outbox.nextDue;
+    outbox.nextDue = () => nextDue().finally(() => (looked = true));
     worker.start();
-    await new Promise((r) => setTimeout(r, 20));
+    expect(await until(() => looked)).toBe(true);
     await store.tx(() => outbox.enqueue([msg()]));
     // well before the 60 s poll
     expect(await until(() => email.sent.length > 0)).toBe(true);
@@ -263,6 +268,7 @@ describe('the notification worker, idle', () => {
     closers.push(() => worker.close());
     const started = Date.now();
     worker.start();
+    // time itself: a few poll intervals, for a worker that looked in a loop to show it
     await new Promise((r) => setTimeout(r, 350));
     // it looks again and again (however late a starved machine runs its timers)
     expect(await until(() => reads >= 4)).toBe(true);

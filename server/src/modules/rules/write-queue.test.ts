@@ -141,7 +141,8 @@ describe('rule engine write queue on SQLite: never waits for the write lock', ()
     q.run(t.insert(1));
     q.run(t.insert(2));
     q.run(t.insert(3));
-    await new Promise((r) => setTimeout(r, 20));
+    // it tried, met the lock and will try again
+    expect(await until(() => q.metrics().retries > 0)).toBe(true);
     // the event loop never waited for the lock (busy timeout 5 s on this connection; a starved machine may be slow)
     expect(performance.now() - started).toBeLessThan(2500);
     expect(q.metrics()).toMatchObject({ pending: 3 });
@@ -166,7 +167,8 @@ describe('rule engine write queue on SQLite: never waits for the write lock', ()
         throw new Error('rolled back');
       })
       .catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 10));
+    // it tried, found the transaction open (busy) and will try again
+    expect(await until(() => q.metrics().retries > 0)).toBe(true);
     expect(q.metrics()).toMatchObject({ pending: 1 });
     release();
     await tx;

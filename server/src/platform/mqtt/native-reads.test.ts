@@ -102,6 +102,7 @@ describe.skipIf(!required('the native reader (server/native)', native !== null, 
       peer.write('one');
       expect(await until(() => client.text() === 'one')).toBe(true);
       peer.write('two');
+      // time for the bytes to be read, were reading not held (the kernel keeps them: nothing to count)
       await new Promise((r) => setTimeout(r, 100));
       expect(client.text()).toBe('one');
       client._parsingBatch = 0;
@@ -114,6 +115,7 @@ describe.skipIf(!required('the native reader (server/native)', native !== null, 
       const { server, peer, client } = await takenOver();
       reads!.reading(false);
       peer.write('held');
+      // time for the bytes to be read, were reading not stopped (the kernel keeps them: nothing to count)
       await new Promise((r) => setTimeout(r, 100));
       expect(client.text()).toBe('');
       reads!.reading(true);

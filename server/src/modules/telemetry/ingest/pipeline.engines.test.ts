@@ -298,10 +298,10 @@ describe.skipIf(!hasPostgres)('telemetry pipeline on PostgreSQL: scale-out and o
     await server.stop('immediate');
     for (let i = 1; i <= 5; i++)
       pipeline.ingest(dev(7), 'd/7/data', json({ _ts: T0 + i * 1000, o: { u: { v: i } } }), 1, hold);
-    // the batches fail as storage faults: nothing is acknowledged while the server is away
-    await new Promise((r) => setTimeout(r, 1500));
+    // the batches fail as storage faults: nothing is acknowledged while the server is away (a batch holding them
+    // was written and failed)
+    expect(await until(() => Number(pipeline.metrics().storage_faults) > 0)).toBe(true);
     expect(released).toEqual([true]);
-    expect(pipeline.metrics().storage_faults).toBeGreaterThan(0);
 
     const back = Date.now();
     await server.start();

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../../platform/bus/memory.js';
 import { createLogger } from '../../../platform/log.js';
+import { until } from '../../../platform/testing/until.js';
 import { createRemoteAcks, type RemoteAcks } from './remote-acks.js';
 
 const log = createLogger('error');
@@ -55,10 +56,11 @@ describe('acknowledgements reported across gateways', () => {
     const released: boolean[] = [];
     const t = receiving.ticket((ack = true) => released.push(ack));
     now += 10;
+    // a sweep runs every 50 ms (real time): 80 ms let one pass over the young ticket
     await new Promise((r) => setTimeout(r, 80));
     expect(released).toEqual([]); // young: still waiting
     now += 100;
-    await new Promise((r) => setTimeout(r, 80));
+    expect(await until(() => released.length > 0)).toBe(true);
     expect(released).toEqual([false]);
     expect(receiving.stats.remote_acks_timed_out).toBe(1);
     storing.settled(t, true);
