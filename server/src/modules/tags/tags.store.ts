@@ -1,15 +1,12 @@
 // The tags domain's persistence (tag categories and their options) on the storage boundary's store: SQLite or
 // PostgreSQL, one query code. Only this file and tags.table.ts touch these tables.
-import { and, asc, count, eq, inArray, or, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { tagCategories, tagDefinitions } from './tags.table.js';
+import { containing, likeEscaped } from '../../platform/db/like.js';
 
 export type TagCategoryRow = typeof tagCategories.$inferSelect;
 export type TagDefinitionRow = typeof tagDefinitions.$inferSelect;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-// drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
-const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
 
 export function createTagsStore(store: AppStore) {
   const { db } = store;
@@ -45,10 +42,10 @@ export function createTagsStore(store: AppStore) {
 
   /** a page of the application's categories by id, those whose name or key holds `search` (literally, any case) */
   async function page(appId: number, q: { search?: string; page: number; size: number }) {
-    const pattern = q.search ? `%${escapeLike(q.search)}%` : undefined;
+    const pattern = q.search ? containing(q.search) : undefined;
     const where = and(
       eq(tagCategories.appId, appId),
-      pattern ? or(like(tagCategories.name, pattern), like(tagCategories.prefix, pattern)) : undefined,
+      pattern ? or(likeEscaped(tagCategories.name, pattern), likeEscaped(tagCategories.prefix, pattern)) : undefined,
     );
     const total = (await db.select({ n: count() }).from(tagCategories).where(where).get())?.n ?? 0;
     const rows = await db

@@ -5,6 +5,7 @@
 import { and, count, desc, eq, isNotNull, max, sql } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { taskEvents, tasks } from './tasks.table.js';
+import { containing, likeEscaped } from '../../platform/db/like.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type TaskEventRow = typeof taskEvents.$inferSelect;
@@ -15,8 +16,6 @@ export interface TaskEventMore {
   value?: string | null;
   actor?: string | null;
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createTasksStore(store: AppStore) {
   const { db } = store;
@@ -63,7 +62,7 @@ export function createTasksStore(store: AppStore) {
     // LIKE with ESCAPE (drizzle's like() has none): the search text's own % and _ match themselves
     const where = and(
       eq(tasks.appId, appId),
-      q.search ? sql`${tasks.title} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined,
+      q.search ? likeEscaped(tasks.title, containing(q.search)) : undefined,
       q.status ? eq(tasks.status, q.status) : undefined,
     );
     const total = (await db.select({ n: count() }).from(tasks).where(where).get())?.n ?? 0;
