@@ -7,6 +7,7 @@ import type { AppStore } from '../../db.js';
 import type { EngineKind } from '../../platform/db/store.js';
 import { devices, type DeviceRow } from './devices.table.js';
 import { containing, escapeLike, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export interface DevicePick {
   search?: string;
@@ -132,15 +133,7 @@ export function createDeviceSearch(store: AppStore) {
       q.search ? searchCondition(kind, q.search) : undefined,
       q.tag ? tagCondition(kind, q.tag) : undefined,
     );
-    const total = (await db.select({ n: count() }).from(devices).where(where).get())?.n ?? 0;
-    const rows = await db
-      .select()
-      .from(devices)
-      .where(where)
-      .orderBy(desc(devices.id))
-      .limit(q.size)
-      .offset(q.page * q.size);
-    return { rows, total };
+    return pageOf(db, devices, where, [desc(devices.id)], q);
   }
 
   return {

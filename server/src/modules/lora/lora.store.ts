@@ -1,9 +1,10 @@
 // The LoRa domain's persistence (an application's network server entries) on the storage boundary's store: SQLite or
 // PostgreSQL, one query code. Only this file and lora.table.ts touch the table.
-import { and, asc, count, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { loraServers } from './lora.table.js';
 import { containing, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export type LoraServerRow = typeof loraServers.$inferSelect;
 export type LoraServerFields = Pick<LoraServerRow, 'mac' | 'name' | 'server'> & { applicationUuid?: string | null };
@@ -38,15 +39,7 @@ export function createLoraStore(store: AppStore) {
           ? or(likeEscaped(loraServers.mac, p), likeEscaped(loraServers.name, p), likeEscaped(loraServers.server, p))
           : undefined,
       );
-      const total = (await db.select({ n: count() }).from(loraServers).where(where).get())?.n ?? 0;
-      const rows = await db
-        .select()
-        .from(loraServers)
-        .where(where)
-        .orderBy(asc(loraServers.id))
-        .limit(q.size)
-        .offset(q.page * q.size);
-      return { rows, total };
+      return pageOf(db, loraServers, where, [asc(loraServers.id)], q);
     },
 
     /** a new entry; a MAC the application has already is refused by its unique index (thrown as is) */

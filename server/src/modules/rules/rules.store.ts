@@ -1,9 +1,10 @@
 // The rules domain's persistence (rule definitions) on the storage boundary's store: SQLite or PostgreSQL, one query
 // code. The engine's state per rule and device (rule_states) stays on the engine's synchronous path (state-store.ts).
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { rules } from './rules.table.js';
 import { containing, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export type RuleRow = typeof rules.$inferSelect;
 export type NewRule = Omit<typeof rules.$inferInsert, 'id'>;
@@ -38,15 +39,7 @@ export function createRulesStore(store: AppStore) {
     /** a page of the application's rules, newest first; `search` is a part of the name, as typed */
     async list(appId: number, q: { search?: string; page: number; size: number }) {
       const where = and(eq(rules.appId, appId), q.search ? likeEscaped(rules.name, containing(q.search)) : undefined);
-      const total = (await db.select({ n: count() }).from(rules).where(where).get())?.n ?? 0;
-      const rows = await db
-        .select()
-        .from(rules)
-        .where(where)
-        .orderBy(desc(rules.id))
-        .limit(q.size)
-        .offset(q.page * q.size);
-      return { rows, total };
+      return pageOf(db, rules, where, [desc(rules.id)], q);
     },
 
     /** the new rule; undefined when its key is taken in the application (the unique index decides) */

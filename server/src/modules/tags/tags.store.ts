@@ -1,9 +1,10 @@
 // The tags domain's persistence (tag categories and their options) on the storage boundary's store: SQLite or
 // PostgreSQL, one query code. Only this file and tags.table.ts touch these tables.
-import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { tagCategories, tagDefinitions } from './tags.table.js';
 import { containing, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export type TagCategoryRow = typeof tagCategories.$inferSelect;
 export type TagDefinitionRow = typeof tagDefinitions.$inferSelect;
@@ -47,15 +48,7 @@ export function createTagsStore(store: AppStore) {
       eq(tagCategories.appId, appId),
       pattern ? or(likeEscaped(tagCategories.name, pattern), likeEscaped(tagCategories.prefix, pattern)) : undefined,
     );
-    const total = (await db.select({ n: count() }).from(tagCategories).where(where).get())?.n ?? 0;
-    const rows = await db
-      .select()
-      .from(tagCategories)
-      .where(where)
-      .orderBy(asc(tagCategories.id))
-      .limit(q.size)
-      .offset(q.page * q.size);
-    return { rows, total };
+    return pageOf(db, tagCategories, where, [asc(tagCategories.id)], q);
   }
 
   /** the options of these categories, by id */
