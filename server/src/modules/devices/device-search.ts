@@ -2,10 +2,12 @@
 // (issue 38, ordered for choosing). On SQLite over the trigram full-text index of name and serial number that this
 // module keeps (created at open, kept by triggers); on PostgreSQL the same substrings by ILIKE, and the tag maps read
 // with its JSON functions.
-import { and, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import type { EngineKind } from '../../platform/db/store.js';
 import { devices, type DeviceRow } from './devices.table.js';
+import { containing, escapeLike, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export interface DevicePick {
   search?: string;
@@ -27,10 +29,6 @@ export interface DeviceFilter {
   size: number;
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-// drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
-const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
-
 /**
  * Name and serial substrings (on SQLite through the trigram index, 3+ characters; shorter ones as prefixes, which the
  * index cannot find); digits also match the id. Both engines match without regard to ASCII case.
@@ -41,8 +39,8 @@ function searchCondition(kind: EngineKind, search: string): SQL {
     const phrase = `"${search.replace(/"/g, '""')}"`;
     return or(sql`${devices.id} in (select rowid from devices_search where devices_search match ${phrase})`, ...byId)!;
   }
-  const pattern = search.length >= 3 ? `%${escapeLike(search)}%` : `${escapeLike(search)}%`;
-  return or(like(devices.name, pattern), like(devices.serialNumber, pattern), ...byId)!;
+  const pattern = search.length >= 3 ? containing(search) : `${escapeLike(search)}%`;
+  return or(likeEscaped(devices.name, pattern), likeEscaped(devices.serialNumber, pattern), ...byId)!;
 }
 
 /** the device's tag values, as rows `p.key` (its category) and `v` (one value), a damaged map none on SQLite */
@@ -113,7 +111,7 @@ export function createDeviceSearch(store: AppStore) {
         ...(search
           ? [
               sql`case when ${devices.id} = ${exactId} then 0 else 1 end`,
-              sql`case when ${like(devices.name, `${escapeLike(search)}%`)} then 0 else 1 end`,
+              sql`case when ${likeEscaped(devices.name, `${escapeLike(search)}%`)} then 0 else 1 end`,
             ]
           : []),
         sql`lower(${devices.name})`,
@@ -135,15 +133,7 @@ export function createDeviceSearch(store: AppStore) {
       q.search ? searchCondition(kind, q.search) : undefined,
       q.tag ? tagCondition(kind, q.tag) : undefined,
     );
-    const total = (await db.select({ n: count() }).from(devices).where(where).get())?.n ?? 0;
-    const rows = await db
-      .select()
-      .from(devices)
-      .where(where)
-      .orderBy(desc(devices.id))
-      .limit(q.size)
-      .offset(q.page * q.size);
-    return { rows, total };
+    return pageOf(db, devices, where, [desc(devices.id)], q);
   }
 
   return {

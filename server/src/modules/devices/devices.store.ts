@@ -4,6 +4,7 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, lt, notInArray, or, sq
 import type { AppStore } from '../../db.js';
 import { createDeviceSearch } from './device-search.js';
 import { devices, deviceTokens, gatewaySightings, type DeviceRow } from './devices.table.js';
+import { likeEscaped } from '../../platform/db/like.js';
 
 export type NewDevice = typeof devices.$inferInsert;
 export type DeviceTokenRow = typeof deviceTokens.$inferSelect;
@@ -153,7 +154,7 @@ export function createDevicesStore(store: AppStore) {
     db
       .select({ id: devices.id, tags: devices.tags })
       .from(devices)
-      .where(and(eq(devices.appId, appId), sql`${devices.tags} like ${pattern} escape '\\'`))
+      .where(and(eq(devices.appId, appId), likeEscaped(devices.tags, pattern)))
       .orderBy(asc(devices.id));
 
   async function setTags(id: number, tags: string): Promise<void> {

@@ -1,15 +1,13 @@
 // The LoRa domain's persistence (an application's network server entries) on the storage boundary's store: SQLite or
 // PostgreSQL, one query code. Only this file and lora.table.ts touch the table.
-import { and, asc, count, eq, isNotNull, or, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { loraServers } from './lora.table.js';
+import { containing, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export type LoraServerRow = typeof loraServers.$inferSelect;
 export type LoraServerFields = Pick<LoraServerRow, 'mac' | 'name' | 'server'> & { applicationUuid?: string | null };
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-// drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
-const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
 
 export function createLoraStore(store: AppStore) {
   const { db } = store;
@@ -34,20 +32,14 @@ export function createLoraStore(store: AppStore) {
 
     /** a page of the application's entries by id, those whose MAC, name or server holds `search` (literally, any case) */
     async page(appId: number, q: { search?: string; page: number; size: number }) {
-      const p = q.search ? `%${escapeLike(q.search)}%` : undefined;
+      const p = q.search ? containing(q.search) : undefined;
       const where = and(
         eq(loraServers.appId, appId),
-        p ? or(like(loraServers.mac, p), like(loraServers.name, p), like(loraServers.server, p)) : undefined,
+        p
+          ? or(likeEscaped(loraServers.mac, p), likeEscaped(loraServers.name, p), likeEscaped(loraServers.server, p))
+          : undefined,
       );
-      const total = (await db.select({ n: count() }).from(loraServers).where(where).get())?.n ?? 0;
-      const rows = await db
-        .select()
-        .from(loraServers)
-        .where(where)
-        .orderBy(asc(loraServers.id))
-        .limit(q.size)
-        .offset(q.page * q.size);
-      return { rows, total };
+      return pageOf(db, loraServers, where, [asc(loraServers.id)], q);
     },
 
     /** a new entry; a MAC the application has already is refused by its unique index (thrown as is) */

@@ -1,8 +1,10 @@
 // The rules domain's persistence (rule definitions) on the storage boundary's store: SQLite or PostgreSQL, one query
 // code. The engine's state per rule and device (rule_states) stays on the engine's synchronous path (state-store.ts).
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { rules } from './rules.table.js';
+import { containing, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export type RuleRow = typeof rules.$inferSelect;
 export type NewRule = Omit<typeof rules.$inferInsert, 'id'>;
@@ -12,8 +14,6 @@ export type RuleChange = Partial<
 > & {
   updatedAt: number;
 };
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createRulesStore(store: AppStore) {
   const { db } = store;
@@ -38,19 +38,8 @@ export function createRulesStore(store: AppStore) {
 
     /** a page of the application's rules, newest first; `search` is a part of the name, as typed */
     async list(appId: number, q: { search?: string; page: number; size: number }) {
-      const where = and(
-        eq(rules.appId, appId),
-        q.search ? sql`${rules.name} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined,
-      );
-      const total = (await db.select({ n: count() }).from(rules).where(where).get())?.n ?? 0;
-      const rows = await db
-        .select()
-        .from(rules)
-        .where(where)
-        .orderBy(desc(rules.id))
-        .limit(q.size)
-        .offset(q.page * q.size);
-      return { rows, total };
+      const where = and(eq(rules.appId, appId), q.search ? likeEscaped(rules.name, containing(q.search)) : undefined);
+      return pageOf(db, rules, where, [desc(rules.id)], q);
     },
 
     /** the new rule; undefined when its key is taken in the application (the unique index decides) */

@@ -4,8 +4,7 @@ import { conflict, fail, invalid, notFound, type FieldError } from '../../platfo
 import { isUniqueViolation } from '../../platform/db/unique.js';
 import type { TagCategoryRow, TagsStore } from './tags.store.js';
 import { checkTagValues } from './tags.rules.js';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { containing } from '../../platform/db/like.js';
 
 /** What the tags domain rewrites when a category or an option goes: the devices' and their sensors' tag maps. */
 export interface TagMaps {
@@ -135,7 +134,7 @@ export function createTagsService(store: TagsStore, maps: TagMaps, opts: { now?:
       return JSON.stringify(next);
     };
     // a cheap text filter first: only maps that mention the key are parsed
-    const mentions = `%${escapeLike(JSON.stringify(prefix))}%`;
+    const mentions = containing(JSON.stringify(prefix));
     const changed = new Set<number>();
     for (const d of await maps.devices.tagMapsMatching(appId, mentions)) {
       const next = strip(d.tags);

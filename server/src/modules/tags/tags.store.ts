@@ -1,15 +1,13 @@
 // The tags domain's persistence (tag categories and their options) on the storage boundary's store: SQLite or
 // PostgreSQL, one query code. Only this file and tags.table.ts touch these tables.
-import { and, asc, count, eq, inArray, or, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { tagCategories, tagDefinitions } from './tags.table.js';
+import { containing, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export type TagCategoryRow = typeof tagCategories.$inferSelect;
 export type TagDefinitionRow = typeof tagDefinitions.$inferSelect;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-// drizzle's like() has no ESCAPE clause: wildcards typed by the user must stay literal
-const like = (column: AnyColumn, pattern: string) => sql`${column} like ${pattern} escape '\\'`;
 
 export function createTagsStore(store: AppStore) {
   const { db } = store;
@@ -45,20 +43,12 @@ export function createTagsStore(store: AppStore) {
 
   /** a page of the application's categories by id, those whose name or key holds `search` (literally, any case) */
   async function page(appId: number, q: { search?: string; page: number; size: number }) {
-    const pattern = q.search ? `%${escapeLike(q.search)}%` : undefined;
+    const pattern = q.search ? containing(q.search) : undefined;
     const where = and(
       eq(tagCategories.appId, appId),
-      pattern ? or(like(tagCategories.name, pattern), like(tagCategories.prefix, pattern)) : undefined,
+      pattern ? or(likeEscaped(tagCategories.name, pattern), likeEscaped(tagCategories.prefix, pattern)) : undefined,
     );
-    const total = (await db.select({ n: count() }).from(tagCategories).where(where).get())?.n ?? 0;
-    const rows = await db
-      .select()
-      .from(tagCategories)
-      .where(where)
-      .orderBy(asc(tagCategories.id))
-      .limit(q.size)
-      .offset(q.page * q.size);
-    return { rows, total };
+    return pageOf(db, tagCategories, where, [asc(tagCategories.id)], q);
   }
 
   /** the options of these categories, by id */

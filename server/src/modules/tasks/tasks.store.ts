@@ -2,9 +2,11 @@
 // PostgreSQL, one query code. Both the console's changes and a rule's firing (tasks.service.ts `fire`, inside the rule
 // engine's write transaction: rules/write-queue.ts) write through here. The firing's hot path (a rule firing again
 // while its task is open: the open task, an occurrence, its history) runs drizzle prepared queries, rendered once.
-import { and, count, desc, eq, isNotNull, max, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, max, sql } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
 import { taskEvents, tasks } from './tasks.table.js';
+import { containing, likeEscaped } from '../../platform/db/like.js';
+import { pageOf } from '../../platform/db/page.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type TaskEventRow = typeof taskEvents.$inferSelect;
@@ -15,8 +17,6 @@ export interface TaskEventMore {
   value?: string | null;
   actor?: string | null;
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createTasksStore(store: AppStore) {
   const { db } = store;
@@ -63,18 +63,10 @@ export function createTasksStore(store: AppStore) {
     // LIKE with ESCAPE (drizzle's like() has none): the search text's own % and _ match themselves
     const where = and(
       eq(tasks.appId, appId),
-      q.search ? sql`${tasks.title} LIKE ${`%${escapeLike(q.search)}%`} ESCAPE '\\'` : undefined,
+      q.search ? likeEscaped(tasks.title, containing(q.search)) : undefined,
       q.status ? eq(tasks.status, q.status) : undefined,
     );
-    const total = (await db.select({ n: count() }).from(tasks).where(where).get())?.n ?? 0;
-    const rows = await db
-      .select()
-      .from(tasks)
-      .where(where)
-      .orderBy(desc(tasks.updatedAt), desc(tasks.id))
-      .limit(q.size)
-      .offset(q.page * q.size);
-    return { rows, total };
+    return pageOf(db, tasks, where, [desc(tasks.updatedAt), desc(tasks.id)], q);
   }
 
   /** the open task of a rule and device (at most one: a unique index) */
