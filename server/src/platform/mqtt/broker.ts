@@ -9,10 +9,6 @@
 // (retained ones to all), and a client id taken over on another thread closes the older connection. Between gateways
 // (BUS=nats) cluster.ts does the same over the bus: retained messages, away sessions, take-overs and plain publishes to
 // the gateways whose clients subscribe.
-// Over 500 lines, kept whole: what is left here is the event loop's side of every thread event (`onEvent`) and the
-// state all of them share in one closure (the threads, the sessions, the store, the counters, the cluster); each
-// concern that stands alone is its own module already (broker-threads, broker-sessions, broker-metrics,
-// authority-relay, gateway-publishes, cluster), and the rest would have to pass that closure's state around.
 import type http from 'node:http';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
@@ -68,12 +64,6 @@ export interface BrokerOptions {
   threads?: number;
   /** signed-in TCP connections read by the native reader when it was built (native-reads.ts; default true) */
   nativeReads?: boolean;
-  /**
-   * the fast path (default true): the threads replace aedes' packet handlers and patch mqtt-packet and aedes-packet
-   * (hot PUBLISH path, held PUBACKs, MQTT 5); false runs aedes' own handlers with the same rights, limits and
-   * acknowledgements after commit through its public hooks, 3.1.1 only and without the native reader (MQTT_FAST_PATH)
-   */
-  fastPath?: boolean;
   /** CONNECT failures counted per client address; a blocked address is refused unchecked (mqtt-connect-throttle.ts) */
   throttle?: ConnectThrottle;
   /** a connection (TCP or WebSocket) holding more than this unwritten is closed (MQTT_MAX_OUTBOUND_BYTES, default 4 MiB) */
@@ -191,8 +181,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     workerData: {
       debug: opts.debug ?? false,
       maxOutboundBytes: maxOutbound,
-      nativeReads: (opts.fastPath ?? true) && (opts.nativeReads ?? true),
-      fastPath: opts.fastPath ?? true,
+      nativeReads: opts.nativeReads ?? true,
       proxyProtocolFrom: [...(opts.proxyProtocolFrom ?? [])],
     },
     onEvent: (thread, ev) => onEvent(thread, ev),
@@ -547,7 +536,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     get threads() {
       return threads.length;
     },
-    nativeReads: native !== null && (opts.fastPath ?? true) && (opts.nativeReads ?? true),
+    nativeReads: native !== null && (opts.nativeReads ?? true),
     metrics() {
       return { ...counted.snapshot(opts.throttle, store), ...cluster?.metrics() };
     },
