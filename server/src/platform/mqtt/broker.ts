@@ -9,6 +9,10 @@
 // (retained ones to all), and a client id taken over on another thread closes the older connection. Between gateways
 // (BUS=nats) cluster.ts does the same over the bus: retained messages, away sessions, take-overs and plain publishes to
 // the gateways whose clients subscribe.
+// Over 500 lines, kept whole: what is left here is the event loop's side of every thread event (`onEvent`) and the
+// state all of them share in one closure (the threads, the sessions, the store, the counters, the cluster); each
+// concern that stands alone is its own module already (broker-threads, broker-sessions, broker-metrics,
+// authority-relay, gateway-publishes, cluster), and the rest would have to pass that closure's state around.
 import type http from 'node:http';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Logger } from '../log.js';

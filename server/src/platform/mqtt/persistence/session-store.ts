@@ -7,6 +7,10 @@
 // FLUSH_MS (never a write per message on the event loop), read once at start. Where they are written is the
 // persistence's (persistence.ts: SQLite or PostgreSQL); everything here stays synchronous, except taking a session from
 // the database when several gateways share it (takeStored, cluster.ts).
+// Over 500 lines, kept whole: one class whose maps change together in each call (a retained message, its holder's
+// shares and the change to write; an away session, its filters, its queue and its bounds), so that every change is
+// recorded for the persistence in the order it was made; what stands alone is apart (persistence.ts and its two
+// engines, topic-filters.ts).
 import { TopicFilters } from '../topic-filters.js';
 import type { BrokerStateChange, BrokerStatePersistence, BrokerStateSnapshot, QueuedRow } from './persistence.js';
 import { sqliteBrokerState, type SqliteDatabase } from './sqlite-persistence.js';
