@@ -47,6 +47,8 @@ export interface Cluster {
   /** gateways that ended without being killed or stopped (a crash: the run's faults must never bring one down), with
    * the end of their output */
   crashed(): Array<{ gateway: number; code: number | null; output: string }>;
+  /** the output of each gateway killed so far, in order */
+  killed(): Array<{ gateway: number; output: string }>;
   /** resolves once HAProxy routes MQTT to gateway `i` again (its health check passed) */
   routed(i: number, ms?: number): Promise<boolean>;
   stop(): Promise<void>;
@@ -172,6 +174,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     ...opts.env,
   });
   const crashes: Array<{ gateway: number; code: number | null; output: string }> = [];
+  /** what each killed gateway wrote before its kill (a failed run's evidence) */
+  const killed: Array<{ gateway: number; output: string }> = [];
   const start = async (i: number) => {
     const g = gateways[i]!;
     const p = (g.process = await spawnGateway(g.dataDir, envOf(g), 120_000));
@@ -220,7 +224,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
         if (!p) return;
         p.child.kill('SIGKILL');
         await p.exited;
+        killed.push({ gateway: i, output: p.output() });
       },
+      killed: () => [...killed],
       restart: start,
       async restartNats(downMs = 500) {
         await nats.stop();

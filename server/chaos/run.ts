@@ -437,10 +437,15 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
       });
     }
     for (const c of cluster.crashed()) log(`gateway ${c.gateway}: crashed (exit ${c.code}): ${c.output}`);
-    if (mismatched.length)
-      for (const [i, g] of cluster.gateways.entries())
-        for (const line of (g.process?.output() ?? '').split('\n'))
-          if (/rule|task/i.test(line) && /fail|error|dropped/i.test(line)) log(`gateway ${i}: ${line}`);
+    if (mismatched.length) {
+      const outputs = [
+        ...cluster.gateways.map((g, i) => ({ who: `gateway ${i}`, output: g.process?.output() ?? '' })),
+        ...cluster.killed().map((d) => ({ who: `gateway ${d.gateway} (killed)`, output: d.output })),
+      ];
+      for (const { who, output } of outputs)
+        for (const line of output.split('\n'))
+          if (/rule|task/i.test(line) && /fail|error|dropped|not evaluated|waits/i.test(line)) log(`${who}: ${line}`);
+    }
     const figures: ChaosFigures = {
       devices: devices.length,
       gateways: nGateways,
@@ -475,8 +480,14 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
       figures.longest_live_gap_ms !== null;
     // CHAOS_DUMP=<prefix>: a failed run leaves each gateway's whole output in <prefix>-<i>.log
     if (!figures.ok && process.env.CHAOS_DUMP)
-      for (const [i, g] of cluster.gateways.entries())
+      for (const [i, g] of cluster.gateways.entries()) {
         fs.writeFileSync(`${process.env.CHAOS_DUMP}-${i}.log`, g.process?.output() ?? '');
+        for (const [k, d] of cluster
+          .killed()
+          .filter((d) => d.gateway === i)
+          .entries())
+          fs.writeFileSync(`${process.env.CHAOS_DUMP}-${i}-killed-${k}.log`, d.output);
+      }
     return figures;
   } finally {
     for (const d of devices) d.stopped || (await d.stop(0));

@@ -23,7 +23,7 @@ describe.skipIf(!hasNatsServer || !hasPostgres || !hasHaproxy())(
         ruleEvery: 2,
         flipEvery: 1,
         // a gateway's failed rule or task writes are printed when a crossing went without its firing
-        log: (line) => void (/^gateway \d+: /.test(line) && console.error(line)),
+        log: (line) => void (/^gateway \d+( \(killed\))?: /.test(line) && console.error(line)),
       });
       expect(f.acknowledged_points).toBeGreaterThan(2000);
       expect(f.gateways_crashed).toBe(0);
