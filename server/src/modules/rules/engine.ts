@@ -114,6 +114,8 @@ interface AppIndex {
   events: Map<number, Set<CompiledRule>>;
 }
 
+/** how often a device's state read is tried again while the storage is unavailable */
+const STATE_READ_RETRY_MS = 250;
 const SEP = '\u0001';
 const pointKey = (sensor: string, config: string, param: string) => sensor + SEP + config + SEP + param;
 
@@ -357,12 +359,9 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
           const value = fresh.value === null ? null : parseValue(fresh.value);
           fire(current, fresh, fresh.due ?? now(), value, null, appId, 'active');
         };
-        // scale-out: another gateway may have moved the state meanwhile (a storage fault is waited out: skipping the
-        // read would lose the firing)
+        // scale-out: another gateway may have moved the state meanwhile
         if (opts.shared)
-          waitOutStorageFaults(() => refresh(s.deviceId), { retryMs: 250, stopping: () => closed }).then(due, (err) =>
-            opts.log?.error(`rule ${rule.id}: state not read`, err),
-          );
+          refresh(s.deviceId).then(due, (err) => opts.log?.error(`rule ${rule.id}: state not read`, err));
         else due();
       },
       Math.max(0, s.due - now()),
@@ -370,7 +369,21 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     s.timer.unref?.();
   }
 
-  async function refresh(deviceId: number) {
+  /**
+   * The device's states read back. A storage fault (PostgreSQL restarting) is waited out, tried again every
+   * STATE_READ_RETRY_MS until the engine closes: the caller's evaluation (and the acknowledgements gated on it) waits
+   * with it. Evaluating without the read would use a state another gateway may have moved; skipping the evaluation
+   * would lose its crossings (a point never evaluated leaves the state where it was, and the next crossing looks like
+   * none).
+   */
+  function refresh(deviceId: number): Promise<void> {
+    return waitOutStorageFaults(() => readBack(deviceId), {
+      retryMs: STATE_READ_RETRY_MS,
+      stopping: () => closed,
+      waiting: () => opts.log?.warn(`rules: device ${deviceId} waits for its states (storage unavailable)`),
+    });
+  }
+  async function readBack(deviceId: number) {
     const stored = new Map((await store.ofDevice(deviceId)).map((p) => [p.ruleId, p]));
     for (const [ruleId, byDevice] of states) {
       const s = byDevice.get(deviceId);

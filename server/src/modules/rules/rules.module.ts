@@ -3,7 +3,6 @@
 import { rulesContract, tasksContract, TASK_ACCESS, TASK_LIVE, type CallDef, type TaskPush } from '@sentra/contracts';
 import type { AppStore } from '../../db.js';
 import type { Bus, BusSubscription } from '../../platform/bus/types.js';
-import { waitOutStorageFaults } from '../../platform/db/storage-fault.js';
 import { invalid } from '../../platform/http/errors.js';
 import { authorize, implement, type Caller } from '../../platform/http/mount.js';
 import type { Logger } from '../../platform/log.js';
@@ -30,8 +29,6 @@ import { createWriteQueue } from './write-queue.js';
 export const TASKS_CHANNEL = TASK_LIVE.channel;
 export const tasksRoom = (appId: number) => `tasks.${appId}`;
 const TASK_READ = { access: TASK_ACCESS } as unknown as CallDef;
-/** how often a device's state read is tried again while the storage is unavailable */
-const STATE_READ_RETRY_MS = 250;
 
 /** What rules and tasks ask of the other domains (app.ts passes their stores' reads). */
 export interface RulesDomainReads extends Pick<LastHeardSources, 'presenceOf' | 'seriesOf'> {
@@ -184,19 +181,6 @@ export function createRulesDomain({
    * them); their commits are evaluated at once, in order, without a read.
    */
   const current = new Set<number>();
-  let closing = false;
-  /**
-   * A device's states read back before its evaluation. A storage fault (PostgreSQL restarting) is waited out: the
-   * device's evaluations, and the acknowledgements gated on them, wait with it. Evaluating without the read would use a
-   * state another gateway may have moved; skipping the evaluation would lose its crossings (a point never evaluated
-   * leaves the state where it was, and the next crossing looks like no crossing).
-   */
-  const readStates = (deviceId: number) =>
-    waitOutStorageFaults(() => engine.refresh(deviceId), {
-      retryMs: STATE_READ_RETRY_MS,
-      stopping: () => closing,
-      waiting: () => log.warn(`rules: device ${deviceId} waits for its states (storage unavailable)`),
-    });
   function inTurn(deviceId: number, evaluate: () => void, read = true) {
     if (!shared) return evaluate();
     const queued = turns.get(deviceId);
@@ -206,7 +190,7 @@ export function createRulesDomain({
         if (read) {
           // this gateway's writes first: the read must see them
           await writes.written();
-          await readStates(deviceId);
+          await engine.refresh(deviceId);
           if (local) current.add(deviceId);
         }
         evaluate();
@@ -412,7 +396,6 @@ export function createRulesDomain({
     },
     /** stops the engine; resolves once what it decided is written (await it before the database closes) */
     async close() {
-      closing = true;
       expiry.close();
       subscription.close();
       engine.close();
