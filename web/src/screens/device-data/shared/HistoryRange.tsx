@@ -7,7 +7,7 @@ import { Alert, MenuItem, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { rangeInOrder, T } from '@sentra/contracts';
 import { DateTimeField } from '../../../ui/DateTimeField.js';
 import type { ApiResult } from '../../../api/request.js';
-import { failureMessage, serverReason } from '../../../api/outcome.js';
+import { loadFailureReason } from '../loadFailure.js';
 
 const LATEST_SIZES = [25, 50, 100] as const;
 /** the data dialogs' page sizes (spec 03 section 9), default 25 */
@@ -52,7 +52,7 @@ export interface HistoryAnswer<Row> {
 export const historyFailed = (r: ApiResult<unknown>): HistoryAnswer<never> => ({
   rows: [],
   truncated: false,
-  failed: T.deviceData.historyFailed(serverReason(r) ?? failureMessage(r, { fallback: `HTTP ${r.code}` })),
+  failed: T.deviceData.historyFailed(loadFailureReason(r)),
 });
 
 /**
