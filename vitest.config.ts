@@ -1,6 +1,7 @@
 // One vitest run covers every workspace: unit tests beside the code, integration tests under server/test. The
 // integration suites that touch storage run a second time with every gateway on PostgreSQL (project `postgres`:
-// SENTRA_TEST_ENGINE=postgres gives each gateway a fresh database of the run's cluster, server/test/harness.ts).
+// SENTRA_TEST_ENGINE=postgres gives each gateway a fresh database of the run's cluster, server/test/harness.ts), and
+// the broker's suites a second time with the broker threads on aedes as it is (project `plain-aedes`).
 import { defineConfig } from 'vitest/config';
 import { hasPostgres } from './server/src/platform/db/testing/postgres.js';
 
@@ -24,6 +25,26 @@ export const POSTGRES_SUITES = [
   'tasks',
   'telemetry.mqtt',
 ].map((name) => `server/test/${name}.test.ts`);
+
+/**
+ * the broker's suites that run a second time with the broker threads on aedes as it is (project `plain-aedes`:
+ * MQTT_FAST_PATH=off, docs/decisions/broker.md): a client must not tell the two modes apart. A few, for CI's time:
+ * sign-in, rights and threads, the thread's order, bounds and QoS 2, sessions and retained messages kept across a
+ * restart, telemetry at QoS 0/1/2, raw bytes and the packet size limit, the outbound bound (MQTT 5 is the fast path's)
+ */
+export const PLAIN_AEDES_SUITES = [
+  'broker',
+  'broker-thread',
+  'broker-persistence',
+  'telemetry.mqtt',
+  'robustness.mqtt',
+  'mqtt-limits',
+].map((name) => `server/test/${name}.test.ts`);
+
+const PLAIN_AEDES_PROJECT = {
+  extends: true as const,
+  test: { name: 'plain-aedes', include: PLAIN_AEDES_SUITES, env: { MQTT_FAST_PATH: 'off' } },
+};
 
 const POSTGRES_PROJECT = {
   extends: true as const,
@@ -54,6 +75,7 @@ export default defineConfig({
           environmentMatchGlobs: [['web/src/**/*.test.tsx', 'jsdom']],
         },
       },
+      PLAIN_AEDES_PROJECT,
       // without PostgreSQL a developer's run leaves this project out and says so (hasPostgres); CI fails instead
       ...(hasPostgres ? [POSTGRES_PROJECT] : []),
     ],

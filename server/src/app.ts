@@ -158,6 +158,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     debug: config.LOG_LEVEL === 'debug',
     threads: config.MQTT_THREADS,
     nativeReads: config.MQTT_NATIVE_READS === 'on',
+    fastPath: config.MQTT_FAST_PATH === 'on',
     maxOutboundBytes: config.MQTT_MAX_OUTBOUND_BYTES,
     proxyProtocolFrom: config.MQTT_PROXY_PROTOCOL === 'on' ? config.TRUST_PROXY : [],
     throttle: createConnectThrottle({

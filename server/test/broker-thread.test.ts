@@ -10,6 +10,7 @@ import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import mqttPacket from 'mqtt-packet';
 import { createBroker, type EmbeddedBroker } from '../src/platform/mqtt/broker.js';
+import type { AckRelease } from '../src/platform/mqtt/types.js';
 import { HANDOVER_RUN, MAX_UNTAKEN_MESSAGES } from '../src/platform/mqtt/handover-bound.js';
 import { createLogger } from '../src/platform/log.js';
 import { nativeFd } from '../src/platform/native-fd.js';
@@ -22,6 +23,8 @@ import { until } from '../src/platform/testing/until.js';
 let broker: EmbeddedBroker | undefined;
 /** the connections read by the native reader (native-reads.ts), or by Node's own reads (its fallback) */
 let nativeReads = true;
+/** the broker's mode: the fast path, or aedes as it is (MQTT_FAST_PATH=off, project `plain-aedes`; no native reader) */
+const fastPath = process.env.MQTT_FAST_PATH !== 'off';
 let socket: net.Socket | undefined;
 afterEach(async () => {
   socket?.destroy();
@@ -62,6 +65,7 @@ async function started(log = createLogger('silent'), more: Partial<Parameters<ty
     log,
     debug: log.debug !== noLog,
     nativeReads,
+    fastPath,
     threads: 1,
     ...more,
   });
@@ -77,7 +81,7 @@ async function started(log = createLogger('silent'), more: Partial<Parameters<ty
   return { port, got };
 }
 
-const publish = (n: number, pad = '', qos: 0 | 2 = 0, messageId?: number, dup = false) =>
+const publish = (n: number, pad = '', qos: 0 | 1 | 2 = 0, messageId?: number, dup = false) =>
   mqttPacket.generate({
     cmd: 'publish',
     topic: 'd/1/data',
@@ -95,7 +99,27 @@ function received(s: net.Socket) {
   return { has: (packet: number[]) => bytes.includes(Buffer.from(packet)), bytes: () => bytes };
 }
 
-describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) => {
+/** a connection of `watcher` (a user allowed to subscribe) subscribed to `filter`, and what it received */
+async function watching(port: number, filter: string) {
+  const watcher = net.connect(port, '127.0.0.1');
+  watcher.write(
+    mqttPacket.generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: 'w',
+      keepalive: 60,
+      username: 'watcher',
+    }),
+  );
+  const watched = received(watcher);
+  watcher.write(mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: filter, qos: 0 }] }));
+  expect(await until(() => watched.has([0x90, 3, 0, 1, 0]))).toBe(true);
+  return { watcher, watched };
+}
+
+describe.each(fastPath && nativeFd() ? [true, false] : [false])('native reads %s', (native) => {
   beforeEach(() => {
     nativeReads = native;
   });
@@ -156,7 +180,7 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
 
   describe("a session's publishes, some on a topic somebody subscribes to", () => {
     it('hands them over in the order the device sent them (each topic allowed, QoS 1 and 0 mixed)', async () => {
-      broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent'), nativeReads });
+      broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent'), nativeReads, fastPath });
       broker.addAuthority({
         authenticate: (_c, username, password) =>
           username === 'dev1' && password?.toString() === 'rahasia'
@@ -173,23 +197,7 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
         if (topic.startsWith('d/1/')) got.push(JSON.parse(payload.toString()).n);
       });
       // somebody watches d/1/state: its publishes go aedes' whole way (delivery), d/1/data's the hot path
-      const watcher = net.connect(port, '127.0.0.1');
-      watcher.write(
-        mqttPacket.generate({
-          cmd: 'connect',
-          protocolId: 'MQTT',
-          protocolVersion: 4,
-          clean: true,
-          clientId: 'w',
-          keepalive: 60,
-          username: 'watcher',
-        }),
-      );
-      const watched = received(watcher);
-      watcher.write(
-        mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'd/1/state', qos: 0 }] }),
-      );
-      expect(await until(() => watched.has([0x90, 3, 0, 1, 0]))).toBe(true);
+      const { watcher } = await watching(port, 'd/1/state');
       socket = await signedIn(port);
       const device = received(socket);
       const packet = (n: number, topic: string, qos: 0 | 1) =>
@@ -223,6 +231,67 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
       for (let at = 0; at + 4 <= device.bytes().length; at += 4) acked.push(device.bytes().readUInt16BE(at + 2));
       expect(acked).toEqual(sentIds);
     }, 30_000);
+  });
+
+  describe('acknowledgements', () => {
+    it('writes a PUBACK (a PUBREC) once its message is stored, and closes unacknowledged the connection of one not stored', async () => {
+      const { port } = await started();
+      const holds: AckRelease[] = [];
+      broker!.on('message', (_identity, _topic, _payload, qos, hold) => {
+        if (qos > 0) holds.push(hold!());
+      });
+      socket = await signedIn(port);
+      const answers = received(socket);
+      socket.write(Buffer.concat([publish(1, '', 1, 5), publish(2, '', 2, 6)]));
+      expect(await until(() => holds.length === 2)).toBe(true);
+      // another connection signed in through the same thread and the event loop: an acknowledgement written before
+      // its message was stored would have been written before that
+      (await signedIn(port, { clientId: 'marker' })).destroy();
+      expect(answers.has([0x40, 2, 0, 5]) || answers.has([0x50, 2, 0, 6])).toBe(false);
+      holds[0]!();
+      expect(await until(() => answers.has([0x40, 2, 0, 5]))).toBe(true);
+      expect(answers.has([0x50, 2, 0, 6])).toBe(false);
+      holds[1]!();
+      expect(await until(() => answers.has([0x50, 2, 0, 6]))).toBe(true);
+      const closed = new Promise<void>((resolve) => socket!.once('close', () => resolve()));
+      socket.write(publish(3, '', 1, 7));
+      expect(await until(() => holds.length === 3)).toBe(true);
+      holds[2]!(false);
+      await closed;
+      expect(answers.has([0x40, 2, 0, 7])).toBe(false);
+    });
+  });
+
+  describe('a publish outside the rights', () => {
+    it('is acknowledged (QoS 1 PUBACK, QoS 2 PUBREC, PUBREL completed) and delivered to nobody, not even on this thread', async () => {
+      const { port, got } = await started();
+      broker!.addAuthority({
+        authenticate: (_c, username) => (username === 'watcher' ? { key: 'user:1', appId: 1 } : null),
+        authorizePublish: () => false,
+        authorizeSubscribe: () => true,
+      });
+      const { watcher, watched } = await watching(port, 'd/#');
+      socket = await signedIn(port);
+      const answers = received(socket);
+      const outside = (qos: 0 | 1 | 2, messageId?: number) =>
+        mqttPacket.generate({
+          cmd: 'publish',
+          topic: 'd/2/data',
+          payload: Buffer.from('{"n":-1}'),
+          qos,
+          retain: false,
+          dup: false,
+          ...(messageId !== undefined && { messageId }),
+        });
+      socket.write(Buffer.concat([outside(0), outside(1, 8), outside(2, 9), publish(1, '', 1, 10)]));
+      expect(await until(() => watched.bytes().includes(Buffer.from('{"n":1'))), 'the allowed one').toBe(true);
+      expect(watched.bytes().includes(Buffer.from('d/2/data'))).toBe(false);
+      expect(await until(() => answers.has([0x40, 2, 0, 8]) && answers.has([0x50, 2, 0, 9]))).toBe(true);
+      socket.write(mqttPacket.generate({ cmd: 'pubrel', messageId: 9 }));
+      expect(await until(() => answers.has([0x70, 2, 0, 9]))).toBe(true);
+      expect(got).toEqual([1]);
+      watcher.destroy();
+    });
   });
 
   describe("a persistent session's QoS 2 messages across a reconnection", () => {
@@ -283,7 +352,7 @@ describe.each(nativeFd() ? [true, false] : [false])('native reads %s', (native) 
   });
 });
 
-describe.skipIf(!required('the native reader (server/native)', nativeFd() !== null, 'npm run native'))(
+describe.skipIf(!fastPath || !required('the native reader (server/native)', nativeFd() !== null, 'npm run native'))(
   'the native reader on a broker thread',
   () => {
     it("takes a device's connection over once signed in: what it sent with its CONNECT and after reaches the event loop in order", async () => {

@@ -11,6 +11,9 @@ import type { BrokerAuthority, MqttIdentity } from '../src/platform/mqtt/types.j
 import { createLogger } from '../src/platform/log.js';
 import { eventually } from '../src/platform/testing/until.js';
 
+/** the broker's mode: the fast path, or aedes as it is (MQTT_FAST_PATH=off, project `plain-aedes`) */
+const fastPath = process.env.MQTT_FAST_PATH !== 'off';
+
 type Attempt = { client: MqttClient; code?: undefined } | { client?: undefined; code: number | string };
 
 /** Connects once (no reconnect) and answers the client, or the CONNACK refusal code. */
@@ -353,7 +356,7 @@ describe('MQTT broker', () => {
 
 describe('MQTT broker without authorities', () => {
   it('refuses every client with CONNACK 5', async () => {
-    const broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
+    const broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent'), fastPath });
     const port = await broker.listen();
     try {
       expect((await attempt(`mqtt://127.0.0.1:${port}`, { username: 'dev1', password: 'rahasia' })).code).toBe(5);
@@ -363,7 +366,7 @@ describe('MQTT broker without authorities', () => {
   });
 
   it('refuses anonymous clients even when an authority accepts anyone', async () => {
-    const broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent') });
+    const broker = createBroker({ host: '127.0.0.1', port: 0, log: createLogger('silent'), fastPath });
     broker.addAuthority({
       authenticate: () => ({ key: 'anyone' }),
       authorizePublish: () => true,

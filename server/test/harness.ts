@@ -43,6 +43,8 @@ export async function startGateway(env: Record<string, string> = {}, opts: Build
     REGISTER_THROTTLE_ATTEMPTS: '1000000',
     // a test that names its own database (DATABASE_URL) keeps it: gateways sharing one are given the same
     ...(env.DATABASE_URL ? {} : await engineEnv()),
+    // the broker's mode (project `plain-aedes`, vitest.config.ts)
+    ...(process.env.MQTT_FAST_PATH && { MQTT_FAST_PATH: process.env.MQTT_FAST_PATH }),
     ...env,
   });
   const app = await buildApp(config, { log: createLogger('error'), ...opts });

@@ -51,6 +51,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ COMMAND_TIMEOUT_MS: '3000' }).COMMAND_TIMEOUT_MS).toBe(3000);
     expect(() => loadConfig({ COMMAND_TIMEOUT_MS: '10' })).toThrow(/COMMAND_TIMEOUT_MS/);
   });
+  it('reads MQTT_FAST_PATH: on unless turned off', () => {
+    expect(loadConfig({}).MQTT_FAST_PATH).toBe('on');
+    expect(loadConfig({ MQTT_FAST_PATH: 'off' }).MQTT_FAST_PATH).toBe('off');
+    expect(() => loadConfig({ MQTT_FAST_PATH: 'plain' })).toThrow(/MQTT_FAST_PATH/);
+  });
   it('reads the MQTT CONNECT failure limit and the sealing key settings, never printing a key', () => {
     expect(loadConfig({}).MQTT_AUTH_FAILURES_PER_MINUTE).toBe(20);
     expect(() => loadConfig({ MQTT_AUTH_FAILURES_PER_MINUTE: '0' })).toThrow(/MQTT_AUTH_FAILURES_PER_MINUTE/);

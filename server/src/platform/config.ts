@@ -44,6 +44,9 @@ export const ConfigSchema = z.object({
   MQTT_THREADS: z.coerce.number().int().min(1).max(16).default(DEFAULT_BROKER_THREADS),
   /** signed-in TCP connections read by the native reader (server/native/io.c) instead of Node's per-socket reads */
   MQTT_NATIVE_READS: onOff.default('on'),
+  /** off: the broker threads run aedes' own packet handlers, unpatched (the reference and the fallback for an aedes
+   * whose internals moved: 3.1.1 only, no native reader; docs/decisions/broker.md) */
+  MQTT_FAST_PATH: onOff.default('on'),
   /** a device's share of the retained store: messages (topics) and bytes (topics and payloads; session-store.ts) */
   MQTT_RETAINED_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(100),
   MQTT_RETAINED_BYTES_PER_DEVICE: z.coerce

@@ -1,5 +1,6 @@
-// The broker threads reach into aedes (broker.worker.ts, read-gate.ts, native-reads.ts, held-acks.ts): they replace its
-// publish, pubrel, connect, unsubscribe and packet-dispatch handlers by module path, wrap aedes-packet's class and
+// The broker threads reach into aedes (broker.worker.ts and its thread-*.ts, read-gate.ts, native-reads.ts,
+// held-acks.ts) on the fast path (MQTT_FAST_PATH=off runs aedes as it is but for read-gate.ts: thread-plain.ts): they
+// replace its publish, pubrel, connect, unsubscribe and packet-dispatch handlers by module path, wrap aedes-packet's class and
 // mqtt-packet's parser and writer, read the subscription matcher (`mq._matcher`) and drive a client's read loop
 // (`_nextBatch`, `_parsingBatch`, `_paused`, `_parser`, `conn`). None of that is aedes' public interface, so the
 // versions are pinned exactly (server/package.json, the root's overrides) and this test fails the moment one of them

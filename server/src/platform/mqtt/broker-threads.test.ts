@@ -21,7 +21,7 @@ function threads(count: number) {
     host: '127.0.0.1',
     log: createLogger('silent'),
     native: nativeFd(),
-    workerData: { debug: false, maxOutboundBytes: 1 << 20, nativeReads: true, proxyProtocolFrom: [] },
+    workerData: { debug: false, maxOutboundBytes: 1 << 20, nativeReads: true, fastPath: true, proxyProtocolFrom: [] },
     onEvent: (_t, ev) => events.push(ev),
     onReleased: () => {},
     onLost: (_t, err) => lost.push(err.message),

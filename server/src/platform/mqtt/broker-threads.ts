@@ -38,6 +38,8 @@ export interface BrokerThreadsOptions {
     debug: boolean;
     maxOutboundBytes: number;
     nativeReads: boolean;
+    /** aedes' handlers replaced and its packages patched (broker.worker.ts); false: aedes as it is */
+    fastPath: boolean;
     /** TRUST_PROXY's list when MQTT_PROXY_PROTOCOL=on (proxy-protocol.ts) */
     proxyProtocolFrom: string[];
   };

@@ -68,6 +68,12 @@ export interface BrokerOptions {
   threads?: number;
   /** signed-in TCP connections read by the native reader when it was built (native-reads.ts; default true) */
   nativeReads?: boolean;
+  /**
+   * the fast path (default true): the threads replace aedes' packet handlers and patch mqtt-packet and aedes-packet
+   * (hot PUBLISH path, held PUBACKs, MQTT 5); false runs aedes' own handlers with the same rights, limits and
+   * acknowledgements after commit through its public hooks, 3.1.1 only and without the native reader (MQTT_FAST_PATH)
+   */
+  fastPath?: boolean;
   /** CONNECT failures counted per client address; a blocked address is refused unchecked (mqtt-connect-throttle.ts) */
   throttle?: ConnectThrottle;
   /** a connection (TCP or WebSocket) holding more than this unwritten is closed (MQTT_MAX_OUTBOUND_BYTES, default 4 MiB) */
@@ -185,7 +191,8 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     workerData: {
       debug: opts.debug ?? false,
       maxOutboundBytes: maxOutbound,
-      nativeReads: opts.nativeReads ?? true,
+      nativeReads: (opts.fastPath ?? true) && (opts.nativeReads ?? true),
+      fastPath: opts.fastPath ?? true,
       proxyProtocolFrom: [...(opts.proxyProtocolFrom ?? [])],
     },
     onEvent: (thread, ev) => onEvent(thread, ev),
@@ -540,7 +547,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     get threads() {
       return threads.length;
     },
-    nativeReads: native !== null && (opts.nativeReads ?? true),
+    nativeReads: native !== null && (opts.fastPath ?? true) && (opts.nativeReads ?? true),
     metrics() {
       return { ...counted.snapshot(opts.throttle, store), ...cluster?.metrics() };
     },
