@@ -42,6 +42,8 @@ export type ThreadEvent =
       sid: SessionId;
       topic: string;
       kind: 'publish' | 'subscribe';
+      /** a subscription's requested QoS: granted, it is the session's at once (before its SUBACK is written) */
+      qos?: number;
       retain?: number;
       will?: boolean;
     }
@@ -51,7 +53,8 @@ export type ThreadEvent =
   | { e: 'ready'; sid: SessionId; clientId: string }
   /** the connection is gone; `replaced`: another connection with the same client id took over */
   | { e: 'gone'; sid: SessionId; clientId: string; replaced: boolean }
-  /** a session's granted subscriptions, and the ones it dropped (another thread's publishes must reach them) */
+  /** a resumed session's subscriptions, and the ones a session dropped (another thread's publishes must reach them; a
+   * live SUBSCRIBE's are recorded when granted, at `authz`) */
   | { e: 'subs'; sid: SessionId; filters: string[]; qos?: number[] }
   /** an MQTT 5 DISCONNECT changed how long the session outlives its connection (seconds; 0: it ends with it) */
   | { e: 'expiry'; sid: SessionId; keep: number }

@@ -419,6 +419,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
         const scope =
           ok && ev.kind === 'subscribe' ? session!.authority.receiveScope?.(session!.identity, ev.topic) : undefined;
         const retained = ok && ev.retain !== undefined ? admitRetained(session, ev.topic, ev.retain) : undefined;
+        // granted: the thread writes SUBACK when the answer arrives, and a publish on another thread routed after it
+        // must reach the new subscriber, so its thread's filters have it now, not when the thread reports it
+        if (ok && ev.kind === 'subscribe') sessions.subscribed(ev.sid, [ev.topic], [ev.qos ?? 0]);
         send(thread, {
           t: 'authzAnswer',
           req: ev.req,

@@ -38,7 +38,6 @@ import {
   clientDisconnect,
   clientReady,
   kick,
-  subscribed,
   unsubscribed,
 } from './thread-sessions.js';
 
@@ -75,7 +74,6 @@ aedes.on('clientReady', clientReady);
 aedes.on('clientDisconnect', clientDisconnect);
 // the fast path hands a message that went aedes' own way over at its end; the plain mode when it is authorised
 if (fast) aedes.on('publish', published);
-aedes.on('subscribe', subscribed);
 aedes.on('unsubscribe', unsubscribed);
 aedes.on('clientError', (client, err) => log('debug', `MQTT client ${client.id} error: ${err.message}`));
 aedes.on('connectionError', (_client, err) => log('debug', `MQTT connection error: ${err.message}`));

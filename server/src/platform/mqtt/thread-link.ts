@@ -27,6 +27,13 @@ export function flush() {
   events = [];
   port.postMessage(out, transfer);
 }
+/** an event the event loop must have before the client can act on what this thread just wrote (CONNACK: the session is
+ * live, and the client may ask about it over HTTP or take over from another connection), sent now with what precedes it */
+export function reportNow(event: ThreadEvent) {
+  report(event);
+  if (flushing) clearImmediate(flushing);
+  flush();
+}
 /** the messages packed so far become an event, so that what follows them stays after them */
 function cutMessages() {
   const count = packer.count;

@@ -7,7 +7,7 @@ import { validClientId, validFilter } from './limits.js';
 import { MAX_SESSION_EXPIRY_S } from './mqtt5.js';
 import { aedes } from './thread-aedes.js';
 import { acks, keepAwaitingRelease, keptAwaitingRelease } from './thread-acks.js';
-import { ask, nextRequest, report } from './thread-link.js';
+import { ask, nextRequest, report, reportNow } from './thread-link.js';
 import { cleanStarts, type V5Client } from './thread-mqtt5.js';
 import type { LanePlace } from './thread-publish.js';
 import { gate } from './thread-reads.js';
@@ -103,7 +103,7 @@ export function authorizeSubscribe(
 ) {
   const session = client ? sessions.get(client) : undefined;
   if (!session || reserved(sub.topic) || !validFilter(sub.topic)) return done(null, null);
-  ask({ e: 'authz', req: nextRequest(), sid: session.sid, topic: sub.topic, kind: 'subscribe' }, (a) => {
+  ask({ e: 'authz', req: nextRequest(), sid: session.sid, topic: sub.topic, kind: 'subscribe', qos: sub.qos }, (a) => {
     const ok = a.t === 'authzAnswer' && a.ok;
     if (ok && a.scope) for (const prefix of a.scope) (session.scope ??= new Set()).add(prefix);
     done(null, ok ? sub : null);
@@ -123,7 +123,7 @@ export function clientReady(client: Client) {
   clientsBySid.set(session.sid, client);
   // a clean session starts without the QoS 2 ids an earlier persistent one of this client id awaited
   if (client.clean) keptAwaitingRelease.delete(client.id);
-  report({ e: 'ready', sid: session.sid, clientId: client.id });
+  reportNow({ e: 'ready', sid: session.sid, clientId: client.id });
   if (kickedEarly.delete(session.sid)) client.close();
 }
 export function clientDisconnect(client: Client) {
@@ -145,17 +145,6 @@ export function kick(sids: SessionId[]) {
     if (client) client.close();
     else if (kickedEarly.size < 10_000) kickedEarly.add(sid);
   }
-}
-/** aedes' `subscribe` event: the event loop tracks a session's subscriptions (away sessions, interest) */
-export function subscribed(subscriptions: Subscription[], client: Client | null) {
-  const session = client ? sessions.get(client) : undefined;
-  if (session)
-    report({
-      e: 'subs',
-      sid: session.sid,
-      filters: subscriptions.map((s) => s.topic),
-      qos: subscriptions.map((s) => s.qos),
-    });
 }
 /** aedes' `unsubscribe` event */
 export function unsubscribed(filters: string[], client: Client | null) {
