@@ -52,6 +52,37 @@ describe('the event loop’s MQTT sessions', () => {
     expect(sessions.holderKey('c1')).toBeUndefined();
   });
 
+  it('never shows a device taken over by its own new connection as gone: the old departure follows the new arrival', () => {
+    const { sessions, said } = table();
+    const [t0, t1] = [thread('t0'), thread('t1')];
+    const first = sessions.open({ identity: device(1), authority }, 'c1', t0, 0);
+    sessions.ready(first.sid, 'c1');
+    // the second connection is accepted (its CONNACK may be out), the first one's end arrives before its ready
+    const second = sessions.open({ identity: device(1), authority }, 'c1', t1, 0);
+    sessions.end(first.sid, false);
+    expect(said).toEqual(['+device:1 c1']);
+    sessions.ready(second.sid, 'c1');
+    expect(said).toEqual(['+device:1 c1', '+device:1 c1', '-device:1 c1']);
+    // a successor that never gets ready lets the departure through when it ends, or when the sweep forgets it
+    const third = sessions.open({ identity: device(1), authority }, 'c1', t0, 0);
+    sessions.end(second.sid, true);
+    sessions.end(third.sid, false);
+    expect(said.slice(3)).toEqual(['-device:1 c1']);
+    const fourth = sessions.open({ identity: device(2), authority }, 'c2', t0, 0);
+    sessions.ready(fourth.sid, 'c2');
+    const fifth = sessions.open({ identity: device(2), authority }, 'c2', t1, 0);
+    sessions.end(fourth.sid, false);
+    expect(said.slice(4)).toEqual(['+device:2 c2']);
+    sessions.sweep(sessions.get(fifth.sid)!.since + UNREADY_KEPT_MS + 1);
+    expect(said.slice(4)).toEqual(['+device:2 c2', '-device:2 c2']);
+    // another identity taking the client id does not hold the first one's departure back
+    const sixth = sessions.open({ identity: device(3), authority }, 'c3', t0, 0);
+    sessions.ready(sixth.sid, 'c3');
+    sessions.open({ identity: device(4), authority }, 'c3', t1, 0);
+    sessions.end(sixth.sid, false);
+    expect(said.slice(6)).toEqual(['+device:3 c3', '-device:3 c3']);
+  });
+
   it("keeps a thread's filters while its sessions subscribe, and drops them when they unsubscribe or end", () => {
     const { sessions } = table();
     const t0 = thread('t0');

@@ -24,6 +24,9 @@ export interface Session<T> {
   /** when the connection went (its will message may still follow), or when it was accepted, for the sweep */
   since: number;
   gone: boolean;
+  /** the announced session of the same identity it took the client id from, ended before this one was ready: its
+   * `disconnected` waits for this one's `connected` (or its end), so a take-over never shows the device offline */
+  succeeds?: { identity: MqttIdentity; clientId: string };
 }
 
 /** a gone session is kept this long: a will message is published after the disconnect is reported */
@@ -102,6 +105,7 @@ export class BrokerSessions<T extends { filters: TopicFilters }> {
     if (!session || session.gone) return;
     session.announced = true;
     this.events.connected(session.identity, clientId);
+    this.departed(session);
   }
 
   /** its subscriptions granted (`qos` in order) or removed */
@@ -138,7 +142,22 @@ export class BrokerSessions<T extends { filters: TopicFilters }> {
     if (session.keep > 0 && holds) this.events.away(session);
     session.filters = [];
     if (!replaced && holds) this.holders.delete(session.clientId);
-    if (session.announced) this.events.disconnected(session.identity, session.clientId);
+    this.departed(session);
+    if (!session.announced) return;
+    // taken over by the same identity's connection that is not ready yet (its CONNACK may be out already): that one
+    // says the device is connected first, then this one's departure follows
+    const successor = holds ? undefined : this.holder(session.clientId)?.session;
+    if (successor && !successor.announced && successor.identity.key === session.identity.key)
+      successor.succeeds = { identity: session.identity, clientId: session.clientId };
+    else this.events.disconnected(session.identity, session.clientId);
+  }
+
+  /** the departure a session's take-over held back, now that the session is announced or over */
+  private departed(session: Session<T>): void {
+    const before = session.succeeds;
+    if (!before) return;
+    session.succeeds = undefined;
+    this.events.disconnected(before.identity, before.clientId);
   }
 
   /** every session of a thread that went (its connections went with it) */
@@ -180,8 +199,10 @@ export class BrokerSessions<T extends { filters: TopicFilters }> {
   /** drops sessions whose will can no longer come, and accepted ones that never became ready */
   sweep(now = performance.now()): void {
     for (const [sid, s] of this.sessions) {
-      if ((s.gone && now - s.since > GONE_KEPT_MS) || (!s.announced && !s.gone && now - s.since > UNREADY_KEPT_MS))
+      if ((s.gone && now - s.since > GONE_KEPT_MS) || (!s.announced && !s.gone && now - s.since > UNREADY_KEPT_MS)) {
+        this.departed(s);
         this.sessions.delete(sid);
+      }
     }
   }
 }
