@@ -28,6 +28,7 @@ import {
 import { call, headersOf, startGateway, type Running } from './harness.js';
 import { addDashboard, addDevice, memberWithRole, tenantWithApp } from './fixtures.js';
 import { mqttDevice, settle } from './device-data.kit.js';
+import { until } from '../src/platform/testing/until.js';
 import { attemptsOf, deepObject, shapeOf, type Attempt } from './robustness.http.kit.js';
 
 let gw: Running;
@@ -172,7 +173,10 @@ beforeAll(async () => {
     await call(gw.url, rulesContract.add, { name: 'Aturan Uji', category: 111, condition: {}, action: {} }, auth)
   ).body.data.id;
   gw.app.rules.engine.event({ appId: owner.appId, deviceId: seed.device, category: 111, ts: Date.now() });
-  seed.task = (await call(gw.url, tasksContract.list, {}, auth)).body.tasks[0].id;
+  // its task is written when the engine's turn is stored (a round trip on PostgreSQL)
+  let tasks: { id: number }[] = [];
+  await until(async () => (tasks = (await call(gw.url, tasksContract.list, {}, auth)).body.tasks).length > 0);
+  seed.task = tasks[0]!.id;
 }, 60_000);
 
 afterAll(async () => {

@@ -23,6 +23,7 @@ export const T = {
     serverDown: 'Server sedang down, silahkan coba lain waktu',
     invalidInput: 'Input tidak valid',
     jsonTooDeep: (n: number) => `JSON bersarang lebih dari ${n} tingkat`,
+    nulCharacter: 'Teks tidak boleh berisi karakter NUL (U+0000)',
     /** what the body parser refuses before any call reads it */
     bodyNotJson: 'Body bukan JSON yang valid',
     bodyTooLarge: 'Body terlalu besar',

@@ -137,6 +137,13 @@ forEachEngine('dashboards store', (open) => {
     expect(navs).toEqual([{ id: leaf.id }]);
   });
 
+  it('adds twelve dashboards of one label at once, each at a path of its own (the paths are locked per application)', async () => {
+    const added = await Promise.all(Array.from({ length: 12 }, () => add(other, 'Serentak')));
+    const paths = added.map((r) => r.path);
+    expect(new Set(paths).size).toBe(12);
+    expect(paths).toContain('serentak');
+  });
+
   it('refuses a taken path with a unique violation the service retries on, and rolls the add back', async () => {
     const before = (await s.navRows(app)).length;
     const err = await add(app, 'Gedung')

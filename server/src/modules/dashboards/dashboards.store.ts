@@ -2,6 +2,7 @@
 // conf_dashboard text the views parse. The only code that reads or writes the dashboards table (besides its definition).
 import { and, asc, eq, isNull, max, ne } from 'drizzle-orm';
 import type { AppStore } from '../../db.js';
+import { lockKey, LockSpace } from '../../platform/db/key-lock.js';
 import { dashboards } from './dashboards.table.js';
 import { navItems, type NavItem } from './navigation.js';
 
@@ -27,6 +28,8 @@ export function createDashboardsStore(store: AppStore) {
 
   /** the paths the application's dashboards hold, but `except`'s */
   async function paths(appId: number, except?: number): Promise<Set<string>> {
+    // the path picked from these is still free at the commit: another add or rename of the application waits
+    await lockKey(store, LockSpace.dashboardPaths, appId);
     const rows = await db
       .select({ path: dashboards.path })
       .from(dashboards)
@@ -88,7 +91,7 @@ export function createDashboardsStore(store: AppStore) {
 
     /**
      * Adds a dashboard at the end of its parent's children. `path` picks a free path from those taken, read in the
-     * same transaction (on PostgreSQL the unique index decides between two concurrent adds: isUniqueViolation).
+     * same transaction, the application's paths locked (key-lock.ts) so that two adds never pick the same one.
      */
     add(row: {
       appId: number;
@@ -185,6 +188,7 @@ export async function addRootDashboard(
 ): Promise<{ id: number; label: string; path: string }> {
   const { db } = store;
   return store.tx(async () => {
+    await lockKey(store, LockSpace.dashboardPaths, input.appId);
     const paths = await db.select({ path: dashboards.path }).from(dashboards).where(eq(dashboards.appId, input.appId));
     const taken = new Set(paths.map((p) => p.path));
     const last = await db

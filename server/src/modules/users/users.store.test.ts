@@ -123,6 +123,16 @@ forEachEngine('users store', (open) => {
     expect(await users.sealedToken(owner(sari!.id, appA, 'tenant'))).toBeUndefined();
   });
 
+  it('issues at once for one owner (two tabs pressing "Buat Ulang"): every issue succeeds, one token is left', async () => {
+    const [, andi] = await users.list(appA);
+    const hashes = Array.from({ length: 8 }, (_, i) => `race-${i}`);
+    await Promise.all(hashes.map((h) => users.issueToken(owner(andi!.id), token(h, h))));
+    const left = await users.sealedToken(owner(andi!.id));
+    expect(hashes.map((h) => `sealed-${h}`)).toContain(left);
+    const found = await Promise.all(hashes.map((h) => users.tokenByHash(h)));
+    expect(found.filter(Boolean)).toHaveLength(1);
+  });
+
   it('rotates a token once: the second exchange of it loses, and old retired tokens are forgotten', async () => {
     const [sari] = await users.list(appA);
     const row = (await users.tokenByHash('h3'))!;

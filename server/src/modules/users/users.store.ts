@@ -116,9 +116,16 @@ export function createUsersStore(store: AppStore) {
       token: { tokenHash: string; tokenSealed: string; family: string; createdAt: number },
     ): Promise<void> =>
       store.tx(async () => {
-        await db.delete(refreshTokens).where(ownedBy(owner));
         await db.delete(retiredRefreshTokens).where(retiredOf(owner));
-        await db.insert(refreshTokens).values({ ...owner, ...token });
+        // one row per owner, replaced in place: two issues at once (two tabs pressing "Buat Ulang") both succeed on
+        // PostgreSQL too, the later one's token kept (a delete then insert let the second insert meet the unique index)
+        await db
+          .insert(refreshTokens)
+          .values({ ...owner, ...token })
+          .onConflictDoUpdate({
+            target: [refreshTokens.kind, refreshTokens.principalId, refreshTokens.appId],
+            set: token,
+          });
       }),
 
     tokenByHash: (tokenHash: string): Promise<RefreshTokenRow | undefined> =>

@@ -173,6 +173,28 @@ describe('route table', () => {
     expect(deep.body.response_result).toBe(Result.INVALID);
   });
 
+  it('answers -10 naming the field for a text holding U+0000 (PostgreSQL text cannot hold it), in a body, a key, a query or a path', async () => {
+    const post = (body: unknown) =>
+      get('/service/web/test/item/7', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const refused = async (r: Promise<{ status: number; body: Record<string, unknown> }>, field: string) => {
+      const { status, body } = await r;
+      expect(status).toBe(400);
+      expect(body.response_result).toBe(Result.INVALID);
+      expect(body.message).toBe(`${field ? `${field}: ` : ''}${T.common.nulCharacter}`);
+    };
+    await refused(post({ name: 'a\u0000b' }), 'name');
+    await refused(post({ name: 'pompa', extra: { list: ['ok', { deep: '\u0000' }] } }), 'extra.list.1.deep');
+    await refused(post({ name: 'pompa', extra: { 'k\u0000': 1 } }), 'extra');
+    await refused(get('/fetch/web/test/x/y?q=a%00b'), 'q');
+    await refused(get('/fetch/web/test/x%00/y'), 'a');
+    // the escape written out as text is not the character
+    expect((await post({ name: 'a\\u0000b' })).body).toEqual({ response_result: 0, id: '7', name: 'a\\u0000b' });
+  });
+
   it('answers -11 for an API path no route has, whatever the method', async () => {
     expect((await get('/service/web/test/other')).body.response_result).toBe(Result.NOT_FOUND);
     expect((await get('/fetch/web/test/x/y', { method: 'POST' })).body.response_result).toBe(Result.NOT_FOUND);

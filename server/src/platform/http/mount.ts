@@ -104,7 +104,33 @@ function rawInput(req: Request, def: CallDef): Record<string, unknown> {
   }
   // a body the gateway could not write back (JSON.stringify recurses) never reaches a call; a query is flat text
   if (def.method === 'POST' && !jsonDepthWithin(source)) throw invalid(T.common.jsonTooDeep(JSON_DEPTH_MAX));
+  const nul = nulAt(source) ?? nulAt(req.params);
+  if (nul !== undefined) throw invalid(`${nul ? `${nul}: ` : ''}${T.common.nulCharacter}`);
   return { ...(source ?? {}), ...req.params };
+}
+
+/**
+ * Where a text of the input holds U+0000 (its field's path, '' at the top), if anywhere. PostgreSQL's text cannot hold
+ * it (SQLite's can): every call refuses it on both engines alike, instead of failing in the store on one of them.
+ * Keys count too (a JSON config's keys are stored). Depth is bounded by the depth check before it.
+ */
+export function nulAt(v: unknown, path = ''): string | undefined {
+  if (typeof v === 'string') return v.includes('\u0000') ? path : undefined;
+  if (typeof v !== 'object' || v === null) return undefined;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const at = nulAt(v[i], path ? `${path}.${i}` : String(i));
+      if (at !== undefined) return at;
+    }
+    return undefined;
+  }
+  for (const key in v) {
+    if (key.includes('\u0000')) return path;
+    const at = path ? `${path}.${key}` : key;
+    const inner = nulAt((v as Record<string, unknown>)[key], at);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }
 
 /**
