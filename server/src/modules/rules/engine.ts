@@ -269,21 +269,29 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     return s;
   }
 
-  /** writes the state as it is now; a state the engine dropped meanwhile (rule or device removed) is left alone */
-  async function persist(s: LiveState) {
+  /** the state as the evaluation that queues a write left it (what that write persists) */
+  const snapshot = (s: LiveState): PersistedState => ({
+    ruleId: s.ruleId,
+    deviceId: s.deviceId,
+    phase: s.phase,
+    since: s.since,
+    due: s.due,
+    value: s.value,
+    lastFireTs: s.lastFireTs,
+    lastTs: s.lastTs,
+  });
+
+  /**
+   * Writes `at`, the state when the write was queued, never the state as it is when the write runs: a later
+   * evaluation's firing is written by its own job, in its own transaction maybe, so a state read at run time could
+   * commit "fired" (and `lastTs` past the crossing) without its task, and a gateway killed before the next commit
+   * would leave a state that makes the resent crossing look evaluated. A state the engine dropped meanwhile (rule or
+   * device removed) is left alone.
+   */
+  async function persist(s: LiveState, at: PersistedState) {
     if (states.get(s.ruleId)?.get(s.deviceId) !== s) return;
-    if (s.phase === 'idle' && s.lastFireTs === null && s.lastTs === null) await store.remove(s.ruleId, s.deviceId);
-    else
-      await store.write({
-        ruleId: s.ruleId,
-        deviceId: s.deviceId,
-        phase: s.phase,
-        since: s.since,
-        due: s.due,
-        value: s.value,
-        lastFireTs: s.lastFireTs,
-        lastTs: s.lastTs,
-      });
+    if (at.phase === 'idle' && at.lastFireTs === null && at.lastTs === null) await store.remove(at.ruleId, at.deviceId);
+    else await store.write(at);
   }
 
   const asText = (v: unknown) => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
@@ -324,11 +332,12 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
               }
             : null,
         };
+    const at = snapshot(s);
     try {
       timed(() =>
         write(() => {
           // the state and the firing's task are rows of their own: both are started at once, in the job's transaction
-          const stored = persist(s);
+          const stored = persist(s, at);
           // a rule removed before its firing was written creates nothing
           if (!firing || !rules.has(rule.id)) return stored;
           // both run to their end before the job settles (never a query of one after the transaction rolled back)
@@ -412,8 +421,9 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     s.since = ts;
     s.due = due;
     s.value = asText(value);
+    const at = snapshot(s);
     try {
-      timed(() => write(() => persist(s)));
+      timed(() => write(() => persist(s, at)));
     } catch (err) {
       opts.log?.error(`rule ${s.ruleId}: state of device ${s.deviceId} not stored`, err);
     }
@@ -596,18 +606,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     rulesOf: (appId, category) => [...(apps.get(appId)?.events.get(category) ?? [])],
     state(ruleId, deviceId) {
       const s = states.get(ruleId)?.get(deviceId);
-      return (
-        s && {
-          ruleId: s.ruleId,
-          deviceId: s.deviceId,
-          phase: s.phase,
-          since: s.since,
-          due: s.due,
-          value: s.value,
-          lastFireTs: s.lastFireTs,
-          lastTs: s.lastTs,
-        }
-      );
+      return s && snapshot(s);
     },
     metrics() {
       let pending = 0;
