@@ -305,6 +305,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     outbox,
     now: opts.now,
     log,
+    trace: config.RULES_TRACE === 'on',
   });
   // the console's banner while device data cannot be stored (a full disk, PostgreSQL unreachable)
   const system = createSystemStatus({ storageFailing: () => telemetry.metrics().storage_faulting === true });

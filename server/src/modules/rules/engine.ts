@@ -95,6 +95,11 @@ export interface RuleEngineOptions {
    * so a message its device sends again after a lost acknowledgement does not fire twice.
    */
   evaluatedOnce?: boolean;
+  /**
+   * RULES_TRACE=on: one line per telemetry firing queued, per point skipped as evaluated already and per state read
+   * back, each naming the device (what a firing missing after a fault is traced with); off: never called
+   */
+  trace?: (line: string) => void;
   now?: () => number;
   log?: Logger;
 }
@@ -170,7 +175,7 @@ export interface RuleEngine {
 }
 
 export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
-  const { store, onFire } = opts;
+  const { store, onFire, trace } = opts;
   const now = opts.now ?? Date.now;
   const write =
     opts.write ??
@@ -394,6 +399,12 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   }
   async function readBack(deviceId: number) {
     const stored = new Map((await store.ofDevice(deviceId)).map((p) => [p.ruleId, p]));
+    if (trace) {
+      const rows = [...stored.values()].map(
+        (p) => `rule ${p.ruleId} ${p.phase}, fired ${p.lastFireTs}, to ${p.lastTs}`,
+      );
+      trace(`rules: device ${deviceId} states read back: ${rows.join('; ') || 'none'}`);
+    }
     for (const [ruleId, byDevice] of states) {
       const s = byDevice.get(deviceId);
       if (!s || stored.has(ruleId)) continue;
@@ -442,7 +453,12 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     if (once) {
       // evaluated once: the points at or before the newest this rule evaluated for the device were evaluated already
       const last = s.lastTs;
-      if (last !== null && pointTs <= last) return;
+      if (last !== null && pointTs <= last) {
+        trace?.(
+          `rules: device ${deviceId} rule ${rule.id} point ${pointTs} skipped (evaluated to ${last}, ${s.phase})`,
+        );
+        return;
+      }
       if (last !== null) points = points.filter((p) => p.ts > last);
       s.lastTs = pointTs;
     }
@@ -470,7 +486,10 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
         if (rule.durationMs > 0) {
           setPhase(s, 'pending', ts, ts + rule.durationMs, hit?.value ?? null);
           arm(rule, s, appId);
-        } else fire(rule, s, ts, hit?.value ?? null, hit, appId, 'active');
+        } else {
+          trace?.(`rules: device ${deviceId} rule ${rule.id} point ${pointTs} fires`);
+          fire(rule, s, ts, hit?.value ?? null, hit, appId, 'active');
+        }
         return;
       case 'pending':
         if (!matching) setPhase(s, 'idle', ts);

@@ -58,6 +58,8 @@ export interface RulesDomainDeps {
   outbox: Outbox;
   now?: () => number;
   log: Logger;
+  /** RULES_TRACE=on: the engine's trace lines (engine.ts `trace`) at info */
+  trace?: boolean;
 }
 
 export function createRulesDomain({
@@ -69,6 +71,7 @@ export function createRulesDomain({
   outbox,
   now = Date.now,
   log,
+  trace = false,
 }: RulesDomainDeps) {
   const tasksStore = createTasksStore(store);
   const rulesStore = createRulesStore(store);
@@ -105,6 +108,7 @@ export function createRulesDomain({
     onRulesChanged,
     shared,
     evaluatedOnce: local,
+    trace: trace ? (line) => log.info(line) : undefined,
     now,
     log,
   });
