@@ -33,7 +33,7 @@ forEachEngine('a firing’s writes', (open) => {
    * One gateway storing locally (its own tasks service, write queue and engine evaluating once) whose write queue's
    * transactions go through `queueStore`
    */
-  function gateway(queueStore: Pick<AppStore, 'kind' | 'tx' | 'tryTx'>) {
+  function gateway(queueStore: Pick<AppStore, 'kind' | 'tx' | 'tryTx'>, trace?: (line: string) => void) {
     const tasks = createTasksService({
       store: createTasksStore(opened.store),
       tx: (fn) => opened.store.tx(fn),
@@ -51,6 +51,7 @@ forEachEngine('a firing’s writes', (open) => {
       write: queue.run,
       shared: true,
       evaluatedOnce: true,
+      trace,
       now: () => 1_000,
     });
     e.upsert(ruleRecord);
@@ -238,9 +239,15 @@ forEachEngine('a firing’s writes', (open) => {
     await a.writes.flush();
 
     // the device sends 97 again (never acknowledged) to gateway B, which reads the state on first sight: it fires
-    const b = gateway(store);
+    const traced: string[] = [];
+    const b = gateway(store, (line) => traced.push(line));
     await b.engine.refresh(DEVICE);
     send(97, 3_000, b.engine);
+    // RULES_TRACE's lines: what B read and what it did with the point sent again
+    expect(traced).toEqual([
+      `rules: device ${DEVICE} states read back: rule ${ruleId} idle, fired 1000, to 2000`,
+      `rules: device ${DEVICE} rule ${ruleId} point 3000 fires`,
+    ]);
     await b.writes.flush();
     const task = (await tasksStore().openOf(ruleId, DEVICE))!;
     expect(task).toMatchObject({ occurrences: 2, lastTs: 3_000 });
