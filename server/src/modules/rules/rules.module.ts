@@ -58,8 +58,8 @@ export interface RulesDomainDeps {
   outbox: Outbox;
   now?: () => number;
   log: Logger;
-  /** RULES_TRACE=on: the engine's trace lines (engine.ts `trace`) at info */
-  trace?: boolean;
+  /** RULES_TRACE=on: where the engine's trace lines go (engine.ts `trace`) */
+  trace?: (line: string) => void;
 }
 
 export function createRulesDomain({
@@ -71,7 +71,7 @@ export function createRulesDomain({
   outbox,
   now = Date.now,
   log,
-  trace = false,
+  trace,
 }: RulesDomainDeps) {
   const tasksStore = createTasksStore(store);
   const rulesStore = createRulesStore(store);
@@ -108,7 +108,7 @@ export function createRulesDomain({
     onRulesChanged,
     shared,
     evaluatedOnce: local,
-    trace: trace ? (line) => log.info(line) : undefined,
+    trace,
     now,
     log,
   });
