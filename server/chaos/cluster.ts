@@ -171,6 +171,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     // HAProxy (on loopback) names each client: X-Forwarded-For over HTTP, a PROXY v2 header on MQTT's connections
     TRUST_PROXY: '127.0.0.1',
     MQTT_PROXY_PROTOCOL: 'on',
+    // each gateway's rule firings, skipped points and states read back, by device: a crossing out of step is traced
+    RULES_TRACE: 'on',
     ...opts.env,
   });
   const crashes: Array<{ gateway: number; code: number | null; output: string }> = [];

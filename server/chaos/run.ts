@@ -442,9 +442,12 @@ export async function runChaos(o: ChaosOptions = {}): Promise<ChaosFigures> {
         ...cluster.gateways.map((g, i) => ({ who: `gateway ${i}`, output: g.process?.output() ?? '' })),
         ...cluster.killed().map((d) => ({ who: `gateway ${d.gateway} (killed)`, output: d.output })),
       ];
+      // the devices out of step: every gateway's trace of them (RULES_TRACE), the killed ones' included
+      const named = new RegExp(`rules: device (${mismatched.map((x) => x.device).join('|')}) `);
       for (const { who, output } of outputs)
         for (const line of output.split('\n'))
-          if (/rule|task/i.test(line) && /fail|error|dropped|not evaluated|waits/i.test(line)) log(`${who}: ${line}`);
+          if (named.test(line) || (/rule|task/i.test(line) && /fail|error|dropped|not evaluated|waits/i.test(line)))
+            log(`${who}: ${line}`);
     }
     const figures: ChaosFigures = {
       devices: devices.length,

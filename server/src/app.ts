@@ -306,6 +306,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     outbox,
     now: opts.now,
     log,
+    // asked for by its own setting: printed whatever LOG_LEVEL is (gateways under test log warnings only)
+    trace: config.RULES_TRACE === 'on' ? createLogger('info', 'rules-trace').info : undefined,
   });
   // the console's banner while device data cannot be stored (a full disk, PostgreSQL unreachable)
   const system = createSystemStatus({ storageFailing: () => telemetry.metrics().storage_faulting === true });

@@ -95,6 +95,8 @@ export const ConfigSchema = z.object({
   NATS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_NATS_CONNECT_WAIT_MS),
   DEMO: onOff.default('off'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** a line per rule firing queued, point skipped as evaluated already and state read back (the chaos run's trace) */
+  RULES_TRACE: onOff.default('off'),
   /** where the built web console lives; served by the gateway when present */
   WEB_DIST: z.string().optional(),
   /** telemetry transactions on a worker thread (default) or on the event loop */

@@ -95,6 +95,11 @@ export interface RuleEngineOptions {
    * so a message its device sends again after a lost acknowledgement does not fire twice.
    */
   evaluatedOnce?: boolean;
+  /**
+   * RULES_TRACE=on: one line per telemetry firing queued, per point skipped as evaluated already and per state read
+   * back, each naming the device (what a firing missing after a fault is traced with); off: never called
+   */
+  trace?: (line: string) => void;
   now?: () => number;
   log?: Logger;
 }
@@ -170,7 +175,7 @@ export interface RuleEngine {
 }
 
 export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
-  const { store, onFire } = opts;
+  const { store, onFire, trace } = opts;
   const now = opts.now ?? Date.now;
   const write =
     opts.write ??
@@ -269,21 +274,29 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     return s;
   }
 
-  /** writes the state as it is now; a state the engine dropped meanwhile (rule or device removed) is left alone */
-  async function persist(s: LiveState) {
+  /** the state as the evaluation that queues a write left it (what that write persists) */
+  const snapshot = (s: LiveState): PersistedState => ({
+    ruleId: s.ruleId,
+    deviceId: s.deviceId,
+    phase: s.phase,
+    since: s.since,
+    due: s.due,
+    value: s.value,
+    lastFireTs: s.lastFireTs,
+    lastTs: s.lastTs,
+  });
+
+  /**
+   * Writes `at`, the state when the write was queued, never the state as it is when the write runs: a later
+   * evaluation's firing is written by its own job, in its own transaction maybe, so a state read at run time could
+   * commit "fired" (and `lastTs` past the crossing) without its task, and a gateway killed before the next commit
+   * would leave a state that makes the resent crossing look evaluated. A state the engine dropped meanwhile (rule or
+   * device removed) is left alone.
+   */
+  async function persist(s: LiveState, at: PersistedState) {
     if (states.get(s.ruleId)?.get(s.deviceId) !== s) return;
-    if (s.phase === 'idle' && s.lastFireTs === null && s.lastTs === null) await store.remove(s.ruleId, s.deviceId);
-    else
-      await store.write({
-        ruleId: s.ruleId,
-        deviceId: s.deviceId,
-        phase: s.phase,
-        since: s.since,
-        due: s.due,
-        value: s.value,
-        lastFireTs: s.lastFireTs,
-        lastTs: s.lastTs,
-      });
+    if (at.phase === 'idle' && at.lastFireTs === null && at.lastTs === null) await store.remove(at.ruleId, at.deviceId);
+    else await store.write(at);
   }
 
   const asText = (v: unknown) => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
@@ -324,11 +337,12 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
               }
             : null,
         };
+    const at = snapshot(s);
     try {
       timed(() =>
         write(() => {
           // the state and the firing's task are rows of their own: both are started at once, in the job's transaction
-          const stored = persist(s);
+          const stored = persist(s, at);
           // a rule removed before its firing was written creates nothing
           if (!firing || !rules.has(rule.id)) return stored;
           // both run to their end before the job settles (never a query of one after the transaction rolled back)
@@ -385,6 +399,12 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
   }
   async function readBack(deviceId: number) {
     const stored = new Map((await store.ofDevice(deviceId)).map((p) => [p.ruleId, p]));
+    if (trace) {
+      const rows = [...stored.values()].map(
+        (p) => `rule ${p.ruleId} ${p.phase}, fired ${p.lastFireTs}, to ${p.lastTs}`,
+      );
+      trace(`rules: device ${deviceId} states read back: ${rows.join('; ') || 'none'}`);
+    }
     for (const [ruleId, byDevice] of states) {
       const s = byDevice.get(deviceId);
       if (!s || stored.has(ruleId)) continue;
@@ -412,8 +432,9 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     s.since = ts;
     s.due = due;
     s.value = asText(value);
+    const at = snapshot(s);
     try {
-      timed(() => write(() => persist(s)));
+      timed(() => write(() => persist(s, at)));
     } catch (err) {
       opts.log?.error(`rule ${s.ruleId}: state of device ${s.deviceId} not stored`, err);
     }
@@ -432,7 +453,12 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     if (once) {
       // evaluated once: the points at or before the newest this rule evaluated for the device were evaluated already
       const last = s.lastTs;
-      if (last !== null && pointTs <= last) return;
+      if (last !== null && pointTs <= last) {
+        trace?.(
+          `rules: device ${deviceId} rule ${rule.id} point ${pointTs} skipped (evaluated to ${last}, ${s.phase})`,
+        );
+        return;
+      }
       if (last !== null) points = points.filter((p) => p.ts > last);
       s.lastTs = pointTs;
     }
@@ -460,7 +486,10 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
         if (rule.durationMs > 0) {
           setPhase(s, 'pending', ts, ts + rule.durationMs, hit?.value ?? null);
           arm(rule, s, appId);
-        } else fire(rule, s, ts, hit?.value ?? null, hit, appId, 'active');
+        } else {
+          trace?.(`rules: device ${deviceId} rule ${rule.id} point ${pointTs} fires`);
+          fire(rule, s, ts, hit?.value ?? null, hit, appId, 'active');
+        }
         return;
       case 'pending':
         if (!matching) setPhase(s, 'idle', ts);
@@ -596,18 +625,7 @@ export function createRuleEngine(opts: RuleEngineOptions): RuleEngine {
     rulesOf: (appId, category) => [...(apps.get(appId)?.events.get(category) ?? [])],
     state(ruleId, deviceId) {
       const s = states.get(ruleId)?.get(deviceId);
-      return (
-        s && {
-          ruleId: s.ruleId,
-          deviceId: s.deviceId,
-          phase: s.phase,
-          since: s.since,
-          due: s.due,
-          value: s.value,
-          lastFireTs: s.lastFireTs,
-          lastTs: s.lastTs,
-        }
-      );
+      return s && snapshot(s);
     },
     metrics() {
       let pending = 0;

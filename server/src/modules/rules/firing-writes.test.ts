@@ -4,6 +4,7 @@
 // all of it back and publishes nothing.
 import type { TaskPush } from '@sentra/contracts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { AppStore } from '../../db.js';
 import { addApp, addTenant } from '../apps/testing/owners.js';
 import { createOutbox, type Outbox } from '../notifications/outbox.js';
 import { createTasksService } from '../tasks/tasks.service.js';
@@ -25,11 +26,42 @@ forEachEngine('a firing’s writes', (open) => {
   let writes: WriteQueue;
   let outbox: Outbox;
   let failEnqueue: boolean;
+  let tenantId: number;
+  let ruleRecord: Parameters<RuleEngine['upsert']>[0];
+
+  /**
+   * One gateway storing locally (its own tasks service, write queue and engine evaluating once) whose write queue's
+   * transactions go through `queueStore`
+   */
+  function gateway(queueStore: Pick<AppStore, 'kind' | 'tx' | 'tryTx'>, trace?: (line: string) => void) {
+    const tasks = createTasksService({
+      store: createTasksStore(opened.store),
+      tx: (fn) => opened.store.tx(fn),
+      outbox,
+      appOf: async (id) => (id === appId ? { name: 'Pabrik', timezone: 'Asia/Makassar', tenantId } : undefined),
+      deviceOf: async (_, id) => (id === DEVICE ? { name: 'Genset-01', serialNumber: 'SN-9' } : undefined),
+      ruleOf: async () => undefined,
+      bus: { publish: () => undefined },
+      now: () => 60,
+    });
+    const queue = createWriteQueue({ store: queueStore, committed: tasks.flush, rolledBack: tasks.discard });
+    const e = createRuleEngine({
+      store: createRuleStateStore(opened.store),
+      onFire: tasks.fire,
+      write: queue.run,
+      shared: true,
+      evaluatedOnce: true,
+      trace,
+      now: () => 1_000,
+    });
+    e.upsert(ruleRecord);
+    return { engine: e, writes: queue };
+  }
 
   beforeEach(async () => {
     opened = await open();
     const { store } = opened;
-    const tenantId = await addTenant(store, 'budi');
+    tenantId = await addTenant(store, 'budi');
     appId = await addApp(store, tenantId, 'pabrik');
     const action = {
       title: '{{device.name}} panas',
@@ -85,7 +117,7 @@ forEachEngine('a firing’s writes', (open) => {
       write: writes.run,
       now: () => 1_000,
     });
-    engine.upsert({
+    ruleRecord = {
       id: ruleId,
       appId,
       category: 11,
@@ -94,15 +126,16 @@ forEachEngine('a firing’s writes', (open) => {
       description: rule.description,
       condition,
       action,
-    } as never);
+    } as never;
+    engine.upsert(ruleRecord);
   });
   afterEach(async () => {
     engine.close();
     await opened?.close();
   });
 
-  const send = (value: number, ts: number) =>
-    engine.telemetry({
+  const send = (value: number, ts: number, to = engine) =>
+    to.telemetry({
       appId,
       deviceId: DEVICE,
       points: [{ sensor: 'genset', config: 'engine', param: 'temp', value, ts }],
@@ -168,5 +201,57 @@ forEachEngine('a firing’s writes', (open) => {
     expect(await states()).toEqual([]);
     expect(pushes).toEqual([]);
     expect(writes.metrics().failed).toBe(1);
+  });
+
+  it('a gateway killed between two write transactions leaves no state ahead of its task: the resent crossing fires on the next', async () => {
+    // gateway A: its write transactions commit until the one held (then it is killed: that one never commits)
+    let txs = 0;
+    let holdAt = Infinity;
+    let heldAsked!: () => void;
+    const asked = new Promise<void>((r) => (heldAsked = r));
+    let kill!: (err: Error) => void;
+    const killed = new Promise<never>((_, reject) => (kill = reject));
+    const held = async <T>(run: () => Promise<T>): Promise<T> => {
+      if (++txs === holdAt) {
+        heldAsked();
+        await killed;
+      }
+      return run();
+    };
+    const { store } = opened;
+    const a = gateway({
+      kind: store.kind,
+      tx: (fn) => held(() => store.tx(fn)),
+      tryTx: (fn) => held(() => store.tryTx(fn)),
+    });
+    send(95, 1_000, a.engine);
+    await a.writes.flush();
+    // one commit brings 80 then 97 (a device's two messages in flight): 80's phase change is written in a transaction
+    // of its own (the queue was empty), 97's firing in the next one, which the kill -9 stops
+    holdAt = txs + 2;
+    send(80, 2_000, a.engine);
+    send(97, 3_000, a.engine);
+    await asked;
+    a.engine.close();
+    // what the kill leaves: the state of 80 (the crossing at 97 is not evaluated as far as the table knows)
+    expect((await states()).map((st) => [st.phase, st.lastFireTs, st.lastTs])).toEqual([['idle', 1_000, 2_000]]);
+    kill(new Error('killed'));
+    await a.writes.flush();
+
+    // the device sends 97 again (never acknowledged) to gateway B, which reads the state on first sight: it fires
+    const traced: string[] = [];
+    const b = gateway(store, (line) => traced.push(line));
+    await b.engine.refresh(DEVICE);
+    send(97, 3_000, b.engine);
+    // RULES_TRACE's lines: what B read and what it did with the point sent again
+    expect(traced).toEqual([
+      `rules: device ${DEVICE} states read back: rule ${ruleId} idle, fired 1000, to 2000`,
+      `rules: device ${DEVICE} rule ${ruleId} point 3000 fires`,
+    ]);
+    await b.writes.flush();
+    const task = (await tasksStore().openOf(ruleId, DEVICE))!;
+    expect(task).toMatchObject({ occurrences: 2, lastTs: 3_000 });
+    expect((await states()).map((st) => [st.phase, st.lastFireTs, st.lastTs])).toEqual([['active', 3_000, 3_000]]);
+    b.engine.close();
   });
 });

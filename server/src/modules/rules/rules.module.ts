@@ -58,6 +58,8 @@ export interface RulesDomainDeps {
   outbox: Outbox;
   now?: () => number;
   log: Logger;
+  /** RULES_TRACE=on: where the engine's trace lines go (engine.ts `trace`) */
+  trace?: (line: string) => void;
 }
 
 export function createRulesDomain({
@@ -69,6 +71,7 @@ export function createRulesDomain({
   outbox,
   now = Date.now,
   log,
+  trace,
 }: RulesDomainDeps) {
   const tasksStore = createTasksStore(store);
   const rulesStore = createRulesStore(store);
@@ -105,6 +108,7 @@ export function createRulesDomain({
     onRulesChanged,
     shared,
     evaluatedOnce: local,
+    trace,
     now,
     log,
   });
