@@ -235,7 +235,7 @@ describe('route table', () => {
     expect((await get('/service/web/test/item/x')).body).toMatchObject({ id: 'x' });
   });
 
-  it("keeps a hot route's input per path without a query, and serialises an answer object it returns again once", async () => {
+  it("keeps a hot route's input per URL, and serialises an answer object it returns again once", async () => {
     const before = { parses: hotParses, reads: hotReads };
     for (let i = 0; i < 3; i++)
       expect((await get('/fetch/web/hot/1')).text).toBe(JSON.stringify({ response_result: 0, v: 'a1' }));
@@ -244,10 +244,14 @@ describe('route table', () => {
     // the kept input is shared by the calls: nobody may change it
     expect(hotInputs.at(-1)).toBe(hotInputs.at(-2));
     expect(Object.isFrozen(hotInputs.at(-1))).toBe(true);
-    // a query is parsed every time (its text is not the path's)
+    // a URL with a query is another input (parsed once too); one too long to keep is parsed every time
     for (let i = 0; i < 2; i++)
       expect((await get('/fetch/web/hot/1?q=x')).body).toEqual({ response_result: 0, v: 'a1' });
-    expect(hotParses - before.parses).toBe(3);
+    expect(hotParses - before.parses).toBe(2);
+    expect(hotInputs.at(-1)).toEqual({ n: 1, q: 'x' });
+    const long = `/fetch/web/hot/1?q=${'x'.repeat(600)}`;
+    for (let i = 0; i < 2; i++) expect((await get(long)).body).toEqual({ response_result: 0, v: 'a1' });
+    expect(hotParses - before.parses).toBe(4);
     // a new answer object is serialised anew
     hotAnswers.set(1, hotAnswer('b1'));
     expect((await get('/fetch/web/hot/1')).body).toEqual({ response_result: 0, v: 'b1' });

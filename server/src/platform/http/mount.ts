@@ -55,9 +55,9 @@ export interface BoundRoute {
   def: CallDef;
   handler: Handler<CallDef>;
   /**
-   * A hot GET asked again and again with the same path and no query (the card GET): its parsed input is kept per
-   * path (frozen, shared by the calls), and an answer object returned again is serialised once. Only for a handler
-   * whose answers are shared objects nobody changes, and whose input schema gives the same output for the same text.
+   * A hot GET asked again and again with the same URL (the card GET): its parsed input is kept per URL (frozen,
+   * shared by the calls), and an answer object returned again is serialised once. Only for a handler whose answers
+   * are shared objects nobody changes, and whose input schema gives the same output for the same text.
    */
   hot?: boolean;
 }
@@ -152,8 +152,9 @@ function envelopeOf(out: object): Envelope {
   return e;
 }
 
-/** how many paths' parsed inputs a hot route keeps (all dropped at once when full) */
+/** how many URLs' parsed inputs a hot route keeps (all dropped at once when full), and the longest URL kept */
 const HOT_INPUTS_MAX = 1000;
+const HOT_URL_MAX = 512;
 
 export function sendError(res: Response, err: ApiError): void {
   if (res.headersSent) return;
@@ -247,17 +248,17 @@ function awaitInTime(p: Pending) {
 
 /** The route's request handler: authenticate, authorise, parse, run under the time-out, answer the envelope. */
 function runner({ def, handler, hot }: BoundRoute, opts: MountOptions): MountedRoute['run'] {
-  // a hot route's inputs by path (a request without a query: its input is its path parameters alone)
+  // a hot route's inputs by URL: a GET's input is its path parameters and its query, both read from the URL alone
   const inputs = new Map<string, unknown>();
   const parse = (req: Request): unknown => {
-    const plain = hot && !req.url.includes('?');
-    const kept = plain ? inputs.get(req.path) : undefined;
+    const keep = hot && req.url.length <= HOT_URL_MAX;
+    const kept = keep ? inputs.get(req.url) : undefined;
     if (kept !== undefined) return kept;
     const parsed = def.input.safeParse(rawInput(req, def));
     if (!parsed.success) throw inputError(def, parsed.error);
-    if (plain) {
+    if (keep) {
       if (inputs.size >= HOT_INPUTS_MAX) inputs.clear();
-      inputs.set(req.path, Object.freeze(parsed.data));
+      inputs.set(req.url, Object.freeze(parsed.data));
     }
     return parsed.data;
   };
