@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Header } from '@sentra/contracts';
 import { hashToken } from '../../platform/crypto.js';
+import type { Request } from 'express';
+import type { CallDef } from '@sentra/contracts';
 import type { Caller } from '../../platform/http/mount.js';
 import { openSqliteStore, type OpenedStore } from '../../testing/engines.js';
 import { createAppsStore } from '../apps/apps.store.js';
@@ -55,5 +57,45 @@ describe('the authenticator', () => {
     gate = undefined;
     expect(await during).toMatchObject({ kind: 'tenant', tenantId: id });
     await expect(resolve()).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('answers a kept caller synchronously, its billing date still checked, and a changed token is not that caller', async () => {
+    const store = createAuthStore(opened.store);
+    let clock = Date.now();
+    /** the tenant's billing date as the subscription sets it (undefined: as registered) */
+    let billing: number | undefined;
+    const changes = createAccessChanges();
+    const auth = createAuthService(
+      { ...store, billingOf: async (t) => billing ?? store.billingOf(t) },
+      { apps: createAppsStore(opened.store), users: createUsersStore(opened.store) },
+      { changes, now: () => clock },
+    );
+    await auth.register({
+      username: 'sari',
+      first: 'Sari',
+      email: 'sari@contoh.id',
+      pass: 'rahasia1',
+      tenant_name: 'CV',
+    });
+    const { id, token } = await auth.tenantLogin({ input: 'sari', pass: 'rahasia1' });
+    const request = (t: string) =>
+      ({ headers: { [Header.tenantId]: String(id), [Header.tenantToken]: t } }) as unknown as Request;
+    const def = { audience: 'tenant' } as CallDef;
+    const first = auth.authenticate(request(token), def);
+    expect(first).toBeInstanceOf(Promise);
+    const caller = await first;
+    expect(auth.authenticate(request(token), def)).toBe(caller);
+    // another token of the same tenant is not the kept caller: resolved (and refused) afresh
+    await expect(auth.authenticate(request(token.slice(1)), def)).rejects.toMatchObject({ status: 401 });
+    // a billing date that runs out refuses the kept caller at once; an access change drops it
+    billing = clock + 500;
+    clock += 1001;
+    await expect(auth.authenticate(request(token), def)).rejects.toMatchObject({ status: 402 });
+    expect(() => auth.authenticate(request(token), def)).toThrow(expect.objectContaining({ status: 402 }));
+    billing = undefined;
+    changes.changed('access');
+    const again = auth.authenticate(request(token), def);
+    expect(again).toBeInstanceOf(Promise);
+    expect(await again).toMatchObject({ kind: 'tenant', tenantId: id });
   });
 });

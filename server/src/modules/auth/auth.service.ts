@@ -142,9 +142,15 @@ export function createAuthService(store: AuthStore, domains: AuthDomains, opts: 
   // subscription), kept a second (billing-cache.ts) and compared with the clock each time
   const billingOf = createBillingCache((tenantId) => store.billingOf(tenantId), changes, { now });
 
-  /** Resolves and checks the caller of `def`: 401 wrong/missing credentials, 402 billing, 404 foreign application. */
-  function authenticate(req: Request, def: CallDef): Promise<Caller | null> {
-    return resolveCaller((name) => req.get(name) || undefined, def);
+  /**
+   * Resolves and checks the caller of `def`: 401 wrong/missing credentials, 402 billing, 404 foreign application.
+   * Synchronous (an answer or a throw) when the caller and its tenant's billing date are in memory: a cached call
+   * pays no promise.
+   */
+  function authenticate(req: Request, def: CallDef): Caller | null | Promise<Caller | null> {
+    // the credential headers' names are lower case, as node keeps them (req.get would lower-case each again)
+    const headers = req.headers;
+    return resolve((name) => (headers[name] as string | undefined) || undefined, def);
   }
 
   /**
@@ -152,15 +158,25 @@ export function createAuthService(store: AuthStore, domains: AuthDomains, opts: 
    * the cache (its billing date still checked now); refusals are never cached.
    */
   async function resolveCaller(header: HeaderReader, def: Pick<CallDef, 'audience'>): Promise<Caller | null> {
+    return resolve(header, def);
+  }
+
+  function resolve(header: HeaderReader, def: Pick<CallDef, 'audience'>): Caller | null | Promise<Caller | null> {
     if (def.audience === 'public') return null;
     const key = callerKey(header, def.audience);
     const known = callers.get(key);
-    if (known) {
-      const billing = billingOf(known.tenantId);
-      if ((typeof billing === 'number' ? billing : await billing) < now())
-        throw billingExpired(known.kind === 'tenant');
-      return known;
-    }
+    if (!known) return resolveAndKeep(header, def, key);
+    const billing = billingOf(known.tenantId);
+    if (typeof billing !== 'number') return billing.then((date) => billingChecked(known, date));
+    return billingChecked(known, billing);
+  }
+
+  function billingChecked(known: Caller, billing: number): Caller {
+    if (billing < now()) throw billingExpired(known.kind === 'tenant');
+    return known;
+  }
+
+  async function resolveAndKeep(header: HeaderReader, def: Pick<CallDef, 'audience'>, key: string): Promise<Caller> {
     const generation = changes.access;
     const caller = await resolveFresh(header, def);
     // an access change while the reads were awaited (a logout, a new role) may have made this answer stale: it
@@ -169,21 +185,20 @@ export function createAuthService(store: AuthStore, domains: AuthDomains, opts: 
     return caller;
   }
 
-  /** Everything the answer depends on: the audience and every credential header, secrets by their hash only. */
+  /**
+   * Everything the answer depends on: the audience and every credential header as presented. Kept in memory only
+   * with a caller that authenticated (refusals are not cached), for seconds (caller-cache.ts): no hash per call.
+   */
   function callerKey(header: HeaderReader, audience: string): string {
-    const hashed = (name: string) => {
-      const v = header(name);
-      return v ? hashToken(v) : '';
-    };
     return JSON.stringify([
       audience,
       header(Header.appDomain) ?? '',
       header(Header.tenantId) ?? '',
-      hashed(Header.tenantToken),
+      header(Header.tenantToken) ?? '',
       header(Header.accountId) ?? '',
-      hashed(Header.accountToken),
+      header(Header.accountToken) ?? '',
       header(Header.credentialsId) ?? '',
-      hashed(Header.credentialsSecret),
+      header(Header.credentialsSecret) ?? '',
     ]);
   }
 

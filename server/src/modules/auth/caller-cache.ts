@@ -1,4 +1,4 @@
-// The callers this process resolved recently, by the hashes of the credentials they presented: a card dashboard sends
+// The callers this process resolved recently, by the credentials they presented: a card dashboard sends
 // the same session headers many times a second, and resolving them (session, application, account, role) costs more
 // than answering the card. An entry lives until the next access change (see access-changes.ts) or `ttlMs`, whichever
 // comes first; the time limit only bounds what a write that bypassed the services (a hand edit of the database) leaves.

@@ -29,6 +29,8 @@ export interface CardEngine {
   source: DashboardViews;
   /** evaluates one card of a dashboard the caller may view (the GET); answers asked "now" are cached (`answers`) */
   evaluate(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery, now?: number): Promise<CardResult>;
+  /** the same "now", synchronously when the answer is cached (a GET answered from memory pays no promise) */
+  answerNow(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery): CardResult | Promise<CardResult>;
   /** GET answers until what they read changes (the domain feeds it the same keys as the live index) */
   answers: AnswerCache;
   /** evaluates a card of a stored dashboard without an access check (rooms already joined); null when it is gone */
@@ -99,20 +101,29 @@ export function createCardEngine(
     }
   }
 
+  function answerNow(caller: Caller, view: DashboardView, key: string, query: CardFilterQuery) {
+    const app = caller.app!;
+    // the view is per application and the answer depends on nothing of the caller beyond it (access was checked)
+    const k = answers.keyOf(view, `${app.timezone}\u0000${key}`, query);
+    const hit = answers.get(k);
+    if (hit) return hit;
+    let pending = answering.get(k);
+    if (!pending) answering.set(k, (pending = answer(k, caller, view, key, query)));
+    return pending;
+  }
+
   return {
     src,
     source,
     answers,
+    answerNow,
     evaluate(caller, view, key, query, at) {
-      const app = caller.app!;
-      if (at !== undefined) return run(app.id, app.timezone, view, key, query, at);
-      // the view is per application and the answer depends on nothing of the caller beyond it (access was checked)
-      const k = answers.keyOf(view, `${app.timezone}\u0000${key}`, query);
-      const hit = answers.get(k);
-      if (hit) return Promise.resolve(hit);
-      let pending = answering.get(k);
-      if (!pending) answering.set(k, (pending = answer(k, caller, view, key, query)));
-      return pending;
+      if (at !== undefined) {
+        const app = caller.app!;
+        return run(app.id, app.timezone, view, key, query, at);
+      }
+      const answer = answerNow(caller, view, key, query);
+      return answer instanceof Promise ? answer : Promise.resolve(answer);
     },
     async evaluateStored(appId, tz, dashboardId, key, query, at) {
       const view = await source.load(appId, dashboardId);

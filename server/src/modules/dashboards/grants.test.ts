@@ -136,4 +136,19 @@ describe('dashboard grants (the one mayView and menu rule)', () => {
     expect(await grants.scopeOf(stranger)).toEqual(new Set());
     expect(await grants.menuOf(stranger)).toEqual([]);
   });
+
+  it('answers scopeNow from memory only: undefined until the account is kept, and after an access change', async () => {
+    expect(grants.scopeNow(tenant)).toBe('all');
+    expect(grants.scopeNow(apiKey([]))).toEqual(new Set());
+    changes.access++;
+    expect(grants.scopeNow(member)).toBeUndefined();
+    const kept = await grants.scopeOf(member);
+    expect(grants.scopeNow(member)).toBe(kept);
+    clock += 2000;
+    expect(grants.scopeNow(member)).toBeUndefined();
+    // the read it started is the one the next scopeOf joins
+    const before = accountReads;
+    expect(await grants.scopeOf(member)).toEqual(kept);
+    expect(accountReads).toBe(before);
+  });
 });

@@ -98,13 +98,26 @@ export function createDashboardGrants(
     return granted;
   }
 
-  /** The caller's dashboards in its application; `reread` skips the cache (right after a write of the caller's own). */
-  async function scopeOf(caller: Caller, reread = false): Promise<DashboardScope> {
+  /** The caller's dashboards in its application: from memory when kept, else once read. */
+  function scope(caller: Caller, reread: boolean): DashboardScope | Promise<DashboardScope> {
     const appId = caller.app?.id;
     if (appId === undefined) return NONE;
     if (caller.kind === 'tenant') return 'all';
     if (caller.kind === 'credentials') return caller.grants?.navs.has('_dashboard_manage_') ? 'all' : NONE;
-    return caller.accountId === undefined ? NONE : (await ofAccount(appId, caller.accountId, reread)).ids;
+    if (caller.accountId === undefined) return NONE;
+    const granted = ofAccount(appId, caller.accountId, reread);
+    return granted instanceof Promise ? granted.then((g) => g.ids) : granted.ids;
+  }
+
+  /** The caller's dashboards in its application; `reread` skips the cache (right after a write of the caller's own). */
+  async function scopeOf(caller: Caller, reread = false): Promise<DashboardScope> {
+    return scope(caller, reread);
+  }
+
+  /** The caller's dashboards when they are in memory (scopeOf would answer without a read), else undefined. */
+  function scopeNow(caller: Caller): DashboardScope | undefined {
+    const s = scope(caller, false);
+    return s instanceof Promise ? undefined : s;
   }
 
   /** The caller's menu: the whole tree for a tenant, their role's selection for an application user, else none. */
@@ -121,6 +134,7 @@ export function createDashboardGrants(
 
   return {
     scopeOf,
+    scopeNow,
     ofSelection,
     menuOf,
     /** the application's dashboards as navigation items, read now */

@@ -32,7 +32,11 @@ export const DASHBOARD_RECHECK_MS = 5000;
 
 export function createDashboardViews(
   dashboards: Pick<DashboardsStore, 'confText'>,
-  opts: { grants: Pick<DashboardGrants, 'assert'>; now?: () => number; changes?: Pick<AccessChanges, 'dashboards'> },
+  opts: {
+    grants: Pick<DashboardGrants, 'assert' | 'scopeNow' | 'within'>;
+    now?: () => number;
+    changes?: Pick<AccessChanges, 'dashboards'>;
+  },
 ) {
   const now = opts.now ?? Date.now;
   const changes = opts.changes;
@@ -73,10 +77,8 @@ export function createDashboardViews(
    * synchronously while the cached one is trusted, else once the store has answered.
    */
   function load(appId: number, id: number): DashboardView | null | Promise<DashboardView | null> {
-    const hit = cache.get(id);
-    if (hit && changes && hit.generation === changes.dashboards && now() - hit.checkedAt < DASHBOARD_RECHECK_MS) {
-      return hit.view.appId === appId ? hit.view : null;
-    }
+    const hit = trusted(id);
+    if (hit) return hit.view.appId === appId ? hit.view : null;
     // the cards of a live dashboard recomputed together wait for one read (made after the last change)
     const generation = changes?.dashboards ?? 0;
     const key = `${appId}:${id}`;
@@ -87,6 +89,14 @@ export function createDashboardViews(
     });
     reading.set(key, { generation, view });
     return view;
+  }
+
+  /** the cached dashboard `id` while it is trusted without a read */
+  function trusted(id: number): Cached | undefined {
+    const hit = cache.get(id);
+    return hit && changes && hit.generation === changes.dashboards && now() - hit.checkedAt < DASHBOARD_RECHECK_MS
+      ? hit
+      : undefined;
   }
 
   /** `generation`: the one before the read (a change made while it runs leaves the entry to be checked again) */
@@ -116,6 +126,17 @@ export function createDashboardViews(
       if (!view) throw notFound();
       await grants.assert(caller, id);
       return view;
+    },
+    /**
+     * The caller's dashboard when `dashboard` would answer it from memory (trusted, the caller's grants kept, the
+     * caller may view it), else undefined: the caller then asks `dashboard`, which reads or refuses.
+     */
+    viewNow(caller: Caller, id: number): DashboardView | undefined {
+      const appId = caller.app?.id;
+      const view = appId === undefined ? undefined : trusted(id)?.view;
+      if (!view || view.appId !== appId) return undefined;
+      const scope = grants.scopeNow(caller);
+      return scope !== undefined && grants.within(scope, id) ? view : undefined;
     },
   };
 }

@@ -54,7 +54,35 @@ const itemContract = {
     input: z.object({ a: z.string(), b: z.string(), q: z.string().optional() }),
     output: z.object({}).loose(),
   }),
+  // mounted hot (below): every parse of its input is counted
+  hot: defineCall({
+    method: 'GET',
+    path: '/fetch/web/hot/{n}',
+    summary: 'hot',
+    audience: 'public',
+    input: z.object({
+      n: z.coerce
+        .number()
+        .int()
+        .transform((n) => (hotParses++, n)),
+      q: z.string().optional(),
+    }),
+    // not read by the output check (it would count as a serialisation)
+    output: z.unknown(),
+  }),
 };
+
+let hotParses = 0;
+/** the hot route's answers by n: shared objects, replaced (never changed) for a new answer; `v` counts its reads */
+const hotAnswers = new Map<number, object>();
+let hotReads = 0;
+const hotAnswer = (v: string) => ({
+  get v() {
+    hotReads++;
+    return v;
+  },
+});
+const hotInputs: unknown[] = [];
 
 let server: http.Server;
 /** the slow handler's ends, in order */
@@ -66,6 +94,7 @@ beforeAll(async () => {
     list: () => ({ id: 'list' }),
     save: ({ input }) => input,
     pair: ({ input }) => input,
+    hot: () => ({}),
     slow: async ({ input }) => {
       await new Promise((r) => setTimeout(r, input.ms));
       // answered (or failed) now: the test waits for these instead of a fixed time
@@ -74,6 +103,14 @@ beforeAll(async () => {
       return { ms: input.ms };
     },
   });
+  const hot = routes.find((r) => r.def === itemContract.hot)!;
+  hot.hot = true;
+  hot.handler = ({ input }) => {
+    hotInputs.push(input);
+    const n = (input as { n: number }).n;
+    if (!hotAnswers.has(n)) hotAnswers.set(n, hotAnswer(`a${n}`));
+    return hotAnswers.get(n)!;
+  };
   const app = createHttpApp({ routes, authenticate: () => null, log: createLogger('silent'), checkOutput: true });
   server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -218,5 +255,40 @@ describe('route table', () => {
     // the late answers went nowhere and broke nothing: once both handlers ended, the server answers the next call
     expect(await until(() => slowEnded.length === 3, 5_000)).toBe(true);
     expect((await get('/service/web/test/item/x')).body).toMatchObject({ id: 'x' });
+  });
+
+  it("keeps a hot route's input per URL, and serialises an answer object it returns again once", async () => {
+    const before = { parses: hotParses, reads: hotReads };
+    for (let i = 0; i < 3; i++)
+      expect((await get('/fetch/web/hot/1')).text).toBe(JSON.stringify({ response_result: 0, v: 'a1' }));
+    expect(hotParses - before.parses).toBe(1);
+    expect(hotReads - before.reads).toBe(1);
+    // the kept input is shared by the calls: nobody may change it
+    expect(hotInputs.at(-1)).toBe(hotInputs.at(-2));
+    expect(Object.isFrozen(hotInputs.at(-1))).toBe(true);
+    // a URL with a query is another input (parsed once too); one too long to keep is parsed every time
+    for (let i = 0; i < 2; i++)
+      expect((await get('/fetch/web/hot/1?q=x')).body).toEqual({ response_result: 0, v: 'a1' });
+    expect(hotParses - before.parses).toBe(2);
+    expect(hotInputs.at(-1)).toEqual({ n: 1, q: 'x' });
+    const long = `/fetch/web/hot/1?q=${'x'.repeat(600)}`;
+    for (let i = 0; i < 2; i++) expect((await get(long)).body).toEqual({ response_result: 0, v: 'a1' });
+    expect(hotParses - before.parses).toBe(4);
+    // a new answer object is serialised anew
+    hotAnswers.set(1, hotAnswer('b1'));
+    expect((await get('/fetch/web/hot/1')).body).toEqual({ response_result: 0, v: 'b1' });
+    // a refused input is never kept
+    for (let i = 0; i < 2; i++) expect((await get('/fetch/web/hot/x')).body.response_result).toBe(Result.INVALID);
+    // a conditional request still goes through Express
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      http
+        .get(
+          `${base}/fetch/web/hot/1`,
+          { headers: { 'if-none-match': '*' } },
+          (res) => (res.resume(), resolve(res.statusCode)),
+        )
+        .on('error', reject);
+    });
+    expect(status).toBe(304);
   });
 });

@@ -54,6 +54,12 @@ export type Handlers<K extends Contract> = { [N in keyof K]: Handler<K[N]> };
 export interface BoundRoute {
   def: CallDef;
   handler: Handler<CallDef>;
+  /**
+   * A hot GET asked again and again with the same URL (the card GET): its parsed input is kept per URL (frozen,
+   * shared by the calls), and an answer object returned again is serialised once. Only for a handler whose answers
+   * are shared objects nobody changes, and whose input schema gives the same output for the same text.
+   */
+  hot?: boolean;
 }
 
 /** Pairs every call of a contract with its handler; a missing handler is a type error. */
@@ -138,17 +144,43 @@ export function nulAt(v: unknown, path = ''): string | undefined {
  * goes through res.json, which decides whether it is a 304; every other answer is written directly.
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const headers = res.req.headers;
-  if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) {
+  if (conditional(res.req)) {
     res.status(status).json(body);
     return;
   }
   const text = JSON.stringify(body);
+  sendText(res, status, text, Buffer.byteLength(text));
+}
+
+const conditional = (req: Request) =>
+  req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+
+function sendText(res: Response, status: number, text: string, length: number): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.setHeader('Content-Length', length);
   res.end(text);
 }
+
+/** A successful answer's envelope as JSON, with its length. */
+interface Envelope {
+  text: string;
+  length: number;
+}
+const envelopes = new WeakMap<object, Envelope>();
+/** the envelope of an answer object a hot route returns again: serialised on its first answer only */
+function envelopeOf(out: object): Envelope {
+  let e = envelopes.get(out);
+  if (!e) {
+    const text = JSON.stringify({ response_result: Result.OK, ...out });
+    envelopes.set(out, (e = { text, length: Buffer.byteLength(text) }));
+  }
+  return e;
+}
+
+/** how many URLs' parsed inputs a hot route keeps (all dropped at once when full), and the longest URL kept */
+const HOT_INPUTS_MAX = 1000;
+const HOT_URL_MAX = 512;
 
 export function sendError(res: Response, err: ApiError): void {
   if (res.headersSent) return;
@@ -241,18 +273,31 @@ function awaitInTime(p: Pending) {
 }
 
 /** The route's request handler: authenticate, authorise, parse, run under the time-out, answer the envelope. */
-function runner(def: CallDef, handler: Handler<CallDef>, opts: MountOptions): MountedRoute['run'] {
+function runner({ def, handler, hot }: BoundRoute, opts: MountOptions): MountedRoute['run'] {
+  // a hot route's inputs by URL: a GET's input is its path parameters and its query, both read from the URL alone
+  const inputs = new Map<string, unknown>();
+  const parse = (req: Request): unknown => {
+    const keep = hot && req.url.length <= HOT_URL_MAX;
+    const kept = keep ? inputs.get(req.url) : undefined;
+    if (kept !== undefined) return kept;
+    const parsed = def.input.safeParse(rawInput(req, def));
+    if (!parsed.success) throw inputError(def, parsed.error);
+    if (keep) {
+      if (inputs.size >= HOT_INPUTS_MAX) inputs.clear();
+      inputs.set(req.url, Object.freeze(parsed.data));
+    }
+    return parsed.data;
+  };
   return async (req, res) => {
     let call: Pending | undefined;
     try {
       const resolved = opts.authenticate(req, def);
       const caller = resolved instanceof Promise ? await resolved : resolved;
       authorize(caller, def);
-      const parsed = def.input.safeParse(rawInput(req, def));
-      if (!parsed.success) throw inputError(def, parsed.error);
+      const input = parse(req);
       const appDomain = req.get(Header.appDomain) ?? undefined;
       const started = Date.now();
-      let out = handler({ input: parsed.data, caller, appDomain, req, res } as CallContext<CallDef>);
+      let out = handler({ input, caller, appDomain, req, res } as CallContext<CallDef>);
       // a handler that answered synchronously is done: only a pending answer is watched for its time-out
       if (out instanceof Promise) {
         awaitInTime((call = { due: started + def.timeoutMs, res, late: false }));
@@ -266,6 +311,10 @@ function runner(def: CallDef, handler: Handler<CallDef>, opts: MountOptions): Mo
           opts.log.error(`output of ${def.method} ${def.path} breaks its contract`, checked.error.issues);
           throw new ApiError(Result.UNEXPECTED, T.common.unexpected, 500);
         }
+      }
+      if (hot && !conditional(req)) {
+        const e = envelopeOf(out as object);
+        return sendText(res, 200, e.text, e.length);
       }
       sendJson(res, 200, { response_result: Result.OK, ...(out as object) });
     } catch (err) {
@@ -305,8 +354,9 @@ function sendAllow(res: Response, methods: Set<string>): void {
 export function mountRoutes(app: Pick<Router, 'use'>, routes: BoundRoute[], opts: MountOptions): void {
   const table = new Map<string, MountedRoute[]>();
   const all: MountedRoute[] = [];
-  for (const { def, handler } of routes) {
-    const route: MountedRoute = { method: def.method, segments: compile(def.path), run: runner(def, handler, opts) };
+  for (const bound of routes) {
+    const def = bound.def;
+    const route: MountedRoute = { method: def.method, segments: compile(def.path), run: runner(bound, opts) };
     const key = `${def.method} ${route.segments.length}`;
     table.set(key, [...(table.get(key) ?? []), route]);
     all.push(route);
