@@ -303,6 +303,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bus,
     telemetry,
     devices: devicesDomain.devices,
+    onDeviceConnected: devicesDomain.onDeviceConnected,
     outbox,
     now: opts.now,
     log,

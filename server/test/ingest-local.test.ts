@@ -1,7 +1,8 @@
 // Gateways on separate hosts (issue 37): two gateways on one PostgreSQL database and one NATS, each with its own
 // DATA_DIR. Each stores what its own broker receives (no hop to another gateway), acknowledges only once the rule writes
 // of the message's evaluation are committed too, and a device that moves from one to the other and back across a rule's
-// crossing makes exactly one firing per crossing, a message it sends again after a lost acknowledgement none.
+// crossing makes exactly one firing per crossing, a message it sends again after a lost acknowledgement none; one that
+// comes back while NATS is down (the other gateway's commits never heard) reads its state again at its connection.
 import { sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,11 +31,11 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('gateways storing locally (Postg
     await nats?.stop();
   });
 
-  const connect = async (gw: Running, d: { id: number; username: string; password: string }) => {
+  const connect = async (gw: Running, d: { id: number; username: string; password: string }, clientId?: string) => {
     const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, {
       username: d.username,
       password: d.password,
-      clientId: `local-${d.id}`,
+      clientId: clientId ?? `local-${d.id}`,
       reconnectPeriod: 0,
     });
     clients.push(c);
@@ -44,7 +45,8 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('gateways storing locally (Postg
     c.publishAsync(`d/${id}/data`, JSON.stringify({ _ts: ts, env: { data: { v } } }), { qos: 1 });
   const stored = (gw: Running) => (gw.app.telemetry.metrics().stored_points as number) ?? 0;
 
-  it('a device that moves between gateways across a crossing makes one firing per crossing; one sent again none', async () => {
+  /** a registered MQTT device and a rule firing when its `v` is above 50; the rule's firings as committed */
+  async function deviceWithRule() {
     const owner = await tenantWithApp(a.url);
     const auth = { tenant: owner.tenant, domain: owner.domain };
     const row = await addDevice(a.url, auth, 'mqtt');
@@ -78,6 +80,11 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('gateways storing locally (Postg
           )
         )?.n ?? 0,
       );
+    return { d, firings };
+  }
+
+  it('a device that moves between gateways across a crossing makes one firing per crossing; one sent again none', async () => {
+    const { d, firings } = await deviceWithRule();
 
     const t0 = Date.now() - 60_000;
     const onA = await connect(a, d);
@@ -107,5 +114,29 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('gateways storing locally (Postg
     await send(again, d.id, t0 + 4, 10); // an old message sent again: skipped
     await send(again, d.id, t0 + 5, 90);
     expect(await firings()).toBe(2);
+  }, 30_000);
+
+  it("a device that comes back reads its state again, though the other gateway's commits never reached this one (NATS down)", async () => {
+    const { d, firings } = await deviceWithRule();
+    const t0 = Date.now() - 60_000;
+    // on A: above, fired; A's memory of the device is current
+    const onA = await connect(a, d, `epoch-a-${d.id}`);
+    await send(onA, d.id, t0 + 1, 90);
+    expect(await firings()).toBe(1);
+    onA.end(true);
+    // NATS goes down: B's commits cannot tell A (core NATS, at most once; a restart loses what is in flight)
+    await nats.stop();
+    try {
+      const onB = await connect(b, d, `epoch-b-${d.id}`);
+      await send(onB, d.id, t0 + 2, 10); // below: the rule clears on B
+      onB.end(true);
+      // back on A (another client id: no take-over to ask over the bus), whose memory still says "above"
+      const again = await connect(a, d, `epoch-a2-${d.id}`);
+      await send(again, d.id, t0 + 3, 90);
+      expect(await firings()).toBe(2);
+      again.end(true);
+    } finally {
+      nats = await startNatsServer(nats.port);
+    }
   }, 30_000);
 });

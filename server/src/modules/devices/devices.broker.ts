@@ -209,11 +209,13 @@ export function attachDevicesToBroker(
   // the same device may hold a second connection for a moment (a reconnect racing the old socket's close): it is
   // offline only when its last connection closes. Counted here, not by scanning every connection on each disconnect.
   const connections = new Map<number, number>();
+  const connectedHere = new Set<(deviceId: number) => void>();
   broker.on('connected', (identity) => {
     const i = identity as DeviceIdentity;
     if (i.role === 'token') void activation.tokenConnected(i.tokenId!, now()).catch(failed('token connection write'));
     const id = deviceOf(i);
     if (id === undefined) return;
+    for (const fn of connectedHere) fn(id);
     connections.set(id, (connections.get(id) ?? 0) + 1);
     void devices.setOnline(id, true, now()).catch(failed(`presence of device ${id}`));
   });
@@ -323,6 +325,11 @@ export function attachDevicesToBroker(
   // gateways heard but never registered are forgotten after a while (activation.ts)
   const sightingsPrune = every(SIGHTING_PRUNE_MS, 'gateway sightings prune', () => activation.pruneSightings());
   return {
+    /**
+     * `fn` hears of each connection of a registered device to this gateway's broker, before any of its messages (the
+     * broker reports a session ready before what it publishes): the device may have been on another gateway meanwhile
+     */
+    onConnected: (fn: (deviceId: number) => void) => void connectedHere.add(fn),
     /** stops the timers and writes the gathered presence moves (before the store closes) */
     close: async () => {
       clearInterval(sweep);

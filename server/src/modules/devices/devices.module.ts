@@ -118,6 +118,8 @@ export async function createDevicesDomain({
     devices,
     activation,
     registryChanges,
+    /** a registered device connected to this gateway's broker (devices.broker.ts `onConnected`) */
+    onDeviceConnected: onBroker.onConnected,
     routes: [
       ...devicesRoutes({ addDashboard, devices, activation, emma, now }),
       ...tagsRoutes(tags),

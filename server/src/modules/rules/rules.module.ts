@@ -55,6 +55,8 @@ export interface RulesDomainDeps {
   telemetry: Pick<TelemetryPipeline, 'subscribe' | 'series' | 'query'> &
     Partial<Pick<TelemetryPipeline, 'storesLocally' | 'gateAcks'>>;
   devices: Pick<DeviceService, 'on' | 'rowOf'>;
+  /** a registered device connected to this gateway's broker (storing locally: its state is read again) */
+  onDeviceConnected?: (fn: (deviceId: number) => void) => void;
   outbox: Outbox;
   now?: () => number;
   log: Logger;
@@ -68,6 +70,7 @@ export function createRulesDomain({
   bus,
   telemetry,
   devices,
+  onDeviceConnected,
   outbox,
   now = Date.now,
   log,
@@ -213,6 +216,10 @@ export function createRulesDomain({
     // Storing locally: a device's commits are this gateway's, evaluated here in order; its state is read when the
     // device is first seen here and again after another gateway stored for it (it moved, and maybe back).
     // A stored message's acknowledgement waits for the rule writes of its evaluation (exactly once: rules.md).
+    // A device that connects here may have been stored for by another gateway meanwhile: its state is read again at
+    // its next evaluation. The other gateways' commits say so too (`own` false below), but over core NATS, at most
+    // once: one lost while NATS restarts would leave a device that moved away and back with this gateway's old state.
+    onDeviceConnected?.((deviceId) => current.delete(deviceId));
     unsubs.push(
       telemetry.subscribe((b, own) => {
         expiry.heard(b.appId, b.deviceId);
