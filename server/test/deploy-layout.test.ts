@@ -1,7 +1,8 @@
 // The shipped multi-gateway layout (docs/decisions/deployment.md): docker-compose.yml runs two gateways without a
 // shared volume and with the same database, bus and secrets behind HAProxy; deploy/haproxy/haproxy.cfg is valid and
 // names exactly those gateways; and HAProxy with that file, in front of two stand-in gateways on loopback, takes a
-// gateway whose health check fails out of the pool within ~2 s and cuts the device connections it held.
+// gateway whose health check fails out of the pool within ~2 s and cuts the device connections it held; compose
+// itself reads both compose files as valid (docker-compose config: no engine needed for that).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,6 +19,19 @@ const HAPROXY = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', 'haproxy'].find
   (p) => !p.includes('/') || fs.existsSync(p),
 )!;
 const hasHaproxy = required('haproxy', spawnSync(HAPROXY, ['-v']).status === 0, 'apt-get install haproxy');
+// Compose's own reading of the files (no Docker engine is needed to parse, interpolate and check them against its
+// schema): Debian's docker-compose (1.29), as `docker compose config` would
+const hasCompose = required(
+  'docker-compose',
+  spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0,
+  'apt-get install docker-compose',
+);
+const composeConfig = (file: string, env: Record<string, string>) =>
+  spawnSync('docker-compose', ['-f', file, 'config', '-q'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+  });
 
 // js-yaml comes with the OpenAPI tooling; read through a name so no type declarations are needed
 const { load } = (await import('js-yaml' as string)) as { load(text: string): unknown };
@@ -75,6 +89,19 @@ describe('docker-compose.yml: two gateways behind HAProxy', () => {
     expect(gws[0]!.ports).toEqual(['8080:8080', '1883:1883']);
     expect(gws[0]!.environment?.SEAL_KEY_FILE).toBe('/app/keys/seal.key');
     expect(single.haproxy).toBeUndefined();
+  });
+});
+
+describe.skipIf(!hasCompose)('the compose files, as compose reads them', () => {
+  it('are valid compose files; the two-gateway layout refuses to start without the shared sealing key, naming it', () => {
+    const key = 'ab'.repeat(32);
+    for (const file of ['docker-compose.yml', 'docker-compose.single.yml']) {
+      const ok = composeConfig(file, { SEAL_KEY: key });
+      expect(ok.status, `${file}: ${ok.stderr}`).toBe(0);
+    }
+    const unset = composeConfig('docker-compose.yml', {});
+    expect(unset.status).not.toBe(0);
+    expect(unset.stderr).toContain('set SEAL_KEY to the same 64 hex characters for every gateway');
   });
 });
 
