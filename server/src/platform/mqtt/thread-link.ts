@@ -31,6 +31,10 @@ export function flush() {
  * live, and the client may ask about it over HTTP or take over from another connection), sent now with what precedes it */
 export function reportNow(event: ThreadEvent) {
   report(event);
+  flushNow();
+}
+/** what is packed and reported goes now, not at the end of this turn */
+function flushNow() {
   if (flushing) clearImmediate(flushing);
   flush();
 }
@@ -69,10 +73,8 @@ export function handOver(session: ThreadSession, packet: PublishPacket, client?:
   // One turn may read thousands of sockets. The bound is kept inside the turn: reading stops the moment it is reached,
   // not at the end of the turn (what a connection's current read already holds is still handed over). And a long
   // turn's messages go over in runs of HANDOVER_RUN, so the event loop works on the first while this thread reads on.
-  if (packer.count >= HANDOVER_RUN || handedOver.reaches(packer.count, packer.bytes)) {
-    if (flushing) clearImmediate(flushing);
-    flush();
-  } else flushing ??= setImmediate(flush);
+  if (packer.count >= HANDOVER_RUN || handedOver.reaches(packer.count, packer.bytes)) flushNow();
+  else flushing ??= setImmediate(flush);
 }
 export const log = (level: 'debug' | 'warn' | 'error', message: string) => {
   if (level !== 'debug' || settings.debug) report({ e: 'log', level, message });
