@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createRecentPoints } from '../read/recent.js';
-import { COMPACT_TICK_MS, COMPACT_YIELD_POINTS, CompactionSchedule, type CompactionOptions } from './compaction.js';
+import {
+  COMPACT_KEEP_UP,
+  COMPACT_TICK_MS,
+  COMPACT_YIELD_POINTS,
+  CompactionSchedule,
+  type CompactionOptions,
+} from './compaction.js';
 
 /** `series` series of `per` points each, held in the active generation */
 function held(series: number, per: number) {
@@ -72,8 +78,29 @@ describe('the compaction schedule', () => {
     s2.queued = COMPACT_YIELD_POINTS + 1;
     s2.clock = 1800; // 80 % of the period: points go first
     expect(c2.due()).toBe(0);
+    // a batch taking some of them leaves no more than the bound waiting: it takes a chunk
+    expect(c2.due(1)).toBe(4);
     s2.clock = 1950; // past 90 %: the round no longer yields
     expect(c2.due()).toBe(4);
+  });
+
+  it('keeps pace with what a batch appends: a chunk may take more than the cap when its batch is larger', () => {
+    // 40 series of 10 points; memory past its bound (catching up): the cap (4) unless the batch appends more
+    const recent = held(40, 10);
+    const { c, state } = schedule(recent, { maxRecentPoints: 100 });
+    c.freezeIfDue();
+    for (let s = 1; s <= 20; s++) recent.add({ seriesId: 1000 + s, ts: 1, num: 1, text: null }); // the next round's
+    state.clock = 10;
+    expect(c.due()).toBe(4);
+    expect(c.due(2)).toBe(4);
+    expect(c.due(100)).toBe(Math.ceil(100 * COMPACT_KEEP_UP));
+    // on schedule (within memory) the round's pace still rules: a quarter of the spread, a quarter of the round
+    const { c: paced, state: s2 } = schedule(held(40, 10));
+    s2.clock = 1000;
+    paced.freezeIfDue();
+    s2.clock = 1150;
+    expect(paced.due(1000)).toBe(100);
+    expect(paced.due(10)).toBe(Math.ceil(10 * COMPACT_KEEP_UP)); // 4 cap, 13 kept pace, 100 due: 13
   });
 
   it('compacts everything held at once when hurried (drain or close), and starts a round early when memory is full', () => {

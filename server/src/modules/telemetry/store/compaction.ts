@@ -17,15 +17,26 @@ const COMPACT_SPREAD = 0.6;
 /** the least points worth a chunk (whole series are taken, so a chunk is usually a little larger) */
 export const COMPACT_CHUNK_POINTS = 500;
 /**
- * The most points a chunk takes while points are being written (behind schedule or catching up): at 2–5 µs a point
- * a chunk holds the writer 5–12 ms, so a new point never waits behind more than that. Drains take what is left.
+ * The most points a chunk takes while points are being written (behind schedule or catching up), unless the batch it
+ * rides with appends more: at 2–5 µs a point a chunk holds the writer 5–12 ms, so a new point never waits behind more
+ * than that. Drains take what is left.
  */
 export const COMPACT_MAX_CHUNK_POINTS = 2500;
 /**
- * With more points than this waiting for the writer (~23 ms of traffic at the target rate: it fell behind them), a
- * batch takes no compaction chunk, so new points never queue behind the round's background work while the machine is
- * short of time; the schedule catches up with the next batches (chunks of at most COMPACT_MAX_CHUNK_POINTS). Past
- * COMPACT_YIELD_UNTIL of the period the round no longer yields, so it still ends before the next one is due.
+ * A chunk may always take this many times the points its batch appends to the journal. One batch is in flight at a
+ * time, so the batch rate is what the round trip to the writer allows (40–70 a second on two busy cores): with a fixed
+ * cap, compaction's pace was at most that rate × COMPACT_MAX_CHUNK_POINTS, below what 150,000 points/s appends, the
+ * journal's memory grew to its bound and held device reads (backpressure) for hundreds of ms at a time. Tied to
+ * the batch, compaction outpaces the journal whatever the batch rate, and a chunk costs a batch at most about twice
+ * its own points' time (a quarter more than the batch appends: enough to catch up, not enough to make batches grow
+ * on themselves).
+ */
+export const COMPACT_KEEP_UP = 1.25;
+/**
+ * With more points than this still waiting for the writer once a batch took its share (it fell behind them by more
+ * than a batch), the batch takes no compaction chunk, so new points never queue behind the round's background work
+ * while the machine is short of time; the schedule catches up with the next batches. Past COMPACT_YIELD_UNTIL of the
+ * period the round no longer yields, so it still ends before the next one is due.
  */
 export const COMPACT_YIELD_POINTS = 1500;
 const COMPACT_YIELD_UNTIL = 0.9;
@@ -81,18 +92,23 @@ export class CompactionSchedule {
     this.lastFreeze = o.now();
   }
 
-  /** points of the frozen round the schedule wants compacted now (all of them when draining or far behind) */
-  due(): number {
+  /**
+   * Points of the frozen round the schedule wants compacted now (all of them when draining or far behind), for a batch
+   * that appends `batchPoints` (of the `queuedPoints` not yet stored; the rest wait for a later batch).
+   */
+  due(batchPoints = 0): number {
     if (!this.recent.frozen) return 0;
     const left = this.frozenTotal - this.frozenSent;
     if (this.o.hurry()) return left;
+    const most = Math.max(this.maxChunkPoints, Math.ceil(batchPoints * COMPACT_KEEP_UP));
     // far behind (memory past its bound): catch up, a bounded chunk with every batch
-    if (this.recent.size > this.maxRecent) return Math.min(left, this.maxChunkPoints);
+    if (this.recent.size > this.maxRecent) return Math.min(left, most);
     const since = this.o.now() - this.lastFreeze;
-    // points wait for the writer (it fell behind them): they go first while the round has time to spare
-    if (this.o.queuedPoints() > COMPACT_YIELD_POINTS && since < COMPACT_YIELD_UNTIL * this.everyMs) return 0;
+    // points wait for the writer beyond this batch (it fell behind them): they go first while the round has time to spare
+    if (this.o.queuedPoints() - batchPoints > COMPACT_YIELD_POINTS && since < COMPACT_YIELD_UNTIL * this.everyMs)
+      return 0;
     const share = Math.min(1, since / (COMPACT_SPREAD * this.everyMs));
-    return Math.min(left, this.maxChunkPoints, Math.max(0, Math.ceil(this.frozenTotal * share) - this.frozenSent));
+    return Math.min(left, most, Math.max(0, Math.ceil(this.frozenTotal * share) - this.frozenSent));
   }
 
   /** `due` points make a chunk: enough of them, or the rest of the round */

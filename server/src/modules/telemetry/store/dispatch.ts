@@ -104,8 +104,7 @@ export class BatchDispatch {
     const { recent, compaction } = o;
     compaction?.freezeIfDue();
     const compacting = recent?.frozen ?? null;
-    const compactNow = this.compactionDue();
-    if (o.queue.messages === 0 && !this.rollupDue() && !this.worthAChunk(compactNow)) {
+    if (o.queue.messages === 0 && !this.rollupDue() && !this.worthAChunk(this.compactionDue())) {
       this.schedule();
       return false;
     }
@@ -115,9 +114,11 @@ export class BatchDispatch {
     let chunk: CompactionChunk | null = null;
     if (recent) {
       batch.journal = { part: (recent.active.round % 2) as 0 | 1, round: recent.active.round };
+      // sized now the batch took its points: it keeps pace with what they append, and yields only to points still waiting
+      const chunkPoints = compacting ? this.compactionDue(points.length) : 0;
       // a batch merging rollup rows takes no chunk (unless draining): the two together held the writer 30–55 ms
-      if (compacting && compactNow > 0 && (snapshot === null || this.hurrying)) {
-        const c = compaction!.nextChunk(compactNow);
+      if (compacting && chunkPoints > 0 && (snapshot === null || this.hurrying)) {
+        const c = compaction!.nextChunk(chunkPoints);
         chunk = { from: c.from, to: c.to, last: c.last, points: c.points };
         batch.compact = c.columns;
         if (c.last) batch.clearJournal = (compacting.round % 2) as 0 | 1;
@@ -206,8 +207,8 @@ export class BatchDispatch {
     );
   }
 
-  private compactionDue(): number {
-    return this.o.compaction?.due() ?? 0;
+  private compactionDue(batchPoints = 0): number {
+    return this.o.compaction?.due(batchPoints) ?? 0;
   }
 
   private worthAChunk(due: number): boolean {

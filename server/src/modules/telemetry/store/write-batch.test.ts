@@ -113,6 +113,46 @@ describe('createBatchStore', () => {
     );
   });
 
+  it('inserts a compaction chunk a hundred rows per statement and the rest one by one, as sent', () => {
+    const { sqlite, store: s } = store();
+    // 250 points: two full statements and 50 single rows; a text in each part; a (series, ts) twice in the first
+    // hundred (the first kept) and one already stored (kept as stored)
+    const n = 250;
+    const chunk = {
+      series: new Float64Array(n),
+      ts: new Float64Array(n),
+      num: new Float64Array(n),
+      hasNum: new Uint8Array(n),
+      textAt: Int32Array.from([5, 230]),
+      texts: ['lima', 'dua ratus tiga puluh'],
+    };
+    for (let i = 0; i < n; i++) {
+      chunk.series[i] = 1 + Math.floor(i / 10);
+      chunk.ts[i] = i;
+      chunk.num[i] = i * 1.5;
+      chunk.hasNum[i] = i % 7 === 0 ? 0 : 1;
+    }
+    chunk.ts[11] = 10; // (2, 10) again: the first (num 15) stays
+    chunk.hasNum[5] = chunk.hasNum[230] = 0;
+    sqlite.prepare('INSERT INTO telemetry_points (series_id, ts, num, text) VALUES (25, 240, -1, NULL)').run();
+    const batch = toBatch(1, [], null).batch;
+    s.write({ ...batch, journal: { part: 0, round: 1 }, compact: chunk });
+    const rows = sqlite
+      .prepare('SELECT series_id, ts, num, text FROM telemetry_points ORDER BY series_id, ts')
+      .raw()
+      .all();
+    expect(rows).toHaveLength(n - 1);
+    const at = (series: number, ts: number) =>
+      rows.find((r) => (r as number[])[0] === series && (r as number[])[1] === ts);
+    expect(at(1, 0)).toEqual([1, 0, null, null]);
+    expect(at(1, 5)).toEqual([1, 5, null, 'lima']);
+    expect(at(2, 10)).toEqual([2, 10, 15, null]);
+    expect(at(10, 99)).toEqual([10, 99, 148.5, null]);
+    expect(at(24, 230)).toEqual([24, 230, null, 'dua ratus tiga puluh']);
+    expect(at(25, 240)).toEqual([25, 240, -1, null]);
+    expect(at(25, 249)).toEqual([25, 249, 373.5, null]);
+  });
+
   it('merges rollup rows and records the generation in the same transaction', () => {
     const { sqlite, store: s } = store();
     const rows = (count: number, sum: number) => Float64Array.from([4, 60_000, count, sum, 1, 3, 1, 60_001, 3, 60_002]);

@@ -192,15 +192,16 @@ describe('telemetry writer with a journal', () => {
       await w.flush({ compact: false });
       clock += late ? 950 : 700;
       batches.length = 0;
-      backlog(COMPACT_YIELD_POINTS + 1000);
+      backlog(COMPACT_YIELD_POINTS + 2000);
       await w.flush({ compact: false });
-      // batches of 1,000 points (maxBatchPoints): the first leaves 1,500 waiting; the round's 4 points (and, in the
-      // second, round 1's backlog) go in one chunk, in the first batch or the next
+      // batches of 1,000 points (maxBatchPoints): the first leaves 2,500 waiting beyond it (past the bound), the second
+      // 1,500 (not past it); the round's 4 points go in one chunk with the second batch; a late round does not yield:
+      // from the first batch on (it holds round 1's backlog too: 3,505 points, in chunks of at most 2,500 whole series)
       const chunks = compactedIn();
       expect(
         chunks,
         late ? 'the round runs late: it does not yield' : 'yields to the backlog, then catches up',
-      ).toEqual(late ? [2505, 0, 0] : [0, 4, 0]);
+      ).toEqual(late ? [2525, 980, 0, 0] : [0, 4, 0, 0]);
     }
   });
 
