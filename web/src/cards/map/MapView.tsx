@@ -46,7 +46,7 @@ function canvasDrawable(): boolean {
  * A cluster: a round badge with its count (a number we computed, never device text), green while any of its devices
  * is online, grey when all are offline; its tooltip says how many are online. A click zooms in until it splits.
  */
-function drawCluster(layer: L.LayerGroup, c: Extract<MapItem, { kind: 'cluster' }>, onClick: () => void) {
+function clusterLook(c: Extract<MapItem, { kind: 'cluster' }>) {
   const r = clusterRadius(c.count);
   const color = c.online > 0 || c.offline < c.count ? OK_GREEN : OFFLINE_GREY;
   const icon = L.divIcon({
@@ -54,10 +54,62 @@ function drawCluster(layer: L.LayerGroup, c: Extract<MapItem, { kind: 'cluster' 
     iconSize: [r * 2, r * 2],
     html: `<div data-testid="map-cluster" style="width:${r * 2}px;height:${r * 2}px;border-radius:50%;background:${color};opacity:.9;border:2px solid #fff;box-shadow:0 0 0 3px ${color}55;color:#fff;font:700 12px/1 Roboto,Arial,sans-serif;display:flex;align-items:center;justify-content:center;box-sizing:border-box">${Number(c.count)}</div>`,
   });
-  L.marker([c.lat, c.lon], { icon, keyboard: false })
-    .bindTooltip(escapeHtml(T.cardViews.mapCluster(c.count, c.online)), { direction: 'top', offset: [0, -r] })
-    .on('click', onClick)
-    .addTo(layer);
+  const tooltip = escapeHtml(T.cardViews.mapCluster(c.count, c.online));
+  return { icon, tooltip, r, sig: `${c.count}|${color}|${tooltip}` };
+}
+
+/** a cluster badge on the map, kept across pushes while its cluster stays (`go`: where its click zooms, the latest) */
+interface DrawnCluster {
+  marker: L.Marker;
+  sig: string;
+  go: () => void;
+}
+
+/**
+ * Draws the clusters of this push: a badge already drawn for the same cluster (the same id at the same zoom) is moved
+ * and, when its count or share changed, given its new look in place; the others are added, and the badges of clusters
+ * gone are removed. Redrawing every badge on every push (a live fleet pushes every few seconds) made a badge under
+ * the pointer lose its tooltip and a click in flight land on nothing.
+ */
+function drawClusters(
+  layer: L.LayerGroup,
+  have: Map<string, DrawnCluster>,
+  zoom: number,
+  clusters: Extract<MapItem, { kind: 'cluster' }>[],
+  zoomInto: (c: Extract<MapItem, { kind: 'cluster' }>) => void,
+) {
+  const shown = new Set<string>();
+  for (const c of clusters) {
+    const key = `${Math.floor(zoom)}:${c.id}`;
+    shown.add(key);
+    const look = clusterLook(c);
+    const go = () => zoomInto(c);
+    const had = have.get(key);
+    if (had) {
+      had.go = go;
+      const at = had.marker.getLatLng();
+      if (at.lat !== c.lat || at.lng !== c.lon) had.marker.setLatLng([c.lat, c.lon]);
+      if (had.sig !== look.sig) {
+        had.sig = look.sig;
+        had.marker
+          .setIcon(look.icon)
+          .unbindTooltip()
+          .bindTooltip(look.tooltip, { direction: 'top', offset: [0, -look.r] });
+      }
+      continue;
+    }
+    const drawn: DrawnCluster = {
+      sig: look.sig,
+      go,
+      marker: L.marker([c.lat, c.lon], { icon: look.icon, keyboard: false }),
+    };
+    drawn.marker
+      .bindTooltip(look.tooltip, { direction: 'top', offset: [0, -look.r] })
+      .on('click', () => drawn.go())
+      .addTo(layer);
+    have.set(key, drawn);
+  }
+  for (const [key, c] of have) if (!shown.has(key)) (layer.removeLayer(c.marker), have.delete(key));
 }
 
 export default function MapView({ component, view, data, decimals, height }: CardViewProps<MapViewFields>) {
@@ -71,8 +123,13 @@ export default function MapView({ component, view, data, decimals, height }: Car
   /** the map's canvas for a large fleet: made when first needed (null: this browser draws no canvas) */
   const canvas = useRef<L.Renderer | null | undefined>(undefined);
   const fitted = useRef(false);
-  /** what the marker layer holds: a circle per marker key, the track; a push moves and restyles them in place */
-  const drawn = useRef<{ circles: Map<string, L.CircleMarker>; track?: L.Polyline }>({ circles: new Map() });
+  /** what the layers hold: a circle per marker key, a badge per cluster, the track; a push moves and restyles them in
+   * place */
+  const drawn = useRef<{
+    circles: Map<string, L.CircleMarker>;
+    clusters: Map<string, DrawnCluster>;
+    track?: L.Polyline;
+  }>({ circles: new Map(), clusters: new Map() });
   const [tilesFailed, setTilesFailed] = useState(false);
   /** what a marker's popup shows, by marker key: read when a popup opens (or is open while a push comes) */
   const popups = useRef(new Map<string, { marker: MapMarker; fields: PopupFields }>());
@@ -150,7 +207,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
       setGround('none');
       setMade(null);
       fitted.current = false;
-      drawn.current = { circles: new Map() };
+      drawn.current = { circles: new Map(), clusters: new Map() };
       popups.current.clear();
       canvas.current = undefined;
     };
@@ -205,13 +262,16 @@ export default function MapView({ component, view, data, decimals, height }: Car
     const items: MapItem[] = grouped
       ? grouped.at(zoom)
       : markers.map((marker, index) => ({ kind: 'marker', marker, index }));
-    cg.clearLayers();
+    drawClusters(
+      cg,
+      have.clusters,
+      zoom,
+      items.filter((i) => i.kind === 'cluster'),
+      (c) => m.setView([c.lat, c.lon], grouped!.expansionZoom(c.id)),
+    );
     const shown = new Set<string>();
     for (const item of items) {
-      if (item.kind === 'cluster') {
-        drawCluster(cg, item, () => m.setView([item.lat, item.lon], grouped!.expansionZoom(item.id)));
-        continue;
-      }
+      if (item.kind === 'cluster') continue;
       const mk: MapMarker = item.marker;
       const key = keyOf.get(item.index)!;
       shown.add(key);
@@ -261,6 +321,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
     for (const [key, circle] of have.circles) if (!shown.has(key)) (g.removeLayer(circle), have.circles.delete(key));
     for (const key of popups.current.keys()) if (!keys.has(key)) popups.current.delete(key);
     host.current?.setAttribute('data-clusters', String(items.filter((i) => i.kind === 'cluster').length));
+    host.current?.setAttribute('data-zoom', String(Math.floor(zoom)));
     if (!fitted.current && points.length > 0 && !floorPlan) {
       fitted.current = true;
       // the fleet fills the map when it first shows (the clusters regroup at the zoom this lands on)

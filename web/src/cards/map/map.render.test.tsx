@@ -143,11 +143,44 @@ describe('MAP_CARD with a dense fleet (issue 28)', () => {
         online: i < 20,
       }));
       const far = { device_id: 99, label: 'Truk Surabaya', latitude: -7.25, longitude: 112.75, online: true };
-      renderCard('MAP_CARD', { h: 4, model: { map_type: 'street' }, data: { map_marker: [...trucks, far] } });
+      const component = { h: 4, model: { map_type: 'street' } };
+      const { rerender } = renderCard('MAP_CARD', { ...component, data: { map_marker: [...trucks, far] } });
       const map = await screen.findByTestId('map');
       await waitFor(() => expect(map.querySelectorAll('[data-testid="map-cluster"]').length).toBe(1));
       expect(map.querySelector('[data-testid="map-cluster"]')!.textContent).toBe('60');
       expect(map.getAttribute('data-clusters')).toBe('1');
+      // drawn again once the map fitted its markers (Jakarta to Surabaya at this size: zoom 6, from the first draw's 4)
+      await waitFor(() => expect(map.getAttribute('data-zoom')).toBe('6'));
+      const badge = map.querySelector('.sentra-map-cluster')!;
+      // a live push keeps the badge (a pointer on it keeps its tooltip): the same element, given its new look in place
+      const push = (online: number) =>
+        rerender(
+          cardElement('MAP_CARD', {
+            ...component,
+            data: { map_marker: [...trucks.map((t, i) => ({ ...t, online: i < online })), far] },
+          }),
+        );
+      push(20);
+      push(40);
+      await waitFor(() => expect(map.querySelectorAll('.sentra-map-cluster')).toHaveLength(1));
+      expect(map.querySelector('.sentra-map-cluster')).toBe(badge);
+      expect(badge.textContent).toBe('60');
+      // all offline: grey, still the same badge
+      push(0);
+      await waitFor(() =>
+        expect((badge.querySelector('[data-testid="map-cluster"]') as HTMLElement).style.background).toBe(
+          'rgb(158, 158, 158)',
+        ),
+      );
+      expect(map.querySelector('.sentra-map-cluster')).toBe(badge);
+      // the trucks spread out (no cluster any more): the badge goes
+      rerender(
+        cardElement('MAP_CARD', {
+          ...component,
+          data: { map_marker: trucks.map((t, i) => ({ ...t, latitude: -6.2 + i, longitude: 100 + i })) },
+        }),
+      );
+      await waitFor(() => expect(map.querySelectorAll('.sentra-map-cluster')).toHaveLength(0));
     } finally {
       vi.restoreAllMocks();
     }
