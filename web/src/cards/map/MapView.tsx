@@ -49,11 +49,13 @@ function canvasDrawable(): boolean {
 function clusterLook(c: Extract<MapItem, { kind: 'cluster' }>) {
   const r = clusterRadius(c.count);
   const color = c.online > 0 || c.offline < c.count ? OK_GREEN : OFFLINE_GREY;
-  const icon = L.divIcon({
-    className: 'sentra-map-cluster',
-    iconSize: [r * 2, r * 2],
-    html: `<div data-testid="map-cluster" style="width:${r * 2}px;height:${r * 2}px;border-radius:50%;background:${color};opacity:.9;border:2px solid #fff;box-shadow:0 0 0 3px ${color}55;color:#fff;font:700 12px/1 Roboto,Arial,sans-serif;display:flex;align-items:center;justify-content:center;box-sizing:border-box">${Number(c.count)}</div>`,
-  });
+  /** made only for a badge drawn or changed: most pushes leave a badge as it was */
+  const icon = () =>
+    L.divIcon({
+      className: 'sentra-map-cluster',
+      iconSize: [r * 2, r * 2],
+      html: `<div data-testid="map-cluster" style="width:${r * 2}px;height:${r * 2}px;border-radius:50%;background:${color};opacity:.9;border:2px solid #fff;box-shadow:0 0 0 3px ${color}55;color:#fff;font:700 12px/1 Roboto,Arial,sans-serif;display:flex;align-items:center;justify-content:center;box-sizing:border-box">${Number(c.count)}</div>`,
+    });
   const tooltip = escapeHtml(T.cardViews.mapCluster(c.count, c.online));
   return { icon, tooltip, r, sig: `${c.count}|${color}|${tooltip}` };
 }
@@ -92,7 +94,7 @@ function drawClusters(
       if (had.sig !== look.sig) {
         had.sig = look.sig;
         had.marker
-          .setIcon(look.icon)
+          .setIcon(look.icon())
           .unbindTooltip()
           .bindTooltip(look.tooltip, { direction: 'top', offset: [0, -look.r] });
       }
@@ -101,7 +103,7 @@ function drawClusters(
     const drawn: DrawnCluster = {
       sig: look.sig,
       go,
-      marker: L.marker([c.lat, c.lon], { icon: look.icon, keyboard: false }),
+      marker: L.marker([c.lat, c.lon], { icon: look.icon(), keyboard: false }),
     };
     drawn.marker
       .bindTooltip(look.tooltip, { direction: 'top', offset: [0, -look.r] })
@@ -262,13 +264,8 @@ export default function MapView({ component, view, data, decimals, height }: Car
     const items: MapItem[] = grouped
       ? grouped.at(zoom)
       : markers.map((marker, index) => ({ kind: 'marker', marker, index }));
-    drawClusters(
-      cg,
-      have.clusters,
-      zoom,
-      items.filter((i) => i.kind === 'cluster'),
-      (c) => m.setView([c.lat, c.lon], grouped!.expansionZoom(c.id)),
-    );
+    const clusters = items.filter((i) => i.kind === 'cluster');
+    drawClusters(cg, have.clusters, zoom, clusters, (c) => m.setView([c.lat, c.lon], grouped!.expansionZoom(c.id)));
     const shown = new Set<string>();
     for (const item of items) {
       if (item.kind === 'cluster') continue;
@@ -320,7 +317,7 @@ export default function MapView({ component, view, data, decimals, height }: Car
     // markers gone from the data, or inside a cluster at this zoom
     for (const [key, circle] of have.circles) if (!shown.has(key)) (g.removeLayer(circle), have.circles.delete(key));
     for (const key of popups.current.keys()) if (!keys.has(key)) popups.current.delete(key);
-    host.current?.setAttribute('data-clusters', String(items.filter((i) => i.kind === 'cluster').length));
+    host.current?.setAttribute('data-clusters', String(clusters.length));
     host.current?.setAttribute('data-zoom', String(Math.floor(zoom)));
     if (!fitted.current && points.length > 0 && !floorPlan) {
       fitted.current = true;

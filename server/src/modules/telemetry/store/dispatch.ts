@@ -115,7 +115,7 @@ export class BatchDispatch {
     if (recent) {
       batch.journal = { part: (recent.active.round % 2) as 0 | 1, round: recent.active.round };
       // sized now the batch took its points: it keeps pace with what they append, and yields only to points still waiting
-      const chunkPoints = compacting ? this.compactionDue(points.length) : 0;
+      const chunkPoints = this.compactionDue(points.length);
       // a batch merging rollup rows takes no chunk (unless draining): the two together held the writer 30–55 ms
       if (compacting && chunkPoints > 0 && (snapshot === null || this.hurrying)) {
         const c = compaction!.nextChunk(chunkPoints);

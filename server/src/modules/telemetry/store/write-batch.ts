@@ -157,14 +157,17 @@ export function createBatchStore(sqlite: Database.Database) {
     return rows.length / ROLLUP_ROW;
   }
 
+  /** inserts point `i` of `c` alone; false when its (series, ts) was already stored */
+  const insertOne = (c: PointColumns, i: number, texts: Map<number, string>): boolean =>
+    insertPoint.run(c.series[i], c.ts[i], c.hasNum[i] ? c.num[i] : null, texts.get(i) ?? null).changes > 0;
+
   /** inserts points into the clustered table in `order`; returns the duplicates */
   function insertPoints(c: PointColumns, order: Int32Array): Int32Array {
     const texts = textsOf(c);
     const dup: number[] = [];
     for (let k = 0; k < c.series.length; k++) {
       const i = order[k]!;
-      if (insertPoint.run(c.series[i], c.ts[i], c.hasNum[i] ? c.num[i] : null, texts.get(i) ?? null).changes === 0)
-        dup.push(i);
+      if (!insertOne(c, i, texts)) dup.push(i);
     }
     return Int32Array.from(dup);
   }
@@ -175,7 +178,7 @@ export function createBatchStore(sqlite: Database.Database) {
    * machine). A (series, ts) twice keeps the first, as row by row: nobody needs to know which were already stored.
    */
   function insertChunk(c: PointColumns) {
-    const texts = c.textAt.length ? textsOf(c) : null;
+    const texts = textsOf(c);
     const n = c.series.length;
     let i = 0;
     for (; i + INSERT_ROWS <= n; i += INSERT_ROWS) {
@@ -184,11 +187,11 @@ export function createBatchStore(sqlite: Database.Database) {
         rowArgs[a++] = c.series[j];
         rowArgs[a++] = c.ts[j];
         rowArgs[a++] = c.hasNum[j] ? c.num[j] : null;
-        rowArgs[a++] = texts?.get(j) ?? null;
+        rowArgs[a++] = texts.get(j) ?? null;
       }
       insertRows.run(rowArgs);
     }
-    for (; i < n; i++) insertPoint.run(c.series[i], c.ts[i], c.hasNum[i] ? c.num[i] : null, texts?.get(i) ?? null);
+    for (; i < n; i++) insertOne(c, i, texts);
   }
 
   /** the batch's points as one journal row of packed columns (a few pages, whatever the point count) */
