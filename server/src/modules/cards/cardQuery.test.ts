@@ -388,9 +388,12 @@ describe('charts (queryType graph)', () => {
     expect(d.chart_data!.slice(8, 11).map((r) => r.daya)).toEqual(expected);
     expect(d.chart_data![7]!.daya).toBe(query === 'COUNT' ? 0 : null);
   });
-  it('USAGE per hour bucket chains across buckets and survives the reset inside 09:00 (25, 15, 2)', async () => {
+  it('USAGE per hour bucket: each step in the hour its time lies in, through the reset inside 09:00 (10, 20, 12, 0)', async () => {
+    // 07:30 → 08:00 is the 07:00 hour's usage (10); 08:00 → 09:00 adds 15 + 5; 09:00 ↺ 09:15, 09:30 and → 10:00 add
+    // 3 + 7 + 2; the 10:00 reading ends the 09:00 hour and starts the 10:00 one (0). Together the day's 42.
     const d = await chart(ofDevice({ sensor: 'pm', config: 'meter', param: 'energy', query: 'USAGE' }), hourly);
-    expect(d.chart_data!.slice(8, 11).map((r) => r.energy)).toEqual([25, 15, 2]);
+    expect(d.chart_data!.slice(7, 11).map((r) => r.energy)).toEqual([10, 20, 12, 0]);
+    expect(d.chart_data![6]!.energy).toBeNull();
   });
   it('a 30-day daily chart: one bucket per local day', async () => {
     const d = await chart(ofDevice({ sensor: 'env', config: 'data', param: 'level', query: 'AVG' }), today, {

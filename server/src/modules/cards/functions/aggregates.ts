@@ -20,6 +20,10 @@ export interface UsageContext {
  * USAGE is the increase of a cumulative counter: the sum of the steps between consecutive readings under the rule of
  * usage.ts (a rise counts, a drop to near zero is a reset, a re-basing or a step across a gap counts nothing). A rollup
  * bucket is taken whole when it only rose (its first is its min and its last its max), else its raw points decide.
+ * A step is drawn over its own time, from the reading before to the next: each bucket it crosses gets the share of the
+ * time it holds (07:30 → 08:00 is the 07:00 hour's usage, however the readings fall on the hour), and the share before
+ * the window's start is not the window's. So an hour never shows more than the hour can hold, and the buckets still add
+ * up to the whole window's figure. A bucket with no reading that a step crosses shows its share.
  */
 export function bucketAggregates(
   fn: AggregateFn,
@@ -32,7 +36,19 @@ export function bucketAggregates(
   const acc = new Array<number | null>(n).fill(null);
   let b = 0;
   const counter = fn === 'USAGE' ? new CounterFold(usage?.baseline ?? null) : null;
-  const step = (p: Piece, i: number) => (acc[i] = (acc[i] ?? 0) + counter!.add(p));
+  const step = (p: Piece, i: number) => {
+    const { step, fromTs, rise } = counter!.parts(p);
+    acc[i] = (acc[i] ?? 0) + rise;
+    const span = fromTs === null ? 0 : p.firstTs - fromTs;
+    if (step === 0 || span <= 0 || fromTs! >= boundaries[i]!) {
+      acc[i] = acc[i]! + step;
+      return;
+    }
+    for (let j = i; j >= 0 && boundaries[j + 1]! > fromTs!; j--) {
+      const held = Math.min(p.firstTs, boundaries[j + 1]!) - Math.max(fromTs!, boundaries[j]!);
+      if (held > 0) acc[j] = (acc[j] ?? 0) + (step * held) / span;
+    }
+  };
 
   for (const p of pieces) {
     while (b < n - 1 && p.from >= boundaries[b + 1]!) b++;
@@ -65,6 +81,7 @@ export function bucketAggregates(
     }
   }
   if (fn === 'COUNT') return count;
+  if (fn === 'USAGE') return acc;
   if (fn === 'AVG') return acc.map((s, i) => (s === null || count[i] === 0 ? null : s / count[i]!));
   return acc.map((v, i) => (count[i] === 0 ? null : v));
 }

@@ -100,11 +100,30 @@ describe('USAGE per bucket over rollup pieces', () => {
   const bounds = [0, H, 2 * H, 3 * H, 4 * H, 5 * H];
   const noExpand = { expand: (): Piece[] => [] };
 
-  it('a bucket that only rose is taken whole; the step into it belongs to it (hour 0: 35, hour 1: 1 + 35)', () => {
+  it('a bucket that only rose is taken whole; the step between two buckets lies in hour 0 (its time: 59:50 → 60:00)', () => {
     const pieces = [hourPiece(0, 100, 360, 0.1), hourPiece(1, 136, 360, 0.1)];
     const out = bucketAggregates('USAGE', pieces, bounds.slice(0, 3), { baseline: null, ...noExpand });
-    expect(out[0]).toBeCloseTo(35.9);
-    expect(out[1]).toBeCloseTo(0.1 + 35.9);
+    expect(out[0]).toBeCloseTo(35.9 + 0.1);
+    expect(out[1]).toBeCloseTo(35.9);
+  });
+  it('a step across an hour is shared by the time on each side: 10 over 50:00 → 70:00 is 5 and 5', () => {
+    const out = bucketAggregates('USAGE', [raw(50 * MIN, 100), raw(70 * MIN, 110)], bounds.slice(0, 3), {
+      baseline: null,
+      ...noExpand,
+    });
+    expect(out).toEqual([5, 5]);
+  });
+  it("an hourly reporter off the hour: every whole hour is one hour of usage, never two readings' worth", () => {
+    // a panel at a steady 50 kW reporting at :40 of every hour from a baseline at -00:20; hour 3 holds what its
+    // readings tell so far (03:00 → 03:40), hour 4 nothing yet
+    const pieces = [0, 1, 2, 3].map((h) => raw(h * H + 40 * MIN, 1000 + 50 * (h + 1)));
+    const out = bucketAggregates('USAGE', pieces, bounds, { baseline: reading(1000, -20 * MIN, H), ...noExpand });
+    expect(out.map((v) => (v === null ? v : Math.round(v * 1e9) / 1e9))).toEqual([50, 50, 50, 33.333333333, null]);
+  });
+  it('a step that crosses a bucket with no reading gives it its share (readings every 2 hours, 20 a step)', () => {
+    const pieces = [raw(0, 100), raw(2 * H, 120), raw(4 * H, 140)];
+    const out = bucketAggregates('USAGE', pieces, bounds, { baseline: reading(80, -2 * H, 2 * H), ...noExpand });
+    expect(out).toEqual([10, 10, 10, 10, 0]);
   });
   it('a gap across buckets (hours 2 and 3 silent) puts nothing in the hour the device came back', () => {
     const pieces = [hourPiece(0, 100, 360, 0.1), hourPiece(4, 900, 360, 0.1)];
@@ -118,22 +137,24 @@ describe('USAGE per bucket over rollup pieces', () => {
     const out = bucketAggregates('USAGE', pieces, bounds.slice(0, 3), { baseline: null, ...noExpand });
     expect(out[1]).toBeCloseTo(35.9);
   });
-  it('a bucket with a reset inside is read point by point (130 ↺ 3: 5 + 3 + 7)', () => {
+  it('a bucket with a reset inside is read point by point (125 → 130 ↺ 3 → 10: 5 + 3 + 7)', () => {
     const inside = [raw(H, 125), raw(H + 10 * MIN, 130), raw(H + 20 * MIN, 3), raw(H + 30 * MIN, 10)];
     const bucket: Piece = { ...inside[0]!, to: 2 * H, count: 4, min: 3, max: 130, last: 10, lastTs: H + 30 * MIN };
     const out = bucketAggregates('USAGE', [raw(50 * MIN, 120), bucket], bounds.slice(0, 3), {
       baseline: null,
       expand: () => inside,
     });
-    expect(out).toEqual([0, 5 + 5 + 3 + 7]);
+    // 50:00 → 60:00 (5) lies in hour 0; hour 1 holds 125 → 130 (5), the reset (3) and 3 → 10 (7)
+    expect(out).toEqual([5, 5 + 3 + 7]);
   });
-  it('the baseline before the window chains into the first bucket, unless it lies beyond a gap', () => {
-    const pieces = [hourPiece(0, 100, 360, 0.1)];
+  it("the baseline before the window chains into the first bucket for the step's time inside, unless beyond a gap", () => {
+    const pieces = [{ ...hourPiece(0, 100, 360, 0.1), firstTs: 10_000 }];
     const near = bucketAggregates('USAGE', pieces, bounds.slice(0, 2), {
       baseline: reading(99, -10_000),
       ...noExpand,
     });
-    expect(near[0]).toBeCloseTo(36.9);
+    // 99 → 100 over -10 s → +10 s: half of it is the window's
+    expect(near[0]).toBeCloseTo(35.9 + 0.5);
     const far = bucketAggregates('USAGE', pieces, bounds.slice(0, 2), {
       baseline: reading(10, -20 * H),
       ...noExpand,

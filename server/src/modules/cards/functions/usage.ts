@@ -9,6 +9,7 @@
 //   - a gap is a step longer than max(1 hour, 10 × the interval before it): it counts nothing, whatever its size.
 // A step never spans more than an hour inside an hour rollup bucket, so a bucket whose readings only rise (first = min,
 // last = max) is taken whole; a gap can only fall between two pieces, where both readings' times are known.
+// Per bucket (aggregates.ts), a step is shared among the buckets its time crosses, in proportion to the time in each.
 
 /** a step longer than this is always a gap */
 export const USAGE_GAP_MIN_MS = 3_600_000;
@@ -50,6 +51,14 @@ export interface CounterPiece {
 /** A piece taken whole: a single reading, or readings that only rose (no reset or drop inside). */
 export const risesOnly = (p: CounterPiece): boolean => p.count === 1 || (p.first === p.min && p.last === p.max);
 
+/** What a piece brings: the step into it from the reading before (taken at `fromTs`) and its own rise. */
+export interface PieceUsage {
+  step: number;
+  /** the time of the reading the step starts from; null when there is none */
+  fromTs: number | null;
+  rise: number;
+}
+
 /**
  * Folds a counter's pieces in time order; `add` answers the usage a piece brings (the step into it plus its own rise).
  * The piece must be one `risesOnly` accepts: others are folded reading by reading (their raw points).
@@ -62,12 +71,17 @@ export class CounterFold {
   }
 
   add(p: CounterPiece): number {
+    const u = this.parts(p);
+    return u.step + u.rise;
+  }
+
+  /** `add` in its two parts, for a caller that shares the step among the buckets its time crosses */
+  parts(p: CounterPiece): PieceUsage {
     const prev = this.prev;
-    let inc = prev ? usageStep(prev, p.first, p.firstTs) : 0;
-    inc += p.last - p.first;
+    const step = prev ? usageStep(prev, p.first, p.firstTs) : 0;
     const interval = p.count >= 2 ? (p.lastTs - p.firstTs) / (p.count - 1) : prev ? p.firstTs - prev.ts : null;
     this.prev = { v: p.last, ts: p.lastTs, interval };
-    return inc;
+    return { step, fromTs: prev?.ts ?? null, rise: p.last - p.first };
   }
 }
 
