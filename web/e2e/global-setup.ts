@@ -3,26 +3,14 @@
 // process.env. The returned function is the teardown.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../server/src/platform/testing/free-port.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OPENAPI = '/service/web/openapi.json';
 const READY_TIMEOUT_MS = 30_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;

@@ -3,6 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { required } from '../../testing/required.js';
+import { freePort } from '../../testing/free-port.js';
 
 /** whether nats-server is installed (CI fails here when it is not: testing/required.ts) */
 export const hasNatsServer = required(
@@ -17,17 +18,7 @@ export interface NatsServer {
   stop(): Promise<void>;
 }
 
-/** A loopback port nothing listens on (bound, then released at once). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../testing/free-port.js';
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
