@@ -37,15 +37,17 @@ export function bucketAggregates(
   let b = 0;
   const counter = fn === 'USAGE' ? new CounterFold(usage?.baseline ?? null) : null;
   const step = (p: Piece, i: number) => {
-    const { step, fromTs, rise } = counter!.parts(p);
-    acc[i] = (acc[i] ?? 0) + rise;
-    const span = fromTs === null ? 0 : p.firstTs - fromTs;
-    if (step === 0 || span <= 0 || fromTs! >= boundaries[i]!) {
+    const fold = counter!;
+    fold.add(p);
+    const { step, stepFrom } = fold;
+    acc[i] = (acc[i] ?? 0) + (p.last - p.first);
+    const span = stepFrom === null ? 0 : p.firstTs - stepFrom;
+    if (step === 0 || span <= 0 || stepFrom! >= boundaries[i]!) {
       acc[i] = acc[i]! + step;
       return;
     }
-    for (let j = i; j >= 0 && boundaries[j + 1]! > fromTs!; j--) {
-      const held = Math.min(p.firstTs, boundaries[j + 1]!) - Math.max(fromTs!, boundaries[j]!);
+    for (let j = i; j >= 0 && boundaries[j + 1]! > stepFrom!; j--) {
+      const held = Math.min(p.firstTs, boundaries[j + 1]!) - Math.max(stepFrom!, boundaries[j]!);
       if (held > 0) acc[j] = (acc[j] ?? 0) + (step * held) / span;
     }
   };

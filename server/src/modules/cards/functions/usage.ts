@@ -51,37 +51,29 @@ export interface CounterPiece {
 /** A piece taken whole: a single reading, or readings that only rose (no reset or drop inside). */
 export const risesOnly = (p: CounterPiece): boolean => p.count === 1 || (p.first === p.min && p.last === p.max);
 
-/** What a piece brings: the step into it from the reading before (taken at `fromTs`) and its own rise. */
-export interface PieceUsage {
-  step: number;
-  /** the time of the reading the step starts from; null when there is none */
-  fromTs: number | null;
-  rise: number;
-}
-
 /**
- * Folds a counter's pieces in time order; `add` answers the usage a piece brings (the step into it plus its own rise).
- * The piece must be one `risesOnly` accepts: others are folded reading by reading (their raw points).
+ * Folds a counter's pieces in time order; `add` answers the usage a piece brings (the step into it plus its own rise)
+ * and leaves the step's part in `step`, from the reading at `stepFrom` (null: none), for a caller that shares the step
+ * among the buckets its time crosses. The piece must be one `risesOnly` accepts: others are folded reading by reading.
  */
 export class CounterFold {
   private prev: CounterReading | null;
+  /** the part of the last `add` that was the step into the piece */
+  step = 0;
+  /** the time of the reading that step started from; null when there was none */
+  stepFrom: number | null = null;
 
   constructor(baseline: CounterReading | null) {
     this.prev = baseline;
   }
 
   add(p: CounterPiece): number {
-    const u = this.parts(p);
-    return u.step + u.rise;
-  }
-
-  /** `add` in its two parts, for a caller that shares the step among the buckets its time crosses */
-  parts(p: CounterPiece): PieceUsage {
     const prev = this.prev;
-    const step = prev ? usageStep(prev, p.first, p.firstTs) : 0;
+    this.step = prev ? usageStep(prev, p.first, p.firstTs) : 0;
+    this.stepFrom = prev ? prev.ts : null;
     const interval = p.count >= 2 ? (p.lastTs - p.firstTs) / (p.count - 1) : prev ? p.firstTs - prev.ts : null;
     this.prev = { v: p.last, ts: p.lastTs, interval };
-    return { step, fromTs: prev?.ts ?? null, rise: p.last - p.first };
+    return this.step + (p.last - p.first);
   }
 }
 
