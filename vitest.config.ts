@@ -47,20 +47,12 @@ export const PLAIN_AEDES_SUITES = [
 
 const PLAIN_AEDES_PROJECT = {
   extends: true as const,
-  test: {
-    name: 'plain-aedes',
-    include: PLAIN_AEDES_SUITES,
-    env: { MQTT_FAST_PATH: 'off' },
-  },
+  test: { name: 'plain-aedes', include: PLAIN_AEDES_SUITES, env: { MQTT_FAST_PATH: 'off' } },
 };
 
 const POSTGRES_PROJECT = {
   extends: true as const,
-  test: {
-    name: 'postgres',
-    include: POSTGRES_SUITES,
-    env: { SENTRA_TEST_ENGINE: 'postgres' },
-  },
+  test: { name: 'postgres', include: POSTGRES_SUITES, env: { SENTRA_TEST_ENGINE: 'postgres' } },
 };
 
 export default defineConfig({

@@ -18,7 +18,7 @@ export interface NatsServer {
   stop(): Promise<void>;
 }
 
-export { freePort } from '../../testing/free-port.js';
+export { freePort };
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
