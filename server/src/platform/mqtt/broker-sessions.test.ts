@@ -130,7 +130,7 @@ describe('the event loop’s MQTT sessions', () => {
     const b = sessions.open({ identity: device(1), authority }, 'b', t1, 0);
     sessions.open({ identity: device(2), authority }, 'c', t1, 0);
     const failures: unknown[] = [];
-    const hits = sessions.matching(
+    const hits = sessions.kick(
       (id) => {
         if (id.key === 'device:2') throw new Error('boom');
         return id.key === 'device:1';
@@ -142,6 +142,27 @@ describe('the event loop’s MQTT sessions', () => {
       [t1, [b.sid]],
     ]);
     expect(failures).toHaveLength(1);
+  });
+
+  it('frees the client id of a kicked session at once: another identity may take it before the thread reports it gone', () => {
+    const { sessions, said } = table();
+    const t0 = thread('t0');
+    const unclaimed = { key: 'gateway:ZL1' };
+    const old = sessions.open({ identity: unclaimed, authority }, 'ZL1', t0, 0);
+    sessions.ready(old.sid, 'ZL1');
+    expect(sessions.holderKey('ZL1')).toBe('gateway:ZL1');
+    sessions.kick(
+      (id) => id.key === 'gateway:ZL1',
+      () => {},
+    );
+    expect(sessions.holderKey('ZL1')).toBeUndefined();
+    // the registered gateway signs in; the kicked session is still up, to be closed by its thread
+    const registered = sessions.open({ identity: device(7), authority }, 'ZL1', t0, 0);
+    expect(registered.older?.sid).toBe(old.sid);
+    sessions.ready(registered.sid, 'ZL1');
+    sessions.end(old.sid, true);
+    expect(sessions.holderKey('ZL1')).toBe('device:7');
+    expect(said).toEqual(['+gateway:ZL1 ZL1', '+device:7 ZL1', '-gateway:ZL1 ZL1']);
   });
 
   it('forgets gone sessions after their will could come, and accepted ones that never became ready', () => {

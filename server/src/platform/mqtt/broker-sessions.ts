@@ -24,6 +24,8 @@ export interface Session<T> {
   /** when the connection went (its will message may still follow), or when it was accepted, for the sweep */
   since: number;
   gone: boolean;
+  /** the event loop told its thread to close it: its client id is free to another identity already */
+  kicked?: boolean;
   /** the announced session of the same identity it took the client id from, ended before this one was ready: its
    * `disconnected` waits for this one's `connected` (or its end), so a take-over never shows the device offline */
   succeeds?: { identity: MqttIdentity; clientId: string };
@@ -55,10 +57,11 @@ export class BrokerSessions<T extends { filters: TopicFilters }> {
     return this.sessions.get(sid);
   }
 
-  /** the identity key of the session holding `clientId`, if any */
+  /** the identity key of the session holding `clientId`, if any (a session being kicked holds it no longer) */
   holderKey(clientId: string): string | undefined {
     const holder = this.holders.get(clientId);
-    return holder === undefined ? undefined : this.sessions.get(holder)?.identity.key;
+    const session = holder === undefined ? undefined : this.sessions.get(holder);
+    return session?.kicked ? undefined : session?.identity.key;
   }
 
   /**
@@ -165,8 +168,12 @@ export class BrokerSessions<T extends { filters: TopicFilters }> {
     for (const [sid, s] of this.sessions) if (s.thread === thread) this.end(sid, false);
   }
 
-  /** the sessions still up whose identity `match` hits (not yet announced ones too), by thread */
-  matching(match: (identity: MqttIdentity) => boolean, failed: (err: unknown) => void): Map<T, SessionId[]> {
+  /**
+   * The sessions still up whose identity `match` hits (not yet announced ones too), by thread, to be closed there. They
+   * are marked kicked: their client ids are free from now on, so the client the kick was for (a gateway registered
+   * while it was connected unclaimed) can sign in with its new identity before its thread reports the old one gone.
+   */
+  kick(match: (identity: MqttIdentity) => boolean, failed: (err: unknown) => void): Map<T, SessionId[]> {
     const hits = new Map<T, SessionId[]>();
     for (const [sid, session] of this.sessions) {
       if (session.gone) continue;
@@ -177,6 +184,7 @@ export class BrokerSessions<T extends { filters: TopicFilters }> {
         failed(err);
       }
       if (!hit) continue;
+      session.kicked = true;
       const sids = hits.get(session.thread);
       if (sids) sids.push(sid);
       else hits.set(session.thread, [sid]);

@@ -516,7 +516,7 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
     },
     disconnect(match) {
       // sessions not announced yet too: the thread may have sent CONNACK before its `ready` reached the event loop
-      const kicks = sessions.matching(match, (err) => log.error('broker disconnect matcher failed', err));
+      const kicks = sessions.kick(match, (err) => log.error('broker disconnect matcher failed', err));
       let n = 0;
       for (const [thread, sids] of kicks) {
         send(thread, { t: 'kick', sids });
