@@ -55,7 +55,13 @@ child.on('message', (m) => {
   fleet = spawn(process.execPath, ['--import', 'tsx', 'simulator/src/demo-run.ts'], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, SENTRA_URL: `http://${target}:${m.port}`, SENTRA_MQTT: `mqtt://${target}:${m.mqttPort}` },
+    env: {
+      ...process.env,
+      SENTRA_URL: `http://${target}:${m.port}`,
+      SENTRA_MQTT: `mqtt://${target}:${m.mqttPort}`,
+      // its Sentra end devices keep their tokens beside the gateway's data, as real devices keep theirs
+      SENTRA_DEMO_TOKENS: path.join(m.dataDir, 'demo-fleet-tokens.json'),
+    },
   });
   fleet.on(
     'exit',

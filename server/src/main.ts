@@ -1,4 +1,5 @@
 // Entry point: read the configuration, build the app, listen, and shut down gracefully on SIGINT/SIGTERM.
+import path from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { checkDataDir } from './platform/db/data-dir.js';
@@ -12,6 +13,8 @@ export interface GatewayListening {
   sentra: 'listening';
   port: number;
   mqttPort: number;
+  /** DATA_DIR, absolute: the demo fleet keeps its devices' tokens there */
+  dataDir: string;
 }
 
 /** PostgreSQL at start: unreachable, the sign-in refused (28xxx), the database missing (3D000), or not allowed (42501) */
@@ -81,7 +84,12 @@ async function main() {
   // started by `npm start` (scripts/start.mjs): tell it the ports actually bound (PORT=0 picks free ones), which its demo
   // fleet then targets; the channel must not keep this process alive
   if (process.send) {
-    process.send({ sentra: 'listening', port, mqttPort } satisfies GatewayListening);
+    process.send({
+      sentra: 'listening',
+      port,
+      mqttPort,
+      dataDir: path.resolve(config.DATA_DIR),
+    } satisfies GatewayListening);
     process.channel?.unref();
   }
   app.log.info(`Sentra console at ${url}/admin/login`);

@@ -25,7 +25,7 @@ async function main() {
     console.error(`demo fleet: no gateway at ${url} within 120 s`);
     process.exit(1);
   }
-  const options = demoFleetOptions({ url, mqtt });
+  const options = demoFleetOptions({ url, mqtt, tokensFile: process.env.SENTRA_DEMO_TOKENS });
   log(`starting ${options.devices} simulated devices against ${url} (${mqtt})`);
   const fleet = await runFleet(options);
   const gateway = { url, username: options.username, password: options.password, domain: options.domain };

@@ -46,6 +46,7 @@ export function demoFleetOptions(gateway: {
   domain?: string;
   devices?: number;
   historyMs?: number;
+  tokensFile?: string;
 }): FleetOptions {
   return {
     ...DEFAULTS,

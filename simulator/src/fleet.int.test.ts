@@ -1,5 +1,8 @@
 // The simulator against a real gateway on loopback: every family registered through the REST API as a user does it,
 // activated (token, UID), connected over real MQTT, and its frames stored as the series its profile names.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
 import { startGateway, type Running } from '../../server/test/harness.js';
@@ -56,6 +59,9 @@ function registryResolver(sqlite: Database.Database): DeviceResolver {
   };
 }
 
+// where the Sentra end devices keep their tokens between runs, as the demo keeps them in DATA_DIR
+const tokensFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-fleet-')), 'tokens.json');
+
 beforeAll(async () => {
   gw = await startGateway();
   const t = await tenantSession(gw.url);
@@ -72,6 +78,7 @@ beforeAll(async () => {
     rate: 4,
     seed: 'integration',
     ramp: 500,
+    tokensFile,
   });
   // the fleet's messages reached the pipeline: one queued, or one of every device refused for want of a resolver (a
   // device heard before its activation is refused too, so one refusal says nothing)
@@ -246,7 +253,7 @@ describe('the fleet on a real gateway', () => {
     expect(seen).toContain('event/txack');
   });
 
-  it('a second run reuses the registered devices: gateways and MQTT/Tasmota devices sign in with a regenerated secret', async () => {
+  it('a second run reuses the registered devices: gateways and MQTT/Tasmota devices sign in with a regenerated secret, Sentra end devices with the token they kept', async () => {
     const options = {
       url: gw.url,
       mqtt: `mqtt://127.0.0.1:${gw.mqttPort}`,
@@ -257,20 +264,46 @@ describe('the fleet on a real gateway', () => {
       rate: 4,
       seed: 'integration',
       ramp: 200,
+      tokensFile,
     };
-    // Sentra end devices are added again (their token was only ever the device's): every other one is reused
-    const kept = (devices: typeof fleet.devices) =>
-      new Map(devices.filter((d) => d.plan.family !== 'sentraEnd').map((d) => [d.plan.serial, d.id]));
+    const ids = (devices: typeof fleet.devices, family?: string) =>
+      new Map(
+        devices.filter((d) => family === undefined || d.plan.family === family).map((d) => [d.plan.serial, d.id]),
+      );
+    const sentra = ids(fleet.devices, 'sentraEnd');
+    expect(sentra.size).toBeGreaterThan(0);
+    const saved = JSON.parse(fs.readFileSync(tokensFile, 'utf8')) as Record<string, string>;
+    expect(Object.keys(saved).sort()).toEqual([...sentra.keys()].sort());
+    expect(fs.statSync(tokensFile).mode & 0o777).toBe(0o600);
+    // a restart: the first run's devices go (a token device of two runs at once would take its session back and forth)
+    await fleet.stop();
     const again = await runFleet(options);
     try {
       expect(again.stats().lastError).toBeUndefined();
-      expect(kept(again.devices)).toEqual(kept(fleet.devices));
+      expect(ids(again.devices)).toEqual(ids(fleet.devices));
       const own = again.devices.filter((d) =>
-        ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway', 'mqtt', 'tasmota'].includes(d.plan.family),
+        ['zlan', 'usrIot', 'bivocom', 'friendcom', 'sentraGateway', 'mqtt', 'tasmota', 'sentraEnd'].includes(
+          d.plan.family,
+        ),
       );
       expect(await until(() => own.every((d) => d.connection?.connected === true), 8000)).toBe(true);
     } finally {
       await again.stop();
+    }
+    // a token the gateway no longer takes (another database, say): the device is added again with a new one
+    const [serial] = [...sentra.keys()];
+    fs.writeFileSync(tokensFile, JSON.stringify({ ...saved, [serial!]: 'f'.repeat(64) }));
+    const third = await runFleet(options);
+    try {
+      expect(third.stats().lastError).toBeUndefined();
+      const now = ids(third.devices);
+      expect(now.get(serial!)).not.toBe(sentra.get(serial!));
+      for (const [s, id] of ids(fleet.devices)) if (s !== serial) expect(now.get(s)).toBe(id);
+      const rewritten = JSON.parse(fs.readFileSync(tokensFile, 'utf8')) as Record<string, string>;
+      expect(rewritten[serial!]).toMatch(/^[0-9a-f]{64}$/);
+      expect(rewritten[serial!]).not.toBe('f'.repeat(64));
+    } finally {
+      await third.stop();
     }
   });
 

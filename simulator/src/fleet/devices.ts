@@ -96,8 +96,11 @@ export abstract class Connection {
     if (this.client) this.client.options.reconnectPeriod = 100;
   }
 
-  /** Connects once; resolves on the first CONNACK, rejects on refusal or after `timeoutMs`. Reconnects by itself later. */
-  async open(opts: IClientOptions, timeoutMs = 15_000): Promise<void> {
+  /**
+   * Connects once; resolves on the first CONNACK, rejects on refusal or after `timeoutMs`. Reconnects by itself later.
+   * `tryOnly`: a refusal of this first attempt is the caller's to handle, not an error of the run.
+   */
+  async open(opts: IClientOptions, timeoutMs = 15_000, tryOnly = false): Promise<void> {
     await this.env.ramp();
     const { stats } = this.env;
     const client = mqtt.connect(this.env.mqttUrl, {
@@ -112,7 +115,9 @@ export abstract class Connection {
     });
     this.client = client;
     stats.connections++;
+    let trying = tryOnly;
     client.on('connect', () => {
+      trying = false;
       client.options.reconnectPeriod = this.reconnectPeriod;
       if (!this.connected) stats.connected++;
       this.connected = true;
@@ -123,6 +128,7 @@ export abstract class Connection {
       this.connected = false;
     });
     client.on('error', (err) => {
+      if (trying) return;
       stats.errors++;
       stats.lastError = `${this.key}: ${err.message}`;
     });

@@ -23,6 +23,7 @@ import {
   type Emitter,
 } from './devices.js';
 import type { DevicePlan } from './plan.js';
+import type { KeptTokens } from './kept-tokens.js';
 import { retry, type RestClient } from './rest.js';
 
 export interface AppInfo {
@@ -104,16 +105,44 @@ export interface RegistrationContext {
   existing: Map<string, DeviceSummary>;
   network?: { ns: NetworkServer; serverId: number };
   emmaPlugins?: EmmaPluginApplication[];
+  /** the tokens the Sentra end devices kept from an earlier run (none kept: they are added anew each run) */
+  tokens?: KeptTokens;
 }
 
 const family = (plan: DevicePlan) => deviceFamilyCalls[plan.family];
+
+/** a Sentra end device of an earlier run back with its kept token; undefined when the broker no longer takes it */
+async function signInAgain(
+  ctx: RegistrationContext,
+  plan: DevicePlan,
+  id: number,
+  token: string,
+): Promise<RegisteredDevice | undefined> {
+  const dev = new GenericDevice(plan, ctx.env);
+  try {
+    // refused once, it gives up (its first CONNACK puts its usual reconnect period back)
+    await dev.open({ clientId: `sentra-${plan.serial}`, username: token, reconnectPeriod: 0 }, undefined, true);
+  } catch {
+    await dev.close();
+    await ctx.tokens?.set(plan.serial, undefined);
+    return undefined;
+  }
+  dev.attach(id);
+  return { plan, id, connection: dev, emitter: dev };
+}
 
 export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan): Promise<RegisteredDevice> {
   const { rest, env } = ctx;
   const calls = family(plan);
   let existing = ctx.existing.get(plan.serial);
+  if (existing && plan.family === 'sentraEnd') {
+    // a token device of an earlier run signs in again with the token it kept
+    const kept = ctx.tokens?.get(plan.serial);
+    const again = kept === undefined ? undefined : await signInAgain(ctx, plan, existing.id, kept);
+    if (again) return again;
+  }
   if (existing && (existing.category !== calls.family.category || plan.family === 'sentraEnd')) {
-    // another family under this serial (the run's options changed), or a token device whose token only it knew
+    // another family under this serial (the run's options changed), or a token device whose token it did not keep
     const removeCall = Object.values(deviceFamilyCalls).find((c) => c.family.category === existing!.category)!.remove;
     await rest.call(removeCall, { id: existing.id });
     existing = undefined;
@@ -166,6 +195,7 @@ export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan)
         await retry(() => rest.call(devicesContract.tokenCheck, { token }), 40, 250);
         const d = await add({ credentials_token: token });
         dev.attach(d.id);
+        await ctx.tokens?.set(plan.serial, token);
         return { plan, id: d.id, connection: dev, emitter: dev };
       } catch (err) {
         await dev.close();

@@ -12,6 +12,7 @@ import {
 } from './register.js';
 import { deviceDataContract } from '@sentra/contracts';
 import { pool, RestClient } from './rest.js';
+import { keptTokens } from './kept-tokens.js';
 import { newStats, RateMeter, type FleetStats } from './stats.js';
 import type { Connection, DeviceEnv, Emitter, FaultMode } from './devices.js';
 import type { ProfileEvent } from '../profiles/types.js';
@@ -51,6 +52,11 @@ export interface FleetOptions extends Omit<PlanOptions, 'domain'> {
    * one series across runs. Default 0: no history, live from now.
    */
   historyMs?: number;
+  /**
+   * A file where the Sentra end devices keep their credentials token between runs (kept-tokens.ts): a run finds them
+   * there and they sign in again as the same devices, their history kept. Unset: each run adds them anew.
+   */
+  tokensFile?: string;
 }
 
 export const DEFAULTS = {
@@ -252,6 +258,7 @@ export function createFleet(options: FleetOptions): FleetHandle {
           app,
           env,
           existing: await existingDevices(rest, serialPrefix(options.seed, options.domain)),
+          tokens: await keptTokens(options.tokensFile),
         };
         historyMs = Math.max(0, options.historyMs ?? 0);
         if (plans.some((p) => p.family === 'lora')) {
