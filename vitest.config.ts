@@ -5,9 +5,10 @@
 // `npm run test:unit` runs the unit tests beside the code (project `unit`) on every core, then the integration suites
 // (`integration`, `plain-aedes`, `postgres`) one file at a time: the unit tests mostly import and compute (2 workers
 // take them from 450 s to 260 s on 2 cores), the integration suites run real gateways, brokers, NATS and PostgreSQL
-// whose timings must not share the cores with another file's gateway. The integration projects run their files in one
-// process each (`isolate: false`; vitest still keeps projects apart): every suite starts and stops its own gateways
-// and changes no global state, and a fresh process per file cost ~3.5 s of imports and start-up each (86 files).
+// whose timings must not share the cores with another file's gateway, each project's files in one process
+// (`--no-isolate`; vitest still keeps projects apart): every suite starts and stops its own gateways and changes no
+// global state, and a fresh process per file cost ~3.5 s of start-up and imports each (86 files). vitest 3.2 takes
+// isolation for the whole run, not per project: hence the flag on the second run.
 import { defineConfig } from 'vitest/config';
 import { hasPostgres } from './server/src/platform/db/testing/postgres.js';
 
@@ -49,12 +50,12 @@ export const PLAIN_AEDES_SUITES = [
 
 const PLAIN_AEDES_PROJECT = {
   extends: true as const,
-  test: { name: 'plain-aedes', include: PLAIN_AEDES_SUITES, env: { MQTT_FAST_PATH: 'off' }, isolate: false },
+  test: { name: 'plain-aedes', include: PLAIN_AEDES_SUITES, env: { MQTT_FAST_PATH: 'off' } },
 };
 
 const POSTGRES_PROJECT = {
   extends: true as const,
-  test: { name: 'postgres', include: POSTGRES_SUITES, env: { SENTRA_TEST_ENGINE: 'postgres' }, isolate: false },
+  test: { name: 'postgres', include: POSTGRES_SUITES, env: { SENTRA_TEST_ENGINE: 'postgres' } },
 };
 
 export default defineConfig({
@@ -85,7 +86,6 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['server/test/**/*.test.ts'],
-          isolate: false,
         },
       },
       PLAIN_AEDES_PROJECT,
