@@ -24,7 +24,7 @@
 //   DATABASE_URL (that server; a fresh database beside the one named), else SQLite (engine.ts).
 import { sql } from 'drizzle-orm';
 import { benchEngine } from './engine.js';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -198,6 +198,9 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   sampling.on = true;
   const w0 = app.telemetry.metrics() as Record<string, number>;
   const elu0 = performance.eventLoopUtilization();
+  // how long the event loop kept a callback waiting: what an HTTP call, or a load balancer's health check, meets
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const brokerElu0 = app.broker.threadUtilization();
   const cpu0 = mainThreadCpuUs();
   const fleetCpu0 = processCpuUs(fleet.pid);
@@ -220,6 +223,7 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   await new Promise((res) => setTimeout(res, windowMs));
   const w1 = app.telemetry.metrics() as Record<string, number>;
   const elu = performance.eventLoopUtilization(elu0).utilization;
+  loopDelay.disable();
   const brokerElu = app.broker.threadUtilization(brokerElu0).map((u) => u.utilization);
   const mainCpuUs = mainThreadCpuUs() - cpu0;
   const fleetCpuUs = processCpuUs(fleet.pid) - fleetCpu0;
@@ -278,6 +282,8 @@ async function phase(r: Run, o: PhaseOptions): Promise<Record<string, number | s
   figures[`${k}main_thread_cpu_us_per_message`] =
     Math.round((mainCpuUs / Math.max(1, w1.received_messages - w0.received_messages)) * 10) / 10;
   figures[`${k}event_loop_utilization`] = Math.round(elu * 100) / 100;
+  figures[`${k}event_loop_delay_p99_ms`] = Math.round(loopDelay.percentile(99) / 1e6);
+  figures[`${k}event_loop_delay_max_ms`] = Math.round(loopDelay.max / 1e6);
   // every other thread's CPU per message, busiest first (the broker threads, the writer, V8's GC helpers): CPU time
   // holds when the machine is short of cores, where a utilisation also counts the time a thread waited for one
   const perMessage = (us: number) => us / Math.max(1, w1.received_messages - w0.received_messages);
