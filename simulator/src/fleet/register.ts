@@ -111,6 +111,10 @@ export interface RegistrationContext {
 
 const family = (plan: DevicePlan) => deviceFamilyCalls[plan.family];
 
+// CONNACK return codes of MQTT 3.1.1 that say the credentials are not taken
+const BAD_USERNAME_OR_PASSWORD = 4;
+const NOT_AUTHORIZED = 5;
+
 /** a Sentra end device of an earlier run back with its kept token; undefined when the broker no longer takes it */
 async function signInAgain(
   ctx: RegistrationContext,
@@ -122,8 +126,12 @@ async function signInAgain(
   try {
     // refused once, it gives up (its first CONNACK puts its usual reconnect period back)
     await dev.open({ clientId: `sentra-${plan.serial}`, username: token, reconnectPeriod: 0 }, undefined, true);
-  } catch {
+  } catch (err) {
     await dev.close();
+    // refused (bad credentials, not authorised: the token is gone): forget it; anything else (a time-out, the
+    // broker's authority unavailable) is this run's failure, not a reason to drop the device and its history
+    const code = (err as { code?: unknown }).code;
+    if (code !== BAD_USERNAME_OR_PASSWORD && code !== NOT_AUTHORIZED) throw err;
     await ctx.tokens?.set(plan.serial, undefined);
     return undefined;
   }
