@@ -1,4 +1,4 @@
-// One vitest run covers every workspace: unit tests beside the code, integration tests under server/test. The
+// One vitest configuration covers every workspace: unit tests beside the code, integration tests under server/test. The
 // integration suites that touch storage run a second time with every gateway on PostgreSQL (project `postgres`:
 // SENTRA_TEST_ENGINE=postgres gives each gateway a fresh database of the run's cluster, server/test/harness.ts), and
 // the broker's suites a second time with the broker threads on aedes as it is (project `plain-aedes`).

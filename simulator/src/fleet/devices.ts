@@ -100,7 +100,7 @@ export abstract class Connection {
    * Connects once; resolves on the first CONNACK, rejects on refusal or after `timeoutMs`. Reconnects by itself later.
    * `tryOnly`: a refusal of this first attempt is the caller's to handle, not an error of the run.
    */
-  async open(opts: IClientOptions, timeoutMs = 15_000, tryOnly = false): Promise<void> {
+  async open(opts: IClientOptions, { timeoutMs = 15_000, tryOnly = false } = {}): Promise<void> {
     await this.env.ramp();
     const { stats } = this.env;
     const client = mqtt.connect(this.env.mqttUrl, {

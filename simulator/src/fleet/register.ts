@@ -111,6 +111,9 @@ export interface RegistrationContext {
 
 const family = (plan: DevicePlan) => deviceFamilyCalls[plan.family];
 
+/** a Sentra end device's client id: the same in every run, so a run's connection takes over the one before */
+const sentraClientId = (plan: DevicePlan) => `sentra-${plan.serial}`;
+
 // CONNACK return codes of MQTT 3.1.1 that say the credentials are not taken
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
@@ -125,7 +128,7 @@ async function signInAgain(
   const dev = new GenericDevice(plan, ctx.env);
   try {
     // refused once, it gives up (its first CONNACK puts its usual reconnect period back)
-    await dev.open({ clientId: `sentra-${plan.serial}`, username: token, reconnectPeriod: 0 }, undefined, true);
+    await dev.open({ clientId: sentraClientId(plan), username: token, reconnectPeriod: 0 }, { tryOnly: true });
   } catch (err) {
     await dev.close();
     // refused (bad credentials, not authorised: the token is gone): forget it; anything else (a time-out, the
@@ -198,7 +201,7 @@ export async function registerDevice(ctx: RegistrationContext, plan: DevicePlan)
       const { credentials_token: token } = await rest.call(devicesContract.tokenGenerate, {});
       const dev = new GenericDevice(plan, env);
       // the device signs in with its token first; the activation screen's check then succeeds
-      await dev.open({ clientId: `sentra-${plan.serial}`, username: token });
+      await dev.open({ clientId: sentraClientId(plan), username: token });
       try {
         await retry(() => rest.call(devicesContract.tokenCheck, { token }), 40, 250);
         const d = await add({ credentials_token: token });
