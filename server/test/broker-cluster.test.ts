@@ -5,8 +5,9 @@
 // taken over (the first connection ends, the second has its subscriptions).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { startGateway, type Running } from './harness.js';
-import { addDevice, tenantWithApp, unique, until } from './fixtures.js';
+import { deviceFamilyCalls } from '@sentra/contracts';
+import { call, startGateway, type Running } from './harness.js';
+import { addDevice, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
 import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { hasPostgres, testDatabase } from '../src/platform/db/testing/postgres.js';
 import type { AppAuth } from './device-data.kit.js';
@@ -152,6 +153,44 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     expect(onB.got).toEqual([`d/${id}/cmd di-b`]);
     // nobody queues for it while it is connected on B
     expect(a.app.broker.awaits?.(`d/${id}/cmd`)).toBe(false);
+  });
+
+  it('lets a gateway registered through A sign in on A at once while its unclaimed connection on B is still ending', async () => {
+    const uid = unique('ZL').toUpperCase();
+    const unclaimed = await connect(b.mqttPort, { clientId: uid, username: uid });
+    let kicked = false;
+    unclaimed.client.on('close', () => (kicked = true));
+    await unclaimed.client.publishAsync(`gw/${uid}/up`, '{}', { qos: 1 });
+    // A knows every client id B holds, the unclaimed gateway's among them
+    const heldByB = () => b.app.broker.connected().length;
+    expect(await until(() => b.app.broker.connected().some((i) => i.key === `gateway:${uid}`), 3000)).toBe(true);
+    expect(await until(() => a.app.broker.metrics().cluster_held_elsewhere === heldByB(), 3000)).toBe(true);
+    // NATS frozen: B hears of the registration, and A of B's connection ending, only after the sign-in below
+    nats.pause();
+    let registered: Awaited<ReturnType<typeof mqttAttempt>>;
+    try {
+      const added = await call(
+        a.url,
+        deviceFamilyCalls.zlan.adds.zlan!,
+        { serial_number: unique('Z'), name: 'ZLAN Gedung B', dev_uid: uid },
+        auth,
+      );
+      expect(added.body.response_result).toBe(0);
+      // the claim frees the client id on A at once: the registered identity takes it
+      expect(a.app.broker.metrics().cluster_held_elsewhere).toBe(heldByB() - 1);
+      registered = await mqttAttempt(a.mqttPort, {
+        clientId: uid,
+        username: uid,
+        password: added.body.data.gateway_secret,
+      });
+      if (registered.client) clients.push(registered.client);
+      expect(registered.code).toBeUndefined();
+      expect(kicked).toBe(false);
+    } finally {
+      nats.resume();
+    }
+    expect(await until(() => kicked, 5000)).toBe(true);
+    expect((await registered.client!.subscribeAsync(`gw/${uid}/down`))[0]!.qos).toBe(0);
   });
 
   it("routes a client's plain publish only to the gateway whose client subscribes to it", async () => {

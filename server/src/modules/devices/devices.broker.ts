@@ -40,6 +40,9 @@ export function topicRules(identity: DeviceIdentity, env: TopicEnv = {}): TopicR
   return familyOfRole(identity.role)?.broker.rules(identity, env) ?? nothing;
 }
 
+/** the identity of a serial gateway heard before anyone registered its UID (its client id and username are the UID) */
+const unclaimedKey = (uid: string) => `gateway:${uid}`;
+
 type Registry = Pick<DeviceService, 'byBrokerUsername' | 'byUid' | 'byToken'>;
 
 export function createDeviceAuthority(
@@ -112,7 +115,7 @@ export function createDeviceAuthority(
       // (activation.ts) and counted against the address's limit of such clients (provisional)
       if (!activation.admitUnclaimed(username, address))
         return notAuthorized('too many unregistered gateways from this address');
-      return { key: `gateway:${username}`, role: 'unclaimedGateway', uid: username, provisional: true };
+      return { key: unclaimedKey(username), role: 'unclaimedGateway', uid: username, provisional: true };
     }
     return null;
   }
@@ -242,9 +245,11 @@ export function attachDevicesToBroker(
 
   const kick = (row: Pick<DeviceRow, 'id' | 'tokenId' | 'uid'>) => broker.disconnect(belongsTo(row));
   // a gateway heard while unclaimed reconnects as the registered device, with its gw/<uid>/... rights
+  // (its connection through another gateway ends there by the same change; the client id is free here at once)
   const claimed = (uid: string | null) => {
-    if (uid)
-      broker.disconnect((i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === uid);
+    if (!uid) return;
+    broker.disconnect((i) => (i as DeviceIdentity).role === 'unclaimedGateway' && (i as DeviceIdentity).uid === uid);
+    broker.endingElsewhere?.(uid, unclaimedKey(uid));
   };
   devices.on('removed', kick);
   devices.on('disabled', kick);

@@ -524,6 +524,9 @@ export function createBroker(opts: BrokerOptions): EmbeddedBroker {
       }
       return n;
     },
+    endingElsewhere(clientId, identityKey) {
+      cluster?.endingElsewhere(clientId, identityKey);
+    },
     setReadPaused(paused: boolean) {
       if (paused === readPaused) return;
       readPaused = paused;

@@ -158,6 +158,24 @@ describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
     expect(Date.now() - again).toBeLessThan(140);
   });
 
+  it('frees a client id held elsewhere at once when that identity is ending there, and only for that identity', async () => {
+    const d = await deployment();
+    const a = await gateway(d);
+    const b = await gateway(d);
+    expect(await met(a, b)).toBe(true);
+    b.cluster.opened('ZL1', 'gateway:ZL1');
+    b.cluster.opened('ZL2', 'device:7');
+    expect(await until(() => a.cluster.holderKey('ZL2') === 'device:7', 2000)).toBe(true);
+    expect(a.cluster.holderKey('ZL1')).toBe('gateway:ZL1');
+    // ZL1 registered (a change every gateway applies): B ends its connection; A does not wait for B's notice
+    a.cluster.endingElsewhere('ZL1', 'gateway:ZL1');
+    expect(a.cluster.holderKey('ZL1')).toBeUndefined();
+    expect(a.cluster.needsTake('ZL1')).toBe(false);
+    // another identity's hold stays
+    a.cluster.endingElsewhere('ZL2', 'gateway:ZL2');
+    expect(a.cluster.holderKey('ZL2')).toBe('device:7');
+  });
+
   it("routes a plain publish only to the gateways whose clients' filters match, and stops when they unsubscribe", async () => {
     const d = await deployment();
     const a = await gateway(d);

@@ -246,6 +246,12 @@ export class BrokerCluster {
     return h && this.roster.has(h.gw) ? h.identityKey : undefined;
   }
 
+  /** `identityKey`'s connection of `clientId` through another gateway is ending (a change every gateway applies): the
+   * client id is free here now, not once that gateway's `end` notice arrives */
+  endingElsewhere(clientId: string, identityKey: string): void {
+    if (this.holders.get(clientId)?.identityKey === identityKey) this.holders.delete(clientId);
+  }
+
   /** whether a connection of `clientId` must take its session from the deployment first: another live gateway holds
    * it, or it is away (the others may have queued for it). Else (the common case) nothing is asked */
   needsTake(clientId: string): boolean {

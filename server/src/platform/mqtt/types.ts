@@ -85,6 +85,11 @@ export interface Broker {
   unqueue?(topic: string, payload: Buffer, identityKey?: string): boolean;
   /** disconnects every client whose identity matches (removed or disabled device) */
   disconnect(match: (identity: MqttIdentity) => boolean): number;
+  /**
+   * `identityKey`'s connection of `clientId` through another gateway is ending by a change every gateway applies (an
+   * unclaimed gateway registered): the client id is free here now, not once that gateway's notice of the end arrives
+   */
+  endingElsewhere?(clientId: string, identityKey: string): void;
   /** identities connected now */
   connected(): MqttIdentity[];
   /**

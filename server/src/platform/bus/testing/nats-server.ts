@@ -16,6 +16,10 @@ export interface NatsServer {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** freezes the server (SIGSTOP): what gateways publish waits in their clients, nothing is delivered */
+  pause(): void;
+  /** lets a paused server run again (SIGCONT) */
+  resume(): void;
 }
 
 export { freePort };
@@ -38,12 +42,20 @@ export async function startNatsServer(port?: number): Promise<NatsServer> {
     new Promise<void>((resolve) => {
       if (exited) return resolve();
       child.once('exit', () => resolve());
+      child.kill('SIGCONT');
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 3000).unref();
     });
   for (let i = 0; i < 100; i++) {
     if (exited) throw new Error('nats-server exited during start');
-    if (await canConnect(port)) return { url: `nats://127.0.0.1:${port}`, port, stop };
+    if (await canConnect(port))
+      return {
+        url: `nats://127.0.0.1:${port}`,
+        port,
+        stop,
+        pause: () => void child.kill('SIGSTOP'),
+        resume: () => void child.kill('SIGCONT'),
+      };
     await new Promise((r) => setTimeout(r, 50));
   }
   await stop();
