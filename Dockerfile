@@ -41,7 +41,8 @@ COPY --from=build /app/web/dist ./web/dist
 RUN mkdir -p /app/data /app/keys && chown -R node:node /app/data /app/keys && chmod 700 /app/keys
 USER node
 VOLUME ["/app/data", "/app/keys"]
-EXPOSE 8080 1883
+# 8081: the balancer's liveness check when LIVENESS_PORT=8081 (docker-compose.yml)
+EXPOSE 8080 1883 8081
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:8080/service/web/system/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # npm forwards SIGTERM to node, so `docker stop` ends in app.close() (graceful shutdown)

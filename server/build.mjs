@@ -1,4 +1,4 @@
-// Bundles the gateway into dist/main.js (and its threads: dist/writer.worker.js, the telemetry writer, dist/checkpoint.worker.js, its WAL checkpoint thread, and dist/broker.worker.js, the MQTT broker) with esbuild: our workspaces (TypeScript) inlined, npm packages external.
+// Bundles the gateway into dist/main.js (and its threads: dist/writer.worker.js, the telemetry writer, dist/checkpoint.worker.js, its WAL checkpoint thread, dist/broker.worker.js, the MQTT broker, and dist/liveness.worker.js, the balancer's liveness check) with esbuild: our workspaces (TypeScript) inlined, npm packages external.
 import { build } from 'esbuild';
 
 const externalPackages = {
@@ -16,6 +16,7 @@ await build({
     'src/modules/telemetry/store/writer.worker.ts',
     'src/modules/telemetry/store/checkpoint.worker.ts',
     'src/platform/mqtt/broker.worker.ts',
+    'src/platform/liveness/liveness.worker.ts',
   ],
   outdir: 'dist',
   entryNames: '[name]',

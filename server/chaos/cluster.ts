@@ -23,6 +23,8 @@ export interface ClusterGateway {
   dataDir: string;
   port: number;
   mqttPort: number;
+  /** the liveness check HAProxy asks (LIVENESS_PORT) */
+  livenessPort: number;
   /** the running process, or null while it is down */
   process: GatewayProcess | null;
 }
@@ -67,13 +69,14 @@ function haproxyConfig(o: {
   statsSocket: string;
   gateways: ClusterGateway[];
 }): string {
-  // as deploy/haproxy/haproxy.cfg: devices' connections open with a PROXY v2 header, HTTP asks the health call
+  // as deploy/haproxy/haproxy.cfg: devices' connections open with a PROXY v2 header; both backends ask each gateway's
+  // liveness (answered off its event loop)
   const servers = (kind: 'mqtt' | 'http') =>
     o.gateways
       .map((g, i) =>
         kind === 'mqtt'
-          ? `  server gw${i} 127.0.0.1:${g.mqttPort} check send-proxy-v2`
-          : `  server gw${i} 127.0.0.1:${g.port} check`,
+          ? `  server gw${i} 127.0.0.1:${g.mqttPort} check port ${g.livenessPort} send-proxy-v2`
+          : `  server gw${i} 127.0.0.1:${g.port} check port ${g.livenessPort}`,
       )
       .join('\n');
   return `global
@@ -100,6 +103,9 @@ frontend mqtt
 backend gateways_mqtt
   mode tcp
   balance leastconn
+  option httpchk
+  http-check send meth GET uri /health
+  http-check expect status 200
 ${servers('mqtt')}
 
 frontend console
@@ -113,7 +119,7 @@ backend gateways_http
   option http-server-close
   option forwardfor
   option httpchk
-  http-check send meth GET uri /service/web/system/health
+  http-check send meth GET uri /health
   http-check expect status 200
 ${servers('http')}
 `;
@@ -157,11 +163,18 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   for (let i = 0; i < n; i++) {
     const dataDir = path.join(tmp, `gw${i}`);
     fs.mkdirSync(dataDir);
-    gateways.push({ dataDir, port: await freePort(), mqttPort: await freePort(), process: null });
+    gateways.push({
+      dataDir,
+      port: await freePort(),
+      mqttPort: await freePort(),
+      livenessPort: await freePort(),
+      process: null,
+    });
   }
   const envOf = (g: ClusterGateway) => ({
     PORT: String(g.port),
     MQTT_PORT: String(g.mqttPort),
+    LIVENESS_PORT: String(g.livenessPort),
     DATABASE_URL: databaseUrl,
     BUS: 'nats',
     NATS_URL: nats.url,

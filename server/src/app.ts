@@ -77,6 +77,7 @@ import { createNotificationWorker, type NotificationWorker } from './modules/not
 import { createRulesDomain, type RulesDomain } from './modules/rules/rules.module.js';
 import { createDevicesStore } from './modules/devices/devices.store.js';
 import { createSystemStatus } from './modules/system/system.js';
+import { startLiveness, type Liveness } from './platform/liveness/liveness.js';
 
 export interface SentraApp {
   config: Config;
@@ -101,7 +102,7 @@ export interface SentraApp {
   outbox: Outbox;
   notifications: NotificationWorker;
   /** starts HTTP (and the broker); resolves with the bound ports */
-  listen(): Promise<{ port: number; url: string; mqttPort: number }>;
+  listen(): Promise<{ port: number; url: string; mqttPort: number; livenessPort?: number }>;
   /** graceful: stop accepting, drain, close broker, bus and database; idempotent */
   close(): Promise<void>;
 }
@@ -378,6 +379,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await rulesDomain.start();
 
   let closing: Promise<void> | undefined;
+  let liveness: Liveness | undefined;
   return {
     config,
     log,
@@ -401,10 +403,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       const port = (server.address() as AddressInfo).port;
       const mqttPort = await broker.listen();
       notifications.start();
-      return { port, url: `http://${config.HOST}:${port}`, mqttPort };
+      // last: a balancer sends nothing to this gateway before it serves both
+      if (config.LIVENESS_PORT !== undefined)
+        liveness = await startLiveness({
+          host: config.HOST,
+          port: config.LIVENESS_PORT,
+          stallMs: config.LIVENESS_STALL_MS,
+          log,
+        });
+      return { port, url: `http://${config.HOST}:${port}`, mqttPort, livenessPort: liveness?.port };
     },
     close() {
       closing ??= (async () => {
+        // first: the balancer takes this gateway out at its next check (refused) while it drains
+        await liveness?.close();
         // stop accepting first; long-lived sockets (socket.io, MQTT) are then closed so the HTTP close can complete
         const httpClosed = new Promise<void>((resolve) => {
           server.close(() => resolve());

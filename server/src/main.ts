@@ -80,7 +80,7 @@ async function main() {
   const demo = config.DEMO === 'on' ? await seedDemo(app.store) : undefined;
   // the demo's ready rules (voltage, fuel, offline): tasks appear within minutes of the demo fleet starting
   if (demo?.appId) await seedDemoRules(app.rules.rules, demo.appId);
-  const { port, url, mqttPort } = await app.listen();
+  const { port, url, mqttPort, livenessPort } = await app.listen();
   // started by `npm start` (scripts/start.mjs): tell it the ports actually bound (PORT=0 picks free ones), which its demo
   // fleet then targets; the channel must not keep this process alive
   if (process.send) {
@@ -96,6 +96,10 @@ async function main() {
   app.log.info(
     `MQTT broker on ${app.config.HOST}:${mqttPort} (TCP; ${app.broker.threads} thread${app.broker.threads > 1 ? 's' : ''}, ${app.broker.nativeReads ? 'native reader' : "Node's reads"}) and ${url.replace(/^http/, 'ws')}/mqtt (WebSocket); bus: ${app.bus.kind}`,
   );
+  if (livenessPort !== undefined)
+    app.log.info(
+      `liveness for the load balancer on ${app.config.HOST}:${livenessPort} (GET /health, off the event loop)`,
+    );
   if (demo) {
     app.log.info(
       `Demo sign-in: tenant "${DEMO.username}" / "${DEMO.password}"${demo.created ? ' (created now)' : ''}; application ${url}/admin/${DEMO.domain}`,

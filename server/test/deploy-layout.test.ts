@@ -1,7 +1,8 @@
 // The shipped multi-gateway layout (docs/decisions/deployment.md): docker-compose.yml runs two gateways without a
 // shared volume and with the same database, bus and secrets behind HAProxy; deploy/haproxy/haproxy.cfg is valid and
-// names exactly those gateways; and HAProxy with that file, in front of two stand-in gateways on loopback, takes a
-// gateway whose health check fails out of the pool within ~2 s and cuts the device connections it held; compose
+// names exactly those gateways and checks each on the liveness port compose gives it; and HAProxy with that file, in
+// front of two stand-in gateways on loopback, takes a gateway whose liveness check fails out of the pool within ~2 s
+// and cuts the device connections it held; compose
 // itself reads both compose files as valid (docker-compose config: no engine needed for that).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -80,6 +81,10 @@ describe('docker-compose.yml: two gateways behind HAProxy', () => {
     const named = [...cfg.matchAll(/"\$\{SENTRA_GW\d_(HTTP|MQTT)-([\w-]+):(\d+)\}"/g)].map((m) => `${m[2]}:${m[3]}`);
     const expected = gateways.flatMap(([name]) => [`${name}:8080`, `${name}:1883`]);
     expect(new Set(named)).toEqual(new Set(expected));
+    // every server is checked on the liveness port the gateways listen on (off their event loop)
+    const servers = [...cfg.matchAll(/^\s*server (gw\d) .* check port "\$\{SENTRA_GW\d_LIVENESS-(\d+)\}"/gm)];
+    expect(servers).toHaveLength(4);
+    for (const [, s] of gateways) expect(servers.map((m) => m[2])).toEqual(Array(4).fill(s.environment?.LIVENESS_PORT));
   });
 
   it('docker-compose.single.yml keeps one gateway published directly, with its key on a volume of its own', () => {
@@ -112,23 +117,26 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
       ...process.env,
       SENTRA_GW1_HTTP: '127.0.0.1:8081',
       SENTRA_GW1_MQTT: '127.0.0.1:1884',
+      SENTRA_GW1_LIVENESS: '9081',
       SENTRA_GW2_HTTP: '127.0.0.1:8082',
       SENTRA_GW2_MQTT: '127.0.0.1:1885',
+      SENTRA_GW2_LIVENESS: '9082',
     };
     const r = spawnSync(HAPROXY, ['-c', '-f', CFG], { env: loopback, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/WARNING|ALERT/);
   });
 
-  // two stand-in gateways: an HTTP server answering the health check as the gateway does (200 from its public health call) and
-  // naming itself, and a TCP listener for MQTT
+  // two stand-in gateways: an HTTP server naming itself, a TCP listener for MQTT, and the liveness check as the gateway
+  // answers it (200 from GET /health on a port of its own)
   interface StandIn {
     name: string;
     healthy: boolean;
     http: http.Server;
+    live: http.Server;
     mqtt: net.Server;
     sockets: Set<net.Socket>;
-    /** connections that carried the test device's bytes (health checks connect too, with a PROXY header) */
+    /** connections that carried the test device's bytes */
     devices: Set<net.Socket>;
   }
   const standIns: StandIn[] = [];
@@ -145,14 +153,14 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
         name,
         healthy: true,
         http: http.createServer(),
+        live: http.createServer((req, res) => res.writeHead(req.url === '/health' && g.healthy ? 200 : 503).end()),
         mqtt: net.createServer(),
         sockets: new Set(),
         devices: new Set(),
       };
       g.http.on('request', (req, res) => {
-        if (req.url === '/service/web/system/health') res.writeHead(g.healthy ? 200 : 503).end();
         // gw2 plays the upgraded gateway: only it has the new build's hashed file
-        else if (req.url === '/assets/index-new.js') res.writeHead(name === 'gw2' ? 200 : 404).end(name);
+        if (req.url === '/assets/index-new.js') res.writeHead(name === 'gw2' ? 200 : 404).end(name);
         else res.writeHead(200, { 'x-gateway': name }).end(name);
       });
       g.mqtt.on('connection', (s) => {
@@ -162,6 +170,7 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
       });
       env[`SENTRA_${name.toUpperCase()}_HTTP`] = `127.0.0.1:${await listen(g.http)}`;
       env[`SENTRA_${name.toUpperCase()}_MQTT`] = `127.0.0.1:${await listen(g.mqtt)}`;
+      env[`SENTRA_${name.toUpperCase()}_LIVENESS`] = String(await listen(g.live));
       standIns.push(g);
     }
     [httpPort, mqttPort] = [await freePort(), await freePort()];
@@ -188,6 +197,8 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
     for (const g of standIns) {
       g.http.closeAllConnections();
       g.http.close();
+      g.live.closeAllConnections();
+      g.live.close();
       g.sockets.forEach((s) => s.destroy());
       g.mqtt.close();
     }
@@ -201,7 +212,7 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
     }
   });
 
-  it('takes a gateway that fails its health check out within 2 s and cuts the device connections it held', async () => {
+  it('takes a gateway that fails its liveness check out within 2 s and cuts the device connections it held', async () => {
     // a device through HAProxy, on whichever stand-in leastconn chose
     const device = net.connect(mqttPort, '127.0.0.1');
     const closed = new Promise<number>((resolve) => device.on('close', () => resolve(Date.now())));
@@ -211,10 +222,9 @@ describe.skipIf(!hasHaproxy)('deploy/haproxy/haproxy.cfg', () => {
     const holder = standIns.find((g) => g.devices.size === 1)!;
     const other = standIns.find((g) => g !== holder)!;
 
-    // the holder stops answering both checks while its connections stay open (a hung host, not a refused port)
+    // the holder's liveness fails while its connections stay open and its ports accept (a hung event loop)
     const failed = Date.now();
     holder.healthy = false;
-    holder.mqtt.close();
     // from then on every HTTP request is served by the other gateway (ten in a row)
     let streak = 0;
     const out = await until(

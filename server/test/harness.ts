@@ -27,6 +27,8 @@ export interface Running {
   url: string;
   /** the broker's ephemeral MQTT TCP port */
   mqttPort: number;
+  /** the liveness check's port, when LIVENESS_PORT was given */
+  livenessPort?: number;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -48,11 +50,12 @@ export async function startGateway(env: Record<string, string> = {}, opts: Build
     ...env,
   });
   const app = await buildApp(config, { log: createLogger('error'), ...opts });
-  const { url, mqttPort } = await app.listen();
+  const { url, mqttPort, livenessPort } = await app.listen();
   return {
     app,
     url,
     mqttPort,
+    livenessPort,
     dataDir,
     async stop() {
       await app.close();

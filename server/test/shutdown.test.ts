@@ -1,5 +1,5 @@
-// Graceful shutdown: close() ends HTTP, socket.io, the broker (TCP and WebSocket), the bus and the database, releases
-// the ports, and a second close() is harmless.
+// Graceful shutdown: close() ends the liveness check first, then HTTP, socket.io, the broker (TCP and WebSocket), the
+// bus and the database, releases the ports, and a second close() is harmless.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
@@ -17,7 +17,8 @@ const bindable = (port: number) =>
 
 describe('graceful shutdown', () => {
   it('closes with live MQTT, MQTT-over-WebSocket and socket.io clients, releases the ports, and tolerates a second close', async () => {
-    const gw = await startGateway();
+    const gw = await startGateway({ LIVENESS_PORT: '0' });
+    expect((await fetch(`http://127.0.0.1:${gw.livenessPort}/health`)).status).toBe(200);
     gw.app.broker.addAuthority({
       authenticate: (_c, u) => (u ? { key: `device:${u}` } : null),
       authorizePublish: () => true,
@@ -42,6 +43,8 @@ describe('graceful shutdown', () => {
     await ended;
     expect(Date.now() - started).toBeLessThan(5000);
 
+    expect(await accepts(gw.livenessPort!)).toBe(false);
+    expect(await bindable(gw.livenessPort!)).toBe(true);
     expect(await accepts(httpPort)).toBe(false);
     expect(await accepts(gw.mqttPort)).toBe(false);
     expect(await bindable(httpPort)).toBe(true);

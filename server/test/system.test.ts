@@ -20,6 +20,20 @@ describe('the system calls', () => {
     expect(text.length).toBeLessThan(64);
   });
 
+  it("answers the balancer's liveness check on a port of its own only when LIVENESS_PORT is set", async () => {
+    expect(gw.livenessPort).toBeUndefined();
+    const balanced = await startGateway({ LIVENESS_PORT: '0', LIVENESS_STALL_MS: '1500' });
+    try {
+      const r = await fetch(`http://127.0.0.1:${balanced.livenessPort}/health`);
+      expect(r.status).toBe(200);
+      expect(await r.json()).toMatchObject({ status: 'ok' });
+      // the liveness port is not the API
+      expect((await fetch(`http://127.0.0.1:${balanced.livenessPort}${systemContract.health.path}`)).status).toBe(404);
+    } finally {
+      await balanced.stop();
+    }
+  });
+
   it('answers the storage status to a signed-in user only', async () => {
     expect((await call(gw.url, systemContract.status, {})).status).toBe(401);
     const t = await tenantSession(gw.url);

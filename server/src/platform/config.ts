@@ -30,6 +30,13 @@ export const ConfigSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   MQTT_PORT: port.default(1883),
   /**
+   * a port of its own for a load balancer's health check, answered off the event loop (200 while it turns, 503 once it
+   * has not turned for LIVENESS_STALL_MS; platform/liveness/liveness.ts). Unset: not served (one gateway alone)
+   */
+  LIVENESS_PORT: port.optional(),
+  /** how long the event loop may not turn before the liveness check answers 503 (ms, 200 to 60000; 2000) */
+  LIVENESS_STALL_MS: z.coerce.number().int().min(200).max(60_000).default(2_000),
+  /**
    * the broker address devices are told to use, `mqtt://host[:port]` or `mqtts://host[:port]` (no path, no user);
    * unset: the host the console was reached at, with MQTT_PORT (modules/devices/broker-address.ts)
    */
