@@ -155,6 +155,28 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     expect(a.app.broker.awaits?.(`d/${id}/cmd`)).toBe(false);
   });
 
+  it('a gateway started after a client connected elsewhere knows it holds its id: the client connecting there takes it over', async () => {
+    const { login } = await device();
+    const clientId = unique('lama');
+    const onA = await connect(a.mqttPort, { ...login, clientId, protocolVersion: 4 });
+    let closed = false;
+    onA.client.on('close', () => (closed = true));
+    expect(await until(() => (b.app.broker.metrics().cluster_held_elsewhere ?? 0) > 0, 3000)).toBe(true);
+    // a gateway that starts now (a restart, a scale-up) never saw A's notice of that connection
+    const c = await startGateway(env);
+    try {
+      // told at its start, not when the beats show the counts differ (two beats, 4 s)
+      expect(
+        await until(() => c.app.broker.metrics().cluster_held_elsewhere === a.app.broker.connected().length, 1500),
+      ).toBe(true);
+      await connect(c.mqttPort, { ...login, clientId, protocolVersion: 4 });
+      // one connection per client id in the deployment (MQTT-3.1.4-2): A's ends
+      expect(await until(() => closed, 3000)).toBe(true);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('lets a gateway registered through A sign in on A at once while its unclaimed connection on B is still ending', async () => {
     const uid = unique('ZL').toUpperCase();
     const unclaimed = await connect(b.mqttPort, { clientId: uid, username: uid });

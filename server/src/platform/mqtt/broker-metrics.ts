@@ -52,6 +52,8 @@ export interface BrokerCounters {
   cluster_gateways?: number;
   /** client ids connected through other gateways, as announced */
   cluster_held_elsewhere?: number;
+  /** times another gateway's list of client ids was asked for again (its count differed two beats running) */
+  cluster_held_resyncs?: number;
   cluster_remote_filters?: number;
 }
 

@@ -8,7 +8,7 @@ import { openPostgres, type PostgresHandle } from '../db/postgres.js';
 import { findUp } from '../db/sqlite.js';
 import { hasPostgres, testDatabase } from '../db/testing/postgres.js';
 import { until } from '../testing/until.js';
-import { BrokerCluster, type ClusterBroker } from './cluster.js';
+import { BrokerCluster, HELD_PART, type ClusterBroker } from './cluster.js';
 import { pgBrokerState } from './persistence/pg-persistence.js';
 import { SessionStore, type StoredMessage } from './persistence/session-store.js';
 
@@ -174,6 +174,37 @@ describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
     // another identity's hold stays
     a.cluster.endingElsewhere('ZL2', 'gateway:ZL2');
     expect(a.cluster.holderKey('ZL2')).toBe('device:7');
+  });
+
+  it('tells a gateway that starts which client ids the others hold, in parts, and mends a count that differs by asking again', async () => {
+    const d = await deployment();
+    const b = await gateway(d, {}, { heartbeatMs: 100 });
+    // more than one part of the list
+    const n = HELD_PART + 5;
+    for (let i = 0; i < n; i++) b.cluster.opened(`c${i}`, `device:${i}`);
+    b.cluster.ended('c0', 'device:0');
+    const a = await gateway(d, {}, { heartbeatMs: 100 });
+    expect(await met(a, b)).toBe(true);
+    expect(await until(() => a.cluster.metrics().cluster_held_elsewhere === n - 1, 2000)).toBe(true);
+    expect(a.cluster.holderKey('c0')).toBeUndefined();
+    expect(a.cluster.holderKey(`c${n - 1}`)).toBe(`device:${n - 1}`);
+    expect(a.cluster.needsTake('c7')).toBe(true);
+
+    // A forgets one that B still holds (its end was expected and never came): B's beats say otherwise, A asks again
+    a.cluster.endingElsewhere('c7', 'device:7');
+    expect(a.cluster.holderKey('c7')).toBeUndefined();
+    expect(await until(() => a.cluster.holderKey('c7') === 'device:7', 3000)).toBe(true);
+    expect(a.cluster.metrics().cluster_held_resyncs).toBe(1);
+    expect(a.cluster.metrics().cluster_held_elsewhere).toBe(n - 1);
+    // a client id taken over through A (B lets it go) is A's own, not B's, and no longer counted for B
+    expect(a.cluster.needsTake('c8')).toBe(true);
+    await a.cluster.take('c8', 'device:8');
+    a.cluster.opened('c8', 'device:8');
+    expect(a.cluster.holderKey('c8')).toBeUndefined();
+    expect(await until(() => b.cluster.holderKey('c8') === 'device:8', 2000)).toBe(true);
+    // steady: no more asking
+    await new Promise((r) => setTimeout(r, 500));
+    expect(a.cluster.metrics().cluster_held_resyncs).toBe(1);
   });
 
   it("routes a plain publish only to the gateways whose clients' filters match, and stops when they unsubscribe", async () => {

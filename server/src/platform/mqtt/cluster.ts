@@ -4,7 +4,7 @@
 // - `mqtt.retained`: a retained message kept (or deleted) through one gateway; every other applies it to its memory
 //   (its shares count it) and its broker threads (live delivery, and later subscribers get it as retained). Only the
 //   gateway it came through writes it.
-// - `mqtt.session.open` / `.end` / `.away`: who holds a client id now; a session that went away with its filters, so
+// - `mqtt.session.open` / `.end` / `.away`: who holds a client id now (and `.ask` / `.held`, below); a session that went away with its filters, so
 //   every gateway queues what is published through it for that session into the database itself.
 // - `mqtt.session.take`: a gateway about to hand a client id's session to a connection asks every live gateway; each
 //   ends its connection of that client id (same identity), drops its away copy, writes what it has pending and
@@ -15,6 +15,9 @@
 //   telemetry has no subscriber anywhere: one trie walk per other gateway, nothing sent.
 // - `mqtt.alive` every HEARTBEAT_MS: the roster of live gateways. A take waits only for those, at most TAKE_WAIT_MS (one
 //   that does not answer leaves the roster until it is heard again); a client id nobody else held takes no wait at all.
+//   It says how many client ids the gateway holds: a gateway that counts otherwise for it two beats running (a notice
+//   lost while NATS reconnected) asks for the whole list (`mqtt.session.ask`), which comes in parts on
+//   `mqtt.session.held.<asker>`; a gateway starting is sent every other gateway's list at once.
 import { randomUUID } from 'node:crypto';
 import type { Bus, BusSubscription } from '../bus/types.js';
 import type { Logger } from '../log.js';
@@ -26,6 +29,8 @@ export const HEARTBEAT_MS = 2_000;
 export const LAPSE_MS = 3 * HEARTBEAT_MS;
 /** a take waits at most this long for the gateways' answers */
 export const TAKE_WAIT_MS = 2_000;
+/** client ids per part of a gateway's list of what it holds (well inside NATS's 1 MB message) */
+export const HELD_PART = 2_000;
 
 /** what the cluster asks of its gateway's broker */
 export interface ClusterBroker {
@@ -71,6 +76,12 @@ interface TakeNotice {
   clientId: string;
   identityKey: string;
 }
+/** a part of what a gateway holds: [client id, identity key] pairs; `last` ends the list */
+interface HeldNotice {
+  gw: string;
+  held: Array<[string, string]>;
+  last: boolean;
+}
 
 export interface ClusterOptions {
   log: Logger;
@@ -86,6 +97,13 @@ export class BrokerCluster {
   private readonly roster = new Map<string, number>();
   /** client ids connected through other gateways: which, and whose identity */
   private readonly holders = new Map<string, { gw: string; identityKey: string }>();
+  /** how many of `holders` each other gateway holds, and by how much its last beat's count differed (when it did) */
+  private readonly heldBy = new Map<string, number>();
+  private readonly heldMismatch = new Map<string, number>();
+  /** a list being received from each gateway, part by part */
+  private readonly receiving = new Map<string, Map<string, string>>();
+  /** client ids connected through this gateway, as announced (`opened`), and whose identity */
+  private readonly mine = new Map<string, string>();
   /** the filters this gateway's clients subscribe to (over all its threads), and the changes not yet announced */
   private readonly interest = new Map<string, number>();
   private interestChanges = new Map<string, boolean>();
@@ -100,7 +118,15 @@ export class BrokerCluster {
   private readonly heartbeatMs: number;
   private readonly takeWaitMs: number;
   private closed = false;
-  readonly counters = { takes: 0, take_waits: 0, take_timeouts: 0, retained_applied: 0, routed: 0, routed_in: 0 };
+  readonly counters = {
+    takes: 0,
+    take_waits: 0,
+    take_timeouts: 0,
+    retained_applied: 0,
+    routed: 0,
+    routed_in: 0,
+    held_resyncs: 0,
+  };
 
   constructor(
     private readonly bus: Bus,
@@ -121,16 +147,35 @@ export class BrokerCluster {
           return fn(m);
         }),
       );
-    on<{ gw: string; bye?: boolean; hello?: boolean; filters?: number }>('mqtt.alive', (m) => {
+    on<{ gw: string; bye?: boolean; hello?: boolean; filters?: number; held?: number }>('mqtt.alive', (m) => {
       if (m.bye) return this.lapse(m.gw);
-      // a gateway starting: it hears this one now, not a heartbeat later, and what its clients subscribe to
+      // a gateway starting: it hears this one now, not a heartbeat later, what its clients subscribe to and which
+      // client ids this one holds
       if (m.hello) {
-        this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size });
+        this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size, held: this.mine.size });
         this.announceAll();
+        this.sendHeld(m.gw);
       }
       // its interest as known here is not what it says (a notice lost while NATS reconnected): all of it is asked for
       if (m.filters !== undefined && m.filters !== (this.remote.get(m.gw)?.size ?? 0))
         this.bus.publish('mqtt.interest.ask', { gw: this.id, of: m.gw });
+      if (m.held !== undefined) this.checkHeld(m.gw, m.held);
+    });
+    on<{ gw: string; of: string }>('mqtt.session.ask', (m) => {
+      if (m.of === this.id) this.sendHeld(m.gw);
+    });
+    on<HeldNotice>(`mqtt.session.held.${this.id}`, (m) => {
+      let list = this.receiving.get(m.gw);
+      if (!list) this.receiving.set(m.gw, (list = new Map()));
+      for (const [clientId, identityKey] of m.held) list.set(clientId, identityKey);
+      if (!m.last) return;
+      this.receiving.delete(m.gw);
+      for (const [clientId, h] of this.holders) if (h.gw === m.gw && !list.has(clientId)) this.dropHolder(clientId);
+      // a client id held meanwhile through another gateway stays with it (its notice came after this list was made)
+      for (const [clientId, identityKey] of list) {
+        const h = this.holders.get(clientId);
+        if (!h || h.gw === m.gw) this.setHolder(clientId, m.gw, identityKey);
+      }
     });
     on<{ gw: string; of: string }>('mqtt.interest.ask', (m) => {
       if (m.of === this.id) this.announceAll();
@@ -164,15 +209,15 @@ export class BrokerCluster {
       this.counters.retained_applied++;
     });
     on<SessionNotice>('mqtt.session.open', (m) => {
-      this.holders.set(m.clientId, { gw: m.gw, identityKey: m.identityKey });
+      this.setHolder(m.clientId, m.gw, m.identityKey);
       // live there now: a copy of its away session here is stale (another identity's is not its)
       if (this.store.awayIdentity(m.clientId) === m.identityKey) this.store.forget(m.clientId);
     });
     on<SessionNotice>('mqtt.session.end', (m) => {
-      if (this.holders.get(m.clientId)?.gw === m.gw) this.holders.delete(m.clientId);
+      if (this.holders.get(m.clientId)?.gw === m.gw) this.dropHolder(m.clientId);
     });
     on<SessionNotice>('mqtt.session.away', (m) => {
-      if (this.holders.get(m.clientId)?.gw === m.gw) this.holders.delete(m.clientId);
+      if (this.holders.get(m.clientId)?.gw === m.gw) this.dropHolder(m.clientId);
       // connected here again meanwhile: not away
       if (m.subscriptions && m.expiresAt !== undefined && !this.broker.holds(m.clientId))
         this.store.adopt(m.clientId, m.identityKey, m.subscriptions, m.expiresAt);
@@ -186,7 +231,8 @@ export class BrokerCluster {
       } catch (err) {
         log.error(`MQTT session ${m.clientId} could not be handed to another gateway`, err);
       }
-      this.holders.set(m.clientId, { gw: m.gw, identityKey: m.identityKey });
+      if (this.mine.get(m.clientId) === m.identityKey) this.mine.delete(m.clientId);
+      this.setHolder(m.clientId, m.gw, m.identityKey);
       this.bus.publish(`mqtt.session.taken.${m.gw}`, { gw: this.id, req: m.req });
     });
     on<{ gw: string; req: number }>(`mqtt.session.taken.${this.id}`, (m) => {
@@ -201,7 +247,7 @@ export class BrokerCluster {
   }
 
   private alive() {
-    this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size });
+    this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size, held: this.mine.size });
     const lapsed = this.now() - (this.heartbeatMs * LAPSE_MS) / HEARTBEAT_MS;
     for (const [gw, at] of this.roster) if (at < lapsed) this.lapse(gw);
   }
@@ -213,8 +259,48 @@ export class BrokerCluster {
   /** a gateway gone (or silent): not waited for, and the client ids it held are free */
   private lapse(gw: string) {
     this.remote.delete(gw);
+    this.receiving.delete(gw);
+    this.heldMismatch.delete(gw);
     if (!this.roster.delete(gw)) return;
-    for (const [clientId, h] of this.holders) if (h.gw === gw) this.holders.delete(clientId);
+    for (const [clientId, h] of this.holders) if (h.gw === gw) this.dropHolder(clientId);
+  }
+
+  private setHolder(clientId: string, gw: string, identityKey: string) {
+    const before = this.holders.get(clientId);
+    if (before) this.heldBy.set(before.gw, (this.heldBy.get(before.gw) ?? 1) - 1);
+    this.holders.set(clientId, { gw, identityKey });
+    this.heldBy.set(gw, (this.heldBy.get(gw) ?? 0) + 1);
+  }
+
+  private dropHolder(clientId: string) {
+    const h = this.holders.get(clientId);
+    if (!h) return;
+    this.holders.delete(clientId);
+    const n = (this.heldBy.get(h.gw) ?? 1) - 1;
+    if (n > 0) this.heldBy.set(h.gw, n);
+    else this.heldBy.delete(h.gw);
+  }
+
+  /** `gw` says it holds `held` client ids: counted otherwise here by the same difference two beats running, its whole
+   * list is asked for (a notice in flight makes the counts differ for a moment, not by the same two beats running) */
+  private checkHeld(gw: string, held: number) {
+    const off = held - (this.heldBy.get(gw) ?? 0);
+    if (off === 0 || this.receiving.has(gw)) return void this.heldMismatch.delete(gw);
+    if (this.heldMismatch.get(gw) !== off) return void this.heldMismatch.set(gw, off);
+    this.heldMismatch.delete(gw);
+    this.counters.held_resyncs++;
+    this.bus.publish('mqtt.session.ask', { gw: this.id, of: gw });
+  }
+
+  /** this gateway's client ids, in parts, to `to` */
+  private sendHeld(to: string) {
+    const all = [...this.mine];
+    for (let i = 0; i === 0 || i < all.length; i += HELD_PART)
+      this.bus.publish(`mqtt.session.held.${to}`, {
+        gw: this.id,
+        held: all.slice(i, i + HELD_PART),
+        last: i + HELD_PART >= all.length,
+      } satisfies HeldNotice);
   }
 
   /** counters for the broker's metrics */
@@ -231,6 +317,7 @@ export class BrokerCluster {
       cluster_routed_in: c.routed_in,
       cluster_gateways: this.roster.size,
       cluster_held_elsewhere: this.holders.size,
+      cluster_held_resyncs: c.held_resyncs,
       cluster_remote_filters: filters,
     };
   }
@@ -249,7 +336,7 @@ export class BrokerCluster {
   /** `identityKey`'s connection of `clientId` through another gateway is ending (a change every gateway applies): the
    * client id is free here now, not once that gateway's `end` notice arrives */
   endingElsewhere(clientId: string, identityKey: string): void {
-    if (this.holders.get(clientId)?.identityKey === identityKey) this.holders.delete(clientId);
+    if (this.holders.get(clientId)?.identityKey === identityKey) this.dropHolder(clientId);
   }
 
   /** whether a connection of `clientId` must take its session from the deployment first: another live gateway holds
@@ -352,17 +439,20 @@ export class BrokerCluster {
 
   /** a connection of `clientId` accepted here */
   opened(clientId: string, identityKey: string): void {
-    this.holders.delete(clientId);
+    this.dropHolder(clientId);
+    this.mine.set(clientId, identityKey);
     this.bus.publish('mqtt.session.open', { gw: this.id, clientId, identityKey } satisfies SessionNotice);
   }
 
   /** a connection of `clientId` ended here, its session with it */
   ended(clientId: string, identityKey: string): void {
+    if (this.mine.get(clientId) === identityKey) this.mine.delete(clientId);
     this.bus.publish('mqtt.session.end', { gw: this.id, clientId, identityKey } satisfies SessionNotice);
   }
 
   /** a persistent session went away here (written by this gateway's store) */
   away(clientId: string, identityKey: string, subscriptions: Subscription[], expiresAt: number): void {
+    if (this.mine.get(clientId) === identityKey) this.mine.delete(clientId);
     this.bus.publish('mqtt.session.away', {
       gw: this.id,
       clientId,
