@@ -4,8 +4,9 @@
 // - `mqtt.retained`: a retained message kept (or deleted) through one gateway; every other applies it to its memory
 //   (its shares count it) and its broker threads (live delivery, and later subscribers get it as retained). Only the
 //   gateway it came through writes it.
-// - `mqtt.session.open` / `.end` / `.away`: who holds a client id now (and `.ask` / `.held`, below); a session that went away with its filters, so
-//   every gateway queues what is published through it for that session into the database itself.
+// - `mqtt.session.open` / `.end` / `.away`: who holds a client id now (and `.ask` / `.held`, below); a session that
+//   went away with its filters, so every gateway queues what is published through it for that session into the
+//   database itself.
 // - `mqtt.session.take`: a gateway about to hand a client id's session to a connection asks every live gateway; each
 //   ends its connection of that client id (same identity), drops its away copy, writes what it has pending and
 //   answers (`mqtt.session.taken.<asker>`); the asker then reads the session and its queue from the database.
@@ -266,8 +267,7 @@ export class BrokerCluster {
   }
 
   private setHolder(clientId: string, gw: string, identityKey: string) {
-    const before = this.holders.get(clientId);
-    if (before) this.heldBy.set(before.gw, (this.heldBy.get(before.gw) ?? 1) - 1);
+    this.dropHolder(clientId);
     this.holders.set(clientId, { gw, identityKey });
     this.heldBy.set(gw, (this.heldBy.get(gw) ?? 0) + 1);
   }
