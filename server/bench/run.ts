@@ -9,6 +9,7 @@ import { rulesBench } from './rules.bench.js';
 import { rulesCpuBench } from './ingest/rules-cpu.js';
 import { brokerFloorBench } from './ingest/floor.js';
 import { retainedBench } from './retained.bench.js';
+import { hostSpeed } from './host-speed.js';
 
 export interface Bench {
   name: string;
@@ -37,6 +38,8 @@ async function main() {
       cpus: os.cpus().length,
       node: process.version,
       load_average_at_start: os.loadavg().map((l) => Math.round(l * 10) / 10),
+      // the host's speed now, the same work every run (host-speed.ts): compare these before comparing figures
+      speed: await hostSpeed(),
     },
     at: new Date().toISOString(),
   };
