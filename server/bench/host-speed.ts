@@ -49,13 +49,12 @@ async function loopbackWrites(): Promise<number> {
   return (used.user + used.system) / WRITES;
 }
 
+/** the middle of `rounds`, to 0.1 */
+const median = (rounds: number[]) => Math.round(rounds.sort((a, b) => a - b)[rounds.length >> 1]! * 10) / 10;
+
 export async function hostSpeed(): Promise<{ js_ms: number; loopback_write_us: number }> {
-  const rounds = Array.from({ length: ROUNDS }, jsRound).sort((a, b) => a - b);
+  const js = Array.from({ length: ROUNDS }, jsRound);
   const writes: number[] = [];
   for (let i = 0; i < ROUNDS; i++) writes.push(await loopbackWrites());
-  writes.sort((a, b) => a - b);
-  return {
-    js_ms: Math.round(rounds[ROUNDS >> 1]! * 10) / 10,
-    loopback_write_us: Math.round(writes[ROUNDS >> 1]! * 10) / 10,
-  };
+  return { js_ms: median(js), loopback_write_us: median(writes) };
 }

@@ -26,12 +26,11 @@ export interface LivenessOptions {
   /** the event loop not turning for longer than this is "not alive" */
   stallMs: number;
   log: Logger;
-  beatMs?: number;
 }
 
 export async function startLiveness(o: LivenessOptions): Promise<Liveness> {
   const turns = new Int32Array(new SharedArrayBuffer(4));
-  const beat = setInterval(() => Atomics.add(turns, 0, 1), o.beatMs ?? BEAT_MS);
+  const beat = setInterval(() => Atomics.add(turns, 0, 1), BEAT_MS);
   beat.unref();
   const entry = workerEntry(import.meta.url, 'liveness.worker');
   const workerData: LivenessThreadData = { host: o.host, port: o.port, stallMs: o.stallMs, turns: turns.buffer };

@@ -232,7 +232,7 @@ export class BrokerCluster {
       } catch (err) {
         log.error(`MQTT session ${m.clientId} could not be handed to another gateway`, err);
       }
-      if (this.mine.get(m.clientId) === m.identityKey) this.mine.delete(m.clientId);
+      this.letGo(m.clientId, m.identityKey);
       this.setHolder(m.clientId, m.gw, m.identityKey);
       this.bus.publish(`mqtt.session.taken.${m.gw}`, { gw: this.id, req: m.req });
     });
@@ -290,6 +290,11 @@ export class BrokerCluster {
     this.heldMismatch.delete(gw);
     this.counters.held_resyncs++;
     this.bus.publish('mqtt.session.ask', { gw: this.id, of: gw });
+  }
+
+  /** `clientId` is no longer held here as `identityKey` (another identity's connection here keeps it) */
+  private letGo(clientId: string, identityKey: string) {
+    if (this.mine.get(clientId) === identityKey) this.mine.delete(clientId);
   }
 
   /** this gateway's client ids, in parts, to `to` */
@@ -446,13 +451,13 @@ export class BrokerCluster {
 
   /** a connection of `clientId` ended here, its session with it */
   ended(clientId: string, identityKey: string): void {
-    if (this.mine.get(clientId) === identityKey) this.mine.delete(clientId);
+    this.letGo(clientId, identityKey);
     this.bus.publish('mqtt.session.end', { gw: this.id, clientId, identityKey } satisfies SessionNotice);
   }
 
   /** a persistent session went away here (written by this gateway's store) */
   away(clientId: string, identityKey: string, subscriptions: Subscription[], expiresAt: number): void {
-    if (this.mine.get(clientId) === identityKey) this.mine.delete(clientId);
+    this.letGo(clientId, identityKey);
     this.bus.publish('mqtt.session.away', {
       gw: this.id,
       clientId,
