@@ -16,6 +16,11 @@ const msg = (qos: 0 | 1, seriesIds: number[]): TelemetryMessage => ({
 });
 const result = emptyWriteResult;
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+/**
+ * after the immediate an answer set for the next batch: immediates run in the order they were set, whereas a 0 ms timer
+ * may come first on a slow host (it is due 1 ms later, and the loop's next turn may start later than that)
+ */
+const nextImmediate = () => new Promise((r) => setImmediate(r));
 
 /** a dispatch over an executor that holds each batch until the test answers it */
 function setUp(extra: Partial<DispatchOptions> = {}) {
@@ -75,9 +80,9 @@ describe('batch dispatch', () => {
     answer();
     expect(d.inFlight).toBeNull();
     // the answer found more queued: the next batches go at once, without waiting for the timer
-    await tick(0);
+    await nextImmediate();
     answer();
-    await tick(0);
+    await nextImmediate();
     expect(sent.map((s) => Array.from(s.batch.series))).toEqual([[3, 1, 2], [7, 8, 9, 5], [6]]);
     expect(sent.map((s) => s.batch.id)).toEqual([1, 2, 3]);
   });
@@ -86,7 +91,7 @@ describe('batch dispatch', () => {
     const { d, queue, sent } = setUp({ flushIntervalMs: 60_000 });
     queue.offer(msg(0, [1, 2, 3, 4]));
     d.schedule();
-    await new Promise((r) => setImmediate(r));
+    await nextImmediate();
     expect(sent).toHaveLength(1);
   });
 
@@ -113,10 +118,10 @@ describe('batch dispatch', () => {
     expect(d.dispatch()).toBe(true);
     answer(); // the round runs on: the next chunk goes at once
     rollups.snapshotStored();
-    await tick(0);
+    await nextImmediate();
     answer();
     rollups.snapshotStored();
-    await tick(0);
+    await nextImmediate();
     answer();
     rollups.snapshotStored();
     expect(rows()).toEqual([500, 500, 200]);
