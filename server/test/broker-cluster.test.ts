@@ -3,6 +3,7 @@
 // once and after it restarts; an empty one deletes it everywhere; a persistent session that left one gateway returns
 // to the other with what was published through either meanwhile; a client id connected to one then to the other is
 // taken over (the first connection ends, the second has its subscriptions).
+import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { deviceFamilyCalls } from '@sentra/contracts';
@@ -27,6 +28,41 @@ function connect(port: number, opts: IClientOptions) {
     client.once('connect', (connack) => resolve({ client, sessionPresent: connack.sessionPresent, got }));
     client.once('error', reject);
   });
+}
+
+/**
+ * A gateway's link to NATS that the test can cut: a TCP relay on a free loopback port. Cut, its connections are
+ * dropped and new ones refused (closed at once) until it is restored; the NATS server itself runs on for the others.
+ */
+async function natsLink(natsPort: number) {
+  let cut = false;
+  const open = new Set<net.Socket>();
+  const server = net.createServer((inbound) => {
+    if (cut) return void inbound.destroy();
+    const outbound = net.connect({ port: natsPort, host: '127.0.0.1' });
+    for (const [from, to] of [
+      [inbound, outbound],
+      [outbound, inbound],
+    ] as const) {
+      open.add(from);
+      from.pipe(to);
+      from.on('error', () => to.destroy());
+      from.on('close', () => (open.delete(from), to.destroy()));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const drop = () => {
+    cut = true;
+    for (const s of open) s.destroy();
+  };
+  return {
+    url: `nats://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    cut: drop,
+    restore() {
+      cut = false;
+    },
+    close: () => new Promise<void>((resolve) => (drop(), server.close(() => resolve()))),
+  };
 }
 
 describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS=nats, PostgreSQL)', () => {
@@ -213,6 +249,56 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     }
     expect(await until(() => kicked, 5000)).toBe(true);
     expect((await registered.client!.subscribeAsync(`gw/${uid}/down`))[0]!.qos).toBe(0);
+  });
+
+  it('mends what a gateway missed while its NATS connection was down: it serves the retained message and queues for the session that went away meanwhile', async () => {
+    const { id, login } = await device();
+    const topic = `d/${id}/status`;
+    const pub = await connect(b.mqttPort, { ...login, clientId: unique('terbit'), protocolVersion: 4 });
+    await pub.client.publishAsync(topic, 'lama', { qos: 1, retain: true });
+    // A again, its NATS connection through a link the test can cut
+    const link = await natsLink(nats.port);
+    try {
+      await a.stop();
+      a = await startGateway({ ...env, NATS_URL: link.url });
+      expect(await until(() => a.app.broker.metrics().cluster_gateways === 1, 5000)).toBe(true);
+      const resyncs = a.app.broker.metrics().cluster_resyncs ?? 0;
+
+      link.cut();
+      // through B while A hears nothing: the retained message changes, and a persistent session goes away
+      await pub.client.publishAsync(topic, 'baru', { qos: 1, retain: true });
+      const persistent: IClientOptions = {
+        ...login,
+        clientId: unique('pergi'),
+        protocolVersion: 5,
+        clean: false,
+        properties: { sessionExpiryInterval: 600 },
+      };
+      const first = await connect(b.mqttPort, persistent);
+      await first.client.subscribeAsync(`d/${id}/cmd`, { qos: 1 });
+      await first.client.endAsync();
+      expect(await until(() => (b.app.broker.metrics().away_sessions ?? 0) > 0, 3000)).toBe(true);
+      link.restore();
+      // nats.js reconnects by itself (within its 2 s pause): A mends its copies from the database
+      expect(await until(() => (a.app.broker.metrics().cluster_resyncs ?? 0) > resyncs, 10_000)).toBe(true);
+      expect(await until(() => (a.app.broker.metrics().cluster_resync_retained ?? 0) > 0, 5000)).toBe(true);
+
+      // a subscriber on A gets the retained message as it is now
+      const later = await connect(a.mqttPort, { ...login, clientId: unique('nanti'), protocolVersion: 4 });
+      await later.client.subscribeAsync(topic, { qos: 1 });
+      expect(await until(() => later.got.length > 0, 3000)).toBe(true);
+      expect(later.got).toEqual([`${topic} baru`]);
+      // a command through A waits for the session that went away from B: it gets it when it returns to B
+      await a.app.broker.publish(`d/${id}/cmd`, 'lewat-a', { qos: 1 });
+      const back = await connect(b.mqttPort, persistent);
+      expect(back.sessionPresent).toBe(true);
+      expect(await until(() => back.got.length > 0, 3000)).toBe(true);
+      expect(back.got).toEqual([`d/${id}/cmd lewat-a`]);
+    } finally {
+      await a.stop();
+      a = await startGateway(env);
+      await link.close();
+    }
   });
 
   it("routes a client's plain publish only to the gateway whose client subscribes to it", async () => {

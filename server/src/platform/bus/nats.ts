@@ -69,10 +69,21 @@ export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<
   }
   /** this deployment's subjects: every subject the bus is given lives under it on the wire */
   const prefix = opts.deployment ? deploymentPrefix(opts.deployment.id) : '';
+  const connection: Array<(up: boolean) => void> = [];
+  const tell = (up: boolean) => {
+    for (const listener of connection)
+      try {
+        listener(up);
+      } catch (err) {
+        log.error('a NATS connection listener failed', err);
+      }
+  };
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect' || s.type === 'error') log.warn(`NATS ${s.type}`, s.data);
       else if (s.type === 'reconnect') log.info(`NATS reconnected to ${s.data}`);
+      if (s.type === 'disconnect') tell(false);
+      else if (s.type === 'reconnect') tell(true);
     }
   })().catch(() => undefined);
 
@@ -148,6 +159,9 @@ export async function createNatsBus(opts: NatsBusOptions, log: Logger): Promise<
     },
     async flush() {
       if (!nc.isClosed()) await nc.flush();
+    },
+    onConnection(listener) {
+      connection.push(listener);
     },
     async close() {
       if (closed) return;

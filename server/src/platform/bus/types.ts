@@ -35,6 +35,11 @@ export interface Bus {
   flush(): Promise<void>;
   /** delivers what is in flight, then stops; idempotent */
   close(): Promise<void>;
+  /**
+   * Hears the transport's connection go (`false`) and come back (`true`): what was published to this process
+   * meanwhile never reaches it (core NATS keeps nothing). Absent where the connection cannot go (the memory bus).
+   */
+  onConnection?(listener: (up: boolean) => void): void;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;

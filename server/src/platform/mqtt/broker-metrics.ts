@@ -54,6 +54,12 @@ export interface BrokerCounters {
   cluster_held_elsewhere?: number;
   /** times another gateway's list of client ids was asked for again (its count differed two beats running) */
   cluster_held_resyncs?: number;
+  /** times the bus connection came back and the broker state was made to agree with the database, those that could
+   * not read it (tried again), and the retained messages and away sessions that were mended by it */
+  cluster_resyncs?: number;
+  cluster_resync_failures?: number;
+  cluster_resync_retained?: number;
+  cluster_resync_sessions?: number;
   cluster_remote_filters?: number;
 }
 

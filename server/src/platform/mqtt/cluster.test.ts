@@ -2,7 +2,7 @@
 // database, a cluster each on one in-process bus) and a broker stand-in that records what the cluster asks of it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../bus/memory.js';
-import type { Bus } from '../bus/types.js';
+import type { Bus, BusMessage, SubscribeOptions } from '../bus/types.js';
 import { createLogger } from '../log.js';
 import { openPostgres, type PostgresHandle } from '../db/postgres.js';
 import { findUp } from '../db/sqlite.js';
@@ -71,6 +71,38 @@ describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
     );
     return g;
   }
+  /**
+   * One gateway's view of the deployment's bus whose connection can go: while cut, nothing published reaches it, and
+   * what it publishes waits and goes out when the connection is back (as nats.js' reconnect buffer does)
+   */
+  function cuttable(bus: Bus) {
+    let cut = false;
+    const waiting: Array<[string, unknown]> = [];
+    const listeners: Array<(up: boolean) => void> = [];
+    const view: Bus = {
+      kind: 'nats',
+      publish: (subject, data) => (cut ? void waiting.push([subject, data]) : bus.publish(subject, data)),
+      subscribe: <T>(subject: string, handler: (m: BusMessage<T>) => unknown, o?: SubscribeOptions) =>
+        bus.subscribe<T>(subject, (m) => (cut ? undefined : handler(m)), o),
+      request: (subject, data, o) => bus.request(subject, data, o),
+      flush: () => bus.flush(),
+      close: async () => {},
+      onConnection: (l) => void listeners.push(l),
+    };
+    return {
+      view,
+      cut() {
+        cut = true;
+        for (const l of listeners) l(false);
+      },
+      restore() {
+        cut = false;
+        for (const [subject, data] of waiting.splice(0)) bus.publish(subject, data);
+        for (const l of listeners) l(true);
+      },
+    };
+  }
+
   /** every gateway has heard every other */
   const met = (...gs: Gateway[]) => until(() => gs.every((g) => g.cluster.live.length === gs.length - 1), 2000);
 
@@ -205,6 +237,83 @@ describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
     // steady: no more asking
     await new Promise((r) => setTimeout(r, 500));
     expect(a.cluster.metrics().cluster_held_resyncs).toBe(1);
+  });
+
+  it('mends what a gateway missed while its bus connection was down: retained messages, away sessions, client ids', async () => {
+    const d = await deployment();
+    const link = cuttable(d.bus);
+    // A's beats would lapse the others after 300 ms of silence: deaf, it lapses nobody
+    const a = await gateway({ db: d.db, bus: link.view }, {}, { heartbeatMs: 100 });
+    const b = await gateway(d, {}, { takeWaitMs: 150 });
+    const c = await gateway(d);
+    expect(await met(a, b, c)).toBe(true);
+    const holder = { device: 'device:1', tenant: 'tenant:1' };
+    const keep = (g: Gateway, topic: string, payload: string) => {
+      if (payload !== '') expect(g.store.admitRetained(holder, topic, payload.length)).toBeNull();
+      expect(g.store.retain(msg(topic, payload), holder)).toBe(true);
+      g.cluster.retained(msg(topic, payload), holder);
+    };
+    keep(b, 'd/1/ubah', 'satu');
+    keep(b, 'd/1/hapus', 'ada');
+    const subs = [{ topic: 'd/1/cmd', qos: 1 }];
+    const later = Date.now() + 60_000;
+    for (const [clientId, key] of [
+      ['lama', 'device:1'],
+      ['singgah', 'device:3'],
+    ] as const) {
+      c.store.keep(clientId, key, subs, later);
+      c.cluster.away(clientId, key, subs, later);
+    }
+    const heard = () => a.store.retainedMessages().length === 2 && a.store.isAway('lama') && a.store.isAway('singgah');
+    expect(await until(heard, 2000)).toBe(true);
+    await c.store.flush();
+
+    link.cut();
+    // through B and C, unheard by A: a retained message changed, one deleted, one new; a session gone away from C;
+    // two away sessions taken through B (A does not answer: B stops waiting for it), one's client live there, the
+    // other's gone again with a clean end
+    keep(b, 'd/1/ubah', 'dua');
+    keep(b, 'd/1/hapus', '');
+    keep(c, 'd/1/baru', 'tiga');
+    c.store.keep('pergi', 'device:2', subs, later);
+    c.cluster.away('pergi', 'device:2', subs, later);
+    await b.cluster.take('lama', 'device:1');
+    expect(await b.store.takeStored('lama', 'device:1', false)).toMatchObject({ subscriptions: subs });
+    b.cluster.opened('lama', 'device:1');
+    await b.cluster.take('singgah', 'device:3');
+    await b.store.takeStored('singgah', 'device:3', true);
+    b.cluster.opened('singgah', 'device:3');
+    b.cluster.ended('singgah', 'device:3');
+    // and through A meanwhile: its own retained message, announced once the connection is back
+    keep(a, 'd/1/lokal', 'empat');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(a.cluster.live.sort()).toEqual([b.cluster.id, c.cluster.id].sort());
+    const before = a.store.retainedMessages().map((m) => `${m.topic}=${m.payload}`);
+    expect(before.sort()).toEqual(['d/1/hapus=ada', 'd/1/lokal=empat', 'd/1/ubah=satu']);
+
+    // B's and C's last changes are still in their write-behind: the resync has them write it before A reads
+    link.restore();
+    const mended = () => a.cluster.metrics().cluster_resync_retained === 3;
+    expect(await until(mended, 3000)).toBe(true);
+    expect(
+      a.store
+        .retainedMessages()
+        .map((m) => `${m.topic}=${m.payload}`)
+        .sort(),
+    ).toEqual(['d/1/baru=tiga', 'd/1/lokal=empat', 'd/1/ubah=dua']);
+    // the broker threads get them too (a deletion as an empty payload), after the two heard before the cut
+    expect(a.retained.slice(0, 2)).toEqual(['d/1/ubah=satu', 'd/1/hapus=ada']);
+    expect(a.retained.slice(2).sort()).toEqual(['d/1/baru=tiga', 'd/1/hapus=', 'd/1/ubah=dua']);
+    expect(a.store.retainedUse({ device: 'device:1' }).count).toBe(3);
+    // the session that went away from C is queued for here too; those taken through B are not away any more (the
+    // live one's copy dropped as B's list of client ids arrived, the ended one's as the database has it no more)
+    expect(a.store.isAway('pergi')).toBe(true);
+    expect(a.store.isAway('lama')).toBe(false);
+    expect(a.store.isAway('singgah')).toBe(false);
+    expect(a.cluster.holderKey('lama')).toBe('device:1');
+    expect(a.cluster.metrics()).toMatchObject({ cluster_resyncs: 1, cluster_resync_sessions: 2 });
+    // what A kept meanwhile reached the others
+    expect(await until(() => b.store.retainedMessages().some((m) => m.topic === 'd/1/lokal'), 2000)).toBe(true);
   });
 
   it("routes a plain publish only to the gateways whose clients' filters match, and stops when they unsubscribe", async () => {

@@ -19,6 +19,11 @@
 //   It says how many client ids the gateway holds: a gateway that counts otherwise for it two beats running (a notice
 //   lost while NATS reconnected) asks for the whole list (`mqtt.session.ask`), which comes in parts on
 //   `mqtt.session.held.<asker>`; a gateway starting is sent every other gateway's list at once.
+// - A gateway whose NATS connection went and came back missed what the others announced meanwhile (core NATS keeps
+//   nothing for it): it greets again (`mqtt.alive` with `again`), each other gateway sends its interest and client ids,
+//   writes what it has pending and answers (`mqtt.state.written.<asker>`), and the gateway then makes its retained
+//   messages and away sessions agree with the database (SessionStore.reconcile). While the connection is down nobody
+//   lapses here for silence: they are not silent, this gateway is deaf.
 import { randomUUID } from 'node:crypto';
 import type { Bus, BusSubscription } from '../bus/types.js';
 import type { Logger } from '../log.js';
@@ -77,6 +82,16 @@ interface TakeNotice {
   clientId: string;
   identityKey: string;
 }
+interface AliveNotice {
+  gw: string;
+  bye?: boolean;
+  /** starting: the others send what they hold */
+  hello?: boolean;
+  /** back after its bus connection went: the others also write what they have pending, then answer this request */
+  again?: number;
+  filters?: number;
+  held?: number;
+}
 /** a part of what a gateway holds: [client id, identity key] pairs; `last` ends the list */
 interface HeldNotice {
   gw: string;
@@ -111,7 +126,7 @@ export class BrokerCluster {
   private announcing: NodeJS.Immediate | undefined;
   /** the other gateways' interest */
   private readonly remote = new Map<string, TopicFilters>();
-  private readonly asking = new Map<number, { waiting: Set<string>; done: () => void }>();
+  private readonly asking = new Map<number, { waiting: Set<string>; done: () => void; answered?: Set<string> }>();
   private nextReq = 1;
   private readonly subs: BusSubscription[] = [];
   private readonly beat: NodeJS.Timeout;
@@ -127,7 +142,16 @@ export class BrokerCluster {
     routed: 0,
     routed_in: 0,
     held_resyncs: 0,
+    resyncs: 0,
+    resync_failures: 0,
+    resync_retained: 0,
+    resync_sessions: 0,
   };
+  /** the bus connection is down: nobody is heard, so nobody lapses for silence */
+  private deaf = false;
+  /** the resync under way (one at a time; a reconnect during it runs another after it) */
+  private resyncing: Promise<void> | undefined;
+  private resyncAgain = false;
 
   constructor(
     private readonly bus: Bus,
@@ -148,7 +172,7 @@ export class BrokerCluster {
           return fn(m);
         }),
       );
-    on<{ gw: string; bye?: boolean; hello?: boolean; filters?: number; held?: number }>('mqtt.alive', (m) => {
+    on<AliveNotice>('mqtt.alive', (m) => {
       if (m.bye) return this.lapse(m.gw);
       // a gateway starting: it hears this one now, not a heartbeat later, what its clients subscribe to and which
       // client ids this one holds
@@ -156,6 +180,17 @@ export class BrokerCluster {
         this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size, held: this.mine.size });
         this.announceAll();
         this.sendHeld(m.gw);
+      }
+      // back after its connection went: what it announced meanwhile may be lost here too, and it reads the database
+      // once this gateway's pending changes are in it
+      if (m.again !== undefined) {
+        this.bus.publish('mqtt.session.ask', { gw: this.id, of: m.gw });
+        this.bus.publish('mqtt.interest.ask', { gw: this.id, of: m.gw });
+        const req = m.again;
+        void this.store
+          .flush()
+          .catch(() => undefined)
+          .then(() => this.bus.publish(`mqtt.state.written.${m.gw}`, { gw: this.id, req }));
       }
       // its interest as known here is not what it says (a notice lost while NATS reconnected): all of it is asked for
       if (m.filters !== undefined && m.filters !== (this.remote.get(m.gw)?.size ?? 0))
@@ -175,7 +210,10 @@ export class BrokerCluster {
       // a client id held meanwhile through another gateway stays with it (its notice came after this list was made)
       for (const [clientId, identityKey] of list) {
         const h = this.holders.get(clientId);
-        if (!h || h.gw === m.gw) this.setHolder(clientId, m.gw, identityKey);
+        if (h && h.gw !== m.gw) continue;
+        this.setHolder(clientId, m.gw, identityKey);
+        // live there (its `open` missed here): a copy of its away session here is stale, as `open` would have said
+        if (this.store.awayIdentity(clientId) === identityKey) this.store.forget(clientId);
       }
     });
     on<{ gw: string; of: string }>('mqtt.interest.ask', (m) => {
@@ -236,25 +274,100 @@ export class BrokerCluster {
       this.setHolder(m.clientId, m.gw, m.identityKey);
       this.bus.publish(`mqtt.session.taken.${m.gw}`, { gw: this.id, req: m.req });
     });
-    on<{ gw: string; req: number }>(`mqtt.session.taken.${this.id}`, (m) => {
+    const answered = (m: { gw: string; req: number }) => {
       const a = this.asking.get(m.req);
       if (!a) return;
+      a.answered?.add(m.gw);
       a.waiting.delete(m.gw);
       if (a.waiting.size === 0) a.done();
-    });
+    };
+    on<{ gw: string; req: number }>(`mqtt.session.taken.${this.id}`, answered);
+    on<{ gw: string; req: number }>(`mqtt.state.written.${this.id}`, answered);
     this.bus.publish('mqtt.alive', { gw: this.id, hello: true });
     this.beat = setInterval(() => this.alive(), this.heartbeatMs);
     this.beat.unref();
+    bus.onConnection?.((up) => {
+      this.deaf = !up;
+      if (up) this.resync(log);
+    });
+  }
+
+  /**
+   * The bus connection came back: every gateway heard from sends what it holds and writes what it has pending, then
+   * this gateway's retained messages and away sessions are made to agree with the database (those it changed
+   * meanwhile stay as they are). A resync that cannot read the database is tried again a heartbeat later.
+   */
+  private resync(log: Logger) {
+    if (this.closed) return;
+    if (this.resyncing) return void (this.resyncAgain = true);
+    this.counters.resyncs++;
+    this.store.beginResync();
+    const req = this.nextReq++;
+    const run = async () => {
+      // the gateways heard before the connection went, and those that answer the greeting meanwhile
+      await this.ask(req, () => this.bus.publish('mqtt.alive', { gw: this.id, hello: true, again: req }), true);
+      const live = (clientId: string, identityKey: string) =>
+        this.broker.holds(clientId) || this.holderKey(clientId) === identityKey;
+      const changed = await this.store.reconcile(live);
+      if (this.closed) return;
+      if (!changed) {
+        this.counters.resync_failures++;
+        log.warn('MQTT broker state: the database could not be read after the bus reconnected; trying again shortly');
+        await new Promise((r) => setTimeout(r, this.heartbeatMs).unref());
+        this.resyncAgain = true;
+        return;
+      }
+      for (const m of changed.retained) this.broker.deliverRetained(m);
+      this.counters.resync_retained += changed.retained.length;
+      this.counters.resync_sessions += changed.adopted + changed.forgotten;
+      if (changed.retained.length + changed.adopted + changed.forgotten > 0)
+        log.info(
+          `MQTT broker state mended after the bus reconnected: ${changed.retained.length} retained message(s), ${changed.adopted} away session(s) copied, ${changed.forgotten} dropped`,
+        );
+    };
+    this.resyncing = run()
+      .catch((err: unknown) => log.error('MQTT broker state: resync after the bus reconnected failed', err))
+      .finally(() => {
+        this.resyncing = undefined;
+        if (this.resyncAgain) {
+          this.resyncAgain = false;
+          this.resync(log);
+        }
+      });
+  }
+
+  /** publishes a request `send` makes and waits for the answers (`req`) of every live gateway, at most the take wait
+   * (the silent ones leave the roster); a gateway heard while waiting is waited for too */
+  private ask(req: number, send: () => void, joinable = false): Promise<void> {
+    const waiting = new Set(this.roster.keys());
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.counters.take_timeouts++;
+        for (const gw of waiting) this.lapse(gw);
+        done();
+      }, this.takeWaitMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.asking.delete(req);
+        resolve();
+      };
+      this.asking.set(req, { waiting, done, ...(joinable && { answered: new Set<string>() }) });
+      send();
+      if (waiting.size === 0) done();
+    });
   }
 
   private alive() {
     this.bus.publish('mqtt.alive', { gw: this.id, filters: this.interest.size, held: this.mine.size });
+    if (this.deaf) return;
     const lapsed = this.now() - (this.heartbeatMs * LAPSE_MS) / HEARTBEAT_MS;
     for (const [gw, at] of this.roster) if (at < lapsed) this.lapse(gw);
   }
 
   private heard(gw: string) {
     this.roster.set(gw, this.now());
+    // a resync waits for every gateway that answers its greeting, not only those it knew
+    for (const a of this.asking.values()) if (a.answered && !a.answered.has(gw)) a.waiting.add(gw);
   }
 
   /** a gateway gone (or silent): not waited for, and the client ids it held are free */
@@ -323,6 +436,10 @@ export class BrokerCluster {
       cluster_gateways: this.roster.size,
       cluster_held_elsewhere: this.holders.size,
       cluster_held_resyncs: c.held_resyncs,
+      cluster_resyncs: c.resyncs,
+      cluster_resync_failures: c.resync_failures,
+      cluster_resync_retained: c.resync_retained,
+      cluster_resync_sessions: c.resync_sessions,
       cluster_remote_filters: filters,
     };
   }
@@ -356,24 +473,12 @@ export class BrokerCluster {
    */
   take(clientId: string, identityKey: string): Promise<void> {
     this.counters.takes++;
-    const waiting = new Set(this.roster.keys());
-    if (waiting.size === 0) return Promise.resolve();
+    if (this.roster.size === 0) return Promise.resolve();
     this.counters.take_waits++;
     const req = this.nextReq++;
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.counters.take_timeouts++;
-        for (const gw of waiting) this.lapse(gw);
-        done();
-      }, this.takeWaitMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.asking.delete(req);
-        resolve();
-      };
-      this.asking.set(req, { waiting, done });
-      this.bus.publish('mqtt.session.take', { gw: this.id, req, clientId, identityKey } satisfies TakeNotice);
-    });
+    return this.ask(req, () =>
+      this.bus.publish('mqtt.session.take', { gw: this.id, req, clientId, identityKey } satisfies TakeNotice),
+    );
   }
 
   /** a filter first subscribed on one of this gateway's threads, or no longer subscribed on one */

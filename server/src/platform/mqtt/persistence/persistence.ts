@@ -65,10 +65,10 @@ export type BrokerStateChange =
 
 export interface BrokerStatePersistence {
   readonly kind: EngineKind;
-  /** everything stored */
-  load(): Promise<BrokerStateSnapshot>;
+  /** everything stored; `queued` false: the retained messages and away sessions only (their queues left unread) */
+  load(queued?: boolean): Promise<BrokerStateSnapshot>;
   /** the same, at once (SQLite): the composition can start the store without awaiting */
-  loadSync?(): BrokerStateSnapshot;
+  loadSync?(queued?: boolean): BrokerStateSnapshot;
   /** one away session and its queued messages, in order, as stored now (a session taken from another gateway) */
   loadSession(clientId: string): Promise<StoredSession>;
   /** one flush's changes in one transaction: all of them are stored, or none (the promise rejects) */

@@ -146,7 +146,7 @@ const num = (v: unknown) => (v === null ? null : Number(v));
 export function pgBrokerState(pool: pg.Pool): BrokerStatePersistence {
   return {
     kind: 'postgres',
-    async load(): Promise<BrokerStateSnapshot> {
+    async load(withQueued = true): Promise<BrokerStateSnapshot> {
       const [retained, sessions, queued] = await Promise.all([
         pool.query(
           'SELECT topic, payload, qos, properties, expires_at AS "expiresAt", holder, tenant FROM mqtt_retained',
@@ -154,9 +154,11 @@ export function pgBrokerState(pool: pg.Pool): BrokerStatePersistence {
         pool.query(
           'SELECT client_id AS "clientId", identity_key AS "identityKey", subscriptions, expires_at AS "expiresAt" FROM mqtt_sessions',
         ),
-        pool.query(
-          'SELECT client_id AS "clientId", topic, payload, qos, properties, expires_at AS "expiresAt" FROM mqtt_queued ORDER BY id',
-        ),
+        withQueued
+          ? pool.query(
+              'SELECT client_id AS "clientId", topic, payload, qos, properties, expires_at AS "expiresAt" FROM mqtt_queued ORDER BY id',
+            )
+          : { rows: [] },
       ]);
       return {
         retained: (retained.rows as RetainedRow[]).map((r) => ({

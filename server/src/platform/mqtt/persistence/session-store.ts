@@ -145,6 +145,12 @@ export interface SessionStoreOptions {
   limits?: RetainedLimits;
 }
 const parse = (s: string | null) => (s === null ? undefined : (JSON.parse(s) as Record<string, unknown>));
+/** the same retained message: payload, QoS, expiry and properties */
+const sameMessage = (a: StoredMessage, b: StoredMessage) =>
+  a.qos === b.qos &&
+  a.expiresAt === b.expiresAt &&
+  a.payload.equals(b.payload) &&
+  JSON.stringify(a.properties ?? null) === JSON.stringify(b.properties ?? null);
 
 export class SessionStore {
   private retained = new Map<string, RetainedEntry>();
@@ -161,6 +167,9 @@ export class SessionStore {
   private writing: Promise<void> | undefined;
   /** the last flush failed: the next failure is the same outage, not reported again */
   private failing = false;
+  /** a resync under way (`beginResync`): what changed here since (`r:` a retained topic, `s:` a client id's session),
+   * newer here than the database read after it */
+  private touched: Set<string> | undefined;
   private retryMs = FLUSH_MS;
   private closed = false;
   private readonly persistence: BrokerStatePersistence;
@@ -362,6 +371,7 @@ export class SessionStore {
   }
 
   private account(topic: string, e: RetainedEntry) {
+    this.touched?.add(`r:${topic}`);
     this.retained.set(topic, e);
     for (const u of [
       this.retainedTotal,
@@ -374,6 +384,7 @@ export class SessionStore {
   }
 
   private unaccount(topic: string, e: RetainedEntry) {
+    this.touched?.add(`r:${topic}`);
     this.retained.delete(topic);
     this.retainedTotal.count--;
     this.retainedTotal.bytes -= e.bytes;
@@ -438,6 +449,7 @@ export class SessionStore {
   }
 
   private addAway(clientId: string, s: AwaySession) {
+    this.touched?.add(`s:${clientId}`);
     this.away.set(clientId, s);
     for (const sub of s.subscriptions) this.awayFilters.add(sub.topic);
   }
@@ -445,6 +457,7 @@ export class SessionStore {
   private removeAway(clientId: string): AwaySession | undefined {
     const s = this.away.get(clientId);
     if (!s) return undefined;
+    this.touched?.add(`s:${clientId}`);
     this.away.delete(clientId);
     for (const sub of s.subscriptions) this.awayFilters.remove(sub.topic);
     if (s.stored) this.write({ op: 'endSession', clientId });
@@ -522,6 +535,7 @@ export class SessionStore {
   forget(clientId: string): void {
     const s = this.away.get(clientId);
     if (!s) return;
+    this.touched?.add(`s:${clientId}`);
     this.away.delete(clientId);
     for (const sub of s.subscriptions) this.awayFilters.remove(sub.topic);
   }
@@ -572,6 +586,82 @@ export class SessionStore {
     if (m.payload.length === 0) return;
     const message: StoredMessage = { ...m, payload: Buffer.from(m.payload) };
     this.account(m.topic, { message, holder, bytes: retainedBytes(m.topic, m.payload.length) });
+  }
+
+  /**
+   * The notices of the other gateways' changes may have been lost (this gateway's bus connection went and came back):
+   * from now on what changes here is noted, newer than the database read `reconcile` makes once every gateway has
+   * written what it had pending.
+   */
+  beginResync(): void {
+    this.touched = new Set();
+  }
+
+  /**
+   * This gateway's copies made to agree with the database (after `beginResync`, once every other gateway wrote what it
+   * had pending; this one's pending changes are written first): a retained message changed or deleted elsewhere is
+   * changed here (answered, for the broker threads; a deletion with an empty payload), an away session another gateway
+   * kept is copied unless `live` (its client connected somewhere: its taker ends the row), and a copy whose session
+   * ended elsewhere is dropped. What changed here since `beginResync` is left as it is. Undefined (nothing changed)
+   * when the database could not be written or read: the caller tries again later.
+   */
+  async reconcile(
+    live: (clientId: string, identityKey: string) => boolean,
+  ): Promise<{ retained: StoredMessage[]; adopted: number; forgotten: number } | undefined> {
+    this.touched ??= new Set();
+    let read: BrokerStateSnapshot;
+    try {
+      await this.flush();
+      if (this.ops.length > 0) throw new Error('pending changes not written');
+      read = await this.persistence.load(false);
+    } catch {
+      this.touched = undefined;
+      return undefined;
+    }
+    const touched = this.touched;
+    this.touched = undefined;
+    const now = this.now();
+    const retained: StoredMessage[] = [];
+    const stored = new Set<string>();
+    for (const r of read.retained) {
+      if (r.expiresAt !== null && r.expiresAt <= now) continue;
+      stored.add(r.topic);
+      const here = this.retained.get(r.topic);
+      // an admission here under way: its message follows, newer
+      if (touched.has(`r:${r.topic}`) || here?.pending) continue;
+      const m: StoredMessage = {
+        topic: r.topic,
+        payload: r.payload,
+        qos: r.qos as 0 | 1 | 2,
+        properties: parse(r.properties),
+        expiresAt: r.expiresAt ?? undefined,
+      };
+      if (here?.message && sameMessage(here.message, m)) continue;
+      this.applyRetained(m, { device: r.holder ?? 'unknown', tenant: r.tenant ?? 'unknown' });
+      retained.push(m);
+    }
+    for (const [topic, e] of [...this.retained]) {
+      if (stored.has(topic) || touched.has(`r:${topic}`) || e.pending || !e.message) continue;
+      const deleted: StoredMessage = { topic, payload: Buffer.alloc(0), qos: 0 };
+      this.applyRetained(deleted, e.holder);
+      retained.push(deleted);
+    }
+    let adopted = 0;
+    let forgotten = 0;
+    const sessions = new Set<string>();
+    for (const r of read.sessions) {
+      sessions.add(r.clientId);
+      if (r.expiresAt <= now || touched.has(`s:${r.clientId}`)) continue;
+      if (this.away.get(r.clientId)?.identityKey === r.identityKey || live(r.clientId, r.identityKey)) continue;
+      this.adopt(r.clientId, r.identityKey, JSON.parse(r.subscriptions) as Subscription[], r.expiresAt);
+      if (this.away.get(r.clientId)?.identityKey === r.identityKey) adopted++;
+    }
+    for (const clientId of [...this.away.keys()]) {
+      if (sessions.has(clientId) || touched.has(`s:${clientId}`)) continue;
+      this.forget(clientId);
+      forgotten++;
+    }
+    return { retained, adopted, forgotten };
   }
 
   /** the QoS 2 ids an away session's client left awaiting their PUBREL (at most MAX_AWAITING_RELEASE, the newest) */

@@ -70,7 +70,7 @@ export function sqliteBrokerState(db: SqliteDatabase): BrokerStatePersistence & 
   const writeAll = db.transaction((changes: readonly BrokerStateChange[]) => {
     for (const c of changes) apply(c);
   });
-  const loadSync = (): BrokerStateSnapshot => ({
+  const loadSync = (queued = true): BrokerStateSnapshot => ({
     retained: db
       .prepare('SELECT topic, payload, qos, properties, expires_at AS expiresAt, holder, tenant FROM mqtt_retained')
       .all() as RetainedRow[],
@@ -79,16 +79,18 @@ export function sqliteBrokerState(db: SqliteDatabase): BrokerStatePersistence & 
         'SELECT client_id AS clientId, identity_key AS identityKey, subscriptions, expires_at AS expiresAt FROM mqtt_sessions',
       )
       .all() as SessionRow[],
-    queued: db
-      .prepare(
-        'SELECT client_id AS clientId, topic, payload, qos, properties, expires_at AS expiresAt FROM mqtt_queued ORDER BY id',
-      )
-      .all() as QueuedRow[],
+    queued: queued
+      ? (db
+          .prepare(
+            'SELECT client_id AS clientId, topic, payload, qos, properties, expires_at AS expiresAt FROM mqtt_queued ORDER BY id',
+          )
+          .all() as QueuedRow[])
+      : [],
   });
   return {
     kind: 'sqlite',
     loadSync,
-    load: async () => loadSync(),
+    load: async (queued) => loadSync(queued),
     loadSession: async (clientId) => {
       const session = db
         .prepare(
