@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { deviceFamilyCalls } from '@sentra/contracts';
+import { deviceFamilyCalls, devicesContract } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
 import { addDevice, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
 import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
@@ -251,7 +251,7 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     expect((await registered.client!.subscribeAsync(`gw/${uid}/down`))[0]!.qos).toBe(0);
   });
 
-  it('mends what a gateway missed while its NATS connection was down: it serves the retained message and queues for the session that went away meanwhile', async () => {
+  it('mends what a gateway missed while its NATS connection was down: it serves the retained message, queues for the session that went away meanwhile, and ends the connections of devices changed meanwhile', async () => {
     const { id, login } = await device();
     const topic = `d/${id}/status`;
     const pub = await connect(b.mqttPort, { ...login, clientId: unique('terbit'), protocolVersion: 4 });
@@ -263,6 +263,16 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
       a = await startGateway({ ...env, NATS_URL: link.url });
       expect(await until(() => a.app.broker.metrics().cluster_gateways === 1, 5000)).toBe(true);
       const resyncs = a.app.broker.metrics().cluster_resyncs ?? 0;
+      // three devices connected to A: one will get a new secret and one be removed through B, one left alone
+      const [rotated, removed, kept] = [await device(), await device(), await device()];
+      const onA = await Promise.all(
+        [rotated, removed, kept].map((d) => connect(a.mqttPort, { ...d.login, clientId: unique('alat') })),
+      );
+      const closed = onA.map(({ client }) => {
+        let at = false;
+        client.once('close', () => (at = true));
+        return () => at;
+      });
 
       link.cut();
       // through B while A hears nothing: the retained message changes, and a persistent session goes away
@@ -278,6 +288,13 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
       await first.client.subscribeAsync(`d/${id}/cmd`, { qos: 1 });
       await first.client.endAsync();
       expect(await until(() => (b.app.broker.metrics().away_sessions ?? 0) > 0, 3000)).toBe(true);
+      const secret = await call(b.url, devicesContract.brokerSecretRegenerate, { id: rotated.id }, auth);
+      expect(secret.body.response_result).toBe(0);
+      const gone = await call(b.url, deviceFamilyCalls.mqtt!.remove, { id: removed.id }, auth);
+      expect(gone.body.response_result).toBe(0);
+      await new Promise((r) => setTimeout(r, 300));
+      // unheard on A: their connections there are still up
+      expect(closed.map((c) => c())).toEqual([false, false, false]);
       link.restore();
       // nats.js reconnects by itself (within its 2 s pause): A mends its copies from the database
       expect(await until(() => (a.app.broker.metrics().cluster_resyncs ?? 0) > resyncs, 10_000)).toBe(true);
@@ -294,6 +311,9 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
       expect(back.sessionPresent).toBe(true);
       expect(await until(() => back.got.length > 0, 3000)).toBe(true);
       expect(back.got).toEqual([`d/${id}/cmd lewat-a`]);
+      // the device with a new secret and the removed one are disconnected from A; the other stays
+      expect(await until(() => closed[0]!() && closed[1]!(), 5000)).toBe(true);
+      expect(closed[2]!()).toBe(false);
     } finally {
       await a.stop();
       a = await startGateway(env);

@@ -1,7 +1,9 @@
 // Who a caller is and what they may open changes rarely (sign-out, password, user, role, credentials, dashboards) but
 // is read on every call, so the authenticated path caches it: every write that can change a cached answer calls
 // `changed`, and the caches drop what they hold before the next request is served. With BUS=nats the change is also
-// published, so the other gateways drop theirs (as fast as the bus delivers it).
+// published, so the other gateways drop theirs (as fast as the bus delivers it). A gateway whose NATS connection went
+// and came back may have missed some: it drops everything then, as for a change of each kind (the caches read again;
+// open live channels are checked again, so a session signed out meanwhile on another gateway loses them here too).
 import type { Bus } from '../../platform/bus/types.js';
 import { newOrigin } from '../../platform/bus/subjects.js';
 
@@ -25,7 +27,9 @@ export interface AccessChanges {
 const SUBJECT = 'access.changed';
 
 /** Generations of this process; `bus` (NATS only) carries the changes between gateways. */
-export function createAccessChanges(opts: { bus?: Pick<Bus, 'kind' | 'publish' | 'subscribe'> } = {}): AccessChanges {
+export function createAccessChanges(
+  opts: { bus?: Pick<Bus, 'kind' | 'publish' | 'subscribe' | 'onConnection'> } = {},
+): AccessChanges {
   const generation = { access: 0, dashboards: 0 };
   const bus = opts.bus?.kind === 'nats' ? opts.bus : undefined;
   const origin = newOrigin();
@@ -36,6 +40,11 @@ export function createAccessChanges(opts: { bus?: Pick<Bus, 'kind' | 'publish' |
   };
   bus?.subscribe<{ origin: string; what: AccessChange }>(SUBJECT, ({ data }) => {
     if (data.origin !== origin && (data.what === 'access' || data.what === 'dashboards')) bump(data.what);
+  });
+  bus?.onConnection?.((up) => {
+    if (!up) return;
+    bump('access');
+    bump('dashboards');
   });
   return {
     get access() {

@@ -4,6 +4,7 @@
 // evidence, LWT, discovery). Telemetry itself is another module's.
 import { gatewayUid } from '@sentra/contracts';
 import { brokerSecretMatches } from '../../platform/crypto.js';
+import { ApiError } from '../../platform/http/errors.js';
 import {
   badCredentials,
   isRefusal,
@@ -90,8 +91,15 @@ export function createDeviceAuthority(
             deviceId: byName.id,
             topic: byName.topic,
             mac: knownMac(byName),
+            secretHash: byName.brokerPassword,
           }
-        : { key: `device:${byName.id}`, appId: byName.appId, role: 'device', deviceId: byName.id };
+        : {
+            key: `device:${byName.id}`,
+            appId: byName.appId,
+            role: 'device',
+            deviceId: byName.id,
+            secretHash: byName.brokerPassword,
+          };
     }
     if (password && networkServer) {
       const ns = await networkServer(username, password.toString());
@@ -109,6 +117,7 @@ export function createDeviceAuthority(
           role: 'gateway',
           deviceId: gateway.id,
           uid: username,
+          secretHash: gateway.brokerPassword,
         };
       }
       // not registered: heard so that it can be claimed, with no credentials, so bounded per client address
@@ -165,6 +174,8 @@ export interface PresenceBus {
   readonly kind: 'memory' | 'nats';
   publish(subject: string, data: unknown): void;
   subscribe<T>(subject: string, handler: (msg: { data: T }) => unknown): { unsubscribe(): void };
+  /** the bus connection went (false) and came back (true): what was published meanwhile was not heard */
+  onConnection?(listener: (up: boolean) => void): void;
 }
 
 /** how often gateway sightings not renewed for SIGHTING_TTL_MS are pruned */
@@ -269,6 +280,31 @@ export function attachDevicesToBroker(
     if (change.event === 'removed' || change.event === 'disabled' || change.event === 'secret') kick(change);
     else if (change.event === 'added') (claimed(change.uid), tokenAdded(change));
   });
+  // back after the bus connection went: such a change made meanwhile was not heard. Every device connected here is
+  // checked against its row: removed, disabled or given a new secret since it signed in, it is disconnected; a
+  // gateway connected unclaimed that was registered meanwhile reconnects as the registered device.
+  opts.bus?.onConnection?.((up) => {
+    if (up) void recheck().catch(failed('check of the devices connected here'));
+  });
+  async function recheck() {
+    let ended = 0;
+    for (const identity of broker.connected?.() ?? []) {
+      const i = identity as DeviceIdentity;
+      if (i.role === 'unclaimedGateway') {
+        if (i.uid && (await devices.byUid(i.uid))) ended += broker.disconnect((x) => x === identity);
+        continue;
+      }
+      if (i.deviceId === undefined || i.appId === undefined) continue;
+      // gone is 404; a database that cannot answer ends the check (nobody is disconnected on a failed read)
+      const row = await devices.rowOf(i.appId, i.deviceId).catch((err: unknown) => {
+        if (err instanceof ApiError && err.status === 404) return undefined;
+        throw err;
+      });
+      const stale = !row || row.disabled || (i.secretHash !== undefined && row.brokerPassword !== i.secretHash);
+      if (stale) ended += broker.disconnect((x) => x === identity);
+    }
+    if (ended) opts.log.info(`${ended} device connection(s) ended: changed on another gateway while NATS was away`);
+  }
 
   // After a crash the registry still says "online" for the devices whose connections died with the gateway. At start,
   // every device marked online by a connection that no gateway holds goes offline: alone (memory bus) at once; in

@@ -7,7 +7,9 @@
 //
 // Core NATS is at most once: a change lost with a gateway that stopped at that moment is not heard. The resolver's
 // cache lifetime stays the bound on how long an edit can go unseen, and a kicked device would sign in again with its
-// old secret only where that secret was not yet replaced in the database (it is: the origin wrote it first).
+// old secret only where that secret was not yet replaced in the database (it is: the origin wrote it first). A
+// gateway whose NATS connection went and came back checks every device connected to it against its row instead
+// (devices.broker.ts): what was published while it was away never arrives.
 import type { PresenceBus } from './devices.broker.js';
 import type { DeviceRow } from './devices.table.js';
 import { newOrigin } from '../../platform/bus/subjects.js';

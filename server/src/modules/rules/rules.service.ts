@@ -1,6 +1,9 @@
 // Rules of an application: stored in their canonical definition (docs/decisions/rules.md), validated beyond the zod
 // contract against the application's devices, and kept in the engine: every write is applied to this gateway's engine
-// at once and announced as `rule.<app>.<rule>` so the other gateways (scale-out) reload it.
+// at once and announced as `rule.<app>.<rule>` so the other gateways (scale-out) reload it. A gateway whose NATS
+// connection went and came back may have missed announcements: it reads every active rule again and applies those
+// changed since it last applied them (by `updated_at`; an unchanged rule keeps its pending durations), and takes out
+// those no longer active.
 import {
   groupsOf,
   RULE_CATEGORIES,
@@ -64,7 +67,7 @@ export interface RulesServiceDeps {
   /** the ids of the application's devices (devices domain) */
   deviceIdsOf: (appId: number) => Promise<number[]>;
   engine: RuleEngine;
-  bus: Pick<Bus, 'publish' | 'subscribe'>;
+  bus: Pick<Bus, 'publish' | 'subscribe' | 'onConnection'>;
   /** a removed rule's tasks lose their rule (inside the removal's transaction) */
   onRemoved?: (ruleId: number) => Promise<void>;
   now?: () => number;
@@ -89,8 +92,13 @@ export function createRulesService({
     return row;
   }
 
+  /** the active rules in this gateway's engine: the `updated_at` of the row each was applied from */
+  const applied = new Map<number, number>();
+
   /** Puts the stored rule into this gateway's engine (active) or takes it out. */
   function apply(row: RuleRow | undefined, ruleId: number) {
+    if (row?.active) applied.set(ruleId, row.updatedAt);
+    else applied.delete(ruleId);
     try {
       if (row?.active) engine.upsert(recordOf(row));
       else engine.remove(ruleId);
@@ -214,6 +222,20 @@ export function createRulesService({
       if (onlyThat) announce(await store.update(r.id, { active: false, updatedAt: now() }), appId, r.id);
     }
   }
+
+  /** The engine made to agree with the stored rules after announcements may have been missed (the bus reconnected). */
+  async function resync() {
+    const rows = await store.allActive();
+    const active = new Set<number>();
+    for (const r of rows) {
+      active.add(r.id);
+      if (applied.get(r.id) !== r.updatedAt) apply(r, r.id);
+    }
+    for (const id of [...applied.keys()]) if (!active.has(id)) apply(undefined, id);
+  }
+  bus.onConnection?.((up) => {
+    if (up) resync().catch((err) => log?.error('rules not read again after the bus reconnected', err));
+  });
 
   /** Loads every active rule into the engine, then the engine's kept state (pending durations). */
   async function load() {

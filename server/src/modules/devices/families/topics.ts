@@ -29,6 +29,9 @@ export interface DeviceIdentity extends MqttIdentity {
   topic?: string;
   /** Tasmota: the MAC its discovery named; from then on its discovery publishes only under that MAC */
   mac?: string;
+  /** a device or registered gateway signed in with a secret: the stored hash it matched (a connection whose device's
+   * secret changed since is ended when that change may have gone unheard, devices.broker.ts) */
+  secretHash?: string | null;
 }
 
 /** A filter or topic strictly below `prefix`, with no wildcard in the prefix levels. */
