@@ -1,3 +1,5 @@
+// Over 500 lines, kept whole: one class whose maps (the roster, who holds which client id, the asks under way, the
+// interest) change together in each notice's handler; split, each part would reach into the others' maps.
 // The broker's state across gateways (BUS=nats, one database): retained messages and persistent sessions are the
 // deployment's, not a gateway's. The database holds them (session-store.ts writes them, as alone); core NATS carries
 // the notices that keep every gateway's memory in step, under the deployment's subjects (bus/deployment.ts):
