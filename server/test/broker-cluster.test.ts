@@ -6,9 +6,9 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { deviceFamilyCalls, devicesContract } from '@sentra/contracts';
+import { cardsContract, deviceFamilyCalls, devicesContract } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
-import { addDevice, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
+import { addDashboard, addDevice, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
 import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { hasPostgres, testDatabase } from '../src/platform/db/testing/postgres.js';
 import type { AppAuth } from './device-data.kit.js';
@@ -251,11 +251,30 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     expect((await registered.client!.subscribeAsync(`gw/${uid}/down`))[0]!.qos).toBe(0);
   });
 
-  it('mends what a gateway missed while its NATS connection was down: it serves the retained message, queues for the session that went away meanwhile, and ends the connections of devices changed meanwhile', async () => {
+  it('mends what a gateway missed while its NATS connection was down: it serves the retained message and the latest value, queues for the session that went away meanwhile, and ends the connections of devices changed meanwhile', async () => {
     const { id, login } = await device();
     const topic = `d/${id}/status`;
     const pub = await connect(b.mqttPort, { ...login, clientId: unique('terbit'), protocolVersion: 4 });
     await pub.client.publishAsync(topic, 'lama', { qos: 1, retain: true });
+    const power = (value: number) =>
+      pub.client.publishAsync(`d/${id}/data`, JSON.stringify({ pm: { meter: { power: value } } }), { qos: 1 });
+    await power(10);
+    const latest = {
+      query: 'LATEST',
+      queryType: 'device',
+      device_id: id,
+      sensor: 'pm',
+      config: 'meter',
+      param: 'power',
+    };
+    const dashboardId = await addDashboard(a.url, auth, unique('Daya'), {
+      version: '2',
+      config: { refresh: 0 },
+      var: {},
+      dashboard: { daya: { key: 'daya', cat: 'SINGLE_VALUE_CARD', x: 0, y: 0, w: 1, h: 1, model: { value: latest } } },
+    });
+    const cardOnA = async () =>
+      (await call(a.url, cardsContract.get, { dashboardId, componentKey: 'daya' }, auth)).body.value as number;
     // A again, its NATS connection through a link the test can cut
     const link = await natsLink(nats.port);
     try {
@@ -274,8 +293,13 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
         return () => at;
       });
 
+      // A answers the card from its memory of the latest values
+      expect(await cardOnA()).toBe(10);
+
       link.cut();
-      // through B while A hears nothing: the retained message changes, and a persistent session goes away
+      // through B while A hears nothing: the device's power (stored by B), the retained message changes, and a
+      // persistent session goes away
+      await power(20);
       await pub.client.publishAsync(topic, 'baru', { qos: 1, retain: true });
       const persistent: IClientOptions = {
         ...login,
@@ -300,6 +324,8 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
       expect(await until(() => (a.app.broker.metrics().cluster_resyncs ?? 0) > resyncs, 10_000)).toBe(true);
       expect(await until(() => (a.app.broker.metrics().cluster_resync_retained ?? 0) > 0, 5000)).toBe(true);
 
+      // the card through A answers the value stored through B meanwhile
+      expect(await until(async () => (await cardOnA()) === 20, 5000)).toBe(true);
       // a subscriber on A gets the retained message as it is now
       const later = await connect(a.mqttPort, { ...login, clientId: unique('nanti'), protocolVersion: 4 });
       await later.client.subscribeAsync(topic, { qos: 1 });

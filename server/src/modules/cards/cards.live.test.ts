@@ -135,6 +135,20 @@ describe('card live index', () => {
     expect(t.pushes).toHaveLength(2);
   });
 
+  it('computes every watched card again, in full, when anything may have changed unheard (the bus reconnected)', async () => {
+    const t = setup();
+    await t.join();
+    await eventually(() => expect(t.pushes).toHaveLength(2));
+    t.live.refreshAll();
+    // at once, not after the coalescing period: each card's full frame
+    await eventually(() =>
+      expect(t.pushes.slice(2).map((p) => [p.key, p.mode])).toEqual([
+        ['a', 'full'],
+        ['b', 'full'],
+      ]),
+    );
+  });
+
   it('forgets a room and its index entries when its last viewer leaves', async () => {
     const t = setup();
     const room = await t.join();

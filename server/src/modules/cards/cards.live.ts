@@ -279,6 +279,11 @@ export function createCardsLive(opts: {
     appChanged(appId: number) {
       touch([depKey.app(appId)]);
     },
+    /** anything may have changed unheard (the bus reconnected): every watched card is computed again, in full */
+    refreshAll() {
+      for (const room of rooms.values()) for (const card of room.cards.values()) mark(card, true);
+      schedule();
+    },
     /** true when some watched card reads this key (cheap pre-check for the commit listener) */
     watches: (key: string) => index.has(key),
     get watching() {

@@ -198,6 +198,15 @@ export function createCardsDomain(deps: CardsDomainDeps) {
       changedKeys(keys);
     }),
   );
+  // other gateways' commits and presence changes may have been missed (the bus reconnected; the latest values were read
+  // again): every kept answer and snapshot goes, every watched card is computed again
+  offs.push(
+    deps.telemetry.onMended(() => {
+      engine.answers.clear();
+      engine.src.directory.invalidate();
+      live?.refreshAll();
+    }),
+  );
   const deviceKeys = (appId: number, deviceId: number) => [depKey.device(deviceId), depKey.app(appId)];
   // presence is the registry's: it announces each online ↔ offline transition with the row it wrote (connect, last
   // disconnect, LWT, first message, silence, a crashed gateway's devices); recomputed after the broker event's turn

@@ -44,6 +44,12 @@ export class ById<V> {
     else this.beyond.set(id, value);
   }
 
+  /** every value held, in id order (beyond the index last) */
+  *values(): IterableIterator<V> {
+    for (const value of this.indexed) if (value !== undefined) yield value;
+    yield* this.beyond.values();
+  }
+
   /** drops every value `drop` answers true for */
   dropWhere(drop: (value: V) => boolean): void {
     for (let id = 0; id < this.indexed.length; id++) {

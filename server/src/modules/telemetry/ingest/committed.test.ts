@@ -29,7 +29,7 @@ const settle = () => new Promise((r) => setTimeout(r, 10));
 function fanOut(extra: Partial<CommittedFanOutOptions> = {}) {
   return createCommittedFanOut({
     log,
-    series: { byId },
+    series: { byId, refreshLatest: async () => 0 },
     share: null,
     origin: 'gw-one',
     closing: () => false,
@@ -74,5 +74,36 @@ describe('committed telemetry to listeners', () => {
     expect(heardOne).toEqual([7]);
     one.close();
     two.close();
+  });
+
+  it('reads every latest value again when the bus connection comes back, then tells those that computed from them', async () => {
+    const bus = createMemoryBus(log);
+    buses.push(bus);
+    let connection: ((up: boolean) => void) | undefined;
+    const share: Bus = { ...bus, onConnection: (l) => void (connection = l) };
+    let refreshed = 0;
+    const order: string[] = [];
+    const f = fanOut({
+      share,
+      series: {
+        byId,
+        refreshLatest: async () => {
+          refreshed++;
+          order.push('latest');
+          return 1;
+        },
+      },
+    });
+    f.onMended(() => void order.push('mended'));
+    const off = f.onMended(() => void order.push('gone'));
+    off();
+    // the connection going says nothing yet
+    connection!(false);
+    await settle();
+    expect(refreshed).toBe(0);
+    connection!(true);
+    await settle();
+    expect(order).toEqual(['latest', 'mended']);
+    f.close();
   });
 });

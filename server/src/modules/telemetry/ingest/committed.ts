@@ -1,7 +1,9 @@
 // Committed telemetry to its listeners (live cards, device data, rules). With NATS each message is stored by one
 // gateway (its receiver on PostgreSQL, one of the writer queue group on SQLite): it publishes what it stored on
 // `stored.<app>.<device>`, and every other gateway serves its own listeners from there, its latest-value cache kept
-// current the same way. A listener hears whether a commit is this gateway's own (`local`) or another's.
+// current the same way. A listener hears whether a commit is this gateway's own (`local`) or another's. What was
+// published while this gateway's NATS connection was down never arrives: once it is back, every latest value is read
+// again from the store, and the `mended` listeners (cached card answers, live cards) are told to read afresh.
 import type { Bus, BusSubscription } from '../../../platform/bus/types.js';
 import type { Logger } from '../../../platform/log.js';
 import type { CommittedTelemetry } from '../message.js';
@@ -12,7 +14,7 @@ export type CommittedListener = (b: CommittedTelemetry, local: boolean) => void;
 
 export interface CommittedFanOutOptions {
   log: Logger;
-  series: Pick<SeriesRegistry, 'byId'>;
+  series: Pick<SeriesRegistry, 'byId' | 'refreshLatest'>;
   /** share commits with the other gateways on this bus (scale-out over NATS) */
   share: Bus | null;
   /** this gateway's name on the bus */
@@ -23,6 +25,7 @@ export interface CommittedFanOutOptions {
 
 export function createCommittedFanOut(o: CommittedFanOutOptions) {
   const listeners = new Set<CommittedListener>();
+  const mended = new Set<() => void>();
 
   function tell(b: CommittedTelemetry, local: boolean) {
     for (const fn of listeners) {
@@ -46,6 +49,17 @@ export function createCommittedFanOut(o: CommittedFanOutOptions) {
     },
   );
 
+  o.share?.onConnection?.((up) => {
+    if (!up || o.closing()) return;
+    o.series.refreshLatest().then(
+      (moved) => {
+        if (moved) o.log.info(`${moved} latest value(s) read again: stored through other gateways while NATS was away`);
+        for (const fn of mended) fn();
+      },
+      (err: unknown) => o.log.error('latest values not read again after the bus reconnected', err),
+    );
+  });
+
   return {
     /** a listener of every committed message (only what was stored); returns the unsubscribe */
     subscribe(listener: CommittedListener): () => void {
@@ -58,6 +72,12 @@ export function createCommittedFanOut(o: CommittedFanOutOptions) {
       // scale-out: the other gateway processes' viewers (live cards, device data) hear what this one stored
       if (o.share)
         for (const b of batches) o.share.publish(`stored.${b.appId}.${b.deviceId}`, { origin: o.origin, batch: b });
+    },
+    /** hears that commits of other gateways may have been missed and the latest values were read again; returns the
+     * unsubscribe */
+    onMended(listener: () => void): () => void {
+      mended.add(listener);
+      return () => void mended.delete(listener);
     },
     close(): void {
       shared?.unsubscribe();

@@ -118,6 +118,9 @@ export interface EngineTelemetryPipeline {
    * returns the unsubscribe
    */
   subscribe(listener: CommittedListener): () => void;
+  /** other gateways' commits may have been missed (the bus reconnected) and the latest values were read again: what
+   * was computed from them is to be computed afresh; returns the unsubscribe */
+  onMended(listener: () => void): () => void;
   /** series by id (sensor, configtype, param, subparam, datatype, latest) for listeners */
   series(id: number): SeriesInfo | undefined;
   /**
@@ -332,6 +335,7 @@ function assemblePipeline<R extends TelemetryReads | null, P extends PointReads 
     },
     ingest,
     subscribe: committed.subscribe,
+    onMended: committed.onMended,
     series: (id) => series.byId(id),
     get seriesLearnt() {
       return series.learnt;

@@ -70,6 +70,9 @@ export const seriesInfoOf = (row: SeriesRow, latest: LatestValue | null): Series
   lastStampedTs: latest?.ts ?? 0,
 });
 
+/** series whose latest value `refreshLatest` reads on SQLite before the event loop serves I/O again */
+const REFRESH_SLICE = 2000;
+
 /** devices whose last keys `resolveAll` remembers, at most (then it starts over) */
 const MAX_REMEMBERED_DEVICES = 50_000;
 
@@ -260,6 +263,18 @@ function createSqliteSeriesRegistry(
       return row ? remember(row) : undefined;
     },
     forgetDevice,
+    async refreshLatest(): Promise<number> {
+      let moved = 0;
+      let n = 0;
+      for (const info of [...byId.values()]) {
+        const last = opts.points.last(info.id);
+        if (last && (!info.latest || last[0] > info.latest.ts))
+          (noteLatest(info, { ts: last[0], num: last[1], text: last[2] }), moved++);
+        // one read each: the event loop serves I/O between slices
+        if (++n % REFRESH_SLICE === 0) await new Promise((r) => setImmediate(r));
+      }
+      return moved;
+    },
     get size() {
       return byId.size;
     },
@@ -284,6 +299,11 @@ export interface SeriesRegistry {
   ): readonly SeriesResolution[] | Promise<readonly SeriesResolution[]>;
   byId(id: number): SeriesInfo | undefined;
   forgetDevice(deviceId: number): void;
+  /**
+   * Every held series' latest value read again from the store, kept where it is newer than the one held (a gateway
+   * that missed other gateways' commits while its bus connection was down); answers how many moved.
+   */
+  refreshLatest(): Promise<number>;
   readonly size: number;
   readonly learnt: number;
 }

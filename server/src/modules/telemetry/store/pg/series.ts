@@ -8,6 +8,7 @@ import type { Logger } from '../../../../platform/log.js';
 import type { Datatype } from '../../datatypes.js';
 import { ById } from '../../slots.js';
 import {
+  noteLatest,
   seriesInfoOf,
   type LatestValue,
   type SeriesInfo,
@@ -140,6 +141,16 @@ export async function openPgSeriesRegistry(pool: pg.Pool, opts: PgSeriesOptions)
 
   return {
     stats,
+    async refreshLatest() {
+      const held = [...byId.values()];
+      const latest = await latestOf(held.map((info) => info.id));
+      let moved = 0;
+      held.forEach((info, i) => {
+        const l = latest[i];
+        if (l && (!info.latest || l.ts > info.latest.ts)) (noteLatest(info, l), moved++);
+      });
+      return moved;
+    },
     resolveAll(appId, deviceId, keys) {
       const held = resolveHeld(deviceId, keys);
       if (held) return held;
