@@ -12,7 +12,13 @@
 // recorded for the persistence in the order it was made; what stands alone is apart (persistence.ts and its two
 // engines, topic-filters.ts).
 import { TopicFilters } from '../topic-filters.js';
-import type { BrokerStateChange, BrokerStatePersistence, BrokerStateSnapshot, QueuedRow } from './persistence.js';
+import type {
+  BrokerStateChange,
+  BrokerStatePersistence,
+  BrokerStateSnapshot,
+  QueuedRow,
+  RetainedRow,
+} from './persistence.js';
 import { sqliteBrokerState, type SqliteDatabase } from './sqlite-persistence.js';
 
 /** queued messages per away session at most (the oldest are dropped and counted beyond it) */
@@ -145,6 +151,19 @@ export interface SessionStoreOptions {
   limits?: RetainedLimits;
 }
 const parse = (s: string | null) => (s === null ? undefined : (JSON.parse(s) as Record<string, unknown>));
+/** a stored row (retained or queued) as the message it holds */
+const messageOf = (r: Pick<RetainedRow, 'topic' | 'payload' | 'qos' | 'properties' | 'expiresAt'>): StoredMessage => ({
+  topic: r.topic,
+  payload: r.payload,
+  qos: r.qos as 0 | 1 | 2,
+  properties: parse(r.properties),
+  expiresAt: r.expiresAt ?? undefined,
+});
+/** whose share a stored retained message counts against (kept before holders were recorded: one of its own) */
+const holderOfRow = (r: RetainedRow): RetainedHolder => ({
+  device: r.holder ?? 'unknown',
+  tenant: r.tenant ?? 'unknown',
+});
 /** the same retained message: payload, QoS, expiry and properties */
 const sameMessage = (a: StoredMessage, b: StoredMessage) =>
   a.qos === b.qos &&
@@ -214,16 +233,8 @@ export class SessionStore {
     const now = this.now();
     for (const r of loaded.retained) {
       if (r.expiresAt !== null && r.expiresAt <= now) continue;
-      const m: StoredMessage = {
-        topic: r.topic,
-        payload: r.payload,
-        qos: r.qos as 0 | 1 | 2,
-        properties: parse(r.properties),
-        expiresAt: r.expiresAt ?? undefined,
-      };
-      // kept before holders were recorded: one holder of its own, within the platform's share
-      const holder = { device: r.holder ?? 'unknown', tenant: r.tenant ?? 'unknown' };
-      this.account(r.topic, { message: m, holder, bytes: retainedBytes(r.topic, r.payload.length) });
+      const bytes = retainedBytes(r.topic, r.payload.length);
+      this.account(r.topic, { message: messageOf(r), holder: holderOfRow(r), bytes });
     }
     for (const r of loaded.sessions) {
       this.addAway(r.clientId, {
@@ -238,13 +249,7 @@ export class SessionStore {
     for (const r of loaded.queued) {
       const s = this.away.get(r.clientId);
       if (!s) continue;
-      s.queued.push({
-        topic: r.topic,
-        payload: r.payload,
-        qos: r.qos as 0 | 1 | 2,
-        properties: parse(r.properties),
-        expiresAt: r.expiresAt ?? undefined,
-      });
+      s.queued.push(messageOf(r));
       s.bytes += bytesOf(s.queued[s.queued.length - 1]!);
     }
     this.expire();
@@ -563,15 +568,7 @@ export class SessionStore {
     if (discard || row.expiresAt <= now) return undefined;
     return {
       subscriptions: JSON.parse(row.subscriptions) as Subscription[],
-      queued: read.queued
-        .filter((r) => r.expiresAt === null || r.expiresAt > now)
-        .map((r) => ({
-          topic: r.topic,
-          payload: r.payload,
-          qos: r.qos as 0 | 1 | 2,
-          properties: parse(r.properties),
-          expiresAt: r.expiresAt ?? undefined,
-        })),
+      queued: read.queued.filter((r) => r.expiresAt === null || r.expiresAt > now).map(messageOf),
       ...(local?.awaiting && { awaiting: local.awaiting }),
     };
   }
@@ -629,15 +626,9 @@ export class SessionStore {
       const here = this.retained.get(r.topic);
       // an admission here under way: its message follows, newer
       if (touched.has(`r:${r.topic}`) || here?.pending) continue;
-      const m: StoredMessage = {
-        topic: r.topic,
-        payload: r.payload,
-        qos: r.qos as 0 | 1 | 2,
-        properties: parse(r.properties),
-        expiresAt: r.expiresAt ?? undefined,
-      };
+      const m = messageOf(r);
       if (here?.message && sameMessage(here.message, m)) continue;
-      this.applyRetained(m, { device: r.holder ?? 'unknown', tenant: r.tenant ?? 'unknown' });
+      this.applyRetained(m, holderOfRow(r));
       retained.push(m);
     }
     for (const [topic, e] of [...this.retained]) {
