@@ -154,6 +154,8 @@ export class BrokerCluster {
   /** the resync under way (one at a time; a reconnect during it runs another after it) */
   private resyncing: Promise<void> | undefined;
   private resyncAgain = false;
+  /** a resync could not read the database, and the log said so */
+  private outageSaid = false;
 
   constructor(
     private readonly bus: Bus,
@@ -314,11 +316,15 @@ export class BrokerCluster {
       if (this.closed) return;
       if (!changed) {
         this.counters.resync_failures++;
-        log.warn('MQTT broker state: the database could not be read after the bus reconnected; trying again shortly');
+        // said once per outage of the database, not at every try
+        if (!this.outageSaid)
+          log.warn('MQTT broker state: the database could not be read after the bus reconnected; trying again shortly');
+        this.outageSaid = true;
         await new Promise((r) => setTimeout(r, this.heartbeatMs).unref());
         this.resyncAgain = true;
         return;
       }
+      this.outageSaid = false;
       for (const m of changed.retained) this.broker.deliverRetained(m);
       this.counters.resync_retained += changed.retained.length;
       this.counters.resync_sessions += changed.adopted + changed.forgotten;
