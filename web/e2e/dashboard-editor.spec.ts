@@ -25,13 +25,21 @@ type Scope = Page | ReturnType<Page['locator']>;
  * the chosen value, so it is found through the label's id, which the select's aria-labelledby names first.
  */
 async function select(scope: Scope, label: string) {
-  const labelId = await scope
-    .locator('label')
-    .evaluateAll(
-      (els, wanted) => els.find((el) => (el.textContent ?? '').replace(/[\s\u2009*]+$/, '').trim() === wanted)?.id,
-      label,
-    );
-  expect(labelId, `a select labelled ${label}`).toBeTruthy();
+  let labelId: string | undefined;
+  // a field that follows another's choice (the unit after the category) renders a moment later: waited for
+  await expect
+    .poll(
+      async () =>
+        (labelId = await scope
+          .locator('label')
+          .evaluateAll(
+            (els, wanted) =>
+              els.find((el) => (el.textContent ?? '').replace(/[\s\u2009*]+$/, '').trim() === wanted)?.id,
+            label,
+          )),
+      { message: `a select labelled ${label}` },
+    )
+    .toBeTruthy();
   return scope.locator(`[role="combobox"][aria-labelledby^="${labelId} "]`);
 }
 
@@ -45,8 +53,14 @@ async function pickDevice(page: Page, scope: Scope, search: string, name: string
 
 /** Picks `option` in the MUI select labelled `label` (inside `scope`, default the page). */
 async function pick(page: Page, label: string, option: string, scope: Scope = page) {
-  await (await select(scope, label)).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const field = await select(scope, label);
+  // picked once the menu has closed: a click that landed while the menu was still opening is tried again (CI, a slow
+  // host: the menu stayed open with nothing chosen)
+  await expect(async () => {
+    if ((await field.getAttribute('aria-expanded')) !== 'true') await field.click();
+    await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 });
+    await expect(page.getByRole('listbox')).toBeHidden({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 test.describe.serial('the component editor', () => {
