@@ -4,7 +4,6 @@
 // evidence, LWT, discovery). Telemetry itself is another module's.
 import { gatewayUid } from '@sentra/contracts';
 import { brokerSecretMatches } from '../../platform/crypto.js';
-import { ApiError } from '../../platform/http/errors.js';
 import {
   badCredentials,
   isRefusal,
@@ -295,11 +294,8 @@ export function attachDevicesToBroker(
         continue;
       }
       if (i.deviceId === undefined || i.appId === undefined) continue;
-      // gone is 404; a database that cannot answer ends the check (nobody is disconnected on a failed read)
-      const row = await devices.rowOf(i.appId, i.deviceId).catch((err: unknown) => {
-        if (err instanceof ApiError && err.status === 404) return undefined;
-        throw err;
-      });
+      // a database that cannot answer ends the check (nobody is disconnected on a failed read)
+      const row = await devices.byId(i.appId, i.deviceId);
       const stale = !row || row.disabled || (i.secretHash !== undefined && row.brokerPassword !== i.secretHash);
       if (stale) ended += broker.disconnect((x) => x === identity);
     }
