@@ -313,7 +313,7 @@ export function createDeviceService(
     expireUnheld,
     /** writes the gathered last_online_ts moves now (every SEEN_FLUSH_MS, and at close) */
     flushSeen,
-    // identity lookups for the broker authority (at sign-in, and its check of connected devices) and the provision checks
+    // identity lookups for the broker authority (sign-in, its check of connected devices) and the provision checks
     byId: store.byId,
     byBrokerUsername: store.byBrokerUsername,
     byUid: store.byUid,
