@@ -223,6 +223,10 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     const heldByB = () => b.app.broker.connected().length;
     expect(await until(() => b.app.broker.connected().some((i) => i.key === `gateway:${uid}`), 3000)).toBe(true);
     expect(await until(() => a.app.broker.metrics().cluster_held_elsewhere === heldByB(), 3000)).toBe(true);
+    // the wizard's UID check through A answers "heard" once B's sighting is written (B does not hold the PUBACK for it)
+    const heard = async () =>
+      (await call(a.url, deviceFamilyCalls.zlan.check!, { dev_uid: uid }, auth)).body.response_result === 0;
+    expect(await until(heard)).toBe(true);
     // NATS frozen: B hears of the registration, and A of B's connection ending, only after the sign-in below
     nats.pause();
     let registered: Awaited<ReturnType<typeof mqttAttempt>>;
