@@ -3,7 +3,7 @@
 // edited again (key read-only, save confirmation); the category change confirmation; the variable dialogs.
 import { expect, test, type Page } from '@playwright/test';
 import { contracts, deviceFamilyCalls, fillPath } from '@sentra/contracts';
-import { T, unique } from './helpers.js';
+import { pick, pickDevice, select, T, unique } from './helpers.js';
 import {
   addDashboard,
   confirmYes,
@@ -17,51 +17,6 @@ const e = T.dashboards.editor;
 const q = T.dashboards.query;
 const v = T.dashboards.variables;
 const SHOTS = '.tmp/screens';
-
-type Scope = Page | ReturnType<Page['locator']>;
-
-/**
- * The MUI select whose label reads `label` (the required asterisk aside). Its accessible name is the label followed by
- * the chosen value, so it is found through the label's id, which the select's aria-labelledby names first.
- */
-async function select(scope: Scope, label: string) {
-  let labelId: string | undefined;
-  // a field that follows another's choice (the unit after the category) renders a moment later: waited for
-  await expect
-    .poll(
-      async () =>
-        (labelId = await scope
-          .locator('label')
-          .evaluateAll(
-            (els, wanted) =>
-              els.find((el) => (el.textContent ?? '').replace(/[\s\u2009*]+$/, '').trim() === wanted)?.id,
-            label,
-          )),
-      { message: `a select labelled ${label}` },
-    )
-    .toBeTruthy();
-  return scope.locator(`[role="combobox"][aria-labelledby^="${labelId} "]`);
-}
-
-/** Picks a device in the searchable device picker by typing `search` (part of its name or serial number). */
-async function pickDevice(page: Page, scope: Scope, search: string, name: string) {
-  const input = scope.getByRole('combobox', { name: q.device });
-  await input.fill(search);
-  await page.getByRole('option').filter({ hasText: name }).click();
-  await expect(input).toHaveValue(name);
-}
-
-/** Picks `option` in the MUI select labelled `label` (inside `scope`, default the page). */
-async function pick(page: Page, label: string, option: string, scope: Scope = page) {
-  const field = await select(scope, label);
-  // picked once the menu has closed: a click that landed while the menu was still opening is tried again (CI, a slow
-  // host: the menu stayed open with nothing chosen)
-  await expect(async () => {
-    if ((await field.getAttribute('aria-expanded')) !== 'true') await field.click();
-    await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 });
-    await expect(page.getByRole('listbox')).toBeHidden({ timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
-}
 
 test.describe.serial('the component editor', () => {
   let page: Page;

@@ -2,9 +2,9 @@
 // picker finds a device from the middle of the list by typing part of its name, chosen with the keyboard: the rule
 // wizard's Perangkat and the component editor's query editor. A device without data yet offers its family's known
 // sensors (a Tasmota plug: ENERGY ...) and says what to type.
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { contracts, deviceFamilyCalls, fillPath, FAMILY_POINTS } from '@sentra/contracts';
-import { T, unique } from './helpers.js';
+import { pick, T, unique } from './helpers.js';
 import {
   addDashboard,
   confirmYes,
@@ -25,18 +25,6 @@ const NAMED: Record<number, string> = {
   8: 'Mesin Laundry 00008',
   150: 'Pompa Air 00150',
 };
-
-/** A MUI select by its label (found through the label's id, as dashboard-editor.spec.ts does). */
-async function select(scope: Page | Locator, label: string): Promise<Locator> {
-  const labelId = await scope
-    .locator('label')
-    .evaluateAll(
-      (els, wanted) => els.find((el) => (el.textContent ?? '').replace(/[\s\u2009*]+$/, '').trim() === wanted)?.id,
-      label,
-    );
-  expect(labelId, `a select labelled ${label}`).toBeTruthy();
-  return scope.locator(`[role="combobox"][aria-labelledby^="${labelId} "]`);
-}
 
 async function addFleet(request: APIRequestContext, t: TenantApp): Promise<void> {
   const add = async (i: number) => {
@@ -137,8 +125,7 @@ test.describe.serial('device pickers over a 301-device application', () => {
     await page.getByRole('button', { name: T.dashboards.screens.addComponent }).click();
     await confirmYes(page, T.dashboards.confirm.addComponentQuestion, T.dashboards.layout.editor);
     await page.getByRole('textbox', { name: T.dashboards.editor.key }).fill('debit');
-    await (await select(page, T.dashboards.editor.category)).click();
-    await page.getByRole('option', { name: 'Single Value', exact: true }).click();
+    await pick(page, T.dashboards.editor.category, 'Single Value');
     await page
       .getByRole('button', { name: `${T.dashboards.editor.setQuery} ${T.dashboards.editor.roles.value}` })
       .click();
@@ -156,8 +143,7 @@ test.describe.serial('device pickers over a 301-device application', () => {
     await expect(device).toHaveValue('Pompa Air 00150');
     await page.screenshot({ path: `${SHOTS}/picker-query-editor.png` });
     // its declared sensors follow in the next selector
-    await (await select(dialog, q.sensor)).click();
-    await page.getByRole('option', { name: 'pompa', exact: true }).click();
+    await pick(page, q.sensor, 'pompa', dialog);
 
     // the demo dashboards' devices, the oldest of the application, are found the same way
     for (const name of ['Panel Listrik 00001', 'SPBU 00002', 'Mesin Laundry 00008']) {
