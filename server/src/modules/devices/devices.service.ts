@@ -8,7 +8,8 @@ import type { Logger } from '../../platform/log.js';
 import { isUniqueViolation } from '../../platform/db/unique.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { RequestOrigin } from './broker-address.js';
-import type { DeviceChange, DevicesStore } from './devices.store.js';
+import { SEEN_CHUNK, type DeviceChange, type DevicesStore } from './devices.store.js';
+import { createSeenWrites } from './seen-writes.js';
 import { brokerSecret, familyBehaviours, type DeviceRow, type FamilyDeps } from './families/index.js';
 import type { DeviceFilter, DevicePick } from './device-search.js';
 
@@ -222,6 +223,11 @@ export function createDeviceService(
 
   // ---- presence, as the broker reports it ----
 
+  // A device already online only moves its last_online_ts: those writes are gathered and made every SEEN_FLUSH_MS, a
+  // hundred devices a statement, so thousands of devices cost a few short writes a second instead of one each, none of
+  // them waiting on the event loop for the lock the telemetry writer thread holds (seen-writes.ts)
+  const seenWrites = createSeenWrites((moves, wait) => store.moveLastSeen(moves, wait), { chunk: SEEN_CHUNK });
+
   async function writePresence(id: number, online: boolean, ts: number) {
     const before = await store.onlineOf(id);
     const row = await store.markPresence(id, online, ts);
@@ -229,20 +235,10 @@ export function createDeviceService(
   }
   function setOnline(id: number, online: boolean, ts = now()): Promise<void> {
     if (online) lastSeenWrite.set(id, ts);
-    else (lastSeenWrite.delete(id), pendingSeen.delete(id));
+    else (lastSeenWrite.delete(id), seenWrites.drop(id));
     return inTurn(id, () => writePresence(id, online, ts));
   }
 
-  // A device already online only moves its last_online_ts: those writes are gathered and made in one transaction each
-  // SEEN_FLUSH_MS, so thousands of devices cost one short write a second (it shares the database's write lock with the
-  // telemetry writer thread) instead of one each.
-  const pendingSeen = new Map<number, number>();
-  async function flushSeen(): Promise<void> {
-    if (pendingSeen.size === 0) return;
-    const rows = [...pendingSeen];
-    pendingSeen.clear();
-    await store.moveLastSeen(rows);
-  }
   /** A message from the device: online (at once when it was not), and last_online_ts moves (throttled, gathered). */
   function seen(id: number, ts = now()): void {
     const last = lastSeenWrite.get(id);
@@ -250,7 +246,7 @@ export function createDeviceService(
       return void setOnline(id, true, ts).catch((err) => deps.log?.error(`presence of device ${id} not written`, err));
     if (ts - last < SEEN_WRITE_MS) return;
     lastSeenWrite.set(id, ts);
-    pendingSeen.set(id, ts);
+    seenWrites.add(id, ts);
   }
 
   /** Devices heard only through messages (LoRa) go offline after this silence. */
@@ -312,7 +308,7 @@ export function createDeviceService(
     expireSilent,
     expireUnheld,
     /** writes the gathered last_online_ts moves now (every SEEN_FLUSH_MS, and at close) */
-    flushSeen,
+    flushSeen: seenWrites.flush,
     // identity lookups for the broker authority (sign-in, its check of connected devices) and the provision checks
     byId: store.byId,
     byBrokerUsername: store.byBrokerUsername,

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../platform/db/unique.js';
 import { forEachEngine, type OpenedStore } from '../../testing/engines.js';
-import { createDevicesStore, type DevicesStore, type NewDevice } from './devices.store.js';
+import { createDevicesStore, SEEN_CHUNK, type DevicesStore, type NewDevice } from './devices.store.js';
 import { seedApplications } from './testing/applications.js';
 
 const device = (appId: number, serial: string, over: Partial<NewDevice> = {}): Omit<NewDevice, 'id'> => ({
@@ -19,7 +19,7 @@ const device = (appId: number, serial: string, over: Partial<NewDevice> = {}): O
   ...over,
 });
 
-forEachEngine('devices store', (open) => {
+forEachEngine('devices store', (open, kind) => {
   let opened: OpenedStore;
   let devices: DevicesStore;
   beforeAll(async () => {
@@ -115,6 +115,28 @@ forEachEngine('devices store', (open) => {
       expect(unheard).toEqual(expect.arrayContaining([b.id, c.id]));
       expect(unheard).not.toContain(a.id);
       expect(unheard).not.toContain(d.id);
+    });
+
+    it('moves last_online_ts of a chunk at most, and only tried does not wait for a write under way (SQLite)', async () => {
+      const a = await devices.insert(device(2, 'T-1', { online: true, lastOnlineTs: 1000 }));
+      const other = await devices.insert(device(2, 'T-2'));
+      const moves = Array.from({ length: SEEN_CHUNK + 1 }, (_, k) => [a.id, 2000 + k] as const);
+      await expect(devices.moveLastSeen(moves)).rejects.toThrow(RangeError);
+      // a transaction of this store under way (another device's row) holds SQLite's write lock, as the telemetry
+      // writer's batch does
+      let release!: () => void;
+      const held = opened.store.tx(async () => {
+        await opened.store.exec(sql`update devices set name = name where id = ${other.id}`);
+        await new Promise<void>((r) => (release = r));
+      });
+      await new Promise((r) => setTimeout(r, 10));
+      // PostgreSQL locks rows, not the database: written at once
+      expect(await devices.moveLastSeen([[a.id, 3000]], false)).toBe(kind === 'postgres');
+      release();
+      await held;
+      expect((await devices.byId(2, a.id))?.lastOnlineTs).toBe(kind === 'postgres' ? 3000 : 1000);
+      expect(await devices.moveLastSeen([[a.id, 4000]], false)).toBe(true);
+      expect((await devices.byId(2, a.id))?.lastOnlineTs).toBe(4000);
     });
   });
 

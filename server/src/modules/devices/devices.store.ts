@@ -11,8 +11,8 @@ export type DeviceTokenRow = typeof deviceTokens.$inferSelect;
 /** what a device edit may change (never its application or id) */
 export type DeviceChange = Partial<Omit<NewDevice, 'id' | 'appId' | 'createdAt'>>;
 
-/** devices whose last_online_ts one statement moves */
-const SEEN_CHUNK = 500;
+/** devices whose last_online_ts one statement moves: one shape of statement (a shorter list is padded), kept prepared */
+export const SEEN_CHUNK = 100;
 
 export function createDevicesStore(store: AppStore) {
   const { db } = store;
@@ -79,25 +79,32 @@ export function createDevicesStore(store: AppStore) {
   }
 
   /**
-   * last_online_ts of online devices moved forward (never back): one statement per 500 devices (a CTE of the moves
-   * joined by UPDATE … FROM, read alike by SQLite and PostgreSQL), so thousands of devices cost a few statements, not a
-   * statement each (the flush shares the write lock with the telemetry writer, and on SQLite runs on the event loop).
+   * last_online_ts of online devices moved forward (never back), at most SEEN_CHUNK of them in one statement (a CTE of
+   * the moves joined by UPDATE … FROM, read alike by SQLite and PostgreSQL; a shorter list is padded with its last move,
+   * which sets nothing twice). `wait` false: on SQLite the write is only tried (`store.tryTx`: the telemetry writer
+   * thread holds the write lock for each batch it commits, and a statement on the event loop would wait for it, the
+   * whole gateway with it); answers false, nothing written, when the lock was held. PostgreSQL has no such lock: always
+   * written. Answers whether it was written.
    */
-  async function moveLastSeen(moves: readonly (readonly [id: number, ts: number])[]): Promise<void> {
-    for (let at = 0; at < moves.length; at += SEEN_CHUNK) {
-      const chunk = moves.slice(at, at + SEEN_CHUNK);
-      const values = sql.join(
-        // typed: PostgreSQL reads a bare parameter in VALUES as text
-        chunk.map(([id, ts]) => sql`(cast(${id} as integer), cast(${ts} as integer))`),
-        sql`, `,
-      );
-      await store.exec(
+  async function moveLastSeen(moves: readonly (readonly [id: number, ts: number])[], wait = true): Promise<boolean> {
+    if (moves.length > SEEN_CHUNK) throw new RangeError(`at most ${SEEN_CHUNK} moves a statement`);
+    if (moves.length === 0) return true;
+    const padded = moves.concat(Array<readonly [number, number]>(SEEN_CHUNK - moves.length).fill(moves.at(-1)!));
+    const values = sql.join(
+      // typed: PostgreSQL reads a bare parameter in VALUES as text
+      padded.map(([id, ts]) => sql`(cast(${id} as integer), cast(${ts} as integer))`),
+      sql`, `,
+    );
+    const move = () =>
+      store.exec(
         sql`with moved (id, ts) as (values ${values})
             update devices set last_online_ts = moved.ts from moved
             where devices.id = moved.id and devices.online = 1 and devices.disabled = 0
               and (devices.last_online_ts is null or devices.last_online_ts < moved.ts)`,
       );
-    }
+    if (wait) await move();
+    else if ((await store.tryTx(move)).busy) return false;
+    return true;
   }
 
   /** online devices of these categories not heard since `before` */
