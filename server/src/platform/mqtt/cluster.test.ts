@@ -3,13 +3,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../bus/memory.js';
 import type { Bus, BusMessage, SubscribeOptions } from '../bus/types.js';
-import { createLogger } from '../log.js';
+import { createLogger, type Logger } from '../log.js';
 import { openPostgres, type PostgresHandle } from '../db/postgres.js';
 import { findUp } from '../db/sqlite.js';
 import { hasPostgres, testDatabase } from '../db/testing/postgres.js';
 import { until } from '../testing/until.js';
 import { BrokerCluster, HELD_PART, type ClusterBroker } from './cluster.js';
 import { pgBrokerState } from './persistence/pg-persistence.js';
+import type { BrokerStatePersistence } from './persistence/persistence.js';
 import { SessionStore, type StoredMessage } from './persistence/session-store.js';
 
 const log = createLogger('silent');
@@ -49,9 +50,16 @@ describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
   async function gateway(
     on: { db: PostgresHandle; bus: Bus },
     broker: Partial<ClusterBroker> = {},
-    opts: { takeWaitMs?: number; heartbeatMs?: number } = {},
+    opts: {
+      takeWaitMs?: number;
+      heartbeatMs?: number;
+      log?: Logger;
+      /** the gateway's database as it sees it (a stand-in that fails) */
+      persistence?: (p: BrokerStatePersistence) => BrokerStatePersistence;
+    } = {},
   ): Promise<Gateway> {
-    const store = await SessionStore.open(pgBrokerState(on.db.pool));
+    const persistence = pgBrokerState(on.db.pool);
+    const store = await SessionStore.open(opts.persistence?.(persistence) ?? persistence);
     const g = { store, retained: [] as string[], delivered: [] as string[], released: [] as string[] } as Gateway;
     g.cluster = new BrokerCluster(
       on.bus,
@@ -63,7 +71,7 @@ describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
         holds: () => false,
         ...broker,
       },
-      { log, ...opts },
+      { log, takeWaitMs: opts.takeWaitMs, heartbeatMs: opts.heartbeatMs, ...(opts.log ? { log: opts.log } : {}) },
     );
     closing.push(
       () => store.close(),
@@ -314,6 +322,47 @@ describe.skipIf(!hasPostgres)('the broker across gateways (cluster.ts)', () => {
     expect(a.cluster.metrics()).toMatchObject({ cluster_resyncs: 1, cluster_resync_sessions: 2 });
     // what A kept meanwhile reached the others
     expect(await until(() => b.store.retainedMessages().some((m) => m.topic === 'd/1/lokal'), 2000)).toBe(true);
+  });
+
+  it('tries the mend again a heartbeat later while its database cannot be read, saying so once', async () => {
+    const d = await deployment();
+    const link = cuttable(d.bus);
+    let down = false;
+    const warned: string[] = [];
+    const a = await gateway(
+      { db: d.db, bus: link.view },
+      {},
+      {
+        heartbeatMs: 100,
+        log: { ...log, warn: (m) => void warned.push(m) },
+        persistence: (p) => ({
+          ...p,
+          load: (queued) => (down ? Promise.reject(new Error('unreachable')) : p.load(queued)),
+        }),
+      },
+    );
+    const b = await gateway(d);
+    expect(await met(a, b)).toBe(true);
+    const holder = { device: 'device:1', tenant: 'tenant:1' };
+    link.cut();
+    expect(b.store.admitRetained(holder, 'd/1/status', 4)).toBeNull();
+    expect(b.store.retain(msg('d/1/status', 'baru'), holder)).toBe(true);
+    b.cluster.retained(msg('d/1/status', 'baru'), holder);
+    // the notice delivered (and not heard by A) before the connection is back
+    await d.bus.flush();
+    down = true;
+    link.restore();
+    // three tries at least, one warning
+    expect(await until(() => (a.cluster.metrics().cluster_resync_failures ?? 0) >= 3, 3000)).toBe(true);
+    expect(a.store.retainedMessages()).toEqual([]);
+    down = false;
+    expect(await until(() => a.cluster.metrics().cluster_resync_retained === 1, 3000)).toBe(true);
+    expect(a.store.retainedMessages().map((m) => `${m.topic}=${m.payload}`)).toEqual(['d/1/status=baru']);
+    expect(a.retained).toEqual(['d/1/status=baru']);
+    expect(warned.filter((m) => m.includes('could not be read'))).toHaveLength(1);
+    // every try counts as a resync
+    const m = a.cluster.metrics();
+    expect(m.cluster_resyncs).toBe(m.cluster_resync_failures! + 1);
   });
 
   it("routes a plain publish only to the gateways whose clients' filters match, and stops when they unsubscribe", async () => {
