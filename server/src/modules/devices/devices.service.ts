@@ -224,13 +224,12 @@ export function createDeviceService(
   // ---- presence, as the broker reports it ----
 
   // A device already online only moves its last_online_ts: those writes are gathered and made every SEEN_FLUSH_MS, a
-  // hundred devices a statement, so thousands of devices cost a few short writes a second instead of one each, none of
-  // them waiting on the event loop for the lock the telemetry writer thread holds (seen-writes.ts)
-  const seenWrites = createSeenWrites((moves, wait) => store.moveLastSeen(moves, wait), { chunk: SEEN_CHUNK });
+  // hundred devices a statement, each in a turn of its own (seen-writes.ts), so thousands of devices cost a few short
+  // writes a second instead of one each
+  const seenWrites = createSeenWrites(store.moveLastSeen, SEEN_CHUNK);
 
   async function writePresence(id: number, online: boolean, ts: number) {
-    const before = await store.onlineOf(id);
-    const row = await store.markPresence(id, online, ts);
+    const { before, row } = await store.markPresence(id, online, ts);
     if (row && before !== undefined && before !== online) announce('status', row);
   }
   function setOnline(id: number, online: boolean, ts = now()): Promise<void> {

@@ -68,43 +68,45 @@ export function createDevicesStore(store: AppStore) {
     return (await db.select({ online: devices.online }).from(devices).where(eq(devices.id, id)).get())?.online;
   }
 
-  /** online or offline at `ts` (an enabled device only): the row after, undefined when none changed */
-  async function markPresence(id: number, online: boolean, ts: number): Promise<DeviceRow | undefined> {
-    const [row] = await db
-      .update(devices)
-      .set(online ? { online: true, lastOnlineTs: ts } : { online: false, lastOfflineTs: ts })
-      .where(and(eq(devices.id, id), eq(devices.disabled, false)))
-      .returning();
-    return row;
+  /**
+   * online or offline at `ts` (an enabled device only): whether it was online before (undefined: no such device) and
+   * the row after (undefined when none changed). Written without the event loop waiting for SQLite's lock (`soon`): a
+   * reconnecting fleet's presence meets the telemetry writer's batches.
+   */
+  function markPresence(id: number, online: boolean, ts: number) {
+    return store.soon(async () => {
+      const before = await onlineOf(id);
+      const [row] = await db
+        .update(devices)
+        .set(online ? { online: true, lastOnlineTs: ts } : { online: false, lastOfflineTs: ts })
+        .where(and(eq(devices.id, id), eq(devices.disabled, false)))
+        .returning();
+      return { before, row: row as DeviceRow | undefined };
+    });
   }
 
   /**
    * last_online_ts of online devices moved forward (never back), at most SEEN_CHUNK of them in one statement (a CTE of
    * the moves joined by UPDATE … FROM, read alike by SQLite and PostgreSQL; a shorter list is padded with its last move,
-   * which sets nothing twice). `wait` false: on SQLite the write is only tried (`store.tryTx`: the telemetry writer
-   * thread holds the write lock for each batch it commits, and a statement on the event loop would wait for it, the
-   * whole gateway with it); answers false, nothing written, when the lock was held. PostgreSQL has no such lock: always
-   * written. Answers whether it was written.
+   * which sets nothing twice), without the event loop waiting for SQLite's lock (`soon`).
    */
-  async function moveLastSeen(moves: readonly (readonly [id: number, ts: number])[], wait = true): Promise<boolean> {
+  async function moveLastSeen(moves: readonly (readonly [id: number, ts: number])[]): Promise<void> {
     if (moves.length > SEEN_CHUNK) throw new RangeError(`at most ${SEEN_CHUNK} moves a statement`);
-    if (moves.length === 0) return true;
+    if (moves.length === 0) return;
     const padded = moves.concat(Array<readonly [number, number]>(SEEN_CHUNK - moves.length).fill(moves.at(-1)!));
     const values = sql.join(
       // typed: PostgreSQL reads a bare parameter in VALUES as text
       padded.map(([id, ts]) => sql`(cast(${id} as integer), cast(${ts} as integer))`),
       sql`, `,
     );
-    const move = () =>
+    await store.soon(() =>
       store.exec(
         sql`with moved (id, ts) as (values ${values})
             update devices set last_online_ts = moved.ts from moved
             where devices.id = moved.id and devices.online = 1 and devices.disabled = 0
               and (devices.last_online_ts is null or devices.last_online_ts < moved.ts)`,
-      );
-    if (wait) await move();
-    else if ((await store.tryTx(move)).busy) return false;
-    return true;
+      ),
+    );
   }
 
   /** online devices of these categories not heard since `before` */

@@ -1,26 +1,23 @@
-// The gathered last_online_ts moves: written a chunk at a time, each chunk in a turn of its own, tried again while the
-// lock is held and written waiting for it past the bound; a failed chunk is kept for the next flush.
+// The gathered last_online_ts moves: written a chunk at a time, each chunk in a turn of its own; a failed chunk is kept
+// for the next flush. (The store's writing without waiting for SQLite's lock: store.test.ts "soon".)
 import { describe, expect, it } from 'vitest';
 import { createSeenWrites, type MoveLastSeen } from './seen-writes.js';
 
-type Call = { moves: (readonly [number, number])[]; wait: boolean; turn: number };
+type Call = { moves: (readonly [number, number])[]; turn: number };
 
-/** a move that records its calls and the turn of the event loop each came in; `busy` answers for the first tries */
-function recorder(busy: (call: number, wait: boolean) => boolean = () => false) {
+/** a move that records its calls and the turn of the event loop each came in */
+function recorder() {
   const calls: Call[] = [];
   let turn = 0;
   const tick = setInterval(() => turn++, 0);
-  const move: MoveLastSeen = async (moves, wait) => {
-    calls.push({ moves: [...moves], wait, turn });
-    return !busy(calls.length, wait);
-  };
+  const move: MoveLastSeen = async (moves) => void calls.push({ moves: [...moves], turn });
   return { calls, move, stop: () => clearInterval(tick) };
 }
 
 describe('the last-seen writes', () => {
   it('writes the newest move of each device, a chunk a statement, in turns of the event loop of their own', async () => {
     const r = recorder();
-    const seen = createSeenWrites(r.move, { chunk: 100 });
+    const seen = createSeenWrites(r.move, 100);
     for (let id = 1; id <= 250; id++) seen.add(id, 1000);
     seen.add(7, 2000);
     await seen.flush();
@@ -28,46 +25,18 @@ describe('the last-seen writes', () => {
     expect(r.calls.map((c) => c.moves.length)).toEqual([100, 100, 50]);
     expect(r.calls.flatMap((c) => c.moves)).toContainEqual([7, 2000]);
     expect(r.calls.flatMap((c) => c.moves)).not.toContainEqual([7, 1000]);
-    expect(r.calls.every((c) => !c.wait)).toBe(true);
     // a setImmediate between chunks: other callbacks of the loop run between them
     expect(new Set(r.calls.map((c) => c.turn)).size).toBeGreaterThan(1);
     expect(seen.pending()).toBe(0);
-    expect(seen.counts()).toEqual({ written: 250, busy: 0, waited: 0 });
-  });
-
-  it('tries a chunk again while the lock is held, then waits for it once the bound has passed', async () => {
-    // busy twice, then written
-    const r = recorder((n) => n <= 2);
-    const seen = createSeenWrites(r.move, { chunk: 10, retryMs: 1, blockAfterMs: 1000 });
-    seen.add(1, 1);
-    await seen.flush();
-    expect(r.calls.map((c) => c.wait)).toEqual([false, false, false]);
-    expect(seen.counts()).toMatchObject({ written: 1, busy: 2, waited: 0 });
-    // always busy when only tried: after 30 ms it is written waiting for the lock
-    const held = recorder((_n, wait) => !wait);
-    const blocked = createSeenWrites(held.move, { chunk: 10, retryMs: 1, blockAfterMs: 30 });
-    blocked.add(1, 1);
-    const t0 = performance.now();
-    await blocked.flush();
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(29);
-    expect(held.calls.at(-1)!.wait).toBe(true);
-    expect(held.calls.filter((c) => c.wait)).toHaveLength(1);
-    expect(blocked.counts()).toMatchObject({ written: 1, waited: 1 });
-    r.stop();
-    held.stop();
   });
 
   it('keeps a failed chunk for the next flush unless the device moved again, and drops a device gone offline', async () => {
     let fail = true;
     const written: (readonly [number, number])[] = [];
-    const seen = createSeenWrites(
-      async (moves) => {
-        if (fail) throw new Error('storage unreachable');
-        written.push(...moves);
-        return true;
-      },
-      { chunk: 10 },
-    );
+    const seen = createSeenWrites(async (moves) => {
+      if (fail) throw new Error('storage unreachable');
+      written.push(...moves);
+    }, 10);
     seen.add(1, 100);
     seen.add(2, 100);
     seen.add(3, 100);
@@ -87,14 +56,10 @@ describe('the last-seen writes', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const written: number[] = [];
-    const seen = createSeenWrites(
-      async (moves) => {
-        await gate;
-        written.push(...moves.map(([id]) => id));
-        return true;
-      },
-      { chunk: 10 },
-    );
+    const seen = createSeenWrites(async (moves) => {
+      await gate;
+      written.push(...moves.map(([id]) => id));
+    }, 10);
     seen.add(1, 1);
     const first = seen.flush();
     seen.add(2, 1);

@@ -1,5 +1,8 @@
 // The store's engines against each other: the same drizzle query code and hand-written statements give the same
 // answers on SQLite and on a real PostgreSQL, and transactions commit, roll back and keep other flows out alike.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { count, eq, like, sql, sum } from 'drizzle-orm';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
@@ -127,6 +130,42 @@ contract('the store on SQLite', async () => {
     'create table store_probe (id integer primary key autoincrement, name text not null, n integer, flag integer not null default 0)',
   );
   return { store: sqliteStore(sqlite, schema), close: async () => void sqlite.close() };
+});
+
+describe('soon on SQLite', () => {
+  it('never holds the event loop while another connection holds the write lock, and writes once it is free', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sentra-soon-'));
+    const file = join(dir, 'db.sqlite');
+    const main = new Database(file);
+    main.pragma('journal_mode = WAL');
+    main.pragma('busy_timeout = 5000');
+    main.exec(
+      'create table store_probe (id integer primary key autoincrement, name text not null, n integer, flag integer not null default 0)',
+    );
+    // the telemetry writer thread's stand-in: another connection inside a write transaction
+    const other = new Database(file);
+    other.exec('begin immediate');
+    other.prepare("insert into store_probe (name) values ('batch')").run();
+    try {
+      const store = sqliteStore(main, schema);
+      const ticks: number[] = [];
+      const ticker = setInterval(() => ticks.push(performance.now()), 5);
+      const t0 = performance.now();
+      const written = store.soon(() => store.exec(sql`insert into store_probe (name) values ('hadir')`));
+      // the lock is released after 150 ms: meanwhile the event loop turned (a write that waited for the lock in
+      // SQLite's busy handler would have held it the whole time)
+      await new Promise((r) => setTimeout(r, 150));
+      other.exec('commit');
+      expect((await written).changes).toBe(1);
+      clearInterval(ticker);
+      expect(ticks.filter((t) => t - t0 < 150).length).toBeGreaterThan(10);
+      expect(main.prepare('select name from store_probe order by id').pluck().all()).toEqual(['batch', 'hadir']);
+    } finally {
+      other.close();
+      main.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.skipIf(!hasPostgres)('PostgreSQL', () => {

@@ -7,6 +7,8 @@
 // PostgreSQL it is translated (`translateToPostgres`: placeholders, LIKE's case rule, the few function names that
 // differ) and run on the pool, or on the transaction's client inside `tx`.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import type { SQL } from 'drizzle-orm';
@@ -44,7 +46,19 @@ export interface Store<S extends Record<string, unknown>> {
    * per row, not per database: it is `tx` outside any transaction under way, and never answers `busy`.
    */
   tryTx<T>(fn: () => Promise<T>): Promise<{ busy: false; value: T } | { busy: true }>;
+  /**
+   * `fn` without the event loop waiting for SQLite's write lock while it can help it, for the gateway's own frequent
+   * writes (presence): on SQLite in a transaction only tried (`tryTx`), again every SOON_RETRY_MS while the lock is
+   * held (the telemetry writer thread holds it for each batch it commits, tens of ms under load), and waiting for it
+   * (`tx`) once SOON_BLOCK_AFTER_MS have passed, so nothing is held back for long. On PostgreSQL, which locks rows and
+   * not the database, `fn` as it is.
+   */
+  soon<T>(fn: () => Promise<T>): Promise<T>;
 }
+
+/** how often `soon` tries again while SQLite's write lock is held, and after how long it waits for it */
+export const SOON_RETRY_MS = 2;
+export const SOON_BLOCK_AFTER_MS = 500;
 
 type Method = 'run' | 'all' | 'values' | 'get';
 type Rows = { rows: unknown[]; changes?: number };
@@ -86,6 +100,16 @@ function storeOver<S extends Record<string, unknown>>(runner: Runner, schema: S)
     },
     tx: (fn) => runner.tx(fn),
     tryTx: (fn) => runner.tryTx(fn),
+    async soon(fn) {
+      if (runner.kind !== 'sqlite') return fn();
+      const since = performance.now();
+      while (performance.now() - since < SOON_BLOCK_AFTER_MS) {
+        const r = await runner.tryTx(fn);
+        if (!r.busy) return r.value;
+        await delay(SOON_RETRY_MS);
+      }
+      return runner.tx(fn);
+    },
   };
 }
 
