@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { cardsContract, deviceFamilyCalls, devicesContract } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
-import { addDashboard, addDevice, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
+import { addDashboard, addDevice, latestPower, mqttAttempt, tenantWithApp, unique, until } from './fixtures.js';
 import { hasNatsServer, startNatsServer, type NatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { hasPostgres, testDatabase } from '../src/platform/db/testing/postgres.js';
 import type { AppAuth } from './device-data.kit.js';
@@ -263,14 +263,7 @@ describe.skipIf(!hasNatsServer || !hasPostgres)('the broker across gateways (BUS
     const power = (value: number) =>
       pub.client.publishAsync(`d/${id}/data`, JSON.stringify({ pm: { meter: { power: value } } }), { qos: 1 });
     await power(10);
-    const latest = {
-      query: 'LATEST',
-      queryType: 'device',
-      device_id: id,
-      sensor: 'pm',
-      config: 'meter',
-      param: 'power',
-    };
+    const latest = latestPower(id);
     const dashboardId = await addDashboard(a.url, auth, unique('Daya'), {
       version: '2',
       config: { refresh: 0 },

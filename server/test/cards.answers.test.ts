@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { cardsContract } from '@sentra/contracts';
 import { call, startGateway, type Running } from './harness.js';
-import { addDashboard, tenantWithApp, until } from './fixtures.js';
+import { addDashboard, latestPower, tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, type AppAuth } from './device-data.kit.js';
 
 describe('card answers kept between requests', () => {
@@ -22,14 +22,7 @@ describe('card answers kept between requests', () => {
     const owner = await tenantWithApp(gw.url);
     const auth: AppAuth = { tenant: owner.tenant, domain: owner.domain };
     const { device, client } = await mqttDevice(gw, auth, clients);
-    const latest = {
-      query: 'LATEST',
-      queryType: 'device',
-      device_id: device.id,
-      sensor: 'pm',
-      config: 'meter',
-      param: 'power',
-    };
+    const latest = latestPower(device.id);
     const conf = {
       version: '2',
       config: { refresh: 0 },

@@ -140,6 +140,16 @@ export const accepts = (port: number) =>
 
 export { until } from '../src/platform/testing/until.js';
 
+/** A LATEST card query of a device's `pm`/`meter`/`power` (what the MQTT test devices publish). */
+export const latestPower = (deviceId: number) => ({
+  query: 'LATEST',
+  queryType: 'device',
+  device_id: deviceId,
+  sensor: 'pm',
+  config: 'meter',
+  param: 'power',
+});
+
 /** Adds a dashboard (conf_dashboard and any other field of the call) and answers its id; throws when refused. */
 export async function addDashboard(
   base: string,

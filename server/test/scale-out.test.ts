@@ -7,7 +7,7 @@ import type { MqttClient } from 'mqtt';
 import type { Socket } from 'socket.io-client';
 import { CARD_LIVE, dashboardsContract, deviceFamilyCalls, devicesContract, type CardPush } from '@sentra/contracts';
 import { call, onlineOf, startGateway, startScaleOut, type Running, type ScaleOut } from './harness.js';
-import { tenantWithApp, until } from './fixtures.js';
+import { latestPower, tenantWithApp, until } from './fixtures.js';
 import { mqttDevice, type AppAuth } from './device-data.kit.js';
 import { hasNatsServer } from '../src/platform/bus/testing/nats-server.js';
 import { ask, openSocket, sessionAuth } from '../src/platform/realtime/testing/client.js';
@@ -49,14 +49,7 @@ describe.skipIf(!hasNatsServer)('live cards across gateways (BUS=nats)', () => {
           w: 1,
           h: 1,
           model: {
-            value: {
-              query: 'LATEST',
-              queryType: 'device',
-              device_id: id,
-              sensor: 'pm',
-              config: 'meter',
-              param: 'power',
-            },
+            value: latestPower(id),
           },
         },
       },
