@@ -70,11 +70,10 @@ export function createDevicesStore(store: AppStore) {
 
   /**
    * online or offline at `ts` (an enabled device only): whether it was online before (undefined: no such device) and
-   * the row after (undefined when none changed). Written without the event loop waiting for SQLite's lock (`soon`): a
-   * reconnecting fleet's presence meets the telemetry writer's batches.
+   * the row after (undefined when none changed), in one transaction.
    */
   function markPresence(id: number, online: boolean, ts: number) {
-    return store.soon(async () => {
+    return store.tx(async () => {
       const before = await onlineOf(id);
       const [row] = await db
         .update(devices)
@@ -88,7 +87,7 @@ export function createDevicesStore(store: AppStore) {
   /**
    * last_online_ts of online devices moved forward (never back), at most SEEN_CHUNK of them in one statement (a CTE of
    * the moves joined by UPDATE … FROM, read alike by SQLite and PostgreSQL; a shorter list is padded with its last move,
-   * which sets nothing twice), without the event loop waiting for SQLite's lock (`soon`).
+   * which sets nothing twice).
    */
   async function moveLastSeen(moves: readonly (readonly [id: number, ts: number])[]): Promise<void> {
     if (moves.length > SEEN_CHUNK) throw new RangeError(`at most ${SEEN_CHUNK} moves a statement`);
@@ -99,13 +98,11 @@ export function createDevicesStore(store: AppStore) {
       padded.map(([id, ts]) => sql`(cast(${id} as integer), cast(${ts} as integer))`),
       sql`, `,
     );
-    await store.soon(() =>
-      store.exec(
-        sql`with moved (id, ts) as (values ${values})
-            update devices set last_online_ts = moved.ts from moved
-            where devices.id = moved.id and devices.online = 1 and devices.disabled = 0
-              and (devices.last_online_ts is null or devices.last_online_ts < moved.ts)`,
-      ),
+    await store.exec(
+      sql`with moved (id, ts) as (values ${values})
+          update devices set last_online_ts = moved.ts from moved
+          where devices.id = moved.id and devices.online = 1 and devices.disabled = 0
+            and (devices.last_online_ts is null or devices.last_online_ts < moved.ts)`,
     );
   }
 

@@ -1,5 +1,5 @@
 // The gathered last_online_ts moves: written a chunk at a time, each chunk in a turn of its own; a failed chunk is kept
-// for the next flush. (The store's writing without waiting for SQLite's lock: store.test.ts "soon".)
+// for the next flush. (The store's writing without waiting for SQLite's lock: store.test.ts "writes on SQLite".)
 import { describe, expect, it } from 'vitest';
 import { createSeenWrites, type MoveLastSeen } from './seen-writes.js';
 

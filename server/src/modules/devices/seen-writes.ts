@@ -5,7 +5,7 @@
 // SEEN_WRITE_MS) in one statement, which also waited for the write lock the telemetry writer thread holds for each
 // batch, held the event loop 24–105 ms once a second at 150,000 points/s (MQTT acknowledgements, HTTP and socket.io
 // waited with it). Now each chunk is a short statement of its own, and the store writes it without waiting for the
-// lock while it can help it (`store.soon`, devices.store.ts).
+// lock while it can help it (as every write of the store: platform/db/store.ts).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** writes these moves (at most the chunk) */

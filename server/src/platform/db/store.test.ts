@@ -2,12 +2,15 @@
 // answers on SQLite and on a real PostgreSQL, and transactions commit, roll back and keep other flows out alike.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { count, eq, like, sql, sum } from 'drizzle-orm';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, type PostgresHandle } from './postgres.js';
+import { LOCK_WAIT_MS } from './sqlite-lock.js';
 import { postgresStore, sqliteStore, translateToPostgres, type Store } from './store.js';
 import { hasPostgres, testDatabase } from './testing/postgres.js';
 
@@ -132,39 +135,126 @@ contract('the store on SQLite', async () => {
   return { store: sqliteStore(sqlite, schema), close: async () => void sqlite.close() };
 });
 
-describe('soon on SQLite', () => {
-  it('never holds the event loop while another connection holds the write lock, and writes once it is free', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sentra-soon-'));
+describe('writes on SQLite while another connection holds the write lock', () => {
+  let dir: string;
+  let main: Database.Database;
+  let other: Database.Database;
+  let store: S;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sentra-lock-'));
     const file = join(dir, 'db.sqlite');
-    const main = new Database(file);
+    main = new Database(file);
     main.pragma('journal_mode = WAL');
     main.pragma('busy_timeout = 5000');
     main.exec(
       'create table store_probe (id integer primary key autoincrement, name text not null, n integer, flag integer not null default 0)',
     );
-    // the telemetry writer thread's stand-in: another connection inside a write transaction
-    const other = new Database(file);
+    other = new Database(file);
+    store = sqliteStore(main, schema);
+  });
+  afterAll(() => {
+    other.close();
+    main.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * `write` started while the telemetry writer's stand-in (another connection) is inside a write transaction that it
+   * commits after `holdMs`: how many times a 5 ms timer fired meanwhile, and the write's answer
+   */
+  async function whileLocked<T>(write: () => Promise<T>, holdMs = 150) {
     other.exec('begin immediate');
     other.prepare("insert into store_probe (name) values ('batch')").run();
+    const ticks: number[] = [];
+    const ticker = setInterval(() => ticks.push(performance.now()), 5);
+    const t0 = performance.now();
     try {
-      const store = sqliteStore(main, schema);
-      const ticks: number[] = [];
-      const ticker = setInterval(() => ticks.push(performance.now()), 5);
-      const t0 = performance.now();
-      const written = store.soon(() => store.exec(sql`insert into store_probe (name) values ('hadir')`));
-      // the lock is released after 150 ms: meanwhile the event loop turned (a write that waited for the lock in
-      // SQLite's busy handler would have held it the whole time)
-      await new Promise((r) => setTimeout(r, 150));
+      const written = write();
+      await new Promise((r) => setTimeout(r, holdMs));
       other.exec('commit');
-      expect((await written).changes).toBe(1);
-      clearInterval(ticker);
-      expect(ticks.filter((t) => t - t0 < 150).length).toBeGreaterThan(10);
-      expect(main.prepare('select name from store_probe order by id').pluck().all()).toEqual(['batch', 'hadir']);
+      const value = await written;
+      return { value, ticks: ticks.filter((t) => t - t0 < holdMs).length };
     } finally {
-      other.close();
-      main.close();
-      rmSync(dir, { recursive: true, force: true });
+      clearInterval(ticker);
+      if (other.inTransaction) other.exec('rollback');
     }
+  }
+  const names = () => main.prepare('select name from store_probe order by id').pluck().all();
+
+  // a write that waited in SQLite's busy handler would hold the event loop the whole 150 ms: no tick at all
+  it('a transaction: the event loop keeps turning, and it commits once the lock is free', async () => {
+    main.exec('delete from store_probe');
+    const r = await whileLocked(() =>
+      store.tx(async () => {
+        await store.exec(sql`insert into store_probe (name) values ('hadir')`);
+        return store.one<{ n: number }>(sql`select count(*) as n from store_probe`);
+      }),
+    );
+    expect(r.ticks).toBeGreaterThan(10);
+    expect(r.value?.n).toBe(2); // it began after the other's commit: it sees that batch
+    expect(names()).toEqual(['batch', 'hadir']);
+  });
+
+  it('a statement that writes on its own, and one that writes and returns rows', async () => {
+    main.exec('delete from store_probe');
+    const plain = await whileLocked(() => store.exec(sql`insert into store_probe (name) values ('satu')`));
+    expect(plain.ticks).toBeGreaterThan(10);
+    expect(plain.value.changes).toBe(1);
+    const returning = await whileLocked(() => store.db.insert(probe).values({ name: 'dua' }).returning());
+    expect(returning.ticks).toBeGreaterThan(10);
+    expect(returning.value.map((r) => r.name)).toEqual(['dua']);
+    expect(names()).toEqual(['batch', 'satu', 'batch', 'dua']);
+  });
+
+  it('reads answer at once (WAL: they never wait for the lock), and the busy timeout is put back', async () => {
+    main.exec('delete from store_probe');
+    const r = await whileLocked(async () => {
+      const t0 = performance.now();
+      const rows = await store.rows<{ name: string }>(sql`select name from store_probe`);
+      return { rows, ms: performance.now() - t0 };
+    });
+    expect(r.value.rows).toEqual([]); // the other's batch is not committed yet
+    expect(r.value.ms).toBeLessThan(50);
+    expect(main.pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
+
+  it('tryTx answers busy without running its body', async () => {
+    let ran = false;
+    const r = await whileLocked(() => store.tryTx(async () => (ran = true)), 20);
+    expect(r.value).toEqual({ busy: true });
+    expect(ran).toBe(false);
+  });
+
+  it('waits for the lock (the busy handler) once LOCK_WAIT_MS have passed, so a write is not held back for ever', async () => {
+    main.exec('delete from store_probe');
+    // the lock held by another thread this time (waiting in the busy handler holds this one's event loop)
+    const holdMs = LOCK_WAIT_MS + 300;
+    const holder = new Worker(
+      `const { workerData, parentPort } = require('node:worker_threads');
+       const db = new (require('better-sqlite3'))(workerData.file);
+       db.exec('begin immediate');
+       db.prepare("insert into store_probe (name) values ('batch')").run();
+       parentPort.postMessage('locked');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.holdMs);
+       db.exec('commit');
+       db.close();`,
+      { eval: true, workerData: { file: join(dir, 'db.sqlite'), holdMs } },
+    );
+    await once(holder, 'message');
+    const ticks: number[] = [];
+    const ticker = setInterval(() => ticks.push(performance.now()), 5);
+    const t0 = performance.now();
+    const r = await store.exec(sql`insert into store_probe (name) values ('akhirnya')`);
+    const ms = performance.now() - t0;
+    clearInterval(ticker);
+    await once(holder, 'exit');
+    expect(r.changes).toBe(1);
+    expect(names()).toEqual(['batch', 'akhirnya']);
+    expect(ms).toBeGreaterThan(holdMs - 100);
+    // tried without waiting until LOCK_WAIT_MS (the timer fired), then held in the busy handler until the commit
+    const before = ticks.filter((t) => t - t0 < LOCK_WAIT_MS).length;
+    expect(before).toBeGreaterThan(LOCK_WAIT_MS / 5 / 3);
+    expect(ticks.filter((t) => t - t0 > LOCK_WAIT_MS + 50 && t - t0 < holdMs - 50)).toEqual([]);
   });
 });
 

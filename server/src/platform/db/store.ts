@@ -7,13 +7,12 @@
 // PostgreSQL it is translated (`translateToPostgres`: placeholders, LIKE's case rule, the few function names that
 // differ) and run on the pool, or on the transaction's client inside `tx`.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import type { SQL } from 'drizzle-orm';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { drizzle, type SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
+import { BUSY, lockTries } from './sqlite-lock.js';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -46,19 +45,7 @@ export interface Store<S extends Record<string, unknown>> {
    * per row, not per database: it is `tx` outside any transaction under way, and never answers `busy`.
    */
   tryTx<T>(fn: () => Promise<T>): Promise<{ busy: false; value: T } | { busy: true }>;
-  /**
-   * `fn` without the event loop waiting for SQLite's write lock while it can help it, for the gateway's own frequent
-   * writes (presence): on SQLite in a transaction only tried (`tryTx`), again every SOON_RETRY_MS while the lock is
-   * held (the telemetry writer thread holds it for each batch it commits, tens of ms under load), and waiting for it
-   * (`tx`) once SOON_BLOCK_AFTER_MS have passed, so nothing is held back for long. On PostgreSQL, which locks rows and
-   * not the database, `fn` as it is.
-   */
-  soon<T>(fn: () => Promise<T>): Promise<T>;
 }
-
-/** how often `soon` tries again while SQLite's write lock is held, and after how long it waits for it */
-export const SOON_RETRY_MS = 2;
-export const SOON_BLOCK_AFTER_MS = 500;
 
 type Method = 'run' | 'all' | 'values' | 'get';
 type Rows = { rows: unknown[]; changes?: number };
@@ -100,16 +87,6 @@ function storeOver<S extends Record<string, unknown>>(runner: Runner, schema: S)
     },
     tx: (fn) => runner.tx(fn),
     tryTx: (fn) => runner.tryTx(fn),
-    async soon(fn) {
-      if (runner.kind !== 'sqlite') return fn();
-      const since = performance.now();
-      while (performance.now() - since < SOON_BLOCK_AFTER_MS) {
-        const r = await runner.tryTx(fn);
-        if (!r.busy) return r.value;
-        await delay(SOON_RETRY_MS);
-      }
-      return runner.tx(fn);
-    },
   };
 }
 
@@ -170,18 +147,27 @@ export function sqliteStore<S extends Record<string, unknown>>(sqlite: Database.
     }
   }
 
+  const lock = lockTries(sqlite);
+  /** a transaction of this store under way (a write waits for its end before each try) */
+  const held = () => open;
+  /** BEGIN IMMEDIATE, and the transaction marked open in the same turn (no other flow's query gets in between) */
+  const begin = () => {
+    sqlite.prepare('BEGIN IMMEDIATE').run();
+    return hold();
+  };
+
   const runner: Runner = {
     kind: 'sqlite',
     async run(sql, params, method) {
-      while (open && !inTx.getStore()) await open;
-      return execute(sql, params, method);
+      if (inTx.getStore()) return execute(sql, params, method);
+      while (open) await open;
+      if (prepare(sql).readonly) return execute(sql, params, method);
+      return lock.unblocked(() => execute(sql, params, method), held);
     },
     async tx(fn) {
       if (inTx.getStore()) return fn();
-      while (open) await open;
-      const release = hold();
+      const release = await lock.unblocked(begin, held);
       try {
-        sqlite.prepare('BEGIN IMMEDIATE').run();
         return await committed(fn);
       } finally {
         release();
@@ -189,17 +175,8 @@ export function sqliteStore<S extends Record<string, unknown>>(sqlite: Database.
     },
     async tryTx(fn) {
       if (open) return { busy: true };
-      const busyTimeout = Number(sqlite.pragma('busy_timeout', { simple: true })) || 0;
-      sqlite.pragma('busy_timeout = 0');
-      try {
-        sqlite.prepare('BEGIN IMMEDIATE').run();
-      } catch (err) {
-        if (isBusy(err)) return { busy: true };
-        throw err;
-      } finally {
-        sqlite.pragma(`busy_timeout = ${busyTimeout}`);
-      }
-      const release = hold();
+      const release = lock.unwaited(begin);
+      if (release === BUSY) return { busy: true };
       try {
         return { busy: false, value: await committed(fn) };
       } finally {
@@ -209,12 +186,6 @@ export function sqliteStore<S extends Record<string, unknown>>(sqlite: Database.
   };
   return storeOver(runner, schema);
 }
-
-/** SQLite's answer when the lock is held and the busy timeout ran out (or was 0) */
-export const isBusy = (err: unknown): boolean => {
-  const code = (err as { code?: unknown } | null)?.code ?? (err as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-};
 
 // ---- PostgreSQL -----------------------------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@
 // and asks the writer thread now and then to finish one itself, so that the WAL starts over instead of growing.
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { shareWriteGate } from '../../../platform/db/sqlite-lock.js';
 import type { Logger } from '../../../platform/log.js';
 import { workerEntry } from '../../../platform/worker-entry.js';
 import type { CheckpointReport, CheckpointThreadData } from './checkpoint.worker.js';
@@ -74,6 +75,7 @@ export function inlineExecutor(sqlite: Database.Database): BatchExecutor {
  * synchronous work (an enclosing transaction included) is over. Readers are left alone.
  */
 export function announceWrites(sqlite: Database.Database, gate: Int32Array): void {
+  shareWriteGate(sqlite, gate); // and while they wait for the lock (platform/db/sqlite-lock.ts)
   const prepare = sqlite.prepare.bind(sqlite) as Database.Database['prepare'];
   const lower = () => {
     Atomics.sub(gate, 0, 1);

@@ -1,5 +1,9 @@
 // The session store on both engines: its memory logic against each persistence (SQLite, PostgreSQL), a restart being a
 // new store over the same database. The PostgreSQL outage runs against a cluster of its own (stopped and started).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../../schema.js';
 import { openPostgres, type PostgresHandle } from '../../db/postgres.js';
@@ -457,6 +461,35 @@ describe('starting over SQLite at once (the composition without awaiting)', () =
       expect(new SessionStore(d.sqlite).retainedMessages()).toHaveLength(1);
     } finally {
       d.close();
+    }
+  });
+});
+
+describe('a flush on SQLite while the telemetry writer holds the write lock', () => {
+  it('never holds the event loop, and is on disk once the lock is free', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sentra-broker-lock-'));
+    const d = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+    // the writer thread's stand-in: another connection inside a write transaction for 150 ms
+    const other = new Database(join(dir, 'sentra.db'));
+    try {
+      const s = await SessionStore.open(sqliteBrokerState(d.sqlite));
+      other.exec('begin immediate');
+      s.retain(msg('t/a', 'tertahan'));
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 5);
+      const flushed = s.flush();
+      await new Promise((r) => setTimeout(r, 150));
+      other.exec('commit');
+      await flushed;
+      clearInterval(ticker);
+      expect(ticks).toBeGreaterThan(10); // waiting in the busy handler would have held the event loop: none
+      expect(s.pendingWrites).toBe(0);
+      expect(d.sqlite.prepare('select count(*) from mqtt_retained').pluck().get()).toBe(1);
+      await s.close();
+    } finally {
+      other.close();
+      d.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

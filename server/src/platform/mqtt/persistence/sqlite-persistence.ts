@@ -1,7 +1,10 @@
 // The broker's state on SQLite (the embedded default): the statements prepared once, a flush's changes run in order in
-// one transaction on the gateway's connection, synchronously (a flush of a few hundred changes takes well under a
-// millisecond; the promise only says how it went).
+// one transaction on the gateway's connection, synchronously when the write lock is free (a flush of a few hundred
+// changes takes well under a millisecond). While another connection holds it (the telemetry writer thread, for each
+// batch) the flush is tried again without the event loop waiting for it (platform/db/sqlite-lock.ts), and the promise
+// says when it is on disk.
 import type Database from 'better-sqlite3';
+import { BUSY, lockTries } from '../../db/sqlite-lock.js';
 import type {
   BrokerStateChange,
   BrokerStatePersistence,
@@ -70,6 +73,7 @@ export function sqliteBrokerState(db: SqliteDatabase): BrokerStatePersistence & 
   const writeAll = db.transaction((changes: readonly BrokerStateChange[]) => {
     for (const c of changes) apply(c);
   });
+  const lock = lockTries(db);
   const loadSync = (queued = true): BrokerStateSnapshot => ({
     retained: db
       .prepare('SELECT topic, payload, qos, properties, expires_at AS expiresAt, holder, tenant FROM mqtt_retained')
@@ -104,14 +108,16 @@ export function sqliteBrokerState(db: SqliteDatabase): BrokerStatePersistence & 
         .all(clientId) as QueuedRow[];
       return { ...(session && { session }), queued };
     },
-    // run now, on the caller's turn (not in a later microtask): what a flush hands over is on disk when it returns
+    // tried now, on the caller's turn (not in a later microtask): with the lock free, what a flush hands over is on
+    // disk when it returns
     write(changes) {
+      const write = () => writeAll.immediate(changes);
       try {
-        writeAll(changes);
-        return Promise.resolve();
+        if (lock.unwaited(write) !== BUSY) return Promise.resolve();
       } catch (err) {
         return Promise.reject(err as Error);
       }
+      return lock.unblocked(write);
     },
   };
 }
