@@ -2,6 +2,10 @@
 // once whatever the concurrency, states, the asynchronous reads with the rollup deltas not yet merged overlaid; on
 // PostgreSQL also a server outage (the writer pauses, acknowledgements wait, ingest resumes) and two gateways sharing
 // one database creating the same series at once.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../../platform/bus/memory.js';
 import { openPostgres } from '../../../platform/db/postgres.js';
@@ -221,6 +225,36 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+describe('telemetry pipeline on SQLite while another connection holds the write lock', () => {
+  it("holds a message naming a new series (and its device's next) without holding the event loop, then stores both in order", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentra-series-lock-'));
+    const handle = openDb({ dataDir: dir, schema, migrationsFolder: findUp('drizzle', import.meta.url) });
+    const other = new Database(handle.sqlite.name);
+    cleanup.push(() => {
+      other.close();
+      handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const { pipeline } = await pipelineOn({ sqlite: handle.sqlite });
+    const { released, hold } = holds();
+    other.exec('begin immediate');
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    pipeline.ingest(dev(1), 'd/1/data', json({ _ts: T0, env: { data: { t: 1 } } }), 1, hold);
+    pipeline.ingest(dev(1), 'd/1/data', json({ _ts: T0 + 1000, env: { data: { t: 2 } } }), 1, hold);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(released).toEqual([]);
+    expect(pipeline.metrics()).toMatchObject({ series_created: 0 });
+    other.exec('commit');
+    await pipeline.flush();
+    clearInterval(ticker);
+    expect(ticks).toBeGreaterThan(5); // a creation waiting in SQLite's busy handler would have held the event loop
+    expect(released).toEqual([true, true]);
+    const t = (await pipeline.query.findSeries(1, 1, { sensor: 'env', configtype: 'data', param: 't' }))!;
+    expect((await pipeline.query.range(t, T0, T0 + 60_000)).map((p) => p.value)).toEqual([1, 2]);
+  });
+});
 
 describe.skipIf(!hasPostgres)('telemetry pipeline on PostgreSQL: scale-out and outages', () => {
   it('two gateways on one database naming the same new series at once create it once', async () => {

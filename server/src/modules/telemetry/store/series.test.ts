@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findUp, openDb } from '../../../platform/db/sqlite.js';
 import { createLogger } from '../../../platform/log.js';
@@ -44,11 +45,14 @@ const key = (param: string, datatype: Datatype = 'number') => ({
 });
 /** the keys resolved twice: created, then found (what the registry then remembers for the device) */
 function known(series: ReturnType<typeof registry>, deviceId: number, keys: ReturnType<typeof key>[]) {
-  series.resolveAll(1, deviceId, keys);
+  ids(series.resolveAll(1, deviceId, keys));
   return series.resolveAll(1, deviceId, keys);
 }
-const ids = (r: readonly unknown[]) =>
-  r.map((s) => (typeof s === 'object' && s !== null ? (s as { id: number }).id : s));
+/** the answer given at once (the write lock free), as ids (or the refusal) */
+const ids = (r: readonly unknown[] | Promise<unknown>) => {
+  if (!Array.isArray(r)) throw new Error('answered later: the write lock was held');
+  return r.map((s) => (typeof s === 'object' && s !== null ? (s as { id: number }).id : s));
+};
 
 describe('the series registry', () => {
   it('resolves the same keys to the same series message after message, and new keys to their own', () => {
@@ -98,5 +102,49 @@ describe('the series registry', () => {
     const after = ids(known(series, 7, [key('temperature')]));
     expect(after[0]).not.toBe(before[0]);
     expect(series.byId(after[0] as number)?.deviceId).toBe(7);
+  });
+
+  describe('while the telemetry writer thread holds the write lock', () => {
+    it('answers later, the event loop going on; the creations waiting meanwhile are made in one transaction', async () => {
+      const series = registry();
+      const other = new Database(series.sqlite.name);
+      cleanup.push(() => other.close());
+      known(series, 7, [key('temperature')]);
+      other.exec('begin immediate');
+      // a known series still answers at once; a new one waits, and so does the next creation (behind it)
+      expect(ids(series.resolveAll(1, 7, [key('temperature')]))).toHaveLength(1);
+      const a = series.resolveAll(1, 7, [key('temperature'), key('humidity')]);
+      const b = series.resolveAll(1, 8, [key('pressure')]);
+      expect(a).toBeInstanceOf(Promise);
+      expect(b).toBeInstanceOf(Promise);
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 5);
+      await new Promise((r) => setTimeout(r, 100));
+      const commits = series.sqlite.prepare('select count(*) from telemetry_series').pluck();
+      expect(commits.get()).toBe(1);
+      other.exec('commit');
+      const [ra, rb] = await Promise.all([a, b]);
+      clearInterval(ticker);
+      expect(ticks).toBeGreaterThan(5);
+      expect(ids(ra)).toEqual([...ids(series.resolveAll(1, 7, [key('temperature')])), expect.any(Number)]);
+      expect(ids(rb)).toEqual([expect.any(Number)]);
+      expect(commits.get()).toBe(3);
+      // held now: answered at once
+      expect(ids(series.resolveAll(1, 8, [key('pressure')]))).toEqual(ids(rb));
+    });
+
+    it('fails the waiting creations together when their transaction fails, and reads the table again next time', async () => {
+      const series = registry();
+      const other = new Database(series.sqlite.name);
+      cleanup.push(() => other.close());
+      other.exec('begin immediate');
+      const a = series.resolveAll(1, 7, [key('temperature')]);
+      // the table taken away while it waits: the insert fails
+      other.exec('commit');
+      series.sqlite.exec('ALTER TABLE telemetry_series RENAME TO telemetry_series_away');
+      await expect(a).rejects.toThrow();
+      series.sqlite.exec('ALTER TABLE telemetry_series_away RENAME TO telemetry_series');
+      expect(ids(series.resolveAll(1, 7, [key('temperature')]))).toEqual([expect.any(Number)]);
+    });
   });
 });

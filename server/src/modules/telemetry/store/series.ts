@@ -1,6 +1,7 @@
 // Series: one per (device, sensor, configtype, param, subparam), created on first sight, cached in memory with its
 // latest stored value (the latest-value cache; on disk the latest value is the last row of the series' clustered range).
 import type Database from 'better-sqlite3';
+import { BUSY, lockTries } from '../../../platform/db/sqlite-lock.js';
 import type { Datatype } from '../datatypes.js';
 import type { PointReads } from '../read/point-reads.js';
 import { ById } from '../slots.js';
@@ -211,12 +212,47 @@ function createSqliteSeriesRegistry(
     perDevice.delete(deviceId);
   }
 
+  type Keys = readonly (SeriesKey & { datatype: Datatype })[];
   // one message's new series in one transaction (one commit, not one per series). Immediate: a deferred transaction
   // that reads first cannot take the write lock once the writer thread has committed since its read began.
-  const create = sqlite.transaction(
-    (appId: number, deviceId: number, keys: readonly (SeriesKey & { datatype: Datatype })[]) =>
-      keys.map((k) => resolve(appId, deviceId, k, k.datatype)),
+  const create = sqlite.transaction((appId: number, deviceId: number, keys: Keys) =>
+    keys.map((k) => resolve(appId, deviceId, k, k.datatype)),
   );
+
+  // While the telemetry writer thread holds the write lock, a message naming a new series waits (the pipeline holds
+  // its acknowledgement and the device's later messages) and the event loop goes on: the creations waiting meanwhile
+  // are made together, in one transaction, once the lock is free (platform/db/sqlite-lock.ts).
+  const lock = lockTries(sqlite);
+  interface Waiting {
+    appId: number;
+    deviceId: number;
+    keys: Keys;
+    done: (r: readonly SeriesResolution[]) => void;
+    failed: (err: unknown) => void;
+  }
+  let waiting: Waiting[] = [];
+  const createAll = sqlite.transaction((ws: readonly Waiting[]) =>
+    ws.map((w) => w.keys.map((k) => resolve(w.appId, w.deviceId, k, k.datatype))),
+  );
+  async function drain(): Promise<void> {
+    while (waiting.length) {
+      const ws = waiting;
+      waiting = [];
+      try {
+        const answers = await lock.unblocked(() => createAll.immediate(ws));
+        ws.forEach((w, i) => w.done(answers[i]!));
+      } catch (err) {
+        // rolled back: the series remembered meanwhile have no rows; read them again from the table next time
+        for (const w of ws) (forgetDevice(w.deviceId), w.failed(err));
+      }
+    }
+  }
+  function createLater(appId: number, deviceId: number, keys: Keys): Promise<readonly SeriesResolution[]> {
+    return new Promise((done, failed) => {
+      // a copy: the caller's points are its own to reuse
+      if (waiting.push({ appId, deviceId, keys: keys.map((k) => ({ ...k })), done, failed }) === 1) void drain();
+    });
+  }
 
   return {
     stats,
@@ -225,20 +261,22 @@ function createSqliteSeriesRegistry(
       appId: number,
       deviceId: number,
       keys: readonly (SeriesKey & { datatype: Datatype })[],
-    ): readonly SeriesResolution[] {
+    ): readonly SeriesResolution[] | Promise<readonly SeriesResolution[]> {
       const last = lastOf.get(deviceId);
       if (last !== undefined && sameKeys(last.keys, keys)) return last.out;
       const out = new Array<SeriesResolution>(keys.length);
       for (let i = 0; i < keys.length; i++) {
         const info = lookup(deviceId, keys[i]!);
         if (!info) {
+          let made: readonly SeriesResolution[] | typeof BUSY;
           try {
-            return create.immediate(appId, deviceId, keys);
+            made = waiting.length ? BUSY : lock.unwaited(() => create.immediate(appId, deviceId, keys));
           } catch (err) {
             // rolled back: the series remembered meanwhile have no rows; read them again from the table next time
             forgetDevice(deviceId);
             throw err;
           }
+          return made === BUSY ? createLater(appId, deviceId, keys) : made;
         }
         out[i] = info.datatype === keys[i]!.datatype ? info : 'datatype_mismatch';
       }
@@ -286,9 +324,10 @@ function createSqliteSeriesRegistry(
 }
 
 /**
- * The series registry as the pipeline asks it, on either engine. SQLite's (`createSeriesRegistry`) answers every
- * resolution at once (a new series is inserted synchronously on the gateway's connection); PostgreSQL's
- * (pg/series.ts) answers a promise when the message names a series it does not hold yet, and the message waits.
+ * The series registry as the pipeline asks it, on either engine. SQLite's (`createSeriesRegistry`) answers at once,
+ * a new series inserted synchronously on the gateway's connection, unless the telemetry writer holds the write lock:
+ * then, as PostgreSQL's (pg/series.ts) for every series it does not hold yet, it answers a promise and the message
+ * waits.
  */
 export interface SeriesRegistry {
   readonly stats: { created: number; create_ms: number; max_create_ms: number };
