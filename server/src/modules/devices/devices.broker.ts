@@ -286,17 +286,23 @@ export function attachDevicesToBroker(
     if (up) void recheck().catch(failed('check of the devices connected here'));
   });
   async function recheck() {
+    const connected = [...(broker.connected?.() ?? [])] as DeviceIdentity[];
+    const unclaimed = connected.filter((i) => i.role === 'unclaimedGateway' && i.uid);
+    const registered = connected.filter(
+      (i) => i.role !== 'unclaimedGateway' && i.deviceId !== undefined && i.appId !== undefined,
+    );
+    // read a chunk of devices a statement (a database that cannot answer ends the check: nobody is disconnected)
+    const taken = await devices.uidsRegistered(unclaimed.map((i) => i.uid!));
+    const rows = new Map((await devices.signInStatesOf(registered.map((i) => i.deviceId!))).map((r) => [r.id, r]));
     let ended = 0;
-    for (const identity of broker.connected?.() ?? []) {
-      const i = identity as DeviceIdentity;
-      if (i.role === 'unclaimedGateway') {
-        if (i.uid && (await devices.byUid(i.uid))) ended += broker.disconnect((x) => x === identity);
-        continue;
-      }
-      if (i.deviceId === undefined || i.appId === undefined) continue;
-      // a database that cannot answer ends the check (nobody is disconnected on a failed read)
-      const row = await devices.byId(i.appId, i.deviceId);
-      const stale = !row || row.disabled || (i.secretHash !== undefined && row.brokerPassword !== i.secretHash);
+    for (const identity of unclaimed) if (taken.has(identity.uid!)) ended += broker.disconnect((x) => x === identity);
+    for (const identity of registered) {
+      const row = rows.get(identity.deviceId!);
+      const stale =
+        !row ||
+        row.appId !== identity.appId ||
+        row.disabled ||
+        (identity.secretHash !== undefined && row.brokerPassword !== identity.secretHash);
       if (stale) ended += broker.disconnect((x) => x === identity);
     }
     if (ended) opts.log.info(`${ended} device connection(s) ended: changed on another gateway while NATS was away`);

@@ -310,6 +310,8 @@ export function createDeviceService(
     flushSeen: seenWrites.flush,
     // identity lookups for the broker authority (sign-in, its check of connected devices) and the provision checks
     byId: store.byId,
+    signInStatesOf: store.signInStatesOf,
+    uidsRegistered: store.uidsRegistered,
     byBrokerUsername: store.byBrokerUsername,
     byUid: store.byUid,
     byToken: store.byToken,

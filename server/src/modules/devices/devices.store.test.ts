@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../platform/db/unique.js';
 import { forEachEngine, type OpenedStore } from '../../testing/engines.js';
-import { createDevicesStore, SEEN_CHUNK, type DevicesStore, type NewDevice } from './devices.store.js';
+import { CHECK_CHUNK, createDevicesStore, SEEN_CHUNK, type DevicesStore, type NewDevice } from './devices.store.js';
 import { seedApplications } from './testing/applications.js';
 
 const device = (appId: number, serial: string, over: Partial<NewDevice> = {}): Omit<NewDevice, 'id'> => ({
@@ -79,6 +79,33 @@ forEachEngine('devices store', (open, kind) => {
       expect((await devices.byDevEui(1, 'BB'))?.id).toBe(row.id);
       expect(await devices.byDevEui(2, 'BB')).toBeUndefined();
       expect(await devices.byUid('nope')).toBeUndefined();
+    });
+
+    it('reads the sign-in state of many devices, and which UIDs are registered, a chunk a statement', async () => {
+      const rows: Awaited<ReturnType<DevicesStore['insert']>>[] = [];
+      for (let i = 0; i < CHECK_CHUNK + 20; i++)
+        rows.push(
+          await devices.insert(
+            device(1 + (i % 2), `C-${i}`, { uid: `ZL-C${i}`, disabled: i % 7 === 0, brokerPassword: `h${i}` }),
+          ),
+        );
+      const ids = rows.map((r) => r.id);
+      const states = await devices.signInStatesOf([...ids, 999_999]);
+      expect(states).toHaveLength(ids.length); // the unknown id is left out
+      const byId = new Map(states.map((s) => [s.id, s]));
+      rows.forEach((r, i) =>
+        expect(byId.get(r.id)).toEqual({
+          id: r.id,
+          appId: 1 + (i % 2),
+          disabled: i % 7 === 0,
+          brokerPassword: `h${i}`,
+        }),
+      );
+      const uids = await devices.uidsRegistered([...rows.map((_, i) => `ZL-C${i}`), 'ZL-none']);
+      expect(uids.size).toBe(rows.length);
+      expect(uids.has('ZL-none')).toBe(false);
+      expect(await devices.signInStatesOf([])).toEqual([]);
+      for (const r of rows) await devices.remove(r.id); // the plain-password test below counts the rest
     });
   });
 

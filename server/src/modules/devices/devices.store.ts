@@ -13,6 +13,15 @@ export type DeviceChange = Partial<Omit<NewDevice, 'id' | 'appId' | 'createdAt'>
 
 /** devices whose last_online_ts one statement moves: one shape of statement (a shorter list is padded), kept prepared */
 export const SEEN_CHUNK = 100;
+/** devices (or UIDs) one statement of a sign-in check reads */
+export const CHECK_CHUNK = 500;
+
+export interface DeviceSignInState {
+  id: number;
+  appId: number;
+  disabled: boolean;
+  brokerPassword: string | null;
+}
 
 export function createDevicesStore(store: AppStore) {
   const { db } = store;
@@ -23,6 +32,40 @@ export function createDevicesStore(store: AppStore) {
   /** the application's device, undefined for an unknown id or another application's device */
   const byId = (appId: number, id: number): Promise<DeviceRow | undefined> =>
     one(and(eq(devices.appId, appId), eq(devices.id, id))!);
+
+  /**
+   * What signing in depends on, for those of these devices that exist (a gateway back on the bus checks the devices
+   * connected to it): read CHECK_CHUNK devices a statement, not one round trip each
+   */
+  async function signInStatesOf(ids: readonly number[]): Promise<DeviceSignInState[]> {
+    const out: DeviceSignInState[] = [];
+    for (let i = 0; i < ids.length; i += CHECK_CHUNK) {
+      const rows = await db
+        .select({
+          id: devices.id,
+          appId: devices.appId,
+          disabled: devices.disabled,
+          brokerPassword: devices.brokerPassword,
+        })
+        .from(devices)
+        .where(inArray(devices.id, ids.slice(i, i + CHECK_CHUNK)));
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  /** which of these gateway UIDs a registered device has (CHECK_CHUNK a statement) */
+  async function uidsRegistered(uids: readonly string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < uids.length; i += CHECK_CHUNK) {
+      const rows = await db
+        .select({ uid: devices.uid })
+        .from(devices)
+        .where(inArray(devices.uid, uids.slice(i, i + CHECK_CHUNK)));
+      for (const r of rows) if (r.uid !== null) out.add(r.uid);
+    }
+    return out;
+  }
 
   async function serialTaken(appId: number, serialNumber: string): Promise<boolean> {
     const row = await db
@@ -262,6 +305,8 @@ export function createDevicesStore(store: AppStore) {
 
   return {
     byId,
+    signInStatesOf,
+    uidsRegistered,
     presenceOf,
     serialTaken,
     insert,
