@@ -231,26 +231,34 @@ function createSqliteSeriesRegistry(
     failed: (err: unknown) => void;
   }
   let waiting: Waiting[] = [];
+  /** creations are being made later (one transaction at a time): a new one joins them */
+  let draining = false;
   const createAll = sqlite.transaction((ws: readonly Waiting[]) =>
     ws.map((w) => w.keys.map((k) => resolve(w.appId, w.deviceId, k, k.datatype))),
   );
   async function drain(): Promise<void> {
-    while (waiting.length) {
-      const ws = waiting;
-      waiting = [];
-      try {
-        const answers = await lock.unblocked(() => createAll.immediate(ws));
-        ws.forEach((w, i) => w.done(answers[i]!));
-      } catch (err) {
-        // rolled back: the series remembered meanwhile have no rows; read them again from the table next time
-        for (const w of ws) (forgetDevice(w.deviceId), w.failed(err));
+    draining = true;
+    try {
+      while (waiting.length) {
+        const ws = waiting;
+        waiting = [];
+        try {
+          const answers = await lock.unblocked(() => createAll.immediate(ws));
+          ws.forEach((w, i) => w.done(answers[i]!));
+        } catch (err) {
+          // rolled back: the series remembered meanwhile have no rows; read them again from the table next time
+          for (const w of ws) (forgetDevice(w.deviceId), w.failed(err));
+        }
       }
+    } finally {
+      draining = false;
     }
   }
   function createLater(appId: number, deviceId: number, keys: Keys): Promise<readonly SeriesResolution[]> {
     return new Promise((done, failed) => {
       // a copy: the caller's points are its own to reuse
-      if (waiting.push({ appId, deviceId, keys: keys.map((k) => ({ ...k })), done, failed }) === 1) void drain();
+      waiting.push({ appId, deviceId, keys: keys.map((k) => ({ ...k })), done, failed });
+      if (!draining) void drain();
     });
   }
 
@@ -270,7 +278,7 @@ function createSqliteSeriesRegistry(
         if (!info) {
           let made: readonly SeriesResolution[] | typeof BUSY;
           try {
-            made = waiting.length ? BUSY : lock.unwaited(() => create.immediate(appId, deviceId, keys));
+            made = draining ? BUSY : lock.unwaited(() => create.immediate(appId, deviceId, keys));
           } catch (err) {
             // rolled back: the series remembered meanwhile have no rows; read them again from the table next time
             forgetDevice(deviceId);
