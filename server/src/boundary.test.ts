@@ -13,6 +13,7 @@ const SRC = path.dirname(fileURLToPath(import.meta.url));
 const SQLITE_ENGINE = new Set([
   'platform/db/sqlite.ts',
   'platform/db/store.ts',
+  'platform/db/sqlite-lock.ts',
   'platform/db/deployment.ts',
   'modules/telemetry/ingest/storage-start.ts',
   'modules/telemetry/read/point-reads.ts',
