@@ -4,6 +4,7 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, lt, notInArray, or, sq
 import type { AppStore } from '../../db.js';
 import { createDeviceSearch } from './device-search.js';
 import { devices, deviceTokens, gatewaySightings, type DeviceRow } from './devices.table.js';
+import { chunks } from '../../platform/db/chunks.js';
 import { likeEscaped } from '../../platform/db/like.js';
 
 export type NewDevice = typeof devices.$inferInsert;
@@ -39,31 +40,27 @@ export function createDevicesStore(store: AppStore) {
    */
   async function signInStatesOf(ids: readonly number[]): Promise<DeviceSignInState[]> {
     const out: DeviceSignInState[] = [];
-    for (let i = 0; i < ids.length; i += CHECK_CHUNK) {
-      const rows = await db
-        .select({
-          id: devices.id,
-          appId: devices.appId,
-          disabled: devices.disabled,
-          brokerPassword: devices.brokerPassword,
-        })
-        .from(devices)
-        .where(inArray(devices.id, ids.slice(i, i + CHECK_CHUNK)));
-      out.push(...rows);
-    }
+    for (const part of chunks(ids, CHECK_CHUNK))
+      out.push(
+        ...(await db
+          .select({
+            id: devices.id,
+            appId: devices.appId,
+            disabled: devices.disabled,
+            brokerPassword: devices.brokerPassword,
+          })
+          .from(devices)
+          .where(inArray(devices.id, part))),
+      );
     return out;
   }
 
   /** which of these gateway UIDs a registered device has (CHECK_CHUNK a statement) */
   async function uidsRegistered(uids: readonly string[]): Promise<Set<string>> {
     const out = new Set<string>();
-    for (let i = 0; i < uids.length; i += CHECK_CHUNK) {
-      const rows = await db
-        .select({ uid: devices.uid })
-        .from(devices)
-        .where(inArray(devices.uid, uids.slice(i, i + CHECK_CHUNK)));
-      for (const r of rows) if (r.uid !== null) out.add(r.uid);
-    }
+    for (const part of chunks(uids, CHECK_CHUNK))
+      for (const r of await db.select({ uid: devices.uid }).from(devices).where(inArray(devices.uid, part)))
+        if (r.uid !== null) out.add(r.uid);
     return out;
   }
 

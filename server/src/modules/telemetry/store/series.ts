@@ -154,7 +154,7 @@ function createSqliteSeriesRegistry(
     return info;
   }
 
-  /** series created by this process, and the time their inserts took (the event loop waits for the write lock) */
+  /** series created by this process, and the time their inserts took */
   const stats = { created: 0, create_ms: 0, max_create_ms: 0 };
   /** series this registry has come to know: created here, or read from the table (another gateway's, a restart) */
   let learnt = 0;
@@ -213,29 +213,28 @@ function createSqliteSeriesRegistry(
   }
 
   type Keys = readonly (SeriesKey & { datatype: Datatype })[];
-  // one message's new series in one transaction (one commit, not one per series). Immediate: a deferred transaction
-  // that reads first cannot take the write lock once the writer thread has committed since its read began.
-  const create = sqlite.transaction((appId: number, deviceId: number, keys: Keys) =>
-    keys.map((k) => resolve(appId, deviceId, k, k.datatype)),
+  interface Creation {
+    appId: number;
+    deviceId: number;
+    keys: Keys;
+  }
+  // messages' new series in one transaction (one commit, not one per series). Immediate: a deferred transaction that
+  // reads first cannot take the write lock once the writer thread has committed since its read began.
+  const create = sqlite.transaction((cs: readonly Creation[]) =>
+    cs.map((c) => c.keys.map((k) => resolve(c.appId, c.deviceId, k, k.datatype))),
   );
 
   // While the telemetry writer thread holds the write lock, a message naming a new series waits (the pipeline holds
   // its acknowledgement and the device's later messages) and the event loop goes on: the creations waiting meanwhile
   // are made together, in one transaction, once the lock is free (platform/db/sqlite-lock.ts).
   const lock = lockTries(sqlite);
-  interface Waiting {
-    appId: number;
-    deviceId: number;
-    keys: Keys;
+  interface Waiting extends Creation {
     done: (r: readonly SeriesResolution[]) => void;
     failed: (err: unknown) => void;
   }
   let waiting: Waiting[] = [];
   /** creations are being made later (one transaction at a time): a new one joins them */
   let draining = false;
-  const createAll = sqlite.transaction((ws: readonly Waiting[]) =>
-    ws.map((w) => w.keys.map((k) => resolve(w.appId, w.deviceId, k, k.datatype))),
-  );
   async function drain(): Promise<void> {
     draining = true;
     try {
@@ -243,7 +242,7 @@ function createSqliteSeriesRegistry(
         const ws = waiting;
         waiting = [];
         try {
-          const answers = await lock.unblocked(() => createAll.immediate(ws));
+          const answers = await lock.unblocked(() => create.immediate(ws));
           ws.forEach((w, i) => w.done(answers[i]!));
         } catch (err) {
           // rolled back: the series remembered meanwhile have no rows; read them again from the table next time
@@ -278,7 +277,7 @@ function createSqliteSeriesRegistry(
         if (!info) {
           let made: readonly SeriesResolution[] | typeof BUSY;
           try {
-            made = draining ? BUSY : lock.unwaited(() => create.immediate(appId, deviceId, keys));
+            made = draining ? BUSY : lock.unwaited(() => create.immediate([{ appId, deviceId, keys }])[0]!);
           } catch (err) {
             // rolled back: the series remembered meanwhile have no rows; read them again from the table next time
             forgetDevice(deviceId);

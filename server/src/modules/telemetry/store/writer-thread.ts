@@ -75,7 +75,7 @@ export function inlineExecutor(sqlite: Database.Database): BatchExecutor {
  * synchronous work (an enclosing transaction included) is over. Readers are left alone.
  */
 export function announceWrites(sqlite: Database.Database, gate: Int32Array): void {
-  shareWriteGate(sqlite, gate); // and while they wait for the lock (platform/db/sqlite-lock.ts)
+  shareWriteGate(sqlite, gate); // and once they have waited for the lock a while (platform/db/sqlite-lock.ts)
   const prepare = sqlite.prepare.bind(sqlite) as Database.Database['prepare'];
   const lower = () => {
     Atomics.sub(gate, 0, 1);

@@ -9,6 +9,7 @@
 // Removing one message from the middle (`unqueue`, a command past its time-out: rare) does not commute with that; it
 // closes the batch gathered so far, runs alone, and a new batch starts after it.
 import type pg from 'pg';
+import { chunks } from '../../db/chunks.js';
 import type {
   BrokerStateChange,
   BrokerStatePersistence,
@@ -75,7 +76,7 @@ class Batch {
     const ended = sessions.filter(([, r]) => r === null).map(([id]) => id);
     if (ended.length > 0) await q('DELETE FROM mqtt_sessions WHERE client_id = ANY($1::text[])', [ended]);
     const kept = sessions.flatMap(([, r]) => (r ? [r] : []));
-    for (const rows of chunks(kept))
+    for (const rows of chunks(kept, CHUNK))
       await q(
         `INSERT INTO mqtt_sessions (client_id, identity_key, subscriptions, expires_at)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
@@ -89,7 +90,7 @@ class Batch {
         ],
       );
     // in their order: a session's queue is read back by id
-    for (const rows of chunks([...this.appended.values()].flat()))
+    for (const rows of chunks([...this.appended.values()].flat(), CHUNK))
       await q(
         `INSERT INTO mqtt_queued (client_id, topic, payload, qos, properties, expires_at)
          SELECT c, t, p, q, pr, e
@@ -105,7 +106,7 @@ class Batch {
           rows.map((r) => r.expiresAt),
         ],
       );
-    for (const drops of chunks([...this.drop.entries()]))
+    for (const drops of chunks([...this.drop.entries()], CHUNK))
       await q(
         `DELETE FROM mqtt_queued WHERE id IN (
            SELECT o.id FROM unnest($1::text[], $2::int[]) AS d(c, n)
@@ -114,8 +115,12 @@ class Batch {
       );
     const retained = [...this.retained.entries()];
     const gone = retained.filter(([, r]) => r === null).map(([t]) => t);
-    for (const topics of chunks(gone)) await q('DELETE FROM mqtt_retained WHERE topic = ANY($1::text[])', [topics]);
-    for (const rows of chunks(retained.flatMap(([, r]) => (r ? [r] : []))))
+    for (const topics of chunks(gone, CHUNK))
+      await q('DELETE FROM mqtt_retained WHERE topic = ANY($1::text[])', [topics]);
+    for (const rows of chunks(
+      retained.flatMap(([, r]) => (r ? [r] : [])),
+      CHUNK,
+    ))
       await q(
         `INSERT INTO mqtt_retained (topic, payload, qos, properties, expires_at, holder, tenant)
          SELECT * FROM unnest($1::text[], $2::bytea[], $3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::text[])
@@ -133,12 +138,6 @@ class Batch {
         ],
       );
   }
-}
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
 }
 
 const num = (v: unknown) => (v === null ? null : Number(v));

@@ -4,7 +4,7 @@
 // batch) the flush is tried again without the event loop waiting for it (platform/db/sqlite-lock.ts), and the promise
 // says when it is on disk.
 import type Database from 'better-sqlite3';
-import { BUSY, lockTries } from '../../db/sqlite-lock.js';
+import { lockTries } from '../../db/sqlite-lock.js';
 import type {
   BrokerStateChange,
   BrokerStatePersistence,
@@ -111,13 +111,7 @@ export function sqliteBrokerState(db: SqliteDatabase): BrokerStatePersistence & 
     // tried now, on the caller's turn (not in a later microtask): with the lock free, what a flush hands over is on
     // disk when it returns
     write(changes) {
-      const write = () => writeAll.immediate(changes);
-      try {
-        if (lock.unwaited(write) !== BUSY) return Promise.resolve();
-      } catch (err) {
-        return Promise.reject(err as Error);
-      }
-      return lock.unblocked(write);
+      return lock.unblocked(() => writeAll.immediate(changes));
     },
   };
 }
